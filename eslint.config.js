@@ -1,0 +1,16 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', '.data/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through loadConfig() only (STYLE rule 5).' }],
+    },
+  },
+  { files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts', 'drizzle.config.ts', 'src/main.ts', 'src/ledger/verify-cli.ts'], rules: { 'no-restricted-properties': 'off' } },
+);

@@ -1,0 +1,188 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the service reads. Parsed once at start-up (STYLE rule 5); nothing else reads process.env.
+ * The README's configuration table mirrors this list.
+ */
+export const SANDBOX_DEFAULTS = {
+  PIN_PEPPER: 'sandbox-pin-pepper-not-for-production',
+  DATA_ENCRYPTION_KEY: 'sandbox-data-encryption-key-not-for-production',
+  FILE_SIGNING_SECRET: 'sandbox-file-signing-secret-not-for-production',
+  PROCESSOR_SECRET_KEY: 'sk_sandbox_processor',
+} as const;
+
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
+
+const csv = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  REDIS_URL: z.string().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  SANDBOX: bool.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_EMAILS: csv,
+  AUTH_PRIVATE_KEY: z.string().optional(),
+  AUTH_ISSUER: z.string().default('vtu-wallet-service'),
+  AUTH_AUDIENCE: z.string().default('vtu-wallet-api'),
+  AUTH_JWKS_URL: z.string().url().optional(),
+  AUTH_EXTERNAL_ISSUER: z.string().optional(),
+  AUTH_EXTERNAL_AUDIENCE: z.string().optional(),
+  AUTH_EXTERNAL_ALGORITHMS: csv.transform((a) => (a.length ? a.map((x) => x.toUpperCase()) : ['RS256', 'ES256', 'EDDSA'])),
+  PIN_PEPPER: z.string().optional(),
+  DATA_ENCRYPTION_KEY: z.string().optional(),
+  FILE_SIGNING_SECRET: z.string().optional(),
+  PROCESSOR_SECRET_KEY: z.string().optional(),
+  PROCESSOR_BASE_URL: z.string().url().optional(),
+  DEFAULT_PROCESSOR: z.string().default('sandbox'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('VTU Wallet <no-reply@localhost>'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(262144),
+  CORS_ORIGINS: csv,
+  TRUST_PROXY: bool.default(false),
+  JOBS_ENABLED: bool.default(true),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  TIER_LIMITS: z
+    .string()
+    .optional()
+    .refine((s) => {
+      if (!s) return true;
+      try {
+        JSON.parse(s);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'TIER_LIMITS must be JSON like {"1":{"dailyOutflow":50000,"balanceCap":300000}}'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  production: boolean;
+  sandbox: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  databasePoolSize: number;
+  redisUrl?: string;
+  publicUrl: string;
+  logLevel: string;
+  adminEmails: string[];
+  auth: {
+    privateKeyPem?: string;
+    issuer: string;
+    audience: string;
+    jwksUrl?: string;
+    externalIssuer?: string;
+    externalAudience?: string;
+    externalAlgorithms: string[];
+    accessTtlSeconds: number;
+    refreshTtlSeconds: number;
+  };
+  secrets: {
+    pinPepper: string;
+    dataEncryptionKey: string;
+    fileSigningSecret: string;
+  };
+  processor: { secretKey: string; baseUrl?: string; default: string };
+  mail: { smtpUrl?: string; from: string };
+  bodyLimit: number;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  jobsEnabled: boolean;
+  rateLimitPerMinute: number;
+  tierLimitsJson?: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(raw: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const sandbox = e.SANDBOX ?? !production;
+
+  if (production) {
+    const problems: string[] = [];
+    if (sandbox) problems.push('SANDBOX must be false in production (sandbox simulators are refused)');
+    if (!e.DATABASE_URL) problems.push('DATABASE_URL is required in production (PostgreSQL 15+)');
+    for (const key of Object.keys(SANDBOX_DEFAULTS) as (keyof typeof SANDBOX_DEFAULTS)[]) {
+      const v = e[key];
+      if (!v) problems.push(`${key} is required in production`);
+      else if (v === SANDBOX_DEFAULTS[key]) problems.push(`${key} still has its sandbox default value`);
+      else if (key !== 'PROCESSOR_SECRET_KEY' && v.length < 32) problems.push(`${key} must be at least 32 characters`);
+    }
+    if (!e.AUTH_PRIVATE_KEY) problems.push('AUTH_PRIVATE_KEY (Ed25519 private key, PKCS#8 PEM) is required in production');
+    if (!e.PROCESSOR_BASE_URL) problems.push('PROCESSOR_BASE_URL is required in production');
+    if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
+    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
+    if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+
+  const config: Config = {
+    env: e.NODE_ENV,
+    production,
+    sandbox,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: e.REDIS_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    logLevel: e.LOG_LEVEL,
+    adminEmails: e.ADMIN_EMAILS,
+    auth: {
+      privateKeyPem: e.AUTH_PRIVATE_KEY?.replace(/\\n/g, '\n'),
+      issuer: e.AUTH_ISSUER,
+      audience: e.AUTH_AUDIENCE,
+      jwksUrl: e.AUTH_JWKS_URL,
+      externalIssuer: e.AUTH_EXTERNAL_ISSUER,
+      externalAudience: e.AUTH_EXTERNAL_AUDIENCE,
+      externalAlgorithms: e.AUTH_EXTERNAL_ALGORITHMS.map((a) => (a === 'EDDSA' ? 'EdDSA' : a)),
+      accessTtlSeconds: 15 * 60,
+      refreshTtlSeconds: 30 * 24 * 3600,
+    },
+    secrets: {
+      pinPepper: e.PIN_PEPPER ?? SANDBOX_DEFAULTS.PIN_PEPPER,
+      dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? SANDBOX_DEFAULTS.DATA_ENCRYPTION_KEY,
+      fileSigningSecret: e.FILE_SIGNING_SECRET ?? SANDBOX_DEFAULTS.FILE_SIGNING_SECRET,
+    },
+    processor: {
+      secretKey: e.PROCESSOR_SECRET_KEY ?? SANDBOX_DEFAULTS.PROCESSOR_SECRET_KEY,
+      baseUrl: e.PROCESSOR_BASE_URL,
+      default: e.DEFAULT_PROCESSOR,
+    },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    corsOrigins: e.CORS_ORIGINS,
+    trustProxy: e.TRUST_PROXY,
+    jobsEnabled: e.JOBS_ENABLED,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    tierLimitsJson: e.TIER_LIMITS,
+  };
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,7 @@
+// Every table, re-exported from the module that owns it. A module adds one line here.
+export * from '../modules/identity/schema.js';
+export * from '../ledger/schema.js';
+export * from '../jobs/schema.js';
+export * from '../http/schema.js';
+export * from '../sandbox/schema.js';
+export * from '../modules/notifications/schema.js';

@@ -1,0 +1,306 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import client from 'prom-client';
+import { sql } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { migrate, pendingMigrations } from '../db/migrate.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { createLogger, type Logger } from '../lib/logger.js';
+import { sha256 } from '../lib/crypto.js';
+import { ulid } from '../lib/ids.js';
+import { createServices, type ServiceOverrides, type Services } from '../services.js';
+import { allOperations } from '../modules/index.js';
+import { AppError, type ErrorIssue } from './errors.js';
+import { authOf, serverFnPath, versionedPath, type AnyOperation, type AuthUser, type OpContext, type RateClass } from './registry.js';
+import { withIdempotency } from './idempotency.js';
+import { buildOpenApi } from './openapi.js';
+import { registerSandboxRoutes } from '../sandbox/routes.js';
+import { registerPublicRoutes } from './public-routes.js';
+import { registerJobs } from '../jobs/index.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    authUser: AuthUser | null;
+  }
+  interface FastifyInstance {
+    services: Services;
+  }
+  interface FastifyContextConfig {
+    operation?: string;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database?: Database;
+  clock?: Clock;
+  log?: Logger;
+  overrides?: ServiceOverrides;
+  /** Skip applying migrations (the caller did). */
+  skipMigrations?: boolean;
+}
+
+const RATE_CLASSES: Record<RateClass, (config: Config) => number> = {
+  default: (c) => c.rateLimitPerMinute,
+  money: (c) => Math.max(1, Math.floor(c.rateLimitPerMinute / 2)),
+  auth: () => 20,
+  strict: () => 10,
+};
+
+export function zodIssues(err: z.ZodError): ErrorIssue[] {
+  return err.issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
+}
+
+export function validationError(err: z.ZodError): AppError {
+  const issues = zodIssues(err);
+  const first = issues[0];
+  return new AppError('VALIDATION_FAILED', first ? `${first.path}: ${first.message}` : 'Input is not valid', { issues });
+}
+
+function isLoopback(ip: string): boolean {
+  return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1' || ip.startsWith('127.');
+}
+
+/** Builds the whole service: database, migrations, services, routes. Tests call this directly. */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? createLogger({ level: config.logLevel });
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  if (!opts.skipMigrations) await migrate(database);
+  const services = await createServices({ config, database, clock, log }, opts.overrides);
+
+  const app = Fastify({
+    loggerInstance: log as unknown as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    genReqId: () => `req_${ulid()}`,
+    requestIdHeader: 'x-request-id',
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  app.decorate('services', services);
+  app.decorateRequest('authUser', null);
+
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const latency = new client.Histogram({
+    name: 'http_operation_duration_seconds',
+    help: 'Latency per operation and status',
+    labelNames: ['operation', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const operation = req.routeOptions.config?.operation ?? req.routeOptions.url ?? 'unknown';
+    latency.observe({ operation, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler((err: any, req, reply) => {
+    let appErr: AppError;
+    if (err instanceof AppError) appErr = err;
+    else if (err instanceof z.ZodError) appErr = validationError(err);
+    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413)
+      appErr = new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+    else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415)
+      appErr = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    else if (err.statusCode === 429) appErr = new AppError('RATE_LIMITED', 'Too many requests; slow down and retry', { retryAfter: Number(reply.getHeader('retry-after')) || 60 });
+    else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
+      appErr = new AppError('BAD_REQUEST', err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Body is not valid JSON' : 'Request is not valid');
+    else {
+      const errorId = `err_${ulid()}`;
+      req.log.error({ err, errorId, operation: req.routeOptions.config?.operation }, 'unhandled error');
+      return reply.status(500).send({ ok: false, error: { code: 'INTERNAL', message: 'Something went wrong on our side', errorId } });
+    }
+    if (appErr.retryAfter) reply.header('retry-after', String(Math.ceil(appErr.retryAfter)));
+    return reply.status(appErr.status).send(errorBody(appErr));
+  });
+  app.setNotFoundHandler((req, reply) => reply.status(404).send({ ok: false, error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` } }));
+
+  await app.register(helmet, {
+    // The interactive docs at /docs need inline scripts and styles.
+    contentSecurityPolicy: false,
+  });
+  await app.register(cors, { origin: config.corsOrigins.length ? config.corsOrigins : false });
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : null;
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    enableDraftSpec: true,
+    ...(redis ? { redis, nameSpace: 'vtu-rl:' } : {}),
+    keyGenerator: (req) => (req.authUser ? `u:${req.authUser.id}` : `ip:${req.ip}`),
+    // Per-IP limits exempt loopback clients in the sandbox (DESIGN §8); per-account limits still apply.
+    allowList: (req) => config.sandbox && !req.authUser && isLoopback(req.ip),
+    errorResponseBuilder: (_req, ctx) => {
+      const e = new AppError('RATE_LIMITED', `Too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} seconds`);
+      return Object.assign(new Error(e.message), { statusCode: 429, appError: e });
+    },
+  });
+  app.addHook('onClose', async () => {
+    if (redis) redis.disconnect();
+  });
+
+  const openapi = buildOpenApi(allOperations, config);
+  await app.register(fastifySwagger, { mode: 'static', specification: { document: openapi as any } });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/api/openapi.json', async () => openapi);
+
+  for (const op of allOperations) registerOperation(app, op, services, config);
+
+  app.get('/healthz', async () => ({ ok: true }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await database.db.execute(sql`SELECT 1`);
+      const pending = await pendingMigrations(database);
+      if (pending.length) return reply.status(503).send({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: `Migrations pending: ${pending.join(', ')}` } });
+      return { ok: true };
+    } catch {
+      return reply.status(503).send({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'Database is not reachable' } });
+    }
+  });
+  app.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  app.get('/.well-known/jwks.json', async () => services.tokens.jwks());
+
+  await registerPublicRoutes(app, services);
+  if (config.sandbox) await registerSandboxRoutes(app, services);
+  registerJobs(services);
+
+  app.addHook('onClose', async () => {
+    await services.jobs.stop();
+    if (!opts.database) await database.close();
+  });
+  return app;
+}
+
+function errorBody(e: AppError) {
+  return { ok: false as const, error: { code: e.code, message: e.message, ...(e.issues ? { issues: e.issues } : {}) } };
+}
+
+/** Reads the `{data}` envelope of a POST (DESIGN §4); a missing body means no inputs. */
+function unwrapEnvelope(body: unknown): unknown {
+  if (body === undefined || body === null || body === '') return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('VALIDATION_FAILED', 'Body must be a JSON object {"data": {...}}', { issues: [{ path: '(body)', message: 'expected an object' }] });
+  const keys = Object.keys(body);
+  const extra = keys.filter((k) => k !== 'data');
+  if (extra.length) throw new AppError('VALIDATION_FAILED', `Unknown top-level field(s): ${extra.join(', ')}; send inputs inside "data"`, { issues: extra.map((k) => ({ path: k, message: 'unknown field' })) });
+  const data = (body as { data?: unknown }).data;
+  if (data === undefined || data === null) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) throw new AppError('VALIDATION_FAILED', '"data" must be an object', { issues: [{ path: 'data', message: 'expected an object' }] });
+  return data;
+}
+
+function bearerToken(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m ? m[1] : null;
+}
+
+function registerOperation(app: FastifyInstance, op: AnyOperation, services: Services, config: Config) {
+  const auth = authOf(op);
+  const strictInput = op.input.strict();
+  const paths = [serverFnPath(op), ...(op.versioned ? [versionedPath(op)] : [])];
+  const perMinute = RATE_CLASSES[op.rateLimit ?? 'default'](config);
+
+  const authenticate = async (req: FastifyRequest) => {
+    const token = bearerToken(req);
+    if (!token) {
+      if (auth === 'public') return;
+      throw new AppError('UNAUTHENTICATED', 'Authorization: Bearer <access token> is required');
+    }
+    try {
+      req.authUser = await services.identity.authenticate(token);
+    } catch (err) {
+      if (auth === 'public') return; // a stale token on a public operation is ignored
+      throw err;
+    }
+    if (auth === 'admin' && req.authUser.role !== 'admin') throw new AppError('FORBIDDEN', 'Operator role required');
+  };
+
+  const run = async (req: FastifyRequest, reply: FastifyReply): Promise<{ status: number; body: unknown }> => {
+    try {
+      const raw = op.method === 'GET' ? (req.query ?? {}) : unwrapEnvelope(req.body);
+      const parsed = strictInput.safeParse(raw);
+      if (!parsed.success) throw validationError(parsed.error);
+      const input = parsed.data;
+      const user = req.authUser;
+      const ctx: OpContext = {
+        get user(): AuthUser {
+          if (!user) throw new AppError('UNAUTHENTICATED', 'Sign in first');
+          return user;
+        },
+        optionalUser: user,
+        services,
+        operation: op.name,
+        requestId: req.id,
+        ip: req.ip,
+        userAgent: req.headers['user-agent'],
+        grantToken: typeof req.headers['x-grant-token'] === 'string' ? req.headers['x-grant-token'] : undefined,
+        idempotencyKey: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined,
+        setHeader: (name, value) => void reply.header(name, value),
+      };
+      if (op.precheck) await op.precheck(input, ctx);
+      if (op.gates?.pin) await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''));
+      if (op.gates?.kycTier && ctx.user.kycTier < op.gates.kycTier) {
+        throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${op.gates.kycTier} is required for this operation`);
+      }
+      if (op.gates?.stepUp) {
+        if (!services.stepUp) throw new Error(`${op.name} declares a step-up gate but no step-up service is registered`);
+        await services.stepUp.require(ctx.user, ctx.grantToken);
+      }
+      const result = await op.handler(input, ctx);
+      const out = op.output.parse(result);
+      if (op.cacheSeconds && op.method === 'GET') reply.header('cache-control', `private, max-age=${op.cacheSeconds}`);
+      return { status: 200, body: { ok: true, ...out } };
+    } catch (err) {
+      if (err instanceof AppError) {
+        if (err.retryAfter) reply.header('retry-after', String(Math.ceil(err.retryAfter)));
+        return { status: err.status, body: errorBody(err) };
+      }
+      throw err;
+    }
+  };
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = req.headers['idempotency-key'];
+    let res: { status: number; body: unknown; replayed?: boolean };
+    if (op.method === 'POST' && req.authUser && typeof key === 'string' && key.length > 0) {
+      if (key.length > 255) throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be at most 255 characters');
+      res = await withIdempotency(
+        services.db,
+        services.clock,
+        { userId: req.authUser.id, key, operation: op.name, requestHash: sha256(`${op.name}\n${JSON.stringify(req.body ?? null)}`) },
+        () => run(req, reply),
+      );
+      if (res.replayed) reply.header('idempotent-replayed', 'true');
+    } else {
+      res = await run(req, reply);
+    }
+    return reply.status(res.status).send(res.body);
+  };
+
+  for (const url of paths) {
+    app.route({
+      method: op.method,
+      url,
+      bodyLimit: op.bodyLimit,
+      config: {
+        operation: op.name,
+        rateLimit: { max: perMinute, timeWindow: 60_000 },
+      },
+      onRequest: auth === 'public' ? async (req) => authenticate(req).catch(() => undefined) : authenticate,
+      handler,
+    });
+  }
+}

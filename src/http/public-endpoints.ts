@@ -1,0 +1,5 @@
+/**
+ * The public HTTP endpoints of spec 4.11 that are registered. Each module that adds one lists it here
+ * (spec:coverage reads this list; the route itself is registered through addPublicRoutes).
+ */
+export const PUBLIC_ENDPOINTS: { method: 'GET' | 'POST'; path: string }[] = [];

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.js';
+
+/**
+ * The public HTTP endpoints of spec 4.11 (webhook, report-issue, login-failed) are plain routes, not registry
+ * operations. A module adds its registrar to this list and its path to public-endpoints.ts.
+ */
+export type PublicRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
+
+export const publicRouteModules: PublicRegistrar[] = [];
+
+export async function registerPublicRoutes(app: FastifyInstance, services: Services) {
+  for (const r of publicRouteModules) await r(app, services);
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import type { ErrorCode } from './errors.js';
+import type { Services } from '../services.js';
+
+/**
+ * The operation registry (DESIGN §3). One declaration per operation gives both path forms, validation,
+ * gates, idempotency, rate limits, OpenAPI and the registry-walking tests. Handlers stay thin.
+ */
+export type HttpMethod = 'GET' | 'POST';
+export type RateClass = 'default' | 'auth' | 'money' | 'strict';
+
+export interface AuthUser {
+  id: string;
+  email: string;
+  username: string | null;
+  role: 'user' | 'admin';
+  /** Our own session id; null for tokens of an external OIDC provider. */
+  sessionId: string | null;
+  kycTier: number;
+}
+
+export interface OpContext {
+  /** The caller; throws UNAUTHENTICATED when read on a public operation without a token. */
+  readonly user: AuthUser;
+  readonly optionalUser: AuthUser | null;
+  readonly services: Services;
+  readonly operation: string;
+  readonly requestId: string;
+  readonly ip: string;
+  readonly userAgent: string | undefined;
+  readonly grantToken: string | undefined;
+  readonly idempotencyKey: string | undefined;
+  /** Sets a response header (e.g. Cache-Control on catalogues). */
+  setHeader(name: string, value: string): void;
+}
+
+export interface Gates {
+  /** Transaction PIN (spec 5.4): the input's `pin` field is checked. */
+  pin?: boolean;
+  /** Minimum approved KYC tier (spec 5.8). */
+  kycTier?: 1 | 2 | 3;
+  /** Step-up grant (X-Grant-Token) when the user has 2FA enrolled (DESIGN §5). */
+  stepUp?: boolean;
+}
+
+export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O extends z.ZodObject<any> = z.ZodObject<any>> {
+  name: string;
+  suffix: string;
+  method: HttpMethod;
+  purpose: string;
+  input: I;
+  output: O;
+  /** Also served at /api/v1/<name>. */
+  versioned?: boolean;
+  gates?: Gates;
+  /** Checks that must run before the gates (spec rule 5: network prefix before PIN and debit). */
+  precheck?: (input: z.infer<I>, ctx: OpContext) => Promise<void> | void;
+  rateLimit?: RateClass;
+  bodyLimit?: number;
+  /** Seconds a client may cache a GET answer (catalogues). */
+  cacheSeconds?: number;
+  /** Error codes this operation can answer beyond the common ones, for OpenAPI. */
+  errors?: ErrorCode[];
+  handler: (input: z.infer<I>, ctx: OpContext) => Promise<z.input<O>>;
+}
+
+export type AnyOperation = OperationDef<z.ZodObject<any>, z.ZodObject<any>>;
+
+export function defineOperation<I extends z.ZodObject<any>, O extends z.ZodObject<any>>(def: OperationDef<I, O>): AnyOperation {
+  return def as unknown as AnyOperation;
+}
+
+export type AuthKind = 'public' | 'user' | 'admin';
+
+export function authOf(op: { suffix: string }): AuthKind {
+  if (op.suffix.startsWith('Public')) return 'public';
+  if (op.suffix === 'BearerAdmin') return 'admin';
+  return 'user';
+}
+
+export function serverFnPath(op: { name: string; suffix: string }): string {
+  return `/_serverFn/${op.name}${op.suffix}`;
+}
+
+export function versionedPath(op: { name: string }): string {
+  return `/api/v1/${op.name}`;
+}
+
+/** Pagination inputs (DESIGN §4): limit default 20, clamped to 100 (spec 4.12: clamped, not refused). */
+export const PAGE_CAP = 100;
+export const pageInput = {
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .default(20)
+    .transform((n) => Math.min(n, PAGE_CAP)),
+  offset: z.coerce.number({ error: 'offset must be a number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0),
+};
+
+export const pageOutput = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), limit: z.number(), offset: z.number(), hasMore: z.boolean() });
+
+/** Fetch limit+1 rows, then call this: it trims and tells whether more exist. */
+export function page<T>(rowsPlusOne: T[], limit: number, offset: number) {
+  return { items: rowsPlusOne.slice(0, limit), limit, offset, hasMore: rowsPlusOne.length > limit };
+}
+
+/** Query-string booleans for GET inputs. */
+export const queryBool = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true');
+
+export const uuidInput = (name: string) => z.string().uuid(`${name} must be a UUID`);

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** Naira on the wire, integer kobo inside (DESIGN §4). */
+export function toKobo(naira: number): bigint {
+  return BigInt(Math.round(naira * 100));
+}
+
+export function toNaira(kobo: bigint | number | string): number {
+  return Number(BigInt(kobo)) / 100;
+}
+
+/** A naira amount: positive, finite, at most 2 decimals. */
+export const nairaAmount = (opts: { min?: number; max?: number } = {}) => {
+  let s = z
+    .number({ error: 'amount must be a number (naira)' })
+    .finite()
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, { message: 'amount must have at most 2 decimals' });
+  if (opts.min !== undefined) s = s.refine((n) => n >= opts.min!, { message: `amount must be at least ${opts.min} naira` });
+  else s = s.refine((n) => n > 0, { message: 'amount must be positive' });
+  if (opts.max !== undefined) s = s.refine((n) => n <= opts.max!, { message: `amount must be at most ${opts.max} naira` });
+  return s;
+};
+
+export function formatNaira(kobo: bigint): string {
+  const n = toNaira(kobo);
+  return `₦${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}

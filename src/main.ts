@@ -1,0 +1,43 @@
+import { loadConfig, ConfigError } from './config.js';
+import { buildApp } from './http/app.js';
+import { createLogger } from './lib/logger.js';
+
+// start: config -> db -> migrations -> app -> workers (DESIGN §3)
+async function main() {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: config.logLevel });
+  const app = await buildApp({ config, log });
+  if (config.jobsEnabled) app.services.jobs.start(config.sandbox ? 1000 : 2000);
+  await app.listen({ port: config.port, host: config.host });
+  log.info({ sandbox: config.sandbox, database: config.databaseUrl ? 'postgresql' : 'pglite', url: config.publicUrl }, 'service ready');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: draining requests and jobs');
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(timer);
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { defineOperation } from '../../http/registry.js';
+import { normalizePhone } from '../../lib/phone.js';
+
+export const emailInput = z
+  .string({ error: 'email is required' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'email is too long')
+  .email('email must be a valid e-mail address');
+
+export const usernameInput = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9_]{3,20}$/, 'username must be 3-20 characters of a-z, 0-9 and _');
+
+export const phoneInput = z
+  .string({ error: 'phone is required' })
+  .max(20, 'phone is too long')
+  .transform((v, ctx) => {
+    const p = normalizePhone(v);
+    if (!p) {
+      ctx.addIssue({ code: 'custom', message: 'phone must be a Nigerian mobile number (0XXXXXXXXXX, 234XXXXXXXXXX or +234XXXXXXXXXX)' });
+      return z.NEVER;
+    }
+    return p;
+  });
+
+export const otpCodeInput = z.string({ error: 'code is required' }).regex(/^\d{6}$/, 'code must be 6 digits');
+
+export const sessionOutput = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  tokenType: z.literal('bearer'),
+  expiresIn: z.number(),
+  expiresAt: z.string(),
+  user: z.object({ id: z.string(), email: z.string(), username: z.string().nullable() }),
+});
+
+export const profileOutput = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string().nullable(),
+  fullName: z.string().nullable(),
+  phone: z.string().nullable(),
+  phoneVerified: z.boolean(),
+  kycTier: z.number(),
+  role: z.enum(['user', 'admin']),
+  createdAt: z.string(),
+});
+
+export const identityOperations = [
+  defineOperation({
+    name: 'sendLoginOtp',
+    suffix: 'PublicAuth',
+    method: 'POST',
+    purpose: 'send a login one-time code by e-mail',
+    rateLimit: 'auth',
+    input: z.object({ email: emailInput }),
+    output: z.object({}),
+    errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
+    handler: async (input, ctx) => {
+      await ctx.services.identity.sendLoginOtp(input.email);
+      return {};
+    },
+  }),
+  defineOperation({
+    name: 'getOtpCooldown',
+    suffix: 'PublicAuth',
+    method: 'POST',
+    purpose: 'cooldown before another OTP',
+    rateLimit: 'auth',
+    input: z.object({ email: emailInput }),
+    output: z.object({ secondsRemaining: z.number() }),
+    handler: async (input, ctx) => ({ secondsRemaining: await ctx.services.identity.otpCooldown(input.email) }),
+  }),
+  defineOperation({
+    name: 'verifyLoginOtp',
+    suffix: 'PublicAuth',
+    method: 'POST',
+    purpose: 'verify the e-mailed login code and open a session (creates the account on first login)',
+    rateLimit: 'auth',
+    input: z.object({
+      email: emailInput,
+      code: otpCodeInput,
+      referralCode: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{4,16}$/, 'referralCode must be 4-16 letters or digits').optional(),
+    }),
+    output: z.object({ session: sessionOutput }),
+    errors: ['OTP_INVALID', 'OTP_EXPIRED', 'ACCOUNT_CLOSED'],
+    handler: async (input, ctx) => ({
+      session: await ctx.services.identity.verifyLoginOtp(input, { ip: ctx.ip, userAgent: ctx.userAgent }),
+    }),
+  }),
+  defineOperation({
+    name: 'refreshSession',
+    suffix: 'PublicAuth',
+    method: 'POST',
+    purpose: 'exchange a refresh token for a new session (rotation; reuse revokes the family)',
+    rateLimit: 'auth',
+    input: z.object({ refreshToken: z.string().min(10, 'refreshToken is not valid').max(200, 'refreshToken is not valid') }),
+    output: z.object({ session: sessionOutput }),
+    errors: ['UNAUTHENTICATED', 'SESSION_SUPERSEDED'],
+    handler: async (input, ctx) => ({ session: await ctx.services.identity.refreshSession(input.refreshToken) }),
+  }),
+  defineOperation({
+    name: 'signOut',
+    suffix: 'BearerAuth',
+    method: 'POST',
+    purpose: "end the caller's session",
+    input: z.object({}),
+    output: z.object({}),
+    handler: async (_input, ctx) => {
+      await ctx.services.identity.signOut(ctx.user.sessionId);
+      return {};
+    },
+  }),
+  defineOperation({
+    name: 'getProfile',
+    suffix: 'BearerSettings',
+    method: 'GET',
+    purpose: "the caller's profile",
+    input: z.object({}),
+    output: z.object({ profile: profileOutput }),
+    handler: async (_input, ctx) => {
+      const u = (await ctx.services.identity.getUser(ctx.services.db, ctx.user.id))!;
+      return { profile: toProfile(u, ctx.user.role) };
+    },
+  }),
+  defineOperation({
+    name: 'updateProfile',
+    suffix: 'BearerSettings',
+    method: 'POST',
+    purpose: 'update username, full name or phone',
+    input: z.object({
+      username: usernameInput.optional(),
+      fullName: z.string().trim().min(2, 'fullName must be at least 2 characters').max(100, 'fullName must be at most 100 characters').optional(),
+      phone: phoneInput.optional(),
+    }),
+    output: z.object({ profile: profileOutput }),
+    errors: ['USERNAME_TAKEN'],
+    handler: async (input, ctx) => {
+      const u = await ctx.services.identity.updateProfile(ctx.user.id, input);
+      return { profile: toProfile(u, ctx.user.role) };
+    },
+  }),
+];
+
+export function toProfile(
+  u: { id: string; email: string; username: string | null; full_name: string | null; phone: string | null; phone_verified_at: Date | null; kyc_tier: number; created_at: Date },
+  role: 'user' | 'admin',
+) {
+  return {
+    id: u.id,
+    email: u.email,
+    username: u.username,
+    fullName: u.full_name,
+    phone: u.phone,
+    phoneVerified: Boolean(u.phone_verified_at),
+    kycTier: u.kyc_tier,
+    role,
+    createdAt: new Date(u.created_at).toISOString(),
+  };
+}

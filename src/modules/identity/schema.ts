@@ -1,0 +1,73 @@
+import { bigserial, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    username: text('username'),
+    fullName: text('full_name'),
+    phone: text('phone'),
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
+    status: text('status').notNull().default('active'), // active | closed
+    kycTier: smallint('kyc_tier').notNull().default(0),
+    signupReferralCode: text('signup_referral_code'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_username_key').on(t.username)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    status: text('status').notNull().default('active'), // active | revoked | superseded
+    method: text('method').notNull(), // email_otp | pin | external
+    deviceId: text('device_id'),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const refreshTokens = pgTable('refresh_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  sessionId: uuid('session_id').notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    purpose: text('purpose').notNull(), // login | phone | stepup
+    identifier: text('identifier').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('otp_codes_lookup_idx').on(t.purpose, t.identifier, t.createdAt)],
+);
+
+export const userPins = pgTable('user_pins', {
+  userId: uuid('user_id').notNull(),
+  kind: text('kind').notNull(), // transaction | login
+  hash: text('hash').notNull(),
+  salt: text('salt').notNull(),
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  lockCount: integer('lock_count').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  enabled: boolean('enabled').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+}, (t) => [primaryKey({ columns: [t.userId, t.kind] })]);

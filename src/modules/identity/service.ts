@@ -1,0 +1,214 @@
+import { sql } from 'drizzle-orm';
+import { one, type Db, type Executor } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
+import type { AuthUser } from '../../http/registry.js';
+import type { Config } from '../../config.js';
+import { DAY, type Clock } from '../../lib/clock.js';
+import { randomToken, sha256 } from '../../lib/crypto.js';
+import { uuid } from '../../lib/ids.js';
+import type { Mailer } from '../../providers/messaging.js';
+import type { OtpService } from './otp.js';
+import type { TokenService } from './tokens.js';
+
+export interface SessionView {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'bearer';
+  expiresIn: number;
+  expiresAt: string;
+  user: { id: string; email: string; username: string | null };
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  username: string | null;
+  full_name: string | null;
+  phone: string | null;
+  phone_verified_at: Date | null;
+  status: string;
+  kyc_tier: number;
+  created_at: Date;
+}
+
+export const SESSION_TTL_MS = 30 * DAY;
+
+export interface IdentityDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  tokens: TokenService;
+  otp: OtpService;
+  mailer: Mailer;
+  /** Called in the sign-up transaction with the referral code given at first login (growth module). */
+  onSignup?: (tx: Executor, userId: string, referralCode: string | undefined) => Promise<void>;
+}
+
+export type IdentityService = ReturnType<typeof createIdentityService>;
+
+export function createIdentityService(deps: IdentityDeps) {
+  const { db, clock, config, tokens, otp, mailer } = deps;
+
+  const roleOf = (email: string): 'user' | 'admin' => (config.adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user');
+
+  async function findUserByEmail(exec: Executor, email: string) {
+    return one<UserRow>(exec, sql`SELECT * FROM users WHERE email = ${email.toLowerCase()}`);
+  }
+
+  async function getUser(exec: Executor, id: string) {
+    return one<UserRow>(exec, sql`SELECT * FROM users WHERE id = ${id}`);
+  }
+
+  async function createUser(exec: Executor, email: string): Promise<UserRow> {
+    const now = clock.now();
+    const id = uuid();
+    await exec.execute(sql`INSERT INTO users (id, email, created_at, updated_at) VALUES (${id}, ${email.toLowerCase()}, ${now}, ${now})
+                           ON CONFLICT (email) DO NOTHING`);
+    return (await findUserByEmail(exec, email))!;
+  }
+
+  /** Opens a session and returns the session object of DESIGN §5. */
+  async function openSession(user: { id: string; email: string; username: string | null }, method: string, meta: { ip?: string; userAgent?: string } = {}): Promise<SessionView> {
+    const now = clock.now();
+    const sessionId = uuid();
+    const refresh = randomToken(32);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO sessions (id, user_id, status, method, user_agent, ip, created_at, expires_at)
+                           VALUES (${sessionId}, ${user.id}, 'active', ${method}, ${meta.userAgent ?? null}, ${meta.ip ?? null}, ${now}, ${new Date(now.getTime() + SESSION_TTL_MS)})`);
+      await tx.execute(sql`INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at)
+                           VALUES (${sha256(refresh)}, ${sessionId}, ${now}, ${new Date(now.getTime() + config.auth.refreshTtlSeconds * 1000)})`);
+    });
+    const access = await tokens.issueAccess(user.id, sessionId);
+    return {
+      accessToken: access.token,
+      refreshToken: refresh,
+      tokenType: 'bearer',
+      expiresIn: access.expiresIn,
+      expiresAt: access.expiresAt.toISOString(),
+      user: { id: user.id, email: user.email, username: user.username },
+    };
+  }
+
+  return {
+    roleOf,
+    getUser,
+    findUserByEmail,
+    openSession,
+
+    async sendLoginOtp(email: string) {
+      const code = await otp.issue('login', email.toLowerCase());
+      await mailer.send({
+        to: email,
+        subject: 'Your sign-in code',
+        text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
+      });
+    },
+
+    otpCooldown: (email: string) => otp.cooldownSeconds('login', email.toLowerCase()),
+
+    async verifyLoginOtp(input: { email: string; code: string; referralCode?: string }, meta: { ip?: string; userAgent?: string }) {
+      const email = input.email.toLowerCase();
+      await otp.verify('login', email, input.code);
+      let user = await findUserByEmail(db, email);
+      if (user && user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+      if (!user) {
+        user = await db.transaction(async (tx) => {
+          const created = await createUser(tx, email);
+          if (input.referralCode) {
+            await tx.execute(sql`UPDATE users SET signup_referral_code = ${input.referralCode} WHERE id = ${created.id}`);
+          }
+          if (deps.onSignup) await deps.onSignup(tx, created.id, input.referralCode);
+          return created;
+        });
+      }
+      return openSession(user, 'email_otp', meta);
+    },
+
+    async refreshSession(refreshToken: string) {
+      const now = clock.now();
+      const hash = sha256(refreshToken);
+      const row = await one<{ session_id: string; used_at: Date | null; expires_at: Date; status: string; user_id: string }>(
+        db,
+        sql`SELECT r.session_id, r.used_at, r.expires_at, s.status, s.user_id FROM refresh_tokens r
+            JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = ${hash}`,
+      );
+      if (!row) throw new AppError('UNAUTHENTICATED', 'Refresh token is not valid');
+      if (row.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
+      if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
+      // Rotation: a refresh token works once. Reuse of a spent one means it leaked: end the whole family.
+      const spent = await one(db, sql`UPDATE refresh_tokens SET used_at = ${now} WHERE token_hash = ${hash} AND used_at IS NULL RETURNING 1`);
+      if (!spent) {
+        await db.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'refresh_reuse' WHERE id = ${row.session_id}`);
+        throw new AppError('UNAUTHENTICATED', 'Refresh token was already used; the session has been ended for safety');
+      }
+      if (new Date(row.expires_at).getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'Refresh token has expired');
+      const user = (await getUser(db, row.user_id))!;
+      if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+      const refresh = randomToken(32);
+      await db.execute(sql`INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at)
+                           VALUES (${sha256(refresh)}, ${row.session_id}, ${now}, ${new Date(now.getTime() + config.auth.refreshTtlSeconds * 1000)})`);
+      const access = await tokens.issueAccess(user.id, row.session_id);
+      return {
+        accessToken: access.token,
+        refreshToken: refresh,
+        tokenType: 'bearer' as const,
+        expiresIn: access.expiresIn,
+        expiresAt: access.expiresAt.toISOString(),
+        user: { id: user.id, email: user.email, username: user.username },
+      };
+    },
+
+    async signOut(sessionId: string | null) {
+      if (!sessionId) return;
+      await db.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'sign_out' WHERE id = ${sessionId} AND status = 'active'`);
+    },
+
+    /** Bearer token -> caller. One query checks session state, account state and tier. */
+    async authenticate(token: string): Promise<AuthUser> {
+      const claims = await tokens.verifyAccess(token);
+      if (!claims) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');
+      if (claims.external) {
+        let user = await findUserByEmail(db, claims.email!);
+        if (!user) user = await createUser(db, claims.email!);
+        if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+        return { id: user.id, email: user.email, username: user.username, role: roleOf(user.email), sessionId: null, kycTier: user.kyc_tier };
+      }
+      const row = await one<{ status: string; expires_at: Date; email: string; username: string | null; user_status: string; kyc_tier: number }>(
+        db,
+        sql`SELECT s.status, s.expires_at, u.email, u.username, u.status AS user_status, u.kyc_tier
+            FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub}`,
+      );
+      if (!row) throw new AppError('UNAUTHENTICATED', 'Session not found');
+      if (row.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
+      if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
+      if (row.user_status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+      return { id: claims.sub, email: row.email, username: row.username, role: roleOf(row.email), sessionId: claims.sid, kycTier: row.kyc_tier };
+    },
+
+    async updateProfile(userId: string, patch: { username?: string; fullName?: string; phone?: string }) {
+      const now = clock.now();
+      const current = (await getUser(db, userId))!;
+      if (patch.username !== undefined && patch.username !== current.username) {
+        const taken = await one(db, sql`SELECT 1 FROM users WHERE username = ${patch.username} AND id <> ${userId}`);
+        if (taken) throw new AppError('USERNAME_TAKEN', 'That username is taken');
+      }
+      const phoneChanged = patch.phone !== undefined && patch.phone !== current.phone;
+      try {
+        await db.execute(sql`UPDATE users SET
+            username = ${patch.username ?? current.username},
+            full_name = ${patch.fullName ?? current.full_name},
+            phone = ${patch.phone ?? current.phone},
+            phone_verified_at = ${phoneChanged ? null : current.phone_verified_at},
+            updated_at = ${now}
+          WHERE id = ${userId}`);
+      } catch (err) {
+        // A concurrent update took the username between our check and the write: the unique index decides.
+        if (String((err as Error).message).includes('users_username_key') || (err as { code?: string }).code === '23505') {
+          throw new AppError('USERNAME_TAKEN', 'That username is taken');
+        }
+        throw err;
+      }
+      return (await getUser(db, userId))!;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createPublicKey, generateKeyPairSync, KeyObject, createPrivateKey } from 'node:crypto';
+import { createRemoteJWKSet, exportJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import type { Config } from '../../config.js';
+import type { Clock } from '../../lib/clock.js';
+import { sha256 } from '../../lib/crypto.js';
+
+export interface AccessClaims {
+  sub: string;
+  sid: string | null;
+  email?: string;
+  external: boolean;
+}
+
+export interface TokenService {
+  issueAccess(userId: string, sessionId: string): Promise<{ token: string; expiresAt: Date; expiresIn: number }>;
+  verifyAccess(token: string): Promise<AccessClaims | null>;
+  jwks(): { keys: JWK[] };
+}
+
+/** Our key: AUTH_PRIVATE_KEY, else (sandbox/dev) one generated once and kept under DATA_DIR/keys. */
+function loadKey(config: Config): KeyObject {
+  if (config.auth.privateKeyPem) return createPrivateKey(config.auth.privateKeyPem);
+  const file = path.join(config.dataDir, 'keys', 'auth-ed25519.pem');
+  if (fs.existsSync(file)) return createPrivateKey(fs.readFileSync(file, 'utf8'));
+  const { privateKey } = generateKeyPairSync('ed25519');
+  if (config.env !== 'test') {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
+  }
+  return privateKey;
+}
+
+export async function createTokenService(config: Config, clock: Clock): Promise<TokenService> {
+  const privateKey = loadKey(config);
+  const publicJwk = await exportJWK(createPublicKey(privateKey));
+  const kid = sha256(JSON.stringify(publicJwk)).slice(0, 16);
+  const jwk: JWK = { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' };
+  const publicKey = createPublicKey(privateKey);
+  const remote = config.auth.jwksUrl ? createRemoteJWKSet(new URL(config.auth.jwksUrl)) : null;
+
+  return {
+    async issueAccess(userId, sessionId) {
+      const nowSec = Math.floor(clock.now().getTime() / 1000);
+      const exp = nowSec + config.auth.accessTtlSeconds;
+      const token = await new SignJWT({ sid: sessionId })
+        .setProtectedHeader({ alg: 'EdDSA', kid })
+        .setSubject(userId)
+        .setIssuer(config.auth.issuer)
+        .setAudience(config.auth.audience)
+        .setIssuedAt(nowSec)
+        .setExpirationTime(exp)
+        .sign(privateKey);
+      return { token, expiresAt: new Date(exp * 1000), expiresIn: config.auth.accessTtlSeconds };
+    },
+    async verifyAccess(token) {
+      const currentDate = clock.now();
+      try {
+        const { payload } = await jwtVerify(token, publicKey, {
+          issuer: config.auth.issuer,
+          audience: config.auth.audience,
+          algorithms: ['EdDSA'],
+          currentDate,
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+        return { sub: payload.sub, sid: payload.sid, external: false };
+      } catch {
+        if (!remote || !config.auth.externalIssuer) return null;
+      }
+      try {
+        const { payload } = await jwtVerify(token, remote, {
+          issuer: config.auth.externalIssuer,
+          audience: config.auth.externalAudience,
+          algorithms: config.auth.externalAlgorithms,
+          currentDate,
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || payload.email_verified === false) return null;
+        return { sub: payload.sub, sid: null, email: payload.email.toLowerCase(), external: true };
+      } catch {
+        return null;
+      }
+    },
+    jwks: () => ({ keys: [jwk] }),
+  };
+}

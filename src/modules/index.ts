@@ -1,0 +1,6 @@
+import type { AnyOperation } from '../http/registry.js';
+import { identityOperations } from './identity/operations.js';
+import { walletOperations } from './wallet/operations.js';
+
+/** Every operation of the service. A module adds its list here. */
+export const allOperations: AnyOperation[] = [...identityOperations, ...walletOperations];

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { rows } from '../db/client.js';
+import type { Services } from '../services.js';
+import { validationError } from '../http/app.js';
+
+/**
+ * Sandbox control endpoints (DESIGN §8): plain JSON, no envelope, no token; mounted only in sandbox mode.
+ * Each simulator adds its registrar to this list.
+ */
+export type SandboxRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
+export const sandboxModules: SandboxRegistrar[] = [];
+
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const r = schema.safeParse(body ?? {});
+  if (!r.success) throw validationError(r.error);
+  return r.data;
+}
+
+export async function registerSandboxRoutes(app: FastifyInstance, services: Services) {
+  const inbox = (channel: 'email' | 'sms') => async (req: { query: unknown }) => {
+    const q = parseBody(z.object({ to: z.string().min(1, 'to is required').max(254) }), req.query);
+    const to = channel === 'email' ? q.to.toLowerCase() : q.to;
+    const items = await rows<{ to: string; subject: string | null; text: string; created_at: Date }>(
+      services.db,
+      sql`SELECT "to", subject, text, created_at FROM sandbox_messages WHERE channel = ${channel} AND "to" = ${to} ORDER BY id DESC LIMIT 50`,
+    );
+    return {
+      ok: true,
+      items: items.map((m) => ({ to: m.to, ...(m.subject !== null ? { subject: m.subject } : {}), text: m.text, createdAt: new Date(m.created_at).toISOString() })),
+    };
+  };
+  app.get('/sandbox/mailbox', inbox('email'));
+  app.get('/sandbox/sms', inbox('sms'));
+  for (const r of sandboxModules) await r(app, services);
+}

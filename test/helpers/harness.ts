@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { TestClock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { verifyLedger } from '../../src/ledger/verify.js';
+import { toKobo } from '../../src/lib/money.js';
+
+/**
+ * Builds the real app on a fresh database: PGlite in memory by default, a fresh PostgreSQL database when
+ * TEST_DATABASE_URL is set (CI's second pass). Logs are captured so tests can scan them for secrets.
+ */
+export interface Harness {
+  app: FastifyInstance;
+  clock: TestClock;
+  config: Config;
+  database: Database;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = new URL(process.env.TEST_DATABASE_URL!);
+  const name = `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base.toString() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await c.end();
+    },
+  };
+}
+
+export async function createHarness(opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string } = {}): Promise<Harness> {
+  const clock = opts.clock ?? new TestClock();
+  let drop = async () => {};
+  let url = opts.databaseUrl ?? 'memory://';
+  if (!opts.databaseUrl && usingPostgres) {
+    const fresh = await freshPostgres();
+    url = fresh.url;
+    drop = fresh.drop;
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: path.join(os.tmpdir(), `vtu-test-${randomUUID()}`),
+    DATABASE_URL: url,
+    ADMIN_EMAILS: 'admin@example.com',
+    LOG_LEVEL: 'info',
+    ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
+    ...opts.env,
+  });
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(chunk.toString());
+      cb();
+    },
+  });
+  const database = await openDatabase({ url, dataDir: config.dataDir, poolSize: 30 });
+  const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }) });
+  await app.ready();
+  return {
+    app,
+    clock,
+    config,
+    database,
+    logs,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+  refreshToken: string;
+  sessionId: string;
+}
+
+/** Signs a user in through the real e-mail OTP flow, reading the code from the sandbox mailbox. */
+export async function signIn(h: Harness, email = `u${randomUUID().slice(0, 8)}@example.com`): Promise<TestUser> {
+  const send = await call(h, 'POST', '/_serverFn/sendLoginOtpPublicAuth', { email });
+  if (send.statusCode !== 200) throw new Error(`sendLoginOtp failed: ${send.body}`);
+  const code = await lastCode(h, email);
+  const res = await call(h, 'POST', '/_serverFn/verifyLoginOtpPublicAuth', { email, code });
+  if (res.statusCode !== 200) throw new Error(`verifyLoginOtp failed: ${res.body}`);
+  const s = res.json().session;
+  const claims = JSON.parse(Buffer.from(s.accessToken.split('.')[1], 'base64url').toString());
+  return { id: s.user.id, email, token: s.accessToken, refreshToken: s.refreshToken, sessionId: claims.sid };
+}
+
+export async function lastCode(h: Harness, to: string, channel: 'mailbox' | 'sms' = 'mailbox'): Promise<string> {
+  const box = await h.app.inject({ method: 'GET', url: `/sandbox/${channel}?to=${encodeURIComponent(to)}` });
+  const item = box.json().items[0];
+  if (!item) throw new Error(`no message to ${to}`);
+  const m = /(\d{6})/.exec(item.text);
+  if (!m) throw new Error(`no code in ${item.text}`);
+  return m[1];
+}
+
+/** Calls an operation: POST inputs go in the {data} envelope, GET inputs in the query string. */
+export function call(
+  h: Harness,
+  method: 'GET' | 'POST',
+  url: string,
+  input?: Record<string, unknown>,
+  opts: { token?: string; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (method === 'GET') {
+    const qs = input ? '?' + new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)])).toString() : '';
+    return h.app.inject({ method, url: url + qs, headers });
+  }
+  return h.app.inject({ method, url, headers, payload: input === undefined ? undefined : { data: input } });
+}
+
+/** Credits a wallet through the ledger as an operator adjustment would (test factory). */
+export async function fundWallet(h: Harness, userId: string, naira: number) {
+  const { ledger, db } = h.app.services;
+  await db.transaction(async (tx) => {
+    await ledger.post(tx, {
+      reference: `test_fund_${randomUUID()}`,
+      type: 'adjustment',
+      description: 'test funding',
+      entries: [
+        { account: { user: userId, kind: 'wallet' }, amount: toKobo(naira) },
+        { account: { system: 'adjustments' }, amount: -toKobo(naira) },
+      ],
+    });
+  });
+}
+
+export async function setKycTier(h: Harness, userId: string, tier: number) {
+  await h.app.services.db.execute(sql`UPDATE users SET kyc_tier = ${tier} WHERE id = ${userId}`);
+}
+
+export async function expectLedgerOk(h: Harness) {
+  const report = await verifyLedger(h.app.services.db);
+  if (report.breaches.length) throw new Error(`ledger breaches: ${JSON.stringify(report.breaches)}`);
+}
