@@ -12,6 +12,7 @@ import { createIdentityService, type IdentityService } from './modules/identity/
 import { createWalletService, type WalletService } from './modules/wallet/service.js';
 import { createWalletLimits, parseTierLimits, type WalletLimits } from './modules/wallet/limits.js';
 import { createNotifier, type Notifier } from './modules/notifications/notifier.js';
+import { EventBus } from './lib/events.js';
 
 /**
  * The dependency container (STYLE rule 7). Each module adds its service here; handlers reach services
@@ -34,6 +35,7 @@ export interface Services {
   wallet: WalletService;
   walletLimits: WalletLimits;
   notifier: Notifier;
+  events: EventBus;
   /** Step-up gate (DESIGN §5), provided by the two-factor module. */
   stepUp?: { require(user: import('./http/registry.js').AuthUser, grantToken: string | undefined): Promise<void> };
 }
@@ -53,10 +55,19 @@ export async function createServices(base: { config: Config; database: Database;
   const tokens = await createTokenService(config, clock);
   const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper });
   const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });
-  const identity = createIdentityService({ db, clock, config, tokens, otp, mailer });
+  const events = new EventBus();
+  const identity = createIdentityService({
+    db,
+    clock,
+    config,
+    tokens,
+    otp,
+    mailer,
+    onSignup: (tx, userId, referralCode) => events.emit(tx, 'user.created', { userId, referralCode }),
+  });
   const wallet = createWalletService({ db, ledger });
   const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
   const notifier = createNotifier({ clock });
 
-  return { config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier };
+  return { config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events };
 }
