@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_IN_PROGRESS',
   'DUPLICATE_REFERENCE',
   'USERNAME_TAKEN',
+  'OUT_OF_STOCK',
   'IDEMPOTENCY_KEY_REUSED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
@@ -71,6 +72,7 @@ export function statusOf(code: ErrorCode): number {
     case 'IDEMPOTENCY_IN_PROGRESS':
     case 'DUPLICATE_REFERENCE':
     case 'USERNAME_TAKEN':
+    case 'OUT_OF_STOCK':
       return 409;
     case 'PAYLOAD_TOO_LARGE':
       return 413;
