@@ -57,7 +57,7 @@ export function createWalletLimits({ clock, limits }: { clock: Clock; limits: Re
       sql`SELECT COALESCE(-SUM(e.amount), 0)::text AS s FROM ledger_entries e
           JOIN accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
           WHERE a.code = ${`user:${userId}:wallet`} AND e.created_at >= ${lagosMidnight()}
-            AND ((t.type = ANY(${OUTFLOW_TYPES}) AND e.amount < 0) OR (t.type = ANY(${OUTFLOW_REFUND_TYPES}) AND e.amount > 0))`,
+            AND ((t.type IN ${OUTFLOW_TYPES} AND e.amount < 0) OR (t.type IN ${OUTFLOW_REFUND_TYPES} AND e.amount > 0))`,
     );
     const v = BigInt(r?.s ?? '0');
     return v > 0n ? v : 0n;
