@@ -103,3 +103,11 @@ export function rawWithParams(text: string, values: unknown[] = []): SQL {
   }
   return sql.join(chunks, sql.raw(''));
 }
+
+/** True when err (or its cause, as drizzle wraps driver errors) is a unique violation, optionally of one constraint. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  for (let e: any = err; e; e = e.cause) {
+    if (e.code === '23505' && (!constraint || e.constraint === constraint || String(e.message).includes(constraint))) return true;
+  }
+  return false;
+}

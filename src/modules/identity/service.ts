@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db, type Executor } from '../../db/client.js';
+import { isUniqueViolation, one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
 import type { Config } from '../../config.js';
@@ -203,7 +203,7 @@ export function createIdentityService(deps: IdentityDeps) {
           WHERE id = ${userId}`);
       } catch (err) {
         // A concurrent update took the username between our check and the write: the unique index decides.
-        if (String((err as Error).message).includes('users_username_key') || (err as { code?: string }).code === '23505') {
+        if (isUniqueViolation(err, 'users_username_key')) {
           throw new AppError('USERNAME_TAKEN', 'That username is taken');
         }
         throw err;
