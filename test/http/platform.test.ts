@@ -1,0 +1,232 @@
+import http from 'node:http';
+import { generateKeyPairSync } from 'node:crypto';
+import { exportJWK, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadConfig, ConfigError } from '../../src/config.js';
+import { call, createHarness, signIn, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+describe('configuration', () => {
+  it('production refuses sandbox, default secrets and a missing DATABASE_URL, naming each setting', () => {
+    let message = '';
+    try {
+      loadConfig({ NODE_ENV: 'production' });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    for (const name of ['DATABASE_URL', 'PIN_PEPPER', 'DATA_ENCRYPTION_KEY', 'FILE_SIGNING_SECRET', 'PROCESSOR_SECRET_KEY', 'AUTH_PRIVATE_KEY']) {
+      expect(message).toContain(name);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'production', SANDBOX: 'true' })).toThrow(/SANDBOX must be false/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PIN_PEPPER: 'sandbox-pin-pepper-not-for-production' })).toThrow(/PIN_PEPPER still has its sandbox default/);
+  });
+
+  it('production starts with every setting given', () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const c = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/x',
+      PIN_PEPPER: 'p'.repeat(40),
+      DATA_ENCRYPTION_KEY: 'd'.repeat(40),
+      FILE_SIGNING_SECRET: 'f'.repeat(40),
+      PROCESSOR_SECRET_KEY: 'sk_live_x',
+      PROCESSOR_BASE_URL: 'https://api.processor.example',
+      SMTP_URL: 'smtp://mail',
+      PUBLIC_URL: 'https://api.example.com',
+      AUTH_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      RECEIPT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      VAPID_PUBLIC_KEY: 'x',
+      VAPID_PRIVATE_KEY: 'y',
+      VAPID_SUBJECT: 'mailto:ops@example.com',
+      IDENTITY_BASE_URL: 'https://identity.example',
+    });
+    expect(c.production).toBe(true);
+    expect(c.sandbox).toBe(false);
+  });
+
+  it('reports invalid values readably', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+    expect(loadConfig({ PORT: '4000', DATA_DIR: '/tmp/x' })).toMatchObject({ port: 4000, dataDir: '/tmp/x' });
+  });
+});
+
+describe('platform endpoints', () => {
+  it('healthz, readyz, metrics, jwks', async () => {
+    expect((await h.app.inject({ url: '/healthz' })).json()).toEqual({ ok: true });
+    expect((await h.app.inject({ url: '/readyz' })).json()).toEqual({ ok: true });
+    await signIn(h);
+    const m = await h.app.inject({ url: '/metrics' });
+    expect(m.body).toContain('http_operation_duration_seconds_bucket{le="0.005",operation="verifyLoginOtp",status="200"}');
+    const jwks = (await h.app.inject({ url: '/.well-known/jwks.json' })).json();
+    expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' });
+    expect(jwks.keys[0].d).toBeUndefined();
+  });
+
+  it('serves OpenAPI 3.1 with purposes, schemas and error responses, and the docs page', async () => {
+    const doc = (await h.app.inject({ url: '/api/openapi.json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    const op = doc.paths['/_serverFn/getWalletStateBearerWallet'].get;
+    expect(op.summary).toBe('balance, locked bonuses, recent ledger');
+    expect(op.responses['401']).toBeDefined();
+    expect(doc.paths['/_serverFn/sendLoginOtpPublicAuth'].post.requestBody.content['application/json'].schema.properties.data.properties.email).toBeDefined();
+    const docs = await h.app.inject({ url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.body).toContain('swagger');
+  });
+
+  it('answers with a request id and security headers', async () => {
+    const res = await h.app.inject({ url: '/healthz' });
+    expect(res.headers['x-request-id']).toMatch(/^req_/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('unknown routes are 404 in the error shape; a non-JSON body is 415; an oversize body is 413', async () => {
+    const nf = await h.app.inject({ url: '/nope' });
+    expect(nf.statusCode).toBe(404);
+    expect(nf.json().error.code).toBe('NOT_FOUND');
+    const media = await h.app.inject({ method: 'POST', url: '/_serverFn/sendLoginOtpPublicAuth', headers: { 'content-type': 'application/xml' }, payload: '<x/>' });
+    expect(media.statusCode).toBe(415);
+    expect(media.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const big = await call(h, 'POST', '/_serverFn/sendLoginOtpPublicAuth', { email: 'a@b.co', pad: 'x'.repeat(300_000) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('the sandbox mailbox validates its query', async () => {
+    const res = await h.app.inject({ url: '/sandbox/mailbox' });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('rate limits', () => {
+  it('per-account limit with RateLimit-* headers and Retry-After on 429', async () => {
+    const lh = await createHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const u = await signIn(lh);
+      const get = () => call(lh, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: u.token });
+      const first = await get();
+      expect(first.headers['ratelimit-limit']).toBe('3');
+      expect(first.headers['ratelimit-remaining']).toBe('2');
+      await get();
+      await get();
+      const limited = await get();
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('RATE_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // Another account is not affected.
+      const other = await signIn(lh);
+      expect((await call(lh, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: other.token })).statusCode).toBe(200);
+    } finally {
+      await lh.close();
+    }
+  });
+
+  it('per-IP limits apply to non-loopback clients of public operations', async () => {
+    const send = () =>
+      h.app.inject({ method: 'POST', url: '/_serverFn/getOtpCooldownPublicAuth', remoteAddress: '203.0.113.9', payload: { data: { email: 'ip@example.com' } } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await send()).statusCode);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[21]).toBe(429);
+  });
+});
+
+describe('external OIDC tokens', () => {
+  it('accepts a token from AUTH_JWKS_URL with the configured issuer and audience; refuses others', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'ext1', alg: 'ES256' };
+    const server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const eh = await createHarness({
+      env: { AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks`, AUTH_EXTERNAL_ISSUER: 'https://idp.example', AUTH_EXTERNAL_AUDIENCE: 'vtu', AUTH_EXTERNAL_ALGORITHMS: 'ES256' },
+    });
+    try {
+      const token = (claims: Record<string, unknown>, iss = 'https://idp.example', aud = 'vtu') =>
+        new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'ext1' }).setSubject('ext-123').setIssuer(iss).setAudience(aud).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+      const good = await token({ email: 'Ext@Example.com', email_verified: true });
+      const res = await call(eh, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: good });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().profile.email).toBe('ext@example.com');
+      for (const bad of [
+        await token({ email: 'ext@example.com' }, 'https://evil.example'),
+        await token({ email: 'ext@example.com' }, 'https://idp.example', 'other'),
+        await token({ email: 'ext@example.com', email_verified: false }),
+        await token({}),
+      ]) {
+        expect((await call(eh, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: bad })).statusCode).toBe(401);
+      }
+    } finally {
+      await eh.close();
+      server.close();
+    }
+  });
+});
+
+describe('jobs', () => {
+  it('retries with exponential backoff on the injected clock, then dead-letters', async () => {
+    const { jobs } = h.app.services;
+    let calls = 0;
+    jobs.register({
+      name: 'test.flaky',
+      payload: z.object({ n: z.number() }),
+      maxAttempts: 3,
+      backoffMs: 1000,
+      handler: async () => {
+        calls++;
+        throw new Error('boom');
+      },
+    });
+    await jobs.enqueue(h.app.services.db, 'test.flaky', { n: 1 });
+    expect(await jobs.drain()).toBe(1);
+    expect(await jobs.drain()).toBe(0); // waiting 1 s
+    h.clock.advance(1000);
+    expect(await jobs.drain()).toBe(1);
+    h.clock.advance(1999);
+    expect(await jobs.drain()).toBe(0); // second backoff is 2 s
+    h.clock.advance(1);
+    expect(await jobs.drain()).toBe(1);
+    expect(calls).toBe(3);
+    const dead = await jobs.deadJobs();
+    expect(dead.some((d) => d.queue === 'test.flaky' && d.last_error === 'boom')).toBe(true);
+  });
+
+  it('a job enqueued in a rolled-back transaction never runs', async () => {
+    const { jobs, db } = h.app.services;
+    let ran = 0;
+    jobs.register({ name: 'test.tx', payload: z.object({}), handler: async () => void ran++ });
+    await db.transaction(async (tx) => {
+      await jobs.enqueue(tx, 'test.tx', {});
+      tx.rollback();
+    }).catch(() => undefined);
+    await jobs.drain();
+    expect(ran).toBe(0);
+  });
+
+  it('cron slots are enqueued once per slot however many ticks (several instances)', async () => {
+    const { jobs } = h.app.services;
+    let ran = 0;
+    jobs.register({ name: 'test.cron', payload: z.object({}), handler: async () => void ran++ });
+    jobs.schedule({ job: 'test.cron', everyMs: 60_000 });
+    await Promise.all([jobs.tickCrons(), jobs.tickCrons(), jobs.tickCrons()]);
+    await jobs.drain();
+    expect(ran).toBe(1);
+    await jobs.tickCrons();
+    await jobs.drain();
+    expect(ran).toBe(1);
+    h.clock.advance(60_000);
+    await jobs.tickCrons();
+    await jobs.drain();
+    expect(ran).toBe(2);
+  });
+});
