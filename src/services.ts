@@ -13,6 +13,8 @@ import { createWalletService, type WalletService } from './modules/wallet/servic
 import { createWalletLimits, parseTierLimits, type WalletLimits } from './modules/wallet/limits.js';
 import { createNotifier, type Notifier } from './modules/notifications/notifier.js';
 import { EventBus } from './lib/events.js';
+import { createMarketplaceService, type MarketplaceService } from './modules/marketplace/service.js';
+import { createSubscriptionService, type SubscriptionService } from './modules/subscriptions/service.js';
 
 /**
  * The dependency container (STYLE rule 7). Each module adds its service here; handlers reach services
@@ -36,6 +38,8 @@ export interface Services {
   walletLimits: WalletLimits;
   notifier: Notifier;
   events: EventBus;
+  marketplace: MarketplaceService;
+  subscriptions: SubscriptionService;
   /** Step-up gate (DESIGN §5), provided by the two-factor module. */
   stepUp?: { require(user: import('./http/registry.js').AuthUser, grantToken: string | undefined): Promise<void> };
 }
@@ -69,5 +73,8 @@ export async function createServices(base: { config: Config; database: Database;
   const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
   const notifier = createNotifier({ clock });
 
-  return { config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events };
+  const marketplace = createMarketplaceService({ db, clock, ledger, walletLimits, notifier });
+  const subscriptions = createSubscriptionService({ db, clock, ledger, walletLimits, notifier });
+
+  return { config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, marketplace, subscriptions };
 }

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
+import { nairaAmount, toKobo } from '../../lib/money.js';
+import { phoneInput } from '../identity/operations.js';
+
+export const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
+
+const text = (name: string, min: number, max: number) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(min, `${name} must be at least ${min} characters`)
+    .max(max, `${name} must be at most ${max} characters`);
+
+export const MAX_ORDER_QUANTITY = 20;
+
+const productOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  price: z.number(),
+  stock: z.number(),
+  active: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const deliveryInput = z.object({
+  fullName: text('delivery.fullName', 2, 100),
+  phone: phoneInput,
+  address: text('delivery.address', 5, 300),
+  city: text('delivery.city', 2, 60),
+  state: text('delivery.state', 2, 60),
+  note: text('delivery.note', 1, 300).optional(),
+});
+
+const orderOutput = z.object({
+  id: z.string(),
+  reference: z.string(),
+  productId: z.string(),
+  productName: z.string(),
+  unitPrice: z.number(),
+  quantity: z.number(),
+  amount: z.number(),
+  delivery: z.object({ fullName: z.string(), phone: z.string(), address: z.string(), city: z.string(), state: z.string(), note: z.string().optional() }),
+  status: z.enum(['processing', 'fulfilled', 'cancelled']),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+const adminOrderOutput = orderOutput.extend({ userId: z.string() });
+const orderStatus = z.enum(['processing', 'fulfilled', 'cancelled'], { error: 'status must be processing, fulfilled or cancelled' });
+const productPrice = nairaAmount({ min: 1, max: 10_000_000 });
+const stockInput = z.number({ error: 'stock must be a number' }).int('stock must be a whole number').min(0, 'stock must be 0 or more').max(1_000_000, 'stock must be at most 1,000,000');
+
+export const marketplaceOperations = [
+  defineOperation({
+    name: 'listMarketplaceProducts',
+    suffix: 'BearerMarketplace',
+    method: 'GET',
+    purpose: 'products on sale (active only)',
+    input: z.object({ ...pageInput }),
+    output: pageOutput(productOutput),
+    handler: async (input, ctx) => ctx.services.marketplace.listProducts({ includeInactive: false, limit: input.limit, offset: input.offset }),
+  }),
+  defineOperation({
+    name: 'createMarketplaceOrder',
+    suffix: 'BearerMarketplace',
+    method: 'POST',
+    purpose: 'create an order: debits the wallet and reserves stock (PIN required)',
+    rateLimit: 'money',
+    gates: { pin: true },
+    input: z.object({
+      productId: uuidInput('productId'),
+      quantity: z.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1, 'quantity must be at least 1').max(MAX_ORDER_QUANTITY, `quantity must be at most ${MAX_ORDER_QUANTITY}`),
+      delivery: deliveryInput,
+      /** Optional price confirmation: the total the client showed; a different current total is 409 PRICE_CHANGED. */
+      amount: nairaAmount().optional(),
+      pin: pinInput,
+    }),
+    output: z.object({ order: orderOutput }),
+    errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'OUT_OF_STOCK', 'PRICE_CHANGED', 'NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ({
+      order: await ctx.services.marketplace.createOrder(ctx.user, {
+        productId: input.productId,
+        quantity: input.quantity,
+        delivery: input.delivery,
+        amount: input.amount === undefined ? undefined : toKobo(input.amount),
+      }),
+    }),
+  }),
+  defineOperation({
+    name: 'listMyMarketplaceOrders',
+    suffix: 'BearerMarketplace',
+    method: 'GET',
+    purpose: "caller's orders, newest first",
+    input: z.object({ status: orderStatus.optional(), ...pageInput }),
+    output: pageOutput(orderOutput),
+    handler: async (input, ctx) => ctx.services.marketplace.listMyOrders(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'getMarketplaceOrder',
+    suffix: 'BearerMarketplace',
+    method: 'GET',
+    purpose: 'fetch one order',
+    input: z.object({ id: uuidInput('id') }),
+    output: z.object({ order: orderOutput }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ({ order: await ctx.services.marketplace.getMyOrder(ctx.user.id, input.id) }),
+  }),
+  defineOperation({
+    name: 'adminListMarketplaceProducts',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'all marketplace products, inactive included',
+    input: z.object({ ...pageInput }),
+    output: pageOutput(productOutput),
+    handler: async (input, ctx) => ctx.services.marketplace.listProducts({ includeInactive: true, limit: input.limit, offset: input.offset }),
+  }),
+  defineOperation({
+    name: 'adminCreateProduct',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'add a marketplace product',
+    input: z.object({ name: text('name', 2, 120), description: text('description', 1, 2000).optional(), price: productPrice, stock: stockInput, active: z.boolean().optional() }),
+    output: z.object({ product: productOutput }),
+    handler: async (input, ctx) => ({ product: await ctx.services.marketplace.createProduct({ ...input, price: toKobo(input.price) }) }),
+  }),
+  defineOperation({
+    name: 'adminUpdateProduct',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'change a product (name, description, price, stock, active)',
+    input: z.object({
+      id: uuidInput('id'),
+      name: text('name', 2, 120).optional(),
+      description: text('description', 1, 2000).nullable().optional(),
+      price: productPrice.optional(),
+      stock: stockInput.optional(),
+      active: z.boolean().optional(),
+    }),
+    output: z.object({ product: productOutput }),
+    errors: ['NOT_FOUND'],
+    handler: async ({ id, price, ...rest }, ctx) => ({
+      product: await ctx.services.marketplace.updateProduct(id, { ...rest, price: price === undefined ? undefined : toKobo(price) }),
+    }),
+  }),
+  defineOperation({
+    name: 'adminListMarketplaceOrders',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'marketplace orders, optionally by status or user',
+    input: z.object({ status: orderStatus.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
+    output: pageOutput(adminOrderOutput),
+    handler: async (input, ctx) => ctx.services.marketplace.adminListOrders(input),
+  }),
+  defineOperation({
+    name: 'adminUpdateMarketplaceOrder',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'fulfil or cancel (refund) a processing order',
+    input: z.object({
+      id: uuidInput('id'),
+      status: z.enum(['fulfilled', 'cancelled'], { error: 'status must be fulfilled or cancelled' }),
+      note: text('note', 1, 500).optional(),
+    }),
+    output: z.object({ order: adminOrderOutput }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ({ order: await ctx.services.marketplace.adminUpdateOrder(ctx.user.id, input) }),
+  }),
+];

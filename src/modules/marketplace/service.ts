@@ -1,0 +1,240 @@
+import { sql } from 'drizzle-orm';
+import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { page } from '../../http/registry.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Clock } from '../../lib/clock.js';
+import { prefixedId, uuid } from '../../lib/ids.js';
+import { formatNaira, toNaira } from '../../lib/money.js';
+import type { Notifier } from '../notifications/notifier.js';
+import type { WalletLimits } from '../wallet/limits.js';
+import { holdOrderMoney, refundOrderMoney, settleOrderMoney } from './order-money.js';
+
+export interface Delivery {
+  fullName: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  note?: string;
+}
+
+interface ProductRow {
+  id: string;
+  name: string;
+  description: string | null;
+  price: string;
+  stock: number;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface OrderRow {
+  id: string;
+  reference: string;
+  user_id: string;
+  product_id: string;
+  product_name: string;
+  unit_price: string;
+  quantity: number;
+  amount: string;
+  delivery: Delivery;
+  status: 'processing' | 'fulfilled' | 'cancelled';
+  note: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const PRODUCT_COLS = sql.raw(`id::text AS id, name, description, price::text AS price, stock, active, created_at, updated_at`);
+const ORDER_COLS = sql.raw(
+  `id::text AS id, reference, user_id::text AS user_id, product_id::text AS product_id, product_name, unit_price::text AS unit_price,
+   quantity, amount::text AS amount, delivery, status, note, created_at, updated_at`,
+);
+
+export function productView(p: ProductRow) {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    price: toNaira(p.price),
+    stock: p.stock,
+    active: p.active,
+    createdAt: new Date(p.created_at).toISOString(),
+    updatedAt: new Date(p.updated_at).toISOString(),
+  };
+}
+
+export function orderView(o: OrderRow) {
+  return {
+    id: o.id,
+    reference: o.reference,
+    productId: o.product_id,
+    productName: o.product_name,
+    unitPrice: toNaira(o.unit_price),
+    quantity: o.quantity,
+    amount: toNaira(o.amount),
+    delivery: o.delivery,
+    status: o.status,
+    note: o.note,
+    createdAt: new Date(o.created_at).toISOString(),
+    updatedAt: new Date(o.updated_at).toISOString(),
+  };
+}
+
+export type MarketplaceService = ReturnType<typeof createMarketplaceService>;
+
+export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; notifier: Notifier }) {
+  const { db, clock, ledger, notifier } = deps;
+
+  const getProduct = (exec: Executor, id: string) => one<ProductRow>(exec, sql`SELECT ${PRODUCT_COLS} FROM marketplace_products WHERE id = ${id}`);
+  const getOrder = (exec: Executor, id: string) => one<OrderRow>(exec, sql`SELECT ${ORDER_COLS} FROM marketplace_orders WHERE id = ${id}`);
+
+  return {
+    async createProduct(input: { name: string; description?: string | null; price: bigint; stock: number; active?: boolean }) {
+      const id = uuid();
+      const now = clock.now();
+      await db.execute(sql`INSERT INTO marketplace_products (id, name, description, price, stock, active, created_at, updated_at)
+                           VALUES (${id}, ${input.name}, ${input.description ?? null}, ${input.price}, ${input.stock}, ${input.active ?? true}, ${now}, ${now})`);
+      return productView((await getProduct(db, id))!);
+    },
+
+    /** Only the given fields change; stock is set absolutely (operators count the shelf), never below zero. */
+    async updateProduct(id: string, patch: { name?: string; description?: string | null; price?: bigint; stock?: number; active?: boolean }) {
+      const r = await one<ProductRow>(
+        db,
+        sql`UPDATE marketplace_products SET
+              name = COALESCE(${patch.name ?? null}, name),
+              description = CASE WHEN ${patch.description !== undefined} THEN ${patch.description ?? null} ELSE description END,
+              price = COALESCE(${patch.price ?? null}::bigint, price),
+              stock = COALESCE(${patch.stock ?? null}::integer, stock),
+              active = COALESCE(${patch.active ?? null}::boolean, active),
+              updated_at = ${clock.now()}
+            WHERE id = ${id} RETURNING ${PRODUCT_COLS}`,
+      );
+      if (!r) throw notFound('Product');
+      return productView(r);
+    },
+
+    async listProducts(opts: { includeInactive: boolean; limit: number; offset: number }) {
+      const list = await rows<ProductRow>(
+        db,
+        sql`SELECT ${PRODUCT_COLS} FROM marketplace_products WHERE (${opts.includeInactive} OR active)
+            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+      );
+      return page(list.map(productView), opts.limit, opts.offset);
+    },
+
+    /**
+     * Debits the wallet and reserves stock in one transaction. The conditional UPDATE is the stock check: two
+     * buyers of the last item both run it, the row lock orders them, and the second finds stock < quantity.
+     */
+    async createOrder(user: { id: string; kycTier: number }, input: { productId: string; quantity: number; delivery: Delivery; amount?: bigint }) {
+      return db.transaction(async (tx) => {
+        const reserved = await one<ProductRow>(
+          tx,
+          sql`UPDATE marketplace_products SET stock = stock - ${input.quantity}, updated_at = ${clock.now()}
+              WHERE id = ${input.productId} AND active AND stock >= ${input.quantity} RETURNING ${PRODUCT_COLS}`,
+        );
+        if (!reserved) {
+          const p = await getProduct(tx, input.productId);
+          if (!p) throw notFound('Product');
+          if (!p.active) throw new AppError('CONFLICT', 'This product is not available any more');
+          throw new AppError('OUT_OF_STOCK', p.stock === 0 ? `${p.name} is out of stock` : `Only ${p.stock} of ${p.name} left in stock`);
+        }
+        const unitPrice = BigInt(reserved.price);
+        const amount = unitPrice * BigInt(input.quantity);
+        if (input.amount !== undefined && input.amount !== amount) {
+          throw new AppError('PRICE_CHANGED', `The order now costs ${formatNaira(amount)}; confirm the new price`);
+        }
+        const id = uuid();
+        const reference = prefixedId('mko', clock.now().getTime());
+        const now = clock.now();
+        await tx.execute(sql`INSERT INTO marketplace_orders (id, reference, user_id, product_id, product_name, unit_price, quantity, amount, delivery, status, created_at, updated_at)
+                             VALUES (${id}, ${reference}, ${user.id}, ${reserved.id}, ${reserved.name}, ${unitPrice}, ${input.quantity}, ${amount},
+                                     ${JSON.stringify(input.delivery)}::jsonb, 'processing', ${now}, ${now})`);
+        await holdOrderMoney(deps, tx, {
+          userId: user.id,
+          kycTier: user.kycTier,
+          amount,
+          reference,
+          type: 'marketplace_order',
+          description: `Marketplace order: ${input.quantity} x ${reserved.name}`,
+        });
+        return orderView((await getOrder(tx, id))!);
+      });
+    },
+
+    async listMyOrders(userId: string, opts: { status?: string; limit: number; offset: number }) {
+      const list = await rows<OrderRow>(
+        db,
+        sql`SELECT ${ORDER_COLS} FROM marketplace_orders WHERE user_id = ${userId} AND (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
+            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+      );
+      return page(list.map(orderView), opts.limit, opts.offset);
+    },
+
+    /** Another user's order is NOT_FOUND, never FORBIDDEN (DESIGN §4). */
+    async getMyOrder(userId: string, id: string) {
+      const o = await getOrder(db, id);
+      if (!o || o.user_id !== userId) throw notFound('Order');
+      return orderView(o);
+    },
+
+    async adminListOrders(opts: { status?: string; userId?: string; limit: number; offset: number }) {
+      const list = await rows<OrderRow>(
+        db,
+        sql`SELECT ${ORDER_COLS} FROM marketplace_orders
+            WHERE (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
+              AND (${opts.userId ?? null}::uuid IS NULL OR user_id = ${opts.userId ?? null}::uuid)
+            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+      );
+      return page(
+        list.map((o) => ({ ...orderView(o), userId: o.user_id })),
+        opts.limit,
+        opts.offset,
+      );
+    },
+
+    /**
+     * processing -> fulfilled (money to revenue) or cancelled (refund, stock returned). The conditional UPDATE
+     * lets exactly one of several concurrent decisions win; the ledger reference `<order>:refund` is a second
+     * guard, so a refund can never be posted twice.
+     */
+    async adminUpdateOrder(actorId: string, input: { id: string; status: 'fulfilled' | 'cancelled'; note?: string }) {
+      return db.transaction(async (tx: Tx) => {
+        const o = await one<OrderRow>(
+          tx,
+          sql`UPDATE marketplace_orders SET status = ${input.status}, note = COALESCE(${input.note ?? null}, note), updated_at = ${clock.now()}
+              WHERE id = ${input.id} AND status = 'processing' RETURNING ${ORDER_COLS}`,
+        );
+        if (!o) {
+          const existing = await getOrder(tx, input.id);
+          if (!existing) throw notFound('Order');
+          throw new AppError('CONFLICT', `Order is already ${existing.status}`);
+        }
+        const amount = BigInt(o.amount);
+        if (input.status === 'cancelled') {
+          await refundOrderMoney(ledger, tx, { userId: o.user_id, amount, reference: o.reference, description: `Refund: marketplace order ${o.reference} cancelled` });
+          await tx.execute(sql`UPDATE marketplace_products SET stock = stock + ${o.quantity}, updated_at = ${clock.now()} WHERE id = ${o.product_id}`);
+        } else {
+          await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: `Marketplace order ${o.reference} fulfilled` });
+        }
+        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
+                             VALUES (${uuid()}, ${actorId}, ${`marketplace_order.${input.status}`}, 'marketplace_order', ${o.id},
+                                     ${JSON.stringify({ note: input.note ?? null })}::jsonb, ${clock.now()})`);
+        await notifier.emit(tx, {
+          userId: o.user_id,
+          kind: 'order_update',
+          title: input.status === 'fulfilled' ? 'Order fulfilled' : 'Order cancelled',
+          body:
+            input.status === 'fulfilled'
+              ? `Your order of ${o.quantity} x ${o.product_name} has been fulfilled.`
+              : `Your order of ${o.quantity} x ${o.product_name} was cancelled and ${formatNaira(amount)} was refunded to your wallet.${input.note ? ` ${input.note}` : ''}`,
+          data: { orderId: o.id, reference: o.reference, status: input.status },
+        });
+        return { ...orderView(o), userId: o.user_id };
+      });
+    },
+  };
+}

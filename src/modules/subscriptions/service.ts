@@ -1,0 +1,224 @@
+import { sql } from 'drizzle-orm';
+import { one, rows, type Db, type Executor } from '../../db/client.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { page } from '../../http/registry.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Clock } from '../../lib/clock.js';
+import { prefixedId, uuid } from '../../lib/ids.js';
+import { formatNaira, toNaira } from '../../lib/money.js';
+import type { Notifier } from '../notifications/notifier.js';
+import type { WalletLimits } from '../wallet/limits.js';
+import { holdOrderMoney, refundOrderMoney, settleOrderMoney } from '../marketplace/order-money.js';
+
+export type SubscriptionStatus = 'pending' | 'processing' | 'fulfilled' | 'failed' | 'cancelled';
+
+/**
+ * Allowed operator moves. pending -> processing marks the order as being worked on; fulfilled settles the
+ * held money to revenue; failed and cancelled refund it. Terminal states never move again.
+ */
+export const SUBSCRIPTION_TRANSITIONS: Record<SubscriptionStatus, SubscriptionStatus[]> = {
+  pending: ['processing', 'fulfilled', 'failed', 'cancelled'],
+  processing: ['fulfilled', 'failed'],
+  fulfilled: [],
+  failed: [],
+  cancelled: [],
+};
+
+interface PlanRow {
+  id: string;
+  service: string;
+  category: 'streaming' | 'social';
+  name: string;
+  price: string;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface OrderRow {
+  id: string;
+  reference: string;
+  user_id: string;
+  plan_id: string;
+  service: string;
+  category: string;
+  plan_name: string;
+  account: string;
+  amount: string;
+  status: SubscriptionStatus;
+  note: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const PLAN_COLS = sql.raw(`id::text AS id, service, category, name, price::text AS price, active, created_at, updated_at`);
+const ORDER_COLS = sql.raw(
+  `id::text AS id, reference, user_id::text AS user_id, plan_id::text AS plan_id, service, category, plan_name, account,
+   amount::text AS amount, status, note, created_at, updated_at`,
+);
+
+export function planView(p: PlanRow) {
+  return {
+    id: p.id,
+    service: p.service,
+    category: p.category,
+    name: p.name,
+    price: toNaira(p.price),
+    active: p.active,
+    createdAt: new Date(p.created_at).toISOString(),
+    updatedAt: new Date(p.updated_at).toISOString(),
+  };
+}
+
+export function subscriptionOrderView(o: OrderRow) {
+  return {
+    id: o.id,
+    reference: o.reference,
+    planId: o.plan_id,
+    service: o.service,
+    category: o.category,
+    planName: o.plan_name,
+    account: o.account,
+    amount: toNaira(o.amount),
+    status: o.status,
+    note: o.note,
+    createdAt: new Date(o.created_at).toISOString(),
+    updatedAt: new Date(o.updated_at).toISOString(),
+  };
+}
+
+export type SubscriptionService = ReturnType<typeof createSubscriptionService>;
+
+export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; notifier: Notifier }) {
+  const { db, clock, ledger, notifier } = deps;
+  const getPlan = (exec: Executor, id: string) => one<PlanRow>(exec, sql`SELECT ${PLAN_COLS} FROM subscription_plans WHERE id = ${id}`);
+  const getOrder = (exec: Executor, id: string) => one<OrderRow>(exec, sql`SELECT ${ORDER_COLS} FROM subscription_orders WHERE id = ${id}`);
+
+  return {
+    async createPlan(input: { service: string; category: 'streaming' | 'social'; name: string; price: bigint; active?: boolean }) {
+      const id = uuid();
+      const now = clock.now();
+      await db.execute(sql`INSERT INTO subscription_plans (id, service, category, name, price, active, created_at, updated_at)
+                           VALUES (${id}, ${input.service}, ${input.category}, ${input.name}, ${input.price}, ${input.active ?? true}, ${now}, ${now})`);
+      return planView((await getPlan(db, id))!);
+    },
+
+    async updatePlan(id: string, patch: { name?: string; price?: bigint; active?: boolean }) {
+      const r = await one<PlanRow>(
+        db,
+        sql`UPDATE subscription_plans SET name = COALESCE(${patch.name ?? null}, name), price = COALESCE(${patch.price ?? null}::bigint, price),
+              active = COALESCE(${patch.active ?? null}::boolean, active), updated_at = ${clock.now()}
+            WHERE id = ${id} RETURNING ${PLAN_COLS}`,
+      );
+      if (!r) throw notFound('Plan');
+      return planView(r);
+    },
+
+    async listPlans(opts: { includeInactive: boolean; category?: string; service?: string }) {
+      const list = await rows<PlanRow>(
+        db,
+        sql`SELECT ${PLAN_COLS} FROM subscription_plans
+            WHERE (${opts.includeInactive} OR active) AND (${opts.category ?? null}::text IS NULL OR category = ${opts.category ?? null})
+              AND (${opts.service ?? null}::text IS NULL OR service = ${opts.service ?? null})
+            ORDER BY category, service, price, id LIMIT 500`,
+      );
+      return { items: list.map(planView) };
+    },
+
+    /** Debits the wallet into the `orders` hold; an operator fulfils it or it is refunded (spec 5.4: PIN gate). */
+    async submit(user: { id: string; kycTier: number }, input: { planId: string; account: string; amount?: bigint }) {
+      return db.transaction(async (tx) => {
+        const plan = await getPlan(tx, input.planId);
+        if (!plan) throw notFound('Plan');
+        if (!plan.active) throw new AppError('CONFLICT', 'This plan is not available any more');
+        const amount = BigInt(plan.price);
+        if (input.amount !== undefined && input.amount !== amount) {
+          throw new AppError('PRICE_CHANGED', `${plan.name} now costs ${formatNaira(amount)}; confirm the new price`);
+        }
+        const id = uuid();
+        const now = clock.now();
+        const reference = prefixedId('sub', now.getTime());
+        await tx.execute(sql`INSERT INTO subscription_orders (id, reference, user_id, plan_id, service, category, plan_name, account, amount, status, created_at, updated_at)
+                             VALUES (${id}, ${reference}, ${user.id}, ${plan.id}, ${plan.service}, ${plan.category}, ${plan.name}, ${input.account}, ${amount}, 'pending', ${now}, ${now})`);
+        await holdOrderMoney(deps, tx, {
+          userId: user.id,
+          kycTier: user.kycTier,
+          amount,
+          reference,
+          type: 'subscription_order',
+          description: `Subscription order: ${plan.service} ${plan.name}`,
+        });
+        return subscriptionOrderView((await getOrder(tx, id))!);
+      });
+    },
+
+    async listMine(userId: string, opts: { status?: string; limit: number; offset: number }) {
+      const list = await rows<OrderRow>(
+        db,
+        sql`SELECT ${ORDER_COLS} FROM subscription_orders WHERE user_id = ${userId} AND (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
+            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+      );
+      return page(list.map(subscriptionOrderView), opts.limit, opts.offset);
+    },
+
+    async getMine(userId: string, id: string) {
+      const o = await getOrder(db, id);
+      if (!o || o.user_id !== userId) throw notFound('Subscription order');
+      return subscriptionOrderView(o);
+    },
+
+    async adminList(opts: { status?: string; userId?: string; limit: number; offset: number }) {
+      const list = await rows<OrderRow>(
+        db,
+        sql`SELECT ${ORDER_COLS} FROM subscription_orders
+            WHERE (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
+              AND (${opts.userId ?? null}::uuid IS NULL OR user_id = ${opts.userId ?? null}::uuid)
+            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+      );
+      return page(
+        list.map((o) => ({ ...subscriptionOrderView(o), userId: o.user_id })),
+        opts.limit,
+        opts.offset,
+      );
+    },
+
+    /** The conditional UPDATE on the current status decides races; the refund's ledger reference is unique. */
+    async adminUpdate(actorId: string, input: { id: string; status: 'processing' | 'fulfilled' | 'failed' | 'cancelled'; note?: string }) {
+      return db.transaction(async (tx) => {
+        const from = (Object.keys(SUBSCRIPTION_TRANSITIONS) as SubscriptionStatus[]).filter((s) => SUBSCRIPTION_TRANSITIONS[s].includes(input.status));
+        const o = await one<OrderRow>(
+          tx,
+          sql`UPDATE subscription_orders SET status = ${input.status}, note = COALESCE(${input.note ?? null}, note), updated_at = ${clock.now()}
+              WHERE id = ${input.id} AND status IN ${from} RETURNING ${ORDER_COLS}`,
+        );
+        if (!o) {
+          const existing = await getOrder(tx, input.id);
+          if (!existing) throw notFound('Subscription order');
+          throw new AppError('CONFLICT', `Order is ${existing.status}; it cannot become ${input.status}`);
+        }
+        const amount = BigInt(o.amount);
+        if (input.status === 'failed' || input.status === 'cancelled') {
+          await refundOrderMoney(ledger, tx, { userId: o.user_id, amount, reference: o.reference, description: `Refund: subscription order ${o.reference} ${input.status}` });
+        } else if (input.status === 'fulfilled') {
+          await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: `Subscription order ${o.reference} fulfilled` });
+        }
+        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
+                             VALUES (${uuid()}, ${actorId}, ${`subscription_order.${input.status}`}, 'subscription_order', ${o.id},
+                                     ${JSON.stringify({ note: input.note ?? null })}::jsonb, ${clock.now()})`);
+        if (input.status !== 'processing') {
+          const refunded = input.status !== 'fulfilled';
+          await notifier.emit(tx, {
+            userId: o.user_id,
+            kind: 'order_update',
+            title: refunded ? `Subscription order ${input.status}` : 'Subscription activated',
+            body: refunded
+              ? `Your ${o.service} ${o.plan_name} order could not be completed; ${formatNaira(amount)} was refunded to your wallet.${input.note ? ` ${input.note}` : ''}`
+              : `Your ${o.service} ${o.plan_name} order for ${o.account} has been fulfilled.`,
+            data: { orderId: o.id, reference: o.reference, status: input.status },
+          });
+        }
+        return { ...subscriptionOrderView(o), userId: o.user_id };
+      });
+    },
+  };
+}
