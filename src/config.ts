@@ -53,6 +53,7 @@ const envSchema = z.object({
   DEFAULT_PROCESSOR: z.string().default('sandbox'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('VTU Wallet <no-reply@localhost>'),
+  TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(262144),
   CORS_ORIGINS: csv,
   TRUST_PROXY: bool.default(false),
@@ -105,6 +106,8 @@ export interface Config {
   };
   processor: { secretKey: string; baseUrl?: string; default: string };
   mail: { smtpUrl?: string; from: string };
+  /** Issuer name shown in authenticator apps (TOTP provisioning URI). */
+  totpIssuer: string;
   bodyLimit: number;
   corsOrigins: string[];
   trustProxy: boolean;
@@ -177,6 +180,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       default: e.DEFAULT_PROCESSOR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    totpIssuer: e.TOTP_ISSUER,
     bodyLimit: e.BODY_LIMIT_BYTES,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,

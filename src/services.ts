@@ -13,6 +13,8 @@ import { createWalletService, type WalletService } from './modules/wallet/servic
 import { createWalletLimits, parseTierLimits, type WalletLimits } from './modules/wallet/limits.js';
 import { createNotifier, type Notifier } from './modules/notifications/notifier.js';
 import { EventBus } from './lib/events.js';
+import { createSecurityService, type SecurityService } from './modules/security/service.js';
+import { createSettingsService, type SettingsService } from './modules/settings/service.js';
 import { createMarketplaceService, type MarketplaceService } from './modules/marketplace/service.js';
 import { createSubscriptionService, type SubscriptionService } from './modules/subscriptions/service.js';
 
@@ -38,6 +40,8 @@ export interface Services {
   walletLimits: WalletLimits;
   notifier: Notifier;
   events: EventBus;
+  security: SecurityService;
+  settings: SettingsService;
   marketplace: MarketplaceService;
   subscriptions: SubscriptionService;
   /** Step-up gate (DESIGN §5), provided by the two-factor module. */
@@ -72,9 +76,15 @@ export async function createServices(base: { config: Config; database: Database;
   const wallet = createWalletService({ db, ledger });
   const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
   const notifier = createNotifier({ clock });
+  const security = createSecurityService({
+    db, clock, pepper: config.secrets.pinPepper, encryptionKey: config.secrets.dataEncryptionKey, totpIssuer: config.totpIssuer,
+    otp, pins, identity, mailer, sms, notifier,
+  });
+  const stepUp = security.twoFactor.stepUp;
+  const settings = createSettingsService({ db, clock, pins, ledger, notifier, events, stepUp });
 
   const marketplace = createMarketplaceService({ db, clock, ledger, walletLimits, notifier });
   const subscriptions = createSubscriptionService({ db, clock, ledger, walletLimits, notifier });
 
-  return { config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, marketplace, subscriptions };
+  return { config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions };
 }

@@ -5,5 +5,7 @@ export * from '../jobs/schema.js';
 export * from '../http/schema.js';
 export * from '../sandbox/schema.js';
 export * from '../modules/notifications/schema.js';
+export * from '../modules/security/schema.js';
+export * from '../modules/settings/schema.js';
 export * from '../modules/marketplace/schema.js';
 export * from '../modules/subscriptions/schema.js';

@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'LIMIT_EXCEEDED',
   'NETWORK_MISMATCH',
   'KYC_PREVIOUS_TIER_REQUIRED',
+  'ACCOUNT_HAS_FUNDS',
+  'LOAN_OUTSTANDING',
   'UPSTREAM_ERROR',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
@@ -55,6 +57,8 @@ export function statusOf(code: ErrorCode): number {
     case 'LIMIT_EXCEEDED':
     case 'NETWORK_MISMATCH':
     case 'KYC_PREVIOUS_TIER_REQUIRED':
+    case 'ACCOUNT_HAS_FUNDS':
+    case 'LOAN_OUTSTANDING':
       return 400;
     case 'UNAUTHENTICATED':
     case 'SESSION_SUPERSEDED':

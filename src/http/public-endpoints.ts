@@ -3,3 +3,4 @@
  * (spec:coverage reads this list; the route itself is registered through addPublicRoutes).
  */
 export const PUBLIC_ENDPOINTS: { method: 'GET' | 'POST'; path: string }[] = [];
+PUBLIC_ENDPOINTS.push({ method: 'POST', path: '/api/public/login-failed' });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
+import { loginFailedRoute } from '../modules/security/public-routes.js';
 
 /**
  * The public HTTP endpoints of spec 4.11 (webhook, report-issue, login-failed) are plain routes, not registry
@@ -8,6 +9,8 @@ import type { Services } from '../services.js';
 export type PublicRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
 
 export const publicRouteModules: PublicRegistrar[] = [];
+
+publicRouteModules.push(loginFailedRoute);
 
 export async function registerPublicRoutes(app: FastifyInstance, services: Services) {
   for (const r of publicRouteModules) await r(app, services);

@@ -14,6 +14,8 @@ export interface DomainEvents {
   'wallet.credited': { userId: string; amount: bigint; source: 'topup' | 'dva' | 'transfer' | 'adjustment' | 'savings' | 'other'; reference: string };
   /** A VTU purchase was delivered. */
   'vtu.succeeded': { userId: string; transactionId: string; amount: bigint; service: string };
+  /** The account was closed (settings): scrub personal data you hold for this user, keep money records. */
+  'account.closed': { userId: string };
 }
 
 export type EventName = keyof DomainEvents;

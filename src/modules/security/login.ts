@@ -1,0 +1,269 @@
+import { randomBytes, scryptSync } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { one, type Db, type Executor } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
+import type { AuthUser } from '../../http/registry.js';
+import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
+import { hmac } from '../../lib/crypto.js';
+import { uuid } from '../../lib/ids.js';
+import type { Mailer, SmsSender } from '../../providers/messaging.js';
+import type { IdentityService, SessionView, UserRow } from '../identity/service.js';
+import type { OtpService } from '../identity/otp.js';
+import type { PinService } from '../identity/pins.js';
+import type { Notifier } from '../notifications/notifier.js';
+
+/**
+ * Sign-in routes other than the e-mail code (spec 4.2): phone OTP, PIN login, login events and reported
+ * failures. Failures feed three things: the PIN lockout (pins.ts), a per IP + identifier throttle on PIN
+ * login, and an e-mail alert to the account owner. None of them can lock a victim out of the e-mail code.
+ */
+export const FAILURE_WINDOW_MS = 15 * MINUTE;
+/** Failures (reported or observed) from one IP for one identifier before PIN login from that IP pauses. */
+export const IP_IDENTIFIER_MAX_FAILURES = 10;
+/** Failures on one account within the window that trigger an alert e-mail (at most one an hour). */
+export const ALERT_THRESHOLD = 5;
+/** Mirrors pins.ts so an unknown identifier locks like a real one and does not reveal that it is unknown. */
+const FAKE_LOCK_AFTER = 5;
+const FAKE_LOCK_MS = 15 * MINUTE;
+
+export type LoginIdentifier = { type: 'username' | 'email'; value: string };
+
+export const loginIdentifierInput = z
+  .string({ error: 'identifier is required' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'identifier is too long')
+  .transform((v, ctx): LoginIdentifier => {
+    if (/^@?[a-z0-9_]{3,20}$/.test(v)) return { type: 'username', value: v.replace(/^@/, '') };
+    if (z.string().email().safeParse(v).success) return { type: 'email', value: v };
+    ctx.addIssue({ code: 'custom', message: 'identifier must be an @username or an e-mail address' });
+    return z.NEVER;
+  });
+
+export interface LoginDeps {
+  db: Db;
+  clock: Clock;
+  pepper: string;
+  otp: OtpService;
+  pins: PinService;
+  identity: IdentityService;
+  mailer: Mailer;
+  sms: SmsSender;
+  notifier: Notifier;
+}
+
+interface Meta {
+  ip?: string;
+  userAgent?: string;
+}
+
+export type LoginService = ReturnType<typeof createLoginService>;
+
+export function createLoginService(deps: LoginDeps) {
+  const { db, clock, pepper, otp, pins, identity, mailer, sms, notifier } = deps;
+  const identifierHash = (id: LoginIdentifier) => hmac(pepper, `login-id:${id.type}:${id.value}`);
+
+  const findActive = (id: LoginIdentifier) =>
+    one<UserRow>(
+      db,
+      id.type === 'email'
+        ? sql`SELECT * FROM users WHERE email = ${id.value} AND status = 'active'`
+        : sql`SELECT * FROM users WHERE username = ${id.value} AND status = 'active'`,
+    );
+
+  async function recordFailure(exec: Executor, f: { userId: string | null; idHash: string; ip?: string; userAgent?: string; method: string; reason: string; source: 'client' | 'server' }) {
+    await exec.execute(sql`INSERT INTO login_events (id, user_id, kind, source, method, ip, user_agent, identifier_hash, reason, created_at)
+                           VALUES (${uuid()}, ${f.userId}, 'failure', ${f.source}, ${f.method}, ${f.ip ?? null}, ${f.userAgent ?? null},
+                                   ${f.idHash}, ${f.reason}, ${clock.now()})`);
+  }
+
+  /** At most one alert an hour, once an account has ALERT_THRESHOLD failures inside the window. */
+  async function maybeAlert(userId: string) {
+    const now = clock.now();
+    const alert = await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
+      const n = await one<{ n: number }>(
+        tx,
+        sql`SELECT count(*)::int AS n FROM login_events WHERE user_id = ${userId} AND kind = 'failure'
+            AND created_at > ${new Date(now.getTime() - FAILURE_WINDOW_MS)}`,
+      );
+      if ((n?.n ?? 0) < ALERT_THRESHOLD) return null;
+      const recent = await one(
+        tx,
+        sql`SELECT 1 FROM login_events WHERE user_id = ${userId} AND kind = 'failure_alert' AND created_at > ${new Date(now.getTime() - HOUR)}`,
+      );
+      if (recent) return null;
+      await tx.execute(sql`INSERT INTO login_events (id, user_id, kind, source, created_at) VALUES (${uuid()}, ${userId}, 'failure_alert', 'server', ${now})`);
+      const body = `There were ${n!.n} failed sign-in attempts on your account in the last 15 minutes. If this was not you, your account is still safe while your PIN and codes are private; consider changing your login PIN.`;
+      await notifier.emit(tx, { userId, kind: 'login_alert', title: 'Failed sign-in attempts', body, data: { failures: n!.n } });
+      const u = await one<{ email: string }>(tx, sql`SELECT email FROM users WHERE id = ${userId}`);
+      return { email: u!.email, body };
+    });
+    if (alert) await mailer.send({ to: alert.email, subject: 'Failed sign-in attempts on your account', text: alert.body });
+  }
+
+  async function assertNotThrottled(idHash: string, ip: string | undefined) {
+    if (!ip) return;
+    const now = clock.now();
+    const r = await one<{ n: number; first: Date | null }>(
+      db,
+      sql`SELECT count(*)::int AS n, min(created_at) AS first FROM login_events
+          WHERE identifier_hash = ${idHash} AND ip = ${ip} AND kind = 'failure' AND created_at > ${new Date(now.getTime() - FAILURE_WINDOW_MS)}`,
+    );
+    if (r && r.n >= IP_IDENTIFIER_MAX_FAILURES) {
+      const s = Math.max(1, Math.ceil((new Date(r.first!).getTime() + FAILURE_WINDOW_MS - now.getTime()) / 1000));
+      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from here; retry in ${Math.ceil(s / 60)} minutes or use an e-mail code`, { retryAfter: s });
+    }
+  }
+
+  /** Unknown identifier (or no login PIN): same answers as a wrong PIN, including the lock after 5. */
+  async function failUnknown(idHash: string, pin: string, meta: Meta): Promise<never> {
+    scryptSync(`${pepper}:${pin}`, randomBytes(16).toString('hex'), 32, { N: 1024, r: 8, p: 1 }); // equal timing
+    const now = clock.now();
+    const lock = await one<{ created_at: Date }>(
+      db,
+      sql`SELECT created_at FROM login_events WHERE identifier_hash = ${idHash} AND kind = 'fake_lock' ORDER BY created_at DESC LIMIT 1`,
+    );
+    const lockEnd = lock ? new Date(lock.created_at).getTime() + FAKE_LOCK_MS : 0;
+    if (lockEnd > now.getTime()) {
+      const s = Math.ceil((lockEnd - now.getTime()) / 1000);
+      throw new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
+    }
+    await recordFailure(db, { userId: null, idHash, ...meta, method: 'pin', reason: 'invalid_credentials', source: 'server' });
+    const n = await one<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM login_events WHERE identifier_hash = ${idHash} AND kind = 'failure' AND source = 'server'
+          AND user_id IS NULL AND created_at > ${lock ? new Date(lock.created_at) : new Date(now.getTime() - 24 * HOUR)}`,
+    );
+    if ((n?.n ?? 0) >= FAKE_LOCK_AFTER) {
+      await db.execute(sql`INSERT INTO login_events (id, kind, source, identifier_hash, created_at) VALUES (${uuid()}, 'fake_lock', 'server', ${idHash}, ${now})`);
+      throw new AppError('PIN_LOCKED', `Too many wrong PINs; locked for ${FAKE_LOCK_MS / MINUTE} minutes`, { retryAfter: FAKE_LOCK_MS / 1000 });
+    }
+    throw new AppError('INVALID_CREDENTIALS', 'Wrong identifier or PIN');
+  }
+
+  return {
+    identifierHash,
+
+    // ---- phone ----
+    async sendPhoneOtp(phone: string) {
+      const code = await otp.issue('phone', phone);
+      await sms.send({ to: phone, text: `Your verification code is ${code}. It expires in 10 minutes. Do not share it.` });
+      return { sent: true, expiresInSeconds: 600 };
+    },
+
+    /**
+     * Verifies possession of the number. With a bearer token the number becomes the caller's verified phone
+     * (and stops being the verified phone of anyone else: numbers are recycled).
+     */
+    async verifyPhoneOtp(phone: string, code: string, user: AuthUser | null) {
+      await otp.verify('phone', phone, code);
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO phone_verifications (phone, user_id, verified_at) VALUES (${phone}, ${user?.id ?? null}, ${now})`);
+        if (!user) return;
+        await tx.execute(sql`UPDATE users SET phone_verified_at = NULL, updated_at = ${now}
+                             WHERE phone = ${phone} AND id <> ${user.id} AND phone_verified_at IS NOT NULL`);
+        await tx.execute(sql`UPDATE users SET phone = ${phone}, phone_verified_at = ${now}, updated_at = ${now} WHERE id = ${user.id}`);
+      });
+      return { verified: true, attachedToProfile: Boolean(user) };
+    },
+
+    async isPhoneVerified(userId: string, phone: string) {
+      const r = await one(db, sql`SELECT 1 FROM users WHERE id = ${userId} AND phone = ${phone} AND phone_verified_at IS NOT NULL`);
+      return { verified: Boolean(r) };
+    },
+
+    // ---- PIN login ----
+    /** Decision (docs/decisions.md): only whether PIN login can be offered; no e-mail, name or mask. */
+    async resolveLoginIdentifier(id: LoginIdentifier) {
+      const user = await findActive(id);
+      const pinLoginAvailable = Boolean(user && (await pins.isSet(user.id, 'login')));
+      return { identifierType: id.type, pinLoginAvailable };
+    },
+
+    async startPinLogin(id: LoginIdentifier, pin: string, meta: Meta): Promise<SessionView> {
+      const idHash = identifierHash(id);
+      await assertNotThrottled(idHash, meta.ip);
+      const user = await findActive(id);
+      if (!user || !(await pins.isSet(user.id, 'login'))) return failUnknown(idHash, pin, meta);
+      try {
+        await pins.verify(user.id, 'login', pin, 'INVALID_CREDENTIALS');
+      } catch (err) {
+        if (err instanceof AppError && (err.code === 'INVALID_CREDENTIALS' || err.code === 'PIN_LOCKED')) {
+          await recordFailure(db, { userId: user.id, idHash, ...meta, method: 'pin', reason: err.code.toLowerCase(), source: 'server' });
+          await maybeAlert(user.id);
+        }
+        throw err;
+      }
+      return identity.openSession(user, 'pin', meta);
+    },
+
+    async loginPinStatus(userId: string) {
+      return { enrolled: await pins.isSet(userId, 'login') };
+    },
+
+    async setLoginPin(user: AuthUser, pin: string) {
+      const had = await pins.isSet(user.id, 'login');
+      await pins.set(user.id, 'login', pin);
+      await securityNotice(user.id, had ? 'Login PIN changed' : 'Login PIN turned on', 'Your 6-digit login PIN was ' + (had ? 'changed.' : 'set up.'));
+      return { enrolled: true };
+    },
+
+    async disableLoginPin(user: AuthUser) {
+      const had = await pins.isSet(user.id, 'login');
+      await pins.disable(user.id, 'login');
+      if (had) await securityNotice(user.id, 'Login PIN turned off', 'PIN login was turned off for your account.');
+      return { enrolled: false };
+    },
+
+    // ---- login events ----
+    /** spec 6.6: records the login and e-mails an alert, once per session. */
+    async notifyLogin(user: AuthUser, input: { device?: string; method?: string; sessionId?: string }, meta: Meta) {
+      const sessionId = input.sessionId ?? user.sessionId;
+      if (input.sessionId && input.sessionId !== user.sessionId) {
+        const own = await one(db, sql`SELECT 1 FROM sessions WHERE id = ${input.sessionId} AND user_id = ${user.id}`);
+        if (!own) throw new AppError('NOT_FOUND', 'Session not found');
+      }
+      const now = clock.now();
+      const method = input.method ?? (sessionId ? (await one<{ method: string }>(db, sql`SELECT method FROM sessions WHERE id = ${sessionId}`))?.method : undefined);
+      const alert = await db.transaction(async (tx) => {
+        const ins = await one(
+          tx,
+          sql`INSERT INTO login_events (id, user_id, kind, source, method, device, session_id, ip, user_agent, created_at)
+              VALUES (${uuid()}, ${user.id}, 'login', 'client', ${method ?? null}, ${input.device ?? null}, ${sessionId ?? null},
+                      ${meta.ip ?? null}, ${meta.userAgent ?? null}, ${now})
+              ON CONFLICT (session_id) WHERE kind = 'login' DO NOTHING RETURNING 1`,
+        );
+        if (!ins) return null;
+        const when = new Date(now.getTime() + HOUR).toISOString().replace('T', ' ').slice(0, 16) + ' (Lagos time)';
+        const body = [
+          `New sign-in to your account on ${when}.`,
+          `Device: ${input.device ?? meta.userAgent ?? 'unknown'}`,
+          `Method: ${method ?? 'unknown'}`,
+          `IP address: ${meta.ip ?? 'unknown'}`,
+          'If this was not you, sign in and change your PINs, and contact support.',
+        ].join('\n');
+        await notifier.emit(tx, { userId: user.id, kind: 'login_alert', title: 'New sign-in', body, data: { method: method ?? null, device: input.device ?? null } });
+        return body;
+      });
+      if (alert) await mailer.send({ to: user.email, subject: 'New sign-in to your account', text: alert });
+      return { recorded: Boolean(alert), alerted: Boolean(alert) };
+    },
+
+    /** POST /api/public/login-failed: a client reports a failed sign-in (no token). */
+    async reportLoginFailure(input: { identifier: LoginIdentifier; method?: string; reason?: string }, meta: Meta) {
+      const idHash = identifierHash(input.identifier);
+      const user = await findActive(input.identifier);
+      await recordFailure(db, { userId: user?.id ?? null, idHash, ...meta, method: input.method ?? 'unknown', reason: input.reason ?? 'reported', source: 'client' });
+      if (user) await maybeAlert(user.id);
+    },
+  };
+
+  async function securityNotice(userId: string, title: string, body: string) {
+    await db.transaction(async (tx) => {
+      await notifier.emit(tx, { userId, kind: 'general', title, body });
+    });
+  }
+}

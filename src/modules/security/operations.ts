@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { defineOperation } from '../../http/registry.js';
+import { otpCodeInput, phoneInput, sessionOutput } from '../identity/operations.js';
+import { loginIdentifierInput } from './login.js';
+
+export const loginPinInput = z.string({ error: 'pin is required' }).regex(/^\d{6}$/, 'pin must be 6 digits');
+const deviceIdInput = z
+  .string({ error: 'deviceId is required' })
+  .trim()
+  .min(8, 'deviceId must be 8-128 characters')
+  .max(128, 'deviceId must be 8-128 characters')
+  .regex(/^[A-Za-z0-9._:-]+$/, 'deviceId may hold letters, digits and . _ : -');
+const grantTokenInput = z.string().min(1, 'grantToken is required').max(200, 'grantToken is not valid');
+
+export const securityOperations = [
+  // ---- 4.2 phone ----
+  defineOperation({
+    name: 'sendPhoneOtp',
+    suffix: 'PublicAuth',
+    method: 'POST',
+    purpose: 'send SMS OTP',
+    rateLimit: 'auth',
+    input: z.object({ phone: phoneInput }),
+    output: z.object({ sent: z.boolean(), expiresInSeconds: z.number() }),
+    errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
+    handler: async (input, ctx) => ctx.services.security.login.sendPhoneOtp(input.phone),
+  }),
+  defineOperation({
+    name: 'verifyPhoneOtp',
+    suffix: 'PublicAuth',
+    method: 'POST',
+    purpose: 'verify phone OTP (with a bearer token the phone becomes the verified phone of the profile)',
+    rateLimit: 'auth',
+    input: z.object({ phone: phoneInput, code: otpCodeInput }),
+    output: z.object({ verified: z.boolean(), attachedToProfile: z.boolean() }),
+    errors: ['OTP_INVALID', 'OTP_EXPIRED'],
+    handler: async (input, ctx) => ctx.services.security.login.verifyPhoneOtp(input.phone, input.code, ctx.optionalUser),
+  }),
+  defineOperation({
+    name: 'isPhoneVerified',
+    suffix: 'BearerAuth',
+    method: 'POST',
+    purpose: "whether caller's phone is verified",
+    input: z.object({ phone: phoneInput }),
+    output: z.object({ verified: z.boolean() }),
+    handler: async (input, ctx) => ctx.services.security.login.isPhoneVerified(ctx.user.id, input.phone),
+  }),
+  // ---- 4.2 PIN login ----
+  defineOperation({
+    name: 'resolveLoginIdentifier',
+    suffix: 'PublicAuth',
+    method: 'POST',
+    purpose: 'resolve an @username or e-mail to an account for PIN login (answers only whether PIN login can be offered)',
+    rateLimit: 'auth',
+    input: z.object({ identifier: loginIdentifierInput }),
+    output: z.object({ identifierType: z.enum(['username', 'email']), pinLoginAvailable: z.boolean() }),
+    handler: async (input, ctx) => ctx.services.security.login.resolveLoginIdentifier(input.identifier),
+  }),
+  defineOperation({
+    name: 'startPinLogin',
+    suffix: 'PublicAuth',
+    method: 'POST',
+    purpose: 'log in with the 6-digit login PIN',
+    rateLimit: 'auth',
+    input: z.object({ identifier: loginIdentifierInput, pin: loginPinInput }),
+    output: z.object({ session: sessionOutput }),
+    errors: ['INVALID_CREDENTIALS', 'PIN_LOCKED'],
+    handler: async (input, ctx) => ({
+      session: await ctx.services.security.login.startPinLogin(input.identifier, input.pin, { ip: ctx.ip, userAgent: ctx.userAgent }),
+    }),
+  }),
+  defineOperation({
+    name: 'getLoginPinStatus',
+    suffix: 'BearerAuth',
+    method: 'GET',
+    purpose: 'whether a login PIN is enrolled',
+    input: z.object({}),
+    output: z.object({ enrolled: z.boolean() }),
+    handler: async (_input, ctx) => ctx.services.security.login.loginPinStatus(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'setLoginPin',
+    suffix: 'BearerAuth',
+    method: 'POST',
+    purpose: 'enrol or update the 6-digit login PIN',
+    gates: { stepUp: true },
+    input: z.object({ pin: loginPinInput }),
+    output: z.object({ enrolled: z.boolean() }),
+    handler: async (input, ctx) => ctx.services.security.login.setLoginPin(ctx.user, input.pin),
+  }),
+  defineOperation({
+    name: 'disableLoginPin',
+    suffix: 'BearerAuth',
+    method: 'POST',
+    purpose: 'turn off PIN login',
+    gates: { stepUp: true },
+    input: z.object({}),
+    output: z.object({ enrolled: z.boolean() }),
+    handler: async (_input, ctx) => ctx.services.security.login.disableLoginPin(ctx.user),
+  }),
+  // ---- 4.2 single-device session ----
+  defineOperation({
+    name: 'claimSession',
+    suffix: 'BearerAuth',
+    method: 'POST',
+    purpose: 'claim exclusive single-device session (last claim wins; other sessions end)',
+    input: z.object({ deviceId: deviceIdInput, userAgent: z.string().trim().max(300, 'userAgent must be at most 300 characters').optional() }),
+    output: z.object({ supersededOther: z.boolean(), claimExpiresAt: z.string() }),
+    errors: ['SESSION_SUPERSEDED'],
+    handler: async (input, ctx) => ctx.services.security.sessions.claim(ctx.user, input.deviceId, input.userAgent ?? ctx.userAgent),
+  }),
+  defineOperation({
+    name: 'heartbeatSession',
+    suffix: 'BearerAuth',
+    method: 'POST',
+    purpose: 'refresh session heartbeat (a claim lapses after 2 minutes without one)',
+    input: z.object({ deviceId: deviceIdInput }),
+    output: z.object({ claimed: z.boolean(), lapsed: z.boolean(), claimExpiresAt: z.string().optional() }),
+    errors: ['CONFLICT'],
+    handler: async (input, ctx) => ctx.services.security.sessions.heartbeat(ctx.user, input.deviceId),
+  }),
+  defineOperation({
+    name: 'releaseSession',
+    suffix: 'BearerAuth',
+    method: 'POST',
+    purpose: 'release current session',
+    input: z.object({}),
+    output: z.object({ released: z.boolean() }),
+    handler: async (_input, ctx) => ctx.services.security.sessions.release(ctx.user),
+  }),
+  defineOperation({
+    name: 'notifyLogin',
+    suffix: 'BearerAuth',
+    method: 'POST',
+    purpose: 'record a login event and send an e-mail alert (once per session)',
+    input: z.object({
+      device: z.string().trim().min(1, 'device must not be empty').max(200, 'device must be at most 200 characters').optional(),
+      method: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9_:-]{1,40}$/, 'method must be 1-40 letters, digits, _ : or - (e.g. email_otp, pin)')
+        .optional(),
+      sessionId: z.string().uuid('sessionId must be a UUID').optional(),
+    }),
+    output: z.object({ recorded: z.boolean(), alerted: z.boolean() }),
+    handler: async (input, ctx) => ctx.services.security.login.notifyLogin(ctx.user, input, { ip: ctx.ip, userAgent: ctx.userAgent }),
+  }),
+  // ---- 4.3 two-factor step-up ----
+  defineOperation({
+    name: 'getMyTwoFactor',
+    suffix: 'Bearer2FA',
+    method: 'POST',
+    purpose: '2FA enrollment / challenge state',
+    input: z.object({ grantToken: grantTokenInput.optional() }),
+    output: z.object({ enrolled: z.boolean(), confirmed: z.boolean(), grantValid: z.boolean() }),
+    handler: async (input, ctx) => ctx.services.security.twoFactor.state(ctx.user, input.grantToken ?? ctx.grantToken),
+  }),
+  defineOperation({
+    name: 'beginTotpEnrollment',
+    suffix: 'Bearer2FA',
+    method: 'POST',
+    purpose: 'start TOTP enrollment; returns a provisioning URI, the secret and a QR code data URL',
+    input: z.object({}),
+    output: z.object({ uri: z.string(), secret: z.string(), qrDataUrl: z.string() }),
+    errors: ['CONFLICT'],
+    handler: async (_input, ctx) => ctx.services.security.twoFactor.beginEnrollment(ctx.user),
+  }),
+  defineOperation({
+    name: 'confirmTotpEnrollment',
+    suffix: 'Bearer2FA',
+    method: 'POST',
+    purpose: 'confirm setup with a current TOTP code',
+    input: z.object({ code: otpCodeInput }),
+    output: z.object({ enrolled: z.boolean(), confirmed: z.boolean() }),
+    errors: ['OTP_INVALID', 'CONFLICT'],
+    handler: async (input, ctx) => ctx.services.security.twoFactor.confirmEnrollment(ctx.user, input.code),
+  }),
+  defineOperation({
+    name: 'sendStepupEmailCode',
+    suffix: 'Bearer2FA',
+    method: 'POST',
+    purpose: 'send an e-mail step-up code',
+    rateLimit: 'auth',
+    input: z.object({}),
+    output: z.object({ sent: z.boolean(), expiresInSeconds: z.number() }),
+    errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
+    handler: async (_input, ctx) => ctx.services.security.twoFactor.sendEmailCode(ctx.user),
+  }),
+  defineOperation({
+    name: 'verifyStepupChallenge',
+    suffix: 'Bearer2FA',
+    method: 'POST',
+    purpose: 'verify a step-up TOTP or e-mail code; returns a grant valid 10 minutes for this session',
+    input: z.object({ totpCode: z.string({ error: 'totpCode is required' }).regex(/^\d{6}$/, 'totpCode must be 6 digits') }),
+    output: z.object({ grantToken: z.string(), expiresAt: z.string() }),
+    errors: ['OTP_INVALID', 'OTP_EXPIRED'],
+    handler: async (input, ctx) => ctx.services.security.twoFactor.verifyChallenge(ctx.user, input.totpCode),
+  }),
+  defineOperation({
+    name: 'revokeGrant',
+    suffix: 'Bearer2FA',
+    method: 'POST',
+    purpose: 'revoke a step-up grant',
+    input: z.object({ grantToken: grantTokenInput }),
+    output: z.object({ revoked: z.boolean() }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.security.twoFactor.revokeGrant(ctx.user, input.grantToken),
+  }),
+];

@@ -1,0 +1,64 @@
+import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+
+/** Migration 0100_security.sql is the source of truth; this is the typed view. */
+export const totpFactors = pgTable('totp_factors', {
+  userId: uuid('user_id').primaryKey(),
+  secretEnc: text('secret_enc').notNull(), // AES-256-GCM with DATA_ENCRYPTION_KEY
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: bigint('last_step', { mode: 'bigint' }), // last accepted RFC 6238 time step (replay guard)
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  lockCount: integer('lock_count').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+export const stepupGrants = pgTable(
+  'stepup_grants',
+  {
+    id: uuid('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id').notNull(),
+    sessionId: uuid('session_id'),
+    method: text('method').notNull(), // totp | email
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('stepup_grants_token_hash_key').on(t.tokenHash), index('stepup_grants_user_idx').on(t.userId)],
+);
+
+export const loginEvents = pgTable(
+  'login_events',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id'),
+    kind: text('kind').notNull(), // login | failure | failure_alert
+    source: text('source').notNull(), // client | server
+    method: text('method'),
+    device: text('device'),
+    sessionId: uuid('session_id'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    identifierHash: text('identifier_hash'),
+    reason: text('reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('login_events_user_idx').on(t.userId, t.kind, t.createdAt),
+    index('login_events_identifier_idx').on(t.identifierHash, t.kind, t.createdAt),
+    uniqueIndex('login_events_session_login_key').on(t.sessionId).where(sql`kind = 'login'`),
+  ],
+);
+
+export const phoneVerifications = pgTable(
+  'phone_verifications',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    phone: text('phone').notNull(),
+    userId: uuid('user_id'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('phone_verifications_phone_idx').on(t.phone, t.verifiedAt)],
+);

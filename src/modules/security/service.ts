@@ -1,0 +1,35 @@
+import type { Db } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Mailer, SmsSender } from '../../providers/messaging.js';
+import type { IdentityService } from '../identity/service.js';
+import type { OtpService } from '../identity/otp.js';
+import type { PinService } from '../identity/pins.js';
+import type { Notifier } from '../notifications/notifier.js';
+import { createLoginService } from './login.js';
+import { createSessionClaimService } from './sessions.js';
+import { createTwoFactorService } from './two-factor.js';
+
+export interface SecurityDeps {
+  db: Db;
+  clock: Clock;
+  pepper: string;
+  encryptionKey: string;
+  totpIssuer: string;
+  otp: OtpService;
+  pins: PinService;
+  identity: IdentityService;
+  mailer: Mailer;
+  sms: SmsSender;
+  notifier: Notifier;
+}
+
+export type SecurityService = ReturnType<typeof createSecurityService>;
+
+/** Sign-in routes, single-device sessions, login events and two-factor step-up (spec 4.2, 4.3). */
+export function createSecurityService(deps: SecurityDeps) {
+  return {
+    login: createLoginService(deps),
+    sessions: createSessionClaimService(deps),
+    twoFactor: createTwoFactorService({ ...deps, issuer: deps.totpIssuer }),
+  };
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { defineOperation } from '../../http/registry.js';
+import { preferencesPatch, preferencesSchema } from './preferences.js';
+
+const txPinInput = (name: string) => z.string({ error: `${name} is required` }).regex(/^\d{4}$/, `${name} must be 4 digits`);
+
+export const settingsOperations = [
+  defineOperation({
+    name: 'hasTransactionPin',
+    suffix: 'BearerSettings',
+    method: 'GET',
+    purpose: 'whether a transaction PIN is set',
+    input: z.object({}),
+    output: z.object({ hasPin: z.boolean() }),
+    handler: async (_input, ctx) => ctx.services.settings.hasTransactionPin(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'setTransactionPinFn',
+    suffix: 'BearerSettings',
+    method: 'POST',
+    purpose: 'set or change the 4-digit transaction PIN (changing needs currentPin, and a step-up grant when 2FA is on)',
+    input: z.object({ pin: txPinInput('pin'), currentPin: txPinInput('currentPin').optional() }),
+    output: z.object({ hasPin: z.boolean() }),
+    errors: ['INVALID_PIN', 'PIN_LOCKED', 'STEP_UP_REQUIRED'],
+    handler: async (input, ctx) => ctx.services.settings.setTransactionPin(ctx.user, input.pin, input.currentPin, ctx.grantToken),
+  }),
+  defineOperation({
+    name: 'getPreferences',
+    suffix: 'BearerSettings',
+    method: 'GET',
+    purpose: 'user preferences',
+    input: z.object({}),
+    output: z.object({ preferences: preferencesSchema }),
+    handler: async (_input, ctx) => ctx.services.settings.getPreferences(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'updatePreferences',
+    suffix: 'BearerSettings',
+    method: 'POST',
+    purpose: 'update preferences (partial: notifications {email, push, sms}, marketingOptIn, language, theme, defaultNetwork)',
+    input: preferencesPatch.refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'send at least one preference to change' }),
+    output: z.object({ preferences: preferencesSchema }),
+    handler: async (input, ctx) => ctx.services.settings.updatePreferences(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'closeAccount',
+    suffix: 'BearerSettings',
+    method: 'POST',
+    purpose: 'close the account (confirm must be the literal "DELETE"; refused while money is held or a loan is open)',
+    gates: { stepUp: true },
+    input: z.object({ confirm: z.literal('DELETE', { error: 'confirm must be the literal "DELETE"' }) }),
+    output: z.object({ closed: z.boolean() }),
+    errors: ['ACCOUNT_HAS_FUNDS', 'LOAN_OUTSTANDING', 'STEP_UP_REQUIRED'],
+    handler: async (_input, ctx) => ctx.services.settings.closeAccount(ctx.user),
+  }),
+];

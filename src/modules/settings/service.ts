@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm';
+import { one, type Db } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
+import type { AuthUser } from '../../http/registry.js';
+import type { Clock } from '../../lib/clock.js';
+import type { EventBus } from '../../lib/events.js';
+import { uuid } from '../../lib/ids.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { PinService } from '../identity/pins.js';
+import type { Notifier } from '../notifications/notifier.js';
+import { applyPatch, normalisePreferences, readPreferences, type PreferencesPatch } from './preferences.js';
+
+export interface SettingsDeps {
+  db: Db;
+  clock: Clock;
+  pins: PinService;
+  ledger: Ledger;
+  notifier: Notifier;
+  events: EventBus;
+  stepUp: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;
+
+export function createSettingsService(deps: SettingsDeps) {
+  const { db, clock, pins, ledger, notifier, events, stepUp } = deps;
+
+  return {
+    async hasTransactionPin(userId: string) {
+      return { hasPin: await pins.isSet(userId, 'transaction') };
+    },
+
+    /**
+     * spec 4.8 / DESIGN §5: the first PIN needs nothing more; changing one needs currentPin (checked with the
+     * lockout) and, with 2FA on, a step-up grant. Step-up is checked first so a missing grant costs no attempt.
+     */
+    async setTransactionPin(user: AuthUser, pin: string, currentPin: string | undefined, grantToken: string | undefined) {
+      const had = await pins.isSet(user.id, 'transaction');
+      if (had) {
+        await stepUp.require(user, grantToken);
+        if (!currentPin) {
+          throw new AppError('VALIDATION_FAILED', 'currentPin: currentPin is required to change the transaction PIN', {
+            issues: [{ path: 'currentPin', message: 'currentPin is required to change the transaction PIN' }],
+          });
+        }
+        await pins.verify(user.id, 'transaction', currentPin);
+      }
+      await pins.set(user.id, 'transaction', pin);
+      await db.transaction(async (tx) => {
+        await notifier.emit(tx, {
+          userId: user.id,
+          kind: 'general',
+          title: had ? 'Transaction PIN changed' : 'Transaction PIN set',
+          body: had ? 'Your 4-digit transaction PIN was changed. If this was not you, contact support now.' : 'Your 4-digit transaction PIN is set.',
+        });
+      });
+      return { hasPin: true };
+    },
+
+    async getPreferences(userId: string) {
+      return { preferences: await readPreferences(db, userId) };
+    },
+
+    async updatePreferences(userId: string, patch: PreferencesPatch) {
+      const now = clock.now();
+      const preferences = await db.transaction(async (tx) => {
+        // Lock the row (created if missing) so two partial updates merge instead of overwriting each other.
+        await tx.execute(sql`INSERT INTO user_preferences (user_id, prefs, updated_at) VALUES (${userId}, '{}'::jsonb, ${now})
+                             ON CONFLICT (user_id) DO NOTHING`);
+        const row = await one<{ prefs: unknown }>(tx, sql`SELECT prefs FROM user_preferences WHERE user_id = ${userId} FOR UPDATE`);
+        const next = applyPatch(normalisePreferences(row?.prefs), patch);
+        await tx.execute(sql`UPDATE user_preferences SET prefs = ${JSON.stringify(next)}::jsonb, updated_at = ${now} WHERE user_id = ${userId}`);
+        return next;
+      });
+      return { preferences };
+    },
+
+    /**
+     * Closes the account: refused while money is held (wallet or savings) or a loan is open; personal data is
+     * anonymised, every session and grant ends, the ledger is kept untouched for the books.
+     */
+    async closeAccount(user: AuthUser) {
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT id FROM users WHERE id = ${user.id} FOR UPDATE`);
+        // Lock the user's ledger accounts so a credit cannot land between the balance check and the close.
+        await tx.execute(sql`SELECT id FROM accounts WHERE user_id = ${user.id} FOR UPDATE`);
+        const b = await ledger.userBalances(tx, user.id);
+        if (b.wallet > 0n || b.savings > 0n) {
+          throw new AppError('ACCOUNT_HAS_FUNDS', 'Withdraw or spend your wallet and savings balance before closing the account');
+        }
+        if (b.loan !== 0n) throw new AppError('LOAN_OUTSTANDING', 'Repay your open loan before closing the account');
+        await tx.execute(sql`UPDATE users SET email = ${`closed+${user.id}@closed.invalid`}, username = NULL, full_name = NULL,
+                               phone = NULL, phone_verified_at = NULL, status = 'closed', updated_at = ${now}
+                             WHERE id = ${user.id}`);
+        await tx.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'account_closed'
+                             WHERE user_id = ${user.id} AND status = 'active'`);
+        await tx.execute(sql`UPDATE stepup_grants SET revoked_at = ${now} WHERE user_id = ${user.id} AND revoked_at IS NULL`);
+        await tx.execute(sql`DELETE FROM user_pins WHERE user_id = ${user.id}`);
+        await tx.execute(sql`DELETE FROM totp_factors WHERE user_id = ${user.id}`);
+        await tx.execute(sql`DELETE FROM user_preferences WHERE user_id = ${user.id}`);
+        await tx.execute(sql`UPDATE login_events SET ip = NULL, user_agent = NULL, device = NULL WHERE user_id = ${user.id}`);
+        await tx.execute(sql`DELETE FROM phone_verifications WHERE user_id = ${user.id}`);
+        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
+                             VALUES (${uuid()}, ${user.id}, 'account.closed', 'user', ${user.id}, NULL, ${now})`);
+        // Other areas scrub what they hold (KYC files, push endpoints, ...) in this same transaction.
+        await events.emit(tx, 'account.closed', { userId: user.id });
+      });
+      return { closed: true };
+    },
+  };
+}
