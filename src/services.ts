@@ -13,10 +13,24 @@ import { createWalletService, type WalletService } from './modules/wallet/servic
 import { createWalletLimits, parseTierLimits, type WalletLimits } from './modules/wallet/limits.js';
 import { createNotifier, type Notifier } from './modules/notifications/notifier.js';
 import { EventBus } from './lib/events.js';
+import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
+import { registerNotifications } from './modules/notifications/delivery.js';
+import { createNotificationsService, type NotificationsService } from './modules/notifications/service.js';
+import { createPushSender, loadVapidKeys, type PushSender } from './providers/push.js';
 import { createSecurityService, type SecurityService } from './modules/security/service.js';
 import { createSettingsService, type SettingsService } from './modules/settings/service.js';
 import { createMarketplaceService, type MarketplaceService } from './modules/marketplace/service.js';
 import { createSubscriptionService, type SubscriptionService } from './modules/subscriptions/service.js';
+import { createSupportService, type SupportService } from './modules/support/service.js';
+import { createKycService, type KycService } from './modules/kyc/service.js';
+import { createHttpIdentityProvider } from './providers/identity.js';
+import { createStorage } from './providers/storage.js';
+import { createSimulatedIdentityProvider } from './sandbox/identity-simulator.js';
+import { createGrowthArea, type GrowthArea } from './modules/growth/register.js';
+import { createPaymentsService, type PaymentsService } from './modules/payments/service.js';
+import { createWalletMoney, type WalletMoney } from './modules/wallet/transfers.js';
+import { createLoopbackTransport, type LoopbackTransport } from './providers/http-transport.js';
+import { createPaystackStyleAdapter, createProcessorRegistry, type ProcessorRegistry } from './providers/processor.js';
 
 /**
  * The dependency container (STYLE rule 7). Each module adds its service here; handlers reach services
@@ -40,10 +54,28 @@ export interface Services {
   walletLimits: WalletLimits;
   notifier: Notifier;
   events: EventBus;
+  /** Reliable mail/SMS for everything but OTP codes: enqueue in the caller's tx (docs/architecture.md "Outbox"). */
+  outbox: Outbox;
+  push: PushSender;
+  notifications: NotificationsService;
   security: SecurityService;
   settings: SettingsService;
   marketplace: MarketplaceService;
   subscriptions: SubscriptionService;
+  support: SupportService;
+  kyc: KycService;
+  /** Referrals, check-ins, savings locks, loans and their operator settings (issue 8). */
+  growthSettings: GrowthArea['growthSettings'];
+  growth: GrowthArea['growth'];
+  savings: GrowthArea['savings'];
+  loans: GrowthArea['loans'];
+  /** Wallet debits and transfers (issue 5). */
+  walletMoney: WalletMoney;
+  /** Top-ups, webhook events, dedicated accounts, reconciliation (issue 5). */
+  payments: PaymentsService;
+  processors: ProcessorRegistry;
+  /** HTTP to upstreams; loops back into this app for the sandbox simulators when it is not listening. */
+  processorTransport: LoopbackTransport;
   /** Step-up gate (DESIGN §5), provided by the two-factor module. */
   stepUp?: { require(user: import('./http/registry.js').AuthUser, grantToken: string | undefined): Promise<void> };
 }
@@ -51,6 +83,7 @@ export interface Services {
 export interface ServiceOverrides {
   mailer?: Mailer;
   sms?: SmsSender;
+  push?: PushSender;
 }
 
 export async function createServices(base: { config: Config; database: Database; clock: Clock; log: Logger }, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -76,6 +109,10 @@ export async function createServices(base: { config: Config; database: Database;
   const wallet = createWalletService({ db, ledger });
   const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
   const notifier = createNotifier({ clock });
+  const outbox = createOutbox({ jobs });
+  const push = overrides.push ?? createPushSender(loadVapidKeys(config));
+  const notifications = createNotificationsService({ db, clock, config });
+  registerNotifications({ notifier, jobs, outbox, clock });
   const security = createSecurityService({
     db, clock, pepper: config.secrets.pinPepper, encryptionKey: config.secrets.dataEncryptionKey, totpIssuer: config.totpIssuer,
     otp, pins, identity, mailer, sms, notifier,
@@ -85,6 +122,27 @@ export async function createServices(base: { config: Config; database: Database;
 
   const marketplace = createMarketplaceService({ db, clock, ledger, walletLimits, notifier });
   const subscriptions = createSubscriptionService({ db, clock, ledger, walletLimits, notifier });
+  const support = createSupportService({ db, clock, notifier });
+  // Simulators are wired in by configuration only (STYLE rule 12).
+  const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
+  const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier });
+  const growthArea = createGrowthArea({ db, clock, ledger, events, notifier, jobs, log });
 
-  return { config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions };
+  const processorTransport = createLoopbackTransport(config.publicUrl);
+  const processors = createProcessorRegistry(
+    [
+      createPaystackStyleAdapter({
+        id: config.processor.default,
+        baseUrl: config.processor.baseUrl ?? `${config.publicUrl}/sandbox/processor/api`,
+        secretKey: config.processor.secretKey,
+        transport: processorTransport.send,
+      }),
+    ],
+    config.processor.default,
+  );
+  const payments = createPaymentsService({ db, clock, config, ledger, jobs, events, notifier, walletLimits, processors, log });
+  payments.subscribe();
+  const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
+
+  return { walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, outbox, push, notifications, ...growthArea };
 }

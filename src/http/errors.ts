@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_IN_PROGRESS',
   'DUPLICATE_REFERENCE',
   'USERNAME_TAKEN',
+  'ALREADY_VOTED',
   'OUT_OF_STOCK',
   'IDEMPOTENCY_KEY_REUSED',
   'PAYLOAD_TOO_LARGE',
@@ -33,8 +34,10 @@ export const ERROR_CODES = [
   'INSUFFICIENT_FUNDS',
   'AMOUNT_OUT_OF_RANGE',
   'LIMIT_EXCEEDED',
+  'NOT_ELIGIBLE',
   'NETWORK_MISMATCH',
   'KYC_PREVIOUS_TIER_REQUIRED',
+  'KYC_PROFILE_INCOMPLETE',
   'ACCOUNT_HAS_FUNDS',
   'LOAN_OUTSTANDING',
   'UPSTREAM_ERROR',
@@ -55,8 +58,10 @@ export function statusOf(code: ErrorCode): number {
     case 'INSUFFICIENT_FUNDS':
     case 'AMOUNT_OUT_OF_RANGE':
     case 'LIMIT_EXCEEDED':
+    case 'NOT_ELIGIBLE':
     case 'NETWORK_MISMATCH':
     case 'KYC_PREVIOUS_TIER_REQUIRED':
+    case 'KYC_PROFILE_INCOMPLETE':
     case 'ACCOUNT_HAS_FUNDS':
     case 'LOAN_OUTSTANDING':
       return 400;
@@ -76,6 +81,7 @@ export function statusOf(code: ErrorCode): number {
     case 'IDEMPOTENCY_IN_PROGRESS':
     case 'DUPLICATE_REFERENCE':
     case 'USERNAME_TAKEN':
+    case 'ALREADY_VOTED':
     case 'OUT_OF_STOCK':
       return 409;
     case 'PAYLOAD_TOO_LARGE':

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { AppError } from '../../http/errors.js';
+import { defineOperation } from '../../http/registry.js';
+import { settingsPatchSchema, settingsSchema } from './settings.js';
+
+const milestoneOutput = z.object({ threshold: z.number(), bonus: z.number(), reachedAt: z.string() });
+
+export const growthOperations = [
+  defineOperation({
+    name: 'getMyReferralStatus',
+    suffix: 'BearerGrowth',
+    method: 'GET',
+    purpose: 'referral code, invitees, locked bonus',
+    input: z.object({}),
+    output: z.object({
+      code: z.string(),
+      invitees: z.number(),
+      qualifiedInvitees: z.number(),
+      rewardedInvitees: z.number(),
+      lockedBonus: z.number(),
+      earnedBonus: z.number(),
+      bonusPerInvitee: z.number(),
+      unlock: z.object({ rule: z.literal('own_purchases'), required: z.number(), spent: z.number(), met: z.boolean() }),
+      recentInvitees: z.array(z.object({ name: z.string(), status: z.string(), joinedAt: z.string() })),
+    }),
+    handler: async (_input, ctx) => ctx.services.growth.referralStatus(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'getPendingMilestones',
+    suffix: 'BearerGrowth',
+    method: 'GET',
+    purpose: 'milestones awaiting acknowledgement',
+    input: z.object({}),
+    output: z.object({
+      items: z.array(milestoneOutput),
+      rewardedInvitees: z.number(),
+      next: z.object({ threshold: z.number(), bonus: z.number(), remaining: z.number() }).nullable(),
+    }),
+    handler: async (_input, ctx) => ctx.services.growth.pendingMilestones(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'ackMilestone',
+    suffix: 'BearerGrowth',
+    method: 'POST',
+    purpose: 'acknowledge a milestone',
+    input: z.object({ threshold: z.number({ error: 'threshold must be a number' }).int('threshold must be a whole number').min(1, 'threshold must be at least 1').max(100_000) }),
+    output: z.object({ threshold: z.number(), acknowledgedAt: z.string() }),
+    handler: async (input, ctx) => ctx.services.growth.ackMilestone(ctx.user.id, input.threshold),
+  }),
+  defineOperation({
+    name: 'getCheckinStatus',
+    suffix: 'BearerGrowth',
+    method: 'GET',
+    purpose: 'daily check-in status',
+    input: z.object({}),
+    output: z.object({
+      today: z.string(),
+      streak: z.number(),
+      todayClaimed: z.boolean(),
+      accrued: z.number(),
+      nextReward: z.number(),
+      minWithdrawal: z.number(),
+      canWithdraw: z.boolean(),
+    }),
+    handler: async (_input, ctx) => ctx.services.growth.checkinStatus(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'claimCheckin',
+    suffix: 'BearerGrowth',
+    method: 'POST',
+    purpose: "claim today's check-in",
+    rateLimit: 'money',
+    errors: ['CONFLICT'],
+    input: z.object({}),
+    output: z.object({ day: z.string(), streak: z.number(), reward: z.number(), accrued: z.number() }),
+    handler: async (_input, ctx) => ctx.services.growth.claimCheckin(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'withdrawCheckin',
+    suffix: 'BearerGrowth',
+    method: 'POST',
+    purpose: 'withdraw accrued check-in bonus',
+    rateLimit: 'money',
+    errors: ['AMOUNT_OUT_OF_RANGE'],
+    input: z.object({}),
+    output: z.object({ amount: z.number(), reference: z.string(), balance: z.number() }),
+    handler: async (_input, ctx) => ctx.services.growth.withdrawCheckin(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'adminGetGrowthSettings',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'read referral, check-in, savings and loan rules',
+    input: z.object({}),
+    output: z.object({ settings: settingsSchema }),
+    handler: async (_input, ctx) => ({ settings: await ctx.services.growthSettings.get() }),
+  }),
+  defineOperation({
+    name: 'adminUpdateGrowthSettings',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'change referral, check-in, savings and loan rules (audited)',
+    input: settingsPatchSchema,
+    output: z.object({ settings: settingsSchema }),
+    handler: async (input, ctx) => {
+      if (Object.keys(input).length === 0) throw new AppError('VALIDATION_FAILED', 'Send at least one setting to change');
+      return { settings: await ctx.services.growthSettings.update(ctx.user.id, input) };
+    },
+  }),
+];

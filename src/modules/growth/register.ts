@@ -1,0 +1,30 @@
+import type { Db } from '../../db/client.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Clock } from '../../lib/clock.js';
+import type { EventBus } from '../../lib/events.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Notifier } from '../notifications/notifier.js';
+import { createLoanService, type LoanService } from '../loans/service.js';
+import { createSavingsService, type SavingsService } from '../savings/service.js';
+import { createGrowthService, type GrowthService } from './service.js';
+import { createSettingsStore, type GrowthSettingsStore } from './settings.js';
+
+export interface GrowthArea {
+  growthSettings: GrowthSettingsStore;
+  growth: GrowthService;
+  savings: SavingsService;
+  loans: LoanService;
+}
+
+/** Creates the growth, savings and loan services and subscribes them to the domain events they react to. */
+export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; jobs: JobQueue; log: Logger }): GrowthArea {
+  const growthSettings = createSettingsStore(deps);
+  const growth = createGrowthService({ ...deps, settings: growthSettings });
+  const savings = createSavingsService({ ...deps, settings: growthSettings });
+  const loans = createLoanService({ ...deps, settings: growthSettings });
+  deps.events.on('user.created', (tx, e) => growth.onUserCreated(tx, e));
+  deps.events.on('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e));
+  deps.events.on('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e));
+  return { growthSettings, growth, savings, loans };
+}

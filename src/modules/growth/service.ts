@@ -1,0 +1,317 @@
+import { randomInt } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
+import { AppError, notFound } from '../../http/errors.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { DAY, lagosDate, type Clock } from '../../lib/clock.js';
+import type { EventBus } from '../../lib/events.js';
+import { prefixedId } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
+import type { Notifier } from '../notifications/notifier.js';
+import { asTx, iso, lockedBalance } from './accounts.js';
+import type { GrowthSettings, GrowthSettingsStore } from './settings.js';
+
+export type GrowthService = ReturnType<typeof createGrowthService>;
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O or 1/I: codes are read aloud and typed
+const CODE_LENGTH = 8;
+
+function newCode(): string {
+  let s = '';
+  for (let i = 0; i < CODE_LENGTH; i++) s += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return s;
+}
+
+function maskEmail(email: string): string {
+  const [local, domain] = email.split('@');
+  return `${local.slice(0, 2)}***@${domain ?? ''}`;
+}
+
+/** Check-in reward for the n-th consecutive day: base plus a streak bonus that stops growing at the cap. */
+export function checkinReward(s: GrowthSettings, streakDay: number): bigint {
+  const extraDays = Math.max(0, Math.min(streakDay, s.checkinStreakCap) - 1);
+  return toKobo(s.checkinReward) + toKobo(s.checkinStreakBonus) * BigInt(extraDays);
+}
+
+export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; settings: GrowthSettingsStore; log: Logger }) {
+  const { db, clock, ledger, events, notifier, settings, log } = deps;
+
+  async function ensureCode(userId: string): Promise<string> {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const found = await one<{ code: string }>(db, sql`SELECT code FROM referral_codes WHERE user_id = ${userId}`);
+      if (found) return found.code;
+      // A collision on the code (or a parallel first call for the same user) inserts nothing; look again.
+      await db.execute(sql`INSERT INTO referral_codes (user_id, code, created_at) VALUES (${userId}, ${newCode()}, ${clock.now()}) ON CONFLICT DO NOTHING`);
+    }
+    throw new Error('referral code generation kept colliding');
+  }
+
+  async function totalSpent(exec: Executor, userId: string): Promise<bigint> {
+    const r = await one<{ s: string }>(exec, sql`SELECT COALESCE(SUM(amount_kobo), 0)::text AS s FROM growth_purchases WHERE user_id = ${userId}`);
+    return BigInt(r?.s ?? '0');
+  }
+
+  /** Unlock rule: the referrer's own successful purchases reach referralUnlockSpend; then the whole locked balance moves. */
+  async function unlockReferralIfEarned(tx: Tx, userId: string, s: GrowthSettings): Promise<void> {
+    const locked = await lockedBalance(tx, userId, 'referral_locked');
+    if (locked <= 0n) return;
+    if ((await totalSpent(tx, userId)) < toKobo(s.referralUnlockSpend)) return;
+    const reference = prefixedId('rfu');
+    await ledger.post(tx, {
+      reference,
+      type: 'referral_unlock',
+      description: 'Referral bonus unlocked',
+      entries: [
+        { account: { user: userId, kind: 'referral_locked' }, amount: -locked },
+        { account: { user: userId, kind: 'wallet' }, amount: locked },
+      ],
+    });
+    await notifier.emit(tx, { userId, kind: 'general', title: 'Referral bonus unlocked', body: `${formatNaira(locked)} of referral bonus is now in your wallet.` });
+    await events.emit(tx, 'wallet.credited', { userId, amount: locked, source: 'other', reference });
+  }
+
+  async function awardMilestones(tx: Tx, referrerId: string, s: GrowthSettings): Promise<void> {
+    const c = await one<{ n: number }>(tx, sql`SELECT COUNT(*)::int AS n FROM referrals WHERE referrer_id = ${referrerId} AND status = 'rewarded'`);
+    const count = c?.n ?? 0;
+    for (const m of [...s.milestones].sort((a, b) => a.threshold - b.threshold)) {
+      if (m.threshold > count) break;
+      const bonus = toKobo(m.bonus);
+      const ins = await one(
+        tx,
+        sql`INSERT INTO referral_milestones (user_id, threshold, bonus_kobo, reached_at) VALUES (${referrerId}, ${m.threshold}, ${bonus}, ${clock.now()})
+            ON CONFLICT DO NOTHING RETURNING threshold`,
+      );
+      if (!ins) continue;
+      await ledger.post(tx, {
+        reference: `rfm_${referrerId}_${m.threshold}`,
+        type: 'referral_milestone',
+        description: `Referral milestone: ${m.threshold} invitees`,
+        entries: [
+          { account: { user: referrerId, kind: 'referral_locked' }, amount: bonus },
+          { account: { system: 'bonus_expense' }, amount: -bonus },
+        ],
+      });
+      await notifier.emit(tx, {
+        userId: referrerId,
+        kind: 'general',
+        title: 'Referral milestone reached',
+        body: `${m.threshold} friends joined and bought through your code: ${formatNaira(bonus)} added to your referral bonus.`,
+        data: { threshold: m.threshold },
+      });
+    }
+  }
+
+  return {
+    ensureCode,
+
+    /** 'user.created': record who invited the new account. Unknown codes are ignored so sign-up never fails on a typo. */
+    async onUserCreated(exec: Executor, e: { userId: string; referralCode?: string }): Promise<void> {
+      if (!e.referralCode) return;
+      const code = e.referralCode.trim().toUpperCase();
+      const ref = await one<{ user_id: string; status: string }>(
+        exec,
+        sql`SELECT c.user_id, u.status FROM referral_codes c JOIN users u ON u.id = c.user_id WHERE c.code = ${code}`,
+      );
+      if (!ref || ref.status !== 'active' || ref.user_id === e.userId) {
+        log.info({ userId: e.userId }, 'sign-up referral code not applied');
+        return;
+      }
+      await exec.execute(sql`INSERT INTO referrals (invitee_id, referrer_id, code, created_at) VALUES (${e.userId}, ${ref.user_id}, ${code}, ${clock.now()})
+                             ON CONFLICT (invitee_id) DO NOTHING`);
+    },
+
+    /** 'vtu.succeeded': record the purchase once, qualify the buyer's referral, unlock bonuses the rule allows. */
+    async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string }): Promise<void> {
+      const tx = asTx(exec);
+      const now = clock.now();
+      const seen = await one(
+        tx,
+        sql`INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
+            VALUES (${e.transactionId}, ${e.userId}, ${e.amount}, ${e.service}, ${now}) ON CONFLICT DO NOTHING RETURNING transaction_id`,
+      );
+      if (!seen) return;
+      const s = await settings.get(tx);
+      if (e.amount >= toKobo(s.referralMinPurchase)) {
+        const pending = await one<{ referrer_id: string }>(tx, sql`SELECT referrer_id FROM referrals WHERE invitee_id = ${e.userId} AND status = 'pending'`);
+        if (pending) {
+          const referrerId = pending.referrer_id;
+          // Serialises one referrer's rewards so the daily cap holds under parallel purchases.
+          await tx.execute(sql`SELECT 1 FROM referral_codes WHERE user_id = ${referrerId} FOR UPDATE`);
+          const today = lagosDate(now);
+          const paidToday = await one<{ n: number }>(
+            tx,
+            sql`SELECT COUNT(*)::int AS n FROM referrals WHERE referrer_id = ${referrerId} AND status = 'rewarded' AND qualified_day = ${today}::date`,
+          );
+          const rewarded = (paidToday?.n ?? 0) < s.referralDailyCap;
+          const bonus = rewarded ? toKobo(s.referralBonus) : 0n;
+          const upd = await one(
+            tx,
+            sql`UPDATE referrals SET status = ${rewarded ? 'rewarded' : 'capped'}, reward_kobo = ${bonus}, qualified_at = ${now}, qualified_day = ${today}::date
+                WHERE invitee_id = ${e.userId} AND status = 'pending' RETURNING invitee_id`,
+          );
+          if (upd && rewarded) {
+            if (bonus > 0n) {
+              await ledger.post(tx, {
+                reference: `rfb_${e.userId}`,
+                type: 'referral_bonus',
+                description: 'Referral bonus (locked)',
+                entries: [
+                  { account: { user: referrerId, kind: 'referral_locked' }, amount: bonus },
+                  { account: { system: 'bonus_expense' }, amount: -bonus },
+                ],
+              });
+            }
+            await awardMilestones(tx, referrerId, s);
+            await unlockReferralIfEarned(tx, referrerId, s);
+          }
+        }
+      }
+      await unlockReferralIfEarned(tx, e.userId, s);
+    },
+
+    async referralStatus(userId: string) {
+      const code = await ensureCode(userId);
+      const s = await settings.get();
+      const counts = await one<{ total: number; rewarded: number; capped: number; earned: string }>(
+        db,
+        sql`SELECT COUNT(*)::int AS total, COUNT(*) FILTER (WHERE status = 'rewarded')::int AS rewarded,
+                   COUNT(*) FILTER (WHERE status = 'capped')::int AS capped, COALESCE(SUM(reward_kobo), 0)::text AS earned
+            FROM referrals WHERE referrer_id = ${userId}`,
+      );
+      const milestoneSum = await one<{ s: string }>(db, sql`SELECT COALESCE(SUM(bonus_kobo), 0)::text AS s FROM referral_milestones WHERE user_id = ${userId}`);
+      const recent = await rows<{ email: string; username: string | null; status: string; created_at: Date }>(
+        db,
+        sql`SELECT u.email, u.username, r.status, r.created_at FROM referrals r JOIN users u ON u.id = r.invitee_id
+            WHERE r.referrer_id = ${userId} ORDER BY r.created_at DESC LIMIT 20`,
+      );
+      const balances = await ledger.userBalances(db, userId);
+      const spent = await totalSpent(db, userId);
+      const required = toKobo(s.referralUnlockSpend);
+      return {
+        code,
+        invitees: counts?.total ?? 0,
+        qualifiedInvitees: (counts?.rewarded ?? 0) + (counts?.capped ?? 0),
+        rewardedInvitees: counts?.rewarded ?? 0,
+        lockedBonus: toNaira(balances.referral_locked),
+        earnedBonus: toNaira(BigInt(counts?.earned ?? '0') + BigInt(milestoneSum?.s ?? '0')),
+        bonusPerInvitee: s.referralBonus,
+        unlock: { rule: 'own_purchases' as const, required: toNaira(required), spent: toNaira(spent), met: spent >= required },
+        recentInvitees: recent.map((r) => ({ name: r.username ? `@${r.username}` : maskEmail(r.email), status: r.status, joinedAt: iso(r.created_at)! })),
+      };
+    },
+
+    async pendingMilestones(userId: string) {
+      const s = await settings.get();
+      const list = await rows<{ threshold: number; bonus_kobo: string; reached_at: Date }>(
+        db,
+        sql`SELECT threshold, bonus_kobo::text AS bonus_kobo, reached_at FROM referral_milestones
+            WHERE user_id = ${userId} AND acknowledged_at IS NULL ORDER BY threshold`,
+      );
+      const c = await one<{ n: number }>(db, sql`SELECT COUNT(*)::int AS n FROM referrals WHERE referrer_id = ${userId} AND status = 'rewarded'`);
+      const count = c?.n ?? 0;
+      const next = [...s.milestones].sort((a, b) => a.threshold - b.threshold).find((m) => m.threshold > count);
+      return {
+        items: list.map((m) => ({ threshold: m.threshold, bonus: toNaira(m.bonus_kobo), reachedAt: iso(m.reached_at)! })),
+        rewardedInvitees: count,
+        next: next ? { threshold: next.threshold, bonus: next.bonus, remaining: next.threshold - count } : null,
+      };
+    },
+
+    async ackMilestone(userId: string, threshold: number) {
+      const now = clock.now();
+      const upd = await one<{ acknowledged_at: Date }>(
+        db,
+        sql`UPDATE referral_milestones SET acknowledged_at = ${now} WHERE user_id = ${userId} AND threshold = ${threshold} AND acknowledged_at IS NULL
+            RETURNING acknowledged_at`,
+      );
+      if (upd) return { threshold, acknowledgedAt: iso(upd.acknowledged_at)! };
+      // Acknowledging twice is harmless (a retried tap); a milestone not reached is not found.
+      const done = await one<{ acknowledged_at: Date }>(db, sql`SELECT acknowledged_at FROM referral_milestones WHERE user_id = ${userId} AND threshold = ${threshold}`);
+      if (!done) throw notFound('Milestone');
+      return { threshold, acknowledgedAt: iso(done.acknowledged_at)! };
+    },
+
+    async checkinStatus(userId: string) {
+      const s = await settings.get();
+      const now = clock.now();
+      const today = lagosDate(now);
+      const yesterday = lagosDate(new Date(now.getTime() - DAY));
+      const last = await one<{ day: string; streak: number }>(db, sql`SELECT day::text AS day, streak FROM checkins WHERE user_id = ${userId} ORDER BY day DESC LIMIT 1`);
+      const streak = last && (last.day === today || last.day === yesterday) ? last.streak : 0;
+      const accrued = (await ledger.userBalances(db, userId)).bonus_locked;
+      const min = toKobo(s.checkinMinWithdrawal);
+      return {
+        today,
+        streak,
+        todayClaimed: last?.day === today,
+        accrued: toNaira(accrued),
+        nextReward: toNaira(checkinReward(s, streak + 1)),
+        minWithdrawal: s.checkinMinWithdrawal,
+        canWithdraw: accrued > 0n && accrued >= min,
+      };
+    },
+
+    /** Once per Lagos calendar day; the (user, day) key decides under races. */
+    async claimCheckin(userId: string) {
+      const s = await settings.get();
+      return db.transaction(async (tx) => {
+        const now = clock.now();
+        const today = lagosDate(now);
+        const yesterday = lagosDate(new Date(now.getTime() - DAY));
+        const last = await one<{ day: string; streak: number }>(tx, sql`SELECT day::text AS day, streak FROM checkins WHERE user_id = ${userId} ORDER BY day DESC LIMIT 1`);
+        if (last?.day === today) throw new AppError('CONFLICT', "Today's check-in is already claimed; come back tomorrow");
+        const streak = last?.day === yesterday ? last.streak + 1 : 1;
+        const reward = checkinReward(s, streak);
+        const ins = await one(
+          tx,
+          sql`INSERT INTO checkins (user_id, day, streak, reward_kobo, created_at) VALUES (${userId}, ${today}::date, ${streak}, ${reward}, ${now})
+              ON CONFLICT DO NOTHING RETURNING day`,
+        );
+        if (!ins) throw new AppError('CONFLICT', "Today's check-in is already claimed; come back tomorrow");
+        let posted: bigint = 0n;
+        if (reward > 0n) {
+          const p = await ledger.post(tx, {
+            reference: `chk_${userId}_${today}`,
+            type: 'checkin_bonus',
+            description: `Daily check-in (day ${streak})`,
+            entries: [
+              { account: { user: userId, kind: 'bonus_locked' }, amount: reward },
+              { account: { system: 'bonus_expense' }, amount: -reward },
+            ],
+          });
+          posted = p.balances[`user:${userId}:bonus_locked`] ?? 0n;
+        } else {
+          posted = await lockedBalance(tx, userId, 'bonus_locked');
+        }
+        return { day: today, streak, reward: toNaira(reward), accrued: toNaira(posted) };
+      });
+    },
+
+    /** Moves the whole accrued check-in bonus to the wallet once it reaches the minimum. */
+    async withdrawCheckin(userId: string) {
+      const s = await settings.get();
+      return db.transaction(async (tx) => {
+        const accrued = await lockedBalance(tx, userId, 'bonus_locked');
+        const min = toKobo(s.checkinMinWithdrawal);
+        if (accrued <= 0n || accrued < min) {
+          throw new AppError('AMOUNT_OUT_OF_RANGE', `You can withdraw once your check-in bonus reaches ${formatNaira(min)}; you have ${formatNaira(accrued)}`);
+        }
+        const reference = prefixedId('chw');
+        await ledger.post(tx, {
+          reference,
+          type: 'checkin_withdrawal',
+          description: 'Check-in bonus withdrawn to wallet',
+          entries: [
+            { account: { user: userId, kind: 'bonus_locked' }, amount: -accrued },
+            { account: { user: userId, kind: 'wallet' }, amount: accrued },
+          ],
+        });
+        await events.emit(tx, 'wallet.credited', { userId, amount: accrued, source: 'other', reference });
+        // Read after the event: an open loan may have taken part of the credit.
+        const balance = await ledger.balance(tx, { user: userId, kind: 'wallet' });
+        return { amount: toNaira(accrued), reference, balance: toNaira(balance) };
+      });
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { defineOperation } from '../../http/registry.js';
+import { nairaAmount } from '../../lib/money.js';
+
+const loanOutput = z.object({
+  id: z.string(),
+  principal: z.number(),
+  fee: z.number(),
+  lateFee: z.number(),
+  repaid: z.number(),
+  outstanding: z.number(),
+  status: z.enum(['open', 'overdue', 'repaid']),
+  createdAt: z.string(),
+  dueAt: z.string(),
+  overdueAt: z.string().nullable(),
+  repaidAt: z.string().nullable(),
+});
+
+export const loanOperations = [
+  defineOperation({
+    name: 'getLoanOverview',
+    suffix: 'BearerLoans',
+    method: 'GET',
+    purpose: 'loan eligibility and outstanding balance',
+    input: z.object({}),
+    output: z.object({
+      eligible: z.boolean(),
+      reasons: z.array(z.object({ code: z.string(), message: z.string() })),
+      limit: z.number(),
+      minAmount: z.number(),
+      feePct: z.number(),
+      lateFeePct: z.number(),
+      termDays: z.number(),
+      outstanding: z.number(),
+      dueAt: z.string().nullable(),
+      loan: loanOutput.nullable(),
+    }),
+    handler: async (_input, ctx) => ctx.services.loans.overview(ctx.user),
+  }),
+  defineOperation({
+    name: 'takeLoan',
+    suffix: 'BearerLoans',
+    method: 'POST',
+    purpose: 'take a loan',
+    rateLimit: 'money',
+    errors: ['NOT_ELIGIBLE', 'AMOUNT_OUT_OF_RANGE', 'CONFLICT'],
+    input: z.object({ amount: nairaAmount({ max: 100_000_000 }) }),
+    output: z.object({ loan: loanOutput }),
+    handler: async (input, ctx) => ctx.services.loans.take(ctx.user, input.amount),
+  }),
+  defineOperation({
+    name: 'repayLoan',
+    suffix: 'BearerLoans',
+    method: 'POST',
+    purpose: 'repay the open loan from the wallet (all of it unless amount is given)',
+    rateLimit: 'money',
+    errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE'],
+    input: z.object({ amount: nairaAmount({ max: 100_000_000 }).optional() }),
+    output: z.object({ loan: loanOutput, paid: z.number() }),
+    handler: async (input, ctx) => ctx.services.loans.repay(ctx.user.id, input.amount),
+  }),
+];

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
+import { nairaAmount } from '../../lib/money.js';
+import { SAVINGS_MAX_DAYS, SAVINGS_MIN_DAYS } from './service.js';
+
+const lockOutput = z.object({
+  id: z.string(),
+  amount: z.number(),
+  days: z.number(),
+  interestRatePct: z.number(),
+  interest: z.number(),
+  breakFeePct: z.number(),
+  status: z.enum(['active', 'matured', 'broken']),
+  payout: z.number().nullable(),
+  fee: z.number().nullable(),
+  createdAt: z.string(),
+  maturesAt: z.string(),
+  closedAt: z.string().nullable(),
+});
+
+const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
+
+export const savingsOperations = [
+  defineOperation({
+    name: 'listSavingsLocks',
+    suffix: 'BearerSavings',
+    method: 'GET',
+    purpose: 'list savings locks',
+    input: z.object({ ...pageInput, status: z.enum(['active', 'matured', 'broken']).optional() }),
+    output: pageOutput(lockOutput).extend({ totalLocked: z.number() }),
+    handler: async (input, ctx) => ctx.services.savings.list(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'createSavingsLock',
+    suffix: 'BearerSavings',
+    method: 'POST',
+    purpose: 'lock funds for N days',
+    rateLimit: 'money',
+    gates: { pin: true },
+    errors: ['INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE', 'INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'],
+    input: z.object({
+      amount: nairaAmount({ max: 100_000_000 }),
+      days: z
+        .number({ error: 'days must be a number' })
+        .int('days must be a whole number')
+        .min(SAVINGS_MIN_DAYS, `days must be at least ${SAVINGS_MIN_DAYS}`)
+        .max(SAVINGS_MAX_DAYS, `days must be at most ${SAVINGS_MAX_DAYS}`),
+      pin: pinInput,
+    }),
+    output: z.object({ lock: lockOutput }),
+    handler: async (input, ctx) => ctx.services.savings.create(ctx.user.id, { amount: input.amount, days: input.days }),
+  }),
+  defineOperation({
+    name: 'breakSavingsLock',
+    suffix: 'BearerSavings',
+    method: 'POST',
+    purpose: 'break a lock early',
+    rateLimit: 'money',
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    input: z.object({ lockId: uuidInput('lockId') }),
+    output: z.object({ lock: lockOutput }),
+    handler: async (input, ctx) => ctx.services.savings.breakLock(ctx.user.id, input.lockId),
+  }),
+];

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { call, lastCode, type Harness, type TestUser } from '../helpers/harness.js';
+import { toKobo } from '../../src/lib/money.js';
+
+/** Signs a new account up through the real OTP flow with a referral code. */
+export async function signUpWithCode(h: Harness, referralCode: string, email = `r${randomUUID().slice(0, 8)}@example.com`): Promise<TestUser> {
+  await call(h, 'POST', '/_serverFn/sendLoginOtpPublicAuth', { email });
+  const code = await lastCode(h, email);
+  const res = await call(h, 'POST', '/_serverFn/verifyLoginOtpPublicAuth', { email, code, referralCode });
+  if (res.statusCode !== 200) throw new Error(`verifyLoginOtp failed: ${res.body}`);
+  const s = res.json().session;
+  const claims = JSON.parse(Buffer.from(s.accessToken.split('.')[1], 'base64url').toString());
+  return { id: s.user.id, email, token: s.accessToken, refreshToken: s.refreshToken, sessionId: claims.sid };
+}
+
+/** What the VTU engine does on delivery: emits 'vtu.succeeded' inside its transaction. */
+export async function purchase(h: Harness, userId: string, naira: number, transactionId: string = randomUUID()) {
+  const { db, events } = h.app.services;
+  await db.transaction((tx) => events.emit(tx, 'vtu.succeeded', { userId, transactionId, amount: toKobo(naira), service: 'airtime' }));
+  return transactionId;
+}
+
+/** A top-up as the payments module does it: ledger credit plus 'wallet.credited' in one transaction. */
+export async function topUp(h: Harness, userId: string, naira: number) {
+  const { db, events, ledger } = h.app.services;
+  const reference = `test_topup_${randomUUID()}`;
+  await db.transaction(async (tx) => {
+    await ledger.post(tx, {
+      reference,
+      type: 'topup',
+      description: 'test top-up',
+      entries: [
+        { account: { user: userId, kind: 'wallet' }, amount: toKobo(naira) },
+        { account: { system: 'collections' }, amount: -toKobo(naira) },
+      ],
+    });
+    await events.emit(tx, 'wallet.credited', { userId, amount: toKobo(naira), source: 'topup', reference });
+  });
+}
+
+export async function balances(h: Harness, userId: string) {
+  const b = await h.app.services.ledger.userBalances(h.app.services.db, userId);
+  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, Number(v) / 100])) as Record<'wallet' | 'bonus_locked' | 'referral_locked' | 'savings' | 'loan', number>;
+}
+
+export async function systemBalance(h: Harness, account: string) {
+  const { ledger, db } = h.app.services;
+  return Number(await ledger.balance(db, { system: account as 'revenue' })) / 100;
+}
+
+export async function notificationsOf(h: Harness, userId: string, kind: string) {
+  const r = (await h.app.services.db.execute(sql`SELECT title, body, data FROM notifications WHERE user_id = ${userId} AND kind = ${kind} ORDER BY created_at`)) as unknown as {
+    rows: { title: string; body: string; data: unknown }[];
+  };
+  return r.rows;
+}
+
+export async function setSettings(h: Harness, admin: TestUser, patch: Record<string, unknown>) {
+  const res = await call(h, 'POST', '/_serverFn/adminUpdateGrowthSettingsBearerAdmin', patch, { token: admin.token });
+  if (res.statusCode !== 200) throw new Error(`adminUpdateGrowthSettings failed: ${res.body}`);
+  return res.json().settings;
+}
