@@ -53,6 +53,9 @@ const envSchema = z.object({
   DEFAULT_PROCESSOR: z.string().default('sandbox'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('VTU Wallet <no-reply@localhost>'),
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().optional(),
   TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(262144),
   CORS_ORIGINS: csv,
@@ -106,6 +109,8 @@ export interface Config {
   };
   processor: { secretKey: string; baseUrl?: string; default: string };
   mail: { smtpUrl?: string; from: string };
+  /** Web push (VAPID). Keys absent outside production: generated and kept under DATA_DIR/keys. */
+  vapid: { publicKey?: string; privateKey?: string; subject: string };
   /** Issuer name shown in authenticator apps (TOTP provisioning URI). */
   totpIssuer: string;
   bodyLimit: number;
@@ -141,6 +146,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     if (!e.AUTH_PRIVATE_KEY) problems.push('AUTH_PRIVATE_KEY (Ed25519 private key, PKCS#8 PEM) is required in production');
     if (!e.PROCESSOR_BASE_URL) problems.push('PROCESSOR_BASE_URL is required in production');
     if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
+    if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
+    if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
@@ -180,6 +187,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       default: e.DEFAULT_PROCESSOR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT ?? 'mailto:operator@example.com' },
     totpIssuer: e.TOTP_ISSUER,
     bodyLimit: e.BODY_LIMIT_BYTES,
     corsOrigins: e.CORS_ORIGINS,

@@ -22,6 +22,12 @@ export interface JobDef<P extends z.ZodType = z.ZodType> {
   handler: (payload: z.infer<P>, meta: { attempt: number; jobId: string }) => Promise<void>;
 }
 
+/** Optional properties of an error thrown by a handler: wait at least retryAfterMs; permanent goes to dead at once. */
+export interface JobFailureHints {
+  retryAfterMs?: number;
+  permanent?: boolean;
+}
+
 export interface CronDef {
   job: string;
   /** Slot length: the job is enqueued once per slot, keyed by slot start. */
@@ -124,8 +130,10 @@ export class JobQueue {
       await this.db.execute(sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now()} WHERE id = ${job.id}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      const dead = job.attempts >= job.max_attempts;
-      const backoff = (def?.backoffMs ?? 5 * SECOND) * 2 ** (job.attempts - 1);
+      // A handler may throw an error carrying JobFailureHints (e.g. a push service's 429 Retry-After).
+      const hints = (err ?? {}) as JobFailureHints;
+      const dead = job.attempts >= job.max_attempts || hints.permanent === true;
+      const backoff = Math.max((def?.backoffMs ?? 5 * SECOND) * 2 ** (job.attempts - 1), Number(hints.retryAfterMs) || 0);
       this.log.warn({ job: job.queue, jobId: job.id, attempt: job.attempts, dead, err: message }, 'job failed');
       await this.db.execute(
         sql`UPDATE jobs SET status = ${dead ? 'dead' : 'queued'}, run_at = ${new Date(now().getTime() + backoff)},

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
+import type { ServiceOverrides } from '../../src/services.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { TestClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
@@ -48,7 +49,7 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-export async function createHarness(opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string } = {}): Promise<Harness> {
+export async function createHarness(opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string; overrides?: ServiceOverrides } = {}): Promise<Harness> {
   const clock = opts.clock ?? new TestClock();
   let drop = async () => {};
   let url = opts.databaseUrl ?? 'memory://';
@@ -74,7 +75,7 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
     },
   });
   const database = await openDatabase({ url, dataDir: config.dataDir, poolSize: 30 });
-  const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }) });
+  const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }), overrides: opts.overrides });
   await app.ready();
   return {
     app,

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const notifications = pgTable(
   'notifications',
@@ -14,3 +14,50 @@ export const notifications = pgTable(
   },
   (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
 );
+
+export const broadcasts = pgTable('broadcasts', {
+  id: uuid('id').primaryKey(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  audience: jsonb('audience').notNull(),
+  startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+  endsAt: timestamp('ends_at', { withTimezone: true }),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
+  createdBy: uuid('created_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const polls = pgTable('polls', {
+  id: uuid('id').primaryKey(),
+  broadcastId: uuid('broadcast_id').notNull().unique(),
+  question: text('question').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const pollOptions = pgTable('poll_options', {
+  id: uuid('id').primaryKey(),
+  pollId: uuid('poll_id').notNull(),
+  label: text('label').notNull(),
+  position: smallint('position').notNull(),
+});
+
+export const pollVotes = pgTable(
+  'poll_votes',
+  {
+    pollId: uuid('poll_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    optionId: uuid('option_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.pollId, t.userId] })],
+);
+
+export const pushSubscriptions = pgTable('push_subscriptions', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  endpoint: text('endpoint').notNull().unique(),
+  p256dh: text('p256dh').notNull(),
+  auth: text('auth').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+});

@@ -1,0 +1,284 @@
+import { createECDH } from 'node:crypto';
+import { z } from 'zod';
+import { defineOperation, pageInput, pageOutput, queryBool, uuidInput } from '../../http/registry.js';
+
+// DESIGN §12: {id, kind, title, body, read, createdAt}; data carries the emitter's references (e.g. a transaction id).
+export const notificationOutput = z.object({
+  id: z.string(),
+  kind: z.string(),
+  title: z.string(),
+  body: z.string(),
+  read: z.boolean(),
+  createdAt: z.string(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+
+const pollOptionOutput = z.object({ id: z.string(), label: z.string(), votes: z.number().optional() });
+/** Counts appear only after the caller has voted (results shown after voting). */
+const pollOutput = z.object({
+  id: z.string(),
+  question: z.string(),
+  myVote: z.string().nullable(),
+  totalVotes: z.number().optional(),
+  options: z.array(pollOptionOutput),
+});
+
+const broadcastOutput = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string().nullable(),
+  poll: pollOutput.nullable(),
+});
+
+const audienceSchema = z
+  .object({
+    minKycTier: z.number().int('minKycTier must be a whole number').min(0, 'minKycTier must be 0-3').max(3, 'minKycTier must be 0-3').optional(),
+    joinedAfter: z.iso.datetime({ offset: true, message: 'joinedAfter must be an ISO date-time' }).optional(),
+    joinedBefore: z.iso.datetime({ offset: true, message: 'joinedBefore must be an ISO date-time' }).optional(),
+  })
+  .strict()
+  .refine((a) => !a.joinedAfter || !a.joinedBefore || new Date(a.joinedAfter) < new Date(a.joinedBefore), {
+    message: 'joinedAfter must be before joinedBefore',
+    path: ['joinedBefore'],
+  });
+
+const adminBroadcastOutput = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  audience: z.object({ minKycTier: z.number().optional(), joinedAfter: z.string().optional(), joinedBefore: z.string().optional() }),
+  status: z.enum(['scheduled', 'active', 'ended']),
+  startsAt: z.string(),
+  endsAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  createdAt: z.string(),
+  poll: z
+    .object({
+      id: z.string(),
+      question: z.string(),
+      totalVotes: z.number(),
+      options: z.array(z.object({ id: z.string(), label: z.string(), votes: z.number() })),
+    })
+    .nullable(),
+});
+
+const text = (name: string, max: number) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, `${name} must not be empty`)
+    .max(max, `${name} must be at most ${max} characters`);
+
+const dateTime = (name: string) =>
+  z.iso
+    .datetime({ offset: true, message: `${name} must be an ISO date-time like 2026-01-31T09:00:00Z` })
+    .transform((s) => new Date(s));
+
+function base64urlBytes(v: string): Buffer | null {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(v)) return null;
+  return Buffer.from(v.replace(/=+$/, ''), 'base64url');
+}
+
+// Browsers send keys base64url-encoded (PushSubscription.toJSON()); RFC 8291 fixes their sizes.
+const p256dhInput = z
+  .string({ error: 'p256dh is required' })
+  .max(200, 'p256dh is too long')
+  .refine((v) => {
+    const b = base64urlBytes(v);
+    if (!b || b.length !== 65 || b[0] !== 0x04) return false;
+    try {
+      // Rejects bytes that are not a point on P-256: encryption to such a key could never be decrypted.
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      ecdh.computeSecret(b);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'p256dh must be a base64url uncompressed P-256 public key (65 bytes starting with 0x04)')
+  .transform((v) => v.replace(/=+$/, ''));
+
+const authInput = z
+  .string({ error: 'auth is required' })
+  .max(64, 'auth is too long')
+  .refine((v) => base64urlBytes(v)?.length === 16, 'auth must be a base64url 16-byte secret')
+  .transform((v) => v.replace(/=+$/, ''));
+
+const endpointInput = z.string({ error: 'endpoint is required' }).trim().min(1, 'endpoint is required').max(2048, 'endpoint must be at most 2048 characters');
+
+export const notificationsOperations = [
+  defineOperation({
+    name: 'listNotifications',
+    suffix: 'BearerNotifications',
+    method: 'GET',
+    versioned: true,
+    purpose: "caller's inbox, newest first, with the unread count",
+    input: z.object({ ...pageInput, unreadOnly: queryBool.optional() }),
+    output: pageOutput(notificationOutput).extend({ unread: z.number() }),
+    handler: async (input, ctx) => ctx.services.notifications.list(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'markAllNotificationsRead',
+    suffix: 'BearerNotifications',
+    method: 'POST',
+    purpose: 'mark all as read',
+    input: z.object({}),
+    output: z.object({ marked: z.number(), unread: z.number() }),
+    handler: async (_input, ctx) => ctx.services.notifications.markAllRead(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'markNotificationRead',
+    suffix: 'BearerNotifications',
+    method: 'POST',
+    purpose: 'mark one as read',
+    input: z.object({ id: uuidInput('id') }),
+    output: z.object({ notification: notificationOutput, unread: z.number() }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.notifications.markRead(ctx.user.id, input.id),
+  }),
+  defineOperation({
+    name: 'listBroadcasts',
+    suffix: 'BearerNotifications',
+    method: 'GET',
+    purpose: 'list active broadcasts addressed to the caller',
+    input: z.object({ ...pageInput }),
+    output: pageOutput(broadcastOutput),
+    handler: async (input, ctx) => ctx.services.notifications.listBroadcasts(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'votePoll',
+    suffix: 'BearerNotifications',
+    method: 'POST',
+    purpose: 'vote in a broadcast poll (once); answers with the results',
+    input: z.object({ pollId: uuidInput('pollId'), optionId: uuidInput('optionId') }),
+    output: z.object({ poll: pollOutput }),
+    errors: ['NOT_FOUND', 'ALREADY_VOTED'],
+    handler: async (input, ctx) => ctx.services.notifications.votePoll(ctx.user.id, input.pollId, input.optionId),
+  }),
+  defineOperation({
+    name: 'getPushPublicKey',
+    suffix: 'PublicPush',
+    method: 'GET',
+    purpose: 'VAPID public key for web push (applicationServerKey)',
+    input: z.object({}),
+    output: z.object({ publicKey: z.string() }),
+    cacheSeconds: 3600,
+    handler: async (_input, ctx) => ({ publicKey: ctx.services.push.publicKey }),
+  }),
+  defineOperation({
+    name: 'savePushSubscription',
+    suffix: 'BearerPush',
+    method: 'POST',
+    purpose: 'register a push endpoint',
+    input: z.object({ endpoint: endpointInput, p256dh: p256dhInput, auth: authInput }),
+    output: z.object({ subscription: z.object({ id: z.string(), endpoint: z.string(), createdAt: z.string() }) }),
+    handler: async (input, ctx) => ctx.services.notifications.savePushSubscription(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'deletePushSubscription',
+    suffix: 'BearerPush',
+    method: 'POST',
+    purpose: 'delete a push endpoint',
+    input: z.object({ endpoint: endpointInput }),
+    output: z.object({ deleted: z.boolean() }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.notifications.deletePushSubscription(ctx.user.id, input.endpoint),
+  }),
+
+  // ---- operators (DESIGN §12: BearerAdmin, names start with admin) ----
+  defineOperation({
+    name: 'adminCreateBroadcast',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'create (or schedule) a broadcast, optionally with a poll',
+    input: z.object({
+      title: text('title', 120),
+      body: text('body', 2000),
+      audience: audienceSchema.default({}),
+      startsAt: dateTime('startsAt').optional(),
+      endsAt: dateTime('endsAt').optional(),
+      poll: z
+        .object({
+          question: text('question', 200).optional(),
+          options: z
+            .array(text('option', 100), { error: 'options must be a list of labels' })
+            .min(2, 'a poll needs at least 2 options')
+            .max(10, 'a poll has at most 10 options')
+            .refine((o) => new Set(o.map((x) => x.toLowerCase())).size === o.length, 'poll options must be different'),
+        })
+        .strict()
+        .optional(),
+    }),
+    output: z.object({ broadcast: adminBroadcastOutput }),
+    handler: async (input, ctx) => ctx.services.notifications.adminCreateBroadcast(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'adminEndBroadcast',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'end a broadcast now (it disappears from listBroadcasts and its poll closes)',
+    input: z.object({ id: uuidInput('id') }),
+    output: z.object({ broadcast: adminBroadcastOutput }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.notifications.adminEndBroadcast(input.id),
+  }),
+  defineOperation({
+    name: 'adminListBroadcasts',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'every broadcast, newest first, with poll results',
+    input: z.object({ ...pageInput, status: z.enum(['scheduled', 'active', 'ended'], { error: 'status must be scheduled, active or ended' }).optional() }),
+    output: pageOutput(adminBroadcastOutput),
+    handler: async (input, ctx) => ctx.services.notifications.adminListBroadcasts(input),
+  }),
+  defineOperation({
+    name: 'adminGetPollResults',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'vote counts of a poll',
+    input: z.object({ pollId: uuidInput('pollId') }),
+    output: z.object({
+      poll: z.object({
+        id: z.string(),
+        broadcastId: z.string(),
+        question: z.string(),
+        totalVotes: z.number(),
+        options: z.array(z.object({ id: z.string(), label: z.string(), votes: z.number() })),
+      }),
+    }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.notifications.adminGetPollResults(input.pollId),
+  }),
+  defineOperation({
+    name: 'adminListDeadLetters',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'e-mail, SMS and push deliveries that failed every retry',
+    input: z.object({ ...pageInput, channel: z.enum(['email', 'sms', 'push'], { error: 'channel must be email, sms or push' }).optional() }),
+    output: pageOutput(
+      z.object({
+        id: z.string(),
+        channel: z.enum(['email', 'sms', 'push']),
+        recipient: z.string(),
+        subject: z.string().nullable(),
+        attempts: z.number(),
+        lastError: z.string().nullable(),
+        createdAt: z.string(),
+        failedAt: z.string(),
+      }),
+    ),
+    handler: async (input, ctx) => ctx.services.notifications.adminListDeadLetters(input),
+  }),
+  defineOperation({
+    name: 'adminRetryDeadLetter',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'send a dead-lettered delivery again (fresh attempts)',
+    input: z.object({ id: z.string({ error: 'id is required' }).regex(/^\d{1,19}$/, 'id must be a dead letter id') }),
+    output: z.object({ requeued: z.boolean() }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.notifications.adminRetryDeadLetter(input.id),
+  }),
+];

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { Executor } from '../../db/client.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { SECOND } from '../../lib/clock.js';
+import type { Services } from '../../services.js';
+
+/**
+ * Reliable outbound mail and SMS (issue 7). sendEmail/sendSms enqueue a job inside the caller's transaction, so
+ * a rolled-back change never sends; the job calls services.mailer / services.sms with retries and exponential
+ * backoff and ends in the dead-letter list (adminListDeadLetters) after the last attempt. OTP codes are the one
+ * exception: identity sends those directly because the user is waiting on them and a code must not arrive late.
+ */
+export const OUTBOX_EMAIL_JOB = 'outbox.email';
+export const OUTBOX_SMS_JOB = 'outbox.sms';
+/** 6 attempts, 30 s doubling: the last try is about 16 minutes after the first. */
+export const OUTBOX_MAX_ATTEMPTS = 6;
+export const OUTBOX_BACKOFF_MS = 30 * SECOND;
+
+const emailPayload = z.object({
+  to: z.string().email().max(254),
+  subject: z.string().min(1).max(200),
+  text: z.string().min(1).max(20_000),
+});
+const smsPayload = z.object({
+  to: z.string().min(5).max(20),
+  text: z.string().min(1).max(640),
+});
+
+export type OutboxEmail = z.infer<typeof emailPayload>;
+export type OutboxSms = z.infer<typeof smsPayload>;
+
+export interface Outbox {
+  sendEmail(exec: Executor, mail: OutboxEmail, opts?: { dedupeKey?: string }): Promise<void>;
+  sendSms(exec: Executor, sms: OutboxSms, opts?: { dedupeKey?: string }): Promise<void>;
+}
+
+export function createOutbox({ jobs }: { jobs: JobQueue }): Outbox {
+  return {
+    async sendEmail(exec, mail, opts = {}) {
+      await jobs.enqueue(exec, OUTBOX_EMAIL_JOB, mail, { singletonKey: opts.dedupeKey ? `mail:${opts.dedupeKey}` : undefined });
+    },
+    async sendSms(exec, sms, opts = {}) {
+      await jobs.enqueue(exec, OUTBOX_SMS_JOB, sms, { singletonKey: opts.dedupeKey ? `sms:${opts.dedupeKey}` : undefined });
+    },
+  };
+}
+
+export function registerOutboxJobs(services: Services) {
+  services.jobs.register({
+    name: OUTBOX_EMAIL_JOB,
+    payload: emailPayload,
+    maxAttempts: OUTBOX_MAX_ATTEMPTS,
+    backoffMs: OUTBOX_BACKOFF_MS,
+    handler: async (mail) => services.mailer.send(mail),
+  });
+  services.jobs.register({
+    name: OUTBOX_SMS_JOB,
+    payload: smsPayload,
+    maxAttempts: OUTBOX_MAX_ATTEMPTS,
+    backoffMs: OUTBOX_BACKOFF_MS,
+    handler: async (sms) => services.sms.send(sms),
+  });
+}

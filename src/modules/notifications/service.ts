@@ -1,0 +1,394 @@
+import { BlockList, isIP } from 'node:net';
+import { sql, type SQL } from 'drizzle-orm';
+import { one, rows, type Db, type Executor } from '../../db/client.js';
+import type { Config } from '../../config.js';
+import type { Clock } from '../../lib/clock.js';
+import { uuid } from '../../lib/ids.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { page } from '../../http/registry.js';
+import { PUSH_JOB } from './delivery.js';
+import { OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB } from './outbox.js';
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;
+
+/** Audience of a broadcast: every condition given must hold; {} is everyone (docs/decisions.md). */
+export interface Audience {
+  minKycTier?: number;
+  joinedAfter?: string;
+  joinedBefore?: string;
+}
+
+/** Subscriptions kept per user; the oldest goes when a new browser subscribes past the cap. */
+export const MAX_PUSH_SUBSCRIPTIONS = 10;
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+type NotificationRow = { id: string; kind: string; title: string; body: string; data: Record<string, unknown> | null; read_at: Date | null; created_at: Date };
+const notificationView = (r: NotificationRow) => ({
+  id: r.id,
+  kind: r.kind,
+  title: r.title,
+  body: r.body,
+  read: r.read_at !== null,
+  createdAt: iso(r.created_at)!,
+  ...(r.data ? { data: r.data } : {}),
+});
+
+type BroadcastRow = {
+  id: string;
+  title: string;
+  body: string;
+  audience: Audience;
+  starts_at: Date;
+  ends_at: Date | null;
+  ended_at: Date | null;
+  created_at: Date;
+};
+
+/** SQL condition: broadcast b is live and user u is in its audience. */
+function visibleTo(now: Date): SQL {
+  return sql`b.ended_at IS NULL AND b.starts_at <= ${now} AND (b.ends_at IS NULL OR b.ends_at > ${now})
+    AND u.kyc_tier >= COALESCE((b.audience->>'minKycTier')::int, 0)
+    AND (b.audience->>'joinedAfter' IS NULL OR u.created_at >= (b.audience->>'joinedAfter')::timestamptz)
+    AND (b.audience->>'joinedBefore' IS NULL OR u.created_at < (b.audience->>'joinedBefore')::timestamptz)`;
+}
+
+function broadcastStatus(b: BroadcastRow, now: Date): 'scheduled' | 'active' | 'ended' {
+  if (b.ended_at || (b.ends_at && new Date(b.ends_at) <= now)) return 'ended';
+  return new Date(b.starts_at) > now ? 'scheduled' : 'active';
+}
+
+const inList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+
+// Push services live on the public internet; a subscription must not turn the job worker into a proxy to
+// private addresses (SSRF). Loopback is allowed over http only in the sandbox, for local push test servers.
+const privateRanges = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  privateRanges.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::1', 128],
+  ['::', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  privateRanges.addSubnet(net, prefix, 'ipv6');
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function checkPushEndpoint(endpoint: string, sandbox: boolean): string {
+  const fail = (message: string) => new AppError('VALIDATION_FAILED', `endpoint: ${message}`, { issues: [{ path: 'endpoint', message }] });
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw fail('must be an absolute URL');
+  }
+  if (url.username || url.password) throw fail('must not carry credentials');
+  const host = url.hostname.toLowerCase();
+  const loopback = LOOPBACK_NAMES.has(host);
+  if (url.protocol === 'http:') {
+    if (!(sandbox && loopback)) throw fail(sandbox ? 'must use https (http is accepted only for localhost in the sandbox)' : 'must use https');
+  } else if (url.protocol !== 'https:') {
+    throw fail('must use https');
+  }
+  if (!(sandbox && loopback)) {
+    const bare = host.replace(/^\[|\]$/g, '');
+    const kind = isIP(bare);
+    if (host === 'localhost' || host.endsWith('.localhost') || (kind && privateRanges.check(bare, kind === 6 ? 'ipv6' : 'ipv4'))) {
+      throw fail('must be a public push service address');
+    }
+  }
+  return url.toString();
+}
+
+export function createNotificationsService({ db, clock, config }: { db: Db; clock: Clock; config: Config }) {
+  async function unreadCount(exec: Executor, userId: string): Promise<number> {
+    const r = await one<{ n: number }>(exec, sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${userId} AND read_at IS NULL`);
+    return r?.n ?? 0;
+  }
+
+  /** Poll blocks for a set of broadcasts; results only where the viewer voted (or for operators). */
+  async function pollsFor(exec: Executor, broadcastIds: string[], viewer: { userId?: string; admin?: boolean }) {
+    const out = new Map<string, PollView>();
+    if (!broadcastIds.length) return out;
+    const opts = await rows<{ poll_id: string; broadcast_id: string; question: string; option_id: string; label: string; votes: number }>(
+      exec,
+      sql`SELECT p.id AS poll_id, p.broadcast_id, p.question, o.id AS option_id, o.label,
+                 (SELECT count(*)::int FROM poll_votes v WHERE v.option_id = o.id) AS votes
+          FROM polls p JOIN poll_options o ON o.poll_id = p.id
+          WHERE p.broadcast_id IN (${inList(broadcastIds)}) ORDER BY p.id, o.position`,
+    );
+    const mine = viewer.userId
+      ? await rows<{ poll_id: string; option_id: string }>(
+          exec,
+          sql`SELECT v.poll_id, v.option_id FROM poll_votes v JOIN polls p ON p.id = v.poll_id
+              WHERE v.user_id = ${viewer.userId} AND p.broadcast_id IN (${inList(broadcastIds)})`,
+        )
+      : [];
+    const myVote = new Map(mine.map((m) => [m.poll_id, m.option_id]));
+    for (const o of opts) {
+      let p = out.get(o.broadcast_id);
+      if (!p) {
+        const vote = myVote.get(o.poll_id) ?? null;
+        p = { id: o.poll_id, question: o.question, myVote: vote, showResults: Boolean(viewer.admin || vote), options: [], totalVotes: 0 };
+        out.set(o.broadcast_id, p);
+      }
+      p.options.push({ id: o.option_id, label: o.label, votes: o.votes });
+      p.totalVotes += o.votes;
+    }
+    return out;
+  }
+
+  const publicPoll = (p: PollView) =>
+    p.showResults
+      ? { id: p.id, question: p.question, myVote: p.myVote, totalVotes: p.totalVotes, options: p.options }
+      : { id: p.id, question: p.question, myVote: p.myVote, options: p.options.map(({ id, label }) => ({ id, label })) };
+
+  const adminBroadcastView = (b: BroadcastRow, poll: PollView | undefined, now: Date) => ({
+    id: b.id,
+    title: b.title,
+    body: b.body,
+    audience: b.audience,
+    status: broadcastStatus(b, now),
+    startsAt: iso(b.starts_at)!,
+    endsAt: iso(b.ends_at),
+    endedAt: iso(b.ended_at),
+    createdAt: iso(b.created_at)!,
+    poll: poll ? { id: poll.id, question: poll.question, totalVotes: poll.totalVotes, options: poll.options } : null,
+  });
+
+  async function adminGetBroadcast(id: string) {
+    const b = await one<BroadcastRow>(db, sql`SELECT id, title, body, audience, starts_at, ends_at, ended_at, created_at FROM broadcasts WHERE id = ${id}`);
+    if (!b) throw notFound('Broadcast');
+    const polls = await pollsFor(db, [id], { admin: true });
+    return adminBroadcastView(b, polls.get(id), clock.now());
+  }
+
+  return {
+    // ---- inbox (spec 4.7) ----
+    async list(userId: string, q: { limit: number; offset: number; unreadOnly?: boolean }) {
+      const r = await rows<NotificationRow>(
+        db,
+        sql`SELECT id, kind, title, body, data, read_at, created_at FROM notifications
+            WHERE user_id = ${userId} ${q.unreadOnly ? sql`AND read_at IS NULL` : sql``}
+            ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
+      );
+      const p = page(r, q.limit, q.offset);
+      return { ...p, items: p.items.map(notificationView), unread: await unreadCount(db, userId) };
+    },
+
+    /** Another user's notification is NOT_FOUND (never reveal existence). Marking twice keeps the first read time. */
+    async markRead(userId: string, id: string) {
+      const r = await one<NotificationRow>(
+        db,
+        sql`UPDATE notifications SET read_at = COALESCE(read_at, ${clock.now()}) WHERE id = ${id} AND user_id = ${userId}
+            RETURNING id, kind, title, body, data, read_at, created_at`,
+      );
+      if (!r) throw notFound('Notification');
+      return { notification: notificationView(r), unread: await unreadCount(db, userId) };
+    },
+
+    async markAllRead(userId: string) {
+      const r = await rows<{ id: string }>(
+        db,
+        sql`UPDATE notifications SET read_at = ${clock.now()} WHERE user_id = ${userId} AND read_at IS NULL RETURNING id`,
+      );
+      return { marked: r.length, unread: 0 };
+    },
+
+    // ---- broadcasts and polls ----
+    async listBroadcasts(userId: string, q: { limit: number; offset: number }) {
+      const now = clock.now();
+      const r = await rows<BroadcastRow>(
+        db,
+        sql`SELECT b.id, b.title, b.body, b.audience, b.starts_at, b.ends_at, b.ended_at, b.created_at
+            FROM broadcasts b JOIN users u ON u.id = ${userId}
+            WHERE ${visibleTo(now)} ORDER BY b.starts_at DESC, b.id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
+      );
+      const p = page(r, q.limit, q.offset);
+      const polls = await pollsFor(
+        db,
+        p.items.map((b) => b.id),
+        { userId },
+      );
+      return {
+        ...p,
+        items: p.items.map((b) => {
+          const poll = polls.get(b.id);
+          return { id: b.id, title: b.title, body: b.body, startsAt: iso(b.starts_at)!, endsAt: iso(b.ends_at), poll: poll ? publicPoll(poll) : null };
+        }),
+      };
+    },
+
+    /** One vote per user per poll: poll_votes' primary key refuses the second, also under concurrency. */
+    async votePoll(userId: string, pollId: string, optionId: string) {
+      const now = clock.now();
+      return db.transaction(async (tx) => {
+        const poll = await one<{ broadcast_id: string }>(
+          tx,
+          sql`SELECT p.broadcast_id FROM polls p JOIN broadcasts b ON b.id = p.broadcast_id JOIN users u ON u.id = ${userId}
+              WHERE p.id = ${pollId} AND ${visibleTo(now)}`,
+        );
+        if (!poll) throw notFound('Poll');
+        const option = await one(tx, sql`SELECT 1 AS x FROM poll_options WHERE id = ${optionId} AND poll_id = ${pollId}`);
+        if (!option) throw notFound('Poll option');
+        const inserted = await one(
+          tx,
+          sql`INSERT INTO poll_votes (poll_id, user_id, option_id, created_at) VALUES (${pollId}, ${userId}, ${optionId}, ${now})
+              ON CONFLICT (poll_id, user_id) DO NOTHING RETURNING poll_id`,
+        );
+        if (!inserted) throw new AppError('ALREADY_VOTED', 'You have already voted in this poll');
+        const view = (await pollsFor(tx, [poll.broadcast_id], { userId })).get(poll.broadcast_id)!;
+        return { poll: publicPoll(view) };
+      });
+    },
+
+    async adminCreateBroadcast(adminId: string, input: { title: string; body: string; audience: Audience; startsAt?: Date; endsAt?: Date; poll?: { question?: string; options: string[] } }) {
+      const now = clock.now();
+      const startsAt = input.startsAt ?? now;
+      if (input.endsAt && input.endsAt <= startsAt) throw new AppError('VALIDATION_FAILED', 'endsAt must be after startsAt', { issues: [{ path: 'endsAt', message: 'must be after startsAt' }] });
+      if (input.endsAt && input.endsAt <= now) throw new AppError('VALIDATION_FAILED', 'endsAt must be in the future', { issues: [{ path: 'endsAt', message: 'must be in the future' }] });
+      const id = uuid();
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO broadcasts (id, title, body, audience, starts_at, ends_at, created_by, created_at)
+                             VALUES (${id}, ${input.title}, ${input.body}, ${JSON.stringify(input.audience)}::jsonb, ${startsAt}, ${input.endsAt ?? null}, ${adminId}, ${now})`);
+        if (input.poll) {
+          const pollId = uuid();
+          await tx.execute(sql`INSERT INTO polls (id, broadcast_id, question, created_at) VALUES (${pollId}, ${id}, ${input.poll.question ?? input.title}, ${now})`);
+          let position = 0;
+          for (const label of input.poll.options) {
+            await tx.execute(sql`INSERT INTO poll_options (id, poll_id, label, position) VALUES (${uuid()}, ${pollId}, ${label}, ${position++})`);
+          }
+        }
+      });
+      return { broadcast: await adminGetBroadcast(id) };
+    },
+
+    /** Ending twice is harmless: the first end time stays. */
+    async adminEndBroadcast(id: string) {
+      await db.execute(sql`UPDATE broadcasts SET ended_at = ${clock.now()} WHERE id = ${id} AND ended_at IS NULL`);
+      return { broadcast: await adminGetBroadcast(id) };
+    },
+
+    async adminListBroadcasts(q: { limit: number; offset: number; status?: 'scheduled' | 'active' | 'ended' }) {
+      const now = clock.now();
+      const filter =
+        q.status === 'ended'
+          ? sql`WHERE (ended_at IS NOT NULL OR ends_at <= ${now})`
+          : q.status === 'scheduled'
+            ? sql`WHERE ended_at IS NULL AND starts_at > ${now}`
+            : q.status === 'active'
+              ? sql`WHERE ended_at IS NULL AND starts_at <= ${now} AND (ends_at IS NULL OR ends_at > ${now})`
+              : sql``;
+      const r = await rows<BroadcastRow>(
+        db,
+        sql`SELECT id, title, body, audience, starts_at, ends_at, ended_at, created_at FROM broadcasts ${filter}
+            ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
+      );
+      const p = page(r, q.limit, q.offset);
+      const polls = await pollsFor(
+        db,
+        p.items.map((b) => b.id),
+        { admin: true },
+      );
+      return { ...p, items: p.items.map((b) => adminBroadcastView(b, polls.get(b.id), now)) };
+    },
+
+    async adminGetPollResults(pollId: string) {
+      const p = await one<{ broadcast_id: string }>(db, sql`SELECT broadcast_id FROM polls WHERE id = ${pollId}`);
+      if (!p) throw notFound('Poll');
+      const view = (await pollsFor(db, [p.broadcast_id], { admin: true })).get(p.broadcast_id)!;
+      return { poll: { id: view.id, broadcastId: p.broadcast_id, question: view.question, totalVotes: view.totalVotes, options: view.options } };
+    },
+
+    // ---- web push subscriptions ----
+    async savePushSubscription(userId: string, input: { endpoint: string; p256dh: string; auth: string }) {
+      const endpoint = checkPushEndpoint(input.endpoint, config.sandbox);
+      const now = clock.now();
+      return db.transaction(async (tx) => {
+        // The same browser signed in to another account: the endpoint now delivers to this one.
+        const r = await one<{ id: string; endpoint: string; created_at: Date }>(
+          tx,
+          sql`INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at)
+              VALUES (${uuid()}, ${userId}, ${endpoint}, ${input.p256dh}, ${input.auth}, ${now})
+              ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth
+              RETURNING id, endpoint, created_at`,
+        );
+        await tx.execute(sql`DELETE FROM push_subscriptions WHERE id IN (
+                               SELECT id FROM push_subscriptions WHERE user_id = ${userId}
+                               ORDER BY created_at DESC, id DESC OFFSET ${MAX_PUSH_SUBSCRIPTIONS})`);
+        return { subscription: { id: r!.id, endpoint: r!.endpoint, createdAt: iso(r!.created_at)! } };
+      });
+    },
+
+    async deletePushSubscription(userId: string, endpoint: string) {
+      let normalized = endpoint;
+      try {
+        normalized = new URL(endpoint).toString();
+      } catch {
+        /* not a URL: cannot match any stored endpoint */
+      }
+      const r = await rows(db, sql`DELETE FROM push_subscriptions WHERE user_id = ${userId} AND endpoint IN (${endpoint}, ${normalized}) RETURNING id`);
+      if (!r.length) throw notFound('Push subscription');
+      return { deleted: true };
+    },
+
+    // ---- dead letters (operators) ----
+    async adminListDeadLetters(q: { limit: number; offset: number; channel?: 'email' | 'sms' | 'push' }) {
+      const queues = q.channel === 'email' ? [OUTBOX_EMAIL_JOB] : q.channel === 'sms' ? [OUTBOX_SMS_JOB] : q.channel === 'push' ? [PUSH_JOB] : [OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB];
+      const r = await rows<{ id: string; queue: string; payload: Record<string, unknown>; attempts: number; last_error: string | null; created_at: Date; updated_at: Date; user_id: string | null }>(
+        db,
+        sql`SELECT j.id::text AS id, j.queue, j.payload, j.attempts, j.last_error, j.created_at, j.updated_at, s.user_id::text AS user_id
+            FROM jobs j LEFT JOIN push_subscriptions s ON j.queue = ${PUSH_JOB} AND s.id::text = j.payload->>'subscriptionId'
+            WHERE j.status = 'dead' AND j.queue IN (${inList(queues)})
+            ORDER BY j.updated_at DESC, j.id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
+      );
+      const p = page(r, q.limit, q.offset);
+      return {
+        ...p,
+        items: p.items.map((j) => ({
+          id: j.id,
+          channel: j.queue === OUTBOX_EMAIL_JOB ? ('email' as const) : j.queue === OUTBOX_SMS_JOB ? ('sms' as const) : ('push' as const),
+          recipient: j.queue === PUSH_JOB ? (j.user_id ? `user:${j.user_id}` : 'subscription removed') : String(j.payload.to ?? ''),
+          subject: typeof j.payload.subject === 'string' ? j.payload.subject : null,
+          attempts: j.attempts,
+          lastError: j.last_error,
+          createdAt: iso(j.created_at)!,
+          failedAt: iso(j.updated_at)!,
+        })),
+      };
+    },
+
+    /** Puts a dead delivery job back in the queue with a fresh set of attempts. */
+    async adminRetryDeadLetter(id: string) {
+      const r = await one<{ id: string }>(
+        db,
+        sql`UPDATE jobs SET status = 'queued', attempts = 0, run_at = ${clock.now()}, updated_at = ${clock.now()}
+            WHERE id::text = ${id} AND status = 'dead' AND queue IN (${inList([OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB])})
+            RETURNING id::text AS id`,
+      );
+      if (!r) throw notFound('Dead letter');
+      return { requeued: true };
+    },
+  };
+}
+
+interface PollView {
+  id: string;
+  question: string;
+  myVote: string | null;
+  showResults: boolean;
+  totalVotes: number;
+  options: { id: string; label: string; votes: number }[];
+}
