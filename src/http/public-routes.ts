@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { loginFailedRoute } from '../modules/security/public-routes.js';
+import { registerPaymentsWebhook } from '../modules/payments/public-routes.js';
 
 /**
  * The public HTTP endpoints of spec 4.11 (webhook, report-issue, login-failed) are plain routes, not registry
@@ -12,6 +13,7 @@ export const publicRouteModules: PublicRegistrar[] = [];
 
 publicRouteModules.push(loginFailedRoute);
 
+publicRouteModules.push(registerPaymentsWebhook);
 export async function registerPublicRoutes(app: FastifyInstance, services: Services) {
   for (const r of publicRouteModules) await r(app, services);
 }

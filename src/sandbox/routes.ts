@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { rows } from '../db/client.js';
 import type { Services } from '../services.js';
 import { validationError } from '../http/app.js';
+import { registerProcessorSimulator } from './processor-simulator.js';
 
 /**
  * Sandbox control endpoints (DESIGN §8): plain JSON, no envelope, no token; mounted only in sandbox mode.
@@ -11,6 +12,7 @@ import { validationError } from '../http/app.js';
  */
 export type SandboxRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
 export const sandboxModules: SandboxRegistrar[] = [];
+sandboxModules.push(registerProcessorSimulator);
 
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const r = schema.safeParse(body ?? {});

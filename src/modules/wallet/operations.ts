@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { AppError } from '../../http/errors.js';
+import { defineOperation, type OpContext } from '../../http/registry.js';
+import { nairaAmount } from '../../lib/money.js';
+import { usernameInput } from '../identity/operations.js';
+import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, type KycEligibility } from '../payments/service.js';
+import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA } from './transfers.js';
 
 export const ledgerRowOutput = z.object({
   id: z.string(),
@@ -11,6 +16,42 @@ export const ledgerRowOutput = z.object({
   createdAt: z.string(),
 });
 
+export const dedicatedAccountOutput = z.object({ accountNumber: z.string(), accountName: z.string(), bankName: z.string() });
+
+export const topupIntentOutput = z.object({
+  id: z.string(),
+  reference: z.string(),
+  amount: z.number(),
+  status: z.enum(['pending', 'success', 'failed', 'abandoned']),
+  checkoutUrl: z.string(),
+  processor: z.string(),
+  createdAt: z.string(),
+  amountPaid: z.number().nullable(),
+  channel: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  settledAt: z.string().nullable(),
+  failureReason: z.string().nullable(),
+});
+
+export const referenceInput = z
+  .string({ error: 'reference is required' })
+  .trim()
+  .min(1, 'reference is required')
+  .max(100, 'reference is too long')
+  .regex(/^[A-Za-z0-9_.:=-]+$/, 'reference has characters a reference never has');
+
+export const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
+
+/**
+ * Spec 5.8: transfers and dedicated accounts need Tier 2 with a name matching the profile. The KYC module's
+ * check decides when it is registered; until then the approved tier alone is required.
+ */
+export async function assertTier2Eligible(ctx: OpContext) {
+  const kyc = (ctx.services as { kyc?: KycEligibility }).kyc;
+  if (kyc?.assertTransferEligible) return kyc.assertTransferEligible(ctx.user.id);
+  if (ctx.user.kycTier < 2) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN) is required for wallet transfers and dedicated accounts');
+}
+
 export const walletOperations = [
   defineOperation({
     name: 'getWalletState',
@@ -18,7 +59,98 @@ export const walletOperations = [
     method: 'GET',
     purpose: 'balance, locked bonuses, recent ledger',
     input: z.object({}),
-    output: z.object({ balance: z.number(), lockedBonus: z.number(), referralLockedBonus: z.number(), log: z.array(ledgerRowOutput) }),
+    output: z.object({
+      balance: z.number(),
+      lockedBonus: z.number(),
+      referralLockedBonus: z.number(),
+      log: z.array(ledgerRowOutput),
+      dedicatedAccount: dedicatedAccountOutput.nullable().optional(),
+    }),
     handler: async (_input, ctx) => ctx.services.wallet.state(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'createTopupIntent',
+    suffix: 'BearerWallet',
+    method: 'POST',
+    purpose: 'server-side top-up intent with immutable reference; returns the checkout URL',
+    rateLimit: 'money',
+    input: z.object({
+      amount: nairaAmount({ min: TOPUP_MIN_NAIRA, max: TOPUP_MAX_NAIRA }),
+      // DESIGN §6: optional (the integration flow omits it), default from config.
+      processor: z.string().trim().min(1).max(40).optional(),
+    }),
+    output: topupIntentOutput,
+    errors: ['AMOUNT_OUT_OF_RANGE', 'UPSTREAM_ERROR'],
+    handler: async (input, ctx) => ctx.services.payments.createTopupIntent(ctx.user, input),
+  }),
+  defineOperation({
+    name: 'getTopupIntent',
+    suffix: 'BearerWallet',
+    method: 'GET',
+    purpose: 'poll status of own top-up intent',
+    input: z.object({ reference: referenceInput }),
+    output: topupIntentOutput,
+    handler: async (input, ctx) => ctx.services.payments.getTopupIntent(ctx.user.id, input.reference),
+  }),
+  defineOperation({
+    name: 'debitWalletFn',
+    suffix: 'BearerWallet',
+    method: 'POST',
+    purpose: "debit the caller's wallet",
+    rateLimit: 'money',
+    gates: { pin: true },
+    input: z.object({
+      amount: nairaAmount({ min: DEBIT_MIN_NAIRA, max: MONEY_MAX_NAIRA }),
+      note: z.string({ error: 'note is required' }).trim().min(1, 'note is required').max(140, 'note must be at most 140 characters'),
+      pin: pinInput,
+    }),
+    output: z.object({ reference: z.string(), amount: z.number(), note: z.string(), balance: z.number() }),
+    errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED'],
+    handler: async (input, ctx) => ctx.services.walletMoney.debit(ctx.user, input),
+  }),
+  defineOperation({
+    name: 'transferWalletFn',
+    suffix: 'BearerWallet',
+    method: 'POST',
+    purpose: 'send funds to another user; KYC Tier 2 required',
+    rateLimit: 'money',
+    gates: { pin: true, stepUp: true },
+    precheck: async (_input, ctx) => assertTier2Eligible(ctx),
+    input: z.object({
+      username: usernameInput,
+      amount: nairaAmount({ min: TRANSFER_MIN_NAIRA, max: MONEY_MAX_NAIRA }),
+      note: z.string().trim().max(140, 'note must be at most 140 characters').optional(),
+      pin: pinInput,
+    }),
+    output: z.object({
+      reference: z.string(),
+      amount: z.number(),
+      balance: z.number(),
+      recipient: z.object({ username: z.string(), fullName: z.string().nullable() }),
+    }),
+    errors: ['KYC_TIER_REQUIRED', 'STEP_UP_REQUIRED', 'INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.walletMoney.transfer(ctx.user, input),
+  }),
+  defineOperation({
+    name: 'lookupProfileByUsername',
+    suffix: 'BearerWallet',
+    method: 'POST',
+    purpose: 'resolve an @username to a recipient profile',
+    input: z.object({ username: z.string().trim().transform((s) => s.replace(/^@/, '')).pipe(usernameInput) }),
+    output: z.object({ username: z.string(), fullName: z.string().nullable() }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.walletMoney.lookupProfile(input.username),
+  }),
+  defineOperation({
+    name: 'getOrCreateDedicatedAccount',
+    suffix: 'BearerWallet',
+    method: 'POST',
+    purpose: "the caller's dedicated virtual account (created with the processor on first call); KYC Tier 2",
+    gates: { kycTier: 2 },
+    precheck: async (_input, ctx) => assertTier2Eligible(ctx),
+    input: z.object({}),
+    output: z.object({ dedicatedAccount: dedicatedAccountOutput.extend({ processor: z.string(), createdAt: z.string() }) }),
+    errors: ['KYC_TIER_REQUIRED', 'UPSTREAM_ERROR'],
+    handler: async (_input, ctx) => ({ dedicatedAccount: await ctx.services.payments.getOrCreateDedicatedAccount(ctx.user.id) }),
   }),
 ];

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { DAY, HOUR } from '../../lib/clock.js';
+import type { Services } from '../../services.js';
+import { JOB_CREATE_DVA, JOB_PROCESS_EVENT, JOB_RECONCILE } from './service.js';
+
+const PROCESS_EVENT_ATTEMPTS = 8;
+
+/** Payments jobs: webhook processing, dedicated accounts after Tier 2, and the daily reconciliation. */
+export function registerPaymentsJobs(services: Services) {
+  const { jobs, payments } = services;
+  jobs.register({
+    name: JOB_PROCESS_EVENT,
+    payload: z.object({ eventId: z.string().uuid() }),
+    maxAttempts: PROCESS_EVENT_ATTEMPTS,
+    handler: async (p, meta) => payments.processEvent(p.eventId, meta.attempt >= PROCESS_EVENT_ATTEMPTS),
+  });
+  jobs.register({
+    name: JOB_CREATE_DVA,
+    payload: z.object({ userId: z.string().uuid() }),
+    maxAttempts: 10,
+    backoffMs: 30_000,
+    handler: async (p) => {
+      await payments.ensureDedicatedAccount(p.userId);
+    },
+  });
+  jobs.register({
+    name: JOB_RECONCILE,
+    payload: z.object({}),
+    maxAttempts: 3,
+    handler: async () => {
+      await payments.reconcile();
+    },
+  });
+  // Daily at 00:00 Africa/Lagos (UTC+1): slots start at 23:00 UTC; the slot key makes it once per day across instances.
+  jobs.schedule({ job: JOB_RECONCILE, everyMs: DAY, offsetMs: 23 * HOUR });
+}

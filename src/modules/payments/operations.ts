@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { defineOperation, pageInput, pageOutput, queryBool } from '../../http/registry.js';
+import { nairaAmount } from '../../lib/money.js';
+import { emailInput } from '../identity/operations.js';
+import { referenceInput, topupIntentOutput } from '../wallet/operations.js';
+import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
+
+const callbackUrlInput = z
+  .string({ error: 'callbackUrl is required' })
+  .trim()
+  .max(2048, 'callbackUrl is too long')
+  .url('callbackUrl must be an absolute URL')
+  .refine((u) => /^https?:\/\//i.test(u), 'callbackUrl must be http or https');
+
+const historyItem = z.object({
+  kind: z.enum(['topup', 'dva']),
+  reference: z.string(),
+  amount: z.number(),
+  amountPaid: z.number().nullable(),
+  status: z.string(),
+  processor: z.string(),
+  channel: z.string().nullable(),
+  createdAt: z.string(),
+  settledAt: z.string().nullable(),
+});
+
+const adminItem = z.object({
+  kind: z.enum(['intent', 'settlement', 'event']),
+  id: z.string(),
+  reference: z.string().nullable(),
+  processor: z.string(),
+  status: z.string().optional(),
+  amount: z.number().optional(),
+  amountPaid: z.number().nullable().optional(),
+  userId: z.string().optional(),
+  userEmail: z.string().optional(),
+  settlementKind: z.string().optional(),
+  channel: z.string().nullable().optional(),
+  source: z.string().optional(),
+  flagged: z.boolean().optional(),
+  event: z.string().optional(),
+  outcome: z.string().nullable().optional(),
+  deliveries: z.number().optional(),
+  failureReason: z.string().nullable().optional(),
+  createdAt: z.string(),
+  settledAt: z.string().nullable().optional(),
+  processedAt: z.string().nullable().optional(),
+});
+
+export const paymentsOperations = [
+  defineOperation({
+    name: 'startProcessorTopup',
+    suffix: 'BearerPayments',
+    method: 'POST',
+    purpose: 'initialize a payment-processor transaction',
+    rateLimit: 'money',
+    input: z.object({ amount: nairaAmount({ min: TOPUP_MIN_NAIRA, max: TOPUP_MAX_NAIRA }), email: emailInput, callbackUrl: callbackUrlInput }),
+    output: topupIntentOutput.extend({ authorizationUrl: z.string(), accessCode: z.string() }),
+    errors: ['AMOUNT_OUT_OF_RANGE', 'UPSTREAM_ERROR'],
+    handler: async (input, ctx) => ctx.services.payments.startProcessorTopup(ctx.user, input),
+  }),
+  defineOperation({
+    name: 'verifyProcessorTopup',
+    suffix: 'BearerPayments',
+    method: 'POST',
+    purpose: 'verify a reference and credit the wallet if unsettled',
+    rateLimit: 'money',
+    input: z.object({ reference: referenceInput }),
+    output: topupIntentOutput.extend({ credited: z.boolean() }),
+    errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
+    handler: async (input, ctx) => ctx.services.payments.verifyProcessorTopup(ctx.user.id, input.reference),
+  }),
+  defineOperation({
+    name: 'getTopupReceipt',
+    suffix: 'BearerPayments',
+    method: 'GET',
+    purpose: 'shareable top-up receipt',
+    input: z.object({ reference: referenceInput }),
+    output: z.object({
+      receipt: z.object({
+        reference: z.string(),
+        kind: z.string(),
+        status: z.literal('success'),
+        amount: z.number(),
+        requestedAmount: z.number().nullable(),
+        currency: z.literal('NGN'),
+        processor: z.string(),
+        channel: z.string().nullable(),
+        paidAt: z.string(),
+        creditedAt: z.string(),
+        creditedTo: z.string(),
+      }),
+    }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ctx.services.payments.getTopupReceipt(ctx.user.id, input.reference),
+  }),
+  defineOperation({
+    name: 'listPaymentHistory',
+    suffix: 'BearerPayments',
+    method: 'GET',
+    purpose: "caller's payment intents and settlements",
+    input: z.object({ ...pageInput }),
+    output: pageOutput(historyItem),
+    handler: async (input, ctx) => ctx.services.payments.listPaymentHistory(ctx.user.id, input.limit, input.offset),
+  }),
+  defineOperation({
+    name: 'adminSearchPayments',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'operator search of top-up intents, settlements and processor events',
+    input: z.object({
+      kind: z.enum(['intents', 'settlements', 'events']).default('intents'),
+      reference: referenceInput.optional(),
+      userId: z.string().uuid('userId must be a UUID').optional(),
+      email: emailInput.optional(),
+      status: z.string().trim().max(20).optional(),
+      flagged: queryBool.optional(),
+      ...pageInput,
+    }),
+    output: pageOutput(adminItem),
+    handler: async (input, ctx) => ctx.services.payments.adminSearchPayments(input),
+  }),
+  defineOperation({
+    name: 'adminRunReconciliation',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'verify every unsettled top-up with the processor now; settle paid ones, mark failed and abandoned ones',
+    input: z.object({}),
+    output: z.object({ checked: z.number(), settled: z.number(), failed: z.number(), abandoned: z.number(), errors: z.number() }),
+    handler: async (_input, ctx) => ctx.services.payments.reconcile({ minAgeMs: 0 }),
+  }),
+  defineOperation({
+    name: 'adminAdjustWallet',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: "credit (positive) or debit (negative) a user's wallet with a mandatory reason; audited",
+    rateLimit: 'money',
+    input: z.object({
+      userId: z.string().uuid('userId must be a UUID'),
+      amount: z
+        .number({ error: 'amount must be a number (naira, signed)' })
+        .finite()
+        .refine((n) => n !== 0, 'amount must not be 0')
+        .refine((n) => Math.abs(n) <= 10_000_000, 'amount must be at most 10,000,000 naira either way')
+        .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most 2 decimals'),
+      reason: z.string({ error: 'reason is required' }).trim().min(3, 'reason must be at least 3 characters').max(500, 'reason must be at most 500 characters'),
+    }),
+    output: z.object({ reference: z.string(), amount: z.number(), balance: z.number() }),
+    errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],
+    handler: async (input, ctx) => ctx.services.payments.adminAdjustWallet(ctx.user, input),
+  }),
+];

@@ -1,0 +1,117 @@
+import { sql } from 'drizzle-orm';
+import { one, type Db, type Tx } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
+import type { AuthUser } from '../../http/registry.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Clock } from '../../lib/clock.js';
+import type { EventBus } from '../../lib/events.js';
+import { prefixedId } from '../../lib/ids.js';
+import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
+import type { Notifier } from '../notifications/notifier.js';
+import type { WalletLimits } from './limits.js';
+
+/**
+ * Money leaving a wallet on the user's instruction: debitWalletFn and transferWalletFn (spec 4.4).
+ * The wallet rows are locked first (FOR UPDATE, in id order) so the daily-outflow check and the debit are one
+ * decision per wallet: a hundred concurrent debits can neither overdraw nor slip past the tier limit.
+ */
+export const DEBIT_MIN_NAIRA = 50;
+/** Spec 8 leaves transfer bounds open: the same floor as a debit. */
+export const TRANSFER_MIN_NAIRA = 50;
+/** Far above any tier's daily limit; keeps absurd amounts out of bigint arithmetic. */
+export const MONEY_MAX_NAIRA = 100_000_000;
+/** debitWalletFn's counter-account: the platform received the money for the purpose in the note. */
+export const WALLET_DEBIT_ACCOUNT = 'revenue:wallet_debits' as const;
+
+export type WalletMoney = ReturnType<typeof createWalletMoney>;
+
+export function createWalletMoney({ db, clock, ledger, walletLimits, events, notifier }: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; events: EventBus; notifier: Notifier }) {
+  async function lockWallets(tx: Tx, userIds: string[]) {
+    const codes = userIds.map((id) => `user:${id}:wallet`);
+    await tx.execute(sql`SELECT id FROM accounts WHERE code IN ${codes} ORDER BY id FOR UPDATE`);
+  }
+
+  async function activeUserByUsername(username: string) {
+    const u = await one<{ id: string; username: string; full_name: string | null; kyc_tier: number }>(
+      db,
+      sql`SELECT id, username, full_name, kyc_tier FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`,
+    );
+    if (!u) throw new AppError('NOT_FOUND', `No active account has the username @${username.toLowerCase()}`);
+    return u;
+  }
+
+  return {
+    /** lookupProfileByUsername: the minimal public profile a sender needs to confirm the recipient. */
+    async lookupProfile(username: string) {
+      const u = await activeUserByUsername(username);
+      return { username: u.username, fullName: u.full_name };
+    },
+
+    async debit(user: AuthUser, input: { amount: number; note: string }) {
+      const amount = toKobo(input.amount);
+      const reference = prefixedId('wdb', clock.now().getTime());
+      return db.transaction(async (tx) => {
+        await lockWallets(tx, [user.id]);
+        await walletLimits.assertOutflow(tx, user.id, user.kycTier, amount);
+        const posted = await ledger.post(tx, {
+          reference,
+          type: 'wallet_debit',
+          description: input.note,
+          entries: [
+            { account: { user: user.id, kind: 'wallet' }, amount: -amount },
+            { account: { system: WALLET_DEBIT_ACCOUNT }, amount },
+          ],
+        });
+        return { reference, amount: input.amount, note: input.note, balance: toNaira(posted.balances[`user:${user.id}:wallet`]) };
+      });
+    },
+
+    async transfer(user: AuthUser, input: { username: string; amount: number; note?: string }) {
+      const amount = toKobo(input.amount);
+      const to = await activeUserByUsername(input.username);
+      if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
+      const reference = prefixedId('trf', clock.now().getTime());
+      const from = user.username ? `@${user.username}` : 'a user';
+      return db.transaction(async (tx) => {
+        await lockWallets(tx, [user.id, to.id]);
+        await walletLimits.assertOutflow(tx, user.id, user.kycTier, amount);
+        const headroom = await walletLimits.balanceHeadroom(tx, to.id, to.kyc_tier);
+        if (headroom !== null && amount > headroom) {
+          // The recipient's balance stays private: only say that their tier cannot hold this much more.
+          throw new AppError('LIMIT_EXCEEDED', `@${to.username}'s wallet cannot receive ${formatNaira(amount)} now (their KYC tier's balance limit)`);
+        }
+        const posted = await ledger.post(tx, {
+          reference,
+          type: 'transfer_out',
+          description: `Transfer from ${from} to @${to.username}${input.note ? `: ${input.note}` : ''}`,
+          entries: [
+            { account: { user: user.id, kind: 'wallet' }, amount: -amount },
+            { account: { user: to.id, kind: 'wallet' }, amount },
+          ],
+          metadata: { from: user.id, to: to.id, note: input.note ?? null },
+        });
+        await events.emit(tx, 'wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
+        await notifier.emit(tx, {
+          userId: user.id,
+          kind: 'transfer_sent',
+          title: 'Transfer sent',
+          body: `You sent ${formatNaira(amount)} to @${to.username}.`,
+          data: { reference, amount: input.amount, to: to.username },
+        });
+        await notifier.emit(tx, {
+          userId: to.id,
+          kind: 'transfer_received',
+          title: 'Money received',
+          body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
+          data: { reference, amount: input.amount, from: user.username },
+        });
+        return {
+          reference,
+          amount: input.amount,
+          balance: toNaira(posted.balances[`user:${user.id}:wallet`]),
+          recipient: { username: to.username, fullName: to.full_name },
+        };
+      });
+    },
+  };
+}

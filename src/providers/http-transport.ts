@@ -1,0 +1,62 @@
+/**
+ * The one way adapters speak HTTP to upstreams: a fetch-like function. Adapters build real requests (URL,
+ * method, headers, body) so a real upstream is a configuration change; only the carrier varies.
+ *
+ * Loopback: the sandbox simulators live on this same Fastify app under PUBLIC_URL. When a request targets our
+ * own PUBLIC_URL and the app is not listening on a socket (tests build the app and call `inject`), the request
+ * is carried by `app.inject` instead of the network. Once the app listens, real fetch is used for everything.
+ */
+export interface TransportRequest {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Milliseconds before the call is abandoned (real network only). */
+  timeoutMs?: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  text: string;
+}
+
+export type HttpTransport = (url: string, req: TransportRequest) => Promise<TransportResponse>;
+
+/** The parts of a Fastify instance the loopback needs (domain code stays free of Fastify types). */
+export interface InjectableApp {
+  inject(opts: { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }): Promise<{ statusCode: number; body: string }>;
+  server: { listening: boolean };
+}
+
+export interface LoopbackTransport {
+  send: HttpTransport;
+  /** Called once the app exists (services are built before the app). */
+  attach(app: InjectableApp): void;
+}
+
+export const fetchTransport: HttpTransport = async (url, req) => {
+  const res = await fetch(url, {
+    method: req.method,
+    headers: req.headers,
+    body: req.body,
+    signal: AbortSignal.timeout(req.timeoutMs ?? 15_000),
+  });
+  return { status: res.status, text: await res.text() };
+};
+
+export function createLoopbackTransport(publicUrl: string, network: HttpTransport = fetchTransport): LoopbackTransport {
+  let app: InjectableApp | null = null;
+  const base = publicUrl.replace(/\/$/, '');
+  return {
+    attach(a) {
+      app = a;
+    },
+    async send(url, req) {
+      const own = url === base || url.startsWith(`${base}/`);
+      if (own && app && !app.server.listening) {
+        const res = await app.inject({ method: req.method, url: url.slice(base.length) || '/', headers: req.headers, payload: req.body });
+        return { status: res.statusCode, text: res.body };
+      }
+      return network(url, req);
+    },
+  };
+}

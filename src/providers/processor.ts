@@ -1,0 +1,216 @@
+import { createHmac } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from '../http/errors.js';
+import { safeEqual } from '../lib/crypto.js';
+import type { HttpTransport } from './http-transport.js';
+
+/**
+ * Payment processor adapter, Paystack-style protocol (DESIGN §11). Everything here is the real wire shape:
+ * `POST /transaction/initialize`, `GET /transaction/verify/:reference`, `POST /customer`,
+ * `POST /dedicated_account`, `Authorization: Bearer <secret key>`, amounts in kobo, and webhooks signed with
+ * HMAC-SHA512 of the raw body under the same secret. The sandbox simulator speaks the same protocol, so
+ * pointing PROCESSOR_BASE_URL at a real processor is a configuration change.
+ */
+export type ChargeStatus = 'success' | 'failed' | 'abandoned' | 'pending' | 'not_found';
+
+export interface InitializeInput {
+  email: string;
+  amount: bigint;
+  reference: string;
+  callbackUrl?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface VerifiedCharge {
+  reference: string;
+  status: ChargeStatus;
+  /** Kobo actually paid (meaningful when status is success). */
+  amount: bigint;
+  currency: string;
+  channel: string | null;
+  paidAt: Date | null;
+}
+
+export interface DedicatedAccount {
+  customerCode: string;
+  accountNumber: string;
+  accountName: string;
+  bankName: string;
+  providerId: string | null;
+}
+
+/** A charge event as the webhook delivers it, normalised. */
+export interface ChargeEvent {
+  event: string;
+  reference: string | null;
+  status: string | null;
+  amount: bigint | null;
+  currency: string;
+  channel: string | null;
+  paidAt: Date | null;
+  customerCode: string | null;
+  customerEmail: string | null;
+  /** For channel dedicated_nuban: the virtual account that received the transfer. */
+  receiverAccountNumber: string | null;
+}
+
+export interface ProcessorAdapter {
+  readonly id: string;
+  initialize(input: InitializeInput): Promise<{ authorizationUrl: string; accessCode: string; reference: string }>;
+  verify(reference: string): Promise<VerifiedCharge>;
+  createDedicatedAccount(input: { email: string; firstName: string; lastName: string; phone?: string | null }): Promise<DedicatedAccount>;
+  /** Constant-time check of `x-processor-signature` over the exact raw bytes received. */
+  verifySignature(rawBody: Buffer, signature: string | undefined): boolean;
+  parseEvent(payload: unknown): ChargeEvent;
+}
+
+export function signProcessorPayload(secret: string, rawBody: Buffer | string): string {
+  return createHmac('sha512', secret).update(rawBody).digest('hex');
+}
+
+const envelope = z.object({ status: z.boolean(), message: z.string().optional(), data: z.unknown().optional() });
+
+const koboField = z.union([z.number(), z.string().regex(/^\d+$/)]).transform((v) => BigInt(v));
+
+const verifyData = z.object({
+  reference: z.string(),
+  status: z.string(),
+  amount: koboField,
+  currency: z.string().default('NGN'),
+  channel: z.string().nullish(),
+  paid_at: z.string().nullish(),
+});
+
+const eventSchema = z.object({
+  event: z.string(),
+  data: z
+    .object({
+      reference: z.string().nullish(),
+      status: z.string().nullish(),
+      amount: koboField.nullish(),
+      currency: z.string().nullish(),
+      channel: z.string().nullish(),
+      paid_at: z.string().nullish(),
+      customer: z.object({ email: z.string().nullish(), customer_code: z.string().nullish() }).partial().nullish(),
+      authorization: z.object({ receiver_bank_account_number: z.string().nullish() }).partial().nullish(),
+    })
+    .passthrough()
+    .nullish(),
+});
+
+const KNOWN_STATUSES: ChargeStatus[] = ['success', 'failed', 'abandoned', 'pending'];
+
+function toDate(s: string | null | undefined): Date | null {
+  if (!s) return null;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+export function createPaystackStyleAdapter(opts: { id: string; baseUrl: string; secretKey: string; transport: HttpTransport; timeoutMs?: number }): ProcessorAdapter {
+  const base = opts.baseUrl.replace(/\/$/, '');
+  const headers = { authorization: `Bearer ${opts.secretKey}`, 'content-type': 'application/json', accept: 'application/json' };
+
+  async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: z.infer<typeof envelope> | null }> {
+    let res;
+    try {
+      res = await opts.transport(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: opts.timeoutMs });
+    } catch (err) {
+      throw new AppError('UPSTREAM_ERROR', 'The payment processor could not be reached; try again shortly', { cause: err });
+    }
+    let json: z.infer<typeof envelope> | null = null;
+    try {
+      const parsed = envelope.safeParse(JSON.parse(res.text));
+      if (parsed.success) json = parsed.data;
+    } catch {
+      json = null;
+    }
+    if (res.status >= 500 || (!json && res.status !== 404)) {
+      throw new AppError('UPSTREAM_ERROR', `The payment processor answered ${res.status}; try again shortly`);
+    }
+    return { status: res.status, json };
+  }
+
+  return {
+    id: opts.id,
+    async initialize(input) {
+      const r = await request('POST', '/transaction/initialize', {
+        email: input.email,
+        amount: input.amount.toString(),
+        reference: input.reference,
+        ...(input.callbackUrl ? { callback_url: input.callbackUrl } : {}),
+        ...(input.metadata ? { metadata: input.metadata } : {}),
+      });
+      const data = z.object({ authorization_url: z.string().url(), access_code: z.string(), reference: z.string() }).safeParse(r.json?.data);
+      if (r.status !== 200 || !r.json?.status || !data.success) {
+        throw new AppError('UPSTREAM_ERROR', `The payment processor refused to start the payment: ${r.json?.message ?? `HTTP ${r.status}`}`);
+      }
+      return { authorizationUrl: data.data.authorization_url, accessCode: data.data.access_code, reference: data.data.reference };
+    },
+    async verify(reference) {
+      const r = await request('GET', `/transaction/verify/${encodeURIComponent(reference)}`);
+      // Paystack answers an unknown reference with 400/404 and status:false.
+      if (!r.json?.status) {
+        if (r.status === 400 || r.status === 404) return { reference, status: 'not_found', amount: 0n, currency: 'NGN', channel: null, paidAt: null };
+        throw new AppError('UPSTREAM_ERROR', `The payment processor could not verify ${reference}: ${r.json?.message ?? `HTTP ${r.status}`}`);
+      }
+      const data = verifyData.safeParse(r.json.data);
+      if (!data.success) throw new AppError('UPSTREAM_ERROR', 'The payment processor answered verify with an unexpected shape');
+      const d = data.data;
+      // Anything we do not know (ongoing, processing, queued, reversed...) is treated as not yet settled.
+      const status: ChargeStatus = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as ChargeStatus) : 'pending';
+      return { reference: d.reference, status, amount: d.amount, currency: d.currency, channel: d.channel ?? null, paidAt: toDate(d.paid_at) };
+    },
+    async createDedicatedAccount(input) {
+      const c = await request('POST', '/customer', { email: input.email, first_name: input.firstName, last_name: input.lastName, ...(input.phone ? { phone: input.phone } : {}) });
+      const customer = z.object({ customer_code: z.string() }).safeParse(c.json?.data);
+      if (!c.json?.status || !customer.success) throw new AppError('UPSTREAM_ERROR', `The payment processor refused the customer: ${c.json?.message ?? `HTTP ${c.status}`}`);
+      const a = await request('POST', '/dedicated_account', { customer: customer.data.customer_code, preferred_bank: 'wema-bank' });
+      const acc = z
+        .object({ account_number: z.string(), account_name: z.string(), bank: z.object({ name: z.string() }), id: z.union([z.string(), z.number()]).nullish() })
+        .safeParse(a.json?.data);
+      if (!a.json?.status || !acc.success) throw new AppError('UPSTREAM_ERROR', `The payment processor refused the dedicated account: ${a.json?.message ?? `HTTP ${a.status}`}`);
+      return {
+        customerCode: customer.data.customer_code,
+        accountNumber: acc.data.account_number,
+        accountName: acc.data.account_name,
+        bankName: acc.data.bank.name,
+        providerId: acc.data.id == null ? null : String(acc.data.id),
+      };
+    },
+    verifySignature(rawBody, signature) {
+      if (!signature) return false;
+      return safeEqual(signProcessorPayload(opts.secretKey, rawBody), signature.trim().toLowerCase());
+    },
+    parseEvent(payload) {
+      const p = eventSchema.safeParse(payload);
+      if (!p.success) throw new AppError('VALIDATION_FAILED', 'Webhook body is not a processor event');
+      const d = p.data.data ?? {};
+      return {
+        event: p.data.event,
+        reference: d.reference ?? null,
+        status: d.status ?? null,
+        amount: d.amount ?? null,
+        currency: d.currency ?? 'NGN',
+        channel: d.channel ?? null,
+        paidAt: toDate(d.paid_at),
+        customerCode: d.customer?.customer_code ?? null,
+        customerEmail: d.customer?.email ?? null,
+        receiverAccountNumber: d.authorization?.receiver_bank_account_number ?? null,
+      };
+    },
+  };
+}
+
+/** The configured processors by id; `default` is config.processor.default. */
+export interface ProcessorRegistry {
+  default: ProcessorAdapter;
+  get(id: string): ProcessorAdapter | undefined;
+  ids(): string[];
+}
+
+export function createProcessorRegistry(adapters: ProcessorAdapter[], defaultId: string): ProcessorRegistry {
+  const map = new Map(adapters.map((a) => [a.id, a]));
+  const def = map.get(defaultId);
+  if (!def) throw new Error(`processor: default processor ${defaultId} is not configured`);
+  return { default: def, get: (id) => map.get(id), ids: () => [...map.keys()] };
+}
