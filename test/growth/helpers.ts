@@ -5,6 +5,8 @@ import { toKobo } from '../../src/lib/money.js';
 
 /** Signs a new account up through the real OTP flow with a referral code. */
 export async function signUpWithCode(h: Harness, referralCode: string, email = `r${randomUUID().slice(0, 8)}@example.com`): Promise<TestUser> {
+  // Past any resend cooldown of an earlier login with the same e-mail.
+  h.clock.advance(61_000);
   await call(h, 'POST', '/_serverFn/sendLoginOtpPublicAuth', { email });
   const code = await lastCode(h, email);
   const res = await call(h, 'POST', '/_serverFn/verifyLoginOtpPublicAuth', { email, code, referralCode });
@@ -56,8 +58,7 @@ export async function notificationsOf(h: Harness, userId: string, kind: string) 
   return r.rows;
 }
 
-export async function setSettings(h: Harness, admin: TestUser, patch: Record<string, unknown>) {
-  const res = await call(h, 'POST', '/_serverFn/adminUpdateGrowthSettingsBearerAdmin', patch, { token: admin.token });
-  if (res.statusCode !== 200) throw new Error(`adminUpdateGrowthSettings failed: ${res.body}`);
-  return res.json().settings;
+/** Test setup: changes rules through the service (the admin operation itself is tested in settings.test.ts). */
+export async function setSettings(h: Harness, patch: Record<string, unknown>) {
+  return h.app.services.growthSettings.update(randomUUID(), patch);
 }
