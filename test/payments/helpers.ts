@@ -52,3 +52,19 @@ export async function topupCredits(h: Harness, reference: string): Promise<numbe
 export function sandboxPay(h: Harness, body: Record<string, unknown>) {
   return h.app.inject({ method: 'POST', url: '/sandbox/processor/pay', payload: body });
 }
+
+/** A Tier 2 user as the KYC module leaves one: tier 2 plus an approved Tier 2 record carrying the verified name. */
+export async function tier2User(h: Harness, opts: { username: string; fullName: string; pin?: string; tier?: number }) {
+  const u = await user(h, { tier: opts.tier ?? 2, username: opts.username, fullName: opts.fullName, pin: opts.pin });
+  if ((h.app.services as { kyc?: unknown }).kyc) {
+    const now = h.clock.now();
+    await h.app.services.db.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, verified_name, created_at, updated_at)
+        VALUES (gen_random_uuid(), ${u.id}, 2, 'approved', ${opts.fullName}, ${now}, ${now})`);
+  }
+  return u;
+}
+
+export async function count(h: Harness, query: ReturnType<typeof sql>): Promise<number> {
+  const r = (await h.app.services.db.execute(query)) as unknown as { rows: { n: number | string }[] };
+  return Number(r.rows[0].n);
+}
