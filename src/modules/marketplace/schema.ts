@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Typed view of migration 0700 (marketplace). Money columns are kobo. */
 export const marketplaceProducts = pgTable(
@@ -20,6 +20,7 @@ export const marketplaceOrders = pgTable(
   'marketplace_orders',
   {
     id: uuid('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'bigint' }).notNull(),
     reference: text('reference').notNull().unique(),
     userId: uuid('user_id').notNull(),
     productId: uuid('product_id').notNull(),

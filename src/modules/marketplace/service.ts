@@ -169,7 +169,7 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
       const list = await rows<OrderRow>(
         db,
         sql`SELECT ${ORDER_COLS} FROM marketplace_orders WHERE user_id = ${userId} AND (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
-            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+            ORDER BY created_at DESC, seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
       );
       return page(list.map(orderView), opts.limit, opts.offset);
     },
@@ -187,7 +187,7 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
         sql`SELECT ${ORDER_COLS} FROM marketplace_orders
             WHERE (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
               AND (${opts.userId ?? null}::uuid IS NULL OR user_id = ${opts.userId ?? null}::uuid)
-            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+            ORDER BY created_at DESC, seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
       );
       return page(
         list.map((o) => ({ ...orderView(o), userId: o.user_id })),

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Typed view of migration 0700 (subscription orders). Money columns are kobo. */
 export const subscriptionPlans = pgTable('subscription_plans', {
@@ -16,6 +16,7 @@ export const subscriptionOrders = pgTable(
   'subscription_orders',
   {
     id: uuid('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'bigint' }).notNull(),
     reference: text('reference').notNull().unique(),
     userId: uuid('user_id').notNull(),
     planId: uuid('plan_id').notNull(),

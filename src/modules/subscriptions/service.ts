@@ -156,7 +156,7 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
       const list = await rows<OrderRow>(
         db,
         sql`SELECT ${ORDER_COLS} FROM subscription_orders WHERE user_id = ${userId} AND (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
-            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+            ORDER BY created_at DESC, seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
       );
       return page(list.map(subscriptionOrderView), opts.limit, opts.offset);
     },
@@ -173,7 +173,7 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
         sql`SELECT ${ORDER_COLS} FROM subscription_orders
             WHERE (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
               AND (${opts.userId ?? null}::uuid IS NULL OR user_id = ${opts.userId ?? null}::uuid)
-            ORDER BY created_at DESC, id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+            ORDER BY created_at DESC, seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
       );
       return page(
         list.map((o) => ({ ...subscriptionOrderView(o), userId: o.user_id })),

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { defineOperation, pageInput, pageOutput, queryBool, uuidInput } from '../../http/registry.js';
+
+export const MESSAGE_MAX = 4000;
+const bodyInput = z
+  .string({ error: 'body is required' })
+  .trim()
+  .min(1, 'body must not be empty')
+  .max(MESSAGE_MAX, `body must be at most ${MESSAGE_MAX} characters`);
+
+const threadOutput = z.object({
+  id: z.string(),
+  status: z.enum(['open', 'closed']),
+  lastMessageAt: z.string().nullable(),
+  lastAuthor: z.enum(['user', 'operator']).nullable(),
+  closedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+const messageOutput = z.object({ id: z.string(), threadId: z.string(), author: z.enum(['user', 'operator']), body: z.string(), createdAt: z.string() });
+
+export const supportOperations = [
+  defineOperation({
+    name: 'getOrCreateThread',
+    suffix: 'BearerSupport',
+    method: 'POST',
+    purpose: "get or create the caller's open support thread",
+    input: z.object({}),
+    output: z.object({ thread: threadOutput, created: z.boolean() }),
+    handler: async (_input, ctx) => ctx.services.support.getOrCreateThread(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'listThreadMessages',
+    suffix: 'BearerSupport',
+    method: 'GET',
+    purpose: 'list messages of one of the caller’s threads, newest first',
+    input: z.object({ threadId: uuidInput('threadId'), ...pageInput }),
+    output: pageOutput(messageOutput),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.support.listMyThreadMessages(ctx.user.id, input.threadId, input.limit, input.offset),
+  }),
+  defineOperation({
+    name: 'sendSupportMessage',
+    suffix: 'BearerSupport',
+    method: 'POST',
+    purpose: 'post a support message',
+    input: z.object({ threadId: uuidInput('threadId'), body: bodyInput }),
+    output: z.object({ message: messageOutput }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ({ message: await ctx.services.support.send(ctx.user.id, input.threadId, input.body) }),
+  }),
+  defineOperation({
+    name: 'adminListSupportThreads',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'support threads, most recent activity first (awaitingReply: last message is from the user)',
+    input: z.object({ status: z.enum(['open', 'closed']).optional(), awaitingReply: queryBool.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
+    output: pageOutput(threadOutput.extend({ userId: z.string(), userEmail: z.string() })),
+    handler: async (input, ctx) => ctx.services.support.adminListThreads(input),
+  }),
+  defineOperation({
+    name: 'adminListThreadMessages',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'messages of any support thread, newest first',
+    input: z.object({ threadId: uuidInput('threadId'), ...pageInput }),
+    output: pageOutput(messageOutput),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.support.adminThreadMessages(input.threadId, input.limit, input.offset),
+  }),
+  defineOperation({
+    name: 'adminReplySupportThread',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'reply to a support thread (the user is notified)',
+    input: z.object({ threadId: uuidInput('threadId'), body: bodyInput }),
+    output: z.object({ message: messageOutput }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ({ message: await ctx.services.support.adminReply(ctx.user.id, input.threadId, input.body) }),
+  }),
+  defineOperation({
+    name: 'adminCloseSupportThread',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'close a support thread',
+    input: z.object({ threadId: uuidInput('threadId') }),
+    output: z.object({ thread: threadOutput.extend({ userId: z.string() }) }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ({ thread: await ctx.services.support.adminClose(ctx.user.id, input.threadId) }),
+  }),
+];

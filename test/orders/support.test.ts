@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/db/client.js';
+import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+
+const P = '/_serverFn/';
+let h: Harness;
+let admin: TestUser;
+
+beforeAll(async () => {
+  h = await createHarness();
+  admin = await signIn(h, 'admin@example.com');
+});
+afterAll(async () => h?.close());
+
+const thread = (u: TestUser) => call(h, 'POST', `${P}getOrCreateThreadBearerSupport`, undefined, { token: u.token });
+const send = (u: TestUser, threadId: string, body: string) => call(h, 'POST', `${P}sendSupportMessageBearerSupport`, { threadId, body }, { token: u.token });
+
+describe('support threads', () => {
+  it('keeps one open thread per user, even under concurrent calls', async () => {
+    const u = await signIn(h);
+    const all = await Promise.all(Array.from({ length: 4 }, () => thread(u)));
+    expect(all.every((r) => r.statusCode === 200)).toBe(true);
+    const ids = new Set(all.map((r) => r.json().thread.id));
+    expect(ids.size).toBe(1);
+    expect(all.filter((r) => r.json().created)).toHaveLength(1);
+    expect(all[0].json().thread.status).toBe('open');
+  });
+
+  it('messages flow both ways; the user is notified of replies; threads are private', async () => {
+    const u = await signIn(h);
+    const other = await signIn(h);
+    const t = (await thread(u)).json().thread;
+    const m1 = await send(u, t.id, '  My airtime did not arrive  ');
+    expect(m1.statusCode).toBe(200);
+    expect(m1.json().message).toMatchObject({ author: 'user', body: 'My airtime did not arrive', threadId: t.id });
+
+    const queue = await call(h, 'GET', `${P}adminListSupportThreadsBearerAdmin`, { awaitingReply: true, userId: u.id }, { token: admin.token });
+    expect(queue.json().items).toEqual([expect.objectContaining({ id: t.id, userEmail: u.email, lastAuthor: 'user' })]);
+    const reply = await call(h, 'POST', `${P}adminReplySupportThreadBearerAdmin`, { threadId: t.id, body: 'We are checking with the provider.' }, { token: admin.token });
+    expect(reply.statusCode).toBe(200);
+    const notes = await rows<{ kind: string; data: { threadId: string } }>(h.app.services.db, sql`SELECT kind, data FROM notifications WHERE user_id = ${u.id}`);
+    expect(notes).toEqual([expect.objectContaining({ kind: 'support_reply', data: expect.objectContaining({ threadId: t.id }) })]);
+
+    await send(u, t.id, 'Thanks');
+    const page1 = await call(h, 'GET', `${P}listThreadMessagesBearerSupport`, { threadId: t.id, limit: 2 }, { token: u.token });
+    expect(page1.json()).toMatchObject({ limit: 2, offset: 0, hasMore: true });
+    expect(page1.json().items.map((m: { author: string }) => m.author)).toEqual(['user', 'operator']);
+    const page2 = await call(h, 'GET', `${P}listThreadMessagesBearerSupport`, { threadId: t.id, limit: 2, offset: 2 }, { token: u.token });
+    expect(page2.json().items.map((m: { body: string }) => m.body)).toEqual(['My airtime did not arrive']);
+
+    // Another user's thread id is 404 on every operation.
+    expect((await call(h, 'GET', `${P}listThreadMessagesBearerSupport`, { threadId: t.id }, { token: other.token })).statusCode).toBe(404);
+    expect((await send(other, t.id, 'hello')).statusCode).toBe(404);
+    // Users cannot use operator operations.
+    expect((await call(h, 'POST', `${P}adminReplySupportThreadBearerAdmin`, { threadId: t.id, body: 'x' }, { token: u.token })).statusCode).toBe(403);
+  });
+
+  it('closing ends the conversation; the next getOrCreateThread opens a new one', async () => {
+    const u = await signIn(h);
+    const t = (await thread(u)).json().thread;
+    const closed = await call(h, 'POST', `${P}adminCloseSupportThreadBearerAdmin`, { threadId: t.id }, { token: admin.token });
+    expect(closed.json().thread.status).toBe('closed');
+    expect((await call(h, 'POST', `${P}adminCloseSupportThreadBearerAdmin`, { threadId: t.id }, { token: admin.token })).statusCode).toBe(409);
+    expect((await send(u, t.id, 'still there?')).statusCode).toBe(409);
+    const next = (await thread(u)).json();
+    expect(next.created).toBe(true);
+    expect(next.thread.id).not.toBe(t.id);
+    // The old thread stays readable by its owner.
+    expect((await call(h, 'GET', `${P}listThreadMessagesBearerSupport`, { threadId: t.id }, { token: u.token })).statusCode).toBe(200);
+  });
+
+  it('validates input', async () => {
+    const u = await signIn(h);
+    const t = (await thread(u)).json().thread;
+    expect((await send(u, t.id, '   ')).statusCode).toBe(400);
+    expect((await send(u, t.id, 'x'.repeat(4001))).statusCode).toBe(400);
+    expect((await send(u, 'nope', 'hi')).statusCode).toBe(400);
+    expect((await call(h, 'GET', `${P}listThreadMessagesBearerSupport`, {}, { token: u.token })).statusCode).toBe(400);
+    expect((await call(h, 'POST', `${P}getOrCreateThreadBearerSupport`, {})).statusCode).toBe(401);
+  });
+});
