@@ -22,7 +22,6 @@ import { createSettingsService, type SettingsService } from './modules/settings/
 import { createMarketplaceService, type MarketplaceService } from './modules/marketplace/service.js';
 import { createSubscriptionService, type SubscriptionService } from './modules/subscriptions/service.js';
 import { createSupportService, type SupportService } from './modules/support/service.js';
-import { createSupportService, type SupportService } from './modules/support/service.js';
 import { createKycService, type KycService } from './modules/kyc/service.js';
 import { createHttpIdentityProvider } from './providers/identity.js';
 import { createStorage } from './providers/storage.js';
@@ -63,7 +62,6 @@ export interface Services {
   settings: SettingsService;
   marketplace: MarketplaceService;
   subscriptions: SubscriptionService;
-  support: SupportService;
   support: SupportService;
   kyc: KycService;
   /** Referrals, check-ins, savings locks, loans and their operator settings (issue 8). */
@@ -125,7 +123,6 @@ export async function createServices(base: { config: Config; database: Database;
   const marketplace = createMarketplaceService({ db, clock, ledger, walletLimits, notifier });
   const subscriptions = createSubscriptionService({ db, clock, ledger, walletLimits, notifier });
   const support = createSupportService({ db, clock, notifier });
-  const support = createSupportService({ db, clock, notifier });
   // Simulators are wired in by configuration only (STYLE rule 12).
   const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
   const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier });
@@ -147,5 +144,5 @@ export async function createServices(base: { config: Config; database: Database;
   payments.subscribe();
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
 
-  return { walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, support, outbox, push, notifications, ...growthArea };
+  return { walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, outbox, push, notifications, ...growthArea };
 }

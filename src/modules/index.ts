@@ -8,11 +8,10 @@ import { settingsOperations } from './settings/operations.js';
 import { marketplaceOperations } from './marketplace/operations.js';
 import { subscriptionOperations } from './subscriptions/operations.js';
 import { supportOperations } from './support/operations.js';
-import { supportOperations } from './support/operations.js';
 import { kycOperations } from './kyc/operations.js';
 import { growthOperations } from './growth/operations.js';
 import { savingsOperations } from './savings/operations.js';
 import { loanOperations } from './loans/operations.js';
 
 /** Every operation of the service. A module adds its list here. */
-export const allOperations: AnyOperation[] = [...kycOperations, ...identityOperations, ...walletOperations, ...notificationsOperations, ...securityOperations, ...settingsOperations, ...marketplaceOperations, ...subscriptionOperations, ...supportOperations, ...supportOperations, ...growthOperations, ...savingsOperations, ...loanOperations, ...paymentsOperations];
+export const allOperations: AnyOperation[] = [...kycOperations, ...identityOperations, ...walletOperations, ...notificationsOperations, ...securityOperations, ...settingsOperations, ...marketplaceOperations, ...subscriptionOperations, ...supportOperations, ...growthOperations, ...savingsOperations, ...loanOperations, ...paymentsOperations];
