@@ -1,0 +1,263 @@
+import { createECDH, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+import { createRequire } from 'node:module';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { capturingMailer, type Mailer, type OutboundEmail } from '../../src/providers/messaging.js';
+import { rows } from '../../src/db/client.js';
+import { SECOND } from '../../src/lib/clock.js';
+import { OUTBOX_BACKOFF_MS, OUTBOX_MAX_ATTEMPTS } from '../../src/modules/notifications/outbox.js';
+import { loadVapidKeys } from '../../src/providers/push.js';
+import { loadConfig } from '../../src/config.js';
+
+// Delivery through jobs: web push to a real Web Push protocol peer (web-push-testing decrypts what we send),
+// subscription expiry, Retry-After, outbox rollback, and a failing mail transport that ends dead-lettered.
+
+const require = createRequire(import.meta.url);
+const PushTestingServer = require('web-push-testing/src/server.js');
+const { PushApiModel } = require('web-push-testing/src/PushApiModel.js');
+
+let h: Harness;
+let user: TestUser;
+let admin: TestUser;
+let pushPort: number;
+let pushServer: { _server: http.Server };
+
+/** The mail transport under test: fails for the addresses in `failing`, delivers the rest to the sandbox mailbox. */
+const mailAttempts: OutboundEmail[] = [];
+const failing = new Set(['bounce@example.com']);
+let realMailer: Mailer | null = null;
+const flakyMailer: Mailer = {
+  async send(mail) {
+    mailAttempts.push(mail);
+    if (failing.has(mail.to)) throw new Error('SMTP 451 temporary failure');
+    await realMailer!.send(mail);
+  },
+};
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+async function pushPeer(path: string, body: unknown) {
+  const res = await fetch(`http://localhost:${pushPort}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json().catch(() => null)) as any };
+}
+
+async function subscribeAtPeer() {
+  const publicKey = (await call(h, 'GET', '/_serverFn/getPushPublicKeyPublicPush')).json().publicKey;
+  const r = await pushPeer('/subscribe', { userVisibleOnly: 'true', applicationServerKey: publicKey });
+  expect(r.status).toBe(200);
+  return r.json.data as { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string };
+}
+
+async function emit(userId: string, title: string, kind: 'general' | 'login_alert' = 'general') {
+  const { db, notifier } = h.app.services;
+  return db.transaction((tx) => notifier.emit(tx, { userId, kind, title, body: `body of ${title}`, data: { ref: 'abc' } }));
+}
+
+async function mailbox(to: string) {
+  return (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(to)}` })).json().items as { subject: string; text: string }[];
+}
+
+const drain = () => h.app.services.jobs.drain();
+
+beforeAll(async () => {
+  pushPort = await freePort();
+  pushServer = new PushTestingServer(new PushApiModel(), pushPort);
+  (pushServer as unknown as { startServer(): void }).startServer();
+  await new Promise<void>((resolve) => (pushServer._server.listening ? resolve() : pushServer._server.once('listening', () => resolve())));
+
+  h = await createHarness({ overrides: { mailer: flakyMailer } });
+  realMailer = capturingMailer(h.app.services.db, h.clock, 'test@example.com');
+  user = await signIn(h);
+  admin = await signIn(h, 'admin@example.com');
+  await drain();
+});
+afterAll(async () => {
+  await h?.close();
+  await new Promise((r) => pushServer?._server.close(r));
+});
+
+describe('web push', () => {
+  it('delivers an RFC 8291-encrypted payload the push service decrypts', async () => {
+    const sub = await subscribeAtPeer();
+    const saved = await call(h, 'POST', '/_serverFn/savePushSubscriptionBearerPush', { endpoint: sub.endpoint, ...sub.keys }, { token: user.token });
+    expect(saved.statusCode).toBe(200);
+
+    const id = await emit(user.id, 'Airtime delivered');
+    // Nothing leaves before the job runs.
+    expect((await pushPeer('/get-notifications', { clientHash: sub.clientHash })).json.data.messages).toEqual([]);
+    await drain();
+
+    const got = (await pushPeer('/get-notifications', { clientHash: sub.clientHash })).json.data.messages as string[];
+    expect(got).toHaveLength(1);
+    const payload = JSON.parse(got[0]);
+    expect(payload).toMatchObject({ id, kind: 'general', title: 'Airtime delivered', body: 'body of Airtime delivered', data: { ref: 'abc' } });
+    const [row] = await rows<{ last_success_at: Date | null }>(h.app.services.db, sql`SELECT last_success_at FROM push_subscriptions WHERE endpoint = ${sub.endpoint}`);
+    expect(row.last_success_at).not.toBeNull();
+  });
+
+  it('removes a subscription the push service reports gone (410), and keeps the inbox', async () => {
+    const sub = await subscribeAtPeer();
+    await call(h, 'POST', '/_serverFn/savePushSubscriptionBearerPush', { endpoint: sub.endpoint, ...sub.keys }, { token: user.token });
+    expect((await pushPeer(`/expire-subscription/${sub.clientHash}`, {})).status).toBe(200);
+
+    h.clock.advance(SECOND);
+    await emit(user.id, 'After expiry');
+    await drain();
+    const left = await rows(h.app.services.db, sql`SELECT 1 FROM push_subscriptions WHERE endpoint = ${sub.endpoint}`);
+    expect(left).toHaveLength(0);
+    const dead = await rows(h.app.services.db, sql`SELECT 1 FROM jobs WHERE queue = 'notify.push' AND status <> 'done'`);
+    expect(dead).toHaveLength(0);
+    const inbox = (await call(h, 'GET', '/_serverFn/listNotificationsBearerNotifications', {}, { token: user.token })).json();
+    expect(inbox.items[0].title).toBe('After expiry');
+  });
+
+  it('waits for Retry-After when the push service answers 429', async () => {
+    const hits: number[] = [];
+    const throttling = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hits.push(Date.now());
+        if (hits.length === 1) {
+          res.writeHead(429, { 'retry-after': '120' }).end();
+        } else {
+          res.writeHead(201).end();
+        }
+      });
+    });
+    await new Promise<void>((r) => throttling.listen(0, '127.0.0.1', r));
+    try {
+      const port = (throttling.address() as net.AddressInfo).port;
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      const other = await signIn(h);
+      const endpoint = `http://127.0.0.1:${port}/push/abc`;
+      const saved = await call(
+        h,
+        'POST',
+        '/_serverFn/savePushSubscriptionBearerPush',
+        { endpoint, p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+        { token: other.token },
+      );
+      expect(saved.statusCode).toBe(200);
+      await emit(other.id, 'Throttled');
+      await drain();
+      expect(hits).toHaveLength(1);
+      // The queue's own backoff (30 s) has passed, Retry-After (120 s) has not: no second request yet.
+      h.clock.advance(60 * SECOND);
+      await drain();
+      expect(hits).toHaveLength(1);
+      h.clock.advance(61 * SECOND);
+      await drain();
+      expect(hits).toHaveLength(2);
+      const [row] = await rows<{ last_success_at: Date | null }>(h.app.services.db, sql`SELECT last_success_at FROM push_subscriptions WHERE endpoint = ${endpoint}`);
+      expect(row.last_success_at).not.toBeNull();
+    } finally {
+      await new Promise((r) => throttling.close(r));
+    }
+  });
+});
+
+describe('channels and the outbox', () => {
+  it('e-mails by preference; security alerts are always e-mailed', async () => {
+    const u = await signIn(h);
+    await emit(u.id, 'Top-up credited');
+    await drain();
+    expect((await mailbox(u.email)).map((m) => m.subject)).toContain('Top-up credited');
+
+    const now = h.clock.now();
+    await h.app.services.db.execute(
+      sql`INSERT INTO user_preferences (user_id, prefs, updated_at) VALUES (${u.id}, ${JSON.stringify({ notifications: { email: false, push: true, sms: false } })}::jsonb, ${now})
+          ON CONFLICT (user_id) DO UPDATE SET prefs = EXCLUDED.prefs`,
+    );
+    await emit(u.id, 'Data delivered');
+    await emit(u.id, 'New sign-in', 'login_alert');
+    await drain();
+    const subjects = (await mailbox(u.email)).map((m) => m.subject);
+    expect(subjects).not.toContain('Data delivered');
+    expect(subjects).toContain('New sign-in');
+  });
+
+  it('never sends what a rolled-back transaction emitted', async () => {
+    const sub = await subscribeAtPeer();
+    const u = await signIn(h);
+    await call(h, 'POST', '/_serverFn/savePushSubscriptionBearerPush', { endpoint: sub.endpoint, ...sub.keys }, { token: u.token });
+    const { db, notifier, outbox } = h.app.services;
+    await expect(
+      db.transaction(async (tx) => {
+        await notifier.emit(tx, { userId: u.id, kind: 'purchase_refunded', title: 'Ghost refund', body: 'never happened' });
+        await outbox.sendEmail(tx, { to: u.email, subject: 'Ghost receipt', text: 'never happened' });
+        await outbox.sendSms(tx, { to: '08031234567', text: 'never happened' });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await drain();
+    h.clock.advance(3600 * SECOND);
+    await drain();
+
+    const subjects = (await mailbox(u.email)).map((m) => m.subject);
+    expect(subjects).not.toContain('Ghost refund');
+    expect(subjects).not.toContain('Ghost receipt');
+    expect((await pushPeer('/get-notifications', { clientHash: sub.clientHash })).json.data.messages).toEqual([]);
+    const sms = (await h.app.inject({ method: 'GET', url: '/sandbox/sms?to=08031234567' })).json().items;
+    expect(sms).toEqual([]);
+    expect(await rows(db, sql`SELECT 1 FROM notifications WHERE user_id = ${u.id} AND title = 'Ghost refund'`)).toHaveLength(0);
+    // Refresh: the hour above expired the shared tokens.
+    user = await signIn(h, user.email);
+    admin = await signIn(h, admin.email);
+  });
+
+  it('retries a failing mail transport with backoff, then dead-letters it for operators', async () => {
+    const { db, outbox } = h.app.services;
+    await db.transaction((tx) => outbox.sendEmail(tx, { to: 'bounce@example.com', subject: 'Your receipt', text: 'thanks' }));
+    const tries = () => mailAttempts.filter((m) => m.to === 'bounce@example.com').length;
+
+    await drain();
+    expect(tries()).toBe(1);
+    await drain(); // not due yet: nothing runs before the backoff
+    expect(tries()).toBe(1);
+    for (let attempt = 2; attempt <= OUTBOX_MAX_ATTEMPTS; attempt++) {
+      h.clock.advance(OUTBOX_BACKOFF_MS * 2 ** (attempt - 2));
+      await drain();
+      expect(tries()).toBe(attempt);
+    }
+    h.clock.advance(24 * 3600 * SECOND);
+    await drain();
+    expect(tries()).toBe(OUTBOX_MAX_ATTEMPTS);
+
+    admin = await signIn(h, admin.email);
+    const list = await call(h, 'GET', '/_serverFn/adminListDeadLettersBearerAdmin', { channel: 'email' }, { token: admin.token });
+    expect(list.statusCode).toBe(200);
+    const item = list.json().items.find((d: { recipient: string }) => d.recipient === 'bounce@example.com');
+    expect(item).toMatchObject({ channel: 'email', subject: 'Your receipt', attempts: OUTBOX_MAX_ATTEMPTS, lastError: 'SMTP 451 temporary failure' });
+    expect((await call(h, 'GET', '/_serverFn/adminListDeadLettersBearerAdmin', { channel: 'push' }, { token: admin.token })).json().items).toEqual([]);
+
+    // An operator sends it again once the transport is fixed.
+    failing.delete('bounce@example.com');
+    const retry = await call(h, 'POST', '/_serverFn/adminRetryDeadLetterBearerAdmin', { id: item.id }, { token: admin.token });
+    expect(retry.statusCode).toBe(200);
+    await drain();
+    expect(tries()).toBe(OUTBOX_MAX_ATTEMPTS + 1);
+    expect((await mailbox('bounce@example.com')).map((m) => m.subject)).toEqual(['Your receipt']);
+    expect((await call(h, 'POST', '/_serverFn/adminRetryDeadLetterBearerAdmin', { id: item.id }, { token: admin.token })).statusCode).toBe(404);
+  });
+});
+
+describe('VAPID keys', () => {
+  it('are generated once and kept under DATA_DIR outside production, and refused missing in production', () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: `${h.config.dataDir}-vapid` });
+    const a = loadVapidKeys(config);
+    const b = loadVapidKeys(config);
+    expect(b.publicKey).toBe(a.publicKey);
+    expect(b.privateKey).toBe(a.privateKey);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/VAPID_PUBLIC_KEY/);
+  });
+});
