@@ -57,6 +57,16 @@ const envSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
   TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  STORAGE_DIR: z.string().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  IDENTITY_BASE_URL: z.string().url().optional(),
+  IDENTITY_API_KEY: z.string().optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(262144),
   CORS_ORIGINS: csv,
   TRUST_PROXY: bool.default(false),
@@ -109,6 +119,14 @@ export interface Config {
   };
   processor: { secretKey: string; baseUrl?: string; default: string };
   mail: { smtpUrl?: string; from: string };
+  /** Private KYC uploads: local directory outside any served folder, or an S3-compatible bucket. */
+  storage: {
+    driver: 'local' | 's3';
+    localDir: string;
+    s3: { bucket?: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  };
+  /** NIN look-up and bank name enquiry upstream (the sandbox simulator when config.sandbox). */
+  identity: { baseUrl?: string; apiKey?: string };
   /** Web push (VAPID). Keys absent outside production: generated and kept under DATA_DIR/keys. */
   vapid: { publicKey?: string; privateKey?: string; subject: string };
   /** Issuer name shown in authenticator apps (TOTP provisioning URI). */
@@ -131,6 +149,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
   const sandbox = e.SANDBOX ?? !production;
 
   if (production) {
@@ -149,6 +168,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
     if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
+    if (!e.IDENTITY_BASE_URL) problems.push('IDENTITY_BASE_URL (NIN look-up and bank name enquiry upstream) is required in production');
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 
@@ -187,6 +207,19 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       default: e.DEFAULT_PROCESSOR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      localDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'private')),
+      s3: {
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      },
+    },
+    identity: { baseUrl: e.IDENTITY_BASE_URL, apiKey: e.IDENTITY_API_KEY },
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT ?? 'mailto:operator@example.com' },
     totpIssuer: e.TOTP_ISSUER,
     bodyLimit: e.BODY_LIMIT_BYTES,

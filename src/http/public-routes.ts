@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
+import { registerKycFileRoute } from '../modules/kyc/file-route.js';
 import { loginFailedRoute } from '../modules/security/public-routes.js';
 import { registerPaymentsWebhook } from '../modules/payments/public-routes.js';
 
@@ -10,6 +11,9 @@ import { registerPaymentsWebhook } from '../modules/payments/public-routes.js';
 export type PublicRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
 
 export const publicRouteModules: PublicRegistrar[] = [];
+
+// Signed KYC file URLs (DESIGN §9); not a spec 4.11 endpoint, so not in public-endpoints.ts.
+publicRouteModules.push(registerKycFileRoute);
 
 publicRouteModules.push(loginFailedRoute);
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { rows } from '../db/client.js';
 import type { Services } from '../services.js';
 import { validationError } from '../http/app.js';
+import { registerIdentitySimulatorRoutes } from './identity-simulator.js';
 import { registerProcessorSimulator } from './processor-simulator.js';
 
 /**
@@ -12,6 +13,7 @@ import { registerProcessorSimulator } from './processor-simulator.js';
  */
 export type SandboxRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
 export const sandboxModules: SandboxRegistrar[] = [];
+sandboxModules.push(registerIdentitySimulatorRoutes);
 sandboxModules.push(registerProcessorSimulator);
 
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {

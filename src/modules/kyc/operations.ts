@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import { defineOperation, page, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
+import { bankByCode, isValidNuban } from '../../providers/identity.js';
+import { CONTENT_TYPES, DOCUMENT_TYPES, FILE_PATH_RE, MAX_FILE_BYTES } from './service.js';
+
+/** Spec 4.6 (suffix BearerKYC) plus the DESIGN §12 extensions and the operator review operations. */
+
+const filePath = (field: string) =>
+  z
+    .string({ error: `${field} is required` })
+    .max(64, `${field} is not a KYC upload path`)
+    .regex(FILE_PATH_RE, `${field} must be a path returned by uploadKycFile`);
+
+const ninInput = z.string({ error: 'nin is required' }).trim().regex(/^\d{11}$/, 'nin must be 11 digits');
+
+const bankCodeInput = z
+  .string({ error: 'bankCode is required' })
+  .trim()
+  .refine((c) => Boolean(bankByCode(c)), 'bankCode must be a code from listBanks');
+
+const accountNumberInput = z.string({ error: 'accountNumber is required' }).trim().regex(/^\d{10}$/, 'accountNumber must be a 10-digit NUBAN');
+
+const nubanChecked = <T extends { bankCode: string; accountNumber: string }>(v: T, ctx: z.RefinementCtx) => {
+  if (bankByCode(v.bankCode) && /^\d{10}$/.test(v.accountNumber) && !isValidNuban(v.bankCode, v.accountNumber)) {
+    ctx.addIssue({ code: 'custom', path: ['accountNumber'], message: 'accountNumber is not a valid NUBAN for this bank (check digit)' });
+  }
+};
+
+const submissionOutput = z.object({
+  id: z.string(),
+  tier: z.number(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  reason: z.string().optional(),
+  createdAt: z.string(),
+  reviewedAt: z.string().optional(),
+});
+
+const adminSubmissionItem = submissionOutput.extend({ userId: z.string(), email: z.string() });
+
+const signedUrlOutput = { url: z.string(), expiresAt: z.string() };
+
+/** Base64 of 5 MiB plus the JSON envelope. */
+const UPLOAD_BODY_LIMIT = Math.ceil(MAX_FILE_BYTES / 3) * 4 + 64 * 1024;
+
+export const kycOperations = [
+  defineOperation({
+    name: 'getKycStatus',
+    suffix: 'BearerKYC',
+    method: 'GET',
+    purpose: "the caller's approved tier and the state of each tier",
+    input: z.object({}),
+    output: z.object({
+      tier: z.number(),
+      tiers: z.array(z.object({ tier: z.number(), status: z.enum(['none', 'pending', 'approved', 'rejected']), reason: z.string().optional() })),
+    }),
+    handler: async (_input, ctx) => ctx.services.kyc.status(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'uploadKycFile',
+    suffix: 'BearerKYC',
+    method: 'POST',
+    purpose: 'upload a private KYC file (JPEG, PNG or PDF, checked by content, at most 5 MiB)',
+    bodyLimit: UPLOAD_BODY_LIMIT,
+    rateLimit: 'strict',
+    input: z.object({
+      fileName: z.string({ error: 'fileName is required' }).trim().min(1, 'fileName is required').max(255, 'fileName is too long'),
+      contentType: z
+        .string({ error: 'contentType is required' })
+        .trim()
+        .toLowerCase()
+        .pipe(z.enum(CONTENT_TYPES, { error: 'contentType must be image/jpeg, image/png or application/pdf' })),
+      contentBase64: z.string({ error: 'contentBase64 is required' }).min(1, 'contentBase64 is required'),
+    }),
+    output: z.object({ path: z.string(), contentType: z.string(), sizeBytes: z.number() }),
+    errors: ['PAYLOAD_TOO_LARGE', 'RATE_LIMITED'],
+    handler: async (input, ctx) => ctx.services.kyc.uploadFile(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'submitNinKyc',
+    suffix: 'BearerKYC',
+    method: 'POST',
+    versioned: true,
+    purpose: 'submit the NIN tier (Tier 2): NIN look-up must match the profile name and verified phone; slip reviewed by an operator',
+    rateLimit: 'strict',
+    input: z.object({
+      nin: ninInput,
+      slipPath: filePath('slipPath'),
+      fullName: z.string().trim().min(3, 'fullName is too short').max(100, 'fullName is too long').optional(),
+    }),
+    output: z.object({ submission: submissionOutput }),
+    errors: ['KYC_PREVIOUS_TIER_REQUIRED', 'KYC_PROFILE_INCOMPLETE', 'CONFLICT', 'NOT_FOUND', 'UPSTREAM_ERROR'],
+    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.submitNin(ctx.user.id, input) }),
+  }),
+  defineOperation({
+    name: 'submitBankKyc',
+    suffix: 'BearerKYC',
+    method: 'POST',
+    versioned: true,
+    purpose: 'submit the bank tier (Tier 3): name enquiry must match the verified name; ID document reviewed by an operator',
+    rateLimit: 'strict',
+    input: z
+      .object({
+        bankCode: bankCodeInput,
+        accountNumber: accountNumberInput,
+        documentType: z.enum(DOCUMENT_TYPES, { error: `documentType must be one of ${DOCUMENT_TYPES.join(', ')}` }),
+        documentPath: filePath('documentPath'),
+      })
+      .superRefine(nubanChecked),
+    output: z.object({ submission: submissionOutput }),
+    errors: ['KYC_PREVIOUS_TIER_REQUIRED', 'CONFLICT', 'NOT_FOUND', 'UPSTREAM_ERROR'],
+    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.submitBank(ctx.user.id, input) }),
+  }),
+  defineOperation({
+    name: 'submitTier3Kyc',
+    suffix: 'BearerKYC',
+    method: 'POST',
+    versioned: true,
+    purpose: 'submit liveness frames (the face-liveness tier, Tier 1); reviewed by an operator',
+    rateLimit: 'strict',
+    input: z.object({
+      frames: z
+        .array(filePath('frames[]'), { error: 'frames must be a list of upload paths' })
+        .min(3, 'send at least 3 liveness frames')
+        .max(5, 'send at most 5 liveness frames')
+        .refine((f) => new Set(f).size === f.length, 'frames must be different uploads'),
+    }),
+    output: z.object({ submission: submissionOutput }),
+    errors: ['CONFLICT', 'NOT_FOUND'],
+    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.submitLiveness(ctx.user.id, input) }),
+  }),
+  defineOperation({
+    name: 'getKycFileUrl',
+    suffix: 'BearerKYC',
+    method: 'POST',
+    versioned: true,
+    purpose: 'short-lived (5 minutes) signed URL for a KYC upload; owner and operators only',
+    input: z.object({ path: filePath('path') }),
+    output: z.object(signedUrlOutput),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.services.kyc.fileUrl(ctx.user, input.path),
+  }),
+  defineOperation({
+    name: 'lookupNin',
+    suffix: 'BearerKYC',
+    method: 'POST',
+    purpose: "server-side NIN look-up: whether the NIN exists and matches the caller's profile name and verified phone",
+    rateLimit: 'strict',
+    input: z.object({ nin: ninInput }),
+    output: z.object({ found: z.boolean(), nameMatches: z.boolean(), phoneMatches: z.boolean() }),
+    errors: ['UPSTREAM_ERROR'],
+    handler: async (input, ctx) => ctx.services.kyc.lookupNin(ctx.user.id, input.nin),
+  }),
+  defineOperation({
+    name: 'verifyBankAccount',
+    suffix: 'BearerKYC',
+    method: 'POST',
+    purpose: 'bank account name enquiry (NUBAN check digit validated first)',
+    rateLimit: 'strict',
+    input: z.object({ accountNumber: accountNumberInput, bankCode: bankCodeInput }).superRefine(nubanChecked),
+    output: z.object({ accountName: z.string(), bankCode: z.string(), bankName: z.string() }),
+    errors: ['UPSTREAM_ERROR'],
+    handler: async (input, ctx) => ctx.services.kyc.verifyBankAccount(input.bankCode, input.accountNumber),
+  }),
+  defineOperation({
+    name: 'listBanks',
+    suffix: 'BearerKYC',
+    method: 'GET',
+    versioned: true,
+    purpose: 'list Nigerian banks with their CBN codes',
+    cacheSeconds: 1800,
+    input: z.object({}),
+    output: z.object({ items: z.array(z.object({ code: z.string(), name: z.string() })) }),
+    handler: async (_input, ctx) => ({ items: ctx.services.kyc.listBanks() }),
+  }),
+
+  // ---- operators ---------------------------------------------------------------------------------------------
+  defineOperation({
+    name: 'adminListKycSubmissions',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'KYC submissions awaiting review (or by status), newest first',
+    input: z.object({
+      status: z.enum(['pending', 'approved', 'rejected'], { error: 'status must be pending, approved or rejected' }).default('pending'),
+      tier: z.coerce.number({ error: 'tier must be 1, 2 or 3' }).int().min(1, 'tier must be 1, 2 or 3').max(3, 'tier must be 1, 2 or 3').optional(),
+      ...pageInput,
+    }),
+    output: pageOutput(adminSubmissionItem),
+    handler: async (input, ctx) => page(await ctx.services.kyc.adminList(input), input.limit, input.offset),
+  }),
+  defineOperation({
+    name: 'adminGetKycSubmission',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'one KYC submission with signed URLs to its files',
+    input: z.object({ submissionId: uuidInput('submissionId') }),
+    output: z.object({
+      submission: adminSubmissionItem.extend({
+        profileName: z.string().nullable(),
+        phone: z.string().nullable(),
+        phoneVerified: z.boolean(),
+        verifiedName: z.string().nullable(),
+        details: z.object({
+          nameMatched: z.boolean().optional(),
+          phoneMatched: z.boolean().optional(),
+          ninMasked: z.string().optional(),
+          bankCode: z.string().optional(),
+          bankName: z.string().optional(),
+          accountNumberMasked: z.string().optional(),
+          documentType: z.string().optional(),
+        }),
+        files: z.array(z.object({ role: z.string(), path: z.string(), contentType: z.string(), sizeBytes: z.number(), ...signedUrlOutput })),
+        reviewedBy: z.string().nullable(),
+      }),
+    }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.adminGet(input.submissionId) }),
+  }),
+  defineOperation({
+    name: 'adminReviewKyc',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'approve or reject a pending KYC submission (reason required on reject); audited and notified',
+    input: z
+      .object({
+        submissionId: uuidInput('submissionId'),
+        decision: z.enum(['approve', 'reject'], { error: 'decision must be approve or reject' }),
+        reason: z.string().trim().min(3, 'reason is too short').max(500, 'reason is too long').optional(),
+      })
+      .superRefine((v, ctx) => {
+        if (v.decision === 'reject' && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required when rejecting' });
+      }),
+    output: z.object({ submission: submissionOutput }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.adminReview(ctx.user, input) }),
+  }),
+];

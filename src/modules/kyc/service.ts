@@ -1,0 +1,529 @@
+import { sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import { one, rows, type Db, type Executor } from '../../db/client.js';
+import { AppError, notFound } from '../../http/errors.js';
+import type { AuthUser } from '../../http/registry.js';
+import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
+import { encrypt, hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto.js';
+import type { EventBus } from '../../lib/events.js';
+import { uuid } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import { normalizePhone } from '../../lib/phone.js';
+import type { Notifier } from '../notifications/notifier.js';
+import { BANKS, bankByCode, type IdentityProvider } from '../../providers/identity.js';
+import type { FileStorage, StoredObject } from '../../providers/storage.js';
+
+/** Upload limit (DESIGN §9): 5 MiB of decoded bytes. */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** Signed file URLs live 5 minutes (DESIGN §9). */
+export const FILE_URL_TTL_MS = 5 * MINUTE;
+/** Uploads per user per 24 h: enough for several resubmissions, not for using us as free storage. */
+export const MAX_UPLOADS_PER_DAY = 40;
+
+export const CONTENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+export type KycContentType = (typeof CONTENT_TYPES)[number];
+const EXTENSION: Record<KycContentType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' };
+const IMAGE_TYPES: KycContentType[] = ['image/jpeg', 'image/png'];
+
+/** Upload paths as handed out by uploadKycFile: a random name, no directories, so no traversal is expressible. */
+export const FILE_PATH_RE = /^[A-Za-z0-9_-]{32}\.(jpg|png|pdf)$/;
+
+export const DOCUMENT_TYPES = ['national_id', 'nin_slip', 'passport', 'drivers_licence', 'voters_card'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+export type KycStatus = 'pending' | 'approved' | 'rejected';
+
+/** Checks magic bytes: the declared type must be what the file really is. */
+export function sniffContentType(bytes: Buffer): KycContentType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 5 && bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  return null;
+}
+
+function nameTokens(name: string): string[] {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((t) => t.length >= 2);
+}
+
+/**
+ * Two names match when every word of the shorter one (at least two words) appears in the longer one, in any
+ * order: "Ada Obi" matches "OBI ADA GRACE" (bank account names put the surname first; middle names optional).
+ */
+export function namesMatch(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  const ta = new Set(nameTokens(a));
+  const tb = new Set(nameTokens(b));
+  const [small, big] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
+  if (small.size < 2) return false;
+  for (const t of small) if (!big.has(t)) return false;
+  return true;
+}
+
+const mask = (digits: string) => `${'*'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
+
+export interface KycFileRef {
+  role: 'frame' | 'slip' | 'document';
+  path: string;
+}
+
+export interface SubmissionDetails {
+  nameMatched?: boolean;
+  phoneMatched?: boolean;
+  ninMasked?: string;
+  bankCode?: string;
+  bankName?: string;
+  accountNumberMasked?: string;
+  documentType?: string;
+}
+
+interface SubmissionRow {
+  id: string;
+  user_id: string;
+  tier: number;
+  status: KycStatus;
+  files: KycFileRef[];
+  verified_name: string | null;
+  details: SubmissionDetails;
+  identifier_hash: string | null;
+  reason: string | null;
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
+  created_at: Date;
+}
+
+interface FileRow {
+  path: string;
+  user_id: string;
+  storage_key: string;
+  content_type: KycContentType;
+  size_bytes: number;
+}
+
+export interface KycDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  identity: IdentityProvider;
+  storage: FileStorage;
+  events: EventBus;
+  notifier: Notifier;
+}
+
+export type KycService = ReturnType<typeof createKycService>;
+
+const TIER_LABEL: Record<number, string> = { 1: 'Tier 1 (face liveness)', 2: 'Tier 2 (NIN and phone)', 3: 'Tier 3 (bank account and ID document)' };
+
+export function createKycService(deps: KycDeps) {
+  const { db, clock, config, identity, storage, events, notifier } = deps;
+  const secret = config.secrets.fileSigningSecret;
+  const dataKey = config.secrets.dataEncryptionKey;
+
+  const iso = (d: Date | string) => new Date(d).toISOString();
+  const submissionView = (s: SubmissionRow) => ({
+    id: s.id,
+    tier: Number(s.tier),
+    status: s.status,
+    ...(s.reason ? { reason: s.reason } : {}),
+    createdAt: iso(s.created_at),
+    ...(s.reviewed_at ? { reviewedAt: iso(s.reviewed_at) } : {}),
+  });
+
+  // ---- signed file URLs ----------------------------------------------------------------------------------
+
+  const signature = (path: string, expires: number) => hmac(secret, `kyc-file\n${path}\n${expires}`);
+
+  function signUrl(path: string) {
+    const expires = Math.floor((clock.now().getTime() + FILE_URL_TTL_MS) / 1000);
+    const url = `${config.publicUrl}/files/kyc/${path}?expires=${expires}&sig=${signature(path, expires)}`;
+    return { url, expiresAt: new Date(expires * 1000).toISOString() };
+  }
+
+  async function fileRow(exec: Executor, path: string) {
+    return one<FileRow>(exec, sql`SELECT path, user_id, storage_key, content_type, size_bytes FROM kyc_files WHERE path = ${path}`);
+  }
+
+  /** Loads the caller's own uploads for a submission; another user's path is "not found" (never revealed). */
+  async function ownFiles(exec: Executor, userId: string, refs: KycFileRef[], allowed: KycContentType[]) {
+    for (const ref of refs) {
+      const f = await fileRow(exec, ref.path);
+      if (!f || f.user_id !== userId) throw new AppError('NOT_FOUND', `File ${ref.path} not found; upload it with uploadKycFile first`);
+      if (!allowed.includes(f.content_type)) {
+        throw new AppError('VALIDATION_FAILED', `${ref.role} must be ${allowed.map((t) => EXTENSION[t].toUpperCase()).join(' or ')}`, {
+          issues: [{ path: ref.role, message: `file type ${f.content_type} is not accepted here` }],
+        });
+      }
+    }
+  }
+
+  // ---- tier ladder -----------------------------------------------------------------------------------------
+
+  interface UserFacts {
+    id: string;
+    kyc_tier: number;
+    full_name: string | null;
+    phone: string | null;
+    phone_verified_at: Date | null;
+  }
+
+  async function userFacts(exec: Executor, userId: string, lock = false) {
+    const u = await one<UserFacts>(
+      exec,
+      lock
+        ? sql`SELECT id, kyc_tier, full_name, phone, phone_verified_at FROM users WHERE id = ${userId} FOR UPDATE`
+        : sql`SELECT id, kyc_tier, full_name, phone, phone_verified_at FROM users WHERE id = ${userId}`,
+    );
+    if (!u) throw notFound('User');
+    return u;
+  }
+
+  /** Spec 3 (KYC approval): a tier needs the previous one approved; one open submission per tier. */
+  async function assertCanSubmit(exec: Executor, tier: number, u: UserFacts) {
+    if (u.kyc_tier >= tier) throw new AppError('CONFLICT', `${TIER_LABEL[tier]} is already approved`);
+    if (u.kyc_tier < tier - 1) throw new AppError('KYC_PREVIOUS_TIER_REQUIRED', `${TIER_LABEL[tier - 1]} must be approved before ${TIER_LABEL[tier]}`);
+    const open = await one(exec, sql`SELECT id FROM kyc_submissions WHERE user_id = ${u.id} AND tier = ${tier} AND status = 'pending'`);
+    if (open) throw new AppError('CONFLICT', `${TIER_LABEL[tier]} is already under review`);
+  }
+
+  async function audit(exec: Executor, actorId: string | null, action: string, submission: { id: string; user_id: string; tier: number }, extra: Record<string, unknown> = {}) {
+    await exec.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
+      VALUES (${uuid()}, ${actorId}, ${action}, 'kyc_submission', ${submission.id},
+              ${JSON.stringify({ userId: submission.user_id, tier: Number(submission.tier), ...extra })}::jsonb, ${clock.now()})`);
+  }
+
+  async function notifyDecision(exec: Executor, s: { id: string; user_id: string; tier: number }, status: 'approved' | 'rejected', reason?: string | null) {
+    const label = TIER_LABEL[Number(s.tier)];
+    await notifier.emit(exec, {
+      userId: s.user_id,
+      kind: 'kyc_decision',
+      title: status === 'approved' ? `KYC ${label} approved` : `KYC ${label} not approved`,
+      body: status === 'approved' ? `Your ${label} verification was approved.` : `Your ${label} verification was not approved: ${reason}. You can submit again.`,
+      data: { submissionId: s.id, tier: Number(s.tier), status },
+    });
+  }
+
+  interface NewSubmission {
+    userId: string;
+    tier: 1 | 2 | 3;
+    files: KycFileRef[];
+    verifiedName?: string;
+    details?: SubmissionDetails;
+    identifierHash?: string;
+    payload?: unknown;
+    /** Set when an automatic check failed: the submission is recorded as rejected with this reason. */
+    rejectReason?: string;
+  }
+
+  /** Locks the user, re-checks the ladder (look-ups ran outside the transaction) and records the submission. */
+  async function record(n: NewSubmission) {
+    return db.transaction(async (tx) => {
+      const u = await userFacts(tx, n.userId, true);
+      await assertCanSubmit(tx, n.tier, u);
+      await ownFiles(tx, n.userId, n.files, n.tier === 1 ? IMAGE_TYPES : [...CONTENT_TYPES]);
+      const now = clock.now();
+      const status: KycStatus = n.rejectReason ? 'rejected' : 'pending';
+      const s = await one<SubmissionRow>(
+        tx,
+        sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, identifier_hash, payload_encrypted, reason, created_at, updated_at)
+            VALUES (${uuid()}, ${n.userId}, ${n.tier}, ${status}, ${JSON.stringify(n.files)}::jsonb, ${n.verifiedName ?? null},
+                    ${JSON.stringify(n.details ?? {})}::jsonb, ${n.identifierHash ?? null},
+                    ${n.payload === undefined ? null : encrypt(dataKey, JSON.stringify(n.payload))}, ${n.rejectReason ?? null}, ${now}, ${now})
+            RETURNING *`,
+      );
+      if (status === 'rejected') {
+        await audit(tx, null, 'kyc.auto_reject', s!, { reason: n.rejectReason });
+        await notifyDecision(tx, s!, 'rejected', n.rejectReason);
+      }
+      return submissionView(s!);
+    });
+  }
+
+  const ninHash = (nin: string) => hmac(dataKey, `kyc-nin\n${nin}`);
+
+  async function ninLinkedElsewhere(exec: Executor, userId: string, hash: string, statuses: KycStatus[]) {
+    const r = await one(
+      exec,
+      sql`SELECT id FROM kyc_submissions WHERE tier = 2 AND identifier_hash = ${hash} AND user_id <> ${userId}
+          AND status IN (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)}) LIMIT 1`,
+    );
+    return Boolean(r);
+  }
+
+  async function latestVerifiedName(exec: Executor, userId: string, tier: number) {
+    const r = await one<{ verified_name: string | null }>(
+      exec,
+      sql`SELECT verified_name FROM kyc_submissions WHERE user_id = ${userId} AND tier = ${tier} AND status = 'approved' ORDER BY seq DESC LIMIT 1`,
+    );
+    return r?.verified_name ?? null;
+  }
+
+  return {
+    listBanks: () => BANKS.map((b) => ({ code: b.code, name: b.name })),
+
+    async uploadFile(userId: string, input: { fileName: string; contentType: KycContentType; contentBase64: string }) {
+      const b64 = input.contentBase64.replace(/^data:[^,]*;base64,/, '');
+      // Size is known from the length before decoding: refuse oversize without allocating it.
+      const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+      const decodedSize = Math.floor((b64.length * 3) / 4) - padding;
+      if (decodedSize > MAX_FILE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than 5 MiB (${decodedSize} bytes)`);
+      if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) {
+        throw new AppError('VALIDATION_FAILED', 'contentBase64 must be standard base64', { issues: [{ path: 'contentBase64', message: 'not valid base64' }] });
+      }
+      const bytes = Buffer.from(b64, 'base64');
+      if (bytes.length === 0) throw new AppError('VALIDATION_FAILED', 'The file is empty', { issues: [{ path: 'contentBase64', message: 'empty file' }] });
+      const actual = sniffContentType(bytes);
+      if (actual !== input.contentType) {
+        throw new AppError('VALIDATION_FAILED', `The file content is not ${input.contentType} (checked by its first bytes); only JPEG, PNG and PDF are accepted`, {
+          issues: [{ path: 'contentBase64', message: `content is ${actual ?? 'not JPEG, PNG or PDF'}` }],
+        });
+      }
+      const now = clock.now();
+      const recent = await one<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM kyc_files WHERE user_id = ${userId} AND created_at > ${new Date(now.getTime() - DAY)}`,
+      );
+      if ((recent?.n ?? 0) >= MAX_UPLOADS_PER_DAY) throw new AppError('RATE_LIMITED', `At most ${MAX_UPLOADS_PER_DAY} KYC uploads a day`, { retryAfter: 3600 });
+
+      const path = `${randomToken(24)}.${EXTENSION[input.contentType]}`;
+      const storageKey = `kyc/${userId}/${path}`;
+      await storage.put(storageKey, bytes, input.contentType);
+      await db.execute(sql`INSERT INTO kyc_files (path, user_id, storage_key, content_type, size_bytes, sha256, created_at)
+        VALUES (${path}, ${userId}, ${storageKey}, ${input.contentType}, ${bytes.length}, ${sha256(bytes)}, ${now})`);
+      return { path, contentType: input.contentType, sizeBytes: bytes.length };
+    },
+
+    /** Only the owner and operators get a URL; another user's path is "not found". */
+    async fileUrl(user: AuthUser, path: string) {
+      const f = await fileRow(db, path);
+      if (!f || (f.user_id !== user.id && user.role !== 'admin')) throw notFound('File');
+      return signUrl(path);
+    },
+
+    /** Checks a signed URL (constant time) and opens the object; tampered or expired links are FORBIDDEN. */
+    async openSignedFile(path: string, expiresRaw: unknown, sigRaw: unknown): Promise<{ object: StoredObject; contentType: string }> {
+      const expires = typeof expiresRaw === 'string' && /^\d{1,12}$/.test(expiresRaw) ? Number(expiresRaw) : NaN;
+      const sig = typeof sigRaw === 'string' ? sigRaw : '';
+      const valid = Number.isFinite(expires) && safeEqual(sig, signature(path, expires));
+      if (!valid) throw new AppError('FORBIDDEN', 'This file link is not valid');
+      if (clock.now().getTime() > expires * 1000) throw new AppError('FORBIDDEN', 'This file link has expired; ask for a new one');
+      if (!FILE_PATH_RE.test(path)) throw notFound('File');
+      const f = await fileRow(db, path);
+      if (!f) throw notFound('File');
+      const object = await storage.open(f.storage_key, f.content_type);
+      if (!object) throw notFound('File');
+      return { object, contentType: f.content_type };
+    },
+
+    async status(userId: string) {
+      const u = await userFacts(db, userId);
+      const latest = await rows<{ tier: number; status: KycStatus; reason: string | null }>(
+        db,
+        sql`SELECT DISTINCT ON (tier) tier, status, reason FROM kyc_submissions WHERE user_id = ${userId} ORDER BY tier, seq DESC`,
+      );
+      const byTier = new Map(latest.map((r) => [Number(r.tier), r]));
+      return {
+        tier: Number(u.kyc_tier),
+        tiers: [1, 2, 3].map((tier) => {
+          const r = byTier.get(tier);
+          // A tier raised outside a submission (operator tooling, migration of old users) still reads approved.
+          if (!r) return { tier, status: tier <= u.kyc_tier ? ('approved' as const) : ('none' as const) };
+          return { tier, status: r.status, ...(r.status === 'rejected' && r.reason ? { reason: r.reason } : {}) };
+        }),
+      };
+    },
+
+    /** Tier 1: liveness frames (submitTier3Kyc), operator-reviewed. */
+    async submitLiveness(userId: string, input: { frames: string[] }) {
+      await assertCanSubmit(db, 1, await userFacts(db, userId));
+      return record({ userId, tier: 1, files: input.frames.map((path) => ({ role: 'frame' as const, path })) });
+    },
+
+    /**
+     * Tier 2: NIN with phone (submitNinKyc). The NIN look-up's name must match the profile name and its phone the
+     * caller's verified phone; a mismatch is recorded as rejected with the reason, a match waits for an operator
+     * to review the NIN slip.
+     */
+    async submitNin(userId: string, input: { nin: string; slipPath: string; fullName?: string }) {
+      const u = await userFacts(db, userId);
+      await assertCanSubmit(db, 2, u);
+      if (!u.phone || !u.phone_verified_at) throw new AppError('KYC_PROFILE_INCOMPLETE', 'Verify your phone number before the NIN tier (sendPhoneOtp, verifyPhoneOtp)');
+      let profileName = u.full_name;
+      if (input.fullName) {
+        if (!profileName) {
+          // The spec's optional fullName fills an empty profile name (the name then has to match the NIN record).
+          await db.execute(sql`UPDATE users SET full_name = ${input.fullName}, updated_at = ${clock.now()} WHERE id = ${userId} AND full_name IS NULL`);
+          profileName = input.fullName;
+        } else if (!namesMatch(input.fullName, profileName) || nameTokens(input.fullName).length !== nameTokens(profileName).length) {
+          throw new AppError('VALIDATION_FAILED', 'fullName differs from your profile name; change the profile name with updateProfile first', {
+            issues: [{ path: 'fullName', message: 'does not match the profile name' }],
+          });
+        }
+      }
+      if (!profileName) throw new AppError('KYC_PROFILE_INCOMPLETE', 'Set your full name (updateProfile, or fullName here) before the NIN tier');
+      await ownFiles(db, userId, [{ role: 'slip', path: input.slipPath }], [...CONTENT_TYPES]);
+
+      const lookup = await identity.lookupNin(input.nin);
+      if (!lookup.found || !lookup.record) {
+        throw new AppError('VALIDATION_FAILED', 'No NIN record was found for this number; check it and try again', { issues: [{ path: 'nin', message: 'not found' }] });
+      }
+      const rec = lookup.record;
+      const ninName = [rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' ');
+      const nameMatched = namesMatch(ninName, profileName);
+      const phoneMatched = normalizePhone(rec.phone) === u.phone;
+      const hash = ninHash(input.nin);
+      const duplicate = await ninLinkedElsewhere(db, userId, hash, ['pending', 'approved']);
+      const reasons: string[] = [];
+      if (!nameMatched) reasons.push('the name on the NIN record does not match your profile name');
+      if (!phoneMatched) reasons.push('the phone number on the NIN record is not your verified phone number');
+      if (duplicate) reasons.push('this NIN is already linked to another account');
+      return record({
+        userId,
+        tier: 2,
+        files: [{ role: 'slip', path: input.slipPath }],
+        verifiedName: ninName,
+        details: { nameMatched, phoneMatched, ninMasked: mask(input.nin) },
+        identifierHash: hash,
+        payload: { nin: input.nin, lookup: lookup.payload },
+        rejectReason: reasons.length ? capitalise(reasons.join('; ')) : undefined,
+      });
+    },
+
+    /** Tier 3: bank account (name enquiry must match the verified name) plus an ID document, operator-reviewed. */
+    async submitBank(userId: string, input: { bankCode: string; accountNumber: string; documentType: DocumentType; documentPath: string }) {
+      const u = await userFacts(db, userId);
+      await assertCanSubmit(db, 3, u);
+      await ownFiles(db, userId, [{ role: 'document', path: input.documentPath }], [...CONTENT_TYPES]);
+      const bank = bankByCode(input.bankCode)!;
+      const enquiry = await identity.resolveAccount(input.bankCode, input.accountNumber);
+      if (!enquiry.found || !enquiry.accountName) {
+        throw new AppError('VALIDATION_FAILED', `No account with this number was found at ${bank.name}`, { issues: [{ path: 'accountNumber', message: 'not found' }] });
+      }
+      const reference = (await latestVerifiedName(db, userId, 2)) ?? u.full_name;
+      const nameMatched = namesMatch(enquiry.accountName, reference);
+      return record({
+        userId,
+        tier: 3,
+        files: [{ role: 'document', path: input.documentPath }],
+        verifiedName: enquiry.accountName,
+        details: { nameMatched, bankCode: bank.code, bankName: bank.name, accountNumberMasked: mask(input.accountNumber), documentType: input.documentType },
+        payload: { bankCode: input.bankCode, accountNumber: input.accountNumber, nameEnquiry: enquiry.payload },
+        rejectReason: nameMatched ? undefined : 'The bank account name does not match the name on your verified NIN record',
+      });
+    },
+
+    /** lookupNin: whether a NIN exists and matches the caller's profile, without revealing the holder's data. */
+    async lookupNin(userId: string, nin: string) {
+      const u = await userFacts(db, userId);
+      const lookup = await identity.lookupNin(nin);
+      if (!lookup.found || !lookup.record) return { found: false, nameMatches: false, phoneMatches: false };
+      const rec = lookup.record;
+      return {
+        found: true,
+        nameMatches: namesMatch([rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' '), u.full_name),
+        phoneMatches: Boolean(u.phone && u.phone_verified_at && normalizePhone(rec.phone) === u.phone),
+      };
+    },
+
+    async verifyBankAccount(bankCode: string, accountNumber: string) {
+      const bank = bankByCode(bankCode)!;
+      const enquiry = await identity.resolveAccount(bankCode, accountNumber);
+      if (!enquiry.found || !enquiry.accountName) {
+        throw new AppError('VALIDATION_FAILED', `No account with this number was found at ${bank.name}`, { issues: [{ path: 'accountNumber', message: 'not found' }] });
+      }
+      return { accountName: enquiry.accountName, bankCode: bank.code, bankName: bank.name };
+    },
+
+    /**
+     * Spec 5.8: transfers and the dedicated virtual account need Tier 2 and a Tier 2 record whose name matches the
+     * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise.
+     */
+    async assertTransferEligible(userId: string, exec: Executor = db) {
+      const u = await userFacts(exec, userId);
+      if (u.kyc_tier < 2) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN and phone) is required for transfers and a dedicated account');
+      const verified = await latestVerifiedName(exec, userId, 2);
+      if (!verified) throw new AppError('KYC_TIER_REQUIRED', 'An approved Tier 2 (NIN) record is required for transfers and a dedicated account');
+      if (!namesMatch(verified, u.full_name)) {
+        throw new AppError('KYC_TIER_REQUIRED', 'Your profile name no longer matches the name on your verified NIN record; change it back to use transfers');
+      }
+    },
+
+    // ---- operators -------------------------------------------------------------------------------------------
+
+    async adminList(input: { status: KycStatus; tier?: number; limit: number; offset: number }) {
+      const list = await rows<SubmissionRow & { email: string }>(
+        db,
+        sql`SELECT s.*, u.email FROM kyc_submissions s JOIN users u ON u.id = s.user_id
+            WHERE s.status = ${input.status} ${input.tier ? sql`AND s.tier = ${input.tier}` : sql``}
+            ORDER BY s.created_at DESC, s.seq DESC LIMIT ${input.limit + 1} OFFSET ${input.offset}`,
+      );
+      return list.map((s) => ({ ...submissionView(s), userId: s.user_id, email: s.email }));
+    },
+
+    async adminGet(submissionId: string) {
+      const s = await one<SubmissionRow & { email: string; full_name: string | null; phone: string | null; phone_verified_at: Date | null }>(
+        db,
+        sql`SELECT s.*, u.email, u.full_name, u.phone, u.phone_verified_at FROM kyc_submissions s JOIN users u ON u.id = s.user_id WHERE s.id = ${submissionId}`,
+      );
+      if (!s) throw notFound('KYC submission');
+      const files = [];
+      for (const ref of s.files) {
+        const f = await fileRow(db, ref.path);
+        if (f) files.push({ role: ref.role, path: ref.path, contentType: f.content_type, sizeBytes: f.size_bytes, ...signUrl(ref.path) });
+      }
+      return {
+        ...submissionView(s),
+        userId: s.user_id,
+        email: s.email,
+        profileName: s.full_name,
+        phone: s.phone,
+        phoneVerified: Boolean(s.phone_verified_at),
+        verifiedName: s.verified_name,
+        details: s.details,
+        files,
+        reviewedBy: s.reviewed_by,
+      };
+    },
+
+    /** Operator decision: audited, notified, and on approval raises users.kyc_tier and emits kyc.approved. */
+    async adminReview(admin: AuthUser, input: { submissionId: string; decision: 'approve' | 'reject'; reason?: string }) {
+      return db.transaction(async (tx) => {
+        const current = await one<SubmissionRow>(tx, sql`SELECT * FROM kyc_submissions WHERE id = ${input.submissionId} FOR UPDATE`);
+        if (!current) throw notFound('KYC submission');
+        if (current.status !== 'pending') throw new AppError('CONFLICT', `This submission was already ${current.status}`);
+        const tier = Number(current.tier);
+        const u = await userFacts(tx, current.user_id, true);
+        if (input.decision === 'approve') {
+          if (u.kyc_tier < tier - 1) throw new AppError('CONFLICT', `The user no longer holds ${TIER_LABEL[tier - 1]}`);
+          if (tier === 2 && current.identifier_hash && (await ninLinkedElsewhere(tx, current.user_id, current.identifier_hash, ['approved']))) {
+            throw new AppError('CONFLICT', 'This NIN is already approved on another account; reject this submission');
+          }
+        }
+        const now = clock.now();
+        const status: KycStatus = input.decision === 'approve' ? 'approved' : 'rejected';
+        const reason = status === 'rejected' ? input.reason!.trim() : null;
+        const s = await one<SubmissionRow>(
+          tx,
+          sql`UPDATE kyc_submissions SET status = ${status}, reason = ${reason}, reviewed_by = ${admin.id}, reviewed_at = ${now}, updated_at = ${now}
+              WHERE id = ${current.id} AND status = 'pending' RETURNING *`,
+        );
+        if (!s) throw new AppError('CONFLICT', 'This submission was already decided');
+        if (status === 'approved') {
+          await tx.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, ${tier}), updated_at = ${now} WHERE id = ${s.user_id}`);
+          await events.emit(tx, 'kyc.approved', { userId: s.user_id, tier });
+        }
+        await audit(tx, admin.id, status === 'approved' ? 'kyc.approve' : 'kyc.reject', s, reason ? { reason } : {});
+        await notifyDecision(tx, s, status, reason);
+        return submissionView(s);
+      });
+    },
+  };
+}
+
+function capitalise(s: string) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,71 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { call, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { nubanCheckDigit } from '../../src/providers/identity.js';
+
+/** KYC test factories. Other areas may use approveKycTier2 to give a user a transfer-eligible Tier 2 record. */
+
+export const FILE_BYTES = {
+  jpeg: () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(200)]),
+  png: () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200)]),
+  pdf: () => Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(200)]),
+};
+const TYPE = { jpeg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf' } as const;
+
+let phoneSeq = 0;
+/** A fresh 11-digit MTN number, unique within the run. */
+export function freshPhone(): string {
+  phoneSeq += 1;
+  return `0803${String(process.pid % 1000).padStart(3, '0')}${String(phoneSeq).padStart(4, '0')}`;
+}
+
+let ninSeq = 0;
+export function freshNin(): string {
+  ninSeq += 1;
+  return `7${String(process.pid % 100000).padStart(5, '0')}${String(ninSeq).padStart(5, '0')}`;
+}
+
+/** A valid NUBAN for the bank (check digit computed). */
+export function nuban(bankCode: string, serial = String(Math.floor(Math.random() * 1e9)).padStart(9, '0')): string {
+  return serial + String(nubanCheckDigit(bankCode, serial));
+}
+
+/**
+ * Signs a user in and sets profile facts directly in SQL: the phone OTP flow belongs to another area, so the
+ * verified phone is written as that flow would leave it (users.phone + phone_verified_at).
+ */
+export async function kycUser(h: Harness, opts: { fullName?: string | null; phone?: string | null; verified?: boolean } = {}): Promise<TestUser & { phone: string | null }> {
+  const u = await signIn(h);
+  const phone = opts.phone === undefined ? freshPhone() : opts.phone;
+  const verifiedAt = phone && opts.verified !== false ? h.clock.now() : null;
+  await h.app.services.db.execute(
+    sql`UPDATE users SET full_name = ${opts.fullName === undefined ? 'Ada Grace Obi' : opts.fullName}, phone = ${phone}, phone_verified_at = ${verifiedAt} WHERE id = ${u.id}`,
+  );
+  return { ...u, phone };
+}
+
+export async function upload(h: Harness, token: string, kind: keyof typeof FILE_BYTES = 'jpeg'): Promise<string> {
+  const res = await call(h, 'POST', '/_serverFn/uploadKycFileBearerKYC', { fileName: `x.${kind}`, contentType: TYPE[kind], contentBase64: FILE_BYTES[kind]().toString('base64') }, { token });
+  if (res.statusCode !== 200) throw new Error(`upload failed: ${res.body}`);
+  return res.json().path;
+}
+
+export async function registerNin(h: Harness, p: { nin: string; firstName: string; lastName: string; middleName?: string; phone: string }) {
+  const res = await h.app.inject({ method: 'POST', url: '/sandbox/identity/nin', payload: { dateOfBirth: '1990-04-01', ...p } });
+  if (res.statusCode !== 200) throw new Error(`sandbox nin failed: ${res.body}`);
+}
+
+export async function registerAccount(h: Harness, p: { bankCode: string; accountNumber: string; accountName: string }) {
+  const res = await h.app.inject({ method: 'POST', url: '/sandbox/banks/accounts', payload: p });
+  if (res.statusCode !== 200) throw new Error(`sandbox account failed: ${res.body}`);
+}
+
+/** Gives a user an approved Tier 2 record with this verified name (and kyc_tier 2) without the review flow. */
+export async function approveKycTier2(h: Harness, userId: string, verifiedName: string) {
+  const now = h.clock.now();
+  await h.app.services.db.transaction(async (tx) => {
+    await tx.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, created_at, updated_at, reviewed_at)
+      VALUES (${randomUUID()}, ${userId}, 2, 'approved', '[]'::jsonb, ${verifiedName}, '{}'::jsonb, ${now}, ${now}, ${now})`);
+    await tx.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, 2), full_name = COALESCE(full_name, ${verifiedName}) WHERE id = ${userId}`);
+  });
+}
