@@ -89,6 +89,27 @@ describe('ledger.post', () => {
     expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(100n);
   });
 
+  it('an account first created in a rolled-back transaction is created again later', async () => {
+    const u = await signIn(h);
+    const post = (amount: bigint) =>
+      db().transaction((tx) =>
+        ledger().post(tx, {
+          reference: `fresh_${randomUUID()}`,
+          type: 'x',
+          description: 'x',
+          entries: [
+            { account: { user: u.id, kind: 'wallet' }, amount: -amount },
+            { account: { system: `provider_float:${u.id}` }, amount },
+          ],
+        }),
+      );
+    await expect(post(5n)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    await credit(u.id, 10n);
+    await post(5n);
+    expect(await ledger().balance(db(), { system: `provider_float:${u.id}` })).toBe(5n);
+    await expectLedgerOk(h);
+  });
+
   it('system accounts are append-only: their balance is the sum of their entries', async () => {
     const before = await ledger().balance(db(), { system: 'collections' });
     const u = await signIn(h);

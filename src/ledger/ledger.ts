@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../http/errors.js';
 import { one, rows, type Executor, type Tx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
@@ -58,17 +58,47 @@ export interface Ledger {
 }
 
 export function createLedger({ clock }: { clock: Clock }): Ledger {
-  async function ensureAccount(tx: Tx, ref: AccountRef): Promise<{ id: string; materialised: boolean }> {
+  // Account ids never change once created: cache them so a posting costs no look-up round trips.
+  const ids = new Map<string, string>();
+
+  async function ensureAccount(tx: Tx, ref: AccountRef): Promise<string> {
     const code = accountCode(ref);
-    const found = await one<{ id: string; materialised: boolean }>(tx, sql`SELECT id::text AS id, materialised FROM accounts WHERE code = ${code}`);
-    if (found) return found;
+    const cached = ids.get(code);
+    if (cached) return cached;
     const isUser = 'user' in ref;
     const kind = isUser ? ref.kind : ref.system.split(':')[0];
-    await tx.execute(sql`
-      INSERT INTO accounts (code, kind, user_id, materialised, allow_negative, balance, created_at)
-      VALUES (${code}, ${kind}, ${isUser ? ref.user : null}, ${isUser}, ${isUser ? NEGATIVE_ALLOWED.includes(ref.kind) : true}, 0, ${clock.now()})
-      ON CONFLICT (code) DO NOTHING`);
-    return (await one<{ id: string; materialised: boolean }>(tx, sql`SELECT id::text AS id, materialised FROM accounts WHERE code = ${code}`))!;
+    const created = await one<{ id: string }>(
+      tx,
+      sql`INSERT INTO accounts (code, kind, user_id, materialised, allow_negative, balance, created_at)
+          VALUES (${code}, ${kind}, ${isUser ? ref.user : null}, ${isUser}, ${isUser ? NEGATIVE_ALLOWED.includes(ref.kind) : true}, 0, ${clock.now()})
+          ON CONFLICT (code) DO NOTHING RETURNING id::text AS id`,
+    );
+    // A row this transaction created may still roll back: only a row that already existed is cached.
+    if (created) return created.id;
+    const row = (await one<{ id: string }>(tx, sql`SELECT id::text AS id FROM accounts WHERE code = ${code}`))!;
+    ids.set(code, row.id);
+    return row.id;
+  }
+
+  /** Moves a user account's materialised balance; the conditional UPDATE is the non-negative check and the row lock. */
+  async function applyToUserAccount(tx: Tx, ref: AccountRef, amount: bigint): Promise<{ id: string; balance: bigint }> {
+    const code = accountCode(ref);
+    const update = () =>
+      one<{ id: string; balance: string }>(
+        tx,
+        sql`UPDATE accounts SET balance = balance + ${amount}
+            WHERE code = ${code} AND (allow_negative OR balance + ${amount} >= 0)
+            RETURNING id::text AS id, balance::text AS balance`,
+      );
+    let r = await update();
+    if (!r) {
+      const exists = await one(tx, sql`SELECT 1 FROM accounts WHERE code = ${code}`);
+      if (exists) throw new AppError('INSUFFICIENT_FUNDS', 'Wallet balance is too low for this transaction');
+      await ensureAccount(tx, ref);
+      r = await update();
+      if (!r) throw new AppError('INSUFFICIENT_FUNDS', 'Wallet balance is too low for this transaction');
+    }
+    return { id: r.id, balance: BigInt(r.balance) };
   }
 
   async function postInner(tx: Tx, input: PostInput, onDuplicate: 'throw' | 'null'): Promise<Posted | null> {
@@ -93,27 +123,21 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       throw new AppError('DUPLICATE_REFERENCE', `Ledger reference ${input.reference} was already posted`);
     }
 
-    // Lock user rows in a stable order so two transfers between the same wallets cannot deadlock.
-    const resolved = await Promise.all(input.entries.map(async (e) => ({ e, acc: await ensureAccount(tx, e.account) })));
-    resolved.sort((a, b) => (BigInt(a.acc.id) < BigInt(b.acc.id) ? -1 : 1));
+    // Lock user rows in a stable order (by code) so two transfers between the same wallets cannot deadlock.
+    const ordered = [...input.entries].sort((a, b) => (accountCode(a.account) < accountCode(b.account) ? -1 : 1));
     const balances: Record<string, bigint> = {};
-    for (const { e, acc } of resolved) {
-      let balanceAfter: bigint | null = null;
-      if (acc.materialised) {
-        const r = await one<{ balance: string }>(
-          tx,
-          sql`UPDATE accounts SET balance = balance + ${e.amount}
-              WHERE id = ${acc.id} AND (allow_negative OR balance + ${e.amount} >= 0)
-              RETURNING balance::text AS balance`,
-        );
-        if (!r) throw new AppError('INSUFFICIENT_FUNDS', 'Wallet balance is too low for this transaction');
-        balanceAfter = BigInt(r.balance);
-        balances[accountCode(e.account)] = balanceAfter;
+    const values: SQL[] = [];
+    for (const e of ordered) {
+      if ('user' in e.account) {
+        const r = await applyToUserAccount(tx, e.account, e.amount);
+        balances[accountCode(e.account)] = r.balance;
+        values.push(sql`(${inserted.id}, ${r.id}, ${e.amount}, ${r.balance}, ${now})`);
+      } else {
+        const id = await ensureAccount(tx, e.account);
+        values.push(sql`(${inserted.id}, ${id}, ${e.amount}, NULL, ${now})`);
       }
-      await tx.execute(sql`
-        INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at)
-        VALUES (${inserted.id}, ${acc.id}, ${e.amount}, ${balanceAfter}, ${now})`);
     }
+    await tx.execute(sql`INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at) VALUES ${sql.join(values, sql`, `)}`);
     return { transactionId: inserted.id, balances };
   }
 

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { createLedger } from '../src/ledger/ledger.js';
+import { systemClock } from '../src/lib/clock.js';
+import { verifyLedger } from '../src/ledger/verify.js';
+import { DURATION, type Result } from './lib.js';
+
+const ACCOUNTS = 200;
+const WORKERS = 16;
+
+async function loop(worker: () => Promise<void>): Promise<Result & { name: string }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = Date.now() + DURATION * 1000;
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      while (Date.now() < end) {
+        const t = performance.now();
+        try {
+          await worker();
+          latencies.push(performance.now() - t);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => Math.round(latencies[Math.floor((latencies.length - 1) * p)] * 100) / 100;
+  return { name: '', rps: Math.round(latencies.length / DURATION), p50: q(0.5), p99: q(0.99), errors };
+}
+
+/** Raw SQL: the same statements a ledger transfer runs, hand-written over a pg pool. */
+export async function rawSqlTransfers(url: string): Promise<Result> {
+  const pool = new pg.Pool({ connectionString: url, max: WORKERS });
+  await pool.query(`CREATE TABLE IF NOT EXISTS raw_accounts (id int PRIMARY KEY, balance bigint NOT NULL CHECK (balance >= 0));
+                    CREATE TABLE IF NOT EXISTS raw_tx (id bigserial PRIMARY KEY, reference text UNIQUE NOT NULL, created_at timestamptz NOT NULL);
+                    CREATE TABLE IF NOT EXISTS raw_entries (id bigserial PRIMARY KEY, tx_id bigint NOT NULL, account_id int NOT NULL, amount bigint NOT NULL, balance_after bigint, created_at timestamptz NOT NULL);
+                    TRUNCATE raw_accounts, raw_tx, raw_entries;`);
+  await pool.query(`INSERT INTO raw_accounts SELECT g, 100000000 FROM generate_series(1, ${ACCOUNTS}) g`);
+  const r = await loop(async () => {
+    const a = 1 + Math.floor(Math.random() * ACCOUNTS);
+    let b = 1 + Math.floor(Math.random() * ACCOUNTS);
+    if (b === a) b = (a % ACCOUNTS) + 1;
+    const [lo, hi] = a < b ? [a, b] : [b, a];
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      const tx = await c.query('INSERT INTO raw_tx (reference, created_at) VALUES ($1, now()) RETURNING id', [randomUUID()]);
+      const deltas = new Map([[a, -100], [b, 100]]);
+      for (const id of [lo, hi]) {
+        const u = await c.query('UPDATE raw_accounts SET balance = balance + $2 WHERE id = $1 AND balance + $2 >= 0 RETURNING balance', [id, deltas.get(id)]);
+        await c.query('INSERT INTO raw_entries (tx_id, account_id, amount, balance_after, created_at) VALUES ($1, $2, $3, $4, now())', [tx.rows[0].id, id, deltas.get(id), u.rows[0].balance]);
+      }
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK');
+      throw err;
+    } finally {
+      c.release();
+    }
+  });
+  await pool.end();
+  return { ...r, name: 'raw SQL ledger transfer (pg loop)' };
+}
+
+/** The service's ledger.post between user wallets (same database server). */
+export async function serviceTransfers(url: string): Promise<Result> {
+  const database = await openDatabase({ url, dataDir: '/tmp', poolSize: WORKERS });
+  await migrate(database);
+  const ledger = createLedger({ clock: systemClock });
+  const users = Array.from({ length: ACCOUNTS }, () => randomUUID());
+  for (const u of users) {
+    await database.db.transaction((tx) =>
+      ledger.post(tx, {
+        reference: `seed_${u}`,
+        type: 'adjustment',
+        description: 'seed',
+        entries: [
+          { account: { user: u, kind: 'wallet' }, amount: 100_000_000n },
+          { account: { system: 'adjustments' }, amount: -100_000_000n },
+        ],
+      }),
+    );
+  }
+  const r = await loop(async () => {
+    const a = users[Math.floor(Math.random() * ACCOUNTS)];
+    let b = users[Math.floor(Math.random() * ACCOUNTS)];
+    if (a === b) b = users[(users.indexOf(a) + 1) % ACCOUNTS];
+    await database.db.transaction((tx) =>
+      ledger.post(tx, {
+        reference: `tr_${randomUUID()}`,
+        type: 'transfer_out',
+        description: 'bench',
+        entries: [
+          { account: { user: a, kind: 'wallet' }, amount: -100n },
+          { account: { user: b, kind: 'wallet' }, amount: 100n },
+        ],
+      }),
+    );
+  });
+  const report = await verifyLedger(database.db);
+  if (report.breaches.length) throw new Error(`ledger breaches after benchmark: ${JSON.stringify(report.breaches)}`);
+  await database.close();
+  return { ...r, name: 'service ledger transfer (ledger.post)' };
+}
