@@ -1,6 +1,9 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notificationsOperations } from '../../src/modules/notifications/operations.js';
+import { authOf, serverFnPath } from '../../src/http/registry.js';
 import { call, createHarness, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { SECOND } from '../../src/lib/clock.js';
 
@@ -253,5 +256,36 @@ describe('push subscriptions', () => {
     expect(r.statusCode).toBe(200);
     expect(r.json().deleted).toBe(true);
     expect((await del(bob, endpoint)).statusCode).toBe(404);
+  });
+});
+
+describe('junk input', () => {
+  it('never answers 500 on any notifications operation', async () => {
+    const fields = ['id', 'pollId', 'optionId', 'endpoint', 'p256dh', 'auth', 'title', 'body', 'audience', 'poll', 'startsAt', 'endsAt', 'status', 'channel', 'unreadOnly', 'limit', 'offset'];
+    const junk = fc.oneof(
+      fc.dictionary(fc.constantFrom(...fields), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom('\u0000', 'x\u0000y', '9999-12-31T23:59:59Z', 'https://[::1]/', 'http://localhost:0/x', '-1', '1e400'))),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    for (const op of notificationsOperations) {
+      const token = authOf(op) === 'admin' ? admin.token : authOf(op) === 'public' ? undefined : alice.token;
+      await fc.assert(
+        fc.asyncProperty(junk, async (value) => {
+          const res =
+            op.method === 'GET'
+              ? await call(
+                  h,
+                  'GET',
+                  serverFnPath(op),
+                  value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) : { q: JSON.stringify(value) },
+                  { token },
+                )
+              : await h.app.inject({ method: 'POST', url: serverFnPath(op), headers: token ? { authorization: `Bearer ${token}` } : {}, payload: { data: value } as object });
+          if (res.statusCode >= 500 || res.statusCode === 401) throw new Error(`${op.name} answered ${res.statusCode}: ${res.body}`);
+        }),
+        { numRuns: 30, seed: 7 },
+      );
+    }
+    const nul = await call(h, 'POST', `${N}adminCreateBroadcastBearerAdmin`, { title: 'a\u0000b', body: 'x' }, { token: admin.token });
+    expect(nul.statusCode).toBe(400);
   });
 });

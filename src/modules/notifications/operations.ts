@@ -64,12 +64,17 @@ const adminBroadcastOutput = z.object({
     .nullable(),
 });
 
+// PostgreSQL text cannot hold NUL, and other control characters have no place in a message users read.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 const text = (name: string, max: number) =>
   z
     .string({ error: `${name} is required` })
     .trim()
     .min(1, `${name} must not be empty`)
-    .max(max, `${name} must be at most ${max} characters`);
+    .max(max, `${name} must be at most ${max} characters`)
+    .refine((v) => !CONTROL.test(v), `${name} must not contain control characters`);
 
 const dateTime = (name: string) =>
   z.iso
@@ -106,7 +111,12 @@ const authInput = z
   .refine((v) => base64urlBytes(v)?.length === 16, 'auth must be a base64url 16-byte secret')
   .transform((v) => v.replace(/=+$/, ''));
 
-const endpointInput = z.string({ error: 'endpoint is required' }).trim().min(1, 'endpoint is required').max(2048, 'endpoint must be at most 2048 characters');
+const endpointInput = z
+  .string({ error: 'endpoint is required' })
+  .trim()
+  .min(1, 'endpoint is required')
+  .max(2048, 'endpoint must be at most 2048 characters')
+  .refine((v) => !CONTROL.test(v), 'endpoint must not contain control characters');
 
 export const notificationsOperations = [
   defineOperation({
