@@ -26,6 +26,46 @@ const csv = z
       .filter(Boolean),
   );
 
+const vtuEnv = {
+  VTU_PROVIDER_A_URL: z.string().url().optional(),
+  VTU_PROVIDER_A_KEY: z.string().optional(),
+  VTU_PROVIDER_B_URL: z.string().url().optional(),
+  VTU_PROVIDER_B_KEY: z.string().optional(),
+  VTU_PROVIDER_C_URL: z.string().url().optional(),
+  VTU_PROVIDER_C_KEY: z.string().optional(),
+  VTU_PROVIDER_C_SECRET: z.string().optional(),
+  VTU_PROVIDER_D_URL: z.string().url().optional(),
+  VTU_PROVIDER_D_KEY: z.string().optional(),
+  VTU_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  VTU_ROUTING: z
+    .string()
+    .optional()
+    .refine((s) => {
+      if (!s) return true;
+      try {
+        const v = JSON.parse(s);
+        return Object.values(v).every((l) => Array.isArray(l) && l.length > 0 && l.every((p) => ['a', 'b', 'c', 'd'].includes(p as string)));
+      } catch {
+        return false;
+      }
+    }, 'VTU_ROUTING must be JSON like {"data":["a","b"],"airtime":["c"]} with providers a-d'),
+  VTU_RECONCILE_EVERY_MS: z.coerce.number().int().min(1000).optional(),
+  VTU_STUCK_AFTER_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
+  VTU_NOT_FOUND_GRACE_MS: z.coerce.number().int().min(0).default(120_000),
+  VTU_FLOAT_TOPUP: z.coerce.number().int().min(1000).default(500_000),
+  VTU_SANDBOX_HOLD_MS: z.coerce.number().int().min(0).max(120_000).optional(),
+  VTU_SANDBOX_SLOW_MS: z.coerce.number().int().min(0).max(120_000).optional(),
+};
+
+const VTU_DEFAULT_ROUTING: Record<string, ('a' | 'b' | 'c' | 'd')[]> = {
+  data: ['a', 'b'],
+  airtime: ['c'],
+  electricity: ['c'],
+  cable: ['c'],
+  betting: ['d'],
+  exam: ['d'],
+};
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -53,6 +93,7 @@ const envSchema = z.object({
   DEFAULT_PROCESSOR: z.string().default('sandbox'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('VTU Wallet <no-reply@localhost>'),
+  ...vtuEnv,
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
@@ -119,6 +160,19 @@ export interface Config {
   };
   processor: { secretKey: string; baseUrl?: string; default: string };
   mail: { smtpUrl?: string; from: string };
+  /** VTU providers, routing and reconciliation (DESIGN §7, §8). */
+  vtu: {
+    providers: Record<'a' | 'b' | 'c' | 'd', { url: string; key: string; secret?: string }>;
+    timeoutMs: number;
+    routing: Record<string, ('a' | 'b' | 'c' | 'd')[]>;
+    reconcileEveryMs: number;
+    stuckAfterMs: number;
+    notFoundGraceMs: number;
+    /** Kobo added to a provider float when it runs short. */
+    floatTopup: bigint;
+    sandboxHoldMs: number;
+    sandboxSlowMs: number;
+  };
   /** Private KYC uploads: local directory outside any served folder, or an S3-compatible bucket. */
   storage: {
     driver: 'local' | 's3';
@@ -168,6 +222,10 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
     if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
+    for (const p of ['A', 'B', 'C', 'D'] as const) {
+      if (!e[`VTU_PROVIDER_${p}_URL`]) problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
+      if (!e[`VTU_PROVIDER_${p}_KEY`]) problems.push(`VTU_PROVIDER_${p}_KEY is required in production`);
+    }
     if (!e.IDENTITY_BASE_URL) problems.push('IDENTITY_BASE_URL (NIN look-up and bank name enquiry upstream) is required in production');
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
@@ -207,6 +265,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       default: e.DEFAULT_PROCESSOR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
     storage: {
       driver: e.STORAGE_DRIVER,
       localDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'private')),
@@ -230,4 +289,26 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     tierLimitsJson: e.TIER_LIMITS,
   };
   return { ...config, ...overrides };
+}
+
+function vtuConfig(e: z.infer<typeof envSchema>, publicUrl: string): Config['vtu'] {
+  const sandboxUrl = (p: string) => `${publicUrl}/sandbox/providers/${p}`;
+  const timeoutMs = e.VTU_PROVIDER_TIMEOUT_MS;
+  return {
+    providers: {
+      a: { url: e.VTU_PROVIDER_A_URL ?? sandboxUrl('a'), key: e.VTU_PROVIDER_A_KEY ?? 'sandbox-key-a' },
+      b: { url: e.VTU_PROVIDER_B_URL ?? sandboxUrl('b'), key: e.VTU_PROVIDER_B_KEY ?? 'sandbox-key-b' },
+      c: { url: e.VTU_PROVIDER_C_URL ?? sandboxUrl('c'), key: e.VTU_PROVIDER_C_KEY ?? 'sandbox-key-c', secret: e.VTU_PROVIDER_C_SECRET ?? 'sandbox-secret-c' },
+      d: { url: e.VTU_PROVIDER_D_URL ?? sandboxUrl('d'), key: e.VTU_PROVIDER_D_KEY ?? 'sandbox-key-d' },
+    },
+    timeoutMs,
+    routing: { ...VTU_DEFAULT_ROUTING, ...(e.VTU_ROUTING ? JSON.parse(e.VTU_ROUTING) : {}) },
+    reconcileEveryMs: e.VTU_RECONCILE_EVERY_MS ?? (e.NODE_ENV === 'production' ? 30_000 : 5_000),
+    stuckAfterMs: e.VTU_STUCK_AFTER_MS,
+    notFoundGraceMs: e.VTU_NOT_FOUND_GRACE_MS,
+    floatTopup: BigInt(e.VTU_FLOAT_TOPUP) * 100n,
+    // The simulator holds a "4444" request past the adapter's timeout, bounded so it always ends.
+    sandboxHoldMs: e.VTU_SANDBOX_HOLD_MS ?? timeoutMs + 1000,
+    sandboxSlowMs: e.VTU_SANDBOX_SLOW_MS ?? Math.floor(timeoutMs / 3),
+  };
 }

@@ -29,6 +29,7 @@ import { createSimulatedIdentityProvider } from './sandbox/identity-simulator.js
 import { createGrowthArea, type GrowthArea } from './modules/growth/register.js';
 import { createPaymentsService, type PaymentsService } from './modules/payments/service.js';
 import { createWalletMoney, type WalletMoney } from './modules/wallet/transfers.js';
+import { createVtuService, type VtuServiceApi } from './modules/vtu/service.js';
 import { createLoopbackTransport, type LoopbackTransport } from './providers/http-transport.js';
 import { createPaystackStyleAdapter, createProcessorRegistry, type ProcessorRegistry } from './providers/processor.js';
 
@@ -54,6 +55,8 @@ export interface Services {
   walletLimits: WalletLimits;
   notifier: Notifier;
   events: EventBus;
+  /** VTU purchases, catalogues, reconciliation (issue 6); purchase() is reused by scheduled purchases. */
+  vtu: VtuServiceApi;
   /** Reliable mail/SMS for everything but OTP codes: enqueue in the caller's tx (docs/architecture.md "Outbox"). */
   outbox: Outbox;
   push: PushSender;
@@ -143,6 +146,7 @@ export async function createServices(base: { config: Config; database: Database;
   const payments = createPaymentsService({ db, clock, config, ledger, jobs, events, notifier, walletLimits, processors, log });
   payments.subscribe();
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
+  const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs });
 
-  return { walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, outbox, push, notifications, ...growthArea };
+  return { vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, outbox, push, notifications, ...growthArea };
 }

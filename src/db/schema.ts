@@ -13,3 +13,4 @@ export * from '../modules/marketplace/schema.js';
 export * from '../modules/subscriptions/schema.js';
 export * from '../modules/support/schema.js';
 export * from '../modules/growth/schema.js';
+export * from '../modules/vtu/schema.js';

@@ -12,6 +12,7 @@ import { kycOperations } from './kyc/operations.js';
 import { growthOperations } from './growth/operations.js';
 import { savingsOperations } from './savings/operations.js';
 import { loanOperations } from './loans/operations.js';
+import { vtuOperations } from './vtu/operations.js';
 
 /** Every operation of the service. A module adds its list here. */
-export const allOperations: AnyOperation[] = [...kycOperations, ...identityOperations, ...walletOperations, ...notificationsOperations, ...securityOperations, ...settingsOperations, ...marketplaceOperations, ...subscriptionOperations, ...supportOperations, ...growthOperations, ...savingsOperations, ...loanOperations, ...paymentsOperations];
+export const allOperations: AnyOperation[] = [...kycOperations, ...identityOperations, ...walletOperations, ...notificationsOperations, ...securityOperations, ...settingsOperations, ...marketplaceOperations, ...subscriptionOperations, ...supportOperations, ...growthOperations, ...savingsOperations, ...loanOperations, ...paymentsOperations, ...vtuOperations];

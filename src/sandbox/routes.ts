@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import { validationError } from '../http/app.js';
 import { registerIdentitySimulatorRoutes } from './identity-simulator.js';
 import { registerProcessorSimulator } from './processor-simulator.js';
+import { registerVtuSimulators } from './vtu/index.js';
 
 /**
  * Sandbox control endpoints (DESIGN §8): plain JSON, no envelope, no token; mounted only in sandbox mode.
@@ -15,6 +16,7 @@ export type SandboxRegistrar = (app: FastifyInstance, services: Services) => Pro
 export const sandboxModules: SandboxRegistrar[] = [];
 sandboxModules.push(registerIdentitySimulatorRoutes);
 sandboxModules.push(registerProcessorSimulator);
+sandboxModules.push(registerVtuSimulators);
 
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const r = schema.safeParse(body ?? {});

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { one, type Db } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
+import { MINUTE, type Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import { ProviderError, type CatalogueEntry, type CatalogueKind, type ProviderId, type VtuProvider } from '../../providers/vtu/types.js';
+
+/**
+ * Provider catalogues cached in the database for 30 minutes (spec rule 7), so every instance shares one copy
+ * and the expiry follows the injected clock. Wholesale prices are cached; retail is computed when read, so a
+ * markup change shows at once. When a refresh fails, the last copy is served rather than nothing.
+ */
+export const CATALOGUE_TTL_MS = 30 * MINUTE;
+
+type Stored = Omit<CatalogueEntry, 'price' | 'minAmount' | 'maxAmount'> & { price: string | null; minAmount?: string; maxAmount?: string };
+
+const store = (e: CatalogueEntry): Stored => ({
+  ...e,
+  price: e.price === null ? null : e.price.toString(),
+  minAmount: e.minAmount?.toString(),
+  maxAmount: e.maxAmount?.toString(),
+});
+const load = (s: Stored): CatalogueEntry => ({
+  ...s,
+  price: s.price === null ? null : BigInt(s.price),
+  minAmount: s.minAmount ? BigInt(s.minAmount) : undefined,
+  maxAmount: s.maxAmount ? BigInt(s.maxAmount) : undefined,
+});
+
+export function createCatalogue({ db, clock, log, providers }: { db: Db; clock: Clock; log: Logger; providers: Record<ProviderId, VtuProvider> }) {
+  const inflight = new Map<string, Promise<CatalogueEntry[]>>();
+
+  async function refresh(key: string, provider: ProviderId, kind: CatalogueKind, arg: string | undefined, stale: Stored[] | null): Promise<CatalogueEntry[]> {
+    let fresh: CatalogueEntry[];
+    try {
+      fresh = await providers[provider].catalogue(kind, arg);
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      log.warn({ provider, kind, err: err.message }, 'catalogue refresh failed');
+      if (stale) return stale.map(load);
+      throw new AppError('UPSTREAM_ERROR', 'The provider catalogue is unavailable right now; try again shortly', { cause: err });
+    }
+    const now = clock.now();
+    await db.execute(
+      sql`INSERT INTO vtu_catalogue_cache (key, payload, fetched_at, expires_at)
+          VALUES (${key}, ${JSON.stringify(fresh.map(store))}::jsonb, ${now}, ${new Date(now.getTime() + CATALOGUE_TTL_MS)})
+          ON CONFLICT (key) DO UPDATE SET payload = EXCLUDED.payload, fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at`,
+    );
+    return fresh;
+  }
+
+  return {
+    async get(provider: ProviderId, kind: CatalogueKind, arg?: string): Promise<CatalogueEntry[]> {
+      const key = `${provider}:${kind}:${arg ?? ''}`;
+      const row = await one<{ payload: Stored[]; expires_at: Date }>(db, sql`SELECT payload, expires_at FROM vtu_catalogue_cache WHERE key = ${key}`);
+      if (row && new Date(row.expires_at).getTime() > clock.now().getTime()) return row.payload.map(load);
+      let p = inflight.get(key);
+      if (!p) {
+        p = refresh(key, provider, kind, arg, row?.payload ?? null).finally(() => inflight.delete(key));
+        inflight.set(key, p);
+      }
+      return p;
+    },
+  };
+}
+
+export type Catalogue = ReturnType<typeof createCatalogue>;

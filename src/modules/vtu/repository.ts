@@ -1,0 +1,158 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { one, rows, type Executor, type Tx } from '../../db/client.js';
+
+/** Queries of the VTU module. Functions that are part of a money movement take the caller's `tx`. */
+export interface VtuRow {
+  id: string;
+  reference: string;
+  request_id: string;
+  user_id: string;
+  service: string;
+  status: 'processing' | 'success' | 'failed';
+  amount: string;
+  wholesale: string;
+  markup: string;
+  recipient: string;
+  network: string | null;
+  plan_id: string | null;
+  product: string | null;
+  meter_type: string | null;
+  quantity: number | null;
+  phone: string | null;
+  profile_id: string | null;
+  provider: string;
+  providers_tried: string[];
+  ported: boolean;
+  details: Record<string, any> | null;
+  failure_reason: string | null;
+  sent_at: Date;
+  requery_count: number;
+  next_check_at: Date | null;
+  last_checked_at: Date | null;
+  last_provider_status: string | null;
+  stuck_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLS = sql.raw(`id::text AS id, reference, request_id, user_id::text AS user_id, service, status, amount::text AS amount,
+  wholesale::text AS wholesale, markup::text AS markup, recipient, network, plan_id, product, meter_type, quantity, phone, profile_id,
+  provider, providers_tried, ported, details, failure_reason, sent_at, requery_count, next_check_at, last_checked_at,
+  last_provider_status, stuck_at, created_at, updated_at`);
+
+export interface NewVtuRow {
+  id: string;
+  reference: string;
+  requestId: string;
+  userId: string;
+  service: string;
+  amount: bigint;
+  wholesale: bigint;
+  markup: bigint;
+  recipient: string;
+  network?: string;
+  planId?: string;
+  product?: string;
+  meterType?: string;
+  quantity?: number;
+  phone?: string;
+  profileId?: string;
+  provider: string;
+  ported: boolean;
+  now: Date;
+  nextCheckAt: Date;
+}
+
+export async function insertTransaction(tx: Tx, r: NewVtuRow): Promise<VtuRow> {
+  return (await one<VtuRow>(
+    tx,
+    sql`INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network, plan_id,
+          product, meter_type, quantity, phone, profile_id, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
+        VALUES (${r.id}, ${r.reference}, ${r.requestId}, ${r.userId}, ${r.service}, 'processing', ${r.amount}, ${r.wholesale}, ${r.markup}, ${r.recipient},
+          ${r.network ?? null}, ${r.planId ?? null}, ${r.product ?? null}, ${r.meterType ?? null}, ${r.quantity ?? null}, ${r.phone ?? null},
+          ${r.profileId ?? null}, ${r.provider}, ARRAY[${r.provider}]::text[], ${r.ported}, ${r.now}, ${r.nextCheckAt}, ${r.now}, ${r.now})
+        RETURNING ${COLS}`,
+  ))!;
+}
+
+export async function getTransaction(exec: Executor, id: string): Promise<VtuRow | undefined> {
+  return one<VtuRow>(exec, sql`SELECT ${COLS} FROM vtu_transactions WHERE id = ${id}`);
+}
+
+export async function getOwnTransaction(exec: Executor, userId: string, id: string): Promise<VtuRow | undefined> {
+  return one<VtuRow>(exec, sql`SELECT ${COLS} FROM vtu_transactions WHERE id = ${id} AND user_id = ${userId}`);
+}
+
+export async function listOwnTransactions(
+  exec: Executor,
+  userId: string,
+  f: { status?: string; service?: string; limit: number; offset: number },
+): Promise<VtuRow[]> {
+  const conds: SQL[] = [sql`user_id = ${userId}`];
+  if (f.status) conds.push(sql`status = ${f.status}`);
+  if (f.service) conds.push(sql`service = ${f.service}`);
+  return rows<VtuRow>(
+    exec,
+    sql`SELECT ${COLS} FROM vtu_transactions WHERE ${sql.join(conds, sql` AND `)}
+        ORDER BY created_at DESC, id DESC LIMIT ${f.limit + 1} OFFSET ${f.offset}`,
+  );
+}
+
+/**
+ * The guarded state change: only a row still `processing` with the provider that answered moves, so a refund
+ * or a success happens exactly once even when the purchase path and reconciliation race.
+ */
+export async function settle(
+  tx: Tx,
+  id: string,
+  provider: string,
+  to: 'success' | 'failed',
+  f: { details?: Record<string, unknown>; failureReason?: string; now: Date; providerStatus: string },
+): Promise<VtuRow | undefined> {
+  return one<VtuRow>(
+    tx,
+    sql`UPDATE vtu_transactions SET status = ${to}, details = COALESCE(${f.details ? JSON.stringify(f.details) : null}::jsonb, details),
+          failure_reason = ${f.failureReason ?? null}, next_check_at = NULL, last_provider_status = ${f.providerStatus}, updated_at = ${f.now}
+        WHERE id = ${id} AND status = 'processing' AND provider = ${provider}
+        RETURNING ${COLS}`,
+  );
+}
+
+/** Fallback to the next provider (data A -> B), only while processing and still on `from`. */
+export async function reroute(tx: Tx, id: string, from: string, to: string, wholesale: bigint, now: Date, nextCheckAt: Date): Promise<VtuRow | undefined> {
+  return one<VtuRow>(
+    tx,
+    sql`UPDATE vtu_transactions SET provider = ${to}, providers_tried = array_append(providers_tried, ${to}), wholesale = ${wholesale},
+          markup = amount - ${wholesale}, sent_at = ${now}, next_check_at = ${nextCheckAt}, requery_count = 0, last_provider_status = 'failed',
+          updated_at = ${now}
+        WHERE id = ${id} AND status = 'processing' AND provider = ${from}
+        RETURNING ${COLS}`,
+  );
+}
+
+export async function markPending(exec: Executor, id: string, provider: string, f: { nextCheckAt: Date; providerStatus: string; now: Date; stuck: boolean }) {
+  await exec.execute(
+    sql`UPDATE vtu_transactions SET next_check_at = ${f.nextCheckAt}, last_provider_status = ${f.providerStatus}, updated_at = ${f.now},
+          stuck_at = CASE WHEN ${f.stuck} THEN COALESCE(stuck_at, ${f.now}) ELSE stuck_at END
+        WHERE id = ${id} AND status = 'processing' AND provider = ${provider}`,
+  );
+}
+
+/** Claims due processing rows for a requery: pushes their next check out by a lease so other workers skip them. */
+export async function claimDue(exec: Executor, now: Date, leaseUntil: Date, limit: number): Promise<VtuRow[]> {
+  return rows<VtuRow>(
+    exec,
+    sql`UPDATE vtu_transactions SET next_check_at = ${leaseUntil}, requery_count = requery_count + 1, last_checked_at = ${now}
+        WHERE id IN (SELECT id FROM vtu_transactions WHERE status = 'processing' AND next_check_at <= ${now}
+                     ORDER BY next_check_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING ${COLS}`,
+  );
+}
+
+export async function listStuck(exec: Executor, olderThan: Date, limit: number, offset: number): Promise<VtuRow[]> {
+  return rows<VtuRow>(
+    exec,
+    sql`SELECT ${COLS} FROM vtu_transactions WHERE status = 'processing' AND created_at < ${olderThan}
+        ORDER BY created_at ASC, id ASC LIMIT ${limit + 1} OFFSET ${offset}`,
+  );
+}

@@ -1,0 +1,95 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** Typed view of migration 0400_vtu.sql (the SQL file is the source of truth). */
+export const vtuTransactions = pgTable(
+  'vtu_transactions',
+  {
+    id: uuid('id').primaryKey(),
+    reference: text('reference').notNull().unique(),
+    requestId: text('request_id').notNull().unique(),
+    userId: uuid('user_id').notNull(),
+    service: text('service').notNull(),
+    status: text('status').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    wholesale: bigint('wholesale', { mode: 'bigint' }).notNull(),
+    markup: bigint('markup', { mode: 'bigint' }).notNull(),
+    recipient: text('recipient').notNull(),
+    network: text('network'),
+    planId: text('plan_id'),
+    product: text('product'),
+    meterType: text('meter_type'),
+    quantity: integer('quantity'),
+    phone: text('phone'),
+    profileId: text('profile_id'),
+    provider: text('provider').notNull(),
+    providersTried: text('providers_tried').array().notNull(),
+    ported: boolean('ported').notNull().default(false),
+    details: jsonb('details'),
+    failureReason: text('failure_reason'),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    requeryCount: integer('requery_count').notNull().default(0),
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    lastProviderStatus: text('last_provider_status'),
+    stuckAt: timestamp('stuck_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('vtu_transactions_user_idx').on(t.userId, t.createdAt, t.id)],
+);
+
+export const vtuMarkups = pgTable(
+  'vtu_markups',
+  {
+    service: text('service').notNull(),
+    provider: text('provider').notNull().default(''),
+    kind: text('kind').notNull(),
+    value: bigint('value', { mode: 'bigint' }).notNull(),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.provider] })],
+);
+
+export const vtuCatalogueCache = pgTable('vtu_catalogue_cache', {
+  key: text('key').primaryKey(),
+  payload: jsonb('payload').notNull(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+export const sandboxVtuFloats = pgTable('sandbox_vtu_floats', {
+  provider: text('provider').primaryKey(),
+  balance: bigint('balance', { mode: 'bigint' }).notNull(),
+});
+
+export const sandboxVtuOrders = pgTable(
+  'sandbox_vtu_orders',
+  {
+    provider: text('provider').notNull(),
+    requestId: text('request_id').notNull(),
+    service: text('service').notNull(),
+    recipient: text('recipient').notNull(),
+    product: text('product'),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    status: text('status').notNull(),
+    finalStatus: text('final_status'),
+    resolveAt: timestamp('resolve_at', { withTimezone: true }),
+    result: jsonb('result'),
+    message: text('message'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.requestId] })],
+);
+
+export const sandboxVtuFundings = pgTable(
+  'sandbox_vtu_fundings',
+  {
+    provider: text('provider').notNull(),
+    reference: text('reference').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.reference] })],
+);

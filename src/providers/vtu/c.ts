@@ -1,0 +1,175 @@
+import { parseJson, TransportTimeout, type VtuTransport } from './transport.js';
+import { ProviderError, type CatalogueEntry, type CatalogueKind, type DeliveryDetails, type Outcome, type PurchaseRequest, type VtuProvider } from './types.js';
+
+/**
+ * Provider C speaks the VTpass-style protocol (DESIGN §11): POST /api/pay {request_id, serviceID, billersCode,
+ * variation_code, amount, phone}, POST /api/requery {request_id}, GET /api/service-variations?serviceID=,
+ * GET /api/services?identifier=, POST /api/merchant-verify. Code 000 + content.transactions.status
+ * (initiated/pending/delivered), 099 processing, 016 failed, 040 reversed, 014 duplicate request_id,
+ * 018 low float, 015 unknown request_id. Only explicit failure codes count as failures: anything unexpected is
+ * pending and requeried.
+ */
+export interface HttpProviderConfig {
+  baseUrl: string;
+  key: string;
+  secret?: string;
+  timeoutMs: number;
+  transport: VtuTransport;
+}
+
+const toNetworkService = (network: string) => (network === '9mobile' ? 'etisalat' : network);
+const fromNetworkService = (serviceID: string) => (serviceID === 'etisalat' ? '9mobile' : serviceID);
+const naira = (kobo: bigint) => Number(kobo) / 100;
+const kobo = (n: unknown): bigint | null => {
+  const v = typeof n === 'string' ? Number(n) : typeof n === 'number' ? n : NaN;
+  return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
+};
+
+export function vtpassOutcome(res: { status: number; body: any }): Outcome {
+  const b = res.body;
+  if (res.status >= 500 || !b || typeof b !== 'object') return { status: 'unknown', message: `provider answered HTTP ${res.status}` };
+  const code = String(b.code ?? '');
+  const message = typeof b.response_description === 'string' ? b.response_description : undefined;
+  switch (code) {
+    case '000': {
+      const st = String(b.content?.transactions?.status ?? '').toLowerCase();
+      if (st === 'delivered') return { status: 'delivered', details: vtpassDetails(b), message };
+      if (st === 'failed' || st === 'reversed') return { status: 'failed', message: message ?? 'Transaction failed' };
+      return { status: 'pending', message };
+    }
+    case '099':
+      return { status: 'pending', message };
+    case '011': // invalid arguments: refused before processing
+    case '012': // product does not exist
+    case '016':
+    case '040':
+      return { status: 'failed', message: message ?? 'Transaction failed' };
+    case '018':
+      return { status: 'low_float', message };
+    case '015':
+      return { status: 'not_found', message };
+    default:
+      // 014 (duplicate request_id) and anything unexpected: we cannot tell, so requery later.
+      return { status: 'unknown', message: message ?? `unexpected code ${code || '(none)'}` };
+  }
+}
+
+function vtpassDetails(b: any): DeliveryDetails {
+  const d: DeliveryDetails = {};
+  const token = b.token ?? b.mainToken ?? (typeof b.purchased_code === 'string' ? b.purchased_code.replace(/^Token\s*:\s*/i, '') : undefined);
+  if (token) d.token = String(token);
+  if (b.units ?? b.mainTokenUnits) d.units = String(b.units ?? b.mainTokenUnits);
+  if (b.customerName ?? b.content?.transactions?.customer_name) d.customerName = String(b.customerName ?? b.content.transactions.customer_name);
+  if (b.content?.transactions?.transactionId) d.providerReference = String(b.content.transactions.transactionId);
+  return d;
+}
+
+export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
+  const headers = () => ({ 'api-key': cfg.key, 'secret-key': cfg.secret ?? '' });
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
+    const res = await cfg.transport.request('c', { method, url: cfg.baseUrl + path, headers: headers(), body, timeoutMs: cfg.timeoutMs });
+    return { status: res.status, body: parseJson(res.text) };
+  }
+  async function readCall(method: 'GET' | 'POST', path: string, body?: unknown) {
+    let res;
+    try {
+      res = await call(method, path, body);
+    } catch (err) {
+      if (err instanceof TransportTimeout) throw new ProviderError('c', err.message, 'timeout');
+      throw err;
+    }
+    if (res.status >= 400) throw new ProviderError('c', `provider c answered HTTP ${res.status} on ${path}`, 'http');
+    if (!res.body || typeof res.body !== 'object') throw new ProviderError('c', `provider c answered malformed JSON on ${path}`, 'malformed');
+    return res.body;
+  }
+
+  function payBody(req: PurchaseRequest) {
+    const base = { request_id: req.requestId, billersCode: req.recipient, amount: naira(req.wholesale), phone: req.phone ?? req.recipient };
+    switch (req.service) {
+      case 'airtime':
+        return { ...base, serviceID: toNetworkService(req.network!) };
+      case 'data':
+        return { ...base, serviceID: `${toNetworkService(req.network!)}-data`, variation_code: req.variation };
+      case 'electricity':
+        return { ...base, serviceID: `${req.product}-electric`, variation_code: req.meterType };
+      case 'cable':
+        return { ...base, serviceID: req.product, variation_code: req.variation, subscription_type: 'change' };
+      default:
+        throw new ProviderError('c', `provider c does not sell ${req.service}`, 'refused');
+    }
+  }
+
+  return {
+    id: 'c',
+    async catalogue(kind: CatalogueKind, arg?: string): Promise<CatalogueEntry[]> {
+      const services = async (identifier: string) => {
+        const b = await readCall('GET', `/api/services?identifier=${encodeURIComponent(identifier)}`);
+        if (!Array.isArray(b.content)) throw new ProviderError('c', 'provider c: services list missing', 'malformed');
+        return b.content as any[];
+      };
+      switch (kind) {
+        case 'airtime_networks':
+          return (await services('airtime')).map((s) => ({
+            code: fromNetworkService(String(s.serviceID)),
+            name: String(s.name),
+            price: null,
+            minAmount: kobo(s.minimium_amount ?? s.minimum_amount) ?? undefined,
+            maxAmount: kobo(s.maximum_amount) ?? undefined,
+          }));
+        case 'cable_providers':
+          return (await services('tv-subscription')).map((s) => ({ code: String(s.serviceID), name: String(s.name), price: null }));
+        case 'electricity_discos':
+          return (await services('electricity-bill')).map((s) => ({ code: String(s.serviceID).replace(/-electric$/, ''), name: String(s.name), price: null }));
+        case 'cable_plans': {
+          const b = await readCall('GET', `/api/service-variations?serviceID=${encodeURIComponent(arg ?? '')}`);
+          const list = b.content?.variations ?? b.content?.varations;
+          if (!Array.isArray(list)) throw new ProviderError('c', 'provider c: variations missing', 'malformed');
+          return list.map((v: any) => ({ code: String(v.variation_code), name: String(v.name), price: kobo(v.variation_amount) }));
+        }
+        default:
+          throw new ProviderError('c', `provider c has no ${kind} catalogue`, 'refused');
+      }
+    },
+    async verify(kind, input) {
+      const serviceID = kind === 'electricity' ? `${input.product}-electric` : input.product;
+      const b = await readCall('POST', '/api/merchant-verify', { billersCode: input.account, serviceID, type: input.meterType });
+      const c = b.content ?? {};
+      if (String(b.code) !== '000' || c.error || !c.Customer_Name) return { found: false, message: String(c.error ?? b.response_description ?? 'not found') };
+      return { found: true, customerName: String(c.Customer_Name), address: c.Address ? String(c.Address) : undefined };
+    },
+    async purchase(req) {
+      let body;
+      try {
+        body = payBody(req);
+      } catch (err) {
+        return { status: 'failed', message: (err as Error).message };
+      }
+      try {
+        return vtpassOutcome(await call('POST', '/api/pay', body));
+      } catch (err) {
+        if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
+        throw err;
+      }
+    },
+    async requery(requestId) {
+      try {
+        return vtpassOutcome(await call('POST', '/api/requery', { request_id: requestId }));
+      } catch (err) {
+        if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
+        throw err;
+      }
+    },
+    async balance() {
+      const b = await readCall('GET', '/api/balance');
+      const v = kobo(b.contents?.balance);
+      if (v === null) throw new ProviderError('c', 'provider c: balance missing', 'malformed');
+      return v;
+    },
+    async fund(amount, reference) {
+      const b = await readCall('POST', '/api/fund', { amount: naira(amount), reference });
+      const v = kobo(b.contents?.balance);
+      if (v === null) throw new ProviderError('c', 'provider c: balance missing after funding', 'malformed');
+      return v;
+    },
+  };
+}

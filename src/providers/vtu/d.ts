@@ -1,0 +1,121 @@
+import { parseJson, TransportTimeout } from './transport.js';
+import type { HttpProviderConfig } from './c.js';
+import { ProviderError, type CatalogueEntry, type DeliveryDetails, type Outcome, type VtuProvider } from './types.js';
+
+/**
+ * Provider D speaks an order-and-query protocol (DESIGN §11), used for betting and exam pins:
+ * POST /api/v1/orders {reference, product, service_code, customer_id, amount, quantity, phone, profile_id}
+ * answers ORDER_RECEIVED; completion is only known from GET /api/v1/orders/:reference
+ * (ORDER_COMPLETED / ORDER_CANCELLED / ORDER_ONHOLD / ORDER_PROCESSING). After a received order the adapter
+ * queries once at once, so instant orders settle in the same request; otherwise reconciliation does.
+ */
+const kobo = (n: unknown): bigint | null => {
+  const v = typeof n === 'string' ? Number(n) : typeof n === 'number' ? n : NaN;
+  return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
+};
+
+export function orderOutcome(res: { status: number; body: any }): Outcome {
+  const b = res.body;
+  if (res.status >= 500 || !b || typeof b !== 'object') return { status: 'unknown', message: `provider answered HTTP ${res.status}` };
+  const st = String(b.status ?? '');
+  const message = typeof b.message === 'string' ? b.message : undefined;
+  switch (st) {
+    case 'ORDER_COMPLETED': {
+      const d: DeliveryDetails = {};
+      if (Array.isArray(b.result?.pins)) d.pins = b.result.pins.map((p: any) => ({ pin: String(p.pin), ...(p.serial ? { serial: String(p.serial) } : {}) }));
+      if (b.result?.customer_name) d.customerName = String(b.result.customer_name);
+      if (b.order_id) d.providerReference = String(b.order_id);
+      return { status: 'delivered', details: d, message };
+    }
+    case 'ORDER_CANCELLED':
+      return { status: 'failed', message: message ?? 'Order cancelled' };
+    case 'ORDER_REJECTED':
+      return b.code === 'INSUFFICIENT_BALANCE' ? { status: 'low_float', message } : { status: 'failed', message: message ?? 'Order rejected' };
+    case 'ORDER_NOT_FOUND':
+      return { status: 'not_found', message };
+    case 'ORDER_RECEIVED':
+    case 'ORDER_ONHOLD':
+    case 'ORDER_PROCESSING':
+      return { status: 'pending', message };
+    default:
+      return { status: 'unknown', message: `unexpected status ${st || '(none)'}` };
+  }
+}
+
+export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
+  const headers = () => ({ 'x-api-key': cfg.key });
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
+    const res = await cfg.transport.request('d', { method, url: cfg.baseUrl + path, headers: headers(), body, timeoutMs: cfg.timeoutMs });
+    return { status: res.status, body: parseJson(res.text) };
+  }
+  async function readCall(method: 'GET' | 'POST', path: string, body?: unknown) {
+    let res;
+    try {
+      res = await call(method, path, body);
+    } catch (err) {
+      if (err instanceof TransportTimeout) throw new ProviderError('d', err.message, 'timeout');
+      throw err;
+    }
+    if (res.status >= 400) throw new ProviderError('d', `provider d answered HTTP ${res.status} on ${path}`, 'http');
+    if (!res.body || typeof res.body !== 'object') throw new ProviderError('d', `provider d answered malformed JSON on ${path}`, 'malformed');
+    return res.body;
+  }
+  const safe = async (fn: () => Promise<{ status: number; body: any }>): Promise<Outcome> => {
+    try {
+      return orderOutcome(await fn());
+    } catch (err) {
+      if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
+      throw err;
+    }
+  };
+  const query = (reference: string) => safe(() => call('GET', `/api/v1/orders/${encodeURIComponent(reference)}`));
+
+  return {
+    id: 'd',
+    async catalogue(kind): Promise<CatalogueEntry[]> {
+      const path = kind === 'bet_companies' ? '/api/v1/catalogue/betting' : kind === 'exam_products' ? '/api/v1/catalogue/exams' : null;
+      if (!path) throw new ProviderError('d', `provider d has no ${kind} catalogue`, 'refused');
+      const b = await readCall('GET', path);
+      if (!Array.isArray(b.items)) throw new ProviderError('d', 'provider d: items missing', 'malformed');
+      return b.items.map((i: any) => ({ code: String(i.code), name: String(i.name), price: i.price === undefined ? null : kobo(i.price) }));
+    },
+    async verify(kind, input) {
+      if (kind !== 'betting') throw new ProviderError('d', `provider d does not verify ${kind}`, 'refused');
+      const b = await readCall('POST', '/api/v1/verify', { service: 'betting', service_code: input.product, customer_id: input.account });
+      if (b.status !== 'OK') return { found: false, message: String(b.message ?? 'customer not found') };
+      return { found: true, customerName: String(b.customer_name) };
+    },
+    async purchase(req) {
+      if (req.service !== 'betting' && req.service !== 'exam') return { status: 'failed', message: `provider d does not sell ${req.service}` };
+      const placed = await safe(() =>
+        call('POST', '/api/v1/orders', {
+          reference: req.requestId,
+          product: req.service,
+          service_code: req.product,
+          customer_id: req.recipient,
+          amount: Number(req.wholesale) / 100,
+          quantity: req.quantity ?? 1,
+          phone: req.phone,
+          ...(req.profileId ? { profile_id: req.profileId } : {}),
+        }),
+      );
+      if (placed.status !== 'pending') return placed;
+      const q = await query(req.requestId);
+      // The order was received: a query that fails or cannot find it yet is still pending, never a failure.
+      return q.status === 'unknown' || q.status === 'not_found' ? { status: 'pending', message: placed.message } : q;
+    },
+    requery: (requestId) => query(requestId),
+    async balance() {
+      const b = await readCall('GET', '/api/v1/balance');
+      const v = kobo(b.balance);
+      if (v === null) throw new ProviderError('d', 'provider d: balance missing', 'malformed');
+      return v;
+    },
+    async fund(amount, reference) {
+      const b = await readCall('POST', '/api/v1/fund', { amount: Number(amount) / 100, reference });
+      const v = kobo(b.balance);
+      if (v === null) throw new ProviderError('d', 'provider d: balance missing after funding', 'malformed');
+      return v;
+    },
+  };
+}

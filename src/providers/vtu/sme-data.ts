@@ -1,0 +1,130 @@
+import { parseJson, TransportTimeout } from './transport.js';
+import type { HttpProviderConfig } from './c.js';
+import { ProviderError, type CatalogueEntry, type Outcome, type ProviderId, type VtuProvider } from './types.js';
+
+/**
+ * The SME-data protocol spoken by providers A and B (DESIGN §11): `Authorization: Token <key>`,
+ * GET /api/data/plans, POST /api/data/ {network, mobile_number, plan, Ported_number, ident}, and a status query
+ * by our ident: GET /api/data/query?ident=. Status values: successful, failed, processing/pending.
+ * Network ids follow the usual SME-API numbering: 1 MTN, 2 GLO, 3 9MOBILE, 4 AIRTEL.
+ */
+export const SME_NETWORK_IDS: Record<string, number> = { mtn: 1, glo: 2, '9mobile': 3, airtel: 4 };
+const NETWORK_BY_ID: Record<number, string> = { 1: 'mtn', 2: 'glo', 3: '9mobile', 4: 'airtel' };
+
+const kobo = (n: unknown): bigint | null => {
+  const v = typeof n === 'string' ? Number(n) : typeof n === 'number' ? n : NaN;
+  return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
+};
+
+/** Provider-independent plan key: network-type-size-validity, e.g. mtn-sme-1gb-30d. */
+export function dataPlanKey(network: string, planType: string, size: string, validity: string): string {
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/\.0(?=\s*[a-z])/g, '')
+      .replace(/days?/g, 'd')
+      .replace(/[^a-z0-9.]+/g, '');
+  return `${network}-${norm(planType)}-${norm(size)}-${norm(validity)}`;
+}
+
+export function smeOutcome(res: { status: number; body: any }): Outcome {
+  const b = res.body;
+  if (res.status >= 500 || !b || typeof b !== 'object') return { status: 'unknown', message: `provider answered HTTP ${res.status}` };
+  if (res.status === 404) return { status: 'not_found', message: typeof b.detail === 'string' ? b.detail : 'not found' };
+  if (res.status >= 400) {
+    const msg = Array.isArray(b.error) ? b.error.join('; ') : String(b.error ?? b.detail ?? b.api_response ?? `HTTP ${res.status}`);
+    if (/insufficient balance/i.test(msg)) return { status: 'low_float', message: msg };
+    // 4xx: the request was refused before it was accepted, a definite non-delivery.
+    return { status: 'failed', message: msg };
+  }
+  const st = String(b.Status ?? b.status ?? '').toLowerCase();
+  const message = b.api_response ? String(b.api_response) : undefined;
+  if (st === 'successful' || st === 'success') return { status: 'delivered', message, details: { providerReference: b.id !== undefined ? String(b.id) : undefined } };
+  if (st === 'failed') return { status: 'failed', message: message ?? 'Transaction failed' };
+  if (st === 'processing' || st === 'pending') return { status: 'pending', message };
+  return { status: 'unknown', message: `unexpected status ${st || '(none)'}` };
+}
+
+export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): VtuProvider {
+  const headers = () => ({ authorization: `Token ${cfg.key}` });
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
+    const res = await cfg.transport.request(id, { method, url: cfg.baseUrl + path, headers: headers(), body, timeoutMs: cfg.timeoutMs });
+    return { status: res.status, body: parseJson(res.text) };
+  }
+  async function readCall(method: 'GET' | 'POST', path: string, body?: unknown) {
+    let res;
+    try {
+      res = await call(method, path, body);
+    } catch (err) {
+      if (err instanceof TransportTimeout) throw new ProviderError(id, err.message, 'timeout');
+      throw err;
+    }
+    if (res.status >= 400) throw new ProviderError(id, `provider ${id} answered HTTP ${res.status} on ${path}`, 'http');
+    if (!res.body || typeof res.body !== 'object') throw new ProviderError(id, `provider ${id} answered malformed JSON on ${path}`, 'malformed');
+    return res.body;
+  }
+  const safe = async (fn: () => Promise<{ status: number; body: any }>): Promise<Outcome> => {
+    try {
+      return smeOutcome(await fn());
+    } catch (err) {
+      if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
+      throw err;
+    }
+  };
+
+  return {
+    id,
+    async catalogue(kind): Promise<CatalogueEntry[]> {
+      if (kind !== 'data_plans') throw new ProviderError(id, `provider ${id} has no ${kind} catalogue`, 'refused');
+      const b = await readCall('GET', '/api/data/plans');
+      if (!Array.isArray(b.plans)) throw new ProviderError(id, `provider ${id}: plans missing`, 'malformed');
+      const out: CatalogueEntry[] = [];
+      for (const p of b.plans) {
+        const network = NETWORK_BY_ID[Number(p.network)];
+        const price = kobo(p.plan_amount);
+        if (!network || price === null) continue;
+        const planType = String(p.plan_type).toUpperCase();
+        out.push({
+          code: String(p.id),
+          name: `${String(p.plan)} ${planType}`,
+          price,
+          network,
+          planType,
+          validity: String(p.month_validate),
+          key: dataPlanKey(network, planType, String(p.plan), String(p.month_validate)),
+        });
+      }
+      return out;
+    },
+    async verify() {
+      throw new ProviderError(id, `provider ${id} verifies no accounts`, 'refused');
+    },
+    async purchase(req) {
+      if (req.service !== 'data') return { status: 'failed', message: `provider ${id} sells data only` };
+      return safe(() =>
+        call('POST', '/api/data/', {
+          network: SME_NETWORK_IDS[req.network ?? ''] ?? 0,
+          mobile_number: req.recipient,
+          plan: Number(req.variation),
+          Ported_number: true,
+          ident: req.requestId,
+        }),
+      );
+    },
+    async requery(requestId) {
+      return safe(() => call('GET', `/api/data/query?ident=${encodeURIComponent(requestId)}`));
+    },
+    async balance() {
+      const b = await readCall('GET', '/api/user/');
+      const v = kobo(b.user?.wallet_balance);
+      if (v === null) throw new ProviderError(id, `provider ${id}: balance missing`, 'malformed');
+      return v;
+    },
+    async fund(amount, reference) {
+      const b = await readCall('POST', '/api/fund', { amount: Number(amount) / 100, reference });
+      const v = kobo(b.user?.wallet_balance);
+      if (v === null) throw new ProviderError(id, `provider ${id}: balance missing after funding`, 'malformed');
+      return v;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * One interface for every VTU upstream (DESIGN §7, §11). Adapters speak the provider's own protocol over HTTP;
+ * the domain only sees these shapes. Switching a provider to a real endpoint is configuration (base URL and
+ * credentials in VTU_PROVIDER_<X>_URL / _KEY), not code.
+ */
+export type ProviderId = 'a' | 'b' | 'c' | 'd';
+export const PROVIDER_IDS: ProviderId[] = ['a', 'b', 'c', 'd'];
+
+export type VtuService = 'airtime' | 'data' | 'cable' | 'electricity' | 'betting' | 'exam';
+export const VTU_SERVICES: VtuService[] = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'];
+
+/** Amounts crossing the adapter boundary are integer kobo; adapters convert to the provider's unit. */
+export interface PurchaseRequest {
+  /** Our stable request id: the same id is used for every call about this purchase (requery, retry). */
+  requestId: string;
+  service: VtuService;
+  /** Phone (airtime, data), smartcard (cable), meter (electricity), customer id (betting), phone (exam). */
+  recipient: string;
+  /** What the provider charges us, kobo (face value for airtime/electricity/betting, plan price otherwise). */
+  wholesale: bigint;
+  network?: string;
+  /** Product: cable provider (dstv), disco (ikeja), bet company, exam code. */
+  product?: string;
+  /** Provider's plan code: data plan id, cable variation_code. */
+  variation?: string;
+  /** Electricity meter type. */
+  meterType?: 'prepaid' | 'postpaid';
+  quantity?: number;
+  /** Phone for receipts (cable, electricity, exam). */
+  phone?: string;
+  /** JAMB profile id. */
+  profileId?: string;
+}
+
+/** What the purchase delivered, kept on our transaction. */
+export interface DeliveryDetails {
+  token?: string;
+  units?: string;
+  pins?: { pin: string; serial?: string }[];
+  customerName?: string;
+  providerReference?: string;
+  note?: string;
+}
+
+/**
+ * delivered / failed are definite. pending: the provider accepted and will finish later. unknown: we could not
+ * tell (timeout, 5xx, malformed answer): NOT a failure; reconciliation requeries with the same request id.
+ * not_found (requery only): the provider has no record of the request id. low_float: refused before acceptance
+ * because our float at the provider is short (safe to retry with the same request id after funding).
+ */
+export type OutcomeStatus = 'delivered' | 'failed' | 'pending' | 'unknown' | 'not_found' | 'low_float';
+
+export interface Outcome {
+  status: OutcomeStatus;
+  details?: DeliveryDetails;
+  /** Human-readable provider message (failure reason shown to the user when failed). */
+  message?: string;
+}
+
+export interface CatalogueEntry {
+  /** Provider's code for the product (variation_code, plan id, company code). */
+  code: string;
+  name: string;
+  /** Wholesale price in kobo (null when the amount is chosen by the buyer). */
+  price: bigint | null;
+  network?: string;
+  planType?: string;
+  validity?: string;
+  /** Provider-independent key (data plans: network-type-size-validity) used to map plans across providers. */
+  key?: string;
+  minAmount?: bigint;
+  maxAmount?: bigint;
+}
+
+export type CatalogueKind =
+  | 'airtime_networks'
+  | 'data_plans'
+  | 'cable_providers'
+  | 'cable_plans'
+  | 'electricity_discos'
+  | 'bet_companies'
+  | 'exam_products';
+
+export interface VerifyResult {
+  found: boolean;
+  customerName?: string;
+  address?: string;
+  message?: string;
+}
+
+export interface VtuProvider {
+  readonly id: ProviderId;
+  catalogue(kind: CatalogueKind, arg?: string): Promise<CatalogueEntry[]>;
+  verify(kind: 'cable' | 'electricity' | 'betting', input: { account: string; product: string; meterType?: 'prepaid' | 'postpaid' }): Promise<VerifyResult>;
+  purchase(req: PurchaseRequest): Promise<Outcome>;
+  requery(requestId: string): Promise<Outcome>;
+  /** Our float balance at the provider, kobo. */
+  balance(): Promise<bigint>;
+  /** Credits our float at the provider (sandbox funding endpoint; a real provider is funded by bank transfer). */
+  fund(amount: bigint, reference: string): Promise<bigint>;
+}
+
+/** The provider could not be reached or answered garbage outside a purchase (catalogue, verify, balance). */
+export class ProviderError extends Error {
+  constructor(
+    readonly provider: ProviderId,
+    message: string,
+    readonly kind: 'timeout' | 'http' | 'malformed' | 'network' | 'refused',
+  ) {
+    super(message);
+  }
+}

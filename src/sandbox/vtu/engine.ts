@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { one, type Db } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
+
+/**
+ * The order engine shared by the three simulated protocols (DESIGN §8). State lives in the database
+ * (sandbox_vtu_floats, sandbox_vtu_orders), so it works across instances and survives a restart. The outcome is
+ * chosen by the last four digits of the recipient; README "VTU sandbox" lists them.
+ */
+export const PENDING_RESOLVE_MS = 5000;
+
+export type Magic = 'fail' | 'pending_ok' | 'pending_fail' | 'timeout' | 'refuse_a' | 'http500' | 'malformed' | 'slow' | 'none';
+
+export function magicOf(recipient: string): Magic {
+  const last4 = recipient.replace(/\D/g, '').slice(-4);
+  switch (last4) {
+    case '1111':
+      return 'fail';
+    case '2222':
+      return 'pending_ok';
+    case '3333':
+      return 'pending_fail';
+    case '4444':
+      return 'timeout';
+    case '5555':
+      return 'refuse_a';
+    case '5000':
+      return 'http500';
+    case '6666':
+      return 'malformed';
+    case '7777':
+      return 'slow';
+    default:
+      return 'none';
+  }
+}
+
+/** Verification look-ups fail for accounts ending 9999. */
+export const verifyNotFound = (account: string) => account.replace(/\D/g, '').endsWith('9999');
+
+export interface SimOrder {
+  provider: string;
+  request_id: string;
+  service: string;
+  recipient: string;
+  product: string | null;
+  amount: string;
+  status: 'pending' | 'delivered' | 'failed';
+  result: Record<string, any> | null;
+  message: string | null;
+  created_at: Date;
+}
+
+export type PlaceResult =
+  | { kind: 'placed'; order: SimOrder; magic: Magic }
+  | { kind: 'duplicate'; order: SimOrder }
+  | { kind: 'low_float' }
+  | { kind: 'http500' };
+
+const digits = (seed: string, n: number) => {
+  let out = '';
+  let h = createHash('sha256').update(seed).digest();
+  while (out.length < n) {
+    for (const b of h) out += (b % 10).toString();
+    h = createHash('sha256').update(h).digest();
+  }
+  return out.slice(0, n);
+};
+
+/** What a delivery hands over: tokens for prepaid meters, pins for exams, a name for betting. */
+export function deliveryResult(o: { requestId: string; service: string; amount: bigint; meterType?: string; quantity?: number; recipient: string }): Record<string, any> {
+  switch (o.service) {
+    case 'electricity':
+      if (o.meterType === 'postpaid') return {};
+      return {
+        token: digits(`tok:${o.requestId}`, 20).replace(/(\d{4})(?=\d)/g, '$1-'),
+        units: `${(Number(o.amount) / 100 / 68.5).toFixed(1)} kWh`,
+      };
+    case 'exam':
+      return {
+        pins: Array.from({ length: o.quantity ?? 1 }, (_, i) => ({ pin: digits(`pin:${o.requestId}:${i}`, 12), serial: `WRN${digits(`ser:${o.requestId}:${i}`, 9)}` })),
+      };
+    case 'betting':
+      return { customer_name: `Sandbox Punter ${o.recipient.slice(-4)}` };
+    default:
+      return {};
+  }
+}
+
+export class LowFloat extends Error {}
+
+export async function ensureFloatRows(db: Db, providers: string[]) {
+  for (const p of providers) await db.execute(sql`INSERT INTO sandbox_vtu_floats (provider, balance) VALUES (${p}, 0) ON CONFLICT (provider) DO NOTHING`);
+}
+
+export async function placeOrder(
+  db: Db,
+  clock: Clock,
+  o: { provider: string; requestId: string; service: string; recipient: string; product?: string; amount: bigint; meterType?: string; quantity?: number },
+): Promise<PlaceResult> {
+  const magic = magicOf(o.recipient);
+  if (magic === 'http500') return { kind: 'http500' };
+  const now = clock.now();
+  const failNow = magic === 'fail' || (magic === 'refuse_a' && o.provider === 'a');
+  const pending = magic === 'pending_ok' || magic === 'pending_fail';
+  const status = failNow ? 'failed' : pending ? 'pending' : 'delivered';
+  const message = magic === 'fail' ? 'Transaction failed at the network' : magic === 'refuse_a' && o.provider === 'a' ? 'This number is not supported on this route' : null;
+  const result = deliveryResult({ ...o, requestId: o.requestId });
+  try {
+    return await db.transaction(async (tx) => {
+      const inserted = await one<SimOrder>(
+        tx,
+        sql`INSERT INTO sandbox_vtu_orders (provider, request_id, service, recipient, product, amount, status, final_status, resolve_at, result, message, created_at, delivered_at)
+            VALUES (${o.provider}, ${o.requestId}, ${o.service}, ${o.recipient}, ${o.product ?? null}, ${o.amount}, ${status},
+                    ${pending ? (magic === 'pending_ok' ? 'delivered' : 'failed') : null}, ${pending ? new Date(now.getTime() + PENDING_RESOLVE_MS) : null},
+                    ${JSON.stringify(result)}::jsonb, ${message}, ${now}, ${status === 'delivered' ? now : null})
+            ON CONFLICT (provider, request_id) DO NOTHING
+            RETURNING provider, request_id, service, recipient, product, amount::text AS amount, status, result, message, created_at`,
+      );
+      if (!inserted) {
+        const existing = await one<SimOrder>(
+          tx,
+          sql`SELECT provider, request_id, service, recipient, product, amount::text AS amount, status, result, message, created_at
+              FROM sandbox_vtu_orders WHERE provider = ${o.provider} AND request_id = ${o.requestId}`,
+        );
+        return { kind: 'duplicate' as const, order: existing! };
+      }
+      if (status !== 'failed') {
+        const debited = await one(tx, sql`UPDATE sandbox_vtu_floats SET balance = balance - ${o.amount} WHERE provider = ${o.provider} AND balance >= ${o.amount} RETURNING 1`);
+        // Rolls back the order too: a refused request leaves no trace, so the same request id may come again.
+        if (!debited) throw new LowFloat();
+      }
+      return { kind: 'placed' as const, order: inserted, magic };
+    });
+  } catch (err) {
+    if (err instanceof LowFloat) return { kind: 'low_float' };
+    throw err;
+  }
+}
+
+/** Reads an order; a pending one whose time has come settles now (failed ones give the float back). */
+export async function queryOrder(db: Db, clock: Clock, provider: string, requestId: string): Promise<SimOrder | null> {
+  return db.transaction(async (tx) => {
+    const row = await one<SimOrder & { final_status: string | null; resolve_at: Date | null }>(
+      tx,
+      sql`SELECT provider, request_id, service, recipient, product, amount::text AS amount, status, final_status, resolve_at, result, message, created_at
+          FROM sandbox_vtu_orders WHERE provider = ${provider} AND request_id = ${requestId} FOR UPDATE`,
+    );
+    if (!row) return null;
+    const now = clock.now();
+    if (row.status === 'pending' && row.resolve_at && new Date(row.resolve_at).getTime() <= now.getTime()) {
+      const final = row.final_status === 'delivered' ? 'delivered' : 'failed';
+      await tx.execute(
+        sql`UPDATE sandbox_vtu_orders SET status = ${final}, delivered_at = ${final === 'delivered' ? now : null},
+            message = ${final === 'failed' ? 'Transaction failed at the network' : null}
+            WHERE provider = ${provider} AND request_id = ${requestId}`,
+      );
+      if (final === 'failed') await tx.execute(sql`UPDATE sandbox_vtu_floats SET balance = balance + ${BigInt(row.amount)} WHERE provider = ${provider}`);
+      row.status = final;
+      row.message = final === 'failed' ? 'Transaction failed at the network' : null;
+    }
+    return row;
+  });
+}
+
+export async function floatBalance(db: Db, provider: string): Promise<bigint> {
+  const r = await one<{ b: string }>(db, sql`SELECT balance::text AS b FROM sandbox_vtu_floats WHERE provider = ${provider}`);
+  return BigInt(r?.b ?? '0');
+}
+
+/** Funding is keyed by reference, so a retried funding call credits once. */
+export async function fundFloat(db: Db, clock: Clock, provider: string, amount: bigint, reference: string): Promise<bigint> {
+  return db.transaction(async (tx) => {
+    const fresh = await one(
+      tx,
+      sql`INSERT INTO sandbox_vtu_fundings (provider, reference, amount, created_at) VALUES (${provider}, ${reference}, ${amount}, ${clock.now()})
+          ON CONFLICT DO NOTHING RETURNING 1`,
+    );
+    if (fresh) {
+      await tx.execute(sql`INSERT INTO sandbox_vtu_floats (provider, balance) VALUES (${provider}, ${amount})
+                           ON CONFLICT (provider) DO UPDATE SET balance = sandbox_vtu_floats.balance + ${amount}`);
+    }
+    const r = await one<{ b: string }>(tx, sql`SELECT balance::text AS b FROM sandbox_vtu_floats WHERE provider = ${provider}`);
+    return BigInt(r?.b ?? '0');
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export const toKoboNum = (n: unknown): bigint | null => {
+  const v = typeof n === 'string' ? Number(n) : typeof n === 'number' ? n : NaN;
+  if (!Number.isFinite(v) || v <= 0) return null;
+  return BigInt(Math.round(v * 100));
+};
+export const nairaStr = (k: bigint | string) => (Number(BigInt(k)) / 100).toFixed(2);

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../services.js';
+import { floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, verifyNotFound, type SimOrder } from './engine.js';
+
+/** Simulator of provider D, order-and-query protocol (DESIGN §11), mounted at /sandbox/providers/d. */
+const BET_COMPANIES = [
+  ['bet9ja', 'Bet9ja'],
+  ['sportybet', 'SportyBet'],
+  ['betking', 'BetKing'],
+  ['1xbet', '1xBet'],
+  ['nairabet', 'NairaBet'],
+  ['merrybet', 'MerryBet'],
+];
+const EXAMS: { code: string; name: string; price: number; needsProfile?: boolean }[] = [
+  { code: 'waec', name: 'WAEC Result Checker PIN', price: 3900 },
+  { code: 'waec-registration', name: 'WAEC Registration PIN', price: 18000 },
+  { code: 'neco', name: 'NECO Result Token', price: 1300 },
+  { code: 'jamb-utme', name: 'JAMB UTME PIN', price: 6200, needsProfile: true },
+  { code: 'jamb-de', name: 'JAMB Direct Entry PIN', price: 6200, needsProfile: true },
+];
+
+function orderStatus(o: SimOrder) {
+  const status = o.status === 'delivered' ? 'ORDER_COMPLETED' : o.status === 'failed' ? 'ORDER_CANCELLED' : 'ORDER_PROCESSING';
+  return {
+    status,
+    order_id: `D-${o.request_id.slice(-12)}`,
+    reference: o.request_id,
+    amount: nairaStr(o.amount),
+    ...(o.status === 'delivered' ? { result: o.result ?? {} } : {}),
+    ...(o.message ? { message: o.message } : {}),
+  };
+}
+
+export function registerOrderQuerySimulator(app: FastifyInstance, services: Services, base: string) {
+  const { db, clock, config } = services;
+  const key = config.vtu.providers.d.key;
+  const auth = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.headers['x-api-key'] !== key) return reply.status(401).send({ status: 'UNAUTHORIZED', message: 'Invalid API key' });
+  };
+  const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, any>) : {});
+  app.register(
+    async (r) => {
+      r.addHook('onRequest', auth);
+      r.get('/api/v1/catalogue/betting', async () => ({ items: BET_COMPANIES.map(([code, name]) => ({ code, name })) }));
+      r.get('/api/v1/catalogue/exams', async () => ({ items: EXAMS.map((e) => ({ code: e.code, name: e.name, price: e.price })) }));
+      r.post('/api/v1/verify', async (req, reply) => {
+        const b = body(req);
+        const customer = String(b.customer_id ?? '');
+        if (b.service !== 'betting' || !BET_COMPANIES.some(([c]) => c === b.service_code) || !customer) return reply.status(400).send({ status: 'INVALID', message: 'service_code and customer_id are required' });
+        if (verifyNotFound(customer)) return { status: 'NOT_FOUND', message: 'Customer ID not found' };
+        return { status: 'OK', customer_name: `Sandbox Punter ${customer.slice(-4)}` };
+      });
+      r.post('/api/v1/orders', async (req, reply) => {
+        const b = body(req);
+        const reference = typeof b.reference === 'string' ? b.reference : '';
+        const customer = typeof b.customer_id === 'string' ? b.customer_id : '';
+        const quantity = Number(b.quantity ?? 1);
+        let amount = toKoboNum(b.amount);
+        if (!reference || reference.length > 80 || !customer || !amount) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'reference, customer_id and amount are required' });
+        if (b.product === 'betting') {
+          if (!BET_COMPANIES.some(([c]) => c === b.service_code)) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown betting company' });
+        } else if (b.product === 'exam') {
+          const exam = EXAMS.find((e) => e.code === b.service_code);
+          if (!exam) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown exam product' });
+          if (!Number.isInteger(quantity) || quantity < 1 || quantity > 10) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'quantity must be 1-10' });
+          if (exam.needsProfile && !b.profile_id) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'profile_id is required for JAMB' });
+          amount = BigInt(exam.price * 100 * quantity);
+        } else return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown product' });
+        const placed = await placeOrder(db, clock, { provider: 'd', requestId: reference, service: b.product, recipient: customer, product: String(b.service_code), amount, quantity });
+        if (placed.kind === 'http500') return reply.status(503).send('Service Unavailable');
+        if (placed.kind === 'low_float') return reply.status(402).send({ status: 'ORDER_REJECTED', code: 'INSUFFICIENT_BALANCE', message: 'Insufficient wallet balance' });
+        const order = placed.order;
+        if (placed.kind === 'placed') {
+          if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
+          if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
+          if (placed.magic === 'malformed') return reply.status(202).type('application/json').send('{"status":"ORDER_REC');
+        }
+        // A repeated reference is the same order: received again, never placed twice.
+        return reply.status(202).send({ status: 'ORDER_RECEIVED', order_id: `D-${order.request_id.slice(-12)}`, reference });
+      });
+      r.get('/api/v1/orders/:reference', async (req, reply) => {
+        const o = await queryOrder(db, clock, 'd', String((req.params as any).reference));
+        if (!o) return reply.status(404).send({ status: 'ORDER_NOT_FOUND', message: 'No order with this reference' });
+        return orderStatus(o);
+      });
+      r.get('/api/v1/balance', async () => ({ balance: nairaStr(await floatBalance(db, 'd')) }));
+      r.post('/api/v1/fund', async (req, reply) => {
+        const b = body(req);
+        const amount = toKoboNum(b.amount);
+        if (!amount || typeof b.reference !== 'string' || !b.reference) return reply.status(400).send({ status: 'INVALID', message: 'amount and reference are required' });
+        return { balance: nairaStr(await fundFloat(db, clock, 'd', amount, b.reference)) };
+      });
+    },
+    { prefix: base },
+  );
+}

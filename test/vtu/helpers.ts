@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/db/client.js';
+import { call, fundWallet, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+
+/** Short adapter timeout so "4444" (held past it) and slow answers cost well under a second of wall time. */
+export const VTU_ENV = {
+  VTU_PROVIDER_TIMEOUT_MS: '300',
+  VTU_SANDBOX_HOLD_MS: '600',
+  VTU_SANDBOX_SLOW_MS: '60',
+  VTU_NOT_FOUND_GRACE_MS: '60000',
+  VTU_STUCK_AFTER_MS: '600000',
+};
+
+export const PIN = '1234';
+
+/** A user who may buy: transaction PIN, KYC Tier 1 and money. */
+export async function buyer(h: Harness, naira = 20_000): Promise<TestUser> {
+  const u = await signIn(h, `b${randomUUID().slice(0, 8)}@example.com`);
+  await h.app.services.pins.set(u.id, 'transaction', PIN);
+  await setKycTier(h, u.id, 1);
+  if (naira > 0) await fundWallet(h, u.id, naira);
+  return u;
+}
+
+export async function walletBalance(h: Harness, userId: string): Promise<number> {
+  const b = await h.app.services.ledger.userBalances(h.app.services.db, userId);
+  return Number(b.wallet) / 100;
+}
+
+/** Moves the clock past the pending window and runs reconciliation like the worker would. */
+export async function reconcile(h: Harness, advanceMs = 6000) {
+  h.clock.advance(advanceMs);
+  await h.app.services.jobs.tickCrons();
+  await h.app.services.jobs.drain();
+}
+
+export async function requestIdOf(h: Harness, transactionId: string): Promise<string> {
+  const r = await rows<{ request_id: string }>(h.app.services.db, sql`SELECT request_id FROM vtu_transactions WHERE id = ${transactionId}`);
+  return r[0].request_id;
+}
+
+/** The simulators' record of what they delivered for one request id (all providers). */
+export async function simulatorOrders(h: Harness, requestId: string) {
+  return rows<{ provider: string; status: string }>(h.app.services.db, sql`SELECT provider, status FROM sandbox_vtu_orders WHERE request_id = ${requestId} ORDER BY created_at`);
+}
+
+export async function refundCount(h: Harness, reference: string): Promise<number> {
+  const r = await rows<{ n: number }>(h.app.services.db, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference = ${`vtu_refund_${reference}`}`);
+  return r[0].n;
+}
+
+export const mtn = (last4: string) => `0803123${last4}`;
+
+export async function getTx(h: Harness, u: TestUser, id: string) {
+  const res = await call(h, 'POST', '/api/v1/getMyVtuTransaction', { id }, { token: u.token });
+  if (res.statusCode !== 200) throw new Error(`getMyVtuTransaction: ${res.body}`);
+  return res.json().transaction;
+}
