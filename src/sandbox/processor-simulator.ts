@@ -196,9 +196,8 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
       for (let i = 0; i < 5; i++) {
         // One account per customer (unique customer_code); a colliding account number just draws again.
         const number = `9${String(randomInt(0, 1e9)).padStart(9, '0')}`;
-        const r = await db.execute(sql`INSERT INTO sandbox_processor_accounts (account_number, customer_code, account_name, bank_name, created_at)
+        await db.execute(sql`INSERT INTO sandbox_processor_accounts (account_number, customer_code, account_name, bank_name, created_at)
             VALUES (${number}, ${c.customer_code}, ${name}, 'Wema Bank', ${clock.now()}) ON CONFLICT DO NOTHING`);
-        void r;
         const acc = await one<{ account_number: string; account_name: string; bank_name: string }>(
           db,
           sql`SELECT account_number, account_name, bank_name FROM sandbox_processor_accounts WHERE customer_code = ${c.customer_code}`,
