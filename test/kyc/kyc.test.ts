@@ -378,6 +378,39 @@ describe('signed file URLs', () => {
   });
 });
 
+describe('races', () => {
+  it('parallel submissions of a tier leave one pending; parallel reviews decide once', async () => {
+    const u = await kycUser(h, { fullName: null });
+    const frames = [await upload(h, u.token), await upload(h, u.token), await upload(h, u.token)];
+    const subs = await Promise.all(Array.from({ length: 5 }, () => call(h, 'POST', fn('submitTier3Kyc'), { frames }, { token: u.token })));
+    expect(subs.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    const id = await pendingId(u.id, 1);
+    const reviews = await Promise.all([
+      call(h, 'POST', adm('adminReviewKyc'), { submissionId: id, decision: 'approve' }, { token: admin.token }),
+      call(h, 'POST', adm('adminReviewKyc'), { submissionId: id, decision: 'reject', reason: 'blurred frames' }, { token: admin.token }),
+      call(h, 'POST', adm('adminReviewKyc'), { submissionId: id, decision: 'approve' }, { token: admin.token }),
+    ]);
+    expect(reviews.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const audits = await rows(h.app.services.db, sql`SELECT id FROM audit_log WHERE subject_id = ${id}`);
+    expect(audits).toHaveLength(1);
+  });
+
+  it('fills an empty profile name from fullName only with the submission', async () => {
+    const u = await kycUser(h, { fullName: null });
+    await setKycTier(h, u.id, 1);
+    const nin = freshNin();
+    secrets.push(nin);
+    await registerNin(h, { nin, firstName: 'Halima', lastName: 'Yusuf', phone: u.phone! });
+    const slip = await upload(h, u.token);
+    const noName = await call(h, 'POST', fn('submitNinKyc'), { nin, slipPath: slip }, { token: u.token });
+    expect(noName.json().error.code).toBe('KYC_PROFILE_INCOMPLETE');
+    const res = await call(h, 'POST', fn('submitNinKyc'), { nin, slipPath: slip, fullName: 'Halima Yusuf' }, { token: u.token });
+    expect(res.json().submission.status).toBe('pending');
+    const r = await rows<{ full_name: string }>(h.app.services.db, sql`SELECT full_name FROM users WHERE id = ${u.id}`);
+    expect(r[0].full_name).toBe('Halima Yusuf');
+  });
+});
+
 describe('secrecy', () => {
   it('never puts a NIN or account number in a response or a log line', () => {
     expect(secrets.length).toBeGreaterThan(5);

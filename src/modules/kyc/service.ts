@@ -217,6 +217,8 @@ export function createKycService(deps: KycDeps) {
     payload?: unknown;
     /** Set when an automatic check failed: the submission is recorded as rejected with this reason. */
     rejectReason?: string;
+    /** Fills an empty profile name (submitNinKyc's optional fullName) in the submission's transaction. */
+    profileName?: string;
   }
 
   /** Locks the user, re-checks the ladder (look-ups ran outside the transaction) and records the submission. */
@@ -226,6 +228,7 @@ export function createKycService(deps: KycDeps) {
       await assertCanSubmit(tx, n.tier, u);
       await ownFiles(tx, n.userId, n.files, n.tier === 1 ? IMAGE_TYPES : [...CONTENT_TYPES]);
       const now = clock.now();
+      if (n.profileName) await tx.execute(sql`UPDATE users SET full_name = ${n.profileName}, updated_at = ${now} WHERE id = ${n.userId} AND full_name IS NULL`);
       const status: KycStatus = n.rejectReason ? 'rejected' : 'pending';
       const s = await one<SubmissionRow>(
         tx,
@@ -353,11 +356,11 @@ export function createKycService(deps: KycDeps) {
       await assertCanSubmit(db, 2, u);
       if (!u.phone || !u.phone_verified_at) throw new AppError('KYC_PROFILE_INCOMPLETE', 'Verify your phone number before the NIN tier (sendPhoneOtp, verifyPhoneOtp)');
       let profileName = u.full_name;
+      let fillProfileName: string | undefined;
       if (input.fullName) {
         if (!profileName) {
           // The spec's optional fullName fills an empty profile name (the name then has to match the NIN record).
-          await db.execute(sql`UPDATE users SET full_name = ${input.fullName}, updated_at = ${clock.now()} WHERE id = ${userId} AND full_name IS NULL`);
-          profileName = input.fullName;
+          profileName = fillProfileName = input.fullName;
         } else if (!namesMatch(input.fullName, profileName) || nameTokens(input.fullName).length !== nameTokens(profileName).length) {
           throw new AppError('VALIDATION_FAILED', 'fullName differs from your profile name; change the profile name with updateProfile first', {
             issues: [{ path: 'fullName', message: 'does not match the profile name' }],
@@ -390,6 +393,7 @@ export function createKycService(deps: KycDeps) {
         identifierHash: hash,
         payload: { nin: input.nin, lookup: lookup.payload },
         rejectReason: reasons.length ? capitalise(reasons.join('; ')) : undefined,
+        profileName: fillProfileName,
       });
     },
 
