@@ -115,7 +115,7 @@ export async function createServices(base: { config: Config; database: Database;
   const outbox = createOutbox({ jobs });
   const push = overrides.push ?? createPushSender(loadVapidKeys(config));
   const notifications = createNotificationsService({ db, clock, config });
-  registerNotifications({ notifier, jobs, outbox, clock });
+  registerNotifications({ notifier, jobs, outbox, clock, events });
   const security = createSecurityService({
     db, clock, pepper: config.secrets.pinPepper, encryptionKey: config.secrets.dataEncryptionKey, totpIssuer: config.totpIssuer,
     otp, pins, identity, mailer, sms, notifier,

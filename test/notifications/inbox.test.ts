@@ -6,6 +6,8 @@ import { notificationsOperations } from '../../src/modules/notifications/operati
 import { authOf, serverFnPath } from '../../src/http/registry.js';
 import { call, createHarness, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { SECOND } from '../../src/lib/clock.js';
+import { rows } from '../../src/db/client.js';
+import { sql } from 'drizzle-orm';
 
 let h: Harness;
 let alice: TestUser;
@@ -256,6 +258,27 @@ describe('push subscriptions', () => {
     expect(r.statusCode).toBe(200);
     expect(r.json().deleted).toBe(true);
     expect((await del(bob, endpoint)).statusCode).toBe(404);
+  });
+
+  it('moves an endpoint to the account that saved it last, keeps 10 per user, and drops them on account closure', async () => {
+    const dave = await signIn(h);
+    const erin = await signIn(h);
+    const shared = 'https://push.example.com/sub/shared-browser';
+    await save(dave, { endpoint: shared, ...pushKeys() });
+    await save(erin, { endpoint: shared, ...pushKeys() });
+    expect((await del(dave, shared)).statusCode).toBe(404);
+
+    for (let i = 0; i < 12; i++) {
+      h.clock.advance(SECOND);
+      expect((await save(dave, { endpoint: `https://push.example.com/sub/dave-${i}`, ...pushKeys() })).statusCode).toBe(200);
+    }
+    const { db } = h.app.services;
+    const mine = await rows<{ endpoint: string }>(db, sql`SELECT endpoint FROM push_subscriptions WHERE user_id = ${dave.id} ORDER BY created_at`);
+    expect(mine.map((r) => r.endpoint)).toEqual(Array.from({ length: 10 }, (_, i) => `https://push.example.com/sub/dave-${i + 2}`));
+
+    const closed = await call(h, 'POST', '/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' }, { token: erin.token });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(await rows(db, sql`SELECT 1 FROM push_subscriptions WHERE user_id = ${erin.id}`)).toHaveLength(0);
   });
 });
 

@@ -49,8 +49,12 @@ function emailText(n: NotificationInput): string {
 }
 
 /** Called from createServices: hooks delivery onto every emitted notification. */
-export function registerNotifications(services: Pick<Services, 'notifier' | 'jobs' | 'outbox' | 'clock'>) {
-  const { notifier, jobs, outbox, clock } = services;
+export function registerNotifications(services: Pick<Services, 'notifier' | 'jobs' | 'outbox' | 'clock' | 'events'>) {
+  const { notifier, jobs, outbox, clock, events } = services;
+  // A closed account's browsers must stop receiving pushes at once, in the closing transaction.
+  events.on('account.closed', async (exec, { userId }) => {
+    await exec.execute(sql`DELETE FROM push_subscriptions WHERE user_id = ${userId}`);
+  });
   notifier.onEmit(async (exec, notificationId, n) => {
     const user = await one<{ email: string; phone: string | null; phone_verified_at: Date | null; status: string }>(
       exec,
