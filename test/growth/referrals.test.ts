@@ -164,3 +164,26 @@ describe('milestones', () => {
     }
   });
 });
+
+describe('event isolation', () => {
+  it('a failing growth subscriber is logged and never rolls back the change that emitted the event', async () => {
+    const u = await signIn(h);
+    const { db, events, ledger } = h.app.services;
+    await db.transaction(async (tx) => {
+      // A malformed user id makes the subscriber's insert fail inside its savepoint.
+      await events.emit(tx, 'vtu.succeeded', { userId: 'not-a-uuid', transactionId: randomUUID(), amount: 10_000n, service: 'data' });
+      await ledger.post(tx, {
+        reference: `iso_${randomUUID()}`,
+        type: 'adjustment',
+        description: 'emitter keeps working',
+        entries: [
+          { account: { user: u.id, kind: 'wallet' }, amount: 700n },
+          { account: { system: 'adjustments' }, amount: -700n },
+        ],
+      });
+    });
+    expect((await balances(h, u.id)).wallet).toBe(7);
+    expect(h.logs.some((l) => l.includes('growth subscriber failed'))).toBe(true);
+    await expectLedgerOk(h);
+  });
+});

@@ -1,14 +1,15 @@
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../lib/clock.js';
-import type { EventBus } from '../../lib/events.js';
+import type { DomainEvents, EventBus, EventName } from '../../lib/events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { createLoanService, type LoanService } from '../loans/service.js';
 import { createSavingsService, type SavingsService } from '../savings/service.js';
 import { createGrowthService, type GrowthService } from './service.js';
 import { createSettingsStore, type GrowthSettingsStore } from './settings.js';
+import { asTx } from './accounts.js';
 
 export interface GrowthArea {
   growthSettings: GrowthSettingsStore;
@@ -23,8 +24,19 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
   const growth = createGrowthService({ ...deps, settings: growthSettings });
   const savings = createSavingsService({ ...deps, settings: growthSettings });
   const loans = createLoanService({ ...deps, settings: growthSettings });
-  deps.events.on('user.created', (tx, e) => growth.onUserCreated(tx, e));
-  deps.events.on('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e));
-  deps.events.on('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e));
+  // Each subscriber runs in a savepoint: a fault in a bonus or an auto-repayment is logged and undone on its
+  // own, and never rolls back the sign-up, delivered purchase or credit that emitted the event.
+  const isolated =
+    <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>) =>
+    async (exec: Executor, e: DomainEvents[E]) => {
+      try {
+        await asTx(exec).transaction((sp) => fn(sp, e));
+      } catch (err) {
+        deps.log.error({ err, event: name, userId: e.userId }, 'growth subscriber failed; the emitting change is kept');
+      }
+    };
+  deps.events.on('user.created', isolated('user.created', (tx, e) => growth.onUserCreated(tx, e)));
+  deps.events.on('vtu.succeeded', isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)));
+  deps.events.on('wallet.credited', isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e)));
   return { growthSettings, growth, savings, loans };
 }
