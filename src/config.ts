@@ -79,6 +79,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_EMAILS: csv,
   AUTH_PRIVATE_KEY: z.string().optional(),
+  RECEIPT_SIGNING_KEY: z.string().optional(),
   AUTH_ISSUER: z.string().default('vtu-wallet-service'),
   AUTH_AUDIENCE: z.string().default('vtu-wallet-api'),
   AUTH_JWKS_URL: z.string().url().optional(),
@@ -191,6 +192,8 @@ export interface Config {
   jobsEnabled: boolean;
   rateLimitPerMinute: number;
   tierLimitsJson?: string;
+  /** Ed25519 PKCS#8 PEM signing receipts (issue 9); generated under dataDir outside production. */
+  receiptSigningKeyPem?: string;
 }
 
 export class ConfigError extends Error {}
@@ -217,6 +220,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       else if (key !== 'PROCESSOR_SECRET_KEY' && v.length < 32) problems.push(`${key} must be at least 32 characters`);
     }
     if (!e.AUTH_PRIVATE_KEY) problems.push('AUTH_PRIVATE_KEY (Ed25519 private key, PKCS#8 PEM) is required in production');
+    if (!e.RECEIPT_SIGNING_KEY) problems.push('RECEIPT_SIGNING_KEY (Ed25519 private key, PKCS#8 PEM) is required in production');
     if (!e.PROCESSOR_BASE_URL) problems.push('PROCESSOR_BASE_URL is required in production');
     if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
     if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
@@ -287,6 +291,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     jobsEnabled: e.JOBS_ENABLED,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     tierLimitsJson: e.TIER_LIMITS,
+    receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),
   };
   return { ...config, ...overrides };
 }

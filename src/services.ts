@@ -22,6 +22,9 @@ import { createSettingsService, type SettingsService } from './modules/settings/
 import { createMarketplaceService, type MarketplaceService } from './modules/marketplace/service.js';
 import { createSubscriptionService, type SubscriptionService } from './modules/subscriptions/service.js';
 import { createSupportService, type SupportService } from './modules/support/service.js';
+import { createReportsService, type ReportsService } from './modules/reports/service.js';
+import { createReceiptService, type ReceiptService } from './modules/receipts/service.js';
+import { loadReceiptKey } from './modules/receipts/keys.js';
 import { createKycService, type KycService } from './modules/kyc/service.js';
 import { createHttpIdentityProvider } from './providers/identity.js';
 import { createStorage } from './providers/storage.js';
@@ -66,6 +69,8 @@ export interface Services {
   marketplace: MarketplaceService;
   subscriptions: SubscriptionService;
   support: SupportService;
+  reports: ReportsService;
+  receipts: ReceiptService;
   kyc: KycService;
   /** Referrals, check-ins, savings locks, loans and their operator settings (issue 8). */
   growthSettings: GrowthArea['growthSettings'];
@@ -126,6 +131,8 @@ export async function createServices(base: { config: Config; database: Database;
   const marketplace = createMarketplaceService({ db, clock, ledger, walletLimits, notifier });
   const subscriptions = createSubscriptionService({ db, clock, ledger, walletLimits, notifier });
   const support = createSupportService({ db, clock, notifier });
+  const reports = createReportsService({ db, clock, notifier, ipSalt: config.secrets.fileSigningSecret });
+  const receipts = createReceiptService({ db, clock, key: loadReceiptKey(config), issuer: config.publicUrl });
   // Simulators are wired in by configuration only (STYLE rule 12).
   const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
   const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier });
@@ -148,5 +155,5 @@ export async function createServices(base: { config: Config; database: Database;
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
   const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs });
 
-  return { vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, outbox, push, notifications, ...growthArea };
+  return { vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, outbox, push, notifications, ...growthArea };
 }

@@ -12,5 +12,7 @@ export * from '../modules/settings/schema.js';
 export * from '../modules/marketplace/schema.js';
 export * from '../modules/subscriptions/schema.js';
 export * from '../modules/support/schema.js';
+export * from '../modules/reports/schema.js';
+export * from '../modules/receipts/schema.js';
 export * from '../modules/growth/schema.js';
 export * from '../modules/vtu/schema.js';

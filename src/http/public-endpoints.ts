@@ -5,3 +5,4 @@
 export const PUBLIC_ENDPOINTS: { method: 'GET' | 'POST'; path: string }[] = [];
 PUBLIC_ENDPOINTS.push({ method: 'POST', path: '/api/public/login-failed' });
 PUBLIC_ENDPOINTS.push({ method: 'POST', path: '/api/public/payments/webhook/processor' });
+PUBLIC_ENDPOINTS.push({ method: 'POST', path: '/api/public/report-issue' });

@@ -3,6 +3,8 @@ import type { Services } from '../services.js';
 import { registerKycFileRoute } from '../modules/kyc/file-route.js';
 import { loginFailedRoute } from '../modules/security/public-routes.js';
 import { registerPaymentsWebhook } from '../modules/payments/public-routes.js';
+import { reportIssueRoute } from '../modules/reports/public-routes.js';
+import { receiptKeyRoute } from '../modules/receipts/public-routes.js';
 
 /**
  * The public HTTP endpoints of spec 4.11 (webhook, report-issue, login-failed) are plain routes, not registry
@@ -18,6 +20,11 @@ publicRouteModules.push(registerKycFileRoute);
 publicRouteModules.push(loginFailedRoute);
 
 publicRouteModules.push(registerPaymentsWebhook);
+
+publicRouteModules.push(reportIssueRoute);
+
+// The receipt verification key (issue 9); not a spec 4.11 endpoint, so not in public-endpoints.ts.
+publicRouteModules.push(receiptKeyRoute);
 export async function registerPublicRoutes(app: FastifyInstance, services: Services) {
   for (const r of publicRouteModules) await r(app, services);
 }

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import type { Config } from '../../config.js';
+import { sha256 } from '../../lib/crypto.js';
+
+/**
+ * The receipt signing key (Ed25519): RECEIPT_SIGNING_KEY (PKCS#8 PEM; required in production), else one
+ * generated once and kept under DATA_DIR/keys so receipts stay verifiable across restarts of a sandbox.
+ */
+export interface ReceiptKey {
+  keyId: string;
+  publicKeyPem: string;
+  jwk: { kty: string; crv: string; x: string };
+  sign(message: Buffer): string;
+  verify(message: Buffer, signature: string): boolean;
+}
+
+function loadPrivateKey(config: Config): KeyObject {
+  if (config.receiptSigningKeyPem) return createPrivateKey(config.receiptSigningKeyPem);
+  const file = path.join(config.dataDir, 'keys', 'receipt-ed25519.pem');
+  if (fs.existsSync(file)) return createPrivateKey(fs.readFileSync(file, 'utf8'));
+  const { privateKey } = generateKeyPairSync('ed25519');
+  if (config.env !== 'test') {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
+  }
+  return privateKey;
+}
+
+export function loadReceiptKey(config: Config): ReceiptKey {
+  const privateKey = loadPrivateKey(config);
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('RECEIPT_SIGNING_KEY must be an Ed25519 private key (PKCS#8 PEM)');
+  const publicKey = createPublicKey(privateKey);
+  const der = publicKey.export({ type: 'spki', format: 'der' });
+  const jwk = publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string };
+  return {
+    keyId: sha256(der).slice(0, 16),
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }) as string,
+    jwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x },
+    sign: (message) => sign(null, message, privateKey).toString('base64url'),
+    verify: (message, signature) => {
+      try {
+        return verify(null, message, publicKey, Buffer.from(signature, 'base64url'));
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** Canonical JSON: object keys sorted at every level, no whitespace. This is the byte string that is signed. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
+import { REPORT_CATEGORIES } from './service.js';
+
+const categoryInput = z.enum(REPORT_CATEGORIES, { error: `category must be one of ${REPORT_CATEGORIES.join(', ')}` });
+const statusInput = z.enum(['open', 'resolved'], { error: 'status must be open or resolved' });
+
+const reportOutput = z.object({
+  id: z.string(),
+  reference: z.string(),
+  transactionType: z.string(),
+  amount: z.number().nullable(),
+  category: categoryInput,
+  description: z.string(),
+  status: statusInput,
+  resolutionNote: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const reportOperations = [
+  defineOperation({
+    name: 'createTransactionReport',
+    suffix: 'BearerReports',
+    method: 'POST',
+    purpose: 'report a failed or disputed transaction of the caller',
+    rateLimit: 'strict',
+    input: z.object({
+      reference: z
+        .string({ error: 'reference is required' })
+        .trim()
+        .min(3, 'reference must be at least 3 characters')
+        .max(200, 'reference must be at most 200 characters (a ledger reference, top-up reference or VTU transaction id)'),
+      category: categoryInput,
+      description: z.string({ error: 'description is required' }).trim().min(10, 'description must be at least 10 characters').max(2000, 'description must be at most 2000 characters'),
+    }),
+    output: z.object({ report: reportOutput }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ({ report: await ctx.services.reports.create(ctx.user.id, input) }),
+  }),
+  defineOperation({
+    name: 'listMyReports',
+    suffix: 'BearerReports',
+    method: 'GET',
+    purpose: "caller's issue reports, newest first",
+    input: z.object({ status: statusInput.optional(), ...pageInput }),
+    output: pageOutput(reportOutput),
+    handler: async (input, ctx) => ctx.services.reports.listMine(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'adminListTransactionReports',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'transaction reports, optionally by status or user',
+    input: z.object({ status: statusInput.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
+    output: pageOutput(reportOutput.extend({ userId: z.string() })),
+    handler: async (input, ctx) => ctx.services.reports.adminList(input),
+  }),
+  defineOperation({
+    name: 'adminResolveTransactionReport',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'resolve a report with a note (the user is notified)',
+    input: z.object({ id: uuidInput('id'), note: z.string({ error: 'note is required' }).trim().min(3, 'note must be at least 3 characters').max(1000, 'note must be at most 1000 characters') }),
+    output: z.object({ report: reportOutput.extend({ userId: z.string() }) }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ({ report: await ctx.services.reports.adminResolve(ctx.user.id, input) }),
+  }),
+  defineOperation({
+    name: 'adminListIssueReports',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'client issue reports sent to POST /api/public/report-issue, newest first',
+    input: z.object({ ...pageInput }),
+    output: pageOutput(
+      z.object({
+        id: z.string(),
+        message: z.string(),
+        stack: z.string().nullable(),
+        url: z.string().nullable(),
+        userAgent: z.string().nullable(),
+        appVersion: z.string().nullable(),
+        reporter: z.string().nullable(),
+        createdAt: z.string(),
+      }),
+    ),
+    handler: async (input, ctx) => ctx.services.reports.adminListIssues(input),
+  }),
+];
