@@ -9,6 +9,9 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const S = (name: string, suffix = 'PublicAuth') => `/_serverFn/${name}${suffix}`;
+// Random client addresses: per-IP limits may live in a shared Redis across runs.
+const octet = () => Math.floor(Math.random() * 250) + 1;
+const rndIp = () => `10.${octet()}.${octet()}.${octet()}`;
 const responses: string[] = [];
 async function c(method: 'GET' | 'POST', url: string, input?: Record<string, unknown>, opts: { token?: string; headers?: Record<string, string> } = {}) {
   const res = await call(h, method, url, input, opts);
@@ -105,41 +108,46 @@ describe('PIN login', () => {
 
   it('e-mails the owner once when failures pile up, and throttles one IP hammering one identifier', async () => {
     const u = await userWithPin('802146');
-    const mails = async () => (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(u.email)}` })).json().items as { subject: string }[];
+    const mails = async () => {
+      await h.app.services.jobs.drain();
+      return (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(u.email)}` })).json().items as { subject: string }[];
+    };
     const alertsBefore = (await mails()).filter((m) => m.subject.includes('Failed sign-in')).length;
+    const [ipA, ipB, ipC] = [rndIp(), rndIp(), rndIp()];
     const from = (ip: string, body: unknown) =>
       h.app.inject({ method: 'POST', url: '/api/public/login-failed', payload: body as Record<string, unknown>, remoteAddress: ip });
     for (let i = 0; i < 5; i++) {
-      const r = await from('10.1.1.1', { identifier: u.email, method: 'email_otp', reason: 'wrong code' });
+      const r = await from(ipA, { identifier: u.email, method: 'email_otp', reason: 'wrong code' });
       expect(r.statusCode).toBe(200);
       expect(r.json()).toEqual({ ok: true });
     }
     // Unknown identifiers get the same answer.
-    expect((await from('10.1.1.2', { data: { identifier: '@no_such_user' } })).json()).toEqual({ ok: true });
+    expect((await from(ipB, { data: { identifier: '@no_such_user' } })).json()).toEqual({ ok: true });
     const alerts = (await mails()).filter((m) => m.subject.includes('Failed sign-in'));
     expect(alerts.length).toBe(alertsBefore + 1);
-    await from('10.1.1.1', { identifier: u.email });
+    await from(ipA, { identifier: u.email });
     expect((await mails()).filter((m) => m.subject.includes('Failed sign-in')).length).toBe(alertsBefore + 1);
 
     // 10 failures from one IP for one identifier pause PIN login from that IP only.
-    for (let i = 0; i < 4; i++) await from('10.1.1.1', { identifier: u.email });
-    const blocked = await h.app.inject({ method: 'POST', url: S('startPinLogin'), payload: { data: { identifier: u.email, pin: '802146' } }, remoteAddress: '10.1.1.1' });
+    for (let i = 0; i < 4; i++) await from(ipA, { identifier: u.email });
+    const blocked = await h.app.inject({ method: 'POST', url: S('startPinLogin'), payload: { data: { identifier: u.email, pin: '802146' } }, remoteAddress: ipA });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error.code).toBe('RATE_LIMITED');
-    const elsewhere = await h.app.inject({ method: 'POST', url: S('startPinLogin'), payload: { data: { identifier: u.email, pin: '802146' } }, remoteAddress: '10.9.9.9' });
+    const elsewhere = await h.app.inject({ method: 'POST', url: S('startPinLogin'), payload: { data: { identifier: u.email, pin: '802146' } }, remoteAddress: ipC });
     expect(elsewhere.statusCode).toBe(200);
   });
 
   it('login-failed validates its small body and is strictly rate limited per IP', async () => {
-    const post = (payload: unknown, ip = '10.2.2.2', headers: Record<string, string> = {}) =>
+    const ip0 = rndIp();
+    const post = (payload: unknown, ip = ip0, headers: Record<string, string> = {}) =>
       h.app.inject({ method: 'POST', url: '/api/public/login-failed', payload: payload as string, remoteAddress: ip, headers });
     for (const bad of [{}, { identifier: 'not an identifier!' }, { identifier: 'a@b.co', extra: 1 }, { identifier: 'a@b.co', reason: 'x'.repeat(201) }, [1, 2]]) {
-      const r = await post(bad, '10.3.3.3');
+      const r = await post(bad, rndIp());
       expect(r.statusCode).toBe(400);
       expect(r.json().error.code).toBe('VALIDATION_FAILED');
     }
-    expect((await post('{not json', '10.3.3.4', { 'content-type': 'application/json' })).statusCode).toBe(400);
-    expect((await post({ identifier: 'a@b.co', reason: 'y'.repeat(3000) }, '10.3.3.5')).statusCode).toBe(413);
+    expect((await post('{not json', rndIp(), { 'content-type': 'application/json' })).statusCode).toBe(400);
+    expect((await post({ identifier: 'a@b.co', reason: 'y'.repeat(3000) }, rndIp())).statusCode).toBe(413);
     const codes: number[] = [];
     for (let i = 0; i < 11; i++) codes.push((await post({ identifier: 'someone@example.com' })).statusCode);
     expect(codes.slice(0, 10).every((s) => s === 200)).toBe(true);
@@ -180,7 +188,9 @@ describe('PIN login', () => {
     expect(r.json()).toEqual({ ok: true, recorded: true, alerted: true });
     const again = await c('POST', S('notifyLogin', 'BearerAuth'), {}, { token: u.token });
     expect(again.json()).toEqual({ ok: true, recorded: false, alerted: false });
+    await h.app.services.jobs.drain();
     const box = (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(u.email)}` })).json().items;
+    expect(box.filter((m: { subject: string }) => m.subject === 'New sign-in to your account')).toHaveLength(1);
     expect(box[0].subject).toBe('New sign-in to your account');
     expect(box[0].text).toContain('Pixel 8');
     const ev = await h.app.services.db.execute(sql`SELECT count(*)::int AS n FROM login_events WHERE user_id = ${u.id} AND kind = 'login'`);

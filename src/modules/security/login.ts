@@ -7,7 +7,7 @@ import type { AuthUser } from '../../http/registry.js';
 import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { hmac } from '../../lib/crypto.js';
 import { uuid } from '../../lib/ids.js';
-import type { Mailer, SmsSender } from '../../providers/messaging.js';
+import type { SmsSender } from '../../providers/messaging.js';
 import type { IdentityService, SessionView, UserRow } from '../identity/service.js';
 import type { OtpService } from '../identity/otp.js';
 import type { PinService } from '../identity/pins.js';
@@ -48,7 +48,6 @@ export interface LoginDeps {
   otp: OtpService;
   pins: PinService;
   identity: IdentityService;
-  mailer: Mailer;
   sms: SmsSender;
   notifier: Notifier;
 }
@@ -61,7 +60,7 @@ interface Meta {
 export type LoginService = ReturnType<typeof createLoginService>;
 
 export function createLoginService(deps: LoginDeps) {
-  const { db, clock, pepper, otp, pins, identity, mailer, sms, notifier } = deps;
+  const { db, clock, pepper, otp, pins, identity, sms, notifier } = deps;
   const identifierHash = (id: LoginIdentifier) => hmac(pepper, `login-id:${id.type}:${id.value}`);
 
   const findActive = (id: LoginIdentifier) =>
@@ -78,29 +77,29 @@ export function createLoginService(deps: LoginDeps) {
                                    ${f.idHash}, ${f.reason}, ${clock.now()})`);
   }
 
-  /** At most one alert an hour, once an account has ALERT_THRESHOLD failures inside the window. */
+  /**
+   * At most one alert an hour, once an account has ALERT_THRESHOLD failures inside the window. The e-mail goes
+   * out through the notifier (login_alert is always e-mailed, from a job, only if this transaction commits).
+   */
   async function maybeAlert(userId: string) {
     const now = clock.now();
-    const alert = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
       const n = await one<{ n: number }>(
         tx,
         sql`SELECT count(*)::int AS n FROM login_events WHERE user_id = ${userId} AND kind = 'failure'
             AND created_at > ${new Date(now.getTime() - FAILURE_WINDOW_MS)}`,
       );
-      if ((n?.n ?? 0) < ALERT_THRESHOLD) return null;
+      if ((n?.n ?? 0) < ALERT_THRESHOLD) return;
       const recent = await one(
         tx,
         sql`SELECT 1 FROM login_events WHERE user_id = ${userId} AND kind = 'failure_alert' AND created_at > ${new Date(now.getTime() - HOUR)}`,
       );
-      if (recent) return null;
+      if (recent) return;
       await tx.execute(sql`INSERT INTO login_events (id, user_id, kind, source, created_at) VALUES (${uuid()}, ${userId}, 'failure_alert', 'server', ${now})`);
-      const body = `There were ${n!.n} failed sign-in attempts on your account in the last 15 minutes. If this was not you, your account is still safe while your PIN and codes are private; consider changing your login PIN.`;
-      await notifier.emit(tx, { userId, kind: 'login_alert', title: 'Failed sign-in attempts', body, data: { failures: n!.n } });
-      const u = await one<{ email: string }>(tx, sql`SELECT email FROM users WHERE id = ${userId}`);
-      return { email: u!.email, body };
+      const body = `There were ${n!.n} failed sign-in attempts on your account in the last 15 minutes. If this was not you, keep your PINs and codes private; you may change your login PIN in Settings.`;
+      await notifier.emit(tx, { userId, kind: 'login_alert', title: 'Failed sign-in attempts on your account', body, data: { failures: n!.n } });
     });
-    if (alert) await mailer.send({ to: alert.email, subject: 'Failed sign-in attempts on your account', text: alert.body });
   }
 
   async function assertNotThrottled(idHash: string, ip: string | undefined) {
@@ -219,7 +218,7 @@ export function createLoginService(deps: LoginDeps) {
     },
 
     // ---- login events ----
-    /** spec 6.6: records the login and e-mails an alert, once per session. */
+    /** spec 6.6: records the login and alerts the owner (inbox + e-mail), once per session. */
     async notifyLogin(user: AuthUser, input: { device?: string; method?: string; sessionId?: string }, meta: Meta) {
       const sessionId = input.sessionId ?? user.sessionId;
       if (input.sessionId && input.sessionId !== user.sessionId) {
@@ -228,7 +227,7 @@ export function createLoginService(deps: LoginDeps) {
       }
       const now = clock.now();
       const method = input.method ?? (sessionId ? (await one<{ method: string }>(db, sql`SELECT method FROM sessions WHERE id = ${sessionId}`))?.method : undefined);
-      const alert = await db.transaction(async (tx) => {
+      const recorded = await db.transaction(async (tx) => {
         const ins = await one(
           tx,
           sql`INSERT INTO login_events (id, user_id, kind, source, method, device, session_id, ip, user_agent, created_at)
@@ -236,7 +235,7 @@ export function createLoginService(deps: LoginDeps) {
                       ${meta.ip ?? null}, ${meta.userAgent ?? null}, ${now})
               ON CONFLICT (session_id) WHERE kind = 'login' DO NOTHING RETURNING 1`,
         );
-        if (!ins) return null;
+        if (!ins) return false;
         const when = new Date(now.getTime() + HOUR).toISOString().replace('T', ' ').slice(0, 16) + ' (Lagos time)';
         const body = [
           `New sign-in to your account on ${when}.`,
@@ -245,11 +244,11 @@ export function createLoginService(deps: LoginDeps) {
           `IP address: ${meta.ip ?? 'unknown'}`,
           'If this was not you, sign in and change your PINs, and contact support.',
         ].join('\n');
-        await notifier.emit(tx, { userId: user.id, kind: 'login_alert', title: 'New sign-in', body, data: { method: method ?? null, device: input.device ?? null } });
-        return body;
+        // login_alert is always e-mailed by the notifier's outbox (notifications module), from a job.
+        await notifier.emit(tx, { userId: user.id, kind: 'login_alert', title: 'New sign-in to your account', body, data: { method: method ?? null, device: input.device ?? null } });
+        return true;
       });
-      if (alert) await mailer.send({ to: user.email, subject: 'New sign-in to your account', text: alert });
-      return { recorded: Boolean(alert), alerted: Boolean(alert) };
+      return { recorded, alerted: recorded };
     },
 
     /** POST /api/public/login-failed: a client reports a failed sign-in (no token). */
