@@ -64,11 +64,7 @@ export const kycOperations = [
     rateLimit: 'strict',
     input: z.object({
       fileName: z.string({ error: 'fileName is required' }).trim().min(1, 'fileName is required').max(255, 'fileName is too long'),
-      contentType: z
-        .string({ error: 'contentType is required' })
-        .trim()
-        .toLowerCase()
-        .pipe(z.enum(CONTENT_TYPES, { error: 'contentType must be image/jpeg, image/png or application/pdf' })),
+      contentType: z.enum(CONTENT_TYPES, { error: 'contentType must be image/jpeg, image/png or application/pdf' }),
       contentBase64: z.string({ error: 'contentBase64 is required' }).min(1, 'contentBase64 is required'),
     }),
     output: z.object({ path: z.string(), contentType: z.string(), sizeBytes: z.number() }),
