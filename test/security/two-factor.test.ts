@@ -140,28 +140,50 @@ describe('two-factor step-up', () => {
     expect((await setPin(g3)).statusCode).toBe(200);
   });
 
-  it('e-mailed step-up codes give a grant, are single use, and are capped', async () => {
+  it('e-mailed step-up codes give a grant only where e-mail is not the only factor, are single use, and are capped', async () => {
+    // Without TOTP an e-mailed code gives a grant (nothing requires one yet, but clients may ask).
+    const plain = await signIn(h);
+    expect((await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: plain.token })).statusCode).toBe(200);
+    const plainGrant = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: await lastCode(h, plain.email) }, { token: plain.token });
+    expect(plainGrant.statusCode).toBe(200);
+
+    // With TOTP on, a session opened by an e-mailed login code must use the app code (DESIGN §5).
     const u = await signIn(h);
-    await enrollTotp(h, u);
-    const send = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: u.token });
+    const secret = await enrollTotp(h, u);
+    const refused = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: u.token });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toMatch(/authenticator/);
+
+    // A session opened with the login PIN may confirm with an e-mailed code (PIN + e-mail).
+    const name = `st_${u.id.slice(0, 8)}`;
+    await call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: name }, { token: u.token });
+    const g = await grantFor(h, u, secret);
+    expect((await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '605148' }, { token: u.token, headers: { 'x-grant-token': g } })).statusCode).toBe(200);
+    const pinLogin = await call(h, 'POST', '/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: '605148' });
+    const pinToken = pinLogin.json().session.accessToken as string;
+
+    const send = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: pinToken });
     expect(send.statusCode).toBe(200);
     expect(send.json()).toMatchObject({ sent: true });
     const code = await lastCode(h, u.email);
-    const ok = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: code }, { token: u.token });
+    expect(send.body).not.toContain(code);
+    // The e-mail-opened session cannot use the e-mailed code either.
+    expect((await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: code }, { token: u.token })).statusCode).toBe(400);
+    const ok = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: code }, { token: pinToken });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().grantToken).toMatch(/^grt_/);
-    expect((await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: code }, { token: u.token })).statusCode).toBe(400);
+    expect((await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: code }, { token: pinToken })).statusCode).toBe(400);
 
-    const cool = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: u.token });
+    const cool = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: pinToken });
     expect(cool.statusCode).toBe(429);
     expect(cool.json().error.code).toBe('OTP_COOLDOWN');
     expect(Number(cool.headers['retry-after'])).toBeGreaterThan(0);
     for (let i = 0; i < 9; i++) {
       h.clock.advance(61_000);
-      expect((await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: u.token })).statusCode).toBe(200);
+      expect((await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: pinToken })).statusCode).toBe(200);
     }
     h.clock.advance(61_000);
-    const capped = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: u.token });
+    const capped = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: pinToken });
     expect(capped.statusCode).toBe(429);
     expect(capped.json().error.code).toBe('OTP_DAILY_LIMIT');
   });

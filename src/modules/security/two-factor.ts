@@ -103,6 +103,17 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     return Boolean(done);
   }
 
+  /**
+   * DESIGN §5: e-mail is never the only factor while TOTP is on. An e-mailed step-up code therefore confirms
+   * only a session opened with the login PIN; a session opened with an e-mailed login code needs the app code.
+   */
+  async function emailStepUpAllowed(user: AuthUser, f: FactorRow | undefined): Promise<boolean> {
+    if (!f?.confirmed_at) return true;
+    if (!user.sessionId) return false;
+    const s = await one<{ method: string }>(db, sql`SELECT method FROM sessions WHERE id = ${user.sessionId}`);
+    return s?.method === 'pin';
+  }
+
   return {
     isEnrolled,
     grantValid,
@@ -140,6 +151,9 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     },
 
     async sendEmailCode(user: AuthUser) {
+      if (!(await emailStepUpAllowed(user, await factorOf(user.id)))) {
+        throw new AppError('CONFLICT', 'Use the code from your authenticator app: this session was opened with an e-mailed code, so an e-mailed code cannot confirm it');
+      }
       const code = await otp.issue('stepup', user.email);
       await mailer.send({
         to: user.email,
@@ -149,12 +163,16 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       return { sent: true, expiresInSeconds: 600 };
     },
 
-    /** spec 4.3: the input is a TOTP code or an e-mailed step-up code; either yields a grant. */
+    /** spec 4.3: the input is a TOTP code or an e-mailed step-up code (within emailStepUpAllowed); either yields a grant. */
     async verifyChallenge(user: AuthUser, code: string) {
       const f = await factorOf(user.id);
       if (f) assertNotLocked(f);
       let method: 'totp' | 'email' | null = null;
       if (f?.confirmed_at && (await acceptTotp(user.id, f, code, false))) method = 'totp';
+      if (!method && !(await emailStepUpAllowed(user, f))) {
+        await countFailure(user.id);
+        throw new AppError('OTP_INVALID', 'The authenticator code is wrong or has already been used (this session needs the app code, not an e-mailed one)');
+      }
       if (!method) {
         try {
           await otp.verify('stepup', user.email, code);
