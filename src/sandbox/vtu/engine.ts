@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock.js';
  */
 export const PENDING_RESOLVE_MS = 5000;
 
-export type Magic = 'fail' | 'pending_ok' | 'pending_fail' | 'timeout' | 'refuse_a' | 'http500' | 'malformed' | 'slow' | 'none';
+export type Magic = 'fail' | 'pending_ok' | 'pending_fail' | 'timeout' | 'refuse_a' | 'http500' | 'malformed' | 'slow' | 'late' | 'none';
 
 export function magicOf(recipient: string): Magic {
   const last4 = recipient.replace(/\D/g, '').slice(-4);
@@ -31,6 +31,8 @@ export function magicOf(recipient: string): Magic {
       return 'malformed';
     case '7777':
       return 'slow';
+    case '8888':
+      return 'late';
     default:
       return 'none';
   }
@@ -50,6 +52,14 @@ export interface SimOrder {
   result: Record<string, any> | null;
   message: string | null;
   created_at: Date;
+}
+
+/**
+ * "8888": the request is held before the provider records anything (a request still on the wire), past the
+ * adapter's timeout; when the hold ends the order is placed and delivered like any other.
+ */
+export async function arriveLate(recipient: string, holdMs: number) {
+  if (magicOf(recipient) === 'late') await sleep(holdMs);
 }
 
 export type PlaceResult =

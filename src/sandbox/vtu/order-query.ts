@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, verifyNotFound, type SimOrder } from './engine.js';
+import { arriveLate, floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, verifyNotFound, type SimOrder } from './engine.js';
 
 /** Simulator of provider D, order-and-query protocol (DESIGN §11), mounted at /sandbox/providers/d. */
 const BET_COMPANIES = [
@@ -66,6 +66,7 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
           if (exam.needsProfile && !b.profile_id) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'profile_id is required for JAMB' });
           amount = BigInt(exam.price * 100 * quantity);
         } else return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown product' });
+        await arriveLate(customer, config.vtu.sandboxHoldMs);
         const placed = await placeOrder(db, clock, { provider: 'd', requestId: reference, service: b.product, recipient: customer, product: String(b.service_code), amount, quantity });
         if (placed.kind === 'http500') return reply.status(503).send('Service Unavailable');
         if (placed.kind === 'low_float') return reply.status(402).send({ status: 'ORDER_REJECTED', code: 'INSUFFICIENT_BALANCE', message: 'Insufficient wallet balance' });

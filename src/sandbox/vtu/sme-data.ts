@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, type SimOrder } from './engine.js';
+import { arriveLate, floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, type SimOrder } from './engine.js';
 
 /**
  * Simulator of providers A and B, SME-data protocol (DESIGN §11), mounted at /sandbox/providers/a and /b.
@@ -66,6 +66,7 @@ export function registerSmeDataSimulator(app: FastifyInstance, services: Service
         if (!ident || ident.length > 80 || !/^0\d{10}$/.test(phone)) return reply.status(400).send({ error: ['ident and an 11-digit mobile_number are required'] });
         if (!plan) return reply.status(400).send({ error: ['Invalid plan id'] });
         if (plan.network !== Number(b.network)) return reply.status(400).send({ error: ['Plan does not belong to this network'] });
+        await arriveLate(phone, config.vtu.sandboxHoldMs);
         const placed = await placeOrder(db, clock, { provider: id, requestId: ident, service: 'data', recipient: phone, product: String(plan.id), amount: toKoboNum(plan.plan_amount)! });
         if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<h1>Server Error (500)</h1>');
         if (placed.kind === 'low_float') return reply.status(400).send({ error: ["You can't purchase this plan due to insufficient balance"] });

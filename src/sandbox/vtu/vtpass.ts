@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, verifyNotFound, type SimOrder } from './engine.js';
+import { arriveLate, floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, verifyNotFound, type SimOrder } from './engine.js';
 
 /** Simulator of provider C, VTpass-style protocol (DESIGN §11), mounted at /sandbox/providers/c. */
 const AIRTIME = [
@@ -152,6 +152,7 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
           amount = BigInt(v[2] * 100);
         }
         if (service === 'electricity' && b.variation_code !== 'prepaid' && b.variation_code !== 'postpaid') return { code: '011', response_description: 'INVALID ARGUMENTS' };
+        await arriveLate(account, config.vtu.sandboxHoldMs);
         const placed = await placeOrder(db, clock, { provider: 'c', requestId, service, recipient: account, product: serviceID, amount, meterType: b.variation_code });
         if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<html><body>502 Bad Gateway</body></html>');
         if (placed.kind === 'low_float') return { code: '018', response_description: 'LOW WALLET BALANCE' };
