@@ -25,6 +25,7 @@ import { createSupportService, type SupportService } from './modules/support/ser
 import { createReportsService, type ReportsService } from './modules/reports/service.js';
 import { createReceiptService, type ReceiptService } from './modules/receipts/service.js';
 import { loadReceiptKey } from './modules/receipts/keys.js';
+import { createScheduleService, type ScheduleService } from './modules/schedules/service.js';
 import { createKycService, type KycService } from './modules/kyc/service.js';
 import { createHttpIdentityProvider } from './providers/identity.js';
 import { createStorage } from './providers/storage.js';
@@ -71,6 +72,7 @@ export interface Services {
   support: SupportService;
   reports: ReportsService;
   receipts: ReceiptService;
+  schedules: ScheduleService;
   kyc: KycService;
   /** Referrals, check-ins, savings locks, loans and their operator settings (issue 8). */
   growthSettings: GrowthArea['growthSettings'];
@@ -133,10 +135,12 @@ export async function createServices(base: { config: Config; database: Database;
   const support = createSupportService({ db, clock, notifier });
   const reports = createReportsService({ db, clock, notifier, ipSalt: config.secrets.fileSigningSecret });
   const receipts = createReceiptService({ db, clock, key: loadReceiptKey(config), issuer: config.publicUrl });
+  // Scheduled runs buy through the VTU purchase path (created below), reached lazily.
+  const schedules = createScheduleService({ db, clock, log, notifier, jobs, vtu: () => vtu });
   // Simulators are wired in by configuration only (STYLE rule 12).
   const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
   const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier });
-  const growthArea = createGrowthArea({ db, clock, ledger, events, notifier, jobs, log });
+  const growthArea = createGrowthArea({ db, clock, ledger, events, notifier, jobs, log, walletLimits });
 
   const processorTransport = createLoopbackTransport(config.publicUrl);
   const processors = createProcessorRegistry(
@@ -155,5 +159,5 @@ export async function createServices(base: { config: Config; database: Database;
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
   const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs });
 
-  return { vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, outbox, push, notifications, ...growthArea };
+  return { vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, schedules, outbox, push, notifications, ...growthArea };
 }

@@ -98,6 +98,16 @@ describe('takeLoan', () => {
     await expectLedgerOk(h);
   });
 
+  it('never lends past the tier balance cap (tier 1: 300,000 naira)', async () => {
+    const u = await borrower();
+    await fundWallet(h, u.id, 299_000);
+    const r = await take(u, 1000.01);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error.code).toBe('AMOUNT_OUT_OF_RANGE');
+    expect((await take(u, 1000)).statusCode).toBe(200);
+    expect((await balances(h, u.id)).wallet).toBe(300_000);
+  });
+
   it('opens one loan for 15 parallel takeLoan calls', async () => {
     const u = await borrower();
     const results = await Promise.all(Array.from({ length: 15 }, () => take(u, 1000)));

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { DomainEvents, EventBus, EventName } from '../../lib/events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notifier } from '../notifications/notifier.js';
+import type { WalletLimits } from '../wallet/limits.js';
 import { createLoanService, type LoanService } from '../loans/service.js';
 import { createSavingsService, type SavingsService } from '../savings/service.js';
 import { createGrowthService, type GrowthService } from './service.js';
@@ -19,7 +20,7 @@ export interface GrowthArea {
 }
 
 /** Creates the growth, savings and loan services and subscribes them to the domain events they react to. */
-export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; jobs: JobQueue; log: Logger }): GrowthArea {
+export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; jobs: JobQueue; log: Logger; walletLimits: WalletLimits }): GrowthArea {
   const growthSettings = createSettingsStore(deps);
   const growth = createGrowthService({ ...deps, settings: growthSettings });
   const savings = createSavingsService({ ...deps, settings: growthSettings });

@@ -11,6 +11,7 @@ import type { Notifier } from '../notifications/notifier.js';
 import { applyBps, asTx, iso, lockedBalance } from '../growth/accounts.js';
 import { bps, type GrowthSettings, type GrowthSettingsStore } from '../growth/settings.js';
 import type { Services } from '../../services.js';
+import type { WalletLimits } from '../wallet/limits.js';
 
 export type LoanService = ReturnType<typeof createLoanService>;
 
@@ -64,8 +65,8 @@ function tierCap(s: GrowthSettings, tier: number): bigint {
   return 0n;
 }
 
-export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; notifier: Notifier; jobs: JobQueue; settings: GrowthSettingsStore }) {
-  const { db, clock, ledger, notifier, jobs, settings } = deps;
+export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; notifier: Notifier; jobs: JobQueue; settings: GrowthSettingsStore; walletLimits: WalletLimits }) {
+  const { db, clock, ledger, notifier, jobs, settings, walletLimits } = deps;
 
   const openLoan = (exec: Executor, userId: string, lock = false) =>
     one<LoanRow>(exec, sql`SELECT ${LOAN_COLUMNS} FROM loans WHERE user_id = ${userId} AND status <> 'repaid' ${lock ? sql`FOR UPDATE` : sql``}`);
@@ -170,6 +171,11 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
         if (!a.eligible) throw new AppError('NOT_ELIGIBLE', `Not eligible for a loan: ${a.reasons.map((r) => r.message).join('; ')}`);
         if (principal < toKobo(s.loanMinAmount) || principal > a.limit) {
           throw new AppError('AMOUNT_OUT_OF_RANGE', `You can borrow ${formatNaira(toKobo(s.loanMinAmount))} to ${formatNaira(a.limit)}`);
+        }
+        // A loan is optional money: it may not push the wallet past the tier's balance cap (DESIGN §6).
+        const headroom = await walletLimits.balanceHeadroom(tx, user.id, user.kycTier);
+        if (headroom !== null && principal > headroom) {
+          throw new AppError('AMOUNT_OUT_OF_RANGE', `That loan would take your wallet past your KYC tier's balance cap; you can borrow at most ${formatNaira(headroom)} now`);
         }
         const fee = applyBps(principal, bps(s.loanFeePct));
         const now = clock.now();
