@@ -100,6 +100,16 @@ describe('transferWalletFn', () => {
     expect(await balance(h, t1)).toBe(1000);
   });
 
+  it('refuses a Tier 2 sender whose profile name no longer matches the verified NIN name (KYC module)', async () => {
+    const to = await tier2User(h, { username: uname('rcv'), fullName: 'Bola Ade' });
+    const me = await tier2User(h, { username: uname('nm'), fullName: 'Musa Bello', pin: '1234' });
+    await fundWallet(h, me.id, 1000);
+    await h.app.services.db.execute(sql`UPDATE users SET full_name = 'Somebody Else' WHERE id = ${me.id}`);
+    const r = await transfer(me, { username: (await lookup(to)).username, amount: 100, pin: '1234' });
+    expect(r.statusCode).toBe(403);
+    expect(r.json().error.code).toBe('KYC_TIER_REQUIRED');
+  });
+
   it('moves money between wallets, logs both sides, notifies both, emits wallet.credited', async () => {
     const fromName = uname('snd');
     const toName = uname('rcv');

@@ -58,6 +58,12 @@ describe('signature', () => {
     expect(r.statusCode).toBe(200);
     await h.app.services.jobs.drain();
     expect(await balance(h, u)).toBe(300);
+    const i2 = await createIntent(h, u, 200);
+    const body2 = chargeSuccess(i2.reference, 20000);
+    const bare = await h.app.inject({ method: 'POST', url: '/api/public/payments/webhook/processor', headers: { 'x-processor-signature': sign(body2) }, payload: Buffer.from(body2) });
+    expect(bare.statusCode).toBe(200);
+    await h.app.services.jobs.drain();
+    expect(await balance(h, u)).toBe(500);
   });
 });
 
