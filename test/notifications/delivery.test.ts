@@ -166,6 +166,49 @@ describe('web push', () => {
   });
 });
 
+describe('push service answers', () => {
+  it('404 removes the subscription; a 400 is permanent and dead-letters at once', async () => {
+    const hits: string[] = [];
+    const peer = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hits.push(req.url ?? '');
+        res.writeHead(req.url?.startsWith('/unknown') ? 404 : 400).end('bad');
+      });
+    });
+    await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
+    try {
+      const port = (peer.address() as net.AddressInfo).port;
+      const u = await signIn(h);
+      for (const path of ['unknown/1', 'broken/1']) {
+        const ecdh = createECDH('prime256v1');
+        ecdh.generateKeys();
+        const r = await call(
+          h,
+          'POST',
+          '/_serverFn/savePushSubscriptionBearerPush',
+          { endpoint: `http://127.0.0.1:${port}/${path}`, p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+          { token: u.token },
+        );
+        expect(r.statusCode).toBe(200);
+      }
+      await emit(u.id, 'Two endpoints');
+      await drain();
+      h.clock.advance(3600 * SECOND);
+      await drain();
+      expect(hits.sort()).toEqual(['/broken/1', '/unknown/1']);
+      const left = await rows<{ endpoint: string }>(h.app.services.db, sql`SELECT endpoint FROM push_subscriptions WHERE user_id = ${u.id}`);
+      expect(left.map((x) => x.endpoint)).toEqual([`http://127.0.0.1:${port}/broken/1`]);
+      const a = await signIn(h, 'admin@example.com');
+      const dead = (await call(h, 'GET', '/_serverFn/adminListDeadLettersBearerAdmin', { channel: 'push' }, { token: a.token })).json().items;
+      expect(dead).toEqual([expect.objectContaining({ channel: 'push', recipient: `user:${u.id}`, attempts: 1, lastError: expect.stringContaining('400') })]);
+      await h.app.services.db.execute(sql`DELETE FROM jobs WHERE queue = 'notify.push' AND status = 'dead'`);
+    } finally {
+      await new Promise((r) => peer.close(r));
+    }
+  });
+});
+
 describe('channels and the outbox', () => {
   it('e-mails by preference; security alerts are always e-mailed', async () => {
     const u = await signIn(h);
