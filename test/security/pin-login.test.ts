@@ -165,6 +165,7 @@ describe('PIN login', () => {
       expect((await c(method, S(name, suffix), input)).statusCode, name).toBe(401);
     }
     const u = await signIn(h);
+    expect((await c('GET', S('getLoginPinStatus', 'BearerAuth'), { userId: u.id }, { token: u.token })).statusCode).toBe(400);
     for (const [name, suffix, input, token] of [
       ['setLoginPin', 'BearerAuth', { pin: '1234' }, u.token],
       ['setLoginPin', 'BearerAuth', { pin: 'abcdef' }, u.token],

@@ -147,6 +147,14 @@ describe('two-factor step-up', () => {
     const plainGrant = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: await lastCode(h, plain.email) }, { token: plain.token });
     expect(plainGrant.statusCode).toBe(200);
 
+    // A login code is a different purpose: it never works as a step-up code.
+    h.clock.advance(61_000);
+    await call(h, 'POST', '/_serverFn/sendLoginOtpPublicAuth', { email: plain.email });
+    const loginCode = await lastCode(h, plain.email);
+    const crossed = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: loginCode }, { token: plain.token });
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.body).not.toContain(loginCode);
+
     // With TOTP on, a session opened by an e-mailed login code must use the app code (DESIGN §5).
     const u = await signIn(h);
     const secret = await enrollTotp(h, u);

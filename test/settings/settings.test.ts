@@ -68,6 +68,9 @@ describe('transaction PIN', () => {
     expect((await c('GET', S('hasTransactionPin'))).statusCode).toBe(401);
     expect((await c('POST', S('setTransactionPinFn'), { pin: '1234' })).statusCode).toBe(401);
     const u = await signIn(h);
+    const junkQuery = await c('GET', S('hasTransactionPin'), { userId: 'someone-else' }, { token: u.token });
+    expect(junkQuery.statusCode).toBe(400);
+    expect(junkQuery.json().error.code).toBe('VALIDATION_FAILED');
     for (const input of [{}, { pin: '12345' }, { pin: '12a4' }, { pin: 1234 }, { pin: '1234', currentPin: '12' }, { pin: '1234', other: 1 }]) {
       const r = await c('POST', S('setTransactionPinFn'), input, { token: u.token });
       expect(r.statusCode, JSON.stringify(input)).toBe(400);
@@ -121,6 +124,7 @@ describe('preferences', () => {
     expect((await c('GET', S('getPreferences'))).statusCode).toBe(401);
     expect((await c('POST', S('updatePreferences'), { theme: 'dark' })).statusCode).toBe(401);
     const u = await signIn(h);
+    expect((await c('GET', S('getPreferences'), { theme: 'dark' }, { token: u.token })).statusCode).toBe(400);
     for (const input of [
       {},
       { theme: 'purple' },

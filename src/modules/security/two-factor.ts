@@ -129,11 +129,17 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       if (existing?.confirmed_at) throw new AppError('CONFLICT', 'Two-factor authentication is already set up');
       const secret = newTotpSecret();
       const now = clock.now();
-      await db.execute(sql`INSERT INTO totp_factors (user_id, secret_enc, created_at, updated_at)
-                           VALUES (${user.id}, ${encrypt(encryptionKey, secret)}, ${now}, ${now})
-                           ON CONFLICT (user_id) DO UPDATE SET secret_enc = EXCLUDED.secret_enc, last_step = NULL,
-                             updated_at = EXCLUDED.updated_at
-                           WHERE totp_factors.confirmed_at IS NULL`);
+      const stored = await one(
+        db,
+        sql`INSERT INTO totp_factors (user_id, secret_enc, created_at, updated_at)
+            VALUES (${user.id}, ${encrypt(encryptionKey, secret)}, ${now}, ${now})
+            ON CONFLICT (user_id) DO UPDATE SET secret_enc = EXCLUDED.secret_enc, last_step = NULL,
+              updated_at = EXCLUDED.updated_at
+            WHERE totp_factors.confirmed_at IS NULL
+            RETURNING 1`,
+      );
+      // Confirmed in another request meanwhile: never hand out a secret that was not stored.
+      if (!stored) throw new AppError('CONFLICT', 'Two-factor authentication is already set up');
       const uri = totpUri(secret, user.email, issuer);
       return { uri, secret, qrDataUrl: await QRCode.toDataURL(uri) };
     },
