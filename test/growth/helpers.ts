@@ -23,6 +23,24 @@ export async function purchase(h: Harness, userId: string, naira: number, transa
   return transactionId;
 }
 
+/** A purchase delivered at once: wallet debit and 'vtu.succeeded' in one transaction (the emitter holds the wallet lock). */
+export async function paidPurchase(h: Harness, userId: string, naira: number) {
+  const { db, events, ledger } = h.app.services;
+  const transactionId = randomUUID();
+  await db.transaction(async (tx) => {
+    await ledger.post(tx, {
+      reference: `test_vtu_${transactionId}`,
+      type: 'vtu_purchase',
+      description: 'test purchase',
+      entries: [
+        { account: { user: userId, kind: 'wallet' }, amount: -toKobo(naira) },
+        { account: { system: 'provider_float' }, amount: toKobo(naira) },
+      ],
+    });
+    await events.emit(tx, 'vtu.succeeded', { userId, transactionId, amount: toKobo(naira), service: 'data' });
+  });
+}
+
 /** A top-up as the payments module does it: ledger credit plus 'wallet.credited' in one transaction. */
 export async function topUp(h: Harness, userId: string, naira: number) {
   const { db, events, ledger } = h.app.services;

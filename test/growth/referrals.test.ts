@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { DAY } from '../../src/lib/clock.js';
-import { balances, purchase, setSettings, signUpWithCode } from './helpers.js';
+import { balances, paidPurchase, purchase, setSettings, signUpWithCode } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -119,6 +119,28 @@ describe('referral bonus', () => {
     } finally {
       await setSettings(h, { referralDailyCap: 10 });
     }
+  });
+});
+
+describe('referrals under parallel purchases', () => {
+  it('pays every invitee once and unlocks exactly what was earned while the referrer buys at the same time', async () => {
+    const a = await signIn(h);
+    await fundWallet(h, a.id, 3000);
+    const { code } = await status(a);
+    const invitees = [];
+    for (let i = 0; i < 8; i++) invitees.push(await signUpWithCode(h, code));
+    await Promise.all([
+      ...invitees.map((u) => purchase(h, u.id, 100)),
+      ...invitees.map((u) => purchase(h, u.id, 100)),
+      paidPurchase(h, a.id, 1000),
+      paidPurchase(h, a.id, 1000),
+      paidPurchase(h, a.id, 1000),
+    ]);
+    // 8 invitees × 500 plus the 5-invitee milestone (1,000); 3,000 spent >= 2,000, so all of it is in the wallet.
+    expect(await balances(h, a.id)).toMatchObject({ wallet: 5000, referral_locked: 0 });
+    expect(await status(a)).toMatchObject({ rewardedInvitees: 8, earnedBonus: 5000 });
+    expect(h.logs.some((l) => l.includes('growth subscriber failed'))).toBe(false);
+    await expectLedgerOk(h);
   });
 });
 

@@ -54,6 +54,7 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
 
   /** Unlock rule: the referrer's own successful purchases reach referralUnlockSpend; then the whole locked balance moves. */
   async function unlockReferralIfEarned(tx: Tx, userId: string, s: GrowthSettings): Promise<void> {
+    await lockedBalance(tx, userId, 'wallet'); // lock order everywhere: wallet, then the user's other accounts
     const locked = await lockedBalance(tx, userId, 'referral_locked');
     if (locked <= 0n) return;
     if ((await totalSpent(tx, userId)) < toKobo(s.referralUnlockSpend)) return;
@@ -138,6 +139,7 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
           const referrerId = pending.referrer_id;
           // Serialises one referrer's rewards so the daily cap holds under parallel purchases.
           await tx.execute(sql`SELECT 1 FROM referral_codes WHERE user_id = ${referrerId} FOR UPDATE`);
+          await lockedBalance(tx, referrerId, 'wallet');
           const today = lagosDate(now);
           const paidToday = await one<{ n: number }>(
             tx,
@@ -292,6 +294,7 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
     async withdrawCheckin(userId: string) {
       const s = await settings.get();
       return db.transaction(async (tx) => {
+        await lockedBalance(tx, userId, 'wallet');
         const accrued = await lockedBalance(tx, userId, 'bonus_locked');
         const min = toKobo(s.checkinMinWithdrawal);
         if (accrued <= 0n || accrued < min) {
