@@ -14,5 +14,6 @@ export * from '../modules/subscriptions/schema.js';
 export * from '../modules/support/schema.js';
 export * from '../modules/reports/schema.js';
 export * from '../modules/receipts/schema.js';
+export * from '../modules/schedules/schema.js';
 export * from '../modules/growth/schema.js';
 export * from '../modules/vtu/schema.js';

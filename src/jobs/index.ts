@@ -7,10 +7,11 @@ import { registerNotificationJobs } from '../modules/notifications/delivery.js';
 import { registerGrowthJobs } from '../modules/growth/jobs.js';
 import { registerPaymentsJobs } from '../modules/payments/jobs.js';
 import { registerVtuJobs } from '../modules/vtu/jobs.js';
+import { registerScheduleJobs } from '../modules/schedules/jobs.js';
 
 /** Registers every job and schedule. A module adds its registrar to moduleJobs. */
 export type JobRegistrar = (services: Services) => void;
-export const moduleJobs: JobRegistrar[] = [registerNotificationJobs, registerGrowthJobs, registerPaymentsJobs, registerVtuJobs];
+export const moduleJobs: JobRegistrar[] = [registerNotificationJobs, registerGrowthJobs, registerPaymentsJobs, registerVtuJobs, registerScheduleJobs];
 
 export function registerJobs(services: Services) {
   const { jobs, db, clock } = services;

@@ -10,6 +10,7 @@ import { subscriptionOperations } from './subscriptions/operations.js';
 import { supportOperations } from './support/operations.js';
 import { reportOperations } from './reports/operations.js';
 import { receiptOperations } from './receipts/operations.js';
+import { scheduleOperations } from './schedules/operations.js';
 import { kycOperations } from './kyc/operations.js';
 import { growthOperations } from './growth/operations.js';
 import { savingsOperations } from './savings/operations.js';
@@ -17,4 +18,4 @@ import { loanOperations } from './loans/operations.js';
 import { vtuOperations } from './vtu/operations.js';
 
 /** Every operation of the service. A module adds its list here. */
-export const allOperations: AnyOperation[] = [...kycOperations, ...identityOperations, ...walletOperations, ...notificationsOperations, ...securityOperations, ...settingsOperations, ...marketplaceOperations, ...subscriptionOperations, ...supportOperations, ...reportOperations, ...receiptOperations, ...growthOperations, ...savingsOperations, ...loanOperations, ...paymentsOperations, ...vtuOperations];
+export const allOperations: AnyOperation[] = [...kycOperations, ...identityOperations, ...walletOperations, ...notificationsOperations, ...securityOperations, ...settingsOperations, ...marketplaceOperations, ...subscriptionOperations, ...supportOperations, ...reportOperations, ...receiptOperations, ...scheduleOperations, ...growthOperations, ...savingsOperations, ...loanOperations, ...paymentsOperations, ...vtuOperations];
