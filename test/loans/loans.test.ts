@@ -143,6 +143,18 @@ describe('repayLoan', () => {
     await expectLedgerOk(h);
   });
 
+  it('takes one full repayment for 10 parallel repayLoan calls, racing automatic repayments', async () => {
+    const u = await borrower();
+    await take(u, 2000);
+    await fundWallet(h, u.id, 1000); // wallet 3,000 against 2,100 owed
+    const results = await Promise.all([...Array.from({ length: 10 }, () => repay(u)), topUp(h, u.id, 50), topUp(h, u.id, 50)]);
+    const answers = results.slice(0, 10) as Awaited<ReturnType<typeof repay>>[];
+    expect(answers.filter((r) => r.statusCode === 200).length).toBeLessThanOrEqual(1);
+    expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 404)).toBe(true);
+    expect(await balances(h, u.id)).toMatchObject({ wallet: 1000, loan: 0 });
+    await expectLedgerOk(h);
+  });
+
   it('repays automatically from later wallet credits, as far as the balance allows', async () => {
     const u = await borrower();
     await take(u, 2000);

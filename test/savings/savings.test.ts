@@ -73,6 +73,17 @@ describe('createSavingsLock', () => {
   });
 });
 
+describe('parallel locks', () => {
+  it('never locks more than the wallet holds: 10 parallel locks of 1,000 from 5,000', async () => {
+    const u = await saver(5000);
+    const results = await Promise.all(Array.from({ length: 10 }, () => create(u, { amount: 1000, days: 30, pin: '1234' })));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(5);
+    expect(results.filter((r) => r.statusCode === 400).every((r) => r.json().error.code === 'INSUFFICIENT_FUNDS')).toBe(true);
+    expect(await balances(h, u.id)).toMatchObject({ wallet: 0, savings: 5000 });
+    await expectLedgerOk(h);
+  });
+});
+
 describe('maturity', () => {
   it('matures by the job exactly at maturesAt (not 1 ms before) with principal plus interest from interest_expense', async () => {
     const u = await saver(10_000);
