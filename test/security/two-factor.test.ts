@@ -108,6 +108,16 @@ describe('two-factor step-up', () => {
     expect((await call(h, 'POST', P('getMyTwoFactor'), { grantToken }, { token: u.token })).json().grantValid).toBe(true);
   });
 
+  it('one TOTP code used by parallel requests yields exactly one grant', async () => {
+    const u = await signIn(h);
+    const secret = await enrollTotp(h, u);
+    h.clock.advance(30_000);
+    const code = codeNow(h, secret);
+    const res = await Promise.all(Array.from({ length: 6 }, () => call(h, 'POST', P('verifyStepupChallenge'), { totpCode: code }, { token: u.token })));
+    expect(res.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    expect(res.filter((r) => r.statusCode === 400 && r.json().error.code === 'OTP_INVALID')).toHaveLength(5);
+  });
+
   it('grants expire after 10 minutes and can be revoked; the step-up gate follows them', async () => {
     const u = await signIn(h);
     const secret = await enrollTotp(h, u);
@@ -117,6 +127,9 @@ describe('two-factor step-up', () => {
     const none = await setPin();
     expect(none.statusCode).toBe(403);
     expect(none.json().error.code).toBe('STEP_UP_REQUIRED');
+    const disable = await call(h, 'POST', '/_serverFn/disableLoginPinBearerAuth', {}, { token: u.token });
+    expect(disable.statusCode).toBe(403);
+    expect(disable.json().error.code).toBe('STEP_UP_REQUIRED');
     expect((await setPin('grt_not-a-real-grant')).statusCode).toBe(403);
 
     const g1 = await grantFor(h, u, secret);

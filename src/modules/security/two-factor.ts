@@ -88,9 +88,9 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
    * Accepts the code once: the step must be newer than the last accepted step, and the conditional UPDATE
    * makes two concurrent uses of one code fail except for one (replay within the window refused).
    */
-  async function acceptTotp(userId: string, f: FactorRow, code: string, confirm: boolean): Promise<boolean> {
+  async function acceptTotp(userId: string, f: FactorRow, code: string, confirm: boolean): Promise<'ok' | 'replay' | 'wrong'> {
     const step = matchTotpStep(decrypt(encryptionKey, f.secret_enc), code, clock.now().getTime());
-    if (step === null) return false;
+    if (step === null) return 'wrong';
     const now = clock.now();
     const done = await one(
       db,
@@ -100,7 +100,8 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
             ${confirm ? sql`AND confirmed_at IS NULL` : sql`AND confirmed_at IS NOT NULL`}
           RETURNING 1`,
     );
-    return Boolean(done);
+    // A replay is refused but is not a guess: it does not count toward the lock.
+    return done ? 'ok' : 'replay';
   }
 
   /**
@@ -149,8 +150,9 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       if (!f) throw new AppError('CONFLICT', 'Start enrollment first (beginTotpEnrollment)');
       if (f.confirmed_at) throw new AppError('CONFLICT', 'Two-factor authentication is already set up');
       assertNotLocked(f);
-      if (!(await acceptTotp(user.id, f, code, true))) {
-        await countFailure(user.id);
+      const r = await acceptTotp(user.id, f, code, true);
+      if (r !== 'ok') {
+        if (r === 'wrong') await countFailure(user.id);
         throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
       }
       return { enrolled: true, confirmed: true };
@@ -174,7 +176,9 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       const f = await factorOf(user.id);
       if (f) assertNotLocked(f);
       let method: 'totp' | 'email' | null = null;
-      if (f?.confirmed_at && (await acceptTotp(user.id, f, code, false))) method = 'totp';
+      const totp = f?.confirmed_at ? await acceptTotp(user.id, f, code, false) : 'wrong';
+      if (totp === 'ok') method = 'totp';
+      if (totp === 'replay') throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
       if (!method && !(await emailStepUpAllowed(user, f))) {
         await countFailure(user.id);
         throw new AppError('OTP_INVALID', 'The authenticator code is wrong or has already been used (this session needs the app code, not an e-mailed one)');
