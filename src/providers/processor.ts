@@ -59,6 +59,8 @@ export interface ProcessorAdapter {
   initialize(input: InitializeInput): Promise<{ authorizationUrl: string; accessCode: string; reference: string }>;
   verify(reference: string): Promise<VerifiedCharge>;
   createDedicatedAccount(input: { email: string; firstName: string; lastName: string; phone?: string | null }): Promise<DedicatedAccount>;
+  /** Successful charges paid in [from, to) (`GET /transaction?status=success&from&to`, every page). */
+  listSuccessfulCharges(from: Date, to: Date): Promise<ChargeEvent[]>;
   /** Constant-time check of `x-processor-signature` over the exact raw bytes received. */
   verifySignature(rawBody: Buffer, signature: string | undefined): boolean;
   parseEvent(payload: unknown): ChargeEvent;
@@ -68,7 +70,7 @@ export function signProcessorPayload(secret: string, rawBody: Buffer | string): 
   return createHmac('sha512', secret).update(rawBody).digest('hex');
 }
 
-const envelope = z.object({ status: z.boolean(), message: z.string().optional(), data: z.unknown().optional() });
+const envelope = z.object({ status: z.boolean(), message: z.string().optional(), data: z.unknown().optional(), meta: z.unknown().optional() });
 
 const koboField = z.union([z.number(), z.string().regex(/^\d+$/)]).transform((v) => BigInt(v));
 
@@ -104,6 +106,24 @@ function toDate(s: string | null | undefined): Date | null {
   if (!s) return null;
   const d = new Date(s);
   return Number.isNaN(d.getTime()) ? null : d;
+}
+
+export function parseChargeEvent(payload: unknown): ChargeEvent {
+  const p = eventSchema.safeParse(payload);
+  if (!p.success) throw new AppError('VALIDATION_FAILED', 'Webhook body is not a processor event');
+  const d = p.data.data ?? {};
+  return {
+    event: p.data.event,
+    reference: d.reference ?? null,
+    status: d.status ?? null,
+    amount: d.amount ?? null,
+    currency: d.currency ?? 'NGN',
+    channel: d.channel ?? null,
+    paidAt: toDate(d.paid_at),
+    customerCode: d.customer?.customer_code ?? null,
+    customerEmail: d.customer?.email ?? null,
+    receiverAccountNumber: d.authorization?.receiver_bank_account_number ?? null,
+  };
 }
 
 export function createPaystackStyleAdapter(opts: { id: string; baseUrl: string; secretKey: string; transport: HttpTransport; timeoutMs?: number }): ProcessorAdapter {
@@ -177,27 +197,24 @@ export function createPaystackStyleAdapter(opts: { id: string; baseUrl: string; 
         providerId: acc.data.id == null ? null : String(acc.data.id),
       };
     },
+    async listSuccessfulCharges(from, to) {
+      const out: ChargeEvent[] = [];
+      for (let page = 1; page <= 100; page++) {
+        const q = new URLSearchParams({ status: 'success', from: from.toISOString(), to: to.toISOString(), perPage: '100', page: String(page) });
+        const r = await request('GET', `/transaction?${q}`);
+        const list = z.array(z.unknown()).safeParse(r.json?.data);
+        if (!r.json?.status || !list.success) throw new AppError('UPSTREAM_ERROR', `The payment processor could not list transactions: ${r.json?.message ?? `HTTP ${r.status}`}`);
+        for (const t of list.data) out.push(parseChargeEvent({ event: 'charge.success', data: t }));
+        const meta = z.object({ pageCount: z.number() }).safeParse((r.json as { meta?: unknown }).meta);
+        if (!meta.success || page >= meta.data.pageCount || list.data.length === 0) break;
+      }
+      return out;
+    },
     verifySignature(rawBody, signature) {
       if (!signature) return false;
       return safeEqual(signProcessorPayload(opts.secretKey, rawBody), signature.trim().toLowerCase());
     },
-    parseEvent(payload) {
-      const p = eventSchema.safeParse(payload);
-      if (!p.success) throw new AppError('VALIDATION_FAILED', 'Webhook body is not a processor event');
-      const d = p.data.data ?? {};
-      return {
-        event: p.data.event,
-        reference: d.reference ?? null,
-        status: d.status ?? null,
-        amount: d.amount ?? null,
-        currency: d.currency ?? 'NGN',
-        channel: d.channel ?? null,
-        paidAt: toDate(d.paid_at),
-        customerCode: d.customer?.customer_code ?? null,
-        customerEmail: d.customer?.email ?? null,
-        receiverAccountNumber: d.authorization?.receiver_bank_account_number ?? null,
-      };
-    },
+    parseEvent: parseChargeEvent,
   };
 }
 

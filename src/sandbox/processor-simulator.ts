@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { one, type Executor } from '../db/client.js';
+import { one, rows, type Executor } from '../db/client.js';
 import { AppError } from '../http/errors.js';
 import { randomToken, safeEqual } from '../lib/crypto.js';
 import { prefixedId } from '../lib/ids.js';
@@ -163,6 +163,31 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
       const t = await findTx(db, { reference });
       if (!t) return apiError(reply, 400, 'Transaction reference not found');
       return { status: true, message: 'Verification successful', data: chargeData(t) };
+    });
+
+    scope.get(`${SIMULATOR_API_PREFIX}/transaction`, async (req, reply) => {
+      if (!authorised(req)) return apiError(reply, 401, 'Invalid key');
+      const q = z
+        .object({
+          status: z.enum(['success', 'failed', 'abandoned', 'pending']).optional(),
+          from: z.string().datetime({ offset: true }).optional(),
+          to: z.string().datetime({ offset: true }).optional(),
+          perPage: z.coerce.number().int().min(1).max(100).default(50),
+          page: z.coerce.number().int().min(1).default(1),
+        })
+        .safeParse(req.query);
+      if (!q.success) return apiError(reply, 400, 'Invalid query');
+      const { status, perPage, page } = q.data;
+      const from = q.data.from ? new Date(q.data.from) : new Date(0);
+      const to = q.data.to ? new Date(q.data.to) : new Date(8.64e15);
+      const where = sql`(${status ?? null}::text IS NULL OR status = ${status ?? null}) AND COALESCE(paid_at, created_at) >= ${from} AND COALESCE(paid_at, created_at) < ${to}`;
+      const total = Number((await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM sandbox_processor_transactions WHERE ${where}`))!.n);
+      const list = await rows<SimTx>(
+        db,
+        sql`SELECT ${TX_COLUMNS} FROM sandbox_processor_transactions WHERE ${where}
+            ORDER BY COALESCE(paid_at, created_at), reference LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+      );
+      return { status: true, message: 'Transactions retrieved', data: list.map(chargeData), meta: { total, perPage, page, pageCount: Math.max(1, Math.ceil(total / perPage)) } };
     });
 
     scope.post(`${SIMULATOR_API_PREFIX}/customer`, async (req, reply) => {

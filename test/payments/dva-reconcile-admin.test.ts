@@ -68,6 +68,21 @@ describe('dedicated virtual accounts', () => {
 });
 
 describe('reconciliation', () => {
+  it('settles a transfer into a dedicated account whose webhook was lost, once', async () => {
+    const u = await tier2User(h, { username: uname('dvl'), fullName: 'Lost Hook' });
+    const acc = (await call(h, 'POST', '/_serverFn/getOrCreateDedicatedAccountBearerWallet', {}, { token: u.token })).json().dedicatedAccount;
+    const t = await h.app.inject({ method: 'POST', url: '/sandbox/processor/dva-transfer', payload: { accountNumber: acc.accountNumber, amount: 2750, webhook: false } });
+    expect(t.json().webhook.delivered).toBe(false);
+    await h.app.services.jobs.drain();
+    expect(await balance(h, u)).toBe(0);
+    const r1 = await h.app.services.payments.reconcile();
+    const r2 = await h.app.services.payments.reconcile();
+    expect(r1.settled).toBe(1);
+    expect(r2.settled).toBe(0);
+    expect(await balance(h, u)).toBe(2750);
+    await expectLedgerOk(h);
+  });
+
   it('the daily cron (00:00 Lagos) settles lost webhooks, marks failed and abandoned intents', async () => {
     h.clock.set('2026-03-10T20:00:00Z');
     const u = await user(h);

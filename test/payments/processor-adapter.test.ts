@@ -30,6 +30,22 @@ describe('Paystack-style adapter', () => {
     expect(paid).toMatchObject({ status: 'success', amount: 123456n, channel: 'bank', currency: 'NGN' });
   });
 
+  it('lists successful charges across pages', async () => {
+    const urls: string[] = [];
+    const a = adapter(async (url) => {
+      urls.push(url);
+      const page = Number(new URL(url).searchParams.get('page'));
+      const data = [{ reference: `r${page}`, status: 'success', amount: 100 * page, channel: 'dedicated_nuban', authorization: { receiver_bank_account_number: '9000000001' } }];
+      return { status: 200, text: JSON.stringify({ status: true, data, meta: { total: 2, perPage: 1, page, pageCount: 2 } }) };
+    });
+    const list = await a.listSuccessfulCharges(new Date('2026-01-01T00:00:00Z'), new Date('2026-01-02T00:00:00Z'));
+    expect(list.map((c) => [c.reference, c.amount, c.receiverAccountNumber])).toEqual([
+      ['r1', 100n, '9000000001'],
+      ['r2', 200n, '9000000001'],
+    ]);
+    expect(urls[0]).toContain('/transaction?status=success&from=2026-01-01T00%3A00%3A00.000Z');
+  });
+
   it('turns network failures, 5xx and junk into UPSTREAM_ERROR', async () => {
     const down = adapter(async () => {
       throw new Error('ECONNREFUSED');

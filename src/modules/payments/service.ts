@@ -11,7 +11,7 @@ import type { EventBus } from '../../lib/events.js';
 import { prefixedId, uuid } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
-import type { ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
+import type { ChargeEvent, ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
 
@@ -29,6 +29,8 @@ export const ABANDON_AFTER_MS = HOUR;
 export const RECONCILE_WINDOW_MS = 7 * DAY;
 /** The daily run leaves intents this young to the webhook. */
 export const RECONCILE_MIN_AGE_MS = 10 * MINUTE;
+/** Dedicated-account transfers are looked up over this window of the processor's successful charges. */
+export const DVA_RECONCILE_WINDOW_MS = 2 * DAY;
 
 export const JOB_PROCESS_EVENT = 'payments.processEvent';
 export const JOB_CREATE_DVA = 'payments.createDedicatedAccount';
@@ -258,13 +260,38 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return dvaView((await dedicatedAccountOf(db, userId))!);
   }
 
+  /** A transfer into a dedicated account (channel dedicated_nuban) credits the account's owner, once. */
+  async function creditDedicatedAccount(
+    processorId: string,
+    c: ChargeEvent,
+    source: SettleInput['source'],
+    alsoInTx?: (tx: Tx, credited: boolean) => Promise<void>,
+  ): Promise<'credited' | 'duplicate' | 'unmatched'> {
+    if (!c.reference || c.amount === null || c.amount <= 0n) return 'unmatched';
+    const dva = await one<{ user_id: string }>(
+      db,
+      sql`SELECT user_id FROM dedicated_accounts WHERE processor = ${processorId}
+            AND (account_number = ${c.receiverAccountNumber ?? ''} OR customer_code = ${c.customerCode ?? ''})
+          ORDER BY (account_number = ${c.receiverAccountNumber ?? ''}) DESC LIMIT 1`,
+    );
+    if (!dva) return 'unmatched';
+    const reference = c.reference;
+    const amount = c.amount;
+    return db.transaction(async (tx) => {
+      const r = await settleCharge(tx, { processor: processorId, reference, userId: dva.user_id, intentId: null, kind: 'dva', amount, channel: c.channel, paidAt: c.paidAt, source });
+      if (alsoInTx) await alsoInTx(tx, r.credited);
+      return r.credited ? 'credited' : 'duplicate';
+    });
+  }
+
   async function reconcile(opts: { minAgeMs?: number } = {}) {
     const now = clock.now();
     const summary = { checked: 0, settled: 0, failed: 0, abandoned: 0, errors: 0 };
     const open = await rows<IntentRow>(
       db,
       sql`SELECT ${INTENT_COLUMNS} FROM topup_intents
-          WHERE status <> 'success' AND checkout_url IS NOT NULL
+          WHERE status <> 'success'
+            AND (checkout_url IS NOT NULL OR status = 'pending')
             AND created_at > ${new Date(now.getTime() - RECONCILE_WINDOW_MS)}
             AND created_at <= ${new Date(now.getTime() - (opts.minAgeMs ?? RECONCILE_MIN_AGE_MS))}
           ORDER BY created_at LIMIT 1000`,
@@ -295,6 +322,23 @@ export function createPaymentsService(deps: PaymentsDeps) {
         summary[next === 'failed' ? 'failed' : 'abandoned']++;
       } else {
         await db.execute(sql`UPDATE topup_intents SET last_checked_at = ${now} WHERE id = ${intent.id}`);
+      }
+    }
+    // Transfers into dedicated accounts have no intent to verify: list the processor's successful charges of the
+    // last two days and settle the dedicated_nuban ones no webhook brought (settleCharge skips credited ones).
+    for (const id of processors.ids()) {
+      let charges: ChargeEvent[];
+      try {
+        charges = await adapterOf(id).listSuccessfulCharges(new Date(now.getTime() - DVA_RECONCILE_WINDOW_MS), new Date(now.getTime() + 5 * MINUTE));
+      } catch (err) {
+        summary.errors++;
+        log.warn({ processor: id, err: (err as Error).message }, 'reconciliation could not list processor charges');
+        continue;
+      }
+      for (const c of charges) {
+        if (c.channel !== 'dedicated_nuban' || c.status !== 'success' || c.currency !== 'NGN') continue;
+        summary.checked++;
+        if ((await creditDedicatedAccount(id, c, 'reconciliation')) === 'credited') summary.settled++;
       }
     }
     log.info({ ...summary }, 'payments reconciliation finished');
@@ -458,19 +502,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
           return;
         }
         if (c.channel === 'dedicated_nuban') {
-          const dva = await one<{ user_id: string }>(
-            db,
-            sql`SELECT user_id FROM dedicated_accounts WHERE processor = ${ev.processor}
-                  AND (account_number = ${c.receiverAccountNumber ?? ''} OR customer_code = ${c.customerCode ?? ''})
-                ORDER BY (account_number = ${c.receiverAccountNumber ?? ''}) DESC LIMIT 1`,
+          const r = await creditDedicatedAccount(ev.processor, c, 'webhook', (tx, credited) =>
+            markEvent(tx, ev.id, credited ? 'credited' : 'duplicate', credited ? `credited ${formatNaira(amount)} to a dedicated account` : 'already credited'),
           );
-          if (dva) {
-            await db.transaction(async (tx) => {
-              const r = await settleCharge(tx, { processor: ev.processor, reference, userId: dva.user_id, intentId: null, kind: 'dva', amount, channel: c.channel, paidAt: c.paidAt, source: 'webhook' });
-              await markEvent(tx, ev.id, r.credited ? 'credited' : 'duplicate', r.credited ? `credited ${formatNaira(amount)} to a dedicated account` : 'already credited');
-            });
-            return;
-          }
+          if (r !== 'unmatched') return;
         }
         // Kept for an operator (adminSearchPayments kind=events); nothing is credited without an owner.
         log.warn({ eventId: ev.id, reference }, 'charge.success for an unknown reference');
