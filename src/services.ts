@@ -26,6 +26,7 @@ import { createReportsService, type ReportsService } from './modules/reports/ser
 import { createReceiptService, type ReceiptService } from './modules/receipts/service.js';
 import { loadReceiptKey } from './modules/receipts/keys.js';
 import { createScheduleService, type ScheduleService } from './modules/schedules/service.js';
+import { registerAccountClosedScrub } from './modules/marketplace/account-closed.js';
 import { createKycService, type KycService } from './modules/kyc/service.js';
 import { createHttpIdentityProvider } from './providers/identity.js';
 import { createStorage } from './providers/storage.js';
@@ -137,6 +138,7 @@ export async function createServices(base: { config: Config; database: Database;
   const receipts = createReceiptService({ db, clock, key: loadReceiptKey(config), issuer: config.publicUrl });
   // Scheduled runs buy through the VTU purchase path (created below), reached lazily.
   const schedules = createScheduleService({ db, clock, log, notifier, jobs, vtu: () => vtu });
+  registerAccountClosedScrub(events, clock);
   // Simulators are wired in by configuration only (STYLE rule 12).
   const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
   const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier });

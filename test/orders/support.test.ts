@@ -79,4 +79,21 @@ describe('support threads', () => {
     expect((await call(h, 'GET', `${P}listThreadMessagesBearerSupport`, {}, { token: u.token })).statusCode).toBe(400);
     expect((await call(h, 'POST', `${P}getOrCreateThreadBearerSupport`, {})).statusCode).toBe(401);
   });
+
+  it('closing the account closes threads, blanks the user\'s messages and deletes schedules', async () => {
+    const u = await signIn(h);
+    await h.app.services.pins.set(u.id, 'transaction', '1234');
+    const t = (await thread(u)).json().thread;
+    await send(u, t.id, 'My number is 08031234567');
+    const sched = await call(h, 'POST', `${P}upsertScheduleBearerSchedules`, { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 100, frequency: 'daily', time: '08:00', pin: '1234' }, { token: u.token });
+    expect(sched.statusCode).toBe(200);
+    const closed = await call(h, 'POST', `${P}closeAccountBearerSettings`, { confirm: 'DELETE' }, { token: u.token });
+    expect(closed.statusCode).toBe(200);
+    const threads = await rows<{ status: string }>(h.app.services.db, sql`SELECT status FROM support_threads WHERE user_id = ${u.id}`);
+    expect(threads.map((x) => x.status)).toEqual(['closed']);
+    const bodies = await rows<{ body: string }>(h.app.services.db, sql`SELECT body FROM support_messages WHERE thread_id = ${t.id}`);
+    expect(bodies.map((b) => b.body)).toEqual(['[removed: account closed]']);
+    const left = await rows<{ n: number }>(h.app.services.db, sql`SELECT count(*)::int AS n FROM schedules WHERE user_id = ${u.id}`);
+    expect(left[0].n).toBe(0);
+  });
 });

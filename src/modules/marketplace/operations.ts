@@ -42,7 +42,16 @@ const orderOutput = z.object({
   unitPrice: z.number(),
   quantity: z.number(),
   amount: z.number(),
-  delivery: z.object({ fullName: z.string(), phone: z.string(), address: z.string(), city: z.string(), state: z.string(), note: z.string().optional() }),
+  // `removed` replaces the details of a finished order once the account is closed.
+  delivery: z.object({
+    fullName: z.string().optional(),
+    phone: z.string().optional(),
+    address: z.string().optional(),
+    city: z.string().optional(),
+    state: z.string().optional(),
+    note: z.string().optional(),
+    removed: z.boolean().optional(),
+  }),
   status: z.enum(['processing', 'fulfilled', 'cancelled']),
   note: z.string().nullable(),
   createdAt: z.string(),
