@@ -40,8 +40,10 @@ describe('marketplace', () => {
     const u = await buyer();
     const p = await product(2500, 3);
     const hidden = await product(100, 1);
-    const upd = await call(h, 'POST', `${P}adminUpdateProductBearerAdmin`, { id: hidden.id, active: false }, { token: admin.token });
-    expect(upd.json().product).toMatchObject({ active: false, price: 100, stock: 1 });
+    const upd = await call(h, 'POST', `${P}adminUpdateProductBearerAdmin`, { id: hidden.id, active: false, price: 150.5, description: 'Blue' }, { token: admin.token });
+    expect(upd.json().product).toMatchObject({ active: false, price: 150.5, stock: 1, description: 'Blue' });
+    const cleared = await call(h, 'POST', `${P}adminUpdateProductBearerAdmin`, { id: hidden.id, description: null }, { token: admin.token });
+    expect(cleared.json().product).toMatchObject({ active: false, price: 150.5, description: null });
     const list = await call(h, 'GET', `${P}listMarketplaceProductsBearerMarketplace`, { limit: 100 }, { token: u.token });
     const ids = list.json().items.map((x: { id: string }) => x.id);
     expect(ids).toContain(p.id);

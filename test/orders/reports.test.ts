@@ -56,18 +56,21 @@ describe('transaction reports', () => {
 });
 
 describe('POST /api/public/report-issue', () => {
-  const post = (payload: unknown, ip = '10.1.2.3', headers: Record<string, string> = {}) =>
+  // Random client addresses: with TEST_REDIS_URL the rate-limit counters outlive a test run.
+  const octet = () => Math.floor(Math.random() * 250) + 1;
+  const ips = Array.from({ length: 4 }, () => `10.${octet()}.${octet()}.${octet()}`);
+  const post = (payload: unknown, ip = ips[0], headers: Record<string, string> = {}) =>
     h.app.inject({ method: 'POST', url: '/api/public/report-issue', payload: payload as object, remoteAddress: ip, headers: { 'content-type': 'application/json', ...headers } });
 
   it('stores a validated report without a token; operators list it', async () => {
     const res = await post(
       { message: 'TypeError: x is undefined', stack: 'at App (app.js:1:2)', url: 'https://app.example/wallet', appVersion: '2.3.1' },
-      '10.9.0.1',
+      ips[0],
       { 'user-agent': 'Mozilla/5.0 test' },
     );
     expect(res.statusCode).toBe(200);
     const id = res.json().id;
-    const env = await post({ data: { message: 'Envelope works too' } }, '10.9.0.1');
+    const env = await post({ data: { message: 'Envelope works too' } }, ips[0]);
     expect(env.statusCode).toBe(200);
     const list = await call(h, 'GET', `${P}adminListIssueReportsBearerAdmin`, {}, { token: admin.token });
     const item = list.json().items.find((x: { id: string }) => x.id === id);
@@ -76,18 +79,18 @@ describe('POST /api/public/report-issue', () => {
   });
 
   it('refuses bad bodies, oversized bodies and floods', async () => {
-    expect((await post({ message: '' }, '10.9.0.2')).statusCode).toBe(400);
-    expect((await post({ message: 'x', extra: 1 }, '10.9.0.2')).statusCode).toBe(400);
-    expect((await post({ message: 'x', stack: 5 }, '10.9.0.2')).statusCode).toBe(400);
-    expect((await post('[1,2]', '10.9.0.2')).statusCode).toBe(400);
-    const big = await post({ message: 'x', stack: 'y'.repeat(20_000) }, '10.9.0.3');
+    expect((await post({ message: '' }, ips[1])).statusCode).toBe(400);
+    expect((await post({ message: 'x', extra: 1 }, ips[1])).statusCode).toBe(400);
+    expect((await post({ message: 'x', stack: 5 }, ips[1])).statusCode).toBe(400);
+    expect((await post('[1,2]', ips[1])).statusCode).toBe(400);
+    const big = await post({ message: 'x', stack: 'y'.repeat(20_000) }, ips[2]);
     expect(big.statusCode).toBe(413);
     expect(big.json().error.code).toBe('PAYLOAD_TOO_LARGE');
-    const text = await h.app.inject({ method: 'POST', url: '/api/public/report-issue', payload: 'hello', remoteAddress: '10.9.0.3', headers: { 'content-type': 'text/plain' } });
+    const text = await h.app.inject({ method: 'POST', url: '/api/public/report-issue', payload: 'hello', remoteAddress: ips[2], headers: { 'content-type': 'text/plain' } });
     expect(text.statusCode).toBe(400); // a text body is not a JSON object
 
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await post({ message: `flood ${i}` }, '10.9.0.4')).statusCode);
+    for (let i = 0; i < 12; i++) statuses.push((await post({ message: `flood ${i}` }, ips[3])).statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
