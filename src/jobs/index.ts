@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../services.js';
 import { HOUR } from '../lib/clock.js';
 import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
+import { registerSecurityJobs } from '../modules/security/jobs.js';
 import { registerNotificationJobs } from '../modules/notifications/delivery.js';
 import { registerGrowthJobs } from '../modules/growth/jobs.js';
 import { registerPaymentsJobs } from '../modules/payments/jobs.js';
@@ -12,6 +13,7 @@ import { registerScheduleJobs } from '../modules/schedules/jobs.js';
 /** Registers every job and schedule. A module adds its registrar to moduleJobs. */
 export type JobRegistrar = (services: Services) => void;
 export const moduleJobs: JobRegistrar[] = [registerNotificationJobs, registerGrowthJobs, registerPaymentsJobs, registerVtuJobs, registerScheduleJobs];
+moduleJobs.push(registerSecurityJobs);
 
 export function registerJobs(services: Services) {
   const { jobs, db, clock } = services;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { call, createHarness, lastCode, signIn, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -181,5 +182,25 @@ describe('phone verification', () => {
     await call(h, 'POST', S('sendPhoneOtp', 'PublicAuth'), { phone: '08071239876' });
     const code = await lastCode(h, '08071239876', 'sms');
     expect(h.logs.join('\n')).not.toMatch(new RegExp(`(?<![\\d.])${code}(?!\\d)`));
+  });
+});
+
+describe('retention', () => {
+  it('the hourly cleanup drops old failure traces and spent grants, and keeps recent ones', async () => {
+    const { db, jobs } = h.app.services;
+    const count = async (q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: { n: number }[] }).rows[0].n;
+    await h.app.inject({ method: 'POST', url: '/api/public/login-failed', payload: { identifier: 'old@example.com' }, remoteAddress: '10.250.1.1' });
+    const u = await signIn(h);
+    await call(h, 'POST', '/_serverFn/sendStepupEmailCodeBearer2FA', {}, { token: u.token });
+    await call(h, 'POST', '/_serverFn/verifyStepupChallengeBearer2FA', { totpCode: await lastCode(h, u.email) }, { token: u.token });
+    expect(await count(sql`SELECT count(*)::int AS n FROM stepup_grants WHERE user_id = ${u.id}`)).toBe(1);
+
+    h.clock.advance(31 * 24 * 3600_000);
+    await h.app.inject({ method: 'POST', url: '/api/public/login-failed', payload: { identifier: 'new@example.com' }, remoteAddress: '10.250.1.2' });
+    await jobs.tickCrons();
+    await jobs.drain();
+    expect(await count(sql`SELECT count(*)::int AS n FROM stepup_grants WHERE user_id = ${u.id}`)).toBe(0);
+    expect(await count(sql`SELECT count(*)::int AS n FROM login_events WHERE kind = 'failure' AND ip = '10.250.1.1'`)).toBe(0);
+    expect(await count(sql`SELECT count(*)::int AS n FROM login_events WHERE kind = 'failure' AND ip = '10.250.1.2'`)).toBe(1);
   });
 });

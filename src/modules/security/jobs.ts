@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { DAY, HOUR } from '../../lib/clock.js';
+import type { Services } from '../../services.js';
+
+/** Retention (docs/decisions.md): failure traces 30 days, sign-in history and phone checks a year, spent grants a day. */
+export const FAILURE_RETENTION_MS = 30 * DAY;
+export const HISTORY_RETENTION_MS = 365 * DAY;
+export const GRANT_RETENTION_MS = DAY;
+
+export function registerSecurityJobs(services: Services) {
+  const { jobs, db, clock } = services;
+  jobs.register({
+    name: 'security.cleanup',
+    payload: z.object({}),
+    handler: async () => {
+      const now = clock.now().getTime();
+      await db.execute(sql`DELETE FROM stepup_grants WHERE expires_at < ${new Date(now - GRANT_RETENTION_MS)}`);
+      await db.execute(sql`DELETE FROM login_events WHERE kind <> 'login' AND created_at < ${new Date(now - FAILURE_RETENTION_MS)}`);
+      await db.execute(sql`DELETE FROM login_events WHERE kind = 'login' AND created_at < ${new Date(now - HISTORY_RETENTION_MS)}`);
+      await db.execute(sql`DELETE FROM phone_verifications WHERE verified_at < ${new Date(now - HISTORY_RETENTION_MS)}`);
+    },
+  });
+  jobs.schedule({ job: 'security.cleanup', everyMs: HOUR });
+}
