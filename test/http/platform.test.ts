@@ -21,7 +21,7 @@ describe('configuration', () => {
       expect(err).toBeInstanceOf(ConfigError);
       message = (err as Error).message;
     }
-    for (const name of ['DATABASE_URL', 'PIN_PEPPER', 'DATA_ENCRYPTION_KEY', 'FILE_SIGNING_SECRET', 'PROCESSOR_SECRET_KEY', 'AUTH_PRIVATE_KEY']) {
+    for (const name of ['DATABASE_URL', 'PIN_PEPPER', 'DATA_ENCRYPTION_KEY', 'FILE_SIGNING_SECRET', 'PROCESSOR_SECRET_KEY', 'AUTH_PRIVATE_KEY', 'VTU_PROVIDER_C_URL']) {
       expect(message).toContain(name);
     }
     expect(() => loadConfig({ NODE_ENV: 'production', SANDBOX: 'true' })).toThrow(/SANDBOX must be false/);
@@ -46,6 +46,14 @@ describe('configuration', () => {
       VAPID_PRIVATE_KEY: 'y',
       VAPID_SUBJECT: 'mailto:ops@example.com',
       IDENTITY_BASE_URL: 'https://identity.example',
+      VTU_PROVIDER_A_URL: 'https://a.vtu.example',
+      VTU_PROVIDER_A_KEY: 'ka',
+      VTU_PROVIDER_B_URL: 'https://b.vtu.example',
+      VTU_PROVIDER_B_KEY: 'kb',
+      VTU_PROVIDER_C_URL: 'https://c.vtu.example',
+      VTU_PROVIDER_C_KEY: 'kc',
+      VTU_PROVIDER_D_URL: 'https://d.vtu.example',
+      VTU_PROVIDER_D_KEY: 'kd',
     });
     expect(c.production).toBe(true);
     expect(c.sandbox).toBe(false);
