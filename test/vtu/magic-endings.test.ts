@@ -62,6 +62,7 @@ async function expectDelivered(kind: Kind, tx: any) {
     expect(tx.token).toMatch(/^\d{4}(-\d{4}){4}$/);
     expect(tx.units).toMatch(/kWh$/);
   }
+  if (kind === 'cable' || kind === 'electricity') expect(tx.customerName).toMatch(/^Sandbox Customer \d{4}$/);
   if (kind === 'exam') {
     expect(tx.pins).toHaveLength(2);
     expect(tx.pins[0].pin).toMatch(/^\d{12}$/);

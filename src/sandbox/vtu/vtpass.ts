@@ -77,6 +77,7 @@ function answer(o: SimOrder, serviceID: string, requestId: string) {
     unique_element: o.recipient,
     amount: nairaStr(o.amount),
     transactionId: `sim-c-${requestId.slice(-10)}`,
+    ...(o.service === 'cable' || o.service === 'electricity' ? { customer_name: `Sandbox Customer ${o.recipient.slice(-4)}` } : {}),
   };
   if (o.status === 'failed') return { code: '016', response_description: 'TRANSACTION FAILED', requestId, content: { transactions: tx } };
   const body: Record<string, unknown> = {
