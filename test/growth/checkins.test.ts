@@ -101,6 +101,18 @@ describe('check-ins', () => {
   });
 });
 
+describe('account closure', () => {
+  it('forfeits locked bonuses back to bonus_expense when the account closes', async () => {
+    h.clock.set('2026-06-01T08:00:00Z');
+    const u = await signIn(h);
+    expect((await claim(u.token)).statusCode).toBe(200);
+    const closed = await call(h, 'POST', '/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' }, { token: u.token });
+    expect(closed.statusCode).toBe(200);
+    expect((await balances(h, u.id)).bonus_locked).toBe(0);
+    await expectLedgerOk(h);
+  });
+});
+
 async function signInAgain(email: string) {
   h.clock.advance(61_000); // past the OTP resend cooldown
   return signIn(h, email);

@@ -122,6 +122,24 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
                              ON CONFLICT (invitee_id) DO NOTHING`);
     },
 
+    /** 'account.closed': locked bonuses the user can no longer earn out are forfeited back to bonus_expense. */
+    async onAccountClosed(exec: Executor, e: { userId: string }): Promise<void> {
+      const tx = asTx(exec);
+      for (const kind of ['bonus_locked', 'referral_locked'] as const) {
+        const locked = await lockedBalance(tx, e.userId, kind);
+        if (locked <= 0n) continue;
+        await ledger.post(tx, {
+          reference: prefixedId('bfo'),
+          type: 'bonus_forfeited',
+          description: 'Locked bonus forfeited on account closure',
+          entries: [
+            { account: { user: e.userId, kind }, amount: -locked },
+            { account: { system: 'bonus_expense' }, amount: locked },
+          ],
+        });
+      }
+    },
+
     /** 'vtu.succeeded': record the purchase once, qualify the buyer's referral, unlock bonuses the rule allows. */
     async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string }): Promise<void> {
       const tx = asTx(exec);
