@@ -259,13 +259,26 @@ describe('two-factor step-up', () => {
     await expect(h.app.services.stepUp!.require({ id: u.id, email: u.email, username: null, role: 'user', sessionId: u.sessionId, kycTier: 0 }, undefined)).resolves.toBeUndefined();
   });
 
-  it('never logs a code, grant or secret', async () => {
+  it('never logs a code, grant or secret, and answers none but the enrollment secret', async () => {
     const u = await signIn(h);
     const secret = await enrollTotp(h, u);
+    const totpUsed = codeNow(h, secret);
     const grant = await grantFor(h, u, secret);
+    const plain = await signIn(h);
+    const sent = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: plain.token });
+    const emailCode = await lastCode(h, plain.email);
+    const verified = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: emailCode }, { token: plain.token });
+    const state = await call(h, 'POST', P('getMyTwoFactor'), { grantToken: grant }, { token: u.token });
+    for (const r of [sent, verified, state]) {
+      expect(r.body).not.toContain(emailCode);
+      expect(r.body).not.toContain(secret);
+    }
+    expect(state.body).not.toContain(grant);
     const logs = h.logs.join('\n');
     expect(logs).not.toContain(secret);
     expect(logs).not.toContain(grant);
+    expect(logs).not.toContain(verified.json().grantToken);
     expect(logs).not.toContain(secret.toLowerCase());
+    for (const code of [totpUsed, emailCode]) expect(logs).not.toMatch(new RegExp(`(?<![\\d.])${code}(?!\\d)`));
   });
 });
