@@ -192,6 +192,15 @@ describe('due date', () => {
     expect(await balances(h, u.id)).toMatchObject({ loan: -2200 });
     await h.app.services.loans.processAllDue(); // the sweep charges no second late fee
     expect((await balances(h, u.id)).loan).toBe(-2200);
+    // Weekly reminders while overdue, driven by the hourly cron.
+    h.clock.set(new Date(due + 7 * DAY - 1));
+    await h.app.services.jobs.tickCrons();
+    await h.app.services.jobs.drain();
+    expect(await notificationsOf(h, u.id, 'loan_due')).toHaveLength(2);
+    h.clock.set(new Date(due + 7 * DAY));
+    await h.app.services.loans.processAllDue();
+    await h.app.services.loans.processAllDue();
+    expect((await notificationsOf(h, u.id, 'loan_due')).map((n) => n.title)).toEqual(['Loan due soon', 'Loan overdue', 'Loan still overdue']);
 
     const revenueBefore = await systemBalance(h, 'revenue');
     await topUp(h, u.id, 3000);

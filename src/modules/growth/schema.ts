@@ -102,6 +102,7 @@ export const loans = pgTable(
     dueAt: ts('due_at').notNull(),
     overdueAt: ts('overdue_at'),
     repaidAt: ts('repaid_at'),
+    lastRemindedAt: ts('last_reminded_at'),
   },
   (t) => [index('loans_user_idx').on(t.userId, t.createdAt)],
 );

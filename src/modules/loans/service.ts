@@ -19,6 +19,8 @@ export type LoanService = ReturnType<typeof createLoanService>;
 export const LOAN_HISTORY_DAYS = 90;
 /** A loan that went overdue blocks new loans for this long after it is repaid. */
 export const LATE_REPAYMENT_COOLDOWN_DAYS = 90;
+/** Overdue loans get a reminder this often until repaid. */
+export const OVERDUE_REMINDER_EVERY_DAYS = 7;
 
 export type IneligibleCode = 'LOANS_DISABLED' | 'KYC_TIER' | 'ACCOUNT_AGE' | 'PURCHASE_HISTORY' | 'OPEN_LOAN' | 'RECENT_LATE_REPAYMENT' | 'LIMIT_TOO_LOW';
 
@@ -264,7 +266,7 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
         }
         const r = (await one<LoanRow>(
           tx,
-          sql`UPDATE loans SET status = 'overdue', overdue_at = ${now}, late_fee_kobo = ${lateFee} WHERE id = ${loan.id} RETURNING ${LOAN_COLUMNS}`,
+          sql`UPDATE loans SET status = 'overdue', overdue_at = ${now}, last_reminded_at = ${now}, late_fee_kobo = ${lateFee} WHERE id = ${loan.id} RETURNING ${LOAN_COLUMNS}`,
         ))!;
         await notifier.emit(tx, {
           userId: r.user_id,
@@ -290,10 +292,30 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
       });
     },
 
-    /** Safety net behind the per-loan jobs. */
+    /** Hourly: due loans the per-loan job missed, and the weekly reminder of overdue ones. */
     async processAllDue(limit = 500): Promise<void> {
-      const due = await rows<{ id: string }>(db, sql`SELECT id::text AS id FROM loans WHERE status = 'open' AND due_at <= ${clock.now()} ORDER BY due_at LIMIT ${limit}`);
+      const now = clock.now();
+      const due = await rows<{ id: string }>(db, sql`SELECT id::text AS id FROM loans WHERE status = 'open' AND due_at <= ${now} ORDER BY due_at LIMIT ${limit}`);
       for (const d of due) await service.processDue(d.id);
+      const before = new Date(now.getTime() - OVERDUE_REMINDER_EVERY_DAYS * DAY);
+      // The UPDATE claims each reminder, so parallel sweeps never send it twice; notices commit with the claim.
+      await db.transaction(async (tx) => {
+        const stale = await rows<LoanRow>(
+        tx,
+        sql`UPDATE loans SET last_reminded_at = ${now} WHERE id IN (
+              SELECT id FROM loans WHERE status = 'overdue' AND last_reminded_at <= ${before} ORDER BY last_reminded_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING ${LOAN_COLUMNS}`,
+      );
+      for (const r of stale) {
+        await notifier.emit(tx, {
+          userId: r.user_id,
+          kind: 'loan_due',
+          title: 'Loan still overdue',
+          body: `${formatNaira(outstandingOf(r))} is still outstanding. Money added to your wallet repays it automatically, or repay it now.`,
+          data: { loanId: r.id, outstanding: toNaira(outstandingOf(r)) },
+        });
+      }
+      });
     },
   };
   return service;
