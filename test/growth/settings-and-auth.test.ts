@@ -28,6 +28,7 @@ const OPS: [method: 'GET' | 'POST', path: string][] = [
   ['POST', '/_serverFn/repayLoanBearerLoans'],
   ['GET', '/_serverFn/adminGetGrowthSettingsBearerAdmin'],
   ['POST', '/_serverFn/adminUpdateGrowthSettingsBearerAdmin'],
+  ['GET', '/_serverFn/adminListLoansBearerAdmin'],
 ];
 
 describe('auth on every growth, savings and loan operation', () => {

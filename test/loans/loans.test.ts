@@ -202,6 +202,13 @@ describe('due date', () => {
     await h.app.services.loans.processAllDue();
     expect((await notificationsOf(h, u.id, 'loan_due')).map((n) => n.title)).toEqual(['Loan due soon', 'Loan overdue', 'Loan still overdue']);
 
+    const admin = await signIn(h, 'admin@example.com');
+    const listed = await call(h, 'GET', '/_serverFn/adminListLoansBearerAdmin', { status: 'overdue' }, { token: admin.token });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().items.find((l: { id: string }) => l.id === loan.id)).toMatchObject({ userId: u.id, email: u.email, outstanding: 2200 });
+    expect((await call(h, 'GET', '/_serverFn/adminListLoansBearerAdmin', { status: 'late' }, { token: admin.token })).statusCode).toBe(400);
+    expect((await call(h, 'GET', '/_serverFn/adminListLoansBearerAdmin', undefined, { token: (await signIn(h)).token })).statusCode).toBe(403);
+
     const revenueBefore = await systemBalance(h, 'revenue');
     await topUp(h, u.id, 3000);
     expect(await balances(h, u.id)).toMatchObject({ wallet: 800, loan: 0 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { defineOperation, pageInput, pageOutput } from '../../http/registry.js';
 import { nairaAmount } from '../../lib/money.js';
 
 const loanOutput = z.object({
@@ -58,5 +58,14 @@ export const loanOperations = [
     input: z.object({ amount: nairaAmount({ max: 100_000_000 }).optional() }),
     output: z.object({ loan: loanOutput, paid: z.number() }),
     handler: async (input, ctx) => ctx.services.loans.repay(ctx.user.id, input.amount),
+  }),
+  defineOperation({
+    name: 'adminListLoans',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'loans by status (collections view), newest first',
+    input: z.object({ ...pageInput, status: z.enum(['open', 'overdue', 'repaid']).optional() }),
+    output: pageOutput(loanOutput.extend({ userId: z.string(), email: z.string() })),
+    handler: async (input, ctx) => ctx.services.loans.adminList(input),
   }),
 ];

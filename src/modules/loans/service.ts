@@ -11,6 +11,7 @@ import type { Notifier } from '../notifications/notifier.js';
 import { applyBps, asTx, iso, lockedBalance } from '../growth/accounts.js';
 import { bps, type GrowthSettings, type GrowthSettingsStore } from '../growth/settings.js';
 import type { Services } from '../../services.js';
+import { page } from '../../http/registry.js';
 import type { WalletLimits } from '../wallet/limits.js';
 
 export type LoanService = ReturnType<typeof createLoanService>;
@@ -276,6 +277,20 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
           data: { loanId: r.id, outstanding: toNaira(outstandingOf(r)) },
         });
       });
+    },
+
+    /** Operators' collection view: loans by status, newest first, with the borrower's e-mail. */
+    async adminList(q: { status?: 'open' | 'overdue' | 'repaid'; limit: number; offset: number }) {
+      const list = await rows<LoanRow & { email: string }>(
+        db,
+        sql`SELECT ${LOAN_COLUMNS}, (SELECT email FROM users u WHERE u.id = loans.user_id) AS email FROM loans
+            ${q.status ? sql`WHERE status = ${q.status}` : sql``} ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
+      );
+      return page(
+        list.map((r) => ({ ...present(r), userId: r.user_id, email: r.email })),
+        q.limit,
+        q.offset,
+      );
     },
 
     async remind(loanId: string): Promise<void> {
