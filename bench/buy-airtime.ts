@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { openDatabase, rows } from '../src/db/client.js';
+import { createLedger } from '../src/ledger/ledger.js';
+import { verifyLedger } from '../src/ledger/verify.js';
+import { systemClock } from '../src/lib/clock.js';
+import { cannon, freshDatabase, json, signInOver, startServer, table, type Result } from './lib.js';
+
+/**
+ * Full-API VTU purchases against a listening server on PostgreSQL (loopback only, bounded by BENCH_SECONDS),
+ * with the provider simulators reached over real HTTP. Many users (BENCH_VTU_USERS, 200), each with a PIN,
+ * Tier 3 and money. Two runs:
+ *   spread       - buyAirtime (provider C), buyData (A) and fundBet (D) in rotation
+ *   one provider - buyAirtime only, every purchase on provider C
+ * The second must keep >= 80% of the first: no provider float is a serialisation point.
+ * Run alone: `npx tsx bench/buy-airtime.ts`; exported for bench/run.ts.
+ */
+const USERS = Number(process.env.BENCH_VTU_USERS ?? 200);
+const CONNECTIONS = Number(process.env.BENCH_VTU_CONNECTIONS ?? 32);
+
+const safePhone = () => `0803${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}12${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`;
+
+export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]> {
+  const db = await freshDatabase('benchvtu');
+  const out: (Result & { ratio?: string })[] = [];
+  try {
+    const svc = await startServer('bench/vtu-server.ts', { DATABASE_URL: db.url, SANDBOX: 'true', JOBS_ENABLED: 'false', NODE_ENV: 'development', VTU_PROVIDER_TIMEOUT_MS: '10000' });
+    try {
+      const users: { token: string; userId: string }[] = [];
+      for (let i = 0; i < USERS; i += 20) {
+        users.push(...(await Promise.all(Array.from({ length: Math.min(20, USERS - i) }, (_, j) => signInOver(svc.url, `vtu${i + j}-${randomUUID().slice(0, 6)}@example.com`)))));
+      }
+      for (const u of users) {
+        const r = await json(`${svc.url}/_serverFn/setTransactionPinFnBearerSettings`, { data: { pin: '1234' } }, { authorization: `Bearer ${u.token}` });
+        if (!r.ok) throw new Error(`setTransactionPinFn: ${JSON.stringify(r)}`);
+      }
+      const database = await openDatabase({ url: db.url, dataDir: '/tmp' });
+      const ledger = createLedger({ clock: systemClock });
+      await database.db.execute(sql`UPDATE users SET kyc_tier = 3`);
+      for (const u of users) {
+        await database.db.transaction((tx) =>
+          ledger.post(tx, {
+            reference: `bench_fund_${u.userId}`,
+            type: 'adjustment',
+            description: 'benchmark funding',
+            entries: [
+              { account: { user: u.userId, kind: 'wallet' }, amount: 100_000_000n },
+              { account: { system: 'adjustments' }, amount: -100_000_000n },
+            ],
+          }),
+        );
+      }
+      const plans = await json(`${svc.url}/api/v1/listDataPlans?network=mtn`, undefined, { authorization: `Bearer ${users[0].token}` });
+      const plan = plans.items[0];
+
+      let n = 0;
+      const nextUser = () => users[n++ % users.length];
+      const purchase = (kind: 'airtime' | 'data' | 'bet') => {
+        const u = nextUser();
+        const headers = { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' };
+        if (kind === 'airtime') return { method: 'POST' as const, path: '/api/v1/buyAirtime', headers, body: JSON.stringify({ data: { network: 'mtn', phone: safePhone(), amount: 100, pin: '1234' } }) };
+        if (kind === 'data') return { method: 'POST' as const, path: '/api/v1/buyData', headers, body: JSON.stringify({ data: { network: 'mtn', plan_id: plan.plan_id, phone: safePhone(), amount: plan.price, pin: '1234' } }) };
+        return { method: 'POST' as const, path: '/api/v1/fundBet', headers, body: JSON.stringify({ data: { betting_company: 'bet9ja', customer_id: `BK${String(Math.floor(Math.random() * 100)).padStart(2, '0')}12`, amount: 100, pin: '1234' } }) };
+      };
+      const kinds = ['airtime', 'data', 'bet'] as const;
+      let k = 0;
+      // Warm-up: first purchases fund the provider floats just in time and fill the catalogue cache.
+      await cannon('warm-up', { url: svc.url, connections: 8, amount: 300, requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }] } as any);
+
+      const spread = await cannon(`VTU purchases spread over providers A, C, D (${USERS} users)`, {
+        url: svc.url,
+        connections: CONNECTIONS,
+        requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }],
+      } as any);
+      out.push(spread);
+      const one = await cannon(`buyAirtime, all on provider C (${USERS} users)`, {
+        url: svc.url,
+        connections: CONNECTIONS,
+        requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase('airtime') }) }],
+      } as any);
+      out.push({ ...one, ratio: `${Math.round((one.rps / spread.rps) * 100)}% of spread (target >= 80%)` });
+
+      const statuses = await rows<{ status: string; n: number }>(database.db, sql`SELECT status, count(*)::int AS n FROM vtu_transactions GROUP BY status ORDER BY status`);
+      console.log(`vtu transactions by status: ${statuses.map((s) => `${s.status} ${s.n}`).join(', ')}`);
+      const doubles = await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM (SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1) d`);
+      console.log(`request ids delivered more than once: ${doubles[0].n}`);
+      const report = await verifyLedger(database.db);
+      console.log(`ledger: ${report.breaches.length ? `BREACHES ${JSON.stringify(report.breaches)}` : 'ok'}`);
+      console.log(`service peak RSS: ${svc.peakRssMb()} MB`);
+      await database.close();
+    } finally {
+      await svc.stop();
+    }
+  } finally {
+    await db.drop();
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  table(await buyAirtimeBench());
+}
