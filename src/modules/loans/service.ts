@@ -316,20 +316,20 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
       // The UPDATE claims each reminder, so parallel sweeps never send it twice; notices commit with the claim.
       await db.transaction(async (tx) => {
         const stale = await rows<LoanRow>(
-        tx,
-        sql`UPDATE loans SET last_reminded_at = ${now} WHERE id IN (
-              SELECT id FROM loans WHERE status = 'overdue' AND last_reminded_at <= ${before} ORDER BY last_reminded_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING ${LOAN_COLUMNS}`,
-      );
-      for (const r of stale) {
-        await notifier.emit(tx, {
-          userId: r.user_id,
-          kind: 'loan_due',
-          title: 'Loan still overdue',
-          body: `${formatNaira(outstandingOf(r))} is still outstanding. Money added to your wallet repays it automatically, or repay it now.`,
-          data: { loanId: r.id, outstanding: toNaira(outstandingOf(r)) },
-        });
-      }
+          tx,
+          sql`UPDATE loans SET last_reminded_at = ${now} WHERE id IN (
+                SELECT id FROM loans WHERE status = 'overdue' AND last_reminded_at <= ${before} ORDER BY last_reminded_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+              RETURNING ${LOAN_COLUMNS}`,
+        );
+        for (const r of stale) {
+          await notifier.emit(tx, {
+            userId: r.user_id,
+            kind: 'loan_due',
+            title: 'Loan still overdue',
+            body: `${formatNaira(outstandingOf(r))} is still outstanding. Money added to your wallet repays it automatically, or repay it now.`,
+            data: { loanId: r.id, outstanding: toNaira(outstandingOf(r)) },
+          });
+        }
       });
     },
   };
