@@ -280,8 +280,21 @@ describe('operators', () => {
     const stuck0 = await call(h, 'GET', '/_serverFn/adminListStuckVtuTransactionsBearerAdmin', undefined, { token: admin.token });
     expect(stuck0.json().items.map((t: any) => t.id)).not.toContain(s.json().transaction.id);
     h.clock.advance(11 * 60_000);
-    const stuck = await call(h, 'GET', '/_serverFn/adminListStuckVtuTransactionsBearerAdmin', undefined, { token: (await signIn(h, 'admin@example.com')).token });
+    const { token } = await signIn(h, 'admin@example.com');
+    const stuck = await call(h, 'GET', '/_serverFn/adminListStuckVtuTransactionsBearerAdmin', undefined, { token });
     expect(stuck.json().items.map((t: any) => t.id)).toContain(s.json().transaction.id);
+
+    // The operator confirms with the provider out of band and resolves it: refunded once, audited.
+    const balance = await walletBalance(h, u.id);
+    const resolve = (outcome: string) =>
+      call(h, 'POST', '/_serverFn/adminResolveVtuTransactionBearerAdmin', { id: s.json().transaction.id, outcome, note: 'provider support: never received' }, { token });
+    const r1 = await resolve('failed');
+    expect(r1.statusCode, r1.body).toBe(200);
+    expect(r1.json().transaction).toMatchObject({ status: 'failed', failureReason: 'Resolved by an operator: provider support: never received' });
+    expect(await walletBalance(h, u.id)).toBe(balance + 500);
+    expect((await resolve('delivered')).statusCode).toBe(409);
+    const audit = await rows(h.app.services.db, sql`SELECT action FROM audit_log WHERE subject_id = ${s.json().transaction.id}`);
+    expect(audit).toEqual([{ action: 'vtu.resolve.failed' }]);
     await expectLedgerOk(h);
   });
 });

@@ -431,6 +431,20 @@ export const vtuOperations = [
     handler: async (i, ctx) => ctx.services.vtu.adminRequery(i.id),
   }),
   defineOperation({
+    name: 'adminResolveVtuTransaction',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once)',
+    input: z.object({
+      id: uuidInput('id'),
+      outcome: lower('outcome', ['delivered', 'failed']),
+      note: z.string({ error: 'note is required' }).trim().min(5, 'note must say how the outcome was confirmed (5-500 characters)').max(500, 'note must be at most 500 characters'),
+    }),
+    output: txOut,
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.adminResolve(ctx.user.id, i.id, i.outcome, i.note) }),
+  }),
+  defineOperation({
     name: 'adminListStuckVtuTransactions',
     suffix: 'BearerAdmin',
     method: 'GET',

@@ -344,10 +344,13 @@ export function createVtuService(deps: VtuDeps) {
   }
 
   // ---------- settlement ----------
-  async function settleSuccess(row: VtuRow, out: Outcome) {
+  type OnSettled = (tx: Tx, done: VtuRow) => Promise<void>;
+
+  async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled) {
     await db.transaction(async (tx) => {
       const done = await repo.settle(tx, row.id, row.provider, 'success', { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' });
       if (!done) return;
+      await onSettled?.(tx, done);
       await events.emit(tx, 'vtu.succeeded', { userId: done.user_id, transactionId: done.id, amount: BigInt(done.amount), service: done.service });
       await notifier.emit(tx, {
         userId: done.user_id,
@@ -359,10 +362,11 @@ export function createVtuService(deps: VtuDeps) {
     });
   }
 
-  async function settleFailed(row: VtuRow, reason: string | undefined, providerStatus: string) {
+  async function settleFailed(row: VtuRow, reason: string | undefined, providerStatus: string, onSettled?: OnSettled) {
     await db.transaction(async (tx) => {
       const done = await repo.settle(tx, row.id, row.provider, 'failed', { failureReason: reason ?? 'The provider could not complete this purchase', now: clock.now(), providerStatus });
       if (!done) return;
+      await onSettled?.(tx, done);
       // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
       await ledger.post(tx, {
         reference: `vtu_refund_${done.reference}`,
@@ -642,6 +646,21 @@ export function createVtuService(deps: VtuDeps) {
         return { transaction: toTransaction(await mustGet(id)), providerStatus: out.status };
       }
       return { transaction: toTransaction(row), providerStatus: row.last_provider_status ?? row.status };
+    },
+    /**
+     * An operator settles a processing purchase after confirming the outcome with the provider out of band
+     * (e.g. a provider that cannot be reached). Same guarded transitions: a failure refunds exactly once.
+     */
+    async adminResolve(actorId: string, id: string, outcome: 'delivered' | 'failed', note: string) {
+      const row = await repo.getTransaction(db, id);
+      if (!row) throw notFound('VTU transaction');
+      if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
+      const record: OnSettled = (tx, done) => audit(tx, actorId, `vtu.resolve.${outcome}`, 'vtu_transaction', done.id, { note, provider: done.provider });
+      if (outcome === 'delivered') await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);
+      else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);
+      const after = await mustGet(id);
+      if (after.status === 'processing') throw new AppError('CONFLICT', 'The transaction changed while resolving it; look again');
+      return toTransaction(after);
     },
     async adminListStuck(limit: number, offset: number) {
       const list = await repo.listStuck(db, new Date(clock.now().getTime() - cfg.stuckAfterMs), limit, offset);
