@@ -287,7 +287,9 @@ export function createVtuService(deps: VtuDeps) {
       r = (async () => {
         const bal = await providers[provider].balance();
         floatEstimate.set(provider, bal);
-        if (bal < need || force) {
+        // Funded only when the provider's own balance confirms the shortfall, so a provider that refuses for
+        // another reason cannot pull the collections pool dry one purchase at a time.
+        if (bal < need) {
           const topup = cfg.floatTopup > need * 2n ? cfg.floatTopup : need * 2n;
           await fundProvider(provider, topup, null, 'Just-in-time top-up');
         }
