@@ -29,6 +29,8 @@ const load = (s: Stored): CatalogueEntry => ({
 
 export function createCatalogue({ db, clock, log, providers }: { db: Db; clock: Clock; log: Logger; providers: Record<ProviderId, VtuProvider> }) {
   const inflight = new Map<string, Promise<CatalogueEntry[]>>();
+  // The database row is the shared copy; each instance also keeps the parsed copy until the same expiry.
+  const memo = new Map<string, { entries: CatalogueEntry[]; expiresAt: number }>();
 
   async function refresh(key: string, provider: ProviderId, kind: CatalogueKind, arg: string | undefined, stale: Stored[] | null): Promise<CatalogueEntry[]> {
     let fresh: CatalogueEntry[];
@@ -41,9 +43,11 @@ export function createCatalogue({ db, clock, log, providers }: { db: Db; clock: 
       throw new AppError('UPSTREAM_ERROR', 'The provider catalogue is unavailable right now; try again shortly', { cause: err });
     }
     const now = clock.now();
+    const expiresAt = new Date(now.getTime() + CATALOGUE_TTL_MS);
+    memo.set(key, { entries: fresh, expiresAt: expiresAt.getTime() });
     await db.execute(
       sql`INSERT INTO vtu_catalogue_cache (key, payload, fetched_at, expires_at)
-          VALUES (${key}, ${JSON.stringify(fresh.map(store))}::jsonb, ${now}, ${new Date(now.getTime() + CATALOGUE_TTL_MS)})
+          VALUES (${key}, ${JSON.stringify(fresh.map(store))}::jsonb, ${now}, ${expiresAt})
           ON CONFLICT (key) DO UPDATE SET payload = EXCLUDED.payload, fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at`,
     );
     return fresh;
@@ -52,8 +56,15 @@ export function createCatalogue({ db, clock, log, providers }: { db: Db; clock: 
   return {
     async get(provider: ProviderId, kind: CatalogueKind, arg?: string): Promise<CatalogueEntry[]> {
       const key = `${provider}:${kind}:${arg ?? ''}`;
+      const now = clock.now().getTime();
+      const m = memo.get(key);
+      if (m && m.expiresAt > now) return m.entries;
       const row = await one<{ payload: Stored[]; expires_at: Date }>(db, sql`SELECT payload, expires_at FROM vtu_catalogue_cache WHERE key = ${key}`);
-      if (row && new Date(row.expires_at).getTime() > clock.now().getTime()) return row.payload.map(load);
+      if (row && new Date(row.expires_at).getTime() > now) {
+        const entries = row.payload.map(load);
+        memo.set(key, { entries, expiresAt: new Date(row.expires_at).getTime() });
+        return entries;
+      }
       let p = inflight.get(key);
       if (!p) {
         p = refresh(key, provider, kind, arg, row?.payload ?? null).finally(() => inflight.delete(key));

@@ -23,7 +23,11 @@ export function applyMarkup(m: Pick<Markup, 'kind' | 'value'> | undefined, whole
   return (wholesale * m.value + 9999n) / 10000n;
 }
 
+/** Markups read on every purchase are kept this long per instance; a change made here clears it at once. */
+export const MARKUP_CACHE_MS = 10_000;
+
 export function createMarkups({ db, clock }: { db: Db; clock: Clock }) {
+  const cache = new Map<string, { at: number; rows: { provider: string; kind: 'flat' | 'percent'; value: string }[] }>();
   async function list(): Promise<Markup[]> {
     const r = await rows<{ service: string; provider: string; kind: 'flat' | 'percent'; value: string; updated_at: Date }>(
       db,
@@ -35,15 +39,25 @@ export function createMarkups({ db, clock }: { db: Db; clock: Clock }) {
     list,
     /** The rule for a service at a provider (provider row first, then the service row); compute with applyMarkup. */
     async ruleFor(service: string, provider: string): Promise<Pick<Markup, 'kind' | 'value'> | undefined> {
-      const r = await rows<{ provider: string; kind: 'flat' | 'percent'; value: string }>(
-        db,
-        sql`SELECT provider, kind, value::text AS value FROM vtu_markups WHERE service = ${service} AND provider IN (${provider}, '')`,
-      );
+      const now = clock.now().getTime();
+      let hit = cache.get(service);
+      if (!hit || now - hit.at >= MARKUP_CACHE_MS || now < hit.at) {
+        hit = {
+          at: now,
+          rows: await rows<{ provider: string; kind: 'flat' | 'percent'; value: string }>(
+            db,
+            sql`SELECT provider, kind, value::text AS value FROM vtu_markups WHERE service = ${service}`,
+          ),
+        };
+        cache.set(service, hit);
+      }
+      const r = hit.rows;
       const m = r.find((x) => x.provider === provider) ?? r.find((x) => x.provider === '');
       return m ? { kind: m.kind, value: BigInt(m.value) } : undefined;
     },
     async set(input: { service: string; provider: string | null; kind: 'flat' | 'percent'; value: bigint; actorId: string }): Promise<Markup> {
       const now = clock.now();
+      cache.clear();
       await db.transaction(async (tx) => {
         await tx.execute(
           sql`INSERT INTO vtu_markups (service, provider, kind, value, updated_by, updated_at)
