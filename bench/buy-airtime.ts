@@ -80,8 +80,15 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       } as any);
       out.push({ ...one, ratio: `${Math.round((one.rps / spread.rps) * 100)}% of spread (target >= 80%)` });
 
+      // Requests cut off at the end of a run are still being served: let them finish before counting.
+      await new Promise((r) => setTimeout(r, 3000));
       const statuses = await rows<{ status: string; n: number }>(database.db, sql`SELECT status, count(*)::int AS n FROM vtu_transactions GROUP BY status ORDER BY status`);
       console.log(`vtu transactions by status: ${statuses.map((s) => `${s.status} ${s.n}`).join(', ')}`);
+      const open = await rows<{ service: string; last_provider_status: string | null; n: number }>(
+        database.db,
+        sql`SELECT service, last_provider_status, count(*)::int AS n FROM vtu_transactions WHERE status = 'processing' GROUP BY 1, 2`,
+      );
+      if (open.length) console.log(`still processing (reconciliation is off in this run): ${JSON.stringify(open)}`);
       const doubles = await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM (SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1) d`);
       console.log(`request ids delivered more than once: ${doubles[0].n}`);
       const report = await verifyLedger(database.db);
