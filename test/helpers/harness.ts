@@ -13,6 +13,7 @@ import { TestClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
 import { toKobo } from '../../src/lib/money.js';
+import { assertNoLeaks, instrumentSecrets, type SecretStore } from './secrets.js';
 
 /**
  * Builds the real app on a fresh database: PGlite in memory by default, a fresh PostgreSQL database when
@@ -24,6 +25,8 @@ export interface Harness {
   config: Config;
   database: Database;
   logs: string[];
+  /** Secrets this harness saw (test/helpers/secrets.ts); close() fails the file if any reached the logs. */
+  secrets: SecretStore;
   close(): Promise<void>;
 }
 
@@ -77,16 +80,20 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
   const database = await openDatabase({ url, dataDir: config.dataDir, poolSize: 30 });
   const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }), overrides: opts.overrides });
   await app.ready();
+  const secrets: SecretStore = new Map();
+  instrumentSecrets(app, secrets);
   return {
     app,
     clock,
     config,
     database,
     logs,
+    secrets,
     close: async () => {
       await app.close();
       await database.close();
       await drop();
+      assertNoLeaks(secrets, logs);
     },
   };
 }
