@@ -38,6 +38,23 @@ describe('VTpass-style answers (provider C)', () => {
     expect(vtpassOutcome({ status: 200, body: null }).status).toBe('unknown');
     expect(vtpassOutcome({ status: 200, body: {} }).status).toBe('unknown');
   });
+  it('refused credentials (401/403) are definite failures: nothing was processed', () => {
+    expect(vtpassOutcome({ status: 401, body: { code: '087' } }).status).toBe('failed');
+    expect(orderOutcome({ status: 401, body: { status: 'UNAUTHORIZED' } }).status).toBe('failed');
+    expect(smeOutcome({ status: 401, body: { detail: 'Invalid token.' } }).status).toBe('failed');
+  });
+  it('a refused or malformed requery says nothing about the purchase: unknown, never a refund', () => {
+    expect(vtpassOutcome({ status: 401, body: { code: '087' } }, 'requery').status).toBe('unknown');
+    for (const code of ['011', '012', '018']) expect(vtpassOutcome({ status: 200, body: { code } }, 'requery').status, code).toBe('unknown');
+    expect(vtpassOutcome({ status: 200, body: { code: '016' } }, 'requery').status).toBe('failed');
+    expect(smeOutcome({ status: 400, body: { error: ['bad ident'] } }, 'requery').status).toBe('unknown');
+    expect(smeOutcome({ status: 401, body: {} }, 'requery').status).toBe('unknown');
+    expect(smeOutcome({ status: 404, body: { detail: 'Not found.' } }, 'requery').status).toBe('not_found');
+    expect(smeOutcome({ status: 200, body: { Status: 'failed' } }, 'requery').status).toBe('failed');
+    expect(orderOutcome({ status: 400, body: { status: 'ORDER_REJECTED' } }, 'requery').status).toBe('unknown');
+    expect(orderOutcome({ status: 403, body: {} }, 'requery').status).toBe('unknown');
+    expect(orderOutcome({ status: 200, body: { status: 'ORDER_CANCELLED' } }, 'requery').status).toBe('failed');
+  });
 });
 
 describe('SME-data answers (providers A and B)', () => {

@@ -1,5 +1,5 @@
 import { parseJson, TransportTimeout, type VtuTransport } from './transport.js';
-import { ProviderError, type CatalogueEntry, type CatalogueKind, type DeliveryDetails, type Outcome, type PurchaseRequest, type VtuProvider } from './types.js';
+import { ProviderError, type CatalogueEntry, type CatalogueKind, type DeliveryDetails, type Outcome, type Phase, type PurchaseRequest, type VtuProvider } from './types.js';
 
 /**
  * Provider C speaks the VTpass-style protocol (DESIGN §11): POST /api/pay {request_id, serviceID, billersCode,
@@ -25,8 +25,10 @@ const kobo = (n: unknown): bigint | null => {
   return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
 };
 
-export function vtpassOutcome(res: { status: number; body: any }): Outcome {
+export function vtpassOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
+  // Refused at the door (bad credentials): nothing was processed, a definite failure.
+  if (res.status === 401 || res.status === 403) return phase === 'purchase' ? { status: 'failed', message: 'The provider refused our credentials' } : { status: 'unknown', message: 'requery refused' };
   if (res.status >= 500 || !b || typeof b !== 'object') return { status: 'unknown', message: `provider answered HTTP ${res.status}` };
   const code = String(b.code ?? '');
   const message = typeof b.response_description === 'string' ? b.response_description : undefined;
@@ -41,11 +43,12 @@ export function vtpassOutcome(res: { status: number; body: any }): Outcome {
       return { status: 'pending', message };
     case '011': // invalid arguments: refused before processing
     case '012': // product does not exist
+      return phase === 'purchase' ? { status: 'failed', message: message ?? 'Refused by the provider' } : { status: 'unknown', message };
     case '016':
     case '040':
       return { status: 'failed', message: message ?? 'Transaction failed' };
     case '018':
-      return { status: 'low_float', message };
+      return phase === 'purchase' ? { status: 'low_float', message } : { status: 'unknown', message };
     case '015':
       return { status: 'not_found', message };
     default:
@@ -153,7 +156,7 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
     },
     async requery(requestId) {
       try {
-        return vtpassOutcome(await call('POST', '/api/requery', { request_id: requestId }));
+        return vtpassOutcome(await call('POST', '/api/requery', { request_id: requestId }), 'requery');
       } catch (err) {
         if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
         throw err;

@@ -1,6 +1,6 @@
 import { parseJson, TransportTimeout } from './transport.js';
 import type { HttpProviderConfig } from './c.js';
-import { ProviderError, type CatalogueEntry, type DeliveryDetails, type Outcome, type VtuProvider } from './types.js';
+import { ProviderError, type CatalogueEntry, type DeliveryDetails, type Outcome, type Phase, type VtuProvider } from './types.js';
 
 /**
  * Provider D speaks an order-and-query protocol (DESIGN §11), used for betting and exam pins:
@@ -14,8 +14,10 @@ const kobo = (n: unknown): bigint | null => {
   return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
 };
 
-export function orderOutcome(res: { status: number; body: any }): Outcome {
+export function orderOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
+  // Refused at the door (bad credentials): nothing was processed, a definite failure.
+  if (res.status === 401 || res.status === 403) return phase === 'purchase' ? { status: 'failed', message: 'The provider refused our credentials' } : { status: 'unknown', message: 'query refused' };
   if (res.status >= 500 || !b || typeof b !== 'object') return { status: 'unknown', message: `provider answered HTTP ${res.status}` };
   const st = String(b.status ?? '');
   const message = typeof b.message === 'string' ? b.message : undefined;
@@ -30,6 +32,7 @@ export function orderOutcome(res: { status: number; body: any }): Outcome {
     case 'ORDER_CANCELLED':
       return { status: 'failed', message: message ?? 'Order cancelled' };
     case 'ORDER_REJECTED':
+      if (phase === 'requery') return { status: 'unknown', message };
       return b.code === 'INSUFFICIENT_BALANCE' ? { status: 'low_float', message } : { status: 'failed', message: message ?? 'Order rejected' };
     case 'ORDER_NOT_FOUND':
       return { status: 'not_found', message };
@@ -60,15 +63,15 @@ export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
     if (!res.body || typeof res.body !== 'object') throw new ProviderError('d', `provider d answered malformed JSON on ${path}`, 'malformed');
     return res.body;
   }
-  const safe = async (fn: () => Promise<{ status: number; body: any }>): Promise<Outcome> => {
+  const safe = async (fn: () => Promise<{ status: number; body: any }>, phase: Phase = 'purchase'): Promise<Outcome> => {
     try {
-      return orderOutcome(await fn());
+      return orderOutcome(await fn(), phase);
     } catch (err) {
       if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
       throw err;
     }
   };
-  const query = (reference: string) => safe(() => call('GET', `/api/v1/orders/${encodeURIComponent(reference)}`));
+  const query = (reference: string) => safe(() => call('GET', `/api/v1/orders/${encodeURIComponent(reference)}`), 'requery');
 
   return {
     id: 'd',

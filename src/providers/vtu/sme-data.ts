@@ -1,6 +1,6 @@
 import { parseJson, TransportTimeout } from './transport.js';
 import type { HttpProviderConfig } from './c.js';
-import { ProviderError, type CatalogueEntry, type Outcome, type ProviderId, type VtuProvider } from './types.js';
+import { ProviderError, type CatalogueEntry, type Outcome, type Phase, type ProviderId, type VtuProvider } from './types.js';
 
 /**
  * The SME-data protocol spoken by providers A and B (DESIGN §11): `Authorization: Token <key>`,
@@ -27,10 +27,11 @@ export function dataPlanKey(network: string, planType: string, size: string, val
   return `${network}-${norm(planType)}-${norm(size)}-${norm(validity)}`;
 }
 
-export function smeOutcome(res: { status: number; body: any }): Outcome {
+export function smeOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
   if (res.status >= 500 || !b || typeof b !== 'object') return { status: 'unknown', message: `provider answered HTTP ${res.status}` };
   if (res.status === 404) return { status: 'not_found', message: typeof b.detail === 'string' ? b.detail : 'not found' };
+  if (res.status >= 400 && phase === 'requery') return { status: 'unknown', message: `requery answered HTTP ${res.status}` };
   if (res.status >= 400) {
     const msg = Array.isArray(b.error) ? b.error.join('; ') : String(b.error ?? b.detail ?? b.api_response ?? `HTTP ${res.status}`);
     if (/insufficient balance/i.test(msg)) return { status: 'low_float', message: msg };
@@ -63,9 +64,9 @@ export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): 
     if (!res.body || typeof res.body !== 'object') throw new ProviderError(id, `provider ${id} answered malformed JSON on ${path}`, 'malformed');
     return res.body;
   }
-  const safe = async (fn: () => Promise<{ status: number; body: any }>): Promise<Outcome> => {
+  const safe = async (fn: () => Promise<{ status: number; body: any }>, phase: Phase = 'purchase'): Promise<Outcome> => {
     try {
-      return smeOutcome(await fn());
+      return smeOutcome(await fn(), phase);
     } catch (err) {
       if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
       throw err;
@@ -112,7 +113,7 @@ export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): 
       );
     },
     async requery(requestId) {
-      return safe(() => call('GET', `/api/data/query?ident=${encodeURIComponent(requestId)}`));
+      return safe(() => call('GET', `/api/data/query?ident=${encodeURIComponent(requestId)}`), 'requery');
     },
     async balance() {
       const b = await readCall('GET', '/api/user/');

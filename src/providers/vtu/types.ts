@@ -48,6 +48,13 @@ export interface DeliveryDetails {
  * not_found (requery only): the provider has no record of the request id. low_float: refused before acceptance
  * because our float at the provider is short (safe to retry with the same request id after funding).
  */
+/**
+ * Which call an answer belongs to. A purchase may be refused at the door (bad input, bad credentials, low
+ * float): a definite failure. A requery can only report the transaction's own state; a refused requery says
+ * nothing about the purchase and is unknown.
+ */
+export type Phase = 'purchase' | 'requery';
+
 export type OutcomeStatus = 'delivered' | 'failed' | 'pending' | 'unknown' | 'not_found' | 'low_float';
 
 export interface Outcome {
