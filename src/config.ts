@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { FAULT_POINTS, type FaultPoint } from './lib/faults.js';
 
 /**
  * Every setting the service reads. Parsed once at start-up (STYLE rule 5); nothing else reads process.env.
@@ -114,6 +115,7 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  FAULT_POINT: z.enum(FAULT_POINTS).optional(),
   TIER_LIMITS: z
     .string()
     .optional()
@@ -191,6 +193,8 @@ export interface Config {
   trustProxy: boolean;
   jobsEnabled: boolean;
   rateLimitPerMinute: number;
+  /** Test-only crash hook (src/lib/faults.ts); refused in production. */
+  faultPoint?: FaultPoint;
   tierLimitsJson?: string;
   /** Ed25519 PKCS#8 PEM signing receipts (issue 9); generated under dataDir outside production. */
   receiptSigningKeyPem?: string;
@@ -230,6 +234,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       if (!e[`VTU_PROVIDER_${p}_URL`]) problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
       if (!e[`VTU_PROVIDER_${p}_KEY`]) problems.push(`VTU_PROVIDER_${p}_KEY is required in production`);
     }
+    if (e.FAULT_POINT) problems.push('FAULT_POINT is a test-only crash hook and must not be set in production');
     if (!e.IDENTITY_BASE_URL) problems.push('IDENTITY_BASE_URL (NIN look-up and bank name enquiry upstream) is required in production');
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
@@ -290,6 +295,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     trustProxy: e.TRUST_PROXY,
     jobsEnabled: e.JOBS_ENABLED,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    faultPoint: e.FAULT_POINT,
     tierLimitsJson: e.TIER_LIMITS,
     receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),
   };

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { armFaultPoint } from './lib/faults.js';
 import type { Database, Db } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/logger.js';
@@ -99,6 +100,7 @@ export interface ServiceOverrides {
 
 export async function createServices(base: { config: Config; database: Database; clock: Clock; log: Logger }, overrides: ServiceOverrides = {}): Promise<Services> {
   const { config, database, clock, log } = base;
+  armFaultPoint(config.faultPoint);
   const db = database.db;
   const ledger = createLedger({ clock });
   const jobs = new JobQueue(db, clock, log);

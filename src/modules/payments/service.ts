@@ -9,6 +9,7 @@ import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { sha256 } from '../../lib/crypto.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId, uuid } from '../../lib/ids.js';
+import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
 import type { ChargeEvent, ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
@@ -452,7 +453,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const eventName = typeof ev?.event === 'string' ? ev.event.slice(0, 100) : '(none)';
       const reference = typeof ev?.data?.reference === 'string' ? ev.data.reference.slice(0, 200) : null;
       const hash = sha256(rawBody);
-      return db.transaction(async (tx) => {
+      const stored = await db.transaction(async (tx) => {
         const now = clock.now();
         const id = uuid();
         const inserted = await one<{ id: string }>(
@@ -476,6 +477,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
         }
         return { eventId: prior.id, duplicate: true };
       });
+      faultPoint('payments.webhook.afterStore');
+      return stored;
     },
 
     /** The job behind the webhook: decides what a stored event means and credits at most once. */
@@ -498,6 +501,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
             const r = await settleCharge(tx, { processor: ev.processor, reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount, channel: c.channel, paidAt: c.paidAt, source: 'webhook' });
             const note = amount === BigInt(intent.amount) ? '' : `; paid ${formatNaira(amount)} against ${formatNaira(BigInt(intent.amount))} requested`;
             await markEvent(tx, ev.id, r.credited ? 'credited' : 'duplicate', r.credited ? `credited ${formatNaira(amount)}${note}` : 'already credited');
+            faultPoint('payments.credit.beforeCommit');
           });
           return;
         }

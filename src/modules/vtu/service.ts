@@ -6,6 +6,7 @@ import type { Entry, Ledger } from '../../ledger/ledger.js';
 import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId, ulid, uuid } from '../../lib/ids.js';
+import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
 import { networkOf, NETWORKS, type Network } from '../../lib/phone.js';
@@ -447,6 +448,7 @@ export function createVtuService(deps: VtuDeps) {
         }
       }
       log.info({ transactionId: row.id, reference: row.reference, provider, outcome: out.status }, 'vtu provider answered');
+      faultPoint('vtu.purchase.afterProvider');
       if (out.status === 'failed' || out.status === 'low_float') {
         // DESIGN §7: fall back only on a definite failure.
         const next = nextProvider(row);
@@ -596,6 +598,7 @@ export function createVtuService(deps: VtuDeps) {
         });
         return row;
       });
+      faultPoint('vtu.purchase.afterDebit');
       try {
         await attempt(created);
       } catch (err) {

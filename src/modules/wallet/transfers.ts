@@ -6,6 +6,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../lib/ids.js';
+import { faultPoint } from '../../lib/faults.js';
 import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from './limits.js';
@@ -72,7 +73,7 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
       const reference = prefixedId('trf', clock.now().getTime());
       const from = user.username ? `@${user.username}` : 'a user';
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         await lockWallets(tx, [user.id, to.id]);
         await walletLimits.assertOutflow(tx, user.id, user.kycTier, amount);
         const headroom = await walletLimits.balanceHeadroom(tx, to.id, to.kyc_tier);
@@ -105,6 +106,7 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
           body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
           data: { reference, amount: input.amount, from: user.username },
         });
+        faultPoint('wallet.transfer.beforeCommit');
         return {
           reference,
           amount: input.amount,
@@ -112,6 +114,8 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
           recipient: { username: to.username, fullName: to.full_name },
         };
       });
+      faultPoint('wallet.transfer.afterCommit');
+      return result;
     },
   };
 }
