@@ -109,3 +109,14 @@ it('a catalogue outage serves the last copy, or 502 when there is none', async (
     (c as any).catalogue = original;
   }
 });
+
+it('the simulators check credentials and show their delivery record', async () => {
+  const bad = await h.app.inject({ method: 'POST', url: '/sandbox/providers/c/api/pay', headers: { 'api-key': 'wrong', 'secret-key': 'wrong' }, payload: { request_id: '202601151000X' } });
+  expect(bad.statusCode).toBe(401);
+  expect((await h.app.inject({ method: 'GET', url: '/sandbox/providers/a/api/data/plans', headers: { authorization: 'Token nope' } })).statusCode).toBe(401);
+  expect((await h.app.inject({ method: 'GET', url: '/sandbox/providers/d/api/v1/balance' })).statusCode).toBe(401);
+  const fresh = await buyer(h, 1000); // the clock has moved past the first user's access token
+  const tx = (await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 150, pin: PIN }, { token: fresh.token })).json().transaction;
+  const rec = await h.app.inject({ method: 'GET', url: `/sandbox/vtu/deliveries?requestId=${await requestIdOf(h, tx.id)}` });
+  expect(rec.json().items).toEqual([expect.objectContaining({ provider: 'c', service: 'airtime', recipient: mtn('1234'), status: 'delivered', amount: 150 })]);
+});
