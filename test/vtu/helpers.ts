@@ -3,10 +3,13 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { call, fundWallet, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
-/** Short adapter timeout so "4444" (held past it) and slow answers cost well under a second of wall time. */
+/**
+ * Short adapter timeout so "4444" (held past it) costs about a second of wall time, yet long enough that an
+ * ordinary answer never times out on a loaded 2-core CI machine (PGlite serialises every query).
+ */
 export const VTU_ENV = {
-  VTU_PROVIDER_TIMEOUT_MS: '300',
-  VTU_SANDBOX_HOLD_MS: '600',
+  VTU_PROVIDER_TIMEOUT_MS: '1000',
+  VTU_SANDBOX_HOLD_MS: '1400',
   VTU_SANDBOX_SLOW_MS: '60',
   VTU_NOT_FOUND_GRACE_MS: '60000',
   VTU_STUCK_AFTER_MS: '600000',
