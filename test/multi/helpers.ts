@@ -211,3 +211,31 @@ export async function doubleDeliveries(exec: Executor): Promise<string[]> {
 export const plainMtn = () => `0803${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}${String(1200 + Math.floor(Math.random() * 90)).padStart(4, '0')}`;
 
 export const uniqueEmail = (prefix: string) => `${prefix}${randomUUID().slice(0, 8)}@example.com`;
+
+/** The sandbox processor's control endpoint: the customer pays; the simulator then posts charge.success to its instance. */
+export async function sandboxPay(base: string, reference: string): Promise<HttpAnswer> {
+  try {
+    const res = await fetch(`${base}/sandbox/processor/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ reference, outcome: 'success' }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  } catch (err) {
+    return { status: 0, body: String((err as Error).cause ?? err) };
+  }
+}
+
+/** Resolves with how the process ended; fails the test if it is still alive after ms. */
+export async function exitOf(p: ServerProcess, ms = 30_000) {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${p.name} did not die within ${ms} ms:\n${p.output()}`)), ms);
+  });
+  try {
+    return await Promise.race([p.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
