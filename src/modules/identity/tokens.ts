@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createPublicKey, generateKeyPairSync, KeyObject, createPrivateKey } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { createRemoteJWKSet, exportJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
 import { sha256 } from '../../lib/crypto.js';
+import { loadEd25519Key } from '../../lib/keys.js';
 
 export interface AccessClaims {
   sub: string;
@@ -19,21 +18,9 @@ export interface TokenService {
   jwks(): { keys: JWK[] };
 }
 
-/** Our key: AUTH_PRIVATE_KEY, else (sandbox/dev) one generated once and kept under DATA_DIR/keys. */
-function loadKey(config: Config): KeyObject {
-  if (config.auth.privateKeyPem) return createPrivateKey(config.auth.privateKeyPem);
-  const file = path.join(config.dataDir, 'keys', 'auth-ed25519.pem');
-  if (fs.existsSync(file)) return createPrivateKey(fs.readFileSync(file, 'utf8'));
-  const { privateKey } = generateKeyPairSync('ed25519');
-  if (config.env !== 'test') {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
-  }
-  return privateKey;
-}
-
 export async function createTokenService(config: Config, clock: Clock): Promise<TokenService> {
-  const privateKey = loadKey(config);
+  // Our key: AUTH_PRIVATE_KEY, else (sandbox/dev) one generated once and kept under DATA_DIR/keys.
+  const privateKey = loadEd25519Key(config, config.auth.privateKeyPem, 'auth-ed25519.pem');
   const publicJwk = await exportJWK(createPublicKey(privateKey));
   const kid = sha256(JSON.stringify(publicJwk)).slice(0, 16);
   const jwk: JWK = { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' };

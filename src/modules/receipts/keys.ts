@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createPublicKey, sign, verify } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { sha256 } from '../../lib/crypto.js';
+import { loadEd25519Key } from '../../lib/keys.js';
 
 /**
  * The receipt signing key (Ed25519): RECEIPT_SIGNING_KEY (PKCS#8 PEM; required in production), else one
@@ -16,20 +15,8 @@ export interface ReceiptKey {
   verify(message: Buffer, signature: string): boolean;
 }
 
-function loadPrivateKey(config: Config): KeyObject {
-  if (config.receiptSigningKeyPem) return createPrivateKey(config.receiptSigningKeyPem);
-  const file = path.join(config.dataDir, 'keys', 'receipt-ed25519.pem');
-  if (fs.existsSync(file)) return createPrivateKey(fs.readFileSync(file, 'utf8'));
-  const { privateKey } = generateKeyPairSync('ed25519');
-  if (config.env !== 'test') {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
-  }
-  return privateKey;
-}
-
 export function loadReceiptKey(config: Config): ReceiptKey {
-  const privateKey = loadPrivateKey(config);
+  const privateKey = loadEd25519Key(config, config.receiptSigningKeyPem, 'receipt-ed25519.pem');
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('RECEIPT_SIGNING_KEY must be an Ed25519 private key (PKCS#8 PEM)');
   const publicKey = createPublicKey(privateKey);
   const der = publicKey.export({ type: 'spki', format: 'der' });
