@@ -4,7 +4,7 @@ import { openDatabase, rows } from '../src/db/client.js';
 import { createLedger } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { systemClock } from '../src/lib/clock.js';
-import { cannon, freshDatabase, json, signInOver, startServer, table, type Result } from './lib.js';
+import { cannon, freshDatabase, json, measured, signInOver, startServer, table, type Result } from './lib.js';
 
 /**
  * Full-API VTU purchases against a listening server on PostgreSQL (loopback only, bounded by BENCH_SECONDS),
@@ -19,6 +19,9 @@ const USERS = Number(process.env.BENCH_VTU_USERS ?? 200);
 const CONNECTIONS = Number(process.env.BENCH_VTU_CONNECTIONS ?? 32);
 
 const safePhone = () => `0803${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}12${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`;
+
+/** Peak RSS (MB) of the VTU bench's service process in the last run. */
+export let vtuPeakRssMb = 0;
 
 export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]> {
   const db = await freshDatabase('benchvtu');
@@ -67,13 +70,13 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       // Warm-up: first purchases fund the provider floats just in time and fill the catalogue cache.
       await cannon('warm-up', { url: svc.url, connections: 8, amount: 300, requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }] } as any);
 
-      const spread = await cannon(`VTU purchases spread over providers A, C, D (${USERS} users)`, {
+      const spread = await measured(svc, `VTU purchases spread over providers A, C, D (${USERS} users)`, {
         url: svc.url,
         connections: CONNECTIONS,
         requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }],
       } as any);
       out.push(spread);
-      const one = await cannon(`buyAirtime, all on provider C (${USERS} users)`, {
+      const one = await measured(svc, `buyAirtime, all on provider C (${USERS} users)`, {
         url: svc.url,
         connections: CONNECTIONS,
         requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase('airtime') }) }],
@@ -93,7 +96,8 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       console.log(`request ids delivered more than once: ${doubles[0].n}`);
       const report = await verifyLedger(database.db);
       console.log(`ledger: ${report.breaches.length ? `BREACHES ${JSON.stringify(report.breaches)}` : 'ok'}`);
-      console.log(`service peak RSS: ${svc.peakRssMb()} MB`);
+      vtuPeakRssMb = svc.peakRssMb();
+      console.log(`service peak RSS: ${vtuPeakRssMb} MB`);
       await database.close();
     } finally {
       await svc.stop();

@@ -10,12 +10,12 @@ import { DURATION, type Result } from './lib.js';
 const ACCOUNTS = 200;
 const WORKERS = 16;
 
-async function loop(worker: () => Promise<void>): Promise<Result & { name: string }> {
+async function loop(worker: () => Promise<void>, workers = WORKERS): Promise<Result & { name: string }> {
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + DURATION * 1000;
   await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
+    Array.from({ length: workers }, async () => {
       while (Date.now() < end) {
         const t = performance.now();
         try {
@@ -29,21 +29,26 @@ async function loop(worker: () => Promise<void>): Promise<Result & { name: strin
   );
   latencies.sort((a, b) => a - b);
   const q = (p: number) => Math.round(latencies[Math.floor((latencies.length - 1) * p)] * 100) / 100;
-  return { name: '', rps: Math.round(latencies.length / DURATION), p50: q(0.5), p99: q(0.99), errors };
+  return { name: '', rps: Math.round(latencies.length / DURATION), p50: q(0.5), p99: q(0.99), errors, connections: workers };
 }
 
-/** Raw SQL: the same statements a ledger transfer runs, hand-written over a pg pool. */
-export async function rawSqlTransfers(url: string): Promise<Result> {
-  const pool = new pg.Pool({ connectionString: url, max: WORKERS });
+/**
+ * Raw SQL: the same statements a ledger transfer runs, hand-written over a pg pool. `workers` concurrent loops
+ * over a pool of `poolSize` connections (the service's pool is 20), between `accounts` accounts.
+ */
+export async function rawSqlTransfers(url: string, opts: { workers?: number; accounts?: number; poolSize?: number } = {}): Promise<Result> {
+  const workers = opts.workers ?? WORKERS;
+  const accounts = opts.accounts ?? ACCOUNTS;
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? workers });
   await pool.query(`CREATE TABLE IF NOT EXISTS raw_accounts (id int PRIMARY KEY, balance bigint NOT NULL CHECK (balance >= 0));
                     CREATE TABLE IF NOT EXISTS raw_tx (id bigserial PRIMARY KEY, reference text UNIQUE NOT NULL, created_at timestamptz NOT NULL);
                     CREATE TABLE IF NOT EXISTS raw_entries (id bigserial PRIMARY KEY, tx_id bigint NOT NULL, account_id int NOT NULL, amount bigint NOT NULL, balance_after bigint, created_at timestamptz NOT NULL);
                     TRUNCATE raw_accounts, raw_tx, raw_entries;`);
-  await pool.query(`INSERT INTO raw_accounts SELECT g, 100000000 FROM generate_series(1, ${ACCOUNTS}) g`);
+  await pool.query(`INSERT INTO raw_accounts SELECT g, 100000000 FROM generate_series(1, ${accounts}) g`);
   const r = await loop(async () => {
-    const a = 1 + Math.floor(Math.random() * ACCOUNTS);
-    let b = 1 + Math.floor(Math.random() * ACCOUNTS);
-    if (b === a) b = (a % ACCOUNTS) + 1;
+    const a = 1 + Math.floor(Math.random() * accounts);
+    let b = 1 + Math.floor(Math.random() * accounts);
+    if (b === a) b = (a % accounts) + 1;
     const [lo, hi] = a < b ? [a, b] : [b, a];
     const c = await pool.connect();
     try {
@@ -61,9 +66,9 @@ export async function rawSqlTransfers(url: string): Promise<Result> {
     } finally {
       c.release();
     }
-  });
+  }, workers);
   await pool.end();
-  return { ...r, name: 'raw SQL ledger transfer (pg loop)' };
+  return { ...r, name: `raw SQL wallet transfer (pg loop, ${accounts} accounts)` };
 }
 
 /** The service's ledger.post between user wallets (same database server). */

@@ -26,35 +26,57 @@ export async function freshDatabase(prefix = 'bench'): Promise<{ url: string; dr
   };
 }
 
+export interface Server {
+  url: string;
+  child: ChildProcess;
+  peakRssMb: () => number;
+  /** Database round trips the server has made so far (exact: asks the child and waits for its answer). */
+  queries: () => Promise<number>;
+  stop: () => Promise<void>;
+}
+
 /** Starts a server script in a child process and waits until it prints its port. */
-export async function startServer(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; peakRssMb: () => number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   let peak = 0;
+  let queries = 0;
+  let waiters: ((n: number) => void)[] = [];
+  let buf = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 120_000);
     child.stdout!.on('data', (d) => {
       buf += d.toString();
-      for (const line of buf.split('\n')) {
+      const lines = buf.split('\n');
+      buf = lines.pop()!;
+      for (const line of lines) {
         const m = /LISTENING (\S+)/.exec(line);
         if (m) {
           clearTimeout(timer);
           resolve(m[1]);
         }
-        const r = /RSS (\d+)/.exec(line);
-        if (r) peak = Math.max(peak, Number(r[1]));
+        const r = /RSS (\d+)(?: QUERIES (\d+))?/.exec(line);
+        if (r) {
+          peak = Math.max(peak, Number(r[1]));
+          if (r[2]) {
+            queries = Number(r[2]);
+            const w = waiters;
+            waiters = [];
+            for (const f of w) f(queries);
+          }
+        }
       }
-      buf = buf.slice(buf.lastIndexOf('\n') + 1);
     });
     child.on('exit', (code) => reject(new Error(`${script} exited ${code}`)));
-  });
-  child.stdout!.on('data', (d) => {
-    for (const m of d.toString().matchAll(/RSS (\d+)/g)) peak = Math.max(peak, Number(m[1]));
   });
   return {
     url,
     child,
     peakRssMb: () => peak,
+    queries: () =>
+      new Promise<number>((resolve) => {
+        waiters.push(resolve);
+        child.stdin!.write('STATS?\n');
+      }),
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -68,18 +90,37 @@ export interface Result {
   p50: number;
   p99: number;
   errors: number;
+  /** Requests completed in the run (for round trips per request). */
+  total?: number;
+  connections?: number;
+  /** Database round trips per request, when measured. */
+  roundTrips?: number;
+  ratio?: string;
+  /** Whether the issue's target for this row is met (undefined: no target). */
+  met?: boolean;
 }
 
 export async function cannon(name: string, opts: autocannon.Options): Promise<Result> {
   const r = await autocannon({ duration: DURATION, connections: 32, ...opts });
   const non2xx = r.non2xx + r.errors + r.timeouts;
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: non2xx };
+  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: non2xx, total: r.requests.total, connections: opts.connections ?? 32 };
 }
 
-export function table(rows: (Result & { ratio?: string })[]) {
-  console.log('\n| benchmark | req/s | p50 ms | p99 ms | non-2xx/errors | ratio |');
-  console.log('|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.ratio ?? ''} |`);
+/** A cannon run against a bench server, with the server's database round trips per request. */
+export async function measured(server: Server, name: string, opts: autocannon.Options): Promise<Result> {
+  const before = await server.queries();
+  const r = await cannon(name, opts);
+  const after = await server.queries();
+  return { ...r, roundTrips: r.total ? Math.round(((after - before) / r.total) * 10) / 10 : undefined };
+}
+
+export function table(rows: Result[]) {
+  console.log('\n| benchmark | conns | req/s | p50 ms | p99 ms | non-2xx/errors | db round trips/req | ratio / target | met |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const met = r.met === undefined ? '' : r.met ? 'yes' : 'NO';
+    console.log(`| ${r.name} | ${r.connections ?? ''} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.roundTrips ?? ''} | ${r.ratio ?? ''} | ${met} |`);
+  }
 }
 
 export async function json(url: string, body?: unknown, headers: Record<string, string> = {}) {

@@ -1,6 +1,7 @@
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/lib/logger.js';
+import { startStats } from './count-queries.js';
 
 // The real service on PostgreSQL for benchmarks: sandbox simulators, quiet logs, high rate limits.
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' });
@@ -8,5 +9,5 @@ const app = await buildApp({ config, log: createLogger({ level: 'warn' }) });
 if (config.jobsEnabled) app.services.jobs.start(200);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 console.log(`LISTENING ${address}`);
-setInterval(() => console.log(`RSS ${Math.round(process.memoryUsage().rss / 1e6)}`), 500).unref();
+startStats();
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/lib/logger.js';
+import { startStats } from './count-queries.js';
 
 // The real service on PostgreSQL with its VTU simulators reached over real loopback HTTP: the port is chosen
 // first so PUBLIC_URL (the simulators' base URL) is known before the app is built.
@@ -23,5 +24,5 @@ const app = await buildApp({ config, log: createLogger({ level: 'warn' }) });
 if (config.jobsEnabled) app.services.jobs.start(500);
 const address = await app.listen({ port, host: '127.0.0.1' });
 console.log(`LISTENING ${address}`);
-setInterval(() => console.log(`RSS ${Math.round(process.memoryUsage().rss / 1e6)}`), 500).unref();
+startStats();
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

@@ -1,0 +1,22 @@
+import pg from 'pg';
+
+/**
+ * Bench servers only: counts database round trips (every pg Client.query, including BEGIN/COMMIT) so the
+ * runner can print round trips per request. Printed with the RSS line; the runner takes deltas.
+ */
+let queries = 0;
+const original = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  queries++;
+  return (original as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof original;
+
+export function reportStats() {
+  console.log(`RSS ${Math.round(process.memoryUsage().rss / 1e6)} QUERIES ${queries}`);
+}
+
+/** Answers the runner's "STATS?" on stdin at once, so a delta is exact at the end of a run. */
+export function startStats() {
+  setInterval(reportStats, 500).unref();
+  process.stdin.on('data', () => reportStats());
+}
