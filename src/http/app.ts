@@ -187,6 +187,22 @@ function errorBody(e: AppError) {
   return { ok: false as const, error: { code: e.code, message: e.message, ...(e.issues ? { issues: e.issues } : {}) } };
 }
 
+/**
+ * Path of the first string (value or key) holding U+0000, or null. PostgreSQL text cannot store NUL, so such
+ * input would otherwise reach the database and fail there as a 500 (issue 10 fuzzing); no field needs it.
+ */
+function nulPath(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : null;
+  if (!value || typeof value !== 'object' || depth > 256) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const p = path ? `${path}.${k}` : k;
+    if (k.includes('\u0000')) return p;
+    const found = nulPath(v, p, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /** Reads the `{data}` envelope of a POST (DESIGN §4); a missing body means no inputs. */
 function unwrapEnvelope(body: unknown): unknown {
   if (body === undefined || body === null || body === '') return {};
@@ -231,6 +247,8 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
   const run = async (req: FastifyRequest, reply: FastifyReply): Promise<{ status: number; body: unknown }> => {
     try {
       const raw = op.method === 'GET' ? (req.query ?? {}) : unwrapEnvelope(req.body);
+      const nul = nulPath(raw);
+      if (nul !== null) throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, { issues: [{ path: nul, message: 'text must not contain NUL characters' }] });
       const parsed = strictInput.safeParse(raw);
       if (!parsed.success) throw validationError(parsed.error);
       const input = parsed.data;

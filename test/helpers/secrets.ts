@@ -29,11 +29,9 @@ const INPUT_KEYS: Record<string, { kind: SecretKind; shape: RegExp }> = {
   nin: { kind: 'nin', shape: /^\d{11}$/ },
   bvn: { kind: 'bvn', shape: /^\d{11}$/ },
   accountNumber: { kind: 'account-number', shape: /^\d{10}$/ },
-  refreshToken: { kind: 'refresh-token', shape: /^.{16,}$/ },
-  grantToken: { kind: 'grant-token', shape: /^.{16,}$/ },
 };
 
-/** Answer keys whose values are secrets. */
+/** Answer keys whose values are secrets (tokens sent back in later requests were recorded when issued). */
 const OUTPUT_KEYS: Record<string, SecretKind> = {
   accessToken: 'access-token',
   refreshToken: 'refresh-token',
@@ -45,7 +43,8 @@ const SHORT = 8;
 const SECRET_KEY = '(?:pin|currentPin|newPin|code|otp|totpCode|password)';
 
 export function recordSecret(store: SecretStore, kind: SecretKind, value: unknown) {
-  if (typeof value !== 'string' || value.length < 4) return;
+  // Tokens and secrets are at most a few hundred characters; longer strings are fuzzed junk.
+  if (typeof value !== 'string' || value.length < 4 || value.length > 2048) return;
   store.set(value, kind);
 }
 
