@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allOperations } from '../../src/modules/index.js';
+import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
+import { call, createHarness, fundWallet, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { kycUser, nuban, upload } from '../kyc/factories.js';
+import { diff, fingerprint } from './fingerprint.js';
+
+// Ownership walk (issue 10): every operation input that names an object (an id, a reference, a file path...)
+// is given another user's real object and must answer 404 NOT_FOUND — never the object, never a 403 that
+// confirms it exists — and change nothing. A new id-taking input must be covered here or allow-listed.
+let h: Harness;
+let a: TestUser; // the owner
+let b: TestUser; // the intruder
+let admin: TestUser;
+const PIN = '1234';
+
+/** Inputs that name an object: uuid-typed fields, and the names this code base gives to ids and references. */
+function idFields(op: AnyOperation): string[] {
+  return Object.entries(op.input.shape as Record<string, any>)
+    .filter(([name, schema]) => {
+      let s = schema;
+      for (let i = 0; i < 5 && ['optional', 'default', 'pipe', 'nullable'].includes(s._zod.def.type); i++) s = s._zod.def.innerType ?? s._zod.def.in;
+      return s.format === 'uuid' || name === 'id' || /(Id|_id|Path)$/.test(name) || ['reference', 'path', 'needle'].includes(name);
+    })
+    .map(([name]) => name);
+}
+
+/** Id inputs that legitimately name public or not user-owned things, one reason each. */
+const ALLOWED: Record<string, string> = {
+  'votePoll.pollId': 'polls belong to broadcasts every user sees',
+  'votePoll.optionId': 'an option of a public poll',
+  'verifyReceipt.needle': 'public receipt verification: anyone holding a receipt may check it',
+  'createMarketplaceOrder.productId': 'products are a public catalogue',
+  'submitSubscriptionOrder.planId': 'plans are a public catalogue',
+  'upsertSchedule.planId': 'a data plan id of the public VTU catalogue',
+  'buyData.plan_id': 'a data plan id of the public VTU catalogue',
+  'subscribeCable.plan_id': 'a cable plan id of the public VTU catalogue',
+  'fundBet.customer_id': "the betting company's customer number, checked upstream, not our object",
+  'verifyBetAccount.customer_id': "the betting company's customer number, checked upstream, not our object",
+  'buyEducationPin.profile_id': "the exam body's candidate profile, checked upstream, not our object",
+  'claimSession.deviceId': 'a device label the client chooses for its own session',
+  'heartbeatSession.deviceId': 'a device label the client chooses for its own session',
+};
+// Operator operations act on every user's objects by design (DESIGN §5: role admin); they are not walked.
+const isOperator = (op: AnyOperation) => authOf(op) === 'admin';
+
+interface Case {
+  /** `${operation}.${field}` */
+  key: string;
+  /** Input for the intruder (and the owner), with the owner's object in the field under test. */
+  input: () => Record<string, unknown>;
+  /** Puts the intruder where the operation gets as far as the id (e.g. the KYC tier a submission needs). */
+  prepare?: () => Promise<void>;
+}
+
+const ids: Record<string, string> = {};
+
+function must<T = any>(res: { statusCode: number; body: string; json(): any }, what: string): T {
+  if (res.statusCode !== 200) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+const opByName = new Map(allOperations.map((o) => [o.name, o]));
+const invoke = (opName: string, input: Record<string, unknown>, u: TestUser) => {
+  const op = opByName.get(opName)!;
+  return call(h, op.method, serverFnPath(op), input, { token: u.token });
+};
+
+const CASES: Case[] = [
+  { key: 'getTopupIntent.reference', input: () => ({ reference: ids.topupRef }) },
+  { key: 'getTopupReceipt.reference', input: () => ({ reference: ids.topupRef }) },
+  { key: 'verifyProcessorTopup.reference', input: () => ({ reference: ids.processorRef }) },
+  { key: 'getMyVtuTransaction.id', input: () => ({ id: ids.vtuId }) },
+  { key: 'createTransactionReport.reference', input: () => ({ reference: ids.vtuRef, category: 'wrong_amount', description: 'I was charged the wrong amount' }) },
+  { key: 'signReceipt.reference', input: () => ({ reference: ids.vtuRef }) },
+  { key: 'breakSavingsLock.lockId', input: () => ({ lockId: ids.lockId }) },
+  { key: 'listThreadMessages.threadId', input: () => ({ threadId: ids.threadId }) },
+  { key: 'sendSupportMessage.threadId', input: () => ({ threadId: ids.threadId, body: 'hello from someone else' }) },
+  { key: 'getMarketplaceOrder.id', input: () => ({ id: ids.marketOrderId }) },
+  { key: 'getSubscriptionOrder.id', input: () => ({ id: ids.subOrderId }) },
+  {
+    key: 'upsertSchedule.id',
+    input: () => ({ id: ids.scheduleId, service: 'airtime', network: 'mtn', phone: '08031234567', amount: 300, frequency: 'daily', time: '09:15', pin: PIN }),
+  },
+  { key: 'toggleSchedule.id', input: () => ({ id: ids.scheduleId, active: false }) },
+  { key: 'listScheduleRuns.id', input: () => ({ id: ids.scheduleId }) },
+  { key: 'markNotificationRead.id', input: () => ({ id: ids.notificationId }) },
+  { key: 'getKycFileUrl.path', input: () => ({ path: ids.kycPath }) },
+  { key: 'submitNinKyc.slipPath', input: () => ({ nin: '12345678901', slipPath: ids.kycPath }), prepare: () => setKycTier(h, b.id, 1) },
+  {
+    key: 'submitBankKyc.documentPath',
+    input: () => ({ bankCode: '058', accountNumber: nuban('058'), documentType: 'national_id', documentPath: ids.kycPath }),
+    prepare: () => setKycTier(h, b.id, 2),
+  },
+  { key: 'notifyLogin.sessionId', input: () => ({ sessionId: a.sessionId, device: 'test' }) },
+  // Last: the owner's check below deletes the schedule the cases above walk.
+  { key: 'deleteSchedule.id', input: () => ({ id: ids.scheduleId }) },
+];
+
+beforeAll(async () => {
+  h = await createHarness();
+  admin = await signIn(h, 'admin@example.com');
+  a = await kycUser(h);
+  b = await kycUser(h);
+  for (const u of [a, b]) {
+    await h.app.services.pins.set(u.id, 'transaction', PIN);
+    await setKycTier(h, u.id, 2);
+    await fundWallet(h, u.id, 50_000);
+  }
+
+  // The owner's real objects, created through the API.
+  const intent = must(await invoke('createTopupIntent', { amount: 750 }, a), 'createTopupIntent');
+  ids.topupRef = intent.reference;
+  must(await h.app.inject({ method: 'POST', url: '/sandbox/processor/pay', payload: { reference: intent.reference, outcome: 'success' } }), 'sandbox pay');
+  ids.processorRef = must(await invoke('startProcessorTopup', { amount: 1000, email: a.email, callbackUrl: 'https://app.example.com/paid' }, a), 'startProcessorTopup').reference;
+
+  const vtu = must(await invoke('buyAirtime', { network: 'mtn', phone: '08031234567', amount: 100, pin: PIN }, a), 'buyAirtime').transaction;
+  ids.vtuId = vtu.id;
+  ids.vtuRef = vtu.reference;
+
+  ids.lockId = must(await invoke('createSavingsLock', { amount: 3650, days: 365, pin: PIN }, a), 'createSavingsLock').lock.id;
+  ids.threadId = must(await invoke('getOrCreateThread', {}, a), 'getOrCreateThread').thread.id;
+  must(await invoke('sendSupportMessage', { threadId: ids.threadId, body: 'my airtime did not arrive' }, a), 'sendSupportMessage');
+
+  const product = must(await invoke('adminCreateProduct', { name: 'Phone case', price: 1500, stock: 10 }, admin), 'adminCreateProduct').product;
+  const delivery = { fullName: 'Ada Obi', phone: '08031234567', address: '12 Allen Avenue', city: 'Ikeja', state: 'Lagos' };
+  ids.marketOrderId = must(await invoke('createMarketplaceOrder', { productId: product.id, quantity: 1, delivery, pin: PIN }, a), 'createMarketplaceOrder').order.id;
+  const plan = must(await invoke('adminCreateSubscriptionPlan', { service: 'Netflix', category: 'streaming', name: 'Premium 1 month', price: 7000 }, admin), 'adminCreateSubscriptionPlan').plan;
+  ids.subOrderId = must(await invoke('submitSubscriptionOrder', { planId: plan.id, account: 'ada@example.com', pin: PIN }, a), 'submitSubscriptionOrder').order.id;
+
+  ids.scheduleId = must(
+    await invoke('upsertSchedule', { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 200, frequency: 'daily', time: '11:30', pin: PIN }, a),
+    'upsertSchedule',
+  ).schedule.id;
+
+  ids.kycPath = await upload(h, a.token);
+
+  await h.app.services.jobs.drain();
+  const notes = must(await invoke('listNotifications', {}, a), 'listNotifications').items;
+  if (!notes.length) throw new Error('the owner has no notification to walk');
+  ids.notificationId = notes[0].id;
+  await h.app.services.jobs.drain();
+}, 120_000);
+afterAll(async () => h?.close());
+
+describe('ownership walk', () => {
+  it('every id-taking input of a user operation is walked here or allow-listed with a reason', () => {
+    const covered = new Set([...CASES.map((c) => c.key), ...Object.keys(ALLOWED)]);
+    const found = allOperations.filter((op) => !isOperator(op)).flatMap((op) => idFields(op).map((f) => `${op.name}.${f}`));
+    expect(found.filter((k) => !covered.has(k)), 'id inputs neither walked nor allow-listed').toEqual([]);
+    // No stale entry: every walked or allowed key still names a real input.
+    expect([...covered].filter((k) => !found.includes(k)), 'entries naming no id input').toEqual([]);
+  });
+
+  it("another user's object answers 404 NOT_FOUND and changes nothing", { timeout: 60_000 }, async () => {
+    const problems: string[] = [];
+    for (const c of CASES) {
+      const opName = c.key.split('.')[0];
+      await c.prepare?.();
+      const before = await fingerprint(h);
+      const res = await invoke(opName, c.input(), b);
+      await h.app.services.jobs.drain();
+      const after = await fingerprint(h);
+      if (res.statusCode !== 404 || res.json().error?.code !== 'NOT_FOUND') problems.push(`${c.key}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      const changed = diff(before, after);
+      if (changed.length) problems.push(`${c.key} changed ${changed.join(', ')}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('the same calls by the owner find the object (the walked ids are real)', async () => {
+    const problems: string[] = [];
+    // Runs after the intruder's walk: some owner calls change state (toggle, delete, break a lock).
+    for (const c of CASES) {
+      await setKycTier(h, a.id, c.key.startsWith('submitNinKyc') ? 1 : 2);
+      const res = await invoke(c.key.split('.')[0], c.input(), a);
+      if (res.statusCode === 404) problems.push(`${c.key}: owner got 404 ${res.body.slice(0, 200)}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
