@@ -1,13 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db } from '../db/client.js';
+import { one, type Db, type Executor } from '../db/client.js';
 import { AppError } from './errors.js';
 import { DAY, MINUTE, type Clock } from '../lib/clock.js';
+import { withEffectMarker } from '../lib/effect-marker.js';
 
 /**
  * Idempotency-Key (DESIGN §4): same user + key + same body within 24 h replays the stored answer; a different
  * body is 422; a request still in flight is 409. The row is claimed with INSERT ... ON CONFLICT, so among
  * concurrent requests with one key exactly one executes, on any instance. 5xx answers are not stored, so the
- * client may retry them.
+ * client may retry them. A ledger posting marks the claim 'committed' inside its own transaction
+ * (lib/effect-marker.ts): a claim whose process died after moving money is never taken over and run again.
  */
 export const IDEMPOTENCY_TTL_MS = DAY;
 /** An in-flight claim older than this belongs to a crashed request and may be taken over. */
@@ -27,13 +29,16 @@ export async function withIdempotency(
   const now = clock.now();
   const lockUntil = new Date(now.getTime() + IDEMPOTENCY_LOCK_MS);
   const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
-  // Keys older than 24 h are forgotten.
-  await db.execute(sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND created_at < ${expiredBefore}`);
+  // Keys older than 24 h are forgotten: an expired row is taken over as a fresh claim in the same statement
+  // (one round trip; a concurrent claimant re-checks the updated row, finds it fresh and loses).
   let won = await one(
     db,
     sql`INSERT INTO idempotency_keys (user_id, key, operation, request_hash, status, created_at, locked_until)
         VALUES (${claim.userId}, ${claim.key}, ${claim.operation}, ${claim.requestHash}, 'in_flight', ${now}, ${lockUntil})
-        ON CONFLICT (user_id, key) DO NOTHING RETURNING 1`,
+        ON CONFLICT (user_id, key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'in_flight',
+          response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, locked_until = EXCLUDED.locked_until
+        WHERE idempotency_keys.created_at < ${expiredBefore}
+        RETURNING 1`,
   );
   if (!won) {
     const row = await one<{ operation: string; request_hash: string; status: string; response_status: number; response_body: unknown; locked_until: Date }>(
@@ -46,6 +51,10 @@ export async function withIdempotency(
       throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
     }
     if (row.status === 'done') return { status: row.response_status, body: row.response_body, replayed: true };
+    if (row.status === 'committed' && new Date(row.locked_until) < now) {
+      // The money moved but the answer was lost (a crash): running it again would move it twice.
+      throw new AppError('CONFLICT', 'The request with this Idempotency-Key was carried out but its answer was lost; check your history instead of retrying');
+    }
     won = await one(
       db,
       sql`UPDATE idempotency_keys SET locked_until = ${lockUntil}
@@ -53,15 +62,26 @@ export async function withIdempotency(
     );
     if (!won) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is being processed; retry shortly');
   }
+  // SKIP LOCKED: two money transactions of one request never wait on each other here (no deadlock with their
+  // wallet locks); the one holding the row marks it.
+  const markCommitted = (tx: Executor) =>
+    tx
+      .execute(
+        sql`UPDATE idempotency_keys SET status = 'committed' WHERE (user_id, key) IN (
+              SELECT user_id, key FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' FOR UPDATE SKIP LOCKED)`,
+      )
+      .then(() => undefined);
+  // A claim is released for a retry only when no money moved under it.
+  const release = () => db.execute(sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
   let res: StoredResponse;
   try {
-    res = await exec();
+    res = await withEffectMarker(markCommitted, exec);
   } catch (err) {
-    await db.execute(sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
+    await release();
     throw err;
   }
   if (res.status >= 500) {
-    await db.execute(sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
+    await release();
   } else {
     await db.execute(sql`UPDATE idempotency_keys SET status = 'done', response_status = ${res.status},
                          response_body = ${JSON.stringify(res.body)}::jsonb WHERE user_id = ${claim.userId} AND key = ${claim.key}`);

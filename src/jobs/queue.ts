@@ -44,6 +44,9 @@ export interface EnqueueOptions {
   maxAttempts?: number;
 }
 
+/** Jobs the polling loop runs side by side (each holds at most one pool connection at a time). */
+export const WORKER_CONCURRENCY = 8;
+
 export class JobQueue {
   private defs = new Map<string, JobDef<any>>();
   private crons: CronDef[] = [];
@@ -142,25 +145,59 @@ export class JobQueue {
     }
   }
 
+  /**
+   * Claims up to `concurrency` due jobs at a time and runs them side by side, until none is due (the polling
+   * loop; tests use drain(), which runs one at a time in claim order). Jobs are independent rows claimed with
+   * SKIP LOCKED, so this is what several workers would do anyway.
+   */
+  private async drainConcurrently(max: number, concurrency: number): Promise<number> {
+    let ran = 0;
+    while (ran < max) {
+      const batch = await this.claim(concurrency);
+      if (!batch.length) break;
+      await Promise.all(batch.map((job) => this.runOne(job)));
+      ran += batch.length;
+    }
+    return ran;
+  }
+
+  private loop: (() => Promise<void>) | null = null;
+  private nudged = false;
+
   /** Starts polling (main and the sandbox); tests drive drain() themselves. */
-  start(pollMs = 1000): void {
+  start(pollMs = 1000, concurrency = WORKER_CONCURRENCY): void {
     this.stopped = false;
     const loop = async () => {
       if (this.stopped) return;
+      this.timer = null;
+      this.nudged = false;
       try {
         this.running = (async () => {
           await this.tickCrons();
-          await this.drain(100);
+          await this.drainConcurrently(1000, concurrency);
         })();
         await this.running;
       } catch (err) {
         this.log.error({ err }, 'job loop failed');
       } finally {
         this.running = null;
-        if (!this.stopped) this.timer = setTimeout(loop, pollMs);
+        if (!this.stopped) this.timer = setTimeout(loop, this.nudged ? 0 : pollMs);
       }
     };
+    this.loop = loop;
     this.timer = setTimeout(loop, 0);
+  }
+
+  /**
+   * Call after committing a transaction that enqueued urgent work (a webhook credit): the polling loop runs now
+   * instead of at its next tick. A no-op when the loop is not started (tests) or already about to run.
+   */
+  nudge(): void {
+    if (this.stopped || !this.loop) return;
+    this.nudged = true;
+    if (this.running) return; // the loop re-runs at once when it finishes
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(this.loop, 0);
   }
 
   async stop(): Promise<void> {

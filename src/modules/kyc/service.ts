@@ -447,9 +447,16 @@ export function createKycService(deps: KycDeps) {
      * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise.
      */
     async assertTransferEligible(userId: string, exec: Executor = db) {
-      const u = await userFacts(exec, userId);
+      // One round trip on every transfer (issue 11): the tier, the profile name and the latest approved Tier 2 name.
+      const u = await one<{ kyc_tier: number; full_name: string | null; verified_name: string | null }>(
+        exec,
+        sql`SELECT u.kyc_tier, u.full_name,
+                   (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1) AS verified_name
+            FROM users u WHERE u.id = ${userId}`,
+      );
+      if (!u) throw notFound('User');
       if (u.kyc_tier < 2) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN and phone) is required for transfers and a dedicated account');
-      const verified = await latestVerifiedName(exec, userId, 2);
+      const verified = u.verified_name;
       if (!verified) throw new AppError('KYC_TIER_REQUIRED', 'An approved Tier 2 (NIN) record is required for transfers and a dedicated account');
       if (!namesMatch(verified, u.full_name)) {
         throw new AppError('KYC_TIER_REQUIRED', 'Your profile name no longer matches the name on your verified NIN record; change it back to use transfers');

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { one, rows, type Executor } from '../../db/client.js';
+import { one, type Executor } from '../../db/client.js';
 import { SECOND } from '../../lib/clock.js';
 import { MAX_PUSH_PAYLOAD_BYTES } from '../../providers/push.js';
 import type { Services } from '../../services.js';
@@ -30,7 +30,11 @@ export const ALWAYS_EMAIL: ReadonlySet<NotificationKind> = new Set<NotificationK
 
 export async function channelPrefs(exec: Executor, userId: string): Promise<ChannelPrefs> {
   const row = await one<{ prefs: unknown }>(exec, sql`SELECT prefs FROM user_preferences WHERE user_id = ${userId}`);
-  const n = (row?.prefs as { notifications?: Partial<Record<keyof ChannelPrefs, unknown>> } | null | undefined)?.notifications;
+  return prefsOf(row?.prefs);
+}
+
+function prefsOf(prefs: unknown): ChannelPrefs {
+  const n = (prefs as { notifications?: Partial<Record<keyof ChannelPrefs, unknown>> } | null | undefined)?.notifications;
   const pick = (k: keyof ChannelPrefs) => (typeof n?.[k] === 'boolean' ? (n[k] as boolean) : DEFAULT_CHANNELS[k]);
   return { email: pick('email'), push: pick('push'), sms: pick('sms') };
 }
@@ -56,14 +60,18 @@ export function registerNotifications(services: Pick<Services, 'notifier' | 'job
     await exec.execute(sql`DELETE FROM push_subscriptions WHERE user_id = ${userId}`);
   });
   notifier.onEmit(async (exec, notificationId, n) => {
-    const user = await one<{ email: string; phone: string | null; phone_verified_at: Date | null; status: string }>(
+    // One round trip for the user, their channel preferences and push subscriptions: this runs inside every
+    // money transaction that notifies (issue 11), twice per transfer.
+    const user = await one<{ email: string; phone: string | null; phone_verified_at: Date | null; status: string; prefs: unknown; subs: string[] | null }>(
       exec,
-      sql`SELECT email, phone, phone_verified_at, status FROM users WHERE id = ${n.userId}`,
+      sql`SELECT u.email, u.phone, u.phone_verified_at, u.status, p.prefs,
+                 (SELECT array_agg(ps.id::text ORDER BY ps.created_at) FROM push_subscriptions ps WHERE ps.user_id = u.id) AS subs
+          FROM users u LEFT JOIN user_preferences p ON p.user_id = u.id WHERE u.id = ${n.userId}`,
     );
     if (!user || user.status !== 'active') return;
-    const prefs = await channelPrefs(exec, n.userId);
+    const prefs = prefsOf(user.prefs);
     if (prefs.push) {
-      const subs = await rows<{ id: string }>(exec, sql`SELECT id FROM push_subscriptions WHERE user_id = ${n.userId} ORDER BY created_at`);
+      const subs = (user.subs ?? []).map((id) => ({ id }));
       const payload = pushPayload(notificationId, n, clock.now());
       for (const s of subs) await jobs.enqueue(exec, PUSH_JOB, { subscriptionId: s.id, payload }, { singletonKey: `push:${notificationId}:${s.id}` });
     }

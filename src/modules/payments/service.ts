@@ -478,6 +478,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
         return { eventId: prior.id, duplicate: true };
       });
       faultPoint('payments.webhook.afterStore');
+      // The credit should follow the webhook within a second, not wait for the worker's next poll.
+      if (!stored.duplicate) jobs.nudge();
       return stored;
     },
 
