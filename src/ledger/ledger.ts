@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../http/errors.js';
 import { one, rows, type Executor, type Tx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { markEffect } from '../lib/effect-marker.js';
 
 /**
  * Account references. User accounts are materialised (balance updated under the user's row lock, never
@@ -122,6 +123,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       if (onDuplicate === 'null') return null;
       throw new AppError('DUPLICATE_REFERENCE', `Ledger reference ${input.reference} was already posted`);
     }
+    await markEffect(tx);
 
     // Lock user rows in a stable order (by code) so two transfers between the same wallets cannot deadlock.
     const ordered = [...input.entries].sort((a, b) => (accountCode(a.account) < accountCode(b.account) ? -1 : 1));

@@ -94,11 +94,13 @@ async function ledgerCount(reference: string) {
 
 describe.skipIf(!usingPostgres)(`kill -9 at each step of a money operation (${usingPostgres ? 'PostgreSQL' : `skipped: ${SKIP_REASON}`})`, () => {
   describe('purchase (buyAirtime through the sandbox provider)', () => {
-    it('killed after the debit commits, before the provider call: reconciliation finds no order and refunds once', async () => {
+    it('killed after the debit commits, before the provider call: reconciliation finds no order and refunds once; a keyed retry is refused', async () => {
       const u = await buyer(1000);
       const phone = plainMtn();
+      const input = { network: 'mtn', phone, amount: 300, pin: PIN };
+      const headers = { 'idempotency-key': `crash-${u.id}` };
       await crashAt('vtu.purchase.afterDebit', async (s) => {
-        const r = await apiOrDrop(s.url, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone, amount: 300, pin: PIN }, { token: u.token });
+        const r = await apiOrDrop(s.url, 'POST', '/api/v1/buyAirtime', input, { token: u.token, headers });
         expect(r.status).toBe(0);
       });
       const row = await vtuRow(u.id);
@@ -112,6 +114,12 @@ describe.skipIf(!usingPostgres)(`kill -9 at each step of a money operation (${us
       // Never sent later under another request id either.
       expect(await rows(db(), sql`SELECT 1 FROM sandbox_vtu_orders WHERE recipient = ${phone}`)).toEqual([]);
       expect(await walletKobo(db(), u.id)).toBe(100_000n);
+      // The client retries with its key after the claim's 2 minutes: the debit was committed under it, so it is refused.
+      h.clock.set(new Date(Date.now() + 3 * MINUTE));
+      const retry = await call(h, 'POST', '/api/v1/buyAirtime', input, { token: u.token, headers });
+      expect(retry.statusCode).toBe(409);
+      expect(retry.json().error.code).toBe('CONFLICT');
+      await vtuRow(u.id);
       await expectLedgerOk();
     });
 
@@ -235,7 +243,7 @@ describe.skipIf(!usingPostgres)(`kill -9 at each step of a money operation (${us
       await expectLedgerOk();
     });
 
-    it('killed after commit, before the response: moved exactly once; a retry with the key is refused while claimed', async () => {
+    it('killed after commit, before the response: moved exactly once; a retry with the key is refused, never run again', async () => {
       const { s, r, rName } = await pair();
       const input = { username: rName, amount: 300, pin: PIN };
       const headers = { 'idempotency-key': `crash-${s.id}` };
@@ -250,6 +258,11 @@ describe.skipIf(!usingPostgres)(`kill -9 at each step of a money operation (${us
         const state = await api(srv.url, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: s.token });
         expect(state.body.balance).toBe(700);
       });
+      // After the claim's 2 minutes the key is not taken over: the transfer committed under it, so a retry is refused.
+      h.clock.set(new Date(Date.now() + 3 * MINUTE));
+      const later = await call(h, 'POST', '/_serverFn/transferWalletFnBearerWallet', input, { token: s.token, headers });
+      expect(later.statusCode).toBe(409);
+      expect(later.json().error.code).toBe('CONFLICT');
       expect(await transfers(s.id)).toBe(1);
       expect(await walletKobo(db(), s.id)).toBe(70_000n);
       expect(await walletKobo(db(), r.id)).toBe(30_000n);
