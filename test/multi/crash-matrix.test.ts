@@ -92,7 +92,7 @@ async function ledgerCount(reference: string) {
   return (await rows<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference = ${reference}`))[0].n;
 }
 
-describe.skipIf(!usingPostgres)(`kill -9 at each step of a money operation (${usingPostgres ? 'PostgreSQL' : `skipped: ${SKIP_REASON}`})`, () => {
+describe.skipIf(!usingPostgres)(`kill -9 at each step of a money operation (${usingPostgres ? 'PostgreSQL' : `skipped: ${SKIP_REASON}`})`, { timeout: 120_000 }, () => {
   describe('purchase (buyAirtime through the sandbox provider)', () => {
     it('killed after the debit commits, before the provider call: reconciliation finds no order and refunds once; a keyed retry is refused', async () => {
       const u = await buyer(1000);

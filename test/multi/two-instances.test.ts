@@ -41,7 +41,7 @@ async function buyer(naira: number): Promise<TestUser> {
   return u;
 }
 
-describe.skipIf(!usingPostgres)(`two server processes on one database (${usingPostgres ? 'PostgreSQL' : `skipped: ${SKIP_REASON}`})`, () => {
+describe.skipIf(!usingPostgres)(`two server processes on one database (${usingPostgres ? 'PostgreSQL' : `skipped: ${SKIP_REASON}`})`, { timeout: 120_000 }, () => {
   it('the same signed webhook sent 20 times across both instances credits exactly once', async () => {
     const u = await signIn(h);
     const intent = await api(a.url, 'POST', '/_serverFn/createTopupIntentBearerWallet', { amount: 2500 }, { token: u.token });
