@@ -41,6 +41,8 @@ export const UNICODE_EDGES = [
   '${7*7}{{7*7}}',
 ];
 
+const PLAUSIBLE = ['mtn', 'airtel', 'glo', '9mobile', '08031234567', '+2348031234567', 'ada@example.com', '09:30', '2026-12-01', '2026-12-01T09:30:00.000Z', 'https://app.example.com/x', 'daily', 'streaming', 'dstv', 'ikeja-electric', 'prepaid', 'WAEC', 'sandbox'];
+
 /** Hostile values of every JSON type, boundaries and edge cases; any of them is wrong for most fields. */
 export const junkValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
@@ -104,7 +106,13 @@ export function validish(schema: Zod, depth = 0): fc.Arbitrary<unknown> {
       if (s.format === 'url') return fc.webUrl();
       const min = s.minLength ?? 0;
       const max = Math.max(min, Math.min(s.maxLength ?? 24, 64));
-      return fc.oneof(fc.string({ minLength: min, maxLength: max }), fc.stringMatching(/^\d{4,11}$/), fc.constant('0'.repeat(Math.max(min, 1))));
+      return fc.oneof(
+        fc.string({ minLength: min, maxLength: max }),
+        fc.stringMatching(/^\d{4,11}$/),
+        fc.constant('0'.repeat(Math.max(min, 1))),
+        // Values real inputs take (a network, a phone, an e-mail, a time, a URL) so more calls pass the schema.
+        fc.constantFrom(...PLAUSIBLE),
+      );
     }
     case 'number': {
       const min = Number.isFinite(s.minValue) ? s.minValue : -1_000_000;
