@@ -1,4 +1,5 @@
-import { randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes, scrypt } from 'node:crypto';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
@@ -22,7 +23,10 @@ export interface PinService {
 }
 
 export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; pepper: string }): PinService {
-  const hashPin = (pin: string, salt: string) => scryptSync(`${pepper}:${pin}`, salt, 32, { N: 1024, r: 8, p: 1 }).toString('hex');
+  // Asynchronous scrypt runs on libuv's thread pool: a PIN check on every money request does not stall the event
+  // loop for everyone else (issue 11).
+  const scryptAsync = promisify(scrypt) as (password: string, salt: string, keylen: number, opts: { N: number; r: number; p: number }) => Promise<Buffer>;
+  const hashPin = async (pin: string, salt: string) => (await scryptAsync(`${pepper}:${pin}`, salt, 32, { N: 1024, r: 8, p: 1 })).toString('hex');
 
   return {
     async isSet(userId, kind) {
@@ -34,7 +38,7 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
       const now = clock.now();
       await db.execute(sql`
         INSERT INTO user_pins (user_id, kind, hash, salt, failed_attempts, lock_count, locked_until, enabled, updated_at)
-        VALUES (${userId}, ${kind}, ${hashPin(pin, salt)}, ${salt}, 0, 0, NULL, true, ${now})
+        VALUES (${userId}, ${kind}, ${await hashPin(pin, salt)}, ${salt}, 0, 0, NULL, true, ${now})
         ON CONFLICT (user_id, kind) DO UPDATE SET hash = EXCLUDED.hash, salt = EXCLUDED.salt, failed_attempts = 0,
           locked_until = NULL, enabled = true, updated_at = EXCLUDED.updated_at`);
     },
@@ -55,7 +59,7 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
         const s = Math.ceil((new Date(row.locked_until).getTime() - now.getTime()) / 1000);
         throw new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
       }
-      if (safeEqual(row.hash, hashPin(pin, row.salt))) {
+      if (safeEqual(row.hash, await hashPin(pin, row.salt))) {
         if (row.failed_attempts > 0) {
           await db.execute(sql`UPDATE user_pins SET failed_attempts = 0 WHERE user_id = ${userId} AND kind = ${kind}`);
         }

@@ -228,6 +228,11 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
     },
 
     /** 'wallet.credited': money arriving while a loan is open repays it, as far as the wallet allows. */
+    /** Whether the user has a loan not yet repaid (a plain read; onWalletCredited re-checks under lock). */
+    async hasOpenLoan(exec: Executor, userId: string): Promise<boolean> {
+      return Boolean(await one(exec, sql`SELECT 1 FROM loans WHERE user_id = ${userId} AND status <> 'repaid' LIMIT 1`));
+    },
+
     async onWalletCredited(exec: Executor, e: { userId: string }) {
       const tx = asTx(exec);
       if (!(await openLoan(tx, e.userId))) return;

@@ -1,26 +1,35 @@
 import { sql } from 'drizzle-orm';
-import { one, rows, type Db } from '../../db/client.js';
+import { one, type Db } from '../../db/client.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { toNaira } from '../../lib/money.js';
 
 export type WalletService = ReturnType<typeof createWalletService>;
 
-export function createWalletService({ db, ledger }: { db: Db; ledger: Ledger }) {
+export function createWalletService({ db }: { db: Db; ledger: Ledger }) {
   return {
     /** getWalletState: balances and the wallet's ledger lines, newest first (DESIGN §6, §12). */
     async state(userId: string, limit = 50) {
-      const b = await ledger.userBalances(db, userId);
-      const log = await rows<{ id: string; type: string; amount: string; balance_after: string; reference: string; description: string; created_at: Date }>(
+      // One round trip (issue 11: the most frequent read): balances, the wallet's last lines and the dedicated
+      // account, each as JSON. One ledger transaction carries both sides of a transfer; the receiving side
+      // reads as transfer_in.
+      type Line = { id: string; seq: number; type: string; amount: string; balance_after: string; reference: string; description: string; created_ms: number };
+      const r = (await one<{ balances: Record<string, string> | null; log: Line[] | null; dva: { account_number: string; account_name: string; bank_name: string } | null }>(
         db,
-        // One ledger transaction carries both sides of a transfer; the receiving side reads as transfer_in.
-        sql`SELECT e.id::text AS id, CASE WHEN t.type = 'transfer_out' AND e.amount > 0 THEN 'transfer_in' ELSE t.type END AS type, e.amount::text AS amount, e.balance_after::text AS balance_after, t.reference, t.description, e.created_at
-            FROM accounts a JOIN ledger_entries e ON e.account_id = a.id JOIN ledger_transactions t ON t.id = e.transaction_id
-            WHERE a.code = ${`user:${userId}:wallet`} ORDER BY e.id DESC LIMIT ${limit}`,
-      );
-      const dva = await one<{ account_number: string; account_name: string; bank_name: string }>(
-        db,
-        sql`SELECT account_number, account_name, bank_name FROM dedicated_accounts WHERE user_id = ${userId}`,
-      );
+        sql`SELECT
+              (SELECT json_object_agg(kind, balance::text) FROM accounts WHERE user_id = ${userId}) AS balances,
+              (SELECT json_agg(l ORDER BY l.seq DESC) FROM (
+                 SELECT e.id::text AS id, e.id AS seq, CASE WHEN t.type = 'transfer_out' AND e.amount > 0 THEN 'transfer_in' ELSE t.type END AS type,
+                        e.amount::text AS amount, e.balance_after::text AS balance_after, t.reference, t.description,
+                        floor(extract(epoch FROM e.created_at) * 1000)::bigint AS created_ms
+                 FROM accounts a JOIN ledger_entries e ON e.account_id = a.id JOIN ledger_transactions t ON t.id = e.transaction_id
+                 WHERE a.code = ${`user:${userId}:wallet`} ORDER BY e.id DESC LIMIT ${limit}) l) AS log,
+              (SELECT json_build_object('account_number', account_number, 'account_name', account_name, 'bank_name', bank_name)
+                 FROM dedicated_accounts WHERE user_id = ${userId}) AS dva`,
+      ))!;
+      const balance = (kind: string) => BigInt(r.balances?.[kind] ?? '0');
+      const b = { wallet: balance('wallet'), bonus_locked: balance('bonus_locked'), referral_locked: balance('referral_locked') };
+      const log = (r.log ?? []).map((l) => ({ ...l, created_at: new Date(Number(l.created_ms)) }));
+      const dva = r.dva;
       return {
         balance: toNaira(b.wallet),
         dedicatedAccount: dva ? { accountNumber: dva.account_number, accountName: dva.account_name, bankName: dva.bank_name } : null,
