@@ -12,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
  *   inside a 13-digit epoch timestamp;
  * - short values (PINs, 6-digit OTP and TOTP codes) would match random numbers in log lines (amounts in kobo,
  *   latencies), so they match only as a whole JSON string value (`"1234"`) or right after a secret-like key
- *   (`pin: 1234`, `"code":"123456"`, `code=123456`).
+ *   (`pin: 1234`, `"code":"123456"`, `code=123456`, `your code is 123456`: the word, then at most 12
+ *   characters that are not digits, then the value).
  */
 export type SecretKind = 'pin' | 'otp' | 'totp-code' | 'totp-secret' | 'access-token' | 'refresh-token' | 'grant-token' | 'nin' | 'bvn' | 'account-number';
 
@@ -129,7 +130,8 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function matcherFor(value: string): RegExp {
   const v = escapeRe(value);
-  if (value.length < SHORT) return new RegExp(`"${v}"|(?<![A-Za-z0-9_])${SECRET_KEY}"?\\s*[:=]\\s*"?${v}(?![\\w])`);
+  // After a secret word: `"pin":"1234"`, `code=123456`, `Your code is 123456`, `PIN 1234`.
+  if (value.length < SHORT) return new RegExp(`"${v}"|(?<![A-Za-z0-9_])${SECRET_KEY}(?![A-Za-z])[^0-9]{0,12}(?<!\\d)${v}(?!\\d)`, 'i');
   if (/^\d+$/.test(value)) return new RegExp(`(?<!\\d)${v}(?!\\d)`);
   return new RegExp(v);
 }

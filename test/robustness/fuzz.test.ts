@@ -67,7 +67,7 @@ const MUST_REFUSE = new Set([
 // keeps CI reproducible; FUZZ_SEED and FUZZ_SCALE explore further by hand (FUZZ_SEED=$RANDOM FUZZ_SCALE=5).
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
-const runsFor = (op: AnyOperation) => Math.round(SCALE * (SESSION_ENDING.has(op.name) ? 4 : op.method === 'GET' ? 10 : 14));
+const runsFor = (op: AnyOperation) => Math.round(SCALE * (SESSION_ENDING.has(op.name) ? 4 : op.method === 'GET' ? 12 : 20));
 
 beforeAll(async () => {
   h = await createHarness({ env: { ADMIN_EMAILS: ADMINS.join(','), RATE_LIMIT_PER_MINUTE: '100000' } });

@@ -35,6 +35,9 @@ describe('log scan', () => {
     expect(findLeaks(store, ['{"time":17012345678901}'])).toEqual([]);
     expect(findLeaks(store, ['{"input":{"pin":"1234"}}'])[0]?.kind).toBe('pin');
     expect(findLeaks(store, ['{"msg":"pin=1234 refused"}'])[0]?.kind).toBe('pin');
+    expect(findLeaks(store, ['{"err":"mail failed: Your PIN is 1234."}'])[0]?.kind).toBe('pin');
+    expect(findLeaks(store, ['{"statusCode":1234,"responseTime":12}'])).toEqual([]);
+    expect(findLeaks(store, ['{"pin":"set","amount":12345}'])).toEqual([]);
     expect(findLeaks(store, ['{"acct":"x0123456789"}'])[0]?.kind).toBe('account-number');
     expect(findLeaks(store, ['{"url":"/x?t=eyJhbGciOi.eyJzdWIi.sig-abcdef"}'])[0]?.kind).toBe('access-token');
     expect(() => assertNoLeaks(store, ['{"pin":"1234"}'])).toThrow(/\[pin\] \{"pin":"1234"\}/);
