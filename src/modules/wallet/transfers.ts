@@ -74,6 +74,22 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       const reference = prefixedId('trf', clock.now().getTime());
       const from = user.username ? `@${user.username}` : 'a user';
       const result = await db.transaction(async (tx) => {
+        // The notifications go in first: they commit or roll back with the transfer all the same, and the two
+        // wallet locks below are then held for the money statements only (issue 11: the wallets are the hot rows).
+        await notifier.emit(tx, {
+          userId: user.id,
+          kind: 'transfer_sent',
+          title: 'Transfer sent',
+          body: `You sent ${formatNaira(amount)} to @${to.username}.`,
+          data: { reference, amount: input.amount, to: to.username },
+        });
+        await notifier.emit(tx, {
+          userId: to.id,
+          kind: 'transfer_received',
+          title: 'Money received',
+          body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
+          data: { reference, amount: input.amount, from: user.username },
+        });
         await lockWallets(tx, [user.id, to.id]);
         await walletLimits.assertOutflow(tx, user.id, user.kycTier, amount);
         const headroom = await walletLimits.balanceHeadroom(tx, to.id, to.kyc_tier);
@@ -92,20 +108,6 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
           metadata: { from: user.id, to: to.id, note: input.note ?? null },
         });
         await events.emit(tx, 'wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
-        await notifier.emit(tx, {
-          userId: user.id,
-          kind: 'transfer_sent',
-          title: 'Transfer sent',
-          body: `You sent ${formatNaira(amount)} to @${to.username}.`,
-          data: { reference, amount: input.amount, to: to.username },
-        });
-        await notifier.emit(tx, {
-          userId: to.id,
-          kind: 'transfer_received',
-          title: 'Money received',
-          body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
-          data: { reference, amount: input.amount, from: user.username },
-        });
         faultPoint('wallet.transfer.beforeCommit');
         return {
           reference,
