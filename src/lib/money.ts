@@ -21,7 +21,11 @@ export const nairaAmount = (opts: { min?: number; max?: number } = {}) => {
   return s;
 };
 
+// One formatter for the process: toLocaleString with options builds a new Intl.NumberFormat on every call, which
+// showed up in the transfer profile (issue 11). Same output.
+const NAIRA_FORMAT = new Intl.NumberFormat('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 export function formatNaira(kobo: bigint): string {
   const n = toNaira(kobo);
-  return `₦${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `₦${NAIRA_FORMAT.format(n)}`;
 }
