@@ -152,10 +152,16 @@ export function validInput(input: z.ZodObject<any>): fc.Arbitrary<Record<string,
 export function mutatedInput(input: z.ZodObject<any>): fc.Arbitrary<Record<string, unknown>> {
   const keys = Object.keys(input.shape);
   const targets = [...keys, '__proto__', 'constructor', 'prototype'];
-  return fc.tuple(validInput(input), fc.constantFrom(...targets), junkValue).map(([base, key, junk]) => {
+  return fc.tuple(validInput(input), fc.constantFrom(...targets), junkValue, fc.nat()).map(([base, key, junk, pick]) => {
     // Object.defineProperty keeps "__proto__" an own, serialisable key rather than setting the prototype.
-    const out = { ...base };
-    Object.defineProperty(out, key, { value: junk, enumerable: true, configurable: true, writable: true });
+    const set = (o: object, k: string, v: unknown) => Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
+    const out: Record<string, unknown> = { ...base };
+    const inner = out[key];
+    // Half the time a nested object (delivery, poll, preferences) gets the hostile value one level down.
+    if (pick % 2 === 1 && inner && typeof inner === 'object' && !Array.isArray(inner) && Object.keys(inner).length) {
+      const keys = Object.keys(inner);
+      set(out, key, set({ ...inner }, keys[pick % keys.length], junk));
+    } else set(out, key, junk);
     return out;
   });
 }
