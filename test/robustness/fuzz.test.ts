@@ -4,7 +4,7 @@ import { allOperations } from '../../src/modules/index.js';
 import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
 import { createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { unrecorded } from '../helpers/secrets.js';
-import { anyInput, invalidInput, rawBodies, toQuery } from './arbitraries.js';
+import { anyInput, invalidInput, rawBodies, toQuery, validInput } from './arbitraries.js';
 import { diff, fingerprint, shapeProblem } from './fingerprint.js';
 
 // Registry-wide fuzzing (issue 10), beyond test/http/registry-walk.test.ts: inputs derived from each
@@ -133,6 +133,26 @@ describe('registry fuzz', () => {
         const p = shapeProblem(op, res);
         if (p) problems.push(`${op.name} [${name}]: ${p}`);
       }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('text with a NUL character is refused as a validation failure by every operation (PostgreSQL cannot store it)', async () => {
+    const problems: string[] = [];
+    const inputs: Array<[AnyOperation, Record<string, unknown>]> = [];
+    for (const op of allOperations) {
+      // A valid-shaped input with NUL inside its first text field, so the NUL is the only thing wrong.
+      const [sample] = fc.sample(validInput(op.input), { numRuns: 1, seed: 11 });
+      const key = Object.keys(sample).find((k) => typeof sample[k] === 'string') ?? Object.keys(op.input.shape)[0] ?? 'x';
+      inputs.push([op, { ...sample, [key]: `${String(sample[key] ?? '')}\u0000` }]);
+    }
+    // Found by this fuzzer: operator notes reached PostgreSQL and answered 500.
+    const byName = new Map(allOperations.map((o) => [o.name, o]));
+    for (const name of ['adminUpdateMarketplaceOrder', 'adminUpdateSubscriptionOrder'])
+      inputs.push([byName.get(name)!, { id: '00000000-0000-4000-8000-000000000000', status: 'cancelled', note: 'a\u0000b' }]);
+    for (const [op, input] of inputs) {
+      const res = await send(op, await tokenFor(op), input);
+      if (res.statusCode !== 400 || res.json().error?.code !== 'VALIDATION_FAILED') problems.push(`${op.name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
     expect(problems).toEqual([]);
   });
