@@ -96,10 +96,10 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('VTU Wallet <no-reply@localhost>'),
   ...vtuEnv,
+  TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
-  TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   STORAGE_DIR: z.string().optional(),
   S3_BUCKET: z.string().optional(),
@@ -176,6 +176,8 @@ export interface Config {
     sandboxHoldMs: number;
     sandboxSlowMs: number;
   };
+  /** Issuer name shown in authenticator apps (TOTP provisioning URI). */
+  totpIssuer: string;
   /** Private KYC uploads: local directory outside any served folder, or an S3-compatible bucket. */
   storage: {
     driver: 'local' | 's3';
@@ -186,8 +188,6 @@ export interface Config {
   identity: { baseUrl?: string; apiKey?: string };
   /** Web push (VAPID). Keys absent outside production: generated and kept under DATA_DIR/keys. */
   vapid: { publicKey?: string; privateKey?: string; subject: string };
-  /** Issuer name shown in authenticator apps (TOTP provisioning URI). */
-  totpIssuer: string;
   bodyLimit: number;
   corsOrigins: string[];
   trustProxy: boolean;
@@ -275,6 +275,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
+    totpIssuer: e.TOTP_ISSUER,
     storage: {
       driver: e.STORAGE_DRIVER,
       localDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'private')),
@@ -289,7 +290,6 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     },
     identity: { baseUrl: e.IDENTITY_BASE_URL, apiKey: e.IDENTITY_API_KEY },
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT ?? 'mailto:operator@example.com' },
-    totpIssuer: e.TOTP_ISSUER,
     bodyLimit: e.BODY_LIMIT_BYTES,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,

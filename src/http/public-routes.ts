@@ -25,6 +25,7 @@ publicRouteModules.push(reportIssueRoute);
 
 // The receipt verification key (issue 9); not a spec 4.11 endpoint, so not in public-endpoints.ts.
 publicRouteModules.push(receiptKeyRoute);
+
 export async function registerPublicRoutes(app: FastifyInstance, services: Services) {
   for (const r of publicRouteModules) await r(app, services);
 }
