@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db, type Tx } from '../../db/client.js';
+import { one, rows, type Db, type Tx } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -27,9 +27,11 @@ export const WALLET_DEBIT_ACCOUNT = 'revenue:wallet_debits' as const;
 export type WalletMoney = ReturnType<typeof createWalletMoney>;
 
 export function createWalletMoney({ db, clock, ledger, walletLimits, events, notifier }: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; events: EventBus; notifier: Notifier }) {
-  async function lockWallets(tx: Tx, userIds: string[]) {
+  /** Locks the wallets (id order) and returns their balances as locked: a wallet never credited has no row (0). */
+  async function lockWallets(tx: Tx, userIds: string[]): Promise<Map<string, bigint>> {
     const codes = userIds.map((id) => `user:${id}:wallet`);
-    await tx.execute(sql`SELECT id FROM accounts WHERE code IN ${codes} ORDER BY id FOR UPDATE`);
+    const locked = await rows<{ code: string; balance: string }>(tx, sql`SELECT code, balance::text AS balance FROM accounts WHERE code IN ${codes} ORDER BY id FOR UPDATE`);
+    return new Map(locked.map((r) => [r.code, BigInt(r.balance)]));
   }
 
   async function activeUserByUsername(username: string) {
@@ -90,9 +92,12 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
           body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
           data: { reference, amount: input.amount, from: user.username },
         });
-        await lockWallets(tx, [user.id, to.id]);
+        const balances = await lockWallets(tx, [user.id, to.id]);
         await walletLimits.assertOutflow(tx, user.id, user.kycTier, amount);
-        const headroom = await walletLimits.balanceHeadroom(tx, to.id, to.kyc_tier);
+        // The recipient's tier balance cap against the balance just locked (one statement fewer under the locks).
+        const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
+        const left = cap === null ? null : cap - (balances.get(`user:${to.id}:wallet`) ?? 0n);
+        const headroom = left === null ? null : left > 0n ? left : 0n;
         if (headroom !== null && amount > headroom) {
           // The recipient's balance stays private: only say that their tier cannot hold this much more.
           throw new AppError('LIMIT_EXCEEDED', `@${to.username}'s wallet cannot receive ${formatNaira(amount)} now (their KYC tier's balance limit)`);
