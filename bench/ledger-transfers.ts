@@ -71,12 +71,14 @@ export async function rawSqlTransfers(url: string, opts: { workers?: number; acc
   return { ...r, name: `raw SQL wallet transfer (pg loop, ${accounts} accounts)` };
 }
 
-/** The service's ledger.post between user wallets (same database server). */
-export async function serviceTransfers(url: string): Promise<Result> {
-  const database = await openDatabase({ url, dataDir: '/tmp', poolSize: WORKERS });
+/** The service's ledger.post between user wallets (same database server, same concurrency as the raw loop). */
+export async function serviceTransfers(url: string, opts: { workers?: number; accounts?: number; poolSize?: number } = {}): Promise<Result> {
+  const workers = opts.workers ?? WORKERS;
+  const accounts = opts.accounts ?? ACCOUNTS;
+  const database = await openDatabase({ url, dataDir: '/tmp', poolSize: opts.poolSize ?? workers });
   await migrate(database);
   const ledger = createLedger({ clock: systemClock });
-  const users = Array.from({ length: ACCOUNTS }, () => randomUUID());
+  const users = Array.from({ length: accounts }, () => randomUUID());
   for (const u of users) {
     await database.db.transaction((tx) =>
       ledger.post(tx, {
@@ -91,9 +93,9 @@ export async function serviceTransfers(url: string): Promise<Result> {
     );
   }
   const r = await loop(async () => {
-    const a = users[Math.floor(Math.random() * ACCOUNTS)];
-    let b = users[Math.floor(Math.random() * ACCOUNTS)];
-    if (a === b) b = users[(users.indexOf(a) + 1) % ACCOUNTS];
+    const a = users[Math.floor(Math.random() * accounts)];
+    let b = users[Math.floor(Math.random() * accounts)];
+    if (a === b) b = users[(users.indexOf(a) + 1) % accounts];
     await database.db.transaction((tx) =>
       ledger.post(tx, {
         reference: `tr_${randomUUID()}`,
@@ -105,9 +107,9 @@ export async function serviceTransfers(url: string): Promise<Result> {
         ],
       }),
     );
-  });
+  }, workers);
   const report = await verifyLedger(database.db);
   if (report.breaches.length) throw new Error(`ledger breaches after benchmark: ${JSON.stringify(report.breaches)}`);
   await database.close();
-  return { ...r, name: 'service ledger transfer (ledger.post)' };
+  return { ...r, name: `service ledger transfer (ledger.post, ${accounts} accounts)` };
 }

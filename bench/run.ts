@@ -9,7 +9,7 @@ import { verifyLedger } from '../src/ledger/verify.js';
 import { systemClock } from '../src/lib/clock.js';
 import { signProcessorPayload } from '../src/providers/processor.js';
 import { buyAirtimeBench, vtuPeakRssMb } from './buy-airtime.js';
-import { rawSqlTransfers } from './ledger-transfers.js';
+import { rawSqlTransfers, serviceTransfers } from './ledger-transfers.js';
 import { DURATION, cannon, freshDatabase, json, measured, signInOver, startServer, table, type Result, type Server } from './lib.js';
 
 /**
@@ -95,6 +95,9 @@ if (want('wallet') || want('transfer')) {
         }
         const raw = await rawSqlTransfers(db.url, { workers: TRANSFER_CONNECTIONS, accounts: users.length, poolSize: 20 });
         out.push(raw);
+        // Issue 2: the ledger core alone (ledger.post in a transaction), same concurrency and pool as the raw loop.
+        const core = await serviceTransfers(db.url, { workers: TRANSFER_CONNECTIONS, accounts: users.length, poolSize: 20 });
+        out.push({ ...core, ratio: `${pct(core.rps, raw.rps)} of raw SQL (>= 50%)`, met: core.rps >= 0.5 * raw.rps && core.errors === 0 });
         const transfer = await measured(svc, `transferWalletFn, PIN + Idempotency-Key (${users.length} users)`, {
           url: svc.url,
           connections: TRANSFER_CONNECTIONS,
