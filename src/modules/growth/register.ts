@@ -11,6 +11,11 @@ import { createSavingsService, type SavingsService } from '../savings/service.js
 import { createGrowthService, type GrowthService } from './service.js';
 import { createSettingsStore, type GrowthSettingsStore } from './settings.js';
 import { asTx } from './accounts.js';
+import { z } from 'zod';
+
+/** Job that re-runs a growth subscriber whose first run failed (its savepoint rolled back, so a re-run is clean). */
+export const GROWTH_EVENT_RETRY = 'growth.eventRetry';
+const BIGINT_FIELDS = ['amount'] as const;
 
 export interface GrowthArea {
   growthSettings: GrowthSettingsStore;
@@ -29,16 +34,36 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
   // own, and never rolls back the sign-up, delivered purchase or credit that emitted the event.
   // `applies` (optional) is a read-only check outside the savepoint: when it says no, the savepoint's two round
   // trips inside the emitter's transaction are skipped (issue 11: every transfer and top-up credit emits).
+  const handlers = new Map<EventName, (exec: Executor, e: any) => Promise<void>>();
   const isolated =
-    <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>, applies?: (exec: Executor, e: DomainEvents[E]) => Promise<boolean>) =>
-    async (exec: Executor, e: DomainEvents[E]) => {
-      if (applies && !(await applies(exec, e))) return;
-      try {
-        await asTx(exec).transaction((sp) => fn(sp, e));
-      } catch (err) {
-        deps.log.error({ err, event: name, userId: e.userId }, 'growth subscriber failed; the emitting change is kept');
-      }
+    <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>, applies?: (exec: Executor, e: DomainEvents[E]) => Promise<boolean>) => {
+      handlers.set(name, fn);
+      return async (exec: Executor, e: DomainEvents[E]) => {
+        if (applies && !(await applies(exec, e))) return;
+        try {
+          await asTx(exec).transaction((sp) => fn(sp, e));
+        } catch (err) {
+          // A lost bonus or repayment is money owed: retry it through the job queue (backoff, then the dead list
+          // operators see), enqueued in the emitter's transaction so it exists only if the change commits.
+          deps.log.error({ err, event: name, userId: e.userId }, 'growth subscriber failed; the emitting change is kept and the subscriber is retried by a job');
+          const payload = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
+          await deps.jobs.enqueue(exec, GROWTH_EVENT_RETRY, { event: name, payload });
+        }
+      };
     };
+  deps.jobs.register({
+    name: GROWTH_EVENT_RETRY,
+    payload: z.object({ event: z.enum(['user.created', 'vtu.succeeded', 'wallet.credited', 'account.closed']), payload: z.record(z.string(), z.unknown()) }),
+    maxAttempts: 8,
+    backoffMs: 30_000,
+    handler: async ({ event, payload }) => {
+      const fn = handlers.get(event);
+      if (!fn) throw new Error(`no growth subscriber for ${event}`);
+      const e: Record<string, unknown> = { ...payload };
+      for (const f of BIGINT_FIELDS) if (typeof e[f] === 'string') e[f] = BigInt(e[f] as string);
+      await deps.db.transaction((tx) => fn(tx, e));
+    },
+  });
   deps.events.on('user.created', isolated('user.created', (tx, e) => growth.onUserCreated(tx, e)));
   deps.events.on('vtu.succeeded', isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)));
   deps.events.on('wallet.credited', isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e), (exec, e) => loans.hasOpenLoan(exec, e.userId)));
