@@ -116,6 +116,29 @@ describe('schedules', () => {
     await expectLedgerOk(h);
   });
 
+  it('a run whose purchase was pending shows the settled status once reconciliation resolves it', async () => {
+    h.clock.set('2026-03-10T09:00:00Z');
+    const u = await user(10_000);
+    // 2222: the provider answers pending; a requery 5 s later reports delivered (DESIGN §8).
+    const s = (await upsert(u, { phone: '08031232222', time: '11:30' })).json().schedule;
+    await runWorkersAt('2026-03-10T10:30:30Z');
+    expect((await runsOf(s.id))[0].status).toBe('processing');
+    let token = (await signIn(h, u.email)).token;
+    const before = (await call(h, 'GET', `${P}listSchedulesBearerSchedules`, {}, { token })).json().items[0];
+    expect(before.lastStatus).toBe('processing');
+    for (let i = 0; i < 6; i++) {
+      h.clock.advance(10_000);
+      await h.app.services.jobs.tickCrons();
+      await h.app.services.jobs.drain();
+    }
+    token = (await signIn(h, u.email)).token;
+    const after = (await call(h, 'GET', `${P}listSchedulesBearerSchedules`, {}, { token })).json().items[0];
+    expect(after.lastStatus).toBe('success');
+    const history = (await call(h, 'GET', `${P}listScheduleRunsBearerSchedules`, { id: s.id }, { token })).json().items;
+    expect(history[0]).toMatchObject({ status: 'success' });
+    await expectLedgerOk(h);
+  });
+
   it('a slot that cannot be bought notifies the user (insufficient funds, network mismatch) and pauses after 3 failures', async () => {
     h.clock.set('2026-02-01T09:00:00Z');
     const u = await user(100);

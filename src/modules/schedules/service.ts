@@ -57,9 +57,14 @@ export interface ScheduleInput {
   active?: boolean;
 }
 
+// A run whose purchase was still processing shows the purchase's current status once VTU settles it (read time,
+// so no second writer has to keep it in step).
+const LAST_STATUS = `CASE WHEN last_status = 'processing' THEN COALESCE((SELECT v.status FROM schedule_runs r
+     JOIN vtu_transactions v ON v.id = r.vtu_transaction_id WHERE r.schedule_id = schedules.id ORDER BY r.slot DESC LIMIT 1), last_status)
+   ELSE last_status END`;
 const COLS = sql.raw(
   `id::text AS id, user_id::text AS user_id, service, network, phone, plan_id, amount::text AS amount, ported, frequency, time_of_day,
-   day_of_week, day_of_month, label, active, next_run_at, last_run_at, last_status, last_error, consecutive_failures, created_at, updated_at`,
+   day_of_week, day_of_month, label, active, next_run_at, last_run_at, ${LAST_STATUS} AS last_status, last_error, consecutive_failures, created_at, updated_at`,
 );
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const recurrence = (s: Pick<ScheduleRow, 'frequency' | 'time_of_day' | 'day_of_week' | 'day_of_month'>) => ({
@@ -286,8 +291,10 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
       await getOwn(db, userId, scheduleId);
       const list = await rows<{ id: string; slot: Date; status: string; vtu_transaction_id: string | null; error_code: string | null; error_message: string | null; created_at: Date }>(
         db,
-        sql`SELECT id::text AS id, slot, status, vtu_transaction_id::text AS vtu_transaction_id, error_code, error_message, created_at
-            FROM schedule_runs WHERE schedule_id = ${scheduleId} ORDER BY slot DESC LIMIT ${limit + 1} OFFSET ${offset}`,
+        sql`SELECT r.id::text AS id, r.slot, CASE WHEN r.status = 'processing' THEN COALESCE(v.status, r.status) ELSE r.status END AS status,
+                   r.vtu_transaction_id::text AS vtu_transaction_id, r.error_code, COALESCE(r.error_message, v.failure_reason) AS error_message, r.created_at
+            FROM schedule_runs r LEFT JOIN vtu_transactions v ON v.id = r.vtu_transaction_id
+            WHERE r.schedule_id = ${scheduleId} ORDER BY r.slot DESC LIMIT ${limit + 1} OFFSET ${offset}`,
       );
       return {
         items: list.slice(0, limit).map((r) => ({
