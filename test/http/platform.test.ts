@@ -4,6 +4,7 @@ import { exportJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig, ConfigError } from '../../src/config.js';
+import { PRODUCTION } from '../helpers/production-env.js';
 import { call, createHarness, signIn, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -29,32 +30,7 @@ describe('configuration', () => {
   });
 
   it('production starts with every setting given', () => {
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const c = loadConfig({
-      NODE_ENV: 'production',
-      DATABASE_URL: 'postgres://db/x',
-      PIN_PEPPER: 'p'.repeat(40),
-      DATA_ENCRYPTION_KEY: 'd'.repeat(40),
-      FILE_SIGNING_SECRET: 'f'.repeat(40),
-      PROCESSOR_SECRET_KEY: 'sk_live_x',
-      PROCESSOR_BASE_URL: 'https://api.processor.example',
-      SMTP_URL: 'smtp://mail',
-      PUBLIC_URL: 'https://api.example.com',
-      AUTH_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
-      RECEIPT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
-      VAPID_PUBLIC_KEY: 'x',
-      VAPID_PRIVATE_KEY: 'y',
-      VAPID_SUBJECT: 'mailto:ops@example.com',
-      IDENTITY_BASE_URL: 'https://identity.example',
-      VTU_PROVIDER_A_URL: 'https://a.vtu.example',
-      VTU_PROVIDER_A_KEY: 'ka',
-      VTU_PROVIDER_B_URL: 'https://b.vtu.example',
-      VTU_PROVIDER_B_KEY: 'kb',
-      VTU_PROVIDER_C_URL: 'https://c.vtu.example',
-      VTU_PROVIDER_C_KEY: 'kc',
-      VTU_PROVIDER_D_URL: 'https://d.vtu.example',
-      VTU_PROVIDER_D_KEY: 'kd',
-    });
+    const c = loadConfig({ ...PRODUCTION, DATABASE_URL: 'postgres://db/x' });
     expect(c.production).toBe(true);
     expect(c.sandbox).toBe(false);
   });

@@ -1,37 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { PRODUCTION } from '../helpers/production-env.js';
 
 /** The crash hook (src/lib/faults.ts) is test-only: production refuses to start with FAULT_POINT set. */
 const ROOT = path.join(import.meta.dirname, '..', '..');
-const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-const PRODUCTION = {
-  NODE_ENV: 'production',
-  DATABASE_URL: 'postgres://127.0.0.1:1/never',
-  PIN_PEPPER: 'p'.repeat(40),
-  DATA_ENCRYPTION_KEY: 'd'.repeat(40),
-  FILE_SIGNING_SECRET: 'f'.repeat(40),
-  PROCESSOR_SECRET_KEY: 'sk_live_x',
-  PROCESSOR_BASE_URL: 'https://api.processor.example',
-  SMTP_URL: 'smtp://mail',
-  PUBLIC_URL: 'https://api.example.com',
-  AUTH_PRIVATE_KEY: key,
-  RECEIPT_SIGNING_KEY: key,
-  VAPID_PUBLIC_KEY: 'x',
-  VAPID_PRIVATE_KEY: 'y',
-  VAPID_SUBJECT: 'mailto:ops@example.com',
-  IDENTITY_BASE_URL: 'https://identity.example',
-  VTU_PROVIDER_A_URL: 'https://a.vtu.example',
-  VTU_PROVIDER_A_KEY: 'ka',
-  VTU_PROVIDER_B_URL: 'https://b.vtu.example',
-  VTU_PROVIDER_B_KEY: 'kb',
-  VTU_PROVIDER_C_URL: 'https://c.vtu.example',
-  VTU_PROVIDER_C_KEY: 'kc',
-  VTU_PROVIDER_D_URL: 'https://d.vtu.example',
-  VTU_PROVIDER_D_KEY: 'kd',
-};
 
 describe('FAULT_POINT (test-only crash hook)', () => {
   it('production refuses it, naming the setting; the same production settings without it load', () => {
