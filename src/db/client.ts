@@ -21,7 +21,68 @@ export interface Database {
   execScript(text: string): Promise<void>;
   /** Runs fn on one dedicated connection holding a PostgreSQL advisory lock (start-up work across instances). */
   withLock<T>(key: number, fn: (exec: (text: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T>;
+  /**
+   * LISTEN on a channel. `message` gets each payload; `reset` runs whenever payloads may have been missed (before
+   * the first LISTEN is in place, after a lost connection), so a cache built on these messages starts over.
+   * `live()` is false while messages cannot arrive: nothing may be cached then.
+   */
+  subscribe(channel: string, handlers: { message(payload: string): void; reset(): void }): Promise<Subscription>;
   close(): Promise<void>;
+}
+
+export interface Subscription {
+  live(): boolean;
+  close(): Promise<void>;
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/** A dedicated node-postgres connection that LISTENs, reconnecting every second while it is down. */
+function pgSubscription(url: string, channel: string, h: { message(payload: string): void; reset(): void }): Promise<Subscription> {
+  let client: pg.Client | null = null;
+  let live = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | null = null;
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = null;
+    live = false;
+    h.reset();
+    c.end().catch(() => undefined);
+    if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+  };
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (m) => {
+      if (m.channel === channel) h.message(m.payload ?? '');
+    });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    client = c;
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      lost(c);
+      throw err;
+    }
+    if (closed) return void (await c.end().catch(() => undefined));
+    h.reset(); // anything cached before the LISTEN was in place is dropped
+    live = true;
+  };
+  return connect()
+    .catch(() => undefined)
+    .then(() => ({
+      live: () => live,
+      close: async () => {
+        closed = true;
+        live = false;
+        if (retry) clearTimeout(retry);
+        const c = client;
+        client = null;
+        await c?.end().catch(() => undefined);
+      },
+    }));
 }
 
 // node-postgres: bigint (int8) and numeric come back as strings; we parse int8 to bigint in repositories.
@@ -56,6 +117,10 @@ export async function openDatabase(opts: { url?: string; dataDir: string; poolSi
           c.release();
         }
       },
+      subscribe: async (channel, handlers) => {
+        if (!CHANNEL_NAME.test(channel)) throw new Error(`bad channel name ${channel}`);
+        return pgSubscription(opts.url!, channel, handlers);
+      },
       close: () => pool.end(),
     };
   }
@@ -79,6 +144,20 @@ export async function openDatabase(opts: { url?: string; dataDir: string; poolSi
         const r = await client.exec(text);
         return (r[r.length - 1]?.rows ?? []) as Record<string, unknown>[];
       }),
+    // PGlite is in this process: a NOTIFY reaches the listener before the committing query returns.
+    subscribe: async (channel, handlers) => {
+      if (!CHANNEL_NAME.test(channel)) throw new Error(`bad channel name ${channel}`);
+      const unlisten = await client.listen(channel, (payload) => handlers.message(payload));
+      handlers.reset();
+      let live = true;
+      return {
+        live: () => live,
+        close: async () => {
+          live = false;
+          if (!client.closed) await unlisten();
+        },
+      };
+    },
     close: () => client.close(),
   };
 }

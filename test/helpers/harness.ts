@@ -74,6 +74,8 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
   const stream = new Writable({
     write(chunk, _enc, cb) {
       logs.push(chunk.toString());
+      // TEST_PRINT_ERRORS=1 shows unhandled errors (500s) while debugging.
+      if (process.env.TEST_PRINT_ERRORS === '1' && chunk.toString().includes('"level":50')) process.stderr.write(chunk.toString());
       cb();
     },
   });
@@ -160,8 +162,13 @@ export async function fundWallet(h: Harness, userId: string, naira: number) {
   });
 }
 
+/**
+ * Sets a tier by plain SQL as an in-process writer would: the auth_changed trigger tells every instance, and this
+ * instance also forgets the user's cached session state at once, as the service's own writes do.
+ */
 export async function setKycTier(h: Harness, userId: string, tier: number) {
   await h.app.services.db.execute(sql`UPDATE users SET kyc_tier = ${tier} WHERE id = ${userId}`);
+  h.app.services.identity.forgetUser(userId);
 }
 
 export async function expectLedgerOk(h: Harness) {

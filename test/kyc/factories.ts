@@ -68,4 +68,5 @@ export async function approveKycTier2(h: Harness, userId: string, verifiedName: 
       VALUES (${randomUUID()}, ${userId}, 2, 'approved', '[]'::jsonb, ${verifiedName}, '{}'::jsonb, ${now}, ${now}, ${now})`);
     await tx.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, 2), full_name = COALESCE(full_name, ${verifiedName}) WHERE id = ${userId}`);
   });
+  h.app.services.identity.forgetUser(userId);
 }

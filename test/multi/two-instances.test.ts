@@ -124,6 +124,18 @@ describe.skipIf(!usingPostgres)(`two server processes on one database (${usingPo
     await expectLedgerOk();
   });
 
+  it('a session signed out on one instance is refused by the other, whose session cache hears it from the trigger', async () => {
+    const u = await signIn(h);
+    const wallet = (s: ServerProcess) => api(s.url, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: u.token });
+    // Both instances have the session cached now (issue 11).
+    expect([(await wallet(a)).status, (await wallet(b)).status]).toEqual([200, 200]);
+    expect((await api(a.url, 'POST', '/_serverFn/signOutBearerAuth', {}, { token: u.token })).status).toBe(200);
+    expect((await wallet(a)).status).toBe(401);
+    // B learns of it over LISTEN/NOTIFY, milliseconds after the commit.
+    await waitFor('instance B to refuse the signed-out session', async () => (await wallet(b)).status === 401, 5000);
+    expect((await wallet(b)).status).toBe(401);
+  });
+
   it.skipIf(!process.env.TEST_REDIS_URL)(`a per-account rate limit is counted across both instances through Redis${process.env.TEST_REDIS_URL ? '' : ' (skipped: needs TEST_REDIS_URL)'}`, async () => {
     const u = await signIn(h);
     const answers = await Promise.all(

@@ -111,7 +111,7 @@ export const identityOperations = [
     input: z.object({}),
     output: z.object({}),
     handler: async (_input, ctx) => {
-      await ctx.services.identity.signOut(ctx.user.sessionId);
+      await ctx.services.identity.signOut(ctx.user.sessionId, ctx.user.id);
       return {};
     },
   }),

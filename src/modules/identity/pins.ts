@@ -1,4 +1,4 @@
-import { randomBytes, scrypt } from 'node:crypto';
+import { createHmac, randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
@@ -13,6 +13,8 @@ import { safeEqual } from '../../lib/crypto.js';
 export type PinKind = 'transaction' | 'login';
 export const PIN_MAX_ATTEMPTS = 5;
 export const PIN_LOCK_MS = 15 * MINUTE;
+/** Verified PINs remembered by one instance (issue 11), oldest dropped first. */
+export const VERIFIED_PIN_CACHE_MAX = 20_000;
 
 export interface PinService {
   isSet(userId: string, kind: PinKind): Promise<boolean>;
@@ -27,6 +29,13 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
   // loop for everyone else (issue 11).
   const scryptAsync = promisify(scrypt) as (password: string, salt: string, keylen: number, opts: { N: number; r: number; p: number }) => Promise<Buffer>;
   const hashPin = async (pin: string, salt: string) => (await scryptAsync(`${pepper}:${pin}`, salt, 32, { N: 1024, r: 8, p: 1 })).toString('hex');
+  // Issue 11: scrypt costs milliseconds of CPU, on every money request. A PIN that verified once is remembered as
+  // HMAC(pepper, kind, user, salt, pin) -> the stored hash it matched; the next check of the same PIN against the
+  // same stored row skips scrypt. Only successes are kept, the row (lock, failures) is still read every time, and
+  // a new PIN has a new salt and hash, so an old entry can never match again. 4-digit PINs are guarded by the
+  // attempt lock, not by the hash's cost (10,000 candidates are quick to try either way): see docs/security.md.
+  const verified = new Map<string, string>();
+  const memoKey = (userId: string, kind: PinKind, salt: string, pin: string) => createHmac('sha256', pepper).update(`${kind}\n${userId}\n${salt}\n${pin}`).digest('hex');
 
   return {
     async isSet(userId, kind) {
@@ -59,7 +68,13 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
         const s = Math.ceil((new Date(row.locked_until).getTime() - now.getTime()) / 1000);
         throw new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
       }
-      if (safeEqual(row.hash, await hashPin(pin, row.salt))) {
+      const key = memoKey(userId, kind, row.salt, pin);
+      const remembered = verified.get(key);
+      if ((remembered !== undefined && safeEqual(row.hash, remembered)) || safeEqual(row.hash, await hashPin(pin, row.salt))) {
+        if (remembered !== row.hash) {
+          if (verified.size >= VERIFIED_PIN_CACHE_MAX) verified.delete(verified.keys().next().value!);
+          verified.set(key, row.hash);
+        }
         if (row.failed_attempts > 0) {
           await db.execute(sql`UPDATE user_pins SET failed_attempts = 0 WHERE user_id = ${userId} AND kind = ${kind}`);
         }

@@ -8,6 +8,7 @@ import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../lib/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import type { OtpService } from './otp.js';
+import type { SessionCache } from './session-cache.js';
 import type { TokenService } from './tokens.js';
 
 export interface SessionView {
@@ -40,6 +41,8 @@ export interface IdentityDeps {
   tokens: TokenService;
   otp: OtpService;
   mailer: Mailer;
+  /** Session state kept between requests, invalidated by the auth_changed feed (session-cache.ts). */
+  sessionCache: SessionCache;
   /** Called in the sign-up transaction with the referral code given at first login (growth module). */
   onSignup?: (tx: Executor, userId: string, referralCode: string | undefined) => Promise<void>;
 }
@@ -47,7 +50,7 @@ export interface IdentityDeps {
 export type IdentityService = ReturnType<typeof createIdentityService>;
 
 export function createIdentityService(deps: IdentityDeps) {
-  const { db, clock, config, tokens, otp, mailer } = deps;
+  const { db, clock, config, tokens, otp, mailer, sessionCache } = deps;
 
   const roleOf = (email: string): 'user' | 'admin' => (config.adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user');
 
@@ -139,6 +142,7 @@ export function createIdentityService(deps: IdentityDeps) {
       const spent = await one(db, sql`UPDATE refresh_tokens SET used_at = ${now} WHERE token_hash = ${hash} AND used_at IS NULL RETURNING 1`);
       if (!spent) {
         await db.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'refresh_reuse' WHERE id = ${row.session_id}`);
+        sessionCache.forgetUser(row.user_id);
         throw new AppError('UNAUTHENTICATED', 'Refresh token was already used; the session has been ended for safety');
       }
       if (new Date(row.expires_at).getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'Refresh token has expired');
@@ -158,10 +162,16 @@ export function createIdentityService(deps: IdentityDeps) {
       };
     },
 
-    async signOut(sessionId: string | null) {
+    async signOut(sessionId: string | null, userId: string) {
       if (!sessionId) return;
       await db.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'sign_out' WHERE id = ${sessionId} AND status = 'active'`);
+      sessionCache.forgetUser(userId);
     },
+
+    /** This instance's own commit changed a user's sessions or account: drop the cached state now (session-cache.ts). */
+    forgetUser: (userId: string) => sessionCache.forgetUser(userId),
+    /** Whether a session's state is held in memory now (tests and diagnostics). */
+    isSessionCached: (sessionId: string) => sessionCache.get(sessionId) !== null,
 
     /** Bearer token -> caller. One query checks session state, account state and tier. */
     async authenticate(token: string): Promise<AuthUser> {
@@ -173,16 +183,25 @@ export function createIdentityService(deps: IdentityDeps) {
         if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
         return { id: user.id, email: user.email, username: user.username, role: roleOf(user.email), sessionId: null, kycTier: user.kyc_tier };
       }
-      const row = await one<{ status: string; expires_at: Date; email: string; username: string | null; user_status: string; kyc_tier: number }>(
-        db,
-        sql`SELECT s.status, s.expires_at, u.email, u.username, u.status AS user_status, u.kyc_tier
-            FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub}`,
-      );
-      if (!row) throw new AppError('UNAUTHENTICATED', 'Session not found');
+      const sid = claims.sid;
+      if (!sid) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');
+      let row = sessionCache.get(sid);
+      if (!row || row.userId !== claims.sub) {
+        const generation = sessionCache.generation();
+        const r = await one<{ status: string; email: string; username: string | null; user_status: string; kyc_tier: number; two_factor: boolean }>(
+          db,
+          sql`SELECT s.status, u.email, u.username, u.status AS user_status, u.kyc_tier,
+                     EXISTS (SELECT 1 FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor
+              FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ${sid} AND s.user_id = ${claims.sub}`,
+        );
+        if (!r) throw new AppError('UNAUTHENTICATED', 'Session not found');
+        row = { userId: claims.sub, status: r.status, email: r.email, username: r.username, userStatus: r.user_status, kycTier: r.kyc_tier, twoFactor: r.two_factor };
+        if (row.status === 'active' && row.userStatus === 'active') sessionCache.put(sid, row, generation);
+      }
       if (row.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
       if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
-      if (row.user_status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
-      return { id: claims.sub, email: row.email, username: row.username, role: roleOf(row.email), sessionId: claims.sid, kycTier: row.kyc_tier };
+      if (row.userStatus !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+      return { id: claims.sub, email: row.email, username: row.username, role: roleOf(row.email), sessionId: sid, kycTier: row.kycTier, twoFactor: row.twoFactor };
     },
 
     async updateProfile(userId: string, patch: { username?: string; fullName?: string; phone?: string }) {
@@ -208,6 +227,7 @@ export function createIdentityService(deps: IdentityDeps) {
         }
         throw err;
       }
+      if (patch.username !== undefined && patch.username !== current.username) sessionCache.forgetUser(userId);
       return (await getUser(db, userId))!;
     },
   };

@@ -18,6 +18,9 @@ export interface TokenService {
   jwks(): { keys: JWK[] };
 }
 
+/** Verified tokens kept by this instance (issue 11): at most this many, oldest dropped first. */
+export const VERIFIED_TOKEN_CACHE_MAX = 20_000;
+
 export async function createTokenService(config: Config, clock: Clock): Promise<TokenService> {
   // Our key: AUTH_PRIVATE_KEY, else (sandbox/dev) one generated once and kept under DATA_DIR/keys.
   const privateKey = loadEd25519Key(config, config.auth.privateKeyPem, 'auth-ed25519.pem');
@@ -26,6 +29,9 @@ export async function createTokenService(config: Config, clock: Clock): Promise<
   const jwk: JWK = { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' };
   const publicKey = createPublicKey(privateKey);
   const remote = config.auth.jwksUrl ? createRemoteJWKSet(new URL(config.auth.jwksUrl)) : null;
+  // A token's signature, issuer and audience never change, so one verification per instance is enough; only
+  // the expiry is checked again on each use (against the injected clock). Revocation is the session check's job.
+  const verified = new Map<string, { claims: AccessClaims; expMs: number }>();
 
   return {
     async issueAccess(userId, sessionId) {
@@ -43,6 +49,11 @@ export async function createTokenService(config: Config, clock: Clock): Promise<
     },
     async verifyAccess(token) {
       const currentDate = clock.now();
+      const hit = verified.get(token);
+      if (hit) {
+        if (hit.expMs > currentDate.getTime()) return hit.claims;
+        verified.delete(token);
+      }
       try {
         const { payload } = await jwtVerify(token, publicKey, {
           issuer: config.auth.issuer,
@@ -50,8 +61,11 @@ export async function createTokenService(config: Config, clock: Clock): Promise<
           algorithms: ['EdDSA'],
           currentDate,
         });
-        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-        return { sub: payload.sub, sid: payload.sid, external: false };
+        if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') return null;
+        const claims: AccessClaims = { sub: payload.sub, sid: payload.sid, external: false };
+        if (verified.size >= VERIFIED_TOKEN_CACHE_MAX) verified.delete(verified.keys().next().value!);
+        verified.set(token, { claims, expMs: payload.exp * 1000 });
+        return claims;
       } catch {
         if (!remote || !config.auth.externalIssuer) return null;
       }

@@ -113,6 +113,8 @@ export interface KycDeps {
   storage: FileStorage;
   events: EventBus;
   notifier: Notifier;
+  /** Drops the cached session state of a user after this instance's own commit (identity/session-cache.ts). */
+  forgetUser: (userId: string) => void;
 }
 
 export type KycService = ReturnType<typeof createKycService>;
@@ -120,7 +122,7 @@ export type KycService = ReturnType<typeof createKycService>;
 const TIER_LABEL: Record<number, string> = { 1: 'Tier 1 (face liveness)', 2: 'Tier 2 (NIN and phone)', 3: 'Tier 3 (bank account and ID document)' };
 
 export function createKycService(deps: KycDeps) {
-  const { db, clock, config, identity, storage, events, notifier } = deps;
+  const { db, clock, config, identity, storage, events, notifier, forgetUser } = deps;
   const secret = config.secrets.fileSigningSecret;
   const dataKey = config.secrets.dataEncryptionKey;
 
@@ -502,7 +504,7 @@ export function createKycService(deps: KycDeps) {
 
     /** Operator decision: audited, notified, and on approval raises users.kyc_tier and emits kyc.approved. */
     async adminReview(admin: AuthUser, input: { submissionId: string; decision: 'approve' | 'reject'; reason?: string }) {
-      return db.transaction(async (tx) => {
+      const decided = await db.transaction(async (tx) => {
         const current = await one<SubmissionRow>(tx, sql`SELECT * FROM kyc_submissions WHERE id = ${input.submissionId} FOR UPDATE`);
         if (!current) throw notFound('KYC submission');
         if (current.status !== 'pending') throw new AppError('CONFLICT', `This submission was already ${current.status}`);
@@ -529,8 +531,11 @@ export function createKycService(deps: KycDeps) {
         }
         await audit(tx, admin.id, status === 'approved' ? 'kyc.approve' : 'kyc.reject', s, reason ? { reason } : {});
         await notifyDecision(tx, s, status, reason);
-        return submissionView(s);
+        return { view: submissionView(s), userId: s.user_id, approved: status === 'approved' };
       });
+      // The new tier gates this user's next request on this instance at once (others hear the trigger).
+      if (decided.approved) forgetUser(decided.userId);
+      return decided.view;
     },
   };
 }

@@ -14,7 +14,7 @@ function ownSession(user: AuthUser): string {
   return user.sessionId;
 }
 
-export function createSessionClaimService({ db, clock }: { db: Db; clock: Clock }) {
+export function createSessionClaimService({ db, clock, identity }: { db: Db; clock: Clock; identity: { forgetUser(userId: string): void } }) {
   return {
     /**
      * Last claim wins: every other active session of the user ends (SESSION_SUPERSEDED on its tokens,
@@ -24,7 +24,7 @@ export function createSessionClaimService({ db, clock }: { db: Db; clock: Clock 
     async claim(user: AuthUser, deviceId: string, userAgent: string | undefined) {
       const sid = ownSession(user);
       const now = clock.now();
-      return db.transaction(async (tx) => {
+      const claimed = await db.transaction(async (tx) => {
         await tx.execute(sql`SELECT id FROM users WHERE id = ${user.id} FOR UPDATE`);
         const me = await one<{ status: string }>(tx, sql`SELECT status FROM sessions WHERE id = ${sid} FOR UPDATE`);
         if (me?.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
@@ -39,6 +39,9 @@ export function createSessionClaimService({ db, clock }: { db: Db; clock: Clock 
                              WHERE id = ${sid}`);
         return { supersededOther: ended.length > 0, claimExpiresAt: new Date(now.getTime() + CLAIM_LAPSE_MS).toISOString() };
       });
+      // The superseded sessions end on this instance at once (other instances hear it from the auth_changed trigger).
+      if (claimed.supersededOther) identity.forgetUser(user.id);
+      return claimed;
     },
 
     /** Keeps a live claim fresh. A lapsed claim is cleared and reported, so the client claims again. */

@@ -31,6 +31,7 @@ export interface TwoFactorDeps {
   mailer: Mailer;
   encryptionKey: string;
   issuer: string;
+  identity: { forgetUser(userId: string): void };
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
@@ -100,6 +101,8 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
             ${confirm ? sql`AND confirmed_at IS NULL` : sql`AND confirmed_at IS NOT NULL`}
           RETURNING 1`,
     );
+    // The step-up gate reads "enrolled" from the cached session state: this instance forgets it at once.
+    if (done && confirm) deps.identity.forgetUser(userId);
     // A replay is refused but is not a guess: it does not count toward the lock.
     return done ? 'ok' : 'replay';
   }
@@ -215,7 +218,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     /** The registry's gates.stepUp (DESIGN §5): required only while TOTP is enrolled and confirmed. */
     stepUp: {
       async require(user: AuthUser, grantToken: string | undefined): Promise<void> {
-        if (!(await isEnrolled(user.id))) return;
+        if (!(user.twoFactor ?? (await isEnrolled(user.id)))) return;
         if (!(await grantValid(user, grantToken))) {
           throw new AppError('STEP_UP_REQUIRED', 'Two-factor confirmation required: call verifyStepupChallenge and send its grantToken in X-Grant-Token');
         }

@@ -18,12 +18,14 @@ export interface SettingsDeps {
   notifier: Notifier;
   events: EventBus;
   stepUp: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
+  /** Drops the cached session state of a user after this instance's own commit (identity/session-cache.ts). */
+  forgetUser: (userId: string) => void;
 }
 
 export type SettingsService = ReturnType<typeof createSettingsService>;
 
 export function createSettingsService(deps: SettingsDeps) {
-  const { db, clock, pins, ledger, notifier, events, stepUp } = deps;
+  const { db, clock, pins, ledger, notifier, events, stepUp, forgetUser } = deps;
 
   return {
     async hasTransactionPin(userId: string) {
@@ -106,6 +108,7 @@ export function createSettingsService(deps: SettingsDeps) {
         // Other areas scrub what they hold (KYC files, push endpoints, ...) in this same transaction.
         await events.emit(tx, 'account.closed', { userId: user.id });
       });
+      forgetUser(user.id);
       return { closed: true };
     },
   };
