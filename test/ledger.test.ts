@@ -68,6 +68,58 @@ describe('ledger.post', () => {
     await expectLedgerOk(h);
   });
 
+  it('a refused posting writes nothing, so a caller that catches it can go on and commit', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 500n);
+    const refused = `refused_${randomUUID()}`;
+    await db().transaction(async (tx) => {
+      await expect(
+        ledger().post(tx, {
+          reference: refused,
+          type: 'wallet_debit',
+          description: 'too much',
+          entries: [
+            { account: { user: u.id, kind: 'wallet' }, amount: -501n },
+            { account: { system: 'revenue' }, amount: 501n },
+          ],
+        }),
+      ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+      await ledger().post(tx, {
+        reference: `ok_${randomUUID()}`,
+        type: 'wallet_debit',
+        description: 'fits',
+        entries: [
+          { account: { user: u.id, kind: 'wallet' }, amount: -200n },
+          { account: { system: 'revenue' }, amount: 200n },
+        ],
+      });
+    });
+    const left = await db().execute(sql`SELECT 1 FROM ledger_transactions WHERE reference = ${refused}`);
+    expect((left as unknown as { rows: unknown[] }).rows).toEqual([]);
+    expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(300n);
+    await expectLedgerOk(h);
+  });
+
+  it('a posting that touches one user account twice is posted line by line with a running balance', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 1000n);
+    const posted = await db().transaction((tx) =>
+      ledger().post(tx, {
+        reference: `twice_${randomUUID()}`,
+        type: 'x',
+        description: 'fee and refund on one wallet',
+        entries: [
+          { account: { user: u.id, kind: 'wallet' }, amount: -300n },
+          { account: { user: u.id, kind: 'wallet' }, amount: 100n },
+          { account: { system: 'revenue' }, amount: 200n },
+        ],
+      }),
+    );
+    expect(posted.balances[`user:${u.id}:wallet`]).toBe(800n);
+    expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(800n);
+    await expectLedgerOk(h);
+  });
+
   it('refuses a duplicate reference; tryPost returns null without aborting the transaction', async () => {
     const u = await signIn(h);
     await credit(u.id, 100n, 'dup-ref');

@@ -178,6 +178,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => {
     await services.jobs.stop();
+    await services.authChanges.close();
     if (!opts.database) await database.close();
   });
   return app;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db, type Executor } from '../db/client.js';
+import { one, type Db } from '../db/client.js';
 import { AppError } from './errors.js';
 import { DAY, MINUTE, type Clock } from '../lib/clock.js';
-import { withEffectMarker } from '../lib/effect-marker.js';
+import { withEffectMarker, type EffectMarker } from '../lib/effect-marker.js';
 
 /**
  * Idempotency-Key (DESIGN §4): same user + key + same body within 24 h replays the stored answer; a different
@@ -64,13 +64,11 @@ export async function withIdempotency(
   }
   // SKIP LOCKED: two money transactions of one request never wait on each other here (no deadlock with their
   // wallet locks); the one holding the row marks it.
-  const markCommitted = (tx: Executor) =>
-    tx
-      .execute(
-        sql`UPDATE idempotency_keys SET status = 'committed' WHERE (user_id, key) IN (
-              SELECT user_id, key FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' FOR UPDATE SKIP LOCKED)`,
-      )
-      .then(() => undefined);
+  const markCommitted: EffectMarker = {
+    statement: (guard) =>
+      sql`UPDATE idempotency_keys SET status = 'committed' WHERE ${guard} AND (user_id, key) IN (
+            SELECT user_id, key FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' FOR UPDATE SKIP LOCKED)`,
+  };
   // A claim is released for a retry only when no money moved under it.
   const release = () => db.execute(sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
   let res: StoredResponse;

@@ -17,6 +17,8 @@ export interface AuthUser {
   /** Our own session id; null for tokens of an external OIDC provider. */
   sessionId: string | null;
   kycTier: number;
+  /** Whether a confirmed authenticator guards step-up; undefined when not known (external tokens): ask the database. */
+  twoFactor?: boolean;
 }
 
 export interface OpContext {

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../http/errors.js';
 import { one, rows, type Executor, type Tx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
-import { markEffect } from '../lib/effect-marker.js';
+import { currentEffectMarker, markEffect } from '../lib/effect-marker.js';
 
 /**
  * Account references. User accounts are materialised (balance updated under the user's row lock, never
@@ -62,6 +62,10 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
   // Account ids never change once created: cache them so a posting costs no look-up round trips.
   const ids = new Map<string, string>();
 
+  // Accounts each open transaction created: such a row may still roll back, so its id is cached only by a
+  // transaction that found it already there. (No code opens nested transactions around a posting.)
+  const createdIn = new WeakMap<Tx, Set<string>>();
+
   async function ensureAccount(tx: Tx, ref: AccountRef): Promise<string> {
     const code = accountCode(ref);
     const cached = ids.get(code);
@@ -74,10 +78,14 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
           VALUES (${code}, ${kind}, ${isUser ? ref.user : null}, ${isUser}, ${isUser ? NEGATIVE_ALLOWED.includes(ref.kind) : true}, 0, ${clock.now()})
           ON CONFLICT (code) DO NOTHING RETURNING id::text AS id`,
     );
-    // A row this transaction created may still roll back: only a row that already existed is cached.
-    if (created) return created.id;
+    if (created) {
+      let mine = createdIn.get(tx);
+      if (!mine) createdIn.set(tx, (mine = new Set()));
+      mine.add(code);
+      return created.id;
+    }
     const row = (await one<{ id: string }>(tx, sql`SELECT id::text AS id FROM accounts WHERE code = ${code}`))!;
-    ids.set(code, row.id);
+    if (!createdIn.get(tx)?.has(code)) ids.set(code, row.id);
     return row.id;
   }
 
@@ -113,6 +121,88 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     if (sum !== 0n) throw new Error(`ledger: ${input.reference} is unbalanced by ${sum} kobo`);
 
     const now = clock.now();
+    const userCodes = input.entries.filter((e) => 'user' in e.account).map((e) => accountCode(e.account));
+    // The one-statement posting needs each user account once (an UPDATE touches a row once per statement).
+    if (new Set(userCodes).size === userCodes.length) {
+      const system: { id: string; amount: bigint }[] = [];
+      for (const e of input.entries) if (!('user' in e.account)) system.push({ id: await ensureAccount(tx, e.account), amount: e.amount });
+      let fast = await postInOneStatement(tx, input, system, now);
+      if (fast.outcome === 'missing') {
+        // First money on a user account: create the missing rows, then post.
+        for (const e of input.entries) if ('user' in e.account) await ensureAccount(tx, e.account);
+        fast = await postInOneStatement(tx, input, system, now);
+      }
+      switch (fast.outcome) {
+        case 'posted':
+          return fast.posted;
+        case 'duplicate':
+          if (onDuplicate === 'null') return null;
+          throw new AppError('DUPLICATE_REFERENCE', `Ledger reference ${input.reference} was already posted`);
+        case 'insufficient':
+          throw new AppError('INSUFFICIENT_FUNDS', 'Wallet balance is too low for this transaction');
+        case 'missing':
+          throw new Error(`ledger: ${input.reference}: accounts ${userCodes.join(', ')} could not be created`);
+      }
+    }
+    return postStepByStep(tx, input, now, onDuplicate);
+  }
+
+  type FastOutcome = { outcome: 'posted'; posted: Posted } | { outcome: 'duplicate' | 'insufficient' | 'missing' };
+
+  /**
+   * The whole posting in one statement (issue 11: a transfer's money statements were five round trips). In order,
+   * through the CTEs' dependencies: when every user account exists (accounts are never deleted, so the snapshot
+   * can tell), lock them in code order (the same order as step by step, so concurrent postings cannot deadlock;
+   * a posting that must first create an account locks nothing in this attempt, so it cannot hold one account
+   * while it creates another); check that none would go below zero; only then
+   * insert the transaction (ON CONFLICT on the reference), move the balances, insert the entries and mark the
+   * request's Idempotency-Key claim. A refused check or a reused reference writes nothing at all, so the caller's
+   * transaction is untouched, exactly as when the step-by-step path throws before its first write.
+   */
+  async function postInOneStatement(tx: Tx, input: PostInput, system: { id: string; amount: bigint }[], now: Date): Promise<FastOutcome> {
+    const user = input.entries.filter((e) => 'user' in e.account).map((e) => ({ code: accountCode(e.account), amount: e.amount }));
+    const marker = currentEffectMarker();
+    const userValues = user.length ? sql.join(user.map((u) => sql`(${u.code}::text, ${u.amount}::bigint)`), sql`, `) : sql`(NULL::text, NULL::bigint)`;
+    const systemEntries = system.length
+      ? sql`UNION ALL SELECT t.id, s.id, s.amount, NULL::bigint, ${now}::timestamptz FROM t, (VALUES ${sql.join(
+          system.map((x) => sql`(${x.id}::bigint, ${x.amount}::bigint)`),
+          sql`, `,
+        )}) AS s(id, amount)`
+      : sql``;
+    const r = (await one<{ n: number; funds: boolean; tx_id: string | null; balances: Record<string, string> | null }>(
+      tx,
+      sql`WITH v(code, amount) AS (VALUES ${userValues}),
+          present AS (SELECT count(*)::int AS n FROM accounts WHERE code IN (SELECT code FROM v)),
+          locked AS (SELECT a.id, a.code, a.balance, a.allow_negative FROM accounts a
+                     WHERE a.code IN (SELECT code FROM v) AND (SELECT n FROM present) = ${user.length} ORDER BY a.code FOR UPDATE),
+          chk AS (SELECT count(*)::int AS n, COALESCE(bool_and(l.allow_negative OR l.balance + v.amount >= 0), true) AS funds
+                  FROM locked l JOIN v ON v.code = l.code),
+          t AS (INSERT INTO ledger_transactions (reference, type, description, metadata, created_at)
+                SELECT ${input.reference}, ${input.type}, ${input.description}, ${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb, ${now}
+                FROM chk WHERE chk.n = ${user.length} AND chk.funds
+                ON CONFLICT (reference) DO NOTHING RETURNING id),
+          u AS (UPDATE accounts a SET balance = a.balance + v.amount FROM v, t WHERE a.code = v.code RETURNING a.id, a.code, a.balance),
+          e AS (INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at)
+                SELECT t.id, u.id, v.amount, u.balance, ${now}::timestamptz FROM t, u JOIN v ON v.code = u.code
+                ${systemEntries}
+                RETURNING 1)
+          ${marker ? sql`, m AS (${marker.statement(sql`EXISTS (SELECT 1 FROM t)`)} RETURNING 1)` : sql``}
+          SELECT chk.n, chk.funds, (SELECT id::text FROM t) AS tx_id,
+                 (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances
+          FROM chk`,
+    ))!;
+    if (r.tx_id) {
+      const balances: Record<string, bigint> = {};
+      for (const [code, b] of Object.entries(r.balances ?? {})) balances[code] = BigInt(b);
+      return { outcome: 'posted', posted: { transactionId: r.tx_id, balances } };
+    }
+    if (r.n !== user.length) return { outcome: 'missing' };
+    if (!r.funds) return { outcome: 'insufficient' };
+    return { outcome: 'duplicate' };
+  }
+
+  /** The posting statement by statement: kept for the rare posting that touches one user account twice. */
+  async function postStepByStep(tx: Tx, input: PostInput, now: Date, onDuplicate: 'throw' | 'null'): Promise<Posted | null> {
     const inserted = await one<{ id: string }>(
       tx,
       sql`INSERT INTO ledger_transactions (reference, type, description, metadata, created_at)

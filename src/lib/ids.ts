@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 
 /**
  * Prefixed, time-ordered ids for references (STYLE rule 8): `vtu_01J...`.
@@ -13,11 +13,19 @@ export function ulid(now = Date.now()): string {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(16);
+  // 16 random bytes from a pool filled 4 KiB at a time (issue 11: one getrandom call per id showed in profiles).
+  if (poolAt + 16 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
   let rand = '';
-  for (let i = 0; i < 16; i++) rand += ALPHABET[bytes[i] % 32];
+  for (let i = 0; i < 16; i++) rand += ALPHABET[pool[poolAt + i] % 32];
+  poolAt += 16;
   return time + rand;
 }
+
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
 
 export function prefixedId(prefix: string, now?: number): string {
   return `${prefix}_${ulid(now)}`;

@@ -78,20 +78,22 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       const result = await db.transaction(async (tx) => {
         // The notifications go in first: they commit or roll back with the transfer all the same, and the two
         // wallet locks below are then held for the money statements only (issue 11: the wallets are the hot rows).
-        await notifier.emit(tx, {
-          userId: user.id,
-          kind: 'transfer_sent',
-          title: 'Transfer sent',
-          body: `You sent ${formatNaira(amount)} to @${to.username}.`,
-          data: { reference, amount: input.amount, to: to.username },
-        });
-        await notifier.emit(tx, {
-          userId: to.id,
-          kind: 'transfer_received',
-          title: 'Money received',
-          body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
-          data: { reference, amount: input.amount, from: user.username },
-        });
+        await notifier.emitMany(tx, [
+          {
+            userId: user.id,
+            kind: 'transfer_sent',
+            title: 'Transfer sent',
+            body: `You sent ${formatNaira(amount)} to @${to.username}.`,
+            data: { reference, amount: input.amount, to: to.username },
+          },
+          {
+            userId: to.id,
+            kind: 'transfer_received',
+            title: 'Money received',
+            body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
+            data: { reference, amount: input.amount, from: user.username },
+          },
+        ]);
         const balances = await lockWallets(tx, [user.id, to.id]);
         await walletLimits.assertOutflow(tx, user.id, user.kycTier, amount);
         // The recipient's tier balance cap against the balance just locked (one statement fewer under the locks).
