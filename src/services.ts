@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import { armFaultPoint } from './lib/faults.js';
-import type { Database, Db } from './db/client.js';
+import type { Database, Db, Subscription } from './db/client.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/logger.js';
 import { createLedger, type Ledger } from './ledger/ledger.js';
@@ -10,6 +10,7 @@ import { createTokenService, type TokenService } from './modules/identity/tokens
 import { createOtpService, type OtpService } from './modules/identity/otp.js';
 import { createPinService, type PinService } from './modules/identity/pins.js';
 import { createIdentityService, type IdentityService } from './modules/identity/service.js';
+import { createSessionCache } from './modules/identity/session-cache.js';
 import { createWalletService, type WalletService } from './modules/wallet/service.js';
 import { createWalletLimits, parseTierLimits, type WalletLimits } from './modules/wallet/limits.js';
 import { createNotifier, type Notifier } from './modules/notifications/notifier.js';
@@ -59,6 +60,8 @@ export interface Services {
   identity: IdentityService;
   wallet: WalletService;
   walletLimits: WalletLimits;
+  /** The auth_changed feed behind the session cache (closed with the app). */
+  authChanges: Subscription;
   notifier: Notifier;
   events: EventBus;
   /** VTU purchases, catalogues, reconciliation (issue 6); purchase() is reused by scheduled purchases. */
@@ -110,7 +113,11 @@ export async function createServices(base: { config: Config; database: Database;
   const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper });
   const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });
   const events = new EventBus();
+  const sessionCache = createSessionCache(clock);
+  const authChanges = await database.subscribe('auth_changed', { message: (userId) => sessionCache.forgetUser(userId), reset: () => sessionCache.reset() });
+  sessionCache.attach(authChanges.live);
   const identity = createIdentityService({
+    sessionCache,
     db,
     clock,
     config,
@@ -121,17 +128,17 @@ export async function createServices(base: { config: Config; database: Database;
   });
   const wallet = createWalletService({ db, ledger });
   const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
-  const notifier = createNotifier({ clock });
+  const notifier = createNotifier({ clock, jobs });
   const outbox = createOutbox({ jobs });
   const push = overrides.push ?? createPushSender(loadVapidKeys(config));
   const notifications = createNotificationsService({ db, clock, config });
-  registerNotifications({ notifier, jobs, outbox, clock, events });
+  registerNotifications({ events });
   const security = createSecurityService({
     db, clock, pepper: config.secrets.pinPepper, encryptionKey: config.secrets.dataEncryptionKey, totpIssuer: config.totpIssuer,
     otp, pins, identity, mailer, sms, notifier,
   });
   const stepUp = security.twoFactor.stepUp;
-  const settings = createSettingsService({ db, clock, pins, ledger, notifier, events, stepUp });
+  const settings = createSettingsService({ db, clock, pins, ledger, notifier, events, stepUp, forgetUser: identity.forgetUser });
 
   const marketplace = createMarketplaceService({ db, clock, ledger, walletLimits, notifier });
   const subscriptions = createSubscriptionService({ db, clock, ledger, walletLimits, notifier });
@@ -143,7 +150,7 @@ export async function createServices(base: { config: Config; database: Database;
   registerAccountClosedScrub(events, clock);
   // Simulators are wired in by configuration only (STYLE rule 12).
   const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
-  const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier });
+  const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier, forgetUser: identity.forgetUser });
   const growthArea = createGrowthArea({ db, clock, ledger, events, notifier, jobs, log, walletLimits });
 
   const processorTransport = createLoopbackTransport(config.publicUrl);
@@ -163,5 +170,5 @@ export async function createServices(base: { config: Config; database: Database;
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
   const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs });
 
-  return { vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, schedules, outbox, push, notifications, ...growthArea };
+  return { authChanges, vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, schedules, outbox, push, notifications, ...growthArea };
 }

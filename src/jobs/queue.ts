@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { one, rows, type Db, type Executor } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
@@ -70,19 +70,25 @@ export class JobQueue {
 
   /** Enqueue inside the caller's transaction (or on the database). Returns false when the singleton exists. */
   async enqueue(exec: Executor, name: string, payload: unknown, opts: EnqueueOptions = {}): Promise<boolean> {
+    return Boolean(await one<{ id: string }>(exec, this.enqueueSql(name, payload, opts)));
+  }
+
+  /**
+   * The INSERT enqueue() runs, for a caller that writes its own row and the job in ONE statement (a
+   * data-modifying CTE): with `from` (e.g. the CTE's name) it inserts one job per row of `from`, so both or
+   * neither exist. The job row is exactly enqueue()'s (same payload validation, defaults, singleton key).
+   */
+  enqueueSql(name: string, payload: unknown, opts: EnqueueOptions = {}, from?: SQL): SQL {
     const def = this.defs.get(name);
     if (!def) throw new Error(`jobs: unknown job ${name}`);
     const parsed = def.payload.parse(payload);
     const now = this.clock.now();
     const runAt = opts.runAt ?? new Date(now.getTime() + (opts.delayMs ?? 0));
-    const r = await one<{ id: string }>(
-      exec,
-      sql`INSERT INTO jobs (queue, payload, status, run_at, max_attempts, singleton_key, created_at, updated_at)
-          VALUES (${name}, ${JSON.stringify(parsed)}::jsonb, 'queued', ${runAt}, ${opts.maxAttempts ?? def.maxAttempts ?? 5},
-                  ${opts.singletonKey ?? null}, ${now}, ${now})
-          ON CONFLICT (singleton_key) DO NOTHING RETURNING id::text AS id`,
-    );
-    return Boolean(r);
+    const values = sql`${name}, ${JSON.stringify(parsed)}::jsonb, 'queued', ${runAt}, ${opts.maxAttempts ?? def.maxAttempts ?? 5},
+                  ${opts.singletonKey ?? null}, ${now}, ${now}`;
+    return sql`INSERT INTO jobs (queue, payload, status, run_at, max_attempts, singleton_key, created_at, updated_at)
+          ${from ? sql`SELECT ${values} FROM ${from}` : sql`VALUES (${values})`}
+          ON CONFLICT (singleton_key) DO NOTHING RETURNING id::text AS id`;
   }
 
   /** Enqueue the current slot of every cron schedule (idempotent per slot). */
@@ -101,10 +107,12 @@ export class JobQueue {
     while (ran < max) {
       const batch = await this.claim(10);
       if (!batch.length) break;
+      const done: string[] = [];
       for (const job of batch) {
-        await this.runOne(job);
+        if (await this.runOne(job)) done.push(job.id);
         ran++;
       }
+      await this.complete(done);
     }
     return ran;
   }
@@ -124,13 +132,26 @@ export class JobQueue {
     );
   }
 
-  private async runOne(job: { id: string; queue: string; payload: unknown; attempts: number; max_attempts: number }) {
+  /**
+   * Marks the jobs whose handler succeeded done, in one statement per claimed batch. Until then they stay
+   * 'running' under their lease: a worker that dies in between only makes them run again after the lease, as a
+   * crash between handler and completion always could (handlers are at-least-once).
+   */
+  private async complete(ids: string[]) {
+    if (!ids.length) return;
+    await this.db.execute(
+      sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${this.clock.now()} WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[])`,
+    );
+  }
+
+  /** Runs one claimed job: true when its handler succeeded (the caller completes it); a failure is recorded here. */
+  private async runOne(job: { id: string; queue: string; payload: unknown; attempts: number; max_attempts: number }): Promise<boolean> {
     const def = this.defs.get(job.queue);
     const now = () => this.clock.now();
     try {
       if (!def) throw new Error(`no handler registered for ${job.queue}`);
       await def.handler(def.payload.parse(job.payload), { attempt: job.attempts, jobId: job.id });
-      await this.db.execute(sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now()} WHERE id = ${job.id}`);
+      return true;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       // A handler may throw an error carrying JobFailureHints (e.g. a push service's 429 Retry-After).
@@ -142,22 +163,61 @@ export class JobQueue {
         sql`UPDATE jobs SET status = ${dead ? 'dead' : 'queued'}, run_at = ${new Date(now().getTime() + backoff)},
             locked_until = NULL, last_error = ${message.slice(0, 2000)}, updated_at = ${now()} WHERE id = ${job.id}`,
       );
+      return false;
     }
   }
 
   /**
-   * Claims up to `concurrency` due jobs at a time and runs them side by side, until none is due (the polling
-   * loop; tests use drain(), which runs one at a time in claim order). Jobs are independent rows claimed with
-   * SKIP LOCKED, so this is what several workers would do anyway.
+   * Runs due jobs with at most `concurrency` side by side until none is due (the polling loop; tests use drain(),
+   * which runs one at a time in claim order). One statement claims jobs for every free slot once at least half
+   * the slots are free, so a claimed job starts at once (its lease is never spent waiting); successful jobs are
+   * completed by one statement per flush, and jobs finishing during a flush go in the next one. Jobs are
+   * independent rows claimed with SKIP LOCKED, so this is what several workers would do anyway.
    */
   private async drainConcurrently(max: number, concurrency: number): Promise<number> {
     let ran = 0;
+    const running = new Set<Promise<void>>();
+    const finished: string[] = [];
+    let flushing: Promise<void> | null = null;
+    const flush = () =>
+      (flushing ??= (async () => {
+        try {
+          while (finished.length) await this.complete(finished.splice(0));
+        } catch (err) {
+          // Left 'running': they run again after their lease, as after a crash.
+          this.log.error({ err }, 'job completion failed');
+        } finally {
+          flushing = null;
+        }
+      })());
+    let drained = false;
     while (ran < max) {
-      const batch = await this.claim(concurrency);
-      if (!batch.length) break;
-      await Promise.all(batch.map((job) => this.runOne(job)));
+      const free = concurrency - running.size;
+      // Claim again once half the slots are free, or, after a claim found fewer jobs than it asked for, once a job ends.
+      if (running.size && (drained || free < Math.max(1, concurrency >> 1))) {
+        await Promise.race(running);
+        drained = false;
+        continue;
+      }
+      const want = Math.min(free, max - ran);
+      const batch = await this.claim(want);
+      drained = batch.length < want;
+      if (!batch.length && !running.size) break;
+      for (const job of batch) {
+        const p: Promise<void> = this.runOne(job)
+          .then((ok) => {
+            if (!ok) return;
+            finished.push(job.id);
+            void flush();
+          })
+          .catch((err) => this.log.error({ err, jobId: job.id }, 'job loop failed'))
+          .finally(() => running.delete(p));
+        running.add(p);
+      }
       ran += batch.length;
     }
+    await Promise.all(running);
+    while (flushing || finished.length) await (flushing ?? flush());
     return ran;
   }
 
@@ -167,13 +227,18 @@ export class JobQueue {
   /** Starts polling (main and the sandbox); tests drive drain() themselves. */
   start(pollMs = 1000, concurrency = WORKER_CONCURRENCY): void {
     this.stopped = false;
+    let cronsTickedAt = -Infinity;
     const loop = async () => {
       if (this.stopped) return;
       this.timer = null;
       this.nudged = false;
       try {
         this.running = (async () => {
-          await this.tickCrons();
+          // Slots are enqueued at most one poll late, not re-inserted on every nudged run under load.
+          if (Date.now() - cronsTickedAt >= pollMs / 2) {
+            cronsTickedAt = Date.now();
+            await this.tickCrons();
+          }
           await this.drainConcurrently(1000, concurrency);
         })();
         await this.running;

@@ -229,6 +229,27 @@ describe('channels and the outbox', () => {
     expect(subjects).toContain('New sign-in');
   });
 
+  it('emitMany writes rows and fan-out jobs in one statement; a retried fan-out enqueues each channel once', async () => {
+    const a = await signIn(h);
+    const b = await signIn(h);
+    const { db, notifier } = h.app.services;
+    const ids = await db.transaction((tx) =>
+      notifier.emitMany(tx, [
+        { userId: a.id, kind: 'transfer_sent', title: 'Sent one', body: 'to b' },
+        { userId: b.id, kind: 'transfer_received', title: 'Got one', body: 'from a' },
+      ]),
+    );
+    expect(ids).toHaveLength(2);
+    const fanOuts = await rows<{ id: string }>(db, sql`SELECT id::text AS id FROM jobs WHERE queue = 'notify.deliver' AND payload->>'notificationId' IN (${ids[0]}, ${ids[1]})`);
+    expect(fanOuts).toHaveLength(2);
+    await drain();
+    // Run both fan-outs again (as after a crash before completion): the channel jobs' keys keep one mail each.
+    await db.execute(sql`UPDATE jobs SET status = 'queued', run_at = ${h.clock.now()} WHERE queue = 'notify.deliver' AND payload->>'notificationId' IN (${ids[0]}, ${ids[1]})`);
+    await drain();
+    expect((await mailbox(a.email)).filter((m) => m.subject === 'Sent one')).toHaveLength(1);
+    expect((await mailbox(b.email)).filter((m) => m.subject === 'Got one')).toHaveLength(1);
+  });
+
   it('never sends what a rolled-back transaction emitted', async () => {
     const sub = await subscribeAtPeer();
     const u = await signIn(h);

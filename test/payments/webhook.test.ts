@@ -67,6 +67,29 @@ describe('signature', () => {
   });
 });
 
+describe('storage', () => {
+  it('a first delivery writes the event and exactly the job enqueue() writes; a repeat adds neither', async () => {
+    const u = await user(h);
+    const i = await createIntent(h, u, 400);
+    const body = chargeSuccess(i.reference, 40000);
+    expect((await postRaw(h, body, sign(body))).statusCode).toBe(200);
+    expect((await postRaw(h, body, sign(body))).statusCode).toBe(200);
+    const stored = (
+      (await h.app.services.db.execute(
+        sql`SELECT e.id::text AS event_id, e.deliveries, e.received_at, j.queue, j.payload, j.status, j.run_at, j.attempts, j.max_attempts, j.singleton_key, j.created_at
+            FROM processor_events e JOIN jobs j ON j.payload->>'eventId' = e.id::text WHERE e.reference = ${i.reference}`,
+      )) as unknown as { rows: Record<string, unknown>[] }
+    ).rows;
+    expect(stored).toHaveLength(1);
+    const [r] = stored;
+    expect(r).toMatchObject({ deliveries: 2, queue: 'payments.processEvent', payload: { eventId: r.event_id }, status: 'queued', attempts: 0, max_attempts: 8, singleton_key: `processor-event:${r.event_id}` });
+    expect(new Date(r.run_at as string).getTime()).toBe(new Date(r.received_at as string).getTime());
+    expect(new Date(r.created_at as string).getTime()).toBe(h.clock.now().getTime());
+    await h.app.services.jobs.drain();
+    expect(await balance(h, u)).toBe(400);
+  });
+});
+
 describe('outcomes', () => {
   it('stores an unknown reference as unmatched, credits nothing, shows it to operators', async () => {
     const body = chargeSuccess('top_unknown_ref_1', 500000);

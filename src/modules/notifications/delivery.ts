@@ -4,17 +4,21 @@ import { one, type Executor } from '../../db/client.js';
 import { SECOND } from '../../lib/clock.js';
 import { MAX_PUSH_PAYLOAD_BYTES } from '../../providers/push.js';
 import type { Services } from '../../services.js';
-import type { NotificationInput, NotificationKind } from './notifier.js';
+import { DELIVER_JOB, type NotificationInput, type NotificationKind } from './notifier.js';
 import { registerOutboxJobs } from './outbox.js';
 
 /**
- * Channel delivery of inbox notifications. The onEmit hook runs inside the emitter's transaction and only
- * enqueues jobs (push per subscription, e-mail and SMS through the outbox), so a rolled-back change never
- * reaches a phone or a mailbox, and a slow push service never holds the emitter's transaction open.
+ * Channel delivery of inbox notifications. emit writes the inbox row and one fan-out job (DELIVER_JOB) in the
+ * emitter's transaction, so a rolled-back change never reaches a phone or a mailbox and a money transaction pays
+ * one statement per notification (issue 11). The fan-out job enqueues the channel jobs (push per subscription,
+ * e-mail and SMS through the outbox); a slow push service never holds anyone's transaction open.
  */
 export const PUSH_JOB = 'notify.push';
 export const PUSH_MAX_ATTEMPTS = 5;
 export const PUSH_BACKOFF_MS = 30 * SECOND;
+/** The fan-out only touches our own database: retry soon, and long enough to ride out a database restart. */
+export const DELIVER_MAX_ATTEMPTS = 10;
+export const DELIVER_BACKOFF_MS = 5 * SECOND;
 
 export interface ChannelPrefs {
   email: boolean;
@@ -52,42 +56,81 @@ function emailText(n: NotificationInput): string {
   return `${n.body}\n\nYou can see all your notifications in the app. To stop these e-mails, turn off e-mail notifications in Settings.`;
 }
 
-/** Called from createServices: hooks delivery onto every emitted notification. */
-export function registerNotifications(services: Pick<Services, 'notifier' | 'jobs' | 'outbox' | 'clock' | 'events'>) {
-  const { notifier, jobs, outbox, clock, events } = services;
+/** Called from createServices. */
+export function registerNotifications(services: Pick<Services, 'events'>) {
   // A closed account's browsers must stop receiving pushes at once, in the closing transaction.
-  events.on('account.closed', async (exec, { userId }) => {
+  services.events.on('account.closed', async (exec, { userId }) => {
     await exec.execute(sql`DELETE FROM push_subscriptions WHERE user_id = ${userId}`);
   });
-  notifier.onEmit(async (exec, notificationId, n) => {
-    // One round trip for the user, their channel preferences and push subscriptions: this runs inside every
-    // money transaction that notifies (issue 11), twice per transfer.
-    const user = await one<{ email: string; phone: string | null; phone_verified_at: Date | null; status: string; prefs: unknown; subs: string[] | null }>(
-      exec,
-      sql`SELECT u.email, u.phone, u.phone_verified_at, u.status, p.prefs,
-                 (SELECT array_agg(ps.id::text ORDER BY ps.created_at) FROM push_subscriptions ps WHERE ps.user_id = u.id) AS subs
-          FROM users u LEFT JOIN user_preferences p ON p.user_id = u.id WHERE u.id = ${n.userId}`,
-    );
-    if (!user || user.status !== 'active') return;
-    const prefs = prefsOf(user.prefs);
-    if (prefs.push) {
-      const subs = (user.subs ?? []).map((id) => ({ id }));
-      const payload = pushPayload(notificationId, n, clock.now());
-      for (const s of subs) await jobs.enqueue(exec, PUSH_JOB, { subscriptionId: s.id, payload }, { singletonKey: `push:${notificationId}:${s.id}` });
-    }
-    if (prefs.email || ALWAYS_EMAIL.has(n.kind)) {
-      await outbox.sendEmail(exec, { to: user.email, subject: n.title.slice(0, 200), text: emailText(n) }, { dedupeKey: `notification:${notificationId}` });
-    }
-    if (prefs.sms && user.phone && user.phone_verified_at) {
-      await outbox.sendSms(exec, { to: user.phone, text: `${n.title}: ${n.body}`.slice(0, 320) }, { dedupeKey: `notification:${notificationId}` });
-    }
-  });
+}
+
+/**
+ * The fan-out of one notification (DELIVER_JOB, enqueued by emit in the emitter's transaction): reads the user,
+ * their channel preferences and push subscriptions as they are now, and enqueues the channel jobs in one
+ * transaction. Every channel job has a singleton key derived from the notification, so a retried fan-out never
+ * enqueues a channel twice.
+ */
+async function fanOut(services: Pick<Services, 'db' | 'jobs' | 'outbox'>, notificationId: string): Promise<void> {
+  const { db, jobs, outbox } = services;
+  const r = await one<{
+    user_id: string;
+    kind: NotificationKind;
+    title: string;
+    body: string;
+    data: Record<string, unknown> | null;
+    created_at: Date;
+    email: string;
+    phone: string | null;
+    phone_verified_at: Date | null;
+    status: string;
+    prefs: unknown;
+    subs: string[] | null;
+  }>(
+    db,
+    sql`SELECT n.user_id::text AS user_id, n.kind, n.title, n.body, n.data, n.created_at,
+               u.email, u.phone, u.phone_verified_at, u.status, p.prefs,
+               (SELECT array_agg(ps.id::text ORDER BY ps.created_at) FROM push_subscriptions ps WHERE ps.user_id = u.id) AS subs
+        FROM notifications n JOIN users u ON u.id = n.user_id LEFT JOIN user_preferences p ON p.user_id = u.id
+        WHERE n.id = ${notificationId}`,
+  );
+  // Closed accounts get the inbox row only.
+  if (!r || r.status !== 'active') return;
+  const n: NotificationInput = { userId: r.user_id, kind: r.kind, title: r.title, body: r.body, ...(r.data ? { data: r.data } : {}) };
+  const prefs = prefsOf(r.prefs);
+  const subs = prefs.push ? (r.subs ?? []) : [];
+  const email = prefs.email || ALWAYS_EMAIL.has(n.kind);
+  const sms = prefs.sms && r.phone && r.phone_verified_at ? r.phone : null;
+  const enqueues: ((exec: Executor) => Promise<unknown>)[] = [];
+  if (subs.length) {
+    const payload = pushPayload(notificationId, n, new Date(r.created_at));
+    for (const s of subs) enqueues.push((exec) => jobs.enqueue(exec, PUSH_JOB, { subscriptionId: s, payload }, { singletonKey: `push:${notificationId}:${s}` }));
+  }
+  if (email) {
+    enqueues.push((exec) => outbox.sendEmail(exec, { to: r.email, subject: n.title.slice(0, 200), text: emailText(n) }, { dedupeKey: `notification:${notificationId}` }));
+  }
+  if (sms) {
+    enqueues.push((exec) => outbox.sendSms(exec, { to: sms, text: `${n.title}: ${n.body}`.slice(0, 320) }, { dedupeKey: `notification:${notificationId}` }));
+  }
+  // A single job (the usual e-mail only) is one atomic statement; several go in together.
+  if (enqueues.length === 1) await enqueues[0](db);
+  else if (enqueues.length > 1) {
+    await db.transaction(async (tx) => {
+      for (const enqueue of enqueues) await enqueue(tx);
+    });
+  }
 }
 
 /** Job registrar (moduleJobs): push delivery plus the outbox's mail and SMS jobs. */
 export function registerNotificationJobs(services: Services) {
   registerOutboxJobs(services);
   const { jobs, db, push, clock, log } = services;
+  jobs.register({
+    name: DELIVER_JOB,
+    payload: z.object({ notificationId: z.string().uuid() }),
+    maxAttempts: DELIVER_MAX_ATTEMPTS,
+    backoffMs: DELIVER_BACKOFF_MS,
+    handler: async ({ notificationId }) => fanOut(services, notificationId),
+  });
   jobs.register({
     name: PUSH_JOB,
     payload: z.object({ subscriptionId: z.string().uuid(), payload: z.string().max(8192) }),

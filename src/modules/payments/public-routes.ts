@@ -5,8 +5,8 @@ import type { Services } from '../../services.js';
 /**
  * POST /api/public/payments/webhook/processor (spec 4.11, 5.7, 6). Its own encapsulated plugin: the body is
  * taken as raw bytes (no JSON parser runs), the HMAC-SHA512 signature is checked over exactly those bytes in
- * constant time, and only then is the body parsed. The event is stored and its processing enqueued in one
- * transaction; the answer is 200 at once, the credit happens in the job.
+ * constant time, and only then is the body parsed. The event is stored and its processing enqueued by one
+ * statement; the answer is 200 at once, the credit happens in the job.
  */
 export const WEBHOOK_PATH = '/api/public/payments/webhook/processor';
 export const WEBHOOK_BODY_LIMIT = 512 * 1024;

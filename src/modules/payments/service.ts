@@ -147,8 +147,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return (await one<IntentRow>(exec, sql`SELECT ${INTENT_COLUMNS} FROM topup_intents WHERE id = ${id}`))!;
   }
 
-  /** Credits the wallet once per processor reference, inside the caller's transaction. */
-  async function settleCharge(tx: Tx, s: SettleInput): Promise<{ credited: boolean; overCap: boolean }> {
+  /**
+   * Credits the wallet once per processor reference, inside the caller's transaction. `event` (the webhook job)
+   * is marked credited with that outcome by the same statement as the settlement; when nothing is credited the
+   * caller marks it.
+   */
+  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<{ credited: boolean; overCap: boolean }> {
     const now = clock.now();
     const ledgerRef = `payin:${s.processor}:${s.reference}`;
     const posted = await ledger.tryPost(tx, {
@@ -164,17 +168,27 @@ export function createPaymentsService(deps: PaymentsDeps) {
     if (!posted) return { credited: false, overCap: false };
 
     const balanceAfter = posted.balances[`user:${s.userId}:wallet`];
-    const tierRow = await one<{ kyc_tier: number }>(tx, sql`SELECT kyc_tier FROM users WHERE id = ${s.userId}`);
+    // One statement: the settlement row, the intent's success, the event's outcome, and the owner's KYC tier.
+    // over_cap is written false and set below in the rare case the credit passed the tier's cap.
+    const settlementId = uuid();
+    const tierRow = await one<{ kyc_tier: number | null }>(
+      tx,
+      sql`WITH settlement AS (
+            INSERT INTO payment_settlements (id, processor, processor_reference, user_id, intent_id, kind, amount, channel, source, ledger_reference, over_cap, paid_at, created_at)
+            VALUES (${settlementId}, ${s.processor}, ${s.reference}, ${s.userId}, ${s.intentId}, ${s.kind}, ${s.amount}, ${s.channel}, ${s.source}, ${ledgerRef}, false, ${s.paidAt}, ${now})),
+          intent AS (
+            UPDATE topup_intents SET status = 'success', amount_paid = ${s.amount}, channel = ${s.channel}, paid_at = ${s.paidAt ?? now},
+                   settled_at = ${now}, failure_reason = NULL, updated_at = ${now}
+            WHERE id = ${s.intentId}::uuid),
+          event AS (
+            UPDATE processor_events SET status = 'credited', outcome = ${event?.outcome ?? null}, processed_at = ${clock.now()} WHERE id = ${event?.id ?? null}::uuid)
+          SELECT (SELECT kyc_tier FROM users WHERE id = ${s.userId}) AS kyc_tier`,
+    );
     const cap = walletLimits.limitsFor(tierRow?.kyc_tier ?? 0).balanceCap;
     // DESIGN §6: money that arrived is never dropped; passing the cap only flags the wallet for an operator.
     const overCap = cap !== null && balanceAfter > cap;
-    await tx.execute(sql`INSERT INTO payment_settlements (id, processor, processor_reference, user_id, intent_id, kind, amount, channel, source, ledger_reference, over_cap, paid_at, created_at)
-        VALUES (${uuid()}, ${s.processor}, ${s.reference}, ${s.userId}, ${s.intentId}, ${s.kind}, ${s.amount}, ${s.channel}, ${s.source}, ${ledgerRef}, ${overCap}, ${s.paidAt}, ${now})`);
-    if (s.intentId) {
-      await tx.execute(sql`UPDATE topup_intents SET status = 'success', amount_paid = ${s.amount}, channel = ${s.channel}, paid_at = ${s.paidAt ?? now},
-          settled_at = ${now}, failure_reason = NULL, updated_at = ${now} WHERE id = ${s.intentId}`);
-    }
     if (overCap) {
+      await tx.execute(sql`UPDATE payment_settlements SET over_cap = true WHERE id = ${settlementId}`);
       await tx.execute(sql`INSERT INTO wallet_flags (id, user_id, kind, reference, details, created_at)
           VALUES (${uuid()}, ${s.userId}, 'balance_cap_exceeded', ${ledgerRef},
                   ${JSON.stringify({ balanceAfter: toNaira(balanceAfter), cap: toNaira(cap!), tier: tierRow?.kyc_tier ?? 0 })}::jsonb, ${now})
@@ -252,13 +266,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
     if (!u || u.status !== 'active') throw notFound('User');
     const names = (u.full_name ?? u.username ?? u.email.split('@')[0]).trim().split(/\s+/);
     const adapter = processors.default;
-    // The processor answers the same customer's account again on a repeat call, so a retry or a race is safe;
-    // the primary key on user_id keeps one row.
+    // The processor answers the same customer's account again on a repeat call, so a retry or a race is safe:
+    // the primary key on user_id keeps one row. No conflict target: two racing calls insert the same account
+    // number too, and PostgreSQL raises a unique violation on a non-arbiter index instead of doing nothing.
     const acc = await adapter.createDedicatedAccount({ email: u.email, firstName: names[0], lastName: names.slice(1).join(' ') || names[0], phone: u.phone });
     await db.execute(sql`INSERT INTO dedicated_accounts (user_id, processor, customer_code, account_number, account_name, bank_name, provider_id, created_at)
         VALUES (${userId}, ${adapter.id}, ${acc.customerCode}, ${acc.accountNumber}, ${acc.accountName}, ${acc.bankName}, ${acc.providerId}, ${clock.now()})
-        ON CONFLICT (user_id) DO NOTHING`);
-    return dvaView((await dedicatedAccountOf(db, userId))!);
+        ON CONFLICT DO NOTHING`);
+    const row = await dedicatedAccountOf(db, userId);
+    // Only a processor handing one account number to two customers leaves no row for this user.
+    if (!row) throw new AppError('UPSTREAM_ERROR', `The payment processor answered account ${acc.accountNumber}, which belongs to another customer`);
+    return dvaView(row);
   }
 
   /** A transfer into a dedicated account (channel dedicated_nuban) credits the account's owner, once. */
@@ -445,38 +463,40 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     /**
-     * Stores a webhook body whose signature was already checked, and enqueues its processing in the same
-     * transaction. Identical bodies are stored once (the unique payload hash decides); repeats only count.
+     * Stores a webhook body whose signature was already checked, and enqueues its processing with it. A first
+     * delivery is ONE autocommit statement writing the event and its job together (both or neither). Identical
+     * bodies are stored once (the unique payload hash decides); repeats only count.
      */
     async storeEvent(processorId: string, rawBody: Buffer, payload: unknown): Promise<{ eventId: string; duplicate: boolean }> {
       const ev = payload as { event?: unknown; data?: { reference?: unknown } };
       const eventName = typeof ev?.event === 'string' ? ev.event.slice(0, 100) : '(none)';
       const reference = typeof ev?.data?.reference === 'string' ? ev.data.reference.slice(0, 200) : null;
       const hash = sha256(rawBody);
-      const stored = await db.transaction(async (tx) => {
-        const now = clock.now();
-        const id = uuid();
-        const inserted = await one<{ id: string }>(
-          tx,
-          sql`INSERT INTO processor_events (id, processor, payload_hash, event, reference, payload, status, received_at, last_received_at)
+      const now = clock.now();
+      const id = uuid();
+      const inserted = await one<{ id: string }>(
+        db,
+        sql`WITH ev AS (
+              INSERT INTO processor_events (id, processor, payload_hash, event, reference, payload, status, received_at, last_received_at)
               VALUES (${id}, ${processorId}, ${hash}, ${eventName}, ${reference}, ${JSON.stringify(payload)}::jsonb, 'received', ${now}, ${now})
-              ON CONFLICT (payload_hash) DO NOTHING RETURNING id`,
-        );
-        if (inserted) {
-          await jobs.enqueue(tx, JOB_PROCESS_EVENT, { eventId: id }, { singletonKey: `processor-event:${id}` });
-          return { eventId: id, duplicate: false };
-        }
-        const prior = (await one<{ id: string; status: string; deliveries: number }>(
-          tx,
-          sql`UPDATE processor_events SET deliveries = deliveries + 1, last_received_at = ${now} WHERE payload_hash = ${hash} RETURNING id, status, deliveries`,
-        ))!;
-        // A redelivery revives an event whose processing died, so the processor's retries are never wasted.
-        if (prior.status === 'failed') {
-          await tx.execute(sql`UPDATE processor_events SET status = 'received' WHERE id = ${prior.id}`);
-          await jobs.enqueue(tx, JOB_PROCESS_EVENT, { eventId: prior.id }, { singletonKey: `processor-event:${prior.id}:${prior.deliveries}` });
-        }
-        return { eventId: prior.id, duplicate: true };
-      });
+              ON CONFLICT (payload_hash) DO NOTHING RETURNING id),
+            job AS (${jobs.enqueueSql(JOB_PROCESS_EVENT, { eventId: id }, { singletonKey: `processor-event:${id}` }, sql`ev`)})
+            SELECT id::text AS id FROM ev`,
+      );
+      const stored = inserted
+        ? { eventId: id, duplicate: false }
+        : await db.transaction(async (tx) => {
+            const prior = (await one<{ id: string; status: string; deliveries: number }>(
+              tx,
+              sql`UPDATE processor_events SET deliveries = deliveries + 1, last_received_at = ${clock.now()} WHERE payload_hash = ${hash} RETURNING id, status, deliveries`,
+            ))!;
+            // A redelivery revives an event whose processing died, so the processor's retries are never wasted.
+            if (prior.status === 'failed') {
+              await tx.execute(sql`UPDATE processor_events SET status = 'received' WHERE id = ${prior.id}`);
+              await jobs.enqueue(tx, JOB_PROCESS_EVENT, { eventId: prior.id }, { singletonKey: `processor-event:${prior.id}:${prior.deliveries}` });
+            }
+            return { eventId: prior.id, duplicate: true };
+          });
       faultPoint('payments.webhook.afterStore');
       // The credit should follow the webhook within a second, not wait for the worker's next poll.
       if (!stored.duplicate) jobs.nudge();
@@ -485,7 +505,14 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
     /** The job behind the webhook: decides what a stored event means and credits at most once. */
     async processEvent(eventId: string, isLastAttempt: boolean) {
-      const ev = await one<{ id: string; processor: string; payload: unknown; status: string }>(db, sql`SELECT id, processor, payload, status FROM processor_events WHERE id = ${eventId}`);
+      // One read: the event and the top-up intent of the reference it was stored under (checked below against
+      // the reference the adapter parses).
+      const ev = await one<{ id: string; processor: string; payload: unknown; status: string; reference: string | null; intent_id: string | null; intent_user_id: string | null; intent_amount: string | null }>(
+        db,
+        sql`SELECT e.id, e.processor, e.payload, e.status, e.reference, i.id AS intent_id, i.user_id AS intent_user_id, i.amount::text AS intent_amount
+            FROM processor_events e LEFT JOIN topup_intents i ON e.status = 'received' AND i.reference = e.reference AND i.processor = e.processor
+            WHERE e.id = ${eventId}`,
+      );
       if (!ev || ev.status !== 'received') return;
       try {
         const adapter = adapterOf(ev.processor);
@@ -497,12 +524,19 @@ export function createPaymentsService(deps: PaymentsDeps) {
         const reference = c.reference;
         const amount = c.amount;
 
-        const intent = await one<IntentRow>(db, sql`SELECT ${INTENT_COLUMNS} FROM topup_intents WHERE reference = ${reference} AND processor = ${ev.processor}`);
+        const intent =
+          ev.reference === reference
+            ? ev.intent_id && { id: ev.intent_id, user_id: ev.intent_user_id!, amount: ev.intent_amount! }
+            : await one<{ id: string; user_id: string; amount: string }>(db, sql`SELECT id, user_id, amount::text AS amount FROM topup_intents WHERE reference = ${reference} AND processor = ${ev.processor}`);
         if (intent) {
           await db.transaction(async (tx) => {
-            const r = await settleCharge(tx, { processor: ev.processor, reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount, channel: c.channel, paidAt: c.paidAt, source: 'webhook' });
             const note = amount === BigInt(intent.amount) ? '' : `; paid ${formatNaira(amount)} against ${formatNaira(BigInt(intent.amount))} requested`;
-            await markEvent(tx, ev.id, r.credited ? 'credited' : 'duplicate', r.credited ? `credited ${formatNaira(amount)}${note}` : 'already credited');
+            const r = await settleCharge(
+              tx,
+              { processor: ev.processor, reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount, channel: c.channel, paidAt: c.paidAt, source: 'webhook' },
+              { id: ev.id, outcome: `credited ${formatNaira(amount)}${note}` },
+            );
+            if (!r.credited) await markEvent(tx, ev.id, 'duplicate', 'already credited');
             faultPoint('payments.credit.beforeCommit');
           });
           return;
