@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -35,9 +37,16 @@ export interface Server {
   stop: () => Promise<void>;
 }
 
-/** Starts a server script in a child process and waits until it prints its port. */
+/**
+ * Starts a server script in a child process and waits until it prints its port. The server runs as compiled
+ * JavaScript from dist-bench/ (`npm run bench` builds it first), as `npm start` runs dist/: no TypeScript loader in
+ * the measured process. BENCH_TSX=1 runs the .ts source under tsx instead.
+ */
 export async function startServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const compiled = path.join('dist-bench', script.replace(/\.ts$/, '.js'));
+  const useTsx = process.env.BENCH_TSX === '1' || !fs.existsSync(compiled);
+  const args = useTsx ? [...nodeArgs, '--import', 'tsx', script] : [...nodeArgs, compiled];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   let peak = 0;
   let queries = 0;
   let waiters: ((n: number) => void)[] = [];

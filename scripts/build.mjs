@@ -1,0 +1,16 @@
+// `npm run build`: compiles TypeScript with tsc and copies what the compiled code reads at run time (the SQL
+// migrations). BUILD_BENCH=1 also compiles the benchmark servers (bench/) into dist-bench/ for `npm run bench`.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+
+const bench = process.env.BUILD_BENCH === '1';
+const project = bench ? 'tsconfig.bench.json' : 'tsconfig.build.json';
+const out = bench ? 'dist-bench/src' : 'dist';
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], { stdio: 'inherit' });
+const from = 'src/db/migrations';
+const to = path.join(out, 'db/migrations');
+fs.rmSync(to, { recursive: true, force: true });
+fs.mkdirSync(to, { recursive: true });
+for (const f of fs.readdirSync(from)) fs.copyFileSync(path.join(from, f), path.join(to, f));
