@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WalletLimit } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from './helpers/harness.js';
 import { sql } from 'drizzle-orm';
@@ -267,5 +268,131 @@ describe('ledger.post', () => {
 
   it.runIf(usingPostgres)('runs on PostgreSQL in this pass', () => {
     expect(h.database.kind).toBe('pg');
+  });
+});
+
+describe('wallet limits and the outflow counter', () => {
+  const post = (userId: string, type: string, kobo: bigint, limits?: WalletLimit[]) =>
+    db().transaction((tx) =>
+      ledger().post(tx, {
+        reference: `${type}_${randomUUID()}`,
+        type,
+        description: type,
+        entries: [
+          { account: { user: userId, kind: 'wallet' }, amount: kobo },
+          { account: { system: 'revenue' }, amount: -kobo },
+        ],
+        limits,
+      }),
+    );
+  const counter = async (userId: string) =>
+    (await db().execute(sql`SELECT outflow_day::text AS day, outflow_today::text AS n FROM accounts WHERE code = ${`user:${userId}:wallet`}`)).rows[0] as {
+      day: string | null;
+      n: string;
+    };
+  const limits = () => h.app.services.walletLimits;
+  const refuse = (code: string) => () => Object.assign(new Error(code), { code });
+
+  it('counts outflow types, nets same-day refunds, ignores credits, and starts again each Lagos day', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 100_000n);
+    await post(u.id, 'wallet_debit', -1_000n);
+    await post(u.id, 'vtu_purchase', -2_000n);
+    await post(u.id, 'vtu_refund', 500n);
+    await post(u.id, 'savings_deposit', -4_000n); // moving money to one's own savings is not outflow
+    expect(await counter(u.id)).toEqual({ day: '2026-01-15', n: '2500' });
+    expect(await limits().outflowToday(db(), u.id)).toBe(2_500n);
+    const start = h.clock.now();
+    try {
+      h.clock.set('2026-01-15T23:30:00Z'); // 00:30 on the 16th in Lagos
+      expect(await limits().outflowToday(db(), u.id)).toBe(0n);
+      await post(u.id, 'vtu_refund', 700n); // a refund today of yesterday's purchase: reads as zero, not below
+      expect(await counter(u.id)).toEqual({ day: '2026-01-16', n: '-700' });
+      expect(await limits().outflowToday(db(), u.id)).toBe(0n);
+      await post(u.id, 'transfer_out', -1_000n);
+      expect(await limits().outflowToday(db(), u.id)).toBe(300n);
+      // A writer whose clock is still on the 15th leaves the 16th's counter alone.
+      h.clock.set('2026-01-15T22:59:00Z');
+      await post(u.id, 'wallet_debit', -100n);
+      expect(await counter(u.id)).toEqual({ day: '2026-01-16', n: '300' });
+      await expectLedgerOk(h);
+    } finally {
+      h.clock.set(start);
+    }
+  });
+
+  it('the posting that touches one wallet twice keeps the counter too', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 1_000n);
+    await db().transaction((tx) =>
+      ledger().post(tx, {
+        reference: `twice_${randomUUID()}`,
+        type: 'vtu_purchase',
+        description: 'price and fee',
+        entries: [
+          { account: { user: u.id, kind: 'wallet' }, amount: -300n },
+          { account: { user: u.id, kind: 'wallet' }, amount: -100n },
+          { account: { system: 'revenue' }, amount: 400n },
+        ],
+      }),
+    );
+    expect((await counter(u.id)).n).toBe('400');
+    await expectLedgerOk(h);
+  });
+
+  it('a refused limit writes nothing and names itself: daily outflow first, then the balance cap, then funds', async () => {
+    const [a, b] = await Promise.all([signIn(h), signIn(h)]);
+    await credit(a.id, 1_000n);
+    await credit(b.id, 900n);
+    const transfer = (kobo: bigint, l: WalletLimit[]) =>
+      db().transaction((tx) =>
+        ledger().post(tx, {
+          reference: `tr_${randomUUID()}`,
+          type: 'transfer_out',
+          description: 'p2p',
+          entries: [
+            { account: { user: a.id, kind: 'wallet' }, amount: -kobo },
+            { account: { user: b.id, kind: 'wallet' }, amount: kobo },
+          ],
+          limits: l,
+        }),
+      );
+    const seen: bigint[] = [];
+    const daily = (max: bigint): WalletLimit => ({ user: a.id, dailyOutflow: { max, refuse: (used) => (seen.push(used), refuse('DAILY')()) } });
+    const cap = (max: bigint): WalletLimit => ({ user: b.id, balance: { max, refuse: (bal) => (seen.push(bal), refuse('CAP')()) } });
+    await transfer(200n, [daily(500n), cap(5_000n)]);
+    await expect(transfer(400n, [daily(500n), cap(1_000n)])).rejects.toMatchObject({ code: 'DAILY' });
+    await expect(transfer(50n, [daily(500n), cap(1_000n)])).rejects.toMatchObject({ code: 'CAP' });
+    await expect(transfer(5_000n, [daily(10_000n), cap(10_000n)])).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect(seen).toEqual([200n, 1_100n]);
+    expect(await ledger().balance(db(), { user: a.id, kind: 'wallet' })).toBe(800n);
+    expect(await ledger().balance(db(), { user: b.id, kind: 'wallet' })).toBe(1_100n);
+    expect((await counter(a.id)).n).toBe('200');
+    // A limit on a wallet the posting does not touch is a programming error.
+    await expect(transfer(1n, [{ user: randomUUID(), balance: { max: 1n, refuse: refuse('X') } }])).rejects.toThrow(/does not touch/);
+    await expectLedgerOk(h);
+  });
+
+  it('50 parallel debits under a daily limit: exactly as many as fit pass, the counter says so', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 100_000n);
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => post(u.id, 'wallet_debit', -100n, [{ user: u.id, dailyOutflow: { max: 2_000n, refuse: refuse('DAILY') } }])),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason.code).toBe('DAILY');
+    expect(await counter(u.id)).toEqual({ day: '2026-01-15', n: '2000' });
+    await expectLedgerOk(h);
+  });
+
+  it('verifyLedger detects a counter that does not match its day', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 1_000n);
+    await post(u.id, 'wallet_debit', -100n);
+    await db().execute(sql`UPDATE accounts SET outflow_today = 50 WHERE code = ${`user:${u.id}:wallet`}`);
+    const report = await verifyLedger(db());
+    expect(report.breaches).toContainEqual(expect.objectContaining({ invariant: 'outflow counter' }));
+    await db().execute(sql`UPDATE accounts SET outflow_today = 100 WHERE code = ${`user:${u.id}:wallet`}`);
+    await expectLedgerOk(h);
   });
 });

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../http/errors.js';
 import { one, rows, type Executor, type Tx } from '../db/client.js';
-import type { Clock } from '../lib/clock.js';
+import { lagosDate, type Clock } from '../lib/clock.js';
 import { currentEffectMarker, markEffect } from '../lib/effect-marker.js';
 
 /**
@@ -34,6 +34,36 @@ export interface PostInput {
   description: string;
   entries: Entry[];
   metadata?: Record<string, unknown>;
+  /**
+   * Limits on user wallets this posting touches, checked against the locked rows in the posting itself: a refused
+   * limit writes nothing and throws the limit's own error (before the funds check).
+   */
+  limits?: WalletLimit[];
+}
+
+export interface WalletLimit {
+  /** The user whose wallet (an account of this posting) the limit is on. */
+  user: string;
+  /** Refused when today's outflow (clamped at zero) plus this posting's would pass `max`. */
+  dailyOutflow?: { max: bigint; refuse: (usedToday: bigint) => Error };
+  /** Refused when the balance after this posting would pass `max`. */
+  balance?: { max: bigint; refuse: (balanceBefore: bigint) => Error };
+}
+
+/**
+ * Outflow is money leaving the user's control (DESIGN §6 daily limits): the debit side of these transaction types
+ * on a wallet; the credit side of the refund types nets it. The ledger keeps each wallet's outflow for the current
+ * Lagos day on its account row (outflow_day, outflow_today), moved by the same statement as the balance.
+ */
+export const OUTFLOW_TYPES = ['vtu_purchase', 'transfer_out', 'wallet_debit', 'marketplace_order', 'subscription_order'];
+export const OUTFLOW_REFUND_TYPES = ['vtu_refund', 'order_refund'];
+
+/** What an entry adds to its account's outflow today (kobo, signed). */
+export function outflowOf(type: string, e: Entry): bigint {
+  if (!('user' in e.account) || e.account.kind !== 'wallet') return 0n;
+  if (OUTFLOW_TYPES.includes(type) && e.amount < 0n) return -e.amount;
+  if (OUTFLOW_REFUND_TYPES.includes(type) && e.amount > 0n) return -e.amount;
+  return 0n;
 }
 
 export interface Posted {
@@ -89,13 +119,23 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     return row.id;
   }
 
+  /**
+   * The SET clause moving an account's outflow today by `outflow`: a new Lagos day starts from zero; a posting
+   * dated before the day already on the row (a writer whose clock is behind, around midnight) leaves it alone, so
+   * the row always equals the sum of its day's outflow entries (checked by ledger:verify).
+   */
+  const outflowSet = (outflow: SQL, today: string) =>
+    sql`outflow_day = CASE WHEN ${outflow} = 0 OR outflow_day > ${today}::date THEN outflow_day ELSE ${today}::date END,
+        outflow_today = CASE WHEN ${outflow} = 0 OR outflow_day > ${today}::date THEN outflow_today
+                             WHEN outflow_day = ${today}::date THEN outflow_today + ${outflow} ELSE ${outflow} END`;
+
   /** Moves a user account's materialised balance; the conditional UPDATE is the non-negative check and the row lock. */
-  async function applyToUserAccount(tx: Tx, ref: AccountRef, amount: bigint): Promise<{ id: string; balance: bigint }> {
+  async function applyToUserAccount(tx: Tx, ref: AccountRef, amount: bigint, outflow: bigint, today: string): Promise<{ id: string; balance: bigint }> {
     const code = accountCode(ref);
     const update = () =>
       one<{ id: string; balance: string }>(
         tx,
-        sql`UPDATE accounts SET balance = balance + ${amount}
+        sql`UPDATE accounts SET balance = balance + ${amount}, ${outflowSet(sql`${outflow}::bigint`, today)}
             WHERE code = ${code} AND (allow_negative OR balance + ${amount} >= 0)
             RETURNING id::text AS id, balance::text AS balance`,
       );
@@ -119,6 +159,10 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       sum += e.amount;
     }
     if (sum !== 0n) throw new Error(`ledger: ${input.reference} is unbalanced by ${sum} kobo`);
+    for (const l of input.limits ?? []) {
+      const code = accountCode({ user: l.user, kind: 'wallet' });
+      if (!input.entries.some((e) => accountCode(e.account) === code)) throw new Error(`ledger: ${input.reference} limits ${code}, which it does not touch`);
+    }
 
     const now = clock.now();
     const userCodes = input.entries.filter((e) => 'user' in e.account).map((e) => accountCode(e.account));
@@ -138,16 +182,19 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
         case 'duplicate':
           if (onDuplicate === 'null') return null;
           throw new AppError('DUPLICATE_REFERENCE', `Ledger reference ${input.reference} was already posted`);
+        case 'limit':
+          throw fast.error;
         case 'insufficient':
           throw new AppError('INSUFFICIENT_FUNDS', 'Wallet balance is too low for this transaction');
         case 'missing':
           throw new Error(`ledger: ${input.reference}: accounts ${userCodes.join(', ')} could not be created`);
       }
     }
+    if (input.limits?.length) throw new Error(`ledger: ${input.reference}: limits need a posting that touches each user account once`);
     return postStepByStep(tx, input, now, onDuplicate);
   }
 
-  type FastOutcome = { outcome: 'posted'; posted: Posted } | { outcome: 'duplicate' | 'insufficient' | 'missing' };
+  type FastOutcome = { outcome: 'posted'; posted: Posted } | { outcome: 'duplicate' | 'insufficient' | 'missing' } | { outcome: 'limit'; error: Error };
 
   /**
    * The whole posting in one statement (issue 11: a transfer's money statements were five round trips). In order,
@@ -160,35 +207,56 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
    * transaction is untouched, exactly as when the step-by-step path throws before its first write.
    */
   async function postInOneStatement(tx: Tx, input: PostInput, system: { id: string; amount: bigint }[], now: Date): Promise<FastOutcome> {
-    const user = input.entries.filter((e) => 'user' in e.account).map((e) => ({ code: accountCode(e.account), amount: e.amount }));
+    const today = lagosDate(now);
+    const limitOf = new Map((input.limits ?? []).map((l) => [accountCode({ user: l.user, kind: 'wallet' }), l]));
+    const user = input.entries
+      .filter((e) => 'user' in e.account)
+      .map((e) => {
+        const code = accountCode(e.account);
+        return { code, amount: e.amount, outflow: outflowOf(input.type, e), limit: limitOf.get(code) };
+      });
     const marker = currentEffectMarker();
-    const userValues = user.length ? sql.join(user.map((u) => sql`(${u.code}::text, ${u.amount}::bigint)`), sql`, `) : sql`(NULL::text, NULL::bigint)`;
+    const userValues = user.length
+      ? sql.join(
+          user.map(
+            (u) =>
+              sql`(${u.code}::text, ${u.amount}::bigint, ${u.outflow}::bigint, ${u.limit?.dailyOutflow?.max ?? null}::bigint, ${u.limit?.balance?.max ?? null}::bigint)`,
+          ),
+          sql`, `,
+        )
+      : sql`(NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint)`;
     const systemEntries = system.length
       ? sql`UNION ALL SELECT t.id, s.id, s.amount, NULL::bigint, ${now}::timestamptz FROM t, (VALUES ${sql.join(
           system.map((x) => sql`(${x.id}::bigint, ${x.amount}::bigint)`),
           sql`, `,
         )}) AS s(id, amount)`
       : sql``;
-    const r = (await one<{ n: number; funds: boolean; tx_id: string | null; balances: Record<string, string> | null }>(
+    // used = today's outflow on the locked row, clamped at zero (refunds of an earlier day net it below).
+    const used = sql`GREATEST(CASE WHEN l.outflow_day = ${today}::date THEN l.outflow_today ELSE 0 END, 0)`;
+    const r = (await one<{ n: number; funds: boolean; within: boolean; tx_id: string | null; balances: Record<string, string> | null; seen: Record<string, [string, string]> | null }>(
       tx,
-      sql`WITH v(code, amount) AS (VALUES ${userValues}),
+      sql`WITH v(code, amount, outflow, max_outflow, max_balance) AS (VALUES ${userValues}),
           present AS (SELECT count(*)::int AS n FROM accounts WHERE code IN (SELECT code FROM v)),
-          locked AS (SELECT a.id, a.code, a.balance, a.allow_negative FROM accounts a
+          locked AS (SELECT a.id, a.code, a.balance, a.allow_negative, a.outflow_day, a.outflow_today FROM accounts a
                      WHERE a.code IN (SELECT code FROM v) AND (SELECT n FROM present) = ${user.length} ORDER BY a.code FOR UPDATE),
-          chk AS (SELECT count(*)::int AS n, COALESCE(bool_and(l.allow_negative OR l.balance + v.amount >= 0), true) AS funds
+          chk AS (SELECT count(*)::int AS n, COALESCE(bool_and(l.allow_negative OR l.balance + v.amount >= 0), true) AS funds,
+                         COALESCE(bool_and((v.max_outflow IS NULL OR ${used} + v.outflow <= v.max_outflow)
+                                       AND (v.max_balance IS NULL OR l.balance + v.amount <= v.max_balance)), true) AS within
                   FROM locked l JOIN v ON v.code = l.code),
           t AS (INSERT INTO ledger_transactions (reference, type, description, metadata, created_at)
                 SELECT ${input.reference}, ${input.type}, ${input.description}, ${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb, ${now}
-                FROM chk WHERE chk.n = ${user.length} AND chk.funds
+                FROM chk WHERE chk.n = ${user.length} AND chk.funds AND chk.within
                 ON CONFLICT (reference) DO NOTHING RETURNING id),
-          u AS (UPDATE accounts a SET balance = a.balance + v.amount FROM v, t WHERE a.code = v.code RETURNING a.id, a.code, a.balance),
+          u AS (UPDATE accounts a SET balance = a.balance + v.amount, ${outflowSet(sql`v.outflow`, today)}
+                FROM v, t WHERE a.code = v.code RETURNING a.id, a.code, a.balance),
           e AS (INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at)
                 SELECT t.id, u.id, v.amount, u.balance, ${now}::timestamptz FROM t, u JOIN v ON v.code = u.code
                 ${systemEntries}
                 RETURNING 1)
           ${marker ? sql`, m AS (${marker.statement(sql`EXISTS (SELECT 1 FROM t)`)} RETURNING 1)` : sql``}
-          SELECT chk.n, chk.funds, (SELECT id::text FROM t) AS tx_id,
-                 (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances
+          SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id,
+                 (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
+                 CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
           FROM chk`,
     ))!;
     if (r.tx_id) {
@@ -197,6 +265,19 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       return { outcome: 'posted', posted: { transactionId: r.tx_id, balances } };
     }
     if (r.n !== user.length) return { outcome: 'missing' };
+    if (!r.within) {
+      // The same arithmetic as the statement, on the values it saw, names the refused limit (outflow first).
+      const seen = (code: string) => (r.seen?.[code] ?? ['0', '0']).map(BigInt);
+      for (const u of user) {
+        const usedToday = seen(u.code)[1];
+        if (u.limit?.dailyOutflow && usedToday + u.outflow > u.limit.dailyOutflow.max) return { outcome: 'limit', error: u.limit.dailyOutflow.refuse(usedToday) };
+      }
+      for (const u of user) {
+        const balance = seen(u.code)[0];
+        if (u.limit?.balance && balance + u.amount > u.limit.balance.max) return { outcome: 'limit', error: u.limit.balance.refuse(balance) };
+      }
+      throw new Error(`ledger: ${input.reference}: a limit refused the posting but none matched`);
+    }
     if (!r.funds) return { outcome: 'insufficient' };
     return { outcome: 'duplicate' };
   }
@@ -221,7 +302,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     const values: SQL[] = [];
     for (const e of ordered) {
       if ('user' in e.account) {
-        const r = await applyToUserAccount(tx, e.account, e.amount);
+        const r = await applyToUserAccount(tx, e.account, e.amount, outflowOf(input.type, e), lagosDate(now));
         balances[accountCode(e.account)] = r.balance;
         values.push(sql`(${inserted.id}, ${r.id}, ${e.amount}, ${r.balance}, ${now})`);
       } else {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../db/client.js';
+import { OUTFLOW_REFUND_TYPES, OUTFLOW_TYPES } from './ledger.js';
 
 export interface Breach {
   invariant: string;
@@ -11,7 +12,10 @@ export interface VerifyReport {
   breaches: Breach[];
 }
 
-/** DESIGN §6 invariants: balanced transactions, materialised balances equal their entries, no wallet below zero. */
+/**
+ * DESIGN §6 invariants: balanced transactions, materialised balances equal their entries, no wallet below zero,
+ * and each wallet's outflow counter equals its day's outflow entries.
+ */
 export async function verifyLedger(exec: Executor): Promise<VerifyReport> {
   const breaches: Breach[] = [];
   const checked: VerifyReport['checked'] = [];
@@ -52,6 +56,22 @@ export async function verifyLedger(exec: Executor): Promise<VerifyReport> {
   );
   checked.push({ invariant: 'each entry balance_after equals the running sum of its account', count: afterDrift.length });
   for (const a of afterDrift) breaches.push({ invariant: 'running balance', detail: `entry ${a.id}` });
+
+  // The outflow counter on a wallet row equals the outflow entries of the Lagos day it is for (ledger.ts).
+  const outflow = await rows<{ code: string; day: string; counter: string; s: string }>(
+    exec,
+    sql`SELECT a.code, a.outflow_day::text AS day, a.outflow_today::text AS counter, COALESCE(-SUM(e.amount) FILTER (WHERE t.id IS NOT NULL), 0)::text AS s
+        FROM accounts a
+        LEFT JOIN ledger_entries e ON e.account_id = a.id AND ((e.created_at AT TIME ZONE 'UTC') + interval '1 hour')::date = a.outflow_day
+        LEFT JOIN ledger_transactions t ON t.id = e.transaction_id
+          AND ((t.type IN ${OUTFLOW_TYPES} AND e.amount < 0) OR (t.type IN ${OUTFLOW_REFUND_TYPES} AND e.amount > 0))
+        WHERE a.kind = 'wallet' AND a.outflow_day IS NOT NULL
+        GROUP BY a.id, a.code, a.outflow_day, a.outflow_today
+        HAVING a.outflow_today <> COALESCE(-SUM(e.amount) FILTER (WHERE t.id IS NOT NULL), 0)`,
+  );
+  const walletCount = await rows<{ n: string }>(exec, sql`SELECT count(*)::text AS n FROM accounts WHERE kind = 'wallet' AND outflow_day IS NOT NULL`);
+  checked.push({ invariant: "each wallet's outflow counter equals the outflow entries of its day", count: Number(walletCount[0].n) });
+  for (const o of outflow) breaches.push({ invariant: 'outflow counter', detail: `${o.code}: ${o.counter} on ${o.day}, entries ${o.s}` });
 
   const total = await rows<{ s: string }>(exec, sql`SELECT COALESCE(SUM(amount), 0)::text AS s FROM ledger_entries`);
   checked.push({ invariant: 'all entries together sum to zero (money is neither created nor lost)', count: 1 });

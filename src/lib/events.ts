@@ -21,14 +21,35 @@ export interface DomainEvents {
 export type EventName = keyof DomainEvents;
 export type Subscriber<E extends EventName> = (exec: Executor, payload: DomainEvents[E]) => Promise<void>;
 
-export class EventBus {
-  private subs = new Map<EventName, Subscriber<any>[]>();
+/**
+ * A subscriber's read-only check of whether an event concerns it at all (e.g. "does this user have an open loan"):
+ * when it says no, the subscriber is not called, and an emitter can run the checks early with prepare().
+ */
+export type Applies<E extends EventName> = (exec: Executor, payload: DomainEvents[E]) => Promise<boolean>;
 
-  on<E extends EventName>(name: E, fn: Subscriber<E>): void {
-    this.subs.set(name, [...(this.subs.get(name) ?? []), fn]);
+export class EventBus {
+  private subs = new Map<EventName, { fn: Subscriber<any>; applies?: Applies<any> }[]>();
+
+  on<E extends EventName>(name: E, fn: Subscriber<E>, applies?: Applies<E>): void {
+    this.subs.set(name, [...(this.subs.get(name) ?? []), { fn, applies }]);
   }
 
   async emit<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<void> {
-    for (const fn of this.subs.get(name) ?? []) await fn(exec, payload);
+    for (const s of this.subs.get(name) ?? []) if (!s.applies || (await s.applies(exec, payload))) await s.fn(exec, payload);
+  }
+
+  /**
+   * Runs the subscribers' checks now and returns the emit for later, which calls only the subscribers whose check
+   * said yes. For an emitter whose transaction holds hot row locks (issue 11: a transfer's wallets): the checks
+   * run before the locks are taken, so an event nobody needs costs nothing under them. The checks see the state
+   * as of prepare(); a subscriber that starts to apply between the two (a loan disbursed to the recipient in the
+   * same instant) misses this one event (docs/decisions.md).
+   */
+  async prepare<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<(tx: Executor) => Promise<void>> {
+    const chosen: Subscriber<E>[] = [];
+    for (const s of this.subs.get(name) ?? []) if (!s.applies || (await s.applies(exec, payload))) chosen.push(s.fn);
+    return async (tx) => {
+      for (const fn of chosen) await fn(tx, payload);
+    };
   }
 }

@@ -5,6 +5,7 @@ import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, ty
 import { DAY } from '../../src/lib/clock.js';
 import { toKobo } from '../../src/lib/money.js';
 import { balances, notificationsOf, purchase, systemBalance, topUp } from '../growth/helpers.js';
+import { tier2User } from '../payments/helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -167,6 +168,26 @@ describe('repayLoan', () => {
     // No open loan: credits stay in the wallet.
     await topUp(h, u.id, 100);
     expect((await balances(h, u.id)).wallet).toBe(3500);
+    await expectLedgerOk(h);
+  });
+});
+
+describe('repayment from a transfer received', () => {
+  it("a transferWalletFn credit repays the recipient's open loan in the transfer's transaction; without a loan it stays", async () => {
+    const u = await borrower();
+    await h.app.services.db.execute(sql`UPDATE users SET username = ${`lb${u.id.slice(0, 8)}`} WHERE id = ${u.id}`);
+    await take(u, 2000);
+    await spend(u, 2000);
+    const sender = await tier2User(h, { username: `ls${randomUUID().slice(0, 8)}`, fullName: 'Ngozi Eze', pin: '2468' });
+    await fundWallet(h, sender.id, 10_000);
+    const send = (naira: number) =>
+      call(h, 'POST', '/_serverFn/transferWalletFnBearerWallet', { username: `lb${u.id.slice(0, 8)}`, amount: naira, pin: '2468' }, { token: sender.token });
+    expect((await send(1500)).statusCode).toBe(200);
+    expect(await balances(h, u.id)).toMatchObject({ wallet: 0, loan: -600 });
+    expect((await send(1000)).statusCode).toBe(200);
+    expect(await balances(h, u.id)).toMatchObject({ wallet: 400, loan: 0 });
+    expect((await send(100)).statusCode).toBe(200);
+    expect(await balances(h, u.id)).toMatchObject({ wallet: 500, loan: 0 });
     await expectLedgerOk(h);
   });
 });

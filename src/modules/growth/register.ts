@@ -32,14 +32,13 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
   const loans = createLoanService({ ...deps, settings: growthSettings });
   // Each subscriber runs in a savepoint: a fault in a bonus or an auto-repayment is logged and undone on its
   // own, and never rolls back the sign-up, delivered purchase or credit that emitted the event.
-  // `applies` (optional) is a read-only check outside the savepoint: when it says no, the savepoint's two round
-  // trips inside the emitter's transaction are skipped (issue 11: every transfer and top-up credit emits).
+  // A subscriber's `applies` check (EventBus.on) runs outside the savepoint: when it says no, the savepoint's two
+  // round trips inside the emitter's transaction are skipped (issue 11: every transfer and top-up credit emits).
   const handlers = new Map<EventName, (exec: Executor, e: any) => Promise<void>>();
   const isolated =
-    <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>, applies?: (exec: Executor, e: DomainEvents[E]) => Promise<boolean>) => {
+    <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>) => {
       handlers.set(name, fn);
       return async (exec: Executor, e: DomainEvents[E]) => {
-        if (applies && !(await applies(exec, e))) return;
         try {
           await asTx(exec).transaction((sp) => fn(sp, e));
         } catch (err) {
@@ -66,7 +65,7 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
   });
   deps.events.on('user.created', isolated('user.created', (tx, e) => growth.onUserCreated(tx, e)));
   deps.events.on('vtu.succeeded', isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)));
-  deps.events.on('wallet.credited', isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e), (exec, e) => loans.hasOpenLoan(exec, e.userId)));
+  deps.events.on('wallet.credited', isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e)), (exec, e) => loans.hasOpenLoan(exec, e.userId));
   deps.events.on('account.closed', isolated('account.closed', (tx, e) => growth.onAccountClosed(tx, e)));
   return { growthSettings, growth, savings, loans };
 }

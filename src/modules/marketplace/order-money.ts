@@ -14,8 +14,6 @@ export async function holdOrderMoney(
   tx: Tx,
   o: { userId: string; kycTier: number; amount: bigint; reference: string; type: OrderLedgerType; description: string },
 ) {
-  // Orders count toward the tier's daily outflow (DESIGN §6).
-  await deps.walletLimits.assertOutflow(tx, o.userId, o.kycTier, o.amount);
   await deps.ledger.post(tx, {
     reference: o.reference,
     type: o.type,
@@ -24,6 +22,8 @@ export async function holdOrderMoney(
       { account: { user: o.userId, kind: 'wallet' }, amount: -o.amount },
       { account: { system: 'orders' }, amount: o.amount },
     ],
+    // Orders count toward the tier's daily outflow (DESIGN §6), checked on the wallet row the posting locks.
+    limits: [deps.walletLimits.outflowLimit(o.userId, o.kycTier)],
   });
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import { one, type Db, type Tx } from '../../db/client.js';
+import { type Db, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { Entry, Ledger } from '../../ledger/ledger.js';
 import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
@@ -562,10 +562,8 @@ export function createVtuService(deps: VtuDeps) {
       const id = uuid();
       const reference = prefixedId('vtu', now.getTime());
       const created = await db.transaction(async (tx) => {
-        // The wallet row lock serialises this user's purchases, so the daily limit below cannot be raced past.
-        const wallet = await one(tx, sql`SELECT id FROM accounts WHERE code = ${`user:${user.id}:wallet`} FOR UPDATE`);
-        if (!wallet) throw new AppError('INSUFFICIENT_FUNDS', 'Wallet balance is too low for this purchase');
-        await walletLimits.assertOutflow(tx, user.id, user.kycTier, p.retail);
+        // The row first: the posting below locks the wallet, and the lock is then held for that one statement and
+        // the commit. A refused posting (daily limit, funds) rolls the row back with it.
         const row = await repo.insertTransaction(tx, {
           id,
           reference,
@@ -595,6 +593,8 @@ export function createVtuService(deps: VtuDeps) {
           description: `${capital(SERVICE_LABEL[p.service])} for ${p.recipient}`,
           entries: purchaseEntries(user.id, p.retail, p.provider, p.wholesale, p.markup),
           metadata: { transactionId: id },
+          // Checked on the wallet row the posting locks: concurrent purchases cannot race past the daily limit.
+          limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
         });
         return row;
       });

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { one, type Executor } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
-import { HOUR, type Clock } from '../../lib/clock.js';
+import { lagosDate, type Clock } from '../../lib/clock.js';
+import type { WalletLimit } from '../../ledger/ledger.js';
 import { formatNaira } from '../../lib/money.js';
 
 /**
@@ -20,9 +21,8 @@ export const DEFAULT_TIER_LIMITS: Record<number, TierLimit> = {
   3: { dailyOutflow: 500_000_000n, balanceCap: null },
 };
 
-/** Ledger transaction types that count as outflow (debit side) and their refunds (credit side). */
-export const OUTFLOW_TYPES = ['vtu_purchase', 'transfer_out', 'wallet_debit', 'marketplace_order', 'subscription_order'];
-export const OUTFLOW_REFUND_TYPES = ['vtu_refund', 'order_refund'];
+/** Ledger transaction types that count as outflow (debit side) and their refunds (credit side): the ledger's. */
+export { OUTFLOW_TYPES, OUTFLOW_REFUND_TYPES } from '../../ledger/ledger.js';
 
 export function parseTierLimits(json: string | undefined): Record<number, TierLimit> {
   if (!json) return DEFAULT_TIER_LIMITS;
@@ -38,40 +38,38 @@ export interface WalletLimits {
   limitsFor(tier: number): TierLimit;
   /** Outflow so far today (Lagos day), in kobo. */
   outflowToday(exec: Executor, userId: string): Promise<bigint>;
-  /** Throws LIMIT_EXCEEDED if `amount` more outflow today would pass the tier's daily limit. */
-  assertOutflow(exec: Executor, userId: string, tier: number, amount: bigint): Promise<void>;
+  /**
+   * The tier's daily outflow limit as a ledger posting limit: checked on the wallet row the posting locks, so
+   * concurrent debits cannot race past it; refused with LIMIT_EXCEEDED saying what is left today.
+   */
+  outflowLimit(userId: string, tier: number): WalletLimit;
   /** Headroom under the balance cap in kobo (null = no cap). */
   balanceHeadroom(exec: Executor, userId: string, tier: number): Promise<bigint | null>;
 }
 
 export function createWalletLimits({ clock, limits }: { clock: Clock; limits: Record<number, TierLimit> }): WalletLimits {
   const limitsFor = (tier: number) => limits[tier] ?? limits[0];
-  const lagosMidnight = () => {
-    const now = clock.now().getTime();
-    // Lagos is UTC+1 without daylight saving.
-    return new Date(Math.floor((now + HOUR) / (24 * HOUR)) * 24 * HOUR - HOUR);
-  };
+  // The wallet row carries its outflow for the current Lagos day (src/ledger/ledger.ts keeps it): one indexed row
+  // read, no sum over the day's entries. Negative (refunds of an earlier day) reads as zero, as the sum did.
   async function outflowToday(exec: Executor, userId: string) {
     const r = await one<{ s: string }>(
       exec,
-      sql`SELECT COALESCE(-SUM(e.amount), 0)::text AS s FROM ledger_entries e
-          JOIN accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
-          WHERE a.code = ${`user:${userId}:wallet`} AND e.created_at >= ${lagosMidnight()}
-            AND ((t.type IN ${OUTFLOW_TYPES} AND e.amount < 0) OR (t.type IN ${OUTFLOW_REFUND_TYPES} AND e.amount > 0))`,
+      sql`SELECT CASE WHEN outflow_day = ${lagosDate(clock.now())}::date THEN outflow_today ELSE 0 END::text AS s
+          FROM accounts WHERE code = ${`user:${userId}:wallet`}`,
     );
     const v = BigInt(r?.s ?? '0');
     return v > 0n ? v : 0n;
   }
+  const refusal = (tier: number, used: bigint) => {
+    const limit = limitsFor(tier).dailyOutflow;
+    const left = limit - used > 0n ? limit - used : 0n;
+    return new AppError('LIMIT_EXCEEDED', `Daily limit for KYC tier ${tier} is ${formatNaira(limit)}; you can still spend ${formatNaira(left)} today`);
+  };
   return {
     limitsFor,
     outflowToday,
-    async assertOutflow(exec, userId, tier, amount) {
-      const limit = limitsFor(tier).dailyOutflow;
-      const used = await outflowToday(exec, userId);
-      if (used + amount > limit) {
-        const left = limit - used > 0n ? limit - used : 0n;
-        throw new AppError('LIMIT_EXCEEDED', `Daily limit for KYC tier ${tier} is ${formatNaira(limit)}; you can still spend ${formatNaira(left)} today`);
-      }
+    outflowLimit(userId, tier) {
+      return { user: userId, dailyOutflow: { max: limitsFor(tier).dailyOutflow, refuse: (used) => refusal(tier, used) } };
     },
     async balanceHeadroom(exec, userId, tier) {
       const cap = limitsFor(tier).balanceCap;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { one, rows, type Db, type Tx } from '../../db/client.js';
+import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import type { Ledger, WalletLimit } from '../../ledger/ledger.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../lib/ids.js';
@@ -13,8 +13,9 @@ import type { WalletLimits } from './limits.js';
 
 /**
  * Money leaving a wallet on the user's instruction: debitWalletFn and transferWalletFn (spec 4.4).
- * The wallet rows are locked first (FOR UPDATE, in id order) so the daily-outflow check and the debit are one
- * decision per wallet: a hundred concurrent debits can neither overdraw nor slip past the tier limit.
+ * The posting locks the wallet rows (FOR UPDATE, in code order) and checks the daily outflow and the balance on
+ * the locked rows in the same statement, so the limit check and the debit are one decision per wallet: a hundred
+ * concurrent debits can neither overdraw nor slip past the tier limit.
  */
 export const DEBIT_MIN_NAIRA = 50;
 /** Spec 8 leaves transfer bounds open: the same floor as a debit. */
@@ -27,13 +28,6 @@ export const WALLET_DEBIT_ACCOUNT = 'revenue:wallet_debits' as const;
 export type WalletMoney = ReturnType<typeof createWalletMoney>;
 
 export function createWalletMoney({ db, clock, ledger, walletLimits, events, notifier }: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; events: EventBus; notifier: Notifier }) {
-  /** Locks the wallets (id order) and returns their balances as locked: a wallet never credited has no row (0). */
-  async function lockWallets(tx: Tx, userIds: string[]): Promise<Map<string, bigint>> {
-    const codes = userIds.map((id) => `user:${id}:wallet`);
-    const locked = await rows<{ code: string; balance: string }>(tx, sql`SELECT code, balance::text AS balance FROM accounts WHERE code IN ${codes} ORDER BY id FOR UPDATE`);
-    return new Map(locked.map((r) => [r.code, BigInt(r.balance)]));
-  }
-
   async function activeUserByUsername(username: string) {
     const u = await one<{ id: string; username: string; full_name: string | null; kyc_tier: number }>(
       db,
@@ -54,8 +48,7 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       const amount = toKobo(input.amount);
       const reference = prefixedId('wdb', clock.now().getTime());
       return db.transaction(async (tx) => {
-        await lockWallets(tx, [user.id]);
-        await walletLimits.assertOutflow(tx, user.id, user.kycTier, amount);
+        // The posting locks the wallet and checks the daily limit and the balance on the locked row.
         const posted = await ledger.post(tx, {
           reference,
           type: 'wallet_debit',
@@ -64,6 +57,7 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
             { account: { user: user.id, kind: 'wallet' }, amount: -amount },
             { account: { system: WALLET_DEBIT_ACCOUNT }, amount },
           ],
+          limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
         });
         return { reference, amount: input.amount, note: input.note, balance: toNaira(posted.balances[`user:${user.id}:wallet`]) };
       });
@@ -75,6 +69,8 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
       const reference = prefixedId('trf', clock.now().getTime());
       const from = user.username ? `@${user.username}` : 'a user';
+      // Who wants to hear of the credit (a loan to auto-repay) is asked now, before the wallet locks.
+      const credited = await events.prepare(db, 'wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
       const result = await db.transaction(async (tx) => {
         // The notifications go in first: they commit or roll back with the transfer all the same, and the two
         // wallet locks below are then held for the money statements only (issue 11: the wallets are the hot rows).
@@ -94,15 +90,15 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
             data: { reference, amount: input.amount, from: user.username },
           },
         ]);
-        const balances = await lockWallets(tx, [user.id, to.id]);
-        await walletLimits.assertOutflow(tx, user.id, user.kycTier, amount);
-        // The recipient's tier balance cap against the balance just locked (one statement fewer under the locks).
+        // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit,
+        // the recipient's tier balance cap and the sender's balance: the wallet locks are held for this one
+        // statement and the commit (issue 11: the wallets are the hot rows).
         const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
-        const left = cap === null ? null : cap - (balances.get(`user:${to.id}:wallet`) ?? 0n);
-        const headroom = left === null ? null : left > 0n ? left : 0n;
-        if (headroom !== null && amount > headroom) {
+        const limits: WalletLimit[] = [walletLimits.outflowLimit(user.id, user.kycTier)];
+        if (cap !== null) {
           // The recipient's balance stays private: only say that their tier cannot hold this much more.
-          throw new AppError('LIMIT_EXCEEDED', `@${to.username}'s wallet cannot receive ${formatNaira(amount)} now (their KYC tier's balance limit)`);
+          const refuse = () => new AppError('LIMIT_EXCEEDED', `@${to.username}'s wallet cannot receive ${formatNaira(amount)} now (their KYC tier's balance limit)`);
+          limits.push({ user: to.id, balance: { max: cap, refuse } });
         }
         const posted = await ledger.post(tx, {
           reference,
@@ -113,8 +109,9 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
             { account: { user: to.id, kind: 'wallet' }, amount },
           ],
           metadata: { from: user.id, to: to.id, note: input.note ?? null },
+          limits,
         });
-        await events.emit(tx, 'wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
+        await credited(tx);
         faultPoint('wallet.transfer.beforeCommit');
         return {
           reference,
