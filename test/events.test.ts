@@ -27,9 +27,10 @@ describe('EventBus', () => {
     open = true; // too late for the prepared emit
     const one = await bus.prepare(exec, 'wallet.credited', payload);
     expect(checks).toEqual(['checked', 'checked']);
-    await none(exec);
+    expect([none.subscribers, one.subscribers]).toEqual([0, 1]);
+    await none.emit(exec);
     expect(calls).toEqual([]);
-    await one(exec);
+    await one.emit(exec);
     expect(calls).toEqual(['repay in tx']);
     expect(checks).toHaveLength(2); // firing does not check again
   });

@@ -396,3 +396,54 @@ describe('wallet limits and the outflow counter', () => {
     await expectLedgerOk(h);
   });
 });
+
+describe('postAlone and riders', () => {
+  const notes = async (userId: string) =>
+    Number(((await db().execute(sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${userId}`)).rows[0] as { n: number }).n);
+  const rider = (userId: string) => h.app.services.notifier.onPosting([{ userId, kind: 'general', title: 't', body: 'b' }, { userId, kind: 'general', title: 't2', body: 'b2' }]);
+
+  it('one autocommit statement: the riders are written with the posting and not when it is refused', async () => {
+    const [a, b] = await Promise.all([signIn(h), signIn(h)]); // b has no wallet row yet
+    await credit(a.id, 1_000n);
+    const transfer = (kobo: bigint) =>
+      ledger().postAlone(db(), {
+        reference: `tr_${randomUUID()}`,
+        type: 'transfer_out',
+        description: 'p2p',
+        entries: [
+          { account: { user: a.id, kind: 'wallet' }, amount: -kobo },
+          { account: { user: b.id, kind: 'wallet' }, amount: kobo },
+        ],
+        riders: [rider(a.id), rider(b.id)],
+      });
+    const before = [await notes(a.id), await notes(b.id)];
+    const posted = await transfer(600n);
+    expect(posted.balances).toEqual({ [`user:${a.id}:wallet`]: 400n, [`user:${b.id}:wallet`]: 600n });
+    expect([await notes(a.id), await notes(b.id)]).toEqual([before[0] + 2, before[1] + 2]);
+    const jobs = await db().execute(sql`SELECT count(*)::int AS n FROM jobs WHERE queue = 'notify.deliver' AND payload->>'notificationId' IN (SELECT id::text FROM notifications WHERE user_id = ${b.id})`);
+    expect((jobs.rows[0] as { n: number }).n).toBe(before[1] + 2);
+    await expect(transfer(500n)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect([await notes(a.id), await notes(b.id)]).toEqual([before[0] + 2, before[1] + 2]);
+    await expectLedgerOk(h);
+  });
+
+  it('a posting that touches one wallet twice runs in a transaction of its own, riders included', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 1_000n);
+    const before = await notes(u.id);
+    await ledger().postAlone(db(), {
+      reference: `twice_${randomUUID()}`,
+      type: 'vtu_purchase',
+      description: 'price and fee',
+      entries: [
+        { account: { user: u.id, kind: 'wallet' }, amount: -300n },
+        { account: { user: u.id, kind: 'wallet' }, amount: -100n },
+        { account: { system: 'revenue' }, amount: 400n },
+      ],
+      riders: [rider(u.id)],
+    });
+    expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(600n);
+    expect(await notes(u.id)).toBe(before + 2);
+    await expectLedgerOk(h);
+  });
+});

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../http/errors.js';
-import { one, rows, type Executor, type Tx } from '../db/client.js';
+import { one, rows, type Db, type Executor, type Tx } from '../db/client.js';
 import { lagosDate, type Clock } from '../lib/clock.js';
 import { currentEffectMarker, markEffect } from '../lib/effect-marker.js';
 
@@ -39,6 +39,17 @@ export interface PostInput {
    * limit writes nothing and throws the limit's own error (before the funds check).
    */
   limits?: WalletLimit[];
+  /** Writes that belong with the posting (its notifications): made by the same statement, only if it posts. */
+  riders?: PostRider[];
+}
+
+/**
+ * Writes that ride on a posting's statement: data-modifying CTE definitions (`name AS (...)`, comma-separated, with
+ * names no other rider uses) that read FROM `posted`, a relation with one row when the posting is made and none
+ * when it is refused, so they are written exactly when the money moves.
+ */
+export interface PostRider {
+  ctes(posted: SQL): SQL;
 }
 
 export interface WalletLimit {
@@ -84,6 +95,13 @@ export interface Ledger {
   post(tx: Tx, input: PostInput): Promise<Posted>;
   /** Like post, but a reused reference returns null without aborting the transaction (exactly-once credits). */
   tryPost(tx: Tx, input: PostInput): Promise<Posted | null>;
+  /**
+   * A posting that is a transaction on its own: ONE autocommit statement (locks, checks, money, riders, the
+   * Idempotency-Key mark) when each user account appears once and exists, else post() in a transaction. A first
+   * posting to a new account creates the empty account row first (committed on its own, harmless if the posting
+   * is then refused).
+   */
+  postAlone(db: Db, input: PostInput): Promise<Posted>;
   balance(exec: Executor, ref: AccountRef): Promise<bigint>;
   userBalances(exec: Executor, userId: string): Promise<Record<UserAccountKind, bigint>>;
 }
@@ -94,9 +112,10 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
 
   // Accounts each open transaction created: such a row may still roll back, so its id is cached only by a
   // transaction that found it already there. (No code opens nested transactions around a posting.)
-  const createdIn = new WeakMap<Tx, Set<string>>();
+  const createdIn = new WeakMap<Executor, Set<string>>();
 
-  async function ensureAccount(tx: Tx, ref: AccountRef): Promise<string> {
+  /** With `db` (no transaction) a created row is committed at once, so its id is cached like any other. */
+  async function ensureAccount(tx: Executor, ref: AccountRef): Promise<string> {
     const code = accountCode(ref);
     const cached = ids.get(code);
     if (cached) return cached;
@@ -109,6 +128,10 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
           ON CONFLICT (code) DO NOTHING RETURNING id::text AS id`,
     );
     if (created) {
+      if (!('rollback' in tx)) {
+        ids.set(code, created.id);
+        return created.id;
+      }
       let mine = createdIn.get(tx);
       if (!mine) createdIn.set(tx, (mine = new Set()));
       mine.add(code);
@@ -150,7 +173,8 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     return { id: r.id, balance: BigInt(r.balance) };
   }
 
-  async function postInner(tx: Tx, input: PostInput, onDuplicate: 'throw' | 'null'): Promise<Posted | null> {
+  /** `alone`: exec is the database itself (postAlone), and a posting that needs more than one statement opens a transaction. */
+  async function postInner(tx: Executor, input: PostInput, onDuplicate: 'throw' | 'null', alone?: Db): Promise<Posted | null> {
     if (input.entries.length < 2) throw new Error(`ledger: ${input.reference} needs at least two entries`);
     let sum = 0n;
     for (const e of input.entries) {
@@ -191,7 +215,8 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       }
     }
     if (input.limits?.length) throw new Error(`ledger: ${input.reference}: limits need a posting that touches each user account once`);
-    return postStepByStep(tx, input, now, onDuplicate);
+    if (alone) return alone.transaction((t) => postStepByStep(t, input, now, onDuplicate));
+    return postStepByStep(tx as Tx, input, now, onDuplicate);
   }
 
   type FastOutcome = { outcome: 'posted'; posted: Posted } | { outcome: 'duplicate' | 'insufficient' | 'missing' } | { outcome: 'limit'; error: Error };
@@ -206,7 +231,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
    * request's Idempotency-Key claim. A refused check or a reused reference writes nothing at all, so the caller's
    * transaction is untouched, exactly as when the step-by-step path throws before its first write.
    */
-  async function postInOneStatement(tx: Tx, input: PostInput, system: { id: string; amount: bigint }[], now: Date): Promise<FastOutcome> {
+  async function postInOneStatement(tx: Executor, input: PostInput, system: { id: string; amount: bigint }[], now: Date): Promise<FastOutcome> {
     const today = lagosDate(now);
     const limitOf = new Map((input.limits ?? []).map((l) => [accountCode({ user: l.user, kind: 'wallet' }), l]));
     const user = input.entries
@@ -254,6 +279,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
                 ${systemEntries}
                 RETURNING 1)
           ${marker ? sql`, m AS (${marker.statement(sql`EXISTS (SELECT 1 FROM t)`)} RETURNING 1)` : sql``}
+          ${sql.join((input.riders ?? []).map((r) => sql`, ${r.ctes(sql`t`)}`))}
           SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id,
                  (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
                  CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
@@ -311,12 +337,14 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       }
     }
     await tx.execute(sql`INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at) VALUES ${sql.join(values, sql`, `)}`);
+    for (const r of input.riders ?? []) await tx.execute(sql`WITH ${r.ctes(sql`(SELECT 1) AS posted`)} SELECT 1`);
     return { transactionId: inserted.id, balances };
   }
 
   return {
     post: async (tx, input) => (await postInner(tx, input, 'throw'))!,
     tryPost: (tx, input) => postInner(tx, input, 'null'),
+    postAlone: async (db, input) => (await postInner(db, input, 'throw', db))!,
     async balance(exec, ref) {
       const code = accountCode(ref);
       if ('user' in ref) {

@@ -27,6 +27,12 @@ export type Subscriber<E extends EventName> = (exec: Executor, payload: DomainEv
  */
 export type Applies<E extends EventName> = (exec: Executor, payload: DomainEvents[E]) => Promise<boolean>;
 
+export interface PreparedEmit {
+  /** How many subscribers the event applies to: with none, the emitter need not hold a transaction for them. */
+  subscribers: number;
+  emit(tx: Executor): Promise<void>;
+}
+
 export class EventBus {
   private subs = new Map<EventName, { fn: Subscriber<any>; applies?: Applies<any> }[]>();
 
@@ -45,11 +51,14 @@ export class EventBus {
    * as of prepare(); a subscriber that starts to apply between the two (a loan disbursed to the recipient in the
    * same instant) misses this one event (docs/decisions.md).
    */
-  async prepare<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<(tx: Executor) => Promise<void>> {
+  async prepare<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<PreparedEmit> {
     const chosen: Subscriber<E>[] = [];
     for (const s of this.subs.get(name) ?? []) if (!s.applies || (await s.applies(exec, payload))) chosen.push(s.fn);
-    return async (tx) => {
-      for (const fn of chosen) await fn(tx, payload);
+    return {
+      subscribers: chosen.length,
+      async emit(tx) {
+        for (const fn of chosen) await fn(tx, payload);
+      },
     };
   }
 }

@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import type { PostRider } from '../../ledger/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuid } from '../../lib/ids.js';
@@ -44,25 +45,40 @@ export interface Notifier {
   emit(exec: Executor, n: NotificationInput): Promise<string>;
   /** emit for several notifications, still one statement; ids in input order. */
   emitMany(exec: Executor, list: readonly NotificationInput[]): Promise<string[]>;
+  /**
+   * The same rows and jobs as emitMany, written by a ledger posting's own statement and only if it posts (issue 11:
+   * a transfer is then one autocommit statement, notifications included).
+   */
+  onPosting(list: readonly NotificationInput[]): PostRider;
 }
 
+/** CTE names of riders must not collide within one statement. */
+let riderSeq = 0;
+
 export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }): Notifier {
-  const emitMany = async (exec: Executor, list: readonly NotificationInput[]) => {
-    if (!list.length) return [];
+  /** The notification rows and their fan-out jobs as CTE definitions named `${p}n`, `${p}j0`..., written FROM `from`. */
+  const ctes = (list: readonly NotificationInput[], p: string, from?: SQL) => {
     const now = clock.now();
     const ids = list.map(() => uuid());
-    const rowsSql = list.map(
-      (n, i) => sql`(${ids[i]}, ${n.userId}, ${n.kind}, ${n.title}, ${n.body}, ${n.data ? JSON.stringify(n.data) : null}::jsonb, ${now})`,
+    const values = list.map(
+      (n, i) => sql`(${ids[i]}::uuid, ${n.userId}::uuid, ${n.kind}::text, ${n.title}::text, ${n.body}::text, ${n.data ? JSON.stringify(n.data) : null}::jsonb, ${now}::timestamptz)`,
     );
+    const rowsSql = from
+      ? sql`SELECT v.* FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, user_id, kind, title, body, data, created_at), ${from}`
+      : sql`VALUES ${sql.join(values, sql`, `)}`;
+    const jobs_ = ids.map((id, i) => sql`${sql.raw(`${p}j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, { notificationId: id }, {}, from)})`);
+    return {
+      ids,
+      sql: sql`${sql.raw(`${p}n`)} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) ${rowsSql}), ${sql.join(jobs_, sql`, `)}`,
+    };
+  };
+  const emitMany = async (exec: Executor, list: readonly NotificationInput[]) => {
+    if (!list.length) return [];
     // Data-modifying CTEs run whether or not the outer statement reads them: the rows and their fan-out jobs
     // commit or roll back together with the caller's transaction, so a rolled-back change never notifies.
-    const deliver = ids.map((id) => jobs.enqueueSql(DELIVER_JOB, { notificationId: id }));
-    const last = deliver.pop()!;
-    const more = deliver.map((q, i) => sql`, job${sql.raw(String(i))} AS (${q})`);
-    await exec.execute(sql`WITH inserted AS (
-                             INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) VALUES ${sql.join(rowsSql, sql`, `)})
-                           ${sql.join(more)} ${last}`);
-    return ids;
+    const c = ctes(list, 'e');
+    await exec.execute(sql`WITH ${c.sql} SELECT 1`);
+    return c.ids;
   };
   return {
     async emit(exec, n) {
@@ -70,5 +86,9 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
       return id;
     },
     emitMany,
+    onPosting(list) {
+      const p = `nr${(riderSeq = (riderSeq + 1) % 1e9)}_`;
+      return { ctes: (posted) => ctes(list, p, posted).sql };
+    },
   };
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
-import type { Ledger, WalletLimit } from '../../ledger/ledger.js';
+import type { Ledger, PostInput, Posted, WalletLimit } from '../../ledger/ledger.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../lib/ids.js';
@@ -47,20 +47,19 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
     async debit(user: AuthUser, input: { amount: number; note: string }) {
       const amount = toKobo(input.amount);
       const reference = prefixedId('wdb', clock.now().getTime());
-      return db.transaction(async (tx) => {
-        // The posting locks the wallet and checks the daily limit and the balance on the locked row.
-        const posted = await ledger.post(tx, {
-          reference,
-          type: 'wallet_debit',
-          description: input.note,
-          entries: [
-            { account: { user: user.id, kind: 'wallet' }, amount: -amount },
-            { account: { system: WALLET_DEBIT_ACCOUNT }, amount },
-          ],
-          limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
-        });
-        return { reference, amount: input.amount, note: input.note, balance: toNaira(posted.balances[`user:${user.id}:wallet`]) };
+      // One autocommit statement: it locks the wallet, checks the daily limit and the balance on the locked row,
+      // and moves the money.
+      const posted = await ledger.postAlone(db, {
+        reference,
+        type: 'wallet_debit',
+        description: input.note,
+        entries: [
+          { account: { user: user.id, kind: 'wallet' }, amount: -amount },
+          { account: { system: WALLET_DEBIT_ACCOUNT }, amount },
+        ],
+        limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
       });
+      return { reference, amount: input.amount, note: input.note, balance: toNaira(posted.balances[`user:${user.id}:wallet`]) };
     },
 
     async transfer(user: AuthUser, input: { username: string; amount: number; note?: string }) {
@@ -71,55 +70,64 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       const from = user.username ? `@${user.username}` : 'a user';
       // Who wants to hear of the credit (a loan to auto-repay) is asked now, before the wallet locks.
       const credited = await events.prepare(db, 'wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
-      const result = await db.transaction(async (tx) => {
-        // The notifications go in first: they commit or roll back with the transfer all the same, and the two
-        // wallet locks below are then held for the money statements only (issue 11: the wallets are the hot rows).
-        await notifier.emitMany(tx, [
-          {
-            userId: user.id,
-            kind: 'transfer_sent',
-            title: 'Transfer sent',
-            body: `You sent ${formatNaira(amount)} to @${to.username}.`,
-            data: { reference, amount: input.amount, to: to.username },
-          },
-          {
-            userId: to.id,
-            kind: 'transfer_received',
-            title: 'Money received',
-            body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
-            data: { reference, amount: input.amount, from: user.username },
-          },
-        ]);
-        // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit,
-        // the recipient's tier balance cap and the sender's balance: the wallet locks are held for this one
-        // statement and the commit (issue 11: the wallets are the hot rows).
-        const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
-        const limits: WalletLimit[] = [walletLimits.outflowLimit(user.id, user.kycTier)];
-        if (cap !== null) {
-          // The recipient's balance stays private: only say that their tier cannot hold this much more.
-          const refuse = () => new AppError('LIMIT_EXCEEDED', `@${to.username}'s wallet cannot receive ${formatNaira(amount)} now (their KYC tier's balance limit)`);
-          limits.push({ user: to.id, balance: { max: cap, refuse } });
-        }
-        const posted = await ledger.post(tx, {
-          reference,
-          type: 'transfer_out',
-          description: `Transfer from ${from} to @${to.username}${input.note ? `: ${input.note}` : ''}`,
-          entries: [
-            { account: { user: user.id, kind: 'wallet' }, amount: -amount },
-            { account: { user: to.id, kind: 'wallet' }, amount },
-          ],
-          metadata: { from: user.id, to: to.id, note: input.note ?? null },
-          limits,
-        });
-        await credited(tx);
+      // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit, the
+      // recipient's tier balance cap and the sender's balance; the two notifications ride on its statement.
+      const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
+      const limits: WalletLimit[] = [walletLimits.outflowLimit(user.id, user.kycTier)];
+      if (cap !== null) {
+        // The recipient's balance stays private: only say that their tier cannot hold this much more.
+        const refuse = () => new AppError('LIMIT_EXCEEDED', `@${to.username}'s wallet cannot receive ${formatNaira(amount)} now (their KYC tier's balance limit)`);
+        limits.push({ user: to.id, balance: { max: cap, refuse } });
+      }
+      const posting: PostInput = {
+        reference,
+        type: 'transfer_out',
+        description: `Transfer from ${from} to @${to.username}${input.note ? `: ${input.note}` : ''}`,
+        entries: [
+          { account: { user: user.id, kind: 'wallet' }, amount: -amount },
+          { account: { user: to.id, kind: 'wallet' }, amount },
+        ],
+        metadata: { from: user.id, to: to.id, note: input.note ?? null },
+        limits,
+        riders: [
+          notifier.onPosting([
+            {
+              userId: user.id,
+              kind: 'transfer_sent',
+              title: 'Transfer sent',
+              body: `You sent ${formatNaira(amount)} to @${to.username}.`,
+              data: { reference, amount: input.amount, to: to.username },
+            },
+            {
+              userId: to.id,
+              kind: 'transfer_received',
+              title: 'Money received',
+              body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
+              data: { reference, amount: input.amount, from: user.username },
+            },
+          ]),
+        ],
+      };
+      // Usually nobody needs the event (no open loan): the whole transfer is then ONE autocommit statement and the
+      // wallet locks are held for that statement only (issue 11: the wallets are the hot rows).
+      let posted: Posted;
+      if (credited.subscribers === 0) {
         faultPoint('wallet.transfer.beforeCommit');
-        return {
-          reference,
-          amount: input.amount,
-          balance: toNaira(posted.balances[`user:${user.id}:wallet`]),
-          recipient: { username: to.username, fullName: to.full_name },
-        };
-      });
+        posted = await ledger.postAlone(db, posting);
+      } else {
+        posted = await db.transaction(async (tx) => {
+          const p = await ledger.post(tx, posting);
+          await credited.emit(tx);
+          faultPoint('wallet.transfer.beforeCommit');
+          return p;
+        });
+      }
+      const result = {
+        reference,
+        amount: input.amount,
+        balance: toNaira(posted.balances[`user:${user.id}:wallet`]),
+        recipient: { username: to.username, fullName: to.full_name },
+      };
       faultPoint('wallet.transfer.afterCommit');
       return result;
     },
