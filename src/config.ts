@@ -74,6 +74,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   REDIS_URL: z.string().optional(),
   PUBLIC_URL: z.string().url().optional(),
   SANDBOX: bool.optional(),
@@ -141,6 +142,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   databasePoolSize: number;
+  /** Name each parameterised statement so PostgreSQL parses and plans it once per connection (issue 11). */
+  databasePreparedStatements: boolean;
   redisUrl?: string;
   publicUrl: string;
   logLevel: string;
@@ -248,6 +251,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,

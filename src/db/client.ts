@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import * as schema from './schema.js';
 
@@ -88,9 +89,33 @@ function pgSubscription(url: string, channel: string, h: { message(payload: stri
 // node-postgres: bigint (int8) and numeric come back as strings; we parse int8 to bigint in repositories.
 pg.types.setTypeParser(20, (v) => v);
 
-export async function openDatabase(opts: { url?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+/**
+ * A pg client that names every parameterised statement after its text, so each connection parses and plans a
+ * statement shape once and later runs only bind and execute (issue 11: the one-statement posting is a large CTE
+ * that PostgreSQL otherwise plans on every call). The statement shapes are our code's, a bounded set; a name is
+ * a hash of the text, so one name never stands for two texts. Statements without parameters (BEGIN, COMMIT,
+ * scripts) stay unnamed. Turned off with DATABASE_PREPARED_STATEMENTS=false for a pooler that cannot keep named
+ * statements (PgBouncer in transaction mode before 1.21, docs/scaling.md).
+ */
+const statementNames = new Map<string, string>();
+class PreparingClient extends pg.Client {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query(config: any, values?: any, callback?: any): any {
+    if (config && typeof config === 'object' && typeof config.text === 'string' && !config.name && Array.isArray(values) && values.length > 0) {
+      let name = statementNames.get(config.text);
+      if (!name) {
+        name = `s_${createHash('sha1').update(config.text).digest('hex').slice(0, 24)}`;
+        if (statementNames.size < 10_000) statementNames.set(config.text, name);
+      }
+      config = { ...config, name };
+    }
+    return super.query(config, values, callback);
+  }
+}
+
+export async function openDatabase(opts: { url?: string; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<Database> {
   if (opts.url && !opts.url.startsWith('pglite:') && opts.url !== 'memory://') {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20 });
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20, ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }) });
     pool.on('error', () => {
       /* idle client errors are reported by the next query */
     });

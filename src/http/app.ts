@@ -73,7 +73,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? createLogger({ level: config.logLevel });
-  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements }));
   if (!opts.skipMigrations) await migrate(database);
   const services = await createServices({ config, database, clock, log }, opts.overrides);
 
