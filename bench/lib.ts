@@ -58,6 +58,8 @@ export async function startServer(script: string, env: Record<string, string>, n
       const lines = buf.split('\n');
       buf = lines.pop()!;
       for (const line of lines) {
+        // Errors the server logs (pino level 50 and up) are shown, so a failed run says why.
+        if (/"level":(5|6)\d/.test(line)) process.stderr.write(`[${script}] ${line}\n`);
         const m = /LISTENING (\S+)/.exec(line);
         if (m) {
           clearTimeout(timer);

@@ -447,3 +447,58 @@ describe('postAlone and riders', () => {
     await expectLedgerOk(h);
   });
 });
+
+describe('a posting statement that finds a row changed under it', () => {
+  // A rider that calls ledger_retry() on its first run only (a sequence survives the statement's rollback), as the
+  // posting's own guard does when its UPDATE refuses a row its check had passed.
+  const flaky = async () => {
+    const name = `probe_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+    await db().execute(sql.raw(`CREATE SEQUENCE ${name}_seq`));
+    await db().execute(sql.raw(`CREATE TABLE ${name} (n bigint)`));
+    return {
+      rider: { ctes: (posted: ReturnType<typeof sql>) => sql`rr AS (INSERT INTO ${sql.raw(name)} (n) SELECT x.n FROM (SELECT nextval(${`${name}_seq`}) AS n) x, ${posted} WHERE x.n > 1 OR ledger_retry() RETURNING 1)` },
+      runs: async () => Number(((await db().execute(sql.raw(`SELECT last_value FROM ${name}_seq`))).rows[0] as { last_value: string }).last_value),
+    };
+  };
+
+  it('alone, it is undone and run again: the money moves once', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 1_000n);
+    const probe = await flaky();
+    const posted = await ledger().postAlone(db(), {
+      reference: `retry_${randomUUID()}`,
+      type: 'wallet_debit',
+      description: 'retried',
+      entries: [
+        { account: { user: u.id, kind: 'wallet' }, amount: -300n },
+        { account: { system: 'revenue' }, amount: 300n },
+      ],
+      riders: [probe.rider],
+    });
+    expect(posted.balances[`user:${u.id}:wallet`]).toBe(700n);
+    expect(await probe.runs()).toBe(2);
+    expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(700n);
+    await expectLedgerOk(h);
+  });
+
+  it("inside a caller's transaction it answers CONFLICT and nothing moves", async () => {
+    const u = await signIn(h);
+    await credit(u.id, 1_000n);
+    const probe = await flaky();
+    const run = db().transaction((tx) =>
+      ledger().post(tx, {
+        reference: `retry_${randomUUID()}`,
+        type: 'wallet_debit',
+        description: 'not retried',
+        entries: [
+          { account: { user: u.id, kind: 'wallet' }, amount: -300n },
+          { account: { system: 'revenue' }, amount: 300n },
+        ],
+        riders: [probe.rider],
+      }),
+    );
+    await expect(run).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(1_000n);
+    await expectLedgerOk(h);
+  });
+});

@@ -99,7 +99,6 @@ pg.types.setTypeParser(20, (v) => v);
  */
 const statementNames = new Map<string, string>();
 class PreparingClient extends pg.Client {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   query(config: any, values?: any, callback?: any): any {
     if (config && typeof config === 'object' && typeof config.text === 'string' && !config.name && Array.isArray(values) && values.length > 0) {
       let name = statementNames.get(config.text);

@@ -86,6 +86,14 @@ export interface Posted {
 /** Loans can go negative for the user (they owe); everything else a user holds cannot. */
 const NEGATIVE_ALLOWED: UserAccountKind[] = ['loan'];
 
+/** The error ledger_retry() raises (migration 0005), possibly wrapped by drizzle. */
+function isRetrySignal(err: unknown): boolean {
+  for (let e = err as { code?: string; message?: string; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    if (e.code === '40001' && String(e.message).startsWith('ledger: a balance changed')) return true;
+  }
+  return false;
+}
+
 export function accountCode(ref: AccountRef): string {
   return 'user' in ref ? `user:${ref.user}:${ref.kind}` : `system:${ref.system}`;
 }
@@ -194,11 +202,11 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     if (new Set(userCodes).size === userCodes.length) {
       const system: { id: string; amount: bigint }[] = [];
       for (const e of input.entries) if (!('user' in e.account)) system.push({ id: await ensureAccount(tx, e.account), amount: e.amount });
-      let fast = await postInOneStatement(tx, input, system, now);
+      let fast = await postOnce(tx, input, system, now, Boolean(alone));
       if (fast.outcome === 'missing') {
         // First money on a user account: create the missing rows, then post.
         for (const e of input.entries) if ('user' in e.account) await ensureAccount(tx, e.account);
-        fast = await postInOneStatement(tx, input, system, now);
+        fast = await postOnce(tx, input, system, now, Boolean(alone));
       }
       switch (fast.outcome) {
         case 'posted':
@@ -217,6 +225,24 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     if (input.limits?.length) throw new Error(`ledger: ${input.reference}: limits need a posting that touches each user account once`);
     if (alone) return alone.transaction((t) => postStepByStep(t, input, now, onDuplicate));
     return postStepByStep(tx as Tx, input, now, onDuplicate);
+  }
+
+  /**
+   * The one-statement posting, run again when its UPDATE refused a row its check had passed (a balance that
+   * changed under the statement: ledger_retry(), migration 0005, undid all of it). Alone (autocommit) it simply
+   * runs again with a fresh view; inside a caller's transaction the transaction is lost, so the caller is told.
+   */
+  async function postOnce(exec: Executor, input: PostInput, system: { id: string; amount: bigint }[], now: Date, alone: boolean): Promise<FastOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await postInOneStatement(exec, input, system, now);
+      } catch (err) {
+        if (!isRetrySignal(err)) throw err;
+        if (!alone || attempt >= 5) {
+          throw new AppError('CONFLICT', 'The wallet changed while this was being processed; nothing was charged, try again', { cause: err });
+        }
+      }
+    }
   }
 
   type FastOutcome = { outcome: 'posted'; posted: Posted } | { outcome: 'duplicate' | 'insufficient' | 'missing' } | { outcome: 'limit'; error: Error };
@@ -256,8 +282,9 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
           sql`, `,
         )}) AS s(id, amount)`
       : sql``;
-    // used = today's outflow on the locked row, clamped at zero (refunds of an earlier day net it below).
-    const used = sql`GREATEST(CASE WHEN l.outflow_day = ${today}::date THEN l.outflow_today ELSE 0 END, 0)`;
+    // used = today's outflow on a row, clamped at zero (refunds of an earlier day net it below).
+    const usedOf = (row: SQL) => sql`GREATEST(CASE WHEN ${row}.outflow_day = ${today}::date THEN ${row}.outflow_today ELSE 0 END, 0)`;
+    const used = usedOf(sql`l`);
     const r = (await one<{ n: number; funds: boolean; within: boolean; tx_id: string | null; balances: Record<string, string> | null; seen: Record<string, [string, string]> | null }>(
       tx,
       sql`WITH v(code, amount, outflow, max_outflow, max_balance) AS (VALUES ${userValues}),
@@ -273,14 +300,19 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
                 FROM chk WHERE chk.n = ${user.length} AND chk.funds AND chk.within
                 ON CONFLICT (reference) DO NOTHING RETURNING id),
           u AS (UPDATE accounts a SET balance = a.balance + v.amount, ${outflowSet(sql`v.outflow`, today)}
-                FROM v, t WHERE a.code = v.code RETURNING a.id, a.code, a.balance),
+                FROM v, t WHERE a.code = v.code
+                  AND (a.allow_negative OR a.balance + v.amount >= 0)
+                  AND (v.max_outflow IS NULL OR ${usedOf(sql`a`)} + v.outflow <= v.max_outflow)
+                  AND (v.max_balance IS NULL OR a.balance + v.amount <= v.max_balance)
+                RETURNING a.id, a.code, a.balance),
+          g AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM t) AND (SELECT count(*) FROM u) <> ${user.length} THEN ledger_retry() END AS retry),
           e AS (INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at)
                 SELECT t.id, u.id, v.amount, u.balance, ${now}::timestamptz FROM t, u JOIN v ON v.code = u.code
                 ${systemEntries}
                 RETURNING 1)
           ${marker ? sql`, m AS (${marker.statement(sql`EXISTS (SELECT 1 FROM t)`)} RETURNING 1)` : sql``}
           ${sql.join((input.riders ?? []).map((r) => sql`, ${r.ctes(sql`t`)}`))}
-          SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id,
+          SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id, (SELECT retry FROM g) AS retry,
                  (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
                  CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
           FROM chk`,

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import { accountCode, type Ledger } from '../../ledger/ledger.js';
 import { DAY, lagosDate, type Clock } from '../../lib/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../lib/ids.js';
@@ -54,8 +54,15 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
 
   /** Unlock rule: the referrer's own successful purchases reach referralUnlockSpend; then the whole locked balance moves. */
   async function unlockReferralIfEarned(tx: Tx, userId: string, s: GrowthSettings): Promise<void> {
-    await lockedBalance(tx, userId, 'wallet'); // lock order everywhere: wallet, then the user's other accounts
-    const locked = await lockedBalance(tx, userId, 'referral_locked');
+    // Lock order everywhere: wallet, then the user's other accounts. One statement locks both, in that order (the
+    // rows are locked as the sort emits them); a locked row reads at its latest committed version.
+    const wallet = accountCode({ user: userId, kind: 'wallet' });
+    const referral = accountCode({ user: userId, kind: 'referral_locked' });
+    const lockedRows = await rows<{ code: string; balance: string }>(
+      tx,
+      sql`SELECT code, balance::text AS balance FROM accounts WHERE code IN (${wallet}, ${referral}) ORDER BY code = ${wallet} DESC FOR UPDATE`,
+    );
+    const locked = BigInt(lockedRows.find((r) => r.code === referral)?.balance ?? '0');
     if (locked <= 0n) return;
     if ((await totalSpent(tx, userId)) < toKobo(s.referralUnlockSpend)) return;
     const reference = prefixedId('rfu');
@@ -144,17 +151,19 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
     async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string }): Promise<void> {
       const tx = asTx(exec);
       const now = clock.now();
-      const seen = await one(
+      // One statement: record the purchase (once per transaction) and read the buyer's pending referral.
+      const r = (await one<{ seen: boolean; referrer_id: string | null }>(
         tx,
-        sql`INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
-            VALUES (${e.transactionId}, ${e.userId}, ${e.amount}, ${e.service}, ${now}) ON CONFLICT DO NOTHING RETURNING transaction_id`,
-      );
-      if (!seen) return;
+        sql`WITH ins AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
+              VALUES (${e.transactionId}, ${e.userId}, ${e.amount}, ${e.service}, ${now}) ON CONFLICT DO NOTHING RETURNING transaction_id)
+            SELECT EXISTS (SELECT 1 FROM ins) AS seen,
+                   (SELECT referrer_id::text FROM referrals WHERE invitee_id = ${e.userId} AND status = 'pending') AS referrer_id`,
+      ))!;
+      if (!r.seen) return;
       const s = await settings.get(tx);
       if (e.amount >= toKobo(s.referralMinPurchase)) {
-        const pending = await one<{ referrer_id: string }>(tx, sql`SELECT referrer_id FROM referrals WHERE invitee_id = ${e.userId} AND status = 'pending'`);
-        if (pending) {
-          const referrerId = pending.referrer_id;
+        if (r.referrer_id) {
+          const referrerId = r.referrer_id;
           // Serialises one referrer's rewards so the daily cap holds under parallel purchases.
           await tx.execute(sql`SELECT 1 FROM referral_codes WHERE user_id = ${referrerId} FOR UPDATE`);
           await lockedBalance(tx, referrerId, 'wallet');

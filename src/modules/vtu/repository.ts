@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor, type Tx } from '../../db/client.js';
+import type { PostRider } from '../../ledger/ledger.js';
 
 /** Queries of the VTU module. Functions that are part of a money movement take the caller's `tx`. */
 export interface VtuRow {
@@ -75,6 +76,60 @@ export async function insertTransaction(tx: Tx, r: NewVtuRow): Promise<VtuRow> {
   ))!;
 }
 
+/** The row insertTransaction would return, without reading it back (the purchase writes it as a posting rider). */
+export function newRowOf(r: NewVtuRow): VtuRow {
+  return {
+    id: r.id,
+    reference: r.reference,
+    request_id: r.requestId,
+    user_id: r.userId,
+    service: r.service,
+    status: 'processing',
+    amount: r.amount.toString(),
+    wholesale: r.wholesale.toString(),
+    markup: r.markup.toString(),
+    recipient: r.recipient,
+    network: r.network ?? null,
+    plan_id: r.planId ?? null,
+    product: r.product ?? null,
+    meter_type: r.meterType ?? null,
+    quantity: r.quantity ?? null,
+    phone: r.phone ?? null,
+    profile_id: r.profileId ?? null,
+    provider: r.provider,
+    providers_tried: [r.provider],
+    ported: r.ported,
+    details: null,
+    failure_reason: null,
+    sent_at: r.now,
+    requery_count: 0,
+    next_check_at: r.nextCheckAt,
+    last_checked_at: null,
+    last_provider_status: null,
+    stuck_at: null,
+    created_at: r.now,
+    updated_at: r.now,
+  };
+}
+
+/**
+ * insertTransaction as a ledger posting rider (CTE `vtu_row`): the purchase's row and its debit are one statement,
+ * so the row exists exactly when the money moved (reconciliation picks it up from there if the process dies).
+ */
+export function insertOnPosting(r: NewVtuRow): PostRider {
+  return {
+    ctes: (posted) =>
+      sql`vtu_row AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
+            plan_id, product, meter_type, quantity, phone, profile_id, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
+          SELECT ${r.id}::uuid, ${r.reference}::text, ${r.requestId}::text, ${r.userId}::uuid, ${r.service}::text, 'processing', ${r.amount}::bigint,
+            ${r.wholesale}::bigint, ${r.markup}::bigint, ${r.recipient}::text, ${r.network ?? null}::text, ${r.planId ?? null}::text,
+            ${r.product ?? null}::text, ${r.meterType ?? null}::text, ${r.quantity ?? null}::int, ${r.phone ?? null}::text, ${r.profileId ?? null}::text,
+            ${r.provider}::text, ARRAY[${r.provider}::text], ${r.ported}::boolean, ${r.now}::timestamptz, ${r.nextCheckAt}::timestamptz,
+            ${r.now}::timestamptz, ${r.now}::timestamptz
+          FROM ${posted})`,
+  };
+}
+
 export async function getTransaction(exec: Executor, id: string): Promise<VtuRow | undefined> {
   return one<VtuRow>(exec, sql`SELECT ${COLS} FROM vtu_transactions WHERE id = ${id}`);
 }
@@ -108,13 +163,18 @@ export async function settle(
   provider: string,
   to: 'success' | 'failed',
   f: { details?: Record<string, unknown>; failureReason?: string; now: Date; providerStatus: string },
+  /** Written by the same statement, only if it settles the row (e.g. the buyer's notification). */
+  riders: PostRider[] = [],
 ): Promise<VtuRow | undefined> {
   return one<VtuRow>(
     tx,
-    sql`UPDATE vtu_transactions SET status = ${to}, details = COALESCE(${f.details ? JSON.stringify(f.details) : null}::jsonb, details),
-          failure_reason = ${f.failureReason ?? null}, next_check_at = NULL, last_provider_status = ${f.providerStatus}, updated_at = ${f.now}
-        WHERE id = ${id} AND status = 'processing' AND provider = ${provider}
-        RETURNING ${COLS}`,
+    sql`WITH settled AS (
+          UPDATE vtu_transactions SET status = ${to}, details = COALESCE(${f.details ? JSON.stringify(f.details) : null}::jsonb, details),
+            failure_reason = ${f.failureReason ?? null}, next_check_at = NULL, last_provider_status = ${f.providerStatus}, updated_at = ${f.now}
+          WHERE id = ${id} AND status = 'processing' AND provider = ${provider}
+          RETURNING ${COLS})
+        ${sql.join(riders.map((r) => sql`, ${r.ctes(sql`settled`)}`))}
+        SELECT * FROM settled`,
   );
 }
 

@@ -349,26 +349,32 @@ export function createVtuService(deps: VtuDeps) {
   // ---------- settlement ----------
   type OnSettled = (tx: Tx, done: VtuRow) => Promise<void>;
 
-  async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled) {
-    await db.transaction(async (tx) => {
-      const done = await repo.settle(tx, row.id, row.provider, 'success', { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' });
-      if (!done) return;
+  /** Returns the settled row, or null when another settlement got there first. */
+  async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
+    return db.transaction(async (tx) => {
+      // The buyer's notification rides on the settling statement (the fields it uses never change after creation).
+      const notice = notifier.onPosting([
+        {
+          userId: row.user_id,
+          kind: 'purchase_delivered',
+          title: `${capital(SERVICE_LABEL[row.service as ServiceName])} delivered`,
+          body: `Your ${formatNaira(BigInt(row.amount))} ${SERVICE_LABEL[row.service as ServiceName]} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}`,
+          data: { transactionId: row.id, reference: row.reference },
+        },
+      ]);
+      const done = await repo.settle(tx, row.id, row.provider, 'success', { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' }, [notice]);
+      if (!done) return null;
       await onSettled?.(tx, done);
       await events.emit(tx, 'vtu.succeeded', { userId: done.user_id, transactionId: done.id, amount: BigInt(done.amount), service: done.service });
-      await notifier.emit(tx, {
-        userId: done.user_id,
-        kind: 'purchase_delivered',
-        title: `${capital(SERVICE_LABEL[done.service as ServiceName])} delivered`,
-        body: `Your ${formatNaira(BigInt(done.amount))} ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}`,
-        data: { transactionId: done.id, reference: done.reference },
-      });
+      return done;
     });
   }
 
-  async function settleFailed(row: VtuRow, reason: string | undefined, providerStatus: string, onSettled?: OnSettled) {
-    await db.transaction(async (tx) => {
+  /** Returns the settled row, or null when another settlement got there first. */
+  async function settleFailed(row: VtuRow, reason: string | undefined, providerStatus: string, onSettled?: OnSettled): Promise<VtuRow | null> {
+    return db.transaction(async (tx) => {
       const done = await repo.settle(tx, row.id, row.provider, 'failed', { failureReason: reason ?? 'The provider could not complete this purchase', now: clock.now(), providerStatus });
-      if (!done) return;
+      if (!done) return null;
       await onSettled?.(tx, done);
       // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
       await ledger.post(tx, {
@@ -377,14 +383,19 @@ export function createVtuService(deps: VtuDeps) {
         description: `Refund: ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed`,
         entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map((e) => ({ ...e, amount: -e.amount })),
         metadata: { transactionId: done.id },
+        riders: [
+          notifier.onPosting([
+            {
+              userId: done.user_id,
+              kind: 'purchase_refunded',
+              title: 'Purchase failed: refunded',
+              body: `Your ${formatNaira(BigInt(done.amount))} ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
+              data: { transactionId: done.id, reference: done.reference },
+            },
+          ]),
+        ],
       });
-      await notifier.emit(tx, {
-        userId: done.user_id,
-        kind: 'purchase_refunded',
-        title: 'Purchase failed: refunded',
-        body: `Your ${formatNaira(BigInt(done.amount))} ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
-        data: { transactionId: done.id, reference: done.reference },
-      });
+      return done;
     });
   }
 
@@ -431,8 +442,8 @@ export function createVtuService(deps: VtuDeps) {
     }
   }
 
-  /** First attempt (and fallbacks) of a freshly debited purchase. */
-  async function attempt(initial: VtuRow): Promise<void> {
+  /** First attempt (and fallbacks) of a freshly debited purchase: the settled row, or null while it is pending. */
+  async function attempt(initial: VtuRow): Promise<VtuRow | null> {
     let row = initial;
     for (let hop = 0; hop < PROVIDER_IDS.length; hop++) {
       const provider = row.provider as ProviderId;
@@ -462,8 +473,10 @@ export function createVtuService(deps: VtuDeps) {
         return settleFailed(row, out.status === 'low_float' ? 'The provider is temporarily unable to sell this product' : out.message, out.status);
       }
       if (out.status === 'delivered') return settleSuccess(row, out);
-      return keepPending(row, out.status, 0);
+      await keepPending(row, out.status, 0);
+      return null;
     }
+    return null;
   }
 
   async function audit(tx: Tx, actorId: string, action: string, subjectType: string, subjectId: string, details: Record<string, unknown>) {
@@ -561,51 +574,49 @@ export function createVtuService(deps: VtuDeps) {
       const now = clock.now();
       const id = uuid();
       const reference = prefixedId('vtu', now.getTime());
-      const created = await db.transaction(async (tx) => {
-        // The row first: the posting below locks the wallet, and the lock is then held for that one statement and
-        // the commit. A refused posting (daily limit, funds) rolls the row back with it.
-        const row = await repo.insertTransaction(tx, {
-          id,
-          reference,
-          requestId: requestIdFor(now),
-          userId: user.id,
-          service: p.service,
-          amount: p.retail,
-          wholesale: p.wholesale,
-          markup: p.markup,
-          recipient: p.recipient,
-          network: p.network,
-          planId: p.planId,
-          product: p.product,
-          meterType: p.meterType,
-          quantity: p.quantity,
-          phone: p.phone,
-          profileId: p.profileId,
-          provider: p.provider,
-          ported: p.ported,
-          now,
-          // If this process dies before the provider answers, reconciliation picks the row up from here.
-          nextCheckAt: new Date(now.getTime() + firstCheckDelay()),
-        });
-        await ledger.post(tx, {
-          reference,
-          type: 'vtu_purchase',
-          description: `${capital(SERVICE_LABEL[p.service])} for ${p.recipient}`,
-          entries: purchaseEntries(user.id, p.retail, p.provider, p.wholesale, p.markup),
-          metadata: { transactionId: id },
-          // Checked on the wallet row the posting locks: concurrent purchases cannot race past the daily limit.
-          limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
-        });
-        return row;
+      const row: repo.NewVtuRow = {
+        id,
+        reference,
+        requestId: requestIdFor(now),
+        userId: user.id,
+        service: p.service,
+        amount: p.retail,
+        wholesale: p.wholesale,
+        markup: p.markup,
+        recipient: p.recipient,
+        network: p.network,
+        planId: p.planId,
+        product: p.product,
+        meterType: p.meterType,
+        quantity: p.quantity,
+        phone: p.phone,
+        profileId: p.profileId,
+        provider: p.provider,
+        ported: p.ported,
+        now,
+        // If this process dies before the provider answers, reconciliation picks the row up from here.
+        nextCheckAt: new Date(now.getTime() + firstCheckDelay()),
+      };
+      // ONE autocommit statement: the posting locks the wallet, checks the daily limit and the balance on the locked
+      // row, debits it and writes the purchase row with it (a rider); refused, it writes nothing.
+      await ledger.postAlone(db, {
+        reference,
+        type: 'vtu_purchase',
+        description: `${capital(SERVICE_LABEL[p.service])} for ${p.recipient}`,
+        entries: purchaseEntries(user.id, p.retail, p.provider, p.wholesale, p.markup),
+        metadata: { transactionId: id },
+        limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
+        riders: [repo.insertOnPosting(row)],
       });
       faultPoint('vtu.purchase.afterDebit');
+      let settled: repo.VtuRow | null = null;
       try {
-        await attempt(created);
+        settled = await attempt(repo.newRowOf(row));
       } catch (err) {
         // The money is safe: the row stays processing and reconciliation settles it.
         log.error({ err, transactionId: id }, 'vtu purchase attempt failed after the debit');
       }
-      return toTransaction(await mustGet(id));
+      return toTransaction(settled ?? (await mustGet(id)));
     },
 
     async listMine(userId: string, f: { status?: string; service?: string; limit: number; offset: number }) {
