@@ -7,9 +7,9 @@ import cors from '@fastify/cors';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import client from 'prom-client';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../config.js';
-import { openDatabase, type Database } from '../db/client.js';
+import { one, openDatabase, type Database, type Db } from '../db/client.js';
 import { migrate, pendingMigrations } from '../db/migrate.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
@@ -24,6 +24,7 @@ import { buildOpenApi } from './openapi.js';
 import { registerSandboxRoutes } from '../sandbox/routes.js';
 import { registerPublicRoutes } from './public-routes.js';
 import { registerJobs } from '../jobs/index.js';
+import type { PinRow } from '../modules/identity/pins.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -224,6 +225,18 @@ function bearerToken(req: FastifyRequest): string | null {
   return m ? m[1] : null;
 }
 
+/** ctx.ahead key of the PIN gate's row. */
+const PIN_ROW = 'pin_row';
+
+/** Runs scalar subqueries together: SELECT (q1) AS k1, (q2) AS k2, ... (one round trip). */
+async function readTogether(db: Db, reads: Record<string, SQL>): Promise<Record<string, unknown>> {
+  const cols = Object.entries(reads).map(([k, q]) => {
+    if (!/^[a-z_]+$/.test(k)) throw new Error(`readAhead key ${k} must be lower-case letters and underscores`);
+    return sql`(${q}) AS ${sql.raw(k)}`;
+  });
+  return (await one<Record<string, unknown>>(db, sql`SELECT ${sql.join(cols, sql`, `)}`)) ?? {};
+}
+
 function registerOperation(app: FastifyInstance, op: AnyOperation, services: Services, config: Config) {
   const auth = authOf(op);
   const strictInput = op.input.strict();
@@ -268,9 +281,16 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
         grantToken: typeof req.headers['x-grant-token'] === 'string' ? req.headers['x-grant-token'] : undefined,
         idempotencyKey: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined,
         setHeader: (name, value) => void reply.header(name, value),
+        ahead: {},
       };
+      const reads = op.readAhead?.(input, ctx) ?? {};
+      if (op.gates?.pin && user) reads[PIN_ROW] = services.pins.rowSql(user.id, 'transaction');
+      if (Object.keys(reads).length) (ctx as { ahead: Record<string, unknown> }).ahead = await readTogether(services.db, reads);
       if (op.precheck) await op.precheck(input, ctx);
-      if (op.gates?.pin) await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''));
+      if (op.gates?.pin) {
+        const row = PIN_ROW in ctx.ahead ? (ctx.ahead[PIN_ROW] as PinRow | null) : undefined;
+        await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN', row);
+      }
       if (op.gates?.kycTier && ctx.user.kycTier < op.gates.kycTier) {
         throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${op.gates.kycTier} is required for this operation`);
       }

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
 import type { Services } from '../services.js';
@@ -34,6 +35,8 @@ export interface OpContext {
   readonly idempotencyKey: string | undefined;
   /** Sets a response header (e.g. Cache-Control on catalogues). */
   setHeader(name: string, value: string): void;
+  /** What the operation's readAhead (and the PIN gate) read, by key; JSON as PostgreSQL built it (null: no row). */
+  readonly ahead: Readonly<Record<string, unknown>>;
 }
 
 export interface Gates {
@@ -55,6 +58,13 @@ export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O e
   /** Also served at /api/v1/<name>. */
   versioned?: boolean;
   gates?: Gates;
+  /**
+   * Reads the checks and the handler need, each a scalar SQL subquery (typically a json_build_object), run
+   * together with the PIN gate's row in ONE statement before the precheck (issue 11: a transfer read its
+   * eligibility, PIN and recipient in three round trips). Results land in ctx.ahead; the checks still run in
+   * their usual order.
+   */
+  readAhead?: (input: z.infer<I>, ctx: OpContext) => Record<string, SQL>;
   /** Checks that must run before the gates (spec rule 5: network prefix before PIN and debit). */
   precheck?: (input: z.infer<I>, ctx: OpContext) => Promise<void> | void;
   rateLimit?: RateClass;

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import { MINUTE, type Clock } from '../../lib/clock.js';
@@ -20,8 +20,22 @@ export interface PinService {
   isSet(userId: string, kind: PinKind): Promise<boolean>;
   set(userId: string, kind: PinKind, pin: string): Promise<void>;
   disable(userId: string, kind: PinKind): Promise<void>;
-  /** Throws PIN_NOT_SET, PIN_LOCKED (429) or `wrongCode` on a wrong PIN. */
-  verify(userId: string, kind: PinKind, pin: string, wrongCode?: 'INVALID_PIN' | 'INVALID_CREDENTIALS'): Promise<void>;
+  /**
+   * Throws PIN_NOT_SET, PIN_LOCKED (429) or `wrongCode` on a wrong PIN. `row`: the PIN row as rowSql read it
+   * moments ago in the request's read-ahead (null: no PIN); omitted, it is read here.
+   */
+  verify(userId: string, kind: PinKind, pin: string, wrongCode?: 'INVALID_PIN' | 'INVALID_CREDENTIALS', row?: PinRow | null): Promise<void>;
+  /** The row verify reads, as a scalar JSON subquery for a request's read-ahead (OperationDef.readAhead). */
+  rowSql(userId: string, kind: PinKind): SQL;
+}
+
+/** What verify needs of a PIN; locked_until may arrive as JSON text. */
+export interface PinRow {
+  hash: string;
+  salt: string;
+  failed_attempts: number;
+  lock_count: number;
+  locked_until: Date | string | null;
 }
 
 export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; pepper: string }): PinService {
@@ -54,12 +68,16 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
     async disable(userId, kind) {
       await db.execute(sql`UPDATE user_pins SET enabled = false, updated_at = ${clock.now()} WHERE user_id = ${userId} AND kind = ${kind}`);
     },
-    async verify(userId, kind, pin, wrongCode = 'INVALID_PIN') {
+    rowSql(userId, kind) {
+      return sql`SELECT json_build_object('hash', hash, 'salt', salt, 'failed_attempts', failed_attempts, 'lock_count', lock_count, 'locked_until', locked_until)
+                 FROM user_pins WHERE user_id = ${userId} AND kind = ${kind} AND enabled`;
+    },
+    async verify(userId, kind, pin, wrongCode = 'INVALID_PIN', prefetched) {
       const now = clock.now();
-      const row = await one<{ hash: string; salt: string; failed_attempts: number; lock_count: number; locked_until: Date | null }>(
-        db,
-        sql`SELECT hash, salt, failed_attempts, lock_count, locked_until FROM user_pins WHERE user_id = ${userId} AND kind = ${kind} AND enabled`,
-      );
+      const row =
+        prefetched !== undefined
+          ? prefetched
+          : await one<PinRow>(db, sql`SELECT hash, salt, failed_attempts, lock_count, locked_until FROM user_pins WHERE user_id = ${userId} AND kind = ${kind} AND enabled`);
       if (!row) {
         if (kind === 'login') throw new AppError('INVALID_CREDENTIALS', 'Wrong identifier or PIN');
         throw new AppError('PIN_NOT_SET', 'Set a transaction PIN first');

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -102,6 +102,13 @@ interface FileRow {
   storage_key: string;
   content_type: KycContentType;
   size_bytes: number;
+}
+
+/** What the transfer eligibility check reads of a user. */
+export interface EligibilityRow {
+  kyc_tier: number;
+  full_name: string | null;
+  verified_name: string | null;
 }
 
 export interface KycDeps {
@@ -448,14 +455,25 @@ export function createKycService(deps: KycDeps) {
      * Spec 5.8: transfers and the dedicated virtual account need Tier 2 and a Tier 2 record whose name matches the
      * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise.
      */
-    async assertTransferEligible(userId: string, exec: Executor = db) {
-      // One round trip on every transfer (issue 11): the tier, the profile name and the latest approved Tier 2 name.
-      const u = await one<{ kyc_tier: number; full_name: string | null; verified_name: string | null }>(
-        exec,
-        sql`SELECT u.kyc_tier, u.full_name,
-                   (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1) AS verified_name
-            FROM users u WHERE u.id = ${userId}`,
-      );
+    /** What assertTransferEligible reads, as a scalar JSON subquery for a request's read-ahead (issue 11). */
+    eligibilitySql(userId: string): SQL {
+      return sql`SELECT json_build_object('kyc_tier', u.kyc_tier, 'full_name', u.full_name, 'verified_name',
+                   (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1))
+                 FROM users u WHERE u.id = ${userId}`;
+    },
+
+    /** `prefetched`: eligibilitySql's answer from the request's read-ahead (null: no such user); omitted, it is read. */
+    async assertTransferEligible(userId: string, exec: Executor = db, prefetched?: EligibilityRow | null) {
+      // The tier, the profile name and the latest approved Tier 2 name.
+      const u =
+        prefetched !== undefined
+          ? prefetched
+          : await one<EligibilityRow>(
+              exec,
+              sql`SELECT u.kyc_tier, u.full_name,
+                         (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1) AS verified_name
+                  FROM users u WHERE u.id = ${userId}`,
+            );
       if (!u) throw notFound('User');
       if (u.kyc_tier < 2) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN and phone) is required for transfers and a dedicated account');
       const verified = u.verified_name;

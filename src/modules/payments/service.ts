@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -104,7 +104,12 @@ export interface SettleInput {
 }
 
 /** Optional KYC hook (issue: KYC engineer): Tier 2 with a name matching the profile. */
-export type KycEligibility = { assertTransferEligible?: (userId: string) => Promise<void> } | undefined;
+export type KycEligibility =
+  | {
+      assertTransferEligible?: (userId: string, exec?: undefined, prefetched?: { kyc_tier: number; full_name: string | null; verified_name: string | null } | null) => Promise<void>;
+      eligibilitySql?: (userId: string) => SQL;
+    }
+  | undefined;
 
 export interface PaymentsDeps {
   db: Db;

@@ -1,10 +1,11 @@
+import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { defineOperation, type OpContext } from '../../http/registry.js';
 import { nairaAmount } from '../../lib/money.js';
 import { usernameInput } from '../identity/operations.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, type KycEligibility } from '../payments/service.js';
-import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA } from './transfers.js';
+import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, type RecipientRow } from './transfers.js';
 
 export const ledgerRowOutput = z.object({
   id: z.string(),
@@ -42,13 +43,21 @@ export const referenceInput = z
 
 export const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
 
+const ELIGIBILITY = 'eligibility';
+/** assertTier2Eligible's read for an operation's readAhead (when the KYC module provides it). */
+function tier2Reads(ctx: OpContext): Record<string, SQL> {
+  const kyc = (ctx.services as { kyc?: KycEligibility }).kyc;
+  return kyc?.eligibilitySql ? { [ELIGIBILITY]: kyc.eligibilitySql(ctx.user.id) } : {};
+}
+
 /**
  * Spec 5.8: transfers and dedicated accounts need Tier 2 with a name matching the profile. The KYC module's
  * check decides when it is registered; until then the approved tier alone is required.
  */
 export async function assertTier2Eligible(ctx: OpContext) {
   const kyc = (ctx.services as { kyc?: KycEligibility }).kyc;
-  if (kyc?.assertTransferEligible) return kyc.assertTransferEligible(ctx.user.id);
+  const prefetched = ELIGIBILITY in ctx.ahead ? (ctx.ahead[ELIGIBILITY] as Parameters<NonNullable<NonNullable<KycEligibility>['assertTransferEligible']>>[2]) : undefined;
+  if (kyc?.assertTransferEligible) return kyc.assertTransferEligible(ctx.user.id, undefined, prefetched);
   if (ctx.user.kycTier < 2) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN) is required for wallet transfers and dedicated accounts');
 }
 
@@ -115,6 +124,8 @@ export const walletOperations = [
     purpose: 'send funds to another user; KYC Tier 2 required',
     rateLimit: 'money',
     gates: { pin: true, stepUp: true },
+    // Eligibility, PIN row and recipient in one statement; the checks below still run in their order.
+    readAhead: (input, ctx) => ({ ...tier2Reads(ctx), recipient: ctx.services.walletMoney.recipientSql(input.username) }),
     precheck: async (_input, ctx) => assertTier2Eligible(ctx),
     input: z.object({
       username: usernameInput,
@@ -129,7 +140,7 @@ export const walletOperations = [
       recipient: z.object({ username: z.string(), fullName: z.string().nullable() }),
     }),
     errors: ['KYC_TIER_REQUIRED', 'STEP_UP_REQUIRED', 'INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.walletMoney.transfer(ctx.user, input),
+    handler: async (input, ctx) => ctx.services.walletMoney.transfer(ctx.user, input, ctx.ahead.recipient as RecipientRow | null),
   }),
   defineOperation({
     name: 'lookupProfileByUsername',

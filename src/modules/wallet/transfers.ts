@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
@@ -27,17 +27,32 @@ export const WALLET_DEBIT_ACCOUNT = 'revenue:wallet_debits' as const;
 
 export type WalletMoney = ReturnType<typeof createWalletMoney>;
 
+/** A transfer's recipient as looked up by username. */
+export interface RecipientRow {
+  id: string;
+  username: string;
+  full_name: string | null;
+  kyc_tier: number;
+}
+
 export function createWalletMoney({ db, clock, ledger, walletLimits, events, notifier }: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; events: EventBus; notifier: Notifier }) {
-  async function activeUserByUsername(username: string) {
-    const u = await one<{ id: string; username: string; full_name: string | null; kyc_tier: number }>(
-      db,
-      sql`SELECT id, username, full_name, kyc_tier FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`,
-    );
+  /** `prefetched`: recipientSql's answer from the request's read-ahead (null: nobody); omitted, it is read. */
+  async function activeUserByUsername(username: string, prefetched?: RecipientRow | null) {
+    const u =
+      prefetched !== undefined
+        ? prefetched
+        : await one<RecipientRow>(db, sql`SELECT id, username, full_name, kyc_tier FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`);
     if (!u) throw new AppError('NOT_FOUND', `No active account has the username @${username.toLowerCase()}`);
     return u;
   }
 
   return {
+    /** The recipient look-up of transfer(), as a scalar JSON subquery for the request's read-ahead (issue 11). */
+    recipientSql(username: string): SQL {
+      return sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier)
+                 FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`;
+    },
+
     /** lookupProfileByUsername: the minimal public profile a sender needs to confirm the recipient. */
     async lookupProfile(username: string) {
       const u = await activeUserByUsername(username);
@@ -62,9 +77,9 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       return { reference, amount: input.amount, note: input.note, balance: toNaira(posted.balances[`user:${user.id}:wallet`]) };
     },
 
-    async transfer(user: AuthUser, input: { username: string; amount: number; note?: string }) {
+    async transfer(user: AuthUser, input: { username: string; amount: number; note?: string }, prefetchedRecipient?: RecipientRow | null) {
       const amount = toKobo(input.amount);
-      const to = await activeUserByUsername(input.username);
+      const to = await activeUserByUsername(input.username, prefetchedRecipient);
       if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
       const reference = prefixedId('trf', clock.now().getTime());
       const from = user.username ? `@${user.username}` : 'a user';
