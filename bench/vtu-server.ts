@@ -21,7 +21,7 @@ const config = loadConfig({
   RATE_LIMIT_PER_MINUTE: '100000000',
 });
 const app = await buildApp({ config, log: createLogger({ level: 'warn' }) });
-if (config.jobsEnabled) app.services.jobs.start(500);
+if (config.jobsEnabled) app.services.jobs.start(500, config.jobsConcurrency);
 const address = await app.listen({ port, host: '127.0.0.1' });
 console.log(`LISTENING ${address}`);
 startStats();

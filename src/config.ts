@@ -115,6 +115,7 @@ const envSchema = z.object({
   CORS_ORIGINS: csv,
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   FAULT_POINT: z.enum(FAULT_POINTS).optional(),
   TIER_LIMITS: z
@@ -195,6 +196,8 @@ export interface Config {
   corsOrigins: string[];
   trustProxy: boolean;
   jobsEnabled: boolean;
+  /** Jobs one worker process runs side by side (each holds a pool connection while it works). */
+  jobsConcurrency: number;
   rateLimitPerMinute: number;
   /** Test-only crash hook (src/lib/faults.ts); refused in production. */
   faultPoint?: FaultPoint;
@@ -298,6 +301,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
     jobsEnabled: e.JOBS_ENABLED,
+    jobsConcurrency: e.JOBS_CONCURRENCY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     faultPoint: e.FAULT_POINT,
     tierLimitsJson: e.TIER_LIMITS,

@@ -79,7 +79,7 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
       cb();
     },
   });
-  const database = await openDatabase({ url, dataDir: config.dataDir, poolSize: 30 });
+  const database = await openDatabase({ url, dataDir: config.dataDir, poolSize: 30, preparedStatements: config.databasePreparedStatements });
   const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }), overrides: opts.overrides });
   await app.ready();
   const secrets: SecretStore = new Map();

@@ -38,6 +38,11 @@ describe('configuration', () => {
   it('reports invalid values readably', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
     expect(loadConfig({ PORT: '4000', DATA_DIR: '/tmp/x' })).toMatchObject({ port: 4000, dataDir: '/tmp/x' });
+    // Issue 11 settings: worker concurrency within 1-64, named statements on unless turned off.
+    expect(loadConfig({})).toMatchObject({ jobsConcurrency: 8, databasePreparedStatements: true });
+    expect(loadConfig({ JOBS_CONCURRENCY: '24', DATABASE_PREPARED_STATEMENTS: 'false' })).toMatchObject({ jobsConcurrency: 24, databasePreparedStatements: false });
+    expect(() => loadConfig({ JOBS_CONCURRENCY: '0' })).toThrow(/JOBS_CONCURRENCY/);
+    expect(() => loadConfig({ JOBS_CONCURRENCY: 'many' })).toThrow(/JOBS_CONCURRENCY/);
   });
 });
 
