@@ -456,7 +456,7 @@ describe('a posting statement that finds a row changed under it', () => {
     await db().execute(sql.raw(`CREATE SEQUENCE ${name}_seq`));
     await db().execute(sql.raw(`CREATE TABLE ${name} (n bigint)`));
     return {
-      rider: { ctes: (posted: ReturnType<typeof sql>) => sql`rr AS (INSERT INTO ${sql.raw(name)} (n) SELECT x.n FROM (SELECT nextval(${`${name}_seq`}) AS n) x, ${posted} WHERE x.n > 1 OR ledger_retry() RETURNING 1)` },
+      rider: { ctes: (posted: ReturnType<typeof sql>, prefix: string) => sql`${sql.raw(`${prefix}rr`)} AS (INSERT INTO ${sql.raw(name)} (n) SELECT x.n FROM (SELECT nextval(${`${name}_seq`}) AS n) x, ${posted} WHERE x.n > 1 OR ledger_retry() RETURNING 1)` },
       runs: async () => Number(((await db().execute(sql.raw(`SELECT last_value FROM ${name}_seq`))).rows[0] as { last_value: string }).last_value),
     };
   };

@@ -44,12 +44,14 @@ export interface PostInput {
 }
 
 /**
- * Writes that ride on a posting's statement: data-modifying CTE definitions (`name AS (...)`, comma-separated, with
- * names no other rider uses) that read FROM `posted`, a relation with one row when the posting is made and none
- * when it is refused, so they are written exactly when the money moves.
+ * Writes that ride on a posting's statement: data-modifying CTE definitions (`name AS (...)`, comma-separated) that
+ * read FROM `posted`, a relation with one row when the posting is made and none when it is refused, so they are
+ * written exactly when the money moves. Every CTE name starts with `prefix`, which the statement's owner assigns
+ * by the rider's position: names stay unique within the statement and the statement's text stays the same from
+ * call to call (it is prepared once per connection, src/db/client.ts).
  */
 export interface PostRider {
-  ctes(posted: SQL): SQL;
+  ctes(posted: SQL, prefix: string): SQL;
 }
 
 export interface WalletLimit {
@@ -311,7 +313,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
                 ${systemEntries}
                 RETURNING 1)
           ${marker ? sql`, m AS (${marker.statement(sql`EXISTS (SELECT 1 FROM t)`)} RETURNING 1)` : sql``}
-          ${sql.join((input.riders ?? []).map((r) => sql`, ${r.ctes(sql`t`)}`))}
+          ${sql.join((input.riders ?? []).map((r, i) => sql`, ${r.ctes(sql`t`, `rider${i}_`)}`))}
           SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id, (SELECT retry FROM g) AS retry,
                  (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
                  CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
@@ -369,7 +371,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       }
     }
     await tx.execute(sql`INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at) VALUES ${sql.join(values, sql`, `)}`);
-    for (const r of input.riders ?? []) await tx.execute(sql`WITH ${r.ctes(sql`(SELECT 1) AS posted`)} SELECT 1`);
+    for (const r of input.riders ?? []) await tx.execute(sql`WITH ${r.ctes(sql`(SELECT 1) AS posted`, 'rider0_')} SELECT 1`);
     return { transactionId: inserted.id, balances };
   }
 

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import { createHarness, usingPostgres, type Harness } from '../helpers/harness.js';
+import { createHarness, fundWallet, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 
 /** DATABASE_PREPARED_STATEMENTS (issue 11): parameterised statements are named, so a connection plans each once. */
 describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL' : 'skipped: PGlite has no connection pool'})`, () => {
@@ -22,6 +24,36 @@ describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL
     const named = await preparedOnThisConnection(h);
     expect(named).toHaveLength(1);
     expect(named[0].name).toMatch(/^s_[0-9a-f]{24}$/);
+  });
+
+  it('a posting with riders has the same text every time, so it is prepared once, not once per call', async () => {
+    const [a, b] = await Promise.all([signIn(h), signIn(h)]);
+    await fundWallet(h, a.id, 100);
+    const { ledger, notifier, db } = h.app.services;
+    const texts = new Set<string>();
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as { text?: string };
+      if (typeof q === 'object' && q?.text?.startsWith('WITH v(')) texts.add(q.text);
+      return (original as (...x: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    try {
+      for (let i = 0; i < 5; i++) {
+        await ledger.postAlone(db, {
+          reference: `same_text_${randomUUID()}`,
+          type: 'transfer_out',
+          description: `transfer ${i}`,
+          entries: [
+            { account: { user: a.id, kind: 'wallet' }, amount: -100n },
+            { account: { user: b.id, kind: 'wallet' }, amount: 100n },
+          ],
+          riders: [notifier.onPosting([{ userId: a.id, kind: 'general', title: 'sent', body: `${i}` }]), notifier.onPosting([{ userId: b.id, kind: 'general', title: 'got', body: `${i}` }])],
+        });
+      }
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    expect(texts.size).toBe(1);
   });
 
   it('DATABASE_PREPARED_STATEMENTS=false leaves statements unnamed', async () => {

@@ -52,8 +52,6 @@ export interface Notifier {
   onPosting(list: readonly NotificationInput[]): PostRider;
 }
 
-/** CTE names of riders must not collide within one statement. */
-let riderSeq = 0;
 
 export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }): Notifier {
   /** The notification rows and their fan-out jobs as CTE definitions named `${p}n`, `${p}j0`..., written FROM `from`. */
@@ -87,8 +85,7 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
     },
     emitMany,
     onPosting(list) {
-      const p = `nr${(riderSeq = (riderSeq + 1) % 1e9)}_`;
-      return { ctes: (posted) => ctes(list, p, posted).sql };
+      return { ctes: (posted, prefix) => ctes(list, prefix, posted).sql };
     },
   };
 }

@@ -113,13 +113,13 @@ export function newRowOf(r: NewVtuRow): VtuRow {
 }
 
 /**
- * insertTransaction as a ledger posting rider (CTE `vtu_row`): the purchase's row and its debit are one statement,
+ * insertTransaction as a ledger posting rider (CTE `<prefix>vtu_row`): the purchase's row and its debit are one statement,
  * so the row exists exactly when the money moved (reconciliation picks it up from there if the process dies).
  */
 export function insertOnPosting(r: NewVtuRow): PostRider {
   return {
-    ctes: (posted) =>
-      sql`vtu_row AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
+    ctes: (posted, prefix) =>
+      sql`${sql.raw(`${prefix}vtu_row`)} AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
             plan_id, product, meter_type, quantity, phone, profile_id, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
           SELECT ${r.id}::uuid, ${r.reference}::text, ${r.requestId}::text, ${r.userId}::uuid, ${r.service}::text, 'processing', ${r.amount}::bigint,
             ${r.wholesale}::bigint, ${r.markup}::bigint, ${r.recipient}::text, ${r.network ?? null}::text, ${r.planId ?? null}::text,
@@ -173,7 +173,7 @@ export async function settle(
             failure_reason = ${f.failureReason ?? null}, next_check_at = NULL, last_provider_status = ${f.providerStatus}, updated_at = ${f.now}
           WHERE id = ${id} AND status = 'processing' AND provider = ${provider}
           RETURNING ${COLS})
-        ${sql.join(riders.map((r) => sql`, ${r.ctes(sql`settled`)}`))}
+        ${sql.join(riders.map((r, i) => sql`, ${r.ctes(sql`settled`, `rider${i}_`)}`))}
         SELECT * FROM settled`,
   );
 }
