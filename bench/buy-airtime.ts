@@ -27,7 +27,11 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
   const db = await freshDatabase('benchvtu');
   const out: (Result & { ratio?: string })[] = [];
   try {
-    const svc = await startServer('bench/vtu-server.ts', { DATABASE_URL: db.url, SANDBOX: 'true', JOBS_ENABLED: 'false', NODE_ENV: 'development', VTU_PROVIDER_TIMEOUT_MS: '10000' });
+    const svc = await startServer(
+      'bench/vtu-server.ts',
+      { DATABASE_URL: db.url, SANDBOX: 'true', JOBS_ENABLED: 'false', NODE_ENV: 'development', VTU_PROVIDER_TIMEOUT_MS: '10000' },
+      process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [],
+    );
     try {
       const users: { token: string; userId: string }[] = [];
       for (let i = 0; i < USERS; i += 20) {
