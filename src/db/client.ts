@@ -90,23 +90,38 @@ function pgSubscription(url: string, channel: string, h: { message(payload: stri
 pg.types.setTypeParser(20, (v) => v);
 
 /**
- * A pg client that names every parameterised statement after its text, so each connection parses and plans a
+ * A pg client that names parameterised statements after their text, so each connection parses and plans a
  * statement shape once and later runs only bind and execute (issue 11: the one-statement posting is a large CTE
- * that PostgreSQL otherwise plans on every call). The statement shapes are our code's, a bounded set; a name is
- * a hash of the text, so one name never stands for two texts. Statements without parameters (BEGIN, COMMIT,
- * scripts) stay unnamed. Turned off with DATABASE_PREPARED_STATEMENTS=false for a pooler that cannot keep named
- * statements (PgBouncer in transaction mode before 1.21, docs/scaling.md).
+ * that PostgreSQL otherwise plans on every call). A name is a hash of the text, so one name never stands for two
+ * texts. A text is named from its second use on, and at most MAX_NAMED texts per process: a text that never
+ * repeats (a statement built with something per call in it) runs unnamed and leaves no prepared statement behind
+ * on the server. Statements without parameters (BEGIN, COMMIT, scripts) stay unnamed. Turned off with
+ * DATABASE_PREPARED_STATEMENTS=false for a pooler that cannot keep named statements (PgBouncer in transaction mode
+ * before 1.21, docs/scaling.md).
  */
+const MAX_NAMED = 5_000;
+const MAX_SEEN_ONCE = 20_000;
 const statementNames = new Map<string, string>();
+let seenOnce = new Set<string>();
+function statementName(text: string): string | undefined {
+  const known = statementNames.get(text);
+  if (known) return known;
+  if (!seenOnce.has(text)) {
+    if (seenOnce.size >= MAX_SEEN_ONCE) seenOnce = new Set();
+    seenOnce.add(text);
+    return undefined;
+  }
+  if (statementNames.size >= MAX_NAMED) return undefined;
+  seenOnce.delete(text);
+  const name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  statementNames.set(text, name);
+  return name;
+}
 class PreparingClient extends pg.Client {
   query(config: any, values?: any, callback?: any): any {
     if (config && typeof config === 'object' && typeof config.text === 'string' && !config.name && Array.isArray(values) && values.length > 0) {
-      let name = statementNames.get(config.text);
-      if (!name) {
-        name = `s_${createHash('sha1').update(config.text).digest('hex').slice(0, 24)}`;
-        if (statementNames.size < 10_000) statementNames.set(config.text, name);
-      }
-      config = { ...config, name };
+      const name = statementName(config.text);
+      if (name) config = { ...config, name };
     }
     return super.query(config, values, callback);
   }

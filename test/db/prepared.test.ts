@@ -26,6 +26,15 @@ describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL
     expect(named[0].name).toMatch(/^s_[0-9a-f]{24}$/);
   });
 
+  it('a text used only once runs unnamed and leaves nothing prepared on the server', async () => {
+    const text = `SELECT $1::int + 41 AS once_${Date.now()}`;
+    const left = await h.app.services.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT ${1}::int + 41 AS ${sql.raw(`once_${text.split('once_')[1]}`)}`);
+      return rows(tx, sql`SELECT name FROM pg_prepared_statements WHERE statement = ${text}`);
+    });
+    expect(left).toEqual([]);
+  });
+
   it('a posting with riders has the same text every time, so it is prepared once, not once per call', async () => {
     const [a, b] = await Promise.all([signIn(h), signIn(h)]);
     await fundWallet(h, a.id, 100);
