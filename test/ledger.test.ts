@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WalletLimit } from '../src/ledger/ledger.js';
+import type { PostInput, PostRider, WalletLimit } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from './helpers/harness.js';
 import { sql } from 'drizzle-orm';
@@ -461,20 +461,23 @@ describe('a posting statement that finds a row changed under it', () => {
     };
   };
 
+  /** A ₦3 debit of a ₦10 wallet carrying the flaky rider. */
+  const debitWith = (userId: string, rider: PostRider): PostInput => ({
+    reference: `retry_${randomUUID()}`,
+    type: 'wallet_debit',
+    description: 'debit with a flaky rider',
+    entries: [
+      { account: { user: userId, kind: 'wallet' }, amount: -300n },
+      { account: { system: 'revenue' }, amount: 300n },
+    ],
+    riders: [rider],
+  });
+
   it('alone, it is undone and run again: the money moves once', async () => {
     const u = await signIn(h);
     await credit(u.id, 1_000n);
     const probe = await flaky();
-    const posted = await ledger().postAlone(db(), {
-      reference: `retry_${randomUUID()}`,
-      type: 'wallet_debit',
-      description: 'retried',
-      entries: [
-        { account: { user: u.id, kind: 'wallet' }, amount: -300n },
-        { account: { system: 'revenue' }, amount: 300n },
-      ],
-      riders: [probe.rider],
-    });
+    const posted = await ledger().postAlone(db(), debitWith(u.id, probe.rider));
     expect(posted.balances[`user:${u.id}:wallet`]).toBe(700n);
     expect(await probe.runs()).toBe(2);
     expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(700n);
@@ -485,18 +488,7 @@ describe('a posting statement that finds a row changed under it', () => {
     const u = await signIn(h);
     await credit(u.id, 1_000n);
     const probe = await flaky();
-    const run = db().transaction((tx) =>
-      ledger().post(tx, {
-        reference: `retry_${randomUUID()}`,
-        type: 'wallet_debit',
-        description: 'not retried',
-        entries: [
-          { account: { user: u.id, kind: 'wallet' }, amount: -300n },
-          { account: { system: 'revenue' }, amount: 300n },
-        ],
-        riders: [probe.rider],
-      }),
-    );
+    const run = db().transaction((tx) => ledger().post(tx, debitWith(u.id, probe.rider)));
     await expect(run).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(1_000n);
     await expectLedgerOk(h);
