@@ -153,7 +153,7 @@ if (want('webhook')) {
   // each event (both stamped by the service; processed_at commits with the credit).
   const db = await freshDatabase();
   try {
-    const svc = await startServer('bench/service-server.ts', serviceEnv(db.url, true));
+    const svc = await startServer('bench/service-server.ts', serviceEnv(db.url, true), process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []);
     try {
       const config = loadConfig({ ...process.env, SANDBOX: 'true', NODE_ENV: 'development' });
       const processor = config.processor.default;

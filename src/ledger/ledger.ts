@@ -46,7 +46,10 @@ export interface PostInput {
 /**
  * Writes that ride on a posting's statement: data-modifying CTE definitions (`name AS (...)`, comma-separated) that
  * read FROM `posted`, a relation with one row when the posting is made and none when it is refused, so they are
- * written exactly when the money moves. Every CTE name starts with `prefix`, which the statement's owner assigns
+ * written exactly when the money moves. From a ledger posting the relation is named `posted` and its row has `id`
+ * (the ledger transaction's) and `balances` (jsonb: each user account's code to its balance after the posting, in
+ * kobo), e.g. for a rider that flags a balance past a cap; other statements that take riders (a VTU settle) give
+ * only the row. Every CTE name starts with `prefix`, which the statement's owner assigns
  * by the rider's position: names stay unique within the statement and the statement's text stays the same from
  * call to call (it is prepared once per connection, src/db/client.ts).
  */
@@ -308,12 +311,13 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
                   AND (v.max_balance IS NULL OR a.balance + v.amount <= v.max_balance)
                 RETURNING a.id, a.code, a.balance),
           g AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM t) AND (SELECT count(*) FROM u) <> ${user.length} THEN ledger_retry() END AS retry),
+          p AS (SELECT t.id, (SELECT jsonb_object_agg(u.code, u.balance) FROM u) AS balances FROM t),
           e AS (INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at)
                 SELECT t.id, u.id, v.amount, u.balance, ${now}::timestamptz FROM t, u JOIN v ON v.code = u.code
                 ${systemEntries}
                 RETURNING 1)
           ${marker ? sql`, m AS (${marker.statement(sql`EXISTS (SELECT 1 FROM t)`)} RETURNING 1)` : sql``}
-          ${sql.join((input.riders ?? []).map((r, i) => sql`, ${r.ctes(sql`t`, `rider${i}_`)}`))}
+          ${sql.join((input.riders ?? []).map((r, i) => sql`, ${r.ctes(sql`p AS posted`, `rider${i}_`)}`))}
           SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id, (SELECT retry FROM g) AS retry,
                  (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
                  CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
@@ -371,7 +375,8 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       }
     }
     await tx.execute(sql`INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at) VALUES ${sql.join(values, sql`, `)}`);
-    for (const r of input.riders ?? []) await tx.execute(sql`WITH ${r.ctes(sql`(SELECT 1) AS posted`, 'rider0_')} SELECT 1`);
+    const posted = sql`(SELECT ${inserted.id}::bigint AS id, ${JSON.stringify(Object.fromEntries(Object.entries(balances).map(([k, v]) => [k, v.toString()])))}::jsonb AS balances) AS posted`;
+    for (const r of input.riders ?? []) await tx.execute(sql`WITH ${r.ctes(posted, 'rider0_')} SELECT 1`);
     return { transactionId: inserted.id, balances };
   }
 

@@ -1,4 +1,5 @@
-import type { Executor } from '../db/client.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { one, type Executor } from '../db/client.js';
 
 /**
  * In-process domain events, delivered synchronously inside the emitter's database transaction, so a
@@ -22,10 +23,12 @@ export type EventName = keyof DomainEvents;
 export type Subscriber<E extends EventName> = (exec: Executor, payload: DomainEvents[E]) => Promise<void>;
 
 /**
- * A subscriber's read-only check of whether an event concerns it at all (e.g. "does this user have an open loan"):
- * when it says no, the subscriber is not called, and an emitter can run the checks early with prepare().
+ * A subscriber's check of whether an event concerns it at all (e.g. "does this user have an open loan"), as a
+ * boolean SQL expression of the event's user (every domain event names one, as `userId`). When it is false the
+ * subscriber is not called. Being SQL, an emitter can have the checks answered by a read it makes anyway
+ * (checksSql), or all of them in one round trip (prepare).
  */
-export type Applies<E extends EventName> = (exec: Executor, payload: DomainEvents[E]) => Promise<boolean>;
+export type Applies = (userId: SQL) => SQL;
 
 export interface PreparedEmit {
   /** How many subscribers the event applies to: with none, the emitter need not hold a transaction for them. */
@@ -34,31 +37,52 @@ export interface PreparedEmit {
 }
 
 export class EventBus {
-  private subs = new Map<EventName, { fn: Subscriber<any>; applies?: Applies<any> }[]>();
+  private subs = new Map<EventName, { fn: Subscriber<any>; applies?: Applies }[]>();
 
-  on<E extends EventName>(name: E, fn: Subscriber<E>, applies?: Applies<E>): void {
+  on<E extends EventName>(name: E, fn: Subscriber<E>, applies?: Applies): void {
     this.subs.set(name, [...(this.subs.get(name) ?? []), { fn, applies }]);
   }
 
   async emit<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<void> {
-    for (const s of this.subs.get(name) ?? []) if (!s.applies || (await s.applies(exec, payload))) await s.fn(exec, payload);
+    await (await this.prepare(exec, name, payload)).emit(exec);
   }
 
   /**
-   * Runs the subscribers' checks now and returns the emit for later, which calls only the subscribers whose check
-   * said yes. For an emitter whose transaction holds hot row locks (issue 11: a transfer's wallets): the checks
-   * run before the locks are taken, so an event nobody needs costs nothing under them. The checks see the state
-   * as of prepare(); a subscriber that starts to apply between the two (a loan disbursed to the recipient in the
-   * same instant) misses this one event (docs/decisions.md).
+   * The subscribers' checks for an event of the user `userId` (an SQL expression, e.g. a column of the caller's
+   * read) as one JSON array expression, or null when no subscriber has a check. Pass what it evaluated to, with
+   * the payload, to prepared().
    */
-  async prepare<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<PreparedEmit> {
+  checksSql(name: EventName, userId: SQL): SQL | null {
+    const checks = (this.subs.get(name) ?? []).filter((s) => s.applies).map((s) => sql`(${s.applies!(userId)})`);
+    return checks.length ? sql`json_build_array(${sql.join(checks, sql`, `)})` : null;
+  }
+
+  /** The emit for later, calling the subscribers whose check said yes in `answer` (checksSql's value) and those without a check. */
+  prepared<E extends EventName>(name: E, payload: DomainEvents[E], answer: readonly boolean[] | null): PreparedEmit {
+    let k = 0;
     const chosen: Subscriber<E>[] = [];
-    for (const s of this.subs.get(name) ?? []) if (!s.applies || (await s.applies(exec, payload))) chosen.push(s.fn);
+    for (const s of this.subs.get(name) ?? []) {
+      if (!s.applies) chosen.push(s.fn);
+      else if (answer?.[k++] === true) chosen.push(s.fn);
+    }
     return {
       subscribers: chosen.length,
       async emit(tx) {
         for (const fn of chosen) await fn(tx, payload);
       },
     };
+  }
+
+  /**
+   * Runs the subscribers' checks now (one statement, none without checks) and returns the emit for later. For an
+   * emitter whose transaction holds hot row locks (issue 11: a transfer's wallets): the checks run before the
+   * locks are taken, so an event nobody needs costs nothing under them. The checks see the state as of now; a
+   * subscriber that starts to apply between the two (a loan disbursed to the recipient in the same instant)
+   * misses this one event (docs/decisions.md).
+   */
+  async prepare<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<PreparedEmit> {
+    const checks = this.checksSql(name, sql`${payload.userId}::uuid`);
+    const answer = checks ? ((await one<{ a: boolean[] }>(exec, sql`SELECT ${checks} AS a`))?.a ?? null) : null;
+    return this.prepared(name, payload, answer);
   }
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import { exportJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { PRODUCTION } from '../helpers/production-env.js';
@@ -200,6 +201,29 @@ describe('jobs', () => {
     }).catch(() => undefined);
     await jobs.drain();
     expect(ran).toBe(0);
+  });
+
+  it('claims an expired lease first, then due jobs by priority and then by due time; never more than asked', async () => {
+    const { jobs, db } = h.app.services;
+    const ran: string[] = [];
+    jobs.register({ name: 'test.low', payload: z.object({ tag: z.string() }), handler: async ({ tag }) => void ran.push(tag) });
+    jobs.register({ name: 'test.high', payload: z.object({ tag: z.string() }), priority: 10, handler: async ({ tag }) => void ran.push(tag) });
+    await jobs.drain();
+    // Due an hour ago, a second apart (ahead of anything else due in this harness): oldest first within a priority.
+    const hourAgo = h.clock.now().getTime() - 3_600_000;
+    const due = [['test.low', 'low1'], ['test.high', 'high1'], ['test.low', 'low2'], ['test.high', 'high2']];
+    for (const [i, [name, tag]] of due.entries()) await jobs.enqueue(db, name, { tag }, { runAt: new Date(hourAgo + i * 1000) });
+    await jobs.enqueue(db, 'test.low', { tag: 'stale' });
+    // A worker claimed it and died: its lease ran out a minute ago.
+    await db.execute(sql`UPDATE jobs SET status = 'running', locked_until = ${new Date(h.clock.now().getTime() - 60_000)} WHERE payload->>'tag' = 'stale'`);
+    expect(await jobs.drain(1)).toBe(1);
+    expect(ran).toEqual(['stale']);
+    expect(await jobs.drain(2)).toBe(2);
+    expect(ran.slice(1).sort()).toEqual(['high1', 'high2']);
+    expect(await jobs.drain(1)).toBe(1);
+    expect(ran[3]).toBe('low1');
+    expect(await jobs.drain()).toBe(1);
+    expect(ran[4]).toBe('low2');
   });
 
   it('cron slots are enqueued once per slot however many ticks (several instances)', async () => {

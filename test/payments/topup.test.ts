@@ -109,6 +109,8 @@ describe('getTopupIntent and verifyProcessorTopup', () => {
     await h.app.services.jobs.drain();
     expect(await balance(h, u)).toBe(310_000);
     expect(await count(h, sql`SELECT count(*)::int AS n FROM wallet_flags WHERE user_id = ${u.id} AND kind = 'balance_cap_exceeded'`)).toBe(1);
+    const flag = await h.app.services.db.execute(sql`SELECT details FROM wallet_flags WHERE user_id = ${u.id} AND kind = 'balance_cap_exceeded'`);
+    expect(flag.rows[0]).toEqual({ details: { balanceAfter: 310_000, cap: 300_000, tier: 1 } });
     const admin = await signIn(h, 'admin@example.com');
     const s = await call(h, 'GET', '/_serverFn/adminSearchPaymentsBearerAdmin', { kind: 'settlements', flagged: 'true', userId: u.id }, { token: admin.token });
     expect(s.json().items).toEqual([expect.objectContaining({ reference: i.reference, flagged: true, amount: 20_000 })]);

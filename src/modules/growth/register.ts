@@ -65,7 +65,7 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
   });
   deps.events.on('user.created', isolated('user.created', (tx, e) => growth.onUserCreated(tx, e)));
   deps.events.on('vtu.succeeded', isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)));
-  deps.events.on('wallet.credited', isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e)), (exec, e) => loans.hasOpenLoan(exec, e.userId));
+  deps.events.on('wallet.credited', isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e)), (userId) => loans.hasOpenLoanSql(userId));
   deps.events.on('account.closed', isolated('account.closed', (tx, e) => growth.onAccountClosed(tx, e)));
   return { growthSettings, growth, savings, loans };
 }

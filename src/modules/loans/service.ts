@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -227,12 +227,15 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
       });
     },
 
-    /** 'wallet.credited': money arriving while a loan is open repays it, as far as the wallet allows. */
-    /** Whether the user has a loan not yet repaid (a plain read; onWalletCredited re-checks under lock). */
-    async hasOpenLoan(exec: Executor, userId: string): Promise<boolean> {
-      return Boolean(await one(exec, sql`SELECT 1 FROM loans WHERE user_id = ${userId} AND status <> 'repaid' LIMIT 1`));
+    /**
+     * Whether the user (an SQL expression) has a loan not yet repaid: the 'wallet.credited' subscriber's check, a
+     * plain read (onWalletCredited re-checks under lock).
+     */
+    hasOpenLoanSql(userId: SQL): SQL {
+      return sql`EXISTS (SELECT 1 FROM loans WHERE user_id = ${userId} AND status <> 'repaid')`;
     },
 
+    /** 'wallet.credited': money arriving while a loan is open repays it, as far as the wallet allows. */
     async onWalletCredited(exec: Executor, e: { userId: string }) {
       const tx = asTx(exec);
       if (!(await openLoan(tx, e.userId))) return;

@@ -12,6 +12,8 @@ export function registerPaymentsJobs(services: Services) {
     name: JOB_PROCESS_EVENT,
     payload: z.object({ eventId: z.string().uuid() }),
     maxAttempts: PROCESS_EVENT_ATTEMPTS,
+    // A credit the user is waiting for goes ahead of notifications and other background work.
+    priority: 10,
     handler: async (p, meta) => payments.processEvent(p.eventId, meta.attempt >= PROCESS_EVENT_ATTEMPTS),
   });
   jobs.register({

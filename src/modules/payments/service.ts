@@ -4,7 +4,7 @@ import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import type { Ledger, PostInput, Posted, PostRider } from '../../ledger/ledger.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { sha256 } from '../../lib/crypto.js';
 import type { EventBus } from '../../lib/events.js';
@@ -157,10 +157,52 @@ export function createPaymentsService(deps: PaymentsDeps) {
    * is marked credited with that outcome by the same statement as the settlement; when nothing is credited the
    * caller marks it.
    */
-  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<{ credited: boolean; overCap: boolean }> {
+  /**
+   * The credit's posting: the money, and riding on its statement (so written exactly when the money moves) the
+   * settlement row, the intent's success, the event's outcome, a wallet flag when the balance after passes the
+   * owner's KYC tier cap at that moment (DESIGN §6: money that arrived is never dropped; passing the cap only flags
+   * the wallet for an operator), and the owner's notification.
+   */
+  function chargePosting(s: SettleInput, event?: { id: string; outcome: string }): PostInput {
     const now = clock.now();
     const ledgerRef = `payin:${s.processor}:${s.reference}`;
-    const posted = await ledger.tryPost(tx, {
+    const wallet = `user:${s.userId}:wallet`;
+    const capOf = (tier: number) => walletLimits.limitsFor(tier).balanceCap;
+    const settlement: PostRider = {
+      ctes: (posted, p) => {
+        const name = (n: string) => sql.raw(`${p}${n}`);
+        const parts = [
+          sql`${name('c')} AS (
+            SELECT (posted.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier,
+                   CASE o.kyc_tier WHEN 1 THEN ${capOf(1)}::bigint WHEN 2 THEN ${capOf(2)}::bigint WHEN 3 THEN ${capOf(3)}::bigint ELSE ${capOf(0)}::bigint END AS cap
+            FROM ${posted}, (SELECT COALESCE((SELECT kyc_tier FROM users WHERE id = ${s.userId}::uuid), 0) AS kyc_tier) o)`,
+          sql`${name('s')} AS (
+            INSERT INTO payment_settlements (id, processor, processor_reference, user_id, intent_id, kind, amount, channel, source, ledger_reference, over_cap, paid_at, created_at)
+            SELECT ${uuid()}::uuid, ${s.processor}::text, ${s.reference}::text, ${s.userId}::uuid, ${s.intentId}::uuid, ${s.kind}::text, ${s.amount}::bigint, ${s.channel}::text,
+                   ${s.source}::text, ${ledgerRef}::text, COALESCE(c.balance_after > c.cap, false), ${s.paidAt}::timestamptz, ${now}::timestamptz
+            FROM ${name('c')} c)`,
+          sql`${name('f')} AS (
+            INSERT INTO wallet_flags (id, user_id, kind, reference, details, created_at)
+            SELECT ${uuid()}::uuid, ${s.userId}::uuid, 'balance_cap_exceeded', ${ledgerRef}::text,
+                   jsonb_build_object('balanceAfter', round(c.balance_after / 100.0, 2), 'cap', round(c.cap / 100.0, 2), 'tier', c.kyc_tier), ${now}::timestamptz
+            FROM ${name('c')} c WHERE c.balance_after > c.cap
+            ON CONFLICT (kind, reference) DO NOTHING)`,
+        ];
+        if (s.intentId) {
+          parts.push(sql`${name('i')} AS (
+            UPDATE topup_intents SET status = 'success', amount_paid = ${s.amount}::bigint, channel = ${s.channel}::text, paid_at = ${s.paidAt ?? now}::timestamptz,
+                   settled_at = ${now}::timestamptz, failure_reason = NULL, updated_at = ${now}::timestamptz
+            FROM ${posted} WHERE topup_intents.id = ${s.intentId}::uuid)`);
+        }
+        if (event) {
+          parts.push(sql`${name('e')} AS (
+            UPDATE processor_events SET status = 'credited', outcome = ${event.outcome}::text, processed_at = ${now}::timestamptz
+            FROM ${posted} WHERE processor_events.id = ${event.id}::uuid)`);
+        }
+        return sql.join(parts, sql`, `);
+      },
+    };
+    return {
       reference: ledgerRef,
       type: s.kind === 'dva' ? 'dva_credit' : 'topup',
       description: s.kind === 'dva' ? 'Transfer into your dedicated account' : 'Wallet top-up',
@@ -169,46 +211,72 @@ export function createPaymentsService(deps: PaymentsDeps) {
         { account: { system: 'collections' }, amount: -s.amount },
       ],
       metadata: { processor: s.processor, reference: s.reference, source: s.source, channel: s.channel },
-    });
-    if (!posted) return { credited: false, overCap: false };
+      riders: [
+        settlement,
+        notifier.onPosting([
+          {
+            userId: s.userId,
+            kind: 'topup_credited',
+            title: 'Wallet funded',
+            body: `${formatNaira(s.amount)} was added to your wallet.`,
+            data: { reference: s.reference, amount: toNaira(s.amount), source: s.kind },
+          },
+        ]),
+      ],
+    };
+  }
 
-    const balanceAfter = posted.balances[`user:${s.userId}:wallet`];
-    // One statement: the settlement row, the intent's success, the event's outcome, and the owner's KYC tier.
-    // over_cap is written false and set below in the rare case the credit passed the tier's cap.
-    const settlementId = uuid();
-    const tierRow = await one<{ kyc_tier: number | null }>(
-      tx,
-      sql`WITH settlement AS (
-            INSERT INTO payment_settlements (id, processor, processor_reference, user_id, intent_id, kind, amount, channel, source, ledger_reference, over_cap, paid_at, created_at)
-            VALUES (${settlementId}, ${s.processor}, ${s.reference}, ${s.userId}, ${s.intentId}, ${s.kind}, ${s.amount}, ${s.channel}, ${s.source}, ${ledgerRef}, false, ${s.paidAt}, ${now})),
-          intent AS (
-            UPDATE topup_intents SET status = 'success', amount_paid = ${s.amount}, channel = ${s.channel}, paid_at = ${s.paidAt ?? now},
-                   settled_at = ${now}, failure_reason = NULL, updated_at = ${now}
-            WHERE id = ${s.intentId}::uuid),
-          event AS (
-            UPDATE processor_events SET status = 'credited', outcome = ${event?.outcome ?? null}, processed_at = ${clock.now()} WHERE id = ${event?.id ?? null}::uuid)
-          SELECT (SELECT kyc_tier FROM users WHERE id = ${s.userId}) AS kyc_tier`,
-    );
-    const cap = walletLimits.limitsFor(tierRow?.kyc_tier ?? 0).balanceCap;
-    // DESIGN §6: money that arrived is never dropped; passing the cap only flags the wallet for an operator.
-    const overCap = cap !== null && balanceAfter > cap;
-    if (overCap) {
-      await tx.execute(sql`UPDATE payment_settlements SET over_cap = true WHERE id = ${settlementId}`);
-      await tx.execute(sql`INSERT INTO wallet_flags (id, user_id, kind, reference, details, created_at)
-          VALUES (${uuid()}, ${s.userId}, 'balance_cap_exceeded', ${ledgerRef},
-                  ${JSON.stringify({ balanceAfter: toNaira(balanceAfter), cap: toNaira(cap!), tier: tierRow?.kyc_tier ?? 0 })}::jsonb, ${now})
-          ON CONFLICT (kind, reference) DO NOTHING`);
-      log.warn({ userId: s.userId, reference: ledgerRef }, 'credit passed the tier balance cap; wallet flagged for an operator');
-    }
-    await events.emit(tx, 'wallet.credited', { userId: s.userId, amount: s.amount, source: s.kind === 'dva' ? 'dva' : 'topup', reference: ledgerRef });
-    await notifier.emit(tx, {
-      userId: s.userId,
-      kind: 'topup_credited',
-      title: 'Wallet funded',
-      body: `${formatNaira(s.amount)} was added to your wallet.`,
-      data: { reference: s.reference, amount: toNaira(s.amount), source: s.kind },
-    });
+  const creditedEvent = (s: SettleInput) =>
+    ({ userId: s.userId, amount: s.amount, source: s.kind === 'dva' ? 'dva' : 'topup', reference: `payin:${s.processor}:${s.reference}` }) as const;
+
+  /** Whether the credit's rider flagged the wallet (read only when the balance after could pass some tier's cap). */
+  async function flaggedOverCap(exec: Executor, s: SettleInput, posted: Posted): Promise<boolean> {
+    const after = posted.balances[`user:${s.userId}:wallet`];
+    const caps = [0, 1, 2, 3].map((t) => walletLimits.limitsFor(t).balanceCap).filter((c): c is bigint => c !== null);
+    if (!caps.length || after <= caps.reduce((a, b) => (a < b ? a : b))) return false;
+    const ledgerRef = `payin:${s.processor}:${s.reference}`;
+    const flagged = Boolean(await one(exec, sql`SELECT 1 AS x FROM wallet_flags WHERE kind = 'balance_cap_exceeded' AND reference = ${ledgerRef}`));
+    if (flagged) log.warn({ userId: s.userId, reference: ledgerRef }, 'credit passed the tier balance cap; wallet flagged for an operator');
+    return flagged;
+  }
+
+  /** Credits a charge inside the caller's transaction, exactly once (a reused ledger reference credits nothing). */
+  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<{ credited: boolean; overCap: boolean }> {
+    const posted = await ledger.tryPost(tx, chargePosting(s, event));
+    if (!posted) return { credited: false, overCap: false };
+    const overCap = await flaggedOverCap(tx, s, posted);
+    await events.emit(tx, 'wallet.credited', creditedEvent(s));
     return { credited: true, overCap };
+  }
+
+  /**
+   * settleCharge as a transaction of its own (the webhook's credit job). Usually no subscriber needs the
+   * 'wallet.credited' event (no open loan to repay): the credit, its settlement, intent, event outcome and
+   * notification are then ONE autocommit statement (issue 11: credits must drain faster than webhooks arrive).
+   */
+  async function settleChargeAlone(
+    s: SettleInput,
+    event: { id: string; outcome: string },
+    /** The subscribers' checks as answered by the caller's read (events.checksSql); omitted, they are asked here. */
+    checks?: boolean[] | null,
+  ): Promise<{ credited: boolean; overCap: boolean }> {
+    const credited = checks !== undefined ? events.prepared('wallet.credited', creditedEvent(s), checks) : await events.prepare(db, 'wallet.credited', creditedEvent(s));
+    if (credited.subscribers > 0) {
+      return db.transaction(async (tx) => {
+        const r = await settleCharge(tx, s, event);
+        faultPoint('payments.credit.beforeCommit');
+        return r;
+      });
+    }
+    faultPoint('payments.credit.beforeCommit');
+    let posted: Posted;
+    try {
+      posted = await ledger.postAlone(db, chargePosting(s, event));
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return { credited: false, overCap: false };
+      throw err;
+    }
+    return { credited: true, overCap: await flaggedOverCap(db, s, posted) };
   }
 
   async function startTopup(user: AuthUser, input: { amount: number; processor?: string; email: string; callbackUrl?: string; origin: 'intent' | 'api' }) {
@@ -512,9 +580,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async processEvent(eventId: string, isLastAttempt: boolean) {
       // One read: the event and the top-up intent of the reference it was stored under (checked below against
       // the reference the adapter parses).
-      const ev = await one<{ id: string; processor: string; payload: unknown; status: string; reference: string | null; intent_id: string | null; intent_user_id: string | null; intent_amount: string | null }>(
+      // The same read answers the 'wallet.credited' subscribers' checks for the intent's owner (an open loan).
+      const checks = events.checksSql('wallet.credited', sql`i.user_id`) ?? sql`NULL::json`;
+      const ev = await one<{ id: string; processor: string; payload: unknown; status: string; reference: string | null; intent_id: string | null; intent_user_id: string | null; intent_amount: string | null; credited_checks: boolean[] | null }>(
         db,
-        sql`SELECT e.id, e.processor, e.payload, e.status, e.reference, i.id AS intent_id, i.user_id AS intent_user_id, i.amount::text AS intent_amount
+        sql`SELECT e.id, e.processor, e.payload, e.status, e.reference, i.id AS intent_id, i.user_id AS intent_user_id, i.amount::text AS intent_amount,
+                   ${checks} AS credited_checks
             FROM processor_events e LEFT JOIN topup_intents i ON e.status = 'received' AND i.reference = e.reference AND i.processor = e.processor
             WHERE e.id = ${eventId}`,
       );
@@ -531,19 +602,16 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
         const intent =
           ev.reference === reference
-            ? ev.intent_id && { id: ev.intent_id, user_id: ev.intent_user_id!, amount: ev.intent_amount! }
+            ? ev.intent_id && { id: ev.intent_id, user_id: ev.intent_user_id!, amount: ev.intent_amount!, checks: ev.credited_checks }
             : await one<{ id: string; user_id: string; amount: string }>(db, sql`SELECT id, user_id, amount::text AS amount FROM topup_intents WHERE reference = ${reference} AND processor = ${ev.processor}`);
         if (intent) {
-          await db.transaction(async (tx) => {
-            const note = amount === BigInt(intent.amount) ? '' : `; paid ${formatNaira(amount)} against ${formatNaira(BigInt(intent.amount))} requested`;
-            const r = await settleCharge(
-              tx,
-              { processor: ev.processor, reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount, channel: c.channel, paidAt: c.paidAt, source: 'webhook' },
-              { id: ev.id, outcome: `credited ${formatNaira(amount)}${note}` },
-            );
-            if (!r.credited) await markEvent(tx, ev.id, 'duplicate', 'already credited');
-            faultPoint('payments.credit.beforeCommit');
-          });
+          const note = amount === BigInt(intent.amount) ? '' : `; paid ${formatNaira(amount)} against ${formatNaira(BigInt(intent.amount))} requested`;
+          const r = await settleChargeAlone(
+            { processor: ev.processor, reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount, channel: c.channel, paidAt: c.paidAt, source: 'webhook' },
+            { id: ev.id, outcome: `credited ${formatNaira(amount)}${note}` },
+            'checks' in intent ? intent.checks : undefined,
+          );
+          if (!r.credited) await markEvent(db, ev.id, 'duplicate', 'already credited');
           return;
         }
         if (c.channel === 'dedicated_nuban') {

@@ -33,6 +33,8 @@ export interface RecipientRow {
   username: string;
   full_name: string | null;
   kyc_tier: number;
+  /** The 'wallet.credited' subscribers' checks for the recipient (events.checksSql), when the look-up answered them. */
+  credited_checks?: boolean[] | null;
 }
 
 export function createWalletMoney({ db, clock, ledger, walletLimits, events, notifier }: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; events: EventBus; notifier: Notifier }) {
@@ -49,7 +51,8 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
   return {
     /** The recipient look-up of transfer(), as a scalar JSON subquery for the request's read-ahead (issue 11). */
     recipientSql(username: string): SQL {
-      return sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier)
+      const checks = events.checksSql('wallet.credited', sql`users.id`) ?? sql`NULL::json`;
+      return sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier, 'credited_checks', ${checks})
                  FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`;
     },
 
@@ -83,8 +86,10 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
       const reference = prefixedId('trf', clock.now().getTime());
       const from = user.username ? `@${user.username}` : 'a user';
-      // Who wants to hear of the credit (a loan to auto-repay) is asked now, before the wallet locks.
-      const credited = await events.prepare(db, 'wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
+      // Who wants to hear of the credit (a loan to auto-repay) is asked before the wallet locks: by the read-ahead's
+      // recipient look-up when it ran, else now.
+      const event = { userId: to.id, amount, source: 'transfer', reference } as const;
+      const credited = to.credited_checks !== undefined ? events.prepared('wallet.credited', event, to.credited_checks) : await events.prepare(db, 'wallet.credited', event);
       // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit, the
       // recipient's tier balance cap and the sender's balance; the two notifications ride on its statement.
       const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
