@@ -75,6 +75,23 @@ describe('platform endpoints', () => {
     const res = await h.app.inject({ url: '/healthz' });
     expect(res.headers['x-request-id']).toMatch(/^req_/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // helmet's defaults without a content security policy, on success, 404 and error answers alike.
+    const unknown = await h.app.inject({ url: '/no/such/route' });
+    const unauthorised = await h.app.inject({ url: '/_serverFn/getWalletStateBearerWallet' });
+    for (const r of [res, unknown, unauthorised]) {
+      expect(r.headers).toMatchObject({
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-frame-options': 'SAMEORIGIN',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+      });
+      expect(r.headers['content-security-policy']).toBeUndefined();
+      expect(r.headers['x-request-id']).toMatch(/^req_/);
+    }
+    expect([unknown.statusCode, unauthorised.statusCode]).toEqual([404, 401]);
   });
 
   it('unknown routes are 404 in the error shape; a non-JSON body is 415; an oversize body is 413', async () => {
