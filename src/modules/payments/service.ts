@@ -153,11 +153,6 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   /**
-   * Credits the wallet once per processor reference, inside the caller's transaction. `event` (the webhook job)
-   * is marked credited with that outcome by the same statement as the settlement; when nothing is credited the
-   * caller marks it.
-   */
-  /**
    * The credit's posting: the money, and riding on its statement (so written exactly when the money moves) the
    * settlement row, the intent's success, the event's outcome, a wallet flag when the balance after passes the
    * owner's KYC tier cap at that moment (DESIGN §6: money that arrived is never dropped; passing the cap only flags
@@ -240,7 +235,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return flagged;
   }
 
-  /** Credits a charge inside the caller's transaction, exactly once (a reused ledger reference credits nothing). */
+  /**
+   * Credits the wallet once per processor reference, inside the caller's transaction (a reused ledger reference
+   * credits nothing). `event` (the webhook job) is marked credited with that outcome by the posting's statement;
+   * when nothing is credited the caller marks it.
+   */
   async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<{ credited: boolean; overCap: boolean }> {
     const posted = await ledger.tryPost(tx, chargePosting(s, event));
     if (!posted) return { credited: false, overCap: false };
