@@ -162,14 +162,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const now = clock.now();
     const ledgerRef = `payin:${s.processor}:${s.reference}`;
     const wallet = `user:${s.userId}:wallet`;
-    const capOf = (tier: number) => walletLimits.limitsFor(tier).balanceCap;
     const settlement: PostRider = {
       ctes: (posted, p) => {
         const name = (n: string) => sql.raw(`${p}${n}`);
         const parts = [
           sql`${name('c')} AS (
-            SELECT (posted.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier,
-                   CASE o.kyc_tier WHEN 1 THEN ${capOf(1)}::bigint WHEN 2 THEN ${capOf(2)}::bigint WHEN 3 THEN ${capOf(3)}::bigint ELSE ${capOf(0)}::bigint END AS cap
+            SELECT (posted.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier, ${walletLimits.balanceCapSql(sql`o.kyc_tier`)} AS cap
             FROM ${posted}, (SELECT COALESCE((SELECT kyc_tier FROM users WHERE id = ${s.userId}::uuid), 0) AS kyc_tier) o)`,
           sql`${name('s')} AS (
             INSERT INTO payment_settlements (id, processor, processor_reference, user_id, intent_id, kind, amount, channel, source, ledger_reference, over_cap, paid_at, created_at)
@@ -227,8 +225,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
   /** Whether the credit's rider flagged the wallet (read only when the balance after could pass some tier's cap). */
   async function flaggedOverCap(exec: Executor, s: SettleInput, posted: Posted): Promise<boolean> {
     const after = posted.balances[`user:${s.userId}:wallet`];
-    const caps = [0, 1, 2, 3].map((t) => walletLimits.limitsFor(t).balanceCap).filter((c): c is bigint => c !== null);
-    if (!caps.length || after <= caps.reduce((a, b) => (a < b ? a : b))) return false;
+    const lowest = walletLimits.lowestBalanceCap();
+    if (lowest === null || after <= lowest) return false;
     const ledgerRef = `payin:${s.processor}:${s.reference}`;
     const flagged = Boolean(await one(exec, sql`SELECT 1 AS x FROM wallet_flags WHERE kind = 'balance_cap_exceeded' AND reference = ${ledgerRef}`));
     if (flagged) log.warn({ userId: s.userId, reference: ledgerRef }, 'credit passed the tier balance cap; wallet flagged for an operator');

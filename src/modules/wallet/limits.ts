@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, type Executor } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import { lagosDate, type Clock } from '../../lib/clock.js';
@@ -45,6 +45,10 @@ export interface WalletLimits {
   outflowLimit(userId: string, tier: number): WalletLimit;
   /** Headroom under the balance cap in kobo (null = no cap). */
   balanceHeadroom(exec: Executor, userId: string, tier: number): Promise<bigint | null>;
+  /** limitsFor(tier).balanceCap for a tier given as an SQL expression: an SQL bigint, NULL for no cap. */
+  balanceCapSql(tier: SQL): SQL;
+  /** The lowest balance cap of any tier (null: no tier has one): a balance at or under it passes no cap. */
+  lowestBalanceCap(): bigint | null;
 }
 
 export function createWalletLimits({ clock, limits }: { clock: Clock; limits: Record<number, TierLimit> }): WalletLimits {
@@ -77,6 +81,14 @@ export function createWalletLimits({ clock, limits }: { clock: Clock; limits: Re
       const r = await one<{ b: string }>(exec, sql`SELECT balance::text AS b FROM accounts WHERE code = ${`user:${userId}:wallet`}`);
       const left = cap - BigInt(r?.b ?? '0');
       return left > 0n ? left : 0n;
+    },
+    balanceCapSql(tier) {
+      const when = Object.entries(limits).map(([t, l]) => sql`WHEN ${Number(t)}::int THEN ${l.balanceCap}::bigint`);
+      return sql`(CASE ${tier} ${sql.join(when, sql` `)} ELSE ${limitsFor(0).balanceCap}::bigint END)`;
+    },
+    lowestBalanceCap() {
+      const caps = Object.values(limits).flatMap((l) => (l.balanceCap === null ? [] : [l.balanceCap]));
+      return caps.length ? caps.reduce((a, b) => (a < b ? a : b)) : null;
     },
   };
 }
