@@ -448,6 +448,56 @@ describe('postAlone and riders', () => {
   });
 });
 
+describe('riders see the posting', () => {
+  // A rider that records what `posted` shows it: the ledger transaction id and each user account's balance after.
+  const recorder = async () => {
+    const table = `seen_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+    await db().execute(sql.raw(`CREATE TABLE ${table} (tx_id bigint, balances jsonb)`));
+    return {
+      rider: { ctes: (posted: ReturnType<typeof sql>, prefix: string) => sql`${sql.raw(`${prefix}seen`)} AS (INSERT INTO ${sql.raw(table)} SELECT posted.id, posted.balances FROM ${posted})` },
+      seen: async () => (await db().execute(sql.raw(`SELECT tx_id::text AS tx_id, balances FROM ${table}`))).rows as { tx_id: string; balances: Record<string, string | number> }[],
+    };
+  };
+  const asBigints = (b: Record<string, string | number>) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, BigInt(v)]));
+
+  it('one statement or step by step, `posted` has the transaction id and the balances after, as the posting returns them', async () => {
+    const u = await signIn(h);
+    await credit(u.id, 1_000n);
+    const once = await recorder();
+    const one = await ledger().postAlone(db(), {
+      reference: `seen1_${randomUUID()}`,
+      type: 'wallet_debit',
+      description: 'one statement',
+      entries: [
+        { account: { user: u.id, kind: 'wallet' }, amount: -300n },
+        { account: { system: 'revenue' }, amount: 300n },
+      ],
+      riders: [once.rider],
+    });
+    const [a] = await once.seen();
+    expect(a.tx_id).toBe(one.transactionId);
+    expect(asBigints(a.balances)).toEqual({ [`user:${u.id}:wallet`]: 700n });
+    expect(one.balances).toEqual({ [`user:${u.id}:wallet`]: 700n });
+
+    const stepwise = await recorder();
+    const two = await ledger().postAlone(db(), {
+      reference: `seen2_${randomUUID()}`,
+      type: 'vtu_purchase',
+      description: 'one wallet twice: step by step',
+      entries: [
+        { account: { user: u.id, kind: 'wallet' }, amount: -200n },
+        { account: { user: u.id, kind: 'wallet' }, amount: -100n },
+        { account: { system: 'revenue' }, amount: 300n },
+      ],
+      riders: [stepwise.rider],
+    });
+    const [b] = await stepwise.seen();
+    expect(b.tx_id).toBe(two.transactionId);
+    expect(asBigints(b.balances)).toEqual({ [`user:${u.id}:wallet`]: 400n });
+    await expectLedgerOk(h);
+  });
+});
+
 describe('a posting statement that finds a row changed under it', () => {
   // A rider that calls ledger_retry() on its first run only (a sequence survives the statement's rollback), as the
   // posting's own guard does when its UPDATE refuses a row its check had passed.
