@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { call, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { nubanCheckDigit } from '../../src/providers/identity.js';
@@ -19,10 +19,18 @@ export function freshPhone(): string {
   return `0803${String(process.pid % 1000).padStart(3, '0')}${String(phoneSeq).padStart(4, '0')}`;
 }
 
-let ninSeq = 0;
+const usedNins = new Set<string>();
+/**
+ * A fresh 11-digit NIN, unique within the run. Random digits: a NIN built from the pid and a zero-padded counter
+ * (7PPPPP0000N) once turned up inside a float in a log line (…7239000000071…) and failed the secrecy test.
+ */
 export function freshNin(): string {
-  ninSeq += 1;
-  return `7${String(process.pid % 100000).padStart(5, '0')}${String(ninSeq).padStart(5, '0')}`;
+  for (;;) {
+    const nin = `7${randomInt(0, 10_000_000_000).toString().padStart(10, '0')}`;
+    if (/0{4}/.test(nin) || usedNins.has(nin)) continue;
+    usedNins.add(nin);
+    return nin;
+  }
 }
 
 /** A valid NUBAN for the bank (check digit computed). */
