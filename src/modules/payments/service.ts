@@ -158,9 +158,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
    * owner's KYC tier cap at that moment (DESIGN §6: money that arrived is never dropped; passing the cap only flags
    * the wallet for an operator), and the owner's notification.
    */
+  /** A credit's ledger reference: unique, so each processor reference is credited at most once. */
+  const ledgerRefOf = (s: SettleInput) => `payin:${s.processor}:${s.reference}`;
+
   function chargePosting(s: SettleInput, event?: { id: string; outcome: string }): PostInput {
     const now = clock.now();
-    const ledgerRef = `payin:${s.processor}:${s.reference}`;
+    const ledgerRef = ledgerRefOf(s);
     const wallet = `user:${s.userId}:wallet`;
     const settlement: PostRider = {
       ctes: (posted, p) => {
@@ -220,30 +223,32 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   const creditedEvent = (s: SettleInput) =>
-    ({ userId: s.userId, amount: s.amount, source: s.kind === 'dva' ? 'dva' : 'topup', reference: `payin:${s.processor}:${s.reference}` }) as const;
+    ({ userId: s.userId, amount: s.amount, source: s.kind === 'dva' ? 'dva' : 'topup', reference: ledgerRefOf(s) }) as const;
 
-  /** Whether the credit's rider flagged the wallet (read only when the balance after could pass some tier's cap). */
-  async function flaggedOverCap(exec: Executor, s: SettleInput, posted: Posted): Promise<boolean> {
-    const after = posted.balances[`user:${s.userId}:wallet`];
+  /**
+   * Logs a credit whose rider flagged the wallet, for operators; the flag is looked up only when the balance after
+   * could pass some tier's cap.
+   */
+  async function logIfFlagged(exec: Executor, s: SettleInput, posted: Posted): Promise<void> {
     const lowest = walletLimits.lowestBalanceCap();
-    if (lowest === null || after <= lowest) return false;
-    const ledgerRef = `payin:${s.processor}:${s.reference}`;
-    const flagged = Boolean(await one(exec, sql`SELECT 1 AS x FROM wallet_flags WHERE kind = 'balance_cap_exceeded' AND reference = ${ledgerRef}`));
-    if (flagged) log.warn({ userId: s.userId, reference: ledgerRef }, 'credit passed the tier balance cap; wallet flagged for an operator');
-    return flagged;
+    if (lowest === null || posted.balances[`user:${s.userId}:wallet`] <= lowest) return;
+    const reference = ledgerRefOf(s);
+    if (await one(exec, sql`SELECT 1 AS x FROM wallet_flags WHERE kind = 'balance_cap_exceeded' AND reference = ${reference}`)) {
+      log.warn({ userId: s.userId, reference }, 'credit passed the tier balance cap; wallet flagged for an operator');
+    }
   }
 
   /**
    * Credits the wallet once per processor reference, inside the caller's transaction (a reused ledger reference
    * credits nothing). `event` (the webhook job) is marked credited with that outcome by the posting's statement;
-   * when nothing is credited the caller marks it.
+   * when nothing is credited the caller marks it. True when this call credited.
    */
-  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<{ credited: boolean; overCap: boolean }> {
+  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<boolean> {
     const posted = await ledger.tryPost(tx, chargePosting(s, event));
-    if (!posted) return { credited: false, overCap: false };
-    const overCap = await flaggedOverCap(tx, s, posted);
+    if (!posted) return false;
+    await logIfFlagged(tx, s, posted);
     await events.emit(tx, 'wallet.credited', creditedEvent(s));
-    return { credited: true, overCap };
+    return true;
   }
 
   /**
@@ -256,7 +261,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     event: { id: string; outcome: string },
     /** The subscribers' checks as answered by the caller's read (events.checksSql); omitted, they are asked here. */
     checks?: boolean[] | null,
-  ): Promise<{ credited: boolean; overCap: boolean }> {
+  ): Promise<boolean> {
     const credited = checks !== undefined ? events.prepared('wallet.credited', creditedEvent(s), checks) : await events.prepare(db, 'wallet.credited', creditedEvent(s));
     if (credited.subscribers > 0) {
       return db.transaction(async (tx) => {
@@ -270,10 +275,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
     try {
       posted = await ledger.postAlone(db, chargePosting(s, event));
     } catch (err) {
-      if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return { credited: false, overCap: false };
+      if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return false;
       throw err;
     }
-    return { credited: true, overCap: await flaggedOverCap(db, s, posted) };
+    await logIfFlagged(db, s, posted);
+    return true;
   }
 
   async function startTopup(user: AuthUser, input: { amount: number; processor?: string; email: string; callbackUrl?: string; origin: 'intent' | 'api' }) {
@@ -367,9 +373,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const reference = c.reference;
     const amount = c.amount;
     return db.transaction(async (tx) => {
-      const r = await settleCharge(tx, { processor: processorId, reference, userId: dva.user_id, intentId: null, kind: 'dva', amount, channel: c.channel, paidAt: c.paidAt, source });
-      if (alsoInTx) await alsoInTx(tx, r.credited);
-      return r.credited ? 'credited' : 'duplicate';
+      const credited = await settleCharge(tx, { processor: processorId, reference, userId: dva.user_id, intentId: null, kind: 'dva', amount, channel: c.channel, paidAt: c.paidAt, source });
+      if (alsoInTx) await alsoInTx(tx, credited);
+      return credited ? 'credited' : 'duplicate';
     });
   }
 
@@ -396,10 +402,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
         continue;
       }
       if (v.status === 'success' && v.currency === 'NGN' && v.amount > 0n) {
-        const r = await db.transaction((tx) =>
+        const credited = await db.transaction((tx) =>
           settleCharge(tx, { processor: intent.processor, reference: intent.reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount: v.amount, channel: v.channel, paidAt: v.paidAt, source: 'reconciliation' }),
         );
-        if (r.credited) summary.settled++;
+        if (credited) summary.settled++;
         continue;
       }
       let next: IntentStatus | null = null;
@@ -463,10 +469,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const now = clock.now();
       let credited = false;
       if (v.status === 'success' && v.currency === 'NGN' && v.amount > 0n) {
-        const r = await db.transaction((tx) =>
+        credited = await db.transaction((tx) =>
           settleCharge(tx, { processor: intent.processor, reference, userId, intentId: intent.id, kind: 'topup', amount: v.amount, channel: v.channel, paidAt: v.paidAt, source: 'verify' }),
         );
-        credited = r.credited;
       } else if (v.status === 'failed' || v.status === 'abandoned') {
         // A later charge.success still credits and turns the intent into success.
         await db.execute(sql`UPDATE topup_intents SET status = ${v.status}, failure_reason = ${`processor reports ${v.status}`}, last_checked_at = ${now}, updated_at = ${now}
@@ -603,12 +608,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
             : await one<{ id: string; user_id: string; amount: string }>(db, sql`SELECT id, user_id, amount::text AS amount FROM topup_intents WHERE reference = ${reference} AND processor = ${ev.processor}`);
         if (intent) {
           const note = amount === BigInt(intent.amount) ? '' : `; paid ${formatNaira(amount)} against ${formatNaira(BigInt(intent.amount))} requested`;
-          const r = await settleChargeAlone(
+          const credited = await settleChargeAlone(
             { processor: ev.processor, reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount, channel: c.channel, paidAt: c.paidAt, source: 'webhook' },
             { id: ev.id, outcome: `credited ${formatNaira(amount)}${note}` },
             'checks' in intent ? intent.checks : undefined,
           );
-          if (!r.credited) await markEvent(db, ev.id, 'duplicate', 'already credited');
+          if (!credited) await markEvent(db, ev.id, 'duplicate', 'already credited');
           return;
         }
         if (c.channel === 'dedicated_nuban') {
