@@ -34,6 +34,7 @@ import { createHttpIdentityProvider } from './providers/identity.js';
 import { createStorage } from './providers/storage.js';
 import { createSimulatedIdentityProvider } from './sandbox/identity-simulator.js';
 import { createGrowthArea, type GrowthArea } from './modules/growth/register.js';
+import { GROWTH_SETTINGS_CHANNEL } from './modules/growth/settings.js';
 import { createPaymentsService, type PaymentsService } from './modules/payments/service.js';
 import { createWalletMoney, type WalletMoney } from './modules/wallet/transfers.js';
 import { createVtuService, type VtuServiceApi } from './modules/vtu/service.js';
@@ -62,6 +63,8 @@ export interface Services {
   walletLimits: WalletLimits;
   /** The auth_changed feed behind the session cache (closed with the app). */
   authChanges: Subscription;
+  /** Drops the in-memory growth settings when any instance changes them (migration 0602). */
+  growthSettingsChanges: Subscription;
   notifier: Notifier;
   events: EventBus;
   /** VTU purchases, catalogues, reconciliation (issue 6); purchase() is reused by scheduled purchases. */
@@ -152,6 +155,8 @@ export async function createServices(base: { config: Config; database: Database;
   const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
   const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier, forgetUser: identity.forgetUser });
   const growthArea = createGrowthArea({ db, clock, ledger, events, notifier, jobs, log, walletLimits });
+  const growthSettingsChanges = await database.subscribe(GROWTH_SETTINGS_CHANNEL, { message: () => growthArea.growthSettings.forget(), reset: () => growthArea.growthSettings.forget() });
+  growthArea.growthSettings.attach(growthSettingsChanges.live);
 
   const processorTransport = createLoopbackTransport(config.publicUrl);
   const processors = createProcessorRegistry(
@@ -170,5 +175,5 @@ export async function createServices(base: { config: Config; database: Database;
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
   const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs });
 
-  return { authChanges, vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, schedules, outbox, push, notifications, ...growthArea };
+  return { authChanges, growthSettingsChanges, vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, schedules, outbox, push, notifications, ...growthArea };
 }

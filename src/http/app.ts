@@ -188,6 +188,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await services.jobs.stop();
     await services.authChanges.close();
+    await services.growthSettingsChanges.close();
     if (!opts.database) await database.close();
   });
   return app;

@@ -102,3 +102,31 @@ describe('operator settings', () => {
     expect(read.json().settings.savingsMinAmount).toBe(DEFAULT_SETTINGS.savingsMinAmount);
   });
 });
+
+describe('settings kept in memory (issue 11)', () => {
+  const get = () => h.app.services.growthSettings.get();
+
+  it('serves one frozen copy while nothing changes, and a write made outside this instance is in force at the next read', async () => {
+    const first = await get();
+    expect(await get()).toBe(first); // kept: no read per purchase
+    expect(Object.isFrozen(first) && Object.isFrozen(first.milestones)).toBe(true);
+    // Another instance (or an operator in psql) writes the table: the trigger's message drops this instance's copy.
+    await h.app.services.db.execute(sql`INSERT INTO growth_settings (key, value, updated_at) VALUES ('checkinReward', '7.5'::jsonb, now())
+                                         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);
+    await expect.poll(async () => (await get()).checkinReward, { timeout: 5000, interval: 20 }).toBe(7.5);
+    await h.app.services.db.execute(sql`DELETE FROM growth_settings WHERE key = 'checkinReward'`);
+    await expect.poll(async () => (await get()).checkinReward, { timeout: 5000, interval: 20 }).toBe(DEFAULT_SETTINGS.checkinReward);
+  });
+
+  it("keeps nothing while the change feed is down, so a missed message cannot leave a stale copy", async () => {
+    const store = h.app.services.growthSettings;
+    try {
+      store.attach(() => false);
+      expect(await get()).not.toBe(await get());
+    } finally {
+      store.attach(h.app.services.growthSettingsChanges.live);
+    }
+    const kept = await get();
+    expect(await get()).toBe(kept);
+  });
+});

@@ -151,15 +151,25 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
     async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string }): Promise<void> {
       const tx = asTx(exec);
       const now = clock.now();
-      // One statement: record the purchase (once per transaction) and read the buyer's pending referral.
-      const r = (await one<{ seen: boolean; referrer_id: string | null }>(
+      // One statement: record the purchase (once per transaction) and read the buyer's pending referral. Without one,
+      // the same statement also takes unlockReferralIfEarned's locks (the buyer's wallet, then referral balance, in
+      // that function's order) and reads the referral balance: usually nothing is locked up, and the purchase is done.
+      // With a pending referral the referrer's rows are locked first, as before (the locks' order is unchanged).
+      const wallet = accountCode({ user: e.userId, kind: 'wallet' });
+      const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
+      const r = (await one<{ seen: boolean; referrer_id: string | null; referral_locked: string | null }>(
         tx,
         sql`WITH ins AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
-              VALUES (${e.transactionId}, ${e.userId}, ${e.amount}, ${e.service}, ${now}) ON CONFLICT DO NOTHING RETURNING transaction_id)
-            SELECT EXISTS (SELECT 1 FROM ins) AS seen,
-                   (SELECT referrer_id::text FROM referrals WHERE invitee_id = ${e.userId} AND status = 'pending') AS referrer_id`,
+              VALUES (${e.transactionId}, ${e.userId}, ${e.amount}, ${e.service}, ${now}) ON CONFLICT DO NOTHING RETURNING transaction_id),
+            ref AS (SELECT referrer_id::text AS referrer_id FROM referrals WHERE invitee_id = ${e.userId} AND status = 'pending'),
+            lk AS MATERIALIZED (SELECT code, balance FROM accounts WHERE code IN (${wallet}, ${referral})
+                     AND EXISTS (SELECT 1 FROM ins) AND NOT EXISTS (SELECT 1 FROM ref)
+                   ORDER BY code = ${wallet} DESC FOR UPDATE)
+            SELECT EXISTS (SELECT 1 FROM ins) AS seen, (SELECT referrer_id FROM ref) AS referrer_id,
+                   (SELECT (max(balance) FILTER (WHERE code = ${referral}))::text FROM lk) AS referral_locked`,
       ))!;
       if (!r.seen) return;
+      if (!r.referrer_id && BigInt(r.referral_locked ?? '0') <= 0n) return;
       const s = await settings.get(tx);
       if (e.amount >= toKobo(s.referralMinPurchase)) {
         if (r.referrer_id) {

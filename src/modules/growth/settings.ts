@@ -96,12 +96,38 @@ export const DEFAULT_SETTINGS: GrowthSettings = {
 export const bps = (percent: number) => BigInt(Math.round(percent * 100));
 
 export interface GrowthSettingsStore {
+  /** The settings in force (from memory while the change feed is live, else read). */
   get(exec?: Executor): Promise<GrowthSettings>;
   update(actorId: string, patch: Partial<GrowthSettings>): Promise<GrowthSettings>;
+  /** Connects the in-memory copy to its invalidation feed (Database.subscribe's live()); until then nothing is kept. */
+  attach(live: () => boolean): void;
+  /** Drops the in-memory copy: a 'growth_settings_changed' message, a lost feed, or this instance's own update. */
+  forget(): void;
 }
 
+export const GROWTH_SETTINGS_CHANNEL = 'growth_settings_changed';
+
+const deepFreeze = <T>(o: T): T => {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+};
+
+/**
+ * Settings are read on every delivered purchase and loan check, and change a few times a year: each instance keeps
+ * them in memory (issue 11), kept right by invalidation as the session cache is (migration 0602 announces every
+ * write at commit; this instance also forgets its copy right after its own update commits). While the feed is down
+ * nothing is kept, and a generation counter stops a read that raced a change from being kept. The copy is frozen:
+ * callers share it.
+ */
 export function createSettingsStore({ db, clock }: { db: Db; clock: Clock }): GrowthSettingsStore {
-  async function get(exec: Executor = db): Promise<GrowthSettings> {
+  let kept: GrowthSettings | null = null;
+  let generation = 0;
+  let isLive: () => boolean = () => false;
+
+  async function load(exec: Executor): Promise<GrowthSettings> {
     const stored = await rows<{ key: string; value: unknown }>(exec, sql`SELECT key, value FROM growth_settings`);
     const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
     for (const r of stored) {
@@ -109,13 +135,27 @@ export function createSettingsStore({ db, clock }: { db: Db; clock: Clock }): Gr
       // A key from an older release, or a value a newer rule would refuse, falls back to the default.
       if (field && field.safeParse(r.value).success) out[r.key] = r.value;
     }
-    return out as GrowthSettings;
+    return deepFreeze(out as GrowthSettings);
   }
+  const forget = () => {
+    generation++;
+    kept = null;
+  };
   return {
-    get,
+    async get(exec: Executor = db) {
+      if (kept && isLive()) return kept;
+      const readGeneration = generation;
+      const s = await load(exec);
+      if (isLive() && readGeneration === generation) kept = s;
+      return s;
+    },
+    attach(live) {
+      isLive = live;
+    },
+    forget,
     async update(actorId, patch) {
-      return db.transaction(async (tx) => {
-        const before = await get(tx);
+      const after = await db.transaction(async (tx) => {
+        const before = await load(tx);
         const after = { ...before, ...patch };
         const problem = checkSettings(after);
         if (problem) throw new AppError('VALIDATION_FAILED', problem, { issues: [{ path: 'savingsMinAmount', message: problem }] });
@@ -132,6 +172,9 @@ export function createSettingsStore({ db, clock }: { db: Db; clock: Clock }): Gr
                              VALUES (${uuid()}, ${actorId}, 'growth_settings.update', 'growth_settings', 'global', ${JSON.stringify(changed)}::jsonb, ${now})`);
         return after;
       });
+      // The caller's next request sees the change even before the message arrives.
+      forget();
+      return after;
     },
   };
 }
