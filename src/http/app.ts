@@ -237,13 +237,20 @@ function bearerToken(req: FastifyRequest): string | null {
 /** ctx.ahead key of the PIN gate's row. */
 const PIN_ROW = 'pin_row';
 
-/** Runs scalar subqueries together: SELECT (q1) AS k1, (q2) AS k2, ... (one round trip). */
+/** Scalar subqueries as the columns of one SELECT: (q1) AS k1, (q2) AS k2, ... */
+function readColumns(reads: Record<string, SQL>): SQL {
+  return sql.join(
+    Object.entries(reads).map(([k, q]) => {
+      if (!/^[a-z_]+$/.test(k)) throw new Error(`readAhead key ${k} must be lower-case letters and underscores`);
+      return sql`(${q}) AS ${sql.raw(k)}`;
+    }),
+    sql`, `,
+  );
+}
+
+/** Runs scalar subqueries together (one round trip). */
 async function readTogether(db: Db, reads: Record<string, SQL>): Promise<Record<string, unknown>> {
-  const cols = Object.entries(reads).map(([k, q]) => {
-    if (!/^[a-z_]+$/.test(k)) throw new Error(`readAhead key ${k} must be lower-case letters and underscores`);
-    return sql`(${q}) AS ${sql.raw(k)}`;
-  });
-  return (await one<Record<string, unknown>>(db, sql`SELECT ${sql.join(cols, sql`, `)}`)) ?? {};
+  return (await one<Record<string, unknown>>(db, sql`SELECT ${readColumns(reads)}`)) ?? {};
 }
 
 function registerOperation(app: FastifyInstance, op: AnyOperation, services: Services, config: Config) {
@@ -267,50 +274,64 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
     if (auth === 'admin' && req.authUser.role !== 'admin') throw new AppError('FORBIDDEN', 'Operator role required');
   };
 
-  const run = async (req: FastifyRequest, reply: FastifyReply): Promise<{ status: number; body: unknown }> => {
+  type Prepared = { input: Parameters<typeof op.handler>[0]; ctx: OpContext; reads: Record<string, SQL> };
+
+  /** Validates the input and builds the context and the read-ahead; throws AppError on bad input. */
+  const prepare = (req: FastifyRequest, reply: FastifyReply): Prepared => {
+    const raw = op.method === 'GET' ? (req.query ?? {}) : unwrapEnvelope(req.body);
+    const nul = nulPath(raw);
+    if (nul !== null) throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, { issues: [{ path: nul, message: 'text must not contain NUL characters' }] });
+    const parsed = strictInput.safeParse(raw);
+    if (!parsed.success) throw validationError(parsed.error);
+    const input = parsed.data;
+    const user = req.authUser;
+    const ctx: OpContext = {
+      get user(): AuthUser {
+        if (!user) throw new AppError('UNAUTHENTICATED', 'Sign in first');
+        return user;
+      },
+      optionalUser: user,
+      services,
+      operation: op.name,
+      requestId: req.id,
+      ip: req.ip,
+      userAgent: req.headers['user-agent'],
+      grantToken: typeof req.headers['x-grant-token'] === 'string' ? req.headers['x-grant-token'] : undefined,
+      idempotencyKey: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined,
+      setHeader: (name, value) => void reply.header(name, value),
+      ahead: {},
+    };
+    const reads = op.readAhead?.(input, ctx) ?? {};
+    if (op.gates?.pin && user) reads[PIN_ROW] = services.pins.rowSql(user.id, 'transaction');
+    return { input, ctx, reads };
+  };
+
+  /** The gates and the handler; `ahead` is the read-ahead when the Idempotency-Key claim already read it. */
+  const execute = async ({ input, ctx, reads }: Prepared, reply: FastifyReply, ahead?: Record<string, unknown>): Promise<{ status: number; body: unknown }> => {
+    if (ahead) (ctx as { ahead: Record<string, unknown> }).ahead = ahead;
+    else if (Object.keys(reads).length) (ctx as { ahead: Record<string, unknown> }).ahead = await readTogether(services.db, reads);
+    if (op.precheck) await op.precheck(input, ctx);
+    if (op.gates?.pin) {
+      const row = PIN_ROW in ctx.ahead ? (ctx.ahead[PIN_ROW] as PinRow | null) : undefined;
+      await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN', row);
+    }
+    if (op.gates?.kycTier && ctx.user.kycTier < op.gates.kycTier) {
+      throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${op.gates.kycTier} is required for this operation`);
+    }
+    if (op.gates?.stepUp) {
+      if (!services.stepUp) throw new Error(`${op.name} declares a step-up gate but no step-up service is registered`);
+      await services.stepUp.require(ctx.user, ctx.grantToken);
+    }
+    const result = await op.handler(input, ctx);
+    const out = op.output.parse(result);
+    if (op.cacheSeconds && op.method === 'GET') reply.header('cache-control', `private, max-age=${op.cacheSeconds}`);
+    return { status: 200, body: { ok: true, ...out } };
+  };
+
+  /** An AppError becomes its answer (stored under an Idempotency-Key like any answer); anything else is a 500. */
+  const answer = async (reply: FastifyReply, fn: () => Promise<{ status: number; body: unknown }>): Promise<{ status: number; body: unknown }> => {
     try {
-      const raw = op.method === 'GET' ? (req.query ?? {}) : unwrapEnvelope(req.body);
-      const nul = nulPath(raw);
-      if (nul !== null) throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, { issues: [{ path: nul, message: 'text must not contain NUL characters' }] });
-      const parsed = strictInput.safeParse(raw);
-      if (!parsed.success) throw validationError(parsed.error);
-      const input = parsed.data;
-      const user = req.authUser;
-      const ctx: OpContext = {
-        get user(): AuthUser {
-          if (!user) throw new AppError('UNAUTHENTICATED', 'Sign in first');
-          return user;
-        },
-        optionalUser: user,
-        services,
-        operation: op.name,
-        requestId: req.id,
-        ip: req.ip,
-        userAgent: req.headers['user-agent'],
-        grantToken: typeof req.headers['x-grant-token'] === 'string' ? req.headers['x-grant-token'] : undefined,
-        idempotencyKey: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined,
-        setHeader: (name, value) => void reply.header(name, value),
-        ahead: {},
-      };
-      const reads = op.readAhead?.(input, ctx) ?? {};
-      if (op.gates?.pin && user) reads[PIN_ROW] = services.pins.rowSql(user.id, 'transaction');
-      if (Object.keys(reads).length) (ctx as { ahead: Record<string, unknown> }).ahead = await readTogether(services.db, reads);
-      if (op.precheck) await op.precheck(input, ctx);
-      if (op.gates?.pin) {
-        const row = PIN_ROW in ctx.ahead ? (ctx.ahead[PIN_ROW] as PinRow | null) : undefined;
-        await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN', row);
-      }
-      if (op.gates?.kycTier && ctx.user.kycTier < op.gates.kycTier) {
-        throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${op.gates.kycTier} is required for this operation`);
-      }
-      if (op.gates?.stepUp) {
-        if (!services.stepUp) throw new Error(`${op.name} declares a step-up gate but no step-up service is registered`);
-        await services.stepUp.require(ctx.user, ctx.grantToken);
-      }
-      const result = await op.handler(input, ctx);
-      const out = op.output.parse(result);
-      if (op.cacheSeconds && op.method === 'GET') reply.header('cache-control', `private, max-age=${op.cacheSeconds}`);
-      return { status: 200, body: { ok: true, ...out } };
+      return await fn();
     } catch (err) {
       if (err instanceof AppError) {
         if (err.retryAfter) reply.header('retry-after', String(Math.ceil(err.retryAfter)));
@@ -325,15 +346,31 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
     let res: { status: number; body: unknown; replayed?: boolean };
     if (op.method === 'POST' && req.authUser && typeof key === 'string' && key.length > 0) {
       if (key.length > 255) throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be at most 255 characters');
+      // Bad input is refused under the key too (its answer is stored and replayed), so it is kept, not thrown here.
+      let prepared: Prepared | AppError;
+      try {
+        prepared = prepare(req, reply);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        prepared = err;
+      }
+      const p = prepared;
+      const reads = p instanceof AppError ? {} : p.reads;
       res = await withIdempotency(
         services.db,
         services.clock,
         { userId: req.authUser.id, key, operation: op.name, requestHash: sha256(`${op.name}\n${JSON.stringify(req.body ?? null)}`) },
-        () => run(req, reply),
+        (ahead) =>
+          answer(reply, async () => {
+            if (p instanceof AppError) throw p;
+            return execute(p, reply, ahead);
+          }),
+        // The read-ahead rides on the claim statement.
+        Object.keys(reads).length ? readColumns(reads) : undefined,
       );
       if (res.replayed) reply.header('idempotent-replayed', 'true');
     } else {
-      res = await run(req, reply);
+      res = await answer(reply, async () => execute(prepare(req, reply), reply));
     }
     return reply.status(res.status).send(res.body);
   };

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db } from '../db/client.js';
 import { AppError } from './errors.js';
 import { DAY, MINUTE, type Clock } from '../lib/clock.js';
@@ -20,26 +20,44 @@ export interface StoredResponse {
   body: unknown;
 }
 
+/** Column of the claim statement that says whether the INSERT won (digits never occur in a read-ahead key). */
+const WON = 'idempotency_claim_1';
+
 export async function withIdempotency(
   db: Db,
   clock: Clock,
   claim: { userId: string; key: string; operation: string; requestHash: string },
-  exec: () => Promise<StoredResponse>,
+  /** Runs the request once; `ahead` holds what `alongside` read, when the claim statement read it. */
+  exec: (ahead?: Record<string, unknown>) => Promise<StoredResponse>,
+  /**
+   * Columns (`(subquery) AS name, ...`) the claim statement selects as well (issue 11: an operation's read-ahead
+   * rides on the claim, one round trip fewer). Read with the claim's snapshot; thrown away when the claim loses.
+   */
+  alongside?: SQL,
 ): Promise<StoredResponse & { replayed: boolean }> {
   const now = clock.now();
   const lockUntil = new Date(now.getTime() + IDEMPOTENCY_LOCK_MS);
   const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
   // Keys older than 24 h are forgotten: an expired row is taken over as a fresh claim in the same statement
   // (one round trip; a concurrent claimant re-checks the updated row, finds it fresh and loses).
-  let won = await one(
-    db,
-    sql`INSERT INTO idempotency_keys (user_id, key, operation, request_hash, status, created_at, locked_until)
+  const insert = sql`INSERT INTO idempotency_keys (user_id, key, operation, request_hash, status, created_at, locked_until)
         VALUES (${claim.userId}, ${claim.key}, ${claim.operation}, ${claim.requestHash}, 'in_flight', ${now}, ${lockUntil})
         ON CONFLICT (user_id, key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'in_flight',
           response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, locked_until = EXCLUDED.locked_until
         WHERE idempotency_keys.created_at < ${expiredBefore}
-        RETURNING 1`,
-  );
+        RETURNING 1`;
+  let ahead: Record<string, unknown> | undefined;
+  let won: unknown;
+  if (alongside) {
+    const r = (await one<Record<string, unknown>>(db, sql`WITH c AS (${insert}) SELECT EXISTS (SELECT 1 FROM c) AS ${sql.raw(WON)}, ${alongside}`))!;
+    won = r[WON];
+    if (won) {
+      delete r[WON];
+      ahead = r;
+    }
+  } else {
+    won = await one(db, insert);
+  }
   if (!won) {
     const row = await one<{ operation: string; request_hash: string; status: string; response_status: number; response_body: unknown; locked_until: Date }>(
       db,
@@ -73,7 +91,7 @@ export async function withIdempotency(
   const release = () => db.execute(sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
   let res: StoredResponse;
   try {
-    res = await withEffectMarker(markCommitted, exec);
+    res = await withEffectMarker(markCommitted, () => exec(ahead));
   } catch (err) {
     await release();
     throw err;

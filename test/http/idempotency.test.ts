@@ -1,6 +1,9 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withIdempotency } from '../../src/http/idempotency.js';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, fundWallet, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
+import { balance, tier2User } from '../payments/helpers.js';
 
 let h: Harness;
 let u: TestUser;
@@ -90,5 +93,57 @@ describe('Idempotency-Key', () => {
   it('a key longer than 255 characters is refused', async () => {
     const res = await update({ fullName: 'Long Key' }, 'k'.repeat(256));
     expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('an idempotent operation with a read-ahead (issue 11)', () => {
+  const uname = (p: string) => `${p}${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1e4)}`;
+  const setup = async () => {
+    const from = await tier2User(h, { username: uname('idf'), fullName: 'Ada Obi', pin: '1234', tier: 3 });
+    const to = await tier2User(h, { username: uname('idt'), fullName: 'Bola Ade' });
+    await fundWallet(h, from.id, 1000);
+    const username = ((await h.app.services.db.execute(sql`SELECT username FROM users WHERE id = ${to.id}`)) as unknown as { rows: { username: string }[] }).rows[0].username;
+    const transfer = (pin: string, key: string) =>
+      call(h, 'POST', '/_serverFn/transferWalletFnBearerWallet', { username, amount: 100, pin }, { token: from.token, headers: { 'idempotency-key': key } });
+    return { from, to, transfer };
+  };
+
+  it('a wrong PIN under a key is refused once and replayed; a retry with the key moves the money once', async () => {
+    const { from, to, transfer } = await setup();
+    const wrong = await transfer('9999', 'pin-wrong');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.code).toBe('INVALID_PIN');
+    const replay = await transfer('9999', 'pin-wrong');
+    expect(replay.json()).toEqual(wrong.json());
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const [a, b] = await Promise.all([transfer('1234', 'pin-right'), transfer('1234', 'pin-right')]);
+    // Both answer 200 (one executed, one replayed), or the loser is told the request is in flight (409).
+    expect([a.statusCode, b.statusCode].every((s) => s === 200 || s === 409) && [a.statusCode, b.statusCode].includes(200)).toBe(true);
+    const again = await transfer('1234', 'pin-right');
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await balance(h, from)).toBe(900);
+    expect(await balance(h, to)).toBe(100);
+    await expectLedgerOk(h);
+  });
+
+  it.skipIf(!usingPostgres)('reads the PIN and the recipient in the claim statement: claim, posting, answer', async () => {
+    const { transfer } = await setup();
+    expect((await transfer('1234', 'warm-up')).statusCode).toBe(200); // session and verified PIN now cached
+    const texts: string[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text?: string };
+      texts.push(String(typeof q === 'string' ? q : q?.text));
+      return (original as (...x: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    try {
+      expect((await transfer('1234', 'counted')).statusCode).toBe(200);
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    expect(texts[0]).toMatch(/^WITH c AS \(INSERT INTO idempotency_keys/);
+    expect(texts[0]).toContain('pin');
+    expect(texts).toHaveLength(3);
   });
 });
