@@ -18,7 +18,9 @@ import { json, signInOver, startServer } from './lib.js';
  *
  *   money in (settled top-ups) = money out (delivered purchases at retail + wallet debits) + all user balances
  *
- * from the domain tables against the ledger's materialised balances, plus `ledger:verify`. It prints the figures
+ * from the domain tables against the ledger's materialised balances, plus `ledger:verify`. Purchases, transfers and
+ * debits carry an Idempotency-Key and some are retried at once on the other instance and again later: every answer
+ * under a key must be its first answer replayed or 409, and each key answered 200 must have moved money once. It prints the figures
  * and exits non-zero on any mismatch. `npm run bank:invariant`; test/multi/bank-invariant.test.ts runs a short one.
  */
 export interface BankInvariantOptions {
@@ -73,11 +75,19 @@ async function freshDatabase(base: string) {
   };
 }
 
-async function post(base: string, route: string, data: unknown, token?: string): Promise<{ status: number; body: any }> {
+/** JSON with object keys sorted: a replayed answer comes back from jsonb, whose key order is its own. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+
+async function post(base: string, route: string, data: unknown, token?: string, idempotencyKey?: string): Promise<{ status: number; body: any }> {
   try {
     const res = await fetch(base + route, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      },
       body: JSON.stringify(data),
       signal: AbortSignal.timeout(30_000),
     });
@@ -138,6 +148,32 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
         ops[op] ??= {};
         ops[op][key] = (ops[op][key] ?? 0) + 1;
       };
+      // Every money request carries an Idempotency-Key. A quarter are also sent again at once to the other instance
+      // (a client retry racing the original) and a tenth once more after both answered: each key must move money at
+      // most once, and every answer under a key is the first answer replayed or 409 (still in flight).
+      const retries = { raced: 0, late: 0, replayed: 0, inFlight: 0 };
+      const executedKeys: Record<string, number> = {};
+      const keyProblems: string[] = [];
+      const keyed = async (op: string, base: string, route: string, data: unknown, token: string) => {
+        const key = randomUUID();
+        const other = bases.find((b) => b !== base) ?? base;
+        const race = Math.random() < 0.25;
+        const answers = await Promise.all([post(base, route, data, token, key), ...(race ? [post(other, route, data, token, key)] : [])]);
+        if (race) retries.raced++;
+        if (Math.random() < 0.1) {
+          retries.late++;
+          answers.push(await post(pick(bases), route, data, token, key));
+        }
+        const first = answers.find((a) => a.status !== 409) ?? answers[0];
+        for (const a of answers) {
+          if (a === first) continue;
+          if (a.status === 409) retries.inFlight++;
+          else if (a.status === first.status && canonical(a.body) === canonical(first.body)) retries.replayed++;
+          else keyProblems.push(`${op}: one Idempotency-Key answered ${first.status} ${JSON.stringify(first.body).slice(0, 120)} and ${a.status} ${JSON.stringify(a.body).slice(0, 120)}`);
+        }
+        if (first.status === 200) executedKeys[op] = (executedKeys[op] ?? 0) + 1;
+        return first;
+      };
       const deadline = Date.now() + o.seconds * 1000;
       const worker = async () => {
         while (Date.now() < deadline) {
@@ -152,14 +188,14 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
             const paid = await post(pick(bases), '/sandbox/processor/pay', { reference: intent.body.reference, outcome: 'success' });
             count('topup pay', paid.status, paid.body?.webhook?.delivered === false ? 'webhook not delivered' : undefined);
           } else if (roll < 0.65) {
-            const r = await post(base, '/api/v1/buyAirtime', { data: { network: 'mtn', phone: phone(), amount: rand(50, 800), pin: PIN } }, u.token);
+            const r = await keyed('buyAirtime', base, '/api/v1/buyAirtime', { data: { network: 'mtn', phone: phone(), amount: rand(50, 800), pin: PIN } }, u.token);
             count('buyAirtime', r.status, r.body?.error?.code ?? (r.status === 200 ? undefined : String(r.body).slice(0, 60)));
           } else if (roll < 0.9) {
             const to = pick(users.filter((x) => x !== u));
-            const r = await post(base, '/_serverFn/transferWalletFnBearerWallet', { data: { username: to.username, amount: rand(50, 1500), pin: PIN } }, u.token);
+            const r = await keyed('transferWalletFn', base, '/_serverFn/transferWalletFnBearerWallet', { data: { username: to.username, amount: rand(50, 1500), pin: PIN } }, u.token);
             count('transferWalletFn', r.status, r.body?.error?.code);
           } else {
-            const r = await post(base, '/_serverFn/debitWalletFnBearerWallet', { data: { amount: rand(50, 500), note: 'load test debit', pin: PIN } }, u.token);
+            const r = await keyed('debitWalletFn', base, '/_serverFn/debitWalletFnBearerWallet', { data: { amount: rand(50, 500), note: 'load test debit', pin: PIN } }, u.token);
             count('debitWalletFn', r.status, r.body?.error?.code);
           }
         }
@@ -199,7 +235,23 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
       const verify = await verifyLedger(database.db);
       const doubles = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM (SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1) d`))[0].n;
       const doubleCredits = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM (SELECT processor_reference FROM payment_settlements GROUP BY 1 HAVING count(*) > 1) d`))[0].n;
-      const problems: string[] = [];
+      // Once per key: as many postings (and purchases) as keys that were answered 200.
+      const postings = await rows<{ type: string; n: number }>(
+        database.db,
+        sql`SELECT type, count(*)::int AS n FROM ledger_transactions WHERE type IN ('wallet_debit', 'transfer_out') GROUP BY type`,
+      );
+      const postingsOf = (type: string) => postings.find((p) => p.type === type)?.n ?? 0;
+      const purchaseRows = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM vtu_transactions`))[0].n;
+      const problems: string[] = [...keyProblems.slice(0, 20)];
+      if (keyProblems.length > 20) problems.push(`... and ${keyProblems.length - 20} more answers that differ under one key`);
+      if (postingsOf('wallet_debit') !== (executedKeys.debitWalletFn ?? 0)) {
+        problems.push(`${postingsOf('wallet_debit')} wallet debits posted for ${executedKeys.debitWalletFn ?? 0} keys answered 200`);
+      }
+      if (postingsOf('transfer_out') !== (executedKeys.transferWalletFn ?? 0)) {
+        problems.push(`${postingsOf('transfer_out')} transfers posted for ${executedKeys.transferWalletFn ?? 0} keys answered 200`);
+      }
+      if (purchaseRows !== (executedKeys.buyAirtime ?? 0)) problems.push(`${purchaseRows} purchases recorded for ${executedKeys.buyAirtime ?? 0} keys answered 200`);
+      if (!retries.replayed) problems.push('no retry under an Idempotency-Key was replayed: the run did not test them');
       if (difference !== 0n) problems.push(`money in - (out + balances) = ${difference} kobo, not 0`);
       if (ledgerTopups !== moneyIn) problems.push(`ledger top-up credits ${ledgerTopups} kobo differ from settlements ${moneyIn} kobo`);
       if (processing) problems.push(`${processing} purchases still processing after the settle wait`);
@@ -218,6 +270,7 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
       };
       const naira = (k: bigint) => `${k < 0n ? '-' : ''}₦${(k < 0n ? -k : k) / 100n}.${String((k < 0n ? -k : k) % 100n).padStart(2, '0')}`;
       log(`operations: ${JSON.stringify(ops)}`);
+      log(`Idempotency-Key retries: ${retries.raced} raced on the other instance, ${retries.late} late; ${retries.replayed} replayed, ${retries.inFlight} answered 409`);
       log(`money in (settled top-ups):        ${naira(moneyIn)}`);
       log(`money out: delivered purchases:    ${naira(purchasesDelivered)}`);
       log(`money out: wallet debits:          ${naira(debits)}`);

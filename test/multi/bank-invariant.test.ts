@@ -6,10 +6,11 @@ import { SKIP_REASON } from './helpers.js';
 /**
  * The short variant of `npm run bank:invariant` (bench/bank-invariant.ts): 10 s of mixed top-ups, purchases,
  * transfers and debits over loopback HTTP against two server processes on one fresh PostgreSQL database, then
- * money in = money out + balances to the kobo, and ledger:verify.
+ * money in = money out + balances to the kobo, and ledger:verify; money requests retried under their Idempotency-Key
+ * on the other instance move money once.
  */
 describe.skipIf(!usingPostgres)(`bank invariant under load (${usingPostgres ? 'PostgreSQL' : `skipped: ${SKIP_REASON}`})`, () => {
-  it('settled top-ups equal delivered purchases + debits + user balances, to the kobo, after 10 s of mixed load on two instances', async () => {
+  it('settled top-ups equal delivered purchases + debits + user balances, to the kobo, after 10 s of mixed load on two instances; a retried Idempotency-Key moves money once', async () => {
     const lines: string[] = [];
     const report = await runBankInvariant({
       baseDatabaseUrl: process.env.TEST_DATABASE_URL!,
