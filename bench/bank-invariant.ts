@@ -75,10 +75,6 @@ async function freshDatabase(base: string) {
   };
 }
 
-/** JSON with object keys sorted: a replayed answer comes back from jsonb, whose key order is its own. */
-const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
-
 async function post(base: string, route: string, data: unknown, token?: string, idempotencyKey?: string): Promise<{ status: number; body: any }> {
   try {
     const res = await fetch(base + route, {
@@ -168,7 +164,7 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
         for (const a of answers) {
           if (a === first) continue;
           if (a.status === 409) retries.inFlight++;
-          else if (a.status === first.status && canonical(a.body) === canonical(first.body)) retries.replayed++;
+          else if (a.status === first.status && JSON.stringify(a.body) === JSON.stringify(first.body)) retries.replayed++;
           else keyProblems.push(`${op}: one Idempotency-Key answered ${first.status} ${JSON.stringify(first.body).slice(0, 120)} and ${a.status} ${JSON.stringify(a.body).slice(0, 120)}`);
         }
         if (first.status === 200) executedKeys[op] = (executedKeys[op] ?? 0) + 1;

@@ -100,7 +100,7 @@ export async function withIdempotency(
     await release();
   } else {
     await db.execute(sql`UPDATE idempotency_keys SET status = 'done', response_status = ${res.status},
-                         response_body = ${JSON.stringify(res.body)}::jsonb WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
+                         response_body = ${JSON.stringify(res.body)}::json WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
   }
   return { ...res, replayed: false };
 }

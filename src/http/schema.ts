@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { integer, json, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -9,7 +9,7 @@ export const idempotencyKeys = pgTable(
     requestHash: text('request_hash').notNull(),
     status: text('status').notNull(), // in_flight | done
     responseStatus: integer('response_status'),
-    responseBody: jsonb('response_body'),
+    responseBody: json('response_body'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
   },

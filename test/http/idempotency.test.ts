@@ -27,6 +27,7 @@ describe('Idempotency-Key', () => {
     expect(replay.statusCode).toBe(200);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.json()).toEqual(first.json());
+    expect(replay.body).toBe(first.body); // byte for byte, key order included
   });
 
   it('the same key with a different body is 422', async () => {
