@@ -9,6 +9,7 @@ import { capturingMailer, type Mailer, type OutboundEmail } from '../../src/prov
 import { rows } from '../../src/db/client.js';
 import { SECOND } from '../../src/lib/clock.js';
 import { OUTBOX_BACKOFF_MS, OUTBOX_MAX_ATTEMPTS } from '../../src/modules/notifications/outbox.js';
+import { FAN_OUT_BATCH } from '../../src/modules/notifications/notifier.js';
 import { loadVapidKeys } from '../../src/providers/push.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -229,7 +230,7 @@ describe('channels and the outbox', () => {
     expect(subjects).toContain('New sign-in');
   });
 
-  it('emitMany writes rows and fan-out jobs in one statement; a retried fan-out enqueues each channel once', async () => {
+  it('emitMany writes the rows and one fan-out job for them in one statement; a retried fan-out enqueues each channel once', async () => {
     const a = await signIn(h);
     const b = await signIn(h);
     const { db, notifier } = h.app.services;
@@ -240,14 +241,34 @@ describe('channels and the outbox', () => {
       ]),
     );
     expect(ids).toHaveLength(2);
-    const fanOuts = await rows<{ id: string }>(db, sql`SELECT id::text AS id FROM jobs WHERE queue = 'notify.deliver' AND payload->>'notificationId' IN (${ids[0]}, ${ids[1]})`);
-    expect(fanOuts).toHaveLength(2);
+    const fanOuts = await rows<{ id: string; payload: unknown }>(db, sql`SELECT id::text AS id, payload FROM jobs WHERE queue = 'notify.deliver' AND payload->'notificationIds' ? ${ids[0]}`);
+    expect(fanOuts).toHaveLength(1);
+    expect(fanOuts[0].payload).toEqual({ notificationIds: ids });
     await drain();
-    // Run both fan-outs again (as after a crash before completion): the channel jobs' keys keep one mail each.
-    await db.execute(sql`UPDATE jobs SET status = 'queued', run_at = ${h.clock.now()} WHERE queue = 'notify.deliver' AND payload->>'notificationId' IN (${ids[0]}, ${ids[1]})`);
+    // Run the fan-out again (as after a crash before completion): the channel jobs' keys keep one mail each.
+    await db.execute(sql`UPDATE jobs SET status = 'queued', run_at = ${h.clock.now()} WHERE id = ${fanOuts[0].id}`);
     await drain();
     expect((await mailbox(a.email)).filter((m) => m.subject === 'Sent one')).toHaveLength(1);
     expect((await mailbox(b.email)).filter((m) => m.subject === 'Got one')).toHaveLength(1);
+  });
+
+  it('splits a long emitMany into fan-out jobs of at most FAN_OUT_BATCH notifications, and delivers every one', async () => {
+    const users = await Promise.all(Array.from({ length: 3 }, () => signIn(h)));
+    const { db, notifier } = h.app.services;
+    const list = Array.from({ length: FAN_OUT_BATCH + 2 }, (_, i) => ({ userId: users[i % 3].id, kind: 'general' as const, title: `Batch ${i}`, body: 'b' }));
+    const ids = await db.transaction((tx) => notifier.emitMany(tx, list));
+    const fanOuts = await rows<{ n: number }>(
+      db,
+      sql`SELECT COALESCE(jsonb_array_length(payload->'notificationIds'), 1)::int AS n FROM jobs
+          WHERE queue = 'notify.deliver' AND (payload->'notificationIds' ?| ${`{${ids.join(',')}}`}::text[] OR payload->>'notificationId' = ANY(${`{${ids.join(',')}}`}::text[]))
+          ORDER BY n DESC`,
+    );
+    expect(fanOuts.map((f) => f.n)).toEqual([FAN_OUT_BATCH, 2]);
+    await drain();
+    for (const [k, u] of users.entries()) {
+      const mine = list.filter((_, i) => i % 3 === k).map((n) => n.title).sort();
+      expect((await mailbox(u.email)).map((m) => m.subject).filter((t) => t.startsWith('Batch ')).sort()).toEqual(mine);
+    }
   });
 
   it('never sends what a rolled-back transaction emitted', async () => {

@@ -4,7 +4,7 @@ import { one, type Executor } from '../../db/client.js';
 import { SECOND } from '../../lib/clock.js';
 import { MAX_PUSH_PAYLOAD_BYTES } from '../../providers/push.js';
 import type { Services } from '../../services.js';
-import { DELIVER_JOB, type NotificationInput, type NotificationKind } from './notifier.js';
+import { DELIVER_JOB, FAN_OUT_BATCH, type NotificationInput, type NotificationKind } from './notifier.js';
 import { registerOutboxJobs } from './outbox.js';
 
 /**
@@ -126,10 +126,17 @@ export function registerNotificationJobs(services: Services) {
   const { jobs, db, push, clock, log } = services;
   jobs.register({
     name: DELIVER_JOB,
-    payload: z.object({ notificationId: z.string().uuid() }),
+    payload: z.union([
+      z.object({ notificationId: z.string().uuid() }),
+      z.object({ notificationIds: z.array(z.string().uuid()).min(1).max(FAN_OUT_BATCH) }),
+    ]),
     maxAttempts: DELIVER_MAX_ATTEMPTS,
     backoffMs: DELIVER_BACKOFF_MS,
-    handler: async ({ notificationId }) => fanOut(services, notificationId),
+    // A retry runs every fan-out of the job again: each is idempotent (its channel jobs have keys), so the ones that
+    // went through before the failure enqueue nothing twice.
+    handler: async (p) => {
+      for (const id of 'notificationIds' in p ? p.notificationIds : [p.notificationId]) await fanOut(services, id);
+    },
   });
   jobs.register({
     name: PUSH_JOB,

@@ -8,7 +8,7 @@ import { uuid } from '../../lib/ids.js';
 /**
  * "Notify" is owned by this module (issue 7). Other modules call emit() inside the same database transaction
  * as the change they announce, so a rolled-back change never notifies (outbox). Delivery to push, e-mail and SMS
- * hangs off the inserted row through one fan-out job (DELIVER_JOB), written in the same statement as the row.
+ * hangs off the inserted rows through one fan-out job (DELIVER_JOB), written in the same statement as the rows.
  */
 export type NotificationKind =
   | 'topup_credited'
@@ -37,8 +37,13 @@ export interface NotificationInput {
   data?: Record<string, unknown>;
 }
 
-/** The fan-out job (delivery.ts) one emitted notification enqueues; it reads the user and enqueues each channel. */
+/**
+ * The fan-out job (delivery.ts) of the notifications one statement emits: for each, it reads the user and enqueues
+ * each channel. Payload { notificationId } for one, { notificationIds } for several.
+ */
 export const DELIVER_JOB = 'notify.deliver';
+/** Most notifications one fan-out job covers. */
+export const FAN_OUT_BATCH = 50;
 
 export interface Notifier {
   /** Inserts the inbox row and its delivery job in one statement (one round trip inside the caller's transaction). */
@@ -54,7 +59,11 @@ export interface Notifier {
 
 
 export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }): Notifier {
-  /** The notification rows and their fan-out jobs as CTE definitions named `${p}n`, `${p}j0`..., written FROM `from`. */
+  /**
+   * The notification rows and their fan-out jobs as CTE definitions named `${p}n`, `${p}j0`..., written FROM `from`.
+   * One fan-out job per statement (per FAN_OUT_BATCH rows), not per row: a transfer notifies both sides with one
+   * job row instead of two (issue 11: the notifications were a quarter of a transfer's cost).
+   */
   const ctes = (list: readonly NotificationInput[], p: string, from?: SQL) => {
     const now = clock.now();
     const ids = list.map(() => uuid());
@@ -64,7 +73,11 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
     const rowsSql = from
       ? sql`SELECT v.* FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, user_id, kind, title, body, data, created_at), ${from}`
       : sql`VALUES ${sql.join(values, sql`, `)}`;
-    const jobs_ = ids.map((id, i) => sql`${sql.raw(`${p}j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, { notificationId: id }, {}, from)})`);
+    const batches: string[][] = [];
+    for (let i = 0; i < ids.length; i += FAN_OUT_BATCH) batches.push(ids.slice(i, i + FAN_OUT_BATCH));
+    const jobs_ = batches.map(
+      (b, i) => sql`${sql.raw(`${p}j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, b.length === 1 ? { notificationId: b[0] } : { notificationIds: b }, {}, from)})`,
+    );
     return {
       ids,
       sql: sql`${sql.raw(`${p}n`)} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) ${rowsSql}), ${sql.join(jobs_, sql`, `)}`,
