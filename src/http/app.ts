@@ -328,6 +328,15 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
     return { status: 200, body: { ok: true, ...out } };
   };
 
+  const preparedOrRefusal = (req: FastifyRequest, reply: FastifyReply): Prepared | AppError => {
+    try {
+      return prepare(req, reply);
+    } catch (err) {
+      if (err instanceof AppError) return err;
+      throw err;
+    }
+  };
+
   /** An AppError becomes its answer (stored under an Idempotency-Key like any answer); anything else is a 500. */
   const answer = async (reply: FastifyReply, fn: () => Promise<{ status: number; body: unknown }>): Promise<{ status: number; body: unknown }> => {
     try {
@@ -347,14 +356,7 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
     if (op.method === 'POST' && req.authUser && typeof key === 'string' && key.length > 0) {
       if (key.length > 255) throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be at most 255 characters');
       // Bad input is refused under the key too (its answer is stored and replayed), so it is kept, not thrown here.
-      let prepared: Prepared | AppError;
-      try {
-        prepared = prepare(req, reply);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        prepared = err;
-      }
-      const p = prepared;
+      const p = preparedOrRefusal(req, reply);
       const reads = p instanceof AppError ? {} : p.reads;
       res = await withIdempotency(
         services.db,
