@@ -152,15 +152,15 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return (await one<IntentRow>(exec, sql`SELECT ${INTENT_COLUMNS} FROM topup_intents WHERE id = ${id}`))!;
   }
 
+  /** A credit's ledger reference: unique, so each processor reference is credited at most once. */
+  const ledgerRefOf = (s: SettleInput) => `payin:${s.processor}:${s.reference}`;
+
   /**
    * The credit's posting: the money, and riding on its statement (so written exactly when the money moves) the
    * settlement row, the intent's success, the event's outcome, a wallet flag when the balance after passes the
    * owner's KYC tier cap at that moment (DESIGN §6: money that arrived is never dropped; passing the cap only flags
    * the wallet for an operator), and the owner's notification.
    */
-  /** A credit's ledger reference: unique, so each processor reference is credited at most once. */
-  const ledgerRefOf = (s: SettleInput) => `payin:${s.processor}:${s.reference}`;
-
   function chargePosting(s: SettleInput, event?: { id: string; outcome: string }): PostInput {
     const now = clock.now();
     const ledgerRef = ledgerRefOf(s);
