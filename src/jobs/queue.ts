@@ -50,6 +50,13 @@ export interface EnqueueOptions {
   maxAttempts?: number;
 }
 
+/** One job for enqueueMany: what enqueue() takes, as data. */
+export interface JobRequest {
+  name: string;
+  payload: unknown;
+  opts?: EnqueueOptions;
+}
+
 /** Jobs the polling loop runs side by side (each holds at most one pool connection at a time). */
 export const WORKER_CONCURRENCY = 8;
 
@@ -77,6 +84,37 @@ export class JobQueue {
   /** Enqueue inside the caller's transaction (or on the database). Returns false when the singleton exists. */
   async enqueue(exec: Executor, name: string, payload: unknown, opts: EnqueueOptions = {}): Promise<boolean> {
     return Boolean(await one<{ id: string }>(exec, this.enqueueSql(name, payload, opts)));
+  }
+
+  /**
+   * Several jobs (of any queues) in ONE statement, each row exactly enqueue()'s; a singleton that exists is skipped
+   * as there. The statement's text is the same for any number of jobs (they travel as one JSON parameter), so it is
+   * planned once per connection. Returns how many were inserted.
+   */
+  async enqueueMany(exec: Executor, list: readonly JobRequest[]): Promise<number> {
+    if (!list.length) return 0;
+    const now = this.clock.now();
+    const records = list.map(({ name, payload, opts = {} }) => {
+      const def = this.defs.get(name);
+      if (!def) throw new Error(`jobs: unknown job ${name}`);
+      return {
+        queue: name,
+        payload: def.payload.parse(payload),
+        run_at: (opts.runAt ?? new Date(now.getTime() + (opts.delayMs ?? 0))).toISOString(),
+        max_attempts: opts.maxAttempts ?? def.maxAttempts ?? 5,
+        priority: def.priority ?? 0,
+        singleton_key: opts.singletonKey ?? null,
+      };
+    });
+    const inserted = await rows<{ id: string }>(
+      exec,
+      sql`INSERT INTO jobs (queue, payload, status, run_at, max_attempts, priority, singleton_key, created_at, updated_at)
+          SELECT x.queue, x.payload, 'queued', x.run_at, x.max_attempts, x.priority, x.singleton_key, ${now}, ${now}
+          FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+            AS x(queue text, payload jsonb, run_at timestamptz, max_attempts int, priority smallint, singleton_key text)
+          ON CONFLICT (singleton_key) DO NOTHING RETURNING id::text AS id`,
+    );
+    return inserted.length;
   }
 
   /**

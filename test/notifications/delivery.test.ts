@@ -3,8 +3,9 @@ import http from 'node:http';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { capturingMailer, type Mailer, type OutboundEmail } from '../../src/providers/messaging.js';
 import { rows } from '../../src/db/client.js';
 import { SECOND } from '../../src/lib/clock.js';
@@ -250,6 +251,30 @@ describe('channels and the outbox', () => {
     await drain();
     expect((await mailbox(a.email)).filter((m) => m.subject === 'Sent one')).toHaveLength(1);
     expect((await mailbox(b.email)).filter((m) => m.subject === 'Got one')).toHaveLength(1);
+  });
+
+  it.skipIf(!usingPostgres)('fans a batch out in two statements: one read of the notifications, one insert of every channel job', async () => {
+    const users = await Promise.all(Array.from({ length: 3 }, () => signIn(h)));
+    const { db, notifier } = h.app.services;
+    await drain();
+    await db.transaction((tx) => notifier.emitMany(tx, users.map((u, i) => ({ userId: u.id, kind: 'general' as const, title: `Counted ${i}`, body: 'b' }))));
+    const texts: string[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text?: string };
+      texts.push(String(typeof q === 'string' ? q : q?.text));
+      return (original as (...x: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    try {
+      await drain();
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    expect(texts.filter((t) => t.includes('FROM notifications n'))).toHaveLength(1);
+    const inserts = texts.filter((t) => t.includes('INSERT INTO jobs'));
+    expect(inserts).toHaveLength(1);
+    expect(inserts[0]).toContain('jsonb_to_recordset');
+    for (const [i, u] of users.entries()) expect((await mailbox(u.email)).map((m) => m.subject).filter((t) => t.startsWith('Counted '))).toEqual([`Counted ${i}`]);
   });
 
   it('splits a long emitMany into fan-out jobs of at most FAN_OUT_BATCH notifications, and delivers every one', async () => {

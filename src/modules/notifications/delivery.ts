@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { one, type Executor } from '../../db/client.js';
+import { one, rows, type Executor } from '../../db/client.js';
+import type { JobRequest } from '../../jobs/queue.js';
 import { SECOND } from '../../lib/clock.js';
 import { MAX_PUSH_PAYLOAD_BYTES } from '../../providers/push.js';
 import type { Services } from '../../services.js';
@@ -65,14 +66,16 @@ export function registerNotifications(services: Pick<Services, 'events'>) {
 }
 
 /**
- * The fan-out of one notification (DELIVER_JOB, enqueued by emit in the emitter's transaction): reads the user,
- * their channel preferences and push subscriptions as they are now, and enqueues the channel jobs in one
- * transaction. Every channel job has a singleton key derived from the notification, so a retried fan-out never
- * enqueues a channel twice.
+ * The fan-out of the notifications one statement emitted (DELIVER_JOB, enqueued by emit in the emitter's
+ * transaction): reads them with their users, channel preferences and push subscriptions as they are now (one
+ * statement), and enqueues every channel job in one statement, so the fan-out is two round trips however many
+ * notifications it covers (issue 11). Every channel job has a singleton key derived from its notification, so a
+ * retried fan-out never enqueues a channel twice.
  */
-async function fanOut(services: Pick<Services, 'db' | 'jobs' | 'outbox'>, notificationId: string): Promise<void> {
+async function fanOut(services: Pick<Services, 'db' | 'jobs' | 'outbox'>, notificationIds: readonly string[]): Promise<void> {
   const { db, jobs, outbox } = services;
-  const r = await one<{
+  const found = await rows<{
+    id: string;
     user_id: string;
     kind: NotificationKind;
     title: string;
@@ -87,37 +90,33 @@ async function fanOut(services: Pick<Services, 'db' | 'jobs' | 'outbox'>, notifi
     subs: string[] | null;
   }>(
     db,
-    sql`SELECT n.user_id::text AS user_id, n.kind, n.title, n.body, n.data, n.created_at,
+    sql`SELECT n.id::text AS id, n.user_id::text AS user_id, n.kind, n.title, n.body, n.data, n.created_at,
                u.email, u.phone, u.phone_verified_at, u.status, p.prefs,
                (SELECT array_agg(ps.id::text ORDER BY ps.created_at) FROM push_subscriptions ps WHERE ps.user_id = u.id) AS subs
         FROM notifications n JOIN users u ON u.id = n.user_id LEFT JOIN user_preferences p ON p.user_id = u.id
-        WHERE n.id = ${notificationId}`,
+        WHERE n.id = ANY(${`{${notificationIds.join(',')}}`}::uuid[])`,
   );
-  // Closed accounts get the inbox row only.
-  if (!r || r.status !== 'active') return;
-  const n: NotificationInput = { userId: r.user_id, kind: r.kind, title: r.title, body: r.body, ...(r.data ? { data: r.data } : {}) };
-  const prefs = prefsOf(r.prefs);
-  const subs = prefs.push ? (r.subs ?? []) : [];
-  const email = prefs.email || ALWAYS_EMAIL.has(n.kind);
-  const sms = prefs.sms && r.phone && r.phone_verified_at ? r.phone : null;
-  const enqueues: ((exec: Executor) => Promise<unknown>)[] = [];
-  if (subs.length) {
-    const payload = pushPayload(notificationId, n, new Date(r.created_at));
-    for (const s of subs) enqueues.push((exec) => jobs.enqueue(exec, PUSH_JOB, { subscriptionId: s, payload }, { singletonKey: `push:${notificationId}:${s}` }));
+  const byId = new Map(found.map((r) => [r.id, r]));
+  const channelJobs: JobRequest[] = [];
+  // In the job's order, so the channel jobs of a batch are queued in the order the notifications were emitted.
+  for (const notificationId of notificationIds) {
+    const r = byId.get(notificationId);
+    // Closed accounts get the inbox row only.
+    if (!r || r.status !== 'active') continue;
+    const n: NotificationInput = { userId: r.user_id, kind: r.kind, title: r.title, body: r.body, ...(r.data ? { data: r.data } : {}) };
+    const prefs = prefsOf(r.prefs);
+    const subs = prefs.push ? (r.subs ?? []) : [];
+    const sms = prefs.sms && r.phone && r.phone_verified_at ? r.phone : null;
+    if (subs.length) {
+      const payload = pushPayload(notificationId, n, new Date(r.created_at));
+      for (const s of subs) channelJobs.push({ name: PUSH_JOB, payload: { subscriptionId: s, payload }, opts: { singletonKey: `push:${notificationId}:${s}` } });
+    }
+    if (prefs.email || ALWAYS_EMAIL.has(n.kind)) {
+      channelJobs.push(outbox.emailJob({ to: r.email, subject: n.title.slice(0, 200), text: emailText(n) }, { dedupeKey: `notification:${notificationId}` }));
+    }
+    if (sms) channelJobs.push(outbox.smsJob({ to: sms, text: `${n.title}: ${n.body}`.slice(0, 320) }, { dedupeKey: `notification:${notificationId}` }));
   }
-  if (email) {
-    enqueues.push((exec) => outbox.sendEmail(exec, { to: r.email, subject: n.title.slice(0, 200), text: emailText(n) }, { dedupeKey: `notification:${notificationId}` }));
-  }
-  if (sms) {
-    enqueues.push((exec) => outbox.sendSms(exec, { to: sms, text: `${n.title}: ${n.body}`.slice(0, 320) }, { dedupeKey: `notification:${notificationId}` }));
-  }
-  // A single job (the usual e-mail only) is one atomic statement; several go in together.
-  if (enqueues.length === 1) await enqueues[0](db);
-  else if (enqueues.length > 1) {
-    await db.transaction(async (tx) => {
-      for (const enqueue of enqueues) await enqueue(tx);
-    });
-  }
+  await jobs.enqueueMany(db, channelJobs);
 }
 
 /** Job registrar (moduleJobs): push delivery plus the outbox's mail and SMS jobs. */
@@ -132,10 +131,10 @@ export function registerNotificationJobs(services: Services) {
     ]),
     maxAttempts: DELIVER_MAX_ATTEMPTS,
     backoffMs: DELIVER_BACKOFF_MS,
-    // A retry runs every fan-out of the job again: each is idempotent (its channel jobs have keys), so the ones that
-    // went through before the failure enqueue nothing twice.
+    // A retry runs the fan-out again: its channel jobs have keys and go in with one statement, so a retry after a
+    // crash between that statement and the job's completion enqueues nothing twice.
     handler: async (p) => {
-      for (const id of 'notificationIds' in p ? p.notificationIds : [p.notificationId]) await fanOut(services, id);
+      await fanOut(services, 'notificationIds' in p ? p.notificationIds : [p.notificationId]);
     },
   });
   jobs.register({

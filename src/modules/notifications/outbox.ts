@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Executor } from '../../db/client.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import type { JobQueue, JobRequest } from '../../jobs/queue.js';
 import { SECOND } from '../../lib/clock.js';
 import type { Services } from '../../services.js';
 
@@ -32,16 +32,31 @@ export type OutboxSms = z.infer<typeof smsPayload>;
 export interface Outbox {
   sendEmail(exec: Executor, mail: OutboxEmail, opts?: { dedupeKey?: string }): Promise<void>;
   sendSms(exec: Executor, sms: OutboxSms, opts?: { dedupeKey?: string }): Promise<void>;
+  /** The job sendEmail enqueues, for a caller that enqueues several at once (JobQueue.enqueueMany). */
+  emailJob(mail: OutboxEmail, opts?: { dedupeKey?: string }): JobRequest;
+  /** The job sendSms enqueues, likewise. */
+  smsJob(sms: OutboxSms, opts?: { dedupeKey?: string }): JobRequest;
 }
 
 export function createOutbox({ jobs }: { jobs: JobQueue }): Outbox {
+  const emailJob = (mail: OutboxEmail, opts: { dedupeKey?: string } = {}): JobRequest => ({
+    name: OUTBOX_EMAIL_JOB,
+    payload: mail,
+    opts: { singletonKey: opts.dedupeKey ? `mail:${opts.dedupeKey}` : undefined },
+  });
+  const smsJob = (sms: OutboxSms, opts: { dedupeKey?: string } = {}): JobRequest => ({
+    name: OUTBOX_SMS_JOB,
+    payload: sms,
+    opts: { singletonKey: opts.dedupeKey ? `sms:${opts.dedupeKey}` : undefined },
+  });
+  const enqueue = async (exec: Executor, job: JobRequest) => {
+    await jobs.enqueue(exec, job.name, job.payload, job.opts);
+  };
   return {
-    async sendEmail(exec, mail, opts = {}) {
-      await jobs.enqueue(exec, OUTBOX_EMAIL_JOB, mail, { singletonKey: opts.dedupeKey ? `mail:${opts.dedupeKey}` : undefined });
-    },
-    async sendSms(exec, sms, opts = {}) {
-      await jobs.enqueue(exec, OUTBOX_SMS_JOB, sms, { singletonKey: opts.dedupeKey ? `sms:${opts.dedupeKey}` : undefined });
-    },
+    sendEmail: (exec, mail, opts) => enqueue(exec, emailJob(mail, opts)),
+    sendSms: (exec, sms, opts) => enqueue(exec, smsJob(sms, opts)),
+    emailJob,
+    smsJob,
   };
 }
 
