@@ -98,8 +98,6 @@ export function deliveryResult(o: { requestId: string; service: string; amount: 
   }
 }
 
-export class LowFloat extends Error {}
-
 export async function ensureFloatRows(db: Db, providers: string[]) {
   for (const p of providers) await db.execute(sql`INSERT INTO sandbox_vtu_floats (provider, balance) VALUES (${p}, 0) ON CONFLICT (provider) DO NOTHING`);
 }
@@ -117,40 +115,54 @@ export async function placeOrder(
   const status = failNow ? 'failed' : pending ? 'pending' : 'delivered';
   const message = magic === 'fail' ? 'Transaction failed at the network' : magic === 'refuse_a' && o.provider === 'a' ? 'This number is not supported on this route' : null;
   const result = deliveryResult({ ...o, requestId: o.requestId });
-  try {
-    return await db.transaction(async (tx) => {
-      const inserted = await one<SimOrder>(
-        tx,
-        sql`INSERT INTO sandbox_vtu_orders (provider, request_id, service, recipient, product, amount, status, final_status, resolve_at, result, message, created_at, delivered_at)
-            VALUES (${o.provider}, ${o.requestId}, ${o.service}, ${o.recipient}, ${o.product ?? null}, ${o.amount}, ${status},
-                    ${pending ? (magic === 'pending_ok' ? 'delivered' : 'failed') : null}, ${pending ? new Date(now.getTime() + PENDING_RESOLVE_MS) : null},
-                    ${JSON.stringify(result)}::jsonb, ${message}, ${now}, ${status === 'delivered' ? now : null})
-            ON CONFLICT (provider, request_id) DO NOTHING
-            RETURNING provider, request_id, service, recipient, product, amount::text AS amount, status, result, message, created_at`,
-      );
-      if (!inserted) {
-        const existing = await one<SimOrder>(
-          tx,
-          sql`SELECT provider, request_id, service, recipient, product, amount::text AS amount, status, result, message, created_at
-              FROM sandbox_vtu_orders WHERE provider = ${o.provider} AND request_id = ${o.requestId}`,
-        );
-        return { kind: 'duplicate' as const, order: existing! };
-      }
-      if (status !== 'failed') {
-        const debited = await one(tx, sql`UPDATE sandbox_vtu_floats SET balance = balance - ${o.amount} WHERE provider = ${o.provider} AND balance >= ${o.amount} RETURNING 1`);
-        // Rolls back the order too: a refused request leaves no trace, so the same request id may come again.
-        if (!debited) throw new LowFloat();
-      }
-      return { kind: 'placed' as const, order: inserted, magic };
-    });
-  } catch (err) {
-    if (err instanceof LowFloat) return { kind: 'low_float' };
-    throw err;
+  const debit = status !== 'failed';
+  // One autocommit statement (issue 11: the simulator shares the bench machine with the service, and its float row
+  // was locked across four round trips): an order that exists is a duplicate; otherwise the order is written only
+  // when the float (locked) covers it, and the float is debited only for the row actually inserted. A refused
+  // request leaves no trace, so the same request id may come again.
+  const r = (await one<SimOrder & { float_ok: boolean; existed: boolean }>(
+    db,
+    sql`WITH ex AS (SELECT 1 FROM sandbox_vtu_orders WHERE provider = ${o.provider} AND request_id = ${o.requestId}),
+        fl AS (SELECT balance FROM sandbox_vtu_floats WHERE provider = ${o.provider} AND ${debit}::boolean AND NOT EXISTS (SELECT 1 FROM ex) FOR UPDATE),
+        ok AS (SELECT NOT EXISTS (SELECT 1 FROM ex) AND (NOT ${debit}::boolean OR COALESCE((SELECT balance FROM fl) >= ${o.amount}::bigint, false)) AS ok),
+        ins AS (
+          INSERT INTO sandbox_vtu_orders (provider, request_id, service, recipient, product, amount, status, final_status, resolve_at, result, message, created_at, delivered_at)
+          SELECT ${o.provider}, ${o.requestId}, ${o.service}, ${o.recipient}, ${o.product ?? null}, ${o.amount}::bigint, ${status},
+                 ${pending ? (magic === 'pending_ok' ? 'delivered' : 'failed') : null}, ${pending ? new Date(now.getTime() + PENDING_RESOLVE_MS) : null}::timestamptz,
+                 ${JSON.stringify(result)}::jsonb, ${message}, ${now}::timestamptz, ${status === 'delivered' ? now : null}::timestamptz
+          FROM ok WHERE ok.ok
+          ON CONFLICT (provider, request_id) DO NOTHING
+          RETURNING provider, request_id, service, recipient, product, amount::text AS amount, status, result, message, created_at),
+        deb AS (UPDATE sandbox_vtu_floats f SET balance = f.balance - ${o.amount}::bigint FROM ins WHERE f.provider = ${o.provider} AND ${debit}::boolean RETURNING 1)
+        SELECT (SELECT ok FROM ok) AS float_ok, EXISTS (SELECT 1 FROM ex) AS existed, ins.* FROM (SELECT 1) one LEFT JOIN ins ON true`,
+  ))!;
+  if (r.request_id) {
+    const { float_ok: _ok, existed: _existed, ...order } = r;
+    return { kind: 'placed', order, magic };
   }
+  if (!r.existed && !r.float_ok) return { kind: 'low_float' };
+  // It existed, or a request with the same id was inserted concurrently (the insert conflicted): a duplicate.
+  const existing = await one<SimOrder>(
+    db,
+    sql`SELECT provider, request_id, service, recipient, product, amount::text AS amount, status, result, message, created_at
+        FROM sandbox_vtu_orders WHERE provider = ${o.provider} AND request_id = ${o.requestId}`,
+  );
+  return { kind: 'duplicate', order: existing! };
 }
 
 /** Reads an order; a pending one whose time has come settles now (failed ones give the float back). */
 export async function queryOrder(db: Db, clock: Clock, provider: string, requestId: string): Promise<SimOrder | null> {
+  // Usually one plain read: only a pending order whose time has come takes the locking transaction below.
+  const seen = await one<SimOrder & { resolve_at: Date | null }>(
+    db,
+    sql`SELECT provider, request_id, service, recipient, product, amount::text AS amount, status, resolve_at, result, message, created_at
+        FROM sandbox_vtu_orders WHERE provider = ${provider} AND request_id = ${requestId}`,
+  );
+  if (!seen) return null;
+  if (!(seen.status === 'pending' && seen.resolve_at && new Date(seen.resolve_at).getTime() <= clock.now().getTime())) {
+    const { resolve_at: _resolveAt, ...order } = seen;
+    return order;
+  }
   return db.transaction(async (tx) => {
     const row = await one<SimOrder & { final_status: string | null; resolve_at: Date | null }>(
       tx,
