@@ -135,6 +135,16 @@ export class JobQueue {
           ON CONFLICT (singleton_key) DO NOTHING RETURNING id::text AS id`;
   }
 
+  /**
+   * Marks a queued job done without running it, inside the caller's transaction: the caller did its work (a job
+   * written as a safety net for work done inline). False when it is no longer queued (a worker has claimed it;
+   * the handlers are at-least-once anyway).
+   */
+  async markDone(exec: Executor, id: string): Promise<boolean> {
+    const now = this.clock.now();
+    return Boolean(await one(exec, sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now} WHERE id = ${id}::bigint AND status = 'queued' RETURNING 1 AS x`));
+  }
+
   /** Enqueue the current slot of every cron schedule (idempotent per slot). */
   async tickCrons(): Promise<void> {
     const now = this.clock.now().getTime();

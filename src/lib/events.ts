@@ -30,6 +30,34 @@ export type Subscriber<E extends EventName> = (exec: Executor, payload: DomainEv
  */
 export type Applies = (userId: SQL) => SQL;
 
+/**
+ * Writes that ride on an emitter's statement (the shape of a ledger PostRider): CTE definitions reading FROM `from`,
+ * a relation with one row when the event happens and none otherwise, every name starting with `prefix`; and one SQL
+ * value the statement returns for the subscriber (reading the rider's CTEs).
+ */
+export interface EventRider {
+  ctes(from: SQL, prefix: string): SQL;
+  output(prefix: string): SQL;
+}
+
+/**
+ * A subscriber's form for an emitter that makes its change in ONE autocommit statement (issue 11: a delivered VTU
+ * purchase): what the subscriber would do first rides on that statement, and after() gets the rider's output once
+ * the statement has committed. after() must not throw, and whatever it still has to do must survive a crash
+ * between the commit and it (the rider can write a job for it).
+ */
+export interface Ride<E extends EventName> {
+  rider(payload: DomainEvents[E]): EventRider;
+  after(payload: DomainEvents[E], output: unknown): Promise<void>;
+}
+
+/** An event's riders for one emit, and the work after the emitter's statement commits (EventBus.riding). */
+export interface RidingEmit {
+  riders: EventRider[];
+  /** With the riders' outputs, in the riders' order. */
+  after(outputs: readonly unknown[]): Promise<void>;
+}
+
 export interface PreparedEmit {
   /** How many subscribers the event applies to: with none, the emitter need not hold a transaction for them. */
   subscribers: number;
@@ -37,10 +65,27 @@ export interface PreparedEmit {
 }
 
 export class EventBus {
-  private subs = new Map<EventName, { fn: Subscriber<any>; applies?: Applies }[]>();
+  private subs = new Map<EventName, { fn: Subscriber<any>; applies?: Applies; ride?: Ride<any> }[]>();
 
-  on<E extends EventName>(name: E, fn: Subscriber<E>, applies?: Applies): void {
-    this.subs.set(name, [...(this.subs.get(name) ?? []), { fn, applies }]);
+  /** `ride`: the subscriber's form for one-statement emitters (see riding); emit() always calls `fn`. */
+  on<E extends EventName>(name: E, fn: Subscriber<E>, applies?: Applies, ride?: Ride<E>): void {
+    this.subs.set(name, [...(this.subs.get(name) ?? []), { fn, applies, ride }]);
+  }
+
+  /**
+   * The event as riders on the emitter's own statement, when every subscriber has a riding form (null otherwise:
+   * emit inside a transaction as usual). The emitter writes the riders' CTEs and returns their outputs, then calls
+   * after() once its statement has committed.
+   */
+  riding<E extends EventName>(name: E, payload: DomainEvents[E]): RidingEmit | null {
+    const subs = this.subs.get(name) ?? [];
+    if (subs.some((s) => !s.ride)) return null;
+    return {
+      riders: subs.map((s) => s.ride!.rider(payload)),
+      async after(outputs) {
+        for (const [i, s] of subs.entries()) await s.ride!.after(payload, outputs[i]);
+      },
+    };
   }
 
   async emit<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<void> {

@@ -9,6 +9,8 @@ export const FAULT_POINTS = [
   'vtu.purchase.afterDebit',
   /** VTU purchase: the provider answered, the answer is not recorded yet. */
   'vtu.purchase.afterProvider',
+  /** VTU purchase: the one-statement settlement (delivery, growth record and job) committed; the growth work after it has not run. */
+  'vtu.settle.afterCommit',
   /** Top-up: the signed webhook's event is stored and its job enqueued; the job has not run. */
   'payments.webhook.afterStore',
   /** Top-up: inside the credit job's transaction, after the ledger post, before commit. */

@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, type Harness } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 import { mtn, PIN, reconcile, VTU_ENV } from '../vtu/helpers.js';
 import { balances, signUpWithCode } from './helpers.js';
 
@@ -30,5 +32,77 @@ it('a delivered purchase by the invitee pays the referrer; a failed one does not
   expect((await balances(h, a.id)).referral_locked).toBe(500);
   const status = (await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: (await signIn(h, a.email)).token })).json();
   expect(status).toMatchObject({ rewardedInvitees: 1, lockedBonus: 500 });
+  await expectLedgerOk(h);
+});
+
+it('the referrer own delivered purchases unlock the locked bonus at the threshold, and leave no growth job behind', async () => {
+  const a = await signIn(h);
+  const { code } = (await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: a.token })).json();
+  const b = await signUpWithCode(h, code);
+  for (const u of [a, b]) {
+    await h.app.services.pins.set(u.id, 'transaction', PIN);
+    await setKycTier(h, u.id, 1);
+    await fundWallet(h, u.id, 5000);
+  }
+  const buy = async (token: string, amount: number) =>
+    expect((await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount, pin: PIN }, { token })).json().transaction.status).toBe('success');
+  await buy(b.token, 500);
+  expect((await balances(h, a.id)).referral_locked).toBe(500);
+  // 1 kobo short of the unlock spend (2,000) keeps it locked; the purchase that reaches it unlocks it.
+  await buy(a.token, 1500);
+  await buy(a.token, 499.99);
+  expect(await balances(h, a.id)).toMatchObject({ referral_locked: 500, wallet: 3000.01 });
+  await buy(a.token, 100);
+  expect(await balances(h, a.id)).toMatchObject({ referral_locked: 0, wallet: 3400.01 });
+  // Each purchase that had growth work wrote a job as a safety net; the inline run marked it done.
+  const { db } = h.app.services;
+  const left = await db.execute(sql`SELECT count(*)::int AS n FROM jobs WHERE queue = 'growth.eventRetry' AND status <> 'done'`);
+  expect((left as unknown as { rows: { n: number }[] }).rows[0].n).toBe(0);
+  await expectLedgerOk(h);
+});
+
+it.skipIf(!usingPostgres)('settles a delivered purchase with no growth work left in one statement: no transaction, no savepoint', async () => {
+  const u = await signIn(h);
+  await h.app.services.pins.set(u.id, 'transaction', PIN);
+  await setKycTier(h, u.id, 1);
+  await fundWallet(h, u.id, 5000);
+  const texts: string[] = [];
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string };
+    texts.push(String(typeof q === 'string' ? q : q?.text));
+    return (original as (...x: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    const r = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 500, pin: PIN }, { token: u.token });
+    expect(r.json().transaction.status).toBe('success');
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  const settle = texts.filter((t) => t.includes('UPDATE vtu_transactions SET status'));
+  expect(settle).toHaveLength(1);
+  expect(settle[0]).toContain('INSERT INTO growth_purchases');
+  expect(texts.filter((t) => /^\s*(begin|savepoint)/i.test(t))).toEqual([]);
+  expect((await balances(h, u.id)).wallet).toBe(4500);
+});
+
+it('invitees and their referrer buying at the same time: each bonus paid once, all of it unlocked once the spend is reached', async () => {
+  const a = await signIn(h);
+  const { code } = (await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: a.token })).json();
+  const invitees = [];
+  for (let i = 0; i < 3; i++) invitees.push(await signUpWithCode(h, code));
+  for (const u of [a, ...invitees]) {
+    await h.app.services.pins.set(u.id, 'transaction', PIN);
+    await setKycTier(h, u.id, 1);
+    await fundWallet(h, u.id, 5000);
+  }
+  const buy = (token: string, amount: number) => call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount, pin: PIN }, { token });
+  const answers = await Promise.all([...invitees.map((u) => buy(u.token, 200)), buy(a.token, 700), buy(a.token, 700), buy(a.token, 700)]);
+  expect(answers.map((r) => r.json().transaction?.status)).toEqual(Array(6).fill('success'));
+  // Whichever order the settlements and bonuses took, the last of them found the spend reached and unlocked all.
+  expect(await balances(h, a.id)).toMatchObject({ referral_locked: 0, wallet: 5000 - 2100 + 1500 });
+  const { db } = h.app.services;
+  const paid = await db.execute(sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'referral_bonus' AND reference = ANY(${`{${invitees.map((u) => `rfb_${u.id}`).join(',')}}`}::text[])`);
+  expect((paid as unknown as { rows: { n: number }[] }).rows[0].n).toBe(3);
   await expectLedgerOk(h);
 });

@@ -5,6 +5,8 @@ import { MINUTE } from '../../src/lib/clock.js';
 import type { FaultPoint } from '../../src/lib/faults.js';
 import { call, fundWallet, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { tier2User } from '../payments/helpers.js';
+import { balances, signUpWithCode } from '../growth/helpers.js';
+import { RIDE_CONTINUATION_GRACE_MS } from '../../src/modules/growth/register.js';
 import {
   api,
   apiOrDrop,
@@ -138,6 +140,42 @@ describe.skipIf(!usingPostgres)(`kill -9 at each step of a money operation (${us
       expect(await ordersOf(row.request_id)).toEqual([{ status: 'delivered' }]);
       expect(await ledgerCount(`vtu_refund_${row.reference}`)).toBe(0);
       expect(await walletKobo(db(), u.id)).toBe(70_000n);
+      expect(await doubleDeliveries(db())).toEqual([]);
+      await expectLedgerOk();
+    });
+  });
+
+  describe('purchase by an invitee (the settlement rides the growth bookkeeping)', () => {
+    it('killed after the one-statement settlement commits, before the growth work after it: delivered once; the growth job pays the referrer once when due', async () => {
+      h.clock.set(new Date());
+      const referrer = await signIn(h);
+      const code = (await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: referrer.token })).json().code as string;
+      const invitee = await signUpWithCode(h, code);
+      await h.app.services.pins.set(invitee.id, 'transaction', PIN);
+      await db().execute(sql`UPDATE users SET kyc_tier = 1 WHERE id = ${invitee.id}`);
+      await fundWallet(h, invitee.id, 1000);
+      await crashAt('vtu.settle.afterCommit', async (s) => {
+        const r = await apiOrDrop(s.url, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: plainMtn(), amount: 500, pin: PIN }, { token: invitee.token });
+        expect(r.status).toBe(0);
+      });
+      const row = await vtuRow(invitee.id);
+      expect(row.status).toBe('success');
+      expect(await walletKobo(db(), invitee.id)).toBe(50_000n);
+      expect((await balances(h, referrer.id)).referral_locked).toBe(0);
+      const job = async () =>
+        rows<{ status: string }>(db(), sql`SELECT status FROM jobs WHERE queue = 'growth.eventRetry' AND payload->'payload'->>'transactionId' = ${row.id}`);
+      expect(await job()).toEqual([{ status: 'queued' }]);
+
+      // A restarted server once the job is due (this instance, its clock past the grace period).
+      h.clock.set(new Date(Date.now() + RIDE_CONTINUATION_GRACE_MS + MINUTE));
+      await h.app.services.jobs.drain();
+      expect(await job()).toEqual([{ status: 'done' }]);
+      expect((await balances(h, referrer.id)).referral_locked).toBe(500);
+      // Run again (a worker dying before completing it): still one bonus.
+      await db().execute(sql`UPDATE jobs SET status = 'queued', run_at = ${h.clock.now()} WHERE queue = 'growth.eventRetry' AND payload->'payload'->>'transactionId' = ${row.id}`);
+      await h.app.services.jobs.drain();
+      expect((await balances(h, referrer.id)).referral_locked).toBe(500);
+      expect(await ordersOf(row.request_id)).toEqual([{ status: 'delivered' }]);
       expect(await doubleDeliveries(db())).toEqual([]);
       await expectLedgerOk();
     });

@@ -1,8 +1,8 @@
 import type { Db, Executor } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { Clock } from '../../lib/clock.js';
-import type { DomainEvents, EventBus, EventName } from '../../lib/events.js';
+import { MINUTE, type Clock } from '../../lib/clock.js';
+import type { DomainEvents, EventBus, EventName, Ride } from '../../lib/events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
@@ -11,11 +11,14 @@ import { createSavingsService, type SavingsService } from '../savings/service.js
 import { createGrowthService, type GrowthService } from './service.js';
 import { createSettingsStore, type GrowthSettingsStore } from './settings.js';
 import { asTx } from './accounts.js';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 
 /** Job that re-runs a growth subscriber whose first run failed (its savepoint rolled back, so a re-run is clean). */
 export const GROWTH_EVENT_RETRY = 'growth.eventRetry';
 const BIGINT_FIELDS = ['amount'] as const;
+/** How long a purchase's growth job waits for the inline run that normally does its work and marks it done. */
+export const RIDE_CONTINUATION_GRACE_MS = MINUTE;
 
 export interface GrowthArea {
   growthSettings: GrowthSettingsStore;
@@ -35,6 +38,7 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
   // A subscriber's `applies` check (EventBus.on) runs outside the savepoint: when it says no, the savepoint's two
   // round trips inside the emitter's transaction are skipped (issue 11: every transfer and top-up credit emits).
   const handlers = new Map<EventName, (exec: Executor, e: any) => Promise<void>>();
+  const retryPayload = (e: object) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
   const isolated =
     <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>) => {
       handlers.set(name, fn);
@@ -45,8 +49,7 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
           // A lost bonus or repayment is money owed: retry it through the job queue (backoff, then the dead list
           // operators see), enqueued in the emitter's transaction so it exists only if the change commits.
           deps.log.error({ err, event: name, userId: e.userId }, 'growth subscriber failed; the emitting change is kept and the subscriber is retried by a job');
-          const payload = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
-          await deps.jobs.enqueue(exec, GROWTH_EVENT_RETRY, { event: name, payload });
+          await deps.jobs.enqueue(exec, GROWTH_EVENT_RETRY, { event: name, payload: retryPayload(e) });
         }
       };
     };
@@ -64,7 +67,31 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
     },
   });
   deps.events.on('user.created', isolated('user.created', (tx, e) => growth.onUserCreated(tx, e)));
-  deps.events.on('vtu.succeeded', isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)));
+  // A purchase delivered by one autocommit statement (the VTU settle) carries the subscriber's first statement as
+  // riders: the purchase is recorded and, when the rest has something to do (a referral to qualify, a locked
+  // referral balance), the same statement writes a growth.eventRetry job for it, due a minute later. The rest then
+  // runs at once in its own transaction, which marks that job done; if it fails, or the process dies first, the job
+  // does it (the rest is safe to run twice). Usually there is no rest: the settle is the whole purchase's bookkeeping.
+  const vtuRide: Ride<'vtu.succeeded'> = {
+    rider: (e) => ({
+      ctes: (from, p) =>
+        sql`${growth.vtuSucceededCtes(e, from, p)},
+            ${sql.raw(`${p}job`)} AS (${deps.jobs.enqueueSql(GROWTH_EVENT_RETRY, { event: 'vtu.succeeded', payload: retryPayload({ ...e, recorded: true }) }, { delayMs: RIDE_CONTINUATION_GRACE_MS }, sql.raw(`${p}due`))})`,
+      output: (p) => sql`(SELECT id FROM ${sql.raw(`${p}job`)})`,
+    }),
+    after: async (e, jobId) => {
+      if (typeof jobId !== 'string') return;
+      try {
+        await deps.db.transaction(async (tx) => {
+          await growth.onVtuSucceeded(tx, { ...e, recorded: true });
+          await deps.jobs.markDone(tx, jobId);
+        });
+      } catch (err) {
+        deps.log.error({ err, event: 'vtu.succeeded', userId: e.userId, jobId }, 'growth subscriber failed after a delivered purchase; its job retries it');
+      }
+    },
+  };
+  deps.events.on('vtu.succeeded', isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)), undefined, vtuRide);
   deps.events.on('wallet.credited', isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e)), (userId) => loans.hasOpenLoanSql(userId));
   deps.events.on('account.closed', isolated('account.closed', (tx, e) => growth.onAccountClosed(tx, e)));
   return { growthSettings, growth, savings, loans };

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { accountCode, type Ledger } from '../../ledger/ledger.js';
@@ -110,6 +110,28 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
     }
   }
 
+  /**
+   * The first statement of a delivered purchase's bookkeeping, as CTEs named `${p}ins` (the purchase recorded, once),
+   * `${p}ref` (the buyer's pending referral) and `${p}lk` (without a referral, the buyer's wallet and referral
+   * balance, locked in unlockReferralIfEarned's order). `recorded`: the purchase is already recorded (`${p}ins` is one
+   * row). `from`: the purchase is recorded only when it has a row.
+   */
+  function firstCtes(e: { userId: string; transactionId: string; amount: bigint; service: string }, p: string, from?: SQL, recorded = false): SQL {
+    const name = (n: string) => sql.raw(`${p}${n}`);
+    const wallet = accountCode({ user: e.userId, kind: 'wallet' });
+    const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
+    const ins = recorded
+      ? sql`${name('ins')} AS (SELECT ${e.transactionId}::uuid AS transaction_id)`
+      : sql`${name('ins')} AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
+              SELECT ${e.transactionId}::uuid, ${e.userId}::uuid, ${e.amount}::bigint, ${e.service}::text, ${clock.now()}::timestamptz ${from ? sql`FROM ${from}` : sql``}
+              ON CONFLICT DO NOTHING RETURNING transaction_id)`;
+    return sql`${ins},
+      ${name('ref')} AS (SELECT referrer_id::text AS referrer_id FROM referrals WHERE invitee_id = ${e.userId}::uuid AND status = 'pending'),
+      ${name('lk')} AS MATERIALIZED (SELECT code, balance FROM accounts WHERE code IN (${wallet}, ${referral})
+               AND EXISTS (SELECT 1 FROM ${name('ins')}) AND NOT EXISTS (SELECT 1 FROM ${name('ref')})
+             ORDER BY code = ${wallet} DESC FOR UPDATE)`;
+  }
+
   return {
     ensureCode,
 
@@ -147,26 +169,39 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
       }
     },
 
-    /** 'vtu.succeeded': record the purchase once, qualify the buyer's referral, unlock bonuses the rule allows. */
-    async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string }): Promise<void> {
+    /**
+     * onVtuSucceeded's first statement as CTEs riding on the statement that delivers the purchase (FROM `from`, one
+     * row when it is delivered), names prefixed with `p`: the purchase is recorded, the pending referral read and,
+     * without one, the buyer's wallet and referral balance locked and read. `${p}due` has a row when the rest of
+     * onVtuSucceeded (called with recorded: true) has something to do: a referral to qualify or a locked referral
+     * balance the purchase may unlock. Usually it has none and the purchase's growth bookkeeping is done.
+     */
+    vtuSucceededCtes(e: { userId: string; transactionId: string; amount: bigint; service: string }, from: SQL, p: string): SQL {
+      const name = (n: string) => sql.raw(`${p}${n}`);
+      const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
+      return sql`${firstCtes(e, p, from)},
+        ${name('due')} AS (SELECT 1 WHERE EXISTS (SELECT 1 FROM ${name('ins')})
+          AND (EXISTS (SELECT 1 FROM ${name('ref')}) OR COALESCE((SELECT max(balance) FILTER (WHERE code = ${referral}) FROM ${name('lk')}), 0) > 0))`;
+    },
+
+    /**
+     * 'vtu.succeeded': record the purchase once, qualify the buyer's referral, unlock bonuses the rule allows. With
+     * `recorded` the purchase was recorded by the statement that delivered it (vtuSucceededCtes): this is the rest,
+     * and safe to run again (the referral is qualified by a guarded UPDATE, the unlock moves what is locked).
+     */
+    async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string; recorded?: boolean }): Promise<void> {
       const tx = asTx(exec);
       const now = clock.now();
       // One statement: record the purchase (once per transaction) and read the buyer's pending referral. Without one,
       // the same statement also takes unlockReferralIfEarned's locks (the buyer's wallet, then referral balance, in
       // that function's order) and reads the referral balance: usually nothing is locked up, and the purchase is done.
       // With a pending referral the referrer's rows are locked first, as before (the locks' order is unchanged).
-      const wallet = accountCode({ user: e.userId, kind: 'wallet' });
       const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
       const r = (await one<{ seen: boolean; referrer_id: string | null; referral_locked: string | null }>(
         tx,
-        sql`WITH ins AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
-              VALUES (${e.transactionId}, ${e.userId}, ${e.amount}, ${e.service}, ${now}) ON CONFLICT DO NOTHING RETURNING transaction_id),
-            ref AS (SELECT referrer_id::text AS referrer_id FROM referrals WHERE invitee_id = ${e.userId} AND status = 'pending'),
-            lk AS MATERIALIZED (SELECT code, balance FROM accounts WHERE code IN (${wallet}, ${referral})
-                     AND EXISTS (SELECT 1 FROM ins) AND NOT EXISTS (SELECT 1 FROM ref)
-                   ORDER BY code = ${wallet} DESC FOR UPDATE)
-            SELECT EXISTS (SELECT 1 FROM ins) AS seen, (SELECT referrer_id FROM ref) AS referrer_id,
-                   (SELECT (max(balance) FILTER (WHERE code = ${referral}))::text FROM lk) AS referral_locked`,
+        sql`WITH ${firstCtes(e, 'g', undefined, e.recorded === true)}
+            SELECT EXISTS (SELECT 1 FROM gins) AS seen, (SELECT referrer_id FROM gref) AS referrer_id,
+                   (SELECT (max(balance) FILTER (WHERE code = ${referral}))::text FROM glk) AS referral_locked`,
       ))!;
       if (!r.seen) return;
       if (!r.referrer_id && BigInt(r.referral_locked ?? '0') <= 0n) return;

@@ -158,23 +158,27 @@ export async function listOwnTransactions(
  * or a success happens exactly once even when the purchase path and reconciliation race.
  */
 export async function settle(
-  tx: Tx,
+  exec: Executor,
   id: string,
   provider: string,
   to: 'success' | 'failed',
   f: { details?: Record<string, unknown>; failureReason?: string; now: Date; providerStatus: string },
-  /** Written by the same statement, only if it settles the row (e.g. the buyer's notification). */
-  riders: PostRider[] = [],
-): Promise<VtuRow | undefined> {
-  return one<VtuRow>(
-    tx,
+  /**
+   * Written by the same statement, only if it settles the row (e.g. the buyer's notification). A rider with an
+   * output (an event's rider, EventBus.riding) has its value returned in `rider_outputs`, in the riders' order.
+   */
+  riders: (PostRider & { output?(prefix: string): SQL })[] = [],
+): Promise<(VtuRow & { rider_outputs?: unknown[] }) | undefined> {
+  const outputs = riders.flatMap((r, i) => (r.output ? [r.output(`rider${i}_`)] : []));
+  return one<VtuRow & { rider_outputs?: unknown[] }>(
+    exec,
     sql`WITH settled AS (
           UPDATE vtu_transactions SET status = ${to}, details = COALESCE(${f.details ? JSON.stringify(f.details) : null}::jsonb, details),
             failure_reason = ${f.failureReason ?? null}, next_check_at = NULL, last_provider_status = ${f.providerStatus}, updated_at = ${f.now}
           WHERE id = ${id} AND status = 'processing' AND provider = ${provider}
           RETURNING ${COLS})
         ${sql.join(riders.map((r, i) => sql`, ${r.ctes(sql`settled`, `rider${i}_`)}`))}
-        SELECT * FROM settled`,
+        SELECT *${outputs.length ? sql`, json_build_array(${sql.join(outputs, sql`, `)}) AS rider_outputs` : sql``} FROM settled`,
   );
 }
 

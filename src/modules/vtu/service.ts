@@ -349,23 +349,40 @@ export function createVtuService(deps: VtuDeps) {
   // ---------- settlement ----------
   type OnSettled = (tx: Tx, done: VtuRow) => Promise<void>;
 
-  /** Returns the settled row, or null when another settlement got there first. */
+  /**
+   * Returns the settled row, or null when another settlement got there first. Without onSettled (an operator's
+   * record) and when every 'vtu.succeeded' subscriber can ride (EventBus.riding), the settlement, the buyer's
+   * notification and the subscribers' first writes are ONE autocommit statement (issue 11: it was a transaction
+   * of six round trips); what a subscriber has left runs after the commit.
+   */
   async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
+    // The buyer's notification rides on the settling statement (the fields it uses never change after creation).
+    const notice = notifier.onPosting([
+      {
+        userId: row.user_id,
+        kind: 'purchase_delivered',
+        title: `${capital(SERVICE_LABEL[row.service as ServiceName])} delivered`,
+        body: `Your ${formatNaira(BigInt(row.amount))} ${SERVICE_LABEL[row.service as ServiceName]} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}`,
+        data: { transactionId: row.id, reference: row.reference },
+      },
+    ]);
+    const settling = { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' };
+    // The event's fields are the row's as created: a settlement changes none of them.
+    const event = { userId: row.user_id, transactionId: row.id, amount: BigInt(row.amount), service: row.service };
+    const riding = onSettled ? null : events.riding('vtu.succeeded', event);
+    if (riding) {
+      const done = await repo.settle(db, row.id, row.provider, 'success', settling, [notice, ...riding.riders]);
+      if (!done) return null;
+      const { rider_outputs: outputs, ...settled } = done;
+      faultPoint('vtu.settle.afterCommit');
+      await riding.after(outputs ?? []);
+      return settled;
+    }
     return db.transaction(async (tx) => {
-      // The buyer's notification rides on the settling statement (the fields it uses never change after creation).
-      const notice = notifier.onPosting([
-        {
-          userId: row.user_id,
-          kind: 'purchase_delivered',
-          title: `${capital(SERVICE_LABEL[row.service as ServiceName])} delivered`,
-          body: `Your ${formatNaira(BigInt(row.amount))} ${SERVICE_LABEL[row.service as ServiceName]} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}`,
-          data: { transactionId: row.id, reference: row.reference },
-        },
-      ]);
-      const done = await repo.settle(tx, row.id, row.provider, 'success', { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' }, [notice]);
+      const done = await repo.settle(tx, row.id, row.provider, 'success', settling, [notice]);
       if (!done) return null;
       await onSettled?.(tx, done);
-      await events.emit(tx, 'vtu.succeeded', { userId: done.user_id, transactionId: done.id, amount: BigInt(done.amount), service: done.service });
+      await events.emit(tx, 'vtu.succeeded', event);
       return done;
     });
   }
