@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 import { mtn, PIN, reconcile, VTU_ENV } from '../vtu/helpers.js';
 import { balances, signUpWithCode } from './helpers.js';
+import { statementsOf } from '../helpers/statements.js';
 
 // The real purchase path: a delivered airtime purchase (sandbox provider C) emits 'vtu.succeeded' and the
 // referrer earns the locked bonus in the same transaction; a refunded one earns nothing.
@@ -66,19 +66,10 @@ it.skipIf(!usingPostgres)('settles a delivered purchase with no growth work left
   await h.app.services.pins.set(u.id, 'transaction', PIN);
   await setKycTier(h, u.id, 1);
   await fundWallet(h, u.id, 5000);
-  const texts: string[] = [];
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    texts.push(String(typeof q === 'string' ? q : q?.text));
-    return (original as (...x: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
+  const texts = await statementsOf(async () => {
     const r = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 500, pin: PIN }, { token: u.token });
     expect(r.json().transaction.status).toBe('success');
-  } finally {
-    pg.Client.prototype.query = original;
-  }
+  });
   const settle = texts.filter((t) => t.includes('UPDATE vtu_transactions SET status'));
   expect(settle).toHaveLength(1);
   expect(settle[0]).toContain('INSERT INTO growth_purchases');

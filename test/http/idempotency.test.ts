@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withIdempotency } from '../../src/http/idempotency.js';
 import { call, createHarness, expectLedgerOk, fundWallet, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { balance, tier2User } from '../payments/helpers.js';
+import { statementsOf } from '../helpers/statements.js';
 
 let h: Harness;
 let u: TestUser;
@@ -131,18 +131,9 @@ describe('an idempotent operation with a read-ahead (issue 11)', () => {
   it.skipIf(!usingPostgres)('reads the PIN and the recipient in the claim statement: claim, posting, answer', async () => {
     const { transfer } = await setup();
     expect((await transfer('1234', 'warm-up')).statusCode).toBe(200); // session and verified PIN now cached
-    const texts: string[] = [];
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const q = args[0] as string | { text?: string };
-      texts.push(String(typeof q === 'string' ? q : q?.text));
-      return (original as (...x: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
+    const texts = await statementsOf(async () => {
       expect((await transfer('1234', 'counted')).statusCode).toBe(200);
-    } finally {
-      pg.Client.prototype.query = original;
-    }
+    });
     expect(texts[0]).toMatch(/^WITH c AS \(INSERT INTO idempotency_keys/);
     expect(texts[0]).toContain('pin');
     expect(texts).toHaveLength(3);

@@ -3,7 +3,6 @@ import http from 'node:http';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { capturingMailer, type Mailer, type OutboundEmail } from '../../src/providers/messaging.js';
@@ -13,6 +12,7 @@ import { OUTBOX_BACKOFF_MS, OUTBOX_MAX_ATTEMPTS } from '../../src/modules/notifi
 import { FAN_OUT_BATCH } from '../../src/modules/notifications/notifier.js';
 import { loadVapidKeys } from '../../src/providers/push.js';
 import { loadConfig } from '../../src/config.js';
+import { statementsOf } from '../helpers/statements.js';
 
 // Delivery through jobs: web push to a real Web Push protocol peer (web-push-testing decrypts what we send),
 // subscription expiry, Retry-After, outbox rollback, and a failing mail transport that ends dead-lettered.
@@ -258,18 +258,9 @@ describe('channels and the outbox', () => {
     const { db, notifier } = h.app.services;
     await drain();
     await db.transaction((tx) => notifier.emitMany(tx, users.map((u, i) => ({ userId: u.id, kind: 'general' as const, title: `Counted ${i}`, body: 'b' }))));
-    const texts: string[] = [];
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const q = args[0] as string | { text?: string };
-      texts.push(String(typeof q === 'string' ? q : q?.text));
-      return (original as (...x: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
+    const texts = await statementsOf(async () => {
       await drain();
-    } finally {
-      pg.Client.prototype.query = original;
-    }
+    });
     expect(texts.filter((t) => t.includes('FROM notifications n'))).toHaveLength(1);
     const inserts = texts.filter((t) => t.includes('INSERT INTO jobs'));
     expect(inserts).toHaveLength(1);

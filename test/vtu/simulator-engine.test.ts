@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { SECOND } from '../../src/lib/clock.js';
 import { floatBalance, fundFloat, PENDING_RESOLVE_MS, placeOrder, queryOrder } from '../../src/sandbox/vtu/engine.js';
-import pg from 'pg';
 import { createHarness, usingPostgres, type Harness } from '../helpers/harness.js';
+import { statementsOf } from '../helpers/statements.js';
 
 // The simulators' order engine (DESIGN §8): one statement places an order against the provider's float. Each test
 // uses a provider name of its own, so floats never mix. On PostgreSQL the parallel cases race for real.
@@ -84,19 +84,10 @@ describe('placing an order', () => {
     const { db } = h.app.services;
     const p = provider();
     await fundFloat(db, h.clock, p, 10_000n, 'f1');
-    const texts: string[] = [];
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const q = args[0] as string | { text?: string };
-      texts.push(String(typeof q === 'string' ? q : q?.text));
-      return (original as (...x: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
+    const texts = await statementsOf(async () => {
       expect((await placeOrder(db, h.clock, order(p, 'r1'))).kind).toBe('placed');
       expect((await queryOrder(db, h.clock, p, 'r1'))?.status).toBe('delivered');
-    } finally {
-      pg.Client.prototype.query = original;
-    }
+    });
     expect(texts).toHaveLength(2);
   });
 });
