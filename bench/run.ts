@@ -23,6 +23,7 @@ const want = (k: string) => !only || only.has(k);
 const TRANSFER_USERS = Number(process.env.BENCH_TRANSFER_USERS ?? 128);
 const TRANSFER_CONNECTIONS = 64;
 const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 1000);
+const WEBHOOK_WORKERS = Number(process.env.BENCH_WEBHOOK_WORKERS ?? 0);
 const PIN = '1234';
 
 const out: Result[] = [];
@@ -153,8 +154,12 @@ if (want('webhook')) {
   // each event (both stamped by the service; processed_at commits with the credit).
   const db = await freshDatabase();
   try {
-    const svc = await startServer('bench/service-server.ts', serviceEnv(db.url, true), process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []);
+    // BENCH_WEBHOOK_WORKERS=n: the API process answers with its worker off and n separate processes run the jobs
+    // (JOBS_ENABLED=false on the API tier, docs/scaling.md); 0 (default): the API process runs them, as `npm start`.
+    const svc = await startServer('bench/service-server.ts', serviceEnv(db.url, WEBHOOK_WORKERS === 0), process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []);
+    const workers: Server[] = [];
     try {
+      for (let i = 0; i < WEBHOOK_WORKERS; i++) workers.push(await startServer('bench/service-server.ts', serviceEnv(db.url, true)));
       const config = loadConfig({ ...process.env, SANDBOX: 'true', NODE_ENV: 'development' });
       const processor = config.processor.default;
       const secret = config.processor.secretKey;
@@ -170,7 +175,7 @@ if (want('webhook')) {
           FROM jsonb_array_elements_text(${JSON.stringify(chunk)}::jsonb) WITH ORDINALITY AS t(ref, ord)`);
       }
       let n = 0;
-      const hooks = await measured(svc, `processor webhook, signed charge.success at ${WEBHOOK_RATE}/s`, {
+      const hooks = await measured(svc, `processor webhook, signed charge.success at ${WEBHOOK_RATE}/s${WEBHOOK_WORKERS ? ` (${WEBHOOK_WORKERS} separate worker process${WEBHOOK_WORKERS > 1 ? 'es' : ''})` : ''}`, {
         url: svc.url,
         connections: 32,
         overallRate: WEBHOOK_RATE,
@@ -218,9 +223,10 @@ if (want('webhook')) {
       const report = await verifyLedger(database.db);
       if (report.breaches.length) throw new Error(`ledger breaches after webhooks: ${JSON.stringify(report.breaches)}`);
       await database.close();
-      rss.push({ name: 'webhook service (jobs on)', mb: svc.peakRssMb() });
+      rss.push({ name: WEBHOOK_WORKERS ? 'webhook API (jobs off)' : 'webhook service (jobs on)', mb: svc.peakRssMb() });
+      for (const w of workers) rss.push({ name: 'webhook worker', mb: w.peakRssMb() });
     } finally {
-      await svc.stop();
+      await Promise.all([svc, ...workers].map((s) => s.stop()));
     }
   } finally {
     await db.drop();
