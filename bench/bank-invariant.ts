@@ -30,6 +30,8 @@ export interface BankInvariantOptions {
   workers: number;
   users: number;
   instances: number;
+  /** DATABASE_POOL_SIZE of each instance (the service's default, 20, when omitted). */
+  poolSize?: number;
   log?: (line: string) => void;
 }
 
@@ -110,6 +112,7 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
       VTU_PROVIDER_TIMEOUT_MS: '5000',
       VTU_RECONCILE_EVERY_MS: '1000',
       ...(o.redisUrl ? { REDIS_URL: o.redisUrl } : {}),
+      ...(o.poolSize ? { DATABASE_POOL_SIZE: String(o.poolSize) } : {}),
     };
     // The first instance applies the migrations and writes the shared signing key under DATA_DIR; then the rest.
     servers.push(await startServer('bench/vtu-server.ts', env));

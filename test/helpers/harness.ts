@@ -79,7 +79,10 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
       cb();
     },
   });
-  const database = await openDatabase({ url, dataDir: config.dataDir, poolSize: 30, preparedStatements: config.databasePreparedStatements });
+  // 30 unless the test sets DATABASE_POOL_SIZE (the multi-process tests do: with their child servers they must stay
+  // under PostgreSQL's 100 connections next to another test file, see test/multi/helpers.ts).
+  const poolSize = opts.env?.DATABASE_POOL_SIZE ? config.databasePoolSize : 30;
+  const database = await openDatabase({ url, dataDir: config.dataDir, poolSize, preparedStatements: config.databasePreparedStatements });
   const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }), overrides: opts.overrides });
   await app.ready();
   const secrets: SecretStore = new Map();

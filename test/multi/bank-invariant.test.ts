@@ -19,6 +19,8 @@ describe.skipIf(!usingPostgres)(`bank invariant under load (${usingPostgres ? 'P
       workers: 6,
       users: 16,
       instances: 2,
+      // Under PostgreSQL's 100 connections next to another test file (test/multi/helpers.ts, CHILD_ENV).
+      poolSize: 10,
       log: (l) => lines.push(l),
     });
     console.log(lines.join('\n'));
