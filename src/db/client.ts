@@ -229,3 +229,20 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   }
   return false;
 }
+
+/**
+ * Errors that mean a connection was never established, so no statement of the request reached the server: too
+ * many clients (53300), the server starting up (57P03), the connection refused or rejected (08001, 08004,
+ * ECONNREFUSED), or no pooled connection free within the pool's wait. A connection lost midway (a reset, a
+ * shutdown) is not one of them: a COMMIT may have landed, so that stays a 500 whose outcome the client must check.
+ */
+const NEVER_CONNECTED_CODES = new Set(['53300', '57P03', '08001', '08004', 'ECONNREFUSED']);
+
+/** True when err (or its cause) says the database could not be reached at all right now (NEVER_CONNECTED_CODES). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: any = err, i = 0; e && i < 4; e = e.cause, i++) {
+    if (NEVER_CONNECTED_CODES.has(e.code)) return true;
+    if (typeof e.message === 'string' && e.message.includes('timeout exceeded when trying to connect')) return true;
+  }
+  return false;
+}

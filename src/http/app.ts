@@ -8,7 +8,7 @@ import { z } from 'zod';
 import client from 'prom-client';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../config.js';
-import { one, openDatabase, type Database, type Db } from '../db/client.js';
+import { isDatabaseUnavailable, one, openDatabase, type Database, type Db } from '../db/client.js';
 import { migrate, pendingMigrations } from '../db/migrate.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
@@ -128,7 +128,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415)
       appErr = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
     else if (err.statusCode === 429) appErr = new AppError('RATE_LIMITED', 'Too many requests; slow down and retry', { retryAfter: Number(reply.getHeader('retry-after')) || 60 });
-    else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
+    else if (isDatabaseUnavailable(err)) {
+      // Capacity or an outage, not a bug: the failing statement never reached the database (earlier statements of
+      // the request may have; money requests are retried safely under their Idempotency-Key).
+      req.log.warn({ err, operation: req.routeOptions.config?.operation }, 'database unavailable');
+      appErr = new AppError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly', { retryAfter: 5 });
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
       appErr = new AppError('BAD_REQUEST', err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Body is not valid JSON' : 'Request is not valid');
     else {
       const errorId = `err_${ulid()}`;
