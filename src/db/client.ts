@@ -231,7 +231,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 }
 
 /**
- * Errors that mean a connection was never established, so no statement of the request reached the server: too
+ * Errors that mean a connection was never established, so the failing statement never reached the server: too
  * many clients (53300), the server starting up (57P03), the connection refused or rejected (08001, 08004,
  * ECONNREFUSED), or no pooled connection free within the pool's wait. A connection lost midway (a reset, a
  * shutdown) is not one of them: a COMMIT may have landed, so that stays a 500 whose outcome the client must check.
