@@ -4,6 +4,7 @@ import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, us
 import { mtn, PIN, reconcile, VTU_ENV } from '../vtu/helpers.js';
 import { balances, signUpWithCode } from './helpers.js';
 import { statementsOf } from '../helpers/statements.js';
+import { count } from '../payments/helpers.js';
 
 // The real purchase path: a delivered airtime purchase (sandbox provider C) emits 'vtu.succeeded' and the
 // referrer earns the locked bonus in the same transaction; a refunded one earns nothing.
@@ -55,9 +56,7 @@ it('the referrer own delivered purchases unlock the locked bonus at the threshol
   await buy(a.token, 100);
   expect(await balances(h, a.id)).toMatchObject({ referral_locked: 0, wallet: 3400.01 });
   // Each purchase that had growth work wrote a job as a safety net; the inline run marked it done.
-  const { db } = h.app.services;
-  const left = await db.execute(sql`SELECT count(*)::int AS n FROM jobs WHERE queue = 'growth.eventRetry' AND status <> 'done'`);
-  expect((left as unknown as { rows: { n: number }[] }).rows[0].n).toBe(0);
+  expect(await count(h, sql`SELECT count(*)::int AS n FROM jobs WHERE queue = 'growth.eventRetry' AND status <> 'done'`)).toBe(0);
   await expectLedgerOk(h);
 });
 
@@ -92,8 +91,7 @@ it('invitees and their referrer buying at the same time: each bonus paid once, a
   expect(answers.map((r) => r.json().transaction?.status)).toEqual(Array(6).fill('success'));
   // Whichever order the settlements and bonuses took, the last of them found the spend reached and unlocked all.
   expect(await balances(h, a.id)).toMatchObject({ referral_locked: 0, wallet: 5000 - 2100 + 1500 });
-  const { db } = h.app.services;
-  const paid = await db.execute(sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'referral_bonus' AND reference = ANY(${`{${invitees.map((u) => `rfb_${u.id}`).join(',')}}`}::text[])`);
-  expect((paid as unknown as { rows: { n: number }[] }).rows[0].n).toBe(3);
+  const bonuses = `{${invitees.map((u) => `rfb_${u.id}`).join(',')}}`;
+  expect(await count(h, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'referral_bonus' AND reference = ANY(${bonuses}::text[])`)).toBe(3);
   await expectLedgerOk(h);
 });
