@@ -5,6 +5,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createLedger } from '../src/ledger/ledger.js';
 import { systemClock } from '../src/lib/clock.js';
 import { verifyLedger } from '../src/ledger/verify.js';
+import { cpuCost, cpuSnapshot } from './cpu.js';
 import { DURATION, type Result } from './lib.js';
 
 const ACCOUNTS = 200;
@@ -14,6 +15,7 @@ async function loop(worker: () => Promise<void>, workers = WORKERS): Promise<Res
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + DURATION * 1000;
+  const before = cpuSnapshot();
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (Date.now() < end) {
@@ -27,9 +29,11 @@ async function loop(worker: () => Promise<void>, workers = WORKERS): Promise<Res
       }
     }),
   );
+  // The loop runs in this process: its CPU is the "server" side of these baselines.
+  const cpu = cpuCost(before, cpuSnapshot(), latencies.length);
   latencies.sort((a, b) => a - b);
   const q = (p: number) => Math.round(latencies[Math.floor((latencies.length - 1) * p)] * 100) / 100;
-  return { name: '', rps: Math.round(latencies.length / DURATION), p50: q(0.5), p99: q(0.99), errors, connections: workers };
+  return { name: '', rps: Math.round(latencies.length / DURATION), p50: q(0.5), p99: q(0.99), errors, connections: workers, total: latencies.length, cpu, cpuInBench: true };
 }
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { CORES, ceiling, cpuCost, cpuSnapshot, type CpuCost } from './cpu.js';
 
 export const BASE_DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -109,28 +110,46 @@ export interface Result {
   ratio?: string;
   /** Whether the issue's target for this row is met (undefined: no target). */
   met?: boolean;
+  /** CPU milliseconds per request on this machine (bench/cpu.ts). */
+  cpu?: CpuCost;
+  /** The server whose CPU is `cpu.server` is this bench process (the in-process baselines). */
+  cpuInBench?: boolean;
 }
 
-export async function cannon(name: string, opts: autocannon.Options): Promise<Result> {
+/** An autocannon run; with the server's pid, the CPU it and PostgreSQL spent per request (bench/cpu.ts). */
+export async function cannon(name: string, opts: autocannon.Options, serverPid?: number): Promise<Result> {
+  const before = cpuSnapshot(serverPid);
   const r = await autocannon({ duration: DURATION, connections: 32, ...opts });
+  const cpu = serverPid === undefined ? undefined : cpuCost(before, cpuSnapshot(serverPid), r.requests.total);
   const non2xx = r.non2xx + r.errors + r.timeouts;
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: non2xx, total: r.requests.total, connections: opts.connections ?? 32 };
+  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: non2xx, total: r.requests.total, connections: opts.connections ?? 32, cpu };
 }
 
 /** A cannon run against a bench server, with the server's database round trips per request. */
 export async function measured(server: Server, name: string, opts: autocannon.Options): Promise<Result> {
   const before = await server.queries();
-  const r = await cannon(name, opts);
+  const r = await cannon(name, opts, server.child.pid);
   const after = await server.queries();
   return { ...r, roundTrips: r.total ? Math.round(((after - before) / r.total) * 10) / 10 : undefined };
 }
 
+const ms = (v: number | null | undefined) => (v === null || v === undefined ? '?' : v.toFixed(v < 0.1 ? 3 : 2));
+
+/** "server + PostgreSQL (load generator)" CPU ms per request. */
+function cpuCell(r: Result): string {
+  if (!r.cpu) return '';
+  const server = r.cpuInBench ? r.cpu.bench : r.cpu.server;
+  return `${ms(server)} + ${ms(r.cpu.postgres)}${r.cpuInBench ? '' : ` (${ms(r.cpu.bench)})`}`;
+}
+
 export function table(rows: Result[]) {
-  console.log('\n| benchmark | conns | req/s | p50 ms | p99 ms | non-2xx/errors | db round trips/req | ratio / target | met |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(`\n| benchmark | conns | req/s | p50 ms | p99 ms | non-2xx/errors | db round trips/req | CPU ms/req: server + PostgreSQL (load generator) | ceiling req/s on ${CORES} cores | ratio / target | met |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const met = r.met === undefined ? '' : r.met ? 'yes' : 'NO';
-    console.log(`| ${r.name} | ${r.connections ?? ''} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.roundTrips ?? ''} | ${r.ratio ?? ''} | ${met} |`);
+    console.log(
+      `| ${r.name} | ${r.connections ?? ''} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.roundTrips ?? ''} | ${cpuCell(r)} | ${ceiling(r.cpu, r.cpuInBench) ?? ''} | ${r.ratio ?? ''} | ${met} |`,
+    );
   }
 }
 
