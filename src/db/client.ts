@@ -3,7 +3,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { sql, type SQL } from 'drizzle-orm';
+import { SQL, StringChunk, entityKind, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -201,8 +202,79 @@ export async function openDatabase(opts: { url?: string; dataDir: string; poolSi
   };
 }
 
+/**
+ * The text and parameters of a drizzle `sql` statement, built in one pass (issue 11: drizzle's builder allocated a
+ * result object per chunk and was about a tenth of a transfer's CPU in the service). It takes what our raw
+ * statements are made of: template text, nested `sql` (joins, raw), lists and plain values, each value one `$n`
+ * parameter exactly as drizzle numbers it; anything else (columns, tables, named or inlined parameters,
+ * placeholders) gives null and drizzle builds the statement. Tests check every statement against drizzle's own
+ * build (checkCompiledSql).
+ */
+export function compileSql(query: SQL): { text: string; params: unknown[] } | null {
+  let text = '';
+  const params: unknown[] = [];
+  const walk = (chunks: readonly unknown[]): boolean => {
+    for (const chunk of chunks) {
+      if (chunk instanceof StringChunk) {
+        const v = chunk.value;
+        text += v.length === 1 ? v[0] : v.join('');
+      } else if (chunk instanceof SQL) {
+        if (inlined(chunk) || !walk(chunk.queryChunks)) return false;
+      } else if (chunk === undefined) {
+        continue;
+      } else if (Array.isArray(chunk)) {
+        text += '(';
+        for (let i = 0; i < chunk.length; i++) {
+          if (i) text += ', ';
+          if (!walk([chunk[i]])) return false;
+        }
+        text += ')';
+      } else if (chunk !== null && typeof chunk === 'object' && (entityKind in (chunk.constructor ?? {}) || typeof (chunk as { getSQL?: unknown }).getSQL === 'function')) {
+        return false;
+      } else {
+        params.push(chunk);
+        text += `$${params.length}`;
+      }
+    }
+    return true;
+  };
+  return !inlined(query) && walk(query.queryChunks) ? { text, params } : null;
+}
+
+const inlined = (q: SQL) => (q as unknown as { shouldInlineParams: boolean }).shouldInlineParams;
+
+let checkCompiled = false;
+const dialect = new PgDialect();
+/** Tests: every statement compileSql builds is compared with drizzle's build of it, and a difference throws. */
+export function checkCompiledSql(on: boolean) {
+  checkCompiled = on;
+}
+
+/** Timestamps, dates and intervals stay text, as drizzle's node-postgres session reads them. */
+const textTypes = new Set([pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIMESTAMP, pg.types.builtins.DATE, pg.types.builtins.INTERVAL, 1231, 1115, 1185, 1187, 1182]);
+const asText = (v: string) => v;
+const drizzleTypes = { getTypeParser: (oid: number, format?: string) => (textTypes.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')) };
+
+/** The node-postgres pool (outside a transaction) or client (inside one) behind a drizzle executor; null on PGlite. */
+function pgClientOf(exec: Executor): pg.Pool | pg.Client | null {
+  const client = (exec as unknown as { session?: { client?: unknown } }).session?.client;
+  return client instanceof pg.Pool || client instanceof pg.Client ? client : null;
+}
+
 /** Rows of a raw query, the same on node-postgres and PGlite. */
 export async function rows<T = Record<string, unknown>>(exec: Executor, query: SQL): Promise<T[]> {
+  const client = pgClientOf(exec);
+  const built = client ? compileSql(query) : null;
+  if (client && built) {
+    if (checkCompiled) {
+      const theirs = dialect.sqlToQuery(query);
+      if (theirs.sql !== built.text || theirs.params.length !== built.params.length || theirs.params.some((p, i) => p !== built.params[i])) {
+        throw new Error(`compileSql differs from drizzle:\n${built.text}\n${theirs.sql}`);
+      }
+    }
+    const r = await client.query<T & pg.QueryResultRow>({ text: built.text, types: drizzleTypes } as pg.QueryConfig, built.params);
+    return r.rows;
+  }
   const r = (await exec.execute(query)) as unknown as { rows: T[] };
   return r.rows;
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { one, type Db } from '../db/client.js';
+import { one, rows, type Db } from '../db/client.js';
 import { AppError } from './errors.js';
 import { DAY, MINUTE, type Clock } from '../lib/clock.js';
 import { withEffectMarker, type EffectMarker } from '../lib/effect-marker.js';
@@ -88,7 +88,7 @@ export async function withIdempotency(
             SELECT user_id, key FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' FOR UPDATE SKIP LOCKED)`,
   };
   // A claim is released for a retry only when no money moved under it.
-  const release = () => db.execute(sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
+  const release = () => rows(db, sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
   let res: StoredResponse;
   try {
     res = await withEffectMarker(markCommitted, () => exec(ahead));
@@ -99,7 +99,7 @@ export async function withIdempotency(
   if (res.status >= 500) {
     await release();
   } else {
-    await db.execute(sql`UPDATE idempotency_keys SET status = 'done', response_status = ${res.status},
+    await rows(db, sql`UPDATE idempotency_keys SET status = 'done', response_status = ${res.status},
                          response_body = ${JSON.stringify(res.body)}::json WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
   }
   return { ...res, replayed: false };

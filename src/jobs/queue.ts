@@ -198,7 +198,8 @@ export class JobQueue {
    */
   private async complete(ids: string[]) {
     if (!ids.length) return;
-    await this.db.execute(
+    await rows(
+      this.db,
       sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${this.clock.now()} WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[])`,
     );
   }

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import type { ServiceOverrides } from '../../src/services.js';
-import { openDatabase, type Database } from '../../src/db/client.js';
+import { checkCompiledSql, openDatabase, type Database } from '../../src/db/client.js';
 import { TestClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
@@ -31,6 +31,9 @@ export interface Harness {
 }
 
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+// Every statement the suite runs through rows()/one() on PostgreSQL is built by compileSql and checked against drizzle's build.
+checkCompiledSql(true);
 
 async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = new URL(process.env.TEST_DATABASE_URL!);

@@ -7,6 +7,7 @@
  */
 import net from 'node:net';
 import { loadConfig } from '../../src/config.js';
+import { checkCompiledSql } from '../../src/db/client.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 
@@ -17,6 +18,7 @@ const port = await new Promise<number>((resolve, reject) => {
   });
   s.on('error', reject);
 });
+checkCompiledSql(true);
 const level = (process.env.LOG_LEVEL ?? 'warn') as 'warn';
 const config = loadConfig({ ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: level });
 const app = await buildApp({ config, log: createLogger({ level }) });
