@@ -1,3 +1,5 @@
+import { outboundRequest } from './http-client.js';
+
 /**
  * The one way adapters speak HTTP to upstreams: a fetch-like function. Adapters build real requests (URL,
  * method, headers, body) so a real upstream is a configuration change; only the carrier varies.
@@ -33,15 +35,8 @@ export interface LoopbackTransport {
   attach(app: InjectableApp): void;
 }
 
-export const fetchTransport: HttpTransport = async (url, req) => {
-  const res = await fetch(url, {
-    method: req.method,
-    headers: req.headers,
-    body: req.body,
-    signal: AbortSignal.timeout(req.timeoutMs ?? 15_000),
-  });
-  return { status: res.status, text: await res.text() };
-};
+/** Real HTTP (src/providers/http-client.ts); a timeout rejects with UpstreamTimeout. */
+export const fetchTransport: HttpTransport = (url, req) => outboundRequest(url, { method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs ?? 15_000 });
 
 export function createLoopbackTransport(publicUrl: string, network: HttpTransport = fetchTransport): LoopbackTransport {
   let app: InjectableApp | null = null;

@@ -1,8 +1,9 @@
+import { outboundRequest, UpstreamTimeout } from '../http-client.js';
 import type { ProviderId } from './types.js';
 import { ProviderError } from './types.js';
 
 /**
- * How adapters reach a provider: real HTTP (fetch) by default. When the sandbox simulators are mounted in
+ * How adapters reach a provider: real HTTP (src/providers/http-client.ts) by default. When the sandbox simulators are mounted in
  * this very app and the app is not listening on a socket (tests, scripts), requests to the sandbox base URL go
  * through Fastify's in-process inject instead: same routes, same HTTP semantics, no socket. Either way the
  * adapter's timeout is enforced on the wall clock, so a held request ("4444") really times out.
@@ -57,11 +58,9 @@ export class VtuTransport {
     }
 
     try {
-      const res = await fetch(req.url, { method: req.method, headers, body: payload, signal: AbortSignal.timeout(req.timeoutMs) });
-      return { status: res.status, text: await res.text() };
+      return await outboundRequest(req.url, { method: req.method, headers, body: payload, timeoutMs: req.timeoutMs });
     } catch (err) {
-      const name = (err as { name?: string }).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new TransportTimeout(`provider ${provider} did not answer within ${req.timeoutMs} ms`);
+      if (err instanceof UpstreamTimeout) throw new TransportTimeout(`provider ${provider} did not answer within ${req.timeoutMs} ms`);
       throw new ProviderError(provider, `provider ${provider} is unreachable: ${(err as Error).message}`, 'network');
     }
   }
