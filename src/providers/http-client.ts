@@ -27,9 +27,15 @@ export class UpstreamTimeout extends Error {}
 /** Larger answers are refused: no upstream we speak to sends more than a catalogue (tens of kilobytes). */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 
+/**
+ * An idle kept-alive connection is closed after 4 s (sooner if the upstream's Keep-Alive header says so), as fetch's
+ * undici did: a connection the upstream has already dropped is then rarely reused, and a purchase sent on one
+ * fails as a network error (requeried, never resent).
+ */
+const IDLE_MS = 4_000;
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_MS }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: IDLE_MS }),
 };
 
 export function outboundRequest(url: string, req: OutboundRequest): Promise<OutboundResponse> {
