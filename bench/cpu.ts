@@ -5,7 +5,8 @@ import os from 'node:os';
 /**
  * CPU time a benchmark run costs on this machine, per process group (issue 11: "measure every money path against
  * the machine's limits"). Rates on a shared VM move by ±20 % from run to run, baselines included; the CPU a
- * request takes moves far less, and it says what the machine can do at most: with the load generator elsewhere,
+ * request takes moves less (still with the VM's speed: read it against the same run's baselines), and it says what
+ * the machine can do at most: with the load generator elsewhere,
  * `cores × 1000 / (server + PostgreSQL ms per request)` requests per second.
  *
  * Read from Linux's /proc: the server process (all its threads), every `postgres` process (backends that ended
