@@ -4,7 +4,8 @@ import { openDatabase, rows } from '../src/db/client.js';
 import { createLedger } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { systemClock } from '../src/lib/clock.js';
-import { cannon, freshDatabase, json, measured, signInOver, startServer, table, type Result } from './lib.js';
+import { cpuCost, cpuSnapshot } from './cpu.js';
+import { cannon, freshDatabase, json, measured, signInOver, startServer, table, type Result, type Server } from './lib.js';
 
 /**
  * Full-API VTU purchases against a listening server on PostgreSQL (loopback only, bounded by BENCH_SECONDS),
@@ -13,10 +14,14 @@ import { cannon, freshDatabase, json, measured, signInOver, startServer, table, 
  *   spread       - buyAirtime (provider C), buyData (A) and fundBet (D) in rotation
  *   one provider - buyAirtime only, every purchase on provider C
  * The second must keep >= 80% of the first: no provider float is a serialisation point.
+ * The provider simulators run in a process of their own on the same database (the service reaches them through
+ * VTU_PROVIDER_*_URL, as it would reach real providers), so the service's CPU per purchase is the service's alone;
+ * BENCH_VTU_SIMULATOR=inline serves them from the service process itself, as the earlier rounds measured.
  * Run alone: `npx tsx bench/buy-airtime.ts`; exported for bench/run.ts.
  */
 const USERS = Number(process.env.BENCH_VTU_USERS ?? 200);
 const CONNECTIONS = Number(process.env.BENCH_VTU_CONNECTIONS ?? 32);
+const SIMULATOR_INLINE = process.env.BENCH_VTU_SIMULATOR === 'inline';
 
 const safePhone = () => `0803${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}12${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`;
 
@@ -26,12 +31,23 @@ export let vtuPeakRssMb = 0;
 export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]> {
   const db = await freshDatabase('benchvtu');
   const out: (Result & { ratio?: string })[] = [];
+  let simulator: Server | null = null;
   try {
-    const svc = await startServer(
-      'bench/vtu-server.ts',
-      { DATABASE_URL: db.url, SANDBOX: 'true', JOBS_ENABLED: 'false', NODE_ENV: 'development', VTU_PROVIDER_TIMEOUT_MS: '10000' },
-      process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [],
-    );
+    const env = { DATABASE_URL: db.url, SANDBOX: 'true', JOBS_ENABLED: 'false', NODE_ENV: 'development', VTU_PROVIDER_TIMEOUT_MS: '10000' };
+    simulator = SIMULATOR_INLINE ? null : await startServer('bench/vtu-server.ts', env);
+    const simulatorUrl = simulator?.url;
+    const providerUrls: Record<string, string> = simulatorUrl
+      ? Object.fromEntries(['A', 'B', 'C', 'D'].map((p) => [`VTU_PROVIDER_${p}_URL`, `${simulatorUrl}/sandbox/providers/${p.toLowerCase()}`]))
+      : {};
+    const svc = await startServer('bench/vtu-server.ts', { ...env, ...providerUrls }, process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []);
+    /** The simulator process's CPU per purchase over a run, when it has its own process. */
+    const simulatorCpu = async (run: () => Promise<Result>) => {
+      const before = cpuSnapshot(simulator?.child.pid);
+      const r = await run();
+      const pid = simulator?.child.pid;
+      const cost = pid && r.total ? cpuCost(before, cpuSnapshot(pid), r.total) : undefined;
+      return { r, ms: cost?.server ?? null };
+    };
     try {
       const users: { token: string; userId: string }[] = [];
       for (let i = 0; i < USERS; i += 20) {
@@ -74,18 +90,24 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       // Warm-up: first purchases fund the provider floats just in time and fill the catalogue cache.
       await cannon('warm-up', { url: svc.url, connections: 8, amount: 300, requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }] } as any);
 
-      const spread = await measured(svc, `VTU purchases spread over providers A, C, D (${USERS} users)`, {
-        url: svc.url,
-        connections: CONNECTIONS,
-        requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }],
-      } as any);
+      const where = simulator ? 'simulators in their own process' : 'simulators in the service process';
+      const { r: spread, ms: spreadSim } = await simulatorCpu(() =>
+        measured(svc, `VTU purchases spread over providers A, C, D (${USERS} users; ${where})`, {
+          url: svc.url,
+          connections: CONNECTIONS,
+          requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }],
+        } as any),
+      );
       out.push(spread);
-      const one = await measured(svc, `buyAirtime, all on provider C (${USERS} users)`, {
-        url: svc.url,
-        connections: CONNECTIONS,
-        requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase('airtime') }) }],
-      } as any);
+      const { r: one, ms: oneSim } = await simulatorCpu(() =>
+        measured(svc, `buyAirtime, all on provider C (${USERS} users; ${where})`, {
+          url: svc.url,
+          connections: CONNECTIONS,
+          requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase('airtime') }) }],
+        } as any),
+      );
       out.push({ ...one, ratio: `${Math.round((one.rps / spread.rps) * 100)}% of spread (target >= 80%)` });
+      if (simulator) console.log(`VTU simulator process CPU per purchase (not in the service's column): spread ${spreadSim} ms, one provider ${oneSim} ms`);
 
       // Requests cut off at the end of a run are still being served: let them finish before counting.
       await new Promise((r) => setTimeout(r, 3000));
@@ -107,6 +129,7 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       await svc.stop();
     }
   } finally {
+    await simulator?.stop();
     await db.drop();
   }
   return out;

@@ -158,7 +158,7 @@ if (want('vtu')) {
   out.push({ ...spread, met: spread.rps >= 2000 && spread.p99 < 50, ratio: `${spread.ratio ?? ''} (>= 2,000/s, p99 < 50 ms)` });
   out.push({ ...one, met: one.rps >= 2000 && one.p99 < 50 && one.rps >= 0.8 * spread.rps, ratio: `${one.ratio ?? ''}; >= 2,000/s, p99 < 50 ms` });
   rss.push({ name: 'VTU service', mb: vtuPeakRssMb });
-  reach.push(`VTU purchases >= 2,000/s: CPU ceiling ${perSecond(ceiling(spread.cpu))} spread, ${perSecond(ceiling(one.cpu))} on one provider (the simulators' share included)`);
+  reach.push(`VTU purchases >= 2,000/s: CPU ceiling ${perSecond(ceiling(spread.cpu))} spread, ${perSecond(ceiling(one.cpu))} on one provider (${process.env.BENCH_VTU_SIMULATOR === 'inline' ? "the simulators' share included" : "the simulators' process left out; their statements are in PostgreSQL's share"})`);
 }
 
 if (want('webhook')) {
