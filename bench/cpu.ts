@@ -14,18 +14,14 @@ import os from 'node:os';
  * generator, or the pg loop of the in-process baselines). Elsewhere, or with PostgreSQL on another machine, the
  * figures are null. Assumes nothing else busy runs on the machine during the bench.
  */
-export interface CpuSnapshot {
+/** CPU milliseconds of each side: totals so far in a snapshot, per request in a run's cost. */
+export interface CpuFigures {
   server: number | null;
   postgres: number | null;
   bench: number;
 }
-
-/** CPU milliseconds per request of one run. */
-export interface CpuCost {
-  server: number | null;
-  postgres: number | null;
-  bench: number;
-}
+export type CpuSnapshot = CpuFigures;
+export type CpuCost = CpuFigures;
 
 let tick: number | null = null;
 function msPerTick(): number {

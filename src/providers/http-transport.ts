@@ -36,9 +36,9 @@ export interface LoopbackTransport {
 }
 
 /** Real HTTP (src/providers/http-client.ts); a timeout rejects with UpstreamTimeout. */
-export const fetchTransport: HttpTransport = (url, req) => outboundRequest(url, { method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs ?? 15_000 });
+export const networkTransport: HttpTransport = (url, req) => outboundRequest(url, { method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs ?? 15_000 });
 
-export function createLoopbackTransport(publicUrl: string, network: HttpTransport = fetchTransport): LoopbackTransport {
+export function createLoopbackTransport(publicUrl: string, network: HttpTransport = networkTransport): LoopbackTransport {
   let app: InjectableApp | null = null;
   const base = publicUrl.replace(/\/$/, '');
   return {
