@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 export function sha256(s: string | Buffer): string {
   return createHash('sha256').update(s).digest('hex');
@@ -23,10 +23,10 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** Uniform decimal digits: randomInt rejects the bytes a modulo would skew (a byte % 10 favours 0-5). */
 export function randomDigits(n: number): string {
-  const buf = randomBytes(n);
   let s = '';
-  for (let i = 0; i < n; i++) s += (buf[i] % 10).toString();
+  for (let i = 0; i < n; i++) s += randomInt(10).toString();
   return s;
 }
 
