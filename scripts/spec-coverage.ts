@@ -15,10 +15,17 @@ export interface SpecOperation {
   versioned: boolean;
 }
 
+/** The copy kept in the repository, so a clone without ../shared can still check itself. */
+export const VENDORED_SPEC = path.resolve('docs/spec/service-interface.md');
+
+/**
+ * The team's shared spec when it sits beside the repository (the source of truth), else SPEC_FILE, else the
+ * vendored copy. `--strict` also fails when the vendored copy differs from the shared one.
+ */
 export function specPath(): string {
-  const candidates = [process.env.SPEC_FILE, path.resolve('../shared/spec/service-interface.md'), path.resolve('shared/spec/service-interface.md')];
+  const candidates = [process.env.SPEC_FILE, path.resolve('../shared/spec/service-interface.md'), path.resolve('shared/spec/service-interface.md'), VENDORED_SPEC];
   for (const c of candidates) if (c && fs.existsSync(c)) return c;
-  throw new Error('spec file not found: set SPEC_FILE or keep shared/ beside the repository');
+  throw new Error(`spec file not found: set SPEC_FILE, keep shared/ beside the repository, or restore ${path.relative(process.cwd(), VENDORED_SPEC)}`);
 }
 
 export function readSpec(text: string): { operations: SpecOperation[]; endpoints: { method: string; path: string }[] } {
@@ -55,7 +62,15 @@ export function readSpec(text: string): { operations: SpecOperation[]; endpoints
 }
 
 function main() {
-  const { operations, endpoints } = readSpec(fs.readFileSync(specPath(), 'utf8'));
+  const file = specPath();
+  console.log(`spec: ${path.relative(process.cwd(), file)}`);
+  const text = fs.readFileSync(file, 'utf8');
+  let stale = false;
+  if (file !== VENDORED_SPEC && fs.existsSync(VENDORED_SPEC) && fs.readFileSync(VENDORED_SPEC, 'utf8') !== text) {
+    stale = true;
+    console.log(`STALE       ${path.relative(process.cwd(), VENDORED_SPEC)} differs from ${path.relative(process.cwd(), file)}: copy it over`);
+  }
+  const { operations, endpoints } = readSpec(text);
   const registered = new Map(allOperations.map((o) => [serverFnPath(o), o]));
   let missing = 0;
   for (const op of operations) {
@@ -72,7 +87,7 @@ function main() {
   }
   const total = operations.length + endpoints.length;
   console.log(`\n${operations.length} operations and ${endpoints.length} public endpoints in the spec; ${total - missing} registered, ${missing} missing`);
-  if (missing && process.argv.includes('--strict')) process.exit(1);
+  if ((missing || stale) && process.argv.includes('--strict')) process.exit(1);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]).includes('spec-coverage')) main();
