@@ -340,7 +340,7 @@ describe('wallet limits and the outflow counter', () => {
     await expectLedgerOk(h);
   });
 
-  it('a refused limit writes nothing and names itself: daily outflow first, then the balance cap, then funds', async () => {
+  it('a refused limit writes nothing and names itself: daily outflow first, then funds, then the balance cap', async () => {
     const [a, b] = await Promise.all([signIn(h), signIn(h)]);
     await credit(a.id, 1_000n);
     await credit(b.id, 900n);
@@ -364,7 +364,10 @@ describe('wallet limits and the outflow counter', () => {
     await expect(transfer(400n, [daily(500n), cap(1_000n)])).rejects.toMatchObject({ code: 'DAILY' });
     await expect(transfer(50n, [daily(500n), cap(1_000n)])).rejects.toMatchObject({ code: 'CAP' });
     await expect(transfer(5_000n, [daily(10_000n), cap(10_000n)])).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
-    expect(seen).toEqual([200n, 1_100n]);
+    // Short of funds and past the payee's cap: the payer hears of its own funds (issue #22, finding 4).
+    await expect(transfer(5_000n, [daily(10_000n), cap(1_000n)])).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    await expect(transfer(1_000n, [daily(500n), cap(1_000n)])).rejects.toMatchObject({ code: 'DAILY' }); // and short of funds
+    expect(seen).toEqual([200n, 1_100n, 200n]);
     expect(await ledger().balance(db(), { user: a.id, kind: 'wallet' })).toBe(800n);
     expect(await ledger().balance(db(), { user: b.id, kind: 'wallet' })).toBe(1_100n);
     expect((await counter(a.id)).n).toBe('200');

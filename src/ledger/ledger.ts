@@ -36,7 +36,8 @@ export interface PostInput {
   metadata?: Record<string, unknown>;
   /**
    * Limits on user wallets this posting touches, checked against the locked rows in the posting itself: a refused
-   * limit writes nothing and throws the limit's own error (before the funds check).
+   * limit writes nothing and throws the limit's own error. A daily outflow limit answers before the funds check, a
+   * balance cap after it (a payer short of money learns nothing of the payee's balance).
    */
   limits?: WalletLimit[];
   /** Writes that belong with the posting (its notifications): made by the same statement, only if it posts. */
@@ -62,7 +63,10 @@ export interface WalletLimit {
   user: string;
   /** Refused when today's outflow (clamped at zero) plus this posting's would pass `max`. */
   dailyOutflow?: { max: bigint; refuse: (usedToday: bigint) => Error };
-  /** Refused when the balance after this posting would pass `max`. */
+  /**
+   * Refused when the balance after this posting would pass `max`. Only checked once the posting's funds are there.
+   * When the wallet is not the caller's own, the error must not carry `balanceBefore` or anything derived from it.
+   */
   balance?: { max: bigint; refuse: (balanceBefore: bigint) => Error };
 }
 
@@ -329,20 +333,24 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       return { outcome: 'posted', posted: { transactionId: r.tx_id, balances } };
     }
     if (r.n !== user.length) return { outcome: 'missing' };
+    // The same arithmetic as the statement, on the values it saw, names the refusal. Order matters (issue #22,
+    // finding 4): what the payer can know of itself (its daily outflow, its funds) answers before a balance cap, which
+    // is about the payee, so a payer without the money learns nothing of the payee's balance.
+    const seen = (code: string) => (r.seen?.[code] ?? ['0', '0']).map(BigInt);
     if (!r.within) {
-      // The same arithmetic as the statement, on the values it saw, names the refused limit (outflow first).
-      const seen = (code: string) => (r.seen?.[code] ?? ['0', '0']).map(BigInt);
       for (const u of user) {
         const usedToday = seen(u.code)[1];
         if (u.limit?.dailyOutflow && usedToday + u.outflow > u.limit.dailyOutflow.max) return { outcome: 'limit', error: u.limit.dailyOutflow.refuse(usedToday) };
       }
+    }
+    if (!r.funds) return { outcome: 'insufficient' };
+    if (!r.within) {
       for (const u of user) {
         const balance = seen(u.code)[0];
         if (u.limit?.balance && balance + u.amount > u.limit.balance.max) return { outcome: 'limit', error: u.limit.balance.refuse(balance) };
       }
       throw new Error(`ledger: ${input.reference}: a limit refused the posting but none matched`);
     }
-    if (!r.funds) return { outcome: 'insufficient' };
     return { outcome: 'duplicate' };
   }
 

@@ -22,6 +22,8 @@ export const DEBIT_MIN_NAIRA = 50;
 export const TRANSFER_MIN_NAIRA = 50;
 /** Far above any tier's daily limit; keeps absurd amounts out of bigint arithmetic. */
 export const MONEY_MAX_NAIRA = 100_000_000;
+/** A transfer refused by the recipient's tier balance cap: the same words whatever the amount or their balance. */
+export const RECIPIENT_CANNOT_RECEIVE = "The recipient's wallet cannot receive this amount (their KYC tier's balance limit)";
 /** debitWalletFn's counter-account: the platform received the money for the purpose in the note. */
 export const WALLET_DEBIT_ACCOUNT = 'revenue:wallet_debits' as const;
 
@@ -91,13 +93,13 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       const event = { userId: to.id, amount, source: 'transfer', reference } as const;
       const credited = to.credited_checks !== undefined ? events.prepared('wallet.credited', event, to.credited_checks) : await events.prepare(db, 'wallet.credited', event);
       // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit, the
-      // recipient's tier balance cap and the sender's balance; the two notifications ride on its statement.
+      // sender's balance and only then the recipient's tier balance cap; the two notifications ride on its statement.
       const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
       const limits: WalletLimit[] = [walletLimits.outflowLimit(user.id, user.kycTier)];
       if (cap !== null) {
-        // The recipient's balance stays private: only say that their tier cannot hold this much more.
-        const refuse = () => new AppError('LIMIT_EXCEEDED', `@${to.username}'s wallet cannot receive ${formatNaira(amount)} now (their KYC tier's balance limit)`);
-        limits.push({ user: to.id, balance: { max: cap, refuse } });
+        // Issue #22, finding 4: the recipient's balance stays private. The refusal names no amount, and comes after
+        // the sender's own checks, so only a sender who has the money can meet it (and each success moves money).
+        limits.push({ user: to.id, balance: { max: cap, refuse: () => new AppError('LIMIT_EXCEEDED', RECIPIENT_CANNOT_RECEIVE) } });
       }
       const posting: PostInput = {
         reference,
