@@ -273,15 +273,17 @@ describe('tier ladder through operator review', () => {
 });
 
 describe('look-ups', () => {
-  it('lookupNin answers found and match flags without the holder data; verifyBankAccount names the account', async () => {
+  it('lookupNin (Tier 1) answers one match flag without the holder data; verifyBankAccount names the account', async () => {
     const u = await kycUser(h, { fullName: 'Tunde Bakare' });
     const nin = freshNin();
     secrets.push(nin);
     await registerNin(h, { nin, firstName: 'Tunde', lastName: 'Bakare', phone: u.phone! });
+    expect((await call(h, 'POST', fn('lookupNin'), { nin }, { token: u.token })).json().error.code).toBe('KYC_TIER_REQUIRED');
+    await setKycTier(h, u.id, 1);
     const found = await call(h, 'POST', fn('lookupNin'), { nin }, { token: u.token });
-    expect(found.json()).toEqual({ ok: true, found: true, nameMatches: true, phoneMatches: true });
+    expect(found.json()).toEqual({ ok: true, matchesProfile: true });
     const missing = await call(h, 'POST', fn('lookupNin'), { nin: freshNin() }, { token: u.token });
-    expect(missing.json()).toEqual({ ok: true, found: false, nameMatches: false, phoneMatches: false });
+    expect(missing.json()).toEqual({ ok: true, matchesProfile: false });
     expect((await call(h, 'POST', '/api/v1/lookupNin', { nin }, { token: u.token })).statusCode).toBe(404);
 
     const accountNumber = nuban('033');

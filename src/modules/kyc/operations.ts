@@ -84,7 +84,7 @@ export const kycOperations = [
       fullName: z.string().trim().min(3, 'fullName is too short').max(100, 'fullName is too long').optional(),
     }),
     output: z.object({ submission: submissionOutput }),
-    errors: ['KYC_PREVIOUS_TIER_REQUIRED', 'KYC_PROFILE_INCOMPLETE', 'CONFLICT', 'NOT_FOUND', 'UPSTREAM_ERROR'],
+    errors: ['KYC_PREVIOUS_TIER_REQUIRED', 'KYC_PROFILE_INCOMPLETE', 'CONFLICT', 'NOT_FOUND', 'RATE_LIMITED', 'UPSTREAM_ERROR'],
     handler: async (input, ctx) => ({ submission: await ctx.services.kyc.submitNin(ctx.user.id, input) }),
   }),
   defineOperation({
@@ -139,11 +139,13 @@ export const kycOperations = [
     name: 'lookupNin',
     suffix: 'BearerKYC',
     method: 'POST',
-    purpose: "server-side NIN look-up: whether the NIN exists and matches the caller's profile name and verified phone",
+    purpose: "server-side NIN look-up: whether the NIN's record matches the caller's profile name and verified phone (Tier 1, a few a day)",
     rateLimit: 'strict',
+    // Issue #22, finding 6: not a free oracle. Tier 1, a daily quota, one flag (see kyc service lookupNin).
+    gates: { kycTier: 1 },
     input: z.object({ nin: ninInput }),
-    output: z.object({ found: z.boolean(), nameMatches: z.boolean(), phoneMatches: z.boolean() }),
-    errors: ['UPSTREAM_ERROR'],
+    output: z.object({ matchesProfile: z.boolean() }),
+    errors: ['RATE_LIMITED', 'UPSTREAM_ERROR'],
     handler: async (input, ctx) => ctx.services.kyc.lookupNin(ctx.user.id, input.nin),
   }),
   defineOperation({

@@ -1,4 +1,4 @@
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
 /** Private KYC uploads; `path` is the random name handed to the owner, `storage_key` where the bytes live. */
@@ -64,4 +64,15 @@ export const sandboxBankAccounts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.bankCode, t.accountNumber] })],
+);
+
+/** NIN look-ups taken per user per Lagos day (lookupNin, submitNinKyc), against NIN_LOOKUPS_PER_DAY (issue #22). */
+export const kycNinLookups = pgTable(
+  'kyc_nin_lookups',
+  {
+    userId: uuid('user_id').notNull(),
+    day: date('day').notNull(),
+    used: integer('used').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );

@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
-import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
+import { DAY, HOUR, MINUTE, lagosDate, type Clock } from '../../lib/clock.js';
 import { encrypt, hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto.js';
 import type { EventBus } from '../../lib/events.js';
 import { uuid } from '../../lib/ids.js';
@@ -19,6 +19,11 @@ export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const FILE_URL_TTL_MS = 5 * MINUTE;
 /** Uploads per user per 24 h: enough for several resubmissions, not for using us as free storage. */
 export const MAX_UPLOADS_PER_DAY = 40;
+/**
+ * NIN look-ups (lookupNin and submitNinKyc) per user per Lagos day (issue #22, finding 6): enough to fix a typo or a
+ * profile name before the Tier 2 submission, too few to probe other people's NINs. Renaming the profile buys none.
+ */
+export const NIN_LOOKUPS_PER_DAY = 5;
 
 export const CONTENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 export type KycContentType = (typeof CONTENT_TYPES)[number];
@@ -257,6 +262,24 @@ export function createKycService(deps: KycDeps) {
 
   const ninHash = (nin: string) => hmac(dataKey, `kyc-nin\n${nin}`);
 
+  /**
+   * Takes one of the caller's NIN look-ups for today, before the provider is asked: one conditional upsert, so
+   * parallel requests cannot pass the quota. RATE_LIMITED until the next Lagos midnight when none is left.
+   */
+  async function takeNinLookup(userId: string) {
+    const now = clock.now();
+    const taken = await one<{ used: number }>(
+      db,
+      sql`INSERT INTO kyc_nin_lookups (user_id, day, used) VALUES (${userId}, ${lagosDate(now)}::date, 1)
+          ON CONFLICT (user_id, day) DO UPDATE SET used = kyc_nin_lookups.used + 1 WHERE kyc_nin_lookups.used < ${NIN_LOOKUPS_PER_DAY}
+          RETURNING used`,
+    );
+    if (taken) return;
+    const lagosMs = now.getTime() + HOUR; // Lagos is UTC+1, no DST (lib/clock.ts)
+    const untilMidnight = (Math.floor(lagosMs / DAY) + 1) * DAY - lagosMs;
+    throw new AppError('RATE_LIMITED', `At most ${NIN_LOOKUPS_PER_DAY} NIN look-ups a day; try again tomorrow`, { retryAfter: Math.ceil(untilMidnight / 1000) });
+  }
+
   async function ninLinkedElsewhere(exec: Executor, userId: string, hash: string, statuses: KycStatus[]) {
     const r = await one(
       exec,
@@ -379,6 +402,7 @@ export function createKycService(deps: KycDeps) {
       if (!profileName) throw new AppError('KYC_PROFILE_INCOMPLETE', 'Set your full name (updateProfile, or fullName here) before the NIN tier');
       await ownFiles(db, userId, [{ role: 'slip', path: input.slipPath }], [...CONTENT_TYPES]);
 
+      await takeNinLookup(userId);
       const lookup = await identity.lookupNin(input.nin);
       if (!lookup.found || !lookup.record) {
         throw new AppError('VALIDATION_FAILED', 'No NIN record was found for this number; check it and try again', { issues: [{ path: 'nin', message: 'not found' }] });
@@ -429,17 +453,25 @@ export function createKycService(deps: KycDeps) {
       });
     },
 
-    /** lookupNin: whether a NIN exists and matches the caller's profile, without revealing the holder's data. */
+    /**
+     * lookupNin: whether the NIN's record matches the caller's profile name AND verified phone, which is what the
+     * Tier 2 submission checks, as one flag (issue #22, finding 6): an unknown NIN, another person's NIN and a
+     * name guess that misses all answer the same, and a NIN not registered to the caller's own verified phone never
+     * says yes, whatever name the caller tries. Tier 1 (the operation's gate) and NIN_LOOKUPS_PER_DAY bound the rest.
+     */
     async lookupNin(userId: string, nin: string) {
       const u = await userFacts(db, userId);
+      await takeNinLookup(userId);
       const lookup = await identity.lookupNin(nin);
-      if (!lookup.found || !lookup.record) return { found: false, nameMatches: false, phoneMatches: false };
-      const rec = lookup.record;
-      return {
-        found: true,
-        nameMatches: namesMatch([rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' '), u.full_name),
-        phoneMatches: Boolean(u.phone && u.phone_verified_at && normalizePhone(rec.phone) === u.phone),
-      };
+      const rec = lookup.found ? lookup.record : undefined;
+      const matchesProfile = Boolean(
+        rec &&
+          u.phone &&
+          u.phone_verified_at &&
+          normalizePhone(rec.phone) === u.phone &&
+          namesMatch([rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' '), u.full_name),
+      );
+      return { matchesProfile };
     },
 
     async verifyBankAccount(bankCode: string, accountNumber: string) {
