@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { DAY } from '../../src/lib/clock.js';
 import { call, createHarness, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { freshNin, freshPhone, kycUser, registerNin } from '../kyc/factories.js';
+import { freshNin, freshPhone, kycUser, registerNin, upload } from '../kyc/factories.js';
 
 /**
  * Issue #22, finding 6: lookupNin was a free NIN oracle. A Tier 0 account (free to make) learned whether any
@@ -64,6 +64,15 @@ describe('NIN oracle (lookupNin)', () => {
     h.clock.advance(wait * 1000);
     const again = await signIn(h, u.email); // access tokens live 15 minutes
     expect((await lookupNin(again, freshNin())).statusCode).toBe(200);
+  });
+
+  it('submitNinKyc asks the provider too, so it shares the quota', async () => {
+    const u = await tier1('Ada Obi');
+    for (let i = 0; i < 5; i++) expect((await lookupNin(u, freshNin())).statusCode).toBe(200);
+    const slipPath = await upload(h, u.token, 'pdf');
+    const submit = await call(h, 'POST', '/_serverFn/submitNinKycBearerKYC', { nin: freshNin(), slipPath }, { token: u.token });
+    expect(submit.statusCode).toBe(429);
+    expect(submit.json().error.code).toBe('RATE_LIMITED');
   });
 
   it('the answer does not separate "NIN unknown" from "name differs" (nor "phone differs")', async () => {
