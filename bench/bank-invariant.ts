@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, rows } from '../src/db/client.js';
 import { verifyLedger } from '../src/ledger/verify.js';
-import { json, signInOver, startServer } from './lib.js';
+import { setPinOver, signInOver, startServer } from './lib.js';
 
 /**
  * Bank invariant under load (issue 10): a bounded, self-stopping run of mixed money traffic over real loopback
@@ -120,13 +120,12 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
     const bases = servers.map((s) => s.url);
     log(`instances: ${bases.join(', ')}`);
 
-    const users: { token: string; userId: string; username: string }[] = [];
+    const users: { token: string; userId: string; email: string; username: string }[] = [];
     for (let i = 0; i < o.users; i += 10) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(10, o.users - i) }, async (_, j) => {
           const u = await signInOver(pick(bases), `bank${i + j}-${randomUUID().slice(0, 6)}@example.com`);
-          const r = await json(`${pick(bases)}/_serverFn/setTransactionPinFnBearerSettings`, { data: { pin: PIN } }, { authorization: `Bearer ${u.token}` });
-          if (!r.ok) throw new Error(`setTransactionPinFn: ${JSON.stringify(r)}`);
+          await setPinOver(pick(bases), u, PIN);
           return { ...u, username: `bank${i + j}${randomUUID().slice(0, 6)}` };
         }),
       );

@@ -5,7 +5,7 @@ import { createLedger } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { systemClock } from '../src/lib/clock.js';
 import { cpuCost, cpuSnapshot } from './cpu.js';
-import { cannon, freshDatabase, json, measured, signInOver, startServer, table, type Result, type Server } from './lib.js';
+import { cannon, freshDatabase, json, measured, setPinOver, signInOver, startServer, table, type Result, type Server } from './lib.js';
 
 /**
  * Full-API VTU purchases against a listening server on PostgreSQL (loopback only, bounded by BENCH_SECONDS),
@@ -49,13 +49,12 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       return { r, ms: cost?.server ?? null };
     };
     try {
-      const users: { token: string; userId: string }[] = [];
+      const users: { token: string; userId: string; email: string }[] = [];
       for (let i = 0; i < USERS; i += 20) {
         users.push(...(await Promise.all(Array.from({ length: Math.min(20, USERS - i) }, (_, j) => signInOver(svc.url, `vtu${i + j}-${randomUUID().slice(0, 6)}@example.com`)))));
       }
       for (const u of users) {
-        const r = await json(`${svc.url}/_serverFn/setTransactionPinFnBearerSettings`, { data: { pin: '1234' } }, { authorization: `Bearer ${u.token}` });
-        if (!r.ok) throw new Error(`setTransactionPinFn: ${JSON.stringify(r)}`);
+        await setPinOver(svc.url, u, '1234');
       }
       const database = await openDatabase({ url: db.url, dataDir: '/tmp' });
       const ledger = createLedger({ clock: systemClock });

@@ -163,10 +163,26 @@ export async function json(url: string, body?: unknown, headers: Record<string, 
 }
 
 /** Signs a user in through the sandbox OTP flow of a running server. */
-export async function signInOver(base: string, email: string): Promise<{ token: string; userId: string }> {
+/**
+ * Sets the first transaction PIN as a person would: a credential change needs a step-up grant (issue #22), so this
+ * asks for an e-mailed code, reads it from the sandbox mailbox and sends the grant with the PIN.
+ */
+export async function setPinOver(base: string, user: { token: string; email: string }, pin: string): Promise<void> {
+  const auth = { authorization: `Bearer ${user.token}` };
+  const sent = await json(`${base}/_serverFn/sendStepupEmailCodeBearer2FA`, { data: {} }, auth);
+  if (!sent.ok) throw new Error(`sendStepupEmailCode: ${JSON.stringify(sent)}`);
+  const box = await json(`${base}/sandbox/mailbox?to=${encodeURIComponent(user.email)}`);
+  const code = /(\d{6})/.exec(box.items[0].text)![1];
+  const grant = await json(`${base}/_serverFn/verifyStepupChallengeBearer2FA`, { data: { totpCode: code } }, auth);
+  if (!grant.ok) throw new Error(`verifyStepupChallenge: ${JSON.stringify(grant)}`);
+  const r = await json(`${base}/_serverFn/setTransactionPinFnBearerSettings`, { data: { pin } }, { ...auth, 'x-grant-token': grant.grantToken });
+  if (!r.ok) throw new Error(`setTransactionPinFn: ${JSON.stringify(r)}`);
+}
+
+export async function signInOver(base: string, email: string): Promise<{ token: string; userId: string; email: string }> {
   await json(`${base}/_serverFn/sendLoginOtpPublicAuth`, { data: { email } });
   const box = await json(`${base}/sandbox/mailbox?to=${encodeURIComponent(email)}`);
   const code = /(\d{6})/.exec(box.items[0].text)![1];
   const v = await json(`${base}/_serverFn/verifyLoginOtpPublicAuth`, { data: { email, code } });
-  return { token: v.session.accessToken, userId: v.session.user.id };
+  return { token: v.session.accessToken, userId: v.session.user.id, email };
 }

@@ -11,7 +11,7 @@ import { signProcessorPayload } from '../src/providers/processor.js';
 import { buyAirtimeBench, vtuPeakRssMb } from './buy-airtime.js';
 import { rawSqlTransfers, serviceTransfers } from './ledger-transfers.js';
 import { CORES, ceiling, cpuCost, cpuSnapshot } from './cpu.js';
-import { DURATION, cannon, freshDatabase, json, measured, signInOver, startServer, table, type Result, type Server } from './lib.js';
+import { DURATION, cannon, freshDatabase, json, measured, setPinOver, signInOver, startServer, table, type Result, type Server } from './lib.js';
 
 /**
  * `npm run bench`: bounded load runs on loopback against real servers on PostgreSQL (BENCH_DATABASE_URL,
@@ -63,7 +63,7 @@ async function fund(dbUrl: string, userIds: string[]) {
 }
 
 async function signInMany(svc: Server, n: number, prefix: string) {
-  const users: { token: string; userId: string }[] = [];
+  const users: { token: string; userId: string; email: string }[] = [];
   for (let i = 0; i < n; i += 16) {
     users.push(...(await Promise.all(Array.from({ length: Math.min(16, n - i) }, (_, j) => signInOver(svc.url, `${prefix}${i + j}@example.com`)))));
   }
@@ -97,8 +97,7 @@ if (want('wallet') || want('transfer')) {
             VALUES (${randomUUID()}, ${u.userId}, 2, 'approved', '[]'::jsonb, 'Ada Grace Obi', '{}'::jsonb, now(), now(), now())`);
         }
         for (const u of users) {
-          const r = await json(`${svc.url}/_serverFn/setTransactionPinFnBearerSettings`, { data: { pin: PIN } }, { authorization: `Bearer ${u.token}` });
-          if (!r.ok) throw new Error(`setTransactionPinFn: ${JSON.stringify(r)}`);
+          await setPinOver(svc.url, u, PIN);
         }
         const raw = await rawSqlTransfers(db.url, { workers: TRANSFER_CONNECTIONS, accounts: users.length, poolSize: 20 });
         out.push(raw);

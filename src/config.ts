@@ -70,7 +70,7 @@ const VTU_DEFAULT_ROUTING: Record<string, ('a' | 'b' | 'c' | 'd')[]> = {
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z.string().optional(),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
@@ -86,6 +86,7 @@ const envSchema = z.object({
   AUTH_AUDIENCE: z.string().default('vtu-wallet-api'),
   AUTH_JWKS_URL: z.string().url().optional(),
   AUTH_EXTERNAL_ISSUER: z.string().optional(),
+  AUTH_EXTERNAL_ADMIN: z.enum(['true', 'false']).default('false'),
   AUTH_EXTERNAL_AUDIENCE: z.string().optional(),
   AUTH_EXTERNAL_ALGORITHMS: csv.transform((a) => (a.length ? a.map((x) => x.toUpperCase()) : ['RS256', 'ES256', 'EDDSA'])),
   PIN_PEPPER: z.string().optional(),
@@ -101,6 +102,8 @@ const envSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
+  PUSH_ALLOWED_HOSTS: z.string().optional(),
+  METRICS_TOKEN: z.string().optional(),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   STORAGE_DIR: z.string().optional(),
   S3_BUCKET: z.string().optional(),
@@ -155,6 +158,8 @@ export interface Config {
     audience: string;
     jwksUrl?: string;
     externalIssuer?: string;
+    /** Whether an external token of an ADMIN_EMAILS address carries the operator role (issue #22: off by default). */
+    externalAdmin: boolean;
     externalAudience?: string;
     externalAlgorithms: string[];
     accessTtlSeconds: number;
@@ -192,6 +197,10 @@ export interface Config {
   identity: { baseUrl?: string; apiKey?: string };
   /** Web push (VAPID). Keys absent outside production: generated and kept under DATA_DIR/keys. */
   vapid: { publicKey?: string; privateKey?: string; subject: string };
+  /** Push service host names (`push.example.com` or `*.example.com`) subscriptions may use; empty: any public host. */
+  pushAllowedHosts: string[];
+  /** Bearer token for /metrics (issue #22); unset outside production leaves /metrics open. */
+  metricsToken?: string;
   bodyLimit: number;
   corsOrigins: string[];
   trustProxy: boolean;
@@ -217,7 +226,9 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
-  const sandbox = e.SANDBOX ?? !production;
+  // Issue #22: the sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
+  // (npm start and npm run dev pass --sandbox), or NODE_ENV=test. A deployment that forgets NODE_ENV gets no sandbox.
+  const sandbox = e.SANDBOX ?? e.NODE_ENV === 'test';
 
   if (production) {
     const problems: string[] = [];
@@ -235,6 +246,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
     if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
     if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
+    if (!e.METRICS_TOKEN || e.METRICS_TOKEN.length < 24) problems.push('METRICS_TOKEN (at least 24 characters; Prometheus sends it as a bearer token) is required in production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
     for (const p of ['A', 'B', 'C', 'D'] as const) {
       if (!e[`VTU_PROVIDER_${p}_URL`]) problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
@@ -250,7 +262,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     production,
     sandbox,
     port: e.PORT,
-    host: e.HOST,
+    // The sandbox listens on loopback only unless HOST says otherwise.
+    host: e.HOST ?? (sandbox ? '127.0.0.1' : '0.0.0.0'),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
@@ -265,6 +278,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       audience: e.AUTH_AUDIENCE,
       jwksUrl: e.AUTH_JWKS_URL,
       externalIssuer: e.AUTH_EXTERNAL_ISSUER,
+      externalAdmin: e.AUTH_EXTERNAL_ADMIN === 'true',
       externalAudience: e.AUTH_EXTERNAL_AUDIENCE,
       externalAlgorithms: e.AUTH_EXTERNAL_ALGORITHMS.map((a) => (a === 'EDDSA' ? 'EdDSA' : a)),
       accessTtlSeconds: 15 * 60,
@@ -296,6 +310,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       },
     },
     identity: { baseUrl: e.IDENTITY_BASE_URL, apiKey: e.IDENTITY_API_KEY },
+    metricsToken: e.METRICS_TOKEN || undefined,
+    pushAllowedHosts: (e.PUSH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT ?? 'mailto:operator@example.com' },
     bodyLimit: e.BODY_LIMIT_BYTES,
     corsOrigins: e.CORS_ORIGINS,

@@ -6,7 +6,9 @@ import { createLogger } from './lib/logger.js';
 async function main() {
   let config;
   try {
-    config = loadConfig(process.env);
+    // `npm start` and `npm run dev` pass --sandbox: the sandbox is never on by accident (issue #22).
+    const env = process.argv.includes('--sandbox') && process.env.SANDBOX === undefined ? { ...process.env, SANDBOX: 'true' } : process.env;
+    config = loadConfig(env);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

@@ -17,7 +17,8 @@ import { createNotifier, type Notifier } from './modules/notifications/notifier.
 import { EventBus } from './lib/events.js';
 import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
 import { registerNotifications } from './modules/notifications/delivery.js';
-import { createNotificationsService, type NotificationsService } from './modules/notifications/service.js';
+import { createNotificationsService, SANDBOX_LOOPBACK_NAMES, type NotificationsService } from './modules/notifications/service.js';
+import { systemResolver, type Resolver } from './lib/public-address.js';
 import { createPushSender, loadVapidKeys, type PushSender } from './providers/push.js';
 import { createSecurityService, type SecurityService } from './modules/security/service.js';
 import { createSettingsService, type SettingsService } from './modules/settings/service.js';
@@ -102,6 +103,8 @@ export interface ServiceOverrides {
   mailer?: Mailer;
   sms?: SmsSender;
   push?: PushSender;
+  /** DNS for push endpoints (tests control it). */
+  resolver?: Resolver;
 }
 
 export async function createServices(base: { config: Config; database: Database; clock: Clock; log: Logger }, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -133,15 +136,21 @@ export async function createServices(base: { config: Config; database: Database;
   const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
   const notifier = createNotifier({ clock, jobs });
   const outbox = createOutbox({ jobs });
-  const push = overrides.push ?? createPushSender(loadVapidKeys(config));
-  const notifications = createNotificationsService({ db, clock, config });
+  // Push endpoints: resolved and checked public when saved and again at delivery (issue #22, finding 5).
+  const resolver = overrides.resolver ?? systemResolver;
+  const push =
+    overrides.push ??
+    createPushSender(loadVapidKeys(config), {
+      policy: { resolver, allowedHosts: config.pushAllowedHosts, loopbackAllowed: config.sandbox ? (host) => SANDBOX_LOOPBACK_NAMES.has(host) : undefined },
+    });
+  const notifications = createNotificationsService({ db, clock, config, resolver });
   registerNotifications({ events });
   const security = createSecurityService({
     db, clock, pepper: config.secrets.pinPepper, encryptionKey: config.secrets.dataEncryptionKey, totpIssuer: config.totpIssuer,
-    otp, pins, identity, mailer, sms, notifier,
+    otp, pins, identity, mailer, sms, notifier, publicUrl: config.publicUrl,
   });
   const stepUp = security.twoFactor.stepUp;
-  const settings = createSettingsService({ db, clock, pins, ledger, notifier, events, stepUp, forgetUser: identity.forgetUser });
+  const settings = createSettingsService({ db, clock, pins, ledger, notifier, events, reauth: security.twoFactor.reauth, notices: security.notices, forgetUser: identity.forgetUser });
 
   const marketplace = createMarketplaceService({ db, clock, ledger, walletLimits, notifier });
   const subscriptions = createSubscriptionService({ db, clock, ledger, walletLimits, notifier });

@@ -1,5 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-depth.js';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import cors from '@fastify/cors';
@@ -24,7 +26,6 @@ import { buildOpenApi } from './openapi.js';
 import { registerSandboxRoutes } from '../sandbox/routes.js';
 import { registerPublicRoutes } from './public-routes.js';
 import { registerJobs } from '../jobs/index.js';
-import type { PinRow } from '../modules/identity/pins.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -82,8 +83,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
+    // Issue #22: request ids are always ours; a client's own id is kept apart (clientRequestId) when short and plain.
     genReqId: () => `req_${ulid()}`,
-    requestIdHeader: 'x-request-id',
+    requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false } },
   });
   app.decorate('services', services);
@@ -106,6 +108,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     reply.headers(security.set);
     for (const name of security.remove) reply.removeHeader(name);
     reply.header('x-request-id', req.id);
+    const clientId = req.headers['x-request-id'];
+    if (typeof clientId === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(clientId)) {
+      req.log = req.log.child({ clientRequestId: clientId });
+      reply.header('x-client-request-id', clientId);
+    }
+    done();
+  });
+  // Issue #22: JSON nested deeper than MAX_JSON_DEPTH is refused before anything walks it recursively (the
+  // idempotency fingerprint, zod, the webhook's parse): 400, never a stack overflow.
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (req.body !== null && typeof req.body === 'object' && jsonDepthExceeds(req.body, MAX_JSON_DEPTH)) {
+      const message = `JSON is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`;
+      done(new AppError('VALIDATION_FAILED', `(body): ${message}`, { issues: [{ path: '(body)', message }] }));
+      return;
+    }
     done();
   });
   // One labelled child per (operation, status), so an observation does not hash its labels every time.
@@ -183,7 +200,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       return reply.status(503).send({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'Database is not reachable' } });
     }
   });
-  app.get('/metrics', async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  // Issue #22: the metrics behind a bearer token (required in production; unset elsewhere leaves them open).
+  const metricsAuth = config.metricsToken ? Buffer.from(`Bearer ${config.metricsToken}`) : null;
+  app.get('/metrics', async (req, reply) => {
+    if (metricsAuth) {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== metricsAuth.length || !timingSafeEqual(given, metricsAuth)) {
+        return reply.status(401).header('www-authenticate', 'Bearer').send({ ok: false, error: { code: 'UNAUTHENTICATED', message: 'The metrics need the bearer token METRICS_TOKEN' } });
+      }
+    }
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
   app.get('/.well-known/jwks.json', async () => services.tokens.jwks());
 
   await registerPublicRoutes(app, services);
@@ -238,9 +265,6 @@ function bearerToken(req: FastifyRequest): string | null {
   const m = /^Bearer\s+(\S+)$/i.exec(h);
   return m ? m[1] : null;
 }
-
-/** ctx.ahead key of the PIN gate's row. */
-const PIN_ROW = 'pin_row';
 
 /** Scalar subqueries as the columns of one SELECT: (q1) AS k1, (q2) AS k2, ... */
 function readColumns(reads: Record<string, SQL>): SQL {
@@ -307,7 +331,6 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
       ahead: {},
     };
     const reads = op.readAhead?.(input, ctx) ?? {};
-    if (op.gates?.pin && user) reads[PIN_ROW] = services.pins.rowSql(user.id, 'transaction');
     return { input, ctx, reads };
   };
 
@@ -317,8 +340,7 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
     else if (Object.keys(reads).length) (ctx as { ahead: Record<string, unknown> }).ahead = await readTogether(services.db, reads);
     if (op.precheck) await op.precheck(input, ctx);
     if (op.gates?.pin) {
-      const row = PIN_ROW in ctx.ahead ? (ctx.ahead[PIN_ROW] as PinRow | null) : undefined;
-      await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN', row);
+      await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN');
     }
     if (op.gates?.kycTier && ctx.user.kycTier < op.gates.kycTier) {
       throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${op.gates.kycTier} is required for this operation`);
@@ -327,6 +349,7 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
       if (!services.stepUp) throw new Error(`${op.name} declares a step-up gate but no step-up service is registered`);
       await services.stepUp.require(ctx.user, ctx.grantToken);
     }
+    if (op.gates?.reauth) await services.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
     const result = await op.handler(input, ctx);
     const out = op.output.parse(result);
     if (op.cacheSeconds && op.method === 'GET') reply.header('cache-control', `private, max-age=${op.cacheSeconds}`);
@@ -396,3 +419,4 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
     });
   }
 }
+

@@ -42,7 +42,7 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
     if (auth === 'admin') codes.add('FORBIDDEN');
     if (op.gates?.pin) ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'].forEach((c) => codes.add(c as ErrorCode));
     if (op.gates?.kycTier) codes.add('KYC_TIER_REQUIRED');
-    if (op.gates?.stepUp) codes.add('STEP_UP_REQUIRED');
+    if (op.gates?.stepUp || op.gates?.reauth) codes.add('STEP_UP_REQUIRED');
     if (op.method === 'POST' && auth !== 'public') ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'].forEach((c) => codes.add(c as ErrorCode));
     const byStatus = new Map<number, ErrorCode[]>();
     for (const c of codes) byStatus.set(statusOf(c), [...(byStatus.get(statusOf(c)) ?? []), c]);
@@ -72,7 +72,7 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
       }));
     } else {
       operation.parameters = [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }];
-      if (op.gates?.stepUp) (operation.parameters as unknown[]).push({ name: 'X-Grant-Token', in: 'header', required: false, schema: { type: 'string' } });
+      if (op.gates?.stepUp || op.gates?.reauth) (operation.parameters as unknown[]).push({ name: 'X-Grant-Token', in: 'header', required: false, schema: { type: 'string' } });
       operation.requestBody = {
         required: false,
         content: { 'application/json': { schema: { type: 'object', properties: { data: inputSchema }, additionalProperties: false } } },

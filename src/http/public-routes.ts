@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { registerKycFileRoute } from '../modules/kyc/file-route.js';
-import { loginFailedRoute } from '../modules/security/public-routes.js';
+import { loginFailedRoute, notMeRoutes } from '../modules/security/public-routes.js';
 import { registerPaymentsWebhook } from '../modules/payments/public-routes.js';
 import { reportIssueRoute } from '../modules/reports/public-routes.js';
 import { receiptKeyRoute } from '../modules/receipts/public-routes.js';
@@ -18,6 +18,9 @@ export const publicRouteModules: PublicRegistrar[] = [];
 publicRouteModules.push(registerKycFileRoute);
 
 publicRouteModules.push(loginFailedRoute);
+
+// The "this wasn't me" link of credential-change notices (issue #22); not a spec 4.11 endpoint.
+publicRouteModules.push(notMeRoutes);
 
 publicRouteModules.push(registerPaymentsWebhook);
 

@@ -46,6 +46,11 @@ export interface Gates {
   kycTier?: 1 | 2 | 3;
   /** Step-up grant (X-Grant-Token) when the user has 2FA enrolled (DESIGN §5). */
   stepUp?: boolean;
+  /**
+   * Credential changes (issue #22): a step-up grant (X-Grant-Token from verifyStepupChallenge, with an authenticator
+   * or e-mailed code) always, whether or not 2FA is on: a stolen access token alone changes no credential.
+   */
+  reauth?: boolean;
 }
 
 export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O extends z.ZodObject<any> = z.ZodObject<any>> {

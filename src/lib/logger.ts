@@ -34,6 +34,15 @@ export const REDACT_PATHS = [
   'token',
 ];
 
+/** Query parameters that are credentials (signed file URLs, one-time links): their values never reach a log line. */
+const SECRET_QUERY = /([?&](?:sig|signature|token|access_token|code)=)[^&#]*/gi;
+export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+
+/** Requests as a log line shows them (issue #22: a signed URL's signature is a credential). */
+function serializeRequest(req: { method?: string; url?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return { method: req.method, url: req.url ? redactUrl(req.url) : req.url, hostname: req.hostname, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
 export function createLogger(opts: { level: string; stream?: pino.DestinationStream }): Logger {
-  return pino({ level: opts.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, opts.stream);
+  return pino({ level: opts.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { req: serializeRequest } }, opts.stream);
 }

@@ -1,13 +1,16 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import webpush from 'web-push';
 import type { Config } from '../config.js';
+import { hostAllowed, NotPublicError, resolvePublic, type Resolver } from '../lib/public-address.js';
 
 /**
  * Web push adapter (RFC 8030 delivery, RFC 8291 payload encryption, RFC 8292 VAPID), built on the `web-push`
- * library. The library encrypts and signs (generateRequestDetails); we send the request ourselves with fetch so
- * that the answer's status and Retry-After reach the caller intact, redirects are never followed, and a
- * loopback push service (tests, sandbox) can be reached over plain http.
+ * library. The library encrypts and signs (generateRequestDetails); we send the request ourselves so that the
+ * answer's status and Retry-After reach the caller intact, redirects are never followed, the connection goes only
+ * to an address checked to be public (pinnedLookup), and a loopback push service (sandbox) can be reached over http.
  */
 export interface VapidKeys {
   publicKey: string;
@@ -76,12 +79,60 @@ function retryAfterMs(header: string | null, now: number): number {
   return Number.isFinite(at) ? Math.max(0, at - now) : DEFAULT_RETRY_AFTER_MS;
 }
 
-export function createPushSender(keys: VapidKeys, opts: { timeoutMs?: number; fetch?: typeof fetch } = {}): PushSender {
-  const doFetch = opts.fetch ?? fetch;
+/** Where a push request may connect: the delivery-time check of issue #22 (finding 5). */
+export interface PushConnectPolicy {
+  resolver?: Resolver;
+  /** Host names reachable without the public-address check (sandbox loopback push servers only). */
+  loopbackAllowed?: (host: string) => boolean;
+  allowedHosts?: string[];
+}
+
+type Lookup = NonNullable<http.RequestOptions['lookup']>;
+
+/**
+ * A DNS lookup for http.request that resolves, checks every address and hands the socket only the checked one:
+ * a name that resolved to a public address when the subscription was saved and to a private one now (DNS
+ * rebinding) never gets a connection.
+ */
+function pinnedLookup(policy: PushConnectPolicy): Lookup {
+  return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    resolvePublic(hostname, policy.resolver).then(
+      (a) => (options?.all ? callback(null, [a]) : callback(null, a.address, a.family)),
+      (err) => callback(err),
+    );
+  }) as Lookup;
+}
+
+function post(url: URL, headers: Record<string, string>, body: Buffer | undefined, timeoutMs: number, lookup: Lookup | undefined) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, { method: 'POST', headers, lookup, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= 4096) chunks.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export function createPushSender(keys: VapidKeys, opts: { timeoutMs?: number; policy?: PushConnectPolicy } = {}): PushSender {
   const timeoutMs = opts.timeoutMs ?? 10_000;
+  const policy = opts.policy ?? {};
   return {
     publicKey: keys.publicKey,
     async send(target, payload, sendOpts = {}) {
+      const url = new URL(target.endpoint);
+      const host = url.hostname.toLowerCase();
+      const loopback = policy.loopbackAllowed?.(host) ?? false;
+      if (!loopback && (url.protocol !== 'https:' || !hostAllowed(host, policy.allowedHosts ?? []))) {
+        return { status: 'failed', httpStatus: 0, message: 'push endpoint refused: not an allowed https push service', permanent: true };
+      }
       const details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
         vapidDetails: keys,
         TTL: sendOpts.ttlSeconds ?? 24 * 3600,
@@ -90,25 +141,20 @@ export function createPushSender(keys: VapidKeys, opts: { timeoutMs?: number; fe
       });
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
-      // fetch computes the length itself and refuses a caller-set Content-Length.
-      delete headers['Content-Length'];
-      let res: Response;
+      let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
       try {
-        res = await doFetch(details.endpoint, {
-          method: 'POST',
-          headers,
-          body: details.body ? new Uint8Array(details.body) : undefined,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        // Redirects are never followed (http.request does not), so a push service cannot bounce us elsewhere.
+        res = await post(url, headers, details.body ?? undefined, timeoutMs, loopback ? undefined : pinnedLookup(policy));
       } catch (err) {
+        if (err instanceof NotPublicError) return { status: 'failed', httpStatus: 0, message: `push endpoint refused: ${err.message}`, permanent: true };
         return { status: 'failed', httpStatus: 0, message: `push service unreachable: ${err instanceof Error ? err.message : String(err)}`, permanent: false };
       }
-      const text = await res.text().catch(() => '');
+      const text = res.text;
       if (res.status >= 200 && res.status < 300) return { status: 'delivered', httpStatus: res.status };
       if (res.status === 404 || res.status === 410) return { status: 'gone', httpStatus: res.status };
       if (res.status === 429 || res.status === 503) {
-        return { status: 'throttled', httpStatus: res.status, retryAfterMs: retryAfterMs(res.headers.get('retry-after'), Date.now()) };
+        const ra = res.headers['retry-after'];
+        return { status: 'throttled', httpStatus: res.status, retryAfterMs: retryAfterMs(typeof ra === 'string' ? ra : null, Date.now()) };
       }
       const permanent = res.status >= 400 && res.status < 500 && res.status !== 408;
       return { status: 'failed', httpStatus: res.status, message: `push service answered ${res.status}: ${text.slice(0, 200)}`, permanent };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, expectLedgerOk, signIn, type Harness } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, expectLedgerOk, signIn, type Harness } from '../helpers/harness.js';
 import { DAY } from '../../src/lib/clock.js';
 import { balances, setSettings } from './helpers.js';
 
@@ -106,7 +106,7 @@ describe('account closure', () => {
     h.clock.set('2026-06-01T08:00:00Z');
     const u = await signIn(h);
     expect((await claim(u.token)).statusCode).toBe(200);
-    const closed = await call(h, 'POST', '/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' }, { token: u.token });
+    const closed = await call(h, 'POST', '/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' }, { token: u.token, headers: await emailGrant(h, u) });
     expect(closed.statusCode).toBe(200);
     expect((await balances(h, u.id)).bonus_locked).toBe(0);
     await expectLedgerOk(h);

@@ -55,6 +55,15 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
+/**
+ * DNS for push endpoints in tests (the machine has no outside DNS): names under example.com resolve to a public
+ * address (the real one of example.com), anything else does not resolve. Tests of the SSRF checks pass their own.
+ */
+export const testResolver = async (host: string) => {
+  if (host === 'example.com' || host.endsWith('.example.com')) return [{ address: '93.184.215.14', family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+};
+
 export async function createHarness(opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string; overrides?: ServiceOverrides } = {}): Promise<Harness> {
   const clock = opts.clock ?? new TestClock();
   let drop = async () => {};
@@ -86,7 +95,7 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
   // under PostgreSQL's 100 connections next to another test file, see test/multi/helpers.ts).
   const poolSize = opts.env?.DATABASE_POOL_SIZE ? config.databasePoolSize : 30;
   const database = await openDatabase({ url, dataDir: config.dataDir, poolSize, preparedStatements: config.databasePreparedStatements });
-  const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }), overrides: opts.overrides });
+  const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }), overrides: { resolver: testResolver, ...opts.overrides } });
   await app.ready();
   const secrets: SecretStore = new Map();
   instrumentSecrets(app, secrets);
@@ -133,6 +142,19 @@ export async function lastCode(h: Harness, to: string, channel: 'mailbox' | 'sms
   const m = /(\d{6})/.exec(item.text);
   if (!m) throw new Error(`no code in ${item.text}`);
   return m[1];
+}
+
+/**
+ * A step-up grant for credential changes (issue #22), through the real flow: an e-mailed code, then
+ * verifyStepupChallenge. Returns the X-Grant-Token header to send.
+ */
+export async function emailGrant(h: Harness, user: TestUser): Promise<Record<string, string>> {
+  const send = await call(h, 'POST', '/_serverFn/sendStepupEmailCodeBearer2FA', {}, { token: user.token });
+  if (send.statusCode !== 200) throw new Error(`sendStepupEmailCode failed: ${send.body}`);
+  const code = await lastCode(h, user.email);
+  const res = await call(h, 'POST', '/_serverFn/verifyStepupChallengeBearer2FA', { totpCode: code }, { token: user.token });
+  if (res.statusCode !== 200) throw new Error(`verifyStepupChallenge failed: ${res.body}`);
+  return { 'x-grant-token': res.json().grantToken };
 }
 
 /** Calls an operation: POST inputs go in the {data} envelope, GET inputs in the query string. */

@@ -17,6 +17,7 @@ export const PRODUCTION: Record<string, string> = {
   VAPID_PUBLIC_KEY: 'x',
   VAPID_PRIVATE_KEY: 'y',
   VAPID_SUBJECT: 'mailto:ops@example.com',
+  METRICS_TOKEN: 'metrics-token-for-tests-0123456789',
   IDENTITY_BASE_URL: 'https://identity.example',
   VTU_PROVIDER_A_URL: 'https://a.vtu.example',
   VTU_PROVIDER_A_KEY: 'ka',

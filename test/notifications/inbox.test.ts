@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationsOperations } from '../../src/modules/notifications/operations.js';
 import { authOf, serverFnPath } from '../../src/http/registry.js';
-import { call, createHarness, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { SECOND } from '../../src/lib/clock.js';
 import { rows } from '../../src/db/client.js';
 import { sql } from 'drizzle-orm';
@@ -276,7 +276,7 @@ describe('push subscriptions', () => {
     const mine = await rows<{ endpoint: string }>(db, sql`SELECT endpoint FROM push_subscriptions WHERE user_id = ${dave.id} ORDER BY created_at`);
     expect(mine.map((r) => r.endpoint)).toEqual(Array.from({ length: 10 }, (_, i) => `https://push.example.com/sub/dave-${i + 2}`));
 
-    const closed = await call(h, 'POST', '/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' }, { token: erin.token });
+    const closed = await call(h, 'POST', '/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' }, { token: erin.token, headers: await emailGrant(h, erin) });
     expect(closed.statusCode, closed.body).toBe(200);
     expect(await rows(db, sql`SELECT 1 FROM push_subscriptions WHERE user_id = ${erin.id}`)).toHaveLength(0);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
 const P = '/_serverFn/';
 let h: Harness;
@@ -87,7 +87,7 @@ describe('support threads', () => {
     await send(u, t.id, 'My number is 08031234567');
     const sched = await call(h, 'POST', `${P}upsertScheduleBearerSchedules`, { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 100, frequency: 'daily', time: '08:00', pin: '1234' }, { token: u.token });
     expect(sched.statusCode).toBe(200);
-    const closed = await call(h, 'POST', `${P}closeAccountBearerSettings`, { confirm: 'DELETE' }, { token: u.token });
+    const closed = await call(h, 'POST', `${P}closeAccountBearerSettings`, { confirm: 'DELETE' }, { token: u.token, headers: await emailGrant(h, u) });
     expect(closed.statusCode).toBe(200);
     const threads = await rows<{ status: string }>(h.app.services.db, sql`SELECT status FROM support_threads WHERE user_id = ${u.id}`);
     expect(threads.map((x) => x.status)).toEqual(['closed']);

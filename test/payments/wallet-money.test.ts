@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../src/lib/clock.js';
-import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { balance, count, tier2User, user } from './helpers.js';
 
 /** debitWalletFn, transferWalletFn, lookupProfileByUsername (spec 4.4, 5.4, 5.8, 8; DESIGN §6). */
@@ -166,12 +166,13 @@ describe('transferWalletFn', () => {
     const stepUp = h.app.services.stepUp;
     expect(stepUp).toBeDefined();
     // Enrol TOTP through the real operations of the security module.
-    const begin = await call(h, 'POST', '/_serverFn/beginTotpEnrollmentBearer2FA', {}, { token: me.token });
+    const enrol = { token: me.token, headers: await emailGrant(h, me) };
+    const begin = await call(h, 'POST', '/_serverFn/beginTotpEnrollmentBearer2FA', {}, enrol);
     expect(begin.statusCode).toBe(200);
     const { TOTP, Secret } = await import('otpauth');
     const totp = new TOTP({ secret: Secret.fromBase32(begin.json().secret), digits: 6, period: 30, algorithm: 'SHA1' });
     const code = () => totp.generate({ timestamp: h.clock.now().getTime() });
-    expect((await call(h, 'POST', '/_serverFn/confirmTotpEnrollmentBearer2FA', { code: code() }, { token: me.token })).statusCode).toBe(200);
+    expect((await call(h, 'POST', '/_serverFn/confirmTotpEnrollmentBearer2FA', { code: code() }, enrol)).statusCode).toBe(200);
     const toName = (await lookup(to)).username;
     const noGrant = await transfer(me, { username: toName, amount: 100, pin: '1234' });
     expect(noGrant.statusCode).toBe(403);

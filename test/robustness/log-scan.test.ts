@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { assertNoLeaks, findLeaks, recordSecret, type SecretStore } from '../helpers/secrets.js';
 
 // The detector that every harness runs at close() (test/helpers/secrets.ts): it must see the secrets a test
@@ -19,7 +19,7 @@ describe('log scan', () => {
     expect(kinds).toContain('otp');
     expect(h.secrets.get(user.token)).toBe('access-token');
     expect(h.secrets.get(user.refreshToken)).toBe('refresh-token');
-    const res = await call(h, 'POST', '/_serverFn/setTransactionPinFnBearerSettings', { pin: '4821' }, { token: user.token });
+    const res = await call(h, 'POST', '/_serverFn/setTransactionPinFnBearerSettings', { pin: '4821' }, { token: user.token, headers: await emailGrant(h, user) });
     expect(res.statusCode).toBe(200);
     expect(h.secrets.get('4821')).toBe('pin');
     await h.app.services.pins.set(user.id, 'transaction', '7305');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ async function userWithPin(pin: string, username?: string): Promise<TestUser & {
   const u = await signIn(h);
   const name = username ?? `u_${u.id.slice(0, 8)}`;
   expect((await c('POST', S('updateProfile', 'BearerSettings'), { username: name }, { token: u.token })).statusCode).toBe(200);
-  expect((await c('POST', S('setLoginPin', 'BearerAuth'), { pin }, { token: u.token })).statusCode).toBe(200);
+  expect((await c('POST', S('setLoginPin', 'BearerAuth'), { pin }, { token: u.token, headers: await emailGrant(h, u) })).statusCode).toBe(200);
   return { ...u, username: name };
 }
 
@@ -37,7 +37,8 @@ describe('PIN login', () => {
     const before = await c('POST', S('resolveLoginIdentifier'), { identifier: `@${name}` });
     expect(before.json()).toEqual({ ok: true, identifierType: 'username', pinLoginAvailable: false });
 
-    const set = await c('POST', S('setLoginPin', 'BearerAuth'), { pin: '730481' }, { token: u.token });
+    const headers = await emailGrant(h, u);
+    const set = await c('POST', S('setLoginPin', 'BearerAuth'), { pin: '730481' }, { token: u.token, headers });
     expect(set.json()).toEqual({ ok: true, enrolled: true });
     expect((await c('GET', S('getLoginPinStatus', 'BearerAuth'), undefined, { token: u.token })).json().enrolled).toBe(true);
 
@@ -56,7 +57,7 @@ describe('PIN login', () => {
     const byEmail = await c('POST', S('startPinLogin'), { identifier: u.email.toUpperCase(), pin: '730481' });
     expect(byEmail.statusCode).toBe(200);
 
-    const off = await c('POST', S('disableLoginPin', 'BearerAuth'), {}, { token: u.token });
+    const off = await c('POST', S('disableLoginPin', 'BearerAuth'), {}, { token: u.token, headers });
     expect(off.json()).toEqual({ ok: true, enrolled: false });
     const after = await c('POST', S('startPinLogin'), { identifier: `@${name}`, pin: '730481' });
     expect(after.statusCode).toBe(401);

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { call, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, emailGrant, type Harness, type TestUser } from '../helpers/harness.js';
 
 /** An independent RFC 4226/6238 implementation (node:crypto only) to check the service's TOTP against. */
 export function hotp(key: Buffer, counter: bigint, digits = 6): string {
@@ -38,10 +38,12 @@ export const codeNow = (h: Harness, secret: string) => rfcTotp(base32Decode(secr
 
 /** Enrols and confirms TOTP for the user through the API; returns the base32 secret. */
 export async function enrollTotp(h: Harness, u: TestUser): Promise<string> {
-  const begin = await call(h, 'POST', '/_serverFn/beginTotpEnrollmentBearer2FA', {}, { token: u.token });
+  // Enrolling is a credential change: a grant from an e-mailed code first (issue #22).
+  const headers = await emailGrant(h, u);
+  const begin = await call(h, 'POST', '/_serverFn/beginTotpEnrollmentBearer2FA', {}, { token: u.token, headers });
   if (begin.statusCode !== 200) throw new Error(begin.body);
   const secret = begin.json().secret as string;
-  const conf = await call(h, 'POST', '/_serverFn/confirmTotpEnrollmentBearer2FA', { code: codeNow(h, secret) }, { token: u.token });
+  const conf = await call(h, 'POST', '/_serverFn/confirmTotpEnrollmentBearer2FA', { code: codeNow(h, secret) }, { token: u.token, headers });
   if (conf.statusCode !== 200) throw new Error(conf.body);
   return secret;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, lastCode, signIn, type Harness } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, lastCode, signIn, type Harness } from '../helpers/harness.js';
 import { matchTotpStep, totpCode } from '../../src/modules/security/totp.js';
 import { base32Decode, codeNow, enrollTotp, grantFor, rfcTotp } from './rfc6238.js';
 
@@ -45,7 +45,12 @@ describe('two-factor step-up', () => {
     let st = await call(h, 'POST', P('getMyTwoFactor'), {}, { token: u.token });
     expect(st.json()).toMatchObject({ ok: true, enrolled: false, confirmed: false, grantValid: false });
 
-    const begin = await call(h, 'POST', P('beginTotpEnrollment'), {}, { token: u.token });
+    // Enrolling is a credential change: without a recent proof it is refused (issue #22).
+    const noGrant = await call(h, 'POST', P('beginTotpEnrollment'), {}, { token: u.token });
+    expect(noGrant.statusCode).toBe(403);
+    expect(noGrant.json().error.code).toBe('STEP_UP_REQUIRED');
+    const headers = await emailGrant(h, u);
+    const begin = await call(h, 'POST', P('beginTotpEnrollment'), {}, { token: u.token, headers });
     expect(begin.statusCode).toBe(200);
     const { uri, secret, qrDataUrl } = begin.json();
     expect(uri).toMatch(/^otpauth:\/\/totp\//);
@@ -65,16 +70,16 @@ describe('two-factor step-up', () => {
     st = await call(h, 'POST', P('getMyTwoFactor'), {}, { token: u.token });
     expect(st.json()).toMatchObject({ enrolled: true, confirmed: false });
 
-    const wrong = await call(h, 'POST', P('confirmTotpEnrollment'), { code: codeNow(h, secret) === '000000' ? '111111' : '000000' }, { token: u.token });
+    const wrong = await call(h, 'POST', P('confirmTotpEnrollment'), { code: codeNow(h, secret) === '000000' ? '111111' : '000000' }, { token: u.token, headers });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.code).toBe('OTP_INVALID');
 
-    const ok = await call(h, 'POST', P('confirmTotpEnrollment'), { code: codeNow(h, secret) }, { token: u.token });
+    const ok = await call(h, 'POST', P('confirmTotpEnrollment'), { code: codeNow(h, secret) }, { token: u.token, headers });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ enrolled: true, confirmed: true });
 
     // A confirmed factor is never silently replaced.
-    const again = await call(h, 'POST', P('beginTotpEnrollment'), {}, { token: u.token });
+    const again = await call(h, 'POST', P('beginTotpEnrollment'), {}, { token: u.token, headers });
     expect(again.statusCode).toBe(409);
   });
 
@@ -154,7 +159,7 @@ describe('two-factor step-up', () => {
   });
 
   it('e-mailed step-up codes give a grant only where e-mail is not the only factor, are single use, and are capped', async () => {
-    // Without TOTP an e-mailed code gives a grant (nothing requires one yet, but clients may ask).
+    // Without TOTP an e-mailed code gives a grant (credential changes need one).
     const plain = await signIn(h);
     expect((await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: plain.token })).statusCode).toBe(200);
     const plainGrant = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: await lastCode(h, plain.email) }, { token: plain.token });
@@ -171,8 +176,11 @@ describe('two-factor step-up', () => {
     // With TOTP on, a session opened by an e-mailed login code must use the app code (DESIGN §5).
     const u = await signIn(h);
     const secret = await enrollTotp(h, u);
-    const refused = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: u.token });
-    expect(refused.statusCode).toBe(409);
+    // The code is sent (it serves a two-factor reset) but gives this session no grant.
+    h.clock.advance(61_000);
+    expect((await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: u.token })).statusCode).toBe(200);
+    const refused = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: await lastCode(h, u.email) }, { token: u.token });
+    expect(refused.statusCode).toBe(400);
     expect(refused.json().error.message).toMatch(/authenticator/);
 
     // A session opened with the login PIN may confirm with an e-mailed code (PIN + e-mail).
@@ -183,6 +191,7 @@ describe('two-factor step-up', () => {
     const pinLogin = await call(h, 'POST', '/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: '605148' });
     const pinToken = pinLogin.json().session.accessToken as string;
 
+    h.clock.advance(61_000);
     const send = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: pinToken });
     expect(send.statusCode).toBe(200);
     expect(send.json()).toMatchObject({ sent: true });
@@ -199,14 +208,26 @@ describe('two-factor step-up', () => {
     expect(cool.statusCode).toBe(429);
     expect(cool.json().error.code).toBe('OTP_COOLDOWN');
     expect(Number(cool.headers['retry-after'])).toBeGreaterThan(0);
-    for (let i = 0; i < 9; i++) {
-      h.clock.advance(61_000);
-      expect((await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: pinToken })).statusCode).toBe(200);
+    // Cooldowns grow (issue #22: no per-address daily cap a stranger could spend); one requester gets 10 a day.
+    // (Through the service: the waits outlast an access token.)
+    const { otp } = h.app.services;
+    let sent = 3; // enrolment's grant, the refused session's code, the PIN session's code
+    for (;;) {
+      h.clock.advance((await otp.cooldownSeconds('stepup', u.email)) * 1000);
+      const r = await otp.issue('stepup', u.email, '127.0.0.1').then(
+        () => 'sent',
+        (e: { code: string }) => e.code,
+      );
+      if (r !== 'sent') {
+        expect(r).toBe('OTP_DAILY_LIMIT');
+        break;
+      }
+      sent++;
     }
-    h.clock.advance(61_000);
-    const capped = await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: pinToken });
-    expect(capped.statusCode).toBe(429);
-    expect(capped.json().error.code).toBe('OTP_DAILY_LIMIT');
+    expect(sent).toBe(10);
+    // Another requester is not capped by this one.
+    h.clock.advance((await otp.cooldownSeconds('stepup', u.email)) * 1000);
+    await expect(otp.issue('stepup', u.email, '10.9.8.7')).resolves.toMatch(/^\d{6}$/);
   });
 
   it('five wrong codes lock step-up verification for 15 minutes', async () => {
@@ -249,13 +270,17 @@ describe('two-factor step-up', () => {
       expect(res.json().error.code).toBe('VALIDATION_FAILED');
     }
     // No factor yet: confirming is a conflict, not a crash.
-    expect((await call(h, 'POST', P('confirmTotpEnrollment'), { code: '123456' }, { token: u.token })).statusCode).toBe(409);
+    const headers = await emailGrant(h, u);
+    expect((await call(h, 'POST', P('confirmTotpEnrollment'), { code: '123456' }, { token: u.token, headers })).statusCode).toBe(409);
   });
 
-  it('the step-up gate passes when 2FA is not enrolled', async () => {
+  it('the step-up gate passes when 2FA is not enrolled; credential changes need a grant all the same', async () => {
     const u = await signIn(h);
     const res = await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '582914' }, { token: u.token });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('STEP_UP_REQUIRED');
+    const ok = await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '582914' }, { token: u.token, headers: await emailGrant(h, u) });
+    expect(ok.statusCode).toBe(200);
     await expect(h.app.services.stepUp!.require({ id: u.id, email: u.email, username: null, role: 'user', sessionId: u.sessionId, kycTier: 0 }, undefined)).resolves.toBeUndefined();
   });
 

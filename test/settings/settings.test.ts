@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, expectLedgerOk, fundWallet, signIn, type Harness } from '../helpers/harness.js';
 import { enrollTotp, grantFor } from '../security/rfc6238.js';
 import { toKobo } from '../../src/lib/money.js';
 import { DEFAULT_PREFERENCES, readPreferences } from '../../src/modules/settings/preferences.js';
@@ -25,16 +25,22 @@ describe('transaction PIN', () => {
   it('sets the first PIN, changes it with currentPin, and the PIN gate accepts only the new one', async () => {
     const u = await signIn(h);
     expect((await c('GET', S('hasTransactionPin'), undefined, { token: u.token })).json()).toEqual({ ok: true, hasPin: false });
-    expect((await c('POST', S('setTransactionPinFn'), { pin: '4821' }, { token: u.token })).json()).toEqual({ ok: true, hasPin: true });
+    // Setting the PIN that spends the wallet is a credential change: a stolen access token alone cannot (issue #22).
+    const bare = await c('POST', S('setTransactionPinFn'), { pin: '4821' }, { token: u.token });
+    expect(bare.statusCode).toBe(403);
+    expect(bare.json().error.code).toBe('STEP_UP_REQUIRED');
+    const headers = await emailGrant(h, u);
+    const as = { token: u.token, headers };
+    expect((await c('POST', S('setTransactionPinFn'), { pin: '4821' }, as)).json()).toEqual({ ok: true, hasPin: true });
     expect((await c('GET', S('hasTransactionPin'), undefined, { token: u.token })).json().hasPin).toBe(true);
 
-    const noCurrent = await c('POST', S('setTransactionPinFn'), { pin: '9034' }, { token: u.token });
+    const noCurrent = await c('POST', S('setTransactionPinFn'), { pin: '9034' }, as);
     expect(noCurrent.statusCode).toBe(400);
     expect(noCurrent.json().error.code).toBe('VALIDATION_FAILED');
-    const wrong = await c('POST', S('setTransactionPinFn'), { pin: '9034', currentPin: '1111' }, { token: u.token });
+    const wrong = await c('POST', S('setTransactionPinFn'), { pin: '9034', currentPin: '1111' }, as);
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.code).toBe('INVALID_PIN');
-    const ok = await c('POST', S('setTransactionPinFn'), { pin: '9034', currentPin: '4821' }, { token: u.token });
+    const ok = await c('POST', S('setTransactionPinFn'), { pin: '9034', currentPin: '4821' }, as);
     expect(ok.statusCode).toBe(200);
 
     await expect(h.app.services.pins.verify(u.id, 'transaction', '4821')).rejects.toMatchObject({ code: 'INVALID_PIN' });
@@ -43,24 +49,26 @@ describe('transaction PIN', () => {
 
   it('wrong currentPin five times locks the PIN (429 PIN_LOCKED with Retry-After)', async () => {
     const u = await signIn(h);
-    await c('POST', S('setTransactionPinFn'), { pin: '5820' }, { token: u.token });
-    for (let i = 0; i < 4; i++) await c('POST', S('setTransactionPinFn'), { pin: '1357', currentPin: '0000' }, { token: u.token });
-    const locked = await c('POST', S('setTransactionPinFn'), { pin: '1357', currentPin: '0000' }, { token: u.token });
+    const as = { token: u.token, headers: await emailGrant(h, u) };
+    await c('POST', S('setTransactionPinFn'), { pin: '5820' }, as);
+    for (let i = 0; i < 4; i++) await c('POST', S('setTransactionPinFn'), { pin: '1357', currentPin: '0000' }, as);
+    const locked = await c('POST', S('setTransactionPinFn'), { pin: '1357', currentPin: '0000' }, as);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error.code).toBe('PIN_LOCKED');
     expect(locked.headers['retry-after']).toBe('900');
-    expect((await c('POST', S('setTransactionPinFn'), { pin: '1357', currentPin: '5820' }, { token: u.token })).statusCode).toBe(429);
+    expect((await c('POST', S('setTransactionPinFn'), { pin: '1357', currentPin: '5820' }, as)).statusCode).toBe(429);
   });
 
-  it('with 2FA on, changing the PIN needs a step-up grant (setting the first one does not)', async () => {
+  it('with 2FA on, a session opened by e-mail code needs the authenticator for the grant', async () => {
     const u = await signIn(h);
     const secret = await enrollTotp(h, u);
-    expect((await c('POST', S('setTransactionPinFn'), { pin: '6402' }, { token: u.token })).statusCode).toBe(200);
-    const noGrant = await c('POST', S('setTransactionPinFn'), { pin: '7713', currentPin: '6402' }, { token: u.token });
+    const noGrant = await c('POST', S('setTransactionPinFn'), { pin: '6402' }, { token: u.token });
     expect(noGrant.statusCode).toBe(403);
     expect(noGrant.json().error.code).toBe('STEP_UP_REQUIRED');
     const grant = await grantFor(h, u, secret);
-    const ok = await c('POST', S('setTransactionPinFn'), { pin: '7713', currentPin: '6402' }, { token: u.token, headers: { 'x-grant-token': grant } });
+    const as = { token: u.token, headers: { 'x-grant-token': grant } };
+    expect((await c('POST', S('setTransactionPinFn'), { pin: '6402' }, as)).statusCode).toBe(200);
+    const ok = await c('POST', S('setTransactionPinFn'), { pin: '7713', currentPin: '6402' }, as);
     expect(ok.statusCode).toBe(200);
   });
 
@@ -158,7 +166,7 @@ describe('closeAccount', () => {
   it('is refused while the wallet or savings hold money, or a loan is open', async () => {
     const u = await signIn(h);
     await fundWallet(h, u.id, 250);
-    const funded = await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: u.token });
+    const funded = await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: u.token, headers: await emailGrant(h, u) });
     expect(funded.statusCode).toBe(400);
     expect(funded.json().error.code).toBe('ACCOUNT_HAS_FUNDS');
 
@@ -175,7 +183,7 @@ describe('closeAccount', () => {
         ],
       }),
     );
-    expect((await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: v.token })).json().error.code).toBe('ACCOUNT_HAS_FUNDS');
+    expect((await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: v.token, headers: await emailGrant(h, v) })).json().error.code).toBe('ACCOUNT_HAS_FUNDS');
 
     const w = await signIn(h);
     await db.transaction((tx) =>
@@ -189,14 +197,14 @@ describe('closeAccount', () => {
         ],
       }),
     );
-    const loan = await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: w.token });
+    const loan = await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: w.token, headers: await emailGrant(h, w) });
     expect(loan.statusCode).toBe(400);
     expect(loan.json().error.code).toBe('LOAN_OUTSTANDING');
     expect((await c('GET', '/_serverFn/getProfileBearerSettings', undefined, { token: w.token })).statusCode).toBe(200);
     await expectLedgerOk(h);
   });
 
-  it('with 2FA on, needs a step-up grant', async () => {
+  it('needs a step-up grant (with 2FA on, from the authenticator)', async () => {
     const u = await signIn(h);
     const secret = await enrollTotp(h, u);
     const r = await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: u.token });
@@ -211,7 +219,8 @@ describe('closeAccount', () => {
     const u = await signIn(h);
     const name = `bye_${u.id.slice(0, 6)}`;
     await c('POST', '/_serverFn/updateProfileBearerSettings', { username: name, fullName: 'Ada Obi', phone: '08031230000' }, { token: u.token });
-    await c('POST', '/_serverFn/setLoginPinBearerAuth', { pin: '918273' }, { token: u.token });
+    const headers = await emailGrant(h, u);
+    await c('POST', '/_serverFn/setLoginPinBearerAuth', { pin: '918273' }, { token: u.token, headers });
     await fundWallet(h, u.id, 300);
     // Spend it down to zero so the account may close; the ledger rows stay.
     await h.app.services.db.transaction((tx) =>
@@ -228,7 +237,7 @@ describe('closeAccount', () => {
     h.clock.advance(61_000);
     const second = await signIn(h, u.email);
 
-    const r = await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: u.token });
+    const r = await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: u.token, headers });
     expect(r.json()).toEqual({ ok: true, closed: true });
 
     const row = (await q<{ email: string; username: string | null; full_name: string | null; phone: string | null; status: string }>(sql`SELECT email, username, full_name, phone, status FROM users WHERE id = ${u.id}`)).rows[0];

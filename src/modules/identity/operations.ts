@@ -61,7 +61,7 @@ export const identityOperations = [
     output: z.object({}),
     errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
     handler: async (input, ctx) => {
-      await ctx.services.identity.sendLoginOtp(input.email);
+      await ctx.services.identity.sendLoginOtp(input.email, { ip: ctx.ip });
       return {};
     },
   }),
@@ -131,16 +131,21 @@ export const identityOperations = [
     name: 'updateProfile',
     suffix: 'BearerSettings',
     method: 'POST',
-    purpose: 'update username, full name or phone',
+    purpose: 'update username, full name or phone (replacing a verified phone needs a step-up grant: X-Grant-Token)',
     input: z.object({
       username: usernameInput.optional(),
       fullName: z.string().trim().min(2, 'fullName must be at least 2 characters').max(100, 'fullName must be at most 100 characters').optional(),
       phone: phoneInput.optional(),
     }),
     output: z.object({ profile: profileOutput }),
-    errors: ['USERNAME_TAKEN'],
+    errors: ['USERNAME_TAKEN', 'STEP_UP_REQUIRED'],
     handler: async (input, ctx) => {
+      const current = (await ctx.services.identity.getUser(ctx.services.db, ctx.user.id))!;
+      const replacesVerifiedPhone = input.phone !== undefined && input.phone !== current.phone && Boolean(current.phone_verified_at);
+      // Replacing a verified phone is a credential change (issue #22): a recent proof, and the owner is told.
+      if (replacesVerifiedPhone) await ctx.services.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
       const u = await ctx.services.identity.updateProfile(ctx.user.id, input);
+      if (replacesVerifiedPhone) await ctx.services.db.transaction((tx) => ctx.services.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
       return { profile: toProfile(u, ctx.user.role) };
     },
   }),

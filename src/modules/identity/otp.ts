@@ -1,94 +1,130 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db } from '../../db/client.js';
+import { one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import { DAY, MINUTE, SECOND, type Clock } from '../../lib/clock.js';
-import { hmac, randomDigits, safeEqual } from '../../lib/crypto.js';
+import { hmac, randomDigits } from '../../lib/crypto.js';
 
 /**
- * One-time codes (DESIGN §5): 6 digits, 10 minutes, single use, hashed at rest, 5 wrong tries burn the code,
- * 60 s resend cooldown and a daily cap of 10 per identifier and purpose. All counters live in the database.
+ * One-time codes (DESIGN §5): 6 digits, 10 minutes, single use, hashed at rest. All counters live in the database.
+ *
+ * Issue #22 (findings 2 and 3): nobody but the owner can spend the owner's ability to get and use a code.
+ * - Sending: per identifier a cooldown of 60 s for the first OTP_FREE_SENDS codes of a day, then doubling with
+ *   each further code up to OTP_MAX_COOLDOWN_MS: no per-identifier daily cap a stranger could use up, and every code
+ *   a stranger asks for goes to the owner, whose newest code works. Per requester (IP) and identifier:
+ *   OTP_REQUESTER_DAILY_CAP codes a day. (No per-IP cap across identifiers beyond the route's rate limit: carrier-
+ *   grade NAT puts many customers behind one address.)
+ * - Guessing: each requester has OTP_MAX_ATTEMPTS wrong tries at a code, reserved before the comparison by one
+ *   conditional upsert; the comparison and the count are one UPDATE; a code burns after OTP_MAX_WRONG_PER_CODE
+ *   wrong tries from everyone together. Parallel guesses cannot pass either limit.
  */
 export type OtpPurpose = 'login' | 'phone' | 'stepup';
 
 export const OTP_TTL_MS = 10 * MINUTE;
 export const OTP_COOLDOWN_MS = 60 * SECOND;
-export const OTP_DAILY_CAP = 10;
+export const OTP_FREE_SENDS = 5;
+export const OTP_MAX_COOLDOWN_MS = 60 * MINUTE;
+export const OTP_REQUESTER_DAILY_CAP = 10;
+/** Wrong tries at one code from one requester. */
 export const OTP_MAX_ATTEMPTS = 5;
+/** Wrong tries at one code from all requesters together; the code is then used up. */
+export const OTP_MAX_WRONG_PER_CODE = 10;
 
 export interface OtpService {
-  /** Creates a code and returns it for the caller to deliver; throws OTP_COOLDOWN or OTP_DAILY_LIMIT. */
-  issue(purpose: OtpPurpose, identifier: string): Promise<string>;
+  /**
+   * Creates a code and returns it for the caller to deliver; throws OTP_COOLDOWN or OTP_DAILY_LIMIT (this requester,
+   * this identifier). `requester`: the caller's IP.
+   */
+  issue(purpose: OtpPurpose, identifier: string, requester?: string): Promise<string>;
   cooldownSeconds(purpose: OtpPurpose, identifier: string): Promise<number>;
   /** Consumes a valid code; throws OTP_INVALID or OTP_EXPIRED. */
-  verify(purpose: OtpPurpose, identifier: string, code: string): Promise<void>;
+  verify(purpose: OtpPurpose, identifier: string, code: string, requester?: string): Promise<void>;
 }
+
+/** The cooldown after the n-th code of the last 24 hours. */
+export function otpCooldownMs(sentToday: number): number {
+  if (sentToday <= OTP_FREE_SENDS) return OTP_COOLDOWN_MS;
+  return Math.min(OTP_COOLDOWN_MS * 2 ** (sentToday - OTP_FREE_SENDS), OTP_MAX_COOLDOWN_MS);
+}
+
+const NO_REQUESTER = '-';
+const invalid = () => new AppError('OTP_INVALID', 'The code is wrong or has already been used');
 
 export function createOtpService({ db, clock, pepper }: { db: Db; clock: Clock; pepper: string }): OtpService {
   const hash = (purpose: string, identifier: string, code: string) => hmac(pepper, `otp:${purpose}:${identifier}:${code}`);
 
-  async function cooldownSeconds(purpose: OtpPurpose, identifier: string): Promise<number> {
-    const last = await one<{ created_at: Date }>(
-      db,
-      sql`SELECT created_at FROM otp_codes WHERE purpose = ${purpose} AND identifier = ${identifier} ORDER BY created_at DESC LIMIT 1`,
+  async function identifierCooldown(exec: Executor, purpose: OtpPurpose, identifier: string, now: Date): Promise<number> {
+    const stats = await one<{ last: Date | null; n: number }>(
+      exec,
+      sql`SELECT max(created_at) AS last, count(*)::int AS n FROM otp_codes
+          WHERE purpose = ${purpose} AND identifier = ${identifier} AND created_at > ${new Date(now.getTime() - DAY)}`,
     );
-    if (!last) return 0;
-    const left = new Date(last.created_at).getTime() + OTP_COOLDOWN_MS - clock.now().getTime();
+    if (!stats?.last) return 0;
+    const left = new Date(stats.last).getTime() + otpCooldownMs(stats.n) - now.getTime();
     return left > 0 ? Math.ceil(left / 1000) : 0;
   }
 
+  async function assertRequesterAllowed(exec: Executor, purpose: OtpPurpose, identifier: string, requester: string, now: Date) {
+    const r = await one<{ n: number }>(
+      exec,
+      sql`SELECT count(*)::int AS n FROM otp_codes
+          WHERE purpose = ${purpose} AND identifier = ${identifier} AND requester = ${requester} AND created_at > ${new Date(now.getTime() - DAY)}`,
+    );
+    if ((r?.n ?? 0) >= OTP_REQUESTER_DAILY_CAP) {
+      throw new AppError('OTP_DAILY_LIMIT', `At most ${OTP_REQUESTER_DAILY_CAP} codes a day can be sent from here; try again tomorrow`, { retryAfter: 3600 });
+    }
+  }
+
   return {
-    cooldownSeconds,
-    async issue(purpose, identifier) {
+    cooldownSeconds: (purpose, identifier) => identifierCooldown(db, purpose, identifier, clock.now()),
+
+    async issue(purpose, identifier, requester) {
       const now = clock.now();
       return db.transaction(async (tx) => {
-        // Serialise sends per identifier so two parallel requests cannot both pass the cooldown.
+        // Serialise sends per identifier so parallel requests cannot pass a cooldown or a cap together.
         await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`otp:${purpose}:${identifier}`}))`);
-        const stats = await one<{ last: Date | null; n: number }>(
-          tx,
-          sql`SELECT max(created_at) AS last, count(*)::int AS n FROM otp_codes
-              WHERE purpose = ${purpose} AND identifier = ${identifier} AND created_at > ${new Date(now.getTime() - DAY)}`,
-        );
-        if (stats?.last) {
-          const left = new Date(stats.last).getTime() + OTP_COOLDOWN_MS - now.getTime();
-          if (left > 0) {
-            const s = Math.ceil(left / 1000);
-            throw new AppError('OTP_COOLDOWN', `Please wait ${s} seconds before requesting another code`, { retryAfter: s });
-          }
-        }
-        if ((stats?.n ?? 0) >= OTP_DAILY_CAP) {
-          throw new AppError('OTP_DAILY_LIMIT', `At most ${OTP_DAILY_CAP} codes a day can be sent; try again tomorrow`, {
-            retryAfter: 3600,
-          });
-        }
+        const s = await identifierCooldown(tx, purpose, identifier, now);
+        if (s > 0) throw new AppError('OTP_COOLDOWN', `Please wait ${s} seconds before requesting another code`, { retryAfter: s });
+        if (requester) await assertRequesterAllowed(tx, purpose, identifier, requester, now);
         const code = randomDigits(6);
         // A new code replaces any older one still open.
         await tx.execute(
           sql`UPDATE otp_codes SET consumed_at = ${now} WHERE purpose = ${purpose} AND identifier = ${identifier} AND consumed_at IS NULL`,
         );
-        await tx.execute(sql`INSERT INTO otp_codes (purpose, identifier, code_hash, created_at, expires_at)
-                             VALUES (${purpose}, ${identifier}, ${hash(purpose, identifier, code)}, ${now}, ${new Date(now.getTime() + OTP_TTL_MS)})`);
+        await tx.execute(sql`INSERT INTO otp_codes (purpose, identifier, code_hash, requester, created_at, expires_at)
+                             VALUES (${purpose}, ${identifier}, ${hash(purpose, identifier, code)}, ${requester ?? null}, ${now},
+                                     ${new Date(now.getTime() + OTP_TTL_MS)})`);
         return code;
       });
     },
-    async verify(purpose, identifier, code) {
+
+    async verify(purpose, identifier, code, requester = NO_REQUESTER) {
       const now = clock.now();
-      const row = await one<{ id: string; code_hash: string; expires_at: Date; attempts: number }>(
+      const row = await one<{ id: string; expires_at: Date }>(
         db,
-        sql`SELECT id::text AS id, code_hash, expires_at, attempts FROM otp_codes
+        sql`SELECT id::text AS id, expires_at FROM otp_codes
             WHERE purpose = ${purpose} AND identifier = ${identifier} AND consumed_at IS NULL
             ORDER BY created_at DESC LIMIT 1`,
       );
-      if (!row) throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
+      if (!row) throw invalid();
       if (new Date(row.expires_at).getTime() <= now.getTime()) throw new AppError('OTP_EXPIRED', 'The code has expired; request a new one');
-      if (!safeEqual(row.code_hash, hash(purpose, identifier, code))) {
-        await db.execute(sql`UPDATE otp_codes SET attempts = attempts + 1,
-                               consumed_at = CASE WHEN attempts + 1 >= ${OTP_MAX_ATTEMPTS} THEN ${now}::timestamptz ELSE consumed_at END
-                             WHERE id = ${row.id}`);
-        throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
-      }
-      // Single use: only one concurrent verification can consume the code.
-      const consumed = await one(db, sql`UPDATE otp_codes SET consumed_at = ${now} WHERE id = ${row.id} AND consumed_at IS NULL RETURNING id`);
-      if (!consumed) throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
+      // Reserve this requester's try before comparing: a requester that used its tries is refused unchecked.
+      const reserved = await one(
+        db,
+        sql`INSERT INTO otp_guesses (code_id, requester, wrong) VALUES (${row.id}, ${requester}, 1)
+            ON CONFLICT (code_id, requester) DO UPDATE SET wrong = otp_guesses.wrong + 1 WHERE otp_guesses.wrong < ${OTP_MAX_ATTEMPTS}
+            RETURNING wrong`,
+      );
+      if (!reserved) throw new AppError('OTP_INVALID', 'Too many wrong codes; request a new code');
+      // Compare, count and consume in one statement: single use, and the code burns on the last wrong try.
+      const h = hash(purpose, identifier, code);
+      const r = await one<{ ok: boolean }>(
+        db,
+        sql`UPDATE otp_codes SET attempts = attempts + CASE WHEN code_hash = ${h} THEN 0 ELSE 1 END,
+              consumed_at = CASE WHEN code_hash = ${h} OR attempts + 1 >= ${OTP_MAX_WRONG_PER_CODE} THEN ${now}::timestamptz ELSE NULL END
+            WHERE id = ${row.id} AND consumed_at IS NULL AND expires_at > ${now}
+            RETURNING code_hash = ${h} AS ok`,
+      );
+      if (!r?.ok) throw invalid();
     },
   };
 }

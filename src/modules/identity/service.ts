@@ -98,8 +98,8 @@ export function createIdentityService(deps: IdentityDeps) {
     findUserByEmail,
     openSession,
 
-    async sendLoginOtp(email: string) {
-      const code = await otp.issue('login', email.toLowerCase());
+    async sendLoginOtp(email: string, meta: { ip?: string } = {}) {
+      const code = await otp.issue('login', email.toLowerCase(), meta.ip);
       await mailer.send({
         to: email,
         subject: 'Your sign-in code',
@@ -111,7 +111,7 @@ export function createIdentityService(deps: IdentityDeps) {
 
     async verifyLoginOtp(input: { email: string; code: string; referralCode?: string }, meta: { ip?: string; userAgent?: string }) {
       const email = input.email.toLowerCase();
-      await otp.verify('login', email, input.code);
+      await otp.verify('login', email, input.code, meta.ip);
       let user = await findUserByEmail(db, email);
       if (user && user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
       if (!user) {
@@ -130,9 +130,9 @@ export function createIdentityService(deps: IdentityDeps) {
     async refreshSession(refreshToken: string) {
       const now = clock.now();
       const hash = sha256(refreshToken);
-      const row = await one<{ session_id: string; used_at: Date | null; expires_at: Date; status: string; user_id: string }>(
+      const row = await one<{ session_id: string; used_at: Date | null; expires_at: Date; status: string; user_id: string; session_expires_at: Date }>(
         db,
-        sql`SELECT r.session_id, r.used_at, r.expires_at, s.status, s.user_id FROM refresh_tokens r
+        sql`SELECT r.session_id, r.used_at, r.expires_at, s.status, s.user_id, s.expires_at AS session_expires_at FROM refresh_tokens r
             JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = ${hash}`,
       );
       if (!row) throw new AppError('UNAUTHENTICATED', 'Refresh token is not valid');
@@ -146,11 +146,16 @@ export function createIdentityService(deps: IdentityDeps) {
         throw new AppError('UNAUTHENTICATED', 'Refresh token was already used; the session has been ended for safety');
       }
       if (new Date(row.expires_at).getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'Refresh token has expired');
+      // Issue #22: a session lives SESSION_TTL_MS from sign-in, however often it is refreshed; the new refresh token
+      // never outlives it.
+      const sessionEnds = new Date(row.session_expires_at);
+      if (sessionEnds.getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'The session has expired; sign in again');
       const user = (await getUser(db, row.user_id))!;
       if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
       const refresh = randomToken(32);
       await db.execute(sql`INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at)
-                           VALUES (${sha256(refresh)}, ${row.session_id}, ${now}, ${new Date(now.getTime() + config.auth.refreshTtlSeconds * 1000)})`);
+                           VALUES (${sha256(refresh)}, ${row.session_id}, ${now},
+                                   ${new Date(Math.min(now.getTime() + config.auth.refreshTtlSeconds * 1000, sessionEnds.getTime()))})`);
       const access = await tokens.issueAccess(user.id, row.session_id);
       return {
         accessToken: access.token,
@@ -181,7 +186,9 @@ export function createIdentityService(deps: IdentityDeps) {
         let user = await findUserByEmail(db, claims.email!);
         if (!user) user = await createUser(db, claims.email!);
         if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
-        return { id: user.id, email: user.email, username: user.username, role: roleOf(user.email), sessionId: null, kycTier: user.kyc_tier };
+        // Issue #22: an external token is an operator only when the operator chose so (AUTH_EXTERNAL_ADMIN).
+        const role = config.auth.externalAdmin ? roleOf(user.email) : 'user';
+        return { id: user.id, email: user.email, username: user.username, role, sessionId: null, kycTier: user.kyc_tier };
       }
       const sid = claims.sid;
       if (!sid) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');

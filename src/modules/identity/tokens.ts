@@ -76,7 +76,7 @@ export async function createTokenService(config: Config, clock: Clock): Promise<
           algorithms: config.auth.externalAlgorithms,
           currentDate,
         });
-        if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || payload.email_verified === false) return null;
+        if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || payload.email_verified !== true) return null; // issue #22: verified e-mail only
         return { sub: payload.sub, sid: null, email: payload.email.toLowerCase(), external: true };
       } catch {
         return null;

@@ -1,9 +1,9 @@
-import { BlockList, isIP } from 'node:net';
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuid } from '../../lib/ids.js';
+import { hostAllowed, NotPublicError, resolvePublic, type Resolver } from '../../lib/public-address.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { page } from '../../http/registry.js';
 import { PUSH_JOB } from './delivery.js';
@@ -65,28 +65,12 @@ const inList = (ids: string[]) =>
   );
 
 // Push services live on the public internet; a subscription must not turn the job worker into a proxy to
-// private addresses (SSRF). Loopback is allowed over http only in the sandbox, for local push test servers.
-const privateRanges = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  privateRanges.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::1', 128],
-  ['::', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  privateRanges.addSubnet(net, prefix, 'ipv6');
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+// private addresses (SSRF, issue #22 finding 5). The host is resolved and every address must be public
+// (src/lib/public-address.ts); delivery checks again and connects to the checked address (providers/push.ts).
+// Loopback names over http are allowed only in the sandbox, for local push test servers.
+export const SANDBOX_LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export function checkPushEndpoint(endpoint: string, sandbox: boolean): string {
+export async function checkPushEndpoint(endpoint: string, opts: { sandbox: boolean; allowedHosts?: string[]; resolver?: Resolver }): Promise<string> {
   const fail = (message: string) => new AppError('VALIDATION_FAILED', `endpoint: ${message}`, { issues: [{ path: 'endpoint', message }] });
   let url: URL;
   try {
@@ -96,23 +80,19 @@ export function checkPushEndpoint(endpoint: string, sandbox: boolean): string {
   }
   if (url.username || url.password) throw fail('must not carry credentials');
   const host = url.hostname.toLowerCase();
-  const loopback = LOOPBACK_NAMES.has(host);
-  if (url.protocol === 'http:') {
-    if (!(sandbox && loopback)) throw fail(sandbox ? 'must use https (http is accepted only for localhost in the sandbox)' : 'must use https');
-  } else if (url.protocol !== 'https:') {
-    throw fail('must use https');
-  }
-  if (!(sandbox && loopback)) {
-    const bare = host.replace(/^\[|\]$/g, '');
-    const kind = isIP(bare);
-    if (host === 'localhost' || host.endsWith('.localhost') || (kind && privateRanges.check(bare, kind === 6 ? 'ipv6' : 'ipv4'))) {
-      throw fail('must be a public push service address');
-    }
+  if (opts.sandbox && SANDBOX_LOOPBACK_NAMES.has(host) && (url.protocol === 'http:' || url.protocol === 'https:')) return url.toString();
+  if (url.protocol !== 'https:') throw fail(opts.sandbox ? 'must use https (http is accepted only for localhost in the sandbox)' : 'must use https');
+  if (!hostAllowed(host, opts.allowedHosts ?? [])) throw fail('must be on a push service this operator allows (PUSH_ALLOWED_HOSTS)');
+  try {
+    await resolvePublic(host, opts.resolver);
+  } catch (err) {
+    if (err instanceof NotPublicError) throw fail('must be a public push service address');
+    throw err;
   }
   return url.toString();
 }
 
-export function createNotificationsService({ db, clock, config }: { db: Db; clock: Clock; config: Config }) {
+export function createNotificationsService({ db, clock, config, resolver }: { db: Db; clock: Clock; config: Config; resolver?: Resolver }) {
   async function unreadCount(exec: Executor, userId: string): Promise<number> {
     const r = await one<{ n: number }>(exec, sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${userId} AND read_at IS NULL`);
     return r?.n ?? 0;
@@ -314,7 +294,7 @@ export function createNotificationsService({ db, clock, config }: { db: Db; cloc
 
     // ---- web push subscriptions ----
     async savePushSubscription(userId: string, input: { endpoint: string; p256dh: string; auth: string }) {
-      const endpoint = checkPushEndpoint(input.endpoint, config.sandbox);
+      const endpoint = await checkPushEndpoint(input.endpoint, { sandbox: config.sandbox, allowedHosts: config.pushAllowedHosts, resolver });
       const now = clock.now();
       return db.transaction(async (tx) => {
         // The same browser signed in to another account: the endpoint now delivers to this one.

@@ -1,4 +1,3 @@
-import { randomBytes, scryptSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, type Db, type Executor } from '../../db/client.js';
@@ -10,7 +9,9 @@ import { uuid } from '../../lib/ids.js';
 import type { SmsSender } from '../../providers/messaging.js';
 import type { IdentityService, SessionView, UserRow } from '../identity/service.js';
 import type { OtpService } from '../identity/otp.js';
-import type { PinService } from '../identity/pins.js';
+import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, type PinService } from '../identity/pins.js';
+import type { AttemptLimit, AttemptLimits } from '../identity/attempt-limits.js';
+import type { CredentialNotices } from './credential-notices.js';
 import type { Notifier } from '../notifications/notifier.js';
 
 /**
@@ -23,9 +24,6 @@ export const FAILURE_WINDOW_MS = 15 * MINUTE;
 export const IP_IDENTIFIER_MAX_FAILURES = 10;
 /** Failures on one account within the window that trigger an alert e-mail (at most one an hour). */
 export const ALERT_THRESHOLD = 5;
-/** Mirrors pins.ts so an unknown identifier locks like a real one and does not reveal that it is unknown. */
-const FAKE_LOCK_AFTER = 5;
-const FAKE_LOCK_MS = 15 * MINUTE;
 
 export type LoginIdentifier = { type: 'username' | 'email'; value: string };
 
@@ -50,6 +48,9 @@ export interface LoginDeps {
   identity: IdentityService;
   sms: SmsSender;
   notifier: Notifier;
+  attempts: AttemptLimits;
+  notices: CredentialNotices;
+  reauth: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
 }
 
 interface Meta {
@@ -60,7 +61,7 @@ interface Meta {
 export type LoginService = ReturnType<typeof createLoginService>;
 
 export function createLoginService(deps: LoginDeps) {
-  const { db, clock, pepper, otp, pins, identity, sms, notifier } = deps;
+  const { db, clock, pepper, otp, pins, identity, sms, notifier, attempts, notices, reauth } = deps;
   const identifierHash = (id: LoginIdentifier) => hmac(pepper, `login-id:${id.type}:${id.value}`);
 
   const findActive = (id: LoginIdentifier) =>
@@ -102,43 +103,31 @@ export function createLoginService(deps: LoginDeps) {
     });
   }
 
-  async function assertNotThrottled(idHash: string, ip: string | undefined) {
-    if (!ip) return;
-    const now = clock.now();
-    const r = await one<{ n: number; first: Date | null }>(
-      db,
-      sql`SELECT count(*)::int AS n, min(created_at) AS first FROM login_events
-          WHERE identifier_hash = ${idHash} AND ip = ${ip} AND kind = 'failure' AND created_at > ${new Date(now.getTime() - FAILURE_WINDOW_MS)}`,
-    );
-    if (r && r.n >= IP_IDENTIFIER_MAX_FAILURES) {
-      const s = Math.max(1, Math.ceil((new Date(r.first!).getTime() + FAILURE_WINDOW_MS - now.getTime()) / 1000));
-      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from here; retry in ${Math.ceil(s / 60)} minutes or use an e-mail code`, { retryAfter: s });
+  /** Per IP and identifier: failures from one address pause PIN login from there (reserved before the check). */
+  const ipLimit: AttemptLimit = { max: IP_IDENTIFIER_MAX_FAILURES, lockMs: FAILURE_WINDOW_MS };
+  /** An unknown identifier (or one without a login PIN) locks like a real PIN, so it does not reveal itself. */
+  const unknownLimit: AttemptLimit = { max: PIN_MAX_ATTEMPTS, lockMs: PIN_LOCK_MS };
+  const pinLocked = (s: number) => new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
+
+  async function reserveFromHere(idHash: string, ip: string | undefined): Promise<{ key: string; tries: number } | null> {
+    if (!ip) return null;
+    const key = `pin-login-ip:${idHash}:${ip}`;
+    const r = await attempts.reserve(key, ipLimit);
+    if (!r.ok) {
+      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from here; retry in ${Math.ceil(r.retryAfter / 60)} minutes or use an e-mail code`, {
+        retryAfter: r.retryAfter,
+      });
     }
+    return { key, tries: r.tries };
   }
 
-  /** Unknown identifier (or no login PIN): same answers as a wrong PIN, including the lock after 5. */
-  async function failUnknown(idHash: string, pin: string, meta: Meta): Promise<never> {
-    scryptSync(`${pepper}:${pin}`, randomBytes(16).toString('hex'), 32, { N: 1024, r: 8, p: 1 }); // equal timing
-    const now = clock.now();
-    const lock = await one<{ created_at: Date }>(
-      db,
-      sql`SELECT created_at FROM login_events WHERE identifier_hash = ${idHash} AND kind = 'fake_lock' ORDER BY created_at DESC LIMIT 1`,
-    );
-    const lockEnd = lock ? new Date(lock.created_at).getTime() + FAKE_LOCK_MS : 0;
-    if (lockEnd > now.getTime()) {
-      const s = Math.ceil((lockEnd - now.getTime()) / 1000);
-      throw new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
-    }
+  async function failUnknown(idHash: string, meta: Meta): Promise<never> {
+    const key = `pin-login-unknown:${idHash}`;
+    const r = await attempts.reserve(key, unknownLimit);
+    if (!r.ok) throw pinLocked(r.retryAfter);
     await recordFailure(db, { userId: null, idHash, ...meta, method: 'pin', reason: 'invalid_credentials', source: 'server' });
-    const n = await one<{ n: number }>(
-      db,
-      sql`SELECT count(*)::int AS n FROM login_events WHERE identifier_hash = ${idHash} AND kind = 'failure' AND source = 'server'
-          AND user_id IS NULL AND created_at > ${lock ? new Date(lock.created_at) : new Date(now.getTime() - 24 * HOUR)}`,
-    );
-    if ((n?.n ?? 0) >= FAKE_LOCK_AFTER) {
-      await db.execute(sql`INSERT INTO login_events (id, kind, source, identifier_hash, created_at) VALUES (${uuid()}, 'fake_lock', 'server', ${idHash}, ${now})`);
-      throw new AppError('PIN_LOCKED', `Too many wrong PINs; locked for ${FAKE_LOCK_MS / MINUTE} minutes`, { retryAfter: FAKE_LOCK_MS / 1000 });
-    }
+    const locked = await attempts.fail(key, r.tries, unknownLimit);
+    if (locked) throw pinLocked(locked);
     throw new AppError('INVALID_CREDENTIALS', 'Wrong identifier or PIN');
   }
 
@@ -146,8 +135,8 @@ export function createLoginService(deps: LoginDeps) {
     identifierHash,
 
     // ---- phone ----
-    async sendPhoneOtp(phone: string) {
-      const code = await otp.issue('phone', phone);
+    async sendPhoneOtp(phone: string, meta: Meta = {}) {
+      const code = await otp.issue('phone', phone, meta.ip);
       await sms.send({ to: phone, text: `Your verification code is ${code}. It expires in 10 minutes. Do not share it.` });
       return { sent: true, expiresInSeconds: 600 };
     },
@@ -156,8 +145,13 @@ export function createLoginService(deps: LoginDeps) {
      * Verifies possession of the number. With a bearer token the number becomes the caller's verified phone
      * (and stops being the verified phone of anyone else: numbers are recycled).
      */
-    async verifyPhoneOtp(phone: string, code: string, user: AuthUser | null) {
-      await otp.verify('phone', phone, code);
+    async verifyPhoneOtp(phone: string, code: string, user: AuthUser | null, meta: Meta & { grantToken?: string } = {}) {
+      // Replacing a verified phone is a credential change (issue #22): a recent proof first, before the code is spent.
+      const replaces = user
+        ? Boolean(await one(db, sql`SELECT 1 FROM users WHERE id = ${user.id} AND phone_verified_at IS NOT NULL AND phone IS DISTINCT FROM ${phone}`))
+        : false;
+      if (user && replaces) await reauth.require(user, meta.grantToken);
+      await otp.verify('phone', phone, code, meta.ip);
       const now = clock.now();
       await db.transaction(async (tx) => {
         await tx.execute(sql`INSERT INTO phone_verifications (phone, user_id, verified_at) VALUES (${phone}, ${user?.id ?? null}, ${now})`);
@@ -165,6 +159,7 @@ export function createLoginService(deps: LoginDeps) {
         await tx.execute(sql`UPDATE users SET phone_verified_at = NULL, updated_at = ${now}
                              WHERE phone = ${phone} AND id <> ${user.id} AND phone_verified_at IS NOT NULL`);
         await tx.execute(sql`UPDATE users SET phone = ${phone}, phone_verified_at = ${now}, updated_at = ${now} WHERE id = ${user.id}`);
+        if (replaces) await notices.notify(tx, user.id, 'phone_changed');
       });
       return { verified: true, attachedToProfile: Boolean(user) };
     },
@@ -182,20 +177,31 @@ export function createLoginService(deps: LoginDeps) {
       return { identifierType: id.type, pinLoginAvailable };
     },
 
+    /**
+     * Each try is reserved against the per-address limit before anything is checked, and the PIN check counts
+     * itself (pins.ts): neither limit can be passed by parallel requests. A locked login PIN never blocks the
+     * e-mail code (docs/security.md, "Lock-out resistance").
+     */
     async startPinLogin(id: LoginIdentifier, pin: string, meta: Meta): Promise<SessionView> {
       const idHash = identifierHash(id);
-      await assertNotThrottled(idHash, meta.ip);
+      const here = await reserveFromHere(idHash, meta.ip);
       const user = await findActive(id);
-      if (!user || !(await pins.isSet(user.id, 'login'))) return failUnknown(idHash, pin, meta);
       try {
-        await pins.verify(user.id, 'login', pin, 'INVALID_CREDENTIALS');
-      } catch (err) {
-        if (err instanceof AppError && (err.code === 'INVALID_CREDENTIALS' || err.code === 'PIN_LOCKED')) {
-          await recordFailure(db, { userId: user.id, idHash, ...meta, method: 'pin', reason: err.code.toLowerCase(), source: 'server' });
-          await maybeAlert(user.id);
+        if (!user || !(await pins.isSet(user.id, 'login'))) return await failUnknown(idHash, meta);
+        try {
+          await pins.verify(user.id, 'login', pin, 'INVALID_CREDENTIALS');
+        } catch (err) {
+          if (err instanceof AppError && (err.code === 'INVALID_CREDENTIALS' || err.code === 'PIN_LOCKED')) {
+            await recordFailure(db, { userId: user.id, idHash, ...meta, method: 'pin', reason: err.code.toLowerCase(), source: 'server' });
+            await maybeAlert(user.id);
+          }
+          throw err;
         }
+      } catch (err) {
+        if (here) await attempts.fail(here.key, here.tries, ipLimit);
         throw err;
       }
+      if (here) await attempts.succeed(here.key);
       return identity.openSession(user, 'pin', meta);
     },
 
@@ -203,17 +209,18 @@ export function createLoginService(deps: LoginDeps) {
       return { enrolled: await pins.isSet(userId, 'login') };
     },
 
+    /** The registry's reauth gate has asked for a recent proof; the owner is told, with a "this wasn't me" link. */
     async setLoginPin(user: AuthUser, pin: string) {
       const had = await pins.isSet(user.id, 'login');
       await pins.set(user.id, 'login', pin);
-      await securityNotice(user.id, had ? 'Login PIN changed' : 'Login PIN turned on', 'Your 6-digit login PIN was ' + (had ? 'changed.' : 'set up.'));
+      await db.transaction((tx) => notices.notify(tx, user.id, had ? 'login_pin_changed' : 'login_pin_set'));
       return { enrolled: true };
     },
 
     async disableLoginPin(user: AuthUser) {
       const had = await pins.isSet(user.id, 'login');
       await pins.disable(user.id, 'login');
-      if (had) await securityNotice(user.id, 'Login PIN turned off', 'PIN login was turned off for your account.');
+      if (had) await db.transaction((tx) => notices.notify(tx, user.id, 'login_pin_disabled'));
       return { enrolled: false };
     },
 
@@ -256,13 +263,14 @@ export function createLoginService(deps: LoginDeps) {
       const idHash = identifierHash(input.identifier);
       const user = await findActive(input.identifier);
       await recordFailure(db, { userId: user?.id ?? null, idHash, ...meta, method: input.method ?? 'unknown', reason: input.reason ?? 'reported', source: 'client' });
+      // A reported failure counts toward the address's PIN-login pause for this identifier, as an observed one does.
+      if (meta.ip) {
+        const key = `pin-login-ip:${idHash}:${meta.ip}`;
+        const r = await attempts.reserve(key, ipLimit);
+        if (r.ok) await attempts.fail(key, r.tries, ipLimit);
+      }
       if (user) await maybeAlert(user.id);
     },
   };
 
-  async function securityNotice(userId: string, title: string, body: string) {
-    await db.transaction(async (tx) => {
-      await notifier.emit(tx, { userId, kind: 'general', title, body });
-    });
-  }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
+import { NOT_ME_PATH } from './credential-notices.js';
 import { loginIdentifierInput } from './login.js';
 
 export const LOGIN_FAILED_PATH = '/api/public/login-failed';
@@ -38,4 +39,58 @@ export async function loginFailedRoute(app: FastifyInstance, services: Services)
       return { ok: true };
     },
   });
+}
+
+const notMeBody = z.object({ token: z.string({ error: 'token is required' }).max(200, 'token is not valid') }).strict();
+
+/**
+ * The "this wasn't me" link of credential-change notices (credential-notices.ts). The e-mailed link opens a page
+ * (GET changes nothing: mail scanners fetch links) whose button posts the token; API clients may POST JSON.
+ */
+export async function notMeRoutes(app: FastifyInstance, services: Services) {
+  app.get(NOT_ME_PATH, {
+    config: { operation: 'notMePage', rateLimit: { max: 20, timeWindow: 60_000 } },
+    handler: async (req, reply) => {
+      const token = String((req.query as { token?: unknown }).token ?? '');
+      const safe = /^nme_[A-Za-z0-9_-]{20,100}$/.test(token) ? token : '';
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      return notMePage(
+        safe
+          ? `<p>Someone changed how your account signs in. If it was not you, this signs you out on every device and undoes the sign-in settings that were changed.</p>
+             <form method="post" action="${NOT_ME_PATH}"><input type="hidden" name="token" value="${safe}"><button type="submit">It wasn't me: sign me out everywhere</button></form>`
+          : '<p>This link is not valid.</p>',
+      );
+    },
+  });
+  // The page's form posts urlencoded; the parser is scoped to this route.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 2048 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    scope.post(NOT_ME_PATH, {
+    bodyLimit: 2048,
+    config: { operation: 'notMe', rateLimit: { max: 10, timeWindow: 60_000 } },
+    handler: async (req, reply) => {
+      const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+      let body: unknown = req.body ?? {};
+      if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 && 'data' in body) body = (body as { data: unknown }).data;
+      const parsed = notMeBody.safeParse(body);
+      if (!parsed.success) throw new AppError('VALIDATION_FAILED', `token: ${parsed.error.issues[0].message}`, { issues: [{ path: 'token', message: parsed.error.issues[0].message }] });
+      if (!form) return { ok: true, ...(await services.security.notices.notMe(parsed.data.token)) };
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      try {
+        await services.security.notices.notMe(parsed.data.token);
+        return notMePage('<p>Done: every session is signed out and PIN login is off. Sign in again with a code sent to your e-mail address, then check your PINs and two-factor settings.</p>');
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        reply.status(404);
+        return notMePage(`<p>${err.message}.</p>`);
+      }
+    },
+  });
+  });
+}
+
+function notMePage(content: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Secure your account</title></head><body><main><h1>Secure your account</h1>${content}</main></body></html>`;
 }

@@ -5,6 +5,8 @@ import type { IdentityService } from '../identity/service.js';
 import type { OtpService } from '../identity/otp.js';
 import type { PinService } from '../identity/pins.js';
 import type { Notifier } from '../notifications/notifier.js';
+import { createAttemptLimits } from '../identity/attempt-limits.js';
+import { createCredentialNotices } from './credential-notices.js';
 import { createLoginService } from './login.js';
 import { createSessionClaimService } from './sessions.js';
 import { createTwoFactorService } from './two-factor.js';
@@ -21,15 +23,21 @@ export interface SecurityDeps {
   mailer: Mailer;
   sms: SmsSender;
   notifier: Notifier;
+  /** Links in credential-change notices. */
+  publicUrl: string;
 }
 
 export type SecurityService = ReturnType<typeof createSecurityService>;
 
 /** Sign-in routes, single-device sessions, login events and two-factor step-up (spec 4.2, 4.3). */
 export function createSecurityService(deps: SecurityDeps) {
+  const attempts = createAttemptLimits(deps);
+  const notices = createCredentialNotices({ ...deps, forgetUser: deps.identity.forgetUser });
+  const twoFactor = createTwoFactorService({ ...deps, issuer: deps.totpIssuer, notices });
   return {
-    login: createLoginService(deps),
+    notices,
+    login: createLoginService({ ...deps, attempts, notices, reauth: twoFactor.reauth }),
     sessions: createSessionClaimService(deps),
-    twoFactor: createTwoFactorService({ ...deps, issuer: deps.totpIssuer }),
+    twoFactor,
   };
 }

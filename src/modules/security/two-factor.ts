@@ -3,17 +3,20 @@ import QRCode from 'qrcode';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
-import { MINUTE, type Clock } from '../../lib/clock.js';
+import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { decrypt, encrypt, randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../lib/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import type { OtpService } from '../identity/otp.js';
+import type { CredentialNotices } from './credential-notices.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
 
 /** DESIGN §5: grants live 10 minutes, bound to user and session; wrong codes are limited like PINs. */
 export const GRANT_TTL_MS = 10 * MINUTE;
 export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_LOCK_MS = 15 * MINUTE;
+/** The owner's two-factor reset takes effect this long after it is asked for, unless cancelled (issue #22). */
+export const TWO_FACTOR_RESET_WAIT_MS = 72 * HOUR;
 
 interface FactorRow {
   secret_enc: string;
@@ -32,6 +35,7 @@ export interface TwoFactorDeps {
   encryptionKey: string;
   issuer: string;
   identity: { forgetUser(userId: string): void };
+  notices: CredentialNotices;
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
@@ -39,12 +43,35 @@ export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 export function createTwoFactorService(deps: TwoFactorDeps) {
   const { db, clock, otp, mailer, encryptionKey, issuer } = deps;
 
-  const factorOf = (userId: string) =>
-    one<FactorRow>(
+  /** The factor, after finishing a reset whose waiting period is over. */
+  async function factorOf(userId: string): Promise<FactorRow | undefined> {
+    const row = await one<FactorRow & { reset_due: boolean }>(
       db,
-      sql`SELECT secret_enc, confirmed_at, last_step::text AS last_step, failed_attempts, lock_count, locked_until
-          FROM totp_factors WHERE user_id = ${userId}`,
+      sql`SELECT secret_enc, confirmed_at, last_step::text AS last_step, failed_attempts, lock_count, locked_until,
+                 EXISTS (SELECT 1 FROM two_factor_resets r WHERE r.user_id = f.user_id AND r.cancelled_at IS NULL
+                           AND r.completed_at IS NULL AND r.effective_at <= ${clock.now()}) AS reset_due
+          FROM totp_factors f WHERE user_id = ${userId}`,
     );
+    if (!row?.reset_due) return row;
+    await completeDueReset(userId);
+    return undefined;
+  }
+
+  async function completeDueReset(userId: string) {
+    const now = clock.now();
+    const done = await db.transaction(async (tx) => {
+      const r = await one(
+        tx,
+        sql`UPDATE two_factor_resets SET completed_at = ${now}
+            WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL AND effective_at <= ${now} RETURNING 1`,
+      );
+      if (!r) return false;
+      await tx.execute(sql`DELETE FROM totp_factors WHERE user_id = ${userId}`);
+      await deps.notices.notify(tx, userId, 'totp_reset_done', 'The waiting period of the reset you asked for is over; you can set up an authenticator again.');
+      return true;
+    });
+    if (done) deps.identity.forgetUser(userId);
+  }
 
   async function isEnrolled(userId: string): Promise<boolean> {
     const f = await factorOf(userId);
@@ -63,26 +90,41 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     return new Date(g.expires_at).getTime() > clock.now().getTime();
   }
 
-  function assertNotLocked(f: FactorRow) {
-    const now = clock.now().getTime();
-    if (f.locked_until && new Date(f.locked_until).getTime() > now) {
-      const s = Math.ceil((new Date(f.locked_until).getTime() - now) / 1000);
-      throw new AppError('RATE_LIMITED', `Too many wrong codes; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
-    }
+  /**
+   * Reserves one try at a code before it is compared (issue #22, finding 2): one conditional UPDATE, so parallel
+   * guesses cannot pass the limit. Refused while locked or while every try is taken by checks in flight.
+   */
+  async function reserveTry(userId: string): Promise<number> {
+    const now = clock.now();
+    const r = await one<{ failed_attempts: number }>(
+      db,
+      sql`UPDATE totp_factors SET failed_attempts = failed_attempts + 1
+          WHERE user_id = ${userId} AND (locked_until IS NULL OR locked_until <= ${now}) AND failed_attempts < ${CODE_MAX_ATTEMPTS}
+          RETURNING failed_attempts`,
+    );
+    if (r) return r.failed_attempts;
+    const f = await one<{ locked_until: Date | null }>(db, sql`SELECT locked_until FROM totp_factors WHERE user_id = ${userId}`);
+    const until = f?.locked_until ? new Date(f.locked_until).getTime() : 0;
+    const s = until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : CODE_LOCK_MS / 1000;
+    throw new AppError('RATE_LIMITED', `Too many wrong codes; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
   }
 
-  /** Counts a wrong code; the fifth locks code checks for 15 minutes, doubling on each repeat (as PINs). */
-  async function countFailure(userId: string): Promise<void> {
-    const r = await one<{ failed_attempts: number; lock_count: number }>(
+  /** A reserved try that was not a wrong guess (a replay, an e-mailed code that matched) is given back. */
+  async function refundTry(userId: string) {
+    await db.execute(sql`UPDATE totp_factors SET failed_attempts = greatest(failed_attempts - 1, 0) WHERE user_id = ${userId}`);
+  }
+
+  /** A wrong code: the try that used the last one locks code checks for 15 minutes, doubling on each repeat (as PINs). */
+  async function failTry(userId: string, tries: number): Promise<void> {
+    if (tries < CODE_MAX_ATTEMPTS) return;
+    const r = await one<{ lock_count: number }>(
       db,
-      sql`UPDATE totp_factors SET failed_attempts = failed_attempts + 1 WHERE user_id = ${userId} RETURNING failed_attempts, lock_count`,
+      sql`UPDATE totp_factors SET failed_attempts = 0, lock_count = lock_count + 1,
+            locked_until = ${clock.now()}::timestamptz + make_interval(secs => ${CODE_LOCK_MS / 1000} * power(2, lock_count))
+          WHERE user_id = ${userId} RETURNING lock_count`,
     );
-    if (r && r.failed_attempts >= CODE_MAX_ATTEMPTS) {
-      const lockMs = CODE_LOCK_MS * 2 ** r.lock_count;
-      await db.execute(sql`UPDATE totp_factors SET failed_attempts = 0, lock_count = lock_count + 1,
-                           locked_until = ${new Date(clock.now().getTime() + lockMs)} WHERE user_id = ${userId}`);
-      throw new AppError('RATE_LIMITED', `Too many wrong codes; try again in ${lockMs / MINUTE} minutes`, { retryAfter: lockMs / 1000 });
-    }
+    const lockMs = CODE_LOCK_MS * 2 ** ((r?.lock_count ?? 1) - 1);
+    throw new AppError('RATE_LIMITED', `Too many wrong codes; try again in ${lockMs / MINUTE} minutes`, { retryAfter: lockMs / 1000 });
   }
 
   /**
@@ -152,20 +194,22 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       const f = await factorOf(user.id);
       if (!f) throw new AppError('CONFLICT', 'Start enrollment first (beginTotpEnrollment)');
       if (f.confirmed_at) throw new AppError('CONFLICT', 'Two-factor authentication is already set up');
-      assertNotLocked(f);
+      const tries = await reserveTry(user.id);
       const r = await acceptTotp(user.id, f, code, true);
-      if (r !== 'ok') {
-        if (r === 'wrong') await countFailure(user.id);
-        throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
-      }
+      if (r === 'wrong') await failTry(user.id, tries);
+      if (r === 'replay') await refundTry(user.id);
+      if (r !== 'ok') throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
+      await db.transaction((tx) => deps.notices.notify(tx, user.id, 'totp_enrolled'));
       return { enrolled: true, confirmed: true };
     },
 
-    async sendEmailCode(user: AuthUser) {
-      if (!(await emailStepUpAllowed(user, await factorOf(user.id)))) {
-        throw new AppError('CONFLICT', 'Use the code from your authenticator app: this session was opened with an e-mailed code, so an e-mailed code cannot confirm it');
-      }
-      const code = await otp.issue('stepup', user.email);
+    /**
+     * Always sends: the e-mailed code confirms a credential change (verifyStepupChallenge) and asks for or cancels
+     * a two-factor reset. While an authenticator is on, it yields a grant only in a session opened with the login
+     * PIN (emailStepUpAllowed), so e-mail is never the only factor.
+     */
+    async sendEmailCode(user: AuthUser, meta: { ip?: string } = {}) {
+      const code = await otp.issue('stepup', user.email, meta.ip);
       await mailer.send({
         to: user.email,
         subject: 'Your security confirmation code',
@@ -175,27 +219,33 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     },
 
     /** spec 4.3: the input is a TOTP code or an e-mailed step-up code (within emailStepUpAllowed); either yields a grant. */
-    async verifyChallenge(user: AuthUser, code: string) {
+    async verifyChallenge(user: AuthUser, code: string, meta: { ip?: string } = {}) {
       const f = await factorOf(user.id);
-      if (f) assertNotLocked(f);
-      let method: 'totp' | 'email' | null = null;
-      const totp = f?.confirmed_at ? await acceptTotp(user.id, f, code, false) : 'wrong';
-      if (totp === 'ok') method = 'totp';
-      if (totp === 'replay') throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
-      if (!method && !(await emailStepUpAllowed(user, f))) {
-        await countFailure(user.id);
-        throw new AppError('OTP_INVALID', 'The authenticator code is wrong or has already been used (this session needs the app code, not an e-mailed one)');
-      }
-      if (!method) {
-        try {
-          await otp.verify('stepup', user.email, code);
-          method = 'email';
-        } catch (err) {
-          if (f?.confirmed_at) await countFailure(user.id);
-          // An expired e-mail code says so; anything else is simply a wrong code.
-          if (err instanceof AppError && err.code === 'OTP_EXPIRED' && !f?.confirmed_at) throw err;
+      let method: 'totp' | 'email';
+      if (f?.confirmed_at) {
+        const tries = await reserveTry(user.id);
+        const totp = await acceptTotp(user.id, f, code, false);
+        if (totp === 'replay') {
+          await refundTry(user.id);
           throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
         }
+        if (totp === 'ok') method = 'totp';
+        else if (!(await emailStepUpAllowed(user, f))) {
+          await failTry(user.id, tries);
+          throw new AppError('OTP_INVALID', 'The authenticator code is wrong or has already been used (this session needs the app code, not an e-mailed one)');
+        } else {
+          try {
+            await otp.verify('stepup', user.email, code, meta.ip);
+          } catch {
+            await failTry(user.id, tries);
+            throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
+          }
+          await refundTry(user.id);
+          method = 'email';
+        }
+      } else {
+        await otp.verify('stepup', user.email, code, meta.ip);
+        method = 'email';
       }
       const token = `grt_${randomToken(32)}`;
       const now = clock.now();
@@ -203,6 +253,78 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       await db.execute(sql`INSERT INTO stepup_grants (id, token_hash, user_id, session_id, method, created_at, expires_at)
                            VALUES (${uuid()}, ${sha256(token)}, ${user.id}, ${user.sessionId}, ${method}, ${now}, ${expiresAt})`);
       return { grantToken: token, expiresAt: expiresAt.toISOString() };
+    },
+
+    /** Turns the authenticator off (the registry's reauth gate asks for a grant first). */
+    async disable(user: AuthUser) {
+      const removed = await db.transaction(async (tx) => {
+        const r = await one(tx, sql`DELETE FROM totp_factors WHERE user_id = ${user.id} RETURNING confirmed_at IS NOT NULL AS confirmed`);
+        if (!r) return false;
+        await tx.execute(sql`UPDATE two_factor_resets SET cancelled_at = ${clock.now()} WHERE user_id = ${user.id} AND cancelled_at IS NULL AND completed_at IS NULL`);
+        await deps.notices.notify(tx, user.id, 'totp_removed');
+        return true;
+      });
+      if (removed) deps.identity.forgetUser(user.id);
+      return { enrolled: false, confirmed: false };
+    },
+
+    /**
+     * The owner's way back when the authenticator is lost (or was set up by someone else): an e-mailed code
+     * (sendStepupEmailCode) asks for the reset, which takes effect TWO_FACTOR_RESET_WAIT_MS later unless cancelled;
+     * the owner is told at once and again when it is done.
+     */
+    async requestReset(user: AuthUser, code: string, meta: { ip?: string } = {}) {
+      const f = await factorOf(user.id);
+      if (!f?.confirmed_at) throw new AppError('CONFLICT', 'Two-factor authentication is not set up; there is nothing to reset');
+      await otp.verify('stepup', user.email, code, meta.ip);
+      const now = clock.now();
+      const effectiveAt = new Date(now.getTime() + TWO_FACTOR_RESET_WAIT_MS);
+      const row = await db.transaction(async (tx) => {
+        const created = await one<{ effective_at: Date }>(
+          tx,
+          sql`INSERT INTO two_factor_resets (id, user_id, requested_at, effective_at) VALUES (${uuid()}, ${user.id}, ${now}, ${effectiveAt})
+              ON CONFLICT (user_id) WHERE cancelled_at IS NULL AND completed_at IS NULL DO NOTHING RETURNING effective_at`,
+        );
+        if (!created) {
+          return one<{ effective_at: Date }>(
+            tx,
+            sql`SELECT effective_at FROM two_factor_resets WHERE user_id = ${user.id} AND cancelled_at IS NULL AND completed_at IS NULL`,
+          );
+        }
+        const when = new Date(effectiveAt.getTime() + HOUR).toISOString().replace('T', ' ').slice(0, 16);
+        await deps.notices.notify(tx, user.id, 'totp_reset_requested', `Two-factor authentication will be turned off on ${when} (Lagos time) unless the reset is cancelled with a code sent to this e-mail address.`);
+        return created;
+      });
+      return { resetAt: new Date(row!.effective_at).toISOString() };
+    },
+
+    /** Cancels a pending reset; needs an e-mailed code, like the request (the authenticator may be the intruder's). */
+    async cancelReset(user: AuthUser, code: string, meta: { ip?: string } = {}) {
+      await otp.verify('stepup', user.email, code, meta.ip);
+      const r = await one(
+        db,
+        sql`UPDATE two_factor_resets SET cancelled_at = ${clock.now()}
+            WHERE user_id = ${user.id} AND cancelled_at IS NULL AND completed_at IS NULL RETURNING 1`,
+      );
+      if (!r) throw new AppError('NOT_FOUND', 'No two-factor reset is pending');
+      return { cancelled: true };
+    },
+
+    /** The operator's reset (BearerAdmin), for an owner who lost the authenticator and proved who they are: audited. */
+    async adminReset(admin: AuthUser, userId: string, reason: string) {
+      const now = clock.now();
+      const removed = await db.transaction(async (tx) => {
+        const r = await one(tx, sql`DELETE FROM totp_factors WHERE user_id = ${userId} RETURNING 1`);
+        if (!r) return false;
+        await tx.execute(sql`UPDATE two_factor_resets SET completed_at = ${now} WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL`);
+        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
+                             VALUES (${uuid()}, ${admin.id}, 'security.two_factor_reset', 'user', ${userId}, ${JSON.stringify({ reason })}::jsonb, ${now})`);
+        await deps.notices.notify(tx, userId, 'totp_reset_done', 'An operator turned it off at your request.');
+        return true;
+      });
+      if (!removed) throw new AppError('NOT_FOUND', 'That user has no two-factor authentication set up');
+      deps.identity.forgetUser(userId);
+      return { reset: true };
     },
 
     async revokeGrant(user: AuthUser, grantToken: string) {
@@ -221,6 +343,21 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
         if (!(user.twoFactor ?? (await isEnrolled(user.id)))) return;
         if (!(await grantValid(user, grantToken))) {
           throw new AppError('STEP_UP_REQUIRED', 'Two-factor confirmation required: call verifyStepupChallenge and send its grantToken in X-Grant-Token');
+        }
+      },
+    },
+
+    /**
+     * The registry's gates.reauth (issue #22): credential changes need a recent proof beyond the access token,
+     * whether or not 2FA is on: a grant from verifyStepupChallenge (authenticator code or e-mailed code).
+     */
+    reauth: {
+      async require(user: AuthUser, grantToken: string | undefined): Promise<void> {
+        if (!(await grantValid(user, grantToken))) {
+          throw new AppError(
+            'STEP_UP_REQUIRED',
+            'Confirm it is you first: get a code (sendStepupEmailCode, or your authenticator app), call verifyStepupChallenge and send its grantToken in X-Grant-Token',
+          );
         }
       },
     },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db } from '../../db/client.js';
+import { one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
 import type { Clock } from '../../lib/clock.js';
@@ -17,7 +17,9 @@ export interface SettingsDeps {
   ledger: Ledger;
   notifier: Notifier;
   events: EventBus;
-  stepUp: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
+  /** A recent proof beyond the access token (issue #22): the security module's reauth gate. */
+  reauth: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
+  notices: { notify(exec: Executor, userId: string, change: 'transaction_pin_set' | 'transaction_pin_changed'): Promise<void> };
   /** Drops the cached session state of a user after this instance's own commit (identity/session-cache.ts). */
   forgetUser: (userId: string) => void;
 }
@@ -25,7 +27,7 @@ export interface SettingsDeps {
 export type SettingsService = ReturnType<typeof createSettingsService>;
 
 export function createSettingsService(deps: SettingsDeps) {
-  const { db, clock, pins, ledger, notifier, events, stepUp, forgetUser } = deps;
+  const { db, clock, pins, ledger, events, reauth, notices, forgetUser } = deps;
 
   return {
     async hasTransactionPin(userId: string) {
@@ -33,13 +35,14 @@ export function createSettingsService(deps: SettingsDeps) {
     },
 
     /**
-     * spec 4.8 / DESIGN §5: the first PIN needs nothing more; changing one needs currentPin (checked with the
-     * lockout) and, with 2FA on, a step-up grant. Step-up is checked first so a missing grant costs no attempt.
+     * spec 4.8: setting or changing the PIN needs a recent proof (a step-up grant, issue #22: with a stolen access
+     * token alone nobody can set the PIN that spends the wallet); changing it also needs currentPin (checked with
+     * the lockout). The grant is checked first so a missing grant costs no attempt.
      */
     async setTransactionPin(user: AuthUser, pin: string, currentPin: string | undefined, grantToken: string | undefined) {
       const had = await pins.isSet(user.id, 'transaction');
+      await reauth.require(user, grantToken);
       if (had) {
-        await stepUp.require(user, grantToken);
         if (!currentPin) {
           throw new AppError('VALIDATION_FAILED', 'currentPin: currentPin is required to change the transaction PIN', {
             issues: [{ path: 'currentPin', message: 'currentPin is required to change the transaction PIN' }],
@@ -48,14 +51,7 @@ export function createSettingsService(deps: SettingsDeps) {
         await pins.verify(user.id, 'transaction', currentPin);
       }
       await pins.set(user.id, 'transaction', pin);
-      await db.transaction(async (tx) => {
-        await notifier.emit(tx, {
-          userId: user.id,
-          kind: 'general',
-          title: had ? 'Transaction PIN changed' : 'Transaction PIN set',
-          body: had ? 'Your 4-digit transaction PIN was changed. If this was not you, contact support now.' : 'Your 4-digit transaction PIN is set.',
-        });
-      });
+      await db.transaction((tx) => notices.notify(tx, user.id, had ? 'transaction_pin_changed' : 'transaction_pin_set'));
       return { hasPin: true };
     },
 

@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import { one, type Db, type Executor } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
+import { DAY, type Clock } from '../../lib/clock.js';
+import { randomToken, sha256 } from '../../lib/crypto.js';
+import { uuid } from '../../lib/ids.js';
+import type { Notifier } from '../notifications/notifier.js';
+
+/**
+ * Issue #22: every credential change tells the owner by e-mail (the notifier's login_alert kind is always e-mailed)
+ * with a "this wasn't me" link. Following it signs out every session, ends every step-up grant, turns PIN login off
+ * and, when the change was a new authenticator, removes it (a requested two-factor reset is cancelled): whoever made the change is out and cannot come back
+ * through what they set up. The link's token is stored hashed and works once, for NOT_ME_TTL_MS.
+ */
+export type CredentialChange =
+  | 'login_pin_set'
+  | 'login_pin_changed'
+  | 'login_pin_disabled'
+  | 'transaction_pin_set'
+  | 'transaction_pin_changed'
+  | 'totp_enrolled'
+  | 'totp_removed'
+  | 'totp_reset_requested'
+  | 'totp_reset_done'
+  | 'phone_changed';
+
+export const NOT_ME_TTL_MS = 7 * DAY;
+export const NOT_ME_PATH = '/api/public/not-me';
+
+const WHAT: Record<CredentialChange, string> = {
+  login_pin_set: 'A login PIN was set up',
+  login_pin_changed: 'Your login PIN was changed',
+  login_pin_disabled: 'PIN login was turned off',
+  transaction_pin_set: 'A transaction PIN was set up',
+  transaction_pin_changed: 'Your transaction PIN was changed',
+  totp_enrolled: 'An authenticator app was set up for two-factor authentication',
+  totp_removed: 'Two-factor authentication was turned off',
+  totp_reset_requested: 'A reset of two-factor authentication was requested',
+  totp_reset_done: 'Two-factor authentication was reset',
+  phone_changed: 'Your phone number was changed',
+};
+
+export interface CredentialNotices {
+  /** Inside the change's own transaction: the notice exists only if the change commits. `detail` adds a sentence. */
+  notify(exec: Executor, userId: string, change: CredentialChange, detail?: string): Promise<void>;
+  /** The "this wasn't me" route. */
+  notMe(token: string): Promise<{ signedOut: boolean }>;
+}
+
+export function createCredentialNotices(deps: { db: Db; clock: Clock; notifier: Notifier; publicUrl: string; forgetUser(userId: string): void }): CredentialNotices {
+  const { db, clock, notifier, publicUrl } = deps;
+
+  return {
+    async notify(exec, userId, change, detail) {
+      const now = clock.now();
+      const token = `nme_${randomToken(32)}`;
+      await exec.execute(sql`INSERT INTO credential_notices (id, user_id, token_hash, change, created_at, expires_at)
+                             VALUES (${uuid()}, ${userId}, ${sha256(token)}, ${change}, ${now}, ${new Date(now.getTime() + NOT_ME_TTL_MS)})`);
+      const link = `${publicUrl}${NOT_ME_PATH}?token=${token}`;
+      const body = [
+        `${WHAT[change]} on your account on ${new Date(now.getTime() + 3_600_000).toISOString().replace('T', ' ').slice(0, 16)} (Lagos time).`,
+        ...(detail ? [detail] : []),
+        `If this wasn't you, open this link within 7 days: it signs you out everywhere and undoes the sign-in settings that were changed.`,
+        link,
+      ].join('\n');
+      await notifier.emit(exec, { userId, kind: 'login_alert', title: `Security: ${WHAT[change]}`, body, data: { change } });
+    },
+
+    async notMe(token) {
+      if (!/^nme_[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('NOT_FOUND', 'This link is not valid');
+      const now = clock.now();
+      const userId = await db.transaction(async (tx) => {
+        const n = await one<{ user_id: string; change: CredentialChange }>(
+          tx,
+          sql`UPDATE credential_notices SET used_at = ${now}
+              WHERE token_hash = ${sha256(token)} AND used_at IS NULL AND expires_at > ${now}
+              RETURNING user_id, change`,
+        );
+        if (!n) return null;
+        await tx.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'not_me' WHERE user_id = ${n.user_id} AND status = 'active'`);
+        await tx.execute(sql`UPDATE stepup_grants SET revoked_at = ${now} WHERE user_id = ${n.user_id} AND revoked_at IS NULL`);
+        await tx.execute(sql`UPDATE user_pins SET enabled = false, updated_at = ${now} WHERE user_id = ${n.user_id} AND kind = 'login'`);
+        if (n.change === 'totp_enrolled') await tx.execute(sql`DELETE FROM totp_factors WHERE user_id = ${n.user_id}`);
+        if (n.change === 'totp_reset_requested') {
+          await tx.execute(sql`UPDATE two_factor_resets SET cancelled_at = ${now} WHERE user_id = ${n.user_id} AND cancelled_at IS NULL AND completed_at IS NULL`);
+        }
+        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
+                             VALUES (${uuid()}, ${n.user_id}, 'security.not_me', 'user', ${n.user_id}, ${JSON.stringify({ change: n.change })}::jsonb, ${now})`);
+        await notifier.emit(tx, {
+          userId: n.user_id,
+          kind: 'login_alert',
+          title: 'Security: you were signed out everywhere',
+          body: 'You reported a change you did not make. Every session was signed out and PIN login was turned off. Sign in again with a code sent to this e-mail address, then review your PINs and two-factor settings.',
+          data: { change: n.change },
+        });
+        return n.user_id;
+      });
+      if (!userId) throw new AppError('NOT_FOUND', 'This link is not valid, was already used or has expired');
+      deps.forgetUser(userId);
+      return { signedOut: true };
+    },
+  };
+}
