@@ -23,6 +23,7 @@ import { securityHeaders } from './security-headers.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation, type AuthUser, type OpContext, type RateClass } from './registry.js';
 import { withIdempotency } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
+import { clearRefreshCookie, moveRefreshTokenToCookie, refreshTokenFromCookie, wantsCookieTransport } from './session-cookie.js';
 import { registerSandboxRoutes } from '../sandbox/routes.js';
 import { registerPublicRoutes } from './public-routes.js';
 import { registerJobs } from '../jobs/index.js';
@@ -307,7 +308,13 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
 
   /** Validates the input and builds the context and the read-ahead; throws AppError on bad input. */
   const prepare = (req: FastifyRequest, reply: FastifyReply): Prepared => {
-    const raw = op.method === 'GET' ? (req.query ?? {}) : unwrapEnvelope(req.body);
+    let raw = op.method === 'GET' ? (req.query ?? {}) : unwrapEnvelope(req.body);
+    // Cookie transport (issue #19): the web app's refresh token comes from its HttpOnly cookie, not the body.
+    if (op.refreshTokenFromCookie && wantsCookieTransport(req) && (raw as { refreshToken?: unknown }).refreshToken === undefined) {
+      const fromCookie = refreshTokenFromCookie(req);
+      if (!fromCookie) throw new AppError('UNAUTHENTICATED', 'No session cookie; sign in again');
+      raw = { ...(raw as object), refreshToken: fromCookie };
+    }
     const nul = nulPath(raw);
     if (nul !== null) throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, { issues: [{ path: nul, message: 'text must not contain NUL characters' }] });
     const parsed = strictInput.safeParse(raw);
@@ -401,6 +408,10 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
       if (res.replayed) reply.header('idempotent-replayed', 'true');
     } else {
       res = await answer(reply, async () => execute(prepare(req, reply), reply));
+    }
+    if (wantsCookieTransport(req)) {
+      if (op.endsSession) clearRefreshCookie(config, reply);
+      else return reply.status(res.status).send(moveRefreshTokenToCookie(config, reply, res.body as never));
     }
     return reply.status(res.status).send(res.body);
   };

@@ -78,6 +78,10 @@ export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O e
   cacheSeconds?: number;
   /** Error codes this operation can answer beyond the common ones, for OpenAPI. */
   errors?: ErrorCode[];
+  /** Cookie transport (issue #19): with `X-Session-Transport: cookie`, a missing refreshToken is read from the cookie. */
+  refreshTokenFromCookie?: boolean;
+  /** Cookie transport: this operation ends the session, so the refresh cookie is cleared. */
+  endsSession?: boolean;
   handler: (input: z.infer<I>, ctx: OpContext) => Promise<z.input<O>>;
 }
 

@@ -101,6 +101,7 @@ export const identityOperations = [
     input: z.object({ refreshToken: z.string().min(10, 'refreshToken is not valid').max(200, 'refreshToken is not valid') }),
     output: z.object({ session: sessionOutput }),
     errors: ['UNAUTHENTICATED', 'SESSION_SUPERSEDED'],
+    refreshTokenFromCookie: true,
     handler: async (input, ctx) => ({ session: await ctx.services.identity.refreshSession(input.refreshToken) }),
   }),
   defineOperation({
@@ -110,6 +111,7 @@ export const identityOperations = [
     purpose: "end the caller's session",
     input: z.object({}),
     output: z.object({}),
+    endsSession: true,
     handler: async (_input, ctx) => {
       await ctx.services.identity.signOut(ctx.user.sessionId, ctx.user.id);
       return {};
