@@ -12,5 +12,5 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through loadConfig() only (STYLE rule 5).' }],
     },
   },
-  { files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts', 'drizzle.config.ts', 'src/main.ts', 'src/ledger/verify-cli.ts'], rules: { 'no-restricted-properties': 'off' } },
+  { files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts', 'drizzle.config.ts', 'src/main.ts', 'src/ledger/verify-cli.ts', 'web/vite.config.mts', 'web/playwright.config.ts', 'web/e2e/**'], rules: { 'no-restricted-properties': 'off' } },
 );

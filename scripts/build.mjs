@@ -1,5 +1,5 @@
-// `npm run build`: compiles TypeScript with tsc and copies what the compiled code reads at run time (the SQL
-// migrations). BUILD_BENCH=1 also compiles the benchmark servers (bench/) into dist-bench/ for `npm run bench`.
+// `npm run build`: compiles TypeScript with tsc, copies what the compiled code reads at run time (the SQL
+// migrations) and builds the web app (BUILD_WEB=0 skips it). BUILD_BENCH=1 also compiles the benchmark servers (bench/) into dist-bench/ for `npm run bench`.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,3 +14,8 @@ const to = path.join(out, 'db/migrations');
 fs.rmSync(to, { recursive: true, force: true });
 fs.mkdirSync(to, { recursive: true });
 for (const f of fs.readdirSync(from)) fs.copyFileSync(path.join(from, f), path.join(to, f));
+
+// The customer web app (issue #19): Vite builds web/ into dist/web, which the service serves at /.
+if (!bench && process.env.BUILD_WEB !== '0') {
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], { stdio: 'inherit' });
+}

@@ -104,6 +104,7 @@ const envSchema = z.object({
   VAPID_SUBJECT: z.string().optional(),
   PUSH_ALLOWED_HOSTS: z.string().optional(),
   METRICS_TOKEN: z.string().optional(),
+  WEB_DIR: z.string().default('dist/web'),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   STORAGE_DIR: z.string().optional(),
   S3_BUCKET: z.string().optional(),
@@ -201,6 +202,8 @@ export interface Config {
   pushAllowedHosts: string[];
   /** Bearer token for /metrics (issue #22); unset outside production leaves /metrics open. */
   metricsToken?: string;
+  /** The built web app served at / (issue #19); unset or missing build: not served. */
+  webDir?: string;
   bodyLimit: number;
   corsOrigins: string[];
   trustProxy: boolean;
@@ -311,6 +314,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     },
     identity: { baseUrl: e.IDENTITY_BASE_URL, apiKey: e.IDENTITY_API_KEY },
     metricsToken: e.METRICS_TOKEN || undefined,
+    webDir: e.WEB_DIR || undefined,
     pushAllowedHosts: (e.PUSH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT ?? 'mailto:operator@example.com' },
     bodyLimit: e.BODY_LIMIT_BYTES,

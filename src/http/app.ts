@@ -23,6 +23,7 @@ import { securityHeaders } from './security-headers.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation, type AuthUser, type OpContext, type RateClass } from './registry.js';
 import { withIdempotency } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
+import { registerWebApp } from './web-app.js';
 import { clearRefreshCookie, moveRefreshTokenToCookie, refreshTokenFromCookie, wantsCookieTransport } from './session-cookie.js';
 import { registerSandboxRoutes } from '../sandbox/routes.js';
 import { registerPublicRoutes } from './public-routes.js';
@@ -215,6 +216,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.get('/.well-known/jwks.json', async () => services.tokens.jwks());
 
   await registerPublicRoutes(app, services);
+  if (registerWebApp(app, config.webDir)) app.log.debug({ dir: config.webDir }, 'serving the web app');
   if (config.sandbox) await registerSandboxRoutes(app, services);
   registerJobs(services);
 

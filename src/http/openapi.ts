@@ -53,7 +53,7 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
       },
     };
     for (const [status, list] of [...byStatus.entries()].sort()) {
-      responses[String(status)] = { description: list.join(', '), content: { 'application/json': { schema: errorSchema } } };
+      responses[String(status)] = { description: list.join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     const inputSchema = jsonSchema(op.input, 'input') as { properties?: Record<string, any>; required?: string[] };
     const operation: Record<string, unknown> = {
@@ -85,7 +85,7 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
     openapi: '3.1.0',
     info: { title: 'Bills, wallet and identity service', version: '1.0.0', description: 'Generated from the operation registry.' },
     servers: [{ url: config.publicUrl }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: { schemas: { Error: errorSchema }, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     paths,
   };
 }

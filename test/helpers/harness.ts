@@ -79,6 +79,8 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
     DATABASE_URL: url,
     ADMIN_EMAILS: 'admin@example.com',
     LOG_LEVEL: 'info',
+    // The API alone; test/http/web-app.test.ts mounts a built app from its own directory.
+    WEB_DIR: '',
     ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...opts.env,
   });

@@ -1,0 +1,34 @@
+// The web app's JavaScript budget (issue #19): what the sign-in and home screens load, gzip, at most 180 KB.
+// Reads the build in dist/web: the entry and the chunks index.html preloads, plus the Home screen's chunk and
+// every chunk it imports (followed transitively). Exits 1 over budget. `node scripts/web-budget.mjs`.
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import zlib from 'node:zlib';
+
+const BUDGET_KB = 180;
+const dir = 'dist/web';
+const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+const seen = new Set();
+const queue = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+queue.push(...fs.readdirSync(path.join(dir, 'assets')).filter((f) => /^Home-[\w-]+\.js$/.test(f)).map((f) => `assets/${f}`));
+while (queue.length) {
+  const file = queue.shift();
+  if (seen.has(file)) continue;
+  seen.add(file);
+  const code = fs.readFileSync(path.join(dir, file), 'utf8');
+  // Static imports only ("from './x.js'" and bare "import './x.js'"); dynamic import() chunks load later.
+  for (const m of code.matchAll(/(?:from|import)\s*["']\.\/([\w.-]+\.js)["']/g)) queue.push(`assets/${m[1]}`);
+}
+let total = 0;
+for (const f of seen) {
+  const gz = zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length;
+  total += gz;
+  process.stdout.write(`${(gz / 1024).toFixed(1).padStart(7)} KB  ${f}\n`);
+}
+const kb = total / 1024;
+process.stdout.write(`${kb.toFixed(1).padStart(7)} KB  sign-in + home JavaScript, gzip (budget ${BUDGET_KB} KB)\n`);
+if (kb > BUDGET_KB) {
+  process.stderr.write(`over budget by ${(kb - BUDGET_KB).toFixed(1)} KB\n`);
+  process.exit(1);
+}

@@ -1,0 +1,49 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * Browser journeys (issue #19) against a real server: the built app served by `node dist/main.js --sandbox`
+ * (embedded PGlite in a fresh directory, every upstream simulated). Chromium is the machine's (Debian package):
+ * Playwright's own download is not reachable. CHROMIUM_PATH overrides where it is.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const BASE_URL = `http://localhost:${PORT}`;
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: path.join(os.tmpdir(), 'vtu-e2e-results'),
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'off',
+    screenshot: 'off',
+    permissions: ['camera', 'notifications'],
+    launchOptions: {
+      executablePath,
+      args: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--no-sandbox'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'node dist/main.js --sandbox',
+    cwd: path.resolve(import.meta.dirname, '..'),
+    url: `${BASE_URL}/readyz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      PUBLIC_URL: BASE_URL,
+      DATA_DIR: path.join(os.tmpdir(), `vtu-e2e-${process.pid}-${Date.now()}`),
+      ADMIN_EMAILS: 'ops@example.com',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

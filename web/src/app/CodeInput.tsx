@@ -1,0 +1,30 @@
+import { PinInput, Text } from '@mantine/core';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * A 6-digit one-time code: six boxes, each named for screen readers; pasting or the phone's one-time-code
+ * suggestion fills them all, and the last digit calls onComplete (the code submits itself).
+ */
+export function CodeInput(p: { label: string; value: string; onChange(v: string): void; onComplete(v: string): void; disabled?: boolean }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div role="group" aria-labelledby={id}>
+      <Text id={id} fw={500} size="sm" mb={4}>
+        {p.label}
+      </Text>
+      <PinInput
+        length={6}
+        type="number"
+        oneTimeCode
+        value={p.value}
+        onChange={p.onChange}
+        onComplete={p.onComplete}
+        disabled={p.disabled}
+        autoFocus
+        getInputProps={(index) => ({ 'aria-label': t('app.codeDigit', { n: index + 1 }) })}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { post } from '../api/client';
+import { CodeInput } from './CodeInput';
+import { forgetGrant, rememberGrant, validGrant } from './grant';
+import { errorMessage, isCode } from './errors';
+
+/**
+ * Step-up (issue #22): an operation that answers STEP_UP_REQUIRED is run again with a grant. The hook asks the
+ * service to e-mail a code, lets the person type it (or an authenticator code), trades it for a grant and retries.
+ */
+
+export function useStepUp() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const pending = useRef<{ resolve: (grant: string) => void; reject: (e: unknown) => void } | null>(null);
+
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function sendCode() {
+    setNotice(null);
+    try {
+      await post('/_serverFn/sendStepupEmailCodeBearer2FA', {});
+      setNotice(t('stepup.body'));
+    } catch (err) {
+      // Too soon for another e-mail: the person can wait and resend, or use an authenticator code.
+      setNotice(isCode(err, 'OTP_COOLDOWN') ? t('stepup.cooldown') : errorMessage(err));
+    }
+  }
+
+  const askGrant = async (): Promise<string> => {
+    setCode('');
+    setError(null);
+    setOpen(true);
+    await sendCode();
+    return new Promise((resolve, reject) => (pending.current = { resolve, reject }));
+  };
+
+  async function confirm(value: string) {
+    setBusy(true);
+    setError(null);
+    try {
+      const { grantToken, expiresAt } = await post('/_serverFn/verifyStepupChallengeBearer2FA', { totpCode: value });
+      rememberGrant(grantToken, expiresAt);
+      setOpen(false);
+      pending.current?.resolve(grantToken);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /**
+   * Runs `fn` (with the last grant while it is valid, unless `fresh`); when the service asks for a grant, gets one
+   * and runs `fn` again with it. Money leaving to someone else asks afresh each time (`fresh`).
+   */
+  async function withGrant<T>(fn: (grantToken?: string) => Promise<T>, opts: { fresh?: boolean } = {}): Promise<T> {
+    try {
+      return await fn(opts.fresh ? undefined : validGrant());
+    } catch (err) {
+      if (!isCode(err, 'STEP_UP_REQUIRED')) throw err;
+      forgetGrant();
+      return fn(await askGrant());
+    }
+  }
+
+  const modal = (
+    <Modal
+      opened={open}
+      onClose={() => {
+        setOpen(false);
+        pending.current?.reject(new Error('cancelled'));
+      }}
+      title={t('stepup.title')}
+      closeButtonProps={{ 'aria-label': t('app.close') }}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void confirm(code);
+        }}
+      >
+        <Stack>
+          <Text role="status">{notice ?? t('app.loading')}</Text>
+          <CodeInput label={t('stepup.code')} value={code} onChange={setCode} onComplete={(v) => void confirm(v)} disabled={busy} />
+          {error && <Alert color="red" role="alert">{error}</Alert>}
+          <Button type="submit" loading={busy} disabled={code.length !== 6}>
+            {t('stepup.confirm')}
+          </Button>
+          <Button variant="subtle" onClick={() => void sendCode()}>
+            {t('stepup.resend')}
+          </Button>
+        </Stack>
+      </form>
+    </Modal>
+  );
+  return { withGrant, modal };
+}

@@ -1,0 +1,146 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ApiError, NetworkError, onUnauthenticated, post, setAccessToken } from '../api/client';
+import { clearOffline, hasOfflineSnapshot } from './offline';
+import { queryClient } from './query';
+import { forgetGrant } from './grant';
+
+/**
+ * The session (DESIGN §13): the access token in memory only, the refresh token in the service's HttpOnly cookie.
+ * The app starts by refreshing from the cookie, claims the session for this device, refreshes silently before
+ * the access token expires and shows a clear screen when another device took the session over.
+ */
+export type AuthStatus = 'starting' | 'signedOut' | 'signedIn' | 'superseded' | 'offline';
+interface Session {
+  accessToken: string;
+  expiresIn: number;
+  user: { id: string; email: string; username: string | null };
+}
+interface AuthState {
+  status: AuthStatus;
+  user: Session['user'] | null;
+  signedIn(session: Session, method: 'email_otp' | 'login_pin'): Promise<void>;
+  signOut(): Promise<void>;
+  superseded(): void;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+const DEVICE_KEY = 'vtu.device';
+
+export function deviceId(): string {
+  let id = localStorage.getItem(DEVICE_KEY);
+  if (!id) localStorage.setItem(DEVICE_KEY, (id = crypto.randomUUID()));
+  return id;
+}
+
+type Refreshed = { ok: true; session: Session } | { ok: false; reason: 'signedOut' | 'superseded' | 'offline' };
+
+async function refreshFromCookie(): Promise<Refreshed> {
+  try {
+    const { session } = await post('/_serverFn/refreshSessionPublicAuth', {} as never);
+    return { ok: true, session };
+  } catch (err) {
+    if (err instanceof NetworkError) return { ok: false, reason: 'offline' };
+    if (err instanceof ApiError && err.code === 'SESSION_SUPERSEDED') return { ok: false, reason: 'superseded' };
+    return { ok: false, reason: 'signedOut' };
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<AuthStatus>('starting');
+  const [user, setUser] = useState<Session['user'] | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const inflight = useRef<Promise<boolean> | null>(null);
+
+  const adopt = useCallback((session: Session) => {
+    setAccessToken(session.accessToken);
+    setUser(session.user);
+    clearTimeout(timer.current);
+    // Silent refresh a minute before the access token expires.
+    timer.current = setTimeout(() => void refresh(), Math.max(10, session.expiresIn - 60) * 1000);
+  }, []);
+
+  const refresh = useCallback((): Promise<boolean> => {
+    inflight.current ??= refreshFromCookie()
+      .then((r) => {
+        if (r.ok) {
+          adopt(r.session);
+          return true;
+        }
+        setAccessToken(null);
+        if (r.reason === 'superseded') setStatus('superseded');
+        else if (r.reason === 'signedOut') setStatus('signedOut');
+        return false;
+      })
+      .finally(() => (inflight.current = null));
+    return inflight.current;
+  }, [adopt]);
+
+  const superseded = useCallback(() => {
+    setAccessToken(null);
+    forgetGrant();
+    clearTimeout(timer.current);
+    queryClient.clear();
+    setStatus('superseded');
+  }, []);
+
+  useEffect(() => {
+    onUnauthenticated(refresh);
+    void (async () => {
+      const r = await refreshFromCookie();
+      if (r.ok) {
+        adopt(r.session);
+        await claim().catch(() => undefined);
+        setStatus('signedIn');
+      } else if (r.reason === 'offline') setStatus(hasOfflineSnapshot() ? 'offline' : 'signedOut');
+      else setStatus(r.reason);
+    })();
+    return () => clearTimeout(timer.current);
+  }, [adopt, refresh]);
+
+  // The device keeps its claim on the session alive; another device's claim supersedes this one.
+  useEffect(() => {
+    if (status !== 'signedIn') return;
+    const beat = setInterval(() => {
+      post('/_serverFn/heartbeatSessionBearerAuth', { deviceId: deviceId() }).catch((err) => {
+        if (err instanceof ApiError && err.code === 'SESSION_SUPERSEDED') superseded();
+      });
+    }, 60_000);
+    return () => clearInterval(beat);
+  }, [status, superseded]);
+
+  const value = useMemo<AuthState>(
+    () => ({
+      status,
+      user,
+      async signedIn(session, method) {
+        adopt(session);
+        await claim();
+        post('/_serverFn/notifyLoginBearerAuth', { device: navigator.userAgent.slice(0, 200), method }).catch(() => undefined);
+        setStatus('signedIn');
+      },
+      async signOut() {
+        await post('/_serverFn/signOutBearerAuth', {}).catch(() => undefined);
+        setAccessToken(null);
+        forgetGrant();
+        clearTimeout(timer.current);
+        clearOffline();
+        queryClient.clear();
+        setUser(null);
+        setStatus('signedOut');
+      },
+      superseded,
+    }),
+    [status, user, adopt, superseded],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+async function claim() {
+  await post('/_serverFn/claimSessionBearerAuth', { deviceId: deviceId(), userAgent: navigator.userAgent.slice(0, 200) });
+}
+
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth outside AuthProvider');
+  return ctx;
+}

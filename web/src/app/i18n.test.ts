@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../../src/http/errors';
+import { en } from '../locales/en';
+import { ha } from '../locales/ha';
+import { pcm } from '../locales/pcm';
+import { yo } from '../locales/yo';
+
+/** Issue #19: every language has every key (and no stray ones), placeholders kept; every error code has a message. */
+const keys = (o: object, prefix = ''): string[] =>
+  Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v as object, `${prefix}${k}.`)));
+const at = (o: object, path: string) => path.split('.').reduce<any>((x, k) => x?.[k], o) as string | undefined;
+const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+describe('languages', () => {
+  const english = keys(en);
+  for (const [name, lang] of Object.entries({ pcm, ha, yo })) {
+    it(`${name} has every English key, no others, with the same placeholders`, () => {
+      expect(english.filter((k) => typeof at(lang, k) !== 'string' || at(lang, k)!.trim() === '')).toEqual([]);
+      expect(keys(lang).filter((k) => !english.includes(k))).toEqual([]);
+      expect(english.filter((k) => placeholders(at(lang, k)!).join() !== placeholders(at(en, k)!).join())).toEqual([]);
+    });
+  }
+  it('every error code the service answers has a human message', () => {
+    expect(ERROR_CODES.filter((c) => !(c in en.errors))).toEqual([]);
+  });
+});

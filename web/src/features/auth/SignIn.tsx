@@ -1,0 +1,151 @@
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { post } from '../../api/client';
+import { useAuth } from '../../app/auth';
+import { CodeInput } from '../../app/CodeInput';
+import { errorMessage } from '../../app/errors';
+
+/** Sign-in: e-mail, then the 6-digit code (paste fills every box and submits); or identifier and login PIN. */
+export function SignIn() {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<'code' | 'pin'>('code');
+  return (
+    <main>
+      <Center mih="100vh" p="md">
+        <Paper withBorder p="lg" radius="md" w="100%" maw={420}>
+          <Stack>
+            <Title order={1}>{t('auth.title')}</Title>
+            {mode === 'code' ? <CodeSignIn /> : <PinSignIn />}
+            <Anchor component="button" type="button" onClick={() => setMode(mode === 'code' ? 'pin' : 'code')}>
+              {mode === 'code' ? t('auth.withPin') : t('auth.withCode')}
+            </Anchor>
+          </Stack>
+        </Paper>
+      </Center>
+    </main>
+  );
+}
+
+function CodeSignIn() {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [cooldown, setCooldown] = useState(0);
+
+  useEffect(() => {
+    if (cooldown <= 0) return;
+    const id = setTimeout(() => setCooldown(cooldown - 1), 1000);
+    return () => clearTimeout(id);
+  }, [cooldown]);
+
+  async function send(e?: FormEvent) {
+    e?.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await post('/_serverFn/sendLoginOtpPublicAuth', { email });
+      setSentTo(email);
+      setCode('');
+      const { secondsRemaining } = await post('/_serverFn/getOtpCooldownPublicAuth', { email });
+      setCooldown(secondsRemaining);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function verify(value: string) {
+    if (!sentTo || value.length !== 6) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { session } = await post('/_serverFn/verifyLoginOtpPublicAuth', { email: sentTo, code: value });
+      await auth.signedIn(session, 'email_otp');
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  if (!sentTo)
+    return (
+      <form onSubmit={send} noValidate>
+        <Stack>
+          <Text>{t('auth.intro')}</Text>
+          <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value.trim())} />
+          {error && <Alert color="red" role="alert">{error}</Alert>}
+          <Button type="submit" loading={busy} disabled={!email.includes('@')}>
+            {t('auth.sendCode')}
+          </Button>
+        </Stack>
+      </form>
+    );
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void verify(code);
+      }}
+    >
+      <Stack>
+        <Text role="status">{t('auth.codeSent', { email: sentTo })}</Text>
+        <CodeInput label={t('auth.code')} value={code} onChange={setCode} onComplete={(v) => void verify(v)} disabled={busy} />
+        {error && <Alert color="red" role="alert">{error}</Alert>}
+        <Button type="submit" loading={busy} disabled={code.length !== 6}>
+          {t('auth.verify')}
+        </Button>
+        {cooldown > 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('auth.resendIn', { seconds: cooldown })}
+          </Text>
+        ) : (
+          <Anchor component="button" type="button" onClick={() => void send()}>
+            {t('auth.resend')}
+          </Anchor>
+        )}
+        <Anchor component="button" type="button" onClick={() => setSentTo(null)}>
+          {t('auth.otherEmail')}
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+function PinSignIn() {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const [identifier, setIdentifier] = useState('');
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { session } = await post('/_serverFn/startPinLoginPublicAuth', { identifier, pin });
+      await auth.signedIn(session, 'login_pin');
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <TextInput label={t('auth.identifier')} autoComplete="username" required value={identifier} onChange={(e) => setIdentifier(e.currentTarget.value.trim())} />
+        <PasswordInput label={t('auth.loginPin')} autoComplete="current-password" inputMode="numeric" required value={pin} onChange={(e) => setPin(e.currentTarget.value)} />
+        {error && <Alert color="red" role="alert">{error}</Alert>}
+        <Button type="submit" loading={busy}>
+          {t('auth.verify')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,112 @@
+import { Alert, Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { newIdempotencyKey, post } from '../../api/client';
+import { AmountInput } from '../../app/AmountInput';
+import { errorMessage } from '../../app/errors';
+import { formatNaira } from '../../app/format';
+import { buyOnce } from './buy-once';
+import { detectNetwork, NETWORK_NAMES, parseNumbers } from './network';
+import { PinPad } from './PinPad';
+import type { PurchaseTx } from './purchase-state';
+
+type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
+
+/** Airtime for several numbers: one list (typed or pasted column), one PIN, one summary with each result. */
+export function BulkBuy() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [text, setText] = useState('');
+  const [amount, setAmount] = useState<number | ''>('');
+  const [price, setPrice] = useState<number | null>(null);
+  const [pin, setPin] = useState('');
+  const [lines, setLines] = useState<Line[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { valid, invalid } = parseNumbers(text);
+
+  async function review() {
+    setError(null);
+    try {
+      setPrice((await post('/_serverFn/quotePriceBearerVTU', { service: 'airtime', wholesale: amount as number })).retail);
+      setLines(valid.map((phone) => ({ phone, network: detectNetwork(phone) })));
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }
+
+  async function run(p: string) {
+    setBusy(true);
+    const update = (i: number, patch: Partial<Line>) => setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
+    for (const [i, line] of lines.entries()) {
+      if (line.result) continue;
+      if (!line.network) {
+        update(i, { error: t('buy.notDetected') });
+        continue;
+      }
+      try {
+        const tx = await buyOnce({ service: 'airtime', network: line.network, phone: line.phone, amount: amount as number }, p, newIdempotencyKey(), () => update(i, { checking: true }));
+        update(i, { result: tx, checking: false, error: undefined });
+      } catch (err) {
+        update(i, { error: errorMessage(err), checking: false });
+      }
+    }
+    setPin('');
+    setBusy(false);
+    void qc.invalidateQueries({ queryKey: ['wallet'] });
+  }
+
+  return (
+    <Stack>
+      <Textarea label={t('buy.numbers')} autosize minRows={3} value={text} onChange={(e) => setText(e.currentTarget.value)} disabled={busy || price !== null} />
+      {invalid.length > 0 && <Alert color="yellow">{invalid.join(', ')}</Alert>}
+      <AmountInput label={t('buy.amount')} min={50} value={amount} onChange={setAmount} disabled={busy || price !== null} />
+      {error && <Alert color="red" role="alert">{error}</Alert>}
+      {price === null ? (
+        <Button onClick={() => void review()} disabled={valid.length === 0 || typeof amount !== 'number' || amount < 50}>
+          {t('buy.review')}
+        </Button>
+      ) : (
+        <>
+          <Text fw={600}>{t('buy.price', { amount: `${valid.length} × ${formatNaira(price)} = ${formatNaira(valid.length * price)}` })}</Text>
+          <Table aria-label={t('buy.summary')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('buy.phone')}</Table.Th>
+                <Table.Th>{t('buy.network')}</Table.Th>
+                <Table.Th>{t('tx.status')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {lines.map((l) => (
+                <Table.Tr key={l.phone}>
+                  <Table.Td>{l.phone}</Table.Td>
+                  <Table.Td>{l.network ? NETWORK_NAMES[l.network as keyof typeof NETWORK_NAMES] : '—'}</Table.Td>
+                  <Table.Td>
+                    {l.result ? (
+                      <Link to="/buy/result/$id" params={{ id: l.result.id }}>
+                        <Badge color={l.result.status === 'success' ? 'green' : l.result.status === 'failed' ? 'red' : 'blue'}>{t(`result.${l.result.status}`)}</Badge>
+                      </Link>
+                    ) : l.checking ? (
+                      t('result.checking')
+                    ) : (
+                      (l.error ?? '')
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {lines.some((l) => !l.result) && <PinPad value={pin} onChange={setPin} onConfirm={(p) => void run(p)} busy={busy} />}
+          <Group>
+            <Button variant="subtle" onClick={() => (setPrice(null), setLines([]))} disabled={busy}>
+              {t('buy.another')}
+            </Button>
+          </Group>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+import { Alert, Button, CopyButton, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { post } from '../../api/client';
+import { errorMessage } from '../../app/errors';
+import { formatNaira } from '../../app/format';
+import { LinkButton } from '../../app/LinkButton';
+
+/** A purchase's outcome, updated live while processing (polled until success or failed-and-refunded). */
+export function PurchaseResultScreen() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const { id } = useParams({ from: '/app/buy/result/$id' });
+  const tx = useQuery({
+    queryKey: ['vtuTx', id],
+    queryFn: () => post('/_serverFn/getMyVtuTransactionBearerVTU', { id }).then((r) => r.transaction),
+    refetchInterval: (q) => (q.state.data?.status === 'processing' ? 2000 : false),
+  });
+  const status = tx.data?.status;
+  useEffect(() => {
+    if (status && status !== 'processing') void qc.invalidateQueries({ queryKey: ['wallet'] });
+  }, [status, qc]);
+  return (
+    <Stack maw={520}>
+      <Title order={1}>{t('buy.title')}</Title>
+      {tx.error && <Alert color="red" role="alert">{errorMessage(tx.error)}</Alert>}
+      {!tx.data && !tx.error && <Loader aria-label={t('app.loading')} />}
+      {tx.data && (
+        <Stack>
+          <div role="status" aria-live="polite" data-testid="purchase-status">
+            {status === 'success' && <Alert color="green" title={t('result.success')}>{formatNaira(tx.data.amount)} · {tx.data.recipient}</Alert>}
+            {status === 'processing' && (
+              <Alert color="blue" title={t('result.processing')} icon={<Loader size="xs" aria-hidden />}>
+                {t('result.processingBody')}
+              </Alert>
+            )}
+            {status === 'failed' && (
+              <Alert color="red" title={t('result.failed')}>
+                {t('result.failedBody', { amount: formatNaira(tx.data.amount) })}
+              </Alert>
+            )}
+          </div>
+          {tx.data.token && (
+            <Stack gap={4}>
+              <Text fw={600}>{t('result.token')}</Text>
+              <Text className="token-box" data-testid="token">
+                {tx.data.token}
+              </Text>
+              <CopyButton value={tx.data.token}>{({ copied, copy }) => <Button onClick={copy} variant="light">{copied ? t('app.copied') : `${t('app.copy')} ${t('result.token')}`}</Button>}</CopyButton>
+            </Stack>
+          )}
+          <Text size="sm">
+            {t('result.reference')}: {tx.data.reference}
+          </Text>
+          <Group>
+            <LinkButton to="/transactions/$reference" params={{ reference: tx.data.reference }} variant="light">
+              {t('result.viewReceipt')}
+            </LinkButton>
+            <LinkButton to="/buy" search={{}}>
+              {t('buy.another')}
+            </LinkButton>
+          </Group>
+        </Stack>
+      )}
+    </Stack>
+  );
+}

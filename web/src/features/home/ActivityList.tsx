@@ -1,0 +1,52 @@
+import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatNaira } from '../../app/format';
+
+export interface Activity {
+  id: string;
+  type: string;
+  amount: number;
+  description: string;
+  createdAt: string;
+  reference?: string;
+}
+
+/** Money movements, newest first: credits in green with +, debits with −. */
+export function ActivityList({ items, linked = true }: { items?: Activity[]; linked?: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  if (!items) return <Text c="dimmed">{t('app.loading')}</Text>;
+  if (items.length === 0) return <Text c="dimmed">{t('home.noActivity')}</Text>;
+  return (
+    <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+      {items.map((a) => {
+        const row = (
+          <Group justify="space-between" wrap="nowrap" py="xs" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+            <div style={{ minWidth: 0 }}>
+              <Text truncate>{a.description}</Text>
+              <Text size="xs" c="dimmed">
+                {formatDateTime(a.createdAt)}
+              </Text>
+            </div>
+            <Text fw={600} c={a.amount >= 0 ? 'brand.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+              {a.amount >= 0 ? '+' : '−'}
+              {formatNaira(Math.abs(a.amount))}
+            </Text>
+          </Group>
+        );
+        return (
+          <li key={a.id}>
+            {linked && a.reference ? (
+              <UnstyledButton w="100%" onClick={() => void navigate({ to: '/transactions/$reference', params: { reference: a.reference! } })}>
+                {row}
+              </UnstyledButton>
+            ) : (
+              row
+            )}
+          </li>
+        );
+      })}
+    </Stack>
+  );
+}

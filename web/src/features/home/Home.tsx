@@ -1,0 +1,50 @@
+import { Alert, Group, SimpleGrid, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../app/errors';
+import { saveOffline } from '../../app/offline';
+import { ActivityList } from './ActivityList';
+import { Balances, walletQuery } from './Balances';
+import { LinkButton } from '../../app/LinkButton';
+
+export function Home() {
+  const { t } = useTranslation();
+  const wallet = useQuery(walletQuery);
+  useEffect(() => {
+    if (wallet.data) saveOffline(wallet.data);
+  }, [wallet.data]);
+  return (
+    <Stack>
+      <Title order={1}>{t('home.title')}</Title>
+      {wallet.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(wallet.error)}
+        </Alert>
+      )}
+      <Balances balance={wallet.data?.balance} lockedBonus={wallet.data?.lockedBonus} referralLockedBonus={wallet.data?.referralLockedBonus} />
+      <section aria-labelledby="quick">
+        <Title order={2} id="quick" size="h4" mb="xs">
+          {t('home.quickActions')}
+        </Title>
+        <SimpleGrid cols={{ base: 2, sm: 4 }}>
+          <LinkButton to="/buy" search={{ service: 'airtime' }}>{t('buy.airtime')}</LinkButton>
+          <LinkButton to="/buy" search={{ service: 'data' }}>{t('buy.data')}</LinkButton>
+          <LinkButton to="/fund" variant="light">{t('nav.fund')}</LinkButton>
+          <LinkButton to="/transfer" variant="light">{t('nav.transfer')}</LinkButton>
+        </SimpleGrid>
+      </section>
+      <section aria-labelledby="recent">
+        <Group justify="space-between">
+          <Title order={2} id="recent" size="h4">
+            {t('home.recent')}
+          </Title>
+          <LinkButton to="/transactions" variant="subtle" size="compact-sm">
+            {t('home.viewAll')}
+          </LinkButton>
+        </Group>
+        <ActivityList items={wallet.data?.log.slice(0, 5)} />
+      </section>
+    </Stack>
+  );
+}

@@ -1,0 +1,139 @@
+import { Alert, Badge, Button, Card, Group, Radio, Stack, Text, Title } from '@mantine/core';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { get, post } from '../../api/client';
+import { errorMessage } from '../../app/errors';
+import { formatDateTime } from '../../app/format';
+import { enablePush } from './push';
+
+/** The inbox (unread count, mark read), announcements with polls, and turning on push for this device. */
+export function Inbox() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const list = useInfiniteQuery({
+    queryKey: ['notifications', 'list'],
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) => get('/_serverFn/listNotificationsBearerNotifications', { limit: 20, offset: pageParam }),
+    getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
+  });
+  const invalidate = () => qc.invalidateQueries({ queryKey: ['notifications'] });
+  const markRead = useMutation({ mutationFn: (id: string) => post('/_serverFn/markNotificationReadBearerNotifications', { id }), onSuccess: invalidate });
+  const markAll = useMutation({ mutationFn: () => post('/_serverFn/markAllNotificationsReadBearerNotifications', {}), onSuccess: invalidate });
+  const [push, setPush] = useState<string | null>(null);
+  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const unread = list.data?.pages[0]?.unread ?? 0;
+  return (
+    <Stack maw={640}>
+      <Title order={1}>{t('notifications.title')}</Title>
+      <Card withBorder>
+        <Group justify="space-between">
+          <Text fw={600}>{t('notifications.push')}</Text>
+          <Button
+            variant="light"
+            onClick={() =>
+              void enablePush()
+                .then((r) => setPush(r === 'on' ? t('notifications.pushOn') : t('notifications.pushBlocked')))
+                .catch((err) => setPush(errorMessage(err)))
+            }
+          >
+            {t('notifications.enablePush')}
+          </Button>
+        </Group>
+        {push && (
+          <Text size="sm" role="status" mt="xs">
+            {push}
+          </Text>
+        )}
+      </Card>
+      <Group justify="space-between">
+        <Text data-testid="unread-count">{t('notifications.unread', { count: unread })}</Text>
+        <Button variant="subtle" onClick={() => markAll.mutate()} disabled={unread === 0}>
+          {t('notifications.markAll')}
+        </Button>
+      </Group>
+      {list.error && <Alert color="red" role="alert">{errorMessage(list.error)}</Alert>}
+      {list.isSuccess && items.length === 0 && <Text c="dimmed">{t('notifications.none')}</Text>}
+      <Stack component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+        {items.map((n) => (
+          <Card key={n.id} withBorder component="li" bg={n.read ? undefined : 'green.0'}>
+            <Group justify="space-between" wrap="nowrap" align="start">
+              <div>
+                <Text fw={n.read ? 400 : 700}>{n.title}</Text>
+                <Text size="sm">{n.body}</Text>
+                <Text size="xs" c="dimmed">
+                  {formatDateTime(n.createdAt)}
+                </Text>
+              </div>
+              {!n.read && (
+                <Button size="compact-sm" variant="light" onClick={() => markRead.mutate(n.id)} aria-label={`${t('notifications.markRead')}: ${n.title}`}>
+                  {t('notifications.markRead')}
+                </Button>
+              )}
+            </Group>
+          </Card>
+        ))}
+      </Stack>
+      {list.hasNextPage && (
+        <Button variant="light" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
+          {t('tx.more')}
+        </Button>
+      )}
+      <Broadcasts />
+    </Stack>
+  );
+}
+
+function Broadcasts() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: ['broadcasts'], queryFn: () => get('/_serverFn/listBroadcastsBearerNotifications', { limit: 20 }) });
+  const vote = useMutation({
+    mutationFn: (v: { pollId: string; optionId: string }) => post('/_serverFn/votePollBearerNotifications', v),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['broadcasts'] }),
+  });
+  const [choice, setChoice] = useState<Record<string, string>>({});
+  if (!list.data?.items.length) return null;
+  return (
+    <Stack component="section" aria-labelledby="broadcasts">
+      <Title order={2} size="h4" id="broadcasts">
+        {t('notifications.broadcasts')}
+      </Title>
+      {list.data.items.map((b) => (
+        <Card key={b.id} withBorder>
+          <Text fw={600}>{b.title}</Text>
+          <Text size="sm">{b.body}</Text>
+          {b.poll && (
+            <Stack mt="sm">
+              {b.poll.myVote ? (
+                <Stack gap={2}>
+                  <Badge color="green">{t('notifications.voted')}</Badge>
+                  {b.poll.options.map((o) => (
+                    <Text key={o.id} size="sm">
+                      {o.label}
+                      {o.votes !== undefined ? `: ${o.votes}` : ''}
+                    </Text>
+                  ))}
+                </Stack>
+              ) : (
+                <>
+                  <Radio.Group label={b.poll.question} value={choice[b.poll.id] ?? ''} onChange={(v) => setChoice({ ...choice, [b.poll!.id]: v })}>
+                    <Stack gap={4} mt={4}>
+                      {b.poll.options.map((o) => (
+                        <Radio key={o.id} value={o.id} label={o.label} />
+                      ))}
+                    </Stack>
+                  </Radio.Group>
+                  <Button size="compact-md" disabled={!choice[b.poll.id]} onClick={() => vote.mutate({ pollId: b.poll!.id, optionId: choice[b.poll!.id] })}>
+                    {t('notifications.vote')}
+                  </Button>
+                </>
+              )}
+            </Stack>
+          )}
+        </Card>
+      ))}
+      {vote.error && <Alert color="red" role="alert">{errorMessage(vote.error)}</Alert>}
+    </Stack>
+  );
+}

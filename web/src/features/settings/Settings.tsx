@@ -1,0 +1,231 @@
+import { Alert, Button, Card, Checkbox, Group, Image, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { get, post } from '../../api/client';
+import { useAuth } from '../../app/auth';
+import { errorMessage } from '../../app/errors';
+import { LANGUAGES, setLanguage, type Language } from '../../app/i18n';
+import { useStepUp } from '../../app/StepUp';
+
+/** Profile, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
+export function Settings() {
+  const { t } = useTranslation();
+  return (
+    <Stack maw={640}>
+      <Title order={1}>{t('settings.title')}</Title>
+      <Profile />
+      <TransactionPin />
+      <LoginPin />
+      <TwoFactor />
+      <Preferences />
+      <CloseAccount />
+    </Stack>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card withBorder component="section" aria-labelledby={id}>
+      <Stack>
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+function Result({ error, ok }: { error: unknown; ok?: string | false }) {
+  if (error && !(error instanceof Error && error.message === 'cancelled')) return <Alert color="red" role="alert">{errorMessage(error)}</Alert>;
+  if (ok) return <Alert color="green" role="status">{ok}</Alert>;
+  return null;
+}
+
+function Profile() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const profile = useQuery({ queryKey: ['profile'], queryFn: () => get('/_serverFn/getProfileBearerSettings') });
+  const [username, setUsername] = useState<string | null>(null);
+  const [fullName, setFullName] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: () => post('/_serverFn/updateProfileBearerSettings', { ...(username ? { username } : {}), ...(fullName ? { fullName } : {}) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['profile'] }),
+  });
+  const p = profile.data?.profile;
+  return (
+    <Section id="profile" title={t('settings.profile')}>
+      <Text size="sm">{p?.email}</Text>
+      <TextInput label={t('settings.username')} value={username ?? p?.username ?? ''} onChange={(e) => setUsername(e.currentTarget.value.trim())} autoCapitalize="none" />
+      <TextInput label={t('settings.fullName')} value={fullName ?? p?.fullName ?? ''} onChange={(e) => setFullName(e.currentTarget.value)} />
+      <Result error={save.error} ok={save.isSuccess && t('settings.saved')} />
+      <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!username && !fullName}>
+        {t('app.save')}
+      </Button>
+    </Section>
+  );
+}
+
+function TransactionPin() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const stepUp = useStepUp();
+  const has = useQuery({ queryKey: ['hasPin'], queryFn: () => get('/_serverFn/hasTransactionPinBearerSettings') });
+  const [pin, setPin] = useState('');
+  const [current, setCurrent] = useState('');
+  const save = useMutation({
+    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/setTransactionPinFnBearerSettings', { pin, ...(has.data?.hasPin ? { currentPin: current } : {}) }, { grantToken })),
+    onSuccess: () => {
+      setPin('');
+      setCurrent('');
+      void qc.invalidateQueries({ queryKey: ['hasPin'] });
+    },
+  });
+  const isSet = has.data?.hasPin;
+  return (
+    <Section id="txpin" title={t('settings.txPin')}>
+      <Text size="sm">{isSet ? t('settings.txPinSet') : t('settings.txPinNotSet')}</Text>
+      {isSet && <PasswordInput label={t('settings.currentPin')} inputMode="numeric" maxLength={4} value={current} onChange={(e) => setCurrent(e.currentTarget.value.replace(/\D/g, ''))} />}
+      <PasswordInput label={t('settings.newPin')} inputMode="numeric" maxLength={4} value={pin} onChange={(e) => setPin(e.currentTarget.value.replace(/\D/g, ''))} />
+      <Result error={save.error} ok={save.isSuccess && t('settings.pinSaved')} />
+      <Button onClick={() => save.mutate()} loading={save.isPending} disabled={pin.length !== 4 || (isSet === true && current.length !== 4)}>
+        {isSet ? t('settings.changePin') : t('settings.setPin')}
+      </Button>
+      {stepUp.modal}
+    </Section>
+  );
+}
+
+function LoginPin() {
+  const { t } = useTranslation();
+  const stepUp = useStepUp();
+  const status = useQuery({ queryKey: ['loginPin'], queryFn: () => get('/_serverFn/getLoginPinStatusBearerAuth') });
+  const [pin, setPin] = useState('');
+  const qc = useQueryClient();
+  const save = useMutation({
+    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/setLoginPinBearerAuth', { pin }, { grantToken })),
+    onSuccess: () => (setPin(''), void qc.invalidateQueries({ queryKey: ['loginPin'] })),
+  });
+  const off = useMutation({
+    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableLoginPinBearerAuth', {}, { grantToken })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['loginPin'] }),
+  });
+  return (
+    <Section id="loginpin" title={t('auth.loginPin')}>
+      <PasswordInput label={t('settings.newPin')} inputMode="numeric" maxLength={6} value={pin} onChange={(e) => setPin(e.currentTarget.value.replace(/\D/g, ''))} />
+      <Result error={save.error ?? off.error} ok={save.isSuccess && t('settings.saved')} />
+      <Group>
+        <Button onClick={() => save.mutate()} loading={save.isPending} disabled={pin.length < 4}>
+          {t('app.save')}
+        </Button>
+        {status.data?.enrolled && (
+          <Button variant="subtle" color="red" onClick={() => off.mutate()} loading={off.isPending}>
+            {t('settings.disable')}
+          </Button>
+        )}
+      </Group>
+      {stepUp.modal}
+    </Section>
+  );
+}
+
+function TwoFactor() {
+  const { t } = useTranslation();
+  const stepUp = useStepUp();
+  const qc = useQueryClient();
+  const state = useQuery({ queryKey: ['2fa'], queryFn: () => post('/_serverFn/getMyTwoFactorBearer2FA', {}) });
+  const [code, setCode] = useState('');
+  const begin = useMutation({ mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/beginTotpEnrollmentBearer2FA', {}, { grantToken })) });
+  const confirm = useMutation({
+    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/confirmTotpEnrollmentBearer2FA', { code }, { grantToken })),
+    onSuccess: () => (begin.reset(), void qc.invalidateQueries({ queryKey: ['2fa'] })),
+  });
+  const disable = useMutation({
+    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableTotpBearer2FA', {}, { grantToken })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['2fa'] }),
+  });
+  const on = state.data?.confirmed;
+  return (
+    <Section id="twofa" title={t('settings.twoFactor')}>
+      <Text size="sm">{on ? t('settings.twoFactorOn') : t('settings.twoFactorOff')}</Text>
+      {begin.data && (
+        <Stack>
+          <Image src={begin.data.qrDataUrl} alt={t('settings.twoFactorQr')} w={200} h={200} />
+          <Text size="sm" style={{ wordBreak: 'break-all' }}>
+            {t('settings.twoFactorSecret')}: <code>{begin.data.secret}</code>
+          </Text>
+          <TextInput label={t('stepup.code')} inputMode="numeric" maxLength={6} value={code} onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))} />
+          <Button onClick={() => confirm.mutate()} loading={confirm.isPending} disabled={code.length !== 6}>
+            {t('stepup.confirm')}
+          </Button>
+        </Stack>
+      )}
+      <Result error={begin.error ?? confirm.error ?? disable.error} />
+      {!begin.data &&
+        (on ? (
+          <Button variant="subtle" color="red" onClick={() => disable.mutate()} loading={disable.isPending}>
+            {t('settings.disable')}
+          </Button>
+        ) : (
+          <Button onClick={() => begin.mutate()} loading={begin.isPending}>
+            {t('settings.twoFactorEnable')}
+          </Button>
+        ))}
+      {stepUp.modal}
+    </Section>
+  );
+}
+
+function Preferences() {
+  const { t, i18n } = useTranslation();
+  const qc = useQueryClient();
+  const prefs = useQuery({ queryKey: ['prefs'], queryFn: () => get('/_serverFn/getPreferencesBearerSettings') });
+  const update = useMutation({
+    mutationFn: (p: { notifications?: { email?: boolean; push?: boolean; sms?: boolean }; language?: 'en' | 'yo' | 'ha' | 'pcm' }) => post('/_serverFn/updatePreferencesBearerSettings', p),
+    onSuccess: (r) => qc.setQueryData(['prefs'], r),
+  });
+  const n = prefs.data?.preferences.notifications;
+  return (
+    <Section id="prefs" title={t('settings.notificationPrefs')}>
+      <Group>
+        {(['email', 'push', 'sms'] as const).map((k) => (
+          <Checkbox key={k} label={t(`settings.${k}`)} checked={n?.[k] ?? false} disabled={!n} onChange={(e) => update.mutate({ notifications: { [k]: e.currentTarget.checked } })} />
+        ))}
+      </Group>
+      <NativeSelect
+        label={t('settings.language')}
+        value={i18n.language}
+        onChange={(e) => {
+          const code = e.currentTarget.value as Language;
+          void setLanguage(code);
+          update.mutate({ language: code });
+        }}
+        data={LANGUAGES.map((l) => ({ value: l.code, label: l.name }))}
+      />
+      <Result error={update.error} />
+    </Section>
+  );
+}
+
+function CloseAccount() {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const stepUp = useStepUp();
+  const [confirm, setConfirm] = useState('');
+  const close = useMutation({
+    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' as const }, { grantToken })),
+    onSuccess: () => void auth.signOut(),
+  });
+  return (
+    <Section id="close" title={t('settings.closeAccount')}>
+      <Text size="sm">{t('settings.closeHelp')}</Text>
+      <TextInput label={t('settings.closeConfirm')} value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} />
+      <Result error={close.error} />
+      <Button color="red" onClick={() => close.mutate()} disabled={confirm !== 'DELETE'} loading={close.isPending}>
+        {t('settings.closeAccount')}
+      </Button>
+      {stepUp.modal}
+    </Section>
+  );
+}

@@ -1,0 +1,33 @@
+import { Alert, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { get } from '../../api/client';
+import { errorMessage } from '../../app/errors';
+import { formatDateTime } from '../../app/format';
+
+/** The public receipt check behind the QR code: no sign-in; the service says whether the signature is valid. */
+export function ReceiptCheck() {
+  const { t } = useTranslation();
+  const { needle } = useParams({ from: '/receipt/$needle' });
+  const check = useQuery({ queryKey: ['verify', needle], queryFn: () => get('/_serverFn/verifyReceiptPublicReceipts', { needle }), retry: false });
+  const r = check.data?.receipt;
+  return (
+    <Container component="main" size="sm" py="md">
+      <Stack>
+        <Title order={1}>{t('tx.receipt')}</Title>
+        {check.isPending && <Loader aria-label={t('app.loading')} />}
+        {check.error && <Alert color="red" role="alert">{errorMessage(check.error)}</Alert>}
+        {check.data && (
+          <Alert color={check.data.valid ? 'green' : 'red'} role="status" title={check.data.valid ? t('tx.valid') : t('tx.invalid')}>
+            {r && (
+              <Text>
+                {r.description} · ₦{r.amount} · {r.status} · {formatDateTime(r.transactionAt)} · {r.reference}
+              </Text>
+            )}
+          </Alert>
+        )}
+      </Stack>
+    </Container>
+  );
+}

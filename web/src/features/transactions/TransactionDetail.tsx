@@ -1,0 +1,74 @@
+import { Alert, Button, Group, Image, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { post } from '../../api/client';
+import { errorMessage } from '../../app/errors';
+import { formatDateTime } from '../../app/format';
+
+/** One money movement with its signed receipt: download, share, and the public verification link as a QR code. */
+export function TransactionDetail() {
+  const { t } = useTranslation();
+  const { reference } = useParams({ from: '/app/transactions/$reference' });
+  const signed = useQuery({ queryKey: ['receipt', reference], queryFn: () => post('/_serverFn/signReceiptBearerReceipts', { reference }), staleTime: Infinity });
+  const link = signed.data ? `${window.location.origin}/receipt/${signed.data.needle}` : '';
+  const qr = useQuery({
+    queryKey: ['qr', link],
+    enabled: link.length > 0,
+    queryFn: async () => (await import('qrcode')).toDataURL(link, { margin: 1, width: 220 }),
+    staleTime: Infinity,
+  });
+  const r = signed.data?.receipt;
+
+  function download() {
+    const blob = new Blob([JSON.stringify(signed.data, null, 2)], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `receipt-${reference}.json`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  }
+
+  return (
+    <Stack maw={560}>
+      <Title order={1}>{t('tx.detail')}</Title>
+      {signed.error && <Alert color="red" role="alert">{errorMessage(signed.error)}</Alert>}
+      {!r && !signed.error && <Loader aria-label={t('app.loading')} />}
+      {r && (
+        <>
+          <Table aria-label={t('tx.receipt')}>
+            <Table.Tbody>
+              <Row k={t('tx.description')} v={r.description} />
+              <Row k={t('tx.amount')} v={`${r.direction === 'credit' ? '+' : '−'}₦${Number(r.amount).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`} />
+              <Row k={t('tx.status')} v={r.status} />
+              <Row k={t('tx.date')} v={formatDateTime(r.transactionAt)} />
+              <Row k={t('result.reference')} v={r.reference} />
+            </Table.Tbody>
+          </Table>
+          <Group>
+            <Button onClick={download}>{t('tx.download')}</Button>
+            {'share' in navigator && (
+              <Button variant="light" onClick={() => void navigator.share({ title: t('tx.receipt'), url: link }).catch(() => undefined)}>
+                {t('tx.share')}
+              </Button>
+            )}
+          </Group>
+          <Text size="sm">{t('tx.verifyLink')}</Text>
+          <Text size="sm" component="a" href={link} data-testid="verify-link" style={{ wordBreak: 'break-all' }}>
+            {link}
+          </Text>
+          {qr.data && <Image src={qr.data} alt={t('tx.qr')} w={220} h={220} />}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function Row({ k, v }: { k: string; v: string }) {
+  return (
+    <Table.Tr>
+      <Table.Th scope="row">{k}</Table.Th>
+      <Table.Td>{v}</Table.Td>
+    </Table.Tr>
+  );
+}
