@@ -19,6 +19,8 @@ const NAV = [
   ['/transactions', 'nav.transactions'],
   ['/kyc', 'nav.kyc'],
   ['/notifications', 'nav.notifications'],
+  ['/rewards', 'nav.rewards'],
+  ['/orders', 'nav.orders'],
   ['/settings', 'nav.settings'],
 ] as const;
 

@@ -1,6 +1,10 @@
 import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { Shell } from './Shell';
 
+// The services a purchase screen offers (kept here so the route's search is typed without loading the screen).
+export const BUY_SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'] as const;
+export type BuyService = (typeof BUY_SERVICES)[number];
+
 /** Typed routes, code-split per area (each screen is its own chunk). */
 const rootRoute = createRootRoute({ component: () => <Outlet /> });
 const appRoute = createRoute({ getParentRoute: () => rootRoute, id: 'app', component: Shell });
@@ -17,7 +21,7 @@ const routes = [
   createRoute({
     getParentRoute: () => appRoute,
     path: '/buy',
-    validateSearch: (s: Record<string, unknown>): { service?: 'airtime' | 'data' } => (s.service === 'data' || s.service === 'airtime' ? { service: s.service } : {}),
+    validateSearch: (s: Record<string, unknown>): { service?: BuyService } => (BUY_SERVICES.includes(s.service as BuyService) ? { service: s.service as BuyService } : {}),
     component: lazyRouteComponent(() => import('../features/buy/Buy'), 'Buy'),
   }),
   screen('/buy/result/$id', () => import('../features/buy/PurchaseResult'), 'PurchaseResultScreen'),
@@ -25,6 +29,8 @@ const routes = [
   screen('/transactions/$reference', () => import('../features/transactions/TransactionDetail'), 'TransactionDetail'),
   screen('/kyc', () => import('../features/kyc/Kyc'), 'Kyc'),
   screen('/notifications', () => import('../features/notifications/Inbox'), 'Inbox'),
+  screen('/rewards', () => import('../features/growth/Rewards'), 'Rewards'),
+  screen('/orders', () => import('../features/orders/Orders'), 'Orders'),
   screen('/settings', () => import('../features/settings/Settings'), 'Settings'),
 ] as const;
 

@@ -7,6 +7,8 @@ import { ApiError, get, newIdempotencyKey, post } from '../../api/client';
 import { AmountInput } from '../../app/AmountInput';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
+import { BUY_SERVICES, type BuyService } from '../../app/router';
+import { BettingBuy, CableBuy, ElectricityBuy, ExamBuy } from './Bills';
 import { BulkBuy } from './BulkBuy';
 import { buyOnce, type PurchaseRequest } from './buy-once';
 import { detectNetwork, NETWORK_NAMES, NETWORKS, normalizePhone, type Network } from './network';
@@ -27,11 +29,11 @@ export function Buy() {
       <SegmentedControl
         aria-label={t('buy.title')}
         value={service}
-        onChange={(v) => void navigate({ to: '/buy', search: { service: v as 'airtime' | 'data' } })}
-        data={[
-          { value: 'airtime', label: t('buy.airtime') },
-          { value: 'data', label: t('buy.data') },
-        ]}
+        onChange={(v) => void navigate({ to: '/buy', search: { service: v as BuyService } })}
+        data={BUY_SERVICES.map((s) => ({ value: s, label: t(`buy.${s}`) }))}
+        fullWidth
+        orientation="horizontal"
+        style={{ flexWrap: 'wrap' }}
       />
       {hasPin.data && !hasPin.data.hasPin && (
         <Alert color="yellow">
@@ -42,7 +44,11 @@ export function Buy() {
         </Alert>
       )}
       {service === 'airtime' && <Switch label={t('buy.several')} checked={bulk} onChange={(e) => setBulk(e.currentTarget.checked)} />}
-      {service === 'airtime' && bulk ? <BulkBuy /> : <SingleBuy key={service} service={service} />}
+      {service === 'cable' && <CableBuy />}
+      {service === 'electricity' && <ElectricityBuy />}
+      {service === 'betting' && <BettingBuy />}
+      {service === 'exam' && <ExamBuy />}
+      {(service === 'airtime' || service === 'data') && (service === 'airtime' && bulk ? <BulkBuy /> : <SingleBuy key={service} service={service} />)}
     </Stack>
   );
 }

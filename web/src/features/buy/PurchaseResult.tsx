@@ -51,6 +51,17 @@ export function PurchaseResultScreen() {
               <CopyButton value={tx.data.token}>{({ copied, copy }) => <Button onClick={copy} variant="light">{copied ? t('app.copied') : `${t('app.copy')} ${t('result.token')}`}</Button>}</CopyButton>
             </Stack>
           )}
+          {tx.data.pins && tx.data.pins.length > 0 && (
+            <Stack gap={4}>
+              <Text fw={600}>{t('result.pins')}</Text>
+              {tx.data.pins.map((p) => (
+                <Text key={p.pin} className="token-box" fz="lg">
+                  {p.pin}
+                  {p.serial ? ` · ${p.serial}` : ''}
+                </Text>
+              ))}
+            </Stack>
+          )}
           <Text size="sm">
             {t('result.reference')}: {tx.data.reference}
           </Text>

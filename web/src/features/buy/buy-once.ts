@@ -3,7 +3,33 @@ import type { PurchaseTx } from './purchase-state';
 
 export type PurchaseRequest =
   | { service: 'airtime'; network: string; phone: string; amount: number; ported?: boolean }
-  | { service: 'data'; network: string; phone: string; plan_id: string; amount: number; ported?: boolean };
+  | { service: 'data'; network: string; phone: string; plan_id: string; amount: number; ported?: boolean }
+  | { service: 'cable'; identifier: string; iuc: string; plan_id: string; amount: number; phone: string }
+  | { service: 'electricity'; plan: string; meter: string; type: string; amount: number; phone: string }
+  | { service: 'betting'; betting_company: string; customer_id: string; amount: number }
+  | { service: 'exam'; exam: string; quantity: number; phone: string; amount: number; profile_id?: string };
+
+type Body<S extends PurchaseRequest['service']> = Omit<Extract<PurchaseRequest, { service: S }>, 'service'> & { pin: string };
+
+function send(req: PurchaseRequest, pin: string, key: string) {
+  const opts = { idempotencyKey: key };
+  const { service, ...rest } = req;
+  const body = { ...rest, pin };
+  switch (service) {
+    case 'airtime':
+      return post('/_serverFn/buyAirtimeBearerVTU', body as Body<'airtime'>, opts);
+    case 'data':
+      return post('/_serverFn/buyDataBearerVTU', body as Body<'data'>, opts);
+    case 'cable':
+      return post('/_serverFn/subscribeCableBearerVTU', body as Body<'cable'>, opts);
+    case 'electricity':
+      return post('/_serverFn/buyElectricityBearerVTU', body as Body<'electricity'>, opts);
+    case 'betting':
+      return post('/_serverFn/fundBetBearerVTU', body as Body<'betting'>, opts);
+    case 'exam':
+      return post('/_serverFn/buyEducationPinBearerVTU', body as Body<'exam'>, opts);
+  }
+}
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -15,12 +41,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function buyOnce(req: PurchaseRequest, pin: string, key: string, onChecking: () => void): Promise<PurchaseTx> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const { service, ...body } = req;
-      const r =
-        service === 'airtime'
-          ? await post('/_serverFn/buyAirtimeBearerVTU', { ...(body as Omit<Extract<PurchaseRequest, { service: 'airtime' }>, 'service'>), pin }, { idempotencyKey: key })
-          : await post('/_serverFn/buyDataBearerVTU', { ...(body as Omit<Extract<PurchaseRequest, { service: 'data' }>, 'service'>), pin }, { idempotencyKey: key });
-      return r.transaction;
+      return (await send(req, pin, key)).transaction;
     } catch (err) {
       const unknownOutcome = err instanceof NetworkError || (err instanceof ApiError && (err.code === 'IDEMPOTENCY_IN_PROGRESS' || err.status >= 500));
       if (!unknownOutcome) throw err;

@@ -1,0 +1,209 @@
+import { Alert, Badge, Button, Card, CopyButton, Group, NativeSelect, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { get, newIdempotencyKey, post } from '../../api/client';
+import { AmountInput } from '../../app/AmountInput';
+import { errorMessage } from '../../app/errors';
+import { formatDateTime, formatNaira } from '../../app/format';
+import { PinPad } from '../buy/PinPad';
+
+/** Growth: referral code and share link, daily check-in, milestones, savings locks, loans. */
+export function Rewards() {
+  const { t } = useTranslation();
+  return (
+    <Stack maw={720}>
+      <Title order={1}>{t('growth.title')}</Title>
+      <Referrals />
+      <Checkin />
+      <Savings />
+      <Loans />
+    </Stack>
+  );
+}
+
+export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card withBorder component="section" aria-labelledby={id}>
+      <Stack>
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+export function Failure({ error }: { error: unknown }) {
+  return error ? <Alert color="red" role="alert">{errorMessage(error)}</Alert> : null;
+}
+
+function Referrals() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const status = useQuery({ queryKey: ['referral'], queryFn: () => get('/_serverFn/getMyReferralStatusBearerGrowth') });
+  const milestones = useQuery({ queryKey: ['milestones'], queryFn: () => get('/_serverFn/getPendingMilestonesBearerGrowth') });
+  const ack = useMutation({ mutationFn: (threshold: number) => post('/_serverFn/ackMilestoneBearerGrowth', { threshold }), onSuccess: () => qc.invalidateQueries({ queryKey: ['milestones'] }) });
+  const s = status.data;
+  const link = s ? `${window.location.origin}/?ref=${s.code}` : '';
+  return (
+    <Section id="referrals" title={t('growth.referrals')}>
+      <Failure error={status.error} />
+      {s && (
+        <>
+          <Group>
+            <Text>
+              {t('growth.yourCode')}: <strong data-testid="referral-code">{s.code}</strong>
+            </Text>
+            <CopyButton value={link}>{({ copied, copy }) => <Button size="compact-sm" variant="light" onClick={copy}>{copied ? t('app.copied') : t('growth.copyLink')}</Button>}</CopyButton>
+            {'share' in navigator && (
+              <Button size="compact-sm" variant="light" onClick={() => void navigator.share({ title: t('app.name'), text: t('growth.shareText', { code: s.code }), url: link }).catch(() => undefined)}>
+                {t('growth.share')}
+              </Button>
+            )}
+          </Group>
+          <Text size="sm">{t('growth.invitees', { invitees: s.invitees, rewarded: s.rewardedInvitees, bonus: formatNaira(s.bonusPerInvitee) })}</Text>
+          <Text size="sm">{t('growth.bonuses', { locked: formatNaira(s.lockedBonus), earned: formatNaira(s.earnedBonus) })}</Text>
+          {!s.unlock.met && s.unlock.required > 0 && (
+            <div>
+              <Text size="sm">{t('growth.unlock', { spent: formatNaira(s.unlock.spent), required: formatNaira(s.unlock.required) })}</Text>
+              <Progress value={Math.min(100, (s.unlock.spent / s.unlock.required) * 100)} aria-label={t('growth.unlockProgress')} />
+            </div>
+          )}
+        </>
+      )}
+      {milestones.data?.items.map((m) => (
+        <Alert key={m.threshold} color="green" title={t('growth.milestone', { threshold: m.threshold, bonus: formatNaira(m.bonus) })}>
+          <Button size="compact-sm" variant="light" onClick={() => ack.mutate(m.threshold)}>
+            {t('growth.ack')}
+          </Button>
+        </Alert>
+      ))}
+      {milestones.data?.next && <Text size="sm">{t('growth.nextMilestone', { remaining: milestones.data.next.remaining, bonus: formatNaira(milestones.data.next.bonus) })}</Text>}
+    </Section>
+  );
+}
+
+function Checkin() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const status = useQuery({ queryKey: ['checkin'], queryFn: () => get('/_serverFn/getCheckinStatusBearerGrowth') });
+  const done = () => void qc.invalidateQueries({ queryKey: ['checkin'] });
+  const claim = useMutation({ mutationFn: () => post('/_serverFn/claimCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }), onSuccess: done });
+  const withdraw = useMutation({
+    mutationFn: () => post('/_serverFn/withdrawCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: () => (done(), void qc.invalidateQueries({ queryKey: ['wallet'] })),
+  });
+  const s = status.data;
+  return (
+    <Section id="checkin" title={t('growth.checkin')}>
+      <Failure error={status.error ?? claim.error ?? withdraw.error} />
+      {s && (
+        <>
+          <Text>{t('growth.streak', { streak: s.streak, accrued: formatNaira(s.accrued) })}</Text>
+          <Group>
+            <Button onClick={() => claim.mutate()} disabled={s.todayClaimed} loading={claim.isPending}>
+              {s.todayClaimed ? t('growth.claimed') : t('growth.claim', { reward: formatNaira(s.nextReward) })}
+            </Button>
+            <Button variant="light" onClick={() => withdraw.mutate()} disabled={!s.canWithdraw} loading={withdraw.isPending}>
+              {t('growth.withdraw', { min: formatNaira(s.minWithdrawal) })}
+            </Button>
+          </Group>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function Savings() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const locks = useQuery({ queryKey: ['savings'], queryFn: () => get('/_serverFn/listSavingsLocksBearerSavings', { limit: 50 }) });
+  const [amount, setAmount] = useState<number | ''>('');
+  const [days, setDays] = useState('30');
+  const [pin, setPin] = useState('');
+  const key = useRef(newIdempotencyKey());
+  const refresh = () => (void qc.invalidateQueries({ queryKey: ['savings'] }), void qc.invalidateQueries({ queryKey: ['wallet'] }));
+  const create = useMutation({
+    mutationFn: (p: string) => post('/_serverFn/createSavingsLockBearerSavings', { amount: amount as number, days: Number(days), pin: p }, { idempotencyKey: key.current }),
+    onSuccess: () => (refresh(), setAmount('')),
+    onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),
+  });
+  const brk = useMutation({ mutationFn: (lockId: string) => post('/_serverFn/breakSavingsLockBearerSavings', { lockId }, { idempotencyKey: newIdempotencyKey() }), onSuccess: refresh });
+  return (
+    <Section id="savings" title={t('growth.savings')}>
+      <Failure error={locks.error ?? create.error ?? brk.error} />
+      {locks.data && <Text>{t('growth.totalLocked', { amount: formatNaira(locks.data.totalLocked) })}</Text>}
+      {locks.data && locks.data.items.length > 0 && (
+        <Table aria-label={t('growth.savings')}>
+          <Table.Tbody>
+            {locks.data.items.map((l) => (
+              <Table.Tr key={l.id}>
+                <Table.Td>{formatNaira(l.amount)}</Table.Td>
+                <Table.Td>{t('growth.lockTerms', { days: l.days, rate: l.interestRatePct, date: formatDateTime(l.maturesAt) })}</Table.Td>
+                <Table.Td>
+                  <Badge color={l.status === 'active' ? 'blue' : l.status === 'matured' ? 'green' : 'gray'}>{t(`growth.lock_${l.status}`)}</Badge>
+                </Table.Td>
+                <Table.Td>
+                  {l.status === 'active' && (
+                    <Button size="compact-sm" variant="subtle" color="red" onClick={() => brk.mutate(l.id)} aria-label={t('growth.breakLock', { amount: formatNaira(l.amount), fee: l.breakFeePct })}>
+                      {t('growth.break')}
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <AmountInput label={t('growth.lockAmount')} min={1} value={amount} onChange={setAmount} />
+      <NativeSelect label={t('growth.lockDays')} value={days} onChange={(e) => setDays(e.currentTarget.value)} data={['7', '30', '90', '180', '365'].map((d) => ({ value: d, label: t('growth.days', { days: d }) }))} />
+      {typeof amount === 'number' && amount > 0 && <PinPad value={pin} onChange={setPin} onConfirm={(p) => create.mutate(p)} busy={create.isPending} />}
+    </Section>
+  );
+}
+
+function Loans() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const overview = useQuery({ queryKey: ['loans'], queryFn: () => get('/_serverFn/getLoanOverviewBearerLoans') });
+  const [amount, setAmount] = useState<number | ''>('');
+  const refresh = () => (void qc.invalidateQueries({ queryKey: ['loans'] }), void qc.invalidateQueries({ queryKey: ['wallet'] }));
+  const take = useMutation({ mutationFn: () => post('/_serverFn/takeLoanBearerLoans', { amount: amount as number }, { idempotencyKey: newIdempotencyKey() }), onSuccess: refresh });
+  const repay = useMutation({ mutationFn: () => post('/_serverFn/repayLoanBearerLoans', typeof amount === 'number' ? { amount } : {}, { idempotencyKey: newIdempotencyKey() }), onSuccess: refresh });
+  const o = overview.data;
+  return (
+    <Section id="loans" title={t('growth.loans')}>
+      <Failure error={overview.error ?? take.error ?? repay.error} />
+      {o?.loan ? (
+        <Stack>
+          <Text>{t('growth.loanOutstanding', { amount: formatNaira(o.loan.outstanding), date: formatDateTime(o.loan.dueAt) })}</Text>
+          <AmountInput label={t('growth.repayAmount')} min={1} max={o.loan.outstanding} value={amount} onChange={setAmount} />
+          <Button onClick={() => repay.mutate()} loading={repay.isPending}>
+            {typeof amount === 'number' ? t('growth.repay') : t('growth.repayAll')}
+          </Button>
+        </Stack>
+      ) : o?.eligible ? (
+        <Stack>
+          <Text size="sm">{t('growth.loanTerms', { limit: formatNaira(o.limit), fee: o.feePct, days: o.termDays })}</Text>
+          <AmountInput label={t('growth.loanAmount')} min={o.minAmount} max={o.limit} value={amount} onChange={setAmount} />
+          <Button onClick={() => take.mutate()} loading={take.isPending} disabled={typeof amount !== 'number'}>
+            {t('growth.takeLoan')}
+          </Button>
+        </Stack>
+      ) : (
+        o && (
+          <Stack gap={2}>
+            <Text>{t('growth.notEligible')}</Text>
+            {o.reasons.map((r) => (
+              <Text key={r.code} size="sm">
+                • {r.message}
+              </Text>
+            ))}
+          </Stack>
+        )
+      )}
+    </Section>
+  );
+}
