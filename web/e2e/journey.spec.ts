@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, PNG, typeCode } from './support';
+import { adminToken, api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, PNG, typeCode } from './support';
 
 /**
  * A customer's journey through the app (issue #19), in a real browser against a real server, found by labels and
@@ -12,7 +12,7 @@ import { api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, 
  */
 test('a customer signs up, verifies, funds, buys, transfers and reads offline', async ({ page, request, context }) => {
   const email = `ada-${randomUUID().slice(0, 8)}@example.com`;
-  const admin = await apiSignIn(request, 'ops@example.com');
+  const admin = await adminToken(request);
   let since = Date.now();
 
   // Sign-up by e-mail code.
@@ -167,12 +167,15 @@ test('a customer signs up, verifies, funds, buys, transfers and reads offline', 
   // A push message delivered to the service worker shows a notification.
   const cdp = await context.newCDPSession(page);
   await deliverPush(page, cdp, { title: 'Airtime delivered', body: '₦100.00 to 08031234567', url: '/transactions' });
-  await expect.poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title))).toContain('Airtime delivered');
 
   // Offline: the app opens from the cache and shows the last known balance, marked offline.
   await nav(page, 'Home');
+  // The balance after the transfer (the home refetches the wallet; wait for it to settle before reading it).
+  await page.waitForLoadState('networkidle');
   await expect(page.getByTestId('balance')).toHaveText(/₦4,/);
   const balance = await page.getByTestId('balance').textContent();
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('vtu.offline') ?? 'null')?.balance as number);
+  expect(balance).toBe(`₦${saved.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId('offline-banner')).toBeVisible();
@@ -195,14 +198,23 @@ async function stepUp(page: Page, code: string) {
   await expect(dialog).toBeHidden();
 }
 
+/** Delivers a push message to the page's service worker through the DevTools protocol, until it shows a notification. */
 async function deliverPush(page: Page, cdp: CDPSession, payload: Record<string, string>) {
   const origin = new URL(page.url()).origin;
-  await cdp.send('ServiceWorker.enable');
-  const registrationId = await new Promise<string>((resolve) => {
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+  const registrationId = new Promise<string>((resolve) => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
       const r = e.registrations.find((x) => x.scopeURL.startsWith(origin) && !x.isDeleted);
       if (r) resolve(r.registrationId);
     });
   });
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(payload) });
+  await cdp.send('ServiceWorker.enable');
+  const id = await registrationId;
+  const titles = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title));
+  await expect
+    .poll(async () => {
+      if (!(await titles()).includes(payload.title)) await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data: JSON.stringify(payload) });
+      return titles();
+    }, { timeout: 20_000, intervals: [500, 1000, 2000] })
+    .toContain(payload.title);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, PNG } from './support';
+import { adminToken, api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, PNG } from './support';
 
 /**
  * The other areas (issue #19) in a real browser: electricity with the meter check and the token shown large,
@@ -10,7 +10,7 @@ import { api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, 
  */
 test('bills, rewards, orders and languages', async ({ page, request }) => {
   const email = `tunde-${randomUUID().slice(0, 8)}@example.com`;
-  const admin = await apiSignIn(request, 'ops@example.com');
+  const admin = await adminToken(request);
   const token = await apiSignIn(request, email);
   const me = (await api(request, token, 'getProfileBearerSettings', {}, 'GET')).profile;
   const frames = [];

@@ -30,6 +30,13 @@ export async function apiSignIn(request: APIRequestContext, email: string): Prom
   return r.session.accessToken as string;
 }
 
+/** The operator's token, signed in once per run (a second e-mail code within the cooldown would be refused). */
+let admin: Promise<string> | null = null;
+export function adminToken(request: APIRequestContext): Promise<string> {
+  admin ??= apiSignIn(request, 'ops@example.com');
+  return admin;
+}
+
 export async function api(request: APIRequestContext, token: string, name: string, data: Record<string, unknown> = {}, method: 'GET' | 'POST' = 'POST') {
   const res =
     method === 'GET'
