@@ -39,9 +39,13 @@ try {
     const lhr = result!.lhr;
     const score = (k: string) => String(Math.round((lhr.categories[k]?.score ?? 0) * 100));
     const lcp = lhr.audits['largest-contentful-paint']?.numericValue ?? NaN;
-    rows.push([name, score('performance'), score('accessibility'), score('best-practices'), `${(lcp / 1000).toFixed(2)} s`]);
+    const ms = (id: string) => `${((lhr.audits[id]?.numericValue ?? NaN) / 1000).toFixed(2)} s`;
+    rows.push([name, score('performance'), score('accessibility'), score('best-practices'), `${(lcp / 1000).toFixed(2)} s`, ms('first-contentful-paint'), ms('speed-index'), `${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms`]);
+    if (process.env.BENCH_WEB_DETAILS) {
+      for (const id of ['largest-contentful-paint-element', 'render-blocking-resources', 'bootup-time', 'unused-javascript']) console.log(id, String(JSON.stringify(lhr.audits[id]?.details ?? lhr.audits[id]?.displayValue ?? null)).slice(0, 1500));
+    }
   }
-  console.log('| screen | performance | accessibility | best practices | LCP (mobile, throttled) |\n|---|---|---|---|---|');
+  console.log('| screen | performance | accessibility | best practices | LCP | FCP | speed index | total blocking time |\n|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 } finally {
   await chrome.kill();

@@ -1,11 +1,10 @@
-import '@mantine/core/styles.css';
-import './app/app.css';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
-import { initI18n } from './app/i18n';
 import { registerServiceWorker } from './app/sw-register';
 
-void initI18n().then(() => {
-  createRoot(document.getElementById('root')!).render(<App />);
+/**
+ * The entry is tiny on purpose: index.html paints its splash at once, and the app (React, Mantine and its styles,
+ * i18n) loads as one chunk that replaces the splash when it starts. Nothing here blocks the first paint.
+ */
+void Promise.all([import('./app/start'), import('./app/i18n').then((m) => m.initI18n())]).then(([{ start }]) => {
+  start(document.getElementById('root')!);
   registerServiceWorker();
 });

@@ -25,6 +25,9 @@ interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 const DEVICE_KEY = 'vtu.device';
+// Not a secret: whether this browser may hold a session cookie (the cookie itself is HttpOnly), so a first visit
+// does not ask the service to refresh a session that cannot exist.
+const SESSION_HINT = 'vtu.session';
 
 export function deviceId(): string {
   let id = localStorage.getItem(DEVICE_KEY);
@@ -67,6 +70,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           return true;
         }
         setAccessToken(null);
+        if (r.reason !== 'offline') localStorage.removeItem(SESSION_HINT);
         if (r.reason === 'superseded') setStatus('superseded');
         else if (r.reason === 'signedOut') setStatus('signedOut');
         return false;
@@ -86,13 +90,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     onUnauthenticated(refresh);
     void (async () => {
+      if (!localStorage.getItem(SESSION_HINT)) {
+        setStatus('signedOut');
+        return;
+      }
       const r = await refreshFromCookie();
       if (r.ok) {
         adopt(r.session);
         await claim().catch(() => undefined);
         setStatus('signedIn');
       } else if (r.reason === 'offline') setStatus(hasOfflineSnapshot() ? 'offline' : 'signedOut');
-      else setStatus(r.reason);
+      else {
+        localStorage.removeItem(SESSION_HINT);
+        setStatus(r.reason);
+      }
     })();
     return () => clearTimeout(timer.current);
   }, [adopt, refresh]);
@@ -113,6 +124,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       status,
       user,
       async signedIn(session, method) {
+        localStorage.setItem(SESSION_HINT, '1');
         adopt(session);
         await claim();
         post('/_serverFn/notifyLoginBearerAuth', { device: navigator.userAgent.slice(0, 200), method }).catch(() => undefined);
@@ -124,6 +136,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         forgetGrant();
         clearTimeout(timer.current);
         clearOffline();
+        localStorage.removeItem(SESSION_HINT);
         queryClient.clear();
         setUser(null);
         setStatus('signedOut');

@@ -1,10 +1,13 @@
-import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { useAuth } from '../../app/auth';
-import { CodeInput } from '../../app/CodeInput';
 import { errorMessage } from '../../app/errors';
+
+// The code boxes load while the person types the e-mail (they are not needed by the home screen's bundle).
+const loadCodeInput = () => import('../../app/CodeInput');
+const CodeInput = lazy(() => loadCodeInput().then((m) => ({ default: m.CodeInput })));
 
 /** Sign-in: e-mail, then the 6-digit code (paste fills every box and submits); or identifier and login PIN. */
 export function SignIn() {
@@ -36,6 +39,8 @@ function CodeSignIn() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [cooldown, setCooldown] = useState(0);
+
+  useEffect(() => void loadCodeInput(), []);
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -95,7 +100,9 @@ function CodeSignIn() {
     >
       <Stack>
         <Text role="status">{t('auth.codeSent', { email: sentTo })}</Text>
-        <CodeInput label={t('auth.code')} value={code} onChange={setCode} onComplete={(v) => void verify(v)} disabled={busy} />
+        <Suspense fallback={<Loader size="sm" aria-label={t('app.loading')} />}>
+          <CodeInput label={t('auth.code')} value={code} onChange={setCode} onComplete={(v) => void verify(v)} disabled={busy} />
+        </Suspense>
         {error && <Alert color="red" role="alert">{error}</Alert>}
         <Button type="submit" loading={busy} disabled={code.length !== 6}>
           {t('auth.verify')}
