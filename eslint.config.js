@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -12,5 +13,7 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through loadConfig() only (STYLE rule 5).' }],
     },
   },
+  // Plain Node scripts (no TypeScript): Node's globals.
+  { files: ['scripts/**/*.mjs'], languageOptions: { globals: globals.node } },
   { files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts', 'drizzle.config.ts', 'src/main.ts', 'src/ledger/verify-cli.ts', 'web/vite.config.mts', 'web/playwright.config.ts', 'web/e2e/**'], rules: { 'no-restricted-properties': 'off' } },
 );

@@ -19,3 +19,6 @@ for (const f of fs.readdirSync(from)) fs.copyFileSync(path.join(from, f), path.j
 if (!bench && process.env.BUILD_WEB !== '0') {
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], { stdio: 'inherit' });
 }
+
+// `npm start` (scripts/start.mjs) skips the build while this stamp is newer than every source.
+if (!bench) fs.writeFileSync(path.join(out, '.build-stamp'), `${new Date().toISOString()}\n`);

@@ -13,6 +13,10 @@ export const SANDBOX_DEFAULTS = {
   PROCESSOR_SECRET_KEY: 'sk_sandbox_processor',
 } as const;
 
+/** The sandbox SMS gateway simulator's API key and report secret (not secrets: sandbox only). */
+export const SANDBOX_SMS_API_KEY = 'sandbox-sms-api-key';
+export const SANDBOX_SMS_WEBHOOK_SECRET = 'sandbox-sms-webhook-secret';
+
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
@@ -97,6 +101,16 @@ const envSchema = z.object({
   DEFAULT_PROCESSOR: z.string().default('sandbox'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('VTU Wallet <no-reply@localhost>'),
+  SMS_PROVIDER: z.enum(['termii', 'africastalking']).optional(),
+  SMS_BASE_URL: z.string().url().optional(),
+  SMS_API_KEY: z.string().optional(),
+  SMS_USERNAME: z.string().optional(),
+  SMS_SENDER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9 ]{3,11}$/, 'SMS_SENDER_ID must be 3-11 letters, digits or spaces (the registered alphanumeric sender ID)')
+    .default('VTUWallet'),
+  SMS_CHANNEL: z.enum(['dnd', 'generic']).default('dnd'),
+  SMS_WEBHOOK_SECRET: z.string().optional(),
   ...vtuEnv,
   TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   VAPID_PUBLIC_KEY: z.string().optional(),
@@ -173,6 +187,19 @@ export interface Config {
   };
   processor: { secretKey: string; baseUrl?: string; default: string };
   mail: { smtpUrl?: string; from: string };
+  /**
+   * SMS gateway (issue #21). The sandbox uses Termii's simulator at PUBLIC_URL/sandbox/sms-gateway; outside the
+   * sandbox without SMS_PROVIDER (development only) messages are captured in the database, never sent.
+   */
+  sms: {
+    provider?: 'termii' | 'africastalking';
+    baseUrl?: string;
+    apiKey: string;
+    username?: string;
+    senderId: string;
+    channel: 'dnd' | 'generic';
+    webhookSecret?: string;
+  };
   /** VTU providers, routing and reconciliation (DESIGN §7, §8). */
   vtu: {
     providers: Record<'a' | 'b' | 'c' | 'd', { url: string; key: string; secret?: string }>;
@@ -247,6 +274,9 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     if (!e.RECEIPT_SIGNING_KEY) problems.push('RECEIPT_SIGNING_KEY (Ed25519 private key, PKCS#8 PEM) is required in production');
     if (!e.PROCESSOR_BASE_URL) problems.push('PROCESSOR_BASE_URL is required in production');
     if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
+    if (!e.SMS_PROVIDER) problems.push('SMS_PROVIDER (termii or africastalking) is required in production: phone verification sends SMS');
+    if (!e.SMS_API_KEY) problems.push('SMS_API_KEY (the SMS gateway\'s API key) is required in production');
+    if (e.SMS_PROVIDER === 'africastalking' && !e.SMS_USERNAME) problems.push('SMS_USERNAME (the Africa\'s Talking account name) is required with SMS_PROVIDER=africastalking');
     if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
     if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
     if (!e.METRICS_TOKEN || e.METRICS_TOKEN.length < 24) problems.push('METRICS_TOKEN (at least 24 characters; Prometheus sends it as a bearer token) is required in production');
@@ -298,6 +328,15 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       default: e.DEFAULT_PROCESSOR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    sms: {
+      provider: e.SMS_PROVIDER ?? (sandbox ? 'termii' : undefined),
+      baseUrl: e.SMS_BASE_URL,
+      apiKey: e.SMS_API_KEY ?? SANDBOX_SMS_API_KEY,
+      username: e.SMS_USERNAME ?? (sandbox ? 'sandbox' : undefined),
+      senderId: e.SMS_SENDER_ID,
+      channel: e.SMS_CHANNEL,
+      webhookSecret: e.SMS_WEBHOOK_SECRET ?? (sandbox ? SANDBOX_SMS_WEBHOOK_SECRET : undefined),
+    },
     vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
     totpIssuer: e.TOTP_ISSUER,
     storage: {

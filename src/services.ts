@@ -40,6 +40,9 @@ import { createPaymentsService, type PaymentsService } from './modules/payments/
 import { createWalletMoney, type WalletMoney } from './modules/wallet/transfers.js';
 import { createVtuService, type VtuServiceApi } from './modules/vtu/service.js';
 import { createLoopbackTransport, type LoopbackTransport } from './providers/http-transport.js';
+import { createSmsGateway, SMS_DEFAULT_BASE_URLS, type SmsGateway } from './providers/sms.js';
+import { gatewaySms } from './modules/notifications/sms.js';
+import { SMS_SIMULATOR_PATH } from './sandbox/sms-simulator.js';
 import { createPaystackStyleAdapter, createProcessorRegistry, type ProcessorRegistry } from './providers/processor.js';
 
 /**
@@ -93,8 +96,10 @@ export interface Services {
   /** Top-ups, webhook events, dedicated accounts, reconciliation (issue 5). */
   payments: PaymentsService;
   processors: ProcessorRegistry;
-  /** HTTP to upstreams; loops back into this app for the sandbox simulators when it is not listening. */
+  /** The loopback-aware transport of the processor and SMS adapters (http-transport.ts). */
   processorTransport: LoopbackTransport;
+  /** The SMS gateway, when one is configured (always in the sandbox: its simulator). */
+  smsGateway: SmsGateway | null;
   /** Step-up gate (DESIGN §5), provided by the two-factor module. */
   stepUp?: { require(user: import('./http/registry.js').AuthUser, grantToken: string | undefined): Promise<void> };
 }
@@ -114,7 +119,17 @@ export async function createServices(base: { config: Config; database: Database;
   const ledger = createLedger({ clock });
   const jobs = new JobQueue(db, clock, log);
   const mailer = overrides.mailer ?? (config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : capturingMailer(db, clock, config.mail.from));
-  const sms = overrides.sms ?? capturingSms(db, clock);
+  const processorTransport = createLoopbackTransport(config.publicUrl);
+  const smsGateway = config.sms.provider
+    ? createSmsGateway(config.sms.provider, {
+        ...config.sms,
+        baseUrl: config.sms.baseUrl ?? (config.sandbox ? `${config.publicUrl}${SMS_SIMULATOR_PATH}/${config.sms.provider}` : SMS_DEFAULT_BASE_URLS[config.sms.provider]),
+        transport: processorTransport.send,
+        timeoutMs: 10_000,
+      })
+    : null;
+  // Development without a gateway captures messages in the database (production refuses to start without one).
+  const sms = overrides.sms ?? (smsGateway ? gatewaySms(db, clock, smsGateway) : capturingSms(db, clock));
   const tokens = await createTokenService(config, clock);
   const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper });
   const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });
@@ -147,7 +162,7 @@ export async function createServices(base: { config: Config; database: Database;
   registerNotifications({ events });
   const security = createSecurityService({
     db, clock, pepper: config.secrets.pinPepper, encryptionKey: config.secrets.dataEncryptionKey, totpIssuer: config.totpIssuer,
-    otp, pins, identity, mailer, sms, notifier, publicUrl: config.publicUrl,
+    otp, pins, identity, mailer, sms, log, notifier, publicUrl: config.publicUrl,
   });
   const stepUp = security.twoFactor.stepUp;
   const settings = createSettingsService({ db, clock, pins, ledger, notifier, events, reauth: security.twoFactor.reauth, notices: security.notices, forgetUser: identity.forgetUser });
@@ -167,7 +182,6 @@ export async function createServices(base: { config: Config; database: Database;
   const growthSettingsChanges = await database.subscribe(GROWTH_SETTINGS_CHANNEL, { message: () => growthArea.growthSettings.forget(), reset: () => growthArea.growthSettings.forget() });
   growthArea.growthSettings.attach(growthSettingsChanges.live);
 
-  const processorTransport = createLoopbackTransport(config.publicUrl);
   const processors = createProcessorRegistry(
     [
       createPaystackStyleAdapter({
@@ -184,5 +198,5 @@ export async function createServices(base: { config: Config; database: Database;
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
   const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs });
 
-  return { authChanges, growthSettingsChanges, vtu, walletMoney, payments, processors, processorTransport, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, schedules, outbox, push, notifications, ...growthArea };
+  return { authChanges, growthSettingsChanges, vtu, walletMoney, payments, processors, processorTransport, smsGateway, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, schedules, outbox, push, notifications, ...growthArea };
 }

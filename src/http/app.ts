@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { canonicalJson } from '../lib/canonical-json.js';
+import { drainUnreadBodies } from './body-drain.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-depth.js';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -92,6 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   app.decorate('services', services);
   app.decorateRequest('authUser', null);
+  drainUnreadBodies(app);
 
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
@@ -172,7 +175,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     hook: 'preHandler',
     enableDraftSpec: true,
     ...(redis ? { redis, nameSpace: 'vtu-rl:' } : {}),
-    keyGenerator: (req) => (req.authUser ? `u:${req.authUser.id}` : `ip:${req.ip}`),
+    keyGenerator: rateLimitKey,
     // Per-IP limits exempt loopback clients in the sandbox (DESIGN §8); per-account limits still apply.
     allowList: (req) => config.sandbox && !req.authUser && isLoopback(req.ip),
     errorResponseBuilder: (_req, ctx) => {
@@ -283,6 +286,11 @@ function readColumns(reads: Record<string, SQL>): SQL {
 /** Runs scalar subqueries together (one round trip). */
 async function readTogether(db: Db, reads: Record<string, SQL>): Promise<Record<string, unknown>> {
   return (await one<Record<string, unknown>>(db, sql`SELECT ${readColumns(reads)}`)) ?? {};
+}
+
+/** Whose budget a request spends: the signed-in account's, else the client address's. */
+function rateLimitKey(req: FastifyRequest): string {
+  return req.authUser ? `u:${req.authUser.id}` : `ip:${req.ip}`;
 }
 
 function registerOperation(app: FastifyInstance, op: AnyOperation, services: Services, config: Config) {
@@ -398,7 +406,7 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
       res = await withIdempotency(
         services.db,
         services.clock,
-        { userId: req.authUser.id, key, operation: op.name, requestHash: sha256(`${op.name}\n${JSON.stringify(req.body ?? null)}`) },
+        { userId: req.authUser.id, key, operation: op.name, requestHash: sha256(`${op.name}\n${canonicalJson(req.body ?? null)}`) },
         (ahead) =>
           answer(reply, async () => {
             if (p instanceof AppError) throw p;
@@ -418,15 +426,16 @@ function registerOperation(app: FastifyInstance, op: AnyOperation, services: Ser
     return reply.status(res.status).send(res.body);
   };
 
+  // One budget per operation across its path forms: the limiter is shared by both routes and its key names the
+  // operation (a per-route limit would give /_serverFn/X and /api/v1/X a budget each).
+  const limit = app.rateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: (req) => `${op.name}|${rateLimitKey(req)}` });
   for (const url of paths) {
     app.route({
       method: op.method,
       url,
       bodyLimit: op.bodyLimit,
-      config: {
-        operation: op.name,
-        rateLimit: { max: perMinute, timeWindow: 60_000 },
-      },
+      config: { operation: op.name },
+      preHandler: limit,
       onRequest: auth === 'public' ? async (req) => authenticate(req).catch(() => undefined) : authenticate,
       handler,
     });

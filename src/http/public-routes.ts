@@ -3,6 +3,7 @@ import type { Services } from '../services.js';
 import { registerKycFileRoute } from '../modules/kyc/file-route.js';
 import { loginFailedRoute, notMeRoutes } from '../modules/security/public-routes.js';
 import { registerPaymentsWebhook } from '../modules/payments/public-routes.js';
+import { registerSmsReportRoute } from '../modules/notifications/sms.js';
 import { reportIssueRoute } from '../modules/reports/public-routes.js';
 import { receiptKeyRoute } from '../modules/receipts/public-routes.js';
 
@@ -25,6 +26,9 @@ publicRouteModules.push(notMeRoutes);
 publicRouteModules.push(registerPaymentsWebhook);
 
 publicRouteModules.push(reportIssueRoute);
+
+// The SMS gateway's delivery reports (issue #21); not a spec 4.11 endpoint.
+publicRouteModules.push(registerSmsReportRoute);
 
 // The receipt verification key (issue 9); not a spec 4.11 endpoint, so not in public-endpoints.ts.
 publicRouteModules.push(receiptKeyRoute);

@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import { validationError } from '../http/app.js';
 import { registerIdentitySimulatorRoutes } from './identity-simulator.js';
 import { registerProcessorSimulator } from './processor-simulator.js';
+import { registerSmsSimulator } from './sms-simulator.js';
 import { registerVtuSimulators } from './vtu/index.js';
 
 /**
@@ -17,6 +18,7 @@ export const sandboxModules: SandboxRegistrar[] = [];
 sandboxModules.push(registerIdentitySimulatorRoutes);
 sandboxModules.push(registerProcessorSimulator);
 sandboxModules.push(registerVtuSimulators);
+sandboxModules.push(registerSmsSimulator);
 
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const r = schema.safeParse(body ?? {});

@@ -11,6 +11,8 @@ export const PRODUCTION: Record<string, string> = {
   PROCESSOR_SECRET_KEY: 'sk_live_x',
   PROCESSOR_BASE_URL: 'https://api.processor.example',
   SMTP_URL: 'smtp://mail',
+  SMS_PROVIDER: 'termii',
+  SMS_API_KEY: 'sms-api-key-for-tests',
   PUBLIC_URL: 'https://api.example.com',
   AUTH_PRIVATE_KEY: key,
   RECEIPT_SIGNING_KEY: key,

@@ -30,6 +30,16 @@ describe('Idempotency-Key', () => {
     expect(replay.body).toBe(first.body); // byte for byte, key order included
   });
 
+  it('the same body with its keys in another order is the same request (canonical JSON fingerprint)', async () => {
+    const username = `ord_${Date.now().toString(36)}`;
+    const first = await update({ fullName: 'Ordered Name', username }, 'key-order');
+    expect(first.statusCode).toBe(200);
+    const again = await update({ username, fullName: 'Ordered Name' }, 'key-order');
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+  });
+
   it('the same key with a different body is 422', async () => {
     await update({ fullName: 'Body A' }, 'key-2');
     const res = await update({ fullName: 'Body B' }, 'key-2');

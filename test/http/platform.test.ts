@@ -135,6 +135,24 @@ describe('rate limits', () => {
     }
   });
 
+  it('an operation with two path forms has one budget across both', async () => {
+    const lh = await createHarness({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
+    try {
+      const u = await signIn(lh);
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        for (const url of ['/_serverFn/listAirtimeNetworksBearerVTU', '/api/v1/listAirtimeNetworks']) {
+          statuses.push((await call(lh, 'GET', url, undefined, { token: u.token })).statusCode);
+        }
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+      // Another operation keeps its own budget.
+      expect((await call(lh, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: u.token })).statusCode).toBe(200);
+    } finally {
+      await lh.close();
+    }
+  });
+
   it('per-IP limits apply to non-loopback clients of public operations', async () => {
     const send = () =>
       h.app.inject({ method: 'POST', url: '/_serverFn/getOtpCooldownPublicAuth', remoteAddress: '203.0.113.9', payload: { data: { email: 'ip@example.com' } } });

@@ -36,12 +36,4 @@ export function loadReceiptKey(config: Config): ReceiptKey {
   };
 }
 
-/** Canonical JSON: object keys sorted at every level, no whitespace. This is the byte string that is signed. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
+export { canonicalJson } from '../../lib/canonical-json.js';

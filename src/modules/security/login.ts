@@ -1,3 +1,4 @@
+import type { Logger } from '../../lib/logger.js';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, type Db, type Executor } from '../../db/client.js';
@@ -47,6 +48,7 @@ export interface LoginDeps {
   pins: PinService;
   identity: IdentityService;
   sms: SmsSender;
+  log?: Logger;
   notifier: Notifier;
   attempts: AttemptLimits;
   notices: CredentialNotices;
@@ -61,7 +63,7 @@ interface Meta {
 export type LoginService = ReturnType<typeof createLoginService>;
 
 export function createLoginService(deps: LoginDeps) {
-  const { db, clock, pepper, otp, pins, identity, sms, notifier, attempts, notices, reauth } = deps;
+  const { db, clock, pepper, otp, pins, identity, sms, log, notifier, attempts, notices, reauth } = deps;
   const identifierHash = (id: LoginIdentifier) => hmac(pepper, `login-id:${id.type}:${id.value}`);
 
   const findActive = (id: LoginIdentifier) =>
@@ -137,7 +139,12 @@ export function createLoginService(deps: LoginDeps) {
     // ---- phone ----
     async sendPhoneOtp(phone: string, meta: Meta = {}) {
       const code = await otp.issue('phone', phone, meta.ip);
-      await sms.send({ to: phone, text: `Your verification code is ${code}. It expires in 10 minutes. Do not share it.` });
+      try {
+        await sms.send({ to: phone, text: `Your verification code is ${code}. It expires in 10 minutes. Do not share it.` });
+      } catch (err) {
+        log?.warn({ err: (err as Error).message }, 'phone verification SMS could not be sent');
+        throw new AppError('UPSTREAM_ERROR', 'The SMS could not be sent just now; try again in a minute');
+      }
       return { sent: true, expiresInSeconds: 600 };
     },
 

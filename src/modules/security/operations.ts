@@ -22,7 +22,7 @@ export const securityOperations = [
     rateLimit: 'auth',
     input: z.object({ phone: phoneInput }),
     output: z.object({ sent: z.boolean(), expiresInSeconds: z.number() }),
-    errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
+    errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT', 'UPSTREAM_ERROR'],
     handler: async (input, ctx) => ctx.services.security.login.sendPhoneOtp(input.phone, { ip: ctx.ip }),
   }),
   defineOperation({

@@ -1,3 +1,4 @@
+import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
@@ -22,6 +23,7 @@ export interface SecurityDeps {
   identity: IdentityService;
   mailer: Mailer;
   sms: SmsSender;
+  log?: Logger;
   notifier: Notifier;
   /** Links in credential-change notices. */
   publicUrl: string;

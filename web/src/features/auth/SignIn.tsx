@@ -1,13 +1,26 @@
 import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
+import { ApiError, post } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 
 // The code boxes load while the person types the e-mail (they are not needed by the home screen's bundle).
 const loadCodeInput = () => import('../../app/CodeInput');
 const CodeInput = lazy(() => loadCodeInput().then((m) => ({ default: m.CodeInput })));
+
+/**
+ * Tells the service a sign-in failed (spec 4.11: counted for throttling and alerts). Only a refused credential is
+ * reported, not a network failure; the answer is the same for any identifier and is not awaited.
+ */
+function reportLoginFailure(identifier: string, method: 'email_otp' | 'login_pin', err: unknown) {
+  if (!(err instanceof ApiError) || err.status >= 500) return;
+  void fetch('/api/public/login-failed', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier, method, reason: err.code }),
+  }).catch(() => undefined);
+}
 
 /** Sign-in: e-mail, then the 6-digit code (paste fills every box and submits); or identifier and login PIN. */
 export function SignIn() {
@@ -73,6 +86,7 @@ function CodeSignIn() {
       const { session } = await post('/_serverFn/verifyLoginOtpPublicAuth', { email: sentTo, code: value });
       await auth.signedIn(session, 'email_otp');
     } catch (err) {
+      reportLoginFailure(sentTo, 'email_otp', err);
       setError(errorMessage(err));
       setBusy(false);
     }
@@ -139,6 +153,7 @@ function PinSignIn() {
       const { session } = await post('/_serverFn/startPinLoginPublicAuth', { identifier, pin });
       await auth.signedIn(session, 'login_pin');
     } catch (err) {
+      reportLoginFailure(identifier, 'login_pin', err);
       setError(errorMessage(err));
       setBusy(false);
     }
