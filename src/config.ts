@@ -134,6 +134,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  JOBS_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(72),
+  DATABASE_LISTEN_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   FAULT_POINT: z.enum(FAULT_POINTS).optional(),
   TIER_LIMITS: z
@@ -237,6 +239,10 @@ export interface Config {
   jobsEnabled: boolean;
   /** Jobs one worker process runs side by side (each holds a pool connection while it works). */
   jobsConcurrency: number;
+  /** Finished jobs are deleted this long after they finished; 0 keeps them. Dead letters are always kept. */
+  jobsRetentionHours: number;
+  /** LISTEN connections' URL when DATABASE_URL is a transaction-mode pooler (issue #21). */
+  databaseListenUrl?: string;
   rateLimitPerMinute: number;
   /** Test-only crash hook (src/lib/faults.ts); refused in production. */
   faultPoint?: FaultPoint;
@@ -361,6 +367,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     trustProxy: e.TRUST_PROXY,
     jobsEnabled: e.JOBS_ENABLED,
     jobsConcurrency: e.JOBS_CONCURRENCY,
+    jobsRetentionHours: e.JOBS_RETENTION_HOURS,
+    databaseListenUrl: e.DATABASE_LISTEN_URL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     faultPoint: e.FAULT_POINT,
     tierLimitsJson: e.TIER_LIMITS,

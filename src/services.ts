@@ -40,6 +40,7 @@ import { createPaymentsService, type PaymentsService } from './modules/payments/
 import { createWalletMoney, type WalletMoney } from './modules/wallet/transfers.js';
 import { createVtuService, type VtuServiceApi } from './modules/vtu/service.js';
 import { createLoopbackTransport, type LoopbackTransport } from './providers/http-transport.js';
+import { countSmsSend } from './lib/metrics.js';
 import { createSmsGateway, SMS_DEFAULT_BASE_URLS, type SmsGateway } from './providers/sms.js';
 import { gatewaySms } from './modules/notifications/sms.js';
 import { SMS_SIMULATOR_PATH } from './sandbox/sms-simulator.js';
@@ -129,7 +130,7 @@ export async function createServices(base: { config: Config; database: Database;
       })
     : null;
   // Development without a gateway captures messages in the database (production refuses to start without one).
-  const sms = overrides.sms ?? (smsGateway ? gatewaySms(db, clock, smsGateway) : capturingSms(db, clock));
+  const sms = overrides.sms ?? (smsGateway ? gatewaySms(db, clock, smsGateway, countSmsSend) : capturingSms(db, clock));
   const tokens = await createTokenService(config, clock);
   const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper });
   const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });

@@ -128,7 +128,11 @@ class PreparingClient extends pg.Client {
   }
 }
 
-export async function openDatabase(opts: { url?: string; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<Database> {
+/**
+ * `listenUrl`: where LISTEN connections go when `url` is a transaction-mode pooler (which cannot hold a LISTEN):
+ * PostgreSQL itself or a session-mode pool (DATABASE_LISTEN_URL; docs/scaling.md).
+ */
+export async function openDatabase(opts: { url?: string; listenUrl?: string; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<Database> {
   if (opts.url && !opts.url.startsWith('pglite:') && opts.url !== 'memory://') {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20, ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }) });
     pool.on('error', () => {
@@ -159,7 +163,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; poolSi
       },
       subscribe: async (channel, handlers) => {
         if (!CHANNEL_NAME.test(channel)) throw new Error(`bad channel name ${channel}`);
-        return pgSubscription(opts.url!, channel, handlers);
+        return pgSubscription(opts.listenUrl ?? opts.url!, channel, handlers);
       },
       close: () => pool.end(),
     };

@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import rateLimit from '@fastify/rate-limit';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { drainUnreadBodies } from './body-drain.js';
+import { createMetrics } from './metrics.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-depth.js';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -79,7 +80,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? createLogger({ level: config.logLevel });
-  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements }));
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements }));
   if (!opts.skipMigrations) await migrate(database);
   const services = await createServices({ config, database, clock, log }, opts.overrides);
 
@@ -96,15 +97,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorateRequest('authUser', null);
   drainUnreadBodies(app);
 
-  const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry });
-  const latency = new client.Histogram({
-    name: 'http_operation_duration_seconds',
-    help: 'Latency per operation and status',
-    labelNames: ['operation', 'status'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const { registry, latency } = createMetrics({ db: services.db, clock, stuckAfterMs: config.vtu.stuckAfterMs });
 
   // Security headers (helmet's, worked out once: the interactive docs at /docs need inline scripts and styles, so
   // there is no content security policy and nothing varies per request) and the request id, in one hook.

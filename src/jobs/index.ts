@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { rows } from '../db/client.js';
 import { z } from 'zod';
 import type { Services } from '../services.js';
 import { HOUR } from '../lib/clock.js';
@@ -9,6 +10,9 @@ import { registerGrowthJobs } from '../modules/growth/jobs.js';
 import { registerPaymentsJobs } from '../modules/payments/jobs.js';
 import { registerVtuJobs } from '../modules/vtu/jobs.js';
 import { registerScheduleJobs } from '../modules/schedules/jobs.js';
+
+/** Finished jobs deleted per statement by the retention clean-up. */
+export const JOB_CLEANUP_BATCH = 5000;
 
 /** Registers every job and schedule. A module adds its registrar to moduleJobs. */
 export type JobRegistrar = (services: Services) => void;
@@ -26,5 +30,20 @@ export function registerJobs(services: Services) {
     },
   });
   jobs.schedule({ job: 'idempotency.cleanup', everyMs: HOUR });
+  // Finished jobs are kept JOBS_RETENTION_HOURS (for inspection), then deleted in batches; dead letters stay.
+  const retentionMs = services.config.jobsRetentionHours * HOUR;
+  jobs.register({
+    name: 'jobs.cleanup',
+    payload: z.object({}),
+    handler: async () => {
+      if (!retentionMs) return;
+      const before = new Date(clock.now().getTime() - retentionMs);
+      for (let i = 0; i < 100; i++) {
+        const gone = await rows(db, sql`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE status = 'done' AND updated_at < ${before} LIMIT ${JOB_CLEANUP_BATCH}) RETURNING 1 AS x`);
+        if (gone.length < JOB_CLEANUP_BATCH) break;
+      }
+    },
+  });
+  jobs.schedule({ job: 'jobs.cleanup', everyMs: HOUR });
   for (const r of moduleJobs) r(services);
 }

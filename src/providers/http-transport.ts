@@ -1,4 +1,5 @@
-import { outboundRequest } from './http-client.js';
+import { timedUpstream } from '../lib/metrics.js';
+import { outboundRequest, UpstreamTimeout } from './http-client.js';
 
 /**
  * The one way adapters speak HTTP to upstreams: a fetch-like function. Adapters build real requests (URL,
@@ -14,6 +15,8 @@ export interface TransportRequest {
   body?: string;
   /** Milliseconds before the call is abandoned (real network only). */
   timeoutMs?: number;
+  /** The upstream's name in the latency metrics (e.g. `processor:sandbox`, `sms:termii`). */
+  upstream?: string;
 }
 
 export interface TransportResponse {
@@ -46,12 +49,15 @@ export function createLoopbackTransport(publicUrl: string, network: HttpTranspor
       app = a;
     },
     async send(url, req) {
-      const own = url === base || url.startsWith(`${base}/`);
-      if (own && app && !app.server.listening) {
-        const res = await app.inject({ method: req.method, url: url.slice(base.length) || '/', headers: req.headers, payload: req.body });
-        return { status: res.statusCode, text: res.body };
-      }
-      return network(url, req);
+      const carry = async (): Promise<TransportResponse> => {
+        const own = url === base || url.startsWith(`${base}/`);
+        if (own && app && !app.server.listening) {
+          const res = await app.inject({ method: req.method, url: url.slice(base.length) || '/', headers: req.headers, payload: req.body });
+          return { status: res.statusCode, text: res.body };
+        }
+        return network(url, req);
+      };
+      return req.upstream ? timedUpstream(req.upstream, carry, (err) => err instanceof UpstreamTimeout) : carry();
     },
   };
 }

@@ -133,7 +133,7 @@ export function createPaystackStyleAdapter(opts: { id: string; baseUrl: string; 
   async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: z.infer<typeof envelope> | null }> {
     let res;
     try {
-      res = await opts.transport(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: opts.timeoutMs });
+      res = await opts.transport(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: opts.timeoutMs, upstream: `processor:${opts.id}` });
     } catch (err) {
       throw new AppError('UPSTREAM_ERROR', 'The payment processor could not be reached; try again shortly', { cause: err });
     }

@@ -92,6 +92,7 @@ export function termiiGateway(opts: SmsGatewayOptions): SmsGateway {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ to: internationalNumber(sms.to), from: opts.senderId, sms: sms.text, type: 'plain', channel: opts.channel, api_key: opts.apiKey }),
         timeoutMs: opts.timeoutMs,
+        upstream: 'sms:termii',
       });
       const body = parseJson(res.text);
       const messageId = str(body?.message_id);
@@ -132,6 +133,7 @@ export function africasTalkingGateway(opts: SmsGatewayOptions): SmsGateway {
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', apikey: opts.apiKey },
         body: form.toString(),
         timeoutMs: opts.timeoutMs,
+        upstream: 'sms:africastalking',
       });
       const body = parseJson(res.text);
       const data = body?.SMSMessageData as { Message?: string; Recipients?: { statusCode?: number; status?: string; messageId?: string }[] } | undefined;

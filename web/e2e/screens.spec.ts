@@ -10,7 +10,7 @@ import { adminToken, api, apiSignIn, approveKyc, checkWidths, expectAccessible, 
  */
 test('bills, rewards, orders and languages', async ({ page, request }) => {
   const email = `tunde-${randomUUID().slice(0, 8)}@example.com`;
-  const admin = await adminToken(request);
+  const admin = await adminToken(request, 'ops-bills@example.com');
   const token = await apiSignIn(request, email);
   const me = (await api(request, token, 'getProfileBearerSettings', {}, 'GET')).profile;
   const frames = [];

@@ -1,3 +1,4 @@
+import { timedUpstream } from '../../lib/metrics.js';
 import { outboundRequest, UpstreamTimeout } from '../http-client.js';
 import type { ProviderId } from './types.js';
 import { ProviderError } from './types.js';
@@ -39,6 +40,10 @@ export class VtuTransport {
   }
 
   async request(provider: ProviderId, req: HttpRequest): Promise<HttpResponse> {
+    return timedUpstream(`vtu:${provider}`, () => this.send(provider, req), (err) => err instanceof TransportTimeout);
+  }
+
+  private async send(provider: ProviderId, req: HttpRequest): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...(req.headers ?? {}) };
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     if (payload !== undefined) headers['content-type'] = 'application/json';
