@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 /**
  * The one error catalogue (STYLE rule 4, DESIGN §4). Add a code here and to the switch; the compiler
  * refuses a code without a status. docs/errors.md lists the same codes.
@@ -126,3 +127,14 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`);
+
+export function zodIssues(err: z.ZodError): ErrorIssue[] {
+  return err.issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
+}
+
+/** A zod failure as the 400 VALIDATION_FAILED envelope, naming the first bad field in the message. */
+export function validationError(err: z.ZodError): AppError {
+  const issues = zodIssues(err);
+  const first = issues[0];
+  return new AppError('VALIDATION_FAILED', first ? `${first.path}: ${first.message}` : 'Input is not valid', { issues });
+}

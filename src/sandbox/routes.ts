@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rows } from '../db/client.js';
 import type { Services } from '../services.js';
-import { validationError } from '../http/app.js';
+import { validationError } from '../http/errors.js';
 import { registerIdentitySimulatorRoutes } from './identity-simulator.js';
 import { registerProcessorSimulator } from './processor-simulator.js';
 import { registerSmsSimulator } from './sms-simulator.js';

@@ -1,0 +1,234 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import { one, type Db } from '../db/client.js';
+import { canonicalJson } from '../lib/canonical-json.js';
+import { sha256 } from '../lib/crypto.js';
+import type { Services } from '../services.js';
+import { AppError, validationError } from './errors.js';
+import { withIdempotency } from './idempotency.js';
+import { authOf, serverFnPath, versionedPath, type AnyOperation, type AuthUser, type OpContext, type RateClass } from './registry.js';
+import { clearRefreshCookie, moveRefreshTokenToCookie, refreshTokenFromCookie, wantsCookieTransport } from './session-cookie.js';
+
+/**
+ * One registry operation as HTTP routes (its `/_serverFn` path and, when versioned, its `/api/v1` path): the
+ * envelope, authentication, validation, the shared rate-limit budget, Idempotency-Key, read-ahead and the
+ * cookie transport of session tokens. buildApp (app.ts) calls registerOperation for every operation.
+ */
+export const RATE_CLASSES: Record<RateClass, (config: Config) => number> = {
+  default: (c) => c.rateLimitPerMinute,
+  money: (c) => Math.max(1, Math.floor(c.rateLimitPerMinute / 2)),
+  auth: () => 20,
+  strict: () => 10,
+};
+
+export function errorBody(e: AppError) {
+  return { ok: false as const, error: { code: e.code, message: e.message, ...(e.issues ? { issues: e.issues } : {}) } };
+}
+
+/**
+ * Path of the first string (value or key) holding U+0000, or null. PostgreSQL text cannot store NUL, so such
+ * input would otherwise reach the database and fail there as a 500 (issue 10 fuzzing); no field needs it.
+ */
+function nulPath(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : null;
+  if (!value || typeof value !== 'object' || depth > 256) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const p = path ? `${path}.${k}` : k;
+    if (k.includes('\u0000')) return p;
+    const found = nulPath(v, p, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** Reads the `{data}` envelope of a POST (DESIGN §4); a missing body means no inputs. */
+function unwrapEnvelope(body: unknown): unknown {
+  if (body === undefined || body === null || body === '') return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('VALIDATION_FAILED', 'Body must be a JSON object {"data": {...}}', { issues: [{ path: '(body)', message: 'expected an object' }] });
+  const keys = Object.keys(body);
+  const extra = keys.filter((k) => k !== 'data');
+  if (extra.length) throw new AppError('VALIDATION_FAILED', `Unknown top-level field(s): ${extra.join(', ')}; send inputs inside "data"`, { issues: extra.map((k) => ({ path: k, message: 'unknown field' })) });
+  const data = (body as { data?: unknown }).data;
+  if (data === undefined || data === null) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) throw new AppError('VALIDATION_FAILED', '"data" must be an object', { issues: [{ path: 'data', message: 'expected an object' }] });
+  return data;
+}
+
+function bearerToken(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m ? m[1] : null;
+}
+
+/** Scalar subqueries as the columns of one SELECT: (q1) AS k1, (q2) AS k2, ... */
+function readColumns(reads: Record<string, SQL>): SQL {
+  return sql.join(
+    Object.entries(reads).map(([k, q]) => {
+      if (!/^[a-z_]+$/.test(k)) throw new Error(`readAhead key ${k} must be lower-case letters and underscores`);
+      return sql`(${q}) AS ${sql.raw(k)}`;
+    }),
+    sql`, `,
+  );
+}
+
+/** Runs scalar subqueries together (one round trip). */
+async function readTogether(db: Db, reads: Record<string, SQL>): Promise<Record<string, unknown>> {
+  return (await one<Record<string, unknown>>(db, sql`SELECT ${readColumns(reads)}`)) ?? {};
+}
+
+/** Whose budget a request spends: the signed-in account's, else the client address's. */
+export function rateLimitKey(req: FastifyRequest): string {
+  return req.authUser ? `u:${req.authUser.id}` : `ip:${req.ip}`;
+}
+
+export function registerOperation(app: FastifyInstance, op: AnyOperation, services: Services, config: Config) {
+  const auth = authOf(op);
+  const strictInput = op.input.strict();
+  const paths = [serverFnPath(op), ...(op.versioned ? [versionedPath(op)] : [])];
+  const perMinute = RATE_CLASSES[op.rateLimit ?? 'default'](config);
+
+  const authenticate = async (req: FastifyRequest) => {
+    const token = bearerToken(req);
+    if (!token) {
+      if (auth === 'public') return;
+      throw new AppError('UNAUTHENTICATED', 'Authorization: Bearer <access token> is required');
+    }
+    try {
+      req.authUser = await services.identity.authenticate(token);
+    } catch (err) {
+      if (auth === 'public') return; // a stale token on a public operation is ignored
+      throw err;
+    }
+    if (auth === 'admin' && req.authUser.role !== 'admin') throw new AppError('FORBIDDEN', 'Operator role required');
+  };
+
+  type Prepared = { input: Parameters<typeof op.handler>[0]; ctx: OpContext; reads: Record<string, SQL> };
+
+  /** Validates the input and builds the context and the read-ahead; throws AppError on bad input. */
+  const prepare = (req: FastifyRequest, reply: FastifyReply): Prepared => {
+    let raw = op.method === 'GET' ? (req.query ?? {}) : unwrapEnvelope(req.body);
+    // Cookie transport (issue #19): the web app's refresh token comes from its HttpOnly cookie, not the body.
+    if (op.refreshTokenFromCookie && wantsCookieTransport(req) && (raw as { refreshToken?: unknown }).refreshToken === undefined) {
+      const fromCookie = refreshTokenFromCookie(req);
+      if (!fromCookie) throw new AppError('UNAUTHENTICATED', 'No session cookie; sign in again');
+      raw = { ...(raw as object), refreshToken: fromCookie };
+    }
+    const nul = nulPath(raw);
+    if (nul !== null) throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, { issues: [{ path: nul, message: 'text must not contain NUL characters' }] });
+    const parsed = strictInput.safeParse(raw);
+    if (!parsed.success) throw validationError(parsed.error);
+    const input = parsed.data;
+    const user = req.authUser;
+    const ctx: OpContext = {
+      get user(): AuthUser {
+        if (!user) throw new AppError('UNAUTHENTICATED', 'Sign in first');
+        return user;
+      },
+      optionalUser: user,
+      services,
+      operation: op.name,
+      requestId: req.id,
+      ip: req.ip,
+      userAgent: req.headers['user-agent'],
+      grantToken: typeof req.headers['x-grant-token'] === 'string' ? req.headers['x-grant-token'] : undefined,
+      idempotencyKey: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined,
+      setHeader: (name, value) => void reply.header(name, value),
+      ahead: {},
+    };
+    const reads = op.readAhead?.(input, ctx) ?? {};
+    return { input, ctx, reads };
+  };
+
+  /** The gates and the handler; `ahead` is the read-ahead when the Idempotency-Key claim already read it. */
+  const execute = async ({ input, ctx, reads }: Prepared, reply: FastifyReply, ahead?: Record<string, unknown>): Promise<{ status: number; body: unknown }> => {
+    if (ahead) (ctx as { ahead: Record<string, unknown> }).ahead = ahead;
+    else if (Object.keys(reads).length) (ctx as { ahead: Record<string, unknown> }).ahead = await readTogether(services.db, reads);
+    if (op.precheck) await op.precheck(input, ctx);
+    if (op.gates?.pin) {
+      await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN');
+    }
+    if (op.gates?.kycTier && ctx.user.kycTier < op.gates.kycTier) {
+      throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${op.gates.kycTier} is required for this operation`);
+    }
+    if (op.gates?.stepUp) {
+      if (!services.stepUp) throw new Error(`${op.name} declares a step-up gate but no step-up service is registered`);
+      await services.stepUp.require(ctx.user, ctx.grantToken);
+    }
+    if (op.gates?.reauth) await services.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
+    const result = await op.handler(input, ctx);
+    const out = op.output.parse(result);
+    if (op.cacheSeconds && op.method === 'GET') reply.header('cache-control', `private, max-age=${op.cacheSeconds}`);
+    return { status: 200, body: { ok: true, ...out } };
+  };
+
+  const preparedOrRefusal = (req: FastifyRequest, reply: FastifyReply): Prepared | AppError => {
+    try {
+      return prepare(req, reply);
+    } catch (err) {
+      if (err instanceof AppError) return err;
+      throw err;
+    }
+  };
+
+  /** An AppError becomes its answer (stored under an Idempotency-Key like any answer); anything else is a 500. */
+  const answer = async (reply: FastifyReply, fn: () => Promise<{ status: number; body: unknown }>): Promise<{ status: number; body: unknown }> => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof AppError) {
+        if (err.retryAfter) reply.header('retry-after', String(Math.ceil(err.retryAfter)));
+        return { status: err.status, body: errorBody(err) };
+      }
+      throw err;
+    }
+  };
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = req.headers['idempotency-key'];
+    let res: { status: number; body: unknown; replayed?: boolean };
+    if (op.method === 'POST' && req.authUser && typeof key === 'string' && key.length > 0) {
+      if (key.length > 255) throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be at most 255 characters');
+      // Bad input is refused under the key too (its answer is stored and replayed), so it is kept, not thrown here.
+      const p = preparedOrRefusal(req, reply);
+      const reads = p instanceof AppError ? {} : p.reads;
+      res = await withIdempotency(
+        services.db,
+        services.clock,
+        { userId: req.authUser.id, key, operation: op.name, requestHash: sha256(`${op.name}\n${canonicalJson(req.body ?? null)}`) },
+        (ahead) =>
+          answer(reply, async () => {
+            if (p instanceof AppError) throw p;
+            return execute(p, reply, ahead);
+          }),
+        // The read-ahead rides on the claim statement.
+        Object.keys(reads).length ? readColumns(reads) : undefined,
+      );
+      if (res.replayed) reply.header('idempotent-replayed', 'true');
+    } else {
+      res = await answer(reply, async () => execute(prepare(req, reply), reply));
+    }
+    if (wantsCookieTransport(req)) {
+      if (op.endsSession) clearRefreshCookie(config, reply);
+      else return reply.status(res.status).send(moveRefreshTokenToCookie(config, reply, res.body as never));
+    }
+    return reply.status(res.status).send(res.body);
+  };
+
+  // One budget per operation across its path forms: the limiter is shared by both routes and its key names the
+  // operation (a per-route limit would give /_serverFn/X and /api/v1/X a budget each).
+  const limit = app.rateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: (req) => `${op.name}|${rateLimitKey(req)}` });
+  for (const url of paths) {
+    app.route({
+      method: op.method,
+      url,
+      bodyLimit: op.bodyLimit,
+      config: { operation: op.name },
+      preHandler: limit,
+      onRequest: auth === 'public' ? async (req) => authenticate(req).catch(() => undefined) : authenticate,
+      handler,
+    });
+  }
+}
+
