@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
+import { nairaAmount, toKobo } from '../../lib/money.js';
+import { lower, markupOutput, providerInput, serviceInput, transactionOutput, txOut } from './inputs.js';
+
+/** The operators' VTU operations: markups, provider floats and routing, stuck and all transactions. */
+export const vtuAdminOperations = [
+  defineOperation({
+    name: 'adminSetMarkup',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'set the markup of a service (optionally for one provider): flat naira or percent',
+    input: z
+      .object({
+        service: serviceInput,
+        provider: providerInput.optional(),
+        kind: lower('kind', ['flat', 'percent']),
+        value: z.number({ error: 'value must be a number' }).finite().min(0, 'value must be 0 or more').max(1_000_000, 'value is too large'),
+      })
+      .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'a percent markup must be at most 100', path: ['value'] })
+      .refine((v) => Math.abs(Math.round(v.value * 100) - v.value * 100) < 1e-6, { message: 'value must have at most 2 decimals', path: ['value'] }),
+    output: z.object({ markup: markupOutput() }),
+    handler: async (i, ctx) => ({ markup: await ctx.services.vtu.adminSetMarkup(ctx.user.id, i) }),
+  }),
+  defineOperation({
+    name: 'adminListMarkups',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'markups per service and provider',
+    input: z.object({}),
+    output: z.object({ items: z.array(markupOutput()) }),
+    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.adminListMarkups() }),
+  }),
+  defineOperation({
+    name: 'adminListProviderFloats',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: "each provider's float: our ledger's view and the provider's reported balance",
+    input: z.object({}),
+    output: z.object({
+      items: z.array(z.object({ provider: z.string(), services: z.array(z.string()), ledgerFloat: z.number(), providerBalance: z.number().nullable() })),
+    }),
+    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.adminListFloats() }),
+  }),
+  defineOperation({
+    name: 'adminFundProviderFloat',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: "fund a provider's float from the collections pool",
+    input: z.object({ provider: providerInput, amount: nairaAmount({ min: 1000, max: 100_000_000 }) }),
+    output: z.object({ provider: z.string(), amount: z.number(), providerBalance: z.number() }),
+    errors: ['UPSTREAM_ERROR'],
+    handler: async (i, ctx) => ctx.services.vtu.adminFundFloat(ctx.user.id, i.provider, toKobo(i.amount)),
+  }),
+  defineOperation({
+    name: 'adminRequeryVtuTransaction',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'requery one VTU transaction at its provider now and settle it',
+    input: z.object({ id: uuidInput('id') }),
+    output: z.object({ transaction: transactionOutput, providerStatus: z.string() }),
+    errors: ['NOT_FOUND'],
+    handler: async (i, ctx) => ctx.services.vtu.adminRequery(i.id),
+  }),
+  defineOperation({
+    name: 'adminResolveVtuTransaction',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    purpose: 'settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once)',
+    input: z.object({
+      id: uuidInput('id'),
+      outcome: lower('outcome', ['delivered', 'failed']),
+      note: z.string({ error: 'note is required' }).trim().min(5, 'note must say how the outcome was confirmed (5-500 characters)').max(500, 'note must be at most 500 characters'),
+    }),
+    output: txOut,
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.adminResolve(ctx.user.id, i.id, i.outcome, i.note) }),
+  }),
+  defineOperation({
+    name: 'adminListStuckVtuTransactions',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    purpose: 'processing transactions older than VTU_STUCK_AFTER_MS, for an operator to resolve',
+    input: z.object({ ...pageInput }),
+    output: pageOutput(
+      transactionOutput.extend({
+        userId: z.string(),
+        requestId: z.string(),
+        requeryCount: z.number(),
+        lastProviderStatus: z.string().nullable(),
+        lastCheckedAt: z.string().nullable(),
+      }),
+    ),
+    handler: async (i, ctx) => ctx.services.vtu.adminListStuck(i.limit, i.offset),
+  }),
+];
