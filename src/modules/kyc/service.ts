@@ -3,118 +3,21 @@ import type { Config } from '../../config.js';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
-import { DAY, HOUR, MINUTE, lagosDate, type Clock } from '../../lib/clock.js';
-import { encrypt, hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto.js';
+import type { Clock } from '../../lib/clock.js';
+import { encrypt } from '../../lib/crypto.js';
 import type { EventBus } from '../../lib/events.js';
 import { uuid } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { normalizePhone } from '../../lib/phone.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { BANKS, bankByCode, type IdentityProvider } from '../../providers/identity.js';
-import type { FileStorage, StoredObject } from '../../providers/storage.js';
+import type { FileStorage } from '../../providers/storage.js';
+import { createKycFiles } from './files.js';
+import { createNinChecks } from './nin-checks.js';
+import { capitalise, CONTENT_TYPES, IMAGE_TYPES, mask, namesMatch, nameTokens, TIER_LABEL, type DocumentType, type EligibilityRow, type KycFileRef, type KycStatus, type SubmissionDetails, type SubmissionRow } from './rules.js';
 
-/** Upload limit (DESIGN §9): 5 MiB of decoded bytes. */
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-/** Signed file URLs live 5 minutes (DESIGN §9). */
-export const FILE_URL_TTL_MS = 5 * MINUTE;
-/** Uploads per user per 24 h: enough for several resubmissions, not for using us as free storage. */
-export const MAX_UPLOADS_PER_DAY = 40;
-/**
- * NIN look-ups (lookupNin and submitNinKyc) per user per Lagos day (issue #22, finding 6): enough to fix a typo or a
- * profile name before the Tier 2 submission, too few to probe other people's NINs. Renaming the profile buys none.
- */
-export const NIN_LOOKUPS_PER_DAY = 5;
-
-export const CONTENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
-export type KycContentType = (typeof CONTENT_TYPES)[number];
-const EXTENSION: Record<KycContentType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' };
-const IMAGE_TYPES: KycContentType[] = ['image/jpeg', 'image/png'];
-
-/** Upload paths as handed out by uploadKycFile: a random name, no directories, so no traversal is expressible. */
-export const FILE_PATH_RE = /^[A-Za-z0-9_-]{32}\.(jpg|png|pdf)$/;
-
-export const DOCUMENT_TYPES = ['national_id', 'nin_slip', 'passport', 'drivers_licence', 'voters_card'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
-
-export type KycStatus = 'pending' | 'approved' | 'rejected';
-
-/** Checks magic bytes: the declared type must be what the file really is. */
-export function sniffContentType(bytes: Buffer): KycContentType | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (bytes.length >= 5 && bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
-  return null;
-}
-
-function nameTokens(name: string): string[] {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .filter((t) => t.length >= 2);
-}
-
-/**
- * Two names match when every word of the shorter one (at least two words) appears in the longer one, in any
- * order: "Ada Obi" matches "OBI ADA GRACE" (bank account names put the surname first; middle names optional).
- */
-export function namesMatch(a: string | null | undefined, b: string | null | undefined): boolean {
-  if (!a || !b) return false;
-  const ta = new Set(nameTokens(a));
-  const tb = new Set(nameTokens(b));
-  const [small, big] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
-  if (small.size < 2) return false;
-  for (const t of small) if (!big.has(t)) return false;
-  return true;
-}
-
-const mask = (digits: string) => `${'*'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
-
-export interface KycFileRef {
-  role: 'frame' | 'slip' | 'document';
-  path: string;
-}
-
-export interface SubmissionDetails {
-  nameMatched?: boolean;
-  phoneMatched?: boolean;
-  ninMasked?: string;
-  bankCode?: string;
-  bankName?: string;
-  accountNumberMasked?: string;
-  documentType?: string;
-}
-
-interface SubmissionRow {
-  id: string;
-  user_id: string;
-  tier: number;
-  status: KycStatus;
-  files: KycFileRef[];
-  verified_name: string | null;
-  details: SubmissionDetails;
-  identifier_hash: string | null;
-  reason: string | null;
-  reviewed_by: string | null;
-  reviewed_at: Date | null;
-  created_at: Date;
-}
-
-interface FileRow {
-  path: string;
-  user_id: string;
-  storage_key: string;
-  content_type: KycContentType;
-  size_bytes: number;
-}
-
-/** What the transfer eligibility check reads of a user. */
-export interface EligibilityRow {
-  kyc_tier: number;
-  full_name: string | null;
-  verified_name: string | null;
-}
+// The rules and shapes live in rules.ts; importers keep using this module.
+export * from './rules.js';
 
 export interface KycDeps {
   db: Db;
@@ -131,12 +34,11 @@ export interface KycDeps {
 
 export type KycService = ReturnType<typeof createKycService>;
 
-const TIER_LABEL: Record<number, string> = { 1: 'Tier 1 (face liveness)', 2: 'Tier 2 (NIN and phone)', 3: 'Tier 3 (bank account and ID document)' };
-
 export function createKycService(deps: KycDeps) {
   const { db, clock, config, identity, storage, events, notifier, forgetUser } = deps;
-  const secret = config.secrets.fileSigningSecret;
   const dataKey = config.secrets.dataEncryptionKey;
+  const files = createKycFiles({ db, clock, config, storage });
+  const { signUrl, fileRow, ownFiles } = files;
 
   const iso = (d: Date | string) => new Date(d).toISOString();
   const submissionView = (s: SubmissionRow) => ({
@@ -149,32 +51,6 @@ export function createKycService(deps: KycDeps) {
   });
 
   // ---- signed file URLs ----------------------------------------------------------------------------------
-
-  const signature = (path: string, expires: number) => hmac(secret, `kyc-file\n${path}\n${expires}`);
-
-  function signUrl(path: string) {
-    const expires = Math.floor((clock.now().getTime() + FILE_URL_TTL_MS) / 1000);
-    const url = `${config.publicUrl}/files/kyc/${path}?expires=${expires}&sig=${signature(path, expires)}`;
-    return { url, expiresAt: new Date(expires * 1000).toISOString() };
-  }
-
-  async function fileRow(exec: Executor, path: string) {
-    return one<FileRow>(exec, sql`SELECT path, user_id, storage_key, content_type, size_bytes FROM kyc_files WHERE path = ${path}`);
-  }
-
-  /** Loads the caller's own uploads for a submission; another user's path is "not found" (never revealed). */
-  async function ownFiles(exec: Executor, userId: string, refs: KycFileRef[], allowed: KycContentType[]) {
-    for (const ref of refs) {
-      const f = await fileRow(exec, ref.path);
-      if (!f || f.user_id !== userId) throw new AppError('NOT_FOUND', `File ${ref.path} not found; upload it with uploadKycFile first`);
-      if (!allowed.includes(f.content_type)) {
-        throw new AppError('VALIDATION_FAILED', `${ref.role} must be ${allowed.map((t) => EXTENSION[t].toUpperCase()).join(' or ')}`, {
-          issues: [{ path: ref.role, message: `file type ${f.content_type} is not accepted here` }],
-        });
-      }
-    }
-  }
-
   // ---- tier ladder -----------------------------------------------------------------------------------------
 
   interface UserFacts {
@@ -260,99 +136,13 @@ export function createKycService(deps: KycDeps) {
     });
   }
 
-  const ninHash = (nin: string) => hmac(dataKey, `kyc-nin\n${nin}`);
-
-  /**
-   * Takes one of the caller's NIN look-ups for today, before the provider is asked: one conditional upsert, so
-   * parallel requests cannot pass the quota. RATE_LIMITED until the next Lagos midnight when none is left.
-   */
-  async function takeNinLookup(userId: string) {
-    const now = clock.now();
-    const taken = await one<{ used: number }>(
-      db,
-      sql`INSERT INTO kyc_nin_lookups (user_id, day, used) VALUES (${userId}, ${lagosDate(now)}::date, 1)
-          ON CONFLICT (user_id, day) DO UPDATE SET used = kyc_nin_lookups.used + 1 WHERE kyc_nin_lookups.used < ${NIN_LOOKUPS_PER_DAY}
-          RETURNING used`,
-    );
-    if (taken) return;
-    const lagosMs = now.getTime() + HOUR; // Lagos is UTC+1, no DST (lib/clock.ts)
-    const untilMidnight = (Math.floor(lagosMs / DAY) + 1) * DAY - lagosMs;
-    throw new AppError('RATE_LIMITED', `At most ${NIN_LOOKUPS_PER_DAY} NIN look-ups a day; try again tomorrow`, { retryAfter: Math.ceil(untilMidnight / 1000) });
-  }
-
-  async function ninLinkedElsewhere(exec: Executor, userId: string, hash: string, statuses: KycStatus[]) {
-    const r = await one(
-      exec,
-      sql`SELECT id FROM kyc_submissions WHERE tier = 2 AND identifier_hash = ${hash} AND user_id <> ${userId}
-          AND status IN (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)}) LIMIT 1`,
-    );
-    return Boolean(r);
-  }
-
-  async function latestVerifiedName(exec: Executor, userId: string, tier: number) {
-    const r = await one<{ verified_name: string | null }>(
-      exec,
-      sql`SELECT verified_name FROM kyc_submissions WHERE user_id = ${userId} AND tier = ${tier} AND status = 'approved' ORDER BY seq DESC LIMIT 1`,
-    );
-    return r?.verified_name ?? null;
-  }
+  const { ninHash, takeNinLookup, ninLinkedElsewhere, latestVerifiedName } = createNinChecks({ db, clock, dataKey });
 
   return {
     listBanks: () => BANKS.map((b) => ({ code: b.code, name: b.name })),
-
-    async uploadFile(userId: string, input: { fileName: string; contentType: KycContentType; contentBase64: string }) {
-      const b64 = input.contentBase64.replace(/^data:[^,]*;base64,/, '');
-      // Size is known from the length before decoding: refuse oversize without allocating it.
-      const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
-      const decodedSize = Math.floor((b64.length * 3) / 4) - padding;
-      if (decodedSize > MAX_FILE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than 5 MiB (${decodedSize} bytes)`);
-      if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) {
-        throw new AppError('VALIDATION_FAILED', 'contentBase64 must be standard base64', { issues: [{ path: 'contentBase64', message: 'not valid base64' }] });
-      }
-      const bytes = Buffer.from(b64, 'base64');
-      if (bytes.length === 0) throw new AppError('VALIDATION_FAILED', 'The file is empty', { issues: [{ path: 'contentBase64', message: 'empty file' }] });
-      const actual = sniffContentType(bytes);
-      if (actual !== input.contentType) {
-        throw new AppError('VALIDATION_FAILED', `The file content is not ${input.contentType} (checked by its first bytes); only JPEG, PNG and PDF are accepted`, {
-          issues: [{ path: 'contentBase64', message: `content is ${actual ?? 'not JPEG, PNG or PDF'}` }],
-        });
-      }
-      const now = clock.now();
-      const recent = await one<{ n: number }>(
-        db,
-        sql`SELECT count(*)::int AS n FROM kyc_files WHERE user_id = ${userId} AND created_at > ${new Date(now.getTime() - DAY)}`,
-      );
-      if ((recent?.n ?? 0) >= MAX_UPLOADS_PER_DAY) throw new AppError('RATE_LIMITED', `At most ${MAX_UPLOADS_PER_DAY} KYC uploads a day`, { retryAfter: 3600 });
-
-      const path = `${randomToken(24)}.${EXTENSION[input.contentType]}`;
-      const storageKey = `kyc/${userId}/${path}`;
-      await storage.put(storageKey, bytes, input.contentType);
-      await db.execute(sql`INSERT INTO kyc_files (path, user_id, storage_key, content_type, size_bytes, sha256, created_at)
-        VALUES (${path}, ${userId}, ${storageKey}, ${input.contentType}, ${bytes.length}, ${sha256(bytes)}, ${now})`);
-      return { path, contentType: input.contentType, sizeBytes: bytes.length };
-    },
-
-    /** Only the owner and operators get a URL; another user's path is "not found". */
-    async fileUrl(user: AuthUser, path: string) {
-      const f = await fileRow(db, path);
-      if (!f || (f.user_id !== user.id && user.role !== 'admin')) throw notFound('File');
-      return signUrl(path);
-    },
-
-    /** Checks a signed URL (constant time) and opens the object; tampered or expired links are FORBIDDEN. */
-    async openSignedFile(path: string, expiresRaw: unknown, sigRaw: unknown): Promise<{ object: StoredObject; contentType: string }> {
-      const expires = typeof expiresRaw === 'string' && /^\d{1,12}$/.test(expiresRaw) ? Number(expiresRaw) : NaN;
-      const sig = typeof sigRaw === 'string' ? sigRaw : '';
-      const valid = Number.isFinite(expires) && safeEqual(sig, signature(path, expires));
-      if (!valid) throw new AppError('FORBIDDEN', 'This file link is not valid');
-      if (clock.now().getTime() > expires * 1000) throw new AppError('FORBIDDEN', 'This file link has expired; ask for a new one');
-      if (!FILE_PATH_RE.test(path)) throw notFound('File');
-      const f = await fileRow(db, path);
-      if (!f) throw notFound('File');
-      const object = await storage.open(f.storage_key, f.content_type);
-      if (!object) throw notFound('File');
-      return { object, contentType: f.content_type };
-    },
+    uploadFile: files.uploadFile,
+    fileUrl: files.fileUrl,
+    openSignedFile: files.openSignedFile,
 
     async status(userId: string) {
       const u = await userFacts(db, userId);
@@ -588,8 +378,4 @@ export function createKycService(deps: KycDeps) {
       return decided.view;
     },
   };
-}
-
-function capitalise(s: string) {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -1,0 +1,112 @@
+import { MINUTE } from '../../lib/clock.js';
+// KYC's rules and shapes (DESIGN §9): limits, accepted files and documents, name matching, stored rows.
+
+/** Upload limit (DESIGN §9): 5 MiB of decoded bytes. */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** Signed file URLs live 5 minutes (DESIGN §9). */
+export const FILE_URL_TTL_MS = 5 * MINUTE;
+/** Uploads per user per 24 h: enough for several resubmissions, not for using us as free storage. */
+export const MAX_UPLOADS_PER_DAY = 40;
+/**
+ * NIN look-ups (lookupNin and submitNinKyc) per user per Lagos day (issue #22, finding 6): enough to fix a typo or a
+ * profile name before the Tier 2 submission, too few to probe other people's NINs. Renaming the profile buys none.
+ */
+export const NIN_LOOKUPS_PER_DAY = 5;
+
+export const CONTENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+export type KycContentType = (typeof CONTENT_TYPES)[number];
+export const EXTENSION: Record<KycContentType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' };
+export const IMAGE_TYPES: KycContentType[] = ['image/jpeg', 'image/png'];
+
+/** Upload paths as handed out by uploadKycFile: a random name, no directories, so no traversal is expressible. */
+export const FILE_PATH_RE = /^[A-Za-z0-9_-]{32}\.(jpg|png|pdf)$/;
+
+export const DOCUMENT_TYPES = ['national_id', 'nin_slip', 'passport', 'drivers_licence', 'voters_card'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+export type KycStatus = 'pending' | 'approved' | 'rejected';
+
+/** Checks magic bytes: the declared type must be what the file really is. */
+export function sniffContentType(bytes: Buffer): KycContentType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 5 && bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  return null;
+}
+
+export function nameTokens(name: string): string[] {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((t) => t.length >= 2);
+}
+
+/**
+ * Two names match when every word of the shorter one (at least two words) appears in the longer one, in any
+ * order: "Ada Obi" matches "OBI ADA GRACE" (bank account names put the surname first; middle names optional).
+ */
+export function namesMatch(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  const ta = new Set(nameTokens(a));
+  const tb = new Set(nameTokens(b));
+  const [small, big] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
+  if (small.size < 2) return false;
+  for (const t of small) if (!big.has(t)) return false;
+  return true;
+}
+
+export const mask = (digits: string) => `${'*'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
+
+export interface KycFileRef {
+  role: 'frame' | 'slip' | 'document';
+  path: string;
+}
+
+export interface SubmissionDetails {
+  nameMatched?: boolean;
+  phoneMatched?: boolean;
+  ninMasked?: string;
+  bankCode?: string;
+  bankName?: string;
+  accountNumberMasked?: string;
+  documentType?: string;
+}
+
+export interface SubmissionRow {
+  id: string;
+  user_id: string;
+  tier: number;
+  status: KycStatus;
+  files: KycFileRef[];
+  verified_name: string | null;
+  details: SubmissionDetails;
+  identifier_hash: string | null;
+  reason: string | null;
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
+  created_at: Date;
+}
+
+export interface FileRow {
+  path: string;
+  user_id: string;
+  storage_key: string;
+  content_type: KycContentType;
+  size_bytes: number;
+}
+
+/** What the transfer eligibility check reads of a user. */
+export interface EligibilityRow {
+  kyc_tier: number;
+  full_name: string | null;
+  verified_name: string | null;
+}
+
+
+export const TIER_LABEL: Record<number, string> = { 1: 'Tier 1 (face liveness)', 2: 'Tier 2 (NIN and phone)', 3: 'Tier 3 (bank account and ID document)' };
+
+export function capitalise(s: string) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
