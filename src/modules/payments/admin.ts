@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { one, rows, type Db } from '../../db/client.js';
+import { notFound } from '../../http/errors.js';
+import type { AuthUser } from '../../http/registry.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Clock } from '../../lib/clock.js';
+import type { EventBus } from '../../lib/events.js';
+import { prefixedId, uuid } from '../../lib/ids.js';
+import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
+import type { Notifier } from '../notifications/notifier.js';
+import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
+
+/** The operators' payments operations: searching intents, settlements and webhook events; wallet adjustments. */
+export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier }) {
+  const { db, clock, ledger, events, notifier } = deps;
+  return {
+    async adminSearchPayments(input: { kind: 'intents' | 'settlements' | 'events'; reference?: string; userId?: string; email?: string; status?: string; flagged?: boolean; limit: number; offset: number }) {
+      const ref = input.reference ?? null;
+      const uid = input.userId ?? null;
+      const email = input.email?.toLowerCase() ?? null;
+      const status = input.status ?? null;
+      const lim = input.limit + 1;
+      let items: AdminPaymentItem[];
+      if (input.kind === 'intents') {
+        const list = await rows<IntentRow & { user_email: string }>(
+          db,
+          sql`SELECT ${sql.raw('i.id, i.user_id, i.reference, i.processor, i.amount::text AS amount, i.status, i.origin, i.email, i.checkout_url, i.access_code, i.amount_paid::text AS amount_paid, i.channel, i.paid_at, i.settled_at, i.failure_reason, i.created_at')}, u.email AS user_email
+              FROM topup_intents i JOIN users u ON u.id = i.user_id
+              WHERE (${ref}::text IS NULL OR i.reference = ${ref}) AND (${uid}::uuid IS NULL OR i.user_id = ${uid}::uuid)
+                AND (${email}::text IS NULL OR u.email = ${email}) AND (${status}::text IS NULL OR i.status = ${status})
+              ORDER BY i.created_at DESC, i.id LIMIT ${lim} OFFSET ${input.offset}`,
+        );
+        items = list.map((r) => ({ kind: 'intent' as const, ...intentView(r), userId: r.user_id, userEmail: r.user_email }));
+      } else if (input.kind === 'settlements') {
+        const flagged = input.flagged ?? null;
+        const list = await rows<{ id: string; processor: string; processor_reference: string; user_id: string; user_email: string; kind: string; amount: string; channel: string | null; source: string; over_cap: boolean; created_at: Date }>(
+          db,
+          sql`SELECT s.id, s.processor, s.processor_reference, s.user_id, u.email AS user_email, s.kind, s.amount::text AS amount, s.channel, s.source, s.over_cap, s.created_at
+              FROM payment_settlements s JOIN users u ON u.id = s.user_id
+              WHERE (${ref}::text IS NULL OR s.processor_reference = ${ref}) AND (${uid}::uuid IS NULL OR s.user_id = ${uid}::uuid)
+                AND (${email}::text IS NULL OR u.email = ${email}) AND (${flagged}::boolean IS NULL OR s.over_cap = ${flagged})
+              ORDER BY s.created_at DESC, s.id LIMIT ${lim} OFFSET ${input.offset}`,
+        );
+        items = list.map((r) => ({
+          kind: 'settlement' as const,
+          id: r.id,
+          reference: r.processor_reference,
+          processor: r.processor,
+          userId: r.user_id,
+          userEmail: r.user_email,
+          settlementKind: r.kind,
+          amount: toNaira(r.amount),
+          channel: r.channel,
+          source: r.source,
+          flagged: r.over_cap,
+          createdAt: iso(r.created_at)!,
+        }));
+      } else {
+        const list = await rows<{ id: string; processor: string; event: string; reference: string | null; status: string; outcome: string | null; deliveries: number; received_at: Date; processed_at: Date | null }>(
+          db,
+          sql`SELECT id, processor, event, reference, status, outcome, deliveries, received_at, processed_at FROM processor_events
+              WHERE (${ref}::text IS NULL OR reference = ${ref}) AND (${status}::text IS NULL OR status = ${status})
+              ORDER BY received_at DESC, id LIMIT ${lim} OFFSET ${input.offset}`,
+        );
+        items = list.map((r) => ({
+          kind: 'event' as const,
+          id: r.id,
+          processor: r.processor,
+          event: r.event,
+          reference: r.reference,
+          status: r.status,
+          outcome: r.outcome,
+          deliveries: r.deliveries,
+          createdAt: iso(r.received_at)!,
+          processedAt: iso(r.processed_at),
+        }));
+      }
+      return { items: items.slice(0, input.limit), limit: input.limit, offset: input.offset, hasMore: items.length > input.limit };
+    },
+
+    /** adminAdjustWallet: a signed correction against the adjustments account, audited in the same transaction. */
+    async adminAdjustWallet(actor: AuthUser, input: { userId: string; amount: number; reason: string }) {
+      const amount = toKobo(input.amount);
+      const target = await one<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${input.userId}`);
+      if (!target) throw notFound('User');
+      const reference = prefixedId('adj', clock.now().getTime());
+      return db.transaction(async (tx) => {
+        const posted = await ledger.post(tx, {
+          reference,
+          type: 'adjustment',
+          description: `Operator adjustment: ${input.reason}`,
+          entries: [
+            { account: { user: input.userId, kind: 'wallet' }, amount },
+            { account: { system: 'adjustments' }, amount: -amount },
+          ],
+          metadata: { actorId: actor.id, reason: input.reason },
+        });
+        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
+            VALUES (${uuid()}, ${actor.id}, 'wallet.adjust', 'user', ${input.userId},
+                    ${JSON.stringify({ amount: input.amount, reason: input.reason, reference })}::jsonb, ${clock.now()})`);
+        if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: input.userId, amount, source: 'adjustment', reference });
+        await notifier.emit(tx, {
+          userId: input.userId,
+          kind: 'wallet_adjusted',
+          title: 'Wallet adjusted',
+          body: `An operator ${amount > 0n ? 'credited' : 'debited'} ${formatNaira(amount > 0n ? amount : -amount)}: ${input.reason}`,
+          data: { reference, amount: input.amount },
+        });
+        return { reference, amount: input.amount, balance: toNaira(posted.balances[`user:${input.userId}:wallet`]) };
+      });
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { DAY, HOUR, MINUTE } from '../../lib/clock.js';
+import { toNaira } from '../../lib/money.js';
+
+// Top-ups' limits, job names, rows and views, shared by the payments modules.
+
+export const TOPUP_MIN_NAIRA = 100;
+export const TOPUP_MAX_NAIRA = 1_000_000;
+/** An intent with no payment this long after creation is marked abandoned by reconciliation. */
+export const ABANDON_AFTER_MS = HOUR;
+/** Reconciliation looks back this far for intents that are not settled. */
+export const RECONCILE_WINDOW_MS = 7 * DAY;
+/** The daily run leaves intents this young to the webhook. */
+export const RECONCILE_MIN_AGE_MS = 10 * MINUTE;
+/** Dedicated-account transfers are looked up over this window of the processor's successful charges. */
+export const DVA_RECONCILE_WINDOW_MS = 2 * DAY;
+
+export const JOB_PROCESS_EVENT = 'payments.processEvent';
+export const JOB_CREATE_DVA = 'payments.createDedicatedAccount';
+export const JOB_RECONCILE = 'payments.reconcile';
+
+export type IntentStatus = 'pending' | 'success' | 'failed' | 'abandoned';
+
+export interface IntentRow {
+  id: string;
+  user_id: string;
+  reference: string;
+  processor: string;
+  amount: string;
+  status: IntentStatus;
+  origin: string;
+  email: string;
+  checkout_url: string | null;
+  access_code: string | null;
+  amount_paid: string | null;
+  channel: string | null;
+  paid_at: Date | null;
+  settled_at: Date | null;
+  failure_reason: string | null;
+  created_at: Date;
+}
+
+export const INTENT_COLUMNS = sql.raw(
+  `id, user_id, reference, processor, amount::text AS amount, status, origin, email, checkout_url, access_code,
+   amount_paid::text AS amount_paid, channel, paid_at, settled_at, failure_reason, created_at`,
+);
+
+export const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+export function intentView(r: IntentRow) {
+  return {
+    id: r.id,
+    reference: r.reference,
+    amount: toNaira(r.amount),
+    status: r.status,
+    checkoutUrl: r.checkout_url ?? '',
+    processor: r.processor,
+    createdAt: iso(r.created_at)!,
+    amountPaid: r.amount_paid === null ? null : toNaira(r.amount_paid),
+    channel: r.channel,
+    paidAt: iso(r.paid_at),
+    settledAt: iso(r.settled_at),
+    failureReason: r.failure_reason,
+  };
+}
+
+export interface AdminPaymentItem {
+  kind: 'intent' | 'settlement' | 'event';
+  id: string;
+  reference: string | null;
+  processor: string;
+  createdAt: string;
+  [field: string]: unknown;
+}
+
+export interface SettleInput {
+  processor: string;
+  reference: string;
+  userId: string;
+  intentId: string | null;
+  kind: 'topup' | 'dva';
+  amount: bigint;
+  channel: string | null;
+  paidAt: Date | null;
+  source: 'webhook' | 'verify' | 'reconciliation';
+}
+
+/** Optional KYC hook (issue: KYC engineer): Tier 2 with a name matching the profile. */
+export type KycEligibility =
+  | {
+      assertTransferEligible?: (userId: string, exec?: undefined, prefetched?: { kyc_tier: number; full_name: string | null; verified_name: string | null } | null) => Promise<void>;
+      eligibilitySql?: (userId: string) => SQL;
+    }
+  | undefined;

@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../../db/client.js';
+import { MINUTE, type Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import type { ChargeEvent, ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
+import type { DedicatedAccounts } from './dedicated-accounts.js';
+import type { Settlement } from './settlement.js';
+import { ABANDON_AFTER_MS, DVA_RECONCILE_WINDOW_MS, INTENT_COLUMNS, RECONCILE_MIN_AGE_MS, RECONCILE_WINDOW_MS, type IntentRow, type IntentStatus } from './model.js';
+
+/**
+ * Reconciliation (spec rule 8): verifies open top-ups with the processor (credits the paid ones, closes failed
+ * and abandoned ones) and settles transfers into dedicated accounts that no webhook brought.
+ */
+export function createPaymentsReconciliation(deps: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  processors: ProcessorRegistry;
+  adapterOf: (id: string) => ProcessorAdapter;
+  settleCharge: Settlement['settleCharge'];
+  creditDedicatedAccount: DedicatedAccounts['creditDedicatedAccount'];
+}) {
+  const { db, clock, log, processors, adapterOf, settleCharge, creditDedicatedAccount } = deps;
+
+  async function reconcile(opts: { minAgeMs?: number } = {}) {
+    const now = clock.now();
+    const summary = { checked: 0, settled: 0, failed: 0, abandoned: 0, errors: 0 };
+    const open = await rows<IntentRow>(
+      db,
+      sql`SELECT ${INTENT_COLUMNS} FROM topup_intents
+          WHERE status <> 'success'
+            AND (checkout_url IS NOT NULL OR status = 'pending')
+            AND created_at > ${new Date(now.getTime() - RECONCILE_WINDOW_MS)}
+            AND created_at <= ${new Date(now.getTime() - (opts.minAgeMs ?? RECONCILE_MIN_AGE_MS))}
+          ORDER BY created_at LIMIT 1000`,
+    );
+    for (const intent of open) {
+      summary.checked++;
+      let v;
+      try {
+        v = await adapterOf(intent.processor).verify(intent.reference);
+      } catch (err) {
+        summary.errors++;
+        log.warn({ reference: intent.reference, err: (err as Error).message }, 'reconciliation could not verify a top-up');
+        continue;
+      }
+      if (v.status === 'success' && v.currency === 'NGN' && v.amount > 0n) {
+        const credited = await db.transaction((tx) =>
+          settleCharge(tx, { processor: intent.processor, reference: intent.reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount: v.amount, channel: v.channel, paidAt: v.paidAt, source: 'reconciliation' }),
+        );
+        if (credited) summary.settled++;
+        continue;
+      }
+      let next: IntentStatus | null = null;
+      if (v.status === 'failed' && intent.status !== 'failed') next = 'failed';
+      else if (intent.status === 'pending' && now.getTime() - new Date(intent.created_at).getTime() >= ABANDON_AFTER_MS) next = 'abandoned';
+      if (next) {
+        await db.execute(sql`UPDATE topup_intents SET status = ${next}, failure_reason = ${`processor reports ${v.status}`}, last_checked_at = ${now}, updated_at = ${now}
+            WHERE id = ${intent.id} AND status <> 'success'`);
+        summary[next === 'failed' ? 'failed' : 'abandoned']++;
+      } else {
+        await db.execute(sql`UPDATE topup_intents SET last_checked_at = ${now} WHERE id = ${intent.id}`);
+      }
+    }
+    // Transfers into dedicated accounts have no intent to verify: list the processor's successful charges of the
+    // last two days and settle the dedicated_nuban ones no webhook brought (settleCharge skips credited ones).
+    for (const id of processors.ids()) {
+      let charges: ChargeEvent[];
+      try {
+        charges = await adapterOf(id).listSuccessfulCharges(new Date(now.getTime() - DVA_RECONCILE_WINDOW_MS), new Date(now.getTime() + 5 * MINUTE));
+      } catch (err) {
+        summary.errors++;
+        log.warn({ processor: id, err: (err as Error).message }, 'reconciliation could not list processor charges');
+        continue;
+      }
+      for (const c of charges) {
+        if (c.channel !== 'dedicated_nuban' || c.status !== 'success' || c.currency !== 'NGN') continue;
+        summary.checked++;
+        if ((await creditDedicatedAccount(id, c, 'reconciliation')) === 'credited') summary.settled++;
+      }
+    }
+    log.info({ ...summary }, 'payments reconciliation finished');
+    return summary;
+  }
+
+  return reconcile;
+}

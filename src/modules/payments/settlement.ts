@@ -1,0 +1,156 @@
+import { sql } from 'drizzle-orm';
+import { one, type Db, type Executor, type Tx } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
+import type { Ledger, PostInput, Posted, PostRider } from '../../ledger/ledger.js';
+import type { Clock } from '../../lib/clock.js';
+import type { EventBus } from '../../lib/events.js';
+import { faultPoint } from '../../lib/faults.js';
+import { uuid } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import { formatNaira, toNaira } from '../../lib/money.js';
+import type { Notifier } from '../notifications/notifier.js';
+import type { WalletLimits } from '../wallet/limits.js';
+import type { SettleInput } from './model.js';
+
+/**
+ * Crediting a charge, exactly once per processor reference: the ledger posting (reference
+ * `payin:<processor>:<reference>`) carries the settlement row, the intent's and event's outcome, the cap flag and
+ * the notification on its own statement.
+ */
+export function createSettlement(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; walletLimits: WalletLimits; log: Logger }) {
+  const { db, clock, ledger, events, notifier, walletLimits, log } = deps;
+
+  /** A credit's ledger reference: unique, so each processor reference is credited at most once. */
+  const ledgerRefOf = (s: SettleInput) => `payin:${s.processor}:${s.reference}`;
+
+  /**
+   * The credit's posting: the money, and riding on its statement (so written exactly when the money moves) the
+   * settlement row, the intent's success, the event's outcome, a wallet flag when the balance after passes the
+   * owner's KYC tier cap at that moment (DESIGN §6: money that arrived is never dropped; passing the cap only flags
+   * the wallet for an operator), and the owner's notification.
+   */
+  function chargePosting(s: SettleInput, event?: { id: string; outcome: string }): PostInput {
+    const now = clock.now();
+    const ledgerRef = ledgerRefOf(s);
+    const wallet = `user:${s.userId}:wallet`;
+    const settlement: PostRider = {
+      ctes: (posted, p) => {
+        const name = (n: string) => sql.raw(`${p}${n}`);
+        const parts = [
+          sql`${name('c')} AS (
+            SELECT (posted.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier, ${walletLimits.balanceCapSql(sql`o.kyc_tier`)} AS cap
+            FROM ${posted}, (SELECT COALESCE((SELECT kyc_tier FROM users WHERE id = ${s.userId}::uuid), 0) AS kyc_tier) o)`,
+          sql`${name('s')} AS (
+            INSERT INTO payment_settlements (id, processor, processor_reference, user_id, intent_id, kind, amount, channel, source, ledger_reference, over_cap, paid_at, created_at)
+            SELECT ${uuid()}::uuid, ${s.processor}::text, ${s.reference}::text, ${s.userId}::uuid, ${s.intentId}::uuid, ${s.kind}::text, ${s.amount}::bigint, ${s.channel}::text,
+                   ${s.source}::text, ${ledgerRef}::text, COALESCE(c.balance_after > c.cap, false), ${s.paidAt}::timestamptz, ${now}::timestamptz
+            FROM ${name('c')} c)`,
+          sql`${name('f')} AS (
+            INSERT INTO wallet_flags (id, user_id, kind, reference, details, created_at)
+            SELECT ${uuid()}::uuid, ${s.userId}::uuid, 'balance_cap_exceeded', ${ledgerRef}::text,
+                   jsonb_build_object('balanceAfter', round(c.balance_after / 100.0, 2), 'cap', round(c.cap / 100.0, 2), 'tier', c.kyc_tier), ${now}::timestamptz
+            FROM ${name('c')} c WHERE c.balance_after > c.cap
+            ON CONFLICT (kind, reference) DO NOTHING)`,
+        ];
+        if (s.intentId) {
+          parts.push(sql`${name('i')} AS (
+            UPDATE topup_intents SET status = 'success', amount_paid = ${s.amount}::bigint, channel = ${s.channel}::text, paid_at = ${s.paidAt ?? now}::timestamptz,
+                   settled_at = ${now}::timestamptz, failure_reason = NULL, updated_at = ${now}::timestamptz
+            FROM ${posted} WHERE topup_intents.id = ${s.intentId}::uuid)`);
+        }
+        if (event) {
+          parts.push(sql`${name('e')} AS (
+            UPDATE processor_events SET status = 'credited', outcome = ${event.outcome}::text, processed_at = ${now}::timestamptz
+            FROM ${posted} WHERE processor_events.id = ${event.id}::uuid)`);
+        }
+        return sql.join(parts, sql`, `);
+      },
+    };
+    return {
+      reference: ledgerRef,
+      type: s.kind === 'dva' ? 'dva_credit' : 'topup',
+      description: s.kind === 'dva' ? 'Transfer into your dedicated account' : 'Wallet top-up',
+      entries: [
+        { account: { user: s.userId, kind: 'wallet' }, amount: s.amount },
+        { account: { system: 'collections' }, amount: -s.amount },
+      ],
+      metadata: { processor: s.processor, reference: s.reference, source: s.source, channel: s.channel },
+      riders: [
+        settlement,
+        notifier.onPosting([
+          {
+            userId: s.userId,
+            kind: 'topup_credited',
+            title: 'Wallet funded',
+            body: `${formatNaira(s.amount)} was added to your wallet.`,
+            data: { reference: s.reference, amount: toNaira(s.amount), source: s.kind },
+          },
+        ]),
+      ],
+    };
+  }
+
+  const creditedEvent = (s: SettleInput) =>
+    ({ userId: s.userId, amount: s.amount, source: s.kind === 'dva' ? 'dva' : 'topup', reference: ledgerRefOf(s) }) as const;
+
+  /**
+   * Logs a credit whose rider flagged the wallet, for operators; the flag is looked up only when the balance after
+   * could pass some tier's cap.
+   */
+  async function logIfFlagged(exec: Executor, s: SettleInput, posted: Posted): Promise<void> {
+    const lowest = walletLimits.lowestBalanceCap();
+    if (lowest === null || posted.balances[`user:${s.userId}:wallet`] <= lowest) return;
+    const reference = ledgerRefOf(s);
+    if (await one(exec, sql`SELECT 1 AS x FROM wallet_flags WHERE kind = 'balance_cap_exceeded' AND reference = ${reference}`)) {
+      log.warn({ userId: s.userId, reference }, 'credit passed the tier balance cap; wallet flagged for an operator');
+    }
+  }
+
+  /**
+   * Credits the wallet once per processor reference, inside the caller's transaction (a reused ledger reference
+   * credits nothing). `event` (the webhook job) is marked credited with that outcome by the posting's statement;
+   * when nothing is credited the caller marks it. True when this call credited.
+   */
+  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<boolean> {
+    const posted = await ledger.tryPost(tx, chargePosting(s, event));
+    if (!posted) return false;
+    await logIfFlagged(tx, s, posted);
+    await events.emit(tx, 'wallet.credited', creditedEvent(s));
+    return true;
+  }
+
+  /**
+   * settleCharge as a transaction of its own (the webhook's credit job). Usually no subscriber needs the
+   * 'wallet.credited' event (no open loan to repay): the credit, its settlement, intent, event outcome and
+   * notification are then ONE autocommit statement (issue 11: credits must drain faster than webhooks arrive).
+   */
+  async function settleChargeAlone(
+    s: SettleInput,
+    event: { id: string; outcome: string },
+    /** The subscribers' checks as answered by the caller's read (events.checksSql); omitted, they are asked here. */
+    checks?: boolean[] | null,
+  ): Promise<boolean> {
+    const credited = checks !== undefined ? events.prepared('wallet.credited', creditedEvent(s), checks) : await events.prepare(db, 'wallet.credited', creditedEvent(s));
+    if (credited.subscribers > 0) {
+      return db.transaction(async (tx) => {
+        const r = await settleCharge(tx, s, event);
+        faultPoint('payments.credit.beforeCommit');
+        return r;
+      });
+    }
+    faultPoint('payments.credit.beforeCommit');
+    let posted: Posted;
+    try {
+      posted = await ledger.postAlone(db, chargePosting(s, event));
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return false;
+      throw err;
+    }
+    await logIfFlagged(db, s, posted);
+    return true;
+  }
+
+  return { settleCharge, settleChargeAlone };
+}
+
+export type Settlement = ReturnType<typeof createSettlement>;
