@@ -1,33 +1,33 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import { type Db, type Tx } from '../../db/client.js';
+import { writeAudit } from '../../db/audit.js';
+import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
-import type { Entry, Ledger } from '../../ledger/ledger.js';
-import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { MINUTE, type Clock } from '../../lib/clock.js';
 import type { EventBus } from '../../lib/events.js';
-import { prefixedId, ulid, uuid } from '../../lib/ids.js';
+import { prefixedId, uuid } from '../../lib/ids.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
-import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
-import { networkOf, NETWORKS, type Network } from '../../lib/phone.js';
+import { toKobo, toNaira } from '../../lib/money.js';
+import { NETWORKS, type Network } from '../../lib/phone.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { createVtuProviders } from '../../providers/vtu/index.js';
 import { VtuTransport } from '../../providers/vtu/transport.js';
-import {
-  PROVIDER_IDS,
-  ProviderError,
-  type CatalogueEntry,
-  type Outcome,
-  type ProviderId,
-  type PurchaseRequest,
-  type VtuService as ServiceName,
-} from '../../providers/vtu/types.js';
+import { PROVIDER_IDS, ProviderError, type Outcome, type ProviderId, type PurchaseRequest, type VtuService as ServiceName } from '../../providers/vtu/types.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
 import { createCatalogue } from './catalogue.js';
-import { applyMarkup, createMarkups } from './markups.js';
+import { createProviderFloat } from './float.js';
+import { createMarkups } from './markups.js';
+import { capital, NETWORK_NAMES, purchaseEntries, requestIdFor, SERVICE_LABEL, toMarkupOut, toTransaction, type PurchaseInputs, type PurchaseKind, type Purchaser } from './model.js';
+import { createPricing } from './pricing.js';
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';
+import { createVtuSettlement, type OnSettled } from './settlement.js';
+
+// Purchases' shapes and helpers live in model.ts; importers keep using this module.
+export * from './model.js';
 
 /**
  * VTU purchases (spec 1 rules 1-6, section 3; DESIGN §7). The order of a purchase: validation and the network
@@ -38,69 +38,6 @@ import type { VtuRow } from './repository.js';
  * request id. Refunds and successes are guarded by a conditional UPDATE ... WHERE status = 'processing' and a
  * unique ledger reference, so each happens at most once whoever gets there first.
  */
-export type PurchaseKind = ServiceName;
-
-export interface PurchaseInputs {
-  airtime: { network: Network; phone: string; amount: number; ported?: boolean };
-  data: { network: Network; plan_id: string; phone: string; amount: number; ported?: boolean };
-  cable: { identifier: string; iuc: string; plan_id: string; amount: number; phone: string };
-  electricity: { plan: string; meter: string; type: 'prepaid' | 'postpaid'; amount: number; phone: string };
-  betting: { betting_company: string; customer_id: string; amount: number };
-  exam: { exam: string; quantity: number; phone: string; amount: number; profile_id?: string };
-}
-
-export interface Purchaser {
-  id: string;
-  kycTier: number;
-}
-
-export const NETWORK_NAMES: Record<Network, string> = { mtn: 'MTN', airtel: 'Airtel', glo: 'Glo', '9mobile': '9mobile' };
-const SERVICE_LABEL: Record<ServiceName, string> = {
-  airtime: 'airtime',
-  data: 'data',
-  cable: 'cable TV subscription',
-  electricity: 'electricity token',
-  betting: 'betting wallet funding',
-  exam: 'exam PIN',
-};
-
-/** Spec rule 5: the recipient's network must match the prefix map unless the buyer says the number is ported. */
-export function assertRecipientNetwork(network: Network, phone: string, ported: boolean | undefined) {
-  if (ported) return;
-  const actual = networkOf(phone);
-  if (actual !== network) {
-    throw new AppError(
-      'NETWORK_MISMATCH',
-      actual
-        ? `${phone} is a ${NETWORK_NAMES[actual]} number, not ${NETWORK_NAMES[network]}; pick ${NETWORK_NAMES[actual]} or send ported: true if the number was ported`
-        : `${phone} does not belong to ${NETWORK_NAMES[network]} by its prefix; send ported: true if the number was ported`,
-    );
-  }
-}
-
-/** VTpass-style request ids start with the Lagos date and time (YYYYMMDDHHmm); the rest is unique. */
-export function requestIdFor(now: Date): string {
-  const lagos = new Date(now.getTime() + HOUR).toISOString();
-  return lagos.slice(0, 16).replace(/[-T:]/g, '') + ulid(now.getTime());
-}
-
-interface Prepared {
-  service: ServiceName;
-  recipient: string;
-  network?: string;
-  planId?: string;
-  product?: string;
-  meterType?: 'prepaid' | 'postpaid';
-  quantity?: number;
-  phone?: string;
-  profileId?: string;
-  ported: boolean;
-  provider: ProviderId;
-  wholesale: bigint;
-  markup: bigint;
-  retail: bigint;
-}
-
 export interface VtuDeps {
   config: Config;
   db: Db;
@@ -120,186 +57,10 @@ export function createVtuService(deps: VtuDeps) {
   const providers = createVtuProviders(cfg.providers, cfg.timeoutMs, transport);
   const catalogue = createCatalogue({ db, clock, log, providers });
   const markups = createMarkups({ db, clock });
+  const { route, priced, dataPlansOf, findDataPlan, findCode, retailList, dataPlans, prepare } = createPricing({ cfg, catalogue, markups });
+  const float = createProviderFloat({ db, clock, log, ledger, cfg, providers });
+  const { ensureFloat } = float;
 
-  const route = (service: ServiceName): ProviderId[] => {
-    const r = cfg.routing[service];
-    if (!r?.length) throw new AppError('SERVICE_UNAVAILABLE', `No provider is configured for ${service}`);
-    return r;
-  };
-  const firstCheckDelay = () => Math.max(cfg.reconcileEveryMs, 2 * cfg.timeoutMs);
-  const backoff = (requeries: number) => Math.min(cfg.reconcileEveryMs * 2 ** Math.max(0, requeries - 1), 10 * MINUTE);
-
-  async function priced(service: ServiceName, provider: ProviderId, wholesale: bigint) {
-    const markup = applyMarkup(await markups.ruleFor(service, provider), wholesale);
-    return { wholesale, markup, retail: wholesale + markup };
-  }
-
-  function assertPrice(amountNaira: number, retail: bigint, what: string) {
-    if (toKobo(amountNaira) !== retail) {
-      throw new AppError('PRICE_CHANGED', `The price of ${what} is now ${formatNaira(retail)}; quote again and confirm the new price`);
-    }
-  }
-
-  // ---------- catalogues ----------
-  async function dataPlansOf(provider: ProviderId) {
-    return (await catalogue.get(provider, 'data_plans')).filter((p) => p.key && p.network && p.price !== null);
-  }
-  async function findDataPlan(provider: ProviderId, network: string, planKey: string) {
-    return (await dataPlansOf(provider)).find((p) => p.key === planKey && p.network === network);
-  }
-  async function findCode(provider: ProviderId, kind: 'cable_plans' | 'exam_products', code: string, arg?: string) {
-    return (await catalogue.get(provider, kind, arg)).find((e) => e.code === code);
-  }
-
-  async function retailList(service: ServiceName, provider: ProviderId, entries: CatalogueEntry[]) {
-    const rule = await markups.ruleFor(service, provider);
-    return entries.map((e) => ({ e, retail: e.price === null ? null : e.price + applyMarkup(rule, e.price) }));
-  }
-
-  async function dataPlans(network?: string, planType?: string) {
-    const provider = route('data')[0];
-    const list = (await dataPlansOf(provider)).filter((p) => (!network || p.network === network) && (!planType || p.planType === planType.toUpperCase()));
-    return (await retailList('data', provider, list)).map(({ e, retail }) => ({
-      plan_id: e.key!,
-      network: e.network!,
-      planType: e.planType!,
-      name: e.name,
-      validity: e.validity ?? '',
-      price: toNaira(retail!),
-    }));
-  }
-
-  // ---------- prepare (validation, prices) ----------
-  async function prepare<K extends PurchaseKind>(kind: K, raw: PurchaseInputs[K]): Promise<Prepared> {
-    switch (kind) {
-      case 'airtime': {
-        const i = raw as PurchaseInputs['airtime'];
-        assertRecipientNetwork(i.network, i.phone, i.ported);
-        const provider = route('airtime')[0];
-        return { service: 'airtime', recipient: i.phone, network: i.network, ported: Boolean(i.ported), provider, ...(await priced('airtime', provider, toKobo(i.amount))) };
-      }
-      case 'data': {
-        const i = raw as PurchaseInputs['data'];
-        assertRecipientNetwork(i.network, i.phone, i.ported);
-        const provider = route('data')[0];
-        const plan = await findDataPlan(provider, i.network, i.plan_id);
-        if (!plan) throw new AppError('VALIDATION_FAILED', `plan_id ${i.plan_id} is not a current ${NETWORK_NAMES[i.network]} data plan; list the plans again`, { issues: [{ path: 'plan_id', message: 'unknown plan' }] });
-        const p = await priced('data', provider, plan.price!);
-        assertPrice(i.amount, p.retail, `this plan`);
-        return { service: 'data', recipient: i.phone, network: i.network, planId: i.plan_id, ported: Boolean(i.ported), provider, ...p };
-      }
-      case 'cable': {
-        const i = raw as PurchaseInputs['cable'];
-        const provider = route('cable')[0];
-        const plan = await findCode(provider, 'cable_plans', i.plan_id, i.identifier);
-        if (!plan || plan.price === null) throw new AppError('VALIDATION_FAILED', `plan_id ${i.plan_id} is not a current ${i.identifier} plan; list the plans again`, { issues: [{ path: 'plan_id', message: 'unknown plan' }] });
-        const p = await priced('cable', provider, plan.price);
-        assertPrice(i.amount, p.retail, `${plan.name}`);
-        return { service: 'cable', recipient: i.iuc, planId: i.plan_id, product: i.identifier, phone: i.phone, ported: false, provider, ...p };
-      }
-      case 'electricity': {
-        const i = raw as PurchaseInputs['electricity'];
-        const provider = route('electricity')[0];
-        return { service: 'electricity', recipient: i.meter, product: i.plan, meterType: i.type, phone: i.phone, ported: false, provider, ...(await priced('electricity', provider, toKobo(i.amount))) };
-      }
-      case 'betting': {
-        const i = raw as PurchaseInputs['betting'];
-        const provider = route('betting')[0];
-        const companies = await catalogue.get(provider, 'bet_companies');
-        if (!companies.some((c) => c.code === i.betting_company)) {
-          throw new AppError('VALIDATION_FAILED', `betting_company ${i.betting_company} is not supported; see listBetCompanies`, { issues: [{ path: 'betting_company', message: 'unknown company' }] });
-        }
-        return { service: 'betting', recipient: i.customer_id, product: i.betting_company, ported: false, provider, ...(await priced('betting', provider, toKobo(i.amount))) };
-      }
-      case 'exam': {
-        const i = raw as PurchaseInputs['exam'];
-        const provider = route('exam')[0];
-        const product = await findCode(provider, 'exam_products', i.exam);
-        if (!product || product.price === null) throw new AppError('VALIDATION_FAILED', `exam ${i.exam} is not offered; see listEducationPins`, { issues: [{ path: 'exam', message: 'unknown exam' }] });
-        if (i.exam.startsWith('jamb') && !i.profile_id) throw new AppError('VALIDATION_FAILED', 'profile_id (the JAMB profile code) is required for JAMB PINs', { issues: [{ path: 'profile_id', message: 'required for JAMB' }] });
-        const unit = await priced('exam', provider, product.price);
-        const q = BigInt(i.quantity);
-        const retail = unit.retail * q;
-        assertPrice(i.amount, retail, `${i.quantity} × ${product.name}`);
-        return {
-          service: 'exam',
-          recipient: i.phone,
-          product: i.exam,
-          quantity: i.quantity,
-          phone: i.phone,
-          profileId: i.profile_id,
-          ported: false,
-          provider,
-          wholesale: unit.wholesale * q,
-          markup: unit.markup * q,
-          retail,
-        };
-      }
-    }
-    throw new AppError('VALIDATION_FAILED', `unknown purchase kind ${String(kind)}`);
-  }
-
-  // ---------- ledger ----------
-  const floatAccount = (p: string) => ({ system: `provider_float:${p}` as const });
-  function purchaseEntries(userId: string, retail: bigint, provider: string, wholesale: bigint, markup: bigint): Entry[] {
-    const e: Entry[] = [
-      { account: { user: userId, kind: 'wallet' }, amount: -retail },
-      { account: floatAccount(provider), amount: wholesale },
-    ];
-    if (markup !== 0n) e.push({ account: { system: 'revenue' }, amount: markup });
-    return e;
-  }
-
-  // ---------- provider float (spec rule 3: just-in-time from the collections pool) ----------
-  const floatEstimate = new Map<ProviderId, bigint>();
-  const refilling = new Map<ProviderId, Promise<void>>();
-
-  async function fundProvider(provider: ProviderId, amount: bigint, actorId: string | null, why: string): Promise<bigint> {
-    const reference = prefixedId('vtf', clock.now().getTime());
-    // Provider first, ledger second: a failed funding call moves nothing on our books.
-    const balance = await providers[provider].fund(amount, reference);
-    await db.transaction(async (tx) => {
-      await ledger.tryPost(tx, {
-        reference,
-        type: 'vtu_float_funding',
-        description: `${why}: provider ${provider.toUpperCase()} float funded from the collections pool`,
-        entries: [
-          { account: floatAccount(provider), amount: -amount },
-          { account: { system: 'collections' }, amount },
-        ],
-        metadata: { provider, actorId },
-      });
-      if (actorId) await audit(tx, actorId, 'vtu.float.fund', 'provider', provider, { amount: amount.toString(), reference });
-    });
-    floatEstimate.set(provider, balance);
-    log.info({ provider, amount: amount.toString(), reference }, 'provider float funded');
-    return balance;
-  }
-
-  /** Keeps a per-process estimate; asks the provider only when the estimate is short (or after a low-float refusal). */
-  async function ensureFloat(provider: ProviderId, need: bigint, force = false) {
-    const est = floatEstimate.get(provider);
-    if (!force && est !== undefined && est >= need) {
-      floatEstimate.set(provider, est - need);
-      return;
-    }
-    let r = refilling.get(provider);
-    if (!r) {
-      r = (async () => {
-        const bal = await providers[provider].balance();
-        floatEstimate.set(provider, bal);
-        // Funded only when the provider's own balance confirms the shortfall, so a provider that refuses for
-        // another reason cannot pull the collections pool dry one purchase at a time.
-        if (bal < need) {
-          const topup = cfg.floatTopup > need * 2n ? cfg.floatTopup : need * 2n;
-          await fundProvider(provider, topup, null, 'Just-in-time top-up');
-        }
-      })().finally(() => refilling.delete(provider));
-      refilling.set(provider, r);
-    }
-    await r;
-    floatEstimate.set(provider, (floatEstimate.get(provider) ?? 0n) - need);
-  }
 
   // ---------- provider requests ----------
   async function requestFor(row: VtuRow): Promise<PurchaseRequest | null> {
@@ -346,118 +107,7 @@ export function createVtuService(deps: VtuDeps) {
     return next ?? null;
   }
 
-  // ---------- settlement ----------
-  type OnSettled = (tx: Tx, done: VtuRow) => Promise<void>;
-
-  /**
-   * Returns the settled row, or null when another settlement got there first. Without onSettled (an operator's
-   * record) and when every 'vtu.succeeded' subscriber can ride (EventBus.riding), the settlement, the buyer's
-   * notification and the subscribers' first writes are ONE autocommit statement (issue 11: it was a transaction
-   * of six round trips); what a subscriber has left runs after the commit.
-   */
-  async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
-    // The buyer's notification rides on the settling statement (the fields it uses never change after creation).
-    const notice = notifier.onPosting([
-      {
-        userId: row.user_id,
-        kind: 'purchase_delivered',
-        title: `${capital(SERVICE_LABEL[row.service as ServiceName])} delivered`,
-        body: `Your ${formatNaira(BigInt(row.amount))} ${SERVICE_LABEL[row.service as ServiceName]} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}`,
-        data: { transactionId: row.id, reference: row.reference },
-      },
-    ]);
-    const settling = { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' };
-    // The event's fields are the row's as created: a settlement changes none of them.
-    const event = { userId: row.user_id, transactionId: row.id, amount: BigInt(row.amount), service: row.service };
-    const riding = onSettled ? null : events.riding('vtu.succeeded', event);
-    if (riding) {
-      const done = await repo.settle(db, row.id, row.provider, 'success', settling, [notice, ...riding.riders]);
-      if (!done) return null;
-      const { rider_outputs: outputs, ...settled } = done;
-      faultPoint('vtu.settle.afterCommit');
-      await riding.after(outputs ?? []);
-      return settled;
-    }
-    return db.transaction(async (tx) => {
-      const done = await repo.settle(tx, row.id, row.provider, 'success', settling, [notice]);
-      if (!done) return null;
-      await onSettled?.(tx, done);
-      await events.emit(tx, 'vtu.succeeded', event);
-      return done;
-    });
-  }
-
-  /** Returns the settled row, or null when another settlement got there first. */
-  async function settleFailed(row: VtuRow, reason: string | undefined, providerStatus: string, onSettled?: OnSettled): Promise<VtuRow | null> {
-    return db.transaction(async (tx) => {
-      const done = await repo.settle(tx, row.id, row.provider, 'failed', { failureReason: reason ?? 'The provider could not complete this purchase', now: clock.now(), providerStatus });
-      if (!done) return null;
-      await onSettled?.(tx, done);
-      // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
-      await ledger.post(tx, {
-        reference: `vtu_refund_${done.reference}`,
-        type: 'vtu_refund',
-        description: `Refund: ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed`,
-        entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map((e) => ({ ...e, amount: -e.amount })),
-        metadata: { transactionId: done.id },
-        riders: [
-          notifier.onPosting([
-            {
-              userId: done.user_id,
-              kind: 'purchase_refunded',
-              title: 'Purchase failed: refunded',
-              body: `Your ${formatNaira(BigInt(done.amount))} ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
-              data: { transactionId: done.id, reference: done.reference },
-            },
-          ]),
-        ],
-      });
-      return done;
-    });
-  }
-
-  async function reroute(row: VtuRow, to: ProviderId): Promise<VtuRow | null> {
-    const w = await wholesaleAt(row, to);
-    if (w === null) return null;
-    const now = clock.now();
-    return db.transaction(async (tx) => {
-      const moved = await repo.reroute(tx, row.id, row.provider, to, w, now, new Date(now.getTime() + firstCheckDelay()));
-      if (!moved) return null;
-      const from = BigInt(row.wholesale);
-      const entries: Entry[] = [
-        { account: floatAccount(row.provider), amount: -from },
-        { account: floatAccount(to), amount: w },
-      ];
-      if (from !== w) entries.push({ account: { system: 'revenue' }, amount: from - w });
-      await ledger.post(tx, { reference: `vtu_reroute_${row.reference}_${to}`, type: 'vtu_reroute', description: `Fallback ${row.provider.toUpperCase()} -> ${to.toUpperCase()}`, entries, metadata: { transactionId: row.id } });
-      return moved;
-    });
-  }
-
-  async function keepPending(row: VtuRow, providerStatus: string, requeries: number) {
-    const now = clock.now();
-    const stuck = now.getTime() - new Date(row.created_at).getTime() >= cfg.stuckAfterMs;
-    if (stuck && !row.stuck_at) log.warn({ transactionId: row.id, reference: row.reference, provider: row.provider }, 'vtu transaction needs an operator');
-    await repo.markPending(db, row.id, row.provider, { nextCheckAt: new Date(now.getTime() + (requeries === 0 ? firstCheckDelay() : backoff(requeries))), providerStatus, now, stuck });
-  }
-
-  /** Applies a requery answer. A definite failure found by requery refunds; it does not fall back. */
-  async function applyRequery(row: VtuRow, out: Outcome) {
-    switch (out.status) {
-      case 'delivered':
-        return settleSuccess(row, out);
-      case 'failed':
-        return settleFailed(row, out.message, 'failed');
-      case 'not_found': {
-        // The provider has no record: trusted only after a grace period, so a request still in flight is not refunded.
-        const age = clock.now().getTime() - new Date(row.sent_at).getTime();
-        if (age >= cfg.notFoundGraceMs) return settleFailed(row, 'The provider has no record of this purchase', 'not_found');
-        return keepPending(row, 'not_found', row.requery_count);
-      }
-      default:
-        return keepPending(row, out.status, row.requery_count);
-    }
-  }
+  const { firstCheckDelay, settleSuccess, settleFailed, reroute, keepPending, applyRequery } = createVtuSettlement({ db, clock, log, ledger, notifier, events, cfg, wholesaleAt });
 
   /** First attempt (and fallbacks) of a freshly debited purchase: the settled row, or null while it is pending. */
   async function attempt(initial: VtuRow): Promise<VtuRow | null> {
@@ -494,11 +144,6 @@ export function createVtuService(deps: VtuDeps) {
       return null;
     }
     return null;
-  }
-
-  async function audit(tx: Tx, actorId: string, action: string, subjectType: string, subjectId: string, details: Record<string, unknown>) {
-    await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-                         VALUES (${uuid()}, ${actorId}, ${action}, ${subjectType}, ${subjectId}, ${JSON.stringify(details)}::jsonb, ${clock.now()})`);
   }
 
   const mustGet = async (id: string) => (await repo.getTransaction(db, id))!;
@@ -688,7 +333,8 @@ export function createVtuService(deps: VtuDeps) {
       const row = await repo.getTransaction(db, id);
       if (!row) throw notFound('VTU transaction');
       if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
-      const record: OnSettled = (tx, done) => audit(tx, actorId, `vtu.resolve.${outcome}`, 'vtu_transaction', done.id, { note, provider: done.provider });
+      const record: OnSettled = (tx, done) =>
+        writeAudit(tx, { actorId, action: `vtu.resolve.${outcome}`, subjectType: 'vtu_transaction', subjectId: done.id, details: { note, provider: done.provider }, at: clock.now() });
       if (outcome === 'delivered') await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);
       else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);
       const after = await mustGet(id);
@@ -711,36 +357,8 @@ export function createVtuService(deps: VtuDeps) {
         hasMore: list.length > limit,
       };
     },
-    async adminListFloats() {
-      return Promise.all(
-        PROVIDER_IDS.map(async (p) => {
-          const ledgerFloat = -(await ledger.balance(db, floatAccount(p)));
-          let providerBalance: number | null = null;
-          try {
-            providerBalance = toNaira(await providers[p].balance());
-          } catch (err) {
-            log.warn({ provider: p, err: (err as Error).message }, 'provider balance unavailable');
-          }
-          return {
-            provider: p,
-            services: Object.entries(cfg.routing)
-              .filter(([, list]) => list.includes(p))
-              .map(([s]) => s),
-            ledgerFloat: toNaira(ledgerFloat),
-            providerBalance,
-          };
-        }),
-      );
-    },
-    async adminFundFloat(actorId: string, provider: ProviderId, amount: bigint) {
-      try {
-        const balance = await fundProvider(provider, amount, actorId, 'Operator funding');
-        return { provider, amount: toNaira(amount), providerBalance: toNaira(balance) };
-      } catch (err) {
-        if (err instanceof ProviderError) throw new AppError('UPSTREAM_ERROR', `Provider ${provider.toUpperCase()} did not accept the funding: ${err.message}`, { cause: err });
-        throw err;
-      }
-    },
+    adminListFloats: float.listFloats,
+    adminFundFloat: float.fundFloat,
     async adminSetMarkup(actorId: string, input: { service: ServiceName; provider?: ProviderId; kind: 'flat' | 'percent'; value: number }) {
       const value = input.kind === 'flat' ? toKobo(input.value) : BigInt(Math.round(input.value * 100));
       const m = await markups.set({ service: input.service, provider: input.provider ?? null, kind: input.kind, value, actorId });
@@ -749,40 +367,6 @@ export function createVtuService(deps: VtuDeps) {
     async adminListMarkups() {
       return (await markups.list()).map(toMarkupOut);
     },
-  };
-}
-
-function toMarkupOut(m: { service: string; provider: string | null; kind: 'flat' | 'percent'; value: bigint; updatedAt: Date }) {
-  return { service: m.service, provider: m.provider, kind: m.kind, value: m.kind === 'flat' ? toNaira(m.value) : Number(m.value) / 100, updatedAt: m.updatedAt.toISOString() };
-}
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** DESIGN §12 transaction shape; the request id and provider payloads stay inside. */
-export function toTransaction(r: VtuRow) {
-  const d = r.details ?? {};
-  return {
-    id: r.id,
-    reference: r.reference,
-    service: r.service,
-    status: r.status,
-    amount: toNaira(r.amount),
-    recipient: r.recipient,
-    ...(r.network ? { network: r.network } : {}),
-    ...(r.plan_id ? { planId: r.plan_id } : {}),
-    ...(r.product ? { product: r.product } : {}),
-    ...(r.meter_type ? { meterType: r.meter_type } : {}),
-    ...(r.quantity ? { quantity: r.quantity } : {}),
-    ...(r.phone ? { phone: r.phone } : {}),
-    provider: r.provider,
-    ported: r.ported,
-    createdAt: new Date(r.created_at).toISOString(),
-    updatedAt: new Date(r.updated_at).toISOString(),
-    ...(d.token ? { token: String(d.token) } : {}),
-    ...(d.units ? { units: String(d.units) } : {}),
-    ...(Array.isArray(d.pins) ? { pins: d.pins as { pin: string; serial?: string }[] } : {}),
-    ...(d.customerName ? { customerName: String(d.customerName) } : {}),
-    ...(r.failure_reason ? { failureReason: r.failure_reason } : {}),
   };
 }
 

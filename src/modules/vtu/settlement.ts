@@ -1,0 +1,148 @@
+import type { Config } from '../../config.js';
+import type { Db, Tx } from '../../db/client.js';
+import type { Entry, Ledger } from '../../ledger/ledger.js';
+import { MINUTE, type Clock } from '../../lib/clock.js';
+import type { EventBus } from '../../lib/events.js';
+import { faultPoint } from '../../lib/faults.js';
+import type { Logger } from '../../lib/logger.js';
+import { formatNaira } from '../../lib/money.js';
+import type { Outcome, ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
+import type { Notifier } from '../notifications/notifier.js';
+import { capital, floatAccount, purchaseEntries, SERVICE_LABEL } from './model.js';
+import * as repo from './repository.js';
+import type { VtuRow } from './repository.js';
+
+export type OnSettled = (tx: Tx, done: VtuRow) => Promise<void>;
+
+/**
+ * Settling purchases (DESIGN §7): success, failure with its refund in the same transaction, a fallback to the
+ * next provider, or still pending with the next check backed off. Each is guarded by a conditional UPDATE on
+ * status 'processing' and a unique ledger reference, so it happens at most once whoever gets there first.
+ */
+export function createVtuSettlement(deps: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  ledger: Ledger;
+  notifier: Notifier;
+  events: EventBus;
+  cfg: Config['vtu'];
+  /** Wholesale at another provider for a fallback, or null when it does not sell the same product. */
+  wholesaleAt: (row: VtuRow, provider: ProviderId) => Promise<bigint | null>;
+}) {
+  const { db, clock, log, ledger, notifier, events, cfg, wholesaleAt } = deps;
+  const firstCheckDelay = () => Math.max(cfg.reconcileEveryMs, 2 * cfg.timeoutMs);
+  const backoff = (requeries: number) => Math.min(cfg.reconcileEveryMs * 2 ** Math.max(0, requeries - 1), 10 * MINUTE);
+
+  /**
+   * Returns the settled row, or null when another settlement got there first. Without onSettled (an operator's
+   * record) and when every 'vtu.succeeded' subscriber can ride (EventBus.riding), the settlement, the buyer's
+   * notification and the subscribers' first writes are ONE autocommit statement (issue 11: it was a transaction
+   * of six round trips); what a subscriber has left runs after the commit.
+   */
+  async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
+    // The buyer's notification rides on the settling statement (the fields it uses never change after creation).
+    const notice = notifier.onPosting([
+      {
+        userId: row.user_id,
+        kind: 'purchase_delivered',
+        title: `${capital(SERVICE_LABEL[row.service as ServiceName])} delivered`,
+        body: `Your ${formatNaira(BigInt(row.amount))} ${SERVICE_LABEL[row.service as ServiceName]} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}`,
+        data: { transactionId: row.id, reference: row.reference },
+      },
+    ]);
+    const settling = { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' };
+    // The event's fields are the row's as created: a settlement changes none of them.
+    const event = { userId: row.user_id, transactionId: row.id, amount: BigInt(row.amount), service: row.service };
+    const riding = onSettled ? null : events.riding('vtu.succeeded', event);
+    if (riding) {
+      const done = await repo.settle(db, row.id, row.provider, 'success', settling, [notice, ...riding.riders]);
+      if (!done) return null;
+      const { rider_outputs: outputs, ...settled } = done;
+      faultPoint('vtu.settle.afterCommit');
+      await riding.after(outputs ?? []);
+      return settled;
+    }
+    return db.transaction(async (tx) => {
+      const done = await repo.settle(tx, row.id, row.provider, 'success', settling, [notice]);
+      if (!done) return null;
+      await onSettled?.(tx, done);
+      await events.emit(tx, 'vtu.succeeded', event);
+      return done;
+    });
+  }
+
+  /** Returns the settled row, or null when another settlement got there first. */
+  async function settleFailed(row: VtuRow, reason: string | undefined, providerStatus: string, onSettled?: OnSettled): Promise<VtuRow | null> {
+    return db.transaction(async (tx) => {
+      const done = await repo.settle(tx, row.id, row.provider, 'failed', { failureReason: reason ?? 'The provider could not complete this purchase', now: clock.now(), providerStatus });
+      if (!done) return null;
+      await onSettled?.(tx, done);
+      // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
+      await ledger.post(tx, {
+        reference: `vtu_refund_${done.reference}`,
+        type: 'vtu_refund',
+        description: `Refund: ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed`,
+        entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map((e) => ({ ...e, amount: -e.amount })),
+        metadata: { transactionId: done.id },
+        riders: [
+          notifier.onPosting([
+            {
+              userId: done.user_id,
+              kind: 'purchase_refunded',
+              title: 'Purchase failed: refunded',
+              body: `Your ${formatNaira(BigInt(done.amount))} ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
+              data: { transactionId: done.id, reference: done.reference },
+            },
+          ]),
+        ],
+      });
+      return done;
+    });
+  }
+
+  async function reroute(row: VtuRow, to: ProviderId): Promise<VtuRow | null> {
+    const w = await wholesaleAt(row, to);
+    if (w === null) return null;
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const moved = await repo.reroute(tx, row.id, row.provider, to, w, now, new Date(now.getTime() + firstCheckDelay()));
+      if (!moved) return null;
+      const from = BigInt(row.wholesale);
+      const entries: Entry[] = [
+        { account: floatAccount(row.provider), amount: -from },
+        { account: floatAccount(to), amount: w },
+      ];
+      if (from !== w) entries.push({ account: { system: 'revenue' }, amount: from - w });
+      await ledger.post(tx, { reference: `vtu_reroute_${row.reference}_${to}`, type: 'vtu_reroute', description: `Fallback ${row.provider.toUpperCase()} -> ${to.toUpperCase()}`, entries, metadata: { transactionId: row.id } });
+      return moved;
+    });
+  }
+
+  async function keepPending(row: VtuRow, providerStatus: string, requeries: number) {
+    const now = clock.now();
+    const stuck = now.getTime() - new Date(row.created_at).getTime() >= cfg.stuckAfterMs;
+    if (stuck && !row.stuck_at) log.warn({ transactionId: row.id, reference: row.reference, provider: row.provider }, 'vtu transaction needs an operator');
+    await repo.markPending(db, row.id, row.provider, { nextCheckAt: new Date(now.getTime() + (requeries === 0 ? firstCheckDelay() : backoff(requeries))), providerStatus, now, stuck });
+  }
+
+  /** Applies a requery answer. A definite failure found by requery refunds; it does not fall back. */
+  async function applyRequery(row: VtuRow, out: Outcome) {
+    switch (out.status) {
+      case 'delivered':
+        return settleSuccess(row, out);
+      case 'failed':
+        return settleFailed(row, out.message, 'failed');
+      case 'not_found': {
+        // The provider has no record: trusted only after a grace period, so a request still in flight is not refunded.
+        const age = clock.now().getTime() - new Date(row.sent_at).getTime();
+        if (age >= cfg.notFoundGraceMs) return settleFailed(row, 'The provider has no record of this purchase', 'not_found');
+        return keepPending(row, 'not_found', row.requery_count);
+      }
+      default:
+        return keepPending(row, out.status, row.requery_count);
+    }
+  }
+
+  return { firstCheckDelay, settleSuccess, settleFailed, reroute, keepPending, applyRequery };
+}
