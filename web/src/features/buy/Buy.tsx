@@ -1,19 +1,18 @@
-import { Alert, Anchor, Button, Checkbox, NativeSelect, SegmentedControl, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, NativeSelect, SegmentedControl, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useReducer, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, get, newIdempotencyKey, post } from '../../api/client';
+import { get, post } from '../../api/client';
 import { AmountInput } from '../../app/AmountInput';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { BUY_SERVICES, type BuyService } from '../../app/router';
 import { BettingBuy, CableBuy, ElectricityBuy, ExamBuy } from './Bills';
 import { BulkBuy } from './BulkBuy';
-import { buyOnce, type PurchaseRequest } from './buy-once';
+import type { PurchaseRequest } from './buy-once';
+import { ConfirmPurchase } from './ConfirmPurchase';
 import { detectNetwork, NETWORK_NAMES, NETWORKS, normalizePhone, type Network } from './network';
-import { PinPad } from './PinPad';
-import { purchaseReducer } from './purchase-state';
 
 /** Airtime and data: number, detected network (override for ported numbers), price quoted, PIN, live result. */
 export function Buy() {
@@ -56,15 +55,15 @@ export function Buy() {
 function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const navigate = useNavigate();
   const [phone, setPhone] = useState('');
   const [override, setOverride] = useState<Network | ''>('');
   const [ported, setPorted] = useState(false);
   const [amount, setAmount] = useState<number | ''>('');
   const [planId, setPlanId] = useState('');
-  const [pin, setPin] = useState('');
-  const [state, dispatch] = useReducer(purchaseReducer, { phase: 'edit' });
-  const key = useRef(newIdempotencyKey());
+  // The price quoted for review (then ConfirmPurchase takes the PIN), or why it could not be quoted.
+  const [quoted, setQuoted] = useState<number | null>(null);
+  const [quoteError, setQuoteError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
 
   const detected = detectNetwork(phone);
   const network: Network | null = override || detected;
@@ -84,46 +83,32 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
     return plan ? { service, ...common, plan_id: plan.plan_id, amount: price } : null;
   };
 
+  /** Any change to the purchase sends the buyer back to review it. */
+  const edited = () => {
+    setQuoted(null);
+    setQuoteError(null);
+  };
+
   async function review(e: FormEvent) {
     e.preventDefault();
-    key.current = newIdempotencyKey();
+    setQuoteError(null);
     try {
       // The price the wallet is charged, quoted by the service before the PIN.
-      const price =
-        service === 'airtime' ? (await post('/_serverFn/quotePriceBearerVTU', { service: 'airtime', wholesale: amount as number })).retail : (plan?.price ?? 0);
-      dispatch({ type: 'review', price });
+      setQuoted(service === 'airtime' ? (await post('/_serverFn/quotePriceBearerVTU', { service: 'airtime', wholesale: amount as number })).retail : (plan?.price ?? 0));
     } catch (err) {
-      dispatch({ type: 'review', price: 0 });
-      dispatch({ type: 'refused', code: err instanceof ApiError ? err.code : 'INTERNAL', message: errorMessage(err) });
+      setQuoteError(errorMessage(err));
     }
   }
 
-  async function confirm(p: string) {
-    const price = 'price' in state ? state.price : 0;
-    const req = request(price);
-    if (!req) return;
-    dispatch({ type: 'submit' });
-    try {
-      const tx = await buyOnce(req, p, key.current, () => dispatch({ type: 'connectionLost' }));
-      dispatch({ type: 'answered', tx });
-      void qc.invalidateQueries({ queryKey: ['wallet'] });
-      void navigate({ to: '/buy/result/$id', params: { id: tx.id } });
-    } catch (err) {
-      // A refusal is stored under its key: the next try needs a new one.
-      key.current = newIdempotencyKey();
-      setPin('');
-      const code = err instanceof ApiError ? err.code : 'INTERNAL';
-      let newPrice: number | undefined;
-      if (code === 'PRICE_CHANGED' && service === 'data') {
-        const fresh = await qc.fetchQuery({ queryKey: ['dataPlans', network], queryFn: () => get('/_serverFn/listDataPlansBearerVTU', { network: network! }), staleTime: 0 });
-        newPrice = fresh.items.find((x) => x.plan_id === planId)?.price;
-      }
-      dispatch({ type: 'refused', code, message: errorMessage(err), newPrice });
-    }
+  /** PRICE_CHANGED on a data plan: the plan's price now. */
+  async function reprice() {
+    if (service !== 'data') return undefined;
+    const fresh = await qc.fetchQuery({ queryKey: ['dataPlans', network], queryFn: () => get('/_serverFn/listDataPlansBearerVTU', { network: network! }), staleTime: 0 });
+    return fresh.items.find((x) => x.plan_id === planId)?.price;
   }
 
-  const busy = state.phase === 'submitting' || state.phase === 'checking';
   const valid = normalizePhone(phone) !== null && network !== null && (service === 'airtime' ? typeof amount === 'number' && amount >= 50 : Boolean(plan));
+  const ready = quoted === null ? null : request(quoted);
   return (
     <Stack>
       <form onSubmit={review} noValidate>
@@ -136,7 +121,7 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
             value={phone}
             onChange={(e) => {
               setPhone(e.currentTarget.value);
-              dispatch({ type: 'edit' });
+              edited();
             }}
             description={phone.length >= 4 ? (detected ? t('buy.detected', { network: NETWORK_NAMES[detected] }) : t('buy.notDetected')) : undefined}
             required
@@ -147,7 +132,7 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
             value={network ?? ''}
             onChange={(e) => {
               setOverride(e.currentTarget.value as Network);
-              dispatch({ type: 'edit' });
+              edited();
             }}
             data={[{ value: '', label: '—' }, ...NETWORKS.map((n) => ({ value: n, label: NETWORK_NAMES[n] }))]}
             disabled={busy}
@@ -160,7 +145,7 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
               value={amount}
               onChange={(v) => {
                 setAmount(v);
-                dispatch({ type: 'edit' });
+                edited();
               }}
               disabled={busy}
             />
@@ -170,49 +155,25 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
               value={planId}
               onChange={(e) => {
                 setPlanId(e.currentTarget.value);
-                dispatch({ type: 'edit' });
+                edited();
               }}
               data={[{ value: '', label: '—' }, ...(plans.data?.items ?? []).map((p) => ({ value: p.plan_id, label: `${p.name} · ${p.validity} · ${formatNaira(p.price)}` }))]}
               disabled={busy || !network}
             />
           )}
-          {state.phase === 'edit' && (
+          {quoteError && (
+            <Alert color="red" role="alert">
+              {quoteError}
+            </Alert>
+          )}
+          {!ready && (
             <Button type="submit" disabled={!valid}>
               {t('buy.review')}
             </Button>
           )}
         </Stack>
       </form>
-      {state.phase !== 'edit' && state.phase !== 'done' && (
-        <Stack component="section" aria-label={t('buy.confirmTitle')}>
-          <Title order={2} size="h4">
-            {t('buy.confirmTitle')}
-          </Title>
-          <Text fw={600} data-testid="price">
-            {t('buy.price', { amount: formatNaira(state.price) })}
-          </Text>
-          {state.phase === 'priceChanged' && <Alert color="yellow" role="alert">{t('buy.priceChanged', { amount: formatNaira(state.price) })}</Alert>}
-          {state.phase === 'refused' && (
-            <Alert color="red" role="alert">
-              {state.message}{' '}
-              {state.code === 'KYC_TIER_REQUIRED' && (
-                <Anchor component={Link} to="/kyc">
-                  {t('buy.verify')}
-                </Anchor>
-              )}
-            </Alert>
-          )}
-          {state.phase === 'checking' && (
-            <Alert color="blue" role="status" title={t('result.checking')}>
-              {t('result.checkingBody')}
-            </Alert>
-          )}
-          <PinPad value={pin} onChange={setPin} onConfirm={(p) => void confirm(p)} busy={busy} />
-          <Button variant="subtle" onClick={() => dispatch({ type: 'edit' })} disabled={busy}>
-            {t('app.cancel')}
-          </Button>
-        </Stack>
-      )}
+      {ready && quoted !== null && <ConfirmPurchase request={ready} price={quoted} reprice={reprice} onCancel={edited} onBusyChange={setBusy} />}
     </Stack>
   );
 }
