@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { writeAudit } from '../../db/audit.js';
 import type { Config } from '../../config.js';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -81,9 +82,7 @@ export function createKycService(deps: KycDeps) {
   }
 
   async function audit(exec: Executor, actorId: string | null, action: string, submission: { id: string; user_id: string; tier: number }, extra: Record<string, unknown> = {}) {
-    await exec.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-      VALUES (${uuid()}, ${actorId}, ${action}, 'kyc_submission', ${submission.id},
-              ${JSON.stringify({ userId: submission.user_id, tier: Number(submission.tier), ...extra })}::jsonb, ${clock.now()})`);
+    await writeAudit(exec, { actorId, action, subjectType: 'kyc_submission', subjectId: submission.id, details: { userId: submission.user_id, tier: Number(submission.tier), ...extra }, at: clock.now() });
   }
 
   async function notifyDecision(exec: Executor, s: { id: string; user_id: string; tier: number }, status: 'approved' | 'rejected', reason?: string | null) {

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
+import { writeAudit } from '../../db/audit.js';
 import { one, rows, type Db } from '../../db/client.js';
 import { notFound } from '../../http/errors.js';
 import type { AuthUser } from '../../http/registry.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EventBus } from '../../lib/events.js';
-import { prefixedId, uuid } from '../../lib/ids.js';
+import { prefixedId } from '../../lib/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
@@ -95,9 +96,7 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           ],
           metadata: { actorId: actor.id, reason: input.reason },
         });
-        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-            VALUES (${uuid()}, ${actor.id}, 'wallet.adjust', 'user', ${input.userId},
-                    ${JSON.stringify({ amount: input.amount, reason: input.reason, reference })}::jsonb, ${clock.now()})`);
+        await writeAudit(tx, { actorId: actor.id, action: 'wallet.adjust', subjectType: 'user', subjectId: input.userId, details: { amount: input.amount, reason: input.reason, reference }, at: clock.now() });
         if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: input.userId, amount, source: 'adjustment', reference });
         await notifier.emit(tx, {
           userId: input.userId,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { writeAudit } from '../../db/audit.js';
 import { rows, type Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
-import { uuid } from '../../lib/ids.js';
 
 /**
  * Retail = wholesale + markup (spec rule 6). A markup is set per service and optionally per provider (a
@@ -65,11 +65,14 @@ export function createMarkups({ db, clock }: { db: Db; clock: Clock }) {
               ON CONFLICT (service, provider) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value, updated_by = EXCLUDED.updated_by,
                 updated_at = EXCLUDED.updated_at`,
         );
-        await tx.execute(
-          sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-              VALUES (${uuid()}, ${input.actorId}, 'vtu.markup.set', 'vtu_markup', ${`${input.service}:${input.provider ?? '*'}`},
-                      ${JSON.stringify({ kind: input.kind, value: input.value.toString() })}::jsonb, ${now})`,
-        );
+        await writeAudit(tx, {
+          actorId: input.actorId,
+          action: 'vtu.markup.set',
+          subjectType: 'vtu_markup',
+          subjectId: `${input.service}:${input.provider ?? '*'}`,
+          details: { kind: input.kind, value: input.value.toString() },
+          at: now,
+        });
       });
       return { service: input.service, provider: input.provider, kind: input.kind, value: input.value, updatedAt: now };
     },
