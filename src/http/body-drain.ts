@@ -13,11 +13,14 @@ const DRAIN_TIMEOUT_MS = 30_000;
  * DRAIN_TIMEOUT_MS, the answer is sent with `Connection: close` and the upload is cut after it.
  */
 export function drainUnreadBodies(app: FastifyInstance) {
-  app.addHook('onSend', async (req, reply, payload) => {
+  // A callback hook, not an async one: every answer passes here, and almost all have read their body.
+  app.addHook('onSend', (req, reply, payload, done) => {
     const raw = req.raw;
-    if (raw.complete || raw.destroyed || raw.readableEnded) return payload;
-    if (!(await drain(raw))) reply.header('connection', 'close');
-    return payload;
+    if (raw.complete || raw.destroyed || raw.readableEnded) return done(null, payload);
+    void drain(raw).then((drained) => {
+      if (!drained) reply.header('connection', 'close');
+      done(null, payload);
+    });
   });
 }
 
