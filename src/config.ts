@@ -17,6 +17,12 @@ export const SANDBOX_DEFAULTS = {
 export const SANDBOX_SMS_API_KEY = 'sandbox-sms-api-key';
 export const SANDBOX_SMS_WEBHOOK_SECRET = 'sandbox-sms-webhook-secret';
 
+/**
+ * The sandbox's own operator address: an operator exists in every sandbox, so `npm run seed` (and a newcomer)
+ * can approve KYC and run the operator operations without restarting with ADMIN_EMAILS. Never outside the sandbox.
+ */
+export const SANDBOX_OPERATOR_EMAIL = 'operator@demo.test';
+
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
@@ -310,7 +316,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     redisUrl: e.REDIS_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,
-    adminEmails: e.ADMIN_EMAILS,
+    adminEmails: sandbox && !e.ADMIN_EMAILS.includes(SANDBOX_OPERATOR_EMAIL) ? [...e.ADMIN_EMAILS, SANDBOX_OPERATOR_EMAIL] : e.ADMIN_EMAILS,
     auth: {
       privateKeyPem: e.AUTH_PRIVATE_KEY?.replace(/\\n/g, '\n'),
       issuer: e.AUTH_ISSUER,
