@@ -36,6 +36,12 @@ describe('configuration', () => {
     expect(c.sandbox).toBe(false);
   });
 
+  it('the sandbox operator address is an operator in the sandbox only', () => {
+    expect(loadConfig({ NODE_ENV: 'test', ADMIN_EMAILS: 'a@example.com' }).adminEmails).toEqual(['a@example.com', 'operator@demo.test']);
+    expect(loadConfig({ ...PRODUCTION, DATABASE_URL: 'postgres://db/x', ADMIN_EMAILS: 'a@example.com' }).adminEmails).toEqual(['a@example.com']);
+    expect(loadConfig({ NODE_ENV: 'development', SANDBOX: 'false' }).adminEmails).toEqual([]);
+  });
+
   it('reports invalid values readably', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
     expect(loadConfig({ PORT: '4000', DATA_DIR: '/tmp/x' })).toMatchObject({ port: 4000, dataDir: '/tmp/x' });
