@@ -1,5 +1,5 @@
 // `npm run api:types`: writes the service's OpenAPI document (from the operation registry) as TypeScript types
-// for the web app's client (web/src/api/schema.d.ts, openapi-typescript). `--check` exits 1 when the committed
+// for the typed client package (client/src/schema.d.ts, openapi-typescript), which the web app uses too. `--check` exits 1 when the committed
 // file is stale, so CI fails when an operation changed and the app's types did not.
 import fs from 'node:fs';
 import process from 'node:process';
@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { buildOpenApi } from '../src/http/openapi.js';
 import { allOperations } from '../src/modules/index.js';
 
-const target = 'web/src/api/schema.d.ts';
+const target = 'client/src/schema.d.ts';
 const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:3000' });
 const document = buildOpenApi(allOperations, config);
 const ast = await openapiTS(document as never, { alphabetize: true });

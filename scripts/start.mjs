@@ -1,12 +1,12 @@
 // `npm start`: the API and the web app in sandbox mode. Builds first when the build is missing or older than any
-// source (src/, web/, the lockfile, the build's own configuration); otherwise starts at once.
+// source (src/, web/, client/src/, the lockfile, the build's own configuration); otherwise starts at once.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 
 const STAMP = 'dist/.build-stamp';
-const SOURCES = ['src', 'web', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
+const SOURCES = ['src', 'web', 'client/src', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
 
 /** The newest modification time under `p` (node_modules and build output excluded). */
 function newest(p) {

@@ -8,6 +8,8 @@ const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
+  // The typed client package (client/) from its sources: the app and any TypeScript consumer use the same client.
+  resolve: { alias: { '@vtu-wallet/client': fileURLToPath(new URL('../client/src/index.ts', import.meta.url)) } },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

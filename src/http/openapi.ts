@@ -1,91 +1,268 @@
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { ERROR_CODES, statusOf, type ErrorCode } from './errors.js';
+import type { ErrorCode } from './errors.js';
+import { ERROR_SCHEMA, errorResponses } from './openapi-errors.js';
+import { sampleOf } from './openapi-examples.js';
+import { PUBLIC_DOCS, PUBLIC_TAGS } from './public-docs.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation } from './registry.js';
 
-const COMMON: ErrorCode[] = ['VALIDATION_FAILED', 'RATE_LIMITED', 'INTERNAL'];
+type Schema = Record<string, any>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
-  try {
-    const s = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-    delete s.$schema;
-    return s;
-  } catch {
-    return {};
+const COMMON: ErrorCode[] = ['VALIDATION_FAILED', 'RATE_LIMITED', 'INTERNAL'];
+const SCHEMAS = '#/components/schemas/';
+
+/** What each tag (the area of an operation's suffix) covers; an operation whose tag is missing here fails the build. */
+export const TAGS: Record<string, string> = {
+  Auth: 'Signing in (e-mail code, login PIN), sessions, single-device claims and phone verification.',
+  '2FA': 'Step-up challenges, authenticator-app (TOTP) enrolment, grants and two-factor reset.',
+  Settings: 'The profile, transaction PIN, notification preferences and closing the account.',
+  Wallet: 'Balance and ledger, top-up intents, debits, wallet-to-wallet transfers and dedicated virtual accounts.',
+  Payments: 'Payment-processor top-ups: checkout, verification, receipts and payment history.',
+  VTU: 'Airtime, data, cable TV, electricity, betting and exam PINs: catalogues, verification, quotes and purchases.',
+  KYC: 'The three KYC tiers: file uploads, liveness, NIN and bank checks, status.',
+  Notifications: 'The in-app inbox, broadcasts and polls.',
+  Push: 'Web push subscriptions and the VAPID key.',
+  Receipts: 'Signed receipts and their public verification.',
+  Reports: 'Customer reports about transactions.',
+  Savings: 'Savings locks.',
+  Loans: 'Small loans: overview, taking and repaying.',
+  Growth: 'Referrals, milestones and daily check-ins.',
+  Marketplace: 'Marketplace products and orders.',
+  Subscriptions: 'Subscription plans and orders.',
+  Support: 'Support threads with the operators.',
+  Schedules: 'Scheduled (recurring) purchases.',
+  Admin: "Operators only (an ADMIN_EMAILS account's token): reviews, adjustments, catalogue, floats and reconciliation.",
+  ...PUBLIC_TAGS,
+};
+
+const PAGING: Record<string, string> = { limit: 'Limit', offset: 'Offset' };
+const PAGING_DESCRIPTIONS: Record<string, string> = {
+  limit: 'Rows per page (spec 4.12); larger values are cut to the cap.',
+  offset: 'Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.',
+};
+
+const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+export const tagOf = (op: { suffix: string }) => op.suffix.replace(/^(Bearer|Public)/, '');
+
+/** Zod to JSON Schema for a registry of named schemas: shared schemas (`.meta({ id })`) become components too. */
+function componentsOf(named: Map<z.ZodType, string>, io: 'input' | 'output'): Record<string, Schema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [schema, id] of named) registry.add(schema, { id });
+  const out = z.toJSONSchema(registry, { io, unrepresentable: 'any', uri: (id) => `${SCHEMAS}${id}` }) as { schemas: Record<string, Schema> };
+  const result: Record<string, Schema> = {};
+  for (const [id, s] of Object.entries(out.schemas)) {
+    if (id === '__shared') Object.assign(result, s.$defs ?? {});
+    else result[id] = s;
   }
+  const text = JSON.stringify(result).replaceAll(`${SCHEMAS}__shared#/$defs/`, SCHEMAS);
+  const clean: Record<string, Schema> = JSON.parse(text);
+  for (const s of Object.values(clean)) {
+    delete s.$schema;
+    delete s.$id;
+  }
+  return clean;
 }
 
-/** OpenAPI 3.1 from the registry: every operation with its purpose, schemas and error responses. */
+/** A description an integrator can act on: purpose, who may call, gates, other path. */
+function describe(op: AnyOperation): string {
+  const auth = authOf(op);
+  const lines = [`${pascal(op.purpose)}.`];
+  lines.push(
+    auth === 'public'
+      ? 'Public: no access token.'
+      : auth === 'admin'
+        ? "Operators only: an operator's access token (Authorization: Bearer)."
+        : "The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.",
+  );
+  if (op.gates?.pin) lines.push('Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).');
+  if (op.gates?.kycTier) lines.push(`Needs KYC tier ${op.gates.kycTier} or higher.`);
+  if (op.gates?.stepUp || op.gates?.reauth) lines.push('Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.');
+  if (op.method === 'POST' && auth !== 'public') lines.push('Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.');
+  if (op.versioned) lines.push(`Also served at \`${versionedPath(op)}\` with the same input and answer.`);
+  return lines.join('\n\n');
+}
+
+function errorCodes(op: AnyOperation): Set<ErrorCode> {
+  const auth = authOf(op);
+  const codes = new Set<ErrorCode>([...COMMON, ...(op.errors ?? [])]);
+  if (auth !== 'public') codes.add('UNAUTHENTICATED');
+  if (auth === 'admin') codes.add('FORBIDDEN');
+  if (op.gates?.pin) ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'].forEach((c) => codes.add(c as ErrorCode));
+  if (op.gates?.kycTier) codes.add('KYC_TIER_REQUIRED');
+  if (op.gates?.stepUp || op.gates?.reauth) codes.add('STEP_UP_REQUIRED');
+  if (op.method === 'POST' && auth !== 'public') ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'].forEach((c) => codes.add(c as ErrorCode));
+  return codes;
+}
+
+/** OpenAPI 3.1 from the registry and the public endpoints: shared components by $ref, descriptions, examples. */
 export function buildOpenApi(ops: AnyOperation[], config: Config) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  const errorSchema = {
-    type: 'object',
-    required: ['ok', 'error'],
-    properties: {
-      ok: { const: false },
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'string', enum: [...ERROR_CODES] },
-          message: { type: 'string' },
-          errorId: { type: 'string' },
-          issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-        },
-      },
+  const inputs = new Map<z.ZodType, string>();
+  const outputs = new Map<z.ZodType, string>();
+  const inputName = new Map<AnyOperation, string>();
+  const outputName = new Map<AnyOperation, string>();
+  for (const op of ops) {
+    if (!TAGS[tagOf(op)]) throw new Error(`operation ${op.name}: tag ${tagOf(op)} is not described in openapi.ts TAGS`);
+    // An input or output schema shared by several operations is one component under the first one's name.
+    if (!inputs.has(op.input)) inputs.set(op.input, `${pascal(op.name)}Input`);
+    if (!outputs.has(op.output)) outputs.set(op.output, `${pascal(op.name)}Output`);
+    inputName.set(op, inputs.get(op.input)!);
+    outputName.set(op, outputs.get(op.output)!);
+  }
+  for (const d of PUBLIC_DOCS) if (d.body && !inputs.has(d.body.schema)) inputs.set(d.body.schema, d.body.name);
+  const inputSchemas = componentsOf(inputs, 'input');
+  const outputSchemas = componentsOf(outputs, 'output');
+  for (const [id, s] of Object.entries(inputSchemas)) {
+    // A shared schema used on both sides keeps one name when both sides agree, else the input side is renamed.
+    if (outputSchemas[id] && JSON.stringify(outputSchemas[id]) !== JSON.stringify(s)) throw new Error(`component ${id} differs between inputs and outputs`);
+  }
+  // An answer is its output with `ok: true` beside it (DESIGN §4), so each operation's output component says so.
+  for (const name of new Set(outputName.values())) {
+    const s = outputSchemas[name];
+    if (s.type === 'object') {
+      s.properties = { ok: { const: true }, ...(s.properties ?? {}) };
+      s.required = ['ok', ...(s.required ?? [])];
+    }
+  }
+  const schemas: Record<string, Schema> = { Error: ERROR_SCHEMA, ...outputSchemas, ...inputSchemas };
+  for (const d of PUBLIC_DOCS) Object.assign(schemas, d.schemas ?? {});
+  const resolve = (ref: string) => schemas[ref.slice(SCHEMAS.length)] ?? {};
+
+  const parameters: Record<string, Schema> = {
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'One key per attempt of a change: a retry with the same key and body answers what the first did.',
+      schema: { type: 'string', maxLength: 255 },
+      example: '6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c',
+    },
+    GrantToken: {
+      name: 'X-Grant-Token',
+      in: 'header',
+      required: false,
+      description: 'The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.',
+      schema: { type: 'string' },
+      example: 'grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y',
     },
   };
+
+  const responses: Record<string, Schema> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
   for (const op of ops) {
     const auth = authOf(op);
-    const codes = new Set<ErrorCode>([...COMMON, ...(op.errors ?? [])]);
-    if (auth !== 'public') codes.add('UNAUTHENTICATED');
-    if (auth === 'admin') codes.add('FORBIDDEN');
-    if (op.gates?.pin) ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'].forEach((c) => codes.add(c as ErrorCode));
-    if (op.gates?.kycTier) codes.add('KYC_TIER_REQUIRED');
-    if (op.gates?.stepUp || op.gates?.reauth) codes.add('STEP_UP_REQUIRED');
-    if (op.method === 'POST' && auth !== 'public') ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'].forEach((c) => codes.add(c as ErrorCode));
-    const byStatus = new Map<number, ErrorCode[]>();
-    for (const c of codes) byStatus.set(statusOf(c), [...(byStatus.get(statusOf(c)) ?? []), c]);
-    const responses: Record<string, unknown> = {
-      '200': {
-        description: 'Success',
-        content: { 'application/json': { schema: { allOf: [{ type: 'object', properties: { ok: { const: true } }, required: ['ok'] }, jsonSchema(op.output, 'output')] } } },
-      },
-    };
-    for (const [status, list] of [...byStatus.entries()].sort()) {
-      responses[String(status)] = { description: list.join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    }
-    const inputSchema = jsonSchema(op.input, 'input') as { properties?: Record<string, any>; required?: string[] };
+    const input = inputSchemas[inputName.get(op)!] as Schema;
+    const output = { $ref: `${SCHEMAS}${outputName.get(op)}` };
+    const outputExample = sampleOf(output, resolve);
     const operation: Record<string, unknown> = {
       operationId: op.name,
-      summary: op.purpose,
-      tags: [op.suffix],
+      summary: pascal(op.purpose).slice(0, 120),
+      description: describe(op),
+      tags: [tagOf(op)],
       security: auth === 'public' ? [] : [{ bearer: [] }],
-      responses,
+      responses: {
+        '200': {
+          description: 'Done',
+          content: {
+            'application/json': {
+              schema: output,
+              example: outputExample,
+            },
+          },
+        },
+        ...errorResponses(errorCodes(op), responses),
+      },
     };
     if (op.method === 'GET') {
-      operation.parameters = Object.entries(inputSchema.properties ?? {}).map(([name, schema]) => ({
-        name,
-        in: 'query',
-        required: (inputSchema.required ?? []).includes(name),
-        schema,
-      }));
+      operation.parameters = Object.entries((input.properties ?? {}) as Record<string, Schema>).map(([name, schema]) => {
+        const parameter = { name, in: 'query', required: (input.required ?? []).includes(name), schema, example: sampleOf(schema, resolve, name) };
+        // Paging (limit, offset) is one shared parameter wherever an operation pages the usual way.
+        const shared = PAGING[name];
+        if (!shared) return parameter;
+        parameters[shared] ??= { ...parameter, description: PAGING_DESCRIPTIONS[name] };
+        const { description: _d, ...common } = parameters[shared];
+        return JSON.stringify(common) === JSON.stringify(parameter) ? { $ref: `#/components/parameters/${shared}` } : parameter;
+      });
     } else {
-      operation.parameters = [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }];
-      if (op.gates?.stepUp || op.gates?.reauth) (operation.parameters as unknown[]).push({ name: 'X-Grant-Token', in: 'header', required: false, schema: { type: 'string' } });
+      const params: unknown[] = [];
+      if (auth !== 'public') params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+      if (op.gates?.stepUp || op.gates?.reauth) params.push({ $ref: '#/components/parameters/GrantToken' });
+      if (params.length) operation.parameters = params;
+      const ref = { $ref: `${SCHEMAS}${inputName.get(op)}` };
       operation.requestBody = {
         required: false,
-        content: { 'application/json': { schema: { type: 'object', properties: { data: inputSchema }, additionalProperties: false } } },
+        description: 'The inputs inside `data` (DESIGN §4); an empty body means no inputs.',
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { data: ref }, additionalProperties: false },
+            example: { data: sampleOf(ref, resolve) },
+          },
+        },
       };
     }
     paths[serverFnPath(op)] = { [op.method.toLowerCase()]: operation };
     if (op.versioned) paths[versionedPath(op)] = { [op.method.toLowerCase()]: { ...operation, operationId: `${op.name}V1` } };
   }
+
+  const pathItems: Record<string, Schema> = {};
+  const webhooks: Record<string, Schema> = {};
+  for (const d of PUBLIC_DOCS) {
+    if (d.webhook) {
+      // One definition: the path the processor posts to, and the same request as the `webhooks` entry.
+      paths[d.path] = { [d.method.toLowerCase()]: d.operation };
+      pathItems[d.webhook] = { [d.method.toLowerCase()]: { ...d.operation, operationId: d.webhook } };
+      webhooks[d.webhook] = { $ref: `#/components/pathItems/${d.webhook}` };
+    } else {
+      paths[d.path] = { ...(paths[d.path] ?? {}), [d.method.toLowerCase()]: d.operation };
+    }
+  }
+
+  pruneUnused(schemas, [paths, webhooks, pathItems]);
+  const usedTags = new Set([...ops.map(tagOf), ...PUBLIC_DOCS.map((d) => (d.operation.tags as string[])[0])]);
   return {
     openapi: '3.1.0',
-    info: { title: 'Bills, wallet and identity service', version: '1.0.0', description: 'Generated from the operation registry.' },
+    info: {
+      title: 'Bills, wallet and identity service',
+      version: '1.0.0',
+      description:
+        'Wallet, bills (VTU) and identity for Nigerian VTU businesses. Every operation is a POST or GET under `/_serverFn/<name><Suffix>`; POST inputs go inside `{"data": {...}}`, answers carry `ok`. Amounts are naira with at most 2 decimals. Generated from the operation registry.',
+      contact: { name: 'The operator of this deployment', url: config.publicUrl },
+    },
     servers: [{ url: config.publicUrl }],
-    components: { schemas: { Error: errorSchema }, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    tags: Object.entries(TAGS)
+      .filter(([name]) => usedTags.has(name))
+      .map(([name, description]) => ({ name, description })),
+    components: {
+      schemas,
+      responses,
+      parameters,
+      pathItems,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access token of verifyLoginOtp, startPinLogin or refreshSession.' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
+      },
+    },
     paths,
+    webhooks,
   };
+}
+
+/** Deletes the schemas nothing refers to (the inputs of GET operations are spelled out as query parameters). */
+function pruneUnused(schemas: Record<string, Schema>, roots: unknown[]) {
+  const used = new Set<string>();
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === '$ref' && typeof x === 'string' && x.startsWith(SCHEMAS)) {
+          const name = x.slice(SCHEMAS.length);
+          if (!used.has(name)) {
+            used.add(name);
+            walk(schemas[name]);
+          }
+        } else walk(x);
+      }
+    }
+  };
+  walk(roots);
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }

@@ -15,11 +15,15 @@ export const nairaAmount = (opts: { min?: number; max?: number } = {}) => {
     .number({ error: 'amount must be a number (naira)' })
     .finite()
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, { message: 'amount must have at most 2 decimals' });
-  if (opts.min !== undefined) s = s.refine((n) => n >= opts.min!, { message: `amount must be at least ${opts.min} naira` });
-  else s = s.refine((n) => n > 0, { message: 'amount must be positive' });
-  if (opts.max !== undefined) s = s.refine((n) => n <= opts.max!, { message: `amount must be at most ${opts.max} naira` });
-  return s;
+  // Bounds as checks (not refinements) so the OpenAPI document shows them as minimum / maximum.
+  if (opts.min !== undefined) s = s.gte(opts.min, `amount must be at least ${opts.min} naira`);
+  else s = s.positive('amount must be positive');
+  if (opts.max !== undefined) s = s.lte(opts.max, `amount must be at most ${opts.max} naira`);
+  return s.meta({ description: 'naira, at most 2 decimals' });
 };
+
+/** An amount in an answer: naira with kobo precision (one shared schema, `Naira` in the OpenAPI components). */
+export const naira = z.number().meta({ id: 'Naira', description: 'naira, at most 2 decimals (kobo precision)', examples: [1500] });
 
 // One formatter for the process: toLocaleString with options builds a new Intl.NumberFormat on every call, which
 // showed up in the transfer profile (issue 11). Same output.

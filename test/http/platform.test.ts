@@ -69,9 +69,27 @@ describe('platform endpoints', () => {
     const doc = (await h.app.inject({ url: '/api/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     const op = doc.paths['/_serverFn/getWalletStateBearerWallet'].get;
-    expect(op.summary).toBe('balance, locked bonuses, recent ledger');
-    expect(op.responses['401']).toBeDefined();
-    expect(doc.paths['/_serverFn/sendLoginOtpPublicAuth'].post.requestBody.content['application/json'].schema.properties.data.properties.email).toBeDefined();
+    expect(op.summary).toBe('Balance, locked bonuses, recent ledger');
+    expect(op.responses['401']).toEqual({ $ref: '#/components/responses/UNAUTHENTICATED' });
+    expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/GetWalletStateOutput' });
+    const body = doc.paths['/_serverFn/sendLoginOtpPublicAuth'].post.requestBody.content['application/json'];
+    expect(body.schema.properties.data).toEqual({ $ref: '#/components/schemas/SendLoginOtpInput' });
+    expect(doc.components.schemas.SendLoginOtpInput.properties.email).toBeDefined();
+    expect(body.example).toEqual({ data: { email: 'ada@example.com' } });
+    // Shared components: the error envelope, money, paging and the shared outputs.
+    expect(doc.components.schemas.Naira.type).toBe('number');
+    expect(doc.components.schemas.Transaction.properties.amount).toEqual({ $ref: '#/components/schemas/Naira' });
+    expect(doc.paths['/_serverFn/listMyVtuTransactionsBearerVTU'].get.parameters[0]).toEqual({ $ref: '#/components/parameters/Limit' });
+    // Every operation: a description and a defined tag; the webhook and the public endpoints are there.
+    const tags = new Set(doc.tags.map((t: { name: string }) => t.name));
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { description?: string; tags?: string[] }>>)) {
+      for (const o of Object.values(item)) {
+        expect(o.description, path).toBeTruthy();
+        expect(tags.has(o.tags![0]), path).toBe(true);
+      }
+    }
+    expect(doc.webhooks.chargeSuccess).toEqual({ $ref: '#/components/pathItems/chargeSuccess' });
+    for (const p of ['/api/public/payments/webhook/processor', '/api/public/report-issue', '/api/public/login-failed', '/healthz', '/readyz', '/metrics']) expect(doc.paths[p], p).toBeDefined();
     const docs = await h.app.inject({ url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain('swagger');

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { naira } from '../../lib/money.js';
 import { AppError } from '../../http/errors.js';
 import { defineOperation } from '../../http/registry.js';
 import { settingsPatchSchema, settingsSchema } from './settings.js';
 
-const milestoneOutput = z.object({ threshold: z.number(), bonus: z.number(), reachedAt: z.string() });
+const milestoneOutput = z.object({ threshold: z.number(), bonus: z.number(), reachedAt: z.string() }).meta({ id: 'Milestone' });
 
 export const growthOperations = [
   defineOperation({
@@ -83,7 +84,7 @@ export const growthOperations = [
     rateLimit: 'money',
     errors: ['AMOUNT_OUT_OF_RANGE'],
     input: z.object({}),
-    output: z.object({ amount: z.number(), reference: z.string(), balance: z.number() }),
+    output: z.object({ amount: naira, reference: z.string(), balance: naira }),
     handler: async (_input, ctx) => ctx.services.growth.withdrawCheckin(ctx.user.id),
   }),
   defineOperation({

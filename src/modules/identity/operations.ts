@@ -36,7 +36,7 @@ export const sessionOutput = z.object({
   expiresIn: z.number(),
   expiresAt: z.string(),
   user: z.object({ id: z.string(), email: z.string(), username: z.string().nullable() }),
-});
+}).meta({ id: 'Session' });
 
 export const profileOutput = z.object({
   id: z.string(),
@@ -48,7 +48,7 @@ export const profileOutput = z.object({
   kycTier: z.number(),
   role: z.enum(['user', 'admin']),
   createdAt: z.string(),
-});
+}).meta({ id: 'Profile' });
 
 export const identityOperations = [
   defineOperation({

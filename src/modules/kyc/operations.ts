@@ -33,7 +33,7 @@ const submissionOutput = z.object({
   reason: z.string().optional(),
   createdAt: z.string(),
   reviewedAt: z.string().optional(),
-});
+}).meta({ id: 'KycSubmission' });
 
 const adminSubmissionItem = submissionOutput.extend({ userId: z.string(), email: z.string() });
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineOperation, pageInput, pageOutput } from '../../http/registry.js';
-import { nairaAmount } from '../../lib/money.js';
+import { nairaAmount, naira } from '../../lib/money.js';
 
 const loanOutput = z.object({
   id: z.string(),
   principal: z.number(),
-  fee: z.number(),
+  fee: naira,
   lateFee: z.number(),
   repaid: z.number(),
   outstanding: z.number(),
@@ -14,7 +14,7 @@ const loanOutput = z.object({
   dueAt: z.string(),
   overdueAt: z.string().nullable(),
   repaidAt: z.string().nullable(),
-});
+}).meta({ id: 'Loan' });
 
 export const loanOperations = [
   defineOperation({
@@ -27,7 +27,7 @@ export const loanOperations = [
       eligible: z.boolean(),
       reasons: z.array(z.object({ code: z.string(), message: z.string() })),
       limit: z.number(),
-      minAmount: z.number(),
+      minAmount: naira,
       feePct: z.number(),
       lateFeePct: z.number(),
       termDays: z.number(),

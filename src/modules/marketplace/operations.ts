@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, toKobo } from '../../lib/money.js';
+import { nairaAmount, toKobo, naira } from '../../lib/money.js';
 import { phoneInput } from '../identity/operations.js';
 
 export const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
@@ -18,12 +18,12 @@ const productOutput = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
-  price: z.number(),
+  price: naira,
   stock: z.number(),
   active: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: 'MarketplaceProduct' });
 
 const deliveryInput = z.object({
   fullName: text('delivery.fullName', 2, 100),
@@ -41,7 +41,7 @@ const orderOutput = z.object({
   productName: z.string(),
   unitPrice: z.number(),
   quantity: z.number(),
-  amount: z.number(),
+  amount: naira,
   // `removed` replaces the details of a finished order once the account is closed.
   delivery: z.object({
     fullName: z.string().optional(),
@@ -56,7 +56,7 @@ const orderOutput = z.object({
   note: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: 'MarketplaceOrder' });
 const adminOrderOutput = orderOutput.extend({ userId: z.string() });
 const orderStatus = z.enum(['processing', 'fulfilled', 'cancelled'], { error: 'status must be processing, fulfilled or cancelled' });
 const productPrice = nairaAmount({ min: 1, max: 10_000_000 });

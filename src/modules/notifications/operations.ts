@@ -11,9 +11,9 @@ export const notificationOutput = z.object({
   read: z.boolean(),
   createdAt: z.string(),
   data: z.record(z.string(), z.unknown()).optional(),
-});
+}).meta({ id: 'Notification' });
 
-const pollOptionOutput = z.object({ id: z.string(), label: z.string(), votes: z.number().optional() });
+const pollOptionOutput = z.object({ id: z.string(), label: z.string(), votes: z.number().optional() }).meta({ id: 'PollOption' });
 /** Counts appear only after the caller has voted (results shown after voting). */
 const pollOutput = z.object({
   id: z.string(),
@@ -21,7 +21,7 @@ const pollOutput = z.object({
   myVote: z.string().nullable(),
   totalVotes: z.number().optional(),
   options: z.array(pollOptionOutput),
-});
+}).meta({ id: 'Poll' });
 
 const broadcastOutput = z.object({
   id: z.string(),
@@ -30,7 +30,7 @@ const broadcastOutput = z.object({
   startsAt: z.string(),
   endsAt: z.string().nullable(),
   poll: pollOutput.nullable(),
-});
+}).meta({ id: 'Broadcast' });
 
 const audienceSchema = z
   .object({
@@ -62,7 +62,7 @@ const adminBroadcastOutput = z.object({
       options: z.array(z.object({ id: z.string(), label: z.string(), votes: z.number() })),
     })
     .nullable(),
-});
+}).meta({ id: 'AdminBroadcast' });
 
 // PostgreSQL text cannot hold NUL, and other control characters have no place in a message users read.
 // eslint-disable-next-line no-control-regex

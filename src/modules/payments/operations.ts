@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageInput, pageOutput, queryBool } from '../../http/registry.js';
-import { nairaAmount } from '../../lib/money.js';
+import { nairaAmount, naira } from '../../lib/money.js';
 import { emailInput } from '../identity/operations.js';
 import { referenceInput, topupIntentOutput } from '../wallet/operations.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
@@ -15,14 +15,14 @@ const callbackUrlInput = z
 const historyItem = z.object({
   kind: z.enum(['topup', 'dva']),
   reference: z.string(),
-  amount: z.number(),
+  amount: naira,
   amountPaid: z.number().nullable(),
   status: z.string(),
   processor: z.string(),
   channel: z.string().nullable(),
   createdAt: z.string(),
   settledAt: z.string().nullable(),
-});
+}).meta({ id: 'PaymentHistoryItem' });
 
 const adminItem = z.object({
   kind: z.enum(['intent', 'settlement', 'event']),
@@ -30,7 +30,7 @@ const adminItem = z.object({
   reference: z.string().nullable(),
   processor: z.string(),
   status: z.string().optional(),
-  amount: z.number().optional(),
+  amount: naira.optional(),
   amountPaid: z.number().nullable().optional(),
   userId: z.string().optional(),
   userEmail: z.string().optional(),
@@ -45,7 +45,7 @@ const adminItem = z.object({
   createdAt: z.string(),
   settledAt: z.string().nullable().optional(),
   processedAt: z.string().nullable().optional(),
-});
+}).meta({ id: 'PaymentRecord' });
 
 export const paymentsOperations = [
   defineOperation({
@@ -81,8 +81,8 @@ export const paymentsOperations = [
         reference: z.string(),
         kind: z.string(),
         status: z.literal('success'),
-        amount: z.number(),
-        requestedAmount: z.number().nullable(),
+        amount: naira,
+        requestedAmount: naira.nullable(),
         currency: z.literal('NGN'),
         processor: z.string(),
         channel: z.string().nullable(),
@@ -145,7 +145,7 @@ export const paymentsOperations = [
         .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most 2 decimals'),
       reason: z.string({ error: 'reason is required' }).trim().min(3, 'reason must be at least 3 characters').max(500, 'reason must be at most 500 characters'),
     }),
-    output: z.object({ reference: z.string(), amount: z.number(), balance: z.number() }),
+    output: z.object({ reference: z.string(), amount: naira, balance: naira }),
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],
     handler: async (input, ctx) => ctx.services.payments.adminAdjustWallet(ctx.user, input),
   }),

@@ -21,7 +21,7 @@ const receiptOutput = z.object({
   network: z.string().optional(),
   planId: z.string().optional(),
   product: z.string().optional(),
-});
+}).meta({ id: 'Receipt' });
 
 export const receiptOperations = [
   defineOperation({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { naira } from '../../lib/money.js';
 import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
 import { REPORT_CATEGORIES } from './service.js';
 
@@ -9,14 +10,14 @@ const reportOutput = z.object({
   id: z.string(),
   reference: z.string(),
   transactionType: z.string(),
-  amount: z.number().nullable(),
+  amount: naira.nullable(),
   category: categoryInput,
   description: z.string(),
   status: statusInput,
   resolutionNote: z.string().nullable(),
   resolvedAt: z.string().nullable(),
   createdAt: z.string(),
-});
+}).meta({ id: 'TransactionReport' });
 
 export const reportOperations = [
   defineOperation({

@@ -16,7 +16,7 @@ const optionalText = (name: string, max: number) =>
     .transform((s) => (s ? s : undefined));
 
 /** Decision (docs/decisions.md): plain JSON; the `{data}` envelope is accepted too; unknown fields are refused. */
-const reportIssueBody = z
+export const reportIssueBody = z
   .object({
     message: z.string({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(2000, 'message must be at most 2000 characters'),
     stack: optionalText('stack', 8000),

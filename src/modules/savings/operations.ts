@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount } from '../../lib/money.js';
+import { nairaAmount, naira } from '../../lib/money.js';
 import { SAVINGS_MAX_DAYS, SAVINGS_MIN_DAYS } from './service.js';
 
 const lockOutput = z.object({
   id: z.string(),
-  amount: z.number(),
+  amount: naira,
   days: z.number(),
   interestRatePct: z.number(),
   interest: z.number(),
   breakFeePct: z.number(),
   status: z.enum(['active', 'matured', 'broken']),
   payout: z.number().nullable(),
-  fee: z.number().nullable(),
+  fee: naira.nullable(),
   createdAt: z.string(),
   maturesAt: z.string(),
   closedAt: z.string().nullable(),
-});
+}).meta({ id: 'SavingsLock' });
 
 const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
 

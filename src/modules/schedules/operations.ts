@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount } from '../../lib/money.js';
+import { nairaAmount, naira } from '../../lib/money.js';
 import { NETWORKS } from '../../lib/phone.js';
 import { phoneInput } from '../identity/operations.js';
 import { pinInput } from '../marketplace/operations.js';
@@ -18,7 +18,7 @@ const scheduleOutput = z.object({
   network: z.string(),
   phone: z.string(),
   planId: z.string().nullable(),
-  amount: z.number(),
+  amount: naira,
   ported: z.boolean(),
   frequency: frequencyInput,
   time: z.string(),
@@ -32,7 +32,7 @@ const scheduleOutput = z.object({
   lastError: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: 'Schedule' });
 
 const upsertInput = z
   .object({

@@ -8,7 +8,7 @@ import { loginIdentifierInput } from './login.js';
 export const LOGIN_FAILED_PATH = '/api/public/login-failed';
 
 /** Decision (docs/decisions.md): plain JSON `{identifier, method?, reason?}`; the `{data}` envelope is accepted too. */
-const loginFailedBody = z
+export const loginFailedBody = z
   .object({
     identifier: loginIdentifierInput,
     method: z
@@ -41,7 +41,7 @@ export async function loginFailedRoute(app: FastifyInstance, services: Services)
   });
 }
 
-const notMeBody = z.object({ token: z.string({ error: 'token is required' }).max(200, 'token is not valid') }).strict();
+export const notMeBody = z.object({ token: z.string({ error: 'token is required' }).max(200, 'token is not valid') }).strict();
 
 /**
  * The "this wasn't me" link of credential-change notices (credential-notices.ts). The e-mailed link opens a page

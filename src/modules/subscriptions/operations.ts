@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, toKobo } from '../../lib/money.js';
+import { nairaAmount, toKobo, naira } from '../../lib/money.js';
 import { pinInput } from '../marketplace/operations.js';
 
 const statusEnum = z.enum(['pending', 'processing', 'fulfilled', 'failed', 'cancelled'], {
@@ -13,11 +13,11 @@ const planOutput = z.object({
   service: z.string(),
   category: categoryEnum,
   name: z.string(),
-  price: z.number(),
+  price: naira,
   active: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: 'SubscriptionPlan' });
 
 const orderOutput = z.object({
   id: z.string(),
@@ -27,12 +27,12 @@ const orderOutput = z.object({
   category: z.string(),
   planName: z.string(),
   account: z.string(),
-  amount: z.number(),
+  amount: naira,
   status: statusEnum,
   note: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: 'SubscriptionOrder' });
 const adminOrderOutput = orderOutput.extend({ userId: z.string() });
 
 const serviceInput = z

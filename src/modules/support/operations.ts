@@ -15,8 +15,8 @@ const threadOutput = z.object({
   lastAuthor: z.enum(['user', 'operator']).nullable(),
   closedAt: z.string().nullable(),
   createdAt: z.string(),
-});
-const messageOutput = z.object({ id: z.string(), threadId: z.string(), author: z.enum(['user', 'operator']), body: z.string(), createdAt: z.string() });
+}).meta({ id: 'SupportThread' });
+const messageOutput = z.object({ id: z.string(), threadId: z.string(), author: z.enum(['user', 'operator']), body: z.string(), createdAt: z.string() }).meta({ id: 'SupportMessage' });
 
 export const supportOperations = [
   defineOperation({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, toKobo } from '../../lib/money.js';
+import { nairaAmount, toKobo, naira } from '../../lib/money.js';
 import { lower, markupOutput, providerInput, serviceInput, transactionOutput, txOut } from './inputs.js';
 
 /** The operators' VTU operations: markups, provider floats and routing, stuck and all transactions. */
@@ -38,7 +38,7 @@ export const vtuAdminOperations = [
     purpose: "each provider's float: our ledger's view and the provider's reported balance",
     input: z.object({}),
     output: z.object({
-      items: z.array(z.object({ provider: z.string(), services: z.array(z.string()), ledgerFloat: z.number(), providerBalance: z.number().nullable() })),
+      items: z.array(z.object({ provider: z.string(), services: z.array(z.string()), ledgerFloat: naira, providerBalance: naira.nullable() })),
     }),
     handler: async (_i, ctx) => ({ items: await ctx.services.vtu.adminListFloats() }),
   }),
@@ -48,7 +48,7 @@ export const vtuAdminOperations = [
     method: 'POST',
     purpose: "fund a provider's float from the collections pool",
     input: z.object({ provider: providerInput, amount: nairaAmount({ min: 1000, max: 100_000_000 }) }),
-    output: z.object({ provider: z.string(), amount: z.number(), providerBalance: z.number() }),
+    output: z.object({ provider: z.string(), amount: naira, providerBalance: naira }),
     errors: ['UPSTREAM_ERROR'],
     handler: async (i, ctx) => ctx.services.vtu.adminFundFloat(ctx.user.id, i.provider, toKobo(i.amount)),
   }),

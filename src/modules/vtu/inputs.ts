@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../http/errors.js';
-import { nairaAmount } from '../../lib/money.js';
+import { nairaAmount, naira } from '../../lib/money.js';
 import { phoneInput } from '../identity/operations.js';
 
 /** The VTU operations' inputs and outputs (spec 4.5), shared by the customer and operator operations. */
@@ -29,7 +29,7 @@ export const transactionOutput = z.object({
   reference: z.string(),
   service: z.string(),
   status: z.enum(['processing', 'success', 'failed']),
-  amount: z.number(),
+  amount: naira,
   recipient: z.string(),
   network: z.string().optional(),
   planId: z.string().optional(),
@@ -46,7 +46,7 @@ export const transactionOutput = z.object({
   pins: z.array(z.object({ pin: z.string(), serial: z.string().optional() })).optional(),
   customerName: z.string().optional(),
   failureReason: z.string().optional(),
-});
+}).meta({ id: 'Transaction' });
 export const txOut = z.object({ transaction: transactionOutput });
 export const PURCHASE_ERRORS: ErrorCode[] = ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'KYC_TIER_REQUIRED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'UPSTREAM_ERROR'];
 
@@ -90,7 +90,7 @@ export const withoutPin = <T extends { pin: string }>(i: T): Omit<T, 'pin'> => {
 };
 
 export function dataPlanOutput() {
-  return z.object({ plan_id: z.string(), network: z.string(), planType: z.string(), name: z.string(), validity: z.string(), price: z.number() });
+  return z.object({ plan_id: z.string(), network: z.string(), planType: z.string(), name: z.string(), validity: z.string(), price: naira });
 }
 export function markupOutput() {
   return z.object({ service: z.string(), provider: z.string().nullable(), kind: z.enum(['flat', 'percent']), value: z.number(), updatedAt: z.string() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount } from '../../lib/money.js';
+import { nairaAmount, naira } from '../../lib/money.js';
 import { vtuAdminOperations } from './admin-operations.js';
 import { CATALOGUE_TTL_MS } from './catalogue.js';
 import {
@@ -43,7 +43,7 @@ export const vtuOperations = [
     cacheSeconds: CACHE_SECONDS,
     purpose: 'available airtime networks',
     input: z.object({}),
-    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), minAmount: z.number(), maxAmount: z.number() })) }),
+    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), minAmount: naira, maxAmount: naira })) }),
     errors: ['UPSTREAM_ERROR'],
     handler: async (_i, ctx) => ({ items: await ctx.services.vtu.airtimeNetworks() }),
   }),
@@ -115,7 +115,7 @@ export const vtuOperations = [
     cacheSeconds: CACHE_SECONDS,
     purpose: 'cable plans for a provider',
     input: z.object({ identifier: cableInput }),
-    output: z.object({ items: z.array(z.object({ plan_id: z.string(), identifier: z.string(), name: z.string(), price: z.number() })) }),
+    output: z.object({ items: z.array(z.object({ plan_id: z.string(), identifier: z.string(), name: z.string(), price: naira })) }),
     errors: ['UPSTREAM_ERROR'],
     handler: async (i, ctx) => ({ items: await ctx.services.vtu.cablePlans(i.identifier) }),
   }),
@@ -127,7 +127,7 @@ export const vtuOperations = [
     cacheSeconds: CACHE_SECONDS,
     purpose: 'available distribution companies',
     input: z.object({}),
-    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), types: z.array(z.string()), minAmount: z.number() })) }),
+    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), types: z.array(z.string()), minAmount: naira })) }),
     errors: ['UPSTREAM_ERROR'],
     handler: async (_i, ctx) => ({ items: await ctx.services.vtu.electricityPlans() }),
   }),
@@ -150,7 +150,7 @@ export const vtuOperations = [
     cacheSeconds: CACHE_SECONDS,
     purpose: 'exam PIN products with retail prices (extension: the catalogue behind buyEducationPin)',
     input: z.object({}),
-    output: z.object({ items: z.array(z.object({ plan_id: z.string(), name: z.string(), price: z.number(), requiresProfileId: z.boolean() })) }),
+    output: z.object({ items: z.array(z.object({ plan_id: z.string(), name: z.string(), price: naira, requiresProfileId: z.boolean() })) }),
     errors: ['UPSTREAM_ERROR'],
     handler: async (_i, ctx) => ({ items: await ctx.services.vtu.educationPins() }),
   }),

@@ -2,7 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { defineOperation, type OpContext } from '../../http/registry.js';
-import { nairaAmount } from '../../lib/money.js';
+import { nairaAmount, naira } from '../../lib/money.js';
 import { usernameInput } from '../identity/operations.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, type KycEligibility } from '../payments/service.js';
 import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, type RecipientRow } from './transfers.js';
@@ -10,19 +10,19 @@ import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, type RecipientRow
 export const ledgerRowOutput = z.object({
   id: z.string(),
   type: z.string(),
-  amount: z.number(),
+  amount: naira,
   balanceAfter: z.number(),
   reference: z.string(),
   description: z.string(),
   createdAt: z.string(),
-});
+}).meta({ id: 'LedgerRow' });
 
-export const dedicatedAccountOutput = z.object({ accountNumber: z.string(), accountName: z.string(), bankName: z.string() });
+export const dedicatedAccountOutput = z.object({ accountNumber: z.string(), accountName: z.string(), bankName: z.string() }).meta({ id: 'DedicatedAccount' });
 
 export const topupIntentOutput = z.object({
   id: z.string(),
   reference: z.string(),
-  amount: z.number(),
+  amount: naira,
   status: z.enum(['pending', 'success', 'failed', 'abandoned']),
   checkoutUrl: z.string(),
   processor: z.string(),
@@ -32,7 +32,7 @@ export const topupIntentOutput = z.object({
   paidAt: z.string().nullable(),
   settledAt: z.string().nullable(),
   failureReason: z.string().nullable(),
-});
+}).meta({ id: 'TopupIntent' });
 
 export const referenceInput = z
   .string({ error: 'reference is required' })
@@ -69,7 +69,7 @@ export const walletOperations = [
     purpose: 'balance, locked bonuses, recent ledger',
     input: z.object({}),
     output: z.object({
-      balance: z.number(),
+      balance: naira,
       lockedBonus: z.number(),
       referralLockedBonus: z.number(),
       log: z.array(ledgerRowOutput),
@@ -113,7 +113,7 @@ export const walletOperations = [
       note: z.string({ error: 'note is required' }).trim().min(1, 'note is required').max(140, 'note must be at most 140 characters'),
       pin: pinInput,
     }),
-    output: z.object({ reference: z.string(), amount: z.number(), note: z.string(), balance: z.number() }),
+    output: z.object({ reference: z.string(), amount: naira, note: z.string(), balance: naira }),
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED'],
     handler: async (input, ctx) => ctx.services.walletMoney.debit(ctx.user, input),
   }),
@@ -135,8 +135,8 @@ export const walletOperations = [
     }),
     output: z.object({
       reference: z.string(),
-      amount: z.number(),
-      balance: z.number(),
+      amount: naira,
+      balance: naira,
       recipient: z.object({ username: z.string(), fullName: z.string().nullable() }),
     }),
     errors: ['KYC_TIER_REQUIRED', 'STEP_UP_REQUIRED', 'INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'NOT_FOUND'],

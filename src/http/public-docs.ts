@@ -1,0 +1,262 @@
+import type { z } from 'zod';
+import { reportIssueBody, REPORT_ISSUE_PATH } from '../modules/reports/public-routes.js';
+import { loginFailedBody, LOGIN_FAILED_PATH, notMeBody } from '../modules/security/public-routes.js';
+import { NOT_ME_PATH } from '../modules/security/credential-notices.js';
+import { WEBHOOK_PATH } from '../modules/payments/public-routes.js';
+import { SMS_REPORTS_PATH } from '../modules/notifications/sms.js';
+import { RECEIPT_KEY_PATH } from '../modules/receipts/public-routes.js';
+import { errorResponses } from './openapi-errors.js';
+
+/**
+ * The HTTP endpoints that are not registry operations (spec 4.11 and the platform's own), as OpenAPI operations.
+ * The processor's webhook is also an OpenAPI 3.1 `webhooks` entry (`webhook` names it); request bodies given as
+ * zod schemas become components like the operations' inputs.
+ */
+type Schema = Record<string, any>;
+export interface PublicDoc {
+  method: 'GET' | 'POST';
+  path: string;
+  webhook?: string;
+  body?: { name: string; schema: z.ZodType };
+  schemas?: Record<string, Schema>;
+  operation: Schema;
+}
+
+export const PUBLIC_TAGS: Record<string, string> = {
+  Public: 'Endpoints called without an access token: the processor webhook, client reports, links in e-mails.',
+  Platform: 'Health, readiness, metrics and the keys that verify tokens and receipts.',
+};
+
+const json = (schema: Schema, example?: unknown) => ({ 'application/json': { schema, ...(example !== undefined ? { example } : {}) } });
+const okAnswer = (description: string, extra: Schema = {}, example: Record<string, unknown> = {}) => ({
+  description,
+  content: json({ type: 'object', required: ['ok'], properties: { ok: { const: true }, ...extra } }, { ok: true, ...example }),
+});
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const plainBody = (name: string, example: unknown) => ({
+  required: true,
+  description: 'Plain JSON (the `{"data": {...}}` envelope is accepted too); unknown fields are refused.',
+  content: json(ref(name), example),
+});
+
+const chargeEvent: Schema = {
+  type: 'object',
+  description: 'A processor event (Paystack-compatible shape). Only `charge.success` credits a wallet; other events are stored and ignored.',
+  required: ['event', 'data'],
+  properties: {
+    event: { type: 'string', examples: ['charge.success'] },
+    data: {
+      type: 'object',
+      required: ['reference', 'amount', 'status'],
+      properties: {
+        reference: { type: 'string', description: 'the top-up intent reference, or the processor reference of a bank transfer' },
+        amount: { type: 'integer', description: 'kobo', minimum: 1 },
+        currency: { type: 'string', examples: ['NGN'] },
+        status: { type: 'string', examples: ['success'] },
+        channel: { type: 'string', description: '`dedicated_nuban` for a transfer into a dedicated virtual account', examples: ['card'] },
+        paid_at: { type: 'string', format: 'date-time' },
+        customer: { type: 'object', properties: { email: { type: 'string' }, customer_code: { type: 'string' } } },
+        authorization: { type: 'object', properties: { receiver_bank_account_number: { type: 'string' } } },
+      },
+    },
+  },
+};
+
+export const PUBLIC_DOCS: PublicDoc[] = [
+  {
+    method: 'POST',
+    path: WEBHOOK_PATH,
+    webhook: 'chargeSuccess',
+    schemas: { ProcessorEvent: chargeEvent },
+    operation: {
+      operationId: 'processorWebhook',
+      summary: 'Payment-processor event (charge.success)',
+      description:
+        'The processor posts its events here. The `x-processor-signature` header is the HMAC-SHA512 (hex) of the raw body with the processor secret key; it is checked before anything is parsed (401 otherwise). The event is stored and answered 200 at once; the wallet is credited by a job, once per reference however often the event arrives.',
+      tags: ['Public'],
+      security: [],
+      parameters: [{ name: 'x-processor-signature', in: 'header', required: true, description: 'HMAC-SHA512 of the raw body, hex', schema: { type: 'string' }, example: 'b1946ac92492d2347c6235b4d2611184' }],
+      requestBody: {
+        required: true,
+        content: json(ref('ProcessorEvent'), {
+          event: 'charge.success',
+          data: { reference: 'top_01JD8Z6Q4X9R2M5N7P3K1T0W8Y', amount: 500000, currency: 'NGN', status: 'success', channel: 'card', paid_at: '2026-11-24T09:30:00.000Z' },
+        }),
+      },
+      responses: { '200': okAnswer('Stored; processed asynchronously'), ...errorResponses(['BAD_REQUEST', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE', 'INTERNAL']) },
+    },
+  },
+  {
+    method: 'POST',
+    path: REPORT_ISSUE_PATH,
+    body: { name: 'ReportIssueInput', schema: reportIssueBody },
+    operation: {
+      operationId: 'reportIssue',
+      summary: "A client's error report",
+      description: "A client's fallback error screen reports what broke (spec 4.11). No token; at most 16 KB and 10 a minute per address.",
+      tags: ['Public'],
+      security: [],
+      requestBody: plainBody('ReportIssueInput', { message: 'The wallet screen crashed', url: 'https://app.example.com/wallet', appVersion: '1.4.0' }),
+      responses: { '200': okAnswer('Recorded', { id: { type: 'string' } }, { id: '42' }), ...errorResponses(['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED', 'INTERNAL']) },
+    },
+  },
+  {
+    method: 'POST',
+    path: LOGIN_FAILED_PATH,
+    body: { name: 'LoginFailedInput', schema: loginFailedBody },
+    operation: {
+      operationId: 'loginFailed',
+      summary: 'A failed sign-in seen by a client',
+      description: 'Records a failed sign-in for rate limiting and alerts (spec 4.11). No token; answers the same whether or not the identifier exists.',
+      tags: ['Public'],
+      security: [],
+      requestBody: plainBody('LoginFailedInput', { identifier: 'ada@example.com', method: 'pin', reason: 'wrong PIN' }),
+      responses: { '200': okAnswer('Recorded'), ...errorResponses(['VALIDATION_FAILED', 'RATE_LIMITED', 'INTERNAL']) },
+    },
+  },
+  {
+    method: 'POST',
+    path: NOT_ME_PATH,
+    body: { name: 'NotMeInput', schema: notMeBody },
+    operation: {
+      operationId: 'notMe',
+      summary: '"This wasn\'t me" on a credential-change notice',
+      description:
+        'The token of the e-mailed link signs the account out everywhere and turns PIN login off. The link itself (GET) shows a page with a button; this POST is what the button (a form) or an API client sends.',
+      tags: ['Public'],
+      security: [],
+      requestBody: plainBody('NotMeInput', { token: 'nm_01JD8Z6Q4X9R2M5N7P3K1T0W8Y' }),
+      responses: { '200': okAnswer('Every session is signed out'), ...errorResponses(['VALIDATION_FAILED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL']) },
+    },
+  },
+  {
+    method: 'POST',
+    path: `${SMS_REPORTS_PATH}/{provider}`,
+    operation: {
+      operationId: 'smsDeliveryReport',
+      summary: "The SMS gateway's delivery report",
+      description:
+        "Termii posts JSON signed with SMS_WEBHOOK_SECRET (X-Termii-Signature, HMAC-SHA512); Africa's Talking posts a form to a callback URL that carries the secret as `?token=`. Only the configured gateway's path exists.",
+      tags: ['Public'],
+      security: [],
+      parameters: [{ name: 'provider', in: 'path', required: true, schema: { type: 'string', enum: ['termii', 'africastalking'] } }],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: { type: 'object', properties: { message_id: { type: 'string' }, status: { type: 'string' } } }, example: { message_id: '3017544054459', status: 'Delivered' } },
+          'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string' }, failureReason: { type: 'string' } } } },
+        },
+      },
+      responses: { '200': okAnswer('Recorded'), ...errorResponses(['BAD_REQUEST', 'UNAUTHENTICATED', 'INTERNAL']) },
+    },
+  },
+  {
+    method: 'GET',
+    path: RECEIPT_KEY_PATH,
+    operation: {
+      operationId: 'receiptKey',
+      summary: 'The receipt verification key',
+      description: "The Ed25519 public key that signs receipts, so anyone can check a receipt's signature offline.",
+      tags: ['Platform'],
+      security: [],
+      responses: {
+        '200': okAnswer(
+          'The key',
+          { alg: { const: 'Ed25519' }, keyId: { type: 'string' }, publicKeyPem: { type: 'string' }, jwk: { type: 'object' }, canonicalization: { type: 'string' } },
+          { alg: 'Ed25519', keyId: 'rk1', publicKeyPem: '-----BEGIN PUBLIC KEY-----\n...\n-----END PUBLIC KEY-----\n', jwk: { kty: 'OKP', crv: 'Ed25519' }, canonicalization: 'sorted-key JSON' },
+        ),
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/healthz',
+    operation: { operationId: 'healthz', summary: 'Liveness', description: 'The process answers.', tags: ['Platform'], security: [], responses: { '200': okAnswer('Alive') } },
+  },
+  {
+    method: 'GET',
+    path: '/readyz',
+    operation: {
+      operationId: 'readyz',
+      summary: 'Readiness',
+      description: 'The database answers and no migration is pending; a load balancer sends traffic only while this is 200.',
+      tags: ['Platform'],
+      security: [],
+      responses: { '200': okAnswer('Ready'), ...errorResponses(['SERVICE_UNAVAILABLE']) },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/metrics',
+    operation: {
+      operationId: 'metrics',
+      summary: 'Prometheus metrics',
+      description: 'Prometheus text format. Needs `Authorization: Bearer <METRICS_TOKEN>` when METRICS_TOKEN is set (always in production).',
+      tags: ['Platform'],
+      security: [{ metricsToken: [] }],
+      responses: { '200': { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses(['UNAUTHENTICATED']) },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    operation: {
+      operationId: 'jwks',
+      summary: 'Access-token keys (JWKS)',
+      description: 'The public keys that verify the access tokens this service issues.',
+      tags: ['Platform'],
+      security: [],
+      responses: {
+        '200': {
+          description: 'The key set',
+          content: json({ type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object' } } } }, { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1' }] }),
+        },
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: NOT_ME_PATH,
+    operation: {
+      operationId: 'notMePage',
+      summary: 'The page behind a "this wasn\'t me" link',
+      description: 'Changes nothing (mail scanners open links): it shows a button that posts the token to the same path.',
+      tags: ['Public'],
+      security: [],
+      parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', maxLength: 200 }, example: 'nm_01JD8Z6Q4X9R2M5N7P3K1T0W8Y' }],
+      responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/files/kyc/{path}',
+    operation: {
+      operationId: 'kycFile',
+      summary: 'A KYC file by its signed URL',
+      description: 'The URLs of getKycFileUrl and adminGetKycSubmission: valid for minutes, HMAC-signed (`expires`, `sig`); anything else is 404.',
+      tags: ['Public'],
+      security: [],
+      parameters: [
+        { name: 'path', in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'expires', in: 'query', required: true, schema: { type: 'string' }, example: '1795604167' },
+        { name: 'sig', in: 'query', required: true, schema: { type: 'string' }, example: 'c2lnbmF0dXJl' },
+      ],
+      responses: {
+        '200': { description: 'The file', content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } }, 'image/png': { schema: { type: 'string', format: 'binary' } }, 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+        ...errorResponses(['NOT_FOUND']),
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/openapi.json',
+    operation: {
+      operationId: 'openapi',
+      summary: 'This document',
+      description: 'The OpenAPI 3.1 document, generated from the operation registry; an interactive view is at /docs.',
+      tags: ['Platform'],
+      security: [],
+      responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } },
+    },
+  },
+];

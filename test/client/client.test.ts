@@ -1,0 +1,71 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createServiceClient, NetworkError } from '../../client/src/index.js';
+import { createHarness, fundWallet, lastCode, setKycTier, type Harness } from '../helpers/harness.js';
+
+/** The published client package (client/) against a real listening server: the README's example, typed end to end. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('@vtu-wallet/client', () => {
+  let h: Harness;
+  let base: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await createHarness({ env: { PUBLIC_URL: base } });
+    await h.app.listen({ port, host: '127.0.0.1' });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('signs in, reads the wallet, buys airtime once per idempotency key, and reports refusals as ApiError', async () => {
+    let token: string | null = null;
+    const api = createServiceClient({ baseUrl: base, accessToken: () => token });
+    const email = 'client-test@example.com';
+    await api.post('/_serverFn/sendLoginOtpPublicAuth', { email });
+    const { session } = await api.post('/_serverFn/verifyLoginOtpPublicAuth', { email, code: await lastCode(h, email) });
+    token = session.accessToken;
+
+    const { profile } = await api.get('/_serverFn/getProfileBearerSettings');
+    expect(profile.email).toBe(email);
+    await setKycTier(h, profile.id, 1);
+    await fundWallet(h, profile.id, 1000);
+    const grant = await (async () => {
+      await api.post('/_serverFn/sendStepupEmailCodeBearer2FA', {});
+      return (await api.post('/_serverFn/verifyStepupChallengeBearer2FA', { totpCode: await lastCode(h, email) })).grantToken;
+    })();
+    await api.post('/_serverFn/setTransactionPinFnBearerSettings', { pin: '1357' }, { grantToken: grant });
+
+    const key = 'client-test-airtime-1';
+    const input = { network: 'mtn', phone: '08031234567', amount: 200, pin: '1357' } as const;
+    const first = await api.post('/_serverFn/buyAirtimeBearerVTU', input, { idempotencyKey: key });
+    const again = await api.post('/_serverFn/buyAirtimeBearerVTU', input, { idempotencyKey: key });
+    expect(again.transaction.reference).toBe(first.transaction.reference);
+    expect((await api.get('/_serverFn/getWalletStateBearerWallet')).balance).toBe(800);
+
+    const refused = await api.post('/_serverFn/buyAirtimeBearerVTU', { ...input, amount: 5000 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe('INSUFFICIENT_FUNDS');
+    const invalid = await api.post('/_serverFn/buyAirtimeBearerVTU', { ...input, phone: '12' }).catch((e: unknown) => e);
+    expect((invalid as ApiError).code).toBe('VALIDATION_FAILED');
+    expect((invalid as ApiError).issues[0].path).toBe('phone');
+
+    token = null;
+    expect(((await api.get('/_serverFn/getWalletStateBearerWallet').catch((e: unknown) => e)) as ApiError).status).toBe(401);
+  });
+
+  it('no answer at all is a NetworkError', async () => {
+    const api = createServiceClient({ baseUrl: 'http://127.0.0.1:9' });
+    await expect(api.get('/_serverFn/getPushPublicKeyPublicPush')).rejects.toBeInstanceOf(NetworkError);
+  });
+});
