@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'dist-bench/', '.data/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'client/dist/', 'dist-bench/', '.data/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
