@@ -149,7 +149,6 @@ test('a customer signs up, verifies, funds, buys, transfers and reads offline', 
   await checkWidths(page, 'transfer');
   await page.getByLabel('Amount (₦)').fill('500');
   for (const d of '2580') await page.getByRole('button', { name: `Digit ${d}` }).click();
-  since = Date.now();
   await page.getByRole('button', { name: 'Confirm with PIN' }).click();
   await expect(page.getByRole('dialog', { name: 'Confirm it is you' })).toBeVisible();
   // An authenticator code for the step-up (a code is accepted once: wait for the next one after enrolment's).

@@ -343,7 +343,7 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
               ON CONFLICT DO NOTHING RETURNING day`,
         );
         if (!ins) throw new AppError('CONFLICT', "Today's check-in is already claimed; come back tomorrow");
-        let posted: bigint = 0n;
+        let posted: bigint;
         if (reward > 0n) {
           const p = await ledger.post(tx, {
             reference: `chk_${userId}_${today}`,
