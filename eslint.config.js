@@ -15,5 +15,6 @@ export default tseslint.config(
   },
   // Plain Node scripts (no TypeScript): Node's globals.
   { files: ['scripts/**/*.mjs'], languageOptions: { globals: globals.node } },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node } },
   { files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts', 'drizzle.config.ts', 'src/main.ts', 'src/ledger/verify-cli.ts', 'web/vite.config.mts', 'web/playwright.config.ts', 'web/e2e/**'], rules: { 'no-restricted-properties': 'off' } },
 );

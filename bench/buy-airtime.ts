@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, rows } from '../src/db/client.js';
 import { createLedger } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
-import { systemClock } from '../src/lib/clock.js';
+import { systemClock } from '../src/kernel/clock.js';
 import { cpuCost, cpuSnapshot } from './cpu.js';
 import { cannon, freshDatabase, json, measured, setPinOver, signInOver, startServer, table, type Result, type Server } from './lib.js';
 

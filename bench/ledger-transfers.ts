@@ -3,7 +3,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createLedger } from '../src/ledger/ledger.js';
-import { systemClock } from '../src/lib/clock.js';
+import { systemClock } from '../src/kernel/clock.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { cpuCost, cpuSnapshot } from './cpu.js';
 import { DURATION, type Result } from './lib.js';

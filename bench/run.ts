@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase, rows } from '../src/db/client.js';
 import { createLedger } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
-import { systemClock } from '../src/lib/clock.js';
+import { systemClock } from '../src/kernel/clock.js';
 import { signProcessorPayload } from '../src/providers/processor.js';
 import { buyAirtimeBench, vtuPeakRssMb } from './buy-airtime.js';
 import { rawSqlTransfers, serviceTransfers } from './ledger-transfers.js';

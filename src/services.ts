@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { armFaultPoint } from './lib/faults.js';
 import type { Database, Db, Subscription } from './db/client.js';
-import type { Clock } from './lib/clock.js';
+import type { Clock } from './kernel/clock.js';
 import type { Logger } from './lib/logger.js';
 import { createLedger, type Ledger } from './ledger/ledger.js';
 import { JobQueue } from './jobs/queue.js';
@@ -102,7 +102,7 @@ export interface Services {
   /** The SMS gateway, when one is configured (always in the sandbox: its simulator). */
   smsGateway: SmsGateway | null;
   /** Step-up gate (DESIGN §5), provided by the two-factor module. */
-  stepUp?: { require(user: import('./http/registry.js').AuthUser, grantToken: string | undefined): Promise<void> };
+  stepUp?: { require(user: import('./kernel/actor.js').AuthUser, grantToken: string | undefined): Promise<void> };
 }
 
 export interface ServiceOverrides {

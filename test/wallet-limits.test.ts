@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/lib/clock.js';
+import { systemClock } from '../src/kernel/clock.js';
 import { createWalletLimits, DEFAULT_TIER_LIMITS, parseTierLimits } from '../src/modules/wallet/limits.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { uuid } from '../lib/ids.js';
+import { uuid } from '../kernel/ids.js';
 import type { Executor } from './client.js';
 
 /** One row of the operators' audit trail, written in the caller's transaction. */

@@ -14,20 +14,21 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import { isDatabaseUnavailable, openDatabase, type Database } from '../db/client.js';
 import { migrate, pendingMigrations } from '../db/migrate.js';
-import { systemClock, type Clock } from '../lib/clock.js';
+import { systemClock, type Clock } from '../kernel/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
-import { ulid } from '../lib/ids.js';
+import { ulid } from '../kernel/ids.js';
 import { createServices, type ServiceOverrides, type Services } from '../services.js';
 import { allOperations } from '../modules/index.js';
-import { AppError, validationError } from './errors.js';
+import { AppError, validationError } from '../kernel/errors.js';
 import { errorBody, rateLimitKey, registerOperation } from './operation-route.js';
 import { securityHeaders } from './security-headers.js';
-import type { AuthUser } from './registry.js';
+import type { AuthUser } from '../kernel/actor.js';
 import { buildOpenApi } from './openapi.js';
 import { registerWebApp } from './web-app.js';
 import { registerSandboxRoutes } from '../sandbox/routes.js';
 import { registerPublicRoutes } from './public-routes.js';
 import { registerJobs } from '../jobs/index.js';
+import { statusOf } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -136,7 +137,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       return reply.status(500).send({ ok: false, error: { code: 'INTERNAL', message: 'Something went wrong on our side', errorId } });
     }
     if (appErr.retryAfter) reply.header('retry-after', String(Math.ceil(appErr.retryAfter)));
-    return reply.status(appErr.status).send(errorBody(appErr));
+    return reply.status(statusOf(appErr.code)).send(errorBody(appErr));
   });
   app.setNotFoundHandler((req, reply) => reply.status(404).send({ ok: false, error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` } }));
 

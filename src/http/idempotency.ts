@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../db/client.js';
-import { AppError } from './errors.js';
-import { DAY, MINUTE, type Clock } from '../lib/clock.js';
+import { AppError } from '../kernel/errors.js';
+import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
 import { withEffectMarker, type EffectMarker } from '../lib/effect-marker.js';
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import client from 'prom-client';
 import { rows, type Db } from '../db/client.js';
-import type { Clock } from '../lib/clock.js';
+import type { Clock } from '../kernel/clock.js';
 import { processMetrics } from '../lib/metrics.js';
 import { PROVIDER_IDS } from '../providers/vtu/types.js';
 

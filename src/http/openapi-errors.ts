@@ -1,4 +1,5 @@
-import { ERROR_CODES, statusOf, type ErrorCode } from './errors.js';
+import { ERROR_CODES, type ErrorCode } from '../kernel/errors.js';
+import { statusOf } from './errors.js';
 
 type Schema = Record<string, any>;
 

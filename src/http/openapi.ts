@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import type { ErrorCode } from './errors.js';
+import type { ErrorCode } from '../kernel/errors.js';
 import { ERROR_SCHEMA, errorResponses } from './openapi-errors.js';
 import { sampleOf } from './openapi-examples.js';
 import { PUBLIC_DOCS, PUBLIC_TAGS } from './public-docs.js';

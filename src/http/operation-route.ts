@@ -5,10 +5,12 @@ import { one, type Db } from '../db/client.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256 } from '../lib/crypto.js';
 import type { Services } from '../services.js';
-import { AppError, validationError } from './errors.js';
+import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
-import { authOf, serverFnPath, versionedPath, type AnyOperation, type AuthUser, type OpContext, type RateClass } from './registry.js';
+import { authOf, serverFnPath, versionedPath, type AnyOperation, type OpContext, type RateClass } from './registry.js';
+import { type AuthUser } from '../kernel/actor.js';
 import { clearRefreshCookie, moveRefreshTokenToCookie, refreshTokenFromCookie, wantsCookieTransport } from './session-cookie.js';
+import { statusOf } from './errors.js';
 
 /**
  * One registry operation as HTTP routes (its `/_serverFn` path and, when versioned, its `/api/v1` path): the
@@ -179,7 +181,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
     } catch (err) {
       if (err instanceof AppError) {
         if (err.retryAfter) reply.header('retry-after', String(Math.ceil(err.retryAfter)));
-        return { status: err.status, body: errorBody(err) };
+        return { status: statusOf(err.code), body: errorBody(err) };
       }
       throw err;
     }

@@ -1,7 +1,9 @@
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { ErrorCode } from './errors.js';
+import type { AuthUser } from '../kernel/actor.js';
+import type { ErrorCode } from '../kernel/errors.js';
 import type { Services } from '../services.js';
+
 
 /**
  * The operation registry (DESIGN §3). One declaration per operation gives both path forms, validation,
@@ -9,18 +11,6 @@ import type { Services } from '../services.js';
  */
 export type HttpMethod = 'GET' | 'POST';
 export type RateClass = 'default' | 'auth' | 'money' | 'strict';
-
-export interface AuthUser {
-  id: string;
-  email: string;
-  username: string | null;
-  role: 'user' | 'admin';
-  /** Our own session id; null for tokens of an external OIDC provider. */
-  sessionId: string | null;
-  kycTier: number;
-  /** Whether a confirmed authenticator guards step-up; undefined when not known (external tokens): ask the database. */
-  twoFactor?: boolean;
-}
 
 export interface OpContext {
   /** The caller; throws UNAUTHENTICATED when read on a public operation without a token. */
@@ -106,28 +96,3 @@ export function serverFnPath(op: { name: string; suffix: string }): string {
 export function versionedPath(op: { name: string }): string {
   return `/api/v1/${op.name}`;
 }
-
-/** Pagination inputs (DESIGN §4): limit default 20, clamped to 100 (spec 4.12: clamped, not refused). */
-export const PAGE_CAP = 100;
-export const pageInput = {
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .default(20)
-    .transform((n) => Math.min(n, PAGE_CAP)),
-  offset: z.coerce.number({ error: 'offset must be a number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0),
-};
-
-export const pageOutput = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), limit: z.number(), offset: z.number(), hasMore: z.boolean() });
-
-/** Fetch limit+1 rows, then call this: it trims and tells whether more exist. */
-export function page<T>(rowsPlusOne: T[], limit: number, offset: number) {
-  return { items: rowsPlusOne.slice(0, limit), limit, offset, hasMore: rowsPlusOne.length > limit };
-}
-
-/** Query-string booleans for GET inputs. */
-export const queryBool = z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true');
-
-export const uuidInput = (name: string) => z.string().uuid(`${name} must be a UUID`);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../db/client.js';
 import { z } from 'zod';
 import type { Services } from '../services.js';
-import { HOUR } from '../lib/clock.js';
+import { HOUR } from '../kernel/clock.js';
 import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
 import { registerSecurityJobs } from '../modules/security/jobs.js';
 import { registerNotificationJobs } from '../modules/notifications/delivery.js';

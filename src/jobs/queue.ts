@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { one, rows, type Db, type Executor } from '../db/client.js';
-import type { Clock } from '../lib/clock.js';
-import { MINUTE, SECOND } from '../lib/clock.js';
+import type { Clock } from '../kernel/clock.js';
+import { MINUTE, SECOND } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../kernel/errors.js';
 import { one, rows, type Db, type Executor, type Tx } from '../db/client.js';
-import { lagosDate, type Clock } from '../lib/clock.js';
+import { lagosDate, type Clock } from '../kernel/clock.js';
 import { currentEffectMarker, markEffect } from '../lib/effect-marker.js';
 import { accountCode, isRetrySignal, NEGATIVE_ALLOWED, outflowOf, type AccountRef, type Ledger, type PostInput, type Posted, type UserAccountKind } from './types.js';
 

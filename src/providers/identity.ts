@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../kernel/errors.js';
 
 /**
  * Identity look-up adapters (DESIGN §9): NIN look-up and bank account name enquiry. Domain code talks to this

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import type { Clock } from '../lib/clock.js';
+import type { Clock } from '../kernel/clock.js';
 
 export interface OutboundEmail {
   to: string;

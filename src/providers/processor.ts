@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../kernel/errors.js';
 import { safeEqual } from '../lib/crypto.js';
 import type { HttpTransport } from './http-transport.js';
 

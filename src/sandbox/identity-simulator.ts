@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, type Db } from '../db/client.js';
-import type { Clock } from '../lib/clock.js';
-import { normalizePhone } from '../lib/phone.js';
+import type { Clock } from '../kernel/clock.js';
+import { normalizePhone } from '../kernel/phone.js';
 import { bankByCode, isValidNuban, type IdentityProvider } from '../providers/identity.js';
-import { AppError } from '../http/errors.js';
-import type { Services } from '../services.js';
+import { parseInput } from '../kernel/errors.js';
 
 /**
  * Sandbox NIN and bank name-enquiry simulators (DESIGN §8). Their records live in the database, so every
@@ -32,13 +31,6 @@ export function createSimulatedIdentityProvider({ db }: { db: Db; clock: Clock }
       return { found: true, accountName: r.account_name, payload: { status: 'found', bankCode, accountNumber, accountName: r.account_name } };
     },
   };
-}
-
-function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
-  throw new AppError('VALIDATION_FAILED', `${issues[0].path}: ${issues[0].message}`, { issues });
 }
 
 const name = (field: string) => z.string({ error: `${field} is required` }).trim().min(1, `${field} is required`).max(100, `${field} is too long`);
@@ -71,9 +63,9 @@ const accountBody = z
   .refine((b) => isValidNuban(b.bankCode, b.accountNumber), { message: 'accountNumber fails the NUBAN check digit for this bank', path: ['accountNumber'] });
 
 /** Control endpoints: POST /sandbox/identity/nin and POST /sandbox/banks/accounts (plain JSON, no token). */
-export function registerIdentitySimulatorRoutes(app: FastifyInstance, services: Services) {
+export function registerIdentitySimulatorRoutes(app: FastifyInstance, services: { db: Db; clock: Clock }) {
   app.post('/sandbox/identity/nin', async (req) => {
-    const b = parseBody(ninBody, req.body);
+    const b = parseInput(ninBody, req.body);
     const now = services.clock.now();
     await services.db.execute(sql`INSERT INTO sandbox_nin_records (nin, first_name, middle_name, last_name, phone, date_of_birth, created_at)
       VALUES (${b.nin}, ${b.firstName}, ${b.middleName ?? null}, ${b.lastName}, ${b.phone}, ${b.dateOfBirth}, ${now})
@@ -82,7 +74,7 @@ export function registerIdentitySimulatorRoutes(app: FastifyInstance, services: 
     return { ok: true };
   });
   app.post('/sandbox/banks/accounts', async (req) => {
-    const b = parseBody(accountBody, req.body);
+    const b = parseInput(accountBody, req.body);
     const now = services.clock.now();
     await services.db.execute(sql`INSERT INTO sandbox_bank_accounts (bank_code, account_number, account_name, created_at)
       VALUES (${b.bankCode}, ${b.accountNumber}, ${b.accountName}, ${now})

@@ -3,14 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, rows, type Executor } from '../db/client.js';
-import { AppError } from '../http/errors.js';
+import { AppError, parseInput } from '../kernel/errors.js';
 import { randomToken, safeEqual } from '../lib/crypto.js';
-import { prefixedId } from '../lib/ids.js';
-import { formatNaira, nairaAmount, toKobo } from '../lib/money.js';
+import { prefixedId } from '../kernel/ids.js';
+import { formatNaira, nairaAmount, toKobo } from '../kernel/money.js';
 import { WEBHOOK_PATH } from '../modules/payments/public-routes.js';
 import { signProcessorPayload } from '../providers/processor.js';
 import type { Services } from '../services.js';
-import { parseBody } from './routes.js';
+import { statusOf } from '../http/errors.js';
 
 /**
  * Sandbox payment processor (DESIGN §8, §11), Paystack-style. Mounted on this app:
@@ -272,7 +272,7 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
       try {
         await act(t.reference, outcome, { webhook: true });
       } catch (err) {
-        if (err instanceof AppError) return reply.status(err.status).type('text/html').send(page('Checkout', `<p id="result">${esc(err.message)}</p>`));
+        if (err instanceof AppError) return reply.status(statusOf(err.code)).type('text/html').send(page('Checkout', `<p id="result">${esc(err.message)}</p>`));
         throw err;
       }
       // Like a real processor, the browser goes back to the merchant's callback; that redirect credits nothing.
@@ -288,7 +288,7 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
 
     // ---- control endpoints (DESIGN §8) ----
     scope.post('/sandbox/processor/pay', async (req) => {
-      const b = parseBody(
+      const b = parseInput(
         z
           .object({
             reference: z.string().min(1, 'reference is required').max(100),
@@ -305,7 +305,7 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
     });
 
     scope.post('/sandbox/processor/dva-transfer', async (req) => {
-      const b = parseBody(
+      const b = parseInput(
         z
           .object({
             accountNumber: z.string().regex(/^\d{10}$/, 'accountNumber must be 10 digits'),

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rows } from '../db/client.js';
 import type { Services } from '../services.js';
-import { validationError } from '../http/errors.js';
+import { parseInput } from '../kernel/errors.js';
 import { registerIdentitySimulatorRoutes } from './identity-simulator.js';
 import { registerProcessorSimulator } from './processor-simulator.js';
 import { registerSmsSimulator } from './sms-simulator.js';
@@ -20,15 +20,9 @@ sandboxModules.push(registerProcessorSimulator);
 sandboxModules.push(registerVtuSimulators);
 sandboxModules.push(registerSmsSimulator);
 
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const r = schema.safeParse(body ?? {});
-  if (!r.success) throw validationError(r.error);
-  return r.data;
-}
-
 export async function registerSandboxRoutes(app: FastifyInstance, services: Services) {
   const inbox = (channel: 'email' | 'sms') => async (req: { query: unknown }) => {
-    const q = parseBody(z.object({ to: z.string().min(1, 'to is required').max(254) }), req.query);
+    const q = parseInput(z.object({ to: z.string().min(1, 'to is required').max(254) }), req.query);
     const to = channel === 'email' ? q.to.toLowerCase() : q.to;
     const items = await rows<{ to: string; subject: string | null; text: string; created_at: Date }>(
       services.db,

@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { safeEqual } from '../lib/crypto.js';
-import { normalizePhone } from '../lib/phone.js';
+import { normalizePhone } from '../kernel/phone.js';
 import { SMS_REPORTS_PATH } from '../modules/notifications/sms.js';
 import { termiiSignature } from '../providers/sms.js';
-import type { Services } from '../services.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { LoopbackTransport } from '../providers/http-transport.js';
 
 /** Where the sandbox's SMS gateways live (the adapters' SMS_BASE_URL in the sandbox). */
 export const SMS_SIMULATOR_PATH = '/sandbox/sms-gateway';
@@ -17,7 +21,7 @@ export const SMS_SIMULATOR_PATH = '/sandbox/sms-gateway';
  * answers. Magic numbers: ending 0000, the gateway answers 503 (the outbox retries); ending 9999, accepted but
  * the report says it failed (DND for Termii, Rejected for Africa's Talking).
  */
-export async function registerSmsSimulator(app: FastifyInstance, services: Services) {
+export async function registerSmsSimulator(app: FastifyInstance, services: { processorTransport: LoopbackTransport; log: Logger; db: Db; clock: Clock; config: Config }) {
   const { db, clock, config } = services;
   const reportUrl = (provider: string) => `${config.publicUrl}${SMS_REPORTS_PATH}/${provider}`;
 

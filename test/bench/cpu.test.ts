@@ -25,8 +25,10 @@ describe('benchmark CPU accounting', () => {
   });
 
   it.skipIf(!linux)('reads the CPU a child process spends, and none it does not', async () => {
-    // A child that spins for ~300 ms of CPU, then waits to be read before it exits.
-    const child = spawn(process.execPath, ['-e', "const t = Date.now(); while (Date.now() - t < 300); console.log('done'); setTimeout(() => {}, 10000)"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // A child that spins until it has used 300 ms of CPU (by its own CPU clock, so a busy machine only makes it
+    // take longer), then waits to be read before it exits.
+    const spin = "const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 300); console.log('done'); setTimeout(() => {}, 10000)";
+    const child = spawn(process.execPath, ['-e', spin], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const before = cpuSnapshot(child.pid);
       await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, emailGrant, expectLedgerOk, signIn, type Harness } from '../helpers/harness.js';
-import { DAY } from '../../src/lib/clock.js';
+import { DAY } from '../../src/kernel/clock.js';
 import { balances, setSettings } from './helpers.js';
 
 let h: Harness;

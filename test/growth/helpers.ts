@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { call, lastCode, type Harness, type TestUser } from '../helpers/harness.js';
-import { toKobo } from '../../src/lib/money.js';
+import { toKobo } from '../../src/kernel/money.js';
 
 /** Signs a new account up through the real OTP flow with a referral code. */
 export async function signUpWithCode(h: Harness, referralCode: string, email = `r${randomUUID().slice(0, 8)}@example.com`): Promise<TestUser> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { DAY } from '../../src/lib/clock.js';
+import { DAY } from '../../src/kernel/clock.js';
 import { balances, paidPurchase, purchase, setSettings, signUpWithCode } from './helpers.js';
 
 let h: Harness;

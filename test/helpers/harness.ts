@@ -9,10 +9,10 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import type { ServiceOverrides } from '../../src/services.js';
 import { checkCompiledSql, openDatabase, type Database } from '../../src/db/client.js';
-import { TestClock } from '../../src/lib/clock.js';
+import { TestClock } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
-import { toKobo } from '../../src/lib/money.js';
+import { toKobo } from '../../src/kernel/money.js';
 import { assertNoLeaks, instrumentSecrets, type SecretStore } from './secrets.js';
 
 /**

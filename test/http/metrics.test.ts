@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import { HOUR } from '../../src/lib/clock.js';
+import { HOUR } from '../../src/kernel/clock.js';
 import { call, createHarness, type Harness } from '../helpers/harness.js';
 import { buyer, mtn, PIN, VTU_ENV } from '../vtu/helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { TestClock } from '../../src/lib/clock.js';
+import { TestClock } from '../../src/kernel/clock.js';
 import { createSessionCache, type SessionState } from '../../src/modules/identity/session-cache.js';
 import { call, createHarness, signIn, type Harness } from '../helpers/harness.js';
 

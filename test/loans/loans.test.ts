@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { DAY } from '../../src/lib/clock.js';
-import { toKobo } from '../../src/lib/money.js';
+import { DAY } from '../../src/kernel/clock.js';
+import { toKobo } from '../../src/kernel/money.js';
 import { balances, notificationsOf, purchase, systemBalance, topUp } from '../growth/helpers.js';
 import { tier2User } from '../payments/helpers.js';
 

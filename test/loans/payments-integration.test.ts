@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, createHarness, expectLedgerOk, setKycTier, signIn, type Harness } from '../helpers/harness.js';
-import { DAY } from '../../src/lib/clock.js';
-import { toKobo } from '../../src/lib/money.js';
+import { DAY } from '../../src/kernel/clock.js';
+import { toKobo } from '../../src/kernel/money.js';
 import { balances, purchase } from '../growth/helpers.js';
 
 // The real top-up path: a paid processor checkout credits the wallet and, in the same transaction, repays

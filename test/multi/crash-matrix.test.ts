@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
-import { MINUTE } from '../../src/lib/clock.js';
+import { MINUTE } from '../../src/kernel/clock.js';
 import type { FaultPoint } from '../../src/lib/faults.js';
 import { call, fundWallet, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { tier2User } from '../payments/helpers.js';

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../src/db/client.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
 import { signProcessorPayload } from '../../src/providers/processor.js';
-import { TestClock } from '../../src/lib/clock.js';
+import { TestClock } from '../../src/kernel/clock.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 /**

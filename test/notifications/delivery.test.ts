@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { capturingMailer, type Mailer, type OutboundEmail } from '../../src/providers/messaging.js';
 import { rows } from '../../src/db/client.js';
-import { SECOND } from '../../src/lib/clock.js';
+import { SECOND } from '../../src/kernel/clock.js';
 import { OUTBOX_BACKOFF_MS, OUTBOX_MAX_ATTEMPTS } from '../../src/modules/notifications/outbox.js';
 import { FAN_OUT_BATCH } from '../../src/modules/notifications/notifier.js';
 import { loadVapidKeys } from '../../src/providers/push.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationsOperations } from '../../src/modules/notifications/operations.js';
 import { authOf, serverFnPath } from '../../src/http/registry.js';
 import { call, createHarness, emailGrant, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { SECOND } from '../../src/lib/clock.js';
+import { SECOND } from '../../src/kernel/clock.js';
 import { rows } from '../../src/db/client.js';
 import { sql } from 'drizzle-orm';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { rows } from '../../src/db/client.js';
-import { SECOND } from '../../src/lib/clock.js';
+import { SECOND } from '../../src/kernel/clock.js';
 import { OUTBOX_BACKOFF_MS } from '../../src/modules/notifications/outbox.js';
 import { SMS_REPORTS_PATH } from '../../src/modules/notifications/sms.js';
 import { internationalNumber, termiiSignature } from '../../src/providers/sms.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, HOUR, MINUTE } from '../../src/lib/clock.js';
+import { DAY, HOUR, MINUTE } from '../../src/kernel/clock.js';
 import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { balance, count, createIntent, sandboxPay, tier2User, user } from './helpers.js';
 

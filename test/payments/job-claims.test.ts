@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rows } from '../../src/db/client.js';
 import { JobQueue } from '../../src/jobs/queue.js';
-import { SECOND } from '../../src/lib/clock.js';
+import { SECOND } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 

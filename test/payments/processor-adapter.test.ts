@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/kernel/errors.js';
 import { createLoopbackTransport, type HttpTransport } from '../../src/providers/http-transport.js';
 import { createPaystackStyleAdapter, signProcessorPayload } from '../../src/providers/processor.js';
 import { call, createHarness, type Harness } from '../helpers/harness.js';

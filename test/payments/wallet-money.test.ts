@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY } from '../../src/lib/clock.js';
+import { DAY } from '../../src/kernel/clock.js';
 import { call, createHarness, emailGrant, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { balance, count, tier2User, user } from './helpers.js';
 

@@ -3,7 +3,8 @@ import type { Harness } from '../helpers/harness.js';
 import { rows } from '../../src/db/client.js';
 import type { AnyOperation } from '../../src/http/registry.js';
 import { authOf } from '../../src/http/registry.js';
-import { ERROR_CODES, statusOf } from '../../src/http/errors.js';
+import { ERROR_CODES } from '../../src/kernel/errors.js';
+import { statusOf } from '../../src/http/errors.js';
 
 /**
  * A cheap fingerprint of the whole database: the row count of every table in the public schema, plus the

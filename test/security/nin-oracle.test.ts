@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { DAY } from '../../src/lib/clock.js';
+import { DAY } from '../../src/kernel/clock.js';
 import { call, createHarness, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { freshNin, freshPhone, kycUser, registerNin, upload } from '../kyc/factories.js';
 

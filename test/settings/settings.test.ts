@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { call, createHarness, emailGrant, expectLedgerOk, fundWallet, signIn, type Harness } from '../helpers/harness.js';
 import { enrollTotp, grantFor } from '../security/rfc6238.js';
-import { toKobo } from '../../src/lib/money.js';
+import { toKobo } from '../../src/kernel/money.js';
 import { DEFAULT_PREFERENCES, readPreferences } from '../../src/modules/settings/preferences.js';
 
 let h: Harness;

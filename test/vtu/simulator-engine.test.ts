@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
-import { SECOND } from '../../src/lib/clock.js';
+import { SECOND } from '../../src/kernel/clock.js';
 import { floatBalance, fundFloat, PENDING_RESOLVE_MS, placeOrder, queryOrder } from '../../src/sandbox/vtu/engine.js';
 import { createHarness, usingPostgres, type Harness } from '../helpers/harness.js';
 import { statementsOf } from '../helpers/statements.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { naira } from '../../lib/money.js';
-import { AppError } from '../../http/errors.js';
+import { naira } from '../../kernel/money.js';
+import { AppError } from '../../kernel/errors.js';
 import { defineOperation } from '../../http/registry.js';
 import { settingsPatchSchema, settingsSchema } from './settings.js';
 

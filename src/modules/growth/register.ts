@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { MINUTE, type Clock } from '../../lib/clock.js';
+import { MINUTE, type Clock } from '../../kernel/clock.js';
 import type { DomainEvents, EventBus, EventName, Ride } from '../../lib/events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notifier } from '../notifications/notifier.js';

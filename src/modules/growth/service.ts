@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../kernel/errors.js';
 import { accountCode, type Ledger } from '../../ledger/ledger.js';
-import { DAY, lagosDate, type Clock } from '../../lib/clock.js';
+import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
-import { prefixedId } from '../../lib/ids.js';
+import { prefixedId } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
-import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
+import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { asTx, iso, lockedBalance } from './accounts.js';
 import type { GrowthSettings, GrowthSettingsStore } from './settings.js';

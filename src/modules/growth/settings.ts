@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rows, type Db, type Executor } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import type { Clock } from '../../lib/clock.js';
-import { uuid } from '../../lib/ids.js';
-import { nairaAmount } from '../../lib/money.js';
+import { AppError } from '../../kernel/errors.js';
+import type { Clock } from '../../kernel/clock.js';
+import { uuid } from '../../kernel/ids.js';
+import { nairaAmount } from '../../kernel/money.js';
 
 /**
  * Operator-tunable rules of referrals, check-ins, savings locks and loans (docs/decisions.md, README

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 
 /**
  * Attempt counters that hold under concurrency (issue #22, finding 2): a try is reserved by one conditional upsert

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../http/registry.js';
-import { normalizePhone } from '../../lib/phone.js';
+import { normalizePhone } from '../../kernel/phone.js';
 
 export const emailInput = z
   .string({ error: 'email is required' })

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import { DAY, MINUTE, SECOND, type Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import { DAY, MINUTE, SECOND, type Clock } from '../../kernel/clock.js';
 import { hmac, randomDigits } from '../../lib/crypto.js';
 
 /**

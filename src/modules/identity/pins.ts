@@ -2,8 +2,8 @@ import { createHmac, randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import { MINUTE, type Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import { MINUTE, type Clock } from '../../kernel/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
 
 /**

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { isUniqueViolation, one, type Db, type Executor } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/registry.js';
+import { AppError } from '../../kernel/errors.js';
+import type { AuthUser } from '../../kernel/actor.js';
 import type { Config } from '../../config.js';
-import { DAY, type Clock } from '../../lib/clock.js';
+import { DAY, type Clock } from '../../kernel/clock.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
-import { uuid } from '../../lib/ids.js';
+import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import type { OtpService } from './otp.js';
 import type { SessionCache } from './session-cache.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 
 /**
  * What authenticate needs of a session and its user, kept in memory so an authenticated request does not spend a

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { createRemoteJWKSet, exportJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import type { Config } from '../../config.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { sha256 } from '../../lib/crypto.js';
 import { loadEd25519Key } from '../../lib/keys.js';
 

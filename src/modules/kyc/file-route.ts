@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import type { Services } from '../../services.js';
+import { statusOf } from '../../http/errors.js';
 
 /**
  * GET /files/kyc/<path>?expires=&sig= serves a private KYC upload behind a signed URL (DESIGN §9). Not a spec 4.11
@@ -25,7 +26,7 @@ export function registerKycFileRoute(app: FastifyInstance, services: Services) {
         .header('content-disposition', `${contentType === 'application/pdf' ? 'attachment' : 'inline'}; filename="${req.params.path}"`)
         .send(object.bytes);
     } catch (err) {
-      if (err instanceof AppError) return reply.status(err.status).send({ ok: false, error: { code: err.code, message: err.message } });
+      if (err instanceof AppError) return reply.status(statusOf(err.code)).send({ ok: false, error: { code: err.code, message: err.message } });
       throw err;
     }
   });

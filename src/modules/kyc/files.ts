@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import { one, type Db, type Executor } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
-import type { AuthUser } from '../../http/registry.js';
-import { DAY, type Clock } from '../../lib/clock.js';
+import { AppError, notFound } from '../../kernel/errors.js';
+import type { AuthUser } from '../../kernel/actor.js';
+import { DAY, type Clock } from '../../kernel/clock.js';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto.js';
 import type { FileStorage, StoredObject } from '../../providers/storage.js';
 import { EXTENSION, FILE_PATH_RE, FILE_URL_TTL_MS, MAX_FILE_BYTES, MAX_UPLOADS_PER_DAY, sniffContentType, type FileRow, type KycContentType, type KycFileRef } from './rules.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import { DAY, HOUR, lagosDate, type Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import { DAY, HOUR, lagosDate, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
 import { NIN_LOOKUPS_PER_DAY, type KycStatus } from './rules.js';
 
@@ -23,7 +23,7 @@ export function createNinChecks(deps: { db: Db; clock: Clock; dataKey: string })
           RETURNING used`,
     );
     if (taken) return;
-    const lagosMs = now.getTime() + HOUR; // Lagos is UTC+1, no DST (lib/clock.ts)
+    const lagosMs = now.getTime() + HOUR; // Lagos is UTC+1, no DST (kernel/clock.ts)
     const untilMidnight = (Math.floor(lagosMs / DAY) + 1) * DAY - lagosMs;
     throw new AppError('RATE_LIMITED', `At most ${NIN_LOOKUPS_PER_DAY} NIN look-ups a day; try again tomorrow`, { retryAfter: Math.ceil(untilMidnight / 1000) });
   }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, page, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
+import { defineOperation } from '../../http/registry.js';
+import { page, pageInput, pageOutput } from '../../kernel/paging.js';
+import { uuidInput } from '../../kernel/inputs.js';
 import { bankByCode, isValidNuban } from '../../providers/identity.js';
 import { CONTENT_TYPES, DOCUMENT_TYPES, FILE_PATH_RE, MAX_FILE_BYTES } from './service.js';
 

@@ -1,4 +1,4 @@
-import { MINUTE } from '../../lib/clock.js';
+import { MINUTE } from '../../kernel/clock.js';
 // KYC's rules and shapes (DESIGN §9): limits, accepted files and documents, name matching, stored rows.
 
 /** Upload limit (DESIGN §9): 5 MiB of decoded bytes. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput } from '../../http/registry.js';
-import { nairaAmount, naira } from '../../lib/money.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { nairaAmount, naira } from '../../kernel/money.js';
 
 const loanOutput = z.object({
   id: z.string(),

@@ -1,17 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { DAY, HOUR, lagosDate, type Clock } from '../../lib/clock.js';
-import { prefixedId, uuid } from '../../lib/ids.js';
-import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
+import { DAY, HOUR, lagosDate, type Clock } from '../../kernel/clock.js';
+import { prefixedId, uuid } from '../../kernel/ids.js';
+import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { applyBps, asTx, iso, lockedBalance } from '../growth/accounts.js';
 import { bps, type GrowthSettings, type GrowthSettingsStore } from '../growth/settings.js';
-import type { Services } from '../../services.js';
-import { page } from '../../http/registry.js';
+import { page } from '../../kernel/paging.js';
 import type { WalletLimits } from '../wallet/limits.js';
 
 export type LoanService = ReturnType<typeof createLoanService>;
@@ -344,7 +343,7 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
   return service;
 }
 
-export function registerLoanJobs(services: Services) {
+export function registerLoanJobs(services: { jobs: JobQueue; loans: LoanService }) {
   const loanId = z.object({ loanId: z.string().uuid() });
   services.jobs.register({ name: 'loans.due', payload: loanId, handler: async (p) => services.loans.processDue(p.loanId) });
   services.jobs.register({ name: 'loans.remind', payload: loanId, handler: async (p) => services.loans.remind(p.loanId) });

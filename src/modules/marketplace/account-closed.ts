@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 
 /**

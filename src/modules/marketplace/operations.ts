@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, toKobo, naira } from '../../lib/money.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { uuidInput } from '../../kernel/inputs.js';
+import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
 import { phoneInput } from '../identity/operations.js';
+import { pinInput } from '../../kernel/inputs.js';
 
-export const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
 
 const text = (name: string, min: number, max: number) =>
   z

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
-import { page } from '../../http/registry.js';
+import { AppError, notFound } from '../../kernel/errors.js';
+import { page } from '../../kernel/paging.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { Clock } from '../../lib/clock.js';
-import { prefixedId, uuid } from '../../lib/ids.js';
-import { formatNaira, toNaira } from '../../lib/money.js';
+import type { Clock } from '../../kernel/clock.js';
+import { prefixedId, uuid } from '../../kernel/ids.js';
+import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
 import { holdOrderMoney, refundOrderMoney, settleOrderMoney } from './order-money.js';

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { one, rows, type Executor } from '../../db/client.js';
-import type { JobRequest } from '../../jobs/queue.js';
-import { SECOND } from '../../lib/clock.js';
-import { MAX_PUSH_PAYLOAD_BYTES } from '../../providers/push.js';
-import type { Services } from '../../services.js';
+import { one, rows, type Db, type Executor } from '../../db/client.js';
+import type { JobQueue, JobRequest } from '../../jobs/queue.js';
+import { SECOND, type Clock } from '../../kernel/clock.js';
+import type { EventBus } from '../../lib/events.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Mailer, SmsSender } from '../../providers/messaging.js';
+import { MAX_PUSH_PAYLOAD_BYTES, type PushSender } from '../../providers/push.js';
 import { DELIVER_JOB, FAN_OUT_BATCH, type NotificationInput, type NotificationKind } from './notifier.js';
-import { registerOutboxJobs } from './outbox.js';
+import { registerOutboxJobs, type Outbox } from './outbox.js';
 
 /**
  * Channel delivery of inbox notifications. emit writes the inbox row and one fan-out job (DELIVER_JOB) in the
@@ -58,7 +60,7 @@ function emailText(n: NotificationInput): string {
 }
 
 /** Called from createServices. */
-export function registerNotifications(services: Pick<Services, 'events'>) {
+export function registerNotifications(services: { events: EventBus }) {
   // A closed account's browsers must stop receiving pushes at once, in the closing transaction.
   services.events.on('account.closed', async (exec, { userId }) => {
     await exec.execute(sql`DELETE FROM push_subscriptions WHERE user_id = ${userId}`);
@@ -72,7 +74,7 @@ export function registerNotifications(services: Pick<Services, 'events'>) {
  * notifications it covers (issue 11). Every channel job has a singleton key derived from its notification, so a
  * retried fan-out never enqueues a channel twice.
  */
-async function fanOut(services: Pick<Services, 'db' | 'jobs' | 'outbox'>, notificationIds: readonly string[]): Promise<void> {
+async function fanOut(services: { db: Db; jobs: JobQueue; outbox: Outbox }, notificationIds: readonly string[]): Promise<void> {
   const { db, jobs, outbox } = services;
   const found = await rows<{
     id: string;
@@ -120,7 +122,19 @@ async function fanOut(services: Pick<Services, 'db' | 'jobs' | 'outbox'>, notifi
 }
 
 /** Job registrar (moduleJobs): push delivery plus the outbox's mail and SMS jobs. */
-export function registerNotificationJobs(services: Services) {
+/** What push delivery and the outbox jobs need. */
+export interface NotificationJobDeps {
+  jobs: JobQueue;
+  db: Db;
+  push: PushSender;
+  clock: Clock;
+  log: Logger;
+  outbox: Outbox;
+  mailer: Mailer;
+  sms: SmsSender;
+}
+
+export function registerNotificationJobs(services: NotificationJobDeps) {
   registerOutboxJobs(services);
   const { jobs, db, push, clock, log } = services;
   jobs.register({

@@ -2,8 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import type { PostRider } from '../../ledger/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { Clock } from '../../lib/clock.js';
-import { uuid } from '../../lib/ids.js';
+import type { Clock } from '../../kernel/clock.js';
+import { uuid } from '../../kernel/ids.js';
 
 /**
  * "Notify" is owned by this module (issue 7). Other modules call emit() inside the same database transaction

@@ -1,6 +1,8 @@
 import { createECDH } from 'node:crypto';
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, queryBool, uuidInput } from '../../http/registry.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { queryBool, uuidInput } from '../../kernel/inputs.js';
 
 // DESIGN §12: {id, kind, title, body, read, createdAt}; data carries the emitter's references (e.g. a transaction id).
 export const notificationOutput = z.object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Executor } from '../../db/client.js';
 import type { JobQueue, JobRequest } from '../../jobs/queue.js';
-import { SECOND } from '../../lib/clock.js';
-import type { Services } from '../../services.js';
+import { SECOND } from '../../kernel/clock.js';
+import type { Mailer, SmsSender } from '../../providers/messaging.js';
 
 /**
  * Reliable outbound mail and SMS (issue 7). sendEmail/sendSms enqueue a job inside the caller's transaction, so
@@ -60,7 +60,7 @@ export function createOutbox({ jobs }: { jobs: JobQueue }): Outbox {
   };
 }
 
-export function registerOutboxJobs(services: Services) {
+export function registerOutboxJobs(services: { jobs: JobQueue; mailer: Mailer; sms: SmsSender }) {
   services.jobs.register({
     name: OUTBOX_EMAIL_JOB,
     payload: emailPayload,

@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import type { Config } from '../../config.js';
-import type { Clock } from '../../lib/clock.js';
-import { uuid } from '../../lib/ids.js';
+import type { Clock } from '../../kernel/clock.js';
+import { uuid } from '../../kernel/ids.js';
 import { hostAllowed, NotPublicError, resolvePublic, type Resolver } from '../../lib/public-address.js';
-import { AppError, notFound } from '../../http/errors.js';
-import { page } from '../../http/registry.js';
+import { AppError, notFound } from '../../kernel/errors.js';
+import { page } from '../../kernel/paging.js';
 import { PUSH_JOB } from './delivery.js';
 import { OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB } from './outbox.js';
 

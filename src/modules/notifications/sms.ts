@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { SmsSender } from '../../providers/messaging.js';
 import type { SmsDeliveryReport, SmsGateway } from '../../providers/sms.js';
-import type { Services } from '../../services.js';
+import type { Config } from '../../config.js';
 
 /** Delivery reports from the SMS gateway: POST here with the gateway's own body (Termii JSON, Africa's Talking form). */
 export const SMS_REPORTS_PATH = '/api/public/sms/reports';
@@ -53,7 +53,7 @@ export async function recordSmsReport(db: Db, clock: Clock, provider: string, re
  * HMAC-SHA512 in X-Termii-Signature; Africa's Talking's callback URL carries ?token=SMS_WEBHOOK_SECRET). Not
  * registered when no gateway or no SMS_WEBHOOK_SECRET is configured.
  */
-export async function registerSmsReportRoute(app: FastifyInstance, services: Services) {
+export async function registerSmsReportRoute(app: FastifyInstance, services: { smsGateway: SmsGateway | null; config: Config; db: Db; clock: Clock }) {
   const gateway = services.smsGateway;
   if (!gateway || !services.config.sms.webhookSecret) return;
   await app.register(async (scope) => {

@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { writeAudit } from '../../db/audit.js';
 import { one, rows, type Db } from '../../db/client.js';
-import { notFound } from '../../http/errors.js';
-import type { AuthUser } from '../../http/registry.js';
+import { notFound } from '../../kernel/errors.js';
+import type { AuthUser } from '../../kernel/actor.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
-import { prefixedId } from '../../lib/ids.js';
-import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
+import { prefixedId } from '../../kernel/ids.js';
+import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
-import type { Clock } from '../../lib/clock.js';
+import { AppError, notFound } from '../../kernel/errors.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { ChargeEvent, ProcessorRegistry } from '../../providers/processor.js';
 import { iso, type SettleInput } from './model.js';
 

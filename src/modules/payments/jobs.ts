@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAY, HOUR } from '../../lib/clock.js';
+import { DAY, HOUR } from '../../kernel/clock.js';
 import type { Services } from '../../services.js';
 import { JOB_CREATE_DVA, JOB_PROCESS_EVENT, JOB_RECONCILE } from './service.js';
 

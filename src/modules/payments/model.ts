@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { DAY, HOUR, MINUTE } from '../../lib/clock.js';
-import { toNaira } from '../../lib/money.js';
+import { DAY, HOUR, MINUTE } from '../../kernel/clock.js';
+import { toNaira } from '../../kernel/money.js';
 
 // Top-ups' limits, job names, rows and views, shared by the payments modules.
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, queryBool } from '../../http/registry.js';
-import { nairaAmount, naira } from '../../lib/money.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { queryBool } from '../../kernel/inputs.js';
+import { nairaAmount, naira } from '../../kernel/money.js';
 import { emailInput } from '../identity/operations.js';
 import { referenceInput, topupIntentOutput } from '../wallet/operations.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';

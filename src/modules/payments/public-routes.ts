@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../../lib/json-depth.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import type { Services } from '../../services.js';
 
 /**

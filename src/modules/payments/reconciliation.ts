@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../../db/client.js';
-import { MINUTE, type Clock } from '../../lib/clock.js';
+import { MINUTE, type Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { ChargeEvent, ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
 import type { DedicatedAccounts } from './dedicated-accounts.js';

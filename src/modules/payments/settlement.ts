@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import type { Ledger, PostInput, Posted, PostRider } from '../../ledger/ledger.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
-import { uuid } from '../../lib/ids.js';
+import { uuid } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
-import { formatNaira, toNaira } from '../../lib/money.js';
+import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
 import type { SettleInput } from './model.js';

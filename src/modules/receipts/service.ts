@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
-import type { Clock } from '../../lib/clock.js';
-import { uuid } from '../../lib/ids.js';
+import { AppError, notFound } from '../../kernel/errors.js';
+import type { Clock } from '../../kernel/clock.js';
+import { uuid } from '../../kernel/ids.js';
 import { canonicalJson, type ReceiptKey } from './keys.js';
 import { findCallerTransaction } from './source.js';
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { naira } from '../../lib/money.js';
-import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
+import { naira } from '../../kernel/money.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { uuidInput } from '../../kernel/inputs.js';
 import { REPORT_CATEGORIES } from './service.js';
 
 const categoryInput = z.enum(REPORT_CATEGORIES, { error: `category must be one of ${REPORT_CATEGORIES.join(', ')}` });

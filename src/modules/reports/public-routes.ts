@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import type { Services } from '../../services.js';
 
 export const REPORT_ISSUE_PATH = '/api/public/report-issue';

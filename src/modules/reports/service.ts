@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
-import { page } from '../../http/registry.js';
-import type { Clock } from '../../lib/clock.js';
+import { AppError, notFound } from '../../kernel/errors.js';
+import { page } from '../../kernel/paging.js';
+import type { Clock } from '../../kernel/clock.js';
 import { sha256 } from '../../lib/crypto.js';
-import { uuid } from '../../lib/ids.js';
-import { toNaira } from '../../lib/money.js';
+import { uuid } from '../../kernel/ids.js';
+import { toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { findCallerTransaction } from '../receipts/source.js';
 

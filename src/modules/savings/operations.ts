@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, naira } from '../../lib/money.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { uuidInput } from '../../kernel/inputs.js';
+import { nairaAmount, naira } from '../../kernel/money.js';
 import { SAVINGS_MAX_DAYS, SAVINGS_MIN_DAYS } from './service.js';
+import { pinInput } from '../../kernel/inputs.js';
 
 const lockOutput = z.object({
   id: z.string(),
@@ -18,7 +21,6 @@ const lockOutput = z.object({
   closedAt: z.string().nullable(),
 }).meta({ id: 'SavingsLock' });
 
-const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
 
 export const savingsOperations = [
   defineOperation({

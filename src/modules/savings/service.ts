@@ -1,18 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { DAY, HOUR, type Clock } from '../../lib/clock.js';
+import { DAY, HOUR, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
-import { uuid } from '../../lib/ids.js';
-import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
-import { page } from '../../http/registry.js';
+import { uuid } from '../../kernel/ids.js';
+import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
+import { page } from '../../kernel/paging.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { applyBps, iso } from '../growth/accounts.js';
 import { bps, type GrowthSettingsStore } from '../growth/settings.js';
-import type { Services } from '../../services.js';
 
 /** Lock length bounds (DESIGN §10): fixed, because the interest formula and the UI assume them. */
 export const SAVINGS_MIN_DAYS = 7;
@@ -191,7 +190,7 @@ export function createSavingsService(deps: { db: Db; clock: Clock; ledger: Ledge
   return service;
 }
 
-export function registerSavingsJobs(services: Services) {
+export function registerSavingsJobs(services: { jobs: JobQueue; savings: SavingsService }) {
   services.jobs.register({
     name: 'savings.mature',
     payload: z.object({ lockId: z.string().uuid() }),

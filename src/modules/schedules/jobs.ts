@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MINUTE } from '../../lib/clock.js';
+import { MINUTE } from '../../kernel/clock.js';
 import type { Services } from '../../services.js';
 import { DISPATCH_JOB, RUN_JOB } from './service.js';
 

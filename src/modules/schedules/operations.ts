@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, naira } from '../../lib/money.js';
-import { NETWORKS } from '../../lib/phone.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { uuidInput } from '../../kernel/inputs.js';
+import { nairaAmount, naira } from '../../kernel/money.js';
+import { NETWORKS } from '../../kernel/phone.js';
 import { phoneInput } from '../identity/operations.js';
-import { pinInput } from '../marketplace/operations.js';
+import { pinInput } from '../../kernel/inputs.js';
 
 const frequencyInput = z.enum(['daily', 'weekly', 'monthly'], { error: 'frequency must be daily, weekly or monthly' });
 const networkInput = z

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { Clock } from '../../lib/clock.js';
-import { uuid } from '../../lib/ids.js';
+import type { Clock } from '../../kernel/clock.js';
+import { uuid } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
-import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
-import type { Network } from '../../lib/phone.js';
+import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
+import type { Network } from '../../kernel/phone.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { assertRecipientNetwork, NETWORK_NAMES, type VtuServiceApi } from '../vtu/service.js';
 import { nextSlot, type Frequency } from './slots.js';

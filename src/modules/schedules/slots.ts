@@ -1,4 +1,4 @@
-import { DAY, HOUR } from '../../lib/clock.js';
+import { DAY, HOUR } from '../../kernel/clock.js';
 
 /**
  * Slot arithmetic in Africa/Lagos (UTC+1 all year, no daylight saving). A slot is the instant a schedule is

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import { DAY, type Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import { DAY, type Clock } from '../../kernel/clock.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
-import { uuid } from '../../lib/ids.js';
+import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/notifier.js';
 
 /**

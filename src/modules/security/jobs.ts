@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { DAY, HOUR } from '../../lib/clock.js';
+import { DAY, HOUR } from '../../kernel/clock.js';
 import type { Services } from '../../services.js';
 
 /** Retention (docs/decisions.md): failure traces 30 days, sign-in history and phone checks a year, spent grants a day. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import type { Services } from '../../services.js';
 import { NOT_ME_PATH } from './credential-notices.js';
 import { loginIdentifierInput } from './login.js';

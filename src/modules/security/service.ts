@@ -1,6 +1,6 @@
 import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../../db/client.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 import type { IdentityService } from '../identity/service.js';
 import type { OtpService } from '../identity/otp.js';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/registry.js';
-import { MINUTE, type Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import type { AuthUser } from '../../kernel/actor.js';
+import { MINUTE, type Clock } from '../../kernel/clock.js';
 
 /** DESIGN §5: a claim without a heartbeat for 2 minutes lapses. */
 export const CLAIM_LAPSE_MS = 2 * MINUTE;

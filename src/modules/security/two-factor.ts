@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { one, type Db } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/registry.js';
-import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import type { AuthUser } from '../../kernel/actor.js';
+import { HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
 import { decrypt, encrypt, randomToken, sha256 } from '../../lib/crypto.js';
-import { uuid } from '../../lib/ids.js';
+import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import type { OtpService } from '../identity/otp.js';
 import type { CredentialNotices } from './credential-notices.js';

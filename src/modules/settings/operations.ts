@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../http/registry.js';
 import { preferencesPatch, preferencesSchema } from './preferences.js';
+import { fourDigitPin } from '../../kernel/inputs.js';
 
-const txPinInput = (name: string) => z.string({ error: `${name} is required` }).regex(/^\d{4}$/, `${name} must be 4 digits`);
 
 export const settingsOperations = [
   defineOperation({
@@ -19,7 +19,7 @@ export const settingsOperations = [
     suffix: 'BearerSettings',
     method: 'POST',
     purpose: 'set or change the 4-digit transaction PIN (needs a step-up grant: X-Grant-Token; changing also needs currentPin)',
-    input: z.object({ pin: txPinInput('pin'), currentPin: txPinInput('currentPin').optional() }),
+    input: z.object({ pin: fourDigitPin('pin'), currentPin: fourDigitPin('currentPin').optional() }),
     output: z.object({ hasPin: z.boolean() }),
     errors: ['INVALID_PIN', 'PIN_LOCKED', 'STEP_UP_REQUIRED'],
     handler: async (input, ctx) => ctx.services.settings.setTransactionPin(ctx.user, input.pin, input.currentPin, ctx.grantToken),

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/registry.js';
-import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import type { AuthUser } from '../../kernel/actor.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
-import { uuid } from '../../lib/ids.js';
+import { uuid } from '../../kernel/ids.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PinService } from '../identity/pins.js';
 import type { Notifier } from '../notifications/notifier.js';

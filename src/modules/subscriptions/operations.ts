@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, toKobo, naira } from '../../lib/money.js';
-import { pinInput } from '../marketplace/operations.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { uuidInput } from '../../kernel/inputs.js';
+import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
+import { pinInput } from '../../kernel/inputs.js';
 
 const statusEnum = z.enum(['pending', 'processing', 'fulfilled', 'failed', 'cancelled'], {
   error: 'status must be pending, processing, fulfilled, failed or cancelled',

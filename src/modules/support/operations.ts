@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, queryBool, uuidInput } from '../../http/registry.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { queryBool, uuidInput } from '../../kernel/inputs.js';
 
 export const MESSAGE_MAX = 4000;
 const bodyInput = z

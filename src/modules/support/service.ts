@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
-import { page } from '../../http/registry.js';
-import type { Clock } from '../../lib/clock.js';
-import { uuid } from '../../lib/ids.js';
+import { AppError, notFound } from '../../kernel/errors.js';
+import { page } from '../../kernel/paging.js';
+import type { Clock } from '../../kernel/clock.js';
+import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/notifier.js';
 
 interface ThreadRow {

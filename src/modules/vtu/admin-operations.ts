@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, toKobo, naira } from '../../lib/money.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { uuidInput } from '../../kernel/inputs.js';
+import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
 import { lower, markupOutput, providerInput, serviceInput, transactionOutput, txOut } from './inputs.js';
 
 /** The operators' VTU operations: markups, provider floats and routing, stuck and all transactions. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import { MINUTE, type Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import { MINUTE, type Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { ProviderError, type CatalogueEntry, type CatalogueKind, type ProviderId, type VtuProvider } from '../../providers/vtu/types.js';
 

@@ -1,12 +1,12 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../db/audit.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { Clock } from '../../lib/clock.js';
-import { prefixedId } from '../../lib/ids.js';
+import type { Clock } from '../../kernel/clock.js';
+import { prefixedId } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
-import { toNaira } from '../../lib/money.js';
+import { toNaira } from '../../kernel/money.js';
 import { PROVIDER_IDS, ProviderError, type ProviderId, type VtuProvider } from '../../providers/vtu/types.js';
 import { floatAccount } from './model.js';
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { ErrorCode } from '../../http/errors.js';
-import { nairaAmount, naira } from '../../lib/money.js';
+import type { ErrorCode } from '../../kernel/errors.js';
+import { nairaAmount, naira } from '../../kernel/money.js';
 import { phoneInput } from '../identity/operations.js';
+import { pinInput } from '../../kernel/inputs.js';
 
 /** The VTU operations' inputs and outputs (spec 4.5), shared by the customer and operator operations. */
 export const lower = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
@@ -17,7 +18,6 @@ export const discoInput = lower('plan', ['ikeja', 'eko', 'kano', 'portharcourt',
 export const meterTypeInput = lower('type', ['prepaid', 'postpaid']);
 export const serviceInput = lower('service', ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam']);
 export const providerInput = lower('provider', ['a', 'b', 'c', 'd']);
-export const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
 export const planIdInput = z.string({ error: 'plan_id is required' }).trim().min(1, 'plan_id is required').max(80, 'plan_id is too long');
 export const iucInput = z.string({ error: 'iuc is required' }).trim().regex(/^\d{10,12}$/, 'iuc must be the 10-12 digit smartcard (IUC) number');
 export const meterInput = z.string({ error: 'meter is required' }).trim().regex(/^\d{11,13}$/, 'meter must be the 11-13 digit meter number');

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { writeAudit } from '../../db/audit.js';
 import { rows, type Db } from '../../db/client.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 
 /**
  * Retail = wholesale + markup (spec rule 6). A markup is set per service and optionally per provider (a

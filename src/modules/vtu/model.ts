@@ -1,9 +1,9 @@
 import type { Entry } from '../../ledger/ledger.js';
-import { AppError } from '../../http/errors.js';
-import { HOUR } from '../../lib/clock.js';
-import { ulid } from '../../lib/ids.js';
-import { toNaira } from '../../lib/money.js';
-import { networkOf, type Network } from '../../lib/phone.js';
+import { AppError } from '../../kernel/errors.js';
+import { HOUR } from '../../kernel/clock.js';
+import { ulid } from '../../kernel/ids.js';
+import { toNaira } from '../../kernel/money.js';
+import { networkOf, type Network } from '../../kernel/phone.js';
 import type { ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
 import type { VtuRow } from './repository.js';
 

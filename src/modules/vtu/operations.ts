@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, pageInput, pageOutput, uuidInput } from '../../http/registry.js';
-import { nairaAmount, naira } from '../../lib/money.js';
+import { defineOperation } from '../../http/registry.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { uuidInput } from '../../kernel/inputs.js';
+import { nairaAmount, naira } from '../../kernel/money.js';
 import { vtuAdminOperations } from './admin-operations.js';
 import { CATALOGUE_TTL_MS } from './catalogue.js';
 import {

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
-import { AppError } from '../../http/errors.js';
-import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
+import { AppError } from '../../kernel/errors.js';
+import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { CatalogueEntry, ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
 import type { Catalogue } from './catalogue.js';
 import { applyMarkup, type Markups } from './markups.js';

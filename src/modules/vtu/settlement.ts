@@ -1,11 +1,11 @@
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/client.js';
 import type { Entry, Ledger } from '../../ledger/ledger.js';
-import { MINUTE, type Clock } from '../../lib/clock.js';
+import { MINUTE, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
-import { formatNaira } from '../../lib/money.js';
+import { formatNaira } from '../../kernel/money.js';
 import type { Outcome, ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { capital, floatAccount, purchaseEntries, SERVICE_LABEL } from './model.js';

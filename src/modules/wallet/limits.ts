@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, type Executor } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import { lagosDate, type Clock } from '../../lib/clock.js';
+import { AppError } from '../../kernel/errors.js';
+import { lagosDate, type Clock } from '../../kernel/clock.js';
 import type { WalletLimit } from '../../ledger/ledger.js';
-import { formatNaira } from '../../lib/money.js';
+import { formatNaira } from '../../kernel/money.js';
 
 /**
  * CBN wallet tier limits (DESIGN §6), configurable through TIER_LIMITS. A null cap means no cap.

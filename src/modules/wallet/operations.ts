@@ -1,11 +1,12 @@
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import { defineOperation, type OpContext } from '../../http/registry.js';
-import { nairaAmount, naira } from '../../lib/money.js';
+import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/operations.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, type KycEligibility } from '../payments/service.js';
 import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, type RecipientRow } from './transfers.js';
+import { pinInput } from '../../kernel/inputs.js';
 
 export const ledgerRowOutput = z.object({
   id: z.string(),
@@ -41,7 +42,6 @@ export const referenceInput = z
   .max(100, 'reference is too long')
   .regex(/^[A-Za-z0-9_.:=-]+$/, 'reference has characters a reference never has');
 
-export const pinInput = z.string({ error: 'pin is required' }).regex(/^\d{4}$/, 'pin must be 4 digits');
 
 const ELIGIBILITY = 'eligibility';
 /** assertTier2Eligible's read for an operation's readAhead (when the KYC module provides it). */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { toNaira } from '../../lib/money.js';
+import { toNaira } from '../../kernel/money.js';
 
 export type WalletService = ReturnType<typeof createWalletService>;
 

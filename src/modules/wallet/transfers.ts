@@ -1,13 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/registry.js';
+import { AppError } from '../../kernel/errors.js';
+import type { AuthUser } from '../../kernel/actor.js';
 import type { Ledger, PostInput, Posted, WalletLimit } from '../../ledger/ledger.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
-import { prefixedId } from '../../lib/ids.js';
+import { prefixedId } from '../../kernel/ids.js';
 import { faultPoint } from '../../lib/faults.js';
-import { formatNaira, toKobo, toNaira } from '../../lib/money.js';
+import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from './limits.js';
 

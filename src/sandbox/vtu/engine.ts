@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
-import type { Clock } from '../../lib/clock.js';
+import type { Clock } from '../../kernel/clock.js';
 
 /**
  * The order engine shared by the three simulated protocols (DESIGN §8). State lives in the database

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../../src/http/errors';
+import { ERROR_CODES } from '../../../src/kernel/errors';
 import { en } from '../locales/en';
 import { ha } from '../locales/ha';
 import { pcm } from '../locales/pcm';

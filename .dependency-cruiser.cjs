@@ -1,0 +1,56 @@
+/**
+ * Import rules of src/ (docs/architecture.md), checked in CI by `npm run lint:deps`. Type-only imports count: a
+ * cycle through types is still a cycle a reader has to untangle.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles, through values or types.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'kernel-imports-nothing',
+      severity: 'error',
+      comment: 'src/kernel (errors, actor, paging, shared inputs, clock, ids, money, phone) depends on packages only.',
+      from: { path: '^src/kernel/' },
+      to: { path: '^src/', pathNot: '^src/kernel/' },
+    },
+    {
+      name: 'lower-layers-stay-low',
+      severity: 'error',
+      comment: 'The kernel, lib, ledger and providers know nothing of modules, transport, jobs, sandbox or the container.',
+      from: { path: '^src/(kernel|lib|ledger|providers)/' },
+      to: { path: '^src/(modules|http|jobs|sandbox)/|^src/services\\.ts$' },
+    },
+    {
+      name: 'domain-code-knows-no-http',
+      severity: 'error',
+      comment: "A module's domain code answers with kernel errors; only its operation declarations and routes touch http/.",
+      from: { path: '^src/modules/', pathNot: '(operations|public-routes|file-route)\\.ts$|^src/modules/index\\.ts$' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'fastify-only-at-the-edge',
+      severity: 'error',
+      comment: 'Fastify belongs to the transport (http/, route files, the sandbox), never to the kernel, ledger, providers, jobs or db.',
+      from: { path: '^src/(kernel|lib|ledger|providers|jobs|db)/' },
+      to: { path: '^node_modules/(fastify|@fastify)/' },
+    },
+    {
+      name: 'sandbox-only-from-the-composition-root',
+      severity: 'error',
+      comment: 'Simulators are wired in by the composition root (services.ts, http/app.ts) only; db/schema.ts lists their tables.',
+      from: { path: '^src/', pathNot: '^src/(sandbox/|services\\.ts$|http/app\\.ts$|db/schema\\.ts$)' },
+      to: { path: '^src/sandbox/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
