@@ -10,11 +10,29 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through loadConfig() only (STYLE rule 5).' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through loadConfig() only (STYLE rule 5).' },
+      ],
     },
   },
   // Plain Node scripts (no TypeScript): Node's globals.
   { files: ['scripts/**/*.mjs'], languageOptions: { globals: globals.node } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node } },
-  { files: ['src/config.ts', 'test/**', 'bench/**', 'scripts/**', 'vitest.config.ts', 'drizzle.config.ts', 'src/main.ts', 'src/ledger/verify-cli.ts', 'web/vite.config.mts', 'web/playwright.config.ts', 'web/e2e/**'], rules: { 'no-restricted-properties': 'off' } },
+  {
+    files: [
+      'src/config.ts',
+      'test/**',
+      'bench/**',
+      'scripts/**',
+      'vitest.config.ts',
+      'drizzle.config.ts',
+      'src/main.ts',
+      'src/ledger/verify-cli.ts',
+      'web/vite.config.mts',
+      'web/playwright.config.ts',
+      'web/e2e/**',
+    ],
+    rules: { 'no-restricted-properties': 'off' },
+  },
 );

@@ -8,7 +8,7 @@ import { verifyLedger } from '../src/ledger/verify.js';
 import { setPinOver, signInOver, startServer } from './lib.js';
 
 /**
- * Bank invariant under load (issue 10): a bounded, self-stopping run of mixed money traffic over real loopback
+ * Bank invariant under load: a bounded, self-stopping run of mixed money traffic over real loopback
  * HTTP against BANK_INVARIANT_INSTANCES server processes (default 2) sharing one fresh PostgreSQL database:
  * top-ups (intent, sandbox checkout, signed webhook, credit job), airtime purchases (some the provider fails and
  * refunds), transfers between users and wallet debits, for BANK_INVARIANT_SECONDS (default 60) with
@@ -77,7 +77,13 @@ async function freshDatabase(base: string) {
   };
 }
 
-async function post(base: string, route: string, data: unknown, token?: string, idempotencyKey?: string): Promise<{ status: number; body: any }> {
+async function post(
+  base: string,
+  route: string,
+  data: unknown,
+  token?: string,
+  idempotencyKey?: string,
+): Promise<{ status: number; body: any }> {
   try {
     const res = await fetch(base + route, {
       method: 'POST',
@@ -135,7 +141,9 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
     try {
       // Tier 3 with an approved Tier 2 record (transfers need it); every wallet starts at zero: all money enters by top-up.
       for (const u of users) {
-        await database.db.execute(sql`UPDATE users SET kyc_tier = 3, username = ${u.username}, full_name = 'Load Tester' WHERE id = ${u.userId}`);
+        await database.db.execute(
+          sql`UPDATE users SET kyc_tier = 3, username = ${u.username}, full_name = 'Load Tester' WHERE id = ${u.userId}`,
+        );
         await database.db.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, verified_name, created_at, updated_at)
             VALUES (gen_random_uuid(), ${u.userId}, 2, 'approved', 'Load Tester', now(), now())`);
       }
@@ -167,7 +175,10 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
           if (a === first) continue;
           if (a.status === 409) retries.inFlight++;
           else if (a.status === first.status && JSON.stringify(a.body) === JSON.stringify(first.body)) retries.replayed++;
-          else keyProblems.push(`${op}: one Idempotency-Key answered ${first.status} ${JSON.stringify(first.body).slice(0, 120)} and ${a.status} ${JSON.stringify(a.body).slice(0, 120)}`);
+          else
+            keyProblems.push(
+              `${op}: one Idempotency-Key answered ${first.status} ${JSON.stringify(first.body).slice(0, 120)} and ${a.status} ${JSON.stringify(a.body).slice(0, 120)}`,
+            );
         }
         if (first.status === 200) executedKeys[op] = (executedKeys[op] ?? 0) + 1;
         return first;
@@ -186,14 +197,32 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
             const paid = await post(pick(bases), '/sandbox/processor/pay', { reference: intent.body.reference, outcome: 'success' });
             count('topup pay', paid.status, paid.body?.webhook?.delivered === false ? 'webhook not delivered' : undefined);
           } else if (roll < 0.65) {
-            const r = await keyed('buyAirtime', base, '/api/v1/buyAirtime', { data: { network: 'mtn', phone: phone(), amount: rand(50, 800), pin: PIN } }, u.token);
+            const r = await keyed(
+              'buyAirtime',
+              base,
+              '/api/v1/buyAirtime',
+              { data: { network: 'mtn', phone: phone(), amount: rand(50, 800), pin: PIN } },
+              u.token,
+            );
             count('buyAirtime', r.status, r.body?.error?.code ?? (r.status === 200 ? undefined : String(r.body).slice(0, 60)));
           } else if (roll < 0.9) {
             const to = pick(users.filter((x) => x !== u));
-            const r = await keyed('transferWalletFn', base, '/_serverFn/transferWalletFnBearerWallet', { data: { username: to.username, amount: rand(50, 1500), pin: PIN } }, u.token);
+            const r = await keyed(
+              'transferWalletFn',
+              base,
+              '/_serverFn/transferWalletFnBearerWallet',
+              { data: { username: to.username, amount: rand(50, 1500), pin: PIN } },
+              u.token,
+            );
             count('transferWalletFn', r.status, r.body?.error?.code);
           } else {
-            const r = await keyed('debitWalletFn', base, '/_serverFn/debitWalletFnBearerWallet', { data: { amount: rand(50, 500), note: 'load test debit', pin: PIN } }, u.token);
+            const r = await keyed(
+              'debitWalletFn',
+              base,
+              '/_serverFn/debitWalletFnBearerWallet',
+              { data: { amount: rand(50, 500), note: 'load test debit', pin: PIN } },
+              u.token,
+            );
             count('debitWalletFn', r.status, r.body?.error?.code);
           }
         }
@@ -206,8 +235,12 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
       let processing = 0;
       let unprocessedEvents = 0;
       for (;;) {
-        processing = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM vtu_transactions WHERE status = 'processing'`))[0].n;
-        unprocessedEvents = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM processor_events WHERE status = 'received'`))[0].n;
+        processing = (
+          await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM vtu_transactions WHERE status = 'processing'`)
+        )[0].n;
+        unprocessedEvents = (
+          await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM processor_events WHERE status = 'received'`)
+        )[0].n;
         if ((processing === 0 && unprocessedEvents === 0) || Date.now() > settleUntil) break;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -231,8 +264,18 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
       );
       const difference = moneyIn - purchasesDelivered - debits - userBalances;
       const verify = await verifyLedger(database.db);
-      const doubles = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM (SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1) d`))[0].n;
-      const doubleCredits = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM (SELECT processor_reference FROM payment_settlements GROUP BY 1 HAVING count(*) > 1) d`))[0].n;
+      const doubles = (
+        await rows<{ n: number }>(
+          database.db,
+          sql`SELECT count(*)::int AS n FROM (SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1) d`,
+        )
+      )[0].n;
+      const doubleCredits = (
+        await rows<{ n: number }>(
+          database.db,
+          sql`SELECT count(*)::int AS n FROM (SELECT processor_reference FROM payment_settlements GROUP BY 1 HAVING count(*) > 1) d`,
+        )
+      )[0].n;
       // Once per key: as many postings (and purchases) as keys that were answered 200.
       const postings = await rows<{ type: string; n: number }>(
         database.db,
@@ -248,7 +291,8 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
       if (postingsOf('transfer_out') !== (executedKeys.transferWalletFn ?? 0)) {
         problems.push(`${postingsOf('transfer_out')} transfers posted for ${executedKeys.transferWalletFn ?? 0} keys answered 200`);
       }
-      if (purchaseRows !== (executedKeys.buyAirtime ?? 0)) problems.push(`${purchaseRows} purchases recorded for ${executedKeys.buyAirtime ?? 0} keys answered 200`);
+      if (purchaseRows !== (executedKeys.buyAirtime ?? 0))
+        problems.push(`${purchaseRows} purchases recorded for ${executedKeys.buyAirtime ?? 0} keys answered 200`);
       if (!retries.replayed) problems.push('no retry under an Idempotency-Key was replayed: the run did not test them');
       if (difference !== 0n) problems.push(`money in - (out + balances) = ${difference} kobo, not 0`);
       if (ledgerTopups !== moneyIn) problems.push(`ledger top-up credits ${ledgerTopups} kobo differ from settlements ${moneyIn} kobo`);
@@ -257,7 +301,8 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
       if (doubles) problems.push(`${doubles} provider request ids delivered more than once`);
       if (doubleCredits) problems.push(`${doubleCredits} processor references credited more than once`);
       for (const b of verify.breaches) problems.push(`ledger:verify ${b.invariant}: ${b.detail}`);
-      if (!ops.buyAirtime?.['200'] || !ops.transferWalletFn?.['200'] || !ops['topup pay']?.['200']) problems.push('the run did not complete at least one top-up, purchase and transfer');
+      if (!ops.buyAirtime?.['200'] || !ops.transferWalletFn?.['200'] || !ops['topup pay']?.['200'])
+        problems.push('the run did not complete at least one top-up, purchase and transfer');
 
       const report: BankInvariantReport = {
         ok: problems.length === 0,
@@ -268,14 +313,18 @@ export async function runBankInvariant(o: BankInvariantOptions): Promise<BankInv
       };
       const naira = (k: bigint) => `${k < 0n ? '-' : ''}₦${(k < 0n ? -k : k) / 100n}.${String((k < 0n ? -k : k) % 100n).padStart(2, '0')}`;
       log(`operations: ${JSON.stringify(ops)}`);
-      log(`Idempotency-Key retries: ${retries.raced} raced on the other instance, ${retries.late} late; ${retries.replayed} replayed, ${retries.inFlight} answered 409`);
+      log(
+        `Idempotency-Key retries: ${retries.raced} raced on the other instance, ${retries.late} late; ${retries.replayed} replayed, ${retries.inFlight} answered 409`,
+      );
       log(`money in (settled top-ups):        ${naira(moneyIn)}`);
       log(`money out: delivered purchases:    ${naira(purchasesDelivered)}`);
       log(`money out: wallet debits:          ${naira(debits)}`);
       log(`user balances (all user accounts): ${naira(userBalances)}`);
       log(`in - (out + balances):             ${difference} kobo`);
       log(`user-account flows by ledger type (kobo): ${JSON.stringify(report.userFlowsByType)}`);
-      log(problems.length ? `BANK INVARIANT FAILED:\n  - ${problems.join('\n  - ')}` : 'bank invariant holds to the kobo; ledger:verify ok');
+      log(
+        problems.length ? `BANK INVARIANT FAILED:\n  - ${problems.join('\n  - ')}` : 'bank invariant holds to the kobo; ledger:verify ok',
+      );
       return report;
     } finally {
       await database.close();

@@ -23,7 +23,8 @@ const USERS = Number(process.env.BENCH_VTU_USERS ?? 200);
 const CONNECTIONS = Number(process.env.BENCH_VTU_CONNECTIONS ?? 32);
 const SIMULATOR_INLINE = process.env.BENCH_VTU_SIMULATOR === 'inline';
 
-const safePhone = () => `0803${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}12${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`;
+const safePhone = () =>
+  `0803${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}12${String(Math.floor(Math.random() * 100)).padStart(2, '0')}`;
 
 /** Peak RSS (MB) of the VTU bench's service process in the last run. */
 export let vtuPeakRssMb = 0;
@@ -37,9 +38,15 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
     simulator = SIMULATOR_INLINE ? null : await startServer('bench/vtu-server.ts', env);
     const simulatorUrl = simulator?.url;
     const providerUrls: Record<string, string> = simulatorUrl
-      ? Object.fromEntries(['A', 'B', 'C', 'D'].map((p) => [`VTU_PROVIDER_${p}_URL`, `${simulatorUrl}/sandbox/providers/${p.toLowerCase()}`]))
+      ? Object.fromEntries(
+          ['A', 'B', 'C', 'D'].map((p) => [`VTU_PROVIDER_${p}_URL`, `${simulatorUrl}/sandbox/providers/${p.toLowerCase()}`]),
+        )
       : {};
-    const svc = await startServer('bench/vtu-server.ts', { ...env, ...providerUrls }, process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []);
+    const svc = await startServer(
+      'bench/vtu-server.ts',
+      { ...env, ...providerUrls },
+      process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [],
+    );
     /** The simulator process's CPU per purchase over a run, when it has its own process. */
     const simulatorCpu = async (run: () => Promise<Result>) => {
       const before = cpuSnapshot(simulator?.child.pid);
@@ -51,7 +58,13 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
     try {
       const users: { token: string; userId: string; email: string }[] = [];
       for (let i = 0; i < USERS; i += 20) {
-        users.push(...(await Promise.all(Array.from({ length: Math.min(20, USERS - i) }, (_, j) => signInOver(svc.url, `vtu${i + j}-${randomUUID().slice(0, 6)}@example.com`)))));
+        users.push(
+          ...(await Promise.all(
+            Array.from({ length: Math.min(20, USERS - i) }, (_, j) =>
+              signInOver(svc.url, `vtu${i + j}-${randomUUID().slice(0, 6)}@example.com`),
+            ),
+          )),
+        );
       }
       for (const u of users) {
         await setPinOver(svc.url, u, '1234');
@@ -80,14 +93,43 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       const purchase = (kind: 'airtime' | 'data' | 'bet') => {
         const u = nextUser();
         const headers = { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' };
-        if (kind === 'airtime') return { method: 'POST' as const, path: '/api/v1/buyAirtime', headers, body: JSON.stringify({ data: { network: 'mtn', phone: safePhone(), amount: 100, pin: '1234' } }) };
-        if (kind === 'data') return { method: 'POST' as const, path: '/api/v1/buyData', headers, body: JSON.stringify({ data: { network: 'mtn', plan_id: plan.plan_id, phone: safePhone(), amount: plan.price, pin: '1234' } }) };
-        return { method: 'POST' as const, path: '/api/v1/fundBet', headers, body: JSON.stringify({ data: { betting_company: 'bet9ja', customer_id: `BK${String(Math.floor(Math.random() * 100)).padStart(2, '0')}12`, amount: 100, pin: '1234' } }) };
+        if (kind === 'airtime')
+          return {
+            method: 'POST' as const,
+            path: '/api/v1/buyAirtime',
+            headers,
+            body: JSON.stringify({ data: { network: 'mtn', phone: safePhone(), amount: 100, pin: '1234' } }),
+          };
+        if (kind === 'data')
+          return {
+            method: 'POST' as const,
+            path: '/api/v1/buyData',
+            headers,
+            body: JSON.stringify({ data: { network: 'mtn', plan_id: plan.plan_id, phone: safePhone(), amount: plan.price, pin: '1234' } }),
+          };
+        return {
+          method: 'POST' as const,
+          path: '/api/v1/fundBet',
+          headers,
+          body: JSON.stringify({
+            data: {
+              betting_company: 'bet9ja',
+              customer_id: `BK${String(Math.floor(Math.random() * 100)).padStart(2, '0')}12`,
+              amount: 100,
+              pin: '1234',
+            },
+          }),
+        };
       };
       const kinds = ['airtime', 'data', 'bet'] as const;
       let k = 0;
       // Warm-up: first purchases fund the provider floats just in time and fill the catalogue cache.
-      await cannon('warm-up', { url: svc.url, connections: 8, amount: 300, requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }] } as any);
+      await cannon('warm-up', {
+        url: svc.url,
+        connections: 8,
+        amount: 300,
+        requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }],
+      } as any);
 
       const where = simulator ? 'simulators in their own process' : 'simulators in the service process';
       const { r: spread, ms: spreadSim } = await simulatorCpu(() =>
@@ -106,18 +148,27 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
         } as any),
       );
       out.push({ ...one, ratio: `${Math.round((one.rps / spread.rps) * 100)}% of spread (target >= 80%)` });
-      if (simulator) console.log(`VTU simulator process CPU per purchase (not in the service's column): spread ${spreadSim} ms, one provider ${oneSim} ms`);
+      if (simulator)
+        console.log(
+          `VTU simulator process CPU per purchase (not in the service's column): spread ${spreadSim} ms, one provider ${oneSim} ms`,
+        );
 
       // Requests cut off at the end of a run are still being served: let them finish before counting.
       await new Promise((r) => setTimeout(r, 3000));
-      const statuses = await rows<{ status: string; n: number }>(database.db, sql`SELECT status, count(*)::int AS n FROM vtu_transactions GROUP BY status ORDER BY status`);
+      const statuses = await rows<{ status: string; n: number }>(
+        database.db,
+        sql`SELECT status, count(*)::int AS n FROM vtu_transactions GROUP BY status ORDER BY status`,
+      );
       console.log(`vtu transactions by status: ${statuses.map((s) => `${s.status} ${s.n}`).join(', ')}`);
       const open = await rows<{ service: string; last_provider_status: string | null; n: number }>(
         database.db,
         sql`SELECT service, last_provider_status, count(*)::int AS n FROM vtu_transactions WHERE status = 'processing' GROUP BY 1, 2`,
       );
       if (open.length) console.log(`still processing (reconciliation is off in this run): ${JSON.stringify(open)}`);
-      const doubles = await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM (SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1) d`);
+      const doubles = await rows<{ n: number }>(
+        database.db,
+        sql`SELECT count(*)::int AS n FROM (SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1) d`,
+      );
       console.log(`request ids delivered more than once: ${doubles[0].n}`);
       const report = await verifyLedger(database.db);
       console.log(`ledger: ${report.breaches.length ? `BREACHES ${JSON.stringify(report.breaches)}` : 'ok'}`);

@@ -12,7 +12,11 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   queries++;
   if (trace) {
     const q = args[0] as string | { text?: string };
-    process.stderr.write(`SQL ${String(typeof q === 'string' ? q : q?.text).replace(/\s+/g, ' ').slice(0, 160)}\n`);
+    process.stderr.write(
+      `SQL ${String(typeof q === 'string' ? q : q?.text)
+        .replace(/\s+/g, ' ')
+        .slice(0, 160)}\n`,
+    );
   }
   return (original as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof original;

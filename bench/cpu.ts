@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 
 /**
- * CPU time a benchmark run costs on this machine, per process group (issue 11: "measure every money path against
+ * CPU time a benchmark run costs on this machine, per process group ("measure every money path against
  * the machine's limits"). Rates on a shared VM move by ±20 % from run to run, baselines included; the CPU a
  * request takes moves less (still with the VM's speed: read it against the same run's baselines), and it says what
  * the machine can do at most: with the load generator elsewhere,
@@ -79,7 +79,11 @@ export function cpuSnapshot(serverPid?: number): CpuSnapshot {
 export function cpuCost(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuCost | undefined {
   if (!requests) return undefined;
   const per = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.round(((b - a) / requests) * 1000) / 1000);
-  return { server: per(before.server, after.server), postgres: per(before.postgres, after.postgres), bench: Math.round(((after.bench - before.bench) / requests) * 1000) / 1000 };
+  return {
+    server: per(before.server, after.server),
+    postgres: per(before.postgres, after.postgres),
+    bench: Math.round(((after.bench - before.bench) / requests) * 1000) / 1000,
+  };
 }
 
 export const CORES = os.cpus().length;

@@ -33,7 +33,17 @@ async function loop(worker: () => Promise<void>, workers = WORKERS): Promise<Res
   const cpu = cpuCost(before, cpuSnapshot(), latencies.length);
   latencies.sort((a, b) => a - b);
   const q = (p: number) => Math.round(latencies[Math.floor((latencies.length - 1) * p)] * 100) / 100;
-  return { name: '', rps: Math.round(latencies.length / DURATION), p50: q(0.5), p99: q(0.99), errors, connections: workers, total: latencies.length, cpu, cpuInBench: true };
+  return {
+    name: '',
+    rps: Math.round(latencies.length / DURATION),
+    p50: q(0.5),
+    p99: q(0.99),
+    errors,
+    connections: workers,
+    total: latencies.length,
+    cpu,
+    cpuInBench: true,
+  };
 }
 
 /**
@@ -58,10 +68,21 @@ export async function rawSqlTransfers(url: string, opts: { workers?: number; acc
     try {
       await c.query('BEGIN');
       const tx = await c.query('INSERT INTO raw_tx (reference, created_at) VALUES ($1, now()) RETURNING id', [randomUUID()]);
-      const deltas = new Map([[a, -100], [b, 100]]);
+      const deltas = new Map([
+        [a, -100],
+        [b, 100],
+      ]);
       for (const id of [lo, hi]) {
-        const u = await c.query('UPDATE raw_accounts SET balance = balance + $2 WHERE id = $1 AND balance + $2 >= 0 RETURNING balance', [id, deltas.get(id)]);
-        await c.query('INSERT INTO raw_entries (tx_id, account_id, amount, balance_after, created_at) VALUES ($1, $2, $3, $4, now())', [tx.rows[0].id, id, deltas.get(id), u.rows[0].balance]);
+        const u = await c.query('UPDATE raw_accounts SET balance = balance + $2 WHERE id = $1 AND balance + $2 >= 0 RETURNING balance', [
+          id,
+          deltas.get(id),
+        ]);
+        await c.query('INSERT INTO raw_entries (tx_id, account_id, amount, balance_after, created_at) VALUES ($1, $2, $3, $4, now())', [
+          tx.rows[0].id,
+          id,
+          deltas.get(id),
+          u.rows[0].balance,
+        ]);
       }
       await c.query('COMMIT');
     } catch (err) {
@@ -76,7 +97,10 @@ export async function rawSqlTransfers(url: string, opts: { workers?: number; acc
 }
 
 /** The service's ledger.post between user wallets (same database server, same concurrency as the raw loop). */
-export async function serviceTransfers(url: string, opts: { workers?: number; accounts?: number; poolSize?: number } = {}): Promise<Result> {
+export async function serviceTransfers(
+  url: string,
+  opts: { workers?: number; accounts?: number; poolSize?: number } = {},
+): Promise<Result> {
   const workers = opts.workers ?? WORKERS;
   const accounts = opts.accounts ?? ACCOUNTS;
   const database = await openDatabase({ url, dataDir: '/tmp', poolSize: opts.poolSize ?? workers });

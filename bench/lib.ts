@@ -122,7 +122,16 @@ export async function cannon(name: string, opts: autocannon.Options, serverPid?:
   const r = await autocannon({ duration: DURATION, connections: 32, ...opts });
   const cpu = serverPid === undefined ? undefined : cpuCost(before, cpuSnapshot(serverPid), r.requests.total);
   const non2xx = r.non2xx + r.errors + r.timeouts;
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: non2xx, total: r.requests.total, connections: opts.connections ?? 32, cpu };
+  return {
+    name,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: non2xx,
+    total: r.requests.total,
+    connections: opts.connections ?? 32,
+    cpu,
+  };
 }
 
 /** A cannon run against a bench server, with the server's database round trips per request. */
@@ -143,7 +152,9 @@ function cpuCell(r: Result): string {
 }
 
 export function table(rows: Result[]) {
-  console.log(`\n| benchmark | conns | req/s | p50 ms | p99 ms | non-2xx/errors | db round trips/req | CPU ms/req: server + PostgreSQL (load generator) | ceiling req/s on ${CORES} cores | ratio / target | met |`);
+  console.log(
+    `\n| benchmark | conns | req/s | p50 ms | p99 ms | non-2xx/errors | db round trips/req | CPU ms/req: server + PostgreSQL (load generator) | ceiling req/s on ${CORES} cores | ratio / target | met |`,
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const met = r.met === undefined ? '' : r.met ? 'yes' : 'NO';
@@ -164,7 +175,7 @@ export async function json(url: string, body?: unknown, headers: Record<string, 
 
 /** Signs a user in through the sandbox OTP flow of a running server. */
 /**
- * Sets the first transaction PIN as a person would: a credential change needs a step-up grant (issue #22), so this
+ * Sets the first transaction PIN as a person would: a credential change needs a step-up grant, so this
  * asks for an e-mailed code, reads it from the sandbox mailbox and sends the grant with the PIN.
  */
 export async function setPinOver(base: string, user: { token: string; email: string }, pin: string): Promise<void> {
@@ -175,7 +186,11 @@ export async function setPinOver(base: string, user: { token: string; email: str
   const code = /(\d{6})/.exec(box.items[0].text)![1];
   const grant = await json(`${base}/_serverFn/verifyStepupChallengeBearer2FA`, { data: { totpCode: code } }, auth);
   if (!grant.ok) throw new Error(`verifyStepupChallenge: ${JSON.stringify(grant)}`);
-  const r = await json(`${base}/_serverFn/setTransactionPinFnBearerSettings`, { data: { pin } }, { ...auth, 'x-grant-token': grant.grantToken });
+  const r = await json(
+    `${base}/_serverFn/setTransactionPinFnBearerSettings`,
+    { data: { pin } },
+    { ...auth, 'x-grant-token': grant.grantToken },
+  );
   if (!r.ok) throw new Error(`setTransactionPinFn: ${JSON.stringify(r)}`);
 }
 

@@ -11,7 +11,19 @@ import { signProcessorPayload } from '../src/providers/processor.js';
 import { buyAirtimeBench, vtuPeakRssMb } from './buy-airtime.js';
 import { rawSqlTransfers, serviceTransfers } from './ledger-transfers.js';
 import { CORES, ceiling, cpuCost, cpuSnapshot } from './cpu.js';
-import { DURATION, cannon, freshDatabase, json, measured, setPinOver, signInOver, startServer, table, type Result, type Server } from './lib.js';
+import {
+  DURATION,
+  cannon,
+  freshDatabase,
+  json,
+  measured,
+  setPinOver,
+  signInOver,
+  startServer,
+  table,
+  type Result,
+  type Server,
+} from './lib.js';
 
 /**
  * `npm run bench`: bounded load runs on loopback against real servers on PostgreSQL (BENCH_DATABASE_URL,
@@ -33,7 +45,11 @@ const reach: string[] = [];
 const perSecond = (n: number | null) => (n === null ? '?' : `${n.toLocaleString('en')}/s`);
 const rss: { name: string; mb: number }[] = [];
 const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average at start ${load()}`);
 
 const hello = await startServer('bench/hello-server.ts', {});
@@ -41,7 +57,12 @@ const bare = await cannon('bare Fastify hello-world', { url: `${hello.url}/` }, 
 await hello.stop();
 out.push(bare);
 
-const serviceEnv = (url: string, jobs: boolean) => ({ DATABASE_URL: url, SANDBOX: 'true', JOBS_ENABLED: String(jobs), NODE_ENV: 'development' });
+const serviceEnv = (url: string, jobs: boolean) => ({
+  DATABASE_URL: url,
+  SANDBOX: 'true',
+  JOBS_ENABLED: String(jobs),
+  NODE_ENV: 'development',
+});
 
 async function fund(dbUrl: string, userIds: string[]) {
   const database = await openDatabase({ url: dbUrl, dataDir: '/tmp' });
@@ -65,7 +86,9 @@ async function fund(dbUrl: string, userIds: string[]) {
 async function signInMany(svc: Server, n: number, prefix: string) {
   const users: { token: string; userId: string; email: string }[] = [];
   for (let i = 0; i < n; i += 16) {
-    users.push(...(await Promise.all(Array.from({ length: Math.min(16, n - i) }, (_, j) => signInOver(svc.url, `${prefix}${i + j}@example.com`)))));
+    users.push(
+      ...(await Promise.all(Array.from({ length: Math.min(16, n - i) }, (_, j) => signInOver(svc.url, `${prefix}${i + j}@example.com`)))),
+    );
   }
   return users;
 }
@@ -73,7 +96,11 @@ async function signInMany(svc: Server, n: number, prefix: string) {
 if (want('wallet') || want('transfer')) {
   const db = await freshDatabase();
   try {
-    const svc = await startServer('bench/service-server.ts', serviceEnv(db.url, false), process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []);
+    const svc = await startServer(
+      'bench/service-server.ts',
+      serviceEnv(db.url, false),
+      process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [],
+    );
     try {
       const users = await signInMany(svc, TRANSFER_USERS, 'bench');
       if (want('wallet')) {
@@ -84,16 +111,29 @@ if (want('wallet') || want('transfer')) {
             client.setHeaders({ authorization: `Bearer ${users[i++ % users.length].token}` });
           },
         });
-        out.push({ ...wallet, ratio: `${pct(wallet.rps, bare.rps)} of bare (>= 20%)`, met: wallet.rps >= 0.2 * bare.rps && wallet.errors === 0 });
+        out.push({
+          ...wallet,
+          ratio: `${pct(wallet.rps, bare.rps)} of bare (>= 20%)`,
+          met: wallet.rps >= 0.2 * bare.rps && wallet.errors === 0,
+        });
         const [w, b] = [ceiling(wallet.cpu), ceiling(bare.cpu)];
-        if (w && b) reach.push(`getWalletState >= 20% of bare Fastify: its CPU ceiling is ${pct(w, b)} of bare's (${perSecond(w)} against ${perSecond(b)}; a database read against no work at all)`);
+        if (w && b)
+          reach.push(
+            `getWalletState >= 20% of bare Fastify: its CPU ceiling is ${pct(w, b)} of bare's (${perSecond(w)} against ${perSecond(b)}; a database read against no work at all)`,
+          );
       }
       if (want('transfer')) {
         // Tier 2 with a verified name matching the profile, as the KYC review leaves it (test/kyc/factories.ts).
-        const database = await fund(db.url, users.map((u) => u.userId));
+        const database = await fund(
+          db.url,
+          users.map((u) => u.userId),
+        );
         for (const [n, u] of users.entries()) {
-          await database.db.execute(sql`UPDATE users SET username = ${`bench${n}`}, full_name = 'Ada Grace Obi', kyc_tier = 2 WHERE id = ${u.userId}`);
-          await database.db.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, created_at, updated_at, reviewed_at)
+          await database.db.execute(
+            sql`UPDATE users SET username = ${`bench${n}`}, full_name = 'Ada Grace Obi', kyc_tier = 2 WHERE id = ${u.userId}`,
+          );
+          await database.db
+            .execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, created_at, updated_at, reviewed_at)
             VALUES (${randomUUID()}, ${u.userId}, 2, 'approved', '[]'::jsonb, 'Ada Grace Obi', '{}'::jsonb, now(), now(), now())`);
         }
         for (const u of users) {
@@ -101,7 +141,7 @@ if (want('wallet') || want('transfer')) {
         }
         const raw = await rawSqlTransfers(db.url, { workers: TRANSFER_CONNECTIONS, accounts: users.length, poolSize: 20 });
         out.push(raw);
-        // Issue 2: the ledger core alone (ledger.post in a transaction), same concurrency and pool as the raw loop.
+        // The ledger core alone (ledger.post in a transaction), same concurrency and pool as the raw loop.
         const core = await serviceTransfers(db.url, { workers: TRANSFER_CONNECTIONS, accounts: users.length, poolSize: 20 });
         out.push({ ...core, ratio: `${pct(core.rps, raw.rps)} of raw SQL (>= 50%)`, met: core.rps >= 0.5 * raw.rps && core.errors === 0 });
         // Random pairs, as in the raw-SQL loop: consecutive requests sharing a wallet would make a lock chain that
@@ -121,7 +161,12 @@ if (want('wallet') || want('transfer')) {
         };
         // Warm-up, as for VTU: each user's first transfer checks the PIN with scrypt (once per instance, then the
         // verified-PIN memo) and prepares the statements; the measured run is the steady state.
-        await cannon('warm-up', { url: svc.url, connections: 8, amount: users.length * 4, requests: [{ setupRequest: transferRequest }] } as autocannon.Options);
+        await cannon('warm-up', {
+          url: svc.url,
+          connections: 8,
+          amount: users.length * 4,
+          requests: [{ setupRequest: transferRequest }],
+        } as autocannon.Options);
         const transfer = await measured(svc, `transferWalletFn, PIN + Idempotency-Key (${users.length} users)`, {
           url: svc.url,
           connections: TRANSFER_CONNECTIONS,
@@ -155,9 +200,15 @@ if (want('wallet') || want('transfer')) {
 if (want('vtu')) {
   const [spread, one] = await buyAirtimeBench();
   out.push({ ...spread, met: spread.rps >= 2000 && spread.p99 < 50, ratio: `${spread.ratio ?? ''} (>= 2,000/s, p99 < 50 ms)` });
-  out.push({ ...one, met: one.rps >= 2000 && one.p99 < 50 && one.rps >= 0.8 * spread.rps, ratio: `${one.ratio ?? ''}; >= 2,000/s, p99 < 50 ms` });
+  out.push({
+    ...one,
+    met: one.rps >= 2000 && one.p99 < 50 && one.rps >= 0.8 * spread.rps,
+    ratio: `${one.ratio ?? ''}; >= 2,000/s, p99 < 50 ms`,
+  });
   rss.push({ name: 'VTU service', mb: vtuPeakRssMb });
-  reach.push(`VTU purchases >= 2,000/s: CPU ceiling ${perSecond(ceiling(spread.cpu))} spread, ${perSecond(ceiling(one.cpu))} on one provider (${process.env.BENCH_VTU_SIMULATOR === 'inline' ? "the simulators' share included" : "the simulators' process left out; their statements are in PostgreSQL's share"})`);
+  reach.push(
+    `VTU purchases >= 2,000/s: CPU ceiling ${perSecond(ceiling(spread.cpu))} spread, ${perSecond(ceiling(one.cpu))} on one provider (${process.env.BENCH_VTU_SIMULATOR === 'inline' ? "the simulators' share included" : "the simulators' process left out; their statements are in PostgreSQL's share"})`,
+  );
 }
 
 if (want('webhook')) {
@@ -168,7 +219,11 @@ if (want('webhook')) {
   try {
     // BENCH_WEBHOOK_WORKERS=n: the API process answers with its worker off and n separate processes run the jobs
     // (JOBS_ENABLED=false on the API tier, docs/scaling.md); 0 (default): the API process runs them, as `npm start`.
-    const svc = await startServer('bench/service-server.ts', serviceEnv(db.url, WEBHOOK_WORKERS === 0), process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : []);
+    const svc = await startServer(
+      'bench/service-server.ts',
+      serviceEnv(db.url, WEBHOOK_WORKERS === 0),
+      process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [],
+    );
     const workers: Server[] = [];
     try {
       for (let i = 0; i < WEBHOOK_WORKERS; i++) workers.push(await startServer('bench/service-server.ts', serviceEnv(db.url, true)));
@@ -182,33 +237,54 @@ if (want('webhook')) {
       for (let i = 0; i < count; i++) refs.push(`bench_topup_${randomUUID().replace(/-/g, '').slice(0, 16)}`);
       for (let i = 0; i < count; i += 500) {
         const chunk = refs.slice(i, i + 500);
-        await database.db.execute(sql`INSERT INTO topup_intents (id, user_id, reference, processor, amount, status, origin, email, created_at, updated_at)
+        await database.db
+          .execute(sql`INSERT INTO topup_intents (id, user_id, reference, processor, amount, status, origin, email, created_at, updated_at)
           SELECT gen_random_uuid(), (${JSON.stringify(users.map((u) => u.userId))}::jsonb ->> (ord % ${users.length})::int)::uuid, ref, ${processor}, 100000, 'pending', 'intent', 'bench@example.com', now(), now()
           FROM jsonb_array_elements_text(${JSON.stringify(chunk)}::jsonb) WITH ORDINALITY AS t(ref, ord)`);
       }
       let n = 0;
       const before = cpuSnapshot(svc.child.pid);
-      const hooks = await measured(svc, `processor webhook, signed charge.success at ${WEBHOOK_RATE}/s${WEBHOOK_WORKERS ? ` (${WEBHOOK_WORKERS} separate worker process${WEBHOOK_WORKERS > 1 ? 'es' : ''})` : ''}`, {
-        url: svc.url,
-        connections: 32,
-        overallRate: WEBHOOK_RATE,
-        requests: [
-          {
-            setupRequest: (req: any) => {
-              const reference = refs[n++ % refs.length];
-              const body = JSON.stringify({
-                event: 'charge.success',
-                data: { reference, amount: 100000, status: 'success', currency: 'NGN', channel: 'card', paid_at: new Date().toISOString(), customer: { email: 'bench@example.com' } },
-              });
-              return { ...req, method: 'POST', path: '/api/public/payments/webhook/processor', headers: { 'content-type': 'application/json', 'x-processor-signature': signProcessorPayload(secret, body) }, body };
+      const hooks = await measured(
+        svc,
+        `processor webhook, signed charge.success at ${WEBHOOK_RATE}/s${WEBHOOK_WORKERS ? ` (${WEBHOOK_WORKERS} separate worker process${WEBHOOK_WORKERS > 1 ? 'es' : ''})` : ''}`,
+        {
+          url: svc.url,
+          connections: 32,
+          overallRate: WEBHOOK_RATE,
+          requests: [
+            {
+              setupRequest: (req: any) => {
+                const reference = refs[n++ % refs.length];
+                const body = JSON.stringify({
+                  event: 'charge.success',
+                  data: {
+                    reference,
+                    amount: 100000,
+                    status: 'success',
+                    currency: 'NGN',
+                    channel: 'card',
+                    paid_at: new Date().toISOString(),
+                    customer: { email: 'bench@example.com' },
+                  },
+                });
+                return {
+                  ...req,
+                  method: 'POST',
+                  path: '/api/public/payments/webhook/processor',
+                  headers: { 'content-type': 'application/json', 'x-processor-signature': signProcessorPayload(secret, body) },
+                  body,
+                };
+              },
             },
-          },
-        ],
-      } as autocannon.Options);
+          ],
+        } as autocannon.Options,
+      );
       const deadline = Date.now() + 60_000;
       let pending = 1;
       while (Date.now() < deadline) {
-        pending = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM processor_events WHERE status = 'received'`))[0].n;
+        pending = (
+          await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM processor_events WHERE status = 'received'`)
+        )[0].n;
         if (!pending) break;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -224,10 +300,17 @@ if (want('webhook')) {
       // Acknowledgement and credit together: from the first webhook to the last credit (notification delivery,
       // queued behind the credits, mostly runs later and is not in it).
       const both = cpuCost(before, cpuSnapshot(svc.child.pid), credit.credited);
-      if (!WEBHOOK_WORKERS) reach.push(`webhooks at ${perSecond(WEBHOOK_RATE)} acknowledged and credited as they arrive: CPU ceiling ${perSecond(ceiling(both))} for both together`);
+      if (!WEBHOOK_WORKERS)
+        reach.push(
+          `webhooks at ${perSecond(WEBHOOK_RATE)} acknowledged and credited as they arrive: CPU ceiling ${perSecond(ceiling(both))} for both together`,
+        );
       const p50 = Math.round(Number(credit.p50));
       const p99 = Math.round(Number(credit.p99));
-      out.push({ ...hooks, ratio: `acknowledgement (p99 < 10 ms at ${WEBHOOK_RATE}/s)`, met: hooks.p99 < 10 && hooks.rps >= 0.95 * WEBHOOK_RATE && hooks.errors === 0 });
+      out.push({
+        ...hooks,
+        ratio: `acknowledgement (p99 < 10 ms at ${WEBHOOK_RATE}/s)`,
+        met: hooks.p99 < 10 && hooks.rps >= 0.95 * WEBHOOK_RATE && hooks.errors === 0,
+      });
       out.push({
         name: `  credit visible after receipt (${credit.credited}/${credit.n} credited${pending ? `, ${pending} still pending after 60 s` : ''})`,
         rps: 0,
@@ -254,6 +337,11 @@ if (want('webhook')) {
 
 const peak = Math.max(...rss.map((r) => r.mb));
 table(out);
-if (reach.length) console.log(`\nWhat the targets ask of this machine (${CORES} cores; ceiling = cores x 1000 / CPU ms of server + PostgreSQL per request, the load generator elsewhere):\n${reach.map((l) => `- ${l}`).join('\n')}`);
-console.log(`\nservice peak RSS: ${peak} MB (${rss.map((r) => `${r.name} ${r.mb}`).join('; ')}); target < 300 MB: ${peak < 300 ? 'met' : 'NOT met'}`);
+if (reach.length)
+  console.log(
+    `\nWhat the targets ask of this machine (${CORES} cores; ceiling = cores x 1000 / CPU ms of server + PostgreSQL per request, the load generator elsewhere):\n${reach.map((l) => `- ${l}`).join('\n')}`,
+  );
+console.log(
+  `\nservice peak RSS: ${peak} MB (${rss.map((r) => `${r.name} ${r.mb}`).join('; ')}); target < 300 MB: ${peak < 300 ? 'met' : 'NOT met'}`,
+);
 console.log(`\nload average at end: ${load()}; BENCH_SECONDS=${DURATION}`);

@@ -1,4 +1,4 @@
-// `npm run bench:web` (issue #19): Lighthouse (mobile emulation and throttling, its defaults) on the built app
+// `npm run bench:web`: Lighthouse (mobile emulation and throttling, its defaults) on the built app
 // served by the service (`node dist/main.js --sandbox` on a fresh data directory), with the machine's Chromium
 // (CHROMIUM_PATH, default /usr/bin/chromium). Prints performance, accessibility and best-practices scores and LCP
 // for the sign-in screen, the page every visitor loads first. Run `npm run build` first.
@@ -30,22 +30,42 @@ async function ready() {
   throw new Error('the service did not become ready');
 }
 
-const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+});
 try {
   await ready();
   const rows: string[][] = [];
   for (const [name, url] of [['sign-in (/)', `${base}/`]]) {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+    });
     const lhr = result!.lhr;
     const score = (k: string) => String(Math.round((lhr.categories[k]?.score ?? 0) * 100));
     const lcp = lhr.audits['largest-contentful-paint']?.numericValue ?? NaN;
     const ms = (id: string) => `${((lhr.audits[id]?.numericValue ?? NaN) / 1000).toFixed(2)} s`;
-    rows.push([name, score('performance'), score('accessibility'), score('best-practices'), `${(lcp / 1000).toFixed(2)} s`, ms('first-contentful-paint'), ms('speed-index'), `${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms`]);
+    rows.push([
+      name,
+      score('performance'),
+      score('accessibility'),
+      score('best-practices'),
+      `${(lcp / 1000).toFixed(2)} s`,
+      ms('first-contentful-paint'),
+      ms('speed-index'),
+      `${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms`,
+    ]);
     if (process.env.BENCH_WEB_DETAILS) {
-      for (const id of ['largest-contentful-paint-element', 'render-blocking-resources', 'bootup-time', 'unused-javascript']) console.log(id, String(JSON.stringify(lhr.audits[id]?.details ?? lhr.audits[id]?.displayValue ?? null)).slice(0, 1500));
+      for (const id of ['largest-contentful-paint-element', 'render-blocking-resources', 'bootup-time', 'unused-javascript'])
+        console.log(id, String(JSON.stringify(lhr.audits[id]?.details ?? lhr.audits[id]?.displayValue ?? null)).slice(0, 1500));
     }
   }
-  console.log('| screen | performance | accessibility | best practices | LCP | FCP | speed index | total blocking time |\n|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| screen | performance | accessibility | best practices | LCP | FCP | speed index | total blocking time |\n|---|---|---|---|---|---|---|---|',
+  );
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 } finally {
   await chrome.kill();

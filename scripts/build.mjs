@@ -15,9 +15,11 @@ fs.rmSync(to, { recursive: true, force: true });
 fs.mkdirSync(to, { recursive: true });
 for (const f of fs.readdirSync(from)) fs.copyFileSync(path.join(from, f), path.join(to, f));
 
-// The customer web app (issue #19): Vite builds web/ into dist/web, which the service serves at /.
+// The customer web app: Vite builds web/ into dist/web, which the service serves at /.
 if (!bench && process.env.BUILD_WEB !== '0') {
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
 }
 
 // `npm start` (scripts/start.mjs) skips the build while this stamp is newer than every source.

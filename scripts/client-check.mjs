@@ -24,7 +24,18 @@ fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify({ name: 'consum
 fs.writeFileSync(path.join(work, 'example.ts'), `${example}\nexport {};\n`);
 fs.writeFileSync(
   path.join(work, 'tsconfig.json'),
-  JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [] }, files: ['example.ts'] }),
+  JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noEmit: true,
+      lib: ['ES2022', 'DOM'],
+      types: [],
+    },
+    files: ['example.ts'],
+  }),
 );
 const tsVersion = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/typescript/package.json'), 'utf8')).version;
 run('npm', ['install', '--silent', '--no-audit', '--no-fund', path.join(work, tarball), `typescript@${tsVersion}`], work);

@@ -4,7 +4,10 @@ import { spawn } from 'node:child_process';
 import process from 'node:process';
 
 const children = [
-  spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts', '--sandbox'], { stdio: 'inherit', env: { ...process.env, WEB_DIR: '' } }),
+  spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts', '--sandbox'], {
+    stdio: 'inherit',
+    env: { ...process.env, WEB_DIR: '' },
+  }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--config', 'web/vite.config.mts'], { stdio: 'inherit' }),
 ];
 const stop = () => children.forEach((c) => c.kill('SIGTERM'));

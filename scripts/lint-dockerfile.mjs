@@ -1,4 +1,4 @@
-// Lints the Dockerfile (issue #21; hadolint is not in Debian's packages): dockerfile-utils' validator (syntax,
+// Lints the Dockerfile (hadolint is not in Debian's packages): dockerfile-utils' validator (syntax,
 // instruction arguments, deprecated instructions, every problem as an error) plus the rules of ours a
 // production image must keep. Exits 1 on any finding. `node scripts/lint-dockerfile.mjs [Dockerfile]`.
 import fs from 'node:fs';
@@ -28,20 +28,24 @@ for (const l of lines) {
   if (op === 'FROM') {
     stages.push({ from: l, user: null, healthcheck: false });
     const image = l.text.split(/\s+/)[1] ?? '';
-    if (!image.includes(':') && !image.includes('@')) findings.push(`line ${l.n}: FROM ${image} has no tag: pin the base image (e.g. node:24-bookworm-slim)`);
+    if (!image.includes(':') && !image.includes('@'))
+      findings.push(`line ${l.n}: FROM ${image} has no tag: pin the base image (e.g. node:24-bookworm-slim)`);
     if (/:latest\b/.test(image)) findings.push(`line ${l.n}: FROM ${image}: pin a version, not latest`);
   }
   const stage = stages[stages.length - 1];
   if (op === 'USER' && stage) stage.user = l;
   if (op === 'HEALTHCHECK' && stage) stage.healthcheck = true;
   if (op === 'RUN') {
-    if (/\bapt-get install\b/.test(l.text) && !/--no-install-recommends/.test(l.text)) findings.push(`line ${l.n}: apt-get install without --no-install-recommends`);
+    if (/\bapt-get install\b/.test(l.text) && !/--no-install-recommends/.test(l.text))
+      findings.push(`line ${l.n}: apt-get install without --no-install-recommends`);
     if (/\bnpm install\b/.test(l.text)) findings.push(`line ${l.n}: use npm ci (the lockfile), not npm install`);
     if (/\bsudo\b/.test(l.text)) findings.push(`line ${l.n}: sudo in a RUN`);
     if (/^RUN\s+cd\s/.test(l.text)) findings.push(`line ${l.n}: use WORKDIR instead of cd`);
   }
   if (op === 'ADD' && !/https?:\/\//.test(l.text) && !/\.tar/.test(l.text)) findings.push(`line ${l.n}: use COPY for local files, not ADD`);
-  if (op === 'EXPOSE') for (const p of l.text.split(/\s+/).slice(1)) if (!(Number(p.split('/')[0]) > 0 && Number(p.split('/')[0]) < 65536)) findings.push(`line ${l.n}: EXPOSE ${p} is not a port`);
+  if (op === 'EXPOSE')
+    for (const p of l.text.split(/\s+/).slice(1))
+      if (!(Number(p.split('/')[0]) > 0 && Number(p.split('/')[0]) < 65536)) findings.push(`line ${l.n}: EXPOSE ${p} is not a port`);
 }
 const last = stages[stages.length - 1];
 if (!last) findings.push('no FROM');

@@ -117,9 +117,14 @@ try {
   console.log(`== production install in ${dir}`);
   fs.cpSync(path.join(root, 'dist'), path.join(dir, 'dist'), { recursive: true });
   for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(root, f), path.join(dir, f));
-  execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const presentDev = Object.keys(pkg.devDependencies ?? {}).filter((d) => !d.startsWith('@types/') && fs.existsSync(path.join(dir, 'node_modules', d)));
+  const presentDev = Object.keys(pkg.devDependencies ?? {}).filter(
+    (d) => !d.startsWith('@types/') && fs.existsSync(path.join(dir, 'node_modules', d)),
+  );
   check(presentDev.length === 0, `no devDependency installed${presentDev.length ? ` (found ${presentDev.join(', ')})` : ''}`);
 
   await admin(`CREATE DATABASE ${dbName}`);
@@ -136,12 +141,19 @@ try {
   if (ready) {
     const home = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
     check(home.status === 200 && (home.headers.get('content-type') ?? '').includes('text/html'), 'the web app is served at /');
-    check((home.headers.get('content-security-policy') ?? '').includes("script-src 'self'"), 'the app page carries its Content-Security-Policy');
+    check(
+      (home.headers.get('content-security-policy') ?? '').includes("script-src 'self'"),
+      'the app page carries its Content-Security-Policy',
+    );
     check((await fetch(`${url}/sandbox/mailbox?email=a@b.co`)).status === 404, 'the sandbox is not served');
     check((await fetch(`${url}/metrics`)).status === 401, '/metrics refuses a request without METRICS_TOKEN');
     const metrics = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } });
     check(metrics.status === 200, '/metrics answers with the bearer token');
-    const otp = await fetch(`${url}/_serverFn/getOtpCooldownPublicAuth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { email: 'a@example.com' } }) });
+    const otp = await fetch(`${url}/_serverFn/getOtpCooldownPublicAuth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { email: 'a@example.com' } }),
+    });
     check(otp.status === 200, 'a public operation answers');
   }
   svc.child.kill('SIGTERM');

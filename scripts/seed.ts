@@ -25,7 +25,9 @@ try {
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
-  console.log(`\nThe operator's token: POST ${baseUrl}/_serverFn/startPinLoginPublicAuth {"data":{"identifier":"${r.operator.email}","pin":"${r.operator.loginPin}"}}`);
+  console.log(
+    `\nThe operator's token: POST ${baseUrl}/_serverFn/startPinLoginPublicAuth {"data":{"identifier":"${r.operator.email}","pin":"${r.operator.loginPin}"}}`,
+  );
 } catch (err) {
   console.error(err instanceof SeedError ? `seed: ${err.message}` : err);
   process.exit(1);

@@ -23,9 +23,16 @@ export const VENDORED_SPEC = path.resolve('docs/spec/service-interface.md');
  * vendored copy. `--strict` also fails when the vendored copy differs from the shared one.
  */
 export function specPath(): string {
-  const candidates = [process.env.SPEC_FILE, path.resolve('../shared/spec/service-interface.md'), path.resolve('shared/spec/service-interface.md'), VENDORED_SPEC];
+  const candidates = [
+    process.env.SPEC_FILE,
+    path.resolve('../shared/spec/service-interface.md'),
+    path.resolve('shared/spec/service-interface.md'),
+    VENDORED_SPEC,
+  ];
   for (const c of candidates) if (c && fs.existsSync(c)) return c;
-  throw new Error(`spec file not found: set SPEC_FILE, keep shared/ beside the repository, or restore ${path.relative(process.cwd(), VENDORED_SPEC)}`);
+  throw new Error(
+    `spec file not found: set SPEC_FILE, keep shared/ beside the repository, or restore ${path.relative(process.cwd(), VENDORED_SPEC)}`,
+  );
 }
 
 export function readSpec(text: string): { operations: SpecOperation[]; endpoints: { method: string; path: string }[] } {
@@ -49,7 +56,10 @@ export function readSpec(text: string): { operations: SpecOperation[]; endpoints
       inEndpoints = false;
     }
     if (!line.startsWith('|') || line.includes('---')) continue;
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (inEndpoints) {
       if (/^(GET|POST)$/.test(cells[0])) endpoints.push({ method: cells[0], path: cells[1].replace('{base_url}', '') });
       continue;
@@ -68,7 +78,9 @@ function main() {
   let stale = false;
   if (file !== VENDORED_SPEC && fs.existsSync(VENDORED_SPEC) && fs.readFileSync(VENDORED_SPEC, 'utf8') !== text) {
     stale = true;
-    console.log(`STALE       ${path.relative(process.cwd(), VENDORED_SPEC)} differs from ${path.relative(process.cwd(), file)}: copy it over`);
+    console.log(
+      `STALE       ${path.relative(process.cwd(), VENDORED_SPEC)} differs from ${path.relative(process.cwd(), file)}: copy it over`,
+    );
   }
   const { operations, endpoints } = readSpec(text);
   const registered = new Map(allOperations.map((o) => [serverFnPath(o), o]));
@@ -78,7 +90,9 @@ function main() {
     const ok = r && r.method === op.method && (!op.versioned || r.versioned);
     if (!ok) missing++;
     const why = !r ? '' : r.method !== op.method ? ` (method ${r.method}, spec ${op.method})` : !ok ? ' (no /api/v1 form)' : '';
-    console.log(`${ok ? 'registered' : 'MISSING   '}  ${op.method.padEnd(4)} /_serverFn/${op.name}${op.suffix}${op.versioned ? ' + /api/v1/' + op.name : ''}${why}`);
+    console.log(
+      `${ok ? 'registered' : 'MISSING   '}  ${op.method.padEnd(4)} /_serverFn/${op.name}${op.suffix}${op.versioned ? ' + /api/v1/' + op.name : ''}${why}`,
+    );
   }
   for (const ep of endpoints) {
     const ok = PUBLIC_ENDPOINTS.some((p) => p.method === ep.method && p.path === ep.path);
@@ -86,7 +100,9 @@ function main() {
     console.log(`${ok ? 'registered' : 'MISSING   '}  ${ep.method.padEnd(4)} ${ep.path}`);
   }
   const total = operations.length + endpoints.length;
-  console.log(`\n${operations.length} operations and ${endpoints.length} public endpoints in the spec; ${total - missing} registered, ${missing} missing`);
+  console.log(
+    `\n${operations.length} operations and ${endpoints.length} public endpoints in the spec; ${total - missing} registered, ${missing} missing`,
+  );
   if ((missing || stale) && process.argv.includes('--strict')) process.exit(1);
 }
 

@@ -13,7 +13,9 @@ const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:3000
 const document = buildOpenApi(allOperations, config);
 const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-')), 'openapi.json');
 fs.writeFileSync(file, JSON.stringify(document, null, 2));
-console.log(`OpenAPI document: ${Object.keys(document.paths).length} paths, ${Object.keys(document.components.schemas).length} schemas, ${Math.round(fs.statSync(file).size / 1024)} KB`);
+console.log(
+  `OpenAPI document: ${Object.keys(document.paths).length} paths, ${Object.keys(document.components.schemas).length} schemas, ${Math.round(fs.statSync(file).size / 1024)} KB`,
+);
 const bin = path.resolve('node_modules/.bin/spectral');
 const r = spawnSync(bin, ['lint', file, '--ruleset', '.spectral.yaml', '--fail-severity', 'hint'], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -27,7 +27,9 @@ function newest(p) {
 
 const built = fs.existsSync(STAMP) && fs.existsSync('dist/main.js') ? fs.statSync(STAMP).mtimeMs : 0;
 if (!built || SOURCES.some((s) => newest(s) > built)) {
-  console.log(built ? 'Sources changed since the last build: building…' : 'First start: building the service and the web app (about a minute)…');
+  console.log(
+    built ? 'Sources changed since the last build: building…' : 'First start: building the service and the web app (about a minute)…',
+  );
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
 const child = spawn(process.execPath, ['dist/main.js', '--sandbox', ...process.argv.slice(2)], { stdio: 'inherit' });

@@ -1,4 +1,4 @@
-// The web app's JavaScript budget (issue #19): what the sign-in and home screens load, gzip, at most 180 KB.
+// The web app's JavaScript budget: what the sign-in and home screens load, gzip, at most 180 KB.
 // Reads the build in dist/web: the entry and the chunks index.html preloads, plus the app's start chunk, i18n
 // and the Home screen's chunk, and every chunk they import (followed transitively). Exits 1 over budget. `node scripts/web-budget.mjs`.
 import fs from 'node:fs';
@@ -12,7 +12,12 @@ const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
 const seen = new Set();
 const queue = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
 // The app's start chunk and the Home screen's, which the entry loads at once with dynamic import().
-queue.push(...fs.readdirSync(path.join(dir, 'assets')).filter((f) => /^(start|i18n|Home)-[\w-]+\.js$/.test(f)).map((f) => `assets/${f}`));
+queue.push(
+  ...fs
+    .readdirSync(path.join(dir, 'assets'))
+    .filter((f) => /^(start|i18n|Home)-[\w-]+\.js$/.test(f))
+    .map((f) => `assets/${f}`),
+);
 while (queue.length) {
   const file = queue.shift();
   if (seen.has(file)) continue;

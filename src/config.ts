@@ -55,13 +55,19 @@ const vtuEnv = {
       if (!s) return true;
       try {
         const v = JSON.parse(s);
-        return Object.values(v).every((l) => Array.isArray(l) && l.length > 0 && l.every((p) => ['a', 'b', 'c', 'd'].includes(p as string)));
+        return Object.values(v).every(
+          (l) => Array.isArray(l) && l.length > 0 && l.every((p) => ['a', 'b', 'c', 'd'].includes(p as string)),
+        );
       } catch {
         return false;
       }
     }, 'VTU_ROUTING must be JSON like {"data":["a","b"],"airtime":["c"]} with providers a-d'),
   VTU_RECONCILE_EVERY_MS: z.coerce.number().int().min(1000).optional(),
-  VTU_STUCK_AFTER_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
+  VTU_STUCK_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(30 * 60_000),
   VTU_NOT_FOUND_GRACE_MS: z.coerce.number().int().min(0).default(120_000),
   VTU_FLOAT_TOPUP: z.coerce.number().int().min(1000).default(500_000),
   VTU_SANDBOX_HOLD_MS: z.coerce.number().int().min(0).max(120_000).optional(),
@@ -135,12 +141,22 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(false),
   IDENTITY_BASE_URL: z.string().url().optional(),
   IDENTITY_API_KEY: z.string().optional(),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(262144),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(262144),
   CORS_ORIGINS: csv,
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-  JOBS_RETENTION_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(72),
+  JOBS_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 365)
+    .default(72),
   DATABASE_LISTEN_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   FAULT_POINT: z.enum(FAULT_POINTS).optional(),
@@ -169,7 +185,7 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   databasePoolSize: number;
-  /** Name each parameterised statement so PostgreSQL parses and plans it once per connection (issue 11). */
+  /** Name each parameterised statement so PostgreSQL parses and plans it once per connection. */
   databasePreparedStatements: boolean;
   redisUrl?: string;
   publicUrl: string;
@@ -181,7 +197,7 @@ export interface Config {
     audience: string;
     jwksUrl?: string;
     externalIssuer?: string;
-    /** Whether an external token of an ADMIN_EMAILS address carries the operator role (issue #22: off by default). */
+    /** Whether an external token of an ADMIN_EMAILS address carries the operator role (off by default). */
     externalAdmin: boolean;
     externalAudience?: string;
     externalAlgorithms: string[];
@@ -196,7 +212,7 @@ export interface Config {
   processor: { secretKey: string; baseUrl?: string; default: string };
   mail: { smtpUrl?: string; from: string };
   /**
-   * SMS gateway (issue #21). The sandbox uses Termii's simulator at PUBLIC_URL/sandbox/sms-gateway; outside the
+   * SMS gateway. The sandbox uses Termii's simulator at PUBLIC_URL/sandbox/sms-gateway; outside the
    * sandbox without SMS_PROVIDER (development only) messages are captured in the database, never sent.
    */
   sms: {
@@ -235,9 +251,9 @@ export interface Config {
   vapid: { publicKey?: string; privateKey?: string; subject: string };
   /** Push service host names (`push.example.com` or `*.example.com`) subscriptions may use; empty: any public host. */
   pushAllowedHosts: string[];
-  /** Bearer token for /metrics (issue #22); unset outside production leaves /metrics open. */
+  /** Bearer token for /metrics; unset outside production leaves /metrics open. */
   metricsToken?: string;
-  /** The built web app served at / (issue #19); unset or missing build: not served. */
+  /** The built web app served at /; unset or missing build: not served. */
   webDir?: string;
   bodyLimit: number;
   corsOrigins: string[];
@@ -247,13 +263,13 @@ export interface Config {
   jobsConcurrency: number;
   /** Finished jobs are deleted this long after they finished; 0 keeps them. Dead letters are always kept. */
   jobsRetentionHours: number;
-  /** LISTEN connections' URL when DATABASE_URL is a transaction-mode pooler (issue #21). */
+  /** LISTEN connections' URL when DATABASE_URL is a transaction-mode pooler. */
   databaseListenUrl?: string;
   rateLimitPerMinute: number;
   /** Test-only crash hook (src/lib/faults.ts); refused in production. */
   faultPoint?: FaultPoint;
   tierLimitsJson?: string;
-  /** Ed25519 PKCS#8 PEM signing receipts (issue 9); generated under dataDir outside production. */
+  /** Ed25519 PKCS#8 PEM signing receipts; generated under dataDir outside production. */
   receiptSigningKeyPem?: string;
 }
 
@@ -267,8 +283,9 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
-  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
-  // Issue #22: the sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
+  // The sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
   // (npm start and npm run dev pass --sandbox), or NODE_ENV=test. A deployment that forgets NODE_ENV gets no sandbox.
   const sandbox = e.SANDBOX ?? e.NODE_ENV === 'test';
 
@@ -287,14 +304,18 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     if (!e.PROCESSOR_BASE_URL) problems.push('PROCESSOR_BASE_URL is required in production');
     if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
     if (!e.SMS_PROVIDER) problems.push('SMS_PROVIDER (termii or africastalking) is required in production: phone verification sends SMS');
-    if (!e.SMS_API_KEY) problems.push('SMS_API_KEY (the SMS gateway\'s API key) is required in production');
-    if (e.SMS_PROVIDER === 'africastalking' && !e.SMS_USERNAME) problems.push('SMS_USERNAME (the Africa\'s Talking account name) is required with SMS_PROVIDER=africastalking');
-    if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
+    if (!e.SMS_API_KEY) problems.push("SMS_API_KEY (the SMS gateway's API key) is required in production");
+    if (e.SMS_PROVIDER === 'africastalking' && !e.SMS_USERNAME)
+      problems.push("SMS_USERNAME (the Africa's Talking account name) is required with SMS_PROVIDER=africastalking");
+    if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY)
+      problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
     if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
-    if (!e.METRICS_TOKEN || e.METRICS_TOKEN.length < 24) problems.push('METRICS_TOKEN (at least 24 characters; Prometheus sends it as a bearer token) is required in production');
+    if (!e.METRICS_TOKEN || e.METRICS_TOKEN.length < 24)
+      problems.push('METRICS_TOKEN (at least 24 characters; Prometheus sends it as a bearer token) is required in production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
     for (const p of ['A', 'B', 'C', 'D'] as const) {
-      if (!e[`VTU_PROVIDER_${p}_URL`]) problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
+      if (!e[`VTU_PROVIDER_${p}_URL`])
+        problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
       if (!e[`VTU_PROVIDER_${p}_KEY`]) problems.push(`VTU_PROVIDER_${p}_KEY is required in production`);
     }
     if (e.FAULT_POINT) problems.push('FAULT_POINT is a test-only crash hook and must not be set in production');
@@ -366,7 +387,10 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     identity: { baseUrl: e.IDENTITY_BASE_URL, apiKey: e.IDENTITY_API_KEY },
     metricsToken: e.METRICS_TOKEN || undefined,
     webDir: e.WEB_DIR || undefined,
-    pushAllowedHosts: (e.PUSH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    pushAllowedHosts: (e.PUSH_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT ?? 'mailto:operator@example.com' },
     bodyLimit: e.BODY_LIMIT_BYTES,
     corsOrigins: e.CORS_ORIGINS,
@@ -390,7 +414,11 @@ function vtuConfig(e: z.infer<typeof envSchema>, publicUrl: string): Config['vtu
     providers: {
       a: { url: e.VTU_PROVIDER_A_URL ?? sandboxUrl('a'), key: e.VTU_PROVIDER_A_KEY ?? 'sandbox-key-a' },
       b: { url: e.VTU_PROVIDER_B_URL ?? sandboxUrl('b'), key: e.VTU_PROVIDER_B_KEY ?? 'sandbox-key-b' },
-      c: { url: e.VTU_PROVIDER_C_URL ?? sandboxUrl('c'), key: e.VTU_PROVIDER_C_KEY ?? 'sandbox-key-c', secret: e.VTU_PROVIDER_C_SECRET ?? 'sandbox-secret-c' },
+      c: {
+        url: e.VTU_PROVIDER_C_URL ?? sandboxUrl('c'),
+        key: e.VTU_PROVIDER_C_KEY ?? 'sandbox-key-c',
+        secret: e.VTU_PROVIDER_C_SECRET ?? 'sandbox-secret-c',
+      },
       d: { url: e.VTU_PROVIDER_D_URL ?? sandboxUrl('d'), key: e.VTU_PROVIDER_D_KEY ?? 'sandbox-key-d' },
     },
     timeoutMs,

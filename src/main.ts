@@ -6,7 +6,7 @@ import { createLogger } from './lib/logger.js';
 async function main() {
   let config;
   try {
-    // `npm start` and `npm run dev` pass --sandbox: the sandbox is never on by accident (issue #22).
+    // `npm start` and `npm run dev` pass --sandbox: the sandbox is never on by accident.
     const env = process.argv.includes('--sandbox') && process.env.SANDBOX === undefined ? { ...process.env, SANDBOX: 'true' } : process.env;
     config = loadConfig(env);
   } catch (err) {

@@ -72,7 +72,7 @@ export interface Services {
   growthSettingsChanges: Subscription;
   notifier: Notifier;
   events: EventBus;
-  /** VTU purchases, catalogues, reconciliation (issue 6); purchase() is reused by scheduled purchases. */
+  /** VTU purchases, catalogues, reconciliation; purchase() is reused by scheduled purchases. */
   vtu: VtuServiceApi;
   /** Reliable mail/SMS for everything but OTP codes: enqueue in the caller's tx (docs/architecture.md "Outbox"). */
   outbox: Outbox;
@@ -87,14 +87,14 @@ export interface Services {
   receipts: ReceiptService;
   schedules: ScheduleService;
   kyc: KycService;
-  /** Referrals, check-ins, savings locks, loans and their operator settings (issue 8). */
+  /** Referrals, check-ins, savings locks, loans and their operator settings. */
   growthSettings: GrowthArea['growthSettings'];
   growth: GrowthArea['growth'];
   savings: GrowthArea['savings'];
   loans: GrowthArea['loans'];
-  /** Wallet debits and transfers (issue 5). */
+  /** Wallet debits and transfers. */
   walletMoney: WalletMoney;
-  /** Top-ups, webhook events, dedicated accounts, reconciliation (issue 5). */
+  /** Top-ups, webhook events, dedicated accounts, reconciliation. */
   payments: PaymentsService;
   processors: ProcessorRegistry;
   /** The loopback-aware transport of the processor and SMS adapters (http-transport.ts). */
@@ -113,18 +113,25 @@ export interface ServiceOverrides {
   resolver?: Resolver;
 }
 
-export async function createServices(base: { config: Config; database: Database; clock: Clock; log: Logger }, overrides: ServiceOverrides = {}): Promise<Services> {
+export async function createServices(
+  base: { config: Config; database: Database; clock: Clock; log: Logger },
+  overrides: ServiceOverrides = {},
+): Promise<Services> {
   const { config, database, clock, log } = base;
   armFaultPoint(config.faultPoint);
   const db = database.db;
   const ledger = createLedger({ clock });
   const jobs = new JobQueue(db, clock, log);
-  const mailer = overrides.mailer ?? (config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : capturingMailer(db, clock, config.mail.from));
+  const mailer =
+    overrides.mailer ??
+    (config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : capturingMailer(db, clock, config.mail.from));
   const processorTransport = createLoopbackTransport(config.publicUrl);
   const smsGateway = config.sms.provider
     ? createSmsGateway(config.sms.provider, {
         ...config.sms,
-        baseUrl: config.sms.baseUrl ?? (config.sandbox ? `${config.publicUrl}${SMS_SIMULATOR_PATH}/${config.sms.provider}` : SMS_DEFAULT_BASE_URLS[config.sms.provider]),
+        baseUrl:
+          config.sms.baseUrl ??
+          (config.sandbox ? `${config.publicUrl}${SMS_SIMULATOR_PATH}/${config.sms.provider}` : SMS_DEFAULT_BASE_URLS[config.sms.provider]),
         transport: processorTransport.send,
         timeoutMs: 10_000,
       })
@@ -136,7 +143,10 @@ export async function createServices(base: { config: Config; database: Database;
   const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });
   const events = new EventBus();
   const sessionCache = createSessionCache(clock);
-  const authChanges = await database.subscribe('auth_changed', { message: (userId) => sessionCache.forgetUser(userId), reset: () => sessionCache.reset() });
+  const authChanges = await database.subscribe('auth_changed', {
+    message: (userId) => sessionCache.forgetUser(userId),
+    reset: () => sessionCache.reset(),
+  });
   sessionCache.attach(authChanges.live);
   const identity = createIdentityService({
     sessionCache,
@@ -152,21 +162,46 @@ export async function createServices(base: { config: Config; database: Database;
   const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
   const notifier = createNotifier({ clock, jobs });
   const outbox = createOutbox({ jobs });
-  // Push endpoints: resolved and checked public when saved and again at delivery (issue #22, finding 5).
+  // Push endpoints: resolved and checked public when saved and again at delivery.
   const resolver = overrides.resolver ?? systemResolver;
   const push =
     overrides.push ??
     createPushSender(loadVapidKeys(config), {
-      policy: { resolver, allowedHosts: config.pushAllowedHosts, loopbackAllowed: config.sandbox ? (host) => SANDBOX_LOOPBACK_NAMES.has(host) : undefined },
+      policy: {
+        resolver,
+        allowedHosts: config.pushAllowedHosts,
+        loopbackAllowed: config.sandbox ? (host) => SANDBOX_LOOPBACK_NAMES.has(host) : undefined,
+      },
     });
   const notifications = createNotificationsService({ db, clock, config, resolver });
   registerNotifications({ events });
   const security = createSecurityService({
-    db, clock, pepper: config.secrets.pinPepper, encryptionKey: config.secrets.dataEncryptionKey, totpIssuer: config.totpIssuer,
-    otp, pins, identity, mailer, sms, log, notifier, publicUrl: config.publicUrl,
+    db,
+    clock,
+    pepper: config.secrets.pinPepper,
+    encryptionKey: config.secrets.dataEncryptionKey,
+    totpIssuer: config.totpIssuer,
+    otp,
+    pins,
+    identity,
+    mailer,
+    sms,
+    log,
+    notifier,
+    publicUrl: config.publicUrl,
   });
   const stepUp = security.twoFactor.stepUp;
-  const settings = createSettingsService({ db, clock, pins, ledger, notifier, events, reauth: security.twoFactor.reauth, notices: security.notices, forgetUser: identity.forgetUser });
+  const settings = createSettingsService({
+    db,
+    clock,
+    pins,
+    ledger,
+    notifier,
+    events,
+    reauth: security.twoFactor.reauth,
+    notices: security.notices,
+    forgetUser: identity.forgetUser,
+  });
 
   const marketplace = createMarketplaceService({ db, clock, ledger, walletLimits, notifier });
   const subscriptions = createSubscriptionService({ db, clock, ledger, walletLimits, notifier });
@@ -178,9 +213,22 @@ export async function createServices(base: { config: Config; database: Database;
   registerAccountClosedScrub(events, clock);
   // Simulators are wired in by configuration only (STYLE rule 12).
   const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
-  const kyc = createKycService({ db, clock, config, log, identity: identityLookups, storage: createStorage(config), events, notifier, forgetUser: identity.forgetUser });
+  const kyc = createKycService({
+    db,
+    clock,
+    config,
+    log,
+    identity: identityLookups,
+    storage: createStorage(config),
+    events,
+    notifier,
+    forgetUser: identity.forgetUser,
+  });
   const growthArea = createGrowthArea({ db, clock, ledger, events, notifier, jobs, log, walletLimits });
-  const growthSettingsChanges = await database.subscribe(GROWTH_SETTINGS_CHANNEL, { message: () => growthArea.growthSettings.forget(), reset: () => growthArea.growthSettings.forget() });
+  const growthSettingsChanges = await database.subscribe(GROWTH_SETTINGS_CHANNEL, {
+    message: () => growthArea.growthSettings.forget(),
+    reset: () => growthArea.growthSettings.forget(),
+  });
   growthArea.growthSettings.attach(growthSettingsChanges.live);
 
   const processors = createProcessorRegistry(
@@ -199,5 +247,45 @@ export async function createServices(base: { config: Config; database: Database;
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
   const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs });
 
-  return { authChanges, growthSettingsChanges, vtu, walletMoney, payments, processors, processorTransport, smsGateway, kyc, config, database, db, clock, log, ledger, jobs, mailer, sms, tokens, otp, pins, identity, wallet, walletLimits, notifier, events, security, settings, stepUp, marketplace, subscriptions, support, reports, receipts, schedules, outbox, push, notifications, ...growthArea };
+  return {
+    authChanges,
+    growthSettingsChanges,
+    vtu,
+    walletMoney,
+    payments,
+    processors,
+    processorTransport,
+    smsGateway,
+    kyc,
+    config,
+    database,
+    db,
+    clock,
+    log,
+    ledger,
+    jobs,
+    mailer,
+    sms,
+    tokens,
+    otp,
+    pins,
+    identity,
+    wallet,
+    walletLimits,
+    notifier,
+    events,
+    security,
+    settings,
+    stepUp,
+    marketplace,
+    subscriptions,
+    support,
+    reports,
+    receipts,
+    schedules,
+    outbox,
+    push,
+    notifications,
+    ...growthArea,
+  };
 }

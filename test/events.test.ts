@@ -65,7 +65,8 @@ describe('EventBus', () => {
     bus.on('wallet.credited', async () => void calls.push('first'), p1.applies);
     bus.on('wallet.credited', async () => void calls.push('unchecked'));
     bus.on('wallet.credited', async () => void calls.push('second'), p2.applies);
-    const row = (await db.execute(sql`SELECT ${bus.checksSql('wallet.credited', sql`x.id`)} AS checks FROM (SELECT ${u}::uuid AS id) x`)).rows[0] as { checks: boolean[] };
+    const row = (await db.execute(sql`SELECT ${bus.checksSql('wallet.credited', sql`x.id`)} AS checks FROM (SELECT ${u}::uuid AS id) x`))
+      .rows[0] as { checks: boolean[] };
     expect(row.checks).toEqual([false, true]);
     const prepared = bus.prepared('wallet.credited', payload(u), row.checks);
     expect(prepared.subscribers).toBe(2);

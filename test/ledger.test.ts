@@ -173,8 +173,16 @@ describe('ledger.post', () => {
   it('property: random sequences of credits, debits and transfers keep every invariant', async () => {
     const users = await Promise.all([signIn(h), signIn(h), signIn(h)]);
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('credit' as const), who: fc.integer({ min: 0, max: 2 }), amount: fc.bigInt({ min: 1n, max: 100_000n }) }),
-      fc.record({ kind: fc.constant('debit' as const), who: fc.integer({ min: 0, max: 2 }), amount: fc.bigInt({ min: 1n, max: 100_000n }) }),
+      fc.record({
+        kind: fc.constant('credit' as const),
+        who: fc.integer({ min: 0, max: 2 }),
+        amount: fc.bigInt({ min: 1n, max: 100_000n }),
+      }),
+      fc.record({
+        kind: fc.constant('debit' as const),
+        who: fc.integer({ min: 0, max: 2 }),
+        amount: fc.bigInt({ min: 1n, max: 100_000n }),
+      }),
       fc.record({
         kind: fc.constant('transfer' as const),
         who: fc.integer({ min: 0, max: 2 }),
@@ -286,7 +294,11 @@ describe('wallet limits and the outflow counter', () => {
       }),
     );
   const counter = async (userId: string) =>
-    (await db().execute(sql`SELECT outflow_day::text AS day, outflow_today::text AS n FROM accounts WHERE code = ${`user:${userId}:wallet`}`)).rows[0] as {
+    (
+      await db().execute(
+        sql`SELECT outflow_day::text AS day, outflow_today::text AS n FROM accounts WHERE code = ${`user:${userId}:wallet`}`,
+      )
+    ).rows[0] as {
       day: string | null;
       n: string;
     };
@@ -358,13 +370,16 @@ describe('wallet limits and the outflow counter', () => {
         }),
       );
     const seen: bigint[] = [];
-    const daily = (max: bigint): WalletLimit => ({ user: a.id, dailyOutflow: { max, refuse: (used) => (seen.push(used), refuse('DAILY')()) } });
+    const daily = (max: bigint): WalletLimit => ({
+      user: a.id,
+      dailyOutflow: { max, refuse: (used) => (seen.push(used), refuse('DAILY')()) },
+    });
     const cap = (max: bigint): WalletLimit => ({ user: b.id, balance: { max, refuse: (bal) => (seen.push(bal), refuse('CAP')()) } });
     await transfer(200n, [daily(500n), cap(5_000n)]);
     await expect(transfer(400n, [daily(500n), cap(1_000n)])).rejects.toMatchObject({ code: 'DAILY' });
     await expect(transfer(50n, [daily(500n), cap(1_000n)])).rejects.toMatchObject({ code: 'CAP' });
     await expect(transfer(5_000n, [daily(10_000n), cap(10_000n)])).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
-    // Short of funds and past the payee's cap: the payer hears of its own funds (issue #22, finding 4).
+    // Short of funds and past the payee's cap: the payer hears of its own funds.
     await expect(transfer(5_000n, [daily(10_000n), cap(1_000n)])).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
     await expect(transfer(1_000n, [daily(500n), cap(1_000n)])).rejects.toMatchObject({ code: 'DAILY' }); // and short of funds
     expect(seen).toEqual([200n, 1_100n, 200n]);
@@ -380,7 +395,9 @@ describe('wallet limits and the outflow counter', () => {
     const u = await signIn(h);
     await credit(u.id, 100_000n);
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, () => post(u.id, 'wallet_debit', -100n, [{ user: u.id, dailyOutflow: { max: 2_000n, refuse: refuse('DAILY') } }])),
+      Array.from({ length: 50 }, () =>
+        post(u.id, 'wallet_debit', -100n, [{ user: u.id, dailyOutflow: { max: 2_000n, refuse: refuse('DAILY') } }]),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
     for (const r of results) if (r.status === 'rejected') expect(r.reason.code).toBe('DAILY');
@@ -403,7 +420,11 @@ describe('wallet limits and the outflow counter', () => {
 describe('postAlone and riders', () => {
   const notes = async (userId: string) =>
     Number(((await db().execute(sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${userId}`)).rows[0] as { n: number }).n);
-  const rider = (userId: string) => h.app.services.notifier.onPosting([{ userId, kind: 'general', title: 't', body: 'b' }, { userId, kind: 'general', title: 't2', body: 'b2' }]);
+  const rider = (userId: string) =>
+    h.app.services.notifier.onPosting([
+      { userId, kind: 'general', title: 't', body: 'b' },
+      { userId, kind: 'general', title: 't2', body: 'b2' },
+    ]);
 
   it('one autocommit statement: the riders are written with the posting and not when it is refused', async () => {
     const [a, b] = await Promise.all([signIn(h), signIn(h)]); // b has no wallet row yet
@@ -459,8 +480,15 @@ describe('riders see the posting', () => {
     const table = `seen_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
     await db().execute(sql.raw(`CREATE TABLE ${table} (tx_id bigint, balances jsonb)`));
     return {
-      rider: { ctes: (posted: ReturnType<typeof sql>, prefix: string) => sql`${sql.raw(`${prefix}seen`)} AS (INSERT INTO ${sql.raw(table)} SELECT posted.id, posted.balances FROM ${posted})` },
-      seen: async () => (await db().execute(sql.raw(`SELECT tx_id::text AS tx_id, balances FROM ${table}`))).rows as { tx_id: string; balances: Record<string, string | number> }[],
+      rider: {
+        ctes: (posted: ReturnType<typeof sql>, prefix: string) =>
+          sql`${sql.raw(`${prefix}seen`)} AS (INSERT INTO ${sql.raw(table)} SELECT posted.id, posted.balances FROM ${posted})`,
+      },
+      seen: async () =>
+        (await db().execute(sql.raw(`SELECT tx_id::text AS tx_id, balances FROM ${table}`))).rows as {
+          tx_id: string;
+          balances: Record<string, string | number>;
+        }[],
     };
   };
   const asBigints = (b: Record<string, string | number>) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, BigInt(v)]));
@@ -511,8 +539,12 @@ describe('a posting statement that finds a row changed under it', () => {
     await db().execute(sql.raw(`CREATE SEQUENCE ${name}_seq`));
     await db().execute(sql.raw(`CREATE TABLE ${name} (n bigint)`));
     return {
-      rider: { ctes: (posted: ReturnType<typeof sql>, prefix: string) => sql`${sql.raw(`${prefix}rr`)} AS (INSERT INTO ${sql.raw(name)} (n) SELECT x.n FROM (SELECT nextval(${`${name}_seq`}) AS n) x, ${posted} WHERE x.n > 1 OR ledger_retry() RETURNING 1)` },
-      runs: async () => Number(((await db().execute(sql.raw(`SELECT last_value FROM ${name}_seq`))).rows[0] as { last_value: string }).last_value),
+      rider: {
+        ctes: (posted: ReturnType<typeof sql>, prefix: string) =>
+          sql`${sql.raw(`${prefix}rr`)} AS (INSERT INTO ${sql.raw(name)} (n) SELECT x.n FROM (SELECT nextval(${`${name}_seq`}) AS n) x, ${posted} WHERE x.n > 1 OR ledger_retry() RETURNING 1)`,
+      },
+      runs: async () =>
+        Number(((await db().execute(sql.raw(`SELECT last_value FROM ${name}_seq`))).rows[0] as { last_value: string }).last_value),
     };
   };
 

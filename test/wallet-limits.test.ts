@@ -21,7 +21,9 @@ describe('wallet limits: balance caps in SQL', () => {
 
   it('matches limitsFor for every tier, unknown tiers falling back to tier 0, with the default and a configured table', async () => {
     const tiers = [0, 1, 2, 3, 4, 7];
-    const configured = parseTierLimits(JSON.stringify({ 2: { dailyOutflow: 300_000, balanceCap: 800_000 }, 4: { dailyOutflow: 1, balanceCap: 150_000 } }));
+    const configured = parseTierLimits(
+      JSON.stringify({ 2: { dailyOutflow: 300_000, balanceCap: 800_000 }, 4: { dailyOutflow: 1, balanceCap: 150_000 } }),
+    );
     for (const table of [DEFAULT_TIER_LIMITS, configured]) {
       const limits = createWalletLimits({ clock: systemClock, limits: table });
       expect(await capsInSql(limits, tiers)).toEqual(tiers.map((t) => limits.limitsFor(t).balanceCap));

@@ -26,6 +26,8 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: Object.fromEntries(['/_serverFn', '/api', '/sandbox', '/docs', '/healthz', '/readyz'].map((p) => [p, { target: api, changeOrigin: false }])),
+    proxy: Object.fromEntries(
+      ['/_serverFn', '/api', '/sandbox', '/docs', '/healthz', '/readyz'].map((p) => [p, { target: api, changeOrigin: false }]),
+    ),
   },
 });

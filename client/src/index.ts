@@ -14,7 +14,8 @@ export type GetPath = { [P in ServerFn]: paths[P] extends { get: object } ? P : 
 type PostOp<P extends PostPath> = paths[P] extends { post: infer O } ? O : never;
 type GetOp<P extends GetPath> = paths[P] extends { get: infer O } ? O : never;
 type Ok<O> = O extends { responses: { 200: { content: { 'application/json': infer R } } } } ? Omit<R, 'ok'> : never;
-export type PostInput<P extends PostPath> = PostOp<P> extends { requestBody?: { content: { 'application/json': { data?: infer D } } } } ? D : never;
+export type PostInput<P extends PostPath> =
+  PostOp<P> extends { requestBody?: { content: { 'application/json': { data?: infer D } } } } ? D : never;
 export type GetInput<P extends GetPath> = GetOp<P> extends { parameters: { query?: infer Q } } ? Q : never;
 export type PostOutput<P extends PostPath> = Ok<PostOp<P>>;
 export type GetOutput<P extends GetPath> = Ok<GetOp<P>>;
@@ -70,7 +71,8 @@ export function createServiceClient(options: ClientOptions) {
 
   function unwrap<T>(result: { data?: unknown; error?: unknown; response: Response }): T {
     if (result.error !== undefined || !result.response.ok) {
-      const e = (result.error as { error?: { code?: string; message?: string; issues?: { path: string; message: string }[] } } | undefined)?.error;
+      const e = (result.error as { error?: { code?: string; message?: string; issues?: { path: string; message: string }[] } } | undefined)
+        ?.error;
       throw new ApiError(e?.code ?? 'INTERNAL', e?.message ?? `HTTP ${result.response.status}`, result.response.status, e?.issues ?? []);
     }
     return result.data as T;

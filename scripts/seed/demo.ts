@@ -26,7 +26,15 @@ export interface DemoPerson {
 
 export const DEMO_PEOPLE: DemoPerson[] = [
   { key: 'tier0', email: 'bisi@demo.test', fullName: 'Bisi Adeyemi', username: 'bisi_demo', phone: '08031110010', tier: 0, funding: 2_000 },
-  { key: 'tier1', email: 'tunde@demo.test', fullName: 'Tunde Bakare', username: 'tunde_demo', phone: '08031110011', tier: 1, funding: 25_000 },
+  {
+    key: 'tier1',
+    email: 'tunde@demo.test',
+    fullName: 'Tunde Bakare',
+    username: 'tunde_demo',
+    phone: '08031110011',
+    tier: 1,
+    funding: 25_000,
+  },
   {
     key: 'tier2',
     email: 'ngozi@demo.test',
@@ -89,7 +97,12 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     log(`  + ${what}`);
   };
 
-  async function http(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
+  async function http(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: Json }> {
     let res: Response;
     try {
       res = await fetch(`${base}${path}`, {
@@ -119,7 +132,8 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       auth.method === 'GET'
         ? await http('GET', `/_serverFn/${name}?${new URLSearchParams(data as Record<string, string>)}`, undefined, headers)
         : await http('POST', `/_serverFn/${name}`, { data }, headers);
-    if (r.body.ok !== true) throw new SeedError(`${name}: ${r.body.error?.code ?? r.status} ${r.body.error?.message ?? JSON.stringify(r.body).slice(0, 200)}`);
+    if (r.body.ok !== true)
+      throw new SeedError(`${name}: ${r.body.error?.code ?? r.status} ${r.body.error?.message ?? JSON.stringify(r.body).slice(0, 200)}`);
     return r.body;
   }
   const get = (name: string, token: string, data: Json = {}) => op(name, data, { token, method: 'GET' });
@@ -136,7 +150,9 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
 
   type Box = 'mailbox' | 'sms';
   const boxItems = async (to: string, box: Box): Promise<string[]> =>
-    ((await http('GET', `/sandbox/${box}?to=${encodeURIComponent(to)}`)).body.items ?? []).map((m: { text: string; createdAt: string }) => `${m.createdAt} ${m.text}`);
+    ((await http('GET', `/sandbox/${box}?to=${encodeURIComponent(to)}`)).body.items ?? []).map(
+      (m: { text: string; createdAt: string }) => `${m.createdAt} ${m.text}`,
+    );
 
   /**
    * Sends something that delivers a 6-digit code to `to`, then reads the code from the messages that arrived
@@ -162,7 +178,10 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     if (byPin.body.ok) return { token: byPin.body.session.accessToken, fresh: false };
     const code = await codeAfter(email, 'mailbox', async () => {
       const sent = await http('POST', '/_serverFn/sendLoginOtpPublicAuth', { data: { email } });
-      if (!sent.body.ok) throw new SeedError(`sendLoginOtp ${email}: ${sent.body.error?.message ?? sent.status} (wait for the code cooldown and run the seed again)`);
+      if (!sent.body.ok)
+        throw new SeedError(
+          `sendLoginOtp ${email}: ${sent.body.error?.message ?? sent.status} (wait for the code cooldown and run the seed again)`,
+        );
     });
     const r = await op('verifyLoginOtpPublicAuth', { email, code });
     return { token: r.session.accessToken, fresh: true };
@@ -195,7 +214,8 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   }
 
   const sandbox = await http('GET', '/sandbox/sms?to=08031110010');
-  if (sandbox.status !== 200) throw new SeedError(`${base} is not a sandbox (GET /sandbox/sms answered ${sandbox.status}): the seed only runs against npm start`);
+  if (sandbox.status !== 200)
+    throw new SeedError(`${base} is not a sandbox (GET /sandbox/sms answered ${sandbox.status}): the seed only runs against npm start`);
 
   // The operator: the sandbox's own operator address (config SANDBOX_OPERATOR_EMAIL).
   log(`operator ${SANDBOX_OPERATOR_EMAIL}`);
@@ -231,7 +251,11 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
           const accountNumber = p.bank!.serial + String(nubanCheckDigit(p.bank!.bankCode, p.bank!.serial));
           await http('POST', '/sandbox/banks/accounts', { bankCode: p.bank!.bankCode, accountNumber, accountName: p.bank!.accountName });
           const documentPath = await upload(token, 'passport.png');
-          await op('submitBankKycBearerKYC', { bankCode: p.bank!.bankCode, accountNumber, documentType: 'passport', documentPath }, { token });
+          await op(
+            'submitBankKycBearerKYC',
+            { bankCode: p.bank!.bankCode, accountNumber, documentType: 'passport', documentPath },
+            { token },
+          );
         }
       }
       await approve(p.email, tier);
@@ -256,7 +280,9 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       const account = (await op('getOrCreateDedicatedAccountBearerWallet', {}, { token })).dedicatedAccount;
       const paid = await http('POST', '/sandbox/processor/dva-transfer', { accountNumber: account.accountNumber, amount: p.funding });
       if (paid.status !== 200) throw new SeedError(`dva-transfer: ${JSON.stringify(paid.body)}`);
-      await waitFor(`the transfer into ${account.accountNumber}`, async () => ((await balanceOf(token)) >= before + p.funding ? true : undefined));
+      await waitFor(`the transfer into ${account.accountNumber}`, async () =>
+        (await balanceOf(token)) >= before + p.funding ? true : undefined,
+      );
       did(`${p.email}: ₦${p.funding.toLocaleString('en-NG')} by transfer into dedicated account ${account.accountNumber}`);
     } else {
       const { reference } = await op('createTopupIntentBearerWallet', { amount: p.funding }, { token });
@@ -276,13 +302,21 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     const existing = await get('listMyVtuTransactionsBearerVTU', token, { limit: '1' });
     if (existing.items.length > 0) return;
     for (const buy of DEMO_PURCHASES) {
-      const r = await op('buyAirtimeBearerVTU', { network: 'mtn', phone: buy.recipient, amount: buy.amount, pin: DEMO_TRANSACTION_PIN }, { token });
+      const r = await op(
+        'buyAirtimeBearerVTU',
+        { network: 'mtn', phone: buy.recipient, amount: buy.amount, pin: DEMO_TRANSACTION_PIN },
+        { token },
+      );
       did(`${p.email}: airtime ₦${buy.amount} to ${buy.recipient} (${r.transaction?.status ?? r.status}: ${buy.outcome})`);
     }
     const plans = (await get('listDataPlansBearerVTU', token, { network: 'mtn' })).items;
     if (plans.length > 0) {
       const plan = plans[0];
-      await op('buyDataBearerVTU', { network: 'mtn', plan_id: plan.plan_id, phone: p.phone, amount: plan.price, pin: DEMO_TRANSACTION_PIN }, { token });
+      await op(
+        'buyDataBearerVTU',
+        { network: 'mtn', plan_id: plan.plan_id, phone: p.phone, amount: plan.price, pin: DEMO_TRANSACTION_PIN },
+        { token },
+      );
       did(`${p.email}: data ${plan.name} to ${p.phone}`);
     }
   }
@@ -315,7 +349,11 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   const sent = (await get('getWalletStateBearerWallet', fromToken)).log.some((row: { type: string }) => /transfer/.test(row.type));
   if (!sent) {
     const grant = await grantFor(from.email, fromToken);
-    await op('transferWalletFnBearerWallet', { username: to.username, amount: 2_500, note: 'demo transfer', pin: DEMO_TRANSACTION_PIN }, { token: fromToken, grant });
+    await op(
+      'transferWalletFnBearerWallet',
+      { username: to.username, amount: 2_500, note: 'demo transfer', pin: DEMO_TRANSACTION_PIN },
+      { token: fromToken, grant },
+    );
     did(`${from.email}: ₦2,500 transferred to @${to.username}`);
   }
 
@@ -323,7 +361,8 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   for (const p of DEMO_PEOPLE) {
     const token = tokens.get(p.key)!;
     const purchases: Record<string, number> = {};
-    for (const t of (await get('listMyVtuTransactionsBearerVTU', token, { limit: '50' })).items) purchases[t.status] = (purchases[t.status] ?? 0) + 1;
+    for (const t of (await get('listMyVtuTransactionsBearerVTU', token, { limit: '50' })).items)
+      purchases[t.status] = (purchases[t.status] ?? 0) + 1;
     const tier = (await get('getKycStatusBearerKYC', token)).tier;
     people.push({ key: p.key, email: p.email, username: p.username, tier, balance: await balanceOf(token), purchases });
   }

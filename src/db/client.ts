@@ -92,7 +92,7 @@ pg.types.setTypeParser(20, (v) => v);
 
 /**
  * A pg client that names parameterised statements after their text, so each connection parses and plans a
- * statement shape once and later runs only bind and execute (issue 11: the one-statement posting is a large CTE
+ * statement shape once and later runs only bind and execute (the one-statement posting is a large CTE
  * that PostgreSQL otherwise plans on every call). A name is a hash of the text, so one name never stands for two
  * texts. A text is named from its second use on, and at most MAX_NAMED texts per process: a text that never
  * repeats (a statement built with something per call in it) runs unnamed and leaves no prepared statement behind
@@ -120,7 +120,14 @@ function statementName(text: string): string | undefined {
 }
 class PreparingClient extends pg.Client {
   query(config: any, values?: any, callback?: any): any {
-    if (config && typeof config === 'object' && typeof config.text === 'string' && !config.name && Array.isArray(values) && values.length > 0) {
+    if (
+      config &&
+      typeof config === 'object' &&
+      typeof config.text === 'string' &&
+      !config.name &&
+      Array.isArray(values) &&
+      values.length > 0
+    ) {
       const name = statementName(config.text);
       if (name) config = { ...config, name };
     }
@@ -132,9 +139,19 @@ class PreparingClient extends pg.Client {
  * `listenUrl`: where LISTEN connections go when `url` is a transaction-mode pooler (which cannot hold a LISTEN):
  * PostgreSQL itself or a session-mode pool (DATABASE_LISTEN_URL; docs/scaling.md).
  */
-export async function openDatabase(opts: { url?: string; listenUrl?: string; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string;
+  listenUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  preparedStatements?: boolean;
+}): Promise<Database> {
   if (opts.url && !opts.url.startsWith('pglite:') && opts.url !== 'memory://') {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20, ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }) });
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 20,
+      ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }),
+    });
     pool.on('error', () => {
       /* idle client errors are reported by the next query */
     });
@@ -207,7 +224,7 @@ export async function openDatabase(opts: { url?: string; listenUrl?: string; dat
 }
 
 /**
- * The text and parameters of a drizzle `sql` statement, built in one pass (issue 11: drizzle's builder allocated a
+ * The text and parameters of a drizzle `sql` statement, built in one pass (drizzle's builder allocated a
  * result object per chunk and was about a tenth of a transfer's CPU in the service). It takes what our raw
  * statements are made of: template text, nested `sql` (joins, raw), lists and plain values, each value one `$n`
  * parameter exactly as drizzle numbers it; anything else (columns, tables, named or inlined parameters,
@@ -233,7 +250,11 @@ export function compileSql(query: SQL): { text: string; params: unknown[] } | nu
           if (!walk([chunk[i]])) return false;
         }
         text += ')';
-      } else if (chunk !== null && typeof chunk === 'object' && (entityKind in (chunk.constructor ?? {}) || typeof (chunk as { getSQL?: unknown }).getSQL === 'function')) {
+      } else if (
+        chunk !== null &&
+        typeof chunk === 'object' &&
+        (entityKind in (chunk.constructor ?? {}) || typeof (chunk as { getSQL?: unknown }).getSQL === 'function')
+      ) {
         return false;
       } else {
         params.push(chunk);
@@ -255,9 +276,21 @@ export function checkCompiledSql(on: boolean) {
 }
 
 /** Timestamps, dates and intervals stay text, as drizzle's node-postgres session reads them. */
-const textTypes = new Set([pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIMESTAMP, pg.types.builtins.DATE, pg.types.builtins.INTERVAL, 1231, 1115, 1185, 1187, 1182]);
+const textTypes = new Set([
+  pg.types.builtins.TIMESTAMPTZ,
+  pg.types.builtins.TIMESTAMP,
+  pg.types.builtins.DATE,
+  pg.types.builtins.INTERVAL,
+  1231,
+  1115,
+  1185,
+  1187,
+  1182,
+]);
 const asText = (v: string) => v;
-const drizzleTypes = { getTypeParser: (oid: number, format?: string) => (textTypes.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')) };
+const drizzleTypes = {
+  getTypeParser: (oid: number, format?: string) => (textTypes.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')),
+};
 
 /** The node-postgres pool (outside a transaction) or client (inside one) behind a drizzle executor; null on PGlite. */
 function pgClientOf(exec: Executor): pg.Pool | pg.Client | null {
@@ -272,7 +305,11 @@ export async function rows<T = Record<string, unknown>>(exec: Executor, query: S
   if (client && built) {
     if (checkCompiled) {
       const theirs = dialect.sqlToQuery(query);
-      if (theirs.sql !== built.text || theirs.params.length !== built.params.length || theirs.params.some((p, i) => p !== built.params[i])) {
+      if (
+        theirs.sql !== built.text ||
+        theirs.params.length !== built.params.length ||
+        theirs.params.some((p, i) => p !== built.params[i])
+      ) {
         throw new Error(`compileSql differs from drizzle:\n${built.text}\n${theirs.sql}`);
       }
     }

@@ -61,7 +61,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? createLogger({ level: config.logLevel });
-  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements }));
+  const database =
+    opts.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      listenUrl: config.databaseListenUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
+    }));
   if (!opts.skipMigrations) await migrate(database);
   const services = await createServices({ config, database, clock, log }, opts.overrides);
 
@@ -69,7 +77,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
-    // Issue #22: request ids are always ours; a client's own id is kept apart (clientRequestId) when short and plain.
+    // Request ids are always ours; a client's own id is kept apart (clientRequestId) when short and plain.
     genReqId: () => `req_${ulid()}`,
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false } },
@@ -94,7 +102,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }
     done();
   });
-  // Issue #22: JSON nested deeper than MAX_JSON_DEPTH is refused before anything walks it recursively (the
+  // JSON nested deeper than MAX_JSON_DEPTH is refused before anything walks it recursively (the
   // idempotency fingerprint, zod, the webhook's parse): 400, never a stack overflow.
   app.addHook('preValidation', (req, _reply, done) => {
     if (req.body !== null && typeof req.body === 'object' && jsonDepthExceeds(req.body, MAX_JSON_DEPTH)) {
@@ -123,14 +131,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       appErr = new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
     else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415)
       appErr = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-    else if (err.statusCode === 429) appErr = new AppError('RATE_LIMITED', 'Too many requests; slow down and retry', { retryAfter: Number(reply.getHeader('retry-after')) || 60 });
+    else if (err.statusCode === 429)
+      appErr = new AppError('RATE_LIMITED', 'Too many requests; slow down and retry', {
+        retryAfter: Number(reply.getHeader('retry-after')) || 60,
+      });
     else if (isDatabaseUnavailable(err)) {
       // Capacity or an outage, not a bug: the failing statement never reached the database (earlier statements of
       // the request may have; money requests are retried safely under their Idempotency-Key).
       req.log.warn({ err, operation: req.routeOptions.config?.operation }, 'database unavailable');
       appErr = new AppError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly', { retryAfter: 5 });
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
-      appErr = new AppError('BAD_REQUEST', err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Body is not valid JSON' : 'Request is not valid');
+      appErr = new AppError(
+        'BAD_REQUEST',
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Body is not valid JSON' : 'Request is not valid',
+      );
     else {
       const errorId = `err_${ulid()}`;
       req.log.error({ err, errorId, operation: req.routeOptions.config?.operation }, 'unhandled error');
@@ -139,11 +153,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (appErr.retryAfter) reply.header('retry-after', String(Math.ceil(appErr.retryAfter)));
     return reply.status(statusOf(appErr.code)).send(errorBody(appErr));
   });
-  app.setNotFoundHandler((req, reply) => reply.status(404).send({ ok: false, error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` } }));
+  app.setNotFoundHandler((req, reply) =>
+    reply.status(404).send({ ok: false, error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` } }),
+  );
 
   await app.register(cors, { origin: config.corsOrigins.length ? config.corsOrigins : false });
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : null;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+    : null;
   await app.register(rateLimit, {
     global: false,
     hook: 'preHandler',
@@ -173,19 +191,25 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     try {
       await database.db.execute(sql`SELECT 1`);
       const pending = await pendingMigrations(database);
-      if (pending.length) return reply.status(503).send({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: `Migrations pending: ${pending.join(', ')}` } });
+      if (pending.length)
+        return reply
+          .status(503)
+          .send({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: `Migrations pending: ${pending.join(', ')}` } });
       return { ok: true };
     } catch {
       return reply.status(503).send({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'Database is not reachable' } });
     }
   });
-  // Issue #22: the metrics behind a bearer token (required in production; unset elsewhere leaves them open).
+  // The metrics behind a bearer token (required in production; unset elsewhere leaves them open).
   const metricsAuth = config.metricsToken ? Buffer.from(`Bearer ${config.metricsToken}`) : null;
   app.get('/metrics', async (req, reply) => {
     if (metricsAuth) {
       const given = Buffer.from(req.headers.authorization ?? '');
       if (given.length !== metricsAuth.length || !timingSafeEqual(given, metricsAuth)) {
-        return reply.status(401).header('www-authenticate', 'Bearer').send({ ok: false, error: { code: 'UNAUTHENTICATED', message: 'The metrics need the bearer token METRICS_TOKEN' } });
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer')
+          .send({ ok: false, error: { code: 'UNAUTHENTICATED', message: 'The metrics need the bearer token METRICS_TOKEN' } });
       }
     }
     return reply.type(registry.contentType).send(await registry.metrics());
@@ -205,4 +229,3 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   return app;
 }
-

@@ -30,7 +30,7 @@ export async function withIdempotency(
   /** Runs the request once; `ahead` holds what `alongside` read, when the claim statement read it. */
   exec: (ahead?: Record<string, unknown>) => Promise<StoredResponse>,
   /**
-   * Columns (`(subquery) AS name, ...`) the claim statement selects as well (issue 11: an operation's read-ahead
+   * Columns (`(subquery) AS name, ...`) the claim statement selects as well (an operation's read-ahead
    * rides on the claim, one round trip fewer). Read with the claim's snapshot; thrown away when the claim loses.
    */
   alongside?: SQL,
@@ -49,7 +49,10 @@ export async function withIdempotency(
   let ahead: Record<string, unknown> | undefined;
   let won: unknown;
   if (alongside) {
-    const r = (await one<Record<string, unknown>>(db, sql`WITH c AS (${insert}) SELECT EXISTS (SELECT 1 FROM c) AS ${sql.raw(WON)}, ${alongside}`))!;
+    const r = (await one<Record<string, unknown>>(
+      db,
+      sql`WITH c AS (${insert}) SELECT EXISTS (SELECT 1 FROM c) AS ${sql.raw(WON)}, ${alongside}`,
+    ))!;
     won = r[WON];
     if (won) {
       delete r[WON];
@@ -59,7 +62,14 @@ export async function withIdempotency(
     won = await one(db, insert);
   }
   if (!won) {
-    const row = await one<{ operation: string; request_hash: string; status: string; response_status: number; response_body: unknown; locked_until: Date }>(
+    const row = await one<{
+      operation: string;
+      request_hash: string;
+      status: string;
+      response_status: number;
+      response_body: unknown;
+      locked_until: Date;
+    }>(
       db,
       sql`SELECT operation, request_hash, status, response_status, response_body, locked_until FROM idempotency_keys
           WHERE user_id = ${claim.userId} AND key = ${claim.key}`,
@@ -71,7 +81,10 @@ export async function withIdempotency(
     if (row.status === 'done') return { status: row.response_status, body: row.response_body, replayed: true };
     if (row.status === 'committed' && new Date(row.locked_until) < now) {
       // The money moved but the answer was lost (a crash): running it again would move it twice.
-      throw new AppError('CONFLICT', 'The request with this Idempotency-Key was carried out but its answer was lost; check your history instead of retrying');
+      throw new AppError(
+        'CONFLICT',
+        'The request with this Idempotency-Key was carried out but its answer was lost; check your history instead of retrying',
+      );
     }
     won = await one(
       db,
@@ -88,7 +101,8 @@ export async function withIdempotency(
             SELECT user_id, key FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' FOR UPDATE SKIP LOCKED)`,
   };
   // A claim is released for a retry only when no money moved under it.
-  const release = () => rows(db, sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
+  const release = () =>
+    rows(db, sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
   let res: StoredResponse;
   try {
     res = await withEffectMarker(markCommitted, () => exec(ahead));
@@ -99,8 +113,11 @@ export async function withIdempotency(
   if (res.status >= 500) {
     await release();
   } else {
-    await rows(db, sql`UPDATE idempotency_keys SET status = 'done', response_status = ${res.status},
-                         response_body = ${JSON.stringify(res.body)}::json WHERE user_id = ${claim.userId} AND key = ${claim.key}`);
+    await rows(
+      db,
+      sql`UPDATE idempotency_keys SET status = 'done', response_status = ${res.status},
+                         response_body = ${JSON.stringify(res.body)}::json WHERE user_id = ${claim.userId} AND key = ${claim.key}`,
+    );
   }
   return { ...res, replayed: false };
 }

@@ -22,7 +22,7 @@ interface Snapshot {
 }
 
 /**
- * /metrics (issue #21): HTTP latency per operation, process metrics, upstream latency and SMS sends
+ * /metrics: HTTP latency per operation, process metrics, upstream latency and SMS sends
  * (src/lib/metrics.ts), and business gauges read from the database on scrape: purchases of the last 24 h by
  * service, provider and status; processing and stuck purchases; provider floats and the collections pool; the
  * webhook receipt-to-credit lag of the last hour; job backlog, oldest due job and dead letters by queue; SMS
@@ -54,23 +54,48 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
     const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
     const floatCodes = [...PROVIDER_IDS.map((p) => `system:provider_float:${p}`), 'system:collections'];
     const [purchases, processing, floats, lag, backlog, dead, sms, otp] = await Promise.all([
-      rows<Snapshot['purchases'][number]>(db, sql`SELECT service, provider, status, count(*)::int AS n FROM vtu_transactions WHERE created_at > ${dayAgo} GROUP BY 1, 2, 3`),
+      rows<Snapshot['purchases'][number]>(
+        db,
+        sql`SELECT service, provider, status, count(*)::int AS n FROM vtu_transactions WHERE created_at > ${dayAgo} GROUP BY 1, 2, 3`,
+      ),
       rows<{ processing: number; stuck: number }>(
         db,
         sql`SELECT count(*)::int AS processing, (count(*) FILTER (WHERE created_at < ${stuckBefore}))::int AS stuck FROM vtu_transactions WHERE status = 'processing'`,
       ),
-      rows<Snapshot['floats'][number]>(db, sql`SELECT code, balance::text AS balance FROM accounts WHERE code = ANY(${`{${floatCodes.join(',')}}`}::text[])`),
+      rows<Snapshot['floats'][number]>(
+        db,
+        sql`SELECT code, balance::text AS balance FROM accounts WHERE code = ANY(${`{${floatCodes.join(',')}}`}::text[])`,
+      ),
       rows<{ max: number | null; avg: number | null; n: number }>(
         db,
         sql`SELECT max(extract(epoch FROM processed_at - received_at))::float8 AS max, avg(extract(epoch FROM processed_at - received_at))::float8 AS avg, count(*)::int AS n
             FROM processor_events WHERE status = 'credited' AND received_at > ${hourAgo}`,
       ),
-      rows<Snapshot['backlog'][number]>(db, sql`SELECT queue, count(*)::int AS n, min(run_at) AS oldest FROM jobs WHERE status = 'queued' AND run_at <= ${now} GROUP BY queue`),
+      rows<Snapshot['backlog'][number]>(
+        db,
+        sql`SELECT queue, count(*)::int AS n, min(run_at) AS oldest FROM jobs WHERE status = 'queued' AND run_at <= ${now} GROUP BY queue`,
+      ),
       rows<Snapshot['dead'][number]>(db, sql`SELECT queue, count(*)::int AS n FROM jobs WHERE status = 'dead' GROUP BY queue`),
-      rows<Snapshot['sms'][number]>(db, sql`SELECT provider, status, count(*)::int AS n FROM sms_messages WHERE status IN ('sent', 'delivered', 'failed') AND created_at > ${dayAgo} GROUP BY 1, 2`),
-      rows<Snapshot['otp'][number]>(db, sql`SELECT purpose, count(*)::int AS n FROM otp_codes WHERE created_at > ${dayAgo} GROUP BY purpose`),
+      rows<Snapshot['sms'][number]>(
+        db,
+        sql`SELECT provider, status, count(*)::int AS n FROM sms_messages WHERE status IN ('sent', 'delivered', 'failed') AND created_at > ${dayAgo} GROUP BY 1, 2`,
+      ),
+      rows<Snapshot['otp'][number]>(
+        db,
+        sql`SELECT purpose, count(*)::int AS n FROM otp_codes WHERE created_at > ${dayAgo} GROUP BY purpose`,
+      ),
     ]);
-    return { purchases, processing: processing[0]?.processing ?? 0, stuck: processing[0]?.stuck ?? 0, floats, lag: lag[0] ?? { max: null, avg: null, n: 0 }, backlog, dead, sms, otp };
+    return {
+      purchases,
+      processing: processing[0]?.processing ?? 0,
+      stuck: processing[0]?.stuck ?? 0,
+      floats,
+      lag: lag[0] ?? { max: null, avg: null, n: 0 },
+      backlog,
+      dead,
+      sms,
+      otp,
+    };
   }
 
   const gauge = (name: string, help: string, labelNames: string[], fill: (g: client.Gauge, s: Snapshot) => void) =>
@@ -85,23 +110,35 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
       },
     });
 
-  gauge('vtu_purchases_24h', 'Purchases created in the last 24 hours by service, provider and status', ['service', 'provider', 'status'], (g, s) => {
-    for (const r of s.purchases) g.set({ service: r.service, provider: r.provider, status: r.status }, r.n);
-  });
+  gauge(
+    'vtu_purchases_24h',
+    'Purchases created in the last 24 hours by service, provider and status',
+    ['service', 'provider', 'status'],
+    (g, s) => {
+      for (const r of s.purchases) g.set({ service: r.service, provider: r.provider, status: r.status }, r.n);
+    },
+  );
   gauge('vtu_purchases_processing', 'Purchases waiting for their final status', [], (g, s) => g.set(s.processing));
   gauge('vtu_purchases_stuck', 'Purchases still processing after VTU_STUCK_AFTER_MS', [], (g, s) => g.set(s.stuck));
   gauge('vtu_provider_float_naira', 'Money prefunded to each VTU provider, on our ledger', ['provider'], (g, s) => {
-    for (const f of s.floats) if (f.code.startsWith('system:provider_float:')) g.set({ provider: f.code.slice('system:provider_float:'.length) }, Number(f.balance) / 100);
+    for (const f of s.floats)
+      if (f.code.startsWith('system:provider_float:'))
+        g.set({ provider: f.code.slice('system:provider_float:'.length) }, Number(f.balance) / 100);
   });
   gauge('collections_pool_naira', 'The collections pool that funds provider floats just in time', [], (g, s) => {
     const pool = s.floats.find((f) => f.code === 'system:collections');
     g.set(pool ? Number(pool.balance) / 100 : 0);
   });
-  gauge('webhook_credit_lag_seconds', 'Processor webhook receipt to wallet credit, events of the last hour (max, avg)', ['stat'], (g, s) => {
-    if (!s.lag.n) return;
-    g.set({ stat: 'max' }, s.lag.max ?? 0);
-    g.set({ stat: 'avg' }, s.lag.avg ?? 0);
-  });
+  gauge(
+    'webhook_credit_lag_seconds',
+    'Processor webhook receipt to wallet credit, events of the last hour (max, avg)',
+    ['stat'],
+    (g, s) => {
+      if (!s.lag.n) return;
+      g.set({ stat: 'max' }, s.lag.max ?? 0);
+      g.set({ stat: 'avg' }, s.lag.avg ?? 0);
+    },
+  );
   gauge('jobs_backlog', 'Jobs due and not yet started, by queue', ['queue'], (g, s) => {
     for (const b of s.backlog) g.set({ queue: b.queue }, b.n);
   });
@@ -115,9 +152,14 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
   gauge('sms_messages_24h', 'SMS of the last 24 hours by gateway and delivery status', ['provider', 'status'], (g, s) => {
     for (const m of s.sms) g.set({ provider: m.provider, status: m.status }, m.n);
   });
-  gauge('otp_codes_issued_24h', 'One-time codes issued in the last 24 hours by purpose (e-mail sign-in, phone, step-up)', ['purpose'], (g, s) => {
-    for (const o of s.otp) g.set({ purpose: o.purpose }, o.n);
-  });
+  gauge(
+    'otp_codes_issued_24h',
+    'One-time codes issued in the last 24 hours by purpose (e-mail sign-in, phone, step-up)',
+    ['purpose'],
+    (g, s) => {
+      for (const o of s.otp) g.set({ purpose: o.purpose }, o.n);
+    },
+  );
 
   const merged = client.Registry.merge([registry, processMetrics]);
   return { registry: merged, latency };

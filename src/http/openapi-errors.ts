@@ -17,7 +17,14 @@ export function errorResponses(codes: Iterable<ErrorCode>, shared?: Record<strin
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/Error' },
-          example: { ok: false, error: { code: list[0], message: `A sentence for people about ${list[0]}`, ...(status === 500 ? { errorId: 'err_01JD8Z6Q4X9R2M5N7P3K1T0W8Y' } : {}) } },
+          example: {
+            ok: false,
+            error: {
+              code: list[0],
+              message: `A sentence for people about ${list[0]}`,
+              ...(status === 500 ? { errorId: 'err_01JD8Z6Q4X9R2M5N7P3K1T0W8Y' } : {}),
+            },
+          },
         },
       },
     };
@@ -54,4 +61,3 @@ export const ERROR_SCHEMA: Schema = {
     },
   },
 };
-

@@ -48,7 +48,9 @@ export const tagOf = (op: { suffix: string }) => op.suffix.replace(/^(Bearer|Pub
 function componentsOf(named: Map<z.ZodType, string>, io: 'input' | 'output'): Record<string, Schema> {
   const registry = z.registry<{ id: string }>();
   for (const [schema, id] of named) registry.add(schema, { id });
-  const out = z.toJSONSchema(registry, { io, unrepresentable: 'any', uri: (id) => `${SCHEMAS}${id}` }) as { schemas: Record<string, Schema> };
+  const out = z.toJSONSchema(registry, { io, unrepresentable: 'any', uri: (id) => `${SCHEMAS}${id}` }) as {
+    schemas: Record<string, Schema>;
+  };
   const result: Record<string, Schema> = {};
   for (const [id, s] of Object.entries(out.schemas)) {
     if (id === '__shared') Object.assign(result, s.$defs ?? {});
@@ -76,8 +78,10 @@ function describe(op: AnyOperation): string {
   );
   if (op.gates?.pin) lines.push('Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).');
   if (op.gates?.kycTier) lines.push(`Needs KYC tier ${op.gates.kycTier} or higher.`);
-  if (op.gates?.stepUp || op.gates?.reauth) lines.push('Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.');
-  if (op.method === 'POST' && auth !== 'public') lines.push('Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.');
+  if (op.gates?.stepUp || op.gates?.reauth)
+    lines.push('Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.');
+  if (op.method === 'POST' && auth !== 'public')
+    lines.push('Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.');
   if (op.versioned) lines.push(`Also served at \`${versionedPath(op)}\` with the same input and answer.`);
   return lines.join('\n\n');
 }
@@ -90,7 +94,8 @@ function errorCodes(op: AnyOperation): Set<ErrorCode> {
   if (op.gates?.pin) ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'].forEach((c) => codes.add(c as ErrorCode));
   if (op.gates?.kycTier) codes.add('KYC_TIER_REQUIRED');
   if (op.gates?.stepUp || op.gates?.reauth) codes.add('STEP_UP_REQUIRED');
-  if (op.method === 'POST' && auth !== 'public') ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'].forEach((c) => codes.add(c as ErrorCode));
+  if (op.method === 'POST' && auth !== 'public')
+    ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'].forEach((c) => codes.add(c as ErrorCode));
   return codes;
 }
 
@@ -113,7 +118,8 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
   const outputSchemas = componentsOf(outputs, 'output');
   for (const [id, s] of Object.entries(inputSchemas)) {
     // A shared schema used on both sides keeps one name when both sides agree, else the input side is renamed.
-    if (outputSchemas[id] && JSON.stringify(outputSchemas[id]) !== JSON.stringify(s)) throw new Error(`component ${id} differs between inputs and outputs`);
+    if (outputSchemas[id] && JSON.stringify(outputSchemas[id]) !== JSON.stringify(s))
+      throw new Error(`component ${id} differs between inputs and outputs`);
   }
   // An answer is its output with `ok: true` beside it (DESIGN §4), so each operation's output component says so.
   for (const name of new Set(outputName.values())) {
@@ -174,7 +180,13 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
     };
     if (op.method === 'GET') {
       operation.parameters = Object.entries((input.properties ?? {}) as Record<string, Schema>).map(([name, schema]) => {
-        const parameter = { name, in: 'query', required: (input.required ?? []).includes(name), schema, example: sampleOf(schema, resolve, name) };
+        const parameter = {
+          name,
+          in: 'query',
+          required: (input.required ?? []).includes(name),
+          schema,
+          example: sampleOf(schema, resolve, name),
+        };
         // Paging (limit, offset) is one shared parameter wherever an operation pages the usual way.
         const shared = PAGING[name];
         if (!shared) return parameter;
@@ -237,7 +249,12 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
       parameters,
       pathItems,
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access token of verifyLoginOtp, startPinLogin or refreshSession.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The access token of verifyLoginOtp, startPinLogin or refreshSession.',
+        },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
       },
     },

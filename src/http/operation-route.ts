@@ -30,7 +30,7 @@ export function errorBody(e: AppError) {
 
 /**
  * Path of the first string (value or key) holding U+0000, or null. PostgreSQL text cannot store NUL, so such
- * input would otherwise reach the database and fail there as a 500 (issue 10 fuzzing); no field needs it.
+ * input would otherwise reach the database and fail there as a 500 (found by fuzzing); no field needs it.
  */
 function nulPath(value: unknown, path = '', depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : null;
@@ -47,13 +47,20 @@ function nulPath(value: unknown, path = '', depth = 0): string | null {
 /** Reads the `{data}` envelope of a POST (DESIGN §4); a missing body means no inputs. */
 function unwrapEnvelope(body: unknown): unknown {
   if (body === undefined || body === null || body === '') return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('VALIDATION_FAILED', 'Body must be a JSON object {"data": {...}}', { issues: [{ path: '(body)', message: 'expected an object' }] });
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new AppError('VALIDATION_FAILED', 'Body must be a JSON object {"data": {...}}', {
+      issues: [{ path: '(body)', message: 'expected an object' }],
+    });
   const keys = Object.keys(body);
   const extra = keys.filter((k) => k !== 'data');
-  if (extra.length) throw new AppError('VALIDATION_FAILED', `Unknown top-level field(s): ${extra.join(', ')}; send inputs inside "data"`, { issues: extra.map((k) => ({ path: k, message: 'unknown field' })) });
+  if (extra.length)
+    throw new AppError('VALIDATION_FAILED', `Unknown top-level field(s): ${extra.join(', ')}; send inputs inside "data"`, {
+      issues: extra.map((k) => ({ path: k, message: 'unknown field' })),
+    });
   const data = (body as { data?: unknown }).data;
   if (data === undefined || data === null) return {};
-  if (typeof data !== 'object' || Array.isArray(data)) throw new AppError('VALIDATION_FAILED', '"data" must be an object', { issues: [{ path: 'data', message: 'expected an object' }] });
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new AppError('VALIDATION_FAILED', '"data" must be an object', { issues: [{ path: 'data', message: 'expected an object' }] });
   return data;
 }
 
@@ -111,14 +118,17 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
   /** Validates the input and builds the context and the read-ahead; throws AppError on bad input. */
   const prepare = (req: FastifyRequest, reply: FastifyReply): Prepared => {
     let raw = op.method === 'GET' ? (req.query ?? {}) : unwrapEnvelope(req.body);
-    // Cookie transport (issue #19): the web app's refresh token comes from its HttpOnly cookie, not the body.
+    // Cookie transport: the web app's refresh token comes from its HttpOnly cookie, not the body.
     if (op.refreshTokenFromCookie && wantsCookieTransport(req) && (raw as { refreshToken?: unknown }).refreshToken === undefined) {
       const fromCookie = refreshTokenFromCookie(req);
       if (!fromCookie) throw new AppError('UNAUTHENTICATED', 'No session cookie; sign in again');
       raw = { ...(raw as object), refreshToken: fromCookie };
     }
     const nul = nulPath(raw);
-    if (nul !== null) throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, { issues: [{ path: nul, message: 'text must not contain NUL characters' }] });
+    if (nul !== null)
+      throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, {
+        issues: [{ path: nul, message: 'text must not contain NUL characters' }],
+      });
     const parsed = strictInput.safeParse(raw);
     if (!parsed.success) throw validationError(parsed.error);
     const input = parsed.data;
@@ -144,7 +154,11 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
   };
 
   /** The gates and the handler; `ahead` is the read-ahead when the Idempotency-Key claim already read it. */
-  const execute = async ({ input, ctx, reads }: Prepared, reply: FastifyReply, ahead?: Record<string, unknown>): Promise<{ status: number; body: unknown }> => {
+  const execute = async (
+    { input, ctx, reads }: Prepared,
+    reply: FastifyReply,
+    ahead?: Record<string, unknown>,
+  ): Promise<{ status: number; body: unknown }> => {
     if (ahead) (ctx as { ahead: Record<string, unknown> }).ahead = ahead;
     else if (Object.keys(reads).length) (ctx as { ahead: Record<string, unknown> }).ahead = await readTogether(services.db, reads);
     if (op.precheck) await op.precheck(input, ctx);
@@ -175,7 +189,10 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
   };
 
   /** An AppError becomes its answer (stored under an Idempotency-Key like any answer); anything else is a 500. */
-  const answer = async (reply: FastifyReply, fn: () => Promise<{ status: number; body: unknown }>): Promise<{ status: number; body: unknown }> => {
+  const answer = async (
+    reply: FastifyReply,
+    fn: () => Promise<{ status: number; body: unknown }>,
+  ): Promise<{ status: number; body: unknown }> => {
     try {
       return await fn();
     } catch (err) {
@@ -233,4 +250,3 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
     });
   }
 }
-

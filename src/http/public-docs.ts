@@ -41,7 +41,8 @@ const plainBody = (name: string, example: unknown) => ({
 
 const chargeEvent: Schema = {
   type: 'object',
-  description: 'A processor event (Paystack-compatible shape). Only `charge.success` credits a wallet; other events are stored and ignored.',
+  description:
+    'A processor event (Paystack-compatible shape). Only `charge.success` credits a wallet; other events are stored and ignored.',
   required: ['event', 'data'],
   properties: {
     event: { type: 'string', examples: ['charge.success'] },
@@ -75,15 +76,34 @@ export const PUBLIC_DOCS: PublicDoc[] = [
         'The processor posts its events here. The `x-processor-signature` header is the HMAC-SHA512 (hex) of the raw body with the processor secret key; it is checked before anything is parsed (401 otherwise). The event is stored and answered 200 at once; the wallet is credited by a job, once per reference however often the event arrives.',
       tags: ['Public'],
       security: [],
-      parameters: [{ name: 'x-processor-signature', in: 'header', required: true, description: 'HMAC-SHA512 of the raw body, hex', schema: { type: 'string' }, example: 'b1946ac92492d2347c6235b4d2611184' }],
+      parameters: [
+        {
+          name: 'x-processor-signature',
+          in: 'header',
+          required: true,
+          description: 'HMAC-SHA512 of the raw body, hex',
+          schema: { type: 'string' },
+          example: 'b1946ac92492d2347c6235b4d2611184',
+        },
+      ],
       requestBody: {
         required: true,
         content: json(ref('ProcessorEvent'), {
           event: 'charge.success',
-          data: { reference: 'top_01JD8Z6Q4X9R2M5N7P3K1T0W8Y', amount: 500000, currency: 'NGN', status: 'success', channel: 'card', paid_at: '2026-11-24T09:30:00.000Z' },
+          data: {
+            reference: 'top_01JD8Z6Q4X9R2M5N7P3K1T0W8Y',
+            amount: 500000,
+            currency: 'NGN',
+            status: 'success',
+            channel: 'card',
+            paid_at: '2026-11-24T09:30:00.000Z',
+          },
         }),
       },
-      responses: { '200': okAnswer('Stored; processed asynchronously'), ...errorResponses(['BAD_REQUEST', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE', 'INTERNAL']) },
+      responses: {
+        '200': okAnswer('Stored; processed asynchronously'),
+        ...errorResponses(['BAD_REQUEST', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE', 'INTERNAL']),
+      },
     },
   },
   {
@@ -96,8 +116,15 @@ export const PUBLIC_DOCS: PublicDoc[] = [
       description: "A client's fallback error screen reports what broke (spec 4.11). No token; at most 16 KB and 10 a minute per address.",
       tags: ['Public'],
       security: [],
-      requestBody: plainBody('ReportIssueInput', { message: 'The wallet screen crashed', url: 'https://app.example.com/wallet', appVersion: '1.4.0' }),
-      responses: { '200': okAnswer('Recorded', { id: { type: 'string' } }, { id: '42' }), ...errorResponses(['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED', 'INTERNAL']) },
+      requestBody: plainBody('ReportIssueInput', {
+        message: 'The wallet screen crashed',
+        url: 'https://app.example.com/wallet',
+        appVersion: '1.4.0',
+      }),
+      responses: {
+        '200': okAnswer('Recorded', { id: { type: 'string' } }, { id: '42' }),
+        ...errorResponses(['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED', 'INTERNAL']),
+      },
     },
   },
   {
@@ -107,7 +134,8 @@ export const PUBLIC_DOCS: PublicDoc[] = [
     operation: {
       operationId: 'loginFailed',
       summary: 'A failed sign-in seen by a client',
-      description: 'Records a failed sign-in for rate limiting and alerts (spec 4.11). No token; answers the same whether or not the identifier exists.',
+      description:
+        'Records a failed sign-in for rate limiting and alerts (spec 4.11). No token; answers the same whether or not the identifier exists.',
       tags: ['Public'],
       security: [],
       requestBody: plainBody('LoginFailedInput', { identifier: 'ada@example.com', method: 'pin', reason: 'wrong PIN' }),
@@ -126,7 +154,10 @@ export const PUBLIC_DOCS: PublicDoc[] = [
       tags: ['Public'],
       security: [],
       requestBody: plainBody('NotMeInput', { token: 'nm_01JD8Z6Q4X9R2M5N7P3K1T0W8Y' }),
-      responses: { '200': okAnswer('Every session is signed out'), ...errorResponses(['VALIDATION_FAILED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL']) },
+      responses: {
+        '200': okAnswer('Every session is signed out'),
+        ...errorResponses(['VALIDATION_FAILED', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL']),
+      },
     },
   },
   {
@@ -143,8 +174,16 @@ export const PUBLIC_DOCS: PublicDoc[] = [
       requestBody: {
         required: true,
         content: {
-          'application/json': { schema: { type: 'object', properties: { message_id: { type: 'string' }, status: { type: 'string' } } }, example: { message_id: '3017544054459', status: 'Delivered' } },
-          'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string' }, failureReason: { type: 'string' } } } },
+          'application/json': {
+            schema: { type: 'object', properties: { message_id: { type: 'string' }, status: { type: 'string' } } },
+            example: { message_id: '3017544054459', status: 'Delivered' },
+          },
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              properties: { id: { type: 'string' }, status: { type: 'string' }, failureReason: { type: 'string' } },
+            },
+          },
         },
       },
       responses: { '200': okAnswer('Recorded'), ...errorResponses(['BAD_REQUEST', 'UNAUTHENTICATED', 'INTERNAL']) },
@@ -162,8 +201,20 @@ export const PUBLIC_DOCS: PublicDoc[] = [
       responses: {
         '200': okAnswer(
           'The key',
-          { alg: { const: 'Ed25519' }, keyId: { type: 'string' }, publicKeyPem: { type: 'string' }, jwk: { type: 'object' }, canonicalization: { type: 'string' } },
-          { alg: 'Ed25519', keyId: 'rk1', publicKeyPem: '-----BEGIN PUBLIC KEY-----\n...\n-----END PUBLIC KEY-----\n', jwk: { kty: 'OKP', crv: 'Ed25519' }, canonicalization: 'sorted-key JSON' },
+          {
+            alg: { const: 'Ed25519' },
+            keyId: { type: 'string' },
+            publicKeyPem: { type: 'string' },
+            jwk: { type: 'object' },
+            canonicalization: { type: 'string' },
+          },
+          {
+            alg: 'Ed25519',
+            keyId: 'rk1',
+            publicKeyPem: '-----BEGIN PUBLIC KEY-----\n...\n-----END PUBLIC KEY-----\n',
+            jwk: { kty: 'OKP', crv: 'Ed25519' },
+            canonicalization: 'sorted-key JSON',
+          },
         ),
       },
     },
@@ -171,7 +222,14 @@ export const PUBLIC_DOCS: PublicDoc[] = [
   {
     method: 'GET',
     path: '/healthz',
-    operation: { operationId: 'healthz', summary: 'Liveness', description: 'The process answers.', tags: ['Platform'], security: [], responses: { '200': okAnswer('Alive') } },
+    operation: {
+      operationId: 'healthz',
+      summary: 'Liveness',
+      description: 'The process answers.',
+      tags: ['Platform'],
+      security: [],
+      responses: { '200': okAnswer('Alive') },
+    },
   },
   {
     method: 'GET',
@@ -191,10 +249,14 @@ export const PUBLIC_DOCS: PublicDoc[] = [
     operation: {
       operationId: 'metrics',
       summary: 'Prometheus metrics',
-      description: 'Prometheus text format. Needs `Authorization: Bearer <METRICS_TOKEN>` when METRICS_TOKEN is set (always in production).',
+      description:
+        'Prometheus text format. Needs `Authorization: Bearer <METRICS_TOKEN>` when METRICS_TOKEN is set (always in production).',
       tags: ['Platform'],
       security: [{ metricsToken: [] }],
-      responses: { '200': { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errorResponses(['UNAUTHENTICATED']) },
+      responses: {
+        '200': { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
+        ...errorResponses(['UNAUTHENTICATED']),
+      },
     },
   },
   {
@@ -209,7 +271,10 @@ export const PUBLIC_DOCS: PublicDoc[] = [
       responses: {
         '200': {
           description: 'The key set',
-          content: json({ type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object' } } } }, { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1' }] }),
+          content: json(
+            { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object' } } } },
+            { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1' }] },
+          ),
         },
       },
     },
@@ -223,7 +288,15 @@ export const PUBLIC_DOCS: PublicDoc[] = [
       description: 'Changes nothing (mail scanners open links): it shows a button that posts the token to the same path.',
       tags: ['Public'],
       security: [],
-      parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', maxLength: 200 }, example: 'nm_01JD8Z6Q4X9R2M5N7P3K1T0W8Y' }],
+      parameters: [
+        {
+          name: 'token',
+          in: 'query',
+          required: true,
+          schema: { type: 'string', maxLength: 200 },
+          example: 'nm_01JD8Z6Q4X9R2M5N7P3K1T0W8Y',
+        },
+      ],
       responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
     },
   },
@@ -233,7 +306,8 @@ export const PUBLIC_DOCS: PublicDoc[] = [
     operation: {
       operationId: 'kycFile',
       summary: 'A KYC file by its signed URL',
-      description: 'The URLs of getKycFileUrl and adminGetKycSubmission: valid for minutes, HMAC-signed (`expires`, `sig`); anything else is 404.',
+      description:
+        'The URLs of getKycFileUrl and adminGetKycSubmission: valid for minutes, HMAC-signed (`expires`, `sig`); anything else is 404.',
       tags: ['Public'],
       security: [],
       parameters: [
@@ -242,7 +316,14 @@ export const PUBLIC_DOCS: PublicDoc[] = [
         { name: 'sig', in: 'query', required: true, schema: { type: 'string' }, example: 'c2lnbmF0dXJl' },
       ],
       responses: {
-        '200': { description: 'The file', content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } }, 'image/png': { schema: { type: 'string', format: 'binary' } }, 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+        '200': {
+          description: 'The file',
+          content: {
+            'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+            'image/png': { schema: { type: 'string', format: 'binary' } },
+            'application/pdf': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
         ...errorResponses(['NOT_FOUND']),
       },
     },

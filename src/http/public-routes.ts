@@ -20,17 +20,17 @@ publicRouteModules.push(registerKycFileRoute);
 
 publicRouteModules.push(loginFailedRoute);
 
-// The "this wasn't me" link of credential-change notices (issue #22); not a spec 4.11 endpoint.
+// The "this wasn't me" link of credential-change notices; not a spec 4.11 endpoint.
 publicRouteModules.push(notMeRoutes);
 
 publicRouteModules.push(registerPaymentsWebhook);
 
 publicRouteModules.push(reportIssueRoute);
 
-// The SMS gateway's delivery reports (issue #21); not a spec 4.11 endpoint.
+// The SMS gateway's delivery reports; not a spec 4.11 endpoint.
 publicRouteModules.push(registerSmsReportRoute);
 
-// The receipt verification key (issue 9); not a spec 4.11 endpoint, so not in public-endpoints.ts.
+// The receipt verification key; not a spec 4.11 endpoint, so not in public-endpoints.ts.
 publicRouteModules.push(receiptKeyRoute);
 
 export async function registerPublicRoutes(app: FastifyInstance, services: Services) {

@@ -4,7 +4,6 @@ import type { AuthUser } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';
 import type { Services } from '../services.js';
 
-
 /**
  * The operation registry (DESIGN §3). One declaration per operation gives both path forms, validation,
  * gates, idempotency, rate limits, OpenAPI and the registry-walking tests. Handlers stay thin.
@@ -37,7 +36,7 @@ export interface Gates {
   /** Step-up grant (X-Grant-Token) when the user has 2FA enrolled (DESIGN §5). */
   stepUp?: boolean;
   /**
-   * Credential changes (issue #22): a step-up grant (X-Grant-Token from verifyStepupChallenge, with an authenticator
+   * Credential changes: a step-up grant (X-Grant-Token from verifyStepupChallenge, with an authenticator
    * or e-mailed code) always, whether or not 2FA is on: a stolen access token alone changes no credential.
    */
   reauth?: boolean;
@@ -55,7 +54,7 @@ export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O e
   gates?: Gates;
   /**
    * Reads the checks and the handler need, each a scalar SQL subquery (typically a json_build_object), run
-   * together with the PIN gate's row in ONE statement before the precheck (issue 11: a transfer read its
+   * together with the PIN gate's row in ONE statement before the precheck (a transfer read its
    * eligibility, PIN and recipient in three round trips). Results land in ctx.ahead; the checks still run in
    * their usual order.
    */
@@ -68,7 +67,7 @@ export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O e
   cacheSeconds?: number;
   /** Error codes this operation can answer beyond the common ones, for OpenAPI. */
   errors?: ErrorCode[];
-  /** Cookie transport (issue #19): with `X-Session-Transport: cookie`, a missing refreshToken is read from the cookie. */
+  /** Cookie transport: with `X-Session-Transport: cookie`, a missing refreshToken is read from the cookie. */
   refreshTokenFromCookie?: boolean;
   /** Cookie transport: this operation ends the session, so the refresh cookie is cleared. */
   endsSession?: boolean;

@@ -4,12 +4,13 @@ import helmet, { type HelmetOptions } from 'helmet';
 /**
  * helmet's response headers for `options`, worked out once. With no content security policy (the interactive docs
  * need inline scripts) every header helmet sets is the same for every request, so setting this object from one
- * hook gives the same answers as running helmet's middleware per request, at a fraction of the cost (issue 11:
+ * hook gives the same answers as running helmet's middleware per request, at a fraction of the cost (
  * the per-request middleware was a sizeable share of a cheap request's CPU). Headers helmet removes are listed
  * in `remove`.
  */
 export function securityHeaders(options: HelmetOptions): { set: Record<string, string>; remove: string[] } {
-  if (options.contentSecurityPolicy !== false) throw new Error('securityHeaders: a content security policy may vary per request; use @fastify/helmet');
+  if (options.contentSecurityPolicy !== false)
+    throw new Error('securityHeaders: a content security policy may vary per request; use @fastify/helmet');
   const set: Record<string, string> = {};
   const remove: string[] = [];
   const res = {

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { serverFnPath } from './registry.js';
 
 /**
- * Cookie transport for refresh tokens (issue #19, DESIGN §13): the web app sends `X-Session-Transport: cookie`,
+ * Cookie transport for refresh tokens (DESIGN §13): the web app sends `X-Session-Transport: cookie`,
  * and the refresh token then travels only in an HttpOnly, SameSite=Strict cookie scoped to the refresh and
  * sign-out paths, never in a body JavaScript can read. API clients that do not send the header keep the JSON
  * tokens. A custom header cannot be sent cross-site without a CORS preflight, and SameSite=Strict keeps the
@@ -39,7 +39,14 @@ export function refreshTokenFromCookie(req: FastifyRequest): string | undefined 
 function cookie(config: Config, path: string, value: string, maxAgeSeconds: number): string {
   // Secure everywhere but plain-http localhost (a browser drops Secure cookies on http://localhost otherwise).
   const local = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/.test(config.publicUrl);
-  return [`${REFRESH_COOKIE}=${value}`, `Path=${path}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(local ? [] : ['Secure'])].join('; ');
+  return [
+    `${REFRESH_COOKIE}=${value}`,
+    `Path=${path}`,
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(local ? [] : ['Secure']),
+  ].join('; ');
 }
 
 /**
@@ -50,10 +57,16 @@ export function moveRefreshTokenToCookie(config: Config, reply: FastifyReply, bo
   const token = body.session?.refreshToken;
   if (!body.ok || !token) return body;
   const maxAge = config.auth.refreshTtlSeconds;
-  reply.header('set-cookie', REFRESH_COOKIE_PATHS.map((p) => cookie(config, p, token, maxAge)));
+  reply.header(
+    'set-cookie',
+    REFRESH_COOKIE_PATHS.map((p) => cookie(config, p, token, maxAge)),
+  );
   return { ...body, session: { ...body.session, refreshToken: '' } };
 }
 
 export function clearRefreshCookie(config: Config, reply: FastifyReply) {
-  reply.header('set-cookie', REFRESH_COOKIE_PATHS.map((p) => cookie(config, p, '', 0)));
+  reply.header(
+    'set-cookie',
+    REFRESH_COOKIE_PATHS.map((p) => cookie(config, p, '', 0)),
+  );
 }

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Serves the built customer app (issue #19, DESIGN §13) from the same process: hashed assets cached for a year,
+ * Serves the built customer app (DESIGN §13) from the same process: hashed assets cached for a year,
  * the service worker and the page never cached, every other GET that asks for HTML answered with the page (the
  * app's router takes it from there). The files are read and compressed (brotli, gzip) once at start.
  * The API's paths keep their JSON answers, including 404s.
@@ -62,8 +62,17 @@ function load(dir: string): Map<string, Asset> {
         files.set(url, {
           type: TYPES[ext] ?? 'application/octet-stream',
           body,
-          ...(compressible ? { br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: zlib.gzipSync(body, { level: 9 }) } : {}),
-          cache: url.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : url === '/sw.js' || url === '/index.html' ? 'no-cache' : 'public, max-age=86400',
+          ...(compressible
+            ? {
+                br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+                gzip: zlib.gzipSync(body, { level: 9 }),
+              }
+            : {}),
+          cache: url.startsWith('/assets/')
+            ? 'public, max-age=31536000, immutable'
+            : url === '/sw.js' || url === '/index.html'
+              ? 'no-cache'
+              : 'public, max-age=86400',
         });
       }
     }
@@ -92,7 +101,8 @@ export function registerWebApp(app: FastifyInstance, dir: string | undefined): b
     const url = req.url.split('?')[0];
     const file = files.get(url);
     if (file) return send(req, reply, file);
-    if (API_PATHS.test(url) || url.startsWith('/assets/') || !String(req.headers.accept ?? '').includes('text/html')) return notFound(req, reply);
+    if (API_PATHS.test(url) || url.startsWith('/assets/') || !String(req.headers.accept ?? '').includes('text/html'))
+      return notFound(req, reply);
     return send(req, reply, page);
   };
   app.get('/', handler);

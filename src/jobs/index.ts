@@ -16,7 +16,13 @@ export const JOB_CLEANUP_BATCH = 5000;
 
 /** Registers every job and schedule. A module adds its registrar to moduleJobs. */
 export type JobRegistrar = (services: Services) => void;
-export const moduleJobs: JobRegistrar[] = [registerNotificationJobs, registerGrowthJobs, registerPaymentsJobs, registerVtuJobs, registerScheduleJobs];
+export const moduleJobs: JobRegistrar[] = [
+  registerNotificationJobs,
+  registerGrowthJobs,
+  registerPaymentsJobs,
+  registerVtuJobs,
+  registerScheduleJobs,
+];
 moduleJobs.push(registerSecurityJobs);
 
 export function registerJobs(services: Services) {
@@ -39,7 +45,10 @@ export function registerJobs(services: Services) {
       if (!retentionMs) return;
       const before = new Date(clock.now().getTime() - retentionMs);
       for (let i = 0; i < 100; i++) {
-        const gone = await rows(db, sql`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE status = 'done' AND updated_at < ${before} LIMIT ${JOB_CLEANUP_BATCH}) RETURNING 1 AS x`);
+        const gone = await rows(
+          db,
+          sql`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE status = 'done' AND updated_at < ${before} LIMIT ${JOB_CLEANUP_BATCH}) RETURNING 1 AS x`,
+        );
         if (gone.length < JOB_CLEANUP_BATCH) break;
       }
     },

@@ -142,7 +142,12 @@ export class JobQueue {
    */
   async markDone(exec: Executor, id: string): Promise<boolean> {
     const now = this.clock.now();
-    return Boolean(await one(exec, sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now} WHERE id = ${id}::bigint AND status = 'queued' RETURNING 1 AS x`));
+    return Boolean(
+      await one(
+        exec,
+        sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now} WHERE id = ${id}::bigint AND status = 'queued' RETURNING 1 AS x`,
+      ),
+    );
   }
 
   /** Enqueue the current slot of every cron schedule (idempotent per slot). */
@@ -151,7 +156,10 @@ export class JobQueue {
     for (const c of this.crons) {
       const off = c.offsetMs ?? 0;
       const slot = Math.floor((now - off) / c.everyMs) * c.everyMs + off;
-      await this.enqueue(this.db, c.job, c.payload ?? {}, { singletonKey: `cron:${c.job}:${new Date(slot).toISOString()}`, runAt: new Date(slot) });
+      await this.enqueue(this.db, c.job, c.payload ?? {}, {
+        singletonKey: `cron:${c.job}:${new Date(slot).toISOString()}`,
+        runAt: new Date(slot),
+      });
     }
   }
 
@@ -176,7 +184,7 @@ export class JobQueue {
     const lockUntil = new Date(now.getTime() + 5 * MINUTE);
     // A running job whose lock expired belongs to a crashed worker and is claimed again, first. Due jobs come off
     // the partial index in claim order (priority, then due time) and the scan stops at the limit: under a backlog
-    // of thousands one OR'ed query sorted every due row on each claim (issue 11).
+    // of thousands one OR'ed query sorted every due row on each claim.
     return rows<{ id: string; queue: string; payload: unknown; attempts: number; max_attempts: number }>(
       this.db,
       sql`WITH stale AS (

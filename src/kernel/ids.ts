@@ -13,7 +13,7 @@ export function ulid(now = Date.now()): string {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  // 16 random bytes from a pool filled 4 KiB at a time (issue 11: one getrandom call per id showed in profiles).
+  // 16 random bytes from a pool filled 4 KiB at a time (one getrandom call per id showed in profiles).
   if (poolAt + 16 > pool.length) {
     randomFillSync(pool);
     poolAt = 0;

@@ -26,7 +26,7 @@ export const nairaAmount = (opts: { min?: number; max?: number } = {}) => {
 export const naira = z.number().meta({ id: 'Naira', description: 'naira, at most 2 decimals (kobo precision)', examples: [1500] });
 
 // One formatter for the process: toLocaleString with options builds a new Intl.NumberFormat on every call, which
-// showed up in the transfer profile (issue 11). Same output.
+// showed up in the transfer profile. Same output.
 const NAIRA_FORMAT = new Intl.NumberFormat('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export function formatNaira(kobo: bigint): string {

@@ -9,7 +9,11 @@ export const pageInput = {
     .min(1, 'limit must be at least 1')
     .default(20)
     .transform((n) => Math.min(n, PAGE_CAP)),
-  offset: z.coerce.number({ error: 'offset must be a number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0),
+  offset: z.coerce
+    .number({ error: 'offset must be a number' })
+    .int('offset must be a whole number')
+    .min(0, 'offset must be 0 or more')
+    .default(0),
 };
 
 export const pageOutput = <T extends z.ZodType>(item: T) =>

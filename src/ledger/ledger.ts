@@ -3,7 +3,17 @@ import { AppError } from '../kernel/errors.js';
 import { one, rows, type Db, type Executor, type Tx } from '../db/client.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
 import { currentEffectMarker, markEffect } from '../lib/effect-marker.js';
-import { accountCode, isRetrySignal, NEGATIVE_ALLOWED, outflowOf, type AccountRef, type Ledger, type PostInput, type Posted, type UserAccountKind } from './types.js';
+import {
+  accountCode,
+  isRetrySignal,
+  NEGATIVE_ALLOWED,
+  outflowOf,
+  type AccountRef,
+  type Ledger,
+  type PostInput,
+  type Posted,
+  type UserAccountKind,
+} from './types.js';
 
 // The ledger's types live in types.ts; importers keep using this module.
 export * from './types.js';
@@ -56,7 +66,13 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
                              WHEN outflow_day = ${today}::date THEN outflow_today + ${outflow} ELSE ${outflow} END`;
 
   /** Moves a user account's materialised balance; the conditional UPDATE is the non-negative check and the row lock. */
-  async function applyToUserAccount(tx: Tx, ref: AccountRef, amount: bigint, outflow: bigint, today: string): Promise<{ id: string; balance: bigint }> {
+  async function applyToUserAccount(
+    tx: Tx,
+    ref: AccountRef,
+    amount: bigint,
+    outflow: bigint,
+    today: string,
+  ): Promise<{ id: string; balance: bigint }> {
     const code = accountCode(ref);
     const update = () =>
       one<{ id: string; balance: string }>(
@@ -88,7 +104,8 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     if (sum !== 0n) throw new Error(`ledger: ${input.reference} is unbalanced by ${sum} kobo`);
     for (const l of input.limits ?? []) {
       const code = accountCode({ user: l.user, kind: 'wallet' });
-      if (!input.entries.some((e) => accountCode(e.account) === code)) throw new Error(`ledger: ${input.reference} limits ${code}, which it does not touch`);
+      if (!input.entries.some((e) => accountCode(e.account) === code))
+        throw new Error(`ledger: ${input.reference} limits ${code}, which it does not touch`);
     }
 
     const now = clock.now();
@@ -127,23 +144,32 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
    * changed under the statement: ledger_retry(), migration 0005, undid all of it). Alone (autocommit) it simply
    * runs again with a fresh view; inside a caller's transaction the transaction is lost, so the caller is told.
    */
-  async function postOnce(exec: Executor, input: PostInput, system: { id: string; amount: bigint }[], now: Date, alone: boolean): Promise<FastOutcome> {
+  async function postOnce(
+    exec: Executor,
+    input: PostInput,
+    system: { id: string; amount: bigint }[],
+    now: Date,
+    alone: boolean,
+  ): Promise<FastOutcome> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await postInOneStatement(exec, input, system, now);
       } catch (err) {
         if (!isRetrySignal(err)) throw err;
         if (!alone || attempt >= 5) {
-          throw new AppError('CONFLICT', 'The wallet changed while this was being processed; nothing was charged, try again', { cause: err });
+          throw new AppError('CONFLICT', 'The wallet changed while this was being processed; nothing was charged, try again', {
+            cause: err,
+          });
         }
       }
     }
   }
 
-  type FastOutcome = { outcome: 'posted'; posted: Posted } | { outcome: 'duplicate' | 'insufficient' | 'missing' } | { outcome: 'limit'; error: Error };
+  type FastOutcome =
+    { outcome: 'posted'; posted: Posted } | { outcome: 'duplicate' | 'insufficient' | 'missing' } | { outcome: 'limit'; error: Error };
 
   /**
-   * The whole posting in one statement (issue 11: a transfer's money statements were five round trips). In order,
+   * The whole posting in one statement (a transfer's money statements were five round trips). In order,
    * through the CTEs' dependencies: when every user account exists (accounts are never deleted, so the snapshot
    * can tell), lock them in code order (the same order as step by step, so concurrent postings cannot deadlock;
    * a posting that must first create an account locks nothing in this attempt, so it cannot hold one account
@@ -152,7 +178,12 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
    * request's Idempotency-Key claim. A refused check or a reused reference writes nothing at all, so the caller's
    * transaction is untouched, exactly as when the step-by-step path throws before its first write.
    */
-  async function postInOneStatement(tx: Executor, input: PostInput, system: { id: string; amount: bigint }[], now: Date): Promise<FastOutcome> {
+  async function postInOneStatement(
+    tx: Executor,
+    input: PostInput,
+    system: { id: string; amount: bigint }[],
+    now: Date,
+  ): Promise<FastOutcome> {
     const today = lagosDate(now);
     const limitOf = new Map((input.limits ?? []).map((l) => [accountCode({ user: l.user, kind: 'wallet' }), l]));
     const user = input.entries
@@ -180,7 +211,14 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     // used = today's outflow on a row, clamped at zero (refunds of an earlier day net it below).
     const usedOf = (row: SQL) => sql`GREATEST(CASE WHEN ${row}.outflow_day = ${today}::date THEN ${row}.outflow_today ELSE 0 END, 0)`;
     const used = usedOf(sql`l`);
-    const r = (await one<{ n: number; funds: boolean; within: boolean; tx_id: string | null; balances: Record<string, string> | null; seen: Record<string, [string, string]> | null }>(
+    const r = (await one<{
+      n: number;
+      funds: boolean;
+      within: boolean;
+      tx_id: string | null;
+      balances: Record<string, string> | null;
+      seen: Record<string, [string, string]> | null;
+    }>(
       tx,
       sql`WITH v(code, amount, outflow, max_outflow, max_balance) AS (VALUES ${userValues}),
           present AS (SELECT count(*)::int AS n FROM accounts WHERE code IN (SELECT code FROM v)),
@@ -219,21 +257,23 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       return { outcome: 'posted', posted: { transactionId: r.tx_id, balances } };
     }
     if (r.n !== user.length) return { outcome: 'missing' };
-    // The same arithmetic as the statement, on the values it saw, names the refusal. Order matters (issue #22,
+    // The same arithmetic as the statement, on the values it saw, names the refusal. Order matters (
     // finding 4): what the payer can know of itself (its daily outflow, its funds) answers before a balance cap, which
     // is about the payee, so a payer without the money learns nothing of the payee's balance.
     const seen = (code: string) => (r.seen?.[code] ?? ['0', '0']).map(BigInt);
     if (!r.within) {
       for (const u of user) {
         const usedToday = seen(u.code)[1];
-        if (u.limit?.dailyOutflow && usedToday + u.outflow > u.limit.dailyOutflow.max) return { outcome: 'limit', error: u.limit.dailyOutflow.refuse(usedToday) };
+        if (u.limit?.dailyOutflow && usedToday + u.outflow > u.limit.dailyOutflow.max)
+          return { outcome: 'limit', error: u.limit.dailyOutflow.refuse(usedToday) };
       }
     }
     if (!r.funds) return { outcome: 'insufficient' };
     if (!r.within) {
       for (const u of user) {
         const balance = seen(u.code)[0];
-        if (u.limit?.balance && balance + u.amount > u.limit.balance.max) return { outcome: 'limit', error: u.limit.balance.refuse(balance) };
+        if (u.limit?.balance && balance + u.amount > u.limit.balance.max)
+          return { outcome: 'limit', error: u.limit.balance.refuse(balance) };
       }
       throw new Error(`ledger: ${input.reference}: a limit refused the posting but none matched`);
     }
@@ -268,7 +308,9 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
         values.push(sql`(${inserted.id}, ${id}, ${e.amount}, NULL, ${now})`);
       }
     }
-    await tx.execute(sql`INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at) VALUES ${sql.join(values, sql`, `)}`);
+    await tx.execute(
+      sql`INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at) VALUES ${sql.join(values, sql`, `)}`,
+    );
     const posted = sql`(SELECT ${inserted.id}::bigint AS id, ${JSON.stringify(Object.fromEntries(Object.entries(balances).map(([k, v]) => [k, v.toString()])))}::jsonb AS balances) AS posted`;
     for (const r of input.riders ?? []) await tx.execute(sql`WITH ${r.ctes(posted, 'rider0_')} SELECT 1`);
     return { transactionId: inserted.id, balances };

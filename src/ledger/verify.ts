@@ -69,7 +69,10 @@ export async function verifyLedger(exec: Executor): Promise<VerifyReport> {
         GROUP BY a.id, a.code, a.outflow_day, a.outflow_today
         HAVING a.outflow_today <> COALESCE(-SUM(e.amount) FILTER (WHERE t.id IS NOT NULL), 0)`,
   );
-  const walletCount = await rows<{ n: string }>(exec, sql`SELECT count(*)::text AS n FROM accounts WHERE kind = 'wallet' AND outflow_day IS NOT NULL`);
+  const walletCount = await rows<{ n: string }>(
+    exec,
+    sql`SELECT count(*)::text AS n FROM accounts WHERE kind = 'wallet' AND outflow_day IS NOT NULL`,
+  );
   checked.push({ invariant: "each wallet's outflow counter equals the outflow entries of its day", count: Number(walletCount[0].n) });
   for (const o of outflow) breaches.push({ invariant: 'outflow counter', detail: `${o.code}: ${o.counter} on ${o.day}, entries ${o.s}` });
 

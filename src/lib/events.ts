@@ -12,7 +12,12 @@ export interface DomainEvents {
   /** A KYC tier was approved. */
   'kyc.approved': { userId: string; tier: number };
   /** Money arrived in a user's wallet from outside it (top-up, DVA transfer, transfer received, refund excluded). */
-  'wallet.credited': { userId: string; amount: bigint; source: 'topup' | 'dva' | 'transfer' | 'adjustment' | 'savings' | 'other'; reference: string };
+  'wallet.credited': {
+    userId: string;
+    amount: bigint;
+    source: 'topup' | 'dva' | 'transfer' | 'adjustment' | 'savings' | 'other';
+    reference: string;
+  };
   /** A VTU purchase was delivered. */
   'vtu.succeeded': { userId: string; transactionId: string; amount: bigint; service: string };
   /** The account was closed (settings): scrub personal data you hold for this user, keep money records. */
@@ -41,7 +46,7 @@ export interface EventRider {
 }
 
 /**
- * A subscriber's form for an emitter that makes its change in ONE autocommit statement (issue 11: a delivered VTU
+ * A subscriber's form for an emitter that makes its change in ONE autocommit statement (a delivered VTU
  * purchase): what the subscriber would do first rides on that statement, and after() gets the rider's output once
  * the statement has committed. after() must not throw, and whatever it still has to do must survive a crash
  * between the commit and it (the rider can write a job for it).
@@ -120,7 +125,7 @@ export class EventBus {
 
   /**
    * Runs the subscribers' checks now (one statement, none without checks) and returns the emit for later. For an
-   * emitter whose transaction holds hot row locks (issue 11: a transfer's wallets): the checks run before the
+   * emitter whose transaction holds hot row locks (a transfer's wallets): the checks run before the
    * locks are taken, so an event nobody needs costs nothing under them. The checks see the state as of now; a
    * subscriber that starts to apply between the two (a loan disbursed to the recipient in the same instant)
    * misses this one event (docs/decisions.md).

@@ -1,5 +1,5 @@
 /**
- * Test-only crash hook for the crash matrix (issue 10, test/multi/crash-matrix.test.ts). When FAULT_POINT
+ * Test-only crash hook for the crash matrix (test/multi/crash-matrix.test.ts). When FAULT_POINT
  * names one of these points, the process kills itself with SIGKILL on reaching it: no finally block, no
  * rollback handler, no graceful close runs, exactly like a power cut or an OOM kill. Production refuses to start
  * with FAULT_POINT set (src/config.ts); unset, every point is a no-op comparison.

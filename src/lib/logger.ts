@@ -2,7 +2,7 @@ import pino from 'pino';
 
 export type Logger = pino.Logger;
 
-/** Fields never written to a log line (issue 2: authorization, cookies, pin, code, otp, nin, bvn, tokens, secrets). */
+/** Fields never written to a log line (authorization, cookies, pin, code, otp, nin, bvn, tokens, secrets). */
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -38,11 +38,20 @@ export const REDACT_PATHS = [
 const SECRET_QUERY = /([?&](?:sig|signature|token|access_token|code)=)[^&#]*/gi;
 export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
-/** Requests as a log line shows them (issue #22: a signed URL's signature is a credential). */
+/** Requests as a log line shows them (a signed URL's signature is a credential). */
 function serializeRequest(req: { method?: string; url?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) {
-  return { method: req.method, url: req.url ? redactUrl(req.url) : req.url, hostname: req.hostname, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return {
+    method: req.method,
+    url: req.url ? redactUrl(req.url) : req.url,
+    hostname: req.hostname,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
 }
 
 export function createLogger(opts: { level: string; stream?: pino.DestinationStream }): Logger {
-  return pino({ level: opts.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { req: serializeRequest } }, opts.stream);
+  return pino(
+    { level: opts.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { req: serializeRequest } },
+    opts.stream,
+  );
 }

@@ -1,7 +1,7 @@
 import client from 'prom-client';
 
 /**
- * Process-wide Prometheus metrics that code outside http/ records (issue #21): upstream calls and SMS sends.
+ * Process-wide Prometheus metrics that code outside http/ records: upstream calls and SMS sends.
  * Every app's /metrics merges this registry with its own (src/http/metrics.ts).
  */
 export const processMetrics = new client.Registry();
@@ -28,7 +28,11 @@ export function outcomeOfStatus(status: number): UpstreamOutcome {
 }
 
 /** Times `call` under `upstream`; a thrown error counts as a timeout when `isTimeout` says so, else as network. */
-export async function timedUpstream<T extends { status: number }>(upstream: string, call: () => Promise<T>, isTimeout: (err: unknown) => boolean): Promise<T> {
+export async function timedUpstream<T extends { status: number }>(
+  upstream: string,
+  call: () => Promise<T>,
+  isTimeout: (err: unknown) => boolean,
+): Promise<T> {
   const end = upstreamDuration.startTimer({ upstream });
   try {
     const res = await call();

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Is an address on the public internet? (issue #22, finding 5: SSRF through push subscriptions.) Everything else is
+ * Is an address on the public internet? (SSRF through push subscriptions.) Everything else is
  * refused: private, loopback, link-local, shared (CGNAT), benchmarking, documentation, multicast, reserved and
  * unspecified ranges, and IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4) when the embedded
  * address is not public itself.

@@ -18,4 +18,22 @@ import { loanOperations } from './loans/operations.js';
 import { vtuOperations } from './vtu/operations.js';
 
 /** Every operation of the service. A module adds its list here. */
-export const allOperations: AnyOperation[] = [...kycOperations, ...identityOperations, ...walletOperations, ...notificationsOperations, ...securityOperations, ...settingsOperations, ...marketplaceOperations, ...subscriptionOperations, ...supportOperations, ...reportOperations, ...receiptOperations, ...scheduleOperations, ...growthOperations, ...savingsOperations, ...loanOperations, ...paymentsOperations, ...vtuOperations];
+export const allOperations: AnyOperation[] = [
+  ...kycOperations,
+  ...identityOperations,
+  ...walletOperations,
+  ...notificationsOperations,
+  ...securityOperations,
+  ...settingsOperations,
+  ...marketplaceOperations,
+  ...subscriptionOperations,
+  ...supportOperations,
+  ...reportOperations,
+  ...receiptOperations,
+  ...scheduleOperations,
+  ...growthOperations,
+  ...savingsOperations,
+  ...loanOperations,
+  ...paymentsOperations,
+  ...vtuOperations,
+];

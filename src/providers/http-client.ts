@@ -3,7 +3,7 @@ import https from 'node:https';
 
 /**
  * Outbound HTTP to the VTU providers and the payment processor, the hot upstreams: node:http(s) on keep-alive
- * agents. It replaced WHATWG fetch (issue 11: fetch's Request/Response, header-list and stream machinery was about a
+ * agents. It replaced WHATWG fetch (fetch's Request/Response, header-list and stream machinery was about a
  * tenth of a VTU purchase's CPU in the service, for a small JSON request and answer). What it does not do, on
  * purpose: follow redirects, decompress (it asks for no encoding), or retry; a failed request is the caller's to
  * judge (a purchase that may have reached the provider is requeried, never sent again).
@@ -58,24 +58,28 @@ export function outboundRequest(url: string, req: OutboundRequest): Promise<Outb
       clearTimeout(timer);
       fn();
     };
-    const request = (protocol === 'https:' ? https : http).request(target, { method: req.method, headers, agent: agents[protocol] }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) {
-          settle(() => reject(new Error(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`)));
-          request.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('end', () => settle(() => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })));
-      res.on('error', (err) => settle(() => reject(err)));
-      res.on('close', () => {
-        if (!res.complete) settle(() => reject(new Error('the connection closed before the answer was complete')));
-      });
-    });
+    const request = (protocol === 'https:' ? https : http).request(
+      target,
+      { method: req.method, headers, agent: agents[protocol] },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            settle(() => reject(new Error(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`)));
+            request.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => settle(() => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') })));
+        res.on('error', (err) => settle(() => reject(err)));
+        res.on('close', () => {
+          if (!res.complete) settle(() => reject(new Error('the connection closed before the answer was complete')));
+        });
+      },
+    );
     const timer = setTimeout(() => {
       settle(() => reject(new UpstreamTimeout(`no answer within ${req.timeoutMs} ms`)));
       request.destroy();

@@ -28,7 +28,12 @@ export type HttpTransport = (url: string, req: TransportRequest) => Promise<Tran
 
 /** The parts of a Fastify instance the loopback needs (domain code stays free of Fastify types). */
 export interface InjectableApp {
-  inject(opts: { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }): Promise<{ statusCode: number; body: string }>;
+  inject(opts: {
+    method: 'GET' | 'POST';
+    url: string;
+    headers?: Record<string, string>;
+    payload?: string;
+  }): Promise<{ statusCode: number; body: string }>;
   server: { listening: boolean };
 }
 
@@ -39,7 +44,8 @@ export interface LoopbackTransport {
 }
 
 /** Real HTTP (src/providers/http-client.ts); a timeout rejects with UpstreamTimeout. */
-export const networkTransport: HttpTransport = (url, req) => outboundRequest(url, { method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs ?? 15_000 });
+export const networkTransport: HttpTransport = (url, req) =>
+  outboundRequest(url, { method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs ?? 15_000 });
 
 export function createLoopbackTransport(publicUrl: string, network: HttpTransport = networkTransport): LoopbackTransport {
   let app: InjectableApp | null = null;

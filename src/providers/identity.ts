@@ -117,7 +117,8 @@ export function createHttpIdentityProvider(opts: { baseUrl?: string; apiKey?: st
     if (res.status === 404) return { found: false };
     if (!res.ok) throw new AppError('UPSTREAM_ERROR', `The identity look-up service answered ${res.status}; try again shortly`);
     const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-    if (!json || typeof json !== 'object') throw new AppError('UPSTREAM_ERROR', 'The identity look-up service answered badly; try again shortly');
+    if (!json || typeof json !== 'object')
+      throw new AppError('UPSTREAM_ERROR', 'The identity look-up service answered badly; try again shortly');
     return json;
   };
   const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);

@@ -70,7 +70,12 @@ export function signProcessorPayload(secret: string, rawBody: Buffer | string): 
   return createHmac('sha512', secret).update(rawBody).digest('hex');
 }
 
-const envelope = z.object({ status: z.boolean(), message: z.string().optional(), data: z.unknown().optional(), meta: z.unknown().optional() });
+const envelope = z.object({
+  status: z.boolean(),
+  message: z.string().optional(),
+  data: z.unknown().optional(),
+  meta: z.unknown().optional(),
+});
 
 const koboField = z.union([z.number(), z.string().regex(/^\d+$/)]).transform((v) => BigInt(v));
 
@@ -126,14 +131,30 @@ export function parseChargeEvent(payload: unknown): ChargeEvent {
   };
 }
 
-export function createPaystackStyleAdapter(opts: { id: string; baseUrl: string; secretKey: string; transport: HttpTransport; timeoutMs?: number }): ProcessorAdapter {
+export function createPaystackStyleAdapter(opts: {
+  id: string;
+  baseUrl: string;
+  secretKey: string;
+  transport: HttpTransport;
+  timeoutMs?: number;
+}): ProcessorAdapter {
   const base = opts.baseUrl.replace(/\/$/, '');
   const headers = { authorization: `Bearer ${opts.secretKey}`, 'content-type': 'application/json', accept: 'application/json' };
 
-  async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: z.infer<typeof envelope> | null }> {
+  async function request(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: z.infer<typeof envelope> | null }> {
     let res;
     try {
-      res = await opts.transport(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: opts.timeoutMs, upstream: `processor:${opts.id}` });
+      res = await opts.transport(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        timeoutMs: opts.timeoutMs,
+        upstream: `processor:${opts.id}`,
+      });
     } catch (err) {
       throw new AppError('UPSTREAM_ERROR', 'The payment processor could not be reached; try again shortly', { cause: err });
     }
@@ -160,9 +181,14 @@ export function createPaystackStyleAdapter(opts: { id: string; baseUrl: string; 
         ...(input.callbackUrl ? { callback_url: input.callbackUrl } : {}),
         ...(input.metadata ? { metadata: input.metadata } : {}),
       });
-      const data = z.object({ authorization_url: z.string().url(), access_code: z.string(), reference: z.string() }).safeParse(r.json?.data);
+      const data = z
+        .object({ authorization_url: z.string().url(), access_code: z.string(), reference: z.string() })
+        .safeParse(r.json?.data);
       if (r.status !== 200 || !r.json?.status || !data.success) {
-        throw new AppError('UPSTREAM_ERROR', `The payment processor refused to start the payment: ${r.json?.message ?? `HTTP ${r.status}`}`);
+        throw new AppError(
+          'UPSTREAM_ERROR',
+          `The payment processor refused to start the payment: ${r.json?.message ?? `HTTP ${r.status}`}`,
+        );
       }
       return { authorizationUrl: data.data.authorization_url, accessCode: data.data.access_code, reference: data.data.reference };
     },
@@ -170,25 +196,51 @@ export function createPaystackStyleAdapter(opts: { id: string; baseUrl: string; 
       const r = await request('GET', `/transaction/verify/${encodeURIComponent(reference)}`);
       // Paystack answers an unknown reference with 400/404 and status:false.
       if (!r.json?.status) {
-        if (r.status === 400 || r.status === 404) return { reference, status: 'not_found', amount: 0n, currency: 'NGN', channel: null, paidAt: null };
-        throw new AppError('UPSTREAM_ERROR', `The payment processor could not verify ${reference}: ${r.json?.message ?? `HTTP ${r.status}`}`);
+        if (r.status === 400 || r.status === 404)
+          return { reference, status: 'not_found', amount: 0n, currency: 'NGN', channel: null, paidAt: null };
+        throw new AppError(
+          'UPSTREAM_ERROR',
+          `The payment processor could not verify ${reference}: ${r.json?.message ?? `HTTP ${r.status}`}`,
+        );
       }
       const data = verifyData.safeParse(r.json.data);
       if (!data.success) throw new AppError('UPSTREAM_ERROR', 'The payment processor answered verify with an unexpected shape');
       const d = data.data;
       // Anything we do not know (ongoing, processing, queued, reversed...) is treated as not yet settled.
       const status: ChargeStatus = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as ChargeStatus) : 'pending';
-      return { reference: d.reference, status, amount: d.amount, currency: d.currency, channel: d.channel ?? null, paidAt: toDate(d.paid_at) };
+      return {
+        reference: d.reference,
+        status,
+        amount: d.amount,
+        currency: d.currency,
+        channel: d.channel ?? null,
+        paidAt: toDate(d.paid_at),
+      };
     },
     async createDedicatedAccount(input) {
-      const c = await request('POST', '/customer', { email: input.email, first_name: input.firstName, last_name: input.lastName, ...(input.phone ? { phone: input.phone } : {}) });
+      const c = await request('POST', '/customer', {
+        email: input.email,
+        first_name: input.firstName,
+        last_name: input.lastName,
+        ...(input.phone ? { phone: input.phone } : {}),
+      });
       const customer = z.object({ customer_code: z.string() }).safeParse(c.json?.data);
-      if (!c.json?.status || !customer.success) throw new AppError('UPSTREAM_ERROR', `The payment processor refused the customer: ${c.json?.message ?? `HTTP ${c.status}`}`);
+      if (!c.json?.status || !customer.success)
+        throw new AppError('UPSTREAM_ERROR', `The payment processor refused the customer: ${c.json?.message ?? `HTTP ${c.status}`}`);
       const a = await request('POST', '/dedicated_account', { customer: customer.data.customer_code, preferred_bank: 'wema-bank' });
       const acc = z
-        .object({ account_number: z.string(), account_name: z.string(), bank: z.object({ name: z.string() }), id: z.union([z.string(), z.number()]).nullish() })
+        .object({
+          account_number: z.string(),
+          account_name: z.string(),
+          bank: z.object({ name: z.string() }),
+          id: z.union([z.string(), z.number()]).nullish(),
+        })
         .safeParse(a.json?.data);
-      if (!a.json?.status || !acc.success) throw new AppError('UPSTREAM_ERROR', `The payment processor refused the dedicated account: ${a.json?.message ?? `HTTP ${a.status}`}`);
+      if (!a.json?.status || !acc.success)
+        throw new AppError(
+          'UPSTREAM_ERROR',
+          `The payment processor refused the dedicated account: ${a.json?.message ?? `HTTP ${a.status}`}`,
+        );
       return {
         customerCode: customer.data.customer_code,
         accountNumber: acc.data.account_number,
@@ -200,10 +252,20 @@ export function createPaystackStyleAdapter(opts: { id: string; baseUrl: string; 
     async listSuccessfulCharges(from, to) {
       const out: ChargeEvent[] = [];
       for (let page = 1; page <= 100; page++) {
-        const q = new URLSearchParams({ status: 'success', from: from.toISOString(), to: to.toISOString(), perPage: '100', page: String(page) });
+        const q = new URLSearchParams({
+          status: 'success',
+          from: from.toISOString(),
+          to: to.toISOString(),
+          perPage: '100',
+          page: String(page),
+        });
         const r = await request('GET', `/transaction?${q}`);
         const list = z.array(z.unknown()).safeParse(r.json?.data);
-        if (!r.json?.status || !list.success) throw new AppError('UPSTREAM_ERROR', `The payment processor could not list transactions: ${r.json?.message ?? `HTTP ${r.status}`}`);
+        if (!r.json?.status || !list.success)
+          throw new AppError(
+            'UPSTREAM_ERROR',
+            `The payment processor could not list transactions: ${r.json?.message ?? `HTTP ${r.status}`}`,
+          );
         for (const t of list.data) out.push(parseChargeEvent({ event: 'charge.success', data: t }));
         const meta = z.object({ pageCount: z.number() }).safeParse((r.json as { meta?: unknown }).meta);
         if (!meta.success || page >= meta.data.pageCount || list.data.length === 0) break;

@@ -35,7 +35,11 @@ export type PushOutcome =
 
 export interface PushSender {
   readonly publicKey: string;
-  send(target: PushTarget, payload: string, opts?: { ttlSeconds?: number; urgency?: 'very-low' | 'low' | 'normal' | 'high' }): Promise<PushOutcome>;
+  send(
+    target: PushTarget,
+    payload: string,
+    opts?: { ttlSeconds?: number; urgency?: 'very-low' | 'low' | 'normal' | 'high' },
+  ): Promise<PushOutcome>;
 }
 
 /** Push services may drop payloads above 4096 bytes of ciphertext (RFC 8030 §7.2); keep well under it. */
@@ -79,7 +83,7 @@ function retryAfterMs(header: string | null, now: number): number {
   return Number.isFinite(at) ? Math.max(0, at - now) : DEFAULT_RETRY_AFTER_MS;
 }
 
-/** Where a push request may connect: the delivery-time check of issue #22 (finding 5). */
+/** Where a push request may connect: the delivery-time check. */
 export interface PushConnectPolicy {
   resolver?: Resolver;
   /** Host names reachable without the public-address check (sandbox loopback push servers only). */
@@ -133,12 +137,16 @@ export function createPushSender(keys: VapidKeys, opts: { timeoutMs?: number; po
       if (!loopback && (url.protocol !== 'https:' || !hostAllowed(host, policy.allowedHosts ?? []))) {
         return { status: 'failed', httpStatus: 0, message: 'push endpoint refused: not an allowed https push service', permanent: true };
       }
-      const details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
-        vapidDetails: keys,
-        TTL: sendOpts.ttlSeconds ?? 24 * 3600,
-        urgency: sendOpts.urgency ?? 'normal',
-        contentEncoding: 'aes128gcm',
-      });
+      const details = webpush.generateRequestDetails(
+        { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+        payload,
+        {
+          vapidDetails: keys,
+          TTL: sendOpts.ttlSeconds ?? 24 * 3600,
+          urgency: sendOpts.urgency ?? 'normal',
+          contentEncoding: 'aes128gcm',
+        },
+      );
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
       let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
@@ -146,8 +154,14 @@ export function createPushSender(keys: VapidKeys, opts: { timeoutMs?: number; po
         // Redirects are never followed (http.request does not), so a push service cannot bounce us elsewhere.
         res = await post(url, headers, details.body ?? undefined, timeoutMs, loopback ? undefined : pinnedLookup(policy));
       } catch (err) {
-        if (err instanceof NotPublicError) return { status: 'failed', httpStatus: 0, message: `push endpoint refused: ${err.message}`, permanent: true };
-        return { status: 'failed', httpStatus: 0, message: `push service unreachable: ${err instanceof Error ? err.message : String(err)}`, permanent: false };
+        if (err instanceof NotPublicError)
+          return { status: 'failed', httpStatus: 0, message: `push endpoint refused: ${err.message}`, permanent: true };
+        return {
+          status: 'failed',
+          httpStatus: 0,
+          message: `push service unreachable: ${err instanceof Error ? err.message : String(err)}`,
+          permanent: false,
+        };
       }
       const text = res.text;
       if (res.status >= 200 && res.status < 300) return { status: 'delivered', httpStatus: res.status };

@@ -3,7 +3,7 @@ import { safeEqual } from '../lib/crypto.js';
 import type { HttpTransport } from './http-transport.js';
 
 /**
- * SMS gateways (issue #21): Termii's HTTP API, and Africa's Talking behind the same interface. Both take a
+ * SMS gateways: Termii's HTTP API, and Africa's Talking behind the same interface. Both take a
  * Nigerian number in international form (234XXXXXXXXXX), answer with the gateway's message id, and later post a
  * delivery report to our webhook (src/modules/notifications/sms-reports.ts). A refused or failed call throws, so
  * the outbox job retries it with backoff.
@@ -90,14 +90,24 @@ export function termiiGateway(opts: SmsGatewayOptions): SmsGateway {
       const res = await opts.transport(`${base}/api/sms/send`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ to: internationalNumber(sms.to), from: opts.senderId, sms: sms.text, type: 'plain', channel: opts.channel, api_key: opts.apiKey }),
+        body: JSON.stringify({
+          to: internationalNumber(sms.to),
+          from: opts.senderId,
+          sms: sms.text,
+          type: 'plain',
+          channel: opts.channel,
+          api_key: opts.apiKey,
+        }),
         timeoutMs: opts.timeoutMs,
         upstream: 'sms:termii',
       });
       const body = parseJson(res.text);
       const messageId = str(body?.message_id);
       if (res.status >= 200 && res.status < 300 && messageId) return { provider: 'termii', messageId };
-      throw new SmsSendError(`Termii refused the message (HTTP ${res.status}): ${str(body?.message) || res.text.slice(0, 200)}`, res.status);
+      throw new SmsSendError(
+        `Termii refused the message (HTTP ${res.status}): ${str(body?.message) || res.text.slice(0, 200)}`,
+        res.status,
+      );
     },
     verifyReport(raw, headers) {
       const signature = headers['x-termii-signature'];
@@ -127,7 +137,12 @@ export function africasTalkingGateway(opts: SmsGatewayOptions): SmsGateway {
   return {
     id: 'africastalking',
     async send(sms) {
-      const form = new URLSearchParams({ username: opts.username ?? '', to: `+${internationalNumber(sms.to)}`, message: sms.text, from: opts.senderId });
+      const form = new URLSearchParams({
+        username: opts.username ?? '',
+        to: `+${internationalNumber(sms.to)}`,
+        message: sms.text,
+        from: opts.senderId,
+      });
       const res = await opts.transport(`${base}/version1/messaging`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', apikey: opts.apiKey },
@@ -136,11 +151,16 @@ export function africasTalkingGateway(opts: SmsGatewayOptions): SmsGateway {
         upstream: 'sms:africastalking',
       });
       const body = parseJson(res.text);
-      const data = body?.SMSMessageData as { Message?: string; Recipients?: { statusCode?: number; status?: string; messageId?: string }[] } | undefined;
+      const data = body?.SMSMessageData as
+        { Message?: string; Recipients?: { statusCode?: number; status?: string; messageId?: string }[] } | undefined;
       const r = data?.Recipients?.[0];
       // 100 Processed, 101 Sent, 102 Queued: accepted; anything else is a refusal for this recipient.
-      if (res.status >= 200 && res.status < 300 && r?.messageId && [100, 101, 102].includes(Number(r.statusCode))) return { provider: 'africastalking', messageId: r.messageId };
-      throw new SmsSendError(`Africa's Talking refused the message (HTTP ${res.status}): ${r?.status ?? data?.Message ?? res.text.slice(0, 200)}`, res.status);
+      if (res.status >= 200 && res.status < 300 && r?.messageId && [100, 101, 102].includes(Number(r.statusCode)))
+        return { provider: 'africastalking', messageId: r.messageId };
+      throw new SmsSendError(
+        `Africa's Talking refused the message (HTTP ${res.status}): ${r?.status ?? data?.Message ?? res.text.slice(0, 200)}`,
+        res.status,
+      );
     },
     verifyReport(_raw, _headers, query) {
       return Boolean(opts.webhookSecret && query.token && safeEqual(query.token, opts.webhookSecret));

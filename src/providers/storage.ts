@@ -62,7 +62,11 @@ export interface S3StorageOptions {
 /** Any S3-compatible store (AWS S3, MinIO, Cloudflare R2, ...). Objects stay private; reads are presigned GETs. */
 export function createS3Storage(opts: S3StorageOptions): FileStorage {
   // Loaded on first use: deployments on local storage never pay for the AWS SDK at start-up.
-  let ready: Promise<{ client: import('@aws-sdk/client-s3').S3Client; sdk: typeof import('@aws-sdk/client-s3'); presign: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl }> | null = null;
+  let ready: Promise<{
+    client: import('@aws-sdk/client-s3').S3Client;
+    sdk: typeof import('@aws-sdk/client-s3');
+    presign: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
+  }> | null = null;
   const load = () =>
     (ready ??= (async () => {
       const sdk = await import('@aws-sdk/client-s3');
@@ -71,7 +75,8 @@ export function createS3Storage(opts: S3StorageOptions): FileStorage {
         region: opts.region,
         endpoint: opts.endpoint,
         forcePathStyle: opts.forcePathStyle,
-        credentials: opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
+        credentials:
+          opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
       });
       return { client, sdk, presign: getSignedUrl };
     })());

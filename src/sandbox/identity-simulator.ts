@@ -19,7 +19,13 @@ export function createSimulatedIdentityProvider({ db }: { db: Db; clock: Clock }
         sql`SELECT first_name, middle_name, last_name, phone, date_of_birth FROM sandbox_nin_records WHERE nin = ${nin}`,
       );
       if (!r) return { found: false, payload: { status: 'not_found' } };
-      const record = { firstName: r.first_name, middleName: r.middle_name, lastName: r.last_name, phone: r.phone, dateOfBirth: r.date_of_birth };
+      const record = {
+        firstName: r.first_name,
+        middleName: r.middle_name,
+        lastName: r.last_name,
+        phone: r.phone,
+        dateOfBirth: r.date_of_birth,
+      };
       return { found: true, record, payload: { status: 'found', nin, ...record } };
     },
     async resolveAccount(bankCode, accountNumber) {
@@ -28,12 +34,21 @@ export function createSimulatedIdentityProvider({ db }: { db: Db; clock: Clock }
         sql`SELECT account_name FROM sandbox_bank_accounts WHERE bank_code = ${bankCode} AND account_number = ${accountNumber}`,
       );
       if (!r) return { found: false, payload: { status: 'not_found' } };
-      return { found: true, accountName: r.account_name, payload: { status: 'found', bankCode, accountNumber, accountName: r.account_name } };
+      return {
+        found: true,
+        accountName: r.account_name,
+        payload: { status: 'found', bankCode, accountNumber, accountName: r.account_name },
+      };
     },
   };
 }
 
-const name = (field: string) => z.string({ error: `${field} is required` }).trim().min(1, `${field} is required`).max(100, `${field} is too long`);
+const name = (field: string) =>
+  z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(100, `${field} is too long`);
 
 const ninBody = z
   .object({
@@ -60,14 +75,18 @@ const accountBody = z
     accountName: name('accountName'),
   })
   .strict()
-  .refine((b) => isValidNuban(b.bankCode, b.accountNumber), { message: 'accountNumber fails the NUBAN check digit for this bank', path: ['accountNumber'] });
+  .refine((b) => isValidNuban(b.bankCode, b.accountNumber), {
+    message: 'accountNumber fails the NUBAN check digit for this bank',
+    path: ['accountNumber'],
+  });
 
 /** Control endpoints: POST /sandbox/identity/nin and POST /sandbox/banks/accounts (plain JSON, no token). */
 export function registerIdentitySimulatorRoutes(app: FastifyInstance, services: { db: Db; clock: Clock }) {
   app.post('/sandbox/identity/nin', async (req) => {
     const b = parseInput(ninBody, req.body);
     const now = services.clock.now();
-    await services.db.execute(sql`INSERT INTO sandbox_nin_records (nin, first_name, middle_name, last_name, phone, date_of_birth, created_at)
+    await services.db
+      .execute(sql`INSERT INTO sandbox_nin_records (nin, first_name, middle_name, last_name, phone, date_of_birth, created_at)
       VALUES (${b.nin}, ${b.firstName}, ${b.middleName ?? null}, ${b.lastName}, ${b.phone}, ${b.dateOfBirth}, ${now})
       ON CONFLICT (nin) DO UPDATE SET first_name = EXCLUDED.first_name, middle_name = EXCLUDED.middle_name, last_name = EXCLUDED.last_name,
         phone = EXCLUDED.phone, date_of_birth = EXCLUDED.date_of_birth`);

@@ -61,7 +61,8 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
   };
 
   async function findTx(exec: Executor, where: { reference?: string; accessCode?: string }) {
-    if (where.reference !== undefined) return one<SimTx>(exec, sql`SELECT ${TX_COLUMNS} FROM sandbox_processor_transactions WHERE reference = ${where.reference}`);
+    if (where.reference !== undefined)
+      return one<SimTx>(exec, sql`SELECT ${TX_COLUMNS} FROM sandbox_processor_transactions WHERE reference = ${where.reference}`);
     return one<SimTx>(exec, sql`SELECT ${TX_COLUMNS} FROM sandbox_processor_transactions WHERE access_code = ${where.accessCode!}`);
   }
 
@@ -81,7 +82,13 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
       customer: { email: t.email, customer_code: t.customer_code },
       authorization:
         t.channel === 'dedicated_nuban'
-          ? { channel: 'dedicated_nuban', receiver_bank_account_number: t.receiver_account_number, receiver_bank: 'Wema Bank', sender_name: 'SANDBOX SENDER', sender_bank: 'Sandbox Bank' }
+          ? {
+              channel: 'dedicated_nuban',
+              receiver_bank_account_number: t.receiver_account_number,
+              receiver_bank: 'Wema Bank',
+              sender_name: 'SANDBOX SENDER',
+              sender_bank: 'Sandbox Bank',
+            }
           : { channel: 'card', card_type: 'visa', last4: '4081', bank: 'Sandbox Bank' },
     };
   }
@@ -181,19 +188,31 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
       const from = q.data.from ? new Date(q.data.from) : new Date(0);
       const to = q.data.to ? new Date(q.data.to) : new Date(8.64e15);
       const where = sql`(${status ?? null}::text IS NULL OR status = ${status ?? null}) AND COALESCE(paid_at, created_at) >= ${from} AND COALESCE(paid_at, created_at) < ${to}`;
-      const total = Number((await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM sandbox_processor_transactions WHERE ${where}`))!.n);
+      const total = Number(
+        (await one<{ n: string }>(db, sql`SELECT count(*)::text AS n FROM sandbox_processor_transactions WHERE ${where}`))!.n,
+      );
       const list = await rows<SimTx>(
         db,
         sql`SELECT ${TX_COLUMNS} FROM sandbox_processor_transactions WHERE ${where}
             ORDER BY COALESCE(paid_at, created_at), reference LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
       );
-      return { status: true, message: 'Transactions retrieved', data: list.map(chargeData), meta: { total, perPage, page, pageCount: Math.max(1, Math.ceil(total / perPage)) } };
+      return {
+        status: true,
+        message: 'Transactions retrieved',
+        data: list.map(chargeData),
+        meta: { total, perPage, page, pageCount: Math.max(1, Math.ceil(total / perPage)) },
+      };
     });
 
     scope.post(`${SIMULATOR_API_PREFIX}/customer`, async (req, reply) => {
       if (!authorised(req)) return apiError(reply, 401, 'Invalid key');
       const b = z
-        .object({ email: z.string().email(), first_name: z.string().max(100).optional(), last_name: z.string().max(100).optional(), phone: z.string().max(20).optional() })
+        .object({
+          email: z.string().email(),
+          first_name: z.string().max(100).optional(),
+          last_name: z.string().max(100).optional(),
+          phone: z.string().max(20).optional(),
+        })
         .safeParse(req.body);
       if (!b.success) return apiError(reply, 400, 'Invalid customer');
       const email = b.data.email.toLowerCase();
@@ -205,7 +224,11 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
         db,
         sql`SELECT customer_code, first_name, last_name FROM sandbox_processor_customers WHERE email = ${email}`,
       ))!;
-      return { status: true, message: 'Customer created', data: { email, customer_code: c.customer_code, first_name: c.first_name, last_name: c.last_name } };
+      return {
+        status: true,
+        message: 'Customer created',
+        data: { email, customer_code: c.customer_code, first_name: c.first_name, last_name: c.last_name },
+      };
     });
 
     scope.post(`${SIMULATOR_API_PREFIX}/dedicated_account`, async (req, reply) => {
@@ -250,8 +273,10 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
     // ---- checkout page (a browser) ----
     scope.get('/sandbox/processor/checkout/:accessCode', async (req, reply) => {
       const t = await findTx(db, { accessCode: (req.params as { accessCode: string }).accessCode });
-      if (!t) return reply.status(404).type('text/html').send(page('Checkout not found', '<p id="result">This checkout does not exist.</p>'));
-      if (t.status === 'success') return reply.type('text/html').send(page('Already paid', `<p id="result">Payment ${esc(t.reference)} is already paid.</p>`));
+      if (!t)
+        return reply.status(404).type('text/html').send(page('Checkout not found', '<p id="result">This checkout does not exist.</p>'));
+      if (t.status === 'success')
+        return reply.type('text/html').send(page('Already paid', `<p id="result">Payment ${esc(t.reference)} is already paid.</p>`));
       const body = `
         <p>Pay <strong id="amount">${esc(formatNaira(BigInt(t.amount)))}</strong> as <span id="email">${esc(t.email)}</span></p>
         <p>Reference <code id="reference">${esc(t.reference)}</code></p>
@@ -265,14 +290,19 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
 
     scope.post('/sandbox/processor/checkout/:accessCode', async (req, reply) => {
       const t = await findTx(db, { accessCode: (req.params as { accessCode: string }).accessCode });
-      if (!t) return reply.status(404).type('text/html').send(page('Checkout not found', '<p id="result">This checkout does not exist.</p>'));
+      if (!t)
+        return reply.status(404).type('text/html').send(page('Checkout not found', '<p id="result">This checkout does not exist.</p>'));
       const action = (req.body as { action?: unknown } | undefined)?.action;
       const outcome = action === 'pay' ? 'success' : action === 'fail' ? 'failed' : action === 'abandon' ? 'abandoned' : null;
       if (!outcome) return reply.status(400).type('text/html').send(page('Checkout', '<p id="result">Choose Pay, Fail or Abandon.</p>'));
       try {
         await act(t.reference, outcome, { webhook: true });
       } catch (err) {
-        if (err instanceof AppError) return reply.status(statusOf(err.code)).type('text/html').send(page('Checkout', `<p id="result">${esc(err.message)}</p>`));
+        if (err instanceof AppError)
+          return reply
+            .status(statusOf(err.code))
+            .type('text/html')
+            .send(page('Checkout', `<p id="result">${esc(err.message)}</p>`));
         throw err;
       }
       // Like a real processor, the browser goes back to the merchant's callback; that redirect credits nothing.
@@ -300,7 +330,10 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
           .strict(),
         req.body,
       );
-      const r = await act(b.reference, b.outcome, { webhook: b.webhook, amountPaid: b.amount === undefined ? undefined : toKobo(b.amount) });
+      const r = await act(b.reference, b.outcome, {
+        webhook: b.webhook,
+        amountPaid: b.amount === undefined ? undefined : toKobo(b.amount),
+      });
       return { ok: true, reference: b.reference, status: r.transaction.status, webhook: r.webhook };
     });
 

@@ -30,7 +30,12 @@ export async function registerSandboxRoutes(app: FastifyInstance, services: Serv
     );
     return {
       ok: true,
-      items: items.map((m) => ({ to: m.to, ...(m.subject !== null ? { subject: m.subject } : {}), text: m.text, createdAt: new Date(m.created_at).toISOString() })),
+      items: items.map((m) => ({
+        to: m.to,
+        ...(m.subject !== null ? { subject: m.subject } : {}),
+        text: m.text,
+        createdAt: new Date(m.created_at).toISOString(),
+      })),
     };
   };
   app.get('/sandbox/mailbox', inbox('email'));

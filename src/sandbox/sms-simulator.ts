@@ -15,13 +15,16 @@ import type { LoopbackTransport } from '../providers/http-transport.js';
 export const SMS_SIMULATOR_PATH = '/sandbox/sms-gateway';
 
 /**
- * The SMS gateways' APIs as the adapters call them (issue #21): Termii's `POST /api/sms/send` (JSON, api_key in
+ * The SMS gateways' APIs as the adapters call them: Termii's `POST /api/sms/send` (JSON, api_key in
  * the body) and Africa's Talking's `POST /version1/messaging` (form, `apiKey` header). A message lands in the
  * sandbox inbox (`GET /sandbox/sms?to=`), then the gateway posts its delivery report to our webhook before it
  * answers. Magic numbers: ending 0000, the gateway answers 503 (the outbox retries); ending 9999, accepted but
  * the report says it failed (DND for Termii, Rejected for Africa's Talking).
  */
-export async function registerSmsSimulator(app: FastifyInstance, services: { processorTransport: LoopbackTransport; log: Logger; db: Db; clock: Clock; config: Config }) {
+export async function registerSmsSimulator(
+  app: FastifyInstance,
+  services: { processorTransport: LoopbackTransport; log: Logger; db: Db; clock: Clock; config: Config },
+) {
   const { db, clock, config } = services;
   const reportUrl = (provider: string) => `${config.publicUrl}${SMS_REPORTS_PATH}/${provider}`;
 
@@ -29,7 +32,9 @@ export async function registerSmsSimulator(app: FastifyInstance, services: { pro
     const local = normalizePhone(to);
     if (!local) return null;
     if (local.endsWith('0000')) return { unavailable: true };
-    await db.execute(sql`INSERT INTO sandbox_messages (channel, "to", subject, text, created_at) VALUES ('sms', ${local}, NULL, ${text}, ${clock.now()})`);
+    await db.execute(
+      sql`INSERT INTO sandbox_messages (channel, "to", subject, text, created_at) VALUES ('sms', ${local}, NULL, ${text}, ${clock.now()})`,
+    );
     return { local, fail: local.endsWith('9999') };
   }
 
@@ -44,7 +49,9 @@ export async function registerSmsSimulator(app: FastifyInstance, services: { pro
   const keyOk = (given: unknown) => typeof given === 'string' && safeEqual(given, config.sms.apiKey);
 
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, new URLSearchParams(body as string)));
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, new URLSearchParams(body as string)),
+    );
 
     scope.post(`${SMS_SIMULATOR_PATH}/termii/api/sms/send`, async (req, reply: FastifyReply) => {
       const b = (req.body ?? {}) as Record<string, unknown>;
@@ -68,7 +75,11 @@ export async function registerSmsSimulator(app: FastifyInstance, services: { pro
         status: r.fail ? 'DND Active on Phone Number' : 'Delivered',
         channel: String(b.channel ?? 'generic'),
       });
-      await report(reportUrl('termii'), { 'content-type': 'application/json', 'x-termii-signature': termiiSignature(config.sms.webhookSecret ?? '', body) }, body);
+      await report(
+        reportUrl('termii'),
+        { 'content-type': 'application/json', 'x-termii-signature': termiiSignature(config.sms.webhookSecret ?? '', body) },
+        body,
+      );
       return { code: 'ok', message_id: messageId, message: 'Successfully Sent', balance: 1000, user: 'Sandbox' };
     });
 
@@ -79,14 +90,35 @@ export async function registerSmsSimulator(app: FastifyInstance, services: { pro
       const message = form.get('message') ?? '';
       if (!form.get('username') || !to || !message) return reply.status(400).send('username, to and message are required');
       const r = await deliver(to, message);
-      if (!r) return { SMSMessageData: { Message: 'Sent to 0/1 Total Cost: 0', Recipients: [{ statusCode: 403, number: to, status: 'InvalidPhoneNumber', cost: '0', messageId: 'None' }] } };
+      if (!r)
+        return {
+          SMSMessageData: {
+            Message: 'Sent to 0/1 Total Cost: 0',
+            Recipients: [{ statusCode: 403, number: to, status: 'InvalidPhoneNumber', cost: '0', messageId: 'None' }],
+          },
+        };
       if ('unavailable' in r) return reply.status(503).send('Service Unavailable');
       const messageId = `ATXid_${randomUUID().replace(/-/g, '')}`;
-      const fields: Record<string, string> = { id: messageId, status: r.fail ? 'Rejected' : 'Success', phoneNumber: to, networkCode: '62130', retryCount: '0' };
+      const fields: Record<string, string> = {
+        id: messageId,
+        status: r.fail ? 'Rejected' : 'Success',
+        phoneNumber: to,
+        networkCode: '62130',
+        retryCount: '0',
+      };
       if (r.fail) fields.failureReason = 'DeliveryFailure';
       const token = encodeURIComponent(config.sms.webhookSecret ?? '');
-      await report(`${reportUrl('africastalking')}?token=${token}`, { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(fields).toString());
-      return { SMSMessageData: { Message: 'Sent to 1/1 Total Cost: NGN 4.0000', Recipients: [{ statusCode: 101, number: to, status: 'Success', cost: 'NGN 4.0000', messageId }] } };
+      await report(
+        `${reportUrl('africastalking')}?token=${token}`,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        new URLSearchParams(fields).toString(),
+      );
+      return {
+        SMSMessageData: {
+          Message: 'Sent to 1/1 Total Cost: NGN 4.0000',
+          Recipients: [{ statusCode: 101, number: to, status: 'Success', cost: 'NGN 4.0000', messageId }],
+        },
+      };
     });
   });
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CORES, ceiling, cpuCost, cpuSnapshot } from '../../bench/cpu.js';
 
-/** bench/cpu.ts: the CPU a benchmark run costs per request and the ceiling it gives (issue 11). */
+/** bench/cpu.ts: the CPU a benchmark run costs per request and the ceiling it gives. */
 const linux = fs.existsSync('/proc/self/stat');
 
 describe('benchmark CPU accounting', () => {
@@ -27,7 +27,8 @@ describe('benchmark CPU accounting', () => {
   it.skipIf(!linux)('reads the CPU a child process spends, and none it does not', async () => {
     // A child that spins until it has used 300 ms of CPU (by its own CPU clock, so a busy machine only makes it
     // take longer), then waits to be read before it exits.
-    const spin = "const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 300); console.log('done'); setTimeout(() => {}, 10000)";
+    const spin =
+      "const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 300); console.log('done'); setTimeout(() => {}, 10000)";
     const child = spawn(process.execPath, ['-e', spin], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const before = cpuSnapshot(child.pid);

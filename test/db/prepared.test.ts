@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
 import { createHarness, fundWallet, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 
-/** DATABASE_PREPARED_STATEMENTS (issue 11): parameterised statements are named, so a connection plans each once. */
+/** DATABASE_PREPARED_STATEMENTS: parameterised statements are named, so a connection plans each once. */
 describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL' : 'skipped: PGlite has no connection pool'})`, () => {
   let h: Harness;
   let off: Harness;
@@ -56,7 +56,10 @@ describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL
             { account: { user: a.id, kind: 'wallet' }, amount: -100n },
             { account: { user: b.id, kind: 'wallet' }, amount: 100n },
           ],
-          riders: [notifier.onPosting([{ userId: a.id, kind: 'general', title: 'sent', body: `${i}` }]), notifier.onPosting([{ userId: b.id, kind: 'general', title: 'got', body: `${i}` }])],
+          riders: [
+            notifier.onPosting([{ userId: a.id, kind: 'general', title: 'sent', body: `${i}` }]),
+            notifier.onPosting([{ userId: b.id, kind: 'general', title: 'got', body: `${i}` }]),
+          ],
         });
       }
     } finally {

@@ -90,7 +90,9 @@ describe('check-ins', () => {
 
     await setSettings(h, { checkinMinWithdrawal: 1 });
     try {
-      const w = await Promise.all(Array.from({ length: 10 }, () => call(h, 'POST', '/_serverFn/withdrawCheckinBearerGrowth', undefined, { token: u.token })));
+      const w = await Promise.all(
+        Array.from({ length: 10 }, () => call(h, 'POST', '/_serverFn/withdrawCheckinBearerGrowth', undefined, { token: u.token })),
+      );
       expect(w.filter((r) => r.statusCode === 200)).toHaveLength(1);
       expect(w.filter((r) => r.statusCode === 400)).toHaveLength(9);
       expect(await balances(h, u.id)).toMatchObject({ wallet: 10, bonus_locked: 0 });
@@ -106,7 +108,13 @@ describe('account closure', () => {
     h.clock.set('2026-06-01T08:00:00Z');
     const u = await signIn(h);
     expect((await claim(u.token)).statusCode).toBe(200);
-    const closed = await call(h, 'POST', '/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' }, { token: u.token, headers: await emailGrant(h, u) });
+    const closed = await call(
+      h,
+      'POST',
+      '/_serverFn/closeAccountBearerSettings',
+      { confirm: 'DELETE' },
+      { token: u.token, headers: await emailGrant(h, u) },
+    );
     expect(closed.statusCode).toBe(200);
     expect((await balances(h, u.id)).bonus_locked).toBe(0);
     await expectLedgerOk(h);

@@ -4,7 +4,11 @@ import { call, lastCode, type Harness, type TestUser } from '../helpers/harness.
 import { toKobo } from '../../src/kernel/money.js';
 
 /** Signs a new account up through the real OTP flow with a referral code. */
-export async function signUpWithCode(h: Harness, referralCode: string, email = `r${randomUUID().slice(0, 8)}@example.com`): Promise<TestUser> {
+export async function signUpWithCode(
+  h: Harness,
+  referralCode: string,
+  email = `r${randomUUID().slice(0, 8)}@example.com`,
+): Promise<TestUser> {
   // Past any resend cooldown of an earlier login with the same e-mail.
   h.clock.advance(61_000);
   await call(h, 'POST', '/_serverFn/sendLoginOtpPublicAuth', { email });
@@ -61,7 +65,10 @@ export async function topUp(h: Harness, userId: string, naira: number) {
 
 export async function balances(h: Harness, userId: string) {
   const b = await h.app.services.ledger.userBalances(h.app.services.db, userId);
-  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, Number(v) / 100])) as Record<'wallet' | 'bonus_locked' | 'referral_locked' | 'savings' | 'loan', number>;
+  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, Number(v) / 100])) as Record<
+    'wallet' | 'bonus_locked' | 'referral_locked' | 'savings' | 'loan',
+    number
+  >;
 }
 
 export async function systemBalance(h: Harness, account: string) {
@@ -70,7 +77,9 @@ export async function systemBalance(h: Harness, account: string) {
 }
 
 export async function notificationsOf(h: Harness, userId: string, kind: string) {
-  const r = (await h.app.services.db.execute(sql`SELECT title, body, data FROM notifications WHERE user_id = ${userId} AND kind = ${kind} ORDER BY created_at`)) as unknown as {
+  const r = (await h.app.services.db.execute(
+    sql`SELECT title, body, data FROM notifications WHERE user_id = ${userId} AND kind = ${kind} ORDER BY created_at`,
+  )) as unknown as {
     rows: { title: string; body: string; data: unknown }[];
   };
   return r.rows;

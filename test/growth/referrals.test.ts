@@ -17,7 +17,9 @@ const status = async (u: TestUser) => {
   return r.json();
 };
 const referrerOf = async (inviteeId: string) => {
-  const r = (await h.app.services.db.execute(sql`SELECT referrer_id::text AS referrer_id, status FROM referrals WHERE invitee_id = ${inviteeId}`)) as unknown as {
+  const r = (await h.app.services.db.execute(
+    sql`SELECT referrer_id::text AS referrer_id, status FROM referrals WHERE invitee_id = ${inviteeId}`,
+  )) as unknown as {
     rows: { referrer_id: string; status: string }[];
   };
   return r.rows[0];
@@ -64,7 +66,9 @@ describe('referral codes and sign-up', () => {
   it('refuses self-referral at the database level', async () => {
     const a = await signIn(h);
     await expect(
-      h.app.services.db.execute(sql`INSERT INTO referrals (invitee_id, referrer_id, code, created_at) VALUES (${a.id}, ${a.id}, 'SELF', now())`),
+      h.app.services.db.execute(
+        sql`INSERT INTO referrals (invitee_id, referrer_id, code, created_at) VALUES (${a.id}, ${a.id}, 'SELF', now())`,
+      ),
     ).rejects.toThrow();
   });
 });
@@ -146,11 +150,17 @@ describe('referrals under parallel purchases', () => {
 
 describe('milestones', () => {
   it('awards each threshold once, lists it until acknowledged', async () => {
-    await setSettings(h, { milestones: [{ threshold: 2, bonus: 300 }, { threshold: 3, bonus: 700 }] });
+    await setSettings(h, {
+      milestones: [
+        { threshold: 2, bonus: 300 },
+        { threshold: 3, bonus: 700 },
+      ],
+    });
     try {
       const a = await signIn(h);
       const { code } = await status(a);
-      const pending = async () => (await call(h, 'GET', '/_serverFn/getPendingMilestonesBearerGrowth', undefined, { token: a.token })).json();
+      const pending = async () =>
+        (await call(h, 'GET', '/_serverFn/getPendingMilestonesBearerGrowth', undefined, { token: a.token })).json();
       const b = await signUpWithCode(h, code);
       await purchase(h, b.id, 100);
       expect(await pending()).toMatchObject({ items: [], rewardedInvitees: 1, next: { threshold: 2, remaining: 1 } });
@@ -174,7 +184,13 @@ describe('milestones', () => {
       expect((await call(h, 'POST', '/_serverFn/ackMilestoneBearerGrowth', { threshold: 2 }, { token: other.token })).statusCode).toBe(404);
       await expectLedgerOk(h);
     } finally {
-      await setSettings(h, { milestones: [{ threshold: 5, bonus: 1000 }, { threshold: 10, bonus: 2500 }, { threshold: 25, bonus: 7500 }] });
+      await setSettings(h, {
+        milestones: [
+          { threshold: 5, bonus: 1000 },
+          { threshold: 10, bonus: 2500 },
+          { threshold: 25, bonus: 7500 },
+        ],
+      });
     }
   });
 

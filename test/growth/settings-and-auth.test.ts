@@ -49,7 +49,14 @@ describe('auth on every growth, savings and loan operation', () => {
   });
 
   it('never answers 500 on junk input', async () => {
-    const junk = [{ amount: 'x' }, { amount: -1, days: 'ten' }, { lockId: 'nope' }, { threshold: { a: 1 } }, { amount: 1e300 }, { nested: [1, 2] }];
+    const junk = [
+      { amount: 'x' },
+      { amount: -1, days: 'ten' },
+      { lockId: 'nope' },
+      { threshold: { a: 1 } },
+      { amount: 1e300 },
+      { nested: [1, 2] },
+    ];
     for (const [method, path] of OPS) {
       for (const j of junk) {
         const r = await call(h, method, path, j, { token: method === 'GET' || !path.includes('Admin') ? user.token : admin.token });
@@ -67,7 +74,13 @@ describe('operator settings', () => {
   });
 
   it('updates a rule, answers the merged settings and writes the audit log', async () => {
-    const res = await call(h, 'POST', '/_serverFn/adminUpdateGrowthSettingsBearerAdmin', { loanFeePct: 7.5, referralBonus: 250 }, { token: admin.token });
+    const res = await call(
+      h,
+      'POST',
+      '/_serverFn/adminUpdateGrowthSettingsBearerAdmin',
+      { loanFeePct: 7.5, referralBonus: 250 },
+      { token: admin.token },
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().settings).toMatchObject({ loanFeePct: 7.5, referralBonus: 250, checkinReward: DEFAULT_SETTINGS.checkinReward });
     const read = await call(h, 'GET', '/_serverFn/adminGetGrowthSettingsBearerAdmin', undefined, { token: admin.token });
@@ -78,7 +91,9 @@ describe('operator settings', () => {
     expect(audit.rows[0].actor_id).toBe(admin.id);
     expect(audit.rows[0].details.loanFeePct).toEqual({ from: DEFAULT_SETTINGS.loanFeePct, to: 7.5 });
     // The new bonus applies to the next rule evaluation.
-    expect((await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: user.token })).json().bonusPerInvitee).toBe(250);
+    expect(
+      (await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: user.token })).json().bonusPerInvitee,
+    ).toBe(250);
   });
 
   it('refuses invalid settings with 400 and changes nothing', async () => {
@@ -89,7 +104,12 @@ describe('operator settings', () => {
       { unknownRule: 1 },
       { checkinReward: 1.001 },
       { loanTermDays: 0 },
-      { milestones: [{ threshold: 2, bonus: 10 }, { threshold: 2, bonus: 20 }] },
+      {
+        milestones: [
+          { threshold: 2, bonus: 10 },
+          { threshold: 2, bonus: 20 },
+        ],
+      },
       { savingsMinAmount: 6_000_000 }, // above savingsMaxAmount
       { loansEnabled: 'yes' },
     ];
@@ -103,7 +123,7 @@ describe('operator settings', () => {
   });
 });
 
-describe('settings kept in memory (issue 11)', () => {
+describe('settings kept in memory', () => {
   const get = () => h.app.services.growthSettings.get();
 
   it('serves one frozen copy while nothing changes, and a write made outside this instance is in force at the next read', async () => {
@@ -118,7 +138,7 @@ describe('settings kept in memory (issue 11)', () => {
     await expect.poll(async () => (await get()).checkinReward, { timeout: 5000, interval: 20 }).toBe(DEFAULT_SETTINGS.checkinReward);
   });
 
-  it("keeps nothing while the change feed is down, so a missed message cannot leave a stale copy", async () => {
+  it('keeps nothing while the change feed is down, so a missed message cannot leave a stale copy', async () => {
     const store = h.app.services.growthSettings;
     try {
       store.attach(() => false);

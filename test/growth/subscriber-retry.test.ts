@@ -23,7 +23,9 @@ describe('a failing growth subscriber', () => {
       await db.execute(sql`ALTER TABLE growth_purchases_away RENAME TO growth_purchases`);
     }
     expect((await balances(h, a.id)).referral_locked).toBe(0);
-    const queued = (await db.execute(sql`SELECT count(*)::int AS n FROM jobs WHERE queue = 'growth.eventRetry' AND status = 'queued'`)) as unknown as { rows: { n: number }[] };
+    const queued = (await db.execute(
+      sql`SELECT count(*)::int AS n FROM jobs WHERE queue = 'growth.eventRetry' AND status = 'queued'`,
+    )) as unknown as { rows: { n: number }[] };
     expect(queued.rows[0].n).toBe(1);
     await jobs.drain();
     expect((await balances(h, a.id)).referral_locked).toBe(500);

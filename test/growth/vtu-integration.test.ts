@@ -22,7 +22,13 @@ it('a delivered purchase by the invitee pays the referrer; a failed one does not
   await setKycTier(h, b.id, 1);
   await fundWallet(h, b.id, 5000);
 
-  const failed = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1111'), amount: 500, pin: PIN }, { token: b.token });
+  const failed = await call(
+    h,
+    'POST',
+    '/api/v1/buyAirtime',
+    { network: 'mtn', phone: mtn('1111'), amount: 500, pin: PIN },
+    { token: b.token },
+  );
   expect(failed.statusCode).toBe(200);
   await reconcile(h);
   expect((await balances(h, a.id)).referral_locked).toBe(0);
@@ -31,7 +37,9 @@ it('a delivered purchase by the invitee pays the referrer; a failed one does not
   expect(ok.statusCode).toBe(200);
   await reconcile(h);
   expect((await balances(h, a.id)).referral_locked).toBe(500);
-  const status = (await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: (await signIn(h, a.email)).token })).json();
+  const status = (
+    await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: (await signIn(h, a.email)).token })
+  ).json();
   expect(status).toMatchObject({ rewardedInvitees: 1, lockedBonus: 500 });
   await expectLedgerOk(h);
 });
@@ -46,7 +54,10 @@ it('the referrer own delivered purchases unlock the locked bonus at the threshol
     await fundWallet(h, u.id, 5000);
   }
   const buy = async (token: string, amount: number) =>
-    expect((await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount, pin: PIN }, { token })).json().transaction.status).toBe('success');
+    expect(
+      (await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount, pin: PIN }, { token })).json().transaction
+        .status,
+    ).toBe('success');
   await buy(b.token, 500);
   expect((await balances(h, a.id)).referral_locked).toBe(500);
   // 1 kobo short of the unlock spend (2,000) keeps it locked; the purchase that reaches it unlocks it.
@@ -60,21 +71,30 @@ it('the referrer own delivered purchases unlock the locked bonus at the threshol
   await expectLedgerOk(h);
 });
 
-it.skipIf(!usingPostgres)('settles a delivered purchase with no growth work left in one statement: no transaction, no savepoint', async () => {
-  const u = await signIn(h);
-  await h.app.services.pins.set(u.id, 'transaction', PIN);
-  await setKycTier(h, u.id, 1);
-  await fundWallet(h, u.id, 5000);
-  const texts = await statementsOf(async () => {
-    const r = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 500, pin: PIN }, { token: u.token });
-    expect(r.json().transaction.status).toBe('success');
-  });
-  const settle = texts.filter((t) => t.includes('UPDATE vtu_transactions SET status'));
-  expect(settle).toHaveLength(1);
-  expect(settle[0]).toContain('INSERT INTO growth_purchases');
-  expect(texts.filter((t) => /^\s*(begin|savepoint)/i.test(t))).toEqual([]);
-  expect((await balances(h, u.id)).wallet).toBe(4500);
-});
+it.skipIf(!usingPostgres)(
+  'settles a delivered purchase with no growth work left in one statement: no transaction, no savepoint',
+  async () => {
+    const u = await signIn(h);
+    await h.app.services.pins.set(u.id, 'transaction', PIN);
+    await setKycTier(h, u.id, 1);
+    await fundWallet(h, u.id, 5000);
+    const texts = await statementsOf(async () => {
+      const r = await call(
+        h,
+        'POST',
+        '/api/v1/buyAirtime',
+        { network: 'mtn', phone: mtn('1234'), amount: 500, pin: PIN },
+        { token: u.token },
+      );
+      expect(r.json().transaction.status).toBe('success');
+    });
+    const settle = texts.filter((t) => t.includes('UPDATE vtu_transactions SET status'));
+    expect(settle).toHaveLength(1);
+    expect(settle[0]).toContain('INSERT INTO growth_purchases');
+    expect(texts.filter((t) => /^\s*(begin|savepoint)/i.test(t))).toEqual([]);
+    expect((await balances(h, u.id)).wallet).toBe(4500);
+  },
+);
 
 it('invitees and their referrer buying at the same time: each bonus paid once, all of it unlocked once the spend is reached', async () => {
   const a = await signIn(h);
@@ -86,12 +106,18 @@ it('invitees and their referrer buying at the same time: each bonus paid once, a
     await setKycTier(h, u.id, 1);
     await fundWallet(h, u.id, 5000);
   }
-  const buy = (token: string, amount: number) => call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount, pin: PIN }, { token });
+  const buy = (token: string, amount: number) =>
+    call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount, pin: PIN }, { token });
   const answers = await Promise.all([...invitees.map((u) => buy(u.token, 200)), buy(a.token, 700), buy(a.token, 700), buy(a.token, 700)]);
   expect(answers.map((r) => r.json().transaction?.status)).toEqual(Array(6).fill('success'));
   // Whichever order the settlements and bonuses took, the last of them found the spend reached and unlocked all.
   expect(await balances(h, a.id)).toMatchObject({ referral_locked: 0, wallet: 5000 - 2100 + 1500 });
   const bonuses = `{${invitees.map((u) => `rfb_${u.id}`).join(',')}}`;
-  expect(await count(h, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'referral_bonus' AND reference = ANY(${bonuses}::text[])`)).toBe(3);
+  expect(
+    await count(
+      h,
+      sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'referral_bonus' AND reference = ANY(${bonuses}::text[])`,
+    ),
+  ).toBe(3);
   await expectLedgerOk(h);
 });

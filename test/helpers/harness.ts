@@ -64,7 +64,9 @@ export const testResolver = async (host: string) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
 };
 
-export async function createHarness(opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string; overrides?: ServiceOverrides } = {}): Promise<Harness> {
+export async function createHarness(
+  opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string; overrides?: ServiceOverrides } = {},
+): Promise<Harness> {
   const clock = opts.clock ?? new TestClock();
   let drop = async () => {};
   let url = opts.databaseUrl ?? 'memory://';
@@ -97,7 +99,13 @@ export async function createHarness(opts: { env?: Record<string, string>; clock?
   // under PostgreSQL's 100 connections next to another test file, see test/multi/helpers.ts).
   const poolSize = opts.env?.DATABASE_POOL_SIZE ? config.databasePoolSize : 30;
   const database = await openDatabase({ url, dataDir: config.dataDir, poolSize, preparedStatements: config.databasePreparedStatements });
-  const app = await buildApp({ config, database, clock, log: createLogger({ level: 'info', stream }), overrides: { resolver: testResolver, ...opts.overrides } });
+  const app = await buildApp({
+    config,
+    database,
+    clock,
+    log: createLogger({ level: 'info', stream }),
+    overrides: { resolver: testResolver, ...opts.overrides },
+  });
   await app.ready();
   const secrets: SecretStore = new Map();
   instrumentSecrets(app, secrets);
@@ -147,7 +155,7 @@ export async function lastCode(h: Harness, to: string, channel: 'mailbox' | 'sms
 }
 
 /**
- * A step-up grant for credential changes (issue #22), through the real flow: an e-mailed code, then
+ * A step-up grant for credential changes, through the real flow: an e-mailed code, then
  * verifyStepupChallenge. Returns the X-Grant-Token header to send.
  */
 export async function emailGrant(h: Harness, user: TestUser): Promise<Record<string, string>> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Log-leak detector (issue 10). Every harness records the secrets its test file handles — PINs, OTP codes,
+ * Log-leak detector. Every harness records the secrets its test file handles — PINs, OTP codes,
  * TOTP codes and secrets, session and grant tokens, NINs, BVNs, bank account numbers — by watching the requests
  * and answers that pass through `app.inject` and the PIN factory, and at close() scans its captured log lines
  * for any of them.
@@ -15,7 +15,8 @@ import type { FastifyInstance } from 'fastify';
  *   (`pin: 1234`, `"code":"123456"`, `code=123456`, `your code is 123456`: the word, then at most 12
  *   characters that are not digits, then the value).
  */
-export type SecretKind = 'pin' | 'otp' | 'totp-code' | 'totp-secret' | 'access-token' | 'refresh-token' | 'grant-token' | 'nin' | 'bvn' | 'account-number';
+export type SecretKind =
+  'pin' | 'otp' | 'totp-code' | 'totp-secret' | 'access-token' | 'refresh-token' | 'grant-token' | 'nin' | 'bvn' | 'account-number';
 
 export type SecretStore = Map<string, SecretKind>;
 
@@ -147,7 +148,8 @@ export function findLeaks(store: SecretStore, logs: string[]): Leak[] {
   for (const chunk of logs) {
     for (const line of chunk.split('\n')) {
       if (!line) continue;
-      for (const m of matchers) if (m.re.test(line)) leaks.push({ kind: m.kind, line: line.length > 600 ? line.slice(0, 600) + '…' : line });
+      for (const m of matchers)
+        if (m.re.test(line)) leaks.push({ kind: m.kind, line: line.length > 600 ? line.slice(0, 600) + '…' : line });
     }
   }
   return leaks;

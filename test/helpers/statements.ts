@@ -2,7 +2,7 @@ import pg from 'pg';
 
 /**
  * The text of every statement `fn` sends over PostgreSQL connections (pg Client.query, BEGIN and SAVEPOINT
- * included), in order: for tests that pin how many round trips a path takes (issue 11). PostgreSQL runs only;
+ * included), in order: for tests that pin how many round trips a path takes. PostgreSQL runs only;
  * PGlite has no pg client.
  */
 export async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {

@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 /** Sends `size` bytes in 64 KB chunks (with a content-length, or chunked) and resolves with the answer. */
-function send(path: string, size: number, opts: { chunked?: boolean; contentType?: string } = {}): Promise<{ status: number; body: string }> {
+function send(
+  path: string,
+  size: number,
+  opts: { chunked?: boolean; contentType?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json' };
     if (!opts.chunked) headers['content-length'] = String(size);

@@ -63,7 +63,13 @@ describe('Idempotency-Key', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     h.clock.advance(24 * 3600 * 1000 + 1);
     u = await signIn(h); // the access token expired with the clock; the key is per user, so reuse its id
-    const fresh = await call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: 'x' }, { token: u.token, headers: { 'idempotency-key': 'key-3' } });
+    const fresh = await call(
+      h,
+      'POST',
+      '/_serverFn/updateProfileBearerSettings',
+      { username: 'x' },
+      { token: u.token, headers: { 'idempotency-key': 'key-3' } },
+    );
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
   });
 
@@ -107,15 +113,23 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('an idempotent operation with a read-ahead (issue 11)', () => {
+describe('an idempotent operation with a read-ahead', () => {
   const uname = (p: string) => `${p}${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1e4)}`;
   const setup = async () => {
     const from = await tier2User(h, { username: uname('idf'), fullName: 'Ada Obi', pin: '1234', tier: 3 });
     const to = await tier2User(h, { username: uname('idt'), fullName: 'Bola Ade' });
     await fundWallet(h, from.id, 1000);
-    const username = ((await h.app.services.db.execute(sql`SELECT username FROM users WHERE id = ${to.id}`)) as unknown as { rows: { username: string }[] }).rows[0].username;
+    const username = (
+      (await h.app.services.db.execute(sql`SELECT username FROM users WHERE id = ${to.id}`)) as unknown as { rows: { username: string }[] }
+    ).rows[0].username;
     const transfer = (pin: string, key: string) =>
-      call(h, 'POST', '/_serverFn/transferWalletFnBearerWallet', { username, amount: 100, pin }, { token: from.token, headers: { 'idempotency-key': key } });
+      call(
+        h,
+        'POST',
+        '/_serverFn/transferWalletFnBearerWallet',
+        { username, amount: 100, pin },
+        { token: from.token, headers: { 'idempotency-key': key } },
+      );
     return { from, to, transfer };
   };
 
@@ -138,16 +152,19 @@ describe('an idempotent operation with a read-ahead (issue 11)', () => {
     await expectLedgerOk(h);
   });
 
-  // Issue #22: the PIN is checked and counted in one UPDATE of its own (never read ahead: a read-ahead PIN row let
+  // The PIN is checked and counted in one UPDATE of its own (never read ahead: a read-ahead PIN row let
   // parallel guesses pass the lock), so a transfer is: claim with the recipient, PIN check, posting, answer.
-  it.skipIf(!usingPostgres)('reads the recipient in the claim statement; the PIN check is one statement: claim, PIN, posting, answer', async () => {
-    const { transfer } = await setup();
-    expect((await transfer('1234', 'warm-up')).statusCode).toBe(200); // session and verified PIN now cached
-    const texts = await statementsOf(async () => {
-      expect((await transfer('1234', 'counted')).statusCode).toBe(200);
-    });
-    expect(texts[0]).toMatch(/^WITH c AS \(INSERT INTO idempotency_keys/);
-    expect(texts[1]).toMatch(/^UPDATE user_pins SET/);
-    expect(texts).toHaveLength(4);
-  });
+  it.skipIf(!usingPostgres)(
+    'reads the recipient in the claim statement; the PIN check is one statement: claim, PIN, posting, answer',
+    async () => {
+      const { transfer } = await setup();
+      expect((await transfer('1234', 'warm-up')).statusCode).toBe(200); // session and verified PIN now cached
+      const texts = await statementsOf(async () => {
+        expect((await transfer('1234', 'counted')).statusCode).toBe(200);
+      });
+      expect(texts[0]).toMatch(/^WITH c AS \(INSERT INTO idempotency_keys/);
+      expect(texts[1]).toMatch(/^UPDATE user_pins SET/);
+      expect(texts).toHaveLength(4);
+    },
+  );
 });

@@ -6,7 +6,7 @@ import { HOUR } from '../../src/kernel/clock.js';
 import { call, createHarness, type Harness } from '../helpers/harness.js';
 import { buyer, mtn, PIN, VTU_ENV } from '../vtu/helpers.js';
 
-// /metrics (issue #21): business gauges from the database, upstream latency and SMS sends, behind METRICS_TOKEN.
+// /metrics: business gauges from the database, upstream latency and SMS sends, behind METRICS_TOKEN.
 let h: Harness;
 const TOKEN = 'metrics-token-for-the-metrics-test-0123';
 beforeAll(async () => {
@@ -33,11 +33,26 @@ describe('/metrics', () => {
 
   it('counts purchases by service, provider and status, the upstream calls, floats, jobs and SMS', async () => {
     const u = await buyer(h, 5_000);
-    const ok = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 100, pin: PIN }, { token: u.token });
+    const ok = await call(
+      h,
+      'POST',
+      '/api/v1/buyAirtime',
+      { network: 'mtn', phone: mtn('1234'), amount: 100, pin: PIN },
+      { token: u.token },
+    );
     expect(ok.statusCode).toBe(200);
-    const failed = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1111'), amount: 100, pin: PIN }, { token: u.token });
+    const failed = await call(
+      h,
+      'POST',
+      '/api/v1/buyAirtime',
+      { network: 'mtn', phone: mtn('1111'), amount: 100, pin: PIN },
+      { token: u.token },
+    );
     expect(failed.statusCode).toBe(200);
-    const [{ provider }] = await rows<{ provider: string }>(h.app.services.db, sql`SELECT DISTINCT provider FROM vtu_transactions WHERE user_id = ${u.id}`);
+    const [{ provider }] = await rows<{ provider: string }>(
+      h.app.services.db,
+      sql`SELECT DISTINCT provider FROM vtu_transactions WHERE user_id = ${u.id}`,
+    );
     await call(h, 'POST', '/_serverFn/sendPhoneOtpPublicAuth', { phone: '08031234001' }, { token: u.token });
 
     const body = await scrape();
@@ -54,7 +69,9 @@ describe('/metrics', () => {
 
     // Every metric the Grafana dashboard and the alert rules in deploy/ query is one this service exports.
     const exprs = [
-      ...JSON.parse(fs.readFileSync('deploy/grafana-dashboard.json', 'utf8')).panels.flatMap((p: { targets: { expr: string }[] }) => p.targets.map((t) => t.expr)),
+      ...JSON.parse(fs.readFileSync('deploy/grafana-dashboard.json', 'utf8')).panels.flatMap((p: { targets: { expr: string }[] }) =>
+        p.targets.map((t) => t.expr),
+      ),
       ...[...fs.readFileSync('deploy/alerts.yml', 'utf8').matchAll(/expr: (?:\|\n)?([\s\S]*?)\n\s+(?:for|labels):/g)].map((m) => m[1]),
     ];
     const names = new Set(exprs.flatMap((e: string) => [...e.matchAll(/([a-z][a-z0-9_]*_[a-z0-9_]+)(?=\{|\[|\))/g)].map((m) => m[1])));
@@ -79,12 +96,20 @@ describe('job retention', () => {
   it('deletes finished jobs older than JOBS_RETENTION_HOURS, keeps newer ones and dead letters', async () => {
     const { db, clock, jobs } = h.app.services;
     const at = (hoursAgo: number) => new Date(clock.now().getTime() - hoursAgo * HOUR);
-    for (const [status, hoursAgo, queue] of [['done', 30, 'old.done'], ['done', 2, 'new.done'], ['dead', 30, 'old.dead']] as const) {
-      await db.execute(sql`INSERT INTO jobs (queue, payload, status, run_at, created_at, updated_at) VALUES (${queue}, '{}'::jsonb, ${status}, ${at(hoursAgo)}, ${at(hoursAgo)}, ${at(hoursAgo)})`);
+    for (const [status, hoursAgo, queue] of [
+      ['done', 30, 'old.done'],
+      ['done', 2, 'new.done'],
+      ['dead', 30, 'old.dead'],
+    ] as const) {
+      await db.execute(
+        sql`INSERT INTO jobs (queue, payload, status, run_at, created_at, updated_at) VALUES (${queue}, '{}'::jsonb, ${status}, ${at(hoursAgo)}, ${at(hoursAgo)}, ${at(hoursAgo)})`,
+      );
     }
     await jobs.enqueue(db, 'jobs.cleanup', {});
     await jobs.drain();
-    const left = (await rows<{ queue: string }>(db, sql`SELECT queue FROM jobs WHERE queue IN ('old.done', 'new.done', 'old.dead') ORDER BY queue`)).map((r) => r.queue);
+    const left = (
+      await rows<{ queue: string }>(db, sql`SELECT queue FROM jobs WHERE queue IN ('old.done', 'new.done', 'old.dead') ORDER BY queue`)
+    ).map((r) => r.queue);
     expect(left).toEqual(['new.done', 'old.dead']);
   });
 });

@@ -23,11 +23,21 @@ describe('configuration', () => {
       expect(err).toBeInstanceOf(ConfigError);
       message = (err as Error).message;
     }
-    for (const name of ['DATABASE_URL', 'PIN_PEPPER', 'DATA_ENCRYPTION_KEY', 'FILE_SIGNING_SECRET', 'PROCESSOR_SECRET_KEY', 'AUTH_PRIVATE_KEY', 'VTU_PROVIDER_C_URL']) {
+    for (const name of [
+      'DATABASE_URL',
+      'PIN_PEPPER',
+      'DATA_ENCRYPTION_KEY',
+      'FILE_SIGNING_SECRET',
+      'PROCESSOR_SECRET_KEY',
+      'AUTH_PRIVATE_KEY',
+      'VTU_PROVIDER_C_URL',
+    ]) {
       expect(message).toContain(name);
     }
     expect(() => loadConfig({ NODE_ENV: 'production', SANDBOX: 'true' })).toThrow(/SANDBOX must be false/);
-    expect(() => loadConfig({ NODE_ENV: 'production', PIN_PEPPER: 'sandbox-pin-pepper-not-for-production' })).toThrow(/PIN_PEPPER still has its sandbox default/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PIN_PEPPER: 'sandbox-pin-pepper-not-for-production' })).toThrow(
+      /PIN_PEPPER still has its sandbox default/,
+    );
   });
 
   it('production starts with every setting given', () => {
@@ -38,16 +48,21 @@ describe('configuration', () => {
 
   it('the sandbox operator address is an operator in the sandbox only', () => {
     expect(loadConfig({ NODE_ENV: 'test', ADMIN_EMAILS: 'a@example.com' }).adminEmails).toEqual(['a@example.com', 'operator@demo.test']);
-    expect(loadConfig({ ...PRODUCTION, DATABASE_URL: 'postgres://db/x', ADMIN_EMAILS: 'a@example.com' }).adminEmails).toEqual(['a@example.com']);
+    expect(loadConfig({ ...PRODUCTION, DATABASE_URL: 'postgres://db/x', ADMIN_EMAILS: 'a@example.com' }).adminEmails).toEqual([
+      'a@example.com',
+    ]);
     expect(loadConfig({ NODE_ENV: 'development', SANDBOX: 'false' }).adminEmails).toEqual([]);
   });
 
   it('reports invalid values readably', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
     expect(loadConfig({ PORT: '4000', DATA_DIR: '/tmp/x' })).toMatchObject({ port: 4000, dataDir: '/tmp/x' });
-    // Issue 11 settings: worker concurrency within 1-64, named statements on unless turned off.
+    // Performance settings: worker concurrency within 1-64, named statements on unless turned off.
     expect(loadConfig({})).toMatchObject({ jobsConcurrency: 8, databasePreparedStatements: true });
-    expect(loadConfig({ JOBS_CONCURRENCY: '24', DATABASE_PREPARED_STATEMENTS: 'false' })).toMatchObject({ jobsConcurrency: 24, databasePreparedStatements: false });
+    expect(loadConfig({ JOBS_CONCURRENCY: '24', DATABASE_PREPARED_STATEMENTS: 'false' })).toMatchObject({
+      jobsConcurrency: 24,
+      databasePreparedStatements: false,
+    });
     expect(() => loadConfig({ JOBS_CONCURRENCY: '0' })).toThrow(/JOBS_CONCURRENCY/);
     expect(() => loadConfig({ JOBS_CONCURRENCY: 'many' })).toThrow(/JOBS_CONCURRENCY/);
   });
@@ -89,7 +104,15 @@ describe('platform endpoints', () => {
       }
     }
     expect(doc.webhooks.chargeSuccess).toEqual({ $ref: '#/components/pathItems/chargeSuccess' });
-    for (const p of ['/api/public/payments/webhook/processor', '/api/public/report-issue', '/api/public/login-failed', '/healthz', '/readyz', '/metrics']) expect(doc.paths[p], p).toBeDefined();
+    for (const p of [
+      '/api/public/payments/webhook/processor',
+      '/api/public/report-issue',
+      '/api/public/login-failed',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+    ])
+      expect(doc.paths[p], p).toBeDefined();
     const docs = await h.app.inject({ url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain('swagger');
@@ -122,7 +145,12 @@ describe('platform endpoints', () => {
     const nf = await h.app.inject({ url: '/nope' });
     expect(nf.statusCode).toBe(404);
     expect(nf.json().error.code).toBe('NOT_FOUND');
-    const media = await h.app.inject({ method: 'POST', url: '/_serverFn/sendLoginOtpPublicAuth', headers: { 'content-type': 'application/xml' }, payload: '<x/>' });
+    const media = await h.app.inject({
+      method: 'POST',
+      url: '/_serverFn/sendLoginOtpPublicAuth',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<x/>',
+    });
     expect(media.statusCode).toBe(415);
     expect(media.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const big = await call(h, 'POST', '/_serverFn/sendLoginOtpPublicAuth', { email: 'a@b.co', pad: 'x'.repeat(300_000) });
@@ -179,7 +207,12 @@ describe('rate limits', () => {
 
   it('per-IP limits apply to non-loopback clients of public operations', async () => {
     const send = () =>
-      h.app.inject({ method: 'POST', url: '/_serverFn/getOtpCooldownPublicAuth', remoteAddress: '203.0.113.9', payload: { data: { email: 'ip@example.com' } } });
+      h.app.inject({
+        method: 'POST',
+        url: '/_serverFn/getOtpCooldownPublicAuth',
+        remoteAddress: '203.0.113.9',
+        payload: { data: { email: 'ip@example.com' } },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 22; i++) statuses.push((await send()).statusCode);
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
@@ -198,11 +231,23 @@ describe('external OIDC tokens', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     const eh = await createHarness({
-      env: { AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks`, AUTH_EXTERNAL_ISSUER: 'https://idp.example', AUTH_EXTERNAL_AUDIENCE: 'vtu', AUTH_EXTERNAL_ALGORITHMS: 'ES256' },
+      env: {
+        AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks`,
+        AUTH_EXTERNAL_ISSUER: 'https://idp.example',
+        AUTH_EXTERNAL_AUDIENCE: 'vtu',
+        AUTH_EXTERNAL_ALGORITHMS: 'ES256',
+      },
     });
     try {
       const token = (claims: Record<string, unknown>, iss = 'https://idp.example', aud = 'vtu') =>
-        new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'ext1' }).setSubject('ext-123').setIssuer(iss).setAudience(aud).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+        new SignJWT(claims)
+          .setProtectedHeader({ alg: 'ES256', kid: 'ext1' })
+          .setSubject('ext-123')
+          .setIssuer(iss)
+          .setAudience(aud)
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(privateKey);
       const good = await token({ email: 'Ext@Example.com', email_verified: true });
       const res = await call(eh, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: good });
       expect(res.statusCode).toBe(200);
@@ -254,10 +299,12 @@ describe('jobs', () => {
     const { jobs, db } = h.app.services;
     let ran = 0;
     jobs.register({ name: 'test.tx', payload: z.object({}), handler: async () => void ran++ });
-    await db.transaction(async (tx) => {
-      await jobs.enqueue(tx, 'test.tx', {});
-      tx.rollback();
-    }).catch(() => undefined);
+    await db
+      .transaction(async (tx) => {
+        await jobs.enqueue(tx, 'test.tx', {});
+        tx.rollback();
+      })
+      .catch(() => undefined);
     await jobs.drain();
     expect(ran).toBe(0);
   });
@@ -266,15 +313,27 @@ describe('jobs', () => {
     const { jobs, db } = h.app.services;
     const ran: string[] = [];
     jobs.register({ name: 'test.low', payload: z.object({ tag: z.string() }), handler: async ({ tag }) => void ran.push(tag) });
-    jobs.register({ name: 'test.high', payload: z.object({ tag: z.string() }), priority: 10, handler: async ({ tag }) => void ran.push(tag) });
+    jobs.register({
+      name: 'test.high',
+      payload: z.object({ tag: z.string() }),
+      priority: 10,
+      handler: async ({ tag }) => void ran.push(tag),
+    });
     await jobs.drain();
     // Due an hour ago, a second apart (ahead of anything else due in this harness): oldest first within a priority.
     const hourAgo = h.clock.now().getTime() - 3_600_000;
-    const due = [['test.low', 'low1'], ['test.high', 'high1'], ['test.low', 'low2'], ['test.high', 'high2']];
+    const due = [
+      ['test.low', 'low1'],
+      ['test.high', 'high1'],
+      ['test.low', 'low2'],
+      ['test.high', 'high2'],
+    ];
     for (const [i, [name, tag]] of due.entries()) await jobs.enqueue(db, name, { tag }, { runAt: new Date(hourAgo + i * 1000) });
     await jobs.enqueue(db, 'test.low', { tag: 'stale' });
     // A worker claimed it and died: its lease ran out a minute ago.
-    await db.execute(sql`UPDATE jobs SET status = 'running', locked_until = ${new Date(h.clock.now().getTime() - 60_000)} WHERE payload->>'tag' = 'stale'`);
+    await db.execute(
+      sql`UPDATE jobs SET status = 'running', locked_until = ${new Date(h.clock.now().getTime() - 60_000)} WHERE payload->>'tag' = 'stale'`,
+    );
     expect(await jobs.drain(1)).toBe(1);
     expect(ran).toEqual(['stale']);
     expect(await jobs.drain(2)).toBe(2);

@@ -117,7 +117,23 @@ describe('registry walk: validation', () => {
   it('fast-check generated inputs never produce a 500', async () => {
     const junk = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
-      fc.dictionary(fc.constantFrom('amount', 'pin', 'id', 'email', 'phone', 'limit', 'offset', 'network', 'code', 'username', '__proto__', 'constructor'), fc.jsonValue({ maxDepth: 2 })),
+      fc.dictionary(
+        fc.constantFrom(
+          'amount',
+          'pin',
+          'id',
+          'email',
+          'phone',
+          'limit',
+          'offset',
+          'network',
+          'code',
+          'username',
+          '__proto__',
+          'constructor',
+        ),
+        fc.jsonValue({ maxDepth: 2 }),
+      ),
       fc.string({ maxLength: 2000 }),
     );
     for (const op of allOperations) {
@@ -130,7 +146,10 @@ describe('registry walk: validation', () => {
                   token,
                   query:
                     value && typeof value === 'object' && !Array.isArray(value)
-                      ? '?' + new URLSearchParams(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()
+                      ? '?' +
+                        new URLSearchParams(
+                          Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+                        ).toString()
                       : `?q=${encodeURIComponent(JSON.stringify(value))}`,
                 })
               : await send(op, serverFnPath(op), { token, data: { data: value } });

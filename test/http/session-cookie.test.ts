@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createHarness, lastCode, type Harness } from '../helpers/harness.js';
 
-/** Issue #19: the web app's refresh token travels only in an HttpOnly, SameSite=Strict, path-scoped cookie. */
+/** the web app's refresh token travels only in an HttpOnly, SameSite=Strict, path-scoped cookie. */
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
@@ -15,7 +15,12 @@ async function cookieSignIn() {
   const email = `c${randomUUID().slice(0, 8)}@example.com`;
   await h.app.inject({ method: 'POST', url: '/_serverFn/sendLoginOtpPublicAuth', payload: { data: { email } } });
   const code = await lastCode(h, email);
-  return h.app.inject({ method: 'POST', url: '/_serverFn/verifyLoginOtpPublicAuth', payload: { data: { email, code } }, headers: COOKIE_MODE });
+  return h.app.inject({
+    method: 'POST',
+    url: '/_serverFn/verifyLoginOtpPublicAuth',
+    payload: { data: { email, code } },
+    headers: COOKIE_MODE,
+  });
 }
 
 function cookieValue(setCookie: string | string[] | undefined): string {
@@ -32,7 +37,10 @@ describe('cookie transport for refresh tokens', () => {
     expect(body.session.refreshToken).toBe('');
     const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
     expect(cookies).toHaveLength(2);
-    expect(cookies.map((c) => /Path=([^;]+)/.exec(c)?.[1]).sort()).toEqual(['/_serverFn/refreshSessionPublicAuth', '/_serverFn/signOutBearerAuth']);
+    expect(cookies.map((c) => /Path=([^;]+)/.exec(c)?.[1]).sort()).toEqual([
+      '/_serverFn/refreshSessionPublicAuth',
+      '/_serverFn/signOutBearerAuth',
+    ]);
     for (const c of cookies) {
       expect(c).toMatch(/HttpOnly/);
       expect(c).toMatch(/SameSite=Strict/);
@@ -43,18 +51,33 @@ describe('cookie transport for refresh tokens', () => {
 
   it('refresh reads the cookie and rotates it; the old cookie is then refused', async () => {
     const first = cookieValue((await cookieSignIn()).headers['set-cookie']);
-    const refreshed = await h.app.inject({ method: 'POST', url: '/_serverFn/refreshSessionPublicAuth', payload: { data: {} }, headers: { ...COOKIE_MODE, cookie: `vtu_refresh=${first}` } });
+    const refreshed = await h.app.inject({
+      method: 'POST',
+      url: '/_serverFn/refreshSessionPublicAuth',
+      payload: { data: {} },
+      headers: { ...COOKIE_MODE, cookie: `vtu_refresh=${first}` },
+    });
     expect(refreshed.statusCode).toBe(200);
     expect(refreshed.json().session.refreshToken).toBe('');
     const second = cookieValue(refreshed.headers['set-cookie']);
     expect(second).not.toBe(first);
-    const reuse = await h.app.inject({ method: 'POST', url: '/_serverFn/refreshSessionPublicAuth', payload: { data: {} }, headers: { ...COOKIE_MODE, cookie: `vtu_refresh=${first}` } });
+    const reuse = await h.app.inject({
+      method: 'POST',
+      url: '/_serverFn/refreshSessionPublicAuth',
+      payload: { data: {} },
+      headers: { ...COOKIE_MODE, cookie: `vtu_refresh=${first}` },
+    });
     expect(reuse.statusCode).toBe(401);
   });
 
   it('without the cookie, cookie mode answers 401 (not a validation error) and never 500', async () => {
     for (const cookie of [undefined, 'vtu_refresh=', 'vtu_refresh=%00%ff;;', 'other=1']) {
-      const r = await h.app.inject({ method: 'POST', url: '/_serverFn/refreshSessionPublicAuth', payload: { data: {} }, headers: { ...COOKIE_MODE, ...(cookie ? { cookie } : {}) } });
+      const r = await h.app.inject({
+        method: 'POST',
+        url: '/_serverFn/refreshSessionPublicAuth',
+        payload: { data: {} },
+        headers: { ...COOKIE_MODE, ...(cookie ? { cookie } : {}) },
+      });
       expect(r.statusCode).toBe(401);
       expect(r.json().error.code).toBe('UNAUTHENTICATED');
     }
@@ -75,7 +98,11 @@ describe('cookie transport for refresh tokens', () => {
 
     const email = `j${randomUUID().slice(0, 8)}@example.com`;
     await h.app.inject({ method: 'POST', url: '/_serverFn/sendLoginOtpPublicAuth', payload: { data: { email } } });
-    const json = await h.app.inject({ method: 'POST', url: '/_serverFn/verifyLoginOtpPublicAuth', payload: { data: { email, code: await lastCode(h, email) } } });
+    const json = await h.app.inject({
+      method: 'POST',
+      url: '/_serverFn/verifyLoginOtpPublicAuth',
+      payload: { data: { email, code: await lastCode(h, email) } },
+    });
     expect(json.json().session.refreshToken.length).toBeGreaterThan(10);
     expect(json.headers['set-cookie']).toBeUndefined();
   });

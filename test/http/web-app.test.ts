@@ -5,14 +5,17 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
-/** Issue #19: the built app is served at / by the same process, with the API's paths untouched. */
+/** the built app is served at / by the same process, with the API's paths untouched. */
 let h: Harness;
 let dir: string;
 const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>');
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>',
+  );
   fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), script);
   fs.writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   fs.writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"VTU Wallet"}');

@@ -105,7 +105,12 @@ describe('e-mail OTP login (injected clock)', () => {
     const res = await send(email);
     expect(res.statusCode).toBe(429);
     expect(res.json().error.code).toBe('OTP_DAILY_LIMIT');
-    const elsewhere = await h.app.inject({ method: 'POST', url: '/_serverFn/sendLoginOtpPublicAuth', payload: { data: { email } }, remoteAddress: '10.20.30.40' });
+    const elsewhere = await h.app.inject({
+      method: 'POST',
+      url: '/_serverFn/sendLoginOtpPublicAuth',
+      payload: { data: { email } },
+      remoteAddress: '10.20.30.40',
+    });
     expect(elsewhere.statusCode).toBe(200);
     h.clock.advance(24 * 3600 * 1000);
     expect((await send(email)).statusCode).toBe(200);
@@ -165,13 +170,30 @@ describe('profile', () => {
   it('updates username (unique, case-insensitive), full name and phone (normalised)', async () => {
     const a = await signIn(h);
     const b = await signIn(h);
-    const res = await call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: 'Ada_Lovelace', fullName: 'Ada Lovelace', phone: '+2348031234567' }, { token: a.token });
+    const res = await call(
+      h,
+      'POST',
+      '/_serverFn/updateProfileBearerSettings',
+      { username: 'Ada_Lovelace', fullName: 'Ada Lovelace', phone: '+2348031234567' },
+      { token: a.token },
+    );
     expect(res.statusCode).toBe(200);
-    expect(res.json().profile).toMatchObject({ username: 'ada_lovelace', fullName: 'Ada Lovelace', phone: '08031234567', phoneVerified: false });
+    expect(res.json().profile).toMatchObject({
+      username: 'ada_lovelace',
+      fullName: 'Ada Lovelace',
+      phone: '08031234567',
+      phoneVerified: false,
+    });
     const taken = await call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: 'ADA_LOVELACE' }, { token: b.token });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error.code).toBe('USERNAME_TAKEN');
-    for (const bad of [{ username: 'ab' }, { username: 'has space' }, { username: 'x'.repeat(21) }, { phone: '12345' }, { fullName: 'A' }]) {
+    for (const bad of [
+      { username: 'ab' },
+      { username: 'has space' },
+      { username: 'x'.repeat(21) },
+      { phone: '12345' },
+      { fullName: 'A' },
+    ]) {
       const r = await call(h, 'POST', '/_serverFn/updateProfileBearerSettings', bad, { token: b.token });
       expect(r.statusCode, JSON.stringify(bad)).toBe(400);
     }
@@ -179,7 +201,9 @@ describe('profile', () => {
 
   it('concurrent claims of one username: exactly one wins', async () => {
     const users = await Promise.all(Array.from({ length: 5 }, () => signIn(h)));
-    const results = await Promise.all(users.map((u) => call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: 'racer' }, { token: u.token })));
+    const results = await Promise.all(
+      users.map((u) => call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: 'racer' }, { token: u.token })),
+    );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(4);
   });

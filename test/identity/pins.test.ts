@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, signIn, type Harness } from '../helpers/harness.js';
 
 /**
- * Issue 11: a PIN that verified once is remembered (by an HMAC of user, salt and PIN) so the next check skips
+ * A PIN that verified once is remembered (by an HMAC of user, salt and PIN) so the next check skips
  * scrypt. The memo must never let an old PIN through, nor bypass the attempt lock.
  */
 let h: Harness;

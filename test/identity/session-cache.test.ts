@@ -14,7 +14,7 @@ async function waitFor(what: string, fn: () => Promise<boolean>, ms: number) {
 }
 
 /**
- * Issue 11: authenticate keeps a session's state in memory and a verified token's claims until it expires. These
+ * Authenticate keeps a session's state in memory and a verified token's claims until it expires. These
  * tests prove the cache never outlives a change: every change reaches it through the auth_changed trigger (in the
  * same process on PGlite, over LISTEN on PostgreSQL, so the PostgreSQL run waits for the message to land).
  */

@@ -42,7 +42,10 @@ export function nuban(bankCode: string, serial = String(Math.floor(Math.random()
  * Signs a user in and sets profile facts directly in SQL: the phone OTP flow belongs to another area, so the
  * verified phone is written as that flow would leave it (users.phone + phone_verified_at).
  */
-export async function kycUser(h: Harness, opts: { fullName?: string | null; phone?: string | null; verified?: boolean } = {}): Promise<TestUser & { phone: string | null }> {
+export async function kycUser(
+  h: Harness,
+  opts: { fullName?: string | null; phone?: string | null; verified?: boolean } = {},
+): Promise<TestUser & { phone: string | null }> {
   const u = await signIn(h);
   const phone = opts.phone === undefined ? freshPhone() : opts.phone;
   const verifiedAt = phone && opts.verified !== false ? h.clock.now() : null;
@@ -53,7 +56,13 @@ export async function kycUser(h: Harness, opts: { fullName?: string | null; phon
 }
 
 export async function upload(h: Harness, token: string, kind: keyof typeof FILE_BYTES = 'jpeg'): Promise<string> {
-  const res = await call(h, 'POST', '/_serverFn/uploadKycFileBearerKYC', { fileName: `x.${kind}`, contentType: TYPE[kind], contentBase64: FILE_BYTES[kind]().toString('base64') }, { token });
+  const res = await call(
+    h,
+    'POST',
+    '/_serverFn/uploadKycFileBearerKYC',
+    { fileName: `x.${kind}`, contentType: TYPE[kind], contentBase64: FILE_BYTES[kind]().toString('base64') },
+    { token },
+  );
   if (res.statusCode !== 200) throw new Error(`upload failed: ${res.body}`);
   return res.json().path;
 }
@@ -74,7 +83,9 @@ export async function approveKycTier2(h: Harness, userId: string, verifiedName: 
   await h.app.services.db.transaction(async (tx) => {
     await tx.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, created_at, updated_at, reviewed_at)
       VALUES (${randomUUID()}, ${userId}, 2, 'approved', '[]'::jsonb, ${verifiedName}, '{}'::jsonb, ${now}, ${now}, ${now})`);
-    await tx.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, 2), full_name = COALESCE(full_name, ${verifiedName}) WHERE id = ${userId}`);
+    await tx.execute(
+      sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, 2), full_name = COALESCE(full_name, ${verifiedName}) WHERE id = ${userId}`,
+    );
   });
   h.app.services.identity.forgetUser(userId);
 }

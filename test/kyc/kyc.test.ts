@@ -26,13 +26,22 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 async function pendingId(userId: string, tier: number): Promise<string> {
-  const r = await rows<{ id: string }>(h.app.services.db, sql`SELECT id FROM kyc_submissions WHERE user_id = ${userId} AND tier = ${tier} AND status = 'pending'`);
+  const r = await rows<{ id: string }>(
+    h.app.services.db,
+    sql`SELECT id FROM kyc_submissions WHERE user_id = ${userId} AND tier = ${tier} AND status = 'pending'`,
+  );
   expect(r).toHaveLength(1);
   return r[0].id;
 }
 
 async function review(submissionId: string, decision: 'approve' | 'reject', reason?: string) {
-  const res = await call(h, 'POST', adm('adminReviewKyc'), { submissionId, decision, ...(reason ? { reason } : {}) }, { token: admin.token });
+  const res = await call(
+    h,
+    'POST',
+    adm('adminReviewKyc'),
+    { submissionId, decision, ...(reason ? { reason } : {}) },
+    { token: admin.token },
+  );
   expect(res.statusCode, res.body).toBe(200);
   return res.json().submission;
 }
@@ -69,16 +78,41 @@ describe('banks and status', () => {
 describe('uploadKycFile', () => {
   it('accepts JPEG, PNG and PDF checked by content and refuses wrong magic bytes', async () => {
     const u = await signIn(h);
-    for (const kind of ['jpeg', 'png', 'pdf'] as const) expect(await upload(h, u.token, kind)).toMatch(/^[A-Za-z0-9_-]{32}\.(jpg|png|pdf)$/);
-    const lie = await call(h, 'POST', fn('uploadKycFile'), { fileName: 'a.png', contentType: 'image/png', contentBase64: FILE_BYTES.jpeg().toString('base64') }, { token: u.token });
+    for (const kind of ['jpeg', 'png', 'pdf'] as const)
+      expect(await upload(h, u.token, kind)).toMatch(/^[A-Za-z0-9_-]{32}\.(jpg|png|pdf)$/);
+    const lie = await call(
+      h,
+      'POST',
+      fn('uploadKycFile'),
+      { fileName: 'a.png', contentType: 'image/png', contentBase64: FILE_BYTES.jpeg().toString('base64') },
+      { token: u.token },
+    );
     expect(lie.statusCode).toBe(400);
     expect(lie.json().error.message).toMatch(/not image\/png/);
-    const html = await call(h, 'POST', fn('uploadKycFile'), { fileName: 'a.jpg', contentType: 'image/jpeg', contentBase64: Buffer.from('<html><script>1</script>').toString('base64') }, { token: u.token });
+    const html = await call(
+      h,
+      'POST',
+      fn('uploadKycFile'),
+      { fileName: 'a.jpg', contentType: 'image/jpeg', contentBase64: Buffer.from('<html><script>1</script>').toString('base64') },
+      { token: u.token },
+    );
     expect(html.statusCode).toBe(400);
-    const gif = await call(h, 'POST', fn('uploadKycFile'), { fileName: 'a.gif', contentType: 'image/gif', contentBase64: 'R0lGODlh' }, { token: u.token });
+    const gif = await call(
+      h,
+      'POST',
+      fn('uploadKycFile'),
+      { fileName: 'a.gif', contentType: 'image/gif', contentBase64: 'R0lGODlh' },
+      { token: u.token },
+    );
     expect(gif.statusCode).toBe(400);
     expect(gif.json().error.code).toBe('VALIDATION_FAILED');
-    const junk = await call(h, 'POST', fn('uploadKycFile'), { fileName: 'a.jpg', contentType: 'image/jpeg', contentBase64: '@@not base64@@' }, { token: u.token });
+    const junk = await call(
+      h,
+      'POST',
+      fn('uploadKycFile'),
+      { fileName: 'a.jpg', contentType: 'image/jpeg', contentBase64: '@@not base64@@' },
+      { token: u.token },
+    );
     expect(junk.statusCode).toBe(400);
   });
 
@@ -88,16 +122,34 @@ describe('uploadKycFile', () => {
     big[0] = 0xff;
     big[1] = 0xd8;
     big[2] = 0xff;
-    const res = await call(h, 'POST', fn('uploadKycFile'), { fileName: 'big.jpg', contentType: 'image/jpeg', contentBase64: big.toString('base64') }, { token: u.token });
+    const res = await call(
+      h,
+      'POST',
+      fn('uploadKycFile'),
+      { fileName: 'big.jpg', contentType: 'image/jpeg', contentBase64: big.toString('base64') },
+      { token: u.token },
+    );
     expect(res.statusCode).toBe(413);
     expect(res.json().error.code).toBe('PAYLOAD_TOO_LARGE');
     const exact = Buffer.alloc(5 * 1024 * 1024, 7);
     exact[0] = 0x25; // %PDF-
     exact.write('%PDF-', 0);
-    const ok = await call(h, 'POST', fn('uploadKycFile'), { fileName: 'max.pdf', contentType: 'application/pdf', contentBase64: exact.toString('base64') }, { token: u.token });
+    const ok = await call(
+      h,
+      'POST',
+      fn('uploadKycFile'),
+      { fileName: 'max.pdf', contentType: 'application/pdf', contentBase64: exact.toString('base64') },
+      { token: u.token },
+    );
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().sizeBytes).toBe(5 * 1024 * 1024);
-    const huge = await call(h, 'POST', fn('uploadKycFile'), { fileName: 'huge.jpg', contentType: 'image/jpeg', contentBase64: 'A'.repeat(8 * 1024 * 1024) }, { token: u.token });
+    const huge = await call(
+      h,
+      'POST',
+      fn('uploadKycFile'),
+      { fileName: 'huge.jpg', contentType: 'image/jpeg', contentBase64: 'A'.repeat(8 * 1024 * 1024) },
+      { token: u.token },
+    );
     expect(huge.statusCode).toBe(413);
   });
 });
@@ -137,7 +189,13 @@ describe('tier ladder through operator review', () => {
     expect(noReason.json().error.issues[0].path).toBe('reason');
 
     expect(await review(item.id, 'approve')).toMatchObject({ tier: 1, status: 'approved' });
-    const twice = await call(h, 'POST', adm('adminReviewKyc'), { submissionId: item.id, decision: 'reject', reason: 'changed my mind' }, { token: admin.token });
+    const twice = await call(
+      h,
+      'POST',
+      adm('adminReviewKyc'),
+      { submissionId: item.id, decision: 'reject', reason: 'changed my mind' },
+      { token: admin.token },
+    );
     expect(twice.statusCode).toBe(409);
     expect((await status(u.token)).tier).toBe(1);
 
@@ -146,11 +204,21 @@ describe('tier ladder through operator review', () => {
     secrets.push(nin);
     await registerNin(h, { nin, firstName: 'Ada', middleName: 'Grace', lastName: 'Obi', phone: u.phone! });
     const slip = await upload(h, u.token, 'pdf');
-    const t2 = await call(h, 'POST', '/api/v1/submitNinKyc', { nin, slipPath: slip }, { token: u.token, headers: { 'idempotency-key': 'kyc-t2' } });
+    const t2 = await call(
+      h,
+      'POST',
+      '/api/v1/submitNinKyc',
+      { nin, slipPath: slip },
+      { token: u.token, headers: { 'idempotency-key': 'kyc-t2' } },
+    );
     expect(t2.statusCode, t2.body).toBe(200);
     expect(t2.json().submission).toMatchObject({ tier: 2, status: 'pending' });
     const v2 = await call(h, 'GET', adm('adminGetKycSubmission'), { submissionId: t2.json().submission.id }, { token: admin.token });
-    expect(v2.json().submission).toMatchObject({ verifiedName: 'Ada Grace Obi', details: { nameMatched: true, phoneMatched: true }, phoneVerified: true });
+    expect(v2.json().submission).toMatchObject({
+      verifiedName: 'Ada Grace Obi',
+      details: { nameMatched: true, phoneMatched: true },
+      phoneVerified: true,
+    });
     await review(t2.json().submission.id, 'approve');
     await expect(h.app.services.kyc.assertTransferEligible(u.id)).resolves.toBeUndefined();
 
@@ -159,11 +227,21 @@ describe('tier ladder through operator review', () => {
     secrets.push(accountNumber);
     await registerAccount(h, { bankCode: '058', accountNumber, accountName: 'OBI ADA GRACE' });
     const doc = await upload(h, u.token, 'jpeg');
-    const t3 = await call(h, 'POST', '/api/v1/submitBankKyc', { bankCode: '058', accountNumber, documentType: 'passport', documentPath: doc }, { token: u.token, headers: { 'idempotency-key': 'kyc-t3' } });
+    const t3 = await call(
+      h,
+      'POST',
+      '/api/v1/submitBankKyc',
+      { bankCode: '058', accountNumber, documentType: 'passport', documentPath: doc },
+      { token: u.token, headers: { 'idempotency-key': 'kyc-t3' } },
+    );
     expect(t3.statusCode, t3.body).toBe(200);
     expect(t3.json().submission.status).toBe('pending');
     const v3 = await call(h, 'GET', adm('adminGetKycSubmission'), { submissionId: t3.json().submission.id }, { token: admin.token });
-    expect(v3.json().submission.details).toMatchObject({ bankName: 'Guaranty Trust Bank', accountNumberMasked: `******${accountNumber.slice(-4)}`, documentType: 'passport' });
+    expect(v3.json().submission.details).toMatchObject({
+      bankName: 'Guaranty Trust Bank',
+      accountNumberMasked: `******${accountNumber.slice(-4)}`,
+      documentType: 'passport',
+    });
     await review(t3.json().submission.id, 'approve');
 
     expect(await status(u.token)).toEqual({ ok: true, tier: 3, tiers: [1, 2, 3].map((tier) => ({ tier, status: 'approved' })) });
@@ -175,7 +253,10 @@ describe('tier ladder through operator review', () => {
       sql`SELECT a.action, a.actor_id FROM audit_log a JOIN kyc_submissions s ON s.id::text = a.subject_id WHERE s.user_id = ${u.id} ORDER BY a.created_at`,
     );
     expect(audits).toEqual([1, 2, 3].map(() => ({ action: 'kyc.approve', actor_id: admin.id })));
-    const notes = await rows<{ kind: string; title: string }>(h.app.services.db, sql`SELECT kind, title FROM notifications WHERE user_id = ${u.id} AND kind = 'kyc_decision'`);
+    const notes = await rows<{ kind: string; title: string }>(
+      h.app.services.db,
+      sql`SELECT kind, title FROM notifications WHERE user_id = ${u.id} AND kind = 'kyc_decision'`,
+    );
     expect(notes).toHaveLength(3);
 
     const done = await call(h, 'POST', fn('submitTier3Kyc'), { frames }, { token: u.token });
@@ -188,10 +269,22 @@ describe('tier ladder through operator review', () => {
     const nin = await call(h, 'POST', fn('submitNinKyc'), { nin: freshNin(), slipPath: slip }, { token: u.token });
     expect(nin.statusCode).toBe(400);
     expect(nin.json().error.code).toBe('KYC_PREVIOUS_TIER_REQUIRED');
-    const bank = await call(h, 'POST', fn('submitBankKyc'), { bankCode: '044', accountNumber: nuban('044'), documentType: 'passport', documentPath: slip }, { token: u.token });
+    const bank = await call(
+      h,
+      'POST',
+      fn('submitBankKyc'),
+      { bankCode: '044', accountNumber: nuban('044'), documentType: 'passport', documentPath: slip },
+      { token: u.token },
+    );
     expect(bank.json().error.code).toBe('KYC_PREVIOUS_TIER_REQUIRED');
     await setKycTier(h, u.id, 1);
-    const bank2 = await call(h, 'POST', fn('submitBankKyc'), { bankCode: '044', accountNumber: nuban('044'), documentType: 'passport', documentPath: slip }, { token: u.token });
+    const bank2 = await call(
+      h,
+      'POST',
+      fn('submitBankKyc'),
+      { bankCode: '044', accountNumber: nuban('044'), documentType: 'passport', documentPath: slip },
+      { token: u.token },
+    );
     expect(bank2.statusCode).toBe(400);
     expect(bank2.json().error.code).toBe('KYC_PREVIOUS_TIER_REQUIRED');
   });
@@ -212,8 +305,13 @@ describe('tier ladder through operator review', () => {
     expect(res.json().submission.reason).toMatch(/name on the NIN record does not match/);
     const st = await status(u.token);
     expect(st.tiers[1]).toEqual({ tier: 2, status: 'rejected', reason: res.json().submission.reason });
-    const notes = await rows<{ body: string }>(h.app.services.db, sql`SELECT body FROM notifications WHERE user_id = ${u.id} AND kind = 'kyc_decision'`);
-    expect(notes.map((n) => n.body)).toContainEqual(expect.stringMatching(/Tier 2 .* not approved: The name on the NIN record does not match/));
+    const notes = await rows<{ body: string }>(
+      h.app.services.db,
+      sql`SELECT body FROM notifications WHERE user_id = ${u.id} AND kind = 'kyc_decision'`,
+    );
+    expect(notes.map((n) => n.body)).toContainEqual(
+      expect.stringMatching(/Tier 2 .* not approved: The name on the NIN record does not match/),
+    );
 
     const unknown = await call(h, 'POST', fn('submitNinKyc'), { nin: freshNin(), slipPath: slip }, { token: u.token });
     expect(unknown.statusCode).toBe(400);
@@ -224,7 +322,10 @@ describe('tier ladder through operator review', () => {
     expect(ok.json().submission.status).toBe('pending');
     await review(ok.json().submission.id, 'reject', 'The NIN slip photo is unreadable');
     expect((await status(u.token)).tiers[1]).toEqual({ tier: 2, status: 'rejected', reason: 'The NIN slip photo is unreadable' });
-    const audit = await rows<{ details: { reason: string } }>(h.app.services.db, sql`SELECT details FROM audit_log WHERE subject_id = ${ok.json().submission.id}`);
+    const audit = await rows<{ details: { reason: string } }>(
+      h.app.services.db,
+      sql`SELECT details FROM audit_log WHERE subject_id = ${ok.json().submission.id}`,
+    );
     expect(audit[0].details.reason).toBe('The NIN slip photo is unreadable');
 
     const third = await call(h, 'POST', fn('submitNinKyc'), { nin: right, slipPath: slip }, { token: u.token });
@@ -263,12 +364,33 @@ describe('tier ladder through operator review', () => {
     secrets.push(accountNumber);
     await registerAccount(h, { bankCode: '057', accountNumber, accountName: 'EMEKA OKAFOR' });
     const doc = await upload(h, u.token, 'pdf');
-    const bad = await call(h, 'POST', fn('submitBankKyc'), { bankCode: '057', accountNumber: accountNumber.slice(0, 9) + ((Number(accountNumber[9]) + 1) % 10), documentType: 'passport', documentPath: doc }, { token: u.token });
+    const bad = await call(
+      h,
+      'POST',
+      fn('submitBankKyc'),
+      {
+        bankCode: '057',
+        accountNumber: accountNumber.slice(0, 9) + ((Number(accountNumber[9]) + 1) % 10),
+        documentType: 'passport',
+        documentPath: doc,
+      },
+      { token: u.token },
+    );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toMatch(/NUBAN/);
-    const res = await call(h, 'POST', fn('submitBankKyc'), { bankCode: '057', accountNumber, documentType: 'drivers_licence', documentPath: doc }, { token: u.token });
+    const res = await call(
+      h,
+      'POST',
+      fn('submitBankKyc'),
+      { bankCode: '057', accountNumber, documentType: 'drivers_licence', documentPath: doc },
+      { token: u.token },
+    );
     expect(res.statusCode).toBe(200);
-    expect(res.json().submission).toMatchObject({ tier: 3, status: 'rejected', reason: expect.stringMatching(/account name does not match/) });
+    expect(res.json().submission).toMatchObject({
+      tier: 3,
+      status: 'rejected',
+      reason: expect.stringMatching(/account name does not match/),
+    });
   });
 });
 
@@ -297,7 +419,11 @@ describe('look-ups', () => {
     const badBank = await call(h, 'POST', fn('verifyBankAccount'), { accountNumber, bankCode: '999' }, { token: u.token });
     expect(badBank.statusCode).toBe(400);
     const flippedCheck = other.slice(0, 9) + ((Number(other[9]) + 5) % 10);
-    const sandboxBad = await h.app.inject({ method: 'POST', url: '/sandbox/banks/accounts', payload: { bankCode: '033', accountNumber: flippedCheck, accountName: 'X' } });
+    const sandboxBad = await h.app.inject({
+      method: 'POST',
+      url: '/sandbox/banks/accounts',
+      payload: { bankCode: '033', accountNumber: flippedCheck, accountName: 'X' },
+    });
     expect(sandboxBad.statusCode).toBe(400);
     expect(sandboxBad.json().error.message).toMatch(/NUBAN/);
   });
@@ -339,7 +465,13 @@ describe('signed file URLs', () => {
     expect(op.statusCode).toBe(200);
     expect((await get(op.json().url)).statusCode).toBe(200);
     // Another user's upload cannot be attached to a submission either.
-    const frames = await call(h, 'POST', fn('submitTier3Kyc'), { frames: [path, await upload(h, stranger.token), await upload(h, stranger.token)] }, { token: stranger.token });
+    const frames = await call(
+      h,
+      'POST',
+      fn('submitTier3Kyc'),
+      { frames: [path, await upload(h, stranger.token), await upload(h, stranger.token)] },
+      { token: stranger.token },
+    );
     expect(frames.statusCode).toBe(404);
   });
 
@@ -372,7 +504,11 @@ describe('signed file URLs', () => {
       expect(res.statusCode, p).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_FAILED');
     }
-    for (const raw of ['/files/kyc/..%2F..%2Fetc%2Fpasswd?expires=9999999999&sig=00', '/files/kyc/../../etc/passwd', '/files/kyc/%2Fetc%2Fpasswd?expires=1&sig=1']) {
+    for (const raw of [
+      '/files/kyc/..%2F..%2Fetc%2Fpasswd?expires=9999999999&sig=00',
+      '/files/kyc/../../etc/passwd',
+      '/files/kyc/%2Fetc%2Fpasswd?expires=1&sig=1',
+    ]) {
       const res = await h.app.inject({ method: 'GET', url: raw });
       expect([403, 404], raw).toContain(res.statusCode);
       expect(res.body).not.toMatch(/root:/);
@@ -425,7 +561,10 @@ describe('secrecy', () => {
   });
 
   it('stores provider payloads encrypted at rest', async () => {
-    const r = await rows<{ payload_encrypted: string | null; details: unknown }>(h.app.services.db, sql`SELECT payload_encrypted, details FROM kyc_submissions WHERE tier > 1 AND payload_encrypted IS NOT NULL`);
+    const r = await rows<{ payload_encrypted: string | null; details: unknown }>(
+      h.app.services.db,
+      sql`SELECT payload_encrypted, details FROM kyc_submissions WHERE tier > 1 AND payload_encrypted IS NOT NULL`,
+    );
     expect(r.length).toBeGreaterThan(2);
     const stored = JSON.stringify(r);
     for (const s of secrets) expect(stored.includes(s)).toBe(false);

@@ -51,7 +51,14 @@ describe('storage adapters', () => {
   });
 
   it('S3 storage answers with a presigned GET carrying our cache and type headers', async () => {
-    const s = createS3Storage({ bucket: 'kyc-bucket', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', forcePathStyle: true });
+    const s = createS3Storage({
+      bucket: 'kyc-bucket',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
     const o = await s.open('kyc/u1/abc.png', 'image/png');
     expect(o?.kind).toBe('redirect');
     const url = new URL((o as { url: string }).url);

@@ -36,16 +36,27 @@ async function spend(u: TestUser, naira: number) {
     }),
   );
 }
-const overview = async (u: TestUser) => (await call(h, 'GET', '/_serverFn/getLoanOverviewBearerLoans', undefined, { token: u.token })).json();
+const overview = async (u: TestUser) =>
+  (await call(h, 'GET', '/_serverFn/getLoanOverviewBearerLoans', undefined, { token: u.token })).json();
 const take = (u: TestUser, amount: number) => call(h, 'POST', '/_serverFn/takeLoanBearerLoans', { amount }, { token: u.token });
-const repay = (u: TestUser, input?: Record<string, unknown>) => call(h, 'POST', '/_serverFn/repayLoanBearerLoans', input, { token: u.token });
+const repay = (u: TestUser, input?: Record<string, unknown>) =>
+  call(h, 'POST', '/_serverFn/repayLoanBearerLoans', input, { token: u.token });
 const codes = (o: { reasons: { code: string }[] }) => o.reasons.map((r) => r.code).sort();
 
 describe('eligibility and limit', () => {
   it('lists every reason a new account cannot borrow, and refuses takeLoan with NOT_ELIGIBLE', async () => {
     const u = await signIn(h);
     const o = await overview(u);
-    expect(o).toMatchObject({ eligible: false, limit: 0, outstanding: 0, loan: null, dueAt: null, feePct: 5, termDays: 30, minAmount: 500 });
+    expect(o).toMatchObject({
+      eligible: false,
+      limit: 0,
+      outstanding: 0,
+      loan: null,
+      dueAt: null,
+      feePct: 5,
+      termDays: 30,
+      minAmount: 500,
+    });
     expect(codes(o)).toEqual(['ACCOUNT_AGE', 'KYC_TIER', 'PURCHASE_HISTORY']);
     const r = await take(u, 1000);
     expect(r.statusCode).toBe(400);
@@ -115,7 +126,9 @@ describe('takeLoan', () => {
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(14);
     expect(await balances(h, u.id)).toMatchObject({ wallet: 1000, loan: -1050 });
-    const n = (await h.app.services.db.execute(sql`SELECT COUNT(*)::int AS n FROM loans WHERE user_id = ${u.id}`)) as unknown as { rows: { n: number }[] };
+    const n = (await h.app.services.db.execute(sql`SELECT COUNT(*)::int AS n FROM loans WHERE user_id = ${u.id}`)) as unknown as {
+      rows: { n: number }[];
+    };
     expect(n.rows[0].n).toBe(1);
     await expectLedgerOk(h);
   });
@@ -181,7 +194,13 @@ describe('repayment from a transfer received', () => {
     const sender = await tier2User(h, { username: `ls${randomUUID().slice(0, 8)}`, fullName: 'Ngozi Eze', pin: '2468' });
     await fundWallet(h, sender.id, 10_000);
     const send = (naira: number) =>
-      call(h, 'POST', '/_serverFn/transferWalletFnBearerWallet', { username: `lb${u.id.slice(0, 8)}`, amount: naira, pin: '2468' }, { token: sender.token });
+      call(
+        h,
+        'POST',
+        '/_serverFn/transferWalletFnBearerWallet',
+        { username: `lb${u.id.slice(0, 8)}`, amount: naira, pin: '2468' },
+        { token: sender.token },
+      );
     expect((await send(1500)).statusCode).toBe(200);
     expect(await balances(h, u.id)).toMatchObject({ wallet: 0, loan: -600 });
     expect((await send(1000)).statusCode).toBe(200);
@@ -221,14 +240,24 @@ describe('due date', () => {
     h.clock.set(new Date(due + 7 * DAY));
     await h.app.services.loans.processAllDue();
     await h.app.services.loans.processAllDue();
-    expect((await notificationsOf(h, u.id, 'loan_due')).map((n) => n.title)).toEqual(['Loan due soon', 'Loan overdue', 'Loan still overdue']);
+    expect((await notificationsOf(h, u.id, 'loan_due')).map((n) => n.title)).toEqual([
+      'Loan due soon',
+      'Loan overdue',
+      'Loan still overdue',
+    ]);
 
     const admin = await signIn(h, 'admin@example.com');
     const listed = await call(h, 'GET', '/_serverFn/adminListLoansBearerAdmin', { status: 'overdue' }, { token: admin.token });
     expect(listed.statusCode).toBe(200);
-    expect(listed.json().items.find((l: { id: string }) => l.id === loan.id)).toMatchObject({ userId: u.id, email: u.email, outstanding: 2200 });
+    expect(listed.json().items.find((l: { id: string }) => l.id === loan.id)).toMatchObject({
+      userId: u.id,
+      email: u.email,
+      outstanding: 2200,
+    });
     expect((await call(h, 'GET', '/_serverFn/adminListLoansBearerAdmin', { status: 'late' }, { token: admin.token })).statusCode).toBe(400);
-    expect((await call(h, 'GET', '/_serverFn/adminListLoansBearerAdmin', undefined, { token: (await signIn(h)).token })).statusCode).toBe(403);
+    expect((await call(h, 'GET', '/_serverFn/adminListLoansBearerAdmin', undefined, { token: (await signIn(h)).token })).statusCode).toBe(
+      403,
+    );
 
     const revenueBefore = await systemBalance(h, 'revenue');
     await topUp(h, u.id, 3000);

@@ -37,10 +37,20 @@ it.each(['verify', 'webhook'] as const)('a top-up settled by %s repays the open 
 
   const intent = await call(h, 'POST', '/_serverFn/createTopupIntentBearerWallet', { amount: 1500 }, { token: u.token });
   expect(intent.statusCode).toBe(200);
-  const paid = await h.app.inject({ method: 'POST', url: '/sandbox/processor/pay', payload: { reference: intent.json().reference, outcome: 'success', webhook: by === 'webhook' } });
+  const paid = await h.app.inject({
+    method: 'POST',
+    url: '/sandbox/processor/pay',
+    payload: { reference: intent.json().reference, outcome: 'success', webhook: by === 'webhook' },
+  });
   expect(paid.statusCode).toBe(200);
   if (by === 'verify') {
-    const verify = await call(h, 'POST', '/_serverFn/verifyProcessorTopupBearerPayments', { reference: intent.json().reference }, { token: u.token });
+    const verify = await call(
+      h,
+      'POST',
+      '/_serverFn/verifyProcessorTopupBearerPayments',
+      { reference: intent.json().reference },
+      { token: u.token },
+    );
     expect(verify.statusCode).toBe(200);
   }
   await h.app.services.jobs.drain();

@@ -29,7 +29,9 @@ describe.skipIf(!usingPostgres)(`bank invariant under load (${usingPostgres ? 'P
     expect(report.figures.moneyIn).toBeGreaterThan(0n);
     expect(report.figures.moneyIn).toBe(report.figures.purchasesDelivered + report.figures.debits + report.figures.userBalances);
     // Refused operations are expected (a wallet runs dry) but never a 5xx.
-    const serverErrors = Object.values(report.operations).flatMap((o) => Object.keys(o).filter((k) => k.startsWith('5') || k.startsWith('0')));
+    const serverErrors = Object.values(report.operations).flatMap((o) =>
+      Object.keys(o).filter((k) => k.startsWith('5') || k.startsWith('0')),
+    );
     expect(serverErrors).toEqual([]);
   }, 150_000);
 });

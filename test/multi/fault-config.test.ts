@@ -17,7 +17,9 @@ describe('FAULT_POINT (test-only crash hook)', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as Error).message).toBe('Refusing to start in production:\n  - FAULT_POINT is a test-only crash hook and must not be set in production');
+    expect((err as Error).message).toBe(
+      'Refusing to start in production:\n  - FAULT_POINT is a test-only crash hook and must not be set in production',
+    );
   });
 
   it('the server process itself exits with the configuration error code (78) before opening the database', () => {
@@ -40,7 +42,11 @@ describe('FAULT_POINT (test-only crash hook)', () => {
     const script = `import { armFaultPoint, faultPoint } from './src/lib/faults.ts';
       armFaultPoint('wallet.transfer.beforeCommit'); faultPoint('wallet.transfer.afterCommit'); console.log('passed other point');
       faultPoint('wallet.transfer.beforeCommit'); console.log('survived');`;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.stdout).toContain('passed other point');
     expect(r.stdout).not.toContain('survived');
     expect(r.signal).toBe('SIGKILL');

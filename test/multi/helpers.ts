@@ -9,12 +9,13 @@ import { TestClock } from '../../src/kernel/clock.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 /**
- * Real server processes for the multi-instance and crash tests (issue 10). Each child runs test/multi/server.ts
+ * Real server processes for the multi-instance and crash tests. Each child runs test/multi/server.ts
  * on the harness's PostgreSQL database and DATA_DIR (so the harness's signing keys, and the tokens it issues,
  * are the children's too). Every child started here is SIGKILLed by killAll() (afterAll) and, as a backstop,
  * when the test process exits: no orphan survives a failed test.
  */
-export const SKIP_REASON = 'needs TEST_DATABASE_URL (PostgreSQL): several server processes must share one database server; embedded PGlite lives inside one process';
+export const SKIP_REASON =
+  'needs TEST_DATABASE_URL (PostgreSQL): several server processes must share one database server; embedded PGlite lives inside one process';
 
 /** One signing key for the harness and every child, so a token the harness issues is valid on all of them. */
 const AUTH_PRIVATE_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
@@ -170,7 +171,16 @@ export const PROCESSOR_SECRET = 'sk_sandbox_processor';
 export function chargeSuccess(reference: string, amountKobo: number, extra: Record<string, unknown> = {}) {
   return JSON.stringify({
     event: 'charge.success',
-    data: { reference, amount: amountKobo, status: 'success', currency: 'NGN', channel: 'card', paid_at: new Date().toISOString(), customer: { email: 'x@example.com' }, ...extra },
+    data: {
+      reference,
+      amount: amountKobo,
+      status: 'success',
+      currency: 'NGN',
+      channel: 'card',
+      paid_at: new Date().toISOString(),
+      customer: { email: 'x@example.com' },
+      ...extra,
+    },
   });
 }
 
@@ -196,7 +206,10 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
 }
 
 export async function walletKobo(exec: Executor, userId: string): Promise<bigint> {
-  const r = await rows<{ b: string }>(exec, sql`SELECT COALESCE((SELECT balance FROM accounts WHERE code = ${`user:${userId}:wallet`}), 0)::text AS b`);
+  const r = await rows<{ b: string }>(
+    exec,
+    sql`SELECT COALESCE((SELECT balance FROM accounts WHERE code = ${`user:${userId}:wallet`}), 0)::text AS b`,
+  );
   return BigInt(r[0].b);
 }
 
@@ -206,12 +219,16 @@ export async function ledgerBreaches(exec: Executor) {
 
 /** Request ids the VTU simulators delivered more than once (must always be empty). */
 export async function doubleDeliveries(exec: Executor): Promise<string[]> {
-  const r = await rows<{ request_id: string }>(exec, sql`SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1`);
+  const r = await rows<{ request_id: string }>(
+    exec,
+    sql`SELECT request_id FROM sandbox_vtu_orders WHERE status = 'delivered' GROUP BY request_id HAVING count(*) > 1`,
+  );
   return r.map((x) => x.request_id);
 }
 
 /** A phone on MTN whose last four digits are no sandbox magic ending: the simulators deliver at once. */
-export const plainMtn = () => `0803${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}${String(1200 + Math.floor(Math.random() * 90)).padStart(4, '0')}`;
+export const plainMtn = () =>
+  `0803${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}${String(1200 + Math.floor(Math.random() * 90)).padStart(4, '0')}`;
 
 export const uniqueEmail = (prefix: string) => `${prefix}${randomUUID().slice(0, 8)}@example.com`;
 

@@ -58,7 +58,9 @@ describe('Idempotency-Key claims that moved money', () => {
     const u = await signIn(h);
     await fundWallet(h, u.id, 1000);
     const claim = { userId: u.id, key: `k-${randomUUID()}`, operation: 'debitWalletFn', requestHash: 'h2' };
-    await expect(withIdempotency(h.app.services.db, h.clock, claim, () => moveMoney(u.id, 'inside the transaction'))).rejects.toThrow('before commit');
+    await expect(withIdempotency(h.app.services.db, h.clock, claim, () => moveMoney(u.id, 'inside the transaction'))).rejects.toThrow(
+      'before commit',
+    );
     expect(await claimOf(u.id, claim.key)).toEqual([]);
     const again = await withIdempotency(h.app.services.db, h.clock, claim, () => moveMoney(u.id, null));
     expect(again).toMatchObject({ status: 200, replayed: false });

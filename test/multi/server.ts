@@ -20,7 +20,13 @@ const port = await new Promise<number>((resolve, reject) => {
 });
 checkCompiledSql(true);
 const level = (process.env.LOG_LEVEL ?? 'warn') as 'warn';
-const config = loadConfig({ ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: level });
+const config = loadConfig({
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  LOG_LEVEL: level,
+});
 const app = await buildApp({ config, log: createLogger({ level }) });
 if (config.jobsEnabled) app.services.jobs.start(Number(process.env.JOBS_POLL_MS ?? 200));
 const address = await app.listen({ port, host: '127.0.0.1' });

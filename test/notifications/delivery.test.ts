@@ -48,7 +48,11 @@ async function freePort(): Promise<number> {
 }
 
 async function pushPeer(path: string, body: unknown) {
-  const res = await fetch(`http://localhost:${pushPort}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`http://localhost:${pushPort}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json().catch(() => null)) as any };
 }
 
@@ -65,7 +69,10 @@ async function emit(userId: string, title: string, kind: 'general' | 'login_aler
 }
 
 async function mailbox(to: string) {
-  return (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(to)}` })).json().items as { subject: string; text: string }[];
+  return (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(to)}` })).json().items as {
+    subject: string;
+    text: string;
+  }[];
 }
 
 const drain = () => h.app.services.jobs.drain();
@@ -90,7 +97,13 @@ afterAll(async () => {
 describe('web push', () => {
   it('delivers an RFC 8291-encrypted payload the push service decrypts', async () => {
     const sub = await subscribeAtPeer();
-    const saved = await call(h, 'POST', '/_serverFn/savePushSubscriptionBearerPush', { endpoint: sub.endpoint, ...sub.keys }, { token: user.token });
+    const saved = await call(
+      h,
+      'POST',
+      '/_serverFn/savePushSubscriptionBearerPush',
+      { endpoint: sub.endpoint, ...sub.keys },
+      { token: user.token },
+    );
     expect(saved.statusCode).toBe(200);
 
     const id = await emit(user.id, 'Airtime delivered');
@@ -101,8 +114,17 @@ describe('web push', () => {
     const got = (await pushPeer('/get-notifications', { clientHash: sub.clientHash })).json.data.messages as string[];
     expect(got).toHaveLength(1);
     const payload = JSON.parse(got[0]);
-    expect(payload).toMatchObject({ id, kind: 'general', title: 'Airtime delivered', body: 'body of Airtime delivered', data: { ref: 'abc' } });
-    const [row] = await rows<{ last_success_at: Date | null }>(h.app.services.db, sql`SELECT last_success_at FROM push_subscriptions WHERE endpoint = ${sub.endpoint}`);
+    expect(payload).toMatchObject({
+      id,
+      kind: 'general',
+      title: 'Airtime delivered',
+      body: 'body of Airtime delivered',
+      data: { ref: 'abc' },
+    });
+    const [row] = await rows<{ last_success_at: Date | null }>(
+      h.app.services.db,
+      sql`SELECT last_success_at FROM push_subscriptions WHERE endpoint = ${sub.endpoint}`,
+    );
     expect(row.last_success_at).not.toBeNull();
   });
 
@@ -160,7 +182,10 @@ describe('web push', () => {
       h.clock.advance(61 * SECOND);
       await drain();
       expect(hits).toHaveLength(2);
-      const [row] = await rows<{ last_success_at: Date | null }>(h.app.services.db, sql`SELECT last_success_at FROM push_subscriptions WHERE endpoint = ${endpoint}`);
+      const [row] = await rows<{ last_success_at: Date | null }>(
+        h.app.services.db,
+        sql`SELECT last_success_at FROM push_subscriptions WHERE endpoint = ${endpoint}`,
+      );
       expect(row.last_success_at).not.toBeNull();
     } finally {
       await new Promise((r) => throttling.close(r));
@@ -189,7 +214,11 @@ describe('push service answers', () => {
           h,
           'POST',
           '/_serverFn/savePushSubscriptionBearerPush',
-          { endpoint: `http://127.0.0.1:${port}/${path}`, p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+          {
+            endpoint: `http://127.0.0.1:${port}/${path}`,
+            p256dh: ecdh.getPublicKey().toString('base64url'),
+            auth: randomBytes(16).toString('base64url'),
+          },
           { token: u.token },
         );
         expect(r.statusCode).toBe(200);
@@ -199,11 +228,17 @@ describe('push service answers', () => {
       h.clock.advance(3600 * SECOND);
       await drain();
       expect(hits.sort()).toEqual(['/broken/1', '/unknown/1']);
-      const left = await rows<{ endpoint: string }>(h.app.services.db, sql`SELECT endpoint FROM push_subscriptions WHERE user_id = ${u.id}`);
+      const left = await rows<{ endpoint: string }>(
+        h.app.services.db,
+        sql`SELECT endpoint FROM push_subscriptions WHERE user_id = ${u.id}`,
+      );
       expect(left.map((x) => x.endpoint)).toEqual([`http://127.0.0.1:${port}/broken/1`]);
       const a = await signIn(h, 'admin@example.com');
-      const dead = (await call(h, 'GET', '/_serverFn/adminListDeadLettersBearerAdmin', { channel: 'push' }, { token: a.token })).json().items;
-      expect(dead).toEqual([expect.objectContaining({ channel: 'push', recipient: `user:${u.id}`, attempts: 1, lastError: expect.stringContaining('400') })]);
+      const dead = (await call(h, 'GET', '/_serverFn/adminListDeadLettersBearerAdmin', { channel: 'push' }, { token: a.token })).json()
+        .items;
+      expect(dead).toEqual([
+        expect.objectContaining({ channel: 'push', recipient: `user:${u.id}`, attempts: 1, lastError: expect.stringContaining('400') }),
+      ]);
       await h.app.services.db.execute(sql`DELETE FROM jobs WHERE queue = 'notify.push' AND status = 'dead'`);
     } finally {
       await new Promise((r) => peer.close(r));
@@ -242,7 +277,10 @@ describe('channels and the outbox', () => {
       ]),
     );
     expect(ids).toHaveLength(2);
-    const fanOuts = await rows<{ id: string; payload: unknown }>(db, sql`SELECT id::text AS id, payload FROM jobs WHERE queue = 'notify.deliver' AND payload->'notificationIds' ? ${ids[0]}`);
+    const fanOuts = await rows<{ id: string; payload: unknown }>(
+      db,
+      sql`SELECT id::text AS id, payload FROM jobs WHERE queue = 'notify.deliver' AND payload->'notificationIds' ? ${ids[0]}`,
+    );
     expect(fanOuts).toHaveLength(1);
     expect(fanOuts[0].payload).toEqual({ notificationIds: ids });
     await drain();
@@ -253,25 +291,39 @@ describe('channels and the outbox', () => {
     expect((await mailbox(b.email)).filter((m) => m.subject === 'Got one')).toHaveLength(1);
   });
 
-  it.skipIf(!usingPostgres)('fans a batch out in two statements: one read of the notifications, one insert of every channel job', async () => {
-    const users = await Promise.all(Array.from({ length: 3 }, () => signIn(h)));
-    const { db, notifier } = h.app.services;
-    await drain();
-    await db.transaction((tx) => notifier.emitMany(tx, users.map((u, i) => ({ userId: u.id, kind: 'general' as const, title: `Counted ${i}`, body: 'b' }))));
-    const texts = await statementsOf(async () => {
+  it.skipIf(!usingPostgres)(
+    'fans a batch out in two statements: one read of the notifications, one insert of every channel job',
+    async () => {
+      const users = await Promise.all(Array.from({ length: 3 }, () => signIn(h)));
+      const { db, notifier } = h.app.services;
       await drain();
-    });
-    expect(texts.filter((t) => t.includes('FROM notifications n'))).toHaveLength(1);
-    const inserts = texts.filter((t) => t.includes('INSERT INTO jobs'));
-    expect(inserts).toHaveLength(1);
-    expect(inserts[0]).toContain('jsonb_to_recordset');
-    for (const [i, u] of users.entries()) expect((await mailbox(u.email)).map((m) => m.subject).filter((t) => t.startsWith('Counted '))).toEqual([`Counted ${i}`]);
-  });
+      await db.transaction((tx) =>
+        notifier.emitMany(
+          tx,
+          users.map((u, i) => ({ userId: u.id, kind: 'general' as const, title: `Counted ${i}`, body: 'b' })),
+        ),
+      );
+      const texts = await statementsOf(async () => {
+        await drain();
+      });
+      expect(texts.filter((t) => t.includes('FROM notifications n'))).toHaveLength(1);
+      const inserts = texts.filter((t) => t.includes('INSERT INTO jobs'));
+      expect(inserts).toHaveLength(1);
+      expect(inserts[0]).toContain('jsonb_to_recordset');
+      for (const [i, u] of users.entries())
+        expect((await mailbox(u.email)).map((m) => m.subject).filter((t) => t.startsWith('Counted '))).toEqual([`Counted ${i}`]);
+    },
+  );
 
   it('splits a long emitMany into fan-out jobs of at most FAN_OUT_BATCH notifications, and delivers every one', async () => {
     const users = await Promise.all(Array.from({ length: 3 }, () => signIn(h)));
     const { db, notifier } = h.app.services;
-    const list = Array.from({ length: FAN_OUT_BATCH + 2 }, (_, i) => ({ userId: users[i % 3].id, kind: 'general' as const, title: `Batch ${i}`, body: 'b' }));
+    const list = Array.from({ length: FAN_OUT_BATCH + 2 }, (_, i) => ({
+      userId: users[i % 3].id,
+      kind: 'general' as const,
+      title: `Batch ${i}`,
+      body: 'b',
+    }));
     const ids = await db.transaction((tx) => notifier.emitMany(tx, list));
     const fanOuts = await rows<{ n: number }>(
       db,
@@ -282,8 +334,16 @@ describe('channels and the outbox', () => {
     expect(fanOuts.map((f) => f.n)).toEqual([FAN_OUT_BATCH, 2]);
     await drain();
     for (const [k, u] of users.entries()) {
-      const mine = list.filter((_, i) => i % 3 === k).map((n) => n.title).sort();
-      expect((await mailbox(u.email)).map((m) => m.subject).filter((t) => t.startsWith('Batch ')).sort()).toEqual(mine);
+      const mine = list
+        .filter((_, i) => i % 3 === k)
+        .map((n) => n.title)
+        .sort();
+      expect(
+        (await mailbox(u.email))
+          .map((m) => m.subject)
+          .filter((t) => t.startsWith('Batch '))
+          .sort(),
+      ).toEqual(mine);
     }
   });
 
@@ -338,8 +398,15 @@ describe('channels and the outbox', () => {
     const list = await call(h, 'GET', '/_serverFn/adminListDeadLettersBearerAdmin', { channel: 'email' }, { token: admin.token });
     expect(list.statusCode).toBe(200);
     const item = list.json().items.find((d: { recipient: string }) => d.recipient === 'bounce@example.com');
-    expect(item).toMatchObject({ channel: 'email', subject: 'Your receipt', attempts: OUTBOX_MAX_ATTEMPTS, lastError: 'SMTP 451 temporary failure' });
-    expect((await call(h, 'GET', '/_serverFn/adminListDeadLettersBearerAdmin', { channel: 'push' }, { token: admin.token })).json().items).toEqual([]);
+    expect(item).toMatchObject({
+      channel: 'email',
+      subject: 'Your receipt',
+      attempts: OUTBOX_MAX_ATTEMPTS,
+      lastError: 'SMTP 451 temporary failure',
+    });
+    expect(
+      (await call(h, 'GET', '/_serverFn/adminListDeadLettersBearerAdmin', { channel: 'push' }, { token: admin.token })).json().items,
+    ).toEqual([]);
 
     // An operator sends it again once the transport is fixed.
     failing.delete('bounce@example.com');
@@ -348,7 +415,9 @@ describe('channels and the outbox', () => {
     await drain();
     expect(tries()).toBe(OUTBOX_MAX_ATTEMPTS + 1);
     expect((await mailbox('bounce@example.com')).map((m) => m.subject)).toEqual(['Your receipt']);
-    expect((await call(h, 'POST', '/_serverFn/adminRetryDeadLetterBearerAdmin', { id: item.id }, { token: admin.token })).statusCode).toBe(404);
+    expect((await call(h, 'POST', '/_serverFn/adminRetryDeadLetterBearerAdmin', { id: item.id }, { token: admin.token })).statusCode).toBe(
+      404,
+    );
   });
 });
 

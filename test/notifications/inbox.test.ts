@@ -15,7 +15,8 @@ let bob: TestUser;
 let admin: TestUser;
 
 const N = '/_serverFn/';
-const list = (u: TestUser, q: Record<string, unknown> = {}) => call(h, 'GET', `${N}listNotificationsBearerNotifications`, q, { token: u.token });
+const list = (u: TestUser, q: Record<string, unknown> = {}) =>
+  call(h, 'GET', `${N}listNotificationsBearerNotifications`, q, { token: u.token });
 
 async function emit(userId: string, title: string) {
   const { db, notifier } = h.app.services;
@@ -65,7 +66,11 @@ describe('inbox', () => {
     expect(clamped.limit).toBe(100);
     expect(clamped.items).toHaveLength(25);
 
-    const v1 = await h.app.inject({ method: 'GET', url: '/api/v1/listNotifications?limit=2', headers: { authorization: `Bearer ${alice.token}` } });
+    const v1 = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/listNotifications?limit=2',
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
     expect(v1.statusCode).toBe(200);
     expect(v1.json().items.map((n: { title: string }) => n.title)).toEqual(['n25', 'n24']);
 
@@ -115,9 +120,11 @@ describe('inbox', () => {
 });
 
 describe('broadcasts and polls', () => {
-  const create = (data: Record<string, unknown>, token = admin.token) => call(h, 'POST', `${N}adminCreateBroadcastBearerAdmin`, data, { token });
+  const create = (data: Record<string, unknown>, token = admin.token) =>
+    call(h, 'POST', `${N}adminCreateBroadcastBearerAdmin`, data, { token });
   const listB = (u: TestUser) => call(h, 'GET', `${N}listBroadcastsBearerNotifications`, {}, { token: u.token });
-  const vote = (u: TestUser, pollId: string, optionId: string) => call(h, 'POST', `${N}votePollBearerNotifications`, { pollId, optionId }, { token: u.token });
+  const vote = (u: TestUser, pollId: string, optionId: string) =>
+    call(h, 'POST', `${N}votePollBearerNotifications`, { pollId, optionId }, { token: u.token });
 
   it('is operator-only', async () => {
     const r = await create({ title: 't', body: 'b' }, alice.token);
@@ -139,7 +146,15 @@ describe('broadcasts and polls', () => {
 
     const v = await vote(alice, b.poll.id, mtn.id);
     expect(v.statusCode).toBe(200);
-    expect(v.json().poll).toMatchObject({ myVote: mtn.id, totalVotes: 1, options: [{ label: 'MTN', votes: 1 }, { label: 'Airtel', votes: 0 }, { label: 'Glo', votes: 0 }] });
+    expect(v.json().poll).toMatchObject({
+      myVote: mtn.id,
+      totalVotes: 1,
+      options: [
+        { label: 'MTN', votes: 1 },
+        { label: 'Airtel', votes: 0 },
+        { label: 'Glo', votes: 0 },
+      ],
+    });
 
     for (const option of [mtn.id, airtel.id]) {
       const twice = await vote(alice, b.poll.id, option);
@@ -168,8 +183,11 @@ describe('broadcasts and polls', () => {
 
   it('targets audiences and honours the schedule', async () => {
     const tier2 = (await create({ title: 'Tier 2 perks', body: 'x', audience: { minKycTier: 2 } })).json().broadcast;
-    const newcomers = (await create({ title: 'Welcome', body: 'x', audience: { joinedAfter: new Date(h.clock.now().getTime() + 60_000).toISOString() } })).json().broadcast;
-    const later = (await create({ title: 'Later', body: 'x', startsAt: new Date(h.clock.now().getTime() + 3600_000).toISOString() })).json().broadcast;
+    const newcomers = (
+      await create({ title: 'Welcome', body: 'x', audience: { joinedAfter: new Date(h.clock.now().getTime() + 60_000).toISOString() } })
+    ).json().broadcast;
+    const later = (await create({ title: 'Later', body: 'x', startsAt: new Date(h.clock.now().getTime() + 3600_000).toISOString() })).json()
+      .broadcast;
     expect(later.status).toBe('scheduled');
     const ids = async (u: TestUser) => new Set((await listB(u)).json().items.map((x: { id: string }) => x.id));
 
@@ -190,7 +208,9 @@ describe('broadcasts and polls', () => {
     seen = await ids(alice);
     expect(seen.has(later.id)).toBe(true);
 
-    const scheduled = (await call(h, 'GET', `${N}adminListBroadcastsBearerAdmin`, { status: 'active', limit: 100 }, { token: admin.token })).json();
+    const scheduled = (
+      await call(h, 'GET', `${N}adminListBroadcastsBearerAdmin`, { status: 'active', limit: 100 }, { token: admin.token })
+    ).json();
     expect(scheduled.items.map((x: { id: string }) => x.id)).toContain(later.id);
   });
 
@@ -214,7 +234,8 @@ describe('broadcasts and polls', () => {
 });
 
 describe('push subscriptions', () => {
-  const save = (u: TestUser, data: Record<string, unknown>) => call(h, 'POST', `${N}savePushSubscriptionBearerPush`, data, { token: u.token });
+  const save = (u: TestUser, data: Record<string, unknown>) =>
+    call(h, 'POST', `${N}savePushSubscriptionBearerPush`, data, { token: u.token });
   const del = (u: TestUser, endpoint: string) => call(h, 'POST', `${N}deletePushSubscriptionBearerPush`, { endpoint }, { token: u.token });
 
   it('serves the VAPID public key without a token', async () => {
@@ -234,7 +255,14 @@ describe('push subscriptions', () => {
       [{ endpoint: 'https://10.1.2.3/x', ...k }, 'endpoint'],
       [{ endpoint: 'https://user:pw@push.example.com/x', ...k }, 'endpoint'],
       [{ endpoint: 'https://push.example.com/x', p256dh: k.p256dh.slice(0, 40), auth: k.auth }, 'p256dh'],
-      [{ endpoint: 'https://push.example.com/x', p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'), auth: k.auth }, 'p256dh'],
+      [
+        {
+          endpoint: 'https://push.example.com/x',
+          p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'),
+          auth: k.auth,
+        },
+        'p256dh',
+      ],
       [{ endpoint: 'https://push.example.com/x', p256dh: k.p256dh, auth: 'short' }, 'auth'],
       [{ endpoint: 'https://push.example.com/x', p256dh: k.p256dh, auth: '!!!!!!!!!!!!!!!!!!!!!!' }, 'auth'],
     ];
@@ -273,10 +301,19 @@ describe('push subscriptions', () => {
       expect((await save(dave, { endpoint: `https://push.example.com/sub/dave-${i}`, ...pushKeys() })).statusCode).toBe(200);
     }
     const { db } = h.app.services;
-    const mine = await rows<{ endpoint: string }>(db, sql`SELECT endpoint FROM push_subscriptions WHERE user_id = ${dave.id} ORDER BY created_at`);
+    const mine = await rows<{ endpoint: string }>(
+      db,
+      sql`SELECT endpoint FROM push_subscriptions WHERE user_id = ${dave.id} ORDER BY created_at`,
+    );
     expect(mine.map((r) => r.endpoint)).toEqual(Array.from({ length: 10 }, (_, i) => `https://push.example.com/sub/dave-${i + 2}`));
 
-    const closed = await call(h, 'POST', '/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' }, { token: erin.token, headers: await emailGrant(h, erin) });
+    const closed = await call(
+      h,
+      'POST',
+      '/_serverFn/closeAccountBearerSettings',
+      { confirm: 'DELETE' },
+      { token: erin.token, headers: await emailGrant(h, erin) },
+    );
     expect(closed.statusCode, closed.body).toBe(200);
     expect(await rows(db, sql`SELECT 1 FROM push_subscriptions WHERE user_id = ${erin.id}`)).toHaveLength(0);
   });
@@ -284,9 +321,33 @@ describe('push subscriptions', () => {
 
 describe('junk input', () => {
   it('never answers 500 on any notifications operation', async () => {
-    const fields = ['id', 'pollId', 'optionId', 'endpoint', 'p256dh', 'auth', 'title', 'body', 'audience', 'poll', 'startsAt', 'endsAt', 'status', 'channel', 'unreadOnly', 'limit', 'offset'];
+    const fields = [
+      'id',
+      'pollId',
+      'optionId',
+      'endpoint',
+      'p256dh',
+      'auth',
+      'title',
+      'body',
+      'audience',
+      'poll',
+      'startsAt',
+      'endsAt',
+      'status',
+      'channel',
+      'unreadOnly',
+      'limit',
+      'offset',
+    ];
     const junk = fc.oneof(
-      fc.dictionary(fc.constantFrom(...fields), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom('\u0000', 'x\u0000y', '9999-12-31T23:59:59Z', 'https://[::1]/', 'http://localhost:0/x', '-1', '1e400'))),
+      fc.dictionary(
+        fc.constantFrom(...fields),
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 3 }),
+          fc.constantFrom('\u0000', 'x\u0000y', '9999-12-31T23:59:59Z', 'https://[::1]/', 'http://localhost:0/x', '-1', '1e400'),
+        ),
+      ),
       fc.jsonValue({ maxDepth: 2 }),
     );
     for (const op of notificationsOperations) {
@@ -299,10 +360,17 @@ describe('junk input', () => {
                   h,
                   'GET',
                   serverFnPath(op),
-                  value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) : { q: JSON.stringify(value) },
+                  value && typeof value === 'object' && !Array.isArray(value)
+                    ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+                    : { q: JSON.stringify(value) },
                   { token },
                 )
-              : await h.app.inject({ method: 'POST', url: serverFnPath(op), headers: token ? { authorization: `Bearer ${token}` } : {}, payload: { data: value } as object });
+              : await h.app.inject({
+                  method: 'POST',
+                  url: serverFnPath(op),
+                  headers: token ? { authorization: `Bearer ${token}` } : {},
+                  payload: { data: value } as object,
+                });
           if (res.statusCode >= 500 || res.statusCode === 401) throw new Error(`${op.name} answered ${res.statusCode}: ${res.body}`);
         }),
         { numRuns: 30, seed: 7 },

@@ -9,11 +9,12 @@ import { internationalNumber, termiiSignature } from '../../src/providers/sms.js
 import { PRODUCTION } from '../helpers/production-env.js';
 import { createHarness, lastCode, signIn, call, type Harness } from '../helpers/harness.js';
 
-// The SMS gateways (issue #21), driven through the sandbox's Termii and Africa's Talking simulators over the
+// The SMS gateways, driven through the sandbox's Termii and Africa's Talking simulators over the
 // adapters' real requests: messages sent, delivery reports recorded, failures retried by the outbox.
 
 type SmsRow = { provider: string; to_masked: string | null; status: string; detail: string | null };
-const messages = (h: Harness) => rows<SmsRow>(h.app.services.db, sql`SELECT provider, to_masked, status, detail FROM sms_messages ORDER BY created_at, message_id`);
+const messages = (h: Harness) =>
+  rows<SmsRow>(h.app.services.db, sql`SELECT provider, to_masked, status, detail FROM sms_messages ORDER BY created_at, message_id`);
 const inbox = async (h: Harness, to: string) => (await h.app.inject({ url: `/sandbox/sms?to=${to}` })).json().items as { text: string }[];
 
 for (const provider of ['termii', 'africastalking'] as const) {
@@ -29,7 +30,9 @@ for (const provider of ['termii', 'africastalking'] as const) {
       const res = await call(h, 'POST', '/_serverFn/sendPhoneOtpPublicAuth', { phone: '08031112233' }, { token: u.token });
       expect(res.statusCode).toBe(200);
       expect(await lastCode(h, '08031112233', 'sms')).toMatch(/^\d{6}$/);
-      expect(await messages(h)).toEqual([{ provider, to_masked: '0803***2233', status: 'delivered', detail: provider === 'termii' ? 'Delivered' : 'Success' }]);
+      expect(await messages(h)).toEqual([
+        { provider, to_masked: '0803***2233', status: 'delivered', detail: provider === 'termii' ? 'Delivered' : 'Success' },
+      ]);
     });
 
     it('a report of a failed delivery is recorded as failed, with the gateway’s reason', async () => {
@@ -38,20 +41,29 @@ for (const provider of ['termii', 'africastalking'] as const) {
       await h.app.services.jobs.drain();
       expect(await inbox(h, '08031119999')).toHaveLength(1);
       const failed = (await messages(h)).find((m) => m.to_masked === '0803***9999');
-      expect(failed).toMatchObject({ status: 'failed', detail: provider === 'termii' ? 'DND Active on Phone Number' : 'Rejected: DeliveryFailure' });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        detail: provider === 'termii' ? 'DND Active on Phone Number' : 'Rejected: DeliveryFailure',
+      });
     });
 
     it('a gateway outage is retried by the outbox until the message goes', async () => {
       const { outbox, db, jobs } = h.app.services;
       await db.transaction((tx) => outbox.sendSms(tx, { to: '08031110000', text: 'Your code' }));
       await jobs.drain();
-      const job = await rows<{ attempts: number; status: string; last_error: string }>(db, sql`SELECT attempts, status, last_error FROM jobs WHERE queue = 'outbox.sms' AND payload->>'to' = '08031110000'`);
+      const job = await rows<{ attempts: number; status: string; last_error: string }>(
+        db,
+        sql`SELECT attempts, status, last_error FROM jobs WHERE queue = 'outbox.sms' AND payload->>'to' = '08031110000'`,
+      );
       expect(job[0]).toMatchObject({ attempts: 1 });
       expect(job[0].status).not.toBe('done');
       expect(job[0].last_error).toMatch(/503/);
       h.clock.advance(OUTBOX_BACKOFF_MS + SECOND);
       await jobs.drain();
-      const again = await rows<{ attempts: number }>(db, sql`SELECT attempts FROM jobs WHERE queue = 'outbox.sms' AND payload->>'to' = '08031110000'`);
+      const again = await rows<{ attempts: number }>(
+        db,
+        sql`SELECT attempts FROM jobs WHERE queue = 'outbox.sms' AND payload->>'to' = '08031110000'`,
+      );
       expect(again[0].attempts).toBe(2);
     });
   });
@@ -64,12 +76,15 @@ describe('delivery report webhook', () => {
   });
   afterAll(async () => h.close());
 
-  const post = (body: string, headers: Record<string, string>) => h.app.inject({ method: 'POST', url: `${SMS_REPORTS_PATH}/termii`, headers, payload: body });
+  const post = (body: string, headers: Record<string, string>) =>
+    h.app.inject({ method: 'POST', url: `${SMS_REPORTS_PATH}/termii`, headers, payload: body });
 
   it('refuses an unsigned or wrongly signed report', async () => {
     const body = JSON.stringify({ message_id: 'forged-1', status: 'Delivered' });
     expect((await post(body, { 'content-type': 'application/json' })).statusCode).toBe(401);
-    expect((await post(body, { 'content-type': 'application/json', 'x-termii-signature': termiiSignature('wrong-secret', body) })).statusCode).toBe(401);
+    expect(
+      (await post(body, { 'content-type': 'application/json', 'x-termii-signature': termiiSignature('wrong-secret', body) })).statusCode,
+    ).toBe(401);
     expect(await rows(h.app.services.db, sql`SELECT 1 FROM sms_messages WHERE message_id = 'forged-1'`)).toHaveLength(0);
   });
 
@@ -81,9 +96,13 @@ describe('delivery report webhook', () => {
     };
     expect((await send('Delivered')).statusCode).toBe(200);
     expect((await send('Sent')).statusCode).toBe(200);
-    expect(await rows(h.app.services.db, sql`SELECT status FROM sms_messages WHERE message_id = 'm-order'`)).toEqual([{ status: 'delivered' }]);
+    expect(await rows(h.app.services.db, sql`SELECT status FROM sms_messages WHERE message_id = 'm-order'`)).toEqual([
+      { status: 'delivered' },
+    ]);
     const junk = '{"nothing":true}';
-    expect((await post(junk, { 'content-type': 'application/json', 'x-termii-signature': termiiSignature(secret, junk) })).statusCode).toBe(400);
+    expect((await post(junk, { 'content-type': 'application/json', 'x-termii-signature': termiiSignature(secret, junk) })).statusCode).toBe(
+      400,
+    );
   });
 });
 

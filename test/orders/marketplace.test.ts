@@ -17,7 +17,13 @@ async function buyer(naira = 100_000) {
 }
 
 async function product(price: number, stock: number) {
-  const res = await call(h, 'POST', `${P}adminCreateProductBearerAdmin`, { name: `Phone case ${Math.random()}`, price, stock }, { token: admin.token });
+  const res = await call(
+    h,
+    'POST',
+    `${P}adminCreateProductBearerAdmin`,
+    { name: `Phone case ${Math.random()}`, price, stock },
+    { token: admin.token },
+  );
   expect(res.statusCode).toBe(200);
   return res.json().product as { id: string; price: number; stock: number };
 }
@@ -27,7 +33,13 @@ async function balance(u: TestUser) {
 }
 
 const order = (u: TestUser, productId: string, quantity = 1, extra: Record<string, unknown> = {}) =>
-  call(h, 'POST', `${P}createMarketplaceOrderBearerMarketplace`, { productId, quantity, delivery, pin: '1234', ...extra }, { token: u.token });
+  call(
+    h,
+    'POST',
+    `${P}createMarketplaceOrderBearerMarketplace`,
+    { productId, quantity, delivery, pin: '1234', ...extra },
+    { token: u.token },
+  );
 
 beforeAll(async () => {
   h = await createHarness();
@@ -40,9 +52,21 @@ describe('marketplace', () => {
     const u = await buyer();
     const p = await product(2500, 3);
     const hidden = await product(100, 1);
-    const upd = await call(h, 'POST', `${P}adminUpdateProductBearerAdmin`, { id: hidden.id, active: false, price: 150.5, description: 'Blue' }, { token: admin.token });
+    const upd = await call(
+      h,
+      'POST',
+      `${P}adminUpdateProductBearerAdmin`,
+      { id: hidden.id, active: false, price: 150.5, description: 'Blue' },
+      { token: admin.token },
+    );
     expect(upd.json().product).toMatchObject({ active: false, price: 150.5, stock: 1, description: 'Blue' });
-    const cleared = await call(h, 'POST', `${P}adminUpdateProductBearerAdmin`, { id: hidden.id, description: null }, { token: admin.token });
+    const cleared = await call(
+      h,
+      'POST',
+      `${P}adminUpdateProductBearerAdmin`,
+      { id: hidden.id, description: null },
+      { token: admin.token },
+    );
     expect(cleared.json().product).toMatchObject({ active: false, price: 150.5, description: null });
     const list = await call(h, 'GET', `${P}listMarketplaceProductsBearerMarketplace`, { limit: 100 }, { token: u.token });
     const ids = list.json().items.map((x: { id: string }) => x.id);
@@ -51,7 +75,13 @@ describe('marketplace', () => {
     // Users cannot call operator operations.
     const forbidden = await call(h, 'POST', `${P}adminCreateProductBearerAdmin`, { name: 'x1', price: 1, stock: 1 }, { token: u.token });
     expect(forbidden.statusCode).toBe(403);
-    const bad = await call(h, 'POST', `${P}adminCreateProductBearerAdmin`, { name: 'ok name', price: -5, stock: 1.5 }, { token: admin.token });
+    const bad = await call(
+      h,
+      'POST',
+      `${P}adminCreateProductBearerAdmin`,
+      { name: 'ok name', price: -5, stock: 1.5 },
+      { token: admin.token },
+    );
     expect(bad.statusCode).toBe(400);
     const inactive = await order(u, hidden.id);
     expect(inactive.statusCode).toBe(409);
@@ -64,7 +94,14 @@ describe('marketplace', () => {
     const res = await order(u, p.id, 2, { amount: 5000 });
     expect(res.statusCode).toBe(200);
     const o = res.json().order;
-    expect(o).toMatchObject({ status: 'processing', quantity: 2, unitPrice: 2500, amount: 5000, productId: p.id, delivery: { phone: '08031234567' } });
+    expect(o).toMatchObject({
+      status: 'processing',
+      quantity: 2,
+      unitPrice: 2500,
+      amount: 5000,
+      productId: p.id,
+      delivery: { phone: '08031234567' },
+    });
     expect(await balance(u)).toBe(5000);
     const stock = await rows<{ stock: number }>(h.app.services.db, sql`SELECT stock FROM marketplace_products WHERE id = ${p.id}`);
     expect(stock[0].stock).toBe(1);
@@ -128,17 +165,34 @@ describe('marketplace', () => {
     const o = (await order(u, p.id, 2)).json().order;
     expect(await balance(u)).toBe(7000);
     const cancels = await Promise.all(
-      Array.from({ length: 5 }, () => call(h, 'POST', `${P}adminUpdateMarketplaceOrderBearerAdmin`, { id: o.id, status: 'cancelled', note: 'Supplier out' }, { token: admin.token })),
+      Array.from({ length: 5 }, () =>
+        call(
+          h,
+          'POST',
+          `${P}adminUpdateMarketplaceOrderBearerAdmin`,
+          { id: o.id, status: 'cancelled', note: 'Supplier out' },
+          { token: admin.token },
+        ),
+      ),
     );
     expect(cancels.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(cancels.filter((r) => r.statusCode === 409)).toHaveLength(4);
     expect(await balance(u)).toBe(10_000);
-    const refunds = await rows<{ n: string }>(h.app.services.db, sql`SELECT count(*)::text AS n FROM ledger_transactions WHERE reference = ${`${o.reference}:refund`}`);
+    const refunds = await rows<{ n: string }>(
+      h.app.services.db,
+      sql`SELECT count(*)::text AS n FROM ledger_transactions WHERE reference = ${`${o.reference}:refund`}`,
+    );
     expect(refunds[0].n).toBe('1');
     const stock = await rows<{ stock: number }>(h.app.services.db, sql`SELECT stock FROM marketplace_products WHERE id = ${p.id}`);
     expect(stock[0].stock).toBe(4);
     // A cancelled order cannot be fulfilled afterwards.
-    const late = await call(h, 'POST', `${P}adminUpdateMarketplaceOrderBearerAdmin`, { id: o.id, status: 'fulfilled' }, { token: admin.token });
+    const late = await call(
+      h,
+      'POST',
+      `${P}adminUpdateMarketplaceOrderBearerAdmin`,
+      { id: o.id, status: 'fulfilled' },
+      { token: admin.token },
+    );
     expect(late.statusCode).toBe(409);
     const notes = await rows<{ kind: string }>(h.app.services.db, sql`SELECT kind FROM notifications WHERE user_id = ${u.id}`);
     expect(notes.map((n) => n.kind)).toEqual(['order_update']);
@@ -149,14 +203,32 @@ describe('marketplace', () => {
     const u = await buyer(10_000);
     const p = await product(800, 5);
     const o = (await order(u, p.id, 1)).json().order;
-    const listed = await call(h, 'GET', `${P}adminListMarketplaceOrdersBearerAdmin`, { status: 'processing', userId: u.id }, { token: admin.token });
+    const listed = await call(
+      h,
+      'GET',
+      `${P}adminListMarketplaceOrdersBearerAdmin`,
+      { status: 'processing', userId: u.id },
+      { token: admin.token },
+    );
     expect(listed.json().items.map((x: { id: string }) => x.id)).toEqual([o.id]);
-    const done = await call(h, 'POST', `${P}adminUpdateMarketplaceOrderBearerAdmin`, { id: o.id, status: 'fulfilled' }, { token: admin.token });
+    const done = await call(
+      h,
+      'POST',
+      `${P}adminUpdateMarketplaceOrderBearerAdmin`,
+      { id: o.id, status: 'fulfilled' },
+      { token: admin.token },
+    );
     expect(done.json().order.status).toBe('fulfilled');
     expect(await balance(u)).toBe(9200);
     const got = await call(h, 'GET', `${P}getMarketplaceOrderBearerMarketplace`, { id: o.id }, { token: u.token });
     expect(got.json().order.status).toBe('fulfilled');
-    const missing = await call(h, 'POST', `${P}adminUpdateMarketplaceOrderBearerAdmin`, { id: '00000000-0000-4000-8000-000000000000', status: 'fulfilled' }, { token: admin.token });
+    const missing = await call(
+      h,
+      'POST',
+      `${P}adminUpdateMarketplaceOrderBearerAdmin`,
+      { id: '00000000-0000-4000-8000-000000000000', status: 'fulfilled' },
+      { token: admin.token },
+    );
     expect(missing.statusCode).toBe(404);
     await expectLedgerOk(h);
   });

@@ -26,7 +26,8 @@ async function publishedKey() {
 
 const sign = (u: TestUser, reference: string) => call(h, 'POST', `${P}signReceiptBearerReceipts`, { reference }, { token: u.token });
 const lookup = (needle: string) => call(h, 'GET', `${P}verifyReceiptPublicReceipts`, { needle });
-const lastLedgerRef = async (u: TestUser) => (await call(h, 'GET', `${P}getWalletStateBearerWallet`, undefined, { token: u.token })).json().log[0].reference as string;
+const lastLedgerRef = async (u: TestUser) =>
+  (await call(h, 'GET', `${P}getWalletStateBearerWallet`, undefined, { token: u.token })).json().log[0].reference as string;
 
 async function airtimeBuyer(naira = 5000) {
   const u = await signIn(h);
@@ -85,9 +86,19 @@ describe('receipts', () => {
     const res = await sign(u, tx.id);
     expect(res.statusCode).toBe(200);
     const { needle, receipt, signature } = res.json();
-    expect(receipt).toMatchObject({ reference: tx.reference, service: 'airtime', recipient: '08031234567', network: 'mtn', direction: 'debit', amount: '500.00', status: 'success' });
+    expect(receipt).toMatchObject({
+      reference: tx.reference,
+      service: 'airtime',
+      recipient: '08031234567',
+      network: 'mtn',
+      direction: 'debit',
+      amount: '500.00',
+      status: 'success',
+    });
     const key = await publishedKey();
-    expect(verify(null, Buffer.from(canonical(receipt)), createPublicKey(key.publicKeyPem), Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(verify(null, Buffer.from(canonical(receipt)), createPublicKey(key.publicKeyPem), Buffer.from(signature, 'base64url'))).toBe(
+      true,
+    );
 
     const v = (await lookup(needle)).json();
     expect(v.valid).toBe(true);
@@ -98,7 +109,11 @@ describe('receipts', () => {
     expect((await sign(u, tx.reference)).json().needle).toBe(needle);
 
     // A pending purchase has no receipt yet.
-    const pending = await h.app.services.vtu.purchase({ id: u.id, kycTier: 1 }, 'airtime', { network: 'mtn', phone: '08032222222', amount: 100 });
+    const pending = await h.app.services.vtu.purchase({ id: u.id, kycTier: 1 }, 'airtime', {
+      network: 'mtn',
+      phone: '08032222222',
+      amount: 100,
+    });
     expect(pending.status).toBe('processing');
     const early = await sign(u, pending.id);
     expect(early.statusCode).toBe(409);

@@ -14,7 +14,13 @@ let worker2: FastifyInstance;
 
 beforeAll(async () => {
   h = await createHarness({ env: { VTU_PROVIDER_TIMEOUT_MS: '5000', VTU_SANDBOX_SLOW_MS: '60' } });
-  worker2 = await buildApp({ config: h.config, database: h.database, clock: h.clock, skipMigrations: true, log: createLogger({ level: 'silent' }) });
+  worker2 = await buildApp({
+    config: h.config,
+    database: h.database,
+    clock: h.clock,
+    skipMigrations: true,
+    log: createLogger({ level: 'silent' }),
+  });
   await worker2.ready();
 });
 afterAll(async () => {
@@ -30,11 +36,21 @@ async function user(naira = 10_000) {
   return u;
 }
 const upsert = (u: TestUser, input: Record<string, unknown>) =>
-  call(h, 'POST', `${P}upsertScheduleBearerSchedules`, { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 200, frequency: 'daily', time: '11:30', pin: '1234', ...input }, { token: u.token });
+  call(
+    h,
+    'POST',
+    `${P}upsertScheduleBearerSchedules`,
+    { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 200, frequency: 'daily', time: '11:30', pin: '1234', ...input },
+    { token: u.token },
+  );
 const balance = async (u: TestUser) => Number((await h.app.services.ledger.userBalances(h.app.services.db, u.id)).wallet) / 100;
 const runsOf = (scheduleId: string) =>
-  rows<{ status: string; error_code: string | null; slot: Date }>(h.app.services.db, sql`SELECT status, error_code, slot FROM schedule_runs WHERE schedule_id = ${scheduleId} ORDER BY slot`);
-const vtuCount = async (u: TestUser) => (await rows<{ n: number }>(h.app.services.db, sql`SELECT count(*)::int AS n FROM vtu_transactions WHERE user_id = ${u.id}`))[0].n;
+  rows<{ status: string; error_code: string | null; slot: Date }>(
+    h.app.services.db,
+    sql`SELECT status, error_code, slot FROM schedule_runs WHERE schedule_id = ${scheduleId} ORDER BY slot`,
+  );
+const vtuCount = async (u: TestUser) =>
+  (await rows<{ n: number }>(h.app.services.db, sql`SELECT count(*)::int AS n FROM vtu_transactions WHERE user_id = ${u.id}`))[0].n;
 
 /** Moves time to `iso` and lets the workers do what they do every minute. */
 async function runWorkersAt(iso: string) {
@@ -49,13 +65,19 @@ describe('slot arithmetic (Africa/Lagos)', () => {
     const now = new Date('2026-01-15T09:00:00Z');
     expect(nextSlot({ frequency: 'daily', time: '11:30' }, now).toISOString()).toBe('2026-01-15T10:30:00.000Z');
     expect(nextSlot({ frequency: 'daily', time: '10:00' }, now).toISOString()).toBe('2026-01-16T09:00:00.000Z');
-    expect(nextSlot({ frequency: 'daily', time: '00:30' }, new Date('2026-01-15T23:10:00Z')).toISOString()).toBe('2026-01-15T23:30:00.000Z');
+    expect(nextSlot({ frequency: 'daily', time: '00:30' }, new Date('2026-01-15T23:10:00Z')).toISOString()).toBe(
+      '2026-01-15T23:30:00.000Z',
+    );
     expect(nextSlot({ frequency: 'weekly', time: '08:00', dayOfWeek: 1 }, now).toISOString()).toBe('2026-01-19T07:00:00.000Z');
     expect(nextSlot({ frequency: 'weekly', time: '11:00', dayOfWeek: 4 }, now).toISOString()).toBe('2026-01-15T10:00:00.000Z');
     expect(nextSlot({ frequency: 'weekly', time: '09:00', dayOfWeek: 4 }, now).toISOString()).toBe('2026-01-22T08:00:00.000Z');
-    expect(nextSlot({ frequency: 'monthly', time: '09:00', dayOfMonth: 31 }, new Date('2026-02-01T00:00:00Z')).toISOString()).toBe('2026-02-28T08:00:00.000Z');
+    expect(nextSlot({ frequency: 'monthly', time: '09:00', dayOfMonth: 31 }, new Date('2026-02-01T00:00:00Z')).toISOString()).toBe(
+      '2026-02-28T08:00:00.000Z',
+    );
     expect(nextSlot({ frequency: 'monthly', time: '09:00', dayOfMonth: 15 }, now).toISOString()).toBe('2026-02-15T08:00:00.000Z');
-    expect(nextSlot({ frequency: 'monthly', time: '09:00', dayOfMonth: 1 }, new Date('2026-12-20T00:00:00Z')).toISOString()).toBe('2027-01-01T08:00:00.000Z');
+    expect(nextSlot({ frequency: 'monthly', time: '09:00', dayOfMonth: 1 }, new Date('2026-12-20T00:00:00Z')).toISOString()).toBe(
+      '2027-01-01T08:00:00.000Z',
+    );
   });
 });
 
@@ -73,9 +95,20 @@ describe('schedules', () => {
     expect((await upsert(u, { service: 'data', planId: 'no-such-plan' })).statusCode).toBe(400);
     const plan = (await h.app.services.vtu.dataPlans('mtn'))[0];
     expect((await upsert(u, { service: 'data', planId: plan.plan_id, amount: plan.price + 1 })).json().error.code).toBe('PRICE_CHANGED');
-    const ok = await upsert(u, { service: 'data', planId: plan.plan_id, amount: plan.price, frequency: 'monthly', dayOfMonth: 31, time: '07:00', label: 'Mum data' });
+    const ok = await upsert(u, {
+      service: 'data',
+      planId: plan.plan_id,
+      amount: plan.price,
+      frequency: 'monthly',
+      dayOfMonth: 31,
+      time: '07:00',
+      label: 'Mum data',
+    });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ created: true, schedule: { service: 'data', planId: plan.plan_id, frequency: 'monthly', dayOfMonth: 31, active: true, label: 'Mum data' } });
+    expect(ok.json()).toMatchObject({
+      created: true,
+      schedule: { service: 'data', planId: plan.plan_id, frequency: 'monthly', dayOfMonth: 31, active: true, label: 'Mum data' },
+    });
   });
 
   it('runs a due slot once with two workers, through the VTU purchase path', async () => {
@@ -110,7 +143,10 @@ describe('schedules', () => {
     expect(history.json().items).toEqual([expect.objectContaining({ slot: '2026-01-15T10:30:00.000Z', status: 'success' })]);
 
     // Two fresh slots raced directly: exactly one buys.
-    const raced = await Promise.all([h.app.services.schedules.runSlot(s.id, '2026-01-16T10:30:00.000Z'), worker2.services.schedules.runSlot(s.id, '2026-01-16T10:30:00.000Z')]);
+    const raced = await Promise.all([
+      h.app.services.schedules.runSlot(s.id, '2026-01-16T10:30:00.000Z'),
+      worker2.services.schedules.runSlot(s.id, '2026-01-16T10:30:00.000Z'),
+    ]);
     expect(raced.sort()).toEqual(['duplicate', 'ran']);
     expect(await vtuCount(u)).toBe(2);
     await expectLedgerOk(h);
@@ -147,7 +183,10 @@ describe('schedules', () => {
     let runs = await runsOf(s.id);
     expect(runs.map((r) => [r.status, r.error_code])).toEqual([['failed', 'INSUFFICIENT_FUNDS']]);
     expect(await balance(u)).toBe(100);
-    const notes = await rows<{ kind: string; body: string; data: { code: string } }>(h.app.services.db, sql`SELECT kind, body, data FROM notifications WHERE user_id = ${u.id}`);
+    const notes = await rows<{ kind: string; body: string; data: { code: string } }>(
+      h.app.services.db,
+      sql`SELECT kind, body, data FROM notifications WHERE user_id = ${u.id}`,
+    );
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ kind: 'schedule_failed', data: { code: 'INSUFFICIENT_FUNDS' } });
 
@@ -161,7 +200,10 @@ describe('schedules', () => {
     const fresh = await signIn(h, u.email);
     const listed = (await call(h, 'GET', `${P}listSchedulesBearerSchedules`, {}, { token: fresh.token })).json().items[0];
     expect(listed).toMatchObject({ active: false, nextRunAt: null, lastStatus: 'failed' });
-    const kinds = await rows<{ kind: string; body: string }>(h.app.services.db, sql`SELECT kind, body FROM notifications WHERE user_id = ${u.id} ORDER BY created_at, id`);
+    const kinds = await rows<{ kind: string; body: string }>(
+      h.app.services.db,
+      sql`SELECT kind, body FROM notifications WHERE user_id = ${u.id} ORDER BY created_at, id`,
+    );
     expect(kinds.map((k) => k.kind)).toEqual(['schedule_failed', 'schedule_failed', 'schedule_failed']);
     expect(kinds.some((k) => k.body.includes('paused'))).toBe(true);
     // Paused: later slots do nothing.
@@ -181,7 +223,10 @@ describe('schedules', () => {
     const on = await call(h, 'POST', `${P}toggleScheduleBearerSchedules`, { id: s.id, active: true }, { token: u.token });
     expect(on.json().schedule).toMatchObject({ active: true, nextRunAt: '2026-03-01T10:30:00.000Z' });
     const upd = await upsert(u, { id: s.id, frequency: 'weekly', dayOfWeek: 1, time: '08:00', amount: 300 });
-    expect(upd.json()).toMatchObject({ created: false, schedule: { id: s.id, frequency: 'weekly', dayOfWeek: 1, amount: 300, nextRunAt: '2026-03-02T07:00:00.000Z' } });
+    expect(upd.json()).toMatchObject({
+      created: false,
+      schedule: { id: s.id, frequency: 'weekly', dayOfWeek: 1, amount: 300, nextRunAt: '2026-03-02T07:00:00.000Z' },
+    });
 
     for (const [op, input] of [
       ['toggleScheduleBearerSchedules', { id: s.id, active: false }],

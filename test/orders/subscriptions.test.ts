@@ -14,16 +14,29 @@ async function buyer(naira = 20_000) {
   await fundWallet(h, u.id, naira);
   return u;
 }
-const balance = async (u: TestUser) => (await call(h, 'GET', `${P}getWalletStateBearerWallet`, undefined, { token: u.token })).json().balance as number;
+const balance = async (u: TestUser) =>
+  (await call(h, 'GET', `${P}getWalletStateBearerWallet`, undefined, { token: u.token })).json().balance as number;
 const submit = (u: TestUser, extra: Record<string, unknown> = {}) =>
-  call(h, 'POST', `${P}submitSubscriptionOrderBearerSubscriptions`, { planId, account: 'ada@example.com', pin: '1234', ...extra }, { token: u.token });
+  call(
+    h,
+    'POST',
+    `${P}submitSubscriptionOrderBearerSubscriptions`,
+    { planId, account: 'ada@example.com', pin: '1234', ...extra },
+    { token: u.token },
+  );
 const move = (id: string, status: string, note?: string) =>
   call(h, 'POST', `${P}adminUpdateSubscriptionOrderBearerAdmin`, { id, status, ...(note ? { note } : {}) }, { token: admin.token });
 
 beforeAll(async () => {
   h = await createHarness();
   admin = await signIn(h, 'admin@example.com');
-  const res = await call(h, 'POST', `${P}adminCreateSubscriptionPlanBearerAdmin`, { service: 'Netflix', category: 'streaming', name: 'Premium 1 month', price: 7000 }, { token: admin.token });
+  const res = await call(
+    h,
+    'POST',
+    `${P}adminCreateSubscriptionPlanBearerAdmin`,
+    { service: 'Netflix', category: 'streaming', name: 'Premium 1 month', price: 7000 },
+    { token: admin.token },
+  );
   expect(res.statusCode).toBe(200);
   planId = res.json().plan.id;
 });
@@ -54,7 +67,10 @@ describe('subscription orders', () => {
     expect(fails.filter((r) => r.statusCode === 409)).toHaveLength(3);
     expect(await balance(u)).toBe(20_000);
     expect((await move(o.id, 'fulfilled')).statusCode).toBe(409);
-    const n = await rows<{ kind: string; body: string }>(h.app.services.db, sql`SELECT kind, body FROM notifications WHERE user_id = ${u.id}`);
+    const n = await rows<{ kind: string; body: string }>(
+      h.app.services.db,
+      sql`SELECT kind, body FROM notifications WHERE user_id = ${u.id}`,
+    );
     expect(n).toEqual([expect.objectContaining({ kind: 'order_update' })]);
     expect(n[0].body).toContain('Account not found');
     await expectLedgerOk(h);
@@ -77,14 +93,27 @@ describe('subscription orders', () => {
     const u = await buyer();
     const other = await buyer();
     const o = (await submit(u)).json().order;
-    expect((await call(h, 'GET', `${P}getSubscriptionOrderBearerSubscriptions`, { id: o.id }, { token: other.token })).statusCode).toBe(404);
-    const off = await call(h, 'POST', `${P}adminCreateSubscriptionPlanBearerAdmin`, { service: 'spotify', category: 'streaming', name: 'Duo', price: 1500, active: false }, { token: admin.token });
+    expect((await call(h, 'GET', `${P}getSubscriptionOrderBearerSubscriptions`, { id: o.id }, { token: other.token })).statusCode).toBe(
+      404,
+    );
+    const off = await call(
+      h,
+      'POST',
+      `${P}adminCreateSubscriptionPlanBearerAdmin`,
+      { service: 'spotify', category: 'streaming', name: 'Duo', price: 1500, active: false },
+      { token: admin.token },
+    );
     const r = await submit(u, { planId: off.json().plan.id });
     expect(r.statusCode).toBe(409);
     expect((await submit(u, { planId: '00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
     expect((await submit(u, { account: 'x' })).statusCode).toBe(400);
-    expect((await call(h, 'POST', `${P}adminUpdateSubscriptionOrderBearerAdmin`, { id: o.id, status: 'pending' }, { token: admin.token })).statusCode).toBe(400);
-    expect((await call(h, 'POST', `${P}adminUpdateSubscriptionOrderBearerAdmin`, { id: o.id, status: 'failed' }, { token: u.token })).statusCode).toBe(403);
+    expect(
+      (await call(h, 'POST', `${P}adminUpdateSubscriptionOrderBearerAdmin`, { id: o.id, status: 'pending' }, { token: admin.token }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await call(h, 'POST', `${P}adminUpdateSubscriptionOrderBearerAdmin`, { id: o.id, status: 'failed' }, { token: u.token })).statusCode,
+    ).toBe(403);
     const poor = await signIn(h);
     await h.app.services.pins.set(poor.id, 'transaction', '1234');
     expect((await submit(poor)).json().error.code).toBe('INSUFFICIENT_FUNDS');

@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const thread = (u: TestUser) => call(h, 'POST', `${P}getOrCreateThreadBearerSupport`, undefined, { token: u.token });
-const send = (u: TestUser, threadId: string, body: string) => call(h, 'POST', `${P}sendSupportMessageBearerSupport`, { threadId, body }, { token: u.token });
+const send = (u: TestUser, threadId: string, body: string) =>
+  call(h, 'POST', `${P}sendSupportMessageBearerSupport`, { threadId, body }, { token: u.token });
 
 describe('support threads', () => {
   it('keeps one open thread per user, even under concurrent calls', async () => {
@@ -35,11 +36,26 @@ describe('support threads', () => {
     expect(m1.statusCode).toBe(200);
     expect(m1.json().message).toMatchObject({ author: 'user', body: 'My airtime did not arrive', threadId: t.id });
 
-    const queue = await call(h, 'GET', `${P}adminListSupportThreadsBearerAdmin`, { awaitingReply: true, userId: u.id }, { token: admin.token });
+    const queue = await call(
+      h,
+      'GET',
+      `${P}adminListSupportThreadsBearerAdmin`,
+      { awaitingReply: true, userId: u.id },
+      { token: admin.token },
+    );
     expect(queue.json().items).toEqual([expect.objectContaining({ id: t.id, userEmail: u.email, lastAuthor: 'user' })]);
-    const reply = await call(h, 'POST', `${P}adminReplySupportThreadBearerAdmin`, { threadId: t.id, body: 'We are checking with the provider.' }, { token: admin.token });
+    const reply = await call(
+      h,
+      'POST',
+      `${P}adminReplySupportThreadBearerAdmin`,
+      { threadId: t.id, body: 'We are checking with the provider.' },
+      { token: admin.token },
+    );
     expect(reply.statusCode).toBe(200);
-    const notes = await rows<{ kind: string; data: { threadId: string } }>(h.app.services.db, sql`SELECT kind, data FROM notifications WHERE user_id = ${u.id}`);
+    const notes = await rows<{ kind: string; data: { threadId: string } }>(
+      h.app.services.db,
+      sql`SELECT kind, data FROM notifications WHERE user_id = ${u.id}`,
+    );
     expect(notes).toEqual([expect.objectContaining({ kind: 'support_reply', data: expect.objectContaining({ threadId: t.id }) })]);
 
     await send(u, t.id, 'Thanks');
@@ -53,7 +69,9 @@ describe('support threads', () => {
     expect((await call(h, 'GET', `${P}listThreadMessagesBearerSupport`, { threadId: t.id }, { token: other.token })).statusCode).toBe(404);
     expect((await send(other, t.id, 'hello')).statusCode).toBe(404);
     // Users cannot use operator operations.
-    expect((await call(h, 'POST', `${P}adminReplySupportThreadBearerAdmin`, { threadId: t.id, body: 'x' }, { token: u.token })).statusCode).toBe(403);
+    expect(
+      (await call(h, 'POST', `${P}adminReplySupportThreadBearerAdmin`, { threadId: t.id, body: 'x' }, { token: u.token })).statusCode,
+    ).toBe(403);
   });
 
   it('closing ends the conversation; the next getOrCreateThread opens a new one', async () => {
@@ -61,7 +79,9 @@ describe('support threads', () => {
     const t = (await thread(u)).json().thread;
     const closed = await call(h, 'POST', `${P}adminCloseSupportThreadBearerAdmin`, { threadId: t.id }, { token: admin.token });
     expect(closed.json().thread.status).toBe('closed');
-    expect((await call(h, 'POST', `${P}adminCloseSupportThreadBearerAdmin`, { threadId: t.id }, { token: admin.token })).statusCode).toBe(409);
+    expect((await call(h, 'POST', `${P}adminCloseSupportThreadBearerAdmin`, { threadId: t.id }, { token: admin.token })).statusCode).toBe(
+      409,
+    );
     expect((await send(u, t.id, 'still there?')).statusCode).toBe(409);
     const next = (await thread(u)).json();
     expect(next.created).toBe(true);
@@ -80,14 +100,26 @@ describe('support threads', () => {
     expect((await call(h, 'POST', `${P}getOrCreateThreadBearerSupport`, {})).statusCode).toBe(401);
   });
 
-  it('closing the account closes threads, blanks the user\'s messages and deletes schedules', async () => {
+  it("closing the account closes threads, blanks the user's messages and deletes schedules", async () => {
     const u = await signIn(h);
     await h.app.services.pins.set(u.id, 'transaction', '1234');
     const t = (await thread(u)).json().thread;
     await send(u, t.id, 'My number is 08031234567');
-    const sched = await call(h, 'POST', `${P}upsertScheduleBearerSchedules`, { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 100, frequency: 'daily', time: '08:00', pin: '1234' }, { token: u.token });
+    const sched = await call(
+      h,
+      'POST',
+      `${P}upsertScheduleBearerSchedules`,
+      { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 100, frequency: 'daily', time: '08:00', pin: '1234' },
+      { token: u.token },
+    );
     expect(sched.statusCode).toBe(200);
-    const closed = await call(h, 'POST', `${P}closeAccountBearerSettings`, { confirm: 'DELETE' }, { token: u.token, headers: await emailGrant(h, u) });
+    const closed = await call(
+      h,
+      'POST',
+      `${P}closeAccountBearerSettings`,
+      { confirm: 'DELETE' },
+      { token: u.token, headers: await emailGrant(h, u) },
+    );
     expect(closed.statusCode).toBe(200);
     const threads = await rows<{ status: string }>(h.app.services.db, sql`SELECT status FROM support_threads WHERE user_id = ${u.id}`);
     expect(threads.map((x) => x.status)).toEqual(['closed']);

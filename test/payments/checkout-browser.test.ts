@@ -59,7 +59,13 @@ describe.skipIf(!hasChromium)(`sandbox checkout in headless Chromium (skipped: $
 
   it('Fail and a redirect back to the callback credit nothing', async () => {
     const u = await user(h);
-    const start = await call(h, 'POST', '/_serverFn/startProcessorTopupBearerPayments', { amount: 900, email: u.email, callbackUrl: `${base}/healthz` }, { token: u.token });
+    const start = await call(
+      h,
+      'POST',
+      '/_serverFn/startProcessorTopupBearerPayments',
+      { amount: 900, email: u.email, callbackUrl: `${base}/healthz` },
+      { token: u.token },
+    );
     expect(start.statusCode).toBe(200);
     const page = await browser.newPage();
     await page.goto(start.json().authorizationUrl);
@@ -68,7 +74,13 @@ describe.skipIf(!hasChromium)(`sandbox checkout in headless Chromium (skipped: $
     await page.close();
     await h.app.services.jobs.drain();
     expect(await balance(h, u)).toBe(0);
-    const v = await call(h, 'POST', '/_serverFn/verifyProcessorTopupBearerPayments', { reference: start.json().reference }, { token: u.token });
+    const v = await call(
+      h,
+      'POST',
+      '/_serverFn/verifyProcessorTopupBearerPayments',
+      { reference: start.json().reference },
+      { token: u.token },
+    );
     expect(v.json()).toMatchObject({ status: 'failed', credited: false });
   });
 });

@@ -56,10 +56,15 @@ describe('dedicated virtual accounts', () => {
 
   it('a transfer into the account (channel dedicated_nuban) credits its owner once', async () => {
     const u = await tier2User(h, { username: uname('dvc'), fullName: 'Ifeoma Nnaji' });
-    const acc = (await call(h, 'POST', '/_serverFn/getOrCreateDedicatedAccountBearerWallet', {}, { token: u.token })).json().dedicatedAccount;
+    const acc = (await call(h, 'POST', '/_serverFn/getOrCreateDedicatedAccountBearerWallet', {}, { token: u.token })).json()
+      .dedicatedAccount;
     const seen: unknown[] = [];
     h.app.services.events.on('wallet.credited', async (_tx, e) => void seen.push(e));
-    const t = await h.app.inject({ method: 'POST', url: '/sandbox/processor/dva-transfer', payload: { accountNumber: acc.accountNumber, amount: 5000 } });
+    const t = await h.app.inject({
+      method: 'POST',
+      url: '/sandbox/processor/dva-transfer',
+      payload: { accountNumber: acc.accountNumber, amount: 5000 },
+    });
     expect(t.statusCode).toBe(200);
     expect(t.json().webhook.delivered).toBe(true);
     await h.app.services.jobs.drain();
@@ -68,8 +73,14 @@ describe('dedicated virtual accounts', () => {
     expect(seen).toContainEqual(expect.objectContaining({ userId: u.id, source: 'dva', amount: 500000n }));
     const hist = (await call(h, 'GET', '/_serverFn/listPaymentHistoryBearerPayments', {}, { token: u.token })).json();
     expect(hist.items[0]).toMatchObject({ kind: 'dva', amount: 5000, status: 'success', channel: 'dedicated_nuban' });
-    expect((await h.app.inject({ method: 'POST', url: '/sandbox/processor/dva-transfer', payload: { accountNumber: '9000000000', amount: 10 } })).statusCode).toBe(404);
-    expect((await h.app.inject({ method: 'POST', url: '/sandbox/processor/dva-transfer', payload: { accountNumber: 'abc', amount: 10 } })).statusCode).toBe(400);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/sandbox/processor/dva-transfer', payload: { accountNumber: '9000000000', amount: 10 } }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/sandbox/processor/dva-transfer', payload: { accountNumber: 'abc', amount: 10 } }))
+        .statusCode,
+    ).toBe(400);
     await expectLedgerOk(h);
   });
 });
@@ -77,8 +88,13 @@ describe('dedicated virtual accounts', () => {
 describe('reconciliation', () => {
   it('settles a transfer into a dedicated account whose webhook was lost, once', async () => {
     const u = await tier2User(h, { username: uname('dvl'), fullName: 'Lost Hook' });
-    const acc = (await call(h, 'POST', '/_serverFn/getOrCreateDedicatedAccountBearerWallet', {}, { token: u.token })).json().dedicatedAccount;
-    const t = await h.app.inject({ method: 'POST', url: '/sandbox/processor/dva-transfer', payload: { accountNumber: acc.accountNumber, amount: 2750, webhook: false } });
+    const acc = (await call(h, 'POST', '/_serverFn/getOrCreateDedicatedAccountBearerWallet', {}, { token: u.token })).json()
+      .dedicatedAccount;
+    const t = await h.app.inject({
+      method: 'POST',
+      url: '/sandbox/processor/dva-transfer',
+      payload: { accountNumber: acc.accountNumber, amount: 2750, webhook: false },
+    });
     expect(t.json().webhook.delivered).toBe(false);
     await h.app.services.jobs.drain();
     expect(await balance(h, u)).toBe(0);
@@ -109,7 +125,8 @@ describe('reconciliation', () => {
     expect(await count(h, sql`SELECT count(*)::int AS n FROM jobs WHERE queue = 'payments.reconcile'`)).toBe(1);
     await h.app.services.jobs.drain();
     expect(await balance(h, again)).toBe(1500);
-    const status = async (ref: string) => (await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: ref }, { token: again.token })).json().status;
+    const status = async (ref: string) =>
+      (await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: ref }, { token: again.token })).json().status;
     expect(await status(lost.reference)).toBe('success');
     expect(await status(failed.reference)).toBe('failed');
     expect(await status(idle.reference)).toBe('abandoned');
@@ -148,7 +165,8 @@ describe('reconciliation', () => {
 describe('operator operations', () => {
   it('adminAdjustWallet credits and debits against the adjustments account with a reason, audited', async () => {
     const u = await user(h);
-    const adjust = (data: Record<string, unknown>, token = admin.token) => call(h, 'POST', '/_serverFn/adminAdjustWalletBearerAdmin', data, { token });
+    const adjust = (data: Record<string, unknown>, token = admin.token) =>
+      call(h, 'POST', '/_serverFn/adminAdjustWalletBearerAdmin', data, { token });
     expect((await adjust({ userId: u.id, amount: 100, reason: 'x' }, u.token)).statusCode).toBe(403);
     expect((await adjust({ userId: u.id, amount: 100 })).json().error.issues[0].path).toBe('reason');
     expect((await adjust({ userId: u.id, amount: 100, reason: '  ' })).statusCode).toBe(400);
@@ -163,9 +181,18 @@ describe('operator operations', () => {
     const over = await adjust({ userId: u.id, amount: -2000.01, reason: 'too much' });
     expect(over.json().error.code).toBe('INSUFFICIENT_FUNDS');
     expect(await balance(h, u)).toBe(2000);
-    expect(await count(h, sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'wallet.adjust' AND subject_id = ${u.id} AND actor_id = ${admin.id}`)).toBe(2);
+    expect(
+      await count(
+        h,
+        sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'wallet.adjust' AND subject_id = ${u.id} AND actor_id = ${admin.id}`,
+      ),
+    ).toBe(2);
     expect(await count(h, sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${u.id} AND kind = 'wallet_adjusted'`)).toBe(2);
-    expect((await state(u)).log[0]).toMatchObject({ type: 'adjustment', amount: -500, description: 'Operator adjustment: duplicate refund reversed' });
+    expect((await state(u)).log[0]).toMatchObject({
+      type: 'adjustment',
+      amount: -500,
+      description: 'Operator adjustment: duplicate refund reversed',
+    });
     await expectLedgerOk(h);
   });
 
@@ -175,10 +202,15 @@ describe('operator operations', () => {
     const i = await createIntent(h, u, 1234);
     await sandboxPay(h, { reference: i.reference, outcome: 'success' });
     await h.app.services.jobs.drain();
-    const search = (q: Record<string, unknown>, token = admin.token) => call(h, 'GET', '/_serverFn/adminSearchPaymentsBearerAdmin', q, { token });
+    const search = (q: Record<string, unknown>, token = admin.token) =>
+      call(h, 'GET', '/_serverFn/adminSearchPaymentsBearerAdmin', q, { token });
     expect((await search({ reference: i.reference }, u.token)).statusCode).toBe(403);
-    expect((await search({ reference: i.reference })).json().items).toEqual([expect.objectContaining({ kind: 'intent', reference: i.reference, status: 'success', userId: u.id })]);
-    expect((await search({ kind: 'settlements', email: u.email })).json().items).toEqual([expect.objectContaining({ kind: 'settlement', amount: 1234, source: 'webhook' })]);
+    expect((await search({ reference: i.reference })).json().items).toEqual([
+      expect.objectContaining({ kind: 'intent', reference: i.reference, status: 'success', userId: u.id }),
+    ]);
+    expect((await search({ kind: 'settlements', email: u.email })).json().items).toEqual([
+      expect.objectContaining({ kind: 'settlement', amount: 1234, source: 'webhook' }),
+    ]);
     expect((await search({ kind: 'events', reference: i.reference })).json().items[0]).toMatchObject({ status: 'credited', deliveries: 1 });
     expect((await search({ kind: 'bogus' })).statusCode).toBe(400);
     expect((await search({ userId: 'nope' })).statusCode).toBe(400);

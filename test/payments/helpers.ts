@@ -5,11 +5,16 @@ import { call, setKycTier, signIn, type Harness, type TestUser } from '../helper
 export const SECRET = 'sk_sandbox_processor';
 export const WEBHOOK = '/api/public/payments/webhook/processor';
 
-export async function user(h: Harness, opts: { tier?: number; username?: string; fullName?: string; pin?: string } = {}): Promise<TestUser> {
+export async function user(
+  h: Harness,
+  opts: { tier?: number; username?: string; fullName?: string; pin?: string } = {},
+): Promise<TestUser> {
   const u = await signIn(h);
   if (opts.tier) await setKycTier(h, u.id, opts.tier);
   if (opts.username || opts.fullName) {
-    await h.app.services.db.execute(sql`UPDATE users SET username = ${opts.username ?? null}, full_name = ${opts.fullName ?? null} WHERE id = ${u.id}`);
+    await h.app.services.db.execute(
+      sql`UPDATE users SET username = ${opts.username ?? null}, full_name = ${opts.fullName ?? null} WHERE id = ${u.id}`,
+    );
   }
   if (opts.pin) await h.app.services.pins.set(u.id, 'transaction', opts.pin);
   return u;
@@ -29,14 +34,31 @@ export const sign = (body: string) => signProcessorPayload(SECRET, body);
 export function chargeSuccess(reference: string, amountKobo: number, extra: Record<string, unknown> = {}) {
   return JSON.stringify({
     event: 'charge.success',
-    data: { reference, amount: amountKobo, status: 'success', currency: 'NGN', channel: 'card', paid_at: '2026-01-15T09:00:00.000Z', customer: { email: 'x@example.com', customer_code: 'CUS_x' }, ...extra },
+    data: {
+      reference,
+      amount: amountKobo,
+      status: 'success',
+      currency: 'NGN',
+      channel: 'card',
+      paid_at: '2026-01-15T09:00:00.000Z',
+      customer: { email: 'x@example.com', customer_code: 'CUS_x' },
+      ...extra,
+    },
   });
 }
 
 export async function createIntent(h: Harness, u: TestUser, amount: number) {
   const r = await call(h, 'POST', '/_serverFn/createTopupIntentBearerWallet', { amount }, { token: u.token });
   if (r.statusCode !== 200) throw new Error(`createTopupIntent: ${r.body}`);
-  return r.json() as { id: string; reference: string; amount: number; status: string; checkoutUrl: string; processor: string; createdAt: string };
+  return r.json() as {
+    id: string;
+    reference: string;
+    amount: number;
+    status: string;
+    checkoutUrl: string;
+    processor: string;
+    createdAt: string;
+  };
 }
 
 export async function balance(h: Harness, u: TestUser): Promise<number> {
@@ -45,7 +67,9 @@ export async function balance(h: Harness, u: TestUser): Promise<number> {
 }
 
 export async function topupCredits(h: Harness, reference: string): Promise<number> {
-  const r = await h.app.services.db.execute(sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference LIKE ${'payin:%:' + reference}`);
+  const r = await h.app.services.db.execute(
+    sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference LIKE ${'payin:%:' + reference}`,
+  );
   return Number((r as unknown as { rows: { n: number }[] }).rows[0].n);
 }
 

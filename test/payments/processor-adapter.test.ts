@@ -6,7 +6,8 @@ import { call, createHarness, type Harness } from '../helpers/harness.js';
 import { user } from './helpers.js';
 
 /** The adapter's protocol handling, with scripted transports, and the service when the processor is down. */
-const adapter = (transport: HttpTransport) => createPaystackStyleAdapter({ id: 'p', baseUrl: 'https://api.processor.example/', secretKey: 'sk_test', transport });
+const adapter = (transport: HttpTransport) =>
+  createPaystackStyleAdapter({ id: 'p', baseUrl: 'https://api.processor.example/', secretKey: 'sk_test', transport });
 const reply = (status: number, body: unknown) => async () => ({ status, text: typeof body === 'string' ? body : JSON.stringify(body) });
 
 describe('Paystack-style adapter', () => {
@@ -14,19 +15,40 @@ describe('Paystack-style adapter', () => {
     const seen: { url: string; method: string; headers?: Record<string, string>; body?: string }[] = [];
     const a = adapter(async (url, req) => {
       seen.push({ url, ...req });
-      return { status: 200, text: JSON.stringify({ status: true, message: 'ok', data: { authorization_url: 'https://checkout.example/abc', access_code: 'abc', reference: 'top_1' } }) };
+      return {
+        status: 200,
+        text: JSON.stringify({
+          status: true,
+          message: 'ok',
+          data: { authorization_url: 'https://checkout.example/abc', access_code: 'abc', reference: 'top_1' },
+        }),
+      };
     });
     const r = await a.initialize({ email: 'a@b.co', amount: 150000n, reference: 'top_1', callbackUrl: 'https://app.example/cb' });
     expect(r).toEqual({ authorizationUrl: 'https://checkout.example/abc', accessCode: 'abc', reference: 'top_1' });
-    expect(seen[0]).toMatchObject({ url: 'https://api.processor.example/transaction/initialize', method: 'POST', headers: { authorization: 'Bearer sk_test' } });
-    expect(JSON.parse(seen[0].body!)).toEqual({ email: 'a@b.co', amount: '150000', reference: 'top_1', callback_url: 'https://app.example/cb' });
+    expect(seen[0]).toMatchObject({
+      url: 'https://api.processor.example/transaction/initialize',
+      method: 'POST',
+      headers: { authorization: 'Bearer sk_test' },
+    });
+    expect(JSON.parse(seen[0].body!)).toEqual({
+      email: 'a@b.co',
+      amount: '150000',
+      reference: 'top_1',
+      callback_url: 'https://app.example/cb',
+    });
   });
 
   it('maps verify answers: unknown reference, unknown statuses, amounts in kobo', async () => {
     expect((await adapter(reply(400, { status: false, message: 'Transaction reference not found' })).verify('x')).status).toBe('not_found');
     const ongoing = await adapter(reply(200, { status: true, data: { reference: 'x', status: 'ongoing', amount: 500 } })).verify('x');
     expect(ongoing.status).toBe('pending');
-    const paid = await adapter(reply(200, { status: true, data: { reference: 'x', status: 'success', amount: '123456', currency: 'NGN', channel: 'bank', paid_at: '2026-01-01T10:00:00Z' } })).verify('x');
+    const paid = await adapter(
+      reply(200, {
+        status: true,
+        data: { reference: 'x', status: 'success', amount: '123456', currency: 'NGN', channel: 'bank', paid_at: '2026-01-01T10:00:00Z' },
+      }),
+    ).verify('x');
     expect(paid).toMatchObject({ status: 'success', amount: 123456n, channel: 'bank', currency: 'NGN' });
   });
 
@@ -35,7 +57,15 @@ describe('Paystack-style adapter', () => {
     const a = adapter(async (url) => {
       urls.push(url);
       const page = Number(new URL(url).searchParams.get('page'));
-      const data = [{ reference: `r${page}`, status: 'success', amount: 100 * page, channel: 'dedicated_nuban', authorization: { receiver_bank_account_number: '9000000001' } }];
+      const data = [
+        {
+          reference: `r${page}`,
+          status: 'success',
+          amount: 100 * page,
+          channel: 'dedicated_nuban',
+          authorization: { receiver_bank_account_number: '9000000001' },
+        },
+      ];
       return { status: 200, text: JSON.stringify({ status: true, data, meta: { total: 2, perPage: 1, page, pageCount: 2 } }) };
     });
     const list = await a.listSuccessfulCharges(new Date('2026-01-01T00:00:00Z'), new Date('2026-01-02T00:00:00Z'));
@@ -51,7 +81,9 @@ describe('Paystack-style adapter', () => {
       throw new Error('ECONNREFUSED');
     });
     await expect(down.verify('x')).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
-    await expect(adapter(reply(502, 'Bad gateway')).initialize({ email: 'a@b.co', amount: 100n, reference: 'r' })).rejects.toBeInstanceOf(AppError);
+    await expect(adapter(reply(502, 'Bad gateway')).initialize({ email: 'a@b.co', amount: 100n, reference: 'r' })).rejects.toBeInstanceOf(
+      AppError,
+    );
     await expect(adapter(reply(200, '<html>')).verify('x')).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
     await expect(adapter(reply(200, { status: true, data: { nope: 1 } })).verify('x')).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
   });
@@ -76,7 +108,14 @@ describe('Paystack-style adapter', () => {
       return { status: 204, text: '' };
     });
     let listening = false;
-    t.attach({ inject: async (o) => ({ statusCode: 200, body: `in:${o.url}` }), server: { get listening() { return listening; } } });
+    t.attach({
+      inject: async (o) => ({ statusCode: 200, body: `in:${o.url}` }),
+      server: {
+        get listening() {
+          return listening;
+        },
+      },
+    });
     expect(await t.send('http://localhost:3000/sandbox/x?y=1', { method: 'GET' })).toEqual({ status: 200, text: 'in:/sandbox/x?y=1' });
     expect((await t.send('http://localhost:30000/other', { method: 'GET' })).status).toBe(204);
     listening = true;
@@ -99,7 +138,13 @@ describe('processor down', () => {
     expect(r.json().error.code).toBe('UPSTREAM_ERROR');
     const hist = (await call(h, 'GET', '/_serverFn/listPaymentHistoryBearerPayments', {}, { token: u.token })).json();
     expect(hist.items).toEqual([expect.objectContaining({ amount: 500, status: 'failed' })]);
-    const v = await call(h, 'POST', '/_serverFn/verifyProcessorTopupBearerPayments', { reference: hist.items[0].reference }, { token: u.token });
+    const v = await call(
+      h,
+      'POST',
+      '/_serverFn/verifyProcessorTopupBearerPayments',
+      { reference: hist.items[0].reference },
+      { token: u.token },
+    );
     expect(v.statusCode).toBe(502);
   });
 });

@@ -10,8 +10,10 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const create = (token: string, data: Record<string, unknown>) => call(h, 'POST', '/_serverFn/createTopupIntentBearerWallet', data, { token });
-const verify = (token: string, reference: string) => call(h, 'POST', '/_serverFn/verifyProcessorTopupBearerPayments', { reference }, { token });
+const create = (token: string, data: Record<string, unknown>) =>
+  call(h, 'POST', '/_serverFn/createTopupIntentBearerWallet', data, { token });
+const verify = (token: string, reference: string) =>
+  call(h, 'POST', '/_serverFn/verifyProcessorTopupBearerPayments', { reference }, { token });
 
 describe('createTopupIntent', () => {
   it('returns the intent with its checkout URL; processor defaults to the configured one', async () => {
@@ -19,7 +21,9 @@ describe('createTopupIntent', () => {
     const r = await create(u.token, { amount: 100 });
     expect(r.statusCode).toBe(200);
     const i = r.json();
-    expect(Object.keys(i)).toEqual(expect.arrayContaining(['id', 'reference', 'amount', 'status', 'checkoutUrl', 'processor', 'createdAt']));
+    expect(Object.keys(i)).toEqual(
+      expect.arrayContaining(['id', 'reference', 'amount', 'status', 'checkoutUrl', 'processor', 'createdAt']),
+    );
     expect(i).toMatchObject({ amount: 100, status: 'pending', processor: 'sandbox' });
     expect(i.reference).toMatch(/^top_[0-9A-Z]{26}$/);
     expect(i.checkoutUrl).toMatch(/^http:\/\/localhost:3000\/sandbox\/processor\/checkout\//);
@@ -63,10 +67,18 @@ describe('getTopupIntent and verifyProcessorTopup', () => {
     const a = await user(h);
     const b = await user(h);
     const i = await createIntent(h, a, 200);
-    expect((await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: i.reference }, { token: a.token })).json()).toMatchObject({ id: i.id, status: 'pending' });
-    expect((await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: i.reference }, { token: b.token })).statusCode).toBe(404);
-    expect((await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: 'top_nope' }, { token: a.token })).statusCode).toBe(404);
-    expect((await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: "x' OR 1=1" }, { token: a.token })).statusCode).toBe(400);
+    expect(
+      (await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: i.reference }, { token: a.token })).json(),
+    ).toMatchObject({ id: i.id, status: 'pending' });
+    expect((await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: i.reference }, { token: b.token })).statusCode).toBe(
+      404,
+    );
+    expect((await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: 'top_nope' }, { token: a.token })).statusCode).toBe(
+      404,
+    );
+    expect((await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: "x' OR 1=1" }, { token: a.token })).statusCode).toBe(
+      400,
+    );
     expect((await verify(b.token, i.reference)).statusCode).toBe(404);
   });
 
@@ -96,7 +108,9 @@ describe('getTopupIntent and verifyProcessorTopup', () => {
     expect((await verify(u.token, a.reference)).json()).toMatchObject({ status: 'abandoned' });
     await sandboxPay(h, { reference: a.reference, outcome: 'success', webhook: true });
     await h.app.services.jobs.drain();
-    expect((await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: a.reference }, { token: u.token })).json().status).toBe('success');
+    expect(
+      (await call(h, 'GET', '/_serverFn/getTopupIntentBearerWallet', { reference: a.reference }, { token: u.token })).json().status,
+    ).toBe('success');
     expect(await balance(h, u)).toBe(400);
     expect((await sandboxPay(h, { reference: a.reference, outcome: 'success' })).statusCode).toBe(409);
   });
@@ -108,11 +122,21 @@ describe('getTopupIntent and verifyProcessorTopup', () => {
     await sandboxPay(h, { reference: i.reference, outcome: 'success', amount: 20_000 });
     await h.app.services.jobs.drain();
     expect(await balance(h, u)).toBe(310_000);
-    expect(await count(h, sql`SELECT count(*)::int AS n FROM wallet_flags WHERE user_id = ${u.id} AND kind = 'balance_cap_exceeded'`)).toBe(1);
-    const flag = await h.app.services.db.execute(sql`SELECT details FROM wallet_flags WHERE user_id = ${u.id} AND kind = 'balance_cap_exceeded'`);
+    expect(await count(h, sql`SELECT count(*)::int AS n FROM wallet_flags WHERE user_id = ${u.id} AND kind = 'balance_cap_exceeded'`)).toBe(
+      1,
+    );
+    const flag = await h.app.services.db.execute(
+      sql`SELECT details FROM wallet_flags WHERE user_id = ${u.id} AND kind = 'balance_cap_exceeded'`,
+    );
     expect(flag.rows[0]).toEqual({ details: { balanceAfter: 310_000, cap: 300_000, tier: 1 } });
     const admin = await signIn(h, 'admin@example.com');
-    const s = await call(h, 'GET', '/_serverFn/adminSearchPaymentsBearerAdmin', { kind: 'settlements', flagged: 'true', userId: u.id }, { token: admin.token });
+    const s = await call(
+      h,
+      'GET',
+      '/_serverFn/adminSearchPaymentsBearerAdmin',
+      { kind: 'settlements', flagged: 'true', userId: u.id },
+      { token: admin.token },
+    );
     expect(s.json().items).toEqual([expect.objectContaining({ reference: i.reference, flagged: true, amount: 20_000 })]);
     await expectLedgerOk(h);
   });
@@ -121,7 +145,8 @@ describe('getTopupIntent and verifyProcessorTopup', () => {
 describe('startProcessorTopup, getTopupReceipt, listPaymentHistory', () => {
   it('initializes with the caller e-mail and callback URL and validates them', async () => {
     const u = await user(h);
-    const start = (data: Record<string, unknown>) => call(h, 'POST', '/_serverFn/startProcessorTopupBearerPayments', data, { token: u.token });
+    const start = (data: Record<string, unknown>) =>
+      call(h, 'POST', '/_serverFn/startProcessorTopupBearerPayments', data, { token: u.token });
     const ok = await start({ amount: 1000, email: 'payer@example.com', callbackUrl: 'https://app.example.com/paid' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ amount: 1000, status: 'pending' });
@@ -132,7 +157,8 @@ describe('startProcessorTopup, getTopupReceipt, listPaymentHistory', () => {
       { amount: 1000, email: 'a@b.co', callbackUrl: 'not a url' },
       { amount: 99, email: 'a@b.co', callbackUrl: 'https://a.example/x' },
       { amount: 1000, email: 'a@b.co' },
-    ]) expect((await start(bad)).statusCode, JSON.stringify(bad)).toBe(400);
+    ])
+      expect((await start(bad)).statusCode, JSON.stringify(bad)).toBe(400);
   });
 
   it('gives a receipt only for a paid top-up of the caller', async () => {
@@ -145,9 +171,17 @@ describe('startProcessorTopup, getTopupReceipt, listPaymentHistory', () => {
     await h.app.services.jobs.drain();
     const r = await call(h, 'GET', '/_serverFn/getTopupReceiptBearerPayments', { reference: i.reference }, { token: u.token });
     expect(r.statusCode).toBe(200);
-    expect(r.json().receipt).toMatchObject({ reference: i.reference, amount: 750, requestedAmount: 750, currency: 'NGN', status: 'success' });
+    expect(r.json().receipt).toMatchObject({
+      reference: i.reference,
+      amount: 750,
+      requestedAmount: 750,
+      currency: 'NGN',
+      status: 'success',
+    });
     expect(r.json().receipt.creditedTo).not.toContain(u.email);
-    expect((await call(h, 'GET', '/_serverFn/getTopupReceiptBearerPayments', { reference: i.reference }, { token: other.token })).statusCode).toBe(404);
+    expect(
+      (await call(h, 'GET', '/_serverFn/getTopupReceiptBearerPayments', { reference: i.reference }, { token: other.token })).statusCode,
+    ).toBe(404);
   });
 
   it('pages the caller history newest first with limit clamped to 100', async () => {

@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const debit = (u: TestUser, data: Record<string, unknown>) => call(h, 'POST', '/_serverFn/debitWalletFnBearerWallet', data, { token: u.token });
+const debit = (u: TestUser, data: Record<string, unknown>) =>
+  call(h, 'POST', '/_serverFn/debitWalletFnBearerWallet', data, { token: u.token });
 const transfer = (u: TestUser, data: Record<string, unknown>, headers?: Record<string, string>) =>
   call(h, 'POST', '/_serverFn/transferWalletFnBearerWallet', data, { token: u.token, headers });
 let seq = 0;
@@ -42,7 +43,13 @@ describe('debitWalletFn', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ amount: 50, balance: 950, note: 'exactly the minimum' });
     const state = await call(h, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: u.token });
-    expect(state.json().log[0]).toMatchObject({ type: 'wallet_debit', amount: -50, balanceAfter: 950, reference: ok.json().reference, description: 'exactly the minimum' });
+    expect(state.json().log[0]).toMatchObject({
+      type: 'wallet_debit',
+      amount: -50,
+      balanceAfter: 950,
+      reference: ok.json().reference,
+      description: 'exactly the minimum',
+    });
   });
 
   it('checks the transaction PIN and the balance', async () => {
@@ -80,12 +87,26 @@ describe('lookupProfileByUsername', () => {
     const name = uname('look');
     await user(h, { username: name, fullName: 'Ada Obi' });
     const caller = await user(h);
-    const r = await call(h, 'POST', '/_serverFn/lookupProfileByUsernameBearerWallet', { username: `@${name.toUpperCase()}` }, { token: caller.token });
+    const r = await call(
+      h,
+      'POST',
+      '/_serverFn/lookupProfileByUsernameBearerWallet',
+      { username: `@${name.toUpperCase()}` },
+      { token: caller.token },
+    );
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({ ok: true, username: name, fullName: 'Ada Obi' });
-    const missing = await call(h, 'POST', '/_serverFn/lookupProfileByUsernameBearerWallet', { username: 'nobody_here_1' }, { token: caller.token });
+    const missing = await call(
+      h,
+      'POST',
+      '/_serverFn/lookupProfileByUsernameBearerWallet',
+      { username: 'nobody_here_1' },
+      { token: caller.token },
+    );
     expect(missing.statusCode).toBe(404);
-    expect((await call(h, 'POST', '/_serverFn/lookupProfileByUsernameBearerWallet', { username: 'a' }, { token: caller.token })).statusCode).toBe(400);
+    expect(
+      (await call(h, 'POST', '/_serverFn/lookupProfileByUsernameBearerWallet', { username: 'a' }, { token: caller.token })).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -128,7 +149,9 @@ describe('transferWalletFn', () => {
     expect(fromState.log[0]).toMatchObject({ type: 'transfer_out', amount: -1250.5, balanceAfter: 3749.5 });
     expect(seen).toContainEqual(expect.objectContaining({ userId: to.id, source: 'transfer', amount: 125050n }));
     expect(await count(h, sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${from.id} AND kind = 'transfer_sent'`)).toBe(1);
-    expect(await count(h, sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${to.id} AND kind = 'transfer_received'`)).toBe(1);
+    expect(await count(h, sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${to.id} AND kind = 'transfer_received'`)).toBe(
+      1,
+    );
     await expectLedgerOk(h);
   });
 
@@ -186,7 +209,9 @@ describe('transferWalletFn', () => {
 });
 
 async function lookup(u: TestUser) {
-  const r = (await h.app.services.db.execute(sql`SELECT username FROM users WHERE id = ${u.id}`)) as unknown as { rows: { username: string }[] };
+  const r = (await h.app.services.db.execute(sql`SELECT username FROM users WHERE id = ${u.id}`)) as unknown as {
+    rows: { username: string }[];
+  };
   return r.rows[0];
 }
 
@@ -197,7 +222,9 @@ describe('concurrency (meaningful on PostgreSQL)', () => {
     const rcvNames = await Promise.all(rcvs.map(lookup));
     await fundWallet(h, me.id, 10_000);
     const ops = Array.from({ length: 100 }, (_, n) =>
-      n % 5 < 3 ? debit(me, { amount: 150, note: `d${n}`, pin: '1234' }) : transfer(me, { username: rcvNames[n % 4].username, amount: 150, pin: '1234' }),
+      n % 5 < 3
+        ? debit(me, { amount: 150, note: `d${n}`, pin: '1234' })
+        : transfer(me, { username: rcvNames[n % 4].username, amount: 150, pin: '1234' }),
     );
     const res = await Promise.all(ops);
     const ok = res.filter((r) => r.statusCode === 200).length;
@@ -206,9 +233,15 @@ describe('concurrency (meaningful on PostgreSQL)', () => {
     expect(ok).toBe(66); // floor(10,000 / 150)
     expect(await balance(h, me)).toBe(10_000 - 66 * 150);
     const received = (await Promise.all(rcvs.map((r) => balance(h, r)))).reduce((a, b) => a + b, 0);
-    const debits = await count(h, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'wallet_debit' AND description LIKE 'd%' AND id IN (SELECT transaction_id FROM ledger_entries e JOIN accounts a ON a.id = e.account_id WHERE a.user_id = ${me.id})`);
+    const debits = await count(
+      h,
+      sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'wallet_debit' AND description LIKE 'd%' AND id IN (SELECT transaction_id FROM ledger_entries e JOIN accounts a ON a.id = e.account_id WHERE a.user_id = ${me.id})`,
+    );
     expect(received + debits * 150).toBe(66 * 150);
-    const negative = await count(h, sql`SELECT count(*)::int AS n FROM ledger_entries e JOIN accounts a ON a.id = e.account_id WHERE a.user_id = ${me.id} AND e.balance_after < 0`);
+    const negative = await count(
+      h,
+      sql`SELECT count(*)::int AS n FROM ledger_entries e JOIN accounts a ON a.id = e.account_id WHERE a.user_id = ${me.id} AND e.balance_after < 0`,
+    );
     expect(negative).toBe(0);
     await expectLedgerOk(h);
   });

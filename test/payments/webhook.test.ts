@@ -16,12 +16,20 @@ afterAll(async () => h?.close());
 
 const events = (ref: string) => count(h, sql`SELECT count(*)::int AS n FROM processor_events WHERE reference = ${ref}`);
 const eventOf = async (ref: string) =>
-  ((await h.app.services.db.execute(sql`SELECT status, outcome, deliveries FROM processor_events WHERE reference = ${ref}`)) as unknown as { rows: { status: string; outcome: string; deliveries: number }[] }).rows;
+  (
+    (await h.app.services.db.execute(
+      sql`SELECT status, outcome, deliveries FROM processor_events WHERE reference = ${ref}`,
+    )) as unknown as { rows: { status: string; outcome: string; deliveries: number }[] }
+  ).rows;
 
 describe('signature', () => {
   it('refuses a bad signature with 401 and stores nothing', async () => {
     const body = chargeSuccess('top_bad_sig', 100000);
-    const r = await postRaw(h, body, sign(body).replace(/^./, (c) => (c === 'a' ? 'b' : 'a')));
+    const r = await postRaw(
+      h,
+      body,
+      sign(body).replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+    );
     expect(r.statusCode).toBe(401);
     expect(r.json().error.code).toBe('UNAUTHENTICATED');
     expect(await events('top_bad_sig')).toBe(0);
@@ -60,7 +68,12 @@ describe('signature', () => {
     expect(await balance(h, u)).toBe(300);
     const i2 = await createIntent(h, u, 200);
     const body2 = chargeSuccess(i2.reference, 20000);
-    const bare = await h.app.inject({ method: 'POST', url: '/api/public/payments/webhook/processor', headers: { 'x-processor-signature': sign(body2) }, payload: Buffer.from(body2) });
+    const bare = await h.app.inject({
+      method: 'POST',
+      url: '/api/public/payments/webhook/processor',
+      headers: { 'x-processor-signature': sign(body2) },
+      payload: Buffer.from(body2),
+    });
     expect(bare.statusCode).toBe(200);
     await h.app.services.jobs.drain();
     expect(await balance(h, u)).toBe(500);
@@ -82,7 +95,15 @@ describe('storage', () => {
     ).rows;
     expect(stored).toHaveLength(1);
     const [r] = stored;
-    expect(r).toMatchObject({ deliveries: 2, queue: 'payments.processEvent', payload: { eventId: r.event_id }, status: 'queued', attempts: 0, max_attempts: 8, singleton_key: `processor-event:${r.event_id}` });
+    expect(r).toMatchObject({
+      deliveries: 2,
+      queue: 'payments.processEvent',
+      payload: { eventId: r.event_id },
+      status: 'queued',
+      attempts: 0,
+      max_attempts: 8,
+      singleton_key: `processor-event:${r.event_id}`,
+    });
     expect(new Date(r.run_at as string).getTime()).toBe(new Date(r.received_at as string).getTime());
     expect(new Date(r.created_at as string).getTime()).toBe(h.clock.now().getTime());
     await h.app.services.jobs.drain();
@@ -98,7 +119,13 @@ describe('outcomes', () => {
     expect(await eventOf('top_unknown_ref_1')).toEqual([expect.objectContaining({ status: 'unmatched' })]);
     expect(await topupCredits(h, 'top_unknown_ref_1')).toBe(0);
     const admin = await signIn(h, 'admin@example.com');
-    const s = await call(h, 'GET', '/_serverFn/adminSearchPaymentsBearerAdmin', { kind: 'events', status: 'unmatched' }, { token: admin.token });
+    const s = await call(
+      h,
+      'GET',
+      '/_serverFn/adminSearchPaymentsBearerAdmin',
+      { kind: 'events', status: 'unmatched' },
+      { token: admin.token },
+    );
     expect(s.statusCode).toBe(200);
     expect(s.json().items.some((e: { reference: string }) => e.reference === 'top_unknown_ref_1')).toBe(true);
     await expectLedgerOk(h);
@@ -133,11 +160,22 @@ describe('outcomes', () => {
 
   it('a browser redirect never credits: the callback URL is only a redirect', async () => {
     const u = await user(h);
-    const r = await call(h, 'POST', '/_serverFn/startProcessorTopupBearerPayments', { amount: 700, email: u.email, callbackUrl: 'https://app.example.com/done' }, { token: u.token });
+    const r = await call(
+      h,
+      'POST',
+      '/_serverFn/startProcessorTopupBearerPayments',
+      { amount: 700, email: u.email, callbackUrl: 'https://app.example.com/done' },
+      { token: u.token },
+    );
     expect(r.statusCode).toBe(200);
     const code = r.json().accessCode as string;
     // Abandon at checkout: the browser is redirected to the callback with the reference, nothing is paid.
-    const page = await h.app.inject({ method: 'POST', url: `/sandbox/processor/checkout/${code}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=abandon' });
+    const page = await h.app.inject({
+      method: 'POST',
+      url: `/sandbox/processor/checkout/${code}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'action=abandon',
+    });
     expect(page.statusCode).toBe(303);
     expect(page.headers.location).toContain(`reference=${r.json().reference}`);
     await h.app.services.jobs.drain();

@@ -46,7 +46,12 @@ describe('outbound HTTP client', () => {
   it('sends the method, headers and body, answers status and text, and keeps the connection for the next call', async () => {
     const before = connections.size;
     const body = JSON.stringify({ phone: '08031234567', amount: 100, note: 'naïra ₦' });
-    const r = await outboundRequest(`${base}/pay?x=1`, { method: 'POST', headers: { 'content-type': 'application/json', 'api-key': 'k1' }, body, timeoutMs: 2000 });
+    const r = await outboundRequest(`${base}/pay?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': 'k1' },
+      body,
+      timeoutMs: 2000,
+    });
     expect(r.status).toBe(200);
     expect(JSON.parse(r.text)).toEqual({ ok: true, echo: body });
     const got = seen.at(-1)!;

@@ -17,7 +17,9 @@ function deep(levels: number, leaf: unknown, kind: 'array' | 'object'): unknown 
 
 /** Keys that, parsed from JSON, become own properties named like the prototype chain. */
 export const protoObject = (inner: Record<string, unknown> = {}) =>
-  JSON.parse(`{"__proto__":{"polluted":true,"role":"admin"},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true},"x":${JSON.stringify(inner)}}`);
+  JSON.parse(
+    `{"__proto__":{"polluted":true,"role":"admin"},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true},"x":${JSON.stringify(inner)}}`,
+  );
 
 export const UNICODE_EDGES = [
   '\u0000',
@@ -41,7 +43,26 @@ export const UNICODE_EDGES = [
   '${7*7}{{7*7}}',
 ];
 
-const PLAUSIBLE = ['mtn', 'airtel', 'glo', '9mobile', '08031234567', '+2348031234567', 'ada@example.com', '09:30', '2026-12-01', '2026-12-01T09:30:00.000Z', 'https://app.example.com/x', 'daily', 'streaming', 'dstv', 'ikeja-electric', 'prepaid', 'WAEC', 'sandbox'];
+const PLAUSIBLE = [
+  'mtn',
+  'airtel',
+  'glo',
+  '9mobile',
+  '08031234567',
+  '+2348031234567',
+  'ada@example.com',
+  '09:30',
+  '2026-12-01',
+  '2026-12-01T09:30:00.000Z',
+  'https://app.example.com/x',
+  'daily',
+  'streaming',
+  'dstv',
+  'ikeja-electric',
+  'prepaid',
+  'WAEC',
+  'sandbox',
+];
 
 /** Hostile values of every JSON type, boundaries and edge cases; any of them is wrong for most fields. */
 export const junkValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -129,7 +150,9 @@ export function validish(schema: Zod, depth = 0): fc.Arbitrary<unknown> {
       return fc.constantFrom(...(d.values as unknown[]));
     case 'object':
       if (depth > 3) return fc.constant({});
-      return fc.record(Object.fromEntries(Object.entries(d.shape).map(([k, v]) => [k, validish(v as Zod, depth + 1)])), { requiredKeys: [] });
+      return fc.record(Object.fromEntries(Object.entries(d.shape).map(([k, v]) => [k, validish(v as Zod, depth + 1)])), {
+        requiredKeys: [],
+      });
     case 'array':
       return depth > 3 ? fc.constant([]) : fc.array(validish(d.element, depth + 1), { maxLength: 3 });
     case 'union':
@@ -145,7 +168,9 @@ export function validish(schema: Zod, depth = 0): fc.Arbitrary<unknown> {
 export function validInput(input: z.ZodObject<any>): fc.Arbitrary<Record<string, unknown>> {
   const shape = input.shape as Record<string, Zod>;
   const required = Object.keys(shape).filter((k) => !['optional', 'default'].includes(shape[k]._zod.def.type));
-  return fc.record(Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, validish(v)])), { requiredKeys: required }) as fc.Arbitrary<Record<string, unknown>>;
+  return fc.record(Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, validish(v)])), { requiredKeys: required }) as fc.Arbitrary<
+    Record<string, unknown>
+  >;
 }
 
 /** Valid-shaped input with one field (or a new prototype-named key) replaced by a hostile value. */
@@ -154,7 +179,8 @@ export function mutatedInput(input: z.ZodObject<any>): fc.Arbitrary<Record<strin
   const targets = [...keys, '__proto__', 'constructor', 'prototype'];
   return fc.tuple(validInput(input), fc.constantFrom(...targets), junkValue, fc.nat()).map(([base, key, junk, pick]) => {
     // Object.defineProperty keeps "__proto__" an own, serialisable key rather than setting the prototype.
-    const set = (o: object, k: string, v: unknown) => Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
+    const set = (o: object, k: string, v: unknown) =>
+      Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
     const out: Record<string, unknown> = { ...base };
     const inner = out[key];
     // Half the time a nested object (delivery, poll, preferences) gets the hostile value one level down.
@@ -177,13 +203,15 @@ export function anyInput(input: z.ZodObject<any>): fc.Arbitrary<unknown> {
 
 /** Input that can never pass the strict schema: an unknown key next to (possibly hostile) fields. */
 export function invalidInput(input: z.ZodObject<any>): fc.Arbitrary<Record<string, unknown>> {
-  return fc.tuple(fc.oneof(validInput(input), mutatedInput(input)), fc.constantFrom('__junk', 'isAdmin', 'userId_', 'role', 'balance_')).map(([base, k]) => {
-    const out: Record<string, unknown> = { ...base };
-    // A name the schema does not declare (checked by the caller against the shape).
-    if (!(k in input.shape)) out[k] = 1;
-    else out.__junk = 1;
-    return out;
-  });
+  return fc
+    .tuple(fc.oneof(validInput(input), mutatedInput(input)), fc.constantFrom('__junk', 'isAdmin', 'userId_', 'role', 'balance_'))
+    .map(([base, k]) => {
+      const out: Record<string, unknown> = { ...base };
+      // A name the schema does not declare (checked by the caller against the shape).
+      if (!(k in input.shape)) out[k] = 1;
+      else out.__junk = 1;
+      return out;
+    });
 }
 
 /** GET inputs travel in the query string: every value becomes text. */
@@ -191,7 +219,7 @@ export function toQuery(value: unknown): string {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const pairs = Object.keys(value).map((k) => {
       const v = (value as Record<string, unknown>)[k];
-      return [k, typeof v === 'string' ? v : JSON.stringify(v) ?? ''] as [string, string];
+      return [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')] as [string, string];
     });
     return '?' + new URLSearchParams(pairs).toString();
   }
@@ -214,7 +242,10 @@ export function rawBodies(firstKey: string): Array<{ name: string; body: Buffer 
     { name: '100k-char string', body: b(`{"data":{${k}:"${HUGE}"}}`) },
     { name: 'over the body limit', body: b(`{"data":{${k}:"${'b'.repeat(300_000)}"}}`) },
     { name: '__proto__ at top level', body: b(`{"__proto__":{"data":{"polluted":1}}}`) },
-    { name: 'prototype keys inside data', body: b(`{"data":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":1}}}`) },
+    {
+      name: 'prototype keys inside data',
+      body: b(`{"data":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":1}}}`),
+    },
     { name: 'prototype key as the field', body: b(`{"data":{${k}:{"__proto__":{"polluted":true}}}}`) },
     { name: 'array for data', body: b(`{"data":[{${k}:1}]}`) },
     { name: 'array for the body', body: b(`[{"data":{}}]`) },

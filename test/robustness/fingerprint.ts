@@ -60,12 +60,16 @@ export function shapeProblem(op: AnyOperation, res: { statusCode: number; body: 
     return `body is not JSON: ${res.body.slice(0, 200)}`;
   }
   if (res.statusCode === 200) return body?.ok === true ? null : `200 without ok:true`;
-  if (body?.ok !== false || typeof body.error !== 'object' || body.error === null) return `error body without {ok:false,error}: ${res.body.slice(0, 200)}`;
+  if (body?.ok !== false || typeof body.error !== 'object' || body.error === null)
+    return `error body without {ok:false,error}: ${res.body.slice(0, 200)}`;
   const { code, message, issues } = body.error;
   if (!CODES.has(code)) return `undocumented error code ${code}`;
   if (typeof message !== 'string' || !message) return `error without a message`;
   if (statusOf(code) !== res.statusCode) return `code ${code} answered with ${res.statusCode}, catalogue says ${statusOf(code)}`;
-  if (issues !== undefined && (!Array.isArray(issues) || issues.some((i: any) => typeof i?.path !== 'string' || typeof i?.message !== 'string')))
+  if (
+    issues !== undefined &&
+    (!Array.isArray(issues) || issues.some((i: any) => typeof i?.path !== 'string' || typeof i?.message !== 'string'))
+  )
     return `issues not [{path,message}]`;
   if (res.statusCode >= 500) {
     // Only an operation that calls a catalogue or upstream may answer its documented upstream failure.

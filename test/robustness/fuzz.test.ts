@@ -7,7 +7,7 @@ import { unrecorded } from '../helpers/secrets.js';
 import { anyInput, invalidInput, rawBodies, toQuery, validInput } from './arbitraries.js';
 import { diff, fingerprint, shapeProblem } from './fingerprint.js';
 
-// Registry-wide fuzzing (issue 10), beyond test/http/registry-walk.test.ts: inputs derived from each
+// Registry-wide fuzzing, beyond test/http/registry-walk.test.ts: inputs derived from each
 // operation's zod schema with one field made hostile, and raw bodies no JSON serialiser would produce. Every
 // answer must have the documented error shape and no status of 500 or more (except a documented
 // UPSTREAM_ERROR of an operation that calls a provider). Schema failures must leave the database untouched.
@@ -42,9 +42,12 @@ async function tokenFor(op: AnyOperation): Promise<string | undefined> {
 function send(op: AnyOperation, token: string | undefined, input: unknown, raw?: Buffer) {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
-  if (op.method === 'GET') return unrecorded(h.secrets, () => h.app.inject({ method: 'GET', url: serverFnPath(op) + toQuery(input), headers }));
+  if (op.method === 'GET')
+    return unrecorded(h.secrets, () => h.app.inject({ method: 'GET', url: serverFnPath(op) + toQuery(input), headers }));
   headers['content-type'] = 'application/json';
-  return unrecorded(h.secrets, () => h.app.inject({ method: 'POST', url: serverFnPath(op), headers, payload: raw ?? JSON.stringify({ data: input }) }));
+  return unrecorded(h.secrets, () =>
+    h.app.inject({ method: 'POST', url: serverFnPath(op), headers, payload: raw ?? JSON.stringify({ data: input }) }),
+  );
 }
 
 const MUST_REFUSE = new Set([
@@ -96,23 +99,27 @@ describe('registry fuzz', () => {
     expect(({} as Record<string, unknown>).role).toBeUndefined();
   });
 
-  it('raw bodies (invalid UTF-8, 1000-level nesting, 100k strings, prototype keys, NaN/Infinity): 4xx with the error shape', { timeout: 120_000 }, async () => {
-    const problems: string[] = [];
-    for (const op of allOperations.filter((o) => o.method === 'POST')) {
-      const firstKey = Object.keys(op.input.shape)[0] ?? 'x';
-      for (const { name, body } of rawBodies(firstKey)) {
-        const res = await send(op, await tokenFor(op), undefined, body);
-        const p = shapeProblem(op, res);
-        if (p) problems.push(`${op.name} [${name}]: ${p}`);
-        // These bodies can never be a valid call. (Invalid UTF-8 is decoded leniently to U+FFFD and duplicate
-        // keys keep the last, so an operation with only optional text fields may accept those.)
-        else if (res.statusCode === 200 && MUST_REFUSE.has(name)) problems.push(`${op.name} [${name}]: accepted`);
+  it(
+    'raw bodies (invalid UTF-8, 1000-level nesting, 100k strings, prototype keys, NaN/Infinity): 4xx with the error shape',
+    { timeout: 120_000 },
+    async () => {
+      const problems: string[] = [];
+      for (const op of allOperations.filter((o) => o.method === 'POST')) {
+        const firstKey = Object.keys(op.input.shape)[0] ?? 'x';
+        for (const { name, body } of rawBodies(firstKey)) {
+          const res = await send(op, await tokenFor(op), undefined, body);
+          const p = shapeProblem(op, res);
+          if (p) problems.push(`${op.name} [${name}]: ${p}`);
+          // These bodies can never be a valid call. (Invalid UTF-8 is decoded leniently to U+FFFD and duplicate
+          // keys keep the last, so an operation with only optional text fields may accept those.)
+          else if (res.statusCode === 200 && MUST_REFUSE.has(name)) problems.push(`${op.name} [${name}]: accepted`);
+        }
       }
-    }
-    expect(problems).toEqual([]);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.prototype).not.toHaveProperty('polluted');
-  });
+      expect(problems).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty('polluted');
+    },
+  );
 
   it('the same raw bodies with an Idempotency-Key (hashed and stored) are answered without 500', { timeout: 60_000 }, async () => {
     const problems: string[] = [];
@@ -152,7 +159,8 @@ describe('registry fuzz', () => {
       inputs.push([byName.get(name)!, { id: '00000000-0000-4000-8000-000000000000', status: 'cancelled', note: 'a\u0000b' }]);
     for (const [op, input] of inputs) {
       const res = await send(op, await tokenFor(op), input);
-      if (res.statusCode !== 400 || res.json().error?.code !== 'VALIDATION_FAILED') problems.push(`${op.name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode !== 400 || res.json().error?.code !== 'VALIDATION_FAILED')
+        problems.push(`${op.name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
     expect(problems).toEqual([]);
   });
@@ -175,7 +183,8 @@ describe('registry fuzz', () => {
         const res = await send(op, token, input);
         const body = res.json();
         // BAD_REQUEST: the JSON parser refuses "__proto__" keys before the schema; both stop before the handler.
-        if (res.statusCode !== 400 || !['VALIDATION_FAILED', 'BAD_REQUEST'].includes(body.error?.code)) problems.push(`${op.name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (res.statusCode !== 400 || !['VALIDATION_FAILED', 'BAD_REQUEST'].includes(body.error?.code))
+          problems.push(`${op.name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
       const after = await fingerprint(h);
       const changed = diff(before, after);

@@ -19,7 +19,13 @@ describe('log scan', () => {
     expect(kinds).toContain('otp');
     expect(h.secrets.get(user.token)).toBe('access-token');
     expect(h.secrets.get(user.refreshToken)).toBe('refresh-token');
-    const res = await call(h, 'POST', '/_serverFn/setTransactionPinFnBearerSettings', { pin: '4821' }, { token: user.token, headers: await emailGrant(h, user) });
+    const res = await call(
+      h,
+      'POST',
+      '/_serverFn/setTransactionPinFnBearerSettings',
+      { pin: '4821' },
+      { token: user.token, headers: await emailGrant(h, user) },
+    );
     expect(res.statusCode).toBe(200);
     expect(h.secrets.get('4821')).toBe('pin');
     await h.app.services.pins.set(user.id, 'transaction', '7305');

@@ -5,7 +5,7 @@ import { call, createHarness, fundWallet, setKycTier, signIn, type Harness, type
 import { kycUser, nuban, upload } from '../kyc/factories.js';
 import { diff, fingerprint } from './fingerprint.js';
 
-// Ownership walk (issue 10): every operation input that names an object (an id, a reference, a file path...)
+// Ownership walk: every operation input that names an object (an id, a reference, a file path...)
 // is given another user's real object and must answer 404 NOT_FOUND — never the object, never a 403 that
 // confirms it exists — and change nothing. A new id-taking input must be covered here or allow-listed.
 let h: Harness;
@@ -19,7 +19,8 @@ function idFields(op: AnyOperation): string[] {
   return Object.entries(op.input.shape as Record<string, any>)
     .filter(([name, schema]) => {
       let s = schema;
-      for (let i = 0; i < 5 && ['optional', 'default', 'pipe', 'nullable'].includes(s._zod.def.type); i++) s = s._zod.def.innerType ?? s._zod.def.in;
+      for (let i = 0; i < 5 && ['optional', 'default', 'pipe', 'nullable'].includes(s._zod.def.type); i++)
+        s = s._zod.def.innerType ?? s._zod.def.in;
       return s.format === 'uuid' || name === 'id' || /(Id|_id|Path)$/.test(name) || ['reference', 'path', 'needle'].includes(name);
     })
     .map(([name]) => name);
@@ -71,7 +72,10 @@ const CASES: Case[] = [
   { key: 'getTopupReceipt.reference', input: () => ({ reference: ids.topupRef }) },
   { key: 'verifyProcessorTopup.reference', input: () => ({ reference: ids.processorRef }) },
   { key: 'getMyVtuTransaction.id', input: () => ({ id: ids.vtuId }) },
-  { key: 'createTransactionReport.reference', input: () => ({ reference: ids.vtuRef, category: 'wrong_amount', description: 'I was charged the wrong amount' }) },
+  {
+    key: 'createTransactionReport.reference',
+    input: () => ({ reference: ids.vtuRef, category: 'wrong_amount', description: 'I was charged the wrong amount' }),
+  },
   { key: 'signReceipt.reference', input: () => ({ reference: ids.vtuRef }) },
   { key: 'breakSavingsLock.lockId', input: () => ({ lockId: ids.lockId }) },
   { key: 'listThreadMessages.threadId', input: () => ({ threadId: ids.threadId }) },
@@ -80,7 +84,16 @@ const CASES: Case[] = [
   { key: 'getSubscriptionOrder.id', input: () => ({ id: ids.subOrderId }) },
   {
     key: 'upsertSchedule.id',
-    input: () => ({ id: ids.scheduleId, service: 'airtime', network: 'mtn', phone: '08031234567', amount: 300, frequency: 'daily', time: '09:15', pin: PIN }),
+    input: () => ({
+      id: ids.scheduleId,
+      service: 'airtime',
+      network: 'mtn',
+      phone: '08031234567',
+      amount: 300,
+      frequency: 'daily',
+      time: '09:15',
+      pin: PIN,
+    }),
   },
   { key: 'toggleSchedule.id', input: () => ({ id: ids.scheduleId, active: false }) },
   { key: 'listScheduleRuns.id', input: () => ({ id: ids.scheduleId }) },
@@ -111,10 +124,19 @@ beforeAll(async () => {
   // The owner's real objects, created through the API.
   const intent = must(await invoke('createTopupIntent', { amount: 750 }, a), 'createTopupIntent');
   ids.topupRef = intent.reference;
-  must(await h.app.inject({ method: 'POST', url: '/sandbox/processor/pay', payload: { reference: intent.reference, outcome: 'success' } }), 'sandbox pay');
-  ids.processorRef = must(await invoke('startProcessorTopup', { amount: 1000, email: a.email, callbackUrl: 'https://app.example.com/paid' }, a), 'startProcessorTopup').reference;
+  must(
+    await h.app.inject({ method: 'POST', url: '/sandbox/processor/pay', payload: { reference: intent.reference, outcome: 'success' } }),
+    'sandbox pay',
+  );
+  ids.processorRef = must(
+    await invoke('startProcessorTopup', { amount: 1000, email: a.email, callbackUrl: 'https://app.example.com/paid' }, a),
+    'startProcessorTopup',
+  ).reference;
 
-  const vtu = must(await invoke('buyAirtime', { network: 'mtn', phone: '08031234567', amount: 100, pin: PIN }, a), 'buyAirtime').transaction;
+  const vtu = must(
+    await invoke('buyAirtime', { network: 'mtn', phone: '08031234567', amount: 100, pin: PIN }, a),
+    'buyAirtime',
+  ).transaction;
   ids.vtuId = vtu.id;
   ids.vtuRef = vtu.reference;
 
@@ -122,14 +144,30 @@ beforeAll(async () => {
   ids.threadId = must(await invoke('getOrCreateThread', {}, a), 'getOrCreateThread').thread.id;
   must(await invoke('sendSupportMessage', { threadId: ids.threadId, body: 'my airtime did not arrive' }, a), 'sendSupportMessage');
 
-  const product = must(await invoke('adminCreateProduct', { name: 'Phone case', price: 1500, stock: 10 }, admin), 'adminCreateProduct').product;
+  const product = must(
+    await invoke('adminCreateProduct', { name: 'Phone case', price: 1500, stock: 10 }, admin),
+    'adminCreateProduct',
+  ).product;
   const delivery = { fullName: 'Ada Obi', phone: '08031234567', address: '12 Allen Avenue', city: 'Ikeja', state: 'Lagos' };
-  ids.marketOrderId = must(await invoke('createMarketplaceOrder', { productId: product.id, quantity: 1, delivery, pin: PIN }, a), 'createMarketplaceOrder').order.id;
-  const plan = must(await invoke('adminCreateSubscriptionPlan', { service: 'Netflix', category: 'streaming', name: 'Premium 1 month', price: 7000 }, admin), 'adminCreateSubscriptionPlan').plan;
-  ids.subOrderId = must(await invoke('submitSubscriptionOrder', { planId: plan.id, account: 'ada@example.com', pin: PIN }, a), 'submitSubscriptionOrder').order.id;
+  ids.marketOrderId = must(
+    await invoke('createMarketplaceOrder', { productId: product.id, quantity: 1, delivery, pin: PIN }, a),
+    'createMarketplaceOrder',
+  ).order.id;
+  const plan = must(
+    await invoke('adminCreateSubscriptionPlan', { service: 'Netflix', category: 'streaming', name: 'Premium 1 month', price: 7000 }, admin),
+    'adminCreateSubscriptionPlan',
+  ).plan;
+  ids.subOrderId = must(
+    await invoke('submitSubscriptionOrder', { planId: plan.id, account: 'ada@example.com', pin: PIN }, a),
+    'submitSubscriptionOrder',
+  ).order.id;
 
   ids.scheduleId = must(
-    await invoke('upsertSchedule', { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 200, frequency: 'daily', time: '11:30', pin: PIN }, a),
+    await invoke(
+      'upsertSchedule',
+      { service: 'airtime', network: 'mtn', phone: '08031234567', amount: 200, frequency: 'daily', time: '11:30', pin: PIN },
+      a,
+    ),
     'upsertSchedule',
   ).schedule.id;
 
@@ -147,9 +185,15 @@ describe('ownership walk', () => {
   it('every id-taking input of a user operation is walked here or allow-listed with a reason', () => {
     const covered = new Set([...CASES.map((c) => c.key), ...Object.keys(ALLOWED)]);
     const found = allOperations.filter((op) => !isOperator(op)).flatMap((op) => idFields(op).map((f) => `${op.name}.${f}`));
-    expect(found.filter((k) => !covered.has(k)), 'id inputs neither walked nor allow-listed').toEqual([]);
+    expect(
+      found.filter((k) => !covered.has(k)),
+      'id inputs neither walked nor allow-listed',
+    ).toEqual([]);
     // No stale entry: every walked or allowed key still names a real input.
-    expect([...covered].filter((k) => !found.includes(k)), 'entries naming no id input').toEqual([]);
+    expect(
+      [...covered].filter((k) => !found.includes(k)),
+      'entries naming no id input',
+    ).toEqual([]);
   });
 
   it("another user's object answers 404 NOT_FOUND and changes nothing", { timeout: 60_000 }, async () => {
@@ -161,7 +205,8 @@ describe('ownership walk', () => {
       const res = await invoke(opName, c.input(), b);
       await h.app.services.jobs.drain();
       const after = await fingerprint(h);
-      if (res.statusCode !== 404 || res.json().error?.code !== 'NOT_FOUND') problems.push(`${c.key}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode !== 404 || res.json().error?.code !== 'NOT_FOUND')
+        problems.push(`${c.key}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       const changed = diff(before, after);
       if (changed.length) problems.push(`${c.key} changed ${changed.join(', ')}`);
     }

@@ -28,8 +28,10 @@ const signInAgain = (u: TestUser) => {
   h.clock.advance(61_000); // past the OTP resend cooldown
   return signIn(h, u.email);
 };
-const create = (u: TestUser, input: Record<string, unknown>) => call(h, 'POST', '/_serverFn/createSavingsLockBearerSavings', input, { token: u.token });
-const breakLock = (u: TestUser, lockId: string) => call(h, 'POST', '/_serverFn/breakSavingsLockBearerSavings', { lockId }, { token: u.token });
+const create = (u: TestUser, input: Record<string, unknown>) =>
+  call(h, 'POST', '/_serverFn/createSavingsLockBearerSavings', input, { token: u.token });
+const breakLock = (u: TestUser, lockId: string) =>
+  call(h, 'POST', '/_serverFn/breakSavingsLockBearerSavings', { lockId }, { token: u.token });
 
 describe('createSavingsLock', () => {
   it('moves the amount from the wallet to savings and quotes the interest', async () => {
@@ -37,7 +39,15 @@ describe('createSavingsLock', () => {
     const res = await create(u, { amount: 3650, days: 365, pin: '1234' });
     expect(res.statusCode).toBe(200);
     const lock = res.json().lock;
-    expect(lock).toMatchObject({ amount: 3650, days: 365, interestRatePct: 10, interest: 365, breakFeePct: 1, status: 'active', payout: null });
+    expect(lock).toMatchObject({
+      amount: 3650,
+      days: 365,
+      interestRatePct: 10,
+      interest: 365,
+      breakFeePct: 1,
+      status: 'active',
+      payout: null,
+    });
     expect(new Date(lock.maturesAt).getTime() - new Date(lock.createdAt).getTime()).toBe(365 * DAY);
     expect(await balances(h, u.id)).toMatchObject({ wallet: 6350, savings: 3650 });
     const list = await call(h, 'GET', '/_serverFn/listSavingsLocksBearerSavings', undefined, { token: u.token });
@@ -96,7 +106,11 @@ describe('maturity', () => {
     h.clock.advance(1);
     await h.app.services.jobs.drain();
     expect(await balances(h, u.id)).toMatchObject({ wallet: 10_060, savings: 0 });
-    expect(await entriesOf(`sav_mature_${lock.id}`)).toEqual({ [`user:${u.id}:savings`]: -730000, [`user:${u.id}:wallet`]: 736000, 'system:interest_expense': -6000 });
+    expect(await entriesOf(`sav_mature_${lock.id}`)).toEqual({
+      [`user:${u.id}:savings`]: -730000,
+      [`user:${u.id}:wallet`]: 736000,
+      'system:interest_expense': -6000,
+    });
     const list = await h.app.services.savings.list(u.id, { limit: 20, offset: 0 });
     expect(list.items[0]).toMatchObject({ status: 'matured', payout: 7360, fee: 0 });
     const notes = await notificationsOf(h, u.id, 'savings_matured');
@@ -147,7 +161,13 @@ describe('breakSavingsLock', () => {
     const u = await saver(10_000);
     const lock = (await create(u, { amount: 3650, days: 10, pin: '1234' })).json().lock;
     h.clock.set(lock.maturesAt);
-    const res = await call(h, 'POST', '/_serverFn/breakSavingsLockBearerSavings', { lockId: lock.id }, { token: (await signIn(h, u.email)).token });
+    const res = await call(
+      h,
+      'POST',
+      '/_serverFn/breakSavingsLockBearerSavings',
+      { lockId: lock.id },
+      { token: (await signIn(h, u.email)).token },
+    );
     expect(res.json().lock).toMatchObject({ status: 'matured', payout: 3660 });
     expect((await balances(h, u.id)).wallet).toBe(10_010);
   });
@@ -159,7 +179,9 @@ describe('breakSavingsLock', () => {
     expect((await breakLock(other, lock.id)).statusCode).toBe(404);
     expect((await breakLock(other, randomUUID())).statusCode).toBe(404);
     expect((await breakLock(other, 'not-a-uuid')).statusCode).toBe(400);
-    expect((await call(h, 'GET', '/_serverFn/listSavingsLocksBearerSavings', undefined, { token: other.token })).json().items).toHaveLength(0);
+    expect((await call(h, 'GET', '/_serverFn/listSavingsLocksBearerSavings', undefined, { token: other.token })).json().items).toHaveLength(
+      0,
+    );
     expect((await balances(h, owner.id)).savings).toBe(1000);
   });
 
@@ -173,4 +195,3 @@ describe('breakSavingsLock', () => {
     await expectLedgerOk(h);
   });
 });
-

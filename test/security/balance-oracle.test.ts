@@ -3,7 +3,7 @@ import { call, createHarness, expectLedgerOk, fundWallet, type Harness, type Tes
 import { balance, tier2User, user } from '../payments/helpers.js';
 
 /**
- * Issue #22, finding 4: transferWalletFn must not tell a sender anything about the recipient's balance. The
+ * TransferWalletFn must not tell a sender anything about the recipient's balance. The
  * recipient's tier cap used to be checked (and named) before the sender's funds, so a sender with ₦0 learned the
  * recipient's headroom by binary search on the amount. Now the sender's own limit and funds answer first, and a cap
  * refusal carries no amount.

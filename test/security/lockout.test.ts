@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, emailGrant, signIn, type Harness } from '../helpers/harness.js';
 
 /**
- * Issue #22, finding 3: someone who knows an e-mail address or @username cannot spend the owner's ability to sign
+ * Someone who knows an e-mail address or @username cannot spend the owner's ability to sign
  * in. The attacker locks the login PIN and asks for as many e-mail codes as the service lets one address have; the
  * owner, from another address, still signs in with an e-mailed code the same day.
  */
@@ -16,10 +16,14 @@ const attacker = '198.51.100.66';
 const owner = '192.0.2.10';
 /** The newest sign-in code in the mailbox (security notices land there too). */
 async function signInCode(to: string): Promise<string> {
-  const items = (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(to)}` })).json().items as { subject: string; text: string }[];
+  const items = (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(to)}` })).json().items as {
+    subject: string;
+    text: string;
+  }[];
   return /(\d{6})/.exec(items.find((m) => m.subject === 'Your sign-in code')!.text)![1];
 }
-const post = (url: string, data: Record<string, unknown>, remoteAddress: string) => h.app.inject({ method: 'POST', url, payload: { data }, remoteAddress });
+const post = (url: string, data: Record<string, unknown>, remoteAddress: string) =>
+  h.app.inject({ method: 'POST', url, payload: { data }, remoteAddress });
 
 describe('lock-out resistance', () => {
   it('a stranger who locks the login PIN and asks for codes all day cannot stop the owner signing in by e-mail code', async () => {
@@ -30,7 +34,9 @@ describe('lock-out resistance', () => {
 
     // The attacker locks the PIN ...
     for (let i = 0; i < 5; i++) await post('/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: `00000${i}` }, attacker);
-    expect((await post('/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: '371946' }, owner)).json().error.code).toBe('PIN_LOCKED');
+    expect((await post('/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: '371946' }, owner)).json().error.code).toBe(
+      'PIN_LOCKED',
+    );
 
     // ... and asks for codes whenever the cooldown allows, until this address is refused for the day, trying to
     // burn each code with wrong guesses. Each of those codes reaches the owner, and stays usable by the owner.
@@ -59,6 +65,8 @@ describe('lock-out resistance', () => {
     expect(wait).toBeLessThanOrEqual(3600);
     h.clock.advance(wait * 1000);
     expect((await post('/_serverFn/sendLoginOtpPublicAuth', { email: u.email }, owner)).statusCode).toBe(200);
-    expect((await post('/_serverFn/verifyLoginOtpPublicAuth', { email: u.email, code: await signInCode(u.email) }, owner)).statusCode).toBe(200);
+    expect((await post('/_serverFn/verifyLoginOtpPublicAuth', { email: u.email, code: await signInCode(u.email) }, owner)).statusCode).toBe(
+      200,
+    );
   });
 });

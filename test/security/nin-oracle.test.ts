@@ -5,7 +5,7 @@ import { call, createHarness, setKycTier, signIn, type Harness, type TestUser } 
 import { freshNin, freshPhone, kycUser, registerNin, upload } from '../kyc/factories.js';
 
 /**
- * Issue #22, finding 6: lookupNin was a free NIN oracle. A Tier 0 account (free to make) learned whether any
+ * LookupNin was a free NIN oracle. A Tier 0 account (free to make) learned whether any
  * 11-digit NIN exists and, with its own profile name set to a guess, whether the holder's name matched. Now it needs
  * Tier 1, a user has a few look-ups a day (renaming the profile buys none), and the one answer, "matches your
  * profile", is the same for an unknown NIN and for someone else's.
@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const lookupNin = (u: TestUser, nin: string) => call(h, 'POST', '/_serverFn/lookupNinBearerKYC', { nin }, { token: u.token });
-const rename = (u: TestUser, fullName: string) => call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { fullName }, { token: u.token });
+const rename = (u: TestUser, fullName: string) =>
+  call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { fullName }, { token: u.token });
 
 async function tier1(fullName = 'Tunde Bakare') {
   const u = await kycUser(h, { fullName });
@@ -96,7 +97,9 @@ describe('NIN oracle (lookupNin)', () => {
     expect(unknown.json()).toEqual({ ok: true, matchesProfile: false });
     // The caller's own NIN (its name and the caller's verified phone) still says so: what the Tier 2 flow needs.
     expect((await lookupNin(u, own)).json()).toEqual({ ok: true, matchesProfile: true });
-    const counted = (await h.app.services.db.execute(sql`SELECT sum(used)::int AS n FROM kyc_nin_lookups WHERE user_id = ${u.id}`)) as unknown as { rows: { n: number }[] };
+    const counted = (await h.app.services.db.execute(
+      sql`SELECT sum(used)::int AS n FROM kyc_nin_lookups WHERE user_id = ${u.id}`,
+    )) as unknown as { rows: { n: number }[] };
     expect(counted.rows[0].n).toBe(5);
   });
 });

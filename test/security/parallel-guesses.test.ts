@@ -7,7 +7,7 @@ import { OTP_MAX_ATTEMPTS, OTP_MAX_WRONG_PER_CODE } from '../../src/modules/iden
 import { CODE_MAX_ATTEMPTS } from '../../src/modules/security/two-factor.js';
 
 /**
- * Issue #22, finding 2: attempt limits hold under concurrency. Each test sends 100+ wrong guesses at once, every one
+ * Attempt limits hold under concurrency. Each test sends 100+ wrong guesses at once, every one
  * from its own address (so the per-route rate limit never answers for the limit under test), and counts the
  * guesses that were checked and answered "wrong": never more than the documented number.
  */
@@ -42,10 +42,18 @@ describe('parallel guesses', () => {
     const u = await signIn(h);
     const name = `pg_${u.id.slice(0, 8)}`;
     await call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: name }, { token: u.token });
-    const set = await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '918273' }, { token: u.token, headers: await emailGrant(h, u) });
+    const set = await call(
+      h,
+      'POST',
+      '/_serverFn/setLoginPinBearerAuth',
+      { pin: '918273' },
+      { token: u.token, headers: await emailGrant(h, u) },
+    );
     expect(set.statusCode).toBe(200);
     const answers = codes(
-      await Promise.all(wrongPins(120, 6, '918273').map((pin) => post('/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin }))),
+      await Promise.all(
+        wrongPins(120, 6, '918273').map((pin) => post('/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin })),
+      ),
     );
     expect(count(answers, 'INVALID_CREDENTIALS') + count(answers, 'PIN_LOCKED')).toBe(120);
     // The fifth wrong guess answers PIN_LOCKED as it sets the lock: at most four plain "wrong" answers.
@@ -55,17 +63,31 @@ describe('parallel guesses', () => {
   });
 
   it('an unknown identifier locks the same way under 100 parallel guesses', async () => {
-    const answers = codes(await Promise.all(wrongPins(100, 6, '').map((pin) => post('/_serverFn/startPinLoginPublicAuth', { identifier: '@nobody_parallel', pin }))));
+    const answers = codes(
+      await Promise.all(
+        wrongPins(100, 6, '').map((pin) => post('/_serverFn/startPinLoginPublicAuth', { identifier: '@nobody_parallel', pin })),
+      ),
+    );
     expect(count(answers, 'INVALID_CREDENTIALS')).toBeLessThanOrEqual(PIN_MAX_ATTEMPTS - 1);
     expect(count(answers, 'PIN_LOCKED')).toBeGreaterThanOrEqual(100 - (PIN_MAX_ATTEMPTS - 1));
   });
 
   it('140 transaction-PIN guesses at once on debitWalletFn: at most 5 checked', async () => {
     const u = await signIn(h);
-    const set = await call(h, 'POST', '/_serverFn/setTransactionPinFnBearerSettings', { pin: '4821' }, { token: u.token, headers: await emailGrant(h, u) });
+    const set = await call(
+      h,
+      'POST',
+      '/_serverFn/setTransactionPinFnBearerSettings',
+      { pin: '4821' },
+      { token: u.token, headers: await emailGrant(h, u) },
+    );
     expect(set.statusCode).toBe(200);
     const answers = codes(
-      await Promise.all(wrongPins(140, 4, '4821').map((pin) => post('/_serverFn/debitWalletFnBearerWallet', { amount: 100, note: 'guess', pin }, { token: u.token }))),
+      await Promise.all(
+        wrongPins(140, 4, '4821').map((pin) =>
+          post('/_serverFn/debitWalletFnBearerWallet', { amount: 100, note: 'guess', pin }, { token: u.token }),
+        ),
+      ),
     );
     expect(count(answers, 'INVALID_PIN')).toBeLessThanOrEqual(PIN_MAX_ATTEMPTS - 1);
     expect(count(answers, 'INVALID_PIN') + count(answers, 'PIN_LOCKED')).toBe(140);
@@ -97,7 +119,9 @@ describe('parallel guesses', () => {
     const code = await lastCode(h, email);
     const attacker = '203.0.113.77';
     const guesses = wrongPins(101, 6, code).slice(0, 100);
-    const answers = await Promise.all(guesses.map((c) => post('/_serverFn/verifyLoginOtpPublicAuth', { email, code: c }, { remoteAddress: attacker })));
+    const answers = await Promise.all(
+      guesses.map((c) => post('/_serverFn/verifyLoginOtpPublicAuth', { email, code: c }, { remoteAddress: attacker })),
+    );
     expect(answers.every((r) => r.statusCode === 400 || r.statusCode === 429)).toBe(true);
     const row = (
       (await h.app.services.db.execute(
@@ -108,7 +132,7 @@ describe('parallel guesses', () => {
     expect(row.attempts).toBeLessThanOrEqual(OTP_MAX_ATTEMPTS);
     expect(row.wrong).toBeLessThanOrEqual(OTP_MAX_ATTEMPTS);
     expect(row.consumed_at).toBeNull();
-    // The owner's code still works from the owner's own address (issue #22, finding 3).
+    // The owner's code still works from the owner's own address.
     const owner = await post('/_serverFn/verifyLoginOtpPublicAuth', { email, code });
     expect(owner.statusCode).toBe(200);
   });
@@ -117,9 +141,15 @@ describe('parallel guesses', () => {
     const email = `pg-otp-many-${Date.now()}@example.com`;
     expect((await post('/_serverFn/sendLoginOtpPublicAuth', { email })).statusCode).toBe(200);
     const code = await lastCode(h, email);
-    await Promise.all(wrongPins(101, 6, code).slice(0, 100).map((c) => post('/_serverFn/verifyLoginOtpPublicAuth', { email, code: c })));
+    await Promise.all(
+      wrongPins(101, 6, code)
+        .slice(0, 100)
+        .map((c) => post('/_serverFn/verifyLoginOtpPublicAuth', { email, code: c })),
+    );
     const row = (
-      (await h.app.services.db.execute(sql`SELECT attempts, consumed_at FROM otp_codes WHERE identifier = ${email} AND purpose = 'login'`)) as unknown as {
+      (await h.app.services.db.execute(
+        sql`SELECT attempts, consumed_at FROM otp_codes WHERE identifier = ${email} AND purpose = 'login'`,
+      )) as unknown as {
         rows: { attempts: number; consumed_at: Date | null }[];
       }
     ).rows[0];

@@ -13,7 +13,12 @@ const S = (name: string, suffix = 'PublicAuth') => `/_serverFn/${name}${suffix}`
 const octet = () => Math.floor(Math.random() * 250) + 1;
 const rndIp = () => `10.${octet()}.${octet()}.${octet()}`;
 const responses: string[] = [];
-async function c(method: 'GET' | 'POST', url: string, input?: Record<string, unknown>, opts: { token?: string; headers?: Record<string, string> } = {}) {
+async function c(
+  method: 'GET' | 'POST',
+  url: string,
+  input?: Record<string, unknown>,
+  opts: { token?: string; headers?: Record<string, string> } = {},
+) {
   const res = await call(h, method, url, input, opts);
   responses.push(res.body);
   return res;
@@ -23,14 +28,19 @@ async function userWithPin(pin: string, username?: string): Promise<TestUser & {
   const u = await signIn(h);
   const name = username ?? `u_${u.id.slice(0, 8)}`;
   expect((await c('POST', S('updateProfile', 'BearerSettings'), { username: name }, { token: u.token })).statusCode).toBe(200);
-  expect((await c('POST', S('setLoginPin', 'BearerAuth'), { pin }, { token: u.token, headers: await emailGrant(h, u) })).statusCode).toBe(200);
+  expect((await c('POST', S('setLoginPin', 'BearerAuth'), { pin }, { token: u.token, headers: await emailGrant(h, u) })).statusCode).toBe(
+    200,
+  );
   return { ...u, username: name };
 }
 
 describe('PIN login', () => {
   it('enrols, reports status, resolves and signs in with @username or e-mail', async () => {
     const u = await signIn(h);
-    expect((await c('GET', S('getLoginPinStatus', 'BearerAuth'), undefined, { token: u.token })).json()).toEqual({ ok: true, enrolled: false });
+    expect((await c('GET', S('getLoginPinStatus', 'BearerAuth'), undefined, { token: u.token })).json()).toEqual({
+      ok: true,
+      enrolled: false,
+    });
     const name = `p_${u.id.slice(0, 6)}`;
     await c('POST', S('updateProfile', 'BearerSettings'), { username: name }, { token: u.token });
 
@@ -111,7 +121,9 @@ describe('PIN login', () => {
     const u = await userWithPin('802146');
     const mails = async () => {
       await h.app.services.jobs.drain();
-      return (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(u.email)}` })).json().items as { subject: string }[];
+      return (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(u.email)}` })).json().items as {
+        subject: string;
+      }[];
     };
     const alertsBefore = (await mails()).filter((m) => m.subject.includes('Failed sign-in')).length;
     const [ipA, ipB, ipC] = [rndIp(), rndIp(), rndIp()];
@@ -131,10 +143,20 @@ describe('PIN login', () => {
 
     // 10 failures from one IP for one identifier pause PIN login from that IP only.
     for (let i = 0; i < 4; i++) await from(ipA, { identifier: u.email });
-    const blocked = await h.app.inject({ method: 'POST', url: S('startPinLogin'), payload: { data: { identifier: u.email, pin: '802146' } }, remoteAddress: ipA });
+    const blocked = await h.app.inject({
+      method: 'POST',
+      url: S('startPinLogin'),
+      payload: { data: { identifier: u.email, pin: '802146' } },
+      remoteAddress: ipA,
+    });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error.code).toBe('RATE_LIMITED');
-    const elsewhere = await h.app.inject({ method: 'POST', url: S('startPinLogin'), payload: { data: { identifier: u.email, pin: '802146' } }, remoteAddress: ipC });
+    const elsewhere = await h.app.inject({
+      method: 'POST',
+      url: S('startPinLogin'),
+      payload: { data: { identifier: u.email, pin: '802146' } },
+      remoteAddress: ipC,
+    });
     expect(elsewhere.statusCode).toBe(200);
   });
 
@@ -142,7 +164,13 @@ describe('PIN login', () => {
     const ip0 = rndIp();
     const post = (payload: unknown, ip = ip0, headers: Record<string, string> = {}) =>
       h.app.inject({ method: 'POST', url: '/api/public/login-failed', payload: payload as string, remoteAddress: ip, headers });
-    for (const bad of [{}, { identifier: 'not an identifier!' }, { identifier: 'a@b.co', extra: 1 }, { identifier: 'a@b.co', reason: 'x'.repeat(201) }, [1, 2]]) {
+    for (const bad of [
+      {},
+      { identifier: 'not an identifier!' },
+      { identifier: 'a@b.co', extra: 1 },
+      { identifier: 'a@b.co', reason: 'x'.repeat(201) },
+      [1, 2],
+    ]) {
       const r = await post(bad, rndIp());
       expect(r.statusCode).toBe(400);
       expect(r.json().error.code).toBe('VALIDATION_FAILED');
@@ -186,7 +214,12 @@ describe('PIN login', () => {
 
   it('notifyLogin records one event per session and e-mails an alert with an in-app notification', async () => {
     const u = await signIn(h);
-    const r = await c('POST', S('notifyLogin', 'BearerAuth'), { device: 'Pixel 8', method: 'email_otp', sessionId: u.sessionId }, { token: u.token });
+    const r = await c(
+      'POST',
+      S('notifyLogin', 'BearerAuth'),
+      { device: 'Pixel 8', method: 'email_otp', sessionId: u.sessionId },
+      { token: u.token },
+    );
     expect(r.json()).toEqual({ ok: true, recorded: true, alerted: true });
     const again = await c('POST', S('notifyLogin', 'BearerAuth'), {}, { token: u.token });
     expect(again.json()).toEqual({ ok: true, recorded: false, alerted: false });
@@ -197,7 +230,9 @@ describe('PIN login', () => {
     expect(box[0].text).toContain('Pixel 8');
     const ev = await h.app.services.db.execute(sql`SELECT count(*)::int AS n FROM login_events WHERE user_id = ${u.id} AND kind = 'login'`);
     expect((ev as unknown as { rows: { n: number }[] }).rows[0].n).toBe(1);
-    const n = await h.app.services.db.execute(sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${u.id} AND kind = 'login_alert'`);
+    const n = await h.app.services.db.execute(
+      sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${u.id} AND kind = 'login_alert'`,
+    );
     expect((n as unknown as { rows: { n: number }[] }).rows[0].n).toBe(1);
 
     const other = await signIn(h);

@@ -8,7 +8,7 @@ import { call, createHarness, signIn, type Harness, type TestUser } from '../hel
 import { isPublicAddress, systemResolver } from '../../src/lib/public-address.js';
 
 /**
- * Issue #22, finding 5: SSRF through push subscriptions. The endpoint's host is resolved and every address must be
+ * SSRF through push subscriptions. The endpoint's host is resolved and every address must be
  * public, when the subscription is saved and again when a push is delivered, and the connection goes to the checked
  * address. Tests use a resolver they control (and the machine's own DNS for its host name).
  */
@@ -19,14 +19,40 @@ const keys = { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBy
 describe('isPublicAddress', () => {
   it('refuses private, loopback, link-local, shared, benchmarking, documentation, multicast, reserved and embedded forms', () => {
     for (const ip of [
-      '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '198.18.0.1', '192.0.2.1',
-      '203.0.113.9', '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255',
-      '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1', 'fec0::1', 'ff02::1', '2001:db8::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1',
-      '::127.0.0.1', '64:ff9b::7f00:1', '64:ff9b::a00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::1',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '198.18.0.1',
+      '192.0.2.1',
+      '203.0.113.9',
+      '224.0.0.1',
+      '239.255.255.250',
+      '240.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12::1',
+      'fec0::1',
+      'ff02::1',
+      '2001:db8::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '::127.0.0.1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::a00:1',
+      '64:ff9b:1::7f00:1',
+      '2002:7f00:1::1',
     ]) {
       expect(isPublicAddress(ip), ip).toBe(false);
     }
-    for (const ip of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808']) expect(isPublicAddress(ip), ip).toBe(true);
+    for (const ip of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])
+      expect(isPublicAddress(ip), ip).toBe(true);
   });
 });
 
@@ -47,7 +73,8 @@ describe('push subscriptions', () => {
     if (!a) throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return a.map((address) => ({ address, family: net.isIP(address) }));
   };
-  const save = (endpoint: string) => call(h, 'POST', '/_serverFn/savePushSubscriptionBearerPush', { endpoint, ...keys }, { token: u.token });
+  const save = (endpoint: string) =>
+    call(h, 'POST', '/_serverFn/savePushSubscriptionBearerPush', { endpoint, ...keys }, { token: u.token });
 
   beforeAll(async () => {
     h = await createHarness({ overrides: { resolver } });
@@ -56,12 +83,28 @@ describe('push subscriptions', () => {
   afterAll(async () => h.close());
 
   it('refuses endpoints whose host resolves to any non-public address, and the literal forms of the finding', async () => {
-    for (const host of ['loopback.attacker.test', 'internal.attacker.test', 'mixed.attacker.test', 'mapped.attacker.test', 'nat64.attacker.test', 'metadata.attacker.test', 'nowhere.attacker.test']) {
+    for (const host of [
+      'loopback.attacker.test',
+      'internal.attacker.test',
+      'mixed.attacker.test',
+      'mapped.attacker.test',
+      'nat64.attacker.test',
+      'metadata.attacker.test',
+      'nowhere.attacker.test',
+    ]) {
       const r = await save(`https://${host}/sub/1`);
       expect(r.statusCode, host).toBe(400);
       expect(r.json().error.message, host).toMatch(/public push service/);
     }
-    for (const literal of ['198.18.0.1', '224.0.0.1', '[64:ff9b::7f00:1]', '[::127.0.0.1]', '[fec0::1]', '[::ffff:7f00:1]', '169.254.169.254']) {
+    for (const literal of [
+      '198.18.0.1',
+      '224.0.0.1',
+      '[64:ff9b::7f00:1]',
+      '[::127.0.0.1]',
+      '[fec0::1]',
+      '[::ffff:7f00:1]',
+      '169.254.169.254',
+    ]) {
       const r = await save(`https://${literal}/sub/1`);
       expect(r.statusCode, literal).toBe(400);
     }
@@ -82,13 +125,21 @@ describe('push subscriptions', () => {
       const saved = await save(`https://rebind.attacker.test:${port}/sub/r`);
       expect(saved.statusCode).toBe(200);
       names.set('rebind.attacker.test', ['127.0.0.1']);
-      await call(h, 'POST', '/_serverFn/updatePreferencesBearerSettings', { notifications: { email: false, push: true, sms: false } }, { token: u.token });
+      await call(
+        h,
+        'POST',
+        '/_serverFn/updatePreferencesBearerSettings',
+        { notifications: { email: false, push: true, sms: false } },
+        { token: u.token },
+      );
       const { db, notifier, jobs } = h.app.services;
       await db.transaction((tx) => notifier.emit(tx, { userId: u.id, kind: 'general', title: 'hello', body: 'rebinding' }));
       await jobs.drain();
       expect(connections).toBe(0);
       const job = (
-        (await db.execute(sql`SELECT status, last_error FROM jobs WHERE queue = 'notify.push' AND payload->>'subscriptionId' = ${saved.json().subscription.id}`)) as unknown as {
+        (await db.execute(
+          sql`SELECT status, last_error FROM jobs WHERE queue = 'notify.push' AND payload->>'subscriptionId' = ${saved.json().subscription.id}`,
+        )) as unknown as {
           rows: { status: string; last_error: string }[];
         }
       ).rows[0];
@@ -100,7 +151,7 @@ describe('push subscriptions', () => {
   });
 });
 
-describe('with the machine\'s own DNS', () => {
+describe("with the machine's own DNS", () => {
   it('a host name that resolves to loopback is refused', async () => {
     const name = os.hostname().toLowerCase();
     const resolved = await lookup(name, { all: true }).catch(() => []);
@@ -108,7 +159,13 @@ describe('with the machine\'s own DNS', () => {
     const h = await createHarness({ overrides: { resolver: systemResolver } });
     try {
       const u = await signIn(h);
-      const r = await call(h, 'POST', '/_serverFn/savePushSubscriptionBearerPush', { endpoint: `https://${name}:8443/sub`, ...keys }, { token: u.token });
+      const r = await call(
+        h,
+        'POST',
+        '/_serverFn/savePushSubscriptionBearerPush',
+        { endpoint: `https://${name}:8443/sub`, ...keys },
+        { token: u.token },
+      );
       expect(r.statusCode).toBe(400);
     } finally {
       await h.close();

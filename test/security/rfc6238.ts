@@ -38,12 +38,18 @@ export const codeNow = (h: Harness, secret: string) => rfcTotp(base32Decode(secr
 
 /** Enrols and confirms TOTP for the user through the API; returns the base32 secret. */
 export async function enrollTotp(h: Harness, u: TestUser): Promise<string> {
-  // Enrolling is a credential change: a grant from an e-mailed code first (issue #22).
+  // Enrolling is a credential change: a grant from an e-mailed code first.
   const headers = await emailGrant(h, u);
   const begin = await call(h, 'POST', '/_serverFn/beginTotpEnrollmentBearer2FA', {}, { token: u.token, headers });
   if (begin.statusCode !== 200) throw new Error(begin.body);
   const secret = begin.json().secret as string;
-  const conf = await call(h, 'POST', '/_serverFn/confirmTotpEnrollmentBearer2FA', { code: codeNow(h, secret) }, { token: u.token, headers });
+  const conf = await call(
+    h,
+    'POST',
+    '/_serverFn/confirmTotpEnrollmentBearer2FA',
+    { code: codeNow(h, secret) },
+    { token: u.token, headers },
+  );
   if (conf.statusCode !== 200) throw new Error(conf.body);
   return secret;
 }

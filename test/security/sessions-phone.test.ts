@@ -61,7 +61,9 @@ describe('single-device session', () => {
       call(h, 'POST', S('claimSession'), { deviceId: 'device-race-bbbb' }, { token: b.token }),
     ]);
     const codes = [ra.statusCode, rb.statusCode].sort();
-    const alive = await Promise.all([a, b].map(async (u) => (await call(h, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: u.token })).statusCode));
+    const alive = await Promise.all(
+      [a, b].map(async (u) => (await call(h, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: u.token })).statusCode),
+    );
     expect(alive.filter((s) => s === 200)).toHaveLength(1);
     expect(codes[0]).toBe(200);
   });
@@ -82,7 +84,10 @@ describe('single-device session', () => {
     const lapsed = await call(h, 'POST', S('heartbeatSession'), { deviceId: 'device-hb-000001' }, { token: u.token });
     expect(lapsed.json()).toMatchObject({ ok: true, claimed: false, lapsed: true });
     // The lapsed claim is gone; the session itself still works, and can claim again.
-    expect((await call(h, 'POST', S('heartbeatSession'), { deviceId: 'device-hb-000001' }, { token: u.token })).json()).toMatchObject({ claimed: false, lapsed: false });
+    expect((await call(h, 'POST', S('heartbeatSession'), { deviceId: 'device-hb-000001' }, { token: u.token })).json()).toMatchObject({
+      claimed: false,
+      lapsed: false,
+    });
     await call(h, 'POST', S('claimSession'), { deviceId: 'device-hb-000001' }, { token: u.token });
     expect((await call(h, 'POST', S('releaseSession'), {}, { token: u.token })).json()).toEqual({ ok: true, released: true });
     expect((await call(h, 'POST', S('releaseSession'), {}, { token: u.token })).json()).toEqual({ ok: true, released: false });
@@ -121,15 +126,26 @@ describe('phone verification', () => {
     const code = await lastCode(h, '08031234567', 'sms');
     expect(send.body).not.toContain(code);
 
-    const wrong = await call(h, 'POST', S('verifyPhoneOtp', 'PublicAuth'), { phone: '08031234567', code: code === '000000' ? '111111' : '000000' }, { token: u.token });
+    const wrong = await call(
+      h,
+      'POST',
+      S('verifyPhoneOtp', 'PublicAuth'),
+      { phone: '08031234567', code: code === '000000' ? '111111' : '000000' },
+      { token: u.token },
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.code).toBe('OTP_INVALID');
 
     const ok = await call(h, 'POST', S('verifyPhoneOtp', 'PublicAuth'), { phone: '2348031234567', code }, { token: u.token });
     expect(ok.json()).toEqual({ ok: true, verified: true, attachedToProfile: true });
-    expect((await call(h, 'POST', S('verifyPhoneOtp', 'PublicAuth'), { phone: '08031234567', code }, { token: u.token })).statusCode).toBe(400);
+    expect((await call(h, 'POST', S('verifyPhoneOtp', 'PublicAuth'), { phone: '08031234567', code }, { token: u.token })).statusCode).toBe(
+      400,
+    );
 
-    expect((await call(h, 'POST', S('isPhoneVerified'), { phone: '0803 123 4567' }, { token: u.token })).json()).toEqual({ ok: true, verified: true });
+    expect((await call(h, 'POST', S('isPhoneVerified'), { phone: '0803 123 4567' }, { token: u.token })).json()).toEqual({
+      ok: true,
+      verified: true,
+    });
     expect((await call(h, 'POST', S('isPhoneVerified'), { phone: '08039999999' }, { token: u.token })).json().verified).toBe(false);
     const profile = (await call(h, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: u.token })).json().profile;
     expect(profile).toMatchObject({ phone: '08031234567', phoneVerified: true });
@@ -138,14 +154,23 @@ describe('phone verification', () => {
     const v = await signIn(h);
     h.clock.advance(61_000);
     await call(h, 'POST', S('sendPhoneOtp', 'PublicAuth'), { phone: '08031234567' });
-    await call(h, 'POST', S('verifyPhoneOtp', 'PublicAuth'), { phone: '08031234567', code: await lastCode(h, '08031234567', 'sms') }, { token: v.token });
+    await call(
+      h,
+      'POST',
+      S('verifyPhoneOtp', 'PublicAuth'),
+      { phone: '08031234567', code: await lastCode(h, '08031234567', 'sms') },
+      { token: v.token },
+    );
     expect((await call(h, 'POST', S('isPhoneVerified'), { phone: '08031234567' }, { token: v.token })).json().verified).toBe(true);
     expect((await call(h, 'POST', S('isPhoneVerified'), { phone: '08031234567' }, { token: u.token })).json().verified).toBe(false);
   });
 
   it('verifies without a token (possession only) and does not touch any profile', async () => {
     await call(h, 'POST', S('sendPhoneOtp', 'PublicAuth'), { phone: '08051112222' });
-    const r = await call(h, 'POST', S('verifyPhoneOtp', 'PublicAuth'), { phone: '08051112222', code: await lastCode(h, '08051112222', 'sms') });
+    const r = await call(h, 'POST', S('verifyPhoneOtp', 'PublicAuth'), {
+      phone: '08051112222',
+      code: await lastCode(h, '08051112222', 'sms'),
+    });
     expect(r.json()).toEqual({ ok: true, verified: true, attachedToProfile: false });
   });
 
@@ -190,14 +215,24 @@ describe('retention', () => {
   it('the hourly cleanup drops old failure traces and spent grants, and keeps recent ones', async () => {
     const { db, jobs } = h.app.services;
     const count = async (q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: { n: number }[] }).rows[0].n;
-    await h.app.inject({ method: 'POST', url: '/api/public/login-failed', payload: { identifier: 'old@example.com' }, remoteAddress: '10.250.1.1' });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/public/login-failed',
+      payload: { identifier: 'old@example.com' },
+      remoteAddress: '10.250.1.1',
+    });
     const u = await signIn(h);
     await call(h, 'POST', '/_serverFn/sendStepupEmailCodeBearer2FA', {}, { token: u.token });
     await call(h, 'POST', '/_serverFn/verifyStepupChallengeBearer2FA', { totpCode: await lastCode(h, u.email) }, { token: u.token });
     expect(await count(sql`SELECT count(*)::int AS n FROM stepup_grants WHERE user_id = ${u.id}`)).toBe(1);
 
     h.clock.advance(31 * 24 * 3600_000);
-    await h.app.inject({ method: 'POST', url: '/api/public/login-failed', payload: { identifier: 'new@example.com' }, remoteAddress: '10.250.1.2' });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/public/login-failed',
+      payload: { identifier: 'new@example.com' },
+      remoteAddress: '10.250.1.2',
+    });
     await jobs.tickCrons();
     await jobs.drain();
     expect(await count(sql`SELECT count(*)::int AS n FROM stepup_grants WHERE user_id = ${u.id}`)).toBe(0);

@@ -6,7 +6,7 @@ import { call, createHarness, signIn, type Harness } from '../helpers/harness.js
 import { loadConfig } from '../../src/config.js';
 import { SESSION_TTL_MS } from '../../src/modules/identity/service.js';
 
-/** Issue #22, finding 7: the smaller items, one describe each. */
+/** the smaller items, one describe each. */
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({ env: { METRICS_TOKEN: 'metrics-token-0123456789abcdef' } });
@@ -90,15 +90,28 @@ describe('external OIDC tokens', () => {
       AUTH_EXTERNAL_ALGORITHMS: 'ES256',
     };
     const token = (claims: Record<string, unknown>) =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'ext1' }).setSubject('ext-1').setIssuer('https://idp.example').setAudience('vtu').setIssuedAt().setExpirationTime('5m').sign(privateKey);
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', kid: 'ext1' })
+        .setSubject('ext-1')
+        .setIssuer('https://idp.example')
+        .setAudience('vtu')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(privateKey);
     const plain = await createHarness({ env });
     const trusting = await createHarness({ env: { ...env, AUTH_EXTERNAL_ADMIN: 'true' } });
     try {
-      const unverified = await call(plain, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: await token({ email: 'someone@example.com' }) });
+      const unverified = await call(plain, 'GET', '/_serverFn/getProfileBearerSettings', undefined, {
+        token: await token({ email: 'someone@example.com' }),
+      });
       expect(unverified.statusCode).toBe(401);
       const adminToken = await token({ email: 'admin@example.com', email_verified: true });
-      expect((await call(plain, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: adminToken })).json().profile.role).toBe('user');
-      expect((await call(trusting, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: adminToken })).json().profile.role).toBe('admin');
+      expect((await call(plain, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: adminToken })).json().profile.role).toBe(
+        'user',
+      );
+      expect(
+        (await call(trusting, 'GET', '/_serverFn/getProfileBearerSettings', undefined, { token: adminToken })).json().profile.role,
+      ).toBe('admin');
     } finally {
       await plain.close();
       await trusting.close();

@@ -5,7 +5,7 @@ import { enrollTotp } from './rfc6238.js';
 import { TWO_FACTOR_RESET_WAIT_MS } from '../../src/modules/security/two-factor.js';
 
 /**
- * Issue #22, finding 1: a stolen 15-minute access token must not become a permanent takeover. Every credential
+ * A stolen 15-minute access token must not become a permanent takeover. Every credential
  * change needs a recent proof beyond the token, tells the owner with a "this wasn't me" link, and the owner has a
  * way back from an authenticator someone else set up.
  */
@@ -20,7 +20,10 @@ const q = async <T>(query: ReturnType<typeof sql>) => ((await h.app.services.db.
 
 async function mails(to: string) {
   await h.app.services.jobs.drain();
-  return (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(to)}` })).json().items as { subject: string; text: string }[];
+  return (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(to)}` })).json().items as {
+    subject: string;
+    text: string;
+  }[];
 }
 const notMeLink = async (to: string) => {
   const m = (await mails(to)).find((x) => /\/api\/public\/not-me\?token=/.test(x.text));
@@ -33,7 +36,9 @@ describe('a stolen access token alone', () => {
     // The victim's verified phone, set up with a grant.
     await call(h, 'POST', P('sendPhoneOtp', 'PublicAuth'), { phone: '08031110001' });
     const code = await lastCode(h, '08031110001', 'sms');
-    expect((await call(h, 'POST', P('verifyPhoneOtp', 'PublicAuth'), { phone: '08031110001', code }, { token: victim.token })).statusCode).toBe(200);
+    expect(
+      (await call(h, 'POST', P('verifyPhoneOtp', 'PublicAuth'), { phone: '08031110001', code }, { token: victim.token })).statusCode,
+    ).toBe(200);
 
     const stolen = { token: victim.token };
     const attempts: [string, string, Record<string, unknown>][] = [
@@ -63,7 +68,13 @@ describe('a stolen access token alone', () => {
     expect(await q(sql`SELECT 1 FROM user_pins WHERE user_id = ${victim.id}`)).toHaveLength(0);
     expect(await q(sql`SELECT 1 FROM totp_factors WHERE user_id = ${victim.id}`)).toHaveLength(0);
     // With the owner's e-mailed code the same change goes through.
-    const own = await call(h, 'POST', P('updateProfile', 'BearerSettings'), { phone: '08031110002' }, { token: victim.token, headers: await emailGrant(h, victim) });
+    const own = await call(
+      h,
+      'POST',
+      P('updateProfile', 'BearerSettings'),
+      { phone: '08031110002' },
+      { token: victim.token, headers: await emailGrant(h, victim) },
+    );
     expect(own.statusCode).toBe(200);
   });
 });
@@ -93,16 +104,21 @@ describe('"this wasn\'t me"', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(done.statusCode).toBe(200);
-    for (const s of [u, other]) expect((await call(h, 'GET', P('getProfile', 'BearerSettings'), undefined, { token: s.token })).statusCode).toBe(401);
+    for (const s of [u, other])
+      expect((await call(h, 'GET', P('getProfile', 'BearerSettings'), undefined, { token: s.token })).statusCode).toBe(401);
     expect((await call(h, 'POST', P('refreshSession', 'PublicAuth'), { refreshToken: other.refreshToken })).statusCode).toBe(401);
-    expect((await q<{ enabled: boolean }>(sql`SELECT enabled FROM user_pins WHERE user_id = ${u.id} AND kind = 'login'`))[0].enabled).toBe(false);
+    expect((await q<{ enabled: boolean }>(sql`SELECT enabled FROM user_pins WHERE user_id = ${u.id} AND kind = 'login'`))[0].enabled).toBe(
+      false,
+    );
     // Once only; junk is refused without a crash.
     const again = await h.app.inject({ method: 'POST', url: '/api/public/not-me', payload: { token } });
     expect(again.statusCode).toBe(404);
     for (const bad of [{}, { token: 5 }, { token: 'x'.repeat(300) }]) {
       expect((await h.app.inject({ method: 'POST', url: '/api/public/not-me', payload: bad })).statusCode).toBe(400);
     }
-    expect((await h.app.inject({ method: 'POST', url: '/api/public/not-me', payload: { token: 'nme_' + 'a'.repeat(40) } })).statusCode).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/api/public/not-me', payload: { token: 'nme_' + 'a'.repeat(40) } })).statusCode,
+    ).toBe(404);
 
     // An authenticator set up by someone else is removed by the owner's link.
     h.clock.advance(61_000);
@@ -111,7 +127,10 @@ describe('"this wasn\'t me"', () => {
     await enrollTotp(h, back);
     const totpLink = (await mails(u.email)).find((m) => m.subject.includes('authenticator'));
     const t2 = /token=(nme_[A-Za-z0-9_-]+)/.exec(totpLink!.text)![1];
-    expect((await h.app.inject({ method: 'POST', url: '/api/public/not-me', payload: { token: t2 } })).json()).toEqual({ ok: true, signedOut: true });
+    expect((await h.app.inject({ method: 'POST', url: '/api/public/not-me', payload: { token: t2 } })).json()).toEqual({
+      ok: true,
+      signedOut: true,
+    });
     expect(await q(sql`SELECT 1 FROM totp_factors WHERE user_id = ${u.id}`)).toHaveLength(0);
   });
 });
@@ -142,7 +161,10 @@ describe('two-factor reset', () => {
     const fresh = await signIn(h, u.email);
     expect((await call(h, 'POST', P('getMyTwoFactor', 'Bearer2FA'), {}, { token: fresh.token })).json().confirmed).toBe(true);
     h.clock.advance(60_000);
-    expect((await call(h, 'POST', P('getMyTwoFactor', 'Bearer2FA'), {}, { token: fresh.token })).json()).toMatchObject({ enrolled: false, confirmed: false });
+    expect((await call(h, 'POST', P('getMyTwoFactor', 'Bearer2FA'), {}, { token: fresh.token })).json()).toMatchObject({
+      enrolled: false,
+      confirmed: false,
+    });
     expect((await mails(u.email)).some((m) => m.subject.includes('Two-factor authentication was reset'))).toBe(true);
     // Now an e-mailed code gives a grant again and the owner can set up their own authenticator.
     h.clock.advance(61_000);
@@ -151,15 +173,22 @@ describe('two-factor reset', () => {
     // A reset can be cancelled, with an e-mailed code too.
     h.clock.advance(61_000);
     await call(h, 'POST', P('sendStepupEmailCode', 'Bearer2FA'), {}, { token: fresh.token });
-    expect((await call(h, 'POST', P('requestTwoFactorReset', 'Bearer2FA'), { code: await lastCode(h, u.email) }, { token: fresh.token })).statusCode).toBe(200);
+    expect(
+      (await call(h, 'POST', P('requestTwoFactorReset', 'Bearer2FA'), { code: await lastCode(h, u.email) }, { token: fresh.token }))
+        .statusCode,
+    ).toBe(200);
     h.clock.advance(61_000);
     await call(h, 'POST', P('sendStepupEmailCode', 'Bearer2FA'), {}, { token: fresh.token });
-    expect((await call(h, 'POST', P('cancelTwoFactorReset', 'Bearer2FA'), { code: await lastCode(h, u.email) }, { token: fresh.token })).json()).toEqual({ ok: true, cancelled: true });
+    expect(
+      (await call(h, 'POST', P('cancelTwoFactorReset', 'Bearer2FA'), { code: await lastCode(h, u.email) }, { token: fresh.token })).json(),
+    ).toEqual({ ok: true, cancelled: true });
     h.clock.advance(TWO_FACTOR_RESET_WAIT_MS);
     const later = await signIn(h, u.email);
     expect((await call(h, 'POST', P('getMyTwoFactor', 'Bearer2FA'), {}, { token: later.token })).json().confirmed).toBe(true);
     // Wrong codes do not reset anything.
-    expect((await call(h, 'POST', P('requestTwoFactorReset', 'Bearer2FA'), { code: '000000' }, { token: later.token })).statusCode).toBe(400);
+    expect((await call(h, 'POST', P('requestTwoFactorReset', 'Bearer2FA'), { code: '000000' }, { token: later.token })).statusCode).toBe(
+      400,
+    );
   });
 
   it('an operator resets with a reason, audited; a customer cannot', async () => {
@@ -167,7 +196,9 @@ describe('two-factor reset', () => {
     const admin = await signIn(h, 'admin@example.com');
     const input = { userId: u.id, reason: 'Owner lost phone; identity checked on a video call' };
     expect((await call(h, 'POST', P('adminResetTwoFactor', 'BearerAdmin'), input, { token: u.token })).statusCode).toBe(403);
-    expect((await call(h, 'POST', P('adminResetTwoFactor', 'BearerAdmin'), { userId: u.id, reason: '' }, { token: admin.token })).statusCode).toBe(400);
+    expect(
+      (await call(h, 'POST', P('adminResetTwoFactor', 'BearerAdmin'), { userId: u.id, reason: '' }, { token: admin.token })).statusCode,
+    ).toBe(400);
     const ok = await call(h, 'POST', P('adminResetTwoFactor', 'BearerAdmin'), input, { token: admin.token });
     expect(ok.json()).toEqual({ ok: true, reset: true });
     const audit = await q<{ actor_id: string; details: { reason: string } }>(

@@ -45,7 +45,7 @@ describe('two-factor step-up', () => {
     let st = await call(h, 'POST', P('getMyTwoFactor'), {}, { token: u.token });
     expect(st.json()).toMatchObject({ ok: true, enrolled: false, confirmed: false, grantValid: false });
 
-    // Enrolling is a credential change: without a recent proof it is refused (issue #22).
+    // Enrolling is a credential change: without a recent proof it is refused.
     const noGrant = await call(h, 'POST', P('beginTotpEnrollment'), {}, { token: u.token });
     expect(noGrant.statusCode).toBe(403);
     expect(noGrant.json().error.code).toBe('STEP_UP_REQUIRED');
@@ -70,7 +70,13 @@ describe('two-factor step-up', () => {
     st = await call(h, 'POST', P('getMyTwoFactor'), {}, { token: u.token });
     expect(st.json()).toMatchObject({ enrolled: true, confirmed: false });
 
-    const wrong = await call(h, 'POST', P('confirmTotpEnrollment'), { code: codeNow(h, secret) === '000000' ? '111111' : '000000' }, { token: u.token, headers });
+    const wrong = await call(
+      h,
+      'POST',
+      P('confirmTotpEnrollment'),
+      { code: codeNow(h, secret) === '000000' ? '111111' : '000000' },
+      { token: u.token, headers },
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.code).toBe('OTP_INVALID');
 
@@ -102,12 +108,16 @@ describe('two-factor step-up', () => {
 
     expect((await call(h, 'POST', P('getMyTwoFactor'), { grantToken }, { token: u.token })).json().grantValid).toBe(true);
     // Header form works too.
-    expect((await call(h, 'POST', P('getMyTwoFactor'), {}, { token: u.token, headers: { 'x-grant-token': grantToken } })).json().grantValid).toBe(true);
+    expect(
+      (await call(h, 'POST', P('getMyTwoFactor'), {}, { token: u.token, headers: { 'x-grant-token': grantToken } })).json().grantValid,
+    ).toBe(true);
 
     // Another session of the same user cannot use it.
     h.clock.advance(61_000);
     const sameUserOtherSession = await signIn(h, u.email);
-    expect((await call(h, 'POST', P('getMyTwoFactor'), { grantToken }, { token: sameUserOtherSession.token })).json().grantValid).toBe(false);
+    expect((await call(h, 'POST', P('getMyTwoFactor'), { grantToken }, { token: sameUserOtherSession.token })).json().grantValid).toBe(
+      false,
+    );
     const otherUser = await signIn(h);
     expect((await call(h, 'POST', P('getMyTwoFactor'), { grantToken }, { token: otherUser.token })).json().grantValid).toBe(false);
     expect((await call(h, 'POST', P('getMyTwoFactor'), { grantToken }, { token: u.token })).json().grantValid).toBe(true);
@@ -118,7 +128,9 @@ describe('two-factor step-up', () => {
     const secret = await enrollTotp(h, u);
     h.clock.advance(30_000);
     const code = codeNow(h, secret);
-    const res = await Promise.all(Array.from({ length: 6 }, () => call(h, 'POST', P('verifyStepupChallenge'), { totpCode: code }, { token: u.token })));
+    const res = await Promise.all(
+      Array.from({ length: 6 }, () => call(h, 'POST', P('verifyStepupChallenge'), { totpCode: code }, { token: u.token })),
+    );
     expect(res.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(res.filter((r) => r.statusCode === 400 && r.json().error.code === 'OTP_INVALID')).toHaveLength(5);
   });
@@ -127,7 +139,13 @@ describe('two-factor step-up', () => {
     const u = await signIn(h);
     const secret = await enrollTotp(h, u);
     const setPin = (grant?: string) =>
-      call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '482915' }, { token: u.token, headers: grant ? { 'x-grant-token': grant } : {} });
+      call(
+        h,
+        'POST',
+        '/_serverFn/setLoginPinBearerAuth',
+        { pin: '482915' },
+        { token: u.token, headers: grant ? { 'x-grant-token': grant } : {} },
+      );
 
     const none = await setPin();
     expect(none.statusCode).toBe(403);
@@ -162,7 +180,13 @@ describe('two-factor step-up', () => {
     // Without TOTP an e-mailed code gives a grant (credential changes need one).
     const plain = await signIn(h);
     expect((await call(h, 'POST', P('sendStepupEmailCode'), {}, { token: plain.token })).statusCode).toBe(200);
-    const plainGrant = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: await lastCode(h, plain.email) }, { token: plain.token });
+    const plainGrant = await call(
+      h,
+      'POST',
+      P('verifyStepupChallenge'),
+      { totpCode: await lastCode(h, plain.email) },
+      { token: plain.token },
+    );
     expect(plainGrant.statusCode).toBe(200);
 
     // A login code is a different purpose: it never works as a step-up code.
@@ -187,7 +211,10 @@ describe('two-factor step-up', () => {
     const name = `st_${u.id.slice(0, 8)}`;
     await call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: name }, { token: u.token });
     const g = await grantFor(h, u, secret);
-    expect((await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '605148' }, { token: u.token, headers: { 'x-grant-token': g } })).statusCode).toBe(200);
+    expect(
+      (await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '605148' }, { token: u.token, headers: { 'x-grant-token': g } }))
+        .statusCode,
+    ).toBe(200);
     const pinLogin = await call(h, 'POST', '/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: '605148' });
     const pinToken = pinLogin.json().session.accessToken as string;
 
@@ -208,7 +235,7 @@ describe('two-factor step-up', () => {
     expect(cool.statusCode).toBe(429);
     expect(cool.json().error.code).toBe('OTP_COOLDOWN');
     expect(Number(cool.headers['retry-after'])).toBeGreaterThan(0);
-    // Cooldowns grow (issue #22: no per-address daily cap a stranger could spend); one requester gets 10 a day.
+    // Cooldowns grow (no per-address daily cap a stranger could spend); one requester gets 10 a day.
     // (Through the service: the waits outlast an access token.)
     const { otp } = h.app.services;
     let sent = 3; // enrolment's grant, the refused session's code, the PIN session's code
@@ -236,7 +263,8 @@ describe('two-factor step-up', () => {
     h.clock.advance(30_000);
     const good = codeNow(h, secret);
     const bad = good === '123456' ? '654321' : '123456';
-    for (let i = 0; i < 4; i++) expect((await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: bad }, { token: u.token })).statusCode).toBe(400);
+    for (let i = 0; i < 4; i++)
+      expect((await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: bad }, { token: u.token })).statusCode).toBe(400);
     const fifth = await call(h, 'POST', P('verifyStepupChallenge'), { totpCode: bad }, { token: u.token });
     expect(fifth.statusCode).toBe(429);
     expect(fifth.headers['retry-after']).toBe('900');
@@ -279,9 +307,20 @@ describe('two-factor step-up', () => {
     const res = await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '582914' }, { token: u.token });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('STEP_UP_REQUIRED');
-    const ok = await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '582914' }, { token: u.token, headers: await emailGrant(h, u) });
+    const ok = await call(
+      h,
+      'POST',
+      '/_serverFn/setLoginPinBearerAuth',
+      { pin: '582914' },
+      { token: u.token, headers: await emailGrant(h, u) },
+    );
     expect(ok.statusCode).toBe(200);
-    await expect(h.app.services.stepUp!.require({ id: u.id, email: u.email, username: null, role: 'user', sessionId: u.sessionId, kycTier: 0 }, undefined)).resolves.toBeUndefined();
+    await expect(
+      h.app.services.stepUp!.require(
+        { id: u.id, email: u.email, username: null, role: 'user', sessionId: u.sessionId, kycTier: 0 },
+        undefined,
+      ),
+    ).resolves.toBeUndefined();
   });
 
   it('never logs a code, grant or secret, and answers none but the enrollment secret', async () => {

@@ -14,7 +14,12 @@ afterAll(async () => h.close());
 
 const S = (name: string) => `/_serverFn/${name}BearerSettings`;
 const responses: string[] = [];
-async function c(method: 'GET' | 'POST', url: string, input?: Record<string, unknown>, opts: { token?: string; headers?: Record<string, string> } = {}) {
+async function c(
+  method: 'GET' | 'POST',
+  url: string,
+  input?: Record<string, unknown>,
+  opts: { token?: string; headers?: Record<string, string> } = {},
+) {
   const res = await call(h, method, url, input, opts);
   responses.push(res.body);
   return res;
@@ -25,7 +30,7 @@ describe('transaction PIN', () => {
   it('sets the first PIN, changes it with currentPin, and the PIN gate accepts only the new one', async () => {
     const u = await signIn(h);
     expect((await c('GET', S('hasTransactionPin'), undefined, { token: u.token })).json()).toEqual({ ok: true, hasPin: false });
-    // Setting the PIN that spends the wallet is a credential change: a stolen access token alone cannot (issue #22).
+    // Setting the PIN that spends the wallet is a credential change: a stolen access token alone cannot.
     const bare = await c('POST', S('setTransactionPinFn'), { pin: '4821' }, { token: u.token });
     expect(bare.statusCode).toBe(403);
     expect(bare.json().error.code).toBe('STEP_UP_REQUIRED');
@@ -79,7 +84,14 @@ describe('transaction PIN', () => {
     const junkQuery = await c('GET', S('hasTransactionPin'), { userId: 'someone-else' }, { token: u.token });
     expect(junkQuery.statusCode).toBe(400);
     expect(junkQuery.json().error.code).toBe('VALIDATION_FAILED');
-    for (const input of [{}, { pin: '12345' }, { pin: '12a4' }, { pin: 1234 }, { pin: '1234', currentPin: '12' }, { pin: '1234', other: 1 }]) {
+    for (const input of [
+      {},
+      { pin: '12345' },
+      { pin: '12a4' },
+      { pin: 1234 },
+      { pin: '1234', currentPin: '12' },
+      { pin: '1234', other: 1 },
+    ]) {
       const r = await c('POST', S('setTransactionPinFn'), input, { token: u.token });
       expect(r.statusCode, JSON.stringify(input)).toBe(400);
       expect(r.json().error.code).toBe('VALIDATION_FAILED');
@@ -100,10 +112,25 @@ describe('preferences', () => {
       defaultNetwork: null,
     });
 
-    const up = await c('POST', S('updatePreferences'), { notifications: { sms: true }, language: 'yo', defaultNetwork: 'mtn' }, { token: u.token });
+    const up = await c(
+      'POST',
+      S('updatePreferences'),
+      { notifications: { sms: true }, language: 'yo', defaultNetwork: 'mtn' },
+      { token: u.token },
+    );
     expect(up.statusCode).toBe(200);
-    expect(up.json().preferences).toEqual({ ...DEFAULT_PREFERENCES, notifications: { email: true, push: true, sms: true }, language: 'yo', defaultNetwork: 'mtn' });
-    const up2 = await c('POST', S('updatePreferences'), { theme: 'dark', notifications: { email: false }, defaultNetwork: null }, { token: u.token });
+    expect(up.json().preferences).toEqual({
+      ...DEFAULT_PREFERENCES,
+      notifications: { email: true, push: true, sms: true },
+      language: 'yo',
+      defaultNetwork: 'mtn',
+    });
+    const up2 = await c(
+      'POST',
+      S('updatePreferences'),
+      { theme: 'dark', notifications: { email: false }, defaultNetwork: null },
+      { token: u.token },
+    );
     expect(up2.json().preferences).toEqual({
       notifications: { email: false, push: true, sms: true },
       marketingOptIn: false,
@@ -183,7 +210,9 @@ describe('closeAccount', () => {
         ],
       }),
     );
-    expect((await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: v.token, headers: await emailGrant(h, v) })).json().error.code).toBe('ACCOUNT_HAS_FUNDS');
+    expect(
+      (await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: v.token, headers: await emailGrant(h, v) })).json().error.code,
+    ).toBe('ACCOUNT_HAS_FUNDS');
 
     const w = await signIn(h);
     await db.transaction((tx) =>
@@ -218,7 +247,12 @@ describe('closeAccount', () => {
   it('anonymises personal data, ends every session, keeps the ledger, and frees the e-mail', async () => {
     const u = await signIn(h);
     const name = `bye_${u.id.slice(0, 6)}`;
-    await c('POST', '/_serverFn/updateProfileBearerSettings', { username: name, fullName: 'Ada Obi', phone: '08031230000' }, { token: u.token });
+    await c(
+      'POST',
+      '/_serverFn/updateProfileBearerSettings',
+      { username: name, fullName: 'Ada Obi', phone: '08031230000' },
+      { token: u.token },
+    );
     const headers = await emailGrant(h, u);
     await c('POST', '/_serverFn/setLoginPinBearerAuth', { pin: '918273' }, { token: u.token, headers });
     await fundWallet(h, u.id, 300);
@@ -240,15 +274,25 @@ describe('closeAccount', () => {
     const r = await c('POST', S('closeAccount'), { confirm: 'DELETE' }, { token: u.token, headers });
     expect(r.json()).toEqual({ ok: true, closed: true });
 
-    const row = (await q<{ email: string; username: string | null; full_name: string | null; phone: string | null; status: string }>(sql`SELECT email, username, full_name, phone, status FROM users WHERE id = ${u.id}`)).rows[0];
+    const row = (
+      await q<{ email: string; username: string | null; full_name: string | null; phone: string | null; status: string }>(
+        sql`SELECT email, username, full_name, phone, status FROM users WHERE id = ${u.id}`,
+      )
+    ).rows[0];
     expect(row).toEqual({ email: `closed+${u.id}@closed.invalid`, username: null, full_name: null, phone: null, status: 'closed' });
-    const active = (await q<{ n: number }>(sql`SELECT count(*)::int AS n FROM sessions WHERE user_id = ${u.id} AND status = 'active'`)).rows[0].n;
+    const active = (await q<{ n: number }>(sql`SELECT count(*)::int AS n FROM sessions WHERE user_id = ${u.id} AND status = 'active'`))
+      .rows[0].n;
     expect(active).toBe(0);
-    const entries = (await q<{ n: number }>(sql`SELECT count(*)::int AS n FROM ledger_entries e JOIN accounts a ON a.id = e.account_id WHERE a.user_id = ${u.id}`)).rows[0].n;
+    const entries = (
+      await q<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM ledger_entries e JOIN accounts a ON a.id = e.account_id WHERE a.user_id = ${u.id}`,
+      )
+    ).rows[0].n;
     expect(entries).toBe(2);
     await expectLedgerOk(h);
 
-    for (const t of [u.token, second.token]) expect((await c('GET', '/_serverFn/getProfileBearerSettings', undefined, { token: t })).statusCode).toBe(401);
+    for (const t of [u.token, second.token])
+      expect((await c('GET', '/_serverFn/getProfileBearerSettings', undefined, { token: t })).statusCode).toBe(401);
     expect((await c('POST', '/_serverFn/refreshSessionPublicAuth', { refreshToken: second.refreshToken })).statusCode).toBe(401);
     const pinLogin = await c('POST', '/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: '918273' });
     expect(pinLogin.statusCode).toBe(401);

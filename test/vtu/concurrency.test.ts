@@ -16,7 +16,13 @@ it(`100 concurrent purchases on one wallet never overdraw it (${usingPostgres ? 
   const u = await buyer(h, 30_000);
   const results = await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
-      call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn(String(1000 + i).padStart(4, '0')), amount: 500, pin: PIN }, { token: u.token }),
+      call(
+        h,
+        'POST',
+        '/api/v1/buyAirtime',
+        { network: 'mtn', phone: mtn(String(1000 + i).padStart(4, '0')), amount: 500, pin: PIN },
+        { token: u.token },
+      ),
     ),
   );
   const ok = results.filter((r) => r.statusCode === 200);
@@ -42,7 +48,13 @@ it('reconciliation workers racing each other and an operator requery refund each
   const u = await buyer(h, 10_000);
   const ids: string[] = [];
   for (let i = 0; i < 10; i++) {
-    const r = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: `0806${String(i).padStart(3, '0')}3333`, amount: 1000, pin: PIN }, { token: u.token });
+    const r = await call(
+      h,
+      'POST',
+      '/api/v1/buyAirtime',
+      { network: 'mtn', phone: `0806${String(i).padStart(3, '0')}3333`, amount: 1000, pin: PIN },
+      { token: u.token },
+    );
     ids.push(r.json().transaction.id);
   }
   expect(await walletBalance(h, u.id)).toBe(0);

@@ -12,7 +12,8 @@ import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders
  * provider had it) or refunded (8888: the request died on the wire, the provider never recorded it).
  * A second process needs a real database server, so this runs only with TEST_DATABASE_URL.
  */
-const REASON = 'needs TEST_DATABASE_URL (PostgreSQL): a killed child process and this test must share one database server; embedded PGlite lives inside one process';
+const REASON =
+  'needs TEST_DATABASE_URL (PostgreSQL): a killed child process and this test must share one database server; embedded PGlite lives inside one process';
 
 let h: Harness;
 beforeAll(async () => {
@@ -32,7 +33,9 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null>,
 
 function startChild(userId: string, phone: string): ChildProcess {
   const script = path.join(import.meta.dirname, 'crash-child.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, h.config.databaseUrl!, userId, phone], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, h.config.databaseUrl!, userId, phone], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr!.on('data', (d) => process.stderr.write(`[child] ${d}`));
   return child;
 }
@@ -51,7 +54,10 @@ describe.skipIf(!usingPostgres)(`crash mid-purchase (${usingPostgres ? 'PostgreS
       let out = '';
       child.stdout!.on('data', (d) => (out += d));
       const row = await waitFor('the processing row', async () => {
-        const r = await rows<{ id: string; request_id: string; status: string }>(h.app.services.db, sql`SELECT id, request_id, status FROM vtu_transactions WHERE user_id = ${u.id} AND recipient = ${c.phone}`);
+        const r = await rows<{ id: string; request_id: string; status: string }>(
+          h.app.services.db,
+          sql`SELECT id, request_id, status FROM vtu_transactions WHERE user_id = ${u.id} AND recipient = ${c.phone}`,
+        );
         return r[0];
       });
       expect(row.status).toBe('processing');

@@ -45,11 +45,17 @@ export async function requestIdOf(h: Harness, transactionId: string): Promise<st
 
 /** The simulators' record of what they delivered for one request id (all providers). */
 export async function simulatorOrders(h: Harness, requestId: string) {
-  return rows<{ provider: string; status: string }>(h.app.services.db, sql`SELECT provider, status FROM sandbox_vtu_orders WHERE request_id = ${requestId} ORDER BY created_at`);
+  return rows<{ provider: string; status: string }>(
+    h.app.services.db,
+    sql`SELECT provider, status FROM sandbox_vtu_orders WHERE request_id = ${requestId} ORDER BY created_at`,
+  );
 }
 
 export async function refundCount(h: Harness, reference: string): Promise<number> {
-  const r = await rows<{ n: number }>(h.app.services.db, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference = ${`vtu_refund_${reference}`}`);
+  const r = await rows<{ n: number }>(
+    h.app.services.db,
+    sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference = ${`vtu_refund_${reference}`}`,
+  );
   return r[0].n;
 }
 

@@ -26,16 +26,31 @@ async function order(kind: Kind, last4: string): Promise<{ path: string; input: 
     case 'airtime':
       return { path: '/api/v1/buyAirtime', input: { network: 'mtn', phone: mtn(last4), amount: 500, pin: PIN } };
     case 'data': {
-      const plans = (await call(h, 'GET', '/api/v1/listDataPlansForCategory', { network: 'mtn', planType: 'SME' }, { token: u.token })).json().items;
+      const plans = (
+        await call(h, 'GET', '/api/v1/listDataPlansForCategory', { network: 'mtn', planType: 'SME' }, { token: u.token })
+      ).json().items;
       const plan = plans.find((p: any) => p.plan_id === 'mtn-sme-1gb-30d');
       return { path: '/api/v1/buyData', input: { network: 'mtn', plan_id: plan.plan_id, phone: mtn(last4), amount: plan.price, pin: PIN } };
     }
     case 'cable': {
       const plans = (await call(h, 'GET', '/api/v1/listCablePlans', { identifier: 'gotv' }, { token: u.token })).json().items;
-      return { path: '/api/v1/subscribeCable', input: { identifier: 'gotv', iuc: `123456${last4}`, plan_id: plans[0].plan_id, amount: plans[0].price, phone: mtn('0001'), pin: PIN } };
+      return {
+        path: '/api/v1/subscribeCable',
+        input: {
+          identifier: 'gotv',
+          iuc: `123456${last4}`,
+          plan_id: plans[0].plan_id,
+          amount: plans[0].price,
+          phone: mtn('0001'),
+          pin: PIN,
+        },
+      };
     }
     case 'electricity':
-      return { path: '/api/v1/buyElectricity', input: { plan: 'ikeja', meter: `4512345${last4}`, type: 'prepaid', amount: 1500, phone: mtn('0001'), pin: PIN } };
+      return {
+        path: '/api/v1/buyElectricity',
+        input: { plan: 'ikeja', meter: `4512345${last4}`, type: 'prepaid', amount: 1500, phone: mtn('0001'), pin: PIN },
+      };
     case 'betting':
       return { path: '/api/v1/fundBet', input: { betting_company: 'bet9ja', customer_id: `BET${last4}`, amount: 1000, pin: PIN } };
     case 'exam': {
@@ -96,7 +111,10 @@ describe.each(KINDS)('%s', (kind) => {
     expect((await simulatorOrders(h, requestId)).map((o) => o.provider)).toEqual(kind === 'data' ? ['a', 'b'] : [tx.provider]);
     await reconcile(h);
     expect(await refundCount(h, tx.reference)).toBe(1);
-    const n = await rows<{ kind: string }>(h.app.services.db, sql`SELECT kind FROM notifications WHERE user_id = ${u.id} AND data->>'transactionId' = ${tx.id}`);
+    const n = await rows<{ kind: string }>(
+      h.app.services.db,
+      sql`SELECT kind FROM notifications WHERE user_id = ${u.id} AND data->>'transactionId' = ${tx.id}`,
+    );
     expect(n.map((x) => x.kind)).toEqual(['purchase_refunded']);
     await expectLedgerOk(h);
   });
@@ -143,19 +161,22 @@ describe.each(KINDS)('%s', (kind) => {
     await expectLedgerOk(h);
   });
 
-  it(kind === 'data' ? '5555: provider A refuses, B delivers' : '5555: only provider A refuses; this kind is not routed to A and delivers', async () => {
-    const { tx, before, requestId } = await buy(kind, '5555');
-    await expectDelivered(kind, tx);
-    expect(await walletBalance(h, u.id)).toBeCloseTo(before - tx.amount, 2);
-    if (kind === 'data') {
-      expect(tx.provider).toBe('b');
-      expect(await simulatorOrders(h, requestId)).toEqual([
-        { provider: 'a', status: 'failed' },
-        { provider: 'b', status: 'delivered' },
-      ]);
-    } else expect(await deliveredCount(requestId)).toBe(1);
-    await expectLedgerOk(h);
-  });
+  it(
+    kind === 'data' ? '5555: provider A refuses, B delivers' : '5555: only provider A refuses; this kind is not routed to A and delivers',
+    async () => {
+      const { tx, before, requestId } = await buy(kind, '5555');
+      await expectDelivered(kind, tx);
+      expect(await walletBalance(h, u.id)).toBeCloseTo(before - tx.amount, 2);
+      if (kind === 'data') {
+        expect(tx.provider).toBe('b');
+        expect(await simulatorOrders(h, requestId)).toEqual([
+          { provider: 'a', status: 'failed' },
+          { provider: 'b', status: 'delivered' },
+        ]);
+      } else expect(await deliveredCount(requestId)).toBe(1);
+      await expectLedgerOk(h);
+    },
+  );
 });
 
 let adminUser: TestUser | null = null;

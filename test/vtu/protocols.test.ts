@@ -8,7 +8,10 @@ import { magicOf } from '../../src/sandbox/vtu/engine.js';
 
 /** How each protocol's answers are read: only explicit failures are failures (DESIGN §11). */
 describe('VTpass-style answers (provider C)', () => {
-  const ok = (status: string, extra: object = {}) => ({ status: 200, body: { code: '000', content: { transactions: { status, transactionId: 't1' } }, ...extra } });
+  const ok = (status: string, extra: object = {}) => ({
+    status: 200,
+    body: { code: '000', content: { transactions: { status, transactionId: 't1' } }, ...extra },
+  });
   it('maps codes and transaction states', () => {
     expect(vtpassOutcome(ok('delivered', { purchased_code: 'Token : 1234-5678', units: '14.6 kWh' }))).toMatchObject({
       status: 'delivered',
@@ -45,7 +48,8 @@ describe('VTpass-style answers (provider C)', () => {
   });
   it('a refused or malformed requery says nothing about the purchase: unknown, never a refund', () => {
     expect(vtpassOutcome({ status: 401, body: { code: '087' } }, 'requery').status).toBe('unknown');
-    for (const code of ['011', '012', '018']) expect(vtpassOutcome({ status: 200, body: { code } }, 'requery').status, code).toBe('unknown');
+    for (const code of ['011', '012', '018'])
+      expect(vtpassOutcome({ status: 200, body: { code } }, 'requery').status, code).toBe('unknown');
     expect(vtpassOutcome({ status: 200, body: { code: '016' } }, 'requery').status).toBe('failed');
     expect(smeOutcome({ status: 400, body: { error: ['bad ident'] } }, 'requery').status).toBe('unknown');
     expect(smeOutcome({ status: 401, body: {} }, 'requery').status).toBe('unknown');
@@ -59,11 +63,16 @@ describe('VTpass-style answers (provider C)', () => {
 
 describe('SME-data answers (providers A and B)', () => {
   it('maps statuses and HTTP classes', () => {
-    expect(smeOutcome({ status: 201, body: { id: 7, Status: 'successful' } })).toMatchObject({ status: 'delivered', details: { providerReference: '7' } });
+    expect(smeOutcome({ status: 201, body: { id: 7, Status: 'successful' } })).toMatchObject({
+      status: 'delivered',
+      details: { providerReference: '7' },
+    });
     expect(smeOutcome({ status: 201, body: { Status: 'failed', api_response: 'no' } })).toMatchObject({ status: 'failed', message: 'no' });
     expect(smeOutcome({ status: 201, body: { Status: 'processing' } }).status).toBe('pending');
     expect(smeOutcome({ status: 201, body: { Status: 'weird' } }).status).toBe('unknown');
-    expect(smeOutcome({ status: 400, body: { error: ["You can't purchase this plan due to insufficient balance"] } }).status).toBe('low_float');
+    expect(smeOutcome({ status: 400, body: { error: ["You can't purchase this plan due to insufficient balance"] } }).status).toBe(
+      'low_float',
+    );
     expect(smeOutcome({ status: 400, body: { error: ['Invalid plan id'] } }).status).toBe('failed');
     expect(smeOutcome({ status: 404, body: { detail: 'Not found.' } }).status).toBe('not_found');
     expect(smeOutcome({ status: 500, body: null }).status).toBe('unknown');
@@ -79,7 +88,9 @@ describe('order-and-query answers (provider D)', () => {
   it('completion is known only from the order state', () => {
     expect(orderOutcome({ status: 202, body: { status: 'ORDER_RECEIVED' } }).status).toBe('pending');
     expect(orderOutcome({ status: 200, body: { status: 'ORDER_ONHOLD' } }).status).toBe('pending');
-    expect(orderOutcome({ status: 200, body: { status: 'ORDER_COMPLETED', order_id: 'D1', result: { pins: [{ pin: '1', serial: 'S' }] } } })).toMatchObject({
+    expect(
+      orderOutcome({ status: 200, body: { status: 'ORDER_COMPLETED', order_id: 'D1', result: { pins: [{ pin: '1', serial: 'S' }] } } }),
+    ).toMatchObject({
       status: 'delivered',
       details: { pins: [{ pin: '1', serial: 'S' }], providerReference: 'D1' },
     });

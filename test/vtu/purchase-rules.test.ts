@@ -39,20 +39,38 @@ describe('spec rule 5: network prefix before any debit', () => {
       expect(glo.json().error.message).toMatch(/Glo/);
     }
     // +234 form normalises before the check.
-    const intl = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'airtel', phone: '+2348031234567', amount: 100, pin: PIN }, { token: u.token });
+    const intl = await call(
+      h,
+      'POST',
+      '/api/v1/buyAirtime',
+      { network: 'airtel', phone: '+2348031234567', amount: 100, pin: PIN },
+      { token: u.token },
+    );
     expect(intl.json().error.code).toBe('NETWORK_MISMATCH');
     expect(await walletBalance(h, u.id)).toBe(5000);
     expect(await countRows('ledger_entries', u.id)).toBe(entries);
     expect(await countRows('vtu_transactions', u.id)).toBe(0);
     // A wrong PIN was never counted: the mismatch answered first.
-    const ok = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 100, pin: PIN }, { token: u.token });
+    const ok = await call(
+      h,
+      'POST',
+      '/api/v1/buyAirtime',
+      { network: 'mtn', phone: mtn('1234'), amount: 100, pin: PIN },
+      { token: u.token },
+    );
     expect(ok.statusCode).toBe(200);
     await expectLedgerOk(h);
   });
 
   it('ported: true skips the prefix check and is recorded on the transaction', async () => {
     const u = await buyer(h, 5000);
-    const res = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'airtel', phone: '08031234567', amount: 200, pin: PIN, ported: true }, { token: u.token });
+    const res = await call(
+      h,
+      'POST',
+      '/api/v1/buyAirtime',
+      { network: 'airtel', phone: '08031234567', amount: 200, pin: PIN, ported: true },
+      { token: u.token },
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().transaction).toMatchObject({ status: 'success', network: 'airtel', ported: true, recipient: '08031234567' });
   });
@@ -65,7 +83,9 @@ describe('gates and money checks (nothing is charged when refused)', () => {
     expect((await call(h, 'POST', '/api/v1/buyAirtime', body, { token: u.token })).json().error.code).toBe('INVALID_PIN');
     const noPin = await signIn(h);
     await setKycTier(h, noPin.id, 1);
-    expect((await call(h, 'POST', '/api/v1/buyAirtime', { ...body, pin: PIN }, { token: noPin.token })).json().error.code).toBe('PIN_NOT_SET');
+    expect((await call(h, 'POST', '/api/v1/buyAirtime', { ...body, pin: PIN }, { token: noPin.token })).json().error.code).toBe(
+      'PIN_NOT_SET',
+    );
     await setKycTier(h, u.id, 0);
     const tier = await call(h, 'POST', '/api/v1/buyAirtime', { ...body, pin: PIN }, { token: u.token });
     expect(tier.statusCode).toBe(403);
@@ -88,15 +108,39 @@ describe('gates and money checks (nothing is charged when refused)', () => {
 
   it('validation: electricity minimum 1,000, unknown plans, JAMB profile id, junk never 500', async () => {
     const u = await buyer(h, 10_000);
-    const low = await call(h, 'POST', '/api/v1/buyElectricity', { plan: 'ikeja', meter: '45123451234', type: 'prepaid', amount: 999, phone: mtn('1234'), pin: PIN }, { token: u.token });
+    const low = await call(
+      h,
+      'POST',
+      '/api/v1/buyElectricity',
+      { plan: 'ikeja', meter: '45123451234', type: 'prepaid', amount: 999, phone: mtn('1234'), pin: PIN },
+      { token: u.token },
+    );
     expect(low.statusCode).toBe(400);
     expect(low.json().error.message).toMatch(/at least 1000/);
-    const plan = await call(h, 'POST', '/api/v1/buyData', { network: 'mtn', plan_id: 'nope', phone: mtn('1234'), amount: 100, pin: PIN }, { token: u.token });
+    const plan = await call(
+      h,
+      'POST',
+      '/api/v1/buyData',
+      { network: 'mtn', plan_id: 'nope', phone: mtn('1234'), amount: 100, pin: PIN },
+      { token: u.token },
+    );
     expect(plan.json().error.code).toBe('VALIDATION_FAILED');
-    const jamb = await call(h, 'POST', '/api/v1/buyEducationPin', { exam: 'jamb-utme', quantity: 1, phone: mtn('1234'), amount: 6300, pin: PIN }, { token: u.token });
+    const jamb = await call(
+      h,
+      'POST',
+      '/api/v1/buyEducationPin',
+      { exam: 'jamb-utme', quantity: 1, phone: mtn('1234'), amount: 6300, pin: PIN },
+      { token: u.token },
+    );
     expect(jamb.json().error.message).toMatch(/profile_id/);
     for (const junk of [{ network: 'xyz' }, { phone: 12 }, { amount: 'lots' }, { amount: 1.234 }, { extra: true }]) {
-      const r = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 100, pin: PIN, ...junk }, { token: u.token });
+      const r = await call(
+        h,
+        'POST',
+        '/api/v1/buyAirtime',
+        { network: 'mtn', phone: mtn('1234'), amount: 100, pin: PIN, ...junk },
+        { token: u.token },
+      );
       expect(r.statusCode).toBe(400);
     }
     expect(await walletBalance(h, u.id)).toBe(10_000);
@@ -119,14 +163,33 @@ describe('prices and markups', () => {
     const u = await buyer(h, 0);
     const q = await call(h, 'POST', '/api/v1/quotePrice', { service: 'data', wholesale: 280 }, { token: u.token });
     expect(q.json()).toMatchObject({ ok: true, service: 'data', provider: 'a', wholesale: 280, markup: 14, retail: 294 });
-    const set = await call(h, 'POST', '/_serverFn/adminSetMarkupBearerAdmin', { service: 'cable', provider: 'c', kind: 'flat', value: 50 }, { token: admin.token });
+    const set = await call(
+      h,
+      'POST',
+      '/_serverFn/adminSetMarkupBearerAdmin',
+      { service: 'cable', provider: 'c', kind: 'flat', value: 50 },
+      { token: admin.token },
+    );
     expect(set.statusCode).toBe(200);
     const c = await call(h, 'POST', '/api/v1/quotePrice', { service: 'cable', wholesale: 1575 }, { token: u.token });
     expect(c.json()).toMatchObject({ provider: 'c', markup: 50, retail: 1625 });
     const other = await call(h, 'POST', '/api/v1/quotePrice', { service: 'cable', provider: 'd', wholesale: 1575 }, { token: u.token });
     expect(other.json()).toMatchObject({ markup: 100, retail: 1675 });
-    expect((await call(h, 'POST', '/_serverFn/adminSetMarkupBearerAdmin', { service: 'data', kind: 'percent', value: 150 }, { token: admin.token })).statusCode).toBe(400);
-    expect((await call(h, 'POST', '/_serverFn/adminSetMarkupBearerAdmin', { service: 'data', kind: 'flat', value: 1 }, { token: u.token })).statusCode).toBe(403);
+    expect(
+      (
+        await call(
+          h,
+          'POST',
+          '/_serverFn/adminSetMarkupBearerAdmin',
+          { service: 'data', kind: 'percent', value: 150 },
+          { token: admin.token },
+        )
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await call(h, 'POST', '/_serverFn/adminSetMarkupBearerAdmin', { service: 'data', kind: 'flat', value: 1 }, { token: u.token }))
+        .statusCode,
+    ).toBe(403);
     const list = await call(h, 'GET', '/_serverFn/adminListMarkupsBearerAdmin', undefined, { token: admin.token });
     expect(list.json().items).toContainEqual(expect.objectContaining({ service: 'cable', provider: 'c', kind: 'flat', value: 50 }));
   });
@@ -134,15 +197,33 @@ describe('prices and markups', () => {
   it('PRICE_CHANGED (409) when the amount is not the current retail; nothing is charged', async () => {
     const u = await buyer(h, 5000);
     const plan = await dataPlan(u.token);
-    const stale = await call(h, 'POST', '/api/v1/buyData', { network: 'mtn', plan_id: plan.plan_id, phone: mtn('1234'), amount: plan.price - 1, pin: PIN }, { token: u.token });
+    const stale = await call(
+      h,
+      'POST',
+      '/api/v1/buyData',
+      { network: 'mtn', plan_id: plan.plan_id, phone: mtn('1234'), amount: plan.price - 1, pin: PIN },
+      { token: u.token },
+    );
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.code).toBe('PRICE_CHANGED');
     await call(h, 'POST', '/_serverFn/adminSetMarkupBearerAdmin', { service: 'data', kind: 'percent', value: 10 }, { token: admin.token });
-    const old = await call(h, 'POST', '/api/v1/buyData', { network: 'mtn', plan_id: plan.plan_id, phone: mtn('1234'), amount: plan.price, pin: PIN }, { token: u.token });
+    const old = await call(
+      h,
+      'POST',
+      '/api/v1/buyData',
+      { network: 'mtn', plan_id: plan.plan_id, phone: mtn('1234'), amount: plan.price, pin: PIN },
+      { token: u.token },
+    );
     expect(old.json().error.code).toBe('PRICE_CHANGED');
     const fresh = await dataPlan(u.token);
     expect(fresh.price).toBe(308);
-    const ok = await call(h, 'POST', '/api/v1/buyData', { network: 'mtn', plan_id: plan.plan_id, phone: mtn('1234'), amount: fresh.price, pin: PIN }, { token: u.token });
+    const ok = await call(
+      h,
+      'POST',
+      '/api/v1/buyData',
+      { network: 'mtn', plan_id: plan.plan_id, phone: mtn('1234'), amount: fresh.price, pin: PIN },
+      { token: u.token },
+    );
     expect(ok.json().transaction).toMatchObject({ status: 'success', amount: 308, planId: 'mtn-sme-1gb-30d' });
     expect(await walletBalance(h, u.id)).toBe(5000 - 308);
     await call(h, 'POST', '/_serverFn/adminSetMarkupBearerAdmin', { service: 'data', kind: 'percent', value: 5 }, { token: admin.token });
@@ -154,7 +235,12 @@ describe('catalogues', () => {
   it('are cached for 30 minutes on the service clock (shared through the database) and say so in Cache-Control', async () => {
     const u = await buyer(h, 0);
     const fetchedAt = async () =>
-      (await rows<{ fetched_at: Date }>(h.app.services.db, sql`SELECT fetched_at FROM vtu_catalogue_cache WHERE key = 'c:cable_providers:'`))[0]?.fetched_at;
+      (
+        await rows<{ fetched_at: Date }>(
+          h.app.services.db,
+          sql`SELECT fetched_at FROM vtu_catalogue_cache WHERE key = 'c:cable_providers:'`,
+        )
+      )[0]?.fetched_at;
     const first = await call(h, 'GET', '/api/v1/listCableProviders', undefined, { token: u.token });
     expect(first.headers['cache-control']).toBe('private, max-age=1800');
     expect(first.json().items.map((c: any) => c.id)).toEqual(['dstv', 'gotv', 'startimes', 'showmax']);
@@ -179,8 +265,20 @@ describe('catalogues', () => {
     expect((await get('listDataNetworks')).map((n: any) => n.id)).toEqual(['mtn', 'airtel', 'glo', '9mobile']);
     expect((await get('listDataPlanTypes', { network: 'mtn' })).map((t: any) => t.planType)).toEqual(['SME', 'CG', 'GIFTING']);
     const plans = await get('listDataPlansForCategory', { network: 'glo', planType: 'cg' });
-    expect(plans[0]).toEqual({ plan_id: 'glo-cg-1gb-30d', network: 'glo', planType: 'CG', name: '1.0GB CG', validity: '30 days', price: 283.5 });
-    expect((await get('listCablePlans', { identifier: 'dstv' }))[0]).toEqual({ plan_id: 'dstv-padi', identifier: 'dstv', name: 'DStv Padi', price: 3000 }); // provider C cable markup is ₦50 since the quote test
+    expect(plans[0]).toEqual({
+      plan_id: 'glo-cg-1gb-30d',
+      network: 'glo',
+      planType: 'CG',
+      name: '1.0GB CG',
+      validity: '30 days',
+      price: 283.5,
+    });
+    expect((await get('listCablePlans', { identifier: 'dstv' }))[0]).toEqual({
+      plan_id: 'dstv-padi',
+      identifier: 'dstv',
+      name: 'DStv Padi',
+      price: 3000,
+    }); // provider C cable markup is ₦50 since the quote test
     expect(await get('listElectricityPlans')).toHaveLength(12);
     expect((await get('listBetCompanies')).map((b: any) => b.id)).toContain('bet9ja');
     const bad = await call(h, 'GET', '/api/v1/listDataPlans', { network: 'vodafone' }, { token: u.token });
@@ -194,13 +292,26 @@ describe('verification', () => {
     const u = await buyer(h, 0);
     const iuc = await call(h, 'POST', '/api/v1/verifyCableIUC', { iuc: '1234561234', identifier: 'dstv' }, { token: u.token });
     expect(iuc.json()).toMatchObject({ ok: true, customerName: 'Sandbox Customer 1234' });
-    expect((await call(h, 'POST', '/api/v1/verifyCableIUC', { iuc: '1234569999', identifier: 'dstv' }, { token: u.token })).statusCode).toBe(404);
+    expect(
+      (await call(h, 'POST', '/api/v1/verifyCableIUC', { iuc: '1234569999', identifier: 'dstv' }, { token: u.token })).statusCode,
+    ).toBe(404);
     const meter = await call(h, 'POST', '/api/v1/verifyMeter', { meter: '45123451234', plan: 'eko', type: 'postpaid' }, { token: u.token });
     expect(meter.json()).toMatchObject({ customerName: 'Sandbox Customer 1234', type: 'postpaid' });
-    expect((await call(h, 'POST', '/api/v1/verifyMeter', { meter: '45123459999', plan: 'eko', type: 'prepaid' }, { token: u.token })).statusCode).toBe(404);
-    const bet = await call(h, 'POST', '/api/v1/verifyBetAccount', { betting_company: 'sportybet', customer_id: 'SP1234' }, { token: u.token });
+    expect(
+      (await call(h, 'POST', '/api/v1/verifyMeter', { meter: '45123459999', plan: 'eko', type: 'prepaid' }, { token: u.token })).statusCode,
+    ).toBe(404);
+    const bet = await call(
+      h,
+      'POST',
+      '/api/v1/verifyBetAccount',
+      { betting_company: 'sportybet', customer_id: 'SP1234' },
+      { token: u.token },
+    );
     expect(bet.json()).toMatchObject({ customerName: 'Sandbox Punter 1234' });
-    expect((await call(h, 'POST', '/api/v1/verifyBetAccount', { betting_company: 'sportybet', customer_id: 'SP9999' }, { token: u.token })).statusCode).toBe(404);
+    expect(
+      (await call(h, 'POST', '/api/v1/verifyBetAccount', { betting_company: 'sportybet', customer_id: 'SP9999' }, { token: u.token }))
+        .statusCode,
+    ).toBe(404);
   });
 });
 
@@ -211,7 +322,13 @@ describe('transactions of the caller', () => {
     h.clock.advance(1000);
     await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1111'), amount: 100, pin: PIN }, { token: u.token });
     h.clock.advance(1000);
-    const post = await call(h, 'POST', '/api/v1/buyElectricity', { plan: 'abuja', meter: '45123451234', type: 'postpaid', amount: 1000, phone: mtn('1234'), pin: PIN }, { token: u.token });
+    const post = await call(
+      h,
+      'POST',
+      '/api/v1/buyElectricity',
+      { plan: 'abuja', meter: '45123451234', type: 'postpaid', amount: 1000, phone: mtn('1234'), pin: PIN },
+      { token: u.token },
+    );
     expect(post.json().transaction.token).toBeUndefined(); // postpaid: no token
     const all = (await call(h, 'GET', '/api/v1/listMyVtuTransactions', { limit: 2 }, { token: u.token })).json();
     expect(all.items.map((t: any) => t.service)).toEqual(['electricity', 'airtime']);
@@ -226,7 +343,9 @@ describe('transactions of the caller', () => {
     const other = await buyer(h, 0);
     const theirs = await call(h, 'POST', '/api/v1/getMyVtuTransaction', { id: post.json().transaction.id }, { token: other.token });
     expect(theirs.statusCode).toBe(404);
-    expect((await call(h, 'POST', '/api/v1/getMyVtuTransaction', { id: '00000000-0000-4000-8000-000000000000' }, { token: u.token })).statusCode).toBe(404);
+    expect(
+      (await call(h, 'POST', '/api/v1/getMyVtuTransaction', { id: '00000000-0000-4000-8000-000000000000' }, { token: u.token })).statusCode,
+    ).toBe(404);
     expect((await call(h, 'GET', '/api/v1/listMyVtuTransactions', undefined, { token: other.token })).json().items).toEqual([]);
   });
 
@@ -236,7 +355,13 @@ describe('transactions of the caller', () => {
       seen.push(e.transactionId);
     });
     const u = await buyer(h, 5000);
-    const res = await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('2222'), amount: 100, pin: PIN }, { token: u.token });
+    const res = await call(
+      h,
+      'POST',
+      '/api/v1/buyAirtime',
+      { network: 'mtn', phone: mtn('2222'), amount: 100, pin: PIN },
+      { token: u.token },
+    );
     const id = res.json().transaction.id;
     expect(seen).not.toContain(id);
     await reconcile(h);
@@ -257,25 +382,50 @@ describe('operators', () => {
       return r.json().items;
     };
     const before = (await floats()).find((f: any) => f.provider === 'd');
-    const fund = await call(h, 'POST', '/_serverFn/adminFundProviderFloatBearerAdmin', { provider: 'd', amount: 25_000 }, { token: admin.token });
+    const fund = await call(
+      h,
+      'POST',
+      '/_serverFn/adminFundProviderFloatBearerAdmin',
+      { provider: 'd', amount: 25_000 },
+      { token: admin.token },
+    );
     expect(fund.statusCode, fund.body).toBe(200);
     expect(fund.json().providerBalance).toBe(before.providerBalance + 25_000);
     const after = (await floats()).find((f: any) => f.provider === 'd');
-    expect(after).toMatchObject({ ledgerFloat: before.ledgerFloat + 25_000, providerBalance: before.providerBalance + 25_000, services: ['betting', 'exam'] });
+    expect(after).toMatchObject({
+      ledgerFloat: before.ledgerFloat + 25_000,
+      providerBalance: before.providerBalance + 25_000,
+      services: ['betting', 'exam'],
+    });
 
     const u = await buyer(h, 5000);
-    const res = await call(h, 'POST', '/api/v1/fundBet', { betting_company: 'bet9ja', customer_id: 'BET2222', amount: 500, pin: PIN }, { token: u.token });
+    const res = await call(
+      h,
+      'POST',
+      '/api/v1/fundBet',
+      { betting_company: 'bet9ja', customer_id: 'BET2222', amount: 500, pin: PIN },
+      { token: u.token },
+    );
     const id = res.json().transaction.id;
     const early = await call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id }, { token: admin.token });
     expect(early.json()).toMatchObject({ providerStatus: 'pending', transaction: { status: 'processing' } });
     h.clock.advance(5000);
     const late = await call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id }, { token: admin.token });
-    expect(late.json()).toMatchObject({ providerStatus: 'delivered', transaction: { status: 'success', customerName: 'Sandbox Punter 2222' } });
+    expect(late.json()).toMatchObject({
+      providerStatus: 'delivered',
+      transaction: { status: 'success', customerName: 'Sandbox Punter 2222' },
+    });
     expect((await call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id }, { token: u.token })).statusCode).toBe(403);
 
     // A provider that keeps answering "unknown" (5000: HTTP 5xx and nothing recorded, inside the grace period)
     // is listed for an operator after VTU_STUCK_AFTER_MS instead of being guessed.
-    const s = await call(h, 'POST', '/api/v1/fundBet', { betting_company: 'bet9ja', customer_id: 'BET5000', amount: 500, pin: PIN }, { token: u.token });
+    const s = await call(
+      h,
+      'POST',
+      '/api/v1/fundBet',
+      { betting_company: 'bet9ja', customer_id: 'BET5000', amount: 500, pin: PIN },
+      { token: u.token },
+    );
     expect(s.json().transaction.status).toBe('processing');
     const stuck0 = await call(h, 'GET', '/_serverFn/adminListStuckVtuTransactionsBearerAdmin', undefined, { token: admin.token });
     expect(stuck0.json().items.map((t: any) => t.id)).not.toContain(s.json().transaction.id);
@@ -287,10 +437,19 @@ describe('operators', () => {
     // The operator confirms with the provider out of band and resolves it: refunded once, audited.
     const balance = await walletBalance(h, u.id);
     const resolve = (outcome: string) =>
-      call(h, 'POST', '/_serverFn/adminResolveVtuTransactionBearerAdmin', { id: s.json().transaction.id, outcome, note: 'provider support: never received' }, { token });
+      call(
+        h,
+        'POST',
+        '/_serverFn/adminResolveVtuTransactionBearerAdmin',
+        { id: s.json().transaction.id, outcome, note: 'provider support: never received' },
+        { token },
+      );
     const r1 = await resolve('failed');
     expect(r1.statusCode, r1.body).toBe(200);
-    expect(r1.json().transaction).toMatchObject({ status: 'failed', failureReason: 'Resolved by an operator: provider support: never received' });
+    expect(r1.json().transaction).toMatchObject({
+      status: 'failed',
+      failureReason: 'Resolved by an operator: provider support: never received',
+    });
     expect(await walletBalance(h, u.id)).toBe(balance + 500);
     expect((await resolve('delivered')).statusCode).toBe(409);
     const audit = await rows(h.app.services.db, sql`SELECT action FROM audit_log WHERE subject_id = ${s.json().transaction.id}`);

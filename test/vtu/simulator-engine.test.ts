@@ -17,8 +17,19 @@ afterAll(async () => h.close());
 
 let seq = 0;
 const provider = () => `t${Date.now().toString(36)}${seq++}`;
-const order = (p: string, requestId: string, recipient = '08031234567', amount = 10_000n) => ({ provider: p, requestId, service: 'airtime', recipient, product: 'mtn', amount });
-const ordersOf = (p: string) => rows<{ request_id: string; status: string }>(h.app.services.db, sql`SELECT request_id, status FROM sandbox_vtu_orders WHERE provider = ${p} ORDER BY request_id`);
+const order = (p: string, requestId: string, recipient = '08031234567', amount = 10_000n) => ({
+  provider: p,
+  requestId,
+  service: 'airtime',
+  recipient,
+  product: 'mtn',
+  amount,
+});
+const ordersOf = (p: string) =>
+  rows<{ request_id: string; status: string }>(
+    h.app.services.db,
+    sql`SELECT request_id, status FROM sandbox_vtu_orders WHERE provider = ${p} ORDER BY request_id`,
+  );
 
 describe('placing an order', () => {
   it('refuses an order the float does not cover and leaves no trace; the same request id goes through once funded', async () => {

@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const airtime = (last4: string, amount = 300) => call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn(last4), amount, pin: PIN }, { token: u.token });
+const airtime = (last4: string, amount = 300) =>
+  call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn(last4), amount, pin: PIN }, { token: u.token });
 
 it('5xx: stays processing, is not refunded inside the grace period, then refunded once when the provider has no record', async () => {
   const before = await walletBalance(h, u.id);
@@ -38,7 +39,13 @@ it('5xx: stays processing, is not refunded inside the grace period, then refunde
 
 it('5xx from provider A is not a definite failure: no fallback to B', async () => {
   const plans = (await call(h, 'GET', '/api/v1/listDataPlans', { network: 'mtn' }, { token: u.token })).json().items;
-  const res = await call(h, 'POST', '/api/v1/buyData', { network: 'mtn', plan_id: plans[0].plan_id, phone: mtn('5000'), amount: plans[0].price, pin: PIN }, { token: u.token });
+  const res = await call(
+    h,
+    'POST',
+    '/api/v1/buyData',
+    { network: 'mtn', plan_id: plans[0].plan_id, phone: mtn('5000'), amount: plans[0].price, pin: PIN },
+    { token: u.token },
+  );
   const tx = res.json().transaction;
   expect(tx).toMatchObject({ status: 'processing', provider: 'a' });
   await reconcile(h);
@@ -55,7 +62,13 @@ it('malformed JSON: unknown, then the requery finds it delivered (no refund, one
     const res =
       path === 'c'
         ? await airtime('6666')
-        : await call(h, 'POST', '/api/v1/fundBet', { betting_company: 'betking', customer_id: 'BK6666', amount: 400, pin: PIN }, { token: u.token });
+        : await call(
+            h,
+            'POST',
+            '/api/v1/fundBet',
+            { betting_company: 'betking', customer_id: 'BK6666', amount: 400, pin: PIN },
+            { token: u.token },
+          );
     const tx = res.json().transaction;
     expect(tx.status).toBe('processing');
     await reconcile(h);
@@ -78,10 +91,14 @@ it('slow but inside the timeout: delivered in the same request; slower than the 
 it('just-in-time float: a low-float refusal funds the provider from the collections pool and retries the same request id', async () => {
   const db = h.app.services.db;
   await db.execute(sql`UPDATE sandbox_vtu_floats SET balance = 0 WHERE provider = 'c'`);
-  const fundingsBefore = (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'vtu_float_funding'`))[0].n;
+  const fundingsBefore = (
+    await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'vtu_float_funding'`)
+  )[0].n;
   const tx = (await airtime('1234', 800)).json().transaction;
   expect(tx.status).toBe('success');
-  const fundingsAfter = (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'vtu_float_funding'`))[0].n;
+  const fundingsAfter = (
+    await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'vtu_float_funding'`)
+  )[0].n;
   expect(fundingsAfter).toBe(fundingsBefore + 1);
   expect(await simulatorOrders(h, await requestIdOf(h, tx.id))).toEqual([{ provider: 'c', status: 'delivered' }]);
   // Our ledger's float and the provider's own balance differ only by what we zeroed by hand.
@@ -111,12 +128,24 @@ it('a catalogue outage serves the last copy, or 502 when there is none', async (
 });
 
 it('the simulators check credentials and show their delivery record', async () => {
-  const bad = await h.app.inject({ method: 'POST', url: '/sandbox/providers/c/api/pay', headers: { 'api-key': 'wrong', 'secret-key': 'wrong' }, payload: { request_id: '202601151000X' } });
+  const bad = await h.app.inject({
+    method: 'POST',
+    url: '/sandbox/providers/c/api/pay',
+    headers: { 'api-key': 'wrong', 'secret-key': 'wrong' },
+    payload: { request_id: '202601151000X' },
+  });
   expect(bad.statusCode).toBe(401);
-  expect((await h.app.inject({ method: 'GET', url: '/sandbox/providers/a/api/data/plans', headers: { authorization: 'Token nope' } })).statusCode).toBe(401);
+  expect(
+    (await h.app.inject({ method: 'GET', url: '/sandbox/providers/a/api/data/plans', headers: { authorization: 'Token nope' } }))
+      .statusCode,
+  ).toBe(401);
   expect((await h.app.inject({ method: 'GET', url: '/sandbox/providers/d/api/v1/balance' })).statusCode).toBe(401);
   const fresh = await buyer(h, 1000); // the clock has moved past the first user's access token
-  const tx = (await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 150, pin: PIN }, { token: fresh.token })).json().transaction;
+  const tx = (
+    await call(h, 'POST', '/api/v1/buyAirtime', { network: 'mtn', phone: mtn('1234'), amount: 150, pin: PIN }, { token: fresh.token })
+  ).json().transaction;
   const rec = await h.app.inject({ method: 'GET', url: `/sandbox/vtu/deliveries?requestId=${await requestIdOf(h, tx.id)}` });
-  expect(rec.json().items).toEqual([expect.objectContaining({ provider: 'c', service: 'airtime', recipient: mtn('1234'), status: 'delivered', amount: 150 })]);
+  expect(rec.json().items).toEqual([
+    expect.objectContaining({ provider: 'c', service: 'airtime', recipient: mtn('1234'), status: 'delivered', amount: 150 }),
+  ]);
 });

@@ -4,7 +4,7 @@ import { TOTP } from 'otpauth';
 import { adminToken, api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, PNG, typeCode } from './support';
 
 /**
- * A customer's journey through the app (issue #19), in a real browser against a real server, found by labels and
+ * A customer's journey through the app, in a real browser against a real server, found by labels and
  * roles: sign-up by e-mail code, transaction PIN, Tier 1 with the fake camera (operator approval through the API),
  * funding through the sandbox checkout, airtime (success, 1111 failed and refunded, 2222 processing then success
  * without reload), the receipt, Tier 2, a transfer with step-up, the inbox, a push message shown by the service
@@ -53,7 +53,6 @@ test('a customer signs up, verifies, funds, buys, transfers and reads offline', 
   await page.getByLabel('Confirmation code').last().fill(enrolmentCode);
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('An authenticator app protects your account.')).toBeVisible();
-
 
   // Tier 1: three frames from the fake camera, approved by the operator through the API.
   await nav(page, 'Verification');
@@ -177,7 +176,13 @@ test('a customer signs up, verifies, funds, buys, transfers and reads offline', 
   const naira = (n: number) => `₦${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const balance = naira((body.balance ?? body.data?.balance) as number);
   await expect(page.getByTestId('balance')).toHaveText(balance);
-  await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('vtu.offline') ?? 'null')?.balance as number | undefined).then((b) => (b === undefined ? '' : naira(b)))).toBe(balance);
+  await expect
+    .poll(() =>
+      page
+        .evaluate(() => JSON.parse(localStorage.getItem('vtu.offline') ?? 'null')?.balance as number | undefined)
+        .then((b) => (b === undefined ? '' : naira(b))),
+    )
+    .toBe(balance);
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId('offline-banner')).toBeVisible();
@@ -214,9 +219,13 @@ async function deliverPush(page: Page, cdp: CDPSession, payload: Record<string, 
   const id = await registrationId;
   const titles = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title));
   await expect
-    .poll(async () => {
-      if (!(await titles()).includes(payload.title)) await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data: JSON.stringify(payload) });
-      return titles();
-    }, { timeout: 20_000, intervals: [500, 1000, 2000] })
+    .poll(
+      async () => {
+        if (!(await titles()).includes(payload.title))
+          await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data: JSON.stringify(payload) });
+        return titles();
+      },
+      { timeout: 20_000, intervals: [500, 1000, 2000] },
+    )
     .toContain(payload.title);
 }

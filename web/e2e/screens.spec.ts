@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { adminToken, api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, PNG } from './support';
 
 /**
- * The other areas (issue #19) in a real browser: electricity with the meter check and the token shown large,
+ * The other areas in a real browser: electricity with the meter check and the token shown large,
  * exam PINs, rewards and savings, orders and the support chat, another language; axe on each screen and both widths.
  * The customer is prepared through the API (Tier 1 by the operator, the wallet credited by an operator
  * adjustment, the PIN with an e-mailed step-up) so this journey starts where the first one ends.
@@ -14,16 +14,33 @@ test('bills, rewards, orders and languages', async ({ page, request }) => {
   const token = await apiSignIn(request, email);
   const me = (await api(request, token, 'getProfileBearerSettings', {}, 'GET')).profile;
   const frames = [];
-  for (let i = 0; i < 3; i++) frames.push((await api(request, token, 'uploadKycFileBearerKYC', { fileName: `f${i}.png`, contentType: 'image/png', contentBase64: PNG.toString('base64') })).path);
+  for (let i = 0; i < 3; i++)
+    frames.push(
+      (
+        await api(request, token, 'uploadKycFileBearerKYC', {
+          fileName: `f${i}.png`,
+          contentType: 'image/png',
+          contentBase64: PNG.toString('base64'),
+        })
+      ).path,
+    );
   await api(request, token, 'submitTier3KycBearerKYC', { frames });
   await approveKyc(request, admin, email, 1);
   await api(request, admin, 'adminAdjustWalletBearerAdmin', { userId: me.id, amount: 20_000, reason: 'e2e funding' });
   const since = Date.now();
   await api(request, token, 'sendStepupEmailCodeBearer2FA');
-  const grant = (await api(request, token, 'verifyStepupChallengeBearer2FA', { totpCode: await newestCode(request, email, 'mailbox', since - 1) })).grantToken;
-  const pinRes = await request.post('/_serverFn/setTransactionPinFnBearerSettings', { data: { data: { pin: '1357' } }, headers: { authorization: `Bearer ${token}`, 'x-grant-token': grant } });
+  const grant = (
+    await api(request, token, 'verifyStepupChallengeBearer2FA', { totpCode: await newestCode(request, email, 'mailbox', since - 1) })
+  ).grantToken;
+  const pinRes = await request.post('/_serverFn/setTransactionPinFnBearerSettings', {
+    data: { data: { pin: '1357' } },
+    headers: { authorization: `Bearer ${token}`, 'x-grant-token': grant },
+  });
   expect((await pinRes.json()).ok).toBe(true);
-  const loginPin = await request.post('/_serverFn/setLoginPinBearerAuth', { data: { data: { pin: '864209' } }, headers: { authorization: `Bearer ${token}`, 'x-grant-token': grant } });
+  const loginPin = await request.post('/_serverFn/setLoginPinBearerAuth', {
+    data: { data: { pin: '864209' } },
+    headers: { authorization: `Bearer ${token}`, 'x-grant-token': grant },
+  });
   expect((await loginPin.json()).ok).toBe(true);
 
   // Sign in in the browser with the login PIN (a second session of the same person); a wrong PIN is refused first.

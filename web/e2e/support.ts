@@ -5,7 +5,12 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** Helpers for the journeys: sandbox mailboxes, the operator's API calls, axe and screenshots at two widths. */
-export async function newestCode(request: APIRequestContext, to: string, channel: 'mailbox' | 'sms' = 'mailbox', after = 0): Promise<string> {
+export async function newestCode(
+  request: APIRequestContext,
+  to: string,
+  channel: 'mailbox' | 'sms' = 'mailbox',
+  after = 0,
+): Promise<string> {
   for (let i = 0; i < 50; i++) {
     const box = await (await request.get(`/sandbox/${channel}?to=${encodeURIComponent(to)}`)).json();
     const item = box.items.find((m: { createdAt: string }) => Date.parse(m.createdAt) > after);
@@ -41,10 +46,18 @@ export function adminToken(request: APIRequestContext, email: string): Promise<s
   return admins.get(email)!;
 }
 
-export async function api(request: APIRequestContext, token: string, name: string, data: Record<string, unknown> = {}, method: 'GET' | 'POST' = 'POST') {
+export async function api(
+  request: APIRequestContext,
+  token: string,
+  name: string,
+  data: Record<string, unknown> = {},
+  method: 'GET' | 'POST' = 'POST',
+) {
   const res =
     method === 'GET'
-      ? await request.get(`/_serverFn/${name}?${new URLSearchParams(data as Record<string, string>)}`, { headers: { authorization: `Bearer ${token}` } })
+      ? await request.get(`/_serverFn/${name}?${new URLSearchParams(data as Record<string, string>)}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
       : await request.post(`/_serverFn/${name}`, { data: { data }, headers: { authorization: `Bearer ${token}` } });
   const body = await res.json();
   if (!body.ok) throw new Error(`${name}: ${JSON.stringify(body)}`);
@@ -54,7 +67,13 @@ export async function api(request: APIRequestContext, token: string, name: strin
 /** The operator approves the newest pending KYC submission of `email` for `tier` (through the API). */
 export async function approveKyc(request: APIRequestContext, adminToken: string, email: string, tier: number) {
   for (let i = 0; i < 50; i++) {
-    const list = await api(request, adminToken, 'adminListKycSubmissionsBearerAdmin', { status: 'pending', tier: String(tier), limit: '100' }, 'GET');
+    const list = await api(
+      request,
+      adminToken,
+      'adminListKycSubmissionsBearerAdmin',
+      { status: 'pending', tier: String(tier), limit: '100' },
+      'GET',
+    );
     const mine = list.items.find((s: { email: string }) => s.email === email);
     if (mine) return api(request, adminToken, 'adminReviewKycBearerAdmin', { submissionId: mine.id, decision: 'approve' });
     await new Promise((r) => setTimeout(r, 200));

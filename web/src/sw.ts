@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The service worker (issue #19): caches the app shell so the app opens offline, shows web push notifications and
+ * The service worker: caches the app shell so the app opens offline, shows web push notifications and
  * opens the right screen when one is tapped. It never caches API answers: the offline view's balance comes from
  * the app's own small snapshot, and nothing personal is kept here.
  */
@@ -69,7 +69,9 @@ self.addEventListener('push', (event) => {
     payload = { body: event.data?.text() };
   }
   const url = payload.url ?? payload.data?.url ?? '/notifications';
-  event.waitUntil(self.registration.showNotification(payload.title ?? 'VTU Wallet', { body: payload.body ?? '', icon: '/icon-192.png', data: { url } }));
+  event.waitUntil(
+    self.registration.showNotification(payload.title ?? 'VTU Wallet', { body: payload.body ?? '', icon: '/icon-192.png', data: { url } }),
+  );
 });
 
 self.addEventListener('notificationclick', (event) => {

@@ -44,7 +44,13 @@ export const growthOperations = [
     suffix: 'BearerGrowth',
     method: 'POST',
     purpose: 'acknowledge a milestone',
-    input: z.object({ threshold: z.number({ error: 'threshold must be a number' }).int('threshold must be a whole number').min(1, 'threshold must be at least 1').max(100_000) }),
+    input: z.object({
+      threshold: z
+        .number({ error: 'threshold must be a number' })
+        .int('threshold must be a whole number')
+        .min(1, 'threshold must be at least 1')
+        .max(100_000),
+    }),
     output: z.object({ threshold: z.number(), acknowledgedAt: z.string() }),
     handler: async (input, ctx) => ctx.services.growth.ackMilestone(ctx.user.id, input.threshold),
   }),

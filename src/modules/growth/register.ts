@@ -28,7 +28,16 @@ export interface GrowthArea {
 }
 
 /** Creates the growth, savings and loan services and subscribes them to the domain events they react to. */
-export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; jobs: JobQueue; log: Logger; walletLimits: WalletLimits }): GrowthArea {
+export function createGrowthArea(deps: {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  events: EventBus;
+  notifier: Notifier;
+  jobs: JobQueue;
+  log: Logger;
+  walletLimits: WalletLimits;
+}): GrowthArea {
   const growthSettings = createSettingsStore(deps);
   const growth = createGrowthService({ ...deps, settings: growthSettings });
   const savings = createSavingsService({ ...deps, settings: growthSettings });
@@ -36,26 +45,31 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
   // Each subscriber runs in a savepoint: a fault in a bonus or an auto-repayment is logged and undone on its
   // own, and never rolls back the sign-up, delivered purchase or credit that emitted the event.
   // A subscriber's `applies` check (EventBus.on) runs outside the savepoint: when it says no, the savepoint's two
-  // round trips inside the emitter's transaction are skipped (issue 11: every transfer and top-up credit emits).
+  // round trips inside the emitter's transaction are skipped (every transfer and top-up credit emits).
   const handlers = new Map<EventName, (exec: Executor, e: any) => Promise<void>>();
   const retryPayload = (e: object) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
-  const isolated =
-    <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>) => {
-      handlers.set(name, fn);
-      return async (exec: Executor, e: DomainEvents[E]) => {
-        try {
-          await asTx(exec).transaction((sp) => fn(sp, e));
-        } catch (err) {
-          // A lost bonus or repayment is money owed: retry it through the job queue (backoff, then the dead list
-          // operators see), enqueued in the emitter's transaction so it exists only if the change commits.
-          deps.log.error({ err, event: name, userId: e.userId }, 'growth subscriber failed; the emitting change is kept and the subscriber is retried by a job');
-          await deps.jobs.enqueue(exec, GROWTH_EVENT_RETRY, { event: name, payload: retryPayload(e) });
-        }
-      };
+  const isolated = <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>) => {
+    handlers.set(name, fn);
+    return async (exec: Executor, e: DomainEvents[E]) => {
+      try {
+        await asTx(exec).transaction((sp) => fn(sp, e));
+      } catch (err) {
+        // A lost bonus or repayment is money owed: retry it through the job queue (backoff, then the dead list
+        // operators see), enqueued in the emitter's transaction so it exists only if the change commits.
+        deps.log.error(
+          { err, event: name, userId: e.userId },
+          'growth subscriber failed; the emitting change is kept and the subscriber is retried by a job',
+        );
+        await deps.jobs.enqueue(exec, GROWTH_EVENT_RETRY, { event: name, payload: retryPayload(e) });
+      }
     };
+  };
   deps.jobs.register({
     name: GROWTH_EVENT_RETRY,
-    payload: z.object({ event: z.enum(['user.created', 'vtu.succeeded', 'wallet.credited', 'account.closed']), payload: z.record(z.string(), z.unknown()) }),
+    payload: z.object({
+      event: z.enum(['user.created', 'vtu.succeeded', 'wallet.credited', 'account.closed']),
+      payload: z.record(z.string(), z.unknown()),
+    }),
     maxAttempts: 8,
     backoffMs: 30_000,
     handler: async ({ event, payload }) => {
@@ -66,7 +80,10 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
       await deps.db.transaction((tx) => fn(tx, e));
     },
   });
-  deps.events.on('user.created', isolated('user.created', (tx, e) => growth.onUserCreated(tx, e)));
+  deps.events.on(
+    'user.created',
+    isolated('user.created', (tx, e) => growth.onUserCreated(tx, e)),
+  );
   // A purchase delivered by one autocommit statement (the VTU settle) carries the subscriber's first statement as
   // riders: the purchase is recorded and, when the rest has something to do (a referral to qualify, a locked
   // referral balance), the same statement writes a growth.eventRetry job for it, due a minute later. The rest then
@@ -87,12 +104,27 @@ export function createGrowthArea(deps: { db: Db; clock: Clock; ledger: Ledger; e
           await deps.jobs.markDone(tx, jobId);
         });
       } catch (err) {
-        deps.log.error({ err, event: 'vtu.succeeded', userId: e.userId, jobId }, 'growth subscriber failed after a delivered purchase; its job retries it');
+        deps.log.error(
+          { err, event: 'vtu.succeeded', userId: e.userId, jobId },
+          'growth subscriber failed after a delivered purchase; its job retries it',
+        );
       }
     },
   };
-  deps.events.on('vtu.succeeded', isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)), undefined, vtuRide);
-  deps.events.on('wallet.credited', isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e)), (userId) => loans.hasOpenLoanSql(userId));
-  deps.events.on('account.closed', isolated('account.closed', (tx, e) => growth.onAccountClosed(tx, e)));
+  deps.events.on(
+    'vtu.succeeded',
+    isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)),
+    undefined,
+    vtuRide,
+  );
+  deps.events.on(
+    'wallet.credited',
+    isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e)),
+    (userId) => loans.hasOpenLoanSql(userId),
+  );
+  deps.events.on(
+    'account.closed',
+    isolated('account.closed', (tx, e) => growth.onAccountClosed(tx, e)),
+  );
   return { growthSettings, growth, savings, loans };
 }

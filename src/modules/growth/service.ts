@@ -34,7 +34,15 @@ export function checkinReward(s: GrowthSettings, streakDay: number): bigint {
   return toKobo(s.checkinReward) + toKobo(s.checkinStreakBonus) * BigInt(extraDays);
 }
 
-export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; settings: GrowthSettingsStore; log: Logger }) {
+export function createGrowthService(deps: {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  events: EventBus;
+  notifier: Notifier;
+  settings: GrowthSettingsStore;
+  log: Logger;
+}) {
   const { db, clock, ledger, events, notifier, settings, log } = deps;
 
   async function ensureCode(userId: string): Promise<string> {
@@ -42,13 +50,18 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
       const found = await one<{ code: string }>(db, sql`SELECT code FROM referral_codes WHERE user_id = ${userId}`);
       if (found) return found.code;
       // A collision on the code (or a parallel first call for the same user) inserts nothing; look again.
-      await db.execute(sql`INSERT INTO referral_codes (user_id, code, created_at) VALUES (${userId}, ${newCode()}, ${clock.now()}) ON CONFLICT DO NOTHING`);
+      await db.execute(
+        sql`INSERT INTO referral_codes (user_id, code, created_at) VALUES (${userId}, ${newCode()}, ${clock.now()}) ON CONFLICT DO NOTHING`,
+      );
     }
     throw new Error('referral code generation kept colliding');
   }
 
   async function totalSpent(exec: Executor, userId: string): Promise<bigint> {
-    const r = await one<{ s: string }>(exec, sql`SELECT COALESCE(SUM(amount_kobo), 0)::text AS s FROM growth_purchases WHERE user_id = ${userId}`);
+    const r = await one<{ s: string }>(
+      exec,
+      sql`SELECT COALESCE(SUM(amount_kobo), 0)::text AS s FROM growth_purchases WHERE user_id = ${userId}`,
+    );
     return BigInt(r?.s ?? '0');
   }
 
@@ -75,12 +88,20 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
         { account: { user: userId, kind: 'wallet' }, amount: locked },
       ],
     });
-    await notifier.emit(tx, { userId, kind: 'general', title: 'Referral bonus unlocked', body: `${formatNaira(locked)} of referral bonus is now in your wallet.` });
+    await notifier.emit(tx, {
+      userId,
+      kind: 'general',
+      title: 'Referral bonus unlocked',
+      body: `${formatNaira(locked)} of referral bonus is now in your wallet.`,
+    });
     await events.emit(tx, 'wallet.credited', { userId, amount: locked, source: 'other', reference });
   }
 
   async function awardMilestones(tx: Tx, referrerId: string, s: GrowthSettings): Promise<void> {
-    const c = await one<{ n: number }>(tx, sql`SELECT COUNT(*)::int AS n FROM referrals WHERE referrer_id = ${referrerId} AND status = 'rewarded'`);
+    const c = await one<{ n: number }>(
+      tx,
+      sql`SELECT COUNT(*)::int AS n FROM referrals WHERE referrer_id = ${referrerId} AND status = 'rewarded'`,
+    );
     const count = c?.n ?? 0;
     for (const m of [...s.milestones].sort((a, b) => a.threshold - b.threshold)) {
       if (m.threshold > count) break;
@@ -116,7 +137,12 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
    * balance, locked in unlockReferralIfEarned's order). `recorded`: the purchase is already recorded (`${p}ins` is one
    * row). `from`: the purchase is recorded only when it has a row.
    */
-  function firstCtes(e: { userId: string; transactionId: string; amount: bigint; service: string }, p: string, from?: SQL, recorded = false): SQL {
+  function firstCtes(
+    e: { userId: string; transactionId: string; amount: bigint; service: string },
+    p: string,
+    from?: SQL,
+    recorded = false,
+  ): SQL {
     const name = (n: string) => sql.raw(`${p}${n}`);
     const wallet = accountCode({ user: e.userId, kind: 'wallet' });
     const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
@@ -189,7 +215,10 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
      * `recorded` the purchase was recorded by the statement that delivered it (vtuSucceededCtes): this is the rest,
      * and safe to run again (the referral is qualified by a guarded UPDATE, the unlock moves what is locked).
      */
-    async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string; recorded?: boolean }): Promise<void> {
+    async onVtuSucceeded(
+      exec: Executor,
+      e: { userId: string; transactionId: string; amount: bigint; service: string; recorded?: boolean },
+    ): Promise<void> {
       const tx = asTx(exec);
       const now = clock.now();
       // One statement: record the purchase (once per transaction) and read the buyer's pending referral. Without one,
@@ -253,7 +282,10 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
                    COUNT(*) FILTER (WHERE status = 'capped')::int AS capped, COALESCE(SUM(reward_kobo), 0)::text AS earned
             FROM referrals WHERE referrer_id = ${userId}`,
       );
-      const milestoneSum = await one<{ s: string }>(db, sql`SELECT COALESCE(SUM(bonus_kobo), 0)::text AS s FROM referral_milestones WHERE user_id = ${userId}`);
+      const milestoneSum = await one<{ s: string }>(
+        db,
+        sql`SELECT COALESCE(SUM(bonus_kobo), 0)::text AS s FROM referral_milestones WHERE user_id = ${userId}`,
+      );
       const recent = await rows<{ email: string; username: string | null; status: string; created_at: Date }>(
         db,
         sql`SELECT u.email, u.username, r.status, r.created_at FROM referrals r JOIN users u ON u.id = r.invitee_id
@@ -271,7 +303,11 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
         earnedBonus: toNaira(BigInt(counts?.earned ?? '0') + BigInt(milestoneSum?.s ?? '0')),
         bonusPerInvitee: s.referralBonus,
         unlock: { rule: 'own_purchases' as const, required: toNaira(required), spent: toNaira(spent), met: spent >= required },
-        recentInvitees: recent.map((r) => ({ name: r.username ? `@${r.username}` : maskEmail(r.email), status: r.status, joinedAt: iso(r.created_at)! })),
+        recentInvitees: recent.map((r) => ({
+          name: r.username ? `@${r.username}` : maskEmail(r.email),
+          status: r.status,
+          joinedAt: iso(r.created_at)!,
+        })),
       };
     },
 
@@ -282,7 +318,10 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
         sql`SELECT threshold, bonus_kobo::text AS bonus_kobo, reached_at FROM referral_milestones
             WHERE user_id = ${userId} AND acknowledged_at IS NULL ORDER BY threshold`,
       );
-      const c = await one<{ n: number }>(db, sql`SELECT COUNT(*)::int AS n FROM referrals WHERE referrer_id = ${userId} AND status = 'rewarded'`);
+      const c = await one<{ n: number }>(
+        db,
+        sql`SELECT COUNT(*)::int AS n FROM referrals WHERE referrer_id = ${userId} AND status = 'rewarded'`,
+      );
       const count = c?.n ?? 0;
       const next = [...s.milestones].sort((a, b) => a.threshold - b.threshold).find((m) => m.threshold > count);
       return {
@@ -301,7 +340,10 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
       );
       if (upd) return { threshold, acknowledgedAt: iso(upd.acknowledged_at)! };
       // Acknowledging twice is harmless (a retried tap); a milestone not reached is not found.
-      const done = await one<{ acknowledged_at: Date }>(db, sql`SELECT acknowledged_at FROM referral_milestones WHERE user_id = ${userId} AND threshold = ${threshold}`);
+      const done = await one<{ acknowledged_at: Date }>(
+        db,
+        sql`SELECT acknowledged_at FROM referral_milestones WHERE user_id = ${userId} AND threshold = ${threshold}`,
+      );
       if (!done) throw notFound('Milestone');
       return { threshold, acknowledgedAt: iso(done.acknowledged_at)! };
     },
@@ -311,7 +353,10 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
       const now = clock.now();
       const today = lagosDate(now);
       const yesterday = lagosDate(new Date(now.getTime() - DAY));
-      const last = await one<{ day: string; streak: number }>(db, sql`SELECT day::text AS day, streak FROM checkins WHERE user_id = ${userId} ORDER BY day DESC LIMIT 1`);
+      const last = await one<{ day: string; streak: number }>(
+        db,
+        sql`SELECT day::text AS day, streak FROM checkins WHERE user_id = ${userId} ORDER BY day DESC LIMIT 1`,
+      );
       const streak = last && (last.day === today || last.day === yesterday) ? last.streak : 0;
       const accrued = (await ledger.userBalances(db, userId)).bonus_locked;
       const min = toKobo(s.checkinMinWithdrawal);
@@ -333,7 +378,10 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
         const now = clock.now();
         const today = lagosDate(now);
         const yesterday = lagosDate(new Date(now.getTime() - DAY));
-        const last = await one<{ day: string; streak: number }>(tx, sql`SELECT day::text AS day, streak FROM checkins WHERE user_id = ${userId} ORDER BY day DESC LIMIT 1`);
+        const last = await one<{ day: string; streak: number }>(
+          tx,
+          sql`SELECT day::text AS day, streak FROM checkins WHERE user_id = ${userId} ORDER BY day DESC LIMIT 1`,
+        );
         if (last?.day === today) throw new AppError('CONFLICT', "Today's check-in is already claimed; come back tomorrow");
         const streak = last?.day === yesterday ? last.streak + 1 : 1;
         const reward = checkinReward(s, streak);
@@ -370,7 +418,10 @@ export function createGrowthService(deps: { db: Db; clock: Clock; ledger: Ledger
         const accrued = await lockedBalance(tx, userId, 'bonus_locked');
         const min = toKobo(s.checkinMinWithdrawal);
         if (accrued <= 0n || accrued < min) {
-          throw new AppError('AMOUNT_OUT_OF_RANGE', `You can withdraw once your check-in bonus reaches ${formatNaira(min)}; you have ${formatNaira(accrued)}`);
+          throw new AppError(
+            'AMOUNT_OUT_OF_RANGE',
+            `You can withdraw once your check-in bonus reaches ${formatNaira(min)}; you have ${formatNaira(accrued)}`,
+          );
         }
         const reference = prefixedId('chw');
         await ledger.post(tx, {

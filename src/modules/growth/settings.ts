@@ -11,7 +11,13 @@ import { nairaAmount } from '../../kernel/money.js';
  * "Growth, savings and loans"). Money values are naira as on the wire; percentages are per cent.
  * Stored one key per row in growth_settings; a missing key means the default below.
  */
-const naira = (max: number) => z.number().finite().min(0).max(max).refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'at most 2 decimals');
+const naira = (max: number) =>
+  z
+    .number()
+    .finite()
+    .min(0)
+    .max(max)
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'at most 2 decimals');
 const pct = (max: number) => z.number().finite().min(0).max(max);
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
@@ -117,7 +123,7 @@ const deepFreeze = <T>(o: T): T => {
 
 /**
  * Settings are read on every delivered purchase and loan check, and change a few times a year: each instance keeps
- * them in memory (issue 11), kept right by invalidation as the session cache is (migration 0602 announces every
+ * them in memory, kept right by invalidation as the session cache is (migration 0602 announces every
  * write at commit; this instance also forgets its copy right after its own update commits). While the feed is down
  * nothing is kept, and a generation counter stops a read that raced a change from being kept. The copy is frozen:
  * callers share it.

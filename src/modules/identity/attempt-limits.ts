@@ -3,7 +3,7 @@ import { one, type Db } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 
 /**
- * Attempt counters that hold under concurrency (issue #22, finding 2): a try is reserved by one conditional upsert
+ * Attempt counters that hold under concurrency: a try is reserved by one conditional upsert
  * before the check it guards, so however many requests arrive at once, at most `max` tries per lock are checked.
  * A failed try keeps its reservation and the one that used the last try sets the lock (doubling with each repeat
  * when `doubling`); a successful try starts the count again.

@@ -29,26 +29,30 @@ export const phoneInput = z
 
 export const otpCodeInput = z.string({ error: 'code is required' }).regex(/^\d{6}$/, 'code must be 6 digits');
 
-export const sessionOutput = z.object({
-  accessToken: z.string(),
-  refreshToken: z.string(),
-  tokenType: z.literal('bearer'),
-  expiresIn: z.number(),
-  expiresAt: z.string(),
-  user: z.object({ id: z.string(), email: z.string(), username: z.string().nullable() }),
-}).meta({ id: 'Session' });
+export const sessionOutput = z
+  .object({
+    accessToken: z.string(),
+    refreshToken: z.string(),
+    tokenType: z.literal('bearer'),
+    expiresIn: z.number(),
+    expiresAt: z.string(),
+    user: z.object({ id: z.string(), email: z.string(), username: z.string().nullable() }),
+  })
+  .meta({ id: 'Session' });
 
-export const profileOutput = z.object({
-  id: z.string(),
-  email: z.string(),
-  username: z.string().nullable(),
-  fullName: z.string().nullable(),
-  phone: z.string().nullable(),
-  phoneVerified: z.boolean(),
-  kycTier: z.number(),
-  role: z.enum(['user', 'admin']),
-  createdAt: z.string(),
-}).meta({ id: 'Profile' });
+export const profileOutput = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    username: z.string().nullable(),
+    fullName: z.string().nullable(),
+    phone: z.string().nullable(),
+    phoneVerified: z.boolean(),
+    kycTier: z.number(),
+    role: z.enum(['user', 'admin']),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Profile' });
 
 export const identityOperations = [
   defineOperation({
@@ -84,7 +88,12 @@ export const identityOperations = [
     input: z.object({
       email: emailInput,
       code: otpCodeInput,
-      referralCode: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{4,16}$/, 'referralCode must be 4-16 letters or digits').optional(),
+      referralCode: z
+        .string()
+        .trim()
+        .toUpperCase()
+        .regex(/^[A-Z0-9]{4,16}$/, 'referralCode must be 4-16 letters or digits')
+        .optional(),
     }),
     output: z.object({ session: sessionOutput }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'ACCOUNT_CLOSED'],
@@ -136,7 +145,12 @@ export const identityOperations = [
     purpose: 'update username, full name or phone (replacing a verified phone needs a step-up grant: X-Grant-Token)',
     input: z.object({
       username: usernameInput.optional(),
-      fullName: z.string().trim().min(2, 'fullName must be at least 2 characters').max(100, 'fullName must be at most 100 characters').optional(),
+      fullName: z
+        .string()
+        .trim()
+        .min(2, 'fullName must be at least 2 characters')
+        .max(100, 'fullName must be at most 100 characters')
+        .optional(),
       phone: phoneInput.optional(),
     }),
     output: z.object({ profile: profileOutput }),
@@ -144,17 +158,27 @@ export const identityOperations = [
     handler: async (input, ctx) => {
       const current = (await ctx.services.identity.getUser(ctx.services.db, ctx.user.id))!;
       const replacesVerifiedPhone = input.phone !== undefined && input.phone !== current.phone && Boolean(current.phone_verified_at);
-      // Replacing a verified phone is a credential change (issue #22): a recent proof, and the owner is told.
+      // Replacing a verified phone is a credential change: a recent proof, and the owner is told.
       if (replacesVerifiedPhone) await ctx.services.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
       const u = await ctx.services.identity.updateProfile(ctx.user.id, input);
-      if (replacesVerifiedPhone) await ctx.services.db.transaction((tx) => ctx.services.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
+      if (replacesVerifiedPhone)
+        await ctx.services.db.transaction((tx) => ctx.services.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
       return { profile: toProfile(u, ctx.user.role) };
     },
   }),
 ];
 
 export function toProfile(
-  u: { id: string; email: string; username: string | null; full_name: string | null; phone: string | null; phone_verified_at: Date | null; kyc_tier: number; created_at: Date },
+  u: {
+    id: string;
+    email: string;
+    username: string | null;
+    full_name: string | null;
+    phone: string | null;
+    phone_verified_at: Date | null;
+    kyc_tier: number;
+    created_at: Date;
+  },
   role: 'user' | 'admin',
 ) {
   return {

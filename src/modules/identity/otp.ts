@@ -7,7 +7,7 @@ import { hmac, randomDigits } from '../../lib/crypto.js';
 /**
  * One-time codes (DESIGN §5): 6 digits, 10 minutes, single use, hashed at rest. All counters live in the database.
  *
- * Issue #22 (findings 2 and 3): nobody but the owner can spend the owner's ability to get and use a code.
+ * Nobody but the owner can spend the owner's ability to get and use a code.
  * - Sending: per identifier a cooldown of 60 s for the first OTP_FREE_SENDS codes of a day, then doubling with
  *   each further code up to OTP_MAX_COOLDOWN_MS: no per-identifier daily cap a stranger could use up, and every code
  *   a stranger asks for goes to the owner, whose newest code works. Per requester (IP) and identifier:
@@ -70,7 +70,9 @@ export function createOtpService({ db, clock, pepper }: { db: Db; clock: Clock; 
           WHERE purpose = ${purpose} AND identifier = ${identifier} AND requester = ${requester} AND created_at > ${new Date(now.getTime() - DAY)}`,
     );
     if ((r?.n ?? 0) >= OTP_REQUESTER_DAILY_CAP) {
-      throw new AppError('OTP_DAILY_LIMIT', `At most ${OTP_REQUESTER_DAILY_CAP} codes a day can be sent from here; try again tomorrow`, { retryAfter: 3600 });
+      throw new AppError('OTP_DAILY_LIMIT', `At most ${OTP_REQUESTER_DAILY_CAP} codes a day can be sent from here; try again tomorrow`, {
+        retryAfter: 3600,
+      });
     }
   }
 

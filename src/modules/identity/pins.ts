@@ -10,7 +10,7 @@ import { safeEqual } from '../../lib/crypto.js';
  * PINs (DESIGN §5): 5 wrong tries lock that PIN for 15 minutes, doubling on each repeat lock. Transaction PIN 4
  * digits, login PIN 6 digits.
  *
- * Issue #22 (finding 2): the check and the count are one statement. A PIN is stored twice: as scrypt over pepper +
+ * The check and the count are one statement. A PIN is stored twice: as scrypt over pepper +
  * per-row salt (`hash`, DESIGN §5) and as a check MAC, HMAC-SHA256 keyed by the pepper over (kind, user, PIN)
  * (`check_mac`). verify compares the MAC inside the UPDATE that counts the failure and sets the lock, under the
  * row's lock, so parallel guesses are checked one at a time and none is checked while the PIN is locked: at most
@@ -33,11 +33,18 @@ export interface PinService {
 }
 
 export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; pepper: string }): PinService {
-  // Asynchronous scrypt runs on libuv's thread pool, off the event loop (issue 11); only set() and rows from before
+  // Asynchronous scrypt runs on libuv's thread pool, off the event loop; only set() and rows from before
   // the check MAC use it.
-  const scryptAsync = promisify(scrypt) as (password: string, salt: string, keylen: number, opts: { N: number; r: number; p: number }) => Promise<Buffer>;
-  const hashPin = async (pin: string, salt: string) => (await scryptAsync(`${pepper}:${pin}`, salt, 32, { N: 1024, r: 8, p: 1 })).toString('hex');
-  const checkMac = (userId: string, kind: PinKind, pin: string) => createHmac('sha256', pepper).update(`pin-check\n${kind}\n${userId}\n${pin}`).digest('hex');
+  const scryptAsync = promisify(scrypt) as (
+    password: string,
+    salt: string,
+    keylen: number,
+    opts: { N: number; r: number; p: number },
+  ) => Promise<Buffer>;
+  const hashPin = async (pin: string, salt: string) =>
+    (await scryptAsync(`${pepper}:${pin}`, salt, 32, { N: 1024, r: 8, p: 1 })).toString('hex');
+  const checkMac = (userId: string, kind: PinKind, pin: string) =>
+    createHmac('sha256', pepper).update(`pin-check\n${kind}\n${userId}\n${pin}`).digest('hex');
   const where = (userId: string, kind: PinKind) => sql`user_id = ${userId} AND kind = ${kind} AND enabled`;
   const lockedMessage = (until: Date, now: Date) => {
     const s = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
@@ -87,7 +94,12 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
     throw wrong(wrongCode);
   }
 
-  async function verify(userId: string, kind: PinKind, pin: string, wrongCode: 'INVALID_PIN' | 'INVALID_CREDENTIALS' = 'INVALID_PIN'): Promise<void> {
+  async function verify(
+    userId: string,
+    kind: PinKind,
+    pin: string,
+    wrongCode: 'INVALID_PIN' | 'INVALID_CREDENTIALS' = 'INVALID_PIN',
+  ): Promise<void> {
     const now = clock.now();
     // One statement: compare, count a failure or clear the count, and lock on the last try.
     const mac = checkMac(userId, kind, pin);

@@ -60,14 +60,18 @@ export const otpCodes = pgTable(
   (t) => [index('otp_codes_lookup_idx').on(t.purpose, t.identifier, t.createdAt)],
 );
 
-export const userPins = pgTable('user_pins', {
-  userId: uuid('user_id').notNull(),
-  kind: text('kind').notNull(), // transaction | login
-  hash: text('hash').notNull(),
-  salt: text('salt').notNull(),
-  failedAttempts: integer('failed_attempts').notNull().default(0),
-  lockCount: integer('lock_count').notNull().default(0),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
-  enabled: boolean('enabled').notNull().default(true),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
-}, (t) => [primaryKey({ columns: [t.userId, t.kind] })]);
+export const userPins = pgTable(
+  'user_pins',
+  {
+    userId: uuid('user_id').notNull(),
+    kind: text('kind').notNull(), // transaction | login
+    hash: text('hash').notNull(),
+    salt: text('salt').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    lockCount: integer('lock_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    enabled: boolean('enabled').notNull().default(true),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);

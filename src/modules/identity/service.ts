@@ -71,7 +71,11 @@ export function createIdentityService(deps: IdentityDeps) {
   }
 
   /** Opens a session and returns the session object of DESIGN §5. */
-  async function openSession(user: { id: string; email: string; username: string | null }, method: string, meta: { ip?: string; userAgent?: string } = {}): Promise<SessionView> {
+  async function openSession(
+    user: { id: string; email: string; username: string | null },
+    method: string,
+    meta: { ip?: string; userAgent?: string } = {},
+  ): Promise<SessionView> {
     const now = clock.now();
     const sessionId = uuid();
     const refresh = randomToken(32);
@@ -130,7 +134,14 @@ export function createIdentityService(deps: IdentityDeps) {
     async refreshSession(refreshToken: string) {
       const now = clock.now();
       const hash = sha256(refreshToken);
-      const row = await one<{ session_id: string; used_at: Date | null; expires_at: Date; status: string; user_id: string; session_expires_at: Date }>(
+      const row = await one<{
+        session_id: string;
+        used_at: Date | null;
+        expires_at: Date;
+        status: string;
+        user_id: string;
+        session_expires_at: Date;
+      }>(
         db,
         sql`SELECT r.session_id, r.used_at, r.expires_at, s.status, s.user_id, s.expires_at AS session_expires_at FROM refresh_tokens r
             JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = ${hash}`,
@@ -139,14 +150,17 @@ export function createIdentityService(deps: IdentityDeps) {
       if (row.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
       if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
       // Rotation: a refresh token works once. Reuse of a spent one means it leaked: end the whole family.
-      const spent = await one(db, sql`UPDATE refresh_tokens SET used_at = ${now} WHERE token_hash = ${hash} AND used_at IS NULL RETURNING 1`);
+      const spent = await one(
+        db,
+        sql`UPDATE refresh_tokens SET used_at = ${now} WHERE token_hash = ${hash} AND used_at IS NULL RETURNING 1`,
+      );
       if (!spent) {
         await db.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'refresh_reuse' WHERE id = ${row.session_id}`);
         sessionCache.forgetUser(row.user_id);
         throw new AppError('UNAUTHENTICATED', 'Refresh token was already used; the session has been ended for safety');
       }
       if (new Date(row.expires_at).getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'Refresh token has expired');
-      // Issue #22: a session lives SESSION_TTL_MS from sign-in, however often it is refreshed; the new refresh token
+      // A session lives SESSION_TTL_MS from sign-in, however often it is refreshed; the new refresh token
       // never outlives it.
       const sessionEnds = new Date(row.session_expires_at);
       if (sessionEnds.getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'The session has expired; sign in again');
@@ -169,7 +183,9 @@ export function createIdentityService(deps: IdentityDeps) {
 
     async signOut(sessionId: string | null, userId: string) {
       if (!sessionId) return;
-      await db.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'sign_out' WHERE id = ${sessionId} AND status = 'active'`);
+      await db.execute(
+        sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'sign_out' WHERE id = ${sessionId} AND status = 'active'`,
+      );
       sessionCache.forgetUser(userId);
     },
 
@@ -186,7 +202,7 @@ export function createIdentityService(deps: IdentityDeps) {
         let user = await findUserByEmail(db, claims.email!);
         if (!user) user = await createUser(db, claims.email!);
         if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
-        // Issue #22: an external token is an operator only when the operator chose so (AUTH_EXTERNAL_ADMIN).
+        // An external token is an operator only when the operator chose so (AUTH_EXTERNAL_ADMIN).
         const role = config.auth.externalAdmin ? roleOf(user.email) : 'user';
         return { id: user.id, email: user.email, username: user.username, role, sessionId: null, kycTier: user.kyc_tier };
       }
@@ -195,20 +211,43 @@ export function createIdentityService(deps: IdentityDeps) {
       let row = sessionCache.get(sid);
       if (!row || row.userId !== claims.sub) {
         const generation = sessionCache.generation();
-        const r = await one<{ status: string; email: string; username: string | null; user_status: string; kyc_tier: number; two_factor: boolean }>(
+        const r = await one<{
+          status: string;
+          email: string;
+          username: string | null;
+          user_status: string;
+          kyc_tier: number;
+          two_factor: boolean;
+        }>(
           db,
           sql`SELECT s.status, u.email, u.username, u.status AS user_status, u.kyc_tier,
                      EXISTS (SELECT 1 FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor
               FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ${sid} AND s.user_id = ${claims.sub}`,
         );
         if (!r) throw new AppError('UNAUTHENTICATED', 'Session not found');
-        row = { userId: claims.sub, status: r.status, email: r.email, username: r.username, userStatus: r.user_status, kycTier: r.kyc_tier, twoFactor: r.two_factor };
+        row = {
+          userId: claims.sub,
+          status: r.status,
+          email: r.email,
+          username: r.username,
+          userStatus: r.user_status,
+          kycTier: r.kyc_tier,
+          twoFactor: r.two_factor,
+        };
         if (row.status === 'active' && row.userStatus === 'active') sessionCache.put(sid, row, generation);
       }
       if (row.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
       if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
       if (row.userStatus !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
-      return { id: claims.sub, email: row.email, username: row.username, role: roleOf(row.email), sessionId: sid, kycTier: row.kycTier, twoFactor: row.twoFactor };
+      return {
+        id: claims.sub,
+        email: row.email,
+        username: row.username,
+        role: roleOf(row.email),
+        sessionId: sid,
+        kycTier: row.kycTier,
+        twoFactor: row.twoFactor,
+      };
     },
 
     async updateProfile(userId: string, patch: { username?: string; fullName?: string; phone?: string }) {

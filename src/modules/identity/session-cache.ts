@@ -2,7 +2,7 @@ import type { Clock } from '../../kernel/clock.js';
 
 /**
  * What authenticate needs of a session and its user, kept in memory so an authenticated request does not spend a
- * database round trip on it (issue 11: it was one of getWalletState's two).
+ * database round trip on it (it was one of getWalletState's two).
  *
  * Invalidation, not a timer, keeps it right: a trigger announces the user id on channel `auth_changed` whenever a
  * session's status or expiry, or the user's status, e-mail, username or KYC tier changes (migration 0002), and every

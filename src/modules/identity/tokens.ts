@@ -18,7 +18,7 @@ export interface TokenService {
   jwks(): { keys: JWK[] };
 }
 
-/** Verified tokens kept by this instance (issue 11): at most this many, oldest dropped first. */
+/** Verified tokens kept by this instance: at most this many, oldest dropped first. */
 export const VERIFIED_TOKEN_CACHE_MAX = 20_000;
 
 export async function createTokenService(config: Config, clock: Clock): Promise<TokenService> {
@@ -76,7 +76,7 @@ export async function createTokenService(config: Config, clock: Clock): Promise<
           algorithms: config.auth.externalAlgorithms,
           currentDate,
         });
-        if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || payload.email_verified !== true) return null; // issue #22: verified e-mail only
+        if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || payload.email_verified !== true) return null; // verified e-mail only
         return { sub: payload.sub, sid: null, email: payload.email.toLowerCase(), external: true };
       } catch {
         return null;

@@ -26,7 +26,8 @@ export function registerKycFileRoute(app: FastifyInstance, services: Services) {
         .header('content-disposition', `${contentType === 'application/pdf' ? 'attachment' : 'inline'}; filename="${req.params.path}"`)
         .send(object.bytes);
     } catch (err) {
-      if (err instanceof AppError) return reply.status(statusOf(err.code)).send({ ok: false, error: { code: err.code, message: err.message } });
+      if (err instanceof AppError)
+        return reply.status(statusOf(err.code)).send({ ok: false, error: { code: err.code, message: err.message } });
       throw err;
     }
   });

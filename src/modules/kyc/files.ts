@@ -6,7 +6,17 @@ import type { AuthUser } from '../../kernel/actor.js';
 import { DAY, type Clock } from '../../kernel/clock.js';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto.js';
 import type { FileStorage, StoredObject } from '../../providers/storage.js';
-import { EXTENSION, FILE_PATH_RE, FILE_URL_TTL_MS, MAX_FILE_BYTES, MAX_UPLOADS_PER_DAY, sniffContentType, type FileRow, type KycContentType, type KycFileRef } from './rules.js';
+import {
+  EXTENSION,
+  FILE_PATH_RE,
+  FILE_URL_TTL_MS,
+  MAX_FILE_BYTES,
+  MAX_UPLOADS_PER_DAY,
+  sniffContentType,
+  type FileRow,
+  type KycContentType,
+  type KycFileRef,
+} from './rules.js';
 
 /**
  * KYC files (DESIGN §9): uploads checked by their first bytes and stored privately, 5-minute signed URLs for
@@ -53,22 +63,30 @@ export function createKycFiles(deps: { db: Db; clock: Clock; config: Config; sto
       const decodedSize = Math.floor((b64.length * 3) / 4) - padding;
       if (decodedSize > MAX_FILE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than 5 MiB (${decodedSize} bytes)`);
       if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) {
-        throw new AppError('VALIDATION_FAILED', 'contentBase64 must be standard base64', { issues: [{ path: 'contentBase64', message: 'not valid base64' }] });
+        throw new AppError('VALIDATION_FAILED', 'contentBase64 must be standard base64', {
+          issues: [{ path: 'contentBase64', message: 'not valid base64' }],
+        });
       }
       const bytes = Buffer.from(b64, 'base64');
-      if (bytes.length === 0) throw new AppError('VALIDATION_FAILED', 'The file is empty', { issues: [{ path: 'contentBase64', message: 'empty file' }] });
+      if (bytes.length === 0)
+        throw new AppError('VALIDATION_FAILED', 'The file is empty', { issues: [{ path: 'contentBase64', message: 'empty file' }] });
       const actual = sniffContentType(bytes);
       if (actual !== input.contentType) {
-        throw new AppError('VALIDATION_FAILED', `The file content is not ${input.contentType} (checked by its first bytes); only JPEG, PNG and PDF are accepted`, {
-          issues: [{ path: 'contentBase64', message: `content is ${actual ?? 'not JPEG, PNG or PDF'}` }],
-        });
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `The file content is not ${input.contentType} (checked by its first bytes); only JPEG, PNG and PDF are accepted`,
+          {
+            issues: [{ path: 'contentBase64', message: `content is ${actual ?? 'not JPEG, PNG or PDF'}` }],
+          },
+        );
       }
       const now = clock.now();
       const recent = await one<{ n: number }>(
         db,
         sql`SELECT count(*)::int AS n FROM kyc_files WHERE user_id = ${userId} AND created_at > ${new Date(now.getTime() - DAY)}`,
       );
-      if ((recent?.n ?? 0) >= MAX_UPLOADS_PER_DAY) throw new AppError('RATE_LIMITED', `At most ${MAX_UPLOADS_PER_DAY} KYC uploads a day`, { retryAfter: 3600 });
+      if ((recent?.n ?? 0) >= MAX_UPLOADS_PER_DAY)
+        throw new AppError('RATE_LIMITED', `At most ${MAX_UPLOADS_PER_DAY} KYC uploads a day`, { retryAfter: 3600 });
 
       const path = `${randomToken(24)}.${EXTENSION[input.contentType]}`;
       const storageKey = `kyc/${userId}/${path}`;

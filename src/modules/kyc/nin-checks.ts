@@ -25,14 +25,19 @@ export function createNinChecks(deps: { db: Db; clock: Clock; dataKey: string })
     if (taken) return;
     const lagosMs = now.getTime() + HOUR; // Lagos is UTC+1, no DST (kernel/clock.ts)
     const untilMidnight = (Math.floor(lagosMs / DAY) + 1) * DAY - lagosMs;
-    throw new AppError('RATE_LIMITED', `At most ${NIN_LOOKUPS_PER_DAY} NIN look-ups a day; try again tomorrow`, { retryAfter: Math.ceil(untilMidnight / 1000) });
+    throw new AppError('RATE_LIMITED', `At most ${NIN_LOOKUPS_PER_DAY} NIN look-ups a day; try again tomorrow`, {
+      retryAfter: Math.ceil(untilMidnight / 1000),
+    });
   }
 
   async function ninLinkedElsewhere(exec: Executor, userId: string, hash: string, statuses: KycStatus[]) {
     const r = await one(
       exec,
       sql`SELECT id FROM kyc_submissions WHERE tier = 2 AND identifier_hash = ${hash} AND user_id <> ${userId}
-          AND status IN (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)}) LIMIT 1`,
+          AND status IN (${sql.join(
+            statuses.map((s) => sql`${s}`),
+            sql`, `,
+          )}) LIMIT 1`,
     );
     return Boolean(r);
   }

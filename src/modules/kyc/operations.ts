@@ -13,14 +13,20 @@ const filePath = (field: string) =>
     .max(64, `${field} is not a KYC upload path`)
     .regex(FILE_PATH_RE, `${field} must be a path returned by uploadKycFile`);
 
-const ninInput = z.string({ error: 'nin is required' }).trim().regex(/^\d{11}$/, 'nin must be 11 digits');
+const ninInput = z
+  .string({ error: 'nin is required' })
+  .trim()
+  .regex(/^\d{11}$/, 'nin must be 11 digits');
 
 const bankCodeInput = z
   .string({ error: 'bankCode is required' })
   .trim()
   .refine((c) => Boolean(bankByCode(c)), 'bankCode must be a code from listBanks');
 
-const accountNumberInput = z.string({ error: 'accountNumber is required' }).trim().regex(/^\d{10}$/, 'accountNumber must be a 10-digit NUBAN');
+const accountNumberInput = z
+  .string({ error: 'accountNumber is required' })
+  .trim()
+  .regex(/^\d{10}$/, 'accountNumber must be a 10-digit NUBAN');
 
 const nubanChecked = <T extends { bankCode: string; accountNumber: string }>(v: T, ctx: z.RefinementCtx) => {
   if (bankByCode(v.bankCode) && /^\d{10}$/.test(v.accountNumber) && !isValidNuban(v.bankCode, v.accountNumber)) {
@@ -28,14 +34,16 @@ const nubanChecked = <T extends { bankCode: string; accountNumber: string }>(v: 
   }
 };
 
-const submissionOutput = z.object({
-  id: z.string(),
-  tier: z.number(),
-  status: z.enum(['pending', 'approved', 'rejected']),
-  reason: z.string().optional(),
-  createdAt: z.string(),
-  reviewedAt: z.string().optional(),
-}).meta({ id: 'KycSubmission' });
+const submissionOutput = z
+  .object({
+    id: z.string(),
+    tier: z.number(),
+    status: z.enum(['pending', 'approved', 'rejected']),
+    reason: z.string().optional(),
+    createdAt: z.string(),
+    reviewedAt: z.string().optional(),
+  })
+  .meta({ id: 'KycSubmission' });
 
 const adminSubmissionItem = submissionOutput.extend({ userId: z.string(), email: z.string() });
 
@@ -53,7 +61,9 @@ export const kycOperations = [
     input: z.object({}),
     output: z.object({
       tier: z.number(),
-      tiers: z.array(z.object({ tier: z.number(), status: z.enum(['none', 'pending', 'approved', 'rejected']), reason: z.string().optional() })),
+      tiers: z.array(
+        z.object({ tier: z.number(), status: z.enum(['none', 'pending', 'approved', 'rejected']), reason: z.string().optional() }),
+      ),
     }),
     handler: async (_input, ctx) => ctx.services.kyc.status(ctx.user.id),
   }),
@@ -143,7 +153,7 @@ export const kycOperations = [
     method: 'POST',
     purpose: "server-side NIN look-up: whether the NIN's record matches the caller's profile name and verified phone (Tier 1, a few a day)",
     rateLimit: 'strict',
-    // Issue #22, finding 6: not a free oracle. Tier 1, a daily quota, one flag (see kyc service lookupNin).
+    // Not a free oracle. Tier 1, a daily quota, one flag (see kyc service lookupNin).
     gates: { kycTier: 1 },
     input: z.object({ nin: ninInput }),
     output: z.object({ matchesProfile: z.boolean() }),
@@ -181,7 +191,12 @@ export const kycOperations = [
     purpose: 'KYC submissions awaiting review (or by status), newest first',
     input: z.object({
       status: z.enum(['pending', 'approved', 'rejected'], { error: 'status must be pending, approved or rejected' }).default('pending'),
-      tier: z.coerce.number({ error: 'tier must be 1, 2 or 3' }).int().min(1, 'tier must be 1, 2 or 3').max(3, 'tier must be 1, 2 or 3').optional(),
+      tier: z.coerce
+        .number({ error: 'tier must be 1, 2 or 3' })
+        .int()
+        .min(1, 'tier must be 1, 2 or 3')
+        .max(3, 'tier must be 1, 2 or 3')
+        .optional(),
       ...pageInput,
     }),
     output: pageOutput(adminSubmissionItem),
@@ -208,7 +223,9 @@ export const kycOperations = [
           accountNumberMasked: z.string().optional(),
           documentType: z.string().optional(),
         }),
-        files: z.array(z.object({ role: z.string(), path: z.string(), contentType: z.string(), sizeBytes: z.number(), ...signedUrlOutput })),
+        files: z.array(
+          z.object({ role: z.string(), path: z.string(), contentType: z.string(), sizeBytes: z.number(), ...signedUrlOutput }),
+        ),
         reviewedBy: z.string().nullable(),
       }),
     }),
@@ -227,7 +244,8 @@ export const kycOperations = [
         reason: z.string().trim().min(3, 'reason is too short').max(500, 'reason is too long').optional(),
       })
       .superRefine((v, ctx) => {
-        if (v.decision === 'reject' && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required when rejecting' });
+        if (v.decision === 'reject' && !v.reason)
+          ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required when rejecting' });
       }),
     output: z.object({ submission: submissionOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],

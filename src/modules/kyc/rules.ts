@@ -8,7 +8,7 @@ export const FILE_URL_TTL_MS = 5 * MINUTE;
 /** Uploads per user per 24 h: enough for several resubmissions, not for using us as free storage. */
 export const MAX_UPLOADS_PER_DAY = 40;
 /**
- * NIN look-ups (lookupNin and submitNinKyc) per user per Lagos day (issue #22, finding 6): enough to fix a typo or a
+ * NIN look-ups (lookupNin and submitNinKyc) per user per Lagos day: enough to fix a typo or a
  * profile name before the Tier 2 submission, too few to probe other people's NINs. Renaming the profile buys none.
  */
 export const NIN_LOOKUPS_PER_DAY = 5;
@@ -104,8 +104,11 @@ export interface EligibilityRow {
   verified_name: string | null;
 }
 
-
-export const TIER_LABEL: Record<number, string> = { 1: 'Tier 1 (face liveness)', 2: 'Tier 2 (NIN and phone)', 3: 'Tier 3 (bank account and ID document)' };
+export const TIER_LABEL: Record<number, string> = {
+  1: 'Tier 1 (face liveness)',
+  2: 'Tier 2 (NIN and phone)',
+  3: 'Tier 3 (bank account and ID document)',
+};
 
 export function capitalise(s: string) {
   return s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,4 +1,17 @@
-import { bigserial, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
 /** Private KYC uploads; `path` is the random name handed to the owner, `storage_key` where the bytes live. */
@@ -39,7 +52,9 @@ export const kycSubmissions = pgTable(
     index('kyc_submissions_user_idx').on(t.userId, t.tier, t.createdAt),
     index('kyc_submissions_status_idx').on(t.status, t.createdAt),
     index('kyc_submissions_identifier_idx').on(t.tier, t.identifierHash),
-    uniqueIndex('kyc_submissions_open_key').on(t.userId, t.tier).where(sql`status IN ('pending', 'approved')`),
+    uniqueIndex('kyc_submissions_open_key')
+      .on(t.userId, t.tier)
+      .where(sql`status IN ('pending', 'approved')`),
   ],
 );
 
@@ -66,7 +81,7 @@ export const sandboxBankAccounts = pgTable(
   (t) => [primaryKey({ columns: [t.bankCode, t.accountNumber] })],
 );
 
-/** NIN look-ups taken per user per Lagos day (lookupNin, submitNinKyc), against NIN_LOOKUPS_PER_DAY (issue #22). */
+/** NIN look-ups taken per user per Lagos day (lookupNin, submitNinKyc), against NIN_LOOKUPS_PER_DAY. */
 export const kycNinLookups = pgTable(
   'kyc_nin_lookups',
   {

@@ -15,7 +15,21 @@ import { BANKS, bankByCode, type IdentityProvider } from '../../providers/identi
 import type { FileStorage } from '../../providers/storage.js';
 import { createKycFiles } from './files.js';
 import { createNinChecks } from './nin-checks.js';
-import { capitalise, CONTENT_TYPES, IMAGE_TYPES, mask, namesMatch, nameTokens, TIER_LABEL, type DocumentType, type EligibilityRow, type KycFileRef, type KycStatus, type SubmissionDetails, type SubmissionRow } from './rules.js';
+import {
+  capitalise,
+  CONTENT_TYPES,
+  IMAGE_TYPES,
+  mask,
+  namesMatch,
+  nameTokens,
+  TIER_LABEL,
+  type DocumentType,
+  type EligibilityRow,
+  type KycFileRef,
+  type KycStatus,
+  type SubmissionDetails,
+  type SubmissionRow,
+} from './rules.js';
 
 // The rules and shapes live in rules.ts; importers keep using this module.
 export * from './rules.js';
@@ -76,22 +90,44 @@ export function createKycService(deps: KycDeps) {
   /** Spec 3 (KYC approval): a tier needs the previous one approved; one open submission per tier. */
   async function assertCanSubmit(exec: Executor, tier: number, u: UserFacts) {
     if (u.kyc_tier >= tier) throw new AppError('CONFLICT', `${TIER_LABEL[tier]} is already approved`);
-    if (u.kyc_tier < tier - 1) throw new AppError('KYC_PREVIOUS_TIER_REQUIRED', `${TIER_LABEL[tier - 1]} must be approved before ${TIER_LABEL[tier]}`);
+    if (u.kyc_tier < tier - 1)
+      throw new AppError('KYC_PREVIOUS_TIER_REQUIRED', `${TIER_LABEL[tier - 1]} must be approved before ${TIER_LABEL[tier]}`);
     const open = await one(exec, sql`SELECT id FROM kyc_submissions WHERE user_id = ${u.id} AND tier = ${tier} AND status = 'pending'`);
     if (open) throw new AppError('CONFLICT', `${TIER_LABEL[tier]} is already under review`);
   }
 
-  async function audit(exec: Executor, actorId: string | null, action: string, submission: { id: string; user_id: string; tier: number }, extra: Record<string, unknown> = {}) {
-    await writeAudit(exec, { actorId, action, subjectType: 'kyc_submission', subjectId: submission.id, details: { userId: submission.user_id, tier: Number(submission.tier), ...extra }, at: clock.now() });
+  async function audit(
+    exec: Executor,
+    actorId: string | null,
+    action: string,
+    submission: { id: string; user_id: string; tier: number },
+    extra: Record<string, unknown> = {},
+  ) {
+    await writeAudit(exec, {
+      actorId,
+      action,
+      subjectType: 'kyc_submission',
+      subjectId: submission.id,
+      details: { userId: submission.user_id, tier: Number(submission.tier), ...extra },
+      at: clock.now(),
+    });
   }
 
-  async function notifyDecision(exec: Executor, s: { id: string; user_id: string; tier: number }, status: 'approved' | 'rejected', reason?: string | null) {
+  async function notifyDecision(
+    exec: Executor,
+    s: { id: string; user_id: string; tier: number },
+    status: 'approved' | 'rejected',
+    reason?: string | null,
+  ) {
     const label = TIER_LABEL[Number(s.tier)];
     await notifier.emit(exec, {
       userId: s.user_id,
       kind: 'kyc_decision',
       title: status === 'approved' ? `KYC ${label} approved` : `KYC ${label} not approved`,
-      body: status === 'approved' ? `Your ${label} verification was approved.` : `Your ${label} verification was not approved: ${reason}. You can submit again.`,
+      body:
+        status === 'approved'
+          ? `Your ${label} verification was approved.`
+          : `Your ${label} verification was not approved: ${reason}. You can submit again.`,
       data: { submissionId: s.id, tier: Number(s.tier), status },
     });
   }
@@ -117,7 +153,10 @@ export function createKycService(deps: KycDeps) {
       await assertCanSubmit(tx, n.tier, u);
       await ownFiles(tx, n.userId, n.files, n.tier === 1 ? IMAGE_TYPES : [...CONTENT_TYPES]);
       const now = clock.now();
-      if (n.profileName) await tx.execute(sql`UPDATE users SET full_name = ${n.profileName}, updated_at = ${now} WHERE id = ${n.userId} AND full_name IS NULL`);
+      if (n.profileName)
+        await tx.execute(
+          sql`UPDATE users SET full_name = ${n.profileName}, updated_at = ${now} WHERE id = ${n.userId} AND full_name IS NULL`,
+        );
       const status: KycStatus = n.rejectReason ? 'rejected' : 'pending';
       const s = await one<SubmissionRow>(
         tx,
@@ -175,7 +214,8 @@ export function createKycService(deps: KycDeps) {
     async submitNin(userId: string, input: { nin: string; slipPath: string; fullName?: string }) {
       const u = await userFacts(db, userId);
       await assertCanSubmit(db, 2, u);
-      if (!u.phone || !u.phone_verified_at) throw new AppError('KYC_PROFILE_INCOMPLETE', 'Verify your phone number before the NIN tier (sendPhoneOtp, verifyPhoneOtp)');
+      if (!u.phone || !u.phone_verified_at)
+        throw new AppError('KYC_PROFILE_INCOMPLETE', 'Verify your phone number before the NIN tier (sendPhoneOtp, verifyPhoneOtp)');
       let profileName = u.full_name;
       let fillProfileName: string | undefined;
       if (input.fullName) {
@@ -183,18 +223,25 @@ export function createKycService(deps: KycDeps) {
           // The spec's optional fullName fills an empty profile name (the name then has to match the NIN record).
           profileName = fillProfileName = input.fullName;
         } else if (!namesMatch(input.fullName, profileName) || nameTokens(input.fullName).length !== nameTokens(profileName).length) {
-          throw new AppError('VALIDATION_FAILED', 'fullName differs from your profile name; change the profile name with updateProfile first', {
-            issues: [{ path: 'fullName', message: 'does not match the profile name' }],
-          });
+          throw new AppError(
+            'VALIDATION_FAILED',
+            'fullName differs from your profile name; change the profile name with updateProfile first',
+            {
+              issues: [{ path: 'fullName', message: 'does not match the profile name' }],
+            },
+          );
         }
       }
-      if (!profileName) throw new AppError('KYC_PROFILE_INCOMPLETE', 'Set your full name (updateProfile, or fullName here) before the NIN tier');
+      if (!profileName)
+        throw new AppError('KYC_PROFILE_INCOMPLETE', 'Set your full name (updateProfile, or fullName here) before the NIN tier');
       await ownFiles(db, userId, [{ role: 'slip', path: input.slipPath }], [...CONTENT_TYPES]);
 
       await takeNinLookup(userId);
       const lookup = await identity.lookupNin(input.nin);
       if (!lookup.found || !lookup.record) {
-        throw new AppError('VALIDATION_FAILED', 'No NIN record was found for this number; check it and try again', { issues: [{ path: 'nin', message: 'not found' }] });
+        throw new AppError('VALIDATION_FAILED', 'No NIN record was found for this number; check it and try again', {
+          issues: [{ path: 'nin', message: 'not found' }],
+        });
       }
       const rec = lookup.record;
       const ninName = [rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' ');
@@ -227,7 +274,9 @@ export function createKycService(deps: KycDeps) {
       const bank = bankByCode(input.bankCode)!;
       const enquiry = await identity.resolveAccount(input.bankCode, input.accountNumber);
       if (!enquiry.found || !enquiry.accountName) {
-        throw new AppError('VALIDATION_FAILED', `No account with this number was found at ${bank.name}`, { issues: [{ path: 'accountNumber', message: 'not found' }] });
+        throw new AppError('VALIDATION_FAILED', `No account with this number was found at ${bank.name}`, {
+          issues: [{ path: 'accountNumber', message: 'not found' }],
+        });
       }
       const reference = (await latestVerifiedName(db, userId, 2)) ?? u.full_name;
       const nameMatched = namesMatch(enquiry.accountName, reference);
@@ -236,7 +285,13 @@ export function createKycService(deps: KycDeps) {
         tier: 3,
         files: [{ role: 'document', path: input.documentPath }],
         verifiedName: enquiry.accountName,
-        details: { nameMatched, bankCode: bank.code, bankName: bank.name, accountNumberMasked: mask(input.accountNumber), documentType: input.documentType },
+        details: {
+          nameMatched,
+          bankCode: bank.code,
+          bankName: bank.name,
+          accountNumberMasked: mask(input.accountNumber),
+          documentType: input.documentType,
+        },
         payload: { bankCode: input.bankCode, accountNumber: input.accountNumber, nameEnquiry: enquiry.payload },
         rejectReason: nameMatched ? undefined : 'The bank account name does not match the name on your verified NIN record',
       });
@@ -244,7 +299,7 @@ export function createKycService(deps: KycDeps) {
 
     /**
      * lookupNin: whether the NIN's record matches the caller's profile name AND verified phone, which is what the
-     * Tier 2 submission checks, as one flag (issue #22, finding 6): an unknown NIN, another person's NIN and a
+     * Tier 2 submission checks, as one flag: an unknown NIN, another person's NIN and a
      * name guess that misses all answer the same, and a NIN not registered to the caller's own verified phone never
      * says yes, whatever name the caller tries. Tier 1 (the operation's gate) and NIN_LOOKUPS_PER_DAY bound the rest.
      */
@@ -255,10 +310,10 @@ export function createKycService(deps: KycDeps) {
       const rec = lookup.found ? lookup.record : undefined;
       const matchesProfile = Boolean(
         rec &&
-          u.phone &&
-          u.phone_verified_at &&
-          normalizePhone(rec.phone) === u.phone &&
-          namesMatch([rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' '), u.full_name),
+        u.phone &&
+        u.phone_verified_at &&
+        normalizePhone(rec.phone) === u.phone &&
+        namesMatch([rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' '), u.full_name),
       );
       return { matchesProfile };
     },
@@ -267,7 +322,9 @@ export function createKycService(deps: KycDeps) {
       const bank = bankByCode(bankCode)!;
       const enquiry = await identity.resolveAccount(bankCode, accountNumber);
       if (!enquiry.found || !enquiry.accountName) {
-        throw new AppError('VALIDATION_FAILED', `No account with this number was found at ${bank.name}`, { issues: [{ path: 'accountNumber', message: 'not found' }] });
+        throw new AppError('VALIDATION_FAILED', `No account with this number was found at ${bank.name}`, {
+          issues: [{ path: 'accountNumber', message: 'not found' }],
+        });
       }
       return { accountName: enquiry.accountName, bankCode: bank.code, bankName: bank.name };
     },
@@ -276,7 +333,7 @@ export function createKycService(deps: KycDeps) {
      * Spec 5.8: transfers and the dedicated virtual account need Tier 2 and a Tier 2 record whose name matches the
      * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise.
      */
-    /** What assertTransferEligible reads, as a scalar JSON subquery for a request's read-ahead (issue 11). */
+    /** What assertTransferEligible reads, as a scalar JSON subquery for a request's read-ahead. */
     eligibilitySql(userId: string): SQL {
       return sql`SELECT json_build_object('kyc_tier', u.kyc_tier, 'full_name', u.full_name, 'verified_name',
                    (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1))
@@ -296,11 +353,16 @@ export function createKycService(deps: KycDeps) {
                   FROM users u WHERE u.id = ${userId}`,
             );
       if (!u) throw notFound('User');
-      if (u.kyc_tier < 2) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN and phone) is required for transfers and a dedicated account');
+      if (u.kyc_tier < 2)
+        throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN and phone) is required for transfers and a dedicated account');
       const verified = u.verified_name;
-      if (!verified) throw new AppError('KYC_TIER_REQUIRED', 'An approved Tier 2 (NIN) record is required for transfers and a dedicated account');
+      if (!verified)
+        throw new AppError('KYC_TIER_REQUIRED', 'An approved Tier 2 (NIN) record is required for transfers and a dedicated account');
       if (!namesMatch(verified, u.full_name)) {
-        throw new AppError('KYC_TIER_REQUIRED', 'Your profile name no longer matches the name on your verified NIN record; change it back to use transfers');
+        throw new AppError(
+          'KYC_TIER_REQUIRED',
+          'Your profile name no longer matches the name on your verified NIN record; change it back to use transfers',
+        );
       }
     },
 
@@ -317,7 +379,9 @@ export function createKycService(deps: KycDeps) {
     },
 
     async adminGet(submissionId: string) {
-      const s = await one<SubmissionRow & { email: string; full_name: string | null; phone: string | null; phone_verified_at: Date | null }>(
+      const s = await one<
+        SubmissionRow & { email: string; full_name: string | null; phone: string | null; phone_verified_at: Date | null }
+      >(
         db,
         sql`SELECT s.*, u.email, u.full_name, u.phone, u.phone_verified_at FROM kyc_submissions s JOIN users u ON u.id = s.user_id WHERE s.id = ${submissionId}`,
       );
@@ -351,7 +415,11 @@ export function createKycService(deps: KycDeps) {
         const u = await userFacts(tx, current.user_id, true);
         if (input.decision === 'approve') {
           if (u.kyc_tier < tier - 1) throw new AppError('CONFLICT', `The user no longer holds ${TIER_LABEL[tier - 1]}`);
-          if (tier === 2 && current.identifier_hash && (await ninLinkedElsewhere(tx, current.user_id, current.identifier_hash, ['approved']))) {
+          if (
+            tier === 2 &&
+            current.identifier_hash &&
+            (await ninLinkedElsewhere(tx, current.user_id, current.identifier_hash, ['approved']))
+          ) {
             throw new AppError('CONFLICT', 'This NIN is already approved on another account; reject this submission');
           }
         }

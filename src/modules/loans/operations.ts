@@ -3,19 +3,21 @@ import { defineOperation } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 
-const loanOutput = z.object({
-  id: z.string(),
-  principal: z.number(),
-  fee: naira,
-  lateFee: z.number(),
-  repaid: z.number(),
-  outstanding: z.number(),
-  status: z.enum(['open', 'overdue', 'repaid']),
-  createdAt: z.string(),
-  dueAt: z.string(),
-  overdueAt: z.string().nullable(),
-  repaidAt: z.string().nullable(),
-}).meta({ id: 'Loan' });
+const loanOutput = z
+  .object({
+    id: z.string(),
+    principal: z.number(),
+    fee: naira,
+    lateFee: z.number(),
+    repaid: z.number(),
+    outstanding: z.number(),
+    status: z.enum(['open', 'overdue', 'repaid']),
+    createdAt: z.string(),
+    dueAt: z.string(),
+    overdueAt: z.string().nullable(),
+    repaidAt: z.string().nullable(),
+  })
+  .meta({ id: 'Loan' });
 
 export const loanOperations = [
   defineOperation({

@@ -22,7 +22,8 @@ export const LATE_REPAYMENT_COOLDOWN_DAYS = 90;
 /** Overdue loans get a reminder this often until repaid. */
 export const OVERDUE_REMINDER_EVERY_DAYS = 7;
 
-export type IneligibleCode = 'LOANS_DISABLED' | 'KYC_TIER' | 'ACCOUNT_AGE' | 'PURCHASE_HISTORY' | 'OPEN_LOAN' | 'RECENT_LATE_REPAYMENT' | 'LIMIT_TOO_LOW';
+export type IneligibleCode =
+  'LOANS_DISABLED' | 'KYC_TIER' | 'ACCOUNT_AGE' | 'PURCHASE_HISTORY' | 'OPEN_LOAN' | 'RECENT_LATE_REPAYMENT' | 'LIMIT_TOO_LOW';
 
 interface LoanRow {
   id: string;
@@ -67,11 +68,22 @@ function tierCap(s: GrowthSettings, tier: number): bigint {
   return 0n;
 }
 
-export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; notifier: Notifier; jobs: JobQueue; settings: GrowthSettingsStore; walletLimits: WalletLimits }) {
+export function createLoanService(deps: {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  notifier: Notifier;
+  jobs: JobQueue;
+  settings: GrowthSettingsStore;
+  walletLimits: WalletLimits;
+}) {
   const { db, clock, ledger, notifier, jobs, settings, walletLimits } = deps;
 
   const openLoan = (exec: Executor, userId: string, lock = false) =>
-    one<LoanRow>(exec, sql`SELECT ${LOAN_COLUMNS} FROM loans WHERE user_id = ${userId} AND status <> 'repaid' ${lock ? sql`FOR UPDATE` : sql``}`);
+    one<LoanRow>(
+      exec,
+      sql`SELECT ${LOAN_COLUMNS} FROM loans WHERE user_id = ${userId} AND status <> 'repaid' ${lock ? sql`FOR UPDATE` : sql``}`,
+    );
 
   /** Eligibility with every reason that applies, and the limit (tier ceiling and recent purchase history). */
   async function assess(exec: Executor, userId: string, tier: number, s: GrowthSettings) {
@@ -81,7 +93,8 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
     if (tier < 1) reasons.push({ code: 'KYC_TIER', message: 'Complete KYC Tier 1 to borrow' });
     const user = await one<{ created_at: Date }>(exec, sql`SELECT created_at FROM users WHERE id = ${userId}`);
     const ageDays = user ? (now.getTime() - new Date(user.created_at).getTime()) / DAY : 0;
-    if (ageDays < s.loanMinAccountAgeDays) reasons.push({ code: 'ACCOUNT_AGE', message: `Your account must be at least ${s.loanMinAccountAgeDays} days old` });
+    if (ageDays < s.loanMinAccountAgeDays)
+      reasons.push({ code: 'ACCOUNT_AGE', message: `Your account must be at least ${s.loanMinAccountAgeDays} days old` });
     const since = new Date(now.getTime() - LOAN_HISTORY_DAYS * DAY);
     const hist = await one<{ n: number; s: string }>(
       exec,
@@ -89,7 +102,10 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
     );
     const purchases = hist?.n ?? 0;
     if (purchases < s.loanMinPurchases) {
-      reasons.push({ code: 'PURCHASE_HISTORY', message: `Make at least ${s.loanMinPurchases} purchases in ${LOAN_HISTORY_DAYS} days (you have ${purchases})` });
+      reasons.push({
+        code: 'PURCHASE_HISTORY',
+        message: `Make at least ${s.loanMinPurchases} purchases in ${LOAN_HISTORY_DAYS} days (you have ${purchases})`,
+      });
     }
     const open = await openLoan(exec, userId);
     if (open) reasons.push({ code: 'OPEN_LOAN', message: 'Repay your current loan first' });
@@ -98,12 +114,19 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
       sql`SELECT 1 FROM loans WHERE user_id = ${userId} AND status = 'repaid' AND overdue_at IS NOT NULL
           AND repaid_at >= ${new Date(now.getTime() - LATE_REPAYMENT_COOLDOWN_DAYS * DAY)} LIMIT 1`,
     );
-    if (late) reasons.push({ code: 'RECENT_LATE_REPAYMENT', message: `A loan repaid late blocks new loans for ${LATE_REPAYMENT_COOLDOWN_DAYS} days` });
+    if (late)
+      reasons.push({
+        code: 'RECENT_LATE_REPAYMENT',
+        message: `A loan repaid late blocks new loans for ${LATE_REPAYMENT_COOLDOWN_DAYS} days`,
+      });
     const fromHistory = applyBps(BigInt(hist?.s ?? '0'), bps(s.loanHistoryPct));
     let limit = tierCap(s, tier) < fromHistory ? tierCap(s, tier) : fromHistory;
     limit -= limit % 100n; // whole naira
     if (reasons.length === 0 && limit < toKobo(s.loanMinAmount)) {
-      reasons.push({ code: 'LIMIT_TOO_LOW', message: `Your limit is below the smallest loan (${formatNaira(toKobo(s.loanMinAmount))}); buy more to raise it` });
+      reasons.push({
+        code: 'LIMIT_TOO_LOW',
+        message: `Your limit is below the smallest loan (${formatNaira(toKobo(s.loanMinAmount))}); buy more to raise it`,
+      });
     }
     return { eligible: reasons.length === 0, reasons, limit: reasons.length === 0 ? limit : 0n, open };
   }
@@ -141,7 +164,13 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
           ],
         });
       }
-      await notifier.emit(tx, { userId: r.user_id, kind: 'general', title: 'Loan repaid', body: 'Your loan is fully repaid. Thank you!', data: { loanId: r.id } });
+      await notifier.emit(tx, {
+        userId: r.user_id,
+        kind: 'general',
+        title: 'Loan repaid',
+        body: 'Your loan is fully repaid. Thank you!',
+        data: { loanId: r.id },
+      });
     }
     return r;
   }
@@ -177,7 +206,10 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
         // A loan is optional money: it may not push the wallet past the tier's balance cap (DESIGN §6).
         const headroom = await walletLimits.balanceHeadroom(tx, user.id, user.kycTier);
         if (headroom !== null && principal > headroom) {
-          throw new AppError('AMOUNT_OUT_OF_RANGE', `That loan would take your wallet past your KYC tier's balance cap; you can borrow at most ${formatNaira(headroom)} now`);
+          throw new AppError(
+            'AMOUNT_OUT_OF_RANGE',
+            `That loan would take your wallet past your KYC tier's balance cap; you can borrow at most ${formatNaira(headroom)} now`,
+          );
         }
         const fee = applyBps(principal, bps(s.loanFeePct));
         const now = clock.now();
@@ -220,7 +252,8 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
         const outstanding = outstandingOf(loan);
         const amount = amountNaira === undefined ? outstanding : toKobo(amountNaira);
         if (amount > outstanding) throw new AppError('AMOUNT_OUT_OF_RANGE', `You owe ${formatNaira(outstanding)}; pay at most that`);
-        if (amount > wallet) throw new AppError('INSUFFICIENT_FUNDS', `Wallet balance ${formatNaira(wallet)} is below ${formatNaira(amount)}`);
+        if (amount > wallet)
+          throw new AppError('INSUFFICIENT_FUNDS', `Wallet balance ${formatNaira(wallet)} is below ${formatNaira(amount)}`);
         const r = await applyRepayment(tx, loan, amount, 'manual');
         return { loan: present(r), paid: toNaira(amount) };
       });
@@ -317,7 +350,10 @@ export function createLoanService(deps: { db: Db; clock: Clock; ledger: Ledger; 
     /** Hourly: due loans the per-loan job missed, and the weekly reminder of overdue ones. */
     async processAllDue(limit = 500): Promise<void> {
       const now = clock.now();
-      const due = await rows<{ id: string }>(db, sql`SELECT id::text AS id FROM loans WHERE status = 'open' AND due_at <= ${now} ORDER BY due_at LIMIT ${limit}`);
+      const due = await rows<{ id: string }>(
+        db,
+        sql`SELECT id::text AS id FROM loans WHERE status = 'open' AND due_at <= ${now} ORDER BY due_at LIMIT ${limit}`,
+      );
       for (const d of due) await service.processDue(d.id);
       const before = new Date(now.getTime() - OVERDUE_REMINDER_EVERY_DAYS * DAY);
       // The UPDATE claims each reminder, so parallel sweeps never send it twice; notices commit with the claim.

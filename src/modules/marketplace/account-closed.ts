@@ -14,7 +14,9 @@ export function registerAccountClosedScrub(events: EventBus, clock: Clock) {
   events.on('account.closed', async (exec, { userId }) => {
     const now = clock.now();
     await exec.execute(sql`DELETE FROM schedules WHERE user_id = ${userId}`);
-    await exec.execute(sql`UPDATE support_threads SET status = 'closed', closed_at = ${now}, updated_at = ${now} WHERE user_id = ${userId} AND status = 'open'`);
+    await exec.execute(
+      sql`UPDATE support_threads SET status = 'closed', closed_at = ${now}, updated_at = ${now} WHERE user_id = ${userId} AND status = 'open'`,
+    );
     await exec.execute(sql`UPDATE support_messages SET body = ${REMOVED}
                            WHERE author_role = 'user' AND thread_id IN (SELECT id FROM support_threads WHERE user_id = ${userId})`);
     await exec.execute(sql`UPDATE marketplace_orders SET delivery = ${JSON.stringify({ removed: true })}::jsonb

@@ -6,7 +6,6 @@ import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
 import { phoneInput } from '../identity/operations.js';
 import { pinInput } from '../../kernel/inputs.js';
 
-
 const text = (name: string, min: number, max: number) =>
   z
     .string({ error: `${name} is required` })
@@ -16,16 +15,18 @@ const text = (name: string, min: number, max: number) =>
 
 export const MAX_ORDER_QUANTITY = 20;
 
-const productOutput = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  price: naira,
-  stock: z.number(),
-  active: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: 'MarketplaceProduct' });
+const productOutput = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    price: naira,
+    stock: z.number(),
+    active: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'MarketplaceProduct' });
 
 const deliveryInput = z.object({
   fullName: text('delivery.fullName', 2, 100),
@@ -36,33 +37,39 @@ const deliveryInput = z.object({
   note: text('delivery.note', 1, 300).optional(),
 });
 
-const orderOutput = z.object({
-  id: z.string(),
-  reference: z.string(),
-  productId: z.string(),
-  productName: z.string(),
-  unitPrice: z.number(),
-  quantity: z.number(),
-  amount: naira,
-  // `removed` replaces the details of a finished order once the account is closed.
-  delivery: z.object({
-    fullName: z.string().optional(),
-    phone: z.string().optional(),
-    address: z.string().optional(),
-    city: z.string().optional(),
-    state: z.string().optional(),
-    note: z.string().optional(),
-    removed: z.boolean().optional(),
-  }),
-  status: z.enum(['processing', 'fulfilled', 'cancelled']),
-  note: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: 'MarketplaceOrder' });
+const orderOutput = z
+  .object({
+    id: z.string(),
+    reference: z.string(),
+    productId: z.string(),
+    productName: z.string(),
+    unitPrice: z.number(),
+    quantity: z.number(),
+    amount: naira,
+    // `removed` replaces the details of a finished order once the account is closed.
+    delivery: z.object({
+      fullName: z.string().optional(),
+      phone: z.string().optional(),
+      address: z.string().optional(),
+      city: z.string().optional(),
+      state: z.string().optional(),
+      note: z.string().optional(),
+      removed: z.boolean().optional(),
+    }),
+    status: z.enum(['processing', 'fulfilled', 'cancelled']),
+    note: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'MarketplaceOrder' });
 const adminOrderOutput = orderOutput.extend({ userId: z.string() });
 const orderStatus = z.enum(['processing', 'fulfilled', 'cancelled'], { error: 'status must be processing, fulfilled or cancelled' });
 const productPrice = nairaAmount({ min: 1, max: 10_000_000 });
-const stockInput = z.number({ error: 'stock must be a number' }).int('stock must be a whole number').min(0, 'stock must be 0 or more').max(1_000_000, 'stock must be at most 1,000,000');
+const stockInput = z
+  .number({ error: 'stock must be a number' })
+  .int('stock must be a whole number')
+  .min(0, 'stock must be 0 or more')
+  .max(1_000_000, 'stock must be at most 1,000,000');
 
 export const marketplaceOperations = [
   defineOperation({
@@ -72,7 +79,8 @@ export const marketplaceOperations = [
     purpose: 'products on sale (active only)',
     input: z.object({ ...pageInput }),
     output: pageOutput(productOutput),
-    handler: async (input, ctx) => ctx.services.marketplace.listProducts({ includeInactive: false, limit: input.limit, offset: input.offset }),
+    handler: async (input, ctx) =>
+      ctx.services.marketplace.listProducts({ includeInactive: false, limit: input.limit, offset: input.offset }),
   }),
   defineOperation({
     name: 'createMarketplaceOrder',
@@ -83,14 +91,28 @@ export const marketplaceOperations = [
     gates: { pin: true },
     input: z.object({
       productId: uuidInput('productId'),
-      quantity: z.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1, 'quantity must be at least 1').max(MAX_ORDER_QUANTITY, `quantity must be at most ${MAX_ORDER_QUANTITY}`),
+      quantity: z
+        .number({ error: 'quantity must be a number' })
+        .int('quantity must be a whole number')
+        .min(1, 'quantity must be at least 1')
+        .max(MAX_ORDER_QUANTITY, `quantity must be at most ${MAX_ORDER_QUANTITY}`),
       delivery: deliveryInput,
       /** Optional price confirmation: the total the client showed; a different current total is 409 PRICE_CHANGED. */
       amount: nairaAmount().optional(),
       pin: pinInput,
     }),
     output: z.object({ order: orderOutput }),
-    errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'OUT_OF_STOCK', 'PRICE_CHANGED', 'NOT_FOUND', 'CONFLICT'],
+    errors: [
+      'INVALID_PIN',
+      'PIN_NOT_SET',
+      'PIN_LOCKED',
+      'INSUFFICIENT_FUNDS',
+      'LIMIT_EXCEEDED',
+      'OUT_OF_STOCK',
+      'PRICE_CHANGED',
+      'NOT_FOUND',
+      'CONFLICT',
+    ],
     handler: async (input, ctx) => ({
       order: await ctx.services.marketplace.createOrder(ctx.user, {
         productId: input.productId,
@@ -126,14 +148,21 @@ export const marketplaceOperations = [
     purpose: 'all marketplace products, inactive included',
     input: z.object({ ...pageInput }),
     output: pageOutput(productOutput),
-    handler: async (input, ctx) => ctx.services.marketplace.listProducts({ includeInactive: true, limit: input.limit, offset: input.offset }),
+    handler: async (input, ctx) =>
+      ctx.services.marketplace.listProducts({ includeInactive: true, limit: input.limit, offset: input.offset }),
   }),
   defineOperation({
     name: 'adminCreateProduct',
     suffix: 'BearerAdmin',
     method: 'POST',
     purpose: 'add a marketplace product',
-    input: z.object({ name: text('name', 2, 120), description: text('description', 1, 2000).optional(), price: productPrice, stock: stockInput, active: z.boolean().optional() }),
+    input: z.object({
+      name: text('name', 2, 120),
+      description: text('description', 1, 2000).optional(),
+      price: productPrice,
+      stock: stockInput,
+      active: z.boolean().optional(),
+    }),
     output: z.object({ product: productOutput }),
     handler: async (input, ctx) => ({ product: await ctx.services.marketplace.createProduct({ ...input, price: toKobo(input.price) }) }),
   }),

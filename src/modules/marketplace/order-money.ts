@@ -27,7 +27,11 @@ export async function holdOrderMoney(
   });
 }
 
-export async function refundOrderMoney(ledger: Ledger, tx: Tx, o: { userId: string; amount: bigint; reference: string; description: string }) {
+export async function refundOrderMoney(
+  ledger: Ledger,
+  tx: Tx,
+  o: { userId: string; amount: bigint; reference: string; description: string },
+) {
   await ledger.post(tx, {
     reference: `${o.reference}:refund`,
     type: 'order_refund',

@@ -87,7 +87,8 @@ export type MarketplaceService = ReturnType<typeof createMarketplaceService>;
 export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; notifier: Notifier }) {
   const { db, clock, ledger, notifier } = deps;
 
-  const getProduct = (exec: Executor, id: string) => one<ProductRow>(exec, sql`SELECT ${PRODUCT_COLS} FROM marketplace_products WHERE id = ${id}`);
+  const getProduct = (exec: Executor, id: string) =>
+    one<ProductRow>(exec, sql`SELECT ${PRODUCT_COLS} FROM marketplace_products WHERE id = ${id}`);
   const getOrder = (exec: Executor, id: string) => one<OrderRow>(exec, sql`SELECT ${ORDER_COLS} FROM marketplace_orders WHERE id = ${id}`);
 
   return {
@@ -100,7 +101,10 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
     },
 
     /** Only the given fields change; stock is set absolutely (operators count the shelf), never below zero. */
-    async updateProduct(id: string, patch: { name?: string; description?: string | null; price?: bigint; stock?: number; active?: boolean }) {
+    async updateProduct(
+      id: string,
+      patch: { name?: string; description?: string | null; price?: bigint; stock?: number; active?: boolean },
+    ) {
       const r = await one<ProductRow>(
         db,
         sql`UPDATE marketplace_products SET
@@ -129,7 +133,10 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
      * Debits the wallet and reserves stock in one transaction. The conditional UPDATE is the stock check: two
      * buyers of the last item both run it, the row lock orders them, and the second finds stock < quantity.
      */
-    async createOrder(user: { id: string; kycTier: number }, input: { productId: string; quantity: number; delivery: Delivery; amount?: bigint }) {
+    async createOrder(
+      user: { id: string; kycTier: number },
+      input: { productId: string; quantity: number; delivery: Delivery; amount?: bigint },
+    ) {
       return db.transaction(async (tx) => {
         const reserved = await one<ProductRow>(
           tx,
@@ -215,8 +222,15 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
         }
         const amount = BigInt(o.amount);
         if (input.status === 'cancelled') {
-          await refundOrderMoney(ledger, tx, { userId: o.user_id, amount, reference: o.reference, description: `Refund: marketplace order ${o.reference} cancelled` });
-          await tx.execute(sql`UPDATE marketplace_products SET stock = stock + ${o.quantity}, updated_at = ${clock.now()} WHERE id = ${o.product_id}`);
+          await refundOrderMoney(ledger, tx, {
+            userId: o.user_id,
+            amount,
+            reference: o.reference,
+            description: `Refund: marketplace order ${o.reference} cancelled`,
+          });
+          await tx.execute(
+            sql`UPDATE marketplace_products SET stock = stock + ${o.quantity}, updated_at = ${clock.now()} WHERE id = ${o.product_id}`,
+          );
         } else {
           await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: `Marketplace order ${o.reference} fulfilled` });
         }

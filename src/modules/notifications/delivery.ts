@@ -13,7 +13,7 @@ import { registerOutboxJobs, type Outbox } from './outbox.js';
 /**
  * Channel delivery of inbox notifications. emit writes the inbox row and one fan-out job (DELIVER_JOB) in the
  * emitter's transaction, so a rolled-back change never reaches a phone or a mailbox and a money transaction pays
- * one statement per notification (issue 11). The fan-out job enqueues the channel jobs (push per subscription,
+ * one statement per notification. The fan-out job enqueues the channel jobs (push per subscription,
  * e-mail and SMS through the outbox); a slow push service never holds anyone's transaction open.
  */
 export const PUSH_JOB = 'notify.push';
@@ -71,7 +71,7 @@ export function registerNotifications(services: { events: EventBus }) {
  * The fan-out of the notifications one statement emitted (DELIVER_JOB, enqueued by emit in the emitter's
  * transaction): reads them with their users, channel preferences and push subscriptions as they are now (one
  * statement), and enqueues every channel job in one statement, so the fan-out is two round trips however many
- * notifications it covers (issue 11). Every channel job has a singleton key derived from its notification, so a
+ * notifications it covers. Every channel job has a singleton key derived from its notification, so a
  * retried fan-out never enqueues a channel twice.
  */
 async function fanOut(services: { db: Db; jobs: JobQueue; outbox: Outbox }, notificationIds: readonly string[]): Promise<void> {
@@ -111,12 +111,25 @@ async function fanOut(services: { db: Db; jobs: JobQueue; outbox: Outbox }, noti
     const sms = prefs.sms && r.phone && r.phone_verified_at ? r.phone : null;
     if (subs.length) {
       const payload = pushPayload(notificationId, n, new Date(r.created_at));
-      for (const s of subs) channelJobs.push({ name: PUSH_JOB, payload: { subscriptionId: s, payload }, opts: { singletonKey: `push:${notificationId}:${s}` } });
+      for (const s of subs)
+        channelJobs.push({
+          name: PUSH_JOB,
+          payload: { subscriptionId: s, payload },
+          opts: { singletonKey: `push:${notificationId}:${s}` },
+        });
     }
     if (prefs.email || ALWAYS_EMAIL.has(n.kind)) {
-      channelJobs.push(outbox.emailJob({ to: r.email, subject: n.title.slice(0, 200), text: emailText(n) }, { dedupeKey: `notification:${notificationId}` }));
+      channelJobs.push(
+        outbox.emailJob(
+          { to: r.email, subject: n.title.slice(0, 200), text: emailText(n) },
+          { dedupeKey: `notification:${notificationId}` },
+        ),
+      );
     }
-    if (sms) channelJobs.push(outbox.smsJob({ to: sms, text: `${n.title}: ${n.body}`.slice(0, 320) }, { dedupeKey: `notification:${notificationId}` }));
+    if (sms)
+      channelJobs.push(
+        outbox.smsJob({ to: sms, text: `${n.title}: ${n.body}`.slice(0, 320) }, { dedupeKey: `notification:${notificationId}` }),
+      );
   }
   await jobs.enqueueMany(db, channelJobs);
 }
@@ -173,9 +186,12 @@ export function registerNotificationJobs(services: NotificationJobDeps) {
           log.info({ subscriptionId, httpStatus: outcome.httpStatus }, 'push subscription expired; removed');
           return;
         case 'throttled':
-          throw Object.assign(new Error(`push service throttled (${outcome.httpStatus}); retry after ${Math.ceil(outcome.retryAfterMs / 1000)} s`), {
-            retryAfterMs: outcome.retryAfterMs,
-          });
+          throw Object.assign(
+            new Error(`push service throttled (${outcome.httpStatus}); retry after ${Math.ceil(outcome.retryAfterMs / 1000)} s`),
+            {
+              retryAfterMs: outcome.retryAfterMs,
+            },
+          );
         case 'failed':
           throw Object.assign(new Error(outcome.message), { permanent: outcome.permanent });
       }

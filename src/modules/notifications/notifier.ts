@@ -6,7 +6,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
 
 /**
- * "Notify" is owned by this module (issue 7). Other modules call emit() inside the same database transaction
+ * "Notify" is owned by this module. Other modules call emit() inside the same database transaction
  * as the change they announce, so a rolled-back change never notifies (outbox). Delivery to push, e-mail and SMS
  * hangs off the inserted rows through one fan-out job (DELIVER_JOB), written in the same statement as the rows.
  */
@@ -51,24 +51,24 @@ export interface Notifier {
   /** emit for several notifications, still one statement; ids in input order. */
   emitMany(exec: Executor, list: readonly NotificationInput[]): Promise<string[]>;
   /**
-   * The same rows and jobs as emitMany, written by a ledger posting's own statement and only if it posts (issue 11:
+   * The same rows and jobs as emitMany, written by a ledger posting's own statement and only if it posts (
    * a transfer is then one autocommit statement, notifications included).
    */
   onPosting(list: readonly NotificationInput[]): PostRider;
 }
 
-
 export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }): Notifier {
   /**
    * The notification rows and their fan-out jobs as CTE definitions named `${p}n`, `${p}j0`..., written FROM `from`.
    * One fan-out job per statement (per FAN_OUT_BATCH rows), not per row: a transfer notifies both sides with one
-   * job row instead of two (issue 11: the notifications were a quarter of a transfer's cost).
+   * job row instead of two (the notifications were a quarter of a transfer's cost).
    */
   const ctes = (list: readonly NotificationInput[], p: string, from?: SQL) => {
     const now = clock.now();
     const ids = list.map(() => uuid());
     const values = list.map(
-      (n, i) => sql`(${ids[i]}::uuid, ${n.userId}::uuid, ${n.kind}::text, ${n.title}::text, ${n.body}::text, ${n.data ? JSON.stringify(n.data) : null}::jsonb, ${now}::timestamptz)`,
+      (n, i) =>
+        sql`(${ids[i]}::uuid, ${n.userId}::uuid, ${n.kind}::text, ${n.title}::text, ${n.body}::text, ${n.data ? JSON.stringify(n.data) : null}::jsonb, ${now}::timestamptz)`,
     );
     const rowsSql = from
       ? sql`SELECT v.* FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, user_id, kind, title, body, data, created_at), ${from}`
@@ -76,7 +76,8 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
     const batches: string[][] = [];
     for (let i = 0; i < ids.length; i += FAN_OUT_BATCH) batches.push(ids.slice(i, i + FAN_OUT_BATCH));
     const jobs_ = batches.map(
-      (b, i) => sql`${sql.raw(`${p}j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, b.length === 1 ? { notificationId: b[0] } : { notificationIds: b }, {}, from)})`,
+      (b, i) =>
+        sql`${sql.raw(`${p}j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, b.length === 1 ? { notificationId: b[0] } : { notificationIds: b }, {}, from)})`,
     );
     return {
       ids,

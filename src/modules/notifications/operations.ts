@@ -5,38 +5,49 @@ import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
 
 // DESIGN §12: {id, kind, title, body, read, createdAt}; data carries the emitter's references (e.g. a transaction id).
-export const notificationOutput = z.object({
-  id: z.string(),
-  kind: z.string(),
-  title: z.string(),
-  body: z.string(),
-  read: z.boolean(),
-  createdAt: z.string(),
-  data: z.record(z.string(), z.unknown()).optional(),
-}).meta({ id: 'Notification' });
+export const notificationOutput = z
+  .object({
+    id: z.string(),
+    kind: z.string(),
+    title: z.string(),
+    body: z.string(),
+    read: z.boolean(),
+    createdAt: z.string(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'Notification' });
 
 const pollOptionOutput = z.object({ id: z.string(), label: z.string(), votes: z.number().optional() }).meta({ id: 'PollOption' });
 /** Counts appear only after the caller has voted (results shown after voting). */
-const pollOutput = z.object({
-  id: z.string(),
-  question: z.string(),
-  myVote: z.string().nullable(),
-  totalVotes: z.number().optional(),
-  options: z.array(pollOptionOutput),
-}).meta({ id: 'Poll' });
+const pollOutput = z
+  .object({
+    id: z.string(),
+    question: z.string(),
+    myVote: z.string().nullable(),
+    totalVotes: z.number().optional(),
+    options: z.array(pollOptionOutput),
+  })
+  .meta({ id: 'Poll' });
 
-const broadcastOutput = z.object({
-  id: z.string(),
-  title: z.string(),
-  body: z.string(),
-  startsAt: z.string(),
-  endsAt: z.string().nullable(),
-  poll: pollOutput.nullable(),
-}).meta({ id: 'Broadcast' });
+const broadcastOutput = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    body: z.string(),
+    startsAt: z.string(),
+    endsAt: z.string().nullable(),
+    poll: pollOutput.nullable(),
+  })
+  .meta({ id: 'Broadcast' });
 
 const audienceSchema = z
   .object({
-    minKycTier: z.number().int('minKycTier must be a whole number').min(0, 'minKycTier must be 0-3').max(3, 'minKycTier must be 0-3').optional(),
+    minKycTier: z
+      .number()
+      .int('minKycTier must be a whole number')
+      .min(0, 'minKycTier must be 0-3')
+      .max(3, 'minKycTier must be 0-3')
+      .optional(),
     joinedAfter: z.iso.datetime({ offset: true, message: 'joinedAfter must be an ISO date-time' }).optional(),
     joinedBefore: z.iso.datetime({ offset: true, message: 'joinedBefore must be an ISO date-time' }).optional(),
   })
@@ -46,25 +57,27 @@ const audienceSchema = z
     path: ['joinedBefore'],
   });
 
-const adminBroadcastOutput = z.object({
-  id: z.string(),
-  title: z.string(),
-  body: z.string(),
-  audience: z.object({ minKycTier: z.number().optional(), joinedAfter: z.string().optional(), joinedBefore: z.string().optional() }),
-  status: z.enum(['scheduled', 'active', 'ended']),
-  startsAt: z.string(),
-  endsAt: z.string().nullable(),
-  endedAt: z.string().nullable(),
-  createdAt: z.string(),
-  poll: z
-    .object({
-      id: z.string(),
-      question: z.string(),
-      totalVotes: z.number(),
-      options: z.array(z.object({ id: z.string(), label: z.string(), votes: z.number() })),
-    })
-    .nullable(),
-}).meta({ id: 'AdminBroadcast' });
+const adminBroadcastOutput = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    body: z.string(),
+    audience: z.object({ minKycTier: z.number().optional(), joinedAfter: z.string().optional(), joinedBefore: z.string().optional() }),
+    status: z.enum(['scheduled', 'active', 'ended']),
+    startsAt: z.string(),
+    endsAt: z.string().nullable(),
+    endedAt: z.string().nullable(),
+    createdAt: z.string(),
+    poll: z
+      .object({
+        id: z.string(),
+        question: z.string(),
+        totalVotes: z.number(),
+        options: z.array(z.object({ id: z.string(), label: z.string(), votes: z.number() })),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'AdminBroadcast' });
 
 // PostgreSQL text cannot hold NUL, and other control characters have no place in a message users read.
 // eslint-disable-next-line no-control-regex
@@ -79,9 +92,7 @@ const text = (name: string, max: number) =>
     .refine((v) => !CONTROL.test(v), `${name} must not contain control characters`);
 
 const dateTime = (name: string) =>
-  z.iso
-    .datetime({ offset: true, message: `${name} must be an ISO date-time like 2026-01-31T09:00:00Z` })
-    .transform((s) => new Date(s));
+  z.iso.datetime({ offset: true, message: `${name} must be an ISO date-time like 2026-01-31T09:00:00Z` }).transform((s) => new Date(s));
 
 function base64urlBytes(v: string): Buffer | null {
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(v)) return null;
@@ -241,7 +252,10 @@ export const notificationsOperations = [
     suffix: 'BearerAdmin',
     method: 'GET',
     purpose: 'every broadcast, newest first, with poll results',
-    input: z.object({ ...pageInput, status: z.enum(['scheduled', 'active', 'ended'], { error: 'status must be scheduled, active or ended' }).optional() }),
+    input: z.object({
+      ...pageInput,
+      status: z.enum(['scheduled', 'active', 'ended'], { error: 'status must be scheduled, active or ended' }).optional(),
+    }),
     output: pageOutput(adminBroadcastOutput),
     handler: async (input, ctx) => ctx.services.notifications.adminListBroadcasts(input),
   }),
@@ -268,7 +282,10 @@ export const notificationsOperations = [
     suffix: 'BearerAdmin',
     method: 'GET',
     purpose: 'e-mail, SMS and push deliveries that failed every retry',
-    input: z.object({ ...pageInput, channel: z.enum(['email', 'sms', 'push'], { error: 'channel must be email, sms or push' }).optional() }),
+    input: z.object({
+      ...pageInput,
+      channel: z.enum(['email', 'sms', 'push'], { error: 'channel must be email, sms or push' }).optional(),
+    }),
     output: pageOutput(
       z.object({
         id: z.string(),

@@ -5,7 +5,7 @@ import { SECOND } from '../../kernel/clock.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 
 /**
- * Reliable outbound mail and SMS (issue 7). sendEmail/sendSms enqueue a job inside the caller's transaction, so
+ * Reliable outbound mail and SMS. sendEmail/sendSms enqueue a job inside the caller's transaction, so
  * a rolled-back change never sends; the job calls services.mailer / services.sms with retries and exponential
  * backoff and ends in the dead-letter list (adminListDeadLetters) after the last attempt. OTP codes are the one
  * exception: identity sends those directly because the user is waiting on them and a code must not arrive late.

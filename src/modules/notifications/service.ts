@@ -23,7 +23,15 @@ export const MAX_PUSH_SUBSCRIPTIONS = 10;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-type NotificationRow = { id: string; kind: string; title: string; body: string; data: Record<string, unknown> | null; read_at: Date | null; created_at: Date };
+type NotificationRow = {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  data: Record<string, unknown> | null;
+  read_at: Date | null;
+  created_at: Date;
+};
 const notificationView = (r: NotificationRow) => ({
   id: r.id,
   kind: r.kind,
@@ -65,12 +73,15 @@ const inList = (ids: string[]) =>
   );
 
 // Push services live on the public internet; a subscription must not turn the job worker into a proxy to
-// private addresses (SSRF, issue #22 finding 5). The host is resolved and every address must be public
+// private addresses (SSRF). The host is resolved and every address must be public
 // (src/lib/public-address.ts); delivery checks again and connects to the checked address (providers/push.ts).
 // Loopback names over http are allowed only in the sandbox, for local push test servers.
 export const SANDBOX_LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export async function checkPushEndpoint(endpoint: string, opts: { sandbox: boolean; allowedHosts?: string[]; resolver?: Resolver }): Promise<string> {
+export async function checkPushEndpoint(
+  endpoint: string,
+  opts: { sandbox: boolean; allowedHosts?: string[]; resolver?: Resolver },
+): Promise<string> {
   const fail = (message: string) => new AppError('VALIDATION_FAILED', `endpoint: ${message}`, { issues: [{ path: 'endpoint', message }] });
   let url: URL;
   try {
@@ -81,7 +92,8 @@ export async function checkPushEndpoint(endpoint: string, opts: { sandbox: boole
   if (url.username || url.password) throw fail('must not carry credentials');
   const host = url.hostname.toLowerCase();
   if (opts.sandbox && SANDBOX_LOOPBACK_NAMES.has(host) && (url.protocol === 'http:' || url.protocol === 'https:')) return url.toString();
-  if (url.protocol !== 'https:') throw fail(opts.sandbox ? 'must use https (http is accepted only for localhost in the sandbox)' : 'must use https');
+  if (url.protocol !== 'https:')
+    throw fail(opts.sandbox ? 'must use https (http is accepted only for localhost in the sandbox)' : 'must use https');
   if (!hostAllowed(host, opts.allowedHosts ?? [])) throw fail('must be on a push service this operator allows (PUSH_ALLOWED_HOSTS)');
   try {
     await resolvePublic(host, opts.resolver);
@@ -94,7 +106,10 @@ export async function checkPushEndpoint(endpoint: string, opts: { sandbox: boole
 
 export function createNotificationsService({ db, clock, config, resolver }: { db: Db; clock: Clock; config: Config; resolver?: Resolver }) {
   async function unreadCount(exec: Executor, userId: string): Promise<number> {
-    const r = await one<{ n: number }>(exec, sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${userId} AND read_at IS NULL`);
+    const r = await one<{ n: number }>(
+      exec,
+      sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${userId} AND read_at IS NULL`,
+    );
     return r?.n ?? 0;
   }
 
@@ -149,7 +164,10 @@ export function createNotificationsService({ db, clock, config, resolver }: { db
   });
 
   async function adminGetBroadcast(id: string) {
-    const b = await one<BroadcastRow>(db, sql`SELECT id, title, body, audience, starts_at, ends_at, ended_at, created_at FROM broadcasts WHERE id = ${id}`);
+    const b = await one<BroadcastRow>(
+      db,
+      sql`SELECT id, title, body, audience, starts_at, ends_at, ended_at, created_at FROM broadcasts WHERE id = ${id}`,
+    );
     if (!b) throw notFound('Broadcast');
     const polls = await pollsFor(db, [id], { admin: true });
     return adminBroadcastView(b, polls.get(id), clock.now());
@@ -206,7 +224,14 @@ export function createNotificationsService({ db, clock, config, resolver }: { db
         ...p,
         items: p.items.map((b) => {
           const poll = polls.get(b.id);
-          return { id: b.id, title: b.title, body: b.body, startsAt: iso(b.starts_at)!, endsAt: iso(b.ends_at), poll: poll ? publicPoll(poll) : null };
+          return {
+            id: b.id,
+            title: b.title,
+            body: b.body,
+            startsAt: iso(b.starts_at)!,
+            endsAt: iso(b.ends_at),
+            poll: poll ? publicPoll(poll) : null,
+          };
         }),
       };
     },
@@ -234,21 +259,41 @@ export function createNotificationsService({ db, clock, config, resolver }: { db
       });
     },
 
-    async adminCreateBroadcast(adminId: string, input: { title: string; body: string; audience: Audience; startsAt?: Date; endsAt?: Date; poll?: { question?: string; options: string[] } }) {
+    async adminCreateBroadcast(
+      adminId: string,
+      input: {
+        title: string;
+        body: string;
+        audience: Audience;
+        startsAt?: Date;
+        endsAt?: Date;
+        poll?: { question?: string; options: string[] };
+      },
+    ) {
       const now = clock.now();
       const startsAt = input.startsAt ?? now;
-      if (input.endsAt && input.endsAt <= startsAt) throw new AppError('VALIDATION_FAILED', 'endsAt must be after startsAt', { issues: [{ path: 'endsAt', message: 'must be after startsAt' }] });
-      if (input.endsAt && input.endsAt <= now) throw new AppError('VALIDATION_FAILED', 'endsAt must be in the future', { issues: [{ path: 'endsAt', message: 'must be in the future' }] });
+      if (input.endsAt && input.endsAt <= startsAt)
+        throw new AppError('VALIDATION_FAILED', 'endsAt must be after startsAt', {
+          issues: [{ path: 'endsAt', message: 'must be after startsAt' }],
+        });
+      if (input.endsAt && input.endsAt <= now)
+        throw new AppError('VALIDATION_FAILED', 'endsAt must be in the future', {
+          issues: [{ path: 'endsAt', message: 'must be in the future' }],
+        });
       const id = uuid();
       await db.transaction(async (tx) => {
         await tx.execute(sql`INSERT INTO broadcasts (id, title, body, audience, starts_at, ends_at, created_by, created_at)
                              VALUES (${id}, ${input.title}, ${input.body}, ${JSON.stringify(input.audience)}::jsonb, ${startsAt}, ${input.endsAt ?? null}, ${adminId}, ${now})`);
         if (input.poll) {
           const pollId = uuid();
-          await tx.execute(sql`INSERT INTO polls (id, broadcast_id, question, created_at) VALUES (${pollId}, ${id}, ${input.poll.question ?? input.title}, ${now})`);
+          await tx.execute(
+            sql`INSERT INTO polls (id, broadcast_id, question, created_at) VALUES (${pollId}, ${id}, ${input.poll.question ?? input.title}, ${now})`,
+          );
           let position = 0;
           for (const label of input.poll.options) {
-            await tx.execute(sql`INSERT INTO poll_options (id, poll_id, label, position) VALUES (${uuid()}, ${pollId}, ${label}, ${position++})`);
+            await tx.execute(
+              sql`INSERT INTO poll_options (id, poll_id, label, position) VALUES (${uuid()}, ${pollId}, ${label}, ${position++})`,
+            );
           }
         }
       });
@@ -289,12 +334,18 @@ export function createNotificationsService({ db, clock, config, resolver }: { db
       const p = await one<{ broadcast_id: string }>(db, sql`SELECT broadcast_id FROM polls WHERE id = ${pollId}`);
       if (!p) throw notFound('Poll');
       const view = (await pollsFor(db, [p.broadcast_id], { admin: true })).get(p.broadcast_id)!;
-      return { poll: { id: view.id, broadcastId: p.broadcast_id, question: view.question, totalVotes: view.totalVotes, options: view.options } };
+      return {
+        poll: { id: view.id, broadcastId: p.broadcast_id, question: view.question, totalVotes: view.totalVotes, options: view.options },
+      };
     },
 
     // ---- web push subscriptions ----
     async savePushSubscription(userId: string, input: { endpoint: string; p256dh: string; auth: string }) {
-      const endpoint = await checkPushEndpoint(input.endpoint, { sandbox: config.sandbox, allowedHosts: config.pushAllowedHosts, resolver });
+      const endpoint = await checkPushEndpoint(input.endpoint, {
+        sandbox: config.sandbox,
+        allowedHosts: config.pushAllowedHosts,
+        resolver,
+      });
       const now = clock.now();
       return db.transaction(async (tx) => {
         // The same browser signed in to another account: the endpoint now delivers to this one.
@@ -319,15 +370,34 @@ export function createNotificationsService({ db, clock, config, resolver }: { db
       } catch {
         /* not a URL: cannot match any stored endpoint */
       }
-      const r = await rows(db, sql`DELETE FROM push_subscriptions WHERE user_id = ${userId} AND endpoint IN (${endpoint}, ${normalized}) RETURNING id`);
+      const r = await rows(
+        db,
+        sql`DELETE FROM push_subscriptions WHERE user_id = ${userId} AND endpoint IN (${endpoint}, ${normalized}) RETURNING id`,
+      );
       if (!r.length) throw notFound('Push subscription');
       return { deleted: true };
     },
 
     // ---- dead letters (operators) ----
     async adminListDeadLetters(q: { limit: number; offset: number; channel?: 'email' | 'sms' | 'push' }) {
-      const queues = q.channel === 'email' ? [OUTBOX_EMAIL_JOB] : q.channel === 'sms' ? [OUTBOX_SMS_JOB] : q.channel === 'push' ? [PUSH_JOB] : [OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB];
-      const r = await rows<{ id: string; queue: string; payload: Record<string, unknown>; attempts: number; last_error: string | null; created_at: Date; updated_at: Date; user_id: string | null }>(
+      const queues =
+        q.channel === 'email'
+          ? [OUTBOX_EMAIL_JOB]
+          : q.channel === 'sms'
+            ? [OUTBOX_SMS_JOB]
+            : q.channel === 'push'
+              ? [PUSH_JOB]
+              : [OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB];
+      const r = await rows<{
+        id: string;
+        queue: string;
+        payload: Record<string, unknown>;
+        attempts: number;
+        last_error: string | null;
+        created_at: Date;
+        updated_at: Date;
+        user_id: string | null;
+      }>(
         db,
         sql`SELECT j.id::text AS id, j.queue, j.payload, j.attempts, j.last_error, j.created_at, j.updated_at, s.user_id::text AS user_id
             FROM jobs j LEFT JOIN push_subscriptions s ON j.queue = ${PUSH_JOB} AND s.id::text = j.payload->>'subscriptionId'

@@ -20,7 +20,12 @@ export function maskPhone(phone: string): string {
  * Sends through the gateway and records the message under the gateway's id, so its delivery report finds it.
  * A gateway failure throws: the outbox job retries it, and a verification code's sender sees the error.
  */
-export function gatewaySms(db: Db, clock: Clock, gateway: SmsGateway, onSend?: (provider: string, result: 'sent' | 'error') => void): SmsSender {
+export function gatewaySms(
+  db: Db,
+  clock: Clock,
+  gateway: SmsGateway,
+  onSend?: (provider: string, result: 'sent' | 'error') => void,
+): SmsSender {
   return {
     async send(sms) {
       let r;
@@ -53,7 +58,10 @@ export async function recordSmsReport(db: Db, clock: Clock, provider: string, re
  * HMAC-SHA512 in X-Termii-Signature; Africa's Talking's callback URL carries ?token=SMS_WEBHOOK_SECRET). Not
  * registered when no gateway or no SMS_WEBHOOK_SECRET is configured.
  */
-export async function registerSmsReportRoute(app: FastifyInstance, services: { smsGateway: SmsGateway | null; config: Config; db: Db; clock: Clock }) {
+export async function registerSmsReportRoute(
+  app: FastifyInstance,
+  services: { smsGateway: SmsGateway | null; config: Config; db: Db; clock: Clock },
+) {
   const gateway = services.smsGateway;
   if (!gateway || !services.config.sms.webhookSecret) return;
   await app.register(async (scope) => {

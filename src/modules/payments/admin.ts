@@ -15,7 +15,16 @@ import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.
 export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier }) {
   const { db, clock, ledger, events, notifier } = deps;
   return {
-    async adminSearchPayments(input: { kind: 'intents' | 'settlements' | 'events'; reference?: string; userId?: string; email?: string; status?: string; flagged?: boolean; limit: number; offset: number }) {
+    async adminSearchPayments(input: {
+      kind: 'intents' | 'settlements' | 'events';
+      reference?: string;
+      userId?: string;
+      email?: string;
+      status?: string;
+      flagged?: boolean;
+      limit: number;
+      offset: number;
+    }) {
       const ref = input.reference ?? null;
       const uid = input.userId ?? null;
       const email = input.email?.toLowerCase() ?? null;
@@ -34,7 +43,19 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
         items = list.map((r) => ({ kind: 'intent' as const, ...intentView(r), userId: r.user_id, userEmail: r.user_email }));
       } else if (input.kind === 'settlements') {
         const flagged = input.flagged ?? null;
-        const list = await rows<{ id: string; processor: string; processor_reference: string; user_id: string; user_email: string; kind: string; amount: string; channel: string | null; source: string; over_cap: boolean; created_at: Date }>(
+        const list = await rows<{
+          id: string;
+          processor: string;
+          processor_reference: string;
+          user_id: string;
+          user_email: string;
+          kind: string;
+          amount: string;
+          channel: string | null;
+          source: string;
+          over_cap: boolean;
+          created_at: Date;
+        }>(
           db,
           sql`SELECT s.id, s.processor, s.processor_reference, s.user_id, u.email AS user_email, s.kind, s.amount::text AS amount, s.channel, s.source, s.over_cap, s.created_at
               FROM payment_settlements s JOIN users u ON u.id = s.user_id
@@ -57,7 +78,17 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           createdAt: iso(r.created_at)!,
         }));
       } else {
-        const list = await rows<{ id: string; processor: string; event: string; reference: string | null; status: string; outcome: string | null; deliveries: number; received_at: Date; processed_at: Date | null }>(
+        const list = await rows<{
+          id: string;
+          processor: string;
+          event: string;
+          reference: string | null;
+          status: string;
+          outcome: string | null;
+          deliveries: number;
+          received_at: Date;
+          processed_at: Date | null;
+        }>(
           db,
           sql`SELECT id, processor, event, reference, status, outcome, deliveries, received_at, processed_at FROM processor_events
               WHERE (${ref}::text IS NULL OR reference = ${ref}) AND (${status}::text IS NULL OR status = ${status})
@@ -96,7 +127,14 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           ],
           metadata: { actorId: actor.id, reason: input.reason },
         });
-        await writeAudit(tx, { actorId: actor.id, action: 'wallet.adjust', subjectType: 'user', subjectId: input.userId, details: { amount: input.amount, reason: input.reason, reference }, at: clock.now() });
+        await writeAudit(tx, {
+          actorId: actor.id,
+          action: 'wallet.adjust',
+          subjectType: 'user',
+          subjectId: input.userId,
+          details: { amount: input.amount, reason: input.reason, reference },
+          at: clock.now(),
+        });
         if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: input.userId, amount, source: 'adjustment', reference });
         await notifier.emit(tx, {
           userId: input.userId,

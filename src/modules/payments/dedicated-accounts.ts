@@ -6,7 +6,12 @@ import type { ChargeEvent, ProcessorRegistry } from '../../providers/processor.j
 import { iso, type SettleInput } from './model.js';
 
 /** Dedicated virtual accounts (Tier 2+): created at the processor once per user; transfers into them credit the owner. */
-export function createDedicatedAccounts(deps: { db: Db; clock: Clock; processors: ProcessorRegistry; settleCharge: (tx: Tx, s: SettleInput) => Promise<boolean> }) {
+export function createDedicatedAccounts(deps: {
+  db: Db;
+  clock: Clock;
+  processors: ProcessorRegistry;
+  settleCharge: (tx: Tx, s: SettleInput) => Promise<boolean>;
+}) {
   const { db, clock, processors, settleCharge } = deps;
 
   async function dedicatedAccountOf(exec: Executor, userId: string) {
@@ -37,13 +42,22 @@ export function createDedicatedAccounts(deps: { db: Db; clock: Clock; processors
     // The processor answers the same customer's account again on a repeat call, so a retry or a race is safe:
     // the primary key on user_id keeps one row. No conflict target: two racing calls insert the same account
     // number too, and PostgreSQL raises a unique violation on a non-arbiter index instead of doing nothing.
-    const acc = await adapter.createDedicatedAccount({ email: u.email, firstName: names[0], lastName: names.slice(1).join(' ') || names[0], phone: u.phone });
+    const acc = await adapter.createDedicatedAccount({
+      email: u.email,
+      firstName: names[0],
+      lastName: names.slice(1).join(' ') || names[0],
+      phone: u.phone,
+    });
     await db.execute(sql`INSERT INTO dedicated_accounts (user_id, processor, customer_code, account_number, account_name, bank_name, provider_id, created_at)
         VALUES (${userId}, ${adapter.id}, ${acc.customerCode}, ${acc.accountNumber}, ${acc.accountName}, ${acc.bankName}, ${acc.providerId}, ${clock.now()})
         ON CONFLICT DO NOTHING`);
     const row = await dedicatedAccountOf(db, userId);
     // Only a processor handing one account number to two customers leaves no row for this user.
-    if (!row) throw new AppError('UPSTREAM_ERROR', `The payment processor answered account ${acc.accountNumber}, which belongs to another customer`);
+    if (!row)
+      throw new AppError(
+        'UPSTREAM_ERROR',
+        `The payment processor answered account ${acc.accountNumber}, which belongs to another customer`,
+      );
     return dvaView(row);
   }
 
@@ -65,7 +79,17 @@ export function createDedicatedAccounts(deps: { db: Db; clock: Clock; processors
     const reference = c.reference;
     const amount = c.amount;
     return db.transaction(async (tx) => {
-      const credited = await settleCharge(tx, { processor: processorId, reference, userId: dva.user_id, intentId: null, kind: 'dva', amount, channel: c.channel, paidAt: c.paidAt, source });
+      const credited = await settleCharge(tx, {
+        processor: processorId,
+        reference,
+        userId: dva.user_id,
+        intentId: null,
+        kind: 'dva',
+        amount,
+        channel: c.channel,
+        paidAt: c.paidAt,
+        source,
+      });
       if (alsoInTx) await alsoInTx(tx, credited);
       return credited ? 'credited' : 'duplicate';
     });

@@ -88,7 +88,11 @@ export interface SettleInput {
 /** Optional KYC hook (issue: KYC engineer): Tier 2 with a name matching the profile. */
 export type KycEligibility =
   | {
-      assertTransferEligible?: (userId: string, exec?: undefined, prefetched?: { kyc_tier: number; full_name: string | null; verified_name: string | null } | null) => Promise<void>;
+      assertTransferEligible?: (
+        userId: string,
+        exec?: undefined,
+        prefetched?: { kyc_tier: number; full_name: string | null; verified_name: string | null } | null,
+      ) => Promise<void>;
       eligibilitySql?: (userId: string) => SQL;
     }
   | undefined;

@@ -14,40 +14,44 @@ const callbackUrlInput = z
   .url('callbackUrl must be an absolute URL')
   .refine((u) => /^https?:\/\//i.test(u), 'callbackUrl must be http or https');
 
-const historyItem = z.object({
-  kind: z.enum(['topup', 'dva']),
-  reference: z.string(),
-  amount: naira,
-  amountPaid: z.number().nullable(),
-  status: z.string(),
-  processor: z.string(),
-  channel: z.string().nullable(),
-  createdAt: z.string(),
-  settledAt: z.string().nullable(),
-}).meta({ id: 'PaymentHistoryItem' });
+const historyItem = z
+  .object({
+    kind: z.enum(['topup', 'dva']),
+    reference: z.string(),
+    amount: naira,
+    amountPaid: z.number().nullable(),
+    status: z.string(),
+    processor: z.string(),
+    channel: z.string().nullable(),
+    createdAt: z.string(),
+    settledAt: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentHistoryItem' });
 
-const adminItem = z.object({
-  kind: z.enum(['intent', 'settlement', 'event']),
-  id: z.string(),
-  reference: z.string().nullable(),
-  processor: z.string(),
-  status: z.string().optional(),
-  amount: naira.optional(),
-  amountPaid: z.number().nullable().optional(),
-  userId: z.string().optional(),
-  userEmail: z.string().optional(),
-  settlementKind: z.string().optional(),
-  channel: z.string().nullable().optional(),
-  source: z.string().optional(),
-  flagged: z.boolean().optional(),
-  event: z.string().optional(),
-  outcome: z.string().nullable().optional(),
-  deliveries: z.number().optional(),
-  failureReason: z.string().nullable().optional(),
-  createdAt: z.string(),
-  settledAt: z.string().nullable().optional(),
-  processedAt: z.string().nullable().optional(),
-}).meta({ id: 'PaymentRecord' });
+const adminItem = z
+  .object({
+    kind: z.enum(['intent', 'settlement', 'event']),
+    id: z.string(),
+    reference: z.string().nullable(),
+    processor: z.string(),
+    status: z.string().optional(),
+    amount: naira.optional(),
+    amountPaid: z.number().nullable().optional(),
+    userId: z.string().optional(),
+    userEmail: z.string().optional(),
+    settlementKind: z.string().optional(),
+    channel: z.string().nullable().optional(),
+    source: z.string().optional(),
+    flagged: z.boolean().optional(),
+    event: z.string().optional(),
+    outcome: z.string().nullable().optional(),
+    deliveries: z.number().optional(),
+    failureReason: z.string().nullable().optional(),
+    createdAt: z.string(),
+    settledAt: z.string().nullable().optional(),
+    processedAt: z.string().nullable().optional(),
+  })
+  .meta({ id: 'PaymentRecord' });
 
 export const paymentsOperations = [
   defineOperation({
@@ -56,7 +60,11 @@ export const paymentsOperations = [
     method: 'POST',
     purpose: 'initialize a payment-processor transaction',
     rateLimit: 'money',
-    input: z.object({ amount: nairaAmount({ min: TOPUP_MIN_NAIRA, max: TOPUP_MAX_NAIRA }), email: emailInput, callbackUrl: callbackUrlInput }),
+    input: z.object({
+      amount: nairaAmount({ min: TOPUP_MIN_NAIRA, max: TOPUP_MAX_NAIRA }),
+      email: emailInput,
+      callbackUrl: callbackUrlInput,
+    }),
     output: topupIntentOutput.extend({ authorizationUrl: z.string(), accessCode: z.string() }),
     errors: ['AMOUNT_OUT_OF_RANGE', 'UPSTREAM_ERROR'],
     handler: async (input, ctx) => ctx.services.payments.startProcessorTopup(ctx.user, input),
@@ -145,7 +153,11 @@ export const paymentsOperations = [
         .refine((n) => n !== 0, 'amount must not be 0')
         .refine((n) => Math.abs(n) <= 10_000_000, 'amount must be at most 10,000,000 naira either way')
         .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most 2 decimals'),
-      reason: z.string({ error: 'reason is required' }).trim().min(3, 'reason must be at least 3 characters').max(500, 'reason must be at most 500 characters'),
+      reason: z
+        .string({ error: 'reason is required' })
+        .trim()
+        .min(3, 'reason must be at least 3 characters')
+        .max(500, 'reason must be at most 500 characters'),
     }),
     output: z.object({ reference: z.string(), amount: naira, balance: naira }),
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],

@@ -32,9 +32,11 @@ export async function registerPaymentsWebhook(app: FastifyInstance, services: Se
       } catch {
         throw new AppError('BAD_REQUEST', 'Body is not valid JSON');
       }
-      if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new AppError('BAD_REQUEST', 'Body must be a JSON object');
-      // Issue #22: a signed but absurdly nested body is refused before it is stored or walked.
-      if (jsonDepthExceeds(payload, MAX_JSON_DEPTH)) throw new AppError('BAD_REQUEST', `Body is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`);
+      if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+        throw new AppError('BAD_REQUEST', 'Body must be a JSON object');
+      // A signed but absurdly nested body is refused before it is stored or walked.
+      if (jsonDepthExceeds(payload, MAX_JSON_DEPTH))
+        throw new AppError('BAD_REQUEST', `Body is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`);
       await services.payments.storeEvent(adapter.id, raw, payload);
       return reply.status(200).send({ ok: true });
     });

@@ -5,7 +5,15 @@ import type { Logger } from '../../lib/logger.js';
 import type { ChargeEvent, ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
 import type { DedicatedAccounts } from './dedicated-accounts.js';
 import type { Settlement } from './settlement.js';
-import { ABANDON_AFTER_MS, DVA_RECONCILE_WINDOW_MS, INTENT_COLUMNS, RECONCILE_MIN_AGE_MS, RECONCILE_WINDOW_MS, type IntentRow, type IntentStatus } from './model.js';
+import {
+  ABANDON_AFTER_MS,
+  DVA_RECONCILE_WINDOW_MS,
+  INTENT_COLUMNS,
+  RECONCILE_MIN_AGE_MS,
+  RECONCILE_WINDOW_MS,
+  type IntentRow,
+  type IntentStatus,
+} from './model.js';
 
 /**
  * Reconciliation (spec rule 8): verifies open top-ups with the processor (credits the paid ones, closes failed
@@ -46,7 +54,17 @@ export function createPaymentsReconciliation(deps: {
       }
       if (v.status === 'success' && v.currency === 'NGN' && v.amount > 0n) {
         const credited = await db.transaction((tx) =>
-          settleCharge(tx, { processor: intent.processor, reference: intent.reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount: v.amount, channel: v.channel, paidAt: v.paidAt, source: 'reconciliation' }),
+          settleCharge(tx, {
+            processor: intent.processor,
+            reference: intent.reference,
+            userId: intent.user_id,
+            intentId: intent.id,
+            kind: 'topup',
+            amount: v.amount,
+            channel: v.channel,
+            paidAt: v.paidAt,
+            source: 'reconciliation',
+          }),
         );
         if (credited) summary.settled++;
         continue;
@@ -67,7 +85,10 @@ export function createPaymentsReconciliation(deps: {
     for (const id of processors.ids()) {
       let charges: ChargeEvent[];
       try {
-        charges = await adapterOf(id).listSuccessfulCharges(new Date(now.getTime() - DVA_RECONCILE_WINDOW_MS), new Date(now.getTime() + 5 * MINUTE));
+        charges = await adapterOf(id).listSuccessfulCharges(
+          new Date(now.getTime() - DVA_RECONCILE_WINDOW_MS),
+          new Date(now.getTime() + 5 * MINUTE),
+        );
       } catch (err) {
         summary.errors++;
         log.warn({ processor: id, err: (err as Error).message }, 'reconciliation could not list processor charges');

@@ -1,6 +1,6 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 
-/** Typed view of migration 0300_payments.sql (wallet and payments, issue 5). Queries use raw SQL. */
+/** Typed view of migration 0300_payments.sql (wallet and payments). Queries use raw SQL. */
 export const topupIntents = pgTable(
   'topup_intents',
   {

@@ -51,7 +51,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
   function processorFor(id: string | undefined): ProcessorAdapter {
     if (id === undefined) return processors.default;
     const p = processors.get(id);
-    if (!p) throw new AppError('VALIDATION_FAILED', `processor must be one of: ${processors.ids().join(', ')}`, { issues: [{ path: 'processor', message: 'unknown processor' }] });
+    if (!p)
+      throw new AppError('VALIDATION_FAILED', `processor must be one of: ${processors.ids().join(', ')}`, {
+        issues: [{ path: 'processor', message: 'unknown processor' }],
+      });
     return p;
   }
 
@@ -62,7 +65,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   async function ownIntent(exec: Executor, userId: string, reference: string): Promise<IntentRow> {
-    const r = await one<IntentRow>(exec, sql`SELECT ${INTENT_COLUMNS} FROM topup_intents WHERE reference = ${reference} AND user_id = ${userId}`);
+    const r = await one<IntentRow>(
+      exec,
+      sql`SELECT ${INTENT_COLUMNS} FROM topup_intents WHERE reference = ${reference} AND user_id = ${userId}`,
+    );
     if (!r) throw notFound('Top-up');
     return r;
   }
@@ -72,10 +78,18 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   const { settleCharge, settleChargeAlone } = createSettlement({ db, clock, ledger, events, notifier, walletLimits, log });
-  const { dedicatedAccountOf, dvaView, ensureDedicatedAccount, creditDedicatedAccount } = createDedicatedAccounts({ db, clock, processors, settleCharge });
+  const { dedicatedAccountOf, dvaView, ensureDedicatedAccount, creditDedicatedAccount } = createDedicatedAccounts({
+    db,
+    clock,
+    processors,
+    settleCharge,
+  });
   const reconcile = createPaymentsReconciliation({ db, clock, log, processors, adapterOf, settleCharge, creditDedicatedAccount });
 
-  async function startTopup(user: AuthUser, input: { amount: number; processor?: string; email: string; callbackUrl?: string; origin: 'intent' | 'api' }) {
+  async function startTopup(
+    user: AuthUser,
+    input: { amount: number; processor?: string; email: string; callbackUrl?: string; origin: 'intent' | 'api' },
+  ) {
     const adapter = processorFor(input.processor);
     const amount = toKobo(input.amount);
     // DESIGN §6: refuse up front a top-up that would pass the tier's balance cap.
@@ -97,17 +111,29 @@ export function createPaymentsService(deps: PaymentsDeps) {
         VALUES (${id}, ${user.id}, ${reference}, ${adapter.id}, ${amount}, 'pending', ${input.origin}, ${input.email}, ${input.callbackUrl ?? null}, ${now}, ${now})`);
     let init;
     try {
-      init = await adapter.initialize({ email: input.email, amount, reference, callbackUrl: input.callbackUrl, metadata: { intentId: id, userId: user.id } });
+      init = await adapter.initialize({
+        email: input.email,
+        amount,
+        reference,
+        callbackUrl: input.callbackUrl,
+        metadata: { intentId: id, userId: user.id },
+      });
     } catch (err) {
-      await db.execute(sql`UPDATE topup_intents SET status = 'failed', failure_reason = 'processor refused to start the payment', updated_at = ${clock.now()} WHERE id = ${id}`);
+      await db.execute(
+        sql`UPDATE topup_intents SET status = 'failed', failure_reason = 'processor refused to start the payment', updated_at = ${clock.now()} WHERE id = ${id}`,
+      );
       throw err;
     }
-    await db.execute(sql`UPDATE topup_intents SET checkout_url = ${init.authorizationUrl}, access_code = ${init.accessCode}, updated_at = ${clock.now()} WHERE id = ${id}`);
+    await db.execute(
+      sql`UPDATE topup_intents SET checkout_url = ${init.authorizationUrl}, access_code = ${init.accessCode}, updated_at = ${clock.now()} WHERE id = ${id}`,
+    );
     return { intent: await intentById(db, id), accessCode: init.accessCode };
   }
 
   async function markEvent(exec: Executor, eventId: string, status: string, outcome: string) {
-    await exec.execute(sql`UPDATE processor_events SET status = ${status}, outcome = ${outcome}, processed_at = ${clock.now()} WHERE id = ${eventId}`);
+    await exec.execute(
+      sql`UPDATE processor_events SET status = ${status}, outcome = ${outcome}, processed_at = ${clock.now()} WHERE id = ${eventId}`,
+    );
   }
 
   return {
@@ -140,7 +166,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
       let credited = false;
       if (v.status === 'success' && v.currency === 'NGN' && v.amount > 0n) {
         credited = await db.transaction((tx) =>
-          settleCharge(tx, { processor: intent.processor, reference, userId, intentId: intent.id, kind: 'topup', amount: v.amount, channel: v.channel, paidAt: v.paidAt, source: 'verify' }),
+          settleCharge(tx, {
+            processor: intent.processor,
+            reference,
+            userId,
+            intentId: intent.id,
+            kind: 'topup',
+            amount: v.amount,
+            channel: v.channel,
+            paidAt: v.paidAt,
+            source: 'verify',
+          }),
         );
       } else if (v.status === 'failed' || v.status === 'abandoned') {
         // A later charge.success still credits and turns the intent into success.
@@ -153,7 +189,18 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     async getTopupReceipt(userId: string, reference: string) {
-      const s = await one<{ processor: string; processor_reference: string; kind: string; amount: string; channel: string | null; paid_at: Date | null; created_at: Date; intent_amount: string | null; username: string | null; email: string }>(
+      const s = await one<{
+        processor: string;
+        processor_reference: string;
+        kind: string;
+        amount: string;
+        channel: string | null;
+        paid_at: Date | null;
+        created_at: Date;
+        intent_amount: string | null;
+        username: string | null;
+        email: string;
+      }>(
         db,
         sql`SELECT s.processor, s.processor_reference, s.kind, s.amount::text AS amount, s.channel, s.paid_at, s.created_at,
                    i.amount::text AS intent_amount, u.username, u.email
@@ -183,7 +230,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     async listPaymentHistory(userId: string, limit: number, offset: number) {
-      const list = await rows<{ kind: string; reference: string; amount: string; amount_paid: string | null; status: string; processor: string; channel: string | null; created_at: Date; settled_at: Date | null }>(
+      const list = await rows<{
+        kind: string;
+        reference: string;
+        amount: string;
+        amount_paid: string | null;
+        status: string;
+        processor: string;
+        channel: string | null;
+        created_at: Date;
+        settled_at: Date | null;
+      }>(
         db,
         sql`SELECT * FROM (
               SELECT 'topup' AS kind, reference, amount::text AS amount, amount_paid::text AS amount_paid, status, processor, channel, created_at, settled_at
@@ -238,7 +295,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
             // A redelivery revives an event whose processing died, so the processor's retries are never wasted.
             if (prior.status === 'failed') {
               await tx.execute(sql`UPDATE processor_events SET status = 'received' WHERE id = ${prior.id}`);
-              await jobs.enqueue(tx, JOB_PROCESS_EVENT, { eventId: prior.id }, { singletonKey: `processor-event:${prior.id}:${prior.deliveries}` });
+              await jobs.enqueue(
+                tx,
+                JOB_PROCESS_EVENT,
+                { eventId: prior.id },
+                { singletonKey: `processor-event:${prior.id}:${prior.deliveries}` },
+              );
             }
             return { eventId: prior.id, duplicate: true };
           });
@@ -254,7 +316,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
       // the reference the adapter parses).
       // The same read answers the 'wallet.credited' subscribers' checks for the intent's owner (an open loan).
       const checks = events.checksSql('wallet.credited', sql`i.user_id`) ?? sql`NULL::json`;
-      const ev = await one<{ id: string; processor: string; payload: unknown; status: string; reference: string | null; intent_id: string | null; intent_user_id: string | null; intent_amount: string | null; credited_checks: boolean[] | null }>(
+      const ev = await one<{
+        id: string;
+        processor: string;
+        payload: unknown;
+        status: string;
+        reference: string | null;
+        intent_id: string | null;
+        intent_user_id: string | null;
+        intent_amount: string | null;
+        credited_checks: boolean[] | null;
+      }>(
         db,
         sql`SELECT e.id, e.processor, e.payload, e.status, e.reference, i.id AS intent_id, i.user_id AS intent_user_id, i.amount::text AS intent_amount,
                    ${checks} AS credited_checks
@@ -267,7 +339,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
         const c = adapter.parseEvent(typeof ev.payload === 'string' ? JSON.parse(ev.payload) : ev.payload);
         if (c.event !== 'charge.success') return markEvent(db, ev.id, 'ignored', `event ${c.event} needs no action`);
         if (c.status !== 'success') return markEvent(db, ev.id, 'ignored', `charge status is ${c.status ?? 'missing'}`);
-        if (!c.reference || c.amount === null || c.amount <= 0n) return markEvent(db, ev.id, 'ignored', 'charge has no reference or no positive amount');
+        if (!c.reference || c.amount === null || c.amount <= 0n)
+          return markEvent(db, ev.id, 'ignored', 'charge has no reference or no positive amount');
         if (c.currency !== 'NGN') return markEvent(db, ev.id, 'ignored', `currency ${c.currency} is not credited`);
         const reference = c.reference;
         const amount = c.amount;
@@ -275,11 +348,25 @@ export function createPaymentsService(deps: PaymentsDeps) {
         const intent =
           ev.reference === reference
             ? ev.intent_id && { id: ev.intent_id, user_id: ev.intent_user_id!, amount: ev.intent_amount!, checks: ev.credited_checks }
-            : await one<{ id: string; user_id: string; amount: string }>(db, sql`SELECT id, user_id, amount::text AS amount FROM topup_intents WHERE reference = ${reference} AND processor = ${ev.processor}`);
+            : await one<{ id: string; user_id: string; amount: string }>(
+                db,
+                sql`SELECT id, user_id, amount::text AS amount FROM topup_intents WHERE reference = ${reference} AND processor = ${ev.processor}`,
+              );
         if (intent) {
-          const note = amount === BigInt(intent.amount) ? '' : `; paid ${formatNaira(amount)} against ${formatNaira(BigInt(intent.amount))} requested`;
+          const note =
+            amount === BigInt(intent.amount) ? '' : `; paid ${formatNaira(amount)} against ${formatNaira(BigInt(intent.amount))} requested`;
           const credited = await settleChargeAlone(
-            { processor: ev.processor, reference, userId: intent.user_id, intentId: intent.id, kind: 'topup', amount, channel: c.channel, paidAt: c.paidAt, source: 'webhook' },
+            {
+              processor: ev.processor,
+              reference,
+              userId: intent.user_id,
+              intentId: intent.id,
+              kind: 'topup',
+              amount,
+              channel: c.channel,
+              paidAt: c.paidAt,
+              source: 'webhook',
+            },
             { id: ev.id, outcome: `credited ${formatNaira(amount)}${note}` },
             'checks' in intent ? intent.checks : undefined,
           );
@@ -288,7 +375,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
         }
         if (c.channel === 'dedicated_nuban') {
           const r = await creditDedicatedAccount(ev.processor, c, 'webhook', (tx, credited) =>
-            markEvent(tx, ev.id, credited ? 'credited' : 'duplicate', credited ? `credited ${formatNaira(amount)} to a dedicated account` : 'already credited'),
+            markEvent(
+              tx,
+              ev.id,
+              credited ? 'credited' : 'duplicate',
+              credited ? `credited ${formatNaira(amount)} to a dedicated account` : 'already credited',
+            ),
           );
           if (r !== 'unmatched') return;
         }

@@ -17,7 +17,15 @@ import type { SettleInput } from './model.js';
  * `payin:<processor>:<reference>`) carries the settlement row, the intent's and event's outcome, the cap flag and
  * the notification on its own statement.
  */
-export function createSettlement(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; walletLimits: WalletLimits; log: Logger }) {
+export function createSettlement(deps: {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  events: EventBus;
+  notifier: Notifier;
+  walletLimits: WalletLimits;
+  log: Logger;
+}) {
   const { db, clock, ledger, events, notifier, walletLimits, log } = deps;
 
   /** A credit's ledger reference: unique, so each processor reference is credited at most once. */
@@ -122,7 +130,7 @@ export function createSettlement(deps: { db: Db; clock: Clock; ledger: Ledger; e
   /**
    * settleCharge as a transaction of its own (the webhook's credit job). Usually no subscriber needs the
    * 'wallet.credited' event (no open loan to repay): the credit, its settlement, intent, event outcome and
-   * notification are then ONE autocommit statement (issue 11: credits must drain faster than webhooks arrive).
+   * notification are then ONE autocommit statement (credits must drain faster than webhooks arrive).
    */
   async function settleChargeAlone(
     s: SettleInput,
@@ -130,7 +138,10 @@ export function createSettlement(deps: { db: Db; clock: Clock; ledger: Ledger; e
     /** The subscribers' checks as answered by the caller's read (events.checksSql); omitted, they are asked here. */
     checks?: boolean[] | null,
   ): Promise<boolean> {
-    const credited = checks !== undefined ? events.prepared('wallet.credited', creditedEvent(s), checks) : await events.prepare(db, 'wallet.credited', creditedEvent(s));
+    const credited =
+      checks !== undefined
+        ? events.prepared('wallet.credited', creditedEvent(s), checks)
+        : await events.prepare(db, 'wallet.credited', creditedEvent(s));
     if (credited.subscribers > 0) {
       return db.transaction(async (tx) => {
         const r = await settleCharge(tx, s, event);

@@ -2,26 +2,28 @@ import { z } from 'zod';
 import { defineOperation } from '../../http/registry.js';
 import { NEEDLE_RE } from './service.js';
 
-const receiptOutput = z.object({
-  version: z.literal(1),
-  needle: z.string(),
-  issuer: z.string(),
-  keyId: z.string(),
-  reference: z.string(),
-  type: z.string(),
-  description: z.string(),
-  direction: z.enum(['debit', 'credit']),
-  amount: z.string(),
-  currency: z.literal('NGN'),
-  status: z.string(),
-  transactionAt: z.string(),
-  issuedAt: z.string(),
-  service: z.string().optional(),
-  recipient: z.string().optional(),
-  network: z.string().optional(),
-  planId: z.string().optional(),
-  product: z.string().optional(),
-}).meta({ id: 'Receipt' });
+const receiptOutput = z
+  .object({
+    version: z.literal(1),
+    needle: z.string(),
+    issuer: z.string(),
+    keyId: z.string(),
+    reference: z.string(),
+    type: z.string(),
+    description: z.string(),
+    direction: z.enum(['debit', 'credit']),
+    amount: z.string(),
+    currency: z.literal('NGN'),
+    status: z.string(),
+    transactionAt: z.string(),
+    issuedAt: z.string(),
+    service: z.string().optional(),
+    recipient: z.string().optional(),
+    network: z.string().optional(),
+    planId: z.string().optional(),
+    product: z.string().optional(),
+  })
+  .meta({ id: 'Receipt' });
 
 export const receiptOperations = [
   defineOperation({

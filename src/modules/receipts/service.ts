@@ -58,9 +58,7 @@ export function maskReceipt(r: Receipt): Receipt {
   const out: Receipt = { ...r };
   if (r.recipient) out.recipient = maskIdentifier(r.recipient);
   // Descriptions often name the recipient ("Airtime for 0803..."): hide any long digit run or e-mail.
-  out.description = r.description
-    .replace(/\d{7,}/g, (m) => maskIdentifier(m))
-    .replace(/[^\s@]+@[^\s@]+/g, (m) => maskIdentifier(m));
+  out.description = r.description.replace(/\d{7,}/g, (m) => maskIdentifier(m)).replace(/[^\s@]+@[^\s@]+/g, (m) => maskIdentifier(m));
   return out;
 }
 
@@ -68,7 +66,10 @@ export type ReceiptService = ReturnType<typeof createReceiptService>;
 
 export function createReceiptService({ db, clock, key, issuer }: { db: Db; clock: Clock; key: ReceiptKey; issuer: string }) {
   const existing = (userId: string, reference: string) =>
-    one<{ needle: string; payload: Receipt; signature: string }>(db, sql`SELECT needle, payload, signature FROM receipts WHERE user_id = ${userId} AND reference = ${reference}`);
+    one<{ needle: string; payload: Receipt; signature: string }>(
+      db,
+      sql`SELECT needle, payload, signature FROM receipts WHERE user_id = ${userId} AND reference = ${reference}`,
+    );
 
   return {
     key,
@@ -78,7 +79,12 @@ export function createReceiptService({ db, clock, key, issuer }: { db: Db; clock
       const t = await findCallerTransaction(db, userId, given);
       if (!t) throw notFound('Transaction');
       if (t.vtu && t.vtu.status !== 'success') {
-        throw new AppError('CONFLICT', t.vtu.status === 'processing' ? 'This purchase is still processing; a receipt is available once it completes' : 'This purchase failed and was refunded; it has no receipt');
+        throw new AppError(
+          'CONFLICT',
+          t.vtu.status === 'processing'
+            ? 'This purchase is still processing; a receipt is available once it completes'
+            : 'This purchase failed and was refunded; it has no receipt',
+        );
       }
       const found = await existing(userId, t.reference);
       if (found) return { needle: found.needle, receipt: found.payload, signature: found.signature };
@@ -127,7 +133,10 @@ export function createReceiptService({ db, clock, key, issuer }: { db: Db; clock
 
     /** Public lookup: the masked receipt and whether its stored signature holds under the published key. */
     async verify(needle: string): Promise<{ valid: boolean; receipt: Receipt; keyId: string }> {
-      const r = await one<{ payload: Receipt; signature: string; key_id: string }>(db, sql`SELECT payload, signature, key_id FROM receipts WHERE needle = ${needle}`);
+      const r = await one<{ payload: Receipt; signature: string; key_id: string }>(
+        db,
+        sql`SELECT payload, signature, key_id FROM receipts WHERE needle = ${needle}`,
+      );
       if (!r) throw notFound('Receipt');
       const valid = r.key_id === key.keyId && r.payload.needle === needle && key.verify(Buffer.from(canonicalJson(r.payload)), r.signature);
       return { valid, receipt: maskReceipt(r.payload), keyId: r.key_id };

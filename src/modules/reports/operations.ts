@@ -8,18 +8,20 @@ import { REPORT_CATEGORIES } from './service.js';
 const categoryInput = z.enum(REPORT_CATEGORIES, { error: `category must be one of ${REPORT_CATEGORIES.join(', ')}` });
 const statusInput = z.enum(['open', 'resolved'], { error: 'status must be open or resolved' });
 
-const reportOutput = z.object({
-  id: z.string(),
-  reference: z.string(),
-  transactionType: z.string(),
-  amount: naira.nullable(),
-  category: categoryInput,
-  description: z.string(),
-  status: statusInput,
-  resolutionNote: z.string().nullable(),
-  resolvedAt: z.string().nullable(),
-  createdAt: z.string(),
-}).meta({ id: 'TransactionReport' });
+const reportOutput = z
+  .object({
+    id: z.string(),
+    reference: z.string(),
+    transactionType: z.string(),
+    amount: naira.nullable(),
+    category: categoryInput,
+    description: z.string(),
+    status: statusInput,
+    resolutionNote: z.string().nullable(),
+    resolvedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'TransactionReport' });
 
 export const reportOperations = [
   defineOperation({
@@ -35,7 +37,11 @@ export const reportOperations = [
         .min(3, 'reference must be at least 3 characters')
         .max(200, 'reference must be at most 200 characters (a ledger reference, top-up reference or VTU transaction id)'),
       category: categoryInput,
-      description: z.string({ error: 'description is required' }).trim().min(10, 'description must be at least 10 characters').max(2000, 'description must be at most 2000 characters'),
+      description: z
+        .string({ error: 'description is required' })
+        .trim()
+        .min(10, 'description must be at least 10 characters')
+        .max(2000, 'description must be at most 2000 characters'),
     }),
     output: z.object({ report: reportOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
@@ -64,7 +70,14 @@ export const reportOperations = [
     suffix: 'BearerAdmin',
     method: 'POST',
     purpose: 'resolve a report with a note (the user is notified)',
-    input: z.object({ id: uuidInput('id'), note: z.string({ error: 'note is required' }).trim().min(3, 'note must be at least 3 characters').max(1000, 'note must be at most 1000 characters') }),
+    input: z.object({
+      id: uuidInput('id'),
+      note: z
+        .string({ error: 'note is required' })
+        .trim()
+        .min(3, 'note must be at least 3 characters')
+        .max(1000, 'note must be at most 1000 characters'),
+    }),
     output: z.object({ report: reportOutput.extend({ userId: z.string() }) }),
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async (input, ctx) => ({ report: await ctx.services.reports.adminResolve(ctx.user.id, input) }),

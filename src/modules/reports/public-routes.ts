@@ -18,7 +18,11 @@ const optionalText = (name: string, max: number) =>
 /** Decision (docs/decisions.md): plain JSON; the `{data}` envelope is accepted too; unknown fields are refused. */
 export const reportIssueBody = z
   .object({
-    message: z.string({ error: 'message is required' }).trim().min(1, 'message must not be empty').max(2000, 'message must be at most 2000 characters'),
+    message: z
+      .string({ error: 'message is required' })
+      .trim()
+      .min(1, 'message must not be empty')
+      .max(2000, 'message must be at most 2000 characters'),
     stack: optionalText('stack', 8000),
     url: optionalText('url', 2048),
     userAgent: optionalText('userAgent', 512),

@@ -9,7 +9,15 @@ import { toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { findCallerTransaction } from '../receipts/source.js';
 
-export const REPORT_CATEGORIES = ['not_delivered', 'failed_not_refunded', 'wrong_amount', 'wrong_recipient', 'duplicate_charge', 'unauthorised', 'other'] as const;
+export const REPORT_CATEGORIES = [
+  'not_delivered',
+  'failed_not_refunded',
+  'wrong_amount',
+  'wrong_recipient',
+  'duplicate_charge',
+  'unauthorised',
+  'other',
+] as const;
 export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
 
 interface ReportRow {
@@ -57,7 +65,8 @@ export interface IssueReportInput {
 export type ReportsService = ReturnType<typeof createReportsService>;
 
 export function createReportsService({ db, clock, notifier, ipSalt }: { db: Db; clock: Clock; notifier: Notifier; ipSalt: string }) {
-  const getReport = (exec: Executor, id: string) => one<ReportRow>(exec, sql`SELECT ${REPORT_COLS} FROM transaction_reports WHERE id = ${id}`);
+  const getReport = (exec: Executor, id: string) =>
+    one<ReportRow>(exec, sql`SELECT ${REPORT_COLS} FROM transaction_reports WHERE id = ${id}`);
 
   return {
     /** The transaction must be the caller's (ledger entry on one of their accounts); otherwise NOT_FOUND. */
@@ -135,7 +144,16 @@ export function createReportsService({ db, clock, notifier, ipSalt }: { db: Db; 
     },
 
     async adminListIssues(opts: { limit: number; offset: number }) {
-      const list = await rows<{ id: string; message: string; stack: string | null; url: string | null; user_agent: string | null; app_version: string | null; ip_hash: string | null; created_at: Date }>(
+      const list = await rows<{
+        id: string;
+        message: string;
+        stack: string | null;
+        url: string | null;
+        user_agent: string | null;
+        app_version: string | null;
+        ip_hash: string | null;
+        created_at: Date;
+      }>(
         db,
         sql`SELECT id::text AS id, message, stack, url, user_agent, app_version, ip_hash, created_at FROM issue_reports
             ORDER BY seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,

@@ -6,21 +6,22 @@ import { nairaAmount, naira } from '../../kernel/money.js';
 import { SAVINGS_MAX_DAYS, SAVINGS_MIN_DAYS } from './service.js';
 import { pinInput } from '../../kernel/inputs.js';
 
-const lockOutput = z.object({
-  id: z.string(),
-  amount: naira,
-  days: z.number(),
-  interestRatePct: z.number(),
-  interest: z.number(),
-  breakFeePct: z.number(),
-  status: z.enum(['active', 'matured', 'broken']),
-  payout: z.number().nullable(),
-  fee: naira.nullable(),
-  createdAt: z.string(),
-  maturesAt: z.string(),
-  closedAt: z.string().nullable(),
-}).meta({ id: 'SavingsLock' });
-
+const lockOutput = z
+  .object({
+    id: z.string(),
+    amount: naira,
+    days: z.number(),
+    interestRatePct: z.number(),
+    interest: z.number(),
+    breakFeePct: z.number(),
+    status: z.enum(['active', 'matured', 'broken']),
+    payout: z.number().nullable(),
+    fee: naira.nullable(),
+    createdAt: z.string(),
+    maturesAt: z.string(),
+    closedAt: z.string().nullable(),
+  })
+  .meta({ id: 'SavingsLock' });
 
 export const savingsOperations = [
   defineOperation({

@@ -34,7 +34,8 @@ interface LockRow {
   closed_at: Date | null;
 }
 
-const LOCK_COLUMNS = sql.raw(`id::text AS id, principal_kobo::text AS principal_kobo, days, rate_bps, break_fee_bps, interest_kobo::text AS interest_kobo,
+const LOCK_COLUMNS =
+  sql.raw(`id::text AS id, principal_kobo::text AS principal_kobo, days, rate_bps, break_fee_bps, interest_kobo::text AS interest_kobo,
   status, payout_kobo::text AS payout_kobo, fee_kobo::text AS fee_kobo, created_at, matures_at, closed_at`);
 
 function present(r: LockRow) {
@@ -59,7 +60,15 @@ export function savingsInterest(principal: bigint, rateBps: bigint, days: number
   return (principal * rateBps * BigInt(days)) / (10_000n * 365n);
 }
 
-export function createSavingsService(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier; jobs: JobQueue; settings: GrowthSettingsStore }) {
+export function createSavingsService(deps: {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  events: EventBus;
+  notifier: Notifier;
+  jobs: JobQueue;
+  settings: GrowthSettingsStore;
+}) {
   const { db, clock, ledger, events, notifier, jobs, settings } = deps;
 
   /** Pays principal plus interest once; the status update is the "exactly once" guard. */
@@ -102,7 +111,10 @@ export function createSavingsService(deps: { db: Db; clock: Clock; ledger: Ledge
         sql`SELECT ${LOCK_COLUMNS} FROM savings_locks WHERE user_id = ${userId} ${q.status ? sql`AND status = ${q.status}` : sql``}
             ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
       );
-      const totals = await one<{ s: string }>(db, sql`SELECT COALESCE(SUM(principal_kobo), 0)::text AS s FROM savings_locks WHERE user_id = ${userId} AND status = 'active'`);
+      const totals = await one<{ s: string }>(
+        db,
+        sql`SELECT COALESCE(SUM(principal_kobo), 0)::text AS s FROM savings_locks WHERE user_id = ${userId} AND status = 'active'`,
+      );
       return { ...page(list.map(present), q.limit, q.offset), totalLocked: toNaira(totals?.s ?? '0') };
     },
 
@@ -110,7 +122,10 @@ export function createSavingsService(deps: { db: Db; clock: Clock; ledger: Ledge
       const s = await settings.get();
       const principal = toKobo(input.amount);
       if (principal < toKobo(s.savingsMinAmount) || principal > toKobo(s.savingsMaxAmount)) {
-        throw new AppError('AMOUNT_OUT_OF_RANGE', `A savings lock holds ${formatNaira(toKobo(s.savingsMinAmount))} to ${formatNaira(toKobo(s.savingsMaxAmount))}`);
+        throw new AppError(
+          'AMOUNT_OUT_OF_RANGE',
+          `A savings lock holds ${formatNaira(toKobo(s.savingsMinAmount))} to ${formatNaira(toKobo(s.savingsMaxAmount))}`,
+        );
       }
       const rate = bps(s.savingsAnnualRatePct);
       const feeBps = bps(s.savingsBreakFeePct);
@@ -143,7 +158,10 @@ export function createSavingsService(deps: { db: Db; clock: Clock; ledger: Ledge
     async breakLock(userId: string, lockId: string) {
       return db.transaction(async (tx) => {
         const now = clock.now();
-        const owned = await one<{ status: string; matures_at: Date }>(tx, sql`SELECT status, matures_at FROM savings_locks WHERE id = ${lockId} AND user_id = ${userId}`);
+        const owned = await one<{ status: string; matures_at: Date }>(
+          tx,
+          sql`SELECT status, matures_at FROM savings_locks WHERE id = ${lockId} AND user_id = ${userId}`,
+        );
         if (!owned) throw notFound('Savings lock');
         if (owned.status === 'active' && new Date(owned.matures_at).getTime() <= now.getTime()) {
           await matureInTx(tx, lockId);

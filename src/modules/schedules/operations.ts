@@ -14,27 +14,29 @@ const networkInput = z
   .toLowerCase()
   .pipe(z.enum(NETWORKS, { error: `network must be one of ${NETWORKS.join(', ')}` }));
 
-const scheduleOutput = z.object({
-  id: z.string(),
-  service: z.enum(['airtime', 'data']),
-  network: z.string(),
-  phone: z.string(),
-  planId: z.string().nullable(),
-  amount: naira,
-  ported: z.boolean(),
-  frequency: frequencyInput,
-  time: z.string(),
-  dayOfWeek: z.number().nullable(),
-  dayOfMonth: z.number().nullable(),
-  label: z.string().nullable(),
-  active: z.boolean(),
-  nextRunAt: z.string().nullable(),
-  lastRunAt: z.string().nullable(),
-  lastStatus: z.string().nullable(),
-  lastError: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: 'Schedule' });
+const scheduleOutput = z
+  .object({
+    id: z.string(),
+    service: z.enum(['airtime', 'data']),
+    network: z.string(),
+    phone: z.string(),
+    planId: z.string().nullable(),
+    amount: naira,
+    ported: z.boolean(),
+    frequency: frequencyInput,
+    time: z.string(),
+    dayOfWeek: z.number().nullable(),
+    dayOfMonth: z.number().nullable(),
+    label: z.string().nullable(),
+    active: z.boolean(),
+    nextRunAt: z.string().nullable(),
+    lastRunAt: z.string().nullable(),
+    lastStatus: z.string().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Schedule' });
 
 const upsertInput = z
   .object({
@@ -46,21 +48,35 @@ const upsertInput = z
     amount: nairaAmount({ max: 100_000 }),
     ported: z.boolean({ error: 'ported must be true or false' }).optional(),
     frequency: frequencyInput,
-    time: z.string({ error: 'time is required' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time must be HH:MM in 24-hour Lagos time, e.g. 07:30'),
-    dayOfWeek: z.number().int().min(0, 'dayOfWeek must be 0 (Sunday) to 6 (Saturday)').max(6, 'dayOfWeek must be 0 (Sunday) to 6 (Saturday)').optional(),
+    time: z
+      .string({ error: 'time is required' })
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time must be HH:MM in 24-hour Lagos time, e.g. 07:30'),
+    dayOfWeek: z
+      .number()
+      .int()
+      .min(0, 'dayOfWeek must be 0 (Sunday) to 6 (Saturday)')
+      .max(6, 'dayOfWeek must be 0 (Sunday) to 6 (Saturday)')
+      .optional(),
     dayOfMonth: z.number().int().min(1, 'dayOfMonth must be 1 to 31').max(31, 'dayOfMonth must be 1 to 31').optional(),
     label: z.string().trim().min(1, 'label must not be empty').max(60, 'label must be at most 60 characters').optional(),
     active: z.boolean().optional(),
     pin: pinInput,
   })
   .superRefine((v, ctx) => {
-    if (v.service === 'data' && !v.planId) ctx.addIssue({ code: 'custom', path: ['planId'], message: 'planId is required for data schedules' });
-    if (v.service === 'airtime' && v.planId) ctx.addIssue({ code: 'custom', path: ['planId'], message: 'planId is only for data schedules' });
-    if (v.service === 'airtime' && (v.amount < 50 || v.amount > 50_000)) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'airtime amount must be 50 to 50,000 naira' });
-    if (v.frequency === 'weekly' && v.dayOfWeek === undefined) ctx.addIssue({ code: 'custom', path: ['dayOfWeek'], message: 'dayOfWeek is required for weekly schedules' });
-    if (v.frequency !== 'weekly' && v.dayOfWeek !== undefined) ctx.addIssue({ code: 'custom', path: ['dayOfWeek'], message: 'dayOfWeek is only for weekly schedules' });
-    if (v.frequency === 'monthly' && v.dayOfMonth === undefined) ctx.addIssue({ code: 'custom', path: ['dayOfMonth'], message: 'dayOfMonth is required for monthly schedules' });
-    if (v.frequency !== 'monthly' && v.dayOfMonth !== undefined) ctx.addIssue({ code: 'custom', path: ['dayOfMonth'], message: 'dayOfMonth is only for monthly schedules' });
+    if (v.service === 'data' && !v.planId)
+      ctx.addIssue({ code: 'custom', path: ['planId'], message: 'planId is required for data schedules' });
+    if (v.service === 'airtime' && v.planId)
+      ctx.addIssue({ code: 'custom', path: ['planId'], message: 'planId is only for data schedules' });
+    if (v.service === 'airtime' && (v.amount < 50 || v.amount > 50_000))
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'airtime amount must be 50 to 50,000 naira' });
+    if (v.frequency === 'weekly' && v.dayOfWeek === undefined)
+      ctx.addIssue({ code: 'custom', path: ['dayOfWeek'], message: 'dayOfWeek is required for weekly schedules' });
+    if (v.frequency !== 'weekly' && v.dayOfWeek !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['dayOfWeek'], message: 'dayOfWeek is only for weekly schedules' });
+    if (v.frequency === 'monthly' && v.dayOfMonth === undefined)
+      ctx.addIssue({ code: 'custom', path: ['dayOfMonth'], message: 'dayOfMonth is required for monthly schedules' });
+    if (v.frequency !== 'monthly' && v.dayOfMonth !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['dayOfMonth'], message: 'dayOfMonth is only for monthly schedules' });
   });
 
 export const scheduleOperations = [

@@ -106,7 +106,14 @@ export type ScheduleService = ReturnType<typeof createScheduleService>;
  * and enqueues the run with a deterministic singleton key (`schedule:<id>:<slot>`), and the run itself inserts
  * the (schedule, slot) row before buying; so with any number of workers a slot buys at most once.
  */
-export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger; notifier: Notifier; jobs: JobQueue; vtu: () => VtuServiceApi }) {
+export function createScheduleService(deps: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  notifier: Notifier;
+  jobs: JobQueue;
+  vtu: () => VtuServiceApi;
+}) {
   const { db, clock, log, notifier, jobs } = deps;
 
   const getOwn = async (exec: Executor, userId: string, id: string) => {
@@ -123,18 +130,25 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
       const plans = await deps.vtu().dataPlans(input.network);
       const plan = plans.find((p) => p.plan_id === input.planId);
       if (!plan) {
-        throw new AppError('VALIDATION_FAILED', `planId ${input.planId} is not a current ${NETWORK_NAMES[input.network]} data plan; list the plans again`, {
-          issues: [{ path: 'planId', message: 'unknown plan' }],
-        });
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `planId ${input.planId} is not a current ${NETWORK_NAMES[input.network]} data plan; list the plans again`,
+          {
+            issues: [{ path: 'planId', message: 'unknown plan' }],
+          },
+        );
       }
-      if (toKobo(plan.price) !== toKobo(input.amount)) throw new AppError('PRICE_CHANGED', `${plan.name} costs ${formatNaira(toKobo(plan.price))}; save the schedule with that amount`);
+      if (toKobo(plan.price) !== toKobo(input.amount))
+        throw new AppError('PRICE_CHANGED', `${plan.name} costs ${formatNaira(toKobo(plan.price))}; save the schedule with that amount`);
     }
   }
 
   async function fail(scheduleId: string, runId: string, code: string, message: string) {
     await db.transaction(async (tx) => {
       const now = clock.now();
-      await tx.execute(sql`UPDATE schedule_runs SET status = 'failed', error_code = ${code}, error_message = ${message}, updated_at = ${now} WHERE id = ${runId}`);
+      await tx.execute(
+        sql`UPDATE schedule_runs SET status = 'failed', error_code = ${code}, error_message = ${message}, updated_at = ${now} WHERE id = ${runId}`,
+      );
       const s = await one<ScheduleRow>(
         tx,
         sql`UPDATE schedules SET consecutive_failures = consecutive_failures + 1, last_run_at = ${now}, last_status = 'failed', last_error = ${message}, updated_at = ${now},
@@ -156,7 +170,10 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
 
   return {
     async list(userId: string) {
-      const list = await rows<ScheduleRow>(db, sql`SELECT ${COLS} FROM schedules WHERE user_id = ${userId} ORDER BY seq DESC LIMIT ${MAX_SCHEDULES_PER_USER}`);
+      const list = await rows<ScheduleRow>(
+        db,
+        sql`SELECT ${COLS} FROM schedules WHERE user_id = ${userId} ORDER BY seq DESC LIMIT ${MAX_SCHEDULES_PER_USER}`,
+      );
       return { items: list.map(scheduleView) };
     },
 
@@ -164,7 +181,12 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
       await validate(input);
       const now = clock.now();
       const active = input.active ?? true;
-      const rec = { frequency: input.frequency, time: input.time, dayOfWeek: input.dayOfWeek ?? null, dayOfMonth: input.dayOfMonth ?? null };
+      const rec = {
+        frequency: input.frequency,
+        time: input.time,
+        dayOfWeek: input.dayOfWeek ?? null,
+        dayOfMonth: input.dayOfMonth ?? null,
+      };
       const next = active ? nextSlot(rec, now) : null;
       const amount = toKobo(input.amount);
       return db.transaction(async (tx) => {
@@ -183,7 +205,8 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
         // Count under the user's row lock so concurrent creates cannot pass the cap.
         await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
         const count = await one<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM schedules WHERE user_id = ${userId}`);
-        if ((count?.n ?? 0) >= MAX_SCHEDULES_PER_USER) throw new AppError('CONFLICT', `You can keep at most ${MAX_SCHEDULES_PER_USER} schedules; delete one first`);
+        if ((count?.n ?? 0) >= MAX_SCHEDULES_PER_USER)
+          throw new AppError('CONFLICT', `You can keep at most ${MAX_SCHEDULES_PER_USER} schedules; delete one first`);
         const id = uuid();
         const s = await one<ScheduleRow>(
           tx,
@@ -224,7 +247,10 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
      */
     async dispatchDue(limit = 500): Promise<number> {
       const now = clock.now();
-      const due = await rows<ScheduleRow>(db, sql`SELECT ${COLS} FROM schedules WHERE active AND next_run_at <= ${now} ORDER BY next_run_at LIMIT ${limit}`);
+      const due = await rows<ScheduleRow>(
+        db,
+        sql`SELECT ${COLS} FROM schedules WHERE active AND next_run_at <= ${now} ORDER BY next_run_at LIMIT ${limit}`,
+      );
       let enqueued = 0;
       for (const s of due) {
         const slot = new Date(s.next_run_at!);
@@ -236,7 +262,15 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
           );
           if (!moved) return;
           const slotIso = slot.toISOString();
-          if (await jobs.enqueue(tx, RUN_JOB, { scheduleId: s.id, slot: slotIso }, { singletonKey: `schedule:${s.id}:${slotIso}`, maxAttempts: 1 })) enqueued++;
+          if (
+            await jobs.enqueue(
+              tx,
+              RUN_JOB,
+              { scheduleId: s.id, slot: slotIso },
+              { singletonKey: `schedule:${s.id}:${slotIso}`, maxAttempts: 1 },
+            )
+          )
+            enqueued++;
         });
       }
       return enqueued;
@@ -258,7 +292,9 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
 
       const user = await one<{ kyc_tier: number; status: string }>(db, sql`SELECT kyc_tier, status FROM users WHERE id = ${s.user_id}`);
       if (!user || user.status !== 'active') {
-        await db.execute(sql`UPDATE schedule_runs SET status = 'skipped', error_code = 'ACCOUNT_CLOSED', updated_at = ${now} WHERE id = ${runId}`);
+        await db.execute(
+          sql`UPDATE schedule_runs SET status = 'skipped', error_code = 'ACCOUNT_CLOSED', updated_at = ${now} WHERE id = ${runId}`,
+        );
         return 'ran';
       }
       const amount = toNaira(s.amount);
@@ -267,10 +303,14 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
         const tx =
           s.service === 'airtime'
             ? await deps.vtu().purchase(purchaser, 'airtime', { network: s.network, phone: s.phone, amount, ported: s.ported })
-            : await deps.vtu().purchase(purchaser, 'data', { network: s.network, phone: s.phone, plan_id: s.plan_id!, amount, ported: s.ported });
+            : await deps
+                .vtu()
+                .purchase(purchaser, 'data', { network: s.network, phone: s.phone, plan_id: s.plan_id!, amount, ported: s.ported });
         const done = clock.now();
         await db.transaction(async (t) => {
-          await t.execute(sql`UPDATE schedule_runs SET status = ${tx.status}, vtu_transaction_id = ${tx.id}, updated_at = ${done} WHERE id = ${runId}`);
+          await t.execute(
+            sql`UPDATE schedule_runs SET status = ${tx.status}, vtu_transaction_id = ${tx.id}, updated_at = ${done} WHERE id = ${runId}`,
+          );
           // A provider failure after the debit is refunded and notified by the VTU area (purchase_failed).
           await t.execute(sql`UPDATE schedules SET last_run_at = ${done}, last_status = ${tx.status}, last_error = ${tx.failureReason ?? null},
                                 consecutive_failures = 0, updated_at = ${done} WHERE id = ${s.id}`);
@@ -289,7 +329,15 @@ export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger;
 
     async listRuns(userId: string, scheduleId: string, limit: number, offset: number) {
       await getOwn(db, userId, scheduleId);
-      const list = await rows<{ id: string; slot: Date; status: string; vtu_transaction_id: string | null; error_code: string | null; error_message: string | null; created_at: Date }>(
+      const list = await rows<{
+        id: string;
+        slot: Date;
+        status: string;
+        vtu_transaction_id: string | null;
+        error_code: string | null;
+        error_message: string | null;
+        created_at: Date;
+      }>(
         db,
         sql`SELECT r.id::text AS id, r.slot, CASE WHEN r.status = 'processing' THEN COALESCE(v.status, r.status) ELSE r.status END AS status,
                    r.vtu_transaction_id::text AS vtu_transaction_id, r.error_code, COALESCE(r.error_message, v.failure_reason) AS error_message, r.created_at

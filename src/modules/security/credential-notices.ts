@@ -7,7 +7,7 @@ import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/notifier.js';
 
 /**
- * Issue #22: every credential change tells the owner by e-mail (the notifier's login_alert kind is always e-mailed)
+ * Every credential change tells the owner by e-mail (the notifier's login_alert kind is always e-mailed)
  * with a "this wasn't me" link. Following it signs out every session, ends every step-up grant, turns PIN login off
  * and, when the change was a new authenticator, removes it (a requested two-factor reset is cancelled): whoever made the change is out and cannot come back
  * through what they set up. The link's token is stored hashed and works once, for NOT_ME_TTL_MS.
@@ -47,7 +47,13 @@ export interface CredentialNotices {
   notMe(token: string): Promise<{ signedOut: boolean }>;
 }
 
-export function createCredentialNotices(deps: { db: Db; clock: Clock; notifier: Notifier; publicUrl: string; forgetUser(userId: string): void }): CredentialNotices {
+export function createCredentialNotices(deps: {
+  db: Db;
+  clock: Clock;
+  notifier: Notifier;
+  publicUrl: string;
+  forgetUser(userId: string): void;
+}): CredentialNotices {
   const { db, clock, notifier, publicUrl } = deps;
 
   return {
@@ -77,12 +83,16 @@ export function createCredentialNotices(deps: { db: Db; clock: Clock; notifier: 
               RETURNING user_id, change`,
         );
         if (!n) return null;
-        await tx.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'not_me' WHERE user_id = ${n.user_id} AND status = 'active'`);
+        await tx.execute(
+          sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'not_me' WHERE user_id = ${n.user_id} AND status = 'active'`,
+        );
         await tx.execute(sql`UPDATE stepup_grants SET revoked_at = ${now} WHERE user_id = ${n.user_id} AND revoked_at IS NULL`);
         await tx.execute(sql`UPDATE user_pins SET enabled = false, updated_at = ${now} WHERE user_id = ${n.user_id} AND kind = 'login'`);
         if (n.change === 'totp_enrolled') await tx.execute(sql`DELETE FROM totp_factors WHERE user_id = ${n.user_id}`);
         if (n.change === 'totp_reset_requested') {
-          await tx.execute(sql`UPDATE two_factor_resets SET cancelled_at = ${now} WHERE user_id = ${n.user_id} AND cancelled_at IS NULL AND completed_at IS NULL`);
+          await tx.execute(
+            sql`UPDATE two_factor_resets SET cancelled_at = ${now} WHERE user_id = ${n.user_id} AND cancelled_at IS NULL AND completed_at IS NULL`,
+          );
         }
         await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
                              VALUES (${uuid()}, ${n.user_id}, 'security.not_me', 'user', ${n.user_id}, ${JSON.stringify({ change: n.change })}::jsonb, ${now})`);

@@ -74,7 +74,18 @@ export function createLoginService(deps: LoginDeps) {
         : sql`SELECT * FROM users WHERE username = ${id.value} AND status = 'active'`,
     );
 
-  async function recordFailure(exec: Executor, f: { userId: string | null; idHash: string; ip?: string; userAgent?: string; method: string; reason: string; source: 'client' | 'server' }) {
+  async function recordFailure(
+    exec: Executor,
+    f: {
+      userId: string | null;
+      idHash: string;
+      ip?: string;
+      userAgent?: string;
+      method: string;
+      reason: string;
+      source: 'client' | 'server';
+    },
+  ) {
     await exec.execute(sql`INSERT INTO login_events (id, user_id, kind, source, method, ip, user_agent, identifier_hash, reason, created_at)
                            VALUES (${uuid()}, ${f.userId}, 'failure', ${f.source}, ${f.method}, ${f.ip ?? null}, ${f.userAgent ?? null},
                                    ${f.idHash}, ${f.reason}, ${clock.now()})`);
@@ -99,9 +110,17 @@ export function createLoginService(deps: LoginDeps) {
         sql`SELECT 1 FROM login_events WHERE user_id = ${userId} AND kind = 'failure_alert' AND created_at > ${new Date(now.getTime() - HOUR)}`,
       );
       if (recent) return;
-      await tx.execute(sql`INSERT INTO login_events (id, user_id, kind, source, created_at) VALUES (${uuid()}, ${userId}, 'failure_alert', 'server', ${now})`);
+      await tx.execute(
+        sql`INSERT INTO login_events (id, user_id, kind, source, created_at) VALUES (${uuid()}, ${userId}, 'failure_alert', 'server', ${now})`,
+      );
       const body = `There were ${n!.n} failed sign-in attempts on your account in the last 15 minutes. If this was not you, keep your PINs and codes private; you may change your login PIN in Settings.`;
-      await notifier.emit(tx, { userId, kind: 'login_alert', title: 'Failed sign-in attempts on your account', body, data: { failures: n!.n } });
+      await notifier.emit(tx, {
+        userId,
+        kind: 'login_alert',
+        title: 'Failed sign-in attempts on your account',
+        body,
+        data: { failures: n!.n },
+      });
     });
   }
 
@@ -109,16 +128,21 @@ export function createLoginService(deps: LoginDeps) {
   const ipLimit: AttemptLimit = { max: IP_IDENTIFIER_MAX_FAILURES, lockMs: FAILURE_WINDOW_MS };
   /** An unknown identifier (or one without a login PIN) locks like a real PIN, so it does not reveal itself. */
   const unknownLimit: AttemptLimit = { max: PIN_MAX_ATTEMPTS, lockMs: PIN_LOCK_MS };
-  const pinLocked = (s: number) => new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
+  const pinLocked = (s: number) =>
+    new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
 
   async function reserveFromHere(idHash: string, ip: string | undefined): Promise<{ key: string; tries: number } | null> {
     if (!ip) return null;
     const key = `pin-login-ip:${idHash}:${ip}`;
     const r = await attempts.reserve(key, ipLimit);
     if (!r.ok) {
-      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from here; retry in ${Math.ceil(r.retryAfter / 60)} minutes or use an e-mail code`, {
-        retryAfter: r.retryAfter,
-      });
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many failed sign-ins from here; retry in ${Math.ceil(r.retryAfter / 60)} minutes or use an e-mail code`,
+        {
+          retryAfter: r.retryAfter,
+        },
+      );
     }
     return { key, tries: r.tries };
   }
@@ -153,9 +177,14 @@ export function createLoginService(deps: LoginDeps) {
      * (and stops being the verified phone of anyone else: numbers are recycled).
      */
     async verifyPhoneOtp(phone: string, code: string, user: AuthUser | null, meta: Meta & { grantToken?: string } = {}) {
-      // Replacing a verified phone is a credential change (issue #22): a recent proof first, before the code is spent.
+      // Replacing a verified phone is a credential change: a recent proof first, before the code is spent.
       const replaces = user
-        ? Boolean(await one(db, sql`SELECT 1 FROM users WHERE id = ${user.id} AND phone_verified_at IS NOT NULL AND phone IS DISTINCT FROM ${phone}`))
+        ? Boolean(
+            await one(
+              db,
+              sql`SELECT 1 FROM users WHERE id = ${user.id} AND phone_verified_at IS NOT NULL AND phone IS DISTINCT FROM ${phone}`,
+            ),
+          )
         : false;
       if (user && replaces) await reauth.require(user, meta.grantToken);
       await otp.verify('phone', phone, code, meta.ip);
@@ -240,7 +269,9 @@ export function createLoginService(deps: LoginDeps) {
         if (!own) throw new AppError('NOT_FOUND', 'Session not found');
       }
       const now = clock.now();
-      const method = input.method ?? (sessionId ? (await one<{ method: string }>(db, sql`SELECT method FROM sessions WHERE id = ${sessionId}`))?.method : undefined);
+      const method =
+        input.method ??
+        (sessionId ? (await one<{ method: string }>(db, sql`SELECT method FROM sessions WHERE id = ${sessionId}`))?.method : undefined);
       const recorded = await db.transaction(async (tx) => {
         const ins = await one(
           tx,
@@ -259,7 +290,13 @@ export function createLoginService(deps: LoginDeps) {
           'If this was not you, sign in and change your PINs, and contact support.',
         ].join('\n');
         // login_alert is always e-mailed by the notifier's outbox (notifications module), from a job.
-        await notifier.emit(tx, { userId: user.id, kind: 'login_alert', title: 'New sign-in to your account', body, data: { method: method ?? null, device: input.device ?? null } });
+        await notifier.emit(tx, {
+          userId: user.id,
+          kind: 'login_alert',
+          title: 'New sign-in to your account',
+          body,
+          data: { method: method ?? null, device: input.device ?? null },
+        });
         return true;
       });
       return { recorded, alerted: recorded };
@@ -269,7 +306,14 @@ export function createLoginService(deps: LoginDeps) {
     async reportLoginFailure(input: { identifier: LoginIdentifier; method?: string; reason?: string }, meta: Meta) {
       const idHash = identifierHash(input.identifier);
       const user = await findActive(input.identifier);
-      await recordFailure(db, { userId: user?.id ?? null, idHash, ...meta, method: input.method ?? 'unknown', reason: input.reason ?? 'reported', source: 'client' });
+      await recordFailure(db, {
+        userId: user?.id ?? null,
+        idHash,
+        ...meta,
+        method: input.method ?? 'unknown',
+        reason: input.reason ?? 'reported',
+        source: 'client',
+      });
       // A reported failure counts toward the address's PIN-login pause for this identifier, as an observed one does.
       if (meta.ip) {
         const key = `pin-login-ip:${idHash}:${meta.ip}`;
@@ -279,5 +323,4 @@ export function createLoginService(deps: LoginDeps) {
       if (user) await maybeAlert(user.id);
     },
   };
-
 }

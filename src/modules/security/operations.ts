@@ -29,12 +29,14 @@ export const securityOperations = [
     name: 'verifyPhoneOtp',
     suffix: 'PublicAuth',
     method: 'POST',
-    purpose: 'verify phone OTP (with a bearer token the phone becomes the verified phone of the profile; replacing a verified phone needs a step-up grant: X-Grant-Token)',
+    purpose:
+      'verify phone OTP (with a bearer token the phone becomes the verified phone of the profile; replacing a verified phone needs a step-up grant: X-Grant-Token)',
     rateLimit: 'auth',
     input: z.object({ phone: phoneInput, code: otpCodeInput }),
     output: z.object({ verified: z.boolean(), attachedToProfile: z.boolean() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'STEP_UP_REQUIRED'],
-    handler: async (input, ctx) => ctx.services.security.login.verifyPhoneOtp(input.phone, input.code, ctx.optionalUser, { ip: ctx.ip, grantToken: ctx.grantToken }),
+    handler: async (input, ctx) =>
+      ctx.services.security.login.verifyPhoneOtp(input.phone, input.code, ctx.optionalUser, { ip: ctx.ip, grantToken: ctx.grantToken }),
   }),
   defineOperation({
     name: 'isPhoneVerified',
@@ -104,7 +106,10 @@ export const securityOperations = [
     suffix: 'BearerAuth',
     method: 'POST',
     purpose: 'claim exclusive single-device session (last claim wins; other sessions end)',
-    input: z.object({ deviceId: deviceIdInput, userAgent: z.string().trim().max(300, 'userAgent must be at most 300 characters').optional() }),
+    input: z.object({
+      deviceId: deviceIdInput,
+      userAgent: z.string().trim().max(300, 'userAgent must be at most 300 characters').optional(),
+    }),
     output: z.object({ supersededOther: z.boolean(), claimExpiresAt: z.string() }),
     errors: ['SESSION_SUPERSEDED'],
     handler: async (input, ctx) => ctx.services.security.sessions.claim(ctx.user, input.deviceId, input.userAgent ?? ctx.userAgent),
@@ -212,7 +217,8 @@ export const securityOperations = [
     name: 'requestTwoFactorReset',
     suffix: 'Bearer2FA',
     method: 'POST',
-    purpose: 'lost authenticator: with an e-mailed code (sendStepupEmailCode) two-factor authentication is turned off after a 72-hour waiting period, unless cancelled',
+    purpose:
+      'lost authenticator: with an e-mailed code (sendStepupEmailCode) two-factor authentication is turned off after a 72-hour waiting period, unless cancelled',
     rateLimit: 'auth',
     input: z.object({ code: otpCodeInput }),
     output: z.object({ resetAt: z.string() }),

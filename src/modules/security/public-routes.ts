@@ -68,26 +68,32 @@ export async function notMeRoutes(app: FastifyInstance, services: Services) {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
     scope.post(NOT_ME_PATH, {
-    bodyLimit: 2048,
-    config: { operation: 'notMe', rateLimit: { max: 10, timeWindow: 60_000 } },
-    handler: async (req, reply) => {
-      const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
-      let body: unknown = req.body ?? {};
-      if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 && 'data' in body) body = (body as { data: unknown }).data;
-      const parsed = notMeBody.safeParse(body);
-      if (!parsed.success) throw new AppError('VALIDATION_FAILED', `token: ${parsed.error.issues[0].message}`, { issues: [{ path: 'token', message: parsed.error.issues[0].message }] });
-      if (!form) return { ok: true, ...(await services.security.notices.notMe(parsed.data.token)) };
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      try {
-        await services.security.notices.notMe(parsed.data.token);
-        return notMePage('<p>Done: every session is signed out and PIN login is off. Sign in again with a code sent to your e-mail address, then check your PINs and two-factor settings.</p>');
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        reply.status(404);
-        return notMePage(`<p>${err.message}.</p>`);
-      }
-    },
-  });
+      bodyLimit: 2048,
+      config: { operation: 'notMe', rateLimit: { max: 10, timeWindow: 60_000 } },
+      handler: async (req, reply) => {
+        const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+        let body: unknown = req.body ?? {};
+        if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 && 'data' in body)
+          body = (body as { data: unknown }).data;
+        const parsed = notMeBody.safeParse(body);
+        if (!parsed.success)
+          throw new AppError('VALIDATION_FAILED', `token: ${parsed.error.issues[0].message}`, {
+            issues: [{ path: 'token', message: parsed.error.issues[0].message }],
+          });
+        if (!form) return { ok: true, ...(await services.security.notices.notMe(parsed.data.token)) };
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+        try {
+          await services.security.notices.notMe(parsed.data.token);
+          return notMePage(
+            '<p>Done: every session is signed out and PIN login is off. Sign in again with a code sent to your e-mail address, then check your PINs and two-factor settings.</p>',
+          );
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          reply.status(404);
+          return notMePage(`<p>${err.message}.</p>`);
+        }
+      },
+    });
   });
 }
 

@@ -48,7 +48,9 @@ export const loginEvents = pgTable(
   (t) => [
     index('login_events_user_idx').on(t.userId, t.kind, t.createdAt),
     index('login_events_identifier_idx').on(t.identifierHash, t.kind, t.createdAt),
-    uniqueIndex('login_events_session_login_key').on(t.sessionId).where(sql`kind = 'login'`),
+    uniqueIndex('login_events_session_login_key')
+      .on(t.sessionId)
+      .where(sql`kind = 'login'`),
   ],
 );
 

@@ -10,11 +10,20 @@ export const CLAIM_LAPSE_MS = 2 * MINUTE;
 export type SessionClaimService = ReturnType<typeof createSessionClaimService>;
 
 function ownSession(user: AuthUser): string {
-  if (!user.sessionId) throw new AppError('BAD_REQUEST', 'Single-device sessions need a session of this service (sign in with an e-mail code or PIN)');
+  if (!user.sessionId)
+    throw new AppError('BAD_REQUEST', 'Single-device sessions need a session of this service (sign in with an e-mail code or PIN)');
   return user.sessionId;
 }
 
-export function createSessionClaimService({ db, clock, identity }: { db: Db; clock: Clock; identity: { forgetUser(userId: string): void } }) {
+export function createSessionClaimService({
+  db,
+  clock,
+  identity,
+}: {
+  db: Db;
+  clock: Clock;
+  identity: { forgetUser(userId: string): void };
+}) {
   return {
     /**
      * Last claim wins: every other active session of the user ends (SESSION_SUPERSEDED on its tokens,

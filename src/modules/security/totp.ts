@@ -10,7 +10,14 @@ export function newTotpSecret(): string {
 }
 
 function totpOf(secretBase32: string, label = 'account', issuer = '') {
-  return new TOTP({ issuer, label, algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD_S, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer,
+    label,
+    algorithm: 'SHA1',
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_S,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 export function totpUri(secretBase32: string, label: string, issuer: string): string {

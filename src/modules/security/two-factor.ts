@@ -15,7 +15,7 @@ import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
 export const GRANT_TTL_MS = 10 * MINUTE;
 export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_LOCK_MS = 15 * MINUTE;
-/** The owner's two-factor reset takes effect this long after it is asked for, unless cancelled (issue #22). */
+/** The owner's two-factor reset takes effect this long after it is asked for, unless cancelled. */
 export const TWO_FACTOR_RESET_WAIT_MS = 72 * HOUR;
 
 interface FactorRow {
@@ -67,7 +67,12 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       );
       if (!r) return false;
       await tx.execute(sql`DELETE FROM totp_factors WHERE user_id = ${userId}`);
-      await deps.notices.notify(tx, userId, 'totp_reset_done', 'The waiting period of the reset you asked for is over; you can set up an authenticator again.');
+      await deps.notices.notify(
+        tx,
+        userId,
+        'totp_reset_done',
+        'The waiting period of the reset you asked for is over; you can set up an authenticator again.',
+      );
       return true;
     });
     if (done) deps.identity.forgetUser(userId);
@@ -91,7 +96,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
   }
 
   /**
-   * Reserves one try at a code before it is compared (issue #22, finding 2): one conditional UPDATE, so parallel
+   * Reserves one try at a code before it is compared: one conditional UPDATE, so parallel
    * guesses cannot pass the limit. Refused while locked or while every try is taken by checks in flight.
    */
   async function reserveTry(userId: string): Promise<number> {
@@ -232,7 +237,10 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
         if (totp === 'ok') method = 'totp';
         else if (!(await emailStepUpAllowed(user, f))) {
           await failTry(user.id, tries);
-          throw new AppError('OTP_INVALID', 'The authenticator code is wrong or has already been used (this session needs the app code, not an e-mailed one)');
+          throw new AppError(
+            'OTP_INVALID',
+            'The authenticator code is wrong or has already been used (this session needs the app code, not an e-mailed one)',
+          );
         } else {
           try {
             await otp.verify('stepup', user.email, code, meta.ip);
@@ -260,7 +268,9 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       const removed = await db.transaction(async (tx) => {
         const r = await one(tx, sql`DELETE FROM totp_factors WHERE user_id = ${user.id} RETURNING confirmed_at IS NOT NULL AS confirmed`);
         if (!r) return false;
-        await tx.execute(sql`UPDATE two_factor_resets SET cancelled_at = ${clock.now()} WHERE user_id = ${user.id} AND cancelled_at IS NULL AND completed_at IS NULL`);
+        await tx.execute(
+          sql`UPDATE two_factor_resets SET cancelled_at = ${clock.now()} WHERE user_id = ${user.id} AND cancelled_at IS NULL AND completed_at IS NULL`,
+        );
         await deps.notices.notify(tx, user.id, 'totp_removed');
         return true;
       });
@@ -292,7 +302,12 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
           );
         }
         const when = new Date(effectiveAt.getTime() + HOUR).toISOString().replace('T', ' ').slice(0, 16);
-        await deps.notices.notify(tx, user.id, 'totp_reset_requested', `Two-factor authentication will be turned off on ${when} (Lagos time) unless the reset is cancelled with a code sent to this e-mail address.`);
+        await deps.notices.notify(
+          tx,
+          user.id,
+          'totp_reset_requested',
+          `Two-factor authentication will be turned off on ${when} (Lagos time) unless the reset is cancelled with a code sent to this e-mail address.`,
+        );
         return created;
       });
       return { resetAt: new Date(row!.effective_at).toISOString() };
@@ -316,7 +331,9 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       const removed = await db.transaction(async (tx) => {
         const r = await one(tx, sql`DELETE FROM totp_factors WHERE user_id = ${userId} RETURNING 1`);
         if (!r) return false;
-        await tx.execute(sql`UPDATE two_factor_resets SET completed_at = ${now} WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL`);
+        await tx.execute(
+          sql`UPDATE two_factor_resets SET completed_at = ${now} WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL`,
+        );
         await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
                              VALUES (${uuid()}, ${admin.id}, 'security.two_factor_reset', 'user', ${userId}, ${JSON.stringify({ reason })}::jsonb, ${now})`);
         await deps.notices.notify(tx, userId, 'totp_reset_done', 'An operator turned it off at your request.');
@@ -333,7 +350,10 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
         sql`SELECT revoked_at FROM stepup_grants WHERE token_hash = ${sha256(grantToken)} AND user_id = ${user.id}`,
       );
       if (!g) throw new AppError('NOT_FOUND', 'Grant not found');
-      if (!g.revoked_at) await db.execute(sql`UPDATE stepup_grants SET revoked_at = ${clock.now()} WHERE token_hash = ${sha256(grantToken)} AND revoked_at IS NULL`);
+      if (!g.revoked_at)
+        await db.execute(
+          sql`UPDATE stepup_grants SET revoked_at = ${clock.now()} WHERE token_hash = ${sha256(grantToken)} AND revoked_at IS NULL`,
+        );
       return { revoked: true };
     },
 
@@ -342,13 +362,16 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       async require(user: AuthUser, grantToken: string | undefined): Promise<void> {
         if (!(user.twoFactor ?? (await isEnrolled(user.id)))) return;
         if (!(await grantValid(user, grantToken))) {
-          throw new AppError('STEP_UP_REQUIRED', 'Two-factor confirmation required: call verifyStepupChallenge and send its grantToken in X-Grant-Token');
+          throw new AppError(
+            'STEP_UP_REQUIRED',
+            'Two-factor confirmation required: call verifyStepupChallenge and send its grantToken in X-Grant-Token',
+          );
         }
       },
     },
 
     /**
-     * The registry's gates.reauth (issue #22): credential changes need a recent proof beyond the access token,
+     * The registry's gates.reauth: credential changes need a recent proof beyond the access token,
      * whether or not 2FA is on: a grant from verifyStepupChallenge (authenticator code or e-mailed code).
      */
     reauth: {

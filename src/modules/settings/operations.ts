@@ -3,7 +3,6 @@ import { defineOperation } from '../../http/registry.js';
 import { preferencesPatch, preferencesSchema } from './preferences.js';
 import { fourDigitPin } from '../../kernel/inputs.js';
 
-
 export const settingsOperations = [
   defineOperation({
     name: 'hasTransactionPin',
@@ -38,7 +37,9 @@ export const settingsOperations = [
     suffix: 'BearerSettings',
     method: 'POST',
     purpose: 'update preferences (partial: notifications {email, push, sms}, marketingOptIn, language, theme, defaultNetwork)',
-    input: preferencesPatch.refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'send at least one preference to change' }),
+    input: preferencesPatch.refine((p) => Object.values(p).some((v) => v !== undefined), {
+      message: 'send at least one preference to change',
+    }),
     output: z.object({ preferences: preferencesSchema }),
     handler: async (input, ctx) => ctx.services.settings.updatePreferences(ctx.user.id, input),
   }),
@@ -46,7 +47,8 @@ export const settingsOperations = [
     name: 'closeAccount',
     suffix: 'BearerSettings',
     method: 'POST',
-    purpose: 'close the account (confirm must be the literal "DELETE"; needs a step-up grant: X-Grant-Token; refused while money is held or a loan is open)',
+    purpose:
+      'close the account (confirm must be the literal "DELETE"; needs a step-up grant: X-Grant-Token; refused while money is held or a loan is open)',
     gates: { reauth: true },
     input: z.object({ confirm: z.literal('DELETE', { error: 'confirm must be the literal "DELETE"' }) }),
     output: z.object({ closed: z.boolean() }),

@@ -29,21 +29,23 @@ export const DEFAULT_PREFERENCES: Preferences = {
 };
 
 /** Partial update: every field optional, nested notification channels too; unknown fields refused. */
-export const preferencesPatch = z
-  .object({
-    notifications: z
-      .object({
-        email: z.boolean({ error: 'notifications.email must be true or false' }).optional(),
-        push: z.boolean({ error: 'notifications.push must be true or false' }).optional(),
-        sms: z.boolean({ error: 'notifications.sms must be true or false' }).optional(),
-      })
-      .strict()
-      .optional(),
-    marketingOptIn: z.boolean({ error: 'marketingOptIn must be true or false' }).optional(),
-    language: z.enum(LANGUAGES, { error: `language must be one of ${LANGUAGES.join(', ')}` }).optional(),
-    theme: z.enum(THEMES, { error: `theme must be one of ${THEMES.join(', ')}` }).optional(),
-    defaultNetwork: z.enum(PREF_NETWORKS, { error: `defaultNetwork must be one of ${PREF_NETWORKS.join(', ')} or null` }).nullable().optional(),
-  });
+export const preferencesPatch = z.object({
+  notifications: z
+    .object({
+      email: z.boolean({ error: 'notifications.email must be true or false' }).optional(),
+      push: z.boolean({ error: 'notifications.push must be true or false' }).optional(),
+      sms: z.boolean({ error: 'notifications.sms must be true or false' }).optional(),
+    })
+    .strict()
+    .optional(),
+  marketingOptIn: z.boolean({ error: 'marketingOptIn must be true or false' }).optional(),
+  language: z.enum(LANGUAGES, { error: `language must be one of ${LANGUAGES.join(', ')}` }).optional(),
+  theme: z.enum(THEMES, { error: `theme must be one of ${THEMES.join(', ')}` }).optional(),
+  defaultNetwork: z
+    .enum(PREF_NETWORKS, { error: `defaultNetwork must be one of ${PREF_NETWORKS.join(', ')} or null` })
+    .nullable()
+    .optional(),
+});
 
 export type PreferencesPatch = z.infer<typeof preferencesPatch>;
 

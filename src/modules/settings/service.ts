@@ -17,7 +17,7 @@ export interface SettingsDeps {
   ledger: Ledger;
   notifier: Notifier;
   events: EventBus;
-  /** A recent proof beyond the access token (issue #22): the security module's reauth gate. */
+  /** A recent proof beyond the access token: the security module's reauth gate. */
   reauth: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
   notices: { notify(exec: Executor, userId: string, change: 'transaction_pin_set' | 'transaction_pin_changed'): Promise<void> };
   /** Drops the cached session state of a user after this instance's own commit (identity/session-cache.ts). */
@@ -35,7 +35,7 @@ export function createSettingsService(deps: SettingsDeps) {
     },
 
     /**
-     * spec 4.8: setting or changing the PIN needs a recent proof (a step-up grant, issue #22: with a stolen access
+     * spec 4.8: setting or changing the PIN needs a recent proof (a step-up grant: with a stolen access
      * token alone nobody can set the PIN that spends the wallet); changing it also needs currentPin (checked with
      * the lockout). The grant is checked first so a missing grant costs no attempt.
      */
@@ -67,7 +67,9 @@ export function createSettingsService(deps: SettingsDeps) {
                              ON CONFLICT (user_id) DO NOTHING`);
         const row = await one<{ prefs: unknown }>(tx, sql`SELECT prefs FROM user_preferences WHERE user_id = ${userId} FOR UPDATE`);
         const next = applyPatch(normalisePreferences(row?.prefs), patch);
-        await tx.execute(sql`UPDATE user_preferences SET prefs = ${JSON.stringify(next)}::jsonb, updated_at = ${now} WHERE user_id = ${userId}`);
+        await tx.execute(
+          sql`UPDATE user_preferences SET prefs = ${JSON.stringify(next)}::jsonb, updated_at = ${now} WHERE user_id = ${userId}`,
+        );
         return next;
       });
       return { preferences };

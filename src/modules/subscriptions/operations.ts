@@ -10,31 +10,35 @@ const statusEnum = z.enum(['pending', 'processing', 'fulfilled', 'failed', 'canc
 });
 const categoryEnum = z.enum(['streaming', 'social'], { error: 'category must be streaming or social' });
 
-const planOutput = z.object({
-  id: z.string(),
-  service: z.string(),
-  category: categoryEnum,
-  name: z.string(),
-  price: naira,
-  active: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: 'SubscriptionPlan' });
+const planOutput = z
+  .object({
+    id: z.string(),
+    service: z.string(),
+    category: categoryEnum,
+    name: z.string(),
+    price: naira,
+    active: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'SubscriptionPlan' });
 
-const orderOutput = z.object({
-  id: z.string(),
-  reference: z.string(),
-  planId: z.string(),
-  service: z.string(),
-  category: z.string(),
-  planName: z.string(),
-  account: z.string(),
-  amount: naira,
-  status: statusEnum,
-  note: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: 'SubscriptionOrder' });
+const orderOutput = z
+  .object({
+    id: z.string(),
+    reference: z.string(),
+    planId: z.string(),
+    service: z.string(),
+    category: z.string(),
+    planName: z.string(),
+    account: z.string(),
+    amount: naira,
+    status: statusEnum,
+    note: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'SubscriptionOrder' });
 const adminOrderOutput = orderOutput.extend({ userId: z.string() });
 
 const serviceInput = z
@@ -42,7 +46,11 @@ const serviceInput = z
   .trim()
   .toLowerCase()
   .regex(/^[a-z0-9_]{2,40}$/, 'service must be 2-40 characters of a-z, 0-9 and _ (e.g. netflix, spotify, instagram_followers)');
-const nameInput = z.string({ error: 'name is required' }).trim().min(2, 'name must be at least 2 characters').max(120, 'name must be at most 120 characters');
+const nameInput = z
+  .string({ error: 'name is required' })
+  .trim()
+  .min(2, 'name must be at least 2 characters')
+  .max(120, 'name must be at most 120 characters');
 const planPrice = nairaAmount({ min: 50, max: 1_000_000 });
 
 export const subscriptionOperations = [
@@ -147,7 +155,9 @@ export const subscriptionOperations = [
     purpose: 'move a subscription order: processing, fulfilled, or failed/cancelled (refund)',
     input: z.object({
       id: uuidInput('id'),
-      status: z.enum(['processing', 'fulfilled', 'failed', 'cancelled'], { error: 'status must be processing, fulfilled, failed or cancelled' }),
+      status: z.enum(['processing', 'fulfilled', 'failed', 'cancelled'], {
+        error: 'status must be processing, fulfilled, failed or cancelled',
+      }),
       note: z.string().trim().min(1, 'note must not be empty').max(500, 'note must be at most 500 characters').optional(),
     }),
     output: z.object({ order: adminOrderOutput }),

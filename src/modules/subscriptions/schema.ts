@@ -30,5 +30,8 @@ export const subscriptionOrders = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('subscription_orders_user_idx').on(t.userId, t.createdAt), index('subscription_orders_status_idx').on(t.status, t.createdAt)],
+  (t) => [
+    index('subscription_orders_user_idx').on(t.userId, t.createdAt),
+    index('subscription_orders_status_idx').on(t.status, t.createdAt),
+  ],
 );

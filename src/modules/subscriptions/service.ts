@@ -185,7 +185,9 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
     /** The conditional UPDATE on the current status decides races; the refund's ledger reference is unique. */
     async adminUpdate(actorId: string, input: { id: string; status: 'processing' | 'fulfilled' | 'failed' | 'cancelled'; note?: string }) {
       return db.transaction(async (tx) => {
-        const from = (Object.keys(SUBSCRIPTION_TRANSITIONS) as SubscriptionStatus[]).filter((s) => SUBSCRIPTION_TRANSITIONS[s].includes(input.status));
+        const from = (Object.keys(SUBSCRIPTION_TRANSITIONS) as SubscriptionStatus[]).filter((s) =>
+          SUBSCRIPTION_TRANSITIONS[s].includes(input.status),
+        );
         const o = await one<OrderRow>(
           tx,
           sql`UPDATE subscription_orders SET status = ${input.status}, note = COALESCE(${input.note ?? null}, note), updated_at = ${clock.now()}
@@ -198,9 +200,18 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
         }
         const amount = BigInt(o.amount);
         if (input.status === 'failed' || input.status === 'cancelled') {
-          await refundOrderMoney(ledger, tx, { userId: o.user_id, amount, reference: o.reference, description: `Refund: subscription order ${o.reference} ${input.status}` });
+          await refundOrderMoney(ledger, tx, {
+            userId: o.user_id,
+            amount,
+            reference: o.reference,
+            description: `Refund: subscription order ${o.reference} ${input.status}`,
+          });
         } else if (input.status === 'fulfilled') {
-          await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: `Subscription order ${o.reference} fulfilled` });
+          await settleOrderMoney(ledger, tx, {
+            amount,
+            reference: o.reference,
+            description: `Subscription order ${o.reference} fulfilled`,
+          });
         }
         await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
                              VALUES (${uuid()}, ${actorId}, ${`subscription_order.${input.status}`}, 'subscription_order', ${o.id},

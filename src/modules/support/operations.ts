@@ -10,15 +10,19 @@ const bodyInput = z
   .min(1, 'body must not be empty')
   .max(MESSAGE_MAX, `body must be at most ${MESSAGE_MAX} characters`);
 
-const threadOutput = z.object({
-  id: z.string(),
-  status: z.enum(['open', 'closed']),
-  lastMessageAt: z.string().nullable(),
-  lastAuthor: z.enum(['user', 'operator']).nullable(),
-  closedAt: z.string().nullable(),
-  createdAt: z.string(),
-}).meta({ id: 'SupportThread' });
-const messageOutput = z.object({ id: z.string(), threadId: z.string(), author: z.enum(['user', 'operator']), body: z.string(), createdAt: z.string() }).meta({ id: 'SupportMessage' });
+const threadOutput = z
+  .object({
+    id: z.string(),
+    status: z.enum(['open', 'closed']),
+    lastMessageAt: z.string().nullable(),
+    lastAuthor: z.enum(['user', 'operator']).nullable(),
+    closedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'SupportThread' });
+const messageOutput = z
+  .object({ id: z.string(), threadId: z.string(), author: z.enum(['user', 'operator']), body: z.string(), createdAt: z.string() })
+  .meta({ id: 'SupportMessage' });
 
 export const supportOperations = [
   defineOperation({
@@ -55,7 +59,12 @@ export const supportOperations = [
     suffix: 'BearerAdmin',
     method: 'GET',
     purpose: 'support threads, most recent activity first (awaitingReply: last message is from the user)',
-    input: z.object({ status: z.enum(['open', 'closed']).optional(), awaitingReply: queryBool.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
+    input: z.object({
+      status: z.enum(['open', 'closed']).optional(),
+      awaitingReply: queryBool.optional(),
+      userId: uuidInput('userId').optional(),
+      ...pageInput,
+    }),
     output: pageOutput(threadOutput.extend({ userId: z.string(), userEmail: z.string() })),
     handler: async (input, ctx) => ctx.services.support.adminListThreads(input),
   }),

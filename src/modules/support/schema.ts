@@ -16,7 +16,9 @@ export const supportThreads = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
-    uniqueIndex('support_threads_one_open').on(t.userId).where(sql`status = 'open'`),
+    uniqueIndex('support_threads_one_open')
+      .on(t.userId)
+      .where(sql`status = 'open'`),
     index('support_threads_user_idx').on(t.userId, t.createdAt),
     index('support_threads_status_idx').on(t.status, t.lastMessageAt),
   ],

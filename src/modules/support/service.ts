@@ -25,7 +25,9 @@ interface MessageRow {
   created_at: Date;
 }
 
-const THREAD_COLS = sql.raw(`t.id::text AS id, t.user_id::text AS user_id, t.status, t.last_message_at, t.last_author, t.closed_at, t.created_at`);
+const THREAD_COLS = sql.raw(
+  `t.id::text AS id, t.user_id::text AS user_id, t.status, t.last_message_at, t.last_author, t.closed_at, t.created_at`,
+);
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function threadView(t: ThreadRow) {
@@ -46,7 +48,8 @@ export function messageView(m: MessageRow) {
 export type SupportService = ReturnType<typeof createSupportService>;
 
 export function createSupportService({ db, clock, notifier }: { db: Db; clock: Clock; notifier: Notifier }) {
-  const getThread = (exec: Executor, id: string) => one<ThreadRow>(exec, sql`SELECT ${THREAD_COLS} FROM support_threads t WHERE t.id = ${id}`);
+  const getThread = (exec: Executor, id: string) =>
+    one<ThreadRow>(exec, sql`SELECT ${THREAD_COLS} FROM support_threads t WHERE t.id = ${id}`);
 
   async function ownThread(exec: Executor, userId: string, threadId: string) {
     const t = await getThread(exec, threadId);
@@ -60,7 +63,9 @@ export function createSupportService({ db, clock, notifier }: { db: Db; clock: C
     const now = clock.now();
     await exec.execute(sql`INSERT INTO support_messages (id, thread_id, author_id, author_role, body, created_at)
                            VALUES (${id}, ${threadId}, ${authorId}, ${role}, ${body}, ${now})`);
-    await exec.execute(sql`UPDATE support_threads SET last_message_at = ${now}, last_author = ${role}, updated_at = ${now} WHERE id = ${threadId}`);
+    await exec.execute(
+      sql`UPDATE support_threads SET last_message_at = ${now}, last_author = ${role}, updated_at = ${now} WHERE id = ${threadId}`,
+    );
     return messageView({ id, thread_id: threadId, author_role: role, body, created_at: now });
   }
 
@@ -82,7 +87,10 @@ export function createSupportService({ db, clock, notifier }: { db: Db; clock: C
         sql`INSERT INTO support_threads (id, user_id, status, created_at, updated_at) VALUES (${uuid()}, ${userId}, 'open', ${now}, ${now})
             ON CONFLICT (user_id) WHERE status = 'open' DO NOTHING RETURNING id::text AS id`,
       );
-      const t = await one<ThreadRow>(db, sql`SELECT ${THREAD_COLS} FROM support_threads t WHERE t.user_id = ${userId} AND t.status = 'open'`);
+      const t = await one<ThreadRow>(
+        db,
+        sql`SELECT ${THREAD_COLS} FROM support_threads t WHERE t.user_id = ${userId} AND t.status = 'open'`,
+      );
       return { thread: threadView(t!), created: Boolean(inserted) };
     },
 

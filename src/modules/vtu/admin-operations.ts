@@ -17,10 +17,17 @@ export const vtuAdminOperations = [
         service: serviceInput,
         provider: providerInput.optional(),
         kind: lower('kind', ['flat', 'percent']),
-        value: z.number({ error: 'value must be a number' }).finite().min(0, 'value must be 0 or more').max(1_000_000, 'value is too large'),
+        value: z
+          .number({ error: 'value must be a number' })
+          .finite()
+          .min(0, 'value must be 0 or more')
+          .max(1_000_000, 'value is too large'),
       })
       .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'a percent markup must be at most 100', path: ['value'] })
-      .refine((v) => Math.abs(Math.round(v.value * 100) - v.value * 100) < 1e-6, { message: 'value must have at most 2 decimals', path: ['value'] }),
+      .refine((v) => Math.abs(Math.round(v.value * 100) - v.value * 100) < 1e-6, {
+        message: 'value must have at most 2 decimals',
+        path: ['value'],
+      }),
     output: z.object({ markup: markupOutput() }),
     handler: async (i, ctx) => ({ markup: await ctx.services.vtu.adminSetMarkup(ctx.user.id, i) }),
   }),
@@ -40,7 +47,9 @@ export const vtuAdminOperations = [
     purpose: "each provider's float: our ledger's view and the provider's reported balance",
     input: z.object({}),
     output: z.object({
-      items: z.array(z.object({ provider: z.string(), services: z.array(z.string()), ledgerFloat: naira, providerBalance: naira.nullable() })),
+      items: z.array(
+        z.object({ provider: z.string(), services: z.array(z.string()), ledgerFloat: naira, providerBalance: naira.nullable() }),
+      ),
     }),
     handler: async (_i, ctx) => ({ items: await ctx.services.vtu.adminListFloats() }),
   }),
@@ -72,7 +81,11 @@ export const vtuAdminOperations = [
     input: z.object({
       id: uuidInput('id'),
       outcome: lower('outcome', ['delivered', 'failed']),
-      note: z.string({ error: 'note is required' }).trim().min(5, 'note must say how the outcome was confirmed (5-500 characters)').max(500, 'note must be at most 500 characters'),
+      note: z
+        .string({ error: 'note is required' })
+        .trim()
+        .min(5, 'note must say how the outcome was confirmed (5-500 characters)')
+        .max(500, 'note must be at most 500 characters'),
     }),
     output: txOut,
     errors: ['NOT_FOUND', 'CONFLICT'],

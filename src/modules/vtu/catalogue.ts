@@ -27,12 +27,28 @@ const load = (s: Stored): CatalogueEntry => ({
   maxAmount: s.maxAmount ? BigInt(s.maxAmount) : undefined,
 });
 
-export function createCatalogue({ db, clock, log, providers }: { db: Db; clock: Clock; log: Logger; providers: Record<ProviderId, VtuProvider> }) {
+export function createCatalogue({
+  db,
+  clock,
+  log,
+  providers,
+}: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  providers: Record<ProviderId, VtuProvider>;
+}) {
   const inflight = new Map<string, Promise<CatalogueEntry[]>>();
   // The database row is the shared copy; each instance also keeps the parsed copy until the same expiry.
   const memo = new Map<string, { entries: CatalogueEntry[]; expiresAt: number }>();
 
-  async function refresh(key: string, provider: ProviderId, kind: CatalogueKind, arg: string | undefined, stale: Stored[] | null): Promise<CatalogueEntry[]> {
+  async function refresh(
+    key: string,
+    provider: ProviderId,
+    kind: CatalogueKind,
+    arg: string | undefined,
+    stale: Stored[] | null,
+  ): Promise<CatalogueEntry[]> {
     let fresh: CatalogueEntry[];
     try {
       fresh = await providers[provider].catalogue(kind, arg);
@@ -59,7 +75,10 @@ export function createCatalogue({ db, clock, log, providers }: { db: Db; clock: 
       const now = clock.now().getTime();
       const m = memo.get(key);
       if (m && m.expiresAt > now) return m.entries;
-      const row = await one<{ payload: Stored[]; expires_at: Date }>(db, sql`SELECT payload, expires_at FROM vtu_catalogue_cache WHERE key = ${key}`);
+      const row = await one<{ payload: Stored[]; expires_at: Date }>(
+        db,
+        sql`SELECT payload, expires_at FROM vtu_catalogue_cache WHERE key = ${key}`,
+      );
       if (row && new Date(row.expires_at).getTime() > now) {
         const entries = row.payload.map(load);
         memo.set(key, { entries, expiresAt: new Date(row.expires_at).getTime() });

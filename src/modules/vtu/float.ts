@@ -14,7 +14,14 @@ import { floatAccount } from './model.js';
  * Provider floats (spec rule 3): funded just in time from the collections pool when a provider's own balance
  * confirms a shortfall, or by an operator; a per-process estimate avoids asking the provider on every purchase.
  */
-export function createProviderFloat(deps: { db: Db; clock: Clock; log: Logger; ledger: Ledger; cfg: Config['vtu']; providers: Record<ProviderId, VtuProvider> }) {
+export function createProviderFloat(deps: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  ledger: Ledger;
+  cfg: Config['vtu'];
+  providers: Record<ProviderId, VtuProvider>;
+}) {
   const { db, clock, log, ledger, cfg, providers } = deps;
   const floatEstimate = new Map<ProviderId, bigint>();
   const refilling = new Map<ProviderId, Promise<void>>();
@@ -34,7 +41,15 @@ export function createProviderFloat(deps: { db: Db; clock: Clock; log: Logger; l
         ],
         metadata: { provider, actorId },
       });
-      if (actorId) await writeAudit(tx, { actorId, action: 'vtu.float.fund', subjectType: 'provider', subjectId: provider, details: { amount: amount.toString(), reference }, at: clock.now() });
+      if (actorId)
+        await writeAudit(tx, {
+          actorId,
+          action: 'vtu.float.fund',
+          subjectType: 'provider',
+          subjectId: provider,
+          details: { amount: amount.toString(), reference },
+          at: clock.now(),
+        });
     });
     floatEstimate.set(provider, balance);
     log.info({ provider, amount: amount.toString(), reference }, 'provider float funded');
@@ -94,7 +109,10 @@ export function createProviderFloat(deps: { db: Db; clock: Clock; log: Logger; l
         const balance = await fundProvider(provider, amount, actorId, 'Operator funding');
         return { provider, amount: toNaira(amount), providerBalance: toNaira(balance) };
       } catch (err) {
-        if (err instanceof ProviderError) throw new AppError('UPSTREAM_ERROR', `Provider ${provider.toUpperCase()} did not accept the funding: ${err.message}`, { cause: err });
+        if (err instanceof ProviderError)
+          throw new AppError('UPSTREAM_ERROR', `Provider ${provider.toUpperCase()} did not accept the funding: ${err.message}`, {
+            cause: err,
+          });
         throw err;
       }
     },

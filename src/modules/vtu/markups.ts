@@ -33,7 +33,13 @@ export function createMarkups({ db, clock }: { db: Db; clock: Clock }) {
       db,
       sql`SELECT service, provider, kind, value::text AS value, updated_at FROM vtu_markups ORDER BY service, provider`,
     );
-    return r.map((x) => ({ service: x.service, provider: x.provider || null, kind: x.kind, value: BigInt(x.value), updatedAt: new Date(x.updated_at) }));
+    return r.map((x) => ({
+      service: x.service,
+      provider: x.provider || null,
+      kind: x.kind,
+      value: BigInt(x.value),
+      updatedAt: new Date(x.updated_at),
+    }));
   }
   return {
     list,
@@ -55,7 +61,13 @@ export function createMarkups({ db, clock }: { db: Db; clock: Clock }) {
       const m = r.find((x) => x.provider === provider) ?? r.find((x) => x.provider === '');
       return m ? { kind: m.kind, value: BigInt(m.value) } : undefined;
     },
-    async set(input: { service: string; provider: string | null; kind: 'flat' | 'percent'; value: bigint; actorId: string }): Promise<Markup> {
+    async set(input: {
+      service: string;
+      provider: string | null;
+      kind: 'flat' | 'percent';
+      value: bigint;
+      actorId: string;
+    }): Promise<Markup> {
       const now = clock.now();
       cache.clear();
       await db.transaction(async (tx) => {

@@ -56,7 +56,13 @@ export function requestIdFor(now: Date): string {
 }
 
 export function toMarkupOut(m: { service: string; provider: string | null; kind: 'flat' | 'percent'; value: bigint; updatedAt: Date }) {
-  return { service: m.service, provider: m.provider, kind: m.kind, value: m.kind === 'flat' ? toNaira(m.value) : Number(m.value) / 100, updatedAt: m.updatedAt.toISOString() };
+  return {
+    service: m.service,
+    provider: m.provider,
+    kind: m.kind,
+    value: m.kind === 'flat' ? toNaira(m.value) : Number(m.value) / 100,
+    updatedAt: m.updatedAt.toISOString(),
+  };
 }
 
 export const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

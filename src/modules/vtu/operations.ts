@@ -92,7 +92,10 @@ export const vtuOperations = [
     versioned: true,
     cacheSeconds: CACHE_SECONDS,
     purpose: 'plans in one category',
-    input: z.object({ network: networkInput, planType: z.string({ error: 'planType is required' }).trim().min(1, 'planType is required').max(30, 'planType is too long') }),
+    input: z.object({
+      network: networkInput,
+      planType: z.string({ error: 'planType is required' }).trim().min(1, 'planType is required').max(30, 'planType is too long'),
+    }),
     output: z.object({ items: z.array(dataPlanOutput()) }),
     errors: ['UPSTREAM_ERROR'],
     handler: async (i, ctx) => ({ items: await ctx.services.vtu.dataPlans(i.network, i.planType) }),

@@ -48,7 +48,9 @@ export function createPricing(deps: { cfg: Config['vtu']; catalogue: Catalogue; 
 
   async function dataPlans(network?: string, planType?: string) {
     const provider = route('data')[0];
-    const list = (await dataPlansOf(provider)).filter((p) => (!network || p.network === network) && (!planType || p.planType === planType.toUpperCase()));
+    const list = (await dataPlansOf(provider)).filter(
+      (p) => (!network || p.network === network) && (!planType || p.planType === planType.toUpperCase()),
+    );
     return (await retailList('data', provider, list)).map(({ e, retail }) => ({
       plan_id: e.key!,
       network: e.network!,
@@ -66,14 +68,26 @@ export function createPricing(deps: { cfg: Config['vtu']; catalogue: Catalogue; 
         const i = raw as PurchaseInputs['airtime'];
         assertRecipientNetwork(i.network, i.phone, i.ported);
         const provider = route('airtime')[0];
-        return { service: 'airtime', recipient: i.phone, network: i.network, ported: Boolean(i.ported), provider, ...(await priced('airtime', provider, toKobo(i.amount))) };
+        return {
+          service: 'airtime',
+          recipient: i.phone,
+          network: i.network,
+          ported: Boolean(i.ported),
+          provider,
+          ...(await priced('airtime', provider, toKobo(i.amount))),
+        };
       }
       case 'data': {
         const i = raw as PurchaseInputs['data'];
         assertRecipientNetwork(i.network, i.phone, i.ported);
         const provider = route('data')[0];
         const plan = await findDataPlan(provider, i.network, i.plan_id);
-        if (!plan) throw new AppError('VALIDATION_FAILED', `plan_id ${i.plan_id} is not a current ${NETWORK_NAMES[i.network]} data plan; list the plans again`, { issues: [{ path: 'plan_id', message: 'unknown plan' }] });
+        if (!plan)
+          throw new AppError(
+            'VALIDATION_FAILED',
+            `plan_id ${i.plan_id} is not a current ${NETWORK_NAMES[i.network]} data plan; list the plans again`,
+            { issues: [{ path: 'plan_id', message: 'unknown plan' }] },
+          );
         const p = await priced('data', provider, plan.price!);
         assertPrice(i.amount, p.retail, `this plan`);
         return { service: 'data', recipient: i.phone, network: i.network, planId: i.plan_id, ported: Boolean(i.ported), provider, ...p };
@@ -82,31 +96,67 @@ export function createPricing(deps: { cfg: Config['vtu']; catalogue: Catalogue; 
         const i = raw as PurchaseInputs['cable'];
         const provider = route('cable')[0];
         const plan = await findCode(provider, 'cable_plans', i.plan_id, i.identifier);
-        if (!plan || plan.price === null) throw new AppError('VALIDATION_FAILED', `plan_id ${i.plan_id} is not a current ${i.identifier} plan; list the plans again`, { issues: [{ path: 'plan_id', message: 'unknown plan' }] });
+        if (!plan || plan.price === null)
+          throw new AppError('VALIDATION_FAILED', `plan_id ${i.plan_id} is not a current ${i.identifier} plan; list the plans again`, {
+            issues: [{ path: 'plan_id', message: 'unknown plan' }],
+          });
         const p = await priced('cable', provider, plan.price);
         assertPrice(i.amount, p.retail, `${plan.name}`);
-        return { service: 'cable', recipient: i.iuc, planId: i.plan_id, product: i.identifier, phone: i.phone, ported: false, provider, ...p };
+        return {
+          service: 'cable',
+          recipient: i.iuc,
+          planId: i.plan_id,
+          product: i.identifier,
+          phone: i.phone,
+          ported: false,
+          provider,
+          ...p,
+        };
       }
       case 'electricity': {
         const i = raw as PurchaseInputs['electricity'];
         const provider = route('electricity')[0];
-        return { service: 'electricity', recipient: i.meter, product: i.plan, meterType: i.type, phone: i.phone, ported: false, provider, ...(await priced('electricity', provider, toKobo(i.amount))) };
+        return {
+          service: 'electricity',
+          recipient: i.meter,
+          product: i.plan,
+          meterType: i.type,
+          phone: i.phone,
+          ported: false,
+          provider,
+          ...(await priced('electricity', provider, toKobo(i.amount))),
+        };
       }
       case 'betting': {
         const i = raw as PurchaseInputs['betting'];
         const provider = route('betting')[0];
         const companies = await catalogue.get(provider, 'bet_companies');
         if (!companies.some((c) => c.code === i.betting_company)) {
-          throw new AppError('VALIDATION_FAILED', `betting_company ${i.betting_company} is not supported; see listBetCompanies`, { issues: [{ path: 'betting_company', message: 'unknown company' }] });
+          throw new AppError('VALIDATION_FAILED', `betting_company ${i.betting_company} is not supported; see listBetCompanies`, {
+            issues: [{ path: 'betting_company', message: 'unknown company' }],
+          });
         }
-        return { service: 'betting', recipient: i.customer_id, product: i.betting_company, ported: false, provider, ...(await priced('betting', provider, toKobo(i.amount))) };
+        return {
+          service: 'betting',
+          recipient: i.customer_id,
+          product: i.betting_company,
+          ported: false,
+          provider,
+          ...(await priced('betting', provider, toKobo(i.amount))),
+        };
       }
       case 'exam': {
         const i = raw as PurchaseInputs['exam'];
         const provider = route('exam')[0];
         const product = await findCode(provider, 'exam_products', i.exam);
-        if (!product || product.price === null) throw new AppError('VALIDATION_FAILED', `exam ${i.exam} is not offered; see listEducationPins`, { issues: [{ path: 'exam', message: 'unknown exam' }] });
-        if (i.exam.startsWith('jamb') && !i.profile_id) throw new AppError('VALIDATION_FAILED', 'profile_id (the JAMB profile code) is required for JAMB PINs', { issues: [{ path: 'profile_id', message: 'required for JAMB' }] });
+        if (!product || product.price === null)
+          throw new AppError('VALIDATION_FAILED', `exam ${i.exam} is not offered; see listEducationPins`, {
+            issues: [{ path: 'exam', message: 'unknown exam' }],
+          });
+        if (i.exam.startsWith('jamb') && !i.profile_id)
+          throw new AppError('VALIDATION_FAILED', 'profile_id (the JAMB profile code) is required for JAMB PINs', {
+            issues: [{ path: 'profile_id', message: 'required for JAMB' }],
+          });
         const unit = await priced('exam', provider, product.price);
         const q = BigInt(i.quantity);
         const retail = unit.retail * q;

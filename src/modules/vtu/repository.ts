@@ -183,7 +183,15 @@ export async function settle(
 }
 
 /** Fallback to the next provider (data A -> B), only while processing and still on `from`. */
-export async function reroute(tx: Tx, id: string, from: string, to: string, wholesale: bigint, now: Date, nextCheckAt: Date): Promise<VtuRow | undefined> {
+export async function reroute(
+  tx: Tx,
+  id: string,
+  from: string,
+  to: string,
+  wholesale: bigint,
+  now: Date,
+  nextCheckAt: Date,
+): Promise<VtuRow | undefined> {
   return one<VtuRow>(
     tx,
     sql`UPDATE vtu_transactions SET provider = ${to}, providers_tried = array_append(providers_tried, ${to}), wholesale = ${wholesale},
@@ -194,7 +202,12 @@ export async function reroute(tx: Tx, id: string, from: string, to: string, whol
   );
 }
 
-export async function markPending(exec: Executor, id: string, provider: string, f: { nextCheckAt: Date; providerStatus: string; now: Date; stuck: boolean }) {
+export async function markPending(
+  exec: Executor,
+  id: string,
+  provider: string,
+  f: { nextCheckAt: Date; providerStatus: string; now: Date; stuck: boolean },
+) {
   await exec.execute(
     sql`UPDATE vtu_transactions SET next_check_at = ${f.nextCheckAt}, last_provider_status = ${f.providerStatus}, updated_at = ${f.now},
           stuck_at = CASE WHEN ${f.stuck} THEN COALESCE(stuck_at, ${f.now}) ELSE stuck_at END

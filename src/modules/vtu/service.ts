@@ -14,13 +14,31 @@ import { NETWORKS, type Network } from '../../kernel/phone.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { createVtuProviders } from '../../providers/vtu/index.js';
 import { VtuTransport } from '../../providers/vtu/transport.js';
-import { PROVIDER_IDS, ProviderError, type Outcome, type ProviderId, type PurchaseRequest, type VtuService as ServiceName } from '../../providers/vtu/types.js';
+import {
+  PROVIDER_IDS,
+  ProviderError,
+  type Outcome,
+  type ProviderId,
+  type PurchaseRequest,
+  type VtuService as ServiceName,
+} from '../../providers/vtu/types.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
 import { createCatalogue } from './catalogue.js';
 import { createProviderFloat } from './float.js';
 import { createMarkups } from './markups.js';
-import { capital, NETWORK_NAMES, purchaseEntries, requestIdFor, SERVICE_LABEL, toMarkupOut, toTransaction, type PurchaseInputs, type PurchaseKind, type Purchaser } from './model.js';
+import {
+  capital,
+  NETWORK_NAMES,
+  purchaseEntries,
+  requestIdFor,
+  SERVICE_LABEL,
+  toMarkupOut,
+  toTransaction,
+  type PurchaseInputs,
+  type PurchaseKind,
+  type Purchaser,
+} from './model.js';
 import { createPricing } from './pricing.js';
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';
@@ -60,7 +78,6 @@ export function createVtuService(deps: VtuDeps) {
   const { route, priced, dataPlansOf, findDataPlan, findCode, retailList, dataPlans, prepare } = createPricing({ cfg, catalogue, markups });
   const float = createProviderFloat({ db, clock, log, ledger, cfg, providers });
   const { ensureFloat } = float;
-
 
   // ---------- provider requests ----------
   async function requestFor(row: VtuRow): Promise<PurchaseRequest | null> {
@@ -107,7 +124,16 @@ export function createVtuService(deps: VtuDeps) {
     return next ?? null;
   }
 
-  const { firstCheckDelay, settleSuccess, settleFailed, reroute, keepPending, applyRequery } = createVtuSettlement({ db, clock, log, ledger, notifier, events, cfg, wholesaleAt });
+  const { firstCheckDelay, settleSuccess, settleFailed, reroute, keepPending, applyRequery } = createVtuSettlement({
+    db,
+    clock,
+    log,
+    ledger,
+    notifier,
+    events,
+    cfg,
+    wholesaleAt,
+  });
 
   /** First attempt (and fallbacks) of a freshly debited purchase: the settled row, or null while it is pending. */
   async function attempt(initial: VtuRow): Promise<VtuRow | null> {
@@ -118,10 +144,14 @@ export function createVtuService(deps: VtuDeps) {
       let out: Outcome;
       if (!req) out = { status: 'failed', message: 'This product is not available at the provider' };
       else {
-        await ensureFloat(provider, req.wholesale).catch((err) => log.warn({ provider, err: (err as Error).message }, 'float check failed'));
+        await ensureFloat(provider, req.wholesale).catch((err) =>
+          log.warn({ provider, err: (err as Error).message }, 'float check failed'),
+        );
         out = await providers[provider].purchase(req);
         if (out.status === 'low_float') {
-          await ensureFloat(provider, req.wholesale, true).catch((err) => log.warn({ provider, err: (err as Error).message }, 'float top-up failed'));
+          await ensureFloat(provider, req.wholesale, true).catch((err) =>
+            log.warn({ provider, err: (err as Error).message }, 'float top-up failed'),
+          );
           out = await providers[provider].purchase(req);
         }
       }
@@ -137,7 +167,11 @@ export function createVtuService(deps: VtuDeps) {
             continue;
           }
         }
-        return settleFailed(row, out.status === 'low_float' ? 'The provider is temporarily unable to sell this product' : out.message, out.status);
+        return settleFailed(
+          row,
+          out.status === 'low_float' ? 'The provider is temporarily unable to sell this product' : out.message,
+          out.status,
+        );
       }
       if (out.status === 'delivered') return settleSuccess(row, out);
       await keepPending(row, out.status, 0);
@@ -152,7 +186,8 @@ export function createVtuService(deps: VtuDeps) {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof ProviderError) throw new AppError('UPSTREAM_ERROR', 'The provider could not be reached for verification; try again shortly', { cause: err });
+      if (err instanceof ProviderError)
+        throw new AppError('UPSTREAM_ERROR', 'The provider could not be reached for verification; try again shortly', { cause: err });
       throw err;
     }
   };
@@ -192,7 +227,12 @@ export function createVtuService(deps: VtuDeps) {
         .map(({ e, retail }) => ({ plan_id: e.code, identifier, name: e.name, price: toNaira(retail!) }));
     },
     async electricityPlans() {
-      return (await catalogue.get(route('electricity')[0], 'electricity_discos')).map((d) => ({ id: d.code, name: d.name, types: ['prepaid', 'postpaid'], minAmount: 1000 }));
+      return (await catalogue.get(route('electricity')[0], 'electricity_discos')).map((d) => ({
+        id: d.code,
+        name: d.name,
+        types: ['prepaid', 'postpaid'],
+        minAmount: 1000,
+      }));
     },
     async betCompanies() {
       return (await catalogue.get(route('betting')[0], 'bet_companies')).map((c) => ({ id: c.code, name: c.name }));
@@ -212,16 +252,22 @@ export function createVtuService(deps: VtuDeps) {
 
     async verifyCable(input: { iuc: string; identifier: string }) {
       const r = await verifyWith(() => providers[route('cable')[0]].verify('cable', { account: input.iuc, product: input.identifier }));
-      if (!r.found) throw new AppError('NOT_FOUND', `Smartcard ${input.iuc} was not found on ${input.identifier}${r.message ? `: ${r.message}` : ''}`);
+      if (!r.found)
+        throw new AppError('NOT_FOUND', `Smartcard ${input.iuc} was not found on ${input.identifier}${r.message ? `: ${r.message}` : ''}`);
       return { customerName: r.customerName!, iuc: input.iuc, identifier: input.identifier };
     },
     async verifyMeter(input: { meter: string; plan: string; type: 'prepaid' | 'postpaid' }) {
-      const r = await verifyWith(() => providers[route('electricity')[0]].verify('electricity', { account: input.meter, product: input.plan, meterType: input.type }));
-      if (!r.found) throw new AppError('NOT_FOUND', `Meter ${input.meter} was not found at ${input.plan}${r.message ? `: ${r.message}` : ''}`);
+      const r = await verifyWith(() =>
+        providers[route('electricity')[0]].verify('electricity', { account: input.meter, product: input.plan, meterType: input.type }),
+      );
+      if (!r.found)
+        throw new AppError('NOT_FOUND', `Meter ${input.meter} was not found at ${input.plan}${r.message ? `: ${r.message}` : ''}`);
       return { customerName: r.customerName!, address: r.address ?? null, meter: input.meter, plan: input.plan, type: input.type };
     },
     async verifyBet(input: { betting_company: string; customer_id: string }) {
-      const r = await verifyWith(() => providers[route('betting')[0]].verify('betting', { account: input.customer_id, product: input.betting_company }));
+      const r = await verifyWith(() =>
+        providers[route('betting')[0]].verify('betting', { account: input.customer_id, product: input.betting_company }),
+      );
       if (!r.found) throw new AppError('NOT_FOUND', `Customer ${input.customer_id} was not found at ${input.betting_company}`);
       return { customerName: r.customerName!, customer_id: input.customer_id, betting_company: input.betting_company };
     },
@@ -318,7 +364,9 @@ export function createVtuService(deps: VtuDeps) {
       const row = await repo.getTransaction(db, id);
       if (!row) throw notFound('VTU transaction');
       if (row.status === 'processing') {
-        await db.execute(sql`UPDATE vtu_transactions SET requery_count = requery_count + 1, last_checked_at = ${clock.now()} WHERE id = ${id}`);
+        await db.execute(
+          sql`UPDATE vtu_transactions SET requery_count = requery_count + 1, last_checked_at = ${clock.now()} WHERE id = ${id}`,
+        );
         const out = await providers[row.provider as ProviderId].requery(row.request_id);
         await applyRequery({ ...row, requery_count: row.requery_count + 1 }, out);
         return { transaction: toTransaction(await mustGet(id)), providerStatus: out.status };
@@ -334,8 +382,16 @@ export function createVtuService(deps: VtuDeps) {
       if (!row) throw notFound('VTU transaction');
       if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
       const record: OnSettled = (tx, done) =>
-        writeAudit(tx, { actorId, action: `vtu.resolve.${outcome}`, subjectType: 'vtu_transaction', subjectId: done.id, details: { note, provider: done.provider }, at: clock.now() });
-      if (outcome === 'delivered') await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);
+        writeAudit(tx, {
+          actorId,
+          action: `vtu.resolve.${outcome}`,
+          subjectType: 'vtu_transaction',
+          subjectId: done.id,
+          details: { note, provider: done.provider },
+          at: clock.now(),
+        });
+      if (outcome === 'delivered')
+        await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);
       else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);
       const after = await mustGet(id);
       if (after.status === 'processing') throw new AppError('CONFLICT', 'The transaction changed while resolving it; look again');

@@ -37,7 +37,7 @@ export function createVtuSettlement(deps: {
   /**
    * Returns the settled row, or null when another settlement got there first. Without onSettled (an operator's
    * record) and when every 'vtu.succeeded' subscriber can ride (EventBus.riding), the settlement, the buyer's
-   * notification and the subscribers' first writes are ONE autocommit statement (issue 11: it was a transaction
+   * notification and the subscribers' first writes are ONE autocommit statement (it was a transaction
    * of six round trips); what a subscriber has left runs after the commit.
    */
   async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
@@ -73,9 +73,18 @@ export function createVtuSettlement(deps: {
   }
 
   /** Returns the settled row, or null when another settlement got there first. */
-  async function settleFailed(row: VtuRow, reason: string | undefined, providerStatus: string, onSettled?: OnSettled): Promise<VtuRow | null> {
+  async function settleFailed(
+    row: VtuRow,
+    reason: string | undefined,
+    providerStatus: string,
+    onSettled?: OnSettled,
+  ): Promise<VtuRow | null> {
     return db.transaction(async (tx) => {
-      const done = await repo.settle(tx, row.id, row.provider, 'failed', { failureReason: reason ?? 'The provider could not complete this purchase', now: clock.now(), providerStatus });
+      const done = await repo.settle(tx, row.id, row.provider, 'failed', {
+        failureReason: reason ?? 'The provider could not complete this purchase',
+        now: clock.now(),
+        providerStatus,
+      });
       if (!done) return null;
       await onSettled?.(tx, done);
       // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
@@ -83,7 +92,9 @@ export function createVtuSettlement(deps: {
         reference: `vtu_refund_${done.reference}`,
         type: 'vtu_refund',
         description: `Refund: ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed`,
-        entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map((e) => ({ ...e, amount: -e.amount })),
+        entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map(
+          (e) => ({ ...e, amount: -e.amount }),
+        ),
         metadata: { transactionId: done.id },
         riders: [
           notifier.onPosting([
@@ -114,7 +125,13 @@ export function createVtuSettlement(deps: {
         { account: floatAccount(to), amount: w },
       ];
       if (from !== w) entries.push({ account: { system: 'revenue' }, amount: from - w });
-      await ledger.post(tx, { reference: `vtu_reroute_${row.reference}_${to}`, type: 'vtu_reroute', description: `Fallback ${row.provider.toUpperCase()} -> ${to.toUpperCase()}`, entries, metadata: { transactionId: row.id } });
+      await ledger.post(tx, {
+        reference: `vtu_reroute_${row.reference}_${to}`,
+        type: 'vtu_reroute',
+        description: `Fallback ${row.provider.toUpperCase()} -> ${to.toUpperCase()}`,
+        entries,
+        metadata: { transactionId: row.id },
+      });
       return moved;
     });
   }
@@ -122,8 +139,14 @@ export function createVtuSettlement(deps: {
   async function keepPending(row: VtuRow, providerStatus: string, requeries: number) {
     const now = clock.now();
     const stuck = now.getTime() - new Date(row.created_at).getTime() >= cfg.stuckAfterMs;
-    if (stuck && !row.stuck_at) log.warn({ transactionId: row.id, reference: row.reference, provider: row.provider }, 'vtu transaction needs an operator');
-    await repo.markPending(db, row.id, row.provider, { nextCheckAt: new Date(now.getTime() + (requeries === 0 ? firstCheckDelay() : backoff(requeries))), providerStatus, now, stuck });
+    if (stuck && !row.stuck_at)
+      log.warn({ transactionId: row.id, reference: row.reference, provider: row.provider }, 'vtu transaction needs an operator');
+    await repo.markPending(db, row.id, row.provider, {
+      nextCheckAt: new Date(now.getTime() + (requeries === 0 ? firstCheckDelay() : backoff(requeries))),
+      providerStatus,
+      now,
+      stuck,
+    });
   }
 
   /** Applies a requery answer. A definite failure found by requery refunds; it does not fall back. */

@@ -29,7 +29,10 @@ export function parseTierLimits(json: string | undefined): Record<number, TierLi
   const raw = JSON.parse(json) as Record<string, { dailyOutflow: number; balanceCap: number | null }>;
   const out: Record<number, TierLimit> = { ...DEFAULT_TIER_LIMITS };
   for (const [tier, v] of Object.entries(raw)) {
-    out[Number(tier)] = { dailyOutflow: BigInt(Math.round(v.dailyOutflow * 100)), balanceCap: v.balanceCap === null ? null : BigInt(Math.round(v.balanceCap * 100)) };
+    out[Number(tier)] = {
+      dailyOutflow: BigInt(Math.round(v.dailyOutflow * 100)),
+      balanceCap: v.balanceCap === null ? null : BigInt(Math.round(v.balanceCap * 100)),
+    };
   }
   return out;
 }
@@ -67,7 +70,10 @@ export function createWalletLimits({ clock, limits }: { clock: Clock; limits: Re
   const refusal = (tier: number, used: bigint) => {
     const limit = limitsFor(tier).dailyOutflow;
     const left = limit - used > 0n ? limit - used : 0n;
-    return new AppError('LIMIT_EXCEEDED', `Daily limit for KYC tier ${tier} is ${formatNaira(limit)}; you can still spend ${formatNaira(left)} today`);
+    return new AppError(
+      'LIMIT_EXCEEDED',
+      `Daily limit for KYC tier ${tier} is ${formatNaira(limit)}; you can still spend ${formatNaira(left)} today`,
+    );
   };
   return {
     limitsFor,

@@ -8,32 +8,38 @@ import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, type KycEligibility } from '../paymen
 import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, type RecipientRow } from './transfers.js';
 import { pinInput } from '../../kernel/inputs.js';
 
-export const ledgerRowOutput = z.object({
-  id: z.string(),
-  type: z.string(),
-  amount: naira,
-  balanceAfter: z.number(),
-  reference: z.string(),
-  description: z.string(),
-  createdAt: z.string(),
-}).meta({ id: 'LedgerRow' });
+export const ledgerRowOutput = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    amount: naira,
+    balanceAfter: z.number(),
+    reference: z.string(),
+    description: z.string(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'LedgerRow' });
 
-export const dedicatedAccountOutput = z.object({ accountNumber: z.string(), accountName: z.string(), bankName: z.string() }).meta({ id: 'DedicatedAccount' });
+export const dedicatedAccountOutput = z
+  .object({ accountNumber: z.string(), accountName: z.string(), bankName: z.string() })
+  .meta({ id: 'DedicatedAccount' });
 
-export const topupIntentOutput = z.object({
-  id: z.string(),
-  reference: z.string(),
-  amount: naira,
-  status: z.enum(['pending', 'success', 'failed', 'abandoned']),
-  checkoutUrl: z.string(),
-  processor: z.string(),
-  createdAt: z.string(),
-  amountPaid: z.number().nullable(),
-  channel: z.string().nullable(),
-  paidAt: z.string().nullable(),
-  settledAt: z.string().nullable(),
-  failureReason: z.string().nullable(),
-}).meta({ id: 'TopupIntent' });
+export const topupIntentOutput = z
+  .object({
+    id: z.string(),
+    reference: z.string(),
+    amount: naira,
+    status: z.enum(['pending', 'success', 'failed', 'abandoned']),
+    checkoutUrl: z.string(),
+    processor: z.string(),
+    createdAt: z.string(),
+    amountPaid: z.number().nullable(),
+    channel: z.string().nullable(),
+    paidAt: z.string().nullable(),
+    settledAt: z.string().nullable(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: 'TopupIntent' });
 
 export const referenceInput = z
   .string({ error: 'reference is required' })
@@ -41,7 +47,6 @@ export const referenceInput = z
   .min(1, 'reference is required')
   .max(100, 'reference is too long')
   .regex(/^[A-Za-z0-9_.:=-]+$/, 'reference has characters a reference never has');
-
 
 const ELIGIBILITY = 'eligibility';
 /** assertTier2Eligible's read for an operation's readAhead (when the KYC module provides it). */
@@ -56,9 +61,13 @@ function tier2Reads(ctx: OpContext): Record<string, SQL> {
  */
 export async function assertTier2Eligible(ctx: OpContext) {
   const kyc = (ctx.services as { kyc?: KycEligibility }).kyc;
-  const prefetched = ELIGIBILITY in ctx.ahead ? (ctx.ahead[ELIGIBILITY] as Parameters<NonNullable<NonNullable<KycEligibility>['assertTransferEligible']>>[2]) : undefined;
+  const prefetched =
+    ELIGIBILITY in ctx.ahead
+      ? (ctx.ahead[ELIGIBILITY] as Parameters<NonNullable<NonNullable<KycEligibility>['assertTransferEligible']>>[2])
+      : undefined;
   if (kyc?.assertTransferEligible) return kyc.assertTransferEligible(ctx.user.id, undefined, prefetched);
-  if (ctx.user.kycTier < 2) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN) is required for wallet transfers and dedicated accounts');
+  if (ctx.user.kycTier < 2)
+    throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN) is required for wallet transfers and dedicated accounts');
 }
 
 export const walletOperations = [
@@ -139,7 +148,16 @@ export const walletOperations = [
       balance: naira,
       recipient: z.object({ username: z.string(), fullName: z.string().nullable() }),
     }),
-    errors: ['KYC_TIER_REQUIRED', 'STEP_UP_REQUIRED', 'INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'NOT_FOUND'],
+    errors: [
+      'KYC_TIER_REQUIRED',
+      'STEP_UP_REQUIRED',
+      'INVALID_PIN',
+      'PIN_NOT_SET',
+      'PIN_LOCKED',
+      'INSUFFICIENT_FUNDS',
+      'LIMIT_EXCEEDED',
+      'NOT_FOUND',
+    ],
     handler: async (input, ctx) => ctx.services.walletMoney.transfer(ctx.user, input, ctx.ahead.recipient as RecipientRow | null),
   }),
   defineOperation({
@@ -147,7 +165,13 @@ export const walletOperations = [
     suffix: 'BearerWallet',
     method: 'POST',
     purpose: 'resolve an @username to a recipient profile',
-    input: z.object({ username: z.string().trim().transform((s) => s.replace(/^@/, '')).pipe(usernameInput) }),
+    input: z.object({
+      username: z
+        .string()
+        .trim()
+        .transform((s) => s.replace(/^@/, ''))
+        .pipe(usernameInput),
+    }),
     output: z.object({ username: z.string(), fullName: z.string().nullable() }),
     errors: ['NOT_FOUND'],
     handler: async (input, ctx) => ctx.services.walletMoney.lookupProfile(input.username),

@@ -9,11 +9,24 @@ export function createWalletService({ db }: { db: Db; ledger: Ledger }) {
   return {
     /** getWalletState: balances and the wallet's ledger lines, newest first (DESIGN §6, §12). */
     async state(userId: string, limit = 50) {
-      // One round trip (issue 11: the most frequent read): balances, the wallet's last lines and the dedicated
+      // One round trip (the most frequent read): balances, the wallet's last lines and the dedicated
       // account, each as JSON. One ledger transaction carries both sides of a transfer; the receiving side
       // reads as transfer_in.
-      type Line = { id: string; seq: number; type: string; amount: string; balance_after: string; reference: string; description: string; created_ms: number };
-      const r = (await one<{ balances: Record<string, string> | null; log: Line[] | null; dva: { account_number: string; account_name: string; bank_name: string } | null }>(
+      type Line = {
+        id: string;
+        seq: number;
+        type: string;
+        amount: string;
+        balance_after: string;
+        reference: string;
+        description: string;
+        created_ms: number;
+      };
+      const r = (await one<{
+        balances: Record<string, string> | null;
+        log: Line[] | null;
+        dva: { account_number: string; account_name: string; bank_name: string } | null;
+      }>(
         db,
         sql`SELECT
               (SELECT json_object_agg(kind, balance::text) FROM accounts WHERE user_id = ${userId}) AS balances,

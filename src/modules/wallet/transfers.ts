@@ -39,19 +39,36 @@ export interface RecipientRow {
   credited_checks?: boolean[] | null;
 }
 
-export function createWalletMoney({ db, clock, ledger, walletLimits, events, notifier }: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; events: EventBus; notifier: Notifier }) {
+export function createWalletMoney({
+  db,
+  clock,
+  ledger,
+  walletLimits,
+  events,
+  notifier,
+}: {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  walletLimits: WalletLimits;
+  events: EventBus;
+  notifier: Notifier;
+}) {
   /** `prefetched`: recipientSql's answer from the request's read-ahead (null: nobody); omitted, it is read. */
   async function activeUserByUsername(username: string, prefetched?: RecipientRow | null) {
     const u =
       prefetched !== undefined
         ? prefetched
-        : await one<RecipientRow>(db, sql`SELECT id, username, full_name, kyc_tier FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`);
+        : await one<RecipientRow>(
+            db,
+            sql`SELECT id, username, full_name, kyc_tier FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`,
+          );
     if (!u) throw new AppError('NOT_FOUND', `No active account has the username @${username.toLowerCase()}`);
     return u;
   }
 
   return {
-    /** The recipient look-up of transfer(), as a scalar JSON subquery for the request's read-ahead (issue 11). */
+    /** The recipient look-up of transfer(), as a scalar JSON subquery for the request's read-ahead. */
     recipientSql(username: string): SQL {
       const checks = events.checksSql('wallet.credited', sql`users.id`) ?? sql`NULL::json`;
       return sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier, 'credited_checks', ${checks})
@@ -91,13 +108,16 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
       // Who wants to hear of the credit (a loan to auto-repay) is asked before the wallet locks: by the read-ahead's
       // recipient look-up when it ran, else now.
       const event = { userId: to.id, amount, source: 'transfer', reference } as const;
-      const credited = to.credited_checks !== undefined ? events.prepared('wallet.credited', event, to.credited_checks) : await events.prepare(db, 'wallet.credited', event);
+      const credited =
+        to.credited_checks !== undefined
+          ? events.prepared('wallet.credited', event, to.credited_checks)
+          : await events.prepare(db, 'wallet.credited', event);
       // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit, the
       // sender's balance and only then the recipient's tier balance cap; the two notifications ride on its statement.
       const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
       const limits: WalletLimit[] = [walletLimits.outflowLimit(user.id, user.kycTier)];
       if (cap !== null) {
-        // Issue #22, finding 4: the recipient's balance stays private. The refusal names no amount, and comes after
+        // The recipient's balance stays private. The refusal names no amount, and comes after
         // the sender's own checks, so only a sender who has the money can meet it (and each success moves money).
         limits.push({ user: to.id, balance: { max: cap, refuse: () => new AppError('LIMIT_EXCEEDED', RECIPIENT_CANNOT_RECEIVE) } });
       }
@@ -131,7 +151,7 @@ export function createWalletMoney({ db, clock, ledger, walletLimits, events, not
         ],
       };
       // Usually nobody needs the event (no open loan): the whole transfer is then ONE autocommit statement and the
-      // wallet locks are held for that statement only (issue 11: the wallets are the hot rows).
+      // wallet locks are held for that statement only (the wallets are the hot rows).
       let posted: Posted;
       if (credited.subscribers === 0) {
         faultPoint('wallet.transfer.beforeCommit');

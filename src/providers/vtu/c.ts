@@ -1,5 +1,14 @@
 import { parseJson, TransportTimeout, type VtuTransport } from './transport.js';
-import { ProviderError, type CatalogueEntry, type CatalogueKind, type DeliveryDetails, type Outcome, type Phase, type PurchaseRequest, type VtuProvider } from './types.js';
+import {
+  ProviderError,
+  type CatalogueEntry,
+  type CatalogueKind,
+  type DeliveryDetails,
+  type Outcome,
+  type Phase,
+  type PurchaseRequest,
+  type VtuProvider,
+} from './types.js';
 
 /**
  * Provider C speaks the VTpass-style protocol (DESIGN §11): POST /api/pay {request_id, serviceID, billersCode,
@@ -28,7 +37,10 @@ const kobo = (n: unknown): bigint | null => {
 export function vtpassOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
   // Refused at the door (bad credentials): nothing was processed, a definite failure.
-  if (res.status === 401 || res.status === 403) return phase === 'purchase' ? { status: 'failed', message: 'The provider refused our credentials' } : { status: 'unknown', message: 'requery refused' };
+  if (res.status === 401 || res.status === 403)
+    return phase === 'purchase'
+      ? { status: 'failed', message: 'The provider refused our credentials' }
+      : { status: 'unknown', message: 'requery refused' };
   if (res.status >= 500 || !b || typeof b !== 'object') return { status: 'unknown', message: `provider answered HTTP ${res.status}` };
   const code = String(b.code ?? '');
   const message = typeof b.response_description === 'string' ? b.response_description : undefined;
@@ -59,10 +71,12 @@ export function vtpassOutcome(res: { status: number; body: any }, phase: Phase =
 
 function vtpassDetails(b: any): DeliveryDetails {
   const d: DeliveryDetails = {};
-  const token = b.token ?? b.mainToken ?? (typeof b.purchased_code === 'string' ? b.purchased_code.replace(/^Token\s*:\s*/i, '') : undefined);
+  const token =
+    b.token ?? b.mainToken ?? (typeof b.purchased_code === 'string' ? b.purchased_code.replace(/^Token\s*:\s*/i, '') : undefined);
   if (token) d.token = String(token);
   if (b.units ?? b.mainTokenUnits) d.units = String(b.units ?? b.mainTokenUnits);
-  if (b.customerName ?? b.content?.transactions?.customer_name) d.customerName = String(b.customerName ?? b.content.transactions.customer_name);
+  if (b.customerName ?? b.content?.transactions?.customer_name)
+    d.customerName = String(b.customerName ?? b.content.transactions.customer_name);
   if (b.content?.transactions?.transactionId) d.providerReference = String(b.content.transactions.transactionId);
   return d;
 }
@@ -82,7 +96,8 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
       throw err;
     }
     if (res.status >= 400) throw new ProviderError('c', `provider c answered HTTP ${res.status} on ${path}`, 'http');
-    if (!res.body || typeof res.body !== 'object') throw new ProviderError('c', `provider c answered malformed JSON on ${path}`, 'malformed');
+    if (!res.body || typeof res.body !== 'object')
+      throw new ProviderError('c', `provider c answered malformed JSON on ${path}`, 'malformed');
     return res.body;
   }
 
@@ -122,7 +137,11 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
         case 'cable_providers':
           return (await services('tv-subscription')).map((s) => ({ code: String(s.serviceID), name: String(s.name), price: null }));
         case 'electricity_discos':
-          return (await services('electricity-bill')).map((s) => ({ code: String(s.serviceID).replace(/-electric$/, ''), name: String(s.name), price: null }));
+          return (await services('electricity-bill')).map((s) => ({
+            code: String(s.serviceID).replace(/-electric$/, ''),
+            name: String(s.name),
+            price: null,
+          }));
         case 'cable_plans': {
           const b = await readCall('GET', `/api/service-variations?serviceID=${encodeURIComponent(arg ?? '')}`);
           const list = b.content?.variations ?? b.content?.varations;
@@ -137,7 +156,8 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
       const serviceID = kind === 'electricity' ? `${input.product}-electric` : input.product;
       const b = await readCall('POST', '/api/merchant-verify', { billersCode: input.account, serviceID, type: input.meterType });
       const c = b.content ?? {};
-      if (String(b.code) !== '000' || c.error || !c.Customer_Name) return { found: false, message: String(c.error ?? b.response_description ?? 'not found') };
+      if (String(b.code) !== '000' || c.error || !c.Customer_Name)
+        return { found: false, message: String(c.error ?? b.response_description ?? 'not found') };
       return { found: true, customerName: String(c.Customer_Name), address: c.Address ? String(c.Address) : undefined };
     },
     async purchase(req) {

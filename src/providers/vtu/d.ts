@@ -17,14 +17,18 @@ const kobo = (n: unknown): bigint | null => {
 export function orderOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
   // Refused at the door (bad credentials): nothing was processed, a definite failure.
-  if (res.status === 401 || res.status === 403) return phase === 'purchase' ? { status: 'failed', message: 'The provider refused our credentials' } : { status: 'unknown', message: 'query refused' };
+  if (res.status === 401 || res.status === 403)
+    return phase === 'purchase'
+      ? { status: 'failed', message: 'The provider refused our credentials' }
+      : { status: 'unknown', message: 'query refused' };
   if (res.status >= 500 || !b || typeof b !== 'object') return { status: 'unknown', message: `provider answered HTTP ${res.status}` };
   const st = String(b.status ?? '');
   const message = typeof b.message === 'string' ? b.message : undefined;
   switch (st) {
     case 'ORDER_COMPLETED': {
       const d: DeliveryDetails = {};
-      if (Array.isArray(b.result?.pins)) d.pins = b.result.pins.map((p: any) => ({ pin: String(p.pin), ...(p.serial ? { serial: String(p.serial) } : {}) }));
+      if (Array.isArray(b.result?.pins))
+        d.pins = b.result.pins.map((p: any) => ({ pin: String(p.pin), ...(p.serial ? { serial: String(p.serial) } : {}) }));
       if (b.result?.customer_name) d.customerName = String(b.result.customer_name);
       if (b.order_id) d.providerReference = String(b.order_id);
       return { status: 'delivered', details: d, message };
@@ -33,7 +37,9 @@ export function orderOutcome(res: { status: number; body: any }, phase: Phase = 
       return { status: 'failed', message: message ?? 'Order cancelled' };
     case 'ORDER_REJECTED':
       if (phase === 'requery') return { status: 'unknown', message };
-      return b.code === 'INSUFFICIENT_BALANCE' ? { status: 'low_float', message } : { status: 'failed', message: message ?? 'Order rejected' };
+      return b.code === 'INSUFFICIENT_BALANCE'
+        ? { status: 'low_float', message }
+        : { status: 'failed', message: message ?? 'Order rejected' };
     case 'ORDER_NOT_FOUND':
       return { status: 'not_found', message };
     case 'ORDER_RECEIVED':
@@ -60,7 +66,8 @@ export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
       throw err;
     }
     if (res.status >= 400) throw new ProviderError('d', `provider d answered HTTP ${res.status} on ${path}`, 'http');
-    if (!res.body || typeof res.body !== 'object') throw new ProviderError('d', `provider d answered malformed JSON on ${path}`, 'malformed');
+    if (!res.body || typeof res.body !== 'object')
+      throw new ProviderError('d', `provider d answered malformed JSON on ${path}`, 'malformed');
     return res.body;
   }
   const safe = async (fn: () => Promise<{ status: number; body: any }>, phase: Phase = 'purchase'): Promise<Outcome> => {
@@ -89,7 +96,8 @@ export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
       return { found: true, customerName: String(b.customer_name) };
     },
     async purchase(req) {
-      if (req.service !== 'betting' && req.service !== 'exam') return { status: 'failed', message: `provider d does not sell ${req.service}` };
+      if (req.service !== 'betting' && req.service !== 'exam')
+        return { status: 'failed', message: `provider d does not sell ${req.service}` };
       const placed = await safe(() =>
         call('POST', '/api/v1/orders', {
           reference: req.requestId,

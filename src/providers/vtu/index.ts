@@ -12,7 +12,17 @@ export interface ProviderEndpoint {
 }
 
 /** Builds the four adapters from configuration (base URL and credentials per provider). */
-export function createVtuProviders(endpoints: Record<ProviderId, ProviderEndpoint>, timeoutMs: number, transport: VtuTransport): Record<ProviderId, VtuProvider> {
-  const cfg = (id: ProviderId): HttpProviderConfig => ({ baseUrl: endpoints[id].url.replace(/\/$/, ''), key: endpoints[id].key, secret: endpoints[id].secret, timeoutMs, transport });
+export function createVtuProviders(
+  endpoints: Record<ProviderId, ProviderEndpoint>,
+  timeoutMs: number,
+  transport: VtuTransport,
+): Record<ProviderId, VtuProvider> {
+  const cfg = (id: ProviderId): HttpProviderConfig => ({
+    baseUrl: endpoints[id].url.replace(/\/$/, ''),
+    key: endpoints[id].key,
+    secret: endpoints[id].secret,
+    timeoutMs,
+    transport,
+  });
   return { a: createProviderA(cfg('a')), b: createProviderB(cfg('b')), c: createProviderC(cfg('c')), d: createProviderD(cfg('d')) };
 }

@@ -40,7 +40,8 @@ export function smeOutcome(res: { status: number; body: any }, phase: Phase = 'p
   }
   const st = String(b.Status ?? b.status ?? '').toLowerCase();
   const message = b.api_response ? String(b.api_response) : undefined;
-  if (st === 'successful' || st === 'success') return { status: 'delivered', message, details: { providerReference: b.id !== undefined ? String(b.id) : undefined } };
+  if (st === 'successful' || st === 'success')
+    return { status: 'delivered', message, details: { providerReference: b.id !== undefined ? String(b.id) : undefined } };
   if (st === 'failed') return { status: 'failed', message: message ?? 'Transaction failed' };
   if (st === 'processing' || st === 'pending') return { status: 'pending', message };
   return { status: 'unknown', message: `unexpected status ${st || '(none)'}` };
@@ -61,7 +62,8 @@ export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): 
       throw err;
     }
     if (res.status >= 400) throw new ProviderError(id, `provider ${id} answered HTTP ${res.status} on ${path}`, 'http');
-    if (!res.body || typeof res.body !== 'object') throw new ProviderError(id, `provider ${id} answered malformed JSON on ${path}`, 'malformed');
+    if (!res.body || typeof res.body !== 'object')
+      throw new ProviderError(id, `provider ${id} answered malformed JSON on ${path}`, 'malformed');
     return res.body;
   }
   const safe = async (fn: () => Promise<{ status: number; body: any }>, phase: Phase = 'purchase'): Promise<Outcome> => {

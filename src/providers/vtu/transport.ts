@@ -25,7 +25,12 @@ export interface HttpResponse {
 export class TransportTimeout extends Error {}
 
 export interface InProcessApp {
-  inject(opts: { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }): Promise<{ statusCode: number; body: string }>;
+  inject(opts: {
+    method: 'GET' | 'POST';
+    url: string;
+    headers?: Record<string, string>;
+    payload?: string;
+  }): Promise<{ statusCode: number; body: string }>;
   server: { listening: boolean };
 }
 
@@ -40,7 +45,11 @@ export class VtuTransport {
   }
 
   async request(provider: ProviderId, req: HttpRequest): Promise<HttpResponse> {
-    return timedUpstream(`vtu:${provider}`, () => this.send(provider, req), (err) => err instanceof TransportTimeout);
+    return timedUpstream(
+      `vtu:${provider}`,
+      () => this.send(provider, req),
+      (err) => err instanceof TransportTimeout,
+    );
   }
 
   private async send(provider: ProviderId, req: HttpRequest): Promise<HttpResponse> {
@@ -52,7 +61,10 @@ export class VtuTransport {
       const path = req.url.slice(this.prefix.length) || '/';
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new TransportTimeout(`provider ${provider} did not answer within ${req.timeoutMs} ms`)), req.timeoutMs);
+        timer = setTimeout(
+          () => reject(new TransportTimeout(`provider ${provider} did not answer within ${req.timeoutMs} ms`)),
+          req.timeoutMs,
+        );
       });
       try {
         const res = await Promise.race([this.app.inject({ method: req.method, url: path, headers, payload }), timeout]);

@@ -80,13 +80,7 @@ export interface CatalogueEntry {
 }
 
 export type CatalogueKind =
-  | 'airtime_networks'
-  | 'data_plans'
-  | 'cable_providers'
-  | 'cable_plans'
-  | 'electricity_discos'
-  | 'bet_companies'
-  | 'exam_products';
+  'airtime_networks' | 'data_plans' | 'cable_providers' | 'cable_plans' | 'electricity_discos' | 'bet_companies' | 'exam_products';
 
 export interface VerifyResult {
   found: boolean;
@@ -98,7 +92,10 @@ export interface VerifyResult {
 export interface VtuProvider {
   readonly id: ProviderId;
   catalogue(kind: CatalogueKind, arg?: string): Promise<CatalogueEntry[]>;
-  verify(kind: 'cable' | 'electricity' | 'betting', input: { account: string; product: string; meterType?: 'prepaid' | 'postpaid' }): Promise<VerifyResult>;
+  verify(
+    kind: 'cable' | 'electricity' | 'betting',
+    input: { account: string; product: string; meterType?: 'prepaid' | 'postpaid' },
+  ): Promise<VerifyResult>;
   purchase(req: PurchaseRequest): Promise<Outcome>;
   requery(requestId: string): Promise<Outcome>;
   /** Our float balance at the provider, kobo. */

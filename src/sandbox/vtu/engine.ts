@@ -63,10 +63,7 @@ export async function arriveLate(recipient: string, holdMs: number) {
 }
 
 export type PlaceResult =
-  | { kind: 'placed'; order: SimOrder; magic: Magic }
-  | { kind: 'duplicate'; order: SimOrder }
-  | { kind: 'low_float' }
-  | { kind: 'http500' };
+  { kind: 'placed'; order: SimOrder; magic: Magic } | { kind: 'duplicate'; order: SimOrder } | { kind: 'low_float' } | { kind: 'http500' };
 
 const digits = (seed: string, n: number) => {
   let out = '';
@@ -79,7 +76,14 @@ const digits = (seed: string, n: number) => {
 };
 
 /** What a delivery hands over: tokens for prepaid meters, pins for exams, a name for betting. */
-export function deliveryResult(o: { requestId: string; service: string; amount: bigint; meterType?: string; quantity?: number; recipient: string }): Record<string, any> {
+export function deliveryResult(o: {
+  requestId: string;
+  service: string;
+  amount: bigint;
+  meterType?: string;
+  quantity?: number;
+  recipient: string;
+}): Record<string, any> {
   switch (o.service) {
     case 'electricity':
       if (o.meterType === 'postpaid') return {};
@@ -89,7 +93,10 @@ export function deliveryResult(o: { requestId: string; service: string; amount: 
       };
     case 'exam':
       return {
-        pins: Array.from({ length: o.quantity ?? 1 }, (_, i) => ({ pin: digits(`pin:${o.requestId}:${i}`, 12), serial: `WRN${digits(`ser:${o.requestId}:${i}`, 9)}` })),
+        pins: Array.from({ length: o.quantity ?? 1 }, (_, i) => ({
+          pin: digits(`pin:${o.requestId}:${i}`, 12),
+          serial: `WRN${digits(`ser:${o.requestId}:${i}`, 9)}`,
+        })),
       };
     case 'betting':
       return { customer_name: `Sandbox Punter ${o.recipient.slice(-4)}` };
@@ -99,13 +106,23 @@ export function deliveryResult(o: { requestId: string; service: string; amount: 
 }
 
 export async function ensureFloatRows(db: Db, providers: string[]) {
-  for (const p of providers) await db.execute(sql`INSERT INTO sandbox_vtu_floats (provider, balance) VALUES (${p}, 0) ON CONFLICT (provider) DO NOTHING`);
+  for (const p of providers)
+    await db.execute(sql`INSERT INTO sandbox_vtu_floats (provider, balance) VALUES (${p}, 0) ON CONFLICT (provider) DO NOTHING`);
 }
 
 export async function placeOrder(
   db: Db,
   clock: Clock,
-  o: { provider: string; requestId: string; service: string; recipient: string; product?: string; amount: bigint; meterType?: string; quantity?: number },
+  o: {
+    provider: string;
+    requestId: string;
+    service: string;
+    recipient: string;
+    product?: string;
+    amount: bigint;
+    meterType?: string;
+    quantity?: number;
+  },
 ): Promise<PlaceResult> {
   const magic = magicOf(o.recipient);
   if (magic === 'http500') return { kind: 'http500' };
@@ -113,10 +130,15 @@ export async function placeOrder(
   const failNow = magic === 'fail' || (magic === 'refuse_a' && o.provider === 'a');
   const pending = magic === 'pending_ok' || magic === 'pending_fail';
   const status = failNow ? 'failed' : pending ? 'pending' : 'delivered';
-  const message = magic === 'fail' ? 'Transaction failed at the network' : magic === 'refuse_a' && o.provider === 'a' ? 'This number is not supported on this route' : null;
+  const message =
+    magic === 'fail'
+      ? 'Transaction failed at the network'
+      : magic === 'refuse_a' && o.provider === 'a'
+        ? 'This number is not supported on this route'
+        : null;
   const result = deliveryResult({ ...o, requestId: o.requestId });
   const debit = status !== 'failed';
-  // One autocommit statement (issue 11: the simulator shares the bench machine with the service, and its float row
+  // One autocommit statement (the simulator shares the bench machine with the service, and its float row
   // was locked across four round trips): an order that exists is a duplicate; otherwise the order is written only
   // when the float (locked) covers it, and the float is debited only for the row actually inserted. A refused
   // request leaves no trace, so the same request id may come again.
@@ -178,7 +200,8 @@ export async function queryOrder(db: Db, clock: Clock, provider: string, request
             message = ${final === 'failed' ? 'Transaction failed at the network' : null}
             WHERE provider = ${provider} AND request_id = ${requestId}`,
       );
-      if (final === 'failed') await tx.execute(sql`UPDATE sandbox_vtu_floats SET balance = balance + ${BigInt(row.amount)} WHERE provider = ${provider}`);
+      if (final === 'failed')
+        await tx.execute(sql`UPDATE sandbox_vtu_floats SET balance = balance + ${BigInt(row.amount)} WHERE provider = ${provider}`);
       row.status = final;
       row.message = final === 'failed' ? 'Transaction failed at the network' : null;
     }

@@ -25,7 +25,15 @@ export async function registerVtuSimulators(app: FastifyInstance, services: Serv
 
   app.get('/sandbox/vtu/deliveries', async (req) => {
     const q = (req.query ?? {}) as Record<string, string | undefined>;
-    const list = await rows<{ provider: string; request_id: string; service: string; recipient: string; status: string; amount: string; created_at: Date }>(
+    const list = await rows<{
+      provider: string;
+      request_id: string;
+      service: string;
+      recipient: string;
+      status: string;
+      amount: string;
+      created_at: Date;
+    }>(
       services.db,
       q.requestId
         ? sql`SELECT provider, request_id, service, recipient, status, amount::text AS amount, created_at FROM sandbox_vtu_orders WHERE request_id = ${q.requestId} ORDER BY created_at`
@@ -34,7 +42,15 @@ export async function registerVtuSimulators(app: FastifyInstance, services: Serv
     );
     return {
       ok: true,
-      items: list.map((o) => ({ provider: o.provider, requestId: o.request_id, service: o.service, recipient: o.recipient, status: o.status, amount: Number(o.amount) / 100, createdAt: new Date(o.created_at).toISOString() })),
+      items: list.map((o) => ({
+        provider: o.provider,
+        requestId: o.request_id,
+        service: o.service,
+        recipient: o.recipient,
+        status: o.status,
+        amount: Number(o.amount) / 100,
+        createdAt: new Date(o.created_at).toISOString(),
+      })),
     };
   });
 }

@@ -1,6 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { arriveLate, floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, verifyNotFound, type SimOrder } from './engine.js';
+import {
+  arriveLate,
+  floatBalance,
+  fundFloat,
+  nairaStr,
+  placeOrder,
+  queryOrder,
+  sleep,
+  toKoboNum,
+  verifyNotFound,
+  type SimOrder,
+} from './engine.js';
 
 /** Simulator of provider D, order-and-query protocol (DESIGN §11), mounted at /sandbox/providers/d. */
 const BET_COMPANIES = [
@@ -46,7 +57,8 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
       r.post('/api/v1/verify', async (req, reply) => {
         const b = body(req);
         const customer = String(b.customer_id ?? '');
-        if (b.service !== 'betting' || !BET_COMPANIES.some(([c]) => c === b.service_code) || !customer) return reply.status(400).send({ status: 'INVALID', message: 'service_code and customer_id are required' });
+        if (b.service !== 'betting' || !BET_COMPANIES.some(([c]) => c === b.service_code) || !customer)
+          return reply.status(400).send({ status: 'INVALID', message: 'service_code and customer_id are required' });
         if (verifyNotFound(customer)) return { status: 'NOT_FOUND', message: 'Customer ID not found' };
         return { status: 'OK', customer_name: `Sandbox Punter ${customer.slice(-4)}` };
       });
@@ -56,20 +68,33 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
         const customer = typeof b.customer_id === 'string' ? b.customer_id : '';
         const quantity = Number(b.quantity ?? 1);
         let amount = toKoboNum(b.amount);
-        if (!reference || reference.length > 80 || !customer || !amount) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'reference, customer_id and amount are required' });
+        if (!reference || reference.length > 80 || !customer || !amount)
+          return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'reference, customer_id and amount are required' });
         if (b.product === 'betting') {
-          if (!BET_COMPANIES.some(([c]) => c === b.service_code)) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown betting company' });
+          if (!BET_COMPANIES.some(([c]) => c === b.service_code))
+            return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown betting company' });
         } else if (b.product === 'exam') {
           const exam = EXAMS.find((e) => e.code === b.service_code);
           if (!exam) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown exam product' });
-          if (!Number.isInteger(quantity) || quantity < 1 || quantity > 10) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'quantity must be 1-10' });
-          if (exam.needsProfile && !b.profile_id) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'profile_id is required for JAMB' });
+          if (!Number.isInteger(quantity) || quantity < 1 || quantity > 10)
+            return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'quantity must be 1-10' });
+          if (exam.needsProfile && !b.profile_id)
+            return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'profile_id is required for JAMB' });
           amount = BigInt(exam.price * 100 * quantity);
         } else return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown product' });
         await arriveLate(customer, config.vtu.sandboxHoldMs);
-        const placed = await placeOrder(db, clock, { provider: 'd', requestId: reference, service: b.product, recipient: customer, product: String(b.service_code), amount, quantity });
+        const placed = await placeOrder(db, clock, {
+          provider: 'd',
+          requestId: reference,
+          service: b.product,
+          recipient: customer,
+          product: String(b.service_code),
+          amount,
+          quantity,
+        });
         if (placed.kind === 'http500') return reply.status(503).send('Service Unavailable');
-        if (placed.kind === 'low_float') return reply.status(402).send({ status: 'ORDER_REJECTED', code: 'INSUFFICIENT_BALANCE', message: 'Insufficient wallet balance' });
+        if (placed.kind === 'low_float')
+          return reply.status(402).send({ status: 'ORDER_REJECTED', code: 'INSUFFICIENT_BALANCE', message: 'Insufficient wallet balance' });
         const order = placed.order;
         if (placed.kind === 'placed') {
           if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
@@ -88,7 +113,8 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
       r.post('/api/v1/fund', async (req, reply) => {
         const b = body(req);
         const amount = toKoboNum(b.amount);
-        if (!amount || typeof b.reference !== 'string' || !b.reference) return reply.status(400).send({ status: 'INVALID', message: 'amount and reference are required' });
+        if (!amount || typeof b.reference !== 'string' || !b.reference)
+          return reply.status(400).send({ status: 'INVALID', message: 'amount and reference are required' });
         return { balance: nairaStr(await fundFloat(db, clock, 'd', amount, b.reference)) };
       });
     },

@@ -40,7 +40,11 @@ function orderBody(o: SimOrder, id: 'a' | 'b', plan: Plan | undefined) {
     plan_name: plan?.plan,
     plan_amount: nairaStr(o.amount),
     Status: status,
-    api_response: o.message ?? (status === 'successful' ? `Dear Customer, You have successfully shared ${plan?.plan ?? ''} Data to ${o.recipient}.` : 'Request is being processed'),
+    api_response:
+      o.message ??
+      (status === 'successful'
+        ? `Dear Customer, You have successfully shared ${plan?.plan ?? ''} Data to ${o.recipient}.`
+        : 'Request is being processed'),
     Ported_number: true,
     create_date: new Date(o.created_at).toISOString(),
     provider: id,
@@ -63,13 +67,22 @@ export function registerSmeDataSimulator(app: FastifyInstance, services: Service
         const ident = typeof b.ident === 'string' ? b.ident : '';
         const phone = typeof b.mobile_number === 'string' ? b.mobile_number : '';
         const plan = plans.find((p) => p.id === Number(b.plan));
-        if (!ident || ident.length > 80 || !/^0\d{10}$/.test(phone)) return reply.status(400).send({ error: ['ident and an 11-digit mobile_number are required'] });
+        if (!ident || ident.length > 80 || !/^0\d{10}$/.test(phone))
+          return reply.status(400).send({ error: ['ident and an 11-digit mobile_number are required'] });
         if (!plan) return reply.status(400).send({ error: ['Invalid plan id'] });
         if (plan.network !== Number(b.network)) return reply.status(400).send({ error: ['Plan does not belong to this network'] });
         await arriveLate(phone, config.vtu.sandboxHoldMs);
-        const placed = await placeOrder(db, clock, { provider: id, requestId: ident, service: 'data', recipient: phone, product: String(plan.id), amount: toKoboNum(plan.plan_amount)! });
+        const placed = await placeOrder(db, clock, {
+          provider: id,
+          requestId: ident,
+          service: 'data',
+          recipient: phone,
+          product: String(plan.id),
+          amount: toKoboNum(plan.plan_amount)!,
+        });
         if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<h1>Server Error (500)</h1>');
-        if (placed.kind === 'low_float') return reply.status(400).send({ error: ["You can't purchase this plan due to insufficient balance"] });
+        if (placed.kind === 'low_float')
+          return reply.status(400).send({ error: ["You can't purchase this plan due to insufficient balance"] });
         if (placed.kind === 'duplicate') return reply.status(200).send(orderBody(placed.order, id, plan));
         if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
         if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
@@ -80,13 +93,18 @@ export function registerSmeDataSimulator(app: FastifyInstance, services: Service
         const ident = String((req.query as any)?.ident ?? '');
         const o = ident ? await queryOrder(db, clock, id, ident) : null;
         if (!o) return reply.status(404).send({ detail: 'Not found.' });
-        return orderBody(o, id, plans.find((p) => String(p.id) === o.product));
+        return orderBody(
+          o,
+          id,
+          plans.find((p) => String(p.id) === o.product),
+        );
       });
       r.get('/api/user/', async () => ({ user: { username: `sandbox-${id}`, wallet_balance: nairaStr(await floatBalance(db, id)) } }));
       r.post('/api/fund', async (req, reply) => {
         const b = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>;
         const amount = toKoboNum(b.amount);
-        if (!amount || typeof b.reference !== 'string' || !b.reference) return reply.status(400).send({ error: ['amount and reference are required'] });
+        if (!amount || typeof b.reference !== 'string' || !b.reference)
+          return reply.status(400).send({ error: ['amount and reference are required'] });
         return { user: { username: `sandbox-${id}`, wallet_balance: nairaStr(await fundFloat(db, clock, id, amount, b.reference)) } };
       });
     },

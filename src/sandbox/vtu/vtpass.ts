@@ -1,6 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
-import { arriveLate, floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, verifyNotFound, type SimOrder } from './engine.js';
+import {
+  arriveLate,
+  floatBalance,
+  fundFloat,
+  nairaStr,
+  placeOrder,
+  queryOrder,
+  sleep,
+  toKoboNum,
+  verifyNotFound,
+  type SimOrder,
+} from './engine.js';
 
 /** Simulator of provider C, VTpass-style protocol (DESIGN §11), mounted at /sandbox/providers/c. */
 const AIRTIME = [
@@ -88,7 +99,8 @@ function answer(o: SimOrder, serviceID: string, requestId: string) {
     transaction_date: new Date(o.created_at).toISOString(),
     content: { transactions: tx },
   };
-  if (o.status === 'delivered' && o.result?.token) Object.assign(body, { purchased_code: `Token : ${o.result.token}`, token: o.result.token, units: o.result.units });
+  if (o.status === 'delivered' && o.result?.token)
+    Object.assign(body, { purchased_code: `Token : ${o.result.token}`, token: o.result.token, units: o.result.units });
   return body;
 }
 
@@ -107,9 +119,12 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
       r.addHook('onRequest', auth);
       r.get('/api/services', async (req) => {
         const identifier = String((req.query as any)?.identifier ?? '');
-        if (identifier === 'airtime') return { response_description: '000', content: AIRTIME.map((a) => ({ ...a, minimium_amount: '50', maximum_amount: 50000 })) };
-        if (identifier === 'tv-subscription') return { response_description: '000', content: Object.entries(TV).map(([serviceID, t]) => ({ serviceID, name: t.name })) };
-        if (identifier === 'electricity-bill') return { response_description: '000', content: DISCOS.map(([id, name]) => ({ serviceID: `${id}-electric`, name })) };
+        if (identifier === 'airtime')
+          return { response_description: '000', content: AIRTIME.map((a) => ({ ...a, minimium_amount: '50', maximum_amount: 50000 })) };
+        if (identifier === 'tv-subscription')
+          return { response_description: '000', content: Object.entries(TV).map(([serviceID, t]) => ({ serviceID, name: t.name })) };
+        if (identifier === 'electricity-bill')
+          return { response_description: '000', content: DISCOS.map(([id, name]) => ({ serviceID: `${id}-electric`, name })) };
         return { response_description: '000', content: [] };
       });
       r.get('/api/service-variations', async (req, reply) => {
@@ -122,7 +137,12 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
             ServiceName: tv.name,
             serviceID,
             convinience_fee: '0 %',
-            variations: tv.variations.map(([variation_code, name, amount]) => ({ variation_code, name, variation_amount: amount.toFixed(2), fixedPrice: 'Yes' })),
+            variations: tv.variations.map(([variation_code, name, amount]) => ({
+              variation_code,
+              name,
+              variation_amount: amount.toFixed(2),
+              fixedPrice: 'Yes',
+            })),
           },
         };
       });
@@ -130,14 +150,29 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
         const b = body(req);
         const account = String(b.billersCode ?? '');
         const service = serviceOf(String(b.serviceID ?? ''));
-        if (!account || (service !== 'cable' && service !== 'electricity')) return { code: '011', response_description: 'INVALID ARGUMENTS', content: { error: 'INVALID ARGUMENTS' } };
+        if (!account || (service !== 'cable' && service !== 'electricity'))
+          return { code: '011', response_description: 'INVALID ARGUMENTS', content: { error: 'INVALID ARGUMENTS' } };
         if (verifyNotFound(account)) {
-          return { code: '000', content: { error: service === 'cable' ? 'Invalid Smartcard Number' : 'Invalid Meter Number. Please check and try again' } };
+          return {
+            code: '000',
+            content: { error: service === 'cable' ? 'Invalid Smartcard Number' : 'Invalid Meter Number. Please check and try again' },
+          };
         }
         const name = `Sandbox Customer ${account.slice(-4)}`;
         return service === 'cable'
-          ? { code: '000', content: { Customer_Name: name, Status: 'ACTIVE', Current_Bouquet: 'DStv Compact', Customer_Number: account.slice(-6) } }
-          : { code: '000', content: { Customer_Name: name, Address: '12 Sandbox Close, Lagos', Meter_Number: account, Meter_Type: String(b.type ?? 'prepaid').toUpperCase() } };
+          ? {
+              code: '000',
+              content: { Customer_Name: name, Status: 'ACTIVE', Current_Bouquet: 'DStv Compact', Customer_Number: account.slice(-6) },
+            }
+          : {
+              code: '000',
+              content: {
+                Customer_Name: name,
+                Address: '12 Sandbox Close, Lagos',
+                Meter_Number: account,
+                Meter_Type: String(b.type ?? 'prepaid').toUpperCase(),
+              },
+            };
       });
       r.post('/api/pay', async (req, reply) => {
         const b = body(req);
@@ -146,21 +181,32 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
         const service = serviceOf(serviceID);
         const account = String(b.billersCode ?? '');
         let amount = toKoboNum(b.amount);
-        if (!/^\d{12}\S{1,60}$/.test(requestId) || !service || !account || !amount) return { code: '011', response_description: 'INVALID ARGUMENTS' };
+        if (!/^\d{12}\S{1,60}$/.test(requestId) || !service || !account || !amount)
+          return { code: '011', response_description: 'INVALID ARGUMENTS' };
         if (service === 'cable') {
           const v = TV[serviceID].variations.find(([code]) => code === b.variation_code);
           if (!v) return { code: '012', response_description: 'PRODUCT DOES NOT EXIST' };
           amount = BigInt(v[2] * 100);
         }
-        if (service === 'electricity' && b.variation_code !== 'prepaid' && b.variation_code !== 'postpaid') return { code: '011', response_description: 'INVALID ARGUMENTS' };
+        if (service === 'electricity' && b.variation_code !== 'prepaid' && b.variation_code !== 'postpaid')
+          return { code: '011', response_description: 'INVALID ARGUMENTS' };
         await arriveLate(account, config.vtu.sandboxHoldMs);
-        const placed = await placeOrder(db, clock, { provider: 'c', requestId, service, recipient: account, product: serviceID, amount, meterType: b.variation_code });
+        const placed = await placeOrder(db, clock, {
+          provider: 'c',
+          requestId,
+          service,
+          recipient: account,
+          product: serviceID,
+          amount,
+          meterType: b.variation_code,
+        });
         if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<html><body>502 Bad Gateway</body></html>');
         if (placed.kind === 'low_float') return { code: '018', response_description: 'LOW WALLET BALANCE' };
         if (placed.kind === 'duplicate') return { code: '014', response_description: 'REQUEST ID ALREADY EXIST' };
         if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
         if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
-        if (placed.magic === 'malformed') return reply.type('application/json').send('{"code":"000","content":{"transactions":{"status":"deliv');
+        if (placed.magic === 'malformed')
+          return reply.type('application/json').send('{"code":"000","content":{"transactions":{"status":"deliv');
         return answer(placed.order, serviceID, requestId);
       });
       r.post('/api/requery', async (req) => {
@@ -173,7 +219,8 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
       r.post('/api/fund', async (req, reply) => {
         const b = body(req);
         const amount = toKoboNum(b.amount);
-        if (!amount || typeof b.reference !== 'string' || !b.reference) return reply.status(400).send({ code: '011', response_description: 'INVALID ARGUMENTS' });
+        if (!amount || typeof b.reference !== 'string' || !b.reference)
+          return reply.status(400).send({ code: '011', response_description: 'INVALID ARGUMENTS' });
         return { code: 1, contents: { balance: Number(nairaStr(await fundFloat(db, clock, 'c', amount, b.reference))) } };
       });
     },

@@ -1,6 +1,24 @@
-import { createServiceClient, NetworkError, type CallOptions, type GetInput, type GetOutput, type GetPath, type PostInput, type PostOutput, type PostPath } from '@vtu-wallet/client';
+import {
+  createServiceClient,
+  NetworkError,
+  type CallOptions,
+  type GetInput,
+  type GetOutput,
+  type GetPath,
+  type PostInput,
+  type PostOutput,
+  type PostPath,
+} from '@vtu-wallet/client';
 
-export { ApiError, NetworkError, type CallOptions, type GetInput, type GetOutput, type PostInput, type PostOutput } from '@vtu-wallet/client';
+export {
+  ApiError,
+  NetworkError,
+  type CallOptions,
+  type GetInput,
+  type GetOutput,
+  type PostInput,
+  type PostOutput,
+} from '@vtu-wallet/client';
 
 /**
  * The app's one client of the service (DESIGN §13): the typed client package (client/), so the app can only call
@@ -27,7 +45,8 @@ async function send(request: Request): Promise<Response> {
   const retry = request.clone();
   try {
     const res = await fetch(withAuth(request));
-    if (res.status === 401 && accessToken && !request.url.includes('/refreshSession') && (await refresher())) return await fetch(withAuth(retry));
+    if (res.status === 401 && accessToken && !request.url.includes('/refreshSession') && (await refresher()))
+      return await fetch(withAuth(retry));
     return res;
   } catch (err) {
     throw new NetworkError(err instanceof Error ? err.message : 'network error');
@@ -36,7 +55,8 @@ async function send(request: Request): Promise<Response> {
 
 const client = createServiceClient({ baseUrl: '', fetch: send });
 
-export const post = <P extends PostPath>(path: P, data: PostInput<P>, opts: CallOptions = {}): Promise<PostOutput<P>> => client.post(path, data, opts);
+export const post = <P extends PostPath>(path: P, data: PostInput<P>, opts: CallOptions = {}): Promise<PostOutput<P>> =>
+  client.post(path, data, opts);
 export const get = <P extends GetPath>(path: P, query?: GetInput<P>): Promise<GetOutput<P>> => client.get(path, query);
 
 export const newIdempotencyKey = () => crypto.randomUUID();

@@ -6,7 +6,15 @@ import { formatNaira } from './format';
  * A naira amount: digits with thousands separators and at most two decimals, never negative. It says, under the
  * field, when the amount is outside [min, max] (the service refuses it anyway; this saves a round trip).
  */
-export function AmountInput(p: { label: string; value: number | ''; onChange(v: number | ''): void; min?: number; max?: number; description?: string; disabled?: boolean }) {
+export function AmountInput(p: {
+  label: string;
+  value: number | '';
+  onChange(v: number | ''): void;
+  min?: number;
+  max?: number;
+  description?: string;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const outside = typeof p.value === 'number' && ((p.min !== undefined && p.value < p.min) || (p.max !== undefined && p.value > p.max));
   return (
@@ -20,7 +28,9 @@ export function AmountInput(p: { label: string; value: number | ''; onChange(v: 
       inputMode="decimal"
       value={p.value}
       onChange={(v) => p.onChange(typeof v === 'number' ? v : v === '' ? '' : Number(String(v).replace(/[^\d.]/g, '')) || '')}
-      error={outside ? t('app.amountRange', { min: formatNaira(p.min ?? 0), max: p.max !== undefined ? formatNaira(p.max) : '—' }) : undefined}
+      error={
+        outside ? t('app.amountRange', { min: formatNaira(p.min ?? 0), max: p.max !== undefined ? formatNaira(p.max) : '—' }) : undefined
+      }
       disabled={p.disabled}
       required
     />

@@ -7,7 +7,14 @@ import { router } from './router';
 
 // A brand green whose shades from 6 up keep 4.5:1 contrast with white (buttons) and on white (links): WCAG AA.
 const brand = ['#e6f7ee', '#ccebdc', '#99d6b8', '#66c295', '#33ad72', '#1a9a5c', '#0b7a43', '#096b3a', '#075c32', '#054d29'] as const;
-const theme = createTheme({ colors: { brand: [...brand] }, primaryColor: 'brand', primaryShade: 6, autoContrast: true, luminanceThreshold: 0.2, fontFamily: 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif' });
+const theme = createTheme({
+  colors: { brand: [...brand] },
+  primaryColor: 'brand',
+  primaryShade: 6,
+  autoContrast: true,
+  luminanceThreshold: 0.2,
+  fontFamily: 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif',
+});
 
 // Dimmed text darker than Mantine's default (gray 6 is 3.3:1 on white): 4.5:1 or better everywhere.
 // Text on the light variants (alerts, light buttons, badges) darkened the same way.

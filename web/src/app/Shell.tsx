@@ -69,7 +69,11 @@ function SignedInShell() {
   const auth = useAuth();
   const [opened, { toggle, close }] = useDisclosure();
   const path = useRouterState({ select: (s) => s.location.pathname });
-  const unread = useQuery({ queryKey: ['notifications', 'unread'], queryFn: () => get('/_serverFn/listNotificationsBearerNotifications', { limit: 1 }), refetchInterval: 60_000 });
+  const unread = useQuery({
+    queryKey: ['notifications', 'unread'],
+    queryFn: () => get('/_serverFn/listNotificationsBearerNotifications', { limit: 1 }),
+    refetchInterval: 60_000,
+  });
   const count = unread.data?.unread ?? 0;
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -97,7 +101,14 @@ function SignedInShell() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('nav.main')} component="nav">
         {NAV.map(([to, label]) => (
-          <NavLink key={to} component={Link} to={to} label={t(label)} active={to === '/' ? path === '/' : path.startsWith(to)} onClick={close} />
+          <NavLink
+            key={to}
+            component={Link}
+            to={to}
+            label={t(label)}
+            active={to === '/' ? path === '/' : path.startsWith(to)}
+            onClick={close}
+          />
         ))}
         <NavLink component="button" label={t('nav.signOut')} onClick={() => void auth.signOut()} />
       </AppShell.Navbar>

@@ -7,7 +7,7 @@ import { forgetGrant, rememberGrant, validGrant } from './grant';
 import { errorMessage, isCode } from './errors';
 
 /**
- * Step-up (issue #22): an operation that answers STEP_UP_REQUIRED is run again with a grant. The hook asks the
+ * Step-up: an operation that answers STEP_UP_REQUIRED is run again with a grant. The hook asks the
  * service to e-mail a code, lets the person type it (or an authenticator code), trades it for a grant and retries.
  */
 
@@ -88,7 +88,11 @@ export function useStepUp() {
         <Stack>
           <Text role="status">{notice ?? t('app.loading')}</Text>
           <CodeInput label={t('stepup.code')} value={code} onChange={setCode} onComplete={(v) => void confirm(v)} disabled={busy} />
-          {error && <Alert color="red" role="alert">{error}</Alert>}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
           <Button type="submit" loading={busy} disabled={code.length !== 6}>
             {t('stepup.confirm')}
           </Button>

@@ -5,7 +5,7 @@ import { ha } from '../locales/ha';
 import { pcm } from '../locales/pcm';
 import { yo } from '../locales/yo';
 
-/** Issue #19: every language has every key (and no stray ones), placeholders kept; every error code has a message. */
+/** every language has every key (and no stray ones), placeholders kept; every error code has a message. */
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v as object, `${prefix}${k}.`)));
 const at = (o: object, path: string) => path.split('.').reduce<any>((x, k) => x?.[k], o) as string | undefined;

@@ -25,7 +25,8 @@ export function savedLanguage(): Language {
 }
 
 export async function setLanguage(code: Language) {
-  if (code !== 'en' && !i18next.hasResourceBundle(code, 'translation')) i18next.addResourceBundle(code, 'translation', await loaders[code]());
+  if (code !== 'en' && !i18next.hasResourceBundle(code, 'translation'))
+    i18next.addResourceBundle(code, 'translation', await loaders[code]());
   localStorage.setItem(LANGUAGE_KEY, code);
   document.documentElement.lang = code;
   await i18next.changeLanguage(code);

@@ -1,5 +1,5 @@
 /**
- * What the offline home shows (issue #19): the last balance and recent activity, saved after each successful read.
+ * What the offline home shows: the last balance and recent activity, saved after each successful read.
  * Only that: no tokens, no profile, no other answers. Cleared on sign-out.
  */
 const KEY = 'vtu.offline';

@@ -21,7 +21,8 @@ const routes = [
   createRoute({
     getParentRoute: () => appRoute,
     path: '/buy',
-    validateSearch: (s: Record<string, unknown>): { service?: BuyService } => (BUY_SERVICES.includes(s.service as BuyService) ? { service: s.service as BuyService } : {}),
+    validateSearch: (s: Record<string, unknown>): { service?: BuyService } =>
+      BUY_SERVICES.includes(s.service as BuyService) ? { service: s.service as BuyService } : {},
     component: lazyRouteComponent(() => import('../features/buy/Buy'), 'Buy'),
   }),
   screen('/buy/result/$id', () => import('../features/buy/PurchaseResult'), 'PurchaseResultScreen'),

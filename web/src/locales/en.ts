@@ -50,7 +50,8 @@ export const en = {
     identifier: 'E-mail or username',
     loginPin: 'Login PIN',
     superseded: 'You signed in on another device',
-    supersededBody: 'This device was signed out because your account was opened elsewhere. If that was not you, sign in and change your credentials.',
+    supersededBody:
+      'This device was signed out because your account was opened elsewhere. If that was not you, sign in and change your credentials.',
     signInHere: 'Sign in on this device',
     signedOut: 'You are signed out.',
   },

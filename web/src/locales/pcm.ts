@@ -52,7 +52,8 @@ export const pcm: Messages = {
     identifier: 'E-mail or username',
     loginPin: 'Login PIN',
     superseded: 'You don sign in for another phone or computer',
-    supersededBody: 'We sign this device out because your account open for another place. If no be you, sign in and change your PIN and password quick quick.',
+    supersededBody:
+      'We sign this device out because your account open for another place. If no be you, sign in and change your PIN and password quick quick.',
     signInHere: 'Sign in for this device',
     signedOut: 'You don sign out.',
   },

@@ -52,7 +52,8 @@ export const yo: Messages = {
     identifier: 'Í-meèlì tàbí orúkọ olùlò',
     loginPin: 'PIN ìwọlé',
     superseded: 'O ti wọlé lórí ẹ̀rọ mìíràn',
-    supersededBody: 'A ti mú ẹ̀rọ yìí jáde nítorí pé a ṣí àkáǹtì rẹ níbòmíràn. Tí kì í bá ṣe ìwọ, wọlé kí o sì yí àwọn ìwé-ẹ̀rí ààbò rẹ padà.',
+    supersededBody:
+      'A ti mú ẹ̀rọ yìí jáde nítorí pé a ṣí àkáǹtì rẹ níbòmíràn. Tí kì í bá ṣe ìwọ, wọlé kí o sì yí àwọn ìwé-ẹ̀rí ààbò rẹ padà.',
     signInHere: 'Wọlé lórí ẹ̀rọ yìí',
     signedOut: 'O ti jáde.',
   },

@@ -97,8 +97,19 @@ function CodeSignIn() {
       <form onSubmit={send} noValidate>
         <Stack>
           <Text>{t('auth.intro')}</Text>
-          <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value.trim())} />
-          {error && <Alert color="red" role="alert">{error}</Alert>}
+          <TextInput
+            label={t('auth.email')}
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value.trim())}
+          />
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
           <Button type="submit" loading={busy} disabled={!email.includes('@')}>
             {t('auth.sendCode')}
           </Button>
@@ -117,7 +128,11 @@ function CodeSignIn() {
         <Suspense fallback={<Loader size="sm" aria-label={t('app.loading')} />}>
           <CodeInput label={t('auth.code')} value={code} onChange={setCode} onComplete={(v) => void verify(v)} disabled={busy} />
         </Suspense>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
         <Button type="submit" loading={busy} disabled={code.length !== 6}>
           {t('auth.verify')}
         </Button>
@@ -161,9 +176,26 @@ function PinSignIn() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <TextInput label={t('auth.identifier')} autoComplete="username" required value={identifier} onChange={(e) => setIdentifier(e.currentTarget.value.trim())} />
-        <PasswordInput label={t('auth.loginPin')} autoComplete="current-password" inputMode="numeric" required value={pin} onChange={(e) => setPin(e.currentTarget.value)} />
-        {error && <Alert color="red" role="alert">{error}</Alert>}
+        <TextInput
+          label={t('auth.identifier')}
+          autoComplete="username"
+          required
+          value={identifier}
+          onChange={(e) => setIdentifier(e.currentTarget.value.trim())}
+        />
+        <PasswordInput
+          label={t('auth.loginPin')}
+          autoComplete="current-password"
+          inputMode="numeric"
+          required
+          value={pin}
+          onChange={(e) => setPin(e.currentTarget.value)}
+        />
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
         <Button type="submit" loading={busy}>
           {t('auth.verify')}
         </Button>

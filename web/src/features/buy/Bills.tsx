@@ -13,7 +13,23 @@ import { normalizePhone } from './network';
 type Ready = { request: PurchaseRequest; price: number; summary: string; reprice?: () => Promise<number | undefined> };
 
 /** A bill form: its fields, the customer check (name shown before any money moves), then ConfirmPurchase. */
-function BillForm({ children, ready, onReview, error, busy, canReview, onReset }: { children: ReactNode; ready: Ready | null; onReview(): void; error: unknown; busy: boolean; canReview: boolean; onReset(): void }) {
+function BillForm({
+  children,
+  ready,
+  onReview,
+  error,
+  busy,
+  canReview,
+  onReset,
+}: {
+  children: ReactNode;
+  ready: Ready | null;
+  onReview(): void;
+  error: unknown;
+  busy: boolean;
+  canReview: boolean;
+  onReset(): void;
+}) {
   const { t } = useTranslation();
   return (
     <Stack>
@@ -28,7 +44,11 @@ function BillForm({ children, ready, onReview, error, busy, canReview, onReset }
           <fieldset disabled={ready !== null} style={{ border: 0, padding: 0, margin: 0 }}>
             <Stack>{children}</Stack>
           </fieldset>
-          {error ? <Alert color="red" role="alert">{errorMessage(error)}</Alert> : null}
+          {error ? (
+            <Alert color="red" role="alert">
+              {errorMessage(error)}
+            </Alert>
+          ) : null}
           {!ready && (
             <Button type="submit" loading={busy} disabled={!canReview}>
               {t('buy.review')}
@@ -41,18 +61,28 @@ function BillForm({ children, ready, onReview, error, busy, canReview, onReset }
   );
 }
 
-const quote = async (service: 'electricity' | 'betting', wholesale: number) => (await post('/_serverFn/quotePriceBearerVTU', { service, wholesale })).retail;
+const quote = async (service: 'electricity' | 'betting', wholesale: number) =>
+  (await post('/_serverFn/quotePriceBearerVTU', { service, wholesale })).retail;
 
 export function CableBuy() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const providers = useQuery({ queryKey: ['cableProviders'], queryFn: () => get('/_serverFn/listCableProvidersBearerVTU'), staleTime: 300_000 });
+  const providers = useQuery({
+    queryKey: ['cableProviders'],
+    queryFn: () => get('/_serverFn/listCableProvidersBearerVTU'),
+    staleTime: 300_000,
+  });
   const [identifier, setIdentifier] = useState('');
   const [iuc, setIuc] = useState('');
   const [planId, setPlanId] = useState('');
   const [phone, setPhone] = useState('');
   const [ready, setReady] = useState<Ready | null>(null);
-  const plans = useQuery({ queryKey: ['cablePlans', identifier], queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }), enabled: identifier !== '', staleTime: 300_000 });
+  const plans = useQuery({
+    queryKey: ['cablePlans', identifier],
+    queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }),
+    enabled: identifier !== '',
+    staleTime: 300_000,
+  });
   const plan = plans.data?.items.find((p) => p.plan_id === planId);
   const verify = useMutation({
     mutationFn: () => post('/_serverFn/verifyCableIUCBearerVTU', { iuc, identifier }),
@@ -61,14 +91,46 @@ export function CableBuy() {
         request: { service: 'cable', identifier, iuc, plan_id: plan!.plan_id, amount: plan!.price, phone: normalizePhone(phone)! },
         price: plan!.price,
         summary: `${plan!.name} · ${t('bills.customer', { name: v.customerName })}`,
-        reprice: async () => (await qc.fetchQuery({ queryKey: ['cablePlans', identifier, 'fresh'], queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }) })).items.find((p) => p.plan_id === planId)?.price,
+        reprice: async () =>
+          (
+            await qc.fetchQuery({
+              queryKey: ['cablePlans', identifier, 'fresh'],
+              queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }),
+            })
+          ).items.find((p) => p.plan_id === planId)?.price,
       }),
   });
   return (
-    <BillForm ready={ready} onReview={() => verify.mutate()} error={verify.error} busy={verify.isPending} canReview={Boolean(plan) && /^\d{10,12}$/.test(iuc) && normalizePhone(phone) !== null} onReset={() => setReady(null)}>
-      <NativeSelect label={t('bills.provider')} value={identifier} onChange={(e) => (setIdentifier(e.currentTarget.value), setPlanId(''))} data={[{ value: '', label: '—' }, ...(providers.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))]} />
-      <TextInput label={t('bills.iuc')} inputMode="numeric" value={iuc} onChange={(e) => setIuc(e.currentTarget.value.replace(/\D/g, ''))} />
-      <NativeSelect label={t('buy.plan')} value={planId} onChange={(e) => setPlanId(e.currentTarget.value)} data={[{ value: '', label: '—' }, ...(plans.data?.items ?? []).map((p) => ({ value: p.plan_id, label: `${p.name} · ${formatNaira(p.price)}` }))]} disabled={!identifier} />
+    <BillForm
+      ready={ready}
+      onReview={() => verify.mutate()}
+      error={verify.error}
+      busy={verify.isPending}
+      canReview={Boolean(plan) && /^\d{10,12}$/.test(iuc) && normalizePhone(phone) !== null}
+      onReset={() => setReady(null)}
+    >
+      <NativeSelect
+        label={t('bills.provider')}
+        value={identifier}
+        onChange={(e) => (setIdentifier(e.currentTarget.value), setPlanId(''))}
+        data={[{ value: '', label: '—' }, ...(providers.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+      />
+      <TextInput
+        label={t('bills.iuc')}
+        inputMode="numeric"
+        value={iuc}
+        onChange={(e) => setIuc(e.currentTarget.value.replace(/\D/g, ''))}
+      />
+      <NativeSelect
+        label={t('buy.plan')}
+        value={planId}
+        onChange={(e) => setPlanId(e.currentTarget.value)}
+        data={[
+          { value: '', label: '—' },
+          ...(plans.data?.items ?? []).map((p) => ({ value: p.plan_id, label: `${p.name} · ${formatNaira(p.price)}` })),
+        ]}
+        disabled={!identifier}
+      />
       <TextInput label={t('buy.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
     </BillForm>
   );
@@ -86,7 +148,10 @@ export function ElectricityBuy() {
   const disco = discos.data?.items.find((d) => d.id === plan);
   const min = disco?.minAmount ?? 1000;
   const verify = useMutation({
-    mutationFn: async () => ({ v: await post('/_serverFn/verifyMeterBearerVTU', { meter, plan, type }), price: await quote('electricity', amount as number) }),
+    mutationFn: async () => ({
+      v: await post('/_serverFn/verifyMeterBearerVTU', { meter, plan, type }),
+      price: await quote('electricity', amount as number),
+    }),
     onSuccess: ({ v, price }) =>
       setReady({
         request: { service: 'electricity', plan, meter, type, amount: amount as number, phone: normalizePhone(phone)! },
@@ -95,10 +160,34 @@ export function ElectricityBuy() {
       }),
   });
   return (
-    <BillForm ready={ready} onReview={() => verify.mutate()} error={verify.error} busy={verify.isPending} canReview={Boolean(plan) && /^\d{11,13}$/.test(meter) && typeof amount === 'number' && amount >= min && normalizePhone(phone) !== null} onReset={() => setReady(null)}>
-      <NativeSelect label={t('bills.disco')} value={plan} onChange={(e) => setPlan(e.currentTarget.value)} data={[{ value: '', label: '—' }, ...(discos.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))]} />
-      <NativeSelect label={t('bills.meterType')} value={type} onChange={(e) => setType(e.currentTarget.value)} data={(disco?.types ?? ['prepaid', 'postpaid']).map((x) => ({ value: x, label: x }))} />
-      <TextInput label={t('bills.meter')} inputMode="numeric" value={meter} onChange={(e) => setMeter(e.currentTarget.value.replace(/\D/g, ''))} />
+    <BillForm
+      ready={ready}
+      onReview={() => verify.mutate()}
+      error={verify.error}
+      busy={verify.isPending}
+      canReview={
+        Boolean(plan) && /^\d{11,13}$/.test(meter) && typeof amount === 'number' && amount >= min && normalizePhone(phone) !== null
+      }
+      onReset={() => setReady(null)}
+    >
+      <NativeSelect
+        label={t('bills.disco')}
+        value={plan}
+        onChange={(e) => setPlan(e.currentTarget.value)}
+        data={[{ value: '', label: '—' }, ...(discos.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))]}
+      />
+      <NativeSelect
+        label={t('bills.meterType')}
+        value={type}
+        onChange={(e) => setType(e.currentTarget.value)}
+        data={(disco?.types ?? ['prepaid', 'postpaid']).map((x) => ({ value: x, label: x }))}
+      />
+      <TextInput
+        label={t('bills.meter')}
+        inputMode="numeric"
+        value={meter}
+        onChange={(e) => setMeter(e.currentTarget.value.replace(/\D/g, ''))}
+      />
       <AmountInput label={t('buy.amount')} min={min} value={amount} onChange={setAmount} />
       <TextInput label={t('buy.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
     </BillForm>
@@ -107,19 +196,42 @@ export function ElectricityBuy() {
 
 export function BettingBuy() {
   const { t } = useTranslation();
-  const companies = useQuery({ queryKey: ['betCompanies'], queryFn: () => get('/_serverFn/listBetCompaniesBearerVTU'), staleTime: 300_000 });
+  const companies = useQuery({
+    queryKey: ['betCompanies'],
+    queryFn: () => get('/_serverFn/listBetCompaniesBearerVTU'),
+    staleTime: 300_000,
+  });
   const [company, setCompany] = useState('');
   const [customerId, setCustomerId] = useState('');
   const [amount, setAmount] = useState<number | ''>('');
   const [ready, setReady] = useState<Ready | null>(null);
   const verify = useMutation({
-    mutationFn: async () => ({ v: await post('/_serverFn/verifyBetAccountBearerVTU', { betting_company: company, customer_id: customerId }), price: await quote('betting', amount as number) }),
+    mutationFn: async () => ({
+      v: await post('/_serverFn/verifyBetAccountBearerVTU', { betting_company: company, customer_id: customerId }),
+      price: await quote('betting', amount as number),
+    }),
     onSuccess: ({ v, price }) =>
-      setReady({ request: { service: 'betting', betting_company: company, customer_id: customerId, amount: amount as number }, price, summary: t('bills.customer', { name: v.customerName }) }),
+      setReady({
+        request: { service: 'betting', betting_company: company, customer_id: customerId, amount: amount as number },
+        price,
+        summary: t('bills.customer', { name: v.customerName }),
+      }),
   });
   return (
-    <BillForm ready={ready} onReview={() => verify.mutate()} error={verify.error} busy={verify.isPending} canReview={Boolean(company) && customerId.length > 0 && typeof amount === 'number' && amount >= 100} onReset={() => setReady(null)}>
-      <NativeSelect label={t('bills.company')} value={company} onChange={(e) => setCompany(e.currentTarget.value)} data={[{ value: '', label: '—' }, ...(companies.data?.items ?? []).map((c) => ({ value: c.id, label: c.name }))]} />
+    <BillForm
+      ready={ready}
+      onReview={() => verify.mutate()}
+      error={verify.error}
+      busy={verify.isPending}
+      canReview={Boolean(company) && customerId.length > 0 && typeof amount === 'number' && amount >= 100}
+      onReset={() => setReady(null)}
+    >
+      <NativeSelect
+        label={t('bills.company')}
+        value={company}
+        onChange={(e) => setCompany(e.currentTarget.value)}
+        data={[{ value: '', label: '—' }, ...(companies.data?.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+      />
       <TextInput label={t('bills.customerId')} value={customerId} onChange={(e) => setCustomerId(e.currentTarget.value.trim())} />
       <AmountInput label={t('buy.amount')} min={100} value={amount} onChange={setAmount} />
     </BillForm>
@@ -140,7 +252,14 @@ export function ExamBuy() {
   function review() {
     const price = product!.price * q;
     setReady({
-      request: { service: 'exam', exam, quantity: q, phone: normalizePhone(phone)!, amount: price, ...(product?.requiresProfileId ? { profile_id: profileId } : {}) },
+      request: {
+        service: 'exam',
+        exam,
+        quantity: q,
+        phone: normalizePhone(phone)!,
+        amount: price,
+        ...(product?.requiresProfileId ? { profile_id: profileId } : {}),
+      },
       price,
       summary: `${q} × ${product!.name}`,
       reprice: async () => {
@@ -151,10 +270,35 @@ export function ExamBuy() {
     });
   }
   return (
-    <BillForm ready={ready} onReview={review} error={null} busy={false} canReview={Boolean(product) && q >= 1 && normalizePhone(phone) !== null && (!product?.requiresProfileId || profileId.length > 0)} onReset={() => setReady(null)}>
-      <NativeSelect label={t('bills.exam')} value={exam} onChange={(e) => setExam(e.currentTarget.value)} data={[{ value: '', label: '—' }, ...(pins.data?.items ?? []).map((p) => ({ value: p.plan_id, label: `${p.name} · ${formatNaira(p.price)}` }))]} />
-      <NumberInput label={t('bills.quantity')} min={1} max={10} allowDecimal={false} allowNegative={false} value={quantity} onChange={(v) => setQuantity(typeof v === 'number' ? v : '')} />
-      {product?.requiresProfileId && <TextInput label={t('bills.profileId')} value={profileId} onChange={(e) => setProfileId(e.currentTarget.value.trim())} />}
+    <BillForm
+      ready={ready}
+      onReview={review}
+      error={null}
+      busy={false}
+      canReview={Boolean(product) && q >= 1 && normalizePhone(phone) !== null && (!product?.requiresProfileId || profileId.length > 0)}
+      onReset={() => setReady(null)}
+    >
+      <NativeSelect
+        label={t('bills.exam')}
+        value={exam}
+        onChange={(e) => setExam(e.currentTarget.value)}
+        data={[
+          { value: '', label: '—' },
+          ...(pins.data?.items ?? []).map((p) => ({ value: p.plan_id, label: `${p.name} · ${formatNaira(p.price)}` })),
+        ]}
+      />
+      <NumberInput
+        label={t('bills.quantity')}
+        min={1}
+        max={10}
+        allowDecimal={false}
+        allowNegative={false}
+        value={quantity}
+        onChange={(v) => setQuantity(typeof v === 'number' ? v : '')}
+      />
+      {product?.requiresProfileId && (
+        <TextInput label={t('bills.profileId')} value={profileId} onChange={(e) => setProfileId(e.currentTarget.value.trim())} />
+      )}
       <TextInput label={t('buy.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
       {product && q > 0 && <Text size="sm">{formatNaira(product.price * q)}</Text>}
     </BillForm>

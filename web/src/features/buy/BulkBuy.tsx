@@ -47,7 +47,12 @@ export function BulkBuy() {
         continue;
       }
       try {
-        const tx = await buyOnce({ service: 'airtime', network: line.network, phone: line.phone, amount: amount as number }, p, newIdempotencyKey(), () => update(i, { checking: true }));
+        const tx = await buyOnce(
+          { service: 'airtime', network: line.network, phone: line.phone, amount: amount as number },
+          p,
+          newIdempotencyKey(),
+          () => update(i, { checking: true }),
+        );
         update(i, { result: tx, checking: false, error: undefined });
       } catch (err) {
         update(i, { error: errorMessage(err), checking: false });
@@ -60,17 +65,30 @@ export function BulkBuy() {
 
   return (
     <Stack>
-      <Textarea label={t('buy.numbers')} autosize minRows={3} value={text} onChange={(e) => setText(e.currentTarget.value)} disabled={busy || price !== null} />
+      <Textarea
+        label={t('buy.numbers')}
+        autosize
+        minRows={3}
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        disabled={busy || price !== null}
+      />
       {invalid.length > 0 && <Alert color="yellow">{invalid.join(', ')}</Alert>}
       <AmountInput label={t('buy.amount')} min={50} value={amount} onChange={setAmount} disabled={busy || price !== null} />
-      {error && <Alert color="red" role="alert">{error}</Alert>}
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
       {price === null ? (
         <Button onClick={() => void review()} disabled={valid.length === 0 || typeof amount !== 'number' || amount < 50}>
           {t('buy.review')}
         </Button>
       ) : (
         <>
-          <Text fw={600}>{t('buy.price', { amount: `${valid.length} × ${formatNaira(price)} = ${formatNaira(valid.length * price)}` })}</Text>
+          <Text fw={600}>
+            {t('buy.price', { amount: `${valid.length} × ${formatNaira(price)} = ${formatNaira(valid.length * price)}` })}
+          </Text>
           <Table aria-label={t('buy.summary')}>
             <Table.Thead>
               <Table.Tr>
@@ -87,7 +105,9 @@ export function BulkBuy() {
                   <Table.Td>
                     {l.result ? (
                       <Link to="/buy/result/$id" params={{ id: l.result.id }}>
-                        <Badge color={l.result.status === 'success' ? 'green' : l.result.status === 'failed' ? 'red' : 'blue'}>{t(`result.${l.result.status}`)}</Badge>
+                        <Badge color={l.result.status === 'success' ? 'green' : l.result.status === 'failed' ? 'red' : 'blue'}>
+                          {t(`result.${l.result.status}`)}
+                        </Badge>
                       </Link>
                     ) : l.checking ? (
                       t('result.checking')

@@ -47,7 +47,8 @@ export function Buy() {
       {service === 'electricity' && <ElectricityBuy />}
       {service === 'betting' && <BettingBuy />}
       {service === 'exam' && <ExamBuy />}
-      {(service === 'airtime' || service === 'data') && (service === 'airtime' && bulk ? <BulkBuy /> : <SingleBuy key={service} service={service} />)}
+      {(service === 'airtime' || service === 'data') &&
+        (service === 'airtime' && bulk ? <BulkBuy /> : <SingleBuy key={service} service={service} />)}
     </Stack>
   );
 }
@@ -94,7 +95,11 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
     setQuoteError(null);
     try {
       // The price the wallet is charged, quoted by the service before the PIN.
-      setQuoted(service === 'airtime' ? (await post('/_serverFn/quotePriceBearerVTU', { service: 'airtime', wholesale: amount as number })).retail : (plan?.price ?? 0));
+      setQuoted(
+        service === 'airtime'
+          ? (await post('/_serverFn/quotePriceBearerVTU', { service: 'airtime', wholesale: amount as number })).retail
+          : (plan?.price ?? 0),
+      );
     } catch (err) {
       setQuoteError(errorMessage(err));
     }
@@ -103,11 +108,18 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
   /** PRICE_CHANGED on a data plan: the plan's price now. */
   async function reprice() {
     if (service !== 'data') return undefined;
-    const fresh = await qc.fetchQuery({ queryKey: ['dataPlans', network], queryFn: () => get('/_serverFn/listDataPlansBearerVTU', { network: network! }), staleTime: 0 });
+    const fresh = await qc.fetchQuery({
+      queryKey: ['dataPlans', network],
+      queryFn: () => get('/_serverFn/listDataPlansBearerVTU', { network: network! }),
+      staleTime: 0,
+    });
     return fresh.items.find((x) => x.plan_id === planId)?.price;
   }
 
-  const valid = normalizePhone(phone) !== null && network !== null && (service === 'airtime' ? typeof amount === 'number' && amount >= 50 : Boolean(plan));
+  const valid =
+    normalizePhone(phone) !== null &&
+    network !== null &&
+    (service === 'airtime' ? typeof amount === 'number' && amount >= 50 : Boolean(plan));
   const ready = quoted === null ? null : request(quoted);
   return (
     <Stack>
@@ -123,7 +135,9 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
               setPhone(e.currentTarget.value);
               edited();
             }}
-            description={phone.length >= 4 ? (detected ? t('buy.detected', { network: NETWORK_NAMES[detected] }) : t('buy.notDetected')) : undefined}
+            description={
+              phone.length >= 4 ? (detected ? t('buy.detected', { network: NETWORK_NAMES[detected] }) : t('buy.notDetected')) : undefined
+            }
             required
             disabled={busy}
           />
@@ -137,7 +151,9 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
             data={[{ value: '', label: '—' }, ...NETWORKS.map((n) => ({ value: n, label: NETWORK_NAMES[n] }))]}
             disabled={busy}
           />
-          {network && detected && network !== detected && <Checkbox label={t('buy.ported')} checked={ported} onChange={(e) => setPorted(e.currentTarget.checked)} />}
+          {network && detected && network !== detected && (
+            <Checkbox label={t('buy.ported')} checked={ported} onChange={(e) => setPorted(e.currentTarget.checked)} />
+          )}
           {service === 'airtime' ? (
             <AmountInput
               label={t('buy.amount')}
@@ -157,7 +173,13 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
                 setPlanId(e.currentTarget.value);
                 edited();
               }}
-              data={[{ value: '', label: '—' }, ...(plans.data?.items ?? []).map((p) => ({ value: p.plan_id, label: `${p.name} · ${p.validity} · ${formatNaira(p.price)}` }))]}
+              data={[
+                { value: '', label: '—' },
+                ...(plans.data?.items ?? []).map((p) => ({
+                  value: p.plan_id,
+                  label: `${p.name} · ${p.validity} · ${formatNaira(p.price)}`,
+                })),
+              ]}
               disabled={busy || !network}
             />
           )}
@@ -173,7 +195,9 @@ function SingleBuy({ service }: { service: 'airtime' | 'data' }) {
           )}
         </Stack>
       </form>
-      {ready && quoted !== null && <ConfirmPurchase request={ready} price={quoted} reprice={reprice} onCancel={edited} onBusyChange={setBusy} />}
+      {ready && quoted !== null && (
+        <ConfirmPurchase request={ready} price={quoted} reprice={reprice} onCancel={edited} onBusyChange={setBusy} />
+      )}
     </Stack>
   );
 }

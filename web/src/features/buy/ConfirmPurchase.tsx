@@ -38,7 +38,12 @@ export function ConfirmPurchase(p: {
   async function confirm(value: string) {
     dispatch({ type: 'submit' });
     try {
-      const tx = await buyOnce({ ...p.request, amount: FACE_VALUE.has(p.request.service) ? p.request.amount : price }, value, key.current, () => dispatch({ type: 'connectionLost' }));
+      const tx = await buyOnce(
+        { ...p.request, amount: FACE_VALUE.has(p.request.service) ? p.request.amount : price },
+        value,
+        key.current,
+        () => dispatch({ type: 'connectionLost' }),
+      );
       dispatch({ type: 'answered', tx });
       void qc.invalidateQueries({ queryKey: ['wallet'] });
       void navigate({ to: '/buy/result/$id', params: { id: tx.id } });
@@ -62,7 +67,11 @@ export function ConfirmPurchase(p: {
       <Text fw={600} data-testid="price">
         {t('buy.price', { amount: formatNaira(price) })}
       </Text>
-      {state.phase === 'priceChanged' && <Alert color="yellow" role="alert">{t('buy.priceChanged', { amount: formatNaira(state.price) })}</Alert>}
+      {state.phase === 'priceChanged' && (
+        <Alert color="yellow" role="alert">
+          {t('buy.priceChanged', { amount: formatNaira(state.price) })}
+        </Alert>
+      )}
       {state.phase === 'refused' && (
         <Alert color="red" role="alert">
           {state.message}{' '}

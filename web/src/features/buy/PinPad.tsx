@@ -5,7 +5,17 @@ import { useTranslation } from 'react-i18next';
  * The transaction PIN pad: four digits, shown as dots, typed with the buttons or the keyboard. It never stores the
  * PIN anywhere but the caller's state, and confirms only when four digits are in.
  */
-export function PinPad({ value, onChange, onConfirm, busy }: { value: string; onChange(v: string): void; onConfirm(pin: string): void; busy?: boolean }) {
+export function PinPad({
+  value,
+  onChange,
+  onConfirm,
+  busy,
+}: {
+  value: string;
+  onChange(v: string): void;
+  onConfirm(pin: string): void;
+  busy?: boolean;
+}) {
   const { t } = useTranslation();
   const press = (d: string) => value.length < 4 && onChange(value + d);
   return (

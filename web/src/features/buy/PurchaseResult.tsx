@@ -25,12 +25,20 @@ export function PurchaseResultScreen() {
   return (
     <Stack maw={520}>
       <Title order={1}>{t('buy.title')}</Title>
-      {tx.error && <Alert color="red" role="alert">{errorMessage(tx.error)}</Alert>}
+      {tx.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(tx.error)}
+        </Alert>
+      )}
       {!tx.data && !tx.error && <Loader aria-label={t('app.loading')} />}
       {tx.data && (
         <Stack>
           <div role="status" aria-live="polite" data-testid="purchase-status">
-            {status === 'success' && <Alert color="green" title={t('result.success')}>{formatNaira(tx.data.amount)} · {tx.data.recipient}</Alert>}
+            {status === 'success' && (
+              <Alert color="green" title={t('result.success')}>
+                {formatNaira(tx.data.amount)} · {tx.data.recipient}
+              </Alert>
+            )}
             {status === 'processing' && (
               <Alert color="blue" title={t('result.processing')} icon={<Loader size="xs" aria-hidden />}>
                 {t('result.processingBody')}
@@ -48,7 +56,13 @@ export function PurchaseResultScreen() {
               <Text className="token-box" data-testid="token">
                 {tx.data.token}
               </Text>
-              <CopyButton value={tx.data.token}>{({ copied, copy }) => <Button onClick={copy} variant="light">{copied ? t('app.copied') : `${t('app.copy')} ${t('result.token')}`}</Button>}</CopyButton>
+              <CopyButton value={tx.data.token}>
+                {({ copied, copy }) => (
+                  <Button onClick={copy} variant="light">
+                    {copied ? t('app.copied') : `${t('app.copy')} ${t('result.token')}`}
+                  </Button>
+                )}
+              </CopyButton>
             </Stack>
           )}
           {tx.data.pins && tx.data.pins.length > 0 && (

@@ -43,7 +43,8 @@ export async function buyOnce(req: PurchaseRequest, pin: string, key: string, on
     try {
       return (await send(req, pin, key)).transaction;
     } catch (err) {
-      const unknownOutcome = err instanceof NetworkError || (err instanceof ApiError && (err.code === 'IDEMPOTENCY_IN_PROGRESS' || err.status >= 500));
+      const unknownOutcome =
+        err instanceof NetworkError || (err instanceof ApiError && (err.code === 'IDEMPOTENCY_IN_PROGRESS' || err.status >= 500));
       if (!unknownOutcome) throw err;
       onChecking();
       await wait(Math.min(2000 * (attempt + 1), 10_000));

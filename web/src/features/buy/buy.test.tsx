@@ -12,11 +12,20 @@ import { detectNetwork, parseNumbers } from './network';
 import { PinPad } from './PinPad';
 import { purchaseReducer, type PurchaseState } from './purchase-state';
 
-/** Component tests (issue #19): the PIN pad, the amount input, network detection and the purchase state machine. */
+/** Component tests: the PIN pad, the amount input, network detection and the purchase state machine. */
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({ resources: { en: { translation: en } }, lng: 'en', interpolation: { escapeValue: false } });
   // jsdom lacks matchMedia, which Mantine reads for the colour scheme.
-  window.matchMedia ??= ((q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false })) as never;
+  window.matchMedia ??= ((q: string) => ({
+    matches: false,
+    media: q,
+    addEventListener() {},
+    removeEventListener() {},
+    addListener() {},
+    removeListener() {},
+    onchange: null,
+    dispatchEvent: () => false,
+  })) as never;
   globalThis.ResizeObserver ??= class {
     observe() {}
     unobserve() {}
@@ -90,7 +99,10 @@ describe('network detection', () => {
     expect(detectNetwork('hello')).toBeNull();
   });
   it('reads a pasted column: normalised, de-duplicated, bad entries apart', () => {
-    expect(parseNumbers('08031234567\n+2348031234567, 0802 123 4567\n12345')).toEqual({ valid: ['08031234567', '08021234567'], invalid: ['12345'] });
+    expect(parseNumbers('08031234567\n+2348031234567, 0802 123 4567\n12345')).toEqual({
+      valid: ['08031234567', '08021234567'],
+      invalid: ['12345'],
+    });
   });
 });
 
@@ -104,16 +116,29 @@ describe('purchase state machine', () => {
     expect(purchaseReducer(s, { type: 'answered', tx: tx('processing') })).toEqual({ phase: 'done', tx: tx('processing') });
   });
   it('PRICE_CHANGED asks again with the new price; any other refusal is shown and can be retried', () => {
-    const changed = run([{ type: 'review', price: 500 }, { type: 'submit' }, { type: 'refused', code: 'PRICE_CHANGED', message: 'm', newPrice: 520 }]);
+    const changed = run([
+      { type: 'review', price: 500 },
+      { type: 'submit' },
+      { type: 'refused', code: 'PRICE_CHANGED', message: 'm', newPrice: 520 },
+    ]);
     expect(changed).toEqual({ phase: 'priceChanged', price: 520 });
     expect(purchaseReducer(changed, { type: 'submit' })).toEqual({ phase: 'submitting', price: 520 });
-    const refused = run([{ type: 'review', price: 500 }, { type: 'submit' }, { type: 'refused', code: 'INVALID_PIN', message: 'That PIN is not right.' }]);
+    const refused = run([
+      { type: 'review', price: 500 },
+      { type: 'submit' },
+      { type: 'refused', code: 'INVALID_PIN', message: 'That PIN is not right.' },
+    ]);
     expect(refused).toMatchObject({ phase: 'refused', code: 'INVALID_PIN' });
     expect(purchaseReducer(refused, { type: 'submit' })).toEqual({ phase: 'submitting', price: 500 });
   });
   it('ignores a submit before review and a refusal that arrives outside a request', () => {
     expect(run([{ type: 'submit' }])).toEqual({ phase: 'edit' });
-    expect(run([{ type: 'review', price: 1 }, { type: 'refused', code: 'X', message: '' }])).toEqual({ phase: 'confirm', price: 1 });
+    expect(
+      run([
+        { type: 'review', price: 1 },
+        { type: 'refused', code: 'X', message: '' },
+      ]),
+    ).toEqual({ phase: 'confirm', price: 1 });
   });
 });
 

@@ -13,7 +13,10 @@ export { NETWORKS, normalizePhone, type Network };
 export function parseNumbers(text: string): { valid: string[]; invalid: string[] } {
   const valid: string[] = [];
   const invalid: string[] = [];
-  for (const raw of text.split(/[\n\r,;\t]+/).map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(/[\n\r,;\t]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const n = normalizePhone(raw);
     if (!n) invalid.push(raw);
     else if (!valid.includes(n)) valid.push(n);

@@ -1,5 +1,5 @@
 /**
- * The purchase screen's states (issue #19). The rule that matters: an attempt whose answer was lost is never
+ * The purchase screen's states. The rule that matters: an attempt whose answer was lost is never
  * shown as failed. It goes to `checking`, and the same request is sent again under the same Idempotency-Key until
  * the service answers (a replay of what it did, or the purchase's first answer).
  */
@@ -34,7 +34,8 @@ export function purchaseReducer(state: PurchaseState, event: PurchaseEvent): Pur
     case 'review':
       return { phase: 'confirm', price: event.price };
     case 'submit':
-      if (state.phase === 'confirm' || state.phase === 'priceChanged' || state.phase === 'refused') return { phase: 'submitting', price: state.price };
+      if (state.phase === 'confirm' || state.phase === 'priceChanged' || state.phase === 'refused')
+        return { phase: 'submitting', price: state.price };
       return state;
     case 'answered':
       return { phase: 'done', tx: event.tx };

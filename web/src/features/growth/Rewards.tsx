@@ -36,7 +36,11 @@ export function Section({ id, title, children }: { id: string; title: string; ch
 }
 
 export function Failure({ error }: { error: unknown }) {
-  return error ? <Alert color="red" role="alert">{errorMessage(error)}</Alert> : null;
+  return error ? (
+    <Alert color="red" role="alert">
+      {errorMessage(error)}
+    </Alert>
+  ) : null;
 }
 
 function Referrals() {
@@ -44,7 +48,10 @@ function Referrals() {
   const qc = useQueryClient();
   const status = useQuery({ queryKey: ['referral'], queryFn: () => get('/_serverFn/getMyReferralStatusBearerGrowth') });
   const milestones = useQuery({ queryKey: ['milestones'], queryFn: () => get('/_serverFn/getPendingMilestonesBearerGrowth') });
-  const ack = useMutation({ mutationFn: (threshold: number) => post('/_serverFn/ackMilestoneBearerGrowth', { threshold }), onSuccess: () => qc.invalidateQueries({ queryKey: ['milestones'] }) });
+  const ack = useMutation({
+    mutationFn: (threshold: number) => post('/_serverFn/ackMilestoneBearerGrowth', { threshold }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['milestones'] }),
+  });
   const s = status.data;
   const link = s ? `${window.location.origin}/?ref=${s.code}` : '';
   return (
@@ -56,14 +63,30 @@ function Referrals() {
             <Text>
               {t('growth.yourCode')}: <strong data-testid="referral-code">{s.code}</strong>
             </Text>
-            <CopyButton value={link}>{({ copied, copy }) => <Button size="compact-sm" variant="light" onClick={copy}>{copied ? t('app.copied') : t('growth.copyLink')}</Button>}</CopyButton>
+            <CopyButton value={link}>
+              {({ copied, copy }) => (
+                <Button size="compact-sm" variant="light" onClick={copy}>
+                  {copied ? t('app.copied') : t('growth.copyLink')}
+                </Button>
+              )}
+            </CopyButton>
             {'share' in navigator && (
-              <Button size="compact-sm" variant="light" onClick={() => void navigator.share({ title: t('app.name'), text: t('growth.shareText', { code: s.code }), url: link }).catch(() => undefined)}>
+              <Button
+                size="compact-sm"
+                variant="light"
+                onClick={() =>
+                  void navigator
+                    .share({ title: t('app.name'), text: t('growth.shareText', { code: s.code }), url: link })
+                    .catch(() => undefined)
+                }
+              >
                 {t('growth.share')}
               </Button>
             )}
           </Group>
-          <Text size="sm">{t('growth.invitees', { invitees: s.invitees, rewarded: s.rewardedInvitees, bonus: formatNaira(s.bonusPerInvitee) })}</Text>
+          <Text size="sm">
+            {t('growth.invitees', { invitees: s.invitees, rewarded: s.rewardedInvitees, bonus: formatNaira(s.bonusPerInvitee) })}
+          </Text>
           <Text size="sm">{t('growth.bonuses', { locked: formatNaira(s.lockedBonus), earned: formatNaira(s.earnedBonus) })}</Text>
           {!s.unlock.met && s.unlock.required > 0 && (
             <div>
@@ -80,7 +103,11 @@ function Referrals() {
           </Button>
         </Alert>
       ))}
-      {milestones.data?.next && <Text size="sm">{t('growth.nextMilestone', { remaining: milestones.data.next.remaining, bonus: formatNaira(milestones.data.next.bonus) })}</Text>}
+      {milestones.data?.next && (
+        <Text size="sm">
+          {t('growth.nextMilestone', { remaining: milestones.data.next.remaining, bonus: formatNaira(milestones.data.next.bonus) })}
+        </Text>
+      )}
     </Section>
   );
 }
@@ -90,7 +117,10 @@ function Checkin() {
   const qc = useQueryClient();
   const status = useQuery({ queryKey: ['checkin'], queryFn: () => get('/_serverFn/getCheckinStatusBearerGrowth') });
   const done = () => void qc.invalidateQueries({ queryKey: ['checkin'] });
-  const claim = useMutation({ mutationFn: () => post('/_serverFn/claimCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }), onSuccess: done });
+  const claim = useMutation({
+    mutationFn: () => post('/_serverFn/claimCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: done,
+  });
   const withdraw = useMutation({
     mutationFn: () => post('/_serverFn/withdrawCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (done(), void qc.invalidateQueries({ queryKey: ['wallet'] })),
@@ -126,11 +156,19 @@ function Savings() {
   const key = useRef(newIdempotencyKey());
   const refresh = () => (void qc.invalidateQueries({ queryKey: ['savings'] }), void qc.invalidateQueries({ queryKey: ['wallet'] }));
   const create = useMutation({
-    mutationFn: (p: string) => post('/_serverFn/createSavingsLockBearerSavings', { amount: amount as number, days: Number(days), pin: p }, { idempotencyKey: key.current }),
+    mutationFn: (p: string) =>
+      post(
+        '/_serverFn/createSavingsLockBearerSavings',
+        { amount: amount as number, days: Number(days), pin: p },
+        { idempotencyKey: key.current },
+      ),
     onSuccess: () => (refresh(), setAmount('')),
     onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),
   });
-  const brk = useMutation({ mutationFn: (lockId: string) => post('/_serverFn/breakSavingsLockBearerSavings', { lockId }, { idempotencyKey: newIdempotencyKey() }), onSuccess: refresh });
+  const brk = useMutation({
+    mutationFn: (lockId: string) => post('/_serverFn/breakSavingsLockBearerSavings', { lockId }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: refresh,
+  });
   return (
     <Section id="savings" title={t('growth.savings')}>
       <Failure error={locks.error ?? create.error ?? brk.error} />
@@ -143,11 +181,19 @@ function Savings() {
                 <Table.Td>{formatNaira(l.amount)}</Table.Td>
                 <Table.Td>{t('growth.lockTerms', { days: l.days, rate: l.interestRatePct, date: formatDateTime(l.maturesAt) })}</Table.Td>
                 <Table.Td>
-                  <Badge color={l.status === 'active' ? 'blue' : l.status === 'matured' ? 'green' : 'gray'}>{t(`growth.lock_${l.status}`)}</Badge>
+                  <Badge color={l.status === 'active' ? 'blue' : l.status === 'matured' ? 'green' : 'gray'}>
+                    {t(`growth.lock_${l.status}`)}
+                  </Badge>
                 </Table.Td>
                 <Table.Td>
                   {l.status === 'active' && (
-                    <Button size="compact-sm" variant="subtle" color="red" onClick={() => brk.mutate(l.id)} aria-label={t('growth.breakLock', { amount: formatNaira(l.amount), fee: l.breakFeePct })}>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => brk.mutate(l.id)}
+                      aria-label={t('growth.breakLock', { amount: formatNaira(l.amount), fee: l.breakFeePct })}
+                    >
                       {t('growth.break')}
                     </Button>
                   )}
@@ -158,8 +204,15 @@ function Savings() {
         </Table>
       )}
       <AmountInput label={t('growth.lockAmount')} min={1} value={amount} onChange={setAmount} />
-      <NativeSelect label={t('growth.lockDays')} value={days} onChange={(e) => setDays(e.currentTarget.value)} data={['7', '30', '90', '180', '365'].map((d) => ({ value: d, label: t('growth.days', { days: d }) }))} />
-      {typeof amount === 'number' && amount > 0 && <PinPad value={pin} onChange={setPin} onConfirm={(p) => create.mutate(p)} busy={create.isPending} />}
+      <NativeSelect
+        label={t('growth.lockDays')}
+        value={days}
+        onChange={(e) => setDays(e.currentTarget.value)}
+        data={['7', '30', '90', '180', '365'].map((d) => ({ value: d, label: t('growth.days', { days: d }) }))}
+      />
+      {typeof amount === 'number' && amount > 0 && (
+        <PinPad value={pin} onChange={setPin} onConfirm={(p) => create.mutate(p)} busy={create.isPending} />
+      )}
     </Section>
   );
 }
@@ -170,8 +223,15 @@ function Loans() {
   const overview = useQuery({ queryKey: ['loans'], queryFn: () => get('/_serverFn/getLoanOverviewBearerLoans') });
   const [amount, setAmount] = useState<number | ''>('');
   const refresh = () => (void qc.invalidateQueries({ queryKey: ['loans'] }), void qc.invalidateQueries({ queryKey: ['wallet'] }));
-  const take = useMutation({ mutationFn: () => post('/_serverFn/takeLoanBearerLoans', { amount: amount as number }, { idempotencyKey: newIdempotencyKey() }), onSuccess: refresh });
-  const repay = useMutation({ mutationFn: () => post('/_serverFn/repayLoanBearerLoans', typeof amount === 'number' ? { amount } : {}, { idempotencyKey: newIdempotencyKey() }), onSuccess: refresh });
+  const take = useMutation({
+    mutationFn: () => post('/_serverFn/takeLoanBearerLoans', { amount: amount as number }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: refresh,
+  });
+  const repay = useMutation({
+    mutationFn: () =>
+      post('/_serverFn/repayLoanBearerLoans', typeof amount === 'number' ? { amount } : {}, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: refresh,
+  });
   const o = overview.data;
   return (
     <Section id="loans" title={t('growth.loans')}>

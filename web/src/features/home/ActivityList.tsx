@@ -38,7 +38,10 @@ export function ActivityList({ items, linked = true }: { items?: Activity[]; lin
         return (
           <li key={a.id}>
             {linked && a.reference ? (
-              <UnstyledButton w="100%" onClick={() => void navigate({ to: '/transactions/$reference', params: { reference: a.reference! } })}>
+              <UnstyledButton
+                w="100%"
+                onClick={() => void navigate({ to: '/transactions/$reference', params: { reference: a.reference! } })}
+              >
                 {row}
               </UnstyledButton>
             ) : (

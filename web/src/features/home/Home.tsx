@@ -22,16 +22,28 @@ export function Home() {
           {errorMessage(wallet.error)}
         </Alert>
       )}
-      <Balances balance={wallet.data?.balance} lockedBonus={wallet.data?.lockedBonus} referralLockedBonus={wallet.data?.referralLockedBonus} />
+      <Balances
+        balance={wallet.data?.balance}
+        lockedBonus={wallet.data?.lockedBonus}
+        referralLockedBonus={wallet.data?.referralLockedBonus}
+      />
       <section aria-labelledby="quick">
         <Title order={2} id="quick" size="h4" mb="xs">
           {t('home.quickActions')}
         </Title>
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
-          <LinkButton to="/buy" search={{ service: 'airtime' }}>{t('buy.airtime')}</LinkButton>
-          <LinkButton to="/buy" search={{ service: 'data' }}>{t('buy.data')}</LinkButton>
-          <LinkButton to="/fund" variant="light">{t('nav.fund')}</LinkButton>
-          <LinkButton to="/transfer" variant="light">{t('nav.transfer')}</LinkButton>
+          <LinkButton to="/buy" search={{ service: 'airtime' }}>
+            {t('buy.airtime')}
+          </LinkButton>
+          <LinkButton to="/buy" search={{ service: 'data' }}>
+            {t('buy.data')}
+          </LinkButton>
+          <LinkButton to="/fund" variant="light">
+            {t('nav.fund')}
+          </LinkButton>
+          <LinkButton to="/transfer" variant="light">
+            {t('nav.transfer')}
+          </LinkButton>
         </SimpleGrid>
       </section>
       <section aria-labelledby="recent">

@@ -15,11 +15,19 @@ export function Kyc() {
   const status = useQuery({ queryKey: ['kyc'], queryFn: () => get('/_serverFn/getKycStatusBearerKYC') });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['kyc'] });
   const stateOf = (tier: number) => status.data?.tiers.find((x) => x.tier === tier);
-  const forms = { 1: <Liveness onSubmitted={refresh} />, 2: <NinForm onSubmitted={refresh} />, 3: <BankForm onSubmitted={refresh} /> } as const;
+  const forms = {
+    1: <Liveness onSubmitted={refresh} />,
+    2: <NinForm onSubmitted={refresh} />,
+    3: <BankForm onSubmitted={refresh} />,
+  } as const;
   return (
     <Stack maw={640}>
       <Title order={1}>{t('kyc.title')}</Title>
-      {status.error && <Alert color="red" role="alert">{errorMessage(status.error)}</Alert>}
+      {status.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(status.error)}
+        </Alert>
+      )}
       <Accordion variant="separated">
         {([1, 2, 3] as const).map((tier) => {
           const s = stateOf(tier);
@@ -37,13 +45,20 @@ export function Kyc() {
                       {t(`kyc.tier${tier}Help`)}
                     </Text>
                   </div>
-                  <Badge color={st === 'approved' ? 'green' : st === 'pending' ? 'blue' : st === 'rejected' ? 'red' : 'gray'} data-testid={`tier${tier}-status`}>
+                  <Badge
+                    color={st === 'approved' ? 'green' : st === 'pending' ? 'blue' : st === 'rejected' ? 'red' : 'gray'}
+                    data-testid={`tier${tier}-status`}
+                  >
                     {st === 'rejected' ? t('kyc.rejectedShort') : t(`kyc.${st}`)}
                   </Badge>
                 </Group>
               </Accordion.Control>
               <Accordion.Panel>
-                {st === 'rejected' && <Alert color="red" mb="sm">{t('kyc.rejected', { reason: s?.reason ?? '' })}</Alert>}
+                {st === 'rejected' && (
+                  <Alert color="red" mb="sm">
+                    {t('kyc.rejected', { reason: s?.reason ?? '' })}
+                  </Alert>
+                )}
                 {st === 'approved' || st === 'pending' ? (
                   <Text>{st === 'pending' ? t('kyc.submitted') : t('kyc.approved')}</Text>
                 ) : previousApproved ? (
@@ -88,7 +103,9 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
   return (
     <Stack>
       {phoneVerified ? (
-        <Alert color="green">{t('kyc.phoneVerified')}: {profile.data?.profile.phone}</Alert>
+        <Alert color="green">
+          {t('kyc.phoneVerified')}: {profile.data?.profile.phone}
+        </Alert>
       ) : (
         <Stack>
           <TextInput label={t('kyc.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
@@ -97,19 +114,43 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
           </Button>
           {sent && (
             <>
-              <TextInput label={t('kyc.phoneCode')} inputMode="numeric" maxLength={6} value={code} onChange={(e) => setCode(e.currentTarget.value)} />
+              <TextInput
+                label={t('kyc.phoneCode')}
+                inputMode="numeric"
+                maxLength={6}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+              />
               <Button onClick={() => verify.mutate()} loading={verify.isPending} disabled={code.length !== 6}>
                 {t('kyc.verifyPhone')}
               </Button>
             </>
           )}
-          {(sendCode.error || verify.error) && <Alert color="red" role="alert">{errorMessage(sendCode.error ?? verify.error)}</Alert>}
+          {(sendCode.error || verify.error) && (
+            <Alert color="red" role="alert">
+              {errorMessage(sendCode.error ?? verify.error)}
+            </Alert>
+          )}
         </Stack>
       )}
-      <TextInput label={t('kyc.fullName')} value={fullName || profile.data?.profile.fullName || ''} onChange={(e) => setFullName(e.currentTarget.value)} />
-      <TextInput label={t('kyc.nin')} inputMode="numeric" maxLength={11} value={nin} onChange={(e) => setNin(e.currentTarget.value.replace(/\D/g, ''))} />
+      <TextInput
+        label={t('kyc.fullName')}
+        value={fullName || profile.data?.profile.fullName || ''}
+        onChange={(e) => setFullName(e.currentTarget.value)}
+      />
+      <TextInput
+        label={t('kyc.nin')}
+        inputMode="numeric"
+        maxLength={11}
+        value={nin}
+        onChange={(e) => setNin(e.currentTarget.value.replace(/\D/g, ''))}
+      />
       <FileInput label={t('kyc.slip')} accept="image/jpeg,image/png,application/pdf" value={slip} onChange={setSlip} clearable />
-      {submit.error && <Alert color="red" role="alert">{errorMessage(submit.error)}</Alert>}
+      {submit.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(submit.error)}
+        </Alert>
+      )}
       <Button onClick={() => submit.mutate()} loading={submit.isPending} disabled={!phoneVerified || nin.length !== 11 || !slip}>
         {t('kyc.submit')}
       </Button>
@@ -129,20 +170,45 @@ function BankForm({ onSubmitted }: { onSubmitted(): void }) {
   const [doc, setDoc] = useState<File | null>(null);
   const check = useMutation({ mutationFn: () => post('/_serverFn/verifyBankAccountBearerKYC', { bankCode, accountNumber }) });
   const submit = useMutation({
-    mutationFn: async () => post('/_serverFn/submitBankKycBearerKYC', { bankCode, accountNumber, documentType, documentPath: await uploadFile(doc!) }),
+    mutationFn: async () =>
+      post('/_serverFn/submitBankKycBearerKYC', { bankCode, accountNumber, documentType, documentPath: await uploadFile(doc!) }),
     onSuccess: onSubmitted,
   });
   return (
     <Stack>
-      <NativeSelect label={t('kyc.bank')} value={bankCode} onChange={(e) => (setBankCode(e.currentTarget.value), check.reset())} data={[{ value: '', label: '—' }, ...(banks.data?.items ?? []).map((b) => ({ value: b.code, label: b.name }))]} />
-      <TextInput label={t('kyc.accountNumber')} inputMode="numeric" maxLength={10} value={accountNumber} onChange={(e) => (setAccountNumber(e.currentTarget.value.replace(/\D/g, '')), check.reset())} />
+      <NativeSelect
+        label={t('kyc.bank')}
+        value={bankCode}
+        onChange={(e) => (setBankCode(e.currentTarget.value), check.reset())}
+        data={[{ value: '', label: '—' }, ...(banks.data?.items ?? []).map((b) => ({ value: b.code, label: b.name }))]}
+      />
+      <TextInput
+        label={t('kyc.accountNumber')}
+        inputMode="numeric"
+        maxLength={10}
+        value={accountNumber}
+        onChange={(e) => (setAccountNumber(e.currentTarget.value.replace(/\D/g, '')), check.reset())}
+      />
       <Button variant="light" onClick={() => check.mutate()} loading={check.isPending} disabled={!bankCode || accountNumber.length !== 10}>
         {t('kyc.checkAccount')}
       </Button>
-      {check.data && <Alert color="green" role="status">{t('kyc.accountNameIs', { name: check.data.accountName })}</Alert>}
-      <NativeSelect label={t('kyc.documentType')} value={documentType} onChange={(e) => setDocumentType(e.currentTarget.value as typeof documentType)} data={DOCUMENTS.map((d) => ({ value: d, label: t(`kyc.doc_${d}`) }))} />
+      {check.data && (
+        <Alert color="green" role="status">
+          {t('kyc.accountNameIs', { name: check.data.accountName })}
+        </Alert>
+      )}
+      <NativeSelect
+        label={t('kyc.documentType')}
+        value={documentType}
+        onChange={(e) => setDocumentType(e.currentTarget.value as typeof documentType)}
+        data={DOCUMENTS.map((d) => ({ value: d, label: t(`kyc.doc_${d}`) }))}
+      />
       <FileInput label={t('kyc.document')} accept="image/jpeg,image/png,application/pdf" value={doc} onChange={setDoc} clearable />
-      {(check.error || submit.error) && <Alert color="red" role="alert">{errorMessage(check.error ?? submit.error)}</Alert>}
+      {(check.error || submit.error) && (
+        <Alert color="red" role="alert">
+          {errorMessage(check.error ?? submit.error)}
+        </Alert>
+      )}
       <Button onClick={() => submit.mutate()} loading={submit.isPending} disabled={!check.data || !doc}>
         {t('kyc.submit')}
       </Button>

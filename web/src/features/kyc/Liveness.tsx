@@ -46,7 +46,10 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
     setBusy(true);
     setError(null);
     try {
-      const paths = frames.length >= FRAMES ? await Promise.all(frames.map((b64, i) => uploadKycFile(`frame-${i + 1}.jpg`, 'image/jpeg', b64))) : await Promise.all(files.map(uploadFile));
+      const paths =
+        frames.length >= FRAMES
+          ? await Promise.all(frames.map((b64, i) => uploadKycFile(`frame-${i + 1}.jpg`, 'image/jpeg', b64)))
+          : await Promise.all(files.map(uploadFile));
       await post('/_serverFn/submitTier3KycBearerKYC', { frames: paths });
       stream?.getTracks().forEach((tr) => tr.stop());
       onSubmitted();
@@ -62,7 +65,13 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
     <Stack>
       {!cameraFailed && (
         <>
-          <video ref={video} aria-label={t('kyc.camera')} playsInline muted style={{ width: '100%', maxWidth: 360, display: stream ? 'block' : 'none', borderRadius: 8 }} />
+          <video
+            ref={video}
+            aria-label={t('kyc.camera')}
+            playsInline
+            muted
+            style={{ width: '100%', maxWidth: 360, display: stream ? 'block' : 'none', borderRadius: 8 }}
+          />
           {!stream ? (
             <Button onClick={() => void startCamera()}>{t('kyc.start')}</Button>
           ) : (
@@ -71,9 +80,20 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
         </>
       )}
       {cameraFailed && <Alert color="yellow">{t('kyc.noCamera')}</Alert>}
-      <FileInput label={t('kyc.upload')} accept="image/jpeg,image/png" multiple value={files} onChange={(f) => setFiles(f.slice(0, 5))} clearable />
+      <FileInput
+        label={t('kyc.upload')}
+        accept="image/jpeg,image/png"
+        multiple
+        value={files}
+        onChange={(f) => setFiles(f.slice(0, 5))}
+        clearable
+      />
       {frames.length > 0 && <Text size="sm">{t('kyc.capture', { n: frames.length, total: FRAMES })} ✓</Text>}
-      {error && <Alert color="red" role="alert">{error}</Alert>}
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
       <Button onClick={() => void submit()} disabled={!ready} loading={busy}>
         {t('kyc.submit')}
       </Button>

@@ -18,8 +18,14 @@ export function Inbox() {
     getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
   });
   const invalidate = () => qc.invalidateQueries({ queryKey: ['notifications'] });
-  const markRead = useMutation({ mutationFn: (id: string) => post('/_serverFn/markNotificationReadBearerNotifications', { id }), onSuccess: invalidate });
-  const markAll = useMutation({ mutationFn: () => post('/_serverFn/markAllNotificationsReadBearerNotifications', {}), onSuccess: invalidate });
+  const markRead = useMutation({
+    mutationFn: (id: string) => post('/_serverFn/markNotificationReadBearerNotifications', { id }),
+    onSuccess: invalidate,
+  });
+  const markAll = useMutation({
+    mutationFn: () => post('/_serverFn/markAllNotificationsReadBearerNotifications', {}),
+    onSuccess: invalidate,
+  });
   const [push, setPush] = useState<string | null>(null);
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   const unread = list.data?.pages[0]?.unread ?? 0;
@@ -52,7 +58,11 @@ export function Inbox() {
           {t('notifications.markAll')}
         </Button>
       </Group>
-      {list.error && <Alert color="red" role="alert">{errorMessage(list.error)}</Alert>}
+      {list.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(list.error)}
+        </Alert>
+      )}
       {list.isSuccess && items.length === 0 && <Text c="dimmed">{t('notifications.none')}</Text>}
       <Stack component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
         {items.map((n) => (
@@ -66,7 +76,12 @@ export function Inbox() {
                 </Text>
               </div>
               {!n.read && (
-                <Button size="compact-sm" variant="light" onClick={() => markRead.mutate(n.id)} aria-label={`${t('notifications.markRead')}: ${n.title}`}>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  onClick={() => markRead.mutate(n.id)}
+                  aria-label={`${t('notifications.markRead')}: ${n.title}`}
+                >
                   {t('notifications.markRead')}
                 </Button>
               )}
@@ -117,14 +132,22 @@ function Broadcasts() {
                 </Stack>
               ) : (
                 <>
-                  <Radio.Group label={b.poll.question} value={choice[b.poll.id] ?? ''} onChange={(v) => setChoice({ ...choice, [b.poll!.id]: v })}>
+                  <Radio.Group
+                    label={b.poll.question}
+                    value={choice[b.poll.id] ?? ''}
+                    onChange={(v) => setChoice({ ...choice, [b.poll!.id]: v })}
+                  >
                     <Stack gap={4} mt={4}>
                       {b.poll.options.map((o) => (
                         <Radio key={o.id} value={o.id} label={o.label} />
                       ))}
                     </Stack>
                   </Radio.Group>
-                  <Button size="compact-md" disabled={!choice[b.poll.id]} onClick={() => vote.mutate({ pollId: b.poll!.id, optionId: choice[b.poll!.id] })}>
+                  <Button
+                    size="compact-md"
+                    disabled={!choice[b.poll.id]}
+                    onClick={() => vote.mutate({ pollId: b.poll!.id, optionId: choice[b.poll!.id] })}
+                  >
                     {t('notifications.vote')}
                   </Button>
                 </>
@@ -133,7 +156,11 @@ function Broadcasts() {
           )}
         </Card>
       ))}
-      {vote.error && <Alert color="red" role="alert">{errorMessage(vote.error)}</Alert>}
+      {vote.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(vote.error)}
+        </Alert>
+      )}
     </Stack>
   );
 }

@@ -8,7 +8,8 @@ export async function enablePush(): Promise<'on' | 'blocked' | 'unsupported'> {
   const registration = await navigator.serviceWorker.ready;
   const { publicKey } = await get('/_serverFn/getPushPublicKeyPublicPush');
   const subscription =
-    (await registration.pushManager.getSubscription()) ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) }));
+    (await registration.pushManager.getSubscription()) ??
+    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) }));
   const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
   await post('/_serverFn/savePushSubscriptionBearerPush', { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth });
   return 'on';

@@ -38,8 +38,18 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 function Result({ error, ok }: { error: unknown; ok?: string | false }) {
-  if (error && !(error instanceof Error && error.message === 'cancelled')) return <Alert color="red" role="alert">{errorMessage(error)}</Alert>;
-  if (ok) return <Alert color="green" role="status">{ok}</Alert>;
+  if (error && !(error instanceof Error && error.message === 'cancelled'))
+    return (
+      <Alert color="red" role="alert">
+        {errorMessage(error)}
+      </Alert>
+    );
+  if (ok)
+    return (
+      <Alert color="green" role="status">
+        {ok}
+      </Alert>
+    );
   return null;
 }
 
@@ -50,15 +60,25 @@ function Profile() {
   const [username, setUsername] = useState<string | null>(null);
   const [fullName, setFullName] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () => post('/_serverFn/updateProfileBearerSettings', { ...(username ? { username } : {}), ...(fullName ? { fullName } : {}) }),
+    mutationFn: () =>
+      post('/_serverFn/updateProfileBearerSettings', { ...(username ? { username } : {}), ...(fullName ? { fullName } : {}) }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['profile'] }),
   });
   const p = profile.data?.profile;
   return (
     <Section id="profile" title={t('settings.profile')}>
       <Text size="sm">{p?.email}</Text>
-      <TextInput label={t('settings.username')} value={username ?? p?.username ?? ''} onChange={(e) => setUsername(e.currentTarget.value.trim())} autoCapitalize="none" />
-      <TextInput label={t('settings.fullName')} value={fullName ?? p?.fullName ?? ''} onChange={(e) => setFullName(e.currentTarget.value)} />
+      <TextInput
+        label={t('settings.username')}
+        value={username ?? p?.username ?? ''}
+        onChange={(e) => setUsername(e.currentTarget.value.trim())}
+        autoCapitalize="none"
+      />
+      <TextInput
+        label={t('settings.fullName')}
+        value={fullName ?? p?.fullName ?? ''}
+        onChange={(e) => setFullName(e.currentTarget.value)}
+      />
       <Result error={save.error} ok={save.isSuccess && t('settings.saved')} />
       <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!username && !fullName}>
         {t('app.save')}
@@ -75,7 +95,10 @@ function TransactionPin() {
   const [pin, setPin] = useState('');
   const [current, setCurrent] = useState('');
   const save = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/setTransactionPinFnBearerSettings', { pin, ...(has.data?.hasPin ? { currentPin: current } : {}) }, { grantToken })),
+    mutationFn: () =>
+      stepUp.withGrant((grantToken) =>
+        post('/_serverFn/setTransactionPinFnBearerSettings', { pin, ...(has.data?.hasPin ? { currentPin: current } : {}) }, { grantToken }),
+      ),
     onSuccess: () => {
       setPin('');
       setCurrent('');
@@ -86,10 +109,28 @@ function TransactionPin() {
   return (
     <Section id="txpin" title={t('settings.txPin')}>
       <Text size="sm">{isSet ? t('settings.txPinSet') : t('settings.txPinNotSet')}</Text>
-      {isSet && <PasswordInput label={t('settings.currentPin')} inputMode="numeric" maxLength={4} value={current} onChange={(e) => setCurrent(e.currentTarget.value.replace(/\D/g, ''))} />}
-      <PasswordInput label={t('settings.newPin')} inputMode="numeric" maxLength={4} value={pin} onChange={(e) => setPin(e.currentTarget.value.replace(/\D/g, ''))} />
+      {isSet && (
+        <PasswordInput
+          label={t('settings.currentPin')}
+          inputMode="numeric"
+          maxLength={4}
+          value={current}
+          onChange={(e) => setCurrent(e.currentTarget.value.replace(/\D/g, ''))}
+        />
+      )}
+      <PasswordInput
+        label={t('settings.newPin')}
+        inputMode="numeric"
+        maxLength={4}
+        value={pin}
+        onChange={(e) => setPin(e.currentTarget.value.replace(/\D/g, ''))}
+      />
       <Result error={save.error} ok={save.isSuccess && t('settings.pinSaved')} />
-      <Button onClick={() => save.mutate()} loading={save.isPending} disabled={pin.length !== 4 || (isSet === true && current.length !== 4)}>
+      <Button
+        onClick={() => save.mutate()}
+        loading={save.isPending}
+        disabled={pin.length !== 4 || (isSet === true && current.length !== 4)}
+      >
         {isSet ? t('settings.changePin') : t('settings.setPin')}
       </Button>
       {stepUp.modal}
@@ -113,7 +154,13 @@ function LoginPin() {
   });
   return (
     <Section id="loginpin" title={t('auth.loginPin')}>
-      <PasswordInput label={t('settings.newPin')} inputMode="numeric" maxLength={6} value={pin} onChange={(e) => setPin(e.currentTarget.value.replace(/\D/g, ''))} />
+      <PasswordInput
+        label={t('settings.newPin')}
+        inputMode="numeric"
+        maxLength={6}
+        value={pin}
+        onChange={(e) => setPin(e.currentTarget.value.replace(/\D/g, ''))}
+      />
       <Result error={save.error ?? off.error} ok={save.isSuccess && t('settings.saved')} />
       <Group>
         <Button onClick={() => save.mutate()} loading={save.isPending} disabled={pin.length < 4}>
@@ -136,7 +183,9 @@ function TwoFactor() {
   const qc = useQueryClient();
   const state = useQuery({ queryKey: ['2fa'], queryFn: () => post('/_serverFn/getMyTwoFactorBearer2FA', {}) });
   const [code, setCode] = useState('');
-  const begin = useMutation({ mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/beginTotpEnrollmentBearer2FA', {}, { grantToken })) });
+  const begin = useMutation({
+    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/beginTotpEnrollmentBearer2FA', {}, { grantToken })),
+  });
   const confirm = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/confirmTotpEnrollmentBearer2FA', { code }, { grantToken })),
     onSuccess: () => (begin.reset(), void qc.invalidateQueries({ queryKey: ['2fa'] })),
@@ -155,7 +204,13 @@ function TwoFactor() {
           <Text size="sm" style={{ wordBreak: 'break-all' }}>
             {t('settings.twoFactorSecret')}: <code>{begin.data.secret}</code>
           </Text>
-          <TextInput label={t('stepup.code')} inputMode="numeric" maxLength={6} value={code} onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))} />
+          <TextInput
+            label={t('stepup.code')}
+            inputMode="numeric"
+            maxLength={6}
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+          />
           <Button onClick={() => confirm.mutate()} loading={confirm.isPending} disabled={code.length !== 6}>
             {t('stepup.confirm')}
           </Button>
@@ -182,7 +237,8 @@ function Preferences() {
   const qc = useQueryClient();
   const prefs = useQuery({ queryKey: ['prefs'], queryFn: () => get('/_serverFn/getPreferencesBearerSettings') });
   const update = useMutation({
-    mutationFn: (p: { notifications?: { email?: boolean; push?: boolean; sms?: boolean }; language?: 'en' | 'yo' | 'ha' | 'pcm' }) => post('/_serverFn/updatePreferencesBearerSettings', p),
+    mutationFn: (p: { notifications?: { email?: boolean; push?: boolean; sms?: boolean }; language?: 'en' | 'yo' | 'ha' | 'pcm' }) =>
+      post('/_serverFn/updatePreferencesBearerSettings', p),
     onSuccess: (r) => qc.setQueryData(['prefs'], r),
   });
   const n = prefs.data?.preferences.notifications;
@@ -190,7 +246,13 @@ function Preferences() {
     <Section id="prefs" title={t('settings.notificationPrefs')}>
       <Group>
         {(['email', 'push', 'sms'] as const).map((k) => (
-          <Checkbox key={k} label={t(`settings.${k}`)} checked={n?.[k] ?? false} disabled={!n} onChange={(e) => update.mutate({ notifications: { [k]: e.currentTarget.checked } })} />
+          <Checkbox
+            key={k}
+            label={t(`settings.${k}`)}
+            checked={n?.[k] ?? false}
+            disabled={!n}
+            onChange={(e) => update.mutate({ notifications: { [k]: e.currentTarget.checked } })}
+          />
         ))}
       </Group>
       <NativeSelect
@@ -214,7 +276,8 @@ function CloseAccount() {
   const stepUp = useStepUp();
   const [confirm, setConfirm] = useState('');
   const close = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' as const }, { grantToken })),
+    mutationFn: () =>
+      stepUp.withGrant((grantToken) => post('/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' as const }, { grantToken })),
     onSuccess: () => void auth.signOut(),
   });
   return (

@@ -10,14 +10,22 @@ import { formatDateTime } from '../../app/format';
 export function ReceiptCheck() {
   const { t } = useTranslation();
   const { needle } = useParams({ from: '/receipt/$needle' });
-  const check = useQuery({ queryKey: ['verify', needle], queryFn: () => get('/_serverFn/verifyReceiptPublicReceipts', { needle }), retry: false });
+  const check = useQuery({
+    queryKey: ['verify', needle],
+    queryFn: () => get('/_serverFn/verifyReceiptPublicReceipts', { needle }),
+    retry: false,
+  });
   const r = check.data?.receipt;
   return (
     <Container component="main" size="sm" py="md">
       <Stack>
         <Title order={1}>{t('tx.receipt')}</Title>
         {check.isPending && <Loader aria-label={t('app.loading')} />}
-        {check.error && <Alert color="red" role="alert">{errorMessage(check.error)}</Alert>}
+        {check.error && (
+          <Alert color="red" role="alert">
+            {errorMessage(check.error)}
+          </Alert>
+        )}
         {check.data && (
           <Alert color={check.data.valid ? 'green' : 'red'} role="status" title={check.data.valid ? t('tx.valid') : t('tx.invalid')}>
             {r && (

@@ -10,7 +10,11 @@ import { formatDateTime } from '../../app/format';
 export function TransactionDetail() {
   const { t } = useTranslation();
   const { reference } = useParams({ from: '/app/transactions/$reference' });
-  const signed = useQuery({ queryKey: ['receipt', reference], queryFn: () => post('/_serverFn/signReceiptBearerReceipts', { reference }), staleTime: Infinity });
+  const signed = useQuery({
+    queryKey: ['receipt', reference],
+    queryFn: () => post('/_serverFn/signReceiptBearerReceipts', { reference }),
+    staleTime: Infinity,
+  });
   const link = signed.data ? `${window.location.origin}/receipt/${signed.data.needle}` : '';
   const qr = useQuery({
     queryKey: ['qr', link],
@@ -32,14 +36,21 @@ export function TransactionDetail() {
   return (
     <Stack maw={560}>
       <Title order={1}>{t('tx.detail')}</Title>
-      {signed.error && <Alert color="red" role="alert">{errorMessage(signed.error)}</Alert>}
+      {signed.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(signed.error)}
+        </Alert>
+      )}
       {!r && !signed.error && <Loader aria-label={t('app.loading')} />}
       {r && (
         <>
           <Table aria-label={t('tx.receipt')}>
             <Table.Tbody>
               <Row k={t('tx.description')} v={r.description} />
-              <Row k={t('tx.amount')} v={`${r.direction === 'credit' ? '+' : '−'}₦${Number(r.amount).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`} />
+              <Row
+                k={t('tx.amount')}
+                v={`${r.direction === 'credit' ? '+' : '−'}₦${Number(r.amount).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`}
+              />
               <Row k={t('tx.status')} v={r.status} />
               <Row k={t('tx.date')} v={formatDateTime(r.transactionAt)} />
               <Row k={t('result.reference')} v={r.reference} />

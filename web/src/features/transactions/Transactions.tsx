@@ -49,7 +49,11 @@ function WalletLines() {
           { value: 'out', label: t('tx.debits') },
         ]}
       />
-      {wallet.error && <Alert color="red" role="alert">{errorMessage(wallet.error)}</Alert>}
+      {wallet.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(wallet.error)}
+        </Alert>
+      )}
       {items && items.length === 0 ? <Text c="dimmed">{t('tx.none')}</Text> : <ActivityList items={items} />}
     </Stack>
   );
@@ -63,7 +67,13 @@ function Purchases() {
   const list = useInfiniteQuery({
     queryKey: ['vtuTxs', status, service],
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => get('/_serverFn/listMyVtuTransactionsBearerVTU', { limit: PAGE, offset: pageParam, ...(status ? { status } : {}), ...(service ? { service } : {}) }),
+    queryFn: ({ pageParam }) =>
+      get('/_serverFn/listMyVtuTransactionsBearerVTU', {
+        limit: PAGE,
+        offset: pageParam,
+        ...(status ? { status } : {}),
+        ...(service ? { service } : {}),
+      }),
     getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
   });
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
@@ -92,12 +102,21 @@ function Purchases() {
           ]}
         />
       </Group>
-      {list.error && <Alert color="red" role="alert">{errorMessage(list.error)}</Alert>}
+      {list.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(list.error)}
+        </Alert>
+      )}
       {list.isSuccess && items.length === 0 && <Text c="dimmed">{t('tx.none')}</Text>}
       <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
         {items.map((x) => (
           <li key={x.id}>
-            <UnstyledButton w="100%" py="xs" onClick={() => void navigate({ to: '/buy/result/$id', params: { id: x.id } })} style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+            <UnstyledButton
+              w="100%"
+              py="xs"
+              onClick={() => void navigate({ to: '/buy/result/$id', params: { id: x.id } })}
+              style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+            >
               <Group justify="space-between" wrap="nowrap">
                 <div>
                   <Text>

@@ -16,7 +16,11 @@ export function Fund() {
   const key = useRef(newIdempotencyKey());
   const start = useMutation({
     mutationFn: (naira: number) =>
-      post('/_serverFn/startProcessorTopupBearerPayments', { amount: naira, email: auth.user!.email, callbackUrl: `${window.location.origin}/fund/return` }, { idempotencyKey: key.current }),
+      post(
+        '/_serverFn/startProcessorTopupBearerPayments',
+        { amount: naira, email: auth.user!.email, callbackUrl: `${window.location.origin}/fund/return` },
+        { idempotencyKey: key.current },
+      ),
     onSuccess: (r) => window.location.assign(r.authorizationUrl),
   });
   function submit(e: FormEvent) {
@@ -39,7 +43,11 @@ export function Fund() {
               key.current = newIdempotencyKey();
             }}
           />
-          {start.error && <Alert color="red" role="alert">{errorMessage(start.error)}</Alert>}
+          {start.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(start.error)}
+            </Alert>
+          )}
           <Button type="submit" loading={start.isPending} disabled={typeof amount !== 'number' || amount < 100 || amount > 1_000_000}>
             {t('fund.pay')}
           </Button>
@@ -92,7 +100,11 @@ function DedicatedAccount() {
         <Alert color="yellow">{t('fund.dedicatedNeedsTier2')}</Alert>
       ) : (
         <Stack>
-          {create.error && <Alert color="red" role="alert">{errorMessage(create.error)}</Alert>}
+          {create.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(create.error)}
+            </Alert>
+          )}
           <Button variant="light" onClick={() => create.mutate()} loading={create.isPending}>
             {t('fund.dedicatedGet')}
           </Button>
@@ -101,4 +113,3 @@ function DedicatedAccount() {
     </Card>
   );
 }
-

@@ -28,7 +28,11 @@ export function FundReturn() {
   return (
     <Stack maw={480}>
       <Title order={1}>{t('fund.title')}</Title>
-      {intent.error && <Alert color="red" role="alert">{errorMessage(intent.error)}</Alert>}
+      {intent.error && (
+        <Alert color="red" role="alert">
+          {errorMessage(intent.error)}
+        </Alert>
+      )}
       {(!status || status === 'pending') && !intent.error && (
         <Stack role="status" aria-live="polite">
           <Loader aria-hidden />
@@ -41,8 +45,16 @@ export function FundReturn() {
           {t('fund.success', { amount: formatNaira(intent.data!.amountPaid ?? intent.data!.amount) })}
         </Alert>
       )}
-      {status === 'failed' && <Alert color="red" role="alert">{t('fund.failed', { reason: intent.data!.failureReason ?? '' })}</Alert>}
-      {status === 'abandoned' && <Alert color="yellow" role="alert">{t('fund.abandoned')}</Alert>}
+      {status === 'failed' && (
+        <Alert color="red" role="alert">
+          {t('fund.failed', { reason: intent.data!.failureReason ?? '' })}
+        </Alert>
+      )}
+      {status === 'abandoned' && (
+        <Alert color="yellow" role="alert">
+          {t('fund.abandoned')}
+        </Alert>
+      )}
       <LinkButton to="/" variant="light">
         {t('app.goHome')}
       </LinkButton>

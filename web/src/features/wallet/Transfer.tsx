@@ -25,7 +25,11 @@ export function Transfer() {
       stepUp.withGrant(
         // Each attempt its own key: a refusal (STEP_UP_REQUIRED, a wrong PIN) is stored under its key and replayed.
         (grantToken) =>
-          post('/_serverFn/transferWalletFnBearerWallet', { username: lookup.data!.username, amount: amount as number, pin: p, ...(note ? { note } : {}) }, { idempotencyKey: newIdempotencyKey(), grantToken }),
+          post(
+            '/_serverFn/transferWalletFnBearerWallet',
+            { username: lookup.data!.username, amount: amount as number, pin: p, ...(note ? { note } : {}) },
+            { idempotencyKey: newIdempotencyKey(), grantToken },
+          ),
         { fresh: true },
       ),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['wallet'] }),
@@ -43,7 +47,11 @@ export function Transfer() {
       <Stack maw={480}>
         <Title order={1}>{t('transfer.title')}</Title>
         <Alert color="green" role="status" title={t('result.success')}>
-          {t('transfer.sent', { amount: formatNaira(send.data.amount), username: send.data.recipient.username, balance: formatNaira(send.data.balance) })}
+          {t('transfer.sent', {
+            amount: formatNaira(send.data.amount),
+            username: send.data.recipient.username,
+            balance: formatNaira(send.data.balance),
+          })}
         </Alert>
         <Text size="sm">
           {t('result.reference')}: {send.data.reference}
@@ -55,8 +63,19 @@ export function Transfer() {
       <Title order={1}>{t('transfer.title')}</Title>
       <form onSubmit={find} noValidate>
         <Stack>
-          <TextInput label={t('transfer.username')} leftSection="@" value={username} onChange={(e) => setUsername(e.currentTarget.value.trim())} required autoCapitalize="none" />
-          {lookup.error && <Alert color="red" role="alert">{errorMessage(lookup.error)}</Alert>}
+          <TextInput
+            label={t('transfer.username')}
+            leftSection="@"
+            value={username}
+            onChange={(e) => setUsername(e.currentTarget.value.trim())}
+            required
+            autoCapitalize="none"
+          />
+          {lookup.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(lookup.error)}
+            </Alert>
+          )}
           <Button type="submit" variant="light" loading={lookup.isPending} disabled={username.length < 3}>
             {t('transfer.find')}
           </Button>
@@ -74,7 +93,9 @@ export function Transfer() {
               {isCode(send.error, 'KYC_TIER_REQUIRED') ? t('transfer.needsTier2') : errorMessage(send.error)}
             </Alert>
           )}
-          {typeof amount === 'number' && amount > 0 && <PinPad value={pin} onChange={setPin} onConfirm={(p) => send.mutate(p)} busy={send.isPending} />}
+          {typeof amount === 'number' && amount > 0 && (
+            <PinPad value={pin} onChange={setPin} onConfirm={(p) => send.mutate(p)} busy={send.isPending} />
+          )}
         </Stack>
       )}
       {stepUp.modal}
