@@ -97,8 +97,8 @@ export interface Services {
   /** Top-ups, webhook events, dedicated accounts, reconciliation. */
   payments: PaymentsService;
   processors: ProcessorRegistry;
-  /** The loopback-aware transport of the processor and SMS adapters (http-transport.ts). */
-  processorTransport: LoopbackTransport;
+  /** The one outbound transport (http-transport.ts): the processor, SMS and VTU adapters and the sandbox's callbacks. */
+  upstream: LoopbackTransport;
   /** The SMS gateway, when one is configured (always in the sandbox: its simulator). */
   smsGateway: SmsGateway | null;
   /** Step-up gate (DESIGN §5), provided by the two-factor module. */
@@ -125,14 +125,14 @@ export async function createServices(
   const mailer =
     overrides.mailer ??
     (config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : capturingMailer(db, clock, config.mail.from));
-  const processorTransport = createLoopbackTransport(config.publicUrl);
+  const upstream = createLoopbackTransport(config.publicUrl);
   const smsGateway = config.sms.provider
     ? createSmsGateway(config.sms.provider, {
         ...config.sms,
         baseUrl:
           config.sms.baseUrl ??
           (config.sandbox ? `${config.publicUrl}${SMS_SIMULATOR_PATH}/${config.sms.provider}` : SMS_DEFAULT_BASE_URLS[config.sms.provider]),
-        transport: processorTransport.send,
+        transport: upstream.send,
         timeoutMs: 10_000,
       })
     : null;
@@ -237,7 +237,7 @@ export async function createServices(
         id: config.processor.default,
         baseUrl: config.processor.baseUrl ?? `${config.publicUrl}/sandbox/processor/api`,
         secretKey: config.processor.secretKey,
-        transport: processorTransport.send,
+        transport: upstream.send,
       }),
     ],
     config.processor.default,
@@ -245,7 +245,7 @@ export async function createServices(
   const payments = createPaymentsService({ db, clock, config, ledger, jobs, events, notifier, walletLimits, processors, log });
   payments.subscribe();
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
-  const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs });
+  const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs, transport: upstream.send });
 
   return {
     authChanges,
@@ -254,7 +254,7 @@ export async function createServices(
     walletMoney,
     payments,
     processors,
-    processorTransport,
+    upstream,
     smsGateway,
     kyc,
     config,

@@ -216,6 +216,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   app.get('/.well-known/jwks.json', async () => services.tokens.jwks());
 
+  // Adapters reach the simulators on this same app without a socket while it is not listening (http-transport.ts).
+  services.upstream.attach(app);
   await registerPublicRoutes(app, services);
   if (registerWebApp(app, config.webDir)) app.log.debug({ dir: config.webDir }, 'serving the web app');
   if (config.sandbox) await registerSandboxRoutes(app, services);

@@ -13,7 +13,7 @@ export interface TransportRequest {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
-  /** Milliseconds before the call is abandoned (real network only). */
+  /** Milliseconds before the call is abandoned (UpstreamTimeout), on the network and in-process alike. */
   timeoutMs?: number;
   /** The upstream's name in the latency metrics (e.g. `processor:sandbox`, `sms:termii`). */
   upstream?: string;
@@ -43,9 +43,11 @@ export interface LoopbackTransport {
   attach(app: InjectableApp): void;
 }
 
+const DEFAULT_TIMEOUT_MS = 15_000;
+
 /** Real HTTP (src/providers/http-client.ts); a timeout rejects with UpstreamTimeout. */
 export const networkTransport: HttpTransport = (url, req) =>
-  outboundRequest(url, { method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs ?? 15_000 });
+  outboundRequest(url, { method: req.method, headers: req.headers, body: req.body, timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS });
 
 export function createLoopbackTransport(publicUrl: string, network: HttpTransport = networkTransport): LoopbackTransport {
   let app: InjectableApp | null = null;
@@ -58,8 +60,22 @@ export function createLoopbackTransport(publicUrl: string, network: HttpTranspor
       const carry = async (): Promise<TransportResponse> => {
         const own = url === base || url.startsWith(`${base}/`);
         if (own && app && !app.server.listening) {
-          const res = await app.inject({ method: req.method, url: url.slice(base.length) || '/', headers: req.headers, payload: req.body });
-          return { status: res.statusCode, text: res.body };
+          const inApp = app;
+          const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+          // The wall clock bounds an in-process call too, so a simulator that holds its answer really times out.
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new UpstreamTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
+          });
+          try {
+            const res = await Promise.race([
+              inApp.inject({ method: req.method, url: url.slice(base.length) || '/', headers: req.headers, payload: req.body }),
+              timeout,
+            ]);
+            return { status: res.statusCode, text: res.body };
+          } finally {
+            clearTimeout(timer);
+          }
         }
         return network(url, req);
       };

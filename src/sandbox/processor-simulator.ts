@@ -97,7 +97,7 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
   async function deliverWebhook(t: SimTx): Promise<{ delivered: boolean; status: number | null }> {
     const body = JSON.stringify({ event: 'charge.success', data: chargeData(t) });
     try {
-      const res = await services.processorTransport.send(webhookUrl, {
+      const res = await services.upstream.send(webhookUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-processor-signature': signProcessorPayload(secret, body) },
         body,

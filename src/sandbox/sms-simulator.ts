@@ -23,7 +23,7 @@ export const SMS_SIMULATOR_PATH = '/sandbox/sms-gateway';
  */
 export async function registerSmsSimulator(
   app: FastifyInstance,
-  services: { processorTransport: LoopbackTransport; log: Logger; db: Db; clock: Clock; config: Config },
+  services: { upstream: LoopbackTransport; log: Logger; db: Db; clock: Clock; config: Config },
 ) {
   const { db, clock, config } = services;
   const reportUrl = (provider: string) => `${config.publicUrl}${SMS_REPORTS_PATH}/${provider}`;
@@ -40,7 +40,7 @@ export async function registerSmsSimulator(
 
   async function report(url: string, headers: Record<string, string>, body: string) {
     try {
-      await services.processorTransport.send(url, { method: 'POST', headers, body, timeoutMs: 10_000 });
+      await services.upstream.send(url, { method: 'POST', headers, body, timeoutMs: 10_000 });
     } catch (err) {
       services.log.warn({ err: (err as Error).message }, 'sandbox SMS gateway: delivery report failed');
     }

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES, outboundRequest, UpstreamTimeout } from '../../src/providers/http-client.js';
-import { TransportTimeout, VtuTransport } from '../../src/providers/vtu/transport.js';
+import { VtuTransport } from '../../src/providers/vtu/transport.js';
+import { networkTransport } from '../../src/providers/http-transport.js';
 import { ProviderError } from '../../src/providers/vtu/types.js';
 
 /** src/providers/http-client.ts against a real loopback server: what reaches it, what comes back, and every way it fails. */
@@ -87,11 +88,13 @@ describe('outbound HTTP client', () => {
     await expect(outboundRequest('not a url', { method: 'GET', timeoutMs: 100 })).rejects.toThrow(/not a URL/);
   });
 
-  it('reaches VTU adapters as TransportTimeout and ProviderError(network)', async () => {
-    const t = new VtuTransport();
+  it('reaches VTU adapters as UpstreamTimeout naming the provider and ProviderError(network)', async () => {
+    const t = new VtuTransport(networkTransport);
     expect((await t.request('c', { method: 'POST', url: `${base}/pay`, body: { a: 1 }, timeoutMs: 2000 })).status).toBe(200);
     expect(seen.at(-1)!.headers['content-type']).toBe('application/json');
-    await expect(t.request('c', { method: 'GET', url: `${base}/hold`, timeoutMs: 100 })).rejects.toBeInstanceOf(TransportTimeout);
+    const held = await t.request('c', { method: 'GET', url: `${base}/hold`, timeoutMs: 100 }).catch((e) => e);
+    expect(held).toBeInstanceOf(UpstreamTimeout);
+    expect(held.message).toBe('provider c did not answer within 100 ms');
     const err = await t.request('c', { method: 'GET', url: 'http://127.0.0.1:1/', timeoutMs: 2000 }).catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.kind).toBe('network');

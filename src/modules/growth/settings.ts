@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { rows, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
-import { uuid } from '../../kernel/ids.js';
 import { nairaAmount } from '../../kernel/money.js';
+import { writeAudit } from '../../db/audit.js';
 
 /**
  * Operator-tunable rules of referrals, check-ins, savings locks and loans (docs/decisions.md, README
@@ -174,8 +174,14 @@ export function createSettingsStore({ db, clock }: { db: Db; clock: Clock }): Gr
                                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`);
           changed[key] = { from: (before as Record<string, unknown>)[key], to: value };
         }
-        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-                             VALUES (${uuid()}, ${actorId}, 'growth_settings.update', 'growth_settings', 'global', ${JSON.stringify(changed)}::jsonb, ${now})`);
+        await writeAudit(tx, {
+          actorId,
+          action: 'growth_settings.update',
+          subjectType: 'growth_settings',
+          subjectId: 'global',
+          details: changed,
+          at: now,
+        });
         return after;
       });
       // The caller's next request sees the change even before the message arrives.

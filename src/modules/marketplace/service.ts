@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
+import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { page } from '../../kernel/paging.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -8,7 +8,8 @@ import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
-import { holdOrderMoney, refundOrderMoney, settleOrderMoney } from './order-money.js';
+import { holdOrderMoney } from '../orders/money.js';
+import { createOrderTransitions, type OrderKind } from '../orders/transition.js';
 
 export interface Delivery {
   fullName: string;
@@ -84,8 +85,40 @@ export function orderView(o: OrderRow) {
 
 export type MarketplaceService = ReturnType<typeof createMarketplaceService>;
 
+type MarketplaceStatus = 'processing' | 'fulfilled' | 'cancelled';
+
+/** Marketplace orders are paid when placed (processing); an operator fulfils or cancels them. */
+const marketplaceOrders: OrderKind<MarketplaceStatus, OrderRow> = {
+  table: 'marketplace_orders',
+  subject: 'marketplace_order',
+  label: 'Order',
+  columns: ORDER_COLS,
+  transitions: { processing: ['fulfilled', 'cancelled'], fulfilled: [], cancelled: [] },
+  money: (to) => (to === 'cancelled' ? 'refund' : to === 'fulfilled' ? 'settle' : null),
+  describe: (o, to) =>
+    to === 'cancelled' ? `Refund: marketplace order ${o.reference} cancelled` : `Marketplace order ${o.reference} fulfilled`,
+  conflict: (current) => `Order is already ${current}`,
+  notice: (o, to, note) =>
+    to === 'fulfilled'
+      ? { title: 'Order fulfilled', body: `Your order of ${o.quantity} x ${o.product_name} has been fulfilled.` }
+      : {
+          title: 'Order cancelled',
+          body: `Your order of ${o.quantity} x ${o.product_name} was cancelled and ${formatNaira(BigInt(o.amount))} was refunded to your wallet.${note ? ` ${note}` : ''}`,
+        },
+};
+
 export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; notifier: Notifier }) {
   const { db, clock, ledger, notifier } = deps;
+  const transition = createOrderTransitions({ db, ledger, notifier, clock });
+  // A cancelled order's items go back on the shelf in the refund's transaction.
+  const orders: OrderKind<MarketplaceStatus, OrderRow> = {
+    ...marketplaceOrders,
+    afterRefund: async (tx, o) => {
+      await tx.execute(
+        sql`UPDATE marketplace_products SET stock = stock + ${o.quantity}, updated_at = ${clock.now()} WHERE id = ${o.product_id}`,
+      );
+    },
+  };
 
   const getProduct = (exec: Executor, id: string) =>
     one<ProductRow>(exec, sql`SELECT ${PRODUCT_COLS} FROM marketplace_products WHERE id = ${id}`);
@@ -204,51 +237,12 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
     },
 
     /**
-     * processing -> fulfilled (money to revenue) or cancelled (refund, stock returned). The conditional UPDATE
-     * lets exactly one of several concurrent decisions win; the ledger reference `<order>:refund` is a second
-     * guard, so a refund can never be posted twice.
+     * processing -> fulfilled (money to revenue) or cancelled (refund, stock returned), through the orders'
+     * state machine (orders/transition.ts).
      */
     async adminUpdateOrder(actorId: string, input: { id: string; status: 'fulfilled' | 'cancelled'; note?: string }) {
-      return db.transaction(async (tx: Tx) => {
-        const o = await one<OrderRow>(
-          tx,
-          sql`UPDATE marketplace_orders SET status = ${input.status}, note = COALESCE(${input.note ?? null}, note), updated_at = ${clock.now()}
-              WHERE id = ${input.id} AND status = 'processing' RETURNING ${ORDER_COLS}`,
-        );
-        if (!o) {
-          const existing = await getOrder(tx, input.id);
-          if (!existing) throw notFound('Order');
-          throw new AppError('CONFLICT', `Order is already ${existing.status}`);
-        }
-        const amount = BigInt(o.amount);
-        if (input.status === 'cancelled') {
-          await refundOrderMoney(ledger, tx, {
-            userId: o.user_id,
-            amount,
-            reference: o.reference,
-            description: `Refund: marketplace order ${o.reference} cancelled`,
-          });
-          await tx.execute(
-            sql`UPDATE marketplace_products SET stock = stock + ${o.quantity}, updated_at = ${clock.now()} WHERE id = ${o.product_id}`,
-          );
-        } else {
-          await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: `Marketplace order ${o.reference} fulfilled` });
-        }
-        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-                             VALUES (${uuid()}, ${actorId}, ${`marketplace_order.${input.status}`}, 'marketplace_order', ${o.id},
-                                     ${JSON.stringify({ note: input.note ?? null })}::jsonb, ${clock.now()})`);
-        await notifier.emit(tx, {
-          userId: o.user_id,
-          kind: 'order_update',
-          title: input.status === 'fulfilled' ? 'Order fulfilled' : 'Order cancelled',
-          body:
-            input.status === 'fulfilled'
-              ? `Your order of ${o.quantity} x ${o.product_name} has been fulfilled.`
-              : `Your order of ${o.quantity} x ${o.product_name} was cancelled and ${formatNaira(amount)} was refunded to your wallet.${input.note ? ` ${input.note}` : ''}`,
-          data: { orderId: o.id, reference: o.reference, status: input.status },
-        });
-        return { ...orderView(o), userId: o.user_id };
-      });
+      const o = await transition(orders, actorId, input);
+      return { ...orderView(o), userId: o.user_id };
     },
   };
 }

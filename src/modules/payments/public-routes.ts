@@ -13,9 +13,6 @@ export const WEBHOOK_PATH = '/api/public/payments/webhook/processor';
 export const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
 export async function registerPaymentsWebhook(app: FastifyInstance, services: Services) {
-  // The processor adapter reaches simulators on this same app without a socket in tests (http-transport.ts).
-  services.processorTransport.attach(app);
-
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));

@@ -5,6 +5,7 @@ import { DAY, type Clock } from '../../kernel/clock.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/notifier.js';
+import { writeAudit } from '../../db/audit.js';
 
 /**
  * Every credential change tells the owner by e-mail (the notifier's login_alert kind is always e-mailed)
@@ -94,8 +95,14 @@ export function createCredentialNotices(deps: {
             sql`UPDATE two_factor_resets SET cancelled_at = ${now} WHERE user_id = ${n.user_id} AND cancelled_at IS NULL AND completed_at IS NULL`,
           );
         }
-        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-                             VALUES (${uuid()}, ${n.user_id}, 'security.not_me', 'user', ${n.user_id}, ${JSON.stringify({ change: n.change })}::jsonb, ${now})`);
+        await writeAudit(tx, {
+          actorId: n.user_id,
+          action: 'security.not_me',
+          subjectType: 'user',
+          subjectId: n.user_id,
+          details: { change: n.change },
+          at: now,
+        });
         await notifier.emit(tx, {
           userId: n.user_id,
           kind: 'login_alert',

@@ -10,6 +10,7 @@ import type { Mailer } from '../../providers/messaging.js';
 import type { OtpService } from '../identity/otp.js';
 import type { CredentialNotices } from './credential-notices.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
+import { writeAudit } from '../../db/audit.js';
 
 /** DESIGN §5: grants live 10 minutes, bound to user and session; wrong codes are limited like PINs. */
 export const GRANT_TTL_MS = 10 * MINUTE;
@@ -334,8 +335,14 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
         await tx.execute(
           sql`UPDATE two_factor_resets SET completed_at = ${now} WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL`,
         );
-        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-                             VALUES (${uuid()}, ${admin.id}, 'security.two_factor_reset', 'user', ${userId}, ${JSON.stringify({ reason })}::jsonb, ${now})`);
+        await writeAudit(tx, {
+          actorId: admin.id,
+          action: 'security.two_factor_reset',
+          subjectType: 'user',
+          subjectId: userId,
+          details: { reason },
+          at: now,
+        });
         await deps.notices.notify(tx, userId, 'totp_reset_done', 'An operator turned it off at your request.');
         return true;
       });

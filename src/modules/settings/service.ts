@@ -4,11 +4,11 @@ import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
-import { uuid } from '../../kernel/ids.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PinService } from '../identity/pins.js';
 import type { Notifier } from '../notifications/notifier.js';
 import { applyPatch, normalisePreferences, readPreferences, type PreferencesPatch } from './preferences.js';
+import { writeAudit } from '../../db/audit.js';
 
 export interface SettingsDeps {
   db: Db;
@@ -101,8 +101,14 @@ export function createSettingsService(deps: SettingsDeps) {
         await tx.execute(sql`DELETE FROM user_preferences WHERE user_id = ${user.id}`);
         await tx.execute(sql`UPDATE login_events SET ip = NULL, user_agent = NULL, device = NULL WHERE user_id = ${user.id}`);
         await tx.execute(sql`DELETE FROM phone_verifications WHERE user_id = ${user.id}`);
-        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-                             VALUES (${uuid()}, ${user.id}, 'account.closed', 'user', ${user.id}, NULL, ${now})`);
+        await writeAudit(tx, {
+          actorId: user.id,
+          action: 'account.closed',
+          subjectType: 'user',
+          subjectId: user.id,
+          details: null,
+          at: now,
+        });
         // Other areas scrub what they hold (KYC files, push endpoints, ...) in this same transaction.
         await events.emit(tx, 'account.closed', { userId: user.id });
       });

@@ -8,7 +8,8 @@ import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
-import { holdOrderMoney, refundOrderMoney, settleOrderMoney } from '../marketplace/order-money.js';
+import { holdOrderMoney } from '../orders/money.js';
+import { createOrderTransitions, type OrderKind } from '../orders/transition.js';
 
 export type SubscriptionStatus = 'pending' | 'processing' | 'fulfilled' | 'failed' | 'cancelled';
 
@@ -89,8 +90,31 @@ export function subscriptionOrderView(o: OrderRow) {
 
 export type SubscriptionService = ReturnType<typeof createSubscriptionService>;
 
+const subscriptionOrders: OrderKind<SubscriptionStatus, OrderRow> = {
+  table: 'subscription_orders',
+  subject: 'subscription_order',
+  label: 'Subscription order',
+  columns: ORDER_COLS,
+  transitions: SUBSCRIPTION_TRANSITIONS,
+  money: (to) => (to === 'failed' || to === 'cancelled' ? 'refund' : to === 'fulfilled' ? 'settle' : null),
+  describe: (o, to) =>
+    to === 'fulfilled' ? `Subscription order ${o.reference} fulfilled` : `Refund: subscription order ${o.reference} ${to}`,
+  conflict: (current, to) => `Order is ${current}; it cannot become ${to}`,
+  notice: (o, to, note) => {
+    if (to === 'processing' || to === 'pending') return null;
+    const refunded = to !== 'fulfilled';
+    return {
+      title: refunded ? `Subscription order ${to}` : 'Subscription activated',
+      body: refunded
+        ? `Your ${o.service} ${o.plan_name} order could not be completed; ${formatNaira(BigInt(o.amount))} was refunded to your wallet.${note ? ` ${note}` : ''}`
+        : `Your ${o.service} ${o.plan_name} order for ${o.account} has been fulfilled.`,
+    };
+  },
+};
+
 export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; notifier: Notifier }) {
   const { db, clock, ledger, notifier } = deps;
+  const transition = createOrderTransitions({ db, ledger, notifier, clock });
   const getPlan = (exec: Executor, id: string) => one<PlanRow>(exec, sql`SELECT ${PLAN_COLS} FROM subscription_plans WHERE id = ${id}`);
   const getOrder = (exec: Executor, id: string) => one<OrderRow>(exec, sql`SELECT ${ORDER_COLS} FROM subscription_orders WHERE id = ${id}`);
 
@@ -182,54 +206,10 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
       );
     },
 
-    /** The conditional UPDATE on the current status decides races; the refund's ledger reference is unique. */
+    /** Through the orders' state machine (orders/transition.ts): races decided by the status, legs posted once. */
     async adminUpdate(actorId: string, input: { id: string; status: 'processing' | 'fulfilled' | 'failed' | 'cancelled'; note?: string }) {
-      return db.transaction(async (tx) => {
-        const from = (Object.keys(SUBSCRIPTION_TRANSITIONS) as SubscriptionStatus[]).filter((s) =>
-          SUBSCRIPTION_TRANSITIONS[s].includes(input.status),
-        );
-        const o = await one<OrderRow>(
-          tx,
-          sql`UPDATE subscription_orders SET status = ${input.status}, note = COALESCE(${input.note ?? null}, note), updated_at = ${clock.now()}
-              WHERE id = ${input.id} AND status IN ${from} RETURNING ${ORDER_COLS}`,
-        );
-        if (!o) {
-          const existing = await getOrder(tx, input.id);
-          if (!existing) throw notFound('Subscription order');
-          throw new AppError('CONFLICT', `Order is ${existing.status}; it cannot become ${input.status}`);
-        }
-        const amount = BigInt(o.amount);
-        if (input.status === 'failed' || input.status === 'cancelled') {
-          await refundOrderMoney(ledger, tx, {
-            userId: o.user_id,
-            amount,
-            reference: o.reference,
-            description: `Refund: subscription order ${o.reference} ${input.status}`,
-          });
-        } else if (input.status === 'fulfilled') {
-          await settleOrderMoney(ledger, tx, {
-            amount,
-            reference: o.reference,
-            description: `Subscription order ${o.reference} fulfilled`,
-          });
-        }
-        await tx.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at)
-                             VALUES (${uuid()}, ${actorId}, ${`subscription_order.${input.status}`}, 'subscription_order', ${o.id},
-                                     ${JSON.stringify({ note: input.note ?? null })}::jsonb, ${clock.now()})`);
-        if (input.status !== 'processing') {
-          const refunded = input.status !== 'fulfilled';
-          await notifier.emit(tx, {
-            userId: o.user_id,
-            kind: 'order_update',
-            title: refunded ? `Subscription order ${input.status}` : 'Subscription activated',
-            body: refunded
-              ? `Your ${o.service} ${o.plan_name} order could not be completed; ${formatNaira(amount)} was refunded to your wallet.${input.note ? ` ${input.note}` : ''}`
-              : `Your ${o.service} ${o.plan_name} order for ${o.account} has been fulfilled.`,
-            data: { orderId: o.id, reference: o.reference, status: input.status },
-          });
-        }
-        return { ...subscriptionOrderView(o), userId: o.user_id };
-      });
+      const o = await transition(subscriptionOrders, actorId, input);
+      return { ...subscriptionOrderView(o), userId: o.user_id };
     },
   };
 }

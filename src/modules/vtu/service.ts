@@ -14,6 +14,7 @@ import { NETWORKS, type Network } from '../../kernel/phone.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { createVtuProviders } from '../../providers/vtu/index.js';
 import { VtuTransport } from '../../providers/vtu/transport.js';
+import type { HttpTransport } from '../../providers/http-transport.js';
 import {
   PROVIDER_IDS,
   ProviderError,
@@ -66,12 +67,14 @@ export interface VtuDeps {
   notifier: Notifier;
   events: EventBus;
   jobs: JobQueue;
+  /** The one outbound transport (providers/http-transport.ts). */
+  transport: HttpTransport;
 }
 
 export function createVtuService(deps: VtuDeps) {
   const { config, db, clock, log, ledger, walletLimits, notifier, events } = deps;
   const cfg = config.vtu;
-  const transport = new VtuTransport();
+  const transport = new VtuTransport(deps.transport);
   const providers = createVtuProviders(cfg.providers, cfg.timeoutMs, transport);
   const catalogue = createCatalogue({ db, clock, log, providers });
   const markups = createMarkups({ db, clock });

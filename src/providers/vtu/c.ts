@@ -1,4 +1,5 @@
-import { parseJson, TransportTimeout, type VtuTransport } from './transport.js';
+import { UpstreamTimeout } from '../http-client.js';
+import { parseJson, type VtuTransport } from './transport.js';
 import {
   ProviderError,
   type CatalogueEntry,
@@ -92,7 +93,7 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
     try {
       res = await call(method, path, body);
     } catch (err) {
-      if (err instanceof TransportTimeout) throw new ProviderError('c', err.message, 'timeout');
+      if (err instanceof UpstreamTimeout) throw new ProviderError('c', err.message, 'timeout');
       throw err;
     }
     if (res.status >= 400) throw new ProviderError('c', `provider c answered HTTP ${res.status} on ${path}`, 'http');
@@ -170,7 +171,7 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
       try {
         return vtpassOutcome(await call('POST', '/api/pay', body));
       } catch (err) {
-        if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
+        if (err instanceof UpstreamTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
         throw err;
       }
     },
@@ -178,7 +179,7 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
       try {
         return vtpassOutcome(await call('POST', '/api/requery', { request_id: requestId }), 'requery');
       } catch (err) {
-        if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
+        if (err instanceof UpstreamTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
         throw err;
       }
     },

@@ -1,4 +1,5 @@
-import { parseJson, TransportTimeout } from './transport.js';
+import { UpstreamTimeout } from '../http-client.js';
+import { parseJson } from './transport.js';
 import type { HttpProviderConfig } from './c.js';
 import { ProviderError, type CatalogueEntry, type DeliveryDetails, type Outcome, type Phase, type VtuProvider } from './types.js';
 
@@ -62,7 +63,7 @@ export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
     try {
       res = await call(method, path, body);
     } catch (err) {
-      if (err instanceof TransportTimeout) throw new ProviderError('d', err.message, 'timeout');
+      if (err instanceof UpstreamTimeout) throw new ProviderError('d', err.message, 'timeout');
       throw err;
     }
     if (res.status >= 400) throw new ProviderError('d', `provider d answered HTTP ${res.status} on ${path}`, 'http');
@@ -74,7 +75,7 @@ export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
     try {
       return orderOutcome(await fn(), phase);
     } catch (err) {
-      if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
+      if (err instanceof UpstreamTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
       throw err;
     }
   };

@@ -1,4 +1,5 @@
-import { parseJson, TransportTimeout } from './transport.js';
+import { UpstreamTimeout } from '../http-client.js';
+import { parseJson } from './transport.js';
 import type { HttpProviderConfig } from './c.js';
 import { ProviderError, type CatalogueEntry, type Outcome, type Phase, type ProviderId, type VtuProvider } from './types.js';
 
@@ -58,7 +59,7 @@ export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): 
     try {
       res = await call(method, path, body);
     } catch (err) {
-      if (err instanceof TransportTimeout) throw new ProviderError(id, err.message, 'timeout');
+      if (err instanceof UpstreamTimeout) throw new ProviderError(id, err.message, 'timeout');
       throw err;
     }
     if (res.status >= 400) throw new ProviderError(id, `provider ${id} answered HTTP ${res.status} on ${path}`, 'http');
@@ -70,7 +71,7 @@ export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): 
     try {
       return smeOutcome(await fn(), phase);
     } catch (err) {
-      if (err instanceof TransportTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
+      if (err instanceof UpstreamTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
       throw err;
     }
   };

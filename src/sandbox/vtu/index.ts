@@ -21,7 +21,6 @@ export async function registerVtuSimulators(app: FastifyInstance, services: Serv
   registerSmeDataSimulator(app, services, 'b', `${SIMULATOR_BASE}/b`);
   registerVtpassSimulator(app, services, `${SIMULATOR_BASE}/c`);
   registerOrderQuerySimulator(app, services, `${SIMULATOR_BASE}/d`);
-  services.vtu.transport.useInProcess(app, services.config.publicUrl);
 
   app.get('/sandbox/vtu/deliveries', async (req) => {
     const q = (req.query ?? {}) as Record<string, string | undefined>;
