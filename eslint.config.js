@@ -26,7 +26,6 @@ export default tseslint.config(
       'bench/**',
       'scripts/**',
       'vitest.config.ts',
-      'drizzle.config.ts',
       'src/main.ts',
       'src/ledger/verify-cli.ts',
       'web/vite.config.mts',

@@ -1,4 +1,4 @@
-import { bigint, bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, date, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Double-entry ledger (DESIGN §6). User accounts carry a materialised balance updated under a row lock;
@@ -15,6 +15,9 @@ export const accounts = pgTable(
     allowNegative: boolean('allow_negative').notNull(),
     balance: bigint('balance', { mode: 'bigint' }).notNull().default(0n),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** The wallet's outflow counter for the daily limit: the Lagos day it counts and the signed sum (migration 0004). */
+    outflowDay: date('outflow_day'),
+    outflowToday: bigint('outflow_today', { mode: 'bigint' }).notNull().default(0n),
   },
   (t) => [index('accounts_user_idx').on(t.userId)],
 );

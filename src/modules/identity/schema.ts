@@ -1,4 +1,4 @@
-import { bigserial, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -56,6 +56,8 @@ export const otpCodes = pgTable(
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Who asked for the code (the requester's IP), for per-requester send caps. */
+    requester: text('requester'),
   },
   (t) => [index('otp_codes_lookup_idx').on(t.purpose, t.identifier, t.createdAt)],
 );
@@ -72,6 +74,27 @@ export const userPins = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     enabled: boolean('enabled').notNull().default(true),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    checkMac: text('check_mac'),
   },
   (t) => [primaryKey({ columns: [t.userId, t.kind] })],
 );
+
+/** Wrong guesses at one code, per requester (migration 0800): one requester cannot burn a code for everyone. */
+export const otpGuesses = pgTable(
+  'otp_guesses',
+  {
+    codeId: bigint('code_id', { mode: 'bigint' }).notNull(),
+    requester: text('requester').notNull(),
+    wrong: integer('wrong').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.codeId, t.requester] })],
+);
+
+/** Failures and locks per key (migration 0800): counters that hold under concurrency. */
+export const attemptLimits = pgTable('attempt_limits', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockCount: integer('lock_count').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

@@ -61,3 +61,18 @@ export const pushSubscriptions = pgTable('push_subscriptions', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
 });
+
+/** SMS sends and their delivery reports (migration 0900), keyed by the gateway's message id. */
+export const smsMessages = pgTable(
+  'sms_messages',
+  {
+    provider: text('provider').notNull(),
+    messageId: text('message_id').notNull(),
+    toMasked: text('to_masked'),
+    status: text('status').notNull(), // sent | delivered | failed
+    detail: text('detail'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.messageId] })],
+);

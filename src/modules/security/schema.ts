@@ -64,3 +64,24 @@ export const phoneVerifications = pgTable(
   },
   (t) => [index('phone_verifications_phone_idx').on(t.phone, t.verifiedAt)],
 );
+
+/** The "this wasn't me" links of credential-change notices (migration 0800). */
+export const credentialNotices = pgTable('credential_notices', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  change: text('change').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+/** The owner's two-factor resets, effective after a delay unless cancelled (migration 0800). */
+export const twoFactorResets = pgTable('two_factor_resets', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+  effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull(),
+  cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+});
