@@ -38,7 +38,8 @@ describe('Drizzle schema vs the migrated database', () => {
     const db = new Map<string, Map<string, { type: string; nullable: boolean }>>();
     for (const c of columns) {
       if (!db.has(c.table_name)) db.set(c.table_name, new Map());
-      const type = c.data_type === 'ARRAY' ? `${c.udt_name.replace(/^_/, '')}[]` : c.data_type === 'USER-DEFINED' ? c.udt_name : c.data_type;
+      const type =
+        c.data_type === 'ARRAY' ? `${c.udt_name.replace(/^_/, '')}[]` : c.data_type === 'USER-DEFINED' ? c.udt_name : c.data_type;
       db.get(c.table_name)!.set(c.column_name, { type, nullable: c.is_nullable === 'YES' });
     }
     const problems: string[] = [];
@@ -62,7 +63,10 @@ describe('Drizzle schema vs the migrated database', () => {
         const want = normalise(col.getSQLType());
         const type = want.endsWith('[]') ? a.type.replace(/^int4/, 'integer').replace(/^int8/, 'bigint') : a.type;
         if (normalise(type) !== want) problems.push(`${t.name}.${col.name}: Drizzle ${want}, database ${a.type}`);
-        if (a.nullable === col.notNull) problems.push(`${t.name}.${col.name}: Drizzle ${col.notNull ? 'NOT NULL' : 'nullable'}, database ${a.nullable ? 'nullable' : 'NOT NULL'}`);
+        if (a.nullable === col.notNull)
+          problems.push(
+            `${t.name}.${col.name}: Drizzle ${col.notNull ? 'NOT NULL' : 'nullable'}, database ${a.nullable ? 'nullable' : 'NOT NULL'}`,
+          );
       }
       for (const name of actual.keys()) if (!names.has(name)) problems.push(`${t.name}.${name}: in the database, not in Drizzle`);
     }
