@@ -1,28 +1,15 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createServiceClient, NetworkError } from '../../client/src/index.js';
-import { createHarness, fundWallet, lastCode, setKycTier, type Harness } from '../helpers/harness.js';
+import { fundWallet, lastCode, listeningHarness, setKycTier, type Harness } from '../helpers/harness.js';
 
 /** The published client package (client/) against a real listening server: the README's example, typed end to end. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe('@vtu-wallet/client', () => {
   let h: Harness;
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ env: { PUBLIC_URL: base } });
-    await h.app.listen({ port, host: '127.0.0.1' });
+    const listening = await listeningHarness();
+    h = listening;
+    base = listening.base;
   }, 60_000);
   afterAll(async () => {
     await h?.close();

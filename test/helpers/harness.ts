@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -123,6 +124,30 @@ export async function createHarness(
       assertNoLeaks(secrets, logs);
     },
   };
+}
+
+/** A TCP port nothing listens on right now (for a server a test starts). */
+export async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/**
+ * The real app listening on a free loopback port, PUBLIC_URL pointing at it: adapters, simulators, webhooks and
+ * clients all travel over real HTTP.
+ */
+export async function listeningHarness(opts: Parameters<typeof createHarness>[0] = {}): Promise<Harness & { base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const h = await createHarness({ ...opts, env: { ...opts.env, PUBLIC_URL: base } });
+  await h.app.listen({ port, host: '127.0.0.1' });
+  return Object.assign(h, { base });
 }
 
 export interface TestUser {

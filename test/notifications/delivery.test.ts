@@ -4,7 +4,7 @@ import net from 'node:net';
 import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, freePort, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { capturingMailer, type Mailer, type OutboundEmail } from '../../src/providers/messaging.js';
 import { rows } from '../../src/db/client.js';
 import { SECOND } from '../../src/kernel/clock.js';
@@ -38,14 +38,6 @@ const flakyMailer: Mailer = {
     await realMailer!.send(mail);
   },
 };
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 async function pushPeer(path: string, body: unknown) {
   const res = await fetch(`http://localhost:${pushPort}${path}`, {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, expectLedgerOk, type Harness } from '../helpers/harness.js';
+import { call, expectLedgerOk, listeningHarness, type Harness } from '../helpers/harness.js';
 import { balance, createIntent, user } from './helpers.js';
 
 /**
@@ -12,26 +11,14 @@ import { balance, createIntent, user } from './helpers.js';
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = fs.existsSync(CHROMIUM);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe.skipIf(!hasChromium)(`sandbox checkout in headless Chromium (skipped: ${CHROMIUM} is not installed)`, () => {
   let h: Harness;
   let browser: Browser;
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ env: { PUBLIC_URL: base } });
-    await h.app.listen({ port, host: '127.0.0.1' });
+    const listening = await listeningHarness();
+    h = listening;
+    base = listening.base;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   }, 60_000);
   afterAll(async () => {

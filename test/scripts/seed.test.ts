@@ -1,33 +1,20 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PEOPLE, seedDemo } from '../../scripts/seed/demo.js';
-import { createHarness, expectLedgerOk, type Harness } from '../helpers/harness.js';
+import { expectLedgerOk, listeningHarness, type Harness } from '../helpers/harness.js';
 
 /**
  * `npm run seed` against a real listening sandbox: every demo customer at their KYC tier with a funded wallet and
  * purchases in each state, an operator, and a second run that finds everything in place and changes nothing.
  */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe('npm run seed', () => {
   let h: Harness;
   let base: string;
   // The job worker of a running `npm start` (the harness runs jobs only when asked): the webhook's credit is a job.
   let worker: ReturnType<typeof setInterval>;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ env: { PUBLIC_URL: base } });
-    await h.app.listen({ port, host: '127.0.0.1' });
+    const listening = await listeningHarness();
+    h = listening;
+    base = listening.base;
     let running = false;
     worker = setInterval(() => {
       if (running) return;
