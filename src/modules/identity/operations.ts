@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../http/registry.js';
 import { normalizePhone } from '../../kernel/phone.js';
+import type { UserRow } from './service.js';
 
 export const emailInput = z
   .string({ error: 'email is required' })
@@ -168,19 +169,7 @@ export const identityOperations = [
   }),
 ];
 
-export function toProfile(
-  u: {
-    id: string;
-    email: string;
-    username: string | null;
-    full_name: string | null;
-    phone: string | null;
-    phone_verified_at: Date | null;
-    kyc_tier: number;
-    created_at: Date;
-  },
-  role: 'user' | 'admin',
-) {
+export function toProfile(u: Omit<UserRow, 'status'>, role: 'user' | 'admin') {
   return {
     id: u.id,
     email: u.email,
