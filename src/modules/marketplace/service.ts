@@ -9,6 +9,7 @@ import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
 import { holdOrderMoney } from '../orders/money.js';
+import { createOrderStore } from '../orders/store.js';
 import { createOrderTransitions, type OrderKind } from '../orders/transition.js';
 
 export interface Delivery {
@@ -122,7 +123,8 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
 
   const getProduct = (exec: Executor, id: string) =>
     one<ProductRow>(exec, sql`SELECT ${PRODUCT_COLS} FROM marketplace_products WHERE id = ${id}`);
-  const getOrder = (exec: Executor, id: string) => one<OrderRow>(exec, sql`SELECT ${ORDER_COLS} FROM marketplace_orders WHERE id = ${id}`);
+  const store = createOrderStore(db, marketplaceOrders, orderView);
+  const getOrder = store.get;
 
   return {
     async createProduct(input: { name: string; description?: string | null; price: bigint; stock: number; active?: boolean }) {
@@ -205,36 +207,12 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
       });
     },
 
-    async listMyOrders(userId: string, opts: { status?: string; limit: number; offset: number }) {
-      const list = await rows<OrderRow>(
-        db,
-        sql`SELECT ${ORDER_COLS} FROM marketplace_orders WHERE user_id = ${userId} AND (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
-            ORDER BY created_at DESC, seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
-      );
-      return page(list.map(orderView), opts.limit, opts.offset);
-    },
+    listMyOrders: store.listMine,
 
     /** Another user's order is NOT_FOUND, never FORBIDDEN (DESIGN §4). */
-    async getMyOrder(userId: string, id: string) {
-      const o = await getOrder(db, id);
-      if (!o || o.user_id !== userId) throw notFound('Order');
-      return orderView(o);
-    },
+    getMyOrder: store.getMine,
 
-    async adminListOrders(opts: { status?: string; userId?: string; limit: number; offset: number }) {
-      const list = await rows<OrderRow>(
-        db,
-        sql`SELECT ${ORDER_COLS} FROM marketplace_orders
-            WHERE (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
-              AND (${opts.userId ?? null}::uuid IS NULL OR user_id = ${opts.userId ?? null}::uuid)
-            ORDER BY created_at DESC, seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
-      );
-      return page(
-        list.map((o) => ({ ...orderView(o), userId: o.user_id })),
-        opts.limit,
-        opts.offset,
-      );
-    },
+    adminListOrders: store.adminList,
 
     /**
      * processing -> fulfilled (money to revenue) or cancelled (refund, stock returned), through the orders'

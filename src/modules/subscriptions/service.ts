@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
-import { page } from '../../kernel/paging.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
@@ -9,6 +8,7 @@ import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
 import { holdOrderMoney } from '../orders/money.js';
+import { createOrderStore } from '../orders/store.js';
 import { createOrderTransitions, type OrderKind } from '../orders/transition.js';
 
 export type SubscriptionStatus = 'pending' | 'processing' | 'fulfilled' | 'failed' | 'cancelled';
@@ -116,7 +116,8 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
   const { db, clock, ledger, notifier } = deps;
   const transition = createOrderTransitions({ db, ledger, notifier, clock });
   const getPlan = (exec: Executor, id: string) => one<PlanRow>(exec, sql`SELECT ${PLAN_COLS} FROM subscription_plans WHERE id = ${id}`);
-  const getOrder = (exec: Executor, id: string) => one<OrderRow>(exec, sql`SELECT ${ORDER_COLS} FROM subscription_orders WHERE id = ${id}`);
+  const store = createOrderStore(db, subscriptionOrders, subscriptionOrderView);
+  const getOrder = store.get;
 
   return {
     async createPlan(input: { service: string; category: 'streaming' | 'social'; name: string; price: bigint; active?: boolean }) {
@@ -176,35 +177,9 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
       });
     },
 
-    async listMine(userId: string, opts: { status?: string; limit: number; offset: number }) {
-      const list = await rows<OrderRow>(
-        db,
-        sql`SELECT ${ORDER_COLS} FROM subscription_orders WHERE user_id = ${userId} AND (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
-            ORDER BY created_at DESC, seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
-      );
-      return page(list.map(subscriptionOrderView), opts.limit, opts.offset);
-    },
-
-    async getMine(userId: string, id: string) {
-      const o = await getOrder(db, id);
-      if (!o || o.user_id !== userId) throw notFound('Subscription order');
-      return subscriptionOrderView(o);
-    },
-
-    async adminList(opts: { status?: string; userId?: string; limit: number; offset: number }) {
-      const list = await rows<OrderRow>(
-        db,
-        sql`SELECT ${ORDER_COLS} FROM subscription_orders
-            WHERE (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
-              AND (${opts.userId ?? null}::uuid IS NULL OR user_id = ${opts.userId ?? null}::uuid)
-            ORDER BY created_at DESC, seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
-      );
-      return page(
-        list.map((o) => ({ ...subscriptionOrderView(o), userId: o.user_id })),
-        opts.limit,
-        opts.offset,
-      );
-    },
+    listMine: store.listMine,
+    getMine: store.getMine,
+    adminList: store.adminList,
 
     /** Through the orders' state machine (orders/transition.ts): races decided by the status, legs posted once. */
     async adminUpdate(actorId: string, input: { id: string; status: 'processing' | 'fulfilled' | 'failed' | 'cancelled'; note?: string }) {
