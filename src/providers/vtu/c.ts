@@ -1,5 +1,4 @@
-import { UpstreamTimeout } from '../http-client.js';
-import { parseJson, type VtuTransport } from './transport.js';
+import { koboOf, providerClient, type VtuTransport } from './transport.js';
 import {
   ProviderError,
   type CatalogueEntry,
@@ -30,11 +29,6 @@ export interface HttpProviderConfig {
 const toNetworkService = (network: string) => (network === '9mobile' ? 'etisalat' : network);
 const fromNetworkService = (serviceID: string) => (serviceID === 'etisalat' ? '9mobile' : serviceID);
 const naira = (kobo: bigint) => Number(kobo) / 100;
-const kobo = (n: unknown): bigint | null => {
-  const v = typeof n === 'string' ? Number(n) : typeof n === 'number' ? n : NaN;
-  return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
-};
-
 export function vtpassOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
   // Refused at the door (bad credentials): nothing was processed, a definite failure.
@@ -83,24 +77,7 @@ function vtpassDetails(b: any): DeliveryDetails {
 }
 
 export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
-  const headers = () => ({ 'api-key': cfg.key, 'secret-key': cfg.secret ?? '' });
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
-    const res = await cfg.transport.request('c', { method, url: cfg.baseUrl + path, headers: headers(), body, timeoutMs: cfg.timeoutMs });
-    return { status: res.status, body: parseJson(res.text) };
-  }
-  async function readCall(method: 'GET' | 'POST', path: string, body?: unknown) {
-    let res;
-    try {
-      res = await call(method, path, body);
-    } catch (err) {
-      if (err instanceof UpstreamTimeout) throw new ProviderError('c', err.message, 'timeout');
-      throw err;
-    }
-    if (res.status >= 400) throw new ProviderError('c', `provider c answered HTTP ${res.status} on ${path}`, 'http');
-    if (!res.body || typeof res.body !== 'object')
-      throw new ProviderError('c', `provider c answered malformed JSON on ${path}`, 'malformed');
-    return res.body;
-  }
+  const { call, read: readCall, outcome } = providerClient('c', cfg, () => ({ 'api-key': cfg.key, 'secret-key': cfg.secret ?? '' }));
 
   function payBody(req: PurchaseRequest) {
     const base = { request_id: req.requestId, billersCode: req.recipient, amount: naira(req.wholesale), phone: req.phone ?? req.recipient };
@@ -132,8 +109,8 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
             code: fromNetworkService(String(s.serviceID)),
             name: String(s.name),
             price: null,
-            minAmount: kobo(s.minimium_amount ?? s.minimum_amount) ?? undefined,
-            maxAmount: kobo(s.maximum_amount) ?? undefined,
+            minAmount: koboOf(s.minimium_amount ?? s.minimum_amount) ?? undefined,
+            maxAmount: koboOf(s.maximum_amount) ?? undefined,
           }));
         case 'cable_providers':
           return (await services('tv-subscription')).map((s) => ({ code: String(s.serviceID), name: String(s.name), price: null }));
@@ -147,7 +124,7 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
           const b = await readCall('GET', `/api/service-variations?serviceID=${encodeURIComponent(arg ?? '')}`);
           const list = b.content?.variations ?? b.content?.varations;
           if (!Array.isArray(list)) throw new ProviderError('c', 'provider c: variations missing', 'malformed');
-          return list.map((v: any) => ({ code: String(v.variation_code), name: String(v.name), price: kobo(v.variation_amount) }));
+          return list.map((v: any) => ({ code: String(v.variation_code), name: String(v.name), price: koboOf(v.variation_amount) }));
         }
         default:
           throw new ProviderError('c', `provider c has no ${kind} catalogue`, 'refused');
@@ -168,30 +145,20 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
       } catch (err) {
         return { status: 'failed', message: (err as Error).message };
       }
-      try {
-        return vtpassOutcome(await call('POST', '/api/pay', body));
-      } catch (err) {
-        if (err instanceof UpstreamTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
-        throw err;
-      }
+      return outcome(() => call('POST', '/api/pay', body), vtpassOutcome);
     },
     async requery(requestId) {
-      try {
-        return vtpassOutcome(await call('POST', '/api/requery', { request_id: requestId }), 'requery');
-      } catch (err) {
-        if (err instanceof UpstreamTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
-        throw err;
-      }
+      return outcome(() => call('POST', '/api/requery', { request_id: requestId }), vtpassOutcome, 'requery');
     },
     async balance() {
       const b = await readCall('GET', '/api/balance');
-      const v = kobo(b.contents?.balance);
+      const v = koboOf(b.contents?.balance);
       if (v === null) throw new ProviderError('c', 'provider c: balance missing', 'malformed');
       return v;
     },
     async fund(amount, reference) {
       const b = await readCall('POST', '/api/fund', { amount: naira(amount), reference });
-      const v = kobo(b.contents?.balance);
+      const v = koboOf(b.contents?.balance);
       if (v === null) throw new ProviderError('c', 'provider c: balance missing after funding', 'malformed');
       return v;
     },

@@ -1,5 +1,4 @@
-import { UpstreamTimeout } from '../http-client.js';
-import { parseJson } from './transport.js';
+import { koboOf, providerClient } from './transport.js';
 import type { HttpProviderConfig } from './c.js';
 import { ProviderError, type CatalogueEntry, type DeliveryDetails, type Outcome, type Phase, type VtuProvider } from './types.js';
 
@@ -10,11 +9,6 @@ import { ProviderError, type CatalogueEntry, type DeliveryDetails, type Outcome,
  * (ORDER_COMPLETED / ORDER_CANCELLED / ORDER_ONHOLD / ORDER_PROCESSING). After a received order the adapter
  * queries once at once, so instant orders settle in the same request; otherwise reconciliation does.
  */
-const kobo = (n: unknown): bigint | null => {
-  const v = typeof n === 'string' ? Number(n) : typeof n === 'number' ? n : NaN;
-  return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
-};
-
 export function orderOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
   // Refused at the door (bad credentials): nothing was processed, a definite failure.
@@ -53,32 +47,8 @@ export function orderOutcome(res: { status: number; body: any }, phase: Phase = 
 }
 
 export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
-  const headers = () => ({ 'x-api-key': cfg.key });
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
-    const res = await cfg.transport.request('d', { method, url: cfg.baseUrl + path, headers: headers(), body, timeoutMs: cfg.timeoutMs });
-    return { status: res.status, body: parseJson(res.text) };
-  }
-  async function readCall(method: 'GET' | 'POST', path: string, body?: unknown) {
-    let res;
-    try {
-      res = await call(method, path, body);
-    } catch (err) {
-      if (err instanceof UpstreamTimeout) throw new ProviderError('d', err.message, 'timeout');
-      throw err;
-    }
-    if (res.status >= 400) throw new ProviderError('d', `provider d answered HTTP ${res.status} on ${path}`, 'http');
-    if (!res.body || typeof res.body !== 'object')
-      throw new ProviderError('d', `provider d answered malformed JSON on ${path}`, 'malformed');
-    return res.body;
-  }
-  const safe = async (fn: () => Promise<{ status: number; body: any }>, phase: Phase = 'purchase'): Promise<Outcome> => {
-    try {
-      return orderOutcome(await fn(), phase);
-    } catch (err) {
-      if (err instanceof UpstreamTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
-      throw err;
-    }
-  };
+  const { call, read: readCall, outcome } = providerClient('d', cfg, () => ({ 'x-api-key': cfg.key }));
+  const safe = (send: () => ReturnType<typeof call>, phase: Phase = 'purchase') => outcome(send, orderOutcome, phase);
   const query = (reference: string) => safe(() => call('GET', `/api/v1/orders/${encodeURIComponent(reference)}`), 'requery');
 
   return {
@@ -88,7 +58,11 @@ export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
       if (!path) throw new ProviderError('d', `provider d has no ${kind} catalogue`, 'refused');
       const b = await readCall('GET', path);
       if (!Array.isArray(b.items)) throw new ProviderError('d', 'provider d: items missing', 'malformed');
-      return b.items.map((i: any) => ({ code: String(i.code), name: String(i.name), price: i.price === undefined ? null : kobo(i.price) }));
+      return b.items.map((i: any) => ({
+        code: String(i.code),
+        name: String(i.name),
+        price: i.price === undefined ? null : koboOf(i.price),
+      }));
     },
     async verify(kind, input) {
       if (kind !== 'betting') throw new ProviderError('d', `provider d does not verify ${kind}`, 'refused');
@@ -119,13 +93,13 @@ export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
     requery: (requestId) => query(requestId),
     async balance() {
       const b = await readCall('GET', '/api/v1/balance');
-      const v = kobo(b.balance);
+      const v = koboOf(b.balance);
       if (v === null) throw new ProviderError('d', 'provider d: balance missing', 'malformed');
       return v;
     },
     async fund(amount, reference) {
       const b = await readCall('POST', '/api/v1/fund', { amount: Number(amount) / 100, reference });
-      const v = kobo(b.balance);
+      const v = koboOf(b.balance);
       if (v === null) throw new ProviderError('d', 'provider d: balance missing after funding', 'malformed');
       return v;
     },

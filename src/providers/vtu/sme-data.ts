@@ -1,5 +1,4 @@
-import { UpstreamTimeout } from '../http-client.js';
-import { parseJson } from './transport.js';
+import { koboOf, providerClient } from './transport.js';
 import type { HttpProviderConfig } from './c.js';
 import { ProviderError, type CatalogueEntry, type Outcome, type Phase, type ProviderId, type VtuProvider } from './types.js';
 
@@ -11,11 +10,6 @@ import { ProviderError, type CatalogueEntry, type Outcome, type Phase, type Prov
  */
 export const SME_NETWORK_IDS: Record<string, number> = { mtn: 1, glo: 2, '9mobile': 3, airtel: 4 };
 const NETWORK_BY_ID: Record<number, string> = { 1: 'mtn', 2: 'glo', 3: '9mobile', 4: 'airtel' };
-
-const kobo = (n: unknown): bigint | null => {
-  const v = typeof n === 'string' ? Number(n) : typeof n === 'number' ? n : NaN;
-  return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
-};
 
 /** Provider-independent plan key: network-type-size-validity, e.g. mtn-sme-1gb-30d. */
 export function dataPlanKey(network: string, planType: string, size: string, validity: string): string {
@@ -49,32 +43,8 @@ export function smeOutcome(res: { status: number; body: any }, phase: Phase = 'p
 }
 
 export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): VtuProvider {
-  const headers = () => ({ authorization: `Token ${cfg.key}` });
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
-    const res = await cfg.transport.request(id, { method, url: cfg.baseUrl + path, headers: headers(), body, timeoutMs: cfg.timeoutMs });
-    return { status: res.status, body: parseJson(res.text) };
-  }
-  async function readCall(method: 'GET' | 'POST', path: string, body?: unknown) {
-    let res;
-    try {
-      res = await call(method, path, body);
-    } catch (err) {
-      if (err instanceof UpstreamTimeout) throw new ProviderError(id, err.message, 'timeout');
-      throw err;
-    }
-    if (res.status >= 400) throw new ProviderError(id, `provider ${id} answered HTTP ${res.status} on ${path}`, 'http');
-    if (!res.body || typeof res.body !== 'object')
-      throw new ProviderError(id, `provider ${id} answered malformed JSON on ${path}`, 'malformed');
-    return res.body;
-  }
-  const safe = async (fn: () => Promise<{ status: number; body: any }>, phase: Phase = 'purchase'): Promise<Outcome> => {
-    try {
-      return smeOutcome(await fn(), phase);
-    } catch (err) {
-      if (err instanceof UpstreamTimeout || err instanceof ProviderError) return { status: 'unknown', message: err.message };
-      throw err;
-    }
-  };
+  const { call, read: readCall, outcome } = providerClient(id, cfg, () => ({ authorization: `Token ${cfg.key}` }));
+  const safe = (send: () => ReturnType<typeof call>, phase: Phase = 'purchase') => outcome(send, smeOutcome, phase);
 
   return {
     id,
@@ -85,7 +55,7 @@ export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): 
       const out: CatalogueEntry[] = [];
       for (const p of b.plans) {
         const network = NETWORK_BY_ID[Number(p.network)];
-        const price = kobo(p.plan_amount);
+        const price = koboOf(p.plan_amount);
         if (!network || price === null) continue;
         const planType = String(p.plan_type).toUpperCase();
         out.push({
@@ -120,13 +90,13 @@ export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): 
     },
     async balance() {
       const b = await readCall('GET', '/api/user/');
-      const v = kobo(b.user?.wallet_balance);
+      const v = koboOf(b.user?.wallet_balance);
       if (v === null) throw new ProviderError(id, `provider ${id}: balance missing`, 'malformed');
       return v;
     },
     async fund(amount, reference) {
       const b = await readCall('POST', '/api/fund', { amount: Number(amount) / 100, reference });
-      const v = kobo(b.user?.wallet_balance);
+      const v = koboOf(b.user?.wallet_balance);
       if (v === null) throw new ProviderError(id, `provider ${id}: balance missing after funding`, 'malformed');
       return v;
     },
