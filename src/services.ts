@@ -39,6 +39,8 @@ import { GROWTH_SETTINGS_CHANNEL } from './modules/growth/settings.js';
 import { createPaymentsService, type PaymentsService } from './modules/payments/service.js';
 import { createWalletMoney, type WalletMoney } from './modules/wallet/transfers.js';
 import { createVtuService, type VtuServiceApi } from './modules/vtu/service.js';
+import { createVtuProviders } from './providers/vtu/index.js';
+import { VtuTransport } from './providers/vtu/transport.js';
 import { createLoopbackTransport, type LoopbackTransport } from './providers/http-transport.js';
 import { countSmsSend } from './lib/metrics.js';
 import { createSmsGateway, SMS_DEFAULT_BASE_URLS, type SmsGateway } from './providers/sms.js';
@@ -245,7 +247,8 @@ export async function createServices(
   const payments = createPaymentsService({ db, clock, config, ledger, jobs, events, notifier, walletLimits, processors, log });
   payments.subscribe();
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
-  const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs, transport: upstream.send });
+  const vtuProviders = createVtuProviders(config.vtu.providers, config.vtu.timeoutMs, new VtuTransport(upstream.send));
+  const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs, providers: vtuProviders });
 
   return {
     authChanges,

@@ -12,9 +12,6 @@ import type { Logger } from '../../lib/logger.js';
 import { toKobo, toNaira } from '../../kernel/money.js';
 import { NETWORKS, type Network } from '../../kernel/phone.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { createVtuProviders } from '../../providers/vtu/index.js';
-import { VtuTransport } from '../../providers/vtu/transport.js';
-import type { HttpTransport } from '../../providers/http-transport.js';
 import {
   PROVIDER_IDS,
   ProviderError,
@@ -22,6 +19,7 @@ import {
   type ProviderId,
   type PurchaseRequest,
   type VtuService as ServiceName,
+  type VtuProvider,
 } from '../../providers/vtu/types.js';
 import type { Notifier } from '../notifications/notifier.js';
 import type { WalletLimits } from '../wallet/limits.js';
@@ -67,15 +65,14 @@ export interface VtuDeps {
   notifier: Notifier;
   events: EventBus;
   jobs: JobQueue;
-  /** The one outbound transport (providers/http-transport.ts). */
-  transport: HttpTransport;
+  /** The provider adapters, built by the composition root (providers/vtu). */
+  providers: Record<ProviderId, VtuProvider>;
 }
 
 export function createVtuService(deps: VtuDeps) {
   const { config, db, clock, log, ledger, walletLimits, notifier, events } = deps;
   const cfg = config.vtu;
-  const transport = new VtuTransport(deps.transport);
-  const providers = createVtuProviders(cfg.providers, cfg.timeoutMs, transport);
+  const { providers } = deps;
   const catalogue = createCatalogue({ db, clock, log, providers });
   const markups = createMarkups({ db, clock });
   const { route, priced, dataPlansOf, findDataPlan, findCode, retailList, dataPlans, prepare } = createPricing({ cfg, catalogue, markups });
@@ -196,7 +193,6 @@ export function createVtuService(deps: VtuDeps) {
   };
 
   return {
-    transport,
     providers,
     markups,
 
