@@ -149,7 +149,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       setHeader: (name, value) => void reply.header(name, value),
       ahead: {},
     };
-    const reads = op.readAhead?.(input, ctx) ?? {};
+    const reads = Object.fromEntries(Object.entries(op.readAhead?.(input, ctx) ?? {}).map(([k, r]) => [k, r.sql]));
     return { input, ctx, reads };
   };
 

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import type { ReadAnswers, Reads } from '../db/read-ahead.js';
 import { z } from 'zod';
 import type { AuthUser } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';
@@ -11,7 +11,7 @@ import type { Services } from '../services.js';
 export type HttpMethod = 'GET' | 'POST';
 export type RateClass = 'default' | 'auth' | 'money' | 'strict';
 
-export interface OpContext {
+export interface OpContext<A extends Reads = Reads> {
   /** The caller; throws UNAUTHENTICATED when read on a public operation without a token. */
   readonly user: AuthUser;
   readonly optionalUser: AuthUser | null;
@@ -24,8 +24,8 @@ export interface OpContext {
   readonly idempotencyKey: string | undefined;
   /** Sets a response header (e.g. Cache-Control on catalogues). */
   setHeader(name: string, value: string): void;
-  /** What the operation's readAhead (and the PIN gate) read, by key; JSON as PostgreSQL built it (null: no row). */
-  readonly ahead: Readonly<Record<string, unknown>>;
+  /** The answers of the operation's readAhead, typed by its reads (null: no row); empty without one. */
+  readonly ahead: Partial<ReadAnswers<A>>;
 }
 
 export interface Gates {
@@ -42,7 +42,11 @@ export interface Gates {
   reauth?: boolean;
 }
 
-export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O extends z.ZodObject<any> = z.ZodObject<any>> {
+export interface OperationDef<
+  I extends z.ZodObject<any> = z.ZodObject<any>,
+  O extends z.ZodObject<any> = z.ZodObject<any>,
+  A extends Reads = Reads,
+> {
   name: string;
   suffix: string;
   method: HttpMethod;
@@ -58,9 +62,9 @@ export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O e
    * eligibility, PIN and recipient in three round trips). Results land in ctx.ahead; the checks still run in
    * their usual order.
    */
-  readAhead?: (input: z.infer<I>, ctx: OpContext) => Record<string, SQL>;
+  readAhead?: (input: z.infer<I>, ctx: OpContext) => A;
   /** Checks that must run before the gates (spec rule 5: network prefix before PIN and debit). */
-  precheck?: (input: z.infer<I>, ctx: OpContext) => Promise<void> | void;
+  precheck?: (input: z.infer<I>, ctx: OpContext<A>) => Promise<void> | void;
   rateLimit?: RateClass;
   bodyLimit?: number;
   /** Seconds a client may cache a GET answer (catalogues). */
@@ -71,12 +75,14 @@ export interface OperationDef<I extends z.ZodObject<any> = z.ZodObject<any>, O e
   refreshTokenFromCookie?: boolean;
   /** Cookie transport: this operation ends the session, so the refresh cookie is cleared. */
   endsSession?: boolean;
-  handler: (input: z.infer<I>, ctx: OpContext) => Promise<z.input<O>>;
+  handler: (input: z.infer<I>, ctx: OpContext<A>) => Promise<z.input<O>>;
 }
 
 export type AnyOperation = OperationDef<z.ZodObject<any>, z.ZodObject<any>>;
 
-export function defineOperation<I extends z.ZodObject<any>, O extends z.ZodObject<any>>(def: OperationDef<I, O>): AnyOperation {
+export function defineOperation<I extends z.ZodObject<any>, O extends z.ZodObject<any>, A extends Reads = Reads>(
+  def: OperationDef<I, O, A>,
+): AnyOperation {
   return def as unknown as AnyOperation;
 }
 

@@ -1,4 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import { readOf, type Read } from '../../db/read-ahead.js';
 import { writeAudit } from '../../db/audit.js';
 import type { Config } from '../../config.js';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
@@ -334,13 +335,14 @@ export function createKycService(deps: KycDeps) {
      * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise.
      */
     /** What assertTransferEligible reads, as a scalar JSON subquery for a request's read-ahead. */
-    eligibilitySql(userId: string): SQL {
-      return sql`SELECT json_build_object('kyc_tier', u.kyc_tier, 'full_name', u.full_name, 'verified_name',
+    /** assertTransferEligible's read, for an operation's read-ahead. */
+    eligibilityRead(userId: string): Read<EligibilityRow> {
+      return readOf(sql`SELECT json_build_object('kyc_tier', u.kyc_tier, 'full_name', u.full_name, 'verified_name',
                    (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1))
-                 FROM users u WHERE u.id = ${userId}`;
+                 FROM users u WHERE u.id = ${userId}`);
     },
 
-    /** `prefetched`: eligibilitySql's answer from the request's read-ahead (null: no such user); omitted, it is read. */
+    /** `prefetched`: eligibilityRead's answer from the request's read-ahead (null: no such user); omitted, it is read. */
     async assertTransferEligible(userId: string, exec: Executor = db, prefetched?: EligibilityRow | null) {
       // The tier, the profile name and the latest approved Tier 2 name.
       const u =

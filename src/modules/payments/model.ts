@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { DAY, HOUR, MINUTE } from '../../kernel/clock.js';
 import { toNaira } from '../../kernel/money.js';
 
@@ -84,15 +84,3 @@ export interface SettleInput {
   paidAt: Date | null;
   source: 'webhook' | 'verify' | 'reconciliation';
 }
-
-/** Optional KYC hook (issue: KYC engineer): Tier 2 with a name matching the profile. */
-export type KycEligibility =
-  | {
-      assertTransferEligible?: (
-        userId: string,
-        exec?: undefined,
-        prefetched?: { kyc_tier: number; full_name: string | null; verified_name: string | null } | null,
-      ) => Promise<void>;
-      eligibilitySql?: (userId: string) => SQL;
-    }
-  | undefined;

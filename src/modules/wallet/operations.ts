@@ -1,11 +1,10 @@
-import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { AppError } from '../../kernel/errors.js';
 import { defineOperation, type OpContext } from '../../http/registry.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/operations.js';
-import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, type KycEligibility } from '../payments/service.js';
-import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, type RecipientRow } from './transfers.js';
+import type { EligibilityRow } from '../kyc/rules.js';
+import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from '../payments/service.js';
+import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA } from './transfers.js';
 import { pinInput } from '../../kernel/inputs.js';
 
 export const ledgerRowOutput = z
@@ -48,26 +47,12 @@ export const referenceInput = z
   .max(100, 'reference is too long')
   .regex(/^[A-Za-z0-9_.:=-]+$/, 'reference has characters a reference never has');
 
-const ELIGIBILITY = 'eligibility';
-/** assertTier2Eligible's read for an operation's readAhead (when the KYC module provides it). */
-function tier2Reads(ctx: OpContext): Record<string, SQL> {
-  const kyc = (ctx.services as { kyc?: KycEligibility }).kyc;
-  return kyc?.eligibilitySql ? { [ELIGIBILITY]: kyc.eligibilitySql(ctx.user.id) } : {};
-}
-
 /**
- * Spec 5.8: transfers and dedicated accounts need Tier 2 with a name matching the profile. The KYC module's
- * check decides when it is registered; until then the approved tier alone is required.
+ * Spec 5.8: transfers and dedicated accounts need Tier 2 with a name matching the profile (the KYC module's check),
+ * from the request's read-ahead when the operation declared it.
  */
-export async function assertTier2Eligible(ctx: OpContext) {
-  const kyc = (ctx.services as { kyc?: KycEligibility }).kyc;
-  const prefetched =
-    ELIGIBILITY in ctx.ahead
-      ? (ctx.ahead[ELIGIBILITY] as Parameters<NonNullable<NonNullable<KycEligibility>['assertTransferEligible']>>[2])
-      : undefined;
-  if (kyc?.assertTransferEligible) return kyc.assertTransferEligible(ctx.user.id, undefined, prefetched);
-  if (ctx.user.kycTier < 2)
-    throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN) is required for wallet transfers and dedicated accounts');
+export async function assertTier2Eligible(ctx: Pick<OpContext, 'user' | 'services'> & { ahead: { eligibility?: EligibilityRow | null } }) {
+  return ctx.services.kyc.assertTransferEligible(ctx.user.id, undefined, ctx.ahead.eligibility);
 }
 
 export const walletOperations = [
@@ -134,7 +119,10 @@ export const walletOperations = [
     rateLimit: 'money',
     gates: { pin: true, stepUp: true },
     // Eligibility, PIN row and recipient in one statement; the checks below still run in their order.
-    readAhead: (input, ctx) => ({ ...tier2Reads(ctx), recipient: ctx.services.walletMoney.recipientSql(input.username) }),
+    readAhead: (input, ctx) => ({
+      eligibility: ctx.services.kyc.eligibilityRead(ctx.user.id),
+      recipient: ctx.services.walletMoney.recipientRead(input.username),
+    }),
     precheck: async (_input, ctx) => assertTier2Eligible(ctx),
     input: z.object({
       username: usernameInput,
@@ -158,7 +146,7 @@ export const walletOperations = [
       'LIMIT_EXCEEDED',
       'NOT_FOUND',
     ],
-    handler: async (input, ctx) => ctx.services.walletMoney.transfer(ctx.user, input, ctx.ahead.recipient as RecipientRow | null),
+    handler: async (input, ctx) => ctx.services.walletMoney.transfer(ctx.user, input, ctx.ahead.recipient),
   }),
   defineOperation({
     name: 'lookupProfileByUsername',

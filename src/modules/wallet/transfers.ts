@@ -1,4 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import { readOf, type Read } from '../../db/read-ahead.js';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
@@ -54,7 +55,7 @@ export function createWalletMoney({
   events: EventBus;
   notifier: Notifier;
 }) {
-  /** `prefetched`: recipientSql's answer from the request's read-ahead (null: nobody); omitted, it is read. */
+  /** `prefetched`: recipientRead's answer from the request's read-ahead (null: nobody); omitted, it is read. */
   async function activeUserByUsername(username: string, prefetched?: RecipientRow | null) {
     const u =
       prefetched !== undefined
@@ -69,10 +70,10 @@ export function createWalletMoney({
 
   return {
     /** The recipient look-up of transfer(), as a scalar JSON subquery for the request's read-ahead. */
-    recipientSql(username: string): SQL {
+    recipientRead(username: string): Read<RecipientRow> {
       const checks = events.checksSql('wallet.credited', sql`users.id`) ?? sql`NULL::json`;
-      return sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier, 'credited_checks', ${checks})
-                 FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`;
+      return readOf(sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier, 'credited_checks', ${checks})
+                 FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`);
     },
 
     /** lookupProfileByUsername: the minimal public profile a sender needs to confirm the recipient. */
