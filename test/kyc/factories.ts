@@ -1,6 +1,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { call, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, type Harness, type TestUser } from '../helpers/harness.js';
+import { user } from '../helpers/factories.js';
 import { nubanCheckDigit } from '../../src/providers/identity.js';
 
 /** KYC test factories. Other areas may use approveKycTier2 to give a user a transfer-eligible Tier 2 record. */
@@ -46,12 +47,8 @@ export async function kycUser(
   h: Harness,
   opts: { fullName?: string | null; phone?: string | null; verified?: boolean } = {},
 ): Promise<TestUser & { phone: string | null }> {
-  const u = await signIn(h);
   const phone = opts.phone === undefined ? freshPhone() : opts.phone;
-  const verifiedAt = phone && opts.verified !== false ? h.clock.now() : null;
-  await h.app.services.db.execute(
-    sql`UPDATE users SET full_name = ${opts.fullName === undefined ? 'Ada Grace Obi' : opts.fullName}, phone = ${phone}, phone_verified_at = ${verifiedAt} WHERE id = ${u.id}`,
-  );
+  const u = await user(h, { fullName: opts.fullName === undefined ? 'Ada Grace Obi' : opts.fullName, phone, phoneVerified: opts.verified });
   return { ...u, phone };
 }
 

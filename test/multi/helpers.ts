@@ -7,6 +7,7 @@ import { verifyLedger } from '../../src/ledger/verify.js';
 import { signProcessorPayload } from '../../src/providers/processor.js';
 import { TestClock } from '../../src/kernel/clock.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+import { chargeSuccess, PROCESSOR_SECRET, WEBHOOK } from '../helpers/factories.js';
 
 /**
  * Real server processes for the multi-instance and crash tests. Each child runs test/multi/server.ts
@@ -165,24 +166,7 @@ export async function apiOrDrop(...args: Parameters<typeof api>): Promise<HttpAn
   }
 }
 
-export const WEBHOOK = '/api/public/payments/webhook/processor';
-export const PROCESSOR_SECRET = 'sk_sandbox_processor';
-
-export function chargeSuccess(reference: string, amountKobo: number, extra: Record<string, unknown> = {}) {
-  return JSON.stringify({
-    event: 'charge.success',
-    data: {
-      reference,
-      amount: amountKobo,
-      status: 'success',
-      currency: 'NGN',
-      channel: 'card',
-      paid_at: new Date().toISOString(),
-      customer: { email: 'x@example.com' },
-      ...extra,
-    },
-  });
-}
+export { chargeSuccess, PROCESSOR_SECRET, WEBHOOK };
 
 export async function postWebhook(base: string, body: string): Promise<number> {
   const res = await fetch(base + WEBHOOK, {

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
-import { call, fundWallet, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, type Harness, type TestUser } from '../helpers/harness.js';
 
 /**
  * Short adapter timeout so "4444" (held past it) costs about a second of wall time, yet long enough that an
@@ -14,22 +13,6 @@ export const VTU_ENV = {
   VTU_NOT_FOUND_GRACE_MS: '60000',
   VTU_STUCK_AFTER_MS: '600000',
 };
-
-export const PIN = '1234';
-
-/** A user who may buy: transaction PIN, KYC Tier 1 and money. */
-export async function buyer(h: Harness, naira = 20_000): Promise<TestUser> {
-  const u = await signIn(h, `b${randomUUID().slice(0, 8)}@example.com`);
-  await h.app.services.pins.set(u.id, 'transaction', PIN);
-  await setKycTier(h, u.id, 1);
-  if (naira > 0) await fundWallet(h, u.id, naira);
-  return u;
-}
-
-export async function walletBalance(h: Harness, userId: string): Promise<number> {
-  const b = await h.app.services.ledger.userBalances(h.app.services.db, userId);
-  return Number(b.wallet) / 100;
-}
 
 /** Moves the clock past the pending window and runs reconciliation like the worker would. */
 export async function reconcile(h: Harness, advanceMs = 6000) {
@@ -58,6 +41,8 @@ export async function refundCount(h: Harness, reference: string): Promise<number
   );
   return r[0].n;
 }
+
+export { buyer, PIN, walletBalance } from '../helpers/factories.js';
 
 export const mtn = (last4: string) => `0803123${last4}`;
 

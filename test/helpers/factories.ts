@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { signProcessorPayload } from '../../src/providers/processor.js';
+import { fundWallet, setKycTier, signIn, type Harness, type TestUser } from './harness.js';
+
+/**
+ * The one place tests make people, wallets, KYC states and processor webhooks. A user is signed in through the
+ * real e-mail code flow; the facts other areas own (KYC tier, verified phone, a funded wallet) are put where those
+ * areas would leave them, so a test of one area does not walk another's whole flow.
+ */
+export interface UserOptions {
+  email?: string;
+  /** Approved KYC tier (1-3). */
+  tier?: number;
+  username?: string;
+  fullName?: string | null;
+  /** The profile's phone, verified unless `phoneVerified: false`. */
+  phone?: string | null;
+  phoneVerified?: boolean;
+  /** A transaction PIN. */
+  pin?: string;
+  /** Naira credited to the wallet (a ledger posting from the adjustments account). */
+  naira?: number;
+}
+
+export async function user(h: Harness, opts: UserOptions = {}): Promise<TestUser> {
+  const u = await signIn(h, opts.email ?? `u${randomUUID().slice(0, 8)}@example.com`);
+  if (opts.username !== undefined || opts.fullName !== undefined) {
+    await h.app.services.db.execute(
+      sql`UPDATE users SET username = COALESCE(${opts.username ?? null}, username), full_name = ${opts.fullName ?? null} WHERE id = ${u.id}`,
+    );
+  }
+  if (opts.phone !== undefined) {
+    const verifiedAt = opts.phone && opts.phoneVerified !== false ? h.clock.now() : null;
+    await h.app.services.db.execute(sql`UPDATE users SET phone = ${opts.phone}, phone_verified_at = ${verifiedAt} WHERE id = ${u.id}`);
+  }
+  if (opts.tier) await setKycTier(h, u.id, opts.tier);
+  if (opts.pin) await h.app.services.pins.set(u.id, 'transaction', opts.pin);
+  if (opts.naira) await fundWallet(h, u.id, opts.naira);
+  return u;
+}
+
+/** A Tier 2 user as the KYC module leaves one: tier 2 and an approved Tier 2 record carrying the verified name. */
+export async function tier2User(h: Harness, opts: UserOptions & { fullName: string }): Promise<TestUser> {
+  const u = await user(h, { ...opts, tier: opts.tier ?? 2 });
+  const now = h.clock.now();
+  await h.app.services.db.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, verified_name, created_at, updated_at)
+      VALUES (gen_random_uuid(), ${u.id}, 2, 'approved', ${opts.fullName}, ${now}, ${now})`);
+  return u;
+}
+
+/** The transaction PIN of `buyer`. */
+export const PIN = '1234';
+
+/** A user who may buy: transaction PIN, KYC Tier 1 and money. */
+export function buyer(h: Harness, naira = 20_000): Promise<TestUser> {
+  return user(h, { email: `b${randomUUID().slice(0, 8)}@example.com`, pin: PIN, tier: 1, naira });
+}
+
+/** The wallet's balance in naira, from the ledger. */
+export async function walletBalance(h: Harness, userId: string): Promise<number> {
+  const b = await h.app.services.ledger.userBalances(h.app.services.db, userId);
+  return Number(b.wallet) / 100;
+}
+
+/** The sandbox processor's webhook path and secret (its signature is HMAC-SHA512 of the raw body). */
+export const WEBHOOK = '/api/public/payments/webhook/processor';
+export const PROCESSOR_SECRET = 'sk_sandbox_processor';
+export const signWebhook = (body: string) => signProcessorPayload(PROCESSOR_SECRET, body);
+
+/** A `charge.success` event body as the processor sends it (amount in kobo). */
+export function chargeSuccess(reference: string, amountKobo: number, extra: Record<string, unknown> = {}) {
+  return JSON.stringify({
+    event: 'charge.success',
+    data: {
+      reference,
+      amount: amountKobo,
+      status: 'success',
+      currency: 'NGN',
+      channel: 'card',
+      paid_at: '2026-01-15T09:00:00.000Z',
+      customer: { email: 'x@example.com', customer_code: 'CUS_x' },
+      ...extra,
+    },
+  });
+}
