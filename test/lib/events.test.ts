@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventBus } from '../src/lib/events.js';
-import { createHarness, type Harness } from './helpers/harness.js';
+import { EventBus } from '../../src/lib/events.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
 
 /** The in-process event bus: subscribers' checks (SQL of the event's user), in emit, in prepare and inside a caller's read. */
 describe('EventBus', () => {

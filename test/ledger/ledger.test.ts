@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostInput, PostRider, WalletLimit } from '../src/ledger/ledger.js';
-import { verifyLedger } from '../src/ledger/verify.js';
-import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from './helpers/harness.js';
+import type { PostInput, PostRider, WalletLimit } from '../../src/ledger/ledger.js';
+import { verifyLedger } from '../../src/ledger/verify.js';
+import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 import { sql } from 'drizzle-orm';
 
 let h: Harness;

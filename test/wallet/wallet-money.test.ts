@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../src/kernel/clock.js';
 import { call, createHarness, emailGrant, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { balance, count, tier2User, user } from './helpers.js';
+import { balance, count, tier2User, user } from '../payments/helpers.js';
 
 /** debitWalletFn, transferWalletFn, lookupProfileByUsername (spec 4.4, 5.4, 5.8, 8; DESIGN §6). */
 let h: Harness;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/kernel/clock.js';
-import { createWalletLimits, DEFAULT_TIER_LIMITS, parseTierLimits } from '../src/modules/wallet/limits.js';
-import { createHarness, type Harness } from './helpers/harness.js';
+import { systemClock } from '../../src/kernel/clock.js';
+import { createWalletLimits, DEFAULT_TIER_LIMITS, parseTierLimits } from '../../src/modules/wallet/limits.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
 
 /** The tier balance caps in SQL (a credit's cap flag is decided inside its posting statement) agree with limitsFor. */
 describe('wallet limits: balance caps in SQL', () => {
