@@ -93,6 +93,8 @@ export function rateLimitKey(req: FastifyRequest): string {
 }
 
 export function registerOperation(app: FastifyInstance, op: AnyOperation, services: Services, config: Config) {
+  // The services the operation's module declared, once: its handlers see these and nothing else of the container.
+  const api = Object.fromEntries(op.needs.map((name) => [name, services[name]])) as OpContext['api'];
   const auth = authOf(op);
   const strictInput = op.input.strict();
   const paths = [serverFnPath(op), ...(op.versioned ? [versionedPath(op)] : [])];
@@ -139,7 +141,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
         return user;
       },
       optionalUser: user,
-      services,
+      api,
       operation: op.name,
       requestId: req.id,
       ip: req.ip,

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { ReadAnswers, Reads } from '../db/read-ahead.js';
 import { z } from 'zod';
 import type { AuthUser } from '../kernel/actor.js';
@@ -11,11 +12,15 @@ import type { Services } from '../services.js';
 export type HttpMethod = 'GET' | 'POST';
 export type RateClass = 'default' | 'auth' | 'money' | 'strict';
 
-export interface OpContext<A extends Reads = Reads> {
+/** The services a module may name among its needs (the composition root's members). */
+export type ServiceName = keyof Services;
+
+export interface OpContext<A extends Reads = Reads, N extends ServiceName = ServiceName> {
   /** The caller; throws UNAUTHENTICATED when read on a public operation without a token. */
   readonly user: AuthUser;
   readonly optionalUser: AuthUser | null;
-  readonly services: Services;
+  /** What the operation's module declared it needs (`operationsOf(needs)`), and nothing else. */
+  readonly api: Pick<Services, N>;
   readonly operation: string;
   readonly requestId: string;
   readonly ip: string;
@@ -46,8 +51,11 @@ export interface OperationDef<
   I extends z.ZodObject<any> = z.ZodObject<any>,
   O extends z.ZodObject<any> = z.ZodObject<any>,
   A extends Reads = Reads,
+  N extends ServiceName = ServiceName,
 > {
   name: string;
+  /** The services its handlers may use (set by the module's `operationsOf(needs)`). */
+  needs: readonly N[];
   suffix: string;
   method: HttpMethod;
   purpose: string;
@@ -62,9 +70,9 @@ export interface OperationDef<
    * eligibility, PIN and recipient in three round trips). Results land in ctx.ahead; the checks still run in
    * their usual order.
    */
-  readAhead?: (input: z.infer<I>, ctx: OpContext) => A;
+  readAhead?: (input: z.infer<I>, ctx: OpContext<Reads, N>) => A;
   /** Checks that must run before the gates (spec rule 5: network prefix before PIN and debit). */
-  precheck?: (input: z.infer<I>, ctx: OpContext<A>) => Promise<void> | void;
+  precheck?: (input: z.infer<I>, ctx: OpContext<A, N>) => Promise<void> | void;
   rateLimit?: RateClass;
   bodyLimit?: number;
   /** Seconds a client may cache a GET answer (catalogues). */
@@ -75,16 +83,40 @@ export interface OperationDef<
   refreshTokenFromCookie?: boolean;
   /** Cookie transport: this operation ends the session, so the refresh cookie is cleared. */
   endsSession?: boolean;
-  handler: (input: z.infer<I>, ctx: OpContext<A>) => Promise<z.input<O>>;
+  handler: (input: z.infer<I>, ctx: OpContext<A, N>) => Promise<z.input<O>>;
 }
 
 export type AnyOperation = OperationDef<z.ZodObject<any>, z.ZodObject<any>>;
 
-export function defineOperation<I extends z.ZodObject<any>, O extends z.ZodObject<any>, A extends Reads = Reads>(
-  def: OperationDef<I, O, A>,
-): AnyOperation {
-  return def as unknown as AnyOperation;
+/**
+ * A module's operation declarer: `const defineOperation = operationsOf(['kyc'])` at the top of its operations file.
+ * The handlers, prechecks and reads it declares see `ctx.api` with exactly the named services.
+ */
+export function operationsOf<N extends ServiceName>(needs: readonly N[]) {
+  return function defineOperation<I extends z.ZodObject<any>, O extends z.ZodObject<any>, A extends Reads = Reads>(
+    def: Omit<OperationDef<I, O, A, N>, 'needs'>,
+  ): AnyOperation {
+    return { ...def, needs } as unknown as AnyOperation;
+  };
 }
+
+/** Registers a module's jobs and schedules on the queue. */
+export type JobRegistrar = (services: Services) => void;
+/** Registers a module's plain HTTP routes (public endpoints, signed file URLs) on the app. */
+export type RouteRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
+
+/**
+ * A module: its name, its operations (each carrying the services it needs), and what the composition root registers
+ * for it besides: job registrars and plain routes. The module's entry file (`modules/<area>/index.ts`) exports it.
+ */
+export interface ModuleDef {
+  name: string;
+  operations: AnyOperation[];
+  jobs?: JobRegistrar[];
+  routes?: RouteRegistrar[];
+}
+
+export const defineModule = (m: ModuleDef): ModuleDef => m;
 
 export type AuthKind = 'public' | 'user' | 'admin';
 

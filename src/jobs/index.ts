@@ -4,27 +4,12 @@ import { z } from 'zod';
 import type { Services } from '../services.js';
 import { HOUR } from '../kernel/clock.js';
 import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
-import { registerSecurityJobs } from '../modules/security/jobs.js';
-import { registerNotificationJobs } from '../modules/notifications/delivery.js';
-import { registerGrowthJobs } from '../modules/growth/jobs.js';
-import { registerPaymentsJobs } from '../modules/payments/jobs.js';
-import { registerVtuJobs } from '../modules/vtu/jobs.js';
-import { registerScheduleJobs } from '../modules/schedules/jobs.js';
+import { allModules } from '../modules/index.js';
 
 /** Finished jobs deleted per statement by the retention clean-up. */
 export const JOB_CLEANUP_BATCH = 5000;
 
-/** Registers every job and schedule. A module adds its registrar to moduleJobs. */
-export type JobRegistrar = (services: Services) => void;
-export const moduleJobs: JobRegistrar[] = [
-  registerNotificationJobs,
-  registerGrowthJobs,
-  registerPaymentsJobs,
-  registerVtuJobs,
-  registerScheduleJobs,
-];
-moduleJobs.push(registerSecurityJobs);
-
+/** Registers the platform's own jobs, then every module's (their entry files list them). */
 export function registerJobs(services: Services) {
   const { jobs, db, clock } = services;
   jobs.register({
@@ -54,5 +39,5 @@ export function registerJobs(services: Services) {
     },
   });
   jobs.schedule({ job: 'jobs.cleanup', everyMs: HOUR });
-  for (const r of moduleJobs) r(services);
+  for (const m of allModules) for (const r of m.jobs ?? []) r(services);
 }

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { naira } from '../../kernel/money.js';
 import { AppError } from '../../kernel/errors.js';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { settingsPatchSchema, settingsSchema } from './settings.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['growth', 'growthSettings']);
 
 const milestoneOutput = z.object({ threshold: z.number(), bonus: z.number(), reachedAt: z.string() }).meta({ id: 'Milestone' });
 
@@ -24,7 +27,7 @@ export const growthOperations = [
       unlock: z.object({ rule: z.literal('own_purchases'), required: z.number(), spent: z.number(), met: z.boolean() }),
       recentInvitees: z.array(z.object({ name: z.string(), status: z.string(), joinedAt: z.string() })),
     }),
-    handler: async (_input, ctx) => ctx.services.growth.referralStatus(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.growth.referralStatus(ctx.user.id),
   }),
   defineOperation({
     name: 'getPendingMilestones',
@@ -37,7 +40,7 @@ export const growthOperations = [
       rewardedInvitees: z.number(),
       next: z.object({ threshold: z.number(), bonus: z.number(), remaining: z.number() }).nullable(),
     }),
-    handler: async (_input, ctx) => ctx.services.growth.pendingMilestones(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.growth.pendingMilestones(ctx.user.id),
   }),
   defineOperation({
     name: 'ackMilestone',
@@ -52,7 +55,7 @@ export const growthOperations = [
         .max(100_000),
     }),
     output: z.object({ threshold: z.number(), acknowledgedAt: z.string() }),
-    handler: async (input, ctx) => ctx.services.growth.ackMilestone(ctx.user.id, input.threshold),
+    handler: async (input, ctx) => ctx.api.growth.ackMilestone(ctx.user.id, input.threshold),
   }),
   defineOperation({
     name: 'getCheckinStatus',
@@ -69,7 +72,7 @@ export const growthOperations = [
       minWithdrawal: z.number(),
       canWithdraw: z.boolean(),
     }),
-    handler: async (_input, ctx) => ctx.services.growth.checkinStatus(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.growth.checkinStatus(ctx.user.id),
   }),
   defineOperation({
     name: 'claimCheckin',
@@ -80,7 +83,7 @@ export const growthOperations = [
     errors: ['CONFLICT'],
     input: z.object({}),
     output: z.object({ day: z.string(), streak: z.number(), reward: z.number(), accrued: z.number() }),
-    handler: async (_input, ctx) => ctx.services.growth.claimCheckin(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.growth.claimCheckin(ctx.user.id),
   }),
   defineOperation({
     name: 'withdrawCheckin',
@@ -91,7 +94,7 @@ export const growthOperations = [
     errors: ['AMOUNT_OUT_OF_RANGE'],
     input: z.object({}),
     output: z.object({ amount: naira, reference: z.string(), balance: naira }),
-    handler: async (_input, ctx) => ctx.services.growth.withdrawCheckin(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.growth.withdrawCheckin(ctx.user.id),
   }),
   defineOperation({
     name: 'adminGetGrowthSettings',
@@ -100,7 +103,7 @@ export const growthOperations = [
     purpose: 'read referral, check-in, savings and loan rules',
     input: z.object({}),
     output: z.object({ settings: settingsSchema }),
-    handler: async (_input, ctx) => ({ settings: await ctx.services.growthSettings.get() }),
+    handler: async (_input, ctx) => ({ settings: await ctx.api.growthSettings.get() }),
   }),
   defineOperation({
     name: 'adminUpdateGrowthSettings',
@@ -111,7 +114,7 @@ export const growthOperations = [
     output: z.object({ settings: settingsSchema }),
     handler: async (input, ctx) => {
       if (Object.keys(input).length === 0) throw new AppError('VALIDATION_FAILED', 'Send at least one setting to change');
-      return { settings: await ctx.services.growthSettings.update(ctx.user.id, input) };
+      return { settings: await ctx.api.growthSettings.update(ctx.user.id, input) };
     },
   }),
 ];

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { normalizePhone } from '../../kernel/phone.js';
 import type { UserRow } from './service.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['db', 'identity', 'security']);
 
 export const emailInput = z
   .string({ error: 'email is required' })
@@ -66,7 +69,7 @@ export const identityOperations = [
     output: z.object({}),
     errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
     handler: async (input, ctx) => {
-      await ctx.services.identity.sendLoginOtp(input.email, { ip: ctx.ip });
+      await ctx.api.identity.sendLoginOtp(input.email, { ip: ctx.ip });
       return {};
     },
   }),
@@ -78,7 +81,7 @@ export const identityOperations = [
     rateLimit: 'auth',
     input: z.object({ email: emailInput }),
     output: z.object({ secondsRemaining: z.number() }),
-    handler: async (input, ctx) => ({ secondsRemaining: await ctx.services.identity.otpCooldown(input.email) }),
+    handler: async (input, ctx) => ({ secondsRemaining: await ctx.api.identity.otpCooldown(input.email) }),
   }),
   defineOperation({
     name: 'verifyLoginOtp',
@@ -99,7 +102,7 @@ export const identityOperations = [
     output: z.object({ session: sessionOutput }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'ACCOUNT_CLOSED'],
     handler: async (input, ctx) => ({
-      session: await ctx.services.identity.verifyLoginOtp(input, { ip: ctx.ip, userAgent: ctx.userAgent }),
+      session: await ctx.api.identity.verifyLoginOtp(input, { ip: ctx.ip, userAgent: ctx.userAgent }),
     }),
   }),
   defineOperation({
@@ -112,7 +115,7 @@ export const identityOperations = [
     output: z.object({ session: sessionOutput }),
     errors: ['UNAUTHENTICATED', 'SESSION_SUPERSEDED'],
     refreshTokenFromCookie: true,
-    handler: async (input, ctx) => ({ session: await ctx.services.identity.refreshSession(input.refreshToken) }),
+    handler: async (input, ctx) => ({ session: await ctx.api.identity.refreshSession(input.refreshToken) }),
   }),
   defineOperation({
     name: 'signOut',
@@ -123,7 +126,7 @@ export const identityOperations = [
     output: z.object({}),
     endsSession: true,
     handler: async (_input, ctx) => {
-      await ctx.services.identity.signOut(ctx.user.sessionId, ctx.user.id);
+      await ctx.api.identity.signOut(ctx.user.sessionId, ctx.user.id);
       return {};
     },
   }),
@@ -135,7 +138,7 @@ export const identityOperations = [
     input: z.object({}),
     output: z.object({ profile: profileOutput }),
     handler: async (_input, ctx) => {
-      const u = (await ctx.services.identity.getUser(ctx.services.db, ctx.user.id))!;
+      const u = (await ctx.api.identity.getUser(ctx.api.db, ctx.user.id))!;
       return { profile: toProfile(u, ctx.user.role) };
     },
   }),
@@ -157,13 +160,12 @@ export const identityOperations = [
     output: z.object({ profile: profileOutput }),
     errors: ['USERNAME_TAKEN', 'STEP_UP_REQUIRED'],
     handler: async (input, ctx) => {
-      const current = (await ctx.services.identity.getUser(ctx.services.db, ctx.user.id))!;
+      const current = (await ctx.api.identity.getUser(ctx.api.db, ctx.user.id))!;
       const replacesVerifiedPhone = input.phone !== undefined && input.phone !== current.phone && Boolean(current.phone_verified_at);
       // Replacing a verified phone is a credential change: a recent proof, and the owner is told.
-      if (replacesVerifiedPhone) await ctx.services.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
-      const u = await ctx.services.identity.updateProfile(ctx.user.id, input);
-      if (replacesVerifiedPhone)
-        await ctx.services.db.transaction((tx) => ctx.services.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
+      if (replacesVerifiedPhone) await ctx.api.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
+      const u = await ctx.api.identity.updateProfile(ctx.user.id, input);
+      if (replacesVerifiedPhone) await ctx.api.db.transaction((tx) => ctx.api.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
       return { profile: toProfile(u, ctx.user.role) };
     },
   }),

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { page, pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { bankByCode, isValidNuban } from '../../providers/identity.js';
 import { CONTENT_TYPES, DOCUMENT_TYPES, FILE_PATH_RE, MAX_FILE_BYTES } from './service.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['kyc']);
 
 /** Spec 4.6 (suffix BearerKYC) plus the DESIGN §12 extensions and the operator review operations. */
 
@@ -65,7 +68,7 @@ export const kycOperations = [
         z.object({ tier: z.number(), status: z.enum(['none', 'pending', 'approved', 'rejected']), reason: z.string().optional() }),
       ),
     }),
-    handler: async (_input, ctx) => ctx.services.kyc.status(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.kyc.status(ctx.user.id),
   }),
   defineOperation({
     name: 'uploadKycFile',
@@ -81,7 +84,7 @@ export const kycOperations = [
     }),
     output: z.object({ path: z.string(), contentType: z.string(), sizeBytes: z.number() }),
     errors: ['PAYLOAD_TOO_LARGE', 'RATE_LIMITED'],
-    handler: async (input, ctx) => ctx.services.kyc.uploadFile(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.kyc.uploadFile(ctx.user.id, input),
   }),
   defineOperation({
     name: 'submitNinKyc',
@@ -97,7 +100,7 @@ export const kycOperations = [
     }),
     output: z.object({ submission: submissionOutput }),
     errors: ['KYC_PREVIOUS_TIER_REQUIRED', 'KYC_PROFILE_INCOMPLETE', 'CONFLICT', 'NOT_FOUND', 'RATE_LIMITED', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.submitNin(ctx.user.id, input) }),
+    handler: async (input, ctx) => ({ submission: await ctx.api.kyc.submitNin(ctx.user.id, input) }),
   }),
   defineOperation({
     name: 'submitBankKyc',
@@ -116,7 +119,7 @@ export const kycOperations = [
       .superRefine(nubanChecked),
     output: z.object({ submission: submissionOutput }),
     errors: ['KYC_PREVIOUS_TIER_REQUIRED', 'CONFLICT', 'NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.submitBank(ctx.user.id, input) }),
+    handler: async (input, ctx) => ({ submission: await ctx.api.kyc.submitBank(ctx.user.id, input) }),
   }),
   defineOperation({
     name: 'submitTier3Kyc',
@@ -134,7 +137,7 @@ export const kycOperations = [
     }),
     output: z.object({ submission: submissionOutput }),
     errors: ['CONFLICT', 'NOT_FOUND'],
-    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.submitLiveness(ctx.user.id, input) }),
+    handler: async (input, ctx) => ({ submission: await ctx.api.kyc.submitLiveness(ctx.user.id, input) }),
   }),
   defineOperation({
     name: 'getKycFileUrl',
@@ -145,7 +148,7 @@ export const kycOperations = [
     input: z.object({ path: filePath('path') }),
     output: z.object(signedUrlOutput),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.kyc.fileUrl(ctx.user, input.path),
+    handler: async (input, ctx) => ctx.api.kyc.fileUrl(ctx.user, input.path),
   }),
   defineOperation({
     name: 'lookupNin',
@@ -158,7 +161,7 @@ export const kycOperations = [
     input: z.object({ nin: ninInput }),
     output: z.object({ matchesProfile: z.boolean() }),
     errors: ['RATE_LIMITED', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ctx.services.kyc.lookupNin(ctx.user.id, input.nin),
+    handler: async (input, ctx) => ctx.api.kyc.lookupNin(ctx.user.id, input.nin),
   }),
   defineOperation({
     name: 'verifyBankAccount',
@@ -169,7 +172,7 @@ export const kycOperations = [
     input: z.object({ accountNumber: accountNumberInput, bankCode: bankCodeInput }).superRefine(nubanChecked),
     output: z.object({ accountName: z.string(), bankCode: z.string(), bankName: z.string() }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ctx.services.kyc.verifyBankAccount(input.bankCode, input.accountNumber),
+    handler: async (input, ctx) => ctx.api.kyc.verifyBankAccount(input.bankCode, input.accountNumber),
   }),
   defineOperation({
     name: 'listBanks',
@@ -180,7 +183,7 @@ export const kycOperations = [
     cacheSeconds: 1800,
     input: z.object({}),
     output: z.object({ items: z.array(z.object({ code: z.string(), name: z.string() })) }),
-    handler: async (_input, ctx) => ({ items: ctx.services.kyc.listBanks() }),
+    handler: async (_input, ctx) => ({ items: ctx.api.kyc.listBanks() }),
   }),
 
   // ---- operators ---------------------------------------------------------------------------------------------
@@ -200,7 +203,7 @@ export const kycOperations = [
       ...pageInput,
     }),
     output: pageOutput(adminSubmissionItem),
-    handler: async (input, ctx) => page(await ctx.services.kyc.adminList(input), input.limit, input.offset),
+    handler: async (input, ctx) => page(await ctx.api.kyc.adminList(input), input.limit, input.offset),
   }),
   defineOperation({
     name: 'adminGetKycSubmission',
@@ -230,7 +233,7 @@ export const kycOperations = [
       }),
     }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.adminGet(input.submissionId) }),
+    handler: async (input, ctx) => ({ submission: await ctx.api.kyc.adminGet(input.submissionId) }),
   }),
   defineOperation({
     name: 'adminReviewKyc',
@@ -249,6 +252,6 @@ export const kycOperations = [
       }),
     output: z.object({ submission: submissionOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ submission: await ctx.services.kyc.adminReview(ctx.user, input) }),
+    handler: async (input, ctx) => ({ submission: await ctx.api.kyc.adminReview(ctx.user, input) }),
   }),
 ];

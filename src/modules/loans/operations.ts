@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['loans']);
 
 const loanOutput = z
   .object({
@@ -38,7 +41,7 @@ export const loanOperations = [
       dueAt: z.string().nullable(),
       loan: loanOutput.nullable(),
     }),
-    handler: async (_input, ctx) => ctx.services.loans.overview(ctx.user),
+    handler: async (_input, ctx) => ctx.api.loans.overview(ctx.user),
   }),
   defineOperation({
     name: 'takeLoan',
@@ -49,7 +52,7 @@ export const loanOperations = [
     errors: ['NOT_ELIGIBLE', 'AMOUNT_OUT_OF_RANGE', 'CONFLICT'],
     input: z.object({ amount: nairaAmount({ max: 100_000_000 }) }),
     output: z.object({ loan: loanOutput }),
-    handler: async (input, ctx) => ctx.services.loans.take(ctx.user, input.amount),
+    handler: async (input, ctx) => ctx.api.loans.take(ctx.user, input.amount),
   }),
   defineOperation({
     name: 'repayLoan',
@@ -60,7 +63,7 @@ export const loanOperations = [
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE'],
     input: z.object({ amount: nairaAmount({ max: 100_000_000 }).optional() }),
     output: z.object({ loan: loanOutput, paid: z.number() }),
-    handler: async (input, ctx) => ctx.services.loans.repay(ctx.user.id, input.amount),
+    handler: async (input, ctx) => ctx.api.loans.repay(ctx.user.id, input.amount),
   }),
   defineOperation({
     name: 'adminListLoans',
@@ -69,6 +72,6 @@ export const loanOperations = [
     purpose: 'loans by status (collections view), newest first',
     input: z.object({ ...pageInput, status: z.enum(['open', 'overdue', 'repaid']).optional() }),
     output: pageOutput(loanOutput.extend({ userId: z.string(), email: z.string() })),
-    handler: async (input, ctx) => ctx.services.loans.adminList(input),
+    handler: async (input, ctx) => ctx.api.loans.adminList(input),
   }),
 ];

@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
 import { phoneInput } from '../identity/operations.js';
 import { pinInput } from '../../kernel/inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['marketplace']);
 
 const text = (name: string, min: number, max: number) =>
   z
@@ -79,8 +82,7 @@ export const marketplaceOperations = [
     purpose: 'products on sale (active only)',
     input: z.object({ ...pageInput }),
     output: pageOutput(productOutput),
-    handler: async (input, ctx) =>
-      ctx.services.marketplace.listProducts({ includeInactive: false, limit: input.limit, offset: input.offset }),
+    handler: async (input, ctx) => ctx.api.marketplace.listProducts({ includeInactive: false, limit: input.limit, offset: input.offset }),
   }),
   defineOperation({
     name: 'createMarketplaceOrder',
@@ -114,7 +116,7 @@ export const marketplaceOperations = [
       'CONFLICT',
     ],
     handler: async (input, ctx) => ({
-      order: await ctx.services.marketplace.createOrder(ctx.user, {
+      order: await ctx.api.marketplace.createOrder(ctx.user, {
         productId: input.productId,
         quantity: input.quantity,
         delivery: input.delivery,
@@ -129,7 +131,7 @@ export const marketplaceOperations = [
     purpose: "caller's orders, newest first",
     input: z.object({ status: orderStatus.optional(), ...pageInput }),
     output: pageOutput(orderOutput),
-    handler: async (input, ctx) => ctx.services.marketplace.listMyOrders(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.marketplace.listMyOrders(ctx.user.id, input),
   }),
   defineOperation({
     name: 'getMarketplaceOrder',
@@ -139,7 +141,7 @@ export const marketplaceOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ order: orderOutput }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ({ order: await ctx.services.marketplace.getMyOrder(ctx.user.id, input.id) }),
+    handler: async (input, ctx) => ({ order: await ctx.api.marketplace.getMyOrder(ctx.user.id, input.id) }),
   }),
   defineOperation({
     name: 'adminListMarketplaceProducts',
@@ -148,8 +150,7 @@ export const marketplaceOperations = [
     purpose: 'all marketplace products, inactive included',
     input: z.object({ ...pageInput }),
     output: pageOutput(productOutput),
-    handler: async (input, ctx) =>
-      ctx.services.marketplace.listProducts({ includeInactive: true, limit: input.limit, offset: input.offset }),
+    handler: async (input, ctx) => ctx.api.marketplace.listProducts({ includeInactive: true, limit: input.limit, offset: input.offset }),
   }),
   defineOperation({
     name: 'adminCreateProduct',
@@ -164,7 +165,7 @@ export const marketplaceOperations = [
       active: z.boolean().optional(),
     }),
     output: z.object({ product: productOutput }),
-    handler: async (input, ctx) => ({ product: await ctx.services.marketplace.createProduct({ ...input, price: toKobo(input.price) }) }),
+    handler: async (input, ctx) => ({ product: await ctx.api.marketplace.createProduct({ ...input, price: toKobo(input.price) }) }),
   }),
   defineOperation({
     name: 'adminUpdateProduct',
@@ -182,7 +183,7 @@ export const marketplaceOperations = [
     output: z.object({ product: productOutput }),
     errors: ['NOT_FOUND'],
     handler: async ({ id, price, ...rest }, ctx) => ({
-      product: await ctx.services.marketplace.updateProduct(id, { ...rest, price: price === undefined ? undefined : toKobo(price) }),
+      product: await ctx.api.marketplace.updateProduct(id, { ...rest, price: price === undefined ? undefined : toKobo(price) }),
     }),
   }),
   defineOperation({
@@ -192,7 +193,7 @@ export const marketplaceOperations = [
     purpose: 'marketplace orders, optionally by status or user',
     input: z.object({ status: orderStatus.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
     output: pageOutput(adminOrderOutput),
-    handler: async (input, ctx) => ctx.services.marketplace.adminListOrders(input),
+    handler: async (input, ctx) => ctx.api.marketplace.adminListOrders(input),
   }),
   defineOperation({
     name: 'adminUpdateMarketplaceOrder',
@@ -206,6 +207,6 @@ export const marketplaceOperations = [
     }),
     output: z.object({ order: adminOrderOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ order: await ctx.services.marketplace.adminUpdateOrder(ctx.user.id, input) }),
+    handler: async (input, ctx) => ({ order: await ctx.api.marketplace.adminUpdateOrder(ctx.user.id, input) }),
   }),
 ];

@@ -134,7 +134,7 @@ async function fanOut(services: { db: Db; jobs: JobQueue; outbox: Outbox }, noti
   await jobs.enqueueMany(db, channelJobs);
 }
 
-/** Job registrar (moduleJobs): push delivery plus the outbox's mail and SMS jobs. */
+/** Job registrar (the notifications module entry): push delivery plus the outbox's mail and SMS jobs. */
 /** What push delivery and the outbox jobs need. */
 export interface NotificationJobDeps {
   jobs: JobQueue;

@@ -1,8 +1,11 @@
 import { createECDH } from 'node:crypto';
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['notifications', 'push']);
 
 // DESIGN §12: {id, kind, title, body, read, createdAt}; data carries the emitter's references (e.g. a transaction id).
 export const notificationOutput = z
@@ -140,7 +143,7 @@ export const notificationsOperations = [
     purpose: "caller's inbox, newest first, with the unread count",
     input: z.object({ ...pageInput, unreadOnly: queryBool.optional() }),
     output: pageOutput(notificationOutput).extend({ unread: z.number() }),
-    handler: async (input, ctx) => ctx.services.notifications.list(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.notifications.list(ctx.user.id, input),
   }),
   defineOperation({
     name: 'markAllNotificationsRead',
@@ -149,7 +152,7 @@ export const notificationsOperations = [
     purpose: 'mark all as read',
     input: z.object({}),
     output: z.object({ marked: z.number(), unread: z.number() }),
-    handler: async (_input, ctx) => ctx.services.notifications.markAllRead(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.notifications.markAllRead(ctx.user.id),
   }),
   defineOperation({
     name: 'markNotificationRead',
@@ -159,7 +162,7 @@ export const notificationsOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ notification: notificationOutput, unread: z.number() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.notifications.markRead(ctx.user.id, input.id),
+    handler: async (input, ctx) => ctx.api.notifications.markRead(ctx.user.id, input.id),
   }),
   defineOperation({
     name: 'listBroadcasts',
@@ -168,7 +171,7 @@ export const notificationsOperations = [
     purpose: 'list active broadcasts addressed to the caller',
     input: z.object({ ...pageInput }),
     output: pageOutput(broadcastOutput),
-    handler: async (input, ctx) => ctx.services.notifications.listBroadcasts(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.notifications.listBroadcasts(ctx.user.id, input),
   }),
   defineOperation({
     name: 'votePoll',
@@ -178,7 +181,7 @@ export const notificationsOperations = [
     input: z.object({ pollId: uuidInput('pollId'), optionId: uuidInput('optionId') }),
     output: z.object({ poll: pollOutput }),
     errors: ['NOT_FOUND', 'ALREADY_VOTED'],
-    handler: async (input, ctx) => ctx.services.notifications.votePoll(ctx.user.id, input.pollId, input.optionId),
+    handler: async (input, ctx) => ctx.api.notifications.votePoll(ctx.user.id, input.pollId, input.optionId),
   }),
   defineOperation({
     name: 'getPushPublicKey',
@@ -188,7 +191,7 @@ export const notificationsOperations = [
     input: z.object({}),
     output: z.object({ publicKey: z.string() }),
     cacheSeconds: 3600,
-    handler: async (_input, ctx) => ({ publicKey: ctx.services.push.publicKey }),
+    handler: async (_input, ctx) => ({ publicKey: ctx.api.push.publicKey }),
   }),
   defineOperation({
     name: 'savePushSubscription',
@@ -197,7 +200,7 @@ export const notificationsOperations = [
     purpose: 'register a push endpoint',
     input: z.object({ endpoint: endpointInput, p256dh: p256dhInput, auth: authInput }),
     output: z.object({ subscription: z.object({ id: z.string(), endpoint: z.string(), createdAt: z.string() }) }),
-    handler: async (input, ctx) => ctx.services.notifications.savePushSubscription(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.notifications.savePushSubscription(ctx.user.id, input),
   }),
   defineOperation({
     name: 'deletePushSubscription',
@@ -207,7 +210,7 @@ export const notificationsOperations = [
     input: z.object({ endpoint: endpointInput }),
     output: z.object({ deleted: z.boolean() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.notifications.deletePushSubscription(ctx.user.id, input.endpoint),
+    handler: async (input, ctx) => ctx.api.notifications.deletePushSubscription(ctx.user.id, input.endpoint),
   }),
 
   // ---- operators (DESIGN §12: BearerAdmin, names start with admin) ----
@@ -235,7 +238,7 @@ export const notificationsOperations = [
         .optional(),
     }),
     output: z.object({ broadcast: adminBroadcastOutput }),
-    handler: async (input, ctx) => ctx.services.notifications.adminCreateBroadcast(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.notifications.adminCreateBroadcast(ctx.user.id, input),
   }),
   defineOperation({
     name: 'adminEndBroadcast',
@@ -245,7 +248,7 @@ export const notificationsOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ broadcast: adminBroadcastOutput }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.notifications.adminEndBroadcast(input.id),
+    handler: async (input, ctx) => ctx.api.notifications.adminEndBroadcast(input.id),
   }),
   defineOperation({
     name: 'adminListBroadcasts',
@@ -257,7 +260,7 @@ export const notificationsOperations = [
       status: z.enum(['scheduled', 'active', 'ended'], { error: 'status must be scheduled, active or ended' }).optional(),
     }),
     output: pageOutput(adminBroadcastOutput),
-    handler: async (input, ctx) => ctx.services.notifications.adminListBroadcasts(input),
+    handler: async (input, ctx) => ctx.api.notifications.adminListBroadcasts(input),
   }),
   defineOperation({
     name: 'adminGetPollResults',
@@ -275,7 +278,7 @@ export const notificationsOperations = [
       }),
     }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.notifications.adminGetPollResults(input.pollId),
+    handler: async (input, ctx) => ctx.api.notifications.adminGetPollResults(input.pollId),
   }),
   defineOperation({
     name: 'adminListDeadLetters',
@@ -298,7 +301,7 @@ export const notificationsOperations = [
         failedAt: z.string(),
       }),
     ),
-    handler: async (input, ctx) => ctx.services.notifications.adminListDeadLetters(input),
+    handler: async (input, ctx) => ctx.api.notifications.adminListDeadLetters(input),
   }),
   defineOperation({
     name: 'adminRetryDeadLetter',
@@ -308,6 +311,6 @@ export const notificationsOperations = [
     input: z.object({ id: z.string({ error: 'id is required' }).regex(/^\d{1,19}$/, 'id must be a dead letter id') }),
     output: z.object({ requeued: z.boolean() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.notifications.adminRetryDeadLetter(input.id),
+    handler: async (input, ctx) => ctx.api.notifications.adminRetryDeadLetter(input.id),
   }),
 ];

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool } from '../../kernel/inputs.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { emailInput } from '../identity/operations.js';
 import { referenceInput, topupIntentOutput } from '../wallet/operations.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['payments']);
 
 const callbackUrlInput = z
   .string({ error: 'callbackUrl is required' })
@@ -67,7 +70,7 @@ export const paymentsOperations = [
     }),
     output: topupIntentOutput.extend({ authorizationUrl: z.string(), accessCode: z.string() }),
     errors: ['AMOUNT_OUT_OF_RANGE', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ctx.services.payments.startProcessorTopup(ctx.user, input),
+    handler: async (input, ctx) => ctx.api.payments.startProcessorTopup(ctx.user, input),
   }),
   defineOperation({
     name: 'verifyProcessorTopup',
@@ -78,7 +81,7 @@ export const paymentsOperations = [
     input: z.object({ reference: referenceInput }),
     output: topupIntentOutput.extend({ credited: z.boolean() }),
     errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ctx.services.payments.verifyProcessorTopup(ctx.user.id, input.reference),
+    handler: async (input, ctx) => ctx.api.payments.verifyProcessorTopup(ctx.user.id, input.reference),
   }),
   defineOperation({
     name: 'getTopupReceipt',
@@ -102,7 +105,7 @@ export const paymentsOperations = [
       }),
     }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.services.payments.getTopupReceipt(ctx.user.id, input.reference),
+    handler: async (input, ctx) => ctx.api.payments.getTopupReceipt(ctx.user.id, input.reference),
   }),
   defineOperation({
     name: 'listPaymentHistory',
@@ -111,7 +114,7 @@ export const paymentsOperations = [
     purpose: "caller's payment intents and settlements",
     input: z.object({ ...pageInput }),
     output: pageOutput(historyItem),
-    handler: async (input, ctx) => ctx.services.payments.listPaymentHistory(ctx.user.id, input.limit, input.offset),
+    handler: async (input, ctx) => ctx.api.payments.listPaymentHistory(ctx.user.id, input.limit, input.offset),
   }),
   defineOperation({
     name: 'adminSearchPayments',
@@ -128,7 +131,7 @@ export const paymentsOperations = [
       ...pageInput,
     }),
     output: pageOutput(adminItem),
-    handler: async (input, ctx) => ctx.services.payments.adminSearchPayments(input),
+    handler: async (input, ctx) => ctx.api.payments.adminSearchPayments(input),
   }),
   defineOperation({
     name: 'adminRunReconciliation',
@@ -137,7 +140,7 @@ export const paymentsOperations = [
     purpose: 'verify every unsettled top-up with the processor now; settle paid ones, mark failed and abandoned ones',
     input: z.object({}),
     output: z.object({ checked: z.number(), settled: z.number(), failed: z.number(), abandoned: z.number(), errors: z.number() }),
-    handler: async (_input, ctx) => ctx.services.payments.reconcile({ minAgeMs: 0 }),
+    handler: async (_input, ctx) => ctx.api.payments.reconcile({ minAgeMs: 0 }),
   }),
   defineOperation({
     name: 'adminAdjustWallet',
@@ -161,6 +164,6 @@ export const paymentsOperations = [
     }),
     output: z.object({ reference: z.string(), amount: naira, balance: naira }),
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],
-    handler: async (input, ctx) => ctx.services.payments.adminAdjustWallet(ctx.user, input),
+    handler: async (input, ctx) => ctx.api.payments.adminAdjustWallet(ctx.user, input),
   }),
 ];

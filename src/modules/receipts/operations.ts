@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { NEEDLE_RE } from './service.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['receipts']);
 
 const receiptOutput = z
   .object({
@@ -40,7 +43,7 @@ export const receiptOperations = [
     }),
     output: z.object({ needle: z.string(), receipt: receiptOutput, signature: z.string() }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.services.receipts.sign(ctx.user.id, input.reference),
+    handler: async (input, ctx) => ctx.api.receipts.sign(ctx.user.id, input.reference),
   }),
   defineOperation({
     name: 'verifyReceipt',
@@ -57,6 +60,6 @@ export const receiptOperations = [
     }),
     output: z.object({ valid: z.boolean(), receipt: receiptOutput, keyId: z.string() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.receipts.verify(input.needle),
+    handler: async (input, ctx) => ctx.api.receipts.verify(input.needle),
   }),
 ];

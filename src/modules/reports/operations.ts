@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { naira } from '../../kernel/money.js';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { REPORT_CATEGORIES } from './service.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['reports']);
 
 const categoryInput = z.enum(REPORT_CATEGORIES, { error: `category must be one of ${REPORT_CATEGORIES.join(', ')}` });
 const statusInput = z.enum(['open', 'resolved'], { error: 'status must be open or resolved' });
@@ -45,7 +48,7 @@ export const reportOperations = [
     }),
     output: z.object({ report: reportOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ report: await ctx.services.reports.create(ctx.user.id, input) }),
+    handler: async (input, ctx) => ({ report: await ctx.api.reports.create(ctx.user.id, input) }),
   }),
   defineOperation({
     name: 'listMyReports',
@@ -54,7 +57,7 @@ export const reportOperations = [
     purpose: "caller's issue reports, newest first",
     input: z.object({ status: statusInput.optional(), ...pageInput }),
     output: pageOutput(reportOutput),
-    handler: async (input, ctx) => ctx.services.reports.listMine(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.reports.listMine(ctx.user.id, input),
   }),
   defineOperation({
     name: 'adminListTransactionReports',
@@ -63,7 +66,7 @@ export const reportOperations = [
     purpose: 'transaction reports, optionally by status or user',
     input: z.object({ status: statusInput.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
     output: pageOutput(reportOutput.extend({ userId: z.string() })),
-    handler: async (input, ctx) => ctx.services.reports.adminList(input),
+    handler: async (input, ctx) => ctx.api.reports.adminList(input),
   }),
   defineOperation({
     name: 'adminResolveTransactionReport',
@@ -80,7 +83,7 @@ export const reportOperations = [
     }),
     output: z.object({ report: reportOutput.extend({ userId: z.string() }) }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ report: await ctx.services.reports.adminResolve(ctx.user.id, input) }),
+    handler: async (input, ctx) => ({ report: await ctx.api.reports.adminResolve(ctx.user.id, input) }),
   }),
   defineOperation({
     name: 'adminListIssueReports',
@@ -100,6 +103,6 @@ export const reportOperations = [
         createdAt: z.string(),
       }),
     ),
-    handler: async (input, ctx) => ctx.services.reports.adminListIssues(input),
+    handler: async (input, ctx) => ctx.api.reports.adminListIssues(input),
   }),
 ];

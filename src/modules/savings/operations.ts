@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { SAVINGS_MAX_DAYS, SAVINGS_MIN_DAYS } from './service.js';
 import { pinInput } from '../../kernel/inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['savings']);
 
 const lockOutput = z
   .object({
@@ -31,7 +34,7 @@ export const savingsOperations = [
     purpose: 'list savings locks',
     input: z.object({ ...pageInput, status: z.enum(['active', 'matured', 'broken']).optional() }),
     output: pageOutput(lockOutput).extend({ totalLocked: z.number() }),
-    handler: async (input, ctx) => ctx.services.savings.list(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.savings.list(ctx.user.id, input),
   }),
   defineOperation({
     name: 'createSavingsLock',
@@ -51,7 +54,7 @@ export const savingsOperations = [
       pin: pinInput,
     }),
     output: z.object({ lock: lockOutput }),
-    handler: async (input, ctx) => ctx.services.savings.create(ctx.user.id, { amount: input.amount, days: input.days }),
+    handler: async (input, ctx) => ctx.api.savings.create(ctx.user.id, { amount: input.amount, days: input.days }),
   }),
   defineOperation({
     name: 'breakSavingsLock',
@@ -62,6 +65,6 @@ export const savingsOperations = [
     errors: ['NOT_FOUND', 'CONFLICT'],
     input: z.object({ lockId: uuidInput('lockId') }),
     output: z.object({ lock: lockOutput }),
-    handler: async (input, ctx) => ctx.services.savings.breakLock(ctx.user.id, input.lockId),
+    handler: async (input, ctx) => ctx.api.savings.breakLock(ctx.user.id, input.lockId),
   }),
 ];

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { NETWORKS } from '../../kernel/phone.js';
 import { phoneInput } from '../identity/operations.js';
 import { pinInput } from '../../kernel/inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['schedules']);
 
 const frequencyInput = z.enum(['daily', 'weekly', 'monthly'], { error: 'frequency must be daily, weekly or monthly' });
 const networkInput = z
@@ -87,7 +90,7 @@ export const scheduleOperations = [
     purpose: 'list scheduled purchases',
     input: z.object({}),
     output: z.object({ items: z.array(scheduleOutput) }),
-    handler: async (_input, ctx) => ctx.services.schedules.list(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.schedules.list(ctx.user.id),
   }),
   defineOperation({
     name: 'upsertSchedule',
@@ -100,7 +103,7 @@ export const scheduleOperations = [
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'NETWORK_MISMATCH', 'PRICE_CHANGED', 'NOT_FOUND', 'CONFLICT'],
     handler: async (input, ctx) => {
       const { pin: _pin, ...rest } = input;
-      return ctx.services.schedules.upsert(ctx.user.id, rest);
+      return ctx.api.schedules.upsert(ctx.user.id, rest);
     },
   }),
   defineOperation({
@@ -111,7 +114,7 @@ export const scheduleOperations = [
     input: z.object({ id: uuidInput('id'), active: z.boolean({ error: 'active must be true or false' }) }),
     output: z.object({ schedule: scheduleOutput }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ({ schedule: await ctx.services.schedules.toggle(ctx.user.id, input.id, input.active) }),
+    handler: async (input, ctx) => ({ schedule: await ctx.api.schedules.toggle(ctx.user.id, input.id, input.active) }),
   }),
   defineOperation({
     name: 'deleteSchedule',
@@ -121,7 +124,7 @@ export const scheduleOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ deleted: z.boolean() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.schedules.remove(ctx.user.id, input.id),
+    handler: async (input, ctx) => ctx.api.schedules.remove(ctx.user.id, input.id),
   }),
   defineOperation({
     name: 'listScheduleRuns',
@@ -141,6 +144,6 @@ export const scheduleOperations = [
       }),
     ),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.schedules.listRuns(ctx.user.id, input.id, input.limit, input.offset),
+    handler: async (input, ctx) => ctx.api.schedules.listRuns(ctx.user.id, input.id, input.limit, input.offset),
   }),
 ];

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { otpCodeInput, phoneInput, sessionOutput } from '../identity/operations.js';
 import { loginIdentifierInput } from './login.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['security']);
 
 export const loginPinInput = z.string({ error: 'pin is required' }).regex(/^\d{6}$/, 'pin must be 6 digits');
 const deviceIdInput = z
@@ -23,7 +26,7 @@ export const securityOperations = [
     input: z.object({ phone: phoneInput }),
     output: z.object({ sent: z.boolean(), expiresInSeconds: z.number() }),
     errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ctx.services.security.login.sendPhoneOtp(input.phone, { ip: ctx.ip }),
+    handler: async (input, ctx) => ctx.api.security.login.sendPhoneOtp(input.phone, { ip: ctx.ip }),
   }),
   defineOperation({
     name: 'verifyPhoneOtp',
@@ -36,7 +39,7 @@ export const securityOperations = [
     output: z.object({ verified: z.boolean(), attachedToProfile: z.boolean() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'STEP_UP_REQUIRED'],
     handler: async (input, ctx) =>
-      ctx.services.security.login.verifyPhoneOtp(input.phone, input.code, ctx.optionalUser, { ip: ctx.ip, grantToken: ctx.grantToken }),
+      ctx.api.security.login.verifyPhoneOtp(input.phone, input.code, ctx.optionalUser, { ip: ctx.ip, grantToken: ctx.grantToken }),
   }),
   defineOperation({
     name: 'isPhoneVerified',
@@ -45,7 +48,7 @@ export const securityOperations = [
     purpose: "whether caller's phone is verified",
     input: z.object({ phone: phoneInput }),
     output: z.object({ verified: z.boolean() }),
-    handler: async (input, ctx) => ctx.services.security.login.isPhoneVerified(ctx.user.id, input.phone),
+    handler: async (input, ctx) => ctx.api.security.login.isPhoneVerified(ctx.user.id, input.phone),
   }),
   // ---- 4.2 PIN login ----
   defineOperation({
@@ -56,7 +59,7 @@ export const securityOperations = [
     rateLimit: 'auth',
     input: z.object({ identifier: loginIdentifierInput }),
     output: z.object({ identifierType: z.enum(['username', 'email']), pinLoginAvailable: z.boolean() }),
-    handler: async (input, ctx) => ctx.services.security.login.resolveLoginIdentifier(input.identifier),
+    handler: async (input, ctx) => ctx.api.security.login.resolveLoginIdentifier(input.identifier),
   }),
   defineOperation({
     name: 'startPinLogin',
@@ -68,7 +71,7 @@ export const securityOperations = [
     output: z.object({ session: sessionOutput }),
     errors: ['INVALID_CREDENTIALS', 'PIN_LOCKED'],
     handler: async (input, ctx) => ({
-      session: await ctx.services.security.login.startPinLogin(input.identifier, input.pin, { ip: ctx.ip, userAgent: ctx.userAgent }),
+      session: await ctx.api.security.login.startPinLogin(input.identifier, input.pin, { ip: ctx.ip, userAgent: ctx.userAgent }),
     }),
   }),
   defineOperation({
@@ -78,7 +81,7 @@ export const securityOperations = [
     purpose: 'whether a login PIN is enrolled',
     input: z.object({}),
     output: z.object({ enrolled: z.boolean() }),
-    handler: async (_input, ctx) => ctx.services.security.login.loginPinStatus(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.security.login.loginPinStatus(ctx.user.id),
   }),
   defineOperation({
     name: 'setLoginPin',
@@ -88,7 +91,7 @@ export const securityOperations = [
     gates: { reauth: true },
     input: z.object({ pin: loginPinInput }),
     output: z.object({ enrolled: z.boolean() }),
-    handler: async (input, ctx) => ctx.services.security.login.setLoginPin(ctx.user, input.pin),
+    handler: async (input, ctx) => ctx.api.security.login.setLoginPin(ctx.user, input.pin),
   }),
   defineOperation({
     name: 'disableLoginPin',
@@ -98,7 +101,7 @@ export const securityOperations = [
     gates: { reauth: true },
     input: z.object({}),
     output: z.object({ enrolled: z.boolean() }),
-    handler: async (_input, ctx) => ctx.services.security.login.disableLoginPin(ctx.user),
+    handler: async (_input, ctx) => ctx.api.security.login.disableLoginPin(ctx.user),
   }),
   // ---- 4.2 single-device session ----
   defineOperation({
@@ -112,7 +115,7 @@ export const securityOperations = [
     }),
     output: z.object({ supersededOther: z.boolean(), claimExpiresAt: z.string() }),
     errors: ['SESSION_SUPERSEDED'],
-    handler: async (input, ctx) => ctx.services.security.sessions.claim(ctx.user, input.deviceId, input.userAgent ?? ctx.userAgent),
+    handler: async (input, ctx) => ctx.api.security.sessions.claim(ctx.user, input.deviceId, input.userAgent ?? ctx.userAgent),
   }),
   defineOperation({
     name: 'heartbeatSession',
@@ -122,7 +125,7 @@ export const securityOperations = [
     input: z.object({ deviceId: deviceIdInput }),
     output: z.object({ claimed: z.boolean(), lapsed: z.boolean(), claimExpiresAt: z.string().optional() }),
     errors: ['CONFLICT'],
-    handler: async (input, ctx) => ctx.services.security.sessions.heartbeat(ctx.user, input.deviceId),
+    handler: async (input, ctx) => ctx.api.security.sessions.heartbeat(ctx.user, input.deviceId),
   }),
   defineOperation({
     name: 'releaseSession',
@@ -131,7 +134,7 @@ export const securityOperations = [
     purpose: 'release current session',
     input: z.object({}),
     output: z.object({ released: z.boolean() }),
-    handler: async (_input, ctx) => ctx.services.security.sessions.release(ctx.user),
+    handler: async (_input, ctx) => ctx.api.security.sessions.release(ctx.user),
   }),
   defineOperation({
     name: 'notifyLogin',
@@ -148,7 +151,7 @@ export const securityOperations = [
       sessionId: z.string().uuid('sessionId must be a UUID').optional(),
     }),
     output: z.object({ recorded: z.boolean(), alerted: z.boolean() }),
-    handler: async (input, ctx) => ctx.services.security.login.notifyLogin(ctx.user, input, { ip: ctx.ip, userAgent: ctx.userAgent }),
+    handler: async (input, ctx) => ctx.api.security.login.notifyLogin(ctx.user, input, { ip: ctx.ip, userAgent: ctx.userAgent }),
   }),
   // ---- 4.3 two-factor step-up ----
   defineOperation({
@@ -158,7 +161,7 @@ export const securityOperations = [
     purpose: '2FA enrollment / challenge state',
     input: z.object({ grantToken: grantTokenInput.optional() }),
     output: z.object({ enrolled: z.boolean(), confirmed: z.boolean(), grantValid: z.boolean() }),
-    handler: async (input, ctx) => ctx.services.security.twoFactor.state(ctx.user, input.grantToken ?? ctx.grantToken),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.state(ctx.user, input.grantToken ?? ctx.grantToken),
   }),
   defineOperation({
     name: 'beginTotpEnrollment',
@@ -169,7 +172,7 @@ export const securityOperations = [
     input: z.object({}),
     output: z.object({ uri: z.string(), secret: z.string(), qrDataUrl: z.string() }),
     errors: ['CONFLICT'],
-    handler: async (_input, ctx) => ctx.services.security.twoFactor.beginEnrollment(ctx.user),
+    handler: async (_input, ctx) => ctx.api.security.twoFactor.beginEnrollment(ctx.user),
   }),
   defineOperation({
     name: 'confirmTotpEnrollment',
@@ -180,7 +183,7 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ enrolled: z.boolean(), confirmed: z.boolean() }),
     errors: ['OTP_INVALID', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.services.security.twoFactor.confirmEnrollment(ctx.user, input.code),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.confirmEnrollment(ctx.user, input.code),
   }),
   defineOperation({
     name: 'sendStepupEmailCode',
@@ -191,7 +194,7 @@ export const securityOperations = [
     input: z.object({}),
     output: z.object({ sent: z.boolean(), expiresInSeconds: z.number() }),
     errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
-    handler: async (_input, ctx) => ctx.services.security.twoFactor.sendEmailCode(ctx.user, { ip: ctx.ip }),
+    handler: async (_input, ctx) => ctx.api.security.twoFactor.sendEmailCode(ctx.user, { ip: ctx.ip }),
   }),
   defineOperation({
     name: 'verifyStepupChallenge',
@@ -201,7 +204,7 @@ export const securityOperations = [
     input: z.object({ totpCode: z.string({ error: 'totpCode is required' }).regex(/^\d{6}$/, 'totpCode must be 6 digits') }),
     output: z.object({ grantToken: z.string(), expiresAt: z.string() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED'],
-    handler: async (input, ctx) => ctx.services.security.twoFactor.verifyChallenge(ctx.user, input.totpCode, { ip: ctx.ip }),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.verifyChallenge(ctx.user, input.totpCode, { ip: ctx.ip }),
   }),
   defineOperation({
     name: 'disableTotp',
@@ -211,7 +214,7 @@ export const securityOperations = [
     gates: { reauth: true },
     input: z.object({}),
     output: z.object({ enrolled: z.boolean(), confirmed: z.boolean() }),
-    handler: async (_input, ctx) => ctx.services.security.twoFactor.disable(ctx.user),
+    handler: async (_input, ctx) => ctx.api.security.twoFactor.disable(ctx.user),
   }),
   defineOperation({
     name: 'requestTwoFactorReset',
@@ -223,7 +226,7 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ resetAt: z.string() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.services.security.twoFactor.requestReset(ctx.user, input.code, { ip: ctx.ip }),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.requestReset(ctx.user, input.code, { ip: ctx.ip }),
   }),
   defineOperation({
     name: 'cancelTwoFactorReset',
@@ -234,7 +237,7 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ cancelled: z.boolean() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.security.twoFactor.cancelReset(ctx.user, input.code, { ip: ctx.ip }),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.cancelReset(ctx.user, input.code, { ip: ctx.ip }),
   }),
   defineOperation({
     name: 'adminResetTwoFactor',
@@ -247,7 +250,7 @@ export const securityOperations = [
     }),
     output: z.object({ reset: z.boolean() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.security.twoFactor.adminReset(ctx.user, input.userId, input.reason),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.adminReset(ctx.user, input.userId, input.reason),
   }),
   defineOperation({
     name: 'revokeGrant',
@@ -257,6 +260,6 @@ export const securityOperations = [
     input: z.object({ grantToken: grantTokenInput }),
     output: z.object({ revoked: z.boolean() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.security.twoFactor.revokeGrant(ctx.user, input.grantToken),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.revokeGrant(ctx.user, input.grantToken),
   }),
 ];

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { preferencesPatch, preferencesSchema } from './preferences.js';
 import { fourDigitPin } from '../../kernel/inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['settings']);
 
 export const settingsOperations = [
   defineOperation({
@@ -11,7 +14,7 @@ export const settingsOperations = [
     purpose: 'whether a transaction PIN is set',
     input: z.object({}),
     output: z.object({ hasPin: z.boolean() }),
-    handler: async (_input, ctx) => ctx.services.settings.hasTransactionPin(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.settings.hasTransactionPin(ctx.user.id),
   }),
   defineOperation({
     name: 'setTransactionPinFn',
@@ -21,7 +24,7 @@ export const settingsOperations = [
     input: z.object({ pin: fourDigitPin('pin'), currentPin: fourDigitPin('currentPin').optional() }),
     output: z.object({ hasPin: z.boolean() }),
     errors: ['INVALID_PIN', 'PIN_LOCKED', 'STEP_UP_REQUIRED'],
-    handler: async (input, ctx) => ctx.services.settings.setTransactionPin(ctx.user, input.pin, input.currentPin, ctx.grantToken),
+    handler: async (input, ctx) => ctx.api.settings.setTransactionPin(ctx.user, input.pin, input.currentPin, ctx.grantToken),
   }),
   defineOperation({
     name: 'getPreferences',
@@ -30,7 +33,7 @@ export const settingsOperations = [
     purpose: 'user preferences',
     input: z.object({}),
     output: z.object({ preferences: preferencesSchema }),
-    handler: async (_input, ctx) => ctx.services.settings.getPreferences(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.settings.getPreferences(ctx.user.id),
   }),
   defineOperation({
     name: 'updatePreferences',
@@ -41,7 +44,7 @@ export const settingsOperations = [
       message: 'send at least one preference to change',
     }),
     output: z.object({ preferences: preferencesSchema }),
-    handler: async (input, ctx) => ctx.services.settings.updatePreferences(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.settings.updatePreferences(ctx.user.id, input),
   }),
   defineOperation({
     name: 'closeAccount',
@@ -53,6 +56,6 @@ export const settingsOperations = [
     input: z.object({ confirm: z.literal('DELETE', { error: 'confirm must be the literal "DELETE"' }) }),
     output: z.object({ closed: z.boolean() }),
     errors: ['ACCOUNT_HAS_FUNDS', 'LOAN_OUTSTANDING', 'STEP_UP_REQUIRED'],
-    handler: async (_input, ctx) => ctx.services.settings.closeAccount(ctx.user),
+    handler: async (_input, ctx) => ctx.api.settings.closeAccount(ctx.user),
   }),
 ];

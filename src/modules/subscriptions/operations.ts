@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
 import { pinInput } from '../../kernel/inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['subscriptions']);
 
 const statusEnum = z.enum(['pending', 'processing', 'fulfilled', 'failed', 'cancelled'], {
   error: 'status must be pending, processing, fulfilled, failed or cancelled',
@@ -61,7 +64,7 @@ export const subscriptionOperations = [
     purpose: 'streaming and social plans on offer with their prices',
     input: z.object({ category: categoryEnum.optional(), service: serviceInput.optional() }),
     output: z.object({ items: z.array(planOutput) }),
-    handler: async (input, ctx) => ctx.services.subscriptions.listPlans({ includeInactive: false, ...input }),
+    handler: async (input, ctx) => ctx.api.subscriptions.listPlans({ includeInactive: false, ...input }),
   }),
   defineOperation({
     name: 'submitSubscriptionOrder',
@@ -83,7 +86,7 @@ export const subscriptionOperations = [
     output: z.object({ order: orderOutput }),
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'PRICE_CHANGED', 'NOT_FOUND', 'CONFLICT'],
     handler: async (input, ctx) => ({
-      order: await ctx.services.subscriptions.submit(ctx.user, {
+      order: await ctx.api.subscriptions.submit(ctx.user, {
         planId: input.planId,
         account: input.account,
         amount: input.amount === undefined ? undefined : toKobo(input.amount),
@@ -97,7 +100,7 @@ export const subscriptionOperations = [
     purpose: "caller's subscription orders, newest first",
     input: z.object({ status: statusEnum.optional(), ...pageInput }),
     output: pageOutput(orderOutput),
-    handler: async (input, ctx) => ctx.services.subscriptions.listMine(ctx.user.id, input),
+    handler: async (input, ctx) => ctx.api.subscriptions.listMine(ctx.user.id, input),
   }),
   defineOperation({
     name: 'getSubscriptionOrder',
@@ -107,7 +110,7 @@ export const subscriptionOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ order: orderOutput }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ({ order: await ctx.services.subscriptions.getMine(ctx.user.id, input.id) }),
+    handler: async (input, ctx) => ({ order: await ctx.api.subscriptions.getMine(ctx.user.id, input.id) }),
   }),
   defineOperation({
     name: 'adminListSubscriptionPlans',
@@ -116,7 +119,7 @@ export const subscriptionOperations = [
     purpose: 'all subscription plans, inactive included',
     input: z.object({ category: categoryEnum.optional(), service: serviceInput.optional() }),
     output: z.object({ items: z.array(planOutput) }),
-    handler: async (input, ctx) => ctx.services.subscriptions.listPlans({ includeInactive: true, ...input }),
+    handler: async (input, ctx) => ctx.api.subscriptions.listPlans({ includeInactive: true, ...input }),
   }),
   defineOperation({
     name: 'adminCreateSubscriptionPlan',
@@ -125,7 +128,7 @@ export const subscriptionOperations = [
     purpose: 'add a streaming or social plan',
     input: z.object({ service: serviceInput, category: categoryEnum, name: nameInput, price: planPrice, active: z.boolean().optional() }),
     output: z.object({ plan: planOutput }),
-    handler: async (input, ctx) => ({ plan: await ctx.services.subscriptions.createPlan({ ...input, price: toKobo(input.price) }) }),
+    handler: async (input, ctx) => ({ plan: await ctx.api.subscriptions.createPlan({ ...input, price: toKobo(input.price) }) }),
   }),
   defineOperation({
     name: 'adminUpdateSubscriptionPlan',
@@ -136,7 +139,7 @@ export const subscriptionOperations = [
     output: z.object({ plan: planOutput }),
     errors: ['NOT_FOUND'],
     handler: async ({ id, price, ...rest }, ctx) => ({
-      plan: await ctx.services.subscriptions.updatePlan(id, { ...rest, price: price === undefined ? undefined : toKobo(price) }),
+      plan: await ctx.api.subscriptions.updatePlan(id, { ...rest, price: price === undefined ? undefined : toKobo(price) }),
     }),
   }),
   defineOperation({
@@ -146,7 +149,7 @@ export const subscriptionOperations = [
     purpose: 'subscription orders, optionally by status or user',
     input: z.object({ status: statusEnum.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
     output: pageOutput(adminOrderOutput),
-    handler: async (input, ctx) => ctx.services.subscriptions.adminList(input),
+    handler: async (input, ctx) => ctx.api.subscriptions.adminList(input),
   }),
   defineOperation({
     name: 'adminUpdateSubscriptionOrder',
@@ -162,6 +165,6 @@ export const subscriptionOperations = [
     }),
     output: z.object({ order: adminOrderOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ order: await ctx.services.subscriptions.adminUpdate(ctx.user.id, input) }),
+    handler: async (input, ctx) => ({ order: await ctx.api.subscriptions.adminUpdate(ctx.user.id, input) }),
   }),
 ];

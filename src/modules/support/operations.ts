@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['support']);
 
 export const MESSAGE_MAX = 4000;
 const bodyInput = z
@@ -32,7 +35,7 @@ export const supportOperations = [
     purpose: "get or create the caller's open support thread",
     input: z.object({}),
     output: z.object({ thread: threadOutput, created: z.boolean() }),
-    handler: async (_input, ctx) => ctx.services.support.getOrCreateThread(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.support.getOrCreateThread(ctx.user.id),
   }),
   defineOperation({
     name: 'listThreadMessages',
@@ -42,7 +45,7 @@ export const supportOperations = [
     input: z.object({ threadId: uuidInput('threadId'), ...pageInput }),
     output: pageOutput(messageOutput),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.support.listMyThreadMessages(ctx.user.id, input.threadId, input.limit, input.offset),
+    handler: async (input, ctx) => ctx.api.support.listMyThreadMessages(ctx.user.id, input.threadId, input.limit, input.offset),
   }),
   defineOperation({
     name: 'sendSupportMessage',
@@ -52,7 +55,7 @@ export const supportOperations = [
     input: z.object({ threadId: uuidInput('threadId'), body: bodyInput }),
     output: z.object({ message: messageOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ message: await ctx.services.support.send(ctx.user.id, input.threadId, input.body) }),
+    handler: async (input, ctx) => ({ message: await ctx.api.support.send(ctx.user.id, input.threadId, input.body) }),
   }),
   defineOperation({
     name: 'adminListSupportThreads',
@@ -66,7 +69,7 @@ export const supportOperations = [
       ...pageInput,
     }),
     output: pageOutput(threadOutput.extend({ userId: z.string(), userEmail: z.string() })),
-    handler: async (input, ctx) => ctx.services.support.adminListThreads(input),
+    handler: async (input, ctx) => ctx.api.support.adminListThreads(input),
   }),
   defineOperation({
     name: 'adminListThreadMessages',
@@ -76,7 +79,7 @@ export const supportOperations = [
     input: z.object({ threadId: uuidInput('threadId'), ...pageInput }),
     output: pageOutput(messageOutput),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.support.adminThreadMessages(input.threadId, input.limit, input.offset),
+    handler: async (input, ctx) => ctx.api.support.adminThreadMessages(input.threadId, input.limit, input.offset),
   }),
   defineOperation({
     name: 'adminReplySupportThread',
@@ -86,7 +89,7 @@ export const supportOperations = [
     input: z.object({ threadId: uuidInput('threadId'), body: bodyInput }),
     output: z.object({ message: messageOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ message: await ctx.services.support.adminReply(ctx.user.id, input.threadId, input.body) }),
+    handler: async (input, ctx) => ({ message: await ctx.api.support.adminReply(ctx.user.id, input.threadId, input.body) }),
   }),
   defineOperation({
     name: 'adminCloseSupportThread',
@@ -96,6 +99,6 @@ export const supportOperations = [
     input: z.object({ threadId: uuidInput('threadId') }),
     output: z.object({ thread: threadOutput.extend({ userId: z.string() }) }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ thread: await ctx.services.support.adminClose(ctx.user.id, input.threadId) }),
+    handler: async (input, ctx) => ({ thread: await ctx.api.support.adminClose(ctx.user.id, input.threadId) }),
   }),
 ];

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
 import { lower, markupOutput, providerInput, serviceInput, transactionOutput, txOut } from './inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['vtu']);
 
 /** The operators' VTU operations: markups, provider floats and routing, stuck and all transactions. */
 export const vtuAdminOperations = [
@@ -29,7 +32,7 @@ export const vtuAdminOperations = [
         path: ['value'],
       }),
     output: z.object({ markup: markupOutput() }),
-    handler: async (i, ctx) => ({ markup: await ctx.services.vtu.adminSetMarkup(ctx.user.id, i) }),
+    handler: async (i, ctx) => ({ markup: await ctx.api.vtu.adminSetMarkup(ctx.user.id, i) }),
   }),
   defineOperation({
     name: 'adminListMarkups',
@@ -38,7 +41,7 @@ export const vtuAdminOperations = [
     purpose: 'markups per service and provider',
     input: z.object({}),
     output: z.object({ items: z.array(markupOutput()) }),
-    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.adminListMarkups() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.adminListMarkups() }),
   }),
   defineOperation({
     name: 'adminListProviderFloats',
@@ -51,7 +54,7 @@ export const vtuAdminOperations = [
         z.object({ provider: z.string(), services: z.array(z.string()), ledgerFloat: naira, providerBalance: naira.nullable() }),
       ),
     }),
-    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.adminListFloats() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.adminListFloats() }),
   }),
   defineOperation({
     name: 'adminFundProviderFloat',
@@ -61,7 +64,7 @@ export const vtuAdminOperations = [
     input: z.object({ provider: providerInput, amount: nairaAmount({ min: 1000, max: 100_000_000 }) }),
     output: z.object({ provider: z.string(), amount: naira, providerBalance: naira }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ctx.services.vtu.adminFundFloat(ctx.user.id, i.provider, toKobo(i.amount)),
+    handler: async (i, ctx) => ctx.api.vtu.adminFundFloat(ctx.user.id, i.provider, toKobo(i.amount)),
   }),
   defineOperation({
     name: 'adminRequeryVtuTransaction',
@@ -71,7 +74,7 @@ export const vtuAdminOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ transaction: transactionOutput, providerStatus: z.string() }),
     errors: ['NOT_FOUND'],
-    handler: async (i, ctx) => ctx.services.vtu.adminRequery(i.id),
+    handler: async (i, ctx) => ctx.api.vtu.adminRequery(i.id),
   }),
   defineOperation({
     name: 'adminResolveVtuTransaction',
@@ -89,7 +92,7 @@ export const vtuAdminOperations = [
     }),
     output: txOut,
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.adminResolve(ctx.user.id, i.id, i.outcome, i.note) }),
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.adminResolve(ctx.user.id, i.id, i.outcome, i.note) }),
   }),
   defineOperation({
     name: 'adminListStuckVtuTransactions',
@@ -106,6 +109,6 @@ export const vtuAdminOperations = [
         lastCheckedAt: z.string().nullable(),
       }),
     ),
-    handler: async (i, ctx) => ctx.services.vtu.adminListStuck(i.limit, i.offset),
+    handler: async (i, ctx) => ctx.api.vtu.adminListStuck(i.limit, i.offset),
   }),
 ];

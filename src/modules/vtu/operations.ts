@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
@@ -31,6 +31,9 @@ import {
 } from './inputs.js';
 import { assertRecipientNetwork } from './service.js';
 
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['vtu']);
+
 /** Spec 4.5 (suffix BearerVTU, all 21 also at /api/v1) plus listEducationPins and the operator operations. */
 const SUFFIX = 'BearerVTU';
 const CACHE_SECONDS = CATALOGUE_TTL_MS / 1000; // spec rule 7: clients may cache catalogues for 30 minutes
@@ -47,7 +50,7 @@ export const vtuOperations = [
     input: z.object({}),
     output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), minAmount: naira, maxAmount: naira })) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.airtimeNetworks() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.airtimeNetworks() }),
   }),
   defineOperation({
     name: 'listDataNetworks',
@@ -59,7 +62,7 @@ export const vtuOperations = [
     input: z.object({}),
     output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.dataNetworks() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.dataNetworks() }),
   }),
   defineOperation({
     name: 'listDataPlanTypes',
@@ -71,7 +74,7 @@ export const vtuOperations = [
     input: z.object({ network: networkInput }),
     output: z.object({ items: z.array(z.object({ planType: z.string(), network: z.string(), plans: z.number() })) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ({ items: await ctx.services.vtu.dataPlanTypes(i.network) }),
+    handler: async (i, ctx) => ({ items: await ctx.api.vtu.dataPlanTypes(i.network) }),
   }),
   defineOperation({
     name: 'listDataPlans',
@@ -83,7 +86,7 @@ export const vtuOperations = [
     input: z.object({ network: networkInput }),
     output: z.object({ items: z.array(dataPlanOutput()) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ({ items: await ctx.services.vtu.dataPlans(i.network) }),
+    handler: async (i, ctx) => ({ items: await ctx.api.vtu.dataPlans(i.network) }),
   }),
   defineOperation({
     name: 'listDataPlansForCategory',
@@ -98,7 +101,7 @@ export const vtuOperations = [
     }),
     output: z.object({ items: z.array(dataPlanOutput()) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ({ items: await ctx.services.vtu.dataPlans(i.network, i.planType) }),
+    handler: async (i, ctx) => ({ items: await ctx.api.vtu.dataPlans(i.network, i.planType) }),
   }),
   defineOperation({
     name: 'listCableProviders',
@@ -110,7 +113,7 @@ export const vtuOperations = [
     input: z.object({}),
     output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.cableProviders() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.cableProviders() }),
   }),
   defineOperation({
     name: 'listCablePlans',
@@ -122,7 +125,7 @@ export const vtuOperations = [
     input: z.object({ identifier: cableInput }),
     output: z.object({ items: z.array(z.object({ plan_id: z.string(), identifier: z.string(), name: z.string(), price: naira })) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ({ items: await ctx.services.vtu.cablePlans(i.identifier) }),
+    handler: async (i, ctx) => ({ items: await ctx.api.vtu.cablePlans(i.identifier) }),
   }),
   defineOperation({
     name: 'listElectricityPlans',
@@ -134,7 +137,7 @@ export const vtuOperations = [
     input: z.object({}),
     output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), types: z.array(z.string()), minAmount: naira })) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.electricityPlans() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.electricityPlans() }),
   }),
   defineOperation({
     name: 'listBetCompanies',
@@ -146,7 +149,7 @@ export const vtuOperations = [
     input: z.object({}),
     output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.betCompanies() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.betCompanies() }),
   }),
   defineOperation({
     name: 'listEducationPins',
@@ -157,7 +160,7 @@ export const vtuOperations = [
     input: z.object({}),
     output: z.object({ items: z.array(z.object({ plan_id: z.string(), name: z.string(), price: naira, requiresProfileId: z.boolean() })) }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.services.vtu.educationPins() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.educationPins() }),
   }),
 
   // ---------- quote and verification ----------
@@ -169,7 +172,7 @@ export const vtuOperations = [
     purpose: 'retail price after markup',
     input: z.object({ service: serviceInput, provider: providerInput.optional(), wholesale: nairaAmount({ max: 10_000_000 }) }),
     output: z.object({ service: z.string(), provider: z.string(), wholesale: z.number(), markup: z.number(), retail: z.number() }),
-    handler: async (i, ctx) => ctx.services.vtu.quote(i),
+    handler: async (i, ctx) => ctx.api.vtu.quote(i),
   }),
   defineOperation({
     name: 'verifyCableIUC',
@@ -180,7 +183,7 @@ export const vtuOperations = [
     input: z.object({ iuc: iucInput, identifier: cableInput }),
     output: z.object({ customerName: z.string(), iuc: z.string(), identifier: z.string() }),
     errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ctx.services.vtu.verifyCable(i),
+    handler: async (i, ctx) => ctx.api.vtu.verifyCable(i),
   }),
   defineOperation({
     name: 'verifyMeter',
@@ -191,7 +194,7 @@ export const vtuOperations = [
     input: z.object({ meter: meterInput, plan: discoInput, type: meterTypeInput }),
     output: z.object({ customerName: z.string(), address: z.string().nullable(), meter: z.string(), plan: z.string(), type: z.string() }),
     errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ctx.services.vtu.verifyMeter(i),
+    handler: async (i, ctx) => ctx.api.vtu.verifyMeter(i),
   }),
   defineOperation({
     name: 'verifyBetAccount',
@@ -202,7 +205,7 @@ export const vtuOperations = [
     input: z.object({ betting_company: companyInput, customer_id: customerIdInput }),
     output: z.object({ customerName: z.string(), customer_id: z.string(), betting_company: z.string() }),
     errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ctx.services.vtu.verifyBet(i),
+    handler: async (i, ctx) => ctx.api.vtu.verifyBet(i),
   }),
 
   // ---------- purchases (spec 4.5: quote, collect PIN, purchase) ----------
@@ -219,7 +222,7 @@ export const vtuOperations = [
     input: buyAirtimeInput,
     output: txOut,
     errors: ['NETWORK_MISMATCH', ...PURCHASE_ERRORS],
-    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.purchase(ctx.user, 'airtime', withoutPin(i)) }),
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'airtime', withoutPin(i)) }),
   }),
   defineOperation({
     name: 'buyData',
@@ -233,7 +236,7 @@ export const vtuOperations = [
     input: buyDataInput,
     output: txOut,
     errors: ['NETWORK_MISMATCH', 'PRICE_CHANGED', ...PURCHASE_ERRORS],
-    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.purchase(ctx.user, 'data', withoutPin(i)) }),
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'data', withoutPin(i)) }),
   }),
   defineOperation({
     name: 'subscribeCable',
@@ -246,7 +249,7 @@ export const vtuOperations = [
     input: subscribeCableInput,
     output: txOut,
     errors: ['PRICE_CHANGED', ...PURCHASE_ERRORS],
-    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.purchase(ctx.user, 'cable', withoutPin(i)) }),
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'cable', withoutPin(i)) }),
   }),
   defineOperation({
     name: 'buyElectricity',
@@ -259,7 +262,7 @@ export const vtuOperations = [
     input: buyElectricityInput,
     output: txOut,
     errors: PURCHASE_ERRORS,
-    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.purchase(ctx.user, 'electricity', withoutPin(i)) }),
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'electricity', withoutPin(i)) }),
   }),
   defineOperation({
     name: 'fundBet',
@@ -272,7 +275,7 @@ export const vtuOperations = [
     input: fundBetInput,
     output: txOut,
     errors: PURCHASE_ERRORS,
-    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.purchase(ctx.user, 'betting', withoutPin(i)) }),
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'betting', withoutPin(i)) }),
   }),
   defineOperation({
     name: 'buyEducationPin',
@@ -285,7 +288,7 @@ export const vtuOperations = [
     input: buyEducationPinInput,
     output: txOut,
     errors: ['PRICE_CHANGED', ...PURCHASE_ERRORS],
-    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.purchase(ctx.user, 'exam', withoutPin(i)) }),
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'exam', withoutPin(i)) }),
   }),
 
   // ---------- the caller's transactions ----------
@@ -301,7 +304,7 @@ export const vtuOperations = [
       service: serviceInput.optional(),
     }),
     output: pageOutput(transactionOutput),
-    handler: async (i, ctx) => ctx.services.vtu.listMine(ctx.user.id, i),
+    handler: async (i, ctx) => ctx.api.vtu.listMine(ctx.user.id, i),
   }),
   defineOperation({
     name: 'getMyVtuTransaction',
@@ -312,7 +315,7 @@ export const vtuOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: txOut,
     errors: ['NOT_FOUND'],
-    handler: async (i, ctx) => ({ transaction: await ctx.services.vtu.getMine(ctx.user.id, i.id) }),
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.getMine(ctx.user.id, i.id) }),
   }),
 
   ...vtuAdminOperations,

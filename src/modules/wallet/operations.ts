@@ -1,11 +1,15 @@
 import { z } from 'zod';
-import { defineOperation, type OpContext } from '../../http/registry.js';
+import { operationsOf, type OpContext } from '../../http/registry.js';
+import type { Reads } from '../../db/read-ahead.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/operations.js';
 import type { EligibilityRow } from '../kyc/rules.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from '../payments/service.js';
 import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA } from './transfers.js';
 import { pinInput } from '../../kernel/inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['kyc', 'payments', 'wallet', 'walletMoney']);
 
 export const ledgerRowOutput = z
   .object({
@@ -51,8 +55,10 @@ export const referenceInput = z
  * Spec 5.8: transfers and dedicated accounts need Tier 2 with a name matching the profile (the KYC module's check),
  * from the request's read-ahead when the operation declared it.
  */
-export async function assertTier2Eligible(ctx: Pick<OpContext, 'user' | 'services'> & { ahead: { eligibility?: EligibilityRow | null } }) {
-  return ctx.services.kyc.assertTransferEligible(ctx.user.id, undefined, ctx.ahead.eligibility);
+export async function assertTier2Eligible(
+  ctx: Pick<OpContext<Reads, 'kyc'>, 'user' | 'api'> & { ahead: { eligibility?: EligibilityRow | null } },
+) {
+  return ctx.api.kyc.assertTransferEligible(ctx.user.id, undefined, ctx.ahead.eligibility);
 }
 
 export const walletOperations = [
@@ -69,7 +75,7 @@ export const walletOperations = [
       log: z.array(ledgerRowOutput),
       dedicatedAccount: dedicatedAccountOutput.nullable().optional(),
     }),
-    handler: async (_input, ctx) => ctx.services.wallet.state(ctx.user.id),
+    handler: async (_input, ctx) => ctx.api.wallet.state(ctx.user.id),
   }),
   defineOperation({
     name: 'createTopupIntent',
@@ -84,7 +90,7 @@ export const walletOperations = [
     }),
     output: topupIntentOutput,
     errors: ['AMOUNT_OUT_OF_RANGE', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ctx.services.payments.createTopupIntent(ctx.user, input),
+    handler: async (input, ctx) => ctx.api.payments.createTopupIntent(ctx.user, input),
   }),
   defineOperation({
     name: 'getTopupIntent',
@@ -93,7 +99,7 @@ export const walletOperations = [
     purpose: 'poll status of own top-up intent',
     input: z.object({ reference: referenceInput }),
     output: topupIntentOutput,
-    handler: async (input, ctx) => ctx.services.payments.getTopupIntent(ctx.user.id, input.reference),
+    handler: async (input, ctx) => ctx.api.payments.getTopupIntent(ctx.user.id, input.reference),
   }),
   defineOperation({
     name: 'debitWalletFn',
@@ -109,7 +115,7 @@ export const walletOperations = [
     }),
     output: z.object({ reference: z.string(), amount: naira, note: z.string(), balance: naira }),
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED'],
-    handler: async (input, ctx) => ctx.services.walletMoney.debit(ctx.user, input),
+    handler: async (input, ctx) => ctx.api.walletMoney.debit(ctx.user, input),
   }),
   defineOperation({
     name: 'transferWalletFn',
@@ -120,8 +126,8 @@ export const walletOperations = [
     gates: { pin: true, stepUp: true },
     // Eligibility, PIN row and recipient in one statement; the checks below still run in their order.
     readAhead: (input, ctx) => ({
-      eligibility: ctx.services.kyc.eligibilityRead(ctx.user.id),
-      recipient: ctx.services.walletMoney.recipientRead(input.username),
+      eligibility: ctx.api.kyc.eligibilityRead(ctx.user.id),
+      recipient: ctx.api.walletMoney.recipientRead(input.username),
     }),
     precheck: async (_input, ctx) => assertTier2Eligible(ctx),
     input: z.object({
@@ -146,7 +152,7 @@ export const walletOperations = [
       'LIMIT_EXCEEDED',
       'NOT_FOUND',
     ],
-    handler: async (input, ctx) => ctx.services.walletMoney.transfer(ctx.user, input, ctx.ahead.recipient),
+    handler: async (input, ctx) => ctx.api.walletMoney.transfer(ctx.user, input, ctx.ahead.recipient),
   }),
   defineOperation({
     name: 'lookupProfileByUsername',
@@ -162,7 +168,7 @@ export const walletOperations = [
     }),
     output: z.object({ username: z.string(), fullName: z.string().nullable() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.services.walletMoney.lookupProfile(input.username),
+    handler: async (input, ctx) => ctx.api.walletMoney.lookupProfile(input.username),
   }),
   defineOperation({
     name: 'getOrCreateDedicatedAccount',
@@ -174,6 +180,6 @@ export const walletOperations = [
     input: z.object({}),
     output: z.object({ dedicatedAccount: dedicatedAccountOutput.extend({ processor: z.string(), createdAt: z.string() }) }),
     errors: ['KYC_TIER_REQUIRED', 'UPSTREAM_ERROR'],
-    handler: async (_input, ctx) => ({ dedicatedAccount: await ctx.services.payments.getOrCreateDedicatedAccount(ctx.user.id) }),
+    handler: async (_input, ctx) => ({ dedicatedAccount: await ctx.api.payments.getOrCreateDedicatedAccount(ctx.user.id) }),
   }),
 ];

@@ -1,0 +1,12 @@
+import { defineModule } from '../../http/registry.js';
+import { notificationsOperations } from './operations.js';
+import { registerSmsReportRoute } from './sms.js';
+import { registerNotificationJobs } from './delivery.js';
+
+/** The notifications module: what the composition root (modules/index.ts) registers for it. */
+export const notificationsModule = defineModule({
+  name: 'notifications',
+  operations: notificationsOperations,
+  jobs: [registerNotificationJobs],
+  routes: [registerSmsReportRoute],
+});

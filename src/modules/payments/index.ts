@@ -1,0 +1,12 @@
+import { defineModule } from '../../http/registry.js';
+import { paymentsOperations } from './operations.js';
+import { registerPaymentsWebhook } from './public-routes.js';
+import { registerPaymentsJobs } from './jobs.js';
+
+/** The payments module: what the composition root (modules/index.ts) registers for it. */
+export const paymentsModule = defineModule({
+  name: 'payments',
+  operations: paymentsOperations,
+  jobs: [registerPaymentsJobs],
+  routes: [registerPaymentsWebhook],
+});

@@ -1,0 +1,10 @@
+import { defineModule } from '../../http/registry.js';
+import { receiptOperations } from './operations.js';
+import { receiptKeyRoute } from './public-routes.js';
+
+/** The receipts module: what the composition root (modules/index.ts) registers for it. */
+export const receiptsModule = defineModule({
+  name: 'receipts',
+  operations: receiptOperations,
+  routes: [receiptKeyRoute],
+});

@@ -1,0 +1,10 @@
+import { defineModule } from '../../http/registry.js';
+import { reportOperations } from './operations.js';
+import { reportIssueRoute } from './public-routes.js';
+
+/** The reports module: what the composition root (modules/index.ts) registers for it. */
+export const reportsModule = defineModule({
+  name: 'reports',
+  operations: reportOperations,
+  routes: [reportIssueRoute],
+});

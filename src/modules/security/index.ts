@@ -1,0 +1,12 @@
+import { defineModule } from '../../http/registry.js';
+import { securityOperations } from './operations.js';
+import { loginFailedRoute, notMeRoutes } from './public-routes.js';
+import { registerSecurityJobs } from './jobs.js';
+
+/** The security module: what the composition root (modules/index.ts) registers for it. */
+export const securityModule = defineModule({
+  name: 'security',
+  operations: securityOperations,
+  jobs: [registerSecurityJobs],
+  routes: [loginFailedRoute, notMeRoutes],
+});
