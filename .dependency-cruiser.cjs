@@ -33,6 +33,13 @@ module.exports = {
       to: { path: '^src/http/' },
     },
     {
+      name: 'modules-meet-through-their-api',
+      severity: 'error',
+      comment: "A module uses another module only through that module's api.ts (what it offers); the rest is private.",
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/api\\.ts$'] },
+    },
+    {
       name: 'fastify-only-at-the-edge',
       severity: 'error',
       comment: 'Fastify belongs to the transport (http/, route files, the sandbox), never to the kernel, ledger, providers, jobs or db.',

@@ -8,7 +8,7 @@ import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Notifier } from '../notifications/api.js';
 import { asTx, iso, lockedBalance } from './accounts.js';
 import type { GrowthSettings, GrowthSettingsStore } from './settings.js';
 

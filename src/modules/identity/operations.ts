@@ -1,62 +1,12 @@
 import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
-import { normalizePhone } from '../../kernel/phone.js';
 import type { UserRow } from './service.js';
+import { emailInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput } from './inputs.js';
+
+export { emailInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput };
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['db', 'identity', 'security']);
-
-export const emailInput = z
-  .string({ error: 'email is required' })
-  .trim()
-  .toLowerCase()
-  .max(254, 'email is too long')
-  .email('email must be a valid e-mail address');
-
-export const usernameInput = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z0-9_]{3,20}$/, 'username must be 3-20 characters of a-z, 0-9 and _');
-
-export const phoneInput = z
-  .string({ error: 'phone is required' })
-  .max(20, 'phone is too long')
-  .transform((v, ctx) => {
-    const p = normalizePhone(v);
-    if (!p) {
-      ctx.addIssue({ code: 'custom', message: 'phone must be a Nigerian mobile number (0XXXXXXXXXX, 234XXXXXXXXXX or +234XXXXXXXXXX)' });
-      return z.NEVER;
-    }
-    return p;
-  });
-
-export const otpCodeInput = z.string({ error: 'code is required' }).regex(/^\d{6}$/, 'code must be 6 digits');
-
-export const sessionOutput = z
-  .object({
-    accessToken: z.string(),
-    refreshToken: z.string(),
-    tokenType: z.literal('bearer'),
-    expiresIn: z.number(),
-    expiresAt: z.string(),
-    user: z.object({ id: z.string(), email: z.string(), username: z.string().nullable() }),
-  })
-  .meta({ id: 'Session' });
-
-export const profileOutput = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    username: z.string().nullable(),
-    fullName: z.string().nullable(),
-    phone: z.string().nullable(),
-    phoneVerified: z.boolean(),
-    kycTier: z.number(),
-    role: z.enum(['user', 'admin']),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'Profile' });
 
 export const identityOperations = [
   defineOperation({

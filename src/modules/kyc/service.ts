@@ -11,7 +11,7 @@ import type { EventBus } from '../../lib/events.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { normalizePhone } from '../../kernel/phone.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Notifier } from '../notifications/api.js';
 import { BANKS, bankByCode, type IdentityProvider } from '../../providers/identity.js';
 import type { FileStorage } from '../../providers/storage.js';
 import { createKycFiles } from './files.js';

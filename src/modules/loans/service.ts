@@ -7,11 +7,11 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { DAY, HOUR, lagosDate, type Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/notifier.js';
-import { applyBps, asTx, iso, lockedBalance } from '../growth/accounts.js';
-import { bps, type GrowthSettings, type GrowthSettingsStore } from '../growth/settings.js';
+import type { Notifier } from '../notifications/api.js';
+import { applyBps, asTx, iso, lockedBalance } from '../growth/api.js';
+import { bps, type GrowthSettings, type GrowthSettingsStore } from '../growth/api.js';
 import { page } from '../../kernel/paging.js';
-import type { WalletLimits } from '../wallet/limits.js';
+import type { WalletLimits } from '../wallet/api.js';
 
 export type LoanService = ReturnType<typeof createLoanService>;
 

@@ -3,7 +3,7 @@ import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
-import { phoneInput } from '../identity/operations.js';
+import { phoneInput } from '../identity/api.js';
 import { pinInput } from '../../kernel/inputs.js';
 
 /** What this module's handlers use (ctx.api). */

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/client.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { WalletLimits } from '../wallet/limits.js';
+import type { WalletLimits } from '../wallet/api.js';
 
 /**
  * Order money (marketplace and subscription orders): the wallet pays into the system account `orders`, which

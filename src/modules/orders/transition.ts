@@ -4,7 +4,7 @@ import { writeAudit } from '../../db/audit.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { NotificationInput, Notifier } from '../notifications/notifier.js';
+import type { NotificationInput, Notifier } from '../notifications/api.js';
 import { refundOrderMoney, settleOrderMoney } from './money.js';
 
 /**

@@ -8,7 +8,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Notifier } from '../notifications/api.js';
 import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
 
 /** The operators' payments operations: searching intents, settlements and webhook events; wallet adjustments. */

@@ -3,8 +3,8 @@ import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool } from '../../kernel/inputs.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
-import { emailInput } from '../identity/operations.js';
-import { referenceInput, topupIntentOutput } from '../wallet/operations.js';
+import { emailInput } from '../identity/api.js';
+import { referenceInput, topupIntentOutput } from '../wallet/api.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
 
 /** What this module's handlers use (ctx.api). */

@@ -8,8 +8,8 @@ import { faultPoint } from '../../lib/faults.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/notifier.js';
-import type { WalletLimits } from '../wallet/limits.js';
+import type { Notifier } from '../notifications/api.js';
+import type { WalletLimits } from '../wallet/api.js';
 import type { SettleInput } from './model.js';
 
 /**

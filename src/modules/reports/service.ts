@@ -6,8 +6,8 @@ import type { Clock } from '../../kernel/clock.js';
 import { sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import { toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/notifier.js';
-import { findCallerTransaction } from '../receipts/source.js';
+import type { Notifier } from '../notifications/api.js';
+import { findCallerTransaction } from '../receipts/api.js';
 
 export const REPORT_CATEGORIES = [
   'not_delivered',

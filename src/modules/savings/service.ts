@@ -9,9 +9,9 @@ import type { EventBus } from '../../lib/events.js';
 import { uuid } from '../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
-import type { Notifier } from '../notifications/notifier.js';
-import { applyBps, iso } from '../growth/accounts.js';
-import { bps, type GrowthSettingsStore } from '../growth/settings.js';
+import type { Notifier } from '../notifications/api.js';
+import { applyBps, iso } from '../growth/api.js';
+import { bps, type GrowthSettingsStore } from '../growth/api.js';
 
 /** Lock length bounds (DESIGN §10): fixed, because the interest formula and the UI assume them. */
 export const SAVINGS_MIN_DAYS = 7;

@@ -4,7 +4,7 @@ import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { NETWORKS } from '../../kernel/phone.js';
-import { phoneInput } from '../identity/operations.js';
+import { phoneInput } from '../identity/api.js';
 import { pinInput } from '../../kernel/inputs.js';
 
 /** What this module's handlers use (ctx.api). */

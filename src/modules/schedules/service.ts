@@ -7,8 +7,8 @@ import { uuid } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Network } from '../../kernel/phone.js';
-import type { Notifier } from '../notifications/notifier.js';
-import { assertRecipientNetwork, NETWORK_NAMES, type VtuServiceApi } from '../vtu/service.js';
+import type { Notifier } from '../notifications/api.js';
+import { assertRecipientNetwork, NETWORK_NAMES, type VtuServiceApi } from '../vtu/api.js';
 import { nextSlot, type Frequency } from './slots.js';
 
 export const MAX_SCHEDULES_PER_USER = 20;

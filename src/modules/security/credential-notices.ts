@@ -4,7 +4,7 @@ import { AppError } from '../../kernel/errors.js';
 import { DAY, type Clock } from '../../kernel/clock.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Notifier } from '../notifications/api.js';
 import { writeAudit } from '../../db/audit.js';
 
 /**

@@ -8,12 +8,12 @@ import { HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { SmsSender } from '../../providers/messaging.js';
-import type { IdentityService, SessionView, UserRow } from '../identity/service.js';
-import type { OtpService } from '../identity/otp.js';
-import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, type PinService } from '../identity/pins.js';
-import type { AttemptLimit, AttemptLimits } from '../identity/attempt-limits.js';
+import type { IdentityService, SessionView, UserRow } from '../identity/api.js';
+import type { OtpService } from '../identity/api.js';
+import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, type PinService } from '../identity/api.js';
+import type { AttemptLimit, AttemptLimits } from '../identity/api.js';
 import type { CredentialNotices } from './credential-notices.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Notifier } from '../notifications/api.js';
 
 /**
  * Sign-in routes other than the e-mail code (spec 4.2): phone OTP, PIN login, login events and reported

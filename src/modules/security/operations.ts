@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
-import { otpCodeInput, phoneInput, sessionOutput } from '../identity/operations.js';
+import { otpCodeInput, phoneInput, sessionOutput } from '../identity/api.js';
 import { loginIdentifierInput } from './login.js';
 
 /** What this module's handlers use (ctx.api). */

@@ -7,7 +7,7 @@ import { HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
 import { decrypt, encrypt, randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
-import type { OtpService } from '../identity/otp.js';
+import type { OtpService } from '../identity/api.js';
 import type { CredentialNotices } from './credential-notices.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
 import { writeAudit } from '../../db/audit.js';

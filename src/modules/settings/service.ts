@@ -5,8 +5,8 @@ import type { AuthUser } from '../../kernel/actor.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { PinService } from '../identity/pins.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { PinService } from '../identity/api.js';
+import type { Notifier } from '../notifications/api.js';
 import { applyPatch, normalisePreferences, readPreferences, type PreferencesPatch } from './preferences.js';
 import { writeAudit } from '../../db/audit.js';
 

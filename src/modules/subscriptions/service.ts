@@ -5,11 +5,11 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/notifier.js';
-import type { WalletLimits } from '../wallet/limits.js';
-import { holdOrderMoney } from '../orders/money.js';
-import { createOrderStore } from '../orders/store.js';
-import { createOrderTransitions, type OrderKind } from '../orders/transition.js';
+import type { Notifier } from '../notifications/api.js';
+import type { WalletLimits } from '../wallet/api.js';
+import { holdOrderMoney } from '../orders/api.js';
+import { createOrderStore } from '../orders/api.js';
+import { createOrderTransitions, type OrderKind } from '../orders/api.js';
 
 export type SubscriptionStatus = 'pending' | 'processing' | 'fulfilled' | 'failed' | 'cancelled';
 

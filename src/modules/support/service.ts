@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../kernel/errors.js';
 import { page } from '../../kernel/paging.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Notifier } from '../notifications/api.js';
 
 interface ThreadRow {
   id: string;

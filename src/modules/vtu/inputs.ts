@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../kernel/errors.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
-import { phoneInput } from '../identity/operations.js';
+import { phoneInput } from '../identity/api.js';
 import { pinInput } from '../../kernel/inputs.js';
 
 /** The VTU operations' inputs and outputs (spec 4.5), shared by the customer and operator operations. */

@@ -21,8 +21,8 @@ import {
   type VtuService as ServiceName,
   type VtuProvider,
 } from '../../providers/vtu/types.js';
-import type { Notifier } from '../notifications/notifier.js';
-import type { WalletLimits } from '../wallet/limits.js';
+import type { Notifier } from '../notifications/api.js';
+import type { WalletLimits } from '../wallet/api.js';
 import { createCatalogue } from './catalogue.js';
 import { createProviderFloat } from './float.js';
 import { createMarkups } from './markups.js';

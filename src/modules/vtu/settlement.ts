@@ -7,7 +7,7 @@ import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira } from '../../kernel/money.js';
 import type { Outcome, ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Notifier } from '../notifications/api.js';
 import { capital, floatAccount, purchaseEntries, SERVICE_LABEL } from './model.js';
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';

@@ -2,54 +2,17 @@ import { z } from 'zod';
 import { operationsOf, type OpContext } from '../../http/registry.js';
 import type { Reads } from '../../db/read-ahead.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
-import { usernameInput } from '../identity/operations.js';
-import type { EligibilityRow } from '../kyc/rules.js';
-import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from '../payments/service.js';
+import { usernameInput } from '../identity/api.js';
+import type { EligibilityRow } from '../kyc/api.js';
+import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from '../payments/api.js';
 import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA } from './transfers.js';
 import { pinInput } from '../../kernel/inputs.js';
+import { dedicatedAccountOutput, ledgerRowOutput, referenceInput, topupIntentOutput } from './inputs.js';
+
+export { dedicatedAccountOutput, ledgerRowOutput, referenceInput, topupIntentOutput };
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['kyc', 'payments', 'wallet', 'walletMoney']);
-
-export const ledgerRowOutput = z
-  .object({
-    id: z.string(),
-    type: z.string(),
-    amount: naira,
-    balanceAfter: z.number(),
-    reference: z.string(),
-    description: z.string(),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'LedgerRow' });
-
-export const dedicatedAccountOutput = z
-  .object({ accountNumber: z.string(), accountName: z.string(), bankName: z.string() })
-  .meta({ id: 'DedicatedAccount' });
-
-export const topupIntentOutput = z
-  .object({
-    id: z.string(),
-    reference: z.string(),
-    amount: naira,
-    status: z.enum(['pending', 'success', 'failed', 'abandoned']),
-    checkoutUrl: z.string(),
-    processor: z.string(),
-    createdAt: z.string(),
-    amountPaid: z.number().nullable(),
-    channel: z.string().nullable(),
-    paidAt: z.string().nullable(),
-    settledAt: z.string().nullable(),
-    failureReason: z.string().nullable(),
-  })
-  .meta({ id: 'TopupIntent' });
-
-export const referenceInput = z
-  .string({ error: 'reference is required' })
-  .trim()
-  .min(1, 'reference is required')
-  .max(100, 'reference is too long')
-  .regex(/^[A-Za-z0-9_.:=-]+$/, 'reference has characters a reference never has');
 
 /**
  * Spec 5.8: transfers and dedicated accounts need Tier 2 with a name matching the profile (the KYC module's check),

@@ -9,7 +9,7 @@ import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../kernel/ids.js';
 import { faultPoint } from '../../lib/faults.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Notifier } from '../notifications/api.js';
 import type { WalletLimits } from './limits.js';
 
 /**

@@ -1,0 +1,11 @@
+/**
+ * What other modules may use of the identity module. Modules reach one another only through these files
+ * (checked by dependency-cruiser); everything else in the folder is the module's own.
+ */
+export { createAttemptLimits } from './attempt-limits.js';
+export type { AttemptLimit, AttemptLimits } from './attempt-limits.js';
+export { emailInput, otpCodeInput, phoneInput, sessionOutput, usernameInput } from './inputs.js';
+export type { OtpService } from './otp.js';
+export { PIN_LOCK_MS, PIN_MAX_ATTEMPTS } from './pins.js';
+export type { PinService } from './pins.js';
+export type { IdentityService, SessionView, UserRow } from './service.js';

@@ -1,0 +1,5 @@
+/**
+ * What other modules may use of the payments module. Modules reach one another only through these files
+ * (checked by dependency-cruiser); everything else in the folder is the module's own.
+ */
+export { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
