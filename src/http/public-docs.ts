@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { reportIssueBody, REPORT_ISSUE_PATH } from '../modules/reports/public-routes.js';
-import { loginFailedBody, LOGIN_FAILED_PATH, notMeBody } from '../modules/security/public-routes.js';
+import { reportIssueBody, REPORT_ISSUE_PATH } from './routes/report-issue.js';
+import { loginFailedBody, LOGIN_FAILED_PATH, notMeBody } from './routes/security.js';
 import { NOT_ME_PATH } from '../modules/security/credential-notices.js';
-import { WEBHOOK_PATH } from '../modules/payments/public-routes.js';
+import { WEBHOOK_PATH } from './routes/payments-webhook.js';
 import { SMS_REPORTS_PATH } from '../modules/notifications/sms.js';
-import { RECEIPT_KEY_PATH } from '../modules/receipts/public-routes.js';
+import { RECEIPT_KEY_PATH } from './routes/receipt-key.js';
 import { errorResponses } from './openapi-errors.js';
 
 /**

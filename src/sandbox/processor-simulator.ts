@@ -7,7 +7,7 @@ import { AppError, parseInput } from '../kernel/errors.js';
 import { randomToken, safeEqual } from '../lib/crypto.js';
 import { prefixedId } from '../kernel/ids.js';
 import { formatNaira, nairaAmount, toKobo } from '../kernel/money.js';
-import { WEBHOOK_PATH } from '../modules/payments/public-routes.js';
+import { WEBHOOK_PATH } from '../http/routes/payments-webhook.js';
 import { signProcessorPayload } from '../providers/processor.js';
 import type { Services } from '../services.js';
 import { statusOf } from '../http/errors.js';

@@ -1,6 +1,6 @@
 import { defineModule } from '../../http/registry.js';
 import { notificationsOperations } from './operations.js';
-import { registerSmsReportRoute } from './sms.js';
+import { registerSmsReportRoute } from '../../http/routes/sms-reports.js';
 import { registerNotificationJobs } from './delivery.js';
 
 /** The notifications module: what the composition root (modules/index.ts) registers for it. */

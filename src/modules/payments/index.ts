@@ -1,6 +1,6 @@
 import { defineModule } from '../../http/registry.js';
 import { paymentsOperations } from './operations.js';
-import { registerPaymentsWebhook } from './public-routes.js';
+import { registerPaymentsWebhook } from '../../http/routes/payments-webhook.js';
 import { registerPaymentsJobs } from './jobs.js';
 
 /** The payments module: what the composition root (modules/index.ts) registers for it. */

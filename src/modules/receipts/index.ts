@@ -1,6 +1,6 @@
 import { defineModule } from '../../http/registry.js';
 import { receiptOperations } from './operations.js';
-import { receiptKeyRoute } from './public-routes.js';
+import { receiptKeyRoute } from '../../http/routes/receipt-key.js';
 
 /** The receipts module: what the composition root (modules/index.ts) registers for it. */
 export const receiptsModule = defineModule({

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../kernel/errors.js';
 import type { Services } from '../../services.js';
-import { NOT_ME_PATH } from './credential-notices.js';
-import { loginIdentifierInput } from './login.js';
+import { NOT_ME_PATH } from '../../modules/security/credential-notices.js';
+import { loginIdentifierInput } from '../../modules/security/login.js';
 
 export const LOGIN_FAILED_PATH = '/api/public/login-failed';
 
