@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { FAULT_POINTS, type FaultPoint } from './lib/faults.js';
+
+import { type FaultPoint } from './lib/faults.js';
+import { envSchema, VTU_DEFAULT_ROUTING, type Env } from './config-env.js';
+
+export type { Env };
 
 /**
  * Every setting the service reads. Parsed once at start-up (STYLE rule 5); nothing else reads process.env.
@@ -22,159 +26,6 @@ export const SANDBOX_SMS_WEBHOOK_SECRET = 'sandbox-sms-webhook-secret';
  * can approve KYC and run the operator operations without restarting with ADMIN_EMAILS. Never outside the sandbox.
  */
 export const SANDBOX_OPERATOR_EMAIL = 'operator@demo.test';
-
-const bool = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
-  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
-
-const csv = z
-  .string()
-  .default('')
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim().toLowerCase())
-      .filter(Boolean),
-  );
-
-const vtuEnv = {
-  VTU_PROVIDER_A_URL: z.string().url().optional(),
-  VTU_PROVIDER_A_KEY: z.string().optional(),
-  VTU_PROVIDER_B_URL: z.string().url().optional(),
-  VTU_PROVIDER_B_KEY: z.string().optional(),
-  VTU_PROVIDER_C_URL: z.string().url().optional(),
-  VTU_PROVIDER_C_KEY: z.string().optional(),
-  VTU_PROVIDER_C_SECRET: z.string().optional(),
-  VTU_PROVIDER_D_URL: z.string().url().optional(),
-  VTU_PROVIDER_D_KEY: z.string().optional(),
-  VTU_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
-  VTU_ROUTING: z
-    .string()
-    .optional()
-    .refine((s) => {
-      if (!s) return true;
-      try {
-        const v = JSON.parse(s);
-        return Object.values(v).every(
-          (l) => Array.isArray(l) && l.length > 0 && l.every((p) => ['a', 'b', 'c', 'd'].includes(p as string)),
-        );
-      } catch {
-        return false;
-      }
-    }, 'VTU_ROUTING must be JSON like {"data":["a","b"],"airtime":["c"]} with providers a-d'),
-  VTU_RECONCILE_EVERY_MS: z.coerce.number().int().min(1000).optional(),
-  VTU_STUCK_AFTER_MS: z.coerce
-    .number()
-    .int()
-    .min(1000)
-    .default(30 * 60_000),
-  VTU_NOT_FOUND_GRACE_MS: z.coerce.number().int().min(0).default(120_000),
-  VTU_FLOAT_TOPUP: z.coerce.number().int().min(1000).default(500_000),
-  VTU_SANDBOX_HOLD_MS: z.coerce.number().int().min(0).max(120_000).optional(),
-  VTU_SANDBOX_SLOW_MS: z.coerce.number().int().min(0).max(120_000).optional(),
-};
-
-const VTU_DEFAULT_ROUTING: Record<string, ('a' | 'b' | 'c' | 'd')[]> = {
-  data: ['a', 'b'],
-  airtime: ['c'],
-  electricity: ['c'],
-  cable: ['c'],
-  betting: ['d'],
-  exam: ['d'],
-};
-
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().optional(),
-  DATA_DIR: z.string().default('./.data'),
-  DATABASE_URL: z.string().optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
-  DATABASE_PREPARED_STATEMENTS: bool.default(true),
-  REDIS_URL: z.string().optional(),
-  PUBLIC_URL: z.string().url().optional(),
-  SANDBOX: bool.optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ADMIN_EMAILS: csv,
-  AUTH_PRIVATE_KEY: z.string().optional(),
-  RECEIPT_SIGNING_KEY: z.string().optional(),
-  AUTH_ISSUER: z.string().default('vtu-wallet-service'),
-  AUTH_AUDIENCE: z.string().default('vtu-wallet-api'),
-  AUTH_JWKS_URL: z.string().url().optional(),
-  AUTH_EXTERNAL_ISSUER: z.string().optional(),
-  AUTH_EXTERNAL_ADMIN: z.enum(['true', 'false']).default('false'),
-  AUTH_EXTERNAL_AUDIENCE: z.string().optional(),
-  AUTH_EXTERNAL_ALGORITHMS: csv.transform((a) => (a.length ? a.map((x) => x.toUpperCase()) : ['RS256', 'ES256', 'EDDSA'])),
-  PIN_PEPPER: z.string().optional(),
-  DATA_ENCRYPTION_KEY: z.string().optional(),
-  FILE_SIGNING_SECRET: z.string().optional(),
-  PROCESSOR_SECRET_KEY: z.string().optional(),
-  PROCESSOR_BASE_URL: z.string().url().optional(),
-  DEFAULT_PROCESSOR: z.string().default('sandbox'),
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default('VTU Wallet <no-reply@localhost>'),
-  SMS_PROVIDER: z.enum(['termii', 'africastalking']).optional(),
-  SMS_BASE_URL: z.string().url().optional(),
-  SMS_API_KEY: z.string().optional(),
-  SMS_USERNAME: z.string().optional(),
-  SMS_SENDER_ID: z
-    .string()
-    .regex(/^[A-Za-z0-9 ]{3,11}$/, 'SMS_SENDER_ID must be 3-11 letters, digits or spaces (the registered alphanumeric sender ID)')
-    .default('VTUWallet'),
-  SMS_CHANNEL: z.enum(['dnd', 'generic']).default('dnd'),
-  SMS_WEBHOOK_SECRET: z.string().optional(),
-  ...vtuEnv,
-  TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
-  VAPID_PUBLIC_KEY: z.string().optional(),
-  VAPID_PRIVATE_KEY: z.string().optional(),
-  VAPID_SUBJECT: z.string().optional(),
-  PUSH_ALLOWED_HOSTS: z.string().optional(),
-  METRICS_TOKEN: z.string().optional(),
-  WEB_DIR: z.string().default('dist/web'),
-  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-  STORAGE_DIR: z.string().optional(),
-  S3_BUCKET: z.string().optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ENDPOINT: z.string().url().optional(),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: bool.default(false),
-  IDENTITY_BASE_URL: z.string().url().optional(),
-  IDENTITY_API_KEY: z.string().optional(),
-  BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .default(262144),
-  CORS_ORIGINS: csv,
-  TRUST_PROXY: bool.default(false),
-  JOBS_ENABLED: bool.default(true),
-  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-  JOBS_RETENTION_HOURS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 365)
-    .default(72),
-  DATABASE_LISTEN_URL: z.string().url().optional(),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
-  FAULT_POINT: z.enum(FAULT_POINTS).optional(),
-  TIER_LIMITS: z
-    .string()
-    .optional()
-    .refine((s) => {
-      if (!s) return true;
-      try {
-        JSON.parse(s);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'TIER_LIMITS must be JSON like {"1":{"dailyOutflow":50000,"balanceCap":300000}}'),
-});
-
-export type Env = z.input<typeof envSchema>;
 
 export interface Config {
   env: 'development' | 'production' | 'test';

@@ -1,16 +1,30 @@
 import { randomInt } from 'node:crypto';
+
 import { sql, type SQL } from 'drizzle-orm';
+
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
-import { AppError, notFound } from '../../kernel/errors.js';
+
+import { notFound } from '../../kernel/errors.js';
 import { accountCode, type Ledger } from '../../ledger/ledger.js';
-import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
+
+import { lagosDate, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
+
 import { prefixedId } from '../../kernel/ids.js';
+
 import type { Logger } from '../../lib/logger.js';
+
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
+
 import type { Notifier } from '../notifications/api.js';
+
 import { asTx, iso, lockedBalance } from './accounts.js';
+
 import type { GrowthSettings, GrowthSettingsStore } from './settings.js';
+
+import { createCheckins } from './checkins.js';
+
+export { checkinReward } from './checkins.js';
 
 export type GrowthService = ReturnType<typeof createGrowthService>;
 
@@ -26,12 +40,6 @@ function newCode(): string {
 function maskEmail(email: string): string {
   const [local, domain] = email.split('@');
   return `${local.slice(0, 2)}***@${domain ?? ''}`;
-}
-
-/** Check-in reward for the n-th consecutive day: base plus a streak bonus that stops growing at the cap. */
-export function checkinReward(s: GrowthSettings, streakDay: number): bigint {
-  const extraDays = Math.max(0, Math.min(streakDay, s.checkinStreakCap) - 1);
-  return toKobo(s.checkinReward) + toKobo(s.checkinStreakBonus) * BigInt(extraDays);
 }
 
 export function createGrowthService(deps: {
@@ -347,97 +355,6 @@ export function createGrowthService(deps: {
       if (!done) throw notFound('Milestone');
       return { threshold, acknowledgedAt: iso(done.acknowledged_at)! };
     },
-
-    async checkinStatus(userId: string) {
-      const s = await settings.get();
-      const now = clock.now();
-      const today = lagosDate(now);
-      const yesterday = lagosDate(new Date(now.getTime() - DAY));
-      const last = await one<{ day: string; streak: number }>(
-        db,
-        sql`SELECT day::text AS day, streak FROM checkins WHERE user_id = ${userId} ORDER BY day DESC LIMIT 1`,
-      );
-      const streak = last && (last.day === today || last.day === yesterday) ? last.streak : 0;
-      const accrued = (await ledger.userBalances(db, userId)).bonus_locked;
-      const min = toKobo(s.checkinMinWithdrawal);
-      return {
-        today,
-        streak,
-        todayClaimed: last?.day === today,
-        accrued: toNaira(accrued),
-        nextReward: toNaira(checkinReward(s, streak + 1)),
-        minWithdrawal: s.checkinMinWithdrawal,
-        canWithdraw: accrued > 0n && accrued >= min,
-      };
-    },
-
-    /** Once per Lagos calendar day; the (user, day) key decides under races. */
-    async claimCheckin(userId: string) {
-      const s = await settings.get();
-      return db.transaction(async (tx) => {
-        const now = clock.now();
-        const today = lagosDate(now);
-        const yesterday = lagosDate(new Date(now.getTime() - DAY));
-        const last = await one<{ day: string; streak: number }>(
-          tx,
-          sql`SELECT day::text AS day, streak FROM checkins WHERE user_id = ${userId} ORDER BY day DESC LIMIT 1`,
-        );
-        if (last?.day === today) throw new AppError('CONFLICT', "Today's check-in is already claimed; come back tomorrow");
-        const streak = last?.day === yesterday ? last.streak + 1 : 1;
-        const reward = checkinReward(s, streak);
-        const ins = await one(
-          tx,
-          sql`INSERT INTO checkins (user_id, day, streak, reward_kobo, created_at) VALUES (${userId}, ${today}::date, ${streak}, ${reward}, ${now})
-              ON CONFLICT DO NOTHING RETURNING day`,
-        );
-        if (!ins) throw new AppError('CONFLICT', "Today's check-in is already claimed; come back tomorrow");
-        let posted: bigint;
-        if (reward > 0n) {
-          const p = await ledger.post(tx, {
-            reference: `chk_${userId}_${today}`,
-            type: 'checkin_bonus',
-            description: `Daily check-in (day ${streak})`,
-            entries: [
-              { account: { user: userId, kind: 'bonus_locked' }, amount: reward },
-              { account: { system: 'bonus_expense' }, amount: -reward },
-            ],
-          });
-          posted = p.balances[`user:${userId}:bonus_locked`] ?? 0n;
-        } else {
-          posted = await lockedBalance(tx, userId, 'bonus_locked');
-        }
-        return { day: today, streak, reward: toNaira(reward), accrued: toNaira(posted) };
-      });
-    },
-
-    /** Moves the whole accrued check-in bonus to the wallet once it reaches the minimum. */
-    async withdrawCheckin(userId: string) {
-      const s = await settings.get();
-      return db.transaction(async (tx) => {
-        await lockedBalance(tx, userId, 'wallet');
-        const accrued = await lockedBalance(tx, userId, 'bonus_locked');
-        const min = toKobo(s.checkinMinWithdrawal);
-        if (accrued <= 0n || accrued < min) {
-          throw new AppError(
-            'AMOUNT_OUT_OF_RANGE',
-            `You can withdraw once your check-in bonus reaches ${formatNaira(min)}; you have ${formatNaira(accrued)}`,
-          );
-        }
-        const reference = prefixedId('chw');
-        await ledger.post(tx, {
-          reference,
-          type: 'checkin_withdrawal',
-          description: 'Check-in bonus withdrawn to wallet',
-          entries: [
-            { account: { user: userId, kind: 'bonus_locked' }, amount: -accrued },
-            { account: { user: userId, kind: 'wallet' }, amount: accrued },
-          ],
-        });
-        await events.emit(tx, 'wallet.credited', { userId, amount: accrued, source: 'other', reference });
-        // Read after the event: an open loan may have taken part of the credit.
-        const balance = await ledger.balance(tx, { user: userId, kind: 'wallet' });
-        return { amount: toNaira(accrued), reference, balance: toNaira(balance) };
-      });
-    },
+    ...createCheckins({ db, clock, ledger, events, settings }),
   };
 }

@@ -119,3 +119,5 @@ export function createKycFiles(deps: { db: Db; clock: Clock; config: Config; sto
     },
   };
 }
+
+export type KycFiles = ReturnType<typeof createKycFiles>;

@@ -1,13 +1,24 @@
 import { sql, type SQL } from 'drizzle-orm';
+
 import { one, rows, type Db, type Executor } from '../../db/client.js';
+
 import type { Config } from '../../config.js';
+
 import type { Clock } from '../../kernel/clock.js';
+
 import { uuid } from '../../kernel/ids.js';
-import { hostAllowed, NotPublicError, resolvePublic, type Resolver } from '../../lib/public-address.js';
+
+import { type Resolver } from '../../lib/public-address.js';
 import { AppError, notFound } from '../../kernel/errors.js';
+
 import { page } from '../../kernel/paging.js';
-import { PUSH_JOB } from './delivery.js';
-import { OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB } from './outbox.js';
+
+import { createDeadLetters } from './dead-letters.js';
+
+import { createPushSubscriptions } from './push-subscriptions.js';
+
+export { checkPushEndpoint, MAX_PUSH_SUBSCRIPTIONS, SANDBOX_LOOPBACK_NAMES } from './push-subscriptions.js';
+import { inList, iso } from './rows.js';
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;
 
@@ -17,11 +28,6 @@ export interface Audience {
   joinedAfter?: string;
   joinedBefore?: string;
 }
-
-/** Subscriptions kept per user; the oldest goes when a new browser subscribes past the cap. */
-export const MAX_PUSH_SUBSCRIPTIONS = 10;
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 type NotificationRow = {
   id: string;
@@ -64,44 +70,6 @@ function visibleTo(now: Date): SQL {
 function broadcastStatus(b: BroadcastRow, now: Date): 'scheduled' | 'active' | 'ended' {
   if (b.ended_at || (b.ends_at && new Date(b.ends_at) <= now)) return 'ended';
   return new Date(b.starts_at) > now ? 'scheduled' : 'active';
-}
-
-const inList = (ids: string[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
-
-// Push services live on the public internet; a subscription must not turn the job worker into a proxy to
-// private addresses (SSRF). The host is resolved and every address must be public
-// (src/lib/public-address.ts); delivery checks again and connects to the checked address (providers/push.ts).
-// Loopback names over http are allowed only in the sandbox, for local push test servers.
-export const SANDBOX_LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-export async function checkPushEndpoint(
-  endpoint: string,
-  opts: { sandbox: boolean; allowedHosts?: string[]; resolver?: Resolver },
-): Promise<string> {
-  const fail = (message: string) => new AppError('VALIDATION_FAILED', `endpoint: ${message}`, { issues: [{ path: 'endpoint', message }] });
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw fail('must be an absolute URL');
-  }
-  if (url.username || url.password) throw fail('must not carry credentials');
-  const host = url.hostname.toLowerCase();
-  if (opts.sandbox && SANDBOX_LOOPBACK_NAMES.has(host) && (url.protocol === 'http:' || url.protocol === 'https:')) return url.toString();
-  if (url.protocol !== 'https:')
-    throw fail(opts.sandbox ? 'must use https (http is accepted only for localhost in the sandbox)' : 'must use https');
-  if (!hostAllowed(host, opts.allowedHosts ?? [])) throw fail('must be on a push service this operator allows (PUSH_ALLOWED_HOSTS)');
-  try {
-    await resolvePublic(host, opts.resolver);
-  } catch (err) {
-    if (err instanceof NotPublicError) throw fail('must be a public push service address');
-    throw err;
-  }
-  return url.toString();
 }
 
 export function createNotificationsService({ db, clock, config, resolver }: { db: Db; clock: Clock; config: Config; resolver?: Resolver }) {
@@ -338,99 +306,8 @@ export function createNotificationsService({ db, clock, config, resolver }: { db
         poll: { id: view.id, broadcastId: p.broadcast_id, question: view.question, totalVotes: view.totalVotes, options: view.options },
       };
     },
-
-    // ---- web push subscriptions ----
-    async savePushSubscription(userId: string, input: { endpoint: string; p256dh: string; auth: string }) {
-      const endpoint = await checkPushEndpoint(input.endpoint, {
-        sandbox: config.sandbox,
-        allowedHosts: config.pushAllowedHosts,
-        resolver,
-      });
-      const now = clock.now();
-      return db.transaction(async (tx) => {
-        // The same browser signed in to another account: the endpoint now delivers to this one.
-        const r = await one<{ id: string; endpoint: string; created_at: Date }>(
-          tx,
-          sql`INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at)
-              VALUES (${uuid()}, ${userId}, ${endpoint}, ${input.p256dh}, ${input.auth}, ${now})
-              ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth
-              RETURNING id, endpoint, created_at`,
-        );
-        await tx.execute(sql`DELETE FROM push_subscriptions WHERE id IN (
-                               SELECT id FROM push_subscriptions WHERE user_id = ${userId}
-                               ORDER BY created_at DESC, id DESC OFFSET ${MAX_PUSH_SUBSCRIPTIONS})`);
-        return { subscription: { id: r!.id, endpoint: r!.endpoint, createdAt: iso(r!.created_at)! } };
-      });
-    },
-
-    async deletePushSubscription(userId: string, endpoint: string) {
-      let normalized = endpoint;
-      try {
-        normalized = new URL(endpoint).toString();
-      } catch {
-        /* not a URL: cannot match any stored endpoint */
-      }
-      const r = await rows(
-        db,
-        sql`DELETE FROM push_subscriptions WHERE user_id = ${userId} AND endpoint IN (${endpoint}, ${normalized}) RETURNING id`,
-      );
-      if (!r.length) throw notFound('Push subscription');
-      return { deleted: true };
-    },
-
-    // ---- dead letters (operators) ----
-    async adminListDeadLetters(q: { limit: number; offset: number; channel?: 'email' | 'sms' | 'push' }) {
-      const queues =
-        q.channel === 'email'
-          ? [OUTBOX_EMAIL_JOB]
-          : q.channel === 'sms'
-            ? [OUTBOX_SMS_JOB]
-            : q.channel === 'push'
-              ? [PUSH_JOB]
-              : [OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB];
-      const r = await rows<{
-        id: string;
-        queue: string;
-        payload: Record<string, unknown>;
-        attempts: number;
-        last_error: string | null;
-        created_at: Date;
-        updated_at: Date;
-        user_id: string | null;
-      }>(
-        db,
-        sql`SELECT j.id::text AS id, j.queue, j.payload, j.attempts, j.last_error, j.created_at, j.updated_at, s.user_id::text AS user_id
-            FROM jobs j LEFT JOIN push_subscriptions s ON j.queue = ${PUSH_JOB} AND s.id::text = j.payload->>'subscriptionId'
-            WHERE j.status = 'dead' AND j.queue IN (${inList(queues)})
-            ORDER BY j.updated_at DESC, j.id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
-      );
-      const p = page(r, q.limit, q.offset);
-      return {
-        ...p,
-        items: p.items.map((j) => ({
-          id: j.id,
-          channel: j.queue === OUTBOX_EMAIL_JOB ? ('email' as const) : j.queue === OUTBOX_SMS_JOB ? ('sms' as const) : ('push' as const),
-          recipient: j.queue === PUSH_JOB ? (j.user_id ? `user:${j.user_id}` : 'subscription removed') : String(j.payload.to ?? ''),
-          subject: typeof j.payload.subject === 'string' ? j.payload.subject : null,
-          attempts: j.attempts,
-          lastError: j.last_error,
-          createdAt: iso(j.created_at)!,
-          failedAt: iso(j.updated_at)!,
-        })),
-      };
-    },
-
-    /** Puts a dead delivery job back in the queue with a fresh set of attempts. */
-    async adminRetryDeadLetter(id: string) {
-      const r = await one<{ id: string }>(
-        db,
-        sql`UPDATE jobs SET status = 'queued', attempts = 0, run_at = ${clock.now()}, updated_at = ${clock.now()}
-            WHERE id::text = ${id} AND status = 'dead' AND queue IN (${inList([OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB])})
-            RETURNING id::text AS id`,
-      );
-      if (!r) throw notFound('Dead letter');
-      return { requeued: true };
-    },
+    ...createPushSubscriptions({ db, clock, config, resolver }),
+    ...createDeadLetters({ db, clock }),
   };
 }
 

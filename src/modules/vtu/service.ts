@@ -1,17 +1,27 @@
-import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import { writeAudit } from '../../db/audit.js';
+
 import type { Db } from '../../db/client.js';
+
 import { AppError, notFound } from '../../kernel/errors.js';
+
 import type { Ledger } from '../../ledger/ledger.js';
+
 import { MINUTE, type Clock } from '../../kernel/clock.js';
+
 import type { EventBus } from '../../lib/events.js';
+
 import { prefixedId, uuid } from '../../kernel/ids.js';
+
 import { faultPoint } from '../../lib/faults.js';
+
 import type { Logger } from '../../lib/logger.js';
+
 import { toKobo, toNaira } from '../../kernel/money.js';
+
 import { NETWORKS, type Network } from '../../kernel/phone.js';
+
 import type { JobQueue } from '../../jobs/queue.js';
+
 import {
   PROVIDER_IDS,
   ProviderError,
@@ -21,27 +31,35 @@ import {
   type VtuService as ServiceName,
   type VtuProvider,
 } from '../../providers/vtu/types.js';
+
 import type { Notifier } from '../notifications/api.js';
+
 import type { WalletLimits } from '../wallet/api.js';
+
 import { createCatalogue } from './catalogue.js';
+
 import { createProviderFloat } from './float.js';
+
 import { createMarkups } from './markups.js';
+
 import {
   capital,
   NETWORK_NAMES,
   purchaseEntries,
   requestIdFor,
   SERVICE_LABEL,
-  toMarkupOut,
   toTransaction,
   type PurchaseInputs,
   type PurchaseKind,
   type Purchaser,
 } from './model.js';
 import { createPricing } from './pricing.js';
+
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';
-import { createVtuSettlement, type OnSettled } from './settlement.js';
+
+import { createVtuSettlement } from './settlement.js';
+import { createVtuAdmin } from './admin.js';
 
 // Purchases' shapes and helpers live in model.ts; importers keep using this module.
 export * from './model.js';
@@ -358,70 +376,9 @@ export function createVtuService(deps: VtuDeps) {
       return done;
     },
 
-    // ----- operators -----
-    async adminRequery(id: string) {
-      const row = await repo.getTransaction(db, id);
-      if (!row) throw notFound('VTU transaction');
-      if (row.status === 'processing') {
-        await db.execute(
-          sql`UPDATE vtu_transactions SET requery_count = requery_count + 1, last_checked_at = ${clock.now()} WHERE id = ${id}`,
-        );
-        const out = await providers[row.provider as ProviderId].requery(row.request_id);
-        await applyRequery({ ...row, requery_count: row.requery_count + 1 }, out);
-        return { transaction: toTransaction(await mustGet(id)), providerStatus: out.status };
-      }
-      return { transaction: toTransaction(row), providerStatus: row.last_provider_status ?? row.status };
-    },
-    /**
-     * An operator settles a processing purchase after confirming the outcome with the provider out of band
-     * (e.g. a provider that cannot be reached). Same guarded transitions: a failure refunds exactly once.
-     */
-    async adminResolve(actorId: string, id: string, outcome: 'delivered' | 'failed', note: string) {
-      const row = await repo.getTransaction(db, id);
-      if (!row) throw notFound('VTU transaction');
-      if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
-      const record: OnSettled = (tx, done) =>
-        writeAudit(tx, {
-          actorId,
-          action: `vtu.resolve.${outcome}`,
-          subjectType: 'vtu_transaction',
-          subjectId: done.id,
-          details: { note, provider: done.provider },
-          at: clock.now(),
-        });
-      if (outcome === 'delivered')
-        await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);
-      else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);
-      const after = await mustGet(id);
-      if (after.status === 'processing') throw new AppError('CONFLICT', 'The transaction changed while resolving it; look again');
-      return toTransaction(after);
-    },
-    async adminListStuck(limit: number, offset: number) {
-      const list = await repo.listStuck(db, new Date(clock.now().getTime() - cfg.stuckAfterMs), limit, offset);
-      return {
-        items: list.slice(0, limit).map((r) => ({
-          ...toTransaction(r),
-          userId: r.user_id,
-          requestId: r.request_id,
-          requeryCount: r.requery_count,
-          lastProviderStatus: r.last_provider_status,
-          lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at).toISOString() : null,
-        })),
-        limit,
-        offset,
-        hasMore: list.length > limit,
-      };
-    },
+    ...createVtuAdmin({ db, clock, cfg, providers, markups, applyRequery, settleSuccess, settleFailed, mustGet }),
     adminListFloats: float.listFloats,
     adminFundFloat: float.fundFloat,
-    async adminSetMarkup(actorId: string, input: { service: ServiceName; provider?: ProviderId; kind: 'flat' | 'percent'; value: number }) {
-      const value = input.kind === 'flat' ? toKobo(input.value) : BigInt(Math.round(input.value * 100));
-      const m = await markups.set({ service: input.service, provider: input.provider ?? null, kind: input.kind, value, actorId });
-      return toMarkupOut(m);
-    },
-    async adminListMarkups() {
-      return (await markups.list()).map(toMarkupOut);
-    },
   };
 }
 

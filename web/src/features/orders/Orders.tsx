@@ -1,27 +1,22 @@
-import {
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  NumberInput,
-  Paper,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Group, NativeSelect, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
 import { useRef, useState } from 'react';
+
 import { useTranslation } from 'react-i18next';
+
 import { get, newIdempotencyKey, post } from '../../api/client';
-import { AmountInput } from '../../app/AmountInput';
+
 import { formatDateTime, formatNaira } from '../../app/format';
-import { detectNetwork, normalizePhone } from '../buy/network';
+
+import { normalizePhone } from '../buy/network';
 import { PinPad } from '../buy/PinPad';
+
 import { Failure, Section } from '../growth/Rewards';
+
+import { Schedules } from './Schedules';
+
+import { Report, Support } from './Support';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Orders() {
@@ -244,204 +239,6 @@ function Subscriptions() {
           at: o.createdAt,
         }))}
       />
-    </Section>
-  );
-}
-
-function Schedules() {
-  const { t } = useTranslation();
-  const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['schedules'], queryFn: () => get('/_serverFn/listSchedulesBearerSchedules') });
-  const [phone, setPhone] = useState('');
-  const [amount, setAmount] = useState<number | ''>('');
-  const [frequency, setFrequency] = useState<'daily' | 'weekly' | 'monthly'>('monthly');
-  const [time, setTime] = useState('09:00');
-  const [pin, setPin] = useState('');
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['schedules'] });
-  const network = detectNetwork(phone);
-  const save = useMutation({
-    mutationFn: (p: string) =>
-      post(
-        '/_serverFn/upsertScheduleBearerSchedules',
-        {
-          service: 'airtime',
-          network: network!,
-          phone: normalizePhone(phone)!,
-          amount: amount as number,
-          frequency,
-          time,
-          ...(frequency === 'weekly' ? { dayOfWeek: 1 } : frequency === 'monthly' ? { dayOfMonth: 1 } : {}),
-          pin: p,
-        },
-        { idempotencyKey: newIdempotencyKey() },
-      ),
-    onSuccess: () => (refresh(), setPhone(''), setAmount('')),
-    onSettled: () => setPin(''),
-  });
-  const toggle = useMutation({
-    mutationFn: (v: { id: string; active: boolean }) => post('/_serverFn/toggleScheduleBearerSchedules', v),
-    onSuccess: refresh,
-  });
-  const remove = useMutation({ mutationFn: (id: string) => post('/_serverFn/deleteScheduleBearerSchedules', { id }), onSuccess: refresh });
-  return (
-    <Section id="schedules" title={t('orders.schedules')}>
-      <Failure error={list.error ?? save.error ?? toggle.error ?? remove.error} />
-      {(list.data?.items ?? []).map((s) => (
-        <Group key={s.id} justify="space-between" wrap="nowrap">
-          <Text size="sm">
-            {t('orders.scheduleLine', {
-              amount: formatNaira(s.amount),
-              phone: s.phone,
-              frequency: t(`orders.${s.frequency}`),
-              time: s.time,
-            })}
-            {s.nextRunAt ? ` · ${t('orders.next', { date: formatDateTime(s.nextRunAt) })}` : ''}
-          </Text>
-          <Group gap="xs" wrap="nowrap">
-            <Switch
-              aria-label={t('orders.scheduleActive', { phone: s.phone })}
-              checked={s.active}
-              onChange={(e) => toggle.mutate({ id: s.id, active: e.currentTarget.checked })}
-            />
-            <Button
-              size="compact-sm"
-              variant="subtle"
-              color="red"
-              onClick={() => remove.mutate(s.id)}
-              aria-label={t('orders.deleteSchedule', { phone: s.phone })}
-            >
-              {t('orders.delete')}
-            </Button>
-          </Group>
-        </Group>
-      ))}
-      <TextInput label={t('buy.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
-      <AmountInput label={t('buy.amount')} min={50} value={amount} onChange={setAmount} />
-      <Group grow>
-        <NativeSelect
-          label={t('orders.frequency')}
-          value={frequency}
-          onChange={(e) => setFrequency(e.currentTarget.value as typeof frequency)}
-          data={(['daily', 'weekly', 'monthly'] as const).map((f) => ({ value: f, label: t(`orders.${f}`) }))}
-        />
-        <TextInput label={t('orders.time')} type="time" value={time} onChange={(e) => setTime(e.currentTarget.value)} />
-      </Group>
-      {network && typeof amount === 'number' && amount >= 50 && (
-        <PinPad value={pin} onChange={setPin} onConfirm={(p) => save.mutate(p)} busy={save.isPending} />
-      )}
-    </Section>
-  );
-}
-
-function Support() {
-  const { t } = useTranslation();
-  const qc = useQueryClient();
-  const thread = useQuery({
-    queryKey: ['thread'],
-    queryFn: () => post('/_serverFn/getOrCreateThreadBearerSupport', {}).then((r) => r.thread),
-    staleTime: Infinity,
-  });
-  const threadId = thread.data?.id;
-  const messages = useQuery({
-    queryKey: ['thread', threadId, 'messages'],
-    queryFn: () => get('/_serverFn/listThreadMessagesBearerSupport', { threadId: threadId!, limit: 100 }),
-    enabled: Boolean(threadId),
-    refetchInterval: 15_000,
-  });
-  const [body, setBody] = useState('');
-  const send = useMutation({
-    mutationFn: () =>
-      post('/_serverFn/sendSupportMessageBearerSupport', { threadId: threadId!, body }, { idempotencyKey: newIdempotencyKey() }),
-    onSuccess: () => (setBody(''), void qc.invalidateQueries({ queryKey: ['thread', threadId, 'messages'] })),
-  });
-  return (
-    <Section id="support" title={t('orders.support')}>
-      <Failure error={thread.error ?? messages.error ?? send.error} />
-      <Stack gap="xs" role="log" aria-label={t('orders.conversation')} mah={360} style={{ overflowY: 'auto' }}>
-        {(messages.data?.items ?? []).map((m) => (
-          <Paper
-            key={m.id}
-            p="xs"
-            withBorder
-            bg={m.author === 'user' ? 'brand.0' : undefined}
-            ml={m.author === 'user' ? 'xl' : 0}
-            mr={m.author === 'user' ? 0 : 'xl'}
-          >
-            <Text size="xs" c="dimmed">
-              {m.author === 'user' ? t('orders.you') : t('orders.agent')} · {formatDateTime(m.createdAt)}
-            </Text>
-            <Text style={{ whiteSpace: 'pre-wrap' }}>{m.body}</Text>
-          </Paper>
-        ))}
-      </Stack>
-      <Textarea
-        label={t('orders.message')}
-        autosize
-        minRows={2}
-        maxLength={4000}
-        value={body}
-        onChange={(e) => setBody(e.currentTarget.value)}
-      />
-      <Button onClick={() => send.mutate()} loading={send.isPending} disabled={!body.trim() || !threadId}>
-        {t('transfer.send')}
-      </Button>
-    </Section>
-  );
-}
-
-const CATEGORIES = [
-  'not_delivered',
-  'failed_not_refunded',
-  'wrong_amount',
-  'wrong_recipient',
-  'duplicate_charge',
-  'unauthorised',
-  'other',
-] as const;
-
-function Report() {
-  const { t } = useTranslation();
-  const qc = useQueryClient();
-  const mine = useQuery({ queryKey: ['reports'], queryFn: () => get('/_serverFn/listMyReportsBearerReports', { limit: 20 }) });
-  const [reference, setReference] = useState('');
-  const [category, setCategory] = useState<(typeof CATEGORIES)[number]>('not_delivered');
-  const [description, setDescription] = useState('');
-  const create = useMutation({
-    mutationFn: () =>
-      post(
-        '/_serverFn/createTransactionReportBearerReports',
-        { reference: reference.trim(), category, description },
-        { idempotencyKey: newIdempotencyKey() },
-      ),
-    onSuccess: () => (setReference(''), setDescription(''), void qc.invalidateQueries({ queryKey: ['reports'] })),
-  });
-  return (
-    <Section id="report" title={t('orders.report')}>
-      <Failure error={mine.error ?? create.error} />
-      <TextInput label={t('result.reference')} value={reference} onChange={(e) => setReference(e.currentTarget.value)} />
-      <NativeSelect
-        label={t('orders.category')}
-        value={category}
-        onChange={(e) => setCategory(e.currentTarget.value as typeof category)}
-        data={CATEGORIES.map((c) => ({ value: c, label: t(`orders.cat_${c}`) }))}
-      />
-      <Textarea
-        label={t('orders.whatHappened')}
-        autosize
-        minRows={2}
-        maxLength={2000}
-        value={description}
-        onChange={(e) => setDescription(e.currentTarget.value)}
-      />
-      <Button onClick={() => create.mutate()} loading={create.isPending} disabled={!reference.trim() || description.trim().length < 10}>
-        {t('orders.sendReport')}
-      </Button>
-      {(mine.data?.items ?? []).map((r) => (
-        <Text key={r.id} size="sm">
-          {r.reference} · {t(`orders.cat_${r.category}`)} · <Badge color={r.status === 'resolved' ? 'green' : 'blue'}>{r.status}</Badge>
-          {r.resolutionNote ? ` · ${r.resolutionNote}` : ''}
-        </Text>
-      ))}
     </Section>
   );
 }

@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { one, rows, type Db } from '../../db/client.js';
+import type { Clock } from '../../kernel/clock.js';
+
+import { notFound } from '../../kernel/errors.js';
+import { page } from '../../kernel/paging.js';
+
+import { PUSH_JOB } from './delivery.js';
+
+import { OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB } from './outbox.js';
+
+import { inList, iso } from './rows.js';
+
+/** Deliveries that failed every retry, for operators: listed by channel and retried one at a time. */
+export function createDeadLetters({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    // ---- dead letters (operators) ----
+    async adminListDeadLetters(q: { limit: number; offset: number; channel?: 'email' | 'sms' | 'push' }) {
+      const queues =
+        q.channel === 'email'
+          ? [OUTBOX_EMAIL_JOB]
+          : q.channel === 'sms'
+            ? [OUTBOX_SMS_JOB]
+            : q.channel === 'push'
+              ? [PUSH_JOB]
+              : [OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB];
+      const r = await rows<{
+        id: string;
+        queue: string;
+        payload: Record<string, unknown>;
+        attempts: number;
+        last_error: string | null;
+        created_at: Date;
+        updated_at: Date;
+        user_id: string | null;
+      }>(
+        db,
+        sql`SELECT j.id::text AS id, j.queue, j.payload, j.attempts, j.last_error, j.created_at, j.updated_at, s.user_id::text AS user_id
+            FROM jobs j LEFT JOIN push_subscriptions s ON j.queue = ${PUSH_JOB} AND s.id::text = j.payload->>'subscriptionId'
+            WHERE j.status = 'dead' AND j.queue IN (${inList(queues)})
+            ORDER BY j.updated_at DESC, j.id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
+      );
+      const p = page(r, q.limit, q.offset);
+      return {
+        ...p,
+        items: p.items.map((j) => ({
+          id: j.id,
+          channel: j.queue === OUTBOX_EMAIL_JOB ? ('email' as const) : j.queue === OUTBOX_SMS_JOB ? ('sms' as const) : ('push' as const),
+          recipient: j.queue === PUSH_JOB ? (j.user_id ? `user:${j.user_id}` : 'subscription removed') : String(j.payload.to ?? ''),
+          subject: typeof j.payload.subject === 'string' ? j.payload.subject : null,
+          attempts: j.attempts,
+          lastError: j.last_error,
+          createdAt: iso(j.created_at)!,
+          failedAt: iso(j.updated_at)!,
+        })),
+      };
+    },
+
+    /** Puts a dead delivery job back in the queue with a fresh set of attempts. */
+    async adminRetryDeadLetter(id: string) {
+      const r = await one<{ id: string }>(
+        db,
+        sql`UPDATE jobs SET status = 'queued', attempts = 0, run_at = ${clock.now()}, updated_at = ${clock.now()}
+            WHERE id::text = ${id} AND status = 'dead' AND queue IN (${inList([OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB])})
+            RETURNING id::text AS id`,
+      );
+      if (!r) throw notFound('Dead letter');
+      return { requeued: true };
+    },
+  };
+}

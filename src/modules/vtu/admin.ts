@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+
+import type { Config } from '../../config.js';
+
+import { writeAudit } from '../../db/audit.js';
+
+import type { Db } from '../../db/client.js';
+
+import { AppError, notFound } from '../../kernel/errors.js';
+
+import { type Clock } from '../../kernel/clock.js';
+import { toKobo } from '../../kernel/money.js';
+import { type ProviderId, type VtuService as ServiceName, type VtuProvider } from '../../providers/vtu/types.js';
+import { createMarkups } from './markups.js';
+
+import { toMarkupOut, toTransaction } from './model.js';
+import * as repo from './repository.js';
+import type { VtuRow } from './repository.js';
+
+import { type createVtuSettlement, type OnSettled } from './settlement.js';
+
+/**
+ * VTU purchases (spec 1 rules 1-6, section 3; DESIGN §7). The order of a purchase: validation and the network
+ * prefix check (before any debit) -> PIN and Tier 1 (registry gates) -> price check -> ONE database transaction
+ * that debits the wallet and records `processing` -> just-in-time provider float -> provider call with a stable
+ * request id -> success, failed with refund (in the transaction that marks it failed), or still processing.
+ * A timeout or an unclear answer is never a failure: reconciliation requeries the same provider with the same
+ * request id. Refunds and successes are guarded by a conditional UPDATE ... WHERE status = 'processing' and a
+ * unique ledger reference, so each happens at most once whoever gets there first.
+ */
+type Settlement = ReturnType<typeof createVtuSettlement>;
+
+/** What operators do with purchases and prices: requery, resolve by hand, list the stuck ones, set markups. */
+export function createVtuAdmin(deps: {
+  db: Db;
+  clock: Clock;
+  cfg: Config['vtu'];
+  providers: Record<ProviderId, VtuProvider>;
+  markups: ReturnType<typeof createMarkups>;
+  applyRequery: Settlement['applyRequery'];
+  settleSuccess: Settlement['settleSuccess'];
+  settleFailed: Settlement['settleFailed'];
+  mustGet: (id: string) => Promise<VtuRow>;
+}) {
+  const { db, clock, cfg, providers, markups, applyRequery, settleSuccess, settleFailed, mustGet } = deps;
+  return {
+    async adminRequery(id: string) {
+      const row = await repo.getTransaction(db, id);
+      if (!row) throw notFound('VTU transaction');
+      if (row.status === 'processing') {
+        await db.execute(
+          sql`UPDATE vtu_transactions SET requery_count = requery_count + 1, last_checked_at = ${clock.now()} WHERE id = ${id}`,
+        );
+        const out = await providers[row.provider as ProviderId].requery(row.request_id);
+        await applyRequery({ ...row, requery_count: row.requery_count + 1 }, out);
+        return { transaction: toTransaction(await mustGet(id)), providerStatus: out.status };
+      }
+      return { transaction: toTransaction(row), providerStatus: row.last_provider_status ?? row.status };
+    },
+    /**
+     * An operator settles a processing purchase after confirming the outcome with the provider out of band
+     * (e.g. a provider that cannot be reached). Same guarded transitions: a failure refunds exactly once.
+     */
+    async adminResolve(actorId: string, id: string, outcome: 'delivered' | 'failed', note: string) {
+      const row = await repo.getTransaction(db, id);
+      if (!row) throw notFound('VTU transaction');
+      if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
+      const record: OnSettled = (tx, done) =>
+        writeAudit(tx, {
+          actorId,
+          action: `vtu.resolve.${outcome}`,
+          subjectType: 'vtu_transaction',
+          subjectId: done.id,
+          details: { note, provider: done.provider },
+          at: clock.now(),
+        });
+      if (outcome === 'delivered')
+        await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);
+      else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);
+      const after = await mustGet(id);
+      if (after.status === 'processing') throw new AppError('CONFLICT', 'The transaction changed while resolving it; look again');
+      return toTransaction(after);
+    },
+    async adminListStuck(limit: number, offset: number) {
+      const list = await repo.listStuck(db, new Date(clock.now().getTime() - cfg.stuckAfterMs), limit, offset);
+      return {
+        items: list.slice(0, limit).map((r) => ({
+          ...toTransaction(r),
+          userId: r.user_id,
+          requestId: r.request_id,
+          requeryCount: r.requery_count,
+          lastProviderStatus: r.last_provider_status,
+          lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at).toISOString() : null,
+        })),
+        limit,
+        offset,
+        hasMore: list.length > limit,
+      };
+    },
+    async adminSetMarkup(actorId: string, input: { service: ServiceName; provider?: ProviderId; kind: 'flat' | 'percent'; value: number }) {
+      const value = input.kind === 'flat' ? toKobo(input.value) : BigInt(Math.round(input.value * 100));
+      const m = await markups.set({ service: input.service, provider: input.provider ?? null, kind: input.kind, value, actorId });
+      return toMarkupOut(m);
+    },
+    async adminListMarkups() {
+      return (await markups.list()).map(toMarkupOut);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { Badge, Button, NativeSelect, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { get, newIdempotencyKey, post } from '../../api/client';
+
+import { formatDateTime } from '../../app/format';
+import { Failure, Section } from '../growth/Rewards';
+
+/** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
+export function Support() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const thread = useQuery({
+    queryKey: ['thread'],
+    queryFn: () => post('/_serverFn/getOrCreateThreadBearerSupport', {}).then((r) => r.thread),
+    staleTime: Infinity,
+  });
+  const threadId = thread.data?.id;
+  const messages = useQuery({
+    queryKey: ['thread', threadId, 'messages'],
+    queryFn: () => get('/_serverFn/listThreadMessagesBearerSupport', { threadId: threadId!, limit: 100 }),
+    enabled: Boolean(threadId),
+    refetchInterval: 15_000,
+  });
+  const [body, setBody] = useState('');
+  const send = useMutation({
+    mutationFn: () =>
+      post('/_serverFn/sendSupportMessageBearerSupport', { threadId: threadId!, body }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: () => (setBody(''), void qc.invalidateQueries({ queryKey: ['thread', threadId, 'messages'] })),
+  });
+  return (
+    <Section id="support" title={t('orders.support')}>
+      <Failure error={thread.error ?? messages.error ?? send.error} />
+      <Stack gap="xs" role="log" aria-label={t('orders.conversation')} mah={360} style={{ overflowY: 'auto' }}>
+        {(messages.data?.items ?? []).map((m) => (
+          <Paper
+            key={m.id}
+            p="xs"
+            withBorder
+            bg={m.author === 'user' ? 'brand.0' : undefined}
+            ml={m.author === 'user' ? 'xl' : 0}
+            mr={m.author === 'user' ? 0 : 'xl'}
+          >
+            <Text size="xs" c="dimmed">
+              {m.author === 'user' ? t('orders.you') : t('orders.agent')} · {formatDateTime(m.createdAt)}
+            </Text>
+            <Text style={{ whiteSpace: 'pre-wrap' }}>{m.body}</Text>
+          </Paper>
+        ))}
+      </Stack>
+      <Textarea
+        label={t('orders.message')}
+        autosize
+        minRows={2}
+        maxLength={4000}
+        value={body}
+        onChange={(e) => setBody(e.currentTarget.value)}
+      />
+      <Button onClick={() => send.mutate()} loading={send.isPending} disabled={!body.trim() || !threadId}>
+        {t('transfer.send')}
+      </Button>
+    </Section>
+  );
+}
+
+const CATEGORIES = [
+  'not_delivered',
+  'failed_not_refunded',
+  'wrong_amount',
+  'wrong_recipient',
+  'duplicate_charge',
+  'unauthorised',
+  'other',
+] as const;
+
+export function Report() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const mine = useQuery({ queryKey: ['reports'], queryFn: () => get('/_serverFn/listMyReportsBearerReports', { limit: 20 }) });
+  const [reference, setReference] = useState('');
+  const [category, setCategory] = useState<(typeof CATEGORIES)[number]>('not_delivered');
+  const [description, setDescription] = useState('');
+  const create = useMutation({
+    mutationFn: () =>
+      post(
+        '/_serverFn/createTransactionReportBearerReports',
+        { reference: reference.trim(), category, description },
+        { idempotencyKey: newIdempotencyKey() },
+      ),
+    onSuccess: () => (setReference(''), setDescription(''), void qc.invalidateQueries({ queryKey: ['reports'] })),
+  });
+  return (
+    <Section id="report" title={t('orders.report')}>
+      <Failure error={mine.error ?? create.error} />
+      <TextInput label={t('result.reference')} value={reference} onChange={(e) => setReference(e.currentTarget.value)} />
+      <NativeSelect
+        label={t('orders.category')}
+        value={category}
+        onChange={(e) => setCategory(e.currentTarget.value as typeof category)}
+        data={CATEGORIES.map((c) => ({ value: c, label: t(`orders.cat_${c}`) }))}
+      />
+      <Textarea
+        label={t('orders.whatHappened')}
+        autosize
+        minRows={2}
+        maxLength={2000}
+        value={description}
+        onChange={(e) => setDescription(e.currentTarget.value)}
+      />
+      <Button onClick={() => create.mutate()} loading={create.isPending} disabled={!reference.trim() || description.trim().length < 10}>
+        {t('orders.sendReport')}
+      </Button>
+      {(mine.data?.items ?? []).map((r) => (
+        <Text key={r.id} size="sm">
+          {r.reference} · {t(`orders.cat_${r.category}`)} · <Badge color={r.status === 'resolved' ? 'green' : 'blue'}>{r.status}</Badge>
+          {r.resolutionNote ? ` · ${r.resolutionNote}` : ''}
+        </Text>
+      ))}
+    </Section>
+  );
+}
