@@ -16,7 +16,6 @@ import { createWalletLimits, parseTierLimits, type WalletLimits } from './module
 import { createNotifier, type Notifier } from './modules/notifications/notifier.js';
 import { EventBus } from './lib/events.js';
 import { createOutbox, type Outbox } from './modules/notifications/outbox.js';
-import { registerNotifications } from './modules/notifications/delivery.js';
 import { createNotificationsService, SANDBOX_LOOPBACK_NAMES, type NotificationsService } from './modules/notifications/service.js';
 import { systemResolver, type Resolver } from './lib/public-address.js';
 import { createPushSender, loadVapidKeys, type PushSender } from './providers/push.js';
@@ -29,7 +28,6 @@ import { createReportsService, type ReportsService } from './modules/reports/ser
 import { createReceiptService, type ReceiptService } from './modules/receipts/service.js';
 import { loadReceiptKey } from './modules/receipts/keys.js';
 import { createScheduleService, type ScheduleService } from './modules/schedules/service.js';
-import { registerAccountClosedScrub } from './modules/marketplace/account-closed.js';
 import { createKycService, type KycService } from './modules/kyc/service.js';
 import { createHttpIdentityProvider } from './providers/identity.js';
 import { createStorage } from './providers/storage.js';
@@ -176,7 +174,6 @@ export async function createServices(
       },
     });
   const notifications = createNotificationsService({ db, clock, config, resolver });
-  registerNotifications({ events });
   const security = createSecurityService({
     db,
     clock,
@@ -212,7 +209,6 @@ export async function createServices(
   const receipts = createReceiptService({ db, clock, key: loadReceiptKey(config), issuer: config.publicUrl });
   // Scheduled runs buy through the VTU purchase path (created below), reached lazily.
   const schedules = createScheduleService({ db, clock, log, notifier, jobs, vtu: () => vtu });
-  registerAccountClosedScrub(events, clock);
   // Simulators are wired in by configuration only (STYLE rule 12).
   const identityLookups = config.sandbox ? createSimulatedIdentityProvider({ db, clock }) : createHttpIdentityProvider(config.identity);
   const kyc = createKycService({
@@ -245,7 +241,6 @@ export async function createServices(
     config.processor.default,
   );
   const payments = createPaymentsService({ db, clock, config, ledger, jobs, events, notifier, walletLimits, processors, log });
-  payments.subscribe();
   const walletMoney = createWalletMoney({ db, clock, ledger, walletLimits, events, notifier });
   const vtuProviders = createVtuProviders(config.vtu.providers, config.vtu.timeoutMs, new VtuTransport(upstream.send));
   const vtu = createVtuService({ config, db, clock, log, ledger, walletLimits, notifier, events, jobs, providers: vtuProviders });

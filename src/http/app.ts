@@ -18,7 +18,7 @@ import { systemClock, type Clock } from '../kernel/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { ulid } from '../kernel/ids.js';
 import { createServices, type ServiceOverrides, type Services } from '../services.js';
-import { allOperations } from '../modules/index.js';
+import { allModules, allOperations } from '../modules/index.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { errorBody, rateLimitKey, registerOperation } from './operation-route.js';
 import { securityHeaders } from './security-headers.js';
@@ -72,6 +72,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }));
   if (!opts.skipMigrations) await migrate(database);
   const services = await createServices({ config, database, clock, log }, opts.overrides);
+  // Each module's event subscriptions, as its entry file lists them.
+  for (const m of allModules) for (const subscribe of m.subscribers ?? []) subscribe(services);
 
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,

@@ -102,18 +102,22 @@ export function operationsOf<N extends ServiceName>(needs: readonly N[]) {
 
 /** Registers a module's jobs and schedules on the queue. */
 export type JobRegistrar = (services: Services) => void;
+/** Subscribes a module to domain events (the event bus is the container's). */
+export type SubscriberRegistrar = (services: Services) => void;
 /** Registers a module's plain HTTP routes (public endpoints, signed file URLs) on the app. */
 export type RouteRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
 
 /**
  * A module: its name, its operations (each carrying the services it needs), and what the composition root registers
- * for it besides: job registrars and plain routes. The module's entry file (`modules/<area>/index.ts`) exports it.
+ * for it besides: job registrars, plain routes and event subscribers. The module's entry file (`modules/<area>/index.ts`) exports it.
  */
 export interface ModuleDef {
   name: string;
   operations: AnyOperation[];
   jobs?: JobRegistrar[];
   routes?: RouteRegistrar[];
+  /** Its subscriptions to other modules' events, made once the services exist. */
+  subscribers?: SubscriberRegistrar[];
 }
 
 export const defineModule = (m: ModuleDef): ModuleDef => m;

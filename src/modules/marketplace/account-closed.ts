@@ -10,7 +10,7 @@ import type { EventBus } from '../../lib/events.js';
  */
 export const REMOVED = '[removed: account closed]';
 
-export function registerAccountClosedScrub(events: EventBus, clock: Clock) {
+export function registerAccountClosedScrub({ events, clock }: { events: EventBus; clock: Clock }) {
   events.on('account.closed', async (exec, { userId }) => {
     const now = clock.now();
     await exec.execute(sql`DELETE FROM schedules WHERE user_id = ${userId}`);

@@ -1,7 +1,7 @@
 import { defineModule } from '../../http/registry.js';
 import { notificationsOperations } from './operations.js';
 import { registerSmsReportRoute } from '../../http/routes/sms-reports.js';
-import { registerNotificationJobs } from './delivery.js';
+import { registerNotificationJobs, registerNotifications } from './delivery.js';
 
 /** The notifications module: what the composition root (modules/index.ts) registers for it. */
 export const notificationsModule = defineModule({
@@ -9,4 +9,5 @@ export const notificationsModule = defineModule({
   operations: notificationsOperations,
   jobs: [registerNotificationJobs],
   routes: [registerSmsReportRoute],
+  subscribers: [registerNotifications],
 });

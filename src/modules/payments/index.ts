@@ -7,6 +7,8 @@ import { registerPaymentsJobs } from './jobs.js';
 export const paymentsModule = defineModule({
   name: 'payments',
   operations: paymentsOperations,
+  // Tier 2 approval opens a dedicated account.
+  subscribers: [(services) => services.payments.subscribe()],
   jobs: [registerPaymentsJobs],
   routes: [registerPaymentsWebhook],
 });
