@@ -23,7 +23,7 @@ module.exports = {
       severity: 'error',
       comment: 'The kernel, lib, ledger and providers know nothing of modules, transport, jobs, sandbox or the container.',
       from: { path: '^src/(kernel|lib|ledger|providers)/' },
-      to: { path: '^src/(modules|http|jobs|sandbox)/|^src/services\\.ts$' },
+      to: { path: '^src/(modules|http|jobs|sandbox)/|^src/(services|container)\\.ts$' },
     },
     {
       name: 'domain-code-knows-no-http',

@@ -16,4 +16,6 @@ export * from '../modules/reports/schema.js';
 export * from '../modules/receipts/schema.js';
 export * from '../modules/schedules/schema.js';
 export * from '../modules/growth/schema.js';
+export * from '../modules/savings/schema.js';
+export * from '../modules/loans/schema.js';
 export * from '../modules/vtu/schema.js';

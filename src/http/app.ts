@@ -1,3 +1,4 @@
+import { moduleScope } from './registry.js';
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
@@ -17,7 +18,8 @@ import { migrate, pendingMigrations } from '../db/migrate.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { ulid } from '../kernel/ids.js';
-import { createServices, type ServiceOverrides, type Services } from '../services.js';
+import { createServices, type ServiceOverrides } from '../services.js';
+import type { Services } from '../container.js';
 import { allModules, allOperations } from '../modules/index.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { errorBody, rateLimitKey, registerOperation } from './operation-route.js';
@@ -73,7 +75,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (!opts.skipMigrations) await migrate(database);
   const services = await createServices({ config, database, clock, log }, opts.overrides);
   // Each module's event subscriptions, as its entry file lists them.
-  for (const m of allModules) for (const subscribe of m.subscribers ?? []) subscribe(services);
+  for (const m of allModules) for (const subscribe of m.subscribers ?? []) subscribe(moduleScope(m, services));
 
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { one, type Db } from '../db/client.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256 } from '../lib/crypto.js';
-import type { Services } from '../services.js';
+import type { Services } from '../container.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation, type OpContext, type RateClass } from './registry.js';

@@ -1,5 +1,6 @@
+import { moduleScope } from './registry.js';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.js';
+import type { Services } from '../container.js';
 import { allModules } from '../modules/index.js';
 
 /**
@@ -8,5 +9,5 @@ import { allModules } from '../modules/index.js';
  * spec 4.11 endpoints are also named in public-endpoints.ts for spec:coverage.
  */
 export async function registerPublicRoutes(app: FastifyInstance, services: Services) {
-  for (const m of allModules) for (const r of m.routes ?? []) await r(app, services);
+  for (const m of allModules) for (const r of m.routes ?? []) await r(app, moduleScope(m, services));
 }

@@ -1,7 +1,8 @@
+import { moduleScope } from '../http/registry.js';
 import { sql } from 'drizzle-orm';
 import { rows } from '../db/client.js';
 import { z } from 'zod';
-import type { Services } from '../services.js';
+import type { Services } from '../container.js';
 import { HOUR } from '../kernel/clock.js';
 import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
 import { allModules } from '../modules/index.js';
@@ -39,5 +40,5 @@ export function registerJobs(services: Services) {
     },
   });
   jobs.schedule({ job: 'jobs.cleanup', everyMs: HOUR });
-  for (const m of allModules) for (const r of m.jobs ?? []) r(services);
+  for (const m of allModules) for (const r of m.jobs ?? []) r(moduleScope(m, services));
 }

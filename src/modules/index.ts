@@ -1,4 +1,4 @@
-import type { AnyOperation, ModuleDef } from '../http/registry.js';
+import type { AnyModule, AnyOperation } from '../http/registry.js';
 import { kycModule } from './kyc/index.js';
 import { identityModule } from './identity/index.js';
 import { walletModule } from './wallet/index.js';
@@ -21,7 +21,7 @@ import { vtuModule } from './vtu/index.js';
  * Every module of the service, by its entry file. A new module adds one line here; a new operation, job or route
  * of a module touches that module alone. The composition root (services.ts, http/app.ts) registers what is listed.
  */
-export const allModules: ModuleDef[] = [
+export const allModules: AnyModule[] = [
   kycModule,
   identityModule,
   walletModule,

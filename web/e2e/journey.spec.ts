@@ -170,9 +170,17 @@ test('a customer signs up, verifies, funds, buys, transfers and reads offline', 
   // The home screen may show a cached balance first: a reload (online) starts with no cache, so the wallet answer
   // it fetches is the truth.
   await nav(page, 'Home');
-  const freshWallet = page.waitForResponse((r) => r.url().includes('/_serverFn/getWalletStateBearerWallet') && r.ok());
+  // The body is read inside the predicate: an answer to the Home screen's own fetch can land just before the reload
+  // navigates away, after which its body is gone (the server's balance either way).
+  let body: { balance?: number; data?: { balance?: number } } | undefined;
+  const freshWallet = page.waitForResponse(async (r) => {
+    if (!r.url().includes('/_serverFn/getWalletStateBearerWallet') || !r.ok()) return false;
+    body = await r.json().catch(() => undefined);
+    return body !== undefined;
+  });
   await page.reload();
-  const body = await (await freshWallet).json();
+  await freshWallet;
+  if (!body) throw new Error('no wallet answer after the reload');
   const naira = (n: number) => `₦${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const balance = naira((body.balance ?? body.data?.balance) as number);
   await expect(page.getByTestId('balance')).toHaveText(balance);

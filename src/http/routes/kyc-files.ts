@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../kernel/errors.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 import { statusOf } from '../../http/errors.js';
 
 /**
  * GET /files/kyc/<path>?expires=&sig= serves a private KYC upload behind a signed URL (DESIGN §9). Not a spec 4.11
  * endpoint, so it is not listed in public-endpoints.ts. Every answer, errors included, is uncacheable.
  */
-export function registerKycFileRoute(app: FastifyInstance, services: Services) {
+export function registerKycFileRoute(app: FastifyInstance, services: Pick<Services, 'kyc'>) {
   const secure = (reply: FastifyReply) =>
     reply
       .header('cache-control', 'private, no-store')

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../../lib/json-depth.js';
 import { AppError } from '../../kernel/errors.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 
 /**
  * POST /api/public/payments/webhook/processor (spec 4.11, 5.7, 6). Its own encapsulated plugin: the body is
@@ -12,7 +12,7 @@ import type { Services } from '../../services.js';
 export const WEBHOOK_PATH = '/api/public/payments/webhook/processor';
 export const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
-export async function registerPaymentsWebhook(app: FastifyInstance, services: Services) {
+export async function registerPaymentsWebhook(app: FastifyInstance, services: Pick<Services, 'processors' | 'payments'>) {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));

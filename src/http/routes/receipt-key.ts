@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 
 export const RECEIPT_KEY_PATH = '/.well-known/receipt-key';
 
 /** The receipt verification key, so anyone can check a receipt's signature without calling us again. */
-export async function receiptKeyRoute(app: FastifyInstance, services: Services) {
+export async function receiptKeyRoute(app: FastifyInstance, services: Pick<Services, 'receipts'>) {
   app.get(RECEIPT_KEY_PATH, { config: { operation: 'receiptKey' } }, async (_req, reply) => {
     const k = services.receipts.key;
     reply.header('cache-control', 'public, max-age=3600');

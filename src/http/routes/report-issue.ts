@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../kernel/errors.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 
 export const REPORT_ISSUE_PATH = '/api/public/report-issue';
 /** Large enough for a minified stack trace, small enough that the endpoint cannot be used to store junk. */
@@ -31,7 +31,7 @@ export const reportIssueBody = z
   .strict();
 
 /** spec 4.11: a client's fallback error screen reports what broke; no token, size- and rate-limited. */
-export async function reportIssueRoute(app: FastifyInstance, services: Services) {
+export async function reportIssueRoute(app: FastifyInstance, services: Pick<Services, 'reports'>) {
   app.post(REPORT_ISSUE_PATH, {
     bodyLimit: REPORT_ISSUE_BODY_LIMIT,
     config: { operation: 'reportIssue', rateLimit: { max: 10, timeWindow: 60_000 } },

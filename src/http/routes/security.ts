@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../kernel/errors.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 import { NOT_ME_PATH } from '../../modules/security/credential-notices.js';
 import { loginIdentifierInput } from '../../modules/security/login.js';
 
@@ -21,7 +21,7 @@ export const loginFailedBody = z
   .strict();
 
 /** spec 4.11: records a failed sign-in reported by a client; no token, strict rate limit, answers the same for any identifier. */
-export async function loginFailedRoute(app: FastifyInstance, services: Services) {
+export async function loginFailedRoute(app: FastifyInstance, services: Pick<Services, 'security'>) {
   app.post(LOGIN_FAILED_PATH, {
     bodyLimit: 2048,
     config: { operation: 'loginFailed', rateLimit: { max: 10, timeWindow: 60_000 } },
@@ -47,7 +47,7 @@ export const notMeBody = z.object({ token: z.string({ error: 'token is required'
  * The "this wasn't me" link of credential-change notices (credential-notices.ts). The e-mailed link opens a page
  * (GET changes nothing: mail scanners fetch links) whose button posts the token; API clients may POST JSON.
  */
-export async function notMeRoutes(app: FastifyInstance, services: Services) {
+export async function notMeRoutes(app: FastifyInstance, services: Pick<Services, 'security'>) {
   app.get(NOT_ME_PATH, {
     config: { operation: 'notMePage', rateLimit: { max: 20, timeWindow: 60_000 } },
     handler: async (req, reply) => {

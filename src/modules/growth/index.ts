@@ -1,10 +1,25 @@
 import { defineModule } from '../../http/registry.js';
+import { createGrowthArea, subscribeGrowth } from './register.js';
+import { GROWTH_SETTINGS_CHANNEL } from './settings.js';
 import { growthOperations } from './operations.js';
 import { registerGrowthJobs } from './jobs.js';
 
-/** The growth module: what the composition root (modules/index.ts) registers for it. */
+/** The growth module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const growthModule = defineModule({
   name: 'growth',
+  // Savings locks and loans share growth's operator settings: the growth area builds all four.
+  needs: ['database', 'db', 'clock', 'ledger', 'events', 'notifier', 'jobs', 'log', 'walletLimits'],
+  provides: ['growthSettings', 'growth', 'savings', 'loans', 'growthSettingsChanges'],
+  async create({ database, ...deps }) {
+    const area = createGrowthArea(deps);
+    const growthSettingsChanges = await database.subscribe(GROWTH_SETTINGS_CHANNEL, {
+      message: () => area.growthSettings.forget(),
+      reset: () => area.growthSettings.forget(),
+    });
+    area.growthSettings.attach(growthSettingsChanges.live);
+    return { ...area, growthSettingsChanges };
+  },
   operations: growthOperations,
   jobs: [registerGrowthJobs],
+  subscribers: [subscribeGrowth],
 });

@@ -1,9 +1,9 @@
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 import { registerLoanJobs } from '../loans/api.js';
 import { registerSavingsJobs } from '../savings/api.js';
 
 /** Savings maturity and loan due-date jobs (per object, at its instant) plus hourly sweeps behind them. */
-export function registerGrowthJobs(services: Services) {
+export function registerGrowthJobs(services: Pick<Services, 'jobs' | 'savings' | 'loans'>) {
   registerSavingsJobs(services);
   registerLoanJobs(services);
 }

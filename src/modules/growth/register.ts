@@ -27,7 +27,7 @@ export interface GrowthArea {
   loans: LoanService;
 }
 
-/** Creates the growth, savings and loan services and subscribes them to the domain events they react to. */
+/** Creates the growth, savings and loan services (they share the growth settings). */
 export function createGrowthArea(deps: {
   db: Db;
   clock: Clock;
@@ -42,6 +42,22 @@ export function createGrowthArea(deps: {
   const growth = createGrowthService({ ...deps, settings: growthSettings });
   const savings = createSavingsService({ ...deps, settings: growthSettings });
   const loans = createLoanService({ ...deps, settings: growthSettings });
+  return { growthSettings, growth, savings, loans };
+}
+
+/**
+ * Subscribes growth and loans to the domain events they react to (sign-ups, delivered purchases, credits, closed
+ * accounts), with the job that retries a subscriber whose run failed.
+ */
+export function subscribeGrowth(deps: {
+  growth: GrowthService;
+  loans: LoanService;
+  events: EventBus;
+  jobs: JobQueue;
+  db: Db;
+  log: Logger;
+}): void {
+  const { growth, loans } = deps;
   // Each subscriber runs in a savepoint: a fault in a bonus or an auto-repayment is logged and undone on its
   // own, and never rolls back the sign-up, delivered purchase or credit that emitted the event.
   // A subscriber's `applies` check (EventBus.on) runs outside the savepoint: when it says no, the savepoint's two
@@ -126,5 +142,4 @@ export function createGrowthArea(deps: {
     'account.closed',
     isolated('account.closed', (tx, e) => growth.onAccountClosed(tx, e)),
   );
-  return { growthSettings, growth, savings, loans };
 }

@@ -1,8 +1,8 @@
 import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 // Typed view of migration 0600 (growth, savings locks, loans). Queries use raw SQL; these keep the schema typed.
-const ts = (name: string) => timestamp(name, { withTimezone: true });
-const kobo = (name: string) => bigint(name, { mode: 'bigint' });
+const ts = <N extends string>(name: N) => timestamp(name, { withTimezone: true });
+const kobo = <N extends string>(name: N) => bigint(name, { mode: 'bigint' });
 
 export const growthSettings = pgTable('growth_settings', {
   key: text('key').primaryKey(),
@@ -66,43 +66,4 @@ export const checkins = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
-);
-
-export const savingsLocks = pgTable(
-  'savings_locks',
-  {
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id').notNull(),
-    principalKobo: kobo('principal_kobo').notNull(),
-    days: integer('days').notNull(),
-    rateBps: integer('rate_bps').notNull(),
-    breakFeeBps: integer('break_fee_bps').notNull(),
-    interestKobo: kobo('interest_kobo').notNull(),
-    status: text('status').notNull().default('active'),
-    payoutKobo: kobo('payout_kobo'),
-    feeKobo: kobo('fee_kobo'),
-    createdAt: ts('created_at').notNull(),
-    maturesAt: ts('matures_at').notNull(),
-    closedAt: ts('closed_at'),
-  },
-  (t) => [index('savings_locks_user_idx').on(t.userId, t.createdAt)],
-);
-
-export const loans = pgTable(
-  'loans',
-  {
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id').notNull(),
-    principalKobo: kobo('principal_kobo').notNull(),
-    feeKobo: kobo('fee_kobo').notNull(),
-    lateFeeKobo: kobo('late_fee_kobo').notNull().default(0n),
-    repaidKobo: kobo('repaid_kobo').notNull().default(0n),
-    status: text('status').notNull().default('open'),
-    createdAt: ts('created_at').notNull(),
-    dueAt: ts('due_at').notNull(),
-    overdueAt: ts('overdue_at'),
-    repaidAt: ts('repaid_at'),
-    lastRemindedAt: ts('last_reminded_at'),
-  },
-  (t) => [index('loans_user_idx').on(t.userId, t.createdAt)],
 );

@@ -1,8 +1,37 @@
 import { defineModule } from '../../http/registry.js';
+import { createTokenService } from './tokens.js';
+import { createOtpService } from './otp.js';
+import { createPinService } from './pins.js';
+import { createIdentityService } from './service.js';
+import { createSessionCache } from './session-cache.js';
 import { identityOperations } from './operations.js';
 
-/** The identity module: what the composition root (modules/index.ts) registers for it. */
+/** The identity module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const identityModule = defineModule({
   name: 'identity',
+  needs: ['config', 'database', 'db', 'clock', 'mailer', 'events'],
+  provides: ['tokens', 'otp', 'pins', 'identity', 'authChanges'],
+  async create({ config, database, db, clock, mailer, events }) {
+    const tokens = await createTokenService(config, clock);
+    const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper });
+    const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });
+    const sessionCache = createSessionCache(clock);
+    const authChanges = await database.subscribe('auth_changed', {
+      message: (userId) => sessionCache.forgetUser(userId),
+      reset: () => sessionCache.reset(),
+    });
+    sessionCache.attach(authChanges.live);
+    const identity = createIdentityService({
+      sessionCache,
+      db,
+      clock,
+      config,
+      tokens,
+      otp,
+      mailer,
+      onSignup: (tx, userId, referralCode) => events.emit(tx, 'user.created', { userId, referralCode }),
+    });
+    return { tokens, otp, pins, identity, authChanges };
+  },
   operations: identityOperations,
 });

@@ -1,3 +1,5 @@
+import type { users } from './schema.js';
+import type { RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { isUniqueViolation, one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
@@ -20,17 +22,10 @@ export interface SessionView {
   user: { id: string; email: string; username: string | null };
 }
 
-export interface UserRow {
-  id: string;
-  email: string;
-  username: string | null;
-  full_name: string | null;
-  phone: string | null;
-  phone_verified_at: Date | null;
-  status: string;
-  kyc_tier: number;
-  created_at: Date;
-}
+export type UserRow = Pick<
+  RowOf<typeof users>,
+  'id' | 'email' | 'username' | 'full_name' | 'phone' | 'phone_verified_at' | 'status' | 'kyc_tier' | 'created_at'
+>;
 
 export const SESSION_TTL_MS = 30 * DAY;
 

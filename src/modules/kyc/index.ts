@@ -1,10 +1,16 @@
 import { defineModule } from '../../http/registry.js';
+import { createKycService } from './service.js';
 import { kycOperations } from './operations.js';
 import { registerKycFileRoute } from '../../http/routes/kyc-files.js';
 
-/** The kyc module: what the composition root (modules/index.ts) registers for it. */
+/** The kyc module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const kycModule = defineModule({
   name: 'kyc',
+  needs: ['config', 'db', 'clock', 'log', 'identityLookups', 'storage', 'events', 'notifier', 'identity'],
+  provides: ['kyc'],
+  create: ({ identityLookups, identity, ...deps }) => ({
+    kyc: createKycService({ ...deps, identity: identityLookups, forgetUser: identity.forgetUser }),
+  }),
   operations: kycOperations,
   routes: [registerKycFileRoute],
 });

@@ -1,3 +1,7 @@
+import type { users } from '../identity/api.js';
+import type { kycFiles } from './schema.js';
+import type { kycSubmissions } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { MINUTE } from '../../kernel/clock.js';
 // KYC's rules and shapes (DESIGN §9): limits, accepted files and documents, name matching, stored rows.
 
@@ -74,35 +78,32 @@ export interface SubmissionDetails {
   documentType?: string;
 }
 
-export interface SubmissionRow {
-  id: string;
-  user_id: string;
-  tier: number;
-  status: KycStatus;
-  files: KycFileRef[];
-  verified_name: string | null;
-  details: SubmissionDetails;
-  identifier_hash: string | null;
-  reason: string | null;
-  reviewed_by: string | null;
-  reviewed_at: Date | null;
-  created_at: Date;
-}
+export type SubmissionRow = Narrowed<
+  Pick<
+    RowOf<typeof kycSubmissions>,
+    | 'id'
+    | 'user_id'
+    | 'tier'
+    | 'status'
+    | 'files'
+    | 'verified_name'
+    | 'details'
+    | 'identifier_hash'
+    | 'reason'
+    | 'reviewed_by'
+    | 'reviewed_at'
+    | 'created_at'
+  >,
+  { status: KycStatus; files: KycFileRef[]; details: SubmissionDetails }
+>;
 
-export interface FileRow {
-  path: string;
-  user_id: string;
-  storage_key: string;
-  content_type: KycContentType;
-  size_bytes: number;
-}
+export type FileRow = Narrowed<
+  Pick<RowOf<typeof kycFiles>, 'path' | 'user_id' | 'storage_key' | 'content_type' | 'size_bytes'>,
+  { content_type: KycContentType }
+>;
 
 /** What the transfer eligibility check reads of a user. */
-export interface EligibilityRow {
-  kyc_tier: number;
-  full_name: string | null;
-  verified_name: string | null;
-}
+export type EligibilityRow = Pick<RowOf<typeof users>, 'kyc_tier' | 'full_name'> & Pick<RowOf<typeof kycSubmissions>, 'verified_name'>;
 
 export const TIER_LABEL: Record<number, string> = {
   1: 'Tier 1 (face liveness)',

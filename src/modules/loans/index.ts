@@ -1,7 +1,7 @@
 import { defineModule } from '../../http/registry.js';
 import { loanOperations } from './operations.js';
 
-/** The loans module: what the composition root (modules/index.ts) registers for it. */
+/** The loans module: its operations (its service is built by the growth module, with whose settings it shares). */
 export const loansModule = defineModule({
   name: 'loans',
   operations: loanOperations,

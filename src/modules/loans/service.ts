@@ -1,3 +1,5 @@
+import type { loans as loansTable } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
@@ -25,19 +27,23 @@ export const OVERDUE_REMINDER_EVERY_DAYS = 7;
 export type IneligibleCode =
   'LOANS_DISABLED' | 'KYC_TIER' | 'ACCOUNT_AGE' | 'PURCHASE_HISTORY' | 'OPEN_LOAN' | 'RECENT_LATE_REPAYMENT' | 'LIMIT_TOO_LOW';
 
-interface LoanRow {
-  id: string;
-  user_id: string;
-  principal_kobo: string;
-  fee_kobo: string;
-  late_fee_kobo: string;
-  repaid_kobo: string;
-  status: 'open' | 'overdue' | 'repaid';
-  created_at: Date;
-  due_at: Date;
-  overdue_at: Date | null;
-  repaid_at: Date | null;
-}
+type LoanRow = Narrowed<
+  Pick<
+    RowOf<typeof loansTable>,
+    | 'id'
+    | 'user_id'
+    | 'principal_kobo'
+    | 'fee_kobo'
+    | 'late_fee_kobo'
+    | 'repaid_kobo'
+    | 'status'
+    | 'created_at'
+    | 'due_at'
+    | 'overdue_at'
+    | 'repaid_at'
+  >,
+  { status: 'open' | 'overdue' | 'repaid' }
+>;
 
 const LOAN_COLUMNS = sql.raw(`id::text AS id, user_id::text AS user_id, principal_kobo::text AS principal_kobo, fee_kobo::text AS fee_kobo,
   late_fee_kobo::text AS late_fee_kobo, repaid_kobo::text AS repaid_kobo, status, created_at, due_at, overdue_at, repaid_at`);

@@ -1,10 +1,14 @@
 import { defineModule } from '../../http/registry.js';
+import { createMarketplaceService } from './service.js';
 import { registerAccountClosedScrub } from './account-closed.js';
 import { marketplaceOperations } from './operations.js';
 
-/** The marketplace module: what the composition root (modules/index.ts) registers for it. */
+/** The marketplace module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const marketplaceModule = defineModule({
   name: 'marketplace',
+  needs: ['db', 'clock', 'ledger', 'walletLimits', 'notifier', 'events'],
+  provides: ['marketplace'],
+  create: (deps) => ({ marketplace: createMarketplaceService(deps) }),
   operations: marketplaceOperations,
   subscribers: [registerAccountClosedScrub],
 });

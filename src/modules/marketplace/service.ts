@@ -1,3 +1,6 @@
+import type { marketplaceOrders as marketplaceOrdersTable } from './schema.js';
+import type { marketplaceProducts } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -21,32 +24,30 @@ export interface Delivery {
   note?: string;
 }
 
-interface ProductRow {
-  id: string;
-  name: string;
-  description: string | null;
-  price: string;
-  stock: number;
-  active: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+type ProductRow = Pick<
+  RowOf<typeof marketplaceProducts>,
+  'id' | 'name' | 'description' | 'price' | 'stock' | 'active' | 'created_at' | 'updated_at'
+>;
 
-interface OrderRow {
-  id: string;
-  reference: string;
-  user_id: string;
-  product_id: string;
-  product_name: string;
-  unit_price: string;
-  quantity: number;
-  amount: string;
-  delivery: Delivery;
-  status: 'processing' | 'fulfilled' | 'cancelled';
-  note: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type OrderRow = Narrowed<
+  Pick<
+    RowOf<typeof marketplaceOrdersTable>,
+    | 'id'
+    | 'reference'
+    | 'user_id'
+    | 'product_id'
+    | 'product_name'
+    | 'unit_price'
+    | 'quantity'
+    | 'amount'
+    | 'delivery'
+    | 'status'
+    | 'note'
+    | 'created_at'
+    | 'updated_at'
+  >,
+  { delivery: Delivery; status: 'processing' | 'fulfilled' | 'cancelled' }
+>;
 
 const PRODUCT_COLS = sql.raw(`id::text AS id, name, description, price::text AS price, stock, active, created_at, updated_at`);
 const ORDER_COLS = sql.raw(

@@ -59,7 +59,7 @@ function emailText(n: NotificationInput): string {
   return `${n.body}\n\nYou can see all your notifications in the app. To stop these e-mails, turn off e-mail notifications in Settings.`;
 }
 
-/** Called from createServices. */
+/** The module's subscriber (its entry file lists it). */
 export function registerNotifications(services: { events: EventBus }) {
   // A closed account's browsers must stop receiving pushes at once, in the closing transaction.
   services.events.on('account.closed', async (exec, { userId }) => {

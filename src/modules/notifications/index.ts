@@ -1,11 +1,21 @@
 import { defineModule } from '../../http/registry.js';
+import { createNotifier } from './notifier.js';
+import { createOutbox } from './outbox.js';
+import { createNotificationsService } from './service.js';
 import { notificationsOperations } from './operations.js';
 import { registerSmsReportRoute } from '../../http/routes/sms-reports.js';
 import { registerNotificationJobs, registerNotifications } from './delivery.js';
 
-/** The notifications module: what the composition root (modules/index.ts) registers for it. */
+/** The notifications module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const notificationsModule = defineModule({
   name: 'notifications',
+  needs: ['config', 'db', 'clock', 'jobs', 'resolver', 'events', 'log', 'push', 'mailer', 'sms', 'smsGateway'],
+  provides: ['notifier', 'outbox', 'notifications'],
+  create: ({ config, db, clock, jobs, resolver }) => ({
+    notifier: createNotifier({ clock, jobs }),
+    outbox: createOutbox({ jobs }),
+    notifications: createNotificationsService({ db, clock, config, resolver }),
+  }),
   operations: notificationsOperations,
   jobs: [registerNotificationJobs],
   routes: [registerSmsReportRoute],

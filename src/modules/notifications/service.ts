@@ -1,3 +1,6 @@
+import type { broadcasts } from './schema.js';
+import type { notifications } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql, type SQL } from 'drizzle-orm';
 
 import { one, rows, type Db, type Executor } from '../../db/client.js';
@@ -29,15 +32,10 @@ export interface Audience {
   joinedBefore?: string;
 }
 
-type NotificationRow = {
-  id: string;
-  kind: string;
-  title: string;
-  body: string;
-  data: Record<string, unknown> | null;
-  read_at: Date | null;
-  created_at: Date;
-};
+type NotificationRow = Narrowed<
+  Pick<RowOf<typeof notifications>, 'id' | 'kind' | 'title' | 'body' | 'data' | 'read_at' | 'created_at'>,
+  { data: Record<string, unknown> | null }
+>;
 const notificationView = (r: NotificationRow) => ({
   id: r.id,
   kind: r.kind,
@@ -48,16 +46,10 @@ const notificationView = (r: NotificationRow) => ({
   ...(r.data ? { data: r.data } : {}),
 });
 
-type BroadcastRow = {
-  id: string;
-  title: string;
-  body: string;
-  audience: Audience;
-  starts_at: Date;
-  ends_at: Date | null;
-  ended_at: Date | null;
-  created_at: Date;
-};
+type BroadcastRow = Narrowed<
+  Pick<RowOf<typeof broadcasts>, 'id' | 'title' | 'body' | 'audience' | 'starts_at' | 'ends_at' | 'ended_at' | 'created_at'>,
+  { audience: Audience }
+>;
 
 /** SQL condition: broadcast b is live and user u is in its audience. */
 function visibleTo(now: Date): SQL {

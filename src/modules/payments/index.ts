@@ -1,11 +1,15 @@
 import { defineModule } from '../../http/registry.js';
+import { createPaymentsService } from './service.js';
 import { paymentsOperations } from './operations.js';
 import { registerPaymentsWebhook } from '../../http/routes/payments-webhook.js';
 import { registerPaymentsJobs } from './jobs.js';
 
-/** The payments module: what the composition root (modules/index.ts) registers for it. */
+/** The payments module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const paymentsModule = defineModule({
   name: 'payments',
+  needs: ['config', 'db', 'clock', 'ledger', 'jobs', 'events', 'notifier', 'walletLimits', 'processors', 'log'],
+  provides: ['payments'],
+  create: (deps) => ({ payments: createPaymentsService(deps) }),
   operations: paymentsOperations,
   // Tier 2 approval opens a dedicated account.
   subscribers: [(services) => services.payments.subscribe()],

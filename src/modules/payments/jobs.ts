@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { DAY, HOUR } from '../../kernel/clock.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 import { JOB_CREATE_DVA, JOB_PROCESS_EVENT, JOB_RECONCILE } from './service.js';
 
 const PROCESS_EVENT_ATTEMPTS = 8;
 
 /** Payments jobs: webhook processing, dedicated accounts after Tier 2, and the daily reconciliation. */
-export function registerPaymentsJobs(services: Services) {
+export function registerPaymentsJobs(services: Pick<Services, 'jobs' | 'payments'>) {
   const { jobs, payments } = services;
   jobs.register({
     name: JOB_PROCESS_EVENT,

@@ -1,3 +1,5 @@
+import type { topupIntents } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { DAY, HOUR, MINUTE } from '../../kernel/clock.js';
 import { toNaira } from '../../kernel/money.js';
@@ -21,24 +23,28 @@ export const JOB_RECONCILE = 'payments.reconcile';
 
 export type IntentStatus = 'pending' | 'success' | 'failed' | 'abandoned';
 
-export interface IntentRow {
-  id: string;
-  user_id: string;
-  reference: string;
-  processor: string;
-  amount: string;
-  status: IntentStatus;
-  origin: string;
-  email: string;
-  checkout_url: string | null;
-  access_code: string | null;
-  amount_paid: string | null;
-  channel: string | null;
-  paid_at: Date | null;
-  settled_at: Date | null;
-  failure_reason: string | null;
-  created_at: Date;
-}
+export type IntentRow = Narrowed<
+  Pick<
+    RowOf<typeof topupIntents>,
+    | 'id'
+    | 'user_id'
+    | 'reference'
+    | 'processor'
+    | 'amount'
+    | 'status'
+    | 'origin'
+    | 'email'
+    | 'checkout_url'
+    | 'access_code'
+    | 'amount_paid'
+    | 'channel'
+    | 'paid_at'
+    | 'settled_at'
+    | 'failure_reason'
+    | 'created_at'
+  >,
+  { status: IntentStatus }
+>;
 
 export const INTENT_COLUMNS = sql.raw(
   `id, user_id, reference, processor, amount::text AS amount, status, origin, email, checkout_url, access_code,

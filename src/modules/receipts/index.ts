@@ -1,10 +1,17 @@
 import { defineModule } from '../../http/registry.js';
+import { createReceiptService } from './service.js';
+import { loadReceiptKey } from './keys.js';
 import { receiptOperations } from './operations.js';
 import { receiptKeyRoute } from '../../http/routes/receipt-key.js';
 
-/** The receipts module: what the composition root (modules/index.ts) registers for it. */
+/** The receipts module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const receiptsModule = defineModule({
   name: 'receipts',
+  needs: ['config', 'db', 'clock'],
+  provides: ['receipts'],
+  create: ({ config, db, clock }) => ({
+    receipts: createReceiptService({ db, clock, key: loadReceiptKey(config), issuer: config.publicUrl }),
+  }),
   operations: receiptOperations,
   routes: [receiptKeyRoute],
 });

@@ -1,10 +1,16 @@
 import { defineModule } from '../../http/registry.js';
+import { createReportsService } from './service.js';
 import { reportOperations } from './operations.js';
 import { reportIssueRoute } from '../../http/routes/report-issue.js';
 
-/** The reports module: what the composition root (modules/index.ts) registers for it. */
+/** The reports module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const reportsModule = defineModule({
   name: 'reports',
+  needs: ['config', 'db', 'clock', 'notifier'],
+  provides: ['reports'],
+  create: ({ config, db, clock, notifier }) => ({
+    reports: createReportsService({ db, clock, notifier, ipSalt: config.secrets.fileSigningSecret }),
+  }),
   operations: reportOperations,
   routes: [reportIssueRoute],
 });

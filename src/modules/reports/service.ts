@@ -1,3 +1,5 @@
+import type { transactionReports } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -20,19 +22,23 @@ export const REPORT_CATEGORIES = [
 ] as const;
 export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
 
-interface ReportRow {
-  id: string;
-  user_id: string;
-  reference: string;
-  transaction_type: string;
-  amount: string | null;
-  category: ReportCategory;
-  description: string;
-  status: 'open' | 'resolved';
-  resolution_note: string | null;
-  resolved_at: Date | null;
-  created_at: Date;
-}
+type ReportRow = Narrowed<
+  Pick<
+    RowOf<typeof transactionReports>,
+    | 'id'
+    | 'user_id'
+    | 'reference'
+    | 'transaction_type'
+    | 'amount'
+    | 'category'
+    | 'description'
+    | 'status'
+    | 'resolution_note'
+    | 'resolved_at'
+    | 'created_at'
+  >,
+  { category: ReportCategory; status: 'open' | 'resolved' }
+>;
 
 const REPORT_COLS = sql.raw(
   `id::text AS id, user_id::text AS user_id, reference, transaction_type, amount::text AS amount, category, description, status,

@@ -1,7 +1,7 @@
 import { defineModule } from '../../http/registry.js';
 import { savingsOperations } from './operations.js';
 
-/** The savings module: what the composition root (modules/index.ts) registers for it. */
+/** The savings module: its operations (its service is built by the growth module, with whose settings it shares). */
 export const savingsModule = defineModule({
   name: 'savings',
   operations: savingsOperations,

@@ -1,3 +1,5 @@
+import type { savingsLocks as savingsLocksTable } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
@@ -19,20 +21,24 @@ export const SAVINGS_MAX_DAYS = 365;
 
 export type SavingsService = ReturnType<typeof createSavingsService>;
 
-interface LockRow {
-  id: string;
-  principal_kobo: string;
-  days: number;
-  rate_bps: number;
-  break_fee_bps: number;
-  interest_kobo: string;
-  status: 'active' | 'matured' | 'broken';
-  payout_kobo: string | null;
-  fee_kobo: string | null;
-  created_at: Date;
-  matures_at: Date;
-  closed_at: Date | null;
-}
+type LockRow = Narrowed<
+  Pick<
+    RowOf<typeof savingsLocksTable>,
+    | 'id'
+    | 'principal_kobo'
+    | 'days'
+    | 'rate_bps'
+    | 'break_fee_bps'
+    | 'interest_kobo'
+    | 'status'
+    | 'payout_kobo'
+    | 'fee_kobo'
+    | 'created_at'
+    | 'matures_at'
+    | 'closed_at'
+  >,
+  { status: 'active' | 'matured' | 'broken' }
+>;
 
 const LOCK_COLUMNS =
   sql.raw(`id::text AS id, principal_kobo::text AS principal_kobo, days, rate_bps, break_fee_bps, interest_kobo::text AS interest_kobo,

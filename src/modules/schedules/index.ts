@@ -1,10 +1,15 @@
 import { defineModule } from '../../http/registry.js';
+import { createScheduleService } from './service.js';
 import { scheduleOperations } from './operations.js';
 import { registerScheduleJobs } from './jobs.js';
 
-/** The schedules module: what the composition root (modules/index.ts) registers for it. */
+/** The schedules module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const schedulesModule = defineModule({
   name: 'schedules',
+  // Scheduled runs buy through the VTU purchase path.
+  needs: ['db', 'clock', 'log', 'notifier', 'jobs', 'vtu'],
+  provides: ['schedules'],
+  create: ({ vtu, ...deps }) => ({ schedules: createScheduleService({ ...deps, vtu: () => vtu }) }),
   operations: scheduleOperations,
   jobs: [registerScheduleJobs],
 });

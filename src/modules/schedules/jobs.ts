@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { MINUTE } from '../../kernel/clock.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 import { DISPATCH_JOB, RUN_JOB } from './service.js';
 
 /** The dispatcher runs every minute (one per minute slot across instances); each due slot becomes one run job. */
-export function registerScheduleJobs(services: Services) {
+export function registerScheduleJobs(services: Pick<Services, 'jobs' | 'schedules'>) {
   const { jobs, schedules } = services;
   jobs.register({
     name: DISPATCH_JOB,

@@ -1,3 +1,5 @@
+import type { schedules } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -17,29 +19,33 @@ export const PAUSE_AFTER_FAILURES = 3;
 export const RUN_JOB = 'schedules.run';
 export const DISPATCH_JOB = 'schedules.dispatch';
 
-interface ScheduleRow {
-  id: string;
-  user_id: string;
-  service: 'airtime' | 'data';
-  network: Network;
-  phone: string;
-  plan_id: string | null;
-  amount: string;
-  ported: boolean;
-  frequency: Frequency;
-  time_of_day: string;
-  day_of_week: number | null;
-  day_of_month: number | null;
-  label: string | null;
-  active: boolean;
-  next_run_at: Date | null;
-  last_run_at: Date | null;
-  last_status: string | null;
-  last_error: string | null;
-  consecutive_failures: number;
-  created_at: Date;
-  updated_at: Date;
-}
+type ScheduleRow = Narrowed<
+  Pick<
+    RowOf<typeof schedules>,
+    | 'id'
+    | 'user_id'
+    | 'service'
+    | 'network'
+    | 'phone'
+    | 'plan_id'
+    | 'amount'
+    | 'ported'
+    | 'frequency'
+    | 'time_of_day'
+    | 'day_of_week'
+    | 'day_of_month'
+    | 'label'
+    | 'active'
+    | 'next_run_at'
+    | 'last_run_at'
+    | 'last_status'
+    | 'last_error'
+    | 'consecutive_failures'
+    | 'created_at'
+    | 'updated_at'
+  >,
+  { service: 'airtime' | 'data'; network: Network; frequency: Frequency }
+>;
 
 export interface ScheduleInput {
   id?: string;

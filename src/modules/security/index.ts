@@ -1,11 +1,32 @@
 import { defineModule } from '../../http/registry.js';
+import { createSecurityService } from './service.js';
 import { securityOperations } from './operations.js';
 import { loginFailedRoute, notMeRoutes } from '../../http/routes/security.js';
 import { registerSecurityJobs } from './jobs.js';
 
-/** The security module: what the composition root (modules/index.ts) registers for it. */
+/** The security module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const securityModule = defineModule({
   name: 'security',
+  needs: ['config', 'db', 'clock', 'log', 'jobs', 'otp', 'pins', 'identity', 'mailer', 'sms', 'notifier'],
+  provides: ['security', 'stepUp'],
+  create({ config, db, clock, log, otp, pins, identity, mailer, sms, notifier }) {
+    const security = createSecurityService({
+      db,
+      clock,
+      pepper: config.secrets.pinPepper,
+      encryptionKey: config.secrets.dataEncryptionKey,
+      totpIssuer: config.totpIssuer,
+      otp,
+      pins,
+      identity,
+      mailer,
+      sms,
+      log,
+      notifier,
+      publicUrl: config.publicUrl,
+    });
+    return { security, stepUp: security.twoFactor.stepUp };
+  },
   operations: securityOperations,
   jobs: [registerSecurityJobs],
   routes: [loginFailedRoute, notMeRoutes],

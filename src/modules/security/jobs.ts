@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DAY, HOUR } from '../../kernel/clock.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 
 /** Retention (docs/decisions.md): failure traces 30 days, sign-in history and phone checks a year, spent grants a day. */
 export const FAILURE_RETENTION_MS = 30 * DAY;
 export const HISTORY_RETENTION_MS = 365 * DAY;
 export const GRANT_RETENTION_MS = DAY;
 
-export function registerSecurityJobs(services: Services) {
+export function registerSecurityJobs(services: Pick<Services, 'jobs' | 'db' | 'clock'>) {
   const { jobs, db, clock } = services;
   jobs.register({
     name: 'security.cleanup',

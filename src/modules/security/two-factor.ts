@@ -1,3 +1,5 @@
+import type { totpFactors } from './schema.js';
+import type { RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { one, type Db } from '../../db/client.js';
@@ -19,14 +21,10 @@ export const CODE_LOCK_MS = 15 * MINUTE;
 /** The owner's two-factor reset takes effect this long after it is asked for, unless cancelled. */
 export const TWO_FACTOR_RESET_WAIT_MS = 72 * HOUR;
 
-interface FactorRow {
-  secret_enc: string;
-  confirmed_at: Date | null;
-  last_step: string | null;
-  failed_attempts: number;
-  lock_count: number;
-  locked_until: Date | null;
-}
+type FactorRow = Pick<
+  RowOf<typeof totpFactors>,
+  'secret_enc' | 'confirmed_at' | 'last_step' | 'failed_attempts' | 'lock_count' | 'locked_until'
+>;
 
 export interface TwoFactorDeps {
   db: Db;

@@ -1,8 +1,24 @@
 import { defineModule } from '../../http/registry.js';
+import { createSettingsService } from './service.js';
 import { settingsOperations } from './operations.js';
 
-/** The settings module: what the composition root (modules/index.ts) registers for it. */
+/** The settings module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const settingsModule = defineModule({
   name: 'settings',
+  needs: ['db', 'clock', 'pins', 'ledger', 'notifier', 'events', 'security', 'identity'],
+  provides: ['settings'],
+  create: ({ db, clock, pins, ledger, notifier, events, security, identity }) => ({
+    settings: createSettingsService({
+      db,
+      clock,
+      pins,
+      ledger,
+      notifier,
+      events,
+      reauth: security.twoFactor.reauth,
+      notices: security.notices,
+      forgetUser: identity.forgetUser,
+    }),
+  }),
   operations: settingsOperations,
 });

@@ -1,8 +1,12 @@
 import { defineModule } from '../../http/registry.js';
+import { createSubscriptionService } from './service.js';
 import { subscriptionOperations } from './operations.js';
 
-/** The subscriptions module: what the composition root (modules/index.ts) registers for it. */
+/** The subscriptions module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const subscriptionsModule = defineModule({
   name: 'subscriptions',
+  needs: ['db', 'clock', 'ledger', 'walletLimits', 'notifier'],
+  provides: ['subscriptions'],
+  create: (deps) => ({ subscriptions: createSubscriptionService(deps) }),
   operations: subscriptionOperations,
 });

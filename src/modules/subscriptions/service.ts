@@ -1,3 +1,6 @@
+import type { subscriptionOrders as subscriptionOrdersTable } from './schema.js';
+import type { subscriptionPlans } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -25,32 +28,30 @@ export const SUBSCRIPTION_TRANSITIONS: Record<SubscriptionStatus, SubscriptionSt
   cancelled: [],
 };
 
-interface PlanRow {
-  id: string;
-  service: string;
-  category: 'streaming' | 'social';
-  name: string;
-  price: string;
-  active: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+type PlanRow = Narrowed<
+  Pick<RowOf<typeof subscriptionPlans>, 'id' | 'service' | 'category' | 'name' | 'price' | 'active' | 'created_at' | 'updated_at'>,
+  { category: 'streaming' | 'social' }
+>;
 
-interface OrderRow {
-  id: string;
-  reference: string;
-  user_id: string;
-  plan_id: string;
-  service: string;
-  category: string;
-  plan_name: string;
-  account: string;
-  amount: string;
-  status: SubscriptionStatus;
-  note: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type OrderRow = Narrowed<
+  Pick<
+    RowOf<typeof subscriptionOrdersTable>,
+    | 'id'
+    | 'reference'
+    | 'user_id'
+    | 'plan_id'
+    | 'service'
+    | 'category'
+    | 'plan_name'
+    | 'account'
+    | 'amount'
+    | 'status'
+    | 'note'
+    | 'created_at'
+    | 'updated_at'
+  >,
+  { status: SubscriptionStatus }
+>;
 
 const PLAN_COLS = sql.raw(`id::text AS id, service, category, name, price::text AS price, active, created_at, updated_at`);
 const ORDER_COLS = sql.raw(

@@ -1,8 +1,12 @@
 import { defineModule } from '../../http/registry.js';
+import { createSupportService } from './service.js';
 import { supportOperations } from './operations.js';
 
-/** The support module: what the composition root (modules/index.ts) registers for it. */
+/** The support module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const supportModule = defineModule({
   name: 'support',
+  needs: ['db', 'clock', 'notifier'],
+  provides: ['support'],
+  create: (deps) => ({ support: createSupportService(deps) }),
   operations: supportOperations,
 });

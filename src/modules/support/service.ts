@@ -1,3 +1,6 @@
+import type { supportMessages } from './schema.js';
+import type { supportThreads } from './schema.js';
+import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -6,24 +9,15 @@ import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/api.js';
 
-interface ThreadRow {
-  id: string;
-  user_id: string;
-  status: 'open' | 'closed';
-  last_message_at: Date | null;
-  last_author: 'user' | 'operator' | null;
-  closed_at: Date | null;
-  created_at: Date;
-  email?: string;
-}
+type ThreadRow = Narrowed<
+  Pick<RowOf<typeof supportThreads>, 'id' | 'user_id' | 'status' | 'last_message_at' | 'last_author' | 'closed_at' | 'created_at'>,
+  { status: 'open' | 'closed'; last_author: 'user' | 'operator' | null }
+> & { email?: string };
 
-interface MessageRow {
-  id: string;
-  thread_id: string;
-  author_role: 'user' | 'operator';
-  body: string;
-  created_at: Date;
-}
+type MessageRow = Narrowed<
+  Pick<RowOf<typeof supportMessages>, 'id' | 'thread_id' | 'author_role' | 'body' | 'created_at'>,
+  { author_role: 'user' | 'operator' }
+>;
 
 const THREAD_COLS = sql.raw(
   `t.id::text AS id, t.user_id::text AS user_id, t.status, t.last_message_at, t.last_author, t.closed_at, t.created_at`,

@@ -1,10 +1,14 @@
 import { defineModule } from '../../http/registry.js';
+import { createVtuService } from './service.js';
 import { vtuOperations } from './operations.js';
 import { registerVtuJobs } from './jobs.js';
 
-/** The vtu module: what the composition root (modules/index.ts) registers for it. */
+/** The vtu module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const vtuModule = defineModule({
   name: 'vtu',
+  needs: ['config', 'db', 'clock', 'log', 'ledger', 'walletLimits', 'notifier', 'events', 'jobs', 'vtuProviders'],
+  provides: ['vtu'],
+  create: ({ vtuProviders, ...deps }) => ({ vtu: createVtuService({ ...deps, providers: vtuProviders }) }),
   operations: vtuOperations,
   jobs: [registerVtuJobs],
 });

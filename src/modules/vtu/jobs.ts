@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 
 /**
  * Reconciliation (DESIGN §7): every VTU_RECONCILE_EVERY_MS (5 s in the sandbox) requery processing purchases
@@ -8,7 +8,7 @@ import type { Services } from '../../services.js';
  */
 export const RECONCILE_JOB = 'vtu.reconcile';
 
-export function registerVtuJobs(services: Services) {
+export function registerVtuJobs(services: Pick<Services, 'jobs' | 'vtu' | 'config'>) {
   services.jobs.register({
     name: RECONCILE_JOB,
     payload: z.object({}),

@@ -1,40 +1,14 @@
+import type { Narrowed, RowOf } from '../../db/rows.js';
+import type { vtuTransactions } from './schema.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor, type Tx } from '../../db/client.js';
 import type { PostRider } from '../../ledger/ledger.js';
 
 /** Queries of the VTU module. Functions that are part of a money movement take the caller's `tx`. */
-export interface VtuRow {
-  id: string;
-  reference: string;
-  request_id: string;
-  user_id: string;
-  service: string;
-  status: 'processing' | 'success' | 'failed';
-  amount: string;
-  wholesale: string;
-  markup: string;
-  recipient: string;
-  network: string | null;
-  plan_id: string | null;
-  product: string | null;
-  meter_type: string | null;
-  quantity: number | null;
-  phone: string | null;
-  profile_id: string | null;
-  provider: string;
-  providers_tried: string[];
-  ported: boolean;
-  details: Record<string, any> | null;
-  failure_reason: string | null;
-  sent_at: Date;
-  requery_count: number;
-  next_check_at: Date | null;
-  last_checked_at: Date | null;
-  last_provider_status: string | null;
-  stuck_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type VtuRow = Narrowed<
+  RowOf<typeof vtuTransactions>,
+  { status: 'processing' | 'success' | 'failed'; details: Record<string, any> | null }
+>;
 
 const COLS = sql.raw(`id::text AS id, reference, request_id, user_id::text AS user_id, service, status, amount::text AS amount,
   wholesale::text AS wholesale, markup::text AS markup, recipient, network, plan_id, product, meter_type, quantity, phone, profile_id,

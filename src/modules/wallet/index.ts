@@ -1,8 +1,21 @@
 import { defineModule } from '../../http/registry.js';
+import { createWalletService } from './service.js';
+import { createWalletLimits, parseTierLimits } from './limits.js';
+import { createWalletMoney } from './transfers.js';
 import { walletOperations } from './operations.js';
 
-/** The wallet module: what the composition root (modules/index.ts) registers for it. */
+/** The wallet module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const walletModule = defineModule({
   name: 'wallet',
+  needs: ['config', 'db', 'clock', 'ledger', 'events', 'notifier'],
+  provides: ['wallet', 'walletLimits', 'walletMoney'],
+  create({ config, db, clock, ledger, events, notifier }) {
+    const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
+    return {
+      wallet: createWalletService({ db, ledger }),
+      walletLimits,
+      walletMoney: createWalletMoney({ db, clock, ledger, walletLimits, events, notifier }),
+    };
+  },
   operations: walletOperations,
 });

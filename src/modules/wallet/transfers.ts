@@ -1,3 +1,5 @@
+import type { RowOf } from '../../db/rows.js';
+import type { users } from '../identity/api.js';
 import { sql } from 'drizzle-orm';
 import { readOf, type Read } from '../../db/read-ahead.js';
 import { one, type Db } from '../../db/client.js';
@@ -31,14 +33,11 @@ export const WALLET_DEBIT_ACCOUNT = 'revenue:wallet_debits' as const;
 export type WalletMoney = ReturnType<typeof createWalletMoney>;
 
 /** A transfer's recipient as looked up by username. */
-export interface RecipientRow {
-  id: string;
+export type RecipientRow = Pick<RowOf<typeof users>, 'id' | 'full_name' | 'kyc_tier'> & {
   username: string;
-  full_name: string | null;
-  kyc_tier: number;
   /** The 'wallet.credited' subscribers' checks for the recipient (events.checksSql), when the look-up answered them. */
   credited_checks?: boolean[] | null;
-}
+};
 
 export function createWalletMoney({
   db,

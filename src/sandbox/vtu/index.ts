@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../db/client.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../container.js';
 import { ensureFloatRows } from './engine.js';
 import { registerOrderQuerySimulator } from './order-query.js';
 import { registerSmeDataSimulator } from './sme-data.js';
