@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createServiceClient, NetworkError } from '../../client/src/index.js';
-import { fundWallet, lastCode, listeningHarness, setKycTier, type Harness } from '../helpers/harness.js';
+import { fundWallet, lastCode, listeningHarness, type Harness } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
 
 /** The published client package (client/) against a real listening server: the README's example, typed end to end. */
 describe('@vtu-wallet/client', () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, fundWallet, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
 import { mtn, PIN, reconcile, VTU_ENV } from '../vtu/helpers.js';
 import { balances, signUpWithCode } from './helpers.js';
 import { statementsOf } from '../helpers/statements.js';

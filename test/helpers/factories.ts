@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { signProcessorPayload } from '../../src/providers/processor.js';
-import { fundWallet, setKycTier, signIn, type Harness, type TestUser } from './harness.js';
+import { fundWallet, signIn, type Harness, type TestUser } from './harness.js';
 
 /**
  * The one place tests make people, wallets, KYC states and processor webhooks. A user is signed in through the
@@ -40,13 +40,49 @@ export async function user(h: Harness, opts: UserOptions = {}): Promise<TestUser
   return u;
 }
 
+/**
+ * Sets an approved tier as the KYC module leaves it, by plain SQL as an in-process writer would: the auth_changed trigger tells every instance, and this
+ * instance also forgets the user's cached session state at once, as the service's own writes do.
+ */
+export async function setKycTier(h: Harness, userId: string, tier: number) {
+  await h.app.services.db.execute(sql`UPDATE users SET kyc_tier = ${tier} WHERE id = ${userId}`);
+  h.app.services.identity.forgetUser(userId);
+}
+
+/**
+ * Changes profile facts another area owns (a name KYC verified, a username, an account closed by settings), as that
+ * area's own write would leave them, including the session cache.
+ */
+export async function setUserFacts(
+  h: Harness,
+  userId: string,
+  facts: { fullName?: string; username?: string; status?: 'active' | 'closed' },
+) {
+  await h.app.services.db.execute(
+    sql`UPDATE users SET full_name = COALESCE(${facts.fullName ?? null}, full_name), username = COALESCE(${facts.username ?? null}, username),
+        status = COALESCE(${facts.status ?? null}, status) WHERE id = ${userId}`,
+  );
+  h.app.services.identity.forgetUser(userId);
+}
+
 /** A Tier 2 user as the KYC module leaves one: tier 2 and an approved Tier 2 record carrying the verified name. */
 export async function tier2User(h: Harness, opts: UserOptions & { fullName: string }): Promise<TestUser> {
   const u = await user(h, { ...opts, tier: opts.tier ?? 2 });
-  const now = h.clock.now();
-  await h.app.services.db.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, verified_name, created_at, updated_at)
-      VALUES (gen_random_uuid(), ${u.id}, 2, 'approved', ${opts.fullName}, ${now}, ${now})`);
+  await approveTier2(h, u.id, opts.fullName);
   return u;
+}
+
+/** Gives a user an approved Tier 2 record with this verified name (and tier 2 at least) without the review flow. */
+export async function approveTier2(h: Harness, userId: string, verifiedName: string) {
+  const now = h.clock.now();
+  await h.app.services.db.transaction(async (tx) => {
+    await tx.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, created_at, updated_at, reviewed_at)
+      VALUES (${randomUUID()}, ${userId}, 2, 'approved', '[]'::jsonb, ${verifiedName}, '{}'::jsonb, ${now}, ${now}, ${now})`);
+    await tx.execute(
+      sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, 2), full_name = COALESCE(full_name, ${verifiedName}) WHERE id = ${userId}`,
+    );
+  });
+  h.app.services.identity.forgetUser(userId);
 }
 
 /** The transaction PIN of `buyer`. */

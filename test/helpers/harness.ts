@@ -5,7 +5,6 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { sql } from 'drizzle-orm';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import type { ServiceOverrides } from '../../src/services.js';
@@ -223,15 +222,6 @@ export async function fundWallet(h: Harness, userId: string, naira: number) {
       ],
     });
   });
-}
-
-/**
- * Sets a tier by plain SQL as an in-process writer would: the auth_changed trigger tells every instance, and this
- * instance also forgets the user's cached session state at once, as the service's own writes do.
- */
-export async function setKycTier(h: Harness, userId: string, tier: number) {
-  await h.app.services.db.execute(sql`UPDATE users SET kyc_tier = ${tier} WHERE id = ${userId}`);
-  h.app.services.identity.forgetUser(userId);
 }
 
 export async function expectLedgerOk(h: Harness) {

@@ -1,5 +1,4 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { randomBytes, randomInt } from 'node:crypto';
 import { call, type Harness, type TestUser } from '../helpers/harness.js';
 import { user } from '../helpers/factories.js';
 import { nubanCheckDigit } from '../../src/providers/identity.js';
@@ -72,17 +71,4 @@ export async function registerNin(h: Harness, p: { nin: string; firstName: strin
 export async function registerAccount(h: Harness, p: { bankCode: string; accountNumber: string; accountName: string }) {
   const res = await h.app.inject({ method: 'POST', url: '/sandbox/banks/accounts', payload: p });
   if (res.statusCode !== 200) throw new Error(`sandbox account failed: ${res.body}`);
-}
-
-/** Gives a user an approved Tier 2 record with this verified name (and kyc_tier 2) without the review flow. */
-export async function approveKycTier2(h: Harness, userId: string, verifiedName: string) {
-  const now = h.clock.now();
-  await h.app.services.db.transaction(async (tx) => {
-    await tx.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, created_at, updated_at, reviewed_at)
-      VALUES (${randomUUID()}, ${userId}, 2, 'approved', '[]'::jsonb, ${verifiedName}, '{}'::jsonb, ${now}, ${now}, ${now})`);
-    await tx.execute(
-      sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, 2), full_name = COALESCE(full_name, ${verifiedName}) WHERE id = ${userId}`,
-    );
-  });
-  h.app.services.identity.forgetUser(userId);
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
-import { call as rawCall, createHarness, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { approveKycTier2, FILE_BYTES, freshNin, kycUser, nuban, registerAccount, registerNin, upload } from './factories.js';
+import { call as rawCall, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { approveTier2, setKycTier, setUserFacts } from '../helpers/factories.js';
+import { FILE_BYTES, freshNin, kycUser, nuban, registerAccount, registerNin, upload } from './factories.js';
 
 let h: Harness;
 let admin: TestUser;
@@ -334,7 +335,7 @@ describe('tier ladder through operator review', () => {
     expect((await status(u.token)).tier).toBe(2);
 
     // Spec 5.8: transfers need a Tier 2 record whose name matches the profile.
-    await h.app.services.db.execute(sql`UPDATE users SET full_name = 'Someone Else' WHERE id = ${u.id}`);
+    await setUserFacts(h, u.id, { fullName: 'Someone Else' });
     await expect(h.app.services.kyc.assertTransferEligible(u.id)).rejects.toMatchObject({ code: 'KYC_TIER_REQUIRED' });
   });
 
@@ -359,7 +360,7 @@ describe('tier ladder through operator review', () => {
   it('rejects a bank account whose name does not match the verified NIN name', async () => {
     const u = await kycUser(h, { fullName: 'Ngozi Okafor' });
     await setKycTier(h, u.id, 1);
-    await approveKycTier2(h, u.id, 'Ngozi Okafor');
+    await approveTier2(h, u.id, 'Ngozi Okafor');
     const accountNumber = nuban('057');
     secrets.push(accountNumber);
     await registerAccount(h, { bankCode: '057', accountNumber, accountName: 'EMEKA OKAFOR' });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { setKycTier, setUserFacts } from '../helpers/factories.js';
 import { DAY } from '../../src/kernel/clock.js';
 import { toKobo } from '../../src/kernel/money.js';
 import { balances, notificationsOf, purchase, systemBalance, topUp } from '../growth/helpers.js';
@@ -188,7 +189,7 @@ describe('repayLoan', () => {
 describe('repayment from a transfer received', () => {
   it("a transferWalletFn credit repays the recipient's open loan in the transfer's transaction; without a loan it stays", async () => {
     const u = await borrower();
-    await h.app.services.db.execute(sql`UPDATE users SET username = ${`lb${u.id.slice(0, 8)}`} WHERE id = ${u.id}`);
+    await setUserFacts(h, u.id, { username: `lb${u.id.slice(0, 8)}` });
     await take(u, 2000);
     await spend(u, 2000);
     const sender = await tier2User(h, { username: `ls${randomUUID().slice(0, 8)}`, fullName: 'Ngozi Eze', pin: '2468' });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, createHarness, expectLedgerOk, setKycTier, signIn, type Harness } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, signIn, type Harness } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
 import { DAY } from '../../src/kernel/clock.js';
 import { toKobo } from '../../src/kernel/money.js';
 import { balances, purchase } from '../growth/helpers.js';

@@ -4,6 +4,7 @@ import { rows } from '../../src/db/client.js';
 import { MINUTE } from '../../src/kernel/clock.js';
 import type { FaultPoint } from '../../src/lib/faults.js';
 import { call, fundWallet, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
 import { tier2User } from '../payments/helpers.js';
 import { balances, signUpWithCode } from '../growth/helpers.js';
 import { RIDE_CONTINUATION_GRACE_MS } from '../../src/modules/growth/register.js';
@@ -51,7 +52,7 @@ async function buyer(naira: number): Promise<TestUser> {
   h.clock.set(new Date());
   const u = await signIn(h);
   await h.app.services.pins.set(u.id, 'transaction', PIN);
-  await db().execute(sql`UPDATE users SET kyc_tier = 1 WHERE id = ${u.id}`);
+  await setKycTier(h, u.id, 1);
   await fundWallet(h, u.id, naira);
   return u;
 }
@@ -166,7 +167,7 @@ describe.skipIf(!usingPostgres)(
           .code as string;
         const invitee = await signUpWithCode(h, code);
         await h.app.services.pins.set(invitee.id, 'transaction', PIN);
-        await db().execute(sql`UPDATE users SET kyc_tier = 1 WHERE id = ${invitee.id}`);
+        await setKycTier(h, invitee.id, 1);
         await fundWallet(h, invitee.id, 1000);
         await crashAt('vtu.settle.afterCommit', async (s) => {
           const r = await apiOrDrop(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { fundWallet, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
 import { tier2User } from '../payments/helpers.js';
 import {
   api,
@@ -53,7 +54,7 @@ async function expectLedgerOk() {
 async function buyer(naira: number): Promise<TestUser> {
   const u = await signIn(h);
   await h.app.services.pins.set(u.id, 'transaction', PIN);
-  await h.app.services.db.execute(sql`UPDATE users SET kyc_tier = 1 WHERE id = ${u.id}`);
+  await setKycTier(h, u.id, 1);
   if (naira) await fundWallet(h, u.id, naira);
   return u;
 }

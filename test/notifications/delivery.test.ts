@@ -245,11 +245,14 @@ describe('channels and the outbox', () => {
     await drain();
     expect((await mailbox(u.email)).map((m) => m.subject)).toContain('Top-up credited');
 
-    const now = h.clock.now();
-    await h.app.services.db.execute(
-      sql`INSERT INTO user_preferences (user_id, prefs, updated_at) VALUES (${u.id}, ${JSON.stringify({ notifications: { email: false, push: true, sms: false } })}::jsonb, ${now})
-          ON CONFLICT (user_id) DO UPDATE SET prefs = EXCLUDED.prefs`,
+    const prefs = await call(
+      h,
+      'POST',
+      '/_serverFn/updatePreferencesBearerSettings',
+      { notifications: { email: false, push: true, sms: false } },
+      { token: u.token },
     );
+    expect(prefs.statusCode).toBe(200);
     await emit(u.id, 'Data delivered');
     await emit(u.id, 'New sign-in', 'login_alert');
     await drain();

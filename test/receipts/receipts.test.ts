@@ -2,6 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
 
 const P = '/_serverFn/';
 let h: Harness;
@@ -32,7 +33,7 @@ const lastLedgerRef = async (u: TestUser) =>
 async function airtimeBuyer(naira = 5000) {
   const u = await signIn(h);
   await fundWallet(h, u.id, naira);
-  await h.app.services.db.execute(sql`UPDATE users SET kyc_tier = 1 WHERE id = ${u.id}`);
+  await setKycTier(h, u.id, 1);
   return u;
 }
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOperations } from '../../src/modules/index.js';
 import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
-import { call, createHarness, fundWallet, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
 import { kycUser, nuban, upload } from '../kyc/factories.js';
 import { diff, fingerprint } from './fingerprint.js';
 

@@ -5,7 +5,8 @@ import { rows } from '../../src/db/client.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { nextSlot } from '../../src/modules/schedules/slots.js';
-import { call, createHarness, expectLedgerOk, fundWallet, setKycTier, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
 
 const P = '/_serverFn/';
 let h: Harness;

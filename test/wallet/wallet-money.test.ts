@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../src/kernel/clock.js';
 import { call, createHarness, emailGrant, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { balance, count, tier2User, user } from '../payments/helpers.js';
+import { setUserFacts } from '../helpers/factories.js';
 
 /** debitWalletFn, transferWalletFn, lookupProfileByUsername (spec 4.4, 5.4, 5.8, 8; DESIGN §6). */
 let h: Harness;
@@ -125,7 +126,7 @@ describe('transferWalletFn', () => {
     const to = await tier2User(h, { username: uname('rcv'), fullName: 'Bola Ade' });
     const me = await tier2User(h, { username: uname('nm'), fullName: 'Musa Bello', pin: '1234' });
     await fundWallet(h, me.id, 1000);
-    await h.app.services.db.execute(sql`UPDATE users SET full_name = 'Somebody Else' WHERE id = ${me.id}`);
+    await setUserFacts(h, me.id, { fullName: 'Somebody Else' });
     const r = await transfer(me, { username: (await lookup(to)).username, amount: 100, pin: '1234' });
     expect(r.statusCode).toBe(403);
     expect(r.json().error.code).toBe('KYC_TIER_REQUIRED');
@@ -165,7 +166,7 @@ describe('transferWalletFn', () => {
     expect((await transfer(me, { username: 'no_such_user_9', amount: 100, pin: '1357' })).statusCode).toBe(404);
     const closedName = uname('gone');
     const closed = await user(h, { username: closedName });
-    await h.app.services.db.execute(sql`UPDATE users SET status = 'closed' WHERE id = ${closed.id}`);
+    await setUserFacts(h, closed.id, { status: 'closed' });
     expect((await transfer(me, { username: closedName, amount: 100, pin: '1357' })).statusCode).toBe(404);
     const okName = uname('ok');
     const rcv = await user(h, { username: okName }); // tier 0: cap ₦300,000

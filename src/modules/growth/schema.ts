@@ -1,8 +1,7 @@
-import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { date, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { kobo, ts } from '../../db/columns.js';
 
 // Typed view of migration 0600 (growth, savings locks, loans). Queries use raw SQL; these keep the schema typed.
-const ts = <N extends string>(name: N) => timestamp(name, { withTimezone: true });
-const kobo = <N extends string>(name: N) => bigint(name, { mode: 'bigint' });
 
 export const growthSettings = pgTable('growth_settings', {
   key: text('key').primaryKey(),

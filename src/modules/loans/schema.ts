@@ -1,9 +1,7 @@
+import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { kobo, ts } from '../../db/columns.js';
+
 /** Typed view of the loans of migration 0600 (growth, savings and loans). */
-import { bigint, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-const ts = <N extends string>(name: N) => timestamp(name, { withTimezone: true });
-const kobo = <N extends string>(name: N) => bigint(name, { mode: 'bigint' });
-
 export const loans = pgTable(
   'loans',
   {

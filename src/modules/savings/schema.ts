@@ -1,9 +1,7 @@
+import { index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { kobo, ts } from '../../db/columns.js';
+
 /** Typed view of the savings locks of migration 0600 (growth, savings and loans). */
-import { bigint, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-const ts = <N extends string>(name: N) => timestamp(name, { withTimezone: true });
-const kobo = <N extends string>(name: N) => bigint(name, { mode: 'bigint' });
-
 export const savingsLocks = pgTable(
   'savings_locks',
   {
