@@ -24,6 +24,7 @@ import { allModules } from './modules/index.js';
 import type { AnyModule, ServiceName } from './http/registry.js';
 import { createSimulatedIdentityProvider } from './sandbox/identity-simulator.js';
 import { SMS_SIMULATOR_PATH } from './sandbox/sms-simulator.js';
+import { registerSandboxRoutes } from './sandbox/routes.js';
 
 export interface ServiceOverrides {
   mailer?: Mailer;
@@ -105,6 +106,9 @@ function createPlatform(base: { config: Config; database: Database; clock: Clock
     vtuProviders: createVtuProviders(config.vtu.providers, config.vtu.timeoutMs, new VtuTransport(upstream.send)),
   } satisfies Partial<Services>;
 }
+
+/** The sandbox's simulators and control routes, mounted by the app in sandbox mode only (none in production). */
+export const sandboxRoutes = (config: Config) => (config.sandbox ? registerSandboxRoutes : null);
 
 /**
  * Builds every module once all it needs exists, and adds what it provides to the container. A need nobody provides,

@@ -18,7 +18,7 @@ import { migrate, pendingMigrations } from '../db/migrate.js';
 import { systemClock, type Clock } from '../kernel/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { ulid } from '../kernel/ids.js';
-import { createServices, type ServiceOverrides } from '../services.js';
+import { createServices, sandboxRoutes, type ServiceOverrides } from '../services.js';
 import type { Services } from '../container.js';
 import { allModules, allOperations } from '../modules/index.js';
 import { AppError, validationError } from '../kernel/errors.js';
@@ -27,7 +27,6 @@ import { securityHeaders } from './security-headers.js';
 import type { AuthUser } from '../kernel/actor.js';
 import { buildOpenApi } from './openapi.js';
 import { registerWebApp } from './web-app.js';
-import { registerSandboxRoutes } from '../sandbox/routes.js';
 import { registerPublicRoutes } from './public-routes.js';
 import { registerJobs } from '../jobs/index.js';
 import { statusOf } from './errors.js';
@@ -224,7 +223,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   services.upstream.attach(app);
   await registerPublicRoutes(app, services);
   if (registerWebApp(app, config.webDir)) app.log.debug({ dir: config.webDir }, 'serving the web app');
-  if (config.sandbox) await registerSandboxRoutes(app, services);
+  await sandboxRoutes(config)?.(app, services);
   registerJobs(services);
 
   app.addHook('onClose', async () => {

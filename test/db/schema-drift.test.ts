@@ -2,7 +2,8 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { is, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import * as schema from '../../src/db/schema.js';
+import * as serviceSchema from '../../src/db/schema.js';
+import * as sandboxSchema from '../../src/sandbox/schema.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 /**
@@ -18,6 +19,7 @@ const SQL_TYPES: Record<string, string> = {
   'timestamp with time zone': 'timestamp with time zone',
   'timestamp without time zone': 'timestamp without time zone',
 };
+const schema = { ...serviceSchema, ...sandboxSchema };
 const normalise = (t: string) => SQL_TYPES[t] ?? t.replace(/\(\d+(,\s*\d+)?\)$/, '').replace(/^varchar$/, 'character varying');
 
 describe('Drizzle schema vs the migrated database', () => {
