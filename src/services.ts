@@ -131,8 +131,8 @@ export async function composeModules(modules: readonly AnyModule[], platform: Pa
     for (const name of m.provides) {
       if (!Object.hasOwn(made, name)) throw new Error(`module ${m.name} did not provide ${name}`);
       if (has(name)) throw new Error(`${name} is provided twice (module ${m.name})`);
+      Object.assign(container, { [name]: made[name] });
     }
-    Object.assign(container, made);
   }
   return container as Services;
 }

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { get, newIdempotencyKey, post } from '../../api/client';
+import { get, newIdempotencyKey, post, type PostInput } from '../../api/client';
 
 import { formatDateTime } from '../../app/format';
 import { Failure, Section } from '../growth/Rewards';
@@ -66,22 +66,26 @@ export function Support() {
   );
 }
 
-const CATEGORIES = [
-  'not_delivered',
-  'failed_not_refunded',
-  'wrong_amount',
-  'wrong_recipient',
-  'duplicate_charge',
-  'unauthorised',
-  'other',
-] as const;
+type ReportCategory = NonNullable<PostInput<'/_serverFn/createTransactionReportBearerReports'>>['category'];
+// The categories the service accepts, in the form's order: a Record over the API's own type, so a category added to
+// or removed from the service fails the app's typecheck instead of drifting.
+const CATEGORY_SET: Record<ReportCategory, true> = {
+  not_delivered: true,
+  failed_not_refunded: true,
+  wrong_amount: true,
+  wrong_recipient: true,
+  duplicate_charge: true,
+  unauthorised: true,
+  other: true,
+};
+const CATEGORIES = Object.keys(CATEGORY_SET) as ReportCategory[];
 
 export function Report() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const mine = useQuery({ queryKey: ['reports'], queryFn: () => get('/_serverFn/listMyReportsBearerReports', { limit: 20 }) });
   const [reference, setReference] = useState('');
-  const [category, setCategory] = useState<(typeof CATEGORIES)[number]>('not_delivered');
+  const [category, setCategory] = useState<ReportCategory>('not_delivered');
   const [description, setDescription] = useState('');
   const create = useMutation({
     mutationFn: () =>
