@@ -75,7 +75,7 @@ export interface Config {
     channel: 'dnd' | 'generic';
     webhookSecret?: string;
   };
-  /** VTU providers, routing and reconciliation (DESIGN §7, §8). */
+  /** VTU providers, routing and reconciliation (docs/design.md §7, §8). */
   vtu: {
     providers: Record<'a' | 'b' | 'c' | 'd', { url: string; key: string; secret?: string }>;
     timeoutMs: number;

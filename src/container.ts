@@ -94,7 +94,7 @@ export interface Services {
   upstream: LoopbackTransport;
   /** The SMS gateway, when one is configured (always in the sandbox: its simulator). */
   smsGateway: SmsGateway | null;
-  /** Step-up gate (DESIGN §5), provided by the two-factor module. */
+  /** Step-up gate (docs/design.md §5), provided by the two-factor module. */
   stepUp?: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
   /** DNS for push endpoints and webhooks (tests control it). */
   resolver: Resolver;

@@ -2,7 +2,7 @@ import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './lib/logger.js';
 
-// start: config -> db -> migrations -> app -> workers (DESIGN §3)
+// start: config -> db -> migrations -> app -> workers (docs/design.md §3)
 async function main() {
   let config;
   try {

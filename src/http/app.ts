@@ -171,7 +171,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     enableDraftSpec: true,
     ...(redis ? { redis, nameSpace: 'vtu-rl:' } : {}),
     keyGenerator: rateLimitKey,
-    // Per-IP limits exempt loopback clients in the sandbox (DESIGN §8); per-account limits still apply.
+    // Per-IP limits exempt loopback clients in the sandbox (docs/design.md §8); per-account limits still apply.
     allowList: (req) => config.sandbox && !req.authUser && isLoopback(req.ip),
     errorResponseBuilder: (_req, ctx) => {
       const e = new AppError('RATE_LIMITED', `Too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} seconds`);

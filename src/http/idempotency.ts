@@ -5,7 +5,7 @@ import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
 import { withEffectMarker, type EffectMarker } from '../lib/effect-marker.js';
 
 /**
- * Idempotency-Key (DESIGN §4): same user + key + same body within 24 h replays the stored answer; a different
+ * Idempotency-Key (docs/design.md §4): same user + key + same body within 24 h replays the stored answer; a different
  * body is 422; a request still in flight is 409. The row is claimed with INSERT ... ON CONFLICT, so among
  * concurrent requests with one key exactly one executes, on any instance. 5xx answers are not stored, so the
  * client may retry them. A ledger posting marks the claim 'committed' inside its own transaction

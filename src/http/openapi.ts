@@ -121,7 +121,7 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
     if (outputSchemas[id] && JSON.stringify(outputSchemas[id]) !== JSON.stringify(s))
       throw new Error(`component ${id} differs between inputs and outputs`);
   }
-  // An answer is its output with `ok: true` beside it (DESIGN §4), so each operation's output component says so.
+  // An answer is its output with `ok: true` beside it (docs/design.md §4), so each operation's output component says so.
   for (const name of new Set(outputName.values())) {
     const s = outputSchemas[name];
     if (s.type === 'object') {
@@ -202,7 +202,7 @@ export function buildOpenApi(ops: AnyOperation[], config: Config) {
       const ref = { $ref: `${SCHEMAS}${inputName.get(op)}` };
       operation.requestBody = {
         required: false,
-        description: 'The inputs inside `data` (DESIGN §4); an empty body means no inputs.',
+        description: 'The inputs inside `data` (docs/design.md §4); an empty body means no inputs.',
         content: {
           'application/json': {
             schema: { type: 'object', properties: { data: ref }, additionalProperties: false },

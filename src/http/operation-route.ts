@@ -44,7 +44,7 @@ function nulPath(value: unknown, path = '', depth = 0): string | null {
   return null;
 }
 
-/** Reads the `{data}` envelope of a POST (DESIGN §4); a missing body means no inputs. */
+/** Reads the `{data}` envelope of a POST (docs/design.md §4); a missing body means no inputs. */
 function unwrapEnvelope(body: unknown): unknown {
   if (body === undefined || body === null || body === '') return {};
   if (typeof body !== 'object' || Array.isArray(body))

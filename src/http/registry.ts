@@ -6,7 +6,7 @@ import type { ErrorCode } from '../kernel/errors.js';
 import type { Services } from '../container.js';
 
 /**
- * The operation registry (DESIGN §3). One declaration per operation gives both path forms, validation,
+ * The operation registry (docs/design.md §3). One declaration per operation gives both path forms, validation,
  * gates, idempotency, rate limits, OpenAPI and the registry-walking tests. Handlers stay thin.
  */
 export type HttpMethod = 'GET' | 'POST';
@@ -38,7 +38,7 @@ export interface Gates {
   pin?: boolean;
   /** Minimum approved KYC tier (spec 5.8). */
   kycTier?: 1 | 2 | 3;
-  /** Step-up grant (X-Grant-Token) when the user has 2FA enrolled (DESIGN §5). */
+  /** Step-up grant (X-Grant-Token) when the user has 2FA enrolled (docs/design.md §5). */
   stepUp?: boolean;
   /**
    * Credential changes: a step-up grant (X-Grant-Token from verifyStepupChallenge, with an authenticator

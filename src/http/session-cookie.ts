@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { serverFnPath } from './registry.js';
 
 /**
- * Cookie transport for refresh tokens (DESIGN §13): the web app sends `X-Session-Transport: cookie`,
+ * Cookie transport for refresh tokens (docs/design.md §13): the web app sends `X-Session-Transport: cookie`,
  * and the refresh token then travels only in an HttpOnly, SameSite=Strict cookie scoped to the refresh and
  * sign-out paths, never in a body JavaScript can read. API clients that do not send the header keep the JSON
  * tokens. A custom header cannot be sent cross-site without a CORS preflight, and SameSite=Strict keeps the

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Serves the built customer app (DESIGN §13) from the same process: hashed assets cached for a year,
+ * Serves the built customer app (docs/design.md §13) from the same process: hashed assets cached for a year,
  * the service worker and the page never cached, every other GET that asks for HTML answered with the page (the
  * app's router takes it from there). The files are read and compressed (brotli, gzip) once at start.
  * The API's paths keep their JSON answers, including 404s.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Naira on the wire, integer kobo inside (DESIGN §4). */
+/** Naira on the wire, integer kobo inside (docs/design.md §4). */
 export function toKobo(naira: number): bigint {
   return BigInt(Math.round(naira * 100));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Pagination inputs (DESIGN §4): limit default 20, clamped to 100 (spec 4.12: clamped, not refused). */
+/** Pagination inputs (docs/design.md §4): limit default 20, clamped to 100 (spec 4.12: clamped, not refused). */
 export const PAGE_CAP = 100;
 export const pageInput = {
   limit: z.coerce

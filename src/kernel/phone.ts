@@ -1,4 +1,4 @@
-/** Nigerian mobile numbers (DESIGN §11): accept 0XXXXXXXXXX, 234XXXXXXXXXX, +234XXXXXXXXXX; normalise to 11 digits. */
+/** Nigerian mobile numbers (docs/design.md §11): accept 0XXXXXXXXXX, 234XXXXXXXXXX, +234XXXXXXXXXX; normalise to 11 digits. */
 export type Network = 'mtn' | 'airtel' | 'glo' | '9mobile';
 
 const PREFIXES: Record<Network, string[]> = {

@@ -18,7 +18,7 @@ import {
 // The ledger's types live in types.ts; importers keep using this module.
 export * from './types.js';
 
-/** The double-entry ledger (DESIGN §6): postings inside a caller's transaction, or alone in one statement. */
+/** The double-entry ledger (docs/design.md §6): postings inside a caller's transaction, or alone in one statement. */
 export function createLedger({ clock }: { clock: Clock }): Ledger {
   // Account ids never change once created: cache them so a posting costs no look-up round trips.
   const ids = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { bigint, bigserial, boolean, date, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * Double-entry ledger (DESIGN §6). User accounts carry a materialised balance updated under a row lock;
+ * Double-entry ledger (docs/design.md §6). User accounts carry a materialised balance updated under a row lock;
  * system accounts are append-only (balance = sum of entries) so they never serialise traffic.
  */
 export const accounts = pgTable(

@@ -68,7 +68,7 @@ export interface WalletLimit {
 }
 
 /**
- * Outflow is money leaving the user's control (DESIGN §6 daily limits): the debit side of these transaction types
+ * Outflow is money leaving the user's control (docs/design.md §6 daily limits): the debit side of these transaction types
  * on a wallet; the credit side of the refund types nets it. The ledger keeps each wallet's outflow for the current
  * Lagos day on its account row (outflow_day, outflow_today), moved by the same statement as the balance.
  */

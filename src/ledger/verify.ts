@@ -13,7 +13,7 @@ export interface VerifyReport {
 }
 
 /**
- * DESIGN §6 invariants: balanced transactions, materialised balances equal their entries, no wallet below zero,
+ * docs/design.md §6 invariants: balanced transactions, materialised balances equal their entries, no wallet below zero,
  * and each wallet's outflow counter equals its day's outflow entries.
  */
 export async function verifyLedger(exec: Executor): Promise<VerifyReport> {

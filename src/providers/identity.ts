@@ -1,7 +1,7 @@
 import { AppError } from '../kernel/errors.js';
 
 /**
- * Identity look-up adapters (DESIGN §9): NIN look-up and bank account name enquiry. Domain code talks to this
+ * Identity look-up adapters (docs/design.md §9): NIN look-up and bank account name enquiry. Domain code talks to this
  * interface only; the sandbox simulator (src/sandbox/identity-simulator.ts) or the HTTP adapter below is wired
  * in by configuration. Raw upstream payloads are returned so the KYC module can store them encrypted; they are
  * never sent to clients or logged.
@@ -39,7 +39,7 @@ export interface Bank {
 
 /**
  * Banks with their CBN institution codes (3-digit codes for deposit money banks, 6-digit codes for other
- * financial institutions). Check against the current CBN/NIBSS list before production (DESIGN §11).
+ * financial institutions). Check against the current CBN/NIBSS list before production (docs/design.md §11).
  */
 export const BANKS: readonly Bank[] = [
   { code: '044', name: 'Access Bank' },

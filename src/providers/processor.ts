@@ -5,7 +5,7 @@ import { safeEqual } from '../lib/crypto.js';
 import type { HttpTransport } from './http-transport.js';
 
 /**
- * Payment processor adapter, Paystack-style protocol (DESIGN §11). Everything here is the real wire shape:
+ * Payment processor adapter, Paystack-style protocol (docs/design.md §11). Everything here is the real wire shape:
  * `POST /transaction/initialize`, `GET /transaction/verify/:reference`, `POST /customer`,
  * `POST /dedicated_account`, `Authorization: Bearer <secret key>`, amounts in kobo, and webhooks signed with
  * HMAC-SHA512 of the raw body under the same secret. The sandbox simulator speaks the same protocol, so

@@ -8,7 +8,7 @@ import { bankByCode, isValidNuban, type IdentityProvider } from '../providers/id
 import { parseInput } from '../kernel/errors.js';
 
 /**
- * Sandbox NIN and bank name-enquiry simulators (DESIGN §8). Their records live in the database, so every
+ * Sandbox NIN and bank name-enquiry simulators (docs/design.md §8). Their records live in the database, so every
  * instance answers the same. Unregistered NINs and accounts are "not found", as upstream would answer.
  */
 export function createSimulatedIdentityProvider({ db }: { db: Db; clock: Clock }): IdentityProvider {

@@ -13,7 +13,7 @@ import type { Services } from '../container.js';
 import { statusOf } from '../http/errors.js';
 
 /**
- * Sandbox payment processor (DESIGN §8, §11), Paystack-style. Mounted on this app:
+ * Sandbox payment processor (docs/design.md §8, §11), Paystack-style. Mounted on this app:
  * - processor API under /sandbox/processor/api (Bearer secret key): transaction/initialize,
  *   transaction/verify/:reference, customer, dedicated_account — what src/providers/processor.ts calls;
  * - the checkout page at /sandbox/processor/checkout/:accessCode with Pay, Fail and Abandon buttons;
@@ -316,7 +316,7 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
       return reply.type('text/html').send(page(text, `<p id="result">${text}</p><p>You can return to the app.</p>`));
     });
 
-    // ---- control endpoints (DESIGN §8) ----
+    // ---- control endpoints (docs/design.md §8) ----
     scope.post('/sandbox/processor/pay', async (req) => {
       const b = parseInput(
         z

@@ -10,7 +10,7 @@ import { registerSmsSimulator } from './sms-simulator.js';
 import { registerVtuSimulators } from './vtu/index.js';
 
 /**
- * Sandbox control endpoints (DESIGN §8): plain JSON, no envelope, no token; mounted only in sandbox mode.
+ * Sandbox control endpoints (docs/design.md §8): plain JSON, no envelope, no token; mounted only in sandbox mode.
  * Each simulator adds its registrar to this list.
  */
 export type SandboxRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;

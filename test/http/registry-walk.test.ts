@@ -6,7 +6,7 @@ import { allOperations } from '../../src/modules/index.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation } from '../../src/http/registry.js';
 import { createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
-// Walks the whole registry (DESIGN §3): every protected operation refuses a missing, forged or expired token in
+// Walks the whole registry (docs/design.md §3): every protected operation refuses a missing, forged or expired token in
 // both path forms; junk input gives 400 with the error shape; nothing ever answers 500.
 let h: Harness;
 let user: TestUser;

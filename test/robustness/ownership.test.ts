@@ -43,7 +43,7 @@ const ALLOWED: Record<string, string> = {
   'claimSession.deviceId': 'a device label the client chooses for its own session',
   'heartbeatSession.deviceId': 'a device label the client chooses for its own session',
 };
-// Operator operations act on every user's objects by design (DESIGN §5: role admin); they are not walked.
+// Operator operations act on every user's objects by design (docs/design.md §5: role admin); they are not walked.
 const isOperator = (op: AnyOperation) => authOf(op) === 'admin';
 
 interface Case {

@@ -156,7 +156,7 @@ describe('schedules', () => {
   it('a run whose purchase was pending shows the settled status once reconciliation resolves it', async () => {
     h.clock.set('2026-03-10T09:00:00Z');
     const u = await user(10_000);
-    // 2222: the provider answers pending; a requery 5 s later reports delivered (DESIGN §8).
+    // 2222: the provider answers pending; a requery 5 s later reports delivered (docs/design.md §8).
     const s = (await upsert(u, { phone: '08031232222', time: '11:30' })).json().schedule;
     await runWorkersAt('2026-03-10T10:30:30Z');
     expect((await runsOf(s.id))[0].status).toBe('processing');

@@ -197,7 +197,7 @@ describe('two-factor step-up', () => {
     expect(crossed.statusCode).toBe(400);
     expect(crossed.body).not.toContain(loginCode);
 
-    // With TOTP on, a session opened by an e-mailed login code must use the app code (DESIGN §5).
+    // With TOTP on, a session opened by an e-mailed login code must use the app code (docs/design.md §5).
     const u = await signIn(h);
     const secret = await enrollTotp(h, u);
     // The code is sent (it serves a two-factor reset) but gives this session no grant.

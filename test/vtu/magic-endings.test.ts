@@ -6,7 +6,7 @@ import { setKycTier } from '../helpers/factories.js';
 import { buyer, getTx, mtn, PIN, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
 
 /**
- * DESIGN §8 magic endings for every purchase kind they apply to: 1111 refund, 2222 pending -> delivered,
+ * docs/design.md §8 magic endings for every purchase kind they apply to: 1111 refund, 2222 pending -> delivered,
  * 3333 pending -> failed -> refund, 4444 timeout -> stays processing -> delivered without refund, 5555 provider A
  * refuses (data falls back to B; the other kinds are not routed to A and deliver), anything else delivered.
  */

@@ -6,7 +6,7 @@ import { applyMarkup } from '../../src/modules/vtu/markups.js';
 import { requestIdFor } from '../../src/modules/vtu/service.js';
 import { magicOf } from '../../src/sandbox/vtu/engine.js';
 
-/** How each protocol's answers are read: only explicit failures are failures (DESIGN §11). */
+/** How each protocol's answers are read: only explicit failures are failures (docs/design.md §11). */
 describe('VTpass-style answers (provider C)', () => {
   const ok = (status: string, extra: object = {}) => ({
     status: 200,

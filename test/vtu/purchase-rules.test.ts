@@ -97,7 +97,7 @@ describe('gates and money checks (nothing is charged when refused)', () => {
     expect(await walletBalance(h, u.id)).toBe(1000);
     expect(await countRows('vtu_transactions', u.id)).toBe(0);
 
-    // Tier 1 daily outflow (DESIGN §6: ₦50,000).
+    // Tier 1 daily outflow (docs/design.md §6: ₦50,000).
     const rich = await buyer(h, 80_000);
     const big = await call(h, 'POST', '/api/v1/buyAirtime', { ...body, amount: 50_000, pin: PIN }, { token: rich.token });
     expect(big.json().transaction.status).toBe('success');

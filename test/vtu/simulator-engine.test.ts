@@ -6,7 +6,7 @@ import { floatBalance, fundFloat, PENDING_RESOLVE_MS, placeOrder, queryOrder } f
 import { createHarness, usingPostgres, type Harness } from '../helpers/harness.js';
 import { statementsOf } from '../helpers/statements.js';
 
-// The simulators' order engine (DESIGN §8): one statement places an order against the provider's float. Each test
+// The simulators' order engine (docs/design.md §8): one statement places an order against the provider's float. Each test
 // uses a provider name of its own, so floats never mix. On PostgreSQL the parallel cases race for real.
 
 let h: Harness;

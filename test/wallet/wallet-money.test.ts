@@ -5,7 +5,7 @@ import { call, createHarness, emailGrant, expectLedgerOk, fundWallet, signIn, ty
 import { balance, count, tier2User, user } from '../payments/helpers.js';
 import { setUserFacts } from '../helpers/factories.js';
 
-/** debitWalletFn, transferWalletFn, lookupProfileByUsername (spec 4.4, 5.4, 5.8, 8; DESIGN §6). */
+/** debitWalletFn, transferWalletFn, lookupProfileByUsername (spec 4.4, 5.4, 5.8, 8; docs/design.md §6). */
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();

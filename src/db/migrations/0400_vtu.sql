@@ -1,4 +1,4 @@
--- VTU: purchases, markups, catalogue cache (DESIGN §7) and the sandbox provider simulators' state (DESIGN §8).
+-- VTU: purchases, markups, catalogue cache (docs/design.md §7) and the sandbox provider simulators' state (docs/design.md §8).
 CREATE TABLE vtu_transactions (
   id uuid PRIMARY KEY,
   reference text NOT NULL UNIQUE,

@@ -4,7 +4,7 @@ import type { Services } from '../../container.js';
 import { statusOf } from '../../http/errors.js';
 
 /**
- * GET /files/kyc/<path>?expires=&sig= serves a private KYC upload behind a signed URL (DESIGN §9). Not a spec 4.11
+ * GET /files/kyc/<path>?expires=&sig= serves a private KYC upload behind a signed URL (docs/design.md §9). Not a spec 4.11
  * endpoint, so it is not listed in public-endpoints.ts. Every answer, errors included, is uncacheable.
  */
 export function registerKycFileRoute(app: FastifyInstance, services: Pick<Services, 'kyc'>) {

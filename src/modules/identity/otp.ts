@@ -5,7 +5,7 @@ import { DAY, MINUTE, SECOND, type Clock } from '../../kernel/clock.js';
 import { hmac, randomDigits } from '../../lib/crypto.js';
 
 /**
- * One-time codes (DESIGN §5): 6 digits, 10 minutes, single use, hashed at rest. All counters live in the database.
+ * One-time codes (docs/design.md §5): 6 digits, 10 minutes, single use, hashed at rest. All counters live in the database.
  *
  * Nobody but the owner can spend the owner's ability to get and use a code.
  * - Sending: per identifier a cooldown of 60 s for the first OTP_FREE_SENDS codes of a day, then doubling with

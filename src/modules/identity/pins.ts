@@ -7,11 +7,11 @@ import { MINUTE, type Clock } from '../../kernel/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
 
 /**
- * PINs (DESIGN §5): 5 wrong tries lock that PIN for 15 minutes, doubling on each repeat lock. Transaction PIN 4
+ * PINs (docs/design.md §5): 5 wrong tries lock that PIN for 15 minutes, doubling on each repeat lock. Transaction PIN 4
  * digits, login PIN 6 digits.
  *
  * The check and the count are one statement. A PIN is stored twice: as scrypt over pepper +
- * per-row salt (`hash`, DESIGN §5) and as a check MAC, HMAC-SHA256 keyed by the pepper over (kind, user, PIN)
+ * per-row salt (`hash`, docs/design.md §5) and as a check MAC, HMAC-SHA256 keyed by the pepper over (kind, user, PIN)
  * (`check_mac`). verify compares the MAC inside the UPDATE that counts the failure and sets the lock, under the
  * row's lock, so parallel guesses are checked one at a time and none is checked while the PIN is locked: at most
  * PIN_MAX_ATTEMPTS wrong guesses per lock, however many arrive at once. The user id in the MAC makes it unique per

@@ -65,7 +65,7 @@ export function createIdentityService(deps: IdentityDeps) {
     return (await findUserByEmail(exec, email))!;
   }
 
-  /** Opens a session and returns the session object of DESIGN §5. */
+  /** Opens a session and returns the session object of docs/design.md §5. */
   async function openSession(
     user: { id: string; email: string; username: string | null },
     method: string,

@@ -19,7 +19,7 @@ import {
 } from './rules.js';
 
 /**
- * KYC files (DESIGN §9): uploads checked by their first bytes and stored privately, 5-minute signed URLs for
+ * KYC files (docs/design.md §9): uploads checked by their first bytes and stored privately, 5-minute signed URLs for
  * the owner and operators, and the check that a submission names only the caller's own uploads.
  */
 export function createKycFiles(deps: { db: Db; clock: Clock; config: Config; storage: FileStorage }) {

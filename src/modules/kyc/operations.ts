@@ -8,7 +8,7 @@ import { CONTENT_TYPES, DOCUMENT_TYPES, FILE_PATH_RE, MAX_FILE_BYTES } from './s
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['kyc']);
 
-/** Spec 4.6 (suffix BearerKYC) plus the DESIGN §12 extensions and the operator review operations. */
+/** Spec 4.6 (suffix BearerKYC) plus the docs/design.md §12 extensions and the operator review operations. */
 
 const filePath = (field: string) =>
   z

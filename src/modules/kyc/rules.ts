@@ -3,11 +3,11 @@ import type { kycFiles } from './schema.js';
 import type { kycSubmissions } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
 import { MINUTE } from '../../kernel/clock.js';
-// KYC's rules and shapes (DESIGN §9): limits, accepted files and documents, name matching, stored rows.
+// KYC's rules and shapes (docs/design.md §9): limits, accepted files and documents, name matching, stored rows.
 
-/** Upload limit (DESIGN §9): 5 MiB of decoded bytes. */
+/** Upload limit (docs/design.md §9): 5 MiB of decoded bytes. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-/** Signed file URLs live 5 minutes (DESIGN §9). */
+/** Signed file URLs live 5 minutes (docs/design.md §9). */
 export const FILE_URL_TTL_MS = 5 * MINUTE;
 /** Uploads per user per 24 h: enough for several resubmissions, not for using us as free storage. */
 export const MAX_UPLOADS_PER_DAY = 40;

@@ -209,7 +209,7 @@ export function createLoanService(deps: {
         if (principal < toKobo(s.loanMinAmount) || principal > a.limit) {
           throw new AppError('AMOUNT_OUT_OF_RANGE', `You can borrow ${formatNaira(toKobo(s.loanMinAmount))} to ${formatNaira(a.limit)}`);
         }
-        // A loan is optional money: it may not push the wallet past the tier's balance cap (DESIGN §6).
+        // A loan is optional money: it may not push the wallet past the tier's balance cap (docs/design.md §6).
         const headroom = await walletLimits.balanceHeadroom(tx, user.id, user.kycTier);
         if (headroom !== null && principal > headroom) {
           throw new AppError(

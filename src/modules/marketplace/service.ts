@@ -210,7 +210,7 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
 
     listMyOrders: store.listMine,
 
-    /** Another user's order is NOT_FOUND, never FORBIDDEN (DESIGN §4). */
+    /** Another user's order is NOT_FOUND, never FORBIDDEN (docs/design.md §4). */
     getMyOrder: store.getMine,
 
     adminListOrders: store.adminList,

@@ -7,7 +7,7 @@ import { queryBool, uuidInput } from '../../kernel/inputs.js';
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['notifications', 'push']);
 
-// DESIGN §12: {id, kind, title, body, read, createdAt}; data carries the emitter's references (e.g. a transaction id).
+// docs/design.md §12: {id, kind, title, body, read, createdAt}; data carries the emitter's references (e.g. a transaction id).
 export const notificationOutput = z
   .object({
     id: z.string(),
@@ -213,7 +213,7 @@ export const notificationsOperations = [
     handler: async (input, ctx) => ctx.api.notifications.deletePushSubscription(ctx.user.id, input.endpoint),
   }),
 
-  // ---- operators (DESIGN §12: BearerAdmin, names start with admin) ----
+  // ---- operators (docs/design.md §12: BearerAdmin, names start with admin) ----
   defineOperation({
     name: 'adminCreateBroadcast',
     suffix: 'BearerAdmin',

@@ -22,7 +22,7 @@ export async function holdOrderMoney(
       { account: { user: o.userId, kind: 'wallet' }, amount: -o.amount },
       { account: { system: 'orders' }, amount: o.amount },
     ],
-    // Orders count toward the tier's daily outflow (DESIGN §6), checked on the wallet row the posting locks.
+    // Orders count toward the tier's daily outflow (docs/design.md §6), checked on the wallet row the posting locks.
     limits: [deps.walletLimits.outflowLimit(o.userId, o.kycTier)],
   });
 }

@@ -6,7 +6,7 @@ import type { OrderRowBase } from './transition.js';
 
 /**
  * The reads every kind of order has: by id, the customer's own list and one of their orders (another customer's
- * is NOT_FOUND, never FORBIDDEN: DESIGN §4), and the operators' list; newest first, filtered by status (and user).
+ * is NOT_FOUND, never FORBIDDEN: docs/design.md §4), and the operators' list; newest first, filtered by status (and user).
  */
 export function createOrderStore<Row extends OrderRowBase, View>(
   db: Db,

@@ -43,7 +43,7 @@ import { createWebhookEvents } from './webhook-events.js';
 export * from './model.js';
 
 /**
- * Top-ups (spec 4.4, rule 8, section 6; DESIGN §6). The wallet is credited only from a verified signed
+ * Top-ups (spec 4.4, rule 8, section 6; docs/design.md §6). The wallet is credited only from a verified signed
  * charge.success webhook, a server-side verify, or reconciliation (which verifies) — never from a redirect.
  * Exactly-once: every credit posts ledger reference `payin:<processor>:<reference>` with tryPost, and the
  * settlement row is unique on (processor, processor_reference); the database decides, never a prior read.
@@ -110,7 +110,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   ) {
     const adapter = processorFor(input.processor);
     const amount = toKobo(input.amount);
-    // DESIGN §6: refuse up front a top-up that would pass the tier's balance cap.
+    // docs/design.md §6: refuse up front a top-up that would pass the tier's balance cap.
     const headroom = await walletLimits.balanceHeadroom(db, user.id, user.kycTier);
     if (headroom !== null && amount > headroom) {
       const cap = walletLimits.limitsFor(user.kycTier).balanceCap!;

@@ -34,7 +34,7 @@ export function createSettlement(deps: {
   /**
    * The credit's posting: the money, and riding on its statement (so written exactly when the money moves) the
    * settlement row, the intent's success, the event's outcome, a wallet flag when the balance after passes the
-   * owner's KYC tier cap at that moment (DESIGN §6: money that arrived is never dropped; passing the cap only flags
+   * owner's KYC tier cap at that moment (docs/design.md §6: money that arrived is never dropped; passing the cap only flags
    * the wallet for an operator), and the owner's notification.
    */
   function chargePosting(s: SettleInput, event?: { id: string; outcome: string }): PostInput {

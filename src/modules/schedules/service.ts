@@ -107,7 +107,7 @@ export function scheduleView(s: ScheduleRow) {
 export type ScheduleService = ReturnType<typeof createScheduleService>;
 
 /**
- * Scheduled purchases (DESIGN §10): the PIN is checked when the schedule is saved (operation gate), never at
+ * Scheduled purchases (docs/design.md §10): the PIN is checked when the schedule is saved (operation gate), never at
  * run time. Each due slot is claimed twice over: the dispatcher advances next_run_at with a conditional UPDATE
  * and enqueues the run with a deterministic singleton key (`schedule:<id>:<slot>`), and the run itself inserts
  * the (schedule, slot) row before buying; so with any number of workers a slot buys at most once.
@@ -124,7 +124,7 @@ export function createScheduleService(deps: {
 
   const getOwn = async (exec: Executor, userId: string, id: string) => {
     const s = await one<ScheduleRow>(exec, sql`SELECT ${COLS} FROM schedules WHERE id = ${id}`);
-    // Another user's schedule is NOT_FOUND, never FORBIDDEN (DESIGN §4).
+    // Another user's schedule is NOT_FOUND, never FORBIDDEN (docs/design.md §4).
     if (!s || s.user_id !== userId) throw notFound('Schedule');
     return s;
   };

@@ -4,7 +4,7 @@ import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 
-/** DESIGN §5: a claim without a heartbeat for 2 minutes lapses. */
+/** docs/design.md §5: a claim without a heartbeat for 2 minutes lapses. */
 export const CLAIM_LAPSE_MS = 2 * MINUTE;
 
 export type SessionClaimService = ReturnType<typeof createSessionClaimService>;

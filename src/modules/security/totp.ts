@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 
-/** RFC 6238 as DESIGN §5 fixes it: SHA-1, 6 digits, 30 s steps, window ±1. */
+/** RFC 6238 as docs/design.md §5 fixes it: SHA-1, 6 digits, 30 s steps, window ±1. */
 export const TOTP_PERIOD_S = 30;
 export const TOTP_DIGITS = 6;
 export const TOTP_WINDOW = 1;

@@ -14,7 +14,7 @@ import type { CredentialNotices } from './credential-notices.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
 import { writeAudit } from '../../db/audit.js';
 
-/** DESIGN §5: grants live 10 minutes, bound to user and session; wrong codes are limited like PINs. */
+/** docs/design.md §5: grants live 10 minutes, bound to user and session; wrong codes are limited like PINs. */
 export const GRANT_TTL_MS = 10 * MINUTE;
 export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_LOCK_MS = 15 * MINUTE;
@@ -154,7 +154,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
   }
 
   /**
-   * DESIGN §5: e-mail is never the only factor while TOTP is on. An e-mailed step-up code therefore confirms
+   * docs/design.md §5: e-mail is never the only factor while TOTP is on. An e-mailed step-up code therefore confirms
    * only a session opened with the login PIN; a session opened with an e-mailed login code needs the app code.
    */
   async function emailStepUpAllowed(user: AuthUser, f: FactorRow | undefined): Promise<boolean> {
@@ -362,7 +362,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       return { revoked: true };
     },
 
-    /** The registry's gates.stepUp (DESIGN §5): required only while TOTP is enrolled and confirmed. */
+    /** The registry's gates.stepUp (docs/design.md §5): required only while TOTP is enrolled and confirmed. */
     stepUp: {
       async require(user: AuthUser, grantToken: string | undefined): Promise<void> {
         if (!(user.twoFactor ?? (await isEnrolled(user.id)))) return;

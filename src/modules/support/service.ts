@@ -47,7 +47,7 @@ export function createSupportService({ db, clock, notifier }: { db: Db; clock: C
 
   async function ownThread(exec: Executor, userId: string, threadId: string) {
     const t = await getThread(exec, threadId);
-    // Another user's thread is NOT_FOUND, never FORBIDDEN (DESIGN §4).
+    // Another user's thread is NOT_FOUND, never FORBIDDEN (docs/design.md §4).
     if (!t || t.user_id !== userId) throw notFound('Thread');
     return t;
   }

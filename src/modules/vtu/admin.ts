@@ -20,7 +20,7 @@ import type { VtuRow } from './repository.js';
 import { type createVtuSettlement, type OnSettled } from './settlement.js';
 
 /**
- * VTU purchases (spec 1 rules 1-6, section 3; DESIGN §7). The order of a purchase: validation and the network
+ * VTU purchases (spec 1 rules 1-6, section 3; docs/design.md §7). The order of a purchase: validation and the network
  * prefix check (before any debit) -> PIN and Tier 1 (registry gates) -> price check -> ONE database transaction
  * that debits the wallet and records `processing` -> just-in-time provider float -> provider call with a stable
  * request id -> success, failed with refund (in the transaction that marks it failed), or still processing.

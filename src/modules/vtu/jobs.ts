@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Services } from '../../container.js';
 
 /**
- * Reconciliation (DESIGN §7): every VTU_RECONCILE_EVERY_MS (5 s in the sandbox) requery processing purchases
+ * Reconciliation (docs/design.md §7): every VTU_RECONCILE_EVERY_MS (5 s in the sandbox) requery processing purchases
  * that are due, with backoff per transaction. It is also the start-up recovery: a purchase left processing by a
  * killed process is due again and settles here, always with its original request id.
  */

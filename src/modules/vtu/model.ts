@@ -67,7 +67,7 @@ export function toMarkupOut(m: { service: string; provider: string | null; kind:
 
 export const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** DESIGN §12 transaction shape; the request id and provider payloads stay inside. */
+/** docs/design.md §12 transaction shape; the request id and provider payloads stay inside. */
 export function toTransaction(r: VtuRow) {
   const d = r.details ?? {};
   return {

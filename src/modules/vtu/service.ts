@@ -65,7 +65,7 @@ import { createVtuAdmin } from './admin.js';
 export * from './model.js';
 
 /**
- * VTU purchases (spec 1 rules 1-6, section 3; DESIGN §7). The order of a purchase: validation and the network
+ * VTU purchases (spec 1 rules 1-6, section 3; docs/design.md §7). The order of a purchase: validation and the network
  * prefix check (before any debit) -> PIN and Tier 1 (registry gates) -> price check -> ONE database transaction
  * that debits the wallet and records `processing` -> just-in-time provider float -> provider call with a stable
  * request id -> success, failed with refund (in the transaction that marks it failed), or still processing.
@@ -176,7 +176,7 @@ export function createVtuService(deps: VtuDeps) {
       log.info({ transactionId: row.id, reference: row.reference, provider, outcome: out.status }, 'vtu provider answered');
       faultPoint('vtu.purchase.afterProvider');
       if (out.status === 'failed' || out.status === 'low_float') {
-        // DESIGN §7: fall back only on a definite failure.
+        // docs/design.md §7: fall back only on a definite failure.
         const next = nextProvider(row);
         if (next) {
           const moved = await reroute(row, next);

@@ -15,7 +15,7 @@ import type { VtuRow } from './repository.js';
 export type OnSettled = (tx: Tx, done: VtuRow) => Promise<void>;
 
 /**
- * Settling purchases (DESIGN §7): success, failure with its refund in the same transaction, a fallback to the
+ * Settling purchases (docs/design.md §7): success, failure with its refund in the same transaction, a fallback to the
  * next provider, or still pending with the next check backed off. Each is guarded by a conditional UPDATE on
  * status 'processing' and a unique ledger reference, so it happens at most once whoever gets there first.
  */

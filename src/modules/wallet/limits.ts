@@ -6,7 +6,7 @@ import type { WalletLimit } from '../../ledger/ledger.js';
 import { formatNaira } from '../../kernel/money.js';
 
 /**
- * CBN wallet tier limits (DESIGN §6), configurable through TIER_LIMITS. A null cap means no cap.
+ * CBN wallet tier limits (docs/design.md §6), configurable through TIER_LIMITS. A null cap means no cap.
  * Outflow is money leaving the user's control: purchases, transfers out, debits, orders; refunds net it.
  */
 export interface TierLimit {

@@ -48,7 +48,7 @@ export const walletOperations = [
     rateLimit: 'money',
     input: z.object({
       amount: nairaAmount({ min: TOPUP_MIN_NAIRA, max: TOPUP_MAX_NAIRA }),
-      // DESIGN §6: optional (the integration flow omits it), default from config.
+      // docs/design.md §6: optional (the integration flow omits it), default from config.
       processor: z.string().trim().min(1).max(40).optional(),
     }),
     output: topupIntentOutput,

@@ -7,7 +7,7 @@ export type WalletService = ReturnType<typeof createWalletService>;
 
 export function createWalletService({ db }: { db: Db; ledger: Ledger }) {
   return {
-    /** getWalletState: balances and the wallet's ledger lines, newest first (DESIGN §6, §12). */
+    /** getWalletState: balances and the wallet's ledger lines, newest first (docs/design.md §6, §12). */
     async state(userId: string, limit = 50) {
       // One round trip (the most frequent read): balances, the wallet's last lines and the dedicated
       // account, each as JSON. One ledger transaction carries both sides of a transfer; the receiving side

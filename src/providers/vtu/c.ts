@@ -11,7 +11,7 @@ import {
 } from './types.js';
 
 /**
- * Provider C speaks the VTpass-style protocol (DESIGN §11): POST /api/pay {request_id, serviceID, billersCode,
+ * Provider C speaks the VTpass-style protocol (docs/design.md §11): POST /api/pay {request_id, serviceID, billersCode,
  * variation_code, amount, phone}, POST /api/requery {request_id}, GET /api/service-variations?serviceID=,
  * GET /api/services?identifier=, POST /api/merchant-verify. Code 000 + content.transactions.status
  * (initiated/pending/delivered), 099 processing, 016 failed, 040 reversed, 014 duplicate request_id,

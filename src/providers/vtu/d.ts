@@ -3,7 +3,7 @@ import type { HttpProviderConfig } from './c.js';
 import { ProviderError, type CatalogueEntry, type DeliveryDetails, type Outcome, type Phase, type VtuProvider } from './types.js';
 
 /**
- * Provider D speaks an order-and-query protocol (DESIGN §11), used for betting and exam pins:
+ * Provider D speaks an order-and-query protocol (docs/design.md §11), used for betting and exam pins:
  * POST /api/v1/orders {reference, product, service_code, customer_id, amount, quantity, phone, profile_id}
  * answers ORDER_RECEIVED; completion is only known from GET /api/v1/orders/:reference
  * (ORDER_COMPLETED / ORDER_CANCELLED / ORDER_ONHOLD / ORDER_PROCESSING). After a received order the adapter

@@ -3,7 +3,7 @@ import type { HttpProviderConfig } from './c.js';
 import { ProviderError, type CatalogueEntry, type Outcome, type Phase, type ProviderId, type VtuProvider } from './types.js';
 
 /**
- * The SME-data protocol spoken by providers A and B (DESIGN §11): `Authorization: Token <key>`,
+ * The SME-data protocol spoken by providers A and B (docs/design.md §11): `Authorization: Token <key>`,
  * GET /api/data/plans, POST /api/data/ {network, mobile_number, plan, Ported_number, ident}, and a status query
  * by our ident: GET /api/data/query?ident=. Status values: successful, failed, processing/pending.
  * Network ids follow the usual SME-API numbering: 1 MTN, 2 GLO, 3 9MOBILE, 4 AIRTEL.

@@ -1,5 +1,5 @@
 /**
- * One interface for every VTU upstream (DESIGN §7, §11). Adapters speak the provider's own protocol over HTTP;
+ * One interface for every VTU upstream (docs/design.md §7, §11). Adapters speak the provider's own protocol over HTTP;
  * the domain only sees these shapes. Switching a provider to a real endpoint is configuration (base URL and
  * credentials in VTU_PROVIDER_<X>_URL / _KEY), not code.
  */

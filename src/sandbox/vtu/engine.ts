@@ -4,7 +4,7 @@ import { one, type Db } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 
 /**
- * The order engine shared by the three simulated protocols (DESIGN §8). State lives in the database
+ * The order engine shared by the three simulated protocols (docs/design.md §8). State lives in the database
  * (sandbox_vtu_floats, sandbox_vtu_orders), so it works across instances and survives a restart. The outcome is
  * chosen by the last four digits of the recipient; README "VTU sandbox" lists them.
  */

@@ -8,7 +8,7 @@ import { registerSmeDataSimulator } from './sme-data.js';
 import { registerVtpassSimulator } from './vtpass.js';
 
 /**
- * VTU provider simulators (DESIGN §8), mounted as routes of this app under /sandbox/providers/<a-d>/ in
+ * VTU provider simulators (docs/design.md §8), mounted as routes of this app under /sandbox/providers/<a-d>/ in
  * sandbox mode. Adapters reach them by base URL like any real provider; while the app is not listening (tests)
  * the VTU transport carries those requests in-process. GET /sandbox/vtu/deliveries?requestId= shows the
  * simulators' delivery record (tests prove "never delivered twice" with it).

@@ -13,7 +13,7 @@ import {
   type SimOrder,
 } from './engine.js';
 
-/** Simulator of provider D, order-and-query protocol (DESIGN §11), mounted at /sandbox/providers/d. */
+/** Simulator of provider D, order-and-query protocol (docs/design.md §11), mounted at /sandbox/providers/d. */
 const BET_COMPANIES = [
   ['bet9ja', 'Bet9ja'],
   ['sportybet', 'SportyBet'],

@@ -3,7 +3,7 @@ import type { Services } from '../../container.js';
 import { arriveLate, floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, type SimOrder } from './engine.js';
 
 /**
- * Simulator of providers A and B, SME-data protocol (DESIGN §11), mounted at /sandbox/providers/a and /b.
+ * Simulator of providers A and B, SME-data protocol (docs/design.md §11), mounted at /sandbox/providers/a and /b.
  * Both sell the same plans under their own ids and prices; B is a little dearer (it is the fallback).
  */
 type Plan = { id: number; network: number; plan_type: string; plan: string; month_validate: string; plan_amount: number };

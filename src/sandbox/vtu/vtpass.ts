@@ -13,7 +13,7 @@ import {
   type SimOrder,
 } from './engine.js';
 
-/** Simulator of provider C, VTpass-style protocol (DESIGN §11), mounted at /sandbox/providers/c. */
+/** Simulator of provider C, VTpass-style protocol (docs/design.md §11), mounted at /sandbox/providers/c. */
 const AIRTIME = [
   { serviceID: 'mtn', name: 'MTN Airtime VTU' },
   { serviceID: 'airtel', name: 'Airtel Airtime VTU' },

@@ -21,7 +21,7 @@ export {
 } from '@vtu-wallet/client';
 
 /**
- * The app's one client of the service (DESIGN §13): the typed client package (client/), so the app can only call
+ * The app's one client of the service (docs/design.md §13): the typed client package (client/), so the app can only call
  * operations that exist, with their real inputs. The access token lives in this module's memory only; the refresh
  * token is an HttpOnly cookie the app never sees.
  */

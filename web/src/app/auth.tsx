@@ -5,7 +5,7 @@ import { queryClient } from './query';
 import { forgetGrant } from './grant';
 
 /**
- * The session (DESIGN §13): the access token in memory only, the refresh token in the service's HttpOnly cookie.
+ * The session (docs/design.md §13): the access token in memory only, the refresh token in the service's HttpOnly cookie.
  * The app starts by refreshing from the cookie, claims the session for this device, refreshes silently before
  * the access token expires and shows a clear screen when another device took the session over.
  */
