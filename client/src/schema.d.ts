@@ -7750,7 +7750,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -7803,7 +7803,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -7861,7 +7861,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -7923,7 +7923,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -8013,7 +8013,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -8079,7 +8079,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -8145,7 +8145,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -8225,7 +8225,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9351,7 +9351,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9412,7 +9412,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9494,7 +9494,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9549,7 +9549,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9616,7 +9616,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9699,7 +9699,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9753,7 +9753,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9816,7 +9816,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -9951,7 +9951,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10013,7 +10013,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10126,7 +10126,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10204,7 +10204,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10272,7 +10272,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10342,7 +10342,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10413,7 +10413,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10466,7 +10466,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10532,7 +10532,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10617,7 +10617,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10703,7 +10703,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10789,7 +10789,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10875,7 +10875,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10928,7 +10928,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -10981,7 +10981,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11040,7 +11040,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11098,7 +11098,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11152,7 +11152,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11237,7 +11237,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11304,7 +11304,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11369,7 +11369,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11435,7 +11435,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11492,7 +11492,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11545,7 +11545,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11603,7 +11603,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11659,7 +11659,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11711,7 +11711,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -11831,7 +11831,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -12112,7 +12112,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -12166,7 +12166,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -12246,7 +12246,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -12304,7 +12304,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -12356,7 +12356,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -12772,7 +12772,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -12826,7 +12826,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14077,7 +14077,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14131,7 +14131,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14185,7 +14185,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14236,7 +14236,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14298,7 +14298,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14353,7 +14353,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14405,7 +14405,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14466,7 +14466,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14516,7 +14516,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14582,7 +14582,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14628,7 +14628,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14678,7 +14678,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14731,7 +14731,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14783,7 +14783,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14825,7 +14825,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14876,7 +14876,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14927,7 +14927,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -14992,7 +14992,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15045,7 +15045,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15099,7 +15099,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15148,7 +15148,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15216,7 +15216,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15278,7 +15278,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15346,7 +15346,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15410,7 +15410,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15473,7 +15473,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15542,7 +15542,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15606,7 +15606,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15692,7 +15692,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15756,7 +15756,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15835,7 +15835,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15898,7 +15898,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -15968,7 +15968,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16033,7 +16033,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16090,7 +16090,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16177,7 +16177,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16233,7 +16233,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16290,7 +16290,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16341,7 +16341,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16404,7 +16404,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16458,7 +16458,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16510,7 +16510,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16630,7 +16630,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16683,7 +16683,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -16749,7 +16749,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -17467,7 +17467,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -17552,7 +17552,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -17638,7 +17638,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -17724,7 +17724,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -17810,7 +17810,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -17894,7 +17894,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -17948,7 +17948,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -18552,7 +18552,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -18610,7 +18610,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -18674,7 +18674,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -18737,7 +18737,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -18801,7 +18801,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -18887,7 +18887,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -18944,7 +18944,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
@@ -19001,7 +19001,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The inputs inside `data` (DESIGN §4); an empty body means no inputs. */
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
         requestBody?: {
             content: {
                 /**
