@@ -1,4 +1,6 @@
 import js from '@eslint/js';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -16,6 +18,12 @@ export default tseslint.config(
       ],
     },
   },
+  // The web app: the rules of hooks (and the React Compiler's checks of purity) and accessibility of JSX.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+  },
+  { files: ['web/src/**/*.tsx'], ...jsxA11y.flatConfigs.strict },
   // Plain Node scripts (no TypeScript): Node's globals.
   { files: ['scripts/**/*.mjs'], languageOptions: { globals: globals.node } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node } },

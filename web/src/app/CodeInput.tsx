@@ -22,6 +22,8 @@ export function CodeInput(p: { label: string; value: string; onChange(v: string)
         onChange={p.onChange}
         onComplete={p.onComplete}
         disabled={p.disabled}
+        // The code boxes appear after the person sent their e-mail or asked for a code: focus follows their action.
+        // eslint-disable-next-line jsx-a11y/no-autofocus
         autoFocus
         getInputProps={(index) => ({ 'aria-label': t('app.codeDigit', { n: index + 1 }) })}
       />

@@ -53,13 +53,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<Session['user'] | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inflight = useRef<Promise<boolean> | null>(null);
+  // adopt schedules the next refresh and refresh adopts the session it gets: the ref breaks that cycle.
+  const refreshRef = useRef<() => Promise<boolean>>(async () => false);
 
   const adopt = useCallback((session: Session) => {
     setAccessToken(session.accessToken);
     setUser(session.user);
     clearTimeout(timer.current);
     // Silent refresh a minute before the access token expires.
-    timer.current = setTimeout(() => void refresh(), Math.max(10, session.expiresIn - 60) * 1000);
+    timer.current = setTimeout(() => void refreshRef.current(), Math.max(10, session.expiresIn - 60) * 1000);
   }, []);
 
   const refresh = useCallback((): Promise<boolean> => {
@@ -78,6 +80,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       .finally(() => (inflight.current = null));
     return inflight.current;
   }, [adopt]);
+  useEffect(() => {
+    refreshRef.current = refresh;
+  }, [refresh]);
 
   const superseded = useCallback(() => {
     setAccessToken(null);
