@@ -82,6 +82,12 @@ export const en = {
     accountNumber: 'Account number',
     bank: 'Bank',
     accountName: 'Account name',
+    failedPlain: 'The payment did not go through. No money was taken from your wallet.',
+    stillPending: 'Your payment is still pending',
+    stillPendingBody:
+      'We have not heard from the payment processor yet. If you paid, your wallet is credited as soon as they confirm it: check again later.',
+    checkAgain: 'Check again',
+    tryAgain: 'Try another payment',
   },
   buy: {
     title: 'Buy',
@@ -124,6 +130,7 @@ export const en = {
     exam: 'Exam',
     quantity: 'Number of PINs',
     profileId: 'JAMB profile code',
+    tvPlan: 'TV plan',
   },
   result: {
     success: 'Successful',

@@ -83,6 +83,12 @@ export const ha: Messages = {
     accountNumber: 'Lambar asusu',
     bank: 'Banki',
     accountName: 'Sunan asusu',
+    failedPlain: 'Biyan bai yi nasara ba. Ba a cire kuɗi daga walat ɗinka ba.',
+    stillPending: 'Biyanka yana jira har yanzu',
+    stillPendingBody:
+      'Ba mu ji daga kamfanin biya ba tukuna. Idan ka biya, za a saka kuɗin a walat ɗinka da zarar sun tabbatar: sake dubawa daga baya.',
+    checkAgain: 'Sake dubawa',
+    tryAgain: 'Sake gwada biya',
   },
   buy: {
     title: 'Saya',
@@ -125,6 +131,7 @@ export const ha: Messages = {
     exam: 'Jarrabawa',
     quantity: 'Adadin PIN',
     profileId: 'Lambar bayanan JAMB',
+    tvPlan: 'Tsarin talabijin',
   },
   result: {
     success: 'An yi nasara',

@@ -84,6 +84,12 @@ export const pcm: Messages = {
     accountNumber: 'Account number',
     bank: 'Bank',
     accountName: 'Account name',
+    failedPlain: 'The payment no go through. We no collect any money from your wallet.',
+    stillPending: 'Your payment still dey wait',
+    stillPendingBody:
+      'We never hear from the payment company yet. If you don pay, we go credit your wallet once dem confirm am: check again later.',
+    checkAgain: 'Check again',
+    tryAgain: 'Try pay again',
   },
   buy: {
     title: 'Buy',
@@ -126,6 +132,7 @@ export const pcm: Messages = {
     exam: 'Exam',
     quantity: 'How many PINs',
     profileId: 'JAMB profile code',
+    tvPlan: 'TV plan',
   },
   result: {
     success: 'E don work',

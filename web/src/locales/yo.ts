@@ -84,6 +84,12 @@ export const yo: Messages = {
     accountNumber: 'Nọ́ńbà àkáǹtì',
     bank: 'Báńkì',
     accountName: 'Orúkọ àkáǹtì',
+    failedPlain: 'Ìsanwó náà kò lọ. A kò yọ owó kankan kúrò nínú àpamọ́wọ́ rẹ.',
+    stillPending: 'Ìsanwó rẹ ṣì ń dúró',
+    stillPendingBody:
+      'A kò tíì gbọ́ láti ọ̀dọ̀ ilé-iṣẹ́ ìsanwó. Tí o bá ti san, a ó fi owó náà sínú àpamọ́wọ́ rẹ ní kété tí wọ́n bá fìdí rẹ̀ múlẹ̀: tún ṣàyẹ̀wò lẹ́yìn náà.',
+    checkAgain: 'Tún ṣàyẹ̀wò',
+    tryAgain: 'Gbìyànjú ìsanwó mìíràn',
   },
   buy: {
     title: 'Rà',
@@ -126,6 +132,7 @@ export const yo: Messages = {
     exam: 'Ìdánwò',
     quantity: 'Iye PIN',
     profileId: 'Kóòdù profaili JAMB',
+    tvPlan: 'Ètò tẹlifíṣọ̀n',
   },
   result: {
     success: 'Ó ṣàṣeyọrí',

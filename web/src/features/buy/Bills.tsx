@@ -3,12 +3,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get, post } from '../../api/client';
-import { AmountInput } from '../../app/AmountInput';
+import { AmountInput } from '../../components/AmountInput';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
-import { normalizePhone } from './network';
+import { normalizePhone } from '../../app/network';
 
 type Ready = { request: PurchaseRequest; price: number; summary: string; reprice?: () => Promise<number | undefined> };
 
@@ -122,7 +122,7 @@ export function CableBuy() {
         onChange={(e) => setIuc(e.currentTarget.value.replace(/\D/g, ''))}
       />
       <NativeSelect
-        label={t('buy.plan')}
+        label={t('bills.tvPlan')}
         value={planId}
         onChange={(e) => setPlanId(e.currentTarget.value)}
         data={[

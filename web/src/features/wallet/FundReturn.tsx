@@ -1,30 +1,55 @@
-import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get } from '../../api/client';
+import { get, post } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
-import { LinkButton } from '../../app/LinkButton';
+import { LinkButton } from '../../components/LinkButton';
 
 /**
  * Back from the processor's checkout. The redirect itself credits nothing: this screen says "confirming" and asks
  * the service until the top-up is settled (the processor's webhook or the service's own verification).
  */
+/** How long the screen keeps asking before it says the payment is still pending (a failed or abandoned checkout
+ * sends no webhook, so without an end the spinner would turn for ever). */
+const POLL_MS = 2000;
+const GIVE_UP_MS = 30_000;
+/** Every few polls the service is asked to verify with the processor (which also settles failed and abandoned). */
+const VERIFY_EVERY = 3;
+
 export function FundReturn() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const reference = new URLSearchParams(window.location.search).get('reference') ?? '';
+  // A new round (Check again) starts the polling and its time limit afresh.
+  const [round, setRound] = useState(0);
+  const [expired, setExpired] = useState(false);
+  useEffect(() => {
+    const id = setTimeout(() => setExpired(true), GIVE_UP_MS);
+    return () => clearTimeout(id);
+  }, [round]);
+  const polls = useRef(0);
   const intent = useQuery({
-    queryKey: ['topup', reference],
-    queryFn: () => get('/_serverFn/getTopupIntentBearerWallet', { reference }),
+    queryKey: ['topup', reference, round],
+    queryFn: () =>
+      ++polls.current % VERIFY_EVERY === 0
+        ? post('/_serverFn/verifyProcessorTopupBearerPayments', { reference })
+        : get('/_serverFn/getTopupIntentBearerWallet', { reference }),
     enabled: reference.length > 0,
-    refetchInterval: (q) => (q.state.data?.status === 'pending' || !q.state.data ? 2000 : false),
+    refetchInterval: (q) => ((q.state.data?.status === 'pending' || !q.state.data) && !expired ? POLL_MS : false),
   });
   const status = intent.data?.status;
+  const waiting = (!status || status === 'pending') && !intent.error;
+  const gaveUp = waiting && expired;
   useEffect(() => {
     if (status === 'success') void qc.invalidateQueries({ queryKey: ['wallet'] });
   }, [status, qc]);
+  const checkAgain = () => {
+    polls.current = VERIFY_EVERY - 1;
+    setExpired(false);
+    setRound((r) => r + 1);
+  };
   return (
     <Stack maw={480}>
       <Title order={1}>{t('fund.title')}</Title>
@@ -33,12 +58,17 @@ export function FundReturn() {
           {errorMessage(intent.error)}
         </Alert>
       )}
-      {(!status || status === 'pending') && !intent.error && (
+      {waiting && !gaveUp && (
         <Stack role="status" aria-live="polite">
           <Loader aria-hidden />
           <Text fw={600}>{t('fund.confirming')}</Text>
           <Text size="sm">{t('fund.confirmingBody')}</Text>
         </Stack>
+      )}
+      {gaveUp && (
+        <Alert color="yellow" role="status" title={t('fund.stillPending')}>
+          {t('fund.stillPendingBody')}
+        </Alert>
       )}
       {status === 'success' && (
         <Alert color="green" role="status" title={t('result.success')}>
@@ -47,7 +77,7 @@ export function FundReturn() {
       )}
       {status === 'failed' && (
         <Alert color="red" role="alert">
-          {t('fund.failed', { reason: intent.data!.failureReason ?? '' })}
+          {t('fund.failedPlain')}
         </Alert>
       )}
       {status === 'abandoned' && (
@@ -55,9 +85,17 @@ export function FundReturn() {
           {t('fund.abandoned')}
         </Alert>
       )}
-      <LinkButton to="/" variant="light">
-        {t('app.goHome')}
-      </LinkButton>
+      <Group>
+        {(gaveUp || intent.error) && (
+          <Button variant="light" onClick={checkAgain}>
+            {t('fund.checkAgain')}
+          </Button>
+        )}
+        {(gaveUp || status === 'failed' || status === 'abandoned') && <LinkButton to="/fund">{t('fund.tryAgain')}</LinkButton>}
+        <LinkButton to="/" variant="light">
+          {t('app.goHome')}
+        </LinkButton>
+      </Group>
     </Stack>
   );
 }

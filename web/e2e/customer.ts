@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { adminToken, api, apiSignIn, approveKyc, newestCode, PNG } from './support';
+
+export interface Customer {
+  email: string;
+  token: string;
+  id: string;
+  admin: string;
+}
+
+export const TX_PIN = '1357';
+const LOGIN_PIN = '864209';
+
+/**
+ * A customer ready to buy, prepared through the API: Tier 1 approved by the operator, the wallet credited by an
+ * operator adjustment, a transaction PIN and a login PIN set with an e-mailed step-up. `operator` is the spec's own
+ * operator (ADMIN_EMAILS in playwright.config.ts).
+ */
+export async function readyCustomer(request: APIRequestContext, operator: string, naira = 20_000): Promise<Customer> {
+  const email = `cust-${randomUUID().slice(0, 8)}@example.com`;
+  const admin = await adminToken(request, operator);
+  const token = await apiSignIn(request, email);
+  const id = (await api(request, token, 'getProfileBearerSettings', {}, 'GET')).profile.id as string;
+  const frames = [];
+  for (let i = 0; i < 3; i++)
+    frames.push(
+      (
+        await api(request, token, 'uploadKycFileBearerKYC', {
+          fileName: `f${i}.png`,
+          contentType: 'image/png',
+          contentBase64: PNG.toString('base64'),
+        })
+      ).path,
+    );
+  await api(request, token, 'submitTier3KycBearerKYC', { frames });
+  await approveKyc(request, admin, email, 1);
+  if (naira > 0) await api(request, admin, 'adminAdjustWalletBearerAdmin', { userId: id, amount: naira, reason: 'e2e funding' });
+  const since = Date.now();
+  await api(request, token, 'sendStepupEmailCodeBearer2FA');
+  const grant = (
+    await api(request, token, 'verifyStepupChallengeBearer2FA', { totpCode: await newestCode(request, email, 'mailbox', since - 1) })
+  ).grantToken;
+  for (const [op, pin] of [
+    ['setTransactionPinFnBearerSettings', TX_PIN],
+    ['setLoginPinBearerAuth', LOGIN_PIN],
+  ]) {
+    const res = await request.post(`/_serverFn/${op}`, {
+      data: { data: { pin } },
+      headers: { authorization: `Bearer ${token}`, 'x-grant-token': grant },
+    });
+    expect((await res.json()).ok).toBe(true);
+  }
+  return { email, token, id, admin };
+}
+
+/** Signs the customer in, in the browser, with the login PIN (a second session of the same person). */
+export async function signInWithPin(page: Page, c: Customer) {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign in with login PIN' }).click();
+  await page.getByLabel('E-mail or username').fill(c.email);
+  await page.getByLabel('Login PIN').fill(LOGIN_PIN);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('balance')).toBeVisible();
+}
+
+export async function typePin(page: Page, digits = TX_PIN) {
+  for (const d of digits) await page.getByRole('button', { name: `Digit ${d}` }).click();
+  await page.getByRole('button', { name: 'Confirm with PIN' }).click();
+}
