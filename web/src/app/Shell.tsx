@@ -4,12 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get } from '../api/client';
 import { SignIn } from '../features/auth/SignIn';
 import { OfflineHome } from '../features/home/OfflineHome';
 import { useAuth } from './auth';
 import { isCode } from './errors';
 import { queryClient } from './query';
+import { notificationsQueries } from '../api/queries/notifications';
 
 const NAV = [
   ['/', 'nav.home'],
@@ -69,11 +69,7 @@ function SignedInShell() {
   const auth = useAuth();
   const [opened, { toggle, close }] = useDisclosure();
   const path = useRouterState({ select: (s) => s.location.pathname });
-  const unread = useQuery({
-    queryKey: ['notifications', 'unread'],
-    queryFn: () => get('/_serverFn/listNotificationsBearerNotifications', { limit: 1 }),
-    refetchInterval: 60_000,
-  });
+  const unread = useQuery(notificationsQueries.unread());
   const count = unread.data?.unread ?? 0;
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">

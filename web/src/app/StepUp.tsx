@@ -2,7 +2,7 @@ import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../api/client';
-import { CodeInput } from './CodeInput';
+import { CodeInput } from '../components/CodeInput';
 import { forgetGrant, rememberGrant, validGrant } from './grant';
 import { errorMessage, isCode } from './errors';
 

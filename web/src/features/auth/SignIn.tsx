@@ -6,7 +6,7 @@ import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 
 // The code boxes load while the person types the e-mail (they are not needed by the home screen's bundle).
-const loadCodeInput = () => import('../../app/CodeInput');
+const loadCodeInput = () => import('../../components/CodeInput');
 const CodeInput = lazy(() => loadCodeInput().then((m) => ({ default: m.CodeInput })));
 
 /**

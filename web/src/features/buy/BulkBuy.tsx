@@ -4,12 +4,12 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
-import { AmountInput } from '../../app/AmountInput';
+import { AmountInput } from '../../components/AmountInput';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { buyOnce } from './buy-once';
-import { detectNetwork, NETWORK_NAMES, parseNumbers } from './network';
-import { PinPad } from './PinPad';
+import { detectNetwork, NETWORK_NAMES, parseNumbers } from '../../app/network';
+import { PinPad } from '../../components/PinPad';
 import type { PurchaseTx } from './purchase-state';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };

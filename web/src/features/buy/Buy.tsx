@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get, post } from '../../api/client';
-import { AmountInput } from '../../app/AmountInput';
+import { AmountInput } from '../../components/AmountInput';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { BUY_SERVICES, type BuyService } from '../../app/router';
@@ -12,7 +12,7 @@ import { BettingBuy, CableBuy, ElectricityBuy, ExamBuy } from './Bills';
 import { BulkBuy } from './BulkBuy';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
-import { detectNetwork, NETWORK_NAMES, NETWORKS, normalizePhone, type Network } from './network';
+import { detectNetwork, NETWORK_NAMES, NETWORKS, normalizePhone, type Network } from '../../app/network';
 
 /** Airtime and data: number, detected network (override for ported numbers), price quoted, PIN, live result. */
 export function Buy() {

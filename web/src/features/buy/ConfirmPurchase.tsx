@@ -7,7 +7,7 @@ import { ApiError, newIdempotencyKey } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { buyOnce, type PurchaseRequest } from './buy-once';
-import { PinPad } from './PinPad';
+import { PinPad } from '../../components/PinPad';
 import { purchaseReducer } from './purchase-state';
 
 /** Services bought by the face value the buyer chose; the others (plans, PINs) send the price they confirmed. */

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
-import { LinkButton } from '../../app/LinkButton';
+import { LinkButton } from '../../components/LinkButton';
 
 /** A purchase's outcome, updated live while processing (polled until success or failed-and-refunded). */
 export function PurchaseResultScreen() {

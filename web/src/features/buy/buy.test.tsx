@@ -5,11 +5,11 @@ import i18next from 'i18next';
 import { useState } from 'react';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AmountInput } from '../../app/AmountInput';
+import { AmountInput } from '../../components/AmountInput';
 import { formatNaira } from '../../app/format';
 import { en } from '../../locales/en';
-import { detectNetwork, parseNumbers } from './network';
-import { PinPad } from './PinPad';
+import { detectNetwork, parseNumbers } from '../../app/network';
+import { PinPad } from '../../components/PinPad';
 import { purchaseReducer, type PurchaseState } from './purchase-state';
 
 /** Component tests: the PIN pad, the amount input, network detection and the purchase state machine. */

@@ -1,12 +1,15 @@
-import { Alert, Badge, Button, Card, CopyButton, Group, NativeSelect, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, CopyButton, Group, NativeSelect, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get, newIdempotencyKey, post } from '../../api/client';
-import { AmountInput } from '../../app/AmountInput';
-import { errorMessage } from '../../app/errors';
+import { newIdempotencyKey, post } from '../../api/client';
+import { AmountInput } from '../../components/AmountInput';
 import { formatDateTime, formatNaira } from '../../app/format';
-import { PinPad } from '../buy/PinPad';
+import { Failure } from '../../components/Failure';
+import { PinPad } from '../../components/PinPad';
+import { Section } from '../../components/Section';
+import { growthQueries } from '../../api/queries/growth';
+import { walletQueries } from '../../api/queries/wallet';
 
 /** Growth: referral code and share link, daily check-in, milestones, savings locks, loans. */
 export function Rewards() {
@@ -22,35 +25,14 @@ export function Rewards() {
   );
 }
 
-export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder component="section" aria-labelledby={id}>
-      <Stack>
-        <Title order={2} size="h4" id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Card>
-  );
-}
-
-export function Failure({ error }: { error: unknown }) {
-  return error ? (
-    <Alert color="red" role="alert">
-      {errorMessage(error)}
-    </Alert>
-  ) : null;
-}
-
 function Referrals() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const status = useQuery({ queryKey: ['referral'], queryFn: () => get('/_serverFn/getMyReferralStatusBearerGrowth') });
-  const milestones = useQuery({ queryKey: ['milestones'], queryFn: () => get('/_serverFn/getPendingMilestonesBearerGrowth') });
+  const status = useQuery(growthQueries.referral());
+  const milestones = useQuery(growthQueries.milestones());
   const ack = useMutation({
     mutationFn: (threshold: number) => post('/_serverFn/ackMilestoneBearerGrowth', { threshold }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['milestones'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: growthQueries.milestones().queryKey }),
   });
   const s = status.data;
   const link = s ? `${window.location.origin}/?ref=${s.code}` : '';
@@ -115,15 +97,15 @@ function Referrals() {
 function Checkin() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const status = useQuery({ queryKey: ['checkin'], queryFn: () => get('/_serverFn/getCheckinStatusBearerGrowth') });
-  const done = () => void qc.invalidateQueries({ queryKey: ['checkin'] });
+  const status = useQuery(growthQueries.checkin());
+  const done = () => void qc.invalidateQueries({ queryKey: growthQueries.checkin().queryKey });
   const claim = useMutation({
     mutationFn: () => post('/_serverFn/claimCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: done,
   });
   const withdraw = useMutation({
     mutationFn: () => post('/_serverFn/withdrawCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }),
-    onSuccess: () => (done(), void qc.invalidateQueries({ queryKey: ['wallet'] })),
+    onSuccess: () => (done(), void qc.invalidateQueries({ queryKey: walletQueries.all() })),
   });
   const s = status.data;
   return (
@@ -149,12 +131,15 @@ function Checkin() {
 function Savings() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const locks = useQuery({ queryKey: ['savings'], queryFn: () => get('/_serverFn/listSavingsLocksBearerSavings', { limit: 50 }) });
+  const locks = useQuery(growthQueries.savings());
   const [amount, setAmount] = useState<number | ''>('');
   const [days, setDays] = useState('30');
   const [pin, setPin] = useState('');
   const key = useRef(newIdempotencyKey());
-  const refresh = () => (void qc.invalidateQueries({ queryKey: ['savings'] }), void qc.invalidateQueries({ queryKey: ['wallet'] }));
+  const refresh = () => (
+    void qc.invalidateQueries({ queryKey: growthQueries.savings().queryKey }),
+    void qc.invalidateQueries({ queryKey: walletQueries.all() })
+  );
   const create = useMutation({
     mutationFn: (p: string) =>
       post(
@@ -220,9 +205,12 @@ function Savings() {
 function Loans() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const overview = useQuery({ queryKey: ['loans'], queryFn: () => get('/_serverFn/getLoanOverviewBearerLoans') });
+  const overview = useQuery(growthQueries.loans());
   const [amount, setAmount] = useState<number | ''>('');
-  const refresh = () => (void qc.invalidateQueries({ queryKey: ['loans'] }), void qc.invalidateQueries({ queryKey: ['wallet'] }));
+  const refresh = () => (
+    void qc.invalidateQueries({ queryKey: growthQueries.loans().queryKey }),
+    void qc.invalidateQueries({ queryKey: walletQueries.all() })
+  );
   const take = useMutation({
     mutationFn: () => post('/_serverFn/takeLoanBearerLoans', { amount: amount as number }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: refresh,

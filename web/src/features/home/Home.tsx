@@ -4,9 +4,9 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
 import { saveOffline } from '../../app/offline';
-import { ActivityList } from './ActivityList';
+import { ActivityList } from '../../components/ActivityList';
 import { Balances, walletQuery } from './Balances';
-import { LinkButton } from '../../app/LinkButton';
+import { LinkButton } from '../../components/LinkButton';
 
 export function Home() {
   const { t } = useTranslation();

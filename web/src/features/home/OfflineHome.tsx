@@ -2,7 +2,7 @@ import { Alert, Button, Container, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../app/format';
 import { readOffline } from '../../app/offline';
-import { ActivityList } from './ActivityList';
+import { ActivityList } from '../../components/ActivityList';
 import { Balances } from './Balances';
 
 /** Offline start: the last known balance and activity, marked as offline; money actions need a connection. */

@@ -2,18 +2,20 @@ import { Accordion, Alert, Badge, Button, FileInput, Group, NativeSelect, Stack,
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get, post } from '../../api/client';
+import { post } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { useStepUp } from '../../app/StepUp';
 import { Liveness } from './Liveness';
 import { uploadFile } from './upload';
+import { kycQueries } from '../../api/queries/kyc';
+import { settingsQueries } from '../../api/queries/settings';
 
 /** The tier ladder: each tier's state (with the rejection reason) and the form to submit the next one. */
 export function Kyc() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const status = useQuery({ queryKey: ['kyc'], queryFn: () => get('/_serverFn/getKycStatusBearerKYC') });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['kyc'] });
+  const status = useQuery(kycQueries.status());
+  const refresh = () => void qc.invalidateQueries({ queryKey: kycQueries.status().queryKey });
   const stateOf = (tier: number) => status.data?.tiers.find((x) => x.tier === tier);
   const forms = {
     1: <Liveness onSubmitted={refresh} />,
@@ -78,7 +80,7 @@ export function Kyc() {
 function NinForm({ onSubmitted }: { onSubmitted(): void }) {
   const { t } = useTranslation();
   const stepUp = useStepUp();
-  const profile = useQuery({ queryKey: ['profile'], queryFn: () => get('/_serverFn/getProfileBearerSettings') });
+  const profile = useQuery(settingsQueries.profile());
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
@@ -89,7 +91,7 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
   const sendCode = useMutation({ mutationFn: () => post('/_serverFn/sendPhoneOtpPublicAuth', { phone }), onSuccess: () => setSent(true) });
   const verify = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/verifyPhoneOtpPublicAuth', { phone, code }, { grantToken })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['profile'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey }),
   });
   const submit = useMutation({
     mutationFn: async () => {
@@ -163,7 +165,7 @@ const DOCUMENTS = ['national_id', 'nin_slip', 'passport', 'drivers_licence', 'vo
 
 function BankForm({ onSubmitted }: { onSubmitted(): void }) {
   const { t } = useTranslation();
-  const banks = useQuery({ queryKey: ['banks'], queryFn: () => get('/_serverFn/listBanksBearerKYC'), staleTime: Infinity });
+  const banks = useQuery(kycQueries.banks());
   const [bankCode, setBankCode] = useState('');
   const [accountNumber, setAccountNumber] = useState('');
   const [documentType, setDocumentType] = useState<(typeof DOCUMENTS)[number]>('national_id');

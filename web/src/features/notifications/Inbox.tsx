@@ -2,22 +2,18 @@ import { Alert, Badge, Button, Card, Group, Radio, Stack, Text, Title } from '@m
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get, post } from '../../api/client';
+import { post } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
 import { enablePush } from './push';
+import { notificationsQueries } from '../../api/queries/notifications';
 
 /** The inbox (unread count, mark read), announcements with polls, and turning on push for this device. */
 export function Inbox() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const list = useInfiniteQuery({
-    queryKey: ['notifications', 'list'],
-    initialPageParam: 0,
-    queryFn: ({ pageParam }) => get('/_serverFn/listNotificationsBearerNotifications', { limit: 20, offset: pageParam }),
-    getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
-  });
-  const invalidate = () => qc.invalidateQueries({ queryKey: ['notifications'] });
+  const list = useInfiniteQuery(notificationsQueries.list());
+  const invalidate = () => qc.invalidateQueries({ queryKey: notificationsQueries.all() });
   const markRead = useMutation({
     mutationFn: (id: string) => post('/_serverFn/markNotificationReadBearerNotifications', { id }),
     onSuccess: invalidate,
@@ -102,10 +98,10 @@ export function Inbox() {
 function Broadcasts() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['broadcasts'], queryFn: () => get('/_serverFn/listBroadcastsBearerNotifications', { limit: 20 }) });
+  const list = useQuery(notificationsQueries.broadcasts());
   const vote = useMutation({
     mutationFn: (v: { pollId: string; optionId: string }) => post('/_serverFn/votePollBearerNotifications', v),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['broadcasts'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: notificationsQueries.broadcasts().queryKey }),
   });
   const [choice, setChoice] = useState<Record<string, string>>({});
   if (!list.data?.items.length) return null;

@@ -5,18 +5,21 @@ import { useRef, useState } from 'react';
 
 import { useTranslation } from 'react-i18next';
 
-import { get, newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey, post } from '../../api/client';
 
 import { formatDateTime, formatNaira } from '../../app/format';
 
-import { normalizePhone } from '../buy/network';
-import { PinPad } from '../buy/PinPad';
+import { normalizePhone } from '../../app/network';
+import { PinPad } from '../../components/PinPad';
 
-import { Failure, Section } from '../growth/Rewards';
+import { Failure } from '../../components/Failure';
+import { Section } from '../../components/Section';
 
 import { Schedules } from './Schedules';
 
 import { Report, Support } from './Support';
+import { ordersQueries } from '../../api/queries/orders';
+import { walletQueries } from '../../api/queries/wallet';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Orders() {
@@ -76,14 +79,8 @@ const NIGERIAN_STATES = [
 function Marketplace() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const products = useQuery({
-    queryKey: ['products'],
-    queryFn: () => get('/_serverFn/listMarketplaceProductsBearerMarketplace', { limit: 50 }),
-  });
-  const orders = useQuery({
-    queryKey: ['marketOrders'],
-    queryFn: () => get('/_serverFn/listMyMarketplaceOrdersBearerMarketplace', { limit: 20 }),
-  });
+  const products = useQuery(ordersQueries.products());
+  const orders = useQuery(ordersQueries.marketOrders());
   const [productId, setProductId] = useState('');
   const [quantity, setQuantity] = useState<number | ''>(1);
   const [d, setD] = useState({ fullName: '', phone: '', address: '', city: '', state: 'Lagos' });
@@ -98,8 +95,8 @@ function Marketplace() {
         { idempotencyKey: key.current },
       ),
     onSuccess: () => (
-      void qc.invalidateQueries({ queryKey: ['marketOrders'] }),
-      void qc.invalidateQueries({ queryKey: ['wallet'] }),
+      void qc.invalidateQueries({ queryKey: ordersQueries.marketOrders().queryKey }),
+      void qc.invalidateQueries({ queryKey: walletQueries.all() }),
       setProductId('')
     ),
     onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),
@@ -186,11 +183,8 @@ function OrderTable({ rows }: { rows: { id: string; what: string; amount: number
 function Subscriptions() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const plans = useQuery({ queryKey: ['subPlans'], queryFn: () => get('/_serverFn/listSubscriptionPlansBearerSubscriptions', {}) });
-  const orders = useQuery({
-    queryKey: ['subOrders'],
-    queryFn: () => get('/_serverFn/listMySubscriptionOrdersBearerSubscriptions', { limit: 20 }),
-  });
+  const plans = useQuery(ordersQueries.subscriptionPlans());
+  const orders = useQuery(ordersQueries.subscriptionOrders());
   const [planId, setPlanId] = useState('');
   const [account, setAccount] = useState('');
   const [pin, setPin] = useState('');
@@ -204,8 +198,8 @@ function Subscriptions() {
         { idempotencyKey: key.current },
       ),
     onSuccess: () => (
-      void qc.invalidateQueries({ queryKey: ['subOrders'] }),
-      void qc.invalidateQueries({ queryKey: ['wallet'] }),
+      void qc.invalidateQueries({ queryKey: ordersQueries.subscriptionOrders().queryKey }),
+      void qc.invalidateQueries({ queryKey: walletQueries.all() }),
       setPlanId('')
     ),
     onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),

@@ -4,29 +4,31 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { get, newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey, post } from '../../api/client';
 
-import { AmountInput } from '../../app/AmountInput';
+import { AmountInput } from '../../components/AmountInput';
 
 import { formatDateTime, formatNaira } from '../../app/format';
 
-import { detectNetwork, normalizePhone } from '../buy/network';
+import { detectNetwork, normalizePhone } from '../../app/network';
 
-import { PinPad } from '../buy/PinPad';
+import { PinPad } from '../../components/PinPad';
 
-import { Failure, Section } from '../growth/Rewards';
+import { Failure } from '../../components/Failure';
+import { Section } from '../../components/Section';
+import { ordersQueries } from '../../api/queries/orders';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Schedules() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['schedules'], queryFn: () => get('/_serverFn/listSchedulesBearerSchedules') });
+  const list = useQuery(ordersQueries.schedules());
   const [phone, setPhone] = useState('');
   const [amount, setAmount] = useState<number | ''>('');
   const [frequency, setFrequency] = useState<'daily' | 'weekly' | 'monthly'>('monthly');
   const [time, setTime] = useState('09:00');
   const [pin, setPin] = useState('');
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['schedules'] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: ordersQueries.schedules().queryKey });
   const network = detectNetwork(phone);
   const save = useMutation({
     mutationFn: (p: string) =>

@@ -4,32 +4,28 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { get, newIdempotencyKey, post, type PostInput } from '../../api/client';
+import { newIdempotencyKey, post, type PostInput } from '../../api/client';
 
 import { formatDateTime } from '../../app/format';
-import { Failure, Section } from '../growth/Rewards';
+import { Failure } from '../../components/Failure';
+import { Section } from '../../components/Section';
+import { supportQueries } from '../../api/queries/orders';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Support() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const thread = useQuery({
-    queryKey: ['thread'],
-    queryFn: () => post('/_serverFn/getOrCreateThreadBearerSupport', {}).then((r) => r.thread),
-    staleTime: Infinity,
-  });
+  const thread = useQuery(supportQueries.thread());
   const threadId = thread.data?.id;
   const messages = useQuery({
-    queryKey: ['thread', threadId, 'messages'],
-    queryFn: () => get('/_serverFn/listThreadMessagesBearerSupport', { threadId: threadId!, limit: 100 }),
-    enabled: Boolean(threadId),
+    ...supportQueries.messages(threadId),
     refetchInterval: 15_000,
   });
   const [body, setBody] = useState('');
   const send = useMutation({
     mutationFn: () =>
       post('/_serverFn/sendSupportMessageBearerSupport', { threadId: threadId!, body }, { idempotencyKey: newIdempotencyKey() }),
-    onSuccess: () => (setBody(''), void qc.invalidateQueries({ queryKey: ['thread', threadId, 'messages'] })),
+    onSuccess: () => (setBody(''), void qc.invalidateQueries({ queryKey: supportQueries.messages(threadId).queryKey })),
   });
   return (
     <Section id="support" title={t('orders.support')}>
@@ -83,7 +79,7 @@ const CATEGORIES = Object.keys(CATEGORY_SET) as ReportCategory[];
 export function Report() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const mine = useQuery({ queryKey: ['reports'], queryFn: () => get('/_serverFn/listMyReportsBearerReports', { limit: 20 }) });
+  const mine = useQuery(supportQueries.reports());
   const [reference, setReference] = useState('');
   const [category, setCategory] = useState<ReportCategory>('not_delivered');
   const [description, setDescription] = useState('');
@@ -94,7 +90,7 @@ export function Report() {
         { reference: reference.trim(), category, description },
         { idempotencyKey: newIdempotencyKey() },
       ),
-    onSuccess: () => (setReference(''), setDescription(''), void qc.invalidateQueries({ queryKey: ['reports'] })),
+    onSuccess: () => (setReference(''), setDescription(''), void qc.invalidateQueries({ queryKey: supportQueries.reports().queryKey })),
   });
   return (
     <Section id="report" title={t('orders.report')}>

@@ -2,11 +2,12 @@ import { Alert, Button, Card, Checkbox, Group, Image, NativeSelect, PasswordInpu
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get, post } from '../../api/client';
+import { post } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { LANGUAGES, setLanguage, type Language } from '../../app/i18n';
 import { useStepUp } from '../../app/StepUp';
+import { settingsQueries } from '../../api/queries/settings';
 
 /** Profile, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
 export function Settings() {
@@ -56,13 +57,13 @@ function Result({ error, ok }: { error: unknown; ok?: string | false }) {
 function Profile() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const profile = useQuery({ queryKey: ['profile'], queryFn: () => get('/_serverFn/getProfileBearerSettings') });
+  const profile = useQuery(settingsQueries.profile());
   const [username, setUsername] = useState<string | null>(null);
   const [fullName, setFullName] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: () =>
       post('/_serverFn/updateProfileBearerSettings', { ...(username ? { username } : {}), ...(fullName ? { fullName } : {}) }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['profile'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey }),
   });
   const p = profile.data?.profile;
   return (
@@ -91,7 +92,7 @@ function TransactionPin() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const stepUp = useStepUp();
-  const has = useQuery({ queryKey: ['hasPin'], queryFn: () => get('/_serverFn/hasTransactionPinBearerSettings') });
+  const has = useQuery(settingsQueries.hasPin());
   const [pin, setPin] = useState('');
   const [current, setCurrent] = useState('');
   const save = useMutation({
@@ -102,7 +103,7 @@ function TransactionPin() {
     onSuccess: () => {
       setPin('');
       setCurrent('');
-      void qc.invalidateQueries({ queryKey: ['hasPin'] });
+      void qc.invalidateQueries({ queryKey: settingsQueries.hasPin().queryKey });
     },
   });
   const isSet = has.data?.hasPin;
@@ -141,16 +142,16 @@ function TransactionPin() {
 function LoginPin() {
   const { t } = useTranslation();
   const stepUp = useStepUp();
-  const status = useQuery({ queryKey: ['loginPin'], queryFn: () => get('/_serverFn/getLoginPinStatusBearerAuth') });
+  const status = useQuery(settingsQueries.loginPin());
   const [pin, setPin] = useState('');
   const qc = useQueryClient();
   const save = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/setLoginPinBearerAuth', { pin }, { grantToken })),
-    onSuccess: () => (setPin(''), void qc.invalidateQueries({ queryKey: ['loginPin'] })),
+    onSuccess: () => (setPin(''), void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey })),
   });
   const off = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableLoginPinBearerAuth', {}, { grantToken })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['loginPin'] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey }),
   });
   return (
     <Section id="loginpin" title={t('auth.loginPin')}>
@@ -181,18 +182,18 @@ function TwoFactor() {
   const { t } = useTranslation();
   const stepUp = useStepUp();
   const qc = useQueryClient();
-  const state = useQuery({ queryKey: ['2fa'], queryFn: () => post('/_serverFn/getMyTwoFactorBearer2FA', {}) });
+  const state = useQuery(settingsQueries.twoFactor());
   const [code, setCode] = useState('');
   const begin = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/beginTotpEnrollmentBearer2FA', {}, { grantToken })),
   });
   const confirm = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/confirmTotpEnrollmentBearer2FA', { code }, { grantToken })),
-    onSuccess: () => (begin.reset(), void qc.invalidateQueries({ queryKey: ['2fa'] })),
+    onSuccess: () => (begin.reset(), void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey })),
   });
   const disable = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableTotpBearer2FA', {}, { grantToken })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['2fa'] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey }),
   });
   const on = state.data?.confirmed;
   return (
@@ -235,11 +236,11 @@ function TwoFactor() {
 function Preferences() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
-  const prefs = useQuery({ queryKey: ['prefs'], queryFn: () => get('/_serverFn/getPreferencesBearerSettings') });
+  const prefs = useQuery(settingsQueries.preferences());
   const update = useMutation({
     mutationFn: (p: { notifications?: { email?: boolean; push?: boolean; sms?: boolean }; language?: 'en' | 'yo' | 'ha' | 'pcm' }) =>
       post('/_serverFn/updatePreferencesBearerSettings', p),
-    onSuccess: (r) => qc.setQueryData(['prefs'], r),
+    onSuccess: (r) => qc.setQueryData(settingsQueries.preferences().queryKey, r),
   });
   const n = prefs.data?.preferences.notifications;
   return (

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { get } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime, formatNaira } from '../../app/format';
-import { ActivityList } from '../home/ActivityList';
+import { ActivityList } from '../../components/ActivityList';
 import { walletQuery } from '../home/Balances';
 
 const PAGE = 20;

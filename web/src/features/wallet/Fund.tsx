@@ -1,12 +1,12 @@
 import { Alert, Button, Card, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
-import { AmountInput } from '../../app/AmountInput';
+import { AmountInput } from '../../components/AmountInput';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage, isCode } from '../../app/errors';
-import { walletQuery } from '../home/Balances';
+import { walletQueries } from '../../api/queries/wallet';
 
 /** Fund the wallet: the processor's checkout, then back to /fund/return, which waits for the service to confirm. */
 export function Fund() {
@@ -61,10 +61,10 @@ export function Fund() {
 function DedicatedAccount() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const wallet = useQuery(walletQuery);
+  const wallet = useQuery(walletQueries.state());
   const create = useMutation({
     mutationFn: () => post('/_serverFn/getOrCreateDedicatedAccountBearerWallet', {}),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['wallet'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: walletQueries.all() }),
   });
   const account = wallet.data?.dedicatedAccount ?? create.data?.dedicatedAccount;
   return (

@@ -1,5 +1,5 @@
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
-import { AmountInput } from '../../app/AmountInput';
+import { AmountInput } from '../../components/AmountInput';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,8 @@ import { newIdempotencyKey, post } from '../../api/client';
 import { errorMessage, isCode } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { useStepUp } from '../../app/StepUp';
-import { PinPad } from '../buy/PinPad';
+import { PinPad } from '../../components/PinPad';
+import { walletQueries } from '../../api/queries/wallet';
 
 /** Send money to @username: the recipient's name is shown first; the PIN confirms; step-up when 2FA asks for it. */
 export function Transfer() {
@@ -32,7 +33,7 @@ export function Transfer() {
           ),
         { fresh: true },
       ),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['wallet'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: walletQueries.all() }),
     onSettled: () => setPin(''),
   });
 

@@ -1,4 +1,4 @@
-import { NETWORKS, networkOf, normalizePhone, type Network } from '../../../../src/kernel/phone';
+import { NETWORKS, networkOf, normalizePhone, type Network } from '../../../src/kernel/phone';
 
 /** The network a Nigerian number belongs to, from its prefix (the service's own table); null when unknown. */
 export function detectNetwork(phone: string): Network | null {

@@ -1,6 +1,6 @@
 import { NumberInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatNaira } from './format';
+import { formatNaira } from '../app/format';
 
 /**
  * A naira amount: digits with thousands separators and at most two decimals, never negative. It says, under the

@@ -1,7 +1,7 @@
 import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatNaira } from '../../app/format';
+import { formatDateTime, formatNaira } from '../app/format';
 
 export interface Activity {
   id: string;

@@ -1,0 +1,85 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { get, post, type GetInput } from '../client';
+
+type TransactionFilter = Pick<NonNullable<GetInput<'/_serverFn/listMyVtuTransactionsBearerVTU'>>, 'status' | 'service'>;
+
+type Network = 'mtn' | 'airtel' | 'glo' | '9mobile';
+/** Catalogues change rarely: five minutes before a screen asks again (a purchase re-reads the price with staleTime 0). */
+const CATALOGUE_MS = 5 * 60_000;
+
+/** Purchases: the catalogues a form offers, one purchase, the purchase history; receipts. */
+export const vtuQueries = {
+  all: () => ['vtu'] as const,
+  dataPlans: (network: Network | null) =>
+    queryOptions({
+      queryKey: [...vtuQueries.all(), 'dataPlans', network],
+      queryFn: () => get('/_serverFn/listDataPlansBearerVTU', { network: network! }),
+      enabled: network !== null,
+      staleTime: CATALOGUE_MS,
+    }),
+  cableProviders: () =>
+    queryOptions({
+      queryKey: [...vtuQueries.all(), 'cableProviders'],
+      queryFn: () => get('/_serverFn/listCableProvidersBearerVTU'),
+      staleTime: CATALOGUE_MS,
+    }),
+  cablePlans: (identifier: string) =>
+    queryOptions({
+      queryKey: [...vtuQueries.all(), 'cablePlans', identifier],
+      queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }),
+      enabled: identifier !== '',
+      staleTime: CATALOGUE_MS,
+    }),
+  discos: () =>
+    queryOptions({
+      queryKey: [...vtuQueries.all(), 'discos'],
+      queryFn: () => get('/_serverFn/listElectricityPlansBearerVTU'),
+      staleTime: CATALOGUE_MS,
+    }),
+  betCompanies: () =>
+    queryOptions({
+      queryKey: [...vtuQueries.all(), 'betCompanies'],
+      queryFn: () => get('/_serverFn/listBetCompaniesBearerVTU'),
+      staleTime: CATALOGUE_MS,
+    }),
+  examPins: () =>
+    queryOptions({
+      queryKey: [...vtuQueries.all(), 'examPins'],
+      queryFn: () => get('/_serverFn/listEducationPinsBearerVTU'),
+      staleTime: CATALOGUE_MS,
+    }),
+  transaction: (id: string) =>
+    queryOptions({
+      queryKey: [...vtuQueries.all(), 'transaction', id],
+      queryFn: () => post('/_serverFn/getMyVtuTransactionBearerVTU', { id }).then((r) => r.transaction),
+    }),
+  transactions: (filter: TransactionFilter, pageSize: number) =>
+    infiniteQueryOptions({
+      queryKey: [...vtuQueries.all(), 'transactions', filter, pageSize],
+      initialPageParam: 0,
+      queryFn: ({ pageParam }) =>
+        get('/_serverFn/listMyVtuTransactionsBearerVTU', {
+          limit: pageSize,
+          offset: pageParam,
+          ...(filter.status ? { status: filter.status } : {}),
+          ...(filter.service ? { service: filter.service } : {}),
+        }),
+      getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
+    }),
+};
+
+export const receiptsQueries = {
+  all: () => ['receipts'] as const,
+  signed: (reference: string) =>
+    queryOptions({
+      queryKey: [...receiptsQueries.all(), 'signed', reference],
+      queryFn: () => post('/_serverFn/signReceiptBearerReceipts', { reference }),
+      staleTime: Infinity,
+    }),
+  verify: (needle: string) =>
+    queryOptions({
+      queryKey: [...receiptsQueries.all(), 'verify', needle],
+      queryFn: () => get('/_serverFn/verifyReceiptPublicReceipts', { needle }),
+      retry: false,
+    }),
+};
