@@ -104,3 +104,66 @@ describe('NIN oracle (lookupNin)', () => {
     expect(counted.rows[0].n).toBe(5);
   });
 });
+
+describe('NIN oracle (submitNinKyc)', () => {
+  const submit = (u: TestUser, nin: string, slipPath: string) =>
+    call(h, 'POST', '/_serverFn/submitNinKycBearerKYC', { nin, slipPath }, { token: u.token });
+
+  it('every failed check answers the same (code, status, reason); the operator sees which check failed', async () => {
+    // Someone else holds a NIN in the name "Tunde Bakare" on their own phone, with a submission under review.
+    const holder = await tier1('Tunde Bakare');
+    const held = freshNin();
+    await registerNin(h, { nin: held, firstName: 'Tunde', lastName: 'Bakare', phone: holder.phone! });
+    const heldRes = await submit(holder, held, await upload(h, holder.token, 'pdf'));
+    expect(heldRes.json().submission.status).toBe('pending');
+
+    // The prober has the same name and (numbers are recycled) the same verified phone.
+    const prober = await kycUser(h, { fullName: 'Tunde Bakare', phone: holder.phone });
+    await setKycTier(h, prober.id, 1);
+    const otherName = freshNin();
+    await registerNin(h, { nin: otherName, firstName: 'Ngozi', lastName: 'Okafor', phone: prober.phone! });
+    const otherPhone = freshNin();
+    await registerNin(h, { nin: otherPhone, firstName: 'Tunde', lastName: 'Bakare', phone: freshPhone() });
+    const otherPerson = freshNin();
+    await registerNin(h, { nin: otherPerson, firstName: 'Ngozi', lastName: 'Okafor', phone: freshPhone() });
+    const cases = {
+      nin_not_found: freshNin(),
+      name_mismatch: otherName,
+      phone_mismatch: otherPhone,
+      'name_mismatch,phone_mismatch': otherPerson,
+      nin_linked_elsewhere: held,
+    };
+    const slip = await upload(h, prober.token, 'pdf');
+    const answers: { status: number; body: { submission: Record<string, unknown> } & Record<string, unknown>; id: string }[] = [];
+    for (const nin of Object.values(cases)) {
+      const r = await submit(prober, nin, slip);
+      const body = r.json();
+      answers.push({ status: r.statusCode, body, id: body.submission?.id });
+    }
+    // Only the submission's own id and time differ.
+    const comparable = answers.map((a) => ({
+      status: a.status,
+      body: { ...a.body, submission: { ...a.body.submission, id: undefined, createdAt: undefined } },
+    }));
+    for (const c of comparable) expect(c).toEqual(comparable[0]);
+    expect(comparable[0].status).toBe(200);
+    expect(comparable[0].body.submission).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/could not match this NIN/) });
+    expect(JSON.stringify(answers)).not.toMatch(/not found|linked|another account|phone number on|name on the NIN/i);
+
+    // The operator reads the precise reason: on the submission and in the audit row.
+    const admin = await signIn(h, 'admin@example.com');
+    for (const [i, expected] of Object.keys(cases).entries()) {
+      const view = await call(h, 'GET', '/_serverFn/adminGetKycSubmissionBearerAdmin', { submissionId: answers[i].id }, { token: admin.token });
+      expect(view.statusCode).toBe(200);
+      expect(view.json().submission.details.failedChecks.join(','), expected).toBe(expected);
+      const audit = (await h.app.services.db.execute(
+        sql`SELECT details FROM audit_log WHERE subject_id = ${answers[i].id} AND action = 'kyc.auto_reject'`,
+      )) as unknown as { rows: { details: { operatorReason: string } }[] };
+      expect(audit.rows[0].details.operatorReason, expected).toMatch(
+        { nin_not_found: /no NIN record/, name_mismatch: /name on the NIN record/, phone_mismatch: /phone number on the NIN record/ }[
+          expected.split(',')[0] as 'nin_not_found'
+        ] ?? /already linked to another account/,
+      );
+    }
+  });
+});

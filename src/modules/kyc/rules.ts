@@ -68,9 +68,39 @@ export interface KycFileRef {
   path: string;
 }
 
+/** Why a NIN submission failed its automatic checks: for the operator only (the applicant gets NIN_MISMATCH_REASON). */
+export const NIN_CHECKS = ['nin_not_found', 'name_mismatch', 'phone_mismatch', 'nin_linked_elsewhere'] as const;
+export type NinCheckFailure = (typeof NIN_CHECKS)[number];
+
+export const NIN_CHECK_TEXT: Record<NinCheckFailure, string> = {
+  nin_not_found: 'no NIN record was found for this number',
+  name_mismatch: 'the name on the NIN record does not match the profile name',
+  phone_mismatch: 'the phone number on the NIN record is not the verified phone number',
+  nin_linked_elsewhere: 'this NIN is already linked to another account',
+};
+
+/**
+ * The one answer of submitNinKyc to every failed check: telling "no such NIN", "another name", "another phone" and
+ * "someone else's" apart would let anyone test NINs and names against the registry.
+ */
+export const NIN_MISMATCH_REASON =
+  'We could not match this NIN to your profile name and verified phone number. Check the NIN, and that your profile name and phone number are the ones on your NIN record, then submit again';
+
+export function ninCheckFailures(c: { found: boolean; nameMatched: boolean; phoneMatched: boolean; duplicate: boolean }) {
+  const failed: NinCheckFailure[] = [];
+  if (!c.found) failed.push('nin_not_found');
+  else {
+    if (!c.nameMatched) failed.push('name_mismatch');
+    if (!c.phoneMatched) failed.push('phone_mismatch');
+  }
+  if (c.duplicate) failed.push('nin_linked_elsewhere');
+  return failed;
+}
+
 export interface SubmissionDetails {
   nameMatched?: boolean;
   phoneMatched?: boolean;
+  failedChecks?: NinCheckFailure[];
   ninMasked?: string;
   bankCode?: string;
   bankName?: string;

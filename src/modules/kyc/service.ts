@@ -31,10 +31,12 @@ import { createNinChecks } from './nin-checks.js';
 import { createKycSubmissions } from './submissions.js';
 
 import {
-  capitalise,
   CONTENT_TYPES,
   mask,
   namesMatch,
+  NIN_CHECK_TEXT,
+  NIN_MISMATCH_REASON,
+  ninCheckFailures,
   nameTokens,
   TIER_LABEL,
   type DocumentType,
@@ -109,8 +111,9 @@ export function createKycService(deps: KycDeps) {
 
     /**
      * Tier 2: NIN with phone (submitNinKyc). The NIN look-up's name must match the profile name and its phone the
-     * caller's verified phone; a mismatch is recorded as rejected with the reason, a match waits for an operator
-     * to review the NIN slip.
+     * caller's verified phone, and no other account may hold it. Any failed check (an unknown NIN included) is
+     * recorded as rejected with one general reason, the same for all; the failed checks are kept for operators
+     * (details.failedChecks, the audit row). A match waits for an operator to review the NIN slip.
      */
     async submitNin(userId: string, input: { nin: string; slipPath: string; fullName?: string }) {
       const u = await userFacts(db, userId);
@@ -139,30 +142,30 @@ export function createKycService(deps: KycDeps) {
 
       await takeNinLookup(userId);
       const lookup = await identity.lookupNin(input.nin);
-      if (!lookup.found || !lookup.record) {
-        throw new AppError('VALIDATION_FAILED', 'No NIN record was found for this number; check it and try again', {
-          issues: [{ path: 'nin', message: 'not found' }],
-        });
-      }
-      const rec = lookup.record;
-      const ninName = [rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' ');
-      const nameMatched = namesMatch(ninName, profileName);
-      const phoneMatched = normalizePhone(rec.phone) === u.phone;
+      const rec = (lookup.found && lookup.record) || undefined;
+      const ninName = rec ? [rec.firstName, rec.middleName, rec.lastName].filter(Boolean).join(' ') : null;
       const hash = ninHash(input.nin);
+      // Asked for an unknown NIN too: every submission does the same work, whatever the outcome.
       const duplicate = await ninLinkedElsewhere(db, userId, hash, ['pending', 'approved']);
-      const reasons: string[] = [];
-      if (!nameMatched) reasons.push('the name on the NIN record does not match your profile name');
-      if (!phoneMatched) reasons.push('the phone number on the NIN record is not your verified phone number');
-      if (duplicate) reasons.push('this NIN is already linked to another account');
+      const nameMatched = ninName !== null && namesMatch(ninName, profileName);
+      const phoneMatched = rec !== undefined && normalizePhone(rec.phone) === u.phone;
+      const failedChecks = ninCheckFailures({ found: rec !== undefined, nameMatched, phoneMatched, duplicate });
       return record({
         userId,
         tier: 2,
         files: [{ role: 'slip', path: input.slipPath }],
-        verifiedName: ninName,
-        details: { nameMatched, phoneMatched, ninMasked: mask(input.nin) },
+        verifiedName: ninName ?? undefined,
+        details: {
+          nameMatched,
+          phoneMatched,
+          ninMasked: mask(input.nin),
+          ...(failedChecks.length ? { failedChecks } : {}),
+        },
         identifierHash: hash,
         payload: { nin: input.nin, lookup: lookup.payload },
-        rejectReason: reasons.length ? capitalise(reasons.join('; ')) : undefined,
+        // One answer for every mismatch (the caller learns nothing about the NIN); the operator reads failedChecks.
+        rejectReason: failedChecks.length ? NIN_MISMATCH_REASON : undefined,
+        operatorReason: failedChecks.length ? failedChecks.map((c) => NIN_CHECK_TEXT[c]).join('; ') : undefined,
         profileName: fillProfileName,
       });
     },

@@ -121,6 +121,8 @@ export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Not
     payload?: unknown;
     /** Set when an automatic check failed: the submission is recorded as rejected with this reason. */
     rejectReason?: string;
+    /** The precise reason, when the applicant is told less (rejectReason): kept in the audit row for operators. */
+    operatorReason?: string;
     /** Fills an empty profile name (submitNinKyc's optional fullName) in the submission's transaction. */
     profileName?: string;
   }
@@ -146,7 +148,10 @@ export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Not
             RETURNING *`,
       );
       if (status === 'rejected') {
-        await audit(tx, null, 'kyc.auto_reject', s!, { reason: n.rejectReason });
+        await audit(tx, null, 'kyc.auto_reject', s!, {
+          reason: n.rejectReason,
+          ...(n.operatorReason ? { operatorReason: n.operatorReason } : {}),
+        });
         await notifyDecision(tx, s!, 'rejected', n.rejectReason);
       }
       return submissionView(s!);
