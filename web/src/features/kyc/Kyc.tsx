@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { useStepUp } from '../../app/StepUp';
-import { Liveness } from './Liveness';
-import { uploadFile } from './upload';
+import { Liveness } from '../../components/Liveness';
+import { uploadFile } from '../../api/kyc-upload';
 import { kycQueries } from '../../api/queries/kyc';
 import { settingsQueries } from '../../api/queries/settings';
 

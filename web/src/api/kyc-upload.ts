@@ -1,4 +1,4 @@
-import { post } from '../../api/client';
+import { post } from './client';
 
 type KycType = 'image/jpeg' | 'image/png' | 'application/pdf';
 

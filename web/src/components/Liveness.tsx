@@ -1,9 +1,9 @@
 import { Alert, Button, FileInput, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
-import { errorMessage } from '../../app/errors';
-import { uploadFile, uploadKycFile } from './upload';
+import { post } from '../api/client';
+import { errorMessage } from '../app/errors';
+import { uploadFile, uploadKycFile } from '../api/kyc-upload';
 
 const FRAMES = 3;
 
