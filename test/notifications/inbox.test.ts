@@ -289,13 +289,14 @@ describe('push subscriptions', () => {
     expect((await del(bob, endpoint)).statusCode).toBe(404);
   });
 
-  it('moves an endpoint to the account that saved it last, keeps 10 per user, and drops them on account closure', async () => {
+  it('refuses an endpoint another account holds (issue 28), keeps 10 per user, and drops them on account closure', async () => {
     const dave = await signIn(h);
     const erin = await signIn(h);
     const shared = 'https://push.example.com/sub/shared-browser';
     await save(dave, { endpoint: shared, ...pushKeys() });
-    await save(erin, { endpoint: shared, ...pushKeys() });
-    expect((await del(dave, shared)).statusCode).toBe(404);
+    expect((await save(erin, { endpoint: shared, ...pushKeys() })).statusCode).toBe(409);
+    expect((await del(erin, shared)).statusCode).toBe(404);
+    expect((await save(erin, { endpoint: 'https://push.example.com/sub/erin', ...pushKeys() })).statusCode).toBe(200);
 
     for (let i = 0; i < 12; i++) {
       h.clock.advance(SECOND);

@@ -7,7 +7,15 @@ import type { EventBus } from '../../lib/events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 import { MAX_PUSH_PAYLOAD_BYTES, type PushSender } from '../../providers/push.js';
-import { DELIVER_JOB, FAN_OUT_BATCH, type NotificationInput, type NotificationKind } from './notifier.js';
+import {
+  channelExtras,
+  DELIVER_JOB,
+  FAN_OUT_BATCH,
+  type ChannelExtras,
+  type NotificationInput,
+  type NotificationKind,
+} from './notifier.js';
+import { liveSession } from './push-subscriptions.js';
 import { registerOutboxJobs, type Outbox } from './outbox.js';
 
 /**
@@ -55,8 +63,8 @@ export function pushPayload(notificationId: string, n: NotificationInput, create
   return JSON.stringify({ ...base, body: n.body.slice(0, 1000), title: n.title.slice(0, 200), truncated: true });
 }
 
-function emailText(n: NotificationInput): string {
-  return `${n.body}\n\nYou can see all your notifications in the app. To stop these e-mails, turn off e-mail notifications in Settings.`;
+function emailText(n: NotificationInput, emailOnly: string | undefined): string {
+  return `${n.body}${emailOnly ? `\n\n${emailOnly}` : ''}\n\nYou can see all your notifications in the app. To stop these e-mails, turn off e-mail notifications in Settings.`;
 }
 
 /** The module's subscriber (its entry file lists it). */
@@ -74,8 +82,13 @@ export function registerNotifications(services: { events: EventBus }) {
  * notifications it covers. Every channel job has a singleton key derived from its notification, so a
  * retried fan-out never enqueues a channel twice.
  */
-async function fanOut(services: { db: Db; jobs: JobQueue; outbox: Outbox }, notificationIds: readonly string[]): Promise<void> {
-  const { db, jobs, outbox } = services;
+async function fanOut(
+  services: { db: Db; jobs: JobQueue; outbox: Outbox; clock: Clock },
+  notificationIds: readonly string[],
+  extras: Readonly<Record<string, ChannelExtras>> = {},
+): Promise<void> {
+  const { db, jobs, outbox, clock } = services;
+  const now = clock.now();
   const found = await rows<{
     id: string;
     user_id: string;
@@ -90,15 +103,22 @@ async function fanOut(services: { db: Db; jobs: JobQueue; outbox: Outbox }, noti
     status: string;
     prefs: unknown;
     subs: string[] | null;
+    ended_subs: string[] | null;
   }>(
     db,
     sql`SELECT n.id::text AS id, n.user_id::text AS user_id, n.kind, n.title, n.body, n.data, n.created_at,
                u.email, u.phone, u.phone_verified_at, u.status, p.prefs,
-               (SELECT array_agg(ps.id::text ORDER BY ps.created_at) FROM push_subscriptions ps WHERE ps.user_id = u.id) AS subs
+               (SELECT array_agg(ps.id::text ORDER BY ps.created_at) FROM push_subscriptions ps JOIN sessions s ON s.id = ps.session_id
+                 WHERE ps.user_id = u.id AND ${liveSession(now)}) AS subs,
+               (SELECT array_agg(ps.id::text) FROM push_subscriptions ps JOIN sessions s ON s.id = ps.session_id
+                 WHERE ps.user_id = u.id AND NOT (${liveSession(now)})) AS ended_subs
         FROM notifications n JOIN users u ON u.id = n.user_id LEFT JOIN user_preferences p ON p.user_id = u.id
         WHERE n.id = ANY(${`{${notificationIds.join(',')}}`}::uuid[])`,
   );
   const byId = new Map(found.map((r) => [r.id, r]));
+  // Subscriptions of sessions that expired (an ended session's go with it: migration 0501) are removed here.
+  const ended = [...new Set(found.flatMap((r) => r.ended_subs ?? []))];
+  if (ended.length) await db.execute(sql`DELETE FROM push_subscriptions WHERE id = ANY(${`{${ended.join(',')}}`}::uuid[])`);
   const channelJobs: JobRequest[] = [];
   // In the job's order, so the channel jobs of a batch are queued in the order the notifications were emitted.
   for (const notificationId of notificationIds) {
@@ -106,7 +126,9 @@ async function fanOut(services: { db: Db; jobs: JobQueue; outbox: Outbox }, noti
     // Closed accounts get the inbox row only.
     if (!r || r.status !== 'active') continue;
     const n: NotificationInput = { userId: r.user_id, kind: r.kind, title: r.title, body: r.body, ...(r.data ? { data: r.data } : {}) };
-    const prefs = prefsOf(r.prefs);
+    const extra = extras[notificationId] ?? {};
+    // A notice meant for every channel (extra.everyChannel) overrides the owner's channel preferences.
+    const prefs = extra.everyChannel ? { email: true, push: true, sms: true } : prefsOf(r.prefs);
     const subs = prefs.push ? (r.subs ?? []) : [];
     const sms = prefs.sms && r.phone && r.phone_verified_at ? r.phone : null;
     if (subs.length) {
@@ -121,7 +143,7 @@ async function fanOut(services: { db: Db; jobs: JobQueue; outbox: Outbox }, noti
     if (prefs.email || ALWAYS_EMAIL.has(n.kind)) {
       channelJobs.push(
         outbox.emailJob(
-          { to: r.email, subject: n.title.slice(0, 200), text: emailText(n) },
+          { to: r.email, subject: n.title.slice(0, 200), text: emailText(n, extra.emailOnly) },
           { dedupeKey: `notification:${notificationId}` },
         ),
       );
@@ -153,15 +175,19 @@ export function registerNotificationJobs(services: NotificationJobDeps) {
   jobs.register({
     name: DELIVER_JOB,
     payload: z.union([
-      z.object({ notificationId: z.string().uuid() }),
-      z.object({ notificationIds: z.array(z.string().uuid()).min(1).max(FAN_OUT_BATCH) }),
+      z.object({ notificationId: z.string().uuid(), extras: channelExtras.optional() }),
+      z.object({
+        notificationIds: z.array(z.string().uuid()).min(1).max(FAN_OUT_BATCH),
+        extras: z.record(z.string().uuid(), channelExtras).optional(),
+      }),
     ]),
     maxAttempts: DELIVER_MAX_ATTEMPTS,
     backoffMs: DELIVER_BACKOFF_MS,
     // A retry runs the fan-out again: its channel jobs have keys and go in with one statement, so a retry after a
     // crash between that statement and the job's completion enqueues nothing twice.
     handler: async (p) => {
-      await fanOut(services, 'notificationIds' in p ? p.notificationIds : [p.notificationId]);
+      if ('notificationIds' in p) await fanOut(services, p.notificationIds, p.extras);
+      else await fanOut(services, [p.notificationId], p.extras ? { [p.notificationId]: p.extras } : {});
     },
   });
   jobs.register({
@@ -170,11 +196,17 @@ export function registerNotificationJobs(services: NotificationJobDeps) {
     maxAttempts: PUSH_MAX_ATTEMPTS,
     backoffMs: PUSH_BACKOFF_MS,
     handler: async ({ subscriptionId, payload }) => {
-      const sub = await one<{ endpoint: string; p256dh: string; auth: string }>(
+      const sub = await one<{ endpoint: string; p256dh: string; auth: string; live: boolean }>(
         db,
-        sql`SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE id = ${subscriptionId}`,
+        sql`SELECT ps.endpoint, ps.p256dh, ps.auth, (${liveSession(clock.now())}) AS live
+            FROM push_subscriptions ps JOIN sessions s ON s.id = ps.session_id WHERE ps.id = ${subscriptionId}`,
       );
-      if (!sub) return; // unsubscribed (or removed as gone) since the notification was emitted
+      if (!sub) return; // unsubscribed, removed as gone or ended with its session since the notification was emitted
+      if (!sub.live) {
+        // Its session expired after the fan-out: it ends now, unsent.
+        await db.execute(sql`DELETE FROM push_subscriptions WHERE id = ${subscriptionId}`);
+        return;
+      }
       const outcome = await push.send(sub, payload);
       switch (outcome.status) {
         case 'delivered':

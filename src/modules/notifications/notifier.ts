@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Executor } from '../../db/client.js';
 import type { PostRider } from '../../ledger/ledger.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -35,6 +36,22 @@ export interface NotificationInput {
   title: string;
   body: string;
   data?: Record<string, unknown>;
+  /**
+   * Text for the e-mail only, after the body: never stored in the inbox row, pushed or sent by SMS. Recovery links
+   * ("this wasn't me") go only to the mailbox (issue 28): a push endpoint or an inbox can be another session's.
+   */
+  emailOnly?: string;
+  /** Sent on every channel the owner has (e-mail, push, a verified phone by SMS), whatever their preferences. */
+  everyChannel?: boolean;
+}
+
+/** What the fan-out job carries beside the notification's id (never in the inbox row). */
+export const channelExtras = z.object({ emailOnly: z.string().max(2000).optional(), everyChannel: z.boolean().optional() });
+export type ChannelExtras = z.infer<typeof channelExtras>;
+
+function extrasOf(n: NotificationInput): ChannelExtras | undefined {
+  if (!n.emailOnly && !n.everyChannel) return undefined;
+  return { ...(n.emailOnly ? { emailOnly: n.emailOnly } : {}), ...(n.everyChannel ? { everyChannel: true } : {}) };
 }
 
 /**
@@ -73,12 +90,17 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
     const rowsSql = from
       ? sql`SELECT v.* FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, user_id, kind, title, body, data, created_at), ${from}`
       : sql`VALUES ${sql.join(values, sql`, `)}`;
-    const batches: string[][] = [];
-    for (let i = 0; i < ids.length; i += FAN_OUT_BATCH) batches.push(ids.slice(i, i + FAN_OUT_BATCH));
-    const jobs_ = batches.map(
-      (b, i) =>
-        sql`${sql.raw(`${p}j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, b.length === 1 ? { notificationId: b[0] } : { notificationIds: b }, {}, from)})`,
-    );
+    const batches: number[][] = [];
+    for (let i = 0; i < ids.length; i += FAN_OUT_BATCH) batches.push(ids.slice(i, i + FAN_OUT_BATCH).map((_, k) => i + k));
+    const payloadOf = (b: number[]) => {
+      if (b.length === 1) {
+        const extras = extrasOf(list[b[0]]);
+        return { notificationId: ids[b[0]], ...(extras ? { extras } : {}) };
+      }
+      const extras = Object.fromEntries(b.flatMap((i) => (extrasOf(list[i]) ? [[ids[i], extrasOf(list[i])]] : [])));
+      return { notificationIds: b.map((i) => ids[i]), ...(Object.keys(extras).length ? { extras } : {}) };
+    };
+    const jobs_ = batches.map((b, i) => sql`${sql.raw(`${p}j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, payloadOf(b), {}, from)})`);
     return {
       ids,
       sql: sql`${sql.raw(`${p}n`)} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) ${rowsSql}), ${sql.join(jobs_, sql`, `)}`,

@@ -200,7 +200,8 @@ export const notificationsOperations = [
     purpose: 'register a push endpoint',
     input: z.object({ endpoint: endpointInput, p256dh: p256dhInput, auth: authInput }),
     output: z.object({ subscription: z.object({ id: z.string(), endpoint: z.string(), createdAt: z.string() }) }),
-    handler: async (input, ctx) => ctx.api.notifications.savePushSubscription(ctx.user.id, input),
+    errors: ['CONFLICT'],
+    handler: async (input, ctx) => ctx.api.notifications.savePushSubscription(ctx.user, input),
   }),
   defineOperation({
     name: 'deletePushSubscription',

@@ -47,11 +47,22 @@ export async function checkPushEndpoint(
   return url.toString();
 }
 
+/** A session that can still receive pushes: active and not past its absolute expiry (alias `s`). */
+export const liveSession = (now: Date) => sql`s.status = 'active' AND s.expires_at > ${now}`;
+
 /** Web push subscriptions: endpoints checked public when saved (and again at delivery), at most MAX_PUSH_SUBSCRIPTIONS each. */
 export function createPushSubscriptions({ db, clock, config, resolver }: { db: Db; clock: Clock; config: Config; resolver?: Resolver }) {
   return {
     // ---- web push subscriptions ----
-    async savePushSubscription(userId: string, input: { endpoint: string; p256dh: string; auth: string }) {
+    /**
+     * Issue 28: the subscription belongs to the caller's session and ends with it (migration 0501), so one planted
+     * with a stolen token ends when that token's session does. An endpoint another account registered from a live
+     * session is refused, never moved: moving it handed that account's queued notices to the new keys. The
+     * browser then subscribes afresh (a new endpoint).
+     */
+    async savePushSubscription(user: { id: string; sessionId: string | null }, input: { endpoint: string; p256dh: string; auth: string }) {
+      if (!user.sessionId)
+        throw new AppError('BAD_REQUEST', 'Push subscriptions need a session of this service (sign in with an e-mail code or PIN)');
       const endpoint = await checkPushEndpoint(input.endpoint, {
         sandbox: config.sandbox,
         allowedHosts: config.pushAllowedHosts,
@@ -59,18 +70,27 @@ export function createPushSubscriptions({ db, clock, config, resolver }: { db: D
       });
       const now = clock.now();
       return db.transaction(async (tx) => {
-        // The same browser signed in to another account: the endpoint now delivers to this one.
+        // Another account's row whose session has expired no longer counts.
+        await tx.execute(sql`DELETE FROM push_subscriptions ps WHERE ps.endpoint = ${endpoint} AND ps.user_id <> ${user.id}
+                               AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = ps.session_id AND ${liveSession(now)})`);
+        // The same account from another of its sessions (signed in again in this browser): the row follows the newest session.
         const r = await one<{ id: string; endpoint: string; created_at: Date }>(
           tx,
-          sql`INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, created_at)
-              VALUES (${uuid()}, ${userId}, ${endpoint}, ${input.p256dh}, ${input.auth}, ${now})
-              ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth
+          sql`INSERT INTO push_subscriptions (id, user_id, session_id, endpoint, p256dh, auth, created_at)
+              VALUES (${uuid()}, ${user.id}, ${user.sessionId}, ${endpoint}, ${input.p256dh}, ${input.auth}, ${now})
+              ON CONFLICT (endpoint) DO UPDATE SET session_id = EXCLUDED.session_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth
+              WHERE push_subscriptions.user_id = EXCLUDED.user_id
               RETURNING id, endpoint, created_at`,
         );
+        if (!r)
+          throw new AppError(
+            'CONFLICT',
+            'This push endpoint is registered to another account; unsubscribe in the browser and subscribe again',
+          );
         await tx.execute(sql`DELETE FROM push_subscriptions WHERE id IN (
-                               SELECT id FROM push_subscriptions WHERE user_id = ${userId}
+                               SELECT id FROM push_subscriptions WHERE user_id = ${user.id}
                                ORDER BY created_at DESC, id DESC OFFSET ${MAX_PUSH_SUBSCRIPTIONS})`);
-        return { subscription: { id: r!.id, endpoint: r!.endpoint, createdAt: iso(r!.created_at)! } };
+        return { subscription: { id: r.id, endpoint: r.endpoint, createdAt: iso(r.created_at)! } };
       });
     },
 

@@ -55,6 +55,8 @@ export const pollVotes = pgTable(
 export const pushSubscriptions = pgTable('push_subscriptions', {
   id: uuid('id').primaryKey(),
   userId: uuid('user_id').notNull(),
+  /** The session that registered it (migration 0501): the subscription ends with that session. */
+  sessionId: uuid('session_id').notNull(),
   endpoint: text('endpoint').notNull().unique(),
   p256dh: text('p256dh').notNull(),
   auth: text('auth').notNull(),

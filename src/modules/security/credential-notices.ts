@@ -6,12 +6,14 @@ import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/api.js';
 import { writeAudit } from '../../db/audit.js';
+import { scheduleTotpRemoval } from './two-factor-removal.js';
 
 /**
  * Every credential change tells the owner by e-mail (the notifier's login_alert kind is always e-mailed)
- * with a "this wasn't me" link. Following it signs out every session, ends every step-up grant, turns PIN login off
- * and, when the change was a new authenticator, removes it (a requested two-factor reset is cancelled): whoever made the change is out and cannot come back
- * through what they set up. The link's token is stored hashed and works once, for NOT_ME_TTL_MS.
+ * with a "this wasn't me" link (in the e-mail only). Following it signs out every session, ends every step-up grant,
+ * turns PIN login off, and when the change was a new authenticator schedules its removal after the reset wait (a
+ * requested two-factor reset is cancelled): whoever made the change is out. The link's token is stored hashed and
+ * works once, for NOT_ME_TTL_MS.
  */
 export type CredentialChange =
   | 'login_pin_set'
@@ -26,6 +28,8 @@ export type CredentialChange =
   | 'phone_changed';
 
 export const NOT_ME_TTL_MS = 7 * DAY;
+
+const lagosTime = (at: Date) => new Date(at.getTime() + 3_600_000).toISOString().replace('T', ' ').slice(0, 16);
 export const NOT_ME_PATH = '/api/public/not-me';
 
 const WHAT: Record<CredentialChange, string> = {
@@ -43,7 +47,7 @@ const WHAT: Record<CredentialChange, string> = {
 
 export interface CredentialNotices {
   /** Inside the change's own transaction: the notice exists only if the change commits. `detail` adds a sentence. */
-  notify(exec: Executor, userId: string, change: CredentialChange, detail?: string): Promise<void>;
+  notify(exec: Executor, userId: string, change: CredentialChange, detail?: string, opts?: { everyChannel?: boolean }): Promise<void>;
   /** The "this wasn't me" route. */
   notMe(token: string): Promise<{ signedOut: boolean }>;
 }
@@ -58,19 +62,27 @@ export function createCredentialNotices(deps: {
   const { db, clock, notifier, publicUrl } = deps;
 
   return {
-    async notify(exec, userId, change, detail) {
+    async notify(exec, userId, change, detail, opts) {
       const now = clock.now();
       const token = `nme_${randomToken(32)}`;
       await exec.execute(sql`INSERT INTO credential_notices (id, user_id, token_hash, change, created_at, expires_at)
                              VALUES (${uuid()}, ${userId}, ${sha256(token)}, ${change}, ${now}, ${new Date(now.getTime() + NOT_ME_TTL_MS)})`);
-      const link = `${publicUrl}${NOT_ME_PATH}?token=${token}`;
       const body = [
-        `${WHAT[change]} on your account on ${new Date(now.getTime() + 3_600_000).toISOString().replace('T', ' ').slice(0, 16)} (Lagos time).`,
+        `${WHAT[change]} on your account on ${lagosTime(now)} (Lagos time).`,
         ...(detail ? [detail] : []),
-        `If this wasn't you, open this link within 7 days: it signs you out everywhere and undoes the sign-in settings that were changed.`,
-        link,
+        `If this wasn't you, use the "this wasn't me" link in the e-mail we sent to your address about this change, within 7 days: it signs you out everywhere and undoes the sign-in settings that were changed.`,
       ].join('\n');
-      await notifier.emit(exec, { userId, kind: 'login_alert', title: `Security: ${WHAT[change]}`, body, data: { change } });
+      // Issue 28: the link goes to the mailbox only. The inbox and push can be reached by another session (a push
+      // endpoint registered with a stolen token), and the link needs nothing else to sign the owner out everywhere.
+      await notifier.emit(exec, {
+        userId,
+        kind: 'login_alert',
+        title: `Security: ${WHAT[change]}`,
+        body,
+        data: { change },
+        emailOnly: `This wasn't me: ${publicUrl}${NOT_ME_PATH}?token=${token}`,
+        ...(opts?.everyChannel ? { everyChannel: true } : {}),
+      });
     },
 
     async notMe(token) {
@@ -89,7 +101,9 @@ export function createCredentialNotices(deps: {
         );
         await tx.execute(sql`UPDATE stepup_grants SET revoked_at = ${now} WHERE user_id = ${n.user_id} AND revoked_at IS NULL`);
         await tx.execute(sql`UPDATE user_pins SET enabled = false, updated_at = ${now} WHERE user_id = ${n.user_id} AND kind = 'login'`);
-        if (n.change === 'totp_enrolled') await tx.execute(sql`DELETE FROM totp_factors WHERE user_id = ${n.user_id}`);
+        // Issue 28: whoever reads the mailbox holds this link, so it never removes a confirmed authenticator at once: the
+        // removal is scheduled like the owner's reset (the same wait), and the owner can cancel it with the app.
+        const removal = n.change === 'totp_enrolled' ? await scheduleTotpRemoval(tx, n.user_id, now) : null;
         if (n.change === 'totp_reset_requested') {
           await tx.execute(
             sql`UPDATE two_factor_resets SET cancelled_at = ${now} WHERE user_id = ${n.user_id} AND cancelled_at IS NULL AND completed_at IS NULL`,
@@ -107,8 +121,17 @@ export function createCredentialNotices(deps: {
           userId: n.user_id,
           kind: 'login_alert',
           title: 'Security: you were signed out everywhere',
-          body: 'You reported a change you did not make. Every session was signed out and PIN login was turned off. Sign in again with a code sent to this e-mail address, then review your PINs and two-factor settings.',
+          body: [
+            'You reported a change you did not make. Every session was signed out and PIN login was turned off. Sign in again with a code sent to this e-mail address, then review your PINs and two-factor settings.',
+            ...(removal
+              ? [
+                  `The authenticator app will be removed from your account on ${lagosTime(removal)} (Lagos time). If you set it up yourself, sign in and cancel the removal with a code from that app.`,
+                ]
+              : []),
+          ].join('\n'),
           data: { change: n.change },
+          // The owner must learn of a scheduled removal wherever they are (someone with the mailbox may have asked for it).
+          everyChannel: Boolean(removal),
         });
         return n.user_id;
       });

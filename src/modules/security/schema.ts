@@ -84,4 +84,6 @@ export const twoFactorResets = pgTable('two_factor_resets', {
   effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull(),
   cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
   completedAt: timestamp('completed_at', { withTimezone: true }),
+  /** Who asked for the removal (migration 0802): 'owner' | 'not_me' (two-factor-removal.ts). */
+  origin: text('origin').notNull().default('owner'),
 });

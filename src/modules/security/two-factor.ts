@@ -11,6 +11,8 @@ import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import type { OtpService } from '../identity/api.js';
 import type { CredentialNotices } from './credential-notices.js';
+import type { Notifier } from '../notifications/api.js';
+import { cancelNotMeRemoval, TWO_FACTOR_RESET_WAIT_MS, type RemovalOrigin } from './two-factor-removal.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
 import { writeAudit } from '../../db/audit.js';
 
@@ -18,8 +20,7 @@ import { writeAudit } from '../../db/audit.js';
 export const GRANT_TTL_MS = 10 * MINUTE;
 export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_LOCK_MS = 15 * MINUTE;
-/** The owner's two-factor reset takes effect this long after it is asked for, unless cancelled. */
-export const TWO_FACTOR_RESET_WAIT_MS = 72 * HOUR;
+export { TWO_FACTOR_RESET_WAIT_MS } from './two-factor-removal.js';
 
 type FactorRow = Pick<
   RowOf<typeof totpFactors>,
@@ -35,6 +36,7 @@ export interface TwoFactorDeps {
   issuer: string;
   identity: { forgetUser(userId: string): void };
   notices: CredentialNotices;
+  notifier: Notifier;
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
@@ -59,19 +61,16 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
   async function completeDueReset(userId: string) {
     const now = clock.now();
     const done = await db.transaction(async (tx) => {
-      const r = await one(
+      const r = await one<{ origin: RemovalOrigin }>(
         tx,
         sql`UPDATE two_factor_resets SET completed_at = ${now}
-            WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL AND effective_at <= ${now} RETURNING 1`,
+            WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL AND effective_at <= ${now} RETURNING origin`,
       );
       if (!r) return false;
       await tx.execute(sql`DELETE FROM totp_factors WHERE user_id = ${userId}`);
-      await deps.notices.notify(
-        tx,
-        userId,
-        'totp_reset_done',
-        'The waiting period of the reset you asked for is over; you can set up an authenticator again.',
-      );
+      const why = r.origin === 'not_me' ? 'removal that followed your "this wasn\'t me" report' : 'reset you asked for';
+      const detail = `The waiting period of the ${why} is over; you can set up an authenticator again.`;
+      await deps.notices.notify(tx, userId, 'totp_reset_done', detail, { everyChannel: r.origin === 'not_me' });
       return true;
     });
     if (done) deps.identity.forgetUser(userId);
@@ -233,8 +232,11 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
           await refundTry(user.id);
           throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
         }
-        if (totp === 'ok') method = 'totp';
-        else if (!(await emailStepUpAllowed(user, f))) {
+        if (totp === 'ok') {
+          method = 'totp';
+          // Proving the authenticator cancels a removal asked for through "this wasn't me" (issue 28).
+          await cancelNotMeRemoval(db, deps.notifier, user.id, clock.now());
+        } else if (!(await emailStepUpAllowed(user, f))) {
           await failTry(user.id, tries);
           throw new AppError(
             'OTP_INVALID',

@@ -1,4 +1,4 @@
-import { get, post } from '../../api/client';
+import { ApiError, get, post } from '../../api/client';
 
 /** Web push on this device: subscribe with the service's VAPID key and hand the subscription to the service. */
 export async function enablePush(): Promise<'on' | 'blocked' | 'unsupported'> {
@@ -7,11 +7,21 @@ export async function enablePush(): Promise<'on' | 'blocked' | 'unsupported'> {
   if (permission !== 'granted') return 'blocked';
   const registration = await navigator.serviceWorker.ready;
   const { publicKey } = await get('/_serverFn/getPushPublicKeyPublicPush');
-  const subscription =
-    (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) }));
-  const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
-  await post('/_serverFn/savePushSubscriptionBearerPush', { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth });
+  const subscribe = () => registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) });
+  const save = (subscription: PushSubscription) => {
+    const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
+    return post('/_serverFn/savePushSubscriptionBearerPush', { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth });
+  };
+  const existing = await registration.pushManager.getSubscription();
+  try {
+    await save(existing ?? (await subscribe()));
+  } catch (err) {
+    // Another account signed in on this browser still holds its endpoint (the service never moves it): a fresh
+    // subscription gets a new endpoint of our own.
+    if (!(existing && err instanceof ApiError && err.status === 409)) throw err;
+    await existing.unsubscribe();
+    await save(await subscribe());
+  }
   return 'on';
 }
 
