@@ -33,6 +33,7 @@ const routes = [
   screen('/rewards', () => import('../features/growth/Rewards'), 'Rewards'),
   screen('/orders', () => import('../features/orders/Orders'), 'Orders'),
   screen('/settings', () => import('../features/settings/Settings'), 'Settings'),
+  screen('/welcome', () => import('../features/onboarding/Welcome'), 'Welcome'),
 ] as const;
 
 // The public receipt check needs no sign-in.

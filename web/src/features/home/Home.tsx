@@ -7,6 +7,7 @@ import { saveOffline } from '../../app/offline';
 import { ActivityList } from '../../components/ActivityList';
 import { Balances, walletQuery } from './Balances';
 import { LinkButton } from '../../components/LinkButton';
+import { SetupPrompt } from '../../components/SetupPrompt';
 
 export function Home() {
   const { t } = useTranslation();
@@ -17,6 +18,7 @@ export function Home() {
   return (
     <Stack>
       <Title order={1}>{t('home.title')}</Title>
+      <SetupPrompt />
       {wallet.error && (
         <Alert color="red" role="alert">
           {errorMessage(wallet.error)}

@@ -1,0 +1,296 @@
+import { Alert, Anchor, Button, Loader, Paper, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { post } from '../../api/client';
+import { kycQueries } from '../../api/queries/kyc';
+import { settingsQueries } from '../../api/queries/settings';
+import { errorMessage } from '../../app/errors';
+import { useStepUp } from '../../app/StepUp';
+import { CodeInput } from '../../components/CodeInput';
+import { LinkButton } from '../../components/LinkButton';
+import { Liveness } from '../../components/Liveness';
+import { PinPad } from '../../components/PinPad';
+import { onboardingSteps, type OnboardingStep } from '../../components/onboarding-steps';
+
+const STEPS: OnboardingStep[] = ['name', 'phone', 'pin', 'selfie'];
+
+/**
+ * Onboarding in one flow (issue 29): name, phone with its SMS code, the transaction PIN typed twice, the liveness
+ * selfie, then home ready to buy. Each step is read from the service, so a customer who leaves half-way comes back
+ * to the first step still missing.
+ */
+export function Welcome() {
+  const { t } = useTranslation();
+  const profile = useQuery(settingsQueries.profile());
+  const hasPin = useQuery(settingsQueries.hasPin());
+  const kyc = useQuery({
+    ...kycQueries.status(),
+    refetchInterval: (q) => (q.state.data?.tiers.some((s) => s.tier === 1 && s.status === 'pending') ? 2000 : false),
+  });
+  if (profile.isPending || hasPin.isPending || kyc.isPending) return <Loader aria-label={t('app.loading')} />;
+  if (profile.isError || hasPin.isError || kyc.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {errorMessage(profile.error ?? hasPin.error ?? kyc.error)}
+      </Alert>
+    );
+  }
+  const missing = onboardingSteps({ profile: profile.data.profile, hasPin: hasPin.data.hasPin, kyc: kyc.data });
+  const step = missing[0];
+  const active = step ? STEPS.indexOf(step) : STEPS.length;
+  const tier1 = kyc.data.tiers.find((s) => s.tier === 1);
+  return (
+    <Stack maw={480}>
+      <Title order={1}>{t('onboarding.title')}</Title>
+      <Text>{t('onboarding.intro')}</Text>
+      <Stepper active={active} orientation="vertical" size="sm" aria-label={t('onboarding.progress')}>
+        {STEPS.map((s) => (
+          <Stepper.Step key={s} label={t(`onboarding.steps.${s}`)} />
+        ))}
+      </Stepper>
+      <Paper withBorder p="md" radius="md">
+        {step === 'name' && <NameStep />}
+        {step === 'phone' && <PhoneStep />}
+        {step === 'pin' && <PinStep />}
+        {step === 'selfie' &&
+          (tier1?.status === 'pending' ? (
+            <Stack>
+              <Loader size="sm" aria-hidden />
+              <Text role="status">{t('onboarding.checkingSelfie')}</Text>
+            </Stack>
+          ) : (
+            <SelfieStep rejected={tier1?.status === 'rejected' ? (tier1.reason ?? t('onboarding.selfieRetry')) : null} />
+          ))}
+        {!step && <Ready />}
+      </Paper>
+      {step && (
+        <Anchor href="/" size="sm">
+          {t('onboarding.later')}
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
+
+function useRefreshSteps() {
+  const qc = useQueryClient();
+  return () =>
+    Promise.all([qc.invalidateQueries({ queryKey: settingsQueries.all() }), qc.invalidateQueries({ queryKey: kycQueries.all() })]);
+}
+
+const nameSchema = z.object({ fullName: z.string().trim().min(2, 'onboarding.nameShort').max(100, 'onboarding.nameLong') });
+
+function NameStep() {
+  const { t } = useTranslation();
+  const refresh = useRefreshSteps();
+  const form = useForm({ mode: 'uncontrolled', initialValues: { fullName: '' }, validate: (v) => fieldErrors(nameSchema, v, t) });
+  const save = useMutation({
+    mutationFn: (v: { fullName: string }) => post('/_serverFn/updateProfileBearerSettings', { fullName: v.fullName.trim() }),
+    onSuccess: refresh,
+  });
+  return (
+    <form onSubmit={form.onSubmit((v) => save.mutate(v))} noValidate>
+      <Stack>
+        <Title order={2} size="h3">
+          {t('onboarding.steps.name')}
+        </Title>
+        <TextInput
+          label={t('onboarding.fullName')}
+          description={t('onboarding.fullNameHint')}
+          autoComplete="name"
+          {...form.getInputProps('fullName')}
+          key={form.key('fullName')}
+        />
+        {save.isError && (
+          <Alert color="red" role="alert">
+            {errorMessage(save.error)}
+          </Alert>
+        )}
+        <Button type="submit" loading={save.isPending}>
+          {t('app.continue')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+// A Nigerian mobile number in any of the forms the service accepts (0…, 234…, +234…).
+const phoneSchema = z.object({
+  phone: z
+    .string()
+    .trim()
+    .regex(/^(?:\+?234|0)[789][01]\d{8}$/, 'onboarding.phoneInvalid'),
+});
+
+function PhoneStep() {
+  const { t } = useTranslation();
+  const refresh = useRefreshSteps();
+  const stepUp = useStepUp();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const form = useForm({ mode: 'uncontrolled', initialValues: { phone: '' }, validate: (v) => fieldErrors(phoneSchema, v, t) });
+  const send = useMutation({
+    mutationFn: (phone: string) => post('/_serverFn/sendPhoneOtpPublicAuth', { phone }),
+    onSuccess: (_r, phone) => setSentTo(phone),
+  });
+  const verify = useMutation({
+    mutationFn: (c: string) =>
+      stepUp.withGrant((grantToken) => post('/_serverFn/verifyPhoneOtpPublicAuth', { phone: sentTo!, code: c }, { grantToken })),
+    onSuccess: refresh,
+    onError: () => setCode(''),
+  });
+  if (sentTo) {
+    return (
+      <Stack>
+        <Title order={2} size="h3">
+          {t('onboarding.steps.phone')}
+        </Title>
+        <Text>{t('onboarding.smsSent', { phone: sentTo })}</Text>
+        <CodeInput
+          label={t('onboarding.smsCode')}
+          value={code}
+          onChange={setCode}
+          onComplete={(c) => verify.mutate(c)}
+          disabled={verify.isPending}
+        />
+        {verify.isError && (
+          <Alert color="red" role="alert">
+            {errorMessage(verify.error)}
+          </Alert>
+        )}
+        <Anchor component="button" type="button" onClick={() => setSentTo(null)}>
+          {t('onboarding.otherPhone')}
+        </Anchor>
+        {stepUp.modal}
+      </Stack>
+    );
+  }
+  return (
+    <form onSubmit={form.onSubmit((v) => send.mutate(v.phone.trim()))} noValidate>
+      <Stack>
+        <Title order={2} size="h3">
+          {t('onboarding.steps.phone')}
+        </Title>
+        <TextInput
+          label={t('onboarding.phone')}
+          description={t('onboarding.phoneHint')}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel-national"
+          {...form.getInputProps('phone')}
+          key={form.key('phone')}
+        />
+        {send.isError && (
+          <Alert color="red" role="alert">
+            {errorMessage(send.error)}
+          </Alert>
+        )}
+        <Button type="submit" loading={send.isPending}>
+          {t('onboarding.sendSms')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function PinStep() {
+  const { t } = useTranslation();
+  const refresh = useRefreshSteps();
+  const stepUp = useStepUp();
+  const [first, setFirst] = useState<string | null>(null);
+  const [pin, setPin] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const save = useMutation({
+    mutationFn: (p: string) =>
+      stepUp.withGrant((grantToken) => post('/_serverFn/setTransactionPinFnBearerSettings', { pin: p }, { grantToken })),
+    onSuccess: refresh,
+    onError: () => (setFirst(null), setPin('')),
+  });
+  function confirm(p: string) {
+    if (first === null) {
+      setFirst(p);
+      setPin('');
+      setMismatch(false);
+    } else if (p !== first) {
+      setFirst(null);
+      setPin('');
+      setMismatch(true);
+    } else save.mutate(p);
+  }
+  return (
+    <Stack>
+      <Title order={2} size="h3">
+        {t('onboarding.steps.pin')}
+      </Title>
+      <Text id="pin-step-hint">{first === null ? t('onboarding.pinFirst') : t('onboarding.pinAgain')}</Text>
+      <PinPad key={first === null ? 'first' : 'again'} value={pin} onChange={setPin} onConfirm={confirm} busy={save.isPending} />
+      {mismatch && (
+        <Alert color="red" role="alert">
+          {t('onboarding.pinMismatch')}
+        </Alert>
+      )}
+      {save.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(save.error)}
+        </Alert>
+      )}
+      {stepUp.modal}
+    </Stack>
+  );
+}
+
+function SelfieStep({ rejected }: { rejected: string | null }) {
+  const { t } = useTranslation();
+  const refresh = useRefreshSteps();
+  return (
+    <Stack>
+      <Title order={2} size="h3">
+        {t('onboarding.steps.selfie')}
+      </Title>
+      <Text>{t('onboarding.selfieWhy')}</Text>
+      {rejected && (
+        <Alert color="yellow" role="alert">
+          {rejected}
+        </Alert>
+      )}
+      <Liveness onSubmitted={() => void refresh()} />
+    </Stack>
+  );
+}
+
+function Ready() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  // The first screen after onboarding is the purchase the customer came for; home is one tap away.
+  useEffect(() => {
+    document.title = t('onboarding.readyTitle');
+  }, [t]);
+  return (
+    <Stack>
+      <Title order={2} size="h3">
+        {t('onboarding.readyTitle')}
+      </Title>
+      <Text>{t('onboarding.ready')}</Text>
+      <LinkButton to="/buy" search={{ service: 'airtime' }}>
+        {t('onboarding.buyAirtime')}
+      </LinkButton>
+      <LinkButton to="/fund" variant="default">
+        {t('nav.fund')}
+      </LinkButton>
+      <Button variant="subtle" onClick={() => void navigate({ to: '/' })}>
+        {t('app.goHome')}
+      </Button>
+    </Stack>
+  );
+}
+
+/** A zod schema's failures as @mantine/form's field errors; messages are translation keys. */
+function fieldErrors<T>(schema: z.ZodType<T>, values: T, t: (key: never) => string): Record<string, string> {
+  const r = schema.safeParse(values);
+  if (r.success) return {};
+  return Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), t(i.message as never)]));
+}
