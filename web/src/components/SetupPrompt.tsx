@@ -12,8 +12,8 @@ const SENT_KEY = 'vtu.onboarding.sent';
 const NEW_ACCOUNT_MS = 60 * 60 * 1000;
 
 /**
- * Home's reminder of what a purchase still needs (issue 29: said before any PIN). A brand-new account is taken to
- * the onboarding flow once per browser session; later visits show the reminder with the steps left.
+ * Home's reminder of what a purchase still needs (issue 29: said before any PIN). A brand-new account (less than an
+ * hour old) is taken to the onboarding flow once per browser session; later visits show the reminder.
  */
 export function SetupPrompt() {
   const { t } = useTranslation();
@@ -22,7 +22,9 @@ export function SetupPrompt() {
   const hasPin = useQuery(settingsQueries.hasPin());
   const kyc = useQuery(kycQueries.status());
   const ready = profile.data && hasPin.data && kyc.data;
-  const steps = ready ? onboardingSteps({ profile: profile.data.profile, hasPin: hasPin.data.hasPin, kyc: kyc.data }) : [];
+  // Only while a purchase is still out of reach (no PIN or no Tier 1); name and phone alone do not block buying.
+  const blocked = ready && (!hasPin.data.hasPin || kyc.data.tier < 1);
+  const steps = blocked ? onboardingSteps({ profile: profile.data.profile, hasPin: hasPin.data.hasPin, kyc: kyc.data }) : [];
   const createdAt = profile.data?.profile.createdAt;
   useEffect(() => {
     if (!createdAt || steps.length === 0 || sessionStorage.getItem(SENT_KEY)) return;
