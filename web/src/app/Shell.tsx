@@ -1,13 +1,16 @@
-import { AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SignIn } from '../features/auth/SignIn';
 import { OfflineHome } from '../features/home/OfflineHome';
 import { useAuth } from './auth';
+import { peekDraft } from './draft';
 import { isCode } from './errors';
+import { BellIcon } from './icons';
+import { TabBar } from './TabBar';
 import { queryClient } from './query';
 import { notificationsQueries } from '../api/queries/notifications';
 
@@ -69,10 +72,21 @@ function SignedInShell() {
   const auth = useAuth();
   const [opened, { toggle, close }] = useDisclosure();
   const path = useRouterState({ select: (s) => s.location.pathname });
+  const navigate = useNavigate();
+  // Signed in again after the session ended in the middle of a purchase: back to that form, filled in as it was.
+  useEffect(() => {
+    const draft = peekDraft();
+    if (draft && !window.location.pathname.startsWith('/buy')) void navigate({ to: '/buy', search: { service: draft.service } });
+  }, [navigate]);
   const unread = useQuery(notificationsQueries.unread());
   const count = unread.data?.unread ?? 0;
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      footer={{ height: { base: 64, sm: 0 } }}
+      padding="md"
+    >
       <a className="skip-link" href="#content">
         {t('app.skip')}
       </a>
@@ -84,12 +98,28 @@ function SignedInShell() {
               {t('app.name')}
             </Text>
           </Group>
-          <Button variant="subtle" component={Link} to="/notifications">
-            {t('nav.notifications')}
+          <Button
+            variant="subtle"
+            component={Link}
+            to="/notifications"
+            px="xs"
+            leftSection={<BellIcon />}
+            aria-label={
+              count > 0 ? `${t('nav.notifications')} ${unreadLabel(count)} ${t('notifications.unreadSuffix')}` : t('nav.notifications')
+            }
+            styles={{ inner: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+          >
+            <Text span inherit visibleFrom="sm">
+              {t('nav.notifications')}
+            </Text>
             {count > 0 && (
-              <Badge ml={6} color="red">
-                {count}
-                <VisuallyHidden> {t('notifications.unreadSuffix')}</VisuallyHidden>
+              <Badge
+                ml={6}
+                color="red"
+                data-testid="unread-badge"
+                styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+              >
+                {unreadLabel(count)}
               </Badge>
             )}
           </Button>
@@ -111,6 +141,10 @@ function SignedInShell() {
       <AppShell.Main id="content" component="main">
         <Outlet />
       </AppShell.Main>
+      <TabBar path={path} onMenu={toggle} menuOpen={opened} />
     </AppShell>
   );
 }
+
+/** The unread count as the badge shows it: the full number up to 99, then "99+". */
+export const unreadLabel = (count: number) => (count > 99 ? '99+' : String(count));

@@ -24,7 +24,9 @@ export function ActivityList({ items, linked = true }: { items?: Activity[]; lin
         const row = (
           <Group justify="space-between" wrap="nowrap" py="xs" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
             <div style={{ minWidth: 0 }}>
-              <Text truncate>{a.description}</Text>
+              <Text lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+                {a.description}
+              </Text>
               <Text size="xs" c="dimmed">
                 {formatDateTime(a.createdAt)}
               </Text>

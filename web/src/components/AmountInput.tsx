@@ -13,6 +13,8 @@ export function AmountInput(p: {
   min?: number;
   max?: number;
   description?: string;
+  /** A message from the form (a rule it checked, or the service's refusal of this field); shown before the range. */
+  error?: string;
   disabled?: boolean;
 }) {
   const { t } = useTranslation();
@@ -29,7 +31,8 @@ export function AmountInput(p: {
       value={p.value}
       onChange={(v) => p.onChange(typeof v === 'number' ? v : v === '' ? '' : Number(String(v).replace(/[^\d.]/g, '')) || '')}
       error={
-        outside ? t('app.amountRange', { min: formatNaira(p.min ?? 0), max: p.max !== undefined ? formatNaira(p.max) : '—' }) : undefined
+        p.error ??
+        (outside ? t('app.amountRange', { min: formatNaira(p.min ?? 0), max: p.max !== undefined ? formatNaira(p.max) : '—' }) : undefined)
       }
       disabled={p.disabled}
       required

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, post } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
+import { LanguagePicker } from '../../components/LanguagePicker';
 
 // The code boxes load while the person types the e-mail (they are not needed by the home screen's bundle).
 const loadCodeInput = () => import('../../components/CodeInput');
@@ -32,6 +33,7 @@ export function SignIn() {
         <Paper withBorder p="lg" radius="md" w="100%" maw={420}>
           <Stack>
             <Title order={1}>{t('auth.title')}</Title>
+            <LanguagePicker />
             {mode === 'code' ? <CodeSignIn /> : <PinSignIn />}
             <Anchor component="button" type="button" onClick={() => setMode(mode === 'code' ? 'pin' : 'code')}>
               {mode === 'code' ? t('auth.withPin') : t('auth.withCode')}

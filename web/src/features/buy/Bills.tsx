@@ -10,7 +10,13 @@ import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
 import { normalizePhone } from '../../app/network';
 
-type Ready = { request: PurchaseRequest; price: number; summary: string; reprice?: () => Promise<number | undefined> };
+type Ready = {
+  request: PurchaseRequest;
+  price: number;
+  summary: string;
+  lines?: [string, string][];
+  reprice?: () => Promise<number | undefined>;
+};
 
 /** A bill form: its fields, the customer check (name shown before any money moves), then ConfirmPurchase. */
 function BillForm({
@@ -90,7 +96,13 @@ export function CableBuy() {
       setReady({
         request: { service: 'cable', identifier, iuc, plan_id: plan!.plan_id, amount: plan!.price, phone: normalizePhone(phone)! },
         price: plan!.price,
-        summary: `${plan!.name} · ${t('bills.customer', { name: v.customerName })}`,
+        summary: t('bills.customer', { name: v.customerName }),
+        lines: [
+          [t('bills.iuc'), iuc],
+          [t('bills.tvPlan'), plan!.name],
+          [t('buy.fee'), formatNaira(0)],
+          [t('buy.total'), formatNaira(plan!.price)],
+        ],
         reprice: async () =>
           (
             await qc.fetchQuery({
@@ -156,6 +168,13 @@ export function ElectricityBuy() {
       setReady({
         request: { service: 'electricity', plan, meter, type, amount: amount as number, phone: normalizePhone(phone)! },
         price,
+        lines: [
+          [t('bills.meter'), meter],
+          [t('bills.disco'), disco?.name ?? plan],
+          [t('buy.amount'), formatNaira(amount as number)],
+          [t('buy.fee'), formatNaira(Math.max(0, Math.round((price - (amount as number)) * 100) / 100))],
+          [t('buy.total'), formatNaira(price)],
+        ],
         summary: `${disco?.name ?? plan} · ${type} · ${t('bills.customer', { name: v.customerName })}${v.address ? ` · ${v.address}` : ''}`,
       }),
   });

@@ -1,10 +1,13 @@
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Anchor, Button, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, newIdempotencyKey } from '../../api/client';
-import { errorMessage } from '../../app/errors';
+import { walletQueries } from '../../api/queries/wallet';
+import { useAuth } from '../../app/auth';
+import { refusalMessage } from '../../app/pin-errors';
+import { LinkButton } from '../../components/LinkButton';
 import { formatNaira } from '../../app/format';
 import { buyOnce, type PurchaseRequest } from './buy-once';
 import { PinPad } from '../../components/PinPad';
@@ -23,6 +26,8 @@ export function ConfirmPurchase(p: {
   request: PurchaseRequest;
   price: number;
   summary?: string;
+  /** What is being bought, named before the PIN: number, network, plan, fee, total. */
+  lines?: [string, string][];
   reprice?: () => Promise<number | undefined>;
   onCancel(): void;
   onBusyChange?: (busy: boolean) => void;
@@ -34,6 +39,10 @@ export function ConfirmPurchase(p: {
   const [state, dispatch] = useReducer(purchaseReducer, { phase: 'confirm', price: p.price });
   const key = useRef(newIdempotencyKey());
   const price = 'price' in state ? state.price : p.price;
+  const auth = useAuth();
+  // The balance is checked before the PIN: a purchase the wallet cannot pay shows the way to fund it instead.
+  const wallet = useQuery(walletQueries.state());
+  const short = wallet.data !== undefined && wallet.data.balance < price;
 
   async function confirm(value: string) {
     dispatch({ type: 'submit' });
@@ -45,13 +54,21 @@ export function ConfirmPurchase(p: {
         () => dispatch({ type: 'connectionLost' }),
       );
       dispatch({ type: 'answered', tx });
-      void qc.invalidateQueries({ queryKey: ['wallet'] });
+      void qc.invalidateQueries({ queryKey: walletQueries.all() });
       void navigate({ to: '/buy/result/$id', params: { id: tx.id } });
     } catch (err) {
       key.current = newIdempotencyKey();
       setPin('');
       const code = err instanceof ApiError ? err.code : 'INTERNAL';
-      dispatch({ type: 'refused', code, message: errorMessage(err), newPrice: code === 'PRICE_CHANGED' ? await p.reprice?.() : undefined });
+      // Another device took the session over: the form is kept for after signing in again (see draft.ts).
+      if (code === 'SESSION_SUPERSEDED') return auth.superseded();
+      if (code === 'INSUFFICIENT_FUNDS') void qc.invalidateQueries({ queryKey: walletQueries.all() });
+      dispatch({
+        type: 'refused',
+        code,
+        message: refusalMessage(err),
+        newPrice: code === 'PRICE_CHANGED' ? await p.reprice?.() : undefined,
+      });
     }
   }
 
@@ -64,6 +81,18 @@ export function ConfirmPurchase(p: {
         {t('buy.confirmTitle')}
       </Title>
       {p.summary && <Text>{p.summary}</Text>}
+      {p.lines && (
+        <Table layout="fixed" className="receipt-table" data-testid="confirm-lines">
+          <Table.Tbody>
+            {p.lines.map(([k, v]) => (
+              <Table.Tr key={k}>
+                <Table.Th scope="row">{k}</Table.Th>
+                <Table.Td>{v}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
       <Text fw={600} data-testid="price">
         {t('buy.price', { amount: formatNaira(price) })}
       </Text>
@@ -80,6 +109,11 @@ export function ConfirmPurchase(p: {
               {t('buy.verify')}
             </Anchor>
           )}
+          {state.code === 'INSUFFICIENT_FUNDS' && (
+            <Anchor component={Link} to="/fund">
+              {t('buy.fundFirst')}
+            </Anchor>
+          )}
         </Alert>
       )}
       {state.phase === 'checking' && (
@@ -87,7 +121,18 @@ export function ConfirmPurchase(p: {
           {t('result.checkingBody')}
         </Alert>
       )}
-      <PinPad value={pin} onChange={setPin} onConfirm={(v) => void confirm(v)} busy={busy} />
+      {short && !busy ? (
+        <Alert color="yellow" role="alert" title={t('buy.notEnough')}>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{t('buy.notEnoughBody', { balance: formatNaira(wallet.data!.balance), amount: formatNaira(price) })}</Text>
+            <LinkButton to="/fund" size="sm">
+              {t('buy.fundFirst')}
+            </LinkButton>
+          </Stack>
+        </Alert>
+      ) : (
+        <PinPad value={pin} onChange={setPin} onConfirm={(v) => void confirm(v)} busy={busy} />
+      )}
       <Button variant="subtle" onClick={p.onCancel} disabled={busy}>
         {t('app.cancel')}
       </Button>

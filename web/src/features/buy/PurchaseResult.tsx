@@ -1,26 +1,29 @@
 import { Alert, Button, CopyButton, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useParams } from '@tanstack/react-router';
+import { useNavigate, useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
+import { vtuQueries } from '../../api/queries/vtu';
+import { walletQueries } from '../../api/queries/wallet';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { LinkButton } from '../../components/LinkButton';
+import { ShareReceipt } from '../../components/ShareReceipt';
+import { startRepeat } from './repeat';
 
 /** A purchase's outcome, updated live while processing (polled until success or failed-and-refunded). */
 export function PurchaseResultScreen() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const { id } = useParams({ from: '/app/buy/result/$id' });
+  const navigate = useNavigate();
   const tx = useQuery({
-    queryKey: ['vtuTx', id],
-    queryFn: () => post('/_serverFn/getMyVtuTransactionBearerVTU', { id }).then((r) => r.transaction),
+    ...vtuQueries.transaction(id),
     refetchInterval: (q) => (q.state.data?.status === 'processing' ? 2000 : false),
   });
   const status = tx.data?.status;
   useEffect(() => {
-    if (status && status !== 'processing') void qc.invalidateQueries({ queryKey: ['wallet'] });
+    if (status && status !== 'processing') void qc.invalidateQueries({ queryKey: walletQueries.all() });
   }, [status, qc]);
   return (
     <Stack maw={520}>
@@ -56,6 +59,11 @@ export function PurchaseResultScreen() {
               <Text className="token-box" data-testid="token">
                 {tx.data.token}
               </Text>
+              {tx.data.units && (
+                <Text data-testid="units">
+                  {t('tx.units')}: {tx.data.units}
+                </Text>
+              )}
               <CopyButton value={tx.data.token}>
                 {({ copied, copy }) => (
                   <Button onClick={copy} variant="light">
@@ -79,13 +87,19 @@ export function PurchaseResultScreen() {
           <Text size="sm">
             {t('result.reference')}: {tx.data.reference}
           </Text>
+          {status === 'success' && <ShareReceipt reference={tx.data.reference} purchase={tx.data} />}
           <Group>
             <LinkButton to="/transactions/$reference" params={{ reference: tx.data.reference }} variant="light">
               {t('result.viewReceipt')}
             </LinkButton>
-            <LinkButton to="/buy" search={{}}>
+            <Button
+              onClick={() => {
+                const service = startRepeat(tx.data);
+                void navigate({ to: '/buy', search: service ? { service } : {} });
+              }}
+            >
               {t('buy.another')}
-            </LinkButton>
+            </Button>
           </Group>
         </Stack>
       )}

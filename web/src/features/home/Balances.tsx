@@ -1,25 +1,45 @@
-import { Card, Group, Text } from '@mantine/core';
+import { ActionIcon, Card, Group, Text } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get } from '../../api/client';
 import { formatNaira } from '../../app/format';
+import { EyeIcon } from '../../app/icons';
 
-/** The wallet read every money screen shares (one cache entry: 'wallet'). */
-export const walletQuery = { queryKey: ['wallet'], queryFn: () => get('/_serverFn/getWalletStateBearerWallet') };
+// Whether the amounts are hidden (someone looking over the shoulder); remembered on this device.
+const HIDE_KEY = 'vtu.hideBalance';
+const HIDDEN = '₦ ••••••';
 
 export function Balances(p: { balance?: number; lockedBonus?: number; referralLockedBonus?: number }) {
   const { t } = useTranslation();
+  const [hidden, setHidden] = useState(() => localStorage.getItem(HIDE_KEY) === '1');
+  const toggle = () => {
+    localStorage.setItem(HIDE_KEY, hidden ? '0' : '1');
+    setHidden(!hidden);
+  };
+  const show = (n?: number) => (n === undefined ? '…' : hidden ? HIDDEN : formatNaira(n));
   return (
     <Card withBorder radius="md" bg="brand.8" c="white">
-      <Text size="sm">{t('home.balance')}</Text>
+      <Group justify="space-between" wrap="nowrap">
+        <Text size="sm">{t('home.balance')}</Text>
+        <ActionIcon
+          variant="subtle"
+          color="white"
+          onClick={toggle}
+          aria-pressed={hidden}
+          aria-label={t('home.hideBalance')}
+          title={hidden ? t('home.showBalance') : t('home.hideBalance')}
+        >
+          <EyeIcon off={hidden} />
+        </ActionIcon>
+      </Group>
       <Text fz={32} fw={700} className="amount-large" data-testid="balance">
-        {p.balance === undefined ? '…' : formatNaira(p.balance)}
+        {show(p.balance)}
       </Text>
       <Group gap="lg">
         <Text size="sm">
-          {t('home.lockedBonus')}: {p.lockedBonus === undefined ? '…' : formatNaira(p.lockedBonus)}
+          {t('home.lockedBonus')}: {show(p.lockedBonus)}
         </Text>
         <Text size="sm">
-          {t('home.referralBonus')}: {p.referralLockedBonus === undefined ? '…' : formatNaira(p.referralLockedBonus)}
+          {t('home.referralBonus')}: {show(p.referralLockedBonus)}
         </Text>
       </Group>
     </Card>

@@ -5,13 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
 import { saveOffline } from '../../app/offline';
 import { ActivityList } from '../../components/ActivityList';
-import { Balances, walletQuery } from './Balances';
+import { walletQueries } from '../../api/queries/wallet';
+import { Balances } from './Balances';
 import { LinkButton } from '../../components/LinkButton';
 import { SetupPrompt } from '../../components/SetupPrompt';
 
 export function Home() {
   const { t } = useTranslation();
-  const wallet = useQuery(walletQuery);
+  const wallet = useQuery(walletQueries.state());
   useEffect(() => {
     if (wallet.data) saveOffline(wallet.data);
   }, [wallet.data]);

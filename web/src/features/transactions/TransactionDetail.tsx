@@ -1,20 +1,19 @@
-import { Alert, Button, Group, Image, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Image, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
+import { receiptsQueries } from '../../api/queries/vtu';
+import { ShareReceipt } from '../../components/ShareReceipt';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
+import { usePurchase } from './purchase-details';
 
 /** One money movement with its signed receipt: download, share, and the public verification link as a QR code. */
 export function TransactionDetail() {
   const { t } = useTranslation();
   const { reference } = useParams({ from: '/app/transactions/$reference' });
-  const signed = useQuery({
-    queryKey: ['receipt', reference],
-    queryFn: () => post('/_serverFn/signReceiptBearerReceipts', { reference }),
-    staleTime: Infinity,
-  });
+  const signed = useQuery(receiptsQueries.signed(reference));
+  const purchase = usePurchase(reference);
   const link = signed.data ? `${window.location.origin}/receipt/${signed.data.needle}` : '';
   const qr = useQuery({
     queryKey: ['qr', link],
@@ -23,15 +22,6 @@ export function TransactionDetail() {
     staleTime: Infinity,
   });
   const r = signed.data?.receipt;
-
-  function download() {
-    const blob = new Blob([JSON.stringify(signed.data, null, 2)], { type: 'application/json' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `receipt-${reference}.json`;
-    a.click();
-    URL.revokeObjectURL(a.href);
-  }
 
   return (
     <Stack maw={560}>
@@ -44,7 +34,7 @@ export function TransactionDetail() {
       {!r && !signed.error && <Loader aria-label={t('app.loading')} />}
       {r && (
         <>
-          <Table aria-label={t('tx.receipt')}>
+          <Table aria-label={t('tx.receipt')} layout="fixed" className="receipt-table">
             <Table.Tbody>
               <Row k={t('tx.description')} v={r.description} />
               <Row
@@ -56,14 +46,7 @@ export function TransactionDetail() {
               <Row k={t('result.reference')} v={r.reference} />
             </Table.Tbody>
           </Table>
-          <Group>
-            <Button onClick={download}>{t('tx.download')}</Button>
-            {'share' in navigator && (
-              <Button variant="light" onClick={() => void navigator.share({ title: t('tx.receipt'), url: link }).catch(() => undefined)}>
-                {t('tx.share')}
-              </Button>
-            )}
-          </Group>
+          <ShareReceipt reference={reference} purchase={purchase} />
           <Text size="sm">{t('tx.verifyLink')}</Text>
           <Text size="sm" component="a" href={link} data-testid="verify-link" style={{ wordBreak: 'break-all' }}>
             {link}

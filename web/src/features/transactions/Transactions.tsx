@@ -7,7 +7,7 @@ import { get } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime, formatNaira } from '../../app/format';
 import { ActivityList } from '../../components/ActivityList';
-import { walletQuery } from '../home/Balances';
+import { walletQueries } from '../../api/queries/wallet';
 
 const PAGE = 20;
 
@@ -35,7 +35,7 @@ export function Transactions() {
 function WalletLines() {
   const { t } = useTranslation();
   const [dir, setDir] = useState<'all' | 'in' | 'out'>('all');
-  const wallet = useQuery(walletQuery);
+  const wallet = useQuery(walletQueries.state());
   const items = wallet.data?.log.filter((l) => dir === 'all' || (dir === 'in' ? l.amount > 0 : l.amount < 0));
   return (
     <Stack>

@@ -8,6 +8,8 @@ import { errorMessage, isCode } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { useStepUp } from '../../app/StepUp';
 import { PinPad } from '../../components/PinPad';
+import { ShareReceipt } from '../../components/ShareReceipt';
+import { refusalMessage } from '../../app/pin-errors';
 import { walletQueries } from '../../api/queries/wallet';
 
 /** Send money to @username: the recipient's name is shown first; the PIN confirms; step-up when 2FA asks for it. */
@@ -57,6 +59,10 @@ export function Transfer() {
         <Text size="sm">
           {t('result.reference')}: {send.data.reference}
         </Text>
+        <ShareReceipt
+          reference={send.data.reference}
+          details={{ recipient: `${send.data.recipient.fullName ?? ''} @${send.data.recipient.username}`.trim() }}
+        />
       </Stack>
     );
   return (
@@ -91,7 +97,7 @@ export function Transfer() {
           <TextInput label={t('transfer.note')} value={note} maxLength={140} onChange={(e) => setNote(e.currentTarget.value)} />
           {send.error && (
             <Alert color="red" role="alert">
-              {isCode(send.error, 'KYC_TIER_REQUIRED') ? t('transfer.needsTier2') : errorMessage(send.error)}
+              {isCode(send.error, 'KYC_TIER_REQUIRED') ? t('transfer.needsTier2') : refusalMessage(send.error)}
             </Alert>
           )}
           {typeof amount === 'number' && amount > 0 && (

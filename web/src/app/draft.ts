@@ -1,0 +1,39 @@
+import type { BuyService } from './buy-services';
+
+/**
+ * A purchase form's fields kept in this tab (sessionStorage): the form a session ended in the middle of, restored
+ * after signing in again, and the fields of a recent purchase "Buy again" opens with. A form takes its draft once
+ * (read and cleared) when it opens.
+ */
+export type DraftFields = Record<string, string | number | boolean>;
+export interface BuyDraft {
+  service: BuyService;
+  fields: DraftFields;
+}
+
+const KEY = 'vtu.buyDraft';
+
+export function saveDraft(draft: BuyDraft) {
+  sessionStorage.setItem(KEY, JSON.stringify(draft));
+}
+
+export function peekDraft(): BuyDraft | null {
+  try {
+    const d = JSON.parse(sessionStorage.getItem(KEY) ?? 'null') as BuyDraft | null;
+    return d && typeof d.service === 'string' && d.fields && typeof d.fields === 'object' ? d : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The draft's fields for `service`, cleared once read; null when there is none for it. */
+export function takeDraft(service: BuyService): DraftFields | null {
+  const d = peekDraft();
+  if (!d || d.service !== service) return null;
+  clearDraft();
+  return d.fields;
+}
+
+export function clearDraft() {
+  sessionStorage.removeItem(KEY);
+}

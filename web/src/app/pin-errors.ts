@@ -1,0 +1,29 @@
+import i18next from 'i18next';
+import { ApiError } from '../api/client';
+import { errorMessage } from './errors';
+import { formatDateTime } from './format';
+
+/** What the service says about a refused PIN (INVALID_PIN, PIN_LOCKED): tries left, and until when it is locked. */
+function pinDetails(err: unknown): { triesLeft?: number; lockedUntil?: string } {
+  if (!(err instanceof ApiError)) return {};
+  const details = (err as ApiError & { details?: unknown }).details;
+  if (!details || typeof details !== 'object') return {};
+  const d = details as Record<string, unknown>;
+  return {
+    triesLeft: typeof d.triesLeft === 'number' ? d.triesLeft : undefined,
+    lockedUntil: typeof d.lockedUntil === 'string' ? d.lockedUntil : undefined,
+  };
+}
+
+/**
+ * The message for a refused purchase or transfer: a wrong PIN says how many tries are left, a locked PIN until when
+ * (when the service sends them); anything else its usual message.
+ */
+export function refusalMessage(err: unknown): string {
+  const { triesLeft, lockedUntil } = pinDetails(err);
+  if (lockedUntil && err instanceof ApiError && (err.code === 'PIN_LOCKED' || err.code === 'INVALID_PIN'))
+    return i18next.t('pin.lockedUntil', { time: formatDateTime(lockedUntil) });
+  if (triesLeft !== undefined && err instanceof ApiError && err.code === 'INVALID_PIN')
+    return i18next.t('pin.wrongTriesLeft', { count: triesLeft });
+  return errorMessage(err);
+}

@@ -1,0 +1,25 @@
+import type { PostOutput } from '../api/client';
+import type { ReceiptDetails } from './ShareReceipt';
+
+export type PurchaseRecord = PostOutput<'/_serverFn/getMyVtuTransactionBearerVTU'>['transaction'];
+
+/** Services bought by face value: the wallet is charged the face value plus the service's fee. */
+const FACE_VALUE = new Set(['airtime', 'electricity', 'betting']);
+
+/**
+ * A purchase's receipt lines: recipient, network, plan, units, token, and the fee as the difference between what the
+ * wallet paid (`paid`, the signed receipt's amount) and the face value the customer bought.
+ */
+export function purchaseDetails(tx: PurchaseRecord, paid: number): ReceiptDetails {
+  // The service states the fee on newer purchases; on older ones it is what the wallet paid above the face value.
+  const stated = (tx as { fee?: number }).fee;
+  const fee = stated ?? (FACE_VALUE.has(tx.service) ? Math.round((paid - tx.amount) * 100) / 100 : 0);
+  return {
+    recipient: tx.recipient,
+    network: tx.network ? tx.network.toUpperCase() : undefined,
+    plan: tx.product ?? undefined,
+    units: tx.units ?? undefined,
+    token: tx.token ?? undefined,
+    fee: fee > 0 ? fee : undefined,
+  };
+}
