@@ -1,5 +1,5 @@
 /**
- * Import rules of src/ (docs/architecture.md), checked in CI by `npm run lint:deps`. Type-only imports count: a
+ * Import rules of src/ and of the web app in web/src (docs/architecture.md), checked in CI by `npm run lint:deps`. Type-only imports count: a
  * cycle through types is still a cycle a reader has to untangle.
  */
 module.exports = {
@@ -53,6 +53,37 @@ module.exports = {
         'Simulators are wired in by the composition root (services.ts) only: the adapters it builds and the routes it hands the app.',
       from: { path: '^src/', pathNot: '^src/(sandbox/|services\\.ts$)' },
       to: { path: '^src/sandbox/' },
+    },
+    // The web app (web/src): features are islands; what they share lives in components/, api/ and app/.
+    {
+      name: 'web-features-are-islands',
+      severity: 'error',
+      comment:
+        "A feature imports only components/, api/, app/ and its own files: another feature's internals are not its to use (move what both need to components/ or api/).",
+      from: { path: '^web/src/features/([^/]+)/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^web/src/', pathNot: ['^web/src/features/$1/', '^web/src/(components|api|app)/'] },
+    },
+    {
+      name: 'web-components-are-shared',
+      severity: 'error',
+      comment: 'Shared components know no feature: they use api/, app/ and each other.',
+      from: { path: '^web/src/components/' },
+      to: { path: '^web/src/features/' },
+    },
+    {
+      name: 'web-api-knows-no-screens',
+      severity: 'error',
+      comment: 'api/ (the client, the query factories, the shared input schemas) imports no screen code.',
+      from: { path: '^web/src/api/' },
+      to: { path: '^web/src/(features|components|app)/' },
+    },
+    {
+      name: 'web-uses-the-service-only-through-shared-code',
+      severity: 'error',
+      comment:
+        "The app reaches the service's code only for what is written once for both sides: the kernel's pure helpers and the modules' input schemas (inputs.ts); everything else goes through the API.",
+      from: { path: '^web/' },
+      to: { path: '^src/', pathNot: ['^src/kernel/', '^src/modules/[^/]+/inputs\\.ts$'] },
     },
   ],
   options: {

@@ -43,3 +43,14 @@ export async function initI18n() {
   const lang = savedLanguage();
   if (lang !== 'en') await setLanguage(lang);
 }
+
+/**
+ * Typed translation keys: t('a.b') is checked against the English resource, so a missing or misspelt key is a type
+ * error (the other languages are typed `Messages`, the same keys; the languages test checks placeholders).
+ */
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof en };
+  }
+}

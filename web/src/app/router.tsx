@@ -1,16 +1,24 @@
 import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { BUY_SERVICES, type BuyService } from './buy-services';
+import { NotFound } from './NotFound';
+import { PageError, RouteError } from './RouteError';
 import { Shell } from './Shell';
 
-// The services a purchase screen offers (kept here so the route's search is typed without loading the screen).
-export const BUY_SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'] as const;
-export type BuyService = (typeof BUY_SERVICES)[number];
 
-/** Typed routes, code-split per area (each screen is its own chunk). */
-const rootRoute = createRootRoute({ component: () => <Outlet /> });
+/**
+ * Typed routes, code-split per area (each screen is its own chunk). Every route has an errorComponent: RouteError
+ * (the router's default) inside the signed-in shell, PageError (with its own main landmark) outside it. Unknown
+ * addresses get one not-found page.
+ */
+const rootRoute = createRootRoute({ component: () => <Outlet />, errorComponent: PageError });
 const appRoute = createRoute({ getParentRoute: () => rootRoute, id: 'app', component: Shell });
 
 function screen<const P extends string, M extends Record<string, unknown>>(path: P, load: () => Promise<M>, name: keyof M & string) {
-  return createRoute({ getParentRoute: () => appRoute, path, component: lazyRouteComponent(load as never, name as never) });
+  return createRoute({
+    getParentRoute: () => appRoute,
+    path,
+    component: lazyRouteComponent(load as never, name as never),
+  });
 }
 
 const routes = [
@@ -41,10 +49,18 @@ const receiptRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/receipt/$needle',
   component: lazyRouteComponent(() => import('../features/transactions/ReceiptCheck'), 'ReceiptCheck'),
+  errorComponent: PageError,
 });
 
 const routeTree = rootRoute.addChildren([appRoute.addChildren(routes), receiptRoute]);
-export const router = createRouter({ routeTree, defaultPreload: 'intent' });
+export const router = createRouter({
+  routeTree,
+  defaultPreload: 'intent',
+  defaultErrorComponent: RouteError,
+  defaultNotFoundComponent: NotFound,
+  // An unknown address renders at the root: one page, the same whether signed in or not.
+  notFoundMode: 'root',
+});
 
 declare module '@tanstack/react-router' {
   interface Register {
