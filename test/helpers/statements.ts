@@ -1,9 +1,10 @@
 import pg from 'pg';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 
 /**
  * The text of every statement `fn` sends over PostgreSQL connections (pg Client.query, BEGIN and SAVEPOINT
  * included), in order: for tests that pin how many round trips a path takes. PostgreSQL runs only;
- * PGlite has no pg client.
+ * PGlite has no pg client (statementsOfEither covers both).
  */
 export async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
   const texts: string[] = [];
@@ -19,4 +20,40 @@ export async function statementsOf(fn: () => Promise<unknown>): Promise<string[]
     pg.Client.prototype.query = original;
   }
   return texts;
+}
+
+/**
+ * statementsOf on either database: on PGlite the statements drizzle sends through PGlite's query (a transaction
+ * as BEGIN, its statements, COMMIT). For tests that compare the work two paths do, not the exact round trips.
+ */
+export async function statementsOfEither(fn: () => Promise<unknown>): Promise<string[]> {
+  const texts: string[] = [];
+  const proto = PGlite.prototype as unknown as {
+    query: (...a: unknown[]) => Promise<unknown>;
+    transaction: (cb: (tx: Transaction) => Promise<unknown>) => Promise<unknown>;
+  };
+  const query = proto.query;
+  const transaction = proto.transaction;
+  proto.query = function (this: PGlite, ...args: unknown[]) {
+    texts.push(String(args[0]));
+    return query.apply(this, args);
+  };
+  proto.transaction = function (this: PGlite, cb: (tx: Transaction) => Promise<unknown>) {
+    texts.push('BEGIN');
+    return transaction.call(this, (tx: Transaction) => {
+      const inner = tx.query.bind(tx);
+      tx.query = ((...a: Parameters<Transaction['query']>) => {
+        texts.push(String(a[0]));
+        return inner(...a);
+      }) as Transaction['query'];
+      return cb(tx).finally(() => texts.push('COMMIT'));
+    });
+  };
+  try {
+    const pgTexts = await statementsOf(fn);
+    return [...texts, ...pgTexts];
+  } finally {
+    proto.query = query;
+    proto.transaction = transaction;
+  }
 }

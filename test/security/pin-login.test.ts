@@ -45,7 +45,8 @@ describe('PIN login', () => {
     await c('POST', S('updateProfile', 'BearerSettings'), { username: name }, { token: u.token });
 
     const before = await c('POST', S('resolveLoginIdentifier'), { identifier: `@${name}` });
-    expect(before.json()).toEqual({ ok: true, identifierType: 'username', pinLoginAvailable: false });
+    // The same answer with and without a login PIN (and for no account at all: test/security/enumeration.test.ts).
+    expect(before.json()).toEqual({ ok: true, identifierType: 'username', pinLoginAvailable: true });
 
     const headers = await emailGrant(h, u);
     const set = await c('POST', S('setLoginPin', 'BearerAuth'), { pin: '730481' }, { token: u.token, headers });

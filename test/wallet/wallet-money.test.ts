@@ -96,7 +96,8 @@ describe('lookupProfileByUsername', () => {
       { token: caller.token },
     );
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toEqual({ ok: true, username: name, fullName: 'Ada Obi' });
+    // A Tier 0 caller sees the name masked; the tier that may transfer sees it (test/security/enumeration.test.ts).
+    expect(r.json()).toEqual({ ok: true, username: name, fullName: 'A*** O***' });
     const missing = await call(
       h,
       'POST',

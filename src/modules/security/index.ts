@@ -9,7 +9,7 @@ export const securityModule = defineModule({
   name: 'security',
   needs: ['config', 'db', 'clock', 'log', 'jobs', 'otp', 'pins', 'identity', 'mailer', 'sms', 'notifier'],
   provides: ['security', 'stepUp'],
-  create({ config, db, clock, log, otp, pins, identity, mailer, sms, notifier }) {
+  create({ config, db, clock, log, jobs, otp, pins, identity, mailer, sms, notifier }) {
     const security = createSecurityService({
       db,
       clock,
@@ -24,6 +24,7 @@ export const securityModule = defineModule({
       log,
       notifier,
       publicUrl: config.publicUrl,
+      jobs,
     });
     return { security, stepUp: security.twoFactor.stepUp };
   },

@@ -2,14 +2,20 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DAY, HOUR } from '../../kernel/clock.js';
 import type { Services } from '../../container.js';
+import { LOGIN_FAILURE_ALERT_JOB } from './login.js';
 
 /** Retention (docs/decisions.md): failure traces 30 days, sign-in history and phone checks a year, spent grants a day. */
 export const FAILURE_RETENTION_MS = 30 * DAY;
 export const HISTORY_RETENTION_MS = 365 * DAY;
 export const GRANT_RETENTION_MS = DAY;
 
-export function registerSecurityJobs(services: Pick<Services, 'jobs' | 'db' | 'clock'>) {
-  const { jobs, db, clock } = services;
+export function registerSecurityJobs(services: Pick<Services, 'jobs' | 'db' | 'clock' | 'security'>) {
+  const { jobs, db, clock, security } = services;
+  jobs.register({
+    name: LOGIN_FAILURE_ALERT_JOB,
+    payload: z.object({ eventId: z.string() }),
+    handler: async ({ eventId }) => security.login.alertAfterReport(eventId),
+  });
   jobs.register({
     name: 'security.cleanup',
     payload: z.object({}),

@@ -8,6 +8,7 @@ import { HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { SmsSender } from '../../providers/messaging.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { IdentityService, SessionView, UserRow } from '../identity/api.js';
 import type { OtpService } from '../identity/api.js';
 import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, type PinService } from '../identity/api.js';
@@ -53,7 +54,11 @@ export interface LoginDeps {
   attempts: AttemptLimits;
   notices: CredentialNotices;
   reauth: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
+  jobs: JobQueue;
 }
+
+/** The job that checks, after a reported failure was answered, whether the account's owner should be alerted. */
+export const LOGIN_FAILURE_ALERT_JOB = 'security.loginFailureAlert';
 
 interface Meta {
   ip?: string;
@@ -63,7 +68,7 @@ interface Meta {
 export type LoginService = ReturnType<typeof createLoginService>;
 
 export function createLoginService(deps: LoginDeps) {
-  const { db, clock, pepper, otp, pins, identity, sms, log, notifier, attempts, notices, reauth } = deps;
+  const { db, clock, pepper, otp, pins, identity, sms, log, notifier, attempts, notices, reauth, jobs } = deps;
   const identifierHash = (id: LoginIdentifier) => hmac(pepper, `login-id:${id.type}:${id.value}`);
 
   const findActive = (id: LoginIdentifier) =>
@@ -206,11 +211,13 @@ export function createLoginService(deps: LoginDeps) {
     },
 
     // ---- PIN login ----
-    /** Decision (docs/decisions.md): only whether PIN login can be offered; no e-mail, name or mask. */
-    async resolveLoginIdentifier(id: LoginIdentifier) {
-      const user = await findActive(id);
-      const pinLoginAvailable = Boolean(user && (await pins.isSet(user.id, 'login')));
-      return { identifierType: id.type, pinLoginAvailable };
+    /**
+     * Decision (docs/decisions.md): the answer depends on the identifier's form only, never on an account: PIN login
+     * is offered for every well-formed identifier, and startPinLogin answers an unknown one exactly like a wrong PIN.
+     * Nothing is looked up, so neither the answer nor its time tells whether an account exists or has a login PIN.
+     */
+    resolveLoginIdentifier(id: LoginIdentifier) {
+      return { identifierType: id.type, pinLoginAvailable: true };
     },
 
     /**
@@ -302,25 +309,38 @@ export function createLoginService(deps: LoginDeps) {
       return { recorded, alerted: recorded };
     },
 
-    /** POST /api/public/login-failed: a client reports a failed sign-in (no token). */
+    /**
+     * POST /api/public/login-failed: a client reports a failed sign-in (no token). The request does the same work
+     * whether or not an account sits behind the identifier (one statement records the failure, with the account
+     * looked up inside it, and enqueues the alert check; then the address's count), so neither the answer nor its
+     * time tells which identifiers exist. Whether to alert the owner is decided afterwards, by the job.
+     */
     async reportLoginFailure(input: { identifier: LoginIdentifier; method?: string; reason?: string }, meta: Meta) {
       const idHash = identifierHash(input.identifier);
-      const user = await findActive(input.identifier);
-      await recordFailure(db, {
-        userId: user?.id ?? null,
-        idHash,
-        ...meta,
-        method: input.method ?? 'unknown',
-        reason: input.reason ?? 'reported',
-        source: 'client',
-      });
+      const id = input.identifier;
+      const eventId = uuid();
+      const account =
+        id.type === 'email'
+          ? sql`(SELECT id FROM users WHERE email = ${id.value} AND status = 'active')`
+          : sql`(SELECT id FROM users WHERE username = ${id.value} AND status = 'active')`;
+      await db.execute(sql`WITH failure AS (
+          INSERT INTO login_events (id, user_id, kind, source, method, ip, user_agent, identifier_hash, reason, created_at)
+          VALUES (${eventId}, ${account}, 'failure', 'client', ${input.method ?? 'unknown'}, ${meta.ip ?? null},
+                  ${meta.userAgent ?? null}, ${idHash}, ${input.reason ?? 'reported'}, ${clock.now()})
+          RETURNING id)
+        ${jobs.enqueueSql(LOGIN_FAILURE_ALERT_JOB, { eventId }, {}, sql`failure`)}`);
       // A reported failure counts toward the address's PIN-login pause for this identifier, as an observed one does.
       if (meta.ip) {
         const key = `pin-login-ip:${idHash}:${meta.ip}`;
         const r = await attempts.reserve(key, ipLimit);
         if (r.ok) await attempts.fail(key, r.tries, ipLimit);
       }
-      if (user) await maybeAlert(user.id);
+    },
+
+    /** The alert check of a reported failure (LOGIN_FAILURE_ALERT_JOB): only for a failure on a real account. */
+    async alertAfterReport(eventId: string) {
+      const ev = await one<{ user_id: string | null }>(db, sql`SELECT user_id FROM login_events WHERE id = ${eventId}`);
+      if (ev?.user_id) await maybeAlert(ev.user_id);
     },
   };
 }

@@ -55,7 +55,8 @@ export const securityOperations = [
     name: 'resolveLoginIdentifier',
     suffix: 'PublicAuth',
     method: 'POST',
-    purpose: 'resolve an @username or e-mail to an account for PIN login (answers only whether PIN login can be offered)',
+    purpose:
+      'resolve an @username or e-mail for PIN login: which form it is and that PIN login can be tried; the same answer whether or not an account exists',
     rateLimit: 'auth',
     input: z.object({ identifier: loginIdentifierInput }),
     output: z.object({ identifierType: z.enum(['username', 'email']), pinLoginAvailable: z.boolean() }),

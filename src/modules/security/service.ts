@@ -1,5 +1,6 @@
 import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../../db/client.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 import type { IdentityService } from '../identity/api.js';
@@ -27,6 +28,7 @@ export interface SecurityDeps {
   notifier: Notifier;
   /** Links in credential-change notices. */
   publicUrl: string;
+  jobs: JobQueue;
 }
 
 export type SecurityService = ReturnType<typeof createSecurityService>;

@@ -121,7 +121,7 @@ export const walletOperations = [
     name: 'lookupProfileByUsername',
     suffix: 'BearerWallet',
     method: 'POST',
-    purpose: 'resolve an @username to a recipient profile',
+    purpose: 'resolve an @username to a recipient profile (the full name to Tier 2 callers, masked to others)',
     input: z.object({
       username: z
         .string()
@@ -131,7 +131,7 @@ export const walletOperations = [
     }),
     output: z.object({ username: z.string(), fullName: z.string().nullable() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.api.walletMoney.lookupProfile(input.username),
+    handler: async (input, ctx) => ctx.api.walletMoney.lookupProfile(ctx.user, input.username),
   }),
   defineOperation({
     name: 'getOrCreateDedicatedAccount',

@@ -27,6 +27,17 @@ export const TRANSFER_MIN_NAIRA = 50;
 export const MONEY_MAX_NAIRA = 100_000_000;
 /** A transfer refused by the recipient's tier balance cap: the same words whatever the amount or their balance. */
 export const RECIPIENT_CANNOT_RECEIVE = "The recipient's wallet cannot receive this amount (their KYC tier's balance limit)";
+/** The tier that unlocks transfers (spec 5.8), and with it the recipient's full name in lookupProfileByUsername. */
+export const TRANSFER_TIER = 2;
+
+/** "Ada Grace Obi" -> "A*** G*** O***": enough to notice a wrong person, too little to learn a name. */
+export const maskName = (name: string) =>
+  name
+    .trim()
+    .split(/\s+/)
+    .map((w) => `${[...w][0]}***`)
+    .join(' ');
+
 /** debitWalletFn's counter-account: the platform received the money for the purpose in the note. */
 export const WALLET_DEBIT_ACCOUNT = 'revenue:wallet_debits' as const;
 
@@ -75,10 +86,15 @@ export function createWalletMoney({
                  FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`);
     },
 
-    /** lookupProfileByUsername: the minimal public profile a sender needs to confirm the recipient. */
-    async lookupProfile(username: string) {
+    /**
+     * lookupProfileByUsername: the minimal profile a sender needs to confirm the recipient. The full name only to a
+     * caller of the tier that may transfer (Tier 2, a verified identity); anyone else, a brand-new account included,
+     * gets it masked (docs/decisions.md), so free accounts cannot harvest names from usernames.
+     */
+    async lookupProfile(caller: AuthUser, username: string) {
       const u = await activeUserByUsername(username);
-      return { username: u.username, fullName: u.full_name };
+      const mayTransfer = caller.kycTier >= TRANSFER_TIER;
+      return { username: u.username, fullName: mayTransfer || !u.full_name ? u.full_name : maskName(u.full_name) };
     },
 
     async debit(user: AuthUser, input: { amount: number; note: string }) {
