@@ -2610,8 +2610,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Resolve an @username to a recipient profile
-         * @description Resolve an @username to a recipient profile.
+         * Resolve an @username to a recipient profile (the full name to Tier 2 callers, masked to others)
+         * @description Resolve an @username to a recipient profile (the full name to Tier 2 callers, masked to others).
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -2826,8 +2826,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Resolve an @username or e-mail to an account for PIN login (answers only whether PIN login can be offered)
-         * @description Resolve an @username or e-mail to an account for PIN login (answers only whether PIN login can be offered).
+         * Resolve an @username or e-mail for PIN login: which form it is and that PIN login can be tried; the same answer whether
+         * @description Resolve an @username or e-mail for PIN login: which form it is and that PIN login can be tried; the same answer whether or not an account exists.
          *
          *     Public: no access token.
          */
@@ -4845,6 +4845,7 @@ export interface components {
                     bankCode?: string;
                     bankName?: string;
                     documentType?: string;
+                    failedChecks?: ("nin_not_found" | "name_mismatch" | "phone_mismatch" | "nin_linked_elsewhere")[];
                     nameMatched?: boolean;
                     ninMasked?: string;
                     phoneMatched?: boolean;
@@ -8368,6 +8369,9 @@ export interface operations {
                      *         "details": {
                      *           "nameMatched": true,
                      *           "phoneMatched": true,
+                     *           "failedChecks": [
+                     *             "nin_not_found"
+                     *           ],
                      *           "ninMasked": "text",
                      *           "bankCode": "text",
                      *           "bankName": "Guaranty Trust Bank",
@@ -14770,7 +14774,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];

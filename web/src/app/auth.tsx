@@ -3,6 +3,7 @@ import { ApiError, NetworkError, onUnauthenticated, post, setAccessToken } from 
 import { clearOffline, hasOfflineSnapshot } from './offline';
 import { queryClient } from './query';
 import { forgetGrant } from './grant';
+import { renewPush } from '../features/notifications/push';
 
 /**
  * The session (docs/design.md §13): the access token in memory only, the refresh token in the service's HttpOnly cookie.
@@ -133,6 +134,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         adopt(session);
         await claim();
         post('/_serverFn/notifyLoginBearerAuth', { device: navigator.userAgent.slice(0, 200), method }).catch(() => undefined);
+        renewPush().catch(() => undefined);
         setStatus('signedIn');
       },
       async signOut() {

@@ -25,6 +25,16 @@ export async function enablePush(): Promise<'on' | 'blocked' | 'unsupported'> {
   return 'on';
 }
 
+/**
+ * After a sign-in: a browser whose owner turned notifications on registers again, since the service ends a push
+ * subscription with the session that saved it. Never asks for permission.
+ */
+export async function renewPush(): Promise<void> {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || Notification.permission !== 'granted') return;
+  const registration = await navigator.serviceWorker.ready;
+  if (await registration.pushManager.getSubscription()) await enablePush();
+}
+
 function base64UrlToBytes(s: string): Uint8Array<ArrayBuffer> {
   const b64 = s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4);
   const bin = atob(b64);
