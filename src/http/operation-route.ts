@@ -9,7 +9,14 @@ import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation, type OpContext, type RateClass } from './registry.js';
 import { type AuthUser } from '../kernel/actor.js';
-import { clearRefreshCookie, moveRefreshTokenToCookie, refreshTokenFromCookie, wantsCookieTransport } from './session-cookie.js';
+import {
+  clearRefreshCookie,
+  deviceTokensFromCookie,
+  moveRefreshTokenToCookie,
+  refreshTokenFromCookie,
+  setDeviceCookie,
+  wantsCookieTransport,
+} from './session-cookie.js';
 import { statusOf } from './errors.js';
 
 /**
@@ -149,6 +156,8 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       grantToken: typeof req.headers['x-grant-token'] === 'string' ? req.headers['x-grant-token'] : undefined,
       idempotencyKey: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined,
       setHeader: (name, value) => void reply.header(name, value),
+      deviceTokens: deviceTokensFromCookie(req),
+      rememberDevice: (tokens) => setDeviceCookie(config, reply, tokens),
       ahead: {},
     };
     const reads = Object.fromEntries(Object.entries(op.readAhead?.(input, ctx) ?? {}).map(([k, r]) => [k, r.sql]));

@@ -29,6 +29,10 @@ export interface OpContext<A extends Reads = Reads, N extends ServiceName = Serv
   readonly idempotencyKey: string | undefined;
   /** Sets a response header (e.g. Cache-Control on catalogues). */
   setHeader(name: string, value: string): void;
+  /** The tokens of the request's device cookie (issue #28, http/session-cookie.ts); empty without one. */
+  readonly deviceTokens: readonly string[];
+  /** After a successful sign-in: sets the device cookie to these tokens. */
+  rememberDevice(tokens: readonly string[]): void;
   /** The answers of the operation's readAhead, typed by its reads (null: no row); empty without one. */
   readonly ahead: Partial<ReadAnswers<A>>;
 }

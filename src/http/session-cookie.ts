@@ -70,3 +70,58 @@ export function clearRefreshCookie(config: Config, reply: FastifyReply) {
     REFRESH_COOKIE_PATHS.map((p) => cookie(config, p, '', 0)),
   );
 }
+
+/**
+ * The device cookie (issue #28): the tokens of the accounts this browser has signed in to (modules/identity/devices.ts),
+ * newest first, joined by dots. HttpOnly and SameSite=Strict like the refresh cookie, Secure but on plain-http
+ * localhost, and sent only to the operations that spend an attempt budget: there a known device guesses on its own
+ * budget. Unlike the refresh cookie it is set whatever the session transport: any client that keeps cookies benefits.
+ */
+export const DEVICE_COOKIE = 'vtu_device';
+/** How long the browser keeps it; the server's own expiry (180 days after the last sign-in) is what counts. */
+const DEVICE_COOKIE_MAX_AGE_S = 180 * 24 * 3600;
+
+export const DEVICE_COOKIE_PATHS = [
+  serverFnPath({ name: 'verifyLoginOtp', suffix: 'PublicAuth' }),
+  serverFnPath({ name: 'startPinLogin', suffix: 'PublicAuth' }),
+  serverFnPath({ name: 'verifyStepupChallenge', suffix: 'Bearer2FA' }),
+  serverFnPath({ name: 'confirmTotpEnrollment', suffix: 'Bearer2FA' }),
+  serverFnPath({ name: 'requestTwoFactorReset', suffix: 'Bearer2FA' }),
+  serverFnPath({ name: 'cancelTwoFactorReset', suffix: 'Bearer2FA' }),
+];
+
+/** The device tokens the request's cookie carries (malformed values are ignored). */
+export function deviceTokensFromCookie(req: FastifyRequest): string[] {
+  const header = req.headers.cookie;
+  if (!header || header.length > 4096) return [];
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === DEVICE_COOKIE) {
+      return part
+        .slice(eq + 1)
+        .trim()
+        .split('.')
+        .filter((t) => /^[A-Za-z0-9_-]{20,64}$/.test(t))
+        .slice(0, 5);
+    }
+  }
+  return [];
+}
+
+export function setDeviceCookie(config: Config, reply: FastifyReply, tokens: readonly string[]) {
+  if (!tokens.length) return;
+  const local = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/.test(config.publicUrl);
+  reply.header(
+    'set-cookie',
+    DEVICE_COOKIE_PATHS.map((p) =>
+      [
+        `${DEVICE_COOKIE}=${tokens.join('.')}`,
+        `Path=${p}`,
+        `Max-Age=${DEVICE_COOKIE_MAX_AGE_S}`,
+        'HttpOnly',
+        'SameSite=Strict',
+        ...(local ? [] : ['Secure']),
+      ].join('; '),
+    ),
+  );
+}

@@ -137,7 +137,7 @@ describe('parallel guesses', () => {
     expect(owner.statusCode).toBe(200);
   });
 
-  it('100 guesses from 100 addresses burn the code after 10 wrong tries in all', async () => {
+  it('100 guesses from 100 addresses: the code answers no unrecognised source after 10 wrong tries in all', async () => {
     const email = `pg-otp-many-${Date.now()}@example.com`;
     expect((await post('/_serverFn/sendLoginOtpPublicAuth', { email })).statusCode).toBe(200);
     const code = await lastCode(h, email);
@@ -154,7 +154,9 @@ describe('parallel guesses', () => {
       }
     ).rows[0];
     expect(row.attempts).toBe(OTP_MAX_WRONG_PER_CODE);
-    expect(row.consumed_at).not.toBeNull();
-    expect((await post('/_serverFn/verifyLoginOtpPublicAuth', { email, code })).json().error.code).toBe('OTP_INVALID');
+    // Issue #28: the code stays open for the account's known devices (there are none here) and every unrecognised
+    // source is refused: the account's shared budget is spent too (test/security/lockout-devices.test.ts).
+    expect(row.consumed_at).toBeNull();
+    expect((await post('/_serverFn/verifyLoginOtpPublicAuth', { email, code })).json().error.code).toBe('RATE_LIMITED');
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 
@@ -12,6 +12,8 @@ export interface AttemptLimit {
   max: number;
   lockMs: number;
   doubling?: boolean;
+  /** The longest a doubling lock gets. */
+  maxLockMs?: number;
 }
 
 export type Reservation = { ok: true; tries: number } | { ok: false; retryAfter: number };
@@ -21,6 +23,8 @@ export interface AttemptLimits {
   /** The reserved try failed; returns the lock's seconds when this try set it. */
   fail(key: string, tries: number, limit: AttemptLimit): Promise<number | null>;
   succeed(key: string): Promise<void>;
+  /** Gives back a reserved try that was not a guess (refused before any comparison, or a replay). */
+  release(key: string): Promise<void>;
 }
 
 export function createAttemptLimits({ db, clock }: { db: Db; clock: Clock }): AttemptLimits {
@@ -44,18 +48,25 @@ export function createAttemptLimits({ db, clock }: { db: Db; clock: Clock }): At
     async fail(key, tries, limit) {
       if (tries < limit.max) return null;
       const now = clock.now();
+      // The n-th lock (n counted from 0) lasts lockMs, or lockMs * 2^n when doubling, at most maxLockMs.
+      const lockMsOf = (n: SQL) =>
+        sql`least(${limit.lockMs}::float8 * ${limit.doubling ? sql`power(2, ${n})` : sql`1`}, ${limit.maxLockMs ?? Number.MAX_SAFE_INTEGER}::float8)`;
       const r = await one<{ lock_ms: number }>(
         db,
         sql`UPDATE attempt_limits SET failures = 0, lock_count = lock_count + 1, updated_at = ${now},
-              locked_until = ${now}::timestamptz + make_interval(secs => ${limit.lockMs / 1000} * ${limit.doubling ? sql`power(2, lock_count)` : sql`1`})
+              locked_until = ${now}::timestamptz + make_interval(secs => ${lockMsOf(sql`lock_count`)} / 1000)
             WHERE key = ${key}
-            RETURNING (${limit.lockMs} * ${limit.doubling ? sql`power(2, lock_count - 1)` : sql`1`})::float8 AS lock_ms`,
+            RETURNING ${lockMsOf(sql`lock_count - 1`)} AS lock_ms`,
       );
       return r ? Math.ceil(r.lock_ms / 1000) : null;
     },
 
     async succeed(key) {
       await db.execute(sql`UPDATE attempt_limits SET failures = 0, updated_at = ${clock.now()} WHERE key = ${key} AND failures > 0`);
+    },
+
+    async release(key) {
+      await db.execute(sql`UPDATE attempt_limits SET failures = failures - 1 WHERE key = ${key} AND failures > 0`);
     },
   };
 }

@@ -1,6 +1,8 @@
 import { defineModule } from '../../http/registry.js';
 import { createTokenService } from './tokens.js';
 import { createOtpService } from './otp.js';
+import { createAttemptLimits } from './attempt-limits.js';
+import { createDeviceService } from './devices.js';
 import { createPinService } from './pins.js';
 import { createIdentityService } from './service.js';
 import { createSessionCache } from './session-cache.js';
@@ -13,7 +15,7 @@ export const identityModule = defineModule({
   provides: ['tokens', 'otp', 'pins', 'identity', 'authChanges'],
   async create({ config, database, db, clock, mailer, events }) {
     const tokens = await createTokenService(config, clock);
-    const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper });
+    const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper, attempts: createAttemptLimits({ db, clock }) });
     const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });
     const sessionCache = createSessionCache(clock);
     const authChanges = await database.subscribe('auth_changed', {
@@ -28,6 +30,7 @@ export const identityModule = defineModule({
       config,
       tokens,
       otp,
+      devices: createDeviceService({ db, clock }),
       mailer,
       onSignup: (tx, userId, referralCode) => events.emit(tx, 'user.created', { userId, referralCode }),
     });

@@ -51,9 +51,15 @@ export const identityOperations = [
     }),
     output: z.object({ session: sessionOutput }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'ACCOUNT_CLOSED'],
-    handler: async (input, ctx) => ({
-      session: await ctx.api.identity.verifyLoginOtp(input, { ip: ctx.ip, userAgent: ctx.userAgent }),
-    }),
+    handler: async (input, ctx) => {
+      const { session, deviceTokens } = await ctx.api.identity.verifyLoginOtp(input, {
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+        deviceTokens: ctx.deviceTokens,
+      });
+      ctx.rememberDevice(deviceTokens);
+      return { session };
+    },
   }),
   defineOperation({
     name: 'refreshSession',

@@ -3,6 +3,7 @@ import { one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import { DAY, MINUTE, SECOND, type Clock } from '../../kernel/clock.js';
 import { hmac, randomDigits } from '../../lib/crypto.js';
+import type { AttemptLimit, AttemptLimits } from './attempt-limits.js';
 
 /**
  * One-time codes (docs/design.md §5): 6 digits, 10 minutes, single use, hashed at rest. All counters live in the database.
@@ -13,9 +14,12 @@ import { hmac, randomDigits } from '../../lib/crypto.js';
  *   a stranger asks for goes to the owner, whose newest code works. Per requester (IP) and identifier:
  *   OTP_REQUESTER_DAILY_CAP codes a day. (No per-IP cap across identifiers beyond the route's rate limit: carrier-
  *   grade NAT puts many customers behind one address.)
- * - Guessing: each requester has OTP_MAX_ATTEMPTS wrong tries at a code, reserved before the comparison by one
- *   conditional upsert; the comparison and the count are one UPDATE; a code burns after OTP_MAX_WRONG_PER_CODE
- *   wrong tries from everyone together. Parallel guesses cannot pass either limit.
+ * - Guessing (issue #28): a known device of the account (devices.ts) has OTP_MAX_ATTEMPTS wrong tries at each code
+ *   of its own, which no other source spends. Every other source is unrecognised: each requester (IP) has
+ *   OTP_MAX_ATTEMPTS wrong tries at a code; together they have OTP_UNTRUSTED_LIMIT wrong login (or step-up) codes per
+ *   account before all of them are refused for a while; and a code answers at most OTP_MAX_WRONG_PER_CODE wrong
+ *   tries from them, after which it works only for known devices. Tries are reserved before the comparison
+ *   (conditional upserts) and the comparison and the count are one UPDATE: parallel guesses pass no limit.
  */
 export type OtpPurpose = 'login' | 'phone' | 'stepup';
 
@@ -26,8 +30,22 @@ export const OTP_MAX_COOLDOWN_MS = 60 * MINUTE;
 export const OTP_REQUESTER_DAILY_CAP = 10;
 /** Wrong tries at one code from one requester. */
 export const OTP_MAX_ATTEMPTS = 5;
-/** Wrong tries at one code from all requesters together; the code is then used up. */
+/** Wrong tries at one code from all unrecognised sources together; the code then works only for known devices. */
 export const OTP_MAX_WRONG_PER_CODE = 10;
+/**
+ * Wrong login (or step-up) codes per account from all unrecognised sources together, across codes: the next wrong
+ * one locks them out for 15 minutes, doubling up to a day. Known devices keep signing in meanwhile.
+ */
+export const OTP_UNTRUSTED_LIMIT: AttemptLimit = { max: 10, lockMs: 15 * MINUTE, doubling: true, maxLockMs: DAY };
+/** The purposes whose identifier is an account's e-mail address, so the account's shared budget applies. */
+const ACCOUNT_PURPOSES: ReadonlySet<OtpPurpose> = new Set(['login', 'stepup']);
+
+/** Where a guess comes from: the caller's address, and the account's known device when it presented one. */
+export interface GuessSource {
+  ip?: string;
+  /** The id of a known device of the account the identifier names (devices.ts `recognise`). */
+  device?: string | null;
+}
 
 export interface OtpService {
   /**
@@ -36,8 +54,8 @@ export interface OtpService {
    */
   issue(purpose: OtpPurpose, identifier: string, requester?: string): Promise<string>;
   cooldownSeconds(purpose: OtpPurpose, identifier: string): Promise<number>;
-  /** Consumes a valid code; throws OTP_INVALID or OTP_EXPIRED. */
-  verify(purpose: OtpPurpose, identifier: string, code: string, requester?: string): Promise<void>;
+  /** Consumes a valid code; throws OTP_INVALID, OTP_EXPIRED or RATE_LIMITED (unrecognised sources locked out). */
+  verify(purpose: OtpPurpose, identifier: string, code: string, from?: GuessSource): Promise<void>;
 }
 
 /** The cooldown after the n-th code of the last 24 hours. */
@@ -48,8 +66,24 @@ export function otpCooldownMs(sentToday: number): number {
 
 const NO_REQUESTER = '-';
 const invalid = () => new AppError('OTP_INVALID', 'The code is wrong or has already been used');
+const untrustedLocked = (s: number) =>
+  new AppError(
+    'RATE_LIMITED',
+    `Too many wrong codes for this account; try again in ${Math.ceil(s / 60)} minutes, or on a device you have signed in on before`,
+    { retryAfter: s },
+  );
 
-export function createOtpService({ db, clock, pepper }: { db: Db; clock: Clock; pepper: string }): OtpService {
+export function createOtpService({
+  db,
+  clock,
+  pepper,
+  attempts,
+}: {
+  db: Db;
+  clock: Clock;
+  pepper: string;
+  attempts: AttemptLimits;
+}): OtpService {
   const hash = (purpose: string, identifier: string, code: string) => hmac(pepper, `otp:${purpose}:${identifier}:${code}`);
 
   async function identifierCooldown(exec: Executor, purpose: OtpPurpose, identifier: string, now: Date): Promise<number> {
@@ -99,7 +133,7 @@ export function createOtpService({ db, clock, pepper }: { db: Db; clock: Clock; 
       });
     },
 
-    async verify(purpose, identifier, code, requester = NO_REQUESTER) {
+    async verify(purpose, identifier, code, from = {}) {
       const now = clock.now();
       const row = await one<{ id: string; expires_at: Date }>(
         db,
@@ -109,23 +143,46 @@ export function createOtpService({ db, clock, pepper }: { db: Db; clock: Clock; 
       );
       if (!row) throw invalid();
       if (new Date(row.expires_at).getTime() <= now.getTime()) throw new AppError('OTP_EXPIRED', 'The code has expired; request a new one');
-      // Reserve this requester's try before comparing: a requester that used its tries is refused unchecked.
+      // Reserve this source's try at this code before comparing: a source that used its tries is refused unchecked.
       const reserved = await one(
         db,
-        sql`INSERT INTO otp_guesses (code_id, requester, wrong) VALUES (${row.id}, ${requester}, 1)
+        sql`INSERT INTO otp_guesses (code_id, requester, wrong) VALUES (${row.id}, ${from.device ? `device:${from.device}` : (from.ip ?? NO_REQUESTER)}, 1)
             ON CONFLICT (code_id, requester) DO UPDATE SET wrong = otp_guesses.wrong + 1 WHERE otp_guesses.wrong < ${OTP_MAX_ATTEMPTS}
             RETURNING wrong`,
       );
       if (!reserved) throw new AppError('OTP_INVALID', 'Too many wrong codes; request a new code');
-      // Compare, count and consume in one statement: single use, and the code burns on the last wrong try.
       const h = hash(purpose, identifier, code);
+      if (from.device) {
+        // A known device: compare and consume in one statement; its wrong tries count only against its own budget.
+        const r = await one<{ ok: boolean }>(
+          db,
+          sql`UPDATE otp_codes SET consumed_at = CASE WHEN code_hash = ${h} THEN ${now}::timestamptz ELSE NULL END
+              WHERE id = ${row.id} AND consumed_at IS NULL AND expires_at > ${now}
+              RETURNING code_hash = ${h} AS ok`,
+        );
+        if (!r?.ok) throw invalid();
+        return;
+      }
+      const accountKey = ACCOUNT_PURPOSES.has(purpose) ? `otp-untrusted:${purpose}:${hmac(pepper, `otp-id:${identifier}`)}` : null;
+      let tries = 0;
+      if (accountKey) {
+        const r = await attempts.reserve(accountKey, OTP_UNTRUSTED_LIMIT);
+        if (!r.ok) throw untrustedLocked(r.retryAfter);
+        tries = r.tries;
+      }
+      // Compare, count and consume in one statement: single use, and no more than OTP_MAX_WRONG_PER_CODE wrong tries.
       const r = await one<{ ok: boolean }>(
         db,
         sql`UPDATE otp_codes SET attempts = attempts + CASE WHEN code_hash = ${h} THEN 0 ELSE 1 END,
-              consumed_at = CASE WHEN code_hash = ${h} OR attempts + 1 >= ${OTP_MAX_WRONG_PER_CODE} THEN ${now}::timestamptz ELSE NULL END
-            WHERE id = ${row.id} AND consumed_at IS NULL AND expires_at > ${now}
+              consumed_at = CASE WHEN code_hash = ${h} THEN ${now}::timestamptz ELSE NULL END
+            WHERE id = ${row.id} AND consumed_at IS NULL AND expires_at > ${now} AND attempts < ${OTP_MAX_WRONG_PER_CODE}
             RETURNING code_hash = ${h} AS ok`,
       );
+      if (accountKey) {
+        if (!r) await attempts.release(accountKey);
+        else if (r.ok) await attempts.succeed(accountKey);
+        else await attempts.fail(accountKey, tries, OTP_UNTRUSTED_LIMIT);
+      }
       if (!r?.ok) throw invalid();
     },
   };

@@ -30,6 +30,11 @@ export interface PinService {
   disable(userId: string, kind: PinKind): Promise<void>;
   /** Throws PIN_NOT_SET, PIN_LOCKED (429) or `wrongCode` on a wrong PIN. */
   verify(userId: string, kind: PinKind, pin: string, wrongCode?: 'INVALID_PIN' | 'INVALID_CREDENTIALS'): Promise<void>;
+  /**
+   * Compares without counting: for a caller that reserved the try in an attempt budget of its own first (login PINs,
+   * one budget per known device and one for unrecognised sources: issue #28). null when no PIN is set.
+   */
+  matches(userId: string, kind: PinKind, pin: string): Promise<boolean | null>;
 }
 
 export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; pepper: string }): PinService {
@@ -124,6 +129,19 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
 
   return {
     verify,
+    async matches(userId, kind, pin) {
+      const row = await one<{ check_mac: string | null; hash: string; salt: string }>(
+        db,
+        sql`SELECT check_mac, hash, salt FROM user_pins WHERE ${where(userId, kind)}`,
+      );
+      if (!row) return null;
+      const mac = checkMac(userId, kind, pin);
+      if (row.check_mac) return safeEqual(row.check_mac, mac);
+      // A row from before the check MAC: scrypt once, and the MAC on success.
+      if (!safeEqual(row.hash, await hashPin(pin, row.salt))) return false;
+      await db.execute(sql`UPDATE user_pins SET check_mac = ${mac} WHERE ${where(userId, kind)} AND salt = ${row.salt}`);
+      return true;
+    },
     async isSet(userId, kind) {
       const r = await one(db, sql`SELECT 1 FROM user_pins WHERE ${where(userId, kind)}`);
       return Boolean(r);

@@ -111,3 +111,17 @@ export const attemptLimits = pgTable('attempt_limits', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/** Devices that signed in to an account (migration 0910): the device cookie's token, stored as its SHA-256. */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('known_devices_token_key').on(t.tokenHash), index('known_devices_user_idx').on(t.userId)],
+);

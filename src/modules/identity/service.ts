@@ -10,6 +10,7 @@ import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import type { OtpService } from './otp.js';
+import type { DeviceService } from './devices.js';
 import type { SessionCache } from './session-cache.js';
 import type { TokenService } from './tokens.js';
 
@@ -35,6 +36,8 @@ export interface IdentityDeps {
   config: Config;
   tokens: TokenService;
   otp: OtpService;
+  /** Known devices: their own attempt budgets (devices.ts). */
+  devices: DeviceService;
   mailer: Mailer;
   /** Session state kept between requests, invalidated by the auth_changed feed (session-cache.ts). */
   sessionCache: SessionCache;
@@ -45,7 +48,7 @@ export interface IdentityDeps {
 export type IdentityService = ReturnType<typeof createIdentityService>;
 
 export function createIdentityService(deps: IdentityDeps) {
-  const { db, clock, config, tokens, otp, mailer, sessionCache } = deps;
+  const { db, clock, config, tokens, otp, devices, mailer, sessionCache } = deps;
 
   const roleOf = (email: string): 'user' | 'admin' => (config.adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user');
 
@@ -96,6 +99,7 @@ export function createIdentityService(deps: IdentityDeps) {
     getUser,
     findUserByEmail,
     openSession,
+    devices,
 
     async sendLoginOtp(email: string, meta: { ip?: string } = {}) {
       const code = await otp.issue('login', email.toLowerCase(), meta.ip);
@@ -108,10 +112,19 @@ export function createIdentityService(deps: IdentityDeps) {
 
     otpCooldown: (email: string) => otp.cooldownSeconds('login', email.toLowerCase()),
 
-    async verifyLoginOtp(input: { email: string; code: string; referralCode?: string }, meta: { ip?: string; userAgent?: string }) {
+    /**
+     * Opens a session for the code's owner. `deviceTokens`: the caller's device cookie; a known device of the account
+     * guesses on its own budget (otp.ts). Returns the tokens the device cookie holds from now on.
+     */
+    async verifyLoginOtp(
+      input: { email: string; code: string; referralCode?: string },
+      meta: { ip?: string; userAgent?: string; deviceTokens?: readonly string[] },
+    ): Promise<{ session: SessionView; deviceTokens: string[] }> {
       const email = input.email.toLowerCase();
-      await otp.verify('login', email, input.code, meta.ip);
-      let user = await findUserByEmail(db, email);
+      const known = await findUserByEmail(db, email);
+      const device = known && meta.deviceTokens?.length ? await devices.recognise(known.id, meta.deviceTokens) : null;
+      await otp.verify('login', email, input.code, { ip: meta.ip, device });
+      let user = known;
       if (user && user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
       if (!user) {
         user = await db.transaction(async (tx) => {
@@ -123,7 +136,8 @@ export function createIdentityService(deps: IdentityDeps) {
           return created;
         });
       }
-      return openSession(user, 'email_otp', meta);
+      const session = await openSession(user, 'email_otp', meta);
+      return { session, deviceTokens: await devices.remember(user.id, meta.deviceTokens ?? []) };
     },
 
     async refreshSession(refreshToken: string) {

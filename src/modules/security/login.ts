@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
-import { HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
+import { DAY, HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { SmsSender } from '../../providers/messaging.js';
@@ -18,8 +18,9 @@ import type { Notifier } from '../notifications/api.js';
 
 /**
  * Sign-in routes other than the e-mail code (spec 4.2): phone OTP, PIN login, login events and reported
- * failures. Failures feed three things: the PIN lockout (pins.ts), a per IP + identifier throttle on PIN
- * login, and an e-mail alert to the account owner. None of them can lock a victim out of the e-mail code.
+ * failures. Failures feed three things: the PIN lockout, a per IP + identifier throttle on PIN login, and an e-mail
+ * alert to the account owner. None of them can lock a victim out of the e-mail code. The PIN lockout is device-aware
+ * (issue #28): a known device of the account (identity's devices) has its own budget; every other source shares one.
  */
 export const FAILURE_WINDOW_MS = 15 * MINUTE;
 /** Failures (reported or observed) from one IP for one identifier before PIN login from that IP pauses. */
@@ -131,8 +132,12 @@ export function createLoginService(deps: LoginDeps) {
 
   /** Per IP and identifier: failures from one address pause PIN login from there (reserved before the check). */
   const ipLimit: AttemptLimit = { max: IP_IDENTIFIER_MAX_FAILURES, lockMs: FAILURE_WINDOW_MS };
-  /** An unknown identifier (or one without a login PIN) locks like a real PIN, so it does not reveal itself. */
-  const unknownLimit: AttemptLimit = { max: PIN_MAX_ATTEMPTS, lockMs: PIN_LOCK_MS };
+  /**
+   * Login-PIN tries: per known device, and per account for all unrecognised sources together; 5, then 15 minutes,
+   * doubling up to a day. An unknown identifier (or one without a login PIN) locks the same way, so it does not
+   * reveal itself.
+   */
+  const pinLimit: AttemptLimit = { max: PIN_MAX_ATTEMPTS, lockMs: PIN_LOCK_MS, doubling: true, maxLockMs: DAY };
   const pinLocked = (s: number) =>
     new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
 
@@ -154,10 +159,10 @@ export function createLoginService(deps: LoginDeps) {
 
   async function failUnknown(idHash: string, meta: Meta): Promise<never> {
     const key = `pin-login-unknown:${idHash}`;
-    const r = await attempts.reserve(key, unknownLimit);
+    const r = await attempts.reserve(key, pinLimit);
     if (!r.ok) throw pinLocked(r.retryAfter);
     await recordFailure(db, { userId: null, idHash, ...meta, method: 'pin', reason: 'invalid_credentials', source: 'server' });
-    const locked = await attempts.fail(key, r.tries, unknownLimit);
+    const locked = await attempts.fail(key, r.tries, pinLimit);
     if (locked) throw pinLocked(locked);
     throw new AppError('INVALID_CREDENTIALS', 'Wrong identifier or PIN');
   }
@@ -192,7 +197,7 @@ export function createLoginService(deps: LoginDeps) {
           )
         : false;
       if (user && replaces) await reauth.require(user, meta.grantToken);
-      await otp.verify('phone', phone, code, meta.ip);
+      await otp.verify('phone', phone, code, { ip: meta.ip });
       const now = clock.now();
       await db.transaction(async (tx) => {
         await tx.execute(sql`INSERT INTO phone_verifications (phone, user_id, verified_at) VALUES (${phone}, ${user?.id ?? null}, ${now})`);
@@ -221,31 +226,48 @@ export function createLoginService(deps: LoginDeps) {
     },
 
     /**
-     * Each try is reserved against the per-address limit before anything is checked, and the PIN check counts
-     * itself (pins.ts): neither limit can be passed by parallel requests. A locked login PIN never blocks the
-     * e-mail code (docs/security.md, "Lock-out resistance").
+     * Each try is reserved before anything is compared: a known device of the account (its device cookie) against
+     * its own budget; any other source against the per-address pause and the budget all unrecognised sources share.
+     * Parallel requests pass neither. Guesses from elsewhere never lock the owner's device out, and a locked login
+     * PIN never blocks the e-mail code (docs/security.md, "Lock-out resistance"). Returns the session and the
+     * tokens the device cookie holds from now on.
      */
-    async startPinLogin(id: LoginIdentifier, pin: string, meta: Meta): Promise<SessionView> {
+    async startPinLogin(
+      id: LoginIdentifier,
+      pin: string,
+      meta: Meta & { deviceTokens?: readonly string[] },
+    ): Promise<{ session: SessionView; deviceTokens: string[] }> {
       const idHash = identifierHash(id);
-      const here = await reserveFromHere(idHash, meta.ip);
       const user = await findActive(id);
+      const device = user && meta.deviceTokens?.length ? await identity.devices.recognise(user.id, meta.deviceTokens) : null;
+      const here = device ? null : await reserveFromHere(idHash, meta.ip);
       try {
         if (!user || !(await pins.isSet(user.id, 'login'))) return await failUnknown(idHash, meta);
-        try {
-          await pins.verify(user.id, 'login', pin, 'INVALID_CREDENTIALS');
-        } catch (err) {
-          if (err instanceof AppError && (err.code === 'INVALID_CREDENTIALS' || err.code === 'PIN_LOCKED')) {
-            await recordFailure(db, { userId: user.id, idHash, ...meta, method: 'pin', reason: err.code.toLowerCase(), source: 'server' });
-            await maybeAlert(user.id);
-          }
-          throw err;
+        const key = device ? `pin-login-device:${device}` : `pin-login-untrusted:${user.id}`;
+        const failed = async (reason: string) => {
+          await recordFailure(db, { userId: user.id, idHash, ...meta, method: 'pin', reason, source: 'server' });
+          await maybeAlert(user.id);
+        };
+        const r = await attempts.reserve(key, pinLimit);
+        if (!r.ok) {
+          await failed('pin_locked');
+          throw pinLocked(r.retryAfter);
+        }
+        if (await pins.matches(user.id, 'login', pin)) {
+          await attempts.succeed(key);
+        } else {
+          await failed('invalid_credentials');
+          const locked = await attempts.fail(key, r.tries, pinLimit);
+          if (locked) throw pinLocked(locked);
+          throw new AppError('INVALID_CREDENTIALS', 'Wrong identifier or PIN');
         }
       } catch (err) {
         if (here) await attempts.fail(here.key, here.tries, ipLimit);
         throw err;
       }
       if (here) await attempts.succeed(here.key);
-      return identity.openSession(user, 'pin', meta);
+      const session = await identity.openSession(user, 'pin', meta);
+      return { session, deviceTokens: await identity.devices.remember(user.id, meta.deviceTokens ?? []) };
     },
 
     async loginPinStatus(userId: string) {

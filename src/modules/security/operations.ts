@@ -71,9 +71,15 @@ export const securityOperations = [
     input: z.object({ identifier: loginIdentifierInput, pin: loginPinInput }),
     output: z.object({ session: sessionOutput }),
     errors: ['INVALID_CREDENTIALS', 'PIN_LOCKED'],
-    handler: async (input, ctx) => ({
-      session: await ctx.api.security.login.startPinLogin(input.identifier, input.pin, { ip: ctx.ip, userAgent: ctx.userAgent }),
-    }),
+    handler: async (input, ctx) => {
+      const { session, deviceTokens } = await ctx.api.security.login.startPinLogin(input.identifier, input.pin, {
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+        deviceTokens: ctx.deviceTokens,
+      });
+      ctx.rememberDevice(deviceTokens);
+      return { session };
+    },
   }),
   defineOperation({
     name: 'getLoginPinStatus',
@@ -184,7 +190,7 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ enrolled: z.boolean(), confirmed: z.boolean() }),
     errors: ['OTP_INVALID', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.api.security.twoFactor.confirmEnrollment(ctx.user, input.code),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.confirmEnrollment(ctx.user, input.code, { deviceTokens: ctx.deviceTokens }),
   }),
   defineOperation({
     name: 'sendStepupEmailCode',
@@ -205,7 +211,8 @@ export const securityOperations = [
     input: z.object({ totpCode: z.string({ error: 'totpCode is required' }).regex(/^\d{6}$/, 'totpCode must be 6 digits') }),
     output: z.object({ grantToken: z.string(), expiresAt: z.string() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED'],
-    handler: async (input, ctx) => ctx.api.security.twoFactor.verifyChallenge(ctx.user, input.totpCode, { ip: ctx.ip }),
+    handler: async (input, ctx) =>
+      ctx.api.security.twoFactor.verifyChallenge(ctx.user, input.totpCode, { ip: ctx.ip, deviceTokens: ctx.deviceTokens }),
   }),
   defineOperation({
     name: 'disableTotp',
@@ -227,7 +234,8 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ resetAt: z.string() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.api.security.twoFactor.requestReset(ctx.user, input.code, { ip: ctx.ip }),
+    handler: async (input, ctx) =>
+      ctx.api.security.twoFactor.requestReset(ctx.user, input.code, { ip: ctx.ip, deviceTokens: ctx.deviceTokens }),
   }),
   defineOperation({
     name: 'cancelTwoFactorReset',
@@ -238,7 +246,8 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ cancelled: z.boolean() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'NOT_FOUND'],
-    handler: async (input, ctx) => ctx.api.security.twoFactor.cancelReset(ctx.user, input.code, { ip: ctx.ip }),
+    handler: async (input, ctx) =>
+      ctx.api.security.twoFactor.cancelReset(ctx.user, input.code, { ip: ctx.ip, deviceTokens: ctx.deviceTokens }),
   }),
   defineOperation({
     name: 'adminResetTwoFactor',

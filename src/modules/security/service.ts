@@ -37,7 +37,7 @@ export type SecurityService = ReturnType<typeof createSecurityService>;
 export function createSecurityService(deps: SecurityDeps) {
   const attempts = createAttemptLimits(deps);
   const notices = createCredentialNotices({ ...deps, forgetUser: deps.identity.forgetUser });
-  const twoFactor = createTwoFactorService({ ...deps, issuer: deps.totpIssuer, notices });
+  const twoFactor = createTwoFactorService({ ...deps, issuer: deps.totpIssuer, notices, attempts, devices: deps.identity.devices });
   return {
     notices,
     login: createLoginService({ ...deps, attempts, notices, reauth: twoFactor.reauth }),

@@ -9,7 +9,8 @@ import { HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
 import { decrypt, encrypt, randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
-import type { OtpService } from '../identity/api.js';
+import type { AttemptLimits, OtpService } from '../identity/api.js';
+import { createCodeTries, type CodeSource } from './code-tries.js';
 import type { CredentialNotices } from './credential-notices.js';
 import type { Notifier } from '../notifications/api.js';
 import { cancelNotMeRemoval, TWO_FACTOR_RESET_WAIT_MS, type RemovalOrigin } from './two-factor-removal.js';
@@ -18,8 +19,7 @@ import { writeAudit } from '../../db/audit.js';
 
 /** docs/design.md §5: grants live 10 minutes, bound to user and session; wrong codes are limited like PINs. */
 export const GRANT_TTL_MS = 10 * MINUTE;
-export const CODE_MAX_ATTEMPTS = 5;
-export const CODE_LOCK_MS = 15 * MINUTE;
+export { CODE_LOCK_MS, CODE_MAX_ATTEMPTS } from './code-tries.js';
 export { TWO_FACTOR_RESET_WAIT_MS } from './two-factor-removal.js';
 
 type FactorRow = Pick<
@@ -37,12 +37,16 @@ export interface TwoFactorDeps {
   identity: { forgetUser(userId: string): void };
   notices: CredentialNotices;
   notifier: Notifier;
+  attempts: AttemptLimits;
+  /** Known devices of an account (identity's devices): each has its own budget of code tries. */
+  devices: { recognise(userId: string, tokens: readonly string[]): Promise<string | null> };
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 
 export function createTwoFactorService(deps: TwoFactorDeps) {
   const { db, clock, otp, mailer, encryptionKey, issuer } = deps;
+  const codeTries = createCodeTries(deps);
 
   /** The factor, after finishing a reset whose waiting period is over. */
   async function factorOf(userId: string): Promise<FactorRow | undefined> {
@@ -94,58 +98,22 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
   }
 
   /**
-   * Reserves one try at a code before it is compared: one conditional UPDATE, so parallel
-   * guesses cannot pass the limit. Refused while locked or while every try is taken by checks in flight.
-   */
-  async function reserveTry(userId: string): Promise<number> {
-    const now = clock.now();
-    const r = await one<{ failed_attempts: number }>(
-      db,
-      sql`UPDATE totp_factors SET failed_attempts = failed_attempts + 1
-          WHERE user_id = ${userId} AND (locked_until IS NULL OR locked_until <= ${now}) AND failed_attempts < ${CODE_MAX_ATTEMPTS}
-          RETURNING failed_attempts`,
-    );
-    if (r) return r.failed_attempts;
-    const f = await one<{ locked_until: Date | null }>(db, sql`SELECT locked_until FROM totp_factors WHERE user_id = ${userId}`);
-    const until = f?.locked_until ? new Date(f.locked_until).getTime() : 0;
-    const s = until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : CODE_LOCK_MS / 1000;
-    throw new AppError('RATE_LIMITED', `Too many wrong codes; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
-  }
-
-  /** A reserved try that was not a wrong guess (a replay, an e-mailed code that matched) is given back. */
-  async function refundTry(userId: string) {
-    await db.execute(sql`UPDATE totp_factors SET failed_attempts = greatest(failed_attempts - 1, 0) WHERE user_id = ${userId}`);
-  }
-
-  /** A wrong code: the try that used the last one locks code checks for 15 minutes, doubling on each repeat (as PINs). */
-  async function failTry(userId: string, tries: number): Promise<void> {
-    if (tries < CODE_MAX_ATTEMPTS) return;
-    const r = await one<{ lock_count: number }>(
-      db,
-      sql`UPDATE totp_factors SET failed_attempts = 0, lock_count = lock_count + 1,
-            locked_until = ${clock.now()}::timestamptz + make_interval(secs => ${CODE_LOCK_MS / 1000} * power(2, lock_count))
-          WHERE user_id = ${userId} RETURNING lock_count`,
-    );
-    const lockMs = CODE_LOCK_MS * 2 ** ((r?.lock_count ?? 1) - 1);
-    throw new AppError('RATE_LIMITED', `Too many wrong codes; try again in ${lockMs / MINUTE} minutes`, { retryAfter: lockMs / 1000 });
-  }
-
-  /**
    * Accepts the code once: the step must be newer than the last accepted step, and the conditional UPDATE
    * makes two concurrent uses of one code fail except for one (replay within the window refused).
    */
-  async function acceptTotp(userId: string, f: FactorRow, code: string, confirm: boolean): Promise<'ok' | 'replay' | 'wrong'> {
+  async function acceptTotp(userId: string, f: FactorRow, code: string, confirm: boolean, key: string): Promise<'ok' | 'replay' | 'wrong'> {
     const step = matchTotpStep(decrypt(encryptionKey, f.secret_enc), code, clock.now().getTime());
     if (step === null) return 'wrong';
     const now = clock.now();
     const done = await one(
       db,
-      sql`UPDATE totp_factors SET last_step = ${step}, failed_attempts = 0, updated_at = ${now}
+      sql`UPDATE totp_factors SET last_step = ${step}, updated_at = ${now}
             ${confirm ? sql`, confirmed_at = ${now}` : sql``}
           WHERE user_id = ${userId} AND (last_step IS NULL OR last_step < ${step})
             ${confirm ? sql`AND confirmed_at IS NULL` : sql`AND confirmed_at IS NOT NULL`}
           RETURNING 1`,
     );
+    if (done) await codeTries.succeed(key);
     // The step-up gate reads "enrolled" from the cached session state: this instance forgets it at once.
     if (done && confirm) deps.identity.forgetUser(userId);
     // A replay is refused but is not a guess: it does not count toward the lock.
@@ -193,14 +161,15 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       return { uri, secret, qrDataUrl: await QRCode.toDataURL(uri) };
     },
 
-    async confirmEnrollment(user: AuthUser, code: string) {
+    async confirmEnrollment(user: AuthUser, code: string, meta: CodeSource = {}) {
       const f = await factorOf(user.id);
       if (!f) throw new AppError('CONFLICT', 'Start enrollment first (beginTotpEnrollment)');
       if (f.confirmed_at) throw new AppError('CONFLICT', 'Two-factor authentication is already set up');
-      const tries = await reserveTry(user.id);
-      const r = await acceptTotp(user.id, f, code, true);
-      if (r === 'wrong') await failTry(user.id, tries);
-      if (r === 'replay') await refundTry(user.id);
+      const key = codeTries.keyOf(user, (await codeTries.sourceOf(user, meta)).device);
+      const tries = await codeTries.reserve(key);
+      const r = await acceptTotp(user.id, f, code, true, key);
+      if (r === 'wrong') await codeTries.fail(key, tries);
+      if (r === 'replay') await codeTries.release(key);
       if (r !== 'ok') throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
       await db.transaction((tx) => deps.notices.notify(tx, user.id, 'totp_enrolled'));
       return { enrolled: true, confirmed: true };
@@ -222,14 +191,16 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     },
 
     /** spec 4.3: the input is a TOTP code or an e-mailed step-up code (within emailStepUpAllowed); either yields a grant. */
-    async verifyChallenge(user: AuthUser, code: string, meta: { ip?: string } = {}) {
+    async verifyChallenge(user: AuthUser, code: string, meta: CodeSource = {}) {
       const f = await factorOf(user.id);
+      const from = await codeTries.sourceOf(user, meta);
+      const key = codeTries.keyOf(user, from.device);
       let method: 'totp' | 'email';
       if (f?.confirmed_at) {
-        const tries = await reserveTry(user.id);
-        const totp = await acceptTotp(user.id, f, code, false);
+        const tries = await codeTries.reserve(key);
+        const totp = await acceptTotp(user.id, f, code, false, key);
         if (totp === 'replay') {
-          await refundTry(user.id);
+          await codeTries.release(key);
           throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
         }
         if (totp === 'ok') {
@@ -237,23 +208,23 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
           // Proving the authenticator cancels a removal asked for through "this wasn't me" (issue 28).
           await cancelNotMeRemoval(db, deps.notifier, user.id, clock.now());
         } else if (!(await emailStepUpAllowed(user, f))) {
-          await failTry(user.id, tries);
+          await codeTries.fail(key, tries);
           throw new AppError(
             'OTP_INVALID',
             'The authenticator code is wrong or has already been used (this session needs the app code, not an e-mailed one)',
           );
         } else {
           try {
-            await otp.verify('stepup', user.email, code, meta.ip);
+            await otp.verify('stepup', user.email, code, from);
           } catch {
-            await failTry(user.id, tries);
+            await codeTries.fail(key, tries);
             throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
           }
-          await refundTry(user.id);
+          await codeTries.release(key);
           method = 'email';
         }
       } else {
-        await otp.verify('stepup', user.email, code, meta.ip);
+        await otp.verify('stepup', user.email, code, from);
         method = 'email';
       }
       const token = `grt_${randomToken(32)}`;
@@ -284,10 +255,10 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
      * (sendStepupEmailCode) asks for the reset, which takes effect TWO_FACTOR_RESET_WAIT_MS later unless cancelled;
      * the owner is told at once and again when it is done.
      */
-    async requestReset(user: AuthUser, code: string, meta: { ip?: string } = {}) {
+    async requestReset(user: AuthUser, code: string, meta: CodeSource = {}) {
       const f = await factorOf(user.id);
       if (!f?.confirmed_at) throw new AppError('CONFLICT', 'Two-factor authentication is not set up; there is nothing to reset');
-      await otp.verify('stepup', user.email, code, meta.ip);
+      await otp.verify('stepup', user.email, code, await codeTries.sourceOf(user, meta));
       const now = clock.now();
       const effectiveAt = new Date(now.getTime() + TWO_FACTOR_RESET_WAIT_MS);
       const row = await db.transaction(async (tx) => {
@@ -315,8 +286,8 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     },
 
     /** Cancels a pending reset; needs an e-mailed code, like the request (the authenticator may be the intruder's). */
-    async cancelReset(user: AuthUser, code: string, meta: { ip?: string } = {}) {
-      await otp.verify('stepup', user.email, code, meta.ip);
+    async cancelReset(user: AuthUser, code: string, meta: CodeSource = {}) {
+      await otp.verify('stepup', user.email, code, await codeTries.sourceOf(user, meta));
       const r = await one(
         db,
         sql`UPDATE two_factor_resets SET cancelled_at = ${clock.now()}

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../../db/client.js';
+import { DAY, type Clock } from '../../kernel/clock.js';
+import { prefixedId } from '../../kernel/ids.js';
+import { randomToken, sha256 } from '../../lib/crypto.js';
+
+/**
+ * Known devices (issue #28; OWASP's "device cookies" against lock-out): a browser or app that has signed in to an
+ * account gets a random device token for that account, kept in an HttpOnly cookie (http/session-cookie.ts). Its
+ * guesses at that account's login code, login PIN and authenticator codes spend a budget of its own, which guesses
+ * from anywhere else cannot spend; unrecognised sources share one budget per account. The server stores only the
+ * token's SHA-256 (a database reader cannot present a device), so a device can be looked up, expired and revoked.
+ * A token stays valid DEVICE_TTL_MS after the device's last sign-in.
+ */
+export const DEVICE_TTL_MS = 180 * DAY;
+/** Accounts one browser is remembered for (a shared phone); the most recently used first. */
+export const DEVICE_TOKENS_PER_COOKIE = 5;
+const TOKEN = /^[A-Za-z0-9_-]{20,64}$/;
+
+export interface DeviceService {
+  /** The known device of this account among the presented tokens (its id), or null. */
+  recognise(userId: string, tokens: readonly string[]): Promise<string | null>;
+  /** After a successful sign-in: the tokens the device's cookie holds from now on, this account's first. */
+  remember(userId: string, tokens: readonly string[]): Promise<string[]>;
+}
+
+export function createDeviceService({ db, clock }: { db: Db; clock: Clock }): DeviceService {
+  const wellFormed = (tokens: readonly string[]) => tokens.filter((t) => TOKEN.test(t)).slice(0, DEVICE_TOKENS_PER_COOKIE);
+
+  async function find(userId: string, tokens: readonly string[]): Promise<{ id: string; token: string } | null> {
+    const byHash = new Map(wellFormed(tokens).map((t) => [sha256(t), t]));
+    if (!byHash.size) return null;
+    const found = await rows<{ id: string; token_hash: string }>(
+      db,
+      sql`SELECT id, token_hash FROM known_devices
+          WHERE user_id = ${userId} AND expires_at > ${clock.now()}
+            AND token_hash IN (${sql.join(
+              [...byHash.keys()].map((h) => sql`${h}`),
+              sql`, `,
+            )})
+          ORDER BY last_used_at DESC LIMIT 1`,
+    );
+    return found[0] ? { id: found[0].id, token: byHash.get(found[0].token_hash)! } : null;
+  }
+
+  return {
+    async recognise(userId, tokens) {
+      return (await find(userId, tokens))?.id ?? null;
+    },
+
+    async remember(userId, tokens) {
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + DEVICE_TTL_MS);
+      const known = await find(userId, tokens);
+      let token: string;
+      if (known) {
+        token = known.token;
+        await db.execute(sql`UPDATE known_devices SET last_used_at = ${now}, expires_at = ${expiresAt} WHERE id = ${known.id}`);
+      } else {
+        token = randomToken(32);
+        await db.execute(sql`INSERT INTO known_devices (id, user_id, token_hash, created_at, last_used_at, expires_at)
+                             VALUES (${prefixedId('dev')}, ${userId}, ${sha256(token)}, ${now}, ${now}, ${expiresAt})`);
+      }
+      return [token, ...wellFormed(tokens).filter((t) => t !== token)].slice(0, DEVICE_TOKENS_PER_COOKIE);
+    },
+  };
+}
