@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { DAY } from '../../src/kernel/clock.js';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { setKycTier } from '../helpers/factories.js';
 import { freshNin, freshPhone, kycUser, registerNin, upload } from '../kyc/factories.js';
 
@@ -18,8 +18,12 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const lookupNin = (u: TestUser, nin: string) => call(h, 'POST', '/_serverFn/lookupNinBearerKYC', { nin }, { token: u.token });
-const rename = (u: TestUser, fullName: string) =>
-  call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { fullName }, { token: u.token });
+/** Renaming needs a step-up grant (issue #28): the owner's, asked for once. */
+const grants = new Map<string, Record<string, string>>();
+async function rename(u: TestUser, fullName: string) {
+  if (!grants.has(u.id)) grants.set(u.id, await emailGrant(h, u));
+  return call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { fullName }, { token: u.token, headers: grants.get(u.id) });
+}
 
 async function tier1(fullName = 'Tunde Bakare') {
   const u = await kycUser(h, { fullName });
@@ -153,7 +157,13 @@ describe('NIN oracle (submitNinKyc)', () => {
     // The operator reads the precise reason: on the submission and in the audit row.
     const admin = await signIn(h, 'admin@example.com');
     for (const [i, expected] of Object.keys(cases).entries()) {
-      const view = await call(h, 'GET', '/_serverFn/adminGetKycSubmissionBearerAdmin', { submissionId: answers[i].id }, { token: admin.token });
+      const view = await call(
+        h,
+        'GET',
+        '/_serverFn/adminGetKycSubmissionBearerAdmin',
+        { submissionId: answers[i].id },
+        { token: admin.token },
+      );
       expect(view.statusCode).toBe(200);
       expect(view.json().submission.details.failedChecks.join(','), expected).toBe(expected);
       const audit = (await h.app.services.db.execute(

@@ -102,7 +102,8 @@ export const identityOperations = [
     name: 'updateProfile',
     suffix: 'BearerSettings',
     method: 'POST',
-    purpose: 'update username, full name or phone (replacing a verified phone needs a step-up grant: X-Grant-Token)',
+    purpose:
+      'update username, full name or phone (replacing a set username or full name, or a verified phone, needs a step-up grant: X-Grant-Token)',
     input: z.object({
       username: usernameInput.optional(),
       fullName: z
@@ -118,8 +119,13 @@ export const identityOperations = [
     handler: async (input, ctx) => {
       const current = (await ctx.api.identity.getUser(ctx.api.db, ctx.user.id))!;
       const replacesVerifiedPhone = input.phone !== undefined && input.phone !== current.phone && Boolean(current.phone_verified_at);
+      // Replacing a set username (a login identifier, and the name senders pay to) or full name (Tier 2's name match)
+      // needs a recent proof, as a credential does: a stolen access token alone changes neither. Filling an empty one
+      // (the first steps after signing up) does not.
+      const replaces = (next: string | undefined, now: string | null) => next !== undefined && now !== null && next !== now;
+      const renames = replaces(input.username, current.username) || replaces(input.fullName, current.full_name);
       // Replacing a verified phone is a credential change: a recent proof, and the owner is told.
-      if (replacesVerifiedPhone) await ctx.api.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
+      if (replacesVerifiedPhone || renames) await ctx.api.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
       const u = await ctx.api.identity.updateProfile(ctx.user.id, input);
       if (replacesVerifiedPhone) await ctx.api.db.transaction((tx) => ctx.api.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
       return { profile: toProfile(u, ctx.user.role) };

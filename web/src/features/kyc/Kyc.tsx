@@ -95,7 +95,9 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
   });
   const submit = useMutation({
     mutationFn: async () => {
-      if (fullName && fullName !== profile.data?.profile.fullName) await post('/_serverFn/updateProfileBearerSettings', { fullName });
+      // Replacing a name already set asks for a step-up grant (a credential change); filling an empty one does not.
+      if (fullName && fullName !== profile.data?.profile.fullName)
+        await stepUp.withGrant((grantToken) => post('/_serverFn/updateProfileBearerSettings', { fullName }, { grantToken }));
       const slipPath = await uploadFile(slip!);
       return post('/_serverFn/submitNinKycBearerKYC', { nin, slipPath, ...(fullName ? { fullName } : {}) });
     },

@@ -60,9 +60,17 @@ function Profile() {
   const profile = useQuery(settingsQueries.profile());
   const [username, setUsername] = useState<string | null>(null);
   const [fullName, setFullName] = useState<string | null>(null);
+  // Replacing a username or full name is a credential change: the service asks for a step-up grant.
+  const stepUp = useStepUp();
   const save = useMutation({
     mutationFn: () =>
-      post('/_serverFn/updateProfileBearerSettings', { ...(username ? { username } : {}), ...(fullName ? { fullName } : {}) }),
+      stepUp.withGrant((grantToken) =>
+        post(
+          '/_serverFn/updateProfileBearerSettings',
+          { ...(username ? { username } : {}), ...(fullName ? { fullName } : {}) },
+          { grantToken },
+        ),
+      ),
     onSuccess: () => qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey }),
   });
   const p = profile.data?.profile;
@@ -84,6 +92,7 @@ function Profile() {
       <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!username && !fullName}>
         {t('app.save')}
       </Button>
+      {stepUp.modal}
     </Section>
   );
 }
