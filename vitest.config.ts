@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The web app's tests reach the typed client package by the alias the app's build uses (web/vite.config.mts).
+  resolve: { alias: { '@vtu-wallet/client': fileURLToPath(new URL('./client/src/index.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
     testTimeout: 60_000,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { naira } from '../../kernel/money.js';
+import { naira, nairaAmount } from '../../kernel/money.js';
 
 /** The wallet module's shared input and output shapes (other modules reach them through api.ts). */
 export const ledgerRowOutput = z
@@ -41,3 +41,15 @@ export const referenceInput = z
   .min(1, 'reference is required')
   .max(100, 'reference is too long')
   .regex(/^[A-Za-z0-9_.:=-]+$/, 'reference has characters a reference never has');
+
+/**
+ * Money moved on the customer's instruction, in naira: the limits and the transfer's fields, written once for the
+ * service (transferWalletFn's input) and the app's transfer form (web/src/api/schemas.ts imports them).
+ */
+export const DEBIT_MIN_NAIRA = 50;
+/** Spec 8 leaves transfer bounds open: the same floor as a debit. */
+export const TRANSFER_MIN_NAIRA = 50;
+/** Far above any tier's daily limit; keeps absurd amounts out of bigint arithmetic. */
+export const MONEY_MAX_NAIRA = 100_000_000;
+export const transferAmountInput = nairaAmount({ min: TRANSFER_MIN_NAIRA, max: MONEY_MAX_NAIRA });
+export const transferNoteInput = z.string().trim().max(140, 'note must be at most 140 characters').optional();

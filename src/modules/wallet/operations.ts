@@ -5,9 +5,16 @@ import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/api.js';
 import type { EligibilityRow } from '../kyc/api.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from '../payments/api.js';
-import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA } from './transfers.js';
+import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA } from './transfers.js';
 import { pinInput } from '../../kernel/inputs.js';
-import { dedicatedAccountOutput, ledgerRowOutput, referenceInput, topupIntentOutput } from './inputs.js';
+import {
+  dedicatedAccountOutput,
+  ledgerRowOutput,
+  referenceInput,
+  topupIntentOutput,
+  transferAmountInput,
+  transferNoteInput,
+} from './inputs.js';
 
 export { dedicatedAccountOutput, ledgerRowOutput, referenceInput, topupIntentOutput };
 
@@ -95,8 +102,8 @@ export const walletOperations = [
     precheck: async (_input, ctx) => assertTier2Eligible(ctx),
     input: z.object({
       username: usernameInput,
-      amount: nairaAmount({ min: TRANSFER_MIN_NAIRA, max: MONEY_MAX_NAIRA }),
-      note: z.string().trim().max(140, 'note must be at most 140 characters').optional(),
+      amount: transferAmountInput,
+      note: transferNoteInput,
       pin: pinInput,
     }),
     output: z.object({

@@ -20,11 +20,7 @@ import type { WalletLimits } from './limits.js';
  * the locked rows in the same statement, so the limit check and the debit are one decision per wallet: a hundred
  * concurrent debits can neither overdraw nor slip past the tier limit.
  */
-export const DEBIT_MIN_NAIRA = 50;
-/** Spec 8 leaves transfer bounds open: the same floor as a debit. */
-export const TRANSFER_MIN_NAIRA = 50;
-/** Far above any tier's daily limit; keeps absurd amounts out of bigint arithmetic. */
-export const MONEY_MAX_NAIRA = 100_000_000;
+export { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA } from './inputs.js';
 /** A transfer refused by the recipient's tier balance cap: the same words whatever the amount or their balance. */
 export const RECIPIENT_CANNOT_RECEIVE = "The recipient's wallet cannot receive this amount (their KYC tier's balance limit)";
 /** The tier that unlocks transfers (spec 5.8), and with it the recipient's full name in lookupProfileByUsername. */

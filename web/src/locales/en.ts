@@ -430,6 +430,16 @@ export const en = {
     ready: 'Your account is set up. Fund your wallet and buy what you need.',
     buyAirtime: 'Buy airtime',
   },
+  form: {
+    required: 'Fill this in.',
+    invalid: 'This is not right. Check it and try again.',
+    tooShort_one: 'Use at least {{count}} character.',
+    tooShort_other: 'Use at least {{count}} characters.',
+    tooLong_one: 'Use at most {{count}} character.',
+    tooLong_other: 'Use at most {{count}} characters.',
+    atLeast: 'Enter at least {{minimum}}.',
+    atMost: 'Enter at most {{maximum}}.',
+  },
   errors: enErrors,
 };
 

@@ -433,5 +433,15 @@ export const ha: Messages = {
     ready: 'An shirya asusunka. Saka kuɗi a walat ka sayi abin da kake buƙata.',
     buyAirtime: 'Sayi katin waya',
   },
+  form: {
+    required: 'Cika wannan.',
+    invalid: 'Wannan bai yi daidai ba. Duba shi ka sake gwadawa.',
+    tooShort_one: 'Yi amfani da aƙalla harafi {{count}}.',
+    tooShort_other: 'Yi amfani da aƙalla haruffa {{count}}.',
+    tooLong_one: 'Kada ya wuce harafi {{count}}.',
+    tooLong_other: 'Kada ya wuce haruffa {{count}}.',
+    atLeast: 'Shigar da aƙalla {{minimum}}.',
+    atMost: 'Kada ya wuce {{maximum}}.',
+  },
   errors: haErrors,
 };

@@ -432,5 +432,15 @@ export const pcm: Messages = {
     ready: 'Your account don set. Fund your wallet and buy wetin you need.',
     buyAirtime: 'Buy airtime',
   },
+  form: {
+    required: 'Abeg fill dis one.',
+    invalid: 'Dis one no correct. Check am, try again.',
+    tooShort_one: 'Put at least {{count}} letter.',
+    tooShort_other: 'Put at least {{count}} letters.',
+    tooLong_one: 'No pass {{count}} letter.',
+    tooLong_other: 'No pass {{count}} letters.',
+    atLeast: 'Put at least {{minimum}}.',
+    atMost: 'No pass {{maximum}}.',
+  },
   errors: pcmErrors,
 };

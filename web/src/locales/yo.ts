@@ -432,5 +432,15 @@ export const yo: Messages = {
     ready: 'A ti ṣètò àkáǹtì rẹ. Fi owó sínú àpò rẹ kí o ra ohun tí o nílò.',
     buyAirtime: 'Ra káàdì ìpè',
   },
+  form: {
+    required: 'Kọ èyí.',
+    invalid: 'Èyí kò tọ́. Ṣàyẹ̀wò rẹ̀ kí o sì gbìyànjú lẹ́ẹ̀kan sí i.',
+    tooShort_one: 'Lo lẹ́tà {{count}} ó kéré tán.',
+    tooShort_other: 'Lo lẹ́tà {{count}} ó kéré tán.',
+    tooLong_one: 'Má ṣe ju lẹ́tà {{count}} lọ.',
+    tooLong_other: 'Má ṣe ju lẹ́tà {{count}} lọ.',
+    atLeast: 'Tẹ {{minimum}} ó kéré tán.',
+    atMost: 'Má ṣe ju {{maximum}} lọ.',
+  },
   errors: yoErrors,
 };

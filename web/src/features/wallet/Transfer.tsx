@@ -1,12 +1,14 @@
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { AmountInput } from '../../components/AmountInput';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
+import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferRecipientSchema, transferSchema } from '../../api/schemas';
 import { errorMessage, isCode } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { useStepUp } from '../../app/StepUp';
+import { showServerIssues, useSchemaForm } from '../../components/form';
 import { PinPad } from '../../components/PinPad';
 import { ShareReceipt } from '../../components/ShareReceipt';
 import { refusalMessage } from '../../app/pin-errors';
@@ -17,33 +19,42 @@ export function Transfer() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const stepUp = useStepUp();
-  const [username, setUsername] = useState('');
-  const [amount, setAmount] = useState<number | ''>('');
-  const [note, setNote] = useState('');
+  // The service's own rules (api/schemas.ts): the same minimum and maximum as transferWalletFn.
+  const form = useSchemaForm(transferSchema, { username: '', amount: '' as number | '', note: '' });
   const [pin, setPin] = useState('');
+  // Whether the service's refusal named fields (shown under them) rather than the whole transfer.
+  const [underFields, setUnderFields] = useState(false);
 
   const lookup = useMutation({ mutationFn: (u: string) => post('/_serverFn/lookupProfileByUsernameBearerWallet', { username: u }) });
   const send = useMutation({
-    mutationFn: (p: string) =>
+    mutationFn: ({ p, amount, note }: { p: string; amount: number; note?: string }) =>
       stepUp.withGrant(
         // Each attempt its own key: a refusal (STEP_UP_REQUIRED, a wrong PIN) is stored under its key and replayed.
         (grantToken) =>
           post(
             '/_serverFn/transferWalletFnBearerWallet',
-            { username: lookup.data!.username, amount: amount as number, pin: p, ...(note ? { note } : {}) },
+            { username: lookup.data!.username, amount, pin: p, ...(note ? { note } : {}) },
             { idempotencyKey: newIdempotencyKey(), grantToken },
           ),
         { fresh: true },
       ),
     onSuccess: () => qc.invalidateQueries({ queryKey: walletQueries.all() }),
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
     onSettled: () => setPin(''),
   });
 
-  function find(e: FormEvent) {
-    e.preventDefault();
+  const find = form.onSubmit((values) => {
+    const recipient = transferRecipientSchema.safeParse(values);
+    if (!recipient.success) return;
     send.reset();
-    lookup.mutate(username.replace(/^@/, ''));
+    lookup.mutate(recipient.data.username);
+  });
+  function confirm(p: string) {
+    const checked = transferSchema.safeParse(form.getValues());
+    if (form.validate().hasErrors || !checked.success) return setPin('');
+    send.mutate({ p, amount: checked.data.amount, note: checked.data.note || undefined });
   }
+  const amount = form.getValues().amount;
 
   if (send.data)
     return (
@@ -70,20 +81,13 @@ export function Transfer() {
       <Title order={1}>{t('transfer.title')}</Title>
       <form onSubmit={find} noValidate>
         <Stack>
-          <TextInput
-            label={t('transfer.username')}
-            leftSection="@"
-            value={username}
-            onChange={(e) => setUsername(e.currentTarget.value.trim())}
-            required
-            autoCapitalize="none"
-          />
+          <TextInput label={t('transfer.username')} leftSection="@" {...form.getInputProps('username')} required autoCapitalize="none" />
           {lookup.error && (
             <Alert color="red" role="alert">
               {errorMessage(lookup.error)}
             </Alert>
           )}
-          <Button type="submit" variant="light" loading={lookup.isPending} disabled={username.length < 3}>
+          <Button type="submit" variant="light" loading={lookup.isPending}>
             {t('transfer.find')}
           </Button>
         </Stack>
@@ -93,16 +97,21 @@ export function Transfer() {
           <Alert color="blue" role="status">
             {t('transfer.recipient', { name: lookup.data.fullName ?? lookup.data.username, username: lookup.data.username })}
           </Alert>
-          <AmountInput label={t('transfer.amount')} min={1} value={amount} onChange={setAmount} />
-          <TextInput label={t('transfer.note')} value={note} maxLength={140} onChange={(e) => setNote(e.currentTarget.value)} />
-          {send.error && (
+          <AmountInput
+            label={t('transfer.amount')}
+            min={TRANSFER_MIN_NAIRA}
+            max={MONEY_MAX_NAIRA}
+            value={amount}
+            onChange={(v) => form.setFieldValue('amount', v)}
+            error={form.errors.amount as string | undefined}
+          />
+          <TextInput label={t('transfer.note')} {...form.getInputProps('note')} />
+          {send.error && !underFields && (
             <Alert color="red" role="alert">
               {isCode(send.error, 'KYC_TIER_REQUIRED') ? t('transfer.needsTier2') : refusalMessage(send.error)}
             </Alert>
           )}
-          {typeof amount === 'number' && amount > 0 && (
-            <PinPad value={pin} onChange={setPin} onConfirm={(p) => send.mutate(p)} busy={send.isPending} />
-          )}
+          {typeof amount === 'number' && amount > 0 && <PinPad value={pin} onChange={setPin} onConfirm={confirm} busy={send.isPending} />}
         </Stack>
       )}
       {stepUp.modal}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { allOperations } from '../../src/modules/index.js';
+import { transferSchema } from '../../web/src/api/schemas.js';
+
+/**
+ * The app's forms validate with the service's own input rules (web/src/api/schemas.ts): each field of a form schema
+ * has the same JSON Schema as the field of the operation it fills, so a rule changed on one side and not the other
+ * fails here (the transfer minimum was 1 in the form and 50 on the service).
+ */
+const inputOf = (name: string) => {
+  const op = allOperations.find((o) => o.name === name);
+  if (!op) throw new Error(`no operation ${name}`);
+  return op.input as z.ZodObject;
+};
+const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+
+describe('form schemas are the operations’ input rules', () => {
+  const forms: [string, z.ZodObject][] = [['transferWalletFn', transferSchema]];
+  for (const [operation, form] of forms)
+    it(`${operation}: every field of the form has the operation's rule`, () => {
+      const input = inputOf(operation);
+      for (const [field, rule] of Object.entries(form.shape)) {
+        expect(Object.keys(input.shape), field).toContain(field);
+        // A form field may accept a friendlier spelling first (z.preprocess): its rule is the piped schema.
+        const own = rule instanceof z.ZodPipe && rule.in instanceof z.ZodTransform ? rule.out : rule;
+        expect(json(own as z.ZodType), `${operation}.${field}`).toEqual(json(input.shape[field] as z.ZodType));
+      }
+    });
+
+  it('the transfer form refuses what the service refuses: below ₦50, above its maximum, a bad username', () => {
+    const ok = { username: '@ada_1', amount: 50, note: '' };
+    expect(transferSchema.safeParse(ok).success).toBe(true);
+    expect(transferSchema.safeParse({ ...ok, amount: 1 }).success).toBe(false);
+    expect(transferSchema.safeParse({ ...ok, amount: 100_000_001 }).success).toBe(false);
+    expect(transferSchema.safeParse({ ...ok, amount: 50.001 }).success).toBe(false);
+    expect(transferSchema.safeParse({ ...ok, username: 'a b' }).success).toBe(false);
+    expect(transferSchema.safeParse({ ...ok, note: 'x'.repeat(141) }).success).toBe(false);
+  });
+});
