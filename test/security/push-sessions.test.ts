@@ -49,11 +49,14 @@ const received = async (b: Browser) =>
   ((await pushPeer('/get-notifications', { clientHash: b.clientHash })).json.data.messages as string[]).map(
     (m) => JSON.parse(m) as { title: string; body: string; data?: unknown },
   );
-const subscriptionOf = (b: Browser) =>
-  rows<{ user_id: string; session_id: string }>(
-    h.app.services.db,
-    sql`SELECT user_id::text, session_id::text FROM push_subscriptions WHERE endpoint = ${b.endpoint}`,
-  );
+/** The endpoint's rows as {user_id, session_id} (read whole, so the check runs on a schema without session_id too). */
+const subscriptionOf = async (b: Browser) =>
+  (
+    await rows<{ r: { user_id: string; session_id?: string } }>(
+      h.app.services.db,
+      sql`SELECT to_jsonb(ps) AS r FROM push_subscriptions ps WHERE endpoint = ${b.endpoint}`,
+    )
+  ).map(({ r }) => ({ user_id: r.user_id, session_id: r.session_id }));
 const inbox = async (u: TestUser) =>
   (await call(h, 'GET', P('listNotifications', 'BearerNotifications'), {}, { token: u.token })).json().items as {
     title: string;
