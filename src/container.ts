@@ -33,6 +33,7 @@ import type { SupportService } from './modules/support/service.js';
 import type { ReportsService } from './modules/reports/service.js';
 import type { ReceiptService } from './modules/receipts/service.js';
 import type { ScheduleService } from './modules/schedules/service.js';
+import type { BeneficiaryService } from './modules/beneficiaries/service.js';
 import type { KycService } from './modules/kyc/service.js';
 import type { GrowthArea } from './modules/growth/register.js';
 import type { PaymentsService } from './modules/payments/service.js';
@@ -79,6 +80,8 @@ export interface Services {
   reports: ReportsService;
   receipts: ReceiptService;
   schedules: ScheduleService;
+  /** Saved beneficiaries and "my number" per customer. */
+  beneficiaries: BeneficiaryService;
   kyc: KycService;
   /** Referrals, check-ins, savings locks, loans and their operator settings. */
   growthSettings: GrowthArea['growthSettings'];

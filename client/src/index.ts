@@ -27,9 +27,16 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly issues: { path: string; message: string }[] = [],
+    /** Machine-readable facts of some refusals: PIN tries left and the end of a PIN lock (docs/errors.md). */
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
   }
+}
+
+export interface ErrorDetails {
+  triesLeft?: number;
+  lockedUntil?: string;
 }
 
 /** The request never got an answer (offline, connection dropped): the service may or may not have acted. */
@@ -71,9 +78,17 @@ export function createServiceClient(options: ClientOptions) {
 
   function unwrap<T>(result: { data?: unknown; error?: unknown; response: Response }): T {
     if (result.error !== undefined || !result.response.ok) {
-      const e = (result.error as { error?: { code?: string; message?: string; issues?: { path: string; message: string }[] } } | undefined)
-        ?.error;
-      throw new ApiError(e?.code ?? 'INTERNAL', e?.message ?? `HTTP ${result.response.status}`, result.response.status, e?.issues ?? []);
+      const e = (
+        result.error as
+          { error?: { code?: string; message?: string; issues?: { path: string; message: string }[]; details?: ErrorDetails } } | undefined
+      )?.error;
+      throw new ApiError(
+        e?.code ?? 'INTERNAL',
+        e?.message ?? `HTTP ${result.response.status}`,
+        result.response.status,
+        e?.issues ?? [],
+        e?.details ?? {},
+      );
     }
     return result.data as T;
   }

@@ -1366,6 +1366,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/deleteBeneficiaryBearerBeneficiaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a saved beneficiary
+         * @description Delete a saved beneficiary.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["deleteBeneficiary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/deletePushSubscriptionBearerPush": {
         parameters: {
             query?: never;
@@ -2070,6 +2094,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listBeneficiariesBearerBeneficiaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Saved beneficiaries, newest first, with the caller's own verified phone ("my number") first
+         * @description Saved beneficiaries, newest first, with the caller's own verified phone ("my number") first.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listBeneficiaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/listBetCompaniesBearerVTU": {
         parameters: {
             query?: never;
@@ -2722,6 +2768,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/quotePurchaseBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The price of a purchase before paying (extension): amount bought, fee and total the wallet pays; electricity units come
+         * @description The price of a purchase before paying (extension): amount bought, fee and total the wallet pays; electricity units come with the token.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["quotePurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/refreshSessionPublicAuth": {
         parameters: {
             query?: never;
@@ -2762,6 +2832,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["releaseSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/renameBeneficiaryBearerBeneficiaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the label of a saved beneficiary
+         * @description Change the label of a saved beneficiary.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["renameBeneficiary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2856,6 +2950,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["revokeGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/saveBeneficiaryBearerBeneficiaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a beneficiary; saving one already saved (same kind, provider and recipient) renames it
+         * @description Save a beneficiary; saving one already saved (same kind, provider and recipient) renames it.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["saveBeneficiary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5040,6 +5158,7 @@ export interface components {
                 createdAt: string;
                 customerName?: string;
                 failureReason?: string;
+                fee: components["schemas"]["Naira"];
                 id: string;
                 lastCheckedAt: string | null;
                 lastProviderStatus: string | null;
@@ -5057,15 +5176,26 @@ export interface components {
                 quantity?: number;
                 recipient: string;
                 reference: string;
+                /** @description "buy again": the purchase operation and its inputs, without the PIN (a plan's amount is the price then) */
+                repeat: {
+                    input: {
+                        [key: string]: string | number | boolean;
+                    };
+                    /** @enum {string} */
+                    operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin";
+                };
                 requeryCount: number;
                 requestId: string;
                 service: string;
                 /** @enum {string} */
                 status: "processing" | "success" | "failed";
+                /** @description electricity: the token, once the provider delivered it */
                 token?: string;
+                /** @description electricity: the units the provider reported with the token */
                 units?: string;
                 updatedAt: string;
                 userId: string;
+                value: components["schemas"]["Naira"];
             }[];
             limit: number;
             offset: number;
@@ -5428,6 +5558,23 @@ export interface components {
             secret: string;
             uri: string;
         };
+        Beneficiary: {
+            createdAt: string | null;
+            /** @description null for the unsaved "my number" entry */
+            id: string | null;
+            /**
+             * @description phone: airtime/data number (provider = network); smartcard: cable IUC (provider = cable provider); meter: electricity meter (provider = distribution company, meterType); betting: betting customer id (provider = company); wallet: @username for transfers
+             * @enum {string}
+             */
+            kind: "phone" | "smartcard" | "meter" | "betting" | "wallet";
+            label: string;
+            meterType: ("prepaid" | "postpaid") | null;
+            /** @description the customer's own verified phone, always listed first */
+            ownNumber: boolean;
+            provider: string | null;
+            recipient: string;
+            updatedAt: string | null;
+        };
         BreakSavingsLockInput: {
             /** Format: uuid */
             lockId: string;
@@ -5615,6 +5762,15 @@ export interface components {
             accountNumber: string;
             bankName: string;
         };
+        DeleteBeneficiaryInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        DeleteBeneficiaryOutput: {
+            deleted: boolean;
+            /** @constant */
+            ok: true;
+        };
         DeletePushSubscriptionInput: {
             endpoint: string;
         };
@@ -5650,6 +5806,16 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "ACCOUNT_CLOSED" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                /** @description machine-readable facts of some refusals: on INVALID_PIN, INVALID_CREDENTIALS and PIN_LOCKED the PIN tries left and the end of the lock */
+                details?: {
+                    /**
+                     * Format: date-time
+                     * @description when a locked PIN can be tried again
+                     */
+                    lockedUntil?: string;
+                    /** @description wrong PINs still allowed before the PIN locks */
+                    triesLeft?: number;
+                };
                 /** @description present on 500s: quote it to support */
                 errorId?: string;
                 /** @description present on VALIDATION_FAILED: one entry per wrong field */
@@ -5901,6 +6067,15 @@ export interface components {
             createdAt: string;
             description: string;
             id: string;
+            /**
+             * @description what the line is (a closed list), for a client that words it itself
+             * @enum {string}
+             */
+            kind: "topup" | "dva_credit" | "purchase" | "purchase_refund" | "transfer_sent" | "transfer_received" | "wallet_debit" | "order" | "order_refund" | "savings_lock" | "savings_release" | "loan_disbursement" | "loan_repayment" | "loan_fee" | "bonus" | "adjustment" | "other";
+            /** @description the facts the kind is worded from (service, recipient, username, reason); description stays in English */
+            params: {
+                [key: string]: string | number;
+            };
             reference: string;
             type: string;
         };
@@ -5919,6 +6094,13 @@ export interface components {
                 code: string;
                 name: string;
             }[];
+            /** @constant */
+            ok: true;
+        };
+        ListBeneficiariesOutput: {
+            items: components["schemas"]["Beneficiary"][];
+            /** @description how many may be saved */
+            max: number;
             /** @constant */
             ok: true;
         };
@@ -6220,7 +6402,15 @@ export interface components {
                 [key: string]: unknown;
             };
             id: string;
-            kind: string;
+            /**
+             * @description what happened (a closed list), for a client that words the notification itself
+             * @enum {string}
+             */
+            kind: "topup_credited" | "purchase_delivered" | "purchase_failed" | "purchase_refunded" | "transfer_sent" | "transfer_received" | "kyc_decision" | "login_alert" | "support_reply" | "savings_matured" | "loan_due" | "schedule_failed" | "report_resolved" | "order_update" | "wallet_adjusted" | "broadcast" | "general";
+            /** @description the facts the kind is worded from (amount, recipient, service, …); title and body stay in English */
+            params: {
+                [key: string]: string | number;
+            };
             read: boolean;
             title: string;
         };
@@ -6342,6 +6532,26 @@ export interface components {
             service: string;
             wholesale: number;
         };
+        QuotePurchaseInput: {
+            /** @description naira, at most 2 decimals */
+            amount?: number;
+            exam?: string;
+            identifier?: string;
+            network?: string;
+            plan_id?: string;
+            quantity?: number;
+            service: string;
+        };
+        QuotePurchaseOutput: {
+            amount: components["schemas"]["Naira"];
+            fee: components["schemas"]["Naira"];
+            /** @description the plan or product priced, when there is one */
+            name: string | null;
+            /** @constant */
+            ok: true;
+            service: string;
+            total: components["schemas"]["Naira"];
+        };
         Receipt: {
             amount: string;
             /** @constant */
@@ -6378,6 +6588,16 @@ export interface components {
             /** @constant */
             ok: true;
             released: boolean;
+        };
+        RenameBeneficiaryInput: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+        };
+        RenameBeneficiaryOutput: {
+            beneficiary: components["schemas"]["Beneficiary"];
+            /** @constant */
+            ok: true;
         };
         RepayLoanInput: {
             /** @description naira, at most 2 decimals */
@@ -6421,6 +6641,21 @@ export interface components {
             /** @constant */
             ok: true;
             revoked: boolean;
+        };
+        SaveBeneficiaryInput: {
+            /** @enum {string} */
+            kind: "phone" | "smartcard" | "meter" | "betting" | "wallet";
+            label: string;
+            /** @enum {string} */
+            meterType?: "prepaid" | "postpaid";
+            provider?: string;
+            recipient: string;
+        };
+        SaveBeneficiaryOutput: {
+            beneficiary: components["schemas"]["Beneficiary"];
+            created: boolean;
+            /** @constant */
+            ok: true;
         };
         SavePushSubscriptionInput: {
             auth: string;
@@ -6708,6 +6943,7 @@ export interface components {
             createdAt: string;
             customerName?: string;
             failureReason?: string;
+            fee: components["schemas"]["Naira"];
             id: string;
             meterType?: string;
             network?: string;
@@ -6723,12 +6959,23 @@ export interface components {
             quantity?: number;
             recipient: string;
             reference: string;
+            /** @description "buy again": the purchase operation and its inputs, without the PIN (a plan's amount is the price then) */
+            repeat: {
+                input: {
+                    [key: string]: string | number | boolean;
+                };
+                /** @enum {string} */
+                operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin";
+            };
             service: string;
             /** @enum {string} */
             status: "processing" | "success" | "failed";
+            /** @description electricity: the token, once the provider delivered it */
             token?: string;
+            /** @description electricity: the units the provider reported with the token */
             units?: string;
             updatedAt: string;
+            value: components["schemas"]["Naira"];
         };
         TransactionReport: {
             amount: components["schemas"]["Naira"] | null;
@@ -7304,6 +7551,24 @@ export interface components {
                  *       "error": {
                  *         "code": "RATE_LIMITED",
                  *         "message": "A sentence for people about RATE_LIMITED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: SERVICE_UNAVAILABLE */
+        SERVICE_UNAVAILABLE: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "SERVICE_UNAVAILABLE",
+                 *         "message": "A sentence for people about SERVICE_UNAVAILABLE"
                  *       }
                  *     }
                  */
@@ -9006,6 +9271,8 @@ export interface operations {
                      *           "service": "airtime",
                      *           "status": "processing",
                      *           "amount": 1500,
+                     *           "value": 1500,
+                     *           "fee": 1500,
                      *           "recipient": "08031234567",
                      *           "network": "mtn",
                      *           "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -9027,6 +9294,10 @@ export interface operations {
                      *           ],
                      *           "customerName": "ADA OBI",
                      *           "failureReason": "text",
+                     *           "repeat": {
+                     *             "operation": "buyAirtime",
+                     *             "input": {}
+                     *           },
                      *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "requestId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "requeryCount": 1,
@@ -9447,6 +9718,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -9467,7 +9740,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       },
                      *       "providerStatus": "text"
                      *     }
@@ -9653,6 +9930,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -9673,7 +9952,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -10571,6 +10854,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -10591,7 +10876,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -10657,6 +10946,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -10677,7 +10968,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -10743,6 +11038,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -10763,7 +11060,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -10829,6 +11130,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -10849,7 +11152,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -11483,6 +11790,59 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    deleteBeneficiary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["DeleteBeneficiaryInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeleteBeneficiaryOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     deletePushSubscription: {
         parameters: {
             query?: never;
@@ -11749,6 +12109,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -11769,7 +12131,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -12201,6 +12567,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -12221,7 +12589,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -12710,6 +13082,8 @@ export interface operations {
                      *         {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "type": "vtu_purchase",
+                     *           "kind": "topup",
+                     *           "params": {},
                      *           "amount": 1500,
                      *           "balanceAfter": 1000,
                      *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -12934,6 +13308,52 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ListBanksOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    listBeneficiaries: {
+        parameters: {
+            query?: {
+                /** @example phone */
+                kind?: "phone" | "smartcard" | "meter" | "betting" | "wallet";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "kind": "phone",
+                     *           "label": "text",
+                     *           "recipient": "08031234567",
+                     *           "provider": "a",
+                     *           "meterType": "prepaid",
+                     *           "ownNumber": true,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "max": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListBeneficiariesOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -13646,6 +14066,8 @@ export interface operations {
                      *           "service": "airtime",
                      *           "status": "processing",
                      *           "amount": 1500,
+                     *           "value": 1500,
+                     *           "fee": 1500,
                      *           "recipient": "08031234567",
                      *           "network": "mtn",
                      *           "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -13666,7 +14088,11 @@ export interface operations {
                      *             }
                      *           ],
                      *           "customerName": "ADA OBI",
-                     *           "failureReason": "text"
+                     *           "failureReason": "text",
+                     *           "repeat": {
+                     *             "operation": "buyAirtime",
+                     *             "input": {}
+                     *           }
                      *         }
                      *       ],
                      *       "limit": 1,
@@ -13717,7 +14143,8 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "kind": "airtime_purchase",
+                     *           "kind": "topup_credited",
+                     *           "params": {},
                      *           "title": "Maintenance tonight",
                      *           "body": "Purchases pause from 01:00 to 01:30.",
                      *           "read": true,
@@ -14267,7 +14694,8 @@ export interface operations {
                      *       "ok": true,
                      *       "notification": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "kind": "airtime_purchase",
+                     *         "kind": "topup_credited",
+                     *         "params": {},
                      *         "title": "Maintenance tonight",
                      *         "body": "Purchases pause from 01:00 to 01:30.",
                      *         "read": true,
@@ -14402,6 +14830,70 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    quotePurchase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "service": "airtime",
+                 *         "amount": 1000,
+                 *         "network": "mtn",
+                 *         "plan_id": "text",
+                 *         "identifier": "text",
+                 *         "exam": "hhhhhhhhhhhhhhhhhhhhh",
+                 *         "quantity": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["QuotePurchaseInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "service": "airtime",
+                     *       "name": "Ada Obi",
+                     *       "amount": 1500,
+                     *       "fee": 1500,
+                     *       "total": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuotePurchaseOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
     refreshSession: {
         parameters: {
             query?: never;
@@ -14501,6 +14993,70 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    renameBeneficiary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "label": "text"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["RenameBeneficiaryInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "beneficiary": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "kind": "phone",
+                     *         "label": "text",
+                     *         "recipient": "08031234567",
+                     *         "provider": "a",
+                     *         "meterType": "prepaid",
+                     *         "ownNumber": true,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RenameBeneficiaryOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -14717,6 +15273,73 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    saveBeneficiary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "kind": "phone",
+                 *         "label": "text",
+                 *         "recipient": "08031234567",
+                 *         "provider": "a",
+                 *         "meterType": "prepaid"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["SaveBeneficiaryInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "beneficiary": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "kind": "phone",
+                     *         "label": "text",
+                     *         "recipient": "08031234567",
+                     *         "provider": "a",
+                     *         "meterType": "prepaid",
+                     *         "ownNumber": true,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "created": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SaveBeneficiaryOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -15646,6 +16269,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -15666,7 +16291,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -17506,6 +18135,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -17526,7 +18157,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -17592,6 +18227,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -17612,7 +18249,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -17678,6 +18319,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -17698,7 +18341,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -17764,6 +18411,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -17784,7 +18433,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -17848,6 +18501,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -17868,7 +18523,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -17983,6 +18642,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -18003,7 +18664,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */
@@ -18449,6 +19114,8 @@ export interface operations {
                      *           "service": "airtime",
                      *           "status": "processing",
                      *           "amount": 1500,
+                     *           "value": 1500,
+                     *           "fee": 1500,
                      *           "recipient": "08031234567",
                      *           "network": "mtn",
                      *           "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -18469,7 +19136,11 @@ export interface operations {
                      *             }
                      *           ],
                      *           "customerName": "ADA OBI",
-                     *           "failureReason": "text"
+                     *           "failureReason": "text",
+                     *           "repeat": {
+                     *             "operation": "buyAirtime",
+                     *             "input": {}
+                     *           }
                      *         }
                      *       ],
                      *       "limit": 1,
@@ -18520,7 +19191,8 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "kind": "airtime_purchase",
+                     *           "kind": "topup_credited",
+                     *           "params": {},
                      *           "title": "Maintenance tonight",
                      *           "body": "Purchases pause from 01:00 to 01:30.",
                      *           "read": true,
@@ -18841,6 +19513,8 @@ export interface operations {
                      *         "service": "airtime",
                      *         "status": "processing",
                      *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -18861,7 +19535,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "customerName": "ADA OBI",
-                     *         "failureReason": "text"
+                     *         "failureReason": "text",
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
                      *       }
                      *     }
                      */

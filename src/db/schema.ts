@@ -15,6 +15,7 @@ export * from '../modules/support/schema.js';
 export * from '../modules/reports/schema.js';
 export * from '../modules/receipts/schema.js';
 export * from '../modules/schedules/schema.js';
+export * from '../modules/beneficiaries/schema.js';
 export * from '../modules/growth/schema.js';
 export * from '../modules/savings/schema.js';
 export * from '../modules/loans/schema.js';

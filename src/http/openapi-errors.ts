@@ -57,6 +57,15 @@ export const ERROR_SCHEMA: Schema = {
           description: 'present on VALIDATION_FAILED: one entry per wrong field',
           items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
         },
+        details: {
+          type: 'object',
+          description:
+            'machine-readable facts of some refusals: on INVALID_PIN, INVALID_CREDENTIALS and PIN_LOCKED the PIN tries left and the end of the lock',
+          properties: {
+            triesLeft: { type: 'integer', minimum: 0, description: 'wrong PINs still allowed before the PIN locks' },
+            lockedUntil: { type: 'string', format: 'date-time', description: 'when a locked PIN can be tried again' },
+          },
+        },
       },
     },
   },

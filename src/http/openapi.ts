@@ -31,6 +31,7 @@ export const TAGS: Record<string, string> = {
   Subscriptions: 'Subscription plans and orders.',
   Support: 'Support threads with the operators.',
   Schedules: 'Scheduled (recurring) purchases.',
+  Beneficiaries: 'Saved beneficiaries (numbers, smartcards, meters, betting accounts, wallet users) and "my number".',
   Admin: "Operators only (an ADMIN_EMAILS account's token): reviews, adjustments, catalogue, floats and reconciliation.",
   ...PUBLIC_TAGS,
 };

@@ -32,7 +32,10 @@ export const RATE_CLASSES: Record<RateClass, (config: Config) => number> = {
 };
 
 export function errorBody(e: AppError) {
-  return { ok: false as const, error: { code: e.code, message: e.message, ...(e.issues ? { issues: e.issues } : {}) } };
+  return {
+    ok: false as const,
+    error: { code: e.code, message: e.message, ...(e.issues ? { issues: e.issues } : {}), ...(e.details ? { details: e.details } : {}) },
+  };
 }
 
 /**

@@ -9,16 +9,20 @@ export function toNaira(kobo: bigint | number | string): number {
   return Number(BigInt(kobo)) / 100;
 }
 
+const WHOLE_NAIRA = new Intl.NumberFormat('en-NG', { maximumFractionDigits: 2 });
+/** A bound as people write it: ₦50, ₦1,000, ₦2.50. */
+const wholeNaira = (n: number) => `₦${WHOLE_NAIRA.format(n)}`;
+
 /** A naira amount: positive, finite, at most 2 decimals. */
 export const nairaAmount = (opts: { min?: number; max?: number } = {}) => {
   let s = z
-    .number({ error: 'amount must be a number (naira)' })
-    .finite()
-    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, { message: 'amount must have at most 2 decimals' });
+    .number({ error: 'Amount must be a number (naira)' })
+    .finite('Amount must be a number (naira)')
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, { message: 'Amount can have at most 2 decimals (kobo)' });
   // Bounds as checks (not refinements) so the OpenAPI document shows them as minimum / maximum.
-  if (opts.min !== undefined) s = s.gte(opts.min, `amount must be at least ${opts.min} naira`);
-  else s = s.positive('amount must be positive');
-  if (opts.max !== undefined) s = s.lte(opts.max, `amount must be at most ${opts.max} naira`);
+  if (opts.min !== undefined) s = s.gte(opts.min, `Amount must be at least ${wholeNaira(opts.min)}`);
+  else s = s.positive('Amount must be more than ₦0');
+  if (opts.max !== undefined) s = s.lte(opts.max, `Amount can be at most ${wholeNaira(opts.max)}`);
   return s.meta({ description: 'naira, at most 2 decimals' });
 };
 

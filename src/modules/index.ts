@@ -16,6 +16,7 @@ import { savingsModule } from './savings/index.js';
 import { loansModule } from './loans/index.js';
 import { paymentsModule } from './payments/index.js';
 import { vtuModule } from './vtu/index.js';
+import { beneficiariesModule } from './beneficiaries/index.js';
 
 /**
  * Every module of the service, by its entry file. A new module adds one line here; a new operation, job or route
@@ -39,6 +40,7 @@ export const allModules: AnyModule[] = [
   loansModule,
   paymentsModule,
   vtuModule,
+  beneficiariesModule,
 ];
 
 export const allOperations: AnyOperation[] = allModules.flatMap((m) => m.operations);

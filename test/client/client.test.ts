@@ -47,6 +47,9 @@ describe('@vtu-wallet/client', () => {
     const invalid = await api.post('/_serverFn/buyAirtimeBearerVTU', { ...input, phone: '12' }).catch((e: unknown) => e);
     expect((invalid as ApiError).code).toBe('VALIDATION_FAILED');
     expect((invalid as ApiError).issues[0].path).toBe('phone');
+    const wrongPin = await api.post('/_serverFn/buyAirtimeBearerVTU', { ...input, pin: '9999' }).catch((e: unknown) => e);
+    expect((wrongPin as ApiError).code).toBe('INVALID_PIN');
+    expect((wrongPin as ApiError).details).toEqual({ triesLeft: 4 });
 
     token = null;
     expect(((await api.get('/_serverFn/getWalletStateBearerWallet').catch((e: unknown) => e)) as ApiError).status).toBe(401);

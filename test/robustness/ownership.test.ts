@@ -107,8 +107,10 @@ const CASES: Case[] = [
     prepare: () => setKycTier(h, b.id, 2),
   },
   { key: 'notifyLogin.sessionId', input: () => ({ sessionId: a.sessionId, device: 'test' }) },
+  { key: 'renameBeneficiary.id', input: () => ({ id: ids.beneficiaryId, label: 'Not yours' }) },
   // Last: the owner's check below deletes the schedule the cases above walk.
   { key: 'deleteSchedule.id', input: () => ({ id: ids.scheduleId }) },
+  { key: 'deleteBeneficiary.id', input: () => ({ id: ids.beneficiaryId }) },
 ];
 
 beforeAll(async () => {
@@ -173,6 +175,10 @@ beforeAll(async () => {
   ).schedule.id;
 
   ids.kycPath = await upload(h, a.token);
+  ids.beneficiaryId = must(
+    await invoke('saveBeneficiary', { kind: 'phone', label: 'Mum', recipient: '08031234567', provider: 'mtn' }, a),
+    'saveBeneficiary',
+  ).beneficiary.id;
 
   await h.app.services.jobs.drain();
   const notes = must(await invoke('listNotifications', {}, a), 'listNotifications').items;

@@ -82,7 +82,10 @@ describe('PIN login', () => {
     const unknownEmail = await c('POST', S('startPinLogin'), { identifier: 'ghost@example.com', pin: '111111' });
     for (const r of [wrong, unknown, unknownEmail]) {
       expect(r.statusCode).toBe(401);
-      expect(r.json()).toEqual({ ok: false, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong identifier or PIN' } });
+      expect(r.json()).toEqual({
+        ok: false,
+        error: { code: 'INVALID_CREDENTIALS', message: 'Wrong identifier or PIN; 4 tries left before it locks', details: { triesLeft: 4 } },
+      });
     }
     // Unknown identifiers lock after five tries too, so the lock does not reveal which accounts exist.
     for (let i = 0; i < 3; i++) await c('POST', S('startPinLogin'), { identifier: '@nobody_here_x', pin: '111111' });

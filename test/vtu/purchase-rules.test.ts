@@ -117,7 +117,7 @@ describe('gates and money checks (nothing is charged when refused)', () => {
       { token: u.token },
     );
     expect(low.statusCode).toBe(400);
-    expect(low.json().error.message).toMatch(/at least 1000/);
+    expect(low.json().error.message).toBe('Amount must be at least ₦1,000');
     const plan = await call(
       h,
       'POST',

@@ -6,7 +6,7 @@ export { createAttemptLimits } from './attempt-limits.js';
 export type { AttemptLimit, AttemptLimits } from './attempt-limits.js';
 export { emailInput, otpCodeInput, phoneInput, sessionOutput, usernameInput } from './inputs.js';
 export type { OtpService } from './otp.js';
-export { PIN_LOCK_MS, PIN_MAX_ATTEMPTS } from './pins.js';
+export { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError } from './pins.js';
 export type { PinService } from './pins.js';
 export type { IdentityService, SessionView, UserRow } from './service.js';
 /** The users table's definition, for row types of reads that join it (RowOf). */

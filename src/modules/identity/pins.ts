@@ -24,6 +24,26 @@ export type PinKind = 'transaction' | 'login';
 export const PIN_MAX_ATTEMPTS = 5;
 export const PIN_LOCK_MS = 15 * MINUTE;
 
+/**
+ * The refusals of a PIN check, with what a client needs to say it in its own words (issue 29): `details.triesLeft`
+ * on a wrong PIN, `details.lockedUntil` (and `triesLeft: 0`) on a lock. Also used by PIN login for identifiers
+ * without a PIN, so both answers stay alike.
+ */
+export function wrongPinError(code: 'INVALID_PIN' | 'INVALID_CREDENTIALS', triesLeft?: number): AppError {
+  const base = code === 'INVALID_PIN' ? 'The transaction PIN is wrong' : 'Wrong identifier or PIN';
+  if (triesLeft === undefined) return new AppError(code, base);
+  const left = Math.max(0, triesLeft);
+  return new AppError(code, `${base}; ${left} ${left === 1 ? 'try' : 'tries'} left before it locks`, { details: { triesLeft: left } });
+}
+
+export function pinLockedError(retryAfterSeconds: number, now: Date): AppError {
+  const s = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, {
+    retryAfter: s,
+    details: { triesLeft: 0, lockedUntil: new Date(now.getTime() + s * 1000).toISOString() },
+  });
+}
+
 export interface PinService {
   isSet(userId: string, kind: PinKind): Promise<boolean>;
   set(userId: string, kind: PinKind, pin: string): Promise<void>;
@@ -51,12 +71,9 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
   const checkMac = (userId: string, kind: PinKind, pin: string) =>
     createHmac('sha256', pepper).update(`pin-check\n${kind}\n${userId}\n${pin}`).digest('hex');
   const where = (userId: string, kind: PinKind) => sql`user_id = ${userId} AND kind = ${kind} AND enabled`;
-  const lockedMessage = (until: Date, now: Date) => {
-    const s = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
-    return new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
-  };
-  const wrong = (code: 'INVALID_PIN' | 'INVALID_CREDENTIALS') =>
-    new AppError(code, code === 'INVALID_PIN' ? 'The transaction PIN is wrong' : 'Wrong identifier or PIN');
+  const lockedMessage = (until: Date, now: Date) => pinLockedError(Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000)), now);
+  const wrong = (code: 'INVALID_PIN' | 'INVALID_CREDENTIALS', failures?: number) =>
+    wrongPinError(code, failures === undefined ? undefined : PIN_MAX_ATTEMPTS - failures);
 
   /** After a refused check: no PIN, or locked (by this guess or by others). */
   async function refusal(userId: string, kind: PinKind, now: Date): Promise<AppError> {
@@ -96,7 +113,7 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
       );
       if (locked) throw lockedMessage(new Date(locked.locked_until), now);
     }
-    throw wrong(wrongCode);
+    throw wrong(wrongCode, r.failed_attempts);
   }
 
   async function verify(
@@ -108,14 +125,14 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
     const now = clock.now();
     // One statement: compare, count a failure or clear the count, and lock on the last try.
     const mac = checkMac(userId, kind, pin);
-    const r = await one<{ ok: boolean; locked_until: Date | null }>(
+    const r = await one<{ ok: boolean; locked_until: Date | null; failed_attempts: number }>(
       db,
       sql`UPDATE user_pins SET
             failed_attempts = CASE WHEN check_mac = ${mac} OR failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN 0 ELSE failed_attempts + 1 END,
             lock_count = CASE WHEN check_mac <> ${mac} AND failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN lock_count + 1 ELSE lock_count END,
             locked_until = CASE WHEN check_mac <> ${mac} AND failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN ${lockSql(now)} ELSE NULL END
           WHERE ${where(userId, kind)} AND check_mac IS NOT NULL AND (locked_until IS NULL OR locked_until <= ${now})
-          RETURNING check_mac = ${mac} AS ok, locked_until`,
+          RETURNING check_mac = ${mac} AS ok, locked_until, failed_attempts`,
     );
     if (!r) {
       const legacy = await one(db, sql`SELECT 1 FROM user_pins WHERE ${where(userId, kind)} AND check_mac IS NULL`);
@@ -124,7 +141,7 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
     if (!r) throw await refusal(userId, kind, now);
     if (r.ok) return;
     if (r.locked_until) throw lockedMessage(new Date(r.locked_until), now);
-    throw wrong(wrongCode);
+    throw wrong(wrongCode, r.failed_attempts);
   }
 
   return {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
+import { NOTIFICATION_KINDS } from './kinds.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['notifications', 'push']);
@@ -11,7 +12,12 @@ const defineOperation = operationsOf(['notifications', 'push']);
 export const notificationOutput = z
   .object({
     id: z.string(),
-    kind: z.string(),
+    kind: z
+      .enum(NOTIFICATION_KINDS)
+      .meta({ description: 'what happened (a closed list), for a client that words the notification itself' }),
+    params: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .meta({ description: 'the facts the kind is worded from (amount, recipient, service, …); title and body stay in English' }),
     title: z.string(),
     body: z.string(),
     read: z.boolean(),

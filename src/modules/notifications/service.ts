@@ -10,6 +10,7 @@ import type { Config } from '../../config.js';
 import type { Clock } from '../../kernel/clock.js';
 
 import { uuid } from '../../kernel/ids.js';
+import { kindOf, paramsOf } from './kinds.js';
 
 import { type Resolver } from '../../lib/public-address.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -38,7 +39,8 @@ type NotificationRow = Narrowed<
 >;
 const notificationView = (r: NotificationRow) => ({
   id: r.id,
-  kind: r.kind,
+  kind: kindOf(r.kind),
+  params: paramsOf(r.data),
   title: r.title,
   body: r.body,
   read: r.read_at !== null,

@@ -11,7 +11,7 @@ import type { SmsSender } from '../../providers/messaging.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { IdentityService, SessionView, UserRow } from '../identity/api.js';
 import type { OtpService } from '../identity/api.js';
-import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, type PinService } from '../identity/api.js';
+import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError, type PinService } from '../identity/api.js';
 import type { AttemptLimit, AttemptLimits } from '../identity/api.js';
 import type { CredentialNotices } from './credential-notices.js';
 import type { Notifier } from '../notifications/api.js';
@@ -138,8 +138,7 @@ export function createLoginService(deps: LoginDeps) {
    * reveal itself.
    */
   const pinLimit: AttemptLimit = { max: PIN_MAX_ATTEMPTS, lockMs: PIN_LOCK_MS, doubling: true, maxLockMs: DAY };
-  const pinLocked = (s: number) =>
-    new AppError('PIN_LOCKED', `Too many wrong PINs; try again in ${Math.ceil(s / 60)} minutes`, { retryAfter: s });
+  const pinLocked = (s: number) => pinLockedError(s, clock.now());
 
   async function reserveFromHere(idHash: string, ip: string | undefined): Promise<{ key: string; tries: number } | null> {
     if (!ip) return null;
@@ -164,7 +163,7 @@ export function createLoginService(deps: LoginDeps) {
     await recordFailure(db, { userId: null, idHash, ...meta, method: 'pin', reason: 'invalid_credentials', source: 'server' });
     const locked = await attempts.fail(key, r.tries, pinLimit);
     if (locked) throw pinLocked(locked);
-    throw new AppError('INVALID_CREDENTIALS', 'Wrong identifier or PIN');
+    throw wrongPinError('INVALID_CREDENTIALS', unknownLimit.max - r.tries);
   }
 
   return {

@@ -4,3 +4,4 @@
  */
 export { NETWORK_NAMES, assertRecipientNetwork } from './service.js';
 export type { VtuServiceApi } from './service.js';
+export { CABLE_PROVIDERS, DISCOS } from './inputs.js';

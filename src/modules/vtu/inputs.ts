@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../kernel/errors.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { phoneInput } from '../identity/api.js';
 import { pinInput } from '../../kernel/inputs.js';
+import { REPEAT_OPERATIONS } from './model.js';
 
 /** The VTU operations' inputs and outputs (spec 4.5), shared by the customer and operator operations. */
 export const lower = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
@@ -13,8 +14,10 @@ export const lower = <const T extends readonly [string, ...string[]]>(name: stri
     .pipe(z.enum(values, { error: `${name} must be one of ${values.join(', ')}` }));
 
 export const networkInput = lower('network', ['mtn', 'airtel', 'glo', '9mobile']);
-export const cableInput = lower('identifier', ['dstv', 'gotv', 'startimes', 'showmax']);
-export const discoInput = lower('plan', [
+/** Cable providers and distribution companies sold (also the providers of saved smartcards and meters). */
+export const CABLE_PROVIDERS = ['dstv', 'gotv', 'startimes', 'showmax'] as const;
+export const cableInput = lower('identifier', CABLE_PROVIDERS);
+export const DISCOS = [
   'ikeja',
   'eko',
   'kano',
@@ -27,7 +30,8 @@ export const discoInput = lower('plan', [
   'benin',
   'aba',
   'yola',
-]);
+] as const;
+export const discoInput = lower('plan', DISCOS);
 export const meterTypeInput = lower('type', ['prepaid', 'postpaid']);
 export const serviceInput = lower('service', ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam']);
 export const providerInput = lower('provider', ['a', 'b', 'c', 'd']);
@@ -56,7 +60,10 @@ export const transactionOutput = z
     reference: z.string(),
     service: z.string(),
     status: z.enum(['processing', 'success', 'failed']),
+    // amount = what the wallet paid = value (the face value, or the plan's price) + fee (airtime, electricity, betting).
     amount: naira,
+    value: naira,
+    fee: naira,
     recipient: z.string(),
     network: z.string().optional(),
     planId: z.string().optional(),
@@ -68,11 +75,17 @@ export const transactionOutput = z
     ported: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    token: z.string().optional(),
-    units: z.string().optional(),
+    token: z.string().optional().meta({ description: 'electricity: the token, once the provider delivered it' }),
+    units: z.string().optional().meta({ description: 'electricity: the units the provider reported with the token' }),
     pins: z.array(z.object({ pin: z.string(), serial: z.string().optional() })).optional(),
     customerName: z.string().optional(),
     failureReason: z.string().optional(),
+    repeat: z
+      .object({
+        operation: z.enum(REPEAT_OPERATIONS),
+        input: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+      })
+      .meta({ description: '"buy again": the purchase operation and its inputs, without the PIN (a plan\'s amount is the price then)' }),
   })
   .meta({ id: 'Transaction' });
 export const txOut = z.object({ transaction: transactionOutput });
@@ -143,6 +156,59 @@ export const buyEducationPinInput = z.object({
     .regex(/^[A-Za-z0-9]{6,20}$/, 'profile_id must be 6-20 letters or digits')
     .optional(),
   pin: pinInput,
+});
+
+/** Bounds of the amount a buyer chooses, naira (the purchase operations' inputs above). */
+export const AMOUNT_BOUNDS = { airtime: [50, 50_000], electricity: [1000, 500_000], betting: [100, 500_000] } as const;
+const naira0 = new Intl.NumberFormat('en-NG');
+
+/** quotePurchase: the inputs of the purchase it prices, without the recipient and the PIN. */
+export const quotePurchaseInput = z
+  .object({
+    service: serviceInput,
+    amount: nairaAmount({ max: 500_000 }).optional(),
+    network: networkInput.optional(),
+    plan_id: planIdInput.optional(),
+    identifier: cableInput.optional(),
+    exam: buyEducationPinInput.shape.exam.optional(),
+    quantity: z
+      .number()
+      .int('Quantity must be a whole number')
+      .min(1, 'Quantity must be at least 1')
+      .max(10, 'Quantity can be at most 10')
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    const need = (field: keyof typeof v, message: string) => {
+      if (v[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message });
+    };
+    if (v.service === 'airtime' || v.service === 'electricity' || v.service === 'betting') {
+      need('amount', 'Enter the amount');
+      const [min, max] = AMOUNT_BOUNDS[v.service];
+      if (v.amount !== undefined && (v.amount < min || v.amount > max))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['amount'],
+          message: `Amount must be between ₦${naira0.format(min)} and ₦${naira0.format(max)}`,
+        });
+    }
+    if (v.service === 'data') {
+      need('network', 'Choose the network');
+      need('plan_id', 'Choose a data plan');
+    }
+    if (v.service === 'cable') {
+      need('identifier', 'Choose the cable provider');
+      need('plan_id', 'Choose a TV plan');
+    }
+    if (v.service === 'exam') need('exam', 'Choose the exam');
+  });
+
+export const quoteOutput = z.object({
+  service: z.string(),
+  name: z.string().nullable().meta({ description: 'the plan or product priced, when there is one' }),
+  amount: naira,
+  fee: naira,
+  total: naira,
 });
 
 export const withoutPin = <T extends { pin: string }>(i: T): Omit<T, 'pin'> => {

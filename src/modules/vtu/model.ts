@@ -67,15 +67,73 @@ export function toMarkupOut(m: { service: string; provider: string | null; kind:
 
 export const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/**
+ * Services whose amount the buyer chooses (the face value): the markup is a fee on top of it, and the answer says
+ * so. A plan's (data, cable, exam) retail price is its price: no fee line.
+ */
+export const FEE_ON_TOP: ReadonlySet<ServiceName> = new Set(['airtime', 'electricity', 'betting']);
+
+/** The fee and the value bought of a total: the markup for services with a fee on top, none for priced plans. */
+export function feeSplit(service: ServiceName, retail: bigint, markup: bigint) {
+  const fee = FEE_ON_TOP.has(service) ? markup : 0n;
+  return { value: retail - fee, fee };
+}
+
+export const REPEAT_OPERATIONS = ['buyAirtime', 'buyData', 'subscribeCable', 'buyElectricity', 'fundBet', 'buyEducationPin'] as const;
+
+/**
+ * What "buy again" sends: the purchase operation and its inputs without the PIN, read from the transaction (issue
+ * 29). A plan's amount is the price paid then; a changed price answers PRICE_CHANGED and the app quotes again.
+ */
+export function repeatOf(
+  r: VtuRow,
+  value: bigint,
+): { operation: (typeof REPEAT_OPERATIONS)[number]; input: Record<string, string | number | boolean> } {
+  const amount = toNaira(r.amount);
+  const ported: Record<string, boolean> = r.ported ? { ported: true } : {};
+  switch (r.service as ServiceName) {
+    case 'airtime':
+      return { operation: 'buyAirtime', input: { network: r.network ?? '', phone: r.recipient, amount: toNaira(value), ...ported } };
+    case 'data':
+      return { operation: 'buyData', input: { network: r.network ?? '', plan_id: r.plan_id ?? '', phone: r.recipient, amount, ...ported } };
+    case 'cable':
+      return {
+        operation: 'subscribeCable',
+        input: { identifier: r.product ?? '', iuc: r.recipient, plan_id: r.plan_id ?? '', amount, phone: r.phone ?? '' },
+      };
+    case 'electricity':
+      return {
+        operation: 'buyElectricity',
+        input: { plan: r.product ?? '', meter: r.recipient, type: r.meter_type ?? 'prepaid', amount: toNaira(value), phone: r.phone ?? '' },
+      };
+    case 'betting':
+      return { operation: 'fundBet', input: { betting_company: r.product ?? '', customer_id: r.recipient, amount: toNaira(value) } };
+    case 'exam':
+      return {
+        operation: 'buyEducationPin',
+        input: {
+          exam: r.product ?? '',
+          quantity: r.quantity ?? 1,
+          phone: r.phone ?? r.recipient,
+          amount,
+          ...(r.profile_id ? { profile_id: r.profile_id } : {}),
+        },
+      };
+  }
+}
+
 /** docs/design.md §12 transaction shape; the request id and provider payloads stay inside. */
 export function toTransaction(r: VtuRow) {
   const d = r.details ?? {};
+  const { value, fee } = feeSplit(r.service as ServiceName, BigInt(r.amount), BigInt(r.markup));
   return {
     id: r.id,
     reference: r.reference,
     service: r.service,
     status: r.status,
     amount: toNaira(r.amount),
+    value: toNaira(value),
+    fee: toNaira(fee),
     recipient: r.recipient,
     ...(r.network ? { network: r.network } : {}),
     ...(r.plan_id ? { planId: r.plan_id } : {}),
@@ -92,6 +150,7 @@ export function toTransaction(r: VtuRow) {
     ...(Array.isArray(d.pins) ? { pins: d.pins as { pin: string; serial?: string }[] } : {}),
     ...(d.customerName ? { customerName: String(d.customerName) } : {}),
     ...(r.failure_reason ? { failureReason: r.failure_reason } : {}),
+    repeat: repeatOf(r, value),
   };
 }
 

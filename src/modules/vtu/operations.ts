@@ -23,6 +23,8 @@ import {
   networkInput,
   providerInput,
   PURCHASE_ERRORS,
+  quoteOutput,
+  quotePurchaseInput,
   serviceInput,
   subscribeCableInput,
   transactionOutput,
@@ -173,6 +175,17 @@ export const vtuOperations = [
     input: z.object({ service: serviceInput, provider: providerInput.optional(), wholesale: nairaAmount({ max: 10_000_000 }) }),
     output: z.object({ service: z.string(), provider: z.string(), wholesale: z.number(), markup: z.number(), retail: z.number() }),
     handler: async (i, ctx) => ctx.api.vtu.quote(i),
+  }),
+  defineOperation({
+    name: 'quotePurchase',
+    suffix: SUFFIX,
+    method: 'POST',
+    purpose:
+      'the price of a purchase before paying (extension): amount bought, fee and total the wallet pays; electricity units come with the token',
+    input: quotePurchaseInput,
+    output: quoteOutput,
+    errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
+    handler: async (i, ctx) => ctx.api.vtu.quotePurchase(i),
   }),
   defineOperation({
     name: 'verifyCableIUC',

@@ -4,7 +4,17 @@ import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { CatalogueEntry, ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
 import type { Catalogue } from './catalogue.js';
 import { applyMarkup, type Markups } from './markups.js';
-import { assertRecipientNetwork, NETWORK_NAMES, type Prepared, type PurchaseInputs, type PurchaseKind } from './model.js';
+import { assertRecipientNetwork, feeSplit, NETWORK_NAMES, type Prepared, type PurchaseInputs, type PurchaseKind } from './model.js';
+
+export interface QuoteInput {
+  service: ServiceName;
+  amount?: number;
+  network?: string;
+  plan_id?: string;
+  identifier?: string;
+  exam?: string;
+  quantity?: number;
+}
 
 /**
  * Routing and prices: which provider sells a service, retail prices (wholesale + markup) of catalogue entries,
@@ -179,5 +189,42 @@ export function createPricing(deps: { cfg: Config['vtu']; catalogue: Catalogue; 
     throw new AppError('VALIDATION_FAILED', `unknown purchase kind ${String(kind)}`);
   }
 
-  return { route, priced, dataPlansOf, findDataPlan, findCode, retailList, dataPlans, prepare };
+  /**
+   * quotePurchase (issue 29: the fee before paying): what the buyer gets, the fee and the total the wallet pays, by
+   * the same routing and prices as the purchase. Electricity units are known only once the provider vends the token:
+   * they come with the transaction.
+   */
+  async function quotePurchase(i: QuoteInput) {
+    const answer = (name: string | null, p: { wholesale: bigint; markup: bigint; retail: bigint }) => {
+      const { value, fee } = feeSplit(i.service, p.retail, p.markup);
+      return { service: i.service, name, amount: toNaira(value), fee: toNaira(fee), total: toNaira(p.retail) };
+    };
+    const unknownPlan = (path: string, message: string) => new AppError('VALIDATION_FAILED', message, { issues: [{ path, message }] });
+    const provider = route(i.service)[0];
+    switch (i.service) {
+      case 'airtime':
+      case 'electricity':
+      case 'betting':
+        return answer(null, await priced(i.service, provider, toKobo(i.amount!)));
+      case 'data': {
+        const plan = await findDataPlan(provider, i.network!, i.plan_id!);
+        if (!plan) throw unknownPlan('plan_id', 'This data plan is no longer offered; choose another');
+        return answer(plan.name, await priced('data', provider, plan.price!));
+      }
+      case 'cable': {
+        const plan = await findCode(provider, 'cable_plans', i.plan_id!, i.identifier!);
+        if (!plan || plan.price === null) throw unknownPlan('plan_id', 'This TV plan is no longer offered; choose another');
+        return answer(plan.name, await priced('cable', provider, plan.price));
+      }
+      case 'exam': {
+        const product = await findCode(provider, 'exam_products', i.exam!);
+        if (!product || product.price === null) throw unknownPlan('exam', 'This exam PIN is not offered; choose another');
+        const unit = await priced('exam', provider, product.price);
+        const q = BigInt(i.quantity ?? 1);
+        return answer(product.name, { wholesale: unit.wholesale * q, markup: unit.markup * q, retail: unit.retail * q });
+      }
+    }
+  }
+
+  return { route, priced, dataPlansOf, findDataPlan, findCode, retailList, dataPlans, prepare, quotePurchase };
 }

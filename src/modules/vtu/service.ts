@@ -93,7 +93,11 @@ export function createVtuService(deps: VtuDeps) {
   const { providers } = deps;
   const catalogue = createCatalogue({ db, clock, log, providers });
   const markups = createMarkups({ db, clock });
-  const { route, priced, dataPlansOf, findDataPlan, findCode, retailList, dataPlans, prepare } = createPricing({ cfg, catalogue, markups });
+  const { route, priced, dataPlansOf, findDataPlan, findCode, retailList, dataPlans, prepare, quotePurchase } = createPricing({
+    cfg,
+    catalogue,
+    markups,
+  });
   const float = createProviderFloat({ db, clock, log, ledger, cfg, providers });
   const { ensureFloat } = float;
 
@@ -266,6 +270,8 @@ export function createVtuService(deps: VtuDeps) {
       const p = await priced(input.service, provider, toKobo(input.wholesale));
       return { service: input.service, provider, wholesale: toNaira(p.wholesale), markup: toNaira(p.markup), retail: toNaira(p.retail) };
     },
+
+    quotePurchase,
 
     async verifyCable(input: { iuc: string; identifier: string }) {
       const r = await verifyWith(() => providers[route('cable')[0]].verify('cable', { account: input.iuc, product: input.identifier }));

@@ -5,7 +5,7 @@ import { MINUTE, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
-import { formatNaira } from '../../kernel/money.js';
+import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Outcome, ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
 import type { Notifier } from '../notifications/api.js';
 import { capital, floatAccount, purchaseEntries, SERVICE_LABEL } from './model.js';
@@ -48,7 +48,16 @@ export function createVtuSettlement(deps: {
         kind: 'purchase_delivered',
         title: `${capital(SERVICE_LABEL[row.service as ServiceName])} delivered`,
         body: `Your ${formatNaira(BigInt(row.amount))} ${SERVICE_LABEL[row.service as ServiceName]} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}`,
-        data: { transactionId: row.id, reference: row.reference },
+        // The facts a client words this from in the reader's language (issue 29: kind + params).
+        data: {
+          transactionId: row.id,
+          reference: row.reference,
+          service: row.service,
+          amount: toNaira(row.amount),
+          recipient: row.recipient,
+          ...(out.details?.token ? { token: out.details.token } : {}),
+          ...(out.details?.units ? { units: out.details.units } : {}),
+        },
       },
     ]);
     const settling = { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' };
@@ -103,7 +112,13 @@ export function createVtuSettlement(deps: {
               kind: 'purchase_refunded',
               title: 'Purchase failed: refunded',
               body: `Your ${formatNaira(BigInt(done.amount))} ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
-              data: { transactionId: done.id, reference: done.reference },
+              data: {
+                transactionId: done.id,
+                reference: done.reference,
+                service: done.service,
+                amount: toNaira(done.amount),
+                recipient: done.recipient,
+              },
             },
           ]),
         ],

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { naira, nairaAmount } from '../../kernel/money.js';
+import { ACTIVITY_KINDS } from './activity.js';
 
 /** The wallet module's shared input and output shapes (other modules reach them through api.ts). */
 export const ledgerRowOutput = z
   .object({
     id: z.string(),
     type: z.string(),
+    kind: z.enum(ACTIVITY_KINDS).meta({ description: 'what the line is (a closed list), for a client that words it itself' }),
+    params: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .meta({ description: 'the facts the kind is worded from (service, recipient, username, reason); description stays in English' }),
     amount: naira,
     balanceAfter: z.number(),
     reference: z.string(),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { toNaira } from '../../kernel/money.js';
+import { activityKindOf, activityParams } from './activity.js';
 
 export type WalletService = ReturnType<typeof createWalletService>;
 
@@ -21,6 +22,7 @@ export function createWalletService({ db }: { db: Db; ledger: Ledger }) {
         reference: string;
         description: string;
         created_ms: number;
+        facts: Record<string, unknown> | null;
       };
       const r = (await one<{
         balances: Record<string, string> | null;
@@ -33,7 +35,16 @@ export function createWalletService({ db }: { db: Db; ledger: Ledger }) {
               (SELECT json_agg(l ORDER BY l.seq DESC) FROM (
                  SELECT e.id::text AS id, e.id AS seq, CASE WHEN t.type = 'transfer_out' AND e.amount > 0 THEN 'transfer_in' ELSE t.type END AS type,
                         e.amount::text AS amount, e.balance_after::text AS balance_after, t.reference, t.description,
-                        floor(extract(epoch FROM e.created_at) * 1000)::bigint AS created_ms
+                        floor(extract(epoch FROM e.created_at) * 1000)::bigint AS created_ms,
+                        -- The facts an activity line is worded from (activity.ts), by the ledger type.
+                        CASE WHEN t.type IN ('vtu_purchase', 'vtu_refund') THEN
+                               (SELECT json_build_object('service', v.service, 'recipient', v.recipient) FROM vtu_transactions v
+                                WHERE v.id = (t.metadata->>'transactionId')::uuid)
+                             WHEN t.type = 'transfer_out' THEN
+                               (SELECT json_build_object('username', u.username) FROM users u
+                                WHERE u.id = (t.metadata->>(CASE WHEN e.amount > 0 THEN 'from' ELSE 'to' END))::uuid)
+                             WHEN t.type = 'adjustment' THEN json_build_object('reason', t.metadata->>'reason')
+                        END AS facts
                  FROM accounts a JOIN ledger_entries e ON e.account_id = a.id JOIN ledger_transactions t ON t.id = e.transaction_id
                  WHERE a.code = ${`user:${userId}:wallet`} ORDER BY e.id DESC LIMIT ${limit}) l) AS log,
               (SELECT json_build_object('account_number', account_number, 'account_name', account_name, 'bank_name', bank_name)
@@ -51,6 +62,8 @@ export function createWalletService({ db }: { db: Db; ledger: Ledger }) {
         log: log.map((r) => ({
           id: r.id,
           type: r.type,
+          kind: activityKindOf(r.type),
+          params: activityParams(r.facts),
           amount: toNaira(r.amount),
           balanceAfter: toNaira(r.balance_after),
           reference: r.reference,

@@ -1,0 +1,19 @@
+import { defineModule } from '../../http/registry.js';
+import type { EventBus } from '../../lib/events.js';
+import { createBeneficiaryService, type BeneficiaryService } from './service.js';
+import { beneficiaryOperations } from './operations.js';
+
+/** account.closed: saved numbers are personal data with no money record to keep, so they go. */
+function registerAccountClosedForget({ events, beneficiaries }: { events: EventBus; beneficiaries: BeneficiaryService }) {
+  events.on('account.closed', (exec, { userId }) => beneficiaries.forget(exec, userId));
+}
+
+/** The beneficiaries module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
+export const beneficiariesModule = defineModule({
+  name: 'beneficiaries',
+  needs: ['db', 'clock', 'events'],
+  provides: ['beneficiaries'],
+  create: (deps) => ({ beneficiaries: createBeneficiaryService(deps) }),
+  operations: beneficiaryOperations,
+  subscribers: [registerAccountClosedForget],
+});
