@@ -2,7 +2,7 @@ import { AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, Stack,
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SignIn } from '../features/auth/SignIn';
 import { OfflineHome } from '../features/home/OfflineHome';
@@ -10,7 +10,9 @@ import { useAuth } from './auth';
 import { peekDraft } from './draft';
 import { isCode } from './errors';
 import { BellIcon } from './icons';
-import { TabBar } from './TabBar';
+
+// The phone tab bar comes in its own small chunk, after the first screen.
+const TabBar = lazy(() => import('./TabBar').then((m) => ({ default: m.TabBar })));
 import { queryClient } from './query';
 import { notificationsQueries } from '../api/queries/notifications';
 
@@ -81,12 +83,7 @@ function SignedInShell() {
   const unread = useQuery(notificationsQueries.unread());
   const count = unread.data?.unread ?? 0;
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      footer={{ height: { base: 64, sm: 0 } }}
-      padding="md"
-    >
+    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <a className="skip-link" href="#content">
         {t('app.skip')}
       </a>
@@ -141,7 +138,9 @@ function SignedInShell() {
       <AppShell.Main id="content" component="main">
         <Outlet />
       </AppShell.Main>
-      <TabBar path={path} onMenu={toggle} menuOpen={opened} />
+      <Suspense fallback={null}>
+        <TabBar path={path} onMenu={toggle} menuOpen={opened} />
+      </Suspense>
     </AppShell>
   );
 }

@@ -9,6 +9,11 @@ import { formatNaira } from '../../app/format';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
 import { normalizePhone } from '../../app/network';
+import { takeDraft } from '../../app/draft';
+import { useKeepDraft } from './use-keep-draft';
+
+/** A draft's field as text ('' when absent). */
+const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 type Ready = {
   request: PurchaseRequest;
@@ -78,11 +83,13 @@ export function CableBuy() {
     queryFn: () => get('/_serverFn/listCableProvidersBearerVTU'),
     staleTime: 300_000,
   });
-  const [identifier, setIdentifier] = useState('');
-  const [iuc, setIuc] = useState('');
-  const [planId, setPlanId] = useState('');
-  const [phone, setPhone] = useState('');
+  const [draft] = useState(() => takeDraft('cable') ?? {});
+  const [identifier, setIdentifier] = useState(text(draft.identifier));
+  const [iuc, setIuc] = useState(text(draft.iuc));
+  const [planId, setPlanId] = useState(text(draft.plan_id));
+  const [phone, setPhone] = useState(text(draft.phone));
   const [ready, setReady] = useState<Ready | null>(null);
+  useKeepDraft('cable', { identifier, iuc, plan_id: planId, phone });
   const plans = useQuery({
     queryKey: ['cablePlans', identifier],
     queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }),
@@ -151,12 +158,14 @@ export function CableBuy() {
 export function ElectricityBuy() {
   const { t } = useTranslation();
   const discos = useQuery({ queryKey: ['discos'], queryFn: () => get('/_serverFn/listElectricityPlansBearerVTU'), staleTime: 300_000 });
-  const [plan, setPlan] = useState('');
-  const [type, setType] = useState('prepaid');
-  const [meter, setMeter] = useState('');
-  const [amount, setAmount] = useState<number | ''>('');
-  const [phone, setPhone] = useState('');
+  const [draft] = useState(() => takeDraft('electricity') ?? {});
+  const [plan, setPlan] = useState(text(draft.plan));
+  const [type, setType] = useState(text(draft.type) || 'prepaid');
+  const [meter, setMeter] = useState(text(draft.meter));
+  const [amount, setAmount] = useState<number | ''>(typeof draft.amount === 'number' ? draft.amount : '');
+  const [phone, setPhone] = useState(text(draft.phone));
   const [ready, setReady] = useState<Ready | null>(null);
+  useKeepDraft('electricity', { plan, meter, amount, phone, ...(meter || plan ? { type } : {}) });
   const disco = discos.data?.items.find((d) => d.id === plan);
   const min = disco?.minAmount ?? 1000;
   const verify = useMutation({
@@ -220,10 +229,12 @@ export function BettingBuy() {
     queryFn: () => get('/_serverFn/listBetCompaniesBearerVTU'),
     staleTime: 300_000,
   });
-  const [company, setCompany] = useState('');
-  const [customerId, setCustomerId] = useState('');
-  const [amount, setAmount] = useState<number | ''>('');
+  const [draft] = useState(() => takeDraft('betting') ?? {});
+  const [company, setCompany] = useState(text(draft.betting_company));
+  const [customerId, setCustomerId] = useState(text(draft.customer_id));
+  const [amount, setAmount] = useState<number | ''>(typeof draft.amount === 'number' ? draft.amount : '');
   const [ready, setReady] = useState<Ready | null>(null);
+  useKeepDraft('betting', { betting_company: company, customer_id: customerId, amount });
   const verify = useMutation({
     mutationFn: async () => ({
       v: await post('/_serverFn/verifyBetAccountBearerVTU', { betting_company: company, customer_id: customerId }),
@@ -261,11 +272,13 @@ export function ExamBuy() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const pins = useQuery({ queryKey: ['examPins'], queryFn: () => get('/_serverFn/listEducationPinsBearerVTU'), staleTime: 300_000 });
-  const [exam, setExam] = useState('');
-  const [quantity, setQuantity] = useState<number | ''>(1);
-  const [phone, setPhone] = useState('');
-  const [profileId, setProfileId] = useState('');
+  const [draft] = useState(() => takeDraft('exam') ?? {});
+  const [exam, setExam] = useState(text(draft.exam));
+  const [quantity, setQuantity] = useState<number | ''>(typeof draft.quantity === 'number' ? draft.quantity : 1);
+  const [phone, setPhone] = useState(text(draft.phone));
+  const [profileId, setProfileId] = useState(text(draft.profile_id));
   const [ready, setReady] = useState<Ready | null>(null);
+  useKeepDraft('exam', { exam, phone, profile_id: profileId, ...(exam ? { quantity } : {}) });
   const product = pins.data?.items.find((p) => p.plan_id === exam);
   const q = typeof quantity === 'number' ? quantity : 0;
   function review() {

@@ -22,6 +22,16 @@ export function repeatDraft(tx: PurchaseRecord): { service: BuyService; fields: 
     if (tx.ported) fields.ported = true;
     if (service === 'airtime') fields.amount = faceValue;
     else if (tx.planId) fields.plan_id = tx.planId;
+  } else if (service === 'electricity') {
+    Object.assign(fields, { meter: tx.recipient, amount: faceValue, ...(tx.meterType ? { type: tx.meterType } : {}) });
+    if (tx.phone) fields.phone = tx.phone;
+  } else if (service === 'cable') {
+    Object.assign(fields, { iuc: tx.recipient, ...(tx.planId ? { plan_id: tx.planId } : {}), ...(tx.phone ? { phone: tx.phone } : {}) });
+  } else if (service === 'betting') {
+    Object.assign(fields, { customer_id: tx.recipient, amount: faceValue });
+  } else if (service === 'exam') {
+    Object.assign(fields, { ...(tx.planId ? { exam: tx.planId } : {}), ...(tx.quantity ? { quantity: tx.quantity } : {}) });
+    if (tx.phone) fields.phone = tx.phone;
   }
   return { service, fields };
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Card, Group, Text } from '@mantine/core';
+import { Group, Text, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNaira } from '../../app/format';
@@ -17,19 +17,18 @@ export function Balances(p: { balance?: number; lockedBonus?: number; referralLo
   };
   const show = (n?: number) => (n === undefined ? '…' : hidden ? HIDDEN : formatNaira(n));
   return (
-    <Card withBorder radius="md" bg="brand.8" c="white">
+    <div className="balance-card">
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm">{t('home.balance')}</Text>
-        <ActionIcon
-          variant="subtle"
-          color="white"
+        <UnstyledButton
+          className="eye-toggle"
           onClick={toggle}
           aria-pressed={hidden}
           aria-label={t('home.hideBalance')}
           title={hidden ? t('home.showBalance') : t('home.hideBalance')}
         >
           <EyeIcon off={hidden} />
-        </ActionIcon>
+        </UnstyledButton>
       </Group>
       <Text fz={32} fw={700} className="amount-large" data-testid="balance">
         {show(p.balance)}
@@ -42,6 +41,6 @@ export function Balances(p: { balance?: number; lockedBonus?: number; referralLo
           {t('home.referralBonus')}: {show(p.referralLockedBonus)}
         </Text>
       </Group>
-    </Card>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Group, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Alert, Group, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +34,7 @@ export function Home() {
         <Title order={2} id="quick" size="h4" mb="xs">
           {t('home.quickActions')}
         </Title>
-        <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        <div className="quick-grid">
           <LinkButton to="/buy" search={{ service: 'airtime' }}>
             {t('buy.airtime')}
           </LinkButton>
@@ -47,7 +47,7 @@ export function Home() {
           <LinkButton to="/transfer" variant="light">
             {t('nav.transfer')}
           </LinkButton>
-        </SimpleGrid>
+        </div>
       </section>
       <section aria-labelledby="recent">
         <Group justify="space-between">

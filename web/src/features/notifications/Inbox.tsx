@@ -63,8 +63,8 @@ export function Inbox() {
       <Stack component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
         {items.map((n) => (
           <Card key={n.id} withBorder component="li" bg={n.read ? undefined : 'green.0'}>
-            <Group justify="space-between" wrap="nowrap" align="start">
-              <div>
+            <Group justify="space-between" align="start">
+              <div style={{ flex: '1 1 12rem', minWidth: 0, overflowWrap: 'anywhere' }}>
                 <Text fw={n.read ? 400 : 700}>{n.title}</Text>
                 <Text size="sm">{n.body}</Text>
                 <Text size="xs" c="dimmed">

@@ -19,6 +19,7 @@ export function Transactions() {
     <Stack maw={720}>
       <Title order={1}>{t('tx.title')}</Title>
       <SegmentedControl
+        fullWidth
         aria-label={t('tx.filter')}
         value={tab}
         onChange={(v) => setTab(v as typeof tab)}
@@ -117,10 +118,10 @@ function Purchases() {
               onClick={() => void navigate({ to: '/buy/result/$id', params: { id: x.id } })}
               style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
             >
-              <Group justify="space-between" wrap="nowrap">
-                <div>
+              <Group justify="space-between" gap="xs">
+                <div style={{ flex: '1 1 10rem', minWidth: 0, overflowWrap: 'anywhere' }}>
                   <Text>
-                    {x.service} · {x.recipient}
+                    {t(`buy.${x.service}` as 'buy.airtime', { defaultValue: x.service })} · {x.recipient}
                   </Text>
                   <Text size="xs" c="dimmed">
                     {formatDateTime(x.createdAt)}
@@ -128,7 +129,9 @@ function Purchases() {
                 </div>
                 <Group gap="xs" wrap="nowrap">
                   <Badge color={x.status === 'success' ? 'green' : x.status === 'failed' ? 'red' : 'blue'}>{t(`result.${x.status}`)}</Badge>
-                  <Text fw={600}>{formatNaira(x.amount)}</Text>
+                  <Text fw={600} style={{ whiteSpace: 'nowrap' }}>
+                    {formatNaira(x.amount)}
+                  </Text>
                 </Group>
               </Group>
             </UnstyledButton>
