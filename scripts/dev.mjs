@@ -6,7 +6,8 @@ import process from 'node:process';
 const children = [
   spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts', '--sandbox'], {
     stdio: 'inherit',
-    env: { ...process.env, WEB_DIR: '' },
+    // The app runs on Vite's origin here, so the top-up's return page is there too.
+    env: { ...process.env, WEB_DIR: '', TOPUP_CALLBACK_ORIGINS: process.env.TOPUP_CALLBACK_ORIGINS ?? 'http://localhost:5173' },
   }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--config', 'web/vite.config.mts'], { stdio: 'inherit' }),
 ];

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FAULT_POINTS } from './lib/faults.js';
 
@@ -15,6 +16,45 @@ const csv = z
       .map((x) => x.trim().toLowerCase())
       .filter(Boolean),
   );
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For entries are believed. Off (`false`, `0`, empty), a hop count (`1`: the one proxy
+ * in front appends the client's address, the right-most entry is taken), or the proxies' addresses and CIDRs
+ * (`10.0.0.0/8,192.168.0.1`: the right-most entry not from one of them). `true` believes every entry, the left-most
+ * one included, which any client writes itself; it is kept as `true` so config.ts can refuse it by name.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): boolean | number | string[] => {
+    const v = raw.trim().toLowerCase();
+    if (['', 'false', '0', 'no'].includes(v)) return false;
+    if (['true', 'yes'].includes(v)) return true;
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 20) return hops;
+      ctx.addIssue({ code: 'custom', message: 'a hop count must be between 1 and 20' });
+      return z.NEVER;
+    }
+    const list = v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+    const bad = list.filter((entry) => {
+      const [address, prefix, extra] = entry.split('/');
+      const kind = isIP(address);
+      if (!kind || extra !== undefined) return true;
+      return prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128));
+    });
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected false, a hop count (1) or proxy addresses/CIDRs (10.0.0.0/8,192.168.0.1); not an address: ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 const vtuEnv = {
   VTU_PROVIDER_A_URL: z.string().url().optional(),
@@ -127,7 +167,30 @@ export const envSchema = z.object({
     .max(64 * 1024 * 1024)
     .default(262144),
   CORS_ORIGINS: csv,
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy,
+  /** Origins besides PUBLIC_URL's that startProcessorTopup may send the payer back to (exact origins, comma-separated). */
+  TOPUP_CALLBACK_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const origins: string[] = [];
+      for (const item of s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
+        const url = URL.canParse(item) ? new URL(item) : null;
+        const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+        if (!url || !bare || !/^https?:$/.test(url.protocol)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `expected origins like https://app.example.com (scheme, host, optional port; no path): ${item}`,
+          });
+          return z.NEVER;
+        }
+        origins.push(url.origin);
+      }
+      return origins;
+    }),
   JOBS_ENABLED: bool.default(true),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   JOBS_RETENTION_HOURS: z.coerce

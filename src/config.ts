@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -108,7 +109,10 @@ export interface Config {
   webDir?: string;
   bodyLimit: number;
   corsOrigins: string[];
-  trustProxy: boolean;
+  /** Fastify's trustProxy: off, a hop count, or the proxies' addresses/CIDRs (never "trust every entry"). */
+  trustProxy: false | number | string[];
+  /** Origins startProcessorTopup's callbackUrl may have: PUBLIC_URL's, then TOPUP_CALLBACK_ORIGINS. */
+  topupCallbackOrigins: string[];
   jobsEnabled: boolean;
   /** Jobs one worker process runs side by side (each holds a pool connection while it works). */
   jobsConcurrency: number;
@@ -139,11 +143,24 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
   // The sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
   // (npm start and npm run dev pass --sandbox), or NODE_ENV=test. A deployment that forgets NODE_ENV gets no sandbox.
   const sandbox = e.SANDBOX ?? e.NODE_ENV === 'test';
+  // A key that does not parse stops the start here, named, instead of as a stack trace from the token service.
+  for (const key of ['AUTH_PRIVATE_KEY', 'RECEIPT_SIGNING_KEY'] as const) {
+    const problem = ed25519KeyProblem(e[key]);
+    if (problem) throw new ConfigError(`Invalid configuration:\n  ${key}: ${problem}`);
+  }
 
   if (production) {
     const problems: string[] = [];
     if (sandbox) problems.push('SANDBOX must be false in production (sandbox simulators are refused)');
     if (!e.DATABASE_URL) problems.push('DATABASE_URL is required in production (PostgreSQL 15+)');
+    else if (!/^postgres(ql)?:\/\//i.test(e.DATABASE_URL))
+      problems.push(
+        'DATABASE_URL must be a PostgreSQL URL (postgres://...) in production: memory:// and pglite: keep no durable, shared data',
+      );
+    if (e.TRUST_PROXY === true)
+      problems.push(
+        'TRUST_PROXY=true believes the left-most X-Forwarded-For entry, which any client writes: set the number of proxies in front (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.0/8)',
+      );
     for (const key of Object.keys(SANDBOX_DEFAULTS) as (keyof typeof SANDBOX_DEFAULTS)[]) {
       const v = e[key];
       if (!v) problems.push(`${key} is required in production`);
@@ -245,7 +262,9 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT ?? 'mailto:operator@example.com' },
     bodyLimit: e.BODY_LIMIT_BYTES,
     corsOrigins: e.CORS_ORIGINS,
-    trustProxy: e.TRUST_PROXY,
+    // Outside production `true` is read as the one proxy a development set-up has in front.
+    trustProxy: e.TRUST_PROXY === true ? 1 : e.TRUST_PROXY,
+    topupCallbackOrigins: [...new Set([new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).origin, ...e.TOPUP_CALLBACK_ORIGINS])],
     jobsEnabled: e.JOBS_ENABLED,
     jobsConcurrency: e.JOBS_CONCURRENCY,
     jobsRetentionHours: e.JOBS_RETENTION_HOURS,
@@ -256,6 +275,19 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),
   };
   return { ...config, ...overrides };
+}
+
+/** Why a PKCS#8 PEM setting is not a usable Ed25519 private key, or null (unset is fine: generated outside production). */
+function ed25519KeyProblem(pem: string | undefined): string | null {
+  if (!pem) return null;
+  try {
+    const key = createPrivateKey(pem.replace(/\\n/g, '\n'));
+    return key.asymmetricKeyType === 'ed25519'
+      ? null
+      : `expected an Ed25519 private key, got ${key.asymmetricKeyType ?? 'another kind of key'}`;
+  } catch {
+    return 'not a readable private key (expected an Ed25519 private key as PKCS#8 PEM: openssl genpkey -algorithm ed25519)';
+  }
 }
 
 function vtuConfig(e: z.infer<typeof envSchema>, publicUrl: string): Config['vtu'] {

@@ -3484,8 +3484,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Update username, full name or phone (replacing a verified phone needs a step-up grant: X-Grant-Token)
-         * @description Update username, full name or phone (replacing a verified phone needs a step-up grant: X-Grant-Token).
+         * Update username, full name or phone (replacing a set username or full name, or a verified phone, needs a step-up grant:
+         * @description Update username, full name or phone (replacing a set username or full name, or a verified phone, needs a step-up grant: X-Grant-Token).
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -5805,7 +5805,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "ACCOUNT_CLOSED" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "ACCOUNT_CLOSED" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "EMAIL_UNAVAILABLE" | "INTERNAL";
                 /** @description machine-readable facts of some refusals: on INVALID_PIN, INVALID_CREDENTIALS and PIN_LOCKED the PIN tries left and the end of the lock */
                 details?: {
                     /**
@@ -7280,6 +7280,24 @@ export interface components {
                  *       "error": {
                  *         "code": "CONFLICT",
                  *         "message": "A sentence for people about CONFLICT"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: EMAIL_UNAVAILABLE */
+        EMAIL_UNAVAILABLE: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "EMAIL_UNAVAILABLE",
+                 *         "message": "A sentence for people about EMAIL_UNAVAILABLE"
                  *       }
                  *     }
                  */
@@ -15443,6 +15461,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_FAILED"];
             429: components["responses"]["RATE_LIMITED.OTP_COOLDOWN.OTP_DAILY_LIMIT"];
             500: components["responses"]["INTERNAL"];
+            503: components["responses"]["EMAIL_UNAVAILABLE"];
         };
     };
     sendPhoneOtp: {

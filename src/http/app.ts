@@ -22,8 +22,8 @@ import { createServices, sandboxRoutes, type ServiceOverrides } from '../service
 import type { Services } from '../container.js';
 import { allModules, allOperations } from '../modules/index.js';
 import { AppError, validationError } from '../kernel/errors.js';
-import { errorBody, rateLimitKey, registerOperation } from './operation-route.js';
-import { securityHeaders } from './security-headers.js';
+import { errorBody, isAddressBudget, rateLimitKey, registerOperation } from './operation-route.js';
+import { DOCS_CSP, securityHeaders } from './security-headers.js';
 import type { AuthUser } from '../kernel/actor.js';
 import { buildOpenApi } from './openapi.js';
 import { registerWebApp } from './web-app.js';
@@ -57,6 +57,8 @@ function isLoopback(ip: string): boolean {
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1' || ip.startsWith('127.');
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** Builds the whole service: database, migrations, services, routes. Tests call this directly. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
@@ -79,7 +81,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies nearest to us (the right-most X-Forwarded-For entries), as a function
+    // because Fastify's types list only the list and boolean forms.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Request ids are always ours; a client's own id is kept apart (clientRequestId) when short and plain.
     genReqId: () => `req_${ulid()}`,
     requestIdHeader: false,
@@ -91,8 +95,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const { registry, latency } = createMetrics({ db: services.db, clock, stuckAfterMs: config.vtu.stuckAfterMs });
 
-  // Security headers (helmet's, worked out once: the interactive docs at /docs need inline scripts and styles, so
-  // there is no content security policy and nothing varies per request) and the request id, in one hook.
+  // Security headers (helmet's and the permissions policy, worked out once) and the request id, in one hook. No
+  // content security policy here: the API answers JSON, and each HTML page sets its own (the web app, /docs, not-me).
   const security = securityHeaders({ contentSecurityPolicy: false });
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(security.set);
@@ -172,7 +176,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     ...(redis ? { redis, nameSpace: 'vtu-rl:' } : {}),
     keyGenerator: rateLimitKey,
     // Per-IP limits exempt loopback clients in the sandbox (docs/design.md §8); per-account limits still apply.
-    allowList: (req) => config.sandbox && !req.authUser && isLoopback(req.ip),
+    allowList: (req, key) => config.sandbox && isAddressBudget(key) && isLoopback(req.ip),
     errorResponseBuilder: (_req, ctx) => {
       const e = new AppError('RATE_LIMITED', `Too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} seconds`);
       return Object.assign(new Error(e.message), { statusCode: 429, appError: e });
@@ -184,7 +188,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const openapi = buildOpenApi(allOperations, config);
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openapi as any } });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // Swagger UI under its own content security policy: its scripts and styles are files under /docs/static.
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/api/openapi.json', async () => openapi);
 
   for (const op of allOperations) registerOperation(app, op, services, config);

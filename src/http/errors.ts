@@ -52,6 +52,7 @@ export function statusOf(code: ErrorCode): number {
     case 'UPSTREAM_ERROR':
       return 502;
     case 'SERVICE_UNAVAILABLE':
+    case 'EMAIL_UNAVAILABLE':
       return 503;
     case 'INTERNAL':
       return 500;

@@ -97,10 +97,16 @@ async function readTogether(db: Db, reads: Record<string, SQL>): Promise<Record<
   return (await one<Record<string, unknown>>(db, sql`SELECT ${readColumns(reads)}`)) ?? {};
 }
 
-/** Whose budget a request spends: the signed-in account's, else the client address's. */
-export function rateLimitKey(req: FastifyRequest): string {
-  return req.authUser ? `u:${req.authUser.id}` : `ip:${req.ip}`;
+/**
+ * Whose budget a request spends: the signed-in account's, else the client address's. A public operation always
+ * spends the address's, token or not: otherwise each throw-away account's token would buy a fresh per-address budget.
+ */
+export function rateLimitKey(req: FastifyRequest, opts: { public?: boolean } = {}): string {
+  return req.authUser && !opts.public ? `u:${req.authUser.id}` : `ip:${req.ip}`;
 }
+
+/** Whether a limiter key (rateLimitKey's, perhaps after `<operation>|`) is a client address's budget. */
+export const isAddressBudget = (key: string) => key.slice(key.indexOf('|') + 1).startsWith('ip:');
 
 export function registerOperation(app: FastifyInstance, op: AnyOperation, services: Services, config: Config) {
   // The services the operation's module declared, once: its handlers see these and nothing else of the container.
@@ -251,7 +257,11 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
 
   // One budget per operation across its path forms: the limiter is shared by both routes and its key names the
   // operation (a per-route limit would give /_serverFn/X and /api/v1/X a budget each).
-  const limit = app.rateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: (req) => `${op.name}|${rateLimitKey(req)}` });
+  const limit = app.rateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req) => `${op.name}|${rateLimitKey(req, { public: auth === 'public' })}`,
+  });
   for (const url of paths) {
     app.route({
       method: op.method,

@@ -4,8 +4,9 @@ import { BlockList, isIP } from 'node:net';
 /**
  * Is an address on the public internet? (SSRF through push subscriptions.) Everything else is
  * refused: private, loopback, link-local, shared (CGNAT), benchmarking, documentation, multicast, reserved and
- * unspecified ranges, and IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4) when the embedded
- * address is not public itself.
+ * unspecified ranges, and IPv6 forms that embed an IPv4 address (mapped, translated, compatible, NAT64, 6to4) when
+ * the embedded address is not public itself. Teredo (2001::/32) and the local-use NAT64 prefix (64:ff9b:1::/48, where
+ * the operator picks where the IPv4 address sits) are refused whole.
  */
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 
@@ -35,6 +36,7 @@ const v6 = new BlockList();
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001::', 23],
   ['2001:db8::', 32],
@@ -48,9 +50,9 @@ for (const [net, prefix] of [
 /** IPv6 prefixes whose last 32 bits (or bits 16-47 for 6to4) are an IPv4 address: judged by that address. */
 const embedding: [string, number, (words: number[]) => number[]][] = [
   ['::ffff:0:0', 96, (w) => w.slice(6)], // IPv4-mapped
+  ['::ffff:0:0:0', 96, (w) => w.slice(6)], // IPv4-translated (RFC 2765)
   ['::', 96, (w) => w.slice(6)], // IPv4-compatible (deprecated)
   ['64:ff9b::', 96, (w) => w.slice(6)], // NAT64 well-known prefix
-  ['64:ff9b:1::', 48, (w) => w.slice(6)], // NAT64 local-use prefix
   ['2002::', 16, (w) => w.slice(1, 3)], // 6to4
 ];
 

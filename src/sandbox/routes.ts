@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { rows } from '../db/client.js';
 import type { Services } from '../container.js';
 import { parseInput } from '../kernel/errors.js';
+import { isSandboxMailer } from '../providers/messaging.js';
 import { registerIdentitySimulatorRoutes } from './identity-simulator.js';
 import { registerProcessorSimulator } from './processor-simulator.js';
 import { registerSmsSimulator } from './sms-simulator.js';
@@ -39,6 +40,16 @@ export async function registerSandboxRoutes(app: FastifyInstance, services: Serv
     };
   };
   app.get('/sandbox/mailbox', inbox('email'));
+  // The mail server's outage switch: while down, mail fails as with SMTP unreachable (this instance only).
+  app.post('/sandbox/mail/outage', async (req, reply) => {
+    const { down } = parseInput(z.object({ down: z.boolean({ error: 'down (true or false) is required' }) }), req.body);
+    if (!isSandboxMailer(services.mailer))
+      return reply
+        .status(409)
+        .send({ ok: false, error: { code: 'CONFLICT', message: 'Mail goes through SMTP_URL here, not the sandbox mail server' } });
+    services.mailer.setDown(down);
+    return { ok: true, down };
+  });
   app.get('/sandbox/sms', inbox('sms'));
   for (const r of sandboxModules) await r(app, services);
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { exportJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,28 @@ describe('configuration', () => {
     expect(c.production).toBe(true);
     expect(c.sandbox).toBe(false);
   });
+
+  it('a malformed AUTH_PRIVATE_KEY or RECEIPT_SIGNING_KEY stops the start with exit 78, naming the setting, no stack trace', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    for (const [name, value, why] of [
+      ['AUTH_PRIVATE_KEY', '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----', /not a readable private key/],
+      ['AUTH_PRIVATE_KEY', rsa, /expected an Ed25519 private key, got rsa/],
+      ['RECEIPT_SIGNING_KEY', 'garbage', /not a readable private key/],
+    ] as const) {
+      expect(() => loadConfig({ ...PRODUCTION, [name]: value }), name).toThrow(ConfigError);
+      expect(() => loadConfig({ ...PRODUCTION, [name]: value }), name).toThrow(new RegExp(`${name}: ${why.source}`));
+    }
+    // The real entry point, as an operator starts it.
+    const run = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts'], {
+      env: { ...PRODUCTION, PATH: process.env.PATH, AUTH_PRIVATE_KEY: 'garbage' },
+      encoding: 'utf8',
+      // Loading the whole service through tsx takes a few seconds, far longer on a busy machine.
+      timeout: 200_000,
+    });
+    expect(run.status).toBe(78);
+    expect(run.stderr).toContain('AUTH_PRIVATE_KEY: not a readable private key');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  }, 240_000);
 
   it('the sandbox operator address is an operator in the sandbox only', () => {
     expect(loadConfig({ NODE_ENV: 'test', ADMIN_EMAILS: 'a@example.com' }).adminEmails).toEqual(['a@example.com', 'operator@demo.test']);

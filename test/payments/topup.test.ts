@@ -147,7 +147,7 @@ describe('startProcessorTopup, getTopupReceipt, listPaymentHistory', () => {
     const u = await user(h);
     const start = (data: Record<string, unknown>) =>
       call(h, 'POST', '/_serverFn/startProcessorTopupBearerPayments', data, { token: u.token });
-    const ok = await start({ amount: 1000, email: 'payer@example.com', callbackUrl: 'https://app.example.com/paid' });
+    const ok = await start({ amount: 1000, email: 'payer@example.com', callbackUrl: `${h.config.publicUrl}/paid` });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ amount: 1000, status: 'pending' });
     expect(ok.json().authorizationUrl).toBe(ok.json().checkoutUrl);

@@ -164,7 +164,7 @@ describe('outcomes', () => {
       h,
       'POST',
       '/_serverFn/startProcessorTopupBearerPayments',
-      { amount: 700, email: u.email, callbackUrl: 'https://app.example.com/done' },
+      { amount: 700, email: u.email, callbackUrl: `${h.config.publicUrl}/done` },
       { token: u.token },
     );
     expect(r.statusCode).toBe(200);

@@ -132,7 +132,7 @@ beforeAll(async () => {
     'sandbox pay',
   );
   ids.processorRef = must(
-    await invoke('startProcessorTopup', { amount: 1000, email: a.email, callbackUrl: 'https://app.example.com/paid' }, a),
+    await invoke('startProcessorTopup', { amount: 1000, email: a.email, callbackUrl: `${h.config.publicUrl}/paid` }, a),
     'startProcessorTopup',
   ).reference;
 

@@ -4,6 +4,7 @@ import { AppError } from '../../kernel/errors.js';
 import type { Services } from '../../container.js';
 import { NOT_ME_PATH } from '../../modules/security/credential-notices.js';
 import { loginIdentifierInput } from '../../modules/security/login.js';
+import { PAGE_CSP } from '../security-headers.js';
 
 export const LOGIN_FAILED_PATH = '/api/public/login-failed';
 
@@ -53,7 +54,11 @@ export async function notMeRoutes(app: FastifyInstance, services: Pick<Services,
     handler: async (req, reply) => {
       const token = String((req.query as { token?: unknown }).token ?? '');
       const safe = /^nme_[A-Za-z0-9_-]{20,100}$/.test(token) ? token : '';
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('content-security-policy', PAGE_CSP);
       return notMePage(
         safe
           ? `<p>Someone changed how your account signs in. If it was not you, this signs you out on every device and undoes the sign-in settings that were changed.</p>
@@ -81,7 +86,7 @@ export async function notMeRoutes(app: FastifyInstance, services: Pick<Services,
             issues: [{ path: 'token', message: parsed.error.issues[0].message }],
           });
         if (!form) return { ok: true, ...(await services.security.notices.notMe(parsed.data.token)) };
-        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', PAGE_CSP);
         try {
           await services.security.notices.notMe(parsed.data.token);
           return notMePage(

@@ -11,9 +11,9 @@ import { identityOperations } from './operations.js';
 /** The identity module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const identityModule = defineModule({
   name: 'identity',
-  needs: ['config', 'database', 'db', 'clock', 'mailer', 'events'],
+  needs: ['config', 'database', 'db', 'clock', 'mailer', 'outbox', 'events'],
   provides: ['tokens', 'otp', 'pins', 'identity', 'authChanges'],
-  async create({ config, database, db, clock, mailer, events }) {
+  async create({ config, database, db, clock, mailer, outbox, events }) {
     const tokens = await createTokenService(config, clock);
     const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper, attempts: createAttemptLimits({ db, clock }) });
     const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });
@@ -32,6 +32,7 @@ export const identityModule = defineModule({
       otp,
       devices: createDeviceService({ db, clock }),
       mailer,
+      outbox,
       onSignup: (tx, userId, referralCode) => events.emit(tx, 'user.created', { userId, referralCode }),
     });
     return { tokens, otp, pins, identity, authChanges };

@@ -17,7 +17,7 @@ export const identityOperations = [
     rateLimit: 'auth',
     input: z.object({ email: emailInput }),
     output: z.object({}),
-    errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
+    errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT', 'EMAIL_UNAVAILABLE'],
     handler: async (input, ctx) => {
       await ctx.api.identity.sendLoginOtp(input.email, { ip: ctx.ip });
       return {};

@@ -9,7 +9,9 @@ import { DAY, type Clock } from '../../kernel/clock.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
-import type { OtpService } from './otp.js';
+import { OTP_TTL_MS, type OtpService } from './otp.js';
+import { createCodeMail } from './code-mail.js';
+import type { Outbox } from '../notifications/api.js';
 import type { DeviceService } from './devices.js';
 import type { SessionCache } from './session-cache.js';
 import type { TokenService } from './tokens.js';
@@ -39,6 +41,8 @@ export interface IdentityDeps {
   /** Known devices: their own attempt budgets (devices.ts). */
   devices: DeviceService;
   mailer: Mailer;
+  /** Where a code goes when the mail server refuses it (code-mail.ts). */
+  outbox: Outbox;
   /** Session state kept between requests, invalidated by the auth_changed feed (session-cache.ts). */
   sessionCache: SessionCache;
   /** Called in the sign-up transaction with the referral code given at first login (growth module). */
@@ -49,6 +53,8 @@ export type IdentityService = ReturnType<typeof createIdentityService>;
 
 export function createIdentityService(deps: IdentityDeps) {
   const { db, clock, config, tokens, otp, devices, mailer, sessionCache } = deps;
+
+  const codeMail = createCodeMail({ mailer, outbox: deps.outbox, db, clock });
 
   const roleOf = (email: string): 'user' | 'admin' => (config.adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user');
 
@@ -103,11 +109,14 @@ export function createIdentityService(deps: IdentityDeps) {
 
     async sendLoginOtp(email: string, meta: { ip?: string } = {}) {
       const code = await otp.issue('login', email.toLowerCase(), meta.ip);
-      await mailer.send({
-        to: email,
-        subject: 'Your sign-in code',
-        text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
-      });
+      await codeMail.send(
+        {
+          to: email,
+          subject: 'Your sign-in code',
+          text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
+        },
+        new Date(clock.now().getTime() + OTP_TTL_MS),
+      );
     },
 
     otpCooldown: (email: string) => otp.cooldownSeconds('login', email.toLowerCase()),

@@ -3,3 +3,4 @@
  * (checked by dependency-cruiser); everything else in the folder is the module's own.
  */
 export type { NotificationInput, Notifier } from './notifier.js';
+export type { Outbox, OutboxEmail } from './outbox.js';

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { Executor } from '../../db/client.js';
 import type { JobQueue, JobRequest } from '../../jobs/queue.js';
-import { SECOND } from '../../kernel/clock.js';
+import { SECOND, type Clock } from '../../kernel/clock.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 
 /**
  * Reliable outbound mail and SMS. sendEmail/sendSms enqueue a job inside the caller's transaction, so
  * a rolled-back change never sends; the job calls services.mailer / services.sms with retries and exponential
  * backoff and ends in the dead-letter list (adminListDeadLetters) after the last attempt. OTP codes are the one
- * exception: identity sends those directly because the user is waiting on them and a code must not arrive late.
+ * exception: identity sends those directly because the user is waiting on them, and hands one to the outbox only
+ * when the mail server refused it, with `notAfter` (the code's expiry) so a code never arrives after it stopped working.
  */
 export const OUTBOX_EMAIL_JOB = 'outbox.email';
 export const OUTBOX_SMS_JOB = 'outbox.sms';
@@ -20,6 +21,8 @@ const emailPayload = z.object({
   to: z.string().email().max(254),
   subject: z.string().min(1).max(200),
   text: z.string().min(1).max(20_000),
+  /** An e-mail that is worthless after this instant (an expiring code) is dropped instead of sent late. */
+  notAfter: z.iso.datetime().optional(),
 });
 const smsPayload = z.object({
   to: z.string().min(5).max(20),
@@ -60,13 +63,16 @@ export function createOutbox({ jobs }: { jobs: JobQueue }): Outbox {
   };
 }
 
-export function registerOutboxJobs(services: { jobs: JobQueue; mailer: Mailer; sms: SmsSender }) {
+export function registerOutboxJobs(services: { jobs: JobQueue; mailer: Mailer; sms: SmsSender; clock: Clock }) {
   services.jobs.register({
     name: OUTBOX_EMAIL_JOB,
     payload: emailPayload,
     maxAttempts: OUTBOX_MAX_ATTEMPTS,
     backoffMs: OUTBOX_BACKOFF_MS,
-    handler: async (mail) => services.mailer.send(mail),
+    handler: async ({ notAfter, ...mail }) => {
+      if (notAfter && services.clock.now().getTime() > Date.parse(notAfter)) return;
+      await services.mailer.send(mail);
+    },
   });
   services.jobs.register({
     name: OUTBOX_SMS_JOB,

@@ -161,6 +161,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
     /** startProcessorTopup: the direct processor flow with the client's own callback URL. */
     async startProcessorTopup(user: AuthUser, input: { amount: number; email: string; callbackUrl: string }) {
+      // The processor's checkout sends the payer to this URL: only our own origin or one the operator listed, so a
+      // crafted request cannot turn our checkout into a redirect to someone else's site.
+      const allowed = deps.config.topupCallbackOrigins;
+      if (!allowed.includes(new URL(input.callbackUrl).origin)) {
+        const message = `Callback URL must be on ${allowed.join(' or ')} (the operator can list more origins in TOPUP_CALLBACK_ORIGINS)`;
+        throw new AppError('VALIDATION_FAILED', message, { issues: [{ path: 'callbackUrl', message }] });
+      }
       const { intent, accessCode } = await startTopup(user, { ...input, origin: 'api' });
       return { ...intentView(intent), authorizationUrl: intent.checkout_url!, accessCode };
     },

@@ -39,6 +39,8 @@ export const enErrors = {
   LOAN_OUTSTANDING: 'Repay your loan first.',
   UPSTREAM_ERROR: 'The provider is not answering right now. Nothing was charged; try again shortly.',
   SERVICE_UNAVAILABLE: 'The service is busy. Please try again shortly.',
+  EMAIL_UNAVAILABLE:
+    'We could not send the e-mail just now. Your code will be sent as soon as e-mail works again; check your inbox in a few minutes.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
   NETWORK: 'No connection. Check your internet and try again.',
 };

@@ -41,6 +41,7 @@ export const haErrors: Messages['errors'] = {
   LOAN_OUTSTANDING: 'Biya bashinka tukuna.',
   UPSTREAM_ERROR: 'Mai bayarwa ba ya amsawa yanzu. Ba a caje ka ba; sake gwadawa nan ba da jimawa ba.',
   SERVICE_UNAVAILABLE: 'Sabis ɗin yana cike. Da fatan sake gwadawa nan ba da jimawa ba.',
+  EMAIL_UNAVAILABLE: 'Ba mu iya aika imel yanzu ba. Za a aika lambarka da zarar imel ya dawo aiki; duba akwatin saƙonka bayan ɗan lokaci.',
   INTERNAL: 'Wani abu ya lalace a ɓangarenmu. Da fatan sake gwadawa.',
   NETWORK: 'Babu haɗi. Duba intanet ɗinka ka sake gwadawa.',
 };

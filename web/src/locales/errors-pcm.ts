@@ -41,6 +41,7 @@ export const pcmErrors: Messages['errors'] = {
   LOAN_OUTSTANDING: 'Pay your loan first.',
   UPSTREAM_ERROR: 'The provider no dey answer now. We no charge you; try again soon.',
   SERVICE_UNAVAILABLE: 'The service dey busy. Abeg try again soon.',
+  EMAIL_UNAVAILABLE: 'We no fit send the e-mail now. Your code go reach you once e-mail start to work again; check your inbox small time.',
   INTERNAL: 'Something spoil for our side. Abeg try again.',
   NETWORK: 'No network. Check your internet and try again.',
 };

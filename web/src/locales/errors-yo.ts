@@ -41,6 +41,7 @@ export const yoErrors: Messages['errors'] = {
   LOAN_OUTSTANDING: 'San gbèsè rẹ ná.',
   UPSTREAM_ERROR: 'Olùpèsè kò dáhùn báyìí. A kò gba owó kankan; gbìyànjú láìpẹ́.',
   SERVICE_UNAVAILABLE: 'Iṣẹ́ náà kún fọ́fọ́. Jọ̀wọ́ gbìyànjú láìpẹ́.',
+  EMAIL_UNAVAILABLE: 'A kò lè fi ímeèlì ránṣẹ́ báyìí. A ó fi kóòdù rẹ ránṣẹ́ ní kété tí ímeèlì bá tún ṣiṣẹ́; ṣàyẹ̀wò àpótí ímeèlì rẹ láìpẹ́.',
   INTERNAL: 'Nǹkan kan bàjẹ́ ní ẹ̀gbẹ́ wa. Jọ̀wọ́ gbìyànjú lẹ́ẹ̀kan sí i.',
   NETWORK: 'Kò sí ìsopọ̀. Ṣàyẹ̀wò ìntánẹ́ẹ̀tì rẹ kí o sì gbìyànjú lẹ́ẹ̀kan sí i.',
 };
