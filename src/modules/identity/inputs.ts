@@ -15,6 +15,13 @@ export const usernameInput = z
   .toLowerCase()
   .regex(/^[a-z0-9_]{3,20}$/, 'username must be 3-20 characters of a-z, 0-9 and _');
 
+/** A person's full name as on their ID (updateProfile; the app's profile and onboarding forms use it too). */
+export const fullNameInput = z
+  .string()
+  .trim()
+  .min(2, 'fullName must be at least 2 characters')
+  .max(100, 'fullName must be at most 100 characters');
+
 export const phoneInput = z
   .string({ error: 'phone is required' })
   .max(20, 'phone is too long')

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import type { UserRow } from './service.js';
-import { emailInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput } from './inputs.js';
+import { emailInput, fullNameInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput } from './inputs.js';
 
 export { emailInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput };
 
@@ -106,12 +106,7 @@ export const identityOperations = [
       'update username, full name or phone (replacing a set username or full name, or a verified phone, needs a step-up grant: X-Grant-Token)',
     input: z.object({
       username: usernameInput.optional(),
-      fullName: z
-        .string()
-        .trim()
-        .min(2, 'fullName must be at least 2 characters')
-        .max(100, 'fullName must be at most 100 characters')
-        .optional(),
+      fullName: fullNameInput.optional(),
       phone: phoneInput.optional(),
     }),
     output: z.object({ profile: profileOutput }),

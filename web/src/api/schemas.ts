@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { usernameInput } from '../../../src/modules/identity/inputs.js';
+import { fullNameInput, usernameInput } from '../../../src/modules/identity/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
 
 /**
@@ -17,3 +17,10 @@ export const transferSchema = z.object({
   note: transferNoteInput,
 });
 export const transferRecipientSchema = transferSchema.pick({ username: true });
+
+/** A text field left empty means "no change": the operation gets no such field. */
+const blankIsUnset = <T extends z.ZodType>(rule: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), rule.optional());
+
+/** updateProfile's name fields (the phone is verified in its own flow). */
+export const profileSchema = z.object({ username: blankIsUnset(usernameInput), fullName: blankIsUnset(fullNameInput) });

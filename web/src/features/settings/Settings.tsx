@@ -1,12 +1,14 @@
 import { Alert, Button, Card, Checkbox, Group, Image, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
+import { profileSchema } from '../../api/schemas';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { LANGUAGES, setLanguage, type Language } from '../../app/i18n';
 import { useStepUp } from '../../app/StepUp';
+import { showServerIssues, useSchemaForm } from '../../components/form';
 import { settingsQueries } from '../../api/queries/settings';
 
 /** Profile, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
@@ -58,40 +60,47 @@ function Profile() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const profile = useQuery(settingsQueries.profile());
-  const [username, setUsername] = useState<string | null>(null);
-  const [fullName, setFullName] = useState<string | null>(null);
+  const p = profile.data?.profile;
+  // updateProfile's own rules (api/schemas.ts); only the fields the person changed are sent.
+  const form = useSchemaForm(profileSchema, { username: '', fullName: '' });
+  const { initialize } = form;
+  useEffect(() => {
+    if (p) initialize({ username: p.username ?? '', fullName: p.fullName ?? '' });
+  }, [p, initialize]);
+  const [underFields, setUnderFields] = useState(false);
   // Replacing a username or full name is a credential change: the service asks for a step-up grant.
   const stepUp = useStepUp();
   const save = useMutation({
-    mutationFn: () =>
-      stepUp.withGrant((grantToken) =>
-        post(
-          '/_serverFn/updateProfileBearerSettings',
-          { ...(username ? { username } : {}), ...(fullName ? { fullName } : {}) },
-          { grantToken },
-        ),
-      ),
-    onSuccess: () => qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey }),
+    mutationFn: (changes: { username?: string; fullName?: string }) =>
+      stepUp.withGrant((grantToken) => post('/_serverFn/updateProfileBearerSettings', changes, { grantToken })),
+    onSuccess: () => {
+      form.resetDirty();
+      void qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey });
+    },
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
-  const p = profile.data?.profile;
+  const submit = form.onSubmit((values) => {
+    const checked = profileSchema.safeParse(values);
+    if (!checked.success) return;
+    const { username, fullName } = checked.data;
+    save.mutate({
+      ...(form.isDirty('username') && username ? { username } : {}),
+      ...(form.isDirty('fullName') && fullName ? { fullName } : {}),
+    });
+  });
   return (
     <Section id="profile" title={t('settings.profile')}>
       <Text size="sm">{p?.email}</Text>
-      <TextInput
-        label={t('settings.username')}
-        value={username ?? p?.username ?? ''}
-        onChange={(e) => setUsername(e.currentTarget.value.trim())}
-        autoCapitalize="none"
-      />
-      <TextInput
-        label={t('settings.fullName')}
-        value={fullName ?? p?.fullName ?? ''}
-        onChange={(e) => setFullName(e.currentTarget.value)}
-      />
-      <Result error={save.error} ok={save.isSuccess && t('settings.saved')} />
-      <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!username && !fullName}>
-        {t('app.save')}
-      </Button>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label={t('settings.username')} {...form.getInputProps('username')} autoCapitalize="none" />
+          <TextInput label={t('settings.fullName')} {...form.getInputProps('fullName')} />
+          <Result error={underFields ? null : save.error} ok={save.isSuccess && t('settings.saved')} />
+          <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
+            {t('app.save')}
+          </Button>
+        </Stack>
+      </form>
       {stepUp.modal}
     </Section>
   );
