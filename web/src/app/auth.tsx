@@ -36,6 +36,20 @@ export function deviceId(): string {
   return id;
 }
 
+/**
+ * What a browser keeps of an ended session goes with it, however it ended (signed out, superseded by another device,
+ * expired or refused on refresh): the access token and grant in memory, the cached answers, the session hint, and
+ * the offline snapshot (a balance and recent activity in localStorage, which the next person at this browser must not
+ * read).
+ */
+function forgetSession() {
+  setAccessToken(null);
+  forgetGrant();
+  clearOffline();
+  localStorage.removeItem(SESSION_HINT);
+  queryClient.clear();
+}
+
 type Refreshed = { ok: true; session: Session } | { ok: false; reason: 'signedOut' | 'superseded' | 'offline' };
 
 async function refreshFromCookie(): Promise<Refreshed> {
@@ -72,8 +86,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           adopt(r.session);
           return true;
         }
-        setAccessToken(null);
-        if (r.reason !== 'offline') localStorage.removeItem(SESSION_HINT);
+        if (r.reason !== 'offline') forgetSession();
+        else setAccessToken(null);
         if (r.reason === 'superseded') setStatus('superseded');
         else if (r.reason === 'signedOut') setStatus('signedOut');
         return false;
@@ -86,10 +100,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [refresh]);
 
   const superseded = useCallback(() => {
-    setAccessToken(null);
-    forgetGrant();
+    forgetSession();
     clearTimeout(timer.current);
-    queryClient.clear();
     setStatus('superseded');
   }, []);
 
@@ -107,7 +119,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setStatus('signedIn');
       } else if (r.reason === 'offline') setStatus(hasOfflineSnapshot() ? 'offline' : 'signedOut');
       else {
-        localStorage.removeItem(SESSION_HINT);
+        forgetSession();
         setStatus(r.reason);
       }
     })();
@@ -139,12 +151,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       },
       async signOut() {
         await post('/_serverFn/signOutBearerAuth', {}).catch(() => undefined);
-        setAccessToken(null);
-        forgetGrant();
+        forgetSession();
         clearTimeout(timer.current);
-        clearOffline();
-        localStorage.removeItem(SESSION_HINT);
-        queryClient.clear();
         setUser(null);
         setStatus('signedOut');
       },

@@ -1,6 +1,6 @@
 /**
  * What the offline home shows: the last balance and recent activity, saved after each successful read.
- * Only that: no tokens, no profile, no other answers. Cleared on sign-out.
+ * Only that: no tokens, no profile, no other answers. Cleared whenever the session ends (auth.tsx forgetSession).
  */
 const KEY = 'vtu.offline';
 
