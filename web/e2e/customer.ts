@@ -88,6 +88,7 @@ export async function tier2(request: APIRequestContext, c: Customer, fullName: s
   ).path;
   await api(request, c.token, 'submitNinKycBearerKYC', { nin, slipPath, fullName });
   await approveKyc(request, c.admin, c.email, 2);
+  return phone;
 }
 
 /**

@@ -71,13 +71,17 @@ test('a phone customer buys with chips, a checked review, buys again, and keeps 
   await expect(page.getByRole('button', { name: 'Digit 1' })).toHaveCount(0);
   await expectAccessible(page, 'buy-not-enough');
 
-  // ₦500: the PIN pad; a wrong PIN is refused, the right one buys.
+  // ₦500, the number saved as "Mum": the PIN pad; a wrong PIN is refused with the tries left, the right one buys.
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: '₦500', exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Save this number for next time' }).check();
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByLabel('Name for this number')).toHaveAccessibleDescription('Enter a name for this number.');
+  await page.getByLabel('Name for this number').fill('Mum');
   await page.getByRole('button', { name: 'Review' }).click();
   await expect(lines.getByRole('row', { name: /Total/ })).toContainText('₦5');
   await typePin(page, '0000');
-  await expect(page.getByRole('alert')).toContainText('That PIN is not right.');
+  await expect(page.getByRole('alert')).toContainText(/That PIN is not right\. Tries left: \d\./);
   await typePin(page, TX_PIN);
   await expect(page.getByTestId('purchase-status')).toContainText('Successful');
 
@@ -85,6 +89,7 @@ test('a phone customer buys with chips, a checked review, buys again, and keeps 
   await page.getByRole('button', { name: 'Buy again' }).click();
   await expect(phone).toHaveValue('08031234567');
   await expect(amount).toHaveValue('₦500');
+  await expect(page.getByRole('group', { name: 'Saved numbers' }).getByRole('button', { name: 'Mum: 08031234567' })).toBeVisible();
 
   // The session ends in the middle of the next purchase (a sign-in on another device takes it over).
   await page.getByRole('button', { name: '₦200' }).click();
@@ -115,7 +120,7 @@ test('a phone customer buys with chips, a checked review, buys again, and keeps 
  */
 test('receipts are images with token, units and fee; data plans by validity; the TV plan field', async ({ page, request }) => {
   const c = await readyCustomer(request, 'ops-everyday@example.com');
-  await tier2(request, c, 'Kemi Ade');
+  const myPhone = await tier2(request, c, 'Kemi Ade');
   const friend = `bola${randomUUID().slice(0, 6)}`;
   const friendToken = await apiSignIn(request, `${friend}@example.com`);
   await api(request, friendToken, 'updateProfileBearerSettings', { username: friend, fullName: 'Bola Ade' });
@@ -157,6 +162,11 @@ test('receipts are images with token, units and fee; data plans by validity; the
   const sent = await readReceipt(page, await download(page));
   expect(sent.text).toContain(`@${friend}`);
   expect(sent.text).toContain('500.00');
+
+  // "My number" fills the customer's own verified phone.
+  await page.goto('/buy?service=airtime');
+  await page.getByRole('button', { name: `My number: ${myPhone}` }).click();
+  await expect(page.getByRole('textbox', { name: 'Phone number', exact: true })).toHaveValue(myPhone);
 
   // Data plans grouped by validity.
   await page.goto('/buy?service=data');

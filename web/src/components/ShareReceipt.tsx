@@ -5,19 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { receiptsQueries } from '../api/queries/vtu';
 import { errorMessage } from '../app/errors';
 import { formatDateTime, formatNaira } from '../app/format';
-import { purchaseDetails, type PurchaseRecord } from './receipt-details';
+import { purchaseDetails, type PurchaseRecord, type ReceiptDetails } from './receipt-details';
 import { canShareFiles, receiptPng, shareOrDownload } from './receipt-image';
-
-/** What a purchase or a transfer adds to the signed receipt's lines (the service's own values, formatted here). */
-export interface ReceiptDetails {
-  recipient?: string;
-  network?: string;
-  plan?: string;
-  units?: string;
-  token?: string;
-  /** What the service charged on top of the face value; shown with the total when above zero. */
-  fee?: number;
-}
 
 /**
  * "Share receipt" (phones: the system share sheet with a PNG) or "Download receipt" (desktops): the signed receipt

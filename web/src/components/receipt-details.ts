@@ -1,5 +1,15 @@
 import type { PostOutput } from '../api/client';
-import type { ReceiptDetails } from './ShareReceipt';
+
+/** What a purchase or a transfer adds to the signed receipt's lines (the service's own values, formatted here). */
+export interface ReceiptDetails {
+  recipient?: string;
+  network?: string;
+  plan?: string;
+  units?: string;
+  token?: string;
+  /** What the service charged on top of the face value; shown with the total when above zero. */
+  fee?: number;
+}
 
 export type PurchaseRecord = PostOutput<'/_serverFn/getMyVtuTransactionBearerVTU'>['transaction'];
 

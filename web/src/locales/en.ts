@@ -141,6 +141,11 @@ export const en = {
     validity_monthly: 'Monthly',
     validity_longer: 'Longer',
     validity_other: 'Other plans',
+    savedNumbers: 'Saved numbers',
+    myNumber: 'My number',
+    saveNumber: 'Save this number for next time',
+    saveAs: 'Name for this number',
+    saveAsRequired: 'Enter a name for this number.',
   },
   bills: {
     provider: 'Cable provider',
@@ -224,6 +229,8 @@ export const en = {
     confirm: 'Confirm',
     resend: 'E-mail me a new code',
     cooldown: 'We e-mailed you a code a moment ago. Wait a little and ask for a new one, or use a code from your authenticator app.',
+    appOnly:
+      'Enter the 6-digit code from your authenticator app. You signed in with an e-mailed code, so an e-mailed code cannot confirm this.',
   },
   kyc: {
     title: 'Verification',

@@ -143,6 +143,11 @@ export const ha: Messages = {
     validity_monthly: 'Na wata',
     validity_longer: 'Mafi tsawo',
     validity_other: 'Sauran tsare-tsare',
+    savedNumbers: 'Lambobin da aka ajiye',
+    myNumber: 'Lambata',
+    saveNumber: 'Ajiye wannan lambar don gaba',
+    saveAs: 'Sunan wannan lambar',
+    saveAsRequired: 'Shigar da suna don wannan lambar.',
   },
   bills: {
     provider: 'Kamfanin kebul',
@@ -227,6 +232,8 @@ export const ha: Messages = {
     resend: 'Aiko mini sabuwar lamba ta imel',
     cooldown:
       'Mun aiko maka lamba ɗan lokaci kaɗan da ya wuce. Jira kaɗan ka nemi sabuwa, ko yi amfani da lamba daga manhajar authenticator.',
+    appOnly:
+      'Saka lamba mai lambobi 6 daga manhajar authenticator ɗinka. Da lambar imel ka shiga, don haka lambar imel ba za ta tabbatar da wannan ba.',
   },
   kyc: {
     title: 'Tabbatarwa',

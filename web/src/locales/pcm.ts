@@ -143,6 +143,11 @@ export const pcm: Messages = {
     validity_monthly: 'Monthly',
     validity_longer: 'Longer',
     validity_other: 'Other plans',
+    savedNumbers: 'Numbers wey you save',
+    myNumber: 'My number',
+    saveNumber: 'Save this number for next time',
+    saveAs: 'Name for this number',
+    saveAsRequired: 'Put name for this number.',
   },
   bills: {
     provider: 'Cable company',
@@ -226,6 +231,7 @@ export const pcm: Messages = {
     confirm: 'Confirm',
     resend: 'Send me new code for e-mail',
     cooldown: 'We just send you code small time ago. Wait small then ask for new one, or use code from your authenticator app.',
+    appOnly: 'Put the 6-digit code from your authenticator app. Na e-mail code you take sign in, so e-mail code no fit confirm this one.',
   },
   kyc: {
     title: 'Verification',

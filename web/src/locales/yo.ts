@@ -143,6 +143,11 @@ export const yo: Messages = {
     validity_monthly: 'Oṣooṣù',
     validity_longer: 'Tó gùn jù',
     validity_other: 'Àwọn ètò mìíràn',
+    savedNumbers: 'Àwọn nọ́mbà tí o fi pamọ́',
+    myNumber: 'Nọ́mbà mi',
+    saveNumber: 'Fi nọ́mbà yìí pamọ́ fún ìgbà míì',
+    saveAs: 'Orúkọ fún nọ́mbà yìí',
+    saveAsRequired: 'Tẹ orúkọ kan fún nọ́mbà yìí.',
   },
   bills: {
     provider: 'Ilé-iṣẹ́ kébù',
@@ -226,6 +231,7 @@ export const yo: Messages = {
     confirm: 'Jẹ́rìísí',
     resend: 'Fi kóòdù tuntun ránṣẹ́ sí í-meèlì mi',
     cooldown: 'A fi kóòdù ránṣẹ́ sí ọ ní ìṣẹ́jú díẹ̀ sẹ́yìn. Dúró díẹ̀ kí o tó béèrè tuntun, tàbí lo kóòdù láti inú áàpù authenticator rẹ.',
+    appOnly: 'Tẹ kóòdù oní-nọ́ńbà 6 láti inú áàpù authenticator rẹ. Kóòdù í-meèlì ni o fi wọlé, nítorí náà kóòdù í-meèlì kò lè jẹ́rìísí èyí.',
   },
   kyc: {
     title: 'Ìjẹ́rìísí',

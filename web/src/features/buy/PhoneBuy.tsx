@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, post } from '../../api/client';
+import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { vtuQueries } from '../../api/queries/vtu';
 import { useAuth } from '../../app/auth';
 import { takeDraft } from '../../app/draft';
@@ -13,13 +14,14 @@ import { AmountInput } from '../../components/AmountInput';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
 import { groupPlans } from './plan-groups';
+import { SavedNumbers, SaveNumber } from './SavedNumbers';
 import { useKeepDraft } from './use-keep-draft';
 
 /** The amounts people pick most, one tap each. */
 const AMOUNT_CHIPS = [100, 200, 500, 1000, 2000, 5000];
 const AIRTIME_MIN = 50;
 
-type Field = 'phone' | 'network' | 'amount' | 'plan';
+type Field = 'phone' | 'network' | 'amount' | 'plan' | 'label';
 interface Review {
   request: PurchaseRequest;
   total: number;
@@ -43,6 +45,8 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
   const [failure, setFailure] = useState<unknown>(null);
   const [quoting, setQuoting] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [save, setSave] = useState(false);
+  const [saveLabel, setSaveLabel] = useState('');
   useKeepDraft(service, { phone, network: override, ported, amount, plan_id: planId });
 
   const detected = detectNetwork(phone);
@@ -64,6 +68,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
     if (service === 'airtime' && (typeof amount !== 'number' || amount < AIRTIME_MIN))
       e.amount = t('buy.amountMin', { amount: formatNaira(AIRTIME_MIN) });
     if (service === 'data' && !plan) e.plan = t('buy.planRequired');
+    if (save && saveLabel.trim() === '') e.label = t('buy.saveAsRequired');
     return e;
   }
 
@@ -79,34 +84,36 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
       [t('buy.phone'), local],
       [t('buy.network'), NETWORK_NAMES[network!]],
     ];
-    if (service === 'data') {
-      const p = plan!;
-      setReview({
-        request: { service, ...common, plan_id: p.plan_id, amount: p.price },
-        total: p.price,
-        lines: [
-          ...who,
-          [t('buy.planLabel'), `${p.name} · ${p.validity}`],
-          [t('buy.fee'), formatNaira(0)],
-          [t('buy.total'), formatNaira(p.price)],
-        ],
-      });
-      return;
-    }
     setQuoting(true);
     try {
-      // The price the wallet is charged, quoted by the service before the PIN; the fee is what it adds to the face value.
-      const q = await post('/_serverFn/quotePriceBearerVTU', { service: 'airtime', wholesale: amount as number });
-      const total = (q as { total?: number }).total ?? q.retail;
-      const fee = (q as { fee?: number }).fee ?? Math.max(0, Math.round((total - (amount as number)) * 100) / 100);
+      if (save) {
+        await post('/_serverFn/saveBeneficiaryBearerBeneficiaries', {
+          kind: 'phone',
+          label: saveLabel.trim(),
+          recipient: local,
+          provider: network!,
+        });
+        setSave(false);
+        void qc.invalidateQueries({ queryKey: beneficiaryQueries.all() });
+      }
+      // What the wallet is charged, quoted by the service before the PIN: the amount bought, the fee and the total.
+      const q = await post(
+        '/_serverFn/quotePurchaseBearerVTU',
+        service === 'data'
+          ? { service, network: network!, plan_id: plan!.plan_id }
+          : { service, network: network!, amount: amount as number },
+      );
       setReview({
-        request: { service, ...common, amount: amount as number },
-        total,
+        request:
+          service === 'data'
+            ? { service, ...common, plan_id: plan!.plan_id, amount: q.total }
+            : { service, ...common, amount: amount as number },
+        total: q.total,
         lines: [
           ...who,
-          [t('buy.amount'), formatNaira(amount as number)],
-          [t('buy.fee'), formatNaira(fee)],
-          [t('buy.total'), formatNaira(total)],
+          service === 'data' ? [t('buy.planLabel'), `${plan!.name} · ${plan!.validity}`] : [t('buy.amount'), formatNaira(q.amount)],
+          [t('buy.fee'), formatNaira(q.fee)],
+          [t('buy.total'), formatNaira(q.total)],
         ],
       });
     } catch (err) {
@@ -114,6 +121,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
       // A field the service refused is named under that field, in the app's words.
       if (err instanceof ApiError && err.issues.some((i) => /amount|wholesale/.test(i.path)))
         setErrors({ amount: t('buy.amountMin', { amount: formatNaira(AIRTIME_MIN) }) });
+      else if (err instanceof ApiError && err.issues.some((i) => /label|recipient/.test(i.path))) setErrors({ label: errorMessage(err) });
       else setFailure(err);
     } finally {
       setQuoting(false);
@@ -131,6 +139,14 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
     <Stack>
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Stack>
+          <SavedNumbers
+            disabled={busy}
+            onPick={(number, provider) => {
+              setPhone(number);
+              if (NETWORKS.includes(provider as Network)) setOverride(provider as Network);
+              edited('phone');
+            }}
+          />
           <TextInput
             label={t('buy.phone')}
             type="tel"
@@ -212,6 +228,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
               disabled={busy || !network}
             />
           )}
+          <SaveNumber save={save} label={saveLabel} onSave={setSave} onLabel={setSaveLabel} error={errors.label} />
           {failure ? (
             <Alert color="red" role="alert">
               {errorMessage(failure)}

@@ -1,0 +1,15 @@
+import { queryOptions } from '@tanstack/react-query';
+import { get, type GetInput } from '../client';
+
+type Kind = NonNullable<NonNullable<GetInput<'/_serverFn/listBeneficiariesBearerBeneficiaries'>>['kind']>;
+
+/** Saved beneficiaries of one kind, the customer's own verified number ("my number") first. */
+export const beneficiaryQueries = {
+  all: () => ['beneficiaries'] as const,
+  list: (kind: Kind) =>
+    queryOptions({
+      queryKey: [...beneficiaryQueries.all(), kind],
+      queryFn: () => get('/_serverFn/listBeneficiariesBearerBeneficiaries', { kind }),
+      staleTime: 60_000,
+    }),
+};
