@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { get, post, type GetInput } from '../client';
 
-type TransactionFilter = Pick<NonNullable<GetInput<'/_serverFn/listMyVtuTransactionsBearerVTU'>>, 'status' | 'service'>;
+export type TransactionFilter = Pick<NonNullable<GetInput<'/_serverFn/listMyVtuTransactionsBearerVTU'>>, 'status' | 'service'>;
 
 type Network = 'mtn' | 'airtel' | 'glo' | '9mobile';
 /** Catalogues change rarely: five minutes before a screen asks again (a purchase re-reads the price with staleTime 0). */
@@ -81,5 +81,13 @@ export const receiptsQueries = {
       queryKey: [...receiptsQueries.all(), 'verify', needle],
       queryFn: () => get('/_serverFn/verifyReceiptPublicReceipts', { needle }),
       retry: false,
+    }),
+  /** The receipt's public verification link as a QR image (made in the browser; the library loads with it). */
+  qr: (link: string) =>
+    queryOptions({
+      queryKey: [...receiptsQueries.all(), 'qr', link],
+      queryFn: async () => (await import('qrcode')).toDataURL(link, { margin: 1, width: 220 }),
+      enabled: link.length > 0,
+      staleTime: Infinity,
     }),
 };

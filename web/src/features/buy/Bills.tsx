@@ -2,7 +2,7 @@ import { Alert, Button, NativeSelect, NumberInput, Stack, Text, TextInput } from
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get, post } from '../../api/client';
+import { post } from '../../api/client';
 import { AmountInput } from '../../components/AmountInput';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
@@ -11,6 +11,7 @@ import { ConfirmPurchase } from './ConfirmPurchase';
 import { normalizePhone } from '../../app/network';
 import { takeDraft } from '../../app/draft';
 import { useKeepDraft } from './use-keep-draft';
+import { vtuQueries } from '../../api/queries/vtu';
 
 /** A draft's field as text ('' when absent). */
 const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -78,11 +79,7 @@ const quote = async (service: 'electricity' | 'betting', wholesale: number) =>
 export function CableBuy() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const providers = useQuery({
-    queryKey: ['cableProviders'],
-    queryFn: () => get('/_serverFn/listCableProvidersBearerVTU'),
-    staleTime: 300_000,
-  });
+  const providers = useQuery(vtuQueries.cableProviders());
   const [draft] = useState(() => takeDraft('cable') ?? {});
   const [identifier, setIdentifier] = useState(text(draft.identifier));
   const [iuc, setIuc] = useState(text(draft.iuc));
@@ -90,12 +87,7 @@ export function CableBuy() {
   const [phone, setPhone] = useState(text(draft.phone));
   const [ready, setReady] = useState<Ready | null>(null);
   useKeepDraft('cable', { identifier, iuc, plan_id: planId, phone });
-  const plans = useQuery({
-    queryKey: ['cablePlans', identifier],
-    queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }),
-    enabled: identifier !== '',
-    staleTime: 300_000,
-  });
+  const plans = useQuery(vtuQueries.cablePlans(identifier));
   const plan = plans.data?.items.find((p) => p.plan_id === planId);
   const verify = useMutation({
     mutationFn: () => post('/_serverFn/verifyCableIUCBearerVTU', { iuc, identifier }),
@@ -111,12 +103,7 @@ export function CableBuy() {
           [t('buy.total'), formatNaira(plan!.price)],
         ],
         reprice: async () =>
-          (
-            await qc.fetchQuery({
-              queryKey: ['cablePlans', identifier, 'fresh'],
-              queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }),
-            })
-          ).items.find((p) => p.plan_id === planId)?.price,
+          (await qc.fetchQuery({ ...vtuQueries.cablePlans(identifier), staleTime: 0 })).items.find((p) => p.plan_id === planId)?.price,
       }),
   });
   return (
@@ -157,7 +144,7 @@ export function CableBuy() {
 
 export function ElectricityBuy() {
   const { t } = useTranslation();
-  const discos = useQuery({ queryKey: ['discos'], queryFn: () => get('/_serverFn/listElectricityPlansBearerVTU'), staleTime: 300_000 });
+  const discos = useQuery(vtuQueries.discos());
   const [draft] = useState(() => takeDraft('electricity') ?? {});
   const [plan, setPlan] = useState(text(draft.plan));
   const [type, setType] = useState(text(draft.type) || 'prepaid');
@@ -224,11 +211,7 @@ export function ElectricityBuy() {
 
 export function BettingBuy() {
   const { t } = useTranslation();
-  const companies = useQuery({
-    queryKey: ['betCompanies'],
-    queryFn: () => get('/_serverFn/listBetCompaniesBearerVTU'),
-    staleTime: 300_000,
-  });
+  const companies = useQuery(vtuQueries.betCompanies());
   const [draft] = useState(() => takeDraft('betting') ?? {});
   const [company, setCompany] = useState(text(draft.betting_company));
   const [customerId, setCustomerId] = useState(text(draft.customer_id));
@@ -271,7 +254,7 @@ export function BettingBuy() {
 export function ExamBuy() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const pins = useQuery({ queryKey: ['examPins'], queryFn: () => get('/_serverFn/listEducationPinsBearerVTU'), staleTime: 300_000 });
+  const pins = useQuery(vtuQueries.examPins());
   const [draft] = useState(() => takeDraft('exam') ?? {});
   const [exam, setExam] = useState(text(draft.exam));
   const [quantity, setQuantity] = useState<number | ''>(typeof draft.quantity === 'number' ? draft.quantity : 1);
@@ -295,7 +278,7 @@ export function ExamBuy() {
       price,
       summary: `${q} × ${product!.name}`,
       reprice: async () => {
-        const fresh = await qc.fetchQuery({ queryKey: ['examPins', 'fresh'], queryFn: () => get('/_serverFn/listEducationPinsBearerVTU') });
+        const fresh = await qc.fetchQuery({ ...vtuQueries.examPins(), staleTime: 0 });
         const p = fresh.items.find((x) => x.plan_id === exam);
         return p ? p.price * q : undefined;
       },

@@ -11,6 +11,7 @@ import { buyOnce } from './buy-once';
 import { detectNetwork, NETWORK_NAMES, parseNumbers } from '../../app/network';
 import { PinPad } from '../../components/PinPad';
 import type { PurchaseTx } from './purchase-state';
+import { walletQueries } from '../../api/queries/wallet';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
 
@@ -60,7 +61,7 @@ export function BulkBuy() {
     }
     setPin('');
     setBusy(false);
-    void qc.invalidateQueries({ queryKey: ['wallet'] });
+    void qc.invalidateQueries({ queryKey: walletQueries.all() });
   }
 
   return (

@@ -2,19 +2,15 @@ import { Alert, Container, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { get } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
+import { receiptsQueries } from '../../api/queries/vtu';
 
 /** The public receipt check behind the QR code: no sign-in; the service says whether the signature is valid. */
 export function ReceiptCheck() {
   const { t } = useTranslation();
   const { needle } = useParams({ from: '/receipt/$needle' });
-  const check = useQuery({
-    queryKey: ['verify', needle],
-    queryFn: () => get('/_serverFn/verifyReceiptPublicReceipts', { needle }),
-    retry: false,
-  });
+  const check = useQuery(receiptsQueries.verify(needle));
   const r = check.data?.receipt;
   return (
     <Container component="main" size="sm" py="md">

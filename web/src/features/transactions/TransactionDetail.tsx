@@ -15,12 +15,7 @@ export function TransactionDetail() {
   const signed = useQuery(receiptsQueries.signed(reference));
   const purchase = usePurchase(reference);
   const link = signed.data ? `${window.location.origin}/receipt/${signed.data.needle}` : '';
-  const qr = useQuery({
-    queryKey: ['qr', link],
-    enabled: link.length > 0,
-    queryFn: async () => (await import('qrcode')).toDataURL(link, { margin: 1, width: 220 }),
-    staleTime: Infinity,
-  });
+  const qr = useQuery(receiptsQueries.qr(link));
   const r = signed.data?.receipt;
 
   return (

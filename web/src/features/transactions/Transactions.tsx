@@ -3,11 +3,11 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime, formatNaira } from '../../app/format';
 import { ActivityList } from '../../components/ActivityList';
 import { walletQueries } from '../../api/queries/wallet';
+import { vtuQueries, type TransactionFilter } from '../../api/queries/vtu';
 
 const PAGE = 20;
 
@@ -65,18 +65,7 @@ function Purchases() {
   const navigate = useNavigate();
   const [status, setStatus] = useState('');
   const [service, setService] = useState('');
-  const list = useInfiniteQuery({
-    queryKey: ['vtuTxs', status, service],
-    initialPageParam: 0,
-    queryFn: ({ pageParam }) =>
-      get('/_serverFn/listMyVtuTransactionsBearerVTU', {
-        limit: PAGE,
-        offset: pageParam,
-        ...(status ? { status } : {}),
-        ...(service ? { service } : {}),
-      }),
-    getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
-  });
+  const list = useInfiniteQuery(vtuQueries.transactions({ status, service } as TransactionFilter, PAGE));
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Stack>

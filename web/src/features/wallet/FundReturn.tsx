@@ -6,6 +6,7 @@ import { get, post } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { LinkButton } from '../../components/LinkButton';
+import { walletQueries } from '../../api/queries/wallet';
 
 /**
  * Back from the processor's checkout. The redirect itself credits nothing: this screen says "confirming" and asks
@@ -31,7 +32,7 @@ export function FundReturn() {
   }, [round]);
   const polls = useRef(0);
   const intent = useQuery({
-    queryKey: ['topup', reference, round],
+    queryKey: [...walletQueries.topup(reference).queryKey, round],
     queryFn: () =>
       ++polls.current % VERIFY_EVERY === 0
         ? post('/_serverFn/verifyProcessorTopupBearerPayments', { reference })
@@ -43,7 +44,7 @@ export function FundReturn() {
   const waiting = (!status || status === 'pending') && !intent.error;
   const gaveUp = waiting && expired;
   useEffect(() => {
-    if (status === 'success') void qc.invalidateQueries({ queryKey: ['wallet'] });
+    if (status === 'success') void qc.invalidateQueries({ queryKey: walletQueries.all() });
   }, [status, qc]);
   const checkAgain = () => {
     polls.current = VERIFY_EVERY - 1;
