@@ -111,6 +111,11 @@ test('a phone customer buys with chips, a checked review, buys again, and keeps 
   await tabs.getByRole('link', { name: 'Home' }).click();
   await expect(page.getByTestId('balance')).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('vtu.buyDraft'))).toBeNull();
+
+  // Activity lines are worded in the reader's language from their kind and parameters.
+  await page.evaluate(() => localStorage.setItem('vtu.language', 'ha'));
+  await page.reload();
+  await expect(page.getByText("Gyara daga ma'aikaci: e2e 21")).toBeVisible();
 });
 
 /**

@@ -10,12 +10,41 @@ export interface Activity {
   description: string;
   createdAt: string;
   reference?: string;
+  /** What the line is, and the facts it is worded from (the service's `description` is English). */
+  kind?: string;
+  params?: Record<string, string | number>;
+}
+
+/** The parameters a kind's wording needs; without them the service's own text is shown. */
+const NEEDS: Record<string, string[]> = {
+  purchase: ['service', 'recipient'],
+  purchase_refund: ['service', 'recipient'],
+  transfer_sent: ['username'],
+  transfer_received: ['username'],
+  adjustment: ['reason'],
+};
+
+/** The line in the reader's language, from its kind and parameters; the service's English text otherwise. */
+function useWording() {
+  const { t, i18n } = useTranslation();
+  return (a: Activity): string => {
+    const key = `activity.${a.kind ?? ''}`;
+    if (!a.kind || !i18n.exists(key)) return a.description;
+    const params = a.params ?? {};
+    if ((NEEDS[a.kind] ?? []).some((k) => params[k] === undefined || params[k] === '')) return a.description;
+    const service =
+      typeof params.service === 'string' && i18n.exists(`buy.${params.service}`)
+        ? t(`buy.${params.service}` as 'buy.airtime')
+        : params.service;
+    return t(key as 'activity.topup', { ...params, service });
+  };
 }
 
 /** Money movements, newest first: credits in green with +, debits with −. */
 export function ActivityList({ items, linked = true }: { items?: Activity[]; linked?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const wording = useWording();
   if (!items) return <Text c="dimmed">{t('app.loading')}</Text>;
   if (items.length === 0) return <Text c="dimmed">{t('home.noActivity')}</Text>;
   return (
@@ -25,7 +54,7 @@ export function ActivityList({ items, linked = true }: { items?: Activity[]; lin
           <Group justify="space-between" wrap="nowrap" py="xs" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
             <div style={{ minWidth: 0 }}>
               <Text lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
-                {a.description}
+                {wording(a)}
               </Text>
               <Text size="xs" c="dimmed">
                 {formatDateTime(a.createdAt)}
