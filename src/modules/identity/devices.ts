@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../../db/client.js';
+import { rows, type Db, type Executor } from '../../db/client.js';
 import { DAY, type Clock } from '../../kernel/clock.js';
 import { prefixedId } from '../../kernel/ids.js';
+import type { EventBus } from '../../lib/events.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 
 /**
@@ -16,6 +17,20 @@ export const DEVICE_TTL_MS = 180 * DAY;
 /** Accounts one browser is remembered for (a shared phone); the most recently used first. */
 export const DEVICE_TOKENS_PER_COOKIE = 5;
 const TOKEN = /^[A-Za-z0-9_-]{20,64}$/;
+
+/**
+ * Ends every known device of an account, inside the caller's transaction: after "this wasn't me" (the intruder's
+ * browser signed in too and must not keep a budget of its own) and on account closure. A device that is still signed
+ * in becomes known again at its next sign-in. A plain sign-out, an expiry or a two-factor reset keeps them.
+ */
+export async function forgetKnownDevices(exec: Executor, userId: string): Promise<void> {
+  await exec.execute(sql`DELETE FROM known_devices WHERE user_id = ${userId}`);
+}
+
+/** A closed account's devices go with the rest of its sign-in data, in the closure's transaction. */
+export function registerKnownDevicesEnd({ events }: { events: EventBus }): void {
+  events.on('account.closed', (exec, { userId }) => forgetKnownDevices(exec, userId));
+}
 
 export interface DeviceService {
   /** The known device of this account among the presented tokens (its id), or null. */

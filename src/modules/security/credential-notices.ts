@@ -7,13 +7,14 @@ import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/api.js';
 import { writeAudit } from '../../db/audit.js';
 import { scheduleTotpRemoval } from './two-factor-removal.js';
+import { forgetKnownDevices } from '../identity/api.js';
 
 /**
  * Every credential change tells the owner by e-mail (the notifier's login_alert kind is always e-mailed)
  * with a "this wasn't me" link (in the e-mail only). Following it signs out every session, ends every step-up grant,
- * turns PIN login off, and when the change was a new authenticator schedules its removal after the reset wait (a
- * requested two-factor reset is cancelled): whoever made the change is out. The link's token is stored hashed and
- * works once, for NOT_ME_TTL_MS.
+ * turns PIN login off, forgets every known device, and when the change was a new authenticator schedules its removal
+ * after the reset wait (a requested two-factor reset is cancelled): whoever made the change is out. The link's token
+ * is stored hashed and works once, for NOT_ME_TTL_MS.
  */
 export type CredentialChange =
   | 'login_pin_set'
@@ -101,6 +102,8 @@ export function createCredentialNotices(deps: {
         );
         await tx.execute(sql`UPDATE stepup_grants SET revoked_at = ${now} WHERE user_id = ${n.user_id} AND revoked_at IS NULL`);
         await tx.execute(sql`UPDATE user_pins SET enabled = false, updated_at = ${now} WHERE user_id = ${n.user_id} AND kind = 'login'`);
+        // The intruder's browser signed in too: it must not keep an attempt budget of its own (issue 28).
+        await forgetKnownDevices(tx, n.user_id);
         // Issue 28: whoever reads the mailbox holds this link, so it never removes a confirmed authenticator at once: the
         // removal is scheduled like the owner's reset (the same wait), and the owner can cancel it with the app.
         const removal = n.change === 'totp_enrolled' ? await scheduleTotpRemoval(tx, n.user_id, now) : null;

@@ -3,11 +3,12 @@ import { createSecurityService } from './service.js';
 import { securityOperations } from './operations.js';
 import { loginFailedRoute, notMeRoutes } from '../../http/routes/security.js';
 import { registerSecurityJobs } from './jobs.js';
+import { registerKnownDevicesEnd } from '../identity/api.js';
 
 /** The security module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const securityModule = defineModule({
   name: 'security',
-  needs: ['config', 'db', 'clock', 'log', 'jobs', 'otp', 'pins', 'identity', 'mailer', 'sms', 'notifier'],
+  needs: ['config', 'db', 'clock', 'log', 'jobs', 'otp', 'pins', 'identity', 'mailer', 'sms', 'notifier', 'events'],
   provides: ['security', 'stepUp'],
   create({ config, db, clock, log, jobs, otp, pins, identity, mailer, sms, notifier }) {
     const security = createSecurityService({
@@ -31,4 +32,7 @@ export const securityModule = defineModule({
   operations: securityOperations,
   jobs: [registerSecurityJobs],
   routes: [loginFailedRoute, notMeRoutes],
+  // Known devices end with the account (identity's table; its module's entry file is registered here with the other
+  // reactions that end sign-in state).
+  subscribers: [registerKnownDevicesEnd],
 });
