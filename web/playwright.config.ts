@@ -42,7 +42,8 @@ export default defineConfig({
       PORT: String(PORT),
       PUBLIC_URL: BASE_URL,
       DATA_DIR: path.join(os.tmpdir(), `vtu-e2e-${process.pid}-${Date.now()}`),
-      ADMIN_EMAILS: 'ops@example.com,ops-bills@example.com,ops-second@example.com,ops-narrow@example.com,ops-everyday@example.com',
+      ADMIN_EMAILS:
+        'ops@example.com,ops-bills@example.com,ops-second@example.com,ops-narrow@example.com,ops-everyday@example.com,ops-receipts@example.com',
       LOG_LEVEL: 'warn',
     },
   },
