@@ -1,4 +1,4 @@
-import { AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
@@ -10,6 +10,7 @@ import { useAuth } from './auth';
 import { peekDraft } from './draft';
 import { isCode } from './errors';
 import { BellIcon } from './icons';
+import './shell.css';
 
 // The phone tab bar comes in its own small chunk, after the first screen.
 const TabBar = lazy(() => import('./TabBar').then((m) => ({ default: m.TabBar })));
@@ -83,65 +84,68 @@ function SignedInShell() {
   const unread = useQuery(notificationsQueries.unread());
   const count = unread.data?.unread ?? 0;
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <>
       <a className="skip-link" href="#content">
         {t('app.skip')}
       </a>
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.main')} />
-            <Text fw={700} component={Link} to="/" c="brand.8" td="none">
-              {t('app.name')}
-            </Text>
-          </Group>
-          <Button
-            variant="subtle"
-            component={Link}
-            to="/notifications"
-            px="xs"
-            leftSection={<BellIcon />}
-            aria-label={
-              count > 0 ? `${t('nav.notifications')} ${unreadLabel(count)} ${t('notifications.unreadSuffix')}` : t('nav.notifications')
-            }
-            styles={{ inner: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+      <header className="shell-header">
+        <div className="shell-start">
+          <button
+            type="button"
+            className="shell-burger"
+            onClick={toggle}
+            aria-label={t('nav.main')}
+            aria-expanded={opened}
+            aria-controls="main-nav"
           >
-            <Text span inherit visibleFrom="sm">
-              {t('nav.notifications')}
-            </Text>
-            {count > 0 && (
-              <Badge
-                ml={6}
-                color="red"
-                data-testid="unread-badge"
-                styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}
-              >
-                {unreadLabel(count)}
-              </Badge>
-            )}
-          </Button>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label={t('nav.main')} component="nav">
+            <span />
+            <span />
+            <span />
+          </button>
+          <Link to="/" className="shell-brand">
+            {t('app.name')}
+          </Link>
+        </div>
+        <Button
+          variant="subtle"
+          component={Link}
+          to="/notifications"
+          px="xs"
+          leftSection={<BellIcon />}
+          aria-label={
+            count > 0 ? `${t('nav.notifications')} ${unreadLabel(count)} ${t('notifications.unreadSuffix')}` : t('nav.notifications')
+          }
+          styles={{ inner: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+        >
+          <Text span inherit visibleFrom="sm">
+            {t('nav.notifications')}
+          </Text>
+          {/* A space between the word and the count: the visible text reads as the accessible name begins. */}
+          {count > 0 && ' '}
+          {count > 0 && (
+            <Badge ml={6} color="red" data-testid="unread-badge" styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}>
+              {unreadLabel(count)}
+            </Badge>
+          )}
+        </Button>
+      </header>
+      <nav id="main-nav" className="shell-nav" aria-label={t('nav.main')} data-open={opened || undefined}>
         {NAV.map(([to, label]) => (
-          <NavLink
-            key={to}
-            component={Link}
-            to={to}
-            label={t(label)}
-            active={to === '/' ? path === '/' : path.startsWith(to)}
-            onClick={close}
-          />
+          <Link key={to} to={to} className="shell-link" activeOptions={{ exact: to === '/', includeSearch: false }} onClick={close}>
+            {t(label)}
+          </Link>
         ))}
-        <NavLink component="button" label={t('nav.signOut')} onClick={() => void auth.signOut()} />
-      </AppShell.Navbar>
-      <AppShell.Main id="content" component="main">
+        <button type="button" className="shell-link" onClick={() => void auth.signOut()}>
+          {t('nav.signOut')}
+        </button>
+      </nav>
+      <main id="content" className="shell-main">
         <Outlet />
-      </AppShell.Main>
+      </main>
       <Suspense fallback={null}>
         <TabBar path={path} onMenu={toggle} menuOpen={opened} />
       </Suspense>
-    </AppShell>
+    </>
   );
 }
 
