@@ -1688,8 +1688,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * 2FA enrollment / challenge state
-         * @description 2FA enrollment / challenge state.
+         * 2FA enrollment / challenge state; stepUpMethods: the codes verifyStepupChallenge accepts in this session
+         * @description 2FA enrollment / challenge state; stepUpMethods: the codes verifyStepupChallenge accepts in this session.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -3058,8 +3058,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send an e-mail step-up code
-         * @description Send an e-mail step-up code.
+         * Send an e-mail step-up code; stepUpMethods says whether it confirms in this session (with an authenticator on, only in a
+         * @description Send an e-mail step-up code; stepUpMethods says whether it confirms in this session (with an authenticator on, only in a session opened with the login PIN; otherwise it serves a two-factor reset).
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -3106,12 +3106,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Enrol or update the 6-digit login PIN (needs a step-up grant: X-Grant-Token)
-         * @description Enrol or update the 6-digit login PIN (needs a step-up grant: X-Grant-Token).
+         * Enrol or update the 6-digit login PIN (needs a step-up grant: X-Grant-Token; a first PIN may instead come within 10 minu
+         * @description Enrol or update the 6-digit login PIN (needs a step-up grant: X-Grant-Token; a first PIN may instead come within 10 minutes of signing in with an e-mailed code).
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
-         *
-         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -5925,6 +5923,7 @@ export interface components {
             grantValid: boolean;
             /** @constant */
             ok: true;
+            stepUpMethods: ("authenticator" | "email")[];
         };
         GetMyVtuTransactionInput: {
             /** Format: uuid */
@@ -6732,6 +6731,7 @@ export interface components {
             /** @constant */
             ok: true;
             sent: boolean;
+            stepUpMethods: ("authenticator" | "email")[];
         };
         SendSupportMessageInput: {
             body: string;
@@ -12527,7 +12527,10 @@ export interface operations {
                      *       "ok": true,
                      *       "enrolled": true,
                      *       "confirmed": true,
-                     *       "grantValid": true
+                     *       "grantValid": true,
+                     *       "stepUpMethods": [
+                     *         "authenticator"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["GetMyTwoFactorOutput"];
@@ -15546,7 +15549,10 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "sent": true,
-                     *       "expiresInSeconds": 1
+                     *       "expiresInSeconds": 1,
+                     *       "stepUpMethods": [
+                     *         "authenticator"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SendStepupEmailCodeOutput"];
@@ -15629,11 +15635,6 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /**
-                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
-                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
-                 */
-                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;

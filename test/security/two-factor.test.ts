@@ -304,6 +304,9 @@ describe('two-factor step-up', () => {
 
   it('the step-up gate passes when 2FA is not enrolled; credential changes need a grant all the same', async () => {
     const u = await signIn(h);
+    // A session opened by the e-mailed code minutes ago may set a FIRST PIN (test/settings/first-pin.test.ts); this
+    // one is older.
+    h.clock.advance(10 * 60_000);
     const res = await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '582914' }, { token: u.token });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('STEP_UP_REQUIRED');

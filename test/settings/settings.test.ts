@@ -30,7 +30,9 @@ describe('transaction PIN', () => {
   it('sets the first PIN, changes it with currentPin, and the PIN gate accepts only the new one', async () => {
     const u = await signIn(h);
     expect((await c('GET', S('hasTransactionPin'), undefined, { token: u.token })).json()).toEqual({ ok: true, hasPin: false });
-    // Setting the PIN that spends the wallet is a credential change: a stolen access token alone cannot.
+    // Setting the PIN that spends the wallet is a credential change: a stolen access token alone cannot (once the
+    // session is 10 minutes old; a first PIN right after the sign-in code: test/settings/first-pin.test.ts).
+    h.clock.advance(10 * 60_000);
     const bare = await c('POST', S('setTransactionPinFn'), { pin: '4821' }, { token: u.token });
     expect(bare.statusCode).toBe(403);
     expect(bare.json().error.code).toBe('STEP_UP_REQUIRED');

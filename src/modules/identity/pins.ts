@@ -47,6 +47,8 @@ export function pinLockedError(retryAfterSeconds: number, now: Date): AppError {
 export interface PinService {
   isSet(userId: string, kind: PinKind): Promise<boolean>;
   set(userId: string, kind: PinKind, pin: string): Promise<void>;
+  /** Sets a PIN only if the account never had one of this kind (disabled ones count); false when it had. */
+  setFirst(userId: string, kind: PinKind, pin: string): Promise<boolean>;
   disable(userId: string, kind: PinKind): Promise<void>;
   /** Throws PIN_NOT_SET, PIN_LOCKED (429) or `wrongCode` on a wrong PIN. */
   verify(userId: string, kind: PinKind, pin: string, wrongCode?: 'INVALID_PIN' | 'INVALID_CREDENTIALS'): Promise<void>;
@@ -171,6 +173,16 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
         VALUES (${userId}, ${kind}, ${await hashPin(pin, salt)}, ${salt}, ${checkMac(userId, kind, pin)}, 0, 0, NULL, true, ${now})
         ON CONFLICT (user_id, kind) DO UPDATE SET hash = EXCLUDED.hash, salt = EXCLUDED.salt, check_mac = EXCLUDED.check_mac,
           failed_attempts = 0, locked_until = NULL, enabled = true, updated_at = EXCLUDED.updated_at`);
+    },
+    async setFirst(userId, kind, pin) {
+      const salt = randomBytes(16).toString('hex');
+      const r = await one(
+        db,
+        sql`INSERT INTO user_pins (user_id, kind, hash, salt, check_mac, failed_attempts, lock_count, locked_until, enabled, updated_at)
+            VALUES (${userId}, ${kind}, ${await hashPin(pin, salt)}, ${salt}, ${checkMac(userId, kind, pin)}, 0, 0, NULL, true, ${clock.now()})
+            ON CONFLICT (user_id, kind) DO NOTHING RETURNING 1`,
+      );
+      return Boolean(r);
     },
     async disable(userId, kind) {
       await db.execute(sql`UPDATE user_pins SET enabled = false, updated_at = ${clock.now()} WHERE user_id = ${userId} AND kind = ${kind}`);

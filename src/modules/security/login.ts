@@ -14,6 +14,7 @@ import type { OtpService } from '../identity/api.js';
 import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError, type PinService } from '../identity/api.js';
 import type { AttemptLimit, AttemptLimits } from '../identity/api.js';
 import type { CredentialNotices } from './credential-notices.js';
+import { stepUpRequired, type FirstCredential } from './first-credential.js';
 import type { Notifier } from '../notifications/api.js';
 
 /**
@@ -55,6 +56,7 @@ export interface LoginDeps {
   attempts: AttemptLimits;
   notices: CredentialNotices;
   reauth: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
+  firstCredential: FirstCredential;
   jobs: JobQueue;
 }
 
@@ -273,10 +275,18 @@ export function createLoginService(deps: LoginDeps) {
       return { enrolled: await pins.isSet(userId, 'login') };
     },
 
-    /** The registry's reauth gate has asked for a recent proof; the owner is told, with a "this wasn't me" link. */
-    async setLoginPin(user: AuthUser, pin: string) {
+    /**
+     * Needs a recent proof: a grant, or for a first login PIN a session opened by an e-mailed code minutes ago
+     * (first-credential.ts); the owner is told, with a "this wasn't me" link.
+     */
+    async setLoginPin(user: AuthUser, pin: string, grantToken: string | undefined) {
       const had = await pins.isSet(user.id, 'login');
-      await pins.set(user.id, 'login', pin);
+      if (had) await deps.reauth.require(user, grantToken);
+      const proof = had ? 'grant' : await deps.firstCredential.require(user, grantToken);
+      // A fresh sign-in only creates: a PIN set meanwhile (or one turned off earlier) is a change, which needs the grant.
+      if (proof === 'freshSignIn') {
+        if (!(await pins.setFirst(user.id, 'login', pin))) throw stepUpRequired();
+      } else await pins.set(user.id, 'login', pin);
       await db.transaction((tx) => notices.notify(tx, user.id, had ? 'login_pin_changed' : 'login_pin_set'));
       return { enrolled: true };
     },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { otpCodeInput, phoneInput, sessionOutput } from '../identity/api.js';
 import { loginIdentifierInput } from './login.js';
+import { STEP_UP_METHODS } from './step-up-methods.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['security']);
@@ -94,11 +95,12 @@ export const securityOperations = [
     name: 'setLoginPin',
     suffix: 'BearerAuth',
     method: 'POST',
-    purpose: 'enrol or update the 6-digit login PIN (needs a step-up grant: X-Grant-Token)',
-    gates: { reauth: true },
+    purpose:
+      'enrol or update the 6-digit login PIN (needs a step-up grant: X-Grant-Token; a first PIN may instead come within 10 minutes of signing in with an e-mailed code)',
     input: z.object({ pin: loginPinInput }),
     output: z.object({ enrolled: z.boolean() }),
-    handler: async (input, ctx) => ctx.api.security.login.setLoginPin(ctx.user, input.pin),
+    errors: ['STEP_UP_REQUIRED'],
+    handler: async (input, ctx) => ctx.api.security.login.setLoginPin(ctx.user, input.pin, ctx.grantToken),
   }),
   defineOperation({
     name: 'disableLoginPin',
@@ -165,9 +167,14 @@ export const securityOperations = [
     name: 'getMyTwoFactor',
     suffix: 'Bearer2FA',
     method: 'POST',
-    purpose: '2FA enrollment / challenge state',
+    purpose: '2FA enrollment / challenge state; stepUpMethods: the codes verifyStepupChallenge accepts in this session',
     input: z.object({ grantToken: grantTokenInput.optional() }),
-    output: z.object({ enrolled: z.boolean(), confirmed: z.boolean(), grantValid: z.boolean() }),
+    output: z.object({
+      enrolled: z.boolean(),
+      confirmed: z.boolean(),
+      grantValid: z.boolean(),
+      stepUpMethods: z.array(z.enum(STEP_UP_METHODS)),
+    }),
     handler: async (input, ctx) => ctx.api.security.twoFactor.state(ctx.user, input.grantToken ?? ctx.grantToken),
   }),
   defineOperation({
@@ -196,10 +203,11 @@ export const securityOperations = [
     name: 'sendStepupEmailCode',
     suffix: 'Bearer2FA',
     method: 'POST',
-    purpose: 'send an e-mail step-up code',
+    purpose:
+      'send an e-mail step-up code; stepUpMethods says whether it confirms in this session (with an authenticator on, only in a session opened with the login PIN; otherwise it serves a two-factor reset)',
     rateLimit: 'auth',
     input: z.object({}),
-    output: z.object({ sent: z.boolean(), expiresInSeconds: z.number() }),
+    output: z.object({ sent: z.boolean(), expiresInSeconds: z.number(), stepUpMethods: z.array(z.enum(STEP_UP_METHODS)) }),
     errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT'],
     handler: async (_input, ctx) => ctx.api.security.twoFactor.sendEmailCode(ctx.user, { ip: ctx.ip }),
   }),

@@ -9,6 +9,7 @@ import type { PinService } from '../identity/api.js';
 import type { Notifier } from '../notifications/api.js';
 import { createAttemptLimits } from '../identity/api.js';
 import { createCredentialNotices } from './credential-notices.js';
+import { createFirstCredentialProof } from './first-credential.js';
 import { createLoginService } from './login.js';
 import { createSessionClaimService } from './sessions.js';
 import { createTwoFactorService } from './two-factor.js';
@@ -38,9 +39,11 @@ export function createSecurityService(deps: SecurityDeps) {
   const attempts = createAttemptLimits(deps);
   const notices = createCredentialNotices({ ...deps, forgetUser: deps.identity.forgetUser });
   const twoFactor = createTwoFactorService({ ...deps, issuer: deps.totpIssuer, notices, attempts, devices: deps.identity.devices });
+  const firstCredential = createFirstCredentialProof({ ...deps, grantValid: twoFactor.grantValid, isEnrolled: twoFactor.isEnrolled });
   return {
     notices,
-    login: createLoginService({ ...deps, attempts, notices, reauth: twoFactor.reauth }),
+    firstCredential,
+    login: createLoginService({ ...deps, attempts, notices, reauth: twoFactor.reauth, firstCredential }),
     sessions: createSessionClaimService(deps),
     twoFactor,
   };

@@ -15,6 +15,7 @@ import type { CredentialNotices } from './credential-notices.js';
 import type { Notifier } from '../notifications/api.js';
 import { cancelNotMeRemoval, TWO_FACTOR_RESET_WAIT_MS, type RemovalOrigin } from './two-factor-removal.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
+import { stepUpMethodsOf } from './step-up-methods.js';
 import { writeAudit } from '../../db/audit.js';
 
 /** docs/design.md §5: grants live 10 minutes, bound to user and session; wrong codes are limited like PINs. */
@@ -137,7 +138,9 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
 
     async state(user: AuthUser, grantToken: string | undefined) {
       const f = await factorOf(user.id);
-      return { enrolled: Boolean(f), confirmed: Boolean(f?.confirmed_at), grantValid: await grantValid(user, grantToken) };
+      const confirmed = Boolean(f?.confirmed_at);
+      const stepUpMethods = await stepUpMethodsOf(db, user, confirmed);
+      return { enrolled: Boolean(f), confirmed, grantValid: await grantValid(user, grantToken), stepUpMethods };
     },
 
     /** A new pending secret replaces an unconfirmed one; a confirmed factor is never silently replaced. */
@@ -187,7 +190,8 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
         subject: 'Your security confirmation code',
         text: `Your confirmation code is ${code}. It expires in 10 minutes. If you did not ask for it, secure your account now.`,
       });
-      return { sent: true, expiresInSeconds: 600 };
+      // Sent even where it confirms nothing here (it asks for a reset); the answer says what this session may use.
+      return { sent: true, expiresInSeconds: 600, stepUpMethods: await stepUpMethodsOf(db, user, await isEnrolled(user.id)) };
     },
 
     /** spec 4.3: the input is a TOTP code or an e-mailed step-up code (within emailStepUpAllowed); either yields a grant. */

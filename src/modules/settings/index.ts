@@ -16,6 +16,7 @@ export const settingsModule = defineModule({
       notifier,
       events,
       reauth: security.twoFactor.reauth,
+      firstCredential: security.firstCredential,
       notices: security.notices,
       forgetUser: identity.forgetUser,
     }),

@@ -6,6 +6,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PinService } from '../identity/api.js';
+import { stepUpRequired, type FirstCredential } from '../security/api.js';
 import type { Notifier } from '../notifications/api.js';
 import { applyPatch, normalisePreferences, readPreferences, type PreferencesPatch } from './preferences.js';
 import { writeAudit } from '../../db/audit.js';
@@ -19,6 +20,8 @@ export interface SettingsDeps {
   events: EventBus;
   /** A recent proof beyond the access token: the security module's reauth gate. */
   reauth: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
+  /** The proof for a first PIN: a grant, or a session opened by an e-mailed code minutes ago (issue 29). */
+  firstCredential: Pick<FirstCredential, 'require'>;
   notices: { notify(exec: Executor, userId: string, change: 'transaction_pin_set' | 'transaction_pin_changed'): Promise<void> };
   /** Drops the cached session state of a user after this instance's own commit (identity/session-cache.ts). */
   forgetUser: (userId: string) => void;
@@ -37,10 +40,17 @@ export function createSettingsService(deps: SettingsDeps) {
     /**
      * spec 4.8: setting or changing the PIN needs a recent proof (a step-up grant: with a stolen access
      * token alone nobody can set the PIN that spends the wallet); changing it also needs currentPin (checked with
-     * the lockout). The grant is checked first so a missing grant costs no attempt.
+     * the lockout). The grant is checked first so a missing grant costs no attempt. The FIRST PIN may instead come
+     * within 10 minutes of signing in with an e-mailed code (no second code during onboarding, issue 29).
      */
     async setTransactionPin(user: AuthUser, pin: string, currentPin: string | undefined, grantToken: string | undefined) {
       const had = await pins.isSet(user.id, 'transaction');
+      if (!had && (await deps.firstCredential.require(user, grantToken)) === 'freshSignIn') {
+        // Creates only: a PIN set meanwhile by another request is a change, which needs the grant.
+        if (!(await pins.setFirst(user.id, 'transaction', pin))) throw stepUpRequired();
+        await db.transaction((tx) => notices.notify(tx, user.id, 'transaction_pin_set'));
+        return { hasPin: true };
+      }
       await reauth.require(user, grantToken);
       if (had) {
         if (!currentPin) {

@@ -20,6 +20,8 @@ export function useStepUp() {
   const pending = useRef<{ resolve: (grant: string) => void; reject: (e: unknown) => void } | null>(null);
 
   const [notice, setNotice] = useState<string | null>(null);
+  /** The service accepts only the authenticator's code in this session: no e-mail is sent or offered. */
+  const [appOnly, setAppOnly] = useState(false);
 
   async function sendCode() {
     setNotice(null);
@@ -36,7 +38,16 @@ export function useStepUp() {
     setCode('');
     setError(null);
     setOpen(true);
-    await sendCode();
+    // Offer only what the service accepts here: with an authenticator on, a session opened by an e-mailed code
+    // confirms with the app's code alone, so an e-mailed code would be refused (issue 29).
+    const methods = await post('/_serverFn/getMyTwoFactorBearer2FA', {}).then(
+      (s) => s.stepUpMethods,
+      () => null,
+    );
+    const byEmail = !methods || methods.includes('email');
+    setAppOnly(!byEmail);
+    if (byEmail) await sendCode();
+    else setNotice(t('stepup.appOnly'));
     return new Promise((resolve, reject) => (pending.current = { resolve, reject }));
   };
 
@@ -96,9 +107,11 @@ export function useStepUp() {
           <Button type="submit" loading={busy} disabled={code.length !== 6}>
             {t('stepup.confirm')}
           </Button>
-          <Button variant="subtle" onClick={() => void sendCode()}>
-            {t('stepup.resend')}
-          </Button>
+          {!appOnly && (
+            <Button variant="subtle" onClick={() => void sendCode()}>
+              {t('stepup.resend')}
+            </Button>
+          )}
         </Stack>
       </form>
     </Modal>

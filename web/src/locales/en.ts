@@ -231,6 +231,8 @@ export const en = {
     cooldown: 'We e-mailed you a code a moment ago. Wait a little and ask for a new one, or use a code from your authenticator app.',
     appOnly:
       'Enter the 6-digit code from your authenticator app. You signed in with an e-mailed code, so an e-mailed code cannot confirm this.',
+    appOnly:
+      'Enter the 6-digit code from your authenticator app. You signed in with an e-mailed code, so an e-mailed code cannot confirm this.',
   },
   kyc: {
     title: 'Verification',

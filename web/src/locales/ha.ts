@@ -234,6 +234,8 @@ export const ha: Messages = {
       'Mun aiko maka lamba ɗan lokaci kaɗan da ya wuce. Jira kaɗan ka nemi sabuwa, ko yi amfani da lamba daga manhajar authenticator.',
     appOnly:
       'Saka lamba mai lambobi 6 daga manhajar authenticator ɗinka. Da lambar imel ka shiga, don haka lambar imel ba za ta tabbatar da wannan ba.',
+    appOnly:
+      'Saka lamba mai lambobi 6 daga manhajar authenticator ɗinka. Da lambar imel ka shiga, don haka lambar imel ba za ta tabbatar da wannan ba.',
   },
   kyc: {
     title: 'Tabbatarwa',

@@ -232,6 +232,7 @@ export const pcm: Messages = {
     resend: 'Send me new code for e-mail',
     cooldown: 'We just send you code small time ago. Wait small then ask for new one, or use code from your authenticator app.',
     appOnly: 'Put the 6-digit code from your authenticator app. Na e-mail code you take sign in, so e-mail code no fit confirm this one.',
+    appOnly: 'Put the 6-digit code from your authenticator app. Na e-mail code you take sign in, so e-mail code no fit confirm this one.',
   },
   kyc: {
     title: 'Verification',

@@ -1,0 +1,90 @@
+// @vitest-environment jsdom
+import { MantineProvider } from '@mantine/core';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { en } from '../locales/en';
+
+/**
+ * Issue 29, a broken path: with 2FA on and a session opened by an e-mailed code, the confirmation step e-mailed a code
+ * the service then refused. The step now asks which codes the service accepts here (getMyTwoFactor stepUpMethods)
+ * and offers only those (test/security/step-up-methods.test.ts proves the service's side).
+ */
+const post = vi.fn();
+vi.mock('../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), post: (...a: unknown[]) => post(...a) }));
+const { useStepUp } = await import('./StepUp');
+const { ApiError } = await import('../api/client');
+const { forgetGrant } = await import('./grant');
+
+beforeAll(async () => {
+  await i18next.use(initReactI18next).init({ resources: { en: { translation: en } }, lng: 'en', interpolation: { escapeValue: false } });
+  window.matchMedia ??= ((q: string) => ({
+    matches: false,
+    media: q,
+    addEventListener() {},
+    removeEventListener() {},
+    addListener() {},
+    removeListener() {},
+    onchange: null,
+    dispatchEvent: () => false,
+  })) as never;
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as never;
+});
+afterEach(() => {
+  cleanup();
+  post.mockReset();
+  forgetGrant();
+});
+
+function Transfer({ run }: { run: (grant?: string) => Promise<string> }) {
+  const { withGrant, modal } = useStepUp();
+  return (
+    <MantineProvider>
+      <button onClick={() => void withGrant(run).catch(() => undefined)}>Send</button>
+      {modal}
+    </MantineProvider>
+  );
+}
+
+const needsGrant = (grant?: string) =>
+  grant ? Promise.resolve('sent') : Promise.reject(new ApiError('STEP_UP_REQUIRED', 'Two-factor confirmation required', 403));
+const called = (path: string) => post.mock.calls.some(([p]) => p === path);
+
+describe('step-up', () => {
+  it('asks for the authenticator code only, and e-mails nothing, where the service accepts only that', async () => {
+    post.mockImplementation(async (path: string) => {
+      if (path === '/_serverFn/getMyTwoFactorBearer2FA')
+        return { enrolled: true, confirmed: true, grantValid: false, stepUpMethods: ['authenticator'] };
+      if (path === '/_serverFn/verifyStepupChallengeBearer2FA')
+        return { grantToken: 'grt_x', expiresAt: new Date(Date.now() + 600_000).toISOString() };
+      throw new Error(`unexpected ${path}`);
+    });
+    const run = vi.fn(needsGrant);
+    render(<Transfer run={run} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/code from your authenticator app\. You signed in with an e-mailed code/)).toBeTruthy();
+    expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(false);
+    expect(screen.queryByRole('button', { name: 'E-mail me a new code' })).toBeNull();
+    for (let n = 1; n <= 6; n++) fireEvent.change(screen.getByLabelText(`Code digit ${n} of 6`), { target: { value: String(n) } });
+    await waitFor(() => expect(run).toHaveBeenLastCalledWith('grt_x'));
+  });
+
+  it('e-mails a code where the service accepts one', async () => {
+    post.mockImplementation(async (path: string) => {
+      if (path === '/_serverFn/getMyTwoFactorBearer2FA')
+        return { enrolled: false, confirmed: false, grantValid: false, stepUpMethods: ['email'] };
+      if (path === '/_serverFn/sendStepupEmailCodeBearer2FA') return { sent: true, expiresInSeconds: 600, stepUpMethods: ['email'] };
+      throw new Error(`unexpected ${path}`);
+    });
+    render(<Transfer run={needsGrant} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/we sent a 6-digit code to your e-mail/)).toBeTruthy();
+    expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(true);
+    expect(screen.getByRole('button', { name: 'E-mail me a new code' })).toBeTruthy();
+  });
+});
