@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allOperations } from '../../src/modules/index.js';
-import { profileSchema, transferSchema } from '../../web/src/api/schemas.js';
+import { profileSchema, reportSchema, transferSchema } from '../../web/src/api/schemas.js';
 
 /**
  * The app's forms validate with the service's own input rules (web/src/api/schemas.ts): each field of a form schema
@@ -19,6 +19,7 @@ describe('form schemas are the operations’ input rules', () => {
   const forms: [string, z.ZodObject][] = [
     ['transferWalletFn', transferSchema],
     ['updateProfile', profileSchema],
+    ['createTransactionReport', reportSchema],
   ];
   for (const [operation, form] of forms)
     it(`${operation}: every field of the form has the operation's rule`, () => {

@@ -3,6 +3,7 @@ import { naira } from '../../kernel/money.js';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
+import { reportDescriptionInput, reportReferenceInput } from './inputs.js';
 import { REPORT_CATEGORIES } from './service.js';
 
 /** What this module's handlers use (ctx.api). */
@@ -34,17 +35,9 @@ export const reportOperations = [
     purpose: 'report a failed or disputed transaction of the caller',
     rateLimit: 'strict',
     input: z.object({
-      reference: z
-        .string({ error: 'reference is required' })
-        .trim()
-        .min(3, 'reference must be at least 3 characters')
-        .max(200, 'reference must be at most 200 characters (a ledger reference, top-up reference or VTU transaction id)'),
+      reference: reportReferenceInput,
       category: categoryInput,
-      description: z
-        .string({ error: 'description is required' })
-        .trim()
-        .min(10, 'description must be at least 10 characters')
-        .max(2000, 'description must be at most 2000 characters'),
+      description: reportDescriptionInput,
     }),
     output: z.object({ report: reportOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],

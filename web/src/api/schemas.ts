@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fullNameInput, usernameInput } from '../../../src/modules/identity/inputs.js';
+import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
 
 /**
@@ -24,3 +25,6 @@ const blankIsUnset = <T extends z.ZodType>(rule: T) =>
 
 /** updateProfile's name fields (the phone is verified in its own flow). */
 export const profileSchema = z.object({ username: blankIsUnset(usernameInput), fullName: blankIsUnset(fullNameInput) });
+
+/** createTransactionReport's text fields (the category is a choice from a fixed list). */
+export const reportSchema = z.object({ reference: reportReferenceInput, description: reportDescriptionInput });

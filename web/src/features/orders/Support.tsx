@@ -10,6 +10,8 @@ import { formatDateTime } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { Section } from '../../components/Section';
 import { supportQueries } from '../../api/queries/orders';
+import { reportSchema } from '../../api/schemas';
+import { showServerIssues, useSchemaForm } from '../../components/form';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Support() {
@@ -80,39 +82,38 @@ export function Report() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const mine = useQuery(supportQueries.reports());
-  const [reference, setReference] = useState('');
   const [category, setCategory] = useState<ReportCategory>('not_delivered');
-  const [description, setDescription] = useState('');
+  // createTransactionReport's own rules (api/schemas.ts).
+  const form = useSchemaForm(reportSchema, { reference: '', description: '' });
+  const [underFields, setUnderFields] = useState(false);
   const create = useMutation({
-    mutationFn: () =>
-      post(
-        '/_serverFn/createTransactionReportBearerReports',
-        { reference: reference.trim(), category, description },
-        { idempotencyKey: newIdempotencyKey() },
-      ),
-    onSuccess: () => (setReference(''), setDescription(''), void qc.invalidateQueries({ queryKey: supportQueries.reports().queryKey })),
+    mutationFn: (fields: { reference: string; description: string }) =>
+      post('/_serverFn/createTransactionReportBearerReports', { ...fields, category }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: () => (form.reset(), void qc.invalidateQueries({ queryKey: supportQueries.reports().queryKey })),
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
+  });
+  const submit = form.onSubmit((values) => {
+    const checked = reportSchema.safeParse(values);
+    if (checked.success) create.mutate(checked.data);
   });
   return (
     <Section id="report" title={t('orders.report')}>
-      <Failure error={mine.error ?? create.error} />
-      <TextInput label={t('result.reference')} value={reference} onChange={(e) => setReference(e.currentTarget.value)} />
-      <NativeSelect
-        label={t('orders.category')}
-        value={category}
-        onChange={(e) => setCategory(e.currentTarget.value as typeof category)}
-        data={CATEGORIES.map((c) => ({ value: c, label: t(`orders.cat_${c}`) }))}
-      />
-      <Textarea
-        label={t('orders.whatHappened')}
-        autosize
-        minRows={2}
-        maxLength={2000}
-        value={description}
-        onChange={(e) => setDescription(e.currentTarget.value)}
-      />
-      <Button onClick={() => create.mutate()} loading={create.isPending} disabled={!reference.trim() || description.trim().length < 10}>
-        {t('orders.sendReport')}
-      </Button>
+      <Failure error={mine.error ?? (underFields ? null : create.error)} />
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label={t('result.reference')} {...form.getInputProps('reference')} />
+          <NativeSelect
+            label={t('orders.category')}
+            value={category}
+            onChange={(e) => setCategory(e.currentTarget.value as typeof category)}
+            data={CATEGORIES.map((c) => ({ value: c, label: t(`orders.cat_${c}`) }))}
+          />
+          <Textarea label={t('orders.whatHappened')} autosize minRows={2} maxLength={2000} {...form.getInputProps('description')} />
+          <Button type="submit" loading={create.isPending}>
+            {t('orders.sendReport')}
+          </Button>
+        </Stack>
+      </form>
       {(mine.data?.items ?? []).map((r) => (
         <Text key={r.id} size="sm">
           {r.reference} · {t(`orders.cat_${r.category}`)} · <Badge color={r.status === 'resolved' ? 'green' : 'blue'}>{r.status}</Badge>

@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { AmountInput } from '../../components/AmountInput';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferRecipientSchema, transferSchema } from '../../api/schemas';
@@ -43,12 +43,14 @@ export function Transfer() {
     onSettled: () => setPin(''),
   });
 
-  const find = form.onSubmit((values) => {
-    const recipient = transferRecipientSchema.safeParse(values);
-    if (!recipient.success) return;
+  // Finding the recipient checks the username only: the amount is asked for once the name is shown.
+  function find(e: FormEvent) {
+    e.preventDefault();
+    const recipient = transferRecipientSchema.safeParse(form.getValues());
+    if (form.validateField('username').hasError || !recipient.success) return;
     send.reset();
     lookup.mutate(recipient.data.username);
-  });
+  }
   function confirm(p: string) {
     const checked = transferSchema.safeParse(form.getValues());
     if (form.validate().hasErrors || !checked.success) return setPin('');
