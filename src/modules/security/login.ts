@@ -165,7 +165,7 @@ export function createLoginService(deps: LoginDeps) {
     await recordFailure(db, { userId: null, idHash, ...meta, method: 'pin', reason: 'invalid_credentials', source: 'server' });
     const locked = await attempts.fail(key, r.tries, pinLimit);
     if (locked) throw pinLocked(locked);
-    throw wrongPinError('INVALID_CREDENTIALS', unknownLimit.max - r.tries);
+    throw wrongPinError('INVALID_CREDENTIALS', pinLimit.max - r.tries);
   }
 
   return {
