@@ -56,7 +56,7 @@ describe('inbox', () => {
     const b1 = p1.json();
     expect(b1).toMatchObject({ ok: true, limit: 10, offset: 0, hasMore: true, unread: 25 });
     expect(b1.items.map((n: { title: string }) => n.title)).toEqual(['n25', 'n24', 'n23', 'n22', 'n21', 'n20', 'n19', 'n18', 'n17', 'n16']);
-    expect(Object.keys(b1.items[0]).sort()).toEqual(['body', 'createdAt', 'id', 'kind', 'read', 'title']);
+    expect(Object.keys(b1.items[0]).sort()).toEqual(['body', 'createdAt', 'id', 'kind', 'params', 'read', 'title']);
     expect(b1.items[0]).toMatchObject({ kind: 'general', body: 'body of n25', read: false });
 
     const p3 = (await list(alice, { limit: 10, offset: 20 })).json();

@@ -37,6 +37,7 @@ const ALLOWED: Record<string, string> = {
   'upsertSchedule.planId': 'a data plan id of the public VTU catalogue',
   'buyData.plan_id': 'a data plan id of the public VTU catalogue',
   'subscribeCable.plan_id': 'a cable plan id of the public VTU catalogue',
+  'quotePurchase.plan_id': 'a data or cable plan id of the public VTU catalogue',
   'fundBet.customer_id': "the betting company's customer number, checked upstream, not our object",
   'verifyBetAccount.customer_id': "the betting company's customer number, checked upstream, not our object",
   'buyEducationPin.profile_id': "the exam body's candidate profile, checked upstream, not our object",
