@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allOperations } from '../../src/modules/index.js';
-import { profileSchema, reportSchema, transferSchema } from '../../web/src/api/schemas.js';
+import { profileSchema, reportSchema, transactionPinSchema, transferSchema } from '../../web/src/api/schemas.js';
 
 /**
  * The app's forms validate with the service's own input rules (web/src/api/schemas.ts): each field of a form schema
@@ -20,6 +20,7 @@ describe('form schemas are the operations’ input rules', () => {
     ['transferWalletFn', transferSchema],
     ['updateProfile', profileSchema],
     ['createTransactionReport', reportSchema],
+    ['setTransactionPinFn', transactionPinSchema],
   ];
   for (const [operation, form] of forms)
     it(`${operation}: every field of the form has the operation's rule`, () => {

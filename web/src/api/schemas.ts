@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fourDigitPin } from '../../../src/kernel/inputs.js';
 import { fullNameInput, usernameInput } from '../../../src/modules/identity/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
@@ -28,3 +29,6 @@ export const profileSchema = z.object({ username: blankIsUnset(usernameInput), f
 
 /** createTransactionReport's text fields (the category is a choice from a fixed list). */
 export const reportSchema = z.object({ reference: reportReferenceInput, description: reportDescriptionInput });
+
+/** setTransactionPinFn: the new PIN, and the current one when a PIN is already set. */
+export const transactionPinSchema = z.object({ pin: fourDigitPin('pin'), currentPin: blankIsUnset(fourDigitPin('currentPin')) });

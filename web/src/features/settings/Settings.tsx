@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
-import { profileSchema } from '../../api/schemas';
+import { profileSchema, transactionPinSchema } from '../../api/schemas';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { LANGUAGES, setLanguage, type Language } from '../../app/i18n';
@@ -111,47 +111,43 @@ function TransactionPin() {
   const qc = useQueryClient();
   const stepUp = useStepUp();
   const has = useQuery(settingsQueries.hasPin());
-  const [pin, setPin] = useState('');
-  const [current, setCurrent] = useState('');
+  // setTransactionPinFn's own rules (api/schemas.ts); digits only as they are typed.
+  const form = useSchemaForm(transactionPinSchema, { pin: '', currentPin: '' });
+  const [underFields, setUnderFields] = useState(false);
   const save = useMutation({
-    mutationFn: () =>
-      stepUp.withGrant((grantToken) =>
-        post('/_serverFn/setTransactionPinFnBearerSettings', { pin, ...(has.data?.hasPin ? { currentPin: current } : {}) }, { grantToken }),
-      ),
+    mutationFn: (v: { pin: string; currentPin?: string }) =>
+      stepUp.withGrant((grantToken) => post('/_serverFn/setTransactionPinFnBearerSettings', v, { grantToken })),
     onSuccess: () => {
-      setPin('');
-      setCurrent('');
+      form.reset();
       void qc.invalidateQueries({ queryKey: settingsQueries.hasPin().queryKey });
     },
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
   const isSet = has.data?.hasPin;
+  const submit = form.onSubmit((values) => {
+    const checked = transactionPinSchema.safeParse(values);
+    if (!checked.success) return;
+    // Changing a PIN needs the current one: the form says so before the service does.
+    if (isSet && !checked.data.currentPin) return form.setFieldError('currentPin', t('form.required'));
+    save.mutate({ pin: checked.data.pin, ...(isSet ? { currentPin: checked.data.currentPin } : {}) });
+  });
+  const digits = (field: 'pin' | 'currentPin') => ({
+    ...form.getInputProps(field),
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => form.setFieldValue(field, e.currentTarget.value.replace(/\D/g, '')),
+  });
   return (
     <Section id="txpin" title={t('settings.txPin')}>
       <Text size="sm">{isSet ? t('settings.txPinSet') : t('settings.txPinNotSet')}</Text>
-      {isSet && (
-        <PasswordInput
-          label={t('settings.currentPin')}
-          inputMode="numeric"
-          maxLength={4}
-          value={current}
-          onChange={(e) => setCurrent(e.currentTarget.value.replace(/\D/g, ''))}
-        />
-      )}
-      <PasswordInput
-        label={t('settings.newPin')}
-        inputMode="numeric"
-        maxLength={4}
-        value={pin}
-        onChange={(e) => setPin(e.currentTarget.value.replace(/\D/g, ''))}
-      />
-      <Result error={save.error} ok={save.isSuccess && t('settings.pinSaved')} />
-      <Button
-        onClick={() => save.mutate()}
-        loading={save.isPending}
-        disabled={pin.length !== 4 || (isSet === true && current.length !== 4)}
-      >
-        {isSet ? t('settings.changePin') : t('settings.setPin')}
-      </Button>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {isSet && <PasswordInput label={t('settings.currentPin')} inputMode="numeric" maxLength={4} {...digits('currentPin')} />}
+          <PasswordInput label={t('settings.newPin')} inputMode="numeric" maxLength={4} {...digits('pin')} />
+          <Result error={underFields ? null : save.error} ok={save.isSuccess && t('settings.pinSaved')} />
+          <Button type="submit" loading={save.isPending}>
+            {isSet ? t('settings.changePin') : t('settings.setPin')}
+          </Button>
+        </Stack>
+      </form>
       {stepUp.modal}
     </Section>
   );
