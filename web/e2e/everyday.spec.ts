@@ -13,6 +13,7 @@ test('a phone customer buys with chips, a checked review, buys again, and keeps 
   page,
   request,
 }) => {
+  test.setTimeout(360_000);
   await page.setViewportSize({ width: 360, height: 780 });
   const c = await readyCustomer(request, 'ops-everyday@example.com', 3000);
   // More than 20 unread notifications (each operator adjustment sends one).
@@ -99,7 +100,7 @@ test('a phone customer buys with chips, a checked review, buys again, and keeps 
   await api(request, other, 'claimSessionBearerAuth', { deviceId: randomUUID() });
   await page.getByRole('button', { name: 'Review' }).click();
   await expect(page.getByRole('heading', { name: 'You signed in on another device' })).toBeVisible();
-  await page.getByRole('button', { name: 'Sign in here' }).click();
+  await page.getByRole('button', { name: /^Sign in/ }).click();
   await page.getByRole('button', { name: 'Sign in with login PIN' }).click();
   await page.getByLabel('E-mail or username').fill(c.email);
   await page.getByLabel('Login PIN').fill('864209');
@@ -124,6 +125,7 @@ test('a phone customer buys with chips, a checked review, buys again, and keeps 
  * by validity; the Cable TV plan field named for TV.
  */
 test('receipts are images with token, units and fee; data plans by validity; the TV plan field', async ({ page, request }) => {
+  test.setTimeout(300_000);
   const c = await readyCustomer(request, 'ops-receipts@example.com');
   const myPhone = await tier2(request, c, 'Kemi Ade');
   const friend = `bola${randomUUID().slice(0, 6)}`;

@@ -22,6 +22,7 @@ async function buyAirtime(request: APIRequestContext, c: Customer) {
 }
 
 test('every screen fits a 360 px phone, the main ones in four languages', async ({ page, request }) => {
+  test.setTimeout(480_000);
   const c = await readyCustomer(request, 'ops-narrow@example.com');
   const tx = await buyAirtime(request, c);
   // Every problem of every screen, reported together at the end.
