@@ -1576,8 +1576,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's approved tier and the state of each tier
-         * @description The caller's approved tier and the state of each tier.
+         * The caller's approved tier, the state of each tier, and what purchases (Tier 1) and transfers (Tier 2) need next: read i
+         * @description The caller's approved tier, the state of each tier, and what purchases (Tier 1) and transfers (Tier 2) need next: read it before asking for a PIN.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
@@ -3326,8 +3326,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit liveness frames (the face-liveness tier, Tier 1); reviewed by an operator
-         * @description Submit liveness frames (the face-liveness tier, Tier 1); reviewed by an operator.
+         * Submit liveness frames (the face-liveness tier, Tier 1): checked by the identity provider at once; approved, rejected wi
+         * @description Submit liveness frames (the face-liveness tier, Tier 1): checked by the identity provider at once; approved, rejected with what to do differently, or pending for an operator when the check is unsure or unavailable.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -4552,8 +4552,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit liveness frames (the face-liveness tier, Tier 1); reviewed by an operator
-         * @description Submit liveness frames (the face-liveness tier, Tier 1); reviewed by an operator.
+         * Submit liveness frames (the face-liveness tier, Tier 1): checked by the identity provider at once; approved, rejected wi
+         * @description Submit liveness frames (the face-liveness tier, Tier 1): checked by the identity provider at once; approved, rejected with what to do differently, or pending for an operator when the check is unsure or unavailable.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -4962,6 +4962,15 @@ export interface components {
                     bankName?: string;
                     documentType?: string;
                     failedChecks?: ("nin_not_found" | "name_mismatch" | "phone_mismatch" | "nin_linked_elsewhere")[];
+                    liveness?: {
+                        /** @enum {string} */
+                        outcome: "pass" | "fail" | "review" | "unavailable";
+                        /** @enum {string} */
+                        reason?: "no_face" | "multiple_faces" | "not_live" | "poor_quality" | "frames_differ" | "unknown";
+                        /** @enum {string} */
+                        review?: "provider" | "low_score" | "unavailable" | "repeated_fails";
+                        score?: number;
+                    };
                     nameMatched?: boolean;
                     ninMasked?: string;
                     phoneMatched?: boolean;
@@ -5854,6 +5863,22 @@ export interface components {
             url: string;
         };
         GetKycStatusOutput: {
+            access: {
+                purchases: {
+                    allowed: boolean;
+                    message?: string;
+                    /** @enum {string} */
+                    next?: "submitLiveness" | "awaitReview" | "submitNin" | "matchProfileName";
+                    requiredTier: number;
+                };
+                transfers: {
+                    allowed: boolean;
+                    message?: string;
+                    /** @enum {string} */
+                    next?: "submitLiveness" | "awaitReview" | "submitNin" | "matchProfileName";
+                    requiredTier: number;
+                };
+            };
             /** @constant */
             ok: true;
             tier: number;
@@ -8650,6 +8675,12 @@ export interface operations {
                      *         "phoneVerified": true,
                      *         "verifiedName": "text",
                      *         "details": {
+                     *           "liveness": {
+                     *             "outcome": "pass",
+                     *             "score": 1,
+                     *             "reason": "no_face",
+                     *             "review": "provider"
+                     *           },
                      *           "nameMatched": true,
                      *           "phoneMatched": true,
                      *           "failedChecks": [
@@ -12285,7 +12316,21 @@ export interface operations {
                      *           "status": "none",
                      *           "reason": "customer asked for it"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "access": {
+                     *         "purchases": {
+                     *           "allowed": true,
+                     *           "requiredTier": 1,
+                     *           "next": "submitLiveness",
+                     *           "message": "The purchase did not arrive"
+                     *         },
+                     *         "transfers": {
+                     *           "allowed": true,
+                     *           "requiredTier": 1,
+                     *           "next": "submitLiveness",
+                     *           "message": "The purchase did not arrive"
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["GetKycStatusOutput"];

@@ -258,7 +258,9 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
           );
         }
       }
-      await approve(p.email, tier);
+      // Tier 1 passes the sandbox's automatic liveness check at once; the other tiers wait for the operator.
+      const now = (await get('getKycStatusBearerKYC', token)).tiers.find((t: { tier: number }) => t.tier === tier)?.status;
+      if (now !== 'approved') await approve(p.email, tier);
     }
   }
 

@@ -1,4 +1,5 @@
 import { AppError } from '../kernel/errors.js';
+import type { StoredObject } from './storage.js';
 
 /**
  * Identity look-up adapters (docs/design.md §9): NIN look-up and bank account name enquiry. Domain code talks to this
@@ -27,9 +28,39 @@ export interface AccountLookup {
   payload: unknown;
 }
 
+/**
+ * A selfie-liveness check, shaped the way Smile ID (SmartSelfie), Youverify and Dojah answer one: the provider
+ * says pass, fail or needs review, with its confidence that a live person was in front of the camera and, on a
+ * fail, why. The KYC module decides what each answer means for the customer (kyc/liveness.ts).
+ */
+export type LivenessOutcome = 'pass' | 'fail' | 'review';
+/** Why a check failed, as our adapters normalise the providers' codes; anything else reads `unknown`. */
+export const LIVENESS_REASONS = ['no_face', 'multiple_faces', 'not_live', 'poor_quality', 'frames_differ', 'unknown'] as const;
+export type LivenessReason = (typeof LIVENESS_REASONS)[number];
+
+export interface LivenessCheck {
+  outcome: LivenessOutcome;
+  /** 0 to 1: the provider's confidence in a live face; null when it gave none. */
+  score: number | null;
+  reason: LivenessReason | null;
+  /** The upstream answer as received (stored encrypted at rest, never returned). */
+  payload: unknown;
+}
+
+export interface LivenessImage {
+  contentType: string;
+  /** The bytes (local storage) or a short-lived URL the provider fetches them from (S3). */
+  source: StoredObject;
+}
+
 export interface IdentityProvider {
   lookupNin(nin: string): Promise<NinLookup>;
   resolveAccount(bankCode: string, accountNumber: string): Promise<AccountLookup>;
+  /**
+   * `reference` is our id of the person (the providers' partner user id), never a name or a number. An upstream
+   * that is down or too slow throws UPSTREAM_ERROR: the caller sends the frames to a person, never passes them.
+   */
+  checkLiveness(input: { reference: string; images: LivenessImage[] }): Promise<LivenessCheck>;
 }
 
 export interface Bank {
@@ -97,7 +128,9 @@ export function isValidNuban(bankCode: string, accountNumber: string): boolean {
 /**
  * Production adapter for an identity-verification upstream speaking a small JSON protocol:
  * `POST {base}/nin/lookup {nin}` -> `{found, firstName, middleName?, lastName, phone, dateOfBirth}`;
- * `POST {base}/bank/resolve {bankCode, accountNumber}` -> `{found, accountName}`; bearer API key.
+ * `POST {base}/bank/resolve {bankCode, accountNumber}` -> `{found, accountName}`;
+ * `POST {base}/liveness/check {reference, images:[{contentType, base64 | url}]}` -> `{outcome: pass|fail|review,
+ * score?: 0-1, reason?}`; bearer API key.
  */
 export function createHttpIdentityProvider(opts: { baseUrl?: string; apiKey?: string; timeoutMs?: number }): IdentityProvider {
   const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
@@ -140,5 +173,23 @@ export function createHttpIdentityProvider(opts: { baseUrl?: string; apiKey?: st
       if (p.found === false || !accountName) return { found: false, payload: p };
       return { found: true, accountName, payload: p };
     },
+    async checkLiveness({ reference, images }) {
+      const p = await post('/liveness/check', {
+        reference,
+        images: images.map((i) => ({
+          contentType: i.contentType,
+          ...(i.source.kind === 'bytes' ? { base64: i.source.bytes.toString('base64') } : { url: i.source.url }),
+        })),
+      });
+      return livenessAnswer(p);
+    },
   };
+}
+
+/** Reads a provider's liveness answer; an answer that is not one of the three outcomes is not a pass. */
+export function livenessAnswer(p: Record<string, unknown>): LivenessCheck {
+  const outcome: LivenessOutcome = p.outcome === 'pass' || p.outcome === 'fail' ? p.outcome : 'review';
+  const score = typeof p.score === 'number' && p.score >= 0 && p.score <= 1 ? p.score : null;
+  const reason = outcome === 'fail' ? (LIVENESS_REASONS.find((r) => r === p.reason) ?? 'unknown') : null;
+  return { outcome, score, reason, payload: p };
 }

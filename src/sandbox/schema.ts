@@ -1,4 +1,4 @@
-import { bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, doublePrecision, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** What the sandbox mail and SMS transports captured (read at /sandbox/mailbox and /sandbox/sms). */
 export const sandboxMessages = pgTable(
@@ -13,3 +13,12 @@ export const sandboxMessages = pgTable(
   },
   (t) => [index('sandbox_messages_to_idx').on(t.channel, t.to, t.id)],
 );
+
+/** The liveness simulator's magic outcome per customer e-mail (POST /sandbox/identity/liveness); none set: pass. */
+export const sandboxLivenessOutcomes = pgTable('sandbox_liveness_outcomes', {
+  email: text('email').primaryKey(),
+  outcome: text('outcome').notNull(), // pass | fail | review | down | timeout
+  score: doublePrecision('score'),
+  reason: text('reason'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});

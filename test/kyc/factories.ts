@@ -72,3 +72,14 @@ export async function registerAccount(h: Harness, p: { bankCode: string; account
   const res = await h.app.inject({ method: 'POST', url: '/sandbox/banks/accounts', payload: p });
   if (res.statusCode !== 200) throw new Error(`sandbox account failed: ${res.body}`);
 }
+
+/** Sets the sandbox liveness simulator's answer for a customer (none set: pass). */
+export async function livenessOutcome(
+  h: Harness,
+  email: string,
+  outcome: 'pass' | 'fail' | 'review' | 'down' | 'timeout',
+  extra: { score?: number; reason?: string } = {},
+) {
+  const res = await h.app.inject({ method: 'POST', url: '/sandbox/identity/liveness', payload: { email, outcome, ...extra } });
+  if (res.statusCode !== 200) throw new Error(`sandbox liveness failed: ${res.body}`);
+}

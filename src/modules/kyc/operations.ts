@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { page, pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
-import { bankByCode, isValidNuban } from '../../providers/identity.js';
+import { bankByCode, isValidNuban, LIVENESS_REASONS } from '../../providers/identity.js';
+import { ACCESS_NEXT } from './access.js';
 import { CONTENT_TYPES, DOCUMENT_TYPES, FILE_PATH_RE, MAX_FILE_BYTES, NIN_CHECKS } from './service.js';
 
 /** What this module's handlers use (ctx.api). */
@@ -48,6 +49,13 @@ const submissionOutput = z
   })
   .meta({ id: 'KycSubmission' });
 
+const accessOutput = z.object({
+  allowed: z.boolean(),
+  requiredTier: z.number(),
+  next: z.enum(ACCESS_NEXT).optional(),
+  message: z.string().optional(),
+});
+
 const adminSubmissionItem = submissionOutput.extend({ userId: z.string(), email: z.string() });
 
 const signedUrlOutput = { url: z.string(), expiresAt: z.string() };
@@ -60,13 +68,15 @@ export const kycOperations = [
     name: 'getKycStatus',
     suffix: 'BearerKYC',
     method: 'GET',
-    purpose: "the caller's approved tier and the state of each tier",
+    purpose:
+      "the caller's approved tier, the state of each tier, and what purchases (Tier 1) and transfers (Tier 2) need next: read it before asking for a PIN",
     input: z.object({}),
     output: z.object({
       tier: z.number(),
       tiers: z.array(
         z.object({ tier: z.number(), status: z.enum(['none', 'pending', 'approved', 'rejected']), reason: z.string().optional() }),
       ),
+      access: z.object({ purchases: accessOutput, transfers: accessOutput }),
     }),
     handler: async (_input, ctx) => ctx.api.kyc.status(ctx.user.id),
   }),
@@ -126,7 +136,8 @@ export const kycOperations = [
     suffix: 'BearerKYC',
     method: 'POST',
     versioned: true,
-    purpose: 'submit liveness frames (the face-liveness tier, Tier 1); reviewed by an operator',
+    purpose:
+      'submit liveness frames (the face-liveness tier, Tier 1): checked by the identity provider at once; approved, rejected with what to do differently, or pending for an operator when the check is unsure or unavailable',
     rateLimit: 'strict',
     input: z.object({
       frames: z
@@ -218,6 +229,14 @@ export const kycOperations = [
         phoneVerified: z.boolean(),
         verifiedName: z.string().nullable(),
         details: z.object({
+          liveness: z
+            .object({
+              outcome: z.enum(['pass', 'fail', 'review', 'unavailable']),
+              score: z.number().optional(),
+              reason: z.enum(LIVENESS_REASONS).optional(),
+              review: z.enum(['provider', 'low_score', 'unavailable', 'repeated_fails']).optional(),
+            })
+            .optional(),
           nameMatched: z.boolean().optional(),
           phoneMatched: z.boolean().optional(),
           /** Why the automatic NIN checks failed (the applicant only sees one general reason). */

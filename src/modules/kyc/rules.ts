@@ -3,6 +3,7 @@ import type { kycFiles } from './schema.js';
 import type { kycSubmissions } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
 import { MINUTE } from '../../kernel/clock.js';
+import type { LivenessOutcome, LivenessReason } from '../../providers/identity.js';
 // KYC's rules and shapes (docs/design.md §9): limits, accepted files and documents, name matching, stored rows.
 
 /** Upload limit (docs/design.md §9): 5 MiB of decoded bytes. */
@@ -97,7 +98,39 @@ export function ninCheckFailures(c: { found: boolean; nameMatched: boolean; phon
   return failed;
 }
 
+/**
+ * Tier 1 in seconds (issue 29): a provider "pass" approves at once only with a confidence of at least this much;
+ * a lower or missing score goes to an operator (docs/decisions.md).
+ */
+export const LIVENESS_PASS_SCORE = 0.9;
+/**
+ * Failed automatic liveness checks per user in 24 hours after which a "pass" also goes to an operator: someone
+ * trying photo after photo until one gets through meets a person, not luck.
+ */
+export const LIVENESS_FAILS_BEFORE_REVIEW = 3;
+
+/** What the customer is told after a failed check: what to do differently on the next try. */
+export const LIVENESS_ADVICE: Record<LivenessReason, string> = {
+  no_face: 'We could not find your face in the pictures. Hold the phone at eye level, face the camera and try again',
+  multiple_faces: 'More than one face was in the pictures. Take the selfie on your own and try again',
+  not_live:
+    'We could not confirm a live person in front of the camera. Take the selfie yourself, not a photo of a photo or a screen, and try again',
+  poor_quality: 'The pictures were too dark or blurred. Move to good light, hold the phone still and try again',
+  frames_differ: 'The pictures did not all show the same person. Take them in one go and try again',
+  unknown: 'We could not confirm your face. Take the selfie again in good light, facing the camera',
+};
+
+/** The automatic check as the operator sees it: the provider's answer, or `unavailable` when it gave none. */
+export interface LivenessDetails {
+  outcome: LivenessOutcome | 'unavailable';
+  score?: number;
+  reason?: LivenessReason;
+  /** Why it waits for an operator rather than being decided: the provider said so, a low score, repeated fails. */
+  review?: 'provider' | 'low_score' | 'unavailable' | 'repeated_fails';
+}
+
 export interface SubmissionDetails {
+  liveness?: LivenessDetails;
   nameMatched?: boolean;
   phoneMatched?: boolean;
   failedChecks?: NinCheckFailure[];

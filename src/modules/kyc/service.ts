@@ -30,8 +30,13 @@ import { createNinChecks } from './nin-checks.js';
 
 import { createKycSubmissions } from './submissions.js';
 
+import { createLivenessCheck } from './liveness.js';
+
+import { accessOf } from './access.js';
+
 import {
   CONTENT_TYPES,
+  IMAGE_TYPES,
   mask,
   namesMatch,
   NIN_CHECK_TEXT,
@@ -63,8 +68,14 @@ export interface KycDeps {
 
 export type KycService = ReturnType<typeof createKycService>;
 
+/** The customer-facing text of a KYC refusal; anything but a KYC_TIER_REQUIRED is a fault and is thrown on. */
+function refusalText(err: unknown): string {
+  if (err instanceof AppError && err.code === 'KYC_TIER_REQUIRED') return err.message;
+  throw err;
+}
+
 export function createKycService(deps: KycDeps) {
-  const { db, clock, config, identity, storage, events, notifier, forgetUser } = deps;
+  const { db, clock, config, log, identity, storage, events, notifier, forgetUser } = deps;
   const dataKey = config.secrets.dataEncryptionKey;
   const files = createKycFiles({ db, clock, config, storage });
   const { signUrl, fileRow, ownFiles } = files;
@@ -73,9 +84,11 @@ export function createKycService(deps: KycDeps) {
     db,
     clock,
     notifier,
+    events,
     dataKey,
     files,
   });
+  const checkLiveness = createLivenessCheck({ db, clock, log, identity, storage, files });
 
   const { ninHash, takeNinLookup, ninLinkedElsewhere, latestVerifiedName } = createNinChecks({ db, clock, dataKey });
 
@@ -92,21 +105,43 @@ export function createKycService(deps: KycDeps) {
         sql`SELECT DISTINCT ON (tier) tier, status, reason FROM kyc_submissions WHERE user_id = ${userId} ORDER BY tier, seq DESC`,
       );
       const byTier = new Map(latest.map((r) => [Number(r.tier), r]));
-      return {
-        tier: Number(u.kyc_tier),
-        tiers: [1, 2, 3].map((tier) => {
-          const r = byTier.get(tier);
-          // A tier raised outside a submission (operator tooling, migration of old users) still reads approved.
-          if (!r) return { tier, status: tier <= u.kyc_tier ? ('approved' as const) : ('none' as const) };
-          return { tier, status: r.status, ...(r.status === 'rejected' && r.reason ? { reason: r.reason } : {}) };
-        }),
-      };
+      const tier = Number(u.kyc_tier);
+      const tiers = [1, 2, 3].map((t) => {
+        const r = byTier.get(t);
+        // A tier raised outside a submission (operator tooling, migration of old users) still reads approved.
+        if (!r) return { tier: t, status: t <= tier ? ('approved' as const) : ('none' as const) };
+        return { tier: t, status: r.status, ...(r.status === 'rejected' && r.reason ? { reason: r.reason } : {}) };
+      });
+      const transferRefusal =
+        tier >= 2
+          ? await this.assertTransferEligible(userId).then(
+              () => undefined,
+              (err: unknown) => refusalText(err),
+            )
+          : undefined;
+      return { tier, tiers, access: accessOf(tier, tiers, transferRefusal) };
     },
 
-    /** Tier 1: liveness frames (submitTier3Kyc), operator-reviewed. */
+    /**
+     * Tier 1: liveness frames (submitTier3Kyc), checked by the identity provider at once (liveness.ts): approved,
+     * refused with advice, or left pending for an operator. The new tier gates the next request at once.
+     */
     async submitLiveness(userId: string, input: { frames: string[] }) {
       await assertCanSubmit(db, 1, await userFacts(db, userId));
-      return record({ userId, tier: 1, files: input.frames.map((path) => ({ role: 'frame' as const, path })) });
+      const frames = input.frames.map((path) => ({ role: 'frame' as const, path }));
+      await ownFiles(db, userId, frames, IMAGE_TYPES);
+      const verdict = await checkLiveness(userId, input.frames);
+      const view = await record({
+        userId,
+        tier: 1,
+        files: frames,
+        details: verdict.details,
+        payload: verdict.payload,
+        rejectReason: verdict.rejectReason,
+        approve: verdict.decision === 'approve',
+      });
+      if (view.status === 'approved') forgetUser(userId);
+      return view;
     },
 
     /**

@@ -13,6 +13,8 @@ import { uuid } from '../../kernel/ids.js';
 
 import type { Notifier } from '../notifications/api.js';
 
+import type { EventBus } from '../../lib/events.js';
+
 import type { KycFiles } from './files.js';
 
 import {
@@ -30,8 +32,15 @@ import {
  * one open submission per tier), recording a submission (with its files, under the user's row lock), the audit row
  * and the decision notice, and the submission as the API shows it.
  */
-export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Notifier; dataKey: string; files: KycFiles }) {
-  const { db, clock, notifier, dataKey, files } = deps;
+export function createKycSubmissions(deps: {
+  db: Db;
+  clock: Clock;
+  notifier: Notifier;
+  events: EventBus;
+  dataKey: string;
+  files: KycFiles;
+}) {
+  const { db, clock, notifier, events, dataKey, files } = deps;
   const { ownFiles } = files;
 
   const iso = (d: Date | string) => new Date(d).toISOString();
@@ -123,6 +132,11 @@ export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Not
     rejectReason?: string;
     /** The precise reason, when the applicant is told less (rejectReason): kept in the audit row for operators. */
     operatorReason?: string;
+    /**
+     * Set when an automatic check passed (Tier 1 liveness): recorded as approved with the effects of an operator's
+     * approval (tier raised, kyc.approved, audit, notice); the caller forgets the user's cached tier after commit.
+     */
+    approve?: boolean;
     /** Fills an empty profile name (submitNinKyc's optional fullName) in the submission's transaction. */
     profileName?: string;
   }
@@ -138,13 +152,14 @@ export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Not
         await tx.execute(
           sql`UPDATE users SET full_name = ${n.profileName}, updated_at = ${now} WHERE id = ${n.userId} AND full_name IS NULL`,
         );
-      const status: KycStatus = n.rejectReason ? 'rejected' : 'pending';
+      const status: KycStatus = n.rejectReason ? 'rejected' : n.approve ? 'approved' : 'pending';
       const s = await one<SubmissionRow>(
         tx,
-        sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, identifier_hash, payload_encrypted, reason, created_at, updated_at)
+        sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, identifier_hash, payload_encrypted, reason, reviewed_at, created_at, updated_at)
             VALUES (${uuid()}, ${n.userId}, ${n.tier}, ${status}, ${JSON.stringify(n.files)}::jsonb, ${n.verifiedName ?? null},
                     ${JSON.stringify(n.details ?? {})}::jsonb, ${n.identifierHash ?? null},
-                    ${n.payload === undefined ? null : encrypt(dataKey, JSON.stringify(n.payload))}, ${n.rejectReason ?? null}, ${now}, ${now})
+                    ${n.payload === undefined ? null : encrypt(dataKey, JSON.stringify(n.payload))}, ${n.rejectReason ?? null},
+                    ${status === 'approved' ? now : null}, ${now}, ${now})
             RETURNING *`,
       );
       if (status === 'rejected') {
@@ -153,6 +168,12 @@ export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Not
           ...(n.operatorReason ? { operatorReason: n.operatorReason } : {}),
         });
         await notifyDecision(tx, s!, 'rejected', n.rejectReason);
+      }
+      if (status === 'approved') {
+        await tx.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, ${n.tier}), updated_at = ${now} WHERE id = ${n.userId}`);
+        await events.emit(tx, 'kyc.approved', { userId: n.userId, tier: n.tier });
+        await audit(tx, null, 'kyc.auto_approve', s!);
+        await notifyDecision(tx, s!, 'approved');
       }
       return submissionView(s!);
     });
