@@ -111,6 +111,10 @@ export const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
   REDIS_URL: z.string().optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_KEY_PREFIX: letters, digits and _ . : - only (at most 64)')
+    .default('vtu-rl:'),
   PUBLIC_URL: z.string().url().optional(),
   SANDBOX: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

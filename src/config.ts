@@ -40,6 +40,8 @@ export interface Config {
   /** Name each parameterised statement so PostgreSQL parses and plans it once per connection. */
   databasePreparedStatements: boolean;
   redisUrl?: string;
+  /** Prefix of every key this deployment writes in Redis: deployments sharing one Redis need different ones. */
+  redisKeyPrefix: string;
   publicUrl: string;
   logLevel: string;
   adminEmails: string[];
@@ -203,6 +205,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,
     adminEmails: sandbox && !e.ADMIN_EMAILS.includes(SANDBOX_OPERATOR_EMAIL) ? [...e.ADMIN_EMAILS, SANDBOX_OPERATOR_EMAIL] : e.ADMIN_EMAILS,

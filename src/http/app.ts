@@ -173,7 +173,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     global: false,
     hook: 'preHandler',
     enableDraftSpec: true,
-    ...(redis ? { redis, nameSpace: 'vtu-rl:' } : {}),
+    ...(redis ? { redis, nameSpace: config.redisKeyPrefix } : {}),
     keyGenerator: rateLimitKey,
     // Per-IP limits exempt loopback clients in the sandbox (docs/design.md §8); per-account limits still apply.
     allowList: (req, key) => config.sandbox && isAddressBudget(key) && isLoopback(req.ip),

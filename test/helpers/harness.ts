@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,16 @@ export const testResolver = async (host: string) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
 };
 
+/**
+ * Rate-limit keys of one test deployment in the shared test Redis: harnesses on one database (instances of one
+ * deployment) share them, every other harness has its own. Without it every test file and every run spent the same
+ * per-address budgets, and a limit hit in one test refused requests of another.
+ */
+function redisPrefixOf(databaseUrl: string): string {
+  if (databaseUrl === 'memory://') return `vtu-rl-test-${randomUUID()}:`;
+  return `vtu-rl-test-${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 24)}:`;
+}
+
 export async function createHarness(
   opts: { env?: Record<string, string>; clock?: TestClock; databaseUrl?: string; overrides?: ServiceOverrides } = {},
 ): Promise<Harness> {
@@ -83,7 +93,7 @@ export async function createHarness(
     LOG_LEVEL: 'info',
     // The API alone; test/http/web-app.test.ts mounts a built app from its own directory.
     WEB_DIR: '',
-    ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
+    ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_KEY_PREFIX: redisPrefixOf(url) } : {}),
     ...opts.env,
   });
   const logs: string[] = [];
