@@ -7,6 +7,8 @@ export const totpFactors = pgTable('totp_factors', {
   secretEnc: text('secret_enc').notNull(), // AES-256-GCM with DATA_ENCRYPTION_KEY
   confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   lastStep: bigint('last_step', { mode: 'bigint' }), // last accepted RFC 6238 time step (replay guard)
+  // Unused since authenticator tries are budgeted in attempt_limits (per known device, per account otherwise): kept
+  // with their defaults rather than dropped; no code reads or writes them.
   failedAttempts: integer('failed_attempts').notNull().default(0),
   lockCount: integer('lock_count').notNull().default(0),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),

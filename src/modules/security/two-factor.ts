@@ -23,10 +23,8 @@ export const GRANT_TTL_MS = 10 * MINUTE;
 export { CODE_LOCK_MS, CODE_MAX_ATTEMPTS } from './code-tries.js';
 export { TWO_FACTOR_RESET_WAIT_MS } from './two-factor-removal.js';
 
-type FactorRow = Pick<
-  RowOf<typeof totpFactors>,
-  'secret_enc' | 'confirmed_at' | 'last_step' | 'failed_attempts' | 'lock_count' | 'locked_until'
->;
+/** Wrong codes are budgeted in attempt_limits (code-tries.ts); the table's old lock columns are not read. */
+type FactorRow = Pick<RowOf<typeof totpFactors>, 'secret_enc' | 'confirmed_at' | 'last_step'>;
 
 export interface TwoFactorDeps {
   db: Db;
@@ -53,7 +51,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
   async function factorOf(userId: string): Promise<FactorRow | undefined> {
     const row = await one<FactorRow & { reset_due: boolean }>(
       db,
-      sql`SELECT secret_enc, confirmed_at, last_step::text AS last_step, failed_attempts, lock_count, locked_until,
+      sql`SELECT secret_enc, confirmed_at, last_step::text AS last_step,
                  EXISTS (SELECT 1 FROM two_factor_resets r WHERE r.user_id = f.user_id AND r.cancelled_at IS NULL
                            AND r.completed_at IS NULL AND r.effective_at <= ${clock.now()}) AS reset_due
           FROM totp_factors f WHERE user_id = ${userId}`,
