@@ -260,7 +260,7 @@ export function createLoginService(deps: LoginDeps) {
           await failed('invalid_credentials');
           const locked = await attempts.fail(key, r.tries, pinLimit);
           if (locked) throw pinLocked(locked);
-          throw new AppError('INVALID_CREDENTIALS', 'Wrong identifier or PIN');
+          throw wrongPinError('INVALID_CREDENTIALS', pinLimit.max - r.tries);
         }
       } catch (err) {
         if (here) await attempts.fail(here.key, here.tries, ipLimit);
