@@ -53,6 +53,8 @@ function Transfer({ run }: { run: (grant?: string) => Promise<string> }) {
 
 const needsGrant = (grant?: string) =>
   grant ? Promise.resolve('sent') : Promise.reject(new ApiError('STEP_UP_REQUIRED', 'Two-factor confirmation required', 403));
+/** On a loaded machine the modal can take longer than testing-library's one second. */
+const slow = { timeout: 15_000 };
 const called = (path: string) => post.mock.calls.some(([p]) => p === path);
 
 describe('step-up', () => {
@@ -67,11 +69,11 @@ describe('step-up', () => {
     const run = vi.fn(needsGrant);
     render(<Transfer run={run} />);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    expect(await screen.findByText(/code from your authenticator app\. You signed in with an e-mailed code/)).toBeTruthy();
+    expect(await screen.findByText(/code from your authenticator app\. You signed in with an e-mailed code/, undefined, slow)).toBeTruthy();
     expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(false);
     expect(screen.queryByRole('button', { name: 'E-mail me a new code' })).toBeNull();
     for (let n = 1; n <= 6; n++) fireEvent.change(screen.getByLabelText(`Code digit ${n} of 6`), { target: { value: String(n) } });
-    await waitFor(() => expect(run).toHaveBeenLastCalledWith('grt_x'));
+    await waitFor(() => expect(run).toHaveBeenLastCalledWith('grt_x'), slow);
   });
 
   it('e-mails a code where the service accepts one', async () => {
@@ -83,7 +85,7 @@ describe('step-up', () => {
     });
     render(<Transfer run={needsGrant} />);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    expect(await screen.findByText(/we sent a 6-digit code to your e-mail/)).toBeTruthy();
+    expect(await screen.findByText(/we sent a 6-digit code to your e-mail/, undefined, slow)).toBeTruthy();
     expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(true);
     expect(screen.getByRole('button', { name: 'E-mail me a new code' })).toBeTruthy();
   });
