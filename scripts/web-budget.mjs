@@ -1,21 +1,22 @@
-// The web app's JavaScript budget: what the sign-in and home screens load, gzip, at most 180 KB.
-// Reads the build in dist/web: the entry and the chunks index.html preloads, plus the app's start chunk, i18n
-// and the Home screen's chunk, and every chunk they import (followed transitively). Exits 1 over budget. `node scripts/web-budget.mjs`.
+// The web app's JavaScript budget: what the sign-in and home screens load, gzip, at most 166 KB (docs/scaling.md says what bounds it).
+// Reads the build in dist/web: the entry and the chunks index.html preloads, plus the app's start chunk, i18n, the
+// English strings (each language is its own chunk, loaded at start) and the Home screen's chunk, and every chunk they
+// import (followed transitively). Exits 1 over budget. `node scripts/web-budget.mjs [build directory]`.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import zlib from 'node:zlib';
 
-const BUDGET_KB = 180;
-const dir = 'dist/web';
+const BUDGET_KB = 166;
+const dir = process.argv[2] ?? 'dist/web';
 const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
 const seen = new Set();
 const queue = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
-// The app's start chunk and the Home screen's, which the entry loads at once with dynamic import().
+// The app's start chunk, i18n with the English strings, and the Home screen's: the entry loads them at once with import().
 queue.push(
   ...fs
     .readdirSync(path.join(dir, 'assets'))
-    .filter((f) => /^(start|i18n|Home)-[\w-]+\.js$/.test(f))
+    .filter((f) => /^(start|i18n|en|Home)-[\w-]+\.js$/.test(f))
     .map((f) => `assets/${f}`),
 );
 while (queue.length) {

@@ -1,8 +1,11 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en } from '../locales/en';
+import type { en } from '../locales/en';
 
-/** en ships in the first bundle; the other languages load when chosen. */
+/**
+ * Each language is its own chunk, English included: a person downloads only the strings of the language they read
+ * (its error messages with it), never English as well. The start chunk asks for it at once, in parallel with the app.
+ */
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
   { code: 'pcm', name: 'Naijá (Pidgin)' },
@@ -11,7 +14,8 @@ export const LANGUAGES = [
 ] as const;
 export type Language = (typeof LANGUAGES)[number]['code'];
 
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<Record<string, unknown>>> = {
+const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
+  en: () => import('../locales/en').then((m) => m.en),
   pcm: () => import('../locales/pcm').then((m) => m.pcm),
   ha: () => import('../locales/ha').then((m) => m.ha),
   yo: () => import('../locales/yo').then((m) => m.yo),
@@ -25,23 +29,25 @@ export function savedLanguage(): Language {
 }
 
 export async function setLanguage(code: Language) {
-  if (code !== 'en' && !i18next.hasResourceBundle(code, 'translation'))
-    i18next.addResourceBundle(code, 'translation', await loaders[code]());
+  if (!i18next.hasResourceBundle(code, 'translation')) i18next.addResourceBundle(code, 'translation', await loaders[code]());
   localStorage.setItem(LANGUAGE_KEY, code);
   document.documentElement.lang = code;
   await i18next.changeLanguage(code);
 }
 
 export async function initI18n() {
+  const lang = savedLanguage();
+  const strings = loaders[lang]();
   await i18next.use(initReactI18next).init({
-    resources: { en: { translation: en } },
-    lng: 'en',
-    fallbackLng: 'en',
+    resources: {},
+    lng: lang,
+    // Every language has every key (i18n.test.ts), so nothing falls back to a language that was not downloaded.
+    fallbackLng: false,
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  const lang = savedLanguage();
-  if (lang !== 'en') await setLanguage(lang);
+  i18next.addResourceBundle(lang, 'translation', await strings);
+  document.documentElement.lang = lang;
 }
 
 /**

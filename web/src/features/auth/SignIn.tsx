@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, post } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { LanguagePicker } from '../../components/LanguagePicker';
+import { TextField } from '../../components/TextField';
 
 // The code boxes load while the person types the e-mail (they are not needed by the home screen's bundle).
 const loadCodeInput = () => import('../../components/CodeInput');
@@ -99,7 +100,7 @@ function CodeSignIn() {
       <form onSubmit={send} noValidate>
         <Stack>
           <Text>{t('auth.intro')}</Text>
-          <TextInput
+          <TextField
             label={t('auth.email')}
             type="email"
             autoComplete="email"
@@ -178,14 +179,15 @@ function PinSignIn() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <TextInput
+        <TextField
           label={t('auth.identifier')}
           autoComplete="username"
           required
           value={identifier}
           onChange={(e) => setIdentifier(e.currentTarget.value.trim())}
         />
-        <PasswordInput
+        <TextField
+          type="password"
           label={t('auth.loginPin')}
           autoComplete="current-password"
           inputMode="numeric"
