@@ -65,7 +65,7 @@ test('a new customer goes from the first screen to a delivered airtime purchase 
   await expectAccessible(page, 'welcome-ready');
 
   // Fund, then buy.
-  await page.getByRole('link', { name: 'Fund wallet' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Fund wallet' }).click();
   await page.getByLabel('Amount (₦)').fill('1000');
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await page.getByRole('button', { name: 'Pay' }).click();

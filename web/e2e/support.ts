@@ -13,8 +13,11 @@ export async function newestCode(
 ): Promise<string> {
   for (let i = 0; i < 50; i++) {
     const box = await (await request.get(`/sandbox/${channel}?to=${encodeURIComponent(to)}`)).json();
-    const item = box.items.find((m: { createdAt: string }) => Date.parse(m.createdAt) > after);
-    const code = item && /(\d{6})/.exec(item.text)?.[1];
+    // The newest message since `after` that carries a code: notices (a PIN set, a sign-in alert) can arrive after it.
+    const code = box.items
+      .filter((m: { createdAt: string }) => Date.parse(m.createdAt) > after)
+      .map((m: { text: string }) => /code is (\d{6})\b/.exec(m.text)?.[1])
+      .find(Boolean);
     if (code) return code;
     await new Promise((r) => setTimeout(r, 200));
   }
