@@ -4,7 +4,6 @@ import { NotFound } from './NotFound';
 import { PageError, RouteError } from './RouteError';
 import { Shell } from './Shell';
 
-
 /**
  * Typed routes, code-split per area (each screen is its own chunk). Every route has an errorComponent: RouteError
  * (the router's default) inside the signed-in shell, PageError (with its own main landmark) outside it. Unknown
