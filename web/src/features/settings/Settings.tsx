@@ -1,6 +1,6 @@
-import { Alert, Button, Card, Checkbox, Group, Image, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Image, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { profileSchema, transactionPinSchema } from '../../api/schemas';
@@ -10,6 +10,7 @@ import { LANGUAGES, setLanguage, type Language } from '../../app/i18n';
 import { useStepUp } from '../../app/StepUp';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { settingsQueries } from '../../api/queries/settings';
+import { Section } from '../../components/Section';
 
 /** Profile, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
 export function Settings() {
@@ -24,19 +25,6 @@ export function Settings() {
       <Preferences />
       <CloseAccount />
     </Stack>
-  );
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder component="section" aria-labelledby={id}>
-      <Stack>
-        <Title order={2} size="h4" id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Card>
   );
 }
 
