@@ -78,6 +78,22 @@ module.exports = {
       to: { path: '^web/src/(features|components|app)/' },
     },
     {
+      name: 'web-console-uses-the-shared-foundation',
+      severity: 'error',
+      comment:
+        'The operator console (web/src/console) builds on components/, api/ and app/ and its own files: never on a customer feature.',
+      from: { path: '^web/src/console/' },
+      to: { path: '^web/src/', pathNot: ['^web/src/console/', '^web/src/(components|api|app)/'] },
+    },
+    {
+      name: 'web-customer-code-knows-no-console',
+      severity: 'error',
+      comment:
+        "The customer app never imports the console: only the router mounts it (lazily, /console), so the console's code stays in its own chunks.",
+      from: { path: '^web/src/', pathNot: ['^web/src/console/', '^web/src/app/router\\.tsx$'] },
+      to: { path: '^web/src/console/' },
+    },
+    {
       name: 'web-uses-the-service-only-through-shared-code',
       severity: 'error',
       comment:

@@ -51,7 +51,15 @@ const receiptRoute = createRoute({
   errorComponent: PageError,
 });
 
-const routeTree = rootRoute.addChildren([appRoute.addChildren(routes), receiptRoute]);
+// The operator console (issue #30): one route whose screen, layout and sign-in load in their own chunks, only here.
+const consoleRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/console/$',
+  component: lazyRouteComponent(() => import('../console/Console'), 'Console'),
+  errorComponent: PageError,
+});
+
+const routeTree = rootRoute.addChildren([appRoute.addChildren(routes), receiptRoute, consoleRoute]);
 export const router = createRouter({
   routeTree,
   defaultPreload: 'intent',

@@ -1,0 +1,121 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { get, type GetInput } from '../client';
+
+/**
+ * The operator console's reads (issue #30): one factory per admin operation, keyed by its inputs so a filter or page
+ * change is its own cached answer. Paged lists keep the previous page on screen while the next one loads. Only the
+ * console imports this file, so it lives in the console's chunks.
+ */
+const paged = { placeholderData: keepPreviousData } as const;
+type In<P extends Parameters<typeof get>[0]> = NonNullable<GetInput<P>>;
+
+export const adminQueries = {
+  all: () => ['admin'] as const,
+  kycList: (q: In<'/_serverFn/adminListKycSubmissionsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'kyc', 'list', q],
+      queryFn: () => get('/_serverFn/adminListKycSubmissionsBearerAdmin', q),
+      ...paged,
+    }),
+  kyc: (submissionId: string) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'kyc', 'one', submissionId],
+      queryFn: () => get('/_serverFn/adminGetKycSubmissionBearerAdmin', { submissionId }),
+      // The files' signed addresses expire after minutes: ask again rather than show a dead link.
+      staleTime: 60_000,
+    }),
+  stuck: (q: In<'/_serverFn/adminListStuckVtuTransactionsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'stuck', q],
+      queryFn: () => get('/_serverFn/adminListStuckVtuTransactionsBearerAdmin', q),
+      ...paged,
+    }),
+  payments: (q: In<'/_serverFn/adminSearchPaymentsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'payments', q],
+      queryFn: () => get('/_serverFn/adminSearchPaymentsBearerAdmin', q),
+      ...paged,
+    }),
+  deadLetters: (q: In<'/_serverFn/adminListDeadLettersBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'deadLetters', q],
+      queryFn: () => get('/_serverFn/adminListDeadLettersBearerAdmin', q),
+      ...paged,
+    }),
+  supportThreads: (q: In<'/_serverFn/adminListSupportThreadsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'support', 'threads', q],
+      queryFn: () => get('/_serverFn/adminListSupportThreadsBearerAdmin', q),
+      ...paged,
+    }),
+  threadMessages: (q: In<'/_serverFn/adminListThreadMessagesBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'support', 'messages', q],
+      queryFn: () => get('/_serverFn/adminListThreadMessagesBearerAdmin', q),
+    }),
+  transactionReports: (q: In<'/_serverFn/adminListTransactionReportsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'reports', 'transactions', q],
+      queryFn: () => get('/_serverFn/adminListTransactionReportsBearerAdmin', q),
+      ...paged,
+    }),
+  issueReports: (q: In<'/_serverFn/adminListIssueReportsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'reports', 'issues', q],
+      queryFn: () => get('/_serverFn/adminListIssueReportsBearerAdmin', q),
+      ...paged,
+    }),
+  broadcasts: (q: In<'/_serverFn/adminListBroadcastsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'broadcasts', q],
+      queryFn: () => get('/_serverFn/adminListBroadcastsBearerAdmin', q),
+      ...paged,
+    }),
+  poll: (pollId: string) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'poll', pollId],
+      queryFn: () => get('/_serverFn/adminGetPollResultsBearerAdmin', { pollId }),
+    }),
+  markups: () =>
+    queryOptions({ queryKey: [...adminQueries.all(), 'markups'], queryFn: () => get('/_serverFn/adminListMarkupsBearerAdmin') }),
+  floats: () =>
+    queryOptions({ queryKey: [...adminQueries.all(), 'floats'], queryFn: () => get('/_serverFn/adminListProviderFloatsBearerAdmin') }),
+  growth: () =>
+    queryOptions({ queryKey: [...adminQueries.all(), 'growth'], queryFn: () => get('/_serverFn/adminGetGrowthSettingsBearerAdmin') }),
+  loans: (q: In<'/_serverFn/adminListLoansBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'loans', q],
+      queryFn: () => get('/_serverFn/adminListLoansBearerAdmin', q),
+      ...paged,
+    }),
+  products: (q: In<'/_serverFn/adminListMarketplaceProductsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'products', q],
+      queryFn: () => get('/_serverFn/adminListMarketplaceProductsBearerAdmin', q),
+      ...paged,
+    }),
+  marketplaceOrders: (q: In<'/_serverFn/adminListMarketplaceOrdersBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'marketplaceOrders', q],
+      queryFn: () => get('/_serverFn/adminListMarketplaceOrdersBearerAdmin', q),
+      ...paged,
+    }),
+  plans: (q: In<'/_serverFn/adminListSubscriptionPlansBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'plans', q],
+      queryFn: () => get('/_serverFn/adminListSubscriptionPlansBearerAdmin', q),
+    }),
+  subscriptionOrders: (q: In<'/_serverFn/adminListSubscriptionOrdersBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'subscriptionOrders', q],
+      queryFn: () => get('/_serverFn/adminListSubscriptionOrdersBearerAdmin', q),
+      ...paged,
+    }),
+  /** Who is signed in: the console opens only for an operator. */
+  me: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'me'],
+      queryFn: () => get('/_serverFn/getProfileBearerSettings'),
+      staleTime: 60_000,
+    }),
+};

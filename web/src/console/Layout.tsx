@@ -1,0 +1,73 @@
+import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { useAuth } from '../app/auth';
+import { ConsoleLink, useConsolePath } from './nav';
+import { SCREENS } from './screens';
+
+const GROUPS = ['Overview', 'Customers', 'Money', 'Catalogue', 'Engagement', 'System'] as const;
+
+/** The console's frame: a side navigation on a desktop, a menu behind a button on a phone. */
+export function ConsoleLayout({ email, children }: { email: string; children: ReactNode }) {
+  const auth = useAuth();
+  const [opened, { toggle, close }] = useDisclosure();
+  const current = useConsolePath()[0] ?? '';
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="md">
+      <a className="skip-link" href="#console-content">
+        Skip to content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="md"
+              size="sm"
+              aria-label="Console menu"
+              aria-expanded={opened}
+              aria-controls="console-nav"
+            />
+            <Text fw={700} component={ConsoleLink} to="">
+              Operator console
+            </Text>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" visibleFrom="sm" c="dimmed">
+              {email}
+            </Text>
+            <Button variant="default" size="xs" onClick={() => void auth.signOut()}>
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar id="console-nav" p="xs" aria-label="Console">
+        <ScrollArea type="auto">
+          {GROUPS.map((group) => (
+            <div key={group}>
+              <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4}>
+                {group}
+              </Text>
+              {Object.entries(SCREENS)
+                .filter(([, s]) => s.group === group)
+                .map(([key, s]) => (
+                  <NavLink
+                    key={key}
+                    component={ConsoleLink}
+                    to={key}
+                    label={s.title}
+                    active={key === current}
+                    aria-current={key === current ? 'page' : undefined}
+                    onClick={close}
+                  />
+                ))}
+            </div>
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main id="console-content">{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,22 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/**
+ * The console's screens: the address's first part after /console/ names one, and each is its own chunk. `rest` is
+ * what follows the screen's name in the address (an id).
+ */
+export interface ScreenProps {
+  rest: string[];
+}
+interface Screen {
+  title: string;
+  group: 'Overview' | 'Customers' | 'Money' | 'Catalogue' | 'Engagement' | 'System';
+  component: LazyExoticComponent<ComponentType<ScreenProps>>;
+}
+
+const load = <M extends Record<string, unknown>>(imp: () => Promise<M>, name: keyof M) =>
+  lazy(() => imp().then((m) => ({ default: m[name] as ComponentType<ScreenProps> })));
+
+export const SCREENS: Record<string, Screen> = {
+  '': { title: 'Dashboard', group: 'Overview', component: load(() => import('./screens/Dashboard'), 'Dashboard') },
+  kyc: { title: 'KYC queue', group: 'Customers', component: load(() => import('./screens/KycQueue'), 'KycQueue') },
+};
