@@ -8,7 +8,8 @@ import type { Services } from '../container.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation, type OpContext, type RateClass } from './registry.js';
-import { type AuthUser } from '../kernel/actor.js';
+import { mayRun, type AuthUser } from '../kernel/actor.js';
+import { createAuditRecord } from './admin-audit.js';
 import {
   clearRefreshCookie,
   deviceTokensFromCookie,
@@ -112,6 +113,12 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
   // The services the operation's module declared, once: its handlers see these and nothing else of the container.
   const api = Object.fromEntries(op.needs.map((name) => [name, services[name]])) as OpContext['api'];
   const auth = authOf(op);
+  // Every admin operation says which roles may run it (docs/security.md "Operator roles"); none is open by omission.
+  if ((auth === 'admin') !== Boolean(op.roles))
+    throw new Error(
+      `${op.name}: ${auth === 'admin' ? 'a BearerAdmin operation must declare roles' : 'only BearerAdmin operations declare roles'}`,
+    );
+  const adminRoles = op.roles ?? [];
   const strictInput = op.input.strict();
   const paths = [serverFnPath(op), ...(op.versioned ? [versionedPath(op)] : [])];
   const perMinute = RATE_CLASSES[op.rateLimit ?? 'default'](config);
@@ -128,7 +135,11 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       if (auth === 'public') return; // a stale token on a public operation is ignored
       throw err;
     }
-    if (auth === 'admin' && req.authUser.role !== 'admin') throw new AppError('FORBIDDEN', 'Operator role required');
+    if (auth === 'admin') {
+      const held = req.authUser.operatorRoles;
+      if (!held.length) throw new AppError('FORBIDDEN', 'Operator role required');
+      if (!mayRun(held, adminRoles)) throw new AppError('FORBIDDEN', `${op.name} needs the ${['admin', ...adminRoles].join(' or ')} role`);
+    }
   };
 
   type Prepared = { input: Parameters<typeof op.handler>[0]; ctx: OpContext; reads: Record<string, SQL> };
@@ -168,6 +179,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       deviceTokens: deviceTokensFromCookie(req),
       rememberDevice: (tokens) => setDeviceCookie(config, reply, tokens),
       ahead: {},
+      audit: createAuditRecord(),
     };
     const reads = Object.fromEntries(Object.entries(op.readAhead?.(input, ctx) ?? {}).map(([k, r]) => [k, r.sql]));
     return { input, ctx, reads };

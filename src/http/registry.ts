@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ReadAnswers, Reads } from '../db/read-ahead.js';
 import { z } from 'zod';
-import type { AuthUser } from '../kernel/actor.js';
+import type { AuthUser, OperatorRole } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';
 import type { Services } from '../container.js';
 
@@ -35,6 +35,16 @@ export interface OpContext<A extends Reads = Reads, N extends ServiceName = Serv
   rememberDevice(tokens: readonly string[]): void;
   /** The answers of the operation's readAhead, typed by its reads (null: no row); empty without one. */
   readonly ahead: Partial<ReadAnswers<A>>;
+  /** Enriches the audit row the registry writes for an admin call (docs/security.md "Audit"); no-op elsewhere. */
+  readonly audit: AuditScope;
+}
+
+/** What a handler adds to its admin call's audit row (the registry writes the row itself, one per call). */
+export interface AuditScope {
+  /** An object the call acts on (`'user'`, id); called once per target. */
+  target(type: string, id: string): void;
+  /** The state before and after a change of settings or money (secrets removed like the input). */
+  change(before: unknown, after: unknown): void;
 }
 
 export interface Gates {
@@ -63,6 +73,11 @@ export interface OperationDef<
   suffix: string;
   method: HttpMethod;
   purpose: string;
+  /**
+   * BearerAdmin operations only, and required there (checked at start, registerOperation): the operator roles
+   * allowed BESIDES admin, who may run every one. `[]` admin only; outside them 403 FORBIDDEN (docs/security.md).
+   */
+  roles?: readonly OperatorRole[];
   input: I;
   output: O;
   /** Also served at /api/v1/<name>. */

@@ -26,6 +26,8 @@ const state = (userId: string, over: Partial<SessionState> = {}): SessionState =
   userStatus: 'active',
   kycTier: 0,
   twoFactor: false,
+  frozen: false,
+  grantedRoles: [],
   ...over,
 });
 

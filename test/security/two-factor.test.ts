@@ -320,7 +320,7 @@ describe('two-factor step-up', () => {
     expect(ok.statusCode).toBe(200);
     await expect(
       h.app.services.stepUp!.require(
-        { id: u.id, email: u.email, username: null, role: 'user', sessionId: u.sessionId, kycTier: 0 },
+        { id: u.id, email: u.email, username: null, role: 'user', operatorRoles: [], sessionId: u.sessionId, kycTier: 0 },
         undefined,
       ),
     ).resolves.toBeUndefined();

@@ -99,6 +99,7 @@ export const growthOperations = [
   defineOperation({
     name: 'adminGetGrowthSettings',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'GET',
     purpose: 'read referral, check-in, savings and loan rules',
     input: z.object({}),
@@ -108,6 +109,7 @@ export const growthOperations = [
   defineOperation({
     name: 'adminUpdateGrowthSettings',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'POST',
     purpose: 'change referral, check-in, savings and loan rules (audited)',
     input: settingsPatchSchema,

@@ -125,3 +125,15 @@ export const knownDevices = pgTable(
   },
   (t) => [uniqueIndex('known_devices_token_key').on(t.tokenHash), index('known_devices_user_idx').on(t.userId)],
 );
+
+/** Operator roles (migration 1000): admin, finance or support, granted by an admin (docs/security.md). */
+export const operatorRoles = pgTable(
+  'operator_roles',
+  {
+    userId: uuid('user_id').notNull(),
+    role: text('role').notNull(), // admin | finance | support
+    grantedBy: uuid('granted_by'),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.role] }), index('operator_roles_role_idx').on(t.role)],
+);

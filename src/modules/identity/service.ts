@@ -1,9 +1,9 @@
 import type { users } from './schema.js';
 import type { RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
-import { isUniqueViolation, one, type Db, type Executor } from '../../db/client.js';
+import { isUniqueViolation, one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
-import type { AuthUser } from '../../kernel/actor.js';
+import { OPERATOR_ROLES, type AuthUser, type OperatorRole } from '../../kernel/actor.js';
 import type { Config } from '../../config.js';
 import { DAY, type Clock } from '../../kernel/clock.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
@@ -57,6 +57,14 @@ export function createIdentityService(deps: IdentityDeps) {
   const codeMail = createCodeMail({ mailer, outbox: deps.outbox, db, clock });
 
   const roleOf = (email: string): 'user' | 'admin' => (config.adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user');
+  /** The roles an account holds: its granted rows, and admin for the ADMIN_EMAILS accounts (the first admin). */
+  const operatorRolesOf = (email: string, granted: readonly string[]): OperatorRole[] => {
+    const roles = new Set(OPERATOR_ROLES.filter((r) => granted.includes(r)));
+    if (roleOf(email) === 'admin') roles.add('admin');
+    return OPERATOR_ROLES.filter((r) => roles.has(r));
+  };
+  const grantedRolesOf = async (userId: string) =>
+    (await rows<{ role: string }>(db, sql`SELECT role FROM operator_roles WHERE user_id = ${userId}`)).map((r) => r.role);
 
   async function findUserByEmail(exec: Executor, email: string) {
     return one<UserRow>(exec, sql`SELECT * FROM users WHERE email = ${email.toLowerCase()}`);
@@ -221,8 +229,16 @@ export function createIdentityService(deps: IdentityDeps) {
         if (!user) user = await createUser(db, claims.email!);
         if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
         // An external token is an operator only when the operator chose so (AUTH_EXTERNAL_ADMIN).
-        const role = config.auth.externalAdmin ? roleOf(user.email) : 'user';
-        return { id: user.id, email: user.email, username: user.username, role, sessionId: null, kycTier: user.kyc_tier };
+        const operatorRoles = config.auth.externalAdmin ? operatorRolesOf(user.email, await grantedRolesOf(user.id)) : [];
+        return {
+          id: user.id,
+          email: user.email,
+          username: user.username,
+          role: operatorRoles.length ? 'admin' : 'user',
+          operatorRoles,
+          sessionId: null,
+          kycTier: user.kyc_tier,
+        };
       }
       const sid = claims.sid;
       if (!sid) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');
@@ -236,10 +252,12 @@ export function createIdentityService(deps: IdentityDeps) {
           user_status: string;
           kyc_tier: number;
           two_factor: boolean;
+          granted_roles: string[] | null;
         }>(
           db,
           sql`SELECT s.status, u.email, u.username, u.status AS user_status, u.kyc_tier,
-                     EXISTS (SELECT 1 FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor
+                     EXISTS (SELECT 1 FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor,
+                     ARRAY(SELECT r.role FROM operator_roles r WHERE r.user_id = u.id) AS granted_roles
               FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ${sid} AND s.user_id = ${claims.sub}`,
         );
         if (!r) throw new AppError('UNAUTHENTICATED', 'Session not found');
@@ -251,17 +269,20 @@ export function createIdentityService(deps: IdentityDeps) {
           userStatus: r.user_status,
           kycTier: r.kyc_tier,
           twoFactor: r.two_factor,
+          grantedRoles: r.granted_roles ?? [],
         };
         if (row.status === 'active' && row.userStatus === 'active') sessionCache.put(sid, row, generation);
       }
       if (row.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
       if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
       if (row.userStatus !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+      const operatorRoles = operatorRolesOf(row.email, row.grantedRoles);
       return {
         id: claims.sub,
         email: row.email,
         username: row.username,
-        role: roleOf(row.email),
+        role: operatorRoles.length ? 'admin' : 'user',
+        operatorRoles,
         sessionId: sid,
         kycTier: row.kycTier,
         twoFactor: row.twoFactor,

@@ -21,6 +21,8 @@ export interface SessionState {
   kycTier: number;
   /** A confirmed authenticator (TOTP): the step-up gate needs a grant (migration 0102 announces changes). */
   twoFactor: boolean;
+  /** The operator roles granted in operator_roles (migration 1000 announces grants and revocations). */
+  grantedRoles: readonly string[];
 }
 
 export const SESSION_CACHE_MAX_ENTRIES = 50_000;

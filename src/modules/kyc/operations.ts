@@ -201,6 +201,7 @@ export const kycOperations = [
   defineOperation({
     name: 'adminListKycSubmissions',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'GET',
     purpose: 'KYC submissions awaiting review (or by status), newest first',
     input: z.object({
@@ -219,6 +220,7 @@ export const kycOperations = [
   defineOperation({
     name: 'adminGetKycSubmission',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'GET',
     purpose: 'one KYC submission with signed URLs to its files',
     input: z.object({ submissionId: uuidInput('submissionId') }),
@@ -259,6 +261,7 @@ export const kycOperations = [
   defineOperation({
     name: 'adminReviewKyc',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'POST',
     purpose: 'approve or reject a pending KYC submission (reason required on reject); audited and notified',
     input: z

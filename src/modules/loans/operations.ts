@@ -68,6 +68,7 @@ export const loanOperations = [
   defineOperation({
     name: 'adminListLoans',
     suffix: 'BearerAdmin',
+    roles: ['finance', 'support'],
     method: 'GET',
     purpose: 'loans by status (collections view), newest first',
     input: z.object({ ...pageInput, status: z.enum(['open', 'overdue', 'repaid']).optional() }),

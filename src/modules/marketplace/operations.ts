@@ -146,6 +146,7 @@ export const marketplaceOperations = [
   defineOperation({
     name: 'adminListMarketplaceProducts',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'GET',
     purpose: 'all marketplace products, inactive included',
     input: z.object({ ...pageInput }),
@@ -155,6 +156,7 @@ export const marketplaceOperations = [
   defineOperation({
     name: 'adminCreateProduct',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'POST',
     purpose: 'add a marketplace product',
     input: z.object({
@@ -170,6 +172,7 @@ export const marketplaceOperations = [
   defineOperation({
     name: 'adminUpdateProduct',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'POST',
     purpose: 'change a product (name, description, price, stock, active)',
     input: z.object({
@@ -189,6 +192,7 @@ export const marketplaceOperations = [
   defineOperation({
     name: 'adminListMarketplaceOrders',
     suffix: 'BearerAdmin',
+    roles: ['finance', 'support'],
     method: 'GET',
     purpose: 'marketplace orders, optionally by status or user',
     input: z.object({ status: orderStatus.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
@@ -198,6 +202,7 @@ export const marketplaceOperations = [
   defineOperation({
     name: 'adminUpdateMarketplaceOrder',
     suffix: 'BearerAdmin',
+    roles: ['finance'],
     method: 'POST',
     purpose: 'fulfil or cancel (refund) a processing order',
     input: z.object({

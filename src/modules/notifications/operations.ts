@@ -224,6 +224,7 @@ export const notificationsOperations = [
   defineOperation({
     name: 'adminCreateBroadcast',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'POST',
     purpose: 'create (or schedule) a broadcast, optionally with a poll',
     input: z.object({
@@ -250,6 +251,7 @@ export const notificationsOperations = [
   defineOperation({
     name: 'adminEndBroadcast',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'POST',
     purpose: 'end a broadcast now (it disappears from listBroadcasts and its poll closes)',
     input: z.object({ id: uuidInput('id') }),
@@ -260,6 +262,7 @@ export const notificationsOperations = [
   defineOperation({
     name: 'adminListBroadcasts',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'GET',
     purpose: 'every broadcast, newest first, with poll results',
     input: z.object({
@@ -272,6 +275,7 @@ export const notificationsOperations = [
   defineOperation({
     name: 'adminGetPollResults',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'GET',
     purpose: 'vote counts of a poll',
     input: z.object({ pollId: uuidInput('pollId') }),
@@ -290,6 +294,7 @@ export const notificationsOperations = [
   defineOperation({
     name: 'adminListDeadLetters',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'GET',
     purpose: 'e-mail, SMS and push deliveries that failed every retry',
     input: z.object({
@@ -313,6 +318,7 @@ export const notificationsOperations = [
   defineOperation({
     name: 'adminRetryDeadLetter',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'POST',
     purpose: 'send a dead-lettered delivery again (fresh attempts)',
     input: z.object({ id: z.string({ error: 'id is required' }).regex(/^\d{1,19}$/, 'id must be a dead letter id') }),

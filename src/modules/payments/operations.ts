@@ -119,6 +119,7 @@ export const paymentsOperations = [
   defineOperation({
     name: 'adminSearchPayments',
     suffix: 'BearerAdmin',
+    roles: ['finance', 'support'],
     method: 'GET',
     purpose: 'operator search of top-up intents, settlements and processor events',
     input: z.object({
@@ -136,6 +137,7 @@ export const paymentsOperations = [
   defineOperation({
     name: 'adminRunReconciliation',
     suffix: 'BearerAdmin',
+    roles: ['finance'],
     method: 'POST',
     purpose: 'verify every unsettled top-up with the processor now; settle paid ones, mark failed and abandoned ones',
     input: z.object({}),
@@ -145,6 +147,7 @@ export const paymentsOperations = [
   defineOperation({
     name: 'adminAdjustWallet',
     suffix: 'BearerAdmin',
+    roles: ['finance'],
     method: 'POST',
     purpose: "credit (positive) or debit (negative) a user's wallet with a mandatory reason; audited",
     rateLimit: 'money',

@@ -55,6 +55,7 @@ export const reportOperations = [
   defineOperation({
     name: 'adminListTransactionReports',
     suffix: 'BearerAdmin',
+    roles: ['finance', 'support'],
     method: 'GET',
     purpose: 'transaction reports, optionally by status or user',
     input: z.object({ status: statusInput.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
@@ -64,6 +65,7 @@ export const reportOperations = [
   defineOperation({
     name: 'adminResolveTransactionReport',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'POST',
     purpose: 'resolve a report with a note (the user is notified)',
     input: z.object({
@@ -81,6 +83,7 @@ export const reportOperations = [
   defineOperation({
     name: 'adminListIssueReports',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'GET',
     purpose: 'client issue reports sent to POST /api/public/report-issue, newest first',
     input: z.object({ ...pageInput }),

@@ -260,6 +260,7 @@ export const securityOperations = [
   defineOperation({
     name: 'adminResetTwoFactor',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'POST',
     purpose: "operator: turn off a user's two-factor authentication after checking who they are (audited; the owner is told)",
     input: z.object({

@@ -115,6 +115,7 @@ export const subscriptionOperations = [
   defineOperation({
     name: 'adminListSubscriptionPlans',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'GET',
     purpose: 'all subscription plans, inactive included',
     input: z.object({ category: categoryEnum.optional(), service: serviceInput.optional() }),
@@ -124,6 +125,7 @@ export const subscriptionOperations = [
   defineOperation({
     name: 'adminCreateSubscriptionPlan',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'POST',
     purpose: 'add a streaming or social plan',
     input: z.object({ service: serviceInput, category: categoryEnum, name: nameInput, price: planPrice, active: z.boolean().optional() }),
@@ -133,6 +135,7 @@ export const subscriptionOperations = [
   defineOperation({
     name: 'adminUpdateSubscriptionPlan',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'POST',
     purpose: 'change a plan’s name, price or availability',
     input: z.object({ id: uuidInput('id'), name: nameInput.optional(), price: planPrice.optional(), active: z.boolean().optional() }),
@@ -145,6 +148,7 @@ export const subscriptionOperations = [
   defineOperation({
     name: 'adminListSubscriptionOrders',
     suffix: 'BearerAdmin',
+    roles: ['finance', 'support'],
     method: 'GET',
     purpose: 'subscription orders, optionally by status or user',
     input: z.object({ status: statusEnum.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
@@ -154,6 +158,7 @@ export const subscriptionOperations = [
   defineOperation({
     name: 'adminUpdateSubscriptionOrder',
     suffix: 'BearerAdmin',
+    roles: ['finance'],
     method: 'POST',
     purpose: 'move a subscription order: processing, fulfilled, or failed/cancelled (refund)',
     input: z.object({

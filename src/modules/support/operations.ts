@@ -60,6 +60,7 @@ export const supportOperations = [
   defineOperation({
     name: 'adminListSupportThreads',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'GET',
     purpose: 'support threads, most recent activity first (awaitingReply: last message is from the user)',
     input: z.object({
@@ -74,6 +75,7 @@ export const supportOperations = [
   defineOperation({
     name: 'adminListThreadMessages',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'GET',
     purpose: 'messages of any support thread, newest first',
     input: z.object({ threadId: uuidInput('threadId'), ...pageInput }),
@@ -84,6 +86,7 @@ export const supportOperations = [
   defineOperation({
     name: 'adminReplySupportThread',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'POST',
     purpose: 'reply to a support thread (the user is notified)',
     input: z.object({ threadId: uuidInput('threadId'), body: bodyInput }),
@@ -94,6 +97,7 @@ export const supportOperations = [
   defineOperation({
     name: 'adminCloseSupportThread',
     suffix: 'BearerAdmin',
+    roles: ['support'],
     method: 'POST',
     purpose: 'close a support thread',
     input: z.object({ threadId: uuidInput('threadId') }),

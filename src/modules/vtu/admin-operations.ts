@@ -13,6 +13,7 @@ export const vtuAdminOperations = [
   defineOperation({
     name: 'adminSetMarkup',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'POST',
     purpose: 'set the markup of a service (optionally for one provider): flat naira or percent',
     input: z
@@ -37,6 +38,7 @@ export const vtuAdminOperations = [
   defineOperation({
     name: 'adminListMarkups',
     suffix: 'BearerAdmin',
+    roles: [],
     method: 'GET',
     purpose: 'markups per service and provider',
     input: z.object({}),
@@ -46,6 +48,7 @@ export const vtuAdminOperations = [
   defineOperation({
     name: 'adminListProviderFloats',
     suffix: 'BearerAdmin',
+    roles: ['finance'],
     method: 'GET',
     purpose: "each provider's float: our ledger's view and the provider's reported balance",
     input: z.object({}),
@@ -59,6 +62,7 @@ export const vtuAdminOperations = [
   defineOperation({
     name: 'adminFundProviderFloat',
     suffix: 'BearerAdmin',
+    roles: ['finance'],
     method: 'POST',
     purpose: "fund a provider's float from the collections pool",
     input: z.object({ provider: providerInput, amount: nairaAmount({ min: 1000, max: 100_000_000 }) }),
@@ -69,6 +73,7 @@ export const vtuAdminOperations = [
   defineOperation({
     name: 'adminRequeryVtuTransaction',
     suffix: 'BearerAdmin',
+    roles: ['finance'],
     method: 'POST',
     purpose: 'requery one VTU transaction at its provider now and settle it',
     input: z.object({ id: uuidInput('id') }),
@@ -79,6 +84,7 @@ export const vtuAdminOperations = [
   defineOperation({
     name: 'adminResolveVtuTransaction',
     suffix: 'BearerAdmin',
+    roles: ['finance'],
     method: 'POST',
     purpose: 'settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once)',
     input: z.object({
@@ -97,6 +103,7 @@ export const vtuAdminOperations = [
   defineOperation({
     name: 'adminListStuckVtuTransactions',
     suffix: 'BearerAdmin',
+    roles: ['finance', 'support'],
     method: 'GET',
     purpose: 'processing transactions older than VTU_STUCK_AFTER_MS, for an operator to resolve',
     input: z.object({ ...pageInput }),
