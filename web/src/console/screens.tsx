@@ -19,4 +19,13 @@ const load = <M extends Record<string, unknown>>(imp: () => Promise<M>, name: ke
 export const SCREENS: Record<string, Screen> = {
   '': { title: 'Dashboard', group: 'Overview', component: load(() => import('./screens/Dashboard'), 'Dashboard') },
   kyc: { title: 'KYC queue', group: 'Customers', component: load(() => import('./screens/KycQueue'), 'KycQueue') },
+  transactions: { title: 'Transactions', group: 'Money', component: load(() => import('./screens/Transactions'), 'Transactions') },
+  topups: { title: 'Top-ups', group: 'Money', component: load(() => import('./screens/TopUps'), 'TopUps') },
+  catalogue: { title: 'Catalogue and pricing', group: 'Catalogue', component: load(() => import('./screens/Catalogue'), 'Catalogue') },
+  shop: { title: 'Marketplace and subscriptions', group: 'Catalogue', component: load(() => import('./screens/Shop'), 'Shop') },
+  growth: { title: 'Growth settings', group: 'Catalogue', component: load(() => import('./screens/Growth'), 'Growth') },
+  broadcasts: { title: 'Broadcasts and polls', group: 'Engagement', component: load(() => import('./screens/Broadcasts'), 'Broadcasts') },
+  support: { title: 'Support inbox', group: 'Engagement', component: load(() => import('./screens/Support'), 'Support') },
+  reports: { title: 'Reports', group: 'Engagement', component: load(() => import('./screens/Reports'), 'Reports') },
+  'dead-letters': { title: 'Dead letters', group: 'System', component: load(() => import('./screens/DeadLetters'), 'DeadLetters') },
 };

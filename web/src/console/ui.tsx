@@ -143,10 +143,13 @@ export function Pager(p: { offset: number; limit: number; count: number; hasMore
 }
 
 /** The reasons operators give (3 to 500 characters, as the service's review and resolution operations accept). */
-export const reasonSchema = z.object({ reason: z.string().trim().min(3).max(500) });
-const optionalReasonSchema = z.object({
-  reason: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().min(3).max(500).optional()),
-});
+const reasonRule = (min: number) => z.string().trim().min(min).max(500);
+const reasonSchema = (min: number, optional: boolean) =>
+  z.object({
+    reason: optional
+      ? z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), reasonRule(min).optional())
+      : reasonRule(min),
+  });
 
 /**
  * A dialog that asks for a reason (required unless `optional`) and runs the action with it; the service's refusal
@@ -159,11 +162,13 @@ export function ReasonDialog(p: {
   confirm: string;
   color?: string;
   optional?: boolean;
+  /** The fewest characters the operation accepts (3 unless it says otherwise). */
+  min?: number;
   children?: ReactNode;
   onClose: () => void;
   onConfirm: (reason: string | undefined) => Promise<unknown>;
 }) {
-  const form = useSchemaForm(p.optional ? optionalReasonSchema : reasonSchema, { reason: '' });
+  const form = useSchemaForm(reasonSchema(p.min ?? 3, p.optional ?? false), { reason: '' });
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();

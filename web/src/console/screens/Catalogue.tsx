@@ -1,0 +1,180 @@
+import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { z } from 'zod';
+import { providerInput, serviceInput } from '../../../../src/modules/vtu/inputs.js';
+import { post } from '../../api/client';
+import { adminQueries } from '../../api/queries/admin';
+import { Failure } from '../../components/Failure';
+import { showServerIssues, useSchemaForm } from '../../components/form';
+import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
+
+const SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'];
+const PROVIDERS = ['a', 'b', 'c', 'd'];
+
+// adminSetMarkup's rules (the service and provider lists are the service's own): flat naira or a percent up to 100.
+const markupSchema = z
+  .object({
+    service: serviceInput,
+    provider: z.union([z.literal(''), providerInput]),
+    kind: z.enum(['flat', 'percent']),
+    value: z.number().min(0).max(1_000_000),
+  })
+  .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'at most 100', path: ['value'] });
+// adminFundProviderFloat: ₦1,000 to ₦100,000,000.
+const fundSchema = z.object({ provider: providerInput, amount: z.number().min(1000).max(100_000_000) });
+
+/** Pricing and providers: markups per service (and per provider, which routes price), provider floats and funding. */
+export function Catalogue() {
+  return (
+    <Stack>
+      <ScreenTitle title="Catalogue and pricing" />
+      <Markups />
+      <Floats />
+    </Stack>
+  );
+}
+
+function Markups() {
+  const list = useQuery(adminQueries.markups());
+  const qc = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const form = useSchemaForm(markupSchema, { service: 'airtime', provider: '', kind: 'flat', value: 0 as number | '' });
+  return (
+    <Card withBorder component="section" aria-labelledby="markups">
+      <Stack>
+        <Title order={2} size="h4" id="markups">
+          Markups
+        </Title>
+        <Loaded query={list}>
+          {(data) => (
+            <DataTable
+              caption="Markup per service and provider (a provider's own row wins over the service's)"
+              rows={data.items}
+              rowKey={(m) => `${m.service}-${m.provider ?? '*'}`}
+              empty="No markups set: prices are the providers' own."
+              columns={[
+                { header: 'Service', cell: (m) => m.service },
+                { header: 'Provider', cell: (m) => m.provider ?? 'all' },
+                { header: 'Markup', cell: (m) => (m.kind === 'flat' ? money(m.value) : `${m.value}%`) },
+                { header: 'Updated', cell: (m) => when(m.updatedAt) },
+              ]}
+            />
+          )}
+        </Loaded>
+        <form
+          aria-label="Set a markup"
+          onSubmit={form.onSubmit(async (v) => {
+            setError(null);
+            setSaved(null);
+            try {
+              const r = await post('/_serverFn/adminSetMarkupBearerAdmin', {
+                service: v.service,
+                kind: v.kind,
+                value: Number(v.value),
+                ...(v.provider ? { provider: v.provider } : {}),
+              });
+              setSaved(`Saved: ${r.markup.service}${r.markup.provider ? ` at provider ${r.markup.provider}` : ''}.`);
+              await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'markups'] });
+            } catch (err) {
+              if (!showServerIssues(form, err)) setError(err);
+            }
+          })}
+        >
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} style={{ alignItems: 'end' }}>
+            <Select label="Service" data={SERVICES} allowDeselect={false} {...form.getInputProps('service')} />
+            <Select
+              label="Provider"
+              data={[{ value: '', label: 'All providers' }, ...PROVIDERS.map((p) => ({ value: p, label: `Provider ${p.toUpperCase()}` }))]}
+              allowDeselect={false}
+              {...form.getInputProps('provider')}
+            />
+            <Select
+              label="Kind"
+              data={[
+                { value: 'flat', label: 'Flat (naira)' },
+                { value: 'percent', label: 'Percent' },
+              ]}
+              allowDeselect={false}
+              {...form.getInputProps('kind')}
+            />
+            <NumberInput label="Value" min={0} decimalScale={2} {...form.getInputProps('value')} />
+            <Button type="submit">Set markup</Button>
+          </SimpleGrid>
+        </form>
+        <Failure error={error} />
+        {saved && (
+          <Alert color="green" role="status">
+            {saved}
+          </Alert>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function Floats() {
+  const list = useQuery(adminQueries.floats());
+  const qc = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const form = useSchemaForm(fundSchema, { provider: 'a', amount: '' as number | '' });
+  return (
+    <Card withBorder component="section" aria-labelledby="floats">
+      <Stack>
+        <Title order={2} size="h4" id="floats">
+          Provider floats
+        </Title>
+        <Loaded query={list}>
+          {(data) => (
+            <DataTable
+              caption="Float per provider: our ledger and the provider's own balance"
+              rows={data.items}
+              rowKey={(f) => f.provider}
+              columns={[
+                { header: 'Provider', cell: (f) => f.provider },
+                { header: 'Services', cell: (f) => f.services.join(', ') },
+                { header: 'Ledger float', cell: (f) => money(f.ledgerFloat) },
+                { header: 'Provider balance', cell: (f) => money(f.providerBalance) },
+              ]}
+            />
+          )}
+        </Loaded>
+        <form
+          aria-label="Fund a provider float"
+          onSubmit={form.onSubmit(async (v) => {
+            setError(null);
+            setSaved(null);
+            try {
+              const r = await post('/_serverFn/adminFundProviderFloatBearerAdmin', { provider: v.provider, amount: Number(v.amount) });
+              setSaved(`Funded provider ${r.provider} with ${money(r.amount)}: its balance is ${money(r.providerBalance)}.`);
+              await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'floats'] });
+            } catch (err) {
+              if (!showServerIssues(form, err)) setError(err);
+            }
+          })}
+        >
+          <SimpleGrid cols={{ base: 1, sm: 3 }} style={{ alignItems: 'end' }}>
+            <Select
+              label="Provider"
+              data={PROVIDERS.map((p) => ({ value: p, label: `Provider ${p.toUpperCase()}` }))}
+              allowDeselect={false}
+              {...form.getInputProps('provider')}
+            />
+            <NumberInput label="Amount (naira)" min={1000} thousandSeparator="," {...form.getInputProps('amount')} />
+            <Group>
+              <Button type="submit">Fund float</Button>
+            </Group>
+          </SimpleGrid>
+        </form>
+        <Failure error={error} />
+        {saved && (
+          <Alert color="green" role="status">
+            {saved}
+          </Alert>
+        )}
+      </Stack>
+    </Card>
+  );
+}

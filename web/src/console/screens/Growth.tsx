@@ -1,0 +1,116 @@
+import { Alert, Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { z } from 'zod';
+import { post, type GetOutput } from '../../api/client';
+import { adminQueries } from '../../api/queries/admin';
+import { Failure } from '../../components/Failure';
+import { showServerIssues, useSchemaForm } from '../../components/form';
+import { DataTable, Loaded, money, ScreenTitle } from '../ui';
+
+type Settings = GetOutput<'/_serverFn/adminGetGrowthSettingsBearerAdmin'>['settings'];
+type Editable = Omit<Settings, 'milestones'>;
+
+/** The rules' groups, by the setting's name: how the screen arranges them. */
+const GROUPS: [string, string][] = [
+  ['referral', 'Referrals'],
+  ['checkin', 'Daily check-in'],
+  ['savings', 'Savings'],
+  ['loan', 'Loans'],
+];
+const label = (key: string) =>
+  key
+    .replace(/([A-Z0-9]+)/g, ' $1')
+    .toLowerCase()
+    .replace(/\bpct\b/, '(%)')
+    .replace(/^./, (c) => c.toUpperCase());
+
+/** Growth rules as operator settings (referrals, check-in, savings, loans): change any, only changed ones are sent. */
+export function Growth() {
+  const q = useQuery(adminQueries.growth());
+  return (
+    <Stack>
+      <ScreenTitle title="Growth settings" />
+      <Loaded query={q}>{(data) => <GrowthForm settings={data.settings} />}</Loaded>
+    </Stack>
+  );
+}
+
+function GrowthForm({ settings }: { settings: Settings }) {
+  const { milestones, ...initial } = settings;
+  const schema = z.object(
+    Object.fromEntries(Object.entries(initial).map(([k, v]) => [k, typeof v === 'boolean' ? z.boolean() : z.number().min(0)])),
+  );
+  const form = useSchemaForm<Editable>(schema, initial);
+  const qc = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const keys = Object.keys(initial) as (keyof Editable)[];
+  return (
+    <form
+      aria-label="Growth settings"
+      onSubmit={form.onSubmit(async (values) => {
+        setError(null);
+        setSaved(null);
+        const changed = Object.fromEntries(keys.filter((k) => values[k] !== initial[k]).map((k) => [k, values[k]]));
+        if (Object.keys(changed).length === 0) return setSaved('Nothing changed.');
+        try {
+          const r = await post('/_serverFn/adminUpdateGrowthSettingsBearerAdmin', changed);
+          qc.setQueryData(adminQueries.growth().queryKey, (old) => (old ? { ...old, settings: r.settings } : old));
+          form.resetDirty(r.settings);
+          setSaved(`Saved ${Object.keys(changed).length} setting(s).`);
+        } catch (err) {
+          if (!showServerIssues(form, err)) setError(err);
+        }
+      })}
+    >
+      <Stack>
+        {GROUPS.map(([prefix, title]) => (
+          <Card withBorder component="section" aria-labelledby={`growth-${prefix}`} key={prefix}>
+            <Title order={2} size="h4" id={`growth-${prefix}`} mb="sm">
+              {title}
+            </Title>
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+              {keys
+                .filter((k) => k.startsWith(prefix))
+                .map((k) =>
+                  typeof initial[k] === 'boolean' ? (
+                    <Switch key={k} label={label(k)} {...form.getInputProps(k, { type: 'checkbox' })} />
+                  ) : (
+                    <NumberInput key={k} label={label(k)} min={0} decimalScale={2} {...form.getInputProps(k)} />
+                  ),
+                )}
+            </SimpleGrid>
+          </Card>
+        ))}
+        <Card withBorder component="section" aria-labelledby="growth-milestones">
+          <Title order={2} size="h4" id="growth-milestones" mb="sm">
+            Referral milestones
+          </Title>
+          <DataTable
+            caption="Bonus when a referrer reaches a number of qualified referrals"
+            rows={milestones}
+            rowKey={(m) => String(m.threshold)}
+            empty="No milestones."
+            columns={[
+              { header: 'Referrals', cell: (m) => m.threshold },
+              { header: 'Bonus', cell: (m) => money(m.bonus) },
+            ]}
+          />
+          <Text size="xs" c="dimmed" mt="xs">
+            Milestones change through adminUpdateGrowthSettings (milestones) in the API.
+          </Text>
+        </Card>
+        <Failure error={error} />
+        {saved && (
+          <Alert color="green" role="status">
+            {saved}
+          </Alert>
+        )}
+        <Group>
+          <Button type="submit">Save changes</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,163 @@
+import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { post } from '../../api/client';
+import { adminQueries } from '../../api/queries/admin';
+import { Failure } from '../../components/Failure';
+import { useScreenSearch } from '../nav';
+import { DataTable, Loaded, money, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+
+const LIMIT = 25;
+type Kind = 'intents' | 'settlements' | 'events';
+
+/**
+ * Top-ups: the processor's payment intents, settlements and webhook events, searched on the service by reference,
+ * e-mail, status and flag; and reconciliation, which asks the processor about every open intent and settles what it
+ * confirms.
+ */
+export function TopUps() {
+  const search = useScreenSearch();
+  const kind = (search.text('kind') || 'intents') as Kind;
+  const offset = search.num('offset', 0);
+  const reference = search.text('reference');
+  const email = search.text('email');
+  const status = search.text('status');
+  const flagged = search.text('flagged');
+  const list = useQuery(
+    adminQueries.payments({
+      kind,
+      limit: LIMIT,
+      offset,
+      ...(reference ? { reference } : {}),
+      ...(email ? { email } : {}),
+      ...(status ? { status } : {}),
+      ...(flagged ? { flagged: flagged === 'true' } : {}),
+    }),
+  );
+  const [draft, setDraft] = useState({ reference, email, status });
+
+  return (
+    <Stack>
+      <ScreenTitle title="Top-ups" />
+      <Reconciliation />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          search.set({ reference: draft.reference.trim(), email: draft.email.trim(), status: draft.status.trim() });
+        }}
+        aria-label="Search top-ups"
+      >
+        <Group align="end">
+          <Select
+            label="Kind"
+            data={[
+              { value: 'intents', label: 'Payment intents' },
+              { value: 'settlements', label: 'Settlements' },
+              { value: 'events', label: 'Webhook events' },
+            ]}
+            value={kind}
+            onChange={(v) => search.set({ kind: v ?? undefined })}
+            allowDeselect={false}
+            w={180}
+          />
+          <TextInput label="Reference" value={draft.reference} onChange={(e) => setDraft({ ...draft, reference: e.currentTarget.value })} />
+          <TextInput
+            label="Customer e-mail"
+            type="email"
+            value={draft.email}
+            onChange={(e) => setDraft({ ...draft, email: e.currentTarget.value })}
+          />
+          <TextInput label="Status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })} w={140} />
+          <Select
+            label="Flagged"
+            data={[
+              { value: '', label: 'Any' },
+              { value: 'true', label: 'Flagged only' },
+              { value: 'false', label: 'Not flagged' },
+            ]}
+            value={flagged}
+            onChange={(v) => search.set({ flagged: v || undefined })}
+            allowDeselect={false}
+            w={150}
+          />
+          <Button type="submit">Search</Button>
+        </Group>
+      </form>
+      <Loaded query={list}>
+        {(data) => (
+          <Stack>
+            <DataTable
+              caption={`Top-up ${kind}`}
+              rows={data.items}
+              rowKey={(p) => `${p.kind}-${p.id}`}
+              empty="Nothing matches this search."
+              columns={[
+                { header: 'Reference', cell: (p) => p.reference ?? p.event ?? '—' },
+                { header: 'Customer', cell: (p) => p.userEmail ?? '—' },
+                { header: 'Amount', cell: (p) => money(p.amountPaid ?? p.amount) },
+                { header: 'Channel', cell: (p) => p.channel ?? p.settlementKind ?? p.source ?? p.processor },
+                {
+                  header: 'Status',
+                  cell: (p) => (
+                    <Group gap={4}>
+                      <StatusBadge status={p.status ?? p.outcome ?? 'received'} />
+                      {p.flagged && <StatusBadge status="flagged" />}
+                    </Group>
+                  ),
+                },
+                { header: 'Created', cell: (p) => when(p.createdAt) },
+                { header: 'Settled', cell: (p) => when(p.settledAt ?? p.processedAt) },
+              ]}
+            />
+            <Pager
+              offset={offset}
+              limit={LIMIT}
+              count={data.items.length}
+              hasMore={data.hasMore}
+              onChange={(o) => search.set({ offset: o })}
+            />
+          </Stack>
+        )}
+      </Loaded>
+    </Stack>
+  );
+}
+
+function Reconciliation() {
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [result, setResult] = useState<{ checked: number; settled: number; failed: number; abandoned: number; errors: number } | null>(
+    null,
+  );
+  async function run() {
+    setBusy(true);
+    setError(null);
+    try {
+      setResult(await post('/_serverFn/adminRunReconciliationBearerAdmin', {}));
+      await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'payments'] });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Stack gap="xs">
+      <Group>
+        <Button onClick={() => void run()} loading={busy}>
+          Run reconciliation
+        </Button>
+        <Text size="sm" c="dimmed">
+          Asks the processor about every open payment intent and settles what it confirms.
+        </Text>
+      </Group>
+      <Failure error={error} />
+      {result && (
+        <Alert color="green" role="status" title="Reconciliation finished">
+          Checked {result.checked}: {result.settled} settled, {result.failed} failed, {result.abandoned} abandoned, {result.errors} errors.
+        </Alert>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,146 @@
+import { Alert, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { newIdempotencyKey, post } from '../../api/client';
+import { adminQueries } from '../../api/queries/admin';
+import { useStepUp } from '../../app/StepUp';
+import { Failure } from '../../components/Failure';
+import { useScreenSearch } from '../nav';
+import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+
+const LIMIT = 20;
+type Outcome = 'delivered' | 'failed';
+
+/**
+ * Purchases still processing after VTU_STUCK_AFTER_MS: requery the provider now, or request a resolution
+ * (delivered, or failed and refunded) with a note of how the outcome was confirmed. A resolution at or above its
+ * threshold waits for a second operator in the approvals inbox; both steps ask for step-up.
+ */
+export function Transactions() {
+  const search = useScreenSearch();
+  const offset = search.num('offset', 0);
+  const list = useQuery(adminQueries.stuck({ limit: LIMIT, offset }));
+  const qc = useQueryClient();
+  const stepUp = useStepUp();
+  const [resolving, setResolving] = useState<{ id: string; reference: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>('failed');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'stuck'] });
+
+  async function requery(id: string, reference: string) {
+    setBusy(id);
+    setError(null);
+    try {
+      const r = await post('/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id });
+      setNotice(`${reference}: the provider answered "${r.providerStatus}"; the purchase is ${r.transaction.status}.`);
+      await refresh();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function resolve(note: string | undefined) {
+    if (!resolving) return;
+    const key = newIdempotencyKey();
+    const r = (await stepUp.withGrant((grantToken) =>
+      post(
+        '/_serverFn/adminResolveVtuTransactionBearerAdmin',
+        { id: resolving.id, outcome, note: note ?? '' },
+        { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
+      ),
+    )) as { status?: string; transaction: { status: string } };
+    setNotice(
+      r.status === 'pending'
+        ? `${resolving.reference}: resolution requested. It waits for a second operator in Approvals.`
+        : `${resolving.reference}: resolved, the purchase is ${r.transaction.status}.`,
+    );
+    await refresh();
+  }
+
+  return (
+    <Stack>
+      <ScreenTitle title="Transactions" />
+      <Text size="sm" c="dimmed">
+        Purchases the provider has not settled in time. Requery asks the provider now; a resolution settles the purchase by hand once you
+        have confirmed the outcome with the provider.
+      </Text>
+      {notice && (
+        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      )}
+      <Failure error={error} />
+      <Loaded query={list}>
+        {(data) => (
+          <Stack>
+            <DataTable
+              caption="Stuck purchases, oldest first"
+              rows={data.items}
+              rowKey={(t) => t.id}
+              empty="No stuck purchases."
+              columns={[
+                { header: 'Reference', cell: (t) => t.reference },
+                { header: 'Service', cell: (t) => `${t.service}${t.network ? ` (${t.network})` : ''}` },
+                { header: 'Recipient', cell: (t) => t.recipient },
+                { header: 'Amount', cell: (t) => money(t.amount) },
+                { header: 'Provider', cell: (t) => `${t.provider}: ${t.lastProviderStatus ?? 'not asked yet'} (${t.requeryCount})` },
+                { header: 'Started', cell: (t) => when(t.createdAt) },
+                { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
+                {
+                  header: 'Actions',
+                  cell: (t) => (
+                    <Group gap={4} wrap="nowrap">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        loading={busy === t.id}
+                        onClick={() => void requery(t.id, t.reference)}
+                        aria-label={`Requery ${t.reference}`}
+                      >
+                        Requery
+                      </Button>
+                      <Button size="xs" variant="light" onClick={() => setResolving(t)} aria-label={`Resolve ${t.reference}`}>
+                        Resolve
+                      </Button>
+                    </Group>
+                  ),
+                },
+              ]}
+            />
+            <Pager
+              offset={offset}
+              limit={LIMIT}
+              count={data.items.length}
+              hasMore={data.hasMore}
+              onChange={(o) => search.set({ offset: o })}
+            />
+          </Stack>
+        )}
+      </Loaded>
+      <ReasonDialog
+        opened={resolving !== null}
+        title={`Resolve ${resolving?.reference ?? ''}`}
+        label="How you confirmed the outcome with the provider"
+        confirm="Request resolution"
+        min={5}
+        onClose={() => setResolving(null)}
+        onConfirm={resolve}
+      >
+        <SegmentedControl
+          aria-label="Outcome"
+          value={outcome}
+          onChange={(v) => setOutcome(v as Outcome)}
+          data={[
+            { value: 'failed', label: 'Failed: refund the customer' },
+            { value: 'delivered', label: 'Delivered' },
+          ]}
+        />
+      </ReasonDialog>
+      {stepUp.modal}
+    </Stack>
+  );
+}
