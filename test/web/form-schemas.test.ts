@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allOperations } from '../../src/modules/index.js';
-import { profileSchema, reportSchema, transactionPinSchema, transferSchema } from '../../web/src/api/schemas.js';
+import {
+  airtimeSchema,
+  bettingSchema,
+  cableSchema,
+  dataSchema,
+  electricitySchema,
+  examSchema,
+  profileSchema,
+  reportSchema,
+  transactionPinSchema,
+  transferSchema,
+} from '../../web/src/api/schemas.js';
 
 /**
  * The app's forms validate with the service's own input rules (web/src/api/schemas.ts): each field of a form schema
@@ -21,6 +32,12 @@ describe('form schemas are the operations’ input rules', () => {
     ['updateProfile', profileSchema],
     ['createTransactionReport', reportSchema],
     ['setTransactionPinFn', transactionPinSchema],
+    ['buyAirtime', airtimeSchema],
+    ['buyData', dataSchema],
+    ['subscribeCable', cableSchema],
+    ['buyElectricity', electricitySchema],
+    ['fundBet', bettingSchema],
+    ['buyEducationPin', examSchema],
   ];
   for (const [operation, form] of forms)
     it(`${operation}: every field of the form has the operation's rule`, () => {
@@ -41,5 +58,16 @@ describe('form schemas are the operations’ input rules', () => {
     expect(transferSchema.safeParse({ ...ok, amount: 50.001 }).success).toBe(false);
     expect(transferSchema.safeParse({ ...ok, username: 'a b' }).success).toBe(false);
     expect(transferSchema.safeParse({ ...ok, note: 'x'.repeat(141) }).success).toBe(false);
+  });
+
+  it('the bill forms refuse what the purchases refuse: a short number, a short IUC or meter, an amount under the floor', () => {
+    expect(airtimeSchema.safeParse({ network: 'mtn', phone: '08031234567', amount: 50 }).success).toBe(true);
+    expect(airtimeSchema.safeParse({ network: 'mtn', phone: '0803123', amount: 50 }).success).toBe(false);
+    expect(airtimeSchema.safeParse({ network: 'mtn', phone: '08031234567', amount: 49 }).success).toBe(false);
+    expect(cableSchema.safeParse({ identifier: 'dstv', iuc: '123456789', plan_id: 'p', phone: '08031234567' }).success).toBe(false);
+    expect(
+      electricitySchema.safeParse({ plan: 'ikeja', type: 'prepaid', meter: '1234567890', amount: 1000, phone: '08031234567' }).success,
+    ).toBe(false);
+    expect(bettingSchema.safeParse({ betting_company: 'bet9ja', customer_id: 'ab', amount: 100 }).success).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { operationsOf } from '../../http/registry.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { NETWORKS, normalizePhone } from '../../kernel/phone.js';
 import { CABLE_PROVIDERS, DISCOS } from '../vtu/api.js';
+import { beneficiaryLabelInput } from './inputs.js';
 import { BENEFICIARY_KINDS, type BeneficiaryInput, type BeneficiaryKind } from './service.js';
 
 /** What this module's handlers use (ctx.api). */
@@ -51,11 +52,7 @@ const KIND_RULES: Record<
   },
 };
 
-const labelInput = z
-  .string({ error: 'Enter a name for this beneficiary' })
-  .trim()
-  .min(1, 'Enter a name for this beneficiary')
-  .max(40, 'The name can be at most 40 characters');
+const labelInput = beneficiaryLabelInput;
 
 const kindInput = z.enum(BENEFICIARY_KINDS, { error: `Kind must be one of ${BENEFICIARY_KINDS.join(', ')}` });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizePhone } from '../../kernel/phone.js';
+import { phoneInput } from '../../kernel/inputs.js';
 
 /** The identity module's shared input and output shapes (other modules reach them through api.ts). */
 export const emailInput = z
@@ -22,17 +22,8 @@ export const fullNameInput = z
   .min(2, 'fullName must be at least 2 characters')
   .max(100, 'fullName must be at most 100 characters');
 
-export const phoneInput = z
-  .string({ error: 'phone is required' })
-  .max(20, 'phone is too long')
-  .transform((v, ctx) => {
-    const p = normalizePhone(v);
-    if (!p) {
-      ctx.addIssue({ code: 'custom', message: 'phone must be a Nigerian mobile number (0XXXXXXXXXX, 234XXXXXXXXXX or +234XXXXXXXXXX)' });
-      return z.NEVER;
-    }
-    return p;
-  });
+/** The kernel's (the VTU inputs share it with the app); the identity module offers it through api.ts as before. */
+export { phoneInput };
 
 export const otpCodeInput = z.string({ error: 'code is required' }).regex(/^\d{6}$/, 'code must be 6 digits');
 
@@ -57,6 +48,8 @@ export const profileOutput = z
     phoneVerified: z.boolean(),
     kycTier: z.number(),
     role: z.enum(['user', 'admin']),
+    /** An operator froze the account (issue 30): the app says so; money operations answer ACCOUNT_FROZEN. */
+    frozen: z.boolean(),
     createdAt: z.string(),
   })
   .meta({ id: 'Profile' });

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../kernel/errors.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
-import { phoneInput } from '../identity/api.js';
-import { pinInput } from '../../kernel/inputs.js';
-import { REPEAT_OPERATIONS } from './model.js';
+import { phoneInput, pinInput } from '../../kernel/inputs.js';
 
-/** The VTU operations' inputs and outputs (spec 4.5), shared by the customer and operator operations. */
+/**
+ * The VTU operations' inputs and outputs (spec 4.5), shared by the customer and operator operations and by the app's
+ * bill forms (web/src/api/schemas.ts): this file imports only zod and the kernel.
+ */
+export const REPEAT_OPERATIONS = ['buyAirtime', 'buyData', 'subscribeCable', 'buyElectricity', 'fundBet', 'buyEducationPin'] as const;
+
 export const lower = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z
     .string({ error: `${name} is required` })

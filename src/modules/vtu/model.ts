@@ -5,6 +5,7 @@ import { ulid } from '../../kernel/ids.js';
 import { toNaira } from '../../kernel/money.js';
 import { networkOf, type Network } from '../../kernel/phone.js';
 import type { ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
+import type { REPEAT_OPERATIONS } from './inputs.js';
 import type { VtuRow } from './repository.js';
 
 // Purchases' inputs, labels and views, the network check, request ids and ledger entries: shared by the VTU modules.
@@ -78,8 +79,6 @@ export function feeSplit(service: ServiceName, retail: bigint, markup: bigint) {
   const fee = FEE_ON_TOP.has(service) ? markup : 0n;
   return { value: retail - fee, fee };
 }
-
-export const REPEAT_OPERATIONS = ['buyAirtime', 'buyData', 'subscribeCable', 'buyElectricity', 'fundBet', 'buyEducationPin'] as const;
 
 /**
  * What "buy again" sends: the purchase operation and its inputs without the PIN, read from the transaction (issue

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { fourDigitPin } from '../../../src/kernel/inputs.js';
 import { fullNameInput, usernameInput } from '../../../src/modules/identity/inputs.js';
+import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
+import {
+  AMOUNT_BOUNDS,
+  buyAirtimeInput,
+  buyDataInput,
+  buyEducationPinInput,
+  buyElectricityInput,
+  fundBetInput,
+  subscribeCableInput,
+} from '../../../src/modules/vtu/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
 
@@ -32,3 +42,17 @@ export const reportSchema = z.object({ reference: reportReferenceInput, descript
 
 /** setTransactionPinFn: the new PIN, and the current one when a PIN is already set. */
 export const transactionPinSchema = z.object({ pin: fourDigitPin('pin'), currentPin: blankIsUnset(fourDigitPin('currentPin')) });
+
+/** The bill forms: each purchase operation's fields without the PIN and the amount the service prices. */
+export const airtimeSchema = buyAirtimeInput.pick({ network: true, phone: true, amount: true });
+export const dataSchema = buyDataInput.pick({ network: true, phone: true, plan_id: true });
+/** "Save this number": the beneficiary's label, asked for only when the box is ticked. */
+export const saveNumberSchema = z.discriminatedUnion('save', [
+  z.object({ save: z.literal(false), label: z.string() }),
+  z.object({ save: z.literal(true), label: beneficiaryLabelInput }),
+]);
+export const cableSchema = subscribeCableInput.pick({ identifier: true, iuc: true, plan_id: true, phone: true });
+export const electricitySchema = buyElectricityInput.pick({ plan: true, type: true, meter: true, amount: true, phone: true });
+export const bettingSchema = fundBetInput.pick({ betting_company: true, customer_id: true, amount: true });
+export const examSchema = buyEducationPinInput.pick({ exam: true, quantity: true, phone: true, profile_id: true });
+export { AMOUNT_BOUNDS };

@@ -16,6 +16,8 @@ export function AmountInput(p: {
   /** A message from the form (a rule it checked, or the service's refusal of this field); shown before the range. */
   error?: string;
   disabled?: boolean;
+  /** Leaving the field (a form checks it then). */
+  onBlur?: () => void;
 }) {
   const { t } = useTranslation();
   const outside = typeof p.value === 'number' && ((p.min !== undefined && p.value < p.min) || (p.max !== undefined && p.value > p.max));
@@ -35,6 +37,7 @@ export function AmountInput(p: {
         (outside ? t('app.amountRange', { min: formatNaira(p.min ?? 0), max: p.max !== undefined ? formatNaira(p.max) : '—' }) : undefined)
       }
       disabled={p.disabled}
+      onBlur={p.onBlur}
       required
     />
   );

@@ -3,7 +3,7 @@ import { act, renderHook } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client';
-import { transferSchema } from '../api/schemas';
+import { airtimeSchema, transferSchema } from '../api/schemas';
 import { pcm } from '../locales/pcm';
 import { en } from '../locales/en';
 import { schemaErrors, showServerIssues, useSchemaForm } from './form';
@@ -29,6 +29,17 @@ describe('form messages', () => {
     await i18next.changeLanguage('pcm');
     expect(schemaErrors(transferSchema, { username: 'ada', amount: 1, note: '' })).toEqual({ amount: 'Put at least ₦50.00.' });
     await i18next.changeLanguage('en');
+  });
+
+  it('says a field’s own sentence where its rule is a pattern (a short phone number), and "Fill this in" where no sentence is given', () => {
+    const hints = { phone: 'buy.phoneInvalid' } as const;
+    expect(schemaErrors(airtimeSchema, { network: 'mtn', phone: '0803', amount: 100 }, hints)).toEqual({
+      phone: 'Enter an 11-digit Nigerian number, like 08031234567.',
+    });
+    expect(schemaErrors(airtimeSchema, { network: '', phone: '08031234567', amount: '' })).toEqual({
+      network: 'Fill this in.',
+      amount: 'Fill this in.',
+    });
   });
 
   it('puts a 400 answer’s issues under the fields it names and says whether it did', () => {

@@ -1,5 +1,5 @@
 import { useForm, type UseFormReturnType } from '@mantine/form';
-import i18next from 'i18next';
+import i18next, { type ParseKeys } from 'i18next';
 import type { z } from 'zod';
 import { ApiError } from '../api/client';
 import { formatNaira } from '../app/format';
@@ -10,6 +10,11 @@ import { formatNaira } from '../app/format';
  * English wording). Only the screens with forms load this module, @mantine/form and zod.
  */
 type Values = Record<string, unknown>;
+/**
+ * A field's own sentence for a value its rule refuses (a pattern or a check the kind-and-bounds words cannot say, e.g.
+ * "Enter an 11-digit Nigerian mobile number"), by field path; said for an empty field too, so it reads as an instruction.
+ */
+export type FieldHints = Partial<Record<string, ParseKeys>>;
 
 /** One failed rule in words: amounts in naira, lengths in characters, the rest "required" or "not valid". */
 export function issueMessage(issue: z.core.$ZodIssue): string {
@@ -28,18 +33,30 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
   }
 }
 
+const valueAt = (values: unknown, path: PropertyKey[]) =>
+  path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), values);
+const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
 /** A form's values checked by a schema: field path -> message, the first failed rule of each field. */
-export function schemaErrors(schema: z.ZodType, values: unknown): Record<string, string> {
+export function schemaErrors(schema: z.ZodType, values: unknown, hints: FieldHints = {}): Record<string, string> {
   const r = schema.safeParse(values);
   if (r.success) return {};
   const errors: Record<string, string> = {};
-  for (const issue of r.error.issues) errors[issue.path.join('.')] ??= issueMessage(issue);
+  for (const issue of r.error.issues) {
+    const path = issue.path.join('.');
+    const hint = hints[path];
+    const empty = isEmpty(valueAt(values, issue.path));
+    errors[path] ??= hint ? i18next.t(hint) : empty && issue.code !== 'invalid_type' ? i18next.t('form.required') : issueMessage(issue);
+  }
   return errors;
 }
 
-/** @mantine/form validated by a schema (on submit, and each field again once it has been left). */
-export function useSchemaForm<V extends Values>(schema: z.ZodType, initialValues: V): UseFormReturnType<V> {
-  return useForm<V>({ mode: 'controlled', initialValues, validate: (v) => schemaErrors(schema, v), validateInputOnBlur: true });
+/**
+ * @mantine/form validated by a schema: on submit, and each field again once it has been left (the submit button
+ * stays enabled; a submit says under each field what is wrong). `hints` words the rules of particular fields.
+ */
+export function useSchemaForm<V extends Values>(schema: z.ZodType, initialValues: V, hints?: FieldHints): UseFormReturnType<V> {
+  return useForm<V>({ mode: 'controlled', initialValues, validate: (v) => schemaErrors(schema, v, hints), validateInputOnBlur: true });
 }
 
 /**
@@ -47,16 +64,39 @@ export function useSchemaForm<V extends Values>(schema: z.ZodType, initialValues
  * it (or "not valid" when the form's rules pass but the service's did not). Returns whether any field was named, so
  * the caller shows a general message only for the rest.
  */
-export function showServerIssues<V extends Values>(form: UseFormReturnType<V>, err: unknown): boolean {
+export function showServerIssues<V extends Values>(form: UseFormReturnType<V>, err: unknown, hints?: FieldHints): boolean {
   if (!(err instanceof ApiError) || err.issues.length === 0) return false;
-  const fields = Object.keys(form.getValues());
+  const values = form.getValues();
   const own = form.validate().errors;
   let placed = false;
   for (const issue of err.issues) {
-    const field = issue.path.split('.')[0]!;
-    if (!fields.includes(field)) continue;
-    form.setFieldError(field, (own[field] as string | undefined) ?? i18next.t('form.invalid'));
+    // The service's path names a field of the form (or, for a nested field, its parent holds it).
+    const path = issue.path.split('.');
+    const parent = valueAt(values, path.slice(0, -1));
+    if (parent === null || typeof parent !== 'object' || !(path.at(-1)! in parent)) continue;
+    const field = issue.path;
+    form.setFieldError(field, (own[field] as string | undefined) ?? (hints?.[field] ? i18next.t(hints[field]) : i18next.t('form.invalid')));
     placed = true;
   }
   return placed;
+}
+
+/** An AmountInput bound to a form's field (its value, the change, its message, the check on leaving it). */
+export function amountProps<V extends Values>(form: UseFormReturnType<V>, path: string) {
+  const input = form.getInputProps(path);
+  return {
+    value: input.value as number | '',
+    onChange: (v: number | '') => form.setFieldValue(path as never, v as never),
+    error: input.error as string | undefined,
+    onBlur: input.onBlur as () => void,
+  };
+}
+
+/** A text input bound to a form's field that keeps only the digits typed (numbers, PINs, codes). */
+export function digitsProps<V extends Values>(form: UseFormReturnType<V>, path: string) {
+  return {
+    ...form.getInputProps(path),
+    onChange: (e: { currentTarget: { value: string } }) =>
+      form.setFieldValue(path as never, e.currentTarget.value.replace(/\D/g, '') as never),
+  };
 }

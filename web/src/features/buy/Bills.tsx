@@ -3,18 +3,20 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
-import { AmountInput } from '../../components/AmountInput';
+import { vtuQueries } from '../../api/queries/vtu';
+import { AMOUNT_BOUNDS, bettingSchema, cableSchema, electricitySchema, examSchema } from '../../api/schemas';
+import { takeDraft } from '../../app/draft';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
+import { AmountInput } from '../../components/AmountInput';
+import { amountProps, digitsProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
-import { normalizePhone } from '../../app/network';
-import { takeDraft } from '../../app/draft';
 import { useKeepDraft } from './use-keep-draft';
-import { vtuQueries } from '../../api/queries/vtu';
 
 /** A draft's field as text ('' when absent). */
 const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const amountOf = (v: unknown): number | '' => (typeof v === 'number' ? v : '');
 
 type Ready = {
   request: PurchaseRequest;
@@ -24,34 +26,43 @@ type Ready = {
   reprice?: () => Promise<number | undefined>;
 };
 
-/** A bill form: its fields, the customer check (name shown before any money moves), then ConfirmPurchase. */
+/** What each bill field's rule asks for, in the person's words (the pattern rules the generic messages cannot say). */
+const HINTS: FieldHints = {
+  identifier: 'bills.providerRequired',
+  iuc: 'bills.iucInvalid',
+  plan_id: 'bills.tvPlanRequired',
+  plan: 'bills.discoRequired',
+  meter: 'bills.meterInvalid',
+  betting_company: 'bills.companyRequired',
+  customer_id: 'bills.customerIdInvalid',
+  exam: 'bills.examRequired',
+  profile_id: 'bills.profileIdInvalid',
+  phone: 'buy.phoneInvalid',
+};
+
+/**
+ * A bill form: its fields, the customer check (name shown before any money moves), then ConfirmPurchase. The review
+ * button stays enabled: a submit with a field its rule refuses says under that field what is wrong.
+ */
 function BillForm({
   children,
   ready,
   onReview,
   error,
   busy,
-  canReview,
   onReset,
 }: {
   children: ReactNode;
   ready: Ready | null;
-  onReview(): void;
+  onReview(e?: FormEvent<HTMLFormElement>): void;
   error: unknown;
   busy: boolean;
-  canReview: boolean;
   onReset(): void;
 }) {
   const { t } = useTranslation();
   return (
     <Stack>
-      <form
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          onReview();
-        }}
-        noValidate
-      >
+      <form onSubmit={onReview} noValidate>
         <Stack>
           <fieldset disabled={ready !== null} style={{ border: 0, padding: 0, margin: 0 }}>
             <Stack>{children}</Stack>
@@ -62,7 +73,7 @@ function BillForm({
             </Alert>
           ) : null}
           {!ready && (
-            <Button type="submit" loading={busy} disabled={!canReview}>
+            <Button type="submit" loading={busy}>
               {t('buy.review')}
             </Button>
           )}
@@ -81,63 +92,73 @@ export function CableBuy() {
   const qc = useQueryClient();
   const providers = useQuery(vtuQueries.cableProviders());
   const [draft] = useState(() => takeDraft('cable') ?? {});
-  const [identifier, setIdentifier] = useState(text(draft.identifier));
-  const [iuc, setIuc] = useState(text(draft.iuc));
-  const [planId, setPlanId] = useState(text(draft.plan_id));
-  const [phone, setPhone] = useState(text(draft.phone));
+  const form = useSchemaForm(
+    cableSchema,
+    { identifier: text(draft.identifier), iuc: text(draft.iuc), plan_id: text(draft.plan_id), phone: text(draft.phone) },
+    HINTS,
+  );
+  const values = form.getValues();
   const [ready, setReady] = useState<Ready | null>(null);
-  useKeepDraft('cable', { identifier, iuc, plan_id: planId, phone });
-  const plans = useQuery(vtuQueries.cablePlans(identifier));
-  const plan = plans.data?.items.find((p) => p.plan_id === planId);
+  const [underFields, setUnderFields] = useState(false);
+  useKeepDraft('cable', values);
+  const plans = useQuery(vtuQueries.cablePlans(values.identifier));
   const verify = useMutation({
-    mutationFn: () => post('/_serverFn/verifyCableIUCBearerVTU', { iuc, identifier }),
-    onSuccess: (v) =>
+    mutationFn: async (c: { identifier: string; iuc: string; plan_id: string; phone: string }) => ({
+      c,
+      v: await post('/_serverFn/verifyCableIUCBearerVTU', { iuc: c.iuc, identifier: c.identifier }),
+    }),
+    onSuccess: ({ c, v }) => {
+      const plan = plans.data!.items.find((p) => p.plan_id === c.plan_id)!;
       setReady({
-        request: { service: 'cable', identifier, iuc, plan_id: plan!.plan_id, amount: plan!.price, phone: normalizePhone(phone)! },
-        price: plan!.price,
+        request: { service: 'cable', ...c, amount: plan.price },
+        price: plan.price,
         summary: t('bills.customer', { name: v.customerName }),
         lines: [
-          [t('bills.iuc'), iuc],
-          [t('bills.tvPlan'), plan!.name],
+          [t('bills.iuc'), c.iuc],
+          [t('bills.tvPlan'), plan.name],
           [t('buy.fee'), formatNaira(0)],
-          [t('buy.total'), formatNaira(plan!.price)],
+          [t('buy.total'), formatNaira(plan.price)],
         ],
         reprice: async () =>
-          (await qc.fetchQuery({ ...vtuQueries.cablePlans(identifier), staleTime: 0 })).items.find((p) => p.plan_id === planId)?.price,
-      }),
+          (await qc.fetchQuery({ ...vtuQueries.cablePlans(c.identifier), staleTime: 0 })).items.find((p) => p.plan_id === c.plan_id)?.price,
+      });
+    },
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
+  });
+  const review = form.onSubmit((v) => {
+    const c = cableSchema.safeParse(v);
+    if (!c.success) return;
+    // The plan list is the price list: a plan it no longer holds is chosen again.
+    if (!plans.data?.items.some((p) => p.plan_id === c.data.plan_id)) return form.setFieldError('plan_id', t('bills.tvPlanRequired'));
+    verify.mutate(c.data);
   });
   return (
     <BillForm
       ready={ready}
-      onReview={() => verify.mutate()}
-      error={verify.error}
+      onReview={review}
+      error={underFields ? null : verify.error}
       busy={verify.isPending}
-      canReview={Boolean(plan) && /^\d{10,12}$/.test(iuc) && normalizePhone(phone) !== null}
       onReset={() => setReady(null)}
     >
       <NativeSelect
         label={t('bills.provider')}
-        value={identifier}
-        onChange={(e) => (setIdentifier(e.currentTarget.value), setPlanId(''))}
+        {...form.getInputProps('identifier')}
+        onChange={(e) => (form.setFieldValue('identifier', e.currentTarget.value), form.setFieldValue('plan_id', ''))}
         data={[{ value: '', label: '—' }, ...(providers.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+        required
       />
-      <TextInput
-        label={t('bills.iuc')}
-        inputMode="numeric"
-        value={iuc}
-        onChange={(e) => setIuc(e.currentTarget.value.replace(/\D/g, ''))}
-      />
+      <TextInput label={t('bills.iuc')} inputMode="numeric" {...digitsProps(form, 'iuc')} required />
       <NativeSelect
         label={t('bills.tvPlan')}
-        value={planId}
-        onChange={(e) => setPlanId(e.currentTarget.value)}
+        {...form.getInputProps('plan_id')}
         data={[
           { value: '', label: '—' },
           ...(plans.data?.items ?? []).map((p) => ({ value: p.plan_id, label: `${p.name} · ${formatNaira(p.price)}` })),
         ]}
-        disabled={!identifier}
+        disabled={!values.identifier}
+        required
       />
-      <TextInput label={t('buy.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
+      <TextInput label={t('buy.phone')} type="tel" {...form.getInputProps('phone')} required />
     </BillForm>
   );
 }
@@ -146,65 +167,74 @@ export function ElectricityBuy() {
   const { t } = useTranslation();
   const discos = useQuery(vtuQueries.discos());
   const [draft] = useState(() => takeDraft('electricity') ?? {});
-  const [plan, setPlan] = useState(text(draft.plan));
-  const [type, setType] = useState(text(draft.type) || 'prepaid');
-  const [meter, setMeter] = useState(text(draft.meter));
-  const [amount, setAmount] = useState<number | ''>(typeof draft.amount === 'number' ? draft.amount : '');
-  const [phone, setPhone] = useState(text(draft.phone));
+  const form = useSchemaForm(
+    electricitySchema,
+    {
+      plan: text(draft.plan),
+      type: text(draft.type) || 'prepaid',
+      meter: text(draft.meter),
+      amount: amountOf(draft.amount),
+      phone: text(draft.phone),
+    },
+    HINTS,
+  );
+  const values = form.getValues();
   const [ready, setReady] = useState<Ready | null>(null);
-  useKeepDraft('electricity', { plan, meter, amount, phone, ...(meter || plan ? { type } : {}) });
-  const disco = discos.data?.items.find((d) => d.id === plan);
-  const min = disco?.minAmount ?? 1000;
+  const [underFields, setUnderFields] = useState(false);
+  const { type, ...rest } = values;
+  useKeepDraft('electricity', { ...rest, ...(values.meter || values.plan ? { type } : {}) });
+  const disco = discos.data?.items.find((d) => d.id === values.plan);
+  const min = disco?.minAmount ?? AMOUNT_BOUNDS.electricity[0];
   const verify = useMutation({
-    mutationFn: async () => ({
-      v: await post('/_serverFn/verifyMeterBearerVTU', { meter, plan, type }),
-      price: await quote('electricity', amount as number),
+    mutationFn: async (c: { plan: string; meter: string; type: 'prepaid' | 'postpaid'; amount: number; phone: string }) => ({
+      c,
+      v: await post('/_serverFn/verifyMeterBearerVTU', { meter: c.meter, plan: c.plan, type: c.type }),
+      price: await quote('electricity', c.amount),
     }),
-    onSuccess: ({ v, price }) =>
+    onSuccess: ({ c, v, price }) =>
       setReady({
-        request: { service: 'electricity', plan, meter, type, amount: amount as number, phone: normalizePhone(phone)! },
+        request: { service: 'electricity', ...c },
         price,
         lines: [
-          [t('bills.meter'), meter],
-          [t('bills.disco'), disco?.name ?? plan],
-          [t('buy.amount'), formatNaira(amount as number)],
-          [t('buy.fee'), formatNaira(Math.max(0, Math.round((price - (amount as number)) * 100) / 100))],
+          [t('bills.meter'), c.meter],
+          [t('bills.disco'), disco?.name ?? c.plan],
+          [t('buy.amount'), formatNaira(c.amount)],
+          [t('buy.fee'), formatNaira(Math.max(0, Math.round((price - c.amount) * 100) / 100))],
           [t('buy.total'), formatNaira(price)],
         ],
-        summary: `${disco?.name ?? plan} · ${type} · ${t('bills.customer', { name: v.customerName })}${v.address ? ` · ${v.address}` : ''}`,
+        summary: `${disco?.name ?? c.plan} · ${c.type} · ${t('bills.customer', { name: v.customerName })}${v.address ? ` · ${v.address}` : ''}`,
       }),
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
+  });
+  const review = form.onSubmit((v) => {
+    const c = electricitySchema.safeParse(v);
+    if (!c.success) return;
+    // A company's own minimum above the service's floor, as the company list states it.
+    if (c.data.amount < min) return form.setFieldError('amount', t('form.atLeast', { minimum: formatNaira(min) }));
+    verify.mutate(c.data);
   });
   return (
     <BillForm
       ready={ready}
-      onReview={() => verify.mutate()}
-      error={verify.error}
+      onReview={review}
+      error={underFields ? null : verify.error}
       busy={verify.isPending}
-      canReview={
-        Boolean(plan) && /^\d{11,13}$/.test(meter) && typeof amount === 'number' && amount >= min && normalizePhone(phone) !== null
-      }
       onReset={() => setReady(null)}
     >
       <NativeSelect
         label={t('bills.disco')}
-        value={plan}
-        onChange={(e) => setPlan(e.currentTarget.value)}
+        {...form.getInputProps('plan')}
         data={[{ value: '', label: '—' }, ...(discos.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))]}
+        required
       />
       <NativeSelect
         label={t('bills.meterType')}
-        value={type}
-        onChange={(e) => setType(e.currentTarget.value)}
+        {...form.getInputProps('type')}
         data={(disco?.types ?? ['prepaid', 'postpaid']).map((x) => ({ value: x, label: x }))}
       />
-      <TextInput
-        label={t('bills.meter')}
-        inputMode="numeric"
-        value={meter}
-        onChange={(e) => setMeter(e.currentTarget.value.replace(/\D/g, ''))}
-      />
-      <AmountInput label={t('buy.amount')} min={min} value={amount} onChange={setAmount} />
-      <TextInput label={t('buy.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
+      <TextInput label={t('bills.meter')} inputMode="numeric" {...digitsProps(form, 'meter')} required />
+      <AmountInput label={t('buy.amount')} min={min} max={AMOUNT_BOUNDS.electricity[1]} {...amountProps(form, 'amount')} />
+      <TextInput label={t('buy.phone')} type="tel" {...form.getInputProps('phone')} required />
     </BillForm>
   );
 }
@@ -213,40 +243,44 @@ export function BettingBuy() {
   const { t } = useTranslation();
   const companies = useQuery(vtuQueries.betCompanies());
   const [draft] = useState(() => takeDraft('betting') ?? {});
-  const [company, setCompany] = useState(text(draft.betting_company));
-  const [customerId, setCustomerId] = useState(text(draft.customer_id));
-  const [amount, setAmount] = useState<number | ''>(typeof draft.amount === 'number' ? draft.amount : '');
+  const form = useSchemaForm(
+    bettingSchema,
+    { betting_company: text(draft.betting_company), customer_id: text(draft.customer_id), amount: amountOf(draft.amount) },
+    HINTS,
+  );
   const [ready, setReady] = useState<Ready | null>(null);
-  useKeepDraft('betting', { betting_company: company, customer_id: customerId, amount });
+  const [underFields, setUnderFields] = useState(false);
+  useKeepDraft('betting', form.getValues());
   const verify = useMutation({
-    mutationFn: async () => ({
-      v: await post('/_serverFn/verifyBetAccountBearerVTU', { betting_company: company, customer_id: customerId }),
-      price: await quote('betting', amount as number),
+    mutationFn: async (c: { betting_company: string; customer_id: string; amount: number }) => ({
+      c,
+      v: await post('/_serverFn/verifyBetAccountBearerVTU', { betting_company: c.betting_company, customer_id: c.customer_id }),
+      price: await quote('betting', c.amount),
     }),
-    onSuccess: ({ v, price }) =>
-      setReady({
-        request: { service: 'betting', betting_company: company, customer_id: customerId, amount: amount as number },
-        price,
-        summary: t('bills.customer', { name: v.customerName }),
-      }),
+    onSuccess: ({ c, v, price }) =>
+      setReady({ request: { service: 'betting', ...c }, price, summary: t('bills.customer', { name: v.customerName }) }),
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
+  });
+  const review = form.onSubmit((v) => {
+    const c = bettingSchema.safeParse(v);
+    if (c.success) verify.mutate(c.data);
   });
   return (
     <BillForm
       ready={ready}
-      onReview={() => verify.mutate()}
-      error={verify.error}
+      onReview={review}
+      error={underFields ? null : verify.error}
       busy={verify.isPending}
-      canReview={Boolean(company) && customerId.length > 0 && typeof amount === 'number' && amount >= 100}
       onReset={() => setReady(null)}
     >
       <NativeSelect
         label={t('bills.company')}
-        value={company}
-        onChange={(e) => setCompany(e.currentTarget.value)}
+        {...form.getInputProps('betting_company')}
         data={[{ value: '', label: '—' }, ...(companies.data?.items ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+        required
       />
-      <TextInput label={t('bills.customerId')} value={customerId} onChange={(e) => setCustomerId(e.currentTarget.value.trim())} />
-      <AmountInput label={t('buy.amount')} min={100} value={amount} onChange={setAmount} />
+      <TextInput label={t('bills.customerId')} {...form.getInputProps('customer_id')} required />
+      <AmountInput label={t('buy.amount')} min={AMOUNT_BOUNDS.betting[0]} max={AMOUNT_BOUNDS.betting[1]} {...amountProps(form, 'amount')} />
     </BillForm>
   );
 }
@@ -256,51 +290,51 @@ export function ExamBuy() {
   const qc = useQueryClient();
   const pins = useQuery(vtuQueries.examPins());
   const [draft] = useState(() => takeDraft('exam') ?? {});
-  const [exam, setExam] = useState(text(draft.exam));
-  const [quantity, setQuantity] = useState<number | ''>(typeof draft.quantity === 'number' ? draft.quantity : 1);
-  const [phone, setPhone] = useState(text(draft.phone));
-  const [profileId, setProfileId] = useState(text(draft.profile_id));
+  const form = useSchemaForm(
+    examSchema,
+    {
+      exam: text(draft.exam),
+      quantity: typeof draft.quantity === 'number' ? draft.quantity : (1 as number | ''),
+      phone: text(draft.phone),
+      profile_id: text(draft.profile_id),
+    },
+    HINTS,
+  );
+  const values = form.getValues();
   const [ready, setReady] = useState<Ready | null>(null);
-  useKeepDraft('exam', { exam, phone, profile_id: profileId, ...(exam ? { quantity } : {}) });
-  const product = pins.data?.items.find((p) => p.plan_id === exam);
+  const { quantity, ...rest } = values;
+  useKeepDraft('exam', { ...rest, ...(values.exam ? { quantity } : {}) });
+  const product = pins.data?.items.find((p) => p.plan_id === values.exam);
   const q = typeof quantity === 'number' ? quantity : 0;
-  function review() {
-    const price = product!.price * q;
+  const review = form.onSubmit((v) => {
+    // A profile code is asked for only by the exams that need one: blank means "none".
+    const c = examSchema.safeParse({ ...v, profile_id: product?.requiresProfileId ? v.profile_id : undefined });
+    if (!c.success) return;
+    if (!product) return form.setFieldError('exam', t('bills.examRequired'));
+    if (product.requiresProfileId && !c.data.profile_id) return form.setFieldError('profile_id', t('bills.profileIdInvalid'));
+    const { exam, quantity: n, phone, profile_id } = c.data;
+    const price = product.price * n;
     setReady({
-      request: {
-        service: 'exam',
-        exam,
-        quantity: q,
-        phone: normalizePhone(phone)!,
-        amount: price,
-        ...(product?.requiresProfileId ? { profile_id: profileId } : {}),
-      },
+      request: { service: 'exam', exam, quantity: n, phone, amount: price, ...(profile_id ? { profile_id } : {}) },
       price,
-      summary: `${q} × ${product!.name}`,
+      summary: `${n} × ${product.name}`,
       reprice: async () => {
         const fresh = await qc.fetchQuery({ ...vtuQueries.examPins(), staleTime: 0 });
         const p = fresh.items.find((x) => x.plan_id === exam);
-        return p ? p.price * q : undefined;
+        return p ? p.price * n : undefined;
       },
     });
-  }
+  });
   return (
-    <BillForm
-      ready={ready}
-      onReview={review}
-      error={null}
-      busy={false}
-      canReview={Boolean(product) && q >= 1 && normalizePhone(phone) !== null && (!product?.requiresProfileId || profileId.length > 0)}
-      onReset={() => setReady(null)}
-    >
+    <BillForm ready={ready} onReview={review} error={null} busy={false} onReset={() => setReady(null)}>
       <NativeSelect
         label={t('bills.exam')}
-        value={exam}
-        onChange={(e) => setExam(e.currentTarget.value)}
+        {...form.getInputProps('exam')}
         data={[
           { value: '', label: '—' },
           ...(pins.data?.items ?? []).map((p) => ({ value: p.plan_id, label: `${p.name} · ${formatNaira(p.price)}` })),
         ]}
+        required
       />
       <NumberInput
         label={t('bills.quantity')}
@@ -308,13 +342,12 @@ export function ExamBuy() {
         max={10}
         allowDecimal={false}
         allowNegative={false}
-        value={quantity}
-        onChange={(v) => setQuantity(typeof v === 'number' ? v : '')}
+        {...form.getInputProps('quantity')}
+        onChange={(v) => form.setFieldValue('quantity', typeof v === 'number' ? v : '')}
+        required
       />
-      {product?.requiresProfileId && (
-        <TextInput label={t('bills.profileId')} value={profileId} onChange={(e) => setProfileId(e.currentTarget.value.trim())} />
-      )}
-      <TextInput label={t('buy.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
+      {product?.requiresProfileId && <TextInput label={t('bills.profileId')} {...form.getInputProps('profile_id')} required />}
+      <TextInput label={t('buy.phone')} type="tel" {...form.getInputProps('phone')} required />
       {product && q > 0 && <Text size="sm">{formatNaira(product.price * q)}</Text>}
     </BillForm>
   );

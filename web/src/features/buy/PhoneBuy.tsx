@@ -1,16 +1,19 @@
 import { Alert, Button, Checkbox, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, post } from '../../api/client';
+import { z } from 'zod';
+import { post } from '../../api/client';
 import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { vtuQueries } from '../../api/queries/vtu';
+import { AMOUNT_BOUNDS, airtimeSchema, dataSchema, saveNumberSchema } from '../../api/schemas';
 import { useAuth } from '../../app/auth';
 import { takeDraft } from '../../app/draft';
 import { errorMessage, isCode } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { detectNetwork, NETWORK_NAMES, NETWORKS, normalizePhone, type Network } from '../../app/network';
 import { AmountInput } from '../../components/AmountInput';
+import { amountProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
 import { groupPlans } from './plan-groups';
@@ -19,13 +22,28 @@ import { useKeepDraft } from './use-keep-draft';
 
 /** The amounts people pick most, one tap each. */
 const AMOUNT_CHIPS = [100, 200, 500, 1000, 2000, 5000];
-const AIRTIME_MIN = 50;
+const [AIRTIME_MIN, AIRTIME_MAX] = AMOUNT_BOUNDS.airtime;
+const HINTS: FieldHints = { phone: 'buy.phoneInvalid', network: 'buy.networkRequired', plan_id: 'buy.planRequired' };
 
-type Field = 'phone' | 'network' | 'amount' | 'plan' | 'label';
+/**
+ * The form's rules: the purchase operation's (number, network, amount or plan) and the beneficiary's label when the
+ * number is to be saved. The network checked is the one chosen, else the one the number's prefix names.
+ */
+const rules = (service: 'airtime' | 'data') =>
+  z.preprocess(
+    (v) => {
+      const f = v as { network: string; phone: string };
+      return { ...f, network: f.network || detectNetwork(f.phone) || '' };
+    },
+    z.intersection(service === 'airtime' ? airtimeSchema : dataSchema, saveNumberSchema),
+  );
+
 interface Review {
   request: PurchaseRequest;
   total: number;
   lines: [string, string][];
+  /** The fields it was made for: any change sends the buyer back to review the purchase. */
+  fields: string;
 }
 
 /** Airtime and data: number, detected network (override for ported numbers), amount or plan, the review, the PIN. */
@@ -35,18 +53,28 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
   const auth = useAuth();
   // A form the session ended in, or the purchase "Buy again" repeats.
   const [draft] = useState(() => takeDraft(service) ?? {});
-  const [phone, setPhone] = useState(String(draft.phone ?? ''));
-  const [override, setOverride] = useState<Network | ''>(NETWORKS.includes(draft.network as Network) ? (draft.network as Network) : '');
-  const [ported, setPorted] = useState(draft.ported === true);
-  const [amount, setAmount] = useState<number | ''>(typeof draft.amount === 'number' ? draft.amount : '');
-  const [planId, setPlanId] = useState(String(draft.plan_id ?? ''));
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [review, setReview] = useState<Review | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
+  const [schema] = useState(() => rules(service));
+  const form = useSchemaForm(
+    schema,
+    {
+      phone: String(draft.phone ?? ''),
+      network: NETWORKS.includes(draft.network as Network) ? (draft.network as Network | '') : '',
+      ported: draft.ported === true,
+      amount: typeof draft.amount === 'number' ? draft.amount : ('' as number | ''),
+      plan_id: String(draft.plan_id ?? ''),
+      save: false,
+      label: '',
+    },
+    HINTS,
+  );
+  const { phone, network: override, ported, amount, plan_id: planId, save } = form.getValues();
+  const fields = JSON.stringify({ phone, override, ported, amount, planId });
+  const [reviewed, setReview] = useState<Review | null>(null);
+  const review = reviewed?.fields === fields ? reviewed : null;
+  const [failed, setFailure] = useState<{ err: unknown; fields: string } | null>(null);
+  const failure = failed?.fields === fields ? failed.err : null;
   const [quoting, setQuoting] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [save, setSave] = useState(false);
-  const [saveLabel, setSaveLabel] = useState('');
   useKeepDraft(service, { phone, network: override, ported, amount, plan_id: planId });
 
   const detected = detectNetwork(phone);
@@ -54,30 +82,17 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
   const plans = useQuery({ ...vtuQueries.dataPlans(network), enabled: service === 'data' && network !== null });
   const plan = plans.data?.items.find((p) => p.plan_id === planId);
 
-  /** Any change sends the buyer back to review the purchase; the changed field's error goes. */
-  const edited = (field: Field) => {
-    setReview(null);
-    setFailure(null);
-    setErrors((e) => ({ ...e, [field]: undefined }));
+  /** A field set by a tap (a saved number, an amount chip): its message goes. */
+  const set = (field: 'phone' | 'network' | 'amount', value: string | number) => {
+    form.setFieldValue(field, value as never);
+    form.clearFieldError(field);
   };
 
-  function check(): Partial<Record<Field, string>> {
-    const e: Partial<Record<Field, string>> = {};
-    if (!normalizePhone(phone)) e.phone = t('buy.phoneInvalid');
-    if (!network) e.network = t('buy.networkRequired');
-    if (service === 'airtime' && (typeof amount !== 'number' || amount < AIRTIME_MIN))
-      e.amount = t('buy.amountMin', { amount: formatNaira(AIRTIME_MIN) });
-    if (service === 'data' && !plan) e.plan = t('buy.planRequired');
-    if (save && saveLabel.trim() === '') e.label = t('buy.saveAsRequired');
-    return e;
-  }
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const found = check();
-    setErrors(found);
+  const submit = form.onSubmit(async (values) => {
     setFailure(null);
-    if (Object.keys(found).length > 0) return;
+    const checked = schema.safeParse(values);
+    if (!checked.success) return;
+    if (service === 'data' && !plan) return form.setFieldError('plan_id', t('buy.planRequired'));
     const local = normalizePhone(phone)!;
     const common = { network: network!, phone: local, ...(ported ? { ported: true } : {}) };
     const who: [string, string][] = [
@@ -86,14 +101,14 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
     ];
     setQuoting(true);
     try {
-      if (save) {
+      if (values.save) {
         await post('/_serverFn/saveBeneficiaryBearerBeneficiaries', {
           kind: 'phone',
-          label: saveLabel.trim(),
+          label: values.label.trim(),
           recipient: local,
           provider: network!,
         });
-        setSave(false);
+        form.setFieldValue('save', false);
         void qc.invalidateQueries({ queryKey: beneficiaryQueries.all() });
       }
       // What the wallet is charged, quoted by the service before the PIN: the amount bought, the fee and the total.
@@ -109,6 +124,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
             ? { service, ...common, plan_id: plan!.plan_id, amount: q.total }
             : { service, ...common, amount: amount as number },
         total: q.total,
+        fields,
         lines: [
           ...who,
           service === 'data' ? [t('buy.planLabel'), `${plan!.name} · ${plan!.validity}`] : [t('buy.amount'), formatNaira(q.amount)],
@@ -119,14 +135,11 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
     } catch (err) {
       if (isCode(err, 'SESSION_SUPERSEDED')) return auth.superseded();
       // A field the service refused is named under that field, in the app's words.
-      if (err instanceof ApiError && err.issues.some((i) => /amount|wholesale/.test(i.path)))
-        setErrors({ amount: t('buy.amountMin', { amount: formatNaira(AIRTIME_MIN) }) });
-      else if (err instanceof ApiError && err.issues.some((i) => /label|recipient/.test(i.path))) setErrors({ label: errorMessage(err) });
-      else setFailure(err);
+      if (!showServerIssues(form, err, HINTS)) setFailure({ err, fields });
     } finally {
       setQuoting(false);
     }
-  }
+  });
 
   /** PRICE_CHANGED on a data plan: the plan's price now. */
   async function reprice() {
@@ -137,14 +150,13 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
 
   return (
     <Stack>
-      <form onSubmit={(e) => void submit(e)} noValidate>
+      <form onSubmit={submit} noValidate>
         <Stack>
           <SavedNumbers
             disabled={busy}
             onPick={(number, provider) => {
-              setPhone(number);
-              if (NETWORKS.includes(provider as Network)) setOverride(provider as Network);
-              edited('phone');
+              set('phone', number);
+              if (provider && NETWORKS.includes(provider as Network)) set('network', provider);
             }}
           />
           <TextInput
@@ -152,31 +164,22 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
             type="tel"
             inputMode="tel"
             autoComplete="tel-national"
-            value={phone}
-            onChange={(e) => {
-              setPhone(e.currentTarget.value);
-              edited('phone');
-            }}
+            {...form.getInputProps('phone')}
             description={
               phone.length >= 4 ? (detected ? t('buy.detected', { network: NETWORK_NAMES[detected] }) : t('buy.notDetected')) : undefined
             }
-            error={errors.phone}
             required
             disabled={busy}
           />
           <NativeSelect
             label={t('buy.network')}
+            {...form.getInputProps('network')}
             value={network ?? ''}
-            onChange={(e) => {
-              setOverride(e.currentTarget.value as Network);
-              edited('network');
-            }}
             data={[{ value: '', label: '—' }, ...NETWORKS.map((n) => ({ value: n, label: NETWORK_NAMES[n] }))]}
-            error={errors.network}
             disabled={busy}
           />
           {network && detected && network !== detected && (
-            <Checkbox label={t('buy.ported')} checked={ported} onChange={(e) => setPorted(e.currentTarget.checked)} />
+            <Checkbox label={t('buy.ported')} {...form.getInputProps('ported', { type: 'checkbox' })} />
           )}
           {service === 'airtime' ? (
             <>
@@ -187,36 +190,19 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
                     size="compact-sm"
                     variant={amount === a ? 'filled' : 'light'}
                     aria-pressed={amount === a}
-                    onClick={() => {
-                      setAmount(a);
-                      edited('amount');
-                    }}
+                    onClick={() => set('amount', a)}
                     disabled={busy}
                   >
                     {formatNaira(a).replace(/\.00$/, '')}
                   </Button>
                 ))}
               </Group>
-              <AmountInput
-                label={t('buy.amount')}
-                min={AIRTIME_MIN}
-                value={amount}
-                onChange={(v) => {
-                  setAmount(v);
-                  edited('amount');
-                }}
-                error={errors.amount}
-                disabled={busy}
-              />
+              <AmountInput label={t('buy.amount')} min={AIRTIME_MIN} max={AIRTIME_MAX} {...amountProps(form, 'amount')} disabled={busy} />
             </>
           ) : (
             <NativeSelect
               label={t('buy.plan')}
-              value={planId}
-              onChange={(e) => {
-                setPlanId(e.currentTarget.value);
-                edited('plan');
-              }}
+              {...form.getInputProps('plan_id')}
               data={[
                 { value: '', label: '—' },
                 ...groupPlans(plans.data?.items ?? []).map((g) => ({
@@ -224,11 +210,17 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
                   items: g.items.map((p) => ({ value: p.plan_id, label: `${p.name} · ${p.validity} · ${formatNaira(p.price)}` })),
                 })),
               ]}
-              error={errors.plan}
               disabled={busy || !network}
+              required
             />
           )}
-          <SaveNumber save={save} label={saveLabel} onSave={setSave} onLabel={setSaveLabel} error={errors.label} />
+          <SaveNumber
+            save={save}
+            label={form.getValues().label}
+            onSave={(v) => form.setFieldValue('save', v)}
+            onLabel={(v) => form.setFieldValue('label', v)}
+            error={form.errors.label as string | undefined}
+          />
           {failure ? (
             <Alert color="red" role="alert">
               {errorMessage(failure)}
