@@ -148,6 +148,22 @@ export const envSchema = z.object({
   SMS_WEBHOOK_SECRET: z.string().optional(),
   ...vtuEnv,
   TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
+  /** Operators need a confirmed second factor (TOTP or passkey): required by default outside the sandbox. */
+  OPERATOR_2FA: z.enum(['required', 'optional'], { error: 'OPERATOR_2FA must be required or optional' }).optional(),
+  /** An operator's session ends after this many minutes without a request or refresh. */
+  OPERATOR_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1, 'OPERATOR_IDLE_MINUTES must be 1-1440')
+    .max(24 * 60, 'OPERATOR_IDLE_MINUTES must be 1-1440')
+    .default(15),
+  /** WebAuthn relying party (operator passkeys): a host name, default PUBLIC_URL's. */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, 'WEBAUTHN_RP_ID must be a host name like example.com')
+    .optional(),
+  /** The origin passkey ceremonies run on (scheme, host, port), default PUBLIC_URL's. */
+  WEBAUTHN_ORIGIN: z.string().url().optional(),
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),

@@ -93,6 +93,10 @@ export interface Config {
   };
   /** Issuer name shown in authenticator apps (TOTP provisioning URI). */
   totpIssuer: string;
+  /** Operators (issue 30): a second factor required for admin operations, and the idle end of their sessions. */
+  operators: { twoFactor: 'required' | 'optional'; idleMinutes: number };
+  /** WebAuthn relying party of operator passkeys: its ID (a host name) and the origin ceremonies run on. */
+  webauthn: { rpId: string; rpName: string; origin: string };
   /** Private KYC uploads: local directory outside any served folder, or an S3-compatible bucket. */
   storage: {
     driver: 'local' | 's3';
@@ -243,6 +247,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     },
     vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
     totpIssuer: e.TOTP_ISSUER,
+    operators: { twoFactor: e.OPERATOR_2FA ?? (sandbox ? 'optional' : 'required'), idleMinutes: e.OPERATOR_IDLE_MINUTES },
+    webauthn: webauthnConfig(e),
     storage: {
       driver: e.STORAGE_DRIVER,
       localDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'private')),
@@ -278,6 +284,19 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),
   };
   return { ...config, ...overrides };
+}
+
+/**
+ * The passkey relying party: WEBAUTHN_ORIGIN (else PUBLIC_URL's origin) and WEBAUTHN_RP_ID (else that origin's host).
+ * The RP ID must be the origin's host or a parent domain of it, as browsers require.
+ */
+function webauthnConfig(e: z.infer<typeof envSchema>): Config['webauthn'] {
+  const origin = new URL(e.WEBAUTHN_ORIGIN ?? e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).origin;
+  const host = new URL(origin).hostname;
+  const rpId = e.WEBAUTHN_RP_ID ?? host;
+  if (host !== rpId && !host.endsWith(`.${rpId}`))
+    throw new ConfigError(`Invalid configuration:\n  WEBAUTHN_RP_ID: ${rpId} must be the host of ${origin} or a parent domain of it`);
+  return { rpId, rpName: e.TOTP_ISSUER, origin };
 }
 
 /** Why a PKCS#8 PEM setting is not a usable Ed25519 private key, or null (unset is fine: generated outside production). */

@@ -7,6 +7,7 @@ export function statusOf(code: ErrorCode): number {
     case 'BAD_REQUEST':
     case 'OTP_INVALID':
     case 'OTP_EXPIRED':
+    case 'PASSKEY_INVALID':
     case 'INVALID_PIN':
     case 'PIN_NOT_SET':
     case 'INSUFFICIENT_FUNDS':
@@ -26,6 +27,7 @@ export function statusOf(code: ErrorCode): number {
     case 'FORBIDDEN':
     case 'KYC_TIER_REQUIRED':
     case 'STEP_UP_REQUIRED':
+    case 'OPERATOR_2FA_REQUIRED':
     case 'ACCOUNT_CLOSED':
       return 403;
     case 'NOT_FOUND':

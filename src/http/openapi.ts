@@ -77,6 +77,12 @@ function describe(op: AnyOperation): string {
         ? "Operators only: an operator's access token (Authorization: Bearer)."
         : "The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.",
   );
+  if (auth === 'admin')
+    lines.push(
+      op.enrolsOperatorFactor
+        ? 'Runs for an operator without a second factor too (it enrols one).'
+        : 'Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).',
+    );
   if (op.gates?.pin) lines.push('Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).');
   if (op.gates?.kycTier) lines.push(`Needs KYC tier ${op.gates.kycTier} or higher.`);
   if (op.gates?.stepUp || op.gates?.reauth)
@@ -92,6 +98,7 @@ function errorCodes(op: AnyOperation): Set<ErrorCode> {
   const codes = new Set<ErrorCode>([...COMMON, ...(op.errors ?? [])]);
   if (auth !== 'public') codes.add('UNAUTHENTICATED');
   if (auth === 'admin') codes.add('FORBIDDEN');
+  if (auth === 'admin' && !op.enrolsOperatorFactor) codes.add('OPERATOR_2FA_REQUIRED');
   if (op.gates?.pin) ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'].forEach((c) => codes.add(c as ErrorCode));
   if (op.gates?.kycTier) codes.add('KYC_TIER_REQUIRED');
   if (op.gates?.stepUp || op.gates?.reauth) codes.add('STEP_UP_REQUIRED');

@@ -119,6 +119,8 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       `${op.name}: ${auth === 'admin' ? 'a BearerAdmin operation must declare roles' : 'only BearerAdmin operations declare roles'}`,
     );
   const adminRoles = op.roles ?? [];
+  // OPERATOR_2FA=required: an operator without a confirmed authenticator or passkey runs only the enrolment operations.
+  const needsOperatorFactor = auth === 'admin' && config.operators.twoFactor === 'required' && !op.enrolsOperatorFactor;
   const strictInput = op.input.strict();
   const paths = [serverFnPath(op), ...(op.versioned ? [versionedPath(op)] : [])];
   const perMinute = RATE_CLASSES[op.rateLimit ?? 'default'](config);
@@ -139,6 +141,11 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       const held = req.authUser.operatorRoles;
       if (!held.length) throw new AppError('FORBIDDEN', 'Operator role required');
       if (!mayRun(held, adminRoles)) throw new AppError('FORBIDDEN', `${op.name} needs the ${['admin', ...adminRoles].join(' or ')} role`);
+      if (needsOperatorFactor && !(await services.security.hasOperatorFactor(req.authUser)))
+        throw new AppError(
+          'OPERATOR_2FA_REQUIRED',
+          'Operators need a second factor: set up an authenticator (beginTotpEnrollment) or a passkey (adminPasskeyRegisterOptions) first',
+        );
     }
   };
 

@@ -102,6 +102,11 @@ export interface OperationDef<
   refreshTokenFromCookie?: boolean;
   /** Cookie transport: this operation ends the session, so the refresh cookie is cleared. */
   endsSession?: boolean;
+  /**
+   * An admin operation that enrols (or lists) an operator's second factor: it runs under OPERATOR_2FA=required for
+   * an operator who has none yet (every other admin operation answers 403 OPERATOR_2FA_REQUIRED to them).
+   */
+  enrolsOperatorFactor?: boolean;
   handler: (input: z.infer<I>, ctx: OpContext<A, N>) => Promise<z.input<O>>;
 }
 

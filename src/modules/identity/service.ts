@@ -11,6 +11,7 @@ import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import { OTP_TTL_MS, type OtpService } from './otp.js';
 import { createCodeMail } from './code-mail.js';
+import { createOperatorIdle } from './operator-idle.js';
 import type { Outbox } from '../notifications/api.js';
 import type { DeviceService } from './devices.js';
 import type { SessionCache } from './session-cache.js';
@@ -55,6 +56,7 @@ export function createIdentityService(deps: IdentityDeps) {
   const { db, clock, config, tokens, otp, devices, mailer, sessionCache } = deps;
 
   const codeMail = createCodeMail({ mailer, outbox: deps.outbox, db, clock });
+  const operatorIdle = createOperatorIdle({ db, clock, idleMinutes: config.operators.idleMinutes, forgetUser: sessionCache.forgetUser });
 
   const roleOf = (email: string): 'user' | 'admin' => (config.adminEmails.includes(email.toLowerCase()) ? 'admin' : 'user');
   /** The roles an account holds: its granted rows, and admin for the ADMIN_EMAILS accounts (the first admin). */
@@ -192,6 +194,8 @@ export function createIdentityService(deps: IdentityDeps) {
       if (sessionEnds.getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'The session has expired; sign in again');
       const user = (await getUser(db, row.user_id))!;
       if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+      // An operator's session also ends after OPERATOR_IDLE_MINUTES without a request or refresh (operator-idle.ts).
+      if (operatorRolesOf(user.email, await grantedRolesOf(user.id)).length) await operatorIdle.touch(row.session_id, user.id);
       const refresh = randomToken(32);
       await db.execute(sql`INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at)
                            VALUES (${sha256(refresh)}, ${row.session_id}, ${now},
@@ -277,6 +281,7 @@ export function createIdentityService(deps: IdentityDeps) {
       if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
       if (row.userStatus !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
       const operatorRoles = operatorRolesOf(row.email, row.grantedRoles);
+      if (operatorRoles.length) await operatorIdle.touch(sid, claims.sub);
       return {
         id: claims.sub,
         email: row.email,

@@ -1,6 +1,7 @@
 import { defineModule } from '../../http/registry.js';
 import { createSecurityService } from './service.js';
 import { securityOperations } from './operations.js';
+import { operatorAuthOperations } from './operator-operations.js';
 import { loginFailedRoute, notMeRoutes } from '../../http/routes/security.js';
 import { registerSecurityJobs } from './jobs.js';
 import { registerKnownDevicesEnd } from '../identity/api.js';
@@ -26,10 +27,13 @@ export const securityModule = defineModule({
       notifier,
       publicUrl: config.publicUrl,
       jobs,
+      webauthn: config.webauthn,
+      adminEmails: config.adminEmails,
+      operatorIdleMinutes: config.operators.idleMinutes,
     });
     return { security, stepUp: security.twoFactor.stepUp };
   },
-  operations: securityOperations,
+  operations: [...securityOperations, ...operatorAuthOperations],
   jobs: [registerSecurityJobs],
   routes: [loginFailedRoute, notMeRoutes],
   // Known devices end with the account (identity's table; its module's entry file is registered here with the other

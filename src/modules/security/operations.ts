@@ -3,6 +3,8 @@ import { operationsOf } from '../../http/registry.js';
 import { otpCodeInput, phoneInput, sessionOutput } from '../identity/api.js';
 import { loginIdentifierInput } from './login.js';
 import { STEP_UP_METHODS } from './step-up-methods.js';
+import { passkeyAssertionInput } from './operator-operations.js';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['security']);
@@ -215,12 +217,35 @@ export const securityOperations = [
     name: 'verifyStepupChallenge',
     suffix: 'Bearer2FA',
     method: 'POST',
-    purpose: 'verify a step-up TOTP or e-mail code; returns a grant valid 10 minutes for this session',
-    input: z.object({ totpCode: z.string({ error: 'totpCode is required' }).regex(/^\d{6}$/, 'totpCode must be 6 digits') }),
+    purpose:
+      "verify a step-up TOTP or e-mail code (totpCode), or an operator's passkey ({method: 'passkey', assertion} after adminPasskeyStepupOptions); returns a grant valid 10 minutes for this session",
+    input: z
+      .object({
+        totpCode: z
+          .string()
+          .regex(/^\d{6}$/, 'totpCode must be 6 digits')
+          .optional(),
+        method: z.enum(STEP_UP_METHODS).optional(),
+        assertion: passkeyAssertionInput.optional(),
+      })
+      .superRefine((v, ctx) => {
+        const passkey = v.method === 'passkey';
+        if (passkey && !v.assertion)
+          ctx.addIssue({ code: 'custom', path: ['assertion'], message: "assertion is required with method 'passkey'" });
+        if (!passkey && v.totpCode === undefined) ctx.addIssue({ code: 'custom', path: ['totpCode'], message: 'totpCode is required' });
+        if (passkey ? v.totpCode !== undefined : v.assertion !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [passkey ? 'totpCode' : 'assertion'],
+            message: "send totpCode, or method 'passkey' with assertion, not both",
+          });
+      }),
     output: z.object({ grantToken: z.string(), expiresAt: z.string() }),
-    errors: ['OTP_INVALID', 'OTP_EXPIRED'],
+    errors: ['OTP_INVALID', 'OTP_EXPIRED', 'PASSKEY_INVALID'],
     handler: async (input, ctx) =>
-      ctx.api.security.twoFactor.verifyChallenge(ctx.user, input.totpCode, { ip: ctx.ip, deviceTokens: ctx.deviceTokens }),
+      input.method === 'passkey'
+        ? ctx.api.security.twoFactor.verifyPasskey(ctx.user, input.assertion as unknown as AuthenticationResponseJSON)
+        : ctx.api.security.twoFactor.verifyChallenge(ctx.user, input.totpCode!, { ip: ctx.ip, deviceTokens: ctx.deviceTokens }),
   }),
   defineOperation({
     name: 'disableTotp',

@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
 /** Migration 0100_security.sql is the source of truth; this is the typed view. */
@@ -89,3 +89,38 @@ export const twoFactorResets = pgTable('two_factor_resets', {
   /** Who asked for the removal (migration 0802): 'owner' | 'not_me' (two-factor-removal.ts). */
   origin: text('origin').notNull().default('owner'),
 });
+
+/** Operators' passkeys (WebAuthn credentials, migration 1010): a second factor and a step-up method (passkeys.ts). */
+export const operatorPasskeys = pgTable(
+  'operator_passkeys',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    credentialId: text('credential_id').notNull(), // base64url, as the authenticator gave it
+    publicKey: text('public_key').notNull(), // COSE public key, base64url
+    counter: bigint('counter', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    transports: jsonb('transports')
+      .notNull()
+      .default(sql`'[]'`),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('operator_passkeys_credential_key').on(t.credentialId), index('operator_passkeys_user_idx').on(t.userId)],
+);
+
+/** WebAuthn challenges kept server-side (migration 1010): one use each, bound to user and session, with an expiry. */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    sessionId: uuid('session_id'),
+    purpose: text('purpose').notNull(), // register | stepup
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webauthn_challenges_user_idx').on(t.userId, t.purpose), index('webauthn_challenges_expires_idx').on(t.expiresAt)],
+);

@@ -2,6 +2,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
+import type { AuthUser } from '../../kernel/actor.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 import type { IdentityService } from '../identity/api.js';
 import type { OtpService } from '../identity/api.js';
@@ -13,6 +14,8 @@ import { createFirstCredentialProof } from './first-credential.js';
 import { createLoginService } from './login.js';
 import { createSessionClaimService } from './sessions.js';
 import { createTwoFactorService } from './two-factor.js';
+import { createPasskeyService } from './passkeys.js';
+import { createOperatorSessions } from './operator-sessions.js';
 
 export interface SecurityDeps {
   db: Db;
@@ -30,6 +33,11 @@ export interface SecurityDeps {
   /** Links in credential-change notices. */
   publicUrl: string;
   jobs: JobQueue;
+  /** Operator passkeys' relying party (config.webauthn). */
+  webauthn: { rpId: string; rpName: string; origin: string };
+  /** Operators' sessions: who counts as an operator by address, and their idle time (config). */
+  adminEmails: readonly string[];
+  operatorIdleMinutes: number;
 }
 
 export type SecurityService = ReturnType<typeof createSecurityService>;
@@ -38,7 +46,15 @@ export type SecurityService = ReturnType<typeof createSecurityService>;
 export function createSecurityService(deps: SecurityDeps) {
   const attempts = createAttemptLimits(deps);
   const notices = createCredentialNotices({ ...deps, forgetUser: deps.identity.forgetUser });
-  const twoFactor = createTwoFactorService({ ...deps, issuer: deps.totpIssuer, notices, attempts, devices: deps.identity.devices });
+  const passkeys = createPasskeyService(deps);
+  const twoFactor = createTwoFactorService({
+    ...deps,
+    issuer: deps.totpIssuer,
+    notices,
+    attempts,
+    devices: deps.identity.devices,
+    passkeys,
+  });
   const firstCredential = createFirstCredentialProof({ ...deps, grantValid: twoFactor.grantValid, isEnrolled: twoFactor.isEnrolled });
   return {
     notices,
@@ -46,5 +62,11 @@ export function createSecurityService(deps: SecurityDeps) {
     login: createLoginService({ ...deps, attempts, notices, reauth: twoFactor.reauth, firstCredential }),
     sessions: createSessionClaimService(deps),
     twoFactor,
+    passkeys,
+    operatorSessions: createOperatorSessions({ ...deps, forgetUser: deps.identity.forgetUser }),
+    /** OPERATOR_2FA (issue 30): whether an operator holds a confirmed authenticator or a passkey. */
+    async hasOperatorFactor(user: AuthUser): Promise<boolean> {
+      return (user.twoFactor ?? (await twoFactor.isEnrolled(user.id))) || (await passkeys.has(user.id));
+    },
   };
 }

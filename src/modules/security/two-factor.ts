@@ -6,7 +6,7 @@ import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
-import { decrypt, encrypt, randomToken, sha256 } from '../../lib/crypto.js';
+import { decrypt, encrypt, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import type { AttemptLimits, OtpService } from '../identity/api.js';
@@ -15,7 +15,9 @@ import type { CredentialNotices } from './credential-notices.js';
 import type { Notifier } from '../notifications/api.js';
 import { cancelNotMeRemoval, TWO_FACTOR_RESET_WAIT_MS, type RemovalOrigin } from './two-factor-removal.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
-import { stepUpMethodsOf } from './step-up-methods.js';
+import { issueGrant, stepUpMethodsOf } from './step-up-methods.js';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { PasskeyService } from './passkeys.js';
 import { writeAudit } from '../../db/audit.js';
 
 /** docs/design.md §5: grants live 10 minutes, bound to user and session; wrong codes are limited like PINs. */
@@ -39,6 +41,8 @@ export interface TwoFactorDeps {
   attempts: AttemptLimits;
   /** Known devices of an account (identity's devices): each has its own budget of code tries. */
   devices: { recognise(userId: string, tokens: readonly string[]): Promise<string | null> };
+  /** Operators' passkeys (passkeys.ts): a second factor like the authenticator. */
+  passkeys: PasskeyService;
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
@@ -84,6 +88,8 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     return Boolean(f?.confirmed_at);
   }
 
+  /** An operator's passkey is a second factor (issue 30); a customer has none (registering one is an operator's operation). */
+  const passkeyOn = async (user: AuthUser) => user.role === 'admin' && (await deps.passkeys.has(user.id));
   /** A grant is valid for the user and the session it was issued to, until it expires or is revoked. */
   async function grantValid(user: AuthUser, grantToken: string | undefined): Promise<boolean> {
     if (!grantToken || grantToken.length > 200) return false;
@@ -124,7 +130,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
    * only a session opened with the login PIN; a session opened with an e-mailed login code needs the app code.
    */
   async function emailStepUpAllowed(user: AuthUser, f: FactorRow | undefined): Promise<boolean> {
-    if (!f?.confirmed_at) return true;
+    if (!f?.confirmed_at && !(await passkeyOn(user))) return true;
     if (!user.sessionId) return false;
     const s = await one<{ method: string }>(db, sql`SELECT method FROM sessions WHERE id = ${user.sessionId}`);
     return s?.method === 'pin';
@@ -137,7 +143,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     async state(user: AuthUser, grantToken: string | undefined) {
       const f = await factorOf(user.id);
       const confirmed = Boolean(f?.confirmed_at);
-      const stepUpMethods = await stepUpMethodsOf(db, user, confirmed);
+      const stepUpMethods = await stepUpMethodsOf(db, user, confirmed, await passkeyOn(user));
       return { enrolled: Boolean(f), confirmed, grantValid: await grantValid(user, grantToken), stepUpMethods };
     },
 
@@ -189,7 +195,11 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
         text: `Your confirmation code is ${code}. It expires in 10 minutes. If you did not ask for it, secure your account now.`,
       });
       // Sent even where it confirms nothing here (it asks for a reset); the answer says what this session may use.
-      return { sent: true, expiresInSeconds: 600, stepUpMethods: await stepUpMethodsOf(db, user, await isEnrolled(user.id)) };
+      return {
+        sent: true,
+        expiresInSeconds: 600,
+        stepUpMethods: await stepUpMethodsOf(db, user, await isEnrolled(user.id), await passkeyOn(user)),
+      };
     },
 
     /** spec 4.3: the input is a TOTP code or an e-mailed step-up code (within emailStepUpAllowed); either yields a grant. */
@@ -226,15 +236,19 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
           method = 'email';
         }
       } else {
+        // An operator's passkey is a second factor: an e-mailed code alone then confirms only a PIN session.
+        if (!(await emailStepUpAllowed(user, f)))
+          throw new AppError('OTP_INVALID', 'This session needs your passkey (method "passkey"), not an e-mailed code');
         await otp.verify('stepup', user.email, code, from);
         method = 'email';
       }
-      const token = `grt_${randomToken(32)}`;
-      const now = clock.now();
-      const expiresAt = new Date(now.getTime() + GRANT_TTL_MS);
-      await db.execute(sql`INSERT INTO stepup_grants (id, token_hash, user_id, session_id, method, created_at, expires_at)
-                           VALUES (${uuid()}, ${sha256(token)}, ${user.id}, ${user.sessionId}, ${method}, ${now}, ${expiresAt})`);
-      return { grantToken: token, expiresAt: expiresAt.toISOString() };
+      return issueGrant(db, clock, user, method, GRANT_TTL_MS);
+    },
+
+    /** Step-up with an operator's passkey (issue 30): a verified assertion yields the same grant as an authenticator code. */
+    async verifyPasskey(user: AuthUser, assertion: AuthenticationResponseJSON) {
+      await deps.passkeys.verifyAssertion(user, assertion);
+      return issueGrant(db, clock, user, 'passkey', GRANT_TTL_MS);
     },
 
     /** Turns the authenticator off (the registry's reauth gate asks for a grant first). */
@@ -340,7 +354,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     /** The registry's gates.stepUp (docs/design.md §5): required only while TOTP is enrolled and confirmed. */
     stepUp: {
       async require(user: AuthUser, grantToken: string | undefined): Promise<void> {
-        if (!(user.twoFactor ?? (await isEnrolled(user.id)))) return;
+        if (!(user.twoFactor ?? (await isEnrolled(user.id))) && !(await passkeyOn(user))) return;
         if (!(await grantValid(user, grantToken))) {
           throw new AppError(
             'STEP_UP_REQUIRED',
