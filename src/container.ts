@@ -38,6 +38,8 @@ import type { KycService } from './modules/kyc/service.js';
 import type { GrowthArea } from './modules/growth/register.js';
 import type { PaymentsService } from './modules/payments/service.js';
 import type { VtuServiceApi } from './modules/vtu/service.js';
+import type { CustomerService } from './modules/customers/service.js';
+import type { ApprovalService } from './modules/approvals/service.js';
 
 /**
  * The dependency container (STYLE rule 7): the platform, the adapters the composition root (services.ts) builds,
@@ -107,4 +109,8 @@ export interface Services {
   storage: FileStorage;
   /** The VTU providers' adapters, by id. */
   vtuProviders: Record<ProviderId, VtuProvider>;
+  /** Operators' customer look-ups, freeze and sign-out everywhere (issue 30). */
+  customers: CustomerService;
+  /** Four-eyes on operators' money actions (issue 30). */
+  approvals: ApprovalService;
 }

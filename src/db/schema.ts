@@ -20,3 +20,5 @@ export * from '../modules/growth/schema.js';
 export * from '../modules/savings/schema.js';
 export * from '../modules/loans/schema.js';
 export * from '../modules/vtu/schema.js';
+export * from '../modules/customers/schema.js';
+export * from '../modules/approvals/schema.js';

@@ -29,6 +29,7 @@ export function statusOf(code: ErrorCode): number {
     case 'STEP_UP_REQUIRED':
     case 'OPERATOR_2FA_REQUIRED':
     case 'ACCOUNT_CLOSED':
+    case 'ACCOUNT_FROZEN':
       return 403;
     case 'NOT_FOUND':
       return 404;

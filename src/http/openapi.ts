@@ -85,6 +85,7 @@ function describe(op: AnyOperation): string {
     );
   if (op.gates?.pin) lines.push('Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).');
   if (op.gates?.kycTier) lines.push(`Needs KYC tier ${op.gates.kycTier} or higher.`);
+  if (op.gates?.money) lines.push('Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.');
   if (op.gates?.stepUp || op.gates?.reauth)
     lines.push('Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.');
   if (op.method === 'POST' && auth !== 'public')
@@ -101,6 +102,7 @@ function errorCodes(op: AnyOperation): Set<ErrorCode> {
   if (auth === 'admin' && !op.enrolsOperatorFactor) codes.add('OPERATOR_2FA_REQUIRED');
   if (op.gates?.pin) ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'].forEach((c) => codes.add(c as ErrorCode));
   if (op.gates?.kycTier) codes.add('KYC_TIER_REQUIRED');
+  if (op.gates?.money) codes.add('ACCOUNT_FROZEN');
   if (op.gates?.stepUp || op.gates?.reauth) codes.add('STEP_UP_REQUIRED');
   if (op.method === 'POST' && auth !== 'public')
     ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'].forEach((c) => codes.add(c as ErrorCode));

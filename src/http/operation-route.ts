@@ -137,6 +137,10 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       if (auth === 'public') return; // a stale token on a public operation is ignored
       throw err;
     }
+    // Issue 30: a frozen customer signs in and reads but moves no money, whatever the input (before validation and
+    // every gate). The flag rides on the session state authenticate already loaded (cached): no extra round trip.
+    if (op.gates?.money && (req.authUser.frozen ?? (await services.customers.isFrozen(req.authUser.id))))
+      throw new AppError('ACCOUNT_FROZEN', 'This account is on hold: an operator froze it, so money cannot move until it is unfrozen');
     if (auth === 'admin') {
       const held = req.authUser.operatorRoles;
       if (!held.length) throw new AppError('FORBIDDEN', 'Operator role required');

@@ -59,6 +59,11 @@ export interface Gates {
    * or e-mailed code) always, whether or not 2FA is on: a stolen access token alone changes no credential.
    */
   reauth?: boolean;
+  /**
+   * Moves the caller's money (issue 30): a customer an operator froze gets 403 ACCOUNT_FROZEN before any other gate.
+   * test/http/frozen-walk.test.ts proves every operation with a PIN gate or the money rate class declares it.
+   */
+  money?: boolean;
 }
 
 export interface OperationDef<

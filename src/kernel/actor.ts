@@ -20,6 +20,8 @@ export interface AuthUser {
   kycTier: number;
   /** Whether a confirmed authenticator guards step-up; undefined when not known (external tokens): ask the database. */
   twoFactor?: boolean;
+  /** An operator froze the account (issue 30): money operations answer ACCOUNT_FROZEN; undefined when not known: ask the database. */
+  frozen?: boolean;
 }
 
 /** Whether an operator holding `held` may run an operation that allows `allowed` besides admin. */

@@ -17,6 +17,8 @@ import { loansModule } from './loans/index.js';
 import { paymentsModule } from './payments/index.js';
 import { vtuModule } from './vtu/index.js';
 import { beneficiariesModule } from './beneficiaries/index.js';
+import { customersModule } from './customers/index.js';
+import { approvalsModule } from './approvals/index.js';
 
 /**
  * Every module of the service, by its entry file. A new module adds one line here; a new operation, job or route
@@ -41,6 +43,8 @@ export const allModules: AnyModule[] = [
   paymentsModule,
   vtuModule,
   beneficiariesModule,
+  customersModule,
+  approvalsModule,
 ];
 
 export const allOperations: AnyOperation[] = allModules.flatMap((m) => m.operations);

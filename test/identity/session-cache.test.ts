@@ -27,6 +27,7 @@ const state = (userId: string, over: Partial<SessionState> = {}): SessionState =
   kycTier: 0,
   twoFactor: false,
   frozen: false,
+  frozen: false,
   grantedRoles: [],
   ...over,
 });

@@ -173,9 +173,27 @@ describe('operator operations', () => {
     expect((await adjust({ userId: u.id, amount: 0, reason: 'nothing' })).statusCode).toBe(400);
     expect((await adjust({ userId: u.id, amount: 1.005, reason: 'fraction' })).statusCode).toBe(400);
     expect((await adjust({ userId: '00000000-0000-4000-8000-000000000000', amount: 10, reason: 'ghost' })).statusCode).toBe(404);
+    // ₦2,500 is above the default four-eyes threshold (₦1,000): it waits for a second operator, nothing moves.
+    const waits = await adjust({ userId: u.id, amount: 2500, reason: 'refund of a failed top-up, ticket 41' });
+    expect(waits.json()).toMatchObject({
+      status: 'pending',
+      reference: null,
+      balance: null,
+      approval: { action: 'wallet_adjustment', status: 'pending' },
+    });
+    expect(await balance(h, u)).toBe(0);
+    // With the threshold raised (a setting), one operator's adjustments under it take effect at once.
+    const set = await call(
+      h,
+      'POST',
+      '/_serverFn/adminUpdateApprovalSettingsBearerAdmin',
+      { walletAdjustment: 5000 },
+      { token: admin.token },
+    );
+    expect(set.json()).toMatchObject({ walletAdjustment: 5000, vtuResolution: 0, settlementCorrection: 0 });
     const up = await adjust({ userId: u.id, amount: 2500, reason: 'refund of a failed top-up, ticket 42' });
     expect(up.statusCode).toBe(200);
-    expect(up.json()).toMatchObject({ amount: 2500, balance: 2500 });
+    expect(up.json()).toMatchObject({ status: 'applied', approval: null, amount: 2500, balance: 2500 });
     const down = await adjust({ userId: u.id, amount: -500, reason: 'duplicate refund reversed' });
     expect(down.json()).toMatchObject({ balance: 2000 });
     const over = await adjust({ userId: u.id, amount: -2000.01, reason: 'too much' });

@@ -445,8 +445,15 @@ describe('operators', () => {
         { id: s.json().transaction.id, outcome, note: 'provider support: never received' },
         { token },
       );
+    // Every resolution waits for a second operator by default (four-eyes, test/approvals); with the vtuResolution
+    // threshold raised above this purchase, one operator's resolution takes effect at once.
+    const waits = await resolve('failed');
+    expect(waits.json()).toMatchObject({ status: 'pending', transaction: { status: 'processing' } });
+    expect(await walletBalance(h, u.id)).toBe(balance);
+    await call(h, 'POST', '/_serverFn/adminUpdateApprovalSettingsBearerAdmin', { vtuResolution: 1000 }, { token });
     const r1 = await resolve('failed');
     expect(r1.statusCode, r1.body).toBe(200);
+    expect(r1.json().status).toBe('applied');
     expect(r1.json().transaction).toMatchObject({
       status: 'failed',
       failureReason: 'Resolved by an operator: provider support: never received',

@@ -6,7 +6,7 @@ import { emailInput, fullNameInput, otpCodeInput, phoneInput, profileOutput, ses
 export { emailInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput };
 
 /** What this module's handlers use (ctx.api). */
-const defineOperation = operationsOf(['db', 'identity', 'security']);
+const defineOperation = operationsOf(['db', 'identity', 'security', 'customers']);
 
 export const identityOperations = [
   defineOperation({
@@ -95,7 +95,7 @@ export const identityOperations = [
     output: z.object({ profile: profileOutput }),
     handler: async (_input, ctx) => {
       const u = (await ctx.api.identity.getUser(ctx.api.db, ctx.user.id))!;
-      return { profile: toProfile(u, ctx.user.role) };
+      return { profile: toProfile(u, ctx.user.role, ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id))) };
     },
   }),
   defineOperation({
@@ -123,12 +123,12 @@ export const identityOperations = [
       if (replacesVerifiedPhone || renames) await ctx.api.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
       const u = await ctx.api.identity.updateProfile(ctx.user.id, input);
       if (replacesVerifiedPhone) await ctx.api.db.transaction((tx) => ctx.api.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
-      return { profile: toProfile(u, ctx.user.role) };
+      return { profile: toProfile(u, ctx.user.role, ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id))) };
     },
   }),
 ];
 
-export function toProfile(u: Omit<UserRow, 'status'>, role: 'user' | 'admin') {
+export function toProfile(u: Omit<UserRow, 'status'>, role: 'user' | 'admin', frozen: boolean) {
   return {
     id: u.id,
     email: u.email,
@@ -138,6 +138,7 @@ export function toProfile(u: Omit<UserRow, 'status'>, role: 'user' | 'admin') {
     phoneVerified: Boolean(u.phone_verified_at),
     kycTier: u.kyc_tier,
     role,
+    frozen,
     createdAt: new Date(u.created_at).toISOString(),
   };
 }

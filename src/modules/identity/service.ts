@@ -256,10 +256,12 @@ export function createIdentityService(deps: IdentityDeps) {
           user_status: string;
           kyc_tier: number;
           two_factor: boolean;
+          frozen: boolean;
           granted_roles: string[] | null;
         }>(
           db,
           sql`SELECT s.status, u.email, u.username, u.status AS user_status, u.kyc_tier,
+                     EXISTS (SELECT 1 FROM account_freezes z WHERE z.user_id = u.id) AS frozen,
                      EXISTS (SELECT 1 FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor,
                      ARRAY(SELECT r.role FROM operator_roles r WHERE r.user_id = u.id) AS granted_roles
               FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ${sid} AND s.user_id = ${claims.sub}`,
@@ -273,6 +275,7 @@ export function createIdentityService(deps: IdentityDeps) {
           userStatus: r.user_status,
           kycTier: r.kyc_tier,
           twoFactor: r.two_factor,
+          frozen: r.frozen,
           grantedRoles: r.granted_roles ?? [],
         };
         if (row.status === 'active' && row.userStatus === 'active') sessionCache.put(sid, row, generation);
@@ -291,6 +294,7 @@ export function createIdentityService(deps: IdentityDeps) {
         sessionId: sid,
         kycTier: row.kycTier,
         twoFactor: row.twoFactor,
+        frozen: row.frozen,
       };
     },
 

@@ -21,6 +21,8 @@ export interface SessionState {
   kycTier: number;
   /** A confirmed authenticator (TOTP): the step-up gate needs a grant (migration 0102 announces changes). */
   twoFactor: boolean;
+  /** An operator froze the account (migration 1020 announces freezes and unfreezes). */
+  frozen: boolean;
   /** The operator roles granted in operator_roles (migration 1000 announces grants and revocations). */
   grantedRoles: readonly string[];
 }

@@ -90,7 +90,7 @@ export const marketplaceOperations = [
     method: 'POST',
     purpose: 'create an order: debits the wallet and reserves stock (PIN required)',
     rateLimit: 'money',
-    gates: { pin: true },
+    gates: { money: true, pin: true },
     input: z.object({
       productId: uuidInput('productId'),
       quantity: z

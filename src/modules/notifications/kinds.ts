@@ -26,6 +26,8 @@ export const NOTIFICATION_KINDS = [
   'report_resolved',
   'order_update',
   'wallet_adjusted',
+  'account_frozen',
+  'account_unfrozen',
   'broadcast',
   'general',
 ] as const satisfies readonly NotificationKind[];

@@ -27,6 +27,8 @@ export type NotificationKind =
   | 'report_resolved'
   | 'order_update'
   | 'wallet_adjusted'
+  | 'account_frozen'
+  | 'account_unfrozen'
   | 'broadcast'
   | 'general';
 

@@ -1,19 +1,36 @@
 import { sql } from 'drizzle-orm';
 import { writeAudit } from '../../db/audit.js';
-import { one, rows, type Db } from '../../db/client.js';
+import { one, rows, type Db, type Tx } from '../../db/client.js';
 import { notFound } from '../../kernel/errors.js';
-import type { AuthUser } from '../../kernel/actor.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../kernel/ids.js';
-import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
+import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/api.js';
 import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
 
 /** The operators' payments operations: searching intents, settlements and webhook events; wallet adjustments. */
 export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier }) {
   const { db, clock, ledger, events, notifier } = deps;
+
+  /** The customer an adjustment targets (checked before a request waits for a second operator). */
+  async function adjustmentTarget(userId: string) {
+    const target = await one<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${userId}`);
+    if (!target) throw notFound('User');
+    return { subjectType: 'user', subjectId: userId };
+  }
+
+  /** The settlement a correction targets, with its customer. */
+  async function settlementTarget(settlementId: string) {
+    const s = await one<{ user_id: string; processor_reference: string }>(
+      db,
+      sql`SELECT user_id::text AS user_id, processor_reference FROM payment_settlements WHERE id = ${settlementId}`,
+    );
+    if (!s) throw notFound('Settlement');
+    return { subjectType: 'payment_settlement', subjectId: settlementId, userId: s.user_id, processorReference: s.processor_reference };
+  }
+
   return {
     async adminSearchPayments(input: {
       kind: 'intents' | 'settlements' | 'events';
@@ -110,13 +127,22 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
       return { items: items.slice(0, input.limit), limit: input.limit, offset: input.offset, hasMore: items.length > input.limit };
     },
 
-    /** adminAdjustWallet: a signed correction against the adjustments account, audited in the same transaction. */
-    async adminAdjustWallet(actor: AuthUser, input: { userId: string; amount: number; reason: string }) {
-      const amount = toKobo(input.amount);
-      const target = await one<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${input.userId}`);
-      if (!target) throw notFound('User');
-      const reference = prefixedId('adj', clock.now().getTime());
+    adjustmentTarget,
+
+    /**
+     * A signed correction against the adjustments account, audited in the same transaction. `claim` (four-eyes:
+     * the approval's conditional claim) runs first inside that transaction, so a refused claim moves nothing.
+     */
+    async applyAdjustment(
+      actor: { id: string; approvedBy?: string },
+      input: { userId: string; amount: bigint; reason: string; reference?: string },
+      claim?: (tx: Tx) => Promise<void>,
+    ) {
+      const { amount } = input;
+      await adjustmentTarget(input.userId);
+      const reference = input.reference ?? prefixedId('adj', clock.now().getTime());
       return db.transaction(async (tx) => {
+        await claim?.(tx);
         const posted = await ledger.post(tx, {
           reference,
           type: 'adjustment',
@@ -125,14 +151,14 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
             { account: { user: input.userId, kind: 'wallet' }, amount },
             { account: { system: 'adjustments' }, amount: -amount },
           ],
-          metadata: { actorId: actor.id, reason: input.reason },
+          metadata: { actorId: actor.id, reason: input.reason, ...(actor.approvedBy ? { approvedBy: actor.approvedBy } : {}) },
         });
         await writeAudit(tx, {
           actorId: actor.id,
           action: 'wallet.adjust',
           subjectType: 'user',
           subjectId: input.userId,
-          details: { amount: input.amount, reason: input.reason, reference },
+          details: { amount: toNaira(amount), reason: input.reason, reference, approvedBy: actor.approvedBy ?? null },
           at: clock.now(),
         });
         if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: input.userId, amount, source: 'adjustment', reference });
@@ -141,9 +167,67 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           kind: 'wallet_adjusted',
           title: 'Wallet adjusted',
           body: `An operator ${amount > 0n ? 'credited' : 'debited'} ${formatNaira(amount > 0n ? amount : -amount)}: ${input.reason}`,
-          data: { reference, amount: input.amount },
+          data: { reference, amount: toNaira(amount) },
         });
-        return { reference, amount: input.amount, balance: toNaira(posted.balances[`user:${input.userId}:wallet`]) };
+        return { reference, amount: toNaira(amount), balance: toNaira(posted.balances[`user:${input.userId}:wallet`]) };
+      });
+    },
+
+    settlementTarget,
+
+    /**
+     * A settlement correction (issue 30): the processor settled a different amount than the wallet was credited
+     * (a reversal, a partial charge): the wallet is corrected against the collections account the credit came
+     * from, as an adjustment line the customer sees with the reason. `claim` as for applyAdjustment.
+     */
+    async applySettlementCorrection(
+      actor: { id: string; approvedBy?: string },
+      input: { settlementId: string; amount: bigint; reason: string; reference?: string },
+      claim?: (tx: Tx) => Promise<void>,
+    ) {
+      const target = await settlementTarget(input.settlementId);
+      const { amount } = input;
+      const reference = input.reference ?? prefixedId('stc', clock.now().getTime());
+      return db.transaction(async (tx) => {
+        await claim?.(tx);
+        const posted = await ledger.post(tx, {
+          reference,
+          type: 'adjustment',
+          description: `Top-up correction: ${input.reason}`,
+          entries: [
+            { account: { user: target.userId, kind: 'wallet' }, amount },
+            { account: { system: 'collections' }, amount: -amount },
+          ],
+          metadata: {
+            actorId: actor.id,
+            reason: input.reason,
+            settlementId: input.settlementId,
+            processorReference: target.processorReference,
+            ...(actor.approvedBy ? { approvedBy: actor.approvedBy } : {}),
+          },
+        });
+        await writeAudit(tx, {
+          actorId: actor.id,
+          action: 'settlement.correct',
+          subjectType: 'payment_settlement',
+          subjectId: input.settlementId,
+          details: { amount: toNaira(amount), reason: input.reason, reference, approvedBy: actor.approvedBy ?? null },
+          at: clock.now(),
+        });
+        if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: target.userId, amount, source: 'adjustment', reference });
+        await notifier.emit(tx, {
+          userId: target.userId,
+          kind: 'wallet_adjusted',
+          title: 'Top-up corrected',
+          body: `A top-up (${target.processorReference}) was corrected: ${amount > 0n ? 'credited' : 'debited'} ${formatNaira(amount > 0n ? amount : -amount)}. ${input.reason}`,
+          data: { reference, amount: toNaira(amount) },
+        });
+        return {
+          reference,
+          userId: target.userId,
+          amount: toNaira(amount),
+          balance: toNaira(posted.balances[`user:${target.userId}:wallet`]),
+        };
       });
     },
   };

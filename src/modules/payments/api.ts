@@ -3,3 +3,4 @@
  * (checked by dependency-cruiser); everything else in the folder is the module's own.
  */
 export { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
+export type { PaymentsService } from './service.js';

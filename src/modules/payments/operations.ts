@@ -2,13 +2,27 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool } from '../../kernel/inputs.js';
-import { nairaAmount, naira } from '../../kernel/money.js';
+import { nairaAmount, naira, toKobo } from '../../kernel/money.js';
+import { submissionFields } from '../approvals/api.js';
 import { emailInput } from '../identity/api.js';
 import { referenceInput, topupIntentOutput } from '../wallet/api.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
 
+/** A signed naira amount for corrections: not 0, at most ₦10,000,000 either way, kobo precision. */
+const signedAmount = z
+  .number({ error: 'amount must be a number (naira, signed)' })
+  .finite()
+  .refine((n) => n !== 0, 'amount must not be 0')
+  .refine((n) => Math.abs(n) <= 10_000_000, 'amount must be at most 10,000,000 naira either way')
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most 2 decimals');
+const reasonInput = z
+  .string({ error: 'reason is required' })
+  .trim()
+  .min(3, 'reason must be at least 3 characters')
+  .max(500, 'reason must be at most 500 characters');
+
 /** What this module's handlers use (ctx.api). */
-const defineOperation = operationsOf(['payments']);
+const defineOperation = operationsOf(['payments', 'approvals']);
 
 const callbackUrlInput = z
   .string({ error: 'callbackUrl is required' })
@@ -61,6 +75,7 @@ export const paymentsOperations = [
     name: 'startProcessorTopup',
     suffix: 'BearerPayments',
     method: 'POST',
+    gates: { money: true },
     purpose: 'initialize a payment-processor transaction',
     rateLimit: 'money',
     input: z.object({
@@ -76,6 +91,7 @@ export const paymentsOperations = [
     name: 'verifyProcessorTopup',
     suffix: 'BearerPayments',
     method: 'POST',
+    gates: { money: true },
     purpose: 'verify a reference and credit the wallet if unsettled',
     rateLimit: 'money',
     input: z.object({ reference: referenceInput }),
@@ -138,6 +154,7 @@ export const paymentsOperations = [
     name: 'adminRunReconciliation',
     suffix: 'BearerAdmin',
     roles: ['finance'],
+    upstream: true,
     method: 'POST',
     purpose: 'verify every unsettled top-up with the processor now; settle paid ones, mark failed and abandoned ones',
     input: z.object({}),
@@ -149,24 +166,49 @@ export const paymentsOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance'],
     method: 'POST',
-    purpose: "credit (positive) or debit (negative) a user's wallet with a mandatory reason; audited",
+    purpose:
+      "credit (positive) or debit (negative) a user's wallet with a mandatory reason; at or above the walletAdjustment threshold it waits for a second operator (adminApproveRequest)",
     rateLimit: 'money',
+    gates: { stepUp: true },
     input: z.object({
       userId: z.string().uuid('userId must be a UUID'),
-      amount: z
-        .number({ error: 'amount must be a number (naira, signed)' })
-        .finite()
-        .refine((n) => n !== 0, 'amount must not be 0')
-        .refine((n) => Math.abs(n) <= 10_000_000, 'amount must be at most 10,000,000 naira either way')
-        .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most 2 decimals'),
-      reason: z
-        .string({ error: 'reason is required' })
-        .trim()
-        .min(3, 'reason must be at least 3 characters')
-        .max(500, 'reason must be at most 500 characters'),
+      amount: signedAmount,
+      reason: reasonInput,
     }),
-    output: z.object({ reference: z.string(), amount: naira, balance: naira }),
+    output: z.object({ ...submissionFields, reference: z.string().nullable(), amount: naira, balance: naira.nullable() }),
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],
-    handler: async (input, ctx) => ctx.api.payments.adminAdjustWallet(ctx.user, input),
+    handler: async (input, ctx) => {
+      const s = await ctx.api.approvals.submit(ctx.user.id, {
+        action: 'wallet_adjustment',
+        userId: input.userId,
+        amount: toKobo(input.amount),
+        reason: input.reason,
+      });
+      const r = s.result as { reference: string; balance: number } | null;
+      return { status: s.status, approval: s.approval, reference: r?.reference ?? null, amount: input.amount, balance: r?.balance ?? null };
+    },
+  }),
+  defineOperation({
+    name: 'adminCorrectSettlement',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'POST',
+    purpose:
+      'correct a top-up settlement whose processor amount differs from what the wallet got: credit (positive) or debit (negative) the wallet against collections, with a reason; at or above the settlementCorrection threshold it waits for a second operator',
+    rateLimit: 'money',
+    gates: { stepUp: true },
+    input: z.object({ settlementId: z.string().uuid('settlementId must be a UUID'), amount: signedAmount, reason: reasonInput }),
+    output: z.object({ ...submissionFields, reference: z.string().nullable(), amount: naira, balance: naira.nullable() }),
+    errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],
+    handler: async (input, ctx) => {
+      const s = await ctx.api.approvals.submit(ctx.user.id, {
+        action: 'settlement_correction',
+        settlementId: input.settlementId,
+        amount: toKobo(input.amount),
+        reason: input.reason,
+      });
+      const r = s.result as { reference: string; balance: number } | null;
+      return { status: s.status, approval: s.approval, reference: r?.reference ?? null, amount: input.amount, balance: r?.balance ?? null };
+    },
   }),
 ];

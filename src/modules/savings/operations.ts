@@ -42,7 +42,7 @@ export const savingsOperations = [
     method: 'POST',
     purpose: 'lock funds for N days',
     rateLimit: 'money',
-    gates: { pin: true },
+    gates: { money: true, pin: true },
     errors: ['INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE', 'INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'],
     input: z.object({
       amount: nairaAmount({ max: 100_000_000 }),
@@ -60,6 +60,7 @@ export const savingsOperations = [
     name: 'breakSavingsLock',
     suffix: 'BearerSavings',
     method: 'POST',
+    gates: { money: true },
     purpose: 'break a lock early',
     rateLimit: 'money',
     errors: ['NOT_FOUND', 'CONFLICT'],

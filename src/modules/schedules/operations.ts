@@ -97,7 +97,7 @@ export const scheduleOperations = [
     suffix: 'BearerSchedules',
     method: 'POST',
     purpose: 'create or update a scheduled airtime or data purchase (PIN checked when saved)',
-    gates: { pin: true },
+    gates: { money: true, pin: true },
     input: upsertInput,
     output: z.object({ schedule: scheduleOutput, created: z.boolean() }),
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'NETWORK_MISMATCH', 'PRICE_CHANGED', 'NOT_FOUND', 'CONFLICT'],

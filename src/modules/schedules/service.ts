@@ -169,7 +169,15 @@ export function createScheduleService(deps: {
         kind: 'schedule_failed',
         title: 'Scheduled purchase failed',
         body: `Your scheduled ${what} for ${s.phone} did not go through: ${message}${s.active ? '' : ` The schedule is paused after ${PAUSE_AFTER_FAILURES} failures in a row; resume it when fixed.`}`,
-        data: { scheduleId, runId, code, paused: !s.active },
+        data: {
+          scheduleId,
+          runId,
+          code,
+          paused: !s.active,
+          service: s.service,
+          phone: s.phone,
+          ...(s.active ? {} : { failures: PAUSE_AFTER_FAILURES }),
+        },
       });
     });
   }
@@ -296,10 +304,21 @@ export function createScheduleService(deps: {
       );
       if (!claimed) return 'duplicate';
 
-      const user = await one<{ kyc_tier: number; status: string }>(db, sql`SELECT kyc_tier, status FROM users WHERE id = ${s.user_id}`);
+      const user = await one<{ kyc_tier: number; status: string; frozen: boolean }>(
+        db,
+        sql`SELECT kyc_tier, status, EXISTS (SELECT 1 FROM account_freezes z WHERE z.user_id = users.id) AS frozen FROM users WHERE id = ${s.user_id}`,
+      );
       if (!user || user.status !== 'active') {
         await db.execute(
           sql`UPDATE schedule_runs SET status = 'skipped', error_code = 'ACCOUNT_CLOSED', updated_at = ${now} WHERE id = ${runId}`,
+        );
+        return 'ran';
+      }
+      // Issue 30: a frozen account's schedules pause: the slot is skipped, not failed (no failure count, no notice;
+      // the freeze itself told the customer), and the next slot after the unfreeze runs as usual.
+      if (user.frozen) {
+        await db.execute(
+          sql`UPDATE schedule_runs SET status = 'skipped', error_code = 'ACCOUNT_FROZEN', error_message = 'The account is frozen', updated_at = ${now} WHERE id = ${runId}`,
         );
         return 'ran';
       }

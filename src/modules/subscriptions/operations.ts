@@ -72,7 +72,7 @@ export const subscriptionOperations = [
     method: 'POST',
     purpose: 'submit a subscription order (PIN required); the wallet is debited and an operator fulfils it',
     rateLimit: 'money',
-    gates: { pin: true },
+    gates: { money: true, pin: true },
     input: z.object({
       planId: uuidInput('planId'),
       account: z

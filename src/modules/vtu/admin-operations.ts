@@ -3,10 +3,11 @@ import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
-import { lower, markupOutput, providerInput, serviceInput, transactionOutput, txOut } from './inputs.js';
+import { submissionFields } from '../approvals/api.js';
+import { lower, markupOutput, providerInput, serviceInput, transactionOutput } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
-const defineOperation = operationsOf(['vtu']);
+const defineOperation = operationsOf(['vtu', 'approvals']);
 
 /** The operators' VTU operations: markups, provider floats and routing, stuck and all transactions. */
 export const vtuAdminOperations = [
@@ -74,6 +75,7 @@ export const vtuAdminOperations = [
     name: 'adminRequeryVtuTransaction',
     suffix: 'BearerAdmin',
     roles: ['finance'],
+    upstream: true,
     method: 'POST',
     purpose: 'requery one VTU transaction at its provider now and settle it',
     input: z.object({ id: uuidInput('id') }),
@@ -86,7 +88,9 @@ export const vtuAdminOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance'],
     method: 'POST',
-    purpose: 'settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once)',
+    purpose:
+      'settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once); at or above the vtuResolution threshold (default: always) it waits for a second operator',
+    gates: { stepUp: true },
     input: z.object({
       id: uuidInput('id'),
       outcome: lower('outcome', ['delivered', 'failed']),
@@ -96,9 +100,20 @@ export const vtuAdminOperations = [
         .min(5, 'note must say how the outcome was confirmed (5-500 characters)')
         .max(500, 'note must be at most 500 characters'),
     }),
-    output: txOut,
+    output: z.object({ ...submissionFields, transaction: transactionOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.adminResolve(ctx.user.id, i.id, i.outcome, i.note) }),
+    handler: async (i, ctx) => {
+      const s = await ctx.api.approvals.submit(ctx.user.id, {
+        action: 'vtu_resolution',
+        transactionId: i.id,
+        outcome: i.outcome,
+        note: i.note,
+      });
+      const transaction = s.result
+        ? (s.result as { transaction: z.input<typeof transactionOutput> }).transaction
+        : await ctx.api.vtu.adminGetTransaction(i.id);
+      return { status: s.status, approval: s.approval, transaction };
+    },
   }),
   defineOperation({
     name: 'adminListStuckVtuTransactions',

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 
 import { writeAudit } from '../../db/audit.js';
 
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 
 import { AppError, notFound } from '../../kernel/errors.js';
 
@@ -61,19 +61,43 @@ export function createVtuAdmin(deps: {
      * An operator settles a processing purchase after confirming the outcome with the provider out of band
      * (e.g. a provider that cannot be reached). Same guarded transitions: a failure refunds exactly once.
      */
-    async adminResolve(actorId: string, id: string, outcome: 'delivered' | 'failed', note: string) {
+    /** One transaction as operators see it. */
+    async adminGetTransaction(id: string) {
+      return toTransaction(await mustGet(id));
+    },
+    /** The purchase a resolution targets: it must exist and still be processing. */
+    async resolutionTarget(id: string) {
       const row = await repo.getTransaction(db, id);
       if (!row) throw notFound('VTU transaction');
       if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
-      const record: OnSettled = (tx, done) =>
-        writeAudit(tx, {
+      return { subjectType: 'vtu_transaction', subjectId: row.id, userId: row.user_id, amount: BigInt(row.amount) };
+    },
+    /**
+     * Settles a processing purchase by an operator's word. `opts.claim` (four-eyes: the approval's conditional claim)
+     * runs inside the settling transaction, after the conditional status change and before the refund, so a refused
+     * claim settles nothing; when another settlement got there first it is not called at all.
+     */
+    async adminResolve(
+      actorId: string,
+      id: string,
+      outcome: 'delivered' | 'failed',
+      note: string,
+      opts: { claim?: (tx: Tx) => Promise<void>; approvedBy?: string } = {},
+    ) {
+      const row = await repo.getTransaction(db, id);
+      if (!row) throw notFound('VTU transaction');
+      if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
+      const record: OnSettled = async (tx, done) => {
+        await opts.claim?.(tx);
+        await writeAudit(tx, {
           actorId,
           action: `vtu.resolve.${outcome}`,
           subjectType: 'vtu_transaction',
           subjectId: done.id,
-          details: { note, provider: done.provider },
+          details: { note, provider: done.provider, ...(opts.approvedBy ? { approvedBy: opts.approvedBy } : {}) },
           at: clock.now(),
         });
+      };
       if (outcome === 'delivered')
         await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);
       else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);

@@ -51,6 +51,7 @@ export const walletOperations = [
     name: 'createTopupIntent',
     suffix: 'BearerWallet',
     method: 'POST',
+    gates: { money: true },
     purpose: 'server-side top-up intent with immutable reference; returns the checkout URL',
     rateLimit: 'money',
     input: z.object({
@@ -77,7 +78,7 @@ export const walletOperations = [
     method: 'POST',
     purpose: "debit the caller's wallet",
     rateLimit: 'money',
-    gates: { pin: true },
+    gates: { money: true, pin: true },
     input: z.object({
       amount: nairaAmount({ min: DEBIT_MIN_NAIRA, max: MONEY_MAX_NAIRA }),
       note: z.string({ error: 'note is required' }).trim().min(1, 'note is required').max(140, 'note must be at most 140 characters'),
@@ -93,7 +94,7 @@ export const walletOperations = [
     method: 'POST',
     purpose: 'send funds to another user; KYC Tier 2 required',
     rateLimit: 'money',
-    gates: { pin: true, stepUp: true },
+    gates: { money: true, pin: true, stepUp: true },
     // Eligibility, PIN row and recipient in one statement; the checks below still run in their order.
     readAhead: (input, ctx) => ({
       eligibility: ctx.api.kyc.eligibilityRead(ctx.user.id),

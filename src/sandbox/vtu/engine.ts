@@ -10,7 +10,8 @@ import type { Clock } from '../../kernel/clock.js';
  */
 export const PENDING_RESOLVE_MS = 5000;
 
-export type Magic = 'fail' | 'pending_ok' | 'pending_fail' | 'timeout' | 'refuse_a' | 'http500' | 'malformed' | 'slow' | 'late' | 'none';
+export type Magic =
+  'fail' | 'pending_ok' | 'pending_fail' | 'never' | 'timeout' | 'refuse_a' | 'http500' | 'malformed' | 'slow' | 'late' | 'none';
 
 export function magicOf(recipient: string): Magic {
   const last4 = recipient.replace(/\D/g, '').slice(-4);
@@ -21,6 +22,9 @@ export function magicOf(recipient: string): Magic {
       return 'pending_ok';
     case '3333':
       return 'pending_fail';
+    // Issue 30: accepted as pending and never settled; every query answers 503, which adapters read as "unknown".
+    case '4040':
+      return 'never';
     case '4444':
       return 'timeout';
     case '5555':
@@ -37,6 +41,9 @@ export function magicOf(recipient: string): Magic {
       return 'none';
   }
 }
+
+/** "4040": the provider never settles the order and cannot say what became of it (every query is a 503). */
+export const neverSettles = (o: { recipient: string }) => magicOf(o.recipient) === 'never';
 
 /** Verification look-ups fail for accounts ending 9999. */
 export const verifyNotFound = (account: string) => account.replace(/\D/g, '').endsWith('9999');
@@ -128,7 +135,7 @@ export async function placeOrder(
   if (magic === 'http500') return { kind: 'http500' };
   const now = clock.now();
   const failNow = magic === 'fail' || (magic === 'refuse_a' && o.provider === 'a');
-  const pending = magic === 'pending_ok' || magic === 'pending_fail';
+  const pending = magic === 'pending_ok' || magic === 'pending_fail' || magic === 'never';
   const status = failNow ? 'failed' : pending ? 'pending' : 'delivered';
   const message =
     magic === 'fail'
@@ -150,7 +157,8 @@ export async function placeOrder(
         ins AS (
           INSERT INTO sandbox_vtu_orders (provider, request_id, service, recipient, product, amount, status, final_status, resolve_at, result, message, created_at, delivered_at)
           SELECT ${o.provider}, ${o.requestId}, ${o.service}, ${o.recipient}, ${o.product ?? null}, ${o.amount}::bigint, ${status},
-                 ${pending ? (magic === 'pending_ok' ? 'delivered' : 'failed') : null}, ${pending ? new Date(now.getTime() + PENDING_RESOLVE_MS) : null}::timestamptz,
+                 ${pending && magic !== 'never' ? (magic === 'pending_ok' ? 'delivered' : 'failed') : null},
+                 ${pending && magic !== 'never' ? new Date(now.getTime() + PENDING_RESOLVE_MS) : null}::timestamptz,
                  ${JSON.stringify(result)}::jsonb, ${message}, ${now}::timestamptz, ${status === 'delivered' ? now : null}::timestamptz
           FROM ok WHERE ok.ok
           ON CONFLICT (provider, request_id) DO NOTHING

@@ -6,6 +6,7 @@ import {
   fundFloat,
   nairaStr,
   placeOrder,
+  neverSettles,
   queryOrder,
   sleep,
   toKoboNum,
@@ -107,6 +108,7 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
       r.get('/api/v1/orders/:reference', async (req, reply) => {
         const o = await queryOrder(db, clock, 'd', String((req.params as any).reference));
         if (!o) return reply.status(404).send({ status: 'ORDER_NOT_FOUND', message: 'No order with this reference' });
+        if (neverSettles(o)) return reply.status(503).send('Service Unavailable');
         return orderStatus(o);
       });
       r.get('/api/v1/balance', async () => ({ balance: nairaStr(await floatBalance(db, 'd')) }));

@@ -1,6 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../container.js';
-import { arriveLate, floatBalance, fundFloat, nairaStr, placeOrder, queryOrder, sleep, toKoboNum, type SimOrder } from './engine.js';
+import {
+  arriveLate,
+  floatBalance,
+  fundFloat,
+  nairaStr,
+  neverSettles,
+  placeOrder,
+  queryOrder,
+  sleep,
+  toKoboNum,
+  type SimOrder,
+} from './engine.js';
 
 /**
  * Simulator of providers A and B, SME-data protocol (docs/design.md §11), mounted at /sandbox/providers/a and /b.
@@ -93,6 +104,7 @@ export function registerSmeDataSimulator(app: FastifyInstance, services: Service
         const ident = String((req.query as any)?.ident ?? '');
         const o = ident ? await queryOrder(db, clock, id, ident) : null;
         if (!o) return reply.status(404).send({ detail: 'Not found.' });
+        if (neverSettles(o)) return reply.status(503).type('text/html').send('<h1>Service Unavailable</h1>');
         return orderBody(
           o,
           id,

@@ -6,6 +6,7 @@ import {
   fundFloat,
   nairaStr,
   placeOrder,
+  neverSettles,
   queryOrder,
   sleep,
   toKoboNum,
@@ -209,10 +210,11 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
           return reply.type('application/json').send('{"code":"000","content":{"transactions":{"status":"deliv');
         return answer(placed.order, serviceID, requestId);
       });
-      r.post('/api/requery', async (req) => {
+      r.post('/api/requery', async (req, reply) => {
         const requestId = String(body(req).request_id ?? '');
         const o = requestId ? await queryOrder(db, clock, 'c', requestId) : null;
         if (!o) return { code: '015', response_description: 'INVALID REQUEST ID' };
+        if (neverSettles(o)) return reply.status(503).type('text/html').send('<html><body>503 Service Unavailable</body></html>');
         return answer(o, o.product ?? '', requestId);
       });
       r.get('/api/balance', async () => ({ code: 1, contents: { balance: Number(nairaStr(await floatBalance(db, 'c'))) } }));

@@ -9,6 +9,7 @@ export const enErrors = {
   KYC_TIER_REQUIRED: 'Complete a higher verification tier to do this.',
   STEP_UP_REQUIRED: 'Confirm it is you first.',
   ACCOUNT_CLOSED: 'This account is closed.',
+  ACCOUNT_FROZEN: 'Your account is on hold: you can look around, but payments are paused. Contact support.',
   NOT_FOUND: 'We could not find that.',
   CONFLICT: 'That was already done or changed meanwhile. Refresh and try again.',
   PRICE_CHANGED: 'The price changed. Check the new price and confirm again.',

@@ -11,6 +11,7 @@ export const haErrors: Messages['errors'] = {
   KYC_TIER_REQUIRED: 'Kammala matakin tabbatarwa mafi girma don yin wannan.',
   STEP_UP_REQUIRED: 'Tabbatar kai ne tukuna.',
   ACCOUNT_CLOSED: 'An rufe wannan asusu.',
+  ACCOUNT_FROZEN: 'An dakatar da asusunka: kana iya dubawa, amma an dakatar da biyan kuɗi. Tuntuɓi tallafi.',
   NOT_FOUND: 'Ba mu same shi ba.',
   CONFLICT: 'An riga an yi shi ko ya canza a halin yanzu. Sabunta ka sake gwadawa.',
   PRICE_CHANGED: 'Farashin ya canza. Duba sabon farashi ka sake tabbatarwa.',

@@ -11,6 +11,7 @@ export const pcmErrors: Messages['errors'] = {
   KYC_TIER_REQUIRED: 'Finish higher verification tier to do this one.',
   STEP_UP_REQUIRED: 'Confirm say na you first.',
   ACCOUNT_CLOSED: 'This account don close.',
+  ACCOUNT_FROZEN: 'Dem don hold your account: you fit look am, but payment no go work now. Talk to support.',
   NOT_FOUND: 'We no see am.',
   CONFLICT: 'Dem don do am before or e don change. Refresh and try again.',
   PRICE_CHANGED: 'The price don change. Check the new price and confirm again.',

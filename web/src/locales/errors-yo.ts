@@ -11,6 +11,7 @@ export const yoErrors: Messages['errors'] = {
   KYC_TIER_REQUIRED: 'Parí ìpele ìjẹ́rìísí tó ga jù láti ṣe èyí.',
   STEP_UP_REQUIRED: 'Jẹ́rìísí pé ìwọ ni ná.',
   ACCOUNT_CLOSED: 'A ti pa àkáǹtì yìí dé.',
+  ACCOUNT_FROZEN: 'A ti dá àkáǹtì rẹ dúró: o lè wò ó, ṣùgbọ́n a ti dá ìsanwó dúró. Kàn sí ìrànlọ́wọ́.',
   NOT_FOUND: 'A kò rí i.',
   CONFLICT: 'A ti ṣe é tẹ́lẹ̀ tàbí ó ti yí padà. Tún ojú-ìwé ṣe kí o sì gbìyànjú lẹ́ẹ̀kan sí i.',
   PRICE_CHANGED: 'Iye owó ti yí padà. Ṣàyẹ̀wò iye tuntun kí o sì jẹ́rìísí lẹ́ẹ̀kan sí i.',

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { naira } from '../../kernel/money.js';
+
+/** An approval request as operators see it (issue 30, four-eyes). `status` expired: pending past its 24 hours. */
+export const approvalOutput = z
+  .object({
+    id: z.string(),
+    action: z.enum(['wallet_adjustment', 'vtu_resolution', 'settlement_correction']),
+    status: z.enum(['pending', 'approved', 'rejected', 'expired']),
+    makerId: z.string(),
+    reason: z.string(),
+    subjectType: z.string(),
+    subjectId: z.string(),
+    amount: naira,
+    details: z.record(z.string(), z.union([z.string(), z.number()])),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+    checkerId: z.string().nullable(),
+    decisionReason: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    result: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'ApprovalRequest' });
+
+/** What a maker's money operation answers: applied at once (below its threshold), or waiting for a second operator. */
+export const submissionFields = {
+  status: z.enum(['applied', 'pending']),
+  approval: approvalOutput.nullable(),
+};

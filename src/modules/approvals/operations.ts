@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { operationsOf } from '../../http/registry.js';
+import { nairaAmount, toKobo } from '../../kernel/money.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { approvalOutput } from './inputs.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['approvals']);
+
+const idInput = z
+  .string({ error: 'id is required' })
+  .trim()
+  .regex(/^apr_[0-9A-Za-z]{26}$/, 'id must be an approval request id (apr_...)');
+const threshold = (name: string) =>
+  nairaAmount({ min: 0, max: 10_000_000 })
+    .optional()
+    .meta({ description: `${name}: amounts below it take effect at once; 0 = every one waits for a second operator` });
+
+/** Issue 30, four-eyes: the checkers' side. Finance (and admin) decide; both the maker and the checker pass step-up. */
+export const approvalOperations = [
+  defineOperation({
+    name: 'adminListApprovals',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'GET',
+    purpose: 'approval requests (four-eyes), newest first; status pending, approved, rejected or expired',
+    input: z.object({
+      status: z
+        .enum(['pending', 'approved', 'rejected', 'expired'], { error: 'status must be pending, approved, rejected or expired' })
+        .optional(),
+      ...pageInput,
+    }),
+    output: pageOutput(approvalOutput),
+    handler: async (input, ctx) => ctx.api.approvals.list(input),
+  }),
+  defineOperation({
+    name: 'adminGetApproval',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'GET',
+    purpose: 'one approval request',
+    input: z.object({ id: idInput }),
+    output: z.object({ approval: approvalOutput }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.api.approvals.get(input.id),
+  }),
+  defineOperation({
+    name: 'adminApproveRequest',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'POST',
+    purpose: "approve another operator's pending request: its money action runs now, exactly once",
+    input: z.object({
+      id: idInput,
+      reason: z.string().trim().min(3, 'reason must be at least 3 characters').max(500, 'reason must be at most 500 characters').optional(),
+    }),
+    output: z.object({ approval: approvalOutput }),
+    gates: { stepUp: true },
+    rateLimit: 'money',
+    errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_FUNDS'],
+    handler: async (input, ctx) => ctx.api.approvals.approve(ctx.user.id, input.id, input.reason),
+  }),
+  defineOperation({
+    name: 'adminRejectRequest',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'POST',
+    purpose: "reject another operator's pending request with a reason; nothing moves",
+    input: z.object({
+      id: idInput,
+      reason: z
+        .string({ error: 'reason is required' })
+        .trim()
+        .min(3, 'reason must be at least 3 characters')
+        .max(500, 'reason must be at most 500 characters'),
+    }),
+    output: z.object({ approval: approvalOutput }),
+    gates: { stepUp: true },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => ctx.api.approvals.reject(ctx.user.id, input.id, input.reason),
+  }),
+  defineOperation({
+    name: 'adminGetApprovalSettings',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'GET',
+    purpose: 'four-eyes thresholds per action (naira): amounts below take effect at once',
+    input: z.object({}),
+    output: z.object({ walletAdjustment: z.number(), vtuResolution: z.number(), settlementCorrection: z.number() }),
+    handler: async (_input, ctx) => ctx.api.approvals.getSettings(),
+  }),
+  defineOperation({
+    name: 'adminUpdateApprovalSettings',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'POST',
+    purpose: 'change four-eyes thresholds per action (naira); omitted ones stay',
+    input: z
+      .object({
+        walletAdjustment: threshold('walletAdjustment'),
+        vtuResolution: threshold('vtuResolution'),
+        settlementCorrection: threshold('settlementCorrection'),
+      })
+      .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'name at least one threshold', path: ['walletAdjustment'] }),
+    output: z.object({ walletAdjustment: z.number(), vtuResolution: z.number(), settlementCorrection: z.number() }),
+    gates: { stepUp: true },
+    handler: async (input, ctx) =>
+      ctx.api.approvals.updateSettings(ctx.user.id, {
+        walletAdjustment: input.walletAdjustment === undefined ? undefined : toKobo(input.walletAdjustment),
+        vtuResolution: input.vtuResolution === undefined ? undefined : toKobo(input.vtuResolution),
+        settlementCorrection: input.settlementCorrection === undefined ? undefined : toKobo(input.settlementCorrection),
+      }),
+  }),
+];

@@ -1,0 +1,12 @@
+import { defineModule } from '../../http/registry.js';
+import { createCustomerService } from './service.js';
+import { customerOperations } from './operations.js';
+
+/** The customers module (issue 30): operators' look-ups, freeze and sign-out everywhere. */
+export const customersModule = defineModule({
+  name: 'customers',
+  needs: ['db', 'clock', 'notifier', 'identity'],
+  provides: ['customers'],
+  create: ({ identity, ...deps }) => ({ customers: createCustomerService({ ...deps, forgetUser: identity.forgetUser }) }),
+  operations: customerOperations,
+});
