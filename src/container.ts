@@ -38,6 +38,7 @@ import type { KycService } from './modules/kyc/service.js';
 import type { GrowthArea } from './modules/growth/register.js';
 import type { PaymentsService } from './modules/payments/service.js';
 import type { VtuServiceApi } from './modules/vtu/service.js';
+import type { ConsoleService } from './modules/console/service.js';
 import type { CustomerService } from './modules/customers/service.js';
 import type { ApprovalService } from './modules/approvals/service.js';
 
@@ -109,6 +110,8 @@ export interface Services {
   storage: FileStorage;
   /** The VTU providers' adapters, by id. */
   vtuProviders: Record<ProviderId, VtuProvider>;
+  /** The operator console (issue 30): dashboard panels and operator jobs (reconciliation, requery, exports). */
+  operatorConsole: ConsoleService;
   /** Operators' customer look-ups, freeze and sign-out everywhere (issue 30). */
   customers: CustomerService;
   /** Four-eyes on operators' money actions (issue 30). */

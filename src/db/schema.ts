@@ -22,3 +22,4 @@ export * from '../modules/loans/schema.js';
 export * from '../modules/vtu/schema.js';
 export * from '../modules/customers/schema.js';
 export * from '../modules/approvals/schema.js';
+export * from '../modules/console/schema.js';

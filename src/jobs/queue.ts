@@ -150,6 +150,20 @@ export class JobQueue {
     );
   }
 
+  /**
+   * A long handler (an operator's export or reconciliation) renews the lease of its running job as it makes progress,
+   * so no other worker takes it for a crashed one while it works. False when the job is no longer running.
+   */
+  async extendLease(id: string, ms = 5 * MINUTE): Promise<boolean> {
+    const now = this.clock.now();
+    return Boolean(
+      await one(
+        this.db,
+        sql`UPDATE jobs SET locked_until = ${new Date(now.getTime() + ms)}, updated_at = ${now} WHERE id = ${id}::bigint AND status = 'running' RETURNING 1 AS x`,
+      ),
+    );
+  }
+
   /** Enqueue the current slot of every cron schedule (idempotent per slot). */
   async tickCrons(): Promise<void> {
     const now = this.clock.now().getTime();

@@ -30,7 +30,12 @@ export function createPaymentsReconciliation(deps: {
 }) {
   const { db, clock, log, processors, adapterOf, settleCharge, creditDedicatedAccount } = deps;
 
-  async function reconcile(opts: { minAgeMs?: number } = {}) {
+  /**
+   * `limit` bounds the intents one run verifies (1000 for the scheduled job and adminRunReconciliation; an operator
+   * job of the console asks for more); `onProgress` hears {done, total} as it goes (the job's progress bar). The
+   * dedicated-account charges found afterwards add to the total.
+   */
+  async function reconcile(opts: { minAgeMs?: number; limit?: number; onProgress?: (done: number, total: number) => Promise<void> } = {}) {
     const now = clock.now();
     const summary = { checked: 0, settled: 0, failed: 0, abandoned: 0, errors: 0 };
     const open = await rows<IntentRow>(
@@ -40,9 +45,13 @@ export function createPaymentsReconciliation(deps: {
             AND (checkout_url IS NOT NULL OR status = 'pending')
             AND created_at > ${new Date(now.getTime() - RECONCILE_WINDOW_MS)}
             AND created_at <= ${new Date(now.getTime() - (opts.minAgeMs ?? RECONCILE_MIN_AGE_MS))}
-          ORDER BY created_at LIMIT 1000`,
+          ORDER BY created_at LIMIT ${opts.limit ?? 1000}`,
     );
+    let total = open.length;
+    const progress = async () => opts.onProgress?.(summary.checked, total);
+    await progress();
     for (const intent of open) {
+      if (summary.checked > 0) await progress();
       summary.checked++;
       let v;
       try {
@@ -94,12 +103,14 @@ export function createPaymentsReconciliation(deps: {
         log.warn({ processor: id, err: (err as Error).message }, 'reconciliation could not list processor charges');
         continue;
       }
-      for (const c of charges) {
-        if (c.channel !== 'dedicated_nuban' || c.status !== 'success' || c.currency !== 'NGN') continue;
+      const transfers = charges.filter((c) => c.channel === 'dedicated_nuban' && c.status === 'success' && c.currency === 'NGN');
+      total += transfers.length;
+      for (const c of transfers) {
         summary.checked++;
         if ((await creditDedicatedAccount(id, c, 'reconciliation')) === 'credited') summary.settled++;
       }
     }
+    await progress();
     log.info({ ...summary }, 'payments reconciliation finished');
     return summary;
   }

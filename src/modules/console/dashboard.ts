@@ -1,0 +1,219 @@
+import { sql } from 'drizzle-orm';
+import { one, rows, type Db } from '../../db/client.js';
+import { DAY, HOUR, type Clock } from '../../kernel/clock.js';
+import { toNaira } from '../../kernel/money.js';
+import { PROVIDER_IDS } from '../../providers/vtu/types.js';
+import { lagosRange } from './range.js';
+
+/** The dashboard's ranges cover at most this many Lagos days (a quarter). */
+export const DASHBOARD_MAX_DAYS = 92;
+/** Burn rate of a float: what its provider consumed over this many days, per day. */
+export const BURN_DAYS = 7;
+
+type Group = { key: string; count: number; volume: number };
+
+/** Float and pool accounts: the balance snapshot (console.balance-snapshots) plus the account's entries after it. */
+export const FLOAT_CODES = [...PROVIDER_IDS.map((p) => `system:provider_float:${p}`), 'system:collections'];
+const codeList = (codes: readonly string[]) => sql`${`{${codes.join(',')}}`}::text[]`;
+const balancesStatement = (codes: readonly string[]) =>
+  sql`SELECT a.code, (coalesce(s.balance, 0) + coalesce((SELECT sum(e.amount) FROM ledger_entries e
+                                                          WHERE e.account_id = a.id AND e.id > coalesce(s.through_id, 0)), 0))::text AS balance
+      FROM accounts a LEFT JOIN account_balance_snapshots s ON s.account_id = a.id WHERE a.code = ANY(${codeList(codes)})`;
+
+/**
+ * Moves each float account's snapshot forward to its newest entry older than `settledBefore`: an entry's id is
+ * taken when its posting runs, and postings are short transactions, so every lower id has committed by then and
+ * the snapshot never skips an entry that commits later.
+ */
+export function snapshotStatement(settledBefore: Date, now: Date) {
+  return sql`INSERT INTO account_balance_snapshots (account_id, through_id, balance, updated_at)
+    SELECT a.id, t.through, coalesce(s.balance, 0) + coalesce((SELECT sum(e.amount) FROM ledger_entries e
+                                                              WHERE e.account_id = a.id AND e.id > coalesce(s.through_id, 0) AND e.id <= t.through), 0),
+           ${now}
+    FROM accounts a
+    LEFT JOIN account_balance_snapshots s ON s.account_id = a.id
+    CROSS JOIN LATERAL (SELECT e.id AS through FROM ledger_entries e WHERE e.account_id = a.id AND e.created_at < ${settledBefore}
+                        ORDER BY e.id DESC LIMIT 1) t
+    WHERE a.code = ANY(${codeList(FLOAT_CODES)}) AND t.through > coalesce(s.through_id, 0)
+    ON CONFLICT (account_id) DO UPDATE SET through_id = EXCLUDED.through_id, balance = EXCLUDED.balance, updated_at = EXCLUDED.updated_at`;
+}
+
+/** The purchase statements of the dashboard, by name: test/console/dashboard.test.ts reads their plans. */
+export const purchaseStatements = {
+  volume: (start: Date, end: Date) =>
+    sql`SELECT service, provider, status, GROUPING(service, provider, status)::int AS g, count(*)::int AS n, coalesce(sum(amount), 0)::text AS volume
+        FROM vtu_transactions WHERE created_at >= ${start} AND created_at < ${end}
+        GROUP BY GROUPING SETS ((service), (provider), (status), ())`,
+  // Latency: creation to the final status (the provider's answer, or the requery that settled it).
+  providers: (start: Date, end: Date) =>
+    sql`SELECT provider,
+               (count(*) FILTER (WHERE status = 'success'))::int AS succeeded,
+               (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
+               (count(*) FILTER (WHERE status = 'processing'))::int AS processing,
+               (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - created_at)) FILTER (WHERE status <> 'processing'))::float8 AS p50,
+               (percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - created_at)) FILTER (WHERE status <> 'processing'))::float8 AS p95
+        FROM vtu_transactions WHERE created_at >= ${start} AND created_at < ${end}
+        GROUP BY provider ORDER BY provider`,
+  // What each provider's float paid for (wholesale of delivered purchases) over the window.
+  burn: (start: Date, end: Date) =>
+    sql`SELECT provider, coalesce(sum(wholesale), 0)::text AS burn FROM vtu_transactions
+        WHERE created_at >= ${start} AND created_at < ${end} AND status = 'success' GROUP BY provider`,
+};
+const seconds = (from: string | null, now: Date) =>
+  from === null ? null : Math.max(0, Math.round((now.getTime() - new Date(from).getTime()) / 1000));
+
+/**
+ * The operator dashboard (issue 30), one read per panel. Every purchase figure is an index-only scan of the range
+ * on vtu_transactions_dashboard_idx (created_at first, every column read included: migration 1030); queues come
+ * from their partial or status indexes. No statement reads the transactions table outside its range
+ * (test/console/dashboard.test.ts checks the plans; docs/scaling.md).
+ */
+export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: number }) {
+  const { db, clock } = deps;
+
+  return {
+    async volume(input: { from?: string; to?: string }) {
+      const r = lagosRange(input, clock.now(), DASHBOARD_MAX_DAYS);
+      const list = await rows<{
+        service: string | null;
+        provider: string | null;
+        status: string | null;
+        g: number;
+        n: number;
+        volume: string;
+      }>(db, purchaseStatements.volume(r.start, r.end));
+      // GROUPING(service, provider, status): a bit per column left out of the set (4 service, 2 provider, 1 status).
+      const of = (g: number, pick: (x: (typeof list)[number]) => string | null): Group[] =>
+        list
+          .filter((x) => x.g === g)
+          .map((x) => ({ key: pick(x) ?? '', count: x.n, volume: toNaira(x.volume) }))
+          .sort((a, b) => b.volume - a.volume || a.key.localeCompare(b.key));
+      const all = list.find((x) => x.g === 7);
+      return {
+        from: r.from,
+        to: r.to,
+        total: { count: all?.n ?? 0, volume: toNaira(all?.volume ?? '0') },
+        byService: of(3, (x) => x.service).map(({ key, ...g }) => ({ service: key, ...g })),
+        byProvider: of(5, (x) => x.provider).map(({ key, ...g }) => ({ provider: key, ...g })),
+        byStatus: of(6, (x) => x.status).map(({ key, ...g }) => ({ status: key, ...g })),
+      };
+    },
+
+    async providers(input: { from?: string; to?: string }) {
+      const r = lagosRange(input, clock.now(), DASHBOARD_MAX_DAYS);
+      const list = await rows<{
+        provider: string;
+        succeeded: number;
+        failed: number;
+        processing: number;
+        p50: number | null;
+        p95: number | null;
+      }>(db, purchaseStatements.providers(r.start, r.end));
+      const round = (n: number | null) => (n === null ? null : Math.round(n * 1000) / 1000);
+      return {
+        from: r.from,
+        to: r.to,
+        items: list.map((p) => ({
+          provider: p.provider,
+          succeeded: p.succeeded,
+          failed: p.failed,
+          processing: p.processing,
+          successRate: p.succeeded + p.failed ? Math.round((p.succeeded / (p.succeeded + p.failed)) * 10000) / 10000 : null,
+          latencySeconds: { p50: round(p.p50), p95: round(p.p95) },
+        })),
+      };
+    },
+
+    async floats() {
+      const now = clock.now();
+      const since = new Date(now.getTime() - BURN_DAYS * DAY);
+      const codes = FLOAT_CODES;
+      const [balances, burns] = await Promise.all([
+        rows<{ code: string; balance: string }>(db, balancesStatement(codes)),
+        // The window ends at this instant included (a purchase of this very millisecond counts).
+        rows<{ provider: string; burn: string }>(db, purchaseStatements.burn(since, new Date(now.getTime() + 1))),
+      ]);
+      const balanceOf = (code: string) => BigInt(balances.find((b) => b.code === code)?.balance ?? '0');
+      const headroom = (balance: bigint, perDay: bigint) => (perDay > 0n ? Math.round((Number(balance) / Number(perDay)) * 10) / 10 : null);
+      const items = PROVIDER_IDS.map((p) => {
+        // The float account is the provider's debt to us in our books: funding debits it, purchases credit it.
+        const balance = -balanceOf(`system:provider_float:${p}`);
+        const perDay = BigInt(burns.find((b) => b.provider === p)?.burn ?? '0') / BigInt(BURN_DAYS);
+        return { provider: p, balance: toNaira(balance), burnPerDay: toNaira(perDay), daysOfHeadroom: headroom(balance, perDay) };
+      });
+      // Floats are funded just in time from the collections pool: the pool is the headroom behind every float.
+      const pool = balanceOf('system:collections');
+      const totalPerDay = items.reduce((s, i) => s + BigInt(Math.round(i.burnPerDay * 100)), 0n);
+      const floatsTotal = items.reduce((s, i) => s + BigInt(Math.round(i.balance * 100)), 0n);
+      return {
+        burnDays: BURN_DAYS,
+        items,
+        collections: { balance: toNaira(pool), daysOfHeadroom: headroom(pool + floatsTotal, totalPerDay) },
+      };
+    },
+
+    async queues() {
+      const now = clock.now();
+      const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
+      const [stuck, webhook, waiting, due, dead, kyc] = await Promise.all([
+        one<{ n: number; oldest: string | null }>(
+          db,
+          sql`SELECT count(*)::int AS n, min(created_at) AS oldest FROM vtu_transactions WHERE status = 'processing' AND created_at < ${stuckBefore}`,
+        ),
+        one<{ n: number; max: number | null; avg: number | null }>(
+          db,
+          sql`SELECT count(*)::int AS n, max(extract(epoch FROM processed_at - received_at))::float8 AS max,
+                     avg(extract(epoch FROM processed_at - received_at))::float8 AS avg
+              FROM processor_events WHERE status = 'credited' AND received_at > ${new Date(now.getTime() - HOUR)}`,
+        ),
+        one<{ n: number; oldest: string | null }>(
+          db,
+          sql`SELECT count(*)::int AS n, min(received_at) AS oldest FROM processor_events WHERE status = 'received'`,
+        ),
+        rows<{ queue: string; n: number; oldest: string | null }>(
+          db,
+          sql`SELECT queue, count(*)::int AS n, min(run_at) AS oldest FROM jobs WHERE status = 'queued' AND run_at <= ${now} GROUP BY queue ORDER BY min(run_at)`,
+        ),
+        rows<{ queue: string; n: number }>(
+          db,
+          sql`SELECT queue, count(*)::int AS n FROM jobs WHERE status = 'dead' GROUP BY queue ORDER BY queue`,
+        ),
+        rows<{ tier: number; n: number; oldest: string | null }>(
+          db,
+          sql`SELECT tier, count(*)::int AS n, min(created_at) AS oldest FROM kyc_submissions WHERE status = 'pending' GROUP BY tier ORDER BY tier`,
+        ),
+      ]);
+      const round = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 1000) / 1000);
+      const oldestDue = due[0]?.oldest ?? null;
+      const oldestKyc = kyc
+        .map((k) => k.oldest)
+        .reduce<string | null>((a, b) => (a === null || (b !== null && new Date(b) < new Date(a)) ? b : a), null);
+      return {
+        stuckPurchases: {
+          count: stuck?.n ?? 0,
+          oldestAgeSeconds: seconds(stuck?.oldest ?? null, now),
+          stuckAfterSeconds: deps.stuckAfterMs / 1000,
+        },
+        webhooks: {
+          creditedLastHour: webhook?.n ?? 0,
+          lagSeconds: { max: round(webhook?.max), avg: round(webhook?.avg) },
+          waiting: waiting?.n ?? 0,
+          oldestWaitingSeconds: seconds(waiting?.oldest ?? null, now),
+        },
+        jobs: {
+          due: due.reduce((s, q) => s + q.n, 0),
+          lagSeconds: seconds(oldestDue, now),
+          byQueue: due.map((q) => ({ queue: q.queue, due: q.n, lagSeconds: seconds(q.oldest, now) })),
+        },
+        deadLetters: { total: dead.reduce((s, q) => s + q.n, 0), byQueue: dead.map((q) => ({ queue: q.queue, count: q.n })) },
+        kyc: {
+          pending: kyc.reduce((s, k) => s + k.n, 0),
+          oldestAgeSeconds: seconds(oldestKyc, now),
+          byTier: kyc.map((k) => ({ tier: k.tier, pending: k.n, oldestAgeSeconds: seconds(k.oldest, now) })),
+        },
+      };
+    },
+  };
+}
+
+export type Dashboard = ReturnType<typeof createDashboard>;

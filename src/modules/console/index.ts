@@ -1,0 +1,15 @@
+import { defineModule } from '../../http/registry.js';
+import { registerExportFileRoute } from '../../http/routes/export-files.js';
+import { consoleOperations } from './operations.js';
+import { createConsoleService, registerConsoleJobs } from './service.js';
+
+/** The operator console (issue 30): dashboard panels, operator jobs with progress, CSV exports behind signed URLs. */
+export const consoleModule = defineModule({
+  name: 'console',
+  needs: ['config', 'db', 'clock', 'log', 'jobs', 'storage', 'payments', 'vtu'],
+  provides: ['operatorConsole'],
+  create: (deps) => ({ operatorConsole: createConsoleService(deps) }),
+  operations: consoleOperations,
+  jobs: [registerConsoleJobs],
+  routes: [registerExportFileRoute],
+});

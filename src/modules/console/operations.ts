@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { operationsOf } from '../../http/registry.js';
+import { naira } from '../../kernel/money.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { EXPORT_KINDS } from './exports.js';
+import { BULK_REQUERY_MAX } from './jobs.js';
+import { lagosDay } from './range.js';
+
+const defineOperation = operationsOf(['operatorConsole']);
+
+// Issue 30: the dashboard is for finance and support; jobs (reconciliation, requery, exports) move or reveal money: finance.
+const DASHBOARD_ROLES = ['finance', 'support'] as const;
+const FINANCE = ['finance'] as const;
+
+const range = z.object({
+  from: lagosDay.optional().meta({ description: 'first Lagos day included (YYYY-MM-DD); default today' }),
+  to: lagosDay.optional().meta({ description: 'last Lagos day included (YYYY-MM-DD); default `from`' }),
+});
+const group = { count: z.number(), volume: naira };
+const nullableSeconds = z.number().nullable();
+
+const jobView = z.object({
+  id: z.string(),
+  kind: z.enum(['reconciliation', 'bulk_requery', 'export']),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+  input: z.record(z.string(), z.unknown()),
+  progress: z.object({ done: z.number(), total: z.number() }),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.string().optional(),
+  downloadUrl: z.string().optional().meta({ description: 'exports when done: a signed link valid 5 minutes (a fresh one on each read)' }),
+  downloadExpiresAt: z.string().optional(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+const jobId = z.object({ jobId: z.string() });
+
+export const consoleOperations = [
+  defineOperation({
+    name: 'adminDashboardVolume',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    roles: DASHBOARD_ROLES,
+    purpose: 'dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider and status',
+    input: range,
+    output: z.object({
+      from: z.string(),
+      to: z.string(),
+      total: z.object(group),
+      byService: z.array(z.object({ service: z.string(), ...group })),
+      byProvider: z.array(z.object({ provider: z.string(), ...group })),
+      byStatus: z.array(z.object({ status: z.string(), ...group })),
+    }),
+    handler: async (input, ctx) => ctx.api.operatorConsole.dashboard.volume(input),
+  }),
+  defineOperation({
+    name: 'adminDashboardProviders',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    roles: DASHBOARD_ROLES,
+    purpose: 'dashboard: per VTU provider over a range of Lagos days, success rate and latency (p50, p95) from purchase to final status',
+    input: range,
+    output: z.object({
+      from: z.string(),
+      to: z.string(),
+      items: z.array(
+        z.object({
+          provider: z.string(),
+          succeeded: z.number(),
+          failed: z.number(),
+          processing: z.number(),
+          successRate: z.number().nullable().meta({ description: 'succeeded / (succeeded + failed); null without a final one' }),
+          latencySeconds: z.object({ p50: nullableSeconds, p95: nullableSeconds }),
+        }),
+      ),
+    }),
+    handler: async (input, ctx) => ctx.api.operatorConsole.dashboard.providers(input),
+  }),
+  defineOperation({
+    name: 'adminDashboardFloats',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    roles: DASHBOARD_ROLES,
+    purpose:
+      'dashboard: provider float balances on our books, burn per day over the last 7 days and days of headroom, and the collections pool',
+    input: z.object({}),
+    output: z.object({
+      burnDays: z.number(),
+      items: z.array(z.object({ provider: z.string(), balance: naira, burnPerDay: naira, daysOfHeadroom: z.number().nullable() })),
+      collections: z.object({ balance: naira, daysOfHeadroom: z.number().nullable() }),
+    }),
+    handler: async (_input, ctx) => ctx.api.operatorConsole.dashboard.floats(),
+  }),
+  defineOperation({
+    name: 'adminDashboardQueues',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    roles: DASHBOARD_ROLES,
+    purpose: 'dashboard: stuck purchases, webhook credit lag, job lag, dead letters and the KYC review queue, now',
+    input: z.object({}),
+    output: z.object({
+      stuckPurchases: z.object({ count: z.number(), oldestAgeSeconds: nullableSeconds, stuckAfterSeconds: z.number() }),
+      webhooks: z.object({
+        creditedLastHour: z.number(),
+        lagSeconds: z.object({ max: nullableSeconds, avg: nullableSeconds }),
+        waiting: z.number(),
+        oldestWaitingSeconds: nullableSeconds,
+      }),
+      jobs: z.object({
+        due: z.number(),
+        lagSeconds: nullableSeconds,
+        byQueue: z.array(z.object({ queue: z.string(), due: z.number(), lagSeconds: nullableSeconds })),
+      }),
+      deadLetters: z.object({ total: z.number(), byQueue: z.array(z.object({ queue: z.string(), count: z.number() })) }),
+      kyc: z.object({
+        pending: z.number(),
+        oldestAgeSeconds: nullableSeconds,
+        byTier: z.array(z.object({ tier: z.number(), pending: z.number(), oldestAgeSeconds: nullableSeconds })),
+      }),
+    }),
+    handler: async (_input, ctx) => ctx.api.operatorConsole.dashboard.queues(),
+  }),
+  defineOperation({
+    name: 'adminStartReconciliation',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    roles: FINANCE,
+    purpose:
+      'start top-up reconciliation as a job (up to 10,000 open intents, with progress); answers the job id, or the open one if one is running',
+    input: z.object({}),
+    output: jobId,
+    handler: async (_input, ctx) => ctx.api.operatorConsole.jobs.startReconciliation(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'adminStartBulkRequery',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    roles: FINANCE,
+    purpose: `requery purchases at their providers as a job: the given ids, or every stuck purchase (oldest ${BULK_REQUERY_MAX} at most)`,
+    input: z.object({
+      ids: z
+        .array(z.string().uuid('each id must be a VTU transaction id (UUID)'))
+        .min(1, 'give at least one id, or none for every stuck one')
+        .max(500)
+        .optional(),
+    }),
+    output: jobId,
+    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.startBulkRequery(ctx.user.id, input.ids),
+  }),
+  defineOperation({
+    name: 'adminStartExport',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    roles: FINANCE,
+    purpose: 'export VTU transactions, ledger entries or top-ups of a range of Lagos days (both included, at most 366) as CSV, as a job',
+    input: z.object({ kind: z.enum(EXPORT_KINDS), from: lagosDay, to: lagosDay }),
+    output: jobId,
+    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.startExport(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'adminGetJob',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    roles: FINANCE,
+    purpose: "an operator job's status, progress {done, total}, result or error, and an export's download link once done",
+    input: jobId,
+    output: jobView,
+    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.getJob(input.jobId),
+  }),
+  defineOperation({
+    name: 'adminListJobs',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    roles: FINANCE,
+    purpose: 'operator jobs, newest first, every operator’s (filter by kind and status)',
+    input: z.object({
+      kind: z.enum(['reconciliation', 'bulk_requery', 'export']).optional(),
+      status: z.enum(['queued', 'running', 'done', 'failed']).optional(),
+      ...pageInput,
+    }),
+    output: pageOutput(jobView),
+    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.listJobs(input),
+  }),
+];

@@ -1,0 +1,55 @@
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import type { FileStorage } from '../../providers/storage.js';
+import { MINUTE } from '../../kernel/clock.js';
+import { createDashboard, snapshotStatement } from './dashboard.js';
+import { createConsoleJobs, RUN_JOB } from './jobs.js';
+import { z } from 'zod';
+
+/** The operator console's service side (issue 30): dashboard panels, and long actions as jobs (exports among them). */
+export function createConsoleService(deps: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: Config;
+  jobs: JobQueue;
+  storage: FileStorage;
+  payments: Parameters<typeof createConsoleJobs>[0]['payments'];
+  vtu: Parameters<typeof createConsoleJobs>[0]['vtu'];
+}) {
+  return {
+    dashboard: createDashboard({ db: deps.db, clock: deps.clock, stuckAfterMs: deps.config.vtu.stuckAfterMs }),
+    jobs: createConsoleJobs(deps),
+  };
+}
+
+export type ConsoleService = ReturnType<typeof createConsoleService>;
+
+/** How often the float balance snapshots move forward, and how old an entry must be to enter one. */
+export const SNAPSHOT_EVERY_MS = 5 * MINUTE;
+export const SNAPSHOT_SETTLED_MS = 5 * MINUTE;
+
+/**
+ * One queue job runs every operator job; it is tried once (a failure shows on the operator job, who starts it again).
+ * The balance snapshots of the float accounts move forward on a schedule.
+ */
+export function registerConsoleJobs(services: { jobs: JobQueue; operatorConsole: ConsoleService; db: Db; clock: Clock }) {
+  services.jobs.register({
+    name: 'console.balance-snapshots',
+    payload: z.object({}),
+    handler: async () => {
+      const now = services.clock.now();
+      await services.db.execute(snapshotStatement(new Date(now.getTime() - SNAPSHOT_SETTLED_MS), now));
+    },
+  });
+  services.jobs.schedule({ job: 'console.balance-snapshots', everyMs: SNAPSHOT_EVERY_MS });
+  services.jobs.register({
+    name: RUN_JOB,
+    payload: z.object({ id: z.string() }),
+    maxAttempts: 1,
+    handler: async ({ id }, meta) => services.operatorConsole.jobs.run(id, meta.jobId),
+  });
+}
