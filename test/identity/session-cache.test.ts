@@ -27,7 +27,6 @@ const state = (userId: string, over: Partial<SessionState> = {}): SessionState =
   kycTier: 0,
   twoFactor: false,
   frozen: false,
-  frozen: false,
   grantedRoles: [],
   ...over,
 });

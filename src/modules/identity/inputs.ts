@@ -50,8 +50,6 @@ export const profileOutput = z
     role: z.enum(['user', 'admin']),
     /** An operator froze the account (issue 30): the app says so; money operations answer ACCOUNT_FROZEN. */
     frozen: z.boolean(),
-    /** An operator froze the account (issue 30): the app says so; money operations answer ACCOUNT_FROZEN. */
-    frozen: z.boolean(),
     createdAt: z.string(),
   })
   .meta({ id: 'Profile' });
