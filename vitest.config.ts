@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Migrates once per run; each harness starts from a copy (test/helpers/global-setup.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],

@@ -9,6 +9,7 @@ import type { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import * as schema from './schema.js';
+import { ambientDatabase, ambientStatement } from './ambient.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<any, Schema>;
@@ -145,6 +146,11 @@ export async function openDatabase(opts: {
   dataDir: string;
   poolSize?: number;
   preparedStatements?: boolean;
+  /**
+   * For `memory://` only: a PGlite data directory image (`dumpDataDir`) to start from instead of an empty cluster.
+   * The test harness passes one built and migrated once per run: PGlite's initdb costs ~2.5 s a database.
+   */
+  pgliteImage?: Blob;
 }): Promise<Database> {
   if (opts.url && !opts.url.startsWith('pglite:') && opts.url !== 'memory://') {
     const pool = new pg.Pool({
@@ -155,7 +161,7 @@ export async function openDatabase(opts: {
     pool.on('error', () => {
       /* idle client errors are reported by the next query */
     });
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = ambientDatabase(drizzlePg(pool, { schema }) as unknown as Db);
     return {
       kind: 'pg',
       db,
@@ -191,9 +197,9 @@ export async function openDatabase(opts: {
   else dir = path.join(opts.dataDir, 'pglite');
   if (dir) fs.mkdirSync(dir, { recursive: true });
   // PGlite is one connection: it queues every query behind an open transaction, so transactions are serialised.
-  const client = new PGlite(dir);
+  const client = opts.pgliteImage && !dir ? new PGlite({ loadDataDir: opts.pgliteImage }) : new PGlite(dir);
   await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = ambientDatabase(drizzlePglite(client, { schema }) as unknown as Db);
   return {
     kind: 'pglite',
     db,
@@ -300,6 +306,9 @@ function pgClientOf(exec: Executor): pg.Pool | pg.Client | null {
 
 /** Rows of a raw query, the same on node-postgres and PGlite. */
 export async function rows<T = Record<string, unknown>>(exec: Executor, query: SQL): Promise<T[]> {
+  // Inside a request's ambient transaction (db/ambient.ts) the database object's statements join it.
+  const joined = ambientStatement(exec, (tx) => rows<T>(tx as Executor, query));
+  if (joined) return joined;
   const client = pgClientOf(exec);
   const built = client ? compileSql(query) : null;
   if (client && built) {

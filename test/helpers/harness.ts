@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import type { ServiceOverrides } from '../../src/services.js';
@@ -40,7 +42,9 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
   const name = `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // A copy of the run's migrated template (test/helpers/global-setup.ts); migrations then find nothing to do.
+  const template = inject('postgresTemplate');
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
@@ -53,6 +57,16 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
       await c.end();
     },
   };
+}
+
+let image: Blob | null | undefined;
+/** The run's migrated PGlite image (test/helpers/global-setup.ts), read once per worker; undefined without one. */
+function pgliteImage(): Blob | undefined {
+  if (image === undefined) {
+    const file = inject('pgliteImagePath');
+    image = file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : null;
+  }
+  return image ?? undefined;
 }
 
 /**
@@ -108,7 +122,13 @@ export async function createHarness(
   // 30 unless the test sets DATABASE_POOL_SIZE (the multi-process tests do: with their child servers they must stay
   // under PostgreSQL's 100 connections next to another test file, see test/multi/helpers.ts).
   const poolSize = opts.env?.DATABASE_POOL_SIZE ? config.databasePoolSize : 30;
-  const database = await openDatabase({ url, dataDir: config.dataDir, poolSize, preparedStatements: config.databasePreparedStatements });
+  const database = await openDatabase({
+    url,
+    dataDir: config.dataDir,
+    poolSize,
+    preparedStatements: config.databasePreparedStatements,
+    ...(url === 'memory://' ? { pgliteImage: pgliteImage() } : {}),
+  });
   const app = await buildApp({
     config,
     database,
