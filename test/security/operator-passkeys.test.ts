@@ -25,7 +25,7 @@ async function stepUpWith(user: TestUser, spoil: Spoil = {}) {
 }
 
 beforeAll(async () => {
-  h = await createHarness({ env: { OPERATOR_2FA: 'required' } });
+  h = await createHarness({ env: { OPERATOR_2FA: 'required', ADMIN_EMAILS: 'admin@example.com,boss@example.com' } });
   admin = await signIn(h, 'admin@example.com');
   customer = await signIn(h);
   key = createSoftAuthenticator({ origin: h.config.webauthn.origin, rpId: h.config.webauthn.rpId });
@@ -235,4 +235,37 @@ describe('passkey step-up', () => {
     expect(missing.statusCode).toBe(403); // no factor left: refused before it looks
     expect(missing.json().error.code).toBe('OPERATOR_2FA_REQUIRED');
   });
+
+  it('an admin removes the passkeys of an operator who lost them (adminResetTwoFactor)', async () => {
+    await registerPasskey(admin, createSoftAuthenticator({ origin: h.config.webauthn.origin, rpId: h.config.webauthn.rpId }));
+    expect((await call(h, 'GET', admin2('adminListOperatorSessions'), {}, { token: admin.token })).statusCode).toBe(200);
+    const boss = await signIn(h, 'boss@example.com');
+    await registerPasskey(boss, createSoftAuthenticator({ origin: h.config.webauthn.origin, rpId: h.config.webauthn.rpId }));
+    const reset = await call(
+      h,
+      'POST',
+      admin2('adminResetTwoFactor'),
+      { userId: admin.id, reason: 'lost laptop; identity checked by video call' },
+      { token: boss.token },
+    );
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect((await call(h, 'GET', admin2('adminListPasskeys'), {}, { token: admin.token })).json().items).toEqual([]);
+    expect((await call(h, 'GET', admin2('adminListOperatorSessions'), {}, { token: admin.token })).json().error.code).toBe(
+      'OPERATOR_2FA_REQUIRED',
+    );
+  });
 });
+
+/** Registers a passkey for an operator without one, through the real flow (an e-mailed grant first). */
+async function registerPasskey(user: TestUser, authenticator: SoftAuthenticator) {
+  const grant = await emailGrant(h, user);
+  const options = (await call(h, 'POST', admin2('adminPasskeyRegisterOptions'), {}, { token: user.token, headers: grant })).json().options;
+  const res = await call(
+    h,
+    'POST',
+    admin2('adminPasskeyRegister'),
+    { response: authenticator.register(options) },
+    { token: user.token, headers: grant },
+  );
+  expect(res.statusCode, res.body).toBe(200);
+}

@@ -90,6 +90,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
 
   /** An operator's passkey is a second factor (issue 30); a customer has none (registering one is an operator's operation). */
   const passkeyOn = async (user: AuthUser) => user.role === 'admin' && (await deps.passkeys.has(user.id));
+
   /** A grant is valid for the user and the session it was issued to, until it expires or is revoked. */
   async function grantValid(user: AuthUser, grantToken: string | undefined): Promise<boolean> {
     if (!grantToken || grantToken.length > 200) return false;
@@ -318,7 +319,9 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       const now = clock.now();
       const removed = await db.transaction(async (tx) => {
         const r = await one(tx, sql`DELETE FROM totp_factors WHERE user_id = ${userId} RETURNING 1`);
-        if (!r) return false;
+        // An operator who lost their passkeys is recovered the same way (issue 30): all of them go too.
+        const keys = await one(tx, sql`DELETE FROM operator_passkeys WHERE user_id = ${userId} RETURNING 1`);
+        if (!r && !keys) return false;
         await tx.execute(
           sql`UPDATE two_factor_resets SET completed_at = ${now} WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL`,
         );
