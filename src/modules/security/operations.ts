@@ -222,10 +222,10 @@ export const securityOperations = [
     input: z
       .object({
         totpCode: z
-          .string()
+          .string({ error: 'totpCode must be 6 digits' })
           .regex(/^\d{6}$/, 'totpCode must be 6 digits')
           .optional(),
-        method: z.enum(STEP_UP_METHODS).optional(),
+        method: z.enum(STEP_UP_METHODS, { error: 'method must be authenticator, email or passkey' }).optional(),
         assertion: passkeyAssertionInput.optional(),
       })
       .superRefine((v, ctx) => {
