@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -29,7 +31,7 @@ import {
  * `npm run bench`: bounded load runs on loopback against real servers on PostgreSQL (BENCH_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/postgres; a fresh database per run), BENCH_SECONDS per run (5).
  * One table, one machine, one run: each full-API figure next to its baseline and the issue's target.
- * BENCH_ONLY=wallet,transfer,vtu,webhook runs a subset (the baselines always run).
+ * BENCH_ONLY=wallet,transfer,vtu,webhook,export runs a subset (the baselines always run).
  */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const want = (k: string) => !only || only.has(k);
@@ -335,6 +337,16 @@ if (want('webhook')) {
   }
 }
 
+// Issue 30: a 100,000-entry ledger export streamed with flat memory, in its own process (its RSS is the export's).
+const exportLines: string[] = [];
+if (want('export')) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/export-memory.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  exportLines.push(...(code === 0 ? text.trim().split('\n') : [`export memory benchmark failed (exit ${code})`]));
+}
+
 const peak = Math.max(...rss.map((r) => r.mb));
 table(out);
 if (reach.length)
@@ -344,4 +356,5 @@ if (reach.length)
 console.log(
   `\nservice peak RSS: ${peak} MB (${rss.map((r) => `${r.name} ${r.mb}`).join('; ')}); target < 300 MB: ${peak < 300 ? 'met' : 'NOT met'}`,
 );
+if (exportLines.length) console.log(`\n${exportLines.join('\n')}`);
 console.log(`\nload average at end: ${load()}; BENCH_SECONDS=${DURATION}`);

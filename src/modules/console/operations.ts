@@ -34,7 +34,12 @@ const jobView = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
 });
-const jobId = z.object({ jobId: z.string() });
+const jobId = z.object({ jobId: z.string().max(40) });
+/** The started job is the target of the call's audit row. */
+const audited = (ctx: { audit: { target(type: string, id: string): void } }, started: { jobId: string }) => {
+  ctx.audit.target('operator_job', started.jobId);
+  return started;
+};
 
 export const consoleOperations = [
   defineOperation({
@@ -130,7 +135,7 @@ export const consoleOperations = [
       'start top-up reconciliation as a job (up to 10,000 open intents, with progress); answers the job id, or the open one if one is running',
     input: z.object({}),
     output: jobId,
-    handler: async (_input, ctx) => ctx.api.operatorConsole.jobs.startReconciliation(ctx.user.id),
+    handler: async (_input, ctx) => audited(ctx, await ctx.api.operatorConsole.jobs.startReconciliation(ctx.user.id)),
   }),
   defineOperation({
     name: 'adminStartBulkRequery',
@@ -146,7 +151,7 @@ export const consoleOperations = [
         .optional(),
     }),
     output: jobId,
-    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.startBulkRequery(ctx.user.id, input.ids),
+    handler: async (input, ctx) => audited(ctx, await ctx.api.operatorConsole.jobs.startBulkRequery(ctx.user.id, input.ids)),
   }),
   defineOperation({
     name: 'adminStartExport',
@@ -156,7 +161,7 @@ export const consoleOperations = [
     purpose: 'export VTU transactions, ledger entries or top-ups of a range of Lagos days (both included, at most 366) as CSV, as a job',
     input: z.object({ kind: z.enum(EXPORT_KINDS), from: lagosDay, to: lagosDay }),
     output: jobId,
-    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.startExport(ctx.user.id, input),
+    handler: async (input, ctx) => audited(ctx, await ctx.api.operatorConsole.jobs.startExport(ctx.user.id, input)),
   }),
   defineOperation({
     name: 'adminGetJob',
@@ -166,7 +171,10 @@ export const consoleOperations = [
     purpose: "an operator job's status, progress {done, total}, result or error, and an export's download link once done",
     input: jobId,
     output: jobView,
-    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.getJob(input.jobId),
+    handler: async (input, ctx) => {
+      ctx.audit.target('operator_job', input.jobId);
+      return ctx.api.operatorConsole.jobs.getJob(input.jobId);
+    },
   }),
   defineOperation({
     name: 'adminListJobs',
