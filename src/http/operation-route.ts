@@ -9,7 +9,7 @@ import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation, type OpContext, type RateClass } from './registry.js';
 import { mayRun, type AuthUser } from '../kernel/actor.js';
-import { createAuditRecord } from './admin-audit.js';
+import { createAdminAudit, noAudit } from './admin-audit.js';
 import {
   clearRefreshCookie,
   deviceTokensFromCookie,
@@ -119,6 +119,11 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       `${op.name}: ${auth === 'admin' ? 'a BearerAdmin operation must declare roles' : 'only BearerAdmin operations declare roles'}`,
     );
   const adminRoles = op.roles ?? [];
+  // One audit row per admin call, in the transaction of its effect (http/admin-audit.ts).
+  const adminAudit =
+    auth === 'admin'
+      ? createAdminAudit({ db: services.db, clock: services.clock, operation: op.name, upstream: Boolean(op.upstream) })
+      : null;
   // OPERATOR_2FA=required: an operator without a confirmed authenticator or passkey runs only the enrolment operations.
   const needsOperatorFactor = auth === 'admin' && config.operators.twoFactor === 'required' && !op.enrolsOperatorFactor;
   const strictInput = op.input.strict();
@@ -169,6 +174,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, {
         issues: [{ path: nul, message: 'text must not contain NUL characters' }],
       });
+    if (adminAudit) adminAudit.callOf(req).input = raw;
     const parsed = strictInput.safeParse(raw);
     if (!parsed.success) throw validationError(parsed.error);
     const input = parsed.data;
@@ -190,7 +196,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       deviceTokens: deviceTokensFromCookie(req),
       rememberDevice: (tokens) => setDeviceCookie(config, reply, tokens),
       ahead: {},
-      audit: createAuditRecord(),
+      audit: adminAudit ? adminAudit.callOf(req).record : noAudit,
     };
     const reads = Object.fromEntries(Object.entries(op.readAhead?.(input, ctx) ?? {}).map(([k, r]) => [k, r.sql]));
     return { input, ctx, reads };
@@ -216,8 +222,8 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       await services.stepUp.require(ctx.user, ctx.grantToken);
     }
     if (op.gates?.reauth) await services.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
-    const result = await op.handler(input, ctx);
-    const out = op.output.parse(result);
+    const run = async () => op.output.parse(await op.handler(input, ctx));
+    const out = adminAudit ? await adminAudit.run(reply.request, run) : await run();
     if (op.cacheSeconds && op.method === 'GET') reply.header('cache-control', `private, max-age=${op.cacheSeconds}`);
     return { status: 200, body: { ok: true, ...out } };
   };
@@ -271,11 +277,30 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
     } else {
       res = await answer(reply, async () => execute(prepare(req, reply), reply));
     }
+    if (adminAudit) await adminAudit.finish(req, (res.body as { ok: boolean; error?: { code: string } }).error?.code ?? 'ok');
     if (wantsCookieTransport(req)) {
       if (op.endsSession) clearRefreshCookie(config, reply);
       else return reply.status(res.status).send(moveRefreshTokenToCookie(config, reply, res.body as never));
     }
     return reply.status(res.status).send(res.body);
+  };
+
+  /** Admin calls: a refusal after sign-in (roles, second factor) and a thrown error still leave their audit row. */
+  const auditedAuthenticate = async (req: FastifyRequest) => {
+    try {
+      await authenticate(req);
+    } catch (err) {
+      if (err instanceof AppError) await adminAudit!.refused(req, err.code);
+      throw err;
+    }
+  };
+  const auditedHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await handler(req, reply);
+    } catch (err) {
+      await adminAudit!.finish(req, err instanceof AppError ? err.code : 'INTERNAL');
+      throw err;
+    }
   };
 
   // One budget per operation across its path forms: the limiter is shared by both routes and its key names the
@@ -292,8 +317,9 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       bodyLimit: op.bodyLimit,
       config: { operation: op.name },
       preHandler: limit,
-      onRequest: auth === 'public' ? async (req) => authenticate(req).catch(() => undefined) : authenticate,
-      handler,
+      onRequest:
+        auth === 'public' ? async (req) => authenticate(req).catch(() => undefined) : adminAudit ? auditedAuthenticate : authenticate,
+      handler: adminAudit ? auditedHandler : handler,
     });
   }
 }

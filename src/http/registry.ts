@@ -83,6 +83,11 @@ export interface OperationDef<
    * allowed BESIDES admin, who may run every one. `[]` admin only; outside them 403 FORBIDDEN (docs/security.md).
    */
   roles?: readonly OperatorRole[];
+  /**
+   * Admin operations whose handler waits on a provider or processor: the registry holds no transaction across the
+   * wait; the call's audit row is written first (outcome `pending`) and completed after (http/admin-audit.ts).
+   */
+  upstream?: boolean;
   input: I;
   output: O;
   /** Also served at /api/v1/<name>. */

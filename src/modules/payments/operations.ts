@@ -154,6 +154,7 @@ export const paymentsOperations = [
     name: 'adminRunReconciliation',
     suffix: 'BearerAdmin',
     roles: ['finance'],
+    upstream: true,
     method: 'POST',
     purpose: 'verify every unsettled top-up with the processor now; settle paid ones, mark failed and abandoned ones',
     input: z.object({}),

@@ -75,6 +75,7 @@ export const vtuAdminOperations = [
     name: 'adminRequeryVtuTransaction',
     suffix: 'BearerAdmin',
     roles: ['finance'],
+    upstream: true,
     method: 'POST',
     purpose: 'requery one VTU transaction at its provider now and settle it',
     input: z.object({ id: uuidInput('id') }),
