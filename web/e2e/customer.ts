@@ -13,8 +13,8 @@ export const TX_PIN = '1357';
 const LOGIN_PIN = '864209';
 
 /**
- * A customer ready to buy, prepared through the API: Tier 1 approved by the operator, the wallet credited by an
- * operator adjustment, a transaction PIN and a login PIN set with an e-mailed step-up. `operator` is the spec's own
+ * A customer ready to buy, prepared through the API: Tier 1 approved by the operator, the wallet funded through the
+ * sandbox processor's checkout, a transaction PIN and a login PIN set with an e-mailed step-up. `operator` is the spec's own
  * operator (ADMIN_EMAILS in playwright.config.ts).
  */
 export async function readyCustomer(request: APIRequestContext, operator: string, naira = 20_000): Promise<Customer> {
@@ -35,7 +35,15 @@ export async function readyCustomer(request: APIRequestContext, operator: string
     );
   await api(request, token, 'submitTier3KycBearerKYC', { frames });
   await approveKyc(request, admin, email, 1);
-  if (naira > 0) await api(request, admin, 'adminAdjustWalletBearerAdmin', { userId: id, amount: naira, reason: 'e2e funding' });
+  // Funded as a customer funds it, through the processor's checkout (an operator adjustment of this size would wait
+  // for a second operator: four-eyes, issue 30).
+  if (naira > 0) {
+    const intent = await api(request, token, 'createTopupIntentBearerWallet', { amount: naira });
+    await request.post('/sandbox/processor/pay', { data: { reference: intent.reference, outcome: 'success' } });
+    await expect
+      .poll(async () => (await api(request, token, 'getWalletStateBearerWallet', {}, 'GET')).balance, { timeout: 30_000 })
+      .toBe(naira);
+  }
   const since = Date.now();
   await api(request, token, 'sendStepupEmailCodeBearer2FA');
   const grant = (
