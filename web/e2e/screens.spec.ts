@@ -1,47 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
-import { adminToken, api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, PNG } from './support';
+import { expect, test } from '@playwright/test';
+import { readyCustomer, typePin } from './customer';
+import { checkWidths, expectAccessible } from './support';
 
 /**
  * The other areas in a real browser: electricity with the meter check and the token shown large,
  * exam PINs, rewards and savings, orders and the support chat, another language; axe on each screen and both widths.
- * The customer is prepared through the API (Tier 1 by the operator, the wallet credited by an operator
- * adjustment, the PIN with an e-mailed step-up) so this journey starts where the first one ends.
+ * The customer is prepared through the API (readyCustomer: Tier 1 by the operator, the wallet credited by an operator
+ * adjustment, the PINs with an e-mailed step-up) so this journey starts where the first one ends.
  */
 test('bills, rewards, orders and languages', async ({ page, request }) => {
-  const email = `tunde-${randomUUID().slice(0, 8)}@example.com`;
-  const admin = await adminToken(request, 'ops-bills@example.com');
-  const token = await apiSignIn(request, email);
-  const me = (await api(request, token, 'getProfileBearerSettings', {}, 'GET')).profile;
-  const frames = [];
-  for (let i = 0; i < 3; i++)
-    frames.push(
-      (
-        await api(request, token, 'uploadKycFileBearerKYC', {
-          fileName: `f${i}.png`,
-          contentType: 'image/png',
-          contentBase64: PNG.toString('base64'),
-        })
-      ).path,
-    );
-  await api(request, token, 'submitTier3KycBearerKYC', { frames });
-  await approveKyc(request, admin, email, 1);
-  await api(request, admin, 'adminAdjustWalletBearerAdmin', { userId: me.id, amount: 20_000, reason: 'e2e funding' });
-  const since = Date.now();
-  await api(request, token, 'sendStepupEmailCodeBearer2FA');
-  const grant = (
-    await api(request, token, 'verifyStepupChallengeBearer2FA', { totpCode: await newestCode(request, email, 'mailbox', since - 1) })
-  ).grantToken;
-  const pinRes = await request.post('/_serverFn/setTransactionPinFnBearerSettings', {
-    data: { data: { pin: '1357' } },
-    headers: { authorization: `Bearer ${token}`, 'x-grant-token': grant },
-  });
-  expect((await pinRes.json()).ok).toBe(true);
-  const loginPin = await request.post('/_serverFn/setLoginPinBearerAuth', {
-    data: { data: { pin: '864209' } },
-    headers: { authorization: `Bearer ${token}`, 'x-grant-token': grant },
-  });
-  expect((await loginPin.json()).ok).toBe(true);
+  const c = await readyCustomer(request, 'ops-bills@example.com');
+  const email = c.email;
 
   // Sign in in the browser with the login PIN (a second session of the same person); a wrong PIN is refused first.
   await page.goto('/');
@@ -65,7 +34,7 @@ test('bills, rewards, orders and languages', async ({ page, request }) => {
   await expect(page.getByText(/Customer: /)).toBeVisible();
   await expectAccessible(page, 'buy-electricity');
   await checkWidths(page, 'buy-electricity');
-  await pin(page, '1357');
+  await typePin(page);
   await expect(page.getByTestId('purchase-status')).toContainText('Successful');
   await expect(page.getByTestId('token')).toHaveText(/\d{4}/);
 
@@ -77,7 +46,7 @@ test('bills, rewards, orders and languages', async ({ page, request }) => {
   await exam.selectOption({ label: neco });
   await page.getByRole('textbox', { name: 'Phone number' }).fill('08031234567');
   await page.getByRole('button', { name: 'Review' }).click();
-  await pin(page, '1357');
+  await typePin(page);
   await expect(page.getByTestId('purchase-status')).toContainText('Successful');
   await expect(page.getByText('Your PINs')).toBeVisible();
 
@@ -87,7 +56,7 @@ test('bills, rewards, orders and languages', async ({ page, request }) => {
   await page.getByRole('button', { name: /Check in today/ }).click();
   await expect(page.getByRole('button', { name: 'Checked in today' })).toBeDisabled();
   await page.getByLabel('Amount to lock (₦)').fill('1000');
-  await pin(page, '1357');
+  await typePin(page);
   await expect(page.getByText(/Locked now: ₦1,000.00/)).toBeVisible();
   await expectAccessible(page, 'rewards');
   await checkWidths(page, 'rewards');
@@ -109,8 +78,3 @@ test('bills, rewards, orders and languages', async ({ page, request }) => {
   await expect(page.getByTestId('balance')).toHaveText(/^₦\d{1,3}(,\d{3})*\.\d{2}$/);
   await expectAccessible(page, 'home-yo');
 });
-
-async function pin(page: Page, digits: string) {
-  for (const d of digits) await page.getByRole('button', { name: `Digit ${d}` }).click();
-  await page.getByRole('button', { name: 'Confirm with PIN' }).click();
-}

@@ -54,5 +54,8 @@ export const saveNumberSchema = z.discriminatedUnion('save', [
 export const cableSchema = subscribeCableInput.pick({ identifier: true, iuc: true, plan_id: true, phone: true });
 export const electricitySchema = buyElectricityInput.pick({ plan: true, type: true, meter: true, amount: true, phone: true });
 export const bettingSchema = fundBetInput.pick({ betting_company: true, customer_id: true, amount: true });
-export const examSchema = buyEducationPinInput.pick({ exam: true, quantity: true, phone: true, profile_id: true });
+// The profile code is asked for only by the exams that need one: a blank field means none.
+export const examSchema = buyEducationPinInput
+  .pick({ exam: true, quantity: true, phone: true })
+  .extend({ profile_id: blankIsUnset(buyEducationPinInput.shape.profile_id.unwrap()) });
 export { AMOUNT_BOUNDS };

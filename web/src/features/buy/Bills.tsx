@@ -12,6 +12,7 @@ import { AmountInput } from '../../components/AmountInput';
 import { amountProps, digitsProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
+import { SavedBills } from './SavedBills';
 import { useKeepDraft } from './use-keep-draft';
 
 /** A draft's field as text ('' when absent). */
@@ -140,6 +141,16 @@ export function CableBuy() {
       busy={verify.isPending}
       onReset={() => setReady(null)}
     >
+      <SavedBills
+        kind="smartcard"
+        onPick={(b) =>
+          form.setValues({
+            identifier: b.provider ?? '',
+            iuc: b.recipient,
+            plan_id: b.provider === values.identifier ? values.plan_id : '',
+          })
+        }
+      />
       <NativeSelect
         label={t('bills.provider')}
         {...form.getInputProps('identifier')}
@@ -221,6 +232,10 @@ export function ElectricityBuy() {
       busy={verify.isPending}
       onReset={() => setReady(null)}
     >
+      <SavedBills
+        kind="meter"
+        onPick={(b) => form.setValues({ plan: b.provider ?? '', meter: b.recipient, type: b.meterType ?? 'prepaid' })}
+      />
       <NativeSelect
         label={t('bills.disco')}
         {...form.getInputProps('plan')}
@@ -273,6 +288,7 @@ export function BettingBuy() {
       busy={verify.isPending}
       onReset={() => setReady(null)}
     >
+      <SavedBills kind="betting" onPick={(b) => form.setValues({ betting_company: b.provider ?? '', customer_id: b.recipient })} />
       <NativeSelect
         label={t('bills.company')}
         {...form.getInputProps('betting_company')}
@@ -307,12 +323,12 @@ export function ExamBuy() {
   const product = pins.data?.items.find((p) => p.plan_id === values.exam);
   const q = typeof quantity === 'number' ? quantity : 0;
   const review = form.onSubmit((v) => {
-    // A profile code is asked for only by the exams that need one: blank means "none".
-    const c = examSchema.safeParse({ ...v, profile_id: product?.requiresProfileId ? v.profile_id : undefined });
+    const c = examSchema.safeParse(v);
     if (!c.success) return;
     if (!product) return form.setFieldError('exam', t('bills.examRequired'));
     if (product.requiresProfileId && !c.data.profile_id) return form.setFieldError('profile_id', t('bills.profileIdInvalid'));
-    const { exam, quantity: n, phone, profile_id } = c.data;
+    const { exam, quantity: n, phone } = c.data;
+    const profile_id = product.requiresProfileId ? c.data.profile_id : undefined;
     const price = product.price * n;
     setReady({
       request: { service: 'exam', exam, quantity: n, phone, amount: price, ...(profile_id ? { profile_id } : {}) },
