@@ -43,7 +43,7 @@ export default defineConfig({
       PUBLIC_URL: BASE_URL,
       DATA_DIR: path.join(os.tmpdir(), `vtu-e2e-${process.pid}-${Date.now()}`),
       ADMIN_EMAILS:
-        'ops@example.com,ops-bills@example.com,ops-second@example.com,ops-narrow@example.com,ops-everyday@example.com,ops-receipts@example.com,ops-console@example.com,ops-console-second@example.com',
+        'ops@example.com,ops-bills@example.com,ops-second@example.com,ops-narrow@example.com,ops-everyday@example.com,ops-receipts@example.com,ops-console@example.com,ops-console-second@example.com,ops-console-screens@example.com,ops-saved@example.com,ops-languages@example.com',
       LOG_LEVEL: 'warn',
     },
   },

@@ -34,14 +34,46 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Credit (positive) or debit (negative) a user's wallet with a mandatory reason; audited
-         * @description Credit (positive) or debit (negative) a user's wallet with a mandatory reason; audited.
+         * Credit (positive) or debit (negative) a user's wallet with a mandatory reason; at or above the walletAdjustment threshol
+         * @description Credit (positive) or debit (negative) a user's wallet with a mandatory reason; at or above the walletAdjustment threshold it waits for a second operator (adminApproveRequest).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminAdjustWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminApproveRequestBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve another operator's pending request: its money action runs now, exactly once
+         * @description Approve another operator's pending request: its money action runs now, exactly once.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminApproveRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -63,9 +95,39 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminCloseSupportThread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminCorrectSettlementBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a top-up settlement whose processor amount differs from what the wallet got: credit (positive) or debit (negativ
+         * @description Correct a top-up settlement whose processor amount differs from what the wallet got: credit (positive) or debit (negative) the wallet against collections, with a reason; at or above the settlementCorrection threshold it waits for a second operator.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminCorrectSettlement"];
         delete?: never;
         options?: never;
         head?: never;
@@ -86,6 +148,8 @@ export interface paths {
          * @description Create (or schedule) a broadcast, optionally with a poll.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -111,6 +175,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminCreateProduct"];
@@ -135,9 +201,135 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminCreateSubscriptionPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminDashboardFloatsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard: provider float balances on our books, burn per day over the last 7 days and days of headroom, and the collect
+         * @description Dashboard: provider float balances on our books, burn per day over the last 7 days and days of headroom, and the collections pool.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminDashboardFloats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminDashboardProvidersBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard: per VTU provider over a range of Lagos days, success rate and latency (p50, p95) from purchase to final statu
+         * @description Dashboard: per VTU provider over a range of Lagos days, success rate and latency (p50, p95) from purchase to final status.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminDashboardProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminDashboardQueuesBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard: stuck purchases, webhook credit lag, job lag, dead letters and the KYC review queue, now
+         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters and the KYC review queue, now.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminDashboardQueues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminDashboardVolumeBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider and status
+         * @description Dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider and status.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminDashboardVolume"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminDeletePasskeyBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operator: delete one of the caller's passkeys (needs a step-up grant: X-Grant-Token)
+         * @description Operator: delete one of the caller's passkeys (needs a step-up grant: X-Grant-Token).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminDeletePasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -159,9 +351,37 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminEndBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminFreezeCustomerBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freeze a customer with a reason: they can sign in and read, every operation that moves money answers ACCOUNT_FROZEN and
+         * @description Freeze a customer with a reason: they can sign in and read, every operation that moves money answers ACCOUNT_FROZEN and schedules pause.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminFreezeCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -183,9 +403,83 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminFundProviderFloat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminGetApprovalBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One approval request
+         * @description One approval request.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminGetApproval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminGetApprovalSettingsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Four-eyes thresholds per action (naira): amounts below take effect at once
+         * @description Four-eyes thresholds per action (naira): amounts below take effect at once.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminGetApprovalSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminGetCustomerBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One customer: profile, KYC, wallet and recent ledger lines, sessions and devices, recent purchases and top-ups, frozen s
+         * @description One customer: profile, KYC, wallet and recent ledger lines, sessions and devices, recent purchases and top-ups, frozen state.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminGetCustomer"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -204,8 +498,34 @@ export interface paths {
          * @description Read referral, check-in, savings and loan rules.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetGrowthSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminGetJobBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An operator job's status, progress {done, total}, result or error, and an export's download link once done
+         * @description An operator job's status, progress {done, total}, result or error, and an export's download link once done.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminGetJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -226,6 +546,8 @@ export interface paths {
          * @description One KYC submission with signed URLs to its files.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetKycSubmission"];
         put?: never;
@@ -248,8 +570,34 @@ export interface paths {
          * @description Vote counts of a poll.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetPollResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminListApprovalsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Approval requests (four-eyes), newest first; status pending, approved, rejected or expired
+         * @description Approval requests (four-eyes), newest first; status pending, approved, rejected or expired.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListApprovals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -270,6 +618,8 @@ export interface paths {
          * @description Every broadcast, newest first, with poll results.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListBroadcasts"];
         put?: never;
@@ -292,6 +642,8 @@ export interface paths {
          * @description E-mail, SMS and push deliveries that failed every retry.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListDeadLetters"];
         put?: never;
@@ -314,8 +666,34 @@ export interface paths {
          * @description Client issue reports sent to POST /api/public/report-issue, newest first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListIssueReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminListJobsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operator jobs, newest first, every operator’s (filter by kind and status)
+         * @description Operator jobs, newest first, every operator’s (filter by kind and status).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListJobs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -336,6 +714,8 @@ export interface paths {
          * @description KYC submissions awaiting review (or by status), newest first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListKycSubmissions"];
         put?: never;
@@ -358,6 +738,8 @@ export interface paths {
          * @description Loans by status (collections view), newest first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListLoans"];
         put?: never;
@@ -380,6 +762,8 @@ export interface paths {
          * @description Marketplace orders, optionally by status or user.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListMarketplaceOrders"];
         put?: never;
@@ -402,6 +786,8 @@ export interface paths {
          * @description All marketplace products, inactive included.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListMarketplaceProducts"];
         put?: never;
@@ -424,8 +810,58 @@ export interface paths {
          * @description Markups per service and provider.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListMarkups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminListOperatorSessionsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: operators' live sessions (all operators, or one by userId), newest activity first, with when each ends idle
+         * @description Admin: operators' live sessions (all operators, or one by userId), newest activity first, with when each ends idle.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListOperatorSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminListPasskeysBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operator: the caller's passkeys (name, transports, when registered and last used)
+         * @description Operator: the caller's passkeys (name, transports, when registered and last used).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Runs for an operator without a second factor too (it enrols one).
+         */
+        get: operations["adminListPasskeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -446,6 +882,8 @@ export interface paths {
          * @description Each provider's float: our ledger's view and the provider's reported balance.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListProviderFloats"];
         put?: never;
@@ -468,6 +906,8 @@ export interface paths {
          * @description Processing transactions older than VTU_STUCK_AFTER_MS, for an operator to resolve.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListStuckVtuTransactions"];
         put?: never;
@@ -490,6 +930,8 @@ export interface paths {
          * @description Subscription orders, optionally by status or user.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListSubscriptionOrders"];
         put?: never;
@@ -512,6 +954,8 @@ export interface paths {
          * @description All subscription plans, inactive included.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListSubscriptionPlans"];
         put?: never;
@@ -534,6 +978,8 @@ export interface paths {
          * @description Support threads, most recent activity first (awaitingReply: last message is from the user).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListSupportThreads"];
         put?: never;
@@ -556,6 +1002,8 @@ export interface paths {
          * @description Messages of any support thread, newest first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListThreadMessages"];
         put?: never;
@@ -578,10 +1026,122 @@ export interface paths {
          * @description Transaction reports, optionally by status or user.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListTransactionReports"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminPasskeyRegisterBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operator: finish registering a passkey with startRegistration's response (needs a step-up grant: X-Grant-Token); it then
+         * @description Operator: finish registering a passkey with startRegistration's response (needs a step-up grant: X-Grant-Token); it then confirms step-up and counts as the operator's second factor.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Runs for an operator without a second factor too (it enrols one).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminPasskeyRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminPasskeyRegisterOptionsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operator: start registering a passkey (needs a step-up grant: X-Grant-Token); pass the options to startRegistration, the
+         * @description Operator: start registering a passkey (needs a step-up grant: X-Grant-Token); pass the options to startRegistration, then call adminPasskeyRegister within 5 minutes.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Runs for an operator without a second factor too (it enrols one).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminPasskeyRegisterOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminPasskeyStepupOptionsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operator: a passkey step-up challenge; pass the options to startAuthentication and its answer to verifyStepupChallenge a
+         * @description Operator: a passkey step-up challenge; pass the options to startAuthentication and its answer to verifyStepupChallenge as {method: 'passkey', assertion} within 5 minutes.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminPasskeyStepupOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminRejectRequestBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject another operator's pending request with a reason; nothing moves
+         * @description Reject another operator's pending request with a reason; nothing moves.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRejectRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -602,6 +1162,8 @@ export interface paths {
          * @description Reply to a support thread (the user is notified).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -627,6 +1189,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRequeryVtuTransaction"];
@@ -650,6 +1214,8 @@ export interface paths {
          * @description Operator: turn off a user's two-factor authentication after checking who they are (audited; the owner is told).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -675,6 +1241,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminResolveTransactionReport"];
@@ -694,10 +1262,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once)
-         * @description Settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once).
+         * Settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once); at or
+         * @description Settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once); at or above the vtuResolution threshold (default: always) it waits for a second operator.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -723,6 +1295,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRetryDeadLetter"];
@@ -747,9 +1321,37 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminReviewKyc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminRevokeOperatorSessionBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin: end an operator's session now (its tokens, refresh included, are refused from the next request)
+         * @description Admin: end an operator's session now (its tokens, refresh included, are refused from the next request).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRevokeOperatorSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -771,9 +1373,35 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRunReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminSearchCustomersBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated ac
+         * @description Find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated account number.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminSearchCustomers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -792,6 +1420,8 @@ export interface paths {
          * @description Operator search of top-up intents, settlements and processor events.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminSearchPayments"];
         put?: never;
@@ -817,9 +1447,169 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminSetMarkup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminSignOutCustomerBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of a customer (sign out everywhere); known devices stay
+         * @description End every session of a customer (sign out everywhere); known devices stay.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminSignOutCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminStartBulkRequeryBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Requery purchases at their providers as a job: the given ids, or every stuck purchase (oldest 1000 at most)
+         * @description Requery purchases at their providers as a job: the given ids, or every stuck purchase (oldest 1000 at most).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminStartBulkRequery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminStartExportBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export VTU transactions, ledger entries or top-ups of a range of Lagos days (both included, at most 366) as CSV, as a jo
+         * @description Export VTU transactions, ledger entries or top-ups of a range of Lagos days (both included, at most 366) as CSV, as a job.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminStartExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminStartReconciliationBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start top-up reconciliation as a job (up to 10,000 open intents, with progress); answers the job id, or the open one if
+         * @description Start top-up reconciliation as a job (up to 10,000 open intents, with progress); answers the job id, or the open one if one is running.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminStartReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminUnfreezeCustomerBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a freeze with a reason; money operations and scheduled purchases work again
+         * @description Lift a freeze with a reason; money operations and scheduled purchases work again.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminUnfreezeCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminUpdateApprovalSettingsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change four-eyes thresholds per action (naira); omitted ones stay
+         * @description Change four-eyes thresholds per action (naira); omitted ones stay.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminUpdateApprovalSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -840,6 +1630,8 @@ export interface paths {
          * @description Change referral, check-in, savings and loan rules (audited).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -865,6 +1657,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminUpdateMarketplaceOrder"];
@@ -888,6 +1682,8 @@ export interface paths {
          * @description Change a product (name, description, price, stock, active).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -913,6 +1709,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminUpdateSubscriptionOrder"];
@@ -936,6 +1734,8 @@ export interface paths {
          * @description Change a plan’s name, price or availability.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -987,6 +1787,8 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["breakSavingsLock"];
@@ -1014,6 +1816,8 @@ export interface paths {
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
          *
          *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
@@ -1045,6 +1849,8 @@ export interface paths {
          *
          *     Needs KYC tier 1 or higher.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
          *     Also served at `/api/v1/buyData` with the same input and answer.
@@ -1075,6 +1881,8 @@ export interface paths {
          *
          *     Needs KYC tier 1 or higher.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
          *     Also served at `/api/v1/buyEducationPin` with the same input and answer.
@@ -1104,6 +1912,8 @@ export interface paths {
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
          *
          *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
@@ -1154,6 +1964,8 @@ export interface paths {
          * @description Claim today's check-in.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -1257,6 +2069,8 @@ export interface paths {
          *
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["createMarketplaceOrder"];
@@ -1283,6 +2097,8 @@ export interface paths {
          *
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["createSavingsLock"];
@@ -1306,6 +2122,8 @@ export interface paths {
          * @description Server-side top-up intent with immutable reference; returns the checkout URL.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -1356,6 +2174,8 @@ export interface paths {
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -1508,6 +2328,8 @@ export interface paths {
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
          *
          *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
@@ -2877,6 +3699,8 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["repayLoan"];
@@ -3229,6 +4053,8 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["startProcessorTopup"];
@@ -3307,6 +4133,8 @@ export interface paths {
          *
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["submitSubscriptionOrder"];
@@ -3361,6 +4189,8 @@ export interface paths {
          *
          *     Needs KYC tier 1 or higher.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
          *     Also served at `/api/v1/subscribeCable` with the same input and answer.
@@ -3386,6 +4216,8 @@ export interface paths {
          * @description Take a loan.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -3436,6 +4268,8 @@ export interface paths {
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
@@ -3536,6 +4370,8 @@ export interface paths {
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -3707,6 +4543,8 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["verifyProcessorTopup"];
@@ -3748,8 +4586,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Verify a step-up TOTP or e-mail code; returns a grant valid 10 minutes for this session
-         * @description Verify a step-up TOTP or e-mail code; returns a grant valid 10 minutes for this session.
+         * Verify a step-up TOTP or e-mail code (totpCode), or an operator's passkey ({method: 'passkey', assertion} after adminPas
+         * @description Verify a step-up TOTP or e-mail code (totpCode), or an operator's passkey ({method: 'passkey', assertion} after adminPasskeyStepupOptions); returns a grant valid 10 minutes for this session.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -3800,6 +4638,8 @@ export interface paths {
          * @description Withdraw accrued check-in bonus.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -3993,6 +4833,8 @@ export interface paths {
          *
          *     Needs KYC tier 1 or higher.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
          *     Also served at `/api/v1/buyAirtime` with the same input and answer.
@@ -4022,6 +4864,8 @@ export interface paths {
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
          *
          *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
@@ -4053,6 +4897,8 @@ export interface paths {
          *
          *     Needs KYC tier 1 or higher.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
          *     Also served at `/api/v1/buyEducationPin` with the same input and answer.
@@ -4083,6 +4929,8 @@ export interface paths {
          *
          *     Needs KYC tier 1 or higher.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
          *     Also served at `/api/v1/buyElectricity` with the same input and answer.
@@ -4112,6 +4960,8 @@ export interface paths {
          *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
          *
          *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
@@ -4587,6 +5437,8 @@ export interface paths {
          *
          *     Needs KYC tier 1 or higher.
          *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          *
          *     Also served at `/api/v1/subscribeCable` with the same input and answer.
@@ -4794,10 +5646,22 @@ export interface components {
         };
         AdminAdjustWalletOutput: {
             amount: components["schemas"]["Naira"];
-            balance: components["schemas"]["Naira"];
+            approval: components["schemas"]["ApprovalRequest"] | null;
+            balance: components["schemas"]["Naira"] | null;
             /** @constant */
             ok: true;
-            reference: string;
+            reference: string | null;
+            /** @enum {string} */
+            status: "applied" | "pending";
+        };
+        AdminApproveRequestInput: {
+            id: string;
+            reason?: string;
+        };
+        AdminApproveRequestOutput: {
+            approval: components["schemas"]["ApprovalRequest"];
+            /** @constant */
+            ok: true;
         };
         AdminBroadcast: {
             audience: {
@@ -4842,6 +5706,22 @@ export interface components {
                 status: "open" | "closed";
                 userId: string;
             };
+        };
+        AdminCorrectSettlementInput: {
+            amount: number;
+            reason: string;
+            /** Format: uuid */
+            settlementId: string;
+        };
+        AdminCorrectSettlementOutput: {
+            amount: components["schemas"]["Naira"];
+            approval: components["schemas"]["ApprovalRequest"] | null;
+            balance: components["schemas"]["Naira"] | null;
+            /** @constant */
+            ok: true;
+            reference: string | null;
+            /** @enum {string} */
+            status: "applied" | "pending";
         };
         AdminCreateBroadcastInput: {
             /** @default {} */
@@ -4895,6 +5775,116 @@ export interface components {
             ok: true;
             plan: components["schemas"]["SubscriptionPlan"];
         };
+        AdminDashboardFloatsOutput: {
+            burnDays: number;
+            collections: {
+                balance: components["schemas"]["Naira"];
+                daysOfHeadroom: number | null;
+            };
+            items: {
+                balance: components["schemas"]["Naira"];
+                burnPerDay: components["schemas"]["Naira"];
+                daysOfHeadroom: number | null;
+                provider: string;
+            }[];
+            /** @constant */
+            ok: true;
+        };
+        AdminDashboardProvidersOutput: {
+            from: string;
+            items: {
+                failed: number;
+                latencySeconds: {
+                    p50: number | null;
+                    p95: number | null;
+                };
+                processing: number;
+                provider: string;
+                succeeded: number;
+                /** @description succeeded / (succeeded + failed); null without a final one */
+                successRate: number | null;
+            }[];
+            /** @constant */
+            ok: true;
+            to: string;
+        };
+        AdminDashboardQueuesOutput: {
+            deadLetters: {
+                byQueue: {
+                    count: number;
+                    queue: string;
+                }[];
+                total: number;
+            };
+            jobs: {
+                byQueue: {
+                    due: number;
+                    lagSeconds: number | null;
+                    queue: string;
+                }[];
+                due: number;
+                lagSeconds: number | null;
+            };
+            kyc: {
+                byTier: {
+                    oldestAgeSeconds: number | null;
+                    pending: number;
+                    tier: number;
+                }[];
+                oldestAgeSeconds: number | null;
+                pending: number;
+            };
+            /** @constant */
+            ok: true;
+            stuckPurchases: {
+                count: number;
+                oldestAgeSeconds: number | null;
+                stuckAfterSeconds: number;
+            };
+            webhooks: {
+                creditedLastHour: number;
+                lagSeconds: {
+                    avg: number | null;
+                    max: number | null;
+                };
+                oldestWaitingSeconds: number | null;
+                waiting: number;
+            };
+        };
+        AdminDashboardVolumeOutput: {
+            byProvider: {
+                count: number;
+                provider: string;
+                volume: components["schemas"]["Naira"];
+            }[];
+            byService: {
+                count: number;
+                service: string;
+                volume: components["schemas"]["Naira"];
+            }[];
+            byStatus: {
+                count: number;
+                status: string;
+                volume: components["schemas"]["Naira"];
+            }[];
+            from: string;
+            /** @constant */
+            ok: true;
+            to: string;
+            total: {
+                count: number;
+                volume: components["schemas"]["Naira"];
+            };
+        };
+        AdminDeletePasskeyInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        AdminDeletePasskeyOutput: {
+            deleted: boolean;
+            /** @constant */
+            ok: true;
+        };
         AdminEndBroadcastInput: {
             /** Format: uuid */
             id: string;
@@ -4903,6 +5893,18 @@ export interface components {
             broadcast: components["schemas"]["AdminBroadcast"];
             /** @constant */
             ok: true;
+        };
+        AdminFreezeCustomerInput: {
+            reason: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        AdminFreezeCustomerOutput: {
+            frozen: boolean;
+            frozenAt: string;
+            /** @constant */
+            ok: true;
+            userId: string;
         };
         AdminFundProviderFloatInput: {
             /** @description naira, at most 2 decimals */
@@ -4915,6 +5917,94 @@ export interface components {
             ok: true;
             provider: string;
             providerBalance: components["schemas"]["Naira"];
+        };
+        AdminGetApprovalOutput: {
+            approval: components["schemas"]["ApprovalRequest"];
+            /** @constant */
+            ok: true;
+        };
+        AdminGetApprovalSettingsOutput: {
+            /** @constant */
+            ok: true;
+            settlementCorrection: number;
+            vtuResolution: number;
+            walletAdjustment: number;
+        };
+        AdminGetCustomerOutput: {
+            devices: {
+                createdAt: string;
+                expiresAt: string;
+                id: string;
+                lastUsedAt: string;
+            }[];
+            freeze: {
+                frozenAt: string;
+                frozenBy: string | null;
+                reason: string;
+            } | null;
+            frozen: boolean;
+            kyc: {
+                submissions: {
+                    createdAt: string;
+                    id: string;
+                    reason: string | null;
+                    reviewedAt: string | null;
+                    status: string;
+                    tier: number;
+                }[];
+                tier: number;
+            };
+            /** @constant */
+            ok: true;
+            profile: {
+                createdAt: string;
+                email: string;
+                fullName: string | null;
+                id: string;
+                kycTier: number;
+                phone: string | null;
+                phoneVerified: boolean;
+                status: string;
+                username: string | null;
+            };
+            purchases: {
+                amount: components["schemas"]["Naira"];
+                createdAt: string;
+                id: string;
+                provider: string;
+                recipient: string;
+                reference: string;
+                service: string;
+                status: string;
+            }[];
+            sessions: {
+                createdAt: string;
+                endedReason: string | null;
+                expiresAt: string;
+                id: string;
+                ip: string | null;
+                method: string;
+                status: string;
+                userAgent: string | null;
+            }[];
+            topups: {
+                amount: components["schemas"]["Naira"];
+                createdAt: string;
+                processor: string;
+                reference: string;
+                status: string;
+            }[];
+            wallet: {
+                balance: components["schemas"]["Naira"];
+                recent: {
+                    amount: components["schemas"]["Naira"];
+                    balanceAfter: components["schemas"]["Naira"];
+                    createdAt: string;
+                    description: string;
+                    reference: string;
+                    type: string;
+                }[];
+            };
         };
         AdminGetGrowthSettingsOutput: {
             /** @constant */
@@ -4950,6 +6040,33 @@ export interface components {
                 savingsMaxAmount: number;
                 savingsMinAmount: number;
             };
+        };
+        AdminGetJobOutput: {
+            createdAt: string;
+            createdBy: string;
+            downloadExpiresAt?: string;
+            /** @description exports when done: a signed link valid 5 minutes (a fresh one on each read) */
+            downloadUrl?: string;
+            error?: string;
+            finishedAt: string | null;
+            id: string;
+            input: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            kind: "reconciliation" | "bulk_requery" | "export";
+            /** @constant */
+            ok: true;
+            progress: {
+                done: number;
+                total: number;
+            };
+            result?: {
+                [key: string]: unknown;
+            };
+            startedAt: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
         };
         AdminGetKycSubmissionOutput: {
             /** @constant */
@@ -5013,6 +6130,14 @@ export interface components {
                 totalVotes: number;
             };
         };
+        AdminListApprovalsOutput: {
+            hasMore: boolean;
+            items: components["schemas"]["ApprovalRequest"][];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
+        };
         AdminListBroadcastsOutput: {
             hasMore: boolean;
             items: components["schemas"]["AdminBroadcast"][];
@@ -5051,6 +6176,14 @@ export interface components {
                 url: string | null;
                 userAgent: string | null;
             }[];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
+        };
+        AdminListJobsOutput: {
+            hasMore: boolean;
+            items: components["schemas"]["AdminGetJobOutput"][];
             limit: number;
             offset: number;
             /** @constant */
@@ -5144,6 +6277,33 @@ export interface components {
                 service: string;
                 updatedAt: string;
                 value: number;
+            }[];
+            /** @constant */
+            ok: true;
+        };
+        AdminListOperatorSessionsOutput: {
+            items: {
+                createdAt: string;
+                current: boolean;
+                email: string;
+                idleEndsAt: string;
+                ip: string | null;
+                lastSeenAt: string;
+                method: string;
+                sessionId: string;
+                userAgent: string | null;
+                userId: string;
+            }[];
+            /** @constant */
+            ok: true;
+        };
+        AdminListPasskeysOutput: {
+            items: {
+                createdAt: string;
+                id: string;
+                lastUsedAt: string | null;
+                name: string;
+                transports: string[];
             }[];
             /** @constant */
             ok: true;
@@ -5285,6 +6445,57 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        AdminPasskeyRegisterInput: {
+            name?: string;
+            response: {
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                /** @default {} */
+                clientExtensionResults: {
+                    [key: string]: unknown;
+                };
+                id: string;
+                rawId: string;
+                response: {
+                    attestationObject: string;
+                    authenticatorData?: string;
+                    clientDataJSON: string;
+                    publicKey?: string;
+                    publicKeyAlgorithm?: number;
+                    transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                };
+                /** @constant */
+                type: "public-key";
+            };
+        };
+        AdminPasskeyRegisterOptionsInput: Record<string, never>;
+        AdminPasskeyRegisterOptionsOutput: {
+            /** @constant */
+            ok: true;
+            options: {
+                challenge: string;
+                timeout?: number;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        AdminPasskeyRegisterOutput: {
+            createdAt: string;
+            id: string;
+            name: string;
+            /** @constant */
+            ok: true;
+        };
+        AdminPasskeyStepupOptionsInput: Record<string, never>;
+        AdminRejectRequestInput: {
+            id: string;
+            reason: string;
+        };
+        AdminRejectRequestOutput: {
+            approval: components["schemas"]["ApprovalRequest"];
+            /** @constant */
+            ok: true;
+        };
         AdminReplySupportThreadInput: {
             body: string;
             /** Format: uuid */
@@ -5345,6 +6556,14 @@ export interface components {
             note: string;
             outcome: string;
         };
+        AdminResolveVtuTransactionOutput: {
+            approval: components["schemas"]["ApprovalRequest"] | null;
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            status: "applied" | "pending";
+            transaction: components["schemas"]["Transaction"];
+        };
         AdminRetryDeadLetterInput: {
             id: string;
         };
@@ -5365,6 +6584,15 @@ export interface components {
             ok: true;
             submission: components["schemas"]["KycSubmission"];
         };
+        AdminRevokeOperatorSessionInput: {
+            /** Format: uuid */
+            sessionId: string;
+        };
+        AdminRevokeOperatorSessionOutput: {
+            /** @constant */
+            ok: true;
+            revoked: boolean;
+        };
         AdminRunReconciliationInput: Record<string, never>;
         AdminRunReconciliationOutput: {
             abandoned: number;
@@ -5374,6 +6602,14 @@ export interface components {
             /** @constant */
             ok: true;
             settled: number;
+        };
+        AdminSearchCustomersOutput: {
+            hasMore: boolean;
+            items: components["schemas"]["CustomerSearchItem"][];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
         };
         AdminSearchPaymentsOutput: {
             hasMore: boolean;
@@ -5400,6 +6636,57 @@ export interface components {
             };
             /** @constant */
             ok: true;
+        };
+        AdminSignOutCustomerInput: {
+            /** Format: uuid */
+            userId: string;
+        };
+        AdminSignOutCustomerOutput: {
+            /** @constant */
+            ok: true;
+            sessionsEnded: number;
+            userId: string;
+        };
+        AdminStartBulkRequeryInput: {
+            ids?: string[];
+        };
+        AdminStartExportInput: {
+            from: string;
+            /** @enum {string} */
+            kind: "transactions" | "ledger" | "topups";
+            to: string;
+        };
+        AdminStartReconciliationInput: Record<string, never>;
+        AdminStartReconciliationOutput: {
+            jobId: string;
+            /** @constant */
+            ok: true;
+        };
+        AdminUnfreezeCustomerInput: {
+            reason: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        AdminUnfreezeCustomerOutput: {
+            frozen: boolean;
+            /** @constant */
+            ok: true;
+            userId: string;
+        };
+        AdminUpdateApprovalSettingsInput: {
+            /** @description settlementCorrection: amounts below it take effect at once; 0 = every one waits for a second operator */
+            settlementCorrection?: number;
+            /** @description vtuResolution: amounts below it take effect at once; 0 = every one waits for a second operator */
+            vtuResolution?: number;
+            /** @description walletAdjustment: amounts below it take effect at once; 0 = every one waits for a second operator */
+            walletAdjustment?: number;
+        };
+        AdminUpdateApprovalSettingsOutput: {
+            /** @constant */
+            ok: true;
+            settlementCorrection: number;
+            vtuResolution: number;
+            walletAdjustment: number;
         };
         AdminUpdateGrowthSettingsInput: {
             checkinMinWithdrawal?: number;
@@ -5556,6 +6843,29 @@ export interface components {
             /** @constant */
             ok: true;
             plan: components["schemas"]["SubscriptionPlan"];
+        };
+        ApprovalRequest: {
+            /** @enum {string} */
+            action: "wallet_adjustment" | "vtu_resolution" | "settlement_correction";
+            amount: components["schemas"]["Naira"];
+            checkerId: string | null;
+            createdAt: string;
+            decidedAt: string | null;
+            decisionReason: string | null;
+            details: {
+                [key: string]: string | number;
+            };
+            expiresAt: string;
+            id: string;
+            makerId: string;
+            reason: string;
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected" | "expired";
+            subjectId: string;
+            subjectType: string;
         };
         BeginTotpEnrollmentInput: Record<string, never>;
         BeginTotpEnrollmentOutput: {
@@ -5750,6 +7060,19 @@ export interface components {
             ok: true;
             report: components["schemas"]["TransactionReport"];
         };
+        CustomerSearchItem: {
+            createdAt: string;
+            email: string;
+            frozen: boolean;
+            fullName: string | null;
+            kycTier: number;
+            /** @enum {string} */
+            matchedBy: "id" | "email" | "phone" | "username" | "reference" | "account_number";
+            phone: string | null;
+            status: string;
+            userId: string;
+            username: string | null;
+        };
         DebitWalletFnInput: {
             /** @description naira, at most 2 decimals */
             amount: number;
@@ -5812,7 +7135,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "ACCOUNT_CLOSED" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "EMAIL_UNAVAILABLE" | "INTERNAL";
+                code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "OPERATOR_2FA_REQUIRED" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "PASSKEY_INVALID" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "EMAIL_UNAVAILABLE" | "INTERNAL";
                 /** @description machine-readable facts of some refusals: on INVALID_PIN, INVALID_CREDENTIALS and PIN_LOCKED the PIN tries left and the end of the lock */
                 details?: {
                     /**
@@ -5948,7 +7271,7 @@ export interface components {
             grantValid: boolean;
             /** @constant */
             ok: true;
-            stepUpMethods: ("authenticator" | "email")[];
+            stepUpMethods: ("authenticator" | "email" | "passkey")[];
         };
         GetMyVtuTransactionInput: {
             /** Format: uuid */
@@ -6430,7 +7753,7 @@ export interface components {
              * @description what happened (a closed list), for a client that words the notification itself
              * @enum {string}
              */
-            kind: "topup_credited" | "purchase_delivered" | "purchase_failed" | "purchase_refunded" | "transfer_sent" | "transfer_received" | "kyc_decision" | "login_alert" | "support_reply" | "savings_matured" | "loan_due" | "schedule_failed" | "report_resolved" | "order_update" | "wallet_adjusted" | "broadcast" | "general";
+            kind: "topup_credited" | "purchase_delivered" | "purchase_failed" | "purchase_refunded" | "transfer_sent" | "transfer_received" | "kyc_decision" | "login_alert" | "support_reply" | "savings_matured" | "loan_due" | "schedule_failed" | "report_resolved" | "order_update" | "wallet_adjusted" | "account_frozen" | "account_unfrozen" | "broadcast" | "general";
             /** @description the facts the kind is worded from (amount, recipient, service, …); title and body stay in English */
             params: {
                 [key: string]: string | number;
@@ -6532,6 +7855,7 @@ export interface components {
         Profile: {
             createdAt: string;
             email: string;
+            frozen: boolean;
             fullName: string | null;
             id: string;
             kycTier: number;
@@ -6756,7 +8080,7 @@ export interface components {
             /** @constant */
             ok: true;
             sent: boolean;
-            stepUpMethods: ("authenticator" | "email")[];
+            stepUpMethods: ("authenticator" | "email" | "passkey")[];
         };
         SendSupportMessageInput: {
             body: string;
@@ -7210,7 +8534,27 @@ export interface components {
             valid: boolean;
         };
         VerifyStepupChallengeInput: {
-            totpCode: string;
+            assertion?: {
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                /** @default {} */
+                clientExtensionResults: {
+                    [key: string]: unknown;
+                };
+                id: string;
+                rawId: string;
+                response: {
+                    authenticatorData: string;
+                    clientDataJSON: string;
+                    signature: string;
+                    userHandle?: string;
+                };
+                /** @constant */
+                type: "public-key";
+            };
+            /** @enum {string} */
+            method?: "authenticator" | "email" | "passkey";
+            totpCode?: string;
         };
         VerifyStepupChallengeOutput: {
             expiresAt: string;
@@ -7251,6 +8595,24 @@ export interface components {
                  *       "error": {
                  *         "code": "ACCOUNT_CLOSED",
                  *         "message": "A sentence for people about ACCOUNT_CLOSED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: ACCOUNT_FROZEN */
+        ACCOUNT_FROZEN: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "ACCOUNT_FROZEN",
+                 *         "message": "A sentence for people about ACCOUNT_FROZEN"
                  *       }
                  *     }
                  */
@@ -7331,6 +8693,60 @@ export interface components {
         };
         /** @description Error: FORBIDDEN */
         FORBIDDEN: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "FORBIDDEN",
+                 *         "message": "A sentence for people about FORBIDDEN"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: FORBIDDEN, OPERATOR_2FA_REQUIRED */
+        "FORBIDDEN.OPERATOR_2FA_REQUIRED": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "FORBIDDEN",
+                 *         "message": "A sentence for people about FORBIDDEN"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: FORBIDDEN, OPERATOR_2FA_REQUIRED, STEP_UP_REQUIRED */
+        "FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "FORBIDDEN",
+                 *         "message": "A sentence for people about FORBIDDEN"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: FORBIDDEN, STEP_UP_REQUIRED */
+        "FORBIDDEN.STEP_UP_REQUIRED": {
             headers: {
                 [name: string]: unknown;
             };
@@ -7438,8 +8854,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: KYC_TIER_REQUIRED, STEP_UP_REQUIRED */
-        "KYC_TIER_REQUIRED.STEP_UP_REQUIRED": {
+        /** @description Error: KYC_TIER_REQUIRED, ACCOUNT_FROZEN */
+        "KYC_TIER_REQUIRED.ACCOUNT_FROZEN": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "KYC_TIER_REQUIRED",
+                 *         "message": "A sentence for people about KYC_TIER_REQUIRED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: KYC_TIER_REQUIRED, STEP_UP_REQUIRED, ACCOUNT_FROZEN */
+        "KYC_TIER_REQUIRED.STEP_UP_REQUIRED.ACCOUNT_FROZEN": {
             headers: {
                 [name: string]: unknown;
             };
@@ -7996,6 +9430,42 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Error: VALIDATION_FAILED, OTP_INVALID, OTP_EXPIRED, PASSKEY_INVALID */
+        "VALIDATION_FAILED.OTP_INVALID.OTP_EXPIRED.PASSKEY_INVALID": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_FAILED",
+                 *         "message": "A sentence for people about VALIDATION_FAILED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: VALIDATION_FAILED, PASSKEY_INVALID */
+        "VALIDATION_FAILED.PASSKEY_INVALID": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_FAILED",
+                 *         "message": "A sentence for people about VALIDATION_FAILED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -8108,6 +9578,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -8139,6 +9614,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "ok": true,
+                     *       "status": "applied",
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {}
+                     *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
                      *       "balance": 1500
@@ -8149,9 +9642,85 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminApproveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "apr_UUUUUUUUUUUUUUUUUUUUUUUUUU",
+                 *         "reason": "customer asked for it"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminApproveRequestInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {}
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminApproveRequestOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -8211,9 +9780,90 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminCorrectSettlement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "settlementId": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "amount": 1000,
+                 *         "reason": "customer asked for it"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminCorrectSettlementInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "status": "applied",
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {}
+                     *       },
+                     *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "amount": 1500,
+                     *       "balance": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminCorrectSettlementOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -8302,7 +9952,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -8368,7 +10018,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -8434,7 +10084,296 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminDashboardFloats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "burnDays": 1,
+                     *       "items": [
+                     *         {
+                     *           "provider": "a",
+                     *           "balance": 1500,
+                     *           "burnPerDay": 1500,
+                     *           "daysOfHeadroom": 1
+                     *         }
+                     *       ],
+                     *       "collections": {
+                     *         "balance": 1500,
+                     *         "daysOfHeadroom": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminDashboardFloatsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminDashboardProviders: {
+        parameters: {
+            query?: {
+                /** @example 4444-44-44 */
+                from?: string;
+                /** @example 4444-44-44 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "from": "text",
+                     *       "to": "text",
+                     *       "items": [
+                     *         {
+                     *           "provider": "a",
+                     *           "succeeded": 1,
+                     *           "failed": 1,
+                     *           "processing": 1,
+                     *           "successRate": 1,
+                     *           "latencySeconds": {
+                     *             "p50": 1,
+                     *             "p95": 1
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminDashboardProvidersOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminDashboardQueues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "stuckPurchases": {
+                     *         "count": 1,
+                     *         "oldestAgeSeconds": 1,
+                     *         "stuckAfterSeconds": 1
+                     *       },
+                     *       "webhooks": {
+                     *         "creditedLastHour": 1,
+                     *         "lagSeconds": {
+                     *           "max": 1,
+                     *           "avg": 1
+                     *         },
+                     *         "waiting": 1,
+                     *         "oldestWaitingSeconds": 1
+                     *       },
+                     *       "jobs": {
+                     *         "due": 1,
+                     *         "lagSeconds": 1,
+                     *         "byQueue": [
+                     *           {
+                     *             "queue": "text",
+                     *             "due": 1,
+                     *             "lagSeconds": 1
+                     *           }
+                     *         ]
+                     *       },
+                     *       "deadLetters": {
+                     *         "total": 1,
+                     *         "byQueue": [
+                     *           {
+                     *             "queue": "text",
+                     *             "count": 1
+                     *           }
+                     *         ]
+                     *       },
+                     *       "kyc": {
+                     *         "pending": 1,
+                     *         "oldestAgeSeconds": 1,
+                     *         "byTier": [
+                     *           {
+                     *             "tier": 1,
+                     *             "pending": 1,
+                     *             "oldestAgeSeconds": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminDashboardQueuesOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminDashboardVolume: {
+        parameters: {
+            query?: {
+                /** @example 4444-44-44 */
+                from?: string;
+                /** @example 4444-44-44 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "from": "text",
+                     *       "to": "text",
+                     *       "total": {
+                     *         "count": 1,
+                     *         "volume": 1500
+                     *       },
+                     *       "byService": [
+                     *         {
+                     *           "service": "airtime",
+                     *           "count": 1,
+                     *           "volume": 1500
+                     *         }
+                     *       ],
+                     *       "byProvider": [
+                     *         {
+                     *           "provider": "a",
+                     *           "count": 1,
+                     *           "volume": 1500
+                     *         }
+                     *       ],
+                     *       "byStatus": [
+                     *         {
+                     *           "status": "text",
+                     *           "count": 1,
+                     *           "volume": 1500
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminDashboardVolumeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminDeletePasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminDeletePasskeyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminDeletePasskeyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -8513,9 +10452,66 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminFreezeCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "userId": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "reason": "customer asked for it"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminFreezeCustomerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "frozen": true,
+                     *       "frozenAt": "2026-11-24T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminFreezeCustomerOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -8570,12 +10566,214 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
             502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
+    adminGetApproval: {
+        parameters: {
+            query: {
+                /** @example apr_UUUUUUUUUUUUUUUUUUUUUUUUUU */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {}
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGetApprovalOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminGetApprovalSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "walletAdjustment": 1,
+                     *       "vtuResolution": 1,
+                     *       "settlementCorrection": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGetApprovalSettingsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminGetCustomer: {
+        parameters: {
+            query: {
+                /** @example 0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e */
+                userId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "profile": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "email": "ada@example.com",
+                     *         "username": "ada_obi",
+                     *         "fullName": "Ada Obi",
+                     *         "phone": "08031234567",
+                     *         "phoneVerified": true,
+                     *         "kycTier": 1,
+                     *         "status": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "frozen": true,
+                     *       "freeze": {
+                     *         "reason": "customer asked for it",
+                     *         "frozenBy": "text",
+                     *         "frozenAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "kyc": {
+                     *         "tier": 1,
+                     *         "submissions": [
+                     *           {
+                     *             "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "tier": 1,
+                     *             "status": "text",
+                     *             "reason": "customer asked for it",
+                     *             "createdAt": "2026-11-24T09:30:00.000Z",
+                     *             "reviewedAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "wallet": {
+                     *         "balance": 1500,
+                     *         "recent": [
+                     *           {
+                     *             "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "type": "vtu_purchase",
+                     *             "amount": 1500,
+                     *             "balanceAfter": 1500,
+                     *             "description": "text",
+                     *             "createdAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "sessions": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "status": "text",
+                     *           "method": "text",
+                     *           "userAgent": "text",
+                     *           "ip": "text",
+                     *           "endedReason": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "expiresAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "devices": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "lastUsedAt": "2026-11-24T09:30:00.000Z",
+                     *           "expiresAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "purchases": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "service": "airtime",
+                     *           "provider": "a",
+                     *           "recipient": "08031234567",
+                     *           "amount": 1500,
+                     *           "status": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "topups": [
+                     *         {
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "processor": "text",
+                     *           "amount": 1500,
+                     *           "status": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGetCustomerOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
         };
     };
     adminGetGrowthSettings: {
@@ -8635,7 +10833,56 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminGetJob: {
+        parameters: {
+            query: {
+                /** @example 01JD8Z6Q4X9R2M5N7P3K1T0W8Y */
+                jobId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "kind": "reconciliation",
+                     *       "status": "queued",
+                     *       "input": {},
+                     *       "progress": {
+                     *         "done": 1,
+                     *         "total": 1
+                     *       },
+                     *       "result": {},
+                     *       "error": "text",
+                     *       "downloadUrl": "text",
+                     *       "downloadExpiresAt": "2026-11-24T09:30:00.000Z",
+                     *       "createdBy": "text",
+                     *       "createdAt": "2026-11-24T09:30:00.000Z",
+                     *       "startedAt": "2026-11-24T09:30:00.000Z",
+                     *       "finishedAt": "2026-11-24T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGetJobOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -8711,7 +10958,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -8758,8 +11005,73 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminListApprovals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+                /** @example pending */
+                status?: "pending" | "approved" | "rejected" | "expired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "action": "wallet_adjustment",
+                     *           "status": "pending",
+                     *           "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "reason": "customer asked for it",
+                     *           "subjectType": "text",
+                     *           "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "amount": 1500,
+                     *           "details": {},
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *           "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "decisionReason": "text",
+                     *           "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *           "result": {}
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListApprovalsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -8834,7 +11146,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -8892,7 +11204,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -8948,7 +11260,76 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminListJobs: {
+        parameters: {
+            query?: {
+                /** @example reconciliation */
+                kind?: "reconciliation" | "bulk_requery" | "export";
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+                /** @example queued */
+                status?: "queued" | "running" | "done" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "ok": true,
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "kind": "reconciliation",
+                     *           "status": "queued",
+                     *           "input": {},
+                     *           "progress": {
+                     *             "done": 1,
+                     *             "total": 1
+                     *           },
+                     *           "result": {},
+                     *           "error": "text",
+                     *           "downloadUrl": "text",
+                     *           "downloadExpiresAt": "2026-11-24T09:30:00.000Z",
+                     *           "createdBy": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "startedAt": "2026-11-24T09:30:00.000Z",
+                     *           "finishedAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListJobsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9008,7 +11389,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9071,7 +11452,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9144,7 +11525,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9200,7 +11581,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9235,6 +11616,94 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminListMarkupsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminListOperatorSessions: {
+        parameters: {
+            query?: {
+                /** @example 0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "sessionId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "email": "ada@example.com",
+                     *           "method": "text",
+                     *           "ip": "text",
+                     *           "userAgent": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "lastSeenAt": "2026-11-24T09:30:00.000Z",
+                     *           "idleEndsAt": "2026-11-24T09:30:00.000Z",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListOperatorSessionsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminListPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "transports": [
+                     *             "text"
+                     *           ],
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "lastUsedAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListPasskeysOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -9279,7 +11748,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9364,7 +11833,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9429,7 +11898,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9476,7 +11945,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9538,7 +12007,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9593,7 +12062,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -9657,7 +12126,273 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminPasskeyRegister: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "response": {
+                 *           "id": "UUUUU",
+                 *           "rawId": "UUUUU",
+                 *           "type": "public-key",
+                 *           "response": {
+                 *             "clientDataJSON": "UUUUU",
+                 *             "attestationObject": "UUUUU",
+                 *             "authenticatorData": "UUUUU",
+                 *             "publicKey": "UUUUU",
+                 *             "publicKeyAlgorithm": 1,
+                 *             "transports": [
+                 *               "ble"
+                 *             ]
+                 *           },
+                 *           "authenticatorAttachment": "platform",
+                 *           "clientExtensionResults": {}
+                 *         },
+                 *         "name": "Ada Obi"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminPasskeyRegisterInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "name": "Ada Obi",
+                     *       "createdAt": "2026-11-24T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPasskeyRegisterOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.PASSKEY_INVALID"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.STEP_UP_REQUIRED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminPasskeyRegisterOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminPasskeyRegisterOptionsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "options": {
+                     *         "challenge": "text",
+                     *         "timeout": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPasskeyRegisterOptionsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.STEP_UP_REQUIRED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminPasskeyStepupOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminPasskeyStepupOptionsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "options": {
+                     *         "challenge": "text",
+                     *         "timeout": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPasskeyRegisterOptionsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminRejectRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "apr_UUUUUUUUUUUUUUUUUUUUUUUUUU",
+                 *         "reason": "customer asked for it"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRejectRequestInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {}
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRejectRequestOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -9715,7 +12450,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -9803,7 +12538,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -9858,7 +12593,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -9925,7 +12660,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -9942,6 +12677,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -9973,6 +12713,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "ok": true,
+                     *       "status": "applied",
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {}
+                     *       },
                      *       "transaction": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -10009,12 +12767,12 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["BuyAirtimeOutput"];
+                    "application/json": components["schemas"]["AdminResolveVtuTransactionOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -10068,7 +12826,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -10131,9 +12889,63 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminRevokeOperatorSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "sessionId": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRevokeOperatorSessionInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "revoked": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRevokeOperatorSessionOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -10187,9 +12999,69 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSearchCustomers: {
+        parameters: {
+            query: {
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+                /** @example text */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "email": "ada@example.com",
+                     *           "username": "ada_obi",
+                     *           "fullName": "Ada Obi",
+                     *           "phone": "08031234567",
+                     *           "kycTier": 1,
+                     *           "status": "text",
+                     *           "frozen": true,
+                     *           "matchedBy": "id",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSearchCustomersOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -10269,7 +13141,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -10329,7 +13201,341 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSignOutCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "userId": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminSignOutCustomerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "sessionsEnded": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSignOutCustomerOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminStartBulkRequery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "ids": [
+                 *           "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminStartBulkRequeryInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "jobId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminStartReconciliationOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminStartExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "kind": "transactions",
+                 *         "from": "4444-44-44",
+                 *         "to": "4444-44-44"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminStartExportInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "jobId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminStartReconciliationOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminStartReconciliation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminStartReconciliationInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "jobId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminStartReconciliationOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminUnfreezeCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "userId": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "reason": "customer asked for it"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminUnfreezeCustomerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "frozen": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUnfreezeCustomerOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminUpdateApprovalSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "walletAdjustment": 1,
+                 *         "vtuResolution": 1,
+                 *         "settlementCorrection": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminUpdateApprovalSettingsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "walletAdjustment": 1,
+                     *       "vtuResolution": 1,
+                     *       "settlementCorrection": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUpdateApprovalSettingsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -10442,7 +13648,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -10519,7 +13725,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -10587,7 +13793,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -10657,7 +13863,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -10723,7 +13929,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -10848,6 +14054,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -10938,7 +14145,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -11030,7 +14237,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -11122,7 +14329,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -11214,7 +14421,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -11322,6 +14529,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -11577,6 +14785,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["OUT_OF_STOCK.PRICE_CHANGED.CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -11645,6 +14854,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS.AMOUNT_OUT_OF_RANGE.INVALID_PIN.PIN_NOT_SET"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -11709,6 +14919,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.AMOUNT_OUT_OF_RANGE"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -11833,6 +15044,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -12193,7 +15405,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -12943,6 +16155,7 @@ export interface operations {
                      *         "phoneVerified": true,
                      *         "kycTier": 1,
                      *         "role": "user",
+                     *         "frozen": true,
                      *         "createdAt": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }
@@ -15188,6 +18401,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS.AMOUNT_OUT_OF_RANGE"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -16018,6 +19232,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.AMOUNT_OUT_OF_RANGE"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -16214,6 +19429,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["PRICE_CHANGED.CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -16369,7 +19585,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -16435,6 +19651,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.NOT_ELIGIBLE.AMOUNT_OUT_OF_RANGE"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -16575,7 +19792,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED.STEP_UP_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.STEP_UP_REQUIRED.ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -16702,6 +19919,7 @@ export interface operations {
                      *         "phoneVerified": true,
                      *         "kycTier": 1,
                      *         "role": "user",
+                     *         "frozen": true,
                      *         "createdAt": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }
@@ -16855,6 +20073,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.NETWORK_MISMATCH"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["PRICE_CHANGED.CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -17253,6 +20472,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -17334,7 +20554,21 @@ export interface operations {
                 /**
                  * @example {
                  *       "data": {
-                 *         "totpCode": "444444"
+                 *         "totpCode": "444444",
+                 *         "method": "authenticator",
+                 *         "assertion": {
+                 *           "id": "UUUUU",
+                 *           "rawId": "UUUUU",
+                 *           "type": "public-key",
+                 *           "response": {
+                 *             "clientDataJSON": "UUUUU",
+                 *             "authenticatorData": "UUUUU",
+                 *             "signature": "UUUUU",
+                 *             "userHandle": "UUUUU"
+                 *           },
+                 *           "authenticatorAttachment": "platform",
+                 *           "clientExtensionResults": {}
+                 *         }
                  *       }
                  *     }
                  */
@@ -17360,7 +20594,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyStepupChallengeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.OTP_INVALID.OTP_EXPIRED"];
+            400: components["responses"]["VALIDATION_FAILED.OTP_INVALID.OTP_EXPIRED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -17480,6 +20714,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.AMOUNT_OUT_OF_RANGE"];
             401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -18235,7 +21470,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -18327,7 +21562,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -18419,7 +21654,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -18511,7 +21746,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -18601,7 +21836,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
@@ -19613,7 +22848,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];

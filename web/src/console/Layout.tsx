@@ -1,5 +1,5 @@
 import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useAuth } from '../app/auth';
 import { ConsoleLink, useConsolePath } from './nav';
@@ -12,6 +12,8 @@ export function ConsoleLayout({ email, children }: { email: string; children: Re
   const auth = useAuth();
   const [opened, { toggle, close }] = useDisclosure();
   const current = useConsolePath()[0] ?? '';
+  // Mantine slides a closed phone menu off screen; hidden, its links also leave the tab order and screen readers.
+  const desktop = useMediaQuery('(min-width: 62em)', true);
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="md">
       <a className="skip-link" href="#console-content">
@@ -43,7 +45,7 @@ export function ConsoleLayout({ email, children }: { email: string; children: Re
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar id="console-nav" p="xs" aria-label="Console">
+      <AppShell.Navbar id="console-nav" p="xs" aria-label="Console" style={!desktop && !opened ? { display: 'none' } : undefined}>
         <ScrollArea type="auto">
           {GROUPS.map((group) => (
             <div key={group}>

@@ -5,6 +5,11 @@ import { forwardRef, type ReactNode } from 'react';
  * The console is one route, /console/$: the first part of the rest names the screen, what follows is that screen's
  * own (an id). Filters, page and selection live in the address's query, so a reload or a shared link shows the same.
  */
+/** What a screen gets: the address's parts after its name (an id). */
+export interface ScreenProps {
+  rest: string[];
+}
+
 export type SearchValue = string | number | boolean | undefined;
 export type Search = Record<string, SearchValue>;
 

@@ -1,12 +1,10 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ScreenProps } from './nav';
 
 /**
  * The console's screens: the address's first part after /console/ names one, and each is its own chunk. `rest` is
  * what follows the screen's name in the address (an id).
  */
-export interface ScreenProps {
-  rest: string[];
-}
 interface Screen {
   title: string;
   group: 'Overview' | 'Customers' | 'Money' | 'Catalogue' | 'Engagement' | 'System';
@@ -18,7 +16,9 @@ const load = <M extends Record<string, unknown>>(imp: () => Promise<M>, name: ke
 
 export const SCREENS: Record<string, Screen> = {
   '': { title: 'Dashboard', group: 'Overview', component: load(() => import('./screens/Dashboard'), 'Dashboard') },
+  customers: { title: 'Customers', group: 'Customers', component: load(() => import('./screens/Customers'), 'Customers') },
   kyc: { title: 'KYC queue', group: 'Customers', component: load(() => import('./screens/KycQueue'), 'KycQueue') },
+  approvals: { title: 'Approvals', group: 'Money', component: load(() => import('./screens/Approvals'), 'Approvals') },
   transactions: { title: 'Transactions', group: 'Money', component: load(() => import('./screens/Transactions'), 'Transactions') },
   topups: { title: 'Top-ups', group: 'Money', component: load(() => import('./screens/TopUps'), 'TopUps') },
   catalogue: { title: 'Catalogue and pricing', group: 'Catalogue', component: load(() => import('./screens/Catalogue'), 'Catalogue') },

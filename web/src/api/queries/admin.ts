@@ -119,3 +119,64 @@ export const adminQueries = {
       staleTime: 60_000,
     }),
 };
+
+/** Issue #30's operations: customers, four-eyes approvals, dashboard panels, jobs, operator sessions and passkeys. */
+export const consoleQueries = {
+  customers: (q: In<'/_serverFn/adminSearchCustomersBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'customers', 'search', q],
+      queryFn: () => get('/_serverFn/adminSearchCustomersBearerAdmin', q),
+      enabled: q.q.trim().length >= 3,
+      ...paged,
+    }),
+  customer: (userId: string) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'customers', 'one', userId],
+      queryFn: () => get('/_serverFn/adminGetCustomerBearerAdmin', { userId }),
+    }),
+  approvals: (q: In<'/_serverFn/adminListApprovalsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'approvals', 'list', q],
+      queryFn: () => get('/_serverFn/adminListApprovalsBearerAdmin', q),
+      ...paged,
+    }),
+  approvalSettings: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'approvals', 'settings'],
+      queryFn: () => get('/_serverFn/adminGetApprovalSettingsBearerAdmin'),
+    }),
+  volume: (q: In<'/_serverFn/adminDashboardVolumeBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'dash', 'volume', q],
+      queryFn: () => get('/_serverFn/adminDashboardVolumeBearerAdmin', q),
+    }),
+  providers: (q: In<'/_serverFn/adminDashboardProvidersBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'dash', 'providers', q],
+      queryFn: () => get('/_serverFn/adminDashboardProvidersBearerAdmin', q),
+    }),
+  floats: () =>
+    queryOptions({ queryKey: [...adminQueries.all(), 'dash', 'floats'], queryFn: () => get('/_serverFn/adminDashboardFloatsBearerAdmin') }),
+  queues: () =>
+    queryOptions({ queryKey: [...adminQueries.all(), 'dash', 'queues'], queryFn: () => get('/_serverFn/adminDashboardQueuesBearerAdmin') }),
+  job: (jobId: string) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'jobs', 'one', jobId],
+      queryFn: () => get('/_serverFn/adminGetJobBearerAdmin', { jobId }),
+      // Poll while the job runs; stop when it is done or failed.
+      refetchInterval: (q) => (q.state.data && ['done', 'failed'].includes(q.state.data.status) ? false : 1000),
+    }),
+  jobs: (q: In<'/_serverFn/adminListJobsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'jobs', 'list', q],
+      queryFn: () => get('/_serverFn/adminListJobsBearerAdmin', q),
+      ...paged,
+    }),
+  operatorSessions: (q: In<'/_serverFn/adminListOperatorSessionsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'operators', 'sessions', q],
+      queryFn: () => get('/_serverFn/adminListOperatorSessionsBearerAdmin', q),
+    }),
+  passkeys: () =>
+    queryOptions({ queryKey: [...adminQueries.all(), 'passkeys'], queryFn: () => get('/_serverFn/adminListPasskeysBearerAdmin') }),
+};

@@ -2,17 +2,20 @@ import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Tit
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { z } from 'zod';
-import { providerInput, serviceInput } from '../../../../src/modules/vtu/inputs.js';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
 
-const SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'];
-const PROVIDERS = ['a', 'b', 'c', 'd'];
+// The services and providers adminSetMarkup accepts (its serviceInput / providerInput). Not imported from the
+// service's vtu/inputs.ts: that module reaches server code the browser must not bundle.
+const SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'] as const;
+const PROVIDERS = ['a', 'b', 'c', 'd'] as const;
+const serviceInput = z.enum(SERVICES);
+const providerInput = z.enum(PROVIDERS);
 
-// adminSetMarkup's rules (the service and provider lists are the service's own): flat naira or a percent up to 100.
+// adminSetMarkup's rules: flat naira or a percent up to 100.
 const markupSchema = z
   .object({
     service: serviceInput,

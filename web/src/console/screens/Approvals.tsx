@@ -1,0 +1,233 @@
+import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { z } from 'zod';
+import { post, type GetOutput } from '../../api/client';
+import { adminQueries, consoleQueries } from '../../api/queries/admin';
+import { useStepUp } from '../../app/StepUp';
+import { Failure } from '../../components/Failure';
+import { showServerIssues, useSchemaForm } from '../../components/form';
+import { useScreenSearch } from '../nav';
+import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+
+const LIMIT = 20;
+type Approval = GetOutput<'/_serverFn/adminListApprovalsBearerAdmin'>['items'][number];
+type Status = Approval['status'];
+const ACTIONS: Record<Approval['action'], string> = {
+  wallet_adjustment: 'Wallet adjustment',
+  vtu_resolution: 'Purchase resolution',
+  settlement_correction: 'Settlement correction',
+};
+
+/**
+ * Four-eyes: money actions another operator requested wait here. A different operator approves (the action runs
+ * once) or rejects with a reason; both ask for step-up. Requests expire after 24 hours.
+ */
+export function Approvals() {
+  const search = useScreenSearch();
+  const status = (search.text('status') || 'pending') as Status;
+  const offset = search.num('offset', 0);
+  const list = useQuery(consoleQueries.approvals({ status, limit: LIMIT, offset }));
+  const qc = useQueryClient();
+  const stepUp = useStepUp();
+  const [deciding, setDeciding] = useState<{ a: Approval; decision: 'approve' | 'reject' } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function decide(reason: string | undefined) {
+    if (!deciding) return;
+    const { a, decision } = deciding;
+    const r = await stepUp.withGrant((grantToken) =>
+      decision === 'approve'
+        ? post('/_serverFn/adminApproveRequestBearerAdmin', { id: a.id, ...(reason ? { reason } : {}) }, grantToken ? { grantToken } : {})
+        : post('/_serverFn/adminRejectRequestBearerAdmin', { id: a.id, reason: reason ?? '' }, grantToken ? { grantToken } : {}),
+    );
+    setNotice(`${ACTIONS[a.action]} of ${money(a.amount)}: ${r.approval.status}.`);
+    await qc.invalidateQueries({ queryKey: [...adminQueries.all()] });
+  }
+
+  return (
+    <Stack>
+      <ScreenTitle title="Approvals" />
+      <Select
+        label="Status"
+        data={['pending', 'approved', 'rejected', 'expired']}
+        value={status}
+        onChange={(v) => search.set({ status: v ?? undefined })}
+        allowDeselect={false}
+        w={160}
+      />
+      {notice && (
+        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      )}
+      <Loaded query={list}>
+        {(data) => (
+          <Stack>
+            <DataTable
+              caption={`${status} approval requests, newest first`}
+              rows={data.items}
+              rowKey={(a) => a.id}
+              empty="No requests."
+              columns={[
+                { header: 'Action', cell: (a) => ACTIONS[a.action] },
+                { header: 'Amount', cell: (a) => money(a.amount) },
+                {
+                  header: 'Details',
+                  cell: (a) => (
+                    <Text size="xs">
+                      {Object.entries(a.details)
+                        .map(([k, v]) => `${k}: ${v}`)
+                        .join(', ')}
+                    </Text>
+                  ),
+                },
+                { header: 'Reason', cell: (a) => a.reason },
+                { header: 'Requested', cell: (a) => when(a.createdAt) },
+                { header: 'Expires', cell: (a) => when(a.expiresAt) },
+                {
+                  header: 'Decision',
+                  cell: (a) =>
+                    a.status === 'pending' ? (
+                      <Group gap={4} wrap="nowrap">
+                        <Button
+                          size="xs"
+                          onClick={() => setDeciding({ a, decision: 'approve' })}
+                          aria-label={`Approve ${ACTIONS[a.action]} of ${money(a.amount)}`}
+                        >
+                          Approve
+                        </Button>
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="light"
+                          onClick={() => setDeciding({ a, decision: 'reject' })}
+                          aria-label={`Reject ${ACTIONS[a.action]} of ${money(a.amount)}`}
+                        >
+                          Reject
+                        </Button>
+                      </Group>
+                    ) : (
+                      <Stack gap={2}>
+                        <StatusBadge status={a.status} />
+                        {a.decisionReason && <Text size="xs">{a.decisionReason}</Text>}
+                      </Stack>
+                    ),
+                },
+              ]}
+            />
+            <Pager
+              offset={offset}
+              limit={LIMIT}
+              count={data.items.length}
+              hasMore={data.hasMore}
+              onChange={(o) => search.set({ offset: o })}
+            />
+          </Stack>
+        )}
+      </Loaded>
+      <Thresholds />
+      <ReasonDialog
+        opened={deciding !== null}
+        optional={deciding?.decision === 'approve'}
+        title={
+          deciding
+            ? `${deciding.decision === 'approve' ? 'Approve' : 'Reject'}: ${ACTIONS[deciding.a.action]} of ${money(deciding.a.amount)}`
+            : ''
+        }
+        confirm={deciding?.decision === 'approve' ? 'Approve' : 'Reject'}
+        color={deciding?.decision === 'reject' ? 'red' : undefined}
+        onClose={() => setDeciding(null)}
+        onConfirm={decide}
+      >
+        {deciding && <Text size="sm">Requested: {deciding.a.reason}</Text>}
+      </ReasonDialog>
+      {stepUp.modal}
+    </Stack>
+  );
+}
+
+// adminUpdateApprovalSettings: naira thresholds from 0 (every one waits) to ₦10,000,000.
+const threshold = z.number().min(0).max(10_000_000);
+const thresholdSchema = z.object({ walletAdjustment: threshold, vtuResolution: threshold, settlementCorrection: threshold });
+
+/** The thresholds per action: amounts below take effect at once, the rest wait for a second operator. */
+function Thresholds() {
+  const q = useQuery(consoleQueries.approvalSettings());
+  return (
+    <Card withBorder component="section" aria-labelledby="thresholds">
+      <Title order={2} size="h4" id="thresholds" mb="sm">
+        Thresholds
+      </Title>
+      <Loaded query={q}>{(s) => <ThresholdForm initial={s} />}</Loaded>
+    </Card>
+  );
+}
+
+function ThresholdForm({ initial }: { initial: { walletAdjustment: number; vtuResolution: number; settlementCorrection: number } }) {
+  const form = useSchemaForm(thresholdSchema, {
+    walletAdjustment: initial.walletAdjustment,
+    vtuResolution: initial.vtuResolution,
+    settlementCorrection: initial.settlementCorrection,
+  });
+  const stepUp = useStepUp();
+  const qc = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  return (
+    <>
+      <form
+        aria-label="Approval thresholds"
+        onSubmit={form.onSubmit(async (v) => {
+          setError(null);
+          setSaved(false);
+          try {
+            await stepUp.withGrant((grantToken) =>
+              post('/_serverFn/adminUpdateApprovalSettingsBearerAdmin', v, grantToken ? { grantToken } : {}),
+            );
+            setSaved(true);
+            await qc.invalidateQueries({ queryKey: consoleQueries.approvalSettings().queryKey });
+          } catch (err) {
+            if (!showServerIssues(form, err)) setError(err);
+          }
+        })}
+      >
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <NumberInput
+              label="Wallet adjustments under (naira)"
+              min={0}
+              thousandSeparator=","
+              {...form.getInputProps('walletAdjustment')}
+            />
+            <NumberInput
+              label="Purchase resolutions under (naira)"
+              min={0}
+              thousandSeparator=","
+              {...form.getInputProps('vtuResolution')}
+            />
+            <NumberInput
+              label="Settlement corrections under (naira)"
+              min={0}
+              thousandSeparator=","
+              {...form.getInputProps('settlementCorrection')}
+            />
+          </SimpleGrid>
+          <Text size="xs" c="dimmed">
+            0 means every request waits for a second operator.
+          </Text>
+          <Failure error={error} />
+          {saved && (
+            <Alert color="green" role="status">
+              Thresholds saved.
+            </Alert>
+          )}
+          <Group>
+            <Button type="submit">Save thresholds</Button>
+          </Group>
+        </Stack>
+      </form>
+      {stepUp.modal}
+    </>
+  );
+}

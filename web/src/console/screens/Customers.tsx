@@ -1,0 +1,87 @@
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { consoleQueries } from '../../api/queries/admin';
+import { ConsoleLink, useScreenSearch, type ScreenProps } from '../nav';
+import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import { CustomerPage } from './Customer';
+
+const LIMIT = 20;
+
+/** Customers: search by e-mail, phone, username, a reference or an account number; a customer's own page. */
+export function Customers({ rest }: ScreenProps) {
+  if (rest[0]) return <CustomerPage userId={rest[0]} />;
+  return <CustomerSearch />;
+}
+
+function CustomerSearch() {
+  const search = useScreenSearch();
+  const q = search.text('q');
+  const offset = search.num('offset', 0);
+  const [draft, setDraft] = useState(q);
+  const list = useQuery(consoleQueries.customers({ q, limit: LIMIT, offset }));
+  return (
+    <Stack>
+      <ScreenTitle title="Customers" />
+      <form
+        role="search"
+        aria-label="Find a customer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          search.set({ q: draft.trim() });
+        }}
+      >
+        <Group align="end">
+          <TextInput
+            label="E-mail, phone, username, reference or account number"
+            description="At least 3 characters"
+            value={draft}
+            onChange={(e) => setDraft(e.currentTarget.value)}
+            w={{ base: '100%', sm: 420 }}
+          />
+          <Button type="submit" disabled={draft.trim().length < 3}>
+            Search
+          </Button>
+        </Group>
+      </form>
+      {q.length >= 3 && (
+        <Loaded query={list}>
+          {(data) => (
+            <Stack>
+              <DataTable
+                caption={`Customers matching "${q}"`}
+                rows={data.items}
+                rowKey={(c) => c.userId}
+                empty="No customer matches."
+                columns={[
+                  {
+                    header: 'Customer',
+                    cell: (c) => (
+                      <Anchor component={ConsoleLink} to={`customers/${c.userId}`}>
+                        {c.email}
+                      </Anchor>
+                    ),
+                  },
+                  { header: 'Username', cell: (c) => (c.username ? `@${c.username}` : '—') },
+                  { header: 'Name', cell: (c) => c.fullName ?? '—' },
+                  { header: 'Phone', cell: (c) => c.phone ?? '—' },
+                  { header: 'Tier', cell: (c) => c.kycTier },
+                  { header: 'Found by', cell: (c) => c.matchedBy.replace(/_/g, ' ') },
+                  { header: 'Status', cell: (c) => <StatusBadge status={c.frozen ? 'frozen' : c.status} /> },
+                  { header: 'Joined', cell: (c) => when(c.createdAt) },
+                ]}
+              />
+              <Pager
+                offset={offset}
+                limit={LIMIT}
+                count={data.items.length}
+                hasMore={data.hasMore}
+                onChange={(o) => search.set({ offset: o })}
+              />
+            </Stack>
+          )}
+        </Loaded>
+      )}
+    </Stack>
+  );
+}
