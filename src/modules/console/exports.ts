@@ -99,9 +99,11 @@ const ledger: ExportSource = {
   header: ['entry_id', 'created_at', 'reference', 'type', 'description', 'account', 'user_id', 'amount_naira', 'balance_after_naira'],
   async plan(db, r) {
     // The range's id bounds through the BRIN index on created_at; the pages then walk the primary key between them.
+    // `id + 0`: plain min(id) / max(id) are planned as a walk of the primary key from either end, filtering on
+    // created_at, which reads every entry before the range (docs/scaling.md has both plans).
     const b = await one<{ lo: string | null; hi: string | null }>(
       db,
-      sql`SELECT min(id)::text AS lo, max(id)::text AS hi FROM ledger_entries WHERE created_at >= ${r.start} AND created_at < ${r.end}`,
+      sql`SELECT min(id + 0)::text AS lo, max(id + 0)::text AS hi FROM ledger_entries WHERE created_at >= ${r.start} AND created_at < ${r.end}`,
     );
     if (!b?.lo || !b.hi) return { total: 0, bounds: ['0', '0'] };
     return { total: Number(BigInt(b.hi) - BigInt(b.lo) + 1n), bounds: [b.lo, b.hi] };
