@@ -240,7 +240,37 @@ describe('passkey step-up', () => {
     await registerPasskey(admin, createSoftAuthenticator({ origin: h.config.webauthn.origin, rpId: h.config.webauthn.rpId }));
     expect((await call(h, 'GET', admin2('adminListOperatorSessions'), {}, { token: admin.token })).statusCode).toBe(200);
     const boss = await signIn(h, 'boss@example.com');
-    await registerPasskey(boss, createSoftAuthenticator({ origin: h.config.webauthn.origin, rpId: h.config.webauthn.rpId }));
+    const bossKey = createSoftAuthenticator({ origin: h.config.webauthn.origin, rpId: h.config.webauthn.rpId });
+    await registerPasskey(boss, bossKey);
+    // Another operator's passkey is not found, even for an admin with a grant.
+    const adminKeyId = (await call(h, 'GET', admin2('adminListPasskeys'), {}, { token: admin.token })).json().items[0].id;
+    const options = (await call(h, 'POST', admin2('adminPasskeyStepupOptions'), {}, { token: boss.token })).json().options;
+    const g = await call(
+      h,
+      'POST',
+      '/_serverFn/verifyStepupChallengeBearer2FA',
+      { method: 'passkey', assertion: bossKey.assert(options) },
+      { token: boss.token },
+    );
+    expect(g.statusCode, g.body).toBe(200);
+    const foreign = await call(
+      h,
+      'POST',
+      admin2('adminDeletePasskey'),
+      { id: adminKeyId },
+      { token: boss.token, headers: { 'x-grant-token': g.json().grantToken } },
+    );
+    expect(foreign.statusCode).toBe(404);
+    // A passkey assertion of one operator does not confirm another's step-up.
+    const mine = (await call(h, 'POST', admin2('adminPasskeyStepupOptions'), {}, { token: admin.token })).json().options;
+    const crossed = await call(
+      h,
+      'POST',
+      '/_serverFn/verifyStepupChallengeBearer2FA',
+      { method: 'passkey', assertion: bossKey.assert(mine) },
+      { token: admin.token },
+    );
+    expect(crossed.json().error.code).toBe('PASSKEY_INVALID');
     const reset = await call(
       h,
       'POST',
