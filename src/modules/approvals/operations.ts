@@ -58,7 +58,13 @@ export const approvalOperations = [
     gates: { stepUp: true },
     rateLimit: 'money',
     errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_FUNDS'],
-    handler: async (input, ctx) => ctx.api.approvals.approve(ctx.user.id, input.id, input.reason),
+    handler: async (input, ctx) => {
+      ctx.audit.target('approval_request', input.id);
+      const done = await ctx.api.approvals.approve(ctx.user.id, input.id, input.reason);
+      ctx.audit.target(done.approval.subjectType, done.approval.subjectId);
+      ctx.audit.change({ status: 'pending' }, { status: done.approval.status, result: done.approval.result });
+      return done;
+    },
   }),
   defineOperation({
     name: 'adminRejectRequest',
@@ -77,7 +83,12 @@ export const approvalOperations = [
     output: z.object({ approval: approvalOutput }),
     gates: { stepUp: true },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.api.approvals.reject(ctx.user.id, input.id, input.reason),
+    handler: async (input, ctx) => {
+      ctx.audit.target('approval_request', input.id);
+      const done = await ctx.api.approvals.reject(ctx.user.id, input.id, input.reason);
+      ctx.audit.change({ status: 'pending' }, { status: done.approval.status });
+      return done;
+    },
   }),
   defineOperation({
     name: 'adminGetApprovalSettings',
@@ -104,11 +115,15 @@ export const approvalOperations = [
       .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'name at least one threshold', path: ['walletAdjustment'] }),
     output: z.object({ walletAdjustment: z.number(), vtuResolution: z.number(), settlementCorrection: z.number() }),
     gates: { stepUp: true },
-    handler: async (input, ctx) =>
-      ctx.api.approvals.updateSettings(ctx.user.id, {
+    handler: async (input, ctx) => {
+      const before = await ctx.api.approvals.getSettings();
+      const after = await ctx.api.approvals.updateSettings(ctx.user.id, {
         walletAdjustment: input.walletAdjustment === undefined ? undefined : toKobo(input.walletAdjustment),
         vtuResolution: input.vtuResolution === undefined ? undefined : toKobo(input.vtuResolution),
         settlementCorrection: input.settlementCorrection === undefined ? undefined : toKobo(input.settlementCorrection),
-      }),
+      });
+      ctx.audit.change(before, after);
+      return after;
+    },
   }),
 ];

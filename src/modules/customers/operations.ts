@@ -123,7 +123,10 @@ export const customerOperations = [
     input: z.object({ userId: uuidInput('userId') }),
     output: customerOutput,
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.api.customers.get(input.userId),
+    handler: async (input, ctx) => {
+      ctx.audit.target('user', input.userId);
+      return ctx.api.customers.get(input.userId);
+    },
   }),
   defineOperation({
     name: 'adminFreezeCustomer',
@@ -135,7 +138,12 @@ export const customerOperations = [
     input: z.object({ userId: uuidInput('userId'), reason: reasonInput }),
     output: z.object({ userId: z.string(), frozen: z.boolean(), frozenAt: z.string() }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.api.customers.freeze(ctx.user.id, input.userId, input.reason),
+    handler: async (input, ctx) => {
+      ctx.audit.target('user', input.userId);
+      const done = await ctx.api.customers.freeze(ctx.user.id, input.userId, input.reason);
+      ctx.audit.change({ frozen: false }, { frozen: true, reason: input.reason });
+      return done;
+    },
   }),
   defineOperation({
     name: 'adminUnfreezeCustomer',
@@ -146,7 +154,12 @@ export const customerOperations = [
     input: z.object({ userId: uuidInput('userId'), reason: reasonInput }),
     output: z.object({ userId: z.string(), frozen: z.boolean() }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.api.customers.unfreeze(input.userId),
+    handler: async (input, ctx) => {
+      ctx.audit.target('user', input.userId);
+      const done = await ctx.api.customers.unfreeze(input.userId);
+      ctx.audit.change({ frozen: true }, { frozen: false, reason: input.reason });
+      return done;
+    },
   }),
   defineOperation({
     name: 'adminSignOutCustomer',
@@ -157,6 +170,9 @@ export const customerOperations = [
     input: z.object({ userId: uuidInput('userId') }),
     output: z.object({ userId: z.string(), sessionsEnded: z.number() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.api.customers.signOutEverywhere(input.userId),
+    handler: async (input, ctx) => {
+      ctx.audit.target('user', input.userId);
+      return ctx.api.customers.signOutEverywhere(input.userId);
+    },
   }),
 ];
