@@ -101,6 +101,7 @@ export function createGrowthService(deps: {
       kind: 'general',
       title: 'Referral bonus unlocked',
       body: `${formatNaira(locked)} of referral bonus is now in your wallet.`,
+      data: { event: 'referral_unlocked', amount: toNaira(locked) },
     });
     await events.emit(tx, 'wallet.credited', { userId, amount: locked, source: 'other', reference });
   }
@@ -134,7 +135,7 @@ export function createGrowthService(deps: {
         kind: 'general',
         title: 'Referral milestone reached',
         body: `${m.threshold} friends joined and bought through your code: ${formatNaira(bonus)} added to your referral bonus.`,
-        data: { threshold: m.threshold },
+        data: { threshold: m.threshold, event: 'referral_milestone', amount: toNaira(bonus) },
       });
     }
   }

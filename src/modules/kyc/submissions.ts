@@ -116,7 +116,7 @@ export function createKycSubmissions(deps: {
         status === 'approved'
           ? `Your ${label} verification was approved.`
           : `Your ${label} verification was not approved: ${reason}. You can submit again.`,
-      data: { submissionId: s.id, tier: Number(s.tier), status },
+      data: { submissionId: s.id, tier: Number(s.tier), status, ...(status === 'rejected' && reason ? { reason } : {}) },
     });
   }
 

@@ -175,7 +175,7 @@ export function createLoanService(deps: {
         kind: 'general',
         title: 'Loan repaid',
         body: 'Your loan is fully repaid. Thank you!',
-        data: { loanId: r.id },
+        data: { loanId: r.id, event: 'loan_repaid' },
       });
     }
     return r;
@@ -320,7 +320,7 @@ export function createLoanService(deps: {
           kind: 'loan_due',
           title: 'Loan overdue',
           body: `Your loan is overdue: ${formatNaira(outstandingOf(r))} is outstanding${lateFee > 0n ? `, including a ${formatNaira(lateFee)} late fee` : ''}. Money added to your wallet repays it automatically.`,
-          data: { loanId: r.id, outstanding: toNaira(outstandingOf(r)) },
+          data: { loanId: r.id, stage: 'overdue', outstanding: toNaira(outstandingOf(r)), lateFee: toNaira(lateFee) },
         });
       });
     },
@@ -348,7 +348,13 @@ export function createLoanService(deps: {
           kind: 'loan_due',
           title: 'Loan due soon',
           body: `${formatNaira(outstandingOf(loan))} is due on ${lagosDate(new Date(loan.due_at))}. We collect it from your wallet on the due date.`,
-          data: { loanId: loan.id, dueAt: iso(loan.due_at) },
+          data: {
+            loanId: loan.id,
+            dueAt: iso(loan.due_at),
+            stage: 'soon',
+            outstanding: toNaira(outstandingOf(loan)),
+            dueDate: lagosDate(new Date(loan.due_at)),
+          },
         });
       });
     },
@@ -376,7 +382,7 @@ export function createLoanService(deps: {
             kind: 'loan_due',
             title: 'Loan still overdue',
             body: `${formatNaira(outstandingOf(r))} is still outstanding. Money added to your wallet repays it automatically, or repay it now.`,
-            data: { loanId: r.id, outstanding: toNaira(outstandingOf(r)) },
+            data: { loanId: r.id, stage: 'still_overdue', outstanding: toNaira(outstandingOf(r)) },
           });
         }
       });

@@ -16,6 +16,8 @@ import {
   type NotificationKind,
 } from './notifier.js';
 import { liveSession } from './push-subscriptions.js';
+import { paramsOf } from './kinds.js';
+import { emailFooter, wordNotice } from './wording/index.js';
 import { registerOutboxJobs, type Outbox } from './outbox.js';
 
 /**
@@ -63,8 +65,14 @@ export function pushPayload(notificationId: string, n: NotificationInput, create
   return JSON.stringify({ ...base, body: n.body.slice(0, 1000), title: n.title.slice(0, 200), truncated: true });
 }
 
-function emailText(n: NotificationInput, emailOnly: string | undefined): string {
-  return `${n.body}${emailOnly ? `\n\n${emailOnly}` : ''}\n\nYou can see all your notifications in the app. To stop these e-mails, turn off e-mail notifications in Settings.`;
+function emailText(n: NotificationInput, emailOnly: string | undefined, language: string | undefined): string {
+  return `${n.body}${emailOnly ? `\n\n${emailOnly}` : ''}\n\n${emailFooter(language)}`;
+}
+
+/** The customer's language preference (settings' `language`), as stored; notifications read English for any other. */
+function languageOf(prefs: unknown): string | undefined {
+  const l = (prefs as { language?: unknown } | null | undefined)?.language;
+  return typeof l === 'string' ? l : undefined;
 }
 
 /** The module's subscriber (its entry file lists it). */
@@ -125,7 +133,11 @@ async function fanOut(
     const r = byId.get(notificationId);
     // Closed accounts get the inbox row only.
     if (!r || r.status !== 'active') continue;
-    const n: NotificationInput = { userId: r.user_id, kind: r.kind, title: r.title, body: r.body, ...(r.data ? { data: r.data } : {}) };
+    // Push, e-mail and SMS in the customer's language, worded from the kind and params (issue 29); the inbox row
+    // keeps the English text, which a notification without a wording case is sent in.
+    const language = languageOf(r.prefs);
+    const worded = wordNotice(language, { kind: r.kind, title: r.title, body: r.body, params: paramsOf(r.data) });
+    const n: NotificationInput = { userId: r.user_id, kind: r.kind, ...worded, ...(r.data ? { data: r.data } : {}) };
     const extra = extras[notificationId] ?? {};
     // A notice meant for every channel (extra.everyChannel) overrides the owner's channel preferences.
     const prefs = extra.everyChannel ? { email: true, push: true, sms: true } : prefsOf(r.prefs);
@@ -143,7 +155,7 @@ async function fanOut(
     if (prefs.email || ALWAYS_EMAIL.has(n.kind)) {
       channelJobs.push(
         outbox.emailJob(
-          { to: r.email, subject: n.title.slice(0, 200), text: emailText(n, extra.emailOnly) },
+          { to: r.email, subject: n.title.slice(0, 200), text: emailText(n, extra.emailOnly, language) },
           { dedupeKey: `notification:${notificationId}` },
         ),
       );

@@ -167,7 +167,7 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           kind: 'wallet_adjusted',
           title: 'Wallet adjusted',
           body: `An operator ${amount > 0n ? 'credited' : 'debited'} ${formatNaira(amount > 0n ? amount : -amount)}: ${input.reason}`,
-          data: { reference, amount: toNaira(amount) },
+          data: { reference, amount: toNaira(amount), reason: input.reason },
         });
         return { reference, amount: toNaira(amount), balance: toNaira(posted.balances[`user:${input.userId}:wallet`]) };
       });

@@ -104,7 +104,7 @@ export function createSavingsService(deps: {
       kind: 'savings_matured',
       title: 'Savings lock matured',
       body: `${formatNaira(principal + interest)} (${formatNaira(interest)} interest) is back in your wallet.`,
-      data: { lockId: r.id },
+      data: { lockId: r.id, total: toNaira(principal + interest), interest: toNaira(interest) },
     });
     await events.emit(tx, 'wallet.credited', { userId: r.user_id, amount: principal + interest, source: 'savings', reference });
     return true;

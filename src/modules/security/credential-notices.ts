@@ -8,6 +8,7 @@ import type { Notifier } from '../notifications/api.js';
 import { writeAudit } from '../../db/audit.js';
 import { scheduleTotpRemoval } from './two-factor-removal.js';
 import { forgetKnownDevices } from '../identity/api.js';
+import { CREDENTIAL_CHANGES } from '../../kernel/notices.js';
 
 /**
  * Every credential change tells the owner by e-mail (the notifier's login_alert kind is always e-mailed)
@@ -16,17 +17,7 @@ import { forgetKnownDevices } from '../identity/api.js';
  * after the reset wait (a requested two-factor reset is cancelled): whoever made the change is out. The link's token
  * is stored hashed and works once, for NOT_ME_TTL_MS.
  */
-export type CredentialChange =
-  | 'login_pin_set'
-  | 'login_pin_changed'
-  | 'login_pin_disabled'
-  | 'transaction_pin_set'
-  | 'transaction_pin_changed'
-  | 'totp_enrolled'
-  | 'totp_removed'
-  | 'totp_reset_requested'
-  | 'totp_reset_done'
-  | 'phone_changed';
+export type CredentialChange = (typeof CREDENTIAL_CHANGES)[number];
 
 export const NOT_ME_TTL_MS = 7 * DAY;
 
@@ -47,8 +38,17 @@ const WHAT: Record<CredentialChange, string> = {
 };
 
 export interface CredentialNotices {
-  /** Inside the change's own transaction: the notice exists only if the change commits. `detail` adds a sentence. */
-  notify(exec: Executor, userId: string, change: CredentialChange, detail?: string, opts?: { everyChannel?: boolean }): Promise<void>;
+  /**
+   * Inside the change's own transaction: the notice exists only if the change commits. `detail` adds a sentence;
+   * `opts.params` adds the facts a translation words it from (totp_reset_requested: resetAt, in Lagos time).
+   */
+  notify(
+    exec: Executor,
+    userId: string,
+    change: CredentialChange,
+    detail?: string,
+    opts?: { everyChannel?: boolean; params?: Record<string, string> },
+  ): Promise<void>;
   /** The "this wasn't me" route. */
   notMe(token: string): Promise<{ signedOut: boolean }>;
 }
@@ -80,7 +80,8 @@ export function createCredentialNotices(deps: {
         kind: 'login_alert',
         title: `Security: ${WHAT[change]}`,
         body,
-        data: { change },
+        // The facts the notice is worded from in the owner's language (issue 29).
+        data: { event: 'credential', change, when: lagosTime(now), ...(opts?.params ?? {}) },
         emailOnly: `This wasn't me: ${publicUrl}${NOT_ME_PATH}?token=${token}`,
         ...(opts?.everyChannel ? { everyChannel: true } : {}),
       });
@@ -132,7 +133,7 @@ export function createCredentialNotices(deps: {
                 ]
               : []),
           ].join('\n'),
-          data: { change: n.change },
+          data: { event: 'signed_out', change: n.change, ...(removal ? { removalAt: lagosTime(removal) } : {}) },
           // The owner must learn of a scheduled removal wherever they are (someone with the mailbox may have asked for it).
           everyChannel: Boolean(removal),
         });

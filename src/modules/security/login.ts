@@ -127,7 +127,7 @@ export function createLoginService(deps: LoginDeps) {
         kind: 'login_alert',
         title: 'Failed sign-in attempts on your account',
         body,
-        data: { failures: n!.n },
+        data: { event: 'failures', failures: n!.n },
       });
     });
   }
@@ -319,7 +319,8 @@ export function createLoginService(deps: LoginDeps) {
               ON CONFLICT (session_id) WHERE kind = 'login' DO NOTHING RETURNING 1`,
         );
         if (!ins) return false;
-        const when = new Date(now.getTime() + HOUR).toISOString().replace('T', ' ').slice(0, 16) + ' (Lagos time)';
+        const lagos = new Date(now.getTime() + HOUR).toISOString().replace('T', ' ').slice(0, 16);
+        const when = `${lagos} (Lagos time)`;
         const body = [
           `New sign-in to your account on ${when}.`,
           `Device: ${input.device ?? meta.userAgent ?? 'unknown'}`,
@@ -333,7 +334,14 @@ export function createLoginService(deps: LoginDeps) {
           kind: 'login_alert',
           title: 'New sign-in to your account',
           body,
-          data: { method: method ?? null, device: input.device ?? null },
+          // The facts the notice is worded from in the owner's language (issue 29).
+          data: {
+            event: 'new_sign_in',
+            method: method ?? 'unknown',
+            device: input.device ?? meta.userAgent ?? 'unknown',
+            ip: meta.ip ?? 'unknown',
+            when: lagos,
+          },
         });
         return true;
       });

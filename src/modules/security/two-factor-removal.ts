@@ -48,6 +48,7 @@ export async function cancelNotMeRemoval(exec: Executor, notifier: Notifier, use
     kind: 'login_alert',
     title: 'Security: your authenticator app stays',
     body: 'A code from your authenticator app was entered, so its scheduled removal was cancelled. If this was not you, contact support.',
+    data: { event: 'removal_cancelled' },
     everyChannel: true,
   });
 }

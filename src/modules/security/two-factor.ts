@@ -296,6 +296,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
           user.id,
           'totp_reset_requested',
           `Two-factor authentication will be turned off on ${when} (Lagos time) unless the reset is cancelled with a code sent to this e-mail address.`,
+          { params: { resetAt: when } },
         );
         return created;
       });

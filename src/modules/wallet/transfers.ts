@@ -157,7 +157,7 @@ export function createWalletMoney({
               kind: 'transfer_received',
               title: 'Money received',
               body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
-              data: { reference, amount: input.amount, from: user.username },
+              data: { reference, amount: input.amount, from: user.username, ...(input.note ? { note: input.note } : {}) },
             },
           ]),
         ],

@@ -3,6 +3,7 @@ import { ApiError, NetworkError, onUnauthenticated, post, setAccessToken } from 
 import { clearOffline, hasOfflineSnapshot } from './offline';
 import { queryClient } from './query';
 import { forgetGrant } from './grant';
+import { syncLanguage } from './language-sync';
 import { renewPush } from '../features/notifications/push';
 
 /**
@@ -147,6 +148,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         await claim();
         post('/_serverFn/notifyLoginBearerAuth', { device: navigator.userAgent.slice(0, 200), method }).catch(() => undefined);
         renewPush().catch(() => undefined);
+        syncLanguage().catch(() => undefined);
         setStatus('signedIn');
       },
       async signOut() {

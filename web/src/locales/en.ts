@@ -1,4 +1,6 @@
 import { enErrors } from './errors-en';
+import { enNotices } from './notices-en';
+import { enSaved } from './saved-en';
 import { enPurchases } from './purchases-en';
 /** English (complete). Every other language must have every key (test/web/i18n.test.ts and the Messages type). */
 export const en = {
@@ -99,6 +101,8 @@ export const en = {
     tryAgain: 'Try another payment',
   },
   ...enPurchases,
+  ...enNotices,
+  ...enSaved,
   transfer: {
     title: 'Send money',
     username: 'Recipient username',

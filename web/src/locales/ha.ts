@@ -1,5 +1,7 @@
 import type { Messages } from './en';
 import { haErrors } from './errors-ha';
+import { haNotices } from './notices-ha';
+import { haSaved } from './saved-ha';
 import { haPurchases } from './purchases-ha';
 
 /** Hausa. Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
@@ -100,6 +102,8 @@ export const ha: Messages = {
     tryAgain: 'Sake gwada biya',
   },
   ...haPurchases,
+  ...haNotices,
+  ...haSaved,
   transfer: {
     title: 'Aika kuɗi',
     username: 'Sunan mai karɓa',

@@ -1,5 +1,7 @@
 import type { Messages } from './en';
 import { pcmErrors } from './errors-pcm';
+import { pcmNotices } from './notices-pcm';
+import { pcmSaved } from './saved-pcm';
 import { pcmPurchases } from './purchases-pcm';
 
 /** Nigerian Pidgin (Naijá). Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
@@ -101,6 +103,8 @@ export const pcm: Messages = {
     tryAgain: 'Try pay again',
   },
   ...pcmPurchases,
+  ...pcmNotices,
+  ...pcmSaved,
   transfer: {
     title: 'Send money',
     username: 'Username of who you dey send to',

@@ -1,5 +1,7 @@
 import type { Messages } from './en';
 import { yoErrors } from './errors-yo';
+import { yoNotices } from './notices-yo';
+import { yoSaved } from './saved-yo';
 import { yoPurchases } from './purchases-yo';
 
 /** Yorùbá. Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
@@ -101,6 +103,8 @@ export const yo: Messages = {
     tryAgain: 'Gbìyànjú ìsanwó mìíràn',
   },
   ...yoPurchases,
+  ...yoNotices,
+  ...yoSaved,
   transfer: {
     title: 'Fi owó ránṣẹ́',
     username: 'Orúkọ olùlò ẹni tí ń gbà á',

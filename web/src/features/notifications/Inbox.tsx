@@ -7,6 +7,7 @@ import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
 import { enablePush } from './push';
 import { notificationsQueries } from '../../api/queries/notifications';
+import { useNoticeWording } from './wording';
 
 /** The inbox (unread count, mark read), announcements with polls, and turning on push for this device. */
 export function Inbox() {
@@ -23,7 +24,9 @@ export function Inbox() {
     onSuccess: invalidate,
   });
   const [push, setPush] = useState<string | null>(null);
-  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const word = useNoticeWording();
+  // Each notification in the reader's language, from its kind and params (the service's text is English).
+  const items = (list.data?.pages.flatMap((p) => p.items) ?? []).map((n) => ({ ...n, ...word(n) }));
   const unread = list.data?.pages[0]?.unread ?? 0;
   return (
     <Stack maw={640}>

@@ -1,0 +1,47 @@
+import { fill, MONEY_PARAMS, noticeCase, type NoticeParams } from '../../../kernel/notices.js';
+import { formatNaira, toKobo } from '../../../kernel/money.js';
+import { en } from './en.js';
+import { ha } from './ha.js';
+import { pcm } from './pcm.js';
+import type { NoticeTexts } from './types.js';
+import { yo } from './yo.js';
+
+/** The languages notifications are written in on the service's channels; any other preference (ig) reads English. */
+export const NOTICE_TEXTS: Record<'en' | 'ha' | 'pcm' | 'yo', NoticeTexts> = { en, ha, pcm, yo };
+
+/** What follows every notification e-mail, per language. */
+const EMAIL_FOOTER: Record<keyof typeof NOTICE_TEXTS, string> = {
+  en: 'You can see all your notifications in the app. To stop these e-mails, turn off e-mail notifications in Settings.',
+  ha: 'Kuna iya ganin duk sanarwarku a cikin manhajar. Don dakatar da waɗannan imel-imel, kashe sanarwar imel a Saituna.',
+  pcm: 'You fit see all your notifications for the app. To stop these e-mails, off e-mail notifications for Settings.',
+  yo: 'O lè rí gbogbo ìfitónilétí rẹ nínú áàpù. Láti dá àwọn ímeèlì wọ̀nyí dúró, pa ìfitónilétí ímeèlì nínú Ètò.',
+};
+
+export const textsOf = (language: string | undefined): NoticeTexts =>
+  NOTICE_TEXTS[(language ?? 'en') as keyof typeof NOTICE_TEXTS] ?? NOTICE_TEXTS.en;
+
+export const emailFooter = (language: string | undefined) =>
+  EMAIL_FOOTER[(language ?? 'en') as keyof typeof EMAIL_FOOTER] ?? EMAIL_FOOTER.en;
+
+/**
+ * A notification's title and body in `language`, from its kind and params (issue 29); the stored English title and
+ * body when the kind has no wording case or a parameter the case needs is missing.
+ */
+export function wordNotice(
+  language: string | undefined,
+  n: { kind: string; title: string; body: string; params: NoticeParams },
+): { title: string; body: string } {
+  const c = noticeCase(n.kind, { ...n.params, text: n.body });
+  if (!c) return { title: n.title, body: n.body };
+  const texts = textsOf(language);
+  const values: Record<string, string | number> = { ...n.params, text: n.body };
+  for (const [k, v] of Object.entries(n.params)) {
+    if (MONEY_PARAMS.has(k) && typeof v === 'number') values[k] = formatNaira(toKobo(Math.abs(v)));
+  }
+  if (typeof n.params.service === 'string' && n.params.service in texts.noticeService)
+    values.service = texts.noticeService[n.params.service as keyof NoticeTexts['noticeService']];
+  if (typeof n.params.change === 'string' && n.params.change in texts.noticeChange)
+    values.change = texts.noticeChange[n.params.change as keyof NoticeTexts['noticeChange']];
+  const w = texts.notice[c];
+  return { title: fill(w.title, values), body: fill(w.body, values) };
+}

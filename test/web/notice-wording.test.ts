@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { CREDENTIAL_CHANGES, NOTICE_CASES, noticeCase, type NoticeCase } from '../../src/kernel/notices.js';
+import { NOTIFICATION_KINDS } from '../../src/modules/notifications/kinds.js';
+import { NOTICE_TEXTS, wordNotice } from '../../src/modules/notifications/wording/index.js';
+import { enNotices as en } from '../../web/src/locales/notices-en.js';
+import { haNotices as ha } from '../../web/src/locales/notices-ha.js';
+import { pcmNotices as pcm } from '../../web/src/locales/notices-pcm.js';
+import { yoNotices as yo } from '../../web/src/locales/notices-yo.js';
+
+// Issue 29: every notification kind the service emits is worded in each of the app's languages, in the app's locales
+// and in the service's own tables (push, e-mail, SMS), with the same texts on both sides.
+
+/** One notification of each kind as its emitter writes the facts (the sub-cases of a kind each once). */
+const EMITTED: [string, Record<string, string | number>][] = [
+  ['topup_credited', { amount: 500, reference: 'r', source: 'card' }],
+  ['purchase_delivered', { service: 'airtime', amount: 150, recipient: '08031230001', reference: 'r' }],
+  ['purchase_delivered', { service: 'electricity', amount: 2000, recipient: '45071234567', token: '1234-5678', units: '12.5' }],
+  ['purchase_failed', { service: 'data', amount: 300, recipient: '08031230001' }],
+  ['purchase_refunded', { service: 'cable', amount: 4000, recipient: '7012345678' }],
+  ['transfer_sent', { amount: 300, to: 'ada' }],
+  ['transfer_received', { amount: 300, from: 'tunde' }],
+  ['transfer_received', { amount: 300, from: 'tunde', note: 'rent' }],
+  ['kyc_decision', { tier: 1, status: 'approved' }],
+  ['kyc_decision', { tier: 2, status: 'rejected', reason: 'blurred photo' }],
+  ['login_alert', { event: 'new_sign_in', when: '2026-11-26 09:00', device: 'Chrome', method: 'email_otp', ip: '1.2.3.4' }],
+  ['login_alert', { event: 'failures', failures: 5 }],
+  ...CREDENTIAL_CHANGES.map((change): [string, Record<string, string>] => ['login_alert', { event: 'credential', change, when: 'w' }]),
+  ['login_alert', { event: 'credential', change: 'totp_reset_requested', when: 'w', resetAt: 'r' }],
+  ['login_alert', { event: 'signed_out', change: 'totp_enrolled' }],
+  ['login_alert', { event: 'signed_out', change: 'totp_enrolled', removalAt: 'r' }],
+  ['login_alert', { event: 'removal_cancelled' }],
+  ['support_reply', { threadId: 't' }],
+  ['savings_matured', { total: 10_100, interest: 100 }],
+  ['loan_due', { stage: 'soon', outstanding: 5000, dueDate: '2026-12-01' }],
+  ['loan_due', { stage: 'overdue', outstanding: 5000, lateFee: 0 }],
+  ['loan_due', { stage: 'overdue', outstanding: 5500, lateFee: 500 }],
+  ['loan_due', { stage: 'still_overdue', outstanding: 5500 }],
+  ['general', { event: 'loan_repaid' }],
+  ['general', { event: 'referral_unlocked', amount: 200 }],
+  ['general', { event: 'referral_milestone', threshold: 5, amount: 1000 }],
+  ['schedule_failed', { service: 'airtime', phone: '08031230001' }],
+  ['schedule_failed', { service: 'data', phone: '08031230001', failures: 3 }],
+  ['report_resolved', { reference: 'r' }],
+  ['order_update', { reference: 'ORD1', status: 'fulfilled' }],
+  ['order_update', { reference: 'ORD1', status: 'cancelled' }],
+  ['wallet_adjusted', { amount: 1000, reason: 'goodwill' }],
+  ['wallet_adjusted', { amount: -1000, reason: 'correction' }],
+  ['account_frozen', {}],
+  ['account_unfrozen', {}],
+];
+
+/** Kinds shown in the words of the person who wrote them (an operator's broadcast): no wording of their own. */
+const OWN_WORDS = new Set(['broadcast']);
+
+const WEB = { en, ha, pcm, yo } as const;
+const placeholders = (s: string) => [...new Set([...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]))].sort();
+
+describe('notification wordings', () => {
+  it('every kind the service emits has a wording case, and every case is reached', () => {
+    const reached = new Set<NoticeCase>();
+    for (const [kind, params] of EMITTED) {
+      const c = noticeCase(kind, { ...params, text: 'English body' });
+      expect(c, `${kind} ${JSON.stringify(params)}`).not.toBeNull();
+      reached.add(c!);
+    }
+    expect(NOTIFICATION_KINDS.filter((k) => !OWN_WORDS.has(k) && !EMITTED.some(([e]) => e === k))).toEqual([]);
+    expect(Object.keys(NOTICE_CASES).filter((c) => !reached.has(c as NoticeCase))).toEqual([]);
+  });
+
+  for (const [lang, web] of Object.entries(WEB)) {
+    it(`${lang}: the app and the service word every case alike, with only the case's parameters`, () => {
+      const server = NOTICE_TEXTS[lang as keyof typeof NOTICE_TEXTS];
+      expect(web.notice).toEqual(server.notice);
+      expect(web.noticeChange).toEqual(server.noticeChange);
+      expect(web.noticeService).toEqual(server.noticeService);
+      for (const [c, needs] of Object.entries(NOTICE_CASES)) {
+        const w = server.notice[c as NoticeCase];
+        expect(w.title.trim(), `${lang} ${c}`).not.toBe('');
+        expect(w.body.trim(), `${lang} ${c}`).not.toBe('');
+        const allowed = new Set<string>([...needs, 'text']);
+        expect(
+          placeholders(w.title + w.body).filter((p) => !allowed.has(p)),
+          `${lang} ${c}`,
+        ).toEqual([]);
+        // A language says what English says: the same facts in the body.
+        expect(placeholders(w.body), `${lang} ${c}`).toEqual(placeholders(NOTICE_TEXTS.en.notice[c as NoticeCase].body));
+      }
+    });
+  }
+
+  it('words money, services and changes; a missing fact or an unknown kind keeps the English text', () => {
+    const english = { title: 'Airtime delivered', body: 'Your ₦150.00 airtime for 08031230001 was delivered.' };
+    const params = { service: 'airtime', amount: 150, recipient: '08031230001' };
+    expect(wordNotice('yo', { kind: 'purchase_delivered', ...english, params })).toEqual({
+      title: 'A ti fi Káàdì ìpè (airtime) ránṣẹ́',
+      body: 'Káàdì ìpè (airtime) ₦150.00 rẹ fún 08031230001 ti dé.',
+    });
+    expect(wordNotice('pcm', { kind: 'wallet_adjusted', title: 't', body: 'b', params: { amount: -1000, reason: 'fix' } }).body).toBe(
+      'Operator remove ₦1,000.00: fix',
+    );
+    expect(
+      wordNotice('ha', { kind: 'login_alert', title: 't', body: 'b', params: { event: 'credential', change: 'phone_changed', when: 'w' } })
+        .title,
+    ).toBe('Tsaro: An canza lambar wayarka');
+    const { recipient: _r, ...partial } = params;
+    expect(wordNotice('yo', { kind: 'purchase_delivered', ...english, params: partial })).toEqual(english);
+    expect(wordNotice('yo', { kind: 'broadcast', title: 'Hello', body: 'World', params: {} })).toEqual({ title: 'Hello', body: 'World' });
+    expect(wordNotice('ig', { kind: 'purchase_delivered', ...english, params }).title).toBe('Airtime delivered');
+  });
+});

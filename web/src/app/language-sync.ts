@@ -1,0 +1,20 @@
+import { get, post } from '../api/client';
+import { LANGUAGES, setLanguage, type Language } from './i18n';
+
+/** Where i18n.ts remembers the language picked on this device (on the sign-in screen or in Settings). */
+const LANGUAGE_KEY = 'vtu.language';
+
+/**
+ * After a sign-in, the account and the device agree on one language (issue 29: push, e-mail and SMS are written in
+ * the account's language). A language picked on this device (the sign-in screen's choice included) is sent to the
+ * account's preferences; a device that never picked one takes the account's.
+ */
+export async function syncLanguage(): Promise<void> {
+  const picked = localStorage.getItem(LANGUAGE_KEY);
+  if (LANGUAGES.some((l) => l.code === picked)) {
+    await post('/_serverFn/updatePreferencesBearerSettings', { language: picked as Language });
+    return;
+  }
+  const account = (await get('/_serverFn/getPreferencesBearerSettings')).preferences.language;
+  if (account !== 'en' && LANGUAGES.some((l) => l.code === account)) await setLanguage(account as Language);
+}
