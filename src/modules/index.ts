@@ -17,6 +17,7 @@ import { loansModule } from './loans/index.js';
 import { paymentsModule } from './payments/index.js';
 import { vtuModule } from './vtu/index.js';
 import { beneficiariesModule } from './beneficiaries/index.js';
+import { operatorsModule } from './operators/index.js';
 import { consoleModule } from './console/index.js';
 import { customersModule } from './customers/index.js';
 import { approvalsModule } from './approvals/index.js';
@@ -44,6 +45,7 @@ export const allModules: AnyModule[] = [
   paymentsModule,
   vtuModule,
   beneficiariesModule,
+  operatorsModule,
   consoleModule,
   customersModule,
   approvalsModule,
