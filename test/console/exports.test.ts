@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeExport } from '../../src/modules/console/exports.js';
 import { lagosRange } from '../../src/modules/console/range.js';
@@ -140,6 +141,63 @@ describe('CSV exports (issue 30)', () => {
     expect(body.hasMore).toBe(true);
     expect(body.items.every((j: { kind: string }) => j.kind === 'export')).toBe(true);
     expect(body.items[0].createdAt >= body.items[1].createdAt).toBe(true);
+  });
+
+  it('the audit log: admins export it, a finance operator neither starts one nor sees its link; support exports nothing', async () => {
+    const finance = await signIn(h);
+    const support = await signIn(h);
+    // Granted as adminGrantRole does (operator_roles; the auth_changed trigger drops their cached sessions).
+    for (const [who, role] of [
+      [finance, 'finance'],
+      [support, 'support'],
+    ] as const)
+      await h.app.services.db.execute(
+        sql`INSERT INTO operator_roles (user_id, role, granted_by, granted_at) VALUES (${who.id}, ${role}, ${admin.id}, ${h.clock.now()})`,
+      );
+    const job = await runExport('audit', '2026-03-12', '2026-03-12');
+    expect(job.status).toBe('done');
+    const records = csvRecords((await download(job.downloadUrl)).body);
+    const exports = records.filter((r) => r.operation === 'adminStartExport');
+    expect(exports.length).toBeGreaterThan(0);
+    expect(exports[0]).toMatchObject({ operator_email: 'admin@example.com', outcome: 'ok' });
+    expect(records.every((r) => r.created_at.startsWith('2026-03-1'))).toBe(true);
+    // Finance: ledger exports yes, the audit log no, and no link to the admin's audit file.
+    const refused = await call(
+      h,
+      'POST',
+      op('adminStartExport'),
+      { kind: 'audit', from: '2026-03-12', to: '2026-03-12' },
+      { token: finance.token },
+    );
+    expect(refused.statusCode).toBe(403);
+    const allowed = await call(
+      h,
+      'POST',
+      op('adminStartExport'),
+      { kind: 'ledger', from: '2026-03-12', to: '2026-03-12' },
+      { token: finance.token },
+    );
+    expect(allowed.statusCode, allowed.body).toBe(200);
+    const seen = await call(h, 'GET', op('adminGetJob'), { jobId: job.id }, { token: finance.token });
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json().downloadUrl).toBeUndefined();
+    // Jobs are every finance operator's to see: the admin's ledger job is listed with its link.
+    const listed = await call(h, 'GET', op('adminListJobs'), { kind: 'export', limit: 100 }, { token: finance.token });
+    const items = listed.json().items as { input: { kind: string }; downloadUrl?: string; createdBy: string }[];
+    expect(items.some((j) => j.input.kind === 'ledger' && j.createdBy === admin.id && j.downloadUrl)).toBe(true);
+    expect(items.filter((j) => j.input.kind === 'audit').every((j) => j.downloadUrl === undefined)).toBe(true);
+    // Support sees the dashboard, not jobs or exports.
+    expect((await call(h, 'GET', op('adminDashboardQueues'), {}, { token: support.token })).statusCode).toBe(200);
+    expect((await call(h, 'GET', op('adminListJobs'), {}, { token: support.token })).statusCode).toBe(403);
+    const noExport = await call(
+      h,
+      'POST',
+      op('adminStartExport'),
+      { kind: 'ledger', from: '2026-03-12', to: '2026-03-12' },
+      { token: support.token },
+    );
+    expect(noExport.statusCode).toBe(403);
+    await h.app.services.jobs.drain();
   });
 
   it('writes page by page, reporting progress after each page', async () => {

@@ -5,7 +5,7 @@ import { one, rows, type Db } from '../../db/client.js';
 import { csvLine, koboText } from './csv.js';
 import type { Range } from './range.js';
 
-export const EXPORT_KINDS = ['transactions', 'ledger', 'topups'] as const;
+export const EXPORT_KINDS = ['transactions', 'ledger', 'topups', 'audit'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 /** Rows per keyset page: one statement reads a page, one write hands it to the file; memory holds one page. */
@@ -196,7 +196,72 @@ const topups: ExportSource = {
   },
 };
 
-const SOURCES: Record<ExportKind, ExportSource> = { transactions, ledger, topups };
+/** The operators' audit trail (the registry's rows and the older handler-written ones), oldest first. */
+const audit: ExportSource = {
+  header: [
+    'id',
+    'created_at',
+    'operator_id',
+    'operator_email',
+    'roles',
+    'operation',
+    'outcome',
+    'targets',
+    'request_id',
+    'ip',
+    'input',
+    'before',
+    'after',
+    'details',
+  ],
+  async plan(db, r) {
+    const c = await one<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM audit_log WHERE created_at >= ${r.start} AND created_at < ${r.end}`,
+    );
+    return { total: c?.n ?? 0, bounds: [] };
+  },
+  async page(db, r, _bounds, after, limit) {
+    type Row = Record<'id' | 'created_at' | 'at' | 'action', string> &
+      Record<
+        'actor_id' | 'email' | 'roles' | 'outcome' | 'targets' | 'request_id' | 'ip' | 'input' | 'before' | 'after' | 'details',
+        string | null
+      >;
+    // Keyset on (created_at, id): audit_log_time_idx (migration 1001) read backwards.
+    const list = await rows<Row>(
+      db,
+      sql`SELECT a.id::text AS id, a.created_at, a.created_at::text AS at, a.actor_id::text AS actor_id, u.email, array_to_string(a.roles, ' ') AS roles,
+                 a.action, a.outcome,
+                 coalesce(array_to_string(a.target_ids, ' '), CASE WHEN a.subject_id IS NULL THEN NULL ELSE a.subject_type || ':' || a.subject_id END) AS targets,
+                 a.request_id, a.ip, a.input::text AS input, a.before_state::text AS before, a.after_state::text AS after, a.details::text AS details
+          FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+          WHERE a.created_at < ${r.end} AND ${after ? sql`(a.created_at, a.id) > (${after[0]}::timestamptz, ${after[1]}::uuid)` : sql`a.created_at >= ${r.start}`}
+          ORDER BY a.created_at, a.id LIMIT ${limit}`,
+    );
+    const last = list.at(-1);
+    return {
+      lines: list.map((a) => [
+        a.id,
+        ts(a.created_at),
+        a.actor_id,
+        a.email,
+        a.roles,
+        a.action,
+        a.outcome,
+        a.targets,
+        a.request_id,
+        a.ip,
+        a.input,
+        a.before,
+        a.after,
+        a.details,
+      ]),
+      next: last && list.length === limit ? [last.at, last.id] : null,
+    };
+  },
+};
+
+const SOURCES: Record<ExportKind, ExportSource> = { transactions, ledger, topups, audit };
 
 /**
  * Writes one export to `filePath` page by page: each page is read, turned into CSV and written, waiting for the

@@ -12,7 +12,7 @@ import { prefixedId } from '../../kernel/ids.js';
 import { hmac, safeEqual } from '../../lib/crypto.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FileStorage } from '../../providers/storage.js';
-import { writeExport, type ExportKind } from './exports.js';
+import { EXPORT_KINDS, writeExport, type ExportKind } from './exports.js';
 import { lagosRange } from './range.js';
 
 /** The queue job that runs an operator job (its payload is the operator job's id). */
@@ -61,7 +61,7 @@ interface Requery {
   adminListStuck(limit: number, offset: number): Promise<{ items: { id: string }[]; hasMore: boolean }>;
   adminRequery(id: string): Promise<{ transaction: { status: string } }>;
 }
-const exportInput = z.object({ kind: z.enum(['transactions', 'ledger', 'topups']), from: z.string(), to: z.string() });
+const exportInput = z.object({ kind: z.enum(EXPORT_KINDS), from: z.string(), to: z.string() });
 
 /**
  * Long operator actions as jobs with progress (issue 30): a row in operator_jobs that operators read, run by one
@@ -91,8 +91,11 @@ export function createConsoleJobs(deps: {
     };
   }
 
-  function view(r: JobRow) {
-    const link = r.kind === 'export' && r.status === 'done' && r.file_key ? downloadUrl(r.id) : null;
+  /** The audit trail is exported and read by admins only (adminSearchAudit is admin only): others see no link. */
+  const mayDownload = (r: JobRow, viewerIsAdmin: boolean) => viewerIsAdmin || (r.input as { kind?: string } | null)?.kind !== 'audit';
+
+  function view(r: JobRow, viewerIsAdmin: boolean) {
+    const link = r.kind === 'export' && r.status === 'done' && r.file_key && mayDownload(r, viewerIsAdmin) ? downloadUrl(r.id) : null;
     return {
       id: r.id,
       kind: r.kind,
@@ -232,7 +235,8 @@ export function createConsoleJobs(deps: {
     startReconciliation: (actorId: string) => start(actorId, 'reconciliation', {}),
     startBulkRequery: (actorId: string, ids?: string[]) => start(actorId, 'bulk_requery', ids ? { ids: [...new Set(ids)] } : {}),
 
-    async startExport(actorId: string, input: ExportInput) {
+    async startExport(actorId: string, actorIsAdmin: boolean, input: ExportInput) {
+      if (input.kind === 'audit' && !actorIsAdmin) throw new AppError('FORBIDDEN', 'The audit log is exported by admins only');
       const range = lagosRange(input, clock.now(), EXPORT_MAX_DAYS);
       const open = await one<{ n: number }>(
         db,
@@ -249,20 +253,25 @@ export function createConsoleJobs(deps: {
       return start(actorId, 'export', { kind: input.kind, from: range.from, to: range.to });
     },
 
-    async getJob(id: string) {
+    async getJob(id: string, viewerIsAdmin: boolean) {
       const r = await one<JobRow>(db, sql`SELECT ${COLS} FROM operator_jobs WHERE id = ${id}`);
       if (!r) throw notFound('Job');
-      return view(r);
+      return view(r, viewerIsAdmin);
     },
 
-    async listJobs(input: { kind?: JobKind; status?: JobStatus; limit: number; offset: number }) {
+    async listJobs(input: { kind?: JobKind; status?: JobStatus; limit: number; offset: number }, viewerIsAdmin: boolean) {
       const list = await rows<JobRow>(
         db,
         sql`SELECT ${COLS} FROM operator_jobs
             WHERE ${input.kind ? sql`kind = ${input.kind}` : sql`true`} AND ${input.status ? sql`status = ${input.status}` : sql`true`}
             ORDER BY created_at DESC, id DESC LIMIT ${input.limit + 1} OFFSET ${input.offset}`,
       );
-      return { items: list.slice(0, input.limit).map(view), limit: input.limit, offset: input.offset, hasMore: list.length > input.limit };
+      return {
+        items: list.slice(0, input.limit).map((r) => view(r, viewerIsAdmin)),
+        limit: input.limit,
+        offset: input.offset,
+        hasMore: list.length > input.limit,
+      };
     },
 
     run,

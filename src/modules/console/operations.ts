@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
+import { mayRun, type AuthUser } from '../../kernel/actor.js';
 import { naira } from '../../kernel/money.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { EXPORT_KINDS } from './exports.js';
@@ -11,6 +12,7 @@ const defineOperation = operationsOf(['operatorConsole']);
 // Issue 30: the dashboard is for finance and support; jobs (reconciliation, requery, exports) move or reveal money: finance.
 const DASHBOARD_ROLES = ['finance', 'support'] as const;
 const FINANCE = ['finance'] as const;
+const isAdmin = (user: AuthUser) => mayRun(user.operatorRoles, []);
 
 const range = z.object({
   from: lagosDay.optional().meta({ description: 'first Lagos day included (YYYY-MM-DD); default today' }),
@@ -158,10 +160,11 @@ export const consoleOperations = [
     suffix: 'BearerAdmin',
     method: 'POST',
     roles: FINANCE,
-    purpose: 'export VTU transactions, ledger entries or top-ups of a range of Lagos days (both included, at most 366) as CSV, as a job',
+    purpose:
+      'export VTU transactions, ledger entries, top-ups or (admins only) the audit log of a range of Lagos days (both included, at most 366) as CSV, as a job',
     input: z.object({ kind: z.enum(EXPORT_KINDS), from: lagosDay, to: lagosDay }),
     output: jobId,
-    handler: async (input, ctx) => audited(ctx, await ctx.api.operatorConsole.jobs.startExport(ctx.user.id, input)),
+    handler: async (input, ctx) => audited(ctx, await ctx.api.operatorConsole.jobs.startExport(ctx.user.id, isAdmin(ctx.user), input)),
   }),
   defineOperation({
     name: 'adminGetJob',
@@ -173,7 +176,7 @@ export const consoleOperations = [
     output: jobView,
     handler: async (input, ctx) => {
       ctx.audit.target('operator_job', input.jobId);
-      return ctx.api.operatorConsole.jobs.getJob(input.jobId);
+      return ctx.api.operatorConsole.jobs.getJob(input.jobId, isAdmin(ctx.user));
     },
   }),
   defineOperation({
@@ -188,6 +191,6 @@ export const consoleOperations = [
       ...pageInput,
     }),
     output: pageOutput(jobView),
-    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.listJobs(input),
+    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.listJobs(input, isAdmin(ctx.user)),
   }),
 ];
