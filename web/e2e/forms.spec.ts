@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { readyCustomer, signInWithPin } from './customer';
+import { readyCustomer, signInWithPin, tier2 } from './customer';
 
 /**
  * Forms say what is wrong under the field (issue 29, items 5 and 7): the button stays enabled, a submit or leaving the
@@ -54,4 +54,33 @@ test('bill forms: a too-short number says so under the field, the button stays e
   await customerId.blur();
   expect(await messageOf(customerId)).toContain('Put your betting customer ID');
   await page.evaluate(() => localStorage.removeItem('vtu.language'));
+});
+
+test('KYC bank form: the account number the service refuses (its NUBAN check digit) is named under the field', async ({
+  page,
+  request,
+}) => {
+  const c = await readyCustomer(request, OPERATOR, 0);
+  await tier2(request, c, 'Ada Obi');
+  await signInWithPin(page, c);
+  await page.goto('/kyc');
+  await page.getByRole('button', { name: /Bank account and ID/ }).click();
+  await page.getByRole('combobox', { name: 'Bank' }).selectOption({ label: 'Zenith Bank' });
+  const account = page.getByRole('textbox', { name: 'Account number (10 digits)' });
+  const check = page.getByRole('button', { name: 'Check account' });
+
+  // The form's own rule first: ten digits.
+  await account.fill('12345');
+  await expect(check).toBeEnabled();
+  await check.click();
+  expect(await messageOf(account)).toContain('Check the account number');
+
+  // Ten digits pass the form; the service refuses the check digit (400, issue on accountNumber): under the field.
+  await account.fill('1234567890');
+  await expect(account).not.toHaveAttribute('aria-invalid', 'true');
+  const answer = page.waitForResponse((r) => r.url().includes('verifyBankAccountBearerKYC'));
+  await check.click();
+  expect((await answer).status()).toBe(400);
+  expect(await messageOf(account)).toContain('Check the account number: the 10 digits of an account at this bank.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
 });

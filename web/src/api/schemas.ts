@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { fourDigitPin } from '../../../src/kernel/inputs.js';
-import { fullNameInput, usernameInput } from '../../../src/modules/identity/inputs.js';
+import { fourDigitPin, phoneInput } from '../../../src/kernel/inputs.js';
+import { nairaAmount } from '../../../src/kernel/money.js';
+import { emailInput, fullNameInput, otpCodeInput, usernameInput } from '../../../src/modules/identity/inputs.js';
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
 import {
   AMOUNT_BOUNDS,
@@ -59,3 +60,96 @@ export const examSchema = buyEducationPinInput
   .pick({ exam: true, quantity: true, phone: true })
   .extend({ profile_id: blankIsUnset(buyEducationPinInput.shape.profile_id.unwrap()) });
 export { AMOUNT_BOUNDS };
+
+/*
+ * The rules below are written here, equal to the operations' own (their modules have no inputs.ts the app may import
+ * yet); test/web/form-schemas.test.ts compares each field with the operation's, so a change on one side fails there.
+ */
+const text = (name: string, min: number, max: number) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(min, `${name} must be at least ${min} characters`)
+    .max(max, `${name} must be at most ${max} characters`);
+
+/** Sign-in (sendLoginOtp, verifyLoginOtp, startPinLogin): the e-mail, the 6-digit code, the identifier and login PIN. */
+export const emailSchema = z.object({ email: emailInput });
+export const codeSchema = z.object({ code: otpCodeInput });
+/** The login PIN (startPinLogin, setLoginPin): 6 digits. */
+export const loginPinInput = z.string({ error: 'pin is required' }).regex(/^\d{6}$/, 'pin must be 6 digits');
+export const pinLoginSchema = z.object({
+  // The service reads an e-mail or a username (with or without @); the form asks only that one is typed.
+  identifier: z
+    .string({ error: 'identifier is required' })
+    .trim()
+    .max(254, 'identifier is too long')
+    .refine((v) => v !== '', 'identifier is required'),
+  pin: loginPinInput,
+});
+export const loginPinSchema = z.object({ pin: loginPinInput });
+/** closeAccount: the word DELETE typed. */
+export const closeAccountSchema = z.object({ confirm: z.literal('DELETE', { error: 'confirm must be the literal "DELETE"' }) });
+
+/** The phone check (sendPhoneOtp, verifyPhoneOtp). */
+export const phoneSchema = z.object({ phone: phoneInput });
+/** submitNinKyc's typed fields (the slip is a file, uploaded first). */
+export const ninSchema = z.object({
+  nin: z
+    .string({ error: 'nin is required' })
+    .trim()
+    .regex(/^\d{11}$/, 'nin must be 11 digits'),
+  fullName: blankIsUnset(z.string().trim().min(3, 'fullName is too short').max(100, 'fullName is too long')),
+});
+/** verifyBankAccount and submitBankKyc: the bank (a code from listBanks) and the 10-digit NUBAN; the check digit is the service's. */
+export const bankAccountSchema = z.object({
+  bankCode: z
+    .string({ error: 'bankCode is required' })
+    .trim()
+    .refine((c) => c !== '', 'bankCode must be a code from listBanks'),
+  accountNumber: z
+    .string({ error: 'accountNumber is required' })
+    .trim()
+    .regex(/^\d{10}$/, 'accountNumber must be a 10-digit NUBAN'),
+});
+
+/** createSavingsLock without the PIN; takeLoan; repayLoan (all of the loan when no amount is given). */
+export const savingsLockSchema = z.object({
+  amount: nairaAmount({ max: 100_000_000 }),
+  days: z
+    .number({ error: 'days must be a number' })
+    .int('days must be a whole number')
+    .min(7, 'days must be at least 7')
+    .max(365, 'days must be at most 365'),
+});
+export const loanSchema = z.object({ amount: nairaAmount({ max: 100_000_000 }) });
+export const repaySchema = z.object({ amount: blankIsUnset(nairaAmount({ max: 100_000_000 })) });
+
+/** createMarketplaceOrder's quantity and delivery; submitSubscriptionOrder's account. */
+export const marketOrderSchema = z.object({
+  quantity: z
+    .number({ error: 'quantity must be a number' })
+    .int('quantity must be a whole number')
+    .min(1, 'quantity must be at least 1')
+    .max(20, 'quantity must be at most 20'),
+  delivery: z.object({
+    fullName: text('delivery.fullName', 2, 100),
+    phone: phoneInput,
+    address: text('delivery.address', 5, 300),
+    city: text('delivery.city', 2, 60),
+    state: text('delivery.state', 2, 60),
+    note: text('delivery.note', 1, 300).optional(),
+  }),
+});
+export const subscriptionOrderSchema = z.object({
+  account: z
+    .string({ error: 'account is required' })
+    .trim()
+    .min(3, 'account must be at least 3 characters')
+    .max(200, 'account must be at most 200 characters (the e-mail, username or profile link to credit)'),
+});
+/** upsertSchedule's airtime fields (the network follows the number). */
+export const scheduleSchema = z.object({
+  phone: phoneInput,
+  amount: nairaAmount({ max: 100_000 }),
+  time: z.string({ error: 'time is required' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time must be HH:MM in 24-hour Lagos time, e.g. 07:30'),
+});

@@ -1,6 +1,7 @@
 import { enErrors } from './errors-en';
 import { enNotices } from './notices-en';
 import { enSaved } from './saved-en';
+import { enFields } from './fields-en';
 import { enPurchases } from './purchases-en';
 /** English (complete). Every other language must have every key (test/web/i18n.test.ts and the Messages type). */
 export const en = {
@@ -101,6 +102,7 @@ export const en = {
     tryAgain: 'Try another payment',
   },
   ...enPurchases,
+  ...enFields,
   ...enNotices,
   ...enSaved,
   transfer: {

@@ -2,6 +2,7 @@ import type { Messages } from './en';
 import { haErrors } from './errors-ha';
 import { haNotices } from './notices-ha';
 import { haSaved } from './saved-ha';
+import { haFields } from './fields-ha';
 import { haPurchases } from './purchases-ha';
 
 /** Hausa. Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
@@ -102,6 +103,7 @@ export const ha: Messages = {
     tryAgain: 'Sake gwada biya',
   },
   ...haPurchases,
+  ...haFields,
   ...haNotices,
   ...haSaved,
   transfer: {

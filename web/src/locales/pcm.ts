@@ -2,6 +2,7 @@ import type { Messages } from './en';
 import { pcmErrors } from './errors-pcm';
 import { pcmNotices } from './notices-pcm';
 import { pcmSaved } from './saved-pcm';
+import { pcmFields } from './fields-pcm';
 import { pcmPurchases } from './purchases-pcm';
 
 /** Nigerian Pidgin (Naijá). Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
@@ -103,6 +104,7 @@ export const pcm: Messages = {
     tryAgain: 'Try pay again',
   },
   ...pcmPurchases,
+  ...pcmFields,
   ...pcmNotices,
   ...pcmSaved,
   transfer: {

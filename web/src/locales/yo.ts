@@ -2,6 +2,7 @@ import type { Messages } from './en';
 import { yoErrors } from './errors-yo';
 import { yoNotices } from './notices-yo';
 import { yoSaved } from './saved-yo';
+import { yoFields } from './fields-yo';
 import { yoPurchases } from './purchases-yo';
 
 /** Yorùbá. Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
@@ -103,6 +104,7 @@ export const yo: Messages = {
     tryAgain: 'Gbìyànjú ìsanwó mìíràn',
   },
   ...yoPurchases,
+  ...yoFields,
   ...yoNotices,
   ...yoSaved,
   transfer: {

@@ -1,10 +1,12 @@
 import { Accordion, Alert, Badge, Button, FileInput, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
-import { errorMessage } from '../../app/errors';
+import { bankAccountSchema, codeSchema, ninSchema, phoneSchema } from '../../api/schemas';
+import { errorMessage, isCode } from '../../app/errors';
 import { useStepUp } from '../../app/StepUp';
+import { digitsProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { Liveness } from '../../components/Liveness';
 import { uploadFile } from '../../api/kyc-upload';
 import { kycQueries } from '../../api/queries/kyc';
@@ -77,33 +79,90 @@ export function Kyc() {
   );
 }
 
+/** What the KYC fields' rules ask for, in the person's words. */
+const HINTS: FieldHints = {
+  phone: 'buy.phoneInvalid',
+  code: 'fields.code',
+  nin: 'fields.nin',
+  bankCode: 'fields.bank',
+  accountNumber: 'fields.accountNumber',
+};
+
+/** The phone check of Tier 2: the number, then the SMS code (a step-up grant when a verified number is replaced). */
+function PhoneCheck() {
+  const { t } = useTranslation();
+  const stepUp = useStepUp();
+  const qc = useQueryClient();
+  const phoneForm = useSchemaForm(phoneSchema, { phone: '' }, HINTS);
+  const codeForm = useSchemaForm(codeSchema, { code: '' }, HINTS);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const sendCode = useMutation({
+    mutationFn: (phone: string) => post('/_serverFn/sendPhoneOtpPublicAuth', { phone }).then(() => phone),
+    onSuccess: setSentTo,
+    onError: (err) => showServerIssues(phoneForm, err, HINTS),
+  });
+  const verify = useMutation({
+    mutationFn: (code: string) =>
+      stepUp.withGrant((grantToken) => post('/_serverFn/verifyPhoneOtpPublicAuth', { phone: sentTo!, code }, { grantToken })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey }),
+    onError: (err) => showServerIssues(codeForm, err, HINTS),
+  });
+  const error = sendCode.error ?? verify.error;
+  return (
+    <Stack>
+      <form
+        onSubmit={phoneForm.onSubmit((v) => {
+          const c = phoneSchema.safeParse(v);
+          if (c.success) sendCode.mutate(c.data.phone);
+        })}
+        noValidate
+      >
+        <Stack>
+          <TextInput label={t('kyc.phone')} type="tel" {...phoneForm.getInputProps('phone')} required />
+          <Button type="submit" variant="light" loading={sendCode.isPending}>
+            {t('kyc.sendPhoneCode')}
+          </Button>
+        </Stack>
+      </form>
+      {sentTo && (
+        <form onSubmit={codeForm.onSubmit((v) => verify.mutate(v.code))} noValidate>
+          <Stack>
+            <TextInput label={t('kyc.phoneCode')} inputMode="numeric" maxLength={6} {...digitsProps(codeForm, 'code')} required />
+            <Button type="submit" loading={verify.isPending}>
+              {t('kyc.verifyPhone')}
+            </Button>
+          </Stack>
+        </form>
+      )}
+      {error && !isCode(error, 'VALIDATION_FAILED') && (
+        <Alert color="red" role="alert">
+          {errorMessage(error)}
+        </Alert>
+      )}
+      {stepUp.modal}
+    </Stack>
+  );
+}
+
 function NinForm({ onSubmitted }: { onSubmitted(): void }) {
   const { t } = useTranslation();
   const stepUp = useStepUp();
   const profile = useQuery(settingsQueries.profile());
-  const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
-  const [sent, setSent] = useState(false);
-  const [nin, setNin] = useState('');
-  const [fullName, setFullName] = useState('');
-  const [slip, setSlip] = useState<File | null>(null);
-  const qc = useQueryClient();
-  const sendCode = useMutation({ mutationFn: () => post('/_serverFn/sendPhoneOtpPublicAuth', { phone }), onSuccess: () => setSent(true) });
-  const verify = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/verifyPhoneOtpPublicAuth', { phone, code }, { grantToken })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey }),
-  });
+  const form = useSchemaForm(ninSchema, { nin: '', fullName: '', slip: null as File | null }, HINTS);
+  const [underFields, setUnderFields] = useState(false);
   const submit = useMutation({
-    mutationFn: async () => {
+    mutationFn: async (v: { nin: string; fullName?: string; slip: File }) => {
       // Replacing a name already set asks for a step-up grant (a credential change); filling an empty one does not.
-      if (fullName && fullName !== profile.data?.profile.fullName)
-        await stepUp.withGrant((grantToken) => post('/_serverFn/updateProfileBearerSettings', { fullName }, { grantToken }));
-      const slipPath = await uploadFile(slip!);
-      return post('/_serverFn/submitNinKycBearerKYC', { nin, slipPath, ...(fullName ? { fullName } : {}) });
+      if (v.fullName && v.fullName !== profile.data?.profile.fullName)
+        await stepUp.withGrant((grantToken) => post('/_serverFn/updateProfileBearerSettings', { fullName: v.fullName }, { grantToken }));
+      const slipPath = await uploadFile(v.slip);
+      return post('/_serverFn/submitNinKycBearerKYC', { nin: v.nin, slipPath, ...(v.fullName ? { fullName: v.fullName } : {}) });
     },
     onSuccess: onSubmitted,
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
   const phoneVerified = profile.data?.profile.phoneVerified;
+  const name = form.getValues().fullName;
   return (
     <Stack>
       {phoneVerified ? (
@@ -111,53 +170,37 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
           {t('kyc.phoneVerified')}: {profile.data?.profile.phone}
         </Alert>
       ) : (
+        <PhoneCheck />
+      )}
+      <form
+        onSubmit={form.onSubmit((v) => {
+          const c = ninSchema.safeParse(v);
+          if (!c.success) return;
+          if (!v.slip) return form.setFieldError('slip', t('form.required'));
+          submit.mutate({ ...c.data, slip: v.slip });
+        })}
+        noValidate
+      >
         <Stack>
-          <TextInput label={t('kyc.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
-          <Button variant="light" onClick={() => sendCode.mutate()} loading={sendCode.isPending} disabled={phone.length < 11}>
-            {t('kyc.sendPhoneCode')}
-          </Button>
-          {sent && (
-            <>
-              <TextInput
-                label={t('kyc.phoneCode')}
-                inputMode="numeric"
-                maxLength={6}
-                value={code}
-                onChange={(e) => setCode(e.currentTarget.value)}
-              />
-              <Button onClick={() => verify.mutate()} loading={verify.isPending} disabled={code.length !== 6}>
-                {t('kyc.verifyPhone')}
-              </Button>
-            </>
-          )}
-          {(sendCode.error || verify.error) && (
+          <TextInput label={t('kyc.fullName')} {...form.getInputProps('fullName')} value={name || profile.data?.profile.fullName || ''} />
+          <TextInput label={t('kyc.nin')} inputMode="numeric" maxLength={11} {...digitsProps(form, 'nin')} required />
+          <FileInput
+            label={t('kyc.slip')}
+            accept="image/jpeg,image/png,application/pdf"
+            {...form.getInputProps('slip')}
+            clearable
+            required
+          />
+          {submit.error && !underFields && (
             <Alert color="red" role="alert">
-              {errorMessage(sendCode.error ?? verify.error)}
+              {errorMessage(submit.error)}
             </Alert>
           )}
+          <Button type="submit" loading={submit.isPending} disabled={!phoneVerified}>
+            {t('kyc.submit')}
+          </Button>
         </Stack>
-      )}
-      <TextInput
-        label={t('kyc.fullName')}
-        value={fullName || profile.data?.profile.fullName || ''}
-        onChange={(e) => setFullName(e.currentTarget.value)}
-      />
-      <TextInput
-        label={t('kyc.nin')}
-        inputMode="numeric"
-        maxLength={11}
-        value={nin}
-        onChange={(e) => setNin(e.currentTarget.value.replace(/\D/g, ''))}
-      />
-      <FileInput label={t('kyc.slip')} accept="image/jpeg,image/png,application/pdf" value={slip} onChange={setSlip} clearable />
-      {submit.error && (
-        <Alert color="red" role="alert">
-          {errorMessage(submit.error)}
-        </Alert>
-      )}
-      <Button onClick={() => submit.mutate()} loading={submit.isPending} disabled={!phoneVerified || nin.length !== 11 || !slip}>
-        {t('kyc.submit')}
-      </Button>
+      </form>
       {stepUp.modal}
     </Stack>
   );
@@ -165,57 +208,102 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
 
 const DOCUMENTS = ['national_id', 'nin_slip', 'passport', 'drivers_licence', 'voters_card'] as const;
 
+/** Tier 3: the account checked by name enquiry first (the service checks the NUBAN digit), then the ID document. */
 function BankForm({ onSubmitted }: { onSubmitted(): void }) {
   const { t } = useTranslation();
   const banks = useQuery(kycQueries.banks());
-  const [bankCode, setBankCode] = useState('');
-  const [accountNumber, setAccountNumber] = useState('');
-  const [documentType, setDocumentType] = useState<(typeof DOCUMENTS)[number]>('national_id');
-  const [doc, setDoc] = useState<File | null>(null);
-  const check = useMutation({ mutationFn: () => post('/_serverFn/verifyBankAccountBearerKYC', { bankCode, accountNumber }) });
-  const submit = useMutation({
-    mutationFn: async () =>
-      post('/_serverFn/submitBankKycBearerKYC', { bankCode, accountNumber, documentType, documentPath: await uploadFile(doc!) }),
-    onSuccess: onSubmitted,
+  const form = useSchemaForm(
+    bankAccountSchema,
+    { bankCode: '', accountNumber: '', documentType: 'national_id' as (typeof DOCUMENTS)[number], document: null as File | null },
+    HINTS,
+  );
+  const [underFields, setUnderFields] = useState(false);
+  const check = useMutation({
+    mutationFn: (v: { bankCode: string; accountNumber: string }) => post('/_serverFn/verifyBankAccountBearerKYC', v),
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
+  const submit = useMutation({
+    mutationFn: async (v: { bankCode: string; accountNumber: string; documentType: (typeof DOCUMENTS)[number]; document: File }) =>
+      post('/_serverFn/submitBankKycBearerKYC', {
+        bankCode: v.bankCode,
+        accountNumber: v.accountNumber,
+        documentType: v.documentType,
+        documentPath: await uploadFile(v.document),
+      }),
+    onSuccess: onSubmitted,
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
+  });
+  // A changed bank or number is checked again before it is submitted.
+  const account = (field: 'bankCode' | 'accountNumber') => ({
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+      form.setFieldValue(field, field === 'accountNumber' ? e.currentTarget.value.replace(/\D/g, '') : e.currentTarget.value);
+      check.reset();
+    },
+  });
+  const checked = (v: typeof form.values) => {
+    const c = bankAccountSchema.safeParse(v);
+    return c.success ? c.data : null;
+  };
+  const error = check.error ?? submit.error;
   return (
-    <Stack>
-      <NativeSelect
-        label={t('kyc.bank')}
-        value={bankCode}
-        onChange={(e) => (setBankCode(e.currentTarget.value), check.reset())}
-        data={[{ value: '', label: '—' }, ...(banks.data?.items ?? []).map((b) => ({ value: b.code, label: b.name }))]}
-      />
-      <TextInput
-        label={t('kyc.accountNumber')}
-        inputMode="numeric"
-        maxLength={10}
-        value={accountNumber}
-        onChange={(e) => (setAccountNumber(e.currentTarget.value.replace(/\D/g, '')), check.reset())}
-      />
-      <Button variant="light" onClick={() => check.mutate()} loading={check.isPending} disabled={!bankCode || accountNumber.length !== 10}>
-        {t('kyc.checkAccount')}
-      </Button>
-      {check.data && (
-        <Alert color="green" role="status">
-          {t('kyc.accountNameIs', { name: check.data.accountName })}
-        </Alert>
-      )}
-      <NativeSelect
-        label={t('kyc.documentType')}
-        value={documentType}
-        onChange={(e) => setDocumentType(e.currentTarget.value as typeof documentType)}
-        data={DOCUMENTS.map((d) => ({ value: d, label: t(`kyc.doc_${d}`) }))}
-      />
-      <FileInput label={t('kyc.document')} accept="image/jpeg,image/png,application/pdf" value={doc} onChange={setDoc} clearable />
-      {(check.error || submit.error) && (
-        <Alert color="red" role="alert">
-          {errorMessage(check.error ?? submit.error)}
-        </Alert>
-      )}
-      <Button onClick={() => submit.mutate()} loading={submit.isPending} disabled={!check.data || !doc}>
-        {t('kyc.submit')}
-      </Button>
-    </Stack>
+    <form
+      onSubmit={form.onSubmit((v) => {
+        const c = checked(v);
+        if (!c) return;
+        if (!check.data) return check.mutate(c);
+        if (!v.document) return form.setFieldError('document', t('form.required'));
+        submit.mutate({ ...c, documentType: v.documentType, document: v.document });
+      })}
+      noValidate
+    >
+      <Stack>
+        <NativeSelect
+          label={t('kyc.bank')}
+          {...form.getInputProps('bankCode')}
+          {...account('bankCode')}
+          data={[{ value: '', label: '—' }, ...(banks.data?.items ?? []).map((b) => ({ value: b.code, label: b.name }))]}
+          required
+        />
+        <TextInput
+          label={t('kyc.accountNumber')}
+          inputMode="numeric"
+          maxLength={10}
+          {...form.getInputProps('accountNumber')}
+          {...account('accountNumber')}
+          required
+        />
+        {check.data ? (
+          <Alert color="green" role="status">
+            {t('kyc.accountNameIs', { name: check.data.accountName })}
+          </Alert>
+        ) : (
+          <Button type="submit" variant="light" loading={check.isPending}>
+            {t('kyc.checkAccount')}
+          </Button>
+        )}
+        <NativeSelect
+          label={t('kyc.documentType')}
+          {...form.getInputProps('documentType')}
+          data={DOCUMENTS.map((d) => ({ value: d, label: t(`kyc.doc_${d}`) }))}
+        />
+        <FileInput
+          label={t('kyc.document')}
+          accept="image/jpeg,image/png,application/pdf"
+          {...form.getInputProps('document')}
+          clearable
+          required
+        />
+        {error && !underFields && (
+          <Alert color="red" role="alert">
+            {errorMessage(error)}
+          </Alert>
+        )}
+        {check.data && (
+          <Button type="submit" loading={submit.isPending}>
+            {t('kyc.submit')}
+          </Button>
+        )}
+      </Stack>
+    </form>
   );
 }
