@@ -184,6 +184,8 @@ export const paymentsOperations = [
         amount: toKobo(input.amount),
         reason: input.reason,
       });
+      ctx.audit.target('user', input.userId);
+      if (s.approval) ctx.audit.target('approval_request', s.approval.id);
       const r = s.result as { reference: string; balance: number } | null;
       return { status: s.status, approval: s.approval, reference: r?.reference ?? null, amount: input.amount, balance: r?.balance ?? null };
     },
@@ -207,6 +209,8 @@ export const paymentsOperations = [
         amount: toKobo(input.amount),
         reason: input.reason,
       });
+      ctx.audit.target('payment_settlement', input.settlementId);
+      if (s.approval) ctx.audit.target('approval_request', s.approval.id);
       const r = s.result as { reference: string; balance: number } | null;
       return { status: s.status, approval: s.approval, reference: r?.reference ?? null, amount: input.amount, balance: r?.balance ?? null };
     },

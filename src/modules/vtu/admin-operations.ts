@@ -109,6 +109,8 @@ export const vtuAdminOperations = [
         outcome: i.outcome,
         note: i.note,
       });
+      ctx.audit.target('vtu_transaction', i.id);
+      if (s.approval) ctx.audit.target('approval_request', s.approval.id);
       const transaction = s.result
         ? (s.result as { transaction: z.input<typeof transactionOutput> }).transaction
         : await ctx.api.vtu.adminGetTransaction(i.id);
