@@ -22,6 +22,9 @@ export function useStepUp() {
   const [notice, setNotice] = useState<string | null>(null);
   /** The service accepts only the authenticator's code in this session: no e-mail is sent or offered. */
   const [appOnly, setAppOnly] = useState(false);
+  /** Which second factors this operator has (issue 30): a passkey, an authenticator, or both. */
+  const [passkey, setPasskey] = useState(false);
+  const [authenticator, setAuthenticator] = useState(true);
 
   async function sendCode() {
     setNotice(null);
@@ -45,11 +48,36 @@ export function useStepUp() {
       () => null,
     );
     const byEmail = !methods || methods.includes('email');
+    const withPasskey = Boolean(methods?.includes('passkey'));
     setAppOnly(!byEmail);
+    setPasskey(withPasskey);
+    setAuthenticator(!methods || methods.includes('authenticator') || byEmail);
     if (byEmail) await sendCode();
-    else setNotice(t('stepup.appOnly'));
+    else setNotice(t(withPasskey ? 'stepup.passkeyOnly' : 'stepup.appOnly'));
     return new Promise((resolve, reject) => (pending.current = { resolve, reject }));
   };
+
+  /** An operator's passkey (issue 30): the browser library is loaded only when used, never in the first screen. */
+  async function confirmWithPasskey() {
+    setBusy(true);
+    setError(null);
+    try {
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const { options } = await post('/_serverFn/adminPasskeyStepupOptionsBearerAdmin', {});
+      const assertion = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
+      const { grantToken, expiresAt } = await post('/_serverFn/verifyStepupChallengeBearer2FA', {
+        method: 'passkey',
+        assertion: assertion as never,
+      });
+      rememberGrant(grantToken, expiresAt);
+      setOpen(false);
+      pending.current?.resolve(grantToken);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function confirm(value: string) {
     setBusy(true);
@@ -98,15 +126,24 @@ export function useStepUp() {
       >
         <Stack>
           <Text role="status">{notice ?? t('app.loading')}</Text>
-          <CodeInput label={t('stepup.code')} value={code} onChange={setCode} onComplete={(v) => void confirm(v)} disabled={busy} />
+          {passkey && (
+            <Button onClick={() => void confirmWithPasskey()} loading={busy}>
+              {t('stepup.passkey')}
+            </Button>
+          )}
+          {authenticator && (
+            <CodeInput label={t('stepup.code')} value={code} onChange={setCode} onComplete={(v) => void confirm(v)} disabled={busy} />
+          )}
           {error && (
             <Alert color="red" role="alert">
               {error}
             </Alert>
           )}
-          <Button type="submit" loading={busy} disabled={code.length !== 6}>
-            {t('stepup.confirm')}
-          </Button>
+          {authenticator && (
+            <Button type="submit" loading={busy} disabled={code.length !== 6}>
+              {t('stepup.confirm')}
+            </Button>
+          )}
           {!appOnly && (
             <Button variant="subtle" onClick={() => void sendCode()}>
               {t('stepup.resend')}

@@ -89,4 +89,37 @@ describe('step-up', () => {
     expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(true);
     expect(screen.getByRole('button', { name: 'E-mail me a new code' })).toBeTruthy();
   });
+
+  it('an operator whose only second factor is a passkey confirms with it (issue 30): no code asked, no e-mail sent', async () => {
+    const buf = (text: string) => new TextEncoder().encode(text).buffer;
+    const get = vi.fn(async () => ({
+      id: 'Y3JlZA',
+      rawId: buf('cred'),
+      type: 'public-key',
+      authenticatorAttachment: 'platform',
+      response: { clientDataJSON: buf('{}'), authenticatorData: buf('auth'), signature: buf('sig'), userHandle: null },
+      getClientExtensionResults: () => ({}),
+    }));
+    // The browser's WebAuthn API (jsdom has none): what navigator.credentials.get hands @simplewebauthn/browser.
+    (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential = class {};
+    Object.defineProperty(navigator, 'credentials', { configurable: true, value: { get } });
+    post.mockImplementation(async (path: string, body: { method?: string; assertion?: { id: string } }) => {
+      if (path === '/_serverFn/getMyTwoFactorBearer2FA')
+        return { enrolled: false, confirmed: false, grantValid: false, stepUpMethods: ['passkey'] };
+      if (path === '/_serverFn/adminPasskeyStepupOptionsBearerAdmin')
+        return { options: { challenge: 'Y2hhbGxlbmdl', allowCredentials: [{ id: 'Y3JlZA', type: 'public-key' }], timeout: 300_000 } };
+      if (path === '/_serverFn/verifyStepupChallengeBearer2FA' && body.method === 'passkey' && body.assertion?.id === 'Y3JlZA')
+        return { grantToken: 'grt_p', expiresAt: new Date(Date.now() + 600_000).toISOString() };
+      throw new Error(`unexpected ${path}`);
+    });
+    const run = vi.fn(needsGrant);
+    render(<Transfer run={run} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/Confirm with your passkey/, undefined, slow)).toBeTruthy();
+    expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(false);
+    expect(screen.queryByLabelText('Code digit 1 of 6')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Use my passkey' }));
+    await waitFor(() => expect(run).toHaveBeenLastCalledWith('grt_p'), slow);
+    expect(get).toHaveBeenCalledTimes(1);
+  });
 });

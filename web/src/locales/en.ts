@@ -125,6 +125,8 @@ export const en = {
     cooldown: 'We e-mailed you a code a moment ago. Wait a little and ask for a new one, or use a code from your authenticator app.',
     appOnly:
       'Enter the 6-digit code from your authenticator app. You signed in with an e-mailed code, so an e-mailed code cannot confirm this.',
+    passkey: 'Use my passkey',
+    passkeyOnly: 'Confirm with your passkey (or your authenticator app): an e-mailed code cannot confirm this session.',
   },
   kyc: {
     title: 'Verification',

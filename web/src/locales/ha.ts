@@ -127,6 +127,8 @@ export const ha: Messages = {
       'Mun aiko maka lamba ɗan lokaci kaɗan da ya wuce. Jira kaɗan ka nemi sabuwa, ko yi amfani da lamba daga manhajar authenticator.',
     appOnly:
       'Saka lamba mai lambobi 6 daga manhajar authenticator ɗinka. Da lambar imel ka shiga, don haka lambar imel ba za ta tabbatar da wannan ba.',
+    passkey: 'Yi amfani da passkey na',
+    passkeyOnly: 'Tabbatar da passkey ɗinka (ko manhajar authenticator): lambar imel ba za ta tabbatar da wannan zaman ba.',
   },
   kyc: {
     title: 'Tabbatarwa',

@@ -126,6 +126,8 @@ export const pcm: Messages = {
     resend: 'Send me new code for e-mail',
     cooldown: 'We just send you code small time ago. Wait small then ask for new one, or use code from your authenticator app.',
     appOnly: 'Put the 6-digit code from your authenticator app. Na e-mail code you take sign in, so e-mail code no fit confirm this one.',
+    passkey: 'Use my passkey',
+    passkeyOnly: 'Confirm with your passkey (or your authenticator app): e-mail code no fit confirm this session.',
   },
   kyc: {
     title: 'Verification',

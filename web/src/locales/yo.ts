@@ -126,6 +126,8 @@ export const yo: Messages = {
     resend: 'Fi kóòdù tuntun ránṣẹ́ sí í-meèlì mi',
     cooldown: 'A fi kóòdù ránṣẹ́ sí ọ ní ìṣẹ́jú díẹ̀ sẹ́yìn. Dúró díẹ̀ kí o tó béèrè tuntun, tàbí lo kóòdù láti inú áàpù authenticator rẹ.',
     appOnly: 'Tẹ kóòdù oní-nọ́ńbà 6 láti inú áàpù authenticator rẹ. Kóòdù í-meèlì ni o fi wọlé, nítorí náà kóòdù í-meèlì kò lè jẹ́rìísí èyí.',
+    passkey: 'Lo passkey mi',
+    passkeyOnly: 'Jẹ́rìísí pẹ̀lú passkey rẹ (tàbí áàpù authenticator rẹ): kóòdù í-meèlì kò lè jẹ́rìísí ìgbà yìí.',
   },
   kyc: {
     title: 'Ìjẹ́rìísí',
