@@ -10,6 +10,7 @@ import { formatNaira } from '../../app/format';
 import { LinkButton } from '../../components/LinkButton';
 import { ShareReceipt } from '../../components/ShareReceipt';
 import { startRepeat } from './repeat';
+import { SaveBill } from './SavedBills';
 
 /** A purchase's outcome, updated live while processing (polled until success or failed-and-refunded). */
 export function PurchaseResultScreen() {
@@ -88,6 +89,7 @@ export function PurchaseResultScreen() {
             {t('result.reference')}: {tx.data.reference}
           </Text>
           {status === 'success' && <ShareReceipt reference={tx.data.reference} purchase={tx.data} />}
+          {status === 'success' && <SaveBill tx={tx.data} />}
           <Group>
             <LinkButton to="/transactions/$reference" params={{ reference: tx.data.reference }} variant="light">
               {t('result.viewReceipt')}
