@@ -582,6 +582,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminGrantRoleBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an account (by e-mail; it must have signed in once) an operator role: admin, finance or support
+         * @description Give an account (by e-mail; it must have signed in once) an operator role: admin, finance or support.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminGrantRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminListApprovalsBearerAdmin": {
         parameters: {
             query?: never;
@@ -814,6 +840,30 @@ export interface paths {
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListMarkups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminListOperatorsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the operators: their roles (granted, or admin through ADMIN_EMAILS) and second factors
+         * @description List the operators: their roles (granted, or admin through ADMIN_EMAILS) and second factors.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListOperators"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1358,6 +1408,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminRevokeRoleBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a granted operator role back (never the last admin, nor an ADMIN_EMAILS admin)
+         * @description Take a granted operator role back (never the last admin, nor an ADMIN_EMAILS admin).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRevokeRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminRunReconciliationBearerAdmin": {
         parameters: {
             query?: never;
@@ -1378,6 +1454,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRunReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminSearchAuditBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the audit trail (one row per operator call) by operator, operation, target and time, newest first
+         * @description Search the audit trail (one row per operator call) by operator, operation, target and time, newest first.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminSearchAudit"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1520,8 +1620,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Export VTU transactions, ledger entries or top-ups of a range of Lagos days (both included, at most 366) as CSV, as a jo
-         * @description Export VTU transactions, ledger entries or top-ups of a range of Lagos days (both included, at most 366) as CSV, as a job.
+         * Export VTU transactions, ledger entries, top-ups or (admins only) the audit log of a range of Lagos days (both included,
+         * @description Export VTU transactions, ledger entries, top-ups or (admins only) the audit log of a range of Lagos days (both included, at most 366) as CSV, as a job.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -6130,6 +6230,26 @@ export interface components {
                 totalVotes: number;
             };
         };
+        AdminGrantRoleInput: {
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "finance" | "support";
+        };
+        AdminGrantRoleOutput: {
+            /** @constant */
+            ok: true;
+            operator: {
+                configAdmin: boolean;
+                email: string;
+                roles: ("admin" | "finance" | "support")[];
+                twoFactor: {
+                    passkeys: number;
+                    totp: boolean;
+                };
+                userId: string;
+            };
+        };
         AdminListApprovalsOutput: {
             hasMore: boolean;
             items: components["schemas"]["ApprovalRequest"][];
@@ -6292,6 +6412,20 @@ export interface components {
                 method: string;
                 sessionId: string;
                 userAgent: string | null;
+                userId: string;
+            }[];
+            /** @constant */
+            ok: true;
+        };
+        AdminListOperatorsOutput: {
+            items: {
+                configAdmin: boolean;
+                email: string;
+                roles: ("admin" | "finance" | "support")[];
+                twoFactor: {
+                    passkeys: number;
+                    totp: boolean;
+                };
                 userId: string;
             }[];
             /** @constant */
@@ -6593,6 +6727,26 @@ export interface components {
             ok: true;
             revoked: boolean;
         };
+        AdminRevokeRoleInput: {
+            /** @enum {string} */
+            role: "admin" | "finance" | "support";
+            /** Format: uuid */
+            userId: string;
+        };
+        AdminRevokeRoleOutput: {
+            /** @constant */
+            ok: true;
+            operator: {
+                configAdmin: boolean;
+                email: string;
+                roles: ("admin" | "finance" | "support")[];
+                twoFactor: {
+                    passkeys: number;
+                    totp: boolean;
+                };
+                userId: string;
+            };
+        };
         AdminRunReconciliationInput: Record<string, never>;
         AdminRunReconciliationOutput: {
             abandoned: number;
@@ -6602,6 +6756,30 @@ export interface components {
             /** @constant */
             ok: true;
             settled: number;
+        };
+        AdminSearchAuditOutput: {
+            items: {
+                after: unknown;
+                at: string;
+                before: unknown;
+                details: unknown;
+                id: string;
+                input: unknown;
+                ip: string | null;
+                operation: string;
+                operatorEmail: string | null;
+                operatorId: string | null;
+                outcome: string | null;
+                requestId: string | null;
+                roles: string[];
+                targets: {
+                    id: string;
+                    type: string | null;
+                }[];
+            }[];
+            nextCursor: string | null;
+            /** @constant */
+            ok: true;
         };
         AdminSearchCustomersOutput: {
             hasMore: boolean;
@@ -6653,7 +6831,7 @@ export interface components {
         AdminStartExportInput: {
             from: string;
             /** @enum {string} */
-            kind: "transactions" | "ledger" | "topups";
+            kind: "transactions" | "ledger" | "topups" | "audit";
             to: string;
         };
         AdminStartReconciliationInput: Record<string, never>;
@@ -11011,6 +11189,72 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminGrantRole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "email": "ada@example.com",
+                 *         "role": "admin"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminGrantRoleInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "operator": {
+                     *         "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "email": "ada@example.com",
+                     *         "roles": [
+                     *           "admin"
+                     *         ],
+                     *         "configAdmin": true,
+                     *         "twoFactor": {
+                     *           "totp": true,
+                     *           "passkeys": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGrantRoleOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminListApprovals: {
         parameters: {
             query?: {
@@ -11616,6 +11860,50 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminListMarkupsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminListOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "email": "ada@example.com",
+                     *           "roles": [
+                     *             "admin"
+                     *           ],
+                     *           "configAdmin": true,
+                     *           "twoFactor": {
+                     *             "totp": true,
+                     *             "passkeys": 1
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListOperatorsOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -12951,6 +13239,72 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminRevokeRole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "userId": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "role": "admin"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRevokeRoleInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "operator": {
+                     *         "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "email": "ada@example.com",
+                     *         "roles": [
+                     *           "admin"
+                     *         ],
+                     *         "configAdmin": true,
+                     *         "twoFactor": {
+                     *           "totp": true,
+                     *           "passkeys": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRevokeRoleOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminRunReconciliation: {
         parameters: {
             query?: never;
@@ -13002,6 +13356,77 @@ export interface operations {
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSearchAudit: {
+        parameters: {
+            query?: {
+                /** @example text */
+                cursor?: string;
+                /** @example 4444-44-44T44:44Z */
+                from?: string;
+                /** @example 50 */
+                limit?: number;
+                /** @example text */
+                operation?: string;
+                /** @example 0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e */
+                operatorId?: string;
+                /** @example 01JD8Z6Q4X9R2M5N7P3K1T0W8Y */
+                targetId?: string;
+                /** @example 4444-44-44T44:44Z */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "at": "text",
+                     *           "operatorId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "operatorEmail": "text",
+                     *           "roles": [
+                     *             "text"
+                     *           ],
+                     *           "operation": "text",
+                     *           "outcome": "text",
+                     *           "targets": [
+                     *             {
+                     *               "type": "vtu_purchase",
+                     *               "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *             }
+                     *           ],
+                     *           "input": "text",
+                     *           "before": "text",
+                     *           "after": "text",
+                     *           "details": "text",
+                     *           "requestId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "ip": "text"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSearchAuditOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
