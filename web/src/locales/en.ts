@@ -74,6 +74,7 @@ export const en = {
     recent: 'Recent activity',
     noActivity: 'No money movements yet. Fund your wallet to start.',
     viewAll: 'View all transactions',
+    frozen: 'Your account is on hold. You can sign in and see everything, but payments are paused. Contact support to learn more.',
     hideBalance: 'Hide balance',
     showBalance: 'Show balance',
   },

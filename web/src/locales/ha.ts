@@ -75,6 +75,7 @@ export const ha: Messages = {
     recent: 'Ayyukan baya-bayan nan',
     noActivity: 'Babu motsin kuɗi tukuna. Ƙara kuɗi a walat don farawa.',
     viewAll: "Duba dukkan ma'amaloli",
+    frozen: 'An dakatar da asusunka. Kana iya shiga ka ga komai, amma an dakatar da biyan kuɗi. Tuntuɓi tallafi.',
     hideBalance: 'Ɓoye ragowar kuɗi',
     showBalance: 'Nuna ragowar kuɗi',
   },

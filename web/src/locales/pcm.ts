@@ -76,6 +76,7 @@ export const pcm: Messages = {
     recent: 'Wetin happen recently',
     noActivity: 'No money don move yet. Fund your wallet make you start.',
     viewAll: 'See all transactions',
+    frozen: 'Dem don hold your account. You fit enter and see everything, but payment no go work for now. Talk to support.',
     hideBalance: 'Hide balance',
     showBalance: 'Show balance',
   },

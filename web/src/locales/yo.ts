@@ -76,6 +76,7 @@ export const yo: Messages = {
     recent: 'Ìṣẹ̀lẹ̀ àìpẹ́',
     noActivity: 'Kò sí ìṣípòpadà owó síbẹ̀. Fi owó sí wálẹ́ẹ̀tì rẹ láti bẹ̀rẹ̀.',
     viewAll: 'Wo gbogbo ìdúnàádúrà',
+    frozen: 'A ti dá àkáǹtì rẹ dúró. O lè wọlé kí o rí ohun gbogbo, ṣùgbọ́n a ti dá ìsanwó dúró. Kàn sí ìrànlọ́wọ́.',
     hideBalance: 'Fi iye owó pamọ́',
     showBalance: 'Fi iye owó hàn',
   },

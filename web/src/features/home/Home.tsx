@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
 import { saveOffline } from '../../app/offline';
 import { ActivityList } from '../../components/ActivityList';
+import { settingsQueries } from '../../api/queries/settings';
 import { walletQueries } from '../../api/queries/wallet';
 import { Balances } from './Balances';
 import { LinkButton } from '../../components/LinkButton';
@@ -13,12 +14,19 @@ import { SetupPrompt } from '../../components/SetupPrompt';
 export function Home() {
   const { t } = useTranslation();
   const wallet = useQuery(walletQueries.state());
+  // Issue 30: an operator froze the account; money operations answer ACCOUNT_FROZEN, so say it up front.
+  const frozen = useQuery(settingsQueries.profile()).data?.profile.frozen;
   useEffect(() => {
     if (wallet.data) saveOffline(wallet.data);
   }, [wallet.data]);
   return (
     <Stack>
       <Title order={1}>{t('home.title')}</Title>
+      {frozen && (
+        <Alert color="yellow" role="status" data-testid="frozen-banner">
+          {t('home.frozen')}
+        </Alert>
+      )}
       <SetupPrompt />
       {wallet.error && (
         <Alert color="red" role="alert">
