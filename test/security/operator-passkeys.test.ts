@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, emailGrant, lastCode, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { createSoftAuthenticator, type SoftAuthenticator, type Spoil } from '../helpers/webauthn.js';
-import { MINUTE } from '../../src/kernel/clock.js';
+import { sql } from 'drizzle-orm';
+import { HOUR, MINUTE } from '../../src/kernel/clock.js';
+import { one } from '../../src/db/client.js';
 
 // Issue 30: operators need a second factor (OPERATOR_2FA=required), and a passkey is one; it confirms step-up like
 // an authenticator code. The passkey here is a software authenticator (test/helpers/webauthn.ts).
@@ -283,6 +285,21 @@ describe('passkey step-up', () => {
     expect((await call(h, 'GET', admin2('adminListOperatorSessions'), {}, { token: admin.token })).json().error.code).toBe(
       'OPERATOR_2FA_REQUIRED',
     );
+  });
+});
+
+describe('clean-up', () => {
+  it('challenges nobody answered are deleted by the security clean-up job', async () => {
+    h.clock.advance(61_000); // one e-mailed code a minute
+    const grant = await emailGrant(h, admin);
+    const options = (await call(h, 'POST', admin2('adminPasskeyRegisterOptions'), {}, { token: admin.token, headers: grant })).json()
+      .options;
+    const left = () => one(h.app.services.db, sql`SELECT 1 FROM webauthn_challenges WHERE challenge = ${options.challenge}`);
+    expect(await left()).toBeTruthy();
+    h.clock.advance(2 * HOUR);
+    await h.app.services.jobs.tickCrons();
+    await h.app.services.jobs.drain();
+    expect(await left()).toBeUndefined();
   });
 });
 

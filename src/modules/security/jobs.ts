@@ -22,6 +22,8 @@ export function registerSecurityJobs(services: Pick<Services, 'jobs' | 'db' | 'c
     handler: async () => {
       const now = clock.now().getTime();
       await db.execute(sql`DELETE FROM stepup_grants WHERE expires_at < ${new Date(now - GRANT_RETENTION_MS)}`);
+      // Passkey challenges nobody answered (passkeys.ts spends answered ones; a new one clears its user's stale ones).
+      await db.execute(sql`DELETE FROM webauthn_challenges WHERE expires_at < ${new Date(now)}`);
       await db.execute(sql`DELETE FROM login_events WHERE kind <> 'login' AND created_at < ${new Date(now - FAILURE_RETENTION_MS)}`);
       await db.execute(sql`DELETE FROM login_events WHERE kind = 'login' AND created_at < ${new Date(now - HISTORY_RETENTION_MS)}`);
       await db.execute(sql`DELETE FROM phone_verifications WHERE verified_at < ${new Date(now - HISTORY_RETENTION_MS)}`);
