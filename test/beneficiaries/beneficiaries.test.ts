@@ -150,6 +150,54 @@ describe('beneficiaries', () => {
     ]);
   });
 
+  it('bill kinds: meter, smartcard and betting account each by their own rules; another customer gets 404; the cap counts them', async () => {
+    const u = await user(h);
+    const issuesOf = async (input: Record<string, unknown>) => {
+      const res = await save(u, input);
+      expect(res.statusCode, res.body).toBe(400);
+      return res.json().error.issues.map((i: any) => i.path);
+    };
+    const meter = { kind: 'meter', label: 'Shop', recipient: '45071234567', provider: 'ikeja', meterType: 'prepaid' };
+    expect(await issuesOf({ ...meter, recipient: '4507123456' })).toEqual(['recipient']);
+    expect(await issuesOf({ ...meter, recipient: '4507123456A' })).toEqual(['recipient']);
+    expect(await issuesOf({ ...meter, provider: 'lagos-power' })).toEqual(['provider']);
+    expect(await issuesOf({ ...meter, meterType: 'smart' })).toEqual(['meterType']);
+    expect(await issuesOf({ kind: 'smartcard', label: 'TV', recipient: '701234567', provider: 'dstv' })).toEqual(['recipient']);
+    expect(await issuesOf({ kind: 'smartcard', label: 'TV', recipient: '7012345678', provider: 'dstv', meterType: 'prepaid' })).toEqual([
+      'meterType',
+    ]);
+    expect(await issuesOf({ kind: 'betting', label: 'Me', recipient: 'AB 123', provider: 'bet9ja' })).toEqual(['recipient']);
+    expect(await issuesOf({ kind: 'betting', label: 'Me', recipient: 'AB', provider: 'bet9ja' })).toEqual(['recipient']);
+    expect(await issuesOf({ kind: 'betting', label: 'Me', recipient: 'AB123', provider: 'Bet 9ja!' })).toEqual(['provider']);
+    expect(await issuesOf({ kind: 'betting', label: 'Me', recipient: 'AB123' })).toEqual(['provider']);
+
+    // Saved once; saved again with the other meter type it is the same meter, renamed, with the type it now has.
+    const first = (await save(u, meter)).json().beneficiary;
+    const again = (await save(u, { ...meter, label: 'Shop (postpaid)', meterType: 'postpaid' })).json();
+    expect(again).toMatchObject({ created: false, beneficiary: { id: first.id, label: 'Shop (postpaid)', meterType: 'postpaid' } });
+    await save(u, { kind: 'smartcard', label: 'TV', recipient: '7012345678', provider: 'DSTV' });
+    await save(u, { kind: 'betting', label: 'Me', recipient: 'AB123', provider: 'bet9ja' });
+    expect((await list(u, { kind: 'meter' })).json().items.map((b: any) => [b.recipient, b.provider, b.meterType])).toEqual([
+      ['45071234567', 'ikeja', 'postpaid'],
+    ]);
+    expect((await list(u, { kind: 'smartcard' })).json().items.map((b: any) => b.provider)).toEqual(['dstv']);
+    expect((await list(u, { kind: 'betting' })).json().items.map((b: any) => b.recipient)).toEqual(['AB123']);
+
+    const other = await user(h);
+    for (const res of [await rename(other, { id: first.id, label: 'Mine' }), await remove(other, first.id)]) {
+      expect(res.statusCode).toBe(404);
+    }
+    expect((await list(u, { kind: 'meter' })).json().items[0].label).toBe('Shop (postpaid)');
+
+    // Three saved; up to the cap with phones, then a fourth bill recipient is refused while the saved meter renames.
+    await h.app.services.db.execute(sql`INSERT INTO beneficiaries (id, user_id, kind, label, recipient, provider, created_at, updated_at)
+      SELECT gen_random_uuid(), ${u.id}, 'phone', 'P' || i, '0803' || lpad(i::text, 7, '0'), 'mtn', now(), now()
+      FROM generate_series(1, ${MAX_BENEFICIARIES - 3}) AS i`);
+    const over = await save(u, { kind: 'meter', label: 'Home', recipient: '45079999999', provider: 'eko', meterType: 'prepaid' });
+    expect(over.statusCode).toBe(409);
+    expect((await save(u, { ...meter, label: 'Shop again' })).json().created).toBe(false);
+  });
+
   it('closing the account forgets the saved beneficiaries', async () => {
     const u = await user(h);
     await save(u, { kind: 'wallet', label: 'Ada', recipient: 'ada_obi' });
