@@ -21,6 +21,8 @@ export interface FileStorage {
   putFile(key: string, filePath: string, contentType: string): Promise<void>;
   /** Opens an object for download as `fileName` (attachment), streamed. */
   download(key: string, contentType: string, fileName: string): Promise<StoredDownload | null>;
+  /** Deletes an object (an expired export); a missing one is no error. */
+  remove(key: string): Promise<void>;
 }
 
 const KEY_RE = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
@@ -65,6 +67,9 @@ export function createLocalStorage(root: string): FileStorage {
         await fs.rm(filePath, { force: true });
       }
       await fs.chmod(full, 0o600);
+    },
+    async remove(key) {
+      await fs.rm(resolve(key), { force: true });
     },
     async download(key) {
       const full = resolve(key);
@@ -149,6 +154,11 @@ export function createS3Storage(opts: S3StorageOptions): FileStorage {
         }),
       );
       await fs.rm(filePath, { force: true });
+    },
+    async remove(key) {
+      assertKey(key);
+      const { client, sdk } = await load();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: opts.bucket, Key: key }));
     },
     async download(key, contentType, fileName) {
       assertKey(key);

@@ -214,4 +214,20 @@ describe('CSV exports (issue 30)', () => {
       await rm(file, { force: true });
     }
   });
+
+  it("deletes an export's file after 7 days; the job stays, marked expired, without a link", async () => {
+    const job = await runExport('topups', '2026-03-10', '2026-03-10');
+    expect((await download(job.downloadUrl)).statusCode).toBe(200);
+    h.clock.advance(8 * 24 * 60 * MINUTE);
+    admin = await signIn(h, 'admin@example.com');
+    const link = (await call(h, 'GET', op('adminGetJob'), { jobId: job.id }, { token: admin.token })).json().downloadUrl;
+    await h.app.services.jobs.enqueue(h.app.services.db, 'console.exports-cleanup', {});
+    await h.app.services.jobs.drain();
+    const after = await call(h, 'GET', op('adminGetJob'), { jobId: job.id }, { token: admin.token });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().status).toBe('done');
+    expect(after.json().result).toMatchObject({ rows: 1, expired: true });
+    expect(after.json().downloadUrl).toBeUndefined();
+    expect((await download(link)).statusCode).toBe(404);
+  });
 });

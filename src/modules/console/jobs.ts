@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { one, rows, type Db } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { MINUTE, type Clock } from '../../kernel/clock.js';
+import { DAY, MINUTE, type Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { prefixedId } from '../../kernel/ids.js';
 import { hmac, safeEqual } from '../../lib/crypto.js';
@@ -25,6 +25,8 @@ export const RECONCILE_JOB_LIMIT = 10_000;
 export const BULK_REQUERY_MAX = 1000;
 /** Exports waiting or running at once (each holds a worker and a database connection while it writes). */
 export const OPEN_EXPORTS_MAX = 5;
+/** An export's file is deleted this long after it was written (the job stays, marked expired). */
+export const EXPORT_RETENTION_MS = 7 * DAY;
 /** Lifetime of a download link; adminGetJob signs a fresh one on each call. */
 export const DOWNLOAD_URL_TTL_MS = 5 * MINUTE;
 
@@ -275,6 +277,28 @@ export function createConsoleJobs(deps: {
     },
 
     run,
+
+    /**
+     * Deletes the files of exports older than EXPORT_RETENTION_MS (customer data does not pile up in storage) and
+     * marks their jobs expired; 100 a run. The file goes first: a crash in between leaves a job whose link answers
+     * 404, never a file no job points to.
+     */
+    async cleanupExports() {
+      const before = new Date(clock.now().getTime() - EXPORT_RETENTION_MS);
+      const old = await rows<{ id: string; file_key: string }>(
+        db,
+        sql`SELECT id, file_key FROM operator_jobs WHERE kind = 'export' AND file_key IS NOT NULL AND finished_at < ${before}
+            ORDER BY finished_at LIMIT 100`,
+      );
+      for (const j of old) {
+        await storage.remove(j.file_key);
+        await db.execute(
+          sql`UPDATE operator_jobs SET file_key = NULL, result = coalesce(result, '{}'::jsonb) || '{"expired": true}'::jsonb, updated_at = ${clock.now()}
+              WHERE id = ${j.id}`,
+        );
+      }
+      return old.length;
+    },
 
     /** Checks a signed export link (constant time) and opens the file; tampered or expired links are FORBIDDEN. */
     async openSignedExport(id: string, expiresRaw: unknown, sigRaw: unknown) {

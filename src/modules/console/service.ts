@@ -4,7 +4,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FileStorage } from '../../providers/storage.js';
-import { MINUTE } from '../../kernel/clock.js';
+import { HOUR, MINUTE } from '../../kernel/clock.js';
 import { createDashboard, snapshotStatement } from './dashboard.js';
 import { createConsoleJobs, RUN_JOB } from './jobs.js';
 import { z } from 'zod';
@@ -34,7 +34,7 @@ export const SNAPSHOT_SETTLED_MS = 5 * MINUTE;
 
 /**
  * One queue job runs every operator job; it is tried once (a failure shows on the operator job, who starts it again).
- * The balance snapshots of the float accounts move forward on a schedule.
+ * The balance snapshots of the float accounts move forward on a schedule; old exports' files are deleted hourly.
  */
 export function registerConsoleJobs(services: { jobs: JobQueue; operatorConsole: ConsoleService; db: Db; clock: Clock }) {
   services.jobs.register({
@@ -46,6 +46,12 @@ export function registerConsoleJobs(services: { jobs: JobQueue; operatorConsole:
     },
   });
   services.jobs.schedule({ job: 'console.balance-snapshots', everyMs: SNAPSHOT_EVERY_MS });
+  services.jobs.register({
+    name: 'console.exports-cleanup',
+    payload: z.object({}),
+    handler: async () => void (await services.operatorConsole.jobs.cleanupExports()),
+  });
+  services.jobs.schedule({ job: 'console.exports-cleanup', everyMs: HOUR });
   services.jobs.register({
     name: RUN_JOB,
     payload: z.object({ id: z.string() }),
