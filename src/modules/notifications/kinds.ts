@@ -3,12 +3,10 @@ import type { NotificationKind } from './notifier.js';
 /**
  * The closed list of notification kinds (issue 29): with `params`, what a client needs to word a notification in
  * the reader's language instead of showing the English title and body. Kept equal to NotificationKind by the
- * type checks below. Parameters by kind (each present when the emitter knew it; a client falls back to the English
- * text when one it needs is missing):
- * - topup_credited: amount, reference, source
- * - purchase_delivered, purchase_failed, purchase_refunded: service, amount, recipient, reference, token (electricity)
- * - transfer_sent: amount, to; transfer_received: amount, from
- * - login_alert: failures; others: the scalar facts their emitter attached (ids, references, amounts).
+ * type checks below. Which message a kind + params is, and the params each message needs, are in
+ * src/kernel/notices.ts (NOTICE_CASES; the app's inbox and the service's push, e-mail and SMS word it from there); a
+ * kind with several messages names it in a param (login_alert and general: event, loan_due: stage, kyc_decision and
+ * order_update: status). A client falls back to the English text when a param it needs is missing.
  */
 export const NOTIFICATION_KINDS = [
   'topup_credited',
