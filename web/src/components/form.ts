@@ -92,11 +92,31 @@ export function amountProps<V extends Values>(form: UseFormReturnType<V>, path: 
   };
 }
 
-/** A text input bound to a form's field that keeps only the digits typed (numbers, PINs, codes). */
+/**
+ * A text input bound to a form's field that keeps only the digits typed (numbers, PINs, codes). It says aria-invalid
+ * itself: Mantine's PasswordInput marks an error only with data-invalid.
+ */
 export function digitsProps<V extends Values>(form: UseFormReturnType<V>, path: string) {
+  const input = form.getInputProps(path);
   return {
-    ...form.getInputProps(path),
+    ...input,
+    'aria-invalid': input.error ? true : undefined,
     onChange: (e: { currentTarget: { value: string } }) =>
       form.setFieldValue(path as never, e.currentTarget.value.replace(/\D/g, '') as never),
   };
+}
+
+/**
+ * A 400 answer's issues on the named fields, each in the field's own sentence (or "not valid"): for a form that keeps
+ * its values itself (sign-in, whose first screen loads no form library). Empty when the answer names none of them.
+ */
+export function serverFieldErrors(err: unknown, fields: string[], hints: FieldHints = {}): Record<string, string> {
+  if (!(err instanceof ApiError)) return {};
+  const errors: Record<string, string> = {};
+  for (const issue of err.issues) {
+    if (!fields.includes(issue.path)) continue;
+    const hint = hints[issue.path];
+    errors[issue.path] = hint ? i18next.t(hint) : i18next.t('form.invalid');
+  }
+  return errors;
 }

@@ -3,12 +3,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
-import { profileSchema, transactionPinSchema } from '../../api/schemas';
+import { closeAccountSchema, codeSchema, loginPinSchema, profileSchema, transactionPinSchema } from '../../api/schemas';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { LANGUAGES, setLanguage, type Language } from '../../app/i18n';
 import { useStepUp } from '../../app/StepUp';
-import { showServerIssues, useSchemaForm } from '../../components/form';
+import { digitsProps, showServerIssues, useSchemaForm } from '../../components/form';
 import { settingsQueries } from '../../api/queries/settings';
 import { Section } from '../../components/Section';
 
@@ -119,10 +119,7 @@ function TransactionPin() {
     if (isSet && !checked.data.currentPin) return form.setFieldError('currentPin', t('form.required'));
     save.mutate({ pin: checked.data.pin, ...(isSet ? { currentPin: checked.data.currentPin } : {}) });
   });
-  const digits = (field: 'pin' | 'currentPin') => ({
-    ...form.getInputProps(field),
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => form.setFieldValue(field, e.currentTarget.value.replace(/\D/g, '')),
-  });
+  const digits = (field: 'pin' | 'currentPin') => digitsProps(form, field);
   return (
     <Section id="txpin" title={t('settings.txPin')}>
       <Text size="sm">{isSet ? t('settings.txPinSet') : t('settings.txPinNotSet')}</Text>
@@ -145,11 +142,14 @@ function LoginPin() {
   const { t } = useTranslation();
   const stepUp = useStepUp();
   const status = useQuery(settingsQueries.loginPin());
-  const [pin, setPin] = useState('');
+  // setLoginPin's own rule (api/schemas.ts): six digits.
+  const form = useSchemaForm(loginPinSchema, { pin: '' }, { pin: 'fields.loginPin' });
+  const [underFields, setUnderFields] = useState(false);
   const qc = useQueryClient();
   const save = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/setLoginPinBearerAuth', { pin }, { grantToken })),
-    onSuccess: () => (setPin(''), void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey })),
+    mutationFn: (pin: string) => stepUp.withGrant((grantToken) => post('/_serverFn/setLoginPinBearerAuth', { pin }, { grantToken })),
+    onSuccess: () => (form.reset(), void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey })),
+    onError: (err) => setUnderFields(showServerIssues(form, err, { pin: 'fields.loginPin' })),
   });
   const off = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableLoginPinBearerAuth', {}, { grantToken })),
@@ -157,24 +157,22 @@ function LoginPin() {
   });
   return (
     <Section id="loginpin" title={t('auth.loginPin')}>
-      <PasswordInput
-        label={t('settings.newPin')}
-        inputMode="numeric"
-        maxLength={6}
-        value={pin}
-        onChange={(e) => setPin(e.currentTarget.value.replace(/\D/g, ''))}
-      />
-      <Result error={save.error ?? off.error} ok={save.isSuccess && t('settings.saved')} />
-      <Group>
-        <Button onClick={() => save.mutate()} loading={save.isPending} disabled={pin.length < 4}>
-          {t('app.save')}
-        </Button>
-        {status.data?.enrolled && (
-          <Button variant="subtle" color="red" onClick={() => off.mutate()} loading={off.isPending}>
-            {t('settings.disable')}
-          </Button>
-        )}
-      </Group>
+      <form onSubmit={form.onSubmit((v) => save.mutate(v.pin))} noValidate>
+        <Stack>
+          <PasswordInput label={t('settings.newPin')} inputMode="numeric" maxLength={6} {...digitsProps(form, 'pin')} required />
+          <Result error={(underFields ? null : save.error) ?? off.error} ok={save.isSuccess && t('settings.saved')} />
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              {t('app.save')}
+            </Button>
+            {status.data?.enrolled && (
+              <Button variant="subtle" color="red" onClick={() => off.mutate()} loading={off.isPending}>
+                {t('settings.disable')}
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </form>
       {stepUp.modal}
     </Section>
   );
@@ -185,13 +183,17 @@ function TwoFactor() {
   const stepUp = useStepUp();
   const qc = useQueryClient();
   const state = useQuery(settingsQueries.twoFactor());
-  const [code, setCode] = useState('');
+  // confirmTotpEnrollment's own rule: the authenticator's 6-digit code.
+  const form = useSchemaForm(codeSchema, { code: '' }, { code: 'fields.code' });
+  const [underFields, setUnderFields] = useState(false);
   const begin = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/beginTotpEnrollmentBearer2FA', {}, { grantToken })),
   });
   const confirm = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/confirmTotpEnrollmentBearer2FA', { code }, { grantToken })),
-    onSuccess: () => (begin.reset(), void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey })),
+    mutationFn: (code: string) =>
+      stepUp.withGrant((grantToken) => post('/_serverFn/confirmTotpEnrollmentBearer2FA', { code }, { grantToken })),
+    onSuccess: () => (begin.reset(), form.reset(), void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey })),
+    onError: (err) => setUnderFields(showServerIssues(form, err, { code: 'fields.code' })),
   });
   const disable = useMutation({
     mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableTotpBearer2FA', {}, { grantToken })),
@@ -202,24 +204,20 @@ function TwoFactor() {
     <Section id="twofa" title={t('settings.twoFactor')}>
       <Text size="sm">{on ? t('settings.twoFactorOn') : t('settings.twoFactorOff')}</Text>
       {begin.data && (
-        <Stack>
-          <Image src={begin.data.qrDataUrl} alt={t('settings.twoFactorQr')} w={200} h={200} />
-          <Text size="sm" style={{ wordBreak: 'break-all' }}>
-            {t('settings.twoFactorSecret')}: <code>{begin.data.secret}</code>
-          </Text>
-          <TextInput
-            label={t('stepup.code')}
-            inputMode="numeric"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
-          />
-          <Button onClick={() => confirm.mutate()} loading={confirm.isPending} disabled={code.length !== 6}>
-            {t('stepup.confirm')}
-          </Button>
-        </Stack>
+        <form onSubmit={form.onSubmit((v) => confirm.mutate(v.code))} noValidate>
+          <Stack>
+            <Image src={begin.data.qrDataUrl} alt={t('settings.twoFactorQr')} w={200} h={200} />
+            <Text size="sm" style={{ wordBreak: 'break-all' }}>
+              {t('settings.twoFactorSecret')}: <code>{begin.data.secret}</code>
+            </Text>
+            <TextInput label={t('stepup.code')} inputMode="numeric" maxLength={6} {...digitsProps(form, 'code')} required />
+            <Button type="submit" loading={confirm.isPending}>
+              {t('stepup.confirm')}
+            </Button>
+          </Stack>
+        </form>
       )}
-      <Result error={begin.error ?? confirm.error ?? disable.error} />
+      <Result error={begin.error ?? (underFields ? null : confirm.error) ?? disable.error} />
       {!begin.data &&
         (on ? (
           <Button variant="subtle" color="red" onClick={() => disable.mutate()} loading={disable.isPending}>
@@ -277,7 +275,8 @@ function CloseAccount() {
   const { t } = useTranslation();
   const auth = useAuth();
   const stepUp = useStepUp();
-  const [confirm, setConfirm] = useState('');
+  // closeAccount's own rule: the word DELETE, typed.
+  const form = useSchemaForm(closeAccountSchema, { confirm: '' }, { confirm: 'fields.closeConfirm' });
   const close = useMutation({
     mutationFn: () =>
       stepUp.withGrant((grantToken) => post('/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' as const }, { grantToken })),
@@ -286,11 +285,15 @@ function CloseAccount() {
   return (
     <Section id="close" title={t('settings.closeAccount')}>
       <Text size="sm">{t('settings.closeHelp')}</Text>
-      <TextInput label={t('settings.closeConfirm')} value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} />
-      <Result error={close.error} />
-      <Button color="red" onClick={() => close.mutate()} disabled={confirm !== 'DELETE'} loading={close.isPending}>
-        {t('settings.closeAccount')}
-      </Button>
+      <form onSubmit={form.onSubmit(() => close.mutate())} noValidate>
+        <Stack>
+          <TextInput label={t('settings.closeConfirm')} {...form.getInputProps('confirm')} autoCapitalize="characters" required />
+          <Result error={close.error} />
+          <Button type="submit" color="red" loading={close.isPending}>
+            {t('settings.closeAccount')}
+          </Button>
+        </Stack>
+      </form>
       {stepUp.modal}
     </Section>
   );
