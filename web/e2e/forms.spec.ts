@@ -17,6 +17,23 @@ async function messageOf(field: Locator) {
   return texts.join(' ');
 }
 
+test('sign-in: the e-mail, the code and the login PIN say what is wrong under the field', async ({ page }) => {
+  await page.goto('/');
+  const email = page.getByRole('textbox', { name: /e-?mail/i });
+  await email.fill('ada');
+  await page.getByRole('button', { name: 'Send code' }).click();
+  expect(await messageOf(email)).toContain('Enter your e-mail address, like ada@example.com.');
+  await email.fill('ada@example.com');
+  await expect(email).not.toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByRole('button', { name: 'Sign in with login PIN' }).click();
+  const pin = page.getByLabel('Login PIN');
+  await page.getByLabel('E-mail or username').fill('ada@example.com');
+  await pin.fill('12');
+  await pin.blur();
+  expect(await messageOf(pin)).toContain('Enter a 6-digit login PIN.');
+});
+
 test('bill forms: a too-short number says so under the field, the button stays enabled', async ({ page, request }) => {
   const c = await readyCustomer(request, OPERATOR);
   await signInWithPin(page, c);
@@ -83,4 +100,17 @@ test('KYC bank form: the account number the service refuses (its NUBAN check dig
   expect((await answer).status()).toBe(400);
   expect(await messageOf(account)).toContain('Check the account number: the 10 digits of an account at this bank.');
   await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
+
+  // Settings: the login PIN and the closing word say what they need under the field, before any step-up.
+  await page.goto('/settings');
+  const loginPinSection = page.getByRole('region', { name: 'Login PIN' });
+  const loginPin = loginPinSection.getByLabel(/New PIN/);
+  await loginPin.fill('12');
+  await loginPinSection.getByRole('button', { name: 'Save' }).click();
+  expect(await messageOf(loginPin)).toContain('Enter a 6-digit login PIN.');
+  const word = page.getByRole('textbox', { name: /DELETE/ });
+  await word.fill('delete');
+  await page.getByRole('button', { name: 'Close account' }).click();
+  expect(await messageOf(word)).toContain('Type DELETE in capital letters');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 });

@@ -6,9 +6,18 @@ import { useTranslation } from 'react-i18next';
  * A 6-digit one-time code: six boxes, each named for screen readers; pasting or the phone's one-time-code
  * suggestion fills them all, and the last digit calls onComplete (the code submits itself).
  */
-export function CodeInput(p: { label: string; value: string; onChange(v: string): void; onComplete(v: string): void; disabled?: boolean }) {
+export function CodeInput(p: {
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  onComplete(v: string): void;
+  disabled?: boolean;
+  /** What is wrong with the code, said under the boxes (each box is described by it). */
+  error?: string;
+}) {
   const { t } = useTranslation();
   const id = useId();
+  const errorId = `${id}-error`;
   return (
     <div role="group" aria-labelledby={id}>
       <Text id={id} fw={500} size="sm" mb={4}>
@@ -25,8 +34,18 @@ export function CodeInput(p: { label: string; value: string; onChange(v: string)
         // The code boxes appear after the person sent their e-mail or asked for a code: focus follows their action.
         // eslint-disable-next-line jsx-a11y/no-autofocus
         autoFocus
-        getInputProps={(index) => ({ 'aria-label': t('app.codeDigit', { n: index + 1 }) })}
+        error={Boolean(p.error)}
+        getInputProps={(index) => ({
+          'aria-label': t('app.codeDigit', { n: index + 1 }),
+          'aria-invalid': p.error ? true : undefined,
+          'aria-describedby': p.error ? errorId : undefined,
+        })}
       />
+      {p.error && (
+        <Text id={errorId} size="xs" c="var(--mantine-color-error)" mt={4}>
+          {p.error}
+        </Text>
+      )}
     </div>
   );
 }

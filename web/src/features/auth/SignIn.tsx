@@ -10,6 +10,9 @@ import { TextField } from '../../components/TextField';
 // The code boxes load while the person types the e-mail (they are not needed by the home screen's bundle).
 const loadCodeInput = () => import('../../components/CodeInput');
 const CodeInput = lazy(() => loadCodeInput().then((m) => ({ default: m.CodeInput })));
+// The forms' rules (the operations' zod schemas and the form helper) load after the screen has drawn, the same way.
+const loadRules = () => import('./sign-in-rules');
+type Errors = Record<string, string | undefined>;
 
 /**
  * Tells the service a sign-in failed (spec 4.11: counted for throttling and alerts). Only a refused credential is
@@ -53,10 +56,11 @@ function CodeSignIn() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [cooldown, setCooldown] = useState(0);
 
-  useEffect(() => void loadCodeInput(), []);
+  useEffect(() => void Promise.all([loadCodeInput(), loadRules()]), []);
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -64,8 +68,17 @@ function CodeSignIn() {
     return () => clearTimeout(id);
   }, [cooldown]);
 
+  /** Leaving the e-mail field says at once what is wrong with it (once something was typed). */
+  async function checkEmail() {
+    if (email !== '') setFieldErrors((await loadRules()).emailErrors({ email }));
+  }
+
   async function send(e?: FormEvent) {
     e?.preventDefault();
+    const rules = await loadRules();
+    const found = rules.emailErrors({ email });
+    setFieldErrors(found);
+    if (found.email) return;
     setBusy(true);
     setError(null);
     try {
@@ -75,14 +88,20 @@ function CodeSignIn() {
       const { secondsRemaining } = await post('/_serverFn/getOtpCooldownPublicAuth', { email });
       setCooldown(secondsRemaining);
     } catch (err) {
-      setError(errorMessage(err));
+      const under = rules.serverErrors(err, ['email']);
+      setFieldErrors(under);
+      if (!under.email) setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
   }
 
   async function verify(value: string) {
-    if (!sentTo || value.length !== 6) return;
+    if (!sentTo) return;
+    const rules = await loadRules();
+    const found = rules.codeErrors({ code: value });
+    setFieldErrors(found);
+    if (found.code) return;
     setBusy(true);
     setError(null);
     try {
@@ -90,7 +109,9 @@ function CodeSignIn() {
       await auth.signedIn(session, 'email_otp');
     } catch (err) {
       reportLoginFailure(sentTo, 'email_otp', err);
-      setError(errorMessage(err));
+      const under = rules.serverErrors(err, ['code']);
+      setFieldErrors(under);
+      if (!under.code) setError(errorMessage(err));
       setBusy(false);
     }
   }
@@ -106,14 +127,16 @@ function CodeSignIn() {
             autoComplete="email"
             required
             value={email}
-            onChange={(e) => setEmail(e.currentTarget.value.trim())}
+            onChange={(e) => (setEmail(e.currentTarget.value.trim()), setFieldErrors({}))}
+            onBlur={() => void checkEmail()}
+            error={fieldErrors.email}
           />
           {error && (
             <Alert color="red" role="alert">
               {error}
             </Alert>
           )}
-          <Button type="submit" loading={busy} disabled={!email.includes('@')}>
+          <Button type="submit" loading={busy}>
             {t('auth.sendCode')}
           </Button>
         </Stack>
@@ -129,14 +152,21 @@ function CodeSignIn() {
       <Stack>
         <Text role="status">{t('auth.codeSent', { email: sentTo })}</Text>
         <Suspense fallback={<Loader size="sm" aria-label={t('app.loading')} />}>
-          <CodeInput label={t('auth.code')} value={code} onChange={setCode} onComplete={(v) => void verify(v)} disabled={busy} />
+          <CodeInput
+            label={t('auth.code')}
+            value={code}
+            onChange={(v) => (setCode(v), setFieldErrors({}))}
+            onComplete={(v) => void verify(v)}
+            disabled={busy}
+            error={fieldErrors.code}
+          />
         </Suspense>
         {error && (
           <Alert color="red" role="alert">
             {error}
           </Alert>
         )}
-        <Button type="submit" loading={busy} disabled={code.length !== 6}>
+        <Button type="submit" loading={busy}>
           {t('auth.verify')}
         </Button>
         {cooldown > 0 ? (
@@ -162,9 +192,21 @@ function PinSignIn() {
   const [identifier, setIdentifier] = useState('');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  useEffect(() => void loadRules(), []);
+  /** Leaving a field says at once what is wrong with it (once something was typed). */
+  async function check(field: 'identifier' | 'pin') {
+    if ((field === 'pin' ? pin : identifier) === '') return;
+    const found = (await loadRules()).pinLoginErrors({ identifier, pin });
+    setFieldErrors((f) => ({ ...f, [field]: found[field] }));
+  }
   async function submit(e: FormEvent) {
     e.preventDefault();
+    const rules = await loadRules();
+    const found = rules.pinLoginErrors({ identifier, pin });
+    setFieldErrors(found);
+    if (Object.keys(found).length > 0) return;
     setBusy(true);
     setError(null);
     try {
@@ -172,7 +214,9 @@ function PinSignIn() {
       await auth.signedIn(session, 'login_pin');
     } catch (err) {
       reportLoginFailure(identifier, 'login_pin', err);
-      setError(errorMessage(err));
+      const under = rules.serverErrors(err, ['identifier', 'pin']);
+      setFieldErrors(under);
+      if (Object.keys(under).length === 0) setError(errorMessage(err));
       setBusy(false);
     }
   }
@@ -184,7 +228,9 @@ function PinSignIn() {
           autoComplete="username"
           required
           value={identifier}
-          onChange={(e) => setIdentifier(e.currentTarget.value.trim())}
+          onChange={(e) => (setIdentifier(e.currentTarget.value.trim()), setFieldErrors((f) => ({ ...f, identifier: undefined })))}
+          onBlur={() => void check('identifier')}
+          error={fieldErrors.identifier}
         />
         <TextField
           type="password"
@@ -193,7 +239,9 @@ function PinSignIn() {
           inputMode="numeric"
           required
           value={pin}
-          onChange={(e) => setPin(e.currentTarget.value)}
+          onChange={(e) => (setPin(e.currentTarget.value), setFieldErrors((f) => ({ ...f, pin: undefined })))}
+          onBlur={() => void check('pin')}
+          error={fieldErrors.pin}
         />
         {error && (
           <Alert color="red" role="alert">
