@@ -3,7 +3,7 @@ import client from 'prom-client';
 import { rows, type Db } from '../db/client.js';
 import type { Clock } from '../kernel/clock.js';
 import { processMetrics } from '../lib/metrics.js';
-import { PROVIDER_IDS } from '../providers/vtu/types.js';
+import { FLOAT_CODES, balancesStatement } from '../modules/console/api.js';
 
 /** Business gauges are read from the database at most this often (service clock), whatever the scrape rate. */
 const SNAPSHOT_TTL_MS = 5_000;
@@ -52,7 +52,7 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
     const dayAgo = new Date(now.getTime() - DAY_MS);
     const hourAgo = new Date(now.getTime() - 3600_000);
     const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
-    const floatCodes = [...PROVIDER_IDS.map((p) => `system:provider_float:${p}`), 'system:collections'];
+    const floatCodes = FLOAT_CODES;
     const [purchases, processing, floats, lag, backlog, dead, sms, otp] = await Promise.all([
       rows<Snapshot['purchases'][number]>(
         db,
@@ -62,10 +62,8 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
         db,
         sql`SELECT count(*)::int AS processing, (count(*) FILTER (WHERE created_at < ${stuckBefore}))::int AS stuck FROM vtu_transactions WHERE status = 'processing'`,
       ),
-      rows<Snapshot['floats'][number]>(
-        db,
-        sql`SELECT code, balance::text AS balance FROM accounts WHERE code = ANY(${`{${floatCodes.join(',')}}`}::text[])`,
-      ),
+      // System accounts keep no balance column: the console's snapshot plus the entries after it (migration 1030).
+      rows<Snapshot['floats'][number]>(db, balancesStatement(floatCodes)),
       rows<{ max: number | null; avg: number | null; n: number }>(
         db,
         sql`SELECT max(extract(epoch FROM processed_at - received_at))::float8 AS max, avg(extract(epoch FROM processed_at - received_at))::float8 AS avg, count(*)::int AS n
@@ -123,11 +121,12 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
   gauge('vtu_provider_float_naira', 'Money prefunded to each VTU provider, on our ledger', ['provider'], (g, s) => {
     for (const f of s.floats)
       if (f.code.startsWith('system:provider_float:'))
-        g.set({ provider: f.code.slice('system:provider_float:'.length) }, Number(f.balance) / 100);
+        // The float account is the provider's debt in our books (funding debits it): the float is its negation.
+        g.set({ provider: f.code.slice('system:provider_float:'.length) }, -Number(f.balance) / 100 || 0);
   });
   gauge('collections_pool_naira', 'The collections pool that funds provider floats just in time', [], (g, s) => {
     const pool = s.floats.find((f) => f.code === 'system:collections');
-    g.set(pool ? Number(pool.balance) / 100 : 0);
+    g.set(pool ? -Number(pool.balance) / 100 || 0 : 0);
   });
   gauge(
     'webhook_credit_lag_seconds',

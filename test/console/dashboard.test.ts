@@ -91,6 +91,8 @@ describe('operator dashboard (issue 30)', () => {
     const ledgerFloat = async (p: string) =>
       Number(-(await h.app.services.ledger.balance(h.app.services.db, { system: `provider_float:${p}` }))) / 100;
     for (const item of f.items) expect(item.balance).toBe(await ledgerFloat(item.provider));
+    const pool = Number(-(await h.app.services.ledger.balance(h.app.services.db, { system: 'collections' }))) / 100;
+    expect(f.collections.balance).toBe(pool || 0);
     // The balance snapshots move forward on their schedule; the answer is the same, read from the snapshot.
     h.clock.advance(6 * MINUTE);
     await h.app.services.jobs.enqueue(h.app.services.db, 'console.balance-snapshots', {});

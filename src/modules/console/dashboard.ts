@@ -15,7 +15,7 @@ type Group = { key: string; count: number; volume: number };
 /** Float and pool accounts: the balance snapshot (console.balance-snapshots) plus the account's entries after it. */
 export const FLOAT_CODES = [...PROVIDER_IDS.map((p) => `system:provider_float:${p}`), 'system:collections'];
 const codeList = (codes: readonly string[]) => sql`${`{${codes.join(',')}}`}::text[]`;
-const balancesStatement = (codes: readonly string[]) =>
+export const balancesStatement = (codes: readonly string[]) =>
   sql`SELECT a.code, (coalesce(s.balance, 0) + coalesce((SELECT sum(e.amount) FROM ledger_entries e
                                                           WHERE e.account_id = a.id AND e.id > coalesce(s.through_id, 0)), 0))::text AS balance
       FROM accounts a LEFT JOIN account_balance_snapshots s ON s.account_id = a.id WHERE a.code = ANY(${codeList(codes)})`;
@@ -142,7 +142,8 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
         return { provider: p, balance: toNaira(balance), burnPerDay: toNaira(perDay), daysOfHeadroom: headroom(balance, perDay) };
       });
       // Floats are funded just in time from the collections pool: the pool is the headroom behind every float.
-      const pool = balanceOf('system:collections');
+      // A system account holds money as a negative balance (a top-up debits the pool, a funding credits it).
+      const pool = -balanceOf('system:collections');
       const totalPerDay = items.reduce((s, i) => s + BigInt(Math.round(i.burnPerDay * 100)), 0n);
       const floatsTotal = items.reduce((s, i) => s + BigInt(Math.round(i.balance * 100)), 0n);
       return {
