@@ -8,7 +8,8 @@ import { buyer, getTx, mtn, PIN, reconcile, refundCount, requestIdOf, simulatorO
 /**
  * docs/design.md §8 magic endings for every purchase kind they apply to: 1111 refund, 2222 pending -> delivered,
  * 3333 pending -> failed -> refund, 4444 timeout -> stays processing -> delivered without refund, 5555 provider A
- * refuses (data falls back to B; the other kinds are not routed to A and deliver), anything else delivered.
+ * refuses (data falls back to B; the other kinds are not routed to A and deliver), 4040 never settled (issue 30:
+ * every requery "unknown", processing until an operator resolves it), anything else delivered.
  */
 let h: Harness;
 let u: TestUser;
@@ -159,6 +160,25 @@ describe.each(KINDS)('%s', (kind) => {
     expect(await refundCount(h, tx.reference)).toBe(0);
     // Requeried with the same request id; never re-sent.
     expect(await simulatorOrders(h, requestId)).toEqual([{ provider: tx.provider, status: 'delivered' }]);
+    await expectLedgerOk(h);
+  });
+
+  it('4040: the provider never settles: every requery answers "unknown", it stays processing, nothing refunded', async () => {
+    const { tx, before, requestId } = await buy(kind, '4040');
+    expect(tx.status).toBe('processing');
+    for (let i = 0; i < 3; i++) await reconcile(h, 20_000);
+    expect((await getTx(h, u, tx.id)).status).toBe('processing');
+    const requery = await call(
+      h,
+      'POST',
+      '/_serverFn/adminRequeryVtuTransactionBearerAdmin',
+      { id: tx.id },
+      { token: (await admin()).token },
+    );
+    expect(requery.json()).toMatchObject({ providerStatus: 'unknown', transaction: { status: 'processing' } });
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - tx.amount, 2);
+    expect(await refundCount(h, tx.reference)).toBe(0);
+    expect(await simulatorOrders(h, requestId)).toEqual([{ provider: tx.provider, status: 'pending' }]);
     await expectLedgerOk(h);
   });
 
