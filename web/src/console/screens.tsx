@@ -27,5 +27,7 @@ export const SCREENS: Record<string, Screen> = {
   broadcasts: { title: 'Broadcasts and polls', group: 'Engagement', component: load(() => import('./screens/Broadcasts'), 'Broadcasts') },
   support: { title: 'Support inbox', group: 'Engagement', component: load(() => import('./screens/Support'), 'Support') },
   reports: { title: 'Reports', group: 'Engagement', component: load(() => import('./screens/Reports'), 'Reports') },
+  exports: { title: 'Exports and jobs', group: 'Money', component: load(() => import('./screens/Exports'), 'Exports') },
+  operators: { title: 'Operators', group: 'System', component: load(() => import('./screens/Operators'), 'Operators') },
   'dead-letters': { title: 'Dead letters', group: 'System', component: load(() => import('./screens/DeadLetters'), 'DeadLetters') },
 };

@@ -92,7 +92,8 @@ export function DataTable<T>(p: {
 }) {
   if (p.rows.length === 0) return <Text c="dimmed">{p.empty ?? 'Nothing here.'}</Text>;
   return (
-    <Table.ScrollContainer minWidth={560}>
+    // Native scrolling, focusable so a keyboard can scroll a wide table sideways (axe: scrollable-region-focusable).
+    <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="group" aria-label={p.caption}>
       <Table striped highlightOnHover verticalSpacing="xs">
         <Table.Caption>{p.caption}</Table.Caption>
         <Table.Thead>

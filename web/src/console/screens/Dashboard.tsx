@@ -1,66 +1,191 @@
-import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { adminQueries } from '../../api/queries/admin';
-import { ConsoleLink } from '../nav';
-import { DataTable, Loaded, money, ScreenTitle } from '../ui';
+import { Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { consoleQueries } from '../../api/queries/admin';
+import { ConsoleLink, useScreenSearch } from '../nav';
+import { DataTable, Loaded, Loading, money, ScreenTitle } from '../ui';
 
-const PEEK = 100;
-const count = (q: UseQueryResult<{ items: unknown[]; hasMore: boolean }>) =>
-  q.data ? `${q.data.items.length}${q.data.hasMore ? '+' : ''}` : q.error ? '—' : '…';
+const BarPanel = lazy(() => import('./Charts').then((m) => ({ default: m.BarPanel })));
 
-/** The day's work at a glance: what waits for an operator, each linking to its screen, and the provider floats. */
+const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos' }).format(new Date());
+const age = (s: number | null) =>
+  s === null ? 'none' : s < 120 ? `${Math.round(s)} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
+const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 1000) / 10}%`);
+
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card withBorder component="section" aria-labelledby={id}>
+      <Title order={2} size="h4" id={id} mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+/**
+ * The day at a glance (one service call per panel): what waits for an operator, volume by service, provider and
+ * status, provider success and latency, floats and their days of headroom. A range of Lagos days, today by default.
+ */
 export function Dashboard() {
-  const kyc = useQuery(adminQueries.kycList({ status: 'pending', limit: PEEK, offset: 0 }));
-  const stuck = useQuery(adminQueries.stuck({ limit: PEEK, offset: 0 }));
-  const letters = useQuery(adminQueries.deadLetters({ limit: PEEK, offset: 0 }));
-  const threads = useQuery(adminQueries.supportThreads({ status: 'open', awaitingReply: true, limit: PEEK, offset: 0 }));
-  const reports = useQuery(adminQueries.transactionReports({ status: 'open', limit: PEEK, offset: 0 }));
-  const floats = useQuery(adminQueries.floats());
-  const tiles = [
-    { label: 'KYC submissions waiting', value: count(kyc), to: 'kyc' },
-    { label: 'Stuck purchases', value: count(stuck), to: 'transactions' },
-    { label: 'Support threads awaiting a reply', value: count(threads), to: 'support' },
-    { label: 'Open transaction reports', value: count(reports), to: 'reports' },
-    { label: 'Dead letters', value: count(letters), to: 'dead-letters' },
-  ];
+  const search = useScreenSearch();
+  const from = search.text('from') || today();
+  const to = search.text('to') || from;
+  const range = { from, to };
+  const queues = useQuery(consoleQueries.queues());
+  const volume = useQuery(consoleQueries.volume(range));
+  const providers = useQuery(consoleQueries.providers(range));
+  const floats = useQuery(consoleQueries.floats());
   return (
     <Stack>
-      <ScreenTitle title="Dashboard" />
-      <section aria-labelledby="queues">
-        <Title order={2} size="h4" id="queues" mb="sm">
-          Waiting for an operator
-        </Title>
-        <SimpleGrid cols={{ base: 1, xs: 2, lg: 5 }}>
-          {tiles.map((t) => (
-            <Card key={t.to} withBorder component={ConsoleLink} to={t.to}>
-              <Text size="xl" fw={700}>
-                {t.value}
-              </Text>
-              <Text size="sm">{t.label}</Text>
-            </Card>
-          ))}
-        </SimpleGrid>
-      </section>
-      <section aria-labelledby="floats">
-        <Title order={2} size="h4" id="floats" mb="sm">
-          Provider floats
-        </Title>
-        <Loaded query={floats}>
-          {(data) => (
-            <DataTable
-              caption="Float per provider: our ledger and the provider's own balance"
-              rows={data.items}
-              rowKey={(f) => f.provider}
-              columns={[
-                { header: 'Provider', cell: (f) => f.provider },
-                { header: 'Services', cell: (f) => f.services.join(', ') },
-                { header: 'Ledger float', cell: (f) => money(f.ledgerFloat) },
-                { header: 'Provider balance', cell: (f) => money(f.providerBalance) },
-              ]}
-            />
+      <ScreenTitle title="Dashboard">
+        <TextInput
+          type="date"
+          label="From"
+          value={from}
+          max={to}
+          onChange={(e) => search.set({ from: e.currentTarget.value || undefined })}
+        />
+        <TextInput type="date" label="To" value={to} min={from} onChange={(e) => search.set({ to: e.currentTarget.value || undefined })} />
+      </ScreenTitle>
+      <Panel id="d-queues" title="Waiting for an operator">
+        <Loaded query={queues}>
+          {(q) => (
+            <SimpleGrid cols={{ base: 1, xs: 2, lg: 5 }}>
+              {[
+                { to: 'kyc', value: q.kyc.pending, label: 'KYC submissions', sub: `oldest ${age(q.kyc.oldestAgeSeconds)}` },
+                {
+                  to: 'transactions',
+                  value: q.stuckPurchases.count,
+                  label: 'Stuck purchases',
+                  sub: `oldest ${age(q.stuckPurchases.oldestAgeSeconds)}`,
+                },
+                { to: 'topups', value: q.webhooks.waiting, label: 'Webhooks waiting', sub: `lag max ${age(q.webhooks.lagSeconds.max)}` },
+                { to: 'exports', value: q.jobs.due, label: 'Jobs due', sub: `lag ${age(q.jobs.lagSeconds)}` },
+                { to: 'dead-letters', value: q.deadLetters.total, label: 'Dead letters', sub: 'failed deliveries' },
+              ].map((t) => (
+                <Card key={t.to} withBorder component={ConsoleLink} to={t.to} padding="sm">
+                  <Text size="xl" fw={700}>
+                    {t.value}
+                  </Text>
+                  <Text size="sm">{t.label}</Text>
+                  <Text size="xs" c="dimmed">
+                    {t.sub}
+                  </Text>
+                </Card>
+              ))}
+            </SimpleGrid>
           )}
         </Loaded>
-      </section>
+      </Panel>
+      <Panel id="d-volume" title="Purchases">
+        <Loaded query={volume}>
+          {(v) => (
+            <Stack>
+              <Text>
+                {v.total.count} purchases, {money(v.total.volume)}
+              </Text>
+              <SimpleGrid cols={{ base: 1, md: 2 }}>
+                <Suspense fallback={<Loading label="Loading chart" />}>
+                  <BarPanel data={v.byService} x="service" y="volume" format={money} />
+                </Suspense>
+                <DataTable
+                  caption="By service"
+                  rows={v.byService}
+                  rowKey={(r) => r.service}
+                  empty="No purchases in this range."
+                  columns={[
+                    { header: 'Service', cell: (r) => r.service },
+                    { header: 'Count', cell: (r) => r.count },
+                    { header: 'Volume', cell: (r) => money(r.volume) },
+                  ]}
+                />
+              </SimpleGrid>
+              <SimpleGrid cols={{ base: 1, md: 2 }}>
+                <DataTable
+                  caption="By provider"
+                  rows={v.byProvider}
+                  rowKey={(r) => r.provider}
+                  columns={[
+                    { header: 'Provider', cell: (r) => r.provider },
+                    { header: 'Count', cell: (r) => r.count },
+                    { header: 'Volume', cell: (r) => money(r.volume) },
+                  ]}
+                />
+                <DataTable
+                  caption="By status"
+                  rows={v.byStatus}
+                  rowKey={(r) => r.status}
+                  columns={[
+                    { header: 'Status', cell: (r) => r.status },
+                    { header: 'Count', cell: (r) => r.count },
+                    { header: 'Volume', cell: (r) => money(r.volume) },
+                  ]}
+                />
+              </SimpleGrid>
+            </Stack>
+          )}
+        </Loaded>
+      </Panel>
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Panel id="d-providers" title="Providers">
+          <Loaded query={providers}>
+            {(p) => (
+              <Stack>
+                <Suspense fallback={<Loading label="Loading chart" />}>
+                  <BarPanel
+                    data={p.items.map((i) => ({
+                      provider: i.provider,
+                      success: i.successRate === null ? 0 : Math.round(i.successRate * 100),
+                    }))}
+                    x="provider"
+                    y="success"
+                    format={(n) => `${n}%`}
+                  />
+                </Suspense>
+                <DataTable
+                  caption="Success rate and latency per provider"
+                  rows={p.items}
+                  rowKey={(i) => i.provider}
+                  empty="No purchases in this range."
+                  columns={[
+                    { header: 'Provider', cell: (i) => i.provider },
+                    { header: 'Success', cell: (i) => pct(i.successRate) },
+                    { header: 'Done / failed / open', cell: (i) => `${i.succeeded} / ${i.failed} / ${i.processing}` },
+                    { header: 'p50', cell: (i) => age(i.latencySeconds.p50) },
+                    { header: 'p95', cell: (i) => age(i.latencySeconds.p95) },
+                  ]}
+                />
+              </Stack>
+            )}
+          </Loaded>
+        </Panel>
+        <Panel id="d-floats" title="Floats">
+          <Loaded query={floats}>
+            {(f) => (
+              <Stack>
+                <DataTable
+                  caption={`Balances, burn per day over ${f.burnDays} days and days of headroom`}
+                  rows={f.items}
+                  rowKey={(i) => i.provider}
+                  columns={[
+                    { header: 'Provider', cell: (i) => i.provider },
+                    { header: 'Balance', cell: (i) => money(i.balance) },
+                    { header: 'Burn per day', cell: (i) => money(i.burnPerDay) },
+                    { header: 'Days left', cell: (i) => (i.daysOfHeadroom === null ? '—' : Math.floor(i.daysOfHeadroom)) },
+                  ]}
+                />
+                <Group gap="xs">
+                  <Text size="sm">
+                    Collections pool: {money(f.collections.balance)}
+                    {f.collections.daysOfHeadroom !== null && `, ${Math.floor(f.collections.daysOfHeadroom)} days of headroom`}
+                  </Text>
+                </Group>
+              </Stack>
+            )}
+          </Loaded>
+        </Panel>
+      </SimpleGrid>
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
+import { JobProgress } from '../JobProgress';
 import { useScreenSearch } from '../nav';
 import { DataTable, Loaded, money, Pager, ScreenTitle, StatusBadge, when } from '../ui';
 
@@ -123,18 +124,17 @@ export function TopUps() {
   );
 }
 
+/** Reconciliation as a job: the processor is asked about every open intent; progress shows while it runs. */
 function Reconciliation() {
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [result, setResult] = useState<{ checked: number; settled: number; failed: number; abandoned: number; errors: number } | null>(
-    null,
-  );
+  const [jobId, setJobId] = useState<string | null>(null);
   async function run() {
     setBusy(true);
     setError(null);
     try {
-      setResult(await post('/_serverFn/adminRunReconciliationBearerAdmin', {}));
+      setJobId((await post('/_serverFn/adminStartReconciliationBearerAdmin', {})).jobId);
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'payments'] });
     } catch (err) {
       setError(err);
@@ -153,11 +153,7 @@ function Reconciliation() {
         </Text>
       </Group>
       <Failure error={error} />
-      {result && (
-        <Alert color="green" role="status" title="Reconciliation finished">
-          Checked {result.checked}: {result.settled} settled, {result.failed} failed, {result.abandoned} abandoned, {result.errors} errors.
-        </Alert>
-      )}
+      {jobId && <JobProgress key={jobId} jobId={jobId} label="Reconciliation" />}
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useStepUp } from '../../app/StepUp';
 import { Failure } from '../../components/Failure';
+import { JobProgress } from '../JobProgress';
 import { useScreenSearch } from '../nav';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
@@ -27,6 +28,15 @@ export function Transactions() {
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [bulkJob, setBulkJob] = useState<string | null>(null);
+  async function bulkRequery() {
+    setError(null);
+    try {
+      setBulkJob((await post('/_serverFn/adminStartBulkRequeryBearerAdmin', {})).jobId);
+    } catch (err) {
+      setError(err);
+    }
+  }
   const refresh = () => qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'stuck'] });
 
   async function requery(id: string, reference: string) {
@@ -63,7 +73,12 @@ export function Transactions() {
 
   return (
     <Stack>
-      <ScreenTitle title="Transactions" />
+      <ScreenTitle title="Transactions">
+        <Button variant="default" onClick={() => void bulkRequery()} disabled={!list.data?.items.length}>
+          Requery all stuck
+        </Button>
+      </ScreenTitle>
+      {bulkJob && <JobProgress key={bulkJob} jobId={bulkJob} label="Bulk requery" />}
       <Text size="sm" c="dimmed">
         Purchases the provider has not settled in time. Requery asks the provider now; a resolution settles the purchase by hand once you
         have confirmed the outcome with the provider.

@@ -1,0 +1,54 @@
+import { Alert, Anchor, Group, Progress, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { consoleQueries } from '../api/queries/admin';
+import { errorMessage } from '../app/errors';
+import { StatusBadge, when } from './ui';
+
+const summary = (result: Record<string, unknown> | undefined) =>
+  result
+    ? Object.entries(result)
+        .filter(([, v]) => typeof v === 'number' || typeof v === 'string')
+        .map(([k, v]) => `${k.replace(/([A-Z])/g, ' $1').toLowerCase()}: ${v}`)
+        .join(', ')
+    : '';
+
+/** A long action's job: its progress (asked every second until it ends), then its result or its download. */
+export function JobProgress({ jobId, label }: { jobId: string; label: string }) {
+  const q = useQuery(consoleQueries.job(jobId));
+  if (q.error)
+    return (
+      <Alert color="red" role="alert">
+        {errorMessage(q.error)}
+      </Alert>
+    );
+  const job = q.data;
+  const done = job?.progress.done ?? 0;
+  const total = job?.progress.total ?? 0;
+  const value = job?.status === 'done' ? 100 : total > 0 ? Math.round((done / total) * 100) : 0;
+  return (
+    <Stack gap={6} role="group" aria-label={label}>
+      <Group gap="xs">
+        <Text size="sm" fw={600}>
+          {label}
+        </Text>
+        {job && <StatusBadge status={job.status} />}
+      </Group>
+      <Progress value={value} animated={job?.status === 'running' || job?.status === 'queued'} aria-label={`${label} progress`} />
+      <Text size="sm" role="status" data-testid="job-progress">
+        {job ? `${done} of ${total} done` : 'Starting…'}
+        {job?.finishedAt ? `, finished ${when(job.finishedAt)}` : ''}
+      </Text>
+      {job?.status === 'done' && job.result && <Text size="sm">{summary(job.result as Record<string, unknown>)}</Text>}
+      {job?.status === 'failed' && (
+        <Alert color="red" role="alert">
+          {job.error ?? 'The job failed.'}
+        </Alert>
+      )}
+      {job?.downloadUrl && (
+        <Anchor href={job.downloadUrl} download>
+          Download CSV
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
