@@ -64,6 +64,8 @@ export const CREDENTIAL_CHANGES = [
   'totp_reset_requested',
   'totp_reset_done',
   'phone_changed',
+  'passkey_added',
+  'passkey_removed',
 ] as const;
 
 /** The services a purchase notice names (`service`); each language names each one. */

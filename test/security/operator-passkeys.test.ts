@@ -233,6 +233,9 @@ describe('passkey step-up', () => {
     const grant = await passkeyGrant();
     const del = await call(h, 'POST', admin2('adminDeletePasskey'), { id }, { token: admin.token, headers: grant });
     expect(del.statusCode, del.body).toBe(200);
+    await h.app.services.jobs.drain();
+    const box = (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(admin.email)}` })).json().items;
+    expect(box.some((m: { subject: string; text: string }) => m.subject.includes('A passkey was removed'))).toBe(true);
     const missing = await call(h, 'POST', admin2('adminDeletePasskey'), { id }, { token: admin.token, headers: grant });
     expect(missing.statusCode).toBe(403); // no factor left: refused before it looks
     expect(missing.json().error.code).toBe('OPERATOR_2FA_REQUIRED');
@@ -316,3 +319,26 @@ async function registerPasskey(user: TestUser, authenticator: SoftAuthenticator)
   );
   expect(res.statusCode, res.body).toBe(200);
 }
+
+describe('notices', () => {
+  it('adding and removing a passkey e-mails the owner; "this wasn\'t me" removes the passkey it reported and signs out', async () => {
+    h.clock.advance(61_000);
+    const me = await signIn(h, 'admin@example.com');
+    h.clock.advance(61_000);
+    const fresh = createSoftAuthenticator({ origin: h.config.webauthn.origin, rpId: h.config.webauthn.rpId });
+    await registerPasskey(me, fresh);
+    await h.app.services.jobs.drain();
+    const box = (await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(me.email)}` })).json().items as {
+      subject: string;
+      text: string;
+    }[];
+    const added = box.find((m) => m.subject.includes('A passkey was added'));
+    expect(added?.text).toMatch(/\/api\/public\/not-me\?token=nme_/);
+    const token = /\/api\/public\/not-me\?token=(nme_[A-Za-z0-9_-]+)/.exec(added!.text)![1];
+    const done = await h.app.inject({ method: 'POST', url: '/api/public/not-me', payload: { token } });
+    expect(done.statusCode, done.body).toBe(200);
+    const left = await one(h.app.services.db, sql`SELECT count(*)::int AS n FROM operator_passkeys WHERE user_id = ${me.id}`);
+    expect(left).toEqual({ n: 0 });
+    expect((await call(h, 'GET', admin2('adminListPasskeys'), {}, { token: me.token })).statusCode).toBe(401);
+  });
+});

@@ -35,6 +35,8 @@ const WHAT: Record<CredentialChange, string> = {
   totp_reset_requested: 'A reset of two-factor authentication was requested',
   totp_reset_done: 'Two-factor authentication was reset',
   phone_changed: 'Your phone number was changed',
+  passkey_added: 'A passkey was added to your operator account',
+  passkey_removed: 'A passkey was removed from your operator account',
 };
 
 export interface CredentialNotices {
@@ -91,11 +93,11 @@ export function createCredentialNotices(deps: {
       if (!/^nme_[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('NOT_FOUND', 'This link is not valid');
       const now = clock.now();
       const userId = await db.transaction(async (tx) => {
-        const n = await one<{ user_id: string; change: CredentialChange }>(
+        const n = await one<{ user_id: string; change: CredentialChange; created_at: Date }>(
           tx,
           sql`UPDATE credential_notices SET used_at = ${now}
               WHERE token_hash = ${sha256(token)} AND used_at IS NULL AND expires_at > ${now}
-              RETURNING user_id, change`,
+              RETURNING user_id, change, created_at`,
         );
         if (!n) return null;
         await tx.execute(
@@ -108,6 +110,10 @@ export function createCredentialNotices(deps: {
         // Issue 28: whoever reads the mailbox holds this link, so it never removes a confirmed authenticator at once: the
         // removal is scheduled like the owner's reset (the same wait), and the owner can cancel it with the app.
         const removal = n.change === 'totp_enrolled' ? await scheduleTotpRemoval(tx, n.user_id, now) : null;
+        // An operator's passkey added with the change reported (issue 30) goes at once: it is only the new one(s), so
+        // the owner loses nothing they had, and registers again after signing in.
+        if (n.change === 'passkey_added')
+          await tx.execute(sql`DELETE FROM operator_passkeys WHERE user_id = ${n.user_id} AND created_at >= ${n.created_at}`);
         if (n.change === 'totp_reset_requested') {
           await tx.execute(
             sql`UPDATE two_factor_resets SET cancelled_at = ${now} WHERE user_id = ${n.user_id} AND cancelled_at IS NULL AND completed_at IS NULL`,

@@ -12,6 +12,7 @@ import type { AuthUser } from '../../kernel/actor.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 import { AppError } from '../../kernel/errors.js';
 import { uuid } from '../../kernel/ids.js';
+import type { CredentialNotices } from './credential-notices.js';
 
 /** A WebAuthn challenge is good for this long after its options were handed out, and once. */
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * MINUTE;
@@ -22,6 +23,8 @@ export interface PasskeyDeps {
   db: Db;
   clock: Clock;
   webauthn: { rpId: string; rpName: string; origin: string };
+  /** Each passkey added or removed e-mails the owner with a "this wasn't me" link (credential-notices.ts). */
+  notices: CredentialNotices;
 }
 
 type Purpose = 'register' | 'stepup';
@@ -49,7 +52,7 @@ function challengeOf(clientDataJSON: string): string {
  * bound to the user and the session that asked, used once, and expire after PASSKEY_CHALLENGE_TTL_MS. Origin and
  * RP ID come from config (WEBAUTHN_ORIGIN / WEBAUTHN_RP_ID, else PUBLIC_URL's).
  */
-export function createPasskeyService({ db, clock, webauthn }: PasskeyDeps) {
+export function createPasskeyService({ db, clock, webauthn, notices }: PasskeyDeps) {
   async function storeChallenge(user: AuthUser, purpose: Purpose, challenge: string) {
     const now = clock.now();
     await db.execute(sql`DELETE FROM webauthn_challenges WHERE user_id = ${user.id} AND expires_at <= ${now}`);
@@ -125,14 +128,18 @@ export function createPasskeyService({ db, clock, webauthn }: PasskeyDeps) {
       const id = uuid();
       const label = name ?? `Passkey ${now.toISOString().slice(0, 10)}`;
       try {
-        const created = await one(
-          db,
-          sql`INSERT INTO operator_passkeys (id, user_id, credential_id, public_key, counter, transports, name, created_at)
+        const created = await db.transaction(async (tx) => {
+          const row = await one(
+            tx,
+            sql`INSERT INTO operator_passkeys (id, user_id, credential_id, public_key, counter, transports, name, created_at)
               SELECT ${id}, ${user.id}, ${info.credential.id}, ${Buffer.from(info.credential.publicKey).toString('base64url')},
                      ${info.credential.counter}, ${JSON.stringify(info.credential.transports ?? [])}::jsonb, ${label}, ${now}
               WHERE (SELECT count(*) FROM operator_passkeys WHERE user_id = ${user.id}) < ${MAX_PASSKEYS}
               RETURNING 1`,
-        );
+          );
+          if (row) await notices.notify(tx, user.id, 'passkey_added', `Its name: ${label}.`);
+          return row;
+        });
         if (!created) throw new AppError('CONFLICT', `At most ${MAX_PASSKEYS} passkeys; delete one first`);
       } catch (err) {
         if (isUniqueViolation(err, 'operator_passkeys_credential_key'))
@@ -157,8 +164,15 @@ export function createPasskeyService({ db, clock, webauthn }: PasskeyDeps) {
     },
 
     async remove(userId: string, id: string) {
-      const r = await one(db, sql`DELETE FROM operator_passkeys WHERE id = ${id} AND user_id = ${userId} RETURNING 1`);
-      if (!r) throw new AppError('NOT_FOUND', 'No such passkey');
+      const removed = await db.transaction(async (tx) => {
+        const r = await one<{ name: string }>(
+          tx,
+          sql`DELETE FROM operator_passkeys WHERE id = ${id} AND user_id = ${userId} RETURNING name`,
+        );
+        if (r) await notices.notify(tx, userId, 'passkey_removed', `Its name: ${r.name}.`);
+        return r;
+      });
+      if (!removed) throw new AppError('NOT_FOUND', 'No such passkey');
       return { deleted: true };
     },
 

@@ -46,7 +46,7 @@ export type SecurityService = ReturnType<typeof createSecurityService>;
 export function createSecurityService(deps: SecurityDeps) {
   const attempts = createAttemptLimits(deps);
   const notices = createCredentialNotices({ ...deps, forgetUser: deps.identity.forgetUser });
-  const passkeys = createPasskeyService(deps);
+  const passkeys = createPasskeyService({ ...deps, notices });
   const twoFactor = createTwoFactorService({
     ...deps,
     issuer: deps.totpIssuer,

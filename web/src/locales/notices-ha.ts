@@ -106,6 +106,8 @@ export const haNotices = {
     totp_reset_requested: 'An nemi sake saita tabbatarwa mataki biyu',
     totp_reset_done: 'An sake saita tabbatarwa mataki biyu',
     phone_changed: 'An canza lambar wayarka',
+    passkey_added: 'An ƙara passkey a asusunka na mai gudanarwa',
+    passkey_removed: 'An cire passkey daga asusunka na mai gudanarwa',
   },
   noticeService: {
     airtime: 'Katin waya (airtime)',

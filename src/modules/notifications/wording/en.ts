@@ -107,6 +107,8 @@ export const en: NoticeTexts = {
     totp_reset_requested: 'A reset of two-factor authentication was requested',
     totp_reset_done: 'Two-factor authentication was reset',
     phone_changed: 'Your phone number was changed',
+    passkey_added: 'A passkey was added to your operator account',
+    passkey_removed: 'A passkey was removed from your operator account',
   },
   noticeService: {
     airtime: 'Airtime',

@@ -107,6 +107,8 @@ export const pcm: NoticeTexts = {
     totp_reset_requested: 'Person ask to reset two-factor authentication',
     totp_reset_done: 'Two-factor authentication don reset',
     phone_changed: 'Your phone number don change',
+    passkey_added: 'Dem add passkey to your operator account',
+    passkey_removed: 'Dem remove passkey from your operator account',
   },
   noticeService: {
     airtime: 'Airtime',

@@ -107,6 +107,8 @@ export const yo: NoticeTexts = {
     totp_reset_requested: 'A béèrè àtúntò ìjẹ́rìísí ìgbésẹ̀ méjì',
     totp_reset_done: 'A ti tún ìjẹ́rìísí ìgbésẹ̀ méjì ṣe',
     phone_changed: 'A yí nọ́mbà fóònù rẹ padà',
+    passkey_added: 'A fi passkey kún àkáǹtì olùṣàkóso rẹ',
+    passkey_removed: 'A yọ passkey kúrò nínú àkáǹtì olùṣàkóso rẹ',
   },
   noticeService: {
     airtime: 'Káàdì ìpè (airtime)',
