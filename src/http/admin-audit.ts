@@ -14,6 +14,7 @@ import type { AuditScope } from './registry.js';
  *   the `ok` row is inserted in that transaction, so the effect and its row commit or roll back together.
  * - An error (refused input, a gate, the handler, even the audit insert itself) rolls the effect back; its row is
  *   then written on its own, after the rollback.
+ * - A read (GET) has no effect: it runs outside any transaction (a dashboard query holds none) and its row follows.
  * - An operation declared `upstream` waits on a provider inside its handler; no transaction is held across that
  *   wait: its row is inserted first (outcome `pending`) and completed when the call ends, so no effect is ever
  *   without its row.
@@ -93,7 +94,7 @@ export interface AuditCall {
 
 type Outcome = string;
 
-export function createAdminAudit(deps: { db: Db; clock: Clock; operation: string; upstream: boolean }) {
+export function createAdminAudit(deps: { db: Db; clock: Clock; operation: string; upstream: boolean; read: boolean }) {
   const { db, clock, operation } = deps;
   const calls = new WeakMap<FastifyRequest, AuditCall>();
 
@@ -146,6 +147,13 @@ export function createAdminAudit(deps: { db: Db; clock: Clock; operation: string
     /** Runs the handler (and its output check): in one transaction with the `ok` row, or around a `pending` row. */
     async run<T>(req: FastifyRequest, fn: () => Promise<T>): Promise<T> {
       const call = this.callOf(req);
+      if (deps.read) {
+        // A read has no effect to pair its row with: no transaction is held over it, the row follows it.
+        const out = await fn();
+        await insert(db, req, call, 'ok');
+        call.written = true;
+        return out;
+      }
       if (deps.upstream) {
         call.rowId = await insert(db, req, call, 'pending');
         const out = await fn();

@@ -122,7 +122,13 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
   // One audit row per admin call, in the transaction of its effect (http/admin-audit.ts).
   const adminAudit =
     auth === 'admin'
-      ? createAdminAudit({ db: services.db, clock: services.clock, operation: op.name, upstream: Boolean(op.upstream) })
+      ? createAdminAudit({
+          db: services.db,
+          clock: services.clock,
+          operation: op.name,
+          upstream: Boolean(op.upstream),
+          read: op.method === 'GET',
+        })
       : null;
   // OPERATOR_2FA=required: an operator without a confirmed authenticator or passkey runs only the enrolment operations.
   const needsOperatorFactor = auth === 'admin' && config.operators.twoFactor === 'required' && !op.enrolsOperatorFactor;

@@ -86,10 +86,13 @@ describe('operator settings', () => {
     const read = await call(h, 'GET', '/_serverFn/adminGetGrowthSettingsBearerAdmin', undefined, { token: admin.token });
     expect(read.json().settings.loanFeePct).toBe(7.5);
     const audit = (await h.app.services.db.execute(
-      sql`SELECT actor_id::text AS actor_id, details FROM audit_log WHERE action = 'growth_settings.update' ORDER BY created_at DESC LIMIT 1`,
-    )) as unknown as { rows: { actor_id: string; details: Record<string, { from: unknown; to: unknown }> }[] };
+      sql`SELECT actor_id::text AS actor_id, before_state, after_state FROM audit_log
+          WHERE action = 'adminUpdateGrowthSettings' AND outcome = 'ok' AND after_state->>'loanFeePct' = '7.5'`,
+    )) as unknown as { rows: { actor_id: string; before_state: Record<string, unknown>; after_state: Record<string, unknown> }[] };
+    expect(audit.rows).toHaveLength(1);
     expect(audit.rows[0].actor_id).toBe(admin.id);
-    expect(audit.rows[0].details.loanFeePct).toEqual({ from: DEFAULT_SETTINGS.loanFeePct, to: 7.5 });
+    expect(audit.rows[0].before_state.loanFeePct).toBe(DEFAULT_SETTINGS.loanFeePct);
+    expect(audit.rows[0].after_state.loanFeePct).toBe(7.5);
     // The new bonus applies to the next rule evaluation.
     expect(
       (await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: user.token })).json().bonusPerInvitee,

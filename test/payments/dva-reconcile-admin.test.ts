@@ -202,7 +202,7 @@ describe('operator operations', () => {
     expect(
       await count(
         h,
-        sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'wallet.adjust' AND subject_id = ${u.id} AND actor_id = ${admin.id}`,
+        sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'adminAdjustWallet' AND outcome = 'ok' AND after_state IS NOT NULL AND subject_id = ${u.id} AND actor_id = ${admin.id}`,
       ),
     ).toBe(2);
     expect(await count(h, sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${u.id} AND kind = 'wallet_adjusted'`)).toBe(2);

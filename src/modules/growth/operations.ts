@@ -118,7 +118,12 @@ export const growthOperations = [
     output: z.object({ settings: settingsSchema }),
     handler: async (input, ctx) => {
       if (Object.keys(input).length === 0) throw new AppError('VALIDATION_FAILED', 'Send at least one setting to change');
-      return { settings: await ctx.api.growthSettings.update(ctx.user.id, input) };
+      const before = await ctx.api.growthSettings.get();
+      const after = await ctx.api.growthSettings.update(ctx.user.id, input);
+      ctx.audit.target('growth_settings', 'global');
+      const changed = Object.keys(input) as (keyof typeof after)[];
+      ctx.audit.change(Object.fromEntries(changed.map((k) => [k, before[k]])), Object.fromEntries(changed.map((k) => [k, after[k]])));
+      return { settings: after };
     },
   }),
 ];

@@ -4,7 +4,6 @@ import { rows, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import { nairaAmount } from '../../kernel/money.js';
-import { writeAudit } from '../../db/audit.js';
 
 /**
  * Operator-tunable rules of referrals, check-ins, savings locks and loans (docs/decisions.md, README
@@ -166,22 +165,12 @@ export function createSettingsStore({ db, clock }: { db: Db; clock: Clock }): Gr
         const problem = checkSettings(after);
         if (problem) throw new AppError('VALIDATION_FAILED', problem, { issues: [{ path: 'savingsMinAmount', message: problem }] });
         const now = clock.now();
-        const changed: Record<string, { from: unknown; to: unknown }> = {};
         for (const [key, value] of Object.entries(patch)) {
           if (value === undefined) continue;
           await tx.execute(sql`INSERT INTO growth_settings (key, value, updated_by, updated_at)
                                VALUES (${key}, ${JSON.stringify(value)}::jsonb, ${actorId}, ${now})
                                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`);
-          changed[key] = { from: (before as Record<string, unknown>)[key], to: value };
         }
-        await writeAudit(tx, {
-          actorId,
-          action: 'growth_settings.update',
-          subjectType: 'growth_settings',
-          subjectId: 'global',
-          details: changed,
-          at: now,
-        });
         return after;
       });
       // The caller's next request sees the change even before the message arrives.

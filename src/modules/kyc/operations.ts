@@ -276,6 +276,11 @@ export const kycOperations = [
       }),
     output: z.object({ submission: submissionOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ submission: await ctx.api.kyc.adminReview(ctx.user, input) }),
+    handler: async (input, ctx) => {
+      ctx.audit.target('kyc_submission', input.submissionId);
+      const submission = await ctx.api.kyc.adminReview(ctx.user, input);
+      ctx.audit.change({ status: 'pending' }, { status: submission.status, reason: submission.reason ?? null });
+      return { submission };
+    },
   }),
 ];

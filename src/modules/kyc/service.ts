@@ -80,7 +80,7 @@ export function createKycService(deps: KycDeps) {
   const files = createKycFiles({ db, clock, config, storage });
   const { signUrl, fileRow, ownFiles } = files;
 
-  const { submissionView, userFacts, assertCanSubmit, audit, notifyDecision, record } = createKycSubmissions({
+  const { submissionView, userFacts, assertCanSubmit, notifyDecision, record } = createKycSubmissions({
     db,
     clock,
     notifier,
@@ -376,7 +376,6 @@ export function createKycService(deps: KycDeps) {
           await tx.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, ${tier}), updated_at = ${now} WHERE id = ${s.user_id}`);
           await events.emit(tx, 'kyc.approved', { userId: s.user_id, tier });
         }
-        await audit(tx, admin.id, status === 'approved' ? 'kyc.approve' : 'kyc.reject', s, reason ? { reason } : {});
         await notifyDecision(tx, s, status, reason);
         return { view: submissionView(s), userId: s.user_id, approved: status === 'approved' };
       });

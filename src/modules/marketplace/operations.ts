@@ -212,6 +212,12 @@ export const marketplaceOperations = [
     }),
     output: z.object({ order: adminOrderOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ order: await ctx.api.marketplace.adminUpdateOrder(ctx.user.id, input) }),
+    handler: async (input, ctx) => {
+      ctx.audit.target('marketplace_order', input.id);
+      const order = await ctx.api.marketplace.adminUpdateOrder(ctx.user.id, input);
+      ctx.audit.target('user', order.userId);
+      ctx.audit.change({ status: 'processing' }, { status: order.status, note: input.note ?? null });
+      return { order };
+    },
   }),
 ];

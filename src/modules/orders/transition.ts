@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
-import { writeAudit } from '../../db/audit.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -76,14 +75,6 @@ export function createOrderTransitions(deps: { db: Db; ledger: Ledger; notifier:
       } else if (leg === 'settle') {
         await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: kind.describe(o, input.status) });
       }
-      await writeAudit(tx, {
-        actorId,
-        action: `${kind.subject}.${input.status}`,
-        subjectType: kind.subject,
-        subjectId: o.id,
-        details: { note: input.note ?? null },
-        at: clock.now(),
-      });
       const notice = kind.notice(o, input.status, input.note);
       if (notice) {
         await notifier.emit(tx, {

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { writeAudit } from '../../db/audit.js';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
 import { notFound } from '../../kernel/errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -153,14 +152,6 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           ],
           metadata: { actorId: actor.id, reason: input.reason, ...(actor.approvedBy ? { approvedBy: actor.approvedBy } : {}) },
         });
-        await writeAudit(tx, {
-          actorId: actor.id,
-          action: 'wallet.adjust',
-          subjectType: 'user',
-          subjectId: input.userId,
-          details: { amount: toNaira(amount), reason: input.reason, reference, approvedBy: actor.approvedBy ?? null },
-          at: clock.now(),
-        });
         if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: input.userId, amount, source: 'adjustment', reference });
         await notifier.emit(tx, {
           userId: input.userId,
@@ -205,14 +196,6 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
             processorReference: target.processorReference,
             ...(actor.approvedBy ? { approvedBy: actor.approvedBy } : {}),
           },
-        });
-        await writeAudit(tx, {
-          actorId: actor.id,
-          action: 'settlement.correct',
-          subjectType: 'payment_settlement',
-          subjectId: input.settlementId,
-          details: { amount: toNaira(amount), reason: input.reason, reference, approvedBy: actor.approvedBy ?? null },
-          at: clock.now(),
         });
         if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: target.userId, amount, source: 'adjustment', reference });
         await notifier.emit(tx, {

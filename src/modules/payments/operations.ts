@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool } from '../../kernel/inputs.js';
-import { nairaAmount, naira, toKobo } from '../../kernel/money.js';
+import { nairaAmount, naira, toKobo, toNaira } from '../../kernel/money.js';
 import { submissionFields } from '../approvals/api.js';
 import { emailInput } from '../identity/api.js';
 import { referenceInput, topupIntentOutput } from '../wallet/api.js';
@@ -187,6 +187,8 @@ export const paymentsOperations = [
       ctx.audit.target('user', input.userId);
       if (s.approval) ctx.audit.target('approval_request', s.approval.id);
       const r = s.result as { reference: string; balance: number } | null;
+      if (r)
+        ctx.audit.change({ balance: toNaira(toKobo(r.balance) - toKobo(input.amount)) }, { balance: r.balance, reference: r.reference });
       return { status: s.status, approval: s.approval, reference: r?.reference ?? null, amount: input.amount, balance: r?.balance ?? null };
     },
   }),

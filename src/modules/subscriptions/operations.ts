@@ -170,6 +170,12 @@ export const subscriptionOperations = [
     }),
     output: z.object({ order: adminOrderOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ order: await ctx.api.subscriptions.adminUpdate(ctx.user.id, input) }),
+    handler: async (input, ctx) => {
+      ctx.audit.target('subscription_order', input.id);
+      const order = await ctx.api.subscriptions.adminUpdate(ctx.user.id, input);
+      ctx.audit.target('user', order.userId);
+      ctx.audit.change(null, { status: order.status, note: input.note ?? null });
+      return { order };
+    },
   }),
 ];

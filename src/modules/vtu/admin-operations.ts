@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
-import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
+import { nairaAmount, toKobo, toNaira, naira } from '../../kernel/money.js';
 import { submissionFields } from '../approvals/api.js';
 import { lower, markupOutput, providerInput, serviceInput, transactionOutput } from './inputs.js';
 
@@ -34,7 +34,14 @@ export const vtuAdminOperations = [
         path: ['value'],
       }),
     output: z.object({ markup: markupOutput() }),
-    handler: async (i, ctx) => ({ markup: await ctx.api.vtu.adminSetMarkup(ctx.user.id, i) }),
+    handler: async (i, ctx) => {
+      const provider = i.provider ?? null;
+      const before = (await ctx.api.vtu.adminListMarkups()).find((m) => m.service === i.service && (m.provider ?? null) === provider);
+      const markup = await ctx.api.vtu.adminSetMarkup(ctx.user.id, i);
+      ctx.audit.target('vtu_markup', `${i.service}:${provider ?? '*'}`);
+      ctx.audit.change(before ? { kind: before.kind, value: before.value } : null, { kind: markup.kind, value: markup.value });
+      return { markup };
+    },
   }),
   defineOperation({
     name: 'adminListMarkups',
@@ -66,10 +73,17 @@ export const vtuAdminOperations = [
     roles: ['finance'],
     method: 'POST',
     purpose: "fund a provider's float from the collections pool",
+    upstream: true,
     input: z.object({ provider: providerInput, amount: nairaAmount({ min: 1000, max: 100_000_000 }) }),
     output: z.object({ provider: z.string(), amount: naira, providerBalance: naira }),
     errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ctx.api.vtu.adminFundFloat(ctx.user.id, i.provider, toKobo(i.amount)),
+    handler: async (i, ctx) => {
+      ctx.audit.target('provider', i.provider);
+      const out = await ctx.api.vtu.adminFundFloat(ctx.user.id, i.provider, toKobo(i.amount));
+      const after = toKobo(out.providerBalance);
+      ctx.audit.change({ providerBalance: toNaira(after - toKobo(i.amount)) }, { providerBalance: out.providerBalance });
+      return out;
+    },
   }),
   defineOperation({
     name: 'adminRequeryVtuTransaction',

@@ -2,8 +2,6 @@ import { sql } from 'drizzle-orm';
 
 import type { Config } from '../../config.js';
 
-import { writeAudit } from '../../db/audit.js';
-
 import type { Db, Tx } from '../../db/client.js';
 
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -87,16 +85,9 @@ export function createVtuAdmin(deps: {
       const row = await repo.getTransaction(db, id);
       if (!row) throw notFound('VTU transaction');
       if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
-      const record: OnSettled = async (tx, done) => {
+      // The registry writes the call's audit row (http/admin-audit.ts); the claim is four-eyes' (approvals).
+      const record: OnSettled = async (tx) => {
         await opts.claim?.(tx);
-        await writeAudit(tx, {
-          actorId,
-          action: `vtu.resolve.${outcome}`,
-          subjectType: 'vtu_transaction',
-          subjectId: done.id,
-          details: { note, provider: done.provider, ...(opts.approvedBy ? { approvedBy: opts.approvedBy } : {}) },
-          at: clock.now(),
-        });
       };
       if (outcome === 'delivered')
         await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);

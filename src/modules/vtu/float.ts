@@ -1,6 +1,5 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { writeAudit } from '../../db/audit.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
@@ -41,15 +40,6 @@ export function createProviderFloat(deps: {
         ],
         metadata: { provider, actorId },
       });
-      if (actorId)
-        await writeAudit(tx, {
-          actorId,
-          action: 'vtu.float.fund',
-          subjectType: 'provider',
-          subjectId: provider,
-          details: { amount: amount.toString(), reference },
-          at: clock.now(),
-        });
     });
     floatEstimate.set(provider, balance);
     log.info({ provider, amount: amount.toString(), reference }, 'provider float funded');

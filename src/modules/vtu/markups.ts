@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { writeAudit } from '../../db/audit.js';
 import { rows, type Db } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 
@@ -77,14 +76,6 @@ export function createMarkups({ db, clock }: { db: Db; clock: Clock }) {
               ON CONFLICT (service, provider) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value, updated_by = EXCLUDED.updated_by,
                 updated_at = EXCLUDED.updated_at`,
         );
-        await writeAudit(tx, {
-          actorId: input.actorId,
-          action: 'vtu.markup.set',
-          subjectType: 'vtu_markup',
-          subjectId: `${input.service}:${input.provider ?? '*'}`,
-          details: { kind: input.kind, value: input.value.toString() },
-          at: now,
-        });
       });
       return { service: input.service, provider: input.provider, kind: input.kind, value: input.value, updatedAt: now };
     },
