@@ -210,11 +210,12 @@ describe('two-factor reset', () => {
     ).toBe(400);
     const ok = await call(h, 'POST', P('adminResetTwoFactor', 'BearerAdmin'), input, { token: admin.token });
     expect(ok.json()).toEqual({ ok: true, reset: true });
-    const audit = await q<{ actor_id: string; details: { reason: string } }>(
-      sql`SELECT actor_id, details FROM audit_log WHERE action = 'security.two_factor_reset' AND subject_id = ${u.id}`,
+    // The registry's row of the call (http/admin-audit.ts), the one row it leaves.
+    const audit = await q<{ actor_id: string; input: { reason: string } }>(
+      sql`SELECT actor_id, input FROM audit_log WHERE action = 'adminResetTwoFactor' AND subject_id = ${u.id} AND outcome = 'ok'`,
     );
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actor_id: admin.id, details: { reason: input.reason } });
+    expect(audit[0]).toMatchObject({ actor_id: admin.id, input: { reason: input.reason } });
     expect((await mails(u.email)).some((m) => m.subject.includes('Two-factor authentication was reset'))).toBe(true);
     expect((await call(h, 'POST', P('adminResetTwoFactor', 'BearerAdmin'), input, { token: admin.token })).statusCode).toBe(404);
   });

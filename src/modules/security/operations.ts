@@ -294,7 +294,10 @@ export const securityOperations = [
     }),
     output: z.object({ reset: z.boolean() }),
     errors: ['NOT_FOUND'],
-    handler: async (input, ctx) => ctx.api.security.twoFactor.adminReset(ctx.user, input.userId, input.reason),
+    handler: async (input, ctx) => {
+      ctx.audit.target('user', input.userId);
+      return ctx.api.security.twoFactor.adminReset(ctx.user, input.userId, input.reason);
+    },
   }),
   defineOperation({
     name: 'revokeGrant',

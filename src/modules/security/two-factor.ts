@@ -18,7 +18,6 @@ import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
 import { issueGrant, stepUpMethodsOf } from './step-up-methods.js';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { PasskeyService } from './passkeys.js';
-import { writeAudit } from '../../db/audit.js';
 
 /** docs/design.md §5: grants live 10 minutes, bound to user and session; wrong codes are limited like PINs. */
 export const GRANT_TTL_MS = 10 * MINUTE;
@@ -315,8 +314,8 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       return { cancelled: true };
     },
 
-    /** The operator's reset (BearerAdmin), for an owner who lost the authenticator and proved who they are: audited. */
-    async adminReset(admin: AuthUser, userId: string, reason: string) {
+    /** The operator's reset (BearerAdmin), for an owner who lost the authenticator and proved who they are (the registry audits the call). */
+    async adminReset(_admin: AuthUser, userId: string, _reason: string) {
       const now = clock.now();
       const removed = await db.transaction(async (tx) => {
         const r = await one(tx, sql`DELETE FROM totp_factors WHERE user_id = ${userId} RETURNING 1`);
@@ -326,14 +325,6 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
         await tx.execute(
           sql`UPDATE two_factor_resets SET completed_at = ${now} WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL`,
         );
-        await writeAudit(tx, {
-          actorId: admin.id,
-          action: 'security.two_factor_reset',
-          subjectType: 'user',
-          subjectId: userId,
-          details: { reason },
-          at: now,
-        });
         await deps.notices.notify(tx, userId, 'totp_reset_done', 'An operator turned it off at your request.');
         return true;
       });
