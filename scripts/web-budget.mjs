@@ -1,14 +1,14 @@
-// The web app's JavaScript budget: what the sign-in and home screens load, gzip, at most 95 KB (issue 29's ceiling is
-// 100; docs/scaling.md has the breakdown and what bounds it). Reads the build in dist/web: the entry and the chunks
-// index.html preloads, plus the app's start chunk, i18n, the English strings (each language is its own chunk, loaded
-// at start) and the Home screen's chunk, and every chunk they import (followed transitively). Exits 1 over budget.
-// `node scripts/web-budget.mjs [build directory]`.
+// The web app's JavaScript budget: what the sign-in and home screens load, gzip, at most 100 KB (issue 29's target;
+// 90-94 KB in November 2026: docs/scaling.md has the breakdown and what bounds it). Reads the build in dist/web: the
+// entry and the chunks index.html preloads, plus the app's start chunk, i18n, the English strings (each language is
+// its own chunk, loaded at start) and the Home screen's chunk, and every chunk they import (followed transitively).
+// Exits 1 over budget. `node scripts/web-budget.mjs [build directory]`.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import zlib from 'node:zlib';
 
-const BUDGET_KB = 95;
+const BUDGET_KB = 100;
 const dir = process.argv[2] ?? 'dist/web';
 const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
 const seen = new Set();
