@@ -160,7 +160,10 @@ export const envSchema = z.object({
   /** WebAuthn relying party (operator passkeys): a host name, default PUBLIC_URL's. */
   WEBAUTHN_RP_ID: z
     .string()
-    .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, 'WEBAUTHN_RP_ID must be a host name like example.com')
+    .regex(
+      /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+      'WEBAUTHN_RP_ID must be a host name like example.com',
+    )
     .optional(),
   /** The origin passkey ceremonies run on (scheme, host, port), default PUBLIC_URL's. */
   WEBAUTHN_ORIGIN: z.string().url().optional(),
