@@ -135,7 +135,7 @@ export function createConsoleJobs(deps: {
         if (!open) throw new AppError('CONFLICT', 'A job of this kind just finished; start it again');
         return open.id;
       }
-      await jobs.enqueue(tx, RUN_JOB, { id }, { maxAttempts: 1 });
+      await jobs.enqueue(tx, RUN_JOB, { id });
       return id;
     });
     jobs.nudge();

@@ -33,7 +33,7 @@ export const SNAPSHOT_EVERY_MS = 5 * MINUTE;
 export const SNAPSHOT_SETTLED_MS = 5 * MINUTE;
 
 /**
- * One queue job runs every operator job; it is tried once (a failure shows on the operator job, who starts it again).
+ * One queue job runs every operator job; a failed one shows as failed and the operator starts it again.
  * The balance snapshots of the float accounts move forward on a schedule; old exports' files are deleted hourly.
  */
 export function registerConsoleJobs(services: { jobs: JobQueue; operatorConsole: ConsoleService; db: Db; clock: Clock }) {
@@ -55,7 +55,10 @@ export function registerConsoleJobs(services: { jobs: JobQueue; operatorConsole:
   services.jobs.register({
     name: RUN_JOB,
     payload: z.object({ id: z.string() }),
-    maxAttempts: 1,
+    // A failure of the work is recorded on the operator job (failed) and not retried; the queue retries only when even
+    // that record could not be written (the database away), and the job then runs again from the start.
+    maxAttempts: 3,
+    backoffMs: 30_000,
     handler: async ({ id }, meta) => services.operatorConsole.jobs.run(id, meta.jobId),
   });
 }
