@@ -124,6 +124,13 @@ export interface Config {
   jobsConcurrency: number;
   /** Finished jobs are deleted this long after they finished; 0 keeps them. Dead letters are always kept. */
   jobsRetentionHours: number;
+  /**
+   * The processor webhook answers 429 (Retry-After) instead of storing a new event while the oldest due credit job
+   * has waited longer than maxAgeMs or maxPending are due: credits are posted in time or not accepted yet.
+   */
+  webhookAdmission: { maxAgeMs: number; maxPending: number };
+  /** Webhook credits one worker lane claims and posts in one transaction. */
+  webhookCreditBatch: number;
   /** LISTEN connections' URL when DATABASE_URL is a transaction-mode pooler. */
   databaseListenUrl?: string;
   rateLimitPerMinute: number;
@@ -277,6 +284,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     jobsEnabled: e.JOBS_ENABLED,
     jobsConcurrency: e.JOBS_CONCURRENCY,
     jobsRetentionHours: e.JOBS_RETENTION_HOURS,
+    webhookAdmission: { maxAgeMs: e.WEBHOOK_BACKLOG_MAX_AGE_MS, maxPending: e.WEBHOOK_BACKLOG_MAX_PENDING },
+    webhookCreditBatch: e.WEBHOOK_CREDIT_BATCH,
     databaseListenUrl: e.DATABASE_LISTEN_URL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     faultPoint: e.FAULT_POINT,

@@ -4,6 +4,7 @@ import { one, rows, type Db, type Executor } from '../db/client.js';
 import type { Clock } from '../kernel/clock.js';
 import { MINUTE, SECOND } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { drainConcurrently, queueBacklog, runLaneOnce, startLane, type LaneHost } from './lanes.js';
 
 /**
  * Jobs are data (STYLE rule 9): a name, a payload schema and a handler. The queue is a table in the same
@@ -26,7 +27,20 @@ export interface JobDef<P extends z.ZodType = z.ZodType> {
    */
   priority?: number;
   handler: (payload: z.infer<P>, meta: { attempt: number; jobId: string }) => Promise<void>;
+  /**
+   * A queue worked in batches by lanes of its own (webhook credits): up to `size` due jobs claimed at once and given
+   * to `handler`, which answers each item's error (null: done), so one failing item fails only its own job. Lanes
+   * run beside the general loop, wake on nudge() and poll every `idleMs` otherwise.
+   */
+  batch?: {
+    size: number;
+    lanes?: number;
+    idleMs?: number;
+    handler: (items: { payload: z.infer<P>; attempt: number; maxAttempts: number; jobId: string }[]) => Promise<unknown[]>;
+  };
 }
+
+export type Claimed = { id: string; queue: string; payload: unknown; attempts: number; max_attempts: number };
 
 /** Optional properties of an error thrown by a handler: wait at least retryAfterMs; permanent goes to dead at once. */
 export interface JobFailureHints {
@@ -181,8 +195,14 @@ export class JobQueue {
   async drain(max = 1000): Promise<number> {
     let ran = 0;
     while (ran < max) {
+      let lanes = 0;
+      for (const def of this.batched()) lanes += await runLaneOnce(this.laneHost, def);
+      ran += lanes;
       const batch = await this.claim(Math.min(10, max - ran));
-      if (!batch.length) break;
+      if (!batch.length) {
+        if (lanes) continue;
+        break;
+      }
       const done: string[] = [];
       for (const job of batch) {
         if (await this.runOne(job)) done.push(job.id);
@@ -193,19 +213,46 @@ export class JobQueue {
     return ran;
   }
 
-  private async claim(n: number) {
+  private batched(): JobDef<any>[] {
+    return [...this.defs.values()].filter((d) => d.batch);
+  }
+
+  /** Due jobs of a queue and the oldest one's due time (lanes.ts queueBacklog). */
+  backlog(queue: string, limit: number): Promise<{ pending: number; oldestDueAt: Date | null }> {
+    return queueBacklog(this.db, this.clock, queue, limit);
+  }
+
+  private lanes: Promise<void>[] = [];
+  private laneWakers = new Map<string, (() => void)[]>();
+  private get laneHost(): LaneHost {
+    return {
+      claim: (n, lane) => this.claim(n, lane),
+      recordFailure: (job, def, err) => this.recordFailure(job, def, err),
+      complete: (ids) => this.complete(ids),
+      log: this.log,
+      stopped: () => this.stopped,
+    };
+  }
+
+  async claim(n: number, lane?: string): Promise<Claimed[]> {
     const now = this.clock.now();
+    // A batched queue is claimed only by its lanes; the general loop leaves it alone.
+    const only = lane
+      ? sql`AND queue = ${lane}`
+      : sql`AND queue <> ALL(${`{${this.batched()
+          .map((d) => d.name)
+          .join(',')}}`}::text[])`;
     const lockUntil = new Date(now.getTime() + 5 * MINUTE);
     // A running job whose lock expired belongs to a crashed worker and is claimed again, first. Due jobs come off
     // the partial index in claim order (priority, then due time) and the scan stops at the limit: under a backlog
     // of thousands one OR'ed query sorted every due row on each claim.
-    return rows<{ id: string; queue: string; payload: unknown; attempts: number; max_attempts: number }>(
+    return rows<Claimed>(
       this.db,
       sql`WITH stale AS (
-            SELECT id FROM jobs WHERE status = 'running' AND locked_until < ${now}
+            SELECT id FROM jobs WHERE status = 'running' AND locked_until < ${now} ${only}
             ORDER BY locked_until LIMIT ${n} FOR UPDATE SKIP LOCKED),
           due AS (
-            SELECT id FROM jobs WHERE status = 'queued' AND run_at <= ${now}
+            SELECT id FROM jobs WHERE status = 'queued' AND run_at <= ${now} ${only}
             ORDER BY priority DESC, run_at LIMIT ${n} - (SELECT count(*) FROM stale) FOR UPDATE SKIP LOCKED)
           UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${lockUntil}, updated_at = ${now}
           WHERE id IN (SELECT id FROM stale UNION ALL SELECT id FROM due)
@@ -218,7 +265,7 @@ export class JobQueue {
    * 'running' under their lease: a worker that dies in between only makes them run again after the lease, as a
    * crash between handler and completion always could (handlers are at-least-once).
    */
-  private async complete(ids: string[]) {
+  async complete(ids: string[]) {
     if (!ids.length) return;
     await rows(
       this.db,
@@ -227,80 +274,31 @@ export class JobQueue {
   }
 
   /** Runs one claimed job: true when its handler succeeded (the caller completes it); a failure is recorded here. */
-  private async runOne(job: { id: string; queue: string; payload: unknown; attempts: number; max_attempts: number }): Promise<boolean> {
+  async runOne(job: Claimed): Promise<boolean> {
     const def = this.defs.get(job.queue);
-    const now = () => this.clock.now();
     try {
       if (!def) throw new Error(`no handler registered for ${job.queue}`);
       await def.handler(def.payload.parse(job.payload), { attempt: job.attempts, jobId: job.id });
       return true;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      // A handler may throw an error carrying JobFailureHints (e.g. a push service's 429 Retry-After).
-      const hints = (err ?? {}) as JobFailureHints;
-      const dead = job.attempts >= job.max_attempts || hints.permanent === true;
-      const backoff = Math.max((def?.backoffMs ?? 5 * SECOND) * 2 ** (job.attempts - 1), Number(hints.retryAfterMs) || 0);
-      this.log.warn({ job: job.queue, jobId: job.id, attempt: job.attempts, dead, err: message }, 'job failed');
-      await this.db.execute(
-        sql`UPDATE jobs SET status = ${dead ? 'dead' : 'queued'}, run_at = ${new Date(now().getTime() + backoff)},
-            locked_until = NULL, last_error = ${message.slice(0, 2000)}, updated_at = ${now()} WHERE id = ${job.id}`,
-      );
+      await this.recordFailure(job, def, err);
       return false;
     }
   }
 
-  /**
-   * Runs due jobs with at most `concurrency` side by side until none is due (the polling loop; tests use drain(),
-   * which runs one at a time in claim order). One statement claims jobs for every free slot once at least half
-   * the slots are free, so a claimed job starts at once (its lease is never spent waiting); successful jobs are
-   * completed by one statement per flush, and jobs finishing during a flush go in the next one. Jobs are
-   * independent rows claimed with SKIP LOCKED, so this is what several workers would do anyway.
-   */
-  private async drainConcurrently(max: number, concurrency: number): Promise<number> {
-    let ran = 0;
-    const running = new Set<Promise<void>>();
-    const finished: string[] = [];
-    let flushing: Promise<void> | null = null;
-    const flush = () =>
-      (flushing ??= (async () => {
-        try {
-          while (finished.length) await this.complete(finished.splice(0));
-        } catch (err) {
-          // Left 'running': they run again after their lease, as after a crash.
-          this.log.error({ err }, 'job completion failed');
-        } finally {
-          flushing = null;
-        }
-      })());
-    let drained = false;
-    while (ran < max) {
-      const free = concurrency - running.size;
-      // Claim again once half the slots are free, or, after a claim found fewer jobs than it asked for, once a job ends.
-      if (running.size && (drained || free < Math.max(1, concurrency >> 1))) {
-        await Promise.race(running);
-        drained = false;
-        continue;
-      }
-      const want = Math.min(free, max - ran);
-      const batch = await this.claim(want);
-      drained = batch.length < want;
-      if (!batch.length && !running.size) break;
-      for (const job of batch) {
-        const p: Promise<void> = this.runOne(job)
-          .then((ok) => {
-            if (!ok) return;
-            finished.push(job.id);
-            void flush();
-          })
-          .catch((err) => this.log.error({ err, jobId: job.id }, 'job loop failed'))
-          .finally(() => running.delete(p));
-        running.add(p);
-      }
-      ran += batch.length;
-    }
-    await Promise.all(running);
-    while (flushing || finished.length) await (flushing ?? flush());
-    return ran;
+  /** A failed job: queued again after its backoff, or dead after its last attempt (or a permanent error). */
+  async recordFailure(job: Claimed, def: JobDef<any> | undefined, err: unknown): Promise<void> {
+    const now = () => this.clock.now();
+    const message = err instanceof Error ? err.message : String(err);
+    // A handler may throw an error carrying JobFailureHints (e.g. a push service's 429 Retry-After).
+    const hints = (err ?? {}) as JobFailureHints;
+    const dead = job.attempts >= job.max_attempts || hints.permanent === true;
+    const backoff = Math.max((def?.backoffMs ?? 5 * SECOND) * 2 ** (job.attempts - 1), Number(hints.retryAfterMs) || 0);
+    this.log.warn({ job: job.queue, jobId: job.id, attempt: job.attempts, dead, err: message }, 'job failed');
+    await this.db.execute(
+      sql`UPDATE jobs SET status = ${dead ? 'dead' : 'queued'}, run_at = ${new Date(now().getTime() + backoff)},
+          locked_until = NULL, last_error = ${message.slice(0, 2000)}, updated_at = ${now()} WHERE id = ${job.id}`,
+    );
   }
 
   private loop: (() => Promise<void>) | null = null;
@@ -321,7 +319,7 @@ export class JobQueue {
             cronsTickedAt = Date.now();
             await this.tickCrons();
           }
-          await this.drainConcurrently(1000, concurrency);
+          await drainConcurrently(this.laneHost, (job) => this.runOne(job), 1000, concurrency);
         })();
         await this.running;
       } catch (err) {
@@ -333,14 +331,21 @@ export class JobQueue {
     };
     this.loop = loop;
     this.timer = setTimeout(loop, 0);
+    for (const def of this.batched()) {
+      const wakers: (() => void)[] = [];
+      this.laneWakers.set(def.name, wakers);
+      for (let i = 0; i < (def.batch!.lanes ?? 1); i++) this.lanes.push(startLane(this.laneHost, def, wakers));
+    }
   }
 
   /**
    * Call after committing a transaction that enqueued urgent work (a webhook credit): the polling loop runs now
    * instead of at its next tick. A no-op when the loop is not started (tests) or already about to run.
    */
-  nudge(): void {
+  nudge(queue?: string): void {
     if (this.stopped || !this.loop) return;
+    const lane = queue && this.laneWakers.get(queue);
+    if (lane) return lane.forEach((w) => w());
     this.nudged = true;
     if (this.running) return; // the loop re-runs at once when it finishes
     if (this.timer) clearTimeout(this.timer);
@@ -351,6 +356,9 @@ export class JobQueue {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.running) await this.running.catch(() => undefined);
+    for (const wakers of this.laneWakers.values()) wakers.forEach((w) => w());
+    await Promise.all(this.lanes.splice(0));
+    this.laneWakers.clear();
   }
 
   async deadJobs(limit = 50) {

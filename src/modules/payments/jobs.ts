@@ -6,8 +6,8 @@ import { JOB_CREATE_DVA, JOB_PROCESS_EVENT, JOB_RECONCILE } from './service.js';
 const PROCESS_EVENT_ATTEMPTS = 8;
 
 /** Payments jobs: webhook processing, dedicated accounts after Tier 2, and the daily reconciliation. */
-export function registerPaymentsJobs(services: Pick<Services, 'jobs' | 'payments'>) {
-  const { jobs, payments } = services;
+export function registerPaymentsJobs(services: Pick<Services, 'jobs' | 'payments' | 'config'>) {
+  const { jobs, payments, config } = services;
   jobs.register({
     name: JOB_PROCESS_EVENT,
     payload: z.object({ eventId: z.string().uuid() }),
@@ -15,6 +15,14 @@ export function registerPaymentsJobs(services: Pick<Services, 'jobs' | 'payments
     // A credit the user is waiting for goes ahead of notifications and other background work.
     priority: 10,
     handler: async (p, meta) => payments.processEvent(p.eventId, meta.attempt >= PROCESS_EVENT_ATTEMPTS),
+    // Credited in batches by lanes of their own (credit-batch.ts), woken by the webhook's nudge: one commit per
+    // batch instead of one per credit. Two lanes per worker, so one batch is read while the other commits.
+    batch: {
+      size: config.webhookCreditBatch,
+      lanes: 2,
+      handler: (items) =>
+        payments.processEvents(items.map((it) => ({ eventId: it.payload.eventId, isLastAttempt: it.attempt >= it.maxAttempts }))),
+    },
   });
   jobs.register({
     name: JOB_CREATE_DVA,

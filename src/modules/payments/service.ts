@@ -38,6 +38,7 @@ import { createPaymentsReconciliation } from './reconciliation.js';
 import { createSettlement } from './settlement.js';
 
 import { createWebhookEvents } from './webhook-events.js';
+import { createCreditBatch } from './credit-batch.js';
 
 // The limits, job names and shapes live in model.ts; importers keep using this module.
 export * from './model.js';
@@ -101,6 +102,18 @@ export function createPaymentsService(deps: PaymentsDeps) {
     clock,
     processors,
     settleCharge,
+  });
+  const webhookEvents = createWebhookEvents({
+    db,
+    clock,
+    jobs,
+    log,
+    events,
+    adapterOf,
+    admission: deps.config.webhookAdmission,
+    settleChargeAlone,
+    creditDedicatedAccount,
+    ensureDedicatedAccount,
   });
   const reconcile = createPaymentsReconciliation({ db, clock, log, processors, adapterOf, settleCharge, creditDedicatedAccount });
 
@@ -288,17 +301,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
      * delivery is ONE autocommit statement writing the event and its job together (both or neither). Identical
      * bodies are stored once (the unique payload hash decides); repeats only count.
      */
-    ...createWebhookEvents({
-      db,
-      clock,
-      jobs,
-      log,
-      events,
-      adapterOf,
-      settleChargeAlone,
-      creditDedicatedAccount,
-      ensureDedicatedAccount,
-    }),
+    ...webhookEvents,
+    /** The credit lanes' batch (credit-batch.ts): each event's error or null. */
+    processEvents: createCreditBatch({ db, clock, log, adapterOf, settleCharge, processEvent: webhookEvents.processEvent }),
 
     async dedicatedAccount(userId: string) {
       const r = await dedicatedAccountOf(db, userId);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 
 import { one, type Db, type Executor } from '../../db/client.js';
+import { AppError } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 
 import type { Clock } from '../../kernel/clock.js';
@@ -22,6 +23,11 @@ import { JOB_PROCESS_EVENT } from './model.js';
 import { createSettlement } from './settlement.js';
 
 type Settlement = ReturnType<typeof createSettlement>;
+
+/** How long one instance reuses its reading of the credit backlog (admission control) before reading it again. */
+export const BACKLOG_CHECK_MS = 50;
+/** Retry-After (seconds) of a webhook refused while credits are behind. */
+export const WEBHOOK_RETRY_AFTER_S = 1;
 type DedicatedAccounts = ReturnType<typeof createDedicatedAccounts>;
 
 /**
@@ -35,11 +41,31 @@ export function createWebhookEvents(deps: {
   log: Logger;
   events: EventBus;
   adapterOf: (id: string) => ProcessorAdapter;
+  admission: { maxAgeMs: number; maxPending: number };
   settleChargeAlone: Settlement['settleChargeAlone'];
   creditDedicatedAccount: DedicatedAccounts['creditDedicatedAccount'];
   ensureDedicatedAccount: DedicatedAccounts['ensureDedicatedAccount'];
 }) {
-  const { db, clock, jobs, log, events, adapterOf, settleChargeAlone, creditDedicatedAccount, ensureDedicatedAccount } = deps;
+  const { db, clock, jobs, log, events, adapterOf, admission, settleChargeAlone, creditDedicatedAccount, ensureDedicatedAccount } = deps;
+
+  // Admission control: the credit jobs due and the oldest one's wait, read at most every BACKLOG_CHECK_MS per
+  // instance (one bounded index read; concurrent webhooks share it).
+  let reading: { at: number; behind: boolean } = { at: -Infinity, behind: false };
+  let inFlight: Promise<boolean> | null = null;
+  function creditsBehind(): Promise<boolean> {
+    if (clock.now().getTime() - reading.at < BACKLOG_CHECK_MS) return Promise.resolve(reading.behind);
+    return (inFlight ??= (async () => {
+      try {
+        const b = await jobs.backlog(JOB_PROCESS_EVENT, admission.maxPending);
+        const now = clock.now().getTime();
+        const behind = b.pending >= admission.maxPending || (b.oldestDueAt !== null && now - b.oldestDueAt.getTime() > admission.maxAgeMs);
+        reading = { at: now, behind };
+        return behind;
+      } finally {
+        inFlight = null;
+      }
+    })());
+  }
 
   async function markEvent(exec: Executor, eventId: string, status: string, outcome: string) {
     await exec.execute(
@@ -52,6 +78,11 @@ export function createWebhookEvents(deps: {
       const eventName = typeof ev?.event === 'string' ? ev.event.slice(0, 100) : '(none)';
       const reference = typeof ev?.data?.reference === 'string' ? ev.data.reference.slice(0, 200) : null;
       const hash = sha256(rawBody);
+      // While credits are behind, a new event is refused unstored (the processor retries after Retry-After) rather
+      // than queued to be credited late; a redelivery of a stored event is still answered 200 below.
+      if ((await creditsBehind()) && !(await one(db, sql`SELECT 1 AS x FROM processor_events WHERE payload_hash = ${hash}`))) {
+        throw new AppError('RATE_LIMITED', 'Credits are behind; retry this webhook shortly', { retryAfter: WEBHOOK_RETRY_AFTER_S });
+      }
       const now = clock.now();
       const id = uuid();
       const inserted = await one<{ id: string }>(
@@ -84,7 +115,7 @@ export function createWebhookEvents(deps: {
           });
       faultPoint('payments.webhook.afterStore');
       // The credit should follow the webhook within a second, not wait for the worker's next poll.
-      if (!stored.duplicate) jobs.nudge();
+      if (!stored.duplicate) jobs.nudge(JOB_PROCESS_EVENT);
       return stored;
     },
 

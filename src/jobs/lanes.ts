@@ -1,0 +1,147 @@
+import { sql } from 'drizzle-orm';
+import { one, type Db } from '../db/client.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Claimed, JobDef } from './queue.js';
+
+/** What a batch lane needs of its JobQueue. */
+export interface LaneHost {
+  claim(n: number, lane?: string): Promise<Claimed[]>;
+  recordFailure(job: Claimed, def: JobDef<any>, err: unknown): Promise<void>;
+  complete(ids: string[]): Promise<void>;
+  log: Logger;
+  stopped(): boolean;
+}
+
+/** One batch of a batched queue: claimed, handled, failures recorded, successes completed. How many ran. */
+export async function runLaneOnce(host: LaneHost, def: JobDef<any>): Promise<number> {
+  const jobs = await host.claim(def.batch!.size, def.name);
+  if (!jobs.length) return 0;
+  const items: { payload: unknown; attempt: number; maxAttempts: number; jobId: string }[] = [];
+  const errors: unknown[] = jobs.map(() => null);
+  for (const [i, job] of jobs.entries()) {
+    const parsed = def.payload.safeParse(job.payload);
+    if (parsed.success) items.push({ payload: parsed.data, attempt: job.attempts, maxAttempts: job.max_attempts, jobId: job.id });
+    else errors[i] = parsed.error;
+  }
+  let answers: unknown[];
+  try {
+    answers = items.length ? await def.batch!.handler(items) : [];
+  } catch (err) {
+    answers = items.map(() => err);
+  }
+  const byId = new Map(items.map((it, i) => [it.jobId, answers[i] ?? null]));
+  const done: string[] = [];
+  for (const [i, job] of jobs.entries()) {
+    const err = errors[i] ?? byId.get(job.id) ?? null;
+    if (err === null) done.push(job.id);
+    else await host.recordFailure(job, def, err);
+  }
+  await host.complete(done);
+  return jobs.length;
+}
+
+/**
+ * A lane: runs batches back to back while there are due jobs, then sleeps until a waker (nudge) or `idleMs`.
+ * Several lanes (and instances) share a queue through the claim's SKIP LOCKED.
+ */
+export function startLane(host: LaneHost, def: JobDef<any>, wakers: (() => void)[]): Promise<void> {
+  let wake: (() => void) | null = null;
+  let woken = false;
+  wakers.push(() => {
+    woken = true;
+    wake?.();
+  });
+  return (async () => {
+    while (!host.stopped()) {
+      woken = false;
+      let ran = 0;
+      try {
+        ran = await runLaneOnce(host, def);
+      } catch (err) {
+        host.log.error({ err, job: def.name }, 'job lane failed');
+      }
+      if (ran || woken || host.stopped()) continue;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, def.batch!.idleMs ?? 250);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  })();
+}
+
+/**
+ * Due jobs of one queue, oldest due first, and how many (counted up to `limit`): a bounded read on the
+ * jobs_queued_queue_idx partial index (migration 1040), for admission control (the webhook's backlog).
+ */
+export async function queueBacklog(db: Db, clock: Clock, queue: string, limit: number) {
+  const r = await one<{ n: number; oldest: Date | string | null }>(
+    db,
+    sql`SELECT count(*)::int AS n, min(run_at) AS oldest FROM (
+          SELECT run_at FROM jobs WHERE status = 'queued' AND queue = ${queue} AND run_at <= ${clock.now()} ORDER BY run_at LIMIT ${limit}) d`,
+  );
+  return { pending: r?.n ?? 0, oldestDueAt: r?.oldest ? new Date(r.oldest) : null };
+}
+
+/**
+ * The general loop (JobQueue.start): runs due jobs with at most `concurrency` side by side until none is due (the polling loop; tests use drain(),
+ * which runs one at a time in claim order). One statement claims jobs for every free slot once at least half
+ * the slots are free, so a claimed job starts at once (its lease is never spent waiting); successful jobs are
+ * completed by one statement per flush, and jobs finishing during a flush go in the next one. Jobs are
+ * independent rows claimed with SKIP LOCKED, so this is what several workers would do anyway.
+ */
+export async function drainConcurrently(
+  host: LaneHost,
+  runOne: (job: Claimed) => Promise<boolean>,
+  max: number,
+  concurrency: number,
+): Promise<number> {
+  let ran = 0;
+  const running = new Set<Promise<void>>();
+  const finished: string[] = [];
+  let flushing: Promise<void> | null = null;
+  const flush = () =>
+    (flushing ??= (async () => {
+      try {
+        while (finished.length) await host.complete(finished.splice(0));
+      } catch (err) {
+        // Left 'running': they run again after their lease, as after a crash.
+        host.log.error({ err }, 'job completion failed');
+      } finally {
+        flushing = null;
+      }
+    })());
+  let drained = false;
+  while (ran < max) {
+    const free = concurrency - running.size;
+    // Claim again once half the slots are free, or, after a claim found fewer jobs than it asked for, once a job ends.
+    if (running.size && (drained || free < Math.max(1, concurrency >> 1))) {
+      await Promise.race(running);
+      drained = false;
+      continue;
+    }
+    const want = Math.min(free, max - ran);
+    const batch = await host.claim(want);
+    drained = batch.length < want;
+    if (!batch.length && !running.size) break;
+    for (const job of batch) {
+      const p: Promise<void> = runOne(job)
+        .then((ok) => {
+          if (!ok) return;
+          finished.push(job.id);
+          void flush();
+        })
+        .catch((err) => host.log.error({ err, jobId: job.id }, 'job loop failed'))
+        .finally(() => running.delete(p));
+      running.add(p);
+    }
+    ran += batch.length;
+  }
+  await Promise.all(running);
+  while (flushing || finished.length) await (flushing ?? flush());
+  return ran;
+}
