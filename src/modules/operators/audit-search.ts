@@ -34,13 +34,16 @@ type AuditRow = {
   ip: string | null;
 };
 
+/** A timestamptz as PostgreSQL writes it: `2026-11-26 09:00:00.123+00`. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The cursor is the last row's (created_at as the database wrote it, id), base64url: opaque to clients. */
 export const encodeCursor = (at: string, id: string) => Buffer.from(`${at}|${id}`).toString('base64url');
 function decodeCursor(cursor: string): { at: string; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!at || !id || !UUID.test(id) || Number.isNaN(Date.parse(at.replace(' ', 'T'))))
+  const iso = at?.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
+  if (!at || !id || !UUID.test(id) || !TIMESTAMP.test(at) || Number.isNaN(Date.parse(iso)))
     throw new AppError('VALIDATION_FAILED', 'cursor is not one this search gave', {
       issues: [{ path: 'cursor', message: 'unknown cursor' }],
     });
