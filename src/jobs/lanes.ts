@@ -2,19 +2,34 @@ import { sql } from 'drizzle-orm';
 import { one, type Db } from '../db/client.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { Claimed, JobDef } from './queue.js';
+import type { z } from 'zod';
+
+/** A claimed job row. */
+export type Claimed = { id: string; queue: string; payload: unknown; attempts: number; max_attempts: number };
+
+/** What a lane needs of a batched queue's JobDef (queue.ts). */
+export interface LaneDef {
+  name: string;
+  payload: z.ZodType;
+  batch?: {
+    size: number;
+    lanes?: number;
+    idleMs?: number;
+    handler: (items: { payload: any; attempt: number; maxAttempts: number; jobId: string }[]) => Promise<unknown[]>;
+  };
+}
 
 /** What a batch lane needs of its JobQueue. */
 export interface LaneHost {
   claim(n: number, lane?: string): Promise<Claimed[]>;
-  recordFailure(job: Claimed, def: JobDef<any>, err: unknown): Promise<void>;
+  recordFailure(job: Claimed, err: unknown): Promise<void>;
   complete(ids: string[]): Promise<void>;
   log: Logger;
   stopped(): boolean;
 }
 
 /** One batch of a batched queue: claimed, handled, failures recorded, successes completed. How many ran. */
-export async function runLaneOnce(host: LaneHost, def: JobDef<any>): Promise<number> {
+export async function runLaneOnce(host: LaneHost, def: LaneDef): Promise<number> {
   const jobs = await host.claim(def.batch!.size, def.name);
   if (!jobs.length) return 0;
   const items: { payload: unknown; attempt: number; maxAttempts: number; jobId: string }[] = [];
@@ -35,7 +50,7 @@ export async function runLaneOnce(host: LaneHost, def: JobDef<any>): Promise<num
   for (const [i, job] of jobs.entries()) {
     const err = errors[i] ?? byId.get(job.id) ?? null;
     if (err === null) done.push(job.id);
-    else await host.recordFailure(job, def, err);
+    else await host.recordFailure(job, err);
   }
   await host.complete(done);
   return jobs.length;
@@ -45,7 +60,7 @@ export async function runLaneOnce(host: LaneHost, def: JobDef<any>): Promise<num
  * A lane: runs batches back to back while there are due jobs, then sleeps until a waker (nudge) or `idleMs`.
  * Several lanes (and instances) share a queue through the claim's SKIP LOCKED.
  */
-export function startLane(host: LaneHost, def: JobDef<any>, wakers: (() => void)[]): Promise<void> {
+export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[]): Promise<void> {
   let wake: (() => void) | null = null;
   let woken = false;
   wakers.push(() => {

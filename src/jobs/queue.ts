@@ -4,7 +4,9 @@ import { one, rows, type Db, type Executor } from '../db/client.js';
 import type { Clock } from '../kernel/clock.js';
 import { MINUTE, SECOND } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { drainConcurrently, queueBacklog, runLaneOnce, startLane, type LaneHost } from './lanes.js';
+import { drainConcurrently, queueBacklog, runLaneOnce, startLane, type Claimed, type LaneHost } from './lanes.js';
+
+export type { Claimed } from './lanes.js';
 
 /**
  * Jobs are data (STYLE rule 9): a name, a payload schema and a handler. The queue is a table in the same
@@ -39,8 +41,6 @@ export interface JobDef<P extends z.ZodType = z.ZodType> {
     handler: (items: { payload: z.infer<P>; attempt: number; maxAttempts: number; jobId: string }[]) => Promise<unknown[]>;
   };
 }
-
-export type Claimed = { id: string; queue: string; payload: unknown; attempts: number; max_attempts: number };
 
 /** Optional properties of an error thrown by a handler: wait at least retryAfterMs; permanent goes to dead at once. */
 export interface JobFailureHints {
@@ -227,7 +227,7 @@ export class JobQueue {
   private get laneHost(): LaneHost {
     return {
       claim: (n, lane) => this.claim(n, lane),
-      recordFailure: (job, def, err) => this.recordFailure(job, def, err),
+      recordFailure: (job, err) => this.recordFailure(job, this.defs.get(job.queue), err),
       complete: (ids) => this.complete(ids),
       log: this.log,
       stopped: () => this.stopped,
