@@ -5,6 +5,7 @@ import { allOperations } from '../../src/modules/index.js';
 import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, PIN, user, walletBalance } from '../helpers/factories.js';
 import { createIntent, sandboxPay } from '../payments/helpers.js';
+import { enrollTotp, grantFor } from '../security/rfc6238.js';
 
 // Issue 30, four-eyes (maker-checker): money actions above their threshold wait for a different operator; nothing
 // moves before approval; a request expires after 24 h; concurrent approvals move the money exactly once.
@@ -20,7 +21,7 @@ const ledgerLines = async (reference: string) =>
     .n;
 
 beforeAll(async () => {
-  h = await createHarness({ env: { ADMIN_EMAILS: 'admin@example.com,checker@example.com' } });
+  h = await createHarness({ env: { ADMIN_EMAILS: 'admin@example.com,checker@example.com,third@example.com' } });
   maker = await signIn(h, 'admin@example.com');
   checker = await signIn(h, 'checker@example.com');
 });
@@ -204,6 +205,26 @@ describe('four-eyes settings and gates', () => {
     const after = await post('adminUpdateApprovalSettings', { settlementCorrection: 250.5 }, maker);
     expect(after.json()).toMatchObject({ walletAdjustment: 1000, vtuResolution: 0, settlementCorrection: 250.5 });
     await post('adminUpdateApprovalSettings', { settlementCorrection: 0 }, maker);
+  });
+
+  it('a checker with an authenticator approves only with a step-up grant', async () => {
+    const third = await signIn(h, 'third@example.com');
+    const secret = await enrollTotp(h, third);
+    const u = await user(h);
+    const wait = (await post('adminAdjustWallet', { userId: u.id, amount: 3000, reason: 'needs a proven checker' }, maker)).json();
+    const bare = await post('adminApproveRequest', { id: wait.approval.id }, third);
+    expect(bare.json().error.code).toBe('STEP_UP_REQUIRED');
+    expect(await walletBalance(h, u.id)).toBe(0);
+    const grant = await grantFor(h, third, secret);
+    const ok = await call(
+      h,
+      'POST',
+      op('adminApproveRequest'),
+      { id: wait.approval.id },
+      { token: third.token, headers: { 'x-grant-token': grant } },
+    );
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await walletBalance(h, u.id)).toBe(3000);
   });
 
   it('maker and checker operations pass step-up; the customer app is untouched (operators only)', async () => {
