@@ -3,7 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
+import { loanSchema, repaySchema, savingsLockSchema } from '../../api/schemas';
 import { AmountInput } from '../../components/AmountInput';
+import { amountProps, showServerIssues, useSchemaForm } from '../../components/form';
 import { formatDateTime, formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { PinPad } from '../../components/PinPad';
@@ -132,31 +134,35 @@ function Savings() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const locks = useQuery(growthQueries.savings());
-  const [amount, setAmount] = useState<number | ''>('');
-  const [days, setDays] = useState('30');
+  // createSavingsLock's own rules (api/schemas.ts): the amount and 7 to 365 days; the PIN pad confirms.
+  const form = useSchemaForm(savingsLockSchema, { amount: '' as number | '', days: 30 });
   const [pin, setPin] = useState('');
+  const [underFields, setUnderFields] = useState(false);
   const key = useRef(newIdempotencyKey());
   const refresh = () => (
     void qc.invalidateQueries({ queryKey: growthQueries.savings().queryKey }),
     void qc.invalidateQueries({ queryKey: walletQueries.all() })
   );
   const create = useMutation({
-    mutationFn: (p: string) =>
-      post(
-        '/_serverFn/createSavingsLockBearerSavings',
-        { amount: amount as number, days: Number(days), pin: p },
-        { idempotencyKey: key.current },
-      ),
-    onSuccess: () => (refresh(), setAmount('')),
+    mutationFn: (v: { amount: number; days: number; pin: string }) =>
+      post('/_serverFn/createSavingsLockBearerSavings', v, { idempotencyKey: key.current }),
+    onSuccess: () => (refresh(), form.reset()),
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
     onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),
   });
+  function confirm(p: string) {
+    const checked = savingsLockSchema.safeParse(form.getValues());
+    if (form.validate().hasErrors || !checked.success) return setPin('');
+    create.mutate({ ...checked.data, pin: p });
+  }
   const brk = useMutation({
     mutationFn: (lockId: string) => post('/_serverFn/breakSavingsLockBearerSavings', { lockId }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: refresh,
   });
+  const amount = form.getValues().amount;
   return (
     <Section id="savings" title={t('growth.savings')}>
-      <Failure error={locks.error ?? create.error ?? brk.error} />
+      <Failure error={locks.error ?? (underFields ? null : create.error) ?? brk.error} />
       {locks.data && <Text>{t('growth.totalLocked', { amount: formatNaira(locks.data.totalLocked) })}</Text>}
       {locks.data && locks.data.items.length > 0 && (
         <Table aria-label={t('growth.savings')}>
@@ -188,16 +194,15 @@ function Savings() {
           </Table.Tbody>
         </Table>
       )}
-      <AmountInput label={t('growth.lockAmount')} min={1} value={amount} onChange={setAmount} />
+      <AmountInput label={t('growth.lockAmount')} {...amountProps(form, 'amount')} />
       <NativeSelect
         label={t('growth.lockDays')}
-        value={days}
-        onChange={(e) => setDays(e.currentTarget.value)}
+        {...form.getInputProps('days')}
+        value={String(form.getValues().days)}
+        onChange={(e) => form.setFieldValue('days', Number(e.currentTarget.value))}
         data={['7', '30', '90', '180', '365'].map((d) => ({ value: d, label: t('growth.days', { days: d }) }))}
       />
-      {typeof amount === 'number' && amount > 0 && (
-        <PinPad value={pin} onChange={setPin} onConfirm={(p) => create.mutate(p)} busy={create.isPending} />
-      )}
+      {typeof amount === 'number' && amount > 0 && <PinPad value={pin} onChange={setPin} onConfirm={confirm} busy={create.isPending} />}
     </Section>
   );
 }
@@ -206,40 +211,67 @@ function Loans() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const overview = useQuery(growthQueries.loans());
-  const [amount, setAmount] = useState<number | ''>('');
+  // takeLoan's and repayLoan's own rules (api/schemas.ts); a repayment with no amount repays all of it.
+  const takeForm = useSchemaForm(loanSchema, { amount: '' as number | '' });
+  const repayForm = useSchemaForm(repaySchema, { amount: '' as number | '' });
+  const [underFields, setUnderFields] = useState(false);
   const refresh = () => (
     void qc.invalidateQueries({ queryKey: growthQueries.loans().queryKey }),
     void qc.invalidateQueries({ queryKey: walletQueries.all() })
   );
   const take = useMutation({
-    mutationFn: () => post('/_serverFn/takeLoanBearerLoans', { amount: amount as number }, { idempotencyKey: newIdempotencyKey() }),
-    onSuccess: refresh,
+    mutationFn: (amount: number) => post('/_serverFn/takeLoanBearerLoans', { amount }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: () => (refresh(), takeForm.reset()),
+    onError: (err) => setUnderFields(showServerIssues(takeForm, err)),
   });
   const repay = useMutation({
-    mutationFn: () =>
-      post('/_serverFn/repayLoanBearerLoans', typeof amount === 'number' ? { amount } : {}, { idempotencyKey: newIdempotencyKey() }),
-    onSuccess: refresh,
+    mutationFn: (amount?: number) =>
+      post('/_serverFn/repayLoanBearerLoans', amount === undefined ? {} : { amount }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: () => (refresh(), repayForm.reset()),
+    onError: (err) => setUnderFields(showServerIssues(repayForm, err)),
   });
+  const repayAmount = repayForm.getValues().amount;
   const o = overview.data;
   return (
     <Section id="loans" title={t('growth.loans')}>
-      <Failure error={overview.error ?? take.error ?? repay.error} />
+      <Failure error={overview.error ?? (underFields ? null : (take.error ?? repay.error))} />
       {o?.loan ? (
-        <Stack>
-          <Text>{t('growth.loanOutstanding', { amount: formatNaira(o.loan.outstanding), date: formatDateTime(o.loan.dueAt) })}</Text>
-          <AmountInput label={t('growth.repayAmount')} min={1} max={o.loan.outstanding} value={amount} onChange={setAmount} />
-          <Button onClick={() => repay.mutate()} loading={repay.isPending}>
-            {typeof amount === 'number' ? t('growth.repay') : t('growth.repayAll')}
-          </Button>
-        </Stack>
+        <form
+          onSubmit={repayForm.onSubmit((v) => {
+            const c = repaySchema.safeParse(v);
+            if (c.success) repay.mutate(c.data.amount);
+          })}
+          noValidate
+        >
+          <Stack>
+            <Text>{t('growth.loanOutstanding', { amount: formatNaira(o.loan.outstanding), date: formatDateTime(o.loan.dueAt) })}</Text>
+            <AmountInput label={t('growth.repayAmount')} max={o.loan.outstanding} {...amountProps(repayForm, 'amount')} />
+            <Button type="submit" loading={repay.isPending}>
+              {typeof repayAmount === 'number' ? t('growth.repay') : t('growth.repayAll')}
+            </Button>
+          </Stack>
+        </form>
       ) : o?.eligible ? (
-        <Stack>
-          <Text size="sm">{t('growth.loanTerms', { limit: formatNaira(o.limit), fee: o.feePct, days: o.termDays })}</Text>
-          <AmountInput label={t('growth.loanAmount')} min={o.minAmount} max={o.limit} value={amount} onChange={setAmount} />
-          <Button onClick={() => take.mutate()} loading={take.isPending} disabled={typeof amount !== 'number'}>
-            {t('growth.takeLoan')}
-          </Button>
-        </Stack>
+        <form
+          onSubmit={takeForm.onSubmit((v) => {
+            const c = loanSchema.safeParse(v);
+            if (!c.success) return;
+            // The offer's own bounds, as the service states them for this customer.
+            if (c.data.amount < o.minAmount)
+              return takeForm.setFieldError('amount', t('form.atLeast', { minimum: formatNaira(o.minAmount) }));
+            if (c.data.amount > o.limit) return takeForm.setFieldError('amount', t('form.atMost', { maximum: formatNaira(o.limit) }));
+            take.mutate(c.data.amount);
+          })}
+          noValidate
+        >
+          <Stack>
+            <Text size="sm">{t('growth.loanTerms', { limit: formatNaira(o.limit), fee: o.feePct, days: o.termDays })}</Text>
+            <AmountInput label={t('growth.loanAmount')} min={o.minAmount} max={o.limit} {...amountProps(takeForm, 'amount')} />
+            <Button type="submit" loading={take.isPending}>
+              {t('growth.takeLoan')}
+            </Button>
+          </Stack>
+        </form>
       ) : (
         o && (
           <Stack gap={2}>
