@@ -9,7 +9,8 @@ import { newIdempotencyKey, post } from '../../api/client';
 
 import { formatDateTime, formatNaira } from '../../app/format';
 
-import { normalizePhone } from '../../app/network';
+import { marketOrderSchema, subscriptionOrderSchema } from '../../api/schemas';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { PinPad } from '../../components/PinPad';
 
 import { Failure } from '../../components/Failure';
@@ -76,22 +77,29 @@ const NIGERIAN_STATES = [
   'Zamfara',
 ];
 
+const HINTS: FieldHints = { 'delivery.phone': 'buy.phoneInvalid' };
+
 function Marketplace() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const products = useQuery(ordersQueries.products());
   const orders = useQuery(ordersQueries.marketOrders());
   const [productId, setProductId] = useState('');
-  const [quantity, setQuantity] = useState<number | ''>(1);
-  const [d, setD] = useState({ fullName: '', phone: '', address: '', city: '', state: 'Lagos' });
+  // createMarketplaceOrder's own rules (api/schemas.ts): the quantity and the delivery address; the PIN pad confirms.
+  const form = useSchemaForm(
+    marketOrderSchema,
+    { quantity: 1 as number | '', delivery: { fullName: '', phone: '', address: '', city: '', state: 'Lagos' } },
+    HINTS,
+  );
   const [pin, setPin] = useState('');
+  const [underFields, setUnderFields] = useState(false);
   const key = useRef(newIdempotencyKey());
   const product = products.data?.items.find((p) => p.id === productId);
   const order = useMutation({
-    mutationFn: (p: string) =>
+    mutationFn: (v: { quantity: number; delivery: Record<string, string>; amount: number; pin: string }) =>
       post(
         '/_serverFn/createMarketplaceOrderBearerMarketplace',
-        { productId, quantity: quantity as number, delivery: d, amount: product!.price * (quantity as number), pin: p },
+        { productId, ...v, delivery: v.delivery as { fullName: string; phone: string; address: string; city: string; state: string } },
         { idempotencyKey: key.current },
       ),
     onSuccess: () => (
@@ -99,12 +107,20 @@ function Marketplace() {
       void qc.invalidateQueries({ queryKey: walletQueries.all() }),
       setProductId('')
     ),
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
     onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),
   });
-  const ready = product && typeof quantity === 'number' && quantity >= 1 && d.fullName && normalizePhone(d.phone) && d.address && d.city;
+  function confirm(p: string) {
+    const checked = marketOrderSchema.safeParse(form.getValues());
+    if (form.validate().hasErrors || !checked.success || !product) return setPin('');
+    if (checked.data.quantity > product.stock)
+      return (form.setFieldError('quantity', t('form.atMost', { maximum: String(product.stock) })), setPin(''));
+    order.mutate({ ...checked.data, amount: product.price * checked.data.quantity, pin: p });
+  }
+  const quantity = form.getValues().quantity;
   return (
     <Section id="market" title={t('orders.marketplace')}>
-      <Failure error={products.error ?? order.error} />
+      <Failure error={products.error ?? (underFields ? null : order.error)} />
       <NativeSelect
         label={t('orders.product')}
         value={productId}
@@ -125,23 +141,19 @@ function Marketplace() {
             max={product.stock}
             allowDecimal={false}
             allowNegative={false}
-            value={quantity}
-            onChange={(v) => setQuantity(typeof v === 'number' ? v : '')}
+            {...form.getInputProps('quantity')}
+            onChange={(v) => form.setFieldValue('quantity', typeof v === 'number' ? v : '')}
+            required
           />
-          <TextInput label={t('orders.fullName')} value={d.fullName} onChange={(e) => setD({ ...d, fullName: e.currentTarget.value })} />
-          <TextInput label={t('buy.phone')} type="tel" value={d.phone} onChange={(e) => setD({ ...d, phone: e.currentTarget.value })} />
-          <TextInput label={t('orders.address')} value={d.address} onChange={(e) => setD({ ...d, address: e.currentTarget.value })} />
+          <TextInput label={t('orders.fullName')} {...form.getInputProps('delivery.fullName')} required />
+          <TextInput label={t('buy.phone')} type="tel" {...form.getInputProps('delivery.phone')} required />
+          <TextInput label={t('orders.address')} {...form.getInputProps('delivery.address')} required />
           <Group grow>
-            <TextInput label={t('orders.city')} value={d.city} onChange={(e) => setD({ ...d, city: e.currentTarget.value })} />
-            <NativeSelect
-              label={t('orders.state')}
-              value={d.state}
-              onChange={(e) => setD({ ...d, state: e.currentTarget.value })}
-              data={NIGERIAN_STATES}
-            />
+            <TextInput label={t('orders.city')} {...form.getInputProps('delivery.city')} required />
+            <NativeSelect label={t('orders.state')} {...form.getInputProps('delivery.state')} data={NIGERIAN_STATES} />
           </Group>
           {typeof quantity === 'number' && <Text fw={600}>{t('buy.price', { amount: formatNaira(product.price * quantity) })}</Text>}
-          {ready && <PinPad value={pin} onChange={setPin} onConfirm={(p) => order.mutate(p)} busy={order.isPending} />}
+          <PinPad value={pin} onChange={setPin} onConfirm={confirm} busy={order.isPending} />
         </>
       )}
       <OrderTable
@@ -186,27 +198,32 @@ function Subscriptions() {
   const plans = useQuery(ordersQueries.subscriptionPlans());
   const orders = useQuery(ordersQueries.subscriptionOrders());
   const [planId, setPlanId] = useState('');
-  const [account, setAccount] = useState('');
+  // submitSubscriptionOrder's own rule for the account to credit (api/schemas.ts); the PIN pad confirms.
+  const form = useSchemaForm(subscriptionOrderSchema, { account: '' });
   const [pin, setPin] = useState('');
+  const [underFields, setUnderFields] = useState(false);
   const key = useRef(newIdempotencyKey());
   const plan = plans.data?.items.find((p) => p.id === planId);
   const order = useMutation({
-    mutationFn: (p: string) =>
-      post(
-        '/_serverFn/submitSubscriptionOrderBearerSubscriptions',
-        { planId, account, amount: plan!.price, pin: p },
-        { idempotencyKey: key.current },
-      ),
+    mutationFn: (v: { account: string; pin: string }) =>
+      post('/_serverFn/submitSubscriptionOrderBearerSubscriptions', { planId, ...v, amount: plan!.price }, { idempotencyKey: key.current }),
     onSuccess: () => (
       void qc.invalidateQueries({ queryKey: ordersQueries.subscriptionOrders().queryKey }),
       void qc.invalidateQueries({ queryKey: walletQueries.all() }),
-      setPlanId('')
+      setPlanId(''),
+      form.reset()
     ),
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
     onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),
   });
+  function confirm(p: string) {
+    const checked = subscriptionOrderSchema.safeParse(form.getValues());
+    if (form.validate().hasErrors || !checked.success) return setPin('');
+    order.mutate({ account: checked.data.account, pin: p });
+  }
   return (
     <Section id="subs" title={t('orders.subscriptions')}>
-      <Failure error={plans.error ?? order.error} />
+      <Failure error={plans.error ?? (underFields ? null : order.error)} />
       <NativeSelect
         label={t('orders.plan')}
         value={planId}
@@ -220,8 +237,8 @@ function Subscriptions() {
       />
       {plan && (
         <>
-          <TextInput label={t('orders.account')} value={account} onChange={(e) => setAccount(e.currentTarget.value)} />
-          {account.trim() && <PinPad value={pin} onChange={setPin} onConfirm={(p) => order.mutate(p)} busy={order.isPending} />}
+          <TextInput label={t('orders.account')} {...form.getInputProps('account')} required />
+          <PinPad value={pin} onChange={setPin} onConfirm={confirm} busy={order.isPending} />
         </>
       )}
       <OrderTable

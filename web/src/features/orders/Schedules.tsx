@@ -10,7 +10,9 @@ import { AmountInput } from '../../components/AmountInput';
 
 import { formatDateTime, formatNaira } from '../../app/format';
 
-import { detectNetwork, normalizePhone } from '../../app/network';
+import { detectNetwork } from '../../app/network';
+import { scheduleSchema } from '../../api/schemas';
+import { amountProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 
 import { PinPad } from '../../components/PinPad';
 
@@ -18,37 +20,44 @@ import { Failure } from '../../components/Failure';
 import { Section } from '../../components/Section';
 import { ordersQueries } from '../../api/queries/orders';
 
-/** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
+const HINTS: FieldHints = { phone: 'buy.phoneInvalid', time: 'fields.time' };
+
+/** Scheduled airtime: the saved schedules (pause, delete) and a new one confirmed with the PIN. */
 export function Schedules() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const list = useQuery(ordersQueries.schedules());
-  const [phone, setPhone] = useState('');
-  const [amount, setAmount] = useState<number | ''>('');
+  // upsertSchedule's own rules (api/schemas.ts): the number, the amount, the time; the PIN pad confirms.
+  const form = useSchemaForm(scheduleSchema, { phone: '', amount: '' as number | '', time: '09:00' }, HINTS);
   const [frequency, setFrequency] = useState<'daily' | 'weekly' | 'monthly'>('monthly');
-  const [time, setTime] = useState('09:00');
   const [pin, setPin] = useState('');
+  const [underFields, setUnderFields] = useState(false);
   const refresh = () => void qc.invalidateQueries({ queryKey: ordersQueries.schedules().queryKey });
-  const network = detectNetwork(phone);
+  const { phone, amount } = form.getValues();
   const save = useMutation({
-    mutationFn: (p: string) =>
+    mutationFn: (v: { network: string; phone: string; amount: number; time: string; pin: string }) =>
       post(
         '/_serverFn/upsertScheduleBearerSchedules',
         {
           service: 'airtime',
-          network: network!,
-          phone: normalizePhone(phone)!,
-          amount: amount as number,
+          ...v,
           frequency,
-          time,
           ...(frequency === 'weekly' ? { dayOfWeek: 1 } : frequency === 'monthly' ? { dayOfMonth: 1 } : {}),
-          pin: p,
         },
         { idempotencyKey: newIdempotencyKey() },
       ),
-    onSuccess: () => (refresh(), setPhone(''), setAmount('')),
+    onSuccess: () => (refresh(), form.reset()),
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
     onSettled: () => setPin(''),
   });
+  function confirm(p: string) {
+    const checked = scheduleSchema.safeParse(form.getValues());
+    if (form.validate().hasErrors || !checked.success) return setPin('');
+    // The network follows the number's prefix: a number no network claims is named under the field.
+    const network = detectNetwork(checked.data.phone);
+    if (!network) return (form.setFieldError('phone', t('buy.notDetected')), setPin(''));
+    save.mutate({ ...checked.data, network, pin: p });
+  }
   const toggle = useMutation({
     mutationFn: (v: { id: string; active: boolean }) => post('/_serverFn/toggleScheduleBearerSchedules', v),
     onSuccess: refresh,
@@ -56,7 +65,7 @@ export function Schedules() {
   const remove = useMutation({ mutationFn: (id: string) => post('/_serverFn/deleteScheduleBearerSchedules', { id }), onSuccess: refresh });
   return (
     <Section id="schedules" title={t('orders.schedules')}>
-      <Failure error={list.error ?? save.error ?? toggle.error ?? remove.error} />
+      <Failure error={list.error ?? (underFields ? null : save.error) ?? toggle.error ?? remove.error} />
       {(list.data?.items ?? []).map((s) => (
         <Group key={s.id} justify="space-between" wrap="nowrap">
           <Text size="sm">
@@ -86,8 +95,8 @@ export function Schedules() {
           </Group>
         </Group>
       ))}
-      <TextInput label={t('buy.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
-      <AmountInput label={t('buy.amount')} min={50} value={amount} onChange={setAmount} />
+      <TextInput label={t('buy.phone')} type="tel" {...form.getInputProps('phone')} required />
+      <AmountInput label={t('buy.amount')} min={50} {...amountProps(form, 'amount')} />
       <Group grow>
         <NativeSelect
           label={t('orders.frequency')}
@@ -95,11 +104,9 @@ export function Schedules() {
           onChange={(e) => setFrequency(e.currentTarget.value as typeof frequency)}
           data={(['daily', 'weekly', 'monthly'] as const).map((f) => ({ value: f, label: t(`orders.${f}`) }))}
         />
-        <TextInput label={t('orders.time')} type="time" value={time} onChange={(e) => setTime(e.currentTarget.value)} />
+        <TextInput label={t('orders.time')} type="time" {...form.getInputProps('time')} required />
       </Group>
-      {network && typeof amount === 'number' && amount >= 50 && (
-        <PinPad value={pin} onChange={setPin} onConfirm={(p) => save.mutate(p)} busy={save.isPending} />
-      )}
+      {phone !== '' && typeof amount === 'number' && <PinPad value={pin} onChange={setPin} onConfirm={confirm} busy={save.isPending} />}
     </Section>
   );
 }
