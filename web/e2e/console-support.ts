@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { api, apiSignIn, newestCode, PNG, typeCode } from './support';
 
@@ -32,4 +34,15 @@ export async function customerAwaitingReview(request: APIRequestContext) {
   const submitted = await api(request, token, 'submitTier3KycBearerKYC', { frames });
   expect(JSON.stringify(submitted)).toContain('pending');
   return { email, token };
+}
+
+/** With CONSOLE_SCREENSHOTS=<dir> (docs/images for the README), the page at 1280 px saved there as <name>.png. */
+export async function readmeShot(page: Page, name: string) {
+  const dir = process.env.CONSOLE_SCREENSHOTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1280, height: 820 });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+  if (size) await page.setViewportSize(size);
 }

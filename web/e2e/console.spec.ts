@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { consoleSignIn, customerAwaitingReview } from './console-support';
+import { consoleSignIn, customerAwaitingReview, readmeShot } from './console-support';
 import { api, expectAccessible } from './support';
 
 /**
@@ -30,6 +30,7 @@ test('an operator approves a KYC submission a customer made in this run', async 
   await expect(detail.getByText('Liveness: review')).toBeVisible();
   await expect(detail.getByRole('img', { name: /frame 1/i })).toBeVisible();
   await expectAccessible(page, 'console-kyc');
+  await readmeShot(page, 'console-kyc');
 
   // "a" asks to approve (a note is optional); the submission leaves the pending queue.
   await page.getByRole('heading', { name: 'KYC queue' }).click();

@@ -31,7 +31,7 @@ export function ConsoleLayout({ email, children }: { email: string; children: Re
               aria-expanded={opened}
               aria-controls="console-nav"
             />
-            <Text fw={700} component={ConsoleLink} to="">
+            <Text fw={700} c="brand.9" td="none" component={ConsoleLink} to="">
               Operator console
             </Text>
           </Group>

@@ -49,6 +49,16 @@ export function useGo() {
 /** A link to a console screen (`to` without the /console/ prefix). Works as Mantine's `component`. */
 export const ConsoleLink = forwardRef<HTMLAnchorElement, { to: string; search?: Search; children?: ReactNode; className?: string }>(
   function ConsoleLink({ to, search, ...rest }, ref) {
-    return <Link ref={ref} to="/console/$" params={{ _splat: to }} search={search ? clean(search) : {}} {...rest} />;
+    // Active only on its own screen: every console address starts with /console/, the dashboard's.
+    return (
+      <Link
+        ref={ref}
+        to="/console/$"
+        params={{ _splat: to }}
+        search={search ? clean(search) : {}}
+        activeOptions={{ exact: true, includeSearch: false }}
+        {...rest}
+      />
+    );
   },
 );

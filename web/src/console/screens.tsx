@@ -29,5 +29,6 @@ export const SCREENS: Record<string, Screen> = {
   reports: { title: 'Reports', group: 'Engagement', component: load(() => import('./screens/Reports'), 'Reports') },
   exports: { title: 'Exports and jobs', group: 'Money', component: load(() => import('./screens/Exports'), 'Exports') },
   operators: { title: 'Operators', group: 'System', component: load(() => import('./screens/Operators'), 'Operators') },
+  audit: { title: 'Audit log', group: 'System', component: load(() => import('./screens/Audit'), 'Audit') },
   'dead-letters': { title: 'Dead letters', group: 'System', component: load(() => import('./screens/DeadLetters'), 'DeadLetters') },
 };

@@ -180,3 +180,18 @@ export const consoleQueries = {
   passkeys: () =>
     queryOptions({ queryKey: [...adminQueries.all(), 'passkeys'], queryFn: () => get('/_serverFn/adminListPasskeysBearerAdmin') }),
 };
+
+/** Operators, their roles, and the audit trail (issue #30, owner roles). */
+export const operatorQueries = {
+  operators: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'operators', 'list'],
+      queryFn: () => get('/_serverFn/adminListOperatorsBearerAdmin'),
+    }),
+  audit: (q: In<'/_serverFn/adminSearchAuditBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'audit', q],
+      queryFn: () => get('/_serverFn/adminSearchAuditBearerAdmin', q),
+      ...paged,
+    }),
+};

@@ -11,7 +11,7 @@ import { useScreenSearch } from '../nav';
 import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 20;
-const KINDS = ['transactions', 'ledger', 'topups'] as const;
+const KINDS = ['transactions', 'ledger', 'topups', 'audit'] as const;
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date');
 // adminStartExport: a kind and a range of Lagos days (both included, at most 366 days).
 const exportSchema = z
@@ -49,6 +49,7 @@ export function Exports() {
                 { value: 'transactions', label: 'Purchases' },
                 { value: 'ledger', label: 'Ledger' },
                 { value: 'topups', label: 'Top-ups' },
+                { value: 'audit', label: 'Audit log (admins)' },
               ]}
               allowDeselect={false}
               w={160}

@@ -1,19 +1,135 @@
-import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, CloseButton, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, post } from '../../api/client';
-import { adminQueries, consoleQueries } from '../../api/queries/admin';
+import { adminQueries, consoleQueries, operatorQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { DataTable, Loaded, ScreenTitle, when } from '../ui';
 
-/** Operators: their sessions (idle timeout, revocable) and this operator's passkeys. */
+/** Operators: who holds which role (granted and revoked by admins), their sessions (idle timeout, revocable), and this operator's passkeys. */
 export function Operators() {
   return (
     <Stack>
       <ScreenTitle title="Operators" />
+      <Roles />
       <Sessions />
       <Passkeys />
     </Stack>
+  );
+}
+
+type Role = 'admin' | 'finance' | 'support';
+const ROLES: { value: Role; label: string }[] = [
+  { value: 'support', label: 'Support: look-ups, KYC, support, broadcasts' },
+  { value: 'finance', label: 'Finance: money, reconciliation, floats, exports' },
+  { value: 'admin', label: 'Admin: everything' },
+];
+
+function Roles() {
+  const q = useQuery(operatorQueries.operators());
+  const qc = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('support');
+  const [error, setError] = useState<unknown>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
+  async function run(action: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await action();
+      await refresh();
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <Card withBorder component="section" aria-labelledby="op-roles">
+      <Stack>
+        <Title order={2} size="h4" id="op-roles">
+          Operators and roles
+        </Title>
+        <Loaded query={q}>
+          {(data) => (
+            <DataTable
+              caption="Operators and the roles they hold"
+              rows={data.items}
+              rowKey={(o) => o.userId}
+              columns={[
+                { header: 'Operator', cell: (o) => o.email },
+                {
+                  header: 'Roles',
+                  cell: (o) => (
+                    <Group gap={4}>
+                      {o.roles.map((r) => (
+                        <Badge
+                          key={r}
+                          variant="light"
+                          rightSection={
+                            o.configAdmin && r === 'admin' ? undefined : (
+                              <CloseButton
+                                size="xs"
+                                aria-label={`Revoke ${r} from ${o.email}`}
+                                onClick={() => void run(() => post('/_serverFn/adminRevokeRoleBearerAdmin', { userId: o.userId, role: r }))}
+                              />
+                            )
+                          }
+                        >
+                          {r}
+                        </Badge>
+                      ))}
+                      {o.configAdmin && (
+                        <Text size="xs" c="dimmed">
+                          (admin by ADMIN_EMAILS)
+                        </Text>
+                      )}
+                    </Group>
+                  ),
+                },
+                {
+                  header: 'Second factor',
+                  cell: (o) =>
+                    [o.twoFactor.totp && 'authenticator', o.twoFactor.passkeys > 0 && `${o.twoFactor.passkeys} passkey(s)`]
+                      .filter(Boolean)
+                      .join(', ') || 'none',
+                },
+              ]}
+            />
+          )}
+        </Loaded>
+        <form
+          aria-label="Grant a role"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(async () => {
+              await post('/_serverFn/adminGrantRoleBearerAdmin', { email: email.trim(), role });
+              setEmail('');
+            });
+          }}
+        >
+          <Group align="end">
+            <TextInput
+              label="Account e-mail"
+              type="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              w={260}
+            />
+            <Select
+              label="Role"
+              data={ROLES}
+              value={role}
+              onChange={(v) => setRole((v as Role) ?? 'support')}
+              allowDeselect={false}
+              w={320}
+            />
+            <Button type="submit" disabled={!email.includes('@')}>
+              Grant role
+            </Button>
+          </Group>
+        </form>
+        <Failure error={error} />
+      </Stack>
+    </Card>
   );
 }
 
@@ -57,12 +173,7 @@ function Sessions() {
                     s.current ? (
                       '—'
                     ) : (
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={() => void revoke(s.sessionId)}
-                        aria-label={`End the session of ${s.email}`}
-                      >
+                      <Button size="xs" variant="default" onClick={() => void revoke(s.sessionId)} aria-label={`End session of ${s.email}`}>
                         End session
                       </Button>
                     ),

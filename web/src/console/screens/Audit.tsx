@@ -1,0 +1,142 @@
+import { Button, Code, Group, Select, Spoiler, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { operatorQueries } from '../../api/queries/admin';
+import { useScreenSearch } from '../nav';
+import { DataTable, Loaded, ScreenTitle, StatusBadge, when } from '../ui';
+
+const LIMIT = 50;
+/** A Lagos calendar day's start (or, with `end`, the next day's start) as the instant the service asks for. */
+const lagos = (day: string, end = false) => {
+  if (!day) return undefined;
+  const d = new Date(`${day}T00:00:00+01:00`);
+  if (end) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString();
+};
+const json = (v: unknown) =>
+  v === null || v === undefined || (typeof v === 'object' && Object.keys(v).length === 0) ? '' : JSON.stringify(v);
+
+/**
+ * The audit trail the registry writes (one row per operator call): by operator, operation, target and Lagos days,
+ * newest first, paged by the service's cursor.
+ */
+export function Audit() {
+  const search = useScreenSearch();
+  const operatorId = search.text('operator');
+  const operation = search.text('operation');
+  const targetId = search.text('target');
+  const from = search.text('from');
+  const to = search.text('to');
+  const cursor = search.text('cursor');
+  const [draft, setDraft] = useState({ operation, targetId });
+  const [previous, setPrevious] = useState<string[]>([]);
+  const operators = useQuery(operatorQueries.operators());
+  const q = useQuery(
+    operatorQueries.audit({
+      limit: LIMIT,
+      ...(operatorId ? { operatorId } : {}),
+      ...(operation ? { operation } : {}),
+      ...(targetId ? { targetId } : {}),
+      ...(from ? { from: lagos(from) } : {}),
+      ...(to ? { to: lagos(to, true) } : {}),
+      ...(cursor ? { cursor } : {}),
+    }),
+  );
+  const filter = (patch: Record<string, string | undefined>) => {
+    setPrevious([]);
+    search.set({ ...patch, cursor: undefined });
+  };
+  return (
+    <Stack>
+      <ScreenTitle title="Audit log" />
+      <form
+        aria-label="Search the audit log"
+        onSubmit={(e) => {
+          e.preventDefault();
+          filter({ operation: draft.operation.trim() || undefined, target: draft.targetId.trim() || undefined });
+        }}
+      >
+        <Group align="end">
+          <Select
+            label="Operator"
+            data={[{ value: '', label: 'Anyone' }, ...(operators.data?.items ?? []).map((o) => ({ value: o.userId, label: o.email }))]}
+            value={operatorId}
+            onChange={(v) => filter({ operator: v || undefined })}
+            allowDeselect={false}
+            w={240}
+          />
+          <TextInput
+            label="Operation"
+            placeholder="adminFreezeCustomer"
+            value={draft.operation}
+            onChange={(e) => setDraft({ ...draft, operation: e.currentTarget.value })}
+          />
+          <TextInput label="Target id" value={draft.targetId} onChange={(e) => setDraft({ ...draft, targetId: e.currentTarget.value })} />
+          <TextInput type="date" label="From" value={from} onChange={(e) => filter({ from: e.currentTarget.value || undefined })} />
+          <TextInput type="date" label="To" value={to} onChange={(e) => filter({ to: e.currentTarget.value || undefined })} />
+          <Button type="submit">Search</Button>
+        </Group>
+      </form>
+      <Loaded query={q}>
+        {(data) => (
+          <Stack>
+            <DataTable
+              caption="Operator actions, newest first"
+              rows={data.items}
+              rowKey={(r) => r.id}
+              empty="No audit rows match."
+              columns={[
+                { header: 'When', cell: (r) => when(r.at) },
+                { header: 'Operator', cell: (r) => `${r.operatorEmail ?? '—'}${r.roles.length ? ` (${r.roles.join(', ')})` : ''}` },
+                { header: 'Operation', cell: (r) => r.operation },
+                { header: 'Outcome', cell: (r) => <StatusBadge status={r.outcome === 'ok' ? 'success' : (r.outcome ?? 'recorded')} /> },
+                {
+                  header: 'Targets',
+                  cell: (r) => <Text size="xs">{r.targets.map((t) => `${t.type ?? ''} ${t.id}`.trim()).join(', ') || '—'}</Text>,
+                },
+                {
+                  header: 'Input and change',
+                  cell: (r) => (
+                    <Spoiler maxHeight={40} showLabel="Show all" hideLabel="Hide">
+                      <Code block fz="xs">
+                        {[json(r.input), r.before || r.after ? `before ${json(r.before)} after ${json(r.after)}` : '', json(r.details)]
+                          .filter(Boolean)
+                          .join('\n') || '—'}
+                      </Code>
+                    </Spoiler>
+                  ),
+                },
+                { header: 'Request', cell: (r) => <Text size="xs">{[r.requestId, r.ip].filter(Boolean).join(' from ') || '—'}</Text> },
+              ]}
+            />
+            <Group justify="flex-end" component="nav" aria-label="Pages">
+              <Button
+                variant="default"
+                size="xs"
+                disabled={previous.length === 0}
+                onClick={() => {
+                  const back = previous.slice(0, -1);
+                  setPrevious(back);
+                  search.set({ cursor: previous.at(-1) || undefined });
+                }}
+              >
+                Newer
+              </Button>
+              <Button
+                variant="default"
+                size="xs"
+                disabled={!data.nextCursor}
+                onClick={() => {
+                  setPrevious([...previous, cursor]);
+                  search.set({ cursor: data.nextCursor ?? undefined });
+                }}
+              >
+                Older
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Loaded>
+    </Stack>
+  );
+}
