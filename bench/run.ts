@@ -4,15 +4,14 @@ import { once } from 'node:events';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../src/config.js';
-import { openDatabase, rows } from '../src/db/client.js';
+import { openDatabase } from '../src/db/client.js';
 import { createLedger } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { systemClock } from '../src/kernel/clock.js';
-import { signProcessorPayload } from '../src/providers/processor.js';
 import { buyAirtimeBench, vtuPeakRssMb } from './buy-airtime.js';
 import { rawSqlTransfers, serviceTransfers } from './ledger-transfers.js';
-import { CORES, ceiling, cpuCost, cpuSnapshot } from './cpu.js';
+import { CORES, ceiling } from './cpu.js';
+import { webhookStage } from './webhooks.js';
 import {
   DURATION,
   cannon,
@@ -37,8 +36,6 @@ const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(','))
 const want = (k: string) => !only || only.has(k);
 const TRANSFER_USERS = Number(process.env.BENCH_TRANSFER_USERS ?? 128);
 const TRANSFER_CONNECTIONS = 64;
-const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 1000);
-const WEBHOOK_WORKERS = Number(process.env.BENCH_WEBHOOK_WORKERS ?? 0);
 const PIN = '1234';
 
 const out: Result[] = [];
@@ -213,128 +210,13 @@ if (want('vtu')) {
   );
 }
 
+// Issue 31: webhooks offered at rising rates; ack p99, share answered 429, credit-visible p99 (bench/webhooks.ts).
+const webhookLines: string[] = [];
 if (want('webhook')) {
-  // Signed charge.success webhooks for pending top-up intents at a fixed rate, with the job worker running as in
-  // production: the acknowledgement latency is autocannon's; the credit delay is processed_at - received_at of
-  // each event (both stamped by the service; processed_at commits with the credit).
-  const db = await freshDatabase();
-  try {
-    // BENCH_WEBHOOK_WORKERS=n: the API process answers with its worker off and n separate processes run the jobs
-    // (JOBS_ENABLED=false on the API tier, docs/scaling.md); 0 (default): the API process runs them, as `npm start`.
-    const svc = await startServer(
-      'bench/service-server.ts',
-      serviceEnv(db.url, WEBHOOK_WORKERS === 0),
-      process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [],
-    );
-    const workers: Server[] = [];
-    try {
-      for (let i = 0; i < WEBHOOK_WORKERS; i++) workers.push(await startServer('bench/service-server.ts', serviceEnv(db.url, true)));
-      const config = loadConfig({ ...process.env, SANDBOX: 'true', NODE_ENV: 'development' });
-      const processor = config.processor.default;
-      const secret = config.processor.secretKey;
-      const users = await signInMany(svc, 32, 'hook');
-      const database = await openDatabase({ url: db.url, dataDir: '/tmp' });
-      const count = Math.ceil(WEBHOOK_RATE * DURATION * 1.3);
-      const refs: string[] = [];
-      for (let i = 0; i < count; i++) refs.push(`bench_topup_${randomUUID().replace(/-/g, '').slice(0, 16)}`);
-      for (let i = 0; i < count; i += 500) {
-        const chunk = refs.slice(i, i + 500);
-        await database.db
-          .execute(sql`INSERT INTO topup_intents (id, user_id, reference, processor, amount, status, origin, email, created_at, updated_at)
-          SELECT gen_random_uuid(), (${JSON.stringify(users.map((u) => u.userId))}::jsonb ->> (ord % ${users.length})::int)::uuid, ref, ${processor}, 100000, 'pending', 'intent', 'bench@example.com', now(), now()
-          FROM jsonb_array_elements_text(${JSON.stringify(chunk)}::jsonb) WITH ORDINALITY AS t(ref, ord)`);
-      }
-      let n = 0;
-      const before = cpuSnapshot(svc.child.pid);
-      const hooks = await measured(
-        svc,
-        `processor webhook, signed charge.success at ${WEBHOOK_RATE}/s${WEBHOOK_WORKERS ? ` (${WEBHOOK_WORKERS} separate worker process${WEBHOOK_WORKERS > 1 ? 'es' : ''})` : ''}`,
-        {
-          url: svc.url,
-          connections: 32,
-          overallRate: WEBHOOK_RATE,
-          requests: [
-            {
-              setupRequest: (req: any) => {
-                const reference = refs[n++ % refs.length];
-                const body = JSON.stringify({
-                  event: 'charge.success',
-                  data: {
-                    reference,
-                    amount: 100000,
-                    status: 'success',
-                    currency: 'NGN',
-                    channel: 'card',
-                    paid_at: new Date().toISOString(),
-                    customer: { email: 'bench@example.com' },
-                  },
-                });
-                return {
-                  ...req,
-                  method: 'POST',
-                  path: '/api/public/payments/webhook/processor',
-                  headers: { 'content-type': 'application/json', 'x-processor-signature': signProcessorPayload(secret, body) },
-                  body,
-                };
-              },
-            },
-          ],
-        } as autocannon.Options,
-      );
-      const deadline = Date.now() + 60_000;
-      let pending = 1;
-      while (Date.now() < deadline) {
-        pending = (
-          await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM processor_events WHERE status = 'received'`)
-        )[0].n;
-        if (!pending) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      const credit = (
-        await rows<{ p50: number; p99: number; n: number; credited: number }>(
-          database.db,
-          sql`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM processed_at - received_at)) * 1000 AS p50,
-                     percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM processed_at - received_at)) * 1000 AS p99,
-                     count(*)::int AS n, count(*) FILTER (WHERE status = 'credited')::int AS credited
-              FROM processor_events`,
-        )
-      )[0];
-      // Acknowledgement and credit together: from the first webhook to the last credit (notification delivery,
-      // queued behind the credits, mostly runs later and is not in it).
-      const both = cpuCost(before, cpuSnapshot(svc.child.pid), credit.credited);
-      if (!WEBHOOK_WORKERS)
-        reach.push(
-          `webhooks at ${perSecond(WEBHOOK_RATE)} acknowledged and credited as they arrive: CPU ceiling ${perSecond(ceiling(both))} for both together`,
-        );
-      const p50 = Math.round(Number(credit.p50));
-      const p99 = Math.round(Number(credit.p99));
-      out.push({
-        ...hooks,
-        ratio: `acknowledgement (p99 < 10 ms at ${WEBHOOK_RATE}/s)`,
-        met: hooks.p99 < 10 && hooks.rps >= 0.95 * WEBHOOK_RATE && hooks.errors === 0,
-      });
-      out.push({
-        name: `  credit visible after receipt (${credit.credited}/${credit.n} credited${pending ? `, ${pending} still pending after 60 s` : ''})`,
-        rps: 0,
-        p50,
-        p99,
-        errors: credit.n - credit.credited,
-        ratio: 'p99 < 1,000 ms',
-        met: p99 < 1000 && !pending && credit.n === credit.credited,
-        // Separate worker processes' CPU is not in it (BENCH_WEBHOOK_WORKERS=0 for this column).
-        cpu: WEBHOOK_WORKERS ? undefined : both,
-      });
-      const report = await verifyLedger(database.db);
-      if (report.breaches.length) throw new Error(`ledger breaches after webhooks: ${JSON.stringify(report.breaches)}`);
-      await database.close();
-      rss.push({ name: WEBHOOK_WORKERS ? 'webhook API (jobs off)' : 'webhook service (jobs on)', mb: svc.peakRssMb() });
-      for (const w of workers) rss.push({ name: 'webhook worker', mb: w.peakRssMb() });
-    } finally {
-      await Promise.all([svc, ...workers].map((s) => s.stop()));
-    }
-  } finally {
-    await db.drop();
-  }
+  const stage = await webhookStage({ serviceEnv, signInMany });
+  out.push(...stage.rows);
+  webhookLines.push(...stage.lines);
+  rss.push({ name: 'webhook service (jobs on)', mb: stage.rssMb });
 }
 
 // Issue 30: a 100,000-entry ledger export streamed with flat memory, in its own process (its RSS is the export's).
@@ -356,5 +238,6 @@ if (reach.length)
 console.log(
   `\nservice peak RSS: ${peak} MB (${rss.map((r) => `${r.name} ${r.mb}`).join('; ')}); target < 300 MB: ${peak < 300 ? 'met' : 'NOT met'}`,
 );
+if (webhookLines.length) console.log(`\n${webhookLines.join('\n')}`);
 if (exportLines.length) console.log(`\n${exportLines.join('\n')}`);
 console.log(`\nload average at end: ${load()}; BENCH_SECONDS=${DURATION}`);
