@@ -36,6 +36,14 @@ describe('form messages', () => {
     expect(schemaErrors(airtimeSchema, { network: 'mtn', phone: '0803', amount: 100 }, hints)).toEqual({
       phone: 'Enter an 11-digit Nigerian number, like 08031234567.',
     });
+    // A hint may word only some issues of its field and keep the generic words for the rest.
+    const floor = { amount: (i: { code: string }) => (i.code === 'invalid_type' ? 'Enter at least ₦50.00.' : undefined) };
+    expect(schemaErrors(airtimeSchema, { network: 'mtn', phone: '08031234567', amount: '' }, floor)).toEqual({
+      amount: 'Enter at least ₦50.00.',
+    });
+    expect(schemaErrors(airtimeSchema, { network: 'mtn', phone: '08031234567', amount: 50_001 }, floor)).toEqual({
+      amount: 'Enter at most ₦50,000.00.',
+    });
     expect(schemaErrors(airtimeSchema, { network: '', phone: '08031234567', amount: '' })).toEqual({
       network: 'Fill this in.',
       amount: 'Fill this in.',

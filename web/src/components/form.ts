@@ -14,7 +14,10 @@ type Values = Record<string, unknown>;
  * A field's own sentence for a value its rule refuses (a pattern or a check the kind-and-bounds words cannot say, e.g.
  * "Enter an 11-digit Nigerian mobile number"), by field path; said for an empty field too, so it reads as an instruction.
  */
-export type FieldHints = Partial<Record<string, ParseKeys>>;
+export type FieldHints = Partial<Record<string, ParseKeys | ((issue: z.core.$ZodIssue) => string | undefined)>>;
+/** A hint's sentence for an issue (a function hint may keep the generic words by answering undefined). */
+const hintFor = (hint: FieldHints[string], issue?: z.core.$ZodIssue) =>
+  typeof hint === 'function' ? (issue ? hint(issue) : undefined) : hint ? i18next.t(hint) : undefined;
 
 /** One failed rule in words: amounts in naira, lengths in characters, the rest "required" or "not valid". */
 export function issueMessage(issue: z.core.$ZodIssue): string {
@@ -44,9 +47,9 @@ export function schemaErrors(schema: z.ZodType, values: unknown, hints: FieldHin
   const errors: Record<string, string> = {};
   for (const issue of r.error.issues) {
     const path = issue.path.join('.');
-    const hint = hints[path];
     const empty = isEmpty(valueAt(values, issue.path));
-    errors[path] ??= hint ? i18next.t(hint) : empty && issue.code !== 'invalid_type' ? i18next.t('form.required') : issueMessage(issue);
+    errors[path] ??=
+      hintFor(hints[path], issue) ?? (empty && issue.code !== 'invalid_type' ? i18next.t('form.required') : issueMessage(issue));
   }
   return errors;
 }
@@ -75,7 +78,7 @@ export function showServerIssues<V extends Values>(form: UseFormReturnType<V>, e
     const parent = valueAt(values, path.slice(0, -1));
     if (parent === null || typeof parent !== 'object' || !(path.at(-1)! in parent)) continue;
     const field = issue.path;
-    form.setFieldError(field, (own[field] as string | undefined) ?? (hints?.[field] ? i18next.t(hints[field]) : i18next.t('form.invalid')));
+    form.setFieldError(field, (own[field] as string | undefined) ?? hintFor(hints?.[field]) ?? i18next.t('form.invalid'));
     placed = true;
   }
   return placed;
@@ -115,8 +118,7 @@ export function serverFieldErrors(err: unknown, fields: string[], hints: FieldHi
   const errors: Record<string, string> = {};
   for (const issue of err.issues) {
     if (!fields.includes(issue.path)) continue;
-    const hint = hints[issue.path];
-    errors[issue.path] = hint ? i18next.t(hint) : i18next.t('form.invalid');
+    errors[issue.path] = hintFor(hints[issue.path]) ?? i18next.t('form.invalid');
   }
   return errors;
 }

@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post } from '../../api/client';
@@ -23,7 +24,14 @@ import { useKeepDraft } from './use-keep-draft';
 /** The amounts people pick most, one tap each. */
 const AMOUNT_CHIPS = [100, 200, 500, 1000, 2000, 5000];
 const [AIRTIME_MIN, AIRTIME_MAX] = AMOUNT_BOUNDS.airtime;
-const HINTS: FieldHints = { phone: 'buy.phoneInvalid', network: 'buy.networkRequired', plan_id: 'buy.planRequired' };
+const HINTS: FieldHints = {
+  phone: 'buy.phoneInvalid',
+  network: 'buy.networkRequired',
+  plan_id: 'buy.planRequired',
+  label: 'buy.saveAsRequired',
+  // An empty amount is asked for with its floor.
+  amount: (issue) => (issue.code === 'invalid_type' ? i18next.t('form.atLeast', { minimum: formatNaira(AIRTIME_MIN) }) : undefined),
+};
 
 /**
  * The form's rules: the purchase operation's (number, network, amount or plan) and the beneficiary's label when the
