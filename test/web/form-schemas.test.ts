@@ -12,6 +12,7 @@ import {
   marketOrderSchema,
   ninSchema,
   phoneSchema,
+  pollVoteSchema,
   pinLoginSchema,
   repaySchema,
   savingsLockSchema,
@@ -69,6 +70,7 @@ describe('form schemas are the operations’ input rules', () => {
     ['createMarketplaceOrder', marketOrderSchema],
     ['submitSubscriptionOrder', subscriptionOrderSchema],
     ['upsertSchedule', scheduleSchema],
+    ['votePoll', pollVoteSchema],
   ];
   for (const [operation, form] of forms)
     it(`${operation}: every field of the form has the operation's rule`, () => {

@@ -1,5 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { readyCustomer, signInWithPin, tier2, typePin } from './customer';
+import { api } from './support';
 
 /**
  * Forms say what is wrong under the field (issue 29, items 5 and 7): the button stays enabled, a submit or leaving the
@@ -72,6 +73,23 @@ test('bill forms: a too-short number says so under the field, the button stays e
   await schedules.getByLabel('Amount (₦)').fill('100');
   await typePin(page);
   expect(await messageOf(schedulePhone)).toContain('Enter an 11-digit Nigerian number');
+
+  // A poll: Vote with nothing chosen says so under the question; a choice is counted.
+  const question = `Which network do you use most? ${Date.now()}`;
+  await api(request, c.admin, 'adminCreateBroadcastBearerAdmin', {
+    title: 'A quick question',
+    body: 'Tell us, it takes a second.',
+    poll: { question, options: ['MTN', 'Glo'] },
+  });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Notifications' }).click();
+  const poll = page.getByRole('radiogroup', { name: question });
+  await expect(poll).toBeVisible();
+  const card = page.locator('form').filter({ has: poll });
+  await card.getByRole('button', { name: 'Vote' }).click();
+  await expect(card.getByText('Fill this in.')).toBeVisible();
+  await poll.getByRole('radio', { name: 'Glo' }).check();
+  await card.getByRole('button', { name: 'Vote' }).click();
+  await expect(page.getByText('Thanks for voting.')).toBeVisible();
 
   // In another language the sentence is that language's.
   await page.evaluate(() => localStorage.setItem('vtu.language', 'pcm'));

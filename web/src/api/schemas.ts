@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fourDigitPin, phoneInput } from '../../../src/kernel/inputs.js';
+import { fourDigitPin, phoneInput, uuidInput } from '../../../src/kernel/inputs.js';
 import { nairaAmount } from '../../../src/kernel/money.js';
 import { emailInput, fullNameInput, otpCodeInput, usernameInput } from '../../../src/modules/identity/inputs.js';
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
@@ -153,3 +153,6 @@ export const scheduleSchema = z.object({
   amount: nairaAmount({ max: 100_000 }),
   time: z.string({ error: 'time is required' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time must be HH:MM in 24-hour Lagos time, e.g. 07:30'),
 });
+
+/** votePoll's choice (the poll is the card's). */
+export const pollVoteSchema = z.object({ optionId: uuidInput('optionId') });

@@ -7,6 +7,8 @@ import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
 import { enablePush } from './push';
 import { notificationsQueries } from '../../api/queries/notifications';
+import { pollVoteSchema } from '../../api/schemas';
+import { useSchemaForm } from '../../components/form';
 import { useNoticeWording } from './wording';
 
 /** The inbox (unread count, mark read), announcements with polls, and turning on push for this device. */
@@ -106,7 +108,6 @@ function Broadcasts() {
     mutationFn: (v: { pollId: string; optionId: string }) => post('/_serverFn/votePollBearerNotifications', v),
     onSuccess: () => qc.invalidateQueries({ queryKey: notificationsQueries.broadcasts().queryKey }),
   });
-  const [choice, setChoice] = useState<Record<string, string>>({});
   if (!list.data?.items.length) return null;
   return (
     <Stack component="section" aria-labelledby="broadcasts">
@@ -130,26 +131,7 @@ function Broadcasts() {
                   ))}
                 </Stack>
               ) : (
-                <>
-                  <Radio.Group
-                    label={b.poll.question}
-                    value={choice[b.poll.id] ?? ''}
-                    onChange={(v) => setChoice({ ...choice, [b.poll!.id]: v })}
-                  >
-                    <Stack gap={4} mt={4}>
-                      {b.poll.options.map((o) => (
-                        <Radio key={o.id} value={o.id} label={o.label} />
-                      ))}
-                    </Stack>
-                  </Radio.Group>
-                  <Button
-                    size="compact-md"
-                    disabled={!choice[b.poll.id]}
-                    onClick={() => vote.mutate({ pollId: b.poll!.id, optionId: choice[b.poll!.id] })}
-                  >
-                    {t('notifications.vote')}
-                  </Button>
-                </>
+                <PollVote poll={b.poll} onVote={(optionId) => vote.mutate({ pollId: b.poll!.id, optionId })} busy={vote.isPending} />
               )}
             </Stack>
           )}
@@ -161,5 +143,31 @@ function Broadcasts() {
         </Alert>
       )}
     </Stack>
+  );
+}
+
+/** A poll's options and the vote (votePoll's rule: one option chosen, said under the question when none is). */
+function PollVote(p: {
+  poll: { id: string; question: string; options: { id: string; label: string }[] };
+  onVote(optionId: string): void;
+  busy: boolean;
+}) {
+  const { t } = useTranslation();
+  const form = useSchemaForm(pollVoteSchema, { optionId: '' });
+  return (
+    <form onSubmit={form.onSubmit((v) => p.onVote(v.optionId))} noValidate>
+      <Stack gap="xs">
+        <Radio.Group label={p.poll.question} {...form.getInputProps('optionId')}>
+          <Stack gap={4} mt={4}>
+            {p.poll.options.map((o) => (
+              <Radio key={o.id} value={o.id} label={o.label} />
+            ))}
+          </Stack>
+        </Radio.Group>
+        <Button type="submit" size="compact-md" loading={p.busy}>
+          {t('notifications.vote')}
+        </Button>
+      </Stack>
+    </form>
   );
 }
