@@ -224,7 +224,7 @@ export const envSchema = z.object({
     .default(72),
   WEBHOOK_BACKLOG_MAX_AGE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   WEBHOOK_BACKLOG_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(2000),
-  WEBHOOK_CREDIT_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
+  WEBHOOK_CREDIT_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
   DATABASE_LISTEN_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   FAULT_POINT: z.enum(FAULT_POINTS).optional(),

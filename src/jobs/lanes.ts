@@ -90,14 +90,18 @@ export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[]):
 }
 
 /**
- * Due jobs of one queue, oldest due first, and how many (counted up to `limit`): a bounded read on the
- * jobs_queued_queue_idx partial index (migration 1040), for admission control (the webhook's backlog).
+ * Jobs of one queue due and not done (waiting, or held by a live worker), and the oldest one's due time, counted up
+ * to `limit`: a bounded read on the jobs_live_queue_idx partial index (migration 1041), for admission control (the
+ * webhook's backlog). A job whose worker died (lease expired) is left out until it is claimed again.
  */
 export async function queueBacklog(db: Db, clock: Clock, queue: string, limit: number) {
+  const now = clock.now();
   const r = await one<{ n: number; oldest: Date | string | null }>(
     db,
     sql`SELECT count(*)::int AS n, min(run_at) AS oldest FROM (
-          SELECT run_at FROM jobs WHERE status = 'queued' AND queue = ${queue} AND run_at <= ${clock.now()} ORDER BY run_at LIMIT ${limit}) d`,
+          SELECT run_at FROM jobs WHERE status IN ('queued', 'running') AND queue = ${queue} AND run_at <= ${now}
+            AND (status = 'queued' OR locked_until > ${now})
+          ORDER BY run_at LIMIT ${limit}) d`,
   );
   return { pending: r?.n ?? 0, oldestDueAt: r?.oldest ? new Date(r.oldest) : null };
 }
