@@ -127,7 +127,7 @@ function PhoneCheck() {
       {sentTo && (
         <form onSubmit={codeForm.onSubmit((v) => verify.mutate(v.code))} noValidate>
           <Stack>
-            <TextInput label={t('kyc.phoneCode')} inputMode="numeric" maxLength={6} {...digitsProps(codeForm, 'code')} required />
+            <TextInput label={t('kyc.phoneCode')} inputMode="numeric" maxLength={6} {...digitsProps(codeForm, 'code')} />
             <Button type="submit" loading={verify.isPending}>
               {t('kyc.verifyPhone')}
             </Button>
@@ -183,7 +183,7 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
       >
         <Stack>
           <TextInput label={t('kyc.fullName')} {...form.getInputProps('fullName')} value={name || profile.data?.profile.fullName || ''} />
-          <TextInput label={t('kyc.nin')} inputMode="numeric" maxLength={11} {...digitsProps(form, 'nin')} required />
+          <TextInput label={t('kyc.nin')} inputMode="numeric" maxLength={11} {...digitsProps(form, 'nin')} />
           <FileInput
             label={t('kyc.slip')}
             accept="image/jpeg,image/png,application/pdf"
