@@ -84,6 +84,26 @@ export async function webhookStage(opts: {
       const visible: number[] = [];
       const sends: Promise<void>[] = [];
       const loadBefore = load();
+      let sending = true;
+      // Credit visibility of the sampled accepted webhooks, polled while they are sent and after (at most 30 s more).
+      const poller = (async () => {
+        let deadline = Infinity;
+        while (sending || (sampled.size && performance.now() < deadline)) {
+          if (!sending && deadline === Infinity) deadline = performance.now() + 30_000;
+          if (sampled.size) {
+            const seen = await rows<{ reference: string }>(
+              database.db,
+              sql`SELECT reference FROM topup_intents WHERE reference = ANY(${`{${[...sampled.keys()].join(',')}}`}::text[]) AND status = 'success'`,
+            );
+            const now = performance.now();
+            for (const s of seen) {
+              visible.push(now - sampled.get(s.reference)!);
+              sampled.delete(s.reference);
+            }
+          }
+          await new Promise((r) => setTimeout(r, POLL_MS));
+        }
+      })();
       const started = performance.now();
       let sent = 0;
       // Open loop: whatever the answers take, `rate` webhooks a second are offered.
@@ -108,20 +128,8 @@ export async function webhookStage(opts: {
         await new Promise((r) => setTimeout(r, 5));
       }
       await Promise.all(sends);
-      // Credit visibility of the sampled accepted webhooks, polled until all are seen (at most 30 s).
-      const deadline = performance.now() + 30_000;
-      while (sampled.size && performance.now() < deadline) {
-        const seen = await rows<{ reference: string }>(
-          database.db,
-          sql`SELECT reference FROM topup_intents WHERE reference = ANY(${`{${[...sampled.keys()].join(',')}}`}::text[]) AND status = 'success'`,
-        );
-        const now = performance.now();
-        for (const s of seen) {
-          visible.push(now - sampled.get(s.reference)!);
-          sampled.delete(s.reference);
-        }
-        if (sampled.size) await new Promise((r) => setTimeout(r, POLL_MS));
-      }
+      sending = false;
+      await poller;
       // The next rate starts on an empty backlog.
       for (let i = 0; i < 300; i++) {
         const [{ n }] = await rows<{ n: number }>(
