@@ -39,6 +39,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
@@ -66,6 +68,8 @@ export interface paths {
          * @description Approve another operator's pending request: its money action runs now, exactly once.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -95,6 +99,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -120,6 +126,8 @@ export interface paths {
          * @description Correct a top-up settlement whose processor amount differs from what the wallet got: credit (positive) or debit (negative) the wallet against collections, with a reason; at or above the settlementCorrection threshold it waits for a second operator.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -149,6 +157,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -174,6 +184,8 @@ export interface paths {
          * @description Add a marketplace product.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -201,6 +213,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -224,6 +238,8 @@ export interface paths {
          * @description Dashboard: provider float balances on our books, burn per day over the last 7 days and days of headroom, and the collections pool.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -249,6 +265,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminDashboardProviders"];
@@ -273,6 +291,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminDashboardQueues"];
@@ -296,6 +316,8 @@ export interface paths {
          * @description Dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider and status.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -322,6 +344,8 @@ export interface paths {
          * @description Operator: delete one of the caller's passkeys (needs a step-up grant: X-Grant-Token).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -351,6 +375,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -376,6 +402,8 @@ export interface paths {
          * @description Freeze a customer with a reason: they can sign in and read, every operation that moves money answers ACCOUNT_FROZEN and schedules pause.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -403,6 +431,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -426,6 +456,8 @@ export interface paths {
          * @description One approval request.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -451,6 +483,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetApprovalSettings"];
@@ -474,6 +508,8 @@ export interface paths {
          * @description One customer: profile, KYC, wallet and recent ledger lines, sessions and devices, recent purchases and top-ups, frozen state.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -499,6 +535,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetGrowthSettings"];
@@ -522,6 +560,8 @@ export interface paths {
          * @description An operator job's status, progress {done, total}, result or error, and an export's download link once done.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -547,6 +587,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetKycSubmission"];
@@ -570,6 +612,8 @@ export interface paths {
          * @description Vote counts of a poll.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -597,6 +641,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -620,6 +666,8 @@ export interface paths {
          * @description Approval requests (four-eyes), newest first; status pending, approved, rejected or expired.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -645,6 +693,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListBroadcasts"];
@@ -668,6 +718,8 @@ export interface paths {
          * @description E-mail, SMS and push deliveries that failed every retry.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -693,6 +745,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListIssueReports"];
@@ -716,6 +770,8 @@ export interface paths {
          * @description Operator jobs, newest first, every operator’s (filter by kind and status).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -741,6 +797,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListKycSubmissions"];
@@ -764,6 +822,8 @@ export interface paths {
          * @description Loans by status (collections view), newest first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -789,6 +849,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListMarketplaceOrders"];
@@ -812,6 +874,8 @@ export interface paths {
          * @description All marketplace products, inactive included.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -837,6 +901,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListMarkups"];
@@ -860,6 +926,8 @@ export interface paths {
          * @description List the operators: their roles (granted, or admin through ADMIN_EMAILS) and second factors.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -885,6 +953,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListOperatorSessions"];
@@ -908,6 +978,8 @@ export interface paths {
          * @description Operator: the caller's passkeys (name, transports, when registered and last used).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Runs for an operator without a second factor too (it enrols one).
          */
@@ -933,6 +1005,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListProviderFloats"];
@@ -956,6 +1030,8 @@ export interface paths {
          * @description Processing transactions older than VTU_STUCK_AFTER_MS, for an operator to resolve.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -981,6 +1057,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListSubscriptionOrders"];
@@ -1004,6 +1082,8 @@ export interface paths {
          * @description All subscription plans, inactive included.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -1029,6 +1109,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListSupportThreads"];
@@ -1053,6 +1135,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListThreadMessages"];
@@ -1076,6 +1160,8 @@ export interface paths {
          * @description Transaction reports, optionally by status or user.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -1102,6 +1188,8 @@ export interface paths {
          * @description Operator: finish registering a passkey with startRegistration's response (needs a step-up grant: X-Grant-Token); it then confirms step-up and counts as the operator's second factor.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Runs for an operator without a second factor too (it enrols one).
          *
@@ -1131,6 +1219,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Runs for an operator without a second factor too (it enrols one).
          *
          *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
@@ -1159,6 +1249,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1184,6 +1276,8 @@ export interface paths {
          * @description Reject another operator's pending request with a reason; nothing moves.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1213,6 +1307,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1238,6 +1334,8 @@ export interface paths {
          * @description Requery one VTU transaction at its provider now and settle it.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1265,6 +1363,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1291,6 +1391,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1316,6 +1418,8 @@ export interface paths {
          * @description Settle a processing VTU transaction by hand after confirming the outcome with the provider (failed refunds once); at or above the vtuResolution threshold (default: always) it waits for a second operator.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1345,6 +1449,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1370,6 +1476,8 @@ export interface paths {
          * @description Approve or reject a pending KYC submission (reason required on reject); audited and notified.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1397,6 +1505,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1422,6 +1532,8 @@ export interface paths {
          * @description Take a granted operator role back (never the last admin, nor an ADMIN_EMAILS admin).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1449,6 +1561,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1472,6 +1586,8 @@ export interface paths {
          * @description Search the audit trail (one row per operator call) by operator, operation, target and time, newest first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -1497,6 +1613,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminSearchCustomers"];
@@ -1520,6 +1638,8 @@ export interface paths {
          * @description Operator search of top-up intents, settlements and processor events.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -1547,6 +1667,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1572,6 +1694,8 @@ export interface paths {
          * @description End every session of a customer (sign out everywhere); known devices stay.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1599,6 +1723,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1624,6 +1750,8 @@ export interface paths {
          * @description Export VTU transactions, ledger entries, top-ups or (admins only) the audit log of a range of Lagos days (both included, at most 366) as CSV, as a job.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1651,6 +1779,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1677,6 +1807,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1702,6 +1834,8 @@ export interface paths {
          * @description Change four-eyes thresholds per action (naira); omitted ones stay.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1731,6 +1865,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1756,6 +1892,8 @@ export interface paths {
          * @description Fulfil or cancel (refund) a processing order.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
@@ -1783,6 +1921,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1809,6 +1949,8 @@ export interface paths {
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
@@ -1834,6 +1976,8 @@ export interface paths {
          * @description Change a plan’s name, price or availability.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *

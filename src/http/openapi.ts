@@ -79,6 +79,10 @@ function describe(op: AnyOperation): string {
   );
   if (auth === 'admin')
     lines.push(
+      `Operator roles: ${op.roles?.length ? `admin, ${op.roles.join(', ')}` : 'admin only'} (other operators get 403 FORBIDDEN). Every call leaves one audit row.`,
+    );
+  if (auth === 'admin')
+    lines.push(
       op.enrolsOperatorFactor
         ? 'Runs for an operator without a second factor too (it enrols one).'
         : 'Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).',
