@@ -54,6 +54,12 @@ test('bill forms: a too-short number says so under the field, the button stays e
   await review.click();
   await expect(page.getByRole('region', { name: 'Confirm purchase' })).toBeVisible();
 
+  // Several numbers: Review with none says so under the list.
+  await page.getByRole('switch', { name: 'Buy for several numbers' }).check();
+  await page.getByRole('button', { name: 'Review' }).click();
+  expect(await messageOf(page.getByRole('textbox', { name: /numbers/i }))).toContain('Enter an 11-digit Nigerian number');
+  await page.getByRole('switch', { name: 'Buy for several numbers' }).uncheck();
+
   // Electricity: leaving the meter field with too few digits says so at once; a submit names the empty fields too.
   await page.goto('/buy?service=electricity');
   const meter = page.getByRole('textbox', { name: 'Meter number' });

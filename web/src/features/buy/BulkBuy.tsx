@@ -4,7 +4,10 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
+import { z } from 'zod';
+import { AMOUNT_BOUNDS, airtimeSchema } from '../../api/schemas';
 import { AmountInput } from '../../components/AmountInput';
+import { amountProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { buyOnce } from './buy-once';
@@ -15,12 +18,19 @@ import { walletQueries } from '../../api/queries/wallet';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
 
+/** At least one number the list reads, and buyAirtime's amount for each. */
+const bulkSchema = z.object({
+  numbers: z.string().refine((v) => parseNumbers(v).valid.length > 0),
+  amount: airtimeSchema.shape.amount,
+});
+const HINTS: FieldHints = { numbers: 'buy.phoneInvalid' };
+
 /** Airtime for several numbers: one list (typed or pasted column), one PIN, one summary with each result. */
 export function BulkBuy() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const [text, setText] = useState('');
-  const [amount, setAmount] = useState<number | ''>('');
+  const form = useSchemaForm(bulkSchema, { numbers: '', amount: '' as number | '' }, HINTS);
+  const { numbers: text, amount } = form.getValues();
   const [price, setPrice] = useState<number | null>(null);
   const [pin, setPin] = useState('');
   const [lines, setLines] = useState<Line[]>([]);
@@ -28,15 +38,15 @@ export function BulkBuy() {
   const [error, setError] = useState<string | null>(null);
   const { valid, invalid } = parseNumbers(text);
 
-  async function review() {
+  const review = form.onSubmit(async () => {
     setError(null);
     try {
       setPrice((await post('/_serverFn/quotePriceBearerVTU', { service: 'airtime', wholesale: amount as number })).retail);
       setLines(valid.map((phone) => ({ phone, network: detectNetwork(phone) })));
     } catch (err) {
-      setError(errorMessage(err));
+      if (!showServerIssues(form, err, HINTS)) setError(errorMessage(err));
     }
-  }
+  });
 
   async function run(p: string) {
     setBusy(true);
@@ -66,25 +76,21 @@ export function BulkBuy() {
 
   return (
     <Stack>
-      <Textarea
-        label={t('buy.numbers')}
-        autosize
-        minRows={3}
-        value={text}
-        onChange={(e) => setText(e.currentTarget.value)}
+      <Textarea label={t('buy.numbers')} autosize minRows={3} {...form.getInputProps('numbers')} disabled={busy || price !== null} />
+      {invalid.length > 0 && <Alert color="yellow">{invalid.join(', ')}</Alert>}
+      <AmountInput
+        label={t('buy.amount')}
+        min={AMOUNT_BOUNDS.airtime[0]}
+        {...amountProps(form, 'amount')}
         disabled={busy || price !== null}
       />
-      {invalid.length > 0 && <Alert color="yellow">{invalid.join(', ')}</Alert>}
-      <AmountInput label={t('buy.amount')} min={50} value={amount} onChange={setAmount} disabled={busy || price !== null} />
       {error && (
         <Alert color="red" role="alert">
           {error}
         </Alert>
       )}
       {price === null ? (
-        <Button onClick={() => void review()} disabled={valid.length === 0 || typeof amount !== 'number' || amount < 50}>
-          {t('buy.review')}
-        </Button>
+        <Button onClick={() => review()}>{t('buy.review')}</Button>
       ) : (
         <>
           <Text fw={600}>
