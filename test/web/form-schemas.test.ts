@@ -18,6 +18,7 @@ import {
   savingsLockSchema,
   scheduleSchema,
   subscriptionOrderSchema,
+  topupSchema,
   bettingSchema,
   cableSchema,
   dataSchema,
@@ -71,6 +72,7 @@ describe('form schemas are the operations’ input rules', () => {
     ['submitSubscriptionOrder', subscriptionOrderSchema],
     ['upsertSchedule', scheduleSchema],
     ['votePoll', pollVoteSchema],
+    ['startProcessorTopup', topupSchema],
   ];
   for (const [operation, form] of forms)
     it(`${operation}: every field of the form has the operation's rule`, () => {

@@ -156,3 +156,7 @@ export const scheduleSchema = z.object({
 
 /** votePoll's choice (the poll is the card's). */
 export const pollVoteSchema = z.object({ optionId: uuidInput('optionId') });
+
+/** startProcessorTopup's amount (the e-mail and return address are the app's): ₦100 to ₦1,000,000. */
+export const TOPUP_BOUNDS = [100, 1_000_000] as const;
+export const topupSchema = z.object({ amount: nairaAmount({ min: TOPUP_BOUNDS[0], max: TOPUP_BOUNDS[1] }) });

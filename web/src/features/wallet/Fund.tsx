@@ -1,18 +1,22 @@
 import { Alert, Button, Card, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
 import { AmountInput } from '../../components/AmountInput';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage, isCode } from '../../app/errors';
 import { walletQueries } from '../../api/queries/wallet';
+import { TOPUP_BOUNDS, topupSchema } from '../../api/schemas';
+import { amountProps, showServerIssues, useSchemaForm } from '../../components/form';
 
 /** Fund the wallet: the processor's checkout, then back to /fund/return, which waits for the service to confirm. */
 export function Fund() {
   const { t } = useTranslation();
   const auth = useAuth();
-  const [amount, setAmount] = useState<number | ''>('');
+  // startProcessorTopup's own amount rule (api/schemas.ts): ₦100 to ₦1,000,000, said under the field.
+  const form = useSchemaForm(topupSchema, { amount: '' as number | '' });
+  const [underFields, setUnderFields] = useState(false);
   const key = useRef(newIdempotencyKey());
   const start = useMutation({
     mutationFn: (naira: number) =>
@@ -22,11 +26,13 @@ export function Fund() {
         { idempotencyKey: key.current },
       ),
     onSuccess: (r) => window.location.assign(r.authorizationUrl),
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (typeof amount === 'number') start.mutate(amount);
-  }
+  const submit = form.onSubmit((v) => {
+    const c = topupSchema.safeParse(v);
+    if (c.success) start.mutate(c.data.amount);
+  });
+  const amountInput = amountProps(form, 'amount');
   return (
     <Stack maw={480}>
       <Title order={1}>{t('fund.title')}</Title>
@@ -35,20 +41,20 @@ export function Fund() {
           <AmountInput
             label={t('fund.amount')}
             description={t('fund.amountHelp')}
-            min={100}
-            max={1_000_000}
-            value={amount}
+            min={TOPUP_BOUNDS[0]}
+            max={TOPUP_BOUNDS[1]}
+            {...amountInput}
             onChange={(v) => {
-              setAmount(v);
+              amountInput.onChange(v);
               key.current = newIdempotencyKey();
             }}
           />
-          {start.error && (
+          {start.error && !underFields && (
             <Alert color="red" role="alert">
               {errorMessage(start.error)}
             </Alert>
           )}
-          <Button type="submit" loading={start.isPending} disabled={typeof amount !== 'number' || amount < 100 || amount > 1_000_000}>
+          <Button type="submit" loading={start.isPending}>
             {t('fund.pay')}
           </Button>
         </Stack>
