@@ -28,12 +28,6 @@ interface Ambient {
 
 const scope = new AsyncLocalStorage<Ambient>();
 
-/** The ambient transaction `exec` (the wrapped database object) stands for now, or null. */
-export function ambientOf(exec: object): TxLike | null {
-  const a = scope.getStore();
-  return a && a.state.open && a.root === exec ? a.tx : null;
-}
-
 /** Runs `fn` after every earlier use of the ambient transaction `a` has finished. */
 function serial<T>(a: Ambient, fn: () => Promise<T>): Promise<T> {
   const run = a.tail.then(fn, fn);
