@@ -18,6 +18,7 @@ import {
   savingsLockSchema,
   scheduleSchema,
   subscriptionOrderSchema,
+  supportMessageSchema,
   topupSchema,
   bettingSchema,
   cableSchema,
@@ -73,6 +74,7 @@ describe('form schemas are the operations’ input rules', () => {
     ['upsertSchedule', scheduleSchema],
     ['votePoll', pollVoteSchema],
     ['startProcessorTopup', topupSchema],
+    ['sendSupportMessage', supportMessageSchema],
   ];
   for (const [operation, form] of forms)
     it(`${operation}: every field of the form has the operation's rule`, () => {

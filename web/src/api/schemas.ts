@@ -160,3 +160,6 @@ export const pollVoteSchema = z.object({ optionId: uuidInput('optionId') });
 /** startProcessorTopup's amount (the e-mail and return address are the app's): ₦100 to ₦1,000,000. */
 export const TOPUP_BOUNDS = [100, 1_000_000] as const;
 export const topupSchema = z.object({ amount: nairaAmount({ min: TOPUP_BOUNDS[0], max: TOPUP_BOUNDS[1] }) });
+
+/** sendSupportMessage's message (the thread is the customer's own). */
+export const supportMessageSchema = z.object({ body: text('body', 1, 4000) });

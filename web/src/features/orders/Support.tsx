@@ -10,7 +10,7 @@ import { formatDateTime } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { Section } from '../../components/Section';
 import { supportQueries } from '../../api/queries/orders';
-import { reportSchema } from '../../api/schemas';
+import { reportSchema, supportMessageSchema } from '../../api/schemas';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
@@ -23,15 +23,18 @@ export function Support() {
     ...supportQueries.messages(threadId),
     refetchInterval: 15_000,
   });
-  const [body, setBody] = useState('');
+  // sendSupportMessage's own rule (api/schemas.ts): a message, at most 4,000 characters.
+  const form = useSchemaForm(supportMessageSchema, { body: '' });
+  const [underFields, setUnderFields] = useState(false);
   const send = useMutation({
-    mutationFn: () =>
+    mutationFn: (body: string) =>
       post('/_serverFn/sendSupportMessageBearerSupport', { threadId: threadId!, body }, { idempotencyKey: newIdempotencyKey() }),
-    onSuccess: () => (setBody(''), void qc.invalidateQueries({ queryKey: supportQueries.messages(threadId).queryKey })),
+    onSuccess: () => (form.reset(), void qc.invalidateQueries({ queryKey: supportQueries.messages(threadId).queryKey })),
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
   return (
     <Section id="support" title={t('orders.support')}>
-      <Failure error={thread.error ?? messages.error ?? send.error} />
+      <Failure error={thread.error ?? messages.error ?? (underFields ? null : send.error)} />
       <Stack gap="xs" role="log" aria-label={t('orders.conversation')} mah={360} style={{ overflowY: 'auto' }}>
         {(messages.data?.items ?? []).map((m) => (
           <Paper
@@ -49,17 +52,20 @@ export function Support() {
           </Paper>
         ))}
       </Stack>
-      <Textarea
-        label={t('orders.message')}
-        autosize
-        minRows={2}
-        maxLength={4000}
-        value={body}
-        onChange={(e) => setBody(e.currentTarget.value)}
-      />
-      <Button onClick={() => send.mutate()} loading={send.isPending} disabled={!body.trim() || !threadId}>
-        {t('transfer.send')}
-      </Button>
+      <form
+        onSubmit={form.onSubmit((v) => {
+          const c = supportMessageSchema.safeParse(v);
+          if (c.success) send.mutate(c.data.body);
+        })}
+        noValidate
+      >
+        <Stack gap="xs">
+          <Textarea label={t('orders.message')} autosize minRows={2} maxLength={4000} {...form.getInputProps('body')} />
+          <Button type="submit" loading={send.isPending} disabled={!threadId}>
+            {t('transfer.send')}
+          </Button>
+        </Stack>
+      </form>
     </Section>
   );
 }
