@@ -23,7 +23,8 @@ export const PERMISSIONS_POLICY = [
   'midi=()',
   'payment=()',
   'picture-in-picture=()',
-  'publickey-credentials-get=()',
+  // Operators confirm a step-up with their passkey in the console (issue 30): WebAuthn sign-in on our own origin only.
+  'publickey-credentials-get=(self)',
   'screen-wake-lock=()',
   'serial=()',
   'usb=()',

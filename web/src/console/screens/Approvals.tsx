@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { post, type GetOutput } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
-import { useStepUp } from '../../app/StepUp';
+import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useScreenSearch } from '../nav';
@@ -29,7 +29,7 @@ export function Approvals() {
   const offset = search.num('offset', 0);
   const list = useQuery(consoleQueries.approvals({ status, limit: LIMIT, offset }));
   const qc = useQueryClient();
-  const stepUp = useStepUp();
+  const stepUp = useOperatorStepUp();
   const [deciding, setDeciding] = useState<{ a: Approval; decision: 'approve' | 'reject' } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -170,7 +170,7 @@ function ThresholdForm({ initial }: { initial: { walletAdjustment: number; vtuRe
     vtuResolution: initial.vtuResolution,
     settlementCorrection: initial.settlementCorrection,
   });
-  const stepUp = useStepUp();
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);

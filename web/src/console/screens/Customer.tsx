@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
-import { useStepUp } from '../../app/StepUp';
+import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { ConsoleLink } from '../nav';
@@ -205,7 +205,7 @@ export function CustomerPage({ userId }: { userId: string }) {
 /** A manual adjustment: credit (positive) or debit (negative); at or above its threshold it waits for a second operator. */
 function Adjust({ userId, onDone }: { userId: string; onDone: (message: string) => void }) {
   const form = useSchemaForm(adjustSchema, { amount: '' as number | '', reason: '' });
-  const stepUp = useStepUp();
+  const stepUp = useOperatorStepUp();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   return (

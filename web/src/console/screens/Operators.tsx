@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ApiError, post } from '../../api/client';
 import { adminQueries, consoleQueries, operatorQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
+import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, ScreenTitle, when } from '../ui';
 
 /** Operators: who holds which role (granted and revoked by admins), their sessions (idle timeout, revocable), and this operator's passkeys. */
@@ -190,6 +191,7 @@ function Sessions() {
 /** This operator's passkeys (WebAuthn): a second factor and a step-up method. */
 function Passkeys() {
   const q = useQuery(consoleQueries.passkeys());
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -202,11 +204,16 @@ function Passkeys() {
     setNotice(null);
     try {
       const { startRegistration } = await import('@simplewebauthn/browser');
-      const { options } = await post('/_serverFn/adminPasskeyRegisterOptionsBearerAdmin', {});
-      const response = await startRegistration({ optionsJSON: options as never });
-      const r = await post('/_serverFn/adminPasskeyRegisterBearerAdmin', {
-        response: response as never,
-        ...(name.trim() ? { name: name.trim() } : {}),
+      // Adding a second factor asks for a step-up first (a code, or a passkey the operator already has).
+      const r = await stepUp.withGrant(async (grantToken) => {
+        const opts = grantToken ? { grantToken } : {};
+        const { options } = await post('/_serverFn/adminPasskeyRegisterOptionsBearerAdmin', {}, opts);
+        const response = await startRegistration({ optionsJSON: options as never });
+        return post(
+          '/_serverFn/adminPasskeyRegisterBearerAdmin',
+          { response: response as never, ...(name.trim() ? { name: name.trim() } : {}) },
+          opts,
+        );
       });
       setNotice(`Passkey "${r.name}" added.`);
       setName('');
@@ -271,6 +278,7 @@ function Passkeys() {
         )}
         <Failure error={error} />
       </Stack>
+      {stepUp.modal}
     </Card>
   );
 }

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
-import { useStepUp } from '../../app/StepUp';
+import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { useScreenSearch } from '../nav';
@@ -22,7 +22,7 @@ export function Transactions() {
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.stuck({ limit: LIMIT, offset }));
   const qc = useQueryClient();
-  const stepUp = useStepUp();
+  const stepUp = useOperatorStepUp();
   const [resolving, setResolving] = useState<{ id: string; reference: string } | null>(null);
   const [outcome, setOutcome] = useState<Outcome>('failed');
   const [notice, setNotice] = useState<string | null>(null);
