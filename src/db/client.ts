@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type { PGlite as PGliteClient } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { SQL, StringChunk, entityKind, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -196,8 +195,10 @@ export async function openDatabase(opts: {
   else if (opts.url?.startsWith('pglite:')) dir = opts.url.slice('pglite:'.length);
   else dir = path.join(opts.dataDir, 'pglite');
   if (dir) fs.mkdirSync(dir, { recursive: true });
+  // Loaded only here: against PostgreSQL the embedded database's modules are never imported (docs/scaling.md, "Memory").
+  const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
   // PGlite is one connection: it queues every query behind an open transaction, so transactions are serialised.
-  const client = opts.pgliteImage && !dir ? new PGlite({ loadDataDir: opts.pgliteImage }) : new PGlite(dir);
+  const client: PGliteClient = opts.pgliteImage && !dir ? new PGlite({ loadDataDir: opts.pgliteImage }) : new PGlite(dir);
   await client.waitReady;
   const db = ambientDatabase(drizzlePglite(client, { schema }) as unknown as Db);
   return {
