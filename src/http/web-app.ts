@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /**
  * Serves the built customer app (docs/design.md §13) from the same process: hashed assets cached for a year,
  * the service worker and the page never cached, every other GET that asks for HTML answered with the page (the
- * app's router takes it from there). The files are read and compressed (brotli, gzip) once at start.
+ * app's router takes it from there). The files are read once at start with their brotli and gzip forms, which
+ * `npm run build` writes next to each file (name.br, name.gz); a file without them is compressed at start.
  * The API's paths keep their JSON answers, including 404s.
  */
 const API_PATHS = /^\/(_serverFn|api|docs|sandbox|healthz|readyz|metrics|\.well-known)(\/|$)/;
@@ -48,13 +49,27 @@ interface Asset {
   cache: string;
 }
 
+/** name.br or name.gz next to name: a compressed form, not a file of its own. */
+function precompressed(file: string): boolean {
+  return /\.(br|gz)$/.test(file) && fs.existsSync(file.slice(0, -3));
+}
+
+/** The build's compressed form of `source`, when it is there and not older than the file (else null). */
+function readFresh(file: string, source: string): Buffer | null {
+  try {
+    return fs.statSync(file).mtimeMs >= fs.statSync(source).mtimeMs ? fs.readFileSync(file) : null;
+  } catch {
+    return null;
+  }
+}
+
 function load(dir: string): Map<string, Asset> {
   const files = new Map<string, Asset>();
   const walk = (d: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, entry.name);
       if (entry.isDirectory()) walk(full);
-      else {
+      else if (!precompressed(full)) {
         const url = '/' + path.relative(dir, full).split(path.sep).join('/');
         const ext = path.extname(entry.name);
         const body = fs.readFileSync(full);
@@ -64,8 +79,9 @@ function load(dir: string): Map<string, Asset> {
           body,
           ...(compressible
             ? {
-                br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-                gzip: zlib.gzipSync(body, { level: 9 }),
+                br:
+                  readFresh(`${full}.br`, full) ?? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+                gzip: readFresh(`${full}.gz`, full) ?? zlib.gzipSync(body, { level: 9 }),
               }
             : {}),
           cache: url.startsWith('/assets/')

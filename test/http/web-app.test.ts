@@ -9,6 +9,9 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 let h: Harness;
 let dir: string;
 const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+// What `npm run build` writes next to a file, here at settings the service's own compression does not use.
+const preBr = zlib.brotliCompressSync(script, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
+const preGz = zlib.gzipSync(script, { level: 1 });
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
@@ -17,6 +20,9 @@ beforeAll(async () => {
     '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>',
   );
   fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), script);
+  fs.writeFileSync(path.join(dir, 'assets', 'pre-def456.js'), script);
+  fs.writeFileSync(path.join(dir, 'assets', 'pre-def456.js.br'), preBr);
+  fs.writeFileSync(path.join(dir, 'assets', 'pre-def456.js.gz'), preGz);
   fs.writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   fs.writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"VTU Wallet"}');
   h = await createHarness({ env: { WEB_DIR: dir } });
@@ -56,6 +62,17 @@ describe('the web app', () => {
     const sw = await h.app.inject({ method: 'GET', url: '/sw.js' });
     expect(sw.headers['cache-control']).toBe('no-cache');
     expect(sw.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it("serves the build's compressed forms as they are, and not as files of their own", async () => {
+    const url = '/assets/pre-def456.js';
+    const br = await h.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(Buffer.compare(br.rawPayload, preBr)).toBe(0);
+    const gz = await h.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(Buffer.compare(gz.rawPayload, preGz)).toBe(0);
+    expect((await h.app.inject({ method: 'GET', url })).body).toBe(script);
+    expect((await h.app.inject({ method: 'GET', url: `${url}.br` })).statusCode).toBe(404);
   });
 
   it('leaves the API alone: unknown API paths, missing assets and non-HTML requests keep JSON 404s', async () => {
