@@ -28,4 +28,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/main.js"]
+# Young generation capped at 16 MB a semi-space, as on Node 20: Node 24 grows it to 64 MB (docs/scaling.md, "Memory").
+CMD ["node", "--max-semi-space-size=16", "dist/main.js"]

@@ -39,6 +39,13 @@ export interface Server {
 }
 
 /**
+ * The V8 flags the service starts with (package.json start:prod, scripts/start.mjs, the Dockerfile): young generation
+ * capped at 16 MB a semi-space, as on Node 20 (Node 24 grows it to 64 MB; docs/scaling.md, "Memory"). BENCH_NODE_ARGS
+ * replaces them (an empty value: V8's defaults).
+ */
+export const SERVER_NODE_FLAGS = (process.env.BENCH_NODE_ARGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean);
+
+/**
  * Starts a server script in a child process and waits until it prints its port. The server runs as compiled
  * JavaScript from dist-bench/ (`npm run bench` builds it first), as `npm start` runs dist/: no TypeScript loader in
  * the measured process. BENCH_TSX=1 runs the .ts source under tsx instead.
@@ -46,7 +53,8 @@ export interface Server {
 export async function startServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
   const compiled = path.join('dist-bench', script.replace(/\.ts$/, '.js'));
   const useTsx = process.env.BENCH_TSX === '1' || !fs.existsSync(compiled);
-  const args = useTsx ? [...nodeArgs, '--import', 'tsx', script] : [...nodeArgs, compiled];
+  const flags = [...SERVER_NODE_FLAGS, ...nodeArgs];
+  const args = useTsx ? [...flags, '--import', 'tsx', script] : [...flags, compiled];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   let peak = 0;
   let queries = 0;

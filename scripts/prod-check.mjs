@@ -88,7 +88,7 @@ function productionEnv(port, databaseUrl) {
 
 /** Starts the installed service; resolves with its exit code and output once it exits. */
 function start(env) {
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', 'dist/main.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
