@@ -4,6 +4,7 @@ import { page, pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { bankByCode, isValidNuban, LIVENESS_REASONS } from '../../providers/identity.js';
 import { ACCESS_NEXT } from './access.js';
+import { accountNumberInput, bankCodeInput as bankCodeInputOf, kycFullNameInput, ninInput } from './inputs.js';
 import { CONTENT_TYPES, DOCUMENT_TYPES, FILE_PATH_RE, MAX_FILE_BYTES, NIN_CHECKS } from './service.js';
 
 /** What this module's handlers use (ctx.api). */
@@ -17,20 +18,7 @@ const filePath = (field: string) =>
     .max(64, `${field} is not a KYC upload path`)
     .regex(FILE_PATH_RE, `${field} must be a path returned by uploadKycFile`);
 
-const ninInput = z
-  .string({ error: 'nin is required' })
-  .trim()
-  .regex(/^\d{11}$/, 'nin must be 11 digits');
-
-const bankCodeInput = z
-  .string({ error: 'bankCode is required' })
-  .trim()
-  .refine((c) => Boolean(bankByCode(c)), 'bankCode must be a code from listBanks');
-
-const accountNumberInput = z
-  .string({ error: 'accountNumber is required' })
-  .trim()
-  .regex(/^\d{10}$/, 'accountNumber must be a 10-digit NUBAN');
+const bankCodeInput = bankCodeInputOf((c) => Boolean(bankByCode(c)));
 
 const nubanChecked = <T extends { bankCode: string; accountNumber: string }>(v: T, ctx: z.RefinementCtx) => {
   if (bankByCode(v.bankCode) && /^\d{10}$/.test(v.accountNumber) && !isValidNuban(v.bankCode, v.accountNumber)) {
@@ -106,7 +94,7 @@ export const kycOperations = [
     input: z.object({
       nin: ninInput,
       slipPath: filePath('slipPath'),
-      fullName: z.string().trim().min(3, 'fullName is too short').max(100, 'fullName is too long').optional(),
+      fullName: kycFullNameInput.optional(),
     }),
     output: z.object({ submission: submissionOutput }),
     errors: ['KYC_PREVIOUS_TIER_REQUIRED', 'KYC_PROFILE_INCOMPLETE', 'CONFLICT', 'NOT_FOUND', 'RATE_LIMITED', 'UPSTREAM_ERROR'],

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
-import { nairaAmount, naira } from '../../kernel/money.js';
+import { naira } from '../../kernel/money.js';
+import { loanAmountInput } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['loans']);
@@ -51,7 +52,7 @@ export const loanOperations = [
     purpose: 'take a loan',
     rateLimit: 'money',
     errors: ['NOT_ELIGIBLE', 'AMOUNT_OUT_OF_RANGE', 'CONFLICT'],
-    input: z.object({ amount: nairaAmount({ max: 100_000_000 }) }),
+    input: z.object({ amount: loanAmountInput }),
     output: z.object({ loan: loanOutput }),
     handler: async (input, ctx) => ctx.api.loans.take(ctx.user, input.amount),
   }),
@@ -63,7 +64,7 @@ export const loanOperations = [
     purpose: 'repay the open loan from the wallet (all of it unless amount is given)',
     rateLimit: 'money',
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE'],
-    input: z.object({ amount: nairaAmount({ max: 100_000_000 }).optional() }),
+    input: z.object({ amount: loanAmountInput.optional() }),
     output: z.object({ loan: loanOutput, paid: z.number() }),
     handler: async (input, ctx) => ctx.api.loans.repay(ctx.user.id, input.amount),
   }),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
-import { nairaAmount, naira } from '../../kernel/money.js';
-import { SAVINGS_MAX_DAYS, SAVINGS_MIN_DAYS } from './service.js';
+import { naira } from '../../kernel/money.js';
+import { savingsAmountInput, savingsDaysInput } from './inputs.js';
 import { pinInput } from '../../kernel/inputs.js';
 
 /** What this module's handlers use (ctx.api). */
@@ -45,12 +45,8 @@ export const savingsOperations = [
     gates: { money: true, pin: true },
     errors: ['INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE', 'INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'],
     input: z.object({
-      amount: nairaAmount({ max: 100_000_000 }),
-      days: z
-        .number({ error: 'days must be a number' })
-        .int('days must be a whole number')
-        .min(SAVINGS_MIN_DAYS, `days must be at least ${SAVINGS_MIN_DAYS}`)
-        .max(SAVINGS_MAX_DAYS, `days must be at most ${SAVINGS_MAX_DAYS}`),
+      amount: savingsAmountInput,
+      days: savingsDaysInput,
       pin: pinInput,
     }),
     output: z.object({ lock: lockOutput }),

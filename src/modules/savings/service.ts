@@ -15,10 +15,6 @@ import type { Notifier } from '../notifications/api.js';
 import { applyBps, iso } from '../growth/api.js';
 import { bps, type GrowthSettingsStore } from '../growth/api.js';
 
-/** Lock length bounds (docs/design.md §10): fixed, because the interest formula and the UI assume them. */
-export const SAVINGS_MIN_DAYS = 7;
-export const SAVINGS_MAX_DAYS = 365;
-
 export type SavingsService = ReturnType<typeof createSavingsService>;
 
 type LockRow = Narrowed<

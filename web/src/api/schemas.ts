@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { fourDigitPin, phoneInput, uuidInput } from '../../../src/kernel/inputs.js';
 import { nairaAmount } from '../../../src/kernel/money.js';
 import { emailInput, fullNameInput, otpCodeInput, usernameInput } from '../../../src/modules/identity/inputs.js';
+import { accountNumberInput, bankCodeInput, kycFullNameInput, ninInput } from '../../../src/modules/kyc/inputs.js';
+import { loanAmountInput } from '../../../src/modules/loans/inputs.js';
+import { savingsAmountInput, savingsDaysInput } from '../../../src/modules/savings/inputs.js';
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
 import {
   AMOUNT_BOUNDS,
@@ -93,36 +96,18 @@ export const closeAccountSchema = z.object({ confirm: z.literal('DELETE', { erro
 /** The phone check (sendPhoneOtp, verifyPhoneOtp). */
 export const phoneSchema = z.object({ phone: phoneInput });
 /** submitNinKyc's typed fields (the slip is a file, uploaded first). */
-export const ninSchema = z.object({
-  nin: z
-    .string({ error: 'nin is required' })
-    .trim()
-    .regex(/^\d{11}$/, 'nin must be 11 digits'),
-  fullName: blankIsUnset(z.string().trim().min(3, 'fullName is too short').max(100, 'fullName is too long')),
-});
+export const ninSchema = z.object({ nin: ninInput, fullName: blankIsUnset(kycFullNameInput) });
 /** verifyBankAccount and submitBankKyc: the bank (a code from listBanks) and the 10-digit NUBAN; the check digit is the service's. */
 export const bankAccountSchema = z.object({
-  bankCode: z
-    .string({ error: 'bankCode is required' })
-    .trim()
-    .refine((c) => c !== '', 'bankCode must be a code from listBanks'),
-  accountNumber: z
-    .string({ error: 'accountNumber is required' })
-    .trim()
-    .regex(/^\d{10}$/, 'accountNumber must be a 10-digit NUBAN'),
+  // The app knows the banks it listed (the select offers only those): here a code must have been chosen.
+  bankCode: bankCodeInput((c) => c !== ''),
+  accountNumber: accountNumberInput,
 });
 
 /** createSavingsLock without the PIN; takeLoan; repayLoan (all of the loan when no amount is given). */
-export const savingsLockSchema = z.object({
-  amount: nairaAmount({ max: 100_000_000 }),
-  days: z
-    .number({ error: 'days must be a number' })
-    .int('days must be a whole number')
-    .min(7, 'days must be at least 7')
-    .max(365, 'days must be at most 365'),
-});
-export const loanSchema = z.object({ amount: nairaAmount({ max: 100_000_000 }) });
-export const repaySchema = z.object({ amount: blankIsUnset(nairaAmount({ max: 100_000_000 })) });
+export const savingsLockSchema = z.object({ amount: savingsAmountInput, days: savingsDaysInput });
+export const loanSchema = z.object({ amount: loanAmountInput });
+export const repaySchema = z.object({ amount: blankIsUnset(loanAmountInput) });
 
 /** createMarketplaceOrder's quantity and delivery; submitSubscriptionOrder's account. */
 export const marketOrderSchema = z.object({
