@@ -84,6 +84,7 @@ export async function webhookStage(opts: {
       const visible: number[] = [];
       const sends: Promise<void>[] = [];
       const loadBefore = load();
+      const queriesBefore = await svc.queries();
       let sending = true;
       // Credit visibility of the sampled accepted webhooks, polled while they are sent and after (at most 30 s more).
       const poller = (async () => {
@@ -139,6 +140,7 @@ export async function webhookStage(opts: {
         if (!n) break;
         await new Promise((r) => setTimeout(r, 100));
       }
+      const queries = (await svc.queries()) - queriesBefore;
       const ok = codes.get(200) ?? 0;
       const refused = codes.get(429) ?? 0;
       const other = sent - ok - refused;
@@ -151,6 +153,9 @@ export async function webhookStage(opts: {
         p50: pct(acks, 50),
         p99: pct(acks, 99),
         errors: other,
+        // The service's database round trips per accepted webhook (acknowledgement, credit and what the credit
+        // enqueues, plus the refused ones' duplicate checks).
+        roundTrips: ok ? Math.round((queries / ok) * 10) / 10 : undefined,
         ratio: `429: ${Math.round((refused / sent) * 100)}%; credit visible p50 ${pct(visible, 50)} ms, p99 ${creditP99 === Infinity ? `> 30 s (${sampled.size} of ${visible.length + sampled.size} unseen)` : `${creditP99} ms`} (${visible.length} sampled); p99 < 1 s`,
         met,
       });

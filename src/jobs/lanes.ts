@@ -26,6 +26,8 @@ export interface LaneHost {
   complete(ids: string[]): Promise<void>;
   log: Logger;
   stopped(): boolean;
+  /** A lane reports whether its last batch found work (JobQueue lets the general loop yield meanwhile). */
+  busy?(lane: object, busy: boolean): void;
 }
 
 /** One batch of a batched queue: claimed, handled, failures recorded, successes completed. How many ran. */
@@ -67,6 +69,7 @@ export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[]):
     woken = true;
     wake?.();
   });
+  const self = {};
   return (async () => {
     while (!host.stopped()) {
       woken = false;
@@ -76,6 +79,7 @@ export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[]):
       } catch (err) {
         host.log.error({ err, job: def.name }, 'job lane failed');
       }
+      host.busy?.(self, ran > 0);
       if (ran || woken || host.stopped()) continue;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, def.batch!.idleMs ?? 250);
@@ -86,6 +90,7 @@ export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[]):
       });
       wake = null;
     }
+    host.busy?.(self, false);
   })();
 }
 
@@ -117,7 +122,7 @@ export async function drainConcurrently(
   host: LaneHost,
   runOne: (job: Claimed) => Promise<boolean>,
   max: number,
-  concurrency: number,
+  concurrencyNow: number | (() => number),
 ): Promise<number> {
   let ran = 0;
   const running = new Set<Promise<void>>();
@@ -136,6 +141,9 @@ export async function drainConcurrently(
     })());
   let drained = false;
   while (ran < max) {
+    // While a batch lane has work (webhook credits), the general work runs one job at a time: money that arrived
+    // goes ahead of the notifications it produces, as strict priority did when credits shared this loop.
+    const concurrency = typeof concurrencyNow === 'number' ? concurrencyNow : concurrencyNow();
     const free = concurrency - running.size;
     // Claim again once half the slots are free, or, after a claim found fewer jobs than it asked for, once a job ends.
     if (running.size && (drained || free < Math.max(1, concurrency >> 1))) {

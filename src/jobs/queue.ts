@@ -224,6 +224,7 @@ export class JobQueue {
 
   private lanes: Promise<void>[] = [];
   private laneWakers = new Map<string, (() => void)[]>();
+  private busyLanes = new Set<object>();
   private get laneHost(): LaneHost {
     return {
       claim: (n, lane) => this.claim(n, lane),
@@ -231,6 +232,7 @@ export class JobQueue {
       complete: (ids) => this.complete(ids),
       log: this.log,
       stopped: () => this.stopped,
+      busy: (lane, busy) => (busy ? this.busyLanes.add(lane) : this.busyLanes.delete(lane)),
     };
   }
 
@@ -319,7 +321,12 @@ export class JobQueue {
             cronsTickedAt = Date.now();
             await this.tickCrons();
           }
-          await drainConcurrently(this.laneHost, (job) => this.runOne(job), 1000, concurrency);
+          await drainConcurrently(
+            this.laneHost,
+            (job) => this.runOne(job),
+            1000,
+            () => (this.busyLanes.size ? 1 : concurrency),
+          );
         })();
         await this.running;
       } catch (err) {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 
 import { rows, type Db, type Tx } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
+import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira } from '../../kernel/money.js';
@@ -26,6 +27,7 @@ export function createCreditBatch(deps: {
   db: Db;
   clock: Clock;
   log: Logger;
+  events: EventBus;
   adapterOf: (id: string) => ProcessorAdapter;
   settleCharge: Settlement['settleCharge'];
   processEvent: (eventId: string, isLastAttempt: boolean) => Promise<void>;
@@ -52,6 +54,7 @@ export function createCreditBatch(deps: {
     channel: string | null;
     paidAt: Date | null;
     outcome: string;
+    checks: boolean[] | null;
   };
 
   /** The events of the batch that are plain top-up credits, read in one statement; the others are left out. */
@@ -64,9 +67,12 @@ export function createCreditBatch(deps: {
       intent_id: string | null;
       intent_user_id: string | null;
       intent_amount: string | null;
+      checks: boolean[] | null;
     }>(
       db,
-      sql`SELECT e.id::text AS id, e.processor, e.payload, e.reference, i.id::text AS intent_id, i.user_id::text AS intent_user_id, i.amount::text AS intent_amount
+      // The same read answers the 'wallet.credited' subscribers' checks (an open loan), so none is asked under the locks.
+      sql`SELECT e.id::text AS id, e.processor, e.payload, e.reference, i.id::text AS intent_id, i.user_id::text AS intent_user_id, i.amount::text AS intent_amount,
+                 ${deps.events.checksSql('wallet.credited', sql`i.user_id`) ?? sql`NULL::json`} AS checks
           FROM processor_events e JOIN topup_intents i ON i.reference = e.reference AND i.processor = e.processor
           WHERE e.id = ANY(${`{${items.map((i) => i.eventId).join(',')}}`}::uuid[]) AND e.status = 'received'`,
     );
@@ -94,6 +100,7 @@ export function createCreditBatch(deps: {
         channel: c.channel,
         paidAt: c.paidAt,
         outcome: `credited ${formatNaira(c.amount)}${note}`,
+        checks: ev.checks,
       });
     }
     // Wallet order, then event order: concurrent batches lock wallets in the same order.
@@ -115,6 +122,7 @@ export function createCreditBatch(deps: {
         source: 'webhook',
       },
       { id: p.eventId, outcome: p.outcome },
+      p.checks,
     );
     if (!credited)
       await tx.execute(

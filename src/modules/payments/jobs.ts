@@ -15,11 +15,13 @@ export function registerPaymentsJobs(services: Pick<Services, 'jobs' | 'payments
     // A credit the user is waiting for goes ahead of notifications and other background work.
     priority: 10,
     handler: async (p, meta) => payments.processEvent(p.eventId, meta.attempt >= PROCESS_EVENT_ATTEMPTS),
-    // Credited in batches by lanes of their own (credit-batch.ts), woken by the webhook's nudge: one commit per
-    // batch instead of one per credit. Two lanes per worker, so one batch is read while the other commits.
+    // Credited in batches by a lane of its own (credit-batch.ts), woken by the webhook's nudge: one commit per batch
+    // instead of one per credit. One lane per worker: two lanes' batches share wallets, and a posting inside a
+    // transaction whose wallet changed under it fails its whole batch (run again one by one), which under load cost
+    // more than the second lane gained.
     batch: {
       size: config.webhookCreditBatch,
-      lanes: 2,
+      lanes: 1,
       handler: (items) =>
         payments.processEvents(items.map((it) => ({ eventId: it.payload.eventId, isLastAttempt: it.attempt >= it.maxAttempts }))),
     },

@@ -303,7 +303,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
      */
     ...webhookEvents,
     /** The credit lanes' batch (credit-batch.ts): each event's error or null. */
-    processEvents: createCreditBatch({ db, clock, log, adapterOf, settleCharge, processEvent: webhookEvents.processEvent }),
+    processEvents: createCreditBatch({ db, clock, log, events, adapterOf, settleCharge, processEvent: webhookEvents.processEvent }),
 
     async dedicatedAccount(userId: string) {
       const r = await dedicatedAccountOf(db, userId);

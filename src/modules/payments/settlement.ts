@@ -119,11 +119,21 @@ export function createSettlement(deps: {
    * credits nothing). `event` (the webhook job) is marked credited with that outcome by the posting's statement;
    * when nothing is credited the caller marks it. True when this call credited.
    */
-  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<boolean> {
+  async function settleCharge(
+    tx: Tx,
+    s: SettleInput,
+    event?: { id: string; outcome: string },
+    /** The 'wallet.credited' subscribers' checks as answered by the caller's read (events.checksSql); omitted, asked here. */
+    checks?: boolean[] | null,
+  ): Promise<boolean> {
     const posted = await ledger.tryPost(tx, chargePosting(s, event));
     if (!posted) return false;
     await logIfFlagged(tx, s, posted);
-    await events.emit(tx, 'wallet.credited', creditedEvent(s));
+    const credited =
+      checks !== undefined
+        ? events.prepared('wallet.credited', creditedEvent(s), checks)
+        : await events.prepare(tx, 'wallet.credited', creditedEvent(s));
+    await credited.emit(tx);
     return true;
   }
 
