@@ -20,6 +20,7 @@ test('an operator approves a KYC submission a customer made in this run', async 
   const customer = await customerAwaitingReview(request);
   await consoleSignIn(page, request, OPERATOR);
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByLabel('Loading')).toHaveCount(0);
   await expectAccessible(page, 'console-dashboard');
 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'KYC queue' }).click();

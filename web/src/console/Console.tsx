@@ -18,7 +18,7 @@ export function Console() {
   if (auth.status === 'starting')
     return (
       <Center h="100vh">
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       </Center>
     );
   if (auth.status !== 'signedIn') return <ConsoleSignIn superseded={auth.status === 'superseded'} />;
@@ -43,7 +43,7 @@ function OperatorOnly() {
   if (!me.data)
     return (
       <Center h="100vh">
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       </Center>
     );
   const profile = me.data.profile as Profile;
@@ -94,7 +94,7 @@ function CurrentScreen() {
       <Suspense
         fallback={
           <Center p="lg">
-            <Loader aria-label="Loading" />
+            <Loader role="status" aria-label="Loading" />
           </Center>
         }
       >

@@ -23,7 +23,7 @@ export function ScreenTitle({ title, children }: { title: string; children?: Rea
 export function Loading({ label = 'Loading' }: { label?: string }) {
   return (
     <Center p="lg">
-      <Loader aria-label={label} />
+      <Loader role="status" aria-label={label} />
     </Center>
   );
 }

@@ -1,10 +1,11 @@
-import { Button, Group, Select, Stack, Switch, Tabs, Text } from '@mantine/core';
+import { Button, Group, Select, Stack, Switch, Tabs } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
+import { NewPlan, NewProduct } from './ShopCreate';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 20;
@@ -237,6 +238,7 @@ function Products() {
   };
   return (
     <Stack>
+      <NewProduct />
       <Failure error={error} />
       <Loaded query={list}>
         {(data) => (
@@ -245,7 +247,7 @@ function Products() {
               caption="Marketplace products"
               rows={data.items}
               rowKey={(p) => p.id}
-              empty="No products yet (adminCreateProduct adds one)."
+              empty="No products yet."
               columns={[
                 { header: 'Product', cell: (p) => p.name },
                 { header: 'Price', cell: (p) => money(p.price) },
@@ -291,6 +293,7 @@ function Plans() {
   };
   return (
     <Stack>
+      <NewPlan />
       <Failure error={error} />
       <Loaded query={list}>
         {(data) => (
@@ -317,9 +320,6 @@ function Plans() {
           />
         )}
       </Loaded>
-      <Text size="xs" c="dimmed">
-        New products and plans: adminCreateProduct and adminCreateSubscriptionPlan.
-      </Text>
     </Stack>
   );
 }

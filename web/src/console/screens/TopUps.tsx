@@ -1,12 +1,13 @@
-import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { post } from '../../api/client';
+import { ApiError, newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
+import { useOperatorStepUp } from '../step-up';
 import { useScreenSearch } from '../nav';
-import { DataTable, Loaded, money, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 25;
 type Kind = 'intents' | 'settlements' | 'events';
@@ -36,11 +37,49 @@ export function TopUps() {
     }),
   );
   const [draft, setDraft] = useState({ reference, email, status });
+  const [correcting, setCorrecting] = useState<{ id: string; reference: string | null } | null>(null);
+  const [amount, setAmount] = useState<number | ''>('');
+  const [amountChecked, setAmountChecked] = useState(false);
+  const amountError =
+    amount === '' || amount === 0
+      ? 'Enter an amount other than 0'
+      : Math.abs(amount) > 10_000_000
+        ? 'At most ₦10,000,000 either way'
+        : null;
+  const [notice, setNotice] = useState<string | null>(null);
+  const stepUp = useOperatorStepUp();
+  const qc = useQueryClient();
+  // adminCorrectSettlement: a signed naira amount (not 0, at most ₦10,000,000 either way) and a reason.
+  async function correct(reason: string | undefined) {
+    setAmountChecked(true);
+    if (!correcting || amountError !== null || amount === '') throw new ApiError('VALIDATION_FAILED', amountError ?? 'amount', 400);
+    const key = newIdempotencyKey();
+    const r = await stepUp.withGrant((grantToken) =>
+      post(
+        '/_serverFn/adminCorrectSettlementBearerAdmin',
+        { settlementId: correcting.id, amount, reason: reason ?? '' },
+        { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
+      ),
+    );
+    setNotice(
+      r.status === 'pending'
+        ? `Correction of ${money(r.amount)} requested: it waits for a second operator in Approvals.`
+        : `Corrected by ${money(r.amount)}: the wallet balance is ${money(r.balance)}.`,
+    );
+    setAmount('');
+    setAmountChecked(false);
+    await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'payments'] });
+  }
 
   return (
     <Stack>
       <ScreenTitle title="Top-ups" />
       <Reconciliation />
+      {notice && (
+        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      )}
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -108,6 +147,23 @@ export function TopUps() {
                 },
                 { header: 'Created', cell: (p) => when(p.createdAt) },
                 { header: 'Settled', cell: (p) => when(p.settledAt ?? p.processedAt) },
+                ...(kind === 'settlements'
+                  ? [
+                      {
+                        header: 'Actions',
+                        cell: (p: (typeof data.items)[number]) => (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            onClick={() => setCorrecting(p)}
+                            aria-label={`Correct ${p.reference ?? p.id}`}
+                          >
+                            Correct
+                          </Button>
+                        ),
+                      },
+                    ]
+                  : []),
               ]}
             />
             <Pager
@@ -120,6 +176,23 @@ export function TopUps() {
           </Stack>
         )}
       </Loaded>
+      <ReasonDialog
+        opened={correcting !== null}
+        title={`Correct settlement ${correcting?.reference ?? ''}`}
+        confirm="Request correction"
+        onClose={() => setCorrecting(null)}
+        onConfirm={correct}
+      >
+        <NumberInput
+          label="Amount (naira; negative to debit the wallet)"
+          decimalScale={2}
+          required
+          value={amount}
+          error={amountChecked ? amountError : null}
+          onChange={(v) => setAmount(typeof v === 'number' ? v : '')}
+        />
+      </ReasonDialog>
+      {stepUp.modal}
     </Stack>
   );
 }

@@ -1,0 +1,122 @@
+import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { z } from 'zod';
+import { post } from '../../api/client';
+import { adminQueries } from '../../api/queries/admin';
+import { Failure } from '../../components/Failure';
+import { showServerIssues, useSchemaForm } from '../../components/form';
+
+// adminCreateProduct: a name of 2-120, a description up to 2000, a price of ₦1-₦10,000,000, a stock of 0-1,000,000.
+const productSchema = z.object({
+  name: z.string().trim().min(2).max(120),
+  description: z.string().trim().max(2000),
+  price: z.number().min(1).max(10_000_000),
+  stock: z.number().int().min(0).max(1_000_000),
+});
+// adminCreateSubscriptionPlan: a service id (2-40 of a-z, 0-9, _), a category, a name of 2-120, a price of ₦50-₦1,000,000.
+const planSchema = z.object({
+  service: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9_]{2,40}$/),
+  category: z.enum(['streaming', 'social']),
+  name: z.string().trim().min(2).max(120),
+  price: z.number().min(50).max(1_000_000),
+});
+
+/** A new marketplace product (on sale at once). */
+export function NewProduct() {
+  const qc = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const form = useSchemaForm(productSchema, { name: '', description: '', price: '' as number | '', stock: 0 as number | '' });
+  return (
+    <Card withBorder component="section" aria-labelledby="new-product">
+      <Title order={2} size="h5" id="new-product" mb="xs">
+        New product
+      </Title>
+      <form
+        onSubmit={form.onSubmit(async (v) => {
+          setError(null);
+          try {
+            await post('/_serverFn/adminCreateProductBearerAdmin', {
+              name: v.name.trim(),
+              price: Number(v.price),
+              stock: Number(v.stock),
+              ...(v.description.trim() ? { description: v.description.trim() } : {}),
+            });
+            form.reset();
+            await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'products'] });
+          } catch (err) {
+            if (!showServerIssues(form, err)) setError(err);
+          }
+        })}
+      >
+        <Stack gap="xs">
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput label="Name" required {...form.getInputProps('name')} />
+            <NumberInput label="Price (naira)" required min={1} thousandSeparator="," {...form.getInputProps('price')} />
+            <NumberInput label="Stock" required min={0} allowDecimal={false} {...form.getInputProps('stock')} />
+          </SimpleGrid>
+          <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+          <Failure error={error} />
+          <Group>
+            <Button type="submit">Add product</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+/** A new subscription plan (on sale at once). */
+export function NewPlan() {
+  const qc = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const form = useSchemaForm(planSchema, { service: '', category: 'streaming', name: '', price: '' as number | '' });
+  return (
+    <Card withBorder component="section" aria-labelledby="new-plan">
+      <Title order={2} size="h5" id="new-plan" mb="xs">
+        New plan
+      </Title>
+      <form
+        onSubmit={form.onSubmit(async (v) => {
+          setError(null);
+          try {
+            await post('/_serverFn/adminCreateSubscriptionPlanBearerAdmin', {
+              service: v.service.trim(),
+              category: v.category as 'streaming' | 'social',
+              name: v.name.trim(),
+              price: Number(v.price),
+            });
+            form.reset();
+            await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'plans'] });
+          } catch (err) {
+            if (!showServerIssues(form, err)) setError(err);
+          }
+        })}
+      >
+        <Stack gap="xs">
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+            <TextInput label="Service id" description="e.g. netflix, spotify" required {...form.getInputProps('service')} />
+            <Select
+              label="Category"
+              data={[
+                { value: 'streaming', label: 'Streaming' },
+                { value: 'social', label: 'Social' },
+              ]}
+              allowDeselect={false}
+              {...form.getInputProps('category')}
+            />
+            <TextInput label="Plan name" required {...form.getInputProps('name')} />
+            <NumberInput label="Price (naira)" required min={50} thousandSeparator="," {...form.getInputProps('price')} />
+          </SimpleGrid>
+          <Failure error={error} />
+          <Group>
+            <Button type="submit">Add plan</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
