@@ -3,20 +3,11 @@ import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
-import { phoneInput } from '../identity/api.js';
+import { deliveryInput, orderQuantityInput, text } from './inputs.js';
 import { pinInput } from '../../kernel/inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['marketplace']);
-
-const text = (name: string, min: number, max: number) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(min, `${name} must be at least ${min} characters`)
-    .max(max, `${name} must be at most ${max} characters`);
-
-export const MAX_ORDER_QUANTITY = 20;
 
 const productOutput = z
   .object({
@@ -30,15 +21,6 @@ const productOutput = z
     updatedAt: z.string(),
   })
   .meta({ id: 'MarketplaceProduct' });
-
-const deliveryInput = z.object({
-  fullName: text('delivery.fullName', 2, 100),
-  phone: phoneInput,
-  address: text('delivery.address', 5, 300),
-  city: text('delivery.city', 2, 60),
-  state: text('delivery.state', 2, 60),
-  note: text('delivery.note', 1, 300).optional(),
-});
 
 const orderOutput = z
   .object({
@@ -93,11 +75,7 @@ export const marketplaceOperations = [
     gates: { money: true, pin: true },
     input: z.object({
       productId: uuidInput('productId'),
-      quantity: z
-        .number({ error: 'quantity must be a number' })
-        .int('quantity must be a whole number')
-        .min(1, 'quantity must be at least 1')
-        .max(MAX_ORDER_QUANTITY, `quantity must be at most ${MAX_ORDER_QUANTITY}`),
+      quantity: orderQuantityInput,
       delivery: deliveryInput,
       /** Optional price confirmation: the total the client showed; a different current total is 409 PRICE_CHANGED. */
       amount: nairaAmount().optional(),

@@ -4,6 +4,7 @@ import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
 import { NOTIFICATION_KINDS } from './kinds.js';
+import { pollVoteInput } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['notifications', 'push']);
@@ -184,7 +185,7 @@ export const notificationsOperations = [
     suffix: 'BearerNotifications',
     method: 'POST',
     purpose: 'vote in a broadcast poll (once); answers with the results',
-    input: z.object({ pollId: uuidInput('pollId'), optionId: uuidInput('optionId') }),
+    input: pollVoteInput,
     output: z.object({ poll: pollOutput }),
     errors: ['NOT_FOUND', 'ALREADY_VOTED'],
     handler: async (input, ctx) => ctx.api.notifications.votePoll(ctx.user.id, input.pollId, input.optionId),

@@ -6,8 +6,7 @@ import { toNaira } from '../../kernel/money.js';
 
 // Top-ups' limits, job names, rows and views, shared by the payments modules.
 
-export const TOPUP_MIN_NAIRA = 100;
-export const TOPUP_MAX_NAIRA = 1_000_000;
+export { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './inputs.js';
 /** An intent with no payment this long after creation is marked abandoned by reconciliation. */
 export const ABANDON_AFTER_MS = HOUR;
 /** Reconciliation looks back this far for intents that are not settled. */

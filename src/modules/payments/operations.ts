@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool } from '../../kernel/inputs.js';
-import { nairaAmount, naira, toKobo, toNaira } from '../../kernel/money.js';
+import { naira, toKobo, toNaira } from '../../kernel/money.js';
 import { submissionFields } from '../approvals/api.js';
 import { emailInput } from '../identity/api.js';
 import { referenceInput, topupIntentOutput } from '../wallet/api.js';
-import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
+import { topupAmountInput } from './inputs.js';
 
 /** A signed naira amount for corrections: not 0, at most ₦10,000,000 either way, kobo precision. */
 const signedAmount = z
@@ -79,7 +79,7 @@ export const paymentsOperations = [
     purpose: 'initialize a payment-processor transaction',
     rateLimit: 'money',
     input: z.object({
-      amount: nairaAmount({ min: TOPUP_MIN_NAIRA, max: TOPUP_MAX_NAIRA }),
+      amount: topupAmountInput,
       email: emailInput,
       callbackUrl: callbackUrlInput,
     }),

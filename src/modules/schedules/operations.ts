@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
-import { nairaAmount, naira } from '../../kernel/money.js';
+import { naira } from '../../kernel/money.js';
 import { NETWORKS } from '../../kernel/phone.js';
 import { phoneInput } from '../identity/api.js';
 import { pinInput } from '../../kernel/inputs.js';
+import { scheduleAmountInput, scheduleTimeInput } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['schedules']);
@@ -48,12 +49,10 @@ const upsertInput = z
     network: networkInput,
     phone: phoneInput,
     planId: z.string().trim().min(1, 'planId must not be empty').max(80, 'planId is too long').optional(),
-    amount: nairaAmount({ max: 100_000 }),
+    amount: scheduleAmountInput,
     ported: z.boolean({ error: 'ported must be true or false' }).optional(),
     frequency: frequencyInput,
-    time: z
-      .string({ error: 'time is required' })
-      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time must be HH:MM in 24-hour Lagos time, e.g. 07:30'),
+    time: scheduleTimeInput,
     dayOfWeek: z
       .number()
       .int()

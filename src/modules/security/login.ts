@@ -15,6 +15,7 @@ import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError, type PinS
 import type { AttemptLimit, AttemptLimits } from '../identity/api.js';
 import type { CredentialNotices } from './credential-notices.js';
 import { stepUpRequired, type FirstCredential } from './first-credential.js';
+import { loginIdentifierText } from './inputs.js';
 import type { Notifier } from '../notifications/api.js';
 
 /**
@@ -31,17 +32,12 @@ export const ALERT_THRESHOLD = 5;
 
 export type LoginIdentifier = { type: 'username' | 'email'; value: string };
 
-export const loginIdentifierInput = z
-  .string({ error: 'identifier is required' })
-  .trim()
-  .toLowerCase()
-  .max(254, 'identifier is too long')
-  .transform((v, ctx): LoginIdentifier => {
-    if (/^@?[a-z0-9_]{3,20}$/.test(v)) return { type: 'username', value: v.replace(/^@/, '') };
-    if (z.string().email().safeParse(v).success) return { type: 'email', value: v };
-    ctx.addIssue({ code: 'custom', message: 'identifier must be an @username or an e-mail address' });
-    return z.NEVER;
-  });
+export const loginIdentifierInput = loginIdentifierText.transform((v, ctx): LoginIdentifier => {
+  if (/^@?[a-z0-9_]{3,20}$/.test(v)) return { type: 'username', value: v.replace(/^@/, '') };
+  if (z.string().email().safeParse(v).success) return { type: 'email', value: v };
+  ctx.addIssue({ code: 'custom', message: 'identifier must be an @username or an e-mail address' });
+  return z.NEVER;
+});
 
 export interface LoginDeps {
   db: Db;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { otpCodeInput, phoneInput, sessionOutput } from '../identity/api.js';
 import { loginIdentifierInput } from './login.js';
+import { loginPinInput } from './inputs.js';
 import { STEP_UP_METHODS } from './step-up-methods.js';
 import { passkeyAssertionInput } from './operator-operations.js';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
@@ -9,7 +10,6 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['security']);
 
-export const loginPinInput = z.string({ error: 'pin is required' }).regex(/^\d{6}$/, 'pin must be 6 digits');
 const deviceIdInput = z
   .string({ error: 'deviceId is required' })
   .trim()

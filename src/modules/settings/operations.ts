@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { preferencesPatch, preferencesSchema } from './preferences.js';
 import { fourDigitPin } from '../../kernel/inputs.js';
+import { closeAccountInput } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['settings']);
@@ -53,7 +54,7 @@ export const settingsOperations = [
     purpose:
       'close the account (confirm must be the literal "DELETE"; needs a step-up grant: X-Grant-Token; refused while money is held or a loan is open)',
     gates: { reauth: true },
-    input: z.object({ confirm: z.literal('DELETE', { error: 'confirm must be the literal "DELETE"' }) }),
+    input: closeAccountInput,
     output: z.object({ closed: z.boolean() }),
     errors: ['ACCOUNT_HAS_FUNDS', 'LOAN_OUTSTANDING', 'STEP_UP_REQUIRED'],
     handler: async (_input, ctx) => ctx.api.settings.closeAccount(ctx.user),

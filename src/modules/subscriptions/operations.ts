@@ -4,6 +4,7 @@ import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, naira } from '../../kernel/money.js';
 import { pinInput } from '../../kernel/inputs.js';
+import { subscriptionAccountInput } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['subscriptions']);
@@ -75,11 +76,7 @@ export const subscriptionOperations = [
     gates: { money: true, pin: true },
     input: z.object({
       planId: uuidInput('planId'),
-      account: z
-        .string({ error: 'account is required' })
-        .trim()
-        .min(3, 'account must be at least 3 characters')
-        .max(200, 'account must be at most 200 characters (the e-mail, username or profile link to credit)'),
+      account: subscriptionAccountInput,
       amount: nairaAmount().optional(),
       pin: pinInput,
     }),

@@ -2,16 +2,10 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
+import { messageBodyInput as bodyInput } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['support']);
-
-export const MESSAGE_MAX = 4000;
-const bodyInput = z
-  .string({ error: 'body is required' })
-  .trim()
-  .min(1, 'body must not be empty')
-  .max(MESSAGE_MAX, `body must be at most ${MESSAGE_MAX} characters`);
 
 const threadOutput = z
   .object({

@@ -1,10 +1,17 @@
 import { z } from 'zod';
-import { fourDigitPin, phoneInput, uuidInput } from '../../../src/kernel/inputs.js';
-import { nairaAmount } from '../../../src/kernel/money.js';
+import { fourDigitPin, phoneInput } from '../../../src/kernel/inputs.js';
 import { emailInput, fullNameInput, otpCodeInput, usernameInput } from '../../../src/modules/identity/inputs.js';
 import { accountNumberInput, bankCodeInput, kycFullNameInput, ninInput } from '../../../src/modules/kyc/inputs.js';
 import { loanAmountInput } from '../../../src/modules/loans/inputs.js';
 import { savingsAmountInput, savingsDaysInput } from '../../../src/modules/savings/inputs.js';
+import { deliveryInput, orderQuantityInput } from '../../../src/modules/marketplace/inputs.js';
+import { subscriptionAccountInput } from '../../../src/modules/subscriptions/inputs.js';
+import { scheduleAmountInput, scheduleTimeInput } from '../../../src/modules/schedules/inputs.js';
+import { messageBodyInput } from '../../../src/modules/support/inputs.js';
+import { loginIdentifierText, loginPinInput } from '../../../src/modules/security/inputs.js';
+import { closeAccountInput } from '../../../src/modules/settings/inputs.js';
+import { pollVoteInput } from '../../../src/modules/notifications/inputs.js';
+import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, topupAmountInput } from '../../../src/modules/payments/inputs.js';
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
 import {
   AMOUNT_BOUNDS,
@@ -64,34 +71,19 @@ export const examSchema = buyEducationPinInput
   .extend({ profile_id: blankIsUnset(buyEducationPinInput.shape.profile_id.unwrap()) });
 export { AMOUNT_BOUNDS };
 
-/*
- * The rules below are written here, equal to the operations' own (their modules have no inputs.ts the app may import
- * yet); test/web/form-schemas.test.ts compares each field with the operation's, so a change on one side fails there.
- */
-const text = (name: string, min: number, max: number) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(min, `${name} must be at least ${min} characters`)
-    .max(max, `${name} must be at most ${max} characters`);
-
 /** Sign-in (sendLoginOtp, verifyLoginOtp, startPinLogin): the e-mail, the 6-digit code, the identifier and login PIN. */
 export const emailSchema = z.object({ email: emailInput });
 export const codeSchema = z.object({ code: otpCodeInput });
 /** The login PIN (startPinLogin, setLoginPin): 6 digits. */
-export const loginPinInput = z.string({ error: 'pin is required' }).regex(/^\d{6}$/, 'pin must be 6 digits');
+export { loginPinInput };
 export const pinLoginSchema = z.object({
   // The service reads an e-mail or a username (with or without @); the form asks only that one is typed.
-  identifier: z
-    .string({ error: 'identifier is required' })
-    .trim()
-    .max(254, 'identifier is too long')
-    .refine((v) => v !== '', 'identifier is required'),
+  identifier: loginIdentifierText.refine((v) => v !== '', 'identifier is required'),
   pin: loginPinInput,
 });
 export const loginPinSchema = z.object({ pin: loginPinInput });
 /** closeAccount: the word DELETE typed. */
-export const closeAccountSchema = z.object({ confirm: z.literal('DELETE', { error: 'confirm must be the literal "DELETE"' }) });
+export const closeAccountSchema = closeAccountInput;
 
 /** The phone check (sendPhoneOtp, verifyPhoneOtp). */
 export const phoneSchema = z.object({ phone: phoneInput });
@@ -110,41 +102,17 @@ export const loanSchema = z.object({ amount: loanAmountInput });
 export const repaySchema = z.object({ amount: blankIsUnset(loanAmountInput) });
 
 /** createMarketplaceOrder's quantity and delivery; submitSubscriptionOrder's account. */
-export const marketOrderSchema = z.object({
-  quantity: z
-    .number({ error: 'quantity must be a number' })
-    .int('quantity must be a whole number')
-    .min(1, 'quantity must be at least 1')
-    .max(20, 'quantity must be at most 20'),
-  delivery: z.object({
-    fullName: text('delivery.fullName', 2, 100),
-    phone: phoneInput,
-    address: text('delivery.address', 5, 300),
-    city: text('delivery.city', 2, 60),
-    state: text('delivery.state', 2, 60),
-    note: text('delivery.note', 1, 300).optional(),
-  }),
-});
-export const subscriptionOrderSchema = z.object({
-  account: z
-    .string({ error: 'account is required' })
-    .trim()
-    .min(3, 'account must be at least 3 characters')
-    .max(200, 'account must be at most 200 characters (the e-mail, username or profile link to credit)'),
-});
+export const marketOrderSchema = z.object({ quantity: orderQuantityInput, delivery: deliveryInput });
+export const subscriptionOrderSchema = z.object({ account: subscriptionAccountInput });
 /** upsertSchedule's airtime fields (the network follows the number). */
-export const scheduleSchema = z.object({
-  phone: phoneInput,
-  amount: nairaAmount({ max: 100_000 }),
-  time: z.string({ error: 'time is required' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time must be HH:MM in 24-hour Lagos time, e.g. 07:30'),
-});
+export const scheduleSchema = z.object({ phone: phoneInput, amount: scheduleAmountInput, time: scheduleTimeInput });
 
 /** votePoll's choice (the poll is the card's). */
-export const pollVoteSchema = z.object({ optionId: uuidInput('optionId') });
+export const pollVoteSchema = pollVoteInput.pick({ optionId: true });
 
 /** startProcessorTopup's amount (the e-mail and return address are the app's): ₦100 to ₦1,000,000. */
-export const TOPUP_BOUNDS = [100, 1_000_000] as const;
-export const topupSchema = z.object({ amount: nairaAmount({ min: TOPUP_BOUNDS[0], max: TOPUP_BOUNDS[1] }) });
+export const TOPUP_BOUNDS = [TOPUP_MIN_NAIRA, TOPUP_MAX_NAIRA] as const;
+export const topupSchema = z.object({ amount: topupAmountInput });
 
 /** sendSupportMessage's message (the thread is the customer's own). */
-export const supportMessageSchema = z.object({ body: text('body', 1, 4000) });
+export const supportMessageSchema = z.object({ body: messageBodyInput });

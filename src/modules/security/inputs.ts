@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/**
+ * The sign-in by PIN fields (resolveLoginIdentifier, startPinLogin, setLoginPin), shared with the app's sign-in and
+ * login-PIN forms (web/src/api/schemas.ts): this file imports only zod and the kernel.
+ */
+
+/** The 6-digit login PIN (the transaction PIN is the kernel's 4-digit one). */
+export const loginPinInput = z.string({ error: 'pin is required' }).regex(/^\d{6}$/, 'pin must be 6 digits');
+
+/**
+ * The identifier as typed, before it is read as an @username or an e-mail (the service's loginIdentifierInput in
+ * login.ts reads it; the app sends what was typed).
+ */
+export const loginIdentifierText = z.string({ error: 'identifier is required' }).trim().toLowerCase().max(254, 'identifier is too long');

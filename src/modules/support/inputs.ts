@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * A support message's body (sendSupportMessage, the operators' reply), shared with the app's chat form
+ * (web/src/api/schemas.ts): this file imports only zod and the kernel.
+ */
+export const MESSAGE_MAX = 4000;
+
+export const messageBodyInput = z
+  .string({ error: 'body is required' })
+  .trim()
+  .min(1, 'body must not be empty')
+  .max(MESSAGE_MAX, `body must be at most ${MESSAGE_MAX} characters`);
