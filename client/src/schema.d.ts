@@ -1652,6 +1652,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminSearchTransactionsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search VTU purchases by reference, phone, user or e-mail, status, service and a range of Lagos days (at most 92; without
+         * @description Search VTU purchases by reference, phone, user or e-mail, status, service and a range of Lagos days (at most 92; without a reference, phone, user or e-mail the last 30 days), sorted newest, oldest or by amount.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminSearchTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminSetMarkupBearerAdmin": {
         parameters: {
             query?: never;
@@ -6940,6 +6966,31 @@ export interface components {
             offset: number;
             /** @constant */
             ok: true;
+        };
+        AdminSearchTransactionsOutput: {
+            from: string | null;
+            hasMore: boolean;
+            items: {
+                amount: components["schemas"]["Naira"];
+                createdAt: string;
+                email: string | null;
+                id: string;
+                phone: string | null;
+                provider: string;
+                recipient: string;
+                reference: string;
+                service: string;
+                /** @description when it became success or failed; null while processing */
+                settledAt: string | null;
+                /** @enum {string} */
+                status: "processing" | "success" | "failed";
+                userId: string;
+            }[];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
+            to: string | null;
         };
         AdminSetMarkupInput: {
             kind: string;
@@ -13706,6 +13757,80 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminSearchPaymentsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSearchTransactions: {
+        parameters: {
+            query?: {
+                /** @example ada@example.com */
+                email?: string;
+                /** @example 4444-44-44 */
+                from?: string;
+                /** @example 50 */
+                limit?: number;
+                /** @example 0 */
+                offset?: number;
+                /** @example 08031234567 */
+                phone?: string;
+                /** @example vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y */
+                reference?: string;
+                /** @example airtime */
+                service?: string;
+                /** @example newest */
+                sort?: "newest" | "oldest" | "amount_desc" | "amount_asc";
+                /** @example processing */
+                status?: "processing" | "success" | "failed";
+                /** @example 4444-44-44 */
+                to?: string;
+                /** @example 0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "email": "ada@example.com",
+                     *           "service": "airtime",
+                     *           "provider": "a",
+                     *           "recipient": "08031234567",
+                     *           "phone": "08031234567",
+                     *           "amount": 1500,
+                     *           "status": "processing",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "settledAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "from": "text",
+                     *       "to": "text",
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSearchTransactionsOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];

@@ -6,6 +6,7 @@ import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { EXPORT_KINDS } from './exports.js';
 import { BULK_REQUERY_MAX } from './jobs.js';
 import { lagosDay } from './range.js';
+import { searchTransactionsInput, searchTransactionsOutput } from './transactions.js';
 
 const defineOperation = operationsOf(['operatorConsole']);
 
@@ -44,6 +45,22 @@ const audited = (ctx: { audit: { target(type: string, id: string): void } }, sta
 };
 
 export const consoleOperations = [
+  defineOperation({
+    name: 'adminSearchTransactions',
+    suffix: 'BearerAdmin',
+    method: 'GET',
+    roles: DASHBOARD_ROLES,
+    purpose:
+      'search VTU purchases by reference, phone, user or e-mail, status, service and a range of Lagos days (at most 92; without a reference, phone, user or e-mail the last 30 days), sorted newest, oldest or by amount',
+    input: searchTransactionsInput,
+    output: searchTransactionsOutput,
+    handler: async (i, ctx) => {
+      const out = await ctx.api.operatorConsole.transactions.search(i);
+      if (i.userId) ctx.audit.target('user', i.userId);
+      if (out.items.length === 1) ctx.audit.target('vtu_transaction', out.items[0]!.id);
+      return out;
+    },
+  }),
   defineOperation({
     name: 'adminDashboardVolume',
     suffix: 'BearerAdmin',

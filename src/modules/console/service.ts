@@ -7,6 +7,7 @@ import type { FileStorage } from '../../providers/storage.js';
 import { HOUR, MINUTE } from '../../kernel/clock.js';
 import { createDashboard, snapshotStatement } from './dashboard.js';
 import { createConsoleJobs, RUN_JOB } from './jobs.js';
+import { createTransactionSearch } from './transactions.js';
 import { z } from 'zod';
 
 /** The operator console's service side (issue 30): dashboard panels, and long actions as jobs (exports among them). */
@@ -23,6 +24,7 @@ export function createConsoleService(deps: {
   return {
     dashboard: createDashboard({ db: deps.db, clock: deps.clock, stuckAfterMs: deps.config.vtu.stuckAfterMs }),
     jobs: createConsoleJobs(deps),
+    transactions: createTransactionSearch({ db: deps.db, clock: deps.clock }),
   };
 }
 
