@@ -222,7 +222,7 @@ export const envSchema = z.object({
     .min(0)
     .max(24 * 365)
     .default(72),
-  WEBHOOK_BACKLOG_MAX_AGE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  WEBHOOK_BACKLOG_MAX_AGE_MS: z.coerce.number().int().min(50).max(60_000).default(250),
   WEBHOOK_BACKLOG_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   WEBHOOK_CREDIT_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
   DATABASE_LISTEN_URL: z.string().url().optional(),
