@@ -25,6 +25,7 @@ import {
   dataSchema,
   electricitySchema,
   examSchema,
+  fullNameSchema,
   profileSchema,
   reportSchema,
   transactionPinSchema,
@@ -47,6 +48,7 @@ describe('form schemas are the operations’ input rules', () => {
   const forms: [string, z.ZodObject][] = [
     ['transferWalletFn', transferSchema],
     ['updateProfile', profileSchema],
+    ['updateProfile', fullNameSchema],
     ['createTransactionReport', reportSchema],
     ['setTransactionPinFn', transactionPinSchema],
     ['buyAirtime', airtimeSchema],

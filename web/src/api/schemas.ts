@@ -41,6 +41,9 @@ export const transferSchema = z.object({
 });
 export const transferRecipientSchema = transferSchema.pick({ username: true });
 
+/** Onboarding's name step: updateProfile's fullName, required there (the first name a new account gives). */
+export const fullNameSchema = z.object({ fullName: fullNameInput });
+
 /** A text field left empty means "no change": the operation gets no such field. */
 const blankIsUnset = <T extends z.ZodType>(rule: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), rule.optional());

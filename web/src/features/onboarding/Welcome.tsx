@@ -1,16 +1,17 @@
 import { Alert, Anchor, Button, Loader, Paper, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import i18next from 'i18next';
 import { post } from '../../api/client';
+import { codeSchema, fullNameSchema, phoneSchema, transactionPinSchema } from '../../api/schemas';
 import { kycQueries } from '../../api/queries/kyc';
 import { settingsQueries } from '../../api/queries/settings';
 import { errorMessage } from '../../app/errors';
 import { useStepUp } from '../../app/StepUp';
 import { CodeInput } from '../../components/CodeInput';
+import { schemaErrors, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { LinkButton } from '../../components/LinkButton';
 import { Liveness } from '../../components/Liveness';
 import { PinPad } from '../../components/PinPad';
@@ -82,15 +83,21 @@ function useRefreshSteps() {
     Promise.all([qc.invalidateQueries({ queryKey: settingsQueries.all() }), qc.invalidateQueries({ queryKey: kycQueries.all() })]);
 }
 
-const nameSchema = z.object({ fullName: z.string().trim().min(2, 'onboarding.nameShort').max(100, 'onboarding.nameLong') });
+// The name and phone steps check with updateProfile's and sendPhoneOtp's own rules (api/schemas.ts), in these words.
+const nameHints: FieldHints = {
+  fullName: (issue) => i18next.t(issue.code === 'too_big' ? 'onboarding.nameLong' : 'onboarding.nameShort'),
+};
+const phoneHints: FieldHints = { phone: 'onboarding.phoneInvalid' };
+const pinSchema = transactionPinSchema.pick({ pin: true });
 
 function NameStep() {
   const { t } = useTranslation();
   const refresh = useRefreshSteps();
-  const form = useForm({ mode: 'uncontrolled', initialValues: { fullName: '' }, validate: (v) => fieldErrors(nameSchema, v, t) });
+  const form = useSchemaForm(fullNameSchema, { fullName: '' }, nameHints);
   const save = useMutation({
     mutationFn: (v: { fullName: string }) => post('/_serverFn/updateProfileBearerSettings', { fullName: v.fullName.trim() }),
     onSuccess: refresh,
+    onError: (err) => showServerIssues(form, err, nameHints),
   });
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate(v))} noValidate>
@@ -103,7 +110,6 @@ function NameStep() {
           description={t('onboarding.fullNameHint')}
           autoComplete="name"
           {...form.getInputProps('fullName')}
-          key={form.key('fullName')}
         />
         {save.isError && (
           <Alert color="red" role="alert">
@@ -118,31 +124,30 @@ function NameStep() {
   );
 }
 
-// A Nigerian mobile number in any of the forms the service accepts (0…, 234…, +234…).
-const phoneSchema = z.object({
-  phone: z
-    .string()
-    .trim()
-    .regex(/^(?:\+?234|0)[789][01]\d{8}$/, 'onboarding.phoneInvalid'),
-});
-
 function PhoneStep() {
   const { t } = useTranslation();
   const refresh = useRefreshSteps();
   const stepUp = useStepUp();
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const form = useForm({ mode: 'uncontrolled', initialValues: { phone: '' }, validate: (v) => fieldErrors(phoneSchema, v, t) });
+  const form = useSchemaForm(phoneSchema, { phone: '' }, phoneHints);
+  const codeForm = useSchemaForm(codeSchema, { code: '' });
   const send = useMutation({
     mutationFn: (phone: string) => post('/_serverFn/sendPhoneOtpPublicAuth', { phone }),
     onSuccess: (_r, phone) => setSentTo(phone),
+    onError: (err) => showServerIssues(form, err, phoneHints),
   });
   const verify = useMutation({
     mutationFn: (c: string) =>
       stepUp.withGrant((grantToken) => post('/_serverFn/verifyPhoneOtpPublicAuth', { phone: sentTo!, code: c }, { grantToken })),
     onSuccess: refresh,
-    onError: () => setCode(''),
+    onError: () => codeForm.setFieldValue('code', ''),
   });
+  // The code pad completes at six digits: checked with verifyPhoneOtp's rule before it is sent.
+  const complete = (c: string) => {
+    const errors = schemaErrors(codeSchema, { code: c });
+    if (errors.code) codeForm.setFieldError('code', errors.code);
+    else verify.mutate(c);
+  };
   if (sentTo) {
     return (
       <Stack>
@@ -152,9 +157,10 @@ function PhoneStep() {
         <Text>{t('onboarding.smsSent', { phone: sentTo })}</Text>
         <CodeInput
           label={t('onboarding.smsCode')}
-          value={code}
-          onChange={setCode}
-          onComplete={(c) => verify.mutate(c)}
+          value={codeForm.values.code}
+          onChange={(c) => codeForm.setFieldValue('code', c)}
+          onComplete={complete}
+          error={codeForm.errors.code as string | undefined}
           disabled={verify.isPending}
         />
         {verify.isError && (
@@ -182,7 +188,6 @@ function PhoneStep() {
           inputMode="tel"
           autoComplete="tel-national"
           {...form.getInputProps('phone')}
-          key={form.key('phone')}
         />
         {send.isError && (
           <Alert color="red" role="alert">
@@ -202,8 +207,11 @@ function PinStep() {
   const refresh = useRefreshSteps();
   const stepUp = useStepUp();
   const [first, setFirst] = useState<string | null>(null);
-  const [pin, setPin] = useState('');
   const [mismatch, setMismatch] = useState(false);
+  // setTransactionPinFn's own rule (4 digits); the PIN typed twice is this step's.
+  const form = useSchemaForm(pinSchema, { pin: '' });
+  const pin = form.values.pin;
+  const setPin = (p: string) => form.setFieldValue('pin', p);
   const save = useMutation({
     mutationFn: (p: string) =>
       stepUp.withGrant((grantToken) => post('/_serverFn/setTransactionPinFnBearerSettings', { pin: p }, { grantToken })),
@@ -211,7 +219,9 @@ function PinStep() {
     onError: () => (setFirst(null), setPin('')),
   });
   function confirm(p: string) {
-    if (first === null) {
+    const errors = schemaErrors(pinSchema, { pin: p });
+    if (errors.pin) form.setFieldError('pin', errors.pin);
+    else if (first === null) {
       setFirst(p);
       setPin('');
       setMismatch(false);
@@ -231,6 +241,11 @@ function PinStep() {
       {mismatch && (
         <Alert color="red" role="alert">
           {t('onboarding.pinMismatch')}
+        </Alert>
+      )}
+      {form.errors.pin && (
+        <Alert color="red" role="alert">
+          {form.errors.pin}
         </Alert>
       )}
       {save.isError && (
@@ -286,11 +301,4 @@ function Ready() {
       </Button>
     </Stack>
   );
-}
-
-/** A zod schema's failures as @mantine/form's field errors; messages are translation keys. */
-function fieldErrors<T>(schema: z.ZodType<T>, values: T, t: (key: never) => string): Record<string, string> {
-  const r = schema.safeParse(values);
-  if (r.success) return {};
-  return Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), t(i.message as never)]));
 }
