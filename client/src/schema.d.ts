@@ -8232,6 +8232,8 @@ export interface components {
             fullName: string | null;
             id: string;
             kycTier: number;
+            /** @description an operator's roles (issue 30; empty for a customer): the console shows the screens they open */
+            operatorRoles: ("admin" | "finance" | "support")[];
             phone: string | null;
             phoneVerified: boolean;
             /** @enum {string} */
@@ -16849,6 +16851,9 @@ export interface operations {
                      *         "phoneVerified": true,
                      *         "kycTier": 1,
                      *         "role": "user",
+                     *         "operatorRoles": [
+                     *           "admin"
+                     *         ],
                      *         "frozen": true,
                      *         "createdAt": "2026-11-24T09:30:00.000Z"
                      *       }
@@ -20613,6 +20618,9 @@ export interface operations {
                      *         "phoneVerified": true,
                      *         "kycTier": 1,
                      *         "role": "user",
+                     *         "operatorRoles": [
+                     *           "admin"
+                     *         ],
                      *         "frozen": true,
                      *         "createdAt": "2026-11-24T09:30:00.000Z"
                      *       }

@@ -20,6 +20,7 @@ interface Item {
   amount: number;
   status: string;
   recipient: string;
+  provider: string;
   createdAt: string;
   settledAt: string | null;
 }
@@ -158,5 +159,19 @@ describe('adminSearchTransactions', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'adminSearchTransactions', outcome: 'ok', actor_id: support.id });
     expect(audit[0]!.target_ids).toContain(bought[2]!.id);
+  });
+});
+
+describe('getProfile: the operator roles the console navigates by', () => {
+  it('answers each operator its roles and a customer none', async () => {
+    const roles = async (who: TestUser) => {
+      const res = await call(h, 'GET', '/_serverFn/getProfileBearerSettings', {}, { token: who.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().profile.operatorRoles as string[];
+    };
+    expect(await roles(admin)).toContain('admin');
+    expect(await roles(finance)).toEqual(['finance']);
+    expect(await roles(support)).toEqual(['support']);
+    expect(await roles(alice)).toEqual([]);
   });
 });

@@ -48,6 +48,9 @@ export const profileOutput = z
     phoneVerified: z.boolean(),
     kycTier: z.number(),
     role: z.enum(['user', 'admin']),
+    operatorRoles: z
+      .array(z.enum(['admin', 'finance', 'support']))
+      .meta({ description: "an operator's roles (issue 30; empty for a customer): the console shows the screens they open" }),
     /** An operator froze the account (issue 30): the app says so; money operations answer ACCOUNT_FROZEN. */
     frozen: z.boolean(),
     createdAt: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import type { UserRow } from './service.js';
+import type { OperatorRole } from '../../kernel/actor.js';
 import { emailInput, fullNameInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput } from './inputs.js';
 
 export { emailInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput };
@@ -95,7 +96,7 @@ export const identityOperations = [
     output: z.object({ profile: profileOutput }),
     handler: async (_input, ctx) => {
       const u = (await ctx.api.identity.getUser(ctx.api.db, ctx.user.id))!;
-      return { profile: toProfile(u, ctx.user.role, ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id))) };
+      return { profile: toProfile(u, ctx.user, ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id))) };
     },
   }),
   defineOperation({
@@ -123,12 +124,16 @@ export const identityOperations = [
       if (replacesVerifiedPhone || renames) await ctx.api.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
       const u = await ctx.api.identity.updateProfile(ctx.user.id, input);
       if (replacesVerifiedPhone) await ctx.api.db.transaction((tx) => ctx.api.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
-      return { profile: toProfile(u, ctx.user.role, ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id))) };
+      return { profile: toProfile(u, ctx.user, ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id))) };
     },
   }),
 ];
 
-export function toProfile(u: Omit<UserRow, 'status'>, role: 'user' | 'admin', frozen: boolean) {
+export function toProfile(
+  u: Omit<UserRow, 'status'>,
+  who: { role: 'user' | 'admin'; operatorRoles: readonly OperatorRole[] },
+  frozen: boolean,
+) {
   return {
     id: u.id,
     email: u.email,
@@ -137,7 +142,8 @@ export function toProfile(u: Omit<UserRow, 'status'>, role: 'user' | 'admin', fr
     phone: u.phone,
     phoneVerified: Boolean(u.phone_verified_at),
     kycTier: u.kyc_tier,
-    role,
+    role: who.role,
+    operatorRoles: [...who.operatorRoles],
     frozen,
     createdAt: new Date(u.created_at).toISOString(),
   };

@@ -28,6 +28,8 @@ export function Console() {
 type Profile = { role: string; email: string; operatorRoles?: readonly string[] };
 /** An operator: the admin role, or (with roles, issue #30) any operator role. */
 export const isOperator = (p: Profile) => p.role === 'admin' || (p.operatorRoles?.length ?? 0) > 0;
+/** The operator's roles as the profile gives them (an admin profile without the list: admin). */
+const rolesOf = (p: Profile) => (p.operatorRoles?.length ? p.operatorRoles : p.role === 'admin' ? ['admin'] : []);
 
 function OperatorOnly() {
   const me = useQuery(adminQueries.me());
@@ -69,7 +71,7 @@ function OperatorOnly() {
       </main>
     );
   return (
-    <ConsoleLayout email={profile.email}>
+    <ConsoleLayout email={profile.email} roles={rolesOf(profile)}>
       <CurrentScreen />
     </ConsoleLayout>
   );

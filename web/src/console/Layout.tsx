@@ -3,12 +3,15 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useAuth } from '../app/auth';
 import { ConsoleLink, useConsolePath } from './nav';
-import { SCREENS } from './screens';
+import { SCREENS, screenOpen } from './screens';
 
 const GROUPS = ['Overview', 'Customers', 'Money', 'Catalogue', 'Engagement', 'System'] as const;
 
-/** The console's frame: a side navigation on a desktop, a menu behind a button on a phone. */
-export function ConsoleLayout({ email, children }: { email: string; children: ReactNode }) {
+/**
+ * The console's frame: a side navigation on a desktop, a menu behind a button on a phone. It lists the screens the
+ * operator's roles open (a screen reached by its address still answers the service's refusal in words).
+ */
+export function ConsoleLayout({ email, roles, children }: { email: string; roles: readonly string[]; children: ReactNode }) {
   const auth = useAuth();
   const [opened, { toggle, close }] = useDisclosure();
   const current = useConsolePath()[0] ?? '';
@@ -47,13 +50,13 @@ export function ConsoleLayout({ email, children }: { email: string; children: Re
       </AppShell.Header>
       <AppShell.Navbar id="console-nav" p="xs" aria-label="Console" style={!desktop && !opened ? { display: 'none' } : undefined}>
         <ScrollArea type="auto">
-          {GROUPS.map((group) => (
+          {GROUPS.filter((group) => Object.values(SCREENS).some((s) => s.group === group && screenOpen(s, roles))).map((group) => (
             <div key={group}>
               <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4}>
                 {group}
               </Text>
               {Object.entries(SCREENS)
-                .filter(([, s]) => s.group === group)
+                .filter(([, s]) => s.group === group && screenOpen(s, roles))
                 .map(([key, s]) => (
                   <NavLink
                     key={key}
