@@ -71,16 +71,27 @@ export function isSecretField(name: string): boolean {
     .some((w) => SECRET_WORDS.has(w));
 }
 
+/**
+ * Text PostgreSQL's jsonb can hold: a refused input may carry a lone UTF-16 surrogate or U+0000 (found by fuzzing),
+ * which jsonb refuses, and the audit row of that refusal must still be written.
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is what must be replaced
+const LONE_SURROGATE_OR_NUL = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
+function storable(text: string): string {
+  return text.replace(LONE_SURROGATE_OR_NUL, '\uFFFD');
+}
+
 /** A copy of `value` with secret fields redacted, long strings cut and deep or wide structures bounded. */
 export function redactSecrets(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.length > 500 ? `${value.slice(0, 500)}…` : value;
+  if (typeof value === 'string') return storable(value.length > 500 ? `${value.slice(0, 500)}…` : value);
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Date) return value.toISOString();
   if (value === null || typeof value !== 'object') return value ?? null;
   if (depth >= 6) return '[…]';
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => redactSecrets(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value).slice(0, 100)) out[k] = isSecretField(k) ? '[redacted]' : redactSecrets(v, depth + 1);
+  for (const [k, v] of Object.entries(value).slice(0, 100))
+    out[storable(k)] = isSecretField(k) ? '[redacted]' : redactSecrets(v, depth + 1);
   return out;
 }
 

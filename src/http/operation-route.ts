@@ -291,6 +291,13 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
     return reply.status(res.status).send(res.body);
   };
 
+  /** The outcome an audit row records for an error: its code, or what the error handler answers for it. */
+  const failureCode = (err: Error): string => {
+    if (err instanceof AppError) return err.code;
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    return status === 413 ? 'PAYLOAD_TOO_LARGE' : status < 500 ? 'BAD_REQUEST' : 'INTERNAL';
+  };
+
   /** Admin calls: a refusal after sign-in (roles, second factor) and a thrown error still leave their audit row. */
   const auditedAuthenticate = async (req: FastifyRequest) => {
     try {
@@ -304,7 +311,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
     try {
       return await handler(req, reply);
     } catch (err) {
-      await adminAudit!.finish(req, err instanceof AppError ? err.code : 'INTERNAL');
+      await adminAudit!.finish(req, failureCode(err as Error));
       throw err;
     }
   };
@@ -326,6 +333,10 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       onRequest:
         auth === 'public' ? async (req) => authenticate(req).catch(() => undefined) : adminAudit ? auditedAuthenticate : authenticate,
       handler: adminAudit ? auditedHandler : handler,
+      // A body refused before the handler (the JSON parser, the body limit) still leaves the admin call's row.
+      ...(adminAudit
+        ? { onError: async (req: FastifyRequest, _reply: FastifyReply, err: Error) => adminAudit.refused(req, failureCode(err)) }
+        : {}),
     });
   }
 }
