@@ -164,7 +164,7 @@ describe('two-factor reset', () => {
     const asked = await call(h, 'POST', P('requestTwoFactorReset', 'Bearer2FA'), { code: await lastCode(h, u.email) }, { token: u.token });
     expect(asked.statusCode).toBe(200);
     expect(new Date(asked.json().resetAt).getTime() - h.clock.now().getTime()).toBe(TWO_FACTOR_RESET_WAIT_MS);
-    expect((await mails(u.email)).some((m) => m.subject.includes('reset of two-factor'))).toBe(true);
+    expect((await mails(u.email)).some((m) => m.subject.includes('two-factor reset requested'))).toBe(true);
 
     h.clock.advance(TWO_FACTOR_RESET_WAIT_MS - 60_000);
     const fresh = await signIn(h, u.email);
