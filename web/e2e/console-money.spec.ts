@@ -52,6 +52,16 @@ test('a purchase the provider never settles: one operator requests the refund, a
     await page.reload();
     await expect(page.getByRole('button', { name: `Resolve ${bought.reference}` })).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 30_000 });
+  // The search finds the same purchase by its reference, with its customer and the stuck list's actions.
+  const searchForm = page.getByRole('form', { name: 'Search purchases' });
+  await searchForm.getByLabel('Reference').fill(bought.reference);
+  await searchForm.getByRole('button', { name: 'Search' }).click();
+  const found = page.getByRole('group', { name: /^Purchases found/ });
+  await expect(found.getByRole('row')).toHaveCount(2);
+  await expect(found).toContainText(c.email);
+  await expect(found.getByRole('button', { name: `Resolve found purchase ${bought.reference}` })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`t_reference=${bought.reference}`));
+  await expectAccessible(page, 'console-transaction-search');
   await page.getByRole('button', { name: `Requery ${bought.reference}` }).click();
   await expect(page.getByRole('status').filter({ hasText: bought.reference })).toContainText('processing');
 

@@ -76,6 +76,8 @@ export function StatusBadge({ status }: { status: string }) {
 export interface Column<T> {
   header: string;
   cell: (row: T) => ReactNode;
+  /** A column the service sorts by: its current direction, and what a click on its header asks for. */
+  sort?: { direction: 'ascending' | 'descending' | 'none'; onSort: () => void };
 }
 
 /**
@@ -99,8 +101,14 @@ export function DataTable<T>(p: {
         <Table.Thead>
           <Table.Tr>
             {p.columns.map((c) => (
-              <Table.Th key={c.header} scope="col">
-                {c.header}
+              <Table.Th key={c.header} scope="col" aria-sort={c.sort?.direction}>
+                {c.sort ? (
+                  <Button variant="subtle" size="compact-sm" onClick={c.sort.onSort}>
+                    {c.header} {c.sort.direction === 'ascending' ? '↑' : c.sort.direction === 'descending' ? '↓' : ''}
+                  </Button>
+                ) : (
+                  c.header
+                )}
               </Table.Th>
             ))}
           </Table.Tr>

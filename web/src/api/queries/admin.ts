@@ -30,6 +30,12 @@ export const adminQueries = {
       queryFn: () => get('/_serverFn/adminListStuckVtuTransactionsBearerAdmin', q),
       ...paged,
     }),
+  transactions: (q: In<'/_serverFn/adminSearchTransactionsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'transactions', q],
+      queryFn: () => get('/_serverFn/adminSearchTransactionsBearerAdmin', q),
+      ...paged,
+    }),
   payments: (q: In<'/_serverFn/adminSearchPaymentsBearerAdmin'>) =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'payments', q],

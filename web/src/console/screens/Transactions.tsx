@@ -1,4 +1,4 @@
-import { Alert, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { newIdempotencyKey, post } from '../../api/client';
@@ -6,6 +6,7 @@ import { adminQueries } from '../../api/queries/admin';
 import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
+import { TransactionSearch } from './TransactionSearch';
 import { useScreenSearch } from '../nav';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
@@ -13,7 +14,7 @@ const LIMIT = 20;
 type Outcome = 'delivered' | 'failed';
 
 /**
- * Purchases still processing after VTU_STUCK_AFTER_MS: requery the provider now, or request a resolution
+ * A search over every purchase (sorted and paged by the service), and the purchases still processing after VTU_STUCK_AFTER_MS: requery the provider now, or request a resolution
  * (delivered, or failed and refunded) with a note of how the outcome was confirmed. A resolution at or above its
  * threshold waits for a second operator in the approvals inbox; both steps ask for step-up.
  */
@@ -37,7 +38,11 @@ export function Transactions() {
       setError(err);
     }
   }
-  const refresh = () => qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'stuck'] });
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'stuck'] }),
+      qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'transactions'] }),
+    ]);
 
   async function requery(id: string, reference: string) {
     setBusy(id);
@@ -78,17 +83,21 @@ export function Transactions() {
           Requery all stuck
         </Button>
       </ScreenTitle>
-      {bulkJob && <JobProgress key={bulkJob} jobId={bulkJob} label="Bulk requery" />}
-      <Text size="sm" c="dimmed">
-        Purchases the provider has not settled in time. Requery asks the provider now; a resolution settles the purchase by hand once you
-        have confirmed the outcome with the provider.
-      </Text>
       {notice && (
         <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
           {notice}
         </Alert>
       )}
       <Failure error={error} />
+      <TransactionSearch busy={busy} onRequery={(t) => void requery(t.id, t.reference)} onResolve={setResolving} />
+      <Title order={2} size="h3">
+        Stuck purchases
+      </Title>
+      {bulkJob && <JobProgress key={bulkJob} jobId={bulkJob} label="Bulk requery" />}
+      <Text size="sm" c="dimmed">
+        Purchases the provider has not settled in time. Requery asks the provider now; a resolution settles the purchase by hand once you
+        have confirmed the outcome with the provider.
+      </Text>
       <Loaded query={list}>
         {(data) => (
           <Stack>

@@ -1,0 +1,153 @@
+import { Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { adminQueries } from '../../api/queries/admin';
+import { useScreenSearch } from '../nav';
+import { DataTable, Loaded, money, Pager, StatusBadge, when } from '../ui';
+
+const LIMIT = 25;
+type Sort = 'newest' | 'oldest' | 'amount_desc' | 'amount_asc';
+const SORTS: readonly Sort[] = ['newest', 'oldest', 'amount_desc', 'amount_asc'];
+const FIELDS = ['reference', 'phone', 'email', 'status', 'service', 'from', 'to'] as const;
+type Field = (typeof FIELDS)[number];
+export interface FoundPurchase {
+  id: string;
+  reference: string;
+  status: string;
+}
+
+/**
+ * Purchase search (adminSearchTransactions): reference, phone, e-mail, status, service and Lagos days; the service
+ * sorts (newest, oldest, by amount) and pages. Filters live in the address (`t_` keys) so a link shows the same.
+ * A processing purchase found here gets the stuck list's actions.
+ */
+export function TransactionSearch(p: {
+  busy: string | null;
+  onRequery: (t: FoundPurchase) => void;
+  onResolve: (t: FoundPurchase) => void;
+}) {
+  const search = useScreenSearch();
+  const value = (f: Field) => search.text(`t_${f}`);
+  const [draft, setDraft] = useState<Record<Field, string>>(
+    () => Object.fromEntries(FIELDS.map((f) => [f, value(f)])) as Record<Field, string>,
+  );
+  const sortText = search.text('t_sort');
+  const sort: Sort = (SORTS as readonly string[]).includes(sortText) ? (sortText as Sort) : 'newest';
+  const offset = search.num('t_offset', 0);
+  const asked = Object.fromEntries(FIELDS.map((f) => [f, value(f) || undefined]).filter(([, v]) => v !== undefined));
+  const q = useQuery(adminQueries.transactions({ ...asked, sort, limit: LIMIT, offset }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    search.set({
+      ...Object.fromEntries(FIELDS.map((f) => [`t_${f}`, draft[f].trim() || undefined])),
+      t_offset: undefined,
+      offset: search.num('offset', 0),
+    });
+  };
+  const set = (f: Field) => (v: string) => setDraft((d) => ({ ...d, [f]: v }));
+  const by = (key: 'date' | 'amount') => ({
+    direction:
+      (key === 'date' ? { newest: 'descending', oldest: 'ascending' } : { amount_desc: 'descending', amount_asc: 'ascending' })[
+        sort as never
+      ] ?? ('none' as const),
+    onSort: () =>
+      search.set({
+        t_sort: key === 'date' ? (sort === 'newest' ? 'oldest' : 'newest') : sort === 'amount_desc' ? 'amount_asc' : 'amount_desc',
+        t_offset: undefined,
+        offset: search.num('offset', 0),
+      }),
+  });
+  return (
+    <Stack>
+      <Title order={2} size="h3">
+        Search purchases
+      </Title>
+      <form onSubmit={submit} aria-label="Search purchases">
+        <Group align="end">
+          <TextInput label="Reference" value={draft.reference} onChange={(e) => set('reference')(e.currentTarget.value)} />
+          <TextInput label="Phone" value={draft.phone} onChange={(e) => set('phone')(e.currentTarget.value)} />
+          <TextInput label="E-mail" type="email" value={draft.email} onChange={(e) => set('email')(e.currentTarget.value)} />
+          <Select
+            label="Status"
+            data={[
+              { value: '', label: 'Any' },
+              { value: 'processing', label: 'Processing' },
+              { value: 'success', label: 'Success' },
+              { value: 'failed', label: 'Failed' },
+            ]}
+            value={draft.status}
+            onChange={(v) => set('status')(v ?? '')}
+            allowDeselect={false}
+            w={140}
+          />
+          <Select
+            label="Service"
+            data={['', 'airtime', 'data', 'electricity', 'cable', 'betting', 'exam'].map((s) => ({ value: s, label: s || 'Any' }))}
+            value={draft.service}
+            onChange={(v) => set('service')(v ?? '')}
+            allowDeselect={false}
+            w={140}
+          />
+          <TextInput type="date" label="From" value={draft.from} onChange={(e) => set('from')(e.currentTarget.value)} />
+          <TextInput type="date" label="To" value={draft.to} onChange={(e) => set('to')(e.currentTarget.value)} />
+          <Button type="submit">Search</Button>
+        </Group>
+      </form>
+      <Loaded query={q}>
+        {(data) => (
+          <Stack>
+            <DataTable
+              caption={`Purchases found${data.from ? ` from ${data.from} to ${data.to}` : ''}`}
+              rows={data.items}
+              rowKey={(t) => t.id}
+              empty="No purchase matches."
+              columns={[
+                { header: 'Reference', cell: (t) => t.reference },
+                { header: 'Customer', cell: (t) => t.email ?? t.userId },
+                { header: 'Service', cell: (t) => `${t.service} (${t.provider})` },
+                { header: 'Recipient', cell: (t) => t.recipient },
+                { header: 'Amount', cell: (t) => money(t.amount), sort: by('amount') },
+                { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
+                { header: 'Created', cell: (t) => when(t.createdAt), sort: by('date') },
+                { header: 'Settled', cell: (t) => when(t.settledAt) },
+                {
+                  header: 'Actions',
+                  cell: (t) => (
+                    <Group gap={4} wrap="nowrap">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        loading={p.busy === t.id}
+                        onClick={() => p.onRequery(t)}
+                        aria-label={`Requery found purchase ${t.reference}`}
+                      >
+                        Requery
+                      </Button>
+                      {t.status === 'processing' && (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => p.onResolve(t)}
+                          aria-label={`Resolve found purchase ${t.reference}`}
+                        >
+                          Resolve
+                        </Button>
+                      )}
+                    </Group>
+                  ),
+                },
+              ]}
+            />
+            <Pager
+              offset={offset}
+              limit={LIMIT}
+              count={data.items.length}
+              hasMore={data.hasMore}
+              onChange={(o) => search.set({ t_offset: o, offset: search.num('offset', 0) })}
+            />
+          </Stack>
+        )}
+      </Loaded>
+    </Stack>
+  );
+}
