@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
 import { DAY } from '../../src/kernel/clock.js';
+import { searchRange, searchStatement, searchTransactionsInput } from '../../src/modules/console/transactions.js';
 import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, PIN } from '../helpers/factories.js';
 
@@ -159,6 +160,29 @@ describe('adminSearchTransactions', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'adminSearchTransactions', outcome: 'ok', actor_id: support.id });
     expect(audit[0]!.target_ids).toContain(bought[2]!.id);
+  });
+});
+
+describe('adminSearchTransactions plans', () => {
+  it('each way in reads an index of vtu_transactions, never the whole table', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ reference: bought[0]!.reference }, 'vtu_transactions_reference_key'],
+      [{ phone: '08031230001' }, 'vtu_transactions_recipient_idx'],
+      [{ userId: alice.id, sort: 'amount_desc' }, 'vtu_transactions_user_idx'],
+      [{ email: alice.email }, 'vtu_transactions_user_idx'],
+      [{ status: 'failed', from: '2026-02-01', to: '2026-02-05' }, 'vtu_transactions_dashboard_idx'],
+    ];
+    for (const [input, index] of cases) {
+      const i = searchTransactionsInput.parse(input);
+      const plan = await h.app.services.db.transaction(async (tx) => {
+        // A table this small is cheaper to read whole; the planner is told not to, to show the indexes answer alone.
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        return rows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN ${searchStatement(i, searchRange(i, h.clock.now()))}`);
+      });
+      const text = plan.map((p) => p['QUERY PLAN']).join('\n');
+      expect(text, JSON.stringify(input)).toContain(index);
+      expect(text, JSON.stringify(input)).not.toContain('Seq Scan on vtu_transactions');
+    }
   });
 });
 

@@ -99,7 +99,7 @@ interface Row {
 const iso = (v: string | Date) => new Date(v).toISOString();
 
 /** The date bounds of a search: the given days, or the last SEARCH_DEFAULT_DAYS when no key narrows it. */
-function searchRange(i: SearchTransactionsInput, now: Date) {
+export function searchRange(i: SearchTransactionsInput, now: Date) {
   const keyed = i.reference !== undefined || i.phone !== undefined || i.userId !== undefined || i.email !== undefined;
   if (!i.from && !i.to) {
     if (keyed) return null;
@@ -108,6 +108,23 @@ function searchRange(i: SearchTransactionsInput, now: Date) {
     return lagosRange({ from, to }, now, SEARCH_MAX_DAYS);
   }
   return lagosRange({ from: i.from, to: i.to }, now, SEARCH_MAX_DAYS);
+}
+
+/** The search's one statement (test/console/transactions-search.test.ts reads its plans). */
+export function searchStatement(i: SearchTransactionsInput, range: { start: Date; end: Date } | null) {
+  const where: SQL[] = [];
+  if (i.reference !== undefined) where.push(sql`t.reference = ${i.reference}`);
+  if (i.phone !== undefined) where.push(sql`(t.recipient = ${i.phone} OR t.phone = ${i.phone})`);
+  if (i.userId !== undefined) where.push(sql`t.user_id = ${i.userId}`);
+  if (i.email !== undefined) where.push(sql`t.user_id = (SELECT id FROM users WHERE email = ${i.email})`);
+  if (i.status !== undefined) where.push(sql`t.status = ${i.status}`);
+  if (i.service !== undefined) where.push(sql`t.service = ${i.service.toLowerCase()}`);
+  if (range) where.push(sql`t.created_at >= ${range.start} AND t.created_at < ${range.end}`);
+  const cond = where.length ? sql.join(where, sql` AND `) : sql`TRUE`;
+  return sql`SELECT t.id, t.reference, t.user_id, u.email, t.service, t.provider, t.recipient, t.phone, t.amount::text AS amount,
+       t.status, t.created_at, t.updated_at
+    FROM vtu_transactions t LEFT JOIN users u ON u.id = t.user_id
+    WHERE ${cond} ORDER BY ${ORDER[i.sort]} LIMIT ${i.limit + 1} OFFSET ${i.offset}`;
 }
 
 /**
@@ -119,22 +136,7 @@ export function createTransactionSearch(deps: { db: Db; clock: Clock }) {
   return {
     async search(i: SearchTransactionsInput) {
       const range = searchRange(i, deps.clock.now());
-      const where: SQL[] = [];
-      if (i.reference !== undefined) where.push(sql`t.reference = ${i.reference}`);
-      if (i.phone !== undefined) where.push(sql`(t.recipient = ${i.phone} OR t.phone = ${i.phone})`);
-      if (i.userId !== undefined) where.push(sql`t.user_id = ${i.userId}`);
-      if (i.email !== undefined) where.push(sql`t.user_id = (SELECT id FROM users WHERE email = ${i.email})`);
-      if (i.status !== undefined) where.push(sql`t.status = ${i.status}`);
-      if (i.service !== undefined) where.push(sql`t.service = ${i.service.toLowerCase()}`);
-      if (range) where.push(sql`t.created_at >= ${range.start} AND t.created_at < ${range.end}`);
-      const cond = where.length ? sql.join(where, sql` AND `) : sql`TRUE`;
-      const rows = await query<Row>(
-        deps.db,
-        sql`SELECT t.id, t.reference, t.user_id, u.email, t.service, t.provider, t.recipient, t.phone, t.amount::text AS amount,
-                   t.status, t.created_at, t.updated_at
-            FROM vtu_transactions t LEFT JOIN users u ON u.id = t.user_id
-            WHERE ${cond} ORDER BY ${ORDER[i.sort]} LIMIT ${i.limit + 1} OFFSET ${i.offset}`,
-      );
+      const rows = await query<Row>(deps.db, searchStatement(i, range));
       return {
         items: rows.slice(0, i.limit).map((r) => ({
           id: r.id,
