@@ -1609,7 +1609,7 @@ export interface paths {
         };
         /**
          * Find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated ac
-         * @description Find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated account number.
+         * @description Find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated account number, sorted newest, oldest or by e-mail.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -13643,6 +13643,8 @@ export interface operations {
                 offset?: components["parameters"]["Offset"];
                 /** @example text */
                 q: string;
+                /** @example newest */
+                sort?: "newest" | "oldest" | "email";
             };
             header?: never;
             path?: never;

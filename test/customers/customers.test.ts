@@ -68,6 +68,23 @@ describe('customer look-ups', () => {
     expect((await search('example.com', admin, { limit: 1 })).statusCode).toBe(200);
   });
 
+  it('sorts the matches newest (the default), oldest or by e-mail, from a fixed list', async () => {
+    const b = await user(h, { email: 'sortcase.b@example.com' });
+    h.clock.advance(60_000);
+    const a = await user(h, { email: 'sortcase.a@example.com' });
+    h.clock.advance(60_000);
+    const c = await user(h, { email: 'sortcase.c@example.com' });
+    const ids = async (sort?: string) =>
+      (await search('sortcase.', admin, sort ? { sort } : {})).json().items.map((x: { userId: string }) => x.userId);
+    expect(await ids()).toEqual([c.id, a.id, b.id]);
+    expect(await ids('newest')).toEqual([c.id, a.id, b.id]);
+    expect(await ids('oldest')).toEqual([b.id, a.id, c.id]);
+    expect(await ids('email')).toEqual([a.id, b.id, c.id]);
+    const bad = await search('sortcase.', admin, { sort: 'email; DROP TABLE users' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('Sort must be newest, oldest or email');
+  });
+
   it('one call answers profile, KYC, wallet and ledger, sessions and devices, purchases, top-ups and the freeze', async () => {
     const b = await buyer(h, 3000);
     await call(

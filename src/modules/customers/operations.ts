@@ -3,6 +3,7 @@ import { operationsOf } from '../../http/registry.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { naira } from '../../kernel/money.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { CUSTOMER_SORTS } from './service.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['customers']);
@@ -106,13 +107,14 @@ export const customerOperations = [
     roles: ['support'],
     method: 'GET',
     purpose:
-      'find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated account number',
+      'find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated account number, sorted newest, oldest or by e-mail',
     input: z.object({
       q: z.string({ error: 'q is required' }).trim().min(3, 'q must be at least 3 characters').max(254, 'q must be at most 254 characters'),
+      sort: z.enum(CUSTOMER_SORTS, { error: 'sort must be newest, oldest or email' }).default('newest'),
       ...pageInput,
     }),
     output: pageOutput(customerItem),
-    handler: async (input, ctx) => ctx.api.customers.search(input.q, input.limit, input.offset),
+    handler: async (input, ctx) => ctx.api.customers.search(input.q, input.limit, input.offset, input.sort),
   }),
   defineOperation({
     name: 'adminGetCustomer',

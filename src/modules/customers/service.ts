@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -10,6 +10,15 @@ import type { Notifier } from '../notifications/api.js';
 export type CustomerService = ReturnType<typeof createCustomerService>;
 
 type MatchedBy = 'id' | 'email' | 'phone' | 'username' | 'reference' | 'account_number';
+
+/** The search's orders, a fixed whitelist (the input names one; its text never reaches the statement). */
+export const CUSTOMER_SORTS = ['newest', 'oldest', 'email'] as const;
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+const CUSTOMER_ORDER: Record<CustomerSort, SQL> = {
+  newest: sql`u.created_at DESC, u.id`,
+  oldest: sql`u.created_at ASC, u.id`,
+  email: sql`u.email ASC, u.id`,
+};
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,7 +42,7 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
      * Exact look-ups, each an index probe (migration 1020): a user id, an e-mail (or its beginning), a phone
      * number, a username, a top-up, settlement or purchase reference, or a dedicated account number.
      */
-    async search(q: string, limit: number, offset: number) {
+    async search(q: string, limit: number, offset: number, sort: CustomerSort = 'newest') {
       const text = q.trim();
       const lower = text.toLowerCase();
       const phone = normalizePhone(text);
@@ -66,7 +75,7 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
             SELECT u.id::text AS id, u.email, u.username, u.full_name, u.phone, u.kyc_tier, u.status, u.created_at,
                    EXISTS (SELECT 1 FROM account_freezes z WHERE z.user_id = u.id) AS frozen, f.matched_by
             FROM firsts f JOIN users u ON u.id = f.user_id
-            ORDER BY u.created_at DESC, u.id LIMIT ${limit + 1} OFFSET ${offset}`,
+            ORDER BY ${CUSTOMER_ORDER[sort]} LIMIT ${limit + 1} OFFSET ${offset}`,
       );
       return page(
         list.map((r) => ({

@@ -3,12 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink, useScreenSearch, type ScreenProps } from '../nav';
+import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
 import { CustomerPage } from './Customer';
 
 const LIMIT = 20;
 
-/** Customers: search by e-mail, phone, username, a reference or an account number; a customer's own page. */
+/**
+ * Customers: search by e-mail, phone, username, a reference or an account number, sorted by the service (joined,
+ * e-mail); a customer's own page.
+ */
 export function Customers({ rest }: ScreenProps) {
   if (rest[0]) return <CustomerPage userId={rest[0]} />;
   return <CustomerSearch />;
@@ -19,7 +23,8 @@ function CustomerSearch() {
   const q = search.text('q');
   const offset = search.num('offset', 0);
   const [draft, setDraft] = useState(q);
-  const list = useQuery(consoleQueries.customers({ q, limit: LIMIT, offset }));
+  const { sort, column } = useServerSort(['newest', 'oldest', 'email'] as const);
+  const list = useQuery(consoleQueries.customers({ q, sort, limit: LIMIT, offset }));
   return (
     <Stack>
       <ScreenTitle title="Customers" />
@@ -56,6 +61,7 @@ function CustomerSearch() {
                 columns={[
                   {
                     header: 'Customer',
+                    sort: column({ asc: 'email' }),
                     cell: (c) => (
                       <Anchor component={ConsoleLink} to={`customers/${c.userId}`}>
                         {c.email}
@@ -68,7 +74,7 @@ function CustomerSearch() {
                   { header: 'Tier', cell: (c) => c.kycTier },
                   { header: 'Found by', cell: (c) => c.matchedBy.replace(/_/g, ' ') },
                   { header: 'Status', cell: (c) => <StatusBadge status={c.frozen ? 'frozen' : c.status} /> },
-                  { header: 'Joined', cell: (c) => when(c.createdAt) },
+                  { header: 'Joined', cell: (c) => when(c.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                 ]}
               />
               <Pager
