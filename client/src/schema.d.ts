@@ -792,8 +792,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * KYC submissions awaiting review (or by status), newest first
-         * @description KYC submissions awaiting review (or by status), newest first.
+         * KYC submissions awaiting review (or by status), newest first, oldest first or by tier
+         * @description KYC submissions awaiting review (or by status), newest first, oldest first or by tier.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -11788,6 +11788,8 @@ export interface operations {
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /** @example newest */
+                sort?: "newest" | "oldest" | "tier";
                 /** @example pending */
                 status?: "pending" | "approved" | "rejected";
                 /** @example 1 */

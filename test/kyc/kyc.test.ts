@@ -398,6 +398,37 @@ describe('tier ladder through operator review', () => {
   });
 });
 
+describe('review queue order', () => {
+  it('lists newest first by default, oldest first or by tier when sort says so', async () => {
+    const mine: string[] = [];
+    const add = async (tier: number) => {
+      const u = await signIn(h);
+      h.clock.advance(60_000);
+      await h.app.services.db.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, details, created_at, updated_at)
+        VALUES (gen_random_uuid(), ${u.id}, ${tier}, 'pending', '[]'::jsonb, '{}'::jsonb, ${h.clock.now()}, ${h.clock.now()})`);
+      mine.push(u.id);
+      return u.id;
+    };
+    const a = await add(2);
+    const b = await add(1);
+    const c = await add(1);
+    const order = async (sort?: string) => {
+      const r = await call(h, 'GET', adm('adminListKycSubmissions'), { limit: 100, ...(sort ? { sort } : {}) }, { token: admin.token });
+      expect(r.statusCode).toBe(200);
+      return r
+        .json()
+        .items.map((i: { userId: string }) => i.userId)
+        .filter((id: string) => mine.includes(id));
+    };
+    expect(await order()).toEqual([c, b, a]);
+    expect(await order('oldest')).toEqual([a, b, c]);
+    expect(await order('tier')).toEqual([b, c, a]);
+    const bad = await call(h, 'GET', adm('adminListKycSubmissions'), { sort: 'tier DESC' }, { token: admin.token });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('Sort must be newest, oldest or tier');
+  });
+});
+
 describe('look-ups', () => {
   it('lookupNin (Tier 1) answers one match flag without the holder data; verifyBankAccount names the account', async () => {
     const u = await kycUser(h, { fullName: 'Tunde Bakare' });

@@ -5,7 +5,7 @@ import { uuidInput } from '../../kernel/inputs.js';
 import { bankByCode, isValidNuban, LIVENESS_REASONS } from '../../providers/identity.js';
 import { ACCESS_NEXT } from './access.js';
 import { accountNumberInput, bankCodeInput as bankCodeInputOf, kycFullNameInput, ninInput } from './inputs.js';
-import { CONTENT_TYPES, DOCUMENT_TYPES, FILE_PATH_RE, MAX_FILE_BYTES, NIN_CHECKS } from './service.js';
+import { CONTENT_TYPES, DOCUMENT_TYPES, FILE_PATH_RE, MAX_FILE_BYTES, KYC_SORTS, NIN_CHECKS } from './service.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['kyc']);
@@ -191,7 +191,7 @@ export const kycOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'GET',
-    purpose: 'KYC submissions awaiting review (or by status), newest first',
+    purpose: 'KYC submissions awaiting review (or by status), newest first, oldest first or by tier',
     input: z.object({
       status: z.enum(['pending', 'approved', 'rejected'], { error: 'status must be pending, approved or rejected' }).default('pending'),
       tier: z.coerce
@@ -200,6 +200,7 @@ export const kycOperations = [
         .min(1, 'tier must be 1, 2 or 3')
         .max(3, 'tier must be 1, 2 or 3')
         .optional(),
+      sort: z.enum(KYC_SORTS, { error: 'sort must be newest, oldest or tier' }).default('newest'),
       ...pageInput,
     }),
     output: pageOutput(adminSubmissionItem),

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 
 import { readOf, type Read } from '../../db/read-ahead.js';
 
@@ -73,6 +73,14 @@ function refusalText(err: unknown): string {
   if (err instanceof AppError && err.code === 'KYC_TIER_REQUIRED') return err.message;
   throw err;
 }
+
+export const KYC_SORTS = ['newest', 'oldest', 'tier'] as const;
+export type KycSort = (typeof KYC_SORTS)[number];
+const KYC_ORDER: Record<KycSort, SQL> = {
+  newest: sql`s.created_at DESC, s.seq DESC`,
+  oldest: sql`s.created_at ASC, s.seq ASC`,
+  tier: sql`s.tier ASC, s.created_at ASC, s.seq ASC`,
+};
 
 export function createKycService(deps: KycDeps) {
   const { db, clock, config, log, identity, storage, events, notifier, forgetUser } = deps;
@@ -308,12 +316,13 @@ export function createKycService(deps: KycDeps) {
 
     // ---- operators -------------------------------------------------------------------------------------------
 
-    async adminList(input: { status: KycStatus; tier?: number; limit: number; offset: number }) {
+    /** Sorted from a fixed list (KYC_SORTS): newest, oldest (the longest waiting) or by tier, lowest first. */
+    async adminList(input: { status: KycStatus; tier?: number; sort?: KycSort; limit: number; offset: number }) {
       const list = await rows<SubmissionRow & { email: string }>(
         db,
         sql`SELECT s.*, u.email FROM kyc_submissions s JOIN users u ON u.id = s.user_id
             WHERE s.status = ${input.status} ${input.tier ? sql`AND s.tier = ${input.tier}` : sql``}
-            ORDER BY s.created_at DESC, s.seq DESC LIMIT ${input.limit + 1} OFFSET ${input.offset}`,
+            ORDER BY ${KYC_ORDER[input.sort ?? 'newest']} LIMIT ${input.limit + 1} OFFSET ${input.offset}`,
       );
       return list.map((s) => ({ ...submissionView(s), userId: s.user_id, email: s.email }));
     },

@@ -4,22 +4,24 @@ import { useEffect, useState } from 'react';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
+import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 20;
 type Status = 'pending' | 'approved' | 'rejected';
 
 /**
- * The KYC queue: submissions filtered by status and tier on the service, the selected one beside the list with its
- * checks, frames and documents (short-lived signed addresses), and approve / reject with a reason. Keys: j / k move
- * through the list, a approves, r rejects (each asks for the reason first).
+ * The KYC queue: submissions filtered by status and tier and sorted (newest, oldest, tier) on the service, the
+ * selected one beside the list with its checks, frames and documents (short-lived signed addresses), and approve /
+ * reject with a reason. Keys: j / k move through the list, a approves, r rejects (each asks for the reason first).
  */
 export function KycQueue() {
   const search = useScreenSearch();
   const status = (search.text('status') || 'pending') as Status;
   const tier = search.text('tier');
   const offset = search.num('offset', 0);
-  const list = useQuery(adminQueries.kycList({ status, ...(tier ? { tier: Number(tier) } : {}), limit: LIMIT, offset }));
+  const { sort, column } = useServerSort(['newest', 'oldest', 'tier'] as const);
+  const list = useQuery(adminQueries.kycList({ status, ...(tier ? { tier: Number(tier) } : {}), sort, limit: LIMIT, offset }));
   const items = list.data?.items ?? [];
   const selected = search.text('id') || items[0]?.id || '';
   const [decision, setDecision] = useState<'approve' | 'reject' | null>(null);
@@ -107,8 +109,8 @@ export function KycQueue() {
                         </Anchor>
                       ),
                     },
-                    { header: 'Tier', cell: (s) => s.tier },
-                    { header: 'Submitted', cell: (s) => when(s.createdAt) },
+                    { header: 'Tier', cell: (s) => s.tier, sort: column({ asc: 'tier' }) },
+                    { header: 'Submitted', cell: (s) => when(s.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                     { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
                   ]}
                 />
