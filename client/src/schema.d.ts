@@ -662,8 +662,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Approval requests (four-eyes), newest first; status pending, approved, rejected or expired
-         * @description Approval requests (four-eyes), newest first; status pending, approved, rejected or expired.
+         * Approval requests (four-eyes), newest first, oldest first or by amount; status pending, approved, rejected or expired
+         * @description Approval requests (four-eyes), newest first, oldest first or by amount; status pending, approved, rejected or expired.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -11465,6 +11465,8 @@ export interface operations {
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /** @example newest */
+                sort?: "newest" | "oldest" | "amount_desc" | "amount_asc";
                 /** @example pending */
                 status?: "pending" | "approved" | "rejected" | "expired";
             };

@@ -227,6 +227,34 @@ describe('four-eyes settings and gates', () => {
     expect(await walletBalance(h, u.id)).toBe(3000);
   });
 
+  it('lists newest first by default, oldest first or by amount when sort says so', async () => {
+    const subject = `sort-${Date.now()}`;
+    const add = async (n: number, kobo: number) => {
+      h.clock.advance(60_000);
+      const id = `apr_SORT${String(n).padStart(22, '0')}`;
+      await h.app.services.db.execute(sql`INSERT INTO approval_requests
+          (id, action, status, maker_id, maker_reason, subject_type, subject_id, amount, payload, created_at, expires_at)
+        VALUES (${id}, 'wallet_adjustment', 'rejected', ${maker.id}, 'sort case', 'user', ${subject}, ${kobo}, '{}'::jsonb,
+                ${h.clock.now()}, ${h.clock.now()})`);
+      return id;
+    };
+    const a = await add(1, 500_00);
+    const b = await add(2, 90_000_00);
+    const c = await add(3, 2_000_00);
+    const order = async (sort?: string) =>
+      (await get('adminListApprovals', { status: 'rejected', limit: 100, ...(sort ? { sort } : {}) }, checker))
+        .json()
+        .items.filter((x: { subjectId: string }) => x.subjectId === subject)
+        .map((x: { id: string }) => x.id);
+    expect(await order()).toEqual([c, b, a]);
+    expect(await order('oldest')).toEqual([a, b, c]);
+    expect(await order('amount_desc')).toEqual([b, c, a]);
+    expect(await order('amount_asc')).toEqual([a, c, b]);
+    const bad = await get('adminListApprovals', { sort: 'amount' }, checker);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('Sort must be newest, oldest, amount_desc or amount_asc');
+  });
+
   it('maker and checker operations pass step-up; the customer app is untouched (operators only)', async () => {
     for (const name of [
       'adminAdjustWallet',

@@ -27,3 +27,7 @@ export const submissionFields = {
   status: z.enum(['applied', 'pending']),
   approval: approvalOutput.nullable(),
 };
+
+/** adminListApprovals' orders, each a fixed ORDER BY in the service (the input's text never reaches the statement). */
+export const APPROVAL_SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
+export type ApprovalSort = (typeof APPROVAL_SORTS)[number];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { nairaAmount, toKobo } from '../../kernel/money.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
-import { approvalOutput } from './inputs.js';
+import { APPROVAL_SORTS, approvalOutput } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['approvals']);
@@ -23,11 +23,12 @@ export const approvalOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance'],
     method: 'GET',
-    purpose: 'approval requests (four-eyes), newest first; status pending, approved, rejected or expired',
+    purpose: 'approval requests (four-eyes), newest first, oldest first or by amount; status pending, approved, rejected or expired',
     input: z.object({
       status: z
         .enum(['pending', 'approved', 'rejected', 'expired'], { error: 'status must be pending, approved, rejected or expired' })
         .optional(),
+      sort: z.enum(APPROVAL_SORTS, { error: 'sort must be newest, oldest, amount_desc or amount_asc' }).default('newest'),
       ...pageInput,
     }),
     output: pageOutput(approvalOutput),

@@ -1,12 +1,21 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
 import { DAY, type Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { prefixedId } from '../../kernel/ids.js';
 import { toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
+import type { ApprovalSort } from './inputs.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
+
+/** The stored amount by its table name: the selected `amount` is text and would sort as text. */
+const APPROVAL_ORDER: Record<ApprovalSort, SQL> = {
+  newest: sql`created_at DESC, id DESC`,
+  oldest: sql`created_at ASC, id ASC`,
+  amount_desc: sql`approval_requests.amount DESC, created_at DESC, id DESC`,
+  amount_asc: sql`approval_requests.amount ASC, created_at DESC, id DESC`,
+};
 
 /**
  * Four-eyes (maker-checker, issue 30): a money action an operator asks for (the maker) runs at once when it is below
@@ -207,7 +216,7 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
       return { status: 'pending' as const, approval: view(r!), result: null };
     },
 
-    async list(input: { status?: 'pending' | 'approved' | 'rejected' | 'expired'; limit: number; offset: number }) {
+    async list(input: { status?: 'pending' | 'approved' | 'rejected' | 'expired'; sort?: ApprovalSort; limit: number; offset: number }) {
       const now = clock.now();
       const status = input.status ?? null;
       const stored = status === 'expired' ? 'pending' : status;
@@ -217,7 +226,7 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
             WHERE (${stored}::text IS NULL OR status = ${stored})
               AND (${status}::text IS DISTINCT FROM 'pending' OR expires_at > ${now})
               AND (${status}::text IS DISTINCT FROM 'expired' OR expires_at <= ${now})
-            ORDER BY created_at DESC, id DESC LIMIT ${input.limit + 1} OFFSET ${input.offset}`,
+            ORDER BY ${APPROVAL_ORDER[input.sort ?? 'newest']} LIMIT ${input.limit + 1} OFFSET ${input.offset}`,
       );
       return page(list.map(view), input.limit, input.offset);
     },

@@ -8,6 +8,7 @@ import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useScreenSearch } from '../nav';
+import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 20;
@@ -21,13 +22,15 @@ const ACTIONS: Record<Approval['action'], string> = {
 
 /**
  * Four-eyes: money actions another operator requested wait here. A different operator approves (the action runs
- * once) or rejects with a reason; both ask for step-up. Requests expire after 24 hours.
+ * once) or rejects with a reason; both ask for step-up. Requests expire after 24 hours. The service sorts the list
+ * (requested, amount) from the column headers.
  */
 export function Approvals() {
   const search = useScreenSearch();
   const status = (search.text('status') || 'pending') as Status;
   const offset = search.num('offset', 0);
-  const list = useQuery(consoleQueries.approvals({ status, limit: LIMIT, offset }));
+  const { sort, column } = useServerSort(['newest', 'oldest', 'amount_desc', 'amount_asc'] as const);
+  const list = useQuery(consoleQueries.approvals({ status, sort, limit: LIMIT, offset }));
   const qc = useQueryClient();
   const stepUp = useOperatorStepUp();
   const [deciding, setDeciding] = useState<{ a: Approval; decision: 'approve' | 'reject' } | null>(null);
@@ -71,7 +74,7 @@ export function Approvals() {
               empty="No requests."
               columns={[
                 { header: 'Action', cell: (a) => ACTIONS[a.action] },
-                { header: 'Amount', cell: (a) => money(a.amount) },
+                { header: 'Amount', cell: (a) => money(a.amount), sort: column({ desc: 'amount_desc', asc: 'amount_asc' }) },
                 {
                   header: 'Details',
                   cell: (a) => (
@@ -83,7 +86,7 @@ export function Approvals() {
                   ),
                 },
                 { header: 'Reason', cell: (a) => a.reason },
-                { header: 'Requested', cell: (a) => when(a.createdAt) },
+                { header: 'Requested', cell: (a) => when(a.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                 { header: 'Expires', cell: (a) => when(a.expiresAt) },
                 {
                   header: 'Decision',
