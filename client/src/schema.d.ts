@@ -1634,8 +1634,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Operator search of top-up intents, settlements and processor events
-         * @description Operator search of top-up intents, settlements and processor events.
+         * Operator search of top-up intents, settlements and processor events, newest first, oldest first or (intents and settleme
+         * @description Operator search of top-up intents, settlements and processor events, newest first, oldest first or (intents and settlements) by amount.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -13715,6 +13715,8 @@ export interface operations {
                 offset?: components["parameters"]["Offset"];
                 /** @example TTTTT */
                 reference?: string;
+                /** @example newest */
+                sort?: "newest" | "oldest" | "amount_desc" | "amount_asc";
                 /** @example text */
                 status?: string;
                 /** @example 0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e */

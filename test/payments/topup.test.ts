@@ -142,6 +142,31 @@ describe('getTopupIntent and verifyProcessorTopup', () => {
   });
 });
 
+describe('adminSearchPayments order', () => {
+  it('lists newest first by default, oldest first or by amount when sort says so; events refuse an amount sort', async () => {
+    const u = await user(h, { tier: 1 });
+    const made: string[] = [];
+    for (const amount of [500, 9_000, 2_000]) {
+      h.clock.advance(60_000);
+      made.push((await createIntent(h, u, amount)).reference);
+    }
+    const [a, b, c] = made;
+    const admin = await signIn(h, 'admin@example.com');
+    const search = (q: Record<string, unknown>) =>
+      call(h, 'GET', '/_serverFn/adminSearchPaymentsBearerAdmin', { userId: u.id, ...q }, { token: admin.token });
+    const order = async (sort?: string) => (await search(sort ? { sort } : {})).json().items.map((x: { reference: string }) => x.reference);
+    expect(await order()).toEqual([c, b, a]);
+    expect(await order('oldest')).toEqual([a, b, c]);
+    expect(await order('amount_desc')).toEqual([b, c, a]);
+    expect(await order('amount_asc')).toEqual([a, c, b]);
+    expect((await search({ kind: 'events', sort: 'oldest' })).statusCode).toBe(200);
+    const bad = await search({ kind: 'events', sort: 'amount_desc' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('Sort must be newest or oldest for events, which have no amount');
+    expect((await search({ sort: 'amount' })).json().error.message).toBe('Sort must be newest, oldest, amount_desc or amount_asc');
+  });
+});
+
 describe('startProcessorTopup, getTopupReceipt, listPaymentHistory', () => {
   it('initializes with the caller e-mail and callback URL and validates them', async () => {
     const u = await user(h);

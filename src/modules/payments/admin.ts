@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
 import { notFound } from '../../kernel/errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -8,6 +8,26 @@ import { prefixedId } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/api.js';
 import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
+
+/** adminSearchPayments' orders; by amount only for intents and settlements (events carry none). */
+export const PAYMENT_SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
+export type PaymentSort = (typeof PAYMENT_SORTS)[number];
+/** Each kind's fixed ORDER BY per sort (the input's text never reaches the statement); amount is the stored bigint. */
+const ORDER = {
+  intents: {
+    newest: sql`i.created_at DESC, i.id`,
+    oldest: sql`i.created_at ASC, i.id`,
+    amount_desc: sql`i.amount DESC, i.created_at DESC, i.id`,
+    amount_asc: sql`i.amount ASC, i.created_at DESC, i.id`,
+  },
+  settlements: {
+    newest: sql`s.created_at DESC, s.id`,
+    oldest: sql`s.created_at ASC, s.id`,
+    amount_desc: sql`s.amount DESC, s.created_at DESC, s.id`,
+    amount_asc: sql`s.amount ASC, s.created_at DESC, s.id`,
+  },
+  events: { newest: sql`received_at DESC, id`, oldest: sql`received_at ASC, id` },
+} satisfies Record<string, Partial<Record<PaymentSort, SQL>>>;
 
 /** The operators' payments operations: searching intents, settlements and webhook events; wallet adjustments. */
 export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier }) {
@@ -38,9 +58,11 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
       email?: string;
       status?: string;
       flagged?: boolean;
+      sort?: PaymentSort;
       limit: number;
       offset: number;
     }) {
+      const sort = input.sort ?? 'newest';
       const ref = input.reference ?? null;
       const uid = input.userId ?? null;
       const email = input.email?.toLowerCase() ?? null;
@@ -54,7 +76,7 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
               FROM topup_intents i JOIN users u ON u.id = i.user_id
               WHERE (${ref}::text IS NULL OR i.reference = ${ref}) AND (${uid}::uuid IS NULL OR i.user_id = ${uid}::uuid)
                 AND (${email}::text IS NULL OR u.email = ${email}) AND (${status}::text IS NULL OR i.status = ${status})
-              ORDER BY i.created_at DESC, i.id LIMIT ${lim} OFFSET ${input.offset}`,
+              ORDER BY ${ORDER.intents[sort]} LIMIT ${lim} OFFSET ${input.offset}`,
         );
         items = list.map((r) => ({ kind: 'intent' as const, ...intentView(r), userId: r.user_id, userEmail: r.user_email }));
       } else if (input.kind === 'settlements') {
@@ -77,7 +99,7 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
               FROM payment_settlements s JOIN users u ON u.id = s.user_id
               WHERE (${ref}::text IS NULL OR s.processor_reference = ${ref}) AND (${uid}::uuid IS NULL OR s.user_id = ${uid}::uuid)
                 AND (${email}::text IS NULL OR u.email = ${email}) AND (${flagged}::boolean IS NULL OR s.over_cap = ${flagged})
-              ORDER BY s.created_at DESC, s.id LIMIT ${lim} OFFSET ${input.offset}`,
+              ORDER BY ${ORDER.settlements[sort]} LIMIT ${lim} OFFSET ${input.offset}`,
         );
         items = list.map((r) => ({
           kind: 'settlement' as const,
@@ -108,7 +130,7 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           db,
           sql`SELECT id, processor, event, reference, status, outcome, deliveries, received_at, processed_at FROM processor_events
               WHERE (${ref}::text IS NULL OR reference = ${ref}) AND (${status}::text IS NULL OR status = ${status})
-              ORDER BY received_at DESC, id LIMIT ${lim} OFFSET ${input.offset}`,
+              ORDER BY ${ORDER.events[sort === 'oldest' ? 'oldest' : 'newest']} LIMIT ${lim} OFFSET ${input.offset}`,
         );
         items = list.map((r) => ({
           kind: 'event' as const,

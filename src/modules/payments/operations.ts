@@ -6,6 +6,7 @@ import { naira, toKobo, toNaira } from '../../kernel/money.js';
 import { submissionFields } from '../approvals/api.js';
 import { emailInput } from '../identity/api.js';
 import { referenceInput, topupIntentOutput } from '../wallet/api.js';
+import { PAYMENT_SORTS } from './admin.js';
 import { topupAmountInput } from './inputs.js';
 
 /** A signed naira amount for corrections: not 0, at most ₦10,000,000 either way, kobo precision. */
@@ -137,16 +138,23 @@ export const paymentsOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance', 'support'],
     method: 'GET',
-    purpose: 'operator search of top-up intents, settlements and processor events',
-    input: z.object({
-      kind: z.enum(['intents', 'settlements', 'events']).default('intents'),
-      reference: referenceInput.optional(),
-      userId: z.string().uuid('userId must be a UUID').optional(),
-      email: emailInput.optional(),
-      status: z.string().trim().max(20).optional(),
-      flagged: queryBool.optional(),
-      ...pageInput,
-    }),
+    purpose:
+      'operator search of top-up intents, settlements and processor events, newest first, oldest first or (intents and settlements) by amount',
+    input: z
+      .object({
+        kind: z.enum(['intents', 'settlements', 'events']).default('intents'),
+        reference: referenceInput.optional(),
+        userId: z.string().uuid('userId must be a UUID').optional(),
+        email: emailInput.optional(),
+        status: z.string().trim().max(20).optional(),
+        flagged: queryBool.optional(),
+        sort: z.enum(PAYMENT_SORTS, { error: 'sort must be newest, oldest, amount_desc or amount_asc' }).default('newest'),
+        ...pageInput,
+      })
+      .refine((i) => i.kind !== 'events' || !i.sort.startsWith('amount'), {
+        path: ['sort'],
+        message: 'sort must be newest or oldest for events, which have no amount',
+      }),
     output: pageOutput(adminItem),
     handler: async (input, ctx) => ctx.api.payments.adminSearchPayments(input),
   }),

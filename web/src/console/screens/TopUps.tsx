@@ -7,6 +7,7 @@ import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { useOperatorStepUp } from '../step-up';
 import { useScreenSearch } from '../nav';
+import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 25;
@@ -14,7 +15,7 @@ type Kind = 'intents' | 'settlements' | 'events';
 
 /**
  * Top-ups: the processor's payment intents, settlements and webhook events, searched on the service by reference,
- * e-mail, status and flag; and reconciliation, which asks the processor about every open intent and settles what it
+ * e-mail, status and flag and sorted there (created, amount; events have no amount); and reconciliation, which asks the processor about every open intent and settles what it
  * confirms.
  */
 export function TopUps() {
@@ -25,9 +26,12 @@ export function TopUps() {
   const email = search.text('email');
   const status = search.text('status');
   const flagged = search.text('flagged');
+  const sorted = useServerSort(['newest', 'oldest', 'amount_desc', 'amount_asc'] as const);
+  const sort = kind === 'events' && sorted.sort.startsWith('amount') ? 'newest' : sorted.sort;
   const list = useQuery(
     adminQueries.payments({
       kind,
+      sort,
       limit: LIMIT,
       offset,
       ...(reference ? { reference } : {}),
@@ -134,7 +138,11 @@ export function TopUps() {
               columns={[
                 { header: 'Reference', cell: (p) => p.reference ?? p.event ?? '—' },
                 { header: 'Customer', cell: (p) => p.userEmail ?? '—' },
-                { header: 'Amount', cell: (p) => money(p.amountPaid ?? p.amount) },
+                {
+                  header: 'Amount',
+                  cell: (p) => money(p.amountPaid ?? p.amount),
+                  ...(kind === 'events' ? {} : { sort: sorted.column({ desc: 'amount_desc', asc: 'amount_asc' }) }),
+                },
                 { header: 'Channel', cell: (p) => p.channel ?? p.settlementKind ?? p.source ?? p.processor },
                 {
                   header: 'Status',
@@ -145,7 +153,7 @@ export function TopUps() {
                     </Group>
                   ),
                 },
-                { header: 'Created', cell: (p) => when(p.createdAt) },
+                { header: 'Created', cell: (p) => when(p.createdAt), sort: sorted.column({ desc: 'newest', asc: 'oldest' }) },
                 { header: 'Settled', cell: (p) => when(p.settledAt ?? p.processedAt) },
                 ...(kind === 'settlements'
                   ? [
