@@ -1104,8 +1104,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Support threads, most recent activity first (awaitingReply: last message is from the user)
-         * @description Support threads, most recent activity first (awaitingReply: last message is from the user).
+         * Support threads, most recent activity first, longest waiting first, or newest or oldest opened (awaitingReply: last mess
+         * @description Support threads, most recent activity first, longest waiting first, or newest or oldest opened (awaitingReply: last message is from the user).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -12454,6 +12454,8 @@ export interface operations {
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /** @example recent */
+                sort?: "recent" | "waiting" | "newest" | "oldest";
                 /** @example open */
                 status?: "open" | "closed";
                 /** @example 0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e */

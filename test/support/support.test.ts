@@ -90,6 +90,42 @@ describe('support threads', () => {
     expect((await call(h, 'GET', `${P}listThreadMessagesBearerSupport`, { threadId: t.id }, { token: u.token })).statusCode).toBe(200);
   });
 
+  it('lists by latest activity by default, longest waiting, newest or oldest opened when sort says so', async () => {
+    const open = async () => {
+      h.clock.advance(60_000);
+      const u = await signIn(h);
+      return { u, id: (await thread(u)).json().thread.id as string };
+    };
+    const a = await open();
+    const b = await open();
+    const c = await open();
+    h.clock.advance(60_000);
+    expect((await send(a.u, a.id, 'still waiting')).statusCode).toBe(200);
+    const mine = [a.id, b.id, c.id];
+    const order = async (sort?: string) => {
+      const r = await call(
+        h,
+        'GET',
+        `${P}adminListSupportThreadsBearerAdmin`,
+        { limit: 100, ...(sort ? { sort } : {}) },
+        { token: admin.token },
+      );
+      expect(r.statusCode).toBe(200);
+      return r
+        .json()
+        .items.map((t: { id: string }) => t.id)
+        .filter((id: string) => mine.includes(id));
+    };
+    expect(await order()).toEqual([a.id, c.id, b.id]);
+    expect(await order('recent')).toEqual([a.id, c.id, b.id]);
+    expect(await order('waiting')).toEqual([b.id, c.id, a.id]);
+    expect(await order('newest')).toEqual([c.id, b.id, a.id]);
+    expect(await order('oldest')).toEqual([a.id, b.id, c.id]);
+    const bad = await call(h, 'GET', `${P}adminListSupportThreadsBearerAdmin`, { sort: 't.id' }, { token: admin.token });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('Sort must be recent, waiting, newest or oldest');
+  });
+
   it('validates input', async () => {
     const u = await signIn(h);
     const t = (await thread(u)).json().thread;

@@ -11,3 +11,10 @@ export const messageBodyInput = z
   .trim()
   .min(1, 'body must not be empty')
   .max(MESSAGE_MAX, `body must be at most ${MESSAGE_MAX} characters`);
+
+/**
+ * adminListSupportThreads' orders, each a fixed ORDER BY in the service: latest activity first (the default),
+ * longest waiting first (oldest activity), or by when the thread was opened.
+ */
+export const THREAD_SORTS = ['recent', 'waiting', 'newest', 'oldest'] as const;
+export type ThreadSort = (typeof THREAD_SORTS)[number];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
-import { messageBodyInput as bodyInput } from './inputs.js';
+import { messageBodyInput as bodyInput, THREAD_SORTS } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['support']);
@@ -56,11 +56,13 @@ export const supportOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'GET',
-    purpose: 'support threads, most recent activity first (awaitingReply: last message is from the user)',
+    purpose:
+      'support threads, most recent activity first, longest waiting first, or newest or oldest opened (awaitingReply: last message is from the user)',
     input: z.object({
       status: z.enum(['open', 'closed']).optional(),
       awaitingReply: queryBool.optional(),
       userId: uuidInput('userId').optional(),
+      sort: z.enum(THREAD_SORTS, { error: 'sort must be recent, waiting, newest or oldest' }).default('recent'),
       ...pageInput,
     }),
     output: pageOutput(threadOutput.extend({ userId: z.string(), userEmail: z.string() })),

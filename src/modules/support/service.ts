@@ -1,13 +1,21 @@
 import type { supportMessages } from './schema.js';
 import type { supportThreads } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { page } from '../../kernel/paging.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/api.js';
+import type { ThreadSort } from './inputs.js';
+
+const THREAD_ORDER: Record<ThreadSort, SQL> = {
+  recent: sql`COALESCE(t.last_message_at, t.created_at) DESC, t.id DESC`,
+  waiting: sql`COALESCE(t.last_message_at, t.created_at) ASC, t.id ASC`,
+  newest: sql`t.created_at DESC, t.id DESC`,
+  oldest: sql`t.created_at ASC, t.id ASC`,
+};
 
 type ThreadRow = Narrowed<
   Pick<RowOf<typeof supportThreads>, 'id' | 'user_id' | 'status' | 'last_message_at' | 'last_author' | 'closed_at' | 'created_at'>,
@@ -101,14 +109,21 @@ export function createSupportService({ db, clock, notifier }: { db: Db; clock: C
       });
     },
 
-    async adminListThreads(opts: { status?: 'open' | 'closed'; awaitingReply?: boolean; userId?: string; limit: number; offset: number }) {
+    async adminListThreads(opts: {
+      status?: 'open' | 'closed';
+      awaitingReply?: boolean;
+      userId?: string;
+      sort?: ThreadSort;
+      limit: number;
+      offset: number;
+    }) {
       const list = await rows<ThreadRow>(
         db,
         sql`SELECT ${THREAD_COLS}, u.email FROM support_threads t JOIN users u ON u.id = t.user_id
             WHERE (${opts.status ?? null}::text IS NULL OR t.status = ${opts.status ?? null})
               AND (${opts.userId ?? null}::uuid IS NULL OR t.user_id = ${opts.userId ?? null}::uuid)
               AND (NOT ${opts.awaitingReply ?? false} OR t.last_author = 'user')
-            ORDER BY COALESCE(t.last_message_at, t.created_at) DESC, t.id DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
+            ORDER BY ${THREAD_ORDER[opts.sort ?? 'recent']} LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
       );
       return page(
         list.map((t) => ({ ...threadView(t), userId: t.user_id, userEmail: t.email! })),

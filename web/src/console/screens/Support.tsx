@@ -7,20 +7,25 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useScreenSearch } from '../nav';
+import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 20;
 // adminReplySupportThread's body: 1 to 4000 characters.
 const replySchema = z.object({ body: z.string().trim().min(1).max(4000) });
 
-/** The support inbox: threads by status (and those awaiting a reply), the conversation, a reply, closing. */
+/**
+ * The support inbox: threads by status (and those awaiting a reply), sorted by the service (latest activity or
+ * longest waiting, newest or oldest opened), the conversation, a reply, closing.
+ */
 export function Support() {
   const search = useScreenSearch();
   const status = (search.text('status') || 'open') as 'open' | 'closed';
   const awaiting = search.text('awaiting') !== 'false';
   const offset = search.num('offset', 0);
+  const { sort, column } = useServerSort(['recent', 'waiting', 'newest', 'oldest'] as const);
   const threads = useQuery(
-    adminQueries.supportThreads({ status, ...(status === 'open' && awaiting ? { awaitingReply: true } : {}), limit: LIMIT, offset }),
+    adminQueries.supportThreads({ status, ...(status === 'open' && awaiting ? { awaitingReply: true } : {}), sort, limit: LIMIT, offset }),
   );
   const selected = search.text('thread');
   return (
@@ -69,7 +74,12 @@ export function Support() {
                         </Anchor>
                       ),
                     },
-                    { header: 'Last message', cell: (t) => `${when(t.lastMessageAt)}${t.lastAuthor ? ` (${t.lastAuthor})` : ''}` },
+                    {
+                      header: 'Last message',
+                      cell: (t) => `${when(t.lastMessageAt)}${t.lastAuthor ? ` (${t.lastAuthor})` : ''}`,
+                      sort: column({ desc: 'recent', asc: 'waiting' }),
+                    },
+                    { header: 'Opened', cell: (t) => when(t.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                     { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
                   ]}
                 />
