@@ -714,8 +714,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * E-mail, SMS and push deliveries that failed every retry
-         * @description E-mail, SMS and push deliveries that failed every retry.
+         * E-mail, SMS and push deliveries that failed every retry, last failed first, first failed first or most attempts first
+         * @description E-mail, SMS and push deliveries that failed every retry, last failed first, first failed first or most attempts first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -11609,6 +11609,8 @@ export interface operations {
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /** @example newest */
+                sort?: "newest" | "oldest" | "attempts";
             };
             header?: never;
             path?: never;

@@ -416,6 +416,48 @@ describe('channels and the outbox', () => {
   });
 });
 
+describe('dead letters order', () => {
+  it('lists last failed first by default, first failed or most attempts first when sort says so', async () => {
+    const ids: string[] = [];
+    for (const attempts of [3, 8, 5]) {
+      h.clock.advance(60 * SECOND);
+      const [r] = await rows<{ id: string }>(
+        h.app.services.db,
+        sql`INSERT INTO jobs (queue, payload, status, run_at, attempts, max_attempts, last_error, created_at, updated_at)
+            VALUES ('outbox.sms', ${JSON.stringify({ to: '+2348030000000', body: 'sort case' })}::jsonb, 'dead', ${h.clock.now()},
+                    ${attempts}, ${attempts}, 'gateway down', ${h.clock.now()}, ${h.clock.now()})
+            RETURNING id::text AS id`,
+      );
+      ids.push(r.id);
+    }
+    const [a, b, c] = ids;
+    const op = '/_serverFn/adminListDeadLettersBearerAdmin';
+    const order = async (sort?: string) => {
+      const r = await call(h, 'GET', op, { channel: 'sms', limit: 100, ...(sort ? { sort } : {}) }, { token: admin.token });
+      expect(r.statusCode).toBe(200);
+      return r
+        .json()
+        .items.map((d: { id: string }) => d.id)
+        .filter((id: string) => ids.includes(id));
+    };
+    try {
+      expect(await order()).toEqual([c, b, a]);
+      expect(await order('oldest')).toEqual([a, b, c]);
+      expect(await order('attempts')).toEqual([b, c, a]);
+      const bad = await call(h, 'GET', op, { sort: 'attempts DESC' }, { token: admin.token });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.message).toBe('Sort must be newest, oldest or attempts');
+    } finally {
+      await h.app.services.db.execute(
+        sql`DELETE FROM jobs WHERE id::text IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
+    }
+  });
+});
+
 describe('VAPID keys', () => {
   it('are generated once and kept under DATA_DIR outside production, and refused missing in production', () => {
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: `${h.config.dataDir}-vapid` });

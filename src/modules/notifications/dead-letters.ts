@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 
@@ -11,11 +11,20 @@ import { OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB } from './outbox.js';
 
 import { inList, iso } from './rows.js';
 
+/** adminListDeadLetters' orders, each a fixed ORDER BY: last failed first (the default), first failed, most attempts. */
+export const DEAD_LETTER_SORTS = ['newest', 'oldest', 'attempts'] as const;
+export type DeadLetterSort = (typeof DEAD_LETTER_SORTS)[number];
+const ORDER: Record<DeadLetterSort, SQL> = {
+  newest: sql`j.updated_at DESC, j.id DESC`,
+  oldest: sql`j.updated_at ASC, j.id ASC`,
+  attempts: sql`j.attempts DESC, j.updated_at DESC, j.id DESC`,
+};
+
 /** Deliveries that failed every retry, for operators: listed by channel and retried one at a time. */
 export function createDeadLetters({ db, clock }: { db: Db; clock: Clock }) {
   return {
     // ---- dead letters (operators) ----
-    async adminListDeadLetters(q: { limit: number; offset: number; channel?: 'email' | 'sms' | 'push' }) {
+    async adminListDeadLetters(q: { limit: number; offset: number; channel?: 'email' | 'sms' | 'push'; sort?: DeadLetterSort }) {
       const queues =
         q.channel === 'email'
           ? [OUTBOX_EMAIL_JOB]
@@ -38,7 +47,7 @@ export function createDeadLetters({ db, clock }: { db: Db; clock: Clock }) {
         sql`SELECT j.id::text AS id, j.queue, j.payload, j.attempts, j.last_error, j.created_at, j.updated_at, s.user_id::text AS user_id
             FROM jobs j LEFT JOIN push_subscriptions s ON j.queue = ${PUSH_JOB} AND s.id::text = j.payload->>'subscriptionId'
             WHERE j.status = 'dead' AND j.queue IN (${inList(queues)})
-            ORDER BY j.updated_at DESC, j.id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
+            ORDER BY ${ORDER[q.sort ?? 'newest']} LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
       );
       const p = page(r, q.limit, q.offset);
       return {

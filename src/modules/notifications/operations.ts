@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
+import { DEAD_LETTER_SORTS } from './dead-letters.js';
 import { NOTIFICATION_KINDS } from './kinds.js';
 import { pollVoteInput } from './inputs.js';
 
@@ -297,10 +298,11 @@ export const notificationsOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'GET',
-    purpose: 'e-mail, SMS and push deliveries that failed every retry',
+    purpose: 'e-mail, SMS and push deliveries that failed every retry, last failed first, first failed first or most attempts first',
     input: z.object({
       ...pageInput,
       channel: z.enum(['email', 'sms', 'push'], { error: 'channel must be email, sms or push' }).optional(),
+      sort: z.enum(DEAD_LETTER_SORTS, { error: 'sort must be newest, oldest or attempts' }).default('newest'),
     }),
     output: pageOutput(
       z.object({

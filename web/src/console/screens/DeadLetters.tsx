@@ -5,17 +5,22 @@ import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
+import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ScreenTitle, when } from '../ui';
 
 const LIMIT = 25;
 type Channel = 'email' | 'sms' | 'push';
 
-/** Messages that failed every delivery attempt (e-mail, SMS, push), with a retry that queues one again. */
+/**
+ * Messages that failed every delivery attempt (e-mail, SMS, push), sorted by the service (failed, attempts), with a
+ * retry that queues one again.
+ */
 export function DeadLetters() {
   const search = useScreenSearch();
   const channel = search.text('channel') as Channel | '';
   const offset = search.num('offset', 0);
-  const list = useQuery(adminQueries.deadLetters({ limit: LIMIT, offset, ...(channel ? { channel } : {}) }));
+  const { sort, column } = useServerSort(['newest', 'oldest', 'attempts'] as const);
+  const list = useQuery(adminQueries.deadLetters({ sort, limit: LIMIT, offset, ...(channel ? { channel } : {}) }));
   const qc = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -69,9 +74,9 @@ export function DeadLetters() {
                 { header: 'Channel', cell: (d) => d.channel },
                 { header: 'Recipient', cell: (d) => d.recipient },
                 { header: 'Subject', cell: (d) => d.subject ?? '—' },
-                { header: 'Attempts', cell: (d) => d.attempts },
+                { header: 'Attempts', cell: (d) => d.attempts, sort: column({ desc: 'attempts' }) },
                 { header: 'Last error', cell: (d) => d.lastError ?? '—' },
-                { header: 'Failed', cell: (d) => when(d.failedAt) },
+                { header: 'Failed', cell: (d) => when(d.failedAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                 {
                   header: 'Actions',
                   cell: (d) => (
