@@ -45,4 +45,14 @@ test('an operator approves a KYC submission a customer made in this run', async 
 
   const status = await api(request, customer.token, 'getKycStatusBearerKYC', {}, 'GET');
   expect(JSON.stringify(status)).toMatch(/"tier":1,"status":"approved"/);
+
+  // The service sorts the queue: a click on Submitted asks for the oldest first, and says so (aria-sort).
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'approved', exact: true }).click();
+  const submitted = page.getByRole('columnheader', { name: /Submitted/ });
+  await expect(submitted).toHaveAttribute('aria-sort', 'descending');
+  await submitted.getByRole('button').click();
+  await expect(submitted).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL(/sort=oldest/);
+  await expect(page.getByRole('columnheader', { name: /Tier/ })).toHaveAttribute('aria-sort', 'none');
 });
