@@ -95,6 +95,14 @@ export async function approveKyc(request: APIRequestContext, adminToken: string,
 
 /** axe-core: no serious or critical violation on the screen as it is now. */
 export async function expectAccessible(page: Page, screen: string) {
+  // A dialog or menu still fading in has colours between its start and its end: axe would measure the contrast of a
+  // frame nobody reads. Wait for running transitions and animations to finish first.
+  // (A spinner's endless animation is not waited for.)
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { timeout: 5_000 },
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

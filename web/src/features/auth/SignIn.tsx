@@ -12,6 +12,11 @@ const loadCodeInput = () => import('../../components/CodeInput');
 const CodeInput = lazy(() => loadCodeInput().then((m) => ({ default: m.CodeInput })));
 // The forms' rules (the operations' zod schemas and the form helper) load after the screen has drawn, the same way.
 const loadRules = () => import('./sign-in-rules');
+/**
+ * Fetched when a person enters a field, not when the screen draws: evaluating zod and the schemas
+ * during the first load was blocking time on a slow phone (Lighthouse), and a check awaits them anyway.
+ */
+const preloadRules = () => void loadRules();
 type Errors = Record<string, string | undefined>;
 
 /**
@@ -60,7 +65,7 @@ function CodeSignIn() {
   const [busy, setBusy] = useState(false);
   const [cooldown, setCooldown] = useState(0);
 
-  useEffect(() => void Promise.all([loadCodeInput(), loadRules()]), []);
+  useEffect(() => void loadCodeInput(), []);
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -128,6 +133,7 @@ function CodeSignIn() {
             required
             value={email}
             onChange={(e) => (setEmail(e.currentTarget.value.trim()), setFieldErrors({}))}
+            onFocus={preloadRules}
             onBlur={() => void checkEmail()}
             error={fieldErrors.email}
           />
@@ -194,7 +200,6 @@ function PinSignIn() {
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  useEffect(() => void loadRules(), []);
   /** Leaving a field says at once what is wrong with it (once something was typed). */
   async function check(field: 'identifier' | 'pin') {
     if ((field === 'pin' ? pin : identifier) === '') return;
@@ -229,6 +234,7 @@ function PinSignIn() {
           required
           value={identifier}
           onChange={(e) => (setIdentifier(e.currentTarget.value.trim()), setFieldErrors((f) => ({ ...f, identifier: undefined })))}
+          onFocus={preloadRules}
           onBlur={() => void check('identifier')}
           error={fieldErrors.identifier}
         />
@@ -240,6 +246,7 @@ function PinSignIn() {
           required
           value={pin}
           onChange={(e) => (setPin(e.currentTarget.value), setFieldErrors((f) => ({ ...f, pin: undefined })))}
+          onFocus={preloadRules}
           onBlur={() => void check('pin')}
           error={fieldErrors.pin}
         />
