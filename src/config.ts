@@ -8,7 +8,7 @@ import { envSchema, VTU_DEFAULT_ROUTING, type Env } from './config-env.js';
 export type { Env };
 
 /**
- * Every setting the service reads. Parsed once at start-up (STYLE rule 5); nothing else reads process.env.
+ * Every setting the service reads. Parsed once at start-up (docs/style.md rule 5); nothing else reads process.env.
  * The README's configuration table mirrors this list.
  */
 export const SANDBOX_DEFAULTS = {

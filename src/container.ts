@@ -43,7 +43,7 @@ import type { CustomerService } from './modules/customers/service.js';
 import type { ApprovalService } from './modules/approvals/service.js';
 
 /**
- * The dependency container (STYLE rule 7): the platform, the adapters the composition root (services.ts) builds,
+ * The dependency container (docs/style.md rule 7): the platform, the adapters the composition root (services.ts) builds,
  * and what each module's entry file provides. A module's factory and its handlers see only the members it names
  * among its needs. Tests build it through buildApp with their own clock and database.
  */

@@ -36,7 +36,7 @@ export interface ServiceOverrides {
 
 /**
  * The composition root: the only place that knows every module and adapter. It builds the platform (database,
- * ledger, job queue, event bus) and the adapters configuration asks for (simulators in the sandbox, STYLE rule 12),
+ * ledger, job queue, event bus) and the adapters configuration asks for (simulators in the sandbox, docs/style.md rule 12),
  * then each module from exactly what its entry file says it needs, in an order where every need is built first.
  */
 export async function createServices(

@@ -9,7 +9,7 @@ import { drainConcurrently, queueBacklog, runLaneOnce, startLane, type Claimed, 
 export type { Claimed } from './lanes.js';
 
 /**
- * Jobs are data (STYLE rule 9): a name, a payload schema and a handler. The queue is a table in the same
+ * Jobs are data (docs/style.md rule 9): a name, a payload schema and a handler. The queue is a table in the same
  * database, so a job is enqueued inside the caller's transaction and runs only if that transaction commits.
  * Claiming uses FOR UPDATE SKIP LOCKED, so any number of workers share it; failures retry with exponential
  * backoff and end in `dead` (visible to operators) after maxAttempts. Cron slots are enqueued with a

@@ -1,4 +1,4 @@
-/** Time source injected wherever time matters (STYLE rule 7), so tests move time instead of sleeping. */
+/** Time source injected wherever time matters (docs/style.md rule 7), so tests move time instead of sleeping. */
 export interface Clock {
   now(): Date;
 }

@@ -1,7 +1,7 @@
 import { randomFillSync, randomUUID } from 'node:crypto';
 
 /**
- * Prefixed, time-ordered ids for references (STYLE rule 8): `vtu_01J...`.
+ * Prefixed, time-ordered ids for references (docs/style.md rule 8): `vtu_01J...`.
  * 48-bit millisecond time in Crockford base32 followed by 80 random bits, like a ULID.
  */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
