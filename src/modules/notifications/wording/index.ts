@@ -1,10 +1,10 @@
 import { fill, MONEY_PARAMS, noticeCase, type NoticeParams } from '../../../kernel/notices.js';
 import { formatNaira, toKobo } from '../../../kernel/money.js';
-import { en } from './en.js';
-import { ha } from './ha.js';
-import { pcm } from './pcm.js';
-import type { NoticeTexts } from './types.js';
-import { yo } from './yo.js';
+import { en } from '../../../kernel/notice-texts/en.js';
+import { ha } from '../../../kernel/notice-texts/ha.js';
+import { pcm } from '../../../kernel/notice-texts/pcm.js';
+import type { NoticeTexts } from '../../../kernel/notice-texts/types.js';
+import { yo } from '../../../kernel/notice-texts/yo.js';
 
 /** The languages notifications are written in on the service's channels; any other preference (ig) reads English. */
 export const NOTICE_TEXTS: Record<'en' | 'ha' | 'pcm' | 'yo', NoticeTexts> = { en, ha, pcm, yo };

@@ -1,7 +1,7 @@
 import type { NoticeTexts } from './types.js';
 
-/** Yoruba notification wordings (issue 29); the app's web/src/locales/notices-yo.ts carries the same texts. */
-export const yo: NoticeTexts = {
+/** Yoruba notification wordings (issue 29), written once: the service words push, e-mail and SMS with them and the app's inbox (web/src/locales/notices-yo.ts) reads the same object. */
+export const yo = {
   notice: {
     topup_credited: { title: 'A fi owó sí àpamọ́wọ́', body: 'A ti fi {{amount}} kún àpamọ́wọ́ rẹ.' },
     purchase_delivered: { title: 'A ti fi {{service}} ránṣẹ́', body: '{{service}} {{amount}} rẹ fún {{recipient}} ti dé.' },
@@ -118,4 +118,4 @@ export const yo: NoticeTexts = {
     betting: 'Tẹ́tẹ́ (betting)',
     exam: 'PIN ìdánwò',
   },
-};
+} satisfies NoticeTexts;

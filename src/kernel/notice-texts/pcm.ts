@@ -1,7 +1,7 @@
 import type { NoticeTexts } from './types.js';
 
-/** Nigerian Pidgin notification wordings (issue 29); the app's web/src/locales/notices-pcm.ts carries the same texts. */
-export const pcm: NoticeTexts = {
+/** Nigerian Pidgin notification wordings (issue 29), written once: the service words push, e-mail and SMS with them and the app's inbox (web/src/locales/notices-pcm.ts) reads the same object. */
+export const pcm = {
   notice: {
     topup_credited: { title: 'Wallet don get money', body: '{{amount}} don enter your wallet.' },
     purchase_delivered: { title: '{{service}} don land', body: 'Your {{amount}} {{service}} for {{recipient}} don land.' },
@@ -118,4 +118,4 @@ export const pcm: NoticeTexts = {
     betting: 'Betting',
     exam: 'Exam PINs',
   },
-};
+} satisfies NoticeTexts;

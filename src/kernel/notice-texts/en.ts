@@ -1,7 +1,7 @@
 import type { NoticeTexts } from './types.js';
 
-/** English notification wordings (issue 29); the app's web/src/locales/notices-en.ts carries the same texts. */
-export const en: NoticeTexts = {
+/** English notification wordings (issue 29), written once: the service words push, e-mail and SMS with them and the app's inbox (web/src/locales/notices-en.ts) reads the same object. */
+export const en = {
   notice: {
     topup_credited: { title: 'Wallet funded', body: '{{amount}} was added to your wallet.' },
     purchase_delivered: { title: '{{service}} delivered', body: 'Your {{amount}} {{service}} for {{recipient}} was delivered.' },
@@ -118,4 +118,4 @@ export const en: NoticeTexts = {
     betting: 'Betting',
     exam: 'Exam PINs',
   },
-};
+} satisfies NoticeTexts;

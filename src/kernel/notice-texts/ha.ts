@@ -1,7 +1,7 @@
 import type { NoticeTexts } from './types.js';
 
-/** Hausa notification wordings (issue 29); the app's web/src/locales/notices-ha.ts carries the same texts. */
-export const ha: NoticeTexts = {
+/** Hausa notification wordings (issue 29), written once: the service words push, e-mail and SMS with them and the app's inbox (web/src/locales/notices-ha.ts) reads the same object. */
+export const ha = {
   notice: {
     topup_credited: { title: 'An saka kuɗi a walat', body: 'An ƙara {{amount}} a walat ɗinka.' },
     purchase_delivered: { title: 'An kawo {{service}}', body: 'An kawo {{service}} na {{amount}} don {{recipient}}.' },
@@ -118,4 +118,4 @@ export const ha: NoticeTexts = {
     betting: 'Caca (betting)',
     exam: 'PIN na jarrabawa',
   },
-};
+} satisfies NoticeTexts;

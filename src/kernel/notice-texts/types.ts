@@ -1,4 +1,4 @@
-import type { CREDENTIAL_CHANGES, NOTICE_SERVICES, NoticeCase } from '../../../kernel/notices.js';
+import type { CREDENTIAL_CHANGES, NOTICE_SERVICES, NoticeCase } from '../notices.js';
 
 /**
  * One language's notification wordings: a title and a body per wording case (src/kernel/notices.ts), the account
