@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
+import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, StatusBadge, when } from '../ui';
 
 const LIMIT = 25;
-type Sort = 'newest' | 'oldest' | 'amount_desc' | 'amount_asc';
-const SORTS: readonly Sort[] = ['newest', 'oldest', 'amount_desc', 'amount_asc'];
+const SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
 const FIELDS = ['reference', 'phone', 'email', 'status', 'service', 'from', 'to'] as const;
 type Field = (typeof FIELDS)[number];
 export interface FoundPurchase {
@@ -31,8 +31,7 @@ export function TransactionSearch(p: {
   const [draft, setDraft] = useState<Record<Field, string>>(
     () => Object.fromEntries(FIELDS.map((f) => [f, value(f)])) as Record<Field, string>,
   );
-  const sortText = search.text('t_sort');
-  const sort: Sort = (SORTS as readonly string[]).includes(sortText) ? (sortText as Sort) : 'newest';
+  const { sort, column } = useServerSort(SORTS, { key: 't_sort', pageKey: 't_offset' });
   const offset = search.num('t_offset', 0);
   const asked = Object.fromEntries(FIELDS.map((f) => [f, value(f) || undefined]).filter(([, v]) => v !== undefined));
   const q = useQuery(adminQueries.transactions({ ...asked, sort, limit: LIMIT, offset }));
@@ -45,18 +44,6 @@ export function TransactionSearch(p: {
     });
   };
   const set = (f: Field) => (v: string) => setDraft((d) => ({ ...d, [f]: v }));
-  const by = (key: 'date' | 'amount') => ({
-    direction:
-      (key === 'date' ? { newest: 'descending', oldest: 'ascending' } : { amount_desc: 'descending', amount_asc: 'ascending' })[
-        sort as never
-      ] ?? ('none' as const),
-    onSort: () =>
-      search.set({
-        t_sort: key === 'date' ? (sort === 'newest' ? 'oldest' : 'newest') : sort === 'amount_desc' ? 'amount_asc' : 'amount_desc',
-        t_offset: undefined,
-        offset: search.num('offset', 0),
-      }),
-  });
   return (
     <Stack>
       <Title order={2} size="h3">
@@ -106,9 +93,9 @@ export function TransactionSearch(p: {
                 { header: 'Customer', cell: (t) => t.email ?? t.userId },
                 { header: 'Service', cell: (t) => `${t.service} (${t.provider})` },
                 { header: 'Recipient', cell: (t) => t.recipient },
-                { header: 'Amount', cell: (t) => money(t.amount), sort: by('amount') },
+                { header: 'Amount', cell: (t) => money(t.amount), sort: column({ desc: 'amount_desc', asc: 'amount_asc' }) },
                 { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
-                { header: 'Created', cell: (t) => when(t.createdAt), sort: by('date') },
+                { header: 'Created', cell: (t) => when(t.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                 { header: 'Settled', cell: (t) => when(t.settledAt) },
                 {
                   header: 'Actions',
