@@ -5,7 +5,19 @@ import { createLedger } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { cpuCost, cpuSnapshot } from './cpu.js';
-import { cannon, freshDatabase, json, measured, setPinOver, signInOver, startServer, table, type Result, type Server } from './lib.js';
+import {
+  cannon,
+  freshDatabase,
+  json,
+  measured,
+  profileArgs,
+  setPinOver,
+  signInOver,
+  startServer,
+  table,
+  type Result,
+  type Server,
+} from './lib.js';
 
 /**
  * Full-API VTU purchases against a listening server on PostgreSQL (loopback only, bounded by BENCH_SECONDS),
@@ -20,7 +32,7 @@ import { cannon, freshDatabase, json, measured, setPinOver, signInOver, startSer
  * Run alone: `npx tsx bench/buy-airtime.ts`; exported for bench/run.ts.
  */
 const USERS = Number(process.env.BENCH_VTU_USERS ?? 200);
-const CONNECTIONS = Number(process.env.BENCH_VTU_CONNECTIONS ?? 32);
+export const VTU_CONNECTIONS = Number(process.env.BENCH_VTU_CONNECTIONS ?? 32);
 const SIMULATOR_INLINE = process.env.BENCH_VTU_SIMULATOR === 'inline';
 
 const safePhone = () =>
@@ -28,6 +40,55 @@ const safePhone = () =>
 
 /** Peak RSS (MB) of the VTU bench's service process in the last run. */
 export let vtuPeakRssMb = 0;
+/** Ledger invariant breaches found after the VTU bench's last run (verifyLedger). */
+export let vtuLedgerBreaches = 0;
+
+/**
+ * `n` users signed in over the API, each with PIN 1234 (set through the step-up flow), Tier 3 and NGN 1,000,000:
+ * what a purchase needs. Returns them with an open database on the same PostgreSQL (closed by the caller).
+ */
+export async function prepareBuyers(svc: Server, dbUrl: string, n: number, prefix: string) {
+  const users: { token: string; userId: string; email: string }[] = [];
+  for (let i = 0; i < n; i += 20) {
+    users.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(20, n - i) }, (_, j) =>
+          signInOver(svc.url, `${prefix}${i + j}-${randomUUID().slice(0, 6)}@example.com`),
+        ),
+      )),
+    );
+  }
+  for (const u of users) {
+    await setPinOver(svc.url, u, '1234');
+  }
+  const database = await openDatabase({ url: dbUrl, dataDir: '/tmp' });
+  const ledger = createLedger({ clock: systemClock });
+  await database.db.execute(sql`UPDATE users SET kyc_tier = 3`);
+  for (const u of users) {
+    await database.db.transaction((tx) =>
+      ledger.post(tx, {
+        reference: `bench_fund_${u.userId}`,
+        type: 'adjustment',
+        description: 'benchmark funding',
+        entries: [
+          { account: { user: u.userId, kind: 'wallet' }, amount: 100_000_000n },
+          { account: { system: 'adjustments' }, amount: -100_000_000n },
+        ],
+      }),
+    );
+  }
+  return { users, database };
+}
+
+/** One buyAirtime request (autocannon request fields) for `user`: NGN 100 of MTN airtime to a sandbox number. */
+export function airtimeRequest(user: { token: string }) {
+  return {
+    method: 'POST' as const,
+    path: '/api/v1/buyAirtime',
+    headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { network: 'mtn', phone: safePhone(), amount: 100, pin: '1234' } }),
+  };
+}
 
 export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]> {
   const db = await freshDatabase('benchvtu');
@@ -42,11 +103,7 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
           ['A', 'B', 'C', 'D'].map((p) => [`VTU_PROVIDER_${p}_URL`, `${simulatorUrl}/sandbox/providers/${p.toLowerCase()}`]),
         )
       : {};
-    const svc = await startServer(
-      'bench/vtu-server.ts',
-      { ...env, ...providerUrls },
-      process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [],
-    );
+    const svc = await startServer('bench/vtu-server.ts', { ...env, ...providerUrls }, profileArgs());
     /** The simulator process's CPU per purchase over a run, when it has its own process. */
     const simulatorCpu = async (run: () => Promise<Result>) => {
       const before = cpuSnapshot(simulator?.child.pid);
@@ -56,35 +113,7 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       return { r, ms: cost?.server ?? null };
     };
     try {
-      const users: { token: string; userId: string; email: string }[] = [];
-      for (let i = 0; i < USERS; i += 20) {
-        users.push(
-          ...(await Promise.all(
-            Array.from({ length: Math.min(20, USERS - i) }, (_, j) =>
-              signInOver(svc.url, `vtu${i + j}-${randomUUID().slice(0, 6)}@example.com`),
-            ),
-          )),
-        );
-      }
-      for (const u of users) {
-        await setPinOver(svc.url, u, '1234');
-      }
-      const database = await openDatabase({ url: db.url, dataDir: '/tmp' });
-      const ledger = createLedger({ clock: systemClock });
-      await database.db.execute(sql`UPDATE users SET kyc_tier = 3`);
-      for (const u of users) {
-        await database.db.transaction((tx) =>
-          ledger.post(tx, {
-            reference: `bench_fund_${u.userId}`,
-            type: 'adjustment',
-            description: 'benchmark funding',
-            entries: [
-              { account: { user: u.userId, kind: 'wallet' }, amount: 100_000_000n },
-              { account: { system: 'adjustments' }, amount: -100_000_000n },
-            ],
-          }),
-        );
-      }
+      const { users, database } = await prepareBuyers(svc, db.url, USERS, 'vtu');
       const plans = await json(`${svc.url}/api/v1/listDataPlans?network=mtn`, undefined, { authorization: `Bearer ${users[0].token}` });
       const plan = plans.items[0];
 
@@ -92,14 +121,8 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       const nextUser = () => users[n++ % users.length];
       const purchase = (kind: 'airtime' | 'data' | 'bet') => {
         const u = nextUser();
+        if (kind === 'airtime') return airtimeRequest(u);
         const headers = { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' };
-        if (kind === 'airtime')
-          return {
-            method: 'POST' as const,
-            path: '/api/v1/buyAirtime',
-            headers,
-            body: JSON.stringify({ data: { network: 'mtn', phone: safePhone(), amount: 100, pin: '1234' } }),
-          };
         if (kind === 'data')
           return {
             method: 'POST' as const,
@@ -135,17 +158,22 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       const { r: spread, ms: spreadSim } = await simulatorCpu(() =>
         measured(svc, `VTU purchases spread over providers A, C, D (${USERS} users; ${where})`, {
           url: svc.url,
-          connections: CONNECTIONS,
+          connections: VTU_CONNECTIONS,
           requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase(kinds[k++ % 3]) }) }],
         } as any),
       );
       out.push(spread);
       const { r: one, ms: oneSim } = await simulatorCpu(() =>
-        measured(svc, `buyAirtime, all on provider C (${USERS} users; ${where})`, {
-          url: svc.url,
-          connections: CONNECTIONS,
-          requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase('airtime') }) }],
-        } as any),
+        measured(
+          svc,
+          `buyAirtime, all on provider C (${USERS} users; ${where})`,
+          {
+            url: svc.url,
+            connections: VTU_CONNECTIONS,
+            requests: [{ setupRequest: (req: any) => ({ ...req, ...purchase('airtime') }) }],
+          } as any,
+          'buyAirtime',
+        ),
       );
       out.push({ ...one, ratio: `${Math.round((one.rps / spread.rps) * 100)}% of spread (target >= 80%)` });
       if (simulator)
@@ -171,6 +199,7 @@ export async function buyAirtimeBench(): Promise<(Result & { ratio?: string })[]
       );
       console.log(`request ids delivered more than once: ${doubles[0].n}`);
       const report = await verifyLedger(database.db);
+      vtuLedgerBreaches = report.breaches.length;
       console.log(`ledger: ${report.breaches.length ? `BREACHES ${JSON.stringify(report.breaches)}` : 'ok'}`);
       vtuPeakRssMb = svc.peakRssMb();
       console.log(`service peak RSS: ${vtuPeakRssMb} MB`);

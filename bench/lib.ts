@@ -142,12 +142,31 @@ export async function cannon(name: string, opts: autocannon.Options, serverPid?:
   };
 }
 
-/** A cannon run against a bench server, with the server's database round trips per request. */
-export async function measured(server: Server, name: string, opts: autocannon.Options): Promise<Result> {
+/**
+ * A cannon run against a bench server, with the server's database round trips per request. With BENCH_CPU_PROF the
+ * run's window is recorded under `profileLabel` (bench/profile-summary.ts --window).
+ */
+export async function measured(server: Server, name: string, opts: autocannon.Options, profileLabel?: string): Promise<Result> {
   const before = await server.queries();
+  const start = monotonicUs();
   const r = await cannon(name, opts, server.child.pid);
+  if (profileLabel) recordWindow(profileLabel, server.child.pid!, start, monotonicUs());
   const after = await server.queries();
   return { ...r, roundTrips: r.total ? Math.round(((after - before) / r.total) * 10) / 10 : undefined };
+}
+
+/** CPU profiles of the bench servers (BENCH_CPU_PROF=1): where they go, and the node flags that write them. */
+export const PROFILE_DIR = 'bench/profiles';
+export const profileArgs = () => (process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
+/** Microseconds on the monotonic clock V8's profiler stamps its samples with (CLOCK_MONOTONIC on Linux). */
+export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+/** Appends a measured run's window to bench/profiles/windows.json, when profiles are written. */
+export function recordWindow(label: string, pid: number, start: number, end: number) {
+  if (!process.env.BENCH_CPU_PROF) return;
+  const file = path.join(PROFILE_DIR, 'windows.json');
+  fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  const windows = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as unknown[]) : [];
+  fs.writeFileSync(file, JSON.stringify([...windows, { label, pid, start, end }], null, 1));
 }
 
 const ms = (v: number | null | undefined) => (v === null || v === undefined ? '?' : v.toFixed(v < 0.1 ? 3 : 2));
