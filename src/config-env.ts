@@ -226,6 +226,8 @@ export const envSchema = z.object({
   WEBHOOK_BACKLOG_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   WEBHOOK_CREDIT_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
   DATABASE_LISTEN_URL: z.string().url().optional(),
+  DATABASE_READ_URL: z.string().url().optional(),
+  DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().positive().max(3600).default(5),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   FAULT_POINT: z.enum(FAULT_POINTS).optional(),
   TIER_LIMITS: z

@@ -133,6 +133,10 @@ export interface Config {
   webhookCreditBatch: number;
   /** LISTEN connections' URL when DATABASE_URL is a transaction-mode pooler. */
   databaseListenUrl?: string;
+  /** A streaming replica for reads that tolerate lag (src/db/replica.ts); the primary's pool size applies. */
+  databaseReadUrl?: string;
+  /** The replica is used while it holds everything older than this; beyond it, reads go to the primary. */
+  databaseReadMaxLagMs: number;
   rateLimitPerMinute: number;
   /** Test-only crash hook (src/lib/faults.ts); refused in production. */
   faultPoint?: FaultPoint;
@@ -170,6 +174,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       problems.push(
         'DATABASE_URL must be a PostgreSQL URL (postgres://...) in production: memory:// and pglite: keep no durable, shared data',
       );
+    if (e.DATABASE_READ_URL && !/^postgres(ql)?:\/\//i.test(e.DATABASE_READ_URL))
+      problems.push('DATABASE_READ_URL must be a PostgreSQL URL (postgres://...) of a streaming replica of DATABASE_URL');
     if (e.TRUST_PROXY === true)
       problems.push(
         'TRUST_PROXY=true believes the left-most X-Forwarded-For entry, which any client writes: set the number of proxies in front (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.0/8)',
@@ -287,6 +293,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     webhookAdmission: { maxAgeMs: e.WEBHOOK_BACKLOG_MAX_AGE_MS, maxPending: e.WEBHOOK_BACKLOG_MAX_PENDING },
     webhookCreditBatch: e.WEBHOOK_CREDIT_BATCH,
     databaseListenUrl: e.DATABASE_LISTEN_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
+    databaseReadMaxLagMs: e.DATABASE_READ_MAX_LAG_SECONDS * 1000,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     faultPoint: e.FAULT_POINT,
     tierLimitsJson: e.TIER_LIMITS,

@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Database, Db, Subscription } from './db/client.js';
+import type { ReadReplica } from './db/replica.js';
 import type { Clock } from './kernel/clock.js';
 import type { AuthUser } from './kernel/actor.js';
 import type { Logger } from './lib/logger.js';
@@ -51,6 +52,8 @@ export interface Services {
   config: Config;
   database: Database;
   db: Db;
+  /** Reads that tolerate lag: the streaming replica of DATABASE_READ_URL when it is caught up, else the primary. */
+  replica: ReadReplica;
   clock: Clock;
   log: Logger;
   ledger: Ledger;

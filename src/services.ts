@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Services } from './container.js';
 import { armFaultPoint } from './lib/faults.js';
 import type { Database } from './db/client.js';
+import { openReadReplica } from './db/replica.js';
 import type { Clock } from './kernel/clock.js';
 import type { Logger } from './lib/logger.js';
 import { createLedger } from './ledger/ledger.js';
@@ -68,6 +69,13 @@ function createPlatform(base: { config: Config; database: Database; clock: Clock
     config,
     database,
     db,
+    replica: openReadReplica({
+      primary: database,
+      url: config.databaseReadUrl,
+      poolSize: config.databasePoolSize,
+      maxLagMs: config.databaseReadMaxLagMs,
+      onChange: (status) => log.warn(status, `lag-tolerant reads now go to the ${status.target}`),
+    }),
     clock,
     log,
     ledger: createLedger({ clock }),

@@ -92,6 +92,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('services', services);
   app.decorateRequest('authUser', null);
   drainUnreadBodies(app);
+  // Read-your-own-writes with a replica (src/db/replica.ts): a signed-in user's request that may have written sends
+  // their next reads to the primary until the replica has replayed it. Marked before the answer leaves.
+  if (services.replica.configured)
+    app.addHook('onSend', (req, _reply, payload, done) => {
+      if (req.authUser && req.method !== 'GET' && req.method !== 'HEAD') services.replica.noteWrite(req.authUser.id);
+      done(null, payload);
+    });
 
   const { registry, latency } = createMetrics({ db: services.db, clock, stuckAfterMs: config.vtu.stuckAfterMs });
 
@@ -235,6 +242,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await services.jobs.stop();
     await services.authChanges.close();
     await services.growthSettingsChanges.close();
+    await services.replica.close();
     if (!opts.database) await database.close();
   });
   return app;

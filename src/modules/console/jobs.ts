@@ -73,6 +73,8 @@ const exportInput = z.object({ kind: z.enum(EXPORT_KINDS), from: z.string(), to:
  */
 export function createConsoleJobs(deps: {
   db: Db;
+  /** Exports read their rows from the replica when there is one. */
+  replica: { lagTolerant: Db };
   clock: Clock;
   log: Logger;
   config: Config;
@@ -162,7 +164,7 @@ export function createConsoleJobs(deps: {
     const range = lagosRange(input, clock.now(), EXPORT_MAX_DAYS);
     const tmp = path.join(os.tmpdir(), `vtu-export-${id}-${process.pid}.csv`);
     try {
-      const written = await writeExport(db, input.kind, range, tmp, progress);
+      const written = await writeExport(deps.replica.lagTolerant, input.kind, range, tmp, progress);
       const fileKey = `exports/${id}.csv`;
       await storage.putFile(fileKey, tmp, 'text/csv');
       return { result: { ...written, kind: input.kind, from: range.from, to: range.to }, fileKey };

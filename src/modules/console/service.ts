@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { ReadReplica } from '../../db/replica.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../lib/logger.js';
@@ -13,6 +14,8 @@ import { z } from 'zod';
 /** The operator console's service side (issue 30): dashboard panels, and long actions as jobs (exports among them). */
 export function createConsoleService(deps: {
   db: Db;
+  /** The dashboard, the search and the exports read from the replica when there is one (src/db/replica.ts). */
+  replica: ReadReplica;
   clock: Clock;
   log: Logger;
   config: Config;
@@ -22,9 +25,9 @@ export function createConsoleService(deps: {
   vtu: Parameters<typeof createConsoleJobs>[0]['vtu'];
 }) {
   return {
-    dashboard: createDashboard({ db: deps.db, clock: deps.clock, stuckAfterMs: deps.config.vtu.stuckAfterMs }),
+    dashboard: createDashboard({ db: deps.replica.lagTolerant, clock: deps.clock, stuckAfterMs: deps.config.vtu.stuckAfterMs }),
     jobs: createConsoleJobs(deps),
-    transactions: createTransactionSearch({ db: deps.db, clock: deps.clock }),
+    transactions: createTransactionSearch({ db: deps.replica.lagTolerant, clock: deps.clock }),
   };
 }
 

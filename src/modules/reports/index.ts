@@ -6,10 +6,10 @@ import { reportIssueRoute } from '../../http/routes/report-issue.js';
 /** The reports module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const reportsModule = defineModule({
   name: 'reports',
-  needs: ['config', 'db', 'clock', 'notifier'],
+  needs: ['config', 'db', 'replica', 'clock', 'notifier'],
   provides: ['reports'],
-  create: ({ config, db, clock, notifier }) => ({
-    reports: createReportsService({ db, clock, notifier, ipSalt: config.secrets.fileSigningSecret }),
+  create: ({ config, db, replica, clock, notifier }) => ({
+    reports: createReportsService({ db, replica, clock, notifier, ipSalt: config.secrets.fileSigningSecret }),
   }),
   operations: reportOperations,
   routes: [reportIssueRoute],

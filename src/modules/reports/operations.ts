@@ -60,7 +60,7 @@ export const reportOperations = [
     purpose: 'transaction reports, optionally by status or user',
     input: z.object({ status: statusInput.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
     output: pageOutput(reportOutput.extend({ userId: z.string() })),
-    handler: async (input, ctx) => ctx.api.reports.adminList(input),
+    handler: async (input, ctx) => ctx.api.reports.adminList(ctx.user.id, input),
   }),
   defineOperation({
     name: 'adminResolveTransactionReport',

@@ -2,6 +2,7 @@ import type { transactionReports } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
+import type { ReadReplica } from '../../db/replica.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { page } from '../../kernel/paging.js';
 import type { Clock } from '../../kernel/clock.js';
@@ -70,7 +71,20 @@ export interface IssueReportInput {
 
 export type ReportsService = ReturnType<typeof createReportsService>;
 
-export function createReportsService({ db, clock, notifier, ipSalt }: { db: Db; clock: Clock; notifier: Notifier; ipSalt: string }) {
+export function createReportsService({
+  db,
+  replica,
+  clock,
+  notifier,
+  ipSalt,
+}: {
+  db: Db;
+  /** The lists read from the replica when there is one (src/db/replica.ts). */
+  replica: ReadReplica;
+  clock: Clock;
+  notifier: Notifier;
+  ipSalt: string;
+}) {
   const getReport = (exec: Executor, id: string) =>
     one<ReportRow>(exec, sql`SELECT ${REPORT_COLS} FROM transaction_reports WHERE id = ${id}`);
 
@@ -94,16 +108,17 @@ export function createReportsService({ db, clock, notifier, ipSalt }: { db: Db; 
 
     async listMine(userId: string, opts: { status?: string; limit: number; offset: number }) {
       const list = await rows<ReportRow>(
-        db,
+        replica.forUser(userId),
         sql`SELECT ${REPORT_COLS} FROM transaction_reports WHERE user_id = ${userId} AND (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
             ORDER BY seq DESC LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
       );
       return page(list.map(reportView), opts.limit, opts.offset);
     },
 
-    async adminList(opts: { status?: string; userId?: string; limit: number; offset: number }) {
+    /** `actorId`: the operator, whose own resolutions show at once. */
+    async adminList(actorId: string, opts: { status?: string; userId?: string; limit: number; offset: number }) {
       const list = await rows<ReportRow>(
-        db,
+        replica.forUser(actorId),
         sql`SELECT ${REPORT_COLS} FROM transaction_reports
             WHERE (${opts.status ?? null}::text IS NULL OR status = ${opts.status ?? null})
               AND (${opts.userId ?? null}::uuid IS NULL OR user_id = ${opts.userId ?? null}::uuid)
@@ -150,6 +165,7 @@ export function createReportsService({ db, clock, notifier, ipSalt }: { db: Db; 
     },
 
     async adminListIssues(opts: { limit: number; offset: number }) {
+      const db = replica.lagTolerant;
       const list = await rows<{
         id: string;
         message: string;

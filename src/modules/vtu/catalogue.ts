@@ -29,11 +29,14 @@ const load = (s: Stored): CatalogueEntry => ({
 
 export function createCatalogue({
   db,
+  readDb = db,
   clock,
   log,
   providers,
 }: {
   db: Db;
+  /** Where the cached copy is read (the replica when there is one): the memo below already serves it up to its expiry. */
+  readDb?: Db;
   clock: Clock;
   log: Logger;
   providers: Record<ProviderId, VtuProvider>;
@@ -76,7 +79,7 @@ export function createCatalogue({
       const m = memo.get(key);
       if (m && m.expiresAt > now) return m.entries;
       const row = await one<{ payload: Stored[]; expires_at: Date }>(
-        db,
+        readDb,
         sql`SELECT payload, expires_at FROM vtu_catalogue_cache WHERE key = ${key}`,
       );
       if (row && new Date(row.expires_at).getTime() > now) {

@@ -6,7 +6,7 @@ import { registerVtuJobs } from './jobs.js';
 /** The vtu module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const vtuModule = defineModule({
   name: 'vtu',
-  needs: ['config', 'db', 'clock', 'log', 'ledger', 'walletLimits', 'notifier', 'events', 'jobs', 'vtuProviders'],
+  needs: ['config', 'db', 'replica', 'clock', 'log', 'ledger', 'walletLimits', 'notifier', 'events', 'jobs', 'vtuProviders'],
   provides: ['vtu'],
   create: ({ vtuProviders, ...deps }) => ({ vtu: createVtuService({ ...deps, providers: vtuProviders }) }),
   operations: vtuOperations,

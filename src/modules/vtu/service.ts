@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 
 import type { Db } from '../../db/client.js';
+import type { ReadReplica } from '../../db/replica.js';
 
 import { AppError, notFound } from '../../kernel/errors.js';
 
@@ -76,6 +77,8 @@ export * from './model.js';
 export interface VtuDeps {
   config: Config;
   db: Db;
+  /** Catalogues and the caller's transaction lists read from the replica when there is one (src/db/replica.ts). */
+  replica: ReadReplica;
   clock: Clock;
   log: Logger;
   ledger: Ledger;
@@ -91,7 +94,7 @@ export function createVtuService(deps: VtuDeps) {
   const { config, db, clock, log, ledger, walletLimits, notifier, events } = deps;
   const cfg = config.vtu;
   const { providers } = deps;
-  const catalogue = createCatalogue({ db, clock, log, providers });
+  const catalogue = createCatalogue({ db, readDb: deps.replica.lagTolerant, clock, log, providers });
   const markups = createMarkups({ db, clock });
   const { route, priced, dataPlansOf, findDataPlan, findCode, retailList, dataPlans, prepare, quotePurchase } = createPricing({
     cfg,
@@ -351,11 +354,11 @@ export function createVtuService(deps: VtuDeps) {
     },
 
     async listMine(userId: string, f: { status?: string; service?: string; limit: number; offset: number }) {
-      const list = await repo.listOwnTransactions(db, userId, f);
+      const list = await repo.listOwnTransactions(deps.replica.forUser(userId), userId, f);
       return { items: list.slice(0, f.limit).map(toTransaction), limit: f.limit, offset: f.offset, hasMore: list.length > f.limit };
     },
     async getMine(userId: string, id: string) {
-      const row = await repo.getOwnTransaction(db, userId, id);
+      const row = await repo.getOwnTransaction(deps.replica.forUser(userId), userId, id);
       if (!row) throw notFound('VTU transaction');
       return toTransaction(row);
     },

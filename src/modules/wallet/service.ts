@@ -1,15 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db } from '../../db/client.js';
+import { one } from '../../db/client.js';
+import type { ReadReplica } from '../../db/replica.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { toNaira } from '../../kernel/money.js';
 import { activityKindOf, activityParams } from './activity.js';
 
 export type WalletService = ReturnType<typeof createWalletService>;
 
-export function createWalletService({ db }: { db: Db; ledger: Ledger }) {
+/** `replica`: the statement is a lag-tolerant read (src/db/replica.ts); debits check balances on the primary. */
+export function createWalletService({ replica }: { replica: ReadReplica; ledger: Ledger }) {
   return {
-    /** getWalletState: balances and the wallet's ledger lines, newest first (docs/design.md §6, §12). */
+    /**
+     * getWalletState: balances and the wallet's ledger lines, newest first (docs/design.md §6, §12). Shown, never
+     * used to decide a debit; the user's own writes show at once (the replica's read-your-own-writes rule).
+     */
     async state(userId: string, limit = 50) {
+      const db = replica.forUser(userId);
       // One round trip (the most frequent read): balances, the wallet's last lines and the dedicated
       // account, each as JSON. One ledger transaction carries both sides of a transfer; the receiving side
       // reads as transfer_in.
