@@ -71,6 +71,10 @@ export function openReadReplica(opts: {
     /* idle client errors are reported by the next query; the probe moves reads to the primary */
   });
   const replicaDb = drizzlePg(pool, { schema }) as unknown as Db;
+  // The fallback of lagTolerant: the primary's pool itself. Like the replica it reads outside any request's ambient
+  // transaction (db/ambient.ts), whose connection a database object picked per use must never take over.
+  const primaryPool = (primaryDb as unknown as { $client: pg.Pool }).$client;
+  const primaryOutside = drizzlePg(primaryPool, { schema }) as unknown as Db;
 
   /** Primary positions sampled by the probes (start time, position), oldest first, kept for the lag bound. */
   const samples: { at: number; lsn: bigint }[] = [];
@@ -127,7 +131,7 @@ export function openReadReplica(opts: {
 
   const lagTolerant = new Proxy(primaryDb, {
     get(_target, prop) {
-      const db = usable() ? replicaDb : primaryDb;
+      const db = usable() ? replicaDb : primaryOutside;
       const value = Reflect.get(db, prop);
       return typeof value === 'function' ? value.bind(db) : value;
     },

@@ -224,7 +224,7 @@ describe.skipIf(!run)('reads that tolerate lag go to the streaming replica', () 
   it('a replica further behind than DATABASE_READ_MAX_LAG_SECONDS sends reads to the primary until it catches up', async () => {
     const tight = await createHarness({
       databaseUrl: primaryUrl,
-      env: { DATABASE_READ_URL: replicaUrl, DATABASE_READ_MAX_LAG_SECONDS: '0.3' },
+      env: { DATABASE_READ_URL: replicaUrl, DATABASE_READ_MAX_LAG_SECONDS: '1' },
     });
     extra.push(tight);
     const { replica } = tight.app.services;
@@ -234,7 +234,7 @@ describe.skipIf(!run)('reads that tolerate lag go to the streaming replica', () 
     try {
       const u = await buyer(tight, 100); // writes the primary has and the paused replica has not
       await until('the lag bound to be passed', async () => (await replica.probe(), replica.status().target === 'primary'));
-      expect(replica.status().reason).toMatch(/behind by more than 300 ms/);
+      expect(replica.status().reason).toMatch(/behind by more than 1000 ms/);
       expect(await inRecovery(replica.lagTolerant)).toBe(false);
       const state = (await call(tight, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: u.token })).json();
       expect(state.balance).toBe(100);

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { Database, Db } from '../../src/db/client.js';
+import { lsnValue, openReadReplica } from '../../src/db/replica.js';
+
+describe('read replica routing without a replica', () => {
+  it('orders WAL positions across the 32-bit boundary', () => {
+    expect(lsnValue('0/16B3748')).toBe(0x16b3748n);
+    expect(lsnValue('1/0') > lsnValue('0/FFFFFFFF')).toBe(true);
+    expect(lsnValue('16/B374D848')).toBe((0x16n << 32n) | 0xb374d848n);
+  });
+
+  it('sends every read to the primary when DATABASE_READ_URL is unset or the database is embedded', async () => {
+    const db = {} as Db;
+    for (const [kind, url] of [
+      ['pg', undefined],
+      ['pglite', 'postgres://127.0.0.1:5433/x'],
+    ] as const) {
+      const replica = openReadReplica({ primary: { kind, db } as Database, url, poolSize: 1, maxLagMs: 5000 });
+      expect(replica.configured).toBe(false);
+      expect(replica.lagTolerant).toBe(db);
+      replica.noteWrite('u1');
+      expect(replica.forUser('u1')).toBe(db);
+      expect(replica.status()).toMatchObject({ target: 'primary' });
+      await replica.close();
+    }
+  });
+});
