@@ -100,7 +100,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       done(null, payload);
     });
 
-  const { registry, latency } = createMetrics({ db: services.db, clock, stuckAfterMs: config.vtu.stuckAfterMs });
+  const { registry, latency } = createMetrics({
+    db: services.db,
+    clock,
+    stuckAfterMs: config.vtu.stuckAfterMs,
+    replica: services.replica,
+  });
 
   // Security headers (helmet's and the permissions policy, worked out once) and the request id, in one hook. No
   // content security policy here: the API answers JSON, and each HTML page sets its own (the web app, /docs, not-me).

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import client from 'prom-client';
 import { rows, type Db } from '../db/client.js';
+import type { ReadReplica } from '../db/replica.js';
 import type { Clock } from '../kernel/clock.js';
 import { processMetrics } from '../lib/metrics.js';
 import { FLOAT_CODES, balancesStatement } from '../modules/console/api.js';
@@ -28,7 +29,7 @@ interface Snapshot {
  * webhook receipt-to-credit lag of the last hour; job backlog, oldest due job and dead letters by queue; SMS
  * delivery results and one-time codes issued in the last 24 h. Every query is bounded by an index.
  */
-export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number }) {
+export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number; replica?: ReadReplica }) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const latency = new client.Histogram({
@@ -159,6 +160,28 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
       for (const o of s.otp) g.set({ purpose: o.purpose }, o.n);
     },
   );
+
+  // With DATABASE_READ_URL: where lag-tolerant reads go, and how far behind the replica is (src/db/replica.ts).
+  const replica = deps.replica;
+  if (replica?.configured) {
+    new client.Gauge({
+      name: 'db_read_replica_in_use',
+      help: '1 while lag-tolerant reads go to the read replica, 0 while the primary takes them (replica down or too far behind)',
+      registers: [registry],
+      collect() {
+        this.set(replica.status().target === 'replica' ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'db_read_replica_lag_seconds',
+      help: 'The read replica holds everything committed on the primary before this many seconds ago (probed every second)',
+      registers: [registry],
+      collect() {
+        const lag = replica.status().lagMs;
+        if (lag !== null) this.set(lag / 1000);
+      },
+    });
+  }
 
   const merged = client.Registry.merge([registry, processMetrics]);
   return { registry: merged, latency };

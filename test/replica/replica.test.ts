@@ -113,6 +113,9 @@ describe.skipIf(!run)('reads that tolerate lag go to the streaming replica', () 
     expect(await inRecovery(replica.lagTolerant)).toBe(true);
     expect(await inRecovery(replica.forUser(randomUUID()))).toBe(true);
     expect(await inRecovery(db)).toBe(false);
+    const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(/^db_read_replica_in_use 1$/m);
+    expect(metrics).toMatch(/^db_read_replica_lag_seconds \d/m);
   });
 
   it("a statement is read from the replica, yet the customer's own purchase shows at once and was checked on the primary", async () => {
@@ -214,6 +217,7 @@ describe.skipIf(!run)('reads that tolerate lag go to the streaming replica', () 
     await down.app.services.replica.probe();
     expect(down.app.services.replica.status()).toMatchObject({ target: 'primary' });
     expect(down.app.services.replica.status().reason).toMatch(/unreachable/);
+    expect((await down.app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/^db_read_replica_in_use 0$/m);
     expect(await inRecovery(down.app.services.replica.lagTolerant)).toBe(false);
     const u = await buyer(down, 300);
     const state = await call(down, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: u.token });
