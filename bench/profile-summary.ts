@@ -5,9 +5,11 @@ import path from 'node:path';
  * Where a server's time goes, from a V8 .cpuprofile (`node --cpu-prof`; `BENCH_CPU_PROF=1 npm run bench` writes one
  * per bench server into bench/profiles/, with the windows of its measured runs in bench/profiles/windows.json).
  *
- *   npx tsx bench/profile-summary.ts <file.cpuprofile> [--window <label>] [--top N]
+ *   npx tsx bench/profile-summary.ts <file.cpuprofile> [--window <label>] [--top N] [--callers <function>]
  *
- * Self time (samples whose innermost frame is the function) grouped by area, then the top functions. With
+ * Self time (samples whose innermost frame is the function) grouped by area, then the top functions; native socket
+ * writes are put with their nearest caller (pg, HTTP answers, outgoing HTTP); --callers prints who calls one
+ * function. With
  * --window, only samples inside that run of windows.json (same pid, monotonic clock: V8 and process.hrtime share
  * it on Linux), so sign-ins, PIN hashing and warm-ups are left out. The V8 profiler samples wall time on the main
  * thread: '(idle)' is the event loop waiting, and a system call that gets the process descheduled (a socket write
@@ -65,8 +67,22 @@ export function areaOf(frame: Node['callFrame']): string {
   return 'other';
 }
 
-export function summarise(profile: Profile, window?: { start: number; end: number }, top = 15) {
+/** Who a native frame works for: the area of its nearest caller in pg, HTTP (in or out) or elsewhere. */
+function writerOf(id: number, parent: Map<number, number>, byId: Map<number, Node>): string {
+  for (let p = parent.get(id); p !== undefined; p = parent.get(p)) {
+    const url = byId.get(p)!.callFrame.url;
+    if (/node_modules\/(pg|pg-protocol|pg-pool)\//.test(url)) return 'socket writes to PostgreSQL (pg)';
+    if (/node_modules\/undici|node:_http_client|node:_http_agent/.test(url)) return 'socket writes, outgoing HTTP';
+    if (/node_modules\/(fastify|@fastify)|node:_http_server|node:_http_outgoing/.test(url)) return 'socket writes, HTTP answers';
+  }
+  return 'socket writes (native), other';
+}
+
+export function summarise(profile: Profile, window?: { start: number; end: number }, top = 15, callersOf?: string) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const callers = new Map<string, number>();
   const self = new Map<number, number>();
   let t = profile.startTime;
   let total = 0;
@@ -81,7 +97,19 @@ export function summarise(profile: Profile, window?: { start: number; end: numbe
   const fns = new Map<string, number>();
   for (const [id, us] of self) {
     const f = byId.get(id)!.callFrame;
-    const area = areaOf(f);
+    let area = areaOf(f);
+    if (area === 'socket writes (native)') area = writerOf(id, parent, byId);
+    if (callersOf && f.functionName === callersOf) {
+      const chain: string[] = [];
+      for (let p = parent.get(id); p !== undefined && chain.length < 3; p = parent.get(p)) {
+        const c = byId.get(p)!.callFrame;
+        chain.push(
+          `${c.functionName || '(anonymous)'} ${c.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(dist-bench\/)?/, '')}:${c.lineNumber + 1}`,
+        );
+      }
+      const key = chain.join(' < ');
+      callers.set(key, (callers.get(key) ?? 0) + us);
+    }
     areas.set(area, (areas.get(area) ?? 0) + us);
     const where = f.url
       ? `${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(dist-bench\/)?/, '')}:${f.lineNumber + 1}`
@@ -105,6 +133,10 @@ export function summarise(profile: Profile, window?: { start: number; end: numbe
     .sort((a, b) => b[1] - a[1])
     .slice(0, top))
     lines.push(`| ${fn} | ${pct(us, busy)} |`);
+  if (callersOf) {
+    lines.push('', `| callers of ${callersOf} (three frames up) | of busy |`, '|---|---|');
+    for (const [c, us] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`| ${c} | ${pct(us, busy)} |`);
+  }
   return lines.join('\n');
 }
 
@@ -112,7 +144,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const file = args.find((a) => a.endsWith('.cpuprofile'));
   if (!file) {
-    console.error('usage: tsx bench/profile-summary.ts <file.cpuprofile> [--window <label>] [--top N]');
+    console.error('usage: tsx bench/profile-summary.ts <file.cpuprofile> [--window <label>] [--top N] [--callers <function>]');
     process.exit(2);
   }
   const opt = (name: string) => {
@@ -130,5 +162,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (!window) throw new Error(`no window "${label}" for pid ${pid} in ${windowsFile}`);
   }
   console.log(`${path.basename(file)}${window ? `, window "${window.label}"` : ''}`);
-  console.log(summarise(profile, window, Number(opt('--top') ?? 15)));
+  console.log(summarise(profile, window, Number(opt('--top') ?? 15), opt('--callers')));
 }
