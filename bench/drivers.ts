@@ -21,9 +21,13 @@ import { DURATION, freshDatabase, table, type Result } from './lib.js';
  * automatic prepared statements), on the same PostgreSQL, the same pool size (the service's 20) and the same tables
  * (bench/sql-transfer.ts, 10,000 wallets):
  *   transfer     - the one-statement transfer (idempotency key, both balances, both entries)
- *   transaction  - BEGIN; claim the key; the transfer; a notification to each side; COMMIT. node-postgres waits for
- *                  each statement before sending the next; postgres.js either does the same (sequential) or sends
- *                  all four in one write (sql.begin returning an array: pipelined).
+ *   transaction  - BEGIN; claim the key; the transfer; a notification to each side; COMMIT. The service's way
+ *                  (drizzle's db.transaction, statements through `rows()`) waits for each statement before sending
+ *                  the next; postgres.js either does the same (sequential) or sends all four in one write
+ *                  (sql.begin returning an array: pipelined).
+ * Two more rows tell the driver from what the service wraps around it: node-postgres alone (a pool, statements named
+ * by hand, no drizzle and no `rows()`), and node-postgres 8.23's own pipeline mode (`pipeline: true`: a checked-out
+ * client writes BEGIN, the four statements and COMMIT without waiting for each answer).
  * At BENCH_DRIVER_CONNECTIONS in flight (16,64), BENCH_DRIVER_ROUNDS rounds (1) alternating the drivers, BENCH_SECONDS
  * a run. Prints each run's rate, latency and CPU per operation (this process, which is the driver, + PostgreSQL).
  */
@@ -41,11 +45,19 @@ export async function driverBench(): Promise<{ rows: Result[]; verdict: string[]
     await setupSqlTransfer(db.url);
     const database = await openDatabase({ url: db.url, dataDir: '/tmp', poolSize: POOL });
     const pjs = postgres(db.url, { max: POOL, onnotice: () => undefined });
+    const plain = new pg.Pool({ connectionString: db.url, max: POOL });
+    const piped = new pg.Pool({ connectionString: db.url, max: POOL, pipeline: true } as pg.PoolConfig);
+    for (const p of [plain, piped]) p.on('error', () => undefined);
+    const named = (name: string, text: string, values: unknown[]) => ({ name, text, values });
     const variants: Record<string, Record<string, Run>> = {
       transfer: {
         'pg + PreparingClient': async () => {
           const r = await rows(database.db, rawWithParams(TRANSFER_SQL, transferParams()));
           if (r.length !== 2) throw new Error('transfer wrote no entries');
+        },
+        'pg alone, named statement': async () => {
+          const r = await plain.query(named('t', TRANSFER_SQL, transferParams()));
+          if (r.rowCount !== 2) throw new Error('transfer wrote no entries');
         },
         'postgres.js': async () => {
           const r = await pjs.unsafe(TRANSFER_SQL, transferParams(), { prepare: true });
@@ -61,6 +73,43 @@ export async function driverBench(): Promise<{ rows: Result[]; verdict: string[]
             await rows(tx, rawWithParams(NOTIFY, [p[1], `sent ${p[3]}`]));
             await rows(tx, rawWithParams(NOTIFY, [p[2], `received ${p[3]}`]));
           });
+        },
+        'pg alone, named statements, sequential': async () => {
+          const p = transferParams();
+          const c = await plain.connect();
+          try {
+            await c.query('BEGIN');
+            await c.query(named('c', CLAIM_SQL, [p[0]]));
+            await c.query(named('m', MOVE_SQL, p));
+            await c.query(named('n', NOTIFY, [p[1], `sent ${p[3]}`]));
+            await c.query(named('n', NOTIFY, [p[2], `received ${p[3]}`]));
+            await c.query('COMMIT');
+          } catch (err) {
+            await c.query('ROLLBACK').catch(() => undefined);
+            throw err;
+          } finally {
+            c.release();
+          }
+        },
+        'pg alone, pipeline mode, pipelined': async () => {
+          const p = transferParams();
+          const c = await piped.connect();
+          try {
+            // All six written at once; a failed statement aborts the transaction and COMMIT then rolls it back.
+            const results = await Promise.allSettled([
+              c.query('BEGIN'),
+              c.query(named('c', CLAIM_SQL, [p[0]])),
+              c.query(named('m', MOVE_SQL, p)),
+              c.query(named('n', NOTIFY, [p[1], `sent ${p[3]}`])),
+              c.query(named('n', NOTIFY, [p[2], `received ${p[3]}`])),
+              c.query('COMMIT'),
+            ]);
+            const failed = results.find((r) => r.status === 'rejected');
+            if (failed) throw (failed as PromiseRejectedResult).reason;
+            if ((results[5] as PromiseFulfilledResult<pg.QueryResult>).value.command !== 'COMMIT') throw new Error('rolled back');
+          } finally {
+            c.release();
+          }
         },
         'postgres.js, sequential': async () => {
           const p = transferParams();
@@ -101,6 +150,8 @@ export async function driverBench(): Promise<{ rows: Result[]; verdict: string[]
     await checkSqlTransfers(check);
     await check.end();
     await pjs.end();
+    await plain.end();
+    await piped.end();
     await database.close();
 
     const range = (xs: number[]) => (Math.min(...xs) === Math.max(...xs) ? `${xs[0]}` : `${Math.min(...xs)}-${Math.max(...xs)}`);
