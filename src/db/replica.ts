@@ -46,6 +46,8 @@ export function lsnValue(lsn: string): bigint {
 /** Marks older than this are dropped: by then the lag bound sends everyone to the primary anyway. */
 const MARK_TTL_MS = 10 * 60_000;
 const MAX_MARKS = 100_000;
+/** A probe that has not answered by then counts as failed (the replica is not used until one succeeds). */
+const PROBE_TIMEOUT_MS = 5_000;
 
 export function openReadReplica(opts: {
   primary: Database;
@@ -66,7 +68,8 @@ export function openReadReplica(opts: {
       close: async () => undefined,
     };
   }
-  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize });
+  // A replica that does not answer at all must not hold a read (or the probe, or the shutdown) for long.
+  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize, connectionTimeoutMillis: PROBE_TIMEOUT_MS, keepAlive: true });
   pool.on('error', () => {
     /* idle client errors are reported by the next query; the probe moves reads to the primary */
   });
@@ -97,8 +100,10 @@ export function openReadReplica(opts: {
 
   async function probe() {
     const at = performance.now();
+    let side = 'primary';
     try {
       const p = await one<{ lsn: string }>(primaryDb, sql`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
+      side = 'replica';
       const r = await one<{ standby: boolean; replayed: string | null }>(
         replicaDb,
         sql`SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed`,
@@ -116,7 +121,7 @@ export function openReadReplica(opts: {
         reason = 'ok';
       }
     } catch (err) {
-      reason = `replica unreachable (${(err as Error).message})`;
+      reason = `${side} unreachable (${(err as Error).message})`;
     }
     const now = status();
     if (now.target !== last) opts.onChange?.(now);
@@ -124,7 +129,23 @@ export function openReadReplica(opts: {
   }
 
   let running: Promise<void> | null = null;
-  const probeOnce = () => (running ??= probe().finally(() => (running = null)));
+  const probeOnce = () =>
+    (running ??= (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          reason = 'replica probe timed out';
+          resolve();
+        }, PROBE_TIMEOUT_MS);
+        timer.unref();
+      });
+      try {
+        await Promise.race([probe(), timeout]);
+      } finally {
+        clearTimeout(timer);
+        running = null;
+      }
+    })());
   const timer = setInterval(() => void probeOnce(), intervalMs);
   timer.unref();
   void probeOnce();
