@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { one, type Db } from '../../src/db/client.js';
 import { searchTransactionsInput } from '../../src/modules/console/transactions.js';
-import { call, createHarness, expectLedgerOk, freePort, fundWallet, usingPostgres, type Harness } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, freePort, fundWallet, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 import { buyer, PIN, walletBalance } from '../helpers/factories.js';
 
 /**
@@ -199,6 +199,39 @@ describe.skipIf(!run)('reads that tolerate lag go to the streaming replica', () 
       const plans = await call(h, 'GET', '/api/v1/listDataPlans', { network: 'mtn' }, { token: u.token });
       expect(plans.statusCode).toBe(200);
       expect(onReplica.slice(catalogueReads).some((t) => /vtu_catalogue_cache/.test(t))).toBe(true);
+
+      // A customer's report and an operator's resolution of it: each sees their own write at once.
+      const customer = await buyer(h, 50); // funded on the primary only, while replay is paused
+      const state = (await call(h, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: customer.token })).json();
+      expect(state.log).toEqual([]); // the replica's copy: the funding is not there yet
+      const reference = (await one<{ reference: string }>(
+        h.app.services.db,
+        sql`SELECT t.reference FROM ledger_transactions t
+          JOIN ledger_entries e ON e.transaction_id = t.id JOIN accounts a ON a.id = e.account_id WHERE a.user_id = ${customer.id}`,
+      ))!.reference;
+      const filed = await call(
+        h,
+        'POST',
+        '/_serverFn/createTransactionReportBearerReports',
+        { reference, category: 'other', description: 'checking the replica' },
+        { token: customer.token },
+      );
+      expect(filed.statusCode).toBe(200);
+      const mine = (await call(h, 'GET', '/_serverFn/listMyReportsBearerReports', {}, { token: customer.token })).json();
+      expect(mine.items.map((r: { id: string }) => r.id)).toEqual([filed.json().report.id]);
+      const admin = await signIn(h, 'admin@example.com');
+      const resolved = await call(
+        h,
+        'POST',
+        '/_serverFn/adminResolveTransactionReportBearerAdmin',
+        { id: filed.json().report.id, note: 'looked at it' },
+        { token: admin.token },
+      );
+      expect(resolved.statusCode).toBe(200);
+      const listed = (
+        await call(h, 'GET', '/_serverFn/adminListTransactionReportsBearerAdmin', { userId: customer.id }, { token: admin.token })
+      ).json();
+      expect(listed.items).toMatchObject([{ id: filed.json().report.id, status: 'resolved' }]);
 
       await resumeReplay();
       await caughtUp();
