@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import type { Database, Db } from '../../src/db/client.js';
 import { lsnValue, openReadReplica } from '../../src/db/replica.js';
+import { PRODUCTION } from '../helpers/production-env.js';
 
 describe('read replica routing without a replica', () => {
   it('orders WAL positions across the 32-bit boundary', () => {
@@ -23,5 +25,13 @@ describe('read replica routing without a replica', () => {
       expect(replica.status()).toMatchObject({ target: 'primary' });
       await replica.close();
     }
+  });
+
+  it('reads DATABASE_READ_URL and its lag bound; production refuses a replica that is not PostgreSQL', () => {
+    const c = loadConfig({ ...PRODUCTION, DATABASE_READ_URL: 'postgres://127.0.0.1:5433/vtu', DATABASE_READ_MAX_LAG_SECONDS: '2.5' });
+    expect(c).toMatchObject({ databaseReadUrl: 'postgres://127.0.0.1:5433/vtu', databaseReadMaxLagMs: 2500 });
+    expect(loadConfig(PRODUCTION)).toMatchObject({ databaseReadUrl: undefined, databaseReadMaxLagMs: 5000 });
+    expect(() => loadConfig({ ...PRODUCTION, DATABASE_READ_URL: 'memory://x' })).toThrow(/DATABASE_READ_URL must be a PostgreSQL URL/);
+    expect(() => loadConfig({ ...PRODUCTION, DATABASE_READ_MAX_LAG_SECONDS: '0' })).toThrow(/DATABASE_READ_MAX_LAG_SECONDS/);
   });
 });
