@@ -1,4 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import { answersOf, composeParts, type Part } from '../db/parts.js';
 import { one, rows, type Db } from '../db/client.js';
 import { AppError } from '../kernel/errors.js';
 import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
@@ -20,20 +21,17 @@ export interface StoredResponse {
   body: unknown;
 }
 
-/** Column of the claim statement that says whether the INSERT won (digits never occur in a read-ahead key). */
-const WON = 'idempotency_claim_1';
-
 export async function withIdempotency(
   db: Db,
   clock: Clock,
   claim: { userId: string; key: string; operation: string; requestHash: string },
-  /** Runs the request once; `ahead` holds what `alongside` read, when the claim statement read it. */
-  exec: (ahead?: Record<string, unknown>) => Promise<StoredResponse>,
+  /** Runs the request once; `answers` holds the reads' answers, in their order, when the claim statement read them. */
+  exec: (answers?: unknown[]) => Promise<StoredResponse>,
   /**
-   * Columns (`(subquery) AS name, ...`) the claim statement selects as well (an operation's read-ahead
-   * rides on the claim, one round trip fewer). Read with the claim's snapshot; thrown away when the claim loses.
+   * Reads the claim statement answers as well (an operation's read-ahead joins the claim, one round trip fewer).
+   * Read with the claim's snapshot; thrown away when the claim loses.
    */
-  alongside?: SQL,
+  reads: readonly Part[] = [],
 ): Promise<StoredResponse & { replayed: boolean }> {
   const now = clock.now();
   const lockUntil = new Date(now.getTime() + IDEMPOTENCY_LOCK_MS);
@@ -46,18 +44,16 @@ export async function withIdempotency(
           response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, locked_until = EXCLUDED.locked_until
         WHERE idempotency_keys.created_at < ${expiredBefore}
         RETURNING 1`;
-  let ahead: Record<string, unknown> | undefined;
+  let answers: unknown[] | undefined;
   let won: unknown;
-  if (alongside) {
-    const r = (await one<Record<string, unknown>>(
+  if (reads.length) {
+    const composed = composeParts(reads, sql`c`);
+    const r = (await one<{ won: boolean; answers: unknown }>(
       db,
-      sql`WITH c AS (${insert}) SELECT EXISTS (SELECT 1 FROM c) AS ${sql.raw(WON)}, ${alongside}`,
+      sql`WITH c AS (${insert})${composed.ctes} SELECT EXISTS (SELECT 1 FROM c) AS won, ${composed.answers} AS answers`,
     ))!;
-    won = r[WON];
-    if (won) {
-      delete r[WON];
-      ahead = r;
-    }
+    won = r.won;
+    if (won) answers = answersOf(reads, r.answers);
   } else {
     won = await one(db, insert);
   }
@@ -105,7 +101,7 @@ export async function withIdempotency(
     rows(db, sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
   let res: StoredResponse;
   try {
-    res = await withEffectMarker(markCommitted, () => exec(ahead));
+    res = await withEffectMarker(markCommitted, () => exec(answers));
   } catch (err) {
     await release();
     throw err;

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../config.js';
-import { one, type Db } from '../db/client.js';
+import { runParts, type Part } from '../db/parts.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256 } from '../lib/crypto.js';
 import type { Services } from '../container.js';
@@ -82,21 +81,9 @@ function bearerToken(req: FastifyRequest): string | null {
   return m ? m[1] : null;
 }
 
-/** Scalar subqueries as the columns of one SELECT: (q1) AS k1, (q2) AS k2, ... */
-function readColumns(reads: Record<string, SQL>): SQL {
-  return sql.join(
-    Object.entries(reads).map(([k, q]) => {
-      if (!/^[a-z_]+$/.test(k)) throw new Error(`readAhead key ${k} must be lower-case letters and underscores`);
-      return sql`(${q}) AS ${sql.raw(k)}`;
-    }),
-    sql`, `,
-  );
-}
-
-/** Runs scalar subqueries together (one round trip). */
-async function readTogether(db: Db, reads: Record<string, SQL>): Promise<Record<string, unknown>> {
-  return (await one<Record<string, unknown>>(db, sql`SELECT ${readColumns(reads)}`)) ?? {};
-}
+/** The reads' answers under their names (the declaration's keys), from answers in the reads' order. */
+const byName = (reads: readonly [string, Part][], answers: readonly unknown[]) =>
+  Object.fromEntries(reads.map(([k], i) => [k, answers[i] ?? null]));
 
 /**
  * Whose budget a request spends: the signed-in account's, else the client address's. A public operation always
@@ -164,7 +151,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
     }
   };
 
-  type Prepared = { input: Parameters<typeof op.handler>[0]; ctx: OpContext; reads: Record<string, SQL> };
+  type Prepared = { input: Parameters<typeof op.handler>[0]; ctx: OpContext; reads: [string, Part][] };
 
   /** Validates the input and builds the context and the read-ahead; throws AppError on bad input. */
   const prepare = (req: FastifyRequest, reply: FastifyReply): Prepared => {
@@ -204,18 +191,25 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       ahead: {},
       audit: adminAudit ? adminAudit.callOf(req).record : noAudit,
     };
-    const reads = Object.fromEntries(Object.entries(op.readAhead?.(input, ctx) ?? {}).map(([k, r]) => [k, r.sql]));
+    const reads = Object.entries(op.readAhead?.(input, ctx) ?? {});
     return { input, ctx, reads };
   };
 
-  /** The gates and the handler; `ahead` is the read-ahead when the Idempotency-Key claim already read it. */
+  /** The gates and the handler; `answers` are the reads' when the Idempotency-Key claim already read them. */
   const execute = async (
     { input, ctx, reads }: Prepared,
     reply: FastifyReply,
-    ahead?: Record<string, unknown>,
+    answers?: unknown[],
   ): Promise<{ status: number; body: unknown }> => {
-    if (ahead) (ctx as { ahead: Record<string, unknown> }).ahead = ahead;
-    else if (Object.keys(reads).length) (ctx as { ahead: Record<string, unknown> }).ahead = await readTogether(services.db, reads);
+    if (reads.length) {
+      const read =
+        answers ??
+        (await runParts(
+          services.db,
+          reads.map(([, r]) => r),
+        ));
+      (ctx as { ahead: Record<string, unknown> }).ahead = byName(reads, read);
+    }
     if (op.precheck) await op.precheck(input, ctx);
     if (op.gates?.pin) {
       await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN');
@@ -266,18 +260,18 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       if (key.length > 255) throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be at most 255 characters');
       // Bad input is refused under the key too (its answer is stored and replayed), so it is kept, not thrown here.
       const p = preparedOrRefusal(req, reply);
-      const reads = p instanceof AppError ? {} : p.reads;
+      const reads = p instanceof AppError ? [] : p.reads;
       res = await withIdempotency(
         services.db,
         services.clock,
         { userId: req.authUser.id, key, operation: op.name, requestHash: sha256(`${op.name}\n${canonicalJson(req.body ?? null)}`) },
-        (ahead) =>
+        (answers) =>
           answer(reply, async () => {
             if (p instanceof AppError) throw p;
-            return execute(p, reply, ahead);
+            return execute(p, reply, answers);
           }),
-        // The read-ahead rides on the claim statement.
-        Object.keys(reads).length ? readColumns(reads) : undefined,
+        // The read-ahead joins the claim statement.
+        reads.map(([, r]) => r),
       );
       if (res.replayed) reply.header('idempotent-replayed', 'true');
     } else {

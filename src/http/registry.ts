@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ReadAnswers, Reads } from '../db/read-ahead.js';
+import type { ReadAnswers, Reads } from '../db/parts.js';
 import { z } from 'zod';
 import type { AuthUser, OperatorRole } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';

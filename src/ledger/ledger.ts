@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../kernel/errors.js';
 import { one, rows, type Db, type Executor, type Tx } from '../db/client.js';
+import { answersOf, composeParts, runParts } from '../db/parts.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
 import { currentEffectMarker, markEffect } from '../lib/effect-marker.js';
 import {
@@ -211,6 +212,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     // used = today's outflow on a row, clamped at zero (refunds of an earlier day net it below).
     const usedOf = (row: SQL) => sql`GREATEST(CASE WHEN ${row}.outflow_day = ${today}::date THEN ${row}.outflow_today ELSE 0 END, 0)`;
     const used = usedOf(sql`l`);
+    const parts = composeParts(input.parts ?? [], sql`p AS posted`);
     const r = (await one<{
       n: number;
       funds: boolean;
@@ -218,6 +220,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
       tx_id: string | null;
       balances: Record<string, string> | null;
       seen: Record<string, [string, string]> | null;
+      answers: unknown;
     }>(
       tx,
       sql`WITH v(code, amount, outflow, max_outflow, max_balance) AS (VALUES ${userValues}),
@@ -245,8 +248,8 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
                 ${systemEntries}
                 RETURNING 1)
           ${marker ? sql`, m AS (${marker.statement(sql`EXISTS (SELECT 1 FROM t)`)} RETURNING 1)` : sql``}
-          ${sql.join((input.riders ?? []).map((r, i) => sql`, ${r.ctes(sql`p AS posted`, `rider${i}_`)}`))}
-          SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id, (SELECT retry FROM g) AS retry,
+          ${parts.ctes}
+          SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id, (SELECT retry FROM g) AS retry, ${parts.answers} AS answers,
                  (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
                  CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
           FROM chk`,
@@ -254,7 +257,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     if (r.tx_id) {
       const balances: Record<string, bigint> = {};
       for (const [code, b] of Object.entries(r.balances ?? {})) balances[code] = BigInt(b);
-      return { outcome: 'posted', posted: { transactionId: r.tx_id, balances } };
+      return { outcome: 'posted', posted: { transactionId: r.tx_id, balances, answers: answersOf(input.parts ?? [], r.answers) } };
     }
     if (r.n !== user.length) return { outcome: 'missing' };
     // The same arithmetic as the statement, on the values it saw, names the refusal. Order matters (
@@ -311,9 +314,15 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     await tx.execute(
       sql`INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, created_at) VALUES ${sql.join(values, sql`, `)}`,
     );
-    const posted = sql`(SELECT ${inserted.id}::bigint AS id, ${JSON.stringify(Object.fromEntries(Object.entries(balances).map(([k, v]) => [k, v.toString()])))}::jsonb AS balances) AS posted`;
-    for (const r of input.riders ?? []) await tx.execute(sql`WITH ${r.ctes(posted, 'rider0_')} SELECT 1`);
-    return { transactionId: inserted.id, balances };
+    // The parts in one statement of this transaction; `when` is a row like the one-statement posting's.
+    const answers = await runParts(tx, input.parts ?? [], {
+      as: 'posted',
+      columns: {
+        id: sql`${inserted.id}::bigint`,
+        balances: sql`${JSON.stringify(Object.fromEntries(Object.entries(balances).map(([k, v]) => [k, v.toString()])))}::jsonb`,
+      },
+    });
+    return { transactionId: inserted.id, balances, answers };
   }
 
   return {

@@ -1,5 +1,5 @@
-import type { SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../db/client.js';
+import type { Part } from '../db/parts.js';
 
 /**
  * Account references. User accounts are materialised (balance updated under the user's row lock, never
@@ -37,22 +37,12 @@ export interface PostInput {
    * balance cap after it (a payer short of money learns nothing of the payee's balance).
    */
   limits?: WalletLimit[];
-  /** Writes that belong with the posting (its notifications): made by the same statement, only if it posts. */
-  riders?: PostRider[];
-}
-
-/**
- * Writes that ride on a posting's statement: data-modifying CTE definitions (`name AS (...)`, comma-separated) that
- * read FROM `posted`, a relation with one row when the posting is made and none when it is refused, so they are
- * written exactly when the money moves. From a ledger posting the relation is named `posted` and its row has `id`
- * (the ledger transaction's) and `balances` (jsonb: each user account's code to its balance after the posting, in
- * kobo), e.g. for a rider that flags a balance past a cap; other statements that take riders (a VTU settle) give
- * only the row. Every CTE name starts with `prefix`, which the statement's owner assigns
- * by the rider's position: names stay unique within the statement and the statement's text stays the same from
- * call to call (it is prepared once per connection, src/db/client.ts).
- */
-export interface PostRider {
-  ctes(posted: SQL, prefix: string): SQL;
+  /**
+   * Other modules' writes that belong with the posting (its notifications, the purchase row, the events' writes): made
+   * by the posting's own statement, exactly when it posts (composeParts, src/db/parts.ts). `when` is named `posted`; its
+   * row has `id`, the ledger transaction's, and `balances` (jsonb: each user account's code to its balance after, in kobo).
+   */
+  parts?: Part[];
 }
 
 export interface WalletLimit {
@@ -87,6 +77,8 @@ export interface Posted {
   transactionId: string;
   /** Balance after, per user account code touched. */
   balances: Record<string, bigint>;
+  /** The parts' answers, in the parts' order (src/db/parts.ts). */
+  answers: unknown[];
 }
 
 /** Loans can go negative for the user (they owe); everything else a user holds cannot. */
@@ -110,7 +102,7 @@ export interface Ledger {
   /** Like post, but a reused reference returns null without aborting the transaction (exactly-once credits). */
   tryPost(tx: Tx, input: PostInput): Promise<Posted | null>;
   /**
-   * A posting that is a transaction on its own: ONE autocommit statement (locks, checks, money, riders, the
+   * A posting that is a transaction on its own: ONE autocommit statement (locks, checks, money, parts, the
    * Idempotency-Key mark) when each user account appears once and exists, else post() in a transaction. A first
    * posting to a new account creates the empty account row first (committed on its own, harmless if the posting
    * is then refused).

@@ -1,10 +1,10 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { one, type Executor } from '../db/client.js';
+import type { Executor } from '../db/client.js';
+import { runParts, type Part } from '../db/parts.js';
 
 /**
- * In-process domain events, delivered synchronously inside the emitter's database transaction, so a
- * subscriber's writes commit or roll back with the change (e.g. a referral bonus with the purchase that
- * earned it). Subscribers must be quick and must not call upstreams; slow work goes to a job.
+ * In-process domain events: each subscriber's writes are part of the emitter's own statement or transaction, so they
+ * commit or roll back with the change (e.g. a purchase recorded for the referral it may qualify). Subscribers never
+ * call upstreams; work longer than a statement goes to a job their part writes.
  */
 export interface DomainEvents {
   /** A user account was created (first login); referralCode as typed at sign-up. */
@@ -25,114 +25,30 @@ export interface DomainEvents {
 }
 
 export type EventName = keyof DomainEvents;
-export type Subscriber<E extends EventName> = (exec: Executor, payload: DomainEvents[E]) => Promise<void>;
 
 /**
- * A subscriber's check of whether an event concerns it at all (e.g. "does this user have an open loan"), as a
- * boolean SQL expression of the event's user (every domain event names one, as `userId`). When it is false the
- * subscriber is not called. Being SQL, an emitter can have the checks answered by a read it makes anyway
- * (checksSql), or all of them in one round trip (prepare).
+ * A subscriber has one form: what it writes when the event happens, as a part of the emitter's own statement (or of
+ * one statement in the emitter's transaction), so its writes commit or roll back with the change. A part is plain
+ * SQL on the subscriber's own tables (or the job it writes for work longer than a statement, run by the worker after
+ * the commit, in batches), and the part itself says which users it concerns (e.g. a job only while a loan is open),
+ * so an event nobody needs writes nothing. Null: nothing to write for this payload.
  */
-export type Applies = (userId: SQL) => SQL;
-
-/**
- * Writes that ride on an emitter's statement (the shape of a ledger PostRider): CTE definitions reading FROM `from`,
- * a relation with one row when the event happens and none otherwise, every name starting with `prefix`; and one SQL
- * value the statement returns for the subscriber (reading the rider's CTEs).
- */
-export interface EventRider {
-  ctes(from: SQL, prefix: string): SQL;
-  output(prefix: string): SQL;
-}
-
-/**
- * A subscriber's form for an emitter that makes its change in ONE autocommit statement (a delivered VTU
- * purchase): what the subscriber would do first rides on that statement, and after() gets the rider's output once
- * the statement has committed. after() must not throw, and whatever it still has to do must survive a crash
- * between the commit and it (the rider can write a job for it).
- */
-export interface Ride<E extends EventName> {
-  rider(payload: DomainEvents[E]): EventRider;
-  after(payload: DomainEvents[E], output: unknown): Promise<void>;
-}
-
-/** An event's riders for one emit, and the work after the emitter's statement commits (EventBus.riding). */
-export interface RidingEmit {
-  riders: EventRider[];
-  /** With the riders' outputs, in the riders' order. */
-  after(outputs: readonly unknown[]): Promise<void>;
-}
-
-export interface PreparedEmit {
-  /** How many subscribers the event applies to: with none, the emitter need not hold a transaction for them. */
-  subscribers: number;
-  emit(tx: Executor): Promise<void>;
-}
+export type Subscriber<E extends EventName> = (payload: DomainEvents[E]) => Part | null;
 
 export class EventBus {
-  private subs = new Map<EventName, { fn: Subscriber<any>; applies?: Applies; ride?: Ride<any> }[]>();
+  private subs = new Map<EventName, Subscriber<any>[]>();
 
-  /** `ride`: the subscriber's form for one-statement emitters (see riding); emit() always calls `fn`. */
-  on<E extends EventName>(name: E, fn: Subscriber<E>, applies?: Applies, ride?: Ride<E>): void {
-    this.subs.set(name, [...(this.subs.get(name) ?? []), { fn, applies, ride }]);
+  on<E extends EventName>(name: E, subscriber: Subscriber<E>): void {
+    this.subs.set(name, [...(this.subs.get(name) ?? []), subscriber]);
   }
 
-  /**
-   * The event as riders on the emitter's own statement, when every subscriber has a riding form (null otherwise:
-   * emit inside a transaction as usual). The emitter writes the riders' CTEs and returns their outputs, then calls
-   * after() once its statement has committed.
-   */
-  riding<E extends EventName>(name: E, payload: DomainEvents[E]): RidingEmit | null {
-    const subs = this.subs.get(name) ?? [];
-    if (subs.some((s) => !s.ride)) return null;
-    return {
-      riders: subs.map((s) => s.ride!.rider(payload)),
-      async after(outputs) {
-        for (const [i, s] of subs.entries()) await s.ride!.after(payload, outputs[i]);
-      },
-    };
+  /** The event as parts of the emitter's own statement (a ledger posting's `parts`, a settled purchase's). */
+  parts<E extends EventName>(name: E, payload: DomainEvents[E]): Part[] {
+    return (this.subs.get(name) ?? []).flatMap((s) => s(payload) ?? []);
   }
 
-  async emit<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<void> {
-    await (await this.prepare(exec, name, payload)).emit(exec);
-  }
-
-  /**
-   * The subscribers' checks for an event of the user `userId` (an SQL expression, e.g. a column of the caller's
-   * read) as one JSON array expression, or null when no subscriber has a check. Pass what it evaluated to, with
-   * the payload, to prepared().
-   */
-  checksSql(name: EventName, userId: SQL): SQL | null {
-    const checks = (this.subs.get(name) ?? []).filter((s) => s.applies).map((s) => sql`(${s.applies!(userId)})`);
-    return checks.length ? sql`json_build_array(${sql.join(checks, sql`, `)})` : null;
-  }
-
-  /** The emit for later, calling the subscribers whose check said yes in `answer` (checksSql's value) and those without a check. */
-  prepared<E extends EventName>(name: E, payload: DomainEvents[E], answer: readonly boolean[] | null): PreparedEmit {
-    let k = 0;
-    const chosen: Subscriber<E>[] = [];
-    for (const s of this.subs.get(name) ?? []) {
-      if (!s.applies) chosen.push(s.fn);
-      else if (answer?.[k++] === true) chosen.push(s.fn);
-    }
-    return {
-      subscribers: chosen.length,
-      async emit(tx) {
-        for (const fn of chosen) await fn(tx, payload);
-      },
-    };
-  }
-
-  /**
-   * Runs the subscribers' checks now (one statement, none without checks) and returns the emit for later. For an
-   * emitter whose transaction holds hot row locks (a transfer's wallets): the checks run before the
-   * locks are taken, so an event nobody needs costs nothing under them. The checks see the state as of now; a
-   * subscriber that starts to apply between the two (a loan disbursed to the recipient in the same instant)
-   * misses this one event (docs/decisions.md).
-   */
-  async prepare<E extends EventName>(exec: Executor, name: E, payload: DomainEvents[E]): Promise<PreparedEmit> {
-    const checks = this.checksSql(name, sql`${payload.userId}::uuid`);
-    const answer = checks ? ((await one<{ a: boolean[] }>(exec, sql`SELECT ${checks} AS a`))?.a ?? null) : null;
-    return this.prepared(name, payload, answer);
+  /** The event inside the emitter's transaction: its parts as one statement, now. */
+  async emit<E extends EventName>(tx: Executor, name: E, payload: DomainEvents[E]): Promise<void> {
+    await runParts(tx, this.parts(name, payload));
   }
 }

@@ -56,9 +56,9 @@ describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL
             { account: { user: a.id, kind: 'wallet' }, amount: -100n },
             { account: { user: b.id, kind: 'wallet' }, amount: 100n },
           ],
-          riders: [
-            notifier.onPosting([{ userId: a.id, kind: 'general', title: 'sent', body: `${i}` }]),
-            notifier.onPosting([{ userId: b.id, kind: 'general', title: 'got', body: `${i}` }]),
+          parts: [
+            notifier.notices([{ userId: a.id, kind: 'general', title: 'sent', body: `${i}` }]),
+            notifier.notices([{ userId: b.id, kind: 'general', title: 'got', body: `${i}` }]),
           ],
         });
       }

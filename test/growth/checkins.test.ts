@@ -116,6 +116,7 @@ describe('account closure', () => {
       { token: u.token, headers: await emailGrant(h, u) },
     );
     expect(closed.statusCode).toBe(200);
+    await h.app.services.jobs.drain(); // the forfeiture job the closure wrote
     expect((await balances(h, u.id)).bonus_locked).toBe(0);
     await expectLedgerOk(h);
   });

@@ -24,6 +24,7 @@ export async function signUpWithCode(
 export async function purchase(h: Harness, userId: string, naira: number, transactionId: string = randomUUID()) {
   const { db, events } = h.app.services;
   await db.transaction((tx) => events.emit(tx, 'vtu.succeeded', { userId, transactionId, amount: toKobo(naira), service: 'airtime' }));
+  await h.app.services.jobs.drain(); // the growth job the event wrote
   return transactionId;
 }
 
@@ -43,6 +44,7 @@ export async function paidPurchase(h: Harness, userId: string, naira: number) {
     });
     await events.emit(tx, 'vtu.succeeded', { userId, transactionId, amount: toKobo(naira), service: 'data' });
   });
+  await h.app.services.jobs.drain(); // the growth job the event wrote
 }
 
 /** A top-up as the payments module does it: ledger credit plus 'wallet.credited' in one transaction. */
@@ -61,6 +63,7 @@ export async function topUp(h: Harness, userId: string, naira: number) {
     });
     await events.emit(tx, 'wallet.credited', { userId, amount: toKobo(naira), source: 'topup', reference });
   });
+  await h.app.services.jobs.drain(); // a loan's repayment job, when the credit wrote one
 }
 
 export async function balances(h: Harness, userId: string) {

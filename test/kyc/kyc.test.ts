@@ -159,7 +159,7 @@ describe('uploadKycFile', () => {
 describe('tier ladder through operator review', () => {
   it('walks tiers 1, 2 and 3 through operator approval, raising the tier, auditing, notifying and emitting kyc.approved', async () => {
     const approvedEvents: { userId: string; tier: number }[] = [];
-    h.app.services.events.on('kyc.approved', async (_tx, e) => void approvedEvents.push(e));
+    h.app.services.events.on('kyc.approved', (e) => (approvedEvents.push(e), null));
     const u = await kycUser(h, { fullName: 'Ada Grace Obi' });
     // The liveness check is unsure: Tier 1 goes to the operator queue.
     await livenessOutcome(h, u.email, 'review');

@@ -38,7 +38,7 @@ const adminView = async (id: string) =>
 describe('liveness check', () => {
   it('pass (the sandbox default): Tier 1 at once, with the approval effects, and a purchase succeeds right after', async () => {
     const approved: { userId: string; tier: number }[] = [];
-    h.app.services.events.on('kyc.approved', async (_tx, e) => void approved.push(e));
+    h.app.services.events.on('kyc.approved', (e) => (approved.push(e), null));
     const u = await user(h, { pin: PIN, naira: 5000 });
     // Before: the purchase is refused for the tier, and the status read says what to do, before any PIN.
     const before = await status(u);

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostInput, PostRider, WalletLimit } from '../../src/ledger/ledger.js';
+import type { PostInput, WalletLimit } from '../../src/ledger/ledger.js';
+import type { Namer, Part } from '../../src/db/parts.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
 import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 
 let h: Harness;
 beforeAll(async () => {
@@ -417,16 +418,16 @@ describe('wallet limits and the outflow counter', () => {
   });
 });
 
-describe('postAlone and riders', () => {
+describe('postAlone and parts', () => {
   const notes = async (userId: string) =>
     Number(((await db().execute(sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${userId}`)).rows[0] as { n: number }).n);
-  const rider = (userId: string) =>
-    h.app.services.notifier.onPosting([
+  const part = (userId: string) =>
+    h.app.services.notifier.notices([
       { userId, kind: 'general', title: 't', body: 'b' },
       { userId, kind: 'general', title: 't2', body: 'b2' },
     ]);
 
-  it('one autocommit statement: the riders are written with the posting and not when it is refused', async () => {
+  it('one autocommit statement: the parts are written with the posting and not when it is refused', async () => {
     const [a, b] = await Promise.all([signIn(h), signIn(h)]); // b has no wallet row yet
     await credit(a.id, 1_000n);
     const transfer = (kobo: bigint) =>
@@ -438,13 +439,13 @@ describe('postAlone and riders', () => {
           { account: { user: a.id, kind: 'wallet' }, amount: -kobo },
           { account: { user: b.id, kind: 'wallet' }, amount: kobo },
         ],
-        riders: [rider(a.id), rider(b.id)],
+        parts: [part(a.id), part(b.id)],
       });
     const before = [await notes(a.id), await notes(b.id)];
     const posted = await transfer(600n);
     expect(posted.balances).toEqual({ [`user:${a.id}:wallet`]: 400n, [`user:${b.id}:wallet`]: 600n });
     expect([await notes(a.id), await notes(b.id)]).toEqual([before[0] + 2, before[1] + 2]);
-    // Every notification is covered by a fan-out job (one per rider's statement).
+    // Every notification is covered by a fan-out job (one per part).
     const jobs = await db().execute(sql`SELECT count(*)::int AS n FROM notifications n WHERE n.user_id = ${b.id} AND EXISTS (
         SELECT 1 FROM jobs j WHERE j.queue = 'notify.deliver' AND (j.payload->>'notificationId' = n.id::text OR j.payload->'notificationIds' ? n.id::text))`);
     expect((jobs.rows[0] as { n: number }).n).toBe(before[1] + 2);
@@ -453,7 +454,7 @@ describe('postAlone and riders', () => {
     await expectLedgerOk(h);
   });
 
-  it('a posting that touches one wallet twice runs in a transaction of its own, riders included', async () => {
+  it('a posting that touches one wallet twice runs in a transaction of its own, parts included', async () => {
     const u = await signIn(h);
     await credit(u.id, 1_000n);
     const before = await notes(u.id);
@@ -466,7 +467,7 @@ describe('postAlone and riders', () => {
         { account: { user: u.id, kind: 'wallet' }, amount: -100n },
         { account: { system: 'revenue' }, amount: 400n },
       ],
-      riders: [rider(u.id)],
+      parts: [part(u.id)],
     });
     expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(600n);
     expect(await notes(u.id)).toBe(before + 2);
@@ -474,16 +475,16 @@ describe('postAlone and riders', () => {
   });
 });
 
-describe('riders see the posting', () => {
-  // A rider that records what `posted` shows it: the ledger transaction id and each user account's balance after.
+describe('parts see the posting', () => {
+  // A part that records what `posted` shows it: the ledger transaction id and each user account's balance after.
   const recorder = async () => {
     const table = `seen_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
     await db().execute(sql.raw(`CREATE TABLE ${table} (tx_id bigint, balances jsonb)`));
     return {
-      rider: {
-        ctes: (posted: ReturnType<typeof sql>, prefix: string) =>
-          sql`${sql.raw(`${prefix}seen`)} AS (INSERT INTO ${sql.raw(table)} SELECT posted.id, posted.balances FROM ${posted})`,
-      },
+      part: {
+        ctes: (posted: SQL, name: Namer) =>
+          sql`${name('seen')} AS (INSERT INTO ${sql.raw(table)} SELECT posted.id, posted.balances FROM ${posted})`,
+      } satisfies Part,
       seen: async () =>
         (await db().execute(sql.raw(`SELECT tx_id::text AS tx_id, balances FROM ${table}`))).rows as {
           tx_id: string;
@@ -505,7 +506,7 @@ describe('riders see the posting', () => {
         { account: { user: u.id, kind: 'wallet' }, amount: -300n },
         { account: { system: 'revenue' }, amount: 300n },
       ],
-      riders: [once.rider],
+      parts: [once.part],
     });
     const [a] = await once.seen();
     expect(a.tx_id).toBe(one.transactionId);
@@ -522,7 +523,7 @@ describe('riders see the posting', () => {
         { account: { user: u.id, kind: 'wallet' }, amount: -100n },
         { account: { system: 'revenue' }, amount: 300n },
       ],
-      riders: [stepwise.rider],
+      parts: [stepwise.part],
     });
     const [b] = await stepwise.seen();
     expect(b.tx_id).toBe(two.transactionId);
@@ -532,39 +533,39 @@ describe('riders see the posting', () => {
 });
 
 describe('a posting statement that finds a row changed under it', () => {
-  // A rider that calls ledger_retry() on its first run only (a sequence survives the statement's rollback), as the
+  // A part that calls ledger_retry() on its first run only (a sequence survives the statement's rollback), as the
   // posting's own guard does when its UPDATE refuses a row its check had passed.
   const flaky = async () => {
     const name = `probe_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
     await db().execute(sql.raw(`CREATE SEQUENCE ${name}_seq`));
     await db().execute(sql.raw(`CREATE TABLE ${name} (n bigint)`));
     return {
-      rider: {
-        ctes: (posted: ReturnType<typeof sql>, prefix: string) =>
-          sql`${sql.raw(`${prefix}rr`)} AS (INSERT INTO ${sql.raw(name)} (n) SELECT x.n FROM (SELECT nextval(${`${name}_seq`}) AS n) x, ${posted} WHERE x.n > 1 OR ledger_retry() RETURNING 1)`,
+      part: {
+        ctes: (posted: SQL, cte: Namer) =>
+          sql`${cte('rr')} AS (INSERT INTO ${sql.raw(name)} (n) SELECT x.n FROM (SELECT nextval(${`${name}_seq`}) AS n) x, ${posted} WHERE x.n > 1 OR ledger_retry() RETURNING 1)`,
       },
       runs: async () =>
         Number(((await db().execute(sql.raw(`SELECT last_value FROM ${name}_seq`))).rows[0] as { last_value: string }).last_value),
     };
   };
 
-  /** A ₦3 debit of a ₦10 wallet carrying the flaky rider. */
-  const debitWith = (userId: string, rider: PostRider): PostInput => ({
+  /** A ₦3 debit of a ₦10 wallet carrying the flaky part. */
+  const debitWith = (userId: string, part: Part): PostInput => ({
     reference: `retry_${randomUUID()}`,
     type: 'wallet_debit',
-    description: 'debit with a flaky rider',
+    description: 'debit with a flaky part',
     entries: [
       { account: { user: userId, kind: 'wallet' }, amount: -300n },
       { account: { system: 'revenue' }, amount: 300n },
     ],
-    riders: [rider],
+    parts: [part],
   });
 
   it('alone, it is undone and run again: the money moves once', async () => {
     const u = await signIn(h);
     await credit(u.id, 1_000n);
     const probe = await flaky();
-    const posted = await ledger().postAlone(db(), debitWith(u.id, probe.rider));
+    const posted = await ledger().postAlone(db(), debitWith(u.id, probe.part));
     expect(posted.balances[`user:${u.id}:wallet`]).toBe(700n);
     expect(await probe.runs()).toBe(2);
     expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(700n);
@@ -575,7 +576,7 @@ describe('a posting statement that finds a row changed under it', () => {
     const u = await signIn(h);
     await credit(u.id, 1_000n);
     const probe = await flaky();
-    const run = db().transaction((tx) => ledger().post(tx, debitWith(u.id, probe.rider)));
+    const run = db().transaction((tx) => ledger().post(tx, debitWith(u.id, probe.part)));
     await expect(run).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await ledger().balance(db(), { user: u.id, kind: 'wallet' })).toBe(1_000n);
     await expectLedgerOk(h);

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Part } from '../../src/db/parts.js';
 import { EventBus } from '../../src/lib/events.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
+import { statementsOfEither } from '../helpers/statements.js';
 
-/** The in-process event bus: subscribers' checks (SQL of the event's user), in emit, in prepare and inside a caller's read. */
+/** The in-process event bus: subscribers are parts of the emitter's statement, each saying whom it concerns. */
 describe('EventBus', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -12,65 +14,87 @@ describe('EventBus', () => {
   });
   afterAll(async () => h?.close());
 
-  const payload = (userId: string) => ({ userId, amount: 5n, source: 'transfer' as const, reference: 'r1' });
+  const payload = (userId: string) => ({ userId, amount: 5n, source: 'transfer' as const, reference: `r_${randomUUID()}` });
+  /** A table the probe subscribers write to, and a part that writes the event's user to it only where `only` holds. */
   const probe = async () => {
-    const table = `probe_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
-    await h.app.services.db.execute(sql.raw(`CREATE TABLE ${table} (user_id uuid)`));
+    const table = sql.raw(`probe_${randomUUID().replace(/-/g, '').slice(0, 8)}`);
+    await h.app.services.db.execute(sql`CREATE TABLE ${table} (user_id uuid, tag text)`);
     return {
-      /** The check: the user is in the probe table. */
-      applies: (userId: ReturnType<typeof sql>) => sql`EXISTS (SELECT 1 FROM ${sql.raw(table)} WHERE user_id = ${userId})`,
-      add: (userId: string) => h.app.services.db.execute(sql`INSERT INTO ${sql.raw(table)} (user_id) VALUES (${userId})`),
+      part: (userId: string, tag: string, only = sql`true`): Part => ({
+        ctes: (when, name) => sql`${name('w')} AS (INSERT INTO ${table} SELECT ${userId}::uuid, ${tag}::text FROM ${when} WHERE ${only})`,
+      }),
+      seen: async () =>
+        (
+          (await h.app.services.db.execute(sql`SELECT user_id::text AS user_id, tag FROM ${table} ORDER BY tag`)).rows as {
+            user_id: string;
+            tag: string;
+          }[]
+        ).map((r) => `${r.tag}:${r.user_id}`),
     };
   };
 
-  it('emit calls a subscriber only when its check says the event applies', async () => {
+  it('emit writes every subscriber part in ONE statement of the caller transaction; a null part writes nothing', async () => {
     const db = h.app.services.db;
     const bus = new EventBus();
-    const calls: string[] = [];
     const p = await probe();
     const [u1, u2] = [randomUUID(), randomUUID()];
-    await p.add(u2);
-    bus.on('wallet.credited', async () => void calls.push('always'));
-    bus.on('wallet.credited', async (_x, e) => void calls.push(`loan ${e.userId === u2}`), p.applies);
-    await bus.emit(db, 'wallet.credited', payload(u1));
-    await bus.emit(db, 'wallet.credited', payload(u2));
-    expect(calls).toEqual(['always', 'always', 'loan true']);
+    bus.on('wallet.credited', (e) => p.part(e.userId, 'always'));
+    bus.on('wallet.credited', (e) => (e.userId === u2 ? p.part(e.userId, 'some') : null));
+    const texts = await statementsOfEither(async () => {
+      await db.transaction(async (tx) => {
+        await bus.emit(tx, 'wallet.credited', payload(u1));
+        await bus.emit(tx, 'wallet.credited', payload(u2));
+      });
+    });
+    expect(await p.seen()).toEqual([`always:${u1}`, `always:${u2}`, `some:${u2}`]);
+    // Two emits, two statements (the transaction's own BEGIN and COMMIT aside), whatever the number of subscribers.
+    expect(texts.filter((t) => t.includes('INSERT INTO probe_')).length).toBe(2);
   });
 
-  it('prepare runs the checks at once and the returned emit only the subscribers that applied then', async () => {
+  it('a rolled-back emitter leaves none of its subscribers writes', async () => {
     const db = h.app.services.db;
     const bus = new EventBus();
-    const calls: string[] = [];
     const p = await probe();
     const u = randomUUID();
-    bus.on('wallet.credited', async (x) => void calls.push(x === db ? 'repay in tx' : 'wrong executor'), p.applies);
-    const none = await bus.prepare(db, 'wallet.credited', payload(u));
-    await p.add(u); // too late for the prepared emit
-    const one = await bus.prepare(db, 'wallet.credited', payload(u));
-    expect([none.subscribers, one.subscribers]).toEqual([0, 1]);
-    await none.emit(db);
-    expect(calls).toEqual([]);
-    await one.emit(db);
-    expect(calls).toEqual(['repay in tx']);
+    bus.on('wallet.credited', (e) => p.part(e.userId, 'always'));
+    await expect(
+      db.transaction(async (tx) => {
+        await bus.emit(tx, 'wallet.credited', payload(u));
+        throw new Error('the change fails');
+      }),
+    ).rejects.toThrow('the change fails');
+    expect(await p.seen()).toEqual([]);
   });
 
-  it('checksSql answers every check inside a read the emitter makes anyway; no checks, no expression', async () => {
+  it('a part that says in its own SQL whom it concerns writes nothing for the others (an open loan, say)', async () => {
     const db = h.app.services.db;
     const bus = new EventBus();
-    expect(bus.checksSql('wallet.credited', sql`NULL::uuid`)).toBeNull();
-    const calls: string[] = [];
-    const [p1, p2] = [await probe(), await probe()];
+    const p = await probe();
+    const [u1, u2] = [randomUUID(), randomUUID()];
+    bus.on('wallet.credited', (e) => p.part(e.userId, 'loan', sql`${e.userId}::uuid = ${u2}::uuid`));
+    await bus.emit(db, 'wallet.credited', payload(u1));
+    await bus.emit(db, 'wallet.credited', payload(u2));
+    expect(await p.seen()).toEqual([`loan:${u2}`]);
+  });
+
+  it('parts ride on a ledger posting: written when it posts, not when it is refused', async () => {
+    const { db, ledger } = h.app.services;
+    const bus = new EventBus();
+    const p = await probe();
     const u = randomUUID();
-    await p2.add(u);
-    bus.on('wallet.credited', async () => void calls.push('first'), p1.applies);
-    bus.on('wallet.credited', async () => void calls.push('unchecked'));
-    bus.on('wallet.credited', async () => void calls.push('second'), p2.applies);
-    const row = (await db.execute(sql`SELECT ${bus.checksSql('wallet.credited', sql`x.id`)} AS checks FROM (SELECT ${u}::uuid AS id) x`))
-      .rows[0] as { checks: boolean[] };
-    expect(row.checks).toEqual([false, true]);
-    const prepared = bus.prepared('wallet.credited', payload(u), row.checks);
-    expect(prepared.subscribers).toBe(2);
-    await prepared.emit(db);
-    expect(calls).toEqual(['unchecked', 'second']);
+    bus.on('wallet.credited', (e) => p.part(e.userId, 'credited'));
+    const post = (kobo: bigint) =>
+      ledger.postAlone(db, {
+        reference: `ev_${randomUUID()}`,
+        type: 'wallet_debit',
+        description: 'probe',
+        entries: [
+          { account: { user: u, kind: 'wallet' }, amount: -kobo },
+          { account: { system: 'revenue' }, amount: kobo },
+        ],
+        parts: bus.parts('wallet.credited', payload(u)),
+      });
+    await expect(post(100n)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect(await p.seen()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { setKycTier, setUserFacts } from '../helpers/factories.js';
 import { DAY } from '../../src/kernel/clock.js';
 import { toKobo } from '../../src/kernel/money.js';
 import { balances, notificationsOf, purchase, systemBalance, topUp } from '../growth/helpers.js';
-import { tier2User } from '../payments/helpers.js';
+import { count, tier2User } from '../payments/helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -187,7 +187,7 @@ describe('repayLoan', () => {
 });
 
 describe('repayment from a transfer received', () => {
-  it("a transferWalletFn credit repays the recipient's open loan in the transfer's transaction; without a loan it stays", async () => {
+  it("a transferWalletFn credit repays the recipient's open loan through the job the transfer wrote; without a loan it stays", async () => {
     const u = await borrower();
     await setUserFacts(h, u.id, { username: `lb${u.id.slice(0, 8)}` });
     await take(u, 2000);
@@ -202,11 +202,18 @@ describe('repayment from a transfer received', () => {
         { username: `lb${u.id.slice(0, 8)}`, amount: naira, pin: '2468' },
         { token: sender.token },
       );
+    const repayJobs = () =>
+      count(h, sql`SELECT count(*)::int AS n FROM jobs WHERE queue = 'growth.eventRetry' AND payload->'payload'->>'userId' = ${u.id}`);
     expect((await send(1500)).statusCode).toBe(200);
+    await h.app.services.jobs.drain();
     expect(await balances(h, u.id)).toMatchObject({ wallet: 0, loan: -600 });
     expect((await send(1000)).statusCode).toBe(200);
+    await h.app.services.jobs.drain();
     expect(await balances(h, u.id)).toMatchObject({ wallet: 400, loan: 0 });
+    // Repaid: the next credit writes no job at all.
+    const jobsBefore = await repayJobs();
     expect((await send(100)).statusCode).toBe(200);
+    expect(await repayJobs()).toBe(jobsBefore);
     expect(await balances(h, u.id)).toMatchObject({ wallet: 500, loan: 0 });
     await expectLedgerOk(h);
   });

@@ -14,8 +14,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-// The verify path credits inside its own transaction; the webhook's credit job is one autocommit statement unless
-// a subscriber needs the event, which an open loan does.
+// The verify path credits inside its own transaction, the webhook's credit job in one autocommit statement; either
+// writes the loan's repayment job with the credit.
 it.each(['verify', 'webhook'] as const)('a top-up settled by %s repays the open loan automatically', async (by) => {
   const first = await signIn(h);
   await setKycTier(h, first.id, 1);

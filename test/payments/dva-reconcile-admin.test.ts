@@ -59,7 +59,7 @@ describe('dedicated virtual accounts', () => {
     const acc = (await call(h, 'POST', '/_serverFn/getOrCreateDedicatedAccountBearerWallet', {}, { token: u.token })).json()
       .dedicatedAccount;
     const seen: unknown[] = [];
-    h.app.services.events.on('wallet.credited', async (_tx, e) => void seen.push(e));
+    h.app.services.events.on('wallet.credited', (e) => (seen.push(e), null));
     const t = await h.app.inject({
       method: 'POST',
       url: '/sandbox/processor/dva-transfer',

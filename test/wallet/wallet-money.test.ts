@@ -140,7 +140,7 @@ describe('transferWalletFn', () => {
     const to = await tier2User(h, { username: toName, fullName: 'Tunde Bello' });
     await fundWallet(h, from.id, 5000);
     const seen: unknown[] = [];
-    h.app.services.events.on('wallet.credited', async (_tx, e) => void seen.push(e));
+    h.app.services.events.on('wallet.credited', (e) => (seen.push(e), null));
     const r = await transfer(from, { username: toName, amount: 1250.5, note: 'rent', pin: '2468' });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ amount: 1250.5, balance: 3749.5, recipient: { username: toName, fullName: 'Tunde Bello' } });

@@ -5,7 +5,7 @@ import { beneficiaryOperations } from './operations.js';
 
 /** account.closed: saved numbers are personal data with no money record to keep, so they go. */
 function registerAccountClosedForget({ events, beneficiaries }: { events: EventBus; beneficiaries: BeneficiaryService }) {
-  events.on('account.closed', (exec, { userId }) => beneficiaries.forget(exec, userId));
+  events.on('account.closed', ({ userId }) => beneficiaries.forgetPart(userId));
 }
 
 /** The beneficiaries module: what it needs, what it provides and what the composition root (services.ts) registers for it. */

@@ -1,8 +1,9 @@
 import type { Db, Executor } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { MINUTE, type Clock } from '../../kernel/clock.js';
-import type { DomainEvents, EventBus, EventName, Ride } from '../../lib/events.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { DomainEvents, EventBus, EventName } from '../../lib/events.js';
+import type { Part } from '../../db/parts.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notifier } from '../notifications/api.js';
 import type { WalletLimits } from '../wallet/api.js';
@@ -10,15 +11,17 @@ import { createLoanService, type LoanService } from '../loans/api.js';
 import { createSavingsService, type SavingsService } from '../savings/api.js';
 import { createGrowthService, type GrowthService } from './service.js';
 import { createSettingsStore, type GrowthSettingsStore } from './settings.js';
-import { asTx } from './accounts.js';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 
-/** Job that re-runs a growth subscriber whose first run failed (its savepoint rolled back, so a re-run is clean). */
-export const GROWTH_EVENT_RETRY = 'growth.eventRetry';
+/**
+ * The job that does growth's and loans' share of an event (a delivered purchase, a credit, a closed account). The
+ * queue keeps the name it had when it only retried failed subscribers, so jobs queued before still run.
+ */
+export const GROWTH_EVENT_JOB = 'growth.eventRetry';
+/** Events one claim of the growth lane works through. */
+export const GROWTH_EVENT_BATCH = 50;
 const BIGINT_FIELDS = ['amount'] as const;
-/** How long a purchase's growth job waits for the inline run that normally does its work and marks it done. */
-export const RIDE_CONTINUATION_GRACE_MS = MINUTE;
 
 export interface GrowthArea {
   growthSettings: GrowthSettingsStore;
@@ -47,7 +50,11 @@ export function createGrowthArea(deps: {
 
 /**
  * Subscribes growth and loans to the domain events they react to (sign-ups, delivered purchases, credits, closed
- * accounts), with the job that retries a subscriber whose run failed.
+ * accounts). A sign-up's referral is one INSERT in the sign-up's own statement. The rest is money work of several
+ * statements (a referral bonus, a loan repayment, a forfeiture): the event's part writes a job for it, in the
+ * emitter's statement, so the job exists exactly when the change does and a fault in it never undoes the purchase,
+ * credit or closure that emitted the event. The jobs are worked in batches (GROWTH_EVENT_BATCH at a claim), each
+ * event in its own transaction; a failed one is retried with backoff, then left dead for operators.
  */
 export function subscribeGrowth(deps: {
   growth: GrowthService;
@@ -57,89 +64,61 @@ export function subscribeGrowth(deps: {
   db: Db;
   log: Logger;
 }): void {
-  const { growth, loans } = deps;
-  // Each subscriber runs in a savepoint: a fault in a bonus or an auto-repayment is logged and undone on its
-  // own, and never rolls back the sign-up, delivered purchase or credit that emitted the event.
-  // A subscriber's `applies` check (EventBus.on) runs outside the savepoint: when it says no, the savepoint's two
-  // round trips inside the emitter's transaction are skipped (every transfer and top-up credit emits).
-  const handlers = new Map<EventName, (exec: Executor, e: any) => Promise<void>>();
-  const retryPayload = (e: object) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
-  const isolated = <E extends EventName>(name: E, fn: (exec: Executor, e: DomainEvents[E]) => Promise<void>) => {
-    handlers.set(name, fn);
-    return async (exec: Executor, e: DomainEvents[E]) => {
-      try {
-        await asTx(exec).transaction((sp) => fn(sp, e));
-      } catch (err) {
-        // A lost bonus or repayment is money owed: retry it through the job queue (backoff, then the dead list
-        // operators see), enqueued in the emitter's transaction so it exists only if the change commits.
-        deps.log.error(
-          { err, event: name, userId: e.userId },
-          'growth subscriber failed; the emitting change is kept and the subscriber is retried by a job',
-        );
-        await deps.jobs.enqueue(exec, GROWTH_EVENT_RETRY, { event: name, payload: retryPayload(e) });
-      }
-    };
+  const { growth, loans, jobs } = deps;
+  type Work = { [E in EventName]?: (exec: Executor, e: any) => Promise<void> };
+  const work: Work = {
+    'vtu.succeeded': (tx, e) => growth.onVtuSucceeded(tx, e),
+    'wallet.credited': (tx, e) => loans.onWalletCredited(tx, e),
+    'account.closed': (tx, e) => growth.onAccountClosed(tx, e),
   };
-  deps.jobs.register({
-    name: GROWTH_EVENT_RETRY,
+  const payloadOf = (e: object) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
+  const run = async ({ event, payload }: { event: string; payload: Record<string, unknown> }) => {
+    const fn = work[event as EventName];
+    if (!fn) throw new Error(`no growth work for ${event}`);
+    const e: Record<string, unknown> = { ...payload };
+    for (const f of BIGINT_FIELDS) if (typeof e[f] === 'string') e[f] = BigInt(e[f] as string);
+    await deps.db.transaction((tx) => fn(tx, e));
+  };
+  const def = {
     payload: z.object({
       event: z.enum(['user.created', 'vtu.succeeded', 'wallet.credited', 'account.closed']),
       payload: z.record(z.string(), z.unknown()),
     }),
     maxAttempts: 8,
     backoffMs: 30_000,
-    handler: async ({ event, payload }) => {
-      const fn = handlers.get(event);
-      if (!fn) throw new Error(`no growth subscriber for ${event}`);
-      const e: Record<string, unknown> = { ...payload };
-      for (const f of BIGINT_FIELDS) if (typeof e[f] === 'string') e[f] = BigInt(e[f] as string);
-      await deps.db.transaction((tx) => fn(tx, e));
-    },
-  });
-  deps.events.on(
-    'user.created',
-    isolated('user.created', (tx, e) => growth.onUserCreated(tx, e)),
-  );
-  // A purchase delivered by one autocommit statement (the VTU settle) carries the subscriber's first statement as
-  // riders: the purchase is recorded and, when the rest has something to do (a referral to qualify, a locked
-  // referral balance), the same statement writes a growth.eventRetry job for it, due a minute later. The rest then
-  // runs at once in its own transaction, which marks that job done; if it fails, or the process dies first, the job
-  // does it (the rest is safe to run twice). Usually there is no rest: the settle is the whole purchase's bookkeeping.
-  const vtuRide: Ride<'vtu.succeeded'> = {
-    rider: (e) => ({
-      ctes: (from, p) =>
-        sql`${growth.vtuSucceededCtes(e, from, p)},
-            ${sql.raw(`${p}job`)} AS (${deps.jobs.enqueueSql(GROWTH_EVENT_RETRY, { event: 'vtu.succeeded', payload: retryPayload({ ...e, recorded: true }) }, { delayMs: RIDE_CONTINUATION_GRACE_MS }, sql.raw(`${p}due`))})`,
-      output: (p) => sql`(SELECT id FROM ${sql.raw(`${p}job`)})`,
-    }),
-    after: async (e, jobId) => {
-      if (typeof jobId !== 'string') return;
-      try {
-        await deps.db.transaction(async (tx) => {
-          await growth.onVtuSucceeded(tx, { ...e, recorded: true });
-          await deps.jobs.markDone(tx, jobId);
-        });
-      } catch (err) {
-        deps.log.error(
-          { err, event: 'vtu.succeeded', userId: e.userId, jobId },
-          'growth subscriber failed after a delivered purchase; its job retries it',
-        );
-      }
+    handler: run,
+    batch: {
+      size: GROWTH_EVENT_BATCH,
+      handler: async (items: { payload: { event: string; payload: Record<string, unknown> } }[]) => {
+        const answers: unknown[] = [];
+        for (const it of items) {
+          try {
+            await run(it.payload);
+            answers.push(null);
+          } catch (err) {
+            deps.log.error({ err, event: it.payload.event }, 'growth work failed; its job is retried');
+            answers.push(err);
+          }
+        }
+        return answers;
+      },
     },
   };
-  deps.events.on(
-    'vtu.succeeded',
-    isolated('vtu.succeeded', (tx, e) => growth.onVtuSucceeded(tx, e)),
-    undefined,
-    vtuRide,
+  jobs.register({ name: GROWTH_EVENT_JOB, ...def });
+  /** The job of one event, as a part of the emitter's statement; `only` narrows it to the users it concerns. */
+  const jobPart = <E extends EventName>(event: E, e: DomainEvents[E], only?: (when: SQL) => SQL): Part => ({
+    ctes: (when, name) =>
+      sql`${name('job')} AS (${jobs.enqueueSql(GROWTH_EVENT_JOB, { event, payload: payloadOf(e) }, {}, only ? only(when) : when)})`,
+  });
+
+  deps.events.on('user.created', (e) => growth.referralPart(e));
+  // Every delivered purchase counts towards milestones and may qualify a referral: growth records it in its job.
+  deps.events.on('vtu.succeeded', (e) => jobPart('vtu.succeeded', e));
+  // A credit concerns loans only while the user has one open: otherwise the part writes nothing.
+  deps.events.on('wallet.credited', (e) =>
+    jobPart('wallet.credited', e, (when) => sql`${when} WHERE ${loans.hasOpenLoanSql(sql`${e.userId}::uuid`)}`),
   );
-  deps.events.on(
-    'wallet.credited',
-    isolated('wallet.credited', (tx, e) => loans.onWalletCredited(tx, e)),
-    (userId) => loans.hasOpenLoanSql(userId),
-  );
-  deps.events.on(
-    'account.closed',
-    isolated('account.closed', (tx, e) => growth.onAccountClosed(tx, e)),
+  deps.events.on('account.closed', (e) =>
+    jobPart('account.closed', e, (when) => sql`${when} WHERE ${growth.hasLockedBonusSql(sql`${e.userId}::uuid`)}`),
   );
 }

@@ -9,6 +9,7 @@ import { accountCode, type Ledger } from '../../ledger/ledger.js';
 
 import { lagosDate, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
+import type { Part } from '../../db/parts.js';
 
 import { prefixedId } from '../../kernel/ids.js';
 
@@ -51,7 +52,7 @@ export function createGrowthService(deps: {
   settings: GrowthSettingsStore;
   log: Logger;
 }) {
-  const { db, clock, ledger, events, notifier, settings, log } = deps;
+  const { db, clock, ledger, events, notifier, settings } = deps;
 
   async function ensureCode(userId: string): Promise<string> {
     for (let attempt = 0; attempt < 6; attempt++) {
@@ -141,49 +142,45 @@ export function createGrowthService(deps: {
   }
 
   /**
-   * The first statement of a delivered purchase's bookkeeping, as CTEs named `${p}ins` (the purchase recorded, once),
-   * `${p}ref` (the buyer's pending referral) and `${p}lk` (without a referral, the buyer's wallet and referral
-   * balance, locked in unlockReferralIfEarned's order). `recorded`: the purchase is already recorded (`${p}ins` is one
-   * row). `from`: the purchase is recorded only when it has a row.
+   * The first statement of a delivered purchase's bookkeeping: the purchase recorded, once (`gins`), the buyer's
+   * pending referral (`gref`) and, without a referral, the buyer's wallet and referral balance (`glk`), locked in
+   * unlockReferralIfEarned's order.
    */
-  function firstCtes(
-    e: { userId: string; transactionId: string; amount: bigint; service: string },
-    p: string,
-    from?: SQL,
-    recorded = false,
-  ): SQL {
-    const name = (n: string) => sql.raw(`${p}${n}`);
+  function firstCtes(e: { userId: string; transactionId: string; amount: bigint; service: string }): SQL {
     const wallet = accountCode({ user: e.userId, kind: 'wallet' });
     const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
-    const ins = recorded
-      ? sql`${name('ins')} AS (SELECT ${e.transactionId}::uuid AS transaction_id)`
-      : sql`${name('ins')} AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
-              SELECT ${e.transactionId}::uuid, ${e.userId}::uuid, ${e.amount}::bigint, ${e.service}::text, ${clock.now()}::timestamptz ${from ? sql`FROM ${from}` : sql``}
-              ON CONFLICT DO NOTHING RETURNING transaction_id)`;
-    return sql`${ins},
-      ${name('ref')} AS (SELECT referrer_id::text AS referrer_id FROM referrals WHERE invitee_id = ${e.userId}::uuid AND status = 'pending'),
-      ${name('lk')} AS MATERIALIZED (SELECT code, balance FROM accounts WHERE code IN (${wallet}, ${referral})
-               AND EXISTS (SELECT 1 FROM ${name('ins')}) AND NOT EXISTS (SELECT 1 FROM ${name('ref')})
+    return sql`gins AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
+              VALUES (${e.transactionId}::uuid, ${e.userId}::uuid, ${e.amount}::bigint, ${e.service}::text, ${clock.now()}::timestamptz)
+              ON CONFLICT DO NOTHING RETURNING transaction_id),
+      gref AS (SELECT referrer_id::text AS referrer_id FROM referrals WHERE invitee_id = ${e.userId}::uuid AND status = 'pending'),
+      glk AS MATERIALIZED (SELECT code, balance FROM accounts WHERE code IN (${wallet}, ${referral})
+               AND EXISTS (SELECT 1 FROM gins) AND NOT EXISTS (SELECT 1 FROM gref)
              ORDER BY code = ${wallet} DESC FOR UPDATE)`;
   }
 
   return {
     ensureCode,
 
-    /** 'user.created': record who invited the new account. Unknown codes are ignored so sign-up never fails on a typo. */
-    async onUserCreated(exec: Executor, e: { userId: string; referralCode?: string }): Promise<void> {
-      if (!e.referralCode) return;
+    /**
+     * 'user.created': who invited the new account, recorded by the sign-up's own statement. A code that is unknown,
+     * the new account's own or a closed account's records nothing, so sign-up never fails on a typo.
+     */
+    referralPart(e: { userId: string; referralCode?: string }): Part | null {
+      if (!e.referralCode) return null;
       const code = e.referralCode.trim().toUpperCase();
-      const ref = await one<{ user_id: string; status: string }>(
-        exec,
-        sql`SELECT c.user_id, u.status FROM referral_codes c JOIN users u ON u.id = c.user_id WHERE c.code = ${code}`,
-      );
-      if (!ref || ref.status !== 'active' || ref.user_id === e.userId) {
-        log.info({ userId: e.userId }, 'sign-up referral code not applied');
-        return;
-      }
-      await exec.execute(sql`INSERT INTO referrals (invitee_id, referrer_id, code, created_at) VALUES (${e.userId}, ${ref.user_id}, ${code}, ${clock.now()})
-                             ON CONFLICT (invitee_id) DO NOTHING`);
+      return {
+        ctes: (when, name) => sql`${name('referral')} AS (
+          INSERT INTO referrals (invitee_id, referrer_id, code, created_at)
+          SELECT ${e.userId}::uuid, c.user_id, ${code}::text, ${clock.now()}::timestamptz
+          FROM ${when}, referral_codes c JOIN users u ON u.id = c.user_id
+          WHERE c.code = ${code}::text AND u.status = 'active' AND c.user_id <> ${e.userId}::uuid
+          ON CONFLICT (invitee_id) DO NOTHING)`,
+      };
+    },
+
+    /** Whether the user holds a locked bonus that account.closed forfeits (an SQL boolean of the user's id). */
+    hasLockedBonusSql(userId: SQL): SQL {
+      return sql`EXISTS (SELECT 1 FROM accounts WHERE user_id = ${userId} AND kind IN ('bonus_locked', 'referral_locked') AND balance > 0)`;
     },
 
     /** 'account.closed': locked bonuses the user can no longer earn out are forfeited back to bonus_expense. */
@@ -205,29 +202,10 @@ export function createGrowthService(deps: {
     },
 
     /**
-     * onVtuSucceeded's first statement as CTEs riding on the statement that delivers the purchase (FROM `from`, one
-     * row when it is delivered), names prefixed with `p`: the purchase is recorded, the pending referral read and,
-     * without one, the buyer's wallet and referral balance locked and read. `${p}due` has a row when the rest of
-     * onVtuSucceeded (called with recorded: true) has something to do: a referral to qualify or a locked referral
-     * balance the purchase may unlock. Usually it has none and the purchase's growth bookkeeping is done.
+     * 'vtu.succeeded' (growth's job, register.ts): record the purchase once, qualify the buyer's referral, unlock
+     * bonuses the rule allows. Safe to run again: a purchase already recorded does nothing.
      */
-    vtuSucceededCtes(e: { userId: string; transactionId: string; amount: bigint; service: string }, from: SQL, p: string): SQL {
-      const name = (n: string) => sql.raw(`${p}${n}`);
-      const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
-      return sql`${firstCtes(e, p, from)},
-        ${name('due')} AS (SELECT 1 WHERE EXISTS (SELECT 1 FROM ${name('ins')})
-          AND (EXISTS (SELECT 1 FROM ${name('ref')}) OR COALESCE((SELECT max(balance) FILTER (WHERE code = ${referral}) FROM ${name('lk')}), 0) > 0))`;
-    },
-
-    /**
-     * 'vtu.succeeded': record the purchase once, qualify the buyer's referral, unlock bonuses the rule allows. With
-     * `recorded` the purchase was recorded by the statement that delivered it (vtuSucceededCtes): this is the rest,
-     * and safe to run again (the referral is qualified by a guarded UPDATE, the unlock moves what is locked).
-     */
-    async onVtuSucceeded(
-      exec: Executor,
-      e: { userId: string; transactionId: string; amount: bigint; service: string; recorded?: boolean },
-    ): Promise<void> {
+    async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string }): Promise<void> {
       const tx = asTx(exec);
       const now = clock.now();
       // One statement: record the purchase (once per transaction) and read the buyer's pending referral. Without one,
@@ -237,7 +215,7 @@ export function createGrowthService(deps: {
       const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
       const r = (await one<{ seen: boolean; referrer_id: string | null; referral_locked: string | null }>(
         tx,
-        sql`WITH ${firstCtes(e, 'g', undefined, e.recorded === true)}
+        sql`WITH ${firstCtes(e)}
             SELECT EXISTS (SELECT 1 FROM gins) AS seen, (SELECT referrer_id FROM gref) AS referrer_id,
                    (SELECT (max(balance) FILTER (WHERE code = ${referral}))::text FROM glk) AS referral_locked`,
       ))!;

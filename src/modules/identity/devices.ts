@@ -29,7 +29,10 @@ export async function forgetKnownDevices(exec: Executor, userId: string): Promis
 
 /** A closed account's devices go with the rest of its sign-in data, in the closure's transaction. */
 export function registerKnownDevicesEnd({ events }: { events: EventBus }): void {
-  events.on('account.closed', (exec, { userId }) => forgetKnownDevices(exec, userId));
+  events.on('account.closed', ({ userId }) => ({
+    ctes: (when, name) =>
+      sql`${name('devices')} AS (DELETE FROM known_devices WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${when}))`,
+  }));
 }
 
 export interface DeviceService {

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 
-import { readOf, type Read } from '../../db/read-ahead.js';
+import { readOf, type Part } from '../../db/parts.js';
 
 import type { Config } from '../../config.js';
 
@@ -282,7 +282,7 @@ export function createKycService(deps: KycDeps) {
      */
     /** What assertTransferEligible reads, as a scalar JSON subquery for a request's read-ahead. */
     /** assertTransferEligible's read, for an operation's read-ahead. */
-    eligibilityRead(userId: string): Read<EligibilityRow> {
+    eligibilityRead(userId: string): Part<EligibilityRow> {
       return readOf(sql`SELECT json_build_object('kyc_tier', u.kyc_tier, 'full_name', u.full_name, 'verified_name',
                    (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1))
                  FROM users u WHERE u.id = ${userId}`);

@@ -78,9 +78,10 @@ function languageOf(prefs: unknown): string | undefined {
 /** The module's subscriber (its entry file lists it). */
 export function registerNotifications(services: { events: EventBus }) {
   // A closed account's browsers must stop receiving pushes at once, in the closing transaction.
-  services.events.on('account.closed', async (exec, { userId }) => {
-    await exec.execute(sql`DELETE FROM push_subscriptions WHERE user_id = ${userId}`);
-  });
+  services.events.on('account.closed', ({ userId }) => ({
+    ctes: (when, name) =>
+      sql`${name('push')} AS (DELETE FROM push_subscriptions WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${when}))`,
+  }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../../db/client.js';
-import type { PostRider } from '../../ledger/ledger.js';
+import { runParts, type Namer, type Part } from '../../db/parts.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
@@ -70,28 +70,26 @@ export interface Notifier {
   /** emit for several notifications, still one statement; ids in input order. */
   emitMany(exec: Executor, list: readonly NotificationInput[]): Promise<string[]>;
   /**
-   * The same rows and jobs as emitMany, written by a ledger posting's own statement and only if it posts (
-   * a transfer is then one autocommit statement, notifications included).
+   * The same rows and jobs as emitMany, as a part of the statement that makes the change they announce (a ledger
+   * posting, a purchase settled), written only if it is made: a transfer is one statement, notifications included.
    */
-  onPosting(list: readonly NotificationInput[]): PostRider;
+  notices(list: readonly NotificationInput[]): Part;
 }
 
 export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }): Notifier {
   /**
-   * The notification rows and their fan-out jobs as CTE definitions named `${p}n`, `${p}j0`..., written FROM `from`.
+   * The notification rows and their fan-out jobs as CTE definitions (`n`, `j0`...), written FROM `from`.
    * One fan-out job per statement (per FAN_OUT_BATCH rows), not per row: a transfer notifies both sides with one
    * job row instead of two (the notifications were a quarter of a transfer's cost).
    */
-  const ctes = (list: readonly NotificationInput[], p: string, from?: SQL) => {
+  const ctes = (list: readonly NotificationInput[], name: Namer, from: SQL) => {
     const now = clock.now();
     const ids = list.map(() => uuid());
     const values = list.map(
       (n, i) =>
         sql`(${ids[i]}::uuid, ${n.userId}::uuid, ${n.kind}::text, ${n.title}::text, ${n.body}::text, ${n.data ? JSON.stringify(n.data) : null}::jsonb, ${now}::timestamptz)`,
     );
-    const rowsSql = from
-      ? sql`SELECT v.* FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, user_id, kind, title, body, data, created_at), ${from}`
-      : sql`VALUES ${sql.join(values, sql`, `)}`;
+    const rowsSql = sql`SELECT v.* FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, user_id, kind, title, body, data, created_at), ${from}`;
     const batches: number[][] = [];
     for (let i = 0; i < ids.length; i += FAN_OUT_BATCH) batches.push(ids.slice(i, i + FAN_OUT_BATCH).map((_, k) => i + k));
     const payloadOf = (b: number[]) => {
@@ -102,19 +100,27 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
       const extras = Object.fromEntries(b.flatMap((i) => (extrasOf(list[i]) ? [[ids[i], extrasOf(list[i])]] : [])));
       return { notificationIds: b.map((i) => ids[i]), ...(Object.keys(extras).length ? { extras } : {}) };
     };
-    const jobs_ = batches.map((b, i) => sql`${sql.raw(`${p}j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, payloadOf(b), {}, from)})`);
+    const jobs_ = batches.map((b, i) => sql`${name(`j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, payloadOf(b), {}, from)})`);
     return {
       ids,
-      sql: sql`${sql.raw(`${p}n`)} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) ${rowsSql}), ${sql.join(jobs_, sql`, `)}`,
+      sql: sql`${name('n')} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) ${rowsSql}), ${sql.join(jobs_, sql`, `)}`,
     };
   };
   const emitMany = async (exec: Executor, list: readonly NotificationInput[]) => {
     if (!list.length) return [];
-    // Data-modifying CTEs run whether or not the outer statement reads them: the rows and their fan-out jobs
-    // commit or roll back together with the caller's transaction, so a rolled-back change never notifies.
-    const c = ctes(list, 'e');
-    await exec.execute(sql`WITH ${c.sql} SELECT 1`);
-    return c.ids;
+    // The rows and their fan-out jobs commit or roll back together with the caller's transaction, so a rolled-back
+    // change never notifies.
+    let ids: string[] = [];
+    await runParts(exec, [
+      {
+        ctes: (when, name) => {
+          const c = ctes(list, name, when);
+          ids = c.ids;
+          return c.sql;
+        },
+      },
+    ]);
+    return ids;
   };
   return {
     async emit(exec, n) {
@@ -122,8 +128,8 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
       return id;
     },
     emitMany,
-    onPosting(list) {
-      return { ctes: (posted, prefix) => ctes(list, prefix, posted).sql };
+    notices(list) {
+      return { ctes: (when, name) => ctes(list, name, when).sql };
     },
   };
 }

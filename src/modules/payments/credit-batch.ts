@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 
 import { rows, type Db, type Tx } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira } from '../../kernel/money.js';
@@ -27,7 +26,6 @@ export function createCreditBatch(deps: {
   db: Db;
   clock: Clock;
   log: Logger;
-  events: EventBus;
   adapterOf: (id: string) => ProcessorAdapter;
   settleCharge: Settlement['settleCharge'];
   processEvent: (eventId: string, isLastAttempt: boolean) => Promise<void>;
@@ -54,7 +52,6 @@ export function createCreditBatch(deps: {
     channel: string | null;
     paidAt: Date | null;
     outcome: string;
-    checks: boolean[] | null;
   };
 
   /** The events of the batch that are plain top-up credits, read in one statement; the others are left out. */
@@ -67,12 +64,9 @@ export function createCreditBatch(deps: {
       intent_id: string | null;
       intent_user_id: string | null;
       intent_amount: string | null;
-      checks: boolean[] | null;
     }>(
       db,
-      // The same read answers the 'wallet.credited' subscribers' checks (an open loan), so none is asked under the locks.
-      sql`SELECT e.id::text AS id, e.processor, e.payload, e.reference, i.id::text AS intent_id, i.user_id::text AS intent_user_id, i.amount::text AS intent_amount,
-                 ${deps.events.checksSql('wallet.credited', sql`i.user_id`) ?? sql`NULL::json`} AS checks
+      sql`SELECT e.id::text AS id, e.processor, e.payload, e.reference, i.id::text AS intent_id, i.user_id::text AS intent_user_id, i.amount::text AS intent_amount
           FROM processor_events e JOIN topup_intents i ON i.reference = e.reference AND i.processor = e.processor
           WHERE e.id = ANY(${`{${items.map((i) => i.eventId).join(',')}}`}::uuid[]) AND e.status = 'received'`,
     );
@@ -100,7 +94,6 @@ export function createCreditBatch(deps: {
         channel: c.channel,
         paidAt: c.paidAt,
         outcome: `credited ${formatNaira(c.amount)}${note}`,
-        checks: ev.checks,
       });
     }
     // Wallet order, then event order: concurrent batches lock wallets in the same order.
@@ -122,7 +115,6 @@ export function createCreditBatch(deps: {
         source: 'webhook',
       },
       { id: p.eventId, outcome: p.outcome },
-      p.checks,
     );
     if (!credited)
       await tx.execute(

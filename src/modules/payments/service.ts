@@ -108,7 +108,6 @@ export function createPaymentsService(deps: PaymentsDeps) {
     clock,
     jobs,
     log,
-    events,
     adapterOf,
     admission: deps.config.webhookAdmission,
     settleChargeAlone,
@@ -303,7 +302,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
      */
     ...webhookEvents,
     /** The credit lanes' batch (credit-batch.ts): each event's error or null. */
-    processEvents: createCreditBatch({ db, clock, log, events, adapterOf, settleCharge, processEvent: webhookEvents.processEvent }),
+    processEvents: createCreditBatch({ db, clock, log, adapterOf, settleCharge, processEvent: webhookEvents.processEvent }),
 
     async dedicatedAccount(userId: string) {
       const r = await dedicatedAccountOf(db, userId);
@@ -314,9 +313,14 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
     /** kyc.approved (tier >= 2) -> a job creates the dedicated account (enqueued in the approval's transaction). */
     subscribe() {
-      events.on('kyc.approved', async (exec, e) => {
-        if (e.tier >= 2) await jobs.enqueue(exec, JOB_CREATE_DVA, { userId: e.userId }, { singletonKey: `dva:${e.userId}` });
-      });
+      events.on('kyc.approved', (e) =>
+        e.tier >= 2
+          ? {
+              ctes: (when, name) =>
+                sql`${name('dva')} AS (${jobs.enqueueSql(JOB_CREATE_DVA, { userId: e.userId }, { singletonKey: `dva:${e.userId}` }, when)})`,
+            }
+          : null,
+      );
     },
   };
 }

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
-import type { Ledger, PostInput, Posted, PostRider } from '../../ledger/ledger.js';
+import type { Ledger, PostInput, Posted } from '../../ledger/ledger.js';
+import type { Part } from '../../db/parts.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
@@ -32,7 +33,7 @@ export function createSettlement(deps: {
   const ledgerRefOf = (s: SettleInput) => `payin:${s.processor}:${s.reference}`;
 
   /**
-   * The credit's posting: the money, and riding on its statement (so written exactly when the money moves) the
+   * The credit's posting: the money and, as parts of its statement (written exactly when the money moves), the
    * settlement row, the intent's success, the event's outcome, a wallet flag when the balance after passes the
    * owner's KYC tier cap at that moment (docs/design.md §6: money that arrived is never dropped; passing the cap only flags
    * the wallet for an operator), and the owner's notification.
@@ -41,9 +42,8 @@ export function createSettlement(deps: {
     const now = clock.now();
     const ledgerRef = ledgerRefOf(s);
     const wallet = `user:${s.userId}:wallet`;
-    const settlement: PostRider = {
-      ctes: (posted, p) => {
-        const name = (n: string) => sql.raw(`${p}${n}`);
+    const settlement: Part = {
+      ctes: (posted, name) => {
         const parts = [
           sql`${name('c')} AS (
             SELECT (posted.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier, ${walletLimits.balanceCapSql(sql`o.kyc_tier`)} AS cap
@@ -74,7 +74,8 @@ export function createSettlement(deps: {
         return sql.join(parts, sql`, `);
       },
     };
-    return {
+    const credited = events.parts('wallet.credited', creditedEvent(s));
+    const posting: PostInput = {
       reference: ledgerRef,
       type: s.kind === 'dva' ? 'dva_credit' : 'topup',
       description: s.kind === 'dva' ? 'Transfer into your dedicated account' : 'Wallet top-up',
@@ -83,9 +84,9 @@ export function createSettlement(deps: {
         { account: { system: 'collections' }, amount: -s.amount },
       ],
       metadata: { processor: s.processor, reference: s.reference, source: s.source, channel: s.channel },
-      riders: [
+      parts: [
         settlement,
-        notifier.onPosting([
+        notifier.notices([
           {
             userId: s.userId,
             kind: 'topup_credited',
@@ -94,15 +95,17 @@ export function createSettlement(deps: {
             data: { reference: s.reference, amount: toNaira(s.amount), source: s.kind },
           },
         ]),
+        ...credited,
       ],
     };
+    return posting;
   }
 
   const creditedEvent = (s: SettleInput) =>
     ({ userId: s.userId, amount: s.amount, source: s.kind === 'dva' ? 'dva' : 'topup', reference: ledgerRefOf(s) }) as const;
 
   /**
-   * Logs a credit whose rider flagged the wallet, for operators; the flag is looked up only when the balance after
+   * Logs a credit whose settlement part flagged the wallet, for operators; the flag is looked up only when the balance after
    * could pass some tier's cap.
    */
   async function logIfFlagged(exec: Executor, s: SettleInput, posted: Posted): Promise<void> {
@@ -119,50 +122,25 @@ export function createSettlement(deps: {
    * credits nothing). `event` (the webhook job) is marked credited with that outcome by the posting's statement;
    * when nothing is credited the caller marks it. True when this call credited.
    */
-  async function settleCharge(
-    tx: Tx,
-    s: SettleInput,
-    event?: { id: string; outcome: string },
-    /** The 'wallet.credited' subscribers' checks as answered by the caller's read (events.checksSql); omitted, asked here. */
-    checks?: boolean[] | null,
-  ): Promise<boolean> {
-    const posted = await ledger.tryPost(tx, chargePosting(s, event));
+  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<boolean> {
+    const posting = chargePosting(s, event);
+    const posted = await ledger.tryPost(tx, posting);
     if (!posted) return false;
     await logIfFlagged(tx, s, posted);
-    const credited =
-      checks !== undefined
-        ? events.prepared('wallet.credited', creditedEvent(s), checks)
-        : await events.prepare(tx, 'wallet.credited', creditedEvent(s));
-    await credited.emit(tx);
     return true;
   }
 
   /**
-   * settleCharge as a transaction of its own (the webhook's credit job). Usually no subscriber needs the
-   * 'wallet.credited' event (no open loan to repay): the credit, its settlement, intent, event outcome and
-   * notification are then ONE autocommit statement (credits must drain faster than webhooks arrive).
+   * settleCharge as a transaction of its own (the webhook's credit job): the credit, its settlement, intent, event
+   * outcome, notification and the 'wallet.credited' subscribers' writes are ONE autocommit statement (credits must
+   * drain faster than webhooks arrive).
    */
-  async function settleChargeAlone(
-    s: SettleInput,
-    event: { id: string; outcome: string },
-    /** The subscribers' checks as answered by the caller's read (events.checksSql); omitted, they are asked here. */
-    checks?: boolean[] | null,
-  ): Promise<boolean> {
-    const credited =
-      checks !== undefined
-        ? events.prepared('wallet.credited', creditedEvent(s), checks)
-        : await events.prepare(db, 'wallet.credited', creditedEvent(s));
-    if (credited.subscribers > 0) {
-      return db.transaction(async (tx) => {
-        const r = await settleCharge(tx, s, event);
-        faultPoint('payments.credit.beforeCommit');
-        return r;
-      });
-    }
+  async function settleChargeAlone(s: SettleInput, event: { id: string; outcome: string }): Promise<boolean> {
     faultPoint('payments.credit.beforeCommit');
+    const posting = chargePosting(s, event);
     let posted: Posted;
     try {
-      posted = await ledger.postAlone(db, chargePosting(s, event));
+      posted = await ledger.postAlone(db, posting);
     } catch (err) {
       if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return false;
       throw err;

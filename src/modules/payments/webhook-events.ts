@@ -8,8 +8,6 @@ import type { Clock } from '../../kernel/clock.js';
 
 import { sha256 } from '../../lib/crypto.js';
 
-import type { EventBus } from '../../lib/events.js';
-
 import { uuid } from '../../kernel/ids.js';
 import { faultPoint } from '../../lib/faults.js';
 
@@ -39,14 +37,13 @@ export function createWebhookEvents(deps: {
   clock: Clock;
   jobs: JobQueue;
   log: Logger;
-  events: EventBus;
   adapterOf: (id: string) => ProcessorAdapter;
   admission: { maxAgeMs: number; maxPending: number };
   settleChargeAlone: Settlement['settleChargeAlone'];
   creditDedicatedAccount: DedicatedAccounts['creditDedicatedAccount'];
   ensureDedicatedAccount: DedicatedAccounts['ensureDedicatedAccount'];
 }) {
-  const { db, clock, jobs, log, events, adapterOf, admission, settleChargeAlone, creditDedicatedAccount, ensureDedicatedAccount } = deps;
+  const { db, clock, jobs, log, adapterOf, admission, settleChargeAlone, creditDedicatedAccount, ensureDedicatedAccount } = deps;
 
   // Admission control: the credit jobs due and the oldest one's wait, read at most every BACKLOG_CHECK_MS per
   // instance (one bounded index read; concurrent webhooks share it).
@@ -123,8 +120,6 @@ export function createWebhookEvents(deps: {
     async processEvent(eventId: string, isLastAttempt: boolean) {
       // One read: the event and the top-up intent of the reference it was stored under (checked below against
       // the reference the adapter parses).
-      // The same read answers the 'wallet.credited' subscribers' checks for the intent's owner (an open loan).
-      const checks = events.checksSql('wallet.credited', sql`i.user_id`) ?? sql`NULL::json`;
       const ev = await one<{
         id: string;
         processor: string;
@@ -134,11 +129,9 @@ export function createWebhookEvents(deps: {
         intent_id: string | null;
         intent_user_id: string | null;
         intent_amount: string | null;
-        credited_checks: boolean[] | null;
       }>(
         db,
-        sql`SELECT e.id, e.processor, e.payload, e.status, e.reference, i.id AS intent_id, i.user_id AS intent_user_id, i.amount::text AS intent_amount,
-                   ${checks} AS credited_checks
+        sql`SELECT e.id, e.processor, e.payload, e.status, e.reference, i.id AS intent_id, i.user_id AS intent_user_id, i.amount::text AS intent_amount
             FROM processor_events e LEFT JOIN topup_intents i ON e.status = 'received' AND i.reference = e.reference AND i.processor = e.processor
             WHERE e.id = ${eventId}`,
       );
@@ -156,7 +149,7 @@ export function createWebhookEvents(deps: {
 
         const intent =
           ev.reference === reference
-            ? ev.intent_id && { id: ev.intent_id, user_id: ev.intent_user_id!, amount: ev.intent_amount!, checks: ev.credited_checks }
+            ? ev.intent_id && { id: ev.intent_id, user_id: ev.intent_user_id!, amount: ev.intent_amount! }
             : await one<{ id: string; user_id: string; amount: string }>(
                 db,
                 sql`SELECT id, user_id, amount::text AS amount FROM topup_intents WHERE reference = ${reference} AND processor = ${ev.processor}`,
@@ -177,7 +170,6 @@ export function createWebhookEvents(deps: {
               source: 'webhook',
             },
             { id: ev.id, outcome: `credited ${formatNaira(amount)}${note}` },
-            'checks' in intent ? intent.checks : undefined,
           );
           if (!credited) await markEvent(db, ev.id, 'duplicate', 'already credited');
           return;

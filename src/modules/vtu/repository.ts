@@ -2,7 +2,7 @@ import type { Narrowed, RowOf } from '../../db/rows.js';
 import type { vtuTransactions } from './schema.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor, type Tx } from '../../db/client.js';
-import type { PostRider } from '../../ledger/ledger.js';
+import { answersOf, composeParts, type Part } from '../../db/parts.js';
 
 /** Queries of the VTU module. Functions that are part of a money movement take the caller's `tx`. */
 export type VtuRow = Narrowed<
@@ -50,7 +50,7 @@ export async function insertTransaction(tx: Tx, r: NewVtuRow): Promise<VtuRow> {
   ))!;
 }
 
-/** The row insertTransaction would return, without reading it back (the purchase writes it as a posting rider). */
+/** The row insertTransaction would return, without reading it back (the purchase writes it as a part of its posting). */
 export function newRowOf(r: NewVtuRow): VtuRow {
   return {
     id: r.id,
@@ -87,13 +87,13 @@ export function newRowOf(r: NewVtuRow): VtuRow {
 }
 
 /**
- * insertTransaction as a ledger posting rider (CTE `<prefix>vtu_row`): the purchase's row and its debit are one statement,
- * so the row exists exactly when the money moved (reconciliation picks it up from there if the process dies).
+ * insertTransaction as a part of the debit's posting: the purchase's row and its debit are one statement, so the row
+ * exists exactly when the money moved (reconciliation picks it up from there if the process dies).
  */
-export function insertOnPosting(r: NewVtuRow): PostRider {
+export function insertOnPosting(r: NewVtuRow): Part {
   return {
-    ctes: (posted, prefix) =>
-      sql`${sql.raw(`${prefix}vtu_row`)} AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
+    ctes: (posted, name) =>
+      sql`${name('vtu_row')} AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
             plan_id, product, meter_type, quantity, phone, profile_id, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
           SELECT ${r.id}::uuid, ${r.reference}::text, ${r.requestId}::text, ${r.userId}::uuid, ${r.service}::text, 'processing', ${r.amount}::bigint,
             ${r.wholesale}::bigint, ${r.markup}::bigint, ${r.recipient}::text, ${r.network ?? null}::text, ${r.planId ?? null}::text,
@@ -138,22 +138,25 @@ export async function settle(
   to: 'success' | 'failed',
   f: { details?: Record<string, unknown>; failureReason?: string; now: Date; providerStatus: string },
   /**
-   * Written by the same statement, only if it settles the row (e.g. the buyer's notification). A rider with an
-   * output (an event's rider, EventBus.riding) has its value returned in `rider_outputs`, in the riders' order.
+   * Other modules' writes, made by the same statement only if it settles the row (the buyer's notification, the
+   * event's writes): their answers come back in `answers`, in their order. `when` is named `settled`, the row.
    */
-  riders: (PostRider & { output?(prefix: string): SQL })[] = [],
-): Promise<(VtuRow & { rider_outputs?: unknown[] }) | undefined> {
-  const outputs = riders.flatMap((r, i) => (r.output ? [r.output(`rider${i}_`)] : []));
-  return one<VtuRow & { rider_outputs?: unknown[] }>(
+  parts: Part[] = [],
+): Promise<{ row: VtuRow; answers: unknown[] } | undefined> {
+  const composed = composeParts(parts, sql`settled`);
+  const r = await one<VtuRow & { answers: unknown }>(
     exec,
     sql`WITH settled AS (
           UPDATE vtu_transactions SET status = ${to}, details = COALESCE(${f.details ? JSON.stringify(f.details) : null}::jsonb, details),
             failure_reason = ${f.failureReason ?? null}, next_check_at = NULL, last_provider_status = ${f.providerStatus}, updated_at = ${f.now}
           WHERE id = ${id} AND status = 'processing' AND provider = ${provider}
           RETURNING ${COLS})
-        ${sql.join(riders.map((r, i) => sql`, ${r.ctes(sql`settled`, `rider${i}_`)}`))}
-        SELECT *${outputs.length ? sql`, json_build_array(${sql.join(outputs, sql`, `)}) AS rider_outputs` : sql``} FROM settled`,
+        ${composed.ctes}
+        SELECT *, ${composed.answers} AS answers FROM settled`,
   );
+  if (!r) return undefined;
+  const { answers, ...row } = r;
+  return { row, answers: answersOf(parts, answers) };
 }
 
 /** Fallback to the next provider (data A -> B), only while processing and still on `from`. */

@@ -332,7 +332,7 @@ export function createVtuService(deps: VtuDeps) {
         nextCheckAt: new Date(now.getTime() + firstCheckDelay()),
       };
       // ONE autocommit statement: the posting locks the wallet, checks the daily limit and the balance on the locked
-      // row, debits it and writes the purchase row with it (a rider); refused, it writes nothing.
+      // row, debits it and writes the purchase row with it (a part); refused, it writes nothing.
       await ledger.postAlone(db, {
         reference,
         type: 'vtu_purchase',
@@ -340,7 +340,7 @@ export function createVtuService(deps: VtuDeps) {
         entries: purchaseEntries(user.id, p.retail, p.provider, p.wholesale, p.markup),
         metadata: { transactionId: id },
         limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
-        riders: [repo.insertOnPosting(row)],
+        parts: [repo.insertOnPosting(row)],
       });
       faultPoint('vtu.purchase.afterDebit');
       let settled: repo.VtuRow | null = null;

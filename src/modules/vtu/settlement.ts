@@ -35,14 +35,13 @@ export function createVtuSettlement(deps: {
   const backoff = (requeries: number) => Math.min(cfg.reconcileEveryMs * 2 ** Math.max(0, requeries - 1), 10 * MINUTE);
 
   /**
-   * Returns the settled row, or null when another settlement got there first. Without onSettled (an operator's
-   * record) and when every 'vtu.succeeded' subscriber can ride (EventBus.riding), the settlement, the buyer's
-   * notification and the subscribers' first writes are ONE autocommit statement (it was a transaction
-   * of six round trips); what a subscriber has left runs after the commit.
+   * Returns the settled row, or null when another settlement got there first. The settlement, the buyer's
+   * notification and the 'vtu.succeeded' subscribers' writes are ONE statement (it was a transaction of six round
+   * trips); with onSettled (an operator's record) that statement and the record share a transaction.
    */
   async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
-    // The buyer's notification rides on the settling statement (the fields it uses never change after creation).
-    const notice = notifier.onPosting([
+    // The buyer's notification is a part of the settling statement (the fields it uses never change after creation).
+    const notice = notifier.notices([
       {
         userId: row.user_id,
         kind: 'purchase_delivered',
@@ -62,23 +61,23 @@ export function createVtuSettlement(deps: {
     ]);
     const settling = { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' };
     // The event's fields are the row's as created: a settlement changes none of them.
-    const event = { userId: row.user_id, transactionId: row.id, amount: BigInt(row.amount), service: row.service };
-    const riding = onSettled ? null : events.riding('vtu.succeeded', event);
-    if (riding) {
-      const done = await repo.settle(db, row.id, row.provider, 'success', settling, [notice, ...riding.riders]);
-      if (!done) return null;
-      const { rider_outputs: outputs, ...settled } = done;
-      faultPoint('vtu.settle.afterCommit');
-      await riding.after(outputs ?? []);
-      return settled;
-    }
-    return db.transaction(async (tx) => {
-      const done = await repo.settle(tx, row.id, row.provider, 'success', settling, [notice]);
-      if (!done) return null;
-      await onSettled?.(tx, done);
-      await events.emit(tx, 'vtu.succeeded', event);
-      return done;
+    const succeeded = events.parts('vtu.succeeded', {
+      userId: row.user_id,
+      transactionId: row.id,
+      amount: BigInt(row.amount),
+      service: row.service,
     });
+    const parts = [notice, ...succeeded];
+    const done = onSettled
+      ? await db.transaction(async (tx) => {
+          const settled = await repo.settle(tx, row.id, row.provider, 'success', settling, parts);
+          if (settled) await onSettled(tx, settled.row);
+          return settled;
+        })
+      : await repo.settle(db, row.id, row.provider, 'success', settling, parts);
+    if (!done) return null;
+    faultPoint('vtu.settle.afterCommit');
+    return done.row;
   }
 
   /** Returns the settled row, or null when another settlement got there first. */
@@ -89,12 +88,13 @@ export function createVtuSettlement(deps: {
     onSettled?: OnSettled,
   ): Promise<VtuRow | null> {
     return db.transaction(async (tx) => {
-      const done = await repo.settle(tx, row.id, row.provider, 'failed', {
+      const settled = await repo.settle(tx, row.id, row.provider, 'failed', {
         failureReason: reason ?? 'The provider could not complete this purchase',
         now: clock.now(),
         providerStatus,
       });
-      if (!done) return null;
+      if (!settled) return null;
+      const done = settled.row;
       await onSettled?.(tx, done);
       // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
       await ledger.post(tx, {
@@ -105,8 +105,8 @@ export function createVtuSettlement(deps: {
           (e) => ({ ...e, amount: -e.amount }),
         ),
         metadata: { transactionId: done.id },
-        riders: [
-          notifier.onPosting([
+        parts: [
+          notifier.notices([
             {
               userId: done.user_id,
               kind: 'purchase_refunded',

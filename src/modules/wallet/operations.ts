@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { operationsOf, type OpContext } from '../../http/registry.js';
-import type { Reads } from '../../db/read-ahead.js';
+import type { Reads } from '../../db/parts.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/api.js';
 import type { EligibilityRow } from '../kyc/api.js';

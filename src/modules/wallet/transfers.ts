@@ -1,11 +1,11 @@
 import type { RowOf } from '../../db/rows.js';
 import type { users } from '../identity/api.js';
 import { sql } from 'drizzle-orm';
-import { readOf, type Read } from '../../db/read-ahead.js';
+import { readOf, type Part } from '../../db/parts.js';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
-import type { Ledger, PostInput, Posted, WalletLimit } from '../../ledger/ledger.js';
+import type { Ledger, PostInput, WalletLimit } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../kernel/ids.js';
@@ -42,8 +42,6 @@ export type WalletMoney = ReturnType<typeof createWalletMoney>;
 /** A transfer's recipient as looked up by username. */
 export type RecipientRow = Pick<RowOf<typeof users>, 'id' | 'full_name' | 'kyc_tier'> & {
   username: string;
-  /** The 'wallet.credited' subscribers' checks for the recipient (events.checksSql), when the look-up answered them. */
-  credited_checks?: boolean[] | null;
 };
 
 export function createWalletMoney({
@@ -76,9 +74,8 @@ export function createWalletMoney({
 
   return {
     /** The recipient look-up of transfer(), as a scalar JSON subquery for the request's read-ahead. */
-    recipientRead(username: string): Read<RecipientRow> {
-      const checks = events.checksSql('wallet.credited', sql`users.id`) ?? sql`NULL::json`;
-      return readOf(sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier, 'credited_checks', ${checks})
+    recipientRead(username: string): Part<RecipientRow> {
+      return readOf(sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier)
                  FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`);
     },
 
@@ -117,15 +114,10 @@ export function createWalletMoney({
       if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
       const reference = prefixedId('trf', clock.now().getTime());
       const from = user.username ? `@${user.username}` : 'a user';
-      // Who wants to hear of the credit (a loan to auto-repay) is asked before the wallet locks: by the read-ahead's
-      // recipient look-up when it ran, else now.
-      const event = { userId: to.id, amount, source: 'transfer', reference } as const;
-      const credited =
-        to.credited_checks !== undefined
-          ? events.prepared('wallet.credited', event, to.credited_checks)
-          : await events.prepare(db, 'wallet.credited', event);
+      // Whoever wants to hear of the credit (a loan to auto-repay) writes with the posting's statement.
+      const credited = events.parts('wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
       // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit, the
-      // sender's balance and only then the recipient's tier balance cap; the two notifications ride on its statement.
+      // sender's balance and only then the recipient's tier balance cap; the notifications are parts of its statement.
       const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
       const limits: WalletLimit[] = [walletLimits.outflowLimit(user.id, user.kycTier)];
       if (cap !== null) {
@@ -143,8 +135,8 @@ export function createWalletMoney({
         ],
         metadata: { from: user.id, to: to.id, note: input.note ?? null },
         limits,
-        riders: [
-          notifier.onPosting([
+        parts: [
+          notifier.notices([
             {
               userId: user.id,
               kind: 'transfer_sent',
@@ -160,22 +152,12 @@ export function createWalletMoney({
               data: { reference, amount: input.amount, from: user.username, ...(input.note ? { note: input.note } : {}) },
             },
           ]),
+          ...credited,
         ],
       };
-      // Usually nobody needs the event (no open loan): the whole transfer is then ONE autocommit statement and the
-      // wallet locks are held for that statement only (the wallets are the hot rows).
-      let posted: Posted;
-      if (credited.subscribers === 0) {
-        faultPoint('wallet.transfer.beforeCommit');
-        posted = await ledger.postAlone(db, posting);
-      } else {
-        posted = await db.transaction(async (tx) => {
-          const p = await ledger.post(tx, posting);
-          await credited.emit(tx);
-          faultPoint('wallet.transfer.beforeCommit');
-          return p;
-        });
-      }
+      // The whole transfer is ONE autocommit statement: the wallet locks (the hot rows) are held for it only.
+      faultPoint('wallet.transfer.beforeCommit');
+      const posted = await ledger.postAlone(db, posting);
       const result = {
         reference,
         amount: input.amount,
