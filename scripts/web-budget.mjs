@@ -13,11 +13,12 @@ const dir = process.argv[2] ?? 'dist/web';
 const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
 const seen = new Set();
 const queue = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
-// The app's start chunk, i18n with the English strings, and the Home screen's: the entry loads them at once with import().
+// The app's start chunk, the routes (routed: the signed-in home needs them), i18n with the English strings, and the Home
+// screen's: the entry loads them at once with import().
 queue.push(
   ...fs
     .readdirSync(path.join(dir, 'assets'))
-    .filter((f) => /^(start|i18n|en|Home)-[\w-]+\.js$/.test(f))
+    .filter((f) => /^(start|routed|i18n|en|Home)-[\w-]+\.js$/.test(f))
     .map((f) => `assets/${f}`),
 );
 while (queue.length) {

@@ -1,9 +1,16 @@
-import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Center, Loader, MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
-import { AuthProvider } from './auth';
+import { lazy, Suspense, useLayoutEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SignIn } from '../features/auth/SignIn';
+import { AuthProvider, useAuth } from './auth';
 import { queryClient } from './query';
-import { router } from './router';
+import { firstScreenNeedsRouter } from './session-hint';
+
+// The routes (the router and its tree, the shell): main.tsx starts loading them with the app when the first screen
+// needs them, and the sign-in screen at / when the person starts typing.
+const loadRouted = () => import('./routed');
+const Routed = lazy(() => loadRouted().then((m) => ({ default: m.Routed })));
 
 // A brand green whose shades from 6 up keep 4.5:1 contrast with white (buttons) and on white (links): WCAG AA.
 const brand = ['#e6f7ee', '#ccebdc', '#99d6b8', '#66c295', '#33ad72', '#1a9a5c', '#0b7a43', '#096b3a', '#075c32', '#054d29'] as const;
@@ -29,13 +36,56 @@ const variables: CSSVariablesResolver = () => ({
 });
 
 export function App() {
+  const drawn = useNextTask();
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={variables}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>
-          <RouterProvider router={router} />
-        </AuthProvider>
+        <AuthProvider>{drawn && <Screens />}</AuthProvider>
       </QueryClientProvider>
     </MantineProvider>
   );
+}
+
+/**
+ * The sign-in screen at / with no session to restore draws without the router: evaluating the router and its route
+ * tree was blocking time before the first screen on a slow phone (Lighthouse). Once signed in (and from then on, signed
+ * out again included) the routes take over, at the same address.
+ */
+function Screens() {
+  const { status } = useAuth();
+  useLayoutEffect(() => document.getElementById('splash')?.remove(), []);
+  const { t } = useTranslation();
+  const [routed, setRouted] = useState(firstScreenNeedsRouter);
+  if (!routed && status !== 'signedOut') setRouted(true);
+  const loading = (
+    <Center h="100vh">
+      <Loader aria-label={t('app.loading')} />
+    </Center>
+  );
+  if (!routed)
+    return (
+      <div onFocusCapture={() => void loadRouted()}>
+        <SignIn />
+      </div>
+    );
+  return (
+    <Suspense fallback={loading}>
+      <Routed />
+    </Suspense>
+  );
+}
+
+/**
+ * False on the first draw, true from the next task on. The app draws in two tasks: Mantine's provider (its theme and
+ * CSS variables) and the session's start, then the screen, while index.html's splash stays on screen: a phone's main
+ * thread answers a tap in between, and neither task is long (Lighthouse's total blocking time counts each task's time
+ * over 50 ms).
+ */
+function useNextTask() {
+  const [next, setNext] = useState(false);
+  useLayoutEffect(() => {
+    const id = setTimeout(() => setNext(true), 0);
+    return () => clearTimeout(id);
+  }, []);
+  return next;
 }

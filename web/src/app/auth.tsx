@@ -5,6 +5,7 @@ import { queryClient } from './query';
 import { forgetGrant } from './grant';
 import { syncLanguage } from './language-sync';
 import { renewPush } from '../features/notifications/push';
+import { hasSessionHint, SESSION_HINT } from './session-hint';
 
 /**
  * The session (docs/design.md §13): the access token in memory only, the refresh token in the service's HttpOnly cookie.
@@ -27,9 +28,6 @@ interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 const DEVICE_KEY = 'vtu.device';
-// Not a secret: whether this browser may hold a session cookie (the cookie itself is HttpOnly), so a first visit
-// does not ask the service to refresh a session that cannot exist.
-const SESSION_HINT = 'vtu.session';
 
 export function deviceId(): string {
   let id = localStorage.getItem(DEVICE_KEY);
@@ -65,7 +63,8 @@ async function refreshFromCookie(): Promise<Refreshed> {
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [status, setStatus] = useState<AuthStatus>('starting');
+  // Without the session hint there is nothing to restore: signed out from the first draw.
+  const [status, setStatus] = useState<AuthStatus>(() => (hasSessionHint() ? 'starting' : 'signedOut'));
   const [user, setUser] = useState<Session['user'] | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inflight = useRef<Promise<boolean> | null>(null);
@@ -109,7 +108,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     onUnauthenticated(refresh);
     void (async () => {
-      if (!localStorage.getItem(SESSION_HINT)) {
+      if (!hasSessionHint()) {
         setStatus('signedOut');
         return;
       }

@@ -1,6 +1,42 @@
-/** Money and dates for en-NG whatever the language (docs/design.md §13): ₦1,234.50, never computed beyond display. */
-const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const dateTime = new Intl.DateTimeFormat('en-NG', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' });
+/**
+ * Money and dates for en-NG whatever the language (docs/design.md §13): ₦1,234.50 and "5 Sept 2026, 14:07" (Lagos
+ * time), never computed beyond display.
+ *
+ * The common cases are written out here rather than asked of Intl: making the first currency or time-zone formatter
+ * loads ICU's data, 10-100 ms of one task on a phone, in the middle of drawing the home screen (Lighthouse's total
+ * blocking time). They give Intl's en-NG answer exactly (format.test.ts compares them over many values); anything
+ * else (more than two decimals, not finite, out of range) goes to Intl, made on its first use.
+ */
+let naira: Intl.NumberFormat | undefined;
+let dateTime: Intl.DateTimeFormat | undefined;
 
-export const formatNaira = (amount: number) => naira.format(amount);
-export const formatDateTime = (iso: string | number | Date) => dateTime.format(new Date(iso));
+const intlNaira = (amount: number) =>
+  (naira ??= new Intl.NumberFormat('en-NG', {
+    style: 'currency',
+    currency: 'NGN',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  })).format(amount);
+const intlDateTime = (date: Date) =>
+  (dateTime ??= new Intl.DateTimeFormat('en-NG', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' })).format(date);
+
+export function formatNaira(amount: number): string {
+  // Naira and kobo as the shortest decimal that reads back as the same number (what Intl rounds from).
+  const m = /^(-?)(\d{1,15})(?:\.(\d{1,2}))?$/.exec(String(amount));
+  if (!m) return intlNaira(amount);
+  const sign = m[1] || Object.is(amount, -0) ? '-' : '';
+  return `${sign}₦${m[2].replace(/\B(?=(\d{3})+$)/g, ',')}.${(m[3] ?? '').padEnd(2, '0')}`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+const LAGOS_OFFSET_MS = 3_600_000; // West Africa Time, UTC+1 all year (no daylight saving) since 1919
+const pad = (n: number) => String(n).padStart(2, '0');
+
+export function formatDateTime(iso: string | number | Date): string {
+  const date = new Date(iso);
+  const t = date.getTime();
+  // Years 1920-9999 in Lagos: the offset above holds and the year has four digits.
+  if (!(t >= Date.UTC(1920, 0, 1) && t < Date.UTC(9999, 11, 31))) return intlDateTime(date);
+  const lagos = new Date(t + LAGOS_OFFSET_MS);
+  return `${lagos.getUTCDate()} ${MONTHS[lagos.getUTCMonth()]} ${lagos.getUTCFullYear()}, ${pad(lagos.getUTCHours())}:${pad(lagos.getUTCMinutes())}`;
+}

@@ -12,11 +12,20 @@ import { Shell } from './Shell';
 const rootRoute = createRootRoute({ component: () => <Outlet />, errorComponent: PageError });
 const appRoute = createRoute({ getParentRoute: () => rootRoute, id: 'app', component: Shell });
 
+/**
+ * A screen's chunk with Mantine's whole stylesheet (mantine-styles.ts): the first screens (home here, sign-in and the
+ * shell in start.tsx) draw with the per-component sheets start.tsx imports, every other screen with the whole sheet.
+ */
+const withStyles =
+  <M,>(load: () => Promise<M>) =>
+  () =>
+    Promise.all([load(), import('./mantine-styles')]).then(([m]) => m);
+
 function screen<const P extends string, M extends Record<string, unknown>>(path: P, load: () => Promise<M>, name: keyof M & string) {
   return createRoute({
     getParentRoute: () => appRoute,
     path,
-    component: lazyRouteComponent(load as never, name as never),
+    component: lazyRouteComponent((path === '/' ? load : withStyles(load)) as never, name as never),
   });
 }
 
@@ -30,7 +39,10 @@ const routes = [
     path: '/buy',
     validateSearch: (s: Record<string, unknown>): { service?: BuyService } =>
       BUY_SERVICES.includes(s.service as BuyService) ? { service: s.service as BuyService } : {},
-    component: lazyRouteComponent(() => import('../features/buy/Buy'), 'Buy'),
+    component: lazyRouteComponent(
+      withStyles(() => import('../features/buy/Buy')),
+      'Buy',
+    ),
   }),
   screen('/buy/result/$id', () => import('../features/buy/PurchaseResult'), 'PurchaseResultScreen'),
   screen('/transactions', () => import('../features/transactions/Transactions'), 'Transactions'),
@@ -47,7 +59,10 @@ const routes = [
 const receiptRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/receipt/$needle',
-  component: lazyRouteComponent(() => import('../features/transactions/ReceiptCheck'), 'ReceiptCheck'),
+  component: lazyRouteComponent(
+    withStyles(() => import('../features/transactions/ReceiptCheck')),
+    'ReceiptCheck',
+  ),
   errorComponent: PageError,
 });
 
@@ -55,7 +70,10 @@ const receiptRoute = createRoute({
 const consoleRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/console/$',
-  component: lazyRouteComponent(() => import('../console/Console'), 'Console'),
+  component: lazyRouteComponent(
+    withStyles(() => import('../console/Console')),
+    'Console',
+  ),
   errorComponent: PageError,
 });
 

@@ -1,4 +1,7 @@
 import { PinInput, Text } from '@mantine/core';
+// The code boxes' styles (start.tsx has the first screens'; the whole sheet is not loaded on the sign-in screen).
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/PinInput.layer.css';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 

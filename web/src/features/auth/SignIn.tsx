@@ -7,7 +7,8 @@ import { errorMessage } from '../../app/errors';
 import { LanguagePicker } from '../../components/LanguagePicker';
 import { TextField } from '../../components/TextField';
 
-// The code boxes load while the person types the e-mail (they are not needed by the home screen's bundle).
+// The code boxes load while the person types the e-mail (from the e-mail field's focus, like the rules below): they
+// are not needed by the home screen's bundle, nor before the first interaction.
 const loadCodeInput = () => import('../../components/CodeInput');
 const CodeInput = lazy(() => loadCodeInput().then((m) => ({ default: m.CodeInput })));
 // The forms' rules (the operations' zod schemas and the form helper) load after the screen has drawn, the same way.
@@ -17,6 +18,10 @@ const loadRules = () => import('./sign-in-rules');
  * during the first load was blocking time on a slow phone (Lighthouse), and a check awaits them anyway.
  */
 const preloadRules = () => void loadRules();
+const preloadCodeStep = () => {
+  preloadRules();
+  void loadCodeInput();
+};
 type Errors = Record<string, string | undefined>;
 
 /**
@@ -64,8 +69,6 @@ function CodeSignIn() {
   const [fieldErrors, setFieldErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [cooldown, setCooldown] = useState(0);
-
-  useEffect(() => void loadCodeInput(), []);
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -133,7 +136,7 @@ function CodeSignIn() {
             required
             value={email}
             onChange={(e) => (setEmail(e.currentTarget.value.trim()), setFieldErrors({}))}
-            onFocus={preloadRules}
+            onFocus={preloadCodeStep}
             onBlur={() => void checkEmail()}
             error={fieldErrors.email}
           />
