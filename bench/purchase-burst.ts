@@ -104,6 +104,15 @@ export async function purchaseBurst(): Promise<BurstResult> {
       );
       const drainStart = performance.now();
       const cpuBefore = cpuSnapshot(worker.child.pid);
+      // The backlog every second while the reads run and after, to see the worker's progress under the reads.
+      const series: number[] = [];
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          series.push(await due(database.db));
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      })();
       const during = await measured(api, `getWalletState, while the burst's background work runs`, read);
       const dueAfterRead = await due(database.db);
       let drainSeconds: number | null = null;
@@ -114,6 +123,8 @@ export async function purchaseBurst(): Promise<BurstResult> {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
+      sampling = false;
+      await sampler;
       const cost = cpuCost(cpuBefore, cpuSnapshot(worker.child.pid), purchases);
       const later = await rows<{ n: number }>(
         database.db,
@@ -128,7 +139,7 @@ export async function purchaseBurst(): Promise<BurstResult> {
       const per = (x: number) => (x / purchases).toFixed(2);
       const lines = [
         `purchase burst: ${purchases} purchases in ${BURST_SECONDS} s (${burst.rps}/s, p99 ${burst.p99} ms, ${burst.errors} non-2xx) left ${backlog.reduce((a, b) => a + b.n, 0)} jobs: ${backlog.map((b) => `${b.queue} ${per(b.n)}`).join(', ')} per purchase`,
-        `  worker CPU ${cost?.server ?? '?'} ms per purchase (PostgreSQL ${cost?.postgres ?? '?'} ms, the reads measured meanwhile included); drained in ${drainSeconds ?? '> 120'} s after the burst (${dueAfterRead} jobs still due after the ${DURATION} s read run); ${later[0].n} scheduled for later; dead: ${failed.length ? failed.map((f) => `${f.queue} ${f.n}`).join(', ') : 'none'}; ledger ok`,
+        `  worker CPU ${cost?.server ?? '?'} ms per purchase (PostgreSQL ${cost?.postgres ?? '?'} ms, the reads measured meanwhile included); drained in ${drainSeconds ?? '> 120'} s after the burst (${dueAfterRead} jobs still due after the ${DURATION} s read run; due each second from the worker's start: ${series.join(' ')}); ${later[0].n} scheduled for later; dead: ${failed.length ? failed.map((f) => `${f.queue} ${f.n}`).join(', ') : 'none'}; ledger ok`,
       ];
       return {
         rows: [burst, quiet, during],
