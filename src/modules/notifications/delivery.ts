@@ -32,6 +32,16 @@ export const PUSH_BACKOFF_MS = 30 * SECOND;
 /** The fan-out only touches our own database: retry soon, and long enough to ride out a database restart. */
 export const DELIVER_MAX_ATTEMPTS = 10;
 export const DELIVER_BACKOFF_MS = 5 * SECOND;
+/** Fan-out jobs one claim of the delivery lane works through together (each covers up to FAN_OUT_BATCH notifications). */
+export const FAN_OUT_JOBS_PER_RUN = 20;
+
+/** A fan-out job's notifications and their channel extras. */
+function fanOutOf(
+  p: { notificationId: string; extras?: ChannelExtras } | { notificationIds: string[]; extras?: Record<string, ChannelExtras> },
+): { ids: string[]; extras: Record<string, ChannelExtras> } {
+  if ('notificationIds' in p) return { ids: p.notificationIds, extras: p.extras ?? {} };
+  return { ids: [p.notificationId], extras: p.extras ? { [p.notificationId]: p.extras } : {} };
+}
 
 export interface ChannelPrefs {
   email: boolean;
@@ -199,8 +209,27 @@ export function registerNotificationJobs(services: NotificationJobDeps) {
     // A retry runs the fan-out again: its channel jobs have keys and go in with one statement, so a retry after a
     // crash between that statement and the job's completion enqueues nothing twice.
     handler: async (p) => {
-      if ('notificationIds' in p) await fanOut(services, p.notificationIds, p.extras);
-      else await fanOut(services, [p.notificationId], p.extras ? { [p.notificationId]: p.extras } : {});
+      const one = fanOutOf(p);
+      await fanOut(services, one.ids, one.extras);
+    },
+    // Worked in batches: the fan-outs of many purchases and transfers at one claim, still two statements in all.
+    batch: {
+      size: FAN_OUT_JOBS_PER_RUN,
+      handler: async (items) => {
+        const ids: string[] = [];
+        const extras: Record<string, ChannelExtras> = {};
+        for (const it of items) {
+          const one = fanOutOf(it.payload);
+          ids.push(...one.ids);
+          Object.assign(extras, one.extras);
+        }
+        try {
+          await fanOut(services, ids, extras);
+          return items.map(() => null);
+        } catch (err) {
+          return items.map(() => err);
+        }
+      },
     },
   });
   jobs.register({
