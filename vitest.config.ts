@@ -12,6 +12,9 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // A worker runs file after file with the modules it has already imported (the service's module graph, PGlite's
+    // compiled WebAssembly): no file changes process-wide state that outlives it (issue #31).
+    isolate: false,
     reporters: ['default'],
   },
 });
