@@ -9,7 +9,7 @@ import type { Notifier } from '../notifications/api.js';
 import type { WalletLimits } from '../wallet/api.js';
 import { createLoanService, type LoanService } from '../loans/api.js';
 import { createSavingsService, type SavingsService } from '../savings/api.js';
-import { createGrowthService, type GrowthService } from './service.js';
+import { createGrowthService, type GrowthService, type PurchaseEvent } from './service.js';
 import { createSettingsStore, type GrowthSettingsStore } from './settings.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
@@ -72,12 +72,54 @@ export function subscribeGrowth(deps: {
     'account.closed': (tx, e) => growth.onAccountClosed(tx, e),
   };
   const payloadOf = (e: object) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
+  const eventOf = (payload: Record<string, unknown>) => {
+    const e: Record<string, unknown> = { ...payload };
+    for (const f of BIGINT_FIELDS) if (typeof e[f] === 'string') e[f] = BigInt(e[f] as string);
+    return e;
+  };
   const run = async ({ event, payload }: { event: string; payload: Record<string, unknown> }) => {
     const fn = work[event as EventName];
     if (!fn) throw new Error(`no growth work for ${event}`);
-    const e: Record<string, unknown> = { ...payload };
-    for (const f of BIGINT_FIELDS) if (typeof e[f] === 'string') e[f] = BigInt(e[f] as string);
-    await deps.db.transaction((tx) => fn(tx, e));
+    await deps.db.transaction((tx) => fn(tx, eventOf(payload)));
+  };
+  const failed = (event: string, err: unknown) => {
+    deps.log.error({ err, event }, 'growth work failed; its job is retried');
+    return err;
+  };
+  /**
+   * A claim of the growth lane: the delivered purchases recorded together in one statement (recordPurchases), the
+   * rest of the bookkeeping only for the buyers who have some, each in its own transaction; credits and closures
+   * one by one. Each job keeps its own outcome.
+   */
+  const runBatch = async (items: { payload: { event: string; payload: Record<string, unknown> } }[]): Promise<unknown[]> => {
+    const answers: unknown[] = items.map(() => null);
+    const purchases = items.flatMap((it, i) =>
+      it.payload.event === 'vtu.succeeded' ? [{ i, e: eventOf(it.payload.payload) as unknown as PurchaseEvent }] : [],
+    );
+    if (purchases.length) {
+      try {
+        const due = new Set((await growth.recordPurchases(purchases.map((p) => p.e))).map((e) => e.transactionId));
+        for (const p of purchases) {
+          if (!due.has(p.e.transactionId)) continue;
+          try {
+            await deps.db.transaction((tx) => growth.onVtuSucceeded(tx, p.e, { recorded: true }));
+          } catch (err) {
+            answers[p.i] = failed('vtu.succeeded', err);
+          }
+        }
+      } catch (err) {
+        for (const p of purchases) answers[p.i] = failed('vtu.succeeded', err);
+      }
+    }
+    for (const [i, it] of items.entries()) {
+      if (it.payload.event === 'vtu.succeeded') continue;
+      try {
+        await run(it.payload);
+      } catch (err) {
+        answers[i] = failed(it.payload.event, err);
+      }
+    }
+    return answers;
   };
   const def = {
     payload: z.object({
@@ -87,22 +129,7 @@ export function subscribeGrowth(deps: {
     maxAttempts: 8,
     backoffMs: 30_000,
     handler: run,
-    batch: {
-      size: GROWTH_EVENT_BATCH,
-      handler: async (items: { payload: { event: string; payload: Record<string, unknown> } }[]) => {
-        const answers: unknown[] = [];
-        for (const it of items) {
-          try {
-            await run(it.payload);
-            answers.push(null);
-          } catch (err) {
-            deps.log.error({ err, event: it.payload.event }, 'growth work failed; its job is retried');
-            answers.push(err);
-          }
-        }
-        return answers;
-      },
-    },
+    batch: { size: GROWTH_EVENT_BATCH, handler: runBatch },
   };
   jobs.register({ name: GROWTH_EVENT_JOB, ...def });
   /** The job of one event, as a part of the emitter's statement; `only` narrows it to the users it concerns. */

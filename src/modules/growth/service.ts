@@ -43,6 +43,14 @@ function maskEmail(email: string): string {
   return `${local.slice(0, 2)}***@${domain ?? ''}`;
 }
 
+/** A delivered purchase as growth's job receives it ('vtu.succeeded'). */
+export interface PurchaseEvent {
+  userId: string;
+  transactionId: string;
+  amount: bigint;
+  service: string;
+}
+
 export function createGrowthService(deps: {
   db: Db;
   clock: Clock;
@@ -142,16 +150,19 @@ export function createGrowthService(deps: {
   }
 
   /**
-   * The first statement of a delivered purchase's bookkeeping: the purchase recorded, once (`gins`), the buyer's
-   * pending referral (`gref`) and, without a referral, the buyer's wallet and referral balance (`glk`), locked in
-   * unlockReferralIfEarned's order.
+   * The first statement of a delivered purchase's bookkeeping: the purchase recorded, once (`gins`; with `recorded`
+   * it already is, by recordPurchases), the buyer's pending referral (`gref`) and, without a referral, the buyer's
+   * wallet and referral balance (`glk`), locked in unlockReferralIfEarned's order.
    */
-  function firstCtes(e: { userId: string; transactionId: string; amount: bigint; service: string }): SQL {
+  function firstCtes(e: PurchaseEvent, recorded: boolean): SQL {
     const wallet = accountCode({ user: e.userId, kind: 'wallet' });
     const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
-    return sql`gins AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
+    const ins = recorded
+      ? sql`gins AS (SELECT ${e.transactionId}::uuid AS transaction_id)`
+      : sql`gins AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
               VALUES (${e.transactionId}::uuid, ${e.userId}::uuid, ${e.amount}::bigint, ${e.service}::text, ${clock.now()}::timestamptz)
-              ON CONFLICT DO NOTHING RETURNING transaction_id),
+              ON CONFLICT DO NOTHING RETURNING transaction_id)`;
+    return sql`${ins},
       gref AS (SELECT referrer_id::text AS referrer_id FROM referrals WHERE invitee_id = ${e.userId}::uuid AND status = 'pending'),
       glk AS MATERIALIZED (SELECT code, balance FROM accounts WHERE code IN (${wallet}, ${referral})
                AND EXISTS (SELECT 1 FROM gins) AND NOT EXISTS (SELECT 1 FROM gref)
@@ -202,10 +213,38 @@ export function createGrowthService(deps: {
     },
 
     /**
-     * 'vtu.succeeded' (growth's job, register.ts): record the purchase once, qualify the buyer's referral, unlock
-     * bonuses the rule allows. Safe to run again: a purchase already recorded does nothing.
+     * Growth's job for many delivered purchases at once (register.ts): records them all in ONE statement (a purchase
+     * recorded before is left as it is) and answers those whose buyer has something for the rest of onVtuSucceeded
+     * to do: a pending referral to qualify, or a locked referral balance a purchase may unlock. Usually none has, and
+     * the purchases' growth bookkeeping is that one statement.
      */
-    async onVtuSucceeded(exec: Executor, e: { userId: string; transactionId: string; amount: bigint; service: string }): Promise<void> {
+    async recordPurchases(list: readonly PurchaseEvent[]): Promise<PurchaseEvent[]> {
+      if (!list.length) return [];
+      const records = list.map((e) => ({
+        transaction_id: e.transactionId,
+        user_id: e.userId,
+        amount: e.amount.toString(),
+        service: e.service,
+      }));
+      const due = await rows<{ transaction_id: string }>(
+        db,
+        sql`WITH v AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS x(transaction_id uuid, user_id uuid, amount bigint, service text)),
+            ins AS (INSERT INTO growth_purchases (transaction_id, user_id, amount_kobo, service, created_at)
+                    SELECT transaction_id, user_id, amount, service, ${clock.now()}::timestamptz FROM v ON CONFLICT DO NOTHING)
+            SELECT v.transaction_id::text AS transaction_id FROM v
+            WHERE EXISTS (SELECT 1 FROM referrals r WHERE r.invitee_id = v.user_id AND r.status = 'pending')
+               OR EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = v.user_id AND a.kind = 'referral_locked' AND a.balance > 0)`,
+      );
+      const ids = new Set(due.map((r) => r.transaction_id));
+      return list.filter((e) => ids.has(e.transactionId));
+    },
+
+    /**
+     * 'vtu.succeeded': record the purchase once, qualify the buyer's referral, unlock bonuses the rule allows. With
+     * `recorded` (recordPurchases did it) this is the rest, and safe to run again: the referral is qualified by a
+     * guarded UPDATE and the unlock moves what is locked.
+     */
+    async onVtuSucceeded(exec: Executor, e: PurchaseEvent, opts: { recorded?: boolean } = {}): Promise<void> {
       const tx = asTx(exec);
       const now = clock.now();
       // One statement: record the purchase (once per transaction) and read the buyer's pending referral. Without one,
@@ -215,7 +254,7 @@ export function createGrowthService(deps: {
       const referral = accountCode({ user: e.userId, kind: 'referral_locked' });
       const r = (await one<{ seen: boolean; referrer_id: string | null; referral_locked: string | null }>(
         tx,
-        sql`WITH ${firstCtes(e)}
+        sql`WITH ${firstCtes(e, opts.recorded === true)}
             SELECT EXISTS (SELECT 1 FROM gins) AS seen, (SELECT referrer_id FROM gref) AS referrer_id,
                    (SELECT (max(balance) FILTER (WHERE code = ${referral}))::text FROM glk) AS referral_locked`,
       ))!;
