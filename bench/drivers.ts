@@ -1,6 +1,5 @@
 import os from 'node:os';
 import pg from 'pg';
-import postgres from 'postgres';
 import { openDatabase, rawWithParams, rows } from '../src/db/client.js';
 import {
   CLAIM_SQL,
@@ -37,6 +36,18 @@ const POOL = 20;
 
 type Run = () => Promise<void>;
 
+/** What this bench uses of postgres.js (the `postgres` package, installed only for this comparison). */
+interface PostgresJsSql {
+  unsafe(text: string, params: unknown[], opts: { prepare: boolean }): Promise<unknown[]>;
+}
+type PostgresJs = (
+  url: string,
+  opts: { max: number; onnotice: () => void },
+) => PostgresJsSql & {
+  begin<T>(fn: (sql: PostgresJsSql) => T | Promise<T>): Promise<unknown>;
+  end(): Promise<void>;
+};
+
 export async function driverBench(): Promise<{ rows: Result[]; verdict: string[] }> {
   const db = await freshDatabase('benchdrv');
   const out: Result[] = [];
@@ -44,7 +55,11 @@ export async function driverBench(): Promise<{ rows: Result[]; verdict: string[]
   try {
     await setupSqlTransfer(db.url);
     const database = await openDatabase({ url: db.url, dataDir: '/tmp', poolSize: POOL });
-    const pjs = postgres(db.url, { max: POOL, onnotice: () => undefined });
+    // postgres.js is not one of the project's packages (the service keeps node-postgres, docs/scaling.md), so a
+    // production install does not carry it: `npm install --no-save postgres@3` adds it to this comparison.
+    const postgres = await import('postgres' as string).then((m: { default: PostgresJs }) => m.default).catch(() => null);
+    if (!postgres) console.log('postgres.js is not installed (npm install --no-save postgres@3 to compare it): its rows are left out');
+    const pjs = postgres?.(db.url, { max: POOL, onnotice: () => undefined }) ?? null;
     const plain = new pg.Pool({ connectionString: db.url, max: POOL });
     const piped = new pg.Pool({ connectionString: db.url, max: POOL, pipeline: true } as pg.PoolConfig);
     for (const p of [plain, piped]) p.on('error', () => undefined);
@@ -59,10 +74,12 @@ export async function driverBench(): Promise<{ rows: Result[]; verdict: string[]
           const r = await plain.query(named('t', TRANSFER_SQL, transferParams()));
           if (r.rowCount !== 2) throw new Error('transfer wrote no entries');
         },
-        'postgres.js': async () => {
-          const r = await pjs.unsafe(TRANSFER_SQL, transferParams(), { prepare: true });
-          if (r.length !== 2) throw new Error('transfer wrote no entries');
-        },
+        ...(pjs && {
+          'postgres.js': async () => {
+            const r = await pjs.unsafe(TRANSFER_SQL, transferParams(), { prepare: true });
+            if (r.length !== 2) throw new Error('transfer wrote no entries');
+          },
+        }),
       },
       transaction: {
         'pg + PreparingClient, sequential': async () => {
@@ -111,24 +128,26 @@ export async function driverBench(): Promise<{ rows: Result[]; verdict: string[]
             c.release();
           }
         },
-        'postgres.js, sequential': async () => {
-          const p = transferParams();
-          await pjs.begin(async (sql) => {
-            await sql.unsafe(CLAIM_SQL, [p[0]], { prepare: true });
-            await sql.unsafe(MOVE_SQL, p, { prepare: true });
-            await sql.unsafe(NOTIFY, [p[1], `sent ${p[3]}`], { prepare: true });
-            await sql.unsafe(NOTIFY, [p[2], `received ${p[3]}`], { prepare: true });
-          });
-        },
-        'postgres.js, pipelined': async () => {
-          const p = transferParams();
-          await pjs.begin((sql) => [
-            sql.unsafe(CLAIM_SQL, [p[0]], { prepare: true }),
-            sql.unsafe(MOVE_SQL, p, { prepare: true }),
-            sql.unsafe(NOTIFY, [p[1], `sent ${p[3]}`], { prepare: true }),
-            sql.unsafe(NOTIFY, [p[2], `received ${p[3]}`], { prepare: true }),
-          ]);
-        },
+        ...(pjs && {
+          'postgres.js, sequential': async () => {
+            const p = transferParams();
+            await pjs.begin(async (sql) => {
+              await sql.unsafe(CLAIM_SQL, [p[0]], { prepare: true });
+              await sql.unsafe(MOVE_SQL, p, { prepare: true });
+              await sql.unsafe(NOTIFY, [p[1], `sent ${p[3]}`], { prepare: true });
+              await sql.unsafe(NOTIFY, [p[2], `received ${p[3]}`], { prepare: true });
+            });
+          },
+          'postgres.js, pipelined': async () => {
+            const p = transferParams();
+            await pjs.begin((sql) => [
+              sql.unsafe(CLAIM_SQL, [p[0]], { prepare: true }),
+              sql.unsafe(MOVE_SQL, p, { prepare: true }),
+              sql.unsafe(NOTIFY, [p[1], `sent ${p[3]}`], { prepare: true }),
+              sql.unsafe(NOTIFY, [p[2], `received ${p[3]}`], { prepare: true }),
+            ]);
+          },
+        }),
       },
     };
     // Warm-up: every connection of both pools has prepared every statement before the first measured run.
@@ -149,7 +168,7 @@ export async function driverBench(): Promise<{ rows: Result[]; verdict: string[]
     check.on('error', () => undefined);
     await checkSqlTransfers(check);
     await check.end();
-    await pjs.end();
+    await pjs?.end();
     await plain.end();
     await piped.end();
     await database.close();
