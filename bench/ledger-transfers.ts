@@ -5,46 +5,14 @@ import { migrate } from '../src/db/migrate.js';
 import { createLedger } from '../src/ledger/ledger.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { verifyLedger } from '../src/ledger/verify.js';
-import { cpuCost, cpuSnapshot } from './cpu.js';
-import { DURATION, type Result } from './lib.js';
+import type { Result } from './lib.js';
+import { closedLoop } from './sql-transfer.js';
 
 const ACCOUNTS = 200;
 const WORKERS = 16;
 
-async function loop(worker: () => Promise<void>, workers = WORKERS): Promise<Result & { name: string }> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const end = Date.now() + DURATION * 1000;
-  const before = cpuSnapshot();
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (Date.now() < end) {
-        const t = performance.now();
-        try {
-          await worker();
-          latencies.push(performance.now() - t);
-        } catch {
-          errors++;
-        }
-      }
-    }),
-  );
-  // The loop runs in this process: its CPU is the "server" side of these baselines.
-  const cpu = cpuCost(before, cpuSnapshot(), latencies.length);
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => Math.round(latencies[Math.floor((latencies.length - 1) * p)] * 100) / 100;
-  return {
-    name: '',
-    rps: Math.round(latencies.length / DURATION),
-    p50: q(0.5),
-    p99: q(0.99),
-    errors,
-    connections: workers,
-    total: latencies.length,
-    cpu,
-    cpuInBench: true,
-  };
-}
+/** The loop of these baselines: every failure counts as an error (none is run again). */
+const loop = (worker: () => Promise<void>, workers = WORKERS) => closedLoop(worker, workers, () => false);
 
 /**
  * Raw SQL: the same statements a ledger transfer runs, hand-written over a pg pool. `workers` concurrent loops

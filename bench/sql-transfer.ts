@@ -30,11 +30,9 @@ export async function setupSqlTransfer(url: string): Promise<void> {
   await c.end();
 }
 
-/** $1 idempotency key, $2 from wallet, $3 to wallet, $4 amount. */
-export const TRANSFER_SQL = `WITH claim AS (
-  INSERT INTO sql1_idempotency (key, created_at) VALUES ($1, now()) ON CONFLICT DO NOTHING RETURNING key
-), locked AS (
-  SELECT id FROM sql1_wallets WHERE id IN ($2, $3) AND EXISTS (SELECT FROM claim) ORDER BY id FOR UPDATE
+/** Locks both wallets (in id order, where `guard` holds), moves both balances and writes both entries. */
+const move = (guard: string) => `locked AS (
+  SELECT id FROM sql1_wallets WHERE id IN ($2, $3)${guard} ORDER BY id FOR UPDATE
 ), moved AS (
   UPDATE sql1_wallets w SET balance = w.balance + CASE WHEN w.id = $2 THEN -$4::bigint ELSE $4::bigint END
   FROM locked WHERE w.id = locked.id
@@ -43,16 +41,13 @@ export const TRANSFER_SQL = `WITH claim AS (
 INSERT INTO sql1_entries (idempotency_key, wallet_id, amount, balance_after, created_at)
 SELECT $1::uuid, id, amount, balance, now() FROM moved RETURNING id`;
 
+/** $1 idempotency key, $2 from wallet, $3 to wallet, $4 amount. */
+export const TRANSFER_SQL = `WITH claim AS (
+  INSERT INTO sql1_idempotency (key, created_at) VALUES ($1, now()) ON CONFLICT DO NOTHING RETURNING key
+), ${move(' AND EXISTS (SELECT FROM claim)')}`;
+
 /** The transfer alone (no claim), for the multi-statement transaction that claims the key on its own. */
-export const MOVE_SQL = `WITH locked AS (
-  SELECT id FROM sql1_wallets WHERE id IN ($2, $3) ORDER BY id FOR UPDATE
-), moved AS (
-  UPDATE sql1_wallets w SET balance = w.balance + CASE WHEN w.id = $2 THEN -$4::bigint ELSE $4::bigint END
-  FROM locked WHERE w.id = locked.id
-  RETURNING w.id, w.balance, CASE WHEN w.id = $2 THEN -$4::bigint ELSE $4::bigint END AS amount
-)
-INSERT INTO sql1_entries (idempotency_key, wallet_id, amount, balance_after, created_at)
-SELECT $1::uuid, id, amount, balance, now() FROM moved RETURNING id`;
+export const MOVE_SQL = `WITH ${move('')}`;
 export const CLAIM_SQL = 'INSERT INTO sql1_idempotency (key, created_at) VALUES ($1, now())';
 export const NOTIFY_SQL = 'INSERT INTO sql1_notifications (wallet_id, body, created_at) VALUES ($1, $2, now())';
 
@@ -69,9 +64,14 @@ const retryable = (err: unknown) => ['40001', '40P01'].includes((err as { code?:
 
 /**
  * `workers` closed loops calling `worker` for BENCH_SECONDS; latencies from each call's start to its end. The CPU
- * of this process is the "server" side (cpuInBench).
+ * of this process is the "server" side (cpuInBench). A failure `retry` accepts (by default serialisation failures
+ * and deadlocks) is run again and counted apart; anything else is an error.
  */
-export async function closedLoop(worker: () => Promise<void>, workers: number): Promise<Result & { retries: number }> {
+export async function closedLoop(
+  worker: () => Promise<void>,
+  workers: number,
+  retry: (err: unknown) => boolean = retryable,
+): Promise<Result & { retries: number }> {
   const latencies: number[] = [];
   let errors = 0;
   let retries = 0;
@@ -88,7 +88,7 @@ export async function closedLoop(worker: () => Promise<void>, workers: number): 
             latencies.push(performance.now() - t);
             break;
           } catch (err) {
-            if (retryable(err)) {
+            if (retry(err)) {
               retries++;
               continue;
             }
