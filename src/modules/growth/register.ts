@@ -3,7 +3,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { DomainEvents, EventBus, EventName } from '../../lib/events.js';
-import type { Part } from '../../db/parts.js';
+import { runParts, type Part } from '../../db/parts.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notifier } from '../notifications/api.js';
 import type { WalletLimits } from '../wallet/api.js';
@@ -67,6 +67,12 @@ export function subscribeGrowth(deps: {
   const { growth, loans, jobs } = deps;
   type Work = { [E in EventName]?: (exec: Executor, e: any) => Promise<void> };
   const work: Work = {
+    // Only a retry queued before sign-ups recorded the referral in their own statement has this event.
+    'user.created': async (tx, e) =>
+      void (await runParts(
+        tx,
+        [growth.referralPart(e)].filter((p) => p !== null),
+      )),
     'vtu.succeeded': (tx, e) => growth.onVtuSucceeded(tx, e),
     'wallet.credited': (tx, e) => loans.onWalletCredited(tx, e),
     'account.closed': (tx, e) => growth.onAccountClosed(tx, e),

@@ -78,13 +78,16 @@ export interface Notifier {
 
 export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }): Notifier {
   /**
-   * The notification rows and their fan-out jobs as CTE definitions (`n`, `j0`...), written FROM `from`.
+   * The notification rows (their ids `ids`, in list order) and their fan-out jobs as a part: CTE definitions (`n`,
+   * `j0`...) written FROM `from`.
    * One fan-out job per statement (per FAN_OUT_BATCH rows), not per row: a transfer notifies both sides with one
    * job row instead of two (the notifications were a quarter of a transfer's cost).
    */
-  const ctes = (list: readonly NotificationInput[], name: Namer, from: SQL) => {
+  const part = (list: readonly NotificationInput[], ids: readonly string[] = list.map(() => uuid())): Part => ({
+    ctes: (from, name) => ctes(list, ids, name, from),
+  });
+  const ctes = (list: readonly NotificationInput[], ids: readonly string[], name: Namer, from: SQL) => {
     const now = clock.now();
-    const ids = list.map(() => uuid());
     const values = list.map(
       (n, i) =>
         sql`(${ids[i]}::uuid, ${n.userId}::uuid, ${n.kind}::text, ${n.title}::text, ${n.body}::text, ${n.data ? JSON.stringify(n.data) : null}::jsonb, ${now}::timestamptz)`,
@@ -101,25 +104,14 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
       return { notificationIds: b.map((i) => ids[i]), ...(Object.keys(extras).length ? { extras } : {}) };
     };
     const jobs_ = batches.map((b, i) => sql`${name(`j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, payloadOf(b), {}, from)})`);
-    return {
-      ids,
-      sql: sql`${name('n')} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) ${rowsSql}), ${sql.join(jobs_, sql`, `)}`,
-    };
+    return sql`${name('n')} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) ${rowsSql}), ${sql.join(jobs_, sql`, `)}`;
   };
   const emitMany = async (exec: Executor, list: readonly NotificationInput[]) => {
     if (!list.length) return [];
     // The rows and their fan-out jobs commit or roll back together with the caller's transaction, so a rolled-back
     // change never notifies.
-    let ids: string[] = [];
-    await runParts(exec, [
-      {
-        ctes: (when, name) => {
-          const c = ctes(list, name, when);
-          ids = c.ids;
-          return c.sql;
-        },
-      },
-    ]);
+    const ids = list.map(() => uuid());
+    await runParts(exec, [part(list, ids)]);
     return ids;
   };
   return {
@@ -128,8 +120,6 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
       return id;
     },
     emitMany,
-    notices(list) {
-      return { ctes: (when, name) => ctes(list, name, when).sql };
-    },
+    notices: (list) => part(list),
   };
 }
