@@ -1,0 +1,310 @@
+import type { z } from 'zod';
+import type { Clock } from '../../../kernel/clock.js';
+import type { ErrorCode } from '../../../kernel/errors.js';
+import type { Db } from '../../../db/client.js';
+import type { CatalogueEntry, Outcome, ProviderId, PurchaseRequest, VerifyResult, VtuProvider } from '../../../providers/vtu/types.js';
+import type { VtuRow } from '../repository.js';
+
+/**
+ * A service kind: everything specific to one thing the platform sells (airtime, data, cable, electricity, betting,
+ * exam PINs, and whatever comes next), declared in ONE folder, src/modules/vtu/kinds/<kind>/. The VTU core (the
+ * debit, the provider attempt with fallback, pending and requery, the refund, reconciliation, crash recovery, the
+ * buyer's notifications, operator requery/resolve, markups, routing and float settings) runs every kind through the
+ * same path and asks the kind only for what is its own, through this interface.
+ *
+ * Adding a kind:
+ *  1. a folder kinds/<kind>/ with
+ *     - inputs.ts: its input schemas, zod and src/kernel only (the app's forms import them through ../../inputs.ts);
+ *     - index.ts: `export const <kind>Kind: ServiceKind<Input> = {...}` (below): name, label, feeOnTop, default
+ *       routing, the purchase operation, the other operations (catalogues, quote, verify, look-ups) as data,
+ *       `prepare`, `request`, `wholesaleAt`, `view`, `repeat`, its per-provider adapters and, when it needs one, its
+ *       simulator routes; split into more files of the folder as it grows (the file-size limit is 400 lines);
+ *  2. ONE line in kinds/index.ts (the list, KINDS). The operations (the registry wraps each `operations` entry and
+ *     builds the purchase operation with the PIN, Tier 1, money and rate-limit gates), the `service` filter and
+ *     markup inputs, the default routing, the provider floats' service lists, `repeat.operation`, the OpenAPI
+ *     document, receipts (the row's recipient/product and `inputs`) and the buyer's notifications all derive from it.
+ *
+ * What the core guarantees every kind: a purchase is validated and priced by `prepare` BEFORE any debit; the debit and
+ * the `processing` row are one statement; the provider is called with a stable request id (`request_id`), through the
+ * kind's adapter for the row's provider; a definite failure falls back along the routing (when `wholesaleAt` prices
+ * the same product at the next provider) or refunds, exactly once; pending/unknown answers are requeried with the
+ * same request id (by the kind adapter's `requery` when it has one, else the provider's) until they settle.
+ */
+export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
+  /**
+   * The `service` column value: also the routing key (VTU_ROUTING), the markup key (adminSetMarkup's service), the
+   * `service` filter of the transaction lists and the 'vtu.succeeded' event's service. Lower-case, [a-z0-9_].
+   */
+  readonly name: string;
+  /** Lower-case words for notifications and ledger descriptions: "cable TV subscription". */
+  readonly label: string;
+  /**
+   * True when the buyer chooses the amount (a face value) and the markup is a fee on top of it (the answer says so);
+   * false when a plan's retail price is the price (no fee line).
+   */
+  readonly feeOnTop: boolean;
+  /** Providers in order when VTU_ROUTING does not name the kind: the first is tried first, the rest are fallbacks. */
+  readonly defaultRouting: readonly ProviderId[];
+  /**
+   * The operation that buys this kind (also "buy again": the transaction view's `repeat.operation`). The registry
+   * adds the PIN, KYC Tier 1, money and rate-limit gates, Idempotency-Key handling and the Transaction output.
+   */
+  readonly purchase: PurchaseOperation<I>;
+  /** The kind's other operations: catalogues, quote, verification, its own look-ups (suffix BearerVTU). */
+  readonly operations: readonly KindOperation[];
+
+  /**
+   * Validation against the catalogue and pricing, before any debit: the row to write. Throws AppError
+   * (VALIDATION_FAILED, PRICE_CHANGED, NETWORK_MISMATCH, SERVICE_UNAVAILABLE...) to refuse. `input` is the purchase
+   * operation's input without the PIN (or what a scheduled purchase sends).
+   */
+  prepare(ctx: KindContext, input: I): Promise<Prepared>;
+  /** quotePurchase for this kind: the amount bought, the fee and the total, by the same prices as `prepare`. */
+  quote?(ctx: KindContext, input: QuoteRequest): Promise<PriceOf>;
+  /**
+   * The provider request for a row at its current provider, from the core's `base` (request id, recipient, wholesale
+   * and the legacy columns). Null when the provider does not sell the row's product (a definite failure, no call).
+   * Omitted: the base as is.
+   */
+  request?(ctx: KindContext, row: VtuRow, base: PurchaseRequest): Promise<PurchaseRequest | null>;
+  /**
+   * Wholesale at another provider for a fallback, or null when it does not sell the same product (no fallback).
+   * Omitted: the same wholesale (a face value costs the same everywhere). Errors count as null.
+   */
+  wholesaleAt?(ctx: KindContext, row: VtuRow, provider: ProviderId): Promise<bigint | null>;
+  /**
+   * The kind's own fields of the transaction view beyond the shared ones (id, status, amounts, recipient, provider,
+   * and the legacy columns network/planId/product/meterType/quantity/phone when set, token/units/pins/customerName
+   * from the delivery). Declare their schema in `viewFields` so the OpenAPI document lists them.
+   */
+  view?(row: VtuRow): Record<string, unknown>;
+  /** zod shapes of `view`'s fields (all optional in the shared Transaction schema). */
+  readonly viewFields?: Record<string, unknown>;
+  /** "Buy again": the purchase operation's input read from the row, without the PIN (`value` = amount less the fee). */
+  repeat(row: VtuRow, value: bigint): Record<string, string | number | boolean>;
+  /** Extra text for the buyer's "delivered" notification (the core already adds an electricity-style token). */
+  deliveredNote?(row: VtuRow, out: Outcome): string;
+
+  /**
+   * The kind's adapter at each provider that sells it, built from that provider's adapter (its config, credentials
+   * and transport: `provider.client`, see providers/vtu/transport.ts providerClient). A kind may extend KindAdapter
+   * with its own calls (an eSIM's usage look-up, a flight search): type A. Providers not named do not sell the kind.
+   */
+  readonly adapters: Partial<Record<ProviderId, (provider: VtuProvider) => A>>;
+  /** Simulator routes the sandbox mounts under the provider's simulator base (kind-specific sandbox behaviour). */
+  readonly simulator?: KindSimulator;
+}
+
+/**
+ * One provider's side of a kind. `purchase` is required; catalogue lists and verification when the kind has them.
+ * `requery` when the kind's requery differs from the provider's own (the core uses provider.requery otherwise).
+ * A kind extends this with its own calls.
+ */
+export interface KindAdapter {
+  /** A catalogue list by name ('data_plans', 'cable_plans'...), cached by the core for 30 minutes per provider/arg. */
+  catalogue?(list: string, arg?: string): Promise<CatalogueEntry[]>;
+  verify?(input: VerifyInput): Promise<VerifyResult>;
+  purchase(req: PurchaseRequest): Promise<Outcome>;
+  requery?(requestId: string): Promise<Outcome>;
+}
+
+export interface VerifyInput {
+  account: string;
+  product: string;
+  meterType?: 'prepaid' | 'postpaid';
+}
+
+/** What the core lends a kind: its routing, prices, cached catalogue and adapters, all for THIS kind. */
+export interface KindContext {
+  readonly name: string;
+  /** Providers in order (VTU_ROUTING or the kind's default); throws SERVICE_UNAVAILABLE when none. */
+  route(): ProviderId[];
+  /** Wholesale -> markup (this kind's rule at `provider`) -> retail. */
+  priced(provider: ProviderId, wholesale: bigint): Promise<Priced>;
+  /** Retail prices of catalogue entries at `provider` (null when the entry's price is the buyer's choice). */
+  retailList(provider: ProviderId, entries: CatalogueEntry[]): Promise<{ e: CatalogueEntry; retail: bigint | null }[]>;
+  /** PRICE_CHANGED unless `amountNaira` (what the buyer confirmed) is `retail`; `what` names the product. */
+  assertPrice(amountNaira: number, retail: bigint, what: string): void;
+  /** A catalogue list of this kind's adapter at `provider`, cached (a provider outage serves the last copy). */
+  catalogue(provider: ProviderId, list: string, arg?: string): Promise<CatalogueEntry[]>;
+  /** This kind's adapter at `provider`; SERVICE_UNAVAILABLE when the provider does not sell it. */
+  adapter<A extends KindAdapter = KindAdapter>(provider: ProviderId): A;
+  /** Runs a look-up at a provider: a ProviderError becomes UPSTREAM_ERROR ("try again shortly"). */
+  upstream<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export interface Priced {
+  wholesale: bigint;
+  markup: bigint;
+  retail: bigint;
+}
+
+/** quotePurchase's inputs (the purchase's without the recipient and the PIN). */
+export interface QuoteRequest {
+  service: string;
+  amount?: number;
+  network?: string;
+  plan_id?: string;
+  identifier?: string;
+  exam?: string;
+  quantity?: number;
+}
+
+/** What a quote prices: the product's name when there is one, and the prices. */
+export interface PriceOf extends Priced {
+  name: string | null;
+}
+
+/**
+ * The row a purchase writes. The legacy columns (network .. profileId) belong to the first six kinds; a new kind
+ * keeps its own inputs in `inputs` (the jsonb column vtu_transactions.inputs), so it needs no new column.
+ */
+export interface Prepared {
+  service: string;
+  recipient: string;
+  network?: string;
+  planId?: string;
+  product?: string;
+  meterType?: 'prepaid' | 'postpaid';
+  quantity?: number;
+  phone?: string;
+  profileId?: string;
+  /** A new kind's own inputs (kept in vtu_transactions.inputs, read back as row.inputs). */
+  inputs?: Record<string, unknown>;
+  ported: boolean;
+  provider: ProviderId;
+  wholesale: bigint;
+  markup: bigint;
+  retail: bigint;
+}
+
+/**
+ * Kind-specific sandbox behaviour: plain request handlers (no Fastify in modules/) the sandbox mounts at
+ * /sandbox/providers/<provider><path>, behind that simulator's credentials check. The simulated order engine is
+ * lent in `env.orders` (the same float and magic endings as every simulated purchase: README "VTU sandbox").
+ */
+export interface KindSimulator {
+  provider: ProviderId;
+  routes: SimRoute[];
+}
+
+export interface SimRoute {
+  method: 'GET' | 'POST';
+  /** Under the provider's base, e.g. /api/esim/usage. */
+  path: string;
+  handle(req: SimRequest, env: SimEnv): Promise<SimAnswer>;
+}
+
+export interface SimRequest {
+  body: Record<string, any>;
+  query: Record<string, string | undefined>;
+  params: Record<string, string | undefined>;
+}
+
+export interface SimAnswer {
+  status?: number;
+  body: unknown;
+}
+
+export interface SimEnv {
+  db: Db;
+  clock: Clock;
+  /** The sandbox's order engine (src/sandbox/vtu/engine.ts): place, query, the magic endings. */
+  orders: SimOrders;
+}
+
+export interface SimOrders {
+  place(o: {
+    provider: string;
+    requestId: string;
+    service: string;
+    recipient: string;
+    product?: string | null;
+    amount: bigint;
+    quantity?: number;
+    result?: Record<string, unknown>;
+    charge?: bigint;
+  }): Promise<SimPlaced>;
+  /** The order by our request id (a pending order past its time settles as its magic says), or null. */
+  query(provider: string, requestId: string): Promise<SimOrderView | null>;
+  /** The outcome a recipient's last four digits choose ('fail', 'pending_ok', 'timeout', ... 'none'). */
+  magicOf(recipient: string): string;
+}
+
+/** An order of the simulated engine (sandbox_vtu_orders). */
+export interface SimOrderView {
+  provider: string;
+  request_id: string;
+  service: string;
+  recipient: string;
+  product: string | null;
+  amount: string;
+  status: 'pending' | 'delivered' | 'failed';
+  result: Record<string, any> | null;
+  message: string | null;
+  created_at: Date;
+}
+
+/** What placing answered: placed (with the magic ending chosen), a duplicate request id, low float, or an HTTP 500. */
+export type SimPlaced =
+  | { kind: 'placed'; order: SimOrderView; magic: string }
+  | { kind: 'duplicate'; order: SimOrderView }
+  | { kind: 'low_float' }
+  | { kind: 'http500' };
+
+/** The purchase operation of a kind (data: the registry declares it; its handler is the core's purchase). */
+export interface PurchaseOperation<I = any> {
+  name: string;
+  purpose: string;
+  /** Served at /api/v1/<name> too (spec 4.5's operations). */
+  versioned?: boolean;
+  /** The purchase's input WITH the `pin` field (the registry's PIN gate checks it; `prepare` gets it without). */
+  input: z.ZodObject<any>;
+  /** Codes beyond the purchase's common ones (INVALID_PIN .. UPSTREAM_ERROR): PRICE_CHANGED, NETWORK_MISMATCH... */
+  errors?: ErrorCode[];
+  /** Checks before the PIN, the tier and any debit (spec rule 5: the network prefix). */
+  precheck?: (input: I & { pin: string }) => void;
+}
+
+/**
+ * A kind's operation as data: the registry (../operations.ts) declares it for the vtu module with the kind's
+ * KindContext and the caller in `env`. Customer operations (suffix BearerVTU): a caller is signed in.
+ */
+export interface KindOperation<I extends z.ZodObject<any> = z.ZodObject<any>, O extends z.ZodObject<any> = z.ZodObject<any>> {
+  name: string;
+  method: 'GET' | 'POST';
+  purpose: string;
+  versioned?: boolean;
+  /** A catalogue: clients may cache the answer for the catalogue's 30 minutes (spec rule 7). */
+  catalogue?: boolean;
+  input: I;
+  output: O;
+  errors?: ErrorCode[];
+  gates?: { pin?: boolean; kycTier?: 1 | 2 | 3; money?: boolean };
+  rateLimit?: 'default' | 'auth' | 'money' | 'strict';
+  handler: (input: z.infer<I>, env: KindEnv) => Promise<z.input<O>>;
+}
+
+/** A helper that keeps a KindOperation's input and output types for its handler. */
+export const kindOperation = <I extends z.ZodObject<any>, O extends z.ZodObject<any>>(op: KindOperation<I, O>): KindOperation =>
+  op as unknown as KindOperation;
+
+/** What a kind's operation handler gets: the kind's context, the caller, and the VTU core's calls. */
+export interface KindEnv {
+  kind: KindContext;
+  user: Purchaser;
+  vtu: VtuCore;
+}
+
+export interface Purchaser {
+  id: string;
+  kycTier: number;
+}
+
+/** The VTU core's calls a kind's operations may make. */
+export interface VtuCore {
+  /** The shared purchase path (debit, attempt, fallback, pending, refund) for `kind` with its `prepare` input. */
+  purchase(user: Purchaser, kind: string, input: object): Promise<Record<string, unknown>>;
+  /** Another kind's context (a kind that sells through another's catalogue). */
+  kind(name: string): KindContext;
+}
