@@ -11,7 +11,18 @@ import type { Clock } from '../../kernel/clock.js';
 export const PENDING_RESOLVE_MS = 5000;
 
 export type Magic =
-  'fail' | 'pending_ok' | 'pending_fail' | 'never' | 'timeout' | 'refuse_a' | 'http500' | 'malformed' | 'slow' | 'late' | 'none';
+  | 'fail'
+  | 'pending_ok'
+  | 'pending_fail'
+  | 'never'
+  | 'timeout'
+  | 'refuse_a'
+  | 'http500'
+  | 'malformed'
+  | 'slow'
+  | 'late'
+  | 'partial'
+  | 'none';
 
 export function magicOf(recipient: string): Magic {
   const last4 = recipient.replace(/\D/g, '').slice(-4);
@@ -33,6 +44,9 @@ export function magicOf(recipient: string): Magic {
       return 'http500';
     case '6666':
       return 'malformed';
+    // Social services only (order-query.ts): part of the order is delivered, the rest given back.
+    case '6464':
+      return 'partial';
     case '7777':
       return 'slow';
     case '8888':
@@ -129,6 +143,10 @@ export async function placeOrder(
     amount: bigint;
     meterType?: string;
     quantity?: number;
+    /** Protocol-specific delivery facts (an eSIM's ICCID, a social order's counts), merged into the order's result. */
+    result?: Record<string, unknown>;
+    /** What the float pays when the order is placed, when not the amount (a partly completed order pays its part). */
+    charge?: bigint;
   },
 ): Promise<PlaceResult> {
   const magic = magicOf(o.recipient);
@@ -143,7 +161,8 @@ export async function placeOrder(
       : magic === 'refuse_a' && o.provider === 'a'
         ? 'This number is not supported on this route'
         : null;
-  const result = deliveryResult({ ...o, requestId: o.requestId });
+  const result = { ...deliveryResult({ ...o, requestId: o.requestId }), ...(o.result ?? {}) };
+  const charge = o.charge ?? o.amount;
   const debit = status !== 'failed';
   // One autocommit statement (the simulator shares the bench machine with the service, and its float row
   // was locked across four round trips): an order that exists is a duplicate; otherwise the order is written only
@@ -153,7 +172,7 @@ export async function placeOrder(
     db,
     sql`WITH ex AS (SELECT 1 FROM sandbox_vtu_orders WHERE provider = ${o.provider} AND request_id = ${o.requestId}),
         fl AS (SELECT balance FROM sandbox_vtu_floats WHERE provider = ${o.provider} AND ${debit}::boolean AND NOT EXISTS (SELECT 1 FROM ex) FOR UPDATE),
-        ok AS (SELECT NOT EXISTS (SELECT 1 FROM ex) AND (NOT ${debit}::boolean OR COALESCE((SELECT balance FROM fl) >= ${o.amount}::bigint, false)) AS ok),
+        ok AS (SELECT NOT EXISTS (SELECT 1 FROM ex) AND (NOT ${debit}::boolean OR COALESCE((SELECT balance FROM fl) >= ${charge}::bigint, false)) AS ok),
         ins AS (
           INSERT INTO sandbox_vtu_orders (provider, request_id, service, recipient, product, amount, status, final_status, resolve_at, result, message, created_at, delivered_at)
           SELECT ${o.provider}, ${o.requestId}, ${o.service}, ${o.recipient}, ${o.product ?? null}, ${o.amount}::bigint, ${status},
@@ -163,7 +182,7 @@ export async function placeOrder(
           FROM ok WHERE ok.ok
           ON CONFLICT (provider, request_id) DO NOTHING
           RETURNING provider, request_id, service, recipient, product, amount::text AS amount, status, result, message, created_at),
-        deb AS (UPDATE sandbox_vtu_floats f SET balance = f.balance - ${o.amount}::bigint FROM ins WHERE f.provider = ${o.provider} AND ${debit}::boolean RETURNING 1)
+        deb AS (UPDATE sandbox_vtu_floats f SET balance = f.balance - ${charge}::bigint FROM ins WHERE f.provider = ${o.provider} AND ${debit}::boolean RETURNING 1)
         SELECT (SELECT ok FROM ok) AS float_ok, EXISTS (SELECT 1 FROM ex) AS existed, ins.* FROM (SELECT 1) one LEFT JOIN ins ON true`,
   ))!;
   if (r.request_id) {

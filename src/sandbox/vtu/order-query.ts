@@ -11,8 +11,10 @@ import {
   sleep,
   toKoboNum,
   verifyNotFound,
+  magicOf,
   type SimOrder,
 } from './engine.js';
+import { partialRemains, SOCIAL_SERVICES, socialPrice, socialProgress, socialService, startCountOf, undeliveredPart } from './social.js';
 
 /** Simulator of provider D, order-and-query protocol (docs/design.md §11), mounted at /sandbox/providers/d. */
 const BET_COMPANIES = [
@@ -32,13 +34,22 @@ const EXAMS: { code: string; name: string; price: number; needsProfile?: boolean
 ];
 
 function orderStatus(o: SimOrder) {
-  const status = o.status === 'delivered' ? 'ORDER_COMPLETED' : o.status === 'failed' ? 'ORDER_CANCELLED' : 'ORDER_PROCESSING';
+  const social = o.service === 'social' ? socialProgress(o) : null;
+  const status =
+    o.status === 'delivered'
+      ? social && social.remains > 0
+        ? 'ORDER_PARTIAL'
+        : 'ORDER_COMPLETED'
+      : o.status === 'failed'
+        ? 'ORDER_CANCELLED'
+        : 'ORDER_PROCESSING';
   return {
     status,
     order_id: `D-${o.request_id.slice(-12)}`,
     reference: o.request_id,
     amount: nairaStr(o.amount),
-    ...(o.status === 'delivered' ? { result: o.result ?? {} } : {}),
+    ...(o.status === 'delivered' && !social ? { result: o.result ?? {} } : {}),
+    ...(social ? { result: social } : {}),
     ...(o.message ? { message: o.message } : {}),
   };
 }
@@ -50,10 +61,47 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
     if (req.headers['x-api-key'] !== key) return reply.status(401).send({ status: 'UNAUTHORIZED', message: 'Invalid API key' });
   };
   const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, any>) : {});
+
+  /** A social order: the link is the recipient, the price is the service's rate times the quantity. */
+  async function orderSocial(b: Record<string, any>, reference: string, reply: FastifyReply) {
+    const link = typeof b.link === 'string' ? b.link : '';
+    const quantity = Number(b.quantity);
+    const service = socialService(b.service_code);
+    if (!reference || reference.length > 80 || !/^https:\/\/\S{4,300}$/.test(link))
+      return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'reference and an https link are required' });
+    if (!service) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown social service' });
+    if (!Number.isInteger(quantity) || quantity < service.min || quantity > service.max)
+      return reply.status(400).send({ status: 'ORDER_REJECTED', message: `quantity must be ${service.min}-${service.max}` });
+    const amount = socialPrice(service.rate, quantity);
+    const remains = magicOf(link) === 'partial' ? partialRemains(quantity) : 0;
+    await arriveLate(link, config.vtu.sandboxHoldMs);
+    const placed = await placeOrder(db, clock, {
+      provider: 'd',
+      requestId: reference,
+      service: 'social',
+      recipient: link,
+      product: service.code,
+      amount,
+      quantity,
+      result: { start_count: startCountOf(link), quantity, remains },
+      charge: amount - undeliveredPart(amount, quantity, remains),
+    });
+    if (placed.kind === 'http500') return reply.status(503).send('Service Unavailable');
+    if (placed.kind === 'low_float')
+      return reply.status(402).send({ status: 'ORDER_REJECTED', code: 'INSUFFICIENT_BALANCE', message: 'Insufficient wallet balance' });
+    if (placed.kind === 'placed') {
+      if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
+      if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
+      if (placed.magic === 'malformed') return reply.status(202).type('application/json').send('{"status":"ORDER_REC');
+    }
+    return reply.status(202).send({ status: 'ORDER_RECEIVED', order_id: `D-${placed.order.request_id.slice(-12)}`, reference });
+  }
+
   app.register(
     async (r) => {
       r.addHook('onRequest', auth);
       r.get('/api/v1/catalogue/betting', async () => ({ items: BET_COMPANIES.map(([code, name]) => ({ code, name })) }));
+      r.get('/api/v1/catalogue/social', async () => ({ items: SOCIAL_SERVICES.map((s) => ({ ...s, rate: s.rate.toFixed(2) })) }));
       r.get('/api/v1/catalogue/exams', async () => ({ items: EXAMS.map((e) => ({ code: e.code, name: e.name, price: e.price })) }));
       r.post('/api/v1/verify', async (req, reply) => {
         const b = body(req);
@@ -66,6 +114,7 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
       r.post('/api/v1/orders', async (req, reply) => {
         const b = body(req);
         const reference = typeof b.reference === 'string' ? b.reference : '';
+        if (b.product === 'social') return orderSocial(b, reference, reply);
         const customer = typeof b.customer_id === 'string' ? b.customer_id : '';
         const quantity = Number(b.quantity ?? 1);
         let amount = toKoboNum(b.amount);

@@ -13,6 +13,7 @@ import {
   verifyNotFound,
   type SimOrder,
 } from './engine.js';
+import { ESIM_PLANS, ESIM_REGIONS, esimAnswer, esimIssue, esimPlan, esimUsage, findEsim } from './esim.js';
 
 /** Simulator of provider C, VTpass-style protocol (docs/design.md §11), mounted at /sandbox/providers/c. */
 const AIRTIME = [
@@ -102,7 +103,7 @@ function answer(o: SimOrder, serviceID: string, requestId: string) {
   };
   if (o.status === 'delivered' && o.result?.token)
     Object.assign(body, { purchased_code: `Token : ${o.result.token}`, token: o.result.token, units: o.result.units });
-  return body;
+  return Object.assign(body, esimAnswer(o));
 }
 
 export function registerVtpassSimulator(app: FastifyInstance, services: Services, base: string) {
@@ -115,6 +116,42 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
   };
   const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, any>) : {});
 
+  /** An eSIM purchase (billersCode = phone) or top-up (billersCode = ICCID, phone): the plan sets the price. */
+  async function payEsim(b: Record<string, any>, reply: FastifyReply) {
+    const requestId = String(b.request_id ?? '');
+    const serviceID = String(b.serviceID);
+    const plan = esimPlan(b.variation_code);
+    const topup = serviceID === 'esim-topup';
+    const phone = String((topup ? b.phone : b.billersCode) ?? '');
+    if (!/^\d{12}\S{1,60}$/.test(requestId) || !/^\+?\d{10,15}$/.test(phone))
+      return { code: '011', response_description: 'INVALID ARGUMENTS' };
+    if (!plan) return { code: '012', response_description: 'PRODUCT DOES NOT EXIST' };
+    let result: Record<string, unknown> = esimIssue(requestId, plan);
+    if (topup) {
+      const esim = await findEsim(db, String(b.billersCode ?? ''));
+      if (!esim || esim.result?.region !== plan.region) return { code: '012', response_description: 'ESIM NOT FOUND FOR THIS PLAN' };
+      result = { iccid: esim.result.iccid, data_mb: plan.data_mb, validity_days: plan.validity_days };
+    }
+    await arriveLate(phone, config.vtu.sandboxHoldMs);
+    const placed = await placeOrder(db, clock, {
+      provider: 'c',
+      requestId,
+      service: serviceID,
+      recipient: phone,
+      product: serviceID,
+      amount: BigInt(Math.round(Number(plan.variation_amount) * 100)),
+      result,
+    });
+    if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<html><body>502 Bad Gateway</body></html>');
+    if (placed.kind === 'low_float') return { code: '018', response_description: 'LOW WALLET BALANCE' };
+    if (placed.kind === 'duplicate') return { code: '014', response_description: 'REQUEST ID ALREADY EXIST' };
+    if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
+    if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
+    if (placed.magic === 'malformed')
+      return reply.type('application/json').send('{"code":"000","content":{"transactions":{"status":"deliv');
+    return answer(placed.order, serviceID, requestId);
+  }
+
   app.register(
     async (r) => {
       r.addHook('onRequest', auth);
@@ -126,10 +163,16 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
           return { response_description: '000', content: Object.entries(TV).map(([serviceID, t]) => ({ serviceID, name: t.name })) };
         if (identifier === 'electricity-bill')
           return { response_description: '000', content: DISCOS.map(([id, name]) => ({ serviceID: `${id}-electric`, name })) };
+        if (identifier === 'esim') return { response_description: '000', content: ESIM_REGIONS.map((e) => ({ serviceID: e.code, ...e })) };
         return { response_description: '000', content: [] };
       });
       r.get('/api/service-variations', async (req, reply) => {
         const serviceID = String((req.query as any)?.serviceID ?? '');
+        if (serviceID === 'esim') {
+          const region = String((req.query as any)?.region ?? '');
+          const variations = ESIM_PLANS.filter((p) => !region || p.region === region).map((p) => ({ ...p, fixedPrice: 'Yes' }));
+          return { response_description: '000', content: { ServiceName: 'Travel eSIM', serviceID, convinience_fee: '0 %', variations } };
+        }
         const tv = TV[serviceID];
         if (!tv) return reply.send({ response_description: '012', content: { errors: 'PRODUCT DOES NOT EXIST' } });
         return {
@@ -179,6 +222,7 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
         const b = body(req);
         const requestId = String(b.request_id ?? '');
         const serviceID = String(b.serviceID ?? '');
+        if (serviceID === 'esim' || serviceID === 'esim-topup') return payEsim(b, reply);
         const service = serviceOf(serviceID);
         const account = String(b.billersCode ?? '');
         let amount = toKoboNum(b.amount);
@@ -216,6 +260,11 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
         if (!o) return { code: '015', response_description: 'INVALID REQUEST ID' };
         if (neverSettles(o)) return reply.status(503).type('text/html').send('<html><body>503 Service Unavailable</body></html>');
         return answer(o, o.product ?? '', requestId);
+      });
+      r.get('/api/esim/usage', async (req) => {
+        const usage = await esimUsage(db, clock, String((req.query as any)?.iccid ?? ''));
+        if (!usage) return { code: '012', response_description: 'ESIM NOT FOUND' };
+        return { code: '000', response_description: 'SUCCESSFUL', content: usage };
       });
       r.get('/api/balance', async () => ({ code: 1, contents: { balance: Number(nairaStr(await floatBalance(db, 'c'))) } }));
       r.post('/api/fund', async (req, reply) => {
