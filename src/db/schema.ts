@@ -20,6 +20,8 @@ export * from '../modules/growth/schema.js';
 export * from '../modules/savings/schema.js';
 export * from '../modules/loans/schema.js';
 export * from '../modules/vtu/schema.js';
+export * from '../modules/vtu/kinds/airtime-cash/schema.js';
 export * from '../modules/customers/schema.js';
 export * from '../modules/approvals/schema.js';
 export * from '../modules/console/schema.js';
+export * from '../modules/vtu/kinds/flights/schema.js';

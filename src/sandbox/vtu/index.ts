@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../db/client.js';
 import type { Services } from '../../container.js';
 import { ensureFloatRows } from './engine.js';
+import { registerFlightSimulator } from './flights.js';
 import { registerOrderQuerySimulator } from './order-query.js';
 import { registerSmeDataSimulator } from './sme-data.js';
 import { registerVtpassSimulator } from './vtpass.js';
@@ -20,6 +21,7 @@ export async function registerVtuSimulators(app: FastifyInstance, services: Serv
   registerSmeDataSimulator(app, services, 'a', `${SIMULATOR_BASE}/a`);
   registerSmeDataSimulator(app, services, 'b', `${SIMULATOR_BASE}/b`);
   registerVtpassSimulator(app, services, `${SIMULATOR_BASE}/c`);
+  registerFlightSimulator(app, services, `${SIMULATOR_BASE}/c`);
   registerOrderQuerySimulator(app, services, `${SIMULATOR_BASE}/d`);
 
   app.get('/sandbox/vtu/deliveries', async (req) => {
