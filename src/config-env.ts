@@ -91,6 +91,28 @@ const vtuEnv = {
   VTU_FLOAT_TOPUP: z.coerce.number().int().min(1000).default(500_000),
   VTU_SANDBOX_HOLD_MS: z.coerce.number().int().min(0).max(120_000).optional(),
   VTU_SANDBOX_SLOW_MS: z.coerce.number().int().min(0).max(120_000).optional(),
+  // Airtime-to-cash (issue 32): percent of the airtime received credited per network, caps in naira, the window to send.
+  AIRTIME_CASH_RATES: z
+    .string()
+    .optional()
+    .refine((s) => {
+      if (!s) return true;
+      try {
+        const v = JSON.parse(s);
+        return (
+          typeof v === 'object' &&
+          v !== null &&
+          Object.entries(v).every(([k, r]) => ['mtn', 'airtel', 'glo', '9mobile'].includes(k) && typeof r === 'number' && r > 0 && r <= 100)
+        );
+      } catch {
+        return false;
+      }
+    }, 'AIRTIME_CASH_RATES must be JSON like {"mtn":80,"airtel":78} (percent, above 0 and at most 100) for mtn, airtel, glo, 9mobile'),
+  AIRTIME_CASH_MIN: z.coerce.number().int().min(1).default(100),
+  AIRTIME_CASH_MAX: z.coerce.number().int().min(1).default(20_000),
+  AIRTIME_CASH_CUSTOMER_DAILY_CAP: z.coerce.number().int().min(1).default(50_000),
+  AIRTIME_CASH_NUMBER_DAILY_CAP: z.coerce.number().int().min(1).default(20_000),
+  AIRTIME_CASH_EXPIRES_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
 };
 
 export const VTU_DEFAULT_ROUTING: Record<string, ('a' | 'b' | 'c' | 'd')[]> = {

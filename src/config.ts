@@ -91,6 +91,19 @@ export interface Config {
     sandboxHoldMs: number;
     sandboxSlowMs: number;
   };
+  /**
+   * Airtime-to-cash (issue 32, provider C): percent of the airtime received that is credited, per network; the naira
+   * bounds of one request and the daily caps per customer and per sending number; the minutes a request waits for
+   * the airtime.
+   */
+  airtimeCash: {
+    ratePercent: Record<'mtn' | 'airtel' | 'glo' | '9mobile', number>;
+    min: bigint;
+    max: bigint;
+    customerDailyCap: bigint;
+    numberDailyCap: bigint;
+    expiresMs: number;
+  };
   /** Issuer name shown in authenticator apps (TOTP provisioning URI). */
   totpIssuer: string;
   /** Operators (issue 30): a second factor required for admin operations, and the idle end of their sessions. */
@@ -259,6 +272,14 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       webhookSecret: e.SMS_WEBHOOK_SECRET ?? (sandbox ? SANDBOX_SMS_WEBHOOK_SECRET : undefined),
     },
     vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
+    airtimeCash: {
+      ratePercent: { ...AIRTIME_CASH_DEFAULT_RATES, ...(e.AIRTIME_CASH_RATES ? JSON.parse(e.AIRTIME_CASH_RATES) : {}) },
+      min: BigInt(e.AIRTIME_CASH_MIN) * 100n,
+      max: BigInt(e.AIRTIME_CASH_MAX) * 100n,
+      customerDailyCap: BigInt(e.AIRTIME_CASH_CUSTOMER_DAILY_CAP) * 100n,
+      numberDailyCap: BigInt(e.AIRTIME_CASH_NUMBER_DAILY_CAP) * 100n,
+      expiresMs: e.AIRTIME_CASH_EXPIRES_MINUTES * 60_000,
+    },
     totpIssuer: e.TOTP_ISSUER,
     operators: { twoFactor: e.OPERATOR_2FA ?? (sandbox ? 'optional' : 'required'), idleMinutes: e.OPERATOR_IDLE_MINUTES },
     webauthn: webauthnConfig(e),
@@ -328,6 +349,9 @@ function ed25519KeyProblem(pem: string | undefined): string | null {
     return 'not a readable private key (expected an Ed25519 private key as PKCS#8 PEM: openssl genpkey -algorithm ed25519)';
   }
 }
+
+/** Airtime-to-cash rates when AIRTIME_CASH_RATES does not name a network (percent of the airtime received). */
+export const AIRTIME_CASH_DEFAULT_RATES = { mtn: 80, airtel: 78, glo: 75, '9mobile': 75 };
 
 function vtuConfig(e: z.infer<typeof envSchema>, publicUrl: string): Config['vtu'] {
   const sandboxUrl = (p: string) => `${publicUrl}/sandbox/providers/${p}`;

@@ -39,6 +39,7 @@ import type { KycService } from './modules/kyc/service.js';
 import type { GrowthArea } from './modules/growth/register.js';
 import type { PaymentsService } from './modules/payments/service.js';
 import type { VtuServiceApi } from './modules/vtu/service.js';
+import type { AirtimeCashService } from './modules/vtu/kinds/airtime-cash/service.js';
 import type { ConsoleService } from './modules/console/service.js';
 import type { CustomerService } from './modules/customers/service.js';
 import type { ApprovalService } from './modules/approvals/service.js';
@@ -74,6 +75,8 @@ export interface Services {
   events: EventBus;
   /** VTU purchases, catalogues, reconciliation; purchase() is reused by scheduled purchases. */
   vtu: VtuServiceApi;
+  /** Airtime-to-cash (issue 32): inbound airtime credited on the provider's confirmation. */
+  airtimeCash: AirtimeCashService;
   /** Reliable mail/SMS for everything but OTP codes: enqueue in the caller's tx (docs/architecture.md "Outbox"). */
   outbox: Outbox;
   push: PushSender;

@@ -16,6 +16,7 @@ import { savingsModule } from './savings/index.js';
 import { loansModule } from './loans/index.js';
 import { paymentsModule } from './payments/index.js';
 import { vtuModule } from './vtu/index.js';
+import { airtimeCashModule } from './vtu/kinds/airtime-cash/index.js';
 import { beneficiariesModule } from './beneficiaries/index.js';
 import { operatorsModule } from './operators/index.js';
 import { consoleModule } from './console/index.js';
@@ -44,6 +45,7 @@ export const allModules: AnyModule[] = [
   loansModule,
   paymentsModule,
   vtuModule,
+  airtimeCashModule,
   beneficiariesModule,
   operatorsModule,
   consoleModule,

@@ -21,7 +21,7 @@ import type { AttemptLimit, AttemptLimits } from './attempt-limits.js';
  *   tries from them, after which it works only for known devices. Tries are reserved before the comparison
  *   (conditional upserts) and the comparison and the count are one UPDATE: parallel guesses pass no limit.
  */
-export type OtpPurpose = 'login' | 'phone' | 'stepup';
+export type OtpPurpose = 'login' | 'phone' | 'stepup' | 'sending_number';
 
 export const OTP_TTL_MS = 10 * MINUTE;
 export const OTP_COOLDOWN_MS = 60 * SECOND;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../db/client.js';
 import type { Services } from '../../container.js';
+import { registerAirtimeCashSimulator } from './airtime-cash.js';
 import { ensureFloatRows } from './engine.js';
 import { registerFlightSimulator } from './flights.js';
 import { registerOrderQuerySimulator } from './order-query.js';
@@ -21,6 +22,7 @@ export async function registerVtuSimulators(app: FastifyInstance, services: Serv
   registerSmeDataSimulator(app, services, 'a', `${SIMULATOR_BASE}/a`);
   registerSmeDataSimulator(app, services, 'b', `${SIMULATOR_BASE}/b`);
   registerVtpassSimulator(app, services, `${SIMULATOR_BASE}/c`);
+  registerAirtimeCashSimulator(app, services, `${SIMULATOR_BASE}/c`);
   registerFlightSimulator(app, services, `${SIMULATOR_BASE}/c`);
   registerOrderQuerySimulator(app, services, `${SIMULATOR_BASE}/d`);
 

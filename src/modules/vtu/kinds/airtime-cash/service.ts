@@ -1,0 +1,476 @@
+import type { Config } from '../../../../config.js';
+import type { Db } from '../../../../db/client.js';
+import { runParts } from '../../../../db/parts.js';
+import type { ReadReplica } from '../../../../db/replica.js';
+import { MINUTE, type Clock } from '../../../../kernel/clock.js';
+import { AppError, notFound } from '../../../../kernel/errors.js';
+import { prefixedId, uuid } from '../../../../kernel/ids.js';
+import { formatNaira, toKobo, toNaira } from '../../../../kernel/money.js';
+import { NETWORKS, type Network } from '../../../../kernel/phone.js';
+import type { Entry, Ledger } from '../../../../ledger/ledger.js';
+import type { EventBus } from '../../../../lib/events.js';
+import type { Logger } from '../../../../lib/logger.js';
+import type { SmsSender } from '../../../../providers/messaging.js';
+import type { OtpService } from '../../../identity/api.js';
+import type { Notifier } from '../../../notifications/api.js';
+import { assertRecipientNetwork, floatAccount, NETWORK_NAMES, requestIdFor } from '../../model.js';
+import type { AirtimeCashProvider, ReceiptStatus } from './adapter.js';
+import * as repo from './repository.js';
+import type { AirtimeCashRow, AirtimeCashStatus } from './repository.js';
+
+/**
+ * Airtime-to-cash (issue 32 item 2), an inbound flow on provider C. A request checks the sending number (the caller's
+ * verified phone or one proved by SMS code), the bounds and the daily caps per customer and per sending number, and
+ * asks the provider for a receiving number; the customer is told where and how to send (the network's share-and-sell
+ * USSD string) under a reference. The wallet is credited at the request's rate ONLY when the provider confirms what it
+ * received (its signed webhook or a requery), never on the customer's word: the part received when less arrived,
+ * once per request whatever how often the confirmation comes (ledger reference airtime_cash:<request id>). A request
+ * the provider says nothing reached expires with nothing credited; one the provider cannot be asked about stays
+ * awaiting (never expired blindly) and is listed for operators.
+ */
+export const PROVIDER = 'c';
+
+/** The networks' share-and-sell transfer codes; PIN is the sender's own SIM transfer PIN, typed by the customer. */
+export const SHARE_AND_SELL: Record<Network, (to: string, amount: number) => string> = {
+  mtn: (to, amount) => `*600*${to}*${amount}*PIN#`,
+  airtel: (to, amount) => `*432*${to}*${amount}*PIN#`,
+  glo: (to, amount) => `*131*${to}*${amount}*PIN#`,
+  '9mobile': (to, amount) => `*223*PIN*${amount}*${to}#`,
+};
+
+export const ledgerReferenceOf = (requestId: string) => `airtime_cash:${requestId}`;
+
+export interface AirtimeCashDeps {
+  config: Config;
+  db: Db;
+  replica: ReadReplica;
+  clock: Clock;
+  log: Logger;
+  ledger: Ledger;
+  notifier: Notifier;
+  events: EventBus;
+  otp: OtpService;
+  sms: SmsSender;
+  provider: AirtimeCashProvider;
+}
+
+const rateOf = (bp: number) => bp / 100;
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+/** What the customer (and an operator) sees of a request; the provider's request id stays inside. */
+export function airtimeCashView(r: AirtimeCashRow) {
+  const amount = BigInt(r.amount);
+  const received = r.amount_received === null ? null : BigInt(r.amount_received);
+  return {
+    id: r.id,
+    reference: r.reference,
+    status: r.status,
+    network: r.network,
+    phone: r.sender,
+    amount: toNaira(amount),
+    rate: rateOf(r.rate_bp),
+    expectedCredit: toNaira((amount * BigInt(r.rate_bp)) / 10_000n),
+    receivingNumber: r.receiving_number,
+    ussd: r.ussd,
+    expiresAt: iso(r.expires_at)!,
+    amountReceived: received === null ? null : toNaira(received),
+    credited: r.credited === null ? null : toNaira(r.credited),
+    partial: received !== null && received < amount,
+    ...(r.failure_reason ? { failureReason: r.failure_reason } : {}),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  };
+}
+
+export function createAirtimeCashService(deps: AirtimeCashDeps) {
+  const { config, db, clock, log, ledger, notifier, events, otp, sms, provider } = deps;
+  const cfg = config.airtimeCash;
+  const every = config.vtu.reconcileEveryMs;
+  const backoff = (n: number) => Math.min(every * 2 ** Math.max(0, n - 1), 10 * MINUTE);
+  const rateBp = (n: Network) => Math.round(cfg.ratePercent[n] * 100);
+  const creditOf = (kobo: bigint, bp: number) => (kobo * BigInt(bp)) / 10_000n;
+
+  function assertAmount(amount: bigint) {
+    if (amount % 100n !== 0n) throw new AppError('AMOUNT_OUT_OF_RANGE', 'Airtime is sent in whole naira; leave out the kobo');
+    if (amount < cfg.min || amount > cfg.max)
+      throw new AppError('AMOUNT_OUT_OF_RANGE', `Airtime-to-cash takes ${formatNaira(cfg.min)} to ${formatNaira(cfg.max)} at a time`);
+  }
+
+  /** Refuses a request that would pass today's cap of the customer or of the sending number (docs/decisions.md). */
+  async function assertCaps(exec: Db | Parameters<typeof repo.usedToday>[0], userId: string, sender: string, amount: bigint) {
+    const used = await repo.usedToday(exec, userId, sender, clock.now());
+    if (used.customer + amount > cfg.customerDailyCap)
+      throw new AppError(
+        'LIMIT_EXCEEDED',
+        `Airtime-to-cash is limited to ${formatNaira(cfg.customerDailyCap)} a day per customer; ${formatNaira(cfg.customerDailyCap - used.customer < 0n ? 0n : cfg.customerDailyCap - used.customer)} is left today`,
+      );
+    if (used.number + amount > cfg.numberDailyCap)
+      throw new AppError(
+        'LIMIT_EXCEEDED',
+        `Airtime-to-cash is limited to ${formatNaira(cfg.numberDailyCap)} a day from one sending number; ${formatNaira(cfg.numberDailyCap - used.number < 0n ? 0n : cfg.numberDailyCap - used.number)} is left today for ${sender}`,
+      );
+  }
+
+  /**
+   * The provider confirmed receipt: the wallet gets the rate's share of what arrived (at most the amount asked for:
+   * more than that waits for an operator), in one statement with the request's new state, the notification and the
+   * 'wallet.credited' subscribers' writes. True when this call credited; a second confirmation posts nothing.
+   */
+  async function credit(row: AirtimeCashRow, r: Extract<ReceiptStatus, { status: 'received' }>): Promise<boolean> {
+    if (row.status === 'credited') return false;
+    const amount = BigInt(row.amount);
+    const counted = r.amountReceived < amount ? r.amountReceived : amount;
+    const credited = creditOf(counted, row.rate_bp);
+    const now = clock.now();
+    const state = {
+      amountReceived: r.amountReceived,
+      credited,
+      providerReference: r.providerReference ?? null,
+      providerStatus: 'received',
+      now,
+    };
+    const reference = ledgerReferenceOf(row.request_id);
+    if (r.amountReceived > amount)
+      log.warn(
+        { requestId: row.id, reference: row.reference, excess: (r.amountReceived - amount).toString() },
+        'airtime-to-cash: more airtime arrived than asked for; the excess needs an operator',
+      );
+    if (credited <= 0n) {
+      // Too little arrived to be worth a kobo: the request is closed as credited with nothing to post.
+      await runParts(db, [repo.creditOnPosting(row.id, state)], { as: 'posted' });
+      return false;
+    }
+    // The provider pays our float at its own rate (amount_settled); the difference to the customer's share is revenue.
+    const settled = r.settled ?? credited;
+    const entries: Entry[] = [{ account: { user: row.user_id, kind: 'wallet' }, amount: credited }];
+    if (settled > 0n) entries.push({ account: floatAccount(row.provider), amount: -settled });
+    if (settled !== credited) entries.push({ account: { system: 'revenue' }, amount: settled - credited });
+    const partial = r.amountReceived < amount;
+    const network = NETWORK_NAMES[row.network as Network] ?? row.network;
+    try {
+      await ledger.postAlone(db, {
+        reference,
+        type: 'airtime_cash',
+        description: `Airtime-to-cash: ${formatNaira(r.amountReceived)} ${network} airtime from ${row.sender}`,
+        entries,
+        metadata: { requestId: row.id, provider: row.provider, amountReceived: r.amountReceived.toString() },
+        parts: [
+          repo.creditOnPosting(row.id, state),
+          notifier.notices([
+            {
+              userId: row.user_id,
+              kind: 'general',
+              title: 'Airtime converted',
+              body:
+                `${formatNaira(credited)} was added to your wallet for the ${formatNaira(r.amountReceived)} ${network} airtime received from ${row.sender}.` +
+                (partial ? ` Only ${formatNaira(r.amountReceived)} of the ${formatNaira(amount)} expected arrived.` : ''),
+              data: {
+                event: 'airtime_cash_credited',
+                requestId: row.id,
+                reference: row.reference,
+                network: row.network,
+                amount: toNaira(credited),
+                received: toNaira(r.amountReceived),
+                expected: toNaira(amount),
+              },
+            },
+          ]),
+          ...events.parts('wallet.credited', { userId: row.user_id, amount: credited, source: 'other', reference }),
+        ],
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return false;
+      throw err;
+    }
+    log.info({ requestId: row.id, reference: row.reference, credited: credited.toString() }, 'airtime-to-cash credited');
+    return true;
+  }
+
+  /** Closes an awaiting request with nothing credited, and tells the customer why. */
+  async function close(row: AirtimeCashRow, to: 'expired' | 'failed', reason: string, providerStatus: string) {
+    await db.transaction(async (tx) => {
+      const closed = await repo.closeAwaiting(tx, row.id, to, reason, providerStatus, clock.now());
+      if (!closed) return;
+      await notifier.emit(tx, {
+        userId: row.user_id,
+        kind: 'general',
+        title: to === 'expired' ? 'Airtime-to-cash request expired' : 'Airtime-to-cash request closed',
+        body: `Your airtime-to-cash request ${row.reference} from ${row.sender} was closed with nothing credited: ${reason}`,
+        data: {
+          event: `airtime_cash_${to}`,
+          requestId: row.id,
+          reference: row.reference,
+          network: row.network,
+          amount: toNaira(row.amount),
+        },
+      });
+    });
+  }
+
+  /**
+   * Applies what the provider says of a request (webhook or requery). Only `received` credits; `expired`, `failed`, or
+   * nothing received once the request's time is up closes it with nothing credited; an answer we cannot read decides
+   * nothing. Returns the provider's status as recorded.
+   */
+  async function apply(row: AirtimeCashRow, r: ReceiptStatus): Promise<string> {
+    const now = clock.now();
+    switch (r.status) {
+      case 'received':
+        await credit(row, r);
+        return r.status;
+      case 'expired':
+        await close(row, 'expired', 'no airtime reached the provider before the request expired', 'expired');
+        return r.status;
+      case 'failed':
+        await close(row, 'failed', r.message, 'failed');
+        return r.status;
+      case 'awaiting':
+      case 'not_found':
+        if (now.getTime() >= new Date(row.expires_at).getTime()) {
+          await close(row, 'expired', 'no airtime reached the provider before the request expired', r.status);
+          return r.status;
+        }
+        break;
+      case 'unknown':
+        if (now.getTime() - new Date(row.expires_at).getTime() >= config.vtu.stuckAfterMs)
+          log.warn(
+            { requestId: row.id, reference: row.reference },
+            'airtime-to-cash request needs an operator: the provider cannot say what arrived',
+          );
+        break;
+    }
+    await repo.markChecked(db, row.id, r.status, new Date(now.getTime() + backoff(row.requery_count + 1)), now);
+    return r.status;
+  }
+
+  async function requeryRow(row: AirtimeCashRow): Promise<string> {
+    return apply(row, await provider.requery(row.request_id));
+  }
+
+  const mustGet = async (id: string) => (await repo.getRequest(db, id))!;
+
+  return {
+    /** The networks bought, with today's rate and one request's bounds. */
+    networks() {
+      return NETWORKS.map((n) => ({
+        id: n,
+        name: NETWORK_NAMES[n],
+        rate: cfg.ratePercent[n],
+        minAmount: toNaira(cfg.min),
+        maxAmount: toNaira(cfg.max),
+      }));
+    },
+
+    async quote(userId: string, input: { network: Network; amount: number }) {
+      const amount = toKobo(input.amount);
+      assertAmount(amount);
+      const bp = rateOf(rateBp(input.network));
+      const used = await repo.usedToday(db, userId, '', clock.now());
+      const left = cfg.customerDailyCap - used.customer;
+      return {
+        network: input.network,
+        amount: input.amount,
+        rate: bp,
+        credit: toNaira(creditOf(amount, rateBp(input.network))),
+        remainingToday: toNaira(left < 0n ? 0n : left),
+      };
+    },
+
+    async sendNumberCode(userId: string, phone: string, ip?: string) {
+      if (await repo.isVerifiedSender(db, userId, phone)) return { sent: false, alreadyVerified: true, expiresInSeconds: 0 };
+      const code = await otp.issue('sending_number', `${userId}:${phone}`, ip);
+      try {
+        await sms.send({
+          to: phone,
+          text: `Your airtime-to-cash code is ${code}. It lets you sell airtime from ${phone} and expires in 10 minutes. Do not share it.`,
+        });
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'sending-number SMS could not be sent');
+        throw new AppError('UPSTREAM_ERROR', 'The SMS could not be sent just now; try again in a minute');
+      }
+      return { sent: true, alreadyVerified: false, expiresInSeconds: 600 };
+    },
+
+    async verifyNumber(userId: string, phone: string, code: string, ip?: string) {
+      await otp.verify('sending_number', `${userId}:${phone}`, code, { ip });
+      await repo.addNumber(db, userId, phone, clock.now());
+      return { phone, verified: true };
+    },
+
+    async numbers(userId: string) {
+      return { items: await repo.listNumbers(db, userId) };
+    },
+
+    /** The request (spec of issue 32 item 2). The caller's PIN and Idempotency-Key were checked by the registry. */
+    async request(user: { id: string; kycTier: number }, input: { network: Network; phone: string; amount: number; ported?: boolean }) {
+      if (user.kycTier < 1) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 1 is required for airtime-to-cash');
+      assertRecipientNetwork(input.network, input.phone, input.ported);
+      const amount = toKobo(input.amount);
+      assertAmount(amount);
+      if (!(await repo.isVerifiedSender(db, user.id, input.phone)))
+        throw new AppError(
+          'NOT_ELIGIBLE',
+          `${input.phone} is not verified for airtime-to-cash: send from your verified phone, or verify this number with the SMS code first`,
+        );
+      await assertCaps(db, user.id, input.phone, amount);
+      const now = clock.now();
+      const id = uuid();
+      const requestId = requestIdFor(now);
+      const bp = rateBp(input.network);
+      const out = await provider.request({ requestId, network: input.network, sender: input.phone, amount });
+      log.info({ requestId: id, outcome: out.status }, 'airtime-to-cash provider answered');
+      const base = {
+        id,
+        reference: prefixedId('a2c', now.getTime()),
+        requestId,
+        userId: user.id,
+        provider: PROVIDER,
+        network: input.network,
+        sender: input.phone,
+        amount,
+        rateBp: bp,
+        now,
+        expiresAt: new Date(now.getTime() + cfg.expiresMs),
+      };
+      if (out.status !== 'accepted') {
+        // Nothing to send to, so nothing can arrive: the request is closed at once (the customer may ask again).
+        const reason =
+          out.status === 'failed' ? out.message : 'The provider did not answer; nothing was taken. Try again in a few minutes.';
+        const row = await repo.insertRequest(db, {
+          ...base,
+          receivingNumber: '',
+          ussd: '',
+          providerReference: null,
+          status: 'failed',
+          failureReason: reason,
+          nextCheckAt: null,
+        });
+        return airtimeCashView(row);
+      }
+      const row = await db.transaction(async (tx) => {
+        // Checked again under the customer's and the number's locks: two requests at once cannot pass a cap together.
+        await repo.lockCaps(tx, user.id, input.phone);
+        await assertCaps(tx, user.id, input.phone, amount);
+        return repo.insertRequest(tx, {
+          ...base,
+          receivingNumber: out.receivingNumber,
+          ussd: SHARE_AND_SELL[input.network](out.receivingNumber, Number(amount / 100n)),
+          providerReference: out.providerReference ?? null,
+          status: 'awaiting',
+          failureReason: null,
+          nextCheckAt: new Date(now.getTime() + every),
+        });
+      });
+      return airtimeCashView(row);
+    },
+
+    async listMine(userId: string, f: { status?: AirtimeCashStatus; limit: number; offset: number }) {
+      const list = await repo.listRequests(deps.replica.forUser(userId), { ...f, userId });
+      return { items: list.slice(0, f.limit).map(airtimeCashView), limit: f.limit, offset: f.offset, hasMore: list.length > f.limit };
+    },
+
+    async getMine(userId: string, id: string) {
+      const row = await repo.getOwnRequest(deps.replica.forUser(userId), userId, id);
+      if (!row) throw notFound('Airtime-to-cash request');
+      return airtimeCashView(row);
+    },
+
+    /** "I have sent it": the provider is asked now; only its answer credits. */
+    async checkMine(userId: string, id: string) {
+      const row = await repo.getOwnRequest(db, userId, id);
+      if (!row) throw notFound('Airtime-to-cash request');
+      if (row.status === 'awaiting') await requeryRow(row);
+      return airtimeCashView(await mustGet(id));
+    },
+
+    /**
+     * Provider C's webhook, raw bytes and signature header: UNAUTHENTICATED unless signed with its secret. A request
+     * id we never issued is logged and ignored.
+     */
+    async receiveWebhook(raw: Buffer, signature: string | undefined) {
+      const v = provider.verifyWebhook(raw, signature);
+      if (v === 'unsigned') throw new AppError('UNAUTHENTICATED', 'Missing or invalid x-provider-signature');
+      if (v === 'malformed') throw new AppError('BAD_REQUEST', 'Body must be a JSON object with request_id and status');
+      return this.confirm(v.requestId, v.receipt);
+    },
+
+    /** What the provider says of one of our requests, as its webhook brings it. */
+    async confirm(requestId: string, receipt: ReceiptStatus): Promise<{ known: boolean }> {
+      const row = await repo.getByRequestId(db, requestId);
+      if (!row) {
+        log.warn({ providerRequestId: requestId }, 'airtime-to-cash webhook for an unknown request');
+        return { known: false };
+      }
+      // A webhook that does not credit or close (awaiting, unreadable) changes nothing: requeries carry on.
+      if (receipt.status === 'received' || receipt.status === 'expired' || receipt.status === 'failed') await apply(row, receipt);
+      return { known: true };
+    },
+
+    /** Requeries every due awaiting request once; returns how many were checked. */
+    async reconcileDue(max = 500): Promise<number> {
+      let done = 0;
+      while (done < max) {
+        const now = clock.now();
+        const batch = await repo.claimDue(db, now, new Date(now.getTime() + Math.max(MINUTE, 3 * config.vtu.timeoutMs)), 16);
+        if (!batch.length) break;
+        await Promise.all(
+          batch.map(async (row) => {
+            try {
+              await requeryRow(row);
+            } catch (err) {
+              log.error({ err, requestId: row.id }, 'airtime-to-cash requery failed');
+            }
+          }),
+        );
+        done += batch.length;
+      }
+      return done;
+    },
+
+    // ----- operators -----
+    async adminList(f: { status?: AirtimeCashStatus; stuck?: boolean; limit: number; offset: number }) {
+      const list = await repo.listRequests(db, {
+        status: f.status,
+        stuckBefore: f.stuck ? clock.now() : undefined,
+        limit: f.limit,
+        offset: f.offset,
+      });
+      return {
+        items: list.slice(0, f.limit).map((r) => ({
+          ...airtimeCashView(r),
+          userId: r.user_id,
+          requestId: r.request_id,
+          requeryCount: r.requery_count,
+          lastProviderStatus: r.last_provider_status,
+          lastCheckedAt: iso(r.last_checked_at),
+        })),
+        limit: f.limit,
+        offset: f.offset,
+        hasMore: list.length > f.limit,
+      };
+    },
+
+    async adminRequery(id: string) {
+      const row = await repo.getRequest(db, id);
+      if (!row) throw notFound('Airtime-to-cash request');
+      const providerStatus = row.status === 'awaiting' ? await requeryRow(row) : (row.last_provider_status ?? row.status);
+      return { request: airtimeCashView(await mustGet(id)), providerStatus };
+    },
+
+    /**
+     * An operator closes an awaiting request with nothing credited (the provider confirmed out of band that nothing
+     * arrived). Crediting always needs the provider's own confirmation (webhook or requery), never an operator's word.
+     */
+    async adminResolve(id: string, note: string) {
+      const row = await repo.getRequest(db, id);
+      if (!row) throw notFound('Airtime-to-cash request');
+      if (row.status !== 'awaiting') throw new AppError('CONFLICT', `This request is already ${row.status}`);
+      await close(row, 'expired', `closed by an operator: ${note}`, row.last_provider_status ?? 'operator');
+      const after = await mustGet(id);
+      if (after.status === 'awaiting') throw new AppError('CONFLICT', 'The request changed meanwhile; look again');
+      return { request: airtimeCashView(after) };
+    },
+  };
+}
+
+export type AirtimeCashService = ReturnType<typeof createAirtimeCashService>;
