@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { allOperations } from '../../src/modules/index.js';
 import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
 import { call, createHarness, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
@@ -74,6 +75,8 @@ const CASES: Case[] = [
   { key: 'getTopupReceipt.reference', input: () => ({ reference: ids.topupRef }) },
   { key: 'verifyProcessorTopup.reference', input: () => ({ reference: ids.processorRef }) },
   { key: 'getMyVtuTransaction.id', input: () => ({ id: ids.vtuId }) },
+  { key: 'getMyAirtimeCashRequest.id', input: () => ({ id: ids.airtimeCashId }) },
+  { key: 'checkMyAirtimeCashRequest.id', input: () => ({ id: ids.airtimeCashId }) },
   {
     key: 'createTransactionReport.reference',
     input: () => ({ reference: ids.vtuRef, category: 'wrong_amount', description: 'I was charged the wrong amount' }),
@@ -143,6 +146,12 @@ beforeAll(async () => {
   ).transaction;
   ids.vtuId = vtu.id;
   ids.vtuRef = vtu.reference;
+  // Airtime-to-cash (issue 32): from a sending number the owner verified; nothing ever arrives from a number ending 5555.
+  await h.app.services.db.execute(sql`INSERT INTO airtime_cash_numbers (user_id, phone, verified_at) VALUES (${a.id}, '08035555555', now())`);
+  ids.airtimeCashId = must(
+    await invoke('requestAirtimeCash', { network: 'mtn', phone: '08035555555', amount: 1000, pin: PIN }, a),
+    'requestAirtimeCash',
+  ).request.id;
 
   ids.lockId = must(await invoke('createSavingsLock', { amount: 3650, days: 365, pin: PIN }, a), 'createSavingsLock').lock.id;
   ids.threadId = must(await invoke('getOrCreateThread', {}, a), 'getOrCreateThread').thread.id;

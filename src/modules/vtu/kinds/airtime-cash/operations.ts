@@ -135,7 +135,7 @@ export const airtimeCashOperations = [
     suffix: SUFFIX,
     method: 'POST',
     purpose: '"I have sent it": asks the provider now whether the airtime arrived (only its answer credits)',
-    rateLimit: 'money',
+    rateLimit: 'strict',
     input: z.object({ id: uuidInput('id') }),
     output: requestOut,
     errors: ['NOT_FOUND'],
