@@ -106,11 +106,12 @@ it('just-in-time float: a low-float refusal funds the provider from the collecti
 });
 
 it('a catalogue outage serves the last copy, or 502 when there is none', async () => {
-  const c = h.app.services.vtu.providers.c;
-  const original = c.catalogue;
+  // Provider C's client: every kind's catalogue at C reads through it.
+  const c = h.app.services.vtu.providers.c.client;
+  const original = c.read;
   const first = await call(h, 'GET', '/api/v1/listElectricityPlans', undefined, { token: u.token });
   expect(first.statusCode).toBe(200);
-  (c as any).catalogue = async () => {
+  (c as any).read = async () => {
     throw new ProviderError('c', 'provider c answered HTTP 503', 'http');
   };
   try {
@@ -123,7 +124,7 @@ it('a catalogue outage serves the last copy, or 502 when there is none', async (
     expect(none.statusCode).toBe(502);
     expect(none.json().error.code).toBe('UPSTREAM_ERROR');
   } finally {
-    (c as any).catalogue = original;
+    (c as any).read = original;
   }
 });
 

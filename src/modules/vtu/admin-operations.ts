@@ -4,7 +4,9 @@ import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, toNaira, naira } from '../../kernel/money.js';
 import { submissionFields } from '../approvals/api.js';
-import { lower, markupOutput, providerInput, serviceInput, transactionOutput } from './inputs.js';
+import { lower, markupOutput, providerInput } from './inputs.js';
+import { serviceInput } from './kinds/index.js';
+import { transactionOutput } from './view.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['vtu', 'approvals']);

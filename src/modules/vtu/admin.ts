@@ -8,14 +8,15 @@ import { AppError, notFound } from '../../kernel/errors.js';
 
 import { type Clock } from '../../kernel/clock.js';
 import { toKobo } from '../../kernel/money.js';
-import { type ProviderId, type VtuService as ServiceName, type VtuProvider } from '../../providers/vtu/types.js';
+import type { Outcome, ProviderId } from '../../providers/vtu/types.js';
 import { createMarkups } from './markups.js';
 
-import { toMarkupOut, toTransaction } from './model.js';
+import { toMarkupOut } from './model.js';
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';
 
 import { type createVtuSettlement, type OnSettled } from './settlement.js';
+import { toTransaction } from './view.js';
 
 /**
  * VTU purchases (spec 1 rules 1-6, section 3; docs/design.md §7). The order of a purchase: validation and the network
@@ -33,14 +34,15 @@ export function createVtuAdmin(deps: {
   db: Db;
   clock: Clock;
   cfg: Config['vtu'];
-  providers: Record<ProviderId, VtuProvider>;
+  /** A requery of a row at its provider (the kind's adapter's own, else the provider's). */
+  requery: (row: VtuRow) => Promise<Outcome>;
   markups: ReturnType<typeof createMarkups>;
   applyRequery: Settlement['applyRequery'];
   settleSuccess: Settlement['settleSuccess'];
   settleFailed: Settlement['settleFailed'];
   mustGet: (id: string) => Promise<VtuRow>;
 }) {
-  const { db, clock, cfg, providers, markups, applyRequery, settleSuccess, settleFailed, mustGet } = deps;
+  const { db, clock, cfg, requery, markups, applyRequery, settleSuccess, settleFailed, mustGet } = deps;
   return {
     async adminRequery(id: string) {
       const row = await repo.getTransaction(db, id);
@@ -49,7 +51,7 @@ export function createVtuAdmin(deps: {
         await db.execute(
           sql`UPDATE vtu_transactions SET requery_count = requery_count + 1, last_checked_at = ${clock.now()} WHERE id = ${id}`,
         );
-        const out = await providers[row.provider as ProviderId].requery(row.request_id);
+        const out = await requery(row);
         await applyRequery({ ...row, requery_count: row.requery_count + 1 }, out);
         return { transaction: toTransaction(await mustGet(id)), providerStatus: out.status };
       }
@@ -112,7 +114,7 @@ export function createVtuAdmin(deps: {
         hasMore: list.length > limit,
       };
     },
-    async adminSetMarkup(actorId: string, input: { service: ServiceName; provider?: ProviderId; kind: 'flat' | 'percent'; value: number }) {
+    async adminSetMarkup(actorId: string, input: { service: string; provider?: ProviderId; kind: 'flat' | 'percent'; value: number }) {
       const value = input.kind === 'flat' ? toKobo(input.value) : BigInt(Math.round(input.value * 100));
       const m = await markups.set({ service: input.service, provider: input.provider ?? null, kind: input.kind, value, actorId });
       return toMarkupOut(m);

@@ -3,12 +3,14 @@ import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { ProviderError, type CatalogueEntry, type CatalogueKind, type ProviderId, type VtuProvider } from '../../providers/vtu/types.js';
+import { ProviderError, type CatalogueEntry, type ProviderId } from '../../providers/vtu/types.js';
 
 /**
  * Provider catalogues cached in the database for 30 minutes (spec rule 7), so every instance shares one copy
  * and the expiry follows the injected clock. Wholesale prices are cached; retail is computed when read, so a
- * markup change shows at once. When a refresh fails, the last copy is served rather than nothing.
+ * markup change shows at once. When a refresh fails, the last copy is served rather than nothing. A list is named by
+ * its kind (kinds/<kind>: 'data_plans', 'cable_plans'...) and fetched by the kind's adapter at the provider; the
+ * cache key is provider:list:arg, so list names are unique across kinds.
  */
 export const CATALOGUE_TTL_MS = 30 * MINUTE;
 
@@ -32,14 +34,12 @@ export function createCatalogue({
   readDb = db,
   clock,
   log,
-  providers,
 }: {
   db: Db;
   /** Where the cached copy is read (the replica when there is one): the memo below already serves it up to its expiry. */
   readDb?: Db;
   clock: Clock;
   log: Logger;
-  providers: Record<ProviderId, VtuProvider>;
 }) {
   const inflight = new Map<string, Promise<CatalogueEntry[]>>();
   // The database row is the shared copy; each instance also keeps the parsed copy until the same expiry.
@@ -48,13 +48,13 @@ export function createCatalogue({
   async function refresh(
     key: string,
     provider: ProviderId,
-    kind: CatalogueKind,
-    arg: string | undefined,
+    kind: string,
+    fetch: () => Promise<CatalogueEntry[]>,
     stale: Stored[] | null,
   ): Promise<CatalogueEntry[]> {
     let fresh: CatalogueEntry[];
     try {
-      fresh = await providers[provider].catalogue(kind, arg);
+      fresh = await fetch();
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       log.warn({ provider, kind, err: err.message }, 'catalogue refresh failed');
@@ -73,7 +73,13 @@ export function createCatalogue({
   }
 
   return {
-    async get(provider: ProviderId, kind: CatalogueKind, arg?: string): Promise<CatalogueEntry[]> {
+    /** The list `kind` at `provider` (with `arg`), from the cache or `fetch` (the kind's adapter) when expired. */
+    async get(
+      provider: ProviderId,
+      kind: string,
+      arg: string | undefined,
+      fetch: () => Promise<CatalogueEntry[]>,
+    ): Promise<CatalogueEntry[]> {
       const key = `${provider}:${kind}:${arg ?? ''}`;
       const now = clock.now().getTime();
       const m = memo.get(key);
@@ -89,7 +95,7 @@ export function createCatalogue({
       }
       let p = inflight.get(key);
       if (!p) {
-        p = refresh(key, provider, kind, arg, row?.payload ?? null).finally(() => inflight.delete(key));
+        p = refresh(key, provider, kind, fetch, row?.payload ?? null).finally(() => inflight.delete(key));
         inflight.set(key, p);
       }
       return p;

@@ -19,9 +19,11 @@ export function createProviderFloat(deps: {
   log: Logger;
   ledger: Ledger;
   cfg: Config['vtu'];
+  /** Every kind's providers in order (pricing.ts: VTU_ROUTING over the kinds' defaults). */
+  routing: Record<string, ProviderId[]>;
   providers: Record<ProviderId, VtuProvider>;
 }) {
-  const { db, clock, log, ledger, cfg, providers } = deps;
+  const { db, clock, log, ledger, cfg, routing, providers } = deps;
   const floatEstimate = new Map<ProviderId, bigint>();
   const refilling = new Map<ProviderId, Promise<void>>();
 
@@ -85,7 +87,7 @@ export function createProviderFloat(deps: {
           }
           return {
             provider: p,
-            services: Object.entries(cfg.routing)
+            services: Object.entries(routing)
               .filter(([, list]) => list.includes(p))
               .map(([s]) => s),
             ledgerFloat: toNaira(ledgerFloat),

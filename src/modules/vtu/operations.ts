@@ -1,37 +1,14 @@
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf, type AnyOperation } from '../../http/registry.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
-import { nairaAmount, naira } from '../../kernel/money.js';
+import { nairaAmount } from '../../kernel/money.js';
 import { vtuAdminOperations } from './admin-operations.js';
 import { CATALOGUE_TTL_MS } from './catalogue.js';
-import {
-  buyAirtimeInput,
-  buyDataInput,
-  buyEducationPinInput,
-  buyElectricityInput,
-  cableInput,
-  companyInput,
-  customerIdInput,
-  dataPlanOutput,
-  discoInput,
-  fundBetInput,
-  lower,
-  iucInput,
-  meterInput,
-  meterTypeInput,
-  networkInput,
-  providerInput,
-  PURCHASE_ERRORS,
-  quoteOutput,
-  quotePurchaseInput,
-  serviceInput,
-  subscribeCableInput,
-  transactionOutput,
-  txOut,
-  withoutPin,
-} from './inputs.js';
-import { assertRecipientNetwork } from './service.js';
+import { lower, providerInput, PURCHASE_ERRORS, quoteOutput, withoutPin } from './inputs.js';
+import { KINDS, serviceInput } from './kinds/index.js';
+import type { KindOperation, ServiceKind } from './kinds/kind.js';
+import { quotePurchaseInput, transactionOutput, txOut } from './view.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['vtu']);
@@ -40,132 +17,44 @@ const defineOperation = operationsOf(['vtu']);
 const SUFFIX = 'BearerVTU';
 const CACHE_SECONDS = CATALOGUE_TTL_MS / 1000; // spec rule 7: clients may cache catalogues for 30 minutes
 
-export const vtuOperations = [
-  // ---------- catalogues ----------
-  defineOperation({
-    name: 'listAirtimeNetworks',
+/** A kind's operation (kinds/kind.ts KindOperation) as a vtu operation: its handler gets the kind's context. */
+function kindOperation(kind: ServiceKind, op: KindOperation): AnyOperation {
+  const { catalogue, handler, ...def } = op;
+  return defineOperation({
+    ...def,
     suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'available airtime networks',
-    input: z.object({}),
-    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), minAmount: naira, maxAmount: naira })) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.airtimeNetworks() }),
-  }),
-  defineOperation({
-    name: 'listDataNetworks',
-    suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'available data networks',
-    input: z.object({}),
-    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.dataNetworks() }),
-  }),
-  defineOperation({
-    name: 'listDataPlanTypes',
-    suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'plan categories (for example SME, CG, GIFTING) for a network',
-    input: z.object({ network: networkInput }),
-    output: z.object({ items: z.array(z.object({ planType: z.string(), network: z.string(), plans: z.number() })) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ({ items: await ctx.api.vtu.dataPlanTypes(i.network) }),
-  }),
-  defineOperation({
-    name: 'listDataPlans',
-    suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'all data plans for a network',
-    input: z.object({ network: networkInput }),
-    output: z.object({ items: z.array(dataPlanOutput()) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ({ items: await ctx.api.vtu.dataPlans(i.network) }),
-  }),
-  defineOperation({
-    name: 'listDataPlansForCategory',
-    suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'plans in one category',
-    input: z.object({
-      network: networkInput,
-      planType: z.string({ error: 'planType is required' }).trim().min(1, 'planType is required').max(30, 'planType is too long'),
-    }),
-    output: z.object({ items: z.array(dataPlanOutput()) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ({ items: await ctx.api.vtu.dataPlans(i.network, i.planType) }),
-  }),
-  defineOperation({
-    name: 'listCableProviders',
-    suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'cable TV providers',
-    input: z.object({}),
-    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.cableProviders() }),
-  }),
-  defineOperation({
-    name: 'listCablePlans',
-    suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'cable plans for a provider',
-    input: z.object({ identifier: cableInput }),
-    output: z.object({ items: z.array(z.object({ plan_id: z.string(), identifier: z.string(), name: z.string(), price: naira })) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ({ items: await ctx.api.vtu.cablePlans(i.identifier) }),
-  }),
-  defineOperation({
-    name: 'listElectricityPlans',
-    suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'available distribution companies',
-    input: z.object({}),
-    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), types: z.array(z.string()), minAmount: naira })) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.electricityPlans() }),
-  }),
-  defineOperation({
-    name: 'listBetCompanies',
-    suffix: SUFFIX,
-    method: 'GET',
-    versioned: true,
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'supported betting companies',
-    input: z.object({}),
-    output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.betCompanies() }),
-  }),
-  defineOperation({
-    name: 'listEducationPins',
-    suffix: SUFFIX,
-    method: 'GET',
-    cacheSeconds: CACHE_SECONDS,
-    purpose: 'exam PIN products with retail prices (extension: the catalogue behind buyEducationPin)',
-    input: z.object({}),
-    output: z.object({ items: z.array(z.object({ plan_id: z.string(), name: z.string(), price: naira, requiresProfileId: z.boolean() })) }),
-    errors: ['UPSTREAM_ERROR'],
-    handler: async (_i, ctx) => ({ items: await ctx.api.vtu.educationPins() }),
-  }),
+    ...(catalogue ? { cacheSeconds: CACHE_SECONDS } : {}),
+    handler: async (i, ctx) => handler(i, { kind: ctx.api.vtu.kind(kind.name), user: ctx.user, vtu: ctx.api.vtu.core }),
+  });
+}
 
-  // ---------- quote and verification ----------
+/** A kind's purchase operation: the PIN, KYC Tier 1 and money gates, the money rate class, the shared purchase path. */
+function purchaseOperation(kind: ServiceKind): AnyOperation {
+  const p = kind.purchase;
+  return defineOperation({
+    name: p.name,
+    suffix: SUFFIX,
+    method: 'POST',
+    ...(p.versioned ? { versioned: true } : {}),
+    purpose: p.purpose,
+    rateLimit: 'money',
+    gates: { money: true, pin: true, kycTier: 1 },
+    ...(p.precheck ? { precheck: p.precheck } : {}),
+    input: p.input,
+    output: txOut,
+    errors: [...(p.errors ?? []), ...PURCHASE_ERRORS],
+    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, kind.name, withoutPin(i as { pin: string })) }),
+  });
+}
+
+const catalogueOps = KINDS.flatMap((k) => k.operations.filter((op) => op.catalogue).map((op) => kindOperation(k, op)));
+const otherKindOps = KINDS.flatMap((k) => k.operations.filter((op) => !op.catalogue).map((op) => kindOperation(k, op)));
+
+export const vtuOperations = [
+  // ---------- catalogues (each kind's) ----------
+  ...catalogueOps,
+
+  // ---------- quote ----------
   defineOperation({
     name: 'quotePrice',
     suffix: SUFFIX,
@@ -187,122 +76,11 @@ export const vtuOperations = [
     errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
     handler: async (i, ctx) => ctx.api.vtu.quotePurchase(i),
   }),
-  defineOperation({
-    name: 'verifyCableIUC',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'look up cable subscriber name',
-    input: z.object({ iuc: iucInput, identifier: cableInput }),
-    output: z.object({ customerName: z.string(), iuc: z.string(), identifier: z.string() }),
-    errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ctx.api.vtu.verifyCable(i),
-  }),
-  defineOperation({
-    name: 'verifyMeter',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'look up meter/customer name',
-    input: z.object({ meter: meterInput, plan: discoInput, type: meterTypeInput }),
-    output: z.object({ customerName: z.string(), address: z.string().nullable(), meter: z.string(), plan: z.string(), type: z.string() }),
-    errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ctx.api.vtu.verifyMeter(i),
-  }),
-  defineOperation({
-    name: 'verifyBetAccount',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'look up betting customer',
-    input: z.object({ betting_company: companyInput, customer_id: customerIdInput }),
-    output: z.object({ customerName: z.string(), customer_id: z.string(), betting_company: z.string() }),
-    errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (i, ctx) => ctx.api.vtu.verifyBet(i),
-  }),
+  // ---------- each kind's verification and look-ups ----------
+  ...otherKindOps,
 
-  // ---------- purchases (spec 4.5: quote, collect PIN, purchase) ----------
-  defineOperation({
-    name: 'buyAirtime',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'purchase airtime',
-    rateLimit: 'money',
-    gates: { money: true, pin: true, kycTier: 1 },
-    // Spec rule 5: the prefix check runs before the PIN, the tier and any debit.
-    precheck: (i) => assertRecipientNetwork(i.network, i.phone, i.ported),
-    input: buyAirtimeInput,
-    output: txOut,
-    errors: ['NETWORK_MISMATCH', ...PURCHASE_ERRORS],
-    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'airtime', withoutPin(i)) }),
-  }),
-  defineOperation({
-    name: 'buyData',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'purchase a data bundle',
-    rateLimit: 'money',
-    gates: { money: true, pin: true, kycTier: 1 },
-    precheck: (i) => assertRecipientNetwork(i.network, i.phone, i.ported),
-    input: buyDataInput,
-    output: txOut,
-    errors: ['NETWORK_MISMATCH', 'PRICE_CHANGED', ...PURCHASE_ERRORS],
-    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'data', withoutPin(i)) }),
-  }),
-  defineOperation({
-    name: 'subscribeCable',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'pay a cable subscription (PIN required)',
-    rateLimit: 'money',
-    gates: { money: true, pin: true, kycTier: 1 },
-    input: subscribeCableInput,
-    output: txOut,
-    errors: ['PRICE_CHANGED', ...PURCHASE_ERRORS],
-    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'cable', withoutPin(i)) }),
-  }),
-  defineOperation({
-    name: 'buyElectricity',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'buy an electricity token (PIN required, minimum 1,000 naira)',
-    rateLimit: 'money',
-    gates: { money: true, pin: true, kycTier: 1 },
-    input: buyElectricityInput,
-    output: txOut,
-    errors: PURCHASE_ERRORS,
-    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'electricity', withoutPin(i)) }),
-  }),
-  defineOperation({
-    name: 'fundBet',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'fund a betting wallet (PIN required)',
-    rateLimit: 'money',
-    gates: { money: true, pin: true, kycTier: 1 },
-    input: fundBetInput,
-    output: txOut,
-    errors: PURCHASE_ERRORS,
-    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'betting', withoutPin(i)) }),
-  }),
-  defineOperation({
-    name: 'buyEducationPin',
-    suffix: SUFFIX,
-    method: 'POST',
-    versioned: true,
-    purpose: 'buy an exam pin (PIN required)',
-    rateLimit: 'money',
-    gates: { money: true, pin: true, kycTier: 1 },
-    input: buyEducationPinInput,
-    output: txOut,
-    errors: ['PRICE_CHANGED', ...PURCHASE_ERRORS],
-    handler: async (i, ctx) => ({ transaction: await ctx.api.vtu.purchase(ctx.user, 'exam', withoutPin(i)) }),
-  }),
+  // ---------- purchases (spec 4.5: quote, collect PIN, purchase), one per kind ----------
+  ...KINDS.map(purchaseOperation),
 
   // ---------- the caller's transactions ----------
   defineOperation({

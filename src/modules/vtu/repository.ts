@@ -7,12 +7,12 @@ import { answersOf, composeParts, type Part } from '../../db/parts.js';
 /** Queries of the VTU module. Functions that are part of a money movement take the caller's `tx`. */
 export type VtuRow = Narrowed<
   RowOf<typeof vtuTransactions>,
-  { status: 'processing' | 'success' | 'failed'; details: Record<string, any> | null }
+  { status: 'processing' | 'success' | 'failed'; details: Record<string, any> | null; inputs: Record<string, any> | null }
 >;
 
 const COLS = sql.raw(`id::text AS id, reference, request_id, user_id::text AS user_id, service, status, amount::text AS amount,
   wholesale::text AS wholesale, markup::text AS markup, recipient, network, plan_id, product, meter_type, quantity, phone, profile_id,
-  provider, providers_tried, ported, details, failure_reason, sent_at, requery_count, next_check_at, last_checked_at,
+  provider, providers_tried, ported, details, inputs, failure_reason, sent_at, requery_count, next_check_at, last_checked_at,
   last_provider_status, stuck_at, created_at, updated_at`);
 
 export interface NewVtuRow {
@@ -32,6 +32,8 @@ export interface NewVtuRow {
   quantity?: number;
   phone?: string;
   profileId?: string;
+  /** A kind's own inputs (kinds after the first six): the jsonb column `inputs`. */
+  inputs?: Record<string, unknown>;
   provider: string;
   ported: boolean;
   now: Date;
@@ -42,10 +44,10 @@ export async function insertTransaction(tx: Tx, r: NewVtuRow): Promise<VtuRow> {
   return (await one<VtuRow>(
     tx,
     sql`INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network, plan_id,
-          product, meter_type, quantity, phone, profile_id, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
+          product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
         VALUES (${r.id}, ${r.reference}, ${r.requestId}, ${r.userId}, ${r.service}, 'processing', ${r.amount}, ${r.wholesale}, ${r.markup}, ${r.recipient},
           ${r.network ?? null}, ${r.planId ?? null}, ${r.product ?? null}, ${r.meterType ?? null}, ${r.quantity ?? null}, ${r.phone ?? null},
-          ${r.profileId ?? null}, ${r.provider}, ARRAY[${r.provider}]::text[], ${r.ported}, ${r.now}, ${r.nextCheckAt}, ${r.now}, ${r.now})
+          ${r.profileId ?? null}, ${r.inputs ? JSON.stringify(r.inputs) : null}::jsonb, ${r.provider}, ARRAY[${r.provider}]::text[], ${r.ported}, ${r.now}, ${r.nextCheckAt}, ${r.now}, ${r.now})
         RETURNING ${COLS}`,
   ))!;
 }
@@ -70,6 +72,7 @@ export function newRowOf(r: NewVtuRow): VtuRow {
     quantity: r.quantity ?? null,
     phone: r.phone ?? null,
     profile_id: r.profileId ?? null,
+    inputs: r.inputs ?? null,
     provider: r.provider,
     providers_tried: [r.provider],
     ported: r.ported,
@@ -94,11 +97,11 @@ export function insertOnPosting(r: NewVtuRow): Part {
   return {
     ctes: (posted, name) =>
       sql`${name('vtu_row')} AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
-            plan_id, product, meter_type, quantity, phone, profile_id, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
+            plan_id, product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
           SELECT ${r.id}::uuid, ${r.reference}::text, ${r.requestId}::text, ${r.userId}::uuid, ${r.service}::text, 'processing', ${r.amount}::bigint,
             ${r.wholesale}::bigint, ${r.markup}::bigint, ${r.recipient}::text, ${r.network ?? null}::text, ${r.planId ?? null}::text,
             ${r.product ?? null}::text, ${r.meterType ?? null}::text, ${r.quantity ?? null}::int, ${r.phone ?? null}::text, ${r.profileId ?? null}::text,
-            ${r.provider}::text, ARRAY[${r.provider}::text], ${r.ported}::boolean, ${r.now}::timestamptz, ${r.nextCheckAt}::timestamptz,
+            ${r.inputs ? JSON.stringify(r.inputs) : null}::jsonb, ${r.provider}::text, ARRAY[${r.provider}::text], ${r.ported}::boolean, ${r.now}::timestamptz, ${r.nextCheckAt}::timestamptz,
             ${r.now}::timestamptz, ${r.now}::timestamptz
           FROM ${posted})`,
   };

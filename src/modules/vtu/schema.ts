@@ -25,6 +25,8 @@ export const vtuTransactions = pgTable(
     providersTried: text('providers_tried').array().notNull(),
     ported: boolean('ported').notNull().default(false),
     details: jsonb('details'),
+    /** A kind's own inputs (kinds added after the first six; migration 0401): NULL for the first six. */
+    inputs: jsonb('inputs'),
     failureReason: text('failure_reason'),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
     requeryCount: integer('requery_count').notNull().default(0),

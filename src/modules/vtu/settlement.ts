@@ -6,9 +6,10 @@ import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
-import type { Outcome, ProviderId, VtuService as ServiceName } from '../../providers/vtu/types.js';
+import type { Outcome, ProviderId } from '../../providers/vtu/types.js';
 import type { Notifier } from '../notifications/api.js';
-import { capital, floatAccount, purchaseEntries, SERVICE_LABEL } from './model.js';
+import { kindNamed } from './kinds/index.js';
+import { capital, floatAccount, purchaseEntries } from './model.js';
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';
 
@@ -41,12 +42,14 @@ export function createVtuSettlement(deps: {
    */
   async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
     // The buyer's notification is a part of the settling statement (the fields it uses never change after creation).
+    const kind = kindNamed(row.service);
+    const note = kind.deliveredNote?.(row, out);
     const notice = notifier.notices([
       {
         userId: row.user_id,
         kind: 'purchase_delivered',
-        title: `${capital(SERVICE_LABEL[row.service as ServiceName])} delivered`,
-        body: `Your ${formatNaira(BigInt(row.amount))} ${SERVICE_LABEL[row.service as ServiceName]} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}`,
+        title: `${capital(kind.label)} delivered`,
+        body: `Your ${formatNaira(BigInt(row.amount))} ${kind.label} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}${note ? ` ${note}` : ''}`,
         // The facts a client words this from in the reader's language (issue 29: kind + params).
         data: {
           transactionId: row.id,
@@ -100,7 +103,7 @@ export function createVtuSettlement(deps: {
       await ledger.post(tx, {
         reference: `vtu_refund_${done.reference}`,
         type: 'vtu_refund',
-        description: `Refund: ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed`,
+        description: `Refund: ${kindNamed(done.service).label} for ${done.recipient} failed`,
         entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map(
           (e) => ({ ...e, amount: -e.amount }),
         ),
@@ -111,7 +114,7 @@ export function createVtuSettlement(deps: {
               userId: done.user_id,
               kind: 'purchase_refunded',
               title: 'Purchase failed: refunded',
-              body: `Your ${formatNaira(BigInt(done.amount))} ${SERVICE_LABEL[done.service as ServiceName]} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
+              body: `Your ${formatNaira(BigInt(done.amount))} ${kindNamed(done.service).label} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
               data: {
                 transactionId: done.id,
                 reference: done.reference,

@@ -1,12 +1,11 @@
 import { koboOf, providerClient, type VtuTransport } from './transport.js';
 import {
   ProviderError,
-  type CatalogueEntry,
-  type CatalogueKind,
   type DeliveryDetails,
   type Outcome,
   type Phase,
   type PurchaseRequest,
+  type VerifyResult,
   type VtuProvider,
 } from './types.js';
 
@@ -16,7 +15,8 @@ import {
  * GET /api/services?identifier=, POST /api/merchant-verify. Code 000 + content.transactions.status
  * (initiated/pending/delivered), 099 processing, 016 failed, 040 reversed, 014 duplicate request_id,
  * 018 low float, 015 unknown request_id. Only explicit failure codes count as failures: anything unexpected is
- * pending and requeried.
+ * pending and requeried. What each kind sends (serviceID, variation_code) and which lists it reads is the kind's
+ * (src/modules/vtu/kinds/<kind>), through the calls exported here.
  */
 export interface HttpProviderConfig {
   baseUrl: string;
@@ -26,8 +26,9 @@ export interface HttpProviderConfig {
   transport: VtuTransport;
 }
 
-const toNetworkService = (network: string) => (network === '9mobile' ? 'etisalat' : network);
-const fromNetworkService = (serviceID: string) => (serviceID === 'etisalat' ? '9mobile' : serviceID);
+/** VTpass names 9mobile by its old name. */
+export const toNetworkService = (network: string) => (network === '9mobile' ? 'etisalat' : network);
+export const fromNetworkService = (serviceID: string) => (serviceID === 'etisalat' ? '9mobile' : serviceID);
 const naira = (kobo: bigint) => Number(kobo) / 100;
 export function vtpassOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
@@ -77,90 +78,67 @@ function vtpassDetails(b: any): DeliveryDetails {
 }
 
 export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
-  const { call, read: readCall, outcome } = providerClient('c', cfg, () => ({ 'api-key': cfg.key, 'secret-key': cfg.secret ?? '' }));
-
-  function payBody(req: PurchaseRequest) {
-    const base = { request_id: req.requestId, billersCode: req.recipient, amount: naira(req.wholesale), phone: req.phone ?? req.recipient };
-    switch (req.service) {
-      case 'airtime':
-        return { ...base, serviceID: toNetworkService(req.network!) };
-      case 'data':
-        return { ...base, serviceID: `${toNetworkService(req.network!)}-data`, variation_code: req.variation };
-      case 'electricity':
-        return { ...base, serviceID: `${req.product}-electric`, variation_code: req.meterType };
-      case 'cable':
-        return { ...base, serviceID: req.product, variation_code: req.variation, subscription_type: 'change' };
-      default:
-        throw new ProviderError('c', `provider c does not sell ${req.service}`, 'refused');
-    }
-  }
-
+  const client = providerClient('c', cfg, () => ({ 'api-key': cfg.key, 'secret-key': cfg.secret ?? '' }));
   return {
     id: 'c',
-    async catalogue(kind: CatalogueKind, arg?: string): Promise<CatalogueEntry[]> {
-      const services = async (identifier: string) => {
-        const b = await readCall('GET', `/api/services?identifier=${encodeURIComponent(identifier)}`);
-        if (!Array.isArray(b.content)) throw new ProviderError('c', 'provider c: services list missing', 'malformed');
-        return b.content as any[];
-      };
-      switch (kind) {
-        case 'airtime_networks':
-          return (await services('airtime')).map((s) => ({
-            code: fromNetworkService(String(s.serviceID)),
-            name: String(s.name),
-            price: null,
-            minAmount: koboOf(s.minimium_amount ?? s.minimum_amount) ?? undefined,
-            maxAmount: koboOf(s.maximum_amount) ?? undefined,
-          }));
-        case 'cable_providers':
-          return (await services('tv-subscription')).map((s) => ({ code: String(s.serviceID), name: String(s.name), price: null }));
-        case 'electricity_discos':
-          return (await services('electricity-bill')).map((s) => ({
-            code: String(s.serviceID).replace(/-electric$/, ''),
-            name: String(s.name),
-            price: null,
-          }));
-        case 'cable_plans': {
-          const b = await readCall('GET', `/api/service-variations?serviceID=${encodeURIComponent(arg ?? '')}`);
-          const list = b.content?.variations ?? b.content?.varations;
-          if (!Array.isArray(list)) throw new ProviderError('c', 'provider c: variations missing', 'malformed');
-          return list.map((v: any) => ({ code: String(v.variation_code), name: String(v.name), price: koboOf(v.variation_amount) }));
-        }
-        default:
-          throw new ProviderError('c', `provider c has no ${kind} catalogue`, 'refused');
-      }
-    },
-    async verify(kind, input) {
-      const serviceID = kind === 'electricity' ? `${input.product}-electric` : input.product;
-      const b = await readCall('POST', '/api/merchant-verify', { billersCode: input.account, serviceID, type: input.meterType });
-      const c = b.content ?? {};
-      if (String(b.code) !== '000' || c.error || !c.Customer_Name)
-        return { found: false, message: String(c.error ?? b.response_description ?? 'not found') };
-      return { found: true, customerName: String(c.Customer_Name), address: c.Address ? String(c.Address) : undefined };
-    },
-    async purchase(req) {
-      let body;
-      try {
-        body = payBody(req);
-      } catch (err) {
-        return { status: 'failed', message: (err as Error).message };
-      }
-      return outcome(() => call('POST', '/api/pay', body), vtpassOutcome);
-    },
+    client,
     async requery(requestId) {
-      return outcome(() => call('POST', '/api/requery', { request_id: requestId }), vtpassOutcome, 'requery');
+      return client.outcome(() => client.call('POST', '/api/requery', { request_id: requestId }), vtpassOutcome, 'requery');
     },
     async balance() {
-      const b = await readCall('GET', '/api/balance');
+      const b = await client.read('GET', '/api/balance');
       const v = koboOf(b.contents?.balance);
       if (v === null) throw new ProviderError('c', 'provider c: balance missing', 'malformed');
       return v;
     },
     async fund(amount, reference) {
-      const b = await readCall('POST', '/api/fund', { amount: naira(amount), reference });
+      const b = await client.read('POST', '/api/fund', { amount: naira(amount), reference });
       const v = koboOf(b.contents?.balance);
       if (v === null) throw new ProviderError('c', 'provider c: balance missing after funding', 'malformed');
       return v;
     },
   };
+}
+
+/** POST /api/pay: our request id, the account, the wholesale in naira and the phone, with the kind's fields. */
+export function vtpassPay(
+  p: VtuProvider,
+  req: PurchaseRequest,
+  fields: { serviceID: string; variation_code?: string; subscription_type?: string } & Record<string, unknown>,
+): Promise<Outcome> {
+  const body = {
+    request_id: req.requestId,
+    billersCode: req.recipient,
+    amount: naira(req.wholesale),
+    phone: req.phone ?? req.recipient,
+    ...fields,
+  };
+  return p.client.outcome(() => p.client.call('POST', '/api/pay', body), vtpassOutcome);
+}
+
+/** GET /api/services?identifier=: the services of one category (airtime, tv-subscription, electricity-bill...). */
+export async function vtpassServices(p: VtuProvider, identifier: string): Promise<any[]> {
+  const b = await p.client.read('GET', `/api/services?identifier=${encodeURIComponent(identifier)}`);
+  if (!Array.isArray(b.content)) throw new ProviderError(p.id, `provider ${p.id}: services list missing`, 'malformed');
+  return b.content as any[];
+}
+
+/** GET /api/service-variations?serviceID=: a service's variations (plans) with their prices in naira. */
+export async function vtpassVariations(p: VtuProvider, serviceID: string): Promise<any[]> {
+  const b = await p.client.read('GET', `/api/service-variations?serviceID=${encodeURIComponent(serviceID)}`);
+  const list = b.content?.variations ?? b.content?.varations;
+  if (!Array.isArray(list)) throw new ProviderError(p.id, `provider ${p.id}: variations missing`, 'malformed');
+  return list;
+}
+
+/** POST /api/merchant-verify: the customer behind an account (smartcard, meter) of a service. */
+export async function vtpassVerify(
+  p: VtuProvider,
+  input: { billersCode: string; serviceID: string; type?: string },
+): Promise<VerifyResult> {
+  const b = await p.client.read('POST', '/api/merchant-verify', input);
+  const c = b.content ?? {};
+  if (String(b.code) !== '000' || c.error || !c.Customer_Name)
+    return { found: false, message: String(c.error ?? b.response_description ?? 'not found') };
+  return { found: true, customerName: String(c.Customer_Name), address: c.Address ? String(c.Address) : undefined };
 }

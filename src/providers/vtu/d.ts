@@ -1,13 +1,23 @@
 import { koboOf, providerClient } from './transport.js';
 import type { HttpProviderConfig } from './c.js';
-import { ProviderError, type CatalogueEntry, type DeliveryDetails, type Outcome, type Phase, type VtuProvider } from './types.js';
+import {
+  ProviderError,
+  type CatalogueEntry,
+  type DeliveryDetails,
+  type Outcome,
+  type Phase,
+  type PurchaseRequest,
+  type VerifyResult,
+  type VtuProvider,
+} from './types.js';
 
 /**
  * Provider D speaks an order-and-query protocol (docs/design.md §11), used for betting and exam pins:
  * POST /api/v1/orders {reference, product, service_code, customer_id, amount, quantity, phone, profile_id}
  * answers ORDER_RECEIVED; completion is only known from GET /api/v1/orders/:reference
  * (ORDER_COMPLETED / ORDER_CANCELLED / ORDER_ONHOLD / ORDER_PROCESSING). After a received order the adapter
- * queries once at once, so instant orders settle in the same request; otherwise reconciliation does.
+ * queries once at once, so instant orders settle in the same request; otherwise reconciliation does. Which product
+ * and catalogue a kind uses is the kind's (src/modules/vtu/kinds/<kind>), through the calls exported here.
  */
 export function orderOutcome(res: { status: number; body: any }, phase: Phase = 'purchase'): Outcome {
   const b = res.body;
@@ -46,62 +56,78 @@ export function orderOutcome(res: { status: number; body: any }, phase: Phase = 
   }
 }
 
-export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
-  const { call, read: readCall, outcome } = providerClient('d', cfg, () => ({ 'x-api-key': cfg.key }));
-  const safe = (send: () => ReturnType<typeof call>, phase: Phase = 'purchase') => outcome(send, orderOutcome, phase);
-  const query = (reference: string) => safe(() => call('GET', `/api/v1/orders/${encodeURIComponent(reference)}`), 'requery');
+const queryOrder = (p: VtuProvider, reference: string) =>
+  p.client.outcome(() => p.client.call('GET', `/api/v1/orders/${encodeURIComponent(reference)}`), orderOutcome, 'requery');
 
-  return {
+export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
+  const client = providerClient('d', cfg, () => ({ 'x-api-key': cfg.key }));
+  const provider: VtuProvider = {
     id: 'd',
-    async catalogue(kind): Promise<CatalogueEntry[]> {
-      const path = kind === 'bet_companies' ? '/api/v1/catalogue/betting' : kind === 'exam_products' ? '/api/v1/catalogue/exams' : null;
-      if (!path) throw new ProviderError('d', `provider d has no ${kind} catalogue`, 'refused');
-      const b = await readCall('GET', path);
-      if (!Array.isArray(b.items)) throw new ProviderError('d', 'provider d: items missing', 'malformed');
-      return b.items.map((i: any) => ({
-        code: String(i.code),
-        name: String(i.name),
-        price: i.price === undefined ? null : koboOf(i.price),
-      }));
-    },
-    async verify(kind, input) {
-      if (kind !== 'betting') throw new ProviderError('d', `provider d does not verify ${kind}`, 'refused');
-      const b = await readCall('POST', '/api/v1/verify', { service: 'betting', service_code: input.product, customer_id: input.account });
-      if (b.status !== 'OK') return { found: false, message: String(b.message ?? 'customer not found') };
-      return { found: true, customerName: String(b.customer_name) };
-    },
-    async purchase(req) {
-      if (req.service !== 'betting' && req.service !== 'exam')
-        return { status: 'failed', message: `provider d does not sell ${req.service}` };
-      const placed = await safe(() =>
-        call('POST', '/api/v1/orders', {
-          reference: req.requestId,
-          product: req.service,
-          service_code: req.product,
-          customer_id: req.recipient,
-          amount: Number(req.wholesale) / 100,
-          quantity: req.quantity ?? 1,
-          phone: req.phone,
-          ...(req.profileId ? { profile_id: req.profileId } : {}),
-        }),
-      );
-      if (placed.status !== 'pending') return placed;
-      const q = await query(req.requestId);
-      // The order was received: a query that fails or cannot find it yet is still pending, never a failure.
-      return q.status === 'unknown' || q.status === 'not_found' ? { status: 'pending', message: placed.message } : q;
-    },
-    requery: (requestId) => query(requestId),
+    client,
+    requery: (requestId) => queryOrder(provider, requestId),
     async balance() {
-      const b = await readCall('GET', '/api/v1/balance');
+      const b = await client.read('GET', '/api/v1/balance');
       const v = koboOf(b.balance);
       if (v === null) throw new ProviderError('d', 'provider d: balance missing', 'malformed');
       return v;
     },
     async fund(amount, reference) {
-      const b = await readCall('POST', '/api/v1/fund', { amount: Number(amount) / 100, reference });
+      const b = await client.read('POST', '/api/v1/fund', { amount: Number(amount) / 100, reference });
       const v = koboOf(b.balance);
       if (v === null) throw new ProviderError('d', 'provider d: balance missing after funding', 'malformed');
       return v;
     },
   };
+  return provider;
+}
+
+/** A catalogue of items {code, name, price?} at `path` (/api/v1/catalogue/betting, /api/v1/catalogue/exams). */
+export async function orderCatalogue(p: VtuProvider, path: string): Promise<CatalogueEntry[]> {
+  const b = await p.client.read('GET', path);
+  if (!Array.isArray(b.items)) throw new ProviderError(p.id, `provider ${p.id}: items missing`, 'malformed');
+  return b.items.map((i: any) => ({
+    code: String(i.code),
+    name: String(i.name),
+    price: i.price === undefined ? null : koboOf(i.price),
+  }));
+}
+
+/** POST /api/v1/verify: the customer behind an account of a service. */
+export async function orderVerify(
+  p: VtuProvider,
+  input: { service: string; service_code: string; customer_id: string },
+): Promise<VerifyResult> {
+  const b = await p.client.read('POST', '/api/v1/verify', input);
+  if (b.status !== 'OK') return { found: false, message: String(b.message ?? 'customer not found') };
+  return { found: true, customerName: String(b.customer_name) };
+}
+
+/**
+ * POST /api/v1/orders for `product` (the kind's product name at D), then one query at once: an instant order settles
+ * in the same request; a received order whose query fails or cannot find it yet is still pending, never a failure.
+ */
+export async function placeOrder(
+  p: VtuProvider,
+  product: string,
+  req: PurchaseRequest,
+  extra: Record<string, unknown> = {},
+): Promise<Outcome> {
+  const placed = await p.client.outcome(
+    () =>
+      p.client.call('POST', '/api/v1/orders', {
+        reference: req.requestId,
+        product,
+        service_code: req.product,
+        customer_id: req.recipient,
+        amount: Number(req.wholesale) / 100,
+        quantity: req.quantity ?? 1,
+        phone: req.phone,
+        ...(req.profileId ? { profile_id: req.profileId } : {}),
+        ...extra,
+      }),
+    orderOutcome,
+  );
+  if (placed.status !== 'pending') return placed;
+  const q = await queryOrder(p, req.requestId);
+  return q.status === 'unknown' || q.status === 'not_found' ? { status: 'pending', message: placed.message } : q;
 }

@@ -1,6 +1,14 @@
 import { koboOf, providerClient } from './transport.js';
 import type { HttpProviderConfig } from './c.js';
-import { ProviderError, type CatalogueEntry, type Outcome, type Phase, type ProviderId, type VtuProvider } from './types.js';
+import {
+  ProviderError,
+  type CatalogueEntry,
+  type Outcome,
+  type Phase,
+  type ProviderId,
+  type PurchaseRequest,
+  type VtuProvider,
+} from './types.js';
 
 /**
  * The SME-data protocol spoken by providers A and B (docs/design.md §11): `Authorization: Token <key>`,
@@ -43,62 +51,62 @@ export function smeOutcome(res: { status: number; body: any }, phase: Phase = 'p
 }
 
 export function createSmeDataProvider(id: ProviderId, cfg: HttpProviderConfig): VtuProvider {
-  const { call, read: readCall, outcome } = providerClient(id, cfg, () => ({ authorization: `Token ${cfg.key}` }));
-  const safe = (send: () => ReturnType<typeof call>, phase: Phase = 'purchase') => outcome(send, smeOutcome, phase);
-
+  const client = providerClient(id, cfg, () => ({ authorization: `Token ${cfg.key}` }));
   return {
     id,
-    async catalogue(kind): Promise<CatalogueEntry[]> {
-      if (kind !== 'data_plans') throw new ProviderError(id, `provider ${id} has no ${kind} catalogue`, 'refused');
-      const b = await readCall('GET', '/api/data/plans');
-      if (!Array.isArray(b.plans)) throw new ProviderError(id, `provider ${id}: plans missing`, 'malformed');
-      const out: CatalogueEntry[] = [];
-      for (const p of b.plans) {
-        const network = NETWORK_BY_ID[Number(p.network)];
-        const price = koboOf(p.plan_amount);
-        if (!network || price === null) continue;
-        const planType = String(p.plan_type).toUpperCase();
-        out.push({
-          code: String(p.id),
-          name: `${String(p.plan)} ${planType}`,
-          price,
-          network,
-          planType,
-          validity: String(p.month_validate),
-          key: dataPlanKey(network, planType, String(p.plan), String(p.month_validate)),
-        });
-      }
-      return out;
-    },
-    async verify() {
-      throw new ProviderError(id, `provider ${id} verifies no accounts`, 'refused');
-    },
-    async purchase(req) {
-      if (req.service !== 'data') return { status: 'failed', message: `provider ${id} sells data only` };
-      return safe(() =>
-        call('POST', '/api/data/', {
-          network: SME_NETWORK_IDS[req.network ?? ''] ?? 0,
-          mobile_number: req.recipient,
-          plan: Number(req.variation),
-          Ported_number: true,
-          ident: req.requestId,
-        }),
-      );
-    },
+    client,
     async requery(requestId) {
-      return safe(() => call('GET', `/api/data/query?ident=${encodeURIComponent(requestId)}`), 'requery');
+      return client.outcome(() => client.call('GET', `/api/data/query?ident=${encodeURIComponent(requestId)}`), smeOutcome, 'requery');
     },
     async balance() {
-      const b = await readCall('GET', '/api/user/');
+      const b = await client.read('GET', '/api/user/');
       const v = koboOf(b.user?.wallet_balance);
       if (v === null) throw new ProviderError(id, `provider ${id}: balance missing`, 'malformed');
       return v;
     },
     async fund(amount, reference) {
-      const b = await readCall('POST', '/api/fund', { amount: Number(amount) / 100, reference });
+      const b = await client.read('POST', '/api/fund', { amount: Number(amount) / 100, reference });
       const v = koboOf(b.user?.wallet_balance);
       if (v === null) throw new ProviderError(id, `provider ${id}: balance missing after funding`, 'malformed');
       return v;
     },
   };
+}
+
+/** GET /api/data/plans: every data plan, keyed across providers (dataPlanKey). */
+export async function smeDataPlans(p: VtuProvider): Promise<CatalogueEntry[]> {
+  const b = await p.client.read('GET', '/api/data/plans');
+  if (!Array.isArray(b.plans)) throw new ProviderError(p.id, `provider ${p.id}: plans missing`, 'malformed');
+  const out: CatalogueEntry[] = [];
+  for (const plan of b.plans) {
+    const network = NETWORK_BY_ID[Number(plan.network)];
+    const price = koboOf(plan.plan_amount);
+    if (!network || price === null) continue;
+    const planType = String(plan.plan_type).toUpperCase();
+    out.push({
+      code: String(plan.id),
+      name: `${String(plan.plan)} ${planType}`,
+      price,
+      network,
+      planType,
+      validity: String(plan.month_validate),
+      key: dataPlanKey(network, planType, String(plan.plan), String(plan.month_validate)),
+    });
+  }
+  return out;
+}
+
+/** POST /api/data/: a data plan (`req.variation`, the provider's plan id) for a phone on a network. */
+export function smeDataPurchase(p: VtuProvider, req: PurchaseRequest): Promise<Outcome> {
+  return p.client.outcome(
+    () =>
+      p.client.call('POST', '/api/data/', {
+        network: SME_NETWORK_IDS[req.network ?? ''] ?? 0,
+        mobile_number: req.recipient,
+        plan: Number(req.variation),
+        Ported_number: true,
+        ident: req.requestId,
+      }),
+    smeOutcome,
+  );
 }

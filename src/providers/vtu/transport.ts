@@ -1,7 +1,9 @@
 import { UpstreamTimeout } from '../http-client.js';
 import type { HttpTransport } from '../http-transport.js';
-import type { ProviderId } from './types.js';
+import type { ProviderAnswer, ProviderClient, ProviderId } from './types.js';
 import { ProviderError, type Outcome, type Phase } from './types.js';
+
+export type { ProviderAnswer } from './types.js';
 
 /**
  * How adapters reach a provider: through the one outbound transport, real HTTP, or Fastify's in-process inject
@@ -57,11 +59,6 @@ export function koboOf(n: unknown): bigint | null {
   return Number.isFinite(v) ? BigInt(Math.round(v * 100)) : null;
 }
 
-export interface ProviderAnswer {
-  status: number;
-  body: any;
-}
-
 /**
  * The JSON calls every HTTP provider adapter makes, with its own authentication headers: `call` answers the
  * status and parsed body whatever they are; `read` (catalogues, verification, balances) insists on a 2xx JSON
@@ -72,7 +69,7 @@ export function providerClient(
   id: ProviderId,
   cfg: { baseUrl: string; timeoutMs: number; transport: VtuTransport },
   headers: () => Record<string, string>,
-) {
+): ProviderClient {
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ProviderAnswer> {
     const res = await cfg.transport.request(id, { method, url: cfg.baseUrl + path, headers: headers(), body, timeoutMs: cfg.timeoutMs });
     return { status: res.status, body: parseJson(res.text) };

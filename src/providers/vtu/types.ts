@@ -6,8 +6,11 @@
 export type ProviderId = 'a' | 'b' | 'c' | 'd';
 export const PROVIDER_IDS: ProviderId[] = ['a', 'b', 'c', 'd'];
 
-export type VtuService = 'airtime' | 'data' | 'cable' | 'electricity' | 'betting' | 'exam';
-export const VTU_SERVICES: VtuService[] = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'];
+/**
+ * A service kind's name (the `service` column): the kinds are declared in src/modules/vtu/kinds/ (one folder each),
+ * so this layer treats the name as opaque.
+ */
+export type VtuService = string;
 
 /** Amounts crossing the adapter boundary are integer kobo; adapters convert to the provider's unit. */
 export interface PurchaseRequest {
@@ -30,6 +33,8 @@ export interface PurchaseRequest {
   phone?: string;
   /** JAMB profile id. */
   profileId?: string;
+  /** A newer kind's own inputs (vtu_transactions.inputs), for its adapter to map. */
+  inputs?: Record<string, unknown>;
 }
 
 /** What the purchase delivered, kept on our transaction. */
@@ -79,9 +84,6 @@ export interface CatalogueEntry {
   maxAmount?: bigint;
 }
 
-export type CatalogueKind =
-  'airtime_networks' | 'data_plans' | 'cable_providers' | 'cable_plans' | 'electricity_discos' | 'bet_companies' | 'exam_products';
-
 export interface VerifyResult {
   found: boolean;
   customerName?: string;
@@ -89,14 +91,33 @@ export interface VerifyResult {
   message?: string;
 }
 
+/** An answer as received: the HTTP status and the parsed JSON body (null when it was not JSON). */
+export interface ProviderAnswer {
+  status: number;
+  body: any;
+}
+
+/**
+ * The JSON calls of one provider, with its base URL, credentials, timeout and transport (transport.ts providerClient):
+ * `call` answers whatever came back; `read` insists on a 2xx JSON object (else ProviderError: timeout, http,
+ * malformed); `outcome` turns a purchase or requery answer into an Outcome with a protocol's parser, a timeout or
+ * provider error being "unknown".
+ */
+export interface ProviderClient {
+  call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ProviderAnswer>;
+  read(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any>;
+  outcome(send: () => Promise<ProviderAnswer>, parse: (res: ProviderAnswer, phase: Phase) => Outcome, phase?: Phase): Promise<Outcome>;
+}
+
+/**
+ * One upstream: what is the same whatever is bought there (requery by our request id, our float, funding) and the
+ * client every kind's adapter at this provider is built from (src/modules/vtu/kinds/<kind>: `adapters`). What is
+ * bought and how (catalogues, verification, the purchase body) belongs to the kinds.
+ */
 export interface VtuProvider {
   readonly id: ProviderId;
-  catalogue(kind: CatalogueKind, arg?: string): Promise<CatalogueEntry[]>;
-  verify(
-    kind: 'cable' | 'electricity' | 'betting',
-    input: { account: string; product: string; meterType?: 'prepaid' | 'postpaid' },
-  ): Promise<VerifyResult>;
-  purchase(req: PurchaseRequest): Promise<Outcome>;
+  /** The provider's protocol client (config, credentials, transport): kinds' adapters call through it. */
+  readonly client: ProviderClient;
   requery(requestId: string): Promise<Outcome>;
   /** Our float balance at the provider, kobo. */
   balance(): Promise<bigint>;

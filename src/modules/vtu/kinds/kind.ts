@@ -61,6 +61,8 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
   prepare(ctx: KindContext, input: I): Promise<Prepared>;
   /** quotePurchase for this kind: the amount bought, the fee and the total, by the same prices as `prepare`. */
   quote?(ctx: KindContext, input: QuoteRequest): Promise<PriceOf>;
+  /** quotePurchase's input check for this kind: an issue per missing or out-of-bounds field (400 before `quote`). */
+  quoteIssues?(input: QuoteRequest): { path: string; message: string }[];
   /**
    * The provider request for a row at its current provider, from the core's `base` (request id, recipient, wholesale
    * and the legacy columns). Null when the provider does not sell the row's product (a definite failure, no call).

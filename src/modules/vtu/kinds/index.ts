@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { airtimeKind } from './airtime/index.js';
+import { bettingKind } from './betting/index.js';
+import { cableKind } from './cable/index.js';
+import { dataKind } from './data/index.js';
+import { electricityKind } from './electricity/index.js';
+import { examKind } from './exam/index.js';
+import type { ServiceKind } from './kind.js';
+
+/**
+ * THE list of service kinds sold (issue 32: an open service model). A kind is one folder, kinds/<kind>/, declaring a
+ * ServiceKind (kind.ts describes how to write one); adding a kind is that folder and ONE line here. Everything that
+ * lists kinds derives from this array: the operations (and so the OpenAPI document), the `service` inputs, the
+ * default routing, the floats' service lists, `repeat.operation`. The order is the operations' order.
+ */
+export const KINDS: readonly ServiceKind[] = [airtimeKind, dataKind, cableKind, electricityKind, bettingKind, examKind];
+
+export const KIND_NAMES = KINDS.map((k) => k.name) as [string, ...string[]];
+
+const BY_NAME = new Map(KINDS.map((k) => [k.name, k]));
+for (const k of KINDS) if (!/^[a-z][a-z0-9_]*$/.test(k.name)) throw new Error(`service kind name ${k.name} must be [a-z][a-z0-9_]*`);
+if (BY_NAME.size !== KINDS.length) throw new Error('two service kinds share a name');
+
+/** The kind named `name` (the `service` column), or undefined. */
+export const findKind = (name: string): ServiceKind | undefined => BY_NAME.get(name);
+
+/** The kind of a row or a request; an unknown name is a programming error (rows are written only for listed kinds). */
+export function kindNamed(name: string): ServiceKind {
+  const k = BY_NAME.get(name);
+  if (!k) throw new Error(`unknown service kind ${name}`);
+  return k;
+}
+
+/** A `service` input: one of the listed kinds (lower-cased). */
+export const serviceInput = z
+  .string({ error: 'service is required' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(KIND_NAMES, { error: `service must be one of ${KIND_NAMES.join(', ')}` }));
+
+/** The purchase operations, in the list's order ("buy again" names one of them). */
+export const PURCHASE_OPERATIONS = KINDS.map((k) => k.purchase.name) as [string, ...string[]];
