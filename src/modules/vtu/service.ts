@@ -262,6 +262,7 @@ export function createVtuService(deps: VtuDeps) {
   const core: VtuCore = {
     purchase: (user, kind, input) => purchase(user, kind, input),
     kind: (name) => context(name),
+    ownRow: (userId, id) => repo.getOwnTransaction(deps.replica.forUser(userId), userId, id),
   };
 
   return {

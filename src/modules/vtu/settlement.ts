@@ -71,16 +71,35 @@ export function createVtuSettlement(deps: {
       service: row.service,
     });
     const parts = [notice, ...succeeded];
-    const done = onSettled
-      ? await db.transaction(async (tx) => {
-          const settled = await repo.settle(tx, row.id, row.provider, 'success', settling, parts);
-          if (settled) await onSettled(tx, settled.row);
-          return settled;
-        })
-      : await repo.settle(db, row.id, row.provider, 'success', settling, parts);
+    // A partly delivered purchase (kinds' partialRefund): the undelivered part goes back with the settlement.
+    const part = kind.partialRefund?.(row, out) ?? null;
+    const refund = part && part.wholesale + part.markup > 0n ? part : null;
+    const done =
+      onSettled || refund
+        ? await db.transaction(async (tx) => {
+            const settled = await repo.settle(tx, row.id, row.provider, 'success', settling, parts);
+            if (settled) {
+              await onSettled?.(tx, settled.row);
+              if (refund) await refundPart(tx, settled.row, refund);
+            }
+            return settled;
+          })
+        : await repo.settle(db, row.id, row.provider, 'success', settling, parts);
     if (!done) return null;
     faultPoint('vtu.settle.afterCommit');
     return done.row;
+  }
+
+  /** The undelivered part of a delivered purchase back to the wallet, from the float and revenue; once per purchase. */
+  async function refundPart(tx: Tx, done: VtuRow, part: { wholesale: bigint; markup: bigint }) {
+    const amount = part.wholesale + part.markup;
+    await ledger.post(tx, {
+      reference: `vtu_partial_refund_${done.reference}`,
+      type: 'vtu_refund',
+      description: `Refund: the undelivered part of ${kindNamed(done.service).label} for ${done.recipient}`,
+      entries: purchaseEntries(done.user_id, amount, done.provider, part.wholesale, part.markup).map((e) => ({ ...e, amount: -e.amount })),
+      metadata: { transactionId: done.id },
+    });
   }
 
   /** Returns the settled row, or null when another settlement got there first. */

@@ -84,6 +84,12 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
   readonly viewFields?: Record<string, unknown>;
   /** "Buy again": the purchase operation's input read from the row, without the PIN (`value` = amount less the fee). */
   repeat(row: VtuRow, value: bigint): Record<string, string | number | boolean>;
+  /**
+   * Settlement of a partly delivered purchase: the part of the row's wholesale and markup NOT delivered (the provider
+   * gave the undelivered part's wholesale back to our float), refunded to the buyer in the transaction that marks the
+   * row delivered (ledger reference vtu_partial_refund_<reference>: at most once). Null or omitted: nothing to refund.
+   */
+  partialRefund?(row: VtuRow, out: Outcome): { wholesale: bigint; markup: bigint } | null;
   /** Extra text for the buyer's "delivered" notification (the core already adds an electricity-style token). */
   deliveredNote?(row: VtuRow, out: Outcome): string;
 
@@ -309,4 +315,6 @@ export interface VtuCore {
   purchase(user: Purchaser, kind: string, input: object): Promise<Record<string, unknown>>;
   /** Another kind's context (a kind that sells through another's catalogue). */
   kind(name: string): KindContext;
+  /** The caller's own purchase row by id (any kind: check `service`), or undefined (read where the caller's reads go). */
+  ownRow(userId: string, id: string): Promise<VtuRow | undefined>;
 }
