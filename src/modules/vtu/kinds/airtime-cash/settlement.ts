@@ -1,0 +1,173 @@
+import type { Config } from '../../../../config.js';
+import type { Db } from '../../../../db/client.js';
+import { runParts } from '../../../../db/parts.js';
+import { MINUTE, type Clock } from '../../../../kernel/clock.js';
+import { AppError } from '../../../../kernel/errors.js';
+import { formatNaira, toNaira } from '../../../../kernel/money.js';
+import type { Network } from '../../../../kernel/phone.js';
+import type { Entry, Ledger } from '../../../../ledger/ledger.js';
+import type { EventBus } from '../../../../lib/events.js';
+import type { Logger } from '../../../../lib/logger.js';
+import type { Notifier } from '../../../notifications/api.js';
+import { floatAccount, NETWORK_NAMES } from '../../model.js';
+import type { ReceiptStatus } from './adapter.js';
+import * as repo from './repository.js';
+import type { AirtimeCashRow } from './repository.js';
+
+/** One credit per provider request: the ledger reference of a request's credit. */
+export const ledgerReferenceOf = (requestId: string) => `airtime_cash:${requestId}`;
+
+/** The wallet's share of `kobo` at `bp` basis points, rounded down to the kobo. */
+export const creditOf = (kobo: bigint, bp: number) => (kobo * BigInt(bp)) / 10_000n;
+
+/**
+ * What the provider says of a request, applied: a confirmed receipt credits (once), an expiry or a closure closes
+ * with nothing credited, anything else waits for the next check.
+ */
+export function createAirtimeCashSettlement(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  ledger: Ledger;
+  notifier: Notifier;
+  events: EventBus;
+}) {
+  const { config, db, clock, log, ledger, notifier, events } = deps;
+  const every = config.vtu.reconcileEveryMs;
+  const backoff = (n: number) => Math.min(every * 2 ** Math.max(0, n - 1), 10 * MINUTE);
+
+  /**
+   * The provider confirmed receipt: the wallet gets the rate's share of what arrived (at most the amount asked for:
+   * more than that waits for an operator), in one statement with the request's new state, the notification and the
+   * 'wallet.credited' subscribers' writes. True when this call credited; a second confirmation posts nothing.
+   */
+  async function credit(row: AirtimeCashRow, r: Extract<ReceiptStatus, { status: 'received' }>): Promise<boolean> {
+    if (row.status === 'credited') return false;
+    const amount = BigInt(row.amount);
+    const counted = r.amountReceived < amount ? r.amountReceived : amount;
+    const credited = creditOf(counted, row.rate_bp);
+    const now = clock.now();
+    const state = {
+      amountReceived: r.amountReceived,
+      credited,
+      providerReference: r.providerReference ?? null,
+      providerStatus: 'received',
+      now,
+    };
+    const reference = ledgerReferenceOf(row.request_id);
+    if (r.amountReceived > amount)
+      log.warn(
+        { requestId: row.id, reference: row.reference, excess: (r.amountReceived - amount).toString() },
+        'airtime-to-cash: more airtime arrived than asked for; the excess needs an operator',
+      );
+    if (credited <= 0n) {
+      // Too little arrived to be worth a kobo: the request is closed as credited with nothing to post.
+      await runParts(db, [repo.creditOnPosting(row.id, state)], { as: 'posted' });
+      return false;
+    }
+    // The provider pays our float at its own rate (amount_settled); the difference to the customer's share is revenue.
+    const settled = r.settled ?? credited;
+    const entries: Entry[] = [{ account: { user: row.user_id, kind: 'wallet' }, amount: credited }];
+    if (settled > 0n) entries.push({ account: floatAccount(row.provider), amount: -settled });
+    if (settled !== credited) entries.push({ account: { system: 'revenue' }, amount: settled - credited });
+    const partial = r.amountReceived < amount;
+    const network = NETWORK_NAMES[row.network as Network] ?? row.network;
+    try {
+      await ledger.postAlone(db, {
+        reference,
+        type: 'airtime_cash',
+        description: `Airtime-to-cash: ${formatNaira(r.amountReceived)} ${network} airtime from ${row.sender}`,
+        entries,
+        metadata: { requestId: row.id, provider: row.provider, amountReceived: r.amountReceived.toString() },
+        parts: [
+          repo.creditOnPosting(row.id, state),
+          notifier.notices([
+            {
+              userId: row.user_id,
+              kind: 'general',
+              title: 'Airtime converted',
+              body:
+                `${formatNaira(credited)} was added to your wallet for the ${formatNaira(r.amountReceived)} ${network} airtime received from ${row.sender}.` +
+                (partial ? ` Only ${formatNaira(r.amountReceived)} of the ${formatNaira(amount)} expected arrived.` : ''),
+              data: {
+                event: 'airtime_cash_credited',
+                requestId: row.id,
+                reference: row.reference,
+                network: row.network,
+                amount: toNaira(credited),
+                received: toNaira(r.amountReceived),
+                expected: toNaira(amount),
+              },
+            },
+          ]),
+          ...events.parts('wallet.credited', { userId: row.user_id, amount: credited, source: 'other', reference }),
+        ],
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return false;
+      throw err;
+    }
+    log.info({ requestId: row.id, reference: row.reference, credited: credited.toString() }, 'airtime-to-cash credited');
+    return true;
+  }
+
+  /** Closes an awaiting request with nothing credited, and tells the customer why. */
+  async function close(row: AirtimeCashRow, to: 'expired' | 'failed', reason: string, providerStatus: string) {
+    await db.transaction(async (tx) => {
+      const closed = await repo.closeAwaiting(tx, row.id, to, reason, providerStatus, clock.now());
+      if (!closed) return;
+      await notifier.emit(tx, {
+        userId: row.user_id,
+        kind: 'general',
+        title: to === 'expired' ? 'Airtime-to-cash request expired' : 'Airtime-to-cash request closed',
+        body: `Your airtime-to-cash request ${row.reference} from ${row.sender} was closed with nothing credited: ${reason}`,
+        data: {
+          event: `airtime_cash_${to}`,
+          requestId: row.id,
+          reference: row.reference,
+          network: row.network,
+          amount: toNaira(row.amount),
+        },
+      });
+    });
+  }
+
+  /**
+   * Applies what the provider says of a request (webhook or requery). Only `received` credits; `expired`, `failed`, or
+   * nothing received once the request's time is up closes it with nothing credited; an answer we cannot read decides
+   * nothing. Returns the provider's status as recorded.
+   */
+  async function apply(row: AirtimeCashRow, r: ReceiptStatus): Promise<string> {
+    const now = clock.now();
+    switch (r.status) {
+      case 'received':
+        await credit(row, r);
+        return r.status;
+      case 'expired':
+        await close(row, 'expired', 'no airtime reached the provider before the request expired', 'expired');
+        return r.status;
+      case 'failed':
+        await close(row, 'failed', r.message, 'failed');
+        return r.status;
+      case 'awaiting':
+      case 'not_found':
+        if (now.getTime() >= new Date(row.expires_at).getTime()) {
+          await close(row, 'expired', 'no airtime reached the provider before the request expired', r.status);
+          return r.status;
+        }
+        break;
+      case 'unknown':
+        if (now.getTime() - new Date(row.expires_at).getTime() >= config.vtu.stuckAfterMs)
+          log.warn(
+            { requestId: row.id, reference: row.reference },
+            'airtime-to-cash request needs an operator: the provider cannot say what arrived',
+          );
+        break;
+    }
+    await repo.markChecked(db, row.id, r.status, new Date(now.getTime() + backoff(row.requery_count + 1)), now);
+    return r.status;
+  }
+
+  return { credit, close, apply };
+}
