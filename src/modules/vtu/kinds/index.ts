@@ -18,7 +18,7 @@ export const KINDS: readonly ServiceKind[] = [airtimeKind, dataKind, cableKind, 
 export const KIND_NAMES = KINDS.map((k) => k.name) as [string, ...string[]];
 
 const BY_NAME = new Map(KINDS.map((k) => [k.name, k]));
-for (const k of KINDS) if (!/^[a-z][a-z0-9_]*$/.test(k.name)) throw new Error(`service kind name ${k.name} must be [a-z][a-z0-9_]*`);
+for (const k of KINDS) if (!/^[a-z][a-z0-9_-]*$/.test(k.name)) throw new Error(`service kind name ${k.name} must be [a-z][a-z0-9_-]*`);
 if (BY_NAME.size !== KINDS.length) throw new Error('two service kinds share a name');
 
 /** The kind named `name` (the `service` column), or undefined. */

@@ -1,7 +1,5 @@
 import type { z } from 'zod';
-import type { Clock } from '../../../kernel/clock.js';
 import type { ErrorCode } from '../../../kernel/errors.js';
-import type { Db } from '../../../db/client.js';
 import type { CatalogueEntry, Outcome, ProviderId, PurchaseRequest, VerifyResult, VtuProvider } from '../../../providers/vtu/types.js';
 import type { VtuRow } from '../repository.js';
 
@@ -17,12 +15,15 @@ import type { VtuRow } from '../repository.js';
  *     - inputs.ts: its input schemas, zod and src/kernel only (the app's forms import them through ../../inputs.ts);
  *     - index.ts: `export const <kind>Kind: ServiceKind<Input> = {...}` (below): name, label, feeOnTop, default
  *       routing, the purchase operation, the other operations (catalogues, quote, verify, look-ups) as data,
- *       `prepare`, `request`, `wholesaleAt`, `view`, `repeat`, its per-provider adapters and, when it needs one, its
- *       simulator routes; split into more files of the folder as it grows (the file-size limit is 400 lines);
+ *       `prepare`, `request`, `wholesaleAt`, `view`, `repeat` and its per-provider adapters; split into more files
+ *       of the folder as it grows (the file-size limit is 400 lines). It imports nothing from src/http (operations
+ *       are data), so the VTU service can import the list;
  *  2. ONE line in kinds/index.ts (the list, KINDS). The operations (the registry wraps each `operations` entry and
  *     builds the purchase operation with the PIN, Tier 1, money and rate-limit gates), the `service` filter and
  *     markup inputs, the default routing, the provider floats' service lists, `repeat.operation`, the OpenAPI
- *     document, receipts (the row's recipient/product and `inputs`) and the buyer's notifications all derive from it.
+ *     document and the buyer's notifications (its `label`) all derive from it.
+ *  Provider simulators stay in src/sandbox/vtu/ (Fastify is allowed only there and in src/http): a kind with new
+ *  provider behaviour adds its routes to that provider's simulator.
  *
  * What the core guarantees every kind: a purchase is validated and priced by `prepare` BEFORE any debit; the debit and
  * the `processing` row are one statement; the provider is called with a stable request id (`request_id`), through the
@@ -33,7 +34,7 @@ import type { VtuRow } from '../repository.js';
 export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
   /**
    * The `service` column value: also the routing key (VTU_ROUTING), the markup key (adminSetMarkup's service), the
-   * `service` filter of the transaction lists and the 'vtu.succeeded' event's service. Lower-case, [a-z0-9_].
+   * `service` filter of the transaction lists and the 'vtu.succeeded' event's service. Lower-case, [a-z0-9_-].
    */
   readonly name: string;
   /** Lower-case words for notifications and ledger descriptions: "cable TV subscription". */
@@ -99,8 +100,6 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
    * with its own calls (an eSIM's usage look-up, a flight search): type A. Providers not named do not sell the kind.
    */
   readonly adapters: Partial<Record<ProviderId, (provider: VtuProvider) => A>>;
-  /** Simulator routes the sandbox mounts under the provider's simulator base (kind-specific sandbox behaviour). */
-  readonly simulator?: KindSimulator;
 }
 
 /**
@@ -185,80 +184,6 @@ export interface Prepared {
   markup: bigint;
   retail: bigint;
 }
-
-/**
- * Kind-specific sandbox behaviour: plain request handlers (no Fastify in modules/) the sandbox mounts at
- * /sandbox/providers/<provider><path>, behind that simulator's credentials check. The simulated order engine is
- * lent in `env.orders` (the same float and magic endings as every simulated purchase: README "VTU sandbox").
- */
-export interface KindSimulator {
-  provider: ProviderId;
-  routes: SimRoute[];
-}
-
-export interface SimRoute {
-  method: 'GET' | 'POST';
-  /** Under the provider's base, e.g. /api/esim/usage. */
-  path: string;
-  handle(req: SimRequest, env: SimEnv): Promise<SimAnswer>;
-}
-
-export interface SimRequest {
-  body: Record<string, any>;
-  query: Record<string, string | undefined>;
-  params: Record<string, string | undefined>;
-}
-
-export interface SimAnswer {
-  status?: number;
-  body: unknown;
-}
-
-export interface SimEnv {
-  db: Db;
-  clock: Clock;
-  /** The sandbox's order engine (src/sandbox/vtu/engine.ts): place, query, the magic endings. */
-  orders: SimOrders;
-}
-
-export interface SimOrders {
-  place(o: {
-    provider: string;
-    requestId: string;
-    service: string;
-    recipient: string;
-    product?: string | null;
-    amount: bigint;
-    quantity?: number;
-    result?: Record<string, unknown>;
-    charge?: bigint;
-  }): Promise<SimPlaced>;
-  /** The order by our request id (a pending order past its time settles as its magic says), or null. */
-  query(provider: string, requestId: string): Promise<SimOrderView | null>;
-  /** The outcome a recipient's last four digits choose ('fail', 'pending_ok', 'timeout', ... 'none'). */
-  magicOf(recipient: string): string;
-}
-
-/** An order of the simulated engine (sandbox_vtu_orders). */
-export interface SimOrderView {
-  provider: string;
-  request_id: string;
-  service: string;
-  recipient: string;
-  product: string | null;
-  amount: string;
-  status: 'pending' | 'delivered' | 'failed';
-  result: Record<string, any> | null;
-  message: string | null;
-  created_at: Date;
-}
-
-/** What placing answered: placed (with the magic ending chosen), a duplicate request id, low float, or an HTTP 500. */
-export type SimPlaced =
-  | { kind: 'placed'; order: SimOrderView; magic: string }
-  | { kind: 'duplicate'; order: SimOrderView }
-  | { kind: 'low_float' }
-  | { kind: 'http500' };
 
 /** The purchase operation of a kind (data: the registry declares it; its handler is the core's purchase). */
 export interface PurchaseOperation<I = any> {
