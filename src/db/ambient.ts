@@ -54,6 +54,12 @@ export function ambientStatement<T>(exec: object, fn: (tx: TxLike) => Promise<T>
   });
 }
 
+/** True when a statement on `exec` would join the ambient transaction (ambientStatement would take it). */
+export function inAmbientTransaction(exec: object): boolean {
+  const a = scope.getStore();
+  return Boolean(a && a.state.open && a.root === exec);
+}
+
 /** The database object services hold: inside withAmbientTransaction it acts through the ambient transaction. */
 export function ambientDatabase<D extends object>(db: D): D {
   const proxy: D = new Proxy(db, {

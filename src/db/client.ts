@@ -8,7 +8,7 @@ import type { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import * as schema from './schema.js';
-import { ambientDatabase, ambientStatement } from './ambient.js';
+import { ambientDatabase, ambientStatement, inAmbientTransaction } from './ambient.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<any, Schema>;
@@ -155,6 +155,9 @@ export async function openDatabase(opts: {
     const pool = new pg.Pool({
       connectionString: opts.url,
       max: opts.poolSize ?? 20,
+      // node-postgres's pipeline mode: a connection writes a statement without waiting for the one before it to be
+      // answered, so `pipelined` sends a whole change (BEGIN, its statements, COMMIT) in one round trip.
+      pipeline: true,
       ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }),
     });
     pool.on('error', () => {
@@ -311,22 +314,76 @@ export async function rows<T = Record<string, unknown>>(exec: Executor, query: S
   const joined = ambientStatement(exec, (tx) => rows<T>(tx as Executor, query));
   if (joined) return joined;
   const client = pgClientOf(exec);
-  const built = client ? compileSql(query) : null;
-  if (client && built) {
-    if (checkCompiled) {
-      const theirs = dialect.sqlToQuery(query);
-      if (
-        theirs.sql !== built.text ||
-        theirs.params.length !== built.params.length ||
-        theirs.params.some((p, i) => p !== built.params[i])
-      ) {
-        throw new Error(`compileSql differs from drizzle:\n${built.text}\n${theirs.sql}`);
-      }
-    }
-    const r = await client.query<T & pg.QueryResultRow>({ text: built.text, types: drizzleTypes } as pg.QueryConfig, built.params);
-    return r.rows;
-  }
+  if (client) return queryOn<T>(client, query);
   const r = (await exec.execute(query)) as unknown as { rows: T[] };
+  return r.rows;
+}
+
+/**
+ * Several statements in ONE round trip (node-postgres's pipeline mode writes each without waiting for the answer to
+ * the one before), answering each statement's rows in order. `transaction`: inside one transaction of their own
+ * (BEGIN and COMMIT written with them; a failing statement aborts the rest and the COMMIT rolls back) when `exec`
+ * is the database; inside `exec`'s when it is one (a failure then aborts that transaction, as any failed statement
+ * does). Without it each statement commits on its own (reads). The first failure is thrown. On PGlite, or inside a
+ * request's ambient transaction (db/ambient.ts), the statements run one after another with the same outcome.
+ */
+export async function pipelined(exec: Executor, statements: readonly SQL[], opts: { transaction: boolean }): Promise<unknown[][]> {
+  const client = inAmbientTransaction(exec) ? null : pgClientOf(exec);
+  if (!client || !isPipelined(client)) {
+    const run = async (e: Executor) => {
+      const out: unknown[][] = [];
+      for (const s of statements) out.push(await rows(e, s));
+      return out;
+    };
+    return opts.transaction && !('rollback' in exec) && !inAmbientTransaction(exec) ? exec.transaction(run) : run(exec);
+  }
+  const all = async (sent: Promise<unknown>[]) => {
+    const settled = await Promise.allSettled(sent);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
+  };
+  if (client instanceof pg.Pool) {
+    // One connection for all of them: written back to back, answered in one round trip.
+    const c = await client.connect();
+    let sound = true;
+    try {
+      if (!opts.transaction) return (await all(statements.map((s) => queryOn(c, s)))) as unknown[][];
+      const answers = await all([c.query('BEGIN'), ...statements.map((s) => queryOn(c, s)), c.query('COMMIT')]);
+      // A statement that failed is reported above; this would be a COMMIT that rolled back all the same.
+      if ((answers[answers.length - 1] as pg.QueryResult).command !== 'COMMIT') throw new Error('pipelined: the transaction rolled back');
+      return answers.slice(1, -1) as unknown[][];
+    } catch (err) {
+      sound = isSqlError(err);
+      throw err;
+    } finally {
+      c.release(!sound);
+    }
+  }
+  return (await all(statements.map((s) => queryOn(client, s)))) as unknown[][];
+}
+
+/** True when the pool or client writes statements without waiting for answers (openDatabase's pools do). */
+function isPipelined(client: pg.Pool | pg.Client): boolean {
+  return client instanceof pg.Pool
+    ? Boolean((client.options as { pipeline?: boolean }).pipeline)
+    : Boolean((client as unknown as { pipeline?: boolean }).pipeline);
+}
+
+/** An error the server answered (it has an SQLSTATE): the connection is still sound. */
+const isSqlError = (err: unknown) => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+
+/** A statement's rows on a node-postgres pool or client, typed as drizzle's session reads them. */
+async function queryOn<T>(client: pg.Pool | pg.Client | pg.PoolClient, query: SQL): Promise<T[]> {
+  const built = compileSql(query);
+  if (built && checkCompiled) {
+    const theirs = dialect.sqlToQuery(query);
+    if (theirs.sql !== built.text || theirs.params.length !== built.params.length || theirs.params.some((p, i) => p !== built.params[i])) {
+      throw new Error(`compileSql differs from drizzle:\n${built.text}\n${theirs.sql}`);
+    }
+  }
+  const { text, params } = built ?? (({ sql: t, params: p }) => ({ text: t, params: p }))(dialect.sqlToQuery(query));
+  const r = await client.query<T & pg.QueryResultRow>({ text, types: drizzleTypes } as pg.QueryConfig, params);
   return r.rows;
 }
 

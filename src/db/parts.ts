@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { one, type Executor } from './client.js';
+import { pipelined, type Executor } from './client.js';
 
 /**
- * A module's share of a change another module decides (a ledger posting, a purchase settled): its writes, made by
- * the deciding statement exactly when the change is made, and what they answer. The module writes plain SQL for
- * its own tables; the platform (composeParts) places it in the statement and names its CTEs, so parts never
- * collide and the statement's text is the same from call to call (prepared once per connection, client.ts).
+ * A module's share of a change another module decides (a ledger posting, a purchase settled): its writes, made in
+ * the deciding module's transaction exactly when the change is made, and what they answer. Each part is a statement
+ * of its own, written by the module that owns its tables; the platform (runChange) sends the deciding statement and
+ * every part in ONE round trip (node-postgres's pipeline mode: BEGIN, the statements, COMMIT written at once), so no
+ * module's SQL runs inside another module's statement and a change still costs one round trip.
  *
- * A transfer is then one round trip: the posting, both notifications and the events' writes in one statement.
+ * A transfer is then one round trip: the posting, both notifications and the events' writes, each its own statement.
  */
 export interface Part<T = unknown> {
   /**
@@ -22,46 +24,85 @@ export interface Part<T = unknown> {
   readonly answer?: T;
 }
 
-/** A part's CTE name for a local name: unique within the statement. */
+/** A part's CTE name for a local name. */
 export type Namer = (local: string) => SQL;
 
 const LOCAL = /^[a-z][a-z0-9_]*$/;
 
-function namerOf(index: number): Namer {
-  return (local) => {
-    if (!LOCAL.test(local)) throw new Error(`parts: CTE name ${local} must be lower-case letters, digits and underscores`);
-    return sql.raw(`part${index}_${local}`);
-  };
+const namer: Namer = (local) => {
+  if (!LOCAL.test(local)) throw new Error(`parts: CTE name ${local} must be lower-case letters, digits and underscores`);
+  return sql.raw(`part_${local}`);
+};
+
+/** A part as a statement of its own over `when`, answering one row with one column, `answer`. */
+export function partStatement(part: Part, when: SQL): SQL {
+  const answer = part.output ? part.output(namer) : sql`NULL`;
+  return part.ctes ? sql`WITH ${part.ctes(when, namer)} SELECT ${answer} AS answer` : sql`SELECT ${answer} AS answer`;
 }
 
+/** The answers of part statements as read back: one value per part, in the parts' order. */
+const answersOf = (results: readonly unknown[][]): unknown[] =>
+  results.map((r) => (r[0] as { answer?: unknown } | undefined)?.answer ?? null);
+
 /**
- * The parts as CTE definitions to follow the deciding statement's own (each with a leading comma: empty without
- * parts), and one column expression holding their answers as a JSON array in the parts' order.
+ * What the deciding statement hands its parts: the row it made, as a relation named `alias` with typed `columns`
+ * (`id bigint, balances jsonb`). The deciding statement puts `mark` in its select list, evaluated exactly once (a
+ * statement answering one row); the parts' statements, later in the same transaction, read the row back from a
+ * transaction-local setting. The setting carries this change's token, so a part never sees another change's row.
  */
-export function composeParts(parts: readonly Part[], when: SQL): { ctes: SQL; answers: SQL } {
-  const named = parts.map((p, i) => ({ p, name: namerOf(i) }));
-  const ctes = sql.join(
-    named.flatMap(({ p, name }) => (p.ctes ? [sql`, ${p.ctes(when, name)}`] : [])),
-    sql``,
-  );
-  const answers = named.some(({ p }) => p.output)
-    ? sql`json_build_array(${sql.join(
-        named.map(({ p, name }) => (p.output ? p.output(name) : sql`NULL`)),
-        sql`, `,
-      )})`
-    : sql`NULL::json`;
-  return { ctes, answers };
-}
-
-/** The answers column of composeParts as read back: one value per part, in the parts' order. */
-export function answersOf(parts: readonly Part[], raw: unknown): unknown[] {
-  return Array.isArray(raw) ? raw : parts.map(() => null);
+export interface Made {
+  alias: string;
+  columns: SQL;
 }
 
 /**
- * Parts on their own, as one statement in the caller's transaction (their change is the transaction itself): `when`
- * has one row, with `columns` when the parts expect some and named `as` (a posting made step by step gives its
- * `id` and `balances`, named `posted` as in its one-statement form). Returns the parts' answers.
+ * One change and its parts in one round trip: `decide(mark)` is the deciding statement (it must select `mark`, over
+ * the relation it makes, `from`); each part is its own statement, reading the made row as `when`. In its own
+ * transaction when `exec` is the database, in `exec`'s transaction otherwise. Answers the deciding statement's rows
+ * and the parts' answers in their order.
+ */
+export async function runChange<R>(
+  exec: Executor,
+  made: Made,
+  decide: (mark: (from: SQL) => SQL) => SQL,
+  parts: readonly Part[],
+): Promise<{ rows: R[]; answers: unknown[] }> {
+  if (!parts.length) {
+    const [r] = await pipelined(exec, [decide(() => sql`NULL`)], { transaction: false });
+    return { rows: r as R[], answers: [] };
+  }
+  const token = randomUUID();
+  // The made row as JSON, tagged with the token; '' when nothing was made, so an earlier change's row is replaced.
+  const mark = (from: SQL) =>
+    sql`set_config('parts.made', COALESCE((SELECT json_build_object('token', ${token}::text, 'row', row_to_json(${sql.raw(made.alias)}))::text
+          FROM ${from} AS ${sql.raw(made.alias)} LIMIT 1), ''), true)`;
+  const when = sql`(SELECT r.* FROM (SELECT NULLIF(current_setting('parts.made', true), '')::jsonb AS m) s,
+        jsonb_to_record(s.m -> 'row') AS r(${made.columns}) WHERE s.m ->> 'token' = ${token}::text) AS ${sql.raw(made.alias)}`;
+  const results = await serially(exec, () =>
+    pipelined(exec, [decide(mark), ...parts.map((p) => partStatement(p, when))], { transaction: true }),
+  );
+  return { rows: results[0] as R[], answers: answersOf(results.slice(1)) };
+}
+
+/**
+ * Changes on one transaction object are sent one after another: a change's parts must follow its own deciding
+ * statement, never another's that a concurrent caller interleaved on the same connection.
+ */
+const tails = new WeakMap<object, Promise<unknown>>();
+function serially<T>(exec: Executor, fn: () => Promise<T>): Promise<T> {
+  if (!('rollback' in exec)) return fn(); // the database: each change gets a connection of its own
+  const run = (tails.get(exec) ?? Promise.resolve()).then(fn, fn);
+  tails.set(
+    exec,
+    run.catch(() => undefined),
+  );
+  return run;
+}
+
+/**
+ * Parts on their own, in the caller's transaction (their change is the transaction itself): `when` has one row, with
+ * `columns` when the parts expect some and named `as` (a posting made step by step gives its `id` and `balances`,
+ * named `posted` as in its one-statement form). One round trip for all of them. Returns the parts' answers.
  */
 export async function runParts(
   exec: Executor,
@@ -70,18 +111,31 @@ export async function runParts(
 ): Promise<unknown[]> {
   if (!parts.length) return [];
   const cols = Object.entries(when.columns ?? {}).map(([k, v]) => sql`${v} AS ${sql.raw(k)}`);
-  const { ctes, answers } = composeParts(parts, sql`made AS ${sql.raw(when.as ?? 'made')}`);
-  const r = await one<{ answers: unknown }>(
-    exec,
-    sql`WITH made AS (SELECT ${cols.length ? sql.join(cols, sql`, `) : sql`1 AS made`})${ctes} SELECT ${answers} AS answers`,
+  const relation = sql`(SELECT ${cols.length ? sql.join(cols, sql`, `) : sql`1 AS made`}) AS ${sql.raw(when.as ?? 'made')}`;
+  return answersOf(
+    await pipelined(
+      exec,
+      parts.map((p) => partStatement(p, relation)),
+      { transaction: true },
+    ),
   );
-  return answersOf(parts, r?.answers);
 }
 
 /**
- * A read as a part: a scalar subquery (typically a json_build_object) answered with the statement it joins, typed
- * by what it answers (null when it finds no row). The module that owns the data builds it (kyc.eligibilityRead,
- * walletMoney.recipientRead); an operation's reads join its Idempotency-Key claim (registry `readAhead`).
+ * Reads on their own, each its own statement, all in one round trip (outside any transaction): their answers in
+ * their order.
+ */
+export async function runReads(exec: Executor, reads: readonly Part[], first?: SQL): Promise<{ first: unknown[]; answers: unknown[] }> {
+  const statements = [...(first ? [first] : []), ...reads.map((p) => partStatement(p, sql`(SELECT 1) AS made`))];
+  const results = await pipelined(exec, statements, { transaction: false });
+  return { first: first ? results[0] : [], answers: answersOf(first ? results.slice(1) : results) };
+}
+
+/**
+ * A read as a part: a scalar subquery (typically a json_build_object) answered by a statement of its own, typed by
+ * what it answers (null when it finds no row). The module that owns the data builds it (kyc.eligibilityRead,
+ * walletMoney.recipientRead); an operation's reads go in the round trip of its Idempotency-Key claim (registry
+ * `readAhead`).
  */
 export const readOf = <T>(query: SQL): Part<T> => ({ output: () => sql`(${query})` });
 

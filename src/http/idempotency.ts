@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { answersOf, composeParts, type Part } from '../db/parts.js';
+import { runReads, type Part } from '../db/parts.js';
 import { one, rows, type Db } from '../db/client.js';
 import { AppError } from '../kernel/errors.js';
 import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
@@ -28,8 +28,8 @@ export async function withIdempotency(
   /** Runs the request once; `answers` holds the reads' answers, in their order, when the claim statement read them. */
   exec: (answers?: unknown[]) => Promise<StoredResponse>,
   /**
-   * Reads the claim statement answers as well (an operation's read-ahead joins the claim, one round trip fewer).
-   * Read with the claim's snapshot; thrown away when the claim loses.
+   * Reads answered in the claim's round trip (an operation's read-ahead: one round trip fewer), each its own
+   * statement; thrown away when the claim loses.
    */
   reads: readonly Part[] = [],
 ): Promise<StoredResponse & { replayed: boolean }> {
@@ -47,13 +47,10 @@ export async function withIdempotency(
   let answers: unknown[] | undefined;
   let won: unknown;
   if (reads.length) {
-    const composed = composeParts(reads, sql`c`);
-    const r = (await one<{ won: boolean; answers: unknown }>(
-      db,
-      sql`WITH c AS (${insert})${composed.ctes} SELECT EXISTS (SELECT 1 FROM c) AS won, ${composed.answers} AS answers`,
-    ))!;
-    won = r.won;
-    if (won) answers = answersOf(reads, r.answers);
+    // The claim and the reads in one round trip, each its own statement; the reads are thrown away when the claim loses.
+    const r = await runReads(db, reads, insert);
+    won = r.first.length > 0;
+    if (won) answers = r.answers;
   } else {
     won = await one(db, insert);
   }

@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../kernel/errors.js';
 import { one, rows, type Db, type Executor, type Tx } from '../db/client.js';
-import { answersOf, composeParts, runParts } from '../db/parts.js';
+import { runChange, runParts, type Part } from '../db/parts.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
-import { currentEffectMarker, markEffect } from '../lib/effect-marker.js';
+import { effectPart, markEffect } from '../lib/effect-marker.js';
 import {
   accountCode,
   isRetrySignal,
@@ -193,7 +193,6 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
         const code = accountCode(e.account);
         return { code, amount: e.amount, outflow: outflowOf(input.type, e), limit: limitOf.get(code) };
       });
-    const marker = currentEffectMarker();
     const userValues = user.length
       ? sql.join(
           user.map(
@@ -212,18 +211,20 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     // used = today's outflow on a row, clamped at zero (refunds of an earlier day net it below).
     const usedOf = (row: SQL) => sql`GREATEST(CASE WHEN ${row}.outflow_day = ${today}::date THEN ${row}.outflow_today ELSE 0 END, 0)`;
     const used = usedOf(sql`l`);
-    const parts = composeParts(input.parts ?? [], sql`p AS posted`);
-    const r = (await one<{
+    // The request's Idempotency-Key claim is marked with the money (lib/effect-marker.ts): a part like the others.
+    const mark = effectPart();
+    const parts: Part[] = [...(input.parts ?? []), ...(mark ? [mark] : [])];
+    const change = await runChange<{
       n: number;
       funds: boolean;
       within: boolean;
       tx_id: string | null;
       balances: Record<string, string> | null;
       seen: Record<string, [string, string]> | null;
-      answers: unknown;
     }>(
       tx,
-      sql`WITH v(code, amount, outflow, max_outflow, max_balance) AS (VALUES ${userValues}),
+      { alias: 'posted', columns: sql`id bigint, balances jsonb` },
+      (made) => sql`WITH v(code, amount, outflow, max_outflow, max_balance) AS (VALUES ${userValues}),
           present AS (SELECT count(*)::int AS n FROM accounts WHERE code IN (SELECT code FROM v)),
           locked AS (SELECT a.id, a.code, a.balance, a.allow_negative, a.outflow_day, a.outflow_today FROM accounts a
                      WHERE a.code IN (SELECT code FROM v) AND (SELECT n FROM present) = ${user.length} ORDER BY a.code FOR UPDATE),
@@ -247,17 +248,20 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
                 SELECT t.id, u.id, v.amount, u.balance, ${now}::timestamptz FROM t, u JOIN v ON v.code = u.code
                 ${systemEntries}
                 RETURNING 1)
-          ${marker ? sql`, m AS (${marker.statement(sql`EXISTS (SELECT 1 FROM t)`)} RETURNING 1)` : sql``}
-          ${parts.ctes}
-          SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id, (SELECT retry FROM g) AS retry, ${parts.answers} AS answers,
+          SELECT chk.n, chk.funds, chk.within, (SELECT id::text FROM t) AS tx_id, (SELECT retry FROM g) AS retry, ${made(sql`p`)} AS made,
                  (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
                  CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
           FROM chk`,
-    ))!;
+      parts,
+    );
+    const r = change.rows[0];
     if (r.tx_id) {
       const balances: Record<string, bigint> = {};
       for (const [code, b] of Object.entries(r.balances ?? {})) balances[code] = BigInt(b);
-      return { outcome: 'posted', posted: { transactionId: r.tx_id, balances, answers: answersOf(input.parts ?? [], r.answers) } };
+      return {
+        outcome: 'posted',
+        posted: { transactionId: r.tx_id, balances, answers: change.answers.slice(0, input.parts?.length ?? 0) },
+      };
     }
     if (r.n !== user.length) return { outcome: 'missing' };
     // The same arithmetic as the statement, on the values it saw, names the refusal. Order matters (

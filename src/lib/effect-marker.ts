@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
+import type { Part } from '../db/parts.js';
 
 /**
  * Lets a request's Idempotency-Key claim learn, inside the money transaction itself, that money moved
@@ -22,6 +23,17 @@ export function withEffectMarker<T>(marker: EffectMarker, fn: () => Promise<T>):
 /** The marker of the idempotent request this code runs in, if any. */
 export function currentEffectMarker(): EffectMarker | undefined {
   return scope.getStore();
+}
+
+/**
+ * The mark as a part of a posting (its own statement in the posting's round trip), written only if the posting is
+ * made; null outside an idempotent request.
+ */
+export function effectPart(): Part | null {
+  const marker = scope.getStore();
+  return marker
+    ? { ctes: (when, name) => sql`${name('effect')} AS (${marker.statement(sql`EXISTS (SELECT 1 FROM ${when})`)} RETURNING 1)` }
+    : null;
 }
 
 export async function markEffect(tx: Executor): Promise<void> {

@@ -4,7 +4,7 @@ import { call, createHarness, expectLedgerOk, fundWallet, signIn, usingPostgres,
 import { setKycTier } from '../helpers/factories.js';
 import { mtn, PIN, reconcile, VTU_ENV } from '../vtu/helpers.js';
 import { balances, signUpWithCode } from './helpers.js';
-import { statementsOf } from '../helpers/statements.js';
+import { roundTripsOf } from '../helpers/statements.js';
 import { count } from '../payments/helpers.js';
 
 // The real purchase path: a delivered airtime purchase (sandbox provider C) emits 'vtu.succeeded', whose growth job
@@ -75,13 +75,13 @@ it('the referrer own delivered purchases unlock the locked bonus at the threshol
 });
 
 it.skipIf(!usingPostgres)(
-  'settles a delivered purchase in one statement that writes its growth job: no transaction, no savepoint',
+  'settles a delivered purchase in one round trip with its growth job, each its own statement; no savepoint',
   async () => {
     const u = await signIn(h);
     await h.app.services.pins.set(u.id, 'transaction', PIN);
     await setKycTier(h, u.id, 1);
     await fundWallet(h, u.id, 5000);
-    const texts = await statementsOf(async () => {
+    const trips = await roundTripsOf(async () => {
       const r = await call(
         h,
         'POST',
@@ -91,10 +91,15 @@ it.skipIf(!usingPostgres)(
       );
       expect(r.json().transaction.status).toBe('success');
     });
-    const settle = texts.filter((t) => t.includes('UPDATE vtu_transactions SET status'));
+    const settle = trips.filter((t) => t.some((s) => s.includes('UPDATE vtu_transactions SET status')));
     expect(settle).toHaveLength(1);
-    expect(settle[0]).toContain('INSERT INTO jobs');
-    expect(texts.filter((t) => /^\s*(begin|savepoint)/i.test(t))).toEqual([]);
+    const [trip] = settle;
+    // BEGIN, the settlement, the growth job (its own statement), ..., COMMIT: one round trip.
+    expect(trip[0]).toBe('BEGIN');
+    expect(trip[trip.length - 1]).toBe('COMMIT');
+    expect(trip.some((s) => s.includes('INSERT INTO jobs') && !s.includes('vtu_transactions'))).toBe(true);
+    expect(trip.filter((s) => s.includes('INSERT INTO jobs') && s.includes('vtu_transactions'))).toEqual([]);
+    expect(trips.flat().filter((t) => /^\s*savepoint/i.test(t))).toEqual([]);
     expect((await balances(h, u.id)).wallet).toBe(4500);
   },
 );

@@ -23,6 +23,39 @@ export async function statementsOf(fn: () => Promise<unknown>): Promise<string[]
 }
 
 /**
+ * The statements `fn` sends over PostgreSQL connections, grouped by round trip: a statement written on a connection
+ * while an earlier one on it is still unanswered (node-postgres's pipeline mode, db/client.ts `pipelined`) travels in
+ * that round trip. PostgreSQL runs only.
+ */
+export async function roundTripsOf(fn: () => Promise<unknown>): Promise<string[][]> {
+  const trips: string[][] = [];
+  const open = new Map<pg.Client, { pending: number; trip: string[] }>();
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string };
+    let state = open.get(this);
+    if (!state || state.pending === 0) {
+      state = { pending: 0, trip: [] };
+      open.set(this, state);
+      trips.push(state.trip);
+    }
+    state.trip.push(String(typeof q === 'string' ? q : q?.text));
+    state.pending++;
+    const s = state;
+    const out = (original as (...x: unknown[]) => unknown).apply(this, args);
+    if (out instanceof Promise) void out.finally(() => s.pending--).catch(() => undefined);
+    else s.pending--;
+    return out;
+  } as typeof original;
+  try {
+    await fn();
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  return trips;
+}
+
+/**
  * statementsOf on either database: on PGlite the statements drizzle sends through PGlite's query (a transaction
  * as BEGIN, its statements, COMMIT). For tests that compare the work two paths do, not the exact round trips.
  */

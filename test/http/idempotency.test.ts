@@ -13,7 +13,7 @@ import {
   type TestUser,
 } from '../helpers/harness.js';
 import { balance, tier2User } from '../payments/helpers.js';
-import { statementsOf } from '../helpers/statements.js';
+import { roundTripsOf } from '../helpers/statements.js';
 
 let h: Harness;
 let u: TestUser;
@@ -172,16 +172,25 @@ describe('an idempotent operation with a read-ahead', () => {
   // The PIN is checked and counted in one UPDATE of its own (never read ahead: a read-ahead PIN row let
   // parallel guesses pass the lock), so a transfer is: claim with the recipient, PIN check, posting, answer.
   it.skipIf(!usingPostgres)(
-    'reads the recipient in the claim statement; the PIN check is one statement: claim, PIN, posting, answer',
+    'reads the recipient in the claim round trip; the PIN check is one statement: claim, PIN, posting, answer',
     async () => {
       const { transfer } = await setup();
       expect((await transfer('1234', 'warm-up')).statusCode).toBe(200); // session and verified PIN now cached
-      const texts = await statementsOf(async () => {
+      const trips = await roundTripsOf(async () => {
         expect((await transfer('1234', 'counted')).statusCode).toBe(200);
       });
-      expect(texts[0]).toMatch(/^WITH c AS \(INSERT INTO idempotency_keys/);
-      expect(texts[1]).toMatch(/^UPDATE user_pins SET/);
-      expect(texts).toHaveLength(4);
+      expect(trips).toHaveLength(4);
+      expect(trips[0][0]).toMatch(/^INSERT INTO idempotency_keys/);
+      // The operation's reads (the recipient, the payer's KYC) each its own statement, written with the claim.
+      expect(trips[0].slice(1).some((t) => /json_build_object\('id', id, 'username'/.test(t))).toBe(true);
+      expect(trips[1]).toEqual([expect.stringMatching(/^UPDATE user_pins SET/)]);
+      // The posting and its parts (both notifications, the claim's mark), each its own statement, in one transaction.
+      expect(trips[2][0]).toBe('BEGIN');
+      expect(trips[2][1]).toMatch(/INSERT INTO ledger_transactions/);
+      expect(trips[2].some((t) => /INSERT INTO notifications/.test(t) && !/ledger_transactions/.test(t))).toBe(true);
+      expect(trips[2].some((t) => /UPDATE idempotency_keys SET status = 'committed'/.test(t) && !/ledger_transactions/.test(t))).toBe(true);
+      expect(trips[2][trips[2].length - 1]).toBe('COMMIT');
+      expect(trips[3]).toEqual([expect.stringMatching(/^UPDATE idempotency_keys SET status = 'done'/)]);
     },
   );
 });

@@ -43,7 +43,9 @@ describe('credits in batches', () => {
     for (const i of intents) expect(await topupCredits(h, i.reference)).toBe(1);
     const first = await eventsOf(intents[0].reference);
     expect(first.map((e) => e.status).sort()).toEqual(['credited', 'duplicate']);
-    expect(first.find((e) => e.status === 'credited')!.deliveries).toBe(2);
+    // Three deliveries over two stored events (the byte-identical one counted on the first); whichever of the two the
+    // batch reached first is the one credited.
+    expect(first.map((e) => e.deliveries).sort()).toEqual([1, 2]);
     await expectLedgerOk(h);
   });
 

@@ -2,7 +2,7 @@ import type { Narrowed, RowOf } from '../../db/rows.js';
 import type { vtuTransactions } from './schema.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor, type Tx } from '../../db/client.js';
-import { answersOf, composeParts, type Part } from '../../db/parts.js';
+import { runChange, type Part } from '../../db/parts.js';
 
 /** Queries of the VTU module. Functions that are part of a money movement take the caller's `tx`. */
 export type VtuRow = Narrowed<
@@ -14,6 +14,10 @@ const COLS = sql.raw(`id::text AS id, reference, request_id, user_id::text AS us
   wholesale::text AS wholesale, markup::text AS markup, recipient, network, plan_id, product, meter_type, quantity, phone, profile_id,
   provider, providers_tried, ported, details, inputs, failure_reason, sent_at, requery_count, next_check_at, last_checked_at,
   last_provider_status, stuck_at, created_at, updated_at`);
+
+/** The settled row as its parts read it (`when`, named `settled`). */
+const SETTLED_COLUMNS = sql.raw(`id uuid, reference text, user_id uuid, service text, status text, amount bigint, wholesale bigint,
+  markup bigint, recipient text, provider text, failure_reason text`);
 
 export interface NewVtuRow {
   id: string;
@@ -146,20 +150,21 @@ export async function settle(
    */
   parts: Part[] = [],
 ): Promise<{ row: VtuRow; answers: unknown[] } | undefined> {
-  const composed = composeParts(parts, sql`settled`);
-  const r = await one<VtuRow & { answers: unknown }>(
+  const { rows: settled, answers } = await runChange<VtuRow & { made: unknown }>(
     exec,
-    sql`WITH settled AS (
+    { alias: 'settled', columns: SETTLED_COLUMNS },
+    (made) =>
+      sql`WITH settled AS (
           UPDATE vtu_transactions SET status = ${to}, details = COALESCE(${f.details ? JSON.stringify(f.details) : null}::jsonb, details),
             failure_reason = ${f.failureReason ?? null}, next_check_at = NULL, last_provider_status = ${f.providerStatus}, updated_at = ${f.now}
           WHERE id = ${id} AND status = 'processing' AND provider = ${provider}
           RETURNING ${COLS})
-        ${composed.ctes}
-        SELECT *, ${composed.answers} AS answers FROM settled`,
+        SELECT *, ${made(sql`settled`)} AS made FROM settled`,
+    parts,
   );
-  if (!r) return undefined;
-  const { answers, ...row } = r;
-  return { row, answers: answersOf(parts, answers) };
+  if (!settled[0]) return undefined;
+  const { made: _made, ...row } = settled[0];
+  return { row, answers };
 }
 
 /** Fallback to the next provider (data A -> B), only while processing and still on `from`. */
