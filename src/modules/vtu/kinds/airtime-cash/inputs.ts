@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { phoneInput, pinInput } from '../../../../kernel/inputs.js';
-import { networkInput } from '../../inputs.js';
+import { networkInput, portedInput } from '../common-inputs.js';
 
 /**
  * Airtime-to-cash inputs (issue 32), shared with the app's form (web/src/api/schemas.ts): this file imports only zod
@@ -19,7 +19,7 @@ export const requestAirtimeCashInput = z.object({
   /** The airtime's face value, naira. */
   amount: airtimeCashAmountInput,
   pin: pinInput,
-  ported: z.boolean({ error: 'ported must be true or false' }).optional(),
+  ported: portedInput,
 });
 
 export const quoteAirtimeCashInput = z.object({ network: networkInput, amount: airtimeCashAmountInput });

@@ -4,7 +4,7 @@ import { queryBool, uuidInput } from '../../../../kernel/inputs.js';
 import { naira } from '../../../../kernel/money.js';
 import { pageInput, pageOutput } from '../../../../kernel/paging.js';
 import { otpCodeInput } from '../../../identity/api.js';
-import { lower } from '../../inputs.js';
+import { lower } from '../common-inputs.js';
 import { assertRecipientNetwork } from '../../model.js';
 import { AIRTIME_CASH_STATUSES, airtimeCashNumberInput, quoteAirtimeCashInput, requestAirtimeCashInput } from './inputs.js';
 
