@@ -17,6 +17,9 @@ export { CABLE_PROVIDERS, cableInput, iucInput, subscribeCableInput } from './ki
 export { buyElectricityInput, DISCOS, discoInput, meterInput, meterTypeInput } from './kinds/electricity/inputs.js';
 export { companyInput, customerIdInput, fundBetInput } from './kinds/betting/inputs.js';
 export { buyEducationPinInput } from './kinds/exam/inputs.js';
+export { buyEsimInput, destinationInput, topUpEsimInput } from './kinds/esim/inputs.js';
+export { orderSocialInput } from './kinds/social/inputs.js';
+export { AIRTIME_CASH_STATUSES, airtimeCashNumberInput, quoteAirtimeCashInput, requestAirtimeCashInput } from './kinds/airtime-cash/inputs.js';
 
 /** Bounds of the amount a buyer chooses, naira (the purchase operations' inputs). */
 export const AMOUNT_BOUNDS = { airtime: AIRTIME_AMOUNT, electricity: ELECTRICITY_AMOUNT, betting: BETTING_AMOUNT } as const;

@@ -98,7 +98,8 @@ export const quotePurchaseInput = z
       .number()
       .int('Quantity must be a whole number')
       .min(1, 'Quantity must be at least 1')
-      .max(10, 'Quantity can be at most 10')
+      // Each kind bounds its own quantity (exam PINs 10, social orders the service's maximum) in its quoteIssues.
+      .max(1_000_000, 'Quantity can be at most 1,000,000')
       .optional(),
   })
   .superRefine((v, ctx) => {

@@ -4,8 +4,10 @@ import { bettingKind } from './betting/index.js';
 import { cableKind } from './cable/index.js';
 import { dataKind } from './data/index.js';
 import { electricityKind } from './electricity/index.js';
+import { esimKind } from './esim/index.js';
 import { examKind } from './exam/index.js';
 import type { ServiceKind } from './kind.js';
+import { socialKind } from './social/index.js';
 
 /**
  * THE list of service kinds sold (issue 32: an open service model). A kind is one folder, kinds/<kind>/, declaring a
@@ -13,7 +15,16 @@ import type { ServiceKind } from './kind.js';
  * lists kinds derives from this array: the operations (and so the OpenAPI document), the `service` inputs, the
  * default routing, the floats' service lists, `repeat.operation`. The order is the operations' order.
  */
-export const KINDS: readonly ServiceKind[] = [airtimeKind, dataKind, cableKind, electricityKind, bettingKind, examKind];
+export const KINDS: readonly ServiceKind[] = [
+  airtimeKind,
+  dataKind,
+  cableKind,
+  electricityKind,
+  bettingKind,
+  examKind,
+  esimKind,
+  socialKind,
+];
 
 export const KIND_NAMES = KINDS.map((k) => k.name) as [string, ...string[]];
 

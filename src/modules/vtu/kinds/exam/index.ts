@@ -87,7 +87,10 @@ export const examKind: ServiceKind<ExamInput> = {
     const q = BigInt(i.quantity ?? 1);
     return { name: product.name, wholesale: unit.wholesale * q, markup: unit.markup * q, retail: unit.retail * q };
   },
-  quoteIssues: (v) => needIssues(v, [['exam', 'Choose the exam']]),
+  quoteIssues: (v) => [
+    ...needIssues(v, [['exam', 'Choose the exam']]),
+    ...(v.quantity !== undefined && v.quantity > 10 ? [{ path: 'quantity', message: 'Quantity can be at most 10' }] : []),
+  ],
   async wholesaleAt(ctx, row, provider) {
     const p = (await productAt(ctx, provider, row.product!))?.price;
     return p == null ? null : p * BigInt(row.quantity ?? 1);

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/db/client.js';
+import { call, createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
+import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
+
+/**
+ * The crash matrix for travel eSIMs and social orders (as crash-recovery.test.ts for airtime): a process killed
+ * between the debit and the provider's answer leaves a processing purchase; after a restart reconciliation settles it
+ * with the original request id: delivered (4444: the provider had it) or refunded (8888: the request died on the
+ * wire). Needs a real database server shared with the child (TEST_DATABASE_URL).
+ */
+const REASON = 'needs TEST_DATABASE_URL (PostgreSQL): a killed child process and this test must share one database server';
+
+let h: Harness;
+beforeAll(async () => {
+  if (usingPostgres) h = await createHarness({ env: VTU_ENV });
+});
+afterAll(async () => h?.close());
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null>, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function startChild(userId: string, kind: string, input: object): ChildProcess {
+  const script = path.join(import.meta.dirname, 'esim-social-crash-child.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, h.config.databaseUrl!, userId, kind, JSON.stringify(input)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.on('data', (d) => process.stderr.write(`[child] ${d}`));
+  return child;
+}
+
+describe.skipIf(!usingPostgres)(
+  `eSIM and social purchases killed mid-flight (${usingPostgres ? 'PostgreSQL' : `skipped: ${REASON}`})`,
+  () => {
+    it('end delivered or refunded after restart, each with at most one delivery and at most one refund', async () => {
+      const u = await buyer(h, 100_000);
+      const plan = (await call(h, 'GET', '/_serverFn/listEsimPlansBearerVTU', { destination: 'gb' }, { token: u.token })).json().items[0];
+      const quote = (
+        await call(
+          h,
+          'POST',
+          '/_serverFn/quotePurchaseBearerVTU',
+          { service: 'social', plan_id: 'ig-followers', quantity: 100 },
+          { token: u.token },
+        )
+      ).json();
+      const cases = [
+        {
+          kind: 'esim',
+          recipient: mtn('4444'),
+          input: { plan_id: plan.plan_id, phone: mtn('4444'), amount: plan.price },
+          expect: 'success' as const,
+        },
+        {
+          kind: 'esim',
+          recipient: mtn('8888'),
+          input: { plan_id: plan.plan_id, phone: mtn('8888'), amount: plan.price },
+          expect: 'failed' as const,
+        },
+        {
+          kind: 'social',
+          recipient: 'https://instagram.com/p/crash4444',
+          input: { service_id: 'ig-followers', link: 'https://instagram.com/p/crash4444', quantity: 100, amount: quote.total },
+          expect: 'success' as const,
+        },
+        {
+          kind: 'social',
+          recipient: 'https://instagram.com/p/crash8888',
+          input: { service_id: 'ig-followers', link: 'https://instagram.com/p/crash8888', quantity: 100, amount: quote.total },
+          expect: 'failed' as const,
+        },
+      ];
+      const start = await walletBalance(h, u.id);
+      const killed: { id: string; recipient: string; expect: 'success' | 'failed'; amount: number }[] = [];
+      for (const c of cases) {
+        const child = startChild(u.id, c.kind, c.input);
+        const exited = new Promise((r) => child.on('exit', r));
+        let out = '';
+        child.stdout!.on('data', (d) => (out += d));
+        const row = await waitFor('the processing row', async () => {
+          const r = await rows<{ id: string; request_id: string; status: string }>(
+            h.app.services.db,
+            sql`SELECT id, request_id, status FROM vtu_transactions WHERE user_id = ${u.id} AND recipient = ${c.recipient}`,
+          );
+          return r[0];
+        });
+        expect(row.status).toBe('processing');
+        if (c.expect === 'success')
+          await waitFor('the provider to record it', async () => (await simulatorOrders(h, row.request_id)).length > 0);
+        child.kill('SIGKILL');
+        await exited;
+        expect(out).not.toContain('FINISHED');
+        killed.push({ id: row.id, recipient: c.recipient, expect: c.expect, amount: c.input.amount });
+      }
+      const spent = killed.reduce((s, k) => s + k.amount, 0);
+      expect(await walletBalance(h, u.id)).toBeCloseTo(start - spent, 2);
+
+      h.clock.set(new Date(Date.now() + 2 * 3600_000));
+      await reconcile(h, 0);
+      await reconcile(h, 10 * 60_000);
+
+      const again = await signIn(h, u.email);
+      for (const k of killed) {
+        const tx = await getTx(h, again, k.id);
+        expect(tx.status, k.recipient).toBe(k.expect);
+        const requestId = await requestIdOf(h, k.id);
+        expect((await simulatorOrders(h, requestId)).filter((o) => o.status === 'delivered').length).toBeLessThanOrEqual(1);
+        const all = await rows<{ request_id: string }>(
+          h.app.services.db,
+          sql`SELECT request_id FROM sandbox_vtu_orders WHERE recipient = ${k.recipient}`,
+        );
+        expect(all.every((o) => o.request_id === requestId)).toBe(true);
+        expect(await refundCount(h, tx.reference)).toBe(k.expect === 'failed' ? 1 : 0);
+        if (k.expect === 'success' && tx.service === 'esim') expect(tx.esim.activationCode).toMatch(/^LPA:1\$/);
+      }
+      const refunded = killed.filter((k) => k.expect === 'failed').reduce((s, k) => s + k.amount, 0);
+      expect(await walletBalance(h, u.id)).toBeCloseTo(start - spent + refunded, 2);
+      await expectLedgerOk(h);
+    });
+  },
+);

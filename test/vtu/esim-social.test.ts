@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/db/client.js';
+import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { setKycTier } from '../helpers/factories.js';
+import { buyer, getTx, mtn, PIN, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
+
+/**
+ * Issue 32 items 3 and 5 through the VTU core: travel eSIMs (provider C) and social services (provider D). For each:
+ * success, a definite failure refunded once, pending settled by reconciliation, a timeout left processing (never
+ * refunded blindly) and then found delivered, and the ledger's invariants after. eSIMs: the ICCID and the LPA
+ * activation code, top-up of the buyer's own eSIM only, usage. Social: progress, and partial completion refunding
+ * the undelivered part once, with the settlement.
+ */
+let h: Harness;
+let u: TestUser;
+beforeAll(async () => {
+  h = await createHarness({ env: VTU_ENV });
+  u = await buyer(h, 300_000);
+  await setKycTier(h, u.id, 3);
+});
+afterAll(async () => h.close());
+
+const fn = (name: string) => `/_serverFn/${name}BearerVTU`;
+const post = (name: string, input: Record<string, unknown>, who: TestUser = u, key?: string) =>
+  call(h, 'POST', fn(name), input, { token: who.token, ...(key ? { headers: { 'idempotency-key': key } } : {}) });
+const get = (name: string, input?: Record<string, unknown>, who: TestUser = u) => call(h, 'GET', fn(name), input, { token: who.token });
+
+const partialRefunds = async (reference: string) =>
+  (
+    await rows<{ n: number }>(
+      h.app.services.db,
+      sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference = ${`vtu_partial_refund_${reference}`}`,
+    )
+  )[0].n;
+
+async function gbPlan() {
+  const res = await get('listEsimPlans', { destination: 'gb' });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().items[0] as { plan_id: string; price: number; dataMb: number; validityDays: number };
+}
+
+async function buyEsim(last4: string) {
+  const plan = await gbPlan();
+  const before = await walletBalance(h, u.id);
+  const res = await post('buyEsim', { plan_id: plan.plan_id, phone: mtn(last4), amount: plan.price, pin: PIN });
+  expect(res.statusCode, res.body).toBe(200);
+  const tx = res.json().transaction;
+  return { tx, plan, before, requestId: await requestIdOf(h, tx.id) };
+}
+
+describe('travel eSIMs', () => {
+  it('lists destinations and plans with data, validity and retail price', async () => {
+    const d = await get('listEsimDestinations');
+    expect(d.statusCode, d.body).toBe(200);
+    expect(d.json().items).toEqual(
+      expect.arrayContaining([
+        { id: 'gb', name: 'United Kingdom', kind: 'country' },
+        expect.objectContaining({ id: 'europe', kind: 'region' }),
+      ]),
+    );
+    const plan = await gbPlan();
+    expect(plan).toMatchObject({ dataMb: 1024, validityDays: 7 });
+    expect(plan.price).toBeGreaterThan(0);
+  });
+
+  it('a purchase issues the eSIM: ICCID and LPA activation code on the transaction, wallet charged the plan price', async () => {
+    const { tx, plan, before } = await buyEsim('4567');
+    expect(tx).toMatchObject({ service: 'esim', status: 'success', amount: plan.price, fee: 0 });
+    expect(tx.esim.iccid).toMatch(/^89234\d{15}$/);
+    expect(tx.esim.activationCode).toMatch(/^LPA:1\$[^$]+\$[0-9A-F]+$/);
+    expect(tx.esim).toMatchObject({ destination: 'gb', dataMb: 1024, validityDays: 7, topup: false });
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - plan.price, 2);
+    expect(tx.repeat).toMatchObject({ operation: 'buyEsim', input: { plan_id: plan.plan_id, phone: mtn('4567'), amount: plan.price } });
+
+    const usage = await post('getMyEsimUsage', { id: tx.id });
+    expect(usage.statusCode, usage.body).toBe(200);
+    expect(usage.json()).toMatchObject({ iccid: tx.esim.iccid, status: 'not_installed', dataTotalMb: 1024, dataUsedMb: 0 });
+  });
+
+  it('tops up only an eSIM of the caller, with a plan of its destination', async () => {
+    const { tx } = await buyEsim('4568');
+    const plans = (await get('listEsimPlans', { destination: 'gb' })).json().items;
+    const us = (await get('listEsimPlans', { destination: 'us' })).json().items[0];
+
+    const other = await buyer(h, 50_000);
+    const before = await walletBalance(h, other.id);
+    const stranger = await post(
+      'topUpEsim',
+      { esim_id: tx.id, plan_id: plans[1].plan_id, amount: plans[1].price, pin: PIN },
+      other,
+      crypto.randomUUID(),
+    );
+    expect(stranger.statusCode, stranger.body).toBe(404);
+    expect(await walletBalance(h, other.id)).toBe(before);
+
+    const wrongPlace = await post('topUpEsim', { esim_id: tx.id, plan_id: us.plan_id, amount: us.price, pin: PIN }, u, crypto.randomUUID());
+    expect(wrongPlace.statusCode, wrongPlace.body).toBe(400);
+
+    const mine = await walletBalance(h, u.id);
+    const top = await post(
+      'topUpEsim',
+      { esim_id: tx.id, plan_id: plans[1].plan_id, amount: plans[1].price, pin: PIN },
+      u,
+      crypto.randomUUID(),
+    );
+    expect(top.statusCode, top.body).toBe(200);
+    expect(top.json().transaction).toMatchObject({
+      service: 'esim',
+      status: 'success',
+      recipient: tx.esim.iccid,
+      esim: { iccid: tx.esim.iccid, topup: true },
+    });
+    expect(top.json().transaction.esim.activationCode).toBeUndefined();
+    expect(await walletBalance(h, u.id)).toBeCloseTo(mine - plans[1].price, 2);
+    expect((await post('getMyEsimUsage', { id: tx.id })).json()).toMatchObject({ dataTotalMb: 1024 + 3072 });
+    // A top-up is not an eSIM of its own: neither topped up nor looked up by its id.
+    expect((await post('getMyEsimUsage', { id: top.json().transaction.id })).statusCode).toBe(404);
+  });
+
+  it('1111: the provider fails before issuing: failed and refunded once', async () => {
+    const { tx, before } = await buyEsim('1111');
+    expect(tx.status).toBe('failed');
+    expect(tx.esim).toBeUndefined();
+    expect(await refundCount(h, tx.reference)).toBe(1);
+    expect(await walletBalance(h, u.id)).toBe(before);
+    expect((await post('getMyEsimUsage', { id: tx.id })).statusCode).toBe(404);
+  });
+
+  it('2222: pending, then reconciliation finds it issued', async () => {
+    const { tx } = await buyEsim('2222');
+    expect(tx.status).toBe('processing');
+    await reconcile(h);
+    const done = await getTx(h, u, tx.id);
+    expect(done.status).toBe('success');
+    expect(done.esim.activationCode).toMatch(/^LPA:1\$/);
+  });
+
+  it('4444: a timeout stays processing with no refund; the provider had it, so reconciliation delivers it', async () => {
+    const { tx, before, plan, requestId } = await buyEsim('4444');
+    expect(tx.status).toBe('processing');
+    expect(await refundCount(h, tx.reference)).toBe(0);
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - plan.price, 2);
+    await reconcile(h);
+    expect((await getTx(h, u, tx.id)).status).toBe('success');
+    expect(await refundCount(h, tx.reference)).toBe(0);
+    expect((await simulatorOrders(h, requestId)).filter((o) => o.status === 'delivered')).toHaveLength(1);
+  });
+});
+
+async function socialService(id = 'ig-followers') {
+  const res = await get('listSocialServices', { platform: 'instagram' });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().items.find((s: any) => s.service_id === id) as { service_id: string; pricePer1000: number; min: number; max: number };
+}
+
+async function order(link: string, quantity = 1000) {
+  const s = await socialService();
+  const q = await post('quotePurchase', { service: 'social', plan_id: s.service_id, quantity });
+  expect(q.statusCode, q.body).toBe(200);
+  const before = await walletBalance(h, u.id);
+  const res = await post('orderSocial', { service_id: s.service_id, link, quantity, amount: q.json().total, pin: PIN });
+  expect(res.statusCode, res.body).toBe(200);
+  const tx = res.json().transaction;
+  return { tx, total: q.json().total as number, before, requestId: await requestIdOf(h, tx.id) };
+}
+
+describe('social services', () => {
+  it('lists services by platform with the price per 1,000 and the bounds; refuses a quantity out of them before any debit', async () => {
+    const s = await socialService();
+    expect(s).toMatchObject({ min: 100, max: 10_000 });
+    expect(s.pricePer1000).toBeGreaterThanOrEqual(2500);
+    const before = await walletBalance(h, u.id);
+    const res = await post('orderSocial', {
+      service_id: s.service_id,
+      link: 'https://instagram.com/shop',
+      quantity: 50,
+      amount: 125,
+      pin: PIN,
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(await walletBalance(h, u.id)).toBe(before);
+  });
+
+  it('an order completes with its start count; the price is the quantity at the rate', async () => {
+    const { tx, total, before } = await order('https://instagram.com/naija_shop');
+    expect(tx).toMatchObject({
+      service: 'social',
+      status: 'success',
+      amount: total,
+      quantity: 1000,
+      recipient: 'https://instagram.com/naija_shop',
+    });
+    expect(tx.social).toMatchObject({ quantity: 1000, delivered: 1000, remains: 0 });
+    expect(tx.social.startCount).toBeGreaterThanOrEqual(100);
+    expect(tx.social.refunded).toBeUndefined();
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - total, 2);
+    expect(await partialRefunds(tx.reference)).toBe(0);
+  });
+
+  it('6464: part delivered; the undelivered part is refunded once, with the settlement, and stays refunded once', async () => {
+    const { tx, total, before } = await order('https://instagram.com/p/shop6464');
+    expect(tx.status).toBe('success');
+    expect(tx.social).toMatchObject({ quantity: 1000, delivered: 600, remains: 400 });
+    // 400 of 1,000 undelivered: 40% of the wholesale and of the markup, each rounded down to the kobo.
+    expect(tx.social.refunded).toBeGreaterThan(0);
+    expect(tx.social.refunded).toBeLessThanOrEqual(total * 0.4 + 0.001);
+    expect(await partialRefunds(tx.reference)).toBe(1);
+    expect(await refundCount(h, tx.reference)).toBe(0);
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - total + tx.social.refunded, 2);
+    // Reconciliation and the order's progress look-up change nothing on a settled order.
+    await reconcile(h);
+    expect((await post('getMySocialOrderProgress', { id: tx.id })).json()).toMatchObject({ status: 'success', remains: 400 });
+    expect(await partialRefunds(tx.reference)).toBe(1);
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - total + tx.social.refunded, 2);
+  });
+
+  it('1111: cancelled by the provider: failed and refunded once', async () => {
+    const { tx, before } = await order('https://x.com/me/status/1111');
+    expect(tx.status).toBe('failed');
+    expect(await refundCount(h, tx.reference)).toBe(1);
+    expect(await walletBalance(h, u.id)).toBe(before);
+  });
+
+  it('2222: in progress (progress look-up: nothing delivered yet), then reconciliation finds it completed', async () => {
+    const { tx } = await order('https://tiktok.com/@me2222', 200);
+    expect(tx.status).toBe('processing');
+    const progress = await post('getMySocialOrderProgress', { id: tx.id });
+    expect(progress.statusCode, progress.body).toBe(200);
+    expect(progress.json()).toMatchObject({ status: 'processing', providerStatus: 'pending', quantity: 200, remains: 200 });
+    await reconcile(h);
+    expect(await getTx(h, u, tx.id)).toMatchObject({ status: 'success', social: { delivered: 200, remains: 0 } });
+  });
+
+  it('4444: a timeout stays processing with no refund, then reconciliation finds it completed', async () => {
+    const { tx, before, total } = await order('https://youtube.com/watch4444', 300);
+    expect(tx.status).toBe('processing');
+    expect(await refundCount(h, tx.reference)).toBe(0);
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - total, 2);
+    await reconcile(h);
+    expect((await getTx(h, u, tx.id)).status).toBe('success');
+    expect(await refundCount(h, tx.reference)).toBe(0);
+  });
+
+  it("another customer's order is not found", async () => {
+    const { tx } = await order('https://instagram.com/mine');
+    const other = await signIn(h);
+    expect((await post('getMySocialOrderProgress', { id: tx.id }, other)).statusCode).toBe(404);
+  });
+});
+
+describe('after every case', () => {
+  it('the ledger balances and every account agrees with its entries', async () => {
+    await expectLedgerOk(h);
+  });
+});
