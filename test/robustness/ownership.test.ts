@@ -42,6 +42,9 @@ const ALLOWED: Record<string, string> = {
   'fundBet.customer_id': "the betting company's customer number, checked upstream, not our object",
   'verifyBetAccount.customer_id': "the betting company's customer number, checked upstream, not our object",
   'buyEducationPin.profile_id': "the exam body's candidate profile, checked upstream, not our object",
+  'buyEsim.plan_id': 'an eSIM plan id of the public VTU catalogue',
+  'topUpEsim.plan_id': 'an eSIM plan id of the public VTU catalogue',
+  'orderSocial.service_id': 'a social service id of the public VTU catalogue',
   'claimSession.deviceId': 'a device label the client chooses for its own session',
   'heartbeatSession.deviceId': 'a device label the client chooses for its own session',
 };
@@ -75,6 +78,9 @@ const CASES: Case[] = [
   { key: 'getTopupReceipt.reference', input: () => ({ reference: ids.topupRef }) },
   { key: 'verifyProcessorTopup.reference', input: () => ({ reference: ids.processorRef }) },
   { key: 'getMyVtuTransaction.id', input: () => ({ id: ids.vtuId }) },
+  { key: 'topUpEsim.esim_id', input: () => ({ esim_id: ids.esimId, plan_id: ids.esimPlan, amount: Number(ids.esimPrice), pin: PIN }) },
+  { key: 'getMyEsimUsage.id', input: () => ({ id: ids.esimId }) },
+  { key: 'getMySocialOrderProgress.id', input: () => ({ id: ids.socialId }) },
   { key: 'getMyAirtimeCashRequest.id', input: () => ({ id: ids.airtimeCashId }) },
   { key: 'checkMyAirtimeCashRequest.id', input: () => ({ id: ids.airtimeCashId }) },
   {
@@ -146,8 +152,30 @@ beforeAll(async () => {
   ).transaction;
   ids.vtuId = vtu.id;
   ids.vtuRef = vtu.reference;
+  // Travel eSIM and social order (issue 32): the owner's eSIM (a top-up names it by its transaction) and order.
+  const esimPlan = must(await invoke('listEsimPlans', { destination: 'gb' }, a), 'listEsimPlans').items[0];
+  ids.esimPlan = esimPlan.plan_id;
+  ids.esimPrice = String(esimPlan.price);
+  ids.esimId = must(
+    await invoke('buyEsim', { plan_id: esimPlan.plan_id, phone: '08031234567', amount: esimPlan.price, pin: PIN }, a),
+    'buyEsim',
+  ).transaction.id;
+  const socialTotal = must(
+    await invoke('quotePurchase', { service: 'social', plan_id: 'ig-likes', quantity: 100 }, a),
+    'quotePurchase',
+  ).total;
+  ids.socialId = must(
+    await invoke(
+      'orderSocial',
+      { service_id: 'ig-likes', link: 'https://instagram.com/p/owner', quantity: 100, amount: socialTotal, pin: PIN },
+      a,
+    ),
+    'orderSocial',
+  ).transaction.id;
   // Airtime-to-cash (issue 32): from a sending number the owner verified; nothing ever arrives from a number ending 5555.
-  await h.app.services.db.execute(sql`INSERT INTO airtime_cash_numbers (user_id, phone, verified_at) VALUES (${a.id}, '08035555555', now())`);
+  await h.app.services.db.execute(
+    sql`INSERT INTO airtime_cash_numbers (user_id, phone, verified_at) VALUES (${a.id}, '08035555555', now())`,
+  );
   ids.airtimeCashId = must(
     await invoke('requestAirtimeCash', { network: 'mtn', phone: '08035555555', amount: 1000, pin: PIN }, a),
     'requestAirtimeCash',
