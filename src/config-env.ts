@@ -115,15 +115,6 @@ const vtuEnv = {
   AIRTIME_CASH_EXPIRES_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
 };
 
-export const VTU_DEFAULT_ROUTING: Record<string, ('a' | 'b' | 'c' | 'd')[]> = {
-  data: ['a', 'b'],
-  airtime: ['c'],
-  electricity: ['c'],
-  cable: ['c'],
-  betting: ['d'],
-  exam: ['d'],
-};
-
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 import { type FaultPoint } from './lib/faults.js';
-import { envSchema, VTU_DEFAULT_ROUTING, type Env } from './config-env.js';
+import { envSchema, type Env } from './config-env.js';
 
 export type { Env };
 
@@ -82,6 +82,10 @@ export interface Config {
   vtu: {
     providers: Record<'a' | 'b' | 'c' | 'd', { url: string; key: string; secret?: string }>;
     timeoutMs: number;
+    /**
+     * VTU_ROUTING: providers in order per service kind it names. A kind it does not name is routed by the kind's own
+     * default (src/modules/vtu/kinds/<kind>: data A then B; airtime, electricity, cable C; betting, exam D).
+     */
     routing: Record<string, ('a' | 'b' | 'c' | 'd')[]>;
     reconcileEveryMs: number;
     stuckAfterMs: number;
@@ -368,7 +372,7 @@ function vtuConfig(e: z.infer<typeof envSchema>, publicUrl: string): Config['vtu
       d: { url: e.VTU_PROVIDER_D_URL ?? sandboxUrl('d'), key: e.VTU_PROVIDER_D_KEY ?? 'sandbox-key-d' },
     },
     timeoutMs,
-    routing: { ...VTU_DEFAULT_ROUTING, ...(e.VTU_ROUTING ? JSON.parse(e.VTU_ROUTING) : {}) },
+    routing: e.VTU_ROUTING ? JSON.parse(e.VTU_ROUTING) : {},
     reconcileEveryMs: e.VTU_RECONCILE_EVERY_MS ?? (e.NODE_ENV === 'production' ? 30_000 : 5_000),
     stuckAfterMs: e.VTU_STUCK_AFTER_MS,
     notFoundGraceMs: e.VTU_NOT_FOUND_GRACE_MS,
