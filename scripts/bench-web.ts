@@ -4,6 +4,10 @@
 // total blocking time for the sign-in screen (the page every visitor loads first) and the signed-in home (a stored
 // session, see bench-web-session.ts), BENCH_WEB_RUNS times each (default 3) with the range, and the onboarding
 // journey's script time when web/e2e/onboarding.spec.ts has written it. Run `npm run build` first.
+// BENCH_WEB_TASKS=1 also prints, per run, the page's main-thread tasks after first paint from Lighthouse's own trace:
+// each task's wall time (what Lighthouse multiplies by 4 and counts over 50 ms) and the CPU time the thread got in it
+// (the page's own cost; the difference is time spent waiting for a core or for another process), for comparing
+// builds on a machine that is not quiet.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +18,31 @@ import lighthouse from 'lighthouse';
 import { signInBrowser } from './bench-web-session.js';
 
 const PORT = Number(process.env.BENCH_WEB_PORT ?? 3300);
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { beginData?: { url?: string } };
+}
+
+/** The page's main-thread tasks of at least 3 ms of CPU after its first contentful paint: "wall/CPU" in ms. */
+function tasksAfterPaint(events: TraceEvent[], url: string) {
+  const parse = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === url);
+  if (!parse) return 'no page in the trace';
+  const paint = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === parse.pid);
+  const from = paint?.ts ?? parse.ts;
+  const tasks = events.filter(
+    (e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X' && e.name === 'RunTask' && e.ts >= from && (e.tdur ?? 0) >= 3000,
+  );
+  const ms = (us = 0) => (us / 1000).toFixed(1);
+  const cpu = tasks.reduce((sum, t) => sum + (t.tdur ?? 0), 0);
+  return `${tasks.map((t) => `${ms(t.dur)}/${ms(t.tdur)}`).join(' ')} (CPU ${ms(cpu)} ms, longest ${ms(Math.max(0, ...tasks.map((t) => t.tdur ?? 0)))})`;
+}
 const base = `http://localhost:${PORT}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-bench-web-'));
 const server = spawn(process.execPath, ['dist/main.js', '--sandbox'], {
@@ -73,6 +102,10 @@ try {
       ms('speed-index'),
       `${Math.round(tbt)} ms`,
     ]);
+    if (process.env.BENCH_WEB_TASKS) {
+      const trace = result!.artifacts.Trace as unknown as { traceEvents: TraceEvent[] };
+      console.log(`${name}, tasks after first paint (wall/CPU ms): ${tasksAfterPaint(trace.traceEvents, url)}`);
+    }
     if (process.env.BENCH_WEB_DETAILS) {
       for (const id of ['largest-contentful-paint-element', 'render-blocking-resources', 'bootup-time', 'unused-javascript'])
         console.log(id, String(JSON.stringify(lhr.audits[id]?.details ?? lhr.audits[id]?.displayValue ?? null)).slice(0, 1500));

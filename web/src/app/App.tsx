@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { SignIn } from '../features/auth/SignIn';
 import { AuthProvider, useAuth } from './auth';
 import { queryClient } from './query';
+import { useFirstScreenDrawn } from './later';
 import { firstScreenNeedsRouter } from './session-hint';
 
 // The routes (the router and its tree, the shell): main.tsx starts loading them with the app when the first screen
@@ -36,11 +37,11 @@ const variables: CSSVariablesResolver = () => ({
 });
 
 export function App() {
-  const drawn = useNextTask();
+  const stage = useStages(2);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={variables}>
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={variables} withCssVariables={stage >= 1}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>{drawn && <Screens />}</AuthProvider>
+        <AuthProvider>{stage >= 2 && <Screens />}</AuthProvider>
       </QueryClientProvider>
     </MantineProvider>
   );
@@ -53,7 +54,7 @@ export function App() {
  */
 function Screens() {
   const { status } = useAuth();
-  useLayoutEffect(() => document.getElementById('splash')?.remove(), []);
+  useFirstScreenDrawn();
   const { t } = useTranslation();
   const [routed, setRouted] = useState(firstScreenNeedsRouter);
   if (!routed && status !== 'signedOut') setRouted(true);
@@ -76,16 +77,18 @@ function Screens() {
 }
 
 /**
- * False on the first draw, true from the next task on. The app draws in two tasks: Mantine's provider (its theme and
- * CSS variables) and the session's start, then the screen, while index.html's splash stays on screen: a phone's main
- * thread answers a tap in between, and neither task is long (Lighthouse's total blocking time counts each task's time
+ * 0 on the first draw, then one more each task up to `last`. The app draws in three tasks while index.html's splash
+ * stays on screen (the app's root is hidden until the first screen has drawn, later.tsx): Mantine's provider (its
+ * theme) and the session's start; Mantine's CSS variables (the theme's colours written out); the screen. A phone's
+ * main thread answers a tap in between, and no task is long (Lighthouse's total blocking time counts each task's time
  * over 50 ms).
  */
-function useNextTask() {
-  const [next, setNext] = useState(false);
+function useStages(last: number) {
+  const [stage, setStage] = useState(0);
   useLayoutEffect(() => {
-    const id = setTimeout(() => setNext(true), 0);
+    if (stage >= last) return;
+    const id = setTimeout(() => setStage(stage + 1), 0);
     return () => clearTimeout(id);
-  }, []);
-  return next;
+  }, [stage, last]);
+  return stage;
 }

@@ -10,6 +10,7 @@ import { useAuth } from './auth';
 import { peekDraft } from './draft';
 import { isCode } from './errors';
 import { BellIcon } from './icons';
+import { Later } from './later';
 import './shell.css';
 
 // The phone tab bar comes in its own small chunk, after the first screen.
@@ -129,18 +130,24 @@ function SignedInShell() {
           )}
         </Button>
       </header>
-      <nav id="main-nav" className="shell-nav" aria-label={t('nav.main')} data-open={opened || undefined}>
-        {NAV.map(([to, label]) => (
-          <Link key={to} to={to} className="shell-link" activeOptions={{ exact: to === '/', includeSearch: false }} onClick={close}>
-            {t(label)}
-          </Link>
-        ))}
-        <button type="button" className="shell-link" onClick={() => void auth.signOut()}>
-          {t('nav.signOut')}
-        </button>
-      </nav>
+      {/* The menu (ten router links) draws after the screen's first part: fixed, it moves nothing. */}
+      <Later after={2}>
+        <nav id="main-nav" className="shell-nav" aria-label={t('nav.main')} data-open={opened || undefined}>
+          {NAV.map(([to, label]) => (
+            <Link key={to} to={to} className="shell-link" activeOptions={{ exact: to === '/', includeSearch: false }} onClick={close}>
+              {t(label)}
+            </Link>
+          ))}
+          <button type="button" className="shell-link" onClick={() => void auth.signOut()}>
+            {t('nav.signOut')}
+          </button>
+        </nav>
+      </Later>
       <main id="content" className="shell-main">
-        <Outlet />
+        {/* The screen draws one task after the header (the first draw of the signed-in shell was one long task). */}
+        <Later>
+          <Outlet />
+        </Later>
       </main>
       <Suspense fallback={null}>
         <TabBar path={path} onMenu={toggle} menuOpen={opened} />

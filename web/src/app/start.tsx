@@ -25,8 +25,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 
 export function start(root: HTMLElement) {
-  // The splash stays on screen, out of the app's root, until the first screen draws (App.tsx removes it).
+  // The splash stays on screen, out of the app's root, and the root stays hidden until the first screen has drawn,
+  // all its parts (later.tsx).
   const splash = document.getElementById('splash');
   if (splash) root.before(splash);
+  root.hidden = true;
   createRoot(root).render(<App />);
 }

@@ -1,11 +1,13 @@
-import { Alert, Anchor, Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, Loader, Stack, Text } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, post } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
+import { Later } from '../../app/later';
 import { LanguagePicker } from '../../components/LanguagePicker';
 import { TextField } from '../../components/TextField';
+import './sign-in.css';
 
 // The code boxes load while the person types the e-mail (from the e-mail field's focus, like the rules below): they
 // are not needed by the home screen's bundle, nor before the first interaction.
@@ -37,25 +39,40 @@ function reportLoginFailure(identifier: string, method: 'email_otp' | 'login_pin
   }).catch(() => undefined);
 }
 
-/** Sign-in: e-mail, then the 6-digit code (paste fills every box and submits); or identifier and login PIN. */
+/**
+ * Sign-in: e-mail, then the 6-digit code (paste fills every box and submits); or identifier and login PIN. The frame
+ * and the e-mail step are plain elements styled like Mantine's (sign-in.css), and the link to the other way of
+ * signing in draws one task later (later.tsx): this is the first screen most visitors load.
+ */
 export function SignIn() {
   const { t } = useTranslation();
   const [mode, setMode] = useState<'code' | 'pin'>('code');
   return (
     <main>
-      <Center mih="100vh" p="md">
-        <Paper withBorder p="lg" radius="md" w="100%" maw={420}>
-          <Stack>
-            <Title order={1}>{t('auth.title')}</Title>
+      <div className="signin-page">
+        <div className="signin-card">
+          <div className="signin-stack">
+            <h1 className="signin-title">{t('auth.title')}</h1>
             <LanguagePicker />
             {mode === 'code' ? <CodeSignIn /> : <PinSignIn />}
-            <Anchor component="button" type="button" onClick={() => setMode(mode === 'code' ? 'pin' : 'code')}>
-              {mode === 'code' ? t('auth.withPin') : t('auth.withCode')}
-            </Anchor>
-          </Stack>
-        </Paper>
-      </Center>
+            <Later>
+              <TextButton onClick={() => setMode(mode === 'code' ? 'pin' : 'code')}>
+                {mode === 'code' ? t('auth.withPin') : t('auth.withCode')}
+              </TextButton>
+            </Later>
+          </div>
+        </div>
+      </div>
     </main>
+  );
+}
+
+/** A button that reads as a link (Mantine's Anchor as a button, in plain elements). */
+function TextButton({ onClick, children }: { onClick(): void; children: ReactNode }) {
+  return (
+    <button type="button" className="signin-link mantine-focus-auto" onClick={onClick}>
+      {children}
+    </button>
   );
 }
 
@@ -127,8 +144,8 @@ function CodeSignIn() {
   if (!sentTo)
     return (
       <form onSubmit={send} noValidate>
-        <Stack>
-          <Text>{t('auth.intro')}</Text>
+        <div className="signin-stack">
+          <p className="signin-text">{t('auth.intro')}</p>
           <TextField
             label={t('auth.email')}
             type="email"
@@ -145,10 +162,10 @@ function CodeSignIn() {
               {error}
             </Alert>
           )}
-          <Button type="submit" loading={busy}>
-            {t('auth.sendCode')}
-          </Button>
-        </Stack>
+          <button type="submit" className="signin-submit mantine-focus-auto" disabled={busy} data-loading={busy || undefined}>
+            <span>{t('auth.sendCode')}</span>
+          </button>
+        </div>
       </form>
     );
   return (

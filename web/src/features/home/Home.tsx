@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
+import { Later } from '../../app/later';
 import { saveOffline } from '../../app/offline';
 import { ActivityList } from '../../components/ActivityList';
 import { settingsQueries } from '../../api/queries/settings';
@@ -38,36 +39,41 @@ export function Home() {
         lockedBonus={wallet.data?.lockedBonus}
         referralLockedBonus={wallet.data?.referralLockedBonus}
       />
-      <section aria-labelledby="quick">
-        <Title order={2} id="quick" size="h4" mb="xs">
-          {t('home.quickActions')}
-        </Title>
-        <div className="quick-grid">
-          <LinkButton to="/buy" search={{ service: 'airtime' }}>
-            {t('buy.airtime')}
-          </LinkButton>
-          <LinkButton to="/buy" search={{ service: 'data' }}>
-            {t('buy.data')}
-          </LinkButton>
-          <LinkButton to="/fund" variant="light">
-            {t('nav.fund')}
-          </LinkButton>
-          <LinkButton to="/transfer" variant="light">
-            {t('nav.transfer')}
-          </LinkButton>
-        </div>
-      </section>
-      <section aria-labelledby="recent">
-        <Group justify="space-between">
-          <Title order={2} id="recent" size="h4">
-            {t('home.recent')}
+      {/* Below the balance, one task each (later.tsx): the screen draws top down in short tasks. */}
+      <Later>
+        <section aria-labelledby="quick">
+          <Title order={2} id="quick" size="h4" mb="xs">
+            {t('home.quickActions')}
           </Title>
-          <LinkButton to="/transactions" variant="subtle" size="compact-sm">
-            {t('home.viewAll')}
-          </LinkButton>
-        </Group>
-        <ActivityList items={wallet.data?.log.slice(0, 5)} />
-      </section>
+          <div className="quick-grid">
+            <LinkButton to="/buy" search={{ service: 'airtime' }}>
+              {t('buy.airtime')}
+            </LinkButton>
+            <LinkButton to="/buy" search={{ service: 'data' }}>
+              {t('buy.data')}
+            </LinkButton>
+            <LinkButton to="/fund" variant="light">
+              {t('nav.fund')}
+            </LinkButton>
+            <LinkButton to="/transfer" variant="light">
+              {t('nav.transfer')}
+            </LinkButton>
+          </div>
+        </section>
+      </Later>
+      <Later>
+        <section aria-labelledby="recent">
+          <Group justify="space-between">
+            <Title order={2} id="recent" size="h4">
+              {t('home.recent')}
+            </Title>
+            <LinkButton to="/transactions" variant="subtle" size="compact-sm">
+              {t('home.viewAll')}
+            </LinkButton>
+          </Group>
+          <ActivityList items={wallet.data?.log.slice(0, 5)} />
+        </section>
+      </Later>
     </Stack>
   );
 }
