@@ -25,6 +25,10 @@ const receiptOutput = z
     network: z.string().optional(),
     planId: z.string().optional(),
     product: z.string().optional(),
+    lines: z
+      .array(z.object({ label: z.string(), value: z.string(), mask: z.boolean().optional() }))
+      .optional()
+      .meta({ description: "the service's own lines (an eSIM's ICCID, a flight's PNR)" }),
   })
   .meta({ id: 'Receipt' });
 

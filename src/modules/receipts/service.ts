@@ -39,6 +39,8 @@ export interface Receipt {
   network?: string;
   planId?: string;
   product?: string;
+  /** A service kind's own lines (an eSIM's ICCID, a flight's PNR); `mask` lines are masked on the public page. */
+  lines?: { label: string; value: string; mask?: boolean }[];
 }
 
 const koboToDecimal = (k: bigint) => {
@@ -57,6 +59,7 @@ export function maskIdentifier(v: string): string {
 export function maskReceipt(r: Receipt): Receipt {
   const out: Receipt = { ...r };
   if (r.recipient) out.recipient = maskIdentifier(r.recipient);
+  if (r.lines) out.lines = r.lines.map((l) => (l.mask ? { ...l, value: maskIdentifier(l.value) } : l));
   // Descriptions often name the recipient ("Airtime for 0803..."): hide any long digit run or e-mail.
   out.description = r.description.replace(/\d{7,}/g, (m) => maskIdentifier(m)).replace(/[^\s@]+@[^\s@]+/g, (m) => maskIdentifier(m));
   return out;
@@ -113,6 +116,7 @@ export function createReceiptService({ db, clock, key, issuer }: { db: Db; clock
                 ...(t.vtu.network ? { network: t.vtu.network } : {}),
                 ...(t.vtu.planId ? { planId: t.vtu.planId } : {}),
                 ...(t.vtu.product ? { product: t.vtu.product } : {}),
+                ...(t.vtu.lines.length ? { lines: t.vtu.lines } : {}),
               }
             : {}),
         };

@@ -29,6 +29,8 @@ export interface VtuDetails {
   planId: string | null;
   product: string | null;
   failureReason: string | null;
+  /** The service kind's own receipt lines, kept with the delivery (vtu_transactions.details.receiptLines). */
+  lines: { label: string; value: string; mask?: boolean }[];
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,9 +56,11 @@ async function vtuRow(exec: Executor, userId: string, by: { id?: string; referen
     plan_id: string | null;
     product: string | null;
     failure_reason: string | null;
+    lines: unknown;
   }>(
     exec,
-    sql`SELECT id::text AS id, reference, service, status, amount::text AS amount, recipient, network, plan_id, product, failure_reason
+    sql`SELECT id::text AS id, reference, service, status, amount::text AS amount, recipient, network, plan_id, product, failure_reason,
+          details->'receiptLines' AS lines
         FROM vtu_transactions WHERE user_id = ${userId}
           AND (${by.id ?? null}::uuid IS NULL OR id = ${by.id ?? null}::uuid)
           AND (${by.reference ?? null}::text IS NULL OR reference = ${by.reference ?? null})`,
@@ -73,6 +77,11 @@ async function vtuRow(exec: Executor, userId: string, by: { id?: string; referen
     planId: r.plan_id,
     product: r.product,
     failureReason: r.failure_reason,
+    lines: Array.isArray(r.lines)
+      ? r.lines
+          .filter((l) => l && typeof l.label === 'string' && typeof l.value === 'string')
+          .map((l) => ({ label: l.label as string, value: l.value as string, ...(l.mask === true ? { mask: true } : {}) }))
+      : [],
   };
 }
 

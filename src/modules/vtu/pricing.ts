@@ -4,7 +4,7 @@ import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import { ProviderError, type CatalogueEntry, type ProviderId, type VtuProvider } from '../../providers/vtu/types.js';
 import type { Catalogue } from './catalogue.js';
 import { KINDS, kindNamed } from './kinds/index.js';
-import type { KindAdapter, KindContext, QuoteRequest, ServiceKind } from './kinds/kind.js';
+import type { KindAdapter, KindContext, KindPlatform, QuoteRequest, ServiceKind } from './kinds/kind.js';
 import { applyMarkup, type Markups } from './markups.js';
 import { feeSplit } from './model.js';
 
@@ -17,6 +17,8 @@ export function createPricing(deps: {
   catalogue: Catalogue;
   markups: Markups;
   providers: Record<ProviderId, VtuProvider>;
+  /** What a kind with tables of its own is lent (KindContext.platform). */
+  platform: KindPlatform;
 }) {
   const { cfg, catalogue, markups, providers } = deps;
 
@@ -84,6 +86,7 @@ export function createPricing(deps: {
           throw err;
         }
       },
+      platform: deps.platform,
     };
     contexts.set(name, ctx);
     return ctx;

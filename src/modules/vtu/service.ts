@@ -89,7 +89,13 @@ export function createVtuService(deps: VtuDeps) {
   const { providers } = deps;
   const catalogue = createCatalogue({ db, readDb: deps.replica.lagTolerant, clock, log });
   const markups = createMarkups({ db, clock });
-  const { routing, route, priced, context, adapterAt, quotePurchase } = createPricing({ cfg, catalogue, markups, providers });
+  const { routing, route, priced, context, adapterAt, quotePurchase } = createPricing({
+    cfg,
+    catalogue,
+    markups,
+    providers,
+    platform: { db, clock, ledger, notifier },
+  });
   const float = createProviderFloat({ db, clock, log, ledger, cfg, routing, providers });
   const { ensureFloat } = float;
 
@@ -209,7 +215,7 @@ export function createVtuService(deps: VtuDeps) {
   async function purchase(user: Purchaser, kind: string, input: object) {
     if (user.kycTier < 1) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 1 is required for purchases');
     const k = kindNamed(kind);
-    const p = await k.prepare(context(k.name), input);
+    const p = await k.prepare(context(k.name), input, user);
     const now = clock.now();
     const id = uuid();
     const reference = prefixedId('vtu', now.getTime());

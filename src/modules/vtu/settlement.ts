@@ -62,7 +62,12 @@ export function createVtuSettlement(deps: {
         },
       },
     ]);
-    const settling = { details: { ...(out.details ?? {}) }, now: clock.now(), providerStatus: 'delivered' };
+    const lines = kind.receiptLines?.(row, out) ?? [];
+    const settling = {
+      details: { ...(out.details ?? {}), ...(lines.length ? { receiptLines: lines } : {}) },
+      now: clock.now(),
+      providerStatus: 'delivered',
+    };
     // The event's fields are the row's as created: a settlement changes none of them.
     const succeeded = events.parts('vtu.succeeded', {
       userId: row.user_id,

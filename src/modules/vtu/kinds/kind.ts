@@ -1,6 +1,10 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../kernel/errors.js';
 import type { CatalogueEntry, Outcome, ProviderId, PurchaseRequest, VerifyResult, VtuProvider } from '../../../providers/vtu/types.js';
+import type { Db } from '../../../db/client.js';
+import type { Clock } from '../../../kernel/clock.js';
+import type { Ledger } from '../../../ledger/ledger.js';
+import type { Notifier } from '../../notifications/api.js';
 import type { VtuRow } from '../repository.js';
 
 /**
@@ -57,9 +61,10 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
   /**
    * Validation against the catalogue and pricing, before any debit: the row to write. Throws AppError
    * (VALIDATION_FAILED, PRICE_CHANGED, NETWORK_MISMATCH, SERVICE_UNAVAILABLE...) to refuse. `input` is the purchase
-   * operation's input without the PIN (or what a scheduled purchase sends).
+   * operation's input without the PIN (or what a scheduled purchase sends); `buyer` is who buys (a kind holding
+   * something per customer, a flight offer, checks it is the buyer's).
    */
-  prepare(ctx: KindContext, input: I): Promise<Prepared>;
+  prepare(ctx: KindContext, input: I, buyer: Purchaser): Promise<Prepared>;
   /** quotePurchase for this kind: the amount bought, the fee and the total, by the same prices as `prepare`. */
   quote?(ctx: KindContext, input: QuoteRequest): Promise<PriceOf>;
   /** quotePurchase's input check for this kind: an issue per missing or out-of-bounds field (400 before `quote`). */
@@ -91,6 +96,12 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
    * row delivered (ledger reference vtu_partial_refund_<reference>: at most once). Null or omitted: nothing to refund.
    */
   partialRefund?(row: VtuRow, out: Outcome): { wholesale: bigint; markup: bigint } | null;
+  /**
+   * The kind's own lines on the signed receipt of a delivered purchase (an eSIM's ICCID, a flight's PNR), computed when
+   * the row is settled delivered and kept with its delivery (details.receiptLines), so the receipts module prints
+   * them without knowing kinds. `mask: true`: masked on the public verification page like the recipient.
+   */
+  receiptLines?(row: VtuRow, out: Outcome): ReceiptLine[];
   /** Extra text for the buyer's "delivered" notification (the core already adds an electricity-style token). */
   deliveredNote?(row: VtuRow, out: Outcome): string;
 
@@ -100,6 +111,12 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
    * with its own calls (an eSIM's usage look-up, a flight search): type A. Providers not named do not sell the kind.
    */
   readonly adapters: Partial<Record<ProviderId, (provider: VtuProvider) => A>>;
+}
+
+export interface ReceiptLine {
+  label: string;
+  value: string;
+  mask?: boolean;
 }
 
 /**
@@ -138,6 +155,19 @@ export interface KindContext {
   adapter<A extends KindAdapter = KindAdapter>(provider: ProviderId): A;
   /** Runs a look-up at a provider: a ProviderError becomes UPSTREAM_ERROR ("try again shortly"). */
   upstream<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * The platform, for a kind that keeps tables of its own (flights: the offers a search holds, cancellations): the
+   * database, the clock, the ledger (a kind's own money movement, such as a cancellation's refund, posts through it
+   * with a unique reference) and the notifier (its notices as parts of that posting).
+   */
+  readonly platform: KindPlatform;
+}
+
+export interface KindPlatform {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  notifier: Notifier;
 }
 
 export interface Priced {
