@@ -44,13 +44,16 @@ export const NOTICE_CASES = {
   wallet_debited: ['amount', 'reason'],
   account_frozen: [],
   account_unfrozen: [],
+  airtime_cash_credited: ['amount', 'received'],
+  airtime_cash_partial: ['amount', 'received', 'expected'],
+  airtime_cash_closed: ['expected'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type NoticeCase = keyof typeof NOTICE_CASES;
 export type NoticeParams = Record<string, string | number>;
 
 /** Parameters that are naira amounts: each language writes them as money (₦1,000.00), without a sign. */
-export const MONEY_PARAMS: ReadonlySet<string> = new Set(['amount', 'total', 'interest', 'outstanding', 'lateFee']);
+export const MONEY_PARAMS: ReadonlySet<string> = new Set(['amount', 'total', 'interest', 'outstanding', 'lateFee', 'received', 'expected']);
 
 /** The account changes a security notice names (login_credential's `change`); each language words each one. */
 export const CREDENTIAL_CHANGES = [
@@ -79,7 +82,15 @@ const CASE_BY_EVENT: Record<string, Record<string, NoticeCase>> = {
     signed_out: 'login_signed_out',
     removal_cancelled: 'login_removal_cancelled',
   },
-  general: { loan_repaid: 'loan_repaid', referral_unlocked: 'referral_unlocked', referral_milestone: 'referral_milestone' },
+  general: {
+    loan_repaid: 'loan_repaid',
+    referral_unlocked: 'referral_unlocked',
+    referral_milestone: 'referral_milestone',
+    airtime_cash_credited: 'airtime_cash_credited',
+    airtime_cash_partial: 'airtime_cash_partial',
+    airtime_cash_expired: 'airtime_cash_closed',
+    airtime_cash_failed: 'airtime_cash_closed',
+  },
   loan_due: { soon: 'loan_due_soon', overdue: 'loan_overdue', still_overdue: 'loan_still_overdue' },
 };
 

@@ -47,6 +47,9 @@ const EMITTED: [string, Record<string, string | number>][] = [
   ['wallet_adjusted', { amount: -1000, reason: 'correction' }],
   ['account_frozen', {}],
   ['account_unfrozen', {}],
+  ['general', { event: 'airtime_cash_credited', amount: 800, received: 1000, expected: 1000, network: 'mtn' }],
+  ['general', { event: 'airtime_cash_partial', amount: 400, received: 500, expected: 1000, network: 'mtn' }],
+  ['general', { event: 'airtime_cash_expired', expected: 1000, network: 'mtn' }],
 ];
 
 /** Kinds shown in the words of the person who wrote them (an operator's broadcast): no wording of their own. */

@@ -95,6 +95,18 @@ export const en = {
       title: 'Your account is active again',
       body: 'The hold on your account was lifted: payments and scheduled purchases work again.',
     },
+    airtime_cash_credited: {
+      title: 'Airtime converted',
+      body: '{{amount}} was added to your wallet for the {{received}} of airtime that arrived.',
+    },
+    airtime_cash_partial: {
+      title: 'Airtime converted in part',
+      body: 'Only {{received}} of the {{expected}} airtime arrived; {{amount}} was added to your wallet.',
+    },
+    airtime_cash_closed: {
+      title: 'Airtime-to-cash request closed',
+      body: 'No airtime from your {{expected}} request reached us, so nothing was credited.',
+    },
   },
   noticeChange: {
     login_pin_set: 'A login PIN was set up',

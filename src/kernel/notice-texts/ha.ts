@@ -95,6 +95,18 @@ export const ha = {
       title: 'Asusunka ya dawo aiki',
       body: 'An cire dakatarwar asusunka: biyan kuɗi da sayayyar da aka tsara sun dawo aiki.',
     },
+    airtime_cash_credited: {
+      title: 'An mayar da kati kuɗi',
+      body: 'An saka {{amount}} a walat ɗinka saboda katin {{received}} da ya iso.',
+    },
+    airtime_cash_partial: {
+      title: 'An mayar da wani sashe na kati kuɗi',
+      body: '{{received}} ne kawai cikin katin {{expected}} ya iso; an saka {{amount}} a walat ɗinka.',
+    },
+    airtime_cash_closed: {
+      title: 'An rufe buƙatar kati zuwa kuɗi',
+      body: 'Babu katin buƙatarka ta {{expected}} da ya iso mana, don haka ba a saka komai ba.',
+    },
   },
   noticeChange: {
     login_pin_set: 'An saita PIN na shiga',

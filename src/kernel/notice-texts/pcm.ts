@@ -95,6 +95,18 @@ export const pcm = {
       title: 'Your account don dey work again',
       body: 'We don remove the hold for your account: payments and scheduled buying dey work again.',
     },
+    airtime_cash_credited: {
+      title: 'Airtime don change to money',
+      body: '{{amount}} don enter your wallet for the {{received}} airtime wey land.',
+    },
+    airtime_cash_partial: {
+      title: 'Part of the airtime don change',
+      body: 'Na only {{received}} out of the {{expected}} airtime land; {{amount}} don enter your wallet.',
+    },
+    airtime_cash_closed: {
+      title: 'Airtime-to-cash request don close',
+      body: 'No airtime from your {{expected}} request reach us, so nothing enter.',
+    },
   },
   noticeChange: {
     login_pin_set: 'Login PIN don set',

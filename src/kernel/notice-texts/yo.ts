@@ -95,6 +95,18 @@ export const yo = {
       title: 'Àkáǹtì rẹ ti ń ṣiṣẹ́ padà',
       body: 'A ti gbé ìdádúró kúrò lórí àkáǹtì rẹ: ìsanwó àti ríra tí a ṣètò ti ń ṣiṣẹ́ padà.',
     },
+    airtime_cash_credited: {
+      title: 'A ti sọ káàdì ìpè di owó',
+      body: 'A ti fi {{amount}} sí àpamọ́wọ́ rẹ fún káàdì ìpè {{received}} tí ó dé.',
+    },
+    airtime_cash_partial: {
+      title: 'A ti sọ apá kan káàdì ìpè di owó',
+      body: '{{received}} nìkan nínú káàdì ìpè {{expected}} ló dé; a ti fi {{amount}} sí àpamọ́wọ́ rẹ.',
+    },
+    airtime_cash_closed: {
+      title: 'A ti pa ìbéèrè káàdì ìpè sí owó dé',
+      body: 'Kò sí káàdì ìpè láti inú ìbéèrè {{expected}} rẹ tí ó dé ọ̀dọ̀ wa, nítorí náà kò sí ohun tí ó wọlé.',
+    },
   },
   noticeChange: {
     login_pin_set: 'A ṣètò PIN wíwọlé',

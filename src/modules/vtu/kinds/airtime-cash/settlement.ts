@@ -91,7 +91,7 @@ export function createAirtimeCashSettlement(deps: {
                 `${formatNaira(credited)} was added to your wallet for the ${formatNaira(r.amountReceived)} ${network} airtime received from ${row.sender}.` +
                 (partial ? ` Only ${formatNaira(r.amountReceived)} of the ${formatNaira(amount)} expected arrived.` : ''),
               data: {
-                event: 'airtime_cash_credited',
+                event: partial ? 'airtime_cash_partial' : 'airtime_cash_credited',
                 requestId: row.id,
                 reference: row.reference,
                 network: row.network,
