@@ -128,6 +128,10 @@ describe('airtime-to-cash', () => {
     await reconcile(h);
     expect(await walletBalance(h, u.id)).toBe(1200);
     expect(await credits(await requestIdOf(r.id))).toBe(1);
+    // A signed receipt of the credit, found by the request's reference.
+    const receipt = await call(h, 'POST', '/_serverFn/signReceiptBearerReceipts', { reference: r.reference }, { token: u.token });
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(JSON.stringify(receipt.json().receipt)).toMatch(/1,200|1200/);
     await expectLedgerOk(h);
   });
 

@@ -79,7 +79,8 @@ export function createAirtimeCashSettlement(deps: {
         type: 'airtime_cash',
         description: `Airtime-to-cash: ${formatNaira(r.amountReceived)} ${network} airtime from ${row.sender}`,
         entries,
-        metadata: { requestId: row.id, provider: row.provider, amountReceived: r.amountReceived.toString() },
+        // reference and transactionId: a receipt is found by the request's reference or id (receipts' look-up).
+        metadata: { reference: row.reference, transactionId: row.id, provider: row.provider, amountReceived: r.amountReceived.toString() },
         parts: [
           repo.creditOnPosting(row.id, state),
           notifier.notices([
