@@ -8,11 +8,11 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
 
-// The services and providers adminSetMarkup accepts (its serviceInput / providerInput). Not imported from the
-// service's vtu/inputs.ts: that module reaches server code the browser must not bundle.
-const SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'] as const;
+// The providers adminSetMarkup accepts (its providerInput). The services are the service kinds the floats list (every
+// kind sold is routed to a provider), so a kind added on the service shows here without a change to this screen;
+// adminSetMarkup checks the name again.
 const PROVIDERS = ['a', 'b', 'c', 'd'] as const;
-const serviceInput = z.enum(SERVICES);
+const serviceInput = z.string().min(1, 'Choose a service');
 const providerInput = z.enum(PROVIDERS);
 
 // adminSetMarkup's rules: flat naira or a percent up to 100.
@@ -40,6 +40,8 @@ export function Catalogue() {
 
 function Markups() {
   const list = useQuery(adminQueries.markups());
+  const floats = useQuery(adminQueries.floats());
+  const services = [...new Set((floats.data?.items ?? []).flatMap((f) => f.services))];
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -86,7 +88,7 @@ function Markups() {
           })}
         >
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} style={{ alignItems: 'end' }}>
-            <Select label="Service" data={SERVICES} allowDeselect={false} {...form.getInputProps('service')} />
+            <Select label="Service" data={services} allowDeselect={false} {...form.getInputProps('service')} />
             <Select
               label="Provider"
               data={[{ value: '', label: 'All providers' }, ...PROVIDERS.map((p) => ({ value: p, label: `Provider ${p.toUpperCase()}` }))]}
