@@ -654,6 +654,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminListAirtimeCashRequestsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Airtime-to-cash requests, newest first; stuck: awaiting past their expiry (the provider could not say what arrived)
+         * @description Airtime-to-cash requests, newest first; stuck: awaiting past their expiry (the provider could not say what arrived).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListAirtimeCashRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminListApprovalsBearerAdmin": {
         parameters: {
             query?: never;
@@ -1320,6 +1346,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminRequeryAirtimeCashRequestBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask provider C now what arrived for one airtime-to-cash request, and apply its answer
+         * @description Ask provider C now what arrived for one airtime-to-cash request, and apply its answer.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRequeryAirtimeCashRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminRequeryVtuTransactionBearerAdmin": {
         parameters: {
             query?: never;
@@ -1370,6 +1424,36 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminResetTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminResolveAirtimeCashRequestBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an awaiting airtime-to-cash request with nothing credited, after the provider confirmed out of band that nothing a
+         * @description Close an awaiting airtime-to-cash request with nothing credited, after the provider confirmed out of band that nothing arrived (crediting always needs the provider).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminResolveAirtimeCashRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2196,6 +2280,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/buyEsimBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy a travel eSIM (PIN required): the transaction carries the ICCID and the activation code (QR) once issued
+         * @description Buy a travel eSIM (PIN required): the transaction carries the ICCID and the activation code (QR) once issued.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["buyEsim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/cancelTwoFactorResetBearer2FA": {
         parameters: {
             query?: never;
@@ -2214,6 +2328,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["cancelTwoFactorReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/checkMyAirtimeCashRequestBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "I have sent it": asks the provider now whether the airtime arrived (only its answer credits)
+         * @description "I have sent it": asks the provider now whether the airtime arrived (only its answer credits).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["checkMyAirtimeCashRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2748,6 +2886,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/getMyAirtimeCashRequestBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One airtime-to-cash request of the caller
+         * @description One airtime-to-cash request of the caller.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["getMyAirtimeCashRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getMyEsimUsageBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Status and data used of one of the caller's eSIMs (id: the eSIM's transaction id), from the provider
+         * @description Status and data used of one of the caller's eSIMs (id: the eSIM's transaction id), from the provider.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["getMyEsimUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/getMyReferralStatusBearerGrowth": {
         parameters: {
             query?: never;
@@ -2764,6 +2950,30 @@ export interface paths {
         get: operations["getMyReferralStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getMySocialOrderProgressBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The provider's progress of one of the caller's social orders now (start count, remains); settling stays reconciliation's
+         * @description The provider's progress of one of the caller's social orders now (start count, remains); settling stays reconciliation's.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["getMySocialOrderProgress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3138,6 +3348,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listAirtimeCashNetworksBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Airtime-to-cash networks with today's rate (percent credited) and one request's bounds
+         * @description Airtime-to-cash networks with today's rate (percent credited) and one request's bounds.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listAirtimeCashNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/listAirtimeCashNumbersBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's sending numbers: the verified profile phone and numbers verified by SMS code
+         * @description The caller's sending numbers: the verified profile phone and numbers verified by SMS code.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listAirtimeCashNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/listAirtimeNetworksBearerVTU": {
         parameters: {
             query?: never;
@@ -3444,6 +3698,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listEsimDestinationsBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Countries and regions travel eSIMs are sold for
+         * @description Countries and regions travel eSIMs are sold for.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listEsimDestinations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/listEsimPlansBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Travel eSIM plans for a destination: data, validity and retail price
+         * @description Travel eSIM plans for a destination: data, validity and retail price.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listEsimPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/listMarketplaceProductsBearerMarketplace": {
         parameters: {
             query?: never;
@@ -3458,6 +3756,28 @@ export interface paths {
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
         get: operations["listMarketplaceProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/listMyAirtimeCashRequestsBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's airtime-to-cash requests, newest first
+         * @description The caller's airtime-to-cash requests, newest first.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listMyAirtimeCashRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3668,6 +3988,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listSocialServicesBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Social services (platform, kind, retail price per 1,000, minimum and maximum quantity)
+         * @description Social services (platform, kind, retail price per 1,000, minimum and maximum quantity).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listSocialServices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/listSubscriptionPlansBearerSubscriptions": {
         parameters: {
             query?: never;
@@ -3834,6 +4176,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/orderSocialBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Order a social service for a link (PIN required); amount = the quantity's price (quotePurchase)
+         * @description Order a social service for a link (PIN required); amount = the quantity's price (quotePurchase).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["orderSocial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/quoteAirtimeCashBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What converting this much airtime credits, and what is left of the caller's daily cap
+         * @description What converting this much airtime credits, and what is left of the caller's daily cap.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["quoteAirtimeCash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/quotePriceBearerVTU": {
         parameters: {
             query?: never;
@@ -3980,6 +4376,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/requestAirtimeCashBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to convert airtime to cash (PIN required): answers where and how to send it (receiving number, USSD string) under a
+         * @description Ask to convert airtime to cash (PIN required): answers where and how to send it (receiving number, USSD string) under a reference; the wallet is credited only when the provider confirms receipt.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["requestAirtimeCash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/requestTwoFactorResetBearer2FA": {
         parameters: {
             query?: never;
@@ -4092,6 +4518,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["savePushSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/sendAirtimeCashNumberCodeBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an SMS code to a number the caller wants to sell airtime from
+         * @description Send an SMS code to a number the caller wants to sell airtime from.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["sendAirtimeCashNumberCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4522,6 +4972,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/topUpEsimBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a plan of its destination to one of the caller's eSIMs (PIN required); esim_id is the eSIM's transaction id
+         * @description Add a plan of its destination to one of the caller's eSIMs (PIN required); esim_id is the eSIM's transaction id.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["topUpEsim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/transferWalletFnBearerWallet": {
         parameters: {
             query?: never;
@@ -4646,6 +5126,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["upsertSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/verifyAirtimeCashNumberBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove a sending number with its SMS code; it may then be used for airtime-to-cash
+         * @description Prove a sending number with its SMS code; it may then be used for airtime-to-cash.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["verifyAirtimeCashNumber"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6420,6 +6924,46 @@ export interface components {
                 userId: string;
             };
         };
+        AdminListAirtimeCashRequestsOutput: {
+            hasMore: boolean;
+            items: {
+                /** @description the airtime to send (face value) */
+                amount: components["schemas"]["Naira"];
+                /** @description what the provider confirmed it received */
+                amountReceived: components["schemas"]["Naira"] | null;
+                createdAt: string;
+                credited: components["schemas"]["Naira"] | null;
+                /** @description what the wallet gets if the whole amount arrives */
+                expectedCredit: components["schemas"]["Naira"];
+                expiresAt: string;
+                failureReason?: string;
+                id: string;
+                lastCheckedAt: string | null;
+                lastProviderStatus: string | null;
+                network: string;
+                /** @description less arrived than was asked for; the part received was credited */
+                partial: boolean;
+                /** @description the sending number */
+                phone: string;
+                /** @description percent of the airtime received that is credited */
+                rate: number;
+                /** @description where to send the airtime (empty when the request failed) */
+                receivingNumber: string;
+                reference: string;
+                requeryCount: number;
+                requestId: string;
+                /** @enum {string} */
+                status: "awaiting" | "credited" | "expired" | "failed";
+                updatedAt: string;
+                userId: string;
+                /** @description the network's share-and-sell string to dial; PIN is the sender's SIM transfer PIN */
+                ussd: string;
+            }[];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
+        };
         AdminListApprovalsOutput: {
             hasMore: boolean;
             items: components["schemas"]["ApprovalRequest"][];
@@ -6628,6 +7172,18 @@ export interface components {
                 amount: components["schemas"]["Naira"];
                 createdAt: string;
                 customerName?: string;
+                /** @description travel eSIM: the eSIM issued (or topped up), once delivered */
+                esim?: {
+                    /** @description LPA activation code (LPA:1$<SM-DP+ address>$<matching id>): the QR code to scan */
+                    activationCode?: string;
+                    dataMb: number;
+                    destination: string;
+                    iccid: string;
+                    matchingId?: string;
+                    smdpAddress?: string;
+                    topup: boolean;
+                    validityDays: number;
+                };
                 failureReason?: string;
                 fee: components["schemas"]["Naira"];
                 id: string;
@@ -6653,11 +7209,21 @@ export interface components {
                         [key: string]: string | number | boolean;
                     };
                     /** @enum {string} */
-                    operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin";
+                    operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "orderSocial";
                 };
                 requeryCount: number;
                 requestId: string;
                 service: string;
+                /** @description social services: the order's progress */
+                social?: {
+                    delivered: number;
+                    quantity: number;
+                    /** @description what was given back for the undelivered part (a partly completed order) */
+                    refunded?: components["schemas"]["Naira"];
+                    remains: number;
+                    /** @description the link's count when the provider started */
+                    startCount?: number;
+                };
                 /** @enum {string} */
                 status: "processing" | "success" | "failed";
                 /** @description electricity: the token, once the provider delivered it */
@@ -6810,6 +7376,43 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        AdminRequeryAirtimeCashRequestInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        AdminRequeryAirtimeCashRequestOutput: {
+            /** @constant */
+            ok: true;
+            providerStatus: string;
+            request: {
+                /** @description the airtime to send (face value) */
+                amount: components["schemas"]["Naira"];
+                /** @description what the provider confirmed it received */
+                amountReceived: components["schemas"]["Naira"] | null;
+                createdAt: string;
+                credited: components["schemas"]["Naira"] | null;
+                /** @description what the wallet gets if the whole amount arrives */
+                expectedCredit: components["schemas"]["Naira"];
+                expiresAt: string;
+                failureReason?: string;
+                id: string;
+                network: string;
+                /** @description less arrived than was asked for; the part received was credited */
+                partial: boolean;
+                /** @description the sending number */
+                phone: string;
+                /** @description percent of the airtime received that is credited */
+                rate: number;
+                /** @description where to send the airtime (empty when the request failed) */
+                receivingNumber: string;
+                reference: string;
+                /** @enum {string} */
+                status: "awaiting" | "credited" | "expired" | "failed";
+                updatedAt: string;
+                /** @description the network's share-and-sell string to dial; PIN is the sender's SIM transfer PIN */
+                ussd: string;
+            };
+        };
         AdminRequeryVtuTransactionInput: {
             /** Format: uuid */
             id: string;
@@ -6829,6 +7432,11 @@ export interface components {
             /** @constant */
             ok: true;
             reset: boolean;
+        };
+        AdminResolveAirtimeCashRequestInput: {
+            /** Format: uuid */
+            id: string;
+            note: string;
         };
         AdminResolveTransactionReportInput: {
             /** Format: uuid */
@@ -7323,6 +7931,14 @@ export interface components {
             plan: string;
             type: string;
         };
+        BuyEsimInput: {
+            /** @description naira, at most 2 decimals */
+            amount: number;
+            /** @description the buyer's phone: receipts, and the provider's contact for the eSIM */
+            phone: string;
+            pin: string;
+            plan_id: string;
+        };
         CancelTwoFactorResetInput: {
             code: string;
         };
@@ -7330,6 +7946,10 @@ export interface components {
             cancelled: boolean;
             /** @constant */
             ok: true;
+        };
+        CheckMyAirtimeCashRequestInput: {
+            /** Format: uuid */
+            id: string;
         };
         ClaimCheckinInput: Record<string, never>;
         ClaimCheckinOutput: {
@@ -7612,6 +8232,24 @@ export interface components {
             ok: true;
             order: components["schemas"]["MarketplaceOrder"];
         };
+        GetMyAirtimeCashRequestInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        GetMyEsimUsageInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        GetMyEsimUsageOutput: {
+            dataTotalMb: number;
+            dataUsedMb: number;
+            expiresAt: string;
+            iccid: string;
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            status: "not_installed" | "active" | "depleted" | "expired";
+        };
         GetMyReferralStatusOutput: {
             bonusPerInvitee: number;
             code: string;
@@ -7634,6 +8272,20 @@ export interface components {
                 rule: "own_purchases";
                 spent: number;
             };
+        };
+        GetMySocialOrderProgressInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        GetMySocialOrderProgressOutput: {
+            /** @constant */
+            ok: true;
+            providerStatus: string;
+            quantity: number;
+            remains: number;
+            startCount?: number;
+            /** @enum {string} */
+            status: "processing" | "success" | "failed";
         };
         GetMyTwoFactorInput: {
             grantToken?: string;
@@ -7799,6 +8451,26 @@ export interface components {
             reference: string;
             type: string;
         };
+        ListAirtimeCashNetworksOutput: {
+            items: {
+                id: string;
+                maxAmount: components["schemas"]["Naira"];
+                minAmount: components["schemas"]["Naira"];
+                name: string;
+                rate: number;
+            }[];
+            /** @constant */
+            ok: true;
+        };
+        ListAirtimeCashNumbersOutput: {
+            items: {
+                phone: string;
+                /** @enum {string} */
+                source: "profile" | "code";
+            }[];
+            /** @constant */
+            ok: true;
+        };
         ListAirtimeNetworksOutput: {
             items: {
                 id: string;
@@ -7919,9 +8591,66 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        ListEsimDestinationsOutput: {
+            items: {
+                id: string;
+                /** @enum {string} */
+                kind: "country" | "region";
+                name: string;
+            }[];
+            /** @constant */
+            ok: true;
+        };
+        ListEsimPlansOutput: {
+            items: {
+                dataMb: number;
+                destination: string;
+                name: string;
+                plan_id: string;
+                price: components["schemas"]["Naira"];
+                validityDays: number;
+            }[];
+            /** @constant */
+            ok: true;
+        };
         ListMarketplaceProductsOutput: {
             hasMore: boolean;
             items: components["schemas"]["MarketplaceProduct"][];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
+        };
+        ListMyAirtimeCashRequestsOutput: {
+            hasMore: boolean;
+            items: {
+                /** @description the airtime to send (face value) */
+                amount: components["schemas"]["Naira"];
+                /** @description what the provider confirmed it received */
+                amountReceived: components["schemas"]["Naira"] | null;
+                createdAt: string;
+                credited: components["schemas"]["Naira"] | null;
+                /** @description what the wallet gets if the whole amount arrives */
+                expectedCredit: components["schemas"]["Naira"];
+                expiresAt: string;
+                failureReason?: string;
+                id: string;
+                network: string;
+                /** @description less arrived than was asked for; the part received was credited */
+                partial: boolean;
+                /** @description the sending number */
+                phone: string;
+                /** @description percent of the airtime received that is credited */
+                rate: number;
+                /** @description where to send the airtime (empty when the request failed) */
+                receivingNumber: string;
+                reference: string;
+                /** @enum {string} */
+                status: "awaiting" | "credited" | "expired" | "failed";
+                updatedAt: string;
+                /** @description the network's share-and-sell string to dial; PIN is the sender's SIM transfer PIN */
+                ussd: string;
+            }[];
             limit: number;
             offset: number;
             /** @constant */
@@ -8003,6 +8732,20 @@ export interface components {
         };
         ListSchedulesOutput: {
             items: components["schemas"]["Schedule"][];
+            /** @constant */
+            ok: true;
+        };
+        ListSocialServicesOutput: {
+            items: {
+                kind: string;
+                max: number;
+                min: number;
+                name: string;
+                platform: string;
+                /** @description retail price of 1,000 (quotePurchase prices any quantity) */
+                pricePer1000: components["schemas"]["Naira"];
+                service_id: string;
+            }[];
             /** @constant */
             ok: true;
         };
@@ -8149,6 +8892,14 @@ export interface components {
         NotMeInput: {
             token: string;
         };
+        OrderSocialInput: {
+            /** @description naira, at most 2 decimals */
+            amount: number;
+            link: string;
+            pin: string;
+            quantity: number;
+            service_id: string;
+        };
         PaymentHistoryItem: {
             amount: components["schemas"]["Naira"];
             amountPaid: number | null;
@@ -8239,6 +8990,20 @@ export interface components {
             /** @enum {string} */
             role: "user" | "admin";
             username: string | null;
+        };
+        QuoteAirtimeCashInput: {
+            /** @description naira, at most 2 decimals */
+            amount: number;
+            network: string;
+        };
+        QuoteAirtimeCashOutput: {
+            amount: components["schemas"]["Naira"];
+            credit: components["schemas"]["Naira"];
+            network: string;
+            /** @constant */
+            ok: true;
+            rate: number;
+            remainingToday: components["schemas"]["Naira"];
         };
         QuotePriceInput: {
             provider?: string;
@@ -8339,6 +9104,46 @@ export interface components {
             url?: string;
             userAgent?: string;
         };
+        RequestAirtimeCashInput: {
+            /** @description naira, at most 2 decimals */
+            amount: number;
+            network: string;
+            phone: string;
+            pin: string;
+            ported?: boolean;
+        };
+        RequestAirtimeCashOutput: {
+            /** @constant */
+            ok: true;
+            request: {
+                /** @description the airtime to send (face value) */
+                amount: components["schemas"]["Naira"];
+                /** @description what the provider confirmed it received */
+                amountReceived: components["schemas"]["Naira"] | null;
+                createdAt: string;
+                credited: components["schemas"]["Naira"] | null;
+                /** @description what the wallet gets if the whole amount arrives */
+                expectedCredit: components["schemas"]["Naira"];
+                expiresAt: string;
+                failureReason?: string;
+                id: string;
+                network: string;
+                /** @description less arrived than was asked for; the part received was credited */
+                partial: boolean;
+                /** @description the sending number */
+                phone: string;
+                /** @description percent of the airtime received that is credited */
+                rate: number;
+                /** @description where to send the airtime (empty when the request failed) */
+                receivingNumber: string;
+                reference: string;
+                /** @enum {string} */
+                status: "awaiting" | "credited" | "expired" | "failed";
+                updatedAt: string;
+                /** @description the network's share-and-sell string to dial; PIN is the sender's SIM transfer PIN */
+                ussd: string;
+            };
+        };
         RequestTwoFactorResetInput: {
             code: string;
         };
@@ -8431,6 +9236,16 @@ export interface components {
             service: "airtime" | "data";
             time: string;
             updatedAt: string;
+        };
+        SendAirtimeCashNumberCodeInput: {
+            phone: string;
+        };
+        SendAirtimeCashNumberCodeOutput: {
+            alreadyVerified: boolean;
+            expiresInSeconds: number;
+            /** @constant */
+            ok: true;
+            sent: boolean;
         };
         SendLoginOtpInput: {
             /** Format: email */
@@ -8662,10 +9477,44 @@ export interface components {
             ok: true;
             schedule: components["schemas"]["Schedule"];
         };
+        TopUpEsimInput: {
+            /** @description naira, at most 2 decimals */
+            amount: number;
+            /** Format: uuid */
+            esim_id: string;
+            pin: string;
+            plan_id: string;
+        };
+        TopUpEsimOutput: {
+            /** @constant */
+            ok: true;
+            transaction: {
+                amount: components["schemas"]["Naira"];
+                id: string;
+                reference: string;
+                service: string;
+                /** @enum {string} */
+                status: "processing" | "success" | "failed";
+            } & {
+                [key: string]: unknown;
+            };
+        };
         Transaction: {
             amount: components["schemas"]["Naira"];
             createdAt: string;
             customerName?: string;
+            /** @description travel eSIM: the eSIM issued (or topped up), once delivered */
+            esim?: {
+                /** @description LPA activation code (LPA:1$<SM-DP+ address>$<matching id>): the QR code to scan */
+                activationCode?: string;
+                dataMb: number;
+                destination: string;
+                iccid: string;
+                matchingId?: string;
+                smdpAddress?: string;
+                topup: boolean;
+                validityDays: number;
+            };
             failureReason?: string;
             fee: components["schemas"]["Naira"];
             id: string;
@@ -8689,9 +9538,19 @@ export interface components {
                     [key: string]: string | number | boolean;
                 };
                 /** @enum {string} */
-                operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin";
+                operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "orderSocial";
             };
             service: string;
+            /** @description social services: the order's progress */
+            social?: {
+                delivered: number;
+                quantity: number;
+                /** @description what was given back for the undelivered part (a partly completed order) */
+                refunded?: components["schemas"]["Naira"];
+                remains: number;
+                /** @description the link's count when the provider started */
+                startCount?: number;
+            };
             /** @enum {string} */
             status: "processing" | "success" | "failed";
             /** @description electricity: the token, once the provider delivered it */
@@ -8811,6 +9670,16 @@ export interface components {
             /** @constant */
             ok: true;
             schedule: components["schemas"]["Schedule"];
+        };
+        VerifyAirtimeCashNumberInput: {
+            code: string;
+            phone: string;
+        };
+        VerifyAirtimeCashNumberOutput: {
+            /** @constant */
+            ok: true;
+            phone: string;
+            verified: boolean;
         };
         VerifyBankAccountInput: {
             accountNumber: string;
@@ -9717,6 +10586,24 @@ export interface components {
         };
         /** @description Error: VALIDATION_FAILED, KYC_PREVIOUS_TIER_REQUIRED, KYC_PROFILE_INCOMPLETE */
         "VALIDATION_FAILED.KYC_PREVIOUS_TIER_REQUIRED.KYC_PROFILE_INCOMPLETE": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_FAILED",
+                 *         "message": "A sentence for people about VALIDATION_FAILED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: VALIDATION_FAILED, NETWORK_MISMATCH, AMOUNT_OUT_OF_RANGE, LIMIT_EXCEEDED, NOT_ELIGIBLE, INVALID_PIN, PIN_NOT_SET */
+        "VALIDATION_FAILED.NETWORK_MISMATCH.AMOUNT_OUT_OF_RANGE.LIMIT_EXCEEDED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET": {
             headers: {
                 [name: string]: unknown;
             };
@@ -11452,6 +12339,80 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminListAirtimeCashRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+                /** @example text */
+                status?: string;
+                /** @example true */
+                stuck?: boolean | ("true" | "false");
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "status": "awaiting",
+                     *           "network": "mtn",
+                     *           "phone": "08031234567",
+                     *           "amount": 1500,
+                     *           "rate": 1,
+                     *           "expectedCredit": 1500,
+                     *           "receivingNumber": "text",
+                     *           "ussd": "text",
+                     *           "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *           "amountReceived": 1500,
+                     *           "credited": 1500,
+                     *           "partial": true,
+                     *           "failureReason": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-24T09:30:00.000Z",
+                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "requestId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "requeryCount": 1,
+                     *           "lastProviderStatus": "text",
+                     *           "lastCheckedAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListAirtimeCashRequestsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminListApprovals: {
         parameters: {
             query?: {
@@ -12303,6 +13264,23 @@ export interface operations {
                      *           ],
                      *           "customerName": "ADA OBI",
                      *           "failureReason": "text",
+                     *           "esim": {
+                     *             "iccid": "text",
+                     *             "activationCode": "text",
+                     *             "smdpAddress": "text",
+                     *             "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "destination": "text",
+                     *             "dataMb": 1,
+                     *             "validityDays": 1,
+                     *             "topup": true
+                     *           },
+                     *           "social": {
+                     *             "startCount": 1,
+                     *             "quantity": 1,
+                     *             "delivered": 1,
+                     *             "remains": 1,
+                     *             "refunded": 1500
+                     *           },
                      *           "repeat": {
                      *             "operation": "buyAirtime",
                      *             "input": {}
@@ -12951,6 +13929,79 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminRequeryAirtimeCashRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRequeryAirtimeCashRequestInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "request": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "status": "awaiting",
+                     *         "network": "mtn",
+                     *         "phone": "08031234567",
+                     *         "amount": 1500,
+                     *         "rate": 1,
+                     *         "expectedCredit": 1500,
+                     *         "receivingNumber": "text",
+                     *         "ussd": "text",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "amountReceived": 1500,
+                     *         "credited": 1500,
+                     *         "partial": true,
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "providerStatus": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRequeryAirtimeCashRequestOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminRequeryVtuTransaction: {
         parameters: {
             query?: never;
@@ -13018,6 +14069,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -13089,6 +14157,84 @@ export interface operations {
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminResolveAirtimeCashRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "note": "for the weekend"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminResolveAirtimeCashRequestInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "request": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "status": "awaiting",
+                     *         "network": "mtn",
+                     *         "phone": "08031234567",
+                     *         "amount": 1500,
+                     *         "rate": 1,
+                     *         "expectedCredit": 1500,
+                     *         "receivingNumber": "text",
+                     *         "ussd": "text",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "amountReceived": 1500,
+                     *         "credited": 1500,
+                     *         "partial": true,
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestAirtimeCashOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -13253,6 +14399,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -14841,6 +16004,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -14933,6 +16113,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -15025,6 +16222,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -15117,6 +16331,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -15131,6 +16362,113 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
+    buyEsim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "plan_id": "hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+                 *         "phone": "08031234567",
+                 *         "amount": 1000,
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["BuyEsimInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "transaction": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "service": "airtime",
+                     *         "status": "processing",
+                     *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
+                     *         "recipient": "08031234567",
+                     *         "network": "mtn",
+                     *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "product": "text",
+                     *         "meterType": "text",
+                     *         "quantity": 1,
+                     *         "phone": "08031234567",
+                     *         "provider": "a",
+                     *         "ported": true,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z",
+                     *         "token": "1234-5678-9012-3456-7890",
+                     *         "units": "45.6 kWh",
+                     *         "pins": [
+                     *           {
+                     *             "pin": "text",
+                     *             "serial": "text"
+                     *           }
+                     *         ],
+                     *         "customerName": "ADA OBI",
+                     *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BuyAirtimeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
+            409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
             500: components["responses"]["INTERNAL"];
@@ -15182,6 +16520,77 @@ export interface operations {
                 };
             };
             400: components["responses"]["VALIDATION_FAILED.OTP_INVALID.OTP_EXPIRED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    checkMyAirtimeCashRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["CheckMyAirtimeCashRequestInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "request": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "status": "awaiting",
+                     *         "network": "mtn",
+                     *         "phone": "08031234567",
+                     *         "amount": 1500,
+                     *         "rate": 1,
+                     *         "expectedCredit": 1500,
+                     *         "receivingNumber": "text",
+                     *         "ussd": "text",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "amountReceived": 1500,
+                     *         "credited": 1500,
+                     *         "partial": true,
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestAirtimeCashOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -16101,6 +17510,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -16403,6 +17829,135 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    getMyAirtimeCashRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["GetMyAirtimeCashRequestInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "request": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "status": "awaiting",
+                     *         "network": "mtn",
+                     *         "phone": "08031234567",
+                     *         "amount": 1500,
+                     *         "rate": 1,
+                     *         "expectedCredit": 1500,
+                     *         "receivingNumber": "text",
+                     *         "ussd": "text",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "amountReceived": 1500,
+                     *         "credited": 1500,
+                     *         "partial": true,
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestAirtimeCashOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getMyEsimUsage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["GetMyEsimUsageInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "iccid": "text",
+                     *       "status": "not_installed",
+                     *       "dataTotalMb": 1,
+                     *       "dataUsedMb": 1,
+                     *       "expiresAt": "2026-11-24T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetMyEsimUsageOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
     getMyReferralStatus: {
         parameters: {
             query?: never;
@@ -16450,6 +18005,64 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    getMySocialOrderProgress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["GetMySocialOrderProgressInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "status": "processing",
+                     *       "providerStatus": "text",
+                     *       "startCount": 1,
+                     *       "quantity": 1,
+                     *       "remains": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetMySocialOrderProgressOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
     getMyTwoFactor: {
@@ -16576,6 +18189,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -17233,6 +18863,79 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    listAirtimeCashNetworks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "rate": 1,
+                     *           "minAmount": 1500,
+                     *           "maxAmount": 1500
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListAirtimeCashNetworksOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    listAirtimeCashNumbers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "phone": "08031234567",
+                     *           "source": "profile"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListAirtimeCashNumbersOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     listAirtimeNetworks: {
         parameters: {
             query?: never;
@@ -17772,6 +19475,86 @@ export interface operations {
             502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
+    listEsimDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "kind": "country"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListEsimDestinationsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
+    listEsimPlans: {
+        parameters: {
+            query: {
+                /** @example hhhhhhhhhhhhhhhh */
+                destination: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "plan_id": "text",
+                     *           "destination": "text",
+                     *           "name": "Ada Obi",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "price": 1500
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListEsimPlansOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
     listMarketplaceProducts: {
         parameters: {
             query?: {
@@ -17819,6 +19602,72 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ListMarketplaceProductsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    listMyAirtimeCashRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+                /** @example text */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "status": "awaiting",
+                     *           "network": "mtn",
+                     *           "phone": "08031234567",
+                     *           "amount": 1500,
+                     *           "rate": 1,
+                     *           "expectedCredit": 1500,
+                     *           "receivingNumber": "text",
+                     *           "ussd": "text",
+                     *           "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *           "amountReceived": 1500,
+                     *           "credited": 1500,
+                     *           "partial": true,
+                     *           "failureReason": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListMyAirtimeCashRequestsOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -18079,6 +19928,23 @@ export interface operations {
                      *           ],
                      *           "customerName": "ADA OBI",
                      *           "failureReason": "text",
+                     *           "esim": {
+                     *             "iccid": "text",
+                     *             "activationCode": "text",
+                     *             "smdpAddress": "text",
+                     *             "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "destination": "text",
+                     *             "dataMb": 1,
+                     *             "validityDays": 1,
+                     *             "topup": true
+                     *           },
+                     *           "social": {
+                     *             "startCount": 1,
+                     *             "quantity": 1,
+                     *             "delivered": 1,
+                     *             "remains": 1,
+                     *             "refunded": 1500
+                     *           },
                      *           "repeat": {
                      *             "operation": "buyAirtime",
                      *             "input": {}
@@ -18382,6 +20248,50 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    listSocialServices: {
+        parameters: {
+            query?: {
+                /** @example text */
+                platform?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "service_id": "text",
+                     *           "platform": "text",
+                     *           "kind": "airtime_purchase",
+                     *           "name": "Ada Obi",
+                     *           "pricePer1000": 1500,
+                     *           "min": 1,
+                     *           "max": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListSocialServicesOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
     listSubscriptionPlans: {
@@ -18762,6 +20672,171 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    orderSocial: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "service_id": "hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+                 *         "link": "https://PPPPP.PPPPP/OOOOO",
+                 *         "quantity": 1,
+                 *         "amount": 1000,
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["OrderSocialInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "transaction": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "service": "airtime",
+                     *         "status": "processing",
+                     *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
+                     *         "recipient": "08031234567",
+                     *         "network": "mtn",
+                     *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "product": "text",
+                     *         "meterType": "text",
+                     *         "quantity": 1,
+                     *         "phone": "08031234567",
+                     *         "provider": "a",
+                     *         "ported": true,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z",
+                     *         "token": "1234-5678-9012-3456-7890",
+                     *         "units": "45.6 kWh",
+                     *         "pins": [
+                     *           {
+                     *             "pin": "text",
+                     *             "serial": "text"
+                     *           }
+                     *         ],
+                     *         "customerName": "ADA OBI",
+                     *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BuyAirtimeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
+            409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
+    quoteAirtimeCash: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "network": "mtn",
+                 *         "amount": 1000
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["QuoteAirtimeCashInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "network": "mtn",
+                     *       "amount": 1500,
+                     *       "rate": 1,
+                     *       "credit": 1500,
+                     *       "remainingToday": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuoteAirtimeCashOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.AMOUNT_OUT_OF_RANGE"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     quotePrice: {
         parameters: {
             query?: never;
@@ -19120,6 +21195,81 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    requestAirtimeCash: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "network": "mtn",
+                 *         "phone": "08031234567",
+                 *         "amount": 1000,
+                 *         "pin": "4444",
+                 *         "ported": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["RequestAirtimeCashInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "request": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "status": "awaiting",
+                     *         "network": "mtn",
+                     *         "phone": "08031234567",
+                     *         "amount": 1500,
+                     *         "rate": 1,
+                     *         "expectedCredit": 1500,
+                     *         "receivingNumber": "text",
+                     *         "ussd": "text",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "amountReceived": 1500,
+                     *         "credited": 1500,
+                     *         "partial": true,
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestAirtimeCashOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.AMOUNT_OUT_OF_RANGE.LIMIT_EXCEEDED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     requestTwoFactorReset: {
         parameters: {
             query?: never;
@@ -19392,6 +21542,61 @@ export interface operations {
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    sendAirtimeCashNumberCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "phone": "08031234567"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["SendAirtimeCashNumberCodeInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "sent": true,
+                     *       "alreadyVerified": true,
+                     *       "expiresInSeconds": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SendAirtimeCashNumberCodeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.OTP_COOLDOWN.OTP_DAILY_LIMIT"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
     sendLoginOtp: {
@@ -20284,6 +22489,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -20441,6 +22663,70 @@ export interface operations {
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    topUpEsim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "esim_id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "plan_id": "hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+                 *         "amount": 1000,
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["TopUpEsimInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "transaction": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "service": "airtime",
+                     *         "status": "processing",
+                     *         "amount": 1500
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TopUpEsimOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
     transferWalletFn: {
@@ -20792,6 +23078,60 @@ export interface operations {
             409: components["responses"]["PRICE_CHANGED.CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    verifyAirtimeCashNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "phone": "08031234567",
+                 *         "code": "444444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["VerifyAirtimeCashNumberInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "phone": "08031234567",
+                     *       "verified": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerifyAirtimeCashNumberOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.OTP_INVALID.OTP_EXPIRED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
     };
@@ -22172,6 +24512,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -22264,6 +24621,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -22356,6 +24730,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -22448,6 +24839,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -22538,6 +24946,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -22679,6 +25104,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -23151,6 +25593,23 @@ export interface operations {
                      *           ],
                      *           "customerName": "ADA OBI",
                      *           "failureReason": "text",
+                     *           "esim": {
+                     *             "iccid": "text",
+                     *             "activationCode": "text",
+                     *             "smdpAddress": "text",
+                     *             "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "destination": "text",
+                     *             "dataMb": 1,
+                     *             "validityDays": 1,
+                     *             "topup": true
+                     *           },
+                     *           "social": {
+                     *             "startCount": 1,
+                     *             "quantity": 1,
+                     *             "delivered": 1,
+                     *             "remains": 1,
+                     *             "refunded": 1500
+                     *           },
                      *           "repeat": {
                      *             "operation": "buyAirtime",
                      *             "input": {}
@@ -23550,6 +26009,23 @@ export interface operations {
                      *         ],
                      *         "customerName": "ADA OBI",
                      *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}

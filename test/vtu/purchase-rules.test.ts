@@ -394,7 +394,7 @@ describe('operators', () => {
     expect(after).toMatchObject({
       ledgerFloat: before.ledgerFloat + 25_000,
       providerBalance: before.providerBalance + 25_000,
-      services: ['betting', 'exam'],
+      services: ['betting', 'exam', 'social'],
     });
 
     const u = await buyer(h, 5000);

@@ -19,8 +19,12 @@ import {
   buyDataInput,
   buyEducationPinInput,
   buyElectricityInput,
+  buyEsimInput,
+  destinationInput,
   fundBetInput,
+  orderSocialInput,
   subscribeCableInput,
+  topUpEsimInput,
 } from '../../../src/modules/vtu/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
@@ -73,6 +77,10 @@ export const examSchema = buyEducationPinInput
   .pick({ exam: true, quantity: true, phone: true })
   .extend({ profile_id: blankIsUnset(buyEducationPinInput.shape.profile_id.unwrap()) });
 export { AMOUNT_BOUNDS };
+/** buyEsim's fields and the destination its plan list is read for; topUpEsim's eSIM and plan; orderSocial's fields. */
+export const esimSchema = buyEsimInput.pick({ plan_id: true, phone: true }).extend({ destination: destinationInput });
+export const esimTopUpSchema = topUpEsimInput.pick({ esim_id: true, plan_id: true });
+export const socialSchema = orderSocialInput.pick({ service_id: true, link: true, quantity: true });
 
 /** Sign-in (sendLoginOtp, verifyLoginOtp, startPinLogin): the e-mail, the 6-digit code, the identifier and login PIN. */
 export const emailSchema = z.object({ email: emailInput });

@@ -3,6 +3,7 @@ import { enNotices } from './notices-en';
 import { enSaved } from './saved-en';
 import { enFields } from './fields-en';
 import { enPurchases } from './purchases-en';
+import { enTravel } from './travel-en';
 /** English (complete). Every other language must have every key (test/web/i18n.test.ts and the Messages type). */
 export const en = {
   app: {
@@ -103,6 +104,7 @@ export const en = {
     tryAgain: 'Try another payment',
   },
   ...enPurchases,
+  ...enTravel,
   ...enFields,
   ...enNotices,
   ...enSaved,

@@ -4,6 +4,7 @@ import { haNotices } from './notices-ha';
 import { haSaved } from './saved-ha';
 import { haFields } from './fields-ha';
 import { haPurchases } from './purchases-ha';
+import { haTravel } from './travel-ha';
 
 /** Hausa. Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
 export const ha: Messages = {
@@ -104,6 +105,7 @@ export const ha: Messages = {
     tryAgain: 'Sake gwada biya',
   },
   ...haPurchases,
+  ...haTravel,
   ...haFields,
   ...haNotices,
   ...haSaved,

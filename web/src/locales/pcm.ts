@@ -4,6 +4,7 @@ import { pcmNotices } from './notices-pcm';
 import { pcmSaved } from './saved-pcm';
 import { pcmFields } from './fields-pcm';
 import { pcmPurchases } from './purchases-pcm';
+import { pcmTravel } from './travel-pcm';
 
 /** Nigerian Pidgin (Naijá). Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
 export const pcm: Messages = {
@@ -105,6 +106,7 @@ export const pcm: Messages = {
     tryAgain: 'Try pay again',
   },
   ...pcmPurchases,
+  ...pcmTravel,
   ...pcmFields,
   ...pcmNotices,
   ...pcmSaved,

@@ -8,6 +8,8 @@ export const enPurchases = {
     electricity: 'Electricity',
     betting: 'Betting',
     exam: 'Exam PINs',
+    esim: 'Travel eSIM',
+    social: 'Social boost',
     phone: 'Phone number',
     network: 'Network',
     detected: 'Detected network: {{network}}',

@@ -10,6 +10,8 @@ export const haPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 't
     electricity: 'Wutar lantarki',
     betting: 'Caca (betting)',
     exam: 'PIN na jarrabawa',
+    esim: 'eSIM na tafiya',
+    social: 'Tallan sada zumunta',
     phone: 'Lambar waya',
     network: 'Kamfanin sadarwa',
     detected: 'Kamfanin da muka gano: {{network}}',

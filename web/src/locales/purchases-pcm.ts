@@ -10,6 +10,8 @@ export const pcmPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | '
     electricity: 'Light (electricity)',
     betting: 'Betting',
     exam: 'Exam PINs',
+    esim: 'Travel eSIM',
+    social: 'Social media boost',
     phone: 'Phone number',
     network: 'Network',
     detected: 'Network wey we see: {{network}}',

@@ -10,6 +10,8 @@ export const yoPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 't
     electricity: 'Iná mànàmáná',
     betting: 'Tẹ́tẹ́ (betting)',
     exam: 'PIN ìdánwò',
+    esim: 'eSIM ìrìn àjò',
+    social: 'Ìgbéga ìkànnì àjọlò',
     phone: 'Nọ́ńbà fóònù',
     network: 'Nẹ́tíwọ̀ọ̀kì',
     detected: 'Nẹ́tíwọ̀ọ̀kì tí a rí: {{network}}',

@@ -4,6 +4,7 @@ import { yoNotices } from './notices-yo';
 import { yoSaved } from './saved-yo';
 import { yoFields } from './fields-yo';
 import { yoPurchases } from './purchases-yo';
+import { yoTravel } from './travel-yo';
 
 /** Yorùbá. Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
 export const yo: Messages = {
@@ -105,6 +106,7 @@ export const yo: Messages = {
     tryAgain: 'Gbìyànjú ìsanwó mìíràn',
   },
   ...yoPurchases,
+  ...yoTravel,
   ...yoFields,
   ...yoNotices,
   ...yoSaved,

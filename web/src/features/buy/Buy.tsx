@@ -7,7 +7,9 @@ import { settingsQueries } from '../../api/queries/settings';
 import { BUY_SERVICES, type BuyService } from '../../app/buy-services';
 import { BettingBuy, CableBuy, ElectricityBuy, ExamBuy } from './Bills';
 import { BulkBuy } from './BulkBuy';
+import { EsimBuy } from './Esim';
 import { PhoneBuy } from './PhoneBuy';
+import { SocialBuy } from './Social';
 
 /** Airtime and data: number, detected network (override for ported numbers), price quoted, PIN, live result. */
 export function Buy() {
@@ -42,6 +44,8 @@ export function Buy() {
       {service === 'electricity' && <ElectricityBuy />}
       {service === 'betting' && <BettingBuy />}
       {service === 'exam' && <ExamBuy />}
+      {service === 'esim' && <EsimBuy />}
+      {service === 'social' && <SocialBuy />}
       {(service === 'airtime' || service === 'data') &&
         (service === 'airtime' && bulk ? <BulkBuy /> : <PhoneBuy key={service} service={service} />)}
     </Stack>

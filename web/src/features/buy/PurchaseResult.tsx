@@ -9,7 +9,9 @@ import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { LinkButton } from '../../components/LinkButton';
 import { ShareReceipt } from '../../components/ShareReceipt';
+import { EsimResult } from './Esim';
 import { startRepeat } from './repeat';
+import { SocialResult } from './Social';
 import { SaveBill } from './SavedBills';
 
 /** A purchase's outcome, updated live while processing (polled until success or failed-and-refunded). */
@@ -85,6 +87,8 @@ export function PurchaseResultScreen() {
               ))}
             </Stack>
           )}
+          {status === 'success' && tx.data.esim && <EsimResult id={tx.data.id} esim={tx.data.esim} />}
+          {tx.data.social && <SocialResult social={tx.data.social} processing={status === 'processing'} />}
           <Text size="sm">
             {t('result.reference')}: {tx.data.reference}
           </Text>

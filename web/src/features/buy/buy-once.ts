@@ -7,7 +7,10 @@ export type PurchaseRequest =
   | { service: 'cable'; identifier: string; iuc: string; plan_id: string; amount: number; phone: string }
   | { service: 'electricity'; plan: string; meter: string; type: string; amount: number; phone: string }
   | { service: 'betting'; betting_company: string; customer_id: string; amount: number }
-  | { service: 'exam'; exam: string; quantity: number; phone: string; amount: number; profile_id?: string };
+  | { service: 'exam'; exam: string; quantity: number; phone: string; amount: number; profile_id?: string }
+  | { service: 'esim'; plan_id: string; phone: string; amount: number }
+  | { service: 'esimTopUp'; esim_id: string; plan_id: string; amount: number }
+  | { service: 'social'; service_id: string; link: string; quantity: number; amount: number };
 
 type Body<S extends PurchaseRequest['service']> = Omit<Extract<PurchaseRequest, { service: S }>, 'service'> & { pin: string };
 
@@ -28,6 +31,12 @@ function send(req: PurchaseRequest, pin: string, key: string) {
       return post('/_serverFn/fundBetBearerVTU', body as Body<'betting'>, opts);
     case 'exam':
       return post('/_serverFn/buyEducationPinBearerVTU', body as Body<'exam'>, opts);
+    case 'esim':
+      return post('/_serverFn/buyEsimBearerVTU', body as Body<'esim'>, opts);
+    case 'esimTopUp':
+      return post('/_serverFn/topUpEsimBearerVTU', body as Body<'esimTopUp'>, opts);
+    case 'social':
+      return post('/_serverFn/orderSocialBearerVTU', body as Body<'social'>, opts);
   }
 }
 

@@ -1,0 +1,49 @@
+import type { enTravel } from './travel-en';
+
+type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
+
+/** Yorùbá: travel eSIMs and social services (issue 32). */
+export const yoTravel: Strings<typeof enTravel> = {
+  esim: {
+    mode: 'eSIM tuntun tàbí àfikún',
+    new: 'eSIM tuntun',
+    topUp: 'Ṣe àfikún sí eSIM mi',
+    destination: 'Ibi tí o ń lọ',
+    destinationRequired: 'Yan ibi tí o ń rìnrìn àjò lọ.',
+    plan: 'Ètò dátà',
+    planRequired: 'Yan ètò dátà kan.',
+    esimRequired: 'Yan ọ̀kan nínú àwọn eSIM rẹ.',
+    phoneHelp: 'Fún ìwé-ẹ̀rí. eSIM náà yóò ṣiṣẹ́ lórí fóònù rẹ ní òkè òkun; láìnì Nàìjíríà rẹ kò ní yí padà.',
+    days_one: 'Ọjọ́ {{count}}',
+    days_other: 'Ọjọ́ {{count}}',
+    which: 'eSIM wo',
+    noneYet: 'O kò tíì ní eSIM tí o lè ṣe àfikún sí. Ra ọ̀kan kọ́kọ́.',
+    iccid: 'ICCID',
+    scan: 'Ṣe àyẹ̀wò kóòdù QR yìí lórí fóònù tí yóò lo eSIM náà (Settings → Mobile data → Add eSIM).',
+    qrAlt: 'Kóòdù QR láti fi eSIM rẹ sí fóònù',
+    manual: 'Tàbí tẹ kóòdù ìmúṣiṣẹ́ yìí pẹ̀lú ọwọ́:',
+    copyCode: 'Da kóòdù ìmúṣiṣẹ́ kọ',
+    checkUsage: 'Wo dátà tó kù',
+    status: {
+      not_installed: 'A kò tíì fi sí fóònù',
+      active: 'Ó ń ṣiṣẹ́',
+      depleted: 'Dátà ti tán',
+      expired: 'Ó ti parí',
+    },
+    used: 'A ti lo {{used}} nínú {{total}}',
+    expires: 'Ó wúlò títí di {{date}}',
+  },
+  social: {
+    service: 'Iṣẹ́',
+    serviceRequired: 'Yan iṣẹ́ kan.',
+    link: 'Ìjápọ̀',
+    linkInvalid: 'Tẹ ìjápọ̀ https ti profaili tàbí ìfìwéránṣẹ́ náà.',
+    linkHelp: 'Profaili tàbí ìfìwéránṣẹ́ gbangba, tó bẹ̀rẹ̀ pẹ̀lú https://',
+    quantity: 'Iye',
+    quantityRange: 'Láti {{min}} sí {{max}}',
+    per1000: '{{amount}} fún 1,000 kọ̀ọ̀kan',
+    startCount: 'Iye nígbà tí a bẹ̀rẹ̀: {{count}}',
+    delivered: 'A ti fi {{delivered}} nínú {{quantity}} ránṣẹ́',
+    partRefunded: 'A kò lè fi {{remains}} ránṣẹ́: {{amount}} ti padà sí àpamọ́wọ́ rẹ.',
+  },
+};
