@@ -3,6 +3,7 @@ import { reportIssueBody, REPORT_ISSUE_PATH } from './routes/report-issue.js';
 import { loginFailedBody, LOGIN_FAILED_PATH, notMeBody } from './routes/security.js';
 import { NOT_ME_PATH } from '../modules/security/credential-notices.js';
 import { WEBHOOK_PATH } from './routes/payments-webhook.js';
+import { AIRTIME_CASH_WEBHOOK_PATH } from './routes/airtime-cash-webhook.js';
 import { SMS_REPORTS_PATH } from '../modules/notifications/sms.js';
 import { RECEIPT_KEY_PATH } from './routes/receipt-key.js';
 import { errorResponses } from './openapi-errors.js';
@@ -63,6 +64,19 @@ const chargeEvent: Schema = {
   },
 };
 
+const airtimeCashEvent: Schema = {
+  type: 'object',
+  description: "Provider C's word on an airtime-to-cash request. Only `received` credits the wallet (once per request).",
+  required: ['request_id', 'status'],
+  properties: {
+    request_id: { type: 'string', description: 'our request id at the provider' },
+    status: { type: 'string', enum: ['awaiting', 'received', 'expired', 'failed'] },
+    amount_received: { type: 'string', description: 'naira of airtime received (with `received`)' },
+    amount_settled: { type: 'string', description: 'naira the provider credits our float with (with `received`)' },
+    transactionId: { type: 'string', description: "the provider's reference" },
+  },
+};
+
 export const PUBLIC_DOCS: PublicDoc[] = [
   {
     method: 'POST',
@@ -102,6 +116,43 @@ export const PUBLIC_DOCS: PublicDoc[] = [
       },
       responses: {
         '200': okAnswer('Stored; processed asynchronously'),
+        ...errorResponses(['BAD_REQUEST', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE', 'INTERNAL']),
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: AIRTIME_CASH_WEBHOOK_PATH,
+    webhook: 'airtimeCashReceived',
+    schemas: { AirtimeCashEvent: airtimeCashEvent },
+    operation: {
+      operationId: 'airtimeCashWebhook',
+      summary: 'Provider C: what arrived for an airtime-to-cash request',
+      description:
+        "Provider C posts here when airtime arrives for a request (or the request expires or is closed). The `x-provider-signature` header is the HMAC-SHA512 (hex) of the raw body with provider C's secret key, checked before anything is parsed (401 otherwise). A `received` status credits the wallet at the request's rate for the part received, at most once per request however often it arrives; a request id we never issued is answered `known: false` and ignored.",
+      tags: ['Public'],
+      security: [],
+      parameters: [
+        {
+          name: 'x-provider-signature',
+          in: 'header',
+          required: true,
+          description: 'HMAC-SHA512 of the raw body, hex',
+          schema: { type: 'string' },
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: json(ref('AirtimeCashEvent'), {
+          request_id: '20261126100501JDA2C0000000000000000000',
+          status: 'received',
+          amount_received: '1000.00',
+          amount_settled: '900.00',
+          transactionId: 'c-a2c-123',
+        }),
+      },
+      responses: {
+        '200': okAnswer('Applied', { known: { type: 'boolean' } }, { known: true }),
         ...errorResponses(['BAD_REQUEST', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE', 'INTERNAL']),
       },
     },
