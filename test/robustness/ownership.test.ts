@@ -73,6 +73,15 @@ const invoke = (opName: string, input: Record<string, unknown>, u: TestUser) => 
   return call(h, op.method, serverFnPath(op), input, { token: u.token });
 };
 
+/** A booking of the owner's held flight offer (one adult, the offer's price). */
+const flightBooking = () => ({
+  offer_id: ids.flightOffer,
+  passengers: [{ title: 'mrs', first_name: 'Ada', last_name: 'Obi', date_of_birth: '1990-01-01', type: 'adult' }],
+  email: 'ada@example.com',
+  phone: '08031234567',
+  amount: Number(ids.flightPrice),
+});
+
 const CASES: Case[] = [
   { key: 'getTopupIntent.reference', input: () => ({ reference: ids.topupRef }) },
   { key: 'getTopupReceipt.reference', input: () => ({ reference: ids.topupRef }) },
@@ -81,6 +90,9 @@ const CASES: Case[] = [
   { key: 'topUpEsim.esim_id', input: () => ({ esim_id: ids.esimId, plan_id: ids.esimPlan, amount: Number(ids.esimPrice), pin: PIN }) },
   { key: 'getMyEsimUsage.id', input: () => ({ id: ids.esimId }) },
   { key: 'getMySocialOrderProgress.id', input: () => ({ id: ids.socialId }) },
+  { key: 'getFlightOffer.offer_id', input: () => ({ offer_id: ids.flightOffer }) },
+  { key: 'bookFlight.offer_id', input: () => ({ ...flightBooking(), pin: PIN }) },
+  { key: 'cancelFlightBooking.id', input: () => ({ id: ids.flightId, pin: PIN }) },
   { key: 'getMyAirtimeCashRequest.id', input: () => ({ id: ids.airtimeCashId }) },
   { key: 'checkMyAirtimeCashRequest.id', input: () => ({ id: ids.airtimeCashId }) },
   {
@@ -172,6 +184,17 @@ beforeAll(async () => {
     ),
     'orderSocial',
   ).transaction.id;
+  // Flights (issue 32): the owner's held offer (the cheapest of a search) and a ticketed booking of it.
+  await fundWallet(h, a.id, 150_000);
+  const departure = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
+  const offers = must(
+    await invoke('searchFlights', { origin: 'LOS', destination: 'ABV', departure_date: departure }, a),
+    'searchFlights',
+  ).items;
+  const cheapest = offers.reduce((x: any, y: any) => (y.price < x.price ? y : x));
+  ids.flightOffer = cheapest.offer_id;
+  ids.flightPrice = String(cheapest.price);
+  ids.flightId = must(await invoke('bookFlight', { ...flightBooking(), pin: PIN }, a), 'bookFlight').transaction.id;
   // Airtime-to-cash (issue 32): from a sending number the owner verified; nothing ever arrives from a number ending 5555.
   await h.app.services.db.execute(
     sql`INSERT INTO airtime_cash_numbers (user_id, phone, verified_at) VALUES (${a.id}, '08035555555', now())`,

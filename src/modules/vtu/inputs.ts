@@ -19,7 +19,13 @@ export { companyInput, customerIdInput, fundBetInput } from './kinds/betting/inp
 export { buyEducationPinInput } from './kinds/exam/inputs.js';
 export { buyEsimInput, destinationInput, topUpEsimInput } from './kinds/esim/inputs.js';
 export { orderSocialInput } from './kinds/social/inputs.js';
-export { AIRTIME_CASH_STATUSES, airtimeCashNumberInput, quoteAirtimeCashInput, requestAirtimeCashInput } from './kinds/airtime-cash/inputs.js';
+export { bookFlightInput, FLIGHT_CABINS, PASSENGER_TITLES, searchFlightsInput } from './kinds/flights/inputs.js';
+export {
+  AIRTIME_CASH_STATUSES,
+  airtimeCashNumberInput,
+  quoteAirtimeCashInput,
+  requestAirtimeCashInput,
+} from './kinds/airtime-cash/inputs.js';
 
 /** Bounds of the amount a buyer chooses, naira (the purchase operations' inputs). */
 export const AMOUNT_BOUNDS = { airtime: AIRTIME_AMOUNT, electricity: ELECTRICITY_AMOUNT, betting: BETTING_AMOUNT } as const;

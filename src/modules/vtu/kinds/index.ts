@@ -6,6 +6,7 @@ import { dataKind } from './data/index.js';
 import { electricityKind } from './electricity/index.js';
 import { esimKind } from './esim/index.js';
 import { examKind } from './exam/index.js';
+import { flightsKind } from './flights/index.js';
 import type { ServiceKind } from './kind.js';
 import { socialKind } from './social/index.js';
 
@@ -24,6 +25,7 @@ export const KINDS: readonly ServiceKind[] = [
   examKind,
   esimKind,
   socialKind,
+  flightsKind,
 ];
 
 export const KIND_NAMES = KINDS.map((k) => k.name) as [string, ...string[]];

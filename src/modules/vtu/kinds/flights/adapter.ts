@@ -1,6 +1,7 @@
 import { vtpassOutcome } from '../../../../providers/vtu/c.js';
 import { koboOf } from '../../../../providers/vtu/transport.js';
 import { ProviderError, type Outcome, type Phase, type PurchaseRequest } from '../../../../providers/vtu/types.js';
+import type { KindAdapter } from '../kind.js';
 
 /**
  * Provider C's flights protocol (its VTpass style, its credentials): GET /api/flights/airports; POST
@@ -91,7 +92,7 @@ export type OfferCheck = { status: 'available'; offer: ProviderOffer } | { statu
 export type CancelOutcome =
   { status: 'cancelled'; refund: bigint; fee: bigint } | { status: 'refused'; message: string } | { status: 'unknown'; message: string };
 
-export interface FlightAdapter {
+export interface FlightAdapter extends KindAdapter {
   airports(): Promise<Airport[]>;
   search(s: FlightSearch): Promise<ProviderOffer[]>;
   /** The offer's current fare, checked before a booking is paid; the contact phone goes with it. */
