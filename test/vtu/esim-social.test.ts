@@ -73,6 +73,17 @@ describe('travel eSIMs', () => {
     expect(await walletBalance(h, u.id)).toBeCloseTo(before - plan.price, 2);
     expect(tx.repeat).toMatchObject({ operation: 'buyEsim', input: { plan_id: plan.plan_id, phone: mtn('4567'), amount: plan.price } });
 
+    // The buyer is told, without the activation code (a secret shown only on the owner's transaction); the receipt signs.
+    await h.app.services.jobs.drain();
+    const notes = (await call(h, 'GET', '/_serverFn/listNotificationsBearerNotifications', { limit: 50 }, { token: u.token })).json().items;
+    const notice = notes.find((n: any) => n.kind === 'purchase_delivered' && n.data?.transactionId === tx.id);
+    expect(notice.body).toContain('travel eSIM');
+    expect(notice.body).toContain('scan its QR code');
+    expect(JSON.stringify(notice)).not.toContain(tx.esim.activationCode);
+    const receipt = await call(h, 'POST', '/_serverFn/signReceiptBearerReceipts', { reference: tx.reference }, { token: u.token });
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(JSON.stringify(receipt.json().receipt)).not.toContain(tx.esim.activationCode);
+
     const usage = await post('getMyEsimUsage', { id: tx.id });
     expect(usage.statusCode, usage.body).toBe(200);
     expect(usage.json()).toMatchObject({ iccid: tx.esim.iccid, status: 'not_installed', dataTotalMb: 1024, dataUsedMb: 0 });
@@ -208,6 +219,11 @@ describe('social services', () => {
     expect(await partialRefunds(tx.reference)).toBe(1);
     expect(await refundCount(h, tx.reference)).toBe(0);
     expect(await walletBalance(h, u.id)).toBeCloseTo(before - total + tx.social.refunded, 2);
+    await h.app.services.jobs.drain();
+    const notes = (await call(h, 'GET', '/_serverFn/listNotificationsBearerNotifications', { limit: 50 }, { token: u.token })).json().items;
+    expect(notes.find((n: any) => n.kind === 'purchase_delivered' && n.data?.transactionId === tx.id).body).toContain(
+      '400 could not be delivered',
+    );
     // Reconciliation and the order's progress look-up change nothing on a settled order.
     await reconcile(h);
     expect((await post('getMySocialOrderProgress', { id: tx.id })).json()).toMatchObject({ status: 'success', remains: 400 });
