@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../src/db/client.js';
+import { setKycTier } from '../helpers/factories.js';
+import { call, createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
+import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
+
+/**
+ * The crash matrix for flight bookings (as crash-recovery.test.ts for airtime): a process killed between the debit and
+ * the provider's answer leaves a processing booking; after a restart reconciliation settles it with the original
+ * request id: ticketed with its PNR (4444: the provider had it) or refunded (8888: the request died on the wire). Needs
+ * a real database server shared with the child (TEST_DATABASE_URL).
+ */
+const REASON = 'needs TEST_DATABASE_URL (PostgreSQL): a killed child process and this test must share one database server';
+
+let h: Harness;
+beforeAll(async () => {
+  if (usingPostgres) h = await createHarness({ env: VTU_ENV });
+});
+afterAll(async () => h?.close());
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null>, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function startChild(userId: string, input: object): ChildProcess {
+  const script = path.join(import.meta.dirname, 'flights-crash-child.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, h.config.databaseUrl!, userId, JSON.stringify(input)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.on('data', (d) => process.stderr.write(`[child] ${d}`));
+  return child;
+}
+
+describe.skipIf(!usingPostgres)(`flight bookings killed mid-flight (${usingPostgres ? 'PostgreSQL' : `skipped: ${REASON}`})`, () => {
+  it('end ticketed or refunded after restart, each with at most one ticketing and at most one refund', async () => {
+    // The child runs on the wall clock: the held offers must be current for it.
+    h.clock.set(new Date());
+    const u = await buyer(h, 1_000_000);
+    await setKycTier(h, u.id, 3);
+    const departure = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+    const cases = [
+      { last4: '4444', destination: 'ABV', expect: 'success' as const },
+      { last4: '8888', destination: 'PHC', expect: 'failed' as const },
+    ];
+    const start = await walletBalance(h, u.id);
+    const killed: { id: string; recipient: string; expect: 'success' | 'failed'; amount: number }[] = [];
+    for (const c of cases) {
+      const search = await call(
+        h,
+        'POST',
+        '/_serverFn/searchFlightsBearerVTU',
+        { origin: 'LOS', destination: c.destination, departure_date: departure },
+        { token: u.token },
+      );
+      const offer = search.json().items[0];
+      const input = {
+        offer_id: offer.offer_id,
+        passengers: [{ title: 'mr', first_name: 'Tunde', last_name: 'Ade', date_of_birth: '1985-05-05', type: 'adult' }],
+        email: 'tunde@example.com',
+        phone: mtn(c.last4),
+        amount: offer.price,
+      };
+      const child = startChild(u.id, input);
+      const exited = new Promise((r) => child.on('exit', r));
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      const row = await waitFor('the processing row', async () => {
+        const r = await rows<{ id: string; request_id: string; status: string }>(
+          h.app.services.db,
+          sql`SELECT id, request_id, status FROM vtu_transactions WHERE user_id = ${u.id} AND recipient = ${input.phone}`,
+        );
+        return r[0];
+      });
+      expect(row.status).toBe('processing');
+      if (c.expect === 'success')
+        await waitFor('the provider to record it', async () => (await simulatorOrders(h, row.request_id)).length > 0);
+      child.kill('SIGKILL');
+      await exited;
+      expect(out).not.toContain('FINISHED');
+      killed.push({ id: row.id, recipient: input.phone, expect: c.expect, amount: offer.price });
+    }
+    const spent = killed.reduce((s, k) => s + k.amount, 0);
+    expect(await walletBalance(h, u.id)).toBeCloseTo(start - spent, 2);
+
+    // "Restart": this test's app is a fresh instance on the same database, its clock past the not-found grace.
+    h.clock.set(new Date(Date.now() + 2 * 3600_000));
+    await reconcile(h, 0);
+    await reconcile(h, 10 * 60_000);
+
+    const again = await signIn(h, u.email);
+    for (const k of killed) {
+      const tx = await getTx(h, again, k.id);
+      expect(tx.status, k.recipient).toBe(k.expect);
+      const requestId = await requestIdOf(h, k.id);
+      expect((await simulatorOrders(h, requestId)).filter((o) => o.status === 'delivered').length).toBeLessThanOrEqual(1);
+      const all = await rows<{ request_id: string }>(
+        h.app.services.db,
+        sql`SELECT request_id FROM sandbox_vtu_orders WHERE recipient = ${k.recipient}`,
+      );
+      expect(all.every((o) => o.request_id === requestId)).toBe(true);
+      expect(await refundCount(h, tx.reference)).toBe(k.expect === 'failed' ? 1 : 0);
+      if (k.expect === 'success') expect(tx.flight.pnr).toMatch(/^[A-Z2-9]{6}$/);
+    }
+    const refunded = killed.filter((k) => k.expect === 'failed').reduce((s, k) => s + k.amount, 0);
+    expect(await walletBalance(h, u.id)).toBeCloseTo(start - spent + refunded, 2);
+    await expectLedgerOk(h);
+  });
+});
