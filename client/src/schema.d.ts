@@ -2126,6 +2126,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/bookFlightBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a held flight offer (PIN required): travellers, a contact and the offer's price; the transaction carries the PNR an
+         * @description Book a held flight offer (PIN required): travellers, a contact and the offer's price; the transaction carries the PNR and e-tickets once ticketed.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["bookFlight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/breakSavingsLockBearerSavings": {
         parameters: {
             query?: never;
@@ -2304,6 +2334,36 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["buyEsim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/cancelFlightBookingBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one of the caller's ticketed bookings by its fare's rules (PIN required): the airline's refund (the fare less its
+         * @description Cancel one of the caller's ticketed bookings by its fare's rules (PIN required): the airline's refund (the fare less its cancellation fee) comes back to the wallet once.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["cancelFlightBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2766,6 +2826,30 @@ export interface paths {
         get: operations["getCheckinStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getFlightOfferBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One of the caller's held offers at its current price (after PRICE_CHANGED: the new price to confirm)
+         * @description One of the caller's held offers at its current price (after PRICE_CHANGED: the new price to confirm).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["getFlightOffer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3742,6 +3826,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listFlightAirportsBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The airports flights are searched between
+         * @description The airports flights are searched between.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listFlightAirports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/listMarketplaceProductsBearerMarketplace": {
         parameters: {
             query?: never;
@@ -4518,6 +4624,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["savePushSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/searchFlightsBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Flight offers for a trip (origin, destination, dates, travellers, cabin), each with its price, fare rules and expiry
+         * @description Flight offers for a trip (origin, destination, dates, travellers, cabin), each with its price, fare rules and expiry.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["searchFlights"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5588,6 +5718,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/vtu/airtime-cash/webhook/c": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Provider C: what arrived for an airtime-to-cash request
+         * @description Provider C posts here when airtime arrives for a request (or the request expires or is closed). The `x-provider-signature` header is the HMAC-SHA512 (hex) of the raw body with provider C's secret key, checked before anything is parsed (401 otherwise). A `received` status credits the wallet at the request's rate for the part received, at most once per request however often it arrives; a request id we never issued is answered `known: false` and ignored.
+         */
+        post: operations["airtimeCashWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/buyAirtime": {
         parameters: {
             query?: never;
@@ -6384,6 +6534,22 @@ export interface paths {
     };
 }
 export interface webhooks {
+    airtimeCashReceived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     chargeSuccess: {
         parameters: {
             query?: never;
@@ -7186,6 +7352,37 @@ export interface components {
                 };
                 failureReason?: string;
                 fee: components["schemas"]["Naira"];
+                /** @description flight: the booking, its PNR and e-tickets once ticketed, and its cancellation */
+                flight?: {
+                    airline: string;
+                    cancellation?: {
+                        cancelledAt: string;
+                        fee: components["schemas"]["Naira"];
+                        refund: components["schemas"]["Naira"];
+                    };
+                    departsAt: string;
+                    fareName: string;
+                    offerId: string;
+                    passengers: {
+                        name: string;
+                        type: string;
+                    }[];
+                    /** @description the booking reference (record locator), once ticketed */
+                    pnr?: string;
+                    refundable: boolean;
+                    route: string;
+                    segments: {
+                        arrivesAt: string;
+                        departsAt: string;
+                        destination: string;
+                        flightNumber: string;
+                        origin: string;
+                    }[];
+                    tickets?: {
+                        number: string;
+                        passenger: string;
+                    }[];
+                };
                 id: string;
                 lastCheckedAt: string | null;
                 lastProviderStatus: string | null;
@@ -7209,7 +7406,7 @@ export interface components {
                         [key: string]: string | number | boolean;
                     };
                     /** @enum {string} */
-                    operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "orderSocial";
+                    operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "orderSocial" | "bookFlight";
                 };
                 requeryCount: number;
                 requestId: string;
@@ -7825,6 +8022,19 @@ export interface components {
             ok: true;
             plan: components["schemas"]["SubscriptionPlan"];
         };
+        /** @description Provider C's word on an airtime-to-cash request. Only `received` credits the wallet (once per request). */
+        AirtimeCashEvent: {
+            /** @description naira of airtime received (with `received`) */
+            amount_received?: string;
+            /** @description naira the provider credits our float with (with `received`) */
+            amount_settled?: string;
+            /** @description our request id at the provider */
+            request_id: string;
+            /** @enum {string} */
+            status: "awaiting" | "received" | "expired" | "failed";
+            /** @description the provider's reference */
+            transactionId?: string;
+        };
         ApprovalRequest: {
             /** @enum {string} */
             action: "wallet_adjustment" | "vtu_resolution" | "settlement_correction";
@@ -7872,6 +8082,22 @@ export interface components {
             provider: string | null;
             recipient: string;
             updatedAt: string | null;
+        };
+        BookFlightInput: {
+            /** @description naira, at most 2 decimals */
+            amount: number;
+            /** Format: email */
+            email: string;
+            offer_id: string;
+            passengers: {
+                date_of_birth: string;
+                first_name: string;
+                last_name: string;
+                title: string;
+                type: string;
+            }[];
+            phone: string;
+            pin: string;
         };
         BreakSavingsLockInput: {
             /** Format: uuid */
@@ -7938,6 +8164,22 @@ export interface components {
             phone: string;
             pin: string;
             plan_id: string;
+        };
+        CancelFlightBookingInput: {
+            /** Format: uuid */
+            id: string;
+            pin: string;
+        };
+        CancelFlightBookingOutput: {
+            cancellation: {
+                cancelledAt: string;
+                fee: components["schemas"]["Naira"];
+                refund: components["schemas"]["Naira"];
+            };
+            id: string;
+            /** @constant */
+            ok: true;
+            reference: string;
         };
         CancelTwoFactorResetInput: {
             code: string;
@@ -8168,6 +8410,39 @@ export interface components {
             streak: number;
             today: string;
             todayClaimed: boolean;
+        };
+        GetFlightOfferInput: {
+            offer_id: string;
+        };
+        GetFlightOfferOutput: {
+            airline: {
+                code: string;
+                name: string;
+            };
+            cabin: string;
+            /** @description what a cancellation keeps by the fare's rules (the whole fare when not refundable) */
+            cancellation_fee: components["schemas"]["Naira"];
+            /** @description the price is held until then; book before it or search again */
+            expires_at: string;
+            fare_name: string;
+            offer_id: string;
+            /** @constant */
+            ok: true;
+            passengers: {
+                adults: number;
+                children: number;
+                infants: number;
+            };
+            /** @description what the wallet pays for the whole booking (every traveller), naira */
+            price: components["schemas"]["Naira"];
+            refundable: boolean;
+            segments: {
+                arrives_at: string;
+                departs_at: string;
+                destination: string;
+                flight_number: string;
+                origin: string;
+            }[];
         };
         GetKycFileUrlInput: {
             path: string;
@@ -8613,6 +8888,16 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        ListFlightAirportsOutput: {
+            items: {
+                city: string;
+                code: string;
+                country: string;
+                name: string;
+            }[];
+            /** @constant */
+            ok: true;
+        };
         ListMarketplaceProductsOutput: {
             hasMore: boolean;
             items: components["schemas"]["MarketplaceProduct"][];
@@ -9050,6 +9335,12 @@ export interface components {
             issuedAt: string;
             issuer: string;
             keyId: string;
+            /** @description the service's own lines (an eSIM's ICCID, a flight's PNR) */
+            lines?: {
+                label: string;
+                mask?: boolean;
+                value: string;
+            }[];
             needle: string;
             network?: string;
             planId?: string;
@@ -9236,6 +9527,25 @@ export interface components {
             service: "airtime" | "data";
             time: string;
             updatedAt: string;
+        };
+        SearchFlightsInput: {
+            /** @default 1 */
+            adults: number;
+            /** @default economy */
+            cabin: string;
+            /** @default 0 */
+            children: number;
+            departure_date: string;
+            destination: string;
+            /** @default 0 */
+            infants: number;
+            origin: string;
+            return_date?: string;
+        };
+        SearchFlightsOutput: {
+            items: components["schemas"]["GetFlightOfferOutput"][];
+            /** @constant */
+            ok: true;
         };
         SendAirtimeCashNumberCodeInput: {
             phone: string;
@@ -9517,6 +9827,37 @@ export interface components {
             };
             failureReason?: string;
             fee: components["schemas"]["Naira"];
+            /** @description flight: the booking, its PNR and e-tickets once ticketed, and its cancellation */
+            flight?: {
+                airline: string;
+                cancellation?: {
+                    cancelledAt: string;
+                    fee: components["schemas"]["Naira"];
+                    refund: components["schemas"]["Naira"];
+                };
+                departsAt: string;
+                fareName: string;
+                offerId: string;
+                passengers: {
+                    name: string;
+                    type: string;
+                }[];
+                /** @description the booking reference (record locator), once ticketed */
+                pnr?: string;
+                refundable: boolean;
+                route: string;
+                segments: {
+                    arrivesAt: string;
+                    departsAt: string;
+                    destination: string;
+                    flightNumber: string;
+                    origin: string;
+                }[];
+                tickets?: {
+                    number: string;
+                    passenger: string;
+                }[];
+            };
             id: string;
             meterType?: string;
             network?: string;
@@ -9538,7 +9879,7 @@ export interface components {
                     [key: string]: string | number | boolean;
                 };
                 /** @enum {string} */
-                operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "orderSocial";
+                operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "orderSocial" | "bookFlight";
             };
             service: string;
             /** @description social services: the order's progress */
@@ -10656,6 +10997,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Error: VALIDATION_FAILED, NOT_ELIGIBLE, INVALID_PIN, PIN_NOT_SET */
+        "VALIDATION_FAILED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_FAILED",
+                 *         "message": "A sentence for people about VALIDATION_FAILED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Error: VALIDATION_FAILED, OTP_INVALID */
         "VALIDATION_FAILED.OTP_INVALID": {
             headers: {
@@ -10754,6 +11113,26 @@ export interface components {
     requestBodies: never;
     headers: never;
     pathItems: {
+        airtimeCashReceived: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Provider C: what arrived for an airtime-to-cash request
+             * @description Provider C posts here when airtime arrives for a request (or the request expires or is closed). The `x-provider-signature` header is the HMAC-SHA512 (hex) of the raw body with provider C's secret key, checked before anything is parsed (401 otherwise). A `received` status credits the wallet at the request's rate for the part received, at most once per request however often it arrives; a request id we never issued is answered `known: false` and ignored.
+             */
+            post: operations["airtimeCashReceived"];
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
         chargeSuccess: {
             parameters: {
                 query?: never;
@@ -13281,6 +13660,41 @@ export interface operations {
                      *             "remains": 1,
                      *             "refunded": 1500
                      *           },
+                     *           "flight": {
+                     *             "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "route": "text",
+                     *             "airline": "text",
+                     *             "fareName": "text",
+                     *             "departsAt": "2026-11-24T09:30:00.000Z",
+                     *             "refundable": true,
+                     *             "segments": [
+                     *               {
+                     *                 "flightNumber": "text",
+                     *                 "origin": "text",
+                     *                 "destination": "text",
+                     *                 "departsAt": "2026-11-24T09:30:00.000Z",
+                     *                 "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *               }
+                     *             ],
+                     *             "passengers": [
+                     *               {
+                     *                 "name": "Ada Obi",
+                     *                 "type": "vtu_purchase"
+                     *               }
+                     *             ],
+                     *             "pnr": "text",
+                     *             "tickets": [
+                     *               {
+                     *                 "passenger": "text",
+                     *                 "number": "text"
+                     *               }
+                     *             ],
+                     *             "cancellation": {
+                     *               "refund": 1500,
+                     *               "fee": 1500,
+                     *               "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           },
                      *           "repeat": {
                      *             "operation": "buyAirtime",
                      *             "input": {}
@@ -14086,6 +14500,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -14415,6 +14864,41 @@ export interface operations {
                      *           "delivered": 1,
                      *           "remains": 1,
                      *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
                      *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
@@ -15866,6 +16350,159 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    bookFlight: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "offer_id": "fof_HHHHHHHHHHHHHHHHHHHHHHHHHH",
+                 *         "passengers": [
+                 *           {
+                 *             "title": "Maintenance tonight",
+                 *             "first_name": "ZYYYY",
+                 *             "last_name": "ZYYYY",
+                 *             "date_of_birth": "4444-44-44",
+                 *             "type": "vtu_purchase"
+                 *           }
+                 *         ],
+                 *         "email": "ada@example.com",
+                 *         "phone": "08031234567",
+                 *         "amount": 1000,
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["BookFlightInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "transaction": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "service": "airtime",
+                     *         "status": "processing",
+                     *         "amount": 1500,
+                     *         "value": 1500,
+                     *         "fee": 1500,
+                     *         "recipient": "08031234567",
+                     *         "network": "mtn",
+                     *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "product": "text",
+                     *         "meterType": "text",
+                     *         "quantity": 1,
+                     *         "phone": "08031234567",
+                     *         "provider": "a",
+                     *         "ported": true,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z",
+                     *         "token": "1234-5678-9012-3456-7890",
+                     *         "units": "45.6 kWh",
+                     *         "pins": [
+                     *           {
+                     *             "pin": "text",
+                     *             "serial": "text"
+                     *           }
+                     *         ],
+                     *         "customerName": "ADA OBI",
+                     *         "failureReason": "text",
+                     *         "esim": {
+                     *           "iccid": "text",
+                     *           "activationCode": "text",
+                     *           "smdpAddress": "text",
+                     *           "matchingId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "destination": "text",
+                     *           "dataMb": 1,
+                     *           "validityDays": 1,
+                     *           "topup": true
+                     *         },
+                     *         "social": {
+                     *           "startCount": 1,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "remains": 1,
+                     *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
+                     *         "repeat": {
+                     *           "operation": "buyAirtime",
+                     *           "input": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BuyAirtimeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["PRICE_CHANGED.CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
     breakSavingsLock: {
         parameters: {
             query?: never;
@@ -16021,6 +16658,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -16129,6 +16801,41 @@ export interface operations {
                      *           "delivered": 1,
                      *           "remains": 1,
                      *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
                      *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
@@ -16239,6 +16946,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -16348,6 +17090,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -16455,6 +17232,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -16469,6 +17281,68 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
+    cancelFlightBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["CancelFlightBookingInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "cancellation": {
+                     *         "refund": 1500,
+                     *         "fee": 1500,
+                     *         "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CancelFlightBookingOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
             500: components["responses"]["INTERNAL"];
@@ -17527,6 +18401,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -17579,6 +18488,83 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getFlightOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "offer_id": "fof_HHHHHHHHHHHHHHHHHHHHHHHHHH"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["GetFlightOfferInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "offer_id": "text",
+                     *       "airline": {
+                     *         "code": "text",
+                     *         "name": "Ada Obi"
+                     *       },
+                     *       "cabin": "text",
+                     *       "fare_name": "text",
+                     *       "segments": [
+                     *         {
+                     *           "flight_number": "text",
+                     *           "origin": "text",
+                     *           "destination": "text",
+                     *           "departs_at": "text",
+                     *           "arrives_at": "text"
+                     *         }
+                     *       ],
+                     *       "passengers": {
+                     *         "adults": 1,
+                     *         "children": 1,
+                     *         "infants": 1
+                     *       },
+                     *       "price": 1500,
+                     *       "refundable": true,
+                     *       "cancellation_fee": 1500,
+                     *       "expires_at": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetFlightOfferOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -18205,6 +19191,41 @@ export interface operations {
                      *           "delivered": 1,
                      *           "remains": 1,
                      *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
                      *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
@@ -19555,6 +20576,44 @@ export interface operations {
             502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
+    listFlightAirports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "code": "text",
+                     *           "city": "text",
+                     *           "name": "Ada Obi",
+                     *           "country": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListFlightAirportsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
     listMarketplaceProducts: {
         parameters: {
             query?: {
@@ -19944,6 +21003,41 @@ export interface operations {
                      *             "delivered": 1,
                      *             "remains": 1,
                      *             "refunded": 1500
+                     *           },
+                     *           "flight": {
+                     *             "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "route": "text",
+                     *             "airline": "text",
+                     *             "fareName": "text",
+                     *             "departsAt": "2026-11-24T09:30:00.000Z",
+                     *             "refundable": true,
+                     *             "segments": [
+                     *               {
+                     *                 "flightNumber": "text",
+                     *                 "origin": "text",
+                     *                 "destination": "text",
+                     *                 "departsAt": "2026-11-24T09:30:00.000Z",
+                     *                 "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *               }
+                     *             ],
+                     *             "passengers": [
+                     *               {
+                     *                 "name": "Ada Obi",
+                     *                 "type": "vtu_purchase"
+                     *               }
+                     *             ],
+                     *             "pnr": "text",
+                     *             "tickets": [
+                     *               {
+                     *                 "passenger": "text",
+                     *                 "number": "text"
+                     *               }
+                     *             ],
+                     *             "cancellation": {
+                     *               "refund": 1500,
+                     *               "fee": 1500,
+                     *               "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *             }
                      *           },
                      *           "repeat": {
                      *             "operation": "buyAirtime",
@@ -20760,6 +21854,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -21544,6 +22673,95 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    searchFlights: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "origin": "MMM",
+                 *         "destination": "MMM",
+                 *         "departure_date": "4444-44-44",
+                 *         "return_date": "4444-44-44",
+                 *         "adults": 1,
+                 *         "children": 0,
+                 *         "infants": 0,
+                 *         "cabin": "economy"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["SearchFlightsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "ok": true,
+                     *           "offer_id": "text",
+                     *           "airline": {
+                     *             "code": "text",
+                     *             "name": "Ada Obi"
+                     *           },
+                     *           "cabin": "text",
+                     *           "fare_name": "text",
+                     *           "segments": [
+                     *             {
+                     *               "flight_number": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departs_at": "text",
+                     *               "arrives_at": "text"
+                     *             }
+                     *           ],
+                     *           "passengers": {
+                     *             "adults": 1,
+                     *             "children": 1,
+                     *             "infants": 1
+                     *           },
+                     *           "price": 1500,
+                     *           "refundable": true,
+                     *           "cancellation_fee": 1500,
+                     *           "expires_at": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchFlightsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
     sendAirtimeCashNumberCode: {
         parameters: {
             query?: never;
@@ -22014,7 +23232,14 @@ export interface operations {
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "product": "text"
+                     *         "product": "text",
+                     *         "lines": [
+                     *           {
+                     *             "label": "text",
+                     *             "value": "text",
+                     *             "mask": true
+                     *           }
+                     *         ]
                      *       },
                      *       "signature": "text"
                      *     }
@@ -22505,6 +23730,41 @@ export interface operations {
                      *           "delivered": 1,
                      *           "remains": 1,
                      *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
                      *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
@@ -23575,7 +24835,14 @@ export interface operations {
                      *         "recipient": "08031234567",
                      *         "network": "mtn",
                      *         "planId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "product": "text"
+                     *         "product": "text",
+                     *         "lines": [
+                     *           {
+                     *             "label": "text",
+                     *             "value": "text",
+                     *             "mask": true
+                     *           }
+                     *         ]
                      *       },
                      *       "keyId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *     }
@@ -24441,6 +25708,125 @@ export interface operations {
             };
         };
     };
+    airtimeCashWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description HMAC-SHA512 of the raw body, hex */
+                "x-provider-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "request_id": "20261126100501JDA2C0000000000000000000",
+                 *       "status": "received",
+                 *       "amount_received": "1000.00",
+                 *       "amount_settled": "900.00",
+                 *       "transactionId": "c-a2c-123"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AirtimeCashEvent"];
+            };
+        };
+        responses: {
+            /** @description Applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "known": true
+                     *     }
+                     */
+                    "application/json": {
+                        known?: boolean;
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "A sentence for people about BAD_REQUEST"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "UNAUTHENTICATED",
+                     *         "message": "A sentence for people about UNAUTHENTICATED"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "A sentence for people about PAYLOAD_TOO_LARGE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "A sentence for people about INTERNAL",
+                     *         "errorId": "err_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     buyAirtimeV1: {
         parameters: {
             query?: never;
@@ -24528,6 +25914,41 @@ export interface operations {
                      *           "delivered": 1,
                      *           "remains": 1,
                      *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
                      *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
@@ -24638,6 +26059,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -24746,6 +26202,41 @@ export interface operations {
                      *           "delivered": 1,
                      *           "remains": 1,
                      *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
                      *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
@@ -24856,6 +26347,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -24962,6 +26488,41 @@ export interface operations {
                      *           "delivered": 1,
                      *           "remains": 1,
                      *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
                      *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
@@ -25120,6 +26681,41 @@ export interface operations {
                      *           "delivered": 1,
                      *           "remains": 1,
                      *           "refunded": 1500
+                     *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
                      *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
@@ -25610,6 +27206,41 @@ export interface operations {
                      *             "remains": 1,
                      *             "refunded": 1500
                      *           },
+                     *           "flight": {
+                     *             "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "route": "text",
+                     *             "airline": "text",
+                     *             "fareName": "text",
+                     *             "departsAt": "2026-11-24T09:30:00.000Z",
+                     *             "refundable": true,
+                     *             "segments": [
+                     *               {
+                     *                 "flightNumber": "text",
+                     *                 "origin": "text",
+                     *                 "destination": "text",
+                     *                 "departsAt": "2026-11-24T09:30:00.000Z",
+                     *                 "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *               }
+                     *             ],
+                     *             "passengers": [
+                     *               {
+                     *                 "name": "Ada Obi",
+                     *                 "type": "vtu_purchase"
+                     *               }
+                     *             ],
+                     *             "pnr": "text",
+                     *             "tickets": [
+                     *               {
+                     *                 "passenger": "text",
+                     *                 "number": "text"
+                     *               }
+                     *             ],
+                     *             "cancellation": {
+                     *               "refund": 1500,
+                     *               "fee": 1500,
+                     *               "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           },
                      *           "repeat": {
                      *             "operation": "buyAirtime",
                      *             "input": {}
@@ -26026,6 +27657,41 @@ export interface operations {
                      *           "remains": 1,
                      *           "refunded": 1500
                      *         },
+                     *         "flight": {
+                     *           "offerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "route": "text",
+                     *           "airline": "text",
+                     *           "fareName": "text",
+                     *           "departsAt": "2026-11-24T09:30:00.000Z",
+                     *           "refundable": true,
+                     *           "segments": [
+                     *             {
+                     *               "flightNumber": "text",
+                     *               "origin": "text",
+                     *               "destination": "text",
+                     *               "departsAt": "2026-11-24T09:30:00.000Z",
+                     *               "arrivesAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "passengers": [
+                     *             {
+                     *               "name": "Ada Obi",
+                     *               "type": "vtu_purchase"
+                     *             }
+                     *           ],
+                     *           "pnr": "text",
+                     *           "tickets": [
+                     *             {
+                     *               "passenger": "text",
+                     *               "number": "text"
+                     *             }
+                     *           ],
+                     *           "cancellation": {
+                     *             "refund": 1500,
+                     *             "fee": 1500,
+                     *             "cancelledAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         },
                      *         "repeat": {
                      *           "operation": "buyAirtime",
                      *           "input": {}
@@ -26371,6 +28037,125 @@ export interface operations {
                      *       "error": {
                      *         "code": "SERVICE_UNAVAILABLE",
                      *         "message": "A sentence for people about SERVICE_UNAVAILABLE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    airtimeCashReceived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description HMAC-SHA512 of the raw body, hex */
+                "x-provider-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "request_id": "20261126100501JDA2C0000000000000000000",
+                 *       "status": "received",
+                 *       "amount_received": "1000.00",
+                 *       "amount_settled": "900.00",
+                 *       "transactionId": "c-a2c-123"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AirtimeCashEvent"];
+            };
+        };
+        responses: {
+            /** @description Applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "known": true
+                     *     }
+                     */
+                    "application/json": {
+                        known?: boolean;
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Error: BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "A sentence for people about BAD_REQUEST"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "UNAUTHENTICATED",
+                     *         "message": "A sentence for people about UNAUTHENTICATED"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "A sentence for people about PAYLOAD_TOO_LARGE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "A sentence for people about INTERNAL",
+                     *         "errorId": "err_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
