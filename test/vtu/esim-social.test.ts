@@ -147,6 +147,17 @@ describe('travel eSIMs', () => {
     expect(done.esim.activationCode).toMatch(/^LPA:1\$/);
   });
 
+  it('an operator requery settles a pending eSIM through the kind adapter: the ICCID and activation code arrive', async () => {
+    const admin = await signIn(h, 'admin@example.com');
+    const { tx } = await buyEsim('2222');
+    const early = await call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id: tx.id }, { token: admin.token });
+    expect(early.json(), early.body).toMatchObject({ providerStatus: 'pending', transaction: { status: 'processing' } });
+    h.clock.advance(6000);
+    const late = await call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id: tx.id }, { token: admin.token });
+    expect(late.json(), late.body).toMatchObject({ providerStatus: 'delivered', transaction: { status: 'success' } });
+    expect((await getTx(h, u, tx.id)).esim.activationCode).toMatch(/^LPA:1\$/);
+  });
+
   it('4444: a timeout stays processing with no refund; the provider had it, so reconciliation delivers it', async () => {
     const { tx, before, plan, requestId } = await buyEsim('4444');
     expect(tx.status).toBe('processing');
