@@ -77,12 +77,12 @@ export function createPricing(deps: {
         if (!a) throw new AppError('SERVICE_UNAVAILABLE', `Provider ${provider.toUpperCase()} does not sell ${kind.label}`);
         return a as A;
       },
-      async upstream<T>(fn: () => Promise<T>): Promise<T> {
+      async upstream<T>(fn: () => Promise<T>, what = 'verification'): Promise<T> {
         try {
           return await fn();
         } catch (err) {
           if (err instanceof ProviderError)
-            throw new AppError('UPSTREAM_ERROR', 'The provider could not be reached for verification; try again shortly', { cause: err });
+            throw new AppError('UPSTREAM_ERROR', `The provider could not be reached for ${what}; try again shortly`, { cause: err });
           throw err;
         }
       },

@@ -153,8 +153,11 @@ export interface KindContext {
   catalogue(provider: ProviderId, list: string, arg?: string): Promise<CatalogueEntry[]>;
   /** This kind's adapter at `provider`; SERVICE_UNAVAILABLE when the provider does not sell it. */
   adapter<A extends KindAdapter = KindAdapter>(provider: ProviderId): A;
-  /** Runs a look-up at a provider: a ProviderError becomes UPSTREAM_ERROR ("try again shortly"). */
-  upstream<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a look-up at a provider: a ProviderError becomes UPSTREAM_ERROR ("The provider could not be reached for
+   * <what>; try again shortly", `what` defaulting to "verification").
+   */
+  upstream<T>(fn: () => Promise<T>, what?: string): Promise<T>;
   /**
    * The platform, for a kind that keeps tables of its own (flights: the offers a search holds, cancellations): the
    * database, the clock, the ledger (a kind's own money movement, such as a cancellation's refund, posts through it
