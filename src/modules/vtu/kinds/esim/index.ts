@@ -229,6 +229,8 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
       service: 'esim',
       recipient: topup ? topup.iccid : i.phone,
       planId: plan.code,
+      // The receipt's plan line is the row's product.
+      product: plan.code,
       phone: i.phone || undefined,
       inputs: inputs as unknown as Record<string, unknown>,
       ported: false,
