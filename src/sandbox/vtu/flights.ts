@@ -105,7 +105,7 @@ function offersFor(s: Search) {
   const international = AIRPORT.get(s.origin)!.country !== 'NG' || AIRPORT.get(s.destination)!.country !== 'NG';
   const base = hashInt(`base:${s.origin}${s.destination}`);
   const perAdult =
-    (international ? 350_000 + (base % 200) * 1000 : 60_000 + (base % 40) * 1000) * CABINS[s.cabin] * (s.return_date ? 1.9 : 1);
+    (international ? 350_000 + (base % 200) * 1000 : 40_000 + (base % 40) * 1000) * CABINS[s.cabin] * (s.return_date ? 1.9 : 1);
   const passengers = s.adults + s.children + s.infants;
   const fareOf = (factor: number) => Math.round(perAdult * factor * (s.adults + 0.75 * s.children + 0.1 * s.infants));
   const leg = (i: number, from: string, to: string, date: string, airline: string) => {
