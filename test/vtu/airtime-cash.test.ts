@@ -208,6 +208,13 @@ describe('airtime-to-cash', () => {
       { phone: other, source: 'code' },
     ]);
     expect((await request(u, other, 1000)).status).toBe('awaiting');
+    // Closing the account forgets the numbers proved by code (personal data); the requests stay.
+    await h.app.services.db.transaction((tx) => h.app.services.events.emit(tx, 'account.closed', { userId: u.id }));
+    const left = await rows<{ n: number }>(
+      h.app.services.db,
+      sql`SELECT count(*)::int AS n FROM airtime_cash_numbers WHERE user_id = ${u.id}`,
+    );
+    expect(left[0].n).toBe(0);
     // Another customer cannot use it on the strength of this customer's code.
     const v = await seller(number('0004'));
     expect((await ask(v, other, 1000)).json().error.code).toBe('NOT_ELIGIBLE');

@@ -4,6 +4,7 @@ import { VtuTransport } from '../../../../providers/vtu/transport.js';
 import { createAirtimeCashProviderC } from './adapter.js';
 import { registerAirtimeCashJobs } from './jobs.js';
 import { airtimeCashOperations } from './operations.js';
+import { forgetNumbersOnClosure } from './repository.js';
 import { createAirtimeCashService, PROVIDER } from './service.js';
 
 /**
@@ -28,4 +29,6 @@ export const airtimeCashModule = defineModule({
   operations: airtimeCashOperations,
   jobs: [registerAirtimeCashJobs],
   routes: [registerAirtimeCashWebhook],
+  // account.closed: the verified sending numbers go; the requests stay (money records).
+  subscribers: [({ events }) => events.on('account.closed', ({ userId }) => forgetNumbersOnClosure(userId))],
 });

@@ -156,6 +156,14 @@ export const addNumber = (exec: Executor, userId: string, phone: string, now: Da
         ON CONFLICT (user_id, phone) DO UPDATE SET verified_at = EXCLUDED.verified_at`,
   );
 
+/** account.closed: the numbers a customer proved are personal data with no money record, so they go with the closure. */
+export function forgetNumbersOnClosure(userId: string): Part {
+  return {
+    ctes: (when, name) =>
+      sql`${name('a2c_numbers_gone')} AS (DELETE FROM airtime_cash_numbers WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${when}))`,
+  };
+}
+
 /** The caller's sending numbers: the profile's verified phone first, then the numbers verified by code. */
 export async function listNumbers(exec: Executor, userId: string): Promise<{ phone: string; source: 'profile' | 'code' }[]> {
   return rows<{ phone: string; source: 'profile' | 'code' }>(
