@@ -14,8 +14,10 @@ import { buyer, getTx, mtn, PIN, reconcile, refundCount, requestIdOf, simulatorO
  */
 let h: Harness;
 let u: TestUser;
+let admin: TestUser;
 beforeAll(async () => {
   h = await createHarness({ env: VTU_ENV });
+  admin = await signIn(h, 'admin@example.com');
   u = await buyer(h, 300_000);
   await setKycTier(h, u.id, 3);
 });
@@ -148,7 +150,6 @@ describe('travel eSIMs', () => {
   });
 
   it('an operator requery settles a pending eSIM through the kind adapter: the ICCID and activation code arrive', async () => {
-    const admin = await signIn(h, 'admin@example.com');
     const { tx } = await buyEsim('2222');
     const early = await call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id: tx.id }, { token: admin.token });
     expect(early.json(), early.body).toMatchObject({ providerStatus: 'pending', transaction: { status: 'processing' } });
@@ -267,6 +268,28 @@ describe('social services', () => {
     await reconcile(h);
     expect((await getTx(h, u, tx.id)).status).toBe('success');
     expect(await refundCount(h, tx.reference)).toBe(0);
+  });
+
+  it('a markup on social prices the order, and a partial order gives back the undelivered share of the markup too', async () => {
+    const set = (value: number) =>
+      call(h, 'POST', '/_serverFn/adminSetMarkupBearerAdmin', { service: 'social', kind: 'percent', value }, { token: admin.token });
+    expect((await set(10)).statusCode).toBe(200);
+    try {
+      // ig-followers: 2,500 naira per 1,000 wholesale; 10% on top.
+      const { tx, total, before } = await order('https://instagram.com/p/markup6464');
+      expect(total).toBe(2750);
+      expect(tx.social).toMatchObject({ delivered: 600, remains: 400, refunded: 1100 });
+      expect(await walletBalance(h, u.id)).toBeCloseTo(before - 2750 + 1100, 2);
+      const [part] = await rows<{ entries: number }>(
+        h.app.services.db,
+        sql`SELECT count(*)::int AS entries FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
+            WHERE t.reference = ${`vtu_partial_refund_${tx.reference}`}`,
+      );
+      // Wallet back, float out (the provider's part), revenue out (the markup's part).
+      expect(part.entries).toBe(3);
+    } finally {
+      await set(0);
+    }
   });
 
   it("another customer's order is not found", async () => {
