@@ -111,13 +111,12 @@ describe('travel eSIMs', () => {
     expect(wrongPlace.statusCode, wrongPlace.body).toBe(400);
 
     const mine = await walletBalance(h, u.id);
-    const top = await post(
-      'topUpEsim',
-      { esim_id: tx.id, plan_id: plans[1].plan_id, amount: plans[1].price, pin: PIN },
-      u,
-      crypto.randomUUID(),
-    );
+    const topUp = { esim_id: tx.id, plan_id: plans[1].plan_id, amount: plans[1].price, pin: PIN };
+    const key = crypto.randomUUID();
+    const top = await post('topUpEsim', topUp, u, key);
     expect(top.statusCode, top.body).toBe(200);
+    // The same Idempotency-Key again answers the same top-up: charged once (checked below).
+    expect((await post('topUpEsim', topUp, u, key)).json().transaction.id).toBe(top.json().transaction.id);
     expect(top.json().transaction).toMatchObject({
       service: 'esim',
       status: 'success',

@@ -186,6 +186,8 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
     kindOperation({
       name: 'getMyEsimUsage',
       method: 'POST',
+      // Each call asks the provider: the strict rate class, like airtime-to-cash's customer requery.
+      rateLimit: 'strict',
       purpose: "status and data used of one of the caller's eSIMs (id: the eSIM's transaction id), from the provider",
       input: z.object({ id: uuidInput('id') }),
       output: z.object({

@@ -119,6 +119,8 @@ export const socialKind: ServiceKind<SocialInput, SocialAdapter> = {
     kindOperation({
       name: 'getMySocialOrderProgress',
       method: 'POST',
+      // Each call asks the provider: the strict rate class, like airtime-to-cash's customer requery.
+      rateLimit: 'strict',
       purpose: "the provider's progress of one of the caller's social orders now (start count, remains); settling stays reconciliation's",
       input: z.object({ id: uuidInput('id') }),
       output: z.object({
