@@ -8,6 +8,9 @@ import type { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import * as schema from './schema.js';
+import { CHANNEL_NAME, pgSubscription, type Subscription } from './listen.js';
+
+export type { Subscription } from './listen.js';
 import { ambientDatabase, ambientStatement, inAmbientTransaction } from './ambient.js';
 
 export type Schema = typeof schema;
@@ -30,61 +33,6 @@ export interface Database {
    */
   subscribe(channel: string, handlers: { message(payload: string): void; reset(): void }): Promise<Subscription>;
   close(): Promise<void>;
-}
-
-export interface Subscription {
-  live(): boolean;
-  close(): Promise<void>;
-}
-
-const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
-
-/** A dedicated node-postgres connection that LISTENs, reconnecting every second while it is down. */
-function pgSubscription(url: string, channel: string, h: { message(payload: string): void; reset(): void }): Promise<Subscription> {
-  let client: pg.Client | null = null;
-  let live = false;
-  let closed = false;
-  let retry: NodeJS.Timeout | null = null;
-  const lost = (c: pg.Client) => {
-    if (client !== c) return;
-    client = null;
-    live = false;
-    h.reset();
-    c.end().catch(() => undefined);
-    if (!closed) retry = setTimeout(() => void connect().catch(() => undefined), 1000).unref();
-  };
-  const connect = async () => {
-    const c = new pg.Client({ connectionString: url });
-    c.on('notification', (m) => {
-      if (m.channel === channel) h.message(m.payload ?? '');
-    });
-    c.on('error', () => lost(c));
-    c.on('end', () => lost(c));
-    client = c;
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${channel}`);
-    } catch (err) {
-      lost(c);
-      throw err;
-    }
-    if (closed) return void (await c.end().catch(() => undefined));
-    h.reset(); // anything cached before the LISTEN was in place is dropped
-    live = true;
-  };
-  return connect()
-    .catch(() => undefined)
-    .then(() => ({
-      live: () => live,
-      close: async () => {
-        closed = true;
-        live = false;
-        if (retry) clearTimeout(retry);
-        const c = client;
-        client = null;
-        await c?.end().catch(() => undefined);
-      },
-    }));
 }
 
 // node-postgres: bigint (int8) and numeric come back as strings; we parse int8 to bigint in repositories.
