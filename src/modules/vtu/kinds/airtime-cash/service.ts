@@ -1,5 +1,5 @@
 import type { Config } from '../../../../config.js';
-import type { Db } from '../../../../db/client.js';
+import type { Db, Executor } from '../../../../db/client.js';
 import type { ReadReplica } from '../../../../db/replica.js';
 import { MINUTE, type Clock } from '../../../../kernel/clock.js';
 import { AppError, notFound } from '../../../../kernel/errors.js';
@@ -93,7 +93,7 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
   }
 
   /** Refuses a request that would pass today's cap of the customer or of the sending number (docs/decisions.md). */
-  async function assertCaps(exec: Db | Parameters<typeof repo.usedToday>[0], userId: string, sender: string, amount: bigint) {
+  async function assertCaps(exec: Executor, userId: string, sender: string, amount: bigint) {
     const used = await repo.usedToday(exec, userId, sender, clock.now());
     if (used.customer + amount > cfg.customerDailyCap)
       throw new AppError(
