@@ -242,6 +242,21 @@ describe('social services', () => {
     expect(await walletBalance(h, u.id)).toBeCloseTo(before - total + tx.social.refunded, 2);
   });
 
+  it('6262: in progress, then reconciliation finds it partly completed: the undelivered part refunded once with that settlement', async () => {
+    const { tx, total, before } = await order('https://instagram.com/p/later6262');
+    expect(tx.status).toBe('processing');
+    expect(tx.social).toMatchObject({ delivered: 0, remains: 1000 });
+    expect(await partialRefunds(tx.reference)).toBe(0);
+    await reconcile(h);
+    const done = await getTx(h, u, tx.id);
+    expect(done).toMatchObject({ status: 'success', social: { quantity: 1000, delivered: 600, remains: 400 } });
+    expect(done.social.refunded).toBeGreaterThan(0);
+    expect(await partialRefunds(tx.reference)).toBe(1);
+    await reconcile(h);
+    expect(await partialRefunds(tx.reference)).toBe(1);
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - total + done.social.refunded, 2);
+  });
+
   it('1111: cancelled by the provider: failed and refunded once', async () => {
     const { tx, before } = await order('https://x.com/me/status/1111');
     expect(tx.status).toBe('failed');

@@ -22,6 +22,7 @@ export type Magic =
   | 'slow'
   | 'late'
   | 'partial'
+  | 'pending_partial'
   | 'none';
 
 export function magicOf(recipient: string): Magic {
@@ -47,6 +48,9 @@ export function magicOf(recipient: string): Magic {
     // Social services only (order-query.ts): part of the order is delivered, the rest given back.
     case '6464':
       return 'partial';
+    // Social services: in progress, then part of it delivered (other services: pending, then delivered).
+    case '6262':
+      return 'pending_partial';
     case '7777':
       return 'slow';
     case '8888':
@@ -153,7 +157,7 @@ export async function placeOrder(
   if (magic === 'http500') return { kind: 'http500' };
   const now = clock.now();
   const failNow = magic === 'fail' || (magic === 'refuse_a' && o.provider === 'a');
-  const pending = magic === 'pending_ok' || magic === 'pending_fail' || magic === 'never';
+  const pending = magic === 'pending_ok' || magic === 'pending_fail' || magic === 'never' || magic === 'pending_partial';
   const status = failNow ? 'failed' : pending ? 'pending' : 'delivered';
   const message =
     magic === 'fail'
@@ -176,7 +180,7 @@ export async function placeOrder(
         ins AS (
           INSERT INTO sandbox_vtu_orders (provider, request_id, service, recipient, product, amount, status, final_status, resolve_at, result, message, created_at, delivered_at)
           SELECT ${o.provider}, ${o.requestId}, ${o.service}, ${o.recipient}, ${o.product ?? null}, ${o.amount}::bigint, ${status},
-                 ${pending && magic !== 'never' ? (magic === 'pending_ok' ? 'delivered' : 'failed') : null},
+                 ${pending && magic !== 'never' ? (magic === 'pending_ok' || magic === 'pending_partial' ? 'delivered' : 'failed') : null},
                  ${pending && magic !== 'never' ? new Date(now.getTime() + PENDING_RESOLVE_MS) : null}::timestamptz,
                  ${JSON.stringify(result)}::jsonb, ${message}, ${now}::timestamptz, ${status === 'delivered' ? now : null}::timestamptz
           FROM ok WHERE ok.ok

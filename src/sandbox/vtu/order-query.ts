@@ -73,7 +73,7 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
     if (!Number.isInteger(quantity) || quantity < service.min || quantity > service.max)
       return reply.status(400).send({ status: 'ORDER_REJECTED', message: `quantity must be ${service.min}-${service.max}` });
     const amount = socialPrice(service.rate, quantity);
-    const remains = magicOf(link) === 'partial' ? partialRemains(quantity) : 0;
+    const remains = magicOf(link) === 'partial' || magicOf(link) === 'pending_partial' ? partialRemains(quantity) : 0;
     await arriveLate(link, config.vtu.sandboxHoldMs);
     const placed = await placeOrder(db, clock, {
       provider: 'd',

@@ -6,7 +6,8 @@ import type { SimOrder } from './engine.js';
  * services with a price per 1,000 and quantity bounds; POST /api/v1/orders {reference, product: social,
  * service_code, link, quantity, amount} places an order whose price is the rate times the quantity; its query
  * answers the start count and what remains. The link's last four digits choose the outcome like a recipient's;
- * "6464" completes part of the order (ORDER_PARTIAL): the provider gives the undelivered part back to the float.
+ * "6464" completes part of the order (ORDER_PARTIAL) at once, "6262" after it ran a while: the provider gives the
+ * undelivered part back to the float.
  */
 export interface SocialService {
   code: string;
