@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allOperations } from '../../src/modules/index.js';
 import {
+  airtimeCashSchema,
   airtimeSchema,
   bankAccountSchema,
   closeAccountSchema,
@@ -27,6 +28,8 @@ import {
   esimSchema,
   esimTopUpSchema,
   examSchema,
+  flightPassengersSchema,
+  flightSearchSchema,
   fullNameSchema,
   profileSchema,
   reportSchema,
@@ -55,6 +58,7 @@ describe('form schemas are the operations’ input rules', () => {
     ['createTransactionReport', reportSchema],
     ['setTransactionPinFn', transactionPinSchema],
     ['buyAirtime', airtimeSchema],
+    ['requestAirtimeCash', airtimeCashSchema],
     ['buyData', dataSchema],
     ['subscribeCable', cableSchema],
     ['buyElectricity', electricitySchema],
@@ -65,6 +69,9 @@ describe('form schemas are the operations’ input rules', () => {
     ['listEsimPlans', esimSchema.pick({ destination: true })],
     ['topUpEsim', esimTopUpSchema],
     ['orderSocial', socialSchema],
+    ['searchFlights', flightSearchSchema],
+    // The offer and its price come from the chosen offer; the travellers' form fills the rest of bookFlight.
+    ['bookFlight', flightPassengersSchema],
     ['sendLoginOtp', emailSchema],
     ['verifyLoginOtp', codeSchema],
     ['startPinLogin', pinLoginSchema],

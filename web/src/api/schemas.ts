@@ -15,6 +15,11 @@ import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, topupAmountInput } from '../../../src
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
 import {
   AMOUNT_BOUNDS,
+  bookFlightInput,
+  FLIGHT_CABINS,
+  PASSENGER_TITLES,
+  searchFlightsInput,
+  requestAirtimeCashInput,
   buyAirtimeInput,
   buyDataInput,
   buyEducationPinInput,
@@ -81,6 +86,18 @@ export { AMOUNT_BOUNDS };
 export const esimSchema = buyEsimInput.pick({ plan_id: true, phone: true }).extend({ destination: destinationInput });
 export const esimTopUpSchema = topUpEsimInput.pick({ esim_id: true, plan_id: true });
 export const socialSchema = orderSocialInput.pick({ service_id: true, link: true, quantity: true });
+
+/** requestAirtimeCash without its PIN (the PIN pad confirms it) and the ported flag: network, sending number, amount. */
+export const airtimeCashSchema = requestAirtimeCashInput.pick({ network: true, phone: true, amount: true });
+
+/** searchFlights as the search form sends it; bookFlight's travellers and contact (the offer and price come from the
+ * chosen offer, the PIN pad confirms). */
+export const flightSearchSchema = searchFlightsInput.safeExtend({
+  // An empty return date is a one-way trip.
+  return_date: z.preprocess((v: string | undefined) => (v === '' ? undefined : v), searchFlightsInput.shape.return_date),
+});
+export const flightPassengersSchema = bookFlightInput.pick({ passengers: true, email: true, phone: true });
+export { FLIGHT_CABINS, PASSENGER_TITLES };
 
 /** Sign-in (sendLoginOtp, verifyLoginOtp, startPinLogin): the e-mail, the 6-digit code, the identifier and login PIN. */
 export const emailSchema = z.object({ email: emailInput });

@@ -5,9 +5,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { settingsQueries } from '../../api/queries/settings';
 import { BUY_SERVICES, type BuyService } from '../../app/buy-services';
+import { AirtimeCashSell } from './AirtimeCash';
 import { BettingBuy, CableBuy, ElectricityBuy, ExamBuy } from './Bills';
 import { BulkBuy } from './BulkBuy';
 import { EsimBuy } from './Esim';
+import { FlightsBuy } from './Flights';
 import { PhoneBuy } from './PhoneBuy';
 import { SocialBuy } from './Social';
 
@@ -44,8 +46,10 @@ export function Buy() {
       {service === 'electricity' && <ElectricityBuy />}
       {service === 'betting' && <BettingBuy />}
       {service === 'exam' && <ExamBuy />}
+      {service === 'airtimeCash' && <AirtimeCashSell />}
       {service === 'esim' && <EsimBuy />}
       {service === 'social' && <SocialBuy />}
+      {service === 'flights' && <FlightsBuy />}
       {(service === 'airtime' || service === 'data') &&
         (service === 'airtime' && bulk ? <BulkBuy /> : <PhoneBuy key={service} service={service} />)}
     </Stack>

@@ -10,6 +10,7 @@ import { formatNaira } from '../../app/format';
 import { LinkButton } from '../../components/LinkButton';
 import { ShareReceipt } from '../../components/ShareReceipt';
 import { EsimResult } from './Esim';
+import { FlightResult } from './Flights';
 import { startRepeat } from './repeat';
 import { SocialResult } from './Social';
 import { SaveBill } from './SavedBills';
@@ -88,6 +89,7 @@ export function PurchaseResultScreen() {
             </Stack>
           )}
           {status === 'success' && tx.data.esim && <EsimResult id={tx.data.id} esim={tx.data.esim} />}
+          {tx.data.flight && <FlightResult id={tx.data.id} flight={tx.data.flight} ticketed={status === 'success'} />}
           {tx.data.social && <SocialResult social={tx.data.social} processing={status === 'processing'} />}
           <Text size="sm">
             {t('result.reference')}: {tx.data.reference}

@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, post } from '../../api/client';
+import { ApiError, NetworkError, post, type PostInput } from '../../api/client';
 import type { PurchaseTx } from './purchase-state';
 
 export type PurchaseRequest =
@@ -10,7 +10,10 @@ export type PurchaseRequest =
   | { service: 'exam'; exam: string; quantity: number; phone: string; amount: number; profile_id?: string }
   | { service: 'esim'; plan_id: string; phone: string; amount: number }
   | { service: 'esimTopUp'; esim_id: string; plan_id: string; amount: number }
-  | { service: 'social'; service_id: string; link: string; quantity: number; amount: number };
+  | { service: 'social'; service_id: string; link: string; quantity: number; amount: number }
+  | { service: 'flights'; offer_id: string; passengers: FlightTraveller[]; email: string; phone: string; amount: number };
+
+type FlightTraveller = PostInput<'/_serverFn/bookFlightBearerVTU'>['passengers'][number];
 
 type Body<S extends PurchaseRequest['service']> = Omit<Extract<PurchaseRequest, { service: S }>, 'service'> & { pin: string };
 
@@ -37,6 +40,8 @@ function send(req: PurchaseRequest, pin: string, key: string) {
       return post('/_serverFn/topUpEsimBearerVTU', body as Body<'esimTopUp'>, opts);
     case 'social':
       return post('/_serverFn/orderSocialBearerVTU', body as Body<'social'>, opts);
+    case 'flights':
+      return post('/_serverFn/bookFlightBearerVTU', body as Body<'flights'>, opts);
   }
 }
 

@@ -1,0 +1,47 @@
+import type { enFlights } from './flights-en';
+
+type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
+
+/** Hausa: flights (issue 32). */
+export const haFlights: Strings<typeof enFlights> = {
+  flights: {
+    search: 'Nemi jirgin sama',
+    from: 'Daga',
+    to: 'Zuwa',
+    departure: 'Ranar tashi',
+    return: 'Ranar dawowa',
+    oneWay: 'Bar shi fanko idan tafiya ce ta hanya ɗaya',
+    adults: 'Manya (12+)',
+    children: 'Yara (2-11)',
+    infants: 'Jarirai (ƙasa da 2)',
+    cabin: 'Aji',
+    cabins: { economy: 'Economy', premium_economy: 'Premium economy', business: 'Business', first: 'First' },
+    searchButton: 'Nema',
+    airportRequired: 'Zaɓi filin jirgi.',
+    dateRequired: 'Zaɓi rana.',
+    offers: 'Jiragen da aka samu',
+    noOffers: 'Ba a sami jirgi ba don wannan nema. Gwada wasu ranaku.',
+    refundable: 'Ana mayar da kuɗi, kuɗin soke {{fee}}',
+    nonRefundable: 'Ba a mayar da kuɗi',
+    expires: 'An riƙe farashin har zuwa {{time}}',
+    choose: 'Zaɓi wannan jirgin',
+    travellers: 'Matafiya',
+    traveller: 'Matafiyi {{n}}',
+    types: { adult: 'babba', child: 'yaro', infant: 'jariri' },
+    title: 'Laƙabi',
+    titles: { mr: 'Malam', mrs: 'Malama (aure)', ms: 'Malama', miss: 'Budurwa', master: 'Yaro' },
+    firstName: 'Suna na farko (kamar a fasfo ko ID)',
+    lastName: 'Sunan iyali',
+    dateOfBirth: 'Ranar haihuwa',
+    email: 'Imel don tikitin lantarki',
+    emailInvalid: 'Shigar da adireshin imel.',
+    phone: 'Lambar waya ta tuntuɓa',
+    flight: 'Jirgi',
+    fareRules: 'Ka’idojin tikiti',
+    pnr: 'Lambar booking (PNR)',
+    cancel: 'Soke wannan booking',
+    cancelConfirm: 'Za a riƙe kuɗin soke tikitin; sauran zai dawo walat ɗinka. Shigar da PIN ɗinka don soke shi.',
+    cancelled: 'An soke booking',
+    cancelledBody: 'An mayar da {{refund}} cikin walat ɗinka (kuɗin soke {{fee}}).',
+  },
+};

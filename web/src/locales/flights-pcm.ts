@@ -1,0 +1,47 @@
+import type { enFlights } from './flights-en';
+
+type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
+
+/** Naijá: flights (issue 32). */
+export const pcmFlights: Strings<typeof enFlights> = {
+  flights: {
+    search: 'Find flight',
+    from: 'From',
+    to: 'Go',
+    departure: 'Day wey you go comot',
+    return: 'Day wey you go return',
+    oneWay: 'Leave am empty if na one way',
+    adults: 'Big people (12+)',
+    children: 'Pikin (2-11)',
+    infants: 'Small pikin (under 2)',
+    cabin: 'Cabin',
+    cabins: { economy: 'Economy', premium_economy: 'Premium economy', business: 'Business', first: 'First class' },
+    searchButton: 'Find',
+    airportRequired: 'Choose airport.',
+    dateRequired: 'Choose date.',
+    offers: 'Flights wey we see',
+    noOffers: 'We no see flight for this search. Try another date.',
+    refundable: 'You fit collect money back, {{fee}} charge',
+    nonRefundable: 'No money back',
+    expires: 'Dis price dey hold reach {{time}}',
+    choose: 'Choose dis flight',
+    travellers: 'People wey dey travel',
+    traveller: 'Traveller {{n}}',
+    types: { adult: 'big person', child: 'pikin', infant: 'small pikin' },
+    title: 'Title',
+    titles: { mr: 'Mr', mrs: 'Mrs', ms: 'Ms', miss: 'Miss', master: 'Master' },
+    firstName: 'First name (as e dey for passport or ID)',
+    lastName: 'Surname',
+    dateOfBirth: 'Day wey dem born am',
+    email: 'E-mail for the e-ticket',
+    emailInvalid: 'Put correct e-mail address.',
+    phone: 'Phone number wey we fit call',
+    flight: 'Flight',
+    fareRules: 'Ticket rules',
+    pnr: 'Booking reference (PNR)',
+    cancel: 'Cancel dis booking',
+    cancelConfirm: 'Dem go keep the cancel charge; the remain go come back your wallet. Put your PIN to cancel.',
+    cancelled: 'Booking don cancel',
+    cancelledBody: '{{refund}} don return your wallet (cancel charge na {{fee}}).',
+  },
+};

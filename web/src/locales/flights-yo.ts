@@ -1,0 +1,47 @@
+import type { enFlights } from './flights-en';
+
+type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
+
+/** Yorùbá: flights (issue 32). */
+export const yoFlights: Strings<typeof enFlights> = {
+  flights: {
+    search: 'Wá ọkọ̀ òfurufú',
+    from: 'Láti',
+    to: 'Sí',
+    departure: 'Ọjọ́ ìlọ',
+    return: 'Ọjọ́ ìpadàbọ̀',
+    oneWay: 'Fi sílẹ̀ ní òfo tí ìrìn àjò kan ṣoṣo ni',
+    adults: 'Àgbàlagbà (12+)',
+    children: 'Ọmọdé (2-11)',
+    infants: 'Ọmọ ọwọ́ (kò tó 2)',
+    cabin: 'Ìpele',
+    cabins: { economy: 'Economy', premium_economy: 'Premium economy', business: 'Business', first: 'First' },
+    searchButton: 'Wá',
+    airportRequired: 'Yan pápákọ̀ òfurufú.',
+    dateRequired: 'Yan ọjọ́.',
+    offers: 'Àwọn ọkọ̀ òfurufú tí a rí',
+    noOffers: 'A kò rí ọkọ̀ òfurufú fún ìwádìí yìí. Gbìyànjú ọjọ́ mìíràn.',
+    refundable: 'A lè dá owó padà, owó ìfagilé {{fee}}',
+    nonRefundable: 'A kò ní dá owó padà',
+    expires: 'A di iye owó yìí mú títí di {{time}}',
+    choose: 'Yan ọkọ̀ òfurufú yìí',
+    travellers: 'Àwọn arìnrìn àjò',
+    traveller: 'Arìnrìn àjò {{n}}',
+    types: { adult: 'àgbàlagbà', child: 'ọmọdé', infant: 'ọmọ ọwọ́' },
+    title: 'Orúkọ ìpè',
+    titles: { mr: 'Ọ̀gbẹ́ni', mrs: 'Ìyáàfin', ms: 'Arábìnrin', miss: 'Omidan', master: 'Ọ̀dọ́mọkùnrin' },
+    firstName: 'Orúkọ àkọ́kọ́ (bí ó ṣe wà lórí ìwé ìrìnnà tàbí ID)',
+    lastName: 'Orúkọ ìdílé',
+    dateOfBirth: 'Ọjọ́ ìbí',
+    email: 'Ímeèlì fún tíkẹ́ẹ̀tì',
+    emailInvalid: 'Tẹ àdírẹ́sì ímeèlì.',
+    phone: 'Nọ́mbà fóònù ìbánisọ̀rọ̀',
+    flight: 'Ọkọ̀ òfurufú',
+    fareRules: 'Òfin tíkẹ́ẹ̀tì',
+    pnr: 'Nọ́mbà ìforúkọsílẹ̀ (PNR)',
+    cancel: 'Fagi lé ìforúkọsílẹ̀ yìí',
+    cancelConfirm: 'A ó mú owó ìfagilé; èyí tó kù yóò padà sí àpamọ́wọ́ rẹ. Tẹ PIN rẹ láti fagi lé e.',
+    cancelled: 'A ti fagi lé ìforúkọsílẹ̀',
+    cancelledBody: 'A ti dá {{refund}} padà sí àpamọ́wọ́ rẹ (owó ìfagilé {{fee}}).',
+  },
+};
