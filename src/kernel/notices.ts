@@ -71,8 +71,11 @@ export const CREDENTIAL_CHANGES = [
   'passkey_removed',
 ] as const;
 
-/** The services a purchase notice names (`service`); each language names each one. */
-export const NOTICE_SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam'] as const;
+/**
+ * The services a purchase notice names (`service`); each language names each one. A service kind (modules/vtu/kinds)
+ * whose name is not here is announced in English only.
+ */
+export const NOTICE_SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam', 'esim', 'social', 'flights'] as const;
 
 const CASE_BY_EVENT: Record<string, Record<string, NoticeCase>> = {
   login_alert: {

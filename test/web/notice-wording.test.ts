@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CREDENTIAL_CHANGES, NOTICE_CASES, noticeCase, type NoticeCase } from '../../src/kernel/notices.js';
+import { CREDENTIAL_CHANGES, NOTICE_CASES, NOTICE_SERVICES, noticeCase, type NoticeCase } from '../../src/kernel/notices.js';
 import { NOTIFICATION_KINDS } from '../../src/modules/notifications/kinds.js';
 import { NOTICE_TEXTS, wordNotice } from '../../src/modules/notifications/wording/index.js';
 import { enNotices as en } from '../../web/src/locales/notices-en.js';
@@ -108,5 +108,17 @@ describe('notification wordings', () => {
     expect(wordNotice('yo', { kind: 'purchase_delivered', ...english, params: partial })).toEqual(english);
     expect(wordNotice('yo', { kind: 'broadcast', title: 'Hello', body: 'World', params: {} })).toEqual({ title: 'Hello', body: 'World' });
     expect(wordNotice('ig', { kind: 'purchase_delivered', ...english, params }).title).toBe('Airtime delivered');
+  });
+
+  it('names every service kind sold in each language: eSIMs, social services and flights too (issue 32)', () => {
+    const facts = { amount: 5000, recipient: '08031230001', reference: 'r' };
+    const english = { title: 'Delivered', body: 'Delivered.' };
+    const named = (lang: string, service: string) =>
+      wordNotice(lang, { kind: 'purchase_delivered', ...english, params: { ...facts, service } }).title;
+    expect(named('yo', 'esim')).toContain('eSIM ìrìnàjò');
+    expect(named('ha', 'flights')).toContain('Tikitin jirgin sama');
+    expect(named('pcm', 'social')).toContain('Social media boost');
+    for (const lang of ['en', 'ha', 'pcm', 'yo'])
+      for (const service of NOTICE_SERVICES) expect(named(lang, service), `${lang} ${service}`).not.toBe(english.title);
   });
 });

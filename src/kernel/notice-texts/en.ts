@@ -129,5 +129,8 @@ export const en = {
     electricity: 'Electricity',
     betting: 'Betting',
     exam: 'Exam PINs',
+    esim: 'Travel eSIM',
+    social: 'Social media boost',
+    flights: 'Flight',
   },
 } satisfies NoticeTexts;

@@ -129,5 +129,8 @@ export const ha = {
     electricity: 'Wutar lantarki',
     betting: 'Caca (betting)',
     exam: 'PIN na jarrabawa',
+    esim: 'eSIM na tafiya',
+    social: 'Tallata shafin sada zumunta',
+    flights: 'Tikitin jirgin sama',
   },
 } satisfies NoticeTexts;

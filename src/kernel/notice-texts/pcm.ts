@@ -129,5 +129,8 @@ export const pcm = {
     electricity: 'Light (electricity)',
     betting: 'Betting',
     exam: 'Exam PINs',
+    esim: 'Travel eSIM',
+    social: 'Social media boost',
+    flights: 'Flight ticket',
   },
 } satisfies NoticeTexts;

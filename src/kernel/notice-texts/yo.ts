@@ -129,5 +129,8 @@ export const yo = {
     electricity: 'Iná mànàmáná',
     betting: 'Tẹ́tẹ́ (betting)',
     exam: 'PIN ìdánwò',
+    esim: 'eSIM ìrìnàjò',
+    social: 'Ìgbéga ojú-ìwé ìkànnì àjọlò',
+    flights: 'Tíkẹ́ẹ̀tì ọkọ̀ òfurufú',
   },
 } satisfies NoticeTexts;
