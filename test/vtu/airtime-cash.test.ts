@@ -155,6 +155,27 @@ describe('airtime-to-cash', () => {
     await expectLedgerOk(h);
   });
 
+  it('credits once when confirmations race (webhooks and a requery at the same time)', async () => {
+    const phone = number('0010');
+    const u = await seller(phone);
+    const r = await request(u, phone, 2000);
+    const requestId = await requestIdOf(r.id);
+    const check = () => call(h, 'POST', '/_serverFn/checkMyAirtimeCashRequestBearerVTU', { id: r.id }, { token: u.token });
+    await Promise.all([notify(requestId), notify(requestId), check(), notify(requestId)]);
+    expect(await walletBalance(h, u.id)).toBe(1600);
+    expect(await credits(requestId)).toBe(1);
+    await expectLedgerOk(h);
+  });
+
+  it('lets two requests at once pass a cap together never', async () => {
+    const phone = number('0011');
+    const u = await seller(phone);
+    // 7,000 + 7,000 from one number would pass its 12,000 cap: one of the two is refused.
+    const answers = await Promise.all([ask(u, phone, 7000), ask(u, phone, 7000)]);
+    const codes = answers.map((a) => (a.json().ok ? 'ok' : a.json().error.code)).sort();
+    expect(codes).toEqual(['LIMIT_EXCEEDED', 'ok']);
+  });
+
   it('credits the part received when less arrives', async () => {
     const phone = number('3333'); // half arrives
     const u = await seller(phone);
