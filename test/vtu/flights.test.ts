@@ -112,6 +112,15 @@ describe('booking: the purchase path', () => {
     expect(tx.flight.tickets.every((k: any) => /^\d{13}$/.test(k.number))).toBe(true);
     expect(await walletBalance(h, u.id)).toBeCloseTo(before - offer.price, 2);
     expect((await getTx(h, u, tx.id)).flight.pnr).toBe(tx.flight.pnr);
+    // The signed receipt names the trip and the PNR; the public page masks the PNR and the travellers.
+    const signed = await call(h, 'POST', '/_serverFn/signReceiptBearerReceipts', { reference: tx.id }, { token: u.token });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const lines = signed.json().receipt.lines as { label: string; value: string }[];
+    expect(lines).toContainEqual({ label: 'PNR', value: tx.flight.pnr, mask: true });
+    expect(lines).toContainEqual({ label: 'Route', value: tx.flight.route });
+    const seen = (await call(h, 'GET', '/_serverFn/verifyReceiptPublicReceipts', { needle: signed.json().needle })).json();
+    expect(JSON.stringify(seen.receipt)).not.toContain(tx.flight.pnr);
+    expect(JSON.stringify(seen.receipt)).not.toContain('Ngozi');
     await expectLedgerOk(h);
   });
 
@@ -238,6 +247,44 @@ describe('cancellation by the fare rules', () => {
     const { tx: failed } = await booked((await search())[0], '1111');
     expect((await cancel(failed.id)).statusCode).toBe(409);
     expect(await cancelRefunds(saver.reference)).toBe(0);
+  });
+});
+
+describe('operators', () => {
+  it("requery a pending booking through the flights adapter (the PNR arrives), list a never-settled one as stuck and resolve it; provider C's float lists flights", async () => {
+    let admin = await signIn(h, 'admin@example.com');
+    const { tx } = await booked((await search())[0], '2222');
+    const requery = () => call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id: tx.id }, { token: admin.token });
+    expect((await requery()).json()).toMatchObject({ providerStatus: 'pending', transaction: { status: 'processing' } });
+    h.clock.advance(6000);
+    expect((await requery()).json()).toMatchObject({ providerStatus: 'delivered', transaction: { status: 'success' } });
+    expect((await getTx(h, u, tx.id)).flight.pnr).toMatch(/^[A-Z2-9]{6}$/);
+
+    const floats = await call(h, 'GET', '/_serverFn/adminListProviderFloatsBearerAdmin', undefined, { token: admin.token });
+    expect(floats.json().items.find((f: any) => f.provider === 'c').services).toContain('flights');
+
+    const { tx: never } = await booked((await search())[0], '4040');
+    expect(never.status).toBe('processing');
+    h.clock.advance(11 * 60_000);
+    await reconcile(h, 0);
+    admin = await signIn(h, 'admin@example.com');
+    u = await signIn(h, u.email);
+    const stuck = await call(h, 'GET', '/_serverFn/adminListStuckVtuTransactionsBearerAdmin', undefined, { token: admin.token });
+    expect(stuck.json().items.map((t: any) => t.id)).toContain(never.id);
+    const before = await walletBalance(h, u.id);
+    await call(h, 'POST', '/_serverFn/adminUpdateApprovalSettingsBearerAdmin', { vtuResolution: 10_000_000 }, { token: admin.token });
+    const resolved = await call(
+      h,
+      'POST',
+      '/_serverFn/adminResolveVtuTransactionBearerAdmin',
+      { id: never.id, outcome: 'failed', note: 'airline: no booking under this request' },
+      { token: admin.token },
+    );
+    expect(resolved.statusCode, resolved.body).toBe(200);
+    expect(resolved.json().transaction.status).toBe('failed');
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before + never.amount, 2);
+    expect(await refundCount(h, never.reference)).toBe(1);
+    await expectLedgerOk(h);
   });
 });
 

@@ -166,6 +166,19 @@ export const flightsKind: ServiceKind<BookFlightInput, FlightAdapter> = {
     const b = bookingOf(r);
     return { offer_id: b?.offerId ?? '', phone: r.phone ?? r.recipient, email: b?.email ?? '', amount: toNaira(r.amount) };
   },
+  // The signed receipt names the trip and the booking; the PNR and the travellers are masked on the public page.
+  receiptLines: (r, out) => {
+    const b = bookingOf(r);
+    const d = (out.details ?? {}) as Details;
+    if (!b) return [];
+    return [
+      { label: 'Flight', value: `${b.airline} ${b.segments[0]?.flightNumber ?? ''}`.trim() },
+      { label: 'Route', value: b.route },
+      { label: 'Departure', value: b.departsAt },
+      ...(d.pnr ? [{ label: 'PNR', value: d.pnr, mask: true }] : []),
+      { label: 'Travellers', value: b.passengers.map((p) => `${p.first_name} ${p.last_name}`).join(', '), mask: true },
+    ];
+  },
   deliveredNote: (_r, out) => {
     const pnr = (out.details as Details | undefined)?.pnr;
     return pnr ? ` Booking reference (PNR): ${pnr}.` : '';
