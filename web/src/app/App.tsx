@@ -71,7 +71,7 @@ function Screens() {
     );
   return (
     <Suspense fallback={loading}>
-      <Routed />
+      <Routed fallback={loading} />
     </Suspense>
   );
 }

@@ -78,17 +78,25 @@ const consoleRoute = createRoute({
 });
 
 const routeTree = rootRoute.addChildren([appRoute.addChildren(routes), receiptRoute, consoleRoute]);
-export const router = createRouter({
-  routeTree,
-  defaultPreload: 'intent',
-  defaultErrorComponent: RouteError,
-  defaultNotFoundComponent: NotFound,
-  // An unknown address renders at the root: one page, the same whether signed in or not.
-  notFoundMode: 'root',
-});
+
+/**
+ * The app's router. Made once, by routed.tsx, in a task of its own after the routes' chunk has loaded: making it (the
+ * browser history, the route tree's matching data, the scroll positions kept in sessionStorage) was a long task
+ * together with evaluating the chunk (Lighthouse's total blocking time, docs/scaling.md).
+ */
+export const createAppRouter = () =>
+  createRouter({
+    routeTree,
+    defaultPreload: 'intent',
+    defaultErrorComponent: RouteError,
+    defaultNotFoundComponent: NotFound,
+    // An unknown address renders at the root: one page, the same whether signed in or not.
+    notFoundMode: 'root',
+  });
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 declare module '@tanstack/react-router' {
   interface Register {
-    router: typeof router;
+    router: AppRouter;
   }
 }

@@ -33,14 +33,15 @@ export function Balances(p: { balance?: number; lockedBonus?: number; referralLo
       <Text fz={32} fw={700} className="amount-large" data-testid="balance">
         {show(p.balance)}
       </Text>
-      <Group gap="lg">
+      {/* One line each: side by side, the amounts arriving wrapped the second line and moved the screen down. */}
+      <div className="balance-bonuses">
         <Text size="sm">
           {t('home.lockedBonus')}: {show(p.lockedBonus)}
         </Text>
         <Text size="sm">
           {t('home.referralBonus')}: {show(p.referralLockedBonus)}
         </Text>
-      </Group>
+      </div>
     </div>
   );
 }
