@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFlightAdapterC, type FlightAdapter } from '../../src/modules/vtu/kinds/flights/adapter.js';
+import { bookingOutcome, createFlightAdapterC, type FlightAdapter } from '../../src/modules/vtu/kinds/flights/adapter.js';
 import { requestIdFor } from '../../src/modules/vtu/model.js';
 import { fundFloat, floatBalance } from '../../src/sandbox/vtu/engine.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
@@ -146,5 +146,29 @@ describe('cancellation by the fare rules', () => {
     const saver = await book(2);
     expect(await c.cancel(saver)).toEqual({ status: 'cancelled', refund: 0n, fee: offers[2].amount });
     expect((await c.cancel('202601010000NOSUCH')).status).toBe('refused');
+  });
+});
+
+describe('reading booking answers (only explicit failures are failures)', () => {
+  const ticketed = {
+    code: '000',
+    content: { transactions: { status: 'delivered' } },
+    booking: { pnr: 'ABC234', tickets: ['1234567890123'] },
+  };
+  it('a refusal before booking (offer expired 019, fare changed 020) fails a purchase but says nothing of a requery', () => {
+    for (const code of ['019', '020']) {
+      expect(bookingOutcome({ status: 200, body: { code } }).status, code).toBe('failed');
+      expect(bookingOutcome({ status: 200, body: { code } }, 'requery').status, code).toBe('unknown');
+    }
+  });
+  it('ticketed carries the PNR and tickets; ticketed without a PNR, a 5xx or garbage is unknown', () => {
+    expect(bookingOutcome({ status: 200, body: ticketed })).toMatchObject({
+      status: 'delivered',
+      details: { pnr: 'ABC234', tickets: ['1234567890123'] },
+    });
+    expect(bookingOutcome({ status: 200, body: { ...ticketed, booking: undefined } }).status).toBe('unknown');
+    expect(bookingOutcome({ status: 502, body: null }).status).toBe('unknown');
+    expect(bookingOutcome({ status: 200, body: { code: '016' } }).status).toBe('failed');
+    expect(bookingOutcome({ status: 200, body: { code: '015' } }, 'requery').status).toBe('not_found');
   });
 });

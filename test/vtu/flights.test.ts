@@ -14,11 +14,13 @@ import { buyer, getTx, PIN, reconcile, refundCount, requestIdOf, simulatorOrders
  */
 let h: Harness;
 let u: TestUser;
+let admin: TestUser;
 beforeAll(async () => {
   h = await createHarness({ env: VTU_ENV });
   u = await buyer(h, 3_000_000);
   // Tier 3: fares pass the Tier 1 daily limit.
   await setKycTier(h, u.id, 3);
+  admin = await signIn(h, 'admin@example.com');
 });
 afterAll(async () => h.close());
 
@@ -183,6 +185,79 @@ describe('booking: the purchase path', () => {
   });
 });
 
+describe("the purchase's gates, key, limits and markup", () => {
+  it('one Idempotency-Key books once; a wrong PIN, Tier 0 and the daily limit refuse before any debit', async () => {
+    const [offer] = await search();
+    const before = await walletBalance(h, u.id);
+    const key = { headers: { 'idempotency-key': `flight-${offer.offer_id}` } };
+    const send = (who: TestUser, over: Record<string, unknown> = {}, opts: object = {}) =>
+      call(
+        h,
+        'POST',
+        '/_serverFn/bookFlightBearerVTU',
+        {
+          offer_id: offer.offer_id,
+          passengers: travellers,
+          email: 'ade@example.com',
+          phone: phone('4567'),
+          amount: offer.price,
+          pin: PIN,
+          ...over,
+        },
+        { token: who.token, ...opts },
+      );
+    const first = await send(u, {}, key);
+    const again = await send(u, {}, key);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(again.json().transaction.id).toBe(first.json().transaction.id);
+    expect(await walletBalance(h, u.id)).toBeCloseTo(before - offer.price, 2);
+
+    const wrongPin = await send(u, { pin: '9999' });
+    expect(wrongPin.json().error.code).toBe('INVALID_PIN');
+    const small = await buyer(h, 200_000);
+    await setKycTier(h, small.id, 0);
+    expect((await send(small)).json().error.code).toBe('KYC_TIER_REQUIRED');
+    // Tier 1's daily outflow (₦50,000 by default) is below this fare: refused, nothing debited.
+    await setKycTier(h, small.id, 1);
+    const [own] = await search(small);
+    const limited = await call(
+      h,
+      'POST',
+      '/_serverFn/bookFlightBearerVTU',
+      { offer_id: own.offer_id, passengers: travellers, email: 'a@example.com', phone: phone('4567'), amount: own.price, pin: PIN },
+      { token: small.token },
+    );
+    expect(limited.json().error.code).toBe('LIMIT_EXCEEDED');
+    expect(await walletBalance(h, small.id)).toBe(200_000);
+  });
+
+  it('the flights markup prices the offers and the booking: the wallet pays retail, revenue keeps the markup', async () => {
+    const [plain] = await search(u, { destination: 'KAD', departure_date: day(90) });
+    const set = await call(
+      h,
+      'POST',
+      '/_serverFn/adminSetMarkupBearerAdmin',
+      { service: 'flights', kind: 'percent', value: 2 },
+      { token: admin.token },
+    );
+    expect(set.statusCode, set.body).toBe(200);
+    const [marked] = await search(u, { destination: 'KAD', departure_date: day(90) });
+    expect(marked.price).toBeCloseTo(plain.price * 1.02, 0);
+    // The held offer was priced before the markup changed: its booking now answers the new price first.
+    expect((await book(plain, '4567')).json().error.code).toBe('PRICE_CHANGED');
+    const { tx } = await booked(marked, '4567');
+    expect(tx).toMatchObject({ status: 'success', amount: marked.price, fee: 0 });
+    await call(
+      h,
+      'POST',
+      '/_serverFn/adminSetMarkupBearerAdmin',
+      { service: 'flights', kind: 'percent', value: 0 },
+      { token: admin.token },
+    );
+    await expectLedgerOk(h);
+  });
+});
+
 describe('price change', () => {
   it('a fare that moved (6060) is PRICE_CHANGED before any debit; the offer then shows the new price, which books', async () => {
     const [offer] = await search();
@@ -252,7 +327,6 @@ describe('cancellation by the fare rules', () => {
 
 describe('operators', () => {
   it("requery a pending booking through the flights adapter (the PNR arrives), list a never-settled one as stuck and resolve it; provider C's float lists flights", async () => {
-    let admin = await signIn(h, 'admin@example.com');
     const { tx } = await booked((await search())[0], '2222');
     const requery = () => call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id: tx.id }, { token: admin.token });
     expect((await requery()).json()).toMatchObject({ providerStatus: 'pending', transaction: { status: 'processing' } });
