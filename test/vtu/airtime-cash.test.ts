@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { signAirtimeCashWebhook } from '../../src/modules/vtu/kinds/airtime-cash/adapter.js';
 import { AIRTIME_CASH_WEBHOOK_PATH } from '../../src/http/routes/airtime-cash-webhook.js';
-import { call, createHarness, expectLedgerOk, lastCode, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, fundWallet, lastCode, type Harness, type TestUser } from '../helpers/harness.js';
 import { PIN, user, walletBalance } from '../helpers/factories.js';
 import { reconcile, VTU_ENV } from './helpers.js';
 
@@ -278,6 +278,17 @@ describe('airtime-to-cash', () => {
     expect(wrong.json().error.code).toBe('INVALID_PIN');
     const mine = (await call(h, 'GET', '/_serverFn/listMyAirtimeCashRequestsBearerVTU', undefined, { token: u.token })).json();
     expect(mine.items).toHaveLength(1);
+  });
+
+  it('refuses a request whose credit would pass the wallet KYC balance cap', async () => {
+    const phone = number('0012');
+    const u = await seller(phone);
+    // Tier 1's cap is 300,000 naira: 299,500 in the wallet leaves room for 500, and 1,000 of airtime would credit 800.
+    await fundWallet(h, u.id, 299_500);
+    const res = await ask(u, phone, 1000);
+    expect(res.json().error).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    expect(res.json().error.message).toMatch(/can take ₦500.00 more/);
+    expect((await ask(u, phone, 600)).json().request.status).toBe('awaiting');
   });
 
   it('refuses a customer below KYC Tier 1', async () => {

@@ -13,7 +13,7 @@ import { createAirtimeCashService, PROVIDER } from './service.js';
  */
 export const airtimeCashModule = defineModule({
   name: 'airtimeCash',
-  needs: ['config', 'db', 'replica', 'clock', 'log', 'ledger', 'notifier', 'events', 'jobs', 'otp', 'sms', 'upstream'],
+  needs: ['config', 'db', 'replica', 'clock', 'log', 'ledger', 'notifier', 'events', 'jobs', 'otp', 'sms', 'upstream', 'walletLimits'],
   provides: ['airtimeCash'],
   create: ({ upstream, jobs: _jobs, ...deps }) => {
     const c = deps.config.vtu.providers[PROVIDER];

@@ -12,6 +12,7 @@ import type { Logger } from '../../../../lib/logger.js';
 import type { SmsSender } from '../../../../providers/messaging.js';
 import type { OtpService } from '../../../identity/api.js';
 import type { Notifier } from '../../../notifications/api.js';
+import type { WalletLimits } from '../../../wallet/api.js';
 import { assertRecipientNetwork, NETWORK_NAMES, requestIdFor } from '../../model.js';
 import type { AirtimeCashProvider, ReceiptStatus } from './adapter.js';
 import { createAirtimeCashSettlement, creditOf } from './settlement.js';
@@ -50,6 +51,7 @@ export interface AirtimeCashDeps {
   otp: OtpService;
   sms: SmsSender;
   provider: AirtimeCashProvider;
+  walletLimits: WalletLimits;
 }
 
 const rateOf = (bp: number) => bp / 100;
@@ -81,7 +83,7 @@ export function airtimeCashView(r: AirtimeCashRow) {
 }
 
 export function createAirtimeCashService(deps: AirtimeCashDeps) {
-  const { config, db, clock, log, ledger, notifier, events, otp, sms, provider } = deps;
+  const { config, db, clock, log, ledger, notifier, events, otp, sms, provider, walletLimits } = deps;
   const cfg = config.airtimeCash;
   const every = config.vtu.reconcileEveryMs;
   const rateBp = (n: Network) => Math.round(cfg.ratePercent[n] * 100);
@@ -179,6 +181,15 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
           `${input.phone} is not verified for airtime-to-cash: send from your verified phone, or verify this number with the SMS code first`,
         );
       await assertCaps(db, user.id, input.phone, amount);
+      // The wallet's KYC balance cap: a request whose credit would not fit is refused before anything is sent (a
+      // credit that arrives is never dropped, so this is where the cap is kept).
+      const room = await walletLimits.balanceHeadroom(db, user.id, user.kycTier);
+      const credit = creditOf(amount, rateBp(input.network));
+      if (room !== null && credit > room)
+        throw new AppError(
+          'LIMIT_EXCEEDED',
+          `Your wallet can take ${formatNaira(room)} more at KYC tier ${user.kycTier}; this would credit ${formatNaira(credit)}. Ask for less, or raise your tier`,
+        );
       const now = clock.now();
       const id = uuid();
       const requestId = requestIdFor(now);
