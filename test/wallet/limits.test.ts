@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/kernel/clock.js';
 import { createWalletLimits, DEFAULT_TIER_LIMITS, parseTierLimits } from '../../src/modules/wallet/limits.js';
+import { balanceCapSql } from '../../src/modules/payments/settlement.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 /** The tier balance caps in SQL (a credit's cap flag is decided inside its posting statement) agree with limitsFor. */
@@ -14,7 +15,7 @@ describe('wallet limits: balance caps in SQL', () => {
 
   const capsInSql = async (limits: ReturnType<typeof createWalletLimits>, tiers: number[]) => {
     const r = await h.app.services.db.execute(
-      sql`SELECT t.tier, ${limits.balanceCapSql(sql`t.tier`)}::text AS cap FROM unnest(${`{${tiers.join(',')}}`}::int[]) AS t(tier) ORDER BY t.tier`,
+      sql`SELECT t.tier, ${balanceCapSql(limits.balanceCaps(), sql`t.tier`)}::text AS cap FROM unnest(${`{${tiers.join(',')}}`}::int[]) AS t(tier) ORDER BY t.tier`,
     );
     return (r.rows as { tier: number; cap: string | null }[]).map((x) => (x.cap === null ? null : BigInt(x.cap)));
   };

@@ -139,18 +139,19 @@ export function subscribeGrowth(deps: {
   };
   jobs.register({ name: GROWTH_EVENT_JOB, ...def });
   /** The job of one event, as a part of the emitter's statement; `only` narrows it to the users it concerns. */
+  const jobOf =
+    <E extends EventName>(event: E, e: DomainEvents[E]) =>
+    (from: SQL) =>
+      jobs.enqueueSql(GROWTH_EVENT_JOB, { event, payload: payloadOf(e) }, {}, from);
   const jobPart = <E extends EventName>(event: E, e: DomainEvents[E], only?: (when: SQL) => SQL): Part => ({
-    ctes: (when, name) =>
-      sql`${name('job')} AS (${jobs.enqueueSql(GROWTH_EVENT_JOB, { event, payload: payloadOf(e) }, {}, only ? only(when) : when)})`,
+    ctes: (when, name) => sql`${name('job')} AS (${jobOf(event, e)(only ? only(when) : when)})`,
   });
 
   deps.events.on('user.created', (e) => growth.referralPart(e));
   // Every delivered purchase counts towards milestones and may qualify a referral: growth records it in its job.
   deps.events.on('vtu.succeeded', (e) => jobPart('vtu.succeeded', e));
   // A credit concerns loans only while the user has one open: otherwise the part writes nothing.
-  deps.events.on('wallet.credited', (e) =>
-    jobPart('wallet.credited', e, (when) => sql`${when} WHERE ${loans.hasOpenLoanSql(sql`${e.userId}::uuid`)}`),
-  );
+  deps.events.on('wallet.credited', (e) => loans.repaymentJobPart(e.userId, jobOf('wallet.credited', e)));
   deps.events.on('account.closed', (e) =>
     jobPart('account.closed', e, (when) => sql`${when} WHERE ${growth.hasLockedBonusSql(sql`${e.userId}::uuid`)}`),
   );

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Ledger, PostInput, Posted } from '../../ledger/ledger.js';
@@ -18,6 +18,15 @@ import type { SettleInput } from './model.js';
  * `payin:<processor>:<reference>`) carries the settlement row, the intent's and event's outcome, the cap flag and
  * the notification on its own statement.
  */
+/**
+ * The balance cap of a tier given as an SQL expression (NULL: no cap), from the wallet limits' figures: a credit's cap
+ * flag is decided in its own statement, with the posting.
+ */
+export function balanceCapSql(caps: ReturnType<WalletLimits['balanceCaps']>, tier: SQL): SQL {
+  const when = [...caps.byTier].map(([t, cap]) => sql`WHEN ${t}::int THEN ${cap}::bigint`);
+  return sql`(CASE ${tier} ${sql.join(when, sql` `)} ELSE ${caps.otherwise}::bigint END)`;
+}
+
 export function createSettlement(deps: {
   db: Db;
   clock: Clock;
@@ -28,6 +37,8 @@ export function createSettlement(deps: {
   log: Logger;
 }) {
   const { db, clock, ledger, events, notifier, walletLimits, log } = deps;
+
+  const capOf = (tier: SQL) => balanceCapSql(walletLimits.balanceCaps(), tier);
 
   /** A credit's ledger reference: unique, so each processor reference is credited at most once. */
   const ledgerRefOf = (s: SettleInput) => `payin:${s.processor}:${s.reference}`;
@@ -46,7 +57,7 @@ export function createSettlement(deps: {
       ctes: (posted, name) => {
         const parts = [
           sql`${name('c')} AS (
-            SELECT (posted.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier, ${walletLimits.balanceCapSql(sql`o.kyc_tier`)} AS cap
+            SELECT (posted.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier, ${capOf(sql`o.kyc_tier`)} AS cap
             FROM ${posted}, (SELECT COALESCE((SELECT kyc_tier FROM users WHERE id = ${s.userId}::uuid), 0) AS kyc_tier) o)`,
           sql`${name('s')} AS (
             INSERT INTO payment_settlements (id, processor, processor_reference, user_id, intent_id, kind, amount, channel, source, ledger_reference, over_cap, paid_at, created_at)

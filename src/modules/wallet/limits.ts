@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { one, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import { lagosDate, type Clock } from '../../kernel/clock.js';
@@ -48,8 +48,8 @@ export interface WalletLimits {
   outflowLimit(userId: string, tier: number): WalletLimit;
   /** Headroom under the balance cap in kobo (null = no cap). */
   balanceHeadroom(exec: Executor, userId: string, tier: number): Promise<bigint | null>;
-  /** limitsFor(tier).balanceCap for a tier given as an SQL expression: an SQL bigint, NULL for no cap. */
-  balanceCapSql(tier: SQL): SQL;
+  /** Each tier's balance cap (null: none), and the cap of a tier not listed: what a statement needs to check it. */
+  balanceCaps(): { byTier: ReadonlyMap<number, bigint | null>; otherwise: bigint | null };
   /** The lowest balance cap of any tier (null: no tier has one): a balance at or under it passes no cap. */
   lowestBalanceCap(): bigint | null;
 }
@@ -88,9 +88,8 @@ export function createWalletLimits({ clock, limits }: { clock: Clock; limits: Re
       const left = cap - BigInt(r?.b ?? '0');
       return left > 0n ? left : 0n;
     },
-    balanceCapSql(tier) {
-      const when = Object.entries(limits).map(([t, l]) => sql`WHEN ${Number(t)}::int THEN ${l.balanceCap}::bigint`);
-      return sql`(CASE ${tier} ${sql.join(when, sql` `)} ELSE ${limitsFor(0).balanceCap}::bigint END)`;
+    balanceCaps() {
+      return { byTier: new Map(Object.entries(limits).map(([t, l]) => [Number(t), l.balanceCap])), otherwise: limitsFor(0).balanceCap };
     },
     lowestBalanceCap() {
       const caps = Object.values(limits).flatMap((l) => (l.balanceCap === null ? [] : [l.balanceCap]));
