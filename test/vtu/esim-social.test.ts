@@ -313,6 +313,22 @@ describe('social services', () => {
   });
 });
 
+describe("the caller's own", () => {
+  it('listMyVtuTransactions filters by the new services; another customer sees none of them', async () => {
+    for (const service of ['esim', 'social']) {
+      const mine = await call(h, 'GET', '/api/v1/listMyVtuTransactions', { service, limit: 100, offset: 0 }, { token: u.token });
+      expect(mine.statusCode, mine.body).toBe(200);
+      expect(mine.json().items.length).toBeGreaterThan(0);
+      expect(mine.json().items.every((t: any) => t.service === service)).toBe(true);
+    }
+    const other = await buyer(h, 0);
+    expect(
+      (await call(h, 'GET', '/api/v1/listMyVtuTransactions', { service: 'esim', limit: 10, offset: 0 }, { token: other.token })).json()
+        .items,
+    ).toEqual([]);
+  });
+});
+
 describe('after every case', () => {
   it('the ledger balances and every account agrees with its entries', async () => {
     await expectLedgerOk(h);
