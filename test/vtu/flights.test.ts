@@ -310,6 +310,11 @@ describe('cancellation by the fare rules', () => {
     expect(again.json().cancellation).toEqual(c);
     expect(await walletBalance(h, u.id)).toBeCloseTo(before + c.refund, 2);
     expect(await cancelRefunds(tx.reference)).toBe(1);
+    // The buyer is told once, with the refund and the fee kept.
+    const notes = (await call(h, 'GET', '/_serverFn/listNotificationsBearerNotifications', undefined, { token: u.token })).json().items;
+    const told = notes.filter((n: any) => n.title === 'Flight cancelled: refunded');
+    expect(told).toHaveLength(1);
+    expect(told[0].params).toMatchObject({ event: 'flight_cancelled', amount: c.refund, fee: c.fee });
     await expectLedgerOk(h);
   });
 
