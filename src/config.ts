@@ -174,6 +174,10 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
   const production = e.NODE_ENV === 'production';
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
+  if (e.AIRTIME_CASH_MIN > e.AIRTIME_CASH_MAX)
+    throw new ConfigError(
+      `Invalid configuration:\n  AIRTIME_CASH_MIN (${e.AIRTIME_CASH_MIN}) must not be above AIRTIME_CASH_MAX (${e.AIRTIME_CASH_MAX})`,
+    );
   // The sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
   // (npm start and npm run dev pass --sandbox), or NODE_ENV=test. A deployment that forgets NODE_ENV gets no sandbox.
   const sandbox = e.SANDBOX ?? e.NODE_ENV === 'test';
