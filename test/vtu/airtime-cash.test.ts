@@ -128,6 +128,9 @@ describe('airtime-to-cash', () => {
     await reconcile(h);
     expect(await walletBalance(h, u.id)).toBe(1200);
     expect(await credits(await requestIdOf(r.id))).toBe(1);
+    // The wallet's activity names the line for the app to word it.
+    const log = (await call(h, 'GET', '/_serverFn/getWalletStateBearerWallet', undefined, { token: u.token })).json().log;
+    expect(log[0]).toMatchObject({ kind: 'airtime_cash', amount: 1200 });
     // A signed receipt of the credit, found by the request's reference.
     const receipt = await call(h, 'POST', '/_serverFn/signReceiptBearerReceipts', { reference: r.reference }, { token: u.token });
     expect(receipt.statusCode, receipt.body).toBe(200);

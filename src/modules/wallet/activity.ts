@@ -10,6 +10,7 @@
  * - loan_disbursement, loan_repayment, loan_fee (loan_late_fee)
  * - bonus (checkin_withdrawal, referral_unlock, referral_bonus, referral_milestone, checkin_bonus)
  * - adjustment: reason
+ * - airtime_cash (airtime_cash): airtime converted to wallet money on the provider's confirmation
  * - other: any type not listed here
  */
 export const ACTIVITY_KINDS = [
@@ -29,6 +30,7 @@ export const ACTIVITY_KINDS = [
   'loan_fee',
   'bonus',
   'adjustment',
+  'airtime_cash',
   'other',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -56,6 +58,7 @@ const BY_TYPE: Record<string, ActivityKind> = {
   referral_bonus: 'bonus',
   referral_milestone: 'bonus',
   adjustment: 'adjustment',
+  airtime_cash: 'airtime_cash',
 };
 
 export const activityKindOf = (type: string): ActivityKind => BY_TYPE[type] ?? 'other';

@@ -144,5 +144,6 @@ export const enPurchases = {
     loan_fee: 'Loan late fee',
     bonus: 'Bonus',
     adjustment: 'Operator adjustment: {{reason}}',
+    airtime_cash: 'Airtime converted to cash',
   },
 };

@@ -147,5 +147,6 @@ export const haPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 't
     loan_fee: 'Tarar jinkirin bashi',
     bonus: 'Kyauta',
     adjustment: "Gyara daga ma'aikaci: {{reason}}",
+    airtime_cash: 'Kati da aka mayar kuɗi',
   },
 };

@@ -146,5 +146,6 @@ export const pcmPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | '
     loan_fee: 'Loan late charge',
     bonus: 'Bonus',
     adjustment: 'Adjustment by staff: {{reason}}',
+    airtime_cash: 'Airtime wey you change to money',
   },
 };

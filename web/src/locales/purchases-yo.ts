@@ -146,5 +146,6 @@ export const yoPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 't
     loan_fee: 'Owó ìtanràn ìsanpadà tí ó pẹ́',
     bonus: 'Ẹ̀bùn',
     adjustment: 'Àtúnṣe láti ọ̀dọ̀ òṣìṣẹ́: {{reason}}',
+    airtime_cash: 'Káàdì ìpè tí a sọ di owó',
   },
 };
