@@ -318,6 +318,20 @@ describe('cancellation by the fare rules', () => {
     await expectLedgerOk(h);
   });
 
+  it("a held offer is purged a day after it expires; its booking keeps the fare's rules and can still be cancelled", async () => {
+    const [flex] = await search();
+    const { tx } = await booked(flex, '4567');
+    h.clock.advance(2 * 86_400_000);
+    u = await signIn(h, u.email);
+    await search();
+    const held = await rows(h.app.services.db, sql`SELECT id FROM flight_offers WHERE id = ${flex.offer_id}`);
+    expect(held).toEqual([]);
+    const res = await cancel(tx.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().cancellation.refund).toBeGreaterThan(0);
+    await expectLedgerOk(h);
+  });
+
   it('a non-refundable fare and a booking that was never ticketed are refused, nothing credited', async () => {
     const offers = await search();
     const { tx: saver } = await booked(offers[2], '4567');
@@ -332,6 +346,7 @@ describe('cancellation by the fare rules', () => {
 
 describe('operators', () => {
   it("requery a pending booking through the flights adapter (the PNR arrives), list a never-settled one as stuck and resolve it; provider C's float lists flights", async () => {
+    admin = await signIn(h, 'admin@example.com'); // earlier tests moved the clock past its token's life
     const { tx } = await booked((await search())[0], '2222');
     const requery = () => call(h, 'POST', '/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id: tx.id }, { token: admin.token });
     expect((await requery()).json()).toMatchObject({ providerStatus: 'pending', transaction: { status: 'processing' } });

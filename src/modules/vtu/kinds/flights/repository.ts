@@ -48,8 +48,9 @@ export async function getOwnOffer(exec: Executor, userId: string, id: string): P
   return one<OfferRow>(exec, sql`SELECT ${OFFER_COLS} FROM flight_offers WHERE id = ${id} AND user_id = ${userId}`);
 }
 
-export async function getOffer(exec: Executor, id: string): Promise<OfferRow | undefined> {
-  return one<OfferRow>(exec, sql`SELECT ${OFFER_COLS} FROM flight_offers WHERE id = ${id}`);
+/** Deletes the caller's offers that expired before `before` (a booking keeps what it needs of its offer). */
+export async function purgeExpiredOffers(exec: Executor, userId: string, before: Date): Promise<void> {
+  await exec.execute(sql`DELETE FROM flight_offers WHERE user_id = ${userId} AND expires_at < ${before}`);
 }
 
 /** The provider's answer to a fare check: its current fare and expiry (a moved fare is what the next booking pays). */

@@ -1,5 +1,6 @@
 import { runParts } from '../../../../db/parts.js';
 import { AppError, notFound } from '../../../../kernel/errors.js';
+import { DAY } from '../../../../kernel/clock.js';
 import { prefixedId } from '../../../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../../../kernel/money.js';
 import { floatAccount } from '../../model.js';
@@ -125,6 +126,8 @@ export async function search(ctx: KindContext, userId: string, input: SearchFlig
     expiresAt: o.expiresAt,
     now,
   }));
+  // The caller's offers expired a day ago are of no use to anyone: they go as new ones come.
+  await repo.purgeExpiredOffers(db, userId, new Date(now.getTime() - DAY));
   await repo.insertOffers(db, rows);
   const items = [];
   for (const r of rows) {
@@ -217,9 +220,9 @@ export async function cancel(ctx: KindContext, row: VtuRow) {
   if (row.status !== 'success') throw new AppError('CONFLICT', 'Only a ticketed booking can be cancelled');
   const b = (row as VtuRow & { inputs: StoredBooking | null }).inputs;
   if (!b) throw new AppError('CONFLICT', 'This booking has no flight details');
-  const offer = await repo.getOffer(db, b.offerId);
-  if (!offer?.refundable) throw new AppError('NOT_ELIGIBLE', 'This fare is not refundable: cancelling it would return nothing');
-  if (new Date(offer.departs_at) <= clock.now()) throw new AppError('NOT_ELIGIBLE', 'This flight has already departed');
+  // The fare's rules as booked (kept with the booking: the held offer itself is purged a day after it expires).
+  if (!b.refundable) throw new AppError('NOT_ELIGIBLE', 'This fare is not refundable: cancelling it would return nothing');
+  if (new Date(b.departsAt) <= clock.now()) throw new AppError('NOT_ELIGIBLE', 'This flight has already departed');
   const out = await flightAdapter(ctx, row.provider).cancel(row.request_id);
   if (out.status === 'unknown')
     throw new AppError('UPSTREAM_ERROR', 'The airline did not confirm the cancellation; try again shortly (it will not be refunded twice)');
