@@ -1,14 +1,50 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 // The customer app (issue #19): built into dist/web and served by the service at /. The service worker is its own
 // entry, emitted unhashed at /sw.js so its scope is the whole app. `npm run dev` proxies the API to the service.
 const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
+
+/**
+ * index.html preloads the JavaScript every first screen needs (the app's start chunk, the i18n chunk with Preact, the
+ * English strings, and the chunks they import): the browser fetches it while it parses the page, alongside the
+ * entry, and the entry's run-time preloading (Vite's helper, one <link> added per chunk from script) finds the links
+ * there and adds none, which took most of the entry's task (issue 29, docs/scaling.md).
+ */
+function firstScreenPreloads(): Plugin {
+  const first = /^assets\/(start|i18n|en)-[\w-]+\.js$/;
+  return {
+    name: 'vtu-first-screen-preloads',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        if (!bundle) return;
+        const files = new Set<string>();
+        const add = (file: string) => {
+          const chunk = bundle[file];
+          // The entry itself is index.html's script.
+          if (files.has(file) || chunk?.type !== 'chunk' || chunk.isEntry) return;
+          files.add(file);
+          chunk.imports.forEach(add);
+        };
+        Object.keys(bundle)
+          .filter((f) => first.test(f))
+          .forEach(add);
+        return [...files].map((f) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // JSX only: React Fast Refresh does not drive Preact (below), so in `npm run dev` an edited screen reloads the page.
-  plugins: [react({ exclude: /./ })],
+  plugins: [react({ exclude: /./ }), firstScreenPreloads()],
   resolve: {
     alias: [
       // The typed client package (client/) from its sources: the app and any TypeScript consumer use the same client.
