@@ -47,13 +47,23 @@ export const NOTICE_CASES = {
   airtime_cash_credited: ['amount', 'received'],
   airtime_cash_partial: ['amount', 'received', 'expected'],
   airtime_cash_closed: ['expected'],
+  flight_cancelled: ['amount', 'fee', 'route'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type NoticeCase = keyof typeof NOTICE_CASES;
 export type NoticeParams = Record<string, string | number>;
 
 /** Parameters that are naira amounts: each language writes them as money (₦1,000.00), without a sign. */
-export const MONEY_PARAMS: ReadonlySet<string> = new Set(['amount', 'total', 'interest', 'outstanding', 'lateFee', 'received', 'expected']);
+export const MONEY_PARAMS: ReadonlySet<string> = new Set([
+  'amount',
+  'total',
+  'interest',
+  'outstanding',
+  'lateFee',
+  'received',
+  'expected',
+  'fee',
+]);
 
 /** The account changes a security notice names (login_credential's `change`); each language words each one. */
 export const CREDENTIAL_CHANGES = [
@@ -93,6 +103,7 @@ const CASE_BY_EVENT: Record<string, Record<string, NoticeCase>> = {
     airtime_cash_partial: 'airtime_cash_partial',
     airtime_cash_expired: 'airtime_cash_closed',
     airtime_cash_failed: 'airtime_cash_closed',
+    flight_cancelled: 'flight_cancelled',
   },
   loan_due: { soon: 'loan_due_soon', overdue: 'loan_overdue', still_overdue: 'loan_still_overdue' },
 };

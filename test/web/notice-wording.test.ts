@@ -50,6 +50,7 @@ const EMITTED: [string, Record<string, string | number>][] = [
   ['general', { event: 'airtime_cash_credited', amount: 800, received: 1000, expected: 1000, network: 'mtn' }],
   ['general', { event: 'airtime_cash_partial', amount: 400, received: 500, expected: 1000, network: 'mtn' }],
   ['general', { event: 'airtime_cash_expired', expected: 1000, network: 'mtn' }],
+  ['general', { event: 'flight_cancelled', amount: 76_000, fee: 4000, route: 'LOS-PHC' }],
 ];
 
 /** Kinds shown in the words of the person who wrote them (an operator's broadcast): no wording of their own. */

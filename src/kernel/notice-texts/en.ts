@@ -107,6 +107,10 @@ export const en = {
       title: 'Airtime-to-cash request closed',
       body: 'No airtime from your {{expected}} request reached us, so nothing was credited.',
     },
+    flight_cancelled: {
+      title: 'Flight cancelled: refunded',
+      body: "Your flight {{route}} was cancelled; {{amount}} is back in your wallet (the fare's cancellation fee was {{fee}}).",
+    },
   },
   noticeChange: {
     login_pin_set: 'A login PIN was set up',

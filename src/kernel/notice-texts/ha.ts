@@ -107,6 +107,10 @@ export const ha = {
       title: 'An rufe buƙatar kati zuwa kuɗi',
       body: 'Babu katin buƙatarka ta {{expected}} da ya iso mana, don haka ba a saka komai ba.',
     },
+    flight_cancelled: {
+      title: 'An soke tikitin jirgi: an mayar da kuɗi',
+      body: 'An soke tikitin jirginka {{route}}; {{amount}} ya dawo cikin walat ɗinka (kuɗin soke tikitin shi ne {{fee}}).',
+    },
   },
   noticeChange: {
     login_pin_set: 'An saita PIN na shiga',

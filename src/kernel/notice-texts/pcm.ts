@@ -107,6 +107,10 @@ export const pcm = {
       title: 'Airtime-to-cash request don close',
       body: 'No airtime from your {{expected}} request reach us, so nothing enter.',
     },
+    flight_cancelled: {
+      title: 'Flight don cancel: we don refund',
+      body: 'Your flight {{route}} don cancel; {{amount}} don enter back your wallet (the fare cancellation fee na {{fee}}).',
+    },
   },
   noticeChange: {
     login_pin_set: 'Login PIN don set',

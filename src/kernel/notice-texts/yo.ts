@@ -107,6 +107,10 @@ export const yo = {
       title: 'A ti pa ìbéèrè káàdì ìpè sí owó dé',
       body: 'Kò sí káàdì ìpè láti inú ìbéèrè {{expected}} rẹ tí ó dé ọ̀dọ̀ wa, nítorí náà kò sí ohun tí ó wọlé.',
     },
+    flight_cancelled: {
+      title: 'A ti fagilé ọkọ̀ òfurufú: a ti dá owó padà',
+      body: 'A ti fagilé ìrìn ọkọ̀ òfurufú rẹ {{route}}; {{amount}} ti padà sí àpamọ́wọ́ rẹ (owó ìfagilé tíkẹ́ẹ̀tì náà jẹ́ {{fee}}).',
+    },
   },
   noticeChange: {
     login_pin_set: 'A ṣètò PIN wíwọlé',
