@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import { type FaultPoint } from './lib/faults.js';
 import { envSchema, type Env } from './config-env.js';
+import { airtimeCashRoutingProblem } from './modules/vtu/kinds/airtime-cash/routing.js';
 
 export type { Env };
 
@@ -85,6 +86,7 @@ export interface Config {
     /**
      * VTU_ROUTING: providers in order per service kind it names. A kind it does not name is routed by the kind's own
      * default (src/modules/vtu/kinds/<kind>: data A then B; airtime, electricity, cable C; betting, exam D).
+     * Airtime-to-cash (key airtime_cash, default C) is read from it too, and may name only providers with its adapter.
      */
     routing: Record<string, ('a' | 'b' | 'c' | 'd')[]>;
     reconcileEveryMs: number;
@@ -178,6 +180,8 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     throw new ConfigError(
       `Invalid configuration:\n  AIRTIME_CASH_MIN (${e.AIRTIME_CASH_MIN}) must not be above AIRTIME_CASH_MAX (${e.AIRTIME_CASH_MAX})`,
     );
+  const routingProblem = airtimeCashRoutingProblem(e.VTU_ROUTING ? JSON.parse(e.VTU_ROUTING) : {});
+  if (routingProblem) throw new ConfigError(`Invalid configuration:\n  ${routingProblem}`);
   // The sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
   // (npm start and npm run dev pass --sandbox), or NODE_ENV=test. A deployment that forgets NODE_ENV gets no sandbox.
   const sandbox = e.SANDBOX ?? e.NODE_ENV === 'test';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { signAirtimeCashWebhook } from '../../src/modules/vtu/kinds/airtime-cash/adapter.js';
 import { AIRTIME_CASH_WEBHOOK_PATH } from '../../src/http/routes/airtime-cash-webhook.js';
-import { call, createHarness, expectLedgerOk, fundWallet, lastCode, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, fundWallet, lastCode, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { PIN, user, walletBalance } from '../helpers/factories.js';
 import { reconcile, VTU_ENV } from './helpers.js';
 
@@ -298,6 +298,45 @@ describe('airtime-to-cash', () => {
     const phone = number('0009');
     const u = await user(h, { pin: PIN, phone });
     expect((await ask(u, phone, 1000)).json().error.code).toBe('KYC_TIER_REQUIRED');
+  });
+
+  it('is sent to its routing provider (C by default), whose signed webhook alone settles it; the floats list it under C', async () => {
+    const phone = number('5555');
+    const u = await seller(phone);
+    const r = await request(u, phone, 1000);
+    const stored = async () =>
+      (await rows<{ provider: string }>(h.app.services.db, sql`SELECT provider FROM airtime_cash_requests WHERE id = ${r.id}`))[0];
+    expect(await stored()).toEqual({ provider: 'c' });
+    const requestId = await requestIdOf(r.id);
+    const body = JSON.stringify({ request_id: requestId, status: 'received', amount_received: '1000.00' });
+    const webhook = () =>
+      h.app.inject({
+        method: 'POST',
+        url: AIRTIME_CASH_WEBHOOK_PATH,
+        headers: {
+          'content-type': 'application/json',
+          'x-provider-signature': signAirtimeCashWebhook(h.app.services.config.vtu.providers.c.secret!, body),
+        },
+        payload: body,
+      });
+    // A request recorded as sent to another provider is not C's to confirm: its webhook is ignored.
+    await h.app.services.db.execute(sql`UPDATE airtime_cash_requests SET provider = 'd' WHERE id = ${r.id}`);
+    const other = await webhook();
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json()).toEqual({ ok: true, known: false });
+    expect(await walletBalance(h, u.id)).toBe(0);
+    await h.app.services.db.execute(sql`UPDATE airtime_cash_requests SET provider = 'c' WHERE id = ${r.id}`);
+    expect((await webhook()).json()).toEqual({ ok: true, known: true });
+    expect(await get(u, r.id)).toMatchObject({ status: 'credited', credited: 800 });
+    expect(await walletBalance(h, u.id)).toBe(800);
+
+    const admin = await signIn(h, 'admin@example.com');
+    const floats = await call(h, 'GET', '/_serverFn/adminListProviderFloatsBearerAdmin', undefined, { token: admin.token });
+    expect(floats.statusCode, floats.body).toBe(200);
+    const services = (p: string) => floats.json().items.find((f: { provider: string }) => f.provider === p).services;
+    expect(services('c')).toEqual(expect.arrayContaining(['airtime', 'electricity', 'cable', 'airtime_cash']));
+    for (const p of ['a', 'b', 'd']) expect(services(p)).not.toContain('airtime_cash');
+    await expectLedgerOk(h);
   });
 
   it('leaves the ledger balanced', async () => {

@@ -51,6 +51,7 @@ import type { VtuRow } from './repository.js';
 
 import { createVtuSettlement } from './settlement.js';
 import { createVtuAdmin } from './admin.js';
+import { AIRTIME_CASH_ROUTING_KEY, airtimeCashRouting } from './kinds/airtime-cash/routing.js';
 import { toTransaction } from './view.js';
 
 // Purchases' shapes and helpers live in model.ts; importers keep using this module.
@@ -96,7 +97,9 @@ export function createVtuService(deps: VtuDeps) {
     providers,
     platform: { db, clock, ledger, notifier },
   });
-  const float = createProviderFloat({ db, clock, log, ledger, cfg, routing, providers });
+  // The floats list airtime-to-cash with the kinds (routed by VTU_ROUTING too, though its own module: money flows in).
+  const floatRouting = { ...routing, [AIRTIME_CASH_ROUTING_KEY]: airtimeCashRouting(cfg.routing) };
+  const float = createProviderFloat({ db, clock, log, ledger, cfg, routing: floatRouting, providers });
   const { ensureFloat } = float;
 
   // ---------- provider requests ----------

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { UpstreamTimeout } from '../../../../providers/http-client.js';
 import { koboOf, providerClient, type ProviderAnswer, type VtuTransport } from '../../../../providers/vtu/transport.js';
 import { ProviderError } from '../../../../providers/vtu/types.js';
+import type { AirtimeCashProviderId } from './routing.js';
 
 /**
  * Provider C's airtime-to-cash protocol, in the VTpass style of its purchases (providers/vtu/c.ts):
@@ -131,6 +132,11 @@ export function createAirtimeCashProviderC(cfg: {
     },
   };
 }
+
+/** Each provider's airtime-to-cash adapter: the providers VTU_ROUTING's airtime_cash may name (routing.ts). */
+export const AIRTIME_CASH_ADAPTERS: Record<AirtimeCashProviderId, typeof createAirtimeCashProviderC> = {
+  c: createAirtimeCashProviderC,
+};
 
 /** The webhook signature provider C sends (and the simulator and tests make). */
 export const signAirtimeCashWebhook = (secret: string, body: string) => createHmac('sha512', secret).update(body).digest('hex');

@@ -1,14 +1,15 @@
 import { defineModule } from '../../../../http/registry.js';
 import { registerAirtimeCashWebhook } from '../../../../http/routes/airtime-cash-webhook.js';
 import { VtuTransport } from '../../../../providers/vtu/transport.js';
-import { createAirtimeCashProviderC } from './adapter.js';
+import { AIRTIME_CASH_ADAPTERS, type AirtimeCashProvider } from './adapter.js';
 import { registerAirtimeCashJobs } from './jobs.js';
 import { airtimeCashOperations } from './operations.js';
 import { forgetNumbersOnClosure } from './repository.js';
-import { createAirtimeCashService, PROVIDER } from './service.js';
+import { AIRTIME_CASH_PROVIDERS, airtimeCashRouting, type AirtimeCashProviderId } from './routing.js';
+import { createAirtimeCashService } from './service.js';
 
 /**
- * Airtime-to-cash (issue 32 item 2): its table (migration 0430), service, operations, provider C adapter, webhook and
+ * Airtime-to-cash (issue 32 item 2): its table (migration 0430), service, operations, provider adapters (C), webhook and
  * reconciliation job. Provider C's simulator for it is src/sandbox/vtu/airtime-cash.ts.
  */
 export const airtimeCashModule = defineModule({
@@ -16,15 +17,24 @@ export const airtimeCashModule = defineModule({
   needs: ['config', 'db', 'replica', 'clock', 'log', 'ledger', 'notifier', 'events', 'jobs', 'otp', 'sms', 'upstream', 'walletLimits'],
   provides: ['airtimeCash'],
   create: ({ upstream, jobs: _jobs, ...deps }) => {
-    const c = deps.config.vtu.providers[PROVIDER];
-    const provider = createAirtimeCashProviderC({
-      baseUrl: c.url.replace(/\/$/, ''),
-      key: c.key,
-      secret: c.secret,
-      timeoutMs: deps.config.vtu.timeoutMs,
-      transport: new VtuTransport(upstream.send),
-    });
-    return { airtimeCash: createAirtimeCashService({ ...deps, provider }) };
+    const transport = new VtuTransport(upstream.send);
+    // Every provider with an adapter, built once; the routing (VTU_ROUTING's airtime_cash) picks where requests go,
+    // and a request's requery and webhook go to the provider it was sent to (its row's provider).
+    const providers = Object.fromEntries(
+      AIRTIME_CASH_PROVIDERS.map((p) => {
+        const c = deps.config.vtu.providers[p];
+        const adapter = AIRTIME_CASH_ADAPTERS[p]({
+          baseUrl: c.url.replace(/\/$/, ''),
+          key: c.key,
+          secret: c.secret,
+          timeoutMs: deps.config.vtu.timeoutMs,
+          transport,
+        });
+        return [p, adapter];
+      }),
+    ) as Record<AirtimeCashProviderId, AirtimeCashProvider>;
+    const routing = airtimeCashRouting(deps.config.vtu.routing);
+    return { airtimeCash: createAirtimeCashService({ ...deps, providers, routing }) };
   },
   operations: airtimeCashOperations,
   jobs: [registerAirtimeCashJobs],

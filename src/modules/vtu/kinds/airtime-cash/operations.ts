@@ -167,7 +167,7 @@ export const airtimeCashOperations = [
     roles: ['finance'],
     upstream: true,
     method: 'POST',
-    purpose: 'ask provider C now what arrived for one airtime-to-cash request, and apply its answer',
+    purpose: 'ask the provider a request was sent to what arrived for it now, and apply its answer',
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ request: airtimeCashOutput, providerStatus: z.string() }),
     errors: ['NOT_FOUND'],

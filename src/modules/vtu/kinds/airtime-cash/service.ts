@@ -15,12 +15,14 @@ import type { Notifier } from '../../../notifications/api.js';
 import type { WalletLimits } from '../../../wallet/api.js';
 import { assertRecipientNetwork, NETWORK_NAMES, requestIdFor } from '../../model.js';
 import type { AirtimeCashProvider, ReceiptStatus } from './adapter.js';
+import type { AirtimeCashProviderId } from './routing.js';
 import { createAirtimeCashSettlement, creditOf } from './settlement.js';
 import * as repo from './repository.js';
 import type { AirtimeCashRow, AirtimeCashStatus } from './repository.js';
 
 /**
- * Airtime-to-cash (issue 32 item 2), an inbound flow on provider C. A request checks the sending number (the caller's
+ * Airtime-to-cash (issue 32 item 2), an inbound flow, sent to the first provider of its routing (VTU_ROUTING's
+ * airtime_cash, default C: routing.ts); its requeries and webhooks go to the provider the row records. A request checks the sending number (the caller's
  * verified phone or one proved by SMS code), the bounds and the daily caps per customer and per sending number, and
  * asks the provider for a receiving number; the customer is told where and how to send (the network's share-and-sell
  * USSD string) under a reference. The wallet is credited at the request's rate ONLY when the provider confirms what it
@@ -29,8 +31,6 @@ import type { AirtimeCashRow, AirtimeCashStatus } from './repository.js';
  * the provider says nothing reached expires with nothing credited; one the provider cannot be asked about stays
  * awaiting (never expired blindly) and is listed for operators.
  */
-export const PROVIDER = 'c';
-
 /** The networks' share-and-sell transfer codes; PIN is the sender's own SIM transfer PIN, typed by the customer. */
 export const SHARE_AND_SELL: Record<Network, (to: string, amount: number) => string> = {
   mtn: (to, amount) => `*600*${to}*${amount}*PIN#`,
@@ -50,7 +50,10 @@ export interface AirtimeCashDeps {
   events: EventBus;
   otp: OtpService;
   sms: SmsSender;
-  provider: AirtimeCashProvider;
+  /** The adapter of each provider that has one. */
+  providers: Record<AirtimeCashProviderId, AirtimeCashProvider>;
+  /** Where requests go, in order (only the first is asked: docs/decisions.md). */
+  routing: AirtimeCashProviderId[];
   walletLimits: WalletLimits;
 }
 
@@ -83,7 +86,7 @@ export function airtimeCashView(r: AirtimeCashRow) {
 }
 
 export function createAirtimeCashService(deps: AirtimeCashDeps) {
-  const { config, db, clock, log, ledger, notifier, events, otp, sms, provider, walletLimits } = deps;
+  const { config, db, clock, log, ledger, notifier, events, otp, sms, providers, routing, walletLimits } = deps;
   const cfg = config.airtimeCash;
   const every = config.vtu.reconcileEveryMs;
   const rateBp = (n: Network) => Math.round(cfg.ratePercent[n] * 100);
@@ -111,8 +114,15 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
 
   const { apply, close } = createAirtimeCashSettlement({ config, db, clock, log, ledger, notifier, events });
 
+  /** The adapter of the provider a request was sent to (rows are written only for providers with one). */
+  function adapterOf(provider: string): AirtimeCashProvider {
+    const adapter = (providers as Partial<Record<string, AirtimeCashProvider>>)[provider];
+    if (!adapter) throw new Error(`no airtime-to-cash adapter for provider ${provider}`);
+    return adapter;
+  }
+
   async function requeryRow(row: AirtimeCashRow): Promise<string> {
-    return apply(row, await provider.requery(row.request_id));
+    return apply(row, await adapterOf(row.provider).requery(row.request_id));
   }
 
   const mustGet = async (id: string) => (await repo.getRequest(db, id))!;
@@ -194,14 +204,16 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
       const id = uuid();
       const requestId = requestIdFor(now);
       const bp = rateBp(input.network);
-      const out = await provider.request({ requestId, network: input.network, sender: input.phone, amount });
+      const provider = routing[0];
+      if (!provider) throw new AppError('SERVICE_UNAVAILABLE', 'No provider is configured for airtime-to-cash');
+      const out = await adapterOf(provider).request({ requestId, network: input.network, sender: input.phone, amount });
       log.info({ requestId: id, outcome: out.status }, 'airtime-to-cash provider answered');
       const base = {
         id,
         reference: prefixedId('a2c', now.getTime()),
         requestId,
         userId: user.id,
-        provider: PROVIDER,
+        provider,
         network: input.network,
         sender: input.phone,
         amount,
@@ -261,21 +273,21 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
     },
 
     /**
-     * Provider C's webhook, raw bytes and signature header: UNAUTHENTICATED unless signed with its secret. A request
-     * id we never issued is logged and ignored.
+     * A provider's webhook, raw bytes and signature header: UNAUTHENTICATED unless signed with that provider's secret.
+     * A request id we never issued, or one sent to another provider, is logged and ignored.
      */
-    async receiveWebhook(raw: Buffer, signature: string | undefined) {
-      const v = provider.verifyWebhook(raw, signature);
+    async receiveWebhook(from: AirtimeCashProviderId, raw: Buffer, signature: string | undefined) {
+      const v = adapterOf(from).verifyWebhook(raw, signature);
       if (v === 'unsigned') throw new AppError('UNAUTHENTICATED', 'Missing or invalid x-provider-signature');
       if (v === 'malformed') throw new AppError('BAD_REQUEST', 'Body must be a JSON object with request_id and status');
-      return this.confirm(v.requestId, v.receipt);
+      return this.confirm(from, v.requestId, v.receipt);
     },
 
-    /** What the provider says of one of our requests, as its webhook brings it. */
-    async confirm(requestId: string, receipt: ReceiptStatus): Promise<{ known: boolean }> {
+    /** What a provider says of one of the requests sent to it, as its webhook brings it. */
+    async confirm(from: AirtimeCashProviderId, requestId: string, receipt: ReceiptStatus): Promise<{ known: boolean }> {
       const row = await repo.getByRequestId(db, requestId);
-      if (!row) {
-        log.warn({ providerRequestId: requestId }, 'airtime-to-cash webhook for an unknown request');
+      if (!row || row.provider !== from) {
+        log.warn({ providerRequestId: requestId, provider: from }, 'airtime-to-cash webhook for a request not sent to this provider');
         return { known: false };
       }
       // A webhook that does not credit or close (awaiting, unreadable) changes nothing: requeries carry on.
