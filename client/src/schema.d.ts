@@ -1356,8 +1356,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Ask provider C now what arrived for one airtime-to-cash request, and apply its answer
-         * @description Ask provider C now what arrived for one airtime-to-cash request, and apply its answer.
+         * Ask the provider a request was sent to what arrived for it now, and apply its answer
+         * @description Ask the provider a request was sent to what arrived for it now, and apply its answer.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
