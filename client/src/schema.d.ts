@@ -8160,6 +8160,8 @@ export interface components {
         BuyEsimInput: {
             /** @description naira, at most 2 decimals */
             amount: number;
+            /** @description the plan's destination as chosen (listEsimDestinations): refused when the plan is not for it */
+            destination?: string;
             /** @description the buyer's phone: receipts, and the provider's contact for the eSIM */
             phone: string;
             pin: string;
@@ -17165,6 +17167,7 @@ export interface operations {
                  * @example {
                  *       "data": {
                  *         "plan_id": "hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh",
+                 *         "destination": "hhhhhhhhhhhhhhhh",
                  *         "phone": "08031234567",
                  *         "amount": 1000,
                  *         "pin": "4444"

@@ -73,7 +73,10 @@ describe('travel eSIMs', () => {
     expect(tx.esim.activationCode).toMatch(/^LPA:1\$[^$]+\$[0-9A-F]+$/);
     expect(tx.esim).toMatchObject({ destination: 'gb', dataMb: 1024, validityDays: 7, topup: false });
     expect(await walletBalance(h, u.id)).toBeCloseTo(before - plan.price, 2);
-    expect(tx.repeat).toMatchObject({ operation: 'buyEsim', input: { plan_id: plan.plan_id, phone: mtn('4567'), amount: plan.price } });
+    expect(tx.repeat).toEqual({
+      operation: 'buyEsim',
+      input: { destination: 'gb', plan_id: plan.plan_id, phone: mtn('4567'), amount: plan.price },
+    });
 
     // The buyer is told, without the activation code (a secret shown only on the owner's transaction); the receipt signs.
     await h.app.services.jobs.drain();
@@ -89,6 +92,21 @@ describe('travel eSIMs', () => {
     const usage = await post('getMyEsimUsage', { id: tx.id });
     expect(usage.statusCode, usage.body).toBe(200);
     expect(usage.json()).toMatchObject({ iccid: tx.esim.iccid, status: 'not_installed', dataTotalMb: 1024, dataUsedMb: 0 });
+  });
+
+  it('buy again keeps the destination with the plan; its input with the PIN buys the same eSIM plan again', async () => {
+    const { tx, plan } = await buyEsim('4568');
+    expect(tx.repeat.input).toMatchObject({ destination: tx.esim.destination, plan_id: plan.plan_id });
+    const again = await post(tx.repeat.operation, { ...tx.repeat.input, pin: PIN });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().transaction).toMatchObject({ service: 'esim', status: 'success', amount: plan.price, esim: { destination: 'gb' } });
+    expect(again.json().transaction.repeat).toEqual(tx.repeat);
+    // A destination that is not the plan's is refused before any debit.
+    const before = await walletBalance(h, u.id);
+    const wrong = await post('buyEsim', { ...tx.repeat.input, destination: 'europe', pin: PIN });
+    expect(wrong.statusCode, wrong.body).toBe(400);
+    expect(wrong.json().error).toMatchObject({ code: 'VALIDATION_FAILED', issues: [{ path: 'destination' }] });
+    expect(await walletBalance(h, u.id)).toBe(before);
   });
 
   it('tops up only an eSIM of the caller, with a plan of its destination', async () => {

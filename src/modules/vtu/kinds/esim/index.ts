@@ -211,6 +211,12 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
     const provider = ctx.route()[0];
     const plan = await planAt(ctx, provider, i.plan_id);
     if (!plan) throw unknownProduct('plan_id', `eSIM plan ${i.plan_id} is not offered; see listEsimPlans`, 'unknown eSIM plan');
+    if (i.destination && i.destination !== plan.region)
+      throw unknownProduct(
+        'destination',
+        `eSIM plan ${plan.code} is not for ${i.destination}; see listEsimPlans {destination: ${i.destination}}`,
+        "not this plan's destination",
+      );
     const topup = i.topup;
     if (topup && topup.destination !== plan.region)
       throw unknownProduct(
@@ -256,7 +262,17 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
   },
   view: esimView,
   viewFields: { esim: esimViewField },
-  repeat: (r) => ({ plan_id: inputsOf(r).plan_id ?? r.plan_id ?? '', phone: r.phone ?? '', amount: toNaira(r.amount) }),
+  // "Buy again" keeps the destination with the plan: the app's eSIM form lists a destination's plans, so it pre-fills
+  // both; buyEsim checks it against the plan.
+  repeat: (r) => {
+    const { destination, plan_id } = inputsOf(r);
+    return {
+      ...(destination ? { destination } : {}),
+      plan_id: plan_id ?? r.plan_id ?? '',
+      phone: r.phone ?? '',
+      amount: toNaira(r.amount),
+    };
+  },
   deliveredNote: (r, out) => {
     const iccid = (out.details as EsimDetails | undefined)?.iccid;
     if (inputsOf(r).topup) return `Your eSIM ${iccid ?? ''} has more data now.`;

@@ -15,9 +15,15 @@ export const esimPlanInput = z
   .toLowerCase()
   .regex(/^[a-z0-9-]{2,60}$/, 'plan_id must be a plan_id from listEsimPlans');
 
-/** The amount is the plan's retail price the buyer confirmed (PRICE_CHANGED otherwise). */
+/**
+ * The amount is the plan's retail price the buyer confirmed (PRICE_CHANGED otherwise). The destination is optional
+ * (the plan names its own); given, it must be the plan's: "buy again" states it so the app pre-fills both.
+ */
 export const buyEsimInput = z.object({
   plan_id: esimPlanInput,
+  destination: destinationInput
+    .optional()
+    .meta({ description: "the plan's destination as chosen (listEsimDestinations): refused when the plan is not for it" }),
   phone: phoneInput.meta({ description: "the buyer's phone: receipts, and the provider's contact for the eSIM" }),
   amount: nairaAmount({ max: 500_000 }),
   pin: pinInput,
