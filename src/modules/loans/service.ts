@@ -1,9 +1,9 @@
 import type { loans as loansTable } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
-import type { Part } from '../../db/parts.js';
+import { repaymentJobPart } from './repayment-part.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -266,17 +266,7 @@ export function createLoanService(deps: {
       });
     },
 
-    /**
-     * 'wallet.credited': the repayment's job, written only while the user has a loan not yet repaid (a plain read;
-     * onWalletCredited re-checks under lock). `enqueue` is the job's insert over a relation (jobs.enqueueSql), so the
-     * part is loans' own statement.
-     */
-    repaymentJobPart(userId: string, enqueue: (from: SQL) => SQL): Part {
-      return {
-        ctes: (when, name) =>
-          sql`${name('repayment')} AS (${enqueue(sql`${when} WHERE EXISTS (SELECT 1 FROM loans WHERE user_id = ${userId}::uuid AND status <> 'repaid')`)})`,
-      };
-    },
+    repaymentJobPart,
 
     /** 'wallet.credited': money arriving while a loan is open repays it, as far as the wallet allows. */
     async onWalletCredited(exec: Executor, e: { userId: string }) {
