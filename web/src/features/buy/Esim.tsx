@@ -95,7 +95,7 @@ function NewEsim({ draft }: { draft: Record<string, unknown> }) {
     if (!plan) return form.setFieldError('plan_id', t('esim.planRequired'));
     const where = destinations.data?.items.find((d) => d.id === c.data.destination)?.name ?? c.data.destination;
     setReady({
-      request: { service: 'esim', plan_id: plan.plan_id, phone: c.data.phone, amount: plan.price },
+      request: { service: 'esim', destination: c.data.destination, plan_id: plan.plan_id, phone: c.data.phone, amount: plan.price },
       price: plan.price,
       lines: [
         [t('esim.destination'), where],

@@ -8,7 +8,7 @@ export type PurchaseRequest =
   | { service: 'electricity'; plan: string; meter: string; type: string; amount: number; phone: string }
   | { service: 'betting'; betting_company: string; customer_id: string; amount: number }
   | { service: 'exam'; exam: string; quantity: number; phone: string; amount: number; profile_id?: string }
-  | { service: 'esim'; plan_id: string; phone: string; amount: number }
+  | { service: 'esim'; destination?: string; plan_id: string; phone: string; amount: number }
   | { service: 'esimTopUp'; esim_id: string; plan_id: string; amount: number }
   | { service: 'social'; service_id: string; link: string; quantity: number; amount: number }
   | { service: 'flights'; offer_id: string; passengers: FlightTraveller[]; email: string; phone: string; amount: number };
