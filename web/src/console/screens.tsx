@@ -36,6 +36,12 @@ export const SCREENS: Record<string, Screen> = {
     component: load(() => import('./screens/Transactions'), 'Transactions'),
     roles: BOTH,
   },
+  'airtime-cash': {
+    title: 'Airtime to cash',
+    group: 'Money',
+    component: load(() => import('./screens/AirtimeCash'), 'AirtimeCash'),
+    roles: BOTH,
+  },
   topups: { title: 'Top-ups', group: 'Money', component: load(() => import('./screens/TopUps'), 'TopUps'), roles: BOTH },
   catalogue: {
     title: 'Catalogue and pricing',

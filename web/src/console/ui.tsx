@@ -43,6 +43,7 @@ export function Loaded<T>({
 
 const COLORS: Record<string, string> = {
   pending: 'yellow',
+  awaiting: 'yellow',
   processing: 'yellow',
   queued: 'yellow',
   running: 'blue',
@@ -55,6 +56,7 @@ const COLORS: Record<string, string> = {
   resolved: 'green',
   done: 'green',
   settled: 'green',
+  credited: 'green',
   repaid: 'green',
   rejected: 'red',
   failed: 'red',

@@ -30,6 +30,12 @@ export const adminQueries = {
       queryFn: () => get('/_serverFn/adminListStuckVtuTransactionsBearerAdmin', q),
       ...paged,
     }),
+  airtimeCash: (q: In<'/_serverFn/adminListAirtimeCashRequestsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'airtimeCash', q],
+      queryFn: () => get('/_serverFn/adminListAirtimeCashRequestsBearerAdmin', q),
+      ...paged,
+    }),
   transactions: (q: In<'/_serverFn/adminSearchTransactionsBearerAdmin'>) =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'transactions', q],
