@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
+import { CRASH_REASON, killMidPurchase } from './crash.js';
 import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
 
 /**
@@ -12,35 +11,13 @@ import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders
  * provider had it) or refunded (8888: the request died on the wire, the provider never recorded it).
  * A second process needs a real database server, so this runs only with TEST_DATABASE_URL.
  */
-const REASON =
-  'needs TEST_DATABASE_URL (PostgreSQL): a killed child process and this test must share one database server; embedded PGlite lives inside one process';
-
 let h: Harness;
 beforeAll(async () => {
   if (usingPostgres) h = await createHarness({ env: VTU_ENV });
 });
 afterAll(async () => h?.close());
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null>, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function startChild(userId: string, phone: string): ChildProcess {
-  const script = path.join(import.meta.dirname, 'crash-child.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, h.config.databaseUrl!, userId, phone], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr!.on('data', (d) => process.stderr.write(`[child] ${d}`));
-  return child;
-}
-
-describe.skipIf(!usingPostgres)(`crash mid-purchase (${usingPostgres ? 'PostgreSQL' : `skipped: ${REASON}`})`, () => {
+describe.skipIf(!usingPostgres)(`crash mid-purchase (${usingPostgres ? 'PostgreSQL' : `skipped: ${CRASH_REASON}`})`, () => {
   it('a purchase whose process is killed ends delivered or refunded after restart, with at most one delivery', async () => {
     const u = await buyer(h, 5000);
     const cases = [
@@ -49,26 +26,9 @@ describe.skipIf(!usingPostgres)(`crash mid-purchase (${usingPostgres ? 'PostgreS
     ];
     const killed: { id: string; phone: string; expect: 'success' | 'failed' }[] = [];
     for (const c of cases) {
-      const child = startChild(u.id, c.phone);
-      const exited = new Promise((r) => child.on('exit', r));
-      let out = '';
-      child.stdout!.on('data', (d) => (out += d));
-      const row = await waitFor('the processing row', async () => {
-        const r = await rows<{ id: string; request_id: string; status: string }>(
-          h.app.services.db,
-          sql`SELECT id, request_id, status FROM vtu_transactions WHERE user_id = ${u.id} AND recipient = ${c.phone}`,
-        );
-        return r[0];
-      });
-      expect(row.status).toBe('processing');
-      if (c.expect === 'success') {
-        // 4444: the provider has recorded (and delivered) it; its answer is still held.
-        await waitFor('the provider to record it', async () => (await simulatorOrders(h, row.request_id)).length > 0);
-      }
-      child.kill('SIGKILL');
-      await exited;
-      expect(out).not.toContain('FINISHED');
-      killed.push({ id: row.id, phone: c.phone, expect: c.expect });
+      const input = { network: 'mtn', phone: c.phone, amount: 500 };
+      const id = await killMidPurchase(h, { userId: u.id, kind: 'airtime', input, recipient: c.phone, delivered: c.expect === 'success' });
+      killed.push({ id, phone: c.phone, expect: c.expect });
     }
     expect(await walletBalance(h, u.id)).toBe(4000);
 

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { call, createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
+import { CRASH_REASON, killMidPurchase } from './crash.js';
 import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
 
 /**
@@ -12,35 +11,14 @@ import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders
  * with the original request id: delivered (4444: the provider had it) or refunded (8888: the request died on the
  * wire). Needs a real database server shared with the child (TEST_DATABASE_URL).
  */
-const REASON = 'needs TEST_DATABASE_URL (PostgreSQL): a killed child process and this test must share one database server';
-
 let h: Harness;
 beforeAll(async () => {
   if (usingPostgres) h = await createHarness({ env: VTU_ENV });
 });
 afterAll(async () => h?.close());
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null>, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function startChild(userId: string, kind: string, input: object): ChildProcess {
-  const script = path.join(import.meta.dirname, 'esim-social-crash-child.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, h.config.databaseUrl!, userId, kind, JSON.stringify(input)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr!.on('data', (d) => process.stderr.write(`[child] ${d}`));
-  return child;
-}
-
 describe.skipIf(!usingPostgres)(
-  `eSIM and social purchases killed mid-flight (${usingPostgres ? 'PostgreSQL' : `skipped: ${REASON}`})`,
+  `eSIM and social purchases killed mid-flight (${usingPostgres ? 'PostgreSQL' : `skipped: ${CRASH_REASON}`})`,
   () => {
     it('end delivered or refunded after restart, each with at most one delivery and at most one refund', async () => {
       const u = await buyer(h, 100_000);
@@ -83,24 +61,14 @@ describe.skipIf(!usingPostgres)(
       const start = await walletBalance(h, u.id);
       const killed: { id: string; recipient: string; expect: 'success' | 'failed'; amount: number }[] = [];
       for (const c of cases) {
-        const child = startChild(u.id, c.kind, c.input);
-        const exited = new Promise((r) => child.on('exit', r));
-        let out = '';
-        child.stdout!.on('data', (d) => (out += d));
-        const row = await waitFor('the processing row', async () => {
-          const r = await rows<{ id: string; request_id: string; status: string }>(
-            h.app.services.db,
-            sql`SELECT id, request_id, status FROM vtu_transactions WHERE user_id = ${u.id} AND recipient = ${c.recipient}`,
-          );
-          return r[0];
+        const id = await killMidPurchase(h, {
+          userId: u.id,
+          kind: c.kind,
+          input: c.input,
+          recipient: c.recipient,
+          delivered: c.expect === 'success',
         });
-        expect(row.status).toBe('processing');
-        if (c.expect === 'success')
-          await waitFor('the provider to record it', async () => (await simulatorOrders(h, row.request_id)).length > 0);
-        child.kill('SIGKILL');
-        await exited;
-        expect(out).not.toContain('FINISHED');
-        killed.push({ id: row.id, recipient: c.recipient, expect: c.expect, amount: c.input.amount });
+        killed.push({ id, recipient: c.recipient, expect: c.expect, amount: c.input.amount });
       }
       const spent = killed.reduce((s, k) => s + k.amount, 0);
       expect(await walletBalance(h, u.id)).toBeCloseTo(start - spent, 2);

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { setKycTier } from '../helpers/factories.js';
 import { call, createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
+import { CRASH_REASON, killMidPurchase } from './crash.js';
 import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
 
 /**
@@ -13,34 +12,13 @@ import { buyer, getTx, mtn, reconcile, refundCount, requestIdOf, simulatorOrders
  * request id: ticketed with its PNR (4444: the provider had it) or refunded (8888: the request died on the wire). Needs
  * a real database server shared with the child (TEST_DATABASE_URL).
  */
-const REASON = 'needs TEST_DATABASE_URL (PostgreSQL): a killed child process and this test must share one database server';
-
 let h: Harness;
 beforeAll(async () => {
   if (usingPostgres) h = await createHarness({ env: VTU_ENV });
 });
 afterAll(async () => h?.close());
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null>, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function startChild(userId: string, input: object): ChildProcess {
-  const script = path.join(import.meta.dirname, 'flights-crash-child.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, h.config.databaseUrl!, userId, JSON.stringify(input)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr!.on('data', (d) => process.stderr.write(`[child] ${d}`));
-  return child;
-}
-
-describe.skipIf(!usingPostgres)(`flight bookings killed mid-flight (${usingPostgres ? 'PostgreSQL' : `skipped: ${REASON}`})`, () => {
+describe.skipIf(!usingPostgres)(`flight bookings killed mid-flight (${usingPostgres ? 'PostgreSQL' : `skipped: ${CRASH_REASON}`})`, () => {
   it('end ticketed or refunded after restart, each with at most one ticketing and at most one refund', async () => {
     // The child runs on the wall clock: the held offers must be current for it.
     h.clock.set(new Date());
@@ -69,24 +47,15 @@ describe.skipIf(!usingPostgres)(`flight bookings killed mid-flight (${usingPostg
         phone: mtn(c.last4),
         amount: offer.price,
       };
-      const child = startChild(u.id, input);
-      const exited = new Promise((r) => child.on('exit', r));
-      let out = '';
-      child.stdout!.on('data', (d) => (out += d));
-      const row = await waitFor('the processing row', async () => {
-        const r = await rows<{ id: string; request_id: string; status: string }>(
-          h.app.services.db,
-          sql`SELECT id, request_id, status FROM vtu_transactions WHERE user_id = ${u.id} AND recipient = ${input.phone}`,
-        );
-        return r[0];
+      const id = await killMidPurchase(h, {
+        userId: u.id,
+        kycTier: 3,
+        kind: 'flights',
+        input,
+        recipient: input.phone,
+        delivered: c.expect === 'success',
       });
-      expect(row.status).toBe('processing');
-      if (c.expect === 'success')
-        await waitFor('the provider to record it', async () => (await simulatorOrders(h, row.request_id)).length > 0);
-      child.kill('SIGKILL');
-      await exited;
-      expect(out).not.toContain('FINISHED');
-      killed.push({ id: row.id, recipient: input.phone, expect: c.expect, amount: offer.price });
+      killed.push({ id, recipient: input.phone, expect: c.expect, amount: offer.price });
     }
     const spent = killed.reduce((s, k) => s + k.amount, 0);
     expect(await walletBalance(h, u.id)).toBeCloseTo(start - spent, 2);

@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { rows } from '../../src/db/client.js';
+import type { Harness } from '../helpers/harness.js';
+import { simulatorOrders } from './helpers.js';
+
+/**
+ * The crash matrix's shared steps (crash-recovery, esim-social-crash and flights-crash tests): a purchase started in a
+ * child process (crash-child.ts) on the same PostgreSQL database, killed with SIGKILL once its row is processing (and,
+ * for an outcome the provider delivers, once the provider has recorded it).
+ */
+export const CRASH_REASON =
+  'needs TEST_DATABASE_URL (PostgreSQL): a killed child process and this test must share one database server; embedded PGlite lives inside one process';
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts the purchase in a child, kills it mid-flight and answers the processing row's id. */
+export async function killMidPurchase(
+  h: Harness,
+  p: { userId: string; kycTier?: number; kind: string; input: object; recipient: string; delivered: boolean },
+): Promise<string> {
+  const script = path.join(import.meta.dirname, 'crash-child.ts');
+  const args = [script, h.config.databaseUrl!, p.userId, String(p.kycTier ?? 1), p.kind, JSON.stringify(p.input)];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr!.on('data', (d) => process.stderr.write(`[child] ${d}`));
+  const exited = new Promise((r) => child.on('exit', r));
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  const row = await waitFor('the processing row', async () => {
+    const r = await rows<{ id: string; request_id: string; status: string }>(
+      h.app.services.db,
+      sql`SELECT id, request_id, status FROM vtu_transactions WHERE user_id = ${p.userId} AND recipient = ${p.recipient}`,
+    );
+    return r[0];
+  });
+  expect(row.status).toBe('processing');
+  // 4444: the provider has recorded (and delivered) it; its answer is still held.
+  if (p.delivered) await waitFor('the provider to record it', async () => (await simulatorOrders(h, row.request_id)).length > 0);
+  child.kill('SIGKILL');
+  await exited;
+  expect(out).not.toContain('FINISHED');
+  return row.id;
+}
