@@ -46,7 +46,7 @@ test('a support operator sees only the screens of the role; another screen by it
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Console' });
-  for (const name of ['Customers', 'KYC queue', 'Transactions', 'Support inbox'])
+  for (const name of ['Customers', 'KYC queue', 'Transactions', 'Airtime to cash', 'Support inbox'])
     await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
   for (const name of ['Approvals', 'Exports and jobs', 'Audit log', 'Dead letters', 'Growth settings', 'Catalogue and pricing'])
     await expect(nav.getByRole('link', { name, exact: true })).toHaveCount(0);
