@@ -6,13 +6,18 @@ import { en } from '../locales/en';
 import { ha } from '../locales/ha';
 import { pcm } from '../locales/pcm';
 import { yo } from '../locales/yo';
+import { enKinds } from '../locales/kinds-en';
+import { haKinds } from '../locales/kinds-ha';
+import { pcmKinds } from '../locales/kinds-pcm';
+import { yoKinds } from '../locales/kinds-yo';
 import lite, { useTranslation } from './i18n-lite';
 
 /**
  * The lookup the app runs in place of i18next (web/vite.config.mts) says what i18next says: every key of every
  * language, its placeholders filled, plural keys at several counts. The tests import i18next itself here.
  */
-const LANGS = { en, pcm, ha, yo };
+// Each language with the kinds' strings the buy screen adds to it (app/i18n.ts loadKindStrings).
+const LANGS = { en: { ...en, ...enKinds }, pcm: { ...pcm, ...pcmKinds }, ha: { ...ha, ...haKinds }, yo: { ...yo, ...yoKinds } };
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v as object, `${prefix}${k}.`)));
 const placeholders = (o: object) => {
@@ -33,7 +38,7 @@ describe('i18n-lite', () => {
     // Any key, typed or not: the comparison walks the strings themselves.
     const realT = real.t as unknown as (key: string, options?: object) => string;
     await lite.init({ lng: 'en', resources: Object.fromEntries(Object.entries(LANGS).map(([l, s]) => [l, { translation: s }])) });
-    const params = placeholders(en);
+    const params = placeholders(LANGS.en);
     let compared = 0;
     for (const lng of Object.keys(LANGS)) {
       await real.changeLanguage(lng);

@@ -4,6 +4,10 @@ import { en } from '../locales/en';
 import { ha } from '../locales/ha';
 import { pcm } from '../locales/pcm';
 import { yo } from '../locales/yo';
+import { enKinds } from '../locales/kinds-en';
+import { haKinds } from '../locales/kinds-ha';
+import { pcmKinds } from '../locales/kinds-pcm';
+import { yoKinds } from '../locales/kinds-yo';
 
 /** every language has every key (and no stray ones), placeholders kept; every error code has a message. */
 const keys = (o: object, prefix = ''): string[] =>
@@ -12,12 +16,14 @@ const at = (o: object, path: string) => path.split('.').reduce<any>((x, k) => x?
 const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
 describe('languages', () => {
-  const english = keys(en);
-  for (const [name, lang] of Object.entries({ pcm, ha, yo })) {
+  // The kinds' strings (loaded with the buy screen) are checked with the rest.
+  const all = { ...en, ...enKinds };
+  const english = keys(all);
+  for (const [name, lang] of Object.entries({ pcm: { ...pcm, ...pcmKinds }, ha: { ...ha, ...haKinds }, yo: { ...yo, ...yoKinds } })) {
     it(`${name} has every English key, no others, with the same placeholders`, () => {
       expect(english.filter((k) => typeof at(lang, k) !== 'string' || at(lang, k)!.trim() === '')).toEqual([]);
       expect(keys(lang).filter((k) => !english.includes(k))).toEqual([]);
-      expect(english.filter((k) => placeholders(at(lang, k)!).join() !== placeholders(at(en, k)!).join())).toEqual([]);
+      expect(english.filter((k) => placeholders(at(lang, k)!).join() !== placeholders(at(all, k)!).join())).toEqual([]);
     });
   }
   it('every error code the service answers has a human message', () => {

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { en } from '../locales/en';
+import type { enKinds } from '../locales/kinds-en';
 
 /**
  * `i18next` and `react-i18next` are the app's 1 KB lookup in the build (i18n-lite.ts, web/vite.config.mts): the same
@@ -24,6 +25,29 @@ const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
   yo: () => import('../locales/yo').then((m) => m.yo),
 };
 
+/** The buy screens' strings of issue 32's kinds: loaded with the buy screen, in the language being read. */
+const kindLoaders: Record<Language, () => Promise<Record<string, unknown>>> = {
+  en: () => import('../locales/kinds-en').then((m) => m.enKinds),
+  pcm: () => import('../locales/kinds-pcm').then((m) => m.pcmKinds),
+  ha: () => import('../locales/kinds-ha').then((m) => m.haKinds),
+  yo: () => import('../locales/kinds-yo').then((m) => m.yoKinds),
+};
+const kindsLoaded = new Set<Language>();
+let kindsWanted = false;
+
+/** Adds the kinds' strings of `code` to its bundle (once); after the first call, every language switched to gets them. */
+async function addKindStrings(code: Language) {
+  if (kindsLoaded.has(code)) return;
+  i18next.addResourceBundle(code, 'translation', await kindLoaders[code]());
+  kindsLoaded.add(code);
+}
+
+/** Before the buy screen draws: its kinds' strings in the current language (and in any language chosen later). */
+export async function loadKindStrings() {
+  kindsWanted = true;
+  await addKindStrings((i18next.language as Language) ?? savedLanguage());
+}
+
 const LANGUAGE_KEY = 'vtu.language';
 
 export function savedLanguage(): Language {
@@ -33,6 +57,7 @@ export function savedLanguage(): Language {
 
 export async function setLanguage(code: Language) {
   if (!i18next.hasResourceBundle(code, 'translation')) i18next.addResourceBundle(code, 'translation', await loaders[code]());
+  if (kindsWanted) await addKindStrings(code);
   localStorage.setItem(LANGUAGE_KEY, code);
   document.documentElement.lang = code;
   await i18next.changeLanguage(code);
@@ -60,6 +85,6 @@ export async function initI18n() {
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en & typeof enKinds };
   }
 }

@@ -40,7 +40,8 @@ const routes = [
     validateSearch: (s: Record<string, unknown>): { service?: BuyService } =>
       BUY_SERVICES.includes(s.service as BuyService) ? { service: s.service as BuyService } : {},
     component: lazyRouteComponent(
-      withStyles(() => import('../features/buy/Buy')),
+      // The kinds' strings (issue 32's buy screens) come with the buy screen, not with the first screens.
+      withStyles(() => Promise.all([import('../features/buy/Buy'), import('./i18n').then((m) => m.loadKindStrings())]).then(([m]) => m)),
       'Buy',
     ),
   }),

@@ -3,9 +3,6 @@ import { enNotices } from './notices-en';
 import { enSaved } from './saved-en';
 import { enFields } from './fields-en';
 import { enPurchases } from './purchases-en';
-import { enAirtimeCash } from './airtime-cash-en';
-import { enTravel } from './travel-en';
-import { enFlights } from './flights-en';
 /** English (complete). Every other language must have every key (test/web/i18n.test.ts and the Messages type). */
 export const en = {
   app: {
@@ -106,9 +103,6 @@ export const en = {
     tryAgain: 'Try another payment',
   },
   ...enPurchases,
-  ...enAirtimeCash,
-  ...enTravel,
-  ...enFlights,
   ...enFields,
   ...enNotices,
   ...enSaved,

@@ -4,9 +4,6 @@ import { haNotices } from './notices-ha';
 import { haSaved } from './saved-ha';
 import { haFields } from './fields-ha';
 import { haPurchases } from './purchases-ha';
-import { haAirtimeCash } from './airtime-cash-ha';
-import { haTravel } from './travel-ha';
-import { haFlights } from './flights-ha';
 
 /** Hausa. Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
 export const ha: Messages = {
@@ -107,9 +104,6 @@ export const ha: Messages = {
     tryAgain: 'Sake gwada biya',
   },
   ...haPurchases,
-  ...haAirtimeCash,
-  ...haTravel,
-  ...haFlights,
   ...haFields,
   ...haNotices,
   ...haSaved,

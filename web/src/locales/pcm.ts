@@ -4,9 +4,6 @@ import { pcmNotices } from './notices-pcm';
 import { pcmSaved } from './saved-pcm';
 import { pcmFields } from './fields-pcm';
 import { pcmPurchases } from './purchases-pcm';
-import { pcmAirtimeCash } from './airtime-cash-pcm';
-import { pcmTravel } from './travel-pcm';
-import { pcmFlights } from './flights-pcm';
 
 /** Nigerian Pidgin (Naijá). Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
 export const pcm: Messages = {
@@ -108,9 +105,6 @@ export const pcm: Messages = {
     tryAgain: 'Try pay again',
   },
   ...pcmPurchases,
-  ...pcmAirtimeCash,
-  ...pcmTravel,
-  ...pcmFlights,
   ...pcmFields,
   ...pcmNotices,
   ...pcmSaved,

@@ -4,9 +4,6 @@ import { yoNotices } from './notices-yo';
 import { yoSaved } from './saved-yo';
 import { yoFields } from './fields-yo';
 import { yoPurchases } from './purchases-yo';
-import { yoAirtimeCash } from './airtime-cash-yo';
-import { yoTravel } from './travel-yo';
-import { yoFlights } from './flights-yo';
 
 /** Yorùbá. Keys and placeholders as in en.ts (checked by the Messages type and web/src/app/i18n.test.ts). */
 export const yo: Messages = {
@@ -108,9 +105,6 @@ export const yo: Messages = {
     tryAgain: 'Gbìyànjú ìsanwó mìíràn',
   },
   ...yoPurchases,
-  ...yoAirtimeCash,
-  ...yoTravel,
-  ...yoFlights,
   ...yoFields,
   ...yoNotices,
   ...yoSaved,
