@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { one } from '../../db/client.js';
 import type { Services } from '../../container.js';
-import { arriveLate, nairaStr, neverSettles, placeOrder, queryOrder, sleep, toKoboNum, type SimOrder } from './engine.js';
+import { arriveLate, nairaStr, neverSettles, placeOrder, queryOrder, toKoboNum, type SimOrder } from './engine.js';
+import { vtpassReply } from './vtpass.js';
 
 /**
  * Provider C's flights (issue 32), in its VTpass-style protocol and credentials, mounted under its simulator's base:
@@ -274,14 +275,7 @@ function routes(r: FastifyInstance, services: Services) {
       amount,
       quantity: passengers.length,
     });
-    if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<html><body>502 Bad Gateway</body></html>');
-    if (placed.kind === 'low_float') return { code: '018', response_description: 'LOW WALLET BALANCE' };
-    if (placed.kind === 'duplicate') return { code: '014', response_description: 'REQUEST ID ALREADY EXIST' };
-    if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
-    if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
-    if (placed.magic === 'malformed')
-      return reply.type('application/json').send('{"code":"000","content":{"transactions":{"status":"deliv');
-    return answer(placed.order, o.passengers);
+    return vtpassReply(placed, reply, config, (order) => answer(order, o.passengers));
   });
 
   r.post('/api/flights/requery', async (req, reply) => {

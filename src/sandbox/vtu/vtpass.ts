@@ -11,6 +11,7 @@ import {
   sleep,
   toKoboNum,
   verifyNotFound,
+  type PlaceResult,
   type SimOrder,
 } from './engine.js';
 import { ESIM_PLANS, ESIM_REGIONS, esimAnswer, esimIssue, esimPlan, esimUsage, findEsim } from './esim.js';
@@ -106,6 +107,25 @@ function answer(o: SimOrder, serviceID: string, requestId: string) {
   return Object.assign(body, esimAnswer(o));
 }
 
+/**
+ * Provider C's (VTpass-style) answer to a purchase the simulator placed: the door's refusals (HTTP 500, low float, a
+ * duplicate request id), the held, slow and malformed answers of the magic endings, else `answer(order)`.
+ */
+export async function vtpassReply(
+  placed: PlaceResult,
+  reply: FastifyReply,
+  config: Services['config'],
+  answer: (order: SimOrder) => unknown,
+): Promise<unknown> {
+  if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<html><body>502 Bad Gateway</body></html>');
+  if (placed.kind === 'low_float') return { code: '018', response_description: 'LOW WALLET BALANCE' };
+  if (placed.kind === 'duplicate') return { code: '014', response_description: 'REQUEST ID ALREADY EXIST' };
+  if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
+  if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
+  if (placed.magic === 'malformed') return reply.type('application/json').send('{"code":"000","content":{"transactions":{"status":"deliv');
+  return answer(placed.order);
+}
+
 export function registerVtpassSimulator(app: FastifyInstance, services: Services, base: string) {
   const { db, clock, config } = services;
   const creds = config.vtu.providers.c;
@@ -142,14 +162,7 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
       amount: BigInt(Math.round(Number(plan.variation_amount) * 100)),
       result,
     });
-    if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<html><body>502 Bad Gateway</body></html>');
-    if (placed.kind === 'low_float') return { code: '018', response_description: 'LOW WALLET BALANCE' };
-    if (placed.kind === 'duplicate') return { code: '014', response_description: 'REQUEST ID ALREADY EXIST' };
-    if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
-    if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
-    if (placed.magic === 'malformed')
-      return reply.type('application/json').send('{"code":"000","content":{"transactions":{"status":"deliv');
-    return answer(placed.order, serviceID, requestId);
+    return vtpassReply(placed, reply, config, (order) => answer(order, serviceID, requestId));
   }
 
   app.register(
@@ -245,14 +258,7 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
           amount,
           meterType: b.variation_code,
         });
-        if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<html><body>502 Bad Gateway</body></html>');
-        if (placed.kind === 'low_float') return { code: '018', response_description: 'LOW WALLET BALANCE' };
-        if (placed.kind === 'duplicate') return { code: '014', response_description: 'REQUEST ID ALREADY EXIST' };
-        if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
-        if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
-        if (placed.magic === 'malformed')
-          return reply.type('application/json').send('{"code":"000","content":{"transactions":{"status":"deliv');
-        return answer(placed.order, serviceID, requestId);
+        return vtpassReply(placed, reply, config, (order) => answer(order, serviceID, requestId));
       });
       r.post('/api/requery', async (req, reply) => {
         const requestId = String(body(req).request_id ?? '');
