@@ -3,8 +3,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import type { Harness } from '../helpers/harness.js';
-import { simulatorOrders } from './helpers.js';
+import { signIn, type Harness } from '../helpers/harness.js';
+import { getTx, reconcile, refundCount, requestIdOf, simulatorOrders } from './helpers.js';
 
 /**
  * The crash matrix's shared steps (crash-recovery, esim-social-crash and flights-crash tests): a purchase started in a
@@ -50,4 +50,36 @@ export async function killMidPurchase(
   await exited;
   expect(out).not.toContain('FINISHED');
   return row.id;
+}
+
+/**
+ * "Restart": the test's app is a fresh instance on the same database. Its clock is moved past the child's wall-clock
+ * timestamps and the not-found grace period, reconciliation runs, and each killed purchase must have ended as
+ * expected under its original request id (never re-sent under another), delivered at most once and refunded once
+ * exactly when it failed. Answers each one's transaction for the kind's own checks.
+ */
+export async function expectRecovered(
+  h: Harness,
+  email: string,
+  killed: readonly { id: string; recipient: string; expect: 'success' | 'failed' }[],
+): Promise<Record<string, any>[]> {
+  h.clock.set(new Date(Date.now() + 2 * 3600_000));
+  await reconcile(h, 0);
+  await reconcile(h, 10 * 60_000);
+  const again = await signIn(h, email); // the clock jumped past the old access token's life
+  const out = [];
+  for (const k of killed) {
+    const tx = await getTx(h, again, k.id);
+    expect(tx.status, k.recipient).toBe(k.expect);
+    const requestId = await requestIdOf(h, k.id);
+    expect((await simulatorOrders(h, requestId)).filter((o) => o.status === 'delivered').length).toBeLessThanOrEqual(1);
+    const all = await rows<{ request_id: string }>(
+      h.app.services.db,
+      sql`SELECT request_id FROM sandbox_vtu_orders WHERE recipient = ${k.recipient}`,
+    );
+    expect(all.every((o) => o.request_id === requestId)).toBe(true);
+    expect(await refundCount(h, tx.reference)).toBe(k.expect === 'failed' ? 1 : 0);
+    out.push(tx);
+  }
+  return out;
 }
