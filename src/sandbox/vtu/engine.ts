@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
+import { nairaStr, toKoboNum, type PlaceOrder, type PlaceResult, type SimMagic, type SimOrder } from '../../modules/vtu/kinds/simulator.js';
+
+export type { PlaceResult, SimOrder };
 
 /**
  * The order engine shared by the three simulated protocols (docs/design.md §8). State lives in the database
@@ -10,20 +13,7 @@ import type { Clock } from '../../kernel/clock.js';
  */
 export const PENDING_RESOLVE_MS = 5000;
 
-export type Magic =
-  | 'fail'
-  | 'pending_ok'
-  | 'pending_fail'
-  | 'never'
-  | 'timeout'
-  | 'refuse_a'
-  | 'http500'
-  | 'malformed'
-  | 'slow'
-  | 'late'
-  | 'partial'
-  | 'pending_partial'
-  | 'none';
+export type Magic = SimMagic;
 
 export function magicOf(recipient: string): Magic {
   const last4 = recipient.replace(/\D/g, '').slice(-4);
@@ -66,19 +56,6 @@ export const neverSettles = (o: { recipient: string }) => magicOf(o.recipient) =
 /** Verification look-ups fail for accounts ending 9999. */
 export const verifyNotFound = (account: string) => account.replace(/\D/g, '').endsWith('9999');
 
-export interface SimOrder {
-  provider: string;
-  request_id: string;
-  service: string;
-  recipient: string;
-  product: string | null;
-  amount: string;
-  status: 'pending' | 'delivered' | 'failed';
-  result: Record<string, any> | null;
-  message: string | null;
-  created_at: Date;
-}
-
 /**
  * "8888": the request is held before the provider records anything (a request still on the wire), past the
  * adapter's timeout; when the hold ends the order is placed and delivered like any other.
@@ -86,9 +63,6 @@ export interface SimOrder {
 export async function arriveLate(recipient: string, holdMs: number) {
   if (magicOf(recipient) === 'late') await sleep(holdMs);
 }
-
-export type PlaceResult =
-  { kind: 'placed'; order: SimOrder; magic: Magic } | { kind: 'duplicate'; order: SimOrder } | { kind: 'low_float' } | { kind: 'http500' };
 
 const digits = (seed: string, n: number) => {
   let out = '';
@@ -135,24 +109,7 @@ export async function ensureFloatRows(db: Db, providers: string[]) {
     await db.execute(sql`INSERT INTO sandbox_vtu_floats (provider, balance) VALUES (${p}, 0) ON CONFLICT (provider) DO NOTHING`);
 }
 
-export async function placeOrder(
-  db: Db,
-  clock: Clock,
-  o: {
-    provider: string;
-    requestId: string;
-    service: string;
-    recipient: string;
-    product?: string;
-    amount: bigint;
-    meterType?: string;
-    quantity?: number;
-    /** Protocol-specific delivery facts (an eSIM's ICCID, a social order's counts), merged into the order's result. */
-    result?: Record<string, unknown>;
-    /** What the float pays when the order is placed, when not the amount (a partly completed order pays its part). */
-    charge?: bigint;
-  },
-): Promise<PlaceResult> {
+export async function placeOrder(db: Db, clock: Clock, o: PlaceOrder): Promise<PlaceResult> {
   const magic = magicOf(o.recipient);
   if (magic === 'http500') return { kind: 'http500' };
   const now = clock.now();
@@ -264,9 +221,4 @@ export async function fundFloat(db: Db, clock: Clock, provider: string, amount: 
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export const toKoboNum = (n: unknown): bigint | null => {
-  const v = typeof n === 'string' ? Number(n) : typeof n === 'number' ? n : NaN;
-  if (!Number.isFinite(v) || v <= 0) return null;
-  return BigInt(Math.round(v * 100));
-};
-export const nairaStr = (k: bigint | string) => (Number(BigInt(k)) / 100).toFixed(2);
+export { nairaStr, toKoboNum };

@@ -4,7 +4,7 @@ import { rows } from '../../db/client.js';
 import type { Services } from '../../container.js';
 import { registerAirtimeCashSimulator } from './airtime-cash.js';
 import { ensureFloatRows } from './engine.js';
-import { registerFlightSimulator } from './flights.js';
+import { kindSimulators, mountKindControls, simulatorEnv } from './kinds.js';
 import { registerOrderQuerySimulator } from './order-query.js';
 import { registerSmeDataSimulator } from './sme-data.js';
 import { registerVtpassSimulator } from './vtpass.js';
@@ -19,12 +19,15 @@ export const SIMULATOR_BASE = '/sandbox/providers';
 
 export async function registerVtuSimulators(app: FastifyInstance, services: Services) {
   await ensureFloatRows(services.db, ['a', 'b', 'c', 'd']);
-  registerSmeDataSimulator(app, services, 'a', `${SIMULATOR_BASE}/a`);
-  registerSmeDataSimulator(app, services, 'b', `${SIMULATOR_BASE}/b`);
-  registerVtpassSimulator(app, services, `${SIMULATOR_BASE}/c`);
+  // The kinds' own parts of the providers (modules/vtu/kinds/<kind>/simulator.ts), mounted with their protocols.
+  const kinds = await kindSimulators();
+  const env = simulatorEnv(app, services);
+  registerSmeDataSimulator(app, services, 'a', `${SIMULATOR_BASE}/a`, kinds, env);
+  registerSmeDataSimulator(app, services, 'b', `${SIMULATOR_BASE}/b`, kinds, env);
+  registerVtpassSimulator(app, services, `${SIMULATOR_BASE}/c`, kinds, env);
   registerAirtimeCashSimulator(app, services, `${SIMULATOR_BASE}/c`);
-  registerFlightSimulator(app, services, `${SIMULATOR_BASE}/c`);
-  registerOrderQuerySimulator(app, services, `${SIMULATOR_BASE}/d`);
+  registerOrderQuerySimulator(app, services, `${SIMULATOR_BASE}/d`, kinds, env);
+  mountKindControls(app, kinds, env);
 
   app.get('/sandbox/vtu/deliveries', async (req) => {
     const q = (req.query ?? {}) as Record<string, string | undefined>;

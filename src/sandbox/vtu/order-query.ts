@@ -11,10 +11,11 @@ import {
   sleep,
   toKoboNum,
   verifyNotFound,
-  magicOf,
+  type PlaceResult,
   type SimOrder,
 } from './engine.js';
-import { partialRemains, SOCIAL_SERVICES, socialPrice, socialProgress, socialService, startCountOf, undeliveredPart } from './social.js';
+import type { KindSimulator, OrderQueryPart, SimulatorEnv } from '../../modules/vtu/kinds/simulator.js';
+import { mountKindRoutes, sendResult, type ProtocolDoor } from './kinds.js';
 
 /** Simulator of provider D, order-and-query protocol (docs/design.md §11), mounted at /sandbox/providers/d. */
 const BET_COMPANIES = [
@@ -33,11 +34,12 @@ const EXAMS: { code: string; name: string; price: number; needsProfile?: boolean
   { code: 'jamb-de', name: 'JAMB Direct Entry PIN', price: 6200, needsProfile: true },
 ];
 
-function orderStatus(o: SimOrder) {
-  const social = o.service === 'social' ? socialProgress(o) : null;
+/** An order's query answer; a kind's part gives the result of its orders (a social order's progress). */
+function orderStatus(o: SimOrder, part?: OrderQueryPart) {
+  const progress = part?.progress?.(o) ?? null;
   const status =
     o.status === 'delivered'
-      ? social && social.remains > 0
+      ? progress?.partial
         ? 'ORDER_PARTIAL'
         : 'ORDER_COMPLETED'
       : o.status === 'failed'
@@ -48,60 +50,57 @@ function orderStatus(o: SimOrder) {
     order_id: `D-${o.request_id.slice(-12)}`,
     reference: o.request_id,
     amount: nairaStr(o.amount),
-    ...(o.status === 'delivered' && !social ? { result: o.result ?? {} } : {}),
-    ...(social ? { result: social } : {}),
+    ...(o.status === 'delivered' && !progress ? { result: o.result ?? {} } : {}),
+    ...(progress ? { result: progress.result } : {}),
     ...(o.message ? { message: o.message } : {}),
   };
 }
 
-export function registerOrderQuerySimulator(app: FastifyInstance, services: Services, base: string) {
+/**
+ * Provider D's answer to an order the simulator placed: the door's refusals (503, low float), the held, slow and
+ * malformed answers of the magic endings, else ORDER_RECEIVED (a repeated reference is the same order: received
+ * again, never placed twice).
+ */
+async function orderReply(placed: PlaceResult, reply: FastifyReply, config: Services['config']) {
+  if (placed.kind === 'http500') return reply.status(503).send('Service Unavailable');
+  if (placed.kind === 'low_float')
+    return reply.status(402).send({ status: 'ORDER_REJECTED', code: 'INSUFFICIENT_BALANCE', message: 'Insufficient wallet balance' });
+  if (placed.kind === 'placed') {
+    if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
+    if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
+    if (placed.magic === 'malformed') return reply.status(202).type('application/json').send('{"status":"ORDER_REC');
+  }
+  const reference = placed.order.request_id;
+  return reply.status(202).send({ status: 'ORDER_RECEIVED', order_id: `D-${reference.slice(-12)}`, reference });
+}
+
+/**
+ * Provider D's routes, with the kinds' parts (`kinds`: their order parts and their own routes at D, see
+ * modules/vtu/kinds/simulator.ts).
+ */
+export function registerOrderQuerySimulator(
+  app: FastifyInstance,
+  services: Services,
+  base: string,
+  kinds: KindSimulator[],
+  env: SimulatorEnv,
+) {
   const { db, clock, config } = services;
   const key = config.vtu.providers.d.key;
   const auth = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.headers['x-api-key'] !== key) return reply.status(401).send({ status: 'UNAUTHORIZED', message: 'Invalid API key' });
   };
   const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, any>) : {});
-
-  /** A social order: the link is the recipient, the price is the service's rate times the quantity. */
-  async function orderSocial(b: Record<string, any>, reference: string, reply: FastifyReply) {
-    const link = typeof b.link === 'string' ? b.link : '';
-    const quantity = Number(b.quantity);
-    const service = socialService(b.service_code);
-    if (!reference || reference.length > 80 || !/^https:\/\/\S{4,300}$/.test(link))
-      return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'reference and an https link are required' });
-    if (!service) return reply.status(400).send({ status: 'ORDER_REJECTED', message: 'Unknown social service' });
-    if (!Number.isInteger(quantity) || quantity < service.min || quantity > service.max)
-      return reply.status(400).send({ status: 'ORDER_REJECTED', message: `quantity must be ${service.min}-${service.max}` });
-    const amount = socialPrice(service.rate, quantity);
-    const remains = magicOf(link) === 'partial' || magicOf(link) === 'pending_partial' ? partialRemains(quantity) : 0;
-    await arriveLate(link, config.vtu.sandboxHoldMs);
-    const placed = await placeOrder(db, clock, {
-      provider: 'd',
-      requestId: reference,
-      service: 'social',
-      recipient: link,
-      product: service.code,
-      amount,
-      quantity,
-      result: { start_count: startCountOf(link), quantity, remains },
-      charge: amount - undeliveredPart(amount, quantity, remains),
-    });
-    if (placed.kind === 'http500') return reply.status(503).send('Service Unavailable');
-    if (placed.kind === 'low_float')
-      return reply.status(402).send({ status: 'ORDER_REJECTED', code: 'INSUFFICIENT_BALANCE', message: 'Insufficient wallet balance' });
-    if (placed.kind === 'placed') {
-      if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
-      if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
-      if (placed.magic === 'malformed') return reply.status(202).type('application/json').send('{"status":"ORDER_REC');
-    }
-    return reply.status(202).send({ status: 'ORDER_RECEIVED', order_id: `D-${placed.order.request_id.slice(-12)}`, reference });
-  }
+  const parts = kinds.flatMap((k) => (k.orders ? [k.orders] : []));
+  const partOf = (product: unknown) => parts.find((p) => p.product === product);
+  const door: ProtocolDoor = (placed, reply) => orderReply(placed, reply, config);
 
   app.register(
     async (r) => {
       r.addHook('onRequest', auth);
       r.get('/api/v1/catalogue/betting', async () => ({ items: BET_COMPANIES.map(([code, name]) => ({ code, name })) }));
-      r.get('/api/v1/catalogue/social', async () => ({ items: SOCIAL_SERVICES.map((s) => ({ ...s, rate: s.rate.toFixed(2) })) }));
+      for (const [name, items] of parts.flatMap((p) => Object.entries(p.catalogues ?? {})))
+        r.get(`/api/v1/catalogue/${name}`, async () => ({ items: items() }));
       r.get('/api/v1/catalogue/exams', async () => ({ items: EXAMS.map((e) => ({ code: e.code, name: e.name, price: e.price })) }));
       r.post('/api/v1/verify', async (req, reply) => {
         const b = body(req);
@@ -114,7 +113,8 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
       r.post('/api/v1/orders', async (req, reply) => {
         const b = body(req);
         const reference = typeof b.reference === 'string' ? b.reference : '';
-        if (b.product === 'social') return orderSocial(b, reference, reply);
+        const part = partOf(b.product);
+        if (part) return sendResult(await part.order(b, env), reply, door);
         const customer = typeof b.customer_id === 'string' ? b.customer_id : '';
         const quantity = Number(b.quantity ?? 1);
         let amount = toKoboNum(b.amount);
@@ -142,23 +142,13 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
           amount,
           quantity,
         });
-        if (placed.kind === 'http500') return reply.status(503).send('Service Unavailable');
-        if (placed.kind === 'low_float')
-          return reply.status(402).send({ status: 'ORDER_REJECTED', code: 'INSUFFICIENT_BALANCE', message: 'Insufficient wallet balance' });
-        const order = placed.order;
-        if (placed.kind === 'placed') {
-          if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
-          if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
-          if (placed.magic === 'malformed') return reply.status(202).type('application/json').send('{"status":"ORDER_REC');
-        }
-        // A repeated reference is the same order: received again, never placed twice.
-        return reply.status(202).send({ status: 'ORDER_RECEIVED', order_id: `D-${order.request_id.slice(-12)}`, reference });
+        return orderReply(placed, reply, config);
       });
       r.get('/api/v1/orders/:reference', async (req, reply) => {
         const o = await queryOrder(db, clock, 'd', String((req.params as any).reference));
         if (!o) return reply.status(404).send({ status: 'ORDER_NOT_FOUND', message: 'No order with this reference' });
         if (neverSettles(o)) return reply.status(503).send('Service Unavailable');
-        return orderStatus(o);
+        return orderStatus(o, partOf(o.service));
       });
       r.get('/api/v1/balance', async () => ({ balance: nairaStr(await floatBalance(db, 'd')) }));
       r.post('/api/v1/fund', async (req, reply) => {
@@ -168,6 +158,7 @@ export function registerOrderQuerySimulator(app: FastifyInstance, services: Serv
           return reply.status(400).send({ status: 'INVALID', message: 'amount and reference are required' });
         return { balance: nairaStr(await fundFloat(db, clock, 'd', amount, b.reference)) };
       });
+      mountKindRoutes(r, kinds, 'd', env, door);
     },
     { prefix: base },
   );

@@ -10,8 +10,11 @@ import {
   queryOrder,
   sleep,
   toKoboNum,
+  type PlaceResult,
   type SimOrder,
 } from './engine.js';
+import type { KindSimulator, SimulatorEnv } from '../../modules/vtu/kinds/simulator.js';
+import { mountKindRoutes, type ProtocolDoor } from './kinds.js';
 
 /**
  * Simulator of providers A and B, SME-data protocol (docs/design.md §11), mounted at /sandbox/providers/a and /b.
@@ -62,10 +65,42 @@ function orderBody(o: SimOrder, id: 'a' | 'b', plan: Plan | undefined) {
   };
 }
 
-export function registerSmeDataSimulator(app: FastifyInstance, services: Services, id: 'a' | 'b', base: string) {
+/** Provider A's or B's answer to an order the simulator placed: the door's refusals, the magic endings, else `answer`. */
+async function smeReply(placed: PlaceResult, reply: FastifyReply, config: Services['config'], answer: (order: SimOrder) => unknown) {
+  if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<h1>Server Error (500)</h1>');
+  if (placed.kind === 'low_float') return reply.status(400).send({ error: ["You can't purchase this plan due to insufficient balance"] });
+  if (placed.kind === 'duplicate') return reply.status(200).send(answer(placed.order));
+  if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
+  if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
+  if (placed.magic === 'malformed') return reply.status(201).type('application/json').send('{"id":1,"Status":"succ');
+  return reply.status(201).send(answer(placed.order));
+}
+
+/** Provider A's or B's routes, with the kinds' own routes at it (modules/vtu/kinds/simulator.ts). */
+export function registerSmeDataSimulator(
+  app: FastifyInstance,
+  services: Services,
+  id: 'a' | 'b',
+  base: string,
+  kinds: KindSimulator[],
+  env: SimulatorEnv,
+) {
   const { db, clock, config } = services;
   const key = config.vtu.providers[id].key;
   const plans = SME_PLANS[id];
+  const door: ProtocolDoor = (placed, reply, answer) =>
+    smeReply(
+      placed,
+      reply,
+      config,
+      answer ??
+        ((o) =>
+          orderBody(
+            o,
+            id,
+            plans.find((p) => String(p.id) === o.product),
+          )),
+    );
   const auth = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.headers.authorization !== `Token ${key}`) return reply.status(401).send({ detail: 'Invalid token.' });
   };
@@ -91,14 +126,7 @@ export function registerSmeDataSimulator(app: FastifyInstance, services: Service
           product: String(plan.id),
           amount: toKoboNum(plan.plan_amount)!,
         });
-        if (placed.kind === 'http500') return reply.status(500).type('text/html').send('<h1>Server Error (500)</h1>');
-        if (placed.kind === 'low_float')
-          return reply.status(400).send({ error: ["You can't purchase this plan due to insufficient balance"] });
-        if (placed.kind === 'duplicate') return reply.status(200).send(orderBody(placed.order, id, plan));
-        if (placed.magic === 'timeout') await sleep(config.vtu.sandboxHoldMs);
-        if (placed.magic === 'slow') await sleep(config.vtu.sandboxSlowMs);
-        if (placed.magic === 'malformed') return reply.status(201).type('application/json').send('{"id":1,"Status":"succ');
-        return reply.status(201).send(orderBody(placed.order, id, plan));
+        return smeReply(placed, reply, config, (order) => orderBody(order, id, plan));
       });
       r.get('/api/data/query', async (req, reply) => {
         const ident = String((req.query as any)?.ident ?? '');
@@ -119,6 +147,7 @@ export function registerSmeDataSimulator(app: FastifyInstance, services: Service
           return reply.status(400).send({ error: ['amount and reference are required'] });
         return { user: { username: `sandbox-${id}`, wallet_balance: nairaStr(await fundFloat(db, clock, id, amount, b.reference)) } };
       });
+      mountKindRoutes(r, kinds, id, env, door);
     },
     { prefix: base },
   );

@@ -14,7 +14,8 @@ import {
   type PlaceResult,
   type SimOrder,
 } from './engine.js';
-import { ESIM_PLANS, ESIM_REGIONS, esimAnswer, esimIssue, esimPlan, esimUsage, findEsim } from './esim.js';
+import type { KindSimulator, SimulatorEnv, VtpassPart } from '../../modules/vtu/kinds/simulator.js';
+import { mountKindRoutes, sendResult, type ProtocolDoor } from './kinds.js';
 
 /** Simulator of provider C, VTpass-style protocol (docs/design.md §11), mounted at /sandbox/providers/c. */
 const AIRTIME = [
@@ -77,6 +78,8 @@ const DISCOS: [string, string][] = [
 const DISCO_IDS = new Set(DISCOS.map(([id]) => `${id}-electric`));
 const AIRTIME_IDS = new Set(AIRTIME.map((a) => a.serviceID));
 
+const objectOf = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+
 function serviceOf(serviceID: string): 'airtime' | 'cable' | 'electricity' | null {
   if (AIRTIME_IDS.has(serviceID)) return 'airtime';
   if (TV[serviceID]) return 'cable';
@@ -84,7 +87,8 @@ function serviceOf(serviceID: string): 'airtime' | 'cable' | 'electricity' | nul
   return null;
 }
 
-function answer(o: SimOrder, serviceID: string, requestId: string) {
+/** The answer about an order (pay and requery); a kind's part adds its fields to the answer about its orders. */
+function answer(o: SimOrder, serviceID: string, requestId: string, part?: VtpassPart) {
   const tx = {
     status: o.status,
     product_name: serviceID,
@@ -104,7 +108,7 @@ function answer(o: SimOrder, serviceID: string, requestId: string) {
   };
   if (o.status === 'delivered' && o.result?.token)
     Object.assign(body, { purchased_code: `Token : ${o.result.token}`, token: o.result.token, units: o.result.units });
-  return Object.assign(body, esimAnswer(o));
+  return Object.assign(body, part?.answer?.(o) ?? {});
 }
 
 /**
@@ -126,7 +130,11 @@ export async function vtpassReply(
   return answer(placed.order);
 }
 
-export function registerVtpassSimulator(app: FastifyInstance, services: Services, base: string) {
+/**
+ * Provider C's routes, with the kinds' parts (`kinds`: their vtpass parts and their own routes at C, see
+ * modules/vtu/kinds/simulator.ts).
+ */
+export function registerVtpassSimulator(app: FastifyInstance, services: Services, base: string, kinds: KindSimulator[], env: SimulatorEnv) {
   const { db, clock, config } = services;
   const creds = config.vtu.providers.c;
   const auth = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -135,35 +143,15 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
     }
   };
   const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, any>) : {});
-
-  /** An eSIM purchase (billersCode = phone) or top-up (billersCode = ICCID, phone): the plan sets the price. */
-  async function payEsim(b: Record<string, any>, reply: FastifyReply) {
-    const requestId = String(b.request_id ?? '');
-    const serviceID = String(b.serviceID);
-    const plan = esimPlan(b.variation_code);
-    const topup = serviceID === 'esim-topup';
-    const phone = String((topup ? b.phone : b.billersCode) ?? '');
-    if (!/^\d{12}\S{1,60}$/.test(requestId) || !/^\+?\d{10,15}$/.test(phone))
-      return { code: '011', response_description: 'INVALID ARGUMENTS' };
-    if (!plan) return { code: '012', response_description: 'PRODUCT DOES NOT EXIST' };
-    let result: Record<string, unknown> = esimIssue(requestId, plan);
-    if (topup) {
-      const esim = await findEsim(db, String(b.billersCode ?? ''));
-      if (!esim || esim.result?.region !== plan.region) return { code: '012', response_description: 'ESIM NOT FOUND FOR THIS PLAN' };
-      result = { iccid: esim.result.iccid, data_mb: plan.data_mb, validity_days: plan.validity_days };
-    }
-    await arriveLate(phone, config.vtu.sandboxHoldMs);
-    const placed = await placeOrder(db, clock, {
-      provider: 'c',
-      requestId,
-      service: serviceID,
-      recipient: phone,
-      product: serviceID,
-      amount: BigInt(Math.round(Number(plan.variation_amount) * 100)),
-      result,
-    });
-    return vtpassReply(placed, reply, config, (order) => answer(order, serviceID, requestId));
-  }
+  const parts = kinds.flatMap((k) => (k.vtpass ? [k.vtpass] : []));
+  const partOf = (serviceID: string) => parts.find((p) => p.serviceIds.includes(serviceID));
+  const door: ProtocolDoor = (placed, reply, answerOf) =>
+    vtpassReply(
+      placed,
+      reply,
+      config,
+      answerOf ?? ((order) => answer(order, order.product ?? '', order.request_id, partOf(order.product ?? ''))),
+    );
 
   app.register(
     async (r) => {
@@ -176,16 +164,14 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
           return { response_description: '000', content: Object.entries(TV).map(([serviceID, t]) => ({ serviceID, name: t.name })) };
         if (identifier === 'electricity-bill')
           return { response_description: '000', content: DISCOS.map(([id, name]) => ({ serviceID: `${id}-electric`, name })) };
-        if (identifier === 'esim') return { response_description: '000', content: ESIM_REGIONS.map((e) => ({ serviceID: e.code, ...e })) };
+        const kindList = parts.find((p) => p.services?.[identifier])?.services?.[identifier];
+        if (kindList) return { response_description: '000', content: kindList(objectOf(req.query)) };
         return { response_description: '000', content: [] };
       });
       r.get('/api/service-variations', async (req, reply) => {
         const serviceID = String((req.query as any)?.serviceID ?? '');
-        if (serviceID === 'esim') {
-          const region = String((req.query as any)?.region ?? '');
-          const variations = ESIM_PLANS.filter((p) => !region || p.region === region).map((p) => ({ ...p, fixedPrice: 'Yes' }));
-          return { response_description: '000', content: { ServiceName: 'Travel eSIM', serviceID, convinience_fee: '0 %', variations } };
-        }
+        const kindVariations = parts.find((p) => p.variations?.[serviceID])?.variations?.[serviceID];
+        if (kindVariations) return { response_description: '000', content: kindVariations(objectOf(req.query)) };
         const tv = TV[serviceID];
         if (!tv) return reply.send({ response_description: '012', content: { errors: 'PRODUCT DOES NOT EXIST' } });
         return {
@@ -235,7 +221,8 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
         const b = body(req);
         const requestId = String(b.request_id ?? '');
         const serviceID = String(b.serviceID ?? '');
-        if (serviceID === 'esim' || serviceID === 'esim-topup') return payEsim(b, reply);
+        const part = partOf(serviceID);
+        if (part) return sendResult(await part.pay(b, env), reply, door);
         const service = serviceOf(serviceID);
         const account = String(b.billersCode ?? '');
         let amount = toKoboNum(b.amount);
@@ -265,12 +252,7 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
         const o = requestId ? await queryOrder(db, clock, 'c', requestId) : null;
         if (!o) return { code: '015', response_description: 'INVALID REQUEST ID' };
         if (neverSettles(o)) return reply.status(503).type('text/html').send('<html><body>503 Service Unavailable</body></html>');
-        return answer(o, o.product ?? '', requestId);
-      });
-      r.get('/api/esim/usage', async (req) => {
-        const usage = await esimUsage(db, clock, String((req.query as any)?.iccid ?? ''));
-        if (!usage) return { code: '012', response_description: 'ESIM NOT FOUND' };
-        return { code: '000', response_description: 'SUCCESSFUL', content: usage };
+        return answer(o, o.product ?? '', requestId, partOf(o.product ?? ''));
       });
       r.get('/api/balance', async () => ({ code: 1, contents: { balance: Number(nairaStr(await floatBalance(db, 'c'))) } }));
       r.post('/api/fund', async (req, reply) => {
@@ -280,6 +262,7 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
           return reply.status(400).send({ code: '011', response_description: 'INVALID ARGUMENTS' });
         return { code: 1, contents: { balance: Number(nairaStr(await fundFloat(db, clock, 'c', amount, b.reference))) } };
       });
+      mountKindRoutes(r, kinds, 'c', env, door);
     },
     { prefix: base },
   );

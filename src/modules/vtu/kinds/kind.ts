@@ -6,6 +6,7 @@ import type { Clock } from '../../../kernel/clock.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import type { Notifier } from '../../notifications/api.js';
 import type { VtuRow } from '../repository.js';
+import type { KindSimulator } from './simulator.js';
 
 /**
  * A service kind: everything specific to one thing the platform sells (airtime, data, cable, electricity, betting,
@@ -111,6 +112,13 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
    * with its own calls (an eSIM's usage look-up, a flight search): type A. Providers not named do not sell the kind.
    */
   readonly adapters: Partial<Record<ProviderId, (provider: VtuProvider) => A>>;
+  /**
+   * How the sandbox's providers answer this kind (kinds/simulator.ts: its part of a provider's protocol routes, its
+   * own routes, its magic values), in its folder's simulator.ts; imported lazily, so only the sandbox loads it:
+   * `simulator: () => import('./simulator.js').then((m) => m.<kind>Simulator)`. Omitted: the providers' protocol
+   * simulators answer it as they are (airtime, data, the bills).
+   */
+  readonly simulator?: () => Promise<KindSimulator>;
 }
 
 export interface ReceiptLine {

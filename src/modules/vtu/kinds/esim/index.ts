@@ -280,4 +280,5 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
   },
 
   adapters: { c: esimAdapterC },
+  simulator: () => import('./simulator.js').then((m) => m.esimSimulator),
 };

@@ -184,4 +184,5 @@ export const flightsKind: ServiceKind<BookFlightInput, FlightAdapter> = {
     return pnr ? ` Booking reference (PNR): ${pnr}.` : '';
   },
   adapters: { c: (p) => createFlightAdapterC(p.client) },
+  simulator: () => import('./simulator.js').then((m) => m.flightsSimulator),
 };

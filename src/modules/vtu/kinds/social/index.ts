@@ -206,4 +206,5 @@ export const socialKind: ServiceKind<SocialInput, SocialAdapter> = {
   },
 
   adapters: { d: socialAdapterD },
+  simulator: () => import('./simulator.js').then((m) => m.socialSimulator),
 };

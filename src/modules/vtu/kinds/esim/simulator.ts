@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { one, rows, type Db } from '../../db/client.js';
-import { DAY, MINUTE, type Clock } from '../../kernel/clock.js';
-import type { SimOrder } from './engine.js';
+import { one, rows, type Db } from '../../../../db/client.js';
+import { DAY, MINUTE, type Clock } from '../../../../kernel/clock.js';
+import { SimPlaced, type KindSimulator, type SimOrder, type SimulatorEnv } from '../simulator.js';
 
 /**
- * Provider C's travel eSIMs (VTpass-style protocol, docs/design.md §11): plans are the variations of serviceID
+ * The eSIM kind's simulator (kinds/simulator.ts): provider C's travel eSIMs (VTpass-style protocol, docs/design.md §11): plans are the variations of serviceID
  * `esim` (GET /api/service-variations?serviceID=esim&region=), destinations are GET /api/services?identifier=esim.
  * A purchase is POST /api/pay {serviceID: esim, billersCode: the buyer's phone, variation_code: plan}; a top-up is
  * {serviceID: esim-topup, billersCode: ICCID, phone, variation_code: plan of the eSIM's destination}. The order is
@@ -146,3 +146,66 @@ export async function esimUsage(db: Db, clock: Clock, iccid: string) {
   const status = now >= expires ? 'expired' : now < installedAt ? 'not_installed' : used >= total ? 'depleted' : 'active';
   return { iccid, status, data_total_mb: total, data_used_mb: used, expires_at: new Date(expires).toISOString() };
 }
+
+/** An eSIM purchase (billersCode = phone) or top-up (billersCode = ICCID, phone): the plan sets the price. */
+async function payEsim(b: Record<string, any>, env: SimulatorEnv) {
+  const requestId = String(b.request_id ?? '');
+  const serviceID = String(b.serviceID);
+  const plan = esimPlan(b.variation_code);
+  const topup = serviceID === 'esim-topup';
+  const phone = String((topup ? b.phone : b.billersCode) ?? '');
+  if (!/^\d{12}\S{1,60}$/.test(requestId) || !/^\+?\d{10,15}$/.test(phone))
+    return { code: '011', response_description: 'INVALID ARGUMENTS' };
+  if (!plan) return { code: '012', response_description: 'PRODUCT DOES NOT EXIST' };
+  let result: Record<string, unknown> = esimIssue(requestId, plan);
+  if (topup) {
+    const esim = await findEsim(env.db, String(b.billersCode ?? ''));
+    if (!esim || esim.result?.region !== plan.region) return { code: '012', response_description: 'ESIM NOT FOUND FOR THIS PLAN' };
+    result = { iccid: esim.result.iccid, data_mb: plan.data_mb, validity_days: plan.validity_days };
+  }
+  await env.arriveLate(phone);
+  const placed = await env.placeOrder({
+    provider: 'c',
+    requestId,
+    service: serviceID,
+    recipient: phone,
+    product: serviceID,
+    amount: BigInt(Math.round(Number(plan.variation_amount) * 100)),
+    result,
+  });
+  return new SimPlaced(placed);
+}
+
+/**
+ * Provider C's part: the destinations (GET /api/services?identifier=esim), the plans (GET
+ * /api/service-variations?serviceID=esim&region=), purchases and top-ups through /api/pay (the eSIM in the answer),
+ * and GET /api/esim/usage?iccid=.
+ */
+export const esimSimulator: KindSimulator = {
+  vtpass: {
+    serviceIds: ['esim', 'esim-topup'],
+    services: { esim: () => ESIM_REGIONS.map((e) => ({ serviceID: e.code, ...e })) },
+    variations: {
+      esim: (query) => {
+        const region = String(query.region ?? '');
+        const variations = ESIM_PLANS.filter((p) => !region || p.region === region).map((p) => ({ ...p, fixedPrice: 'Yes' }));
+        return { ServiceName: 'Travel eSIM', serviceID: 'esim', convinience_fee: '0 %', variations };
+      },
+    },
+    pay: payEsim,
+    answer: esimAnswer,
+  },
+  routes: {
+    c: [
+      {
+        method: 'GET',
+        path: '/api/esim/usage',
+        handler: async (req, env) => {
+          const usage = await esimUsage(env.db, env.clock, String(req.query.iccid ?? ''));
+          if (!usage) return { code: '012', response_description: 'ESIM NOT FOUND' };
+          return { code: '000', response_description: 'SUCCESSFUL', content: usage };
+        },
+      },
+    ],
+  },
+};

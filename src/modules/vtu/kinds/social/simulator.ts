@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { SimOrder } from './engine.js';
+import { SimPlaced, SimResponse, type KindSimulator, type SimOrder, type SimulatorEnv } from '../simulator.js';
 
 /**
- * Provider D's social services (order-and-query protocol, docs/design.md §11): GET /api/v1/catalogue/social lists
+ * The social kind's simulator (kinds/simulator.ts): provider D's social services (order-and-query protocol, docs/design.md §11): GET /api/v1/catalogue/social lists
  * services with a price per 1,000 and quantity bounds; POST /api/v1/orders {reference, product: social,
  * service_code, link, quantity, amount} places an order whose price is the rate times the quantity; its query
  * answers the start count and what remains. The link's last four digits choose the outcome like a recipient's;
@@ -39,7 +39,7 @@ export const socialService = (code: unknown) => SOCIAL_SERVICES.find((s) => s.co
 export const socialPrice = (rateNaira: number, quantity: number) => (BigInt(Math.round(rateNaira * 100)) * BigInt(quantity) + 999n) / 1000n;
 
 /** The part of a price for the undelivered quantity, kobo, rounded down (what the provider gives back). */
-export const undeliveredPart = (amount: bigint, quantity: number, remains: number) => (amount * BigInt(remains)) / BigInt(quantity);
+export const undeliveredAmount = (amount: bigint, quantity: number, remains: number) => (amount * BigInt(remains)) / BigInt(quantity);
 
 /** The link's follower/like count before the order (deterministic per link). */
 export const startCountOf = (link: string) => 100 + (createHash('sha256').update(link).digest().readUInt32BE(0) % 9900);
@@ -57,7 +57,49 @@ export function socialProgress(o: SimOrder) {
     quantity,
     remains,
     ...(o.status === 'delivered' && remains > 0
-      ? { refunded_amount: (Number(undeliveredPart(BigInt(o.amount), quantity, remains)) / 100).toFixed(2) }
+      ? { refunded_amount: (Number(undeliveredAmount(BigInt(o.amount), quantity, remains)) / 100).toFixed(2) }
       : {}),
   };
 }
+
+/** A social order: the link is the recipient, the price is the service's rate times the quantity. */
+async function orderSocial(b: Record<string, any>, env: SimulatorEnv) {
+  const reference = typeof b.reference === 'string' ? b.reference : '';
+  const link = typeof b.link === 'string' ? b.link : '';
+  const quantity = Number(b.quantity);
+  const service = socialService(b.service_code);
+  if (!reference || reference.length > 80 || !/^https:\/\/\S{4,300}$/.test(link))
+    return new SimResponse(400, { status: 'ORDER_REJECTED', message: 'reference and an https link are required' });
+  if (!service) return new SimResponse(400, { status: 'ORDER_REJECTED', message: 'Unknown social service' });
+  if (!Number.isInteger(quantity) || quantity < service.min || quantity > service.max)
+    return new SimResponse(400, { status: 'ORDER_REJECTED', message: `quantity must be ${service.min}-${service.max}` });
+  const amount = socialPrice(service.rate, quantity);
+  const magic = env.magicOf(link);
+  const remains = magic === 'partial' || magic === 'pending_partial' ? partialRemains(quantity) : 0;
+  await env.arriveLate(link);
+  const placed = await env.placeOrder({
+    provider: 'd',
+    requestId: reference,
+    service: 'social',
+    recipient: link,
+    product: service.code,
+    amount,
+    quantity,
+    result: { start_count: startCountOf(link), quantity, remains },
+    charge: amount - undeliveredAmount(amount, quantity, remains),
+  });
+  return new SimPlaced(placed);
+}
+
+/** Provider D's part: GET /api/v1/catalogue/social, orders of product `social`, the progress in an order's query. */
+export const socialSimulator: KindSimulator = {
+  orders: {
+    product: 'social',
+    catalogues: { social: () => SOCIAL_SERVICES.map((s) => ({ ...s, rate: s.rate.toFixed(2) })) },
+    order: orderSocial,
+    progress: (o) => {
+      const result = socialProgress(o);
+      return { result, partial: result.remains > 0 };
+    },
+  },
+};

@@ -1,13 +1,20 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { one } from '../../db/client.js';
-import type { Services } from '../../container.js';
-import { arriveLate, nairaStr, neverSettles, placeOrder, queryOrder, toKoboNum, type SimOrder } from './engine.js';
-import { vtpassReply } from './vtpass.js';
+import { one } from '../../../../db/client.js';
+import {
+  nairaStr,
+  SimPlaced,
+  SimResponse,
+  toKoboNum,
+  type KindSimulator,
+  type SimOrder,
+  type SimRoute,
+  type SimulatorEnv,
+} from '../simulator.js';
 
 /**
- * Provider C's flights (issue 32), in its VTpass-style protocol and credentials, mounted under its simulator's base:
+ * The flights kind's simulator (kinds/simulator.ts): provider C's flights (issue 32), in its VTpass-style protocol and
+ * credentials, its own routes under that provider's simulator:
  * GET /api/flights/airports, POST /api/flights/search (offers with a fare, fare rules and an expiry), POST
  * /api/flights/offer (the offer's current fare: the check before a booking is paid), POST /api/flights/book (an order
  * like /api/pay: request_id, the fare, the contact phone whose last four digits choose the outcome as for every
@@ -191,135 +198,155 @@ function answer(o: SimOrder, passengers: number) {
   };
 }
 
-/** Provider C's flight routes, behind the same credentials as the rest of its simulator. */
-export function registerFlightSimulator(app: FastifyInstance, services: Services, base: string) {
-  app.register(async (r) => routes(r, services), { prefix: base });
-}
+const findOffer = (env: SimulatorEnv, id: string) =>
+  one<SimOffer>(env.db, sql`SELECT ${OFFER_COLS} FROM sandbox_flight_offers WHERE offer_id = ${id}`);
+const expired = (env: SimulatorEnv, o: SimOffer) =>
+  new Date(o.expires_at).getTime() <= env.clock.now().getTime() || new Date(o.departs_at) <= env.clock.now();
+const unavailable = () => new SimResponse(503, '<html><body>503 Service Unavailable</body></html>', 'text/html');
 
-function routes(r: FastifyInstance, services: Services) {
-  const { db, clock, config } = services;
-  const creds = config.vtu.providers.c;
-  r.addHook('onRequest', async (req, reply) => {
-    if (req.headers['api-key'] !== creds.key || req.headers['secret-key'] !== creds.secret)
-      return reply.status(401).send({ code: '087', response_description: 'INVALID CREDENTIALS' });
-  });
-  const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, any>) : {});
-  const findOffer = (id: string) => one<SimOffer>(db, sql`SELECT ${OFFER_COLS} FROM sandbox_flight_offers WHERE offer_id = ${id}`);
-  const expired = (o: SimOffer) => new Date(o.expires_at).getTime() <= clock.now().getTime() || new Date(o.departs_at) <= clock.now();
+const routes: SimRoute[] = [
+  { method: 'GET', path: '/api/flights/airports', handler: async () => ({ code: '000', content: AIRPORTS }) },
 
-  r.get('/api/flights/airports', async () => ({ code: '000', content: AIRPORTS }));
+  {
+    method: 'POST',
+    path: '/api/flights/search',
+    handler: async (req, env) => {
+      const { db, clock } = env;
+      const now = clock.now();
+      const s = parseSearch(req.body, now);
+      if (typeof s === 'string') return { code: '011', response_description: s };
+      const expiresAt = new Date(now.getTime() + FLIGHT_OFFER_TTL_MS);
+      const list: SimOffer[] = [];
+      for (const o of offersFor(s).filter((x) => x.departs_at > now)) {
+        // The same search answers the same offers; a search again refreshes the expiry and keeps a repriced fare.
+        const row = await one<SimOffer>(
+          db,
+          sql`INSERT INTO sandbox_flight_offers (offer_id, search, itinerary, passengers, amount, refundable, cancel_fee, departs_at, expires_at, created_at)
+              VALUES (${o.offer_id}, ${JSON.stringify(s)}::jsonb, ${JSON.stringify(o.itinerary)}::jsonb, ${o.passengers}, ${o.amount}, ${o.refundable},
+                ${o.cancel_fee}, ${o.departs_at}, ${expiresAt}, ${now})
+              ON CONFLICT (offer_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
+              RETURNING ${OFFER_COLS}`,
+        );
+        list.push(row!);
+      }
+      return { code: '000', response_description: 'SEARCH SUCCESSFUL', content: { offers: list.map(offerAnswer) } };
+    },
+  },
 
-  r.post('/api/flights/search', async (req) => {
-    const now = clock.now();
-    const s = parseSearch(body(req), now);
-    if (typeof s === 'string') return { code: '011', response_description: s };
-    const expiresAt = new Date(now.getTime() + FLIGHT_OFFER_TTL_MS);
-    const list: SimOffer[] = [];
-    for (const o of offersFor(s).filter((x) => x.departs_at > now)) {
-      // The same search answers the same offers; a search again refreshes the expiry and keeps a repriced fare.
-      const row = await one<SimOffer>(
-        db,
-        sql`INSERT INTO sandbox_flight_offers (offer_id, search, itinerary, passengers, amount, refundable, cancel_fee, departs_at, expires_at, created_at)
-            VALUES (${o.offer_id}, ${JSON.stringify(s)}::jsonb, ${JSON.stringify(o.itinerary)}::jsonb, ${o.passengers}, ${o.amount}, ${o.refundable},
-              ${o.cancel_fee}, ${o.departs_at}, ${expiresAt}, ${now})
-            ON CONFLICT (offer_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
-            RETURNING ${OFFER_COLS}`,
+  {
+    method: 'POST',
+    path: '/api/flights/offer',
+    handler: async (req, env) => {
+      const b = req.body;
+      const o = await findOffer(env, String(b.offer_id ?? ''));
+      if (!o) return { code: '012', response_description: 'OFFER DOES NOT EXIST' };
+      if (expired(env, o)) return { code: '019', response_description: 'OFFER EXPIRED' };
+      if (String(b.phone ?? '').endsWith('6060') && !o.repriced) {
+        // "6060": the airline moved the fare up 5% since the search (once: the next check sees the new fare).
+        const moved = await one<SimOffer>(
+          env.db,
+          sql`UPDATE sandbox_flight_offers SET amount = amount + (amount / 2000) * 100, repriced = true
+              WHERE offer_id = ${o.offer_id} AND NOT repriced RETURNING ${OFFER_COLS}`,
+        );
+        return { code: '000', response_description: 'FARE CHANGED', content: { offer: offerAnswer(moved ?? o) } };
+      }
+      return { code: '000', response_description: 'OFFER AVAILABLE', content: { offer: offerAnswer(o) } };
+    },
+  },
+
+  {
+    method: 'POST',
+    path: '/api/flights/book',
+    handler: async (req, env) => {
+      const b = req.body;
+      const requestId = String(b.request_id ?? '');
+      const phone = String(b.phone ?? '');
+      const amount = toKoboNum(b.amount);
+      const passengers = Array.isArray(b.passengers) ? b.passengers : [];
+      if (!/^\d{12}\S{1,60}$/.test(requestId) || !/^\d{11}$/.test(phone) || !amount || !passengers.length)
+        return { code: '011', response_description: 'INVALID ARGUMENTS' };
+      const valid = passengers.every(
+        (p: any) =>
+          p &&
+          typeof p.first_name === 'string' &&
+          p.first_name &&
+          typeof p.last_name === 'string' &&
+          p.last_name &&
+          isDate(p.date_of_birth),
       );
-      list.push(row!);
-    }
-    return { code: '000', response_description: 'SEARCH SUCCESSFUL', content: { offers: list.map(offerAnswer) } };
-  });
+      if (!valid) return { code: '011', response_description: 'INVALID PASSENGER DETAILS' };
+      const o = await findOffer(env, String(b.offer_id ?? ''));
+      if (!o) return { code: '012', response_description: 'OFFER DOES NOT EXIST' };
+      if (expired(env, o)) return { code: '019', response_description: 'OFFER EXPIRED' };
+      if (passengers.length !== o.passengers) return { code: '011', response_description: 'PASSENGER COUNT DOES NOT MATCH THE OFFER' };
+      if (amount !== BigInt(o.amount)) return { code: '020', response_description: `FARE CHANGED: NOW ${nairaStr(o.amount)}` };
+      await env.arriveLate(phone);
+      const placed = await env.placeOrder({
+        provider: 'c',
+        requestId,
+        service: 'flight',
+        recipient: phone,
+        product: o.offer_id,
+        amount,
+        quantity: passengers.length,
+      });
+      return new SimPlaced(placed, (order) => answer(order, o.passengers));
+    },
+  },
 
-  r.post('/api/flights/offer', async (req) => {
-    const b = body(req);
-    const o = await findOffer(String(b.offer_id ?? ''));
-    if (!o) return { code: '012', response_description: 'OFFER DOES NOT EXIST' };
-    if (expired(o)) return { code: '019', response_description: 'OFFER EXPIRED' };
-    if (String(b.phone ?? '').endsWith('6060') && !o.repriced) {
-      // "6060": the airline moved the fare up 5% since the search (once: the next check sees the new fare).
-      const moved = await one<SimOffer>(
-        db,
-        sql`UPDATE sandbox_flight_offers SET amount = amount + (amount / 2000) * 100, repriced = true
-            WHERE offer_id = ${o.offer_id} AND NOT repriced RETURNING ${OFFER_COLS}`,
+  {
+    method: 'POST',
+    path: '/api/flights/requery',
+    handler: async (req, env) => {
+      const requestId = String(req.body.request_id ?? '');
+      const o = requestId ? await env.queryOrder('c', requestId) : null;
+      if (!o || o.service !== 'flight') return { code: '015', response_description: 'INVALID REQUEST ID' };
+      if (env.neverSettles(o)) return unavailable();
+      return answer(o, (await findOffer(env, o.product ?? ''))?.passengers ?? 1);
+    },
+  },
+
+  {
+    method: 'POST',
+    path: '/api/flights/cancel',
+    handler: async (req, env) => {
+      const requestId = String(req.body.request_id ?? '');
+      const order = requestId ? await env.queryOrder('c', requestId) : null;
+      if (!order || order.service !== 'flight') return { code: '015', response_description: 'INVALID REQUEST ID' };
+      if (order.status !== 'delivered') return { code: '011', response_description: 'BOOKING IS NOT TICKETED' };
+      const offer = (await findOffer(env, order.product ?? ''))!;
+      const now = env.clock.now();
+      const amount = BigInt(order.amount);
+      const fee = offer.refundable ? (BigInt(offer.cancel_fee) < amount ? BigInt(offer.cancel_fee) : amount) : amount;
+      // One statement: the first cancellation records the refund and gives it back to the float; a repeat answers it.
+      const done = await one<{ refund: string; fee: string; created_at: Date }>(
+        env.db,
+        sql`WITH ins AS (
+              INSERT INTO sandbox_flight_cancellations (request_id, refund, fee, created_at)
+              SELECT ${requestId}, ${amount - fee}::bigint, ${fee}::bigint, ${now}::timestamptz WHERE ${new Date(offer.departs_at) > now}::boolean
+              ON CONFLICT (request_id) DO NOTHING RETURNING refund, fee, created_at),
+            fl AS (UPDATE sandbox_vtu_floats f SET balance = f.balance + ins.refund FROM ins WHERE f.provider = 'c' RETURNING 1)
+            SELECT refund::text AS refund, fee::text AS fee, created_at FROM ins
+            UNION ALL SELECT refund::text, fee::text, created_at FROM sandbox_flight_cancellations WHERE request_id = ${requestId}
+            LIMIT 1`,
       );
-      return { code: '000', response_description: 'FARE CHANGED', content: { offer: offerAnswer(moved ?? o) } };
-    }
-    return { code: '000', response_description: 'OFFER AVAILABLE', content: { offer: offerAnswer(o) } };
-  });
-
-  r.post('/api/flights/book', async (req, reply: FastifyReply) => {
-    const b = body(req);
-    const requestId = String(b.request_id ?? '');
-    const phone = String(b.phone ?? '');
-    const amount = toKoboNum(b.amount);
-    const passengers = Array.isArray(b.passengers) ? b.passengers : [];
-    if (!/^\d{12}\S{1,60}$/.test(requestId) || !/^\d{11}$/.test(phone) || !amount || !passengers.length)
-      return { code: '011', response_description: 'INVALID ARGUMENTS' };
-    const valid = passengers.every(
-      (p: any) =>
-        p && typeof p.first_name === 'string' && p.first_name && typeof p.last_name === 'string' && p.last_name && isDate(p.date_of_birth),
-    );
-    if (!valid) return { code: '011', response_description: 'INVALID PASSENGER DETAILS' };
-    const o = await findOffer(String(b.offer_id ?? ''));
-    if (!o) return { code: '012', response_description: 'OFFER DOES NOT EXIST' };
-    if (expired(o)) return { code: '019', response_description: 'OFFER EXPIRED' };
-    if (passengers.length !== o.passengers) return { code: '011', response_description: 'PASSENGER COUNT DOES NOT MATCH THE OFFER' };
-    if (amount !== BigInt(o.amount)) return { code: '020', response_description: `FARE CHANGED: NOW ${nairaStr(o.amount)}` };
-    await arriveLate(phone, config.vtu.sandboxHoldMs);
-    const placed = await placeOrder(db, clock, {
-      provider: 'c',
-      requestId,
-      service: 'flight',
-      recipient: phone,
-      product: o.offer_id,
-      amount,
-      quantity: passengers.length,
-    });
-    return vtpassReply(placed, reply, config, (order) => answer(order, o.passengers));
-  });
-
-  r.post('/api/flights/requery', async (req, reply) => {
-    const requestId = String(body(req).request_id ?? '');
-    const o = requestId ? await queryOrder(db, clock, 'c', requestId) : null;
-    if (!o || o.service !== 'flight') return { code: '015', response_description: 'INVALID REQUEST ID' };
-    if (neverSettles(o)) return reply.status(503).type('text/html').send('<html><body>503 Service Unavailable</body></html>');
-    return answer(o, (await findOffer(o.product ?? ''))?.passengers ?? 1);
-  });
-
-  r.post('/api/flights/cancel', async (req) => {
-    const requestId = String(body(req).request_id ?? '');
-    const order = requestId ? await queryOrder(db, clock, 'c', requestId) : null;
-    if (!order || order.service !== 'flight') return { code: '015', response_description: 'INVALID REQUEST ID' };
-    if (order.status !== 'delivered') return { code: '011', response_description: 'BOOKING IS NOT TICKETED' };
-    const offer = (await findOffer(order.product ?? ''))!;
-    const now = clock.now();
-    const amount = BigInt(order.amount);
-    const fee = offer.refundable ? (BigInt(offer.cancel_fee) < amount ? BigInt(offer.cancel_fee) : amount) : amount;
-    // One statement: the first cancellation records the refund and gives it back to the float; a repeat answers it.
-    const done = await one<{ refund: string; fee: string; created_at: Date }>(
-      db,
-      sql`WITH ins AS (
-            INSERT INTO sandbox_flight_cancellations (request_id, refund, fee, created_at)
-            SELECT ${requestId}, ${amount - fee}::bigint, ${fee}::bigint, ${now}::timestamptz WHERE ${new Date(offer.departs_at) > now}::boolean
-            ON CONFLICT (request_id) DO NOTHING RETURNING refund, fee, created_at),
-          fl AS (UPDATE sandbox_vtu_floats f SET balance = f.balance + ins.refund FROM ins WHERE f.provider = 'c' RETURNING 1)
-          SELECT refund::text AS refund, fee::text AS fee, created_at FROM ins
-          UNION ALL SELECT refund::text, fee::text, created_at FROM sandbox_flight_cancellations WHERE request_id = ${requestId}
-          LIMIT 1`,
-    );
-    if (!done) return { code: '021', response_description: 'CANCELLATION IS NOT ALLOWED AFTER DEPARTURE' };
-    return {
-      code: '000',
-      response_description: 'BOOKING CANCELLED',
-      content: {
-        cancellation: {
-          request_id: requestId,
-          status: 'cancelled',
-          refund_amount: nairaStr(done.refund),
-          fee: nairaStr(done.fee),
-          cancelled_at: new Date(done.created_at).toISOString(),
+      if (!done) return { code: '021', response_description: 'CANCELLATION IS NOT ALLOWED AFTER DEPARTURE' };
+      return {
+        code: '000',
+        response_description: 'BOOKING CANCELLED',
+        content: {
+          cancellation: {
+            request_id: requestId,
+            status: 'cancelled',
+            refund_amount: nairaStr(done.refund),
+            fee: nairaStr(done.fee),
+            cancelled_at: new Date(done.created_at).toISOString(),
+          },
         },
-      },
-    };
-  });
-}
+      };
+    },
+  },
+];
+
+/** Provider C's flight routes, behind the same credentials as the rest of its simulator. */
+export const flightsSimulator: KindSimulator = { routes: { c: routes } };
