@@ -99,7 +99,29 @@ module.exports = {
       comment:
         "The app reaches the service's code only for what is written once for both sides: the kernel's pure helpers and the modules' input schemas (inputs.ts); everything else goes through the API.",
       from: { path: '^web/' },
-      to: { path: '^src/', pathNot: ['^src/kernel/', '^src/modules/[^/]+/inputs\\.ts$'] },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/kernel/', '^src/modules/[^/]+/inputs\\.ts$', '^src/modules/vtu/kinds/[^/]+/(inputs\\.ts$|app/)'],
+      },
+    },
+    // A kind's app part (src/modules/vtu/kinds/<kind>/app, web/src/app/kinds.ts) is the web app's code in the kind's folder.
+    {
+      name: 'kind-app-parts-are-web-code',
+      severity: 'error',
+      comment:
+        "A kind's app/ folder imports the app's shared parts (web/src components/, api/, app/), the buy feature's purchase steps and shared forms (web/src/features/buy), its own files and its kind's inputs.ts: nothing else of the service, no other feature, no other kind.",
+      from: { path: '^src/modules/vtu/kinds/([^/]+)/app/' },
+      to: {
+        path: '^(src|web)/',
+        pathNot: ['^web/src/(components|api|app|features/buy)/', '^src/modules/vtu/kinds/$1/(app/|inputs\\.ts$)', '^src/kernel/'],
+      },
+    },
+    {
+      name: 'the-service-knows-no-app',
+      severity: 'error',
+      comment: "The service's code never imports the app: not web/, not a kind's app/ folder (only the app's build reads them).",
+      from: { path: '^src/', pathNot: '^src/modules/vtu/kinds/[^/]+/app/' },
+      to: { path: '^web/|^src/modules/vtu/kinds/[^/]+/app/' },
     },
   ],
   options: {

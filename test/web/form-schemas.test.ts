@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allOperations } from '../../src/modules/index.js';
 import {
-  airtimeCashSchema,
   airtimeSchema,
   bankAccountSchema,
   closeAccountSchema,
@@ -25,21 +24,21 @@ import {
   cableSchema,
   dataSchema,
   electricitySchema,
-  esimSchema,
-  esimTopUpSchema,
   examSchema,
-  flightPassengersSchema,
-  flightSearchSchema,
   fullNameSchema,
   profileSchema,
   reportSchema,
-  socialSchema,
   transactionPinSchema,
   transferSchema,
 } from '../../web/src/api/schemas.js';
+// The forms of the kinds that keep their buy screen in their folder (src/modules/vtu/kinds/<kind>/app).
+import { airtimeCashSchema } from '../../src/modules/vtu/kinds/airtime-cash/app/schemas.js';
+import { esimSchema, esimTopUpSchema } from '../../src/modules/vtu/kinds/esim/app/schemas.js';
+import { flightPassengersSchema, flightSearchSchema } from '../../src/modules/vtu/kinds/flights/app/schemas.js';
+import { socialSchema } from '../../src/modules/vtu/kinds/social/app/schemas.js';
 
 /**
- * The app's forms validate with the service's own input rules (web/src/api/schemas.ts): each field of a form schema
+ * The app's forms validate with the service's own input rules (web/src/api/schemas.ts, a kind's app/schemas.ts): each field of a form schema
  * has the same JSON Schema as the field of the operation it fills, so a rule changed on one side and not the other
  * fails here (the transfer minimum was 1 in the form and 50 on the service).
  */

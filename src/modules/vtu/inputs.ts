@@ -6,9 +6,10 @@ import { ELECTRICITY_AMOUNT } from './kinds/electricity/inputs.js';
 import { z } from 'zod';
 
 /**
- * The VTU operations' shared inputs and outputs (spec 4.5), and the kinds' purchase inputs re-exported for the app's
- * bill forms (web/src/api/schemas.ts): this file and what it imports are zod and the kernel only. Each kind's own
- * schemas live in its folder (kinds/<kind>/inputs.ts); the inputs that list the kinds are in view.ts.
+ * The VTU operations' shared inputs and outputs (spec 4.5), and the first six kinds' purchase inputs re-exported for
+ * the app's bill forms (web/src/api/schemas.ts): this file and what it imports are zod and the kernel only. Each kind's
+ * own schemas live in its folder (kinds/<kind>/inputs.ts); a kind with its own buy screen (kinds/<kind>/app/) imports
+ * them from there, needing nothing here. The inputs that list the kinds are in view.ts.
  */
 export { lower, networkInput, planIdInput, providerInput } from './kinds/common-inputs.js';
 export { buyAirtimeInput } from './kinds/airtime/inputs.js';
@@ -17,15 +18,6 @@ export { CABLE_PROVIDERS, cableInput, iucInput, subscribeCableInput } from './ki
 export { buyElectricityInput, DISCOS, discoInput, meterInput, meterTypeInput } from './kinds/electricity/inputs.js';
 export { companyInput, customerIdInput, fundBetInput } from './kinds/betting/inputs.js';
 export { buyEducationPinInput } from './kinds/exam/inputs.js';
-export { buyEsimInput, destinationInput, topUpEsimInput } from './kinds/esim/inputs.js';
-export { orderSocialInput } from './kinds/social/inputs.js';
-export { bookFlightInput, FLIGHT_CABINS, PASSENGER_TITLES, searchFlightsInput } from './kinds/flights/inputs.js';
-export {
-  AIRTIME_CASH_STATUSES,
-  airtimeCashNumberInput,
-  quoteAirtimeCashInput,
-  requestAirtimeCashInput,
-} from './kinds/airtime-cash/inputs.js';
 
 /** Bounds of the amount a buyer chooses, naira (the purchase operations' inputs). */
 export const AMOUNT_BOUNDS = { airtime: AIRTIME_AMOUNT, electricity: ELECTRICITY_AMOUNT, betting: BETTING_AMOUNT } as const;

@@ -15,21 +15,12 @@ import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, topupAmountInput } from '../../../src
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
 import {
   AMOUNT_BOUNDS,
-  bookFlightInput,
-  FLIGHT_CABINS,
-  PASSENGER_TITLES,
-  searchFlightsInput,
-  requestAirtimeCashInput,
   buyAirtimeInput,
   buyDataInput,
   buyEducationPinInput,
   buyElectricityInput,
-  buyEsimInput,
-  destinationInput,
   fundBetInput,
-  orderSocialInput,
   subscribeCableInput,
-  topUpEsimInput,
 } from '../../../src/modules/vtu/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
@@ -38,6 +29,7 @@ import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteI
  * The input rules of the operations the app's forms call, written once: these are the service's own zod schemas
  * (the modules' inputs.ts), so a limit changed on the service changes the form (test/web/form-schemas.test.ts checks
  * each against the operation's declared input). Forms validate with them before sending; the service checks again.
+ * A kind's own buy screen keeps its forms' schemas in its folder (src/modules/vtu/kinds/<kind>/app/schemas.ts).
  */
 export { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA };
 
@@ -82,22 +74,6 @@ export const examSchema = buyEducationPinInput
   .pick({ exam: true, quantity: true, phone: true })
   .extend({ profile_id: blankIsUnset(buyEducationPinInput.shape.profile_id.unwrap()) });
 export { AMOUNT_BOUNDS };
-/** buyEsim's fields and the destination its plan list is read for; topUpEsim's eSIM and plan; orderSocial's fields. */
-export const esimSchema = buyEsimInput.pick({ plan_id: true, phone: true }).extend({ destination: destinationInput });
-export const esimTopUpSchema = topUpEsimInput.pick({ esim_id: true, plan_id: true });
-export const socialSchema = orderSocialInput.pick({ service_id: true, link: true, quantity: true });
-
-/** requestAirtimeCash without its PIN (the PIN pad confirms it) and the ported flag: network, sending number, amount. */
-export const airtimeCashSchema = requestAirtimeCashInput.pick({ network: true, phone: true, amount: true });
-
-/** searchFlights as the search form sends it; bookFlight's travellers and contact (the offer and price come from the
- * chosen offer, the PIN pad confirms). */
-export const flightSearchSchema = searchFlightsInput.safeExtend({
-  // An empty return date is a one-way trip.
-  return_date: z.preprocess((v: string | undefined) => (v === '' ? undefined : v), searchFlightsInput.shape.return_date),
-});
-export const flightPassengersSchema = bookFlightInput.pick({ passengers: true, email: true, phone: true });
-export { FLIGHT_CABINS, PASSENGER_TITLES };
 
 /** Sign-in (sendLoginOtp, verifyLoginOtp, startPinLogin): the e-mail, the 6-digit code, the identifier and login PIN. */
 export const emailSchema = z.object({ email: emailInput });

@@ -1,15 +1,15 @@
-// The services a purchase screen offers: the /buy route's search is typed with them without loading the screen,
-// and the screens, drafts and repeat links read them here (not from the router, which imports the screens).
-export const BUY_SERVICES = [
-  'airtime',
-  'data',
-  'cable',
-  'electricity',
-  'betting',
-  'exam',
-  'esim',
-  'social',
-  'airtimeCash',
-  'flights',
-] as const;
-export type BuyService = (typeof BUY_SERVICES)[number];
+import type { BuyService, KindTab } from './kinds';
+
+export type { BuyService };
+
+/**
+ * The buy screen's tabs, in their order: each kind's src/modules/vtu/kinds/<kind>/app/tab.ts, found there (app/kinds.ts),
+ * none listed here. Read by the buy screens, drafts and repeat links; the router types /buy's search with BuyService
+ * alone (a type), so the first screens carry none of this.
+ */
+const tabs = import.meta.glob<KindTab>('../../../src/modules/vtu/kinds/*/app/tab.ts', { eager: true, import: 'tab' });
+export const BUY_TABS: readonly KindTab[] = Object.values(tabs).sort((a, b) => a.order - b.order);
+export const BUY_SERVICES: readonly BuyService[] = BUY_TABS.map((t) => t.service);
+
+/** `service` when it is one of the tabs, else the first tab (an address typed by hand may name anything). */
+export const buyServiceOr = (service: string | undefined): BuyService => BUY_SERVICES.find((s) => s === service) ?? BUY_SERVICES[0];

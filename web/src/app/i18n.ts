@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { en } from '../locales/en';
-import type { enKinds } from '../locales/kinds-en';
+import type { KindStrings } from './kinds';
 
 /**
  * `i18next` and `react-i18next` are the app's 1 KB lookup in the build (i18n-lite.ts, web/vite.config.mts): the same
@@ -25,8 +25,8 @@ const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
   yo: () => import('../locales/yo').then((m) => m.yo),
 };
 
-/** The buy screens' strings of issue 32's kinds: loaded with the buy screen, in the language being read. */
-const kindLoaders: Record<Language, () => Promise<Record<string, unknown>>> = {
+/** The kinds' buy screens' strings (each kind's app/strings-<lang>.ts): loaded with the buy screen, in the language being read. */
+const kindLoaders: Record<Language, () => Promise<object>> = {
   en: () => import('../locales/kinds-en').then((m) => m.enKinds),
   pcm: () => import('../locales/kinds-pcm').then((m) => m.pcmKinds),
   ha: () => import('../locales/kinds-ha').then((m) => m.haKinds),
@@ -85,6 +85,6 @@ export async function initI18n() {
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & typeof enKinds };
+    resources: { translation: typeof en & KindStrings };
   }
 }

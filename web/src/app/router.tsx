@@ -1,5 +1,5 @@
 import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
-import { BUY_SERVICES, type BuyService } from './buy-services';
+import type { BuyService } from './kinds';
 import { NotFound } from './NotFound';
 import { PageError, RouteError } from './RouteError';
 import { Shell } from './Shell';
@@ -37,15 +37,22 @@ const routes = [
   createRoute({
     getParentRoute: () => appRoute,
     path: '/buy',
+    // The tabs are the kinds' (app/buy-services.ts, loaded with the screen, not here): the buy screen opens its first
+    // tab for a service it does not have.
     validateSearch: (s: Record<string, unknown>): { service?: BuyService } =>
-      BUY_SERVICES.includes(s.service as BuyService) ? { service: s.service as BuyService } : {},
+      typeof s.service === 'string' && s.service !== '' ? { service: s.service as BuyService } : {},
     component: lazyRouteComponent(
       // The kinds' strings (issue 32's buy screens) come with the buy screen, not with the first screens.
       withStyles(() => Promise.all([import('../features/buy/Buy'), import('./i18n').then((m) => m.loadKindStrings())]).then(([m]) => m)),
       'Buy',
     ),
   }),
-  screen('/buy/result/$id', () => import('../features/buy/PurchaseResult'), 'PurchaseResultScreen'),
+  // A kind's part of the result (its Result) may use its strings: they come with this screen too.
+  screen(
+    '/buy/result/$id',
+    () => Promise.all([import('../features/buy/PurchaseResult'), import('./i18n').then((m) => m.loadKindStrings())]).then(([m]) => m),
+    'PurchaseResultScreen',
+  ),
   screen('/transactions', () => import('../features/transactions/Transactions'), 'Transactions'),
   screen('/transactions/$reference', () => import('../features/transactions/TransactionDetail'), 'TransactionDetail'),
   screen('/kyc', () => import('../features/kyc/Kyc'), 'Kyc'),

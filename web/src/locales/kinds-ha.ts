@@ -1,11 +1,8 @@
-import { haAirtimeCash } from './airtime-cash-ha';
-import { haFlights } from './flights-ha';
-import { haTravel } from './travel-ha';
-import type { KindMessages } from './kinds-en';
+import type { KindStrings, Translation } from '../app/kinds';
 
-/**
- * The strings of the buy screens of issue 32's kinds (airtime-to-cash, travel eSIMs, social services, flights): a
- * chunk of their own, loaded with the buy screen (app/i18n.ts `loadKindStrings`), so the first screens do not carry
- * them. Same keys in every language (web/src/app/i18n.test.ts).
- */
-export const haKinds: KindMessages = { ...haAirtimeCash, ...haTravel, ...haFlights };
+/** The kinds' strings in Hausa: each kind's app/strings-ha.ts (kinds-en.ts tells how). */
+const parts = import.meta.glob<Record<string, unknown>>('../../../src/modules/vtu/kinds/*/app/strings-ha.ts', {
+  eager: true,
+  import: 'strings',
+});
+export const haKinds = Object.assign({}, ...Object.values(parts)) as Translation<KindStrings>;

@@ -1,11 +1,8 @@
-import { pcmAirtimeCash } from './airtime-cash-pcm';
-import { pcmFlights } from './flights-pcm';
-import { pcmTravel } from './travel-pcm';
-import type { KindMessages } from './kinds-en';
+import type { KindStrings, Translation } from '../app/kinds';
 
-/**
- * The strings of the buy screens of issue 32's kinds (airtime-to-cash, travel eSIMs, social services, flights): a
- * chunk of their own, loaded with the buy screen (app/i18n.ts `loadKindStrings`), so the first screens do not carry
- * them. Same keys in every language (web/src/app/i18n.test.ts).
- */
-export const pcmKinds: KindMessages = { ...pcmAirtimeCash, ...pcmTravel, ...pcmFlights };
+/** The kinds' strings in Naijá: each kind's app/strings-pcm.ts (kinds-en.ts tells how). */
+const parts = import.meta.glob<Record<string, unknown>>('../../../src/modules/vtu/kinds/*/app/strings-pcm.ts', {
+  eager: true,
+  import: 'strings',
+});
+export const pcmKinds = Object.assign({}, ...Object.values(parts)) as Translation<KindStrings>;

@@ -1,11 +1,8 @@
-import { yoAirtimeCash } from './airtime-cash-yo';
-import { yoFlights } from './flights-yo';
-import { yoTravel } from './travel-yo';
-import type { KindMessages } from './kinds-en';
+import type { KindStrings, Translation } from '../app/kinds';
 
-/**
- * The strings of the buy screens of issue 32's kinds (airtime-to-cash, travel eSIMs, social services, flights): a
- * chunk of their own, loaded with the buy screen (app/i18n.ts `loadKindStrings`), so the first screens do not carry
- * them. Same keys in every language (web/src/app/i18n.test.ts).
- */
-export const yoKinds: KindMessages = { ...yoAirtimeCash, ...yoTravel, ...yoFlights };
+/** The kinds' strings in Yorùbá: each kind's app/strings-yo.ts (kinds-en.ts tells how). */
+const parts = import.meta.glob<Record<string, unknown>>('../../../src/modules/vtu/kinds/*/app/strings-yo.ts', {
+  eager: true,
+  import: 'strings',
+});
+export const yoKinds = Object.assign({}, ...Object.values(parts)) as Translation<KindStrings>;

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Switch, Table, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { detectNetwork, NETWORK_NAMES, parseNumbers } from '../../app/network';
 import { PinPad } from '../../components/PinPad';
 import type { PurchaseTx } from './purchase-state';
 import { walletQueries } from '../../api/queries/wallet';
+import { PhoneBuy } from './PhoneBuy';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
 
@@ -135,5 +136,17 @@ export function BulkBuy() {
         </>
       )}
     </Stack>
+  );
+}
+
+/** The airtime tab (src/modules/vtu/kinds/airtime/app): one number (PhoneBuy), or several at once. */
+export function AirtimeBuy() {
+  const { t } = useTranslation();
+  const [bulk, setBulk] = useState(false);
+  return (
+    <>
+      <Switch label={t('buy.several')} checked={bulk} onChange={(e) => setBulk(e.currentTarget.checked)} />
+      {bulk ? <BulkBuy /> : <PhoneBuy service="airtime" />}
+    </>
   );
 }

@@ -1,25 +1,18 @@
-import { Alert, Anchor, SegmentedControl, Stack, Switch, Title } from '@mantine/core';
+import { Alert, Anchor, SegmentedControl, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { settingsQueries } from '../../api/queries/settings';
-import { BUY_SERVICES, type BuyService } from '../../app/buy-services';
-import { AirtimeCashSell } from './AirtimeCash';
-import { BettingBuy, CableBuy, ElectricityBuy, ExamBuy } from './Bills';
-import { BulkBuy } from './BulkBuy';
-import { EsimBuy } from './Esim';
-import { FlightsBuy } from './Flights';
-import { PhoneBuy } from './PhoneBuy';
-import { SocialBuy } from './Social';
+import { BUY_SERVICES, buyServiceOr, type BuyService } from '../../app/buy-services';
+import { KIND_SCREENS } from './kind-screens';
 
-/** Airtime and data: number, detected network (override for ported numbers), price quoted, PIN, live result. */
+/** The buy screen: a tab per kind (app/buy-services.ts), the chosen kind's screen under it. */
 export function Buy() {
   const { t } = useTranslation();
   const search = useSearch({ from: '/app/buy' });
   const navigate = useNavigate();
-  const service = search.service ?? 'airtime';
-  const [bulk, setBulk] = useState(false);
+  const service = buyServiceOr(search.service);
+  const Screen = KIND_SCREENS[service]?.Screen;
   const hasPin = useQuery(settingsQueries.hasPin());
   return (
     <Stack maw={520}>
@@ -28,7 +21,9 @@ export function Buy() {
         aria-label={t('buy.title')}
         value={service}
         onChange={(v) => void navigate({ to: '/buy', search: { service: v as BuyService } })}
-        data={BUY_SERVICES.map((s) => ({ value: s, label: t(`buy.${s}`) }))}
+        // A kind's tab label is its name among the first screens' strings (buy.<service>): the home screen's activity
+        // lines name purchases with it too.
+        data={BUY_SERVICES.map((s) => ({ value: s, label: t(`buy.${s}` as 'buy.airtime') }))}
         fullWidth
         orientation="horizontal"
         style={{ flexWrap: 'wrap' }}
@@ -41,17 +36,7 @@ export function Buy() {
           </Anchor>
         </Alert>
       )}
-      {service === 'airtime' && <Switch label={t('buy.several')} checked={bulk} onChange={(e) => setBulk(e.currentTarget.checked)} />}
-      {service === 'cable' && <CableBuy />}
-      {service === 'electricity' && <ElectricityBuy />}
-      {service === 'betting' && <BettingBuy />}
-      {service === 'exam' && <ExamBuy />}
-      {service === 'airtimeCash' && <AirtimeCashSell />}
-      {service === 'esim' && <EsimBuy />}
-      {service === 'social' && <SocialBuy />}
-      {service === 'flights' && <FlightsBuy />}
-      {(service === 'airtime' || service === 'data') &&
-        (service === 'airtime' && bulk ? <BulkBuy /> : <PhoneBuy key={service} service={service} />)}
+      {Screen && <Screen key={service} />}
     </Stack>
   );
 }

@@ -9,10 +9,8 @@ import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { LinkButton } from '../../components/LinkButton';
 import { ShareReceipt } from '../../components/ShareReceipt';
-import { EsimResult } from './Esim';
-import { FlightResult } from './Flights';
+import { KIND_RESULTS } from './kind-screens';
 import { startRepeat } from './repeat';
-import { SocialResult } from './Social';
 import { SaveBill } from './SavedBills';
 
 /** A purchase's outcome, updated live while processing (polled until success or failed-and-refunded). */
@@ -88,9 +86,9 @@ export function PurchaseResultScreen() {
               ))}
             </Stack>
           )}
-          {status === 'success' && tx.data.esim && <EsimResult id={tx.data.id} esim={tx.data.esim} />}
-          {tx.data.flight && <FlightResult id={tx.data.id} flight={tx.data.flight} ticketed={status === 'success'} />}
-          {tx.data.social && <SocialResult social={tx.data.social} processing={status === 'processing'} />}
+          {KIND_RESULTS.map((Result, i) => (
+            <Result key={i} tx={tx.data} />
+          ))}
           <Text size="sm">
             {t('result.reference')}: {tx.data.reference}
           </Text>

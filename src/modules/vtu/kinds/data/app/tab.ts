@@ -1,0 +1,10 @@
+import type { KindTab } from '../../../../../../web/src/app/kinds';
+
+/** Its tab on the buy screen (web/src/app/kinds.ts): the service key and its place among the tabs. */
+export const tab: KindTab = { service: 'data', order: 20 };
+
+declare module '../../../../../../web/src/app/kinds' {
+  interface BuyTabs {
+    data: true;
+  }
+}

@@ -1,0 +1,35 @@
+import type { ComponentType } from 'react';
+import type { vtuQueries } from '../api/queries/vtu';
+
+/**
+ * The app side of a service kind (issue 32): a kind that has a buy screen keeps it in its own folder,
+ * src/modules/vtu/kinds/<kind>/app/, and the app finds it there (import.meta.glob), listed nowhere by hand:
+ * - `tab.ts`: its tab on the buy screen, `export const tab: KindTab`, and its service key added to `BuyTabs` (below);
+ * - `screen.tsx`: `Screen`, what its tab shows, and optionally `Result`, its part of the purchase's result screen;
+ * - `strings-<lang>.ts`, one per language of app/i18n.ts: `export const strings`, its keys added to `KindStrings` by
+ *   the English file (the other languages are typed `Translation<typeof en>` against it); they load with the buy screen.
+ * It may import its own kind's inputs.ts (the form rules) and the app's shared parts (web/src components/, api/, app/)
+ * and the buy feature's purchase steps, nothing else of the service (.dependency-cruiser.cjs).
+ */
+
+/** A kind's service key on the buy screen (the `service` of /buy's search, drafts, "buy again"): each tab.ts adds its own. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface BuyTabs {}
+export type BuyService = keyof BuyTabs & string;
+
+export interface KindTab {
+  service: BuyService;
+  /** Its place among the tabs, smallest first (the first one is the buy screen's default). */
+  order: number;
+}
+
+/** The purchase the result screen shows: a kind's `Result` draws its own part (or nothing when it is not its). */
+export type KindResultProps = { tx: Awaited<ReturnType<NonNullable<ReturnType<typeof vtuQueries.transaction>['queryFn']>>> };
+export type KindScreen = { Screen: ComponentType; Result?: ComponentType<KindResultProps> };
+
+/** The kinds' strings (English, the typed keys of t()): each kind's strings-en.ts adds its own top-level keys. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface KindStrings {}
+
+/** Another language's strings of a kind: the same keys as its English ones. */
+export type Translation<T> = { [K in keyof T]: T[K] extends string ? string : Translation<T[K]> };

@@ -1,0 +1,37 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import { BUY_SERVICES, BUY_TABS, buyServiceOr } from '../../app/buy-services';
+import { en } from '../../locales/en';
+import { ha } from '../../locales/ha';
+import { pcm } from '../../locales/pcm';
+import { yo } from '../../locales/yo';
+import { enKinds } from '../../locales/kinds-en';
+import { KIND_RESULTS, KIND_SCREENS } from './kind-screens';
+
+/** The buy screen's tabs, screens and strings are found in the kinds' folders (src/modules/vtu/kinds/<kind>/app). */
+describe("the kinds' app parts", () => {
+  it('every tab found has a screen, its own place in the order, and a label in every language', () => {
+    // The first six kinds and those of issue 32 (a kind added later adds itself; these must not go missing).
+    expect([...BUY_SERVICES].sort()).toEqual(
+      expect.arrayContaining(['airtime', 'airtimeCash', 'betting', 'cable', 'data', 'electricity', 'esim', 'exam', 'flights', 'social']),
+    );
+    expect(BUY_SERVICES[0]).toBe('airtime');
+    expect(new Set(BUY_TABS.map((t) => t.order)).size).toBe(BUY_TABS.length);
+    for (const s of BUY_SERVICES) {
+      expect(typeof KIND_SCREENS[s]?.Screen, s).toBe('function');
+      for (const lang of [en, ha, pcm, yo]) expect(typeof (lang.buy as Record<string, unknown>)[s], `buy.${s}`).toBe('string');
+    }
+    expect(KIND_RESULTS.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('an address naming no tab opens the first one', () => {
+    expect(buyServiceOr('esim')).toBe('esim');
+    expect(buyServiceOr('nonsense')).toBe('airtime');
+    expect(buyServiceOr(undefined)).toBe('airtime');
+  });
+
+  it("the kinds' strings are found, and none takes a key of the first screens' strings", () => {
+    expect(Object.keys(enKinds)).toEqual(expect.arrayContaining(['esim', 'social', 'flights', 'airtimeCash']));
+    expect(Object.keys(enKinds).filter((k) => k in en)).toEqual([]);
+  });
+});
