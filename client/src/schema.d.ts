@@ -7406,7 +7406,7 @@ export interface components {
                         [key: string]: string | number | boolean;
                     };
                     /** @enum {string} */
-                    operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "orderSocial" | "bookFlight";
+                    operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "topUpEsim" | "orderSocial" | "bookFlight";
                 };
                 requeryCount: number;
                 requestId: string;
@@ -9881,7 +9881,7 @@ export interface components {
                     [key: string]: string | number | boolean;
                 };
                 /** @enum {string} */
-                operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "orderSocial" | "bookFlight";
+                operation: "buyAirtime" | "buyData" | "subscribeCable" | "buyElectricity" | "fundBet" | "buyEducationPin" | "buyEsim" | "topUpEsim" | "orderSocial" | "bookFlight";
             };
             service: string;
             /** @description social services: the order's progress */

@@ -148,6 +148,34 @@ describe('travel eSIMs', () => {
     expect((await post('getMyEsimUsage', { id: top.json().transaction.id })).statusCode).toBe(404);
   });
 
+  it('"buy again" of a top-up is another top-up of the same eSIM (topUpEsim, its esim_id), not a new eSIM', async () => {
+    const { tx } = await buyEsim('4569');
+    const plan = (await get('listEsimPlans', { destination: 'gb' })).json().items[2];
+    const top = await post('topUpEsim', { esim_id: tx.id, plan_id: plan.plan_id, amount: plan.price, pin: PIN }, u, crypto.randomUUID());
+    expect(top.statusCode, top.body).toBe(200);
+    expect(top.json().transaction.repeat).toEqual({
+      operation: 'topUpEsim',
+      input: { esim_id: tx.id, plan_id: plan.plan_id, amount: plan.price },
+    });
+    // The eSIM's own purchase still repeats as a purchase.
+    expect(tx.repeat.operation).toBe('buyEsim');
+    const mine = await walletBalance(h, u.id);
+    const again = await post(
+      top.json().transaction.repeat.operation,
+      { ...top.json().transaction.repeat.input, pin: PIN },
+      u,
+      crypto.randomUUID(),
+    );
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().transaction).toMatchObject({
+      status: 'success',
+      recipient: tx.esim.iccid,
+      esim: { iccid: tx.esim.iccid, topup: true },
+    });
+    expect(await walletBalance(h, u.id)).toBeCloseTo(mine - plan.price, 2);
+    expect((await post('getMyEsimUsage', { id: tx.id })).json()).toMatchObject({ dataTotalMb: 1024 + 2 * 10240 });
+  });
+
   it('1111: the provider fails before issuing: failed and refunded once', async () => {
     const { tx, before } = await buyEsim('1111');
     expect(tx.status).toBe('failed');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount, naira, toNaira } from '../../kernel/money.js';
-import { KINDS, kindNamed, PURCHASE_OPERATIONS, serviceInput } from './kinds/index.js';
+import { KINDS, kindNamed, REPEAT_OPERATIONS, serviceInput } from './kinds/index.js';
 import { networkInput, planIdInput } from './kinds/common-inputs.js';
 import { examInput } from './kinds/exam/inputs.js';
 import { cableInput } from './kinds/cable/inputs.js';
@@ -42,7 +42,7 @@ export const transactionOutput = z
     ...kindFields,
     repeat: z
       .object({
-        operation: z.enum(PURCHASE_OPERATIONS),
+        operation: z.enum(REPEAT_OPERATIONS),
         input: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
       })
       .meta({ description: '"buy again": the purchase operation and its inputs, without the PIN (a plan\'s amount is the price then)' }),
@@ -81,7 +81,7 @@ export function toTransaction(r: VtuRow) {
     ...(r.failure_reason ? { failureReason: r.failure_reason } : {}),
     ...(kind.view?.(r) ?? {}),
     // A plan's amount is the price paid then; a changed price answers PRICE_CHANGED and the app quotes again.
-    repeat: { operation: kind.purchase.name, input: kind.repeat(r, value) },
+    repeat: { operation: kind.repeatVia?.rows(r) ? kind.repeatVia.operation : kind.purchase.name, input: kind.repeat(r, value) },
   };
 }
 

@@ -51,5 +51,11 @@ export const serviceInput = z
   .toLowerCase()
   .pipe(z.enum(KIND_NAMES, { error: `service must be one of ${KIND_NAMES.join(', ')}` }));
 
-/** The purchase operations, in the list's order ("buy again" names one of them). */
+/** The purchase operations, in the list's order. */
 export const PURCHASE_OPERATIONS = KINDS.map((k) => k.purchase.name) as [string, ...string[]];
+
+/** What "buy again" may name (`repeat.operation`): the purchase operations and the kinds' `repeatVia` operations. */
+export const REPEAT_OPERATIONS = KINDS.flatMap((k) => [k.purchase.name, ...(k.repeatVia ? [k.repeatVia.operation] : [])]) as [
+  string,
+  ...string[],
+];

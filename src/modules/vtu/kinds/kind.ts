@@ -92,6 +92,11 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
   /** "Buy again": the purchase operation's input read from the row, without the PIN (`value` = amount less the fee). */
   repeat(row: VtuRow, value: bigint): Record<string, string | number | boolean>;
   /**
+   * "Buy again" of the rows bought through another of the kind's operations (an eSIM top-up: `topUpEsim`): that
+   * operation and which rows; `repeat` gives its input for them. Omitted: every row repeats the purchase operation.
+   */
+  readonly repeatVia?: { operation: string; rows(row: VtuRow): boolean };
+  /**
    * Settlement of a partly delivered purchase: the part of the row's wholesale and markup NOT delivered (the provider
    * gave the undelivered part's wholesale back to our float), refunded to the buyer in the transaction that marks the
    * row delivered (ledger reference vtu_partial_refund_<reference>: at most once). Null or omitted: nothing to refund.

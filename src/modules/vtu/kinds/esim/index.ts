@@ -263,9 +263,11 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
   view: esimView,
   viewFields: { esim: esimViewField },
   // "Buy again" keeps the destination with the plan: the app's eSIM form lists a destination's plans, so it pre-fills
-  // both; buyEsim checks it against the plan.
-  repeat: (r) => {
-    const { destination, plan_id } = inputsOf(r);
+  // both; buyEsim checks it against the plan. A top-up's is another top-up of the same eSIM (topUpEsim: its esim_id).
+  repeatVia: { operation: 'topUpEsim', rows: (r) => Boolean(inputsOf(r).topup) },
+  repeat: (r): Record<string, string | number | boolean> => {
+    const { destination, plan_id, topup } = inputsOf(r);
+    if (topup) return { esim_id: topup.esimId, plan_id: plan_id ?? r.plan_id ?? '', amount: toNaira(r.amount) };
     return {
       ...(destination ? { destination } : {}),
       plan_id: plan_id ?? r.plan_id ?? '',
