@@ -7664,6 +7664,8 @@ export interface components {
             id: string;
             note: string;
             outcome: string;
+            /** @description delivered in part (social orders): the quantity the provider did not deliver; its part is refunded with the settlement, once. Omitted: what the provider reports now */
+            remains?: number;
         };
         AdminResolveVtuTransactionOutput: {
             approval: components["schemas"]["ApprovalRequest"] | null;
@@ -14784,7 +14786,8 @@ export interface operations {
                  *       "data": {
                  *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
                  *         "outcome": "text",
-                 *         "note": "for the weekend"
+                 *         "note": "for the weekend",
+                 *         "remains": 1
                  *       }
                  *     }
                  */

@@ -303,6 +303,57 @@ describe('social services', () => {
     expect(await walletBalance(h, u.id)).toBeCloseTo(before - total + done.social.refunded, 2);
   });
 
+  it("an operator's delivered resolution refunds the undelivered part once: the operator's remains, else the provider's progress", async () => {
+    h.clock.advance(60_000); // past the sign-in code's cooldown: resolving asks for a fresh sign-in (step-up)
+    const { token } = await signIn(h, 'admin@example.com');
+    const resolve = (id: string, input: Record<string, unknown>) =>
+      call(
+        h,
+        'POST',
+        '/_serverFn/adminResolveVtuTransactionBearerAdmin',
+        { id, note: 'provider support confirmed it', ...input },
+        { token },
+      );
+    // One operator's resolution takes effect at once above this threshold (the default waits for a second: test/approvals).
+    await call(h, 'POST', '/_serverFn/adminUpdateApprovalSettingsBearerAdmin', { vtuResolution: 100_000 }, { token });
+    try {
+      // 4040: the provider never answers about it; the operator learnt out of band that 250 of 1,000 never came.
+      const stuck = await order('https://instagram.com/p/stuck4040');
+      expect(stuck.tx.status).toBe('processing');
+      expect((await resolve(stuck.tx.id, { outcome: 'failed', remains: 250 })).statusCode).toBe(400);
+      expect((await resolve(stuck.tx.id, { outcome: 'delivered', remains: 1001 })).statusCode).toBe(400);
+      const done = await resolve(stuck.tx.id, { outcome: 'delivered', remains: 250 });
+      expect(done.statusCode, done.body).toBe(200);
+      const tx = done.json().transaction;
+      expect(tx).toMatchObject({ status: 'success', social: { quantity: 1000, delivered: 750, remains: 250 } });
+      // 250 of 1,000: a quarter of the price, rounded down to the kobo.
+      expect(tx.social.refunded).toBeGreaterThan(0);
+      expect(tx.social.refunded).toBeLessThanOrEqual(stuck.total * 0.25 + 0.001);
+      expect(await partialRefunds(tx.reference)).toBe(1);
+      expect(await walletBalance(h, u.id)).toBeCloseTo(stuck.before - stuck.total + tx.social.refunded, 2);
+      expect((await resolve(stuck.tx.id, { outcome: 'delivered', remains: 250 })).statusCode).toBe(409);
+      await reconcile(h);
+      expect(await partialRefunds(tx.reference)).toBe(1);
+
+      // 6262: the provider's progress says partly completed by the time the operator resolves without a number.
+      const later = await order('https://instagram.com/p/slow6262');
+      expect(later.tx.status).toBe('processing');
+      h.clock.advance(6000);
+      const byProvider = await resolve(later.tx.id, { outcome: 'delivered' });
+      expect(byProvider.statusCode, byProvider.body).toBe(200);
+      expect(byProvider.json().transaction).toMatchObject({ status: 'success', social: { delivered: 600, remains: 400 } });
+      expect(await partialRefunds(later.tx.reference)).toBe(1);
+      expect(await walletBalance(h, u.id)).toBeCloseTo(later.before - later.total + byProvider.json().transaction.social.refunded, 2);
+
+      // A kind delivered whole or not at all takes no remains.
+      const esim = await buyEsim('4040');
+      expect((await resolve(esim.tx.id, { outcome: 'delivered', remains: 1 })).statusCode).toBe(400);
+      await expectLedgerOk(h);
+    } finally {
+      await call(h, 'POST', '/_serverFn/adminUpdateApprovalSettingsBearerAdmin', { vtuResolution: 0 }, { token });
+    }
+  });
+
   it('1111: cancelled by the provider: failed and refunded once', async () => {
     const { tx, before } = await order('https://x.com/me/status/1111');
     expect(tx.status).toBe('failed');

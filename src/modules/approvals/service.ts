@@ -48,7 +48,7 @@ export const DEFAULT_THRESHOLDS: Record<ApprovalAction, bigint> = {
 
 export type ApprovalRequestInput =
   | { action: 'wallet_adjustment'; userId: string; amount: bigint; reason: string }
-  | { action: 'vtu_resolution'; transactionId: string; outcome: 'delivered' | 'failed'; note: string }
+  | { action: 'vtu_resolution'; transactionId: string; outcome: 'delivered' | 'failed'; note: string; remains?: number }
   | { action: 'settlement_correction'; settlementId: string; amount: bigint; reason: string };
 
 type Payload = Record<string, string>;
@@ -123,8 +123,13 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
         return { ...t, size: input.amount < 0n ? -input.amount : input.amount, reason: input.reason, payload };
       }
       case 'vtu_resolution': {
-        const t = await vtu.resolutionTarget(input.transactionId);
-        const payload = { transactionId: input.transactionId, outcome: input.outcome, note: input.note };
+        const t = await vtu.resolutionTarget(input.transactionId, input);
+        const payload = {
+          transactionId: input.transactionId,
+          outcome: input.outcome,
+          note: input.note,
+          ...(input.remains !== undefined ? { remains: input.remains } : {}),
+        };
         return { ...t, size: t.amount, reason: input.note, payload };
       }
       case 'settlement_correction': {
@@ -156,7 +161,7 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
           approval?.claim,
         );
       case 'vtu_resolution': {
-        const transaction = await vtu.adminResolve(makerId, input.transactionId, input.outcome, input.note, {
+        const transaction = await vtu.adminResolve(makerId, input.transactionId, input, {
           claim: approval?.claim,
           approvedBy: approval?.checkerId,
         });
@@ -173,7 +178,13 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
       case 'settlement_correction':
         return { action: r.action, settlementId: p.settlementId, amount: BigInt(p.amount), reason: p.reason };
       case 'vtu_resolution':
-        return { action: r.action, transactionId: p.transactionId, outcome: p.outcome as 'delivered' | 'failed', note: p.note };
+        return {
+          action: r.action,
+          transactionId: p.transactionId,
+          outcome: p.outcome as 'delivered' | 'failed',
+          note: p.note,
+          ...(typeof p.remains === 'number' ? { remains: p.remains } : {}),
+        };
     }
   };
 

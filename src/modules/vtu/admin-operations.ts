@@ -115,6 +115,15 @@ export const vtuAdminOperations = [
         .trim()
         .min(5, 'note must say how the outcome was confirmed (5-500 characters)')
         .max(500, 'note must be at most 500 characters'),
+      remains: z
+        .number({ error: 'remains must be a number' })
+        .int('remains must be a whole number')
+        .min(0, 'remains must be 0 or more')
+        .optional()
+        .meta({
+          description:
+            'delivered in part (social orders): the quantity the provider did not deliver; its part is refunded with the settlement, once. Omitted: what the provider reports now',
+        }),
     }),
     output: z.object({ ...submissionFields, transaction: transactionOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
@@ -124,6 +133,7 @@ export const vtuAdminOperations = [
         transactionId: i.id,
         outcome: i.outcome,
         note: i.note,
+        ...(i.remains !== undefined ? { remains: i.remains } : {}),
       });
       ctx.audit.target('vtu_transaction', i.id);
       if (s.approval) ctx.audit.target('approval_request', s.approval.id);

@@ -11,6 +11,7 @@ import { toKobo } from '../../kernel/money.js';
 import type { Outcome, ProviderId } from '../../providers/vtu/types.js';
 import { createMarkups } from './markups.js';
 
+import { kindNamed } from './kinds/index.js';
 import { toMarkupOut } from './model.js';
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';
@@ -29,6 +30,23 @@ import { toTransaction } from './view.js';
  */
 type Settlement = ReturnType<typeof createVtuSettlement>;
 
+/** An operator's resolution: the outcome, how it was confirmed, and for a partly delivered order what was not delivered. */
+export interface Resolution {
+  outcome: 'delivered' | 'failed';
+  note: string;
+  /** The quantity the provider did not deliver (a kind with partialRefund: a social order); refunded with the settlement. */
+  remains?: number;
+}
+
+/** Refuses a resolution that cannot apply to the row (VALIDATION_FAILED), before any approval or settlement. */
+function checkResolution(row: VtuRow, r: Resolution) {
+  if (r.remains === undefined) return;
+  const issue = (message: string) => new AppError('VALIDATION_FAILED', message, { issues: [{ path: 'remains', message }] });
+  if (r.outcome !== 'delivered') throw issue('remains applies to a delivered outcome only');
+  if (!kindNamed(row.service).partialRefund) throw issue(`a ${kindNamed(row.service).label} is delivered whole or not at all`);
+  if (r.remains > (row.quantity ?? 0)) throw issue(`remains must be at most the quantity ordered (${row.quantity ?? 0})`);
+}
+
 /** What operators do with purchases and prices: requery, resolve by hand, list the stuck ones, set markups. */
 export function createVtuAdmin(deps: {
   db: Db;
@@ -43,6 +61,17 @@ export function createVtuAdmin(deps: {
   mustGet: (id: string) => Promise<VtuRow>;
 }) {
   const { db, clock, cfg, requery, markups, applyRequery, settleSuccess, settleFailed, mustGet } = deps;
+  /** The delivery an operator confirms: the note, and for a kind with partialRefund what was not delivered. */
+  async function deliveredByOperator(row: VtuRow, r: Resolution): Promise<Outcome> {
+    const details = { note: `Confirmed by an operator: ${r.note}` };
+    if (!kindNamed(row.service).partialRefund) return { status: 'delivered', details };
+    if (r.remains !== undefined) return { status: 'delivered', details: { ...details, remains: r.remains } };
+    // The provider's own progress when it can tell now (a partly completed order's remains); unreachable: the word alone.
+    const out = await requery(row).catch(() => null);
+    if (out?.status === 'delivered') return { status: 'delivered', details: { ...(out.details ?? {}), ...details } };
+    return { status: 'delivered', details };
+  }
+
   return {
     async adminRequery(id: string) {
       const row = await repo.getTransaction(db, id);
@@ -65,34 +94,37 @@ export function createVtuAdmin(deps: {
     async adminGetTransaction(id: string) {
       return toTransaction(await mustGet(id));
     },
-    /** The purchase a resolution targets: it must exist and still be processing. */
-    async resolutionTarget(id: string) {
+    /** The purchase a resolution targets: it must exist and still be processing, and the resolution fit it. */
+    async resolutionTarget(id: string, resolution?: Resolution) {
       const row = await repo.getTransaction(db, id);
       if (!row) throw notFound('VTU transaction');
       if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
+      if (resolution) checkResolution(row, resolution);
       return { subjectType: 'vtu_transaction', subjectId: row.id, userId: row.user_id, amount: BigInt(row.amount) };
     },
     /**
      * Settles a processing purchase by an operator's word. `opts.claim` (four-eyes: the approval's conditional claim)
      * runs inside the settling transaction, after the conditional status change and before the refund, so a refused
-     * claim settles nothing; when another settlement got there first it is not called at all.
+     * claim settles nothing; when another settlement got there first it is not called at all. A delivered resolution
+     * of a kind with partialRefund refunds the undelivered part once, in the settling transaction: the operator's
+     * `remains`, else what the provider's progress says now (a partly completed order), else nothing.
      */
     async adminResolve(
       actorId: string,
       id: string,
-      outcome: 'delivered' | 'failed',
-      note: string,
+      resolution: Resolution,
       opts: { claim?: (tx: Tx) => Promise<void>; approvedBy?: string } = {},
     ) {
+      const { outcome, note } = resolution;
       const row = await repo.getTransaction(db, id);
       if (!row) throw notFound('VTU transaction');
       if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
+      checkResolution(row, resolution);
       // The registry writes the call's audit row (http/admin-audit.ts); the claim is four-eyes' (approvals).
       const record: OnSettled = async (tx) => {
         await opts.claim?.(tx);
       };
-      if (outcome === 'delivered')
-        await settleSuccess(row, { status: 'delivered', details: { note: `Confirmed by an operator: ${note}` } }, record);
+      if (outcome === 'delivered') await settleSuccess(row, await deliveredByOperator(row, resolution), record);
       else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);
       const after = await mustGet(id);
       if (after.status === 'processing') throw new AppError('CONFLICT', 'The transaction changed while resolving it; look again');

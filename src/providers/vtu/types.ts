@@ -45,6 +45,11 @@ export interface DeliveryDetails {
   customerName?: string;
   providerReference?: string;
   note?: string;
+  /**
+   * The quantity NOT delivered of a partly completed order (a social order's `remains`; an operator resolving one as
+   * delivered states it too): a kind's partialRefund refunds its part.
+   */
+  remains?: number;
 }
 
 /**
