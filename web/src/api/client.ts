@@ -18,6 +18,7 @@ export {
   type GetOutput,
   type PostInput,
   type PostOutput,
+  type PostPath,
 } from '@vtu-wallet/client';
 
 /**

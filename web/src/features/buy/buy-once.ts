@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, post, type PostInput } from '../../api/client';
+import { ApiError, NetworkError, post, type PostInput, type PostPath } from '../../api/client';
 import type { PurchaseTx } from './purchase-state';
 
 export type PurchaseRequest =
@@ -8,17 +8,27 @@ export type PurchaseRequest =
   | { service: 'electricity'; plan: string; meter: string; type: string; amount: number; phone: string }
   | { service: 'betting'; betting_company: string; customer_id: string; amount: number }
   | { service: 'exam'; exam: string; quantity: number; phone: string; amount: number; profile_id?: string }
-  | { service: 'esim'; destination?: string; plan_id: string; phone: string; amount: number }
-  | { service: 'esimTopUp'; esim_id: string; plan_id: string; amount: number }
-  | { service: 'social'; service_id: string; link: string; quantity: number; amount: number }
-  | { service: 'flights'; offer_id: string; passengers: FlightTraveller[]; email: string; phone: string; amount: number };
+  | KindPurchase;
 
-type FlightTraveller = PostInput<'/_serverFn/bookFlightBearerVTU'>['passengers'][number];
+/**
+ * A purchase of a kind with its own screen (src/modules/vtu/kinds/<kind>/app): the operation it is sent to, its
+ * fields without the PIN and the amount (the price confirmed), typed by the operation's input. `service` names it for
+ * the screens (the kind's service key).
+ */
+export type KindPurchase = {
+  [P in PostPath]: PostInput<P> extends { pin: string; amount: number }
+    ? { service: string; operation: P; fields: Omit<PostInput<P>, 'pin' | 'amount'>; amount: number }
+    : never;
+}[PostPath];
 
 type Body<S extends PurchaseRequest['service']> = Omit<Extract<PurchaseRequest, { service: S }>, 'service'> & { pin: string };
 
-function send(req: PurchaseRequest, pin: string, key: string) {
+function send(req: PurchaseRequest, pin: string, key: string): Promise<{ transaction: PurchaseTx }> {
   const opts = { idempotencyKey: key };
+  if ('operation' in req)
+    return post(req.operation, { ...req.fields, amount: req.amount, pin } as PostInput<typeof req.operation>, opts) as Promise<{
+      transaction: PurchaseTx;
+    }>;
   const { service, ...rest } = req;
   const body = { ...rest, pin };
   switch (service) {
@@ -34,14 +44,6 @@ function send(req: PurchaseRequest, pin: string, key: string) {
       return post('/_serverFn/fundBetBearerVTU', body as Body<'betting'>, opts);
     case 'exam':
       return post('/_serverFn/buyEducationPinBearerVTU', body as Body<'exam'>, opts);
-    case 'esim':
-      return post('/_serverFn/buyEsimBearerVTU', body as Body<'esim'>, opts);
-    case 'esimTopUp':
-      return post('/_serverFn/topUpEsimBearerVTU', body as Body<'esimTopUp'>, opts);
-    case 'social':
-      return post('/_serverFn/orderSocialBearerVTU', body as Body<'social'>, opts);
-    case 'flights':
-      return post('/_serverFn/bookFlightBearerVTU', body as Body<'flights'>, opts);
   }
 }
 

@@ -4,7 +4,7 @@ import { phoneInput, pinInput } from '../../../../kernel/inputs.js';
 import { networkInput, portedInput } from '../common-inputs.js';
 
 /**
- * Airtime-to-cash inputs (issue 32), shared with the app's form (web/src/api/schemas.ts): this file imports only zod
+ * Airtime-to-cash inputs (issue 32), shared with the app's form (app/schemas.ts): this file imports only zod
  * and the kernel. The bounds of one request are configuration (AIRTIME_CASH_MIN / _MAX), checked by the service
  * and listed by listAirtimeCashNetworks; the schema holds the widest sane range.
  */

@@ -9,7 +9,7 @@ import { errorMessage } from '../../../../../../web/src/app/errors';
 import { formatDateTime, formatNaira } from '../../../../../../web/src/app/format';
 import type { KindResultProps } from '../../../../../../web/src/app/kinds';
 import { useSchemaForm, type FieldHints } from '../../../../../../web/src/components/form';
-import type { PurchaseRequest } from '../../../../../../web/src/features/buy/buy-once';
+import type { KindPurchase } from '../../../../../../web/src/features/buy/buy-once';
 import { ConfirmPurchase } from '../../../../../../web/src/features/buy/ConfirmPurchase';
 import { useKeepDraft } from '../../../../../../web/src/features/buy/use-keep-draft';
 
@@ -21,7 +21,7 @@ const HINTS: FieldHints = {
   esim_id: 'esim.esimRequired',
 };
 
-type Ready = { request: PurchaseRequest; price: number; lines: [string, string][]; reprice: () => Promise<number | undefined> };
+type Ready = { request: KindPurchase; price: number; lines: [string, string][]; reprice: () => Promise<number | undefined> };
 
 /** Data as people read it: 1 GB, 500 MB. */
 const dataSize = (mb: number) => (mb >= 1024 ? `${+(mb / 1024).toFixed(1)} GB` : `${mb} MB`);
@@ -96,7 +96,12 @@ function NewEsim({ draft }: { draft: Record<string, unknown> }) {
     if (!plan) return form.setFieldError('plan_id', t('esim.planRequired'));
     const where = destinations.data?.items.find((d) => d.id === c.data.destination)?.name ?? c.data.destination;
     setReady({
-      request: { service: 'esim', destination: c.data.destination, plan_id: plan.plan_id, phone: c.data.phone, amount: plan.price },
+      request: {
+        service: 'esim',
+        operation: '/_serverFn/buyEsimBearerVTU',
+        fields: { destination: c.data.destination, plan_id: plan.plan_id, phone: c.data.phone },
+        amount: plan.price,
+      },
       price: plan.price,
       lines: [
         [t('esim.destination'), where],
@@ -156,7 +161,12 @@ function TopUpEsim({ draft }: { draft: Record<string, unknown> }) {
     const plan = plans.data?.items.find((p) => p.plan_id === c.data.plan_id);
     if (!plan) return form.setFieldError('plan_id', t('esim.planRequired'));
     setReady({
-      request: { service: 'esimTopUp', esim_id: c.data.esim_id, plan_id: plan.plan_id, amount: plan.price },
+      request: {
+        service: 'esim',
+        operation: '/_serverFn/topUpEsimBearerVTU',
+        fields: { esim_id: c.data.esim_id, plan_id: plan.plan_id },
+        amount: plan.price,
+      },
       price: plan.price,
       lines: [
         [t('esim.iccid'), chosen?.esim?.iccid ?? ''],

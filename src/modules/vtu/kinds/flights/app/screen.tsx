@@ -215,7 +215,12 @@ function Travellers({ offer, onBack }: { offer: FlightOffer; onBack(): void }) {
       </form>
       {ready && (
         <ConfirmPurchase
-          request={{ service: 'flights', offer_id: offer.offer_id, ...ready, amount: offer.price }}
+          request={{
+            service: 'flights',
+            operation: '/_serverFn/bookFlightBearerVTU',
+            fields: { offer_id: offer.offer_id, ...ready },
+            amount: offer.price,
+          }}
           price={offer.price}
           lines={[
             [t('flights.flight'), `${offer.airline.name} ${first.flight_number}`],

@@ -10,14 +10,14 @@ import { errorMessage } from '../../../../../../web/src/app/errors';
 import { formatNaira } from '../../../../../../web/src/app/format';
 import type { KindResultProps } from '../../../../../../web/src/app/kinds';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../../../../../web/src/components/form';
-import type { PurchaseRequest } from '../../../../../../web/src/features/buy/buy-once';
+import type { KindPurchase } from '../../../../../../web/src/features/buy/buy-once';
 import { ConfirmPurchase } from '../../../../../../web/src/features/buy/ConfirmPurchase';
 import { useKeepDraft } from '../../../../../../web/src/features/buy/use-keep-draft';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const HINTS: FieldHints = { service_id: 'social.serviceRequired', link: 'social.linkInvalid' };
 
-type Ready = { request: PurchaseRequest; price: number; lines: [string, string][]; reprice: () => Promise<number | undefined> };
+type Ready = { request: KindPurchase; price: number; lines: [string, string][]; reprice: () => Promise<number | undefined> };
 
 /** The price of a quantity, as the service prices it (quotePurchase): what the PIN pad confirms. */
 const quoteOf = async (service_id: string, quantity: number) =>
@@ -49,7 +49,7 @@ export function Screen() {
     }),
     onSuccess: ({ c, total }) =>
       setReady({
-        request: { service: 'social', ...c, amount: total },
+        request: { service: 'social', operation: '/_serverFn/orderSocialBearerVTU', fields: c, amount: total },
         price: total,
         lines: [
           [t('social.service'), service?.name ?? c.service_id],
