@@ -3,6 +3,7 @@ import type { Database, Db, Subscription } from './db/client.js';
 import type { ReadReplica } from './db/replica.js';
 import type { Clock } from './kernel/clock.js';
 import type { AuthUser } from './kernel/actor.js';
+import type { ServiceNameOf } from './kernel/notices.js';
 import type { Logger } from './lib/logger.js';
 import type { Ledger } from './ledger/ledger.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -110,6 +111,8 @@ export interface Services {
   stepUp?: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
   /** DNS for push endpoints and webhooks (tests control it). */
   resolver: Resolver;
+  /** The service kinds' names in purchase notices, per language (the VTU module's list), for the notifications' wording. */
+  serviceNames: ServiceNameOf;
   /** The identity-number lookup (NIN/BVN): the sandbox's simulator or the configured HTTP provider. */
   identityLookups: IdentityProvider;
   /** Where KYC files are kept. */

@@ -22,6 +22,7 @@ import { createPaystackStyleAdapter, createProcessorRegistry } from './providers
 import { SANDBOX_LOOPBACK_NAMES } from './modules/notifications/service.js';
 import { gatewaySms } from './modules/notifications/sms.js';
 import { allModules } from './modules/index.js';
+import { serviceName } from './modules/vtu/api.js';
 import type { AnyModule, ServiceName } from './http/registry.js';
 import { createSimulatedIdentityProvider } from './sandbox/identity-simulator.js';
 import { SMS_SIMULATOR_PATH } from './sandbox/sms-simulator.js';
@@ -83,6 +84,8 @@ function createPlatform(base: { config: Config; database: Database; clock: Clock
     events: new EventBus(),
     upstream,
     resolver,
+    // The kinds' names in purchase notices: the VTU module's list, for the notifications' wording (which imports no VTU).
+    serviceNames: serviceName,
     mailer:
       overrides.mailer ??
       (config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : capturingMailer(db, clock, config.mail.from)),

@@ -81,9 +81,22 @@ export const CREDENTIAL_CHANGES = [
   'passkey_removed',
 ] as const;
 
+/** The languages notifications are worded in (any other preference reads English). */
+export type NoticeLanguage = 'en' | 'ha' | 'pcm' | 'yo';
+
+/** A service's name in each language (a service kind declares its own: modules/vtu/kinds/<kind>/inputs.ts). */
+export type ServiceNames = Record<NoticeLanguage, string>;
+
 /**
- * The services a purchase notice names (`service`); each language names each one. A service kind (modules/vtu/kinds)
- * whose name is not here is announced in English only.
+ * The name a purchase notice gives a service (`service`) in a language, or undefined for a service nobody sells: the
+ * service's wording gets it from the kinds' list (the VTU module's serviceName, wired in by the composition root).
+ */
+export type ServiceNameOf = (service: string, language: NoticeLanguage) => string | undefined;
+
+/**
+ * The services the app's inbox names from its locale's `noticeService` (web/src/features/notifications/wording.ts),
+ * the same names as the kinds' own (test/web/notice-wording.test.ts checks they agree). The service's channels name
+ * services from the kinds' list instead (ServiceNameOf), so a kind added later needs nothing here for them.
  */
 export const NOTICE_SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam', 'esim', 'social', 'flights'] as const;
 
@@ -154,12 +167,17 @@ function caseOf(kind: string, p: NoticeParams): NoticeCase | null {
 
 /**
  * The wording case of a notification, or null when it is to be shown in the service's English text: a kind with no
- * case, or a parameter the case needs missing (`text` is the English body, always given by the caller).
+ * case, or a parameter the case needs missing (`text` is the English body, always given by the caller), or a purchase
+ * of a service `named` does not know (the service passes the kinds' list; the app's default is its NOTICE_SERVICES).
  */
-export function noticeCase(kind: string, params: NoticeParams): NoticeCase | null {
+export function noticeCase(
+  kind: string,
+  params: NoticeParams,
+  named: (service: unknown) => boolean = (s) => (NOTICE_SERVICES as readonly unknown[]).includes(s),
+): NoticeCase | null {
   const c = caseOf(kind, params);
   if (!c) return null;
-  if (c.startsWith('purchase_') && !(NOTICE_SERVICES as readonly unknown[]).includes(params.service)) return null;
+  if (c.startsWith('purchase_') && !named(params.service)) return null;
   return NOTICE_CASES[c].every((k) => has(params, k)) ? c : null;
 }
 

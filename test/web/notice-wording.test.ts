@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CREDENTIAL_CHANGES, NOTICE_CASES, NOTICE_SERVICES, noticeCase, type NoticeCase } from '../../src/kernel/notices.js';
 import { NOTIFICATION_KINDS } from '../../src/modules/notifications/kinds.js';
-import { NOTICE_TEXTS, wordNotice } from '../../src/modules/notifications/wording/index.js';
+import { NOTICE_TEXTS, wordNotice as wordWith } from '../../src/modules/notifications/wording/index.js';
+import { KINDS } from '../../src/modules/vtu/kinds/index.js';
+import { serviceName } from '../../src/modules/vtu/api.js';
 import { enNotices as en } from '../../web/src/locales/notices-en.js';
 import { haNotices as ha } from '../../web/src/locales/notices-ha.js';
 import { pcmNotices as pcm } from '../../web/src/locales/notices-pcm.js';
@@ -57,6 +59,8 @@ const EMITTED: [string, Record<string, string | number>][] = [
 const OWN_WORDS = new Set(['broadcast']);
 
 const WEB = { en, ha, pcm, yo } as const;
+/** The service's wording as the composition root wires it: the kinds' names from the VTU module. */
+const wordNotice = (language: string | undefined, n: Parameters<typeof wordWith>[1]) => wordWith(language, n, serviceName);
 const placeholders = (s: string) => [...new Set([...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]))].sort();
 
 describe('notification wordings', () => {
@@ -120,6 +124,16 @@ describe('notification wordings', () => {
     expect(named('ha', 'flights')).toContain('Tikitin jirgin sama');
     expect(named('pcm', 'social')).toContain('Social media boost');
     for (const lang of ['en', 'ha', 'pcm', 'yo'])
-      for (const service of NOTICE_SERVICES) expect(named(lang, service), `${lang} ${service}`).not.toBe(english.title);
+      for (const { name } of KINDS) expect(named(lang, name), `${lang} ${name}`).not.toBe(english.title);
+    // A service no kind sells keeps the English text.
+    expect(named('yo', 'lottery')).toBe(english.title);
+  });
+
+  it("the app's inbox names the services as the kinds do (their names, kinds/<kind>/inputs.ts)", () => {
+    for (const lang of ['en', 'ha', 'pcm', 'yo'] as const) {
+      for (const service of NOTICE_SERVICES)
+        expect(NOTICE_TEXTS[lang].noticeService[service], `${lang} ${service}`).toBe(serviceName(service, lang));
+      for (const { name } of KINDS) expect(serviceName(name, lang)?.trim(), `${lang} ${name}`).toBeTruthy();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import type { JobQueue, JobRequest } from '../../jobs/queue.js';
 import { SECOND, type Clock } from '../../kernel/clock.js';
+import type { ServiceNameOf } from '../../kernel/notices.js';
 import type { EventBus } from '../../lib/events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
@@ -102,7 +103,7 @@ export function registerNotifications(services: { events: EventBus }) {
  * retried fan-out never enqueues a channel twice.
  */
 async function fanOut(
-  services: { db: Db; jobs: JobQueue; outbox: Outbox; clock: Clock },
+  services: { db: Db; jobs: JobQueue; outbox: Outbox; clock: Clock; serviceNames: ServiceNameOf },
   notificationIds: readonly string[],
   extras: Readonly<Record<string, ChannelExtras>> = {},
 ): Promise<void> {
@@ -147,7 +148,7 @@ async function fanOut(
     // Push, e-mail and SMS in the customer's language, worded from the kind and params (issue 29); the inbox row
     // keeps the English text, which a notification without a wording case is sent in.
     const language = languageOf(r.prefs);
-    const worded = wordNotice(language, { kind: r.kind, title: r.title, body: r.body, params: paramsOf(r.data) });
+    const worded = wordNotice(language, { kind: r.kind, title: r.title, body: r.body, params: paramsOf(r.data) }, services.serviceNames);
     const n: NotificationInput = { userId: r.user_id, kind: r.kind, ...worded, ...(r.data ? { data: r.data } : {}) };
     const extra = extras[notificationId] ?? {};
     // A notice meant for every channel (extra.everyChannel) overrides the owner's channel preferences.
@@ -190,6 +191,8 @@ export interface NotificationJobDeps {
   outbox: Outbox;
   mailer: Mailer;
   sms: SmsSender;
+  /** The kinds' names in purchase notices (the VTU module's, wired in by services.ts). */
+  serviceNames: ServiceNameOf;
 }
 
 export function registerNotificationJobs(services: NotificationJobDeps) {

@@ -3,5 +3,7 @@
  * (checked by dependency-cruiser); everything else in the folder is the module's own.
  */
 export { NETWORK_NAMES, assertRecipientNetwork } from './service.js';
+/** The kinds' names in purchase notices, per language (the composition root hands it to the notifications' wording). */
+export { serviceName } from './kinds/index.js';
 export type { VtuServiceApi } from './service.js';
 export { CABLE_PROVIDERS, DISCOS } from './inputs.js';

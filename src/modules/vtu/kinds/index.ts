@@ -7,6 +7,7 @@ import { electricityKind } from './electricity/index.js';
 import { esimKind } from './esim/index.js';
 import { examKind } from './exam/index.js';
 import { flightsKind } from './flights/index.js';
+import type { ServiceNameOf } from '../../../kernel/notices.js';
 import type { ServiceKind } from './kind.js';
 import { socialKind } from './social/index.js';
 
@@ -33,6 +34,9 @@ export const KIND_NAMES = KINDS.map((k) => k.name) as [string, ...string[]];
 const BY_NAME = new Map(KINDS.map((k) => [k.name, k]));
 for (const k of KINDS) if (!/^[a-z][a-z0-9_-]*$/.test(k.name)) throw new Error(`service kind name ${k.name} must be [a-z][a-z0-9_-]*`);
 if (BY_NAME.size !== KINDS.length) throw new Error('two service kinds share a name');
+
+/** A kind's name in a purchase notice in `language` (its `names`), or undefined for a name no kind has. */
+export const serviceName: ServiceNameOf = (service, language) => BY_NAME.get(service)?.names[language];
 
 /** The kind named `name` (the `service` column), or undefined. */
 export const findKind = (name: string): ServiceKind | undefined => BY_NAME.get(name);

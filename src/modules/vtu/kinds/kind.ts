@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../../kernel/errors.js';
 import type { CatalogueEntry, Outcome, ProviderId, PurchaseRequest, VerifyResult, VtuProvider } from '../../../providers/vtu/types.js';
 import type { Db } from '../../../db/client.js';
 import type { Clock } from '../../../kernel/clock.js';
+import type { ServiceNames } from '../../../kernel/notices.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import type { Notifier } from '../../notifications/api.js';
 import type { VtuRow } from '../repository.js';
@@ -42,8 +43,13 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
    * `service` filter of the transaction lists and the 'vtu.succeeded' event's service. Lower-case, [a-z0-9_-].
    */
   readonly name: string;
-  /** Lower-case words for notifications and ledger descriptions: "cable TV subscription". */
+  /** Lower-case words for the English notices and ledger descriptions: "cable TV subscription". */
   readonly label: string;
+  /**
+   * Its name in the buyer's purchase notices in each language ("Travel eSIM", "eSIM na tafiya"...): declared in its
+   * inputs.ts (plain data, so the app may read it too); the notifications' wording gets it through serviceName.
+   */
+  readonly names: ServiceNames;
   /**
    * True when the buyer chooses the amount (a face value) and the markup is a fee on top of it (the answer says so);
    * false when a plan's retail price is the price (no fee line).

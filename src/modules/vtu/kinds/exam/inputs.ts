@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { phoneInput, pinInput } from '../../../../kernel/inputs.js';
+import type { ServiceNames } from '../../../../kernel/notices.js';
 
 export const examInput = z
   .string({ error: 'exam is required' })
@@ -27,3 +28,6 @@ export const buyEducationPinInput = z.object({
 });
 
 export type ExamInput = Omit<z.infer<typeof buyEducationPinInput>, 'pin'>;
+
+/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
+export const examNames: ServiceNames = { en: 'Exam PINs', ha: 'PIN na jarrabawa', pcm: 'Exam PINs', yo: 'PIN ìdánwò' };
