@@ -1,26 +1,16 @@
 import type { ErrorCode } from '../../kernel/errors.js';
 import { naira } from '../../kernel/money.js';
-import { AIRTIME_AMOUNT } from './kinds/airtime/inputs.js';
-import { BETTING_AMOUNT } from './kinds/betting/inputs.js';
-import { ELECTRICITY_AMOUNT } from './kinds/electricity/inputs.js';
 import { z } from 'zod';
 
 /**
- * The VTU operations' shared inputs and outputs (spec 4.5), and the first six kinds' purchase inputs re-exported for
- * the app's bill forms (web/src/api/schemas.ts): this file and what it imports are zod and the kernel only. Each kind's
- * own schemas live in its folder (kinds/<kind>/inputs.ts); a kind with its own buy screen (kinds/<kind>/app/) imports
- * them from there, needing nothing here. The inputs that list the kinds are in view.ts.
+ * The VTU operations' shared inputs and outputs (spec 4.5): this file and what it imports are zod and the kernel only.
+ * Each kind's own schemas live in its folder (kinds/<kind>/inputs.ts), where the app's forms import them from too
+ * (web/src/api/schemas.ts, a kind's app/ folder); the inputs that list the kinds are in view.ts.
  */
-export { lower, networkInput, planIdInput, providerInput } from './kinds/common-inputs.js';
-export { buyAirtimeInput } from './kinds/airtime/inputs.js';
-export { buyDataInput } from './kinds/data/inputs.js';
-export { CABLE_PROVIDERS, cableInput, iucInput, subscribeCableInput } from './kinds/cable/inputs.js';
-export { buyElectricityInput, DISCOS, discoInput, meterInput, meterTypeInput } from './kinds/electricity/inputs.js';
-export { companyInput, customerIdInput, fundBetInput } from './kinds/betting/inputs.js';
-export { buyEducationPinInput } from './kinds/exam/inputs.js';
-
-/** Bounds of the amount a buyer chooses, naira (the purchase operations' inputs). */
-export const AMOUNT_BOUNDS = { airtime: AIRTIME_AMOUNT, electricity: ELECTRICITY_AMOUNT, betting: BETTING_AMOUNT } as const;
+export { lower, providerInput } from './kinds/common-inputs.js';
+// The lists of the cable providers and discos the module's api offers (modules/vtu/api.ts).
+export { CABLE_PROVIDERS } from './kinds/cable/inputs.js';
+export { DISCOS } from './kinds/electricity/inputs.js';
 
 export const PURCHASE_ERRORS: ErrorCode[] = [
   'INVALID_PIN',

@@ -13,15 +13,12 @@ import { closeAccountInput } from '../../../src/modules/settings/inputs.js';
 import { pollVoteInput } from '../../../src/modules/notifications/inputs.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, topupAmountInput } from '../../../src/modules/payments/inputs.js';
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
-import {
-  AMOUNT_BOUNDS,
-  buyAirtimeInput,
-  buyDataInput,
-  buyEducationPinInput,
-  buyElectricityInput,
-  fundBetInput,
-  subscribeCableInput,
-} from '../../../src/modules/vtu/inputs.js';
+import { AIRTIME_AMOUNT, buyAirtimeInput } from '../../../src/modules/vtu/kinds/airtime/inputs.js';
+import { BETTING_AMOUNT, fundBetInput } from '../../../src/modules/vtu/kinds/betting/inputs.js';
+import { subscribeCableInput } from '../../../src/modules/vtu/kinds/cable/inputs.js';
+import { buyDataInput } from '../../../src/modules/vtu/kinds/data/inputs.js';
+import { buyElectricityInput, ELECTRICITY_AMOUNT } from '../../../src/modules/vtu/kinds/electricity/inputs.js';
+import { buyEducationPinInput } from '../../../src/modules/vtu/kinds/exam/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
 
@@ -73,7 +70,8 @@ export const bettingSchema = fundBetInput.pick({ betting_company: true, customer
 export const examSchema = buyEducationPinInput
   .pick({ exam: true, quantity: true, phone: true })
   .extend({ profile_id: blankIsUnset(buyEducationPinInput.shape.profile_id.unwrap()) });
-export { AMOUNT_BOUNDS };
+/** Bounds of the amount a buyer chooses, naira (the purchase operations' inputs). */
+export const AMOUNT_BOUNDS = { airtime: AIRTIME_AMOUNT, electricity: ELECTRICITY_AMOUNT, betting: BETTING_AMOUNT } as const;
 
 /** Sign-in (sendLoginOtp, verifyLoginOtp, startPinLogin): the e-mail, the 6-digit code, the identifier and login PIN. */
 export const emailSchema = z.object({ email: emailInput });
