@@ -17,6 +17,7 @@ describe("the kinds' app parts", () => {
     );
     expect(BUY_SERVICES[0]).toBe('airtime');
     expect(new Set(BUY_TABS.map((t) => t.order)).size).toBe(BUY_TABS.length);
+    expect(new Set(BUY_SERVICES).size, 'two folders declare the same service').toBe(BUY_SERVICES.length);
     for (const s of BUY_SERVICES) {
       expect(typeof KIND_SCREENS[s]?.Screen, s).toBe('function');
       for (const lang of [en, ha, pcm, yo]) expect(typeof (lang.buy as Record<string, unknown>)[s], `buy.${s}`).toBe('string');
