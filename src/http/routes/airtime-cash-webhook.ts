@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AIRTIME_CASH_PROVIDERS, type AirtimeCashProviderId } from '../../modules/vtu/kinds/airtime-cash/routing.js';
+import { AIRTIME_CASH_PROVIDERS, airtimeCashWebhookPath } from '../../modules/vtu/kinds/airtime-cash/routing.js';
 import type { AirtimeCashService } from '../../modules/vtu/kinds/airtime-cash/service.js';
 
 /**
@@ -8,7 +8,6 @@ import type { AirtimeCashService } from '../../modules/vtu/kinds/airtime-cash/se
  * HMAC-SHA512 (x-provider-signature, with the provider's secret key) checked over exactly those bytes before anything
  * is parsed; only a signed `received` credits, once per request however often it comes.
  */
-export const airtimeCashWebhookPath = (p: AirtimeCashProviderId) => `/api/public/vtu/airtime-cash/webhook/${p}`;
 /** Provider C's (the sandbox's simulator posts here). */
 export const AIRTIME_CASH_WEBHOOK_PATH = airtimeCashWebhookPath('c');
 const BODY_LIMIT = 16 * 1024;

@@ -41,7 +41,7 @@ import { createProviderFloat } from './float.js';
 import { createMarkups } from './markups.js';
 
 import { dataPlans } from './kinds/data/index.js';
-import { kindNamed } from './kinds/index.js';
+import { INBOUND_KINDS, inboundRouting, kindNamed } from './kinds/index.js';
 import type { KindContext, Purchaser, VtuCore } from './kinds/kind.js';
 import { capital, purchaseEntries, requestIdFor } from './model.js';
 import { createPricing } from './pricing.js';
@@ -51,7 +51,6 @@ import type { VtuRow } from './repository.js';
 
 import { createVtuSettlement } from './settlement.js';
 import { createVtuAdmin } from './admin.js';
-import { AIRTIME_CASH_ROUTING_KEY, airtimeCashRouting } from './kinds/airtime-cash/routing.js';
 import { toTransaction } from './view.js';
 
 // Purchases' shapes and helpers live in model.ts; importers keep using this module.
@@ -97,8 +96,8 @@ export function createVtuService(deps: VtuDeps) {
     providers,
     platform: { db, clock, ledger, notifier },
   });
-  // The floats list airtime-to-cash with the kinds (routed by VTU_ROUTING too, though its own module: money flows in).
-  const floatRouting = { ...routing, [AIRTIME_CASH_ROUTING_KEY]: airtimeCashRouting(cfg.routing) };
+  // The floats list the inbound kinds (airtime-to-cash) with the kinds: routed by VTU_ROUTING too, though modules of their own.
+  const floatRouting = { ...routing, ...Object.fromEntries(INBOUND_KINDS.map((k) => [k.name, inboundRouting(k, cfg.routing)])) };
   const float = createProviderFloat({ db, clock, log, ledger, cfg, routing: floatRouting, providers });
   const { ensureFloat } = float;
 

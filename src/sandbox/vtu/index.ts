@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../db/client.js';
 import type { Services } from '../../container.js';
-import { registerAirtimeCashSimulator } from './airtime-cash.js';
 import { ensureFloatRows } from './engine.js';
 import { kindSimulators, mountKindControls, simulatorEnv } from './kinds.js';
 import { registerOrderQuerySimulator } from './order-query.js';
@@ -25,7 +24,6 @@ export async function registerVtuSimulators(app: FastifyInstance, services: Serv
   registerSmeDataSimulator(app, services, 'a', `${SIMULATOR_BASE}/a`, kinds, env);
   registerSmeDataSimulator(app, services, 'b', `${SIMULATOR_BASE}/b`, kinds, env);
   registerVtpassSimulator(app, services, `${SIMULATOR_BASE}/c`, kinds, env);
-  registerAirtimeCashSimulator(app, services, `${SIMULATOR_BASE}/c`);
   registerOrderQuerySimulator(app, services, `${SIMULATOR_BASE}/d`, kinds, env);
   mountKindControls(app, kinds, env);
 

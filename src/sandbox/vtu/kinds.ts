@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../container.js';
-import { KINDS } from '../../modules/vtu/kinds/index.js';
+import { INBOUND_KINDS, KINDS } from '../../modules/vtu/kinds/index.js';
 import {
   SimPlaced,
   SimResponse,
@@ -11,7 +11,7 @@ import {
   type SimRoute,
   type SimulatorEnv,
 } from '../../modules/vtu/kinds/simulator.js';
-import { arriveLate, magicOf, neverSettles, placeOrder, queryOrder } from './engine.js';
+import { arriveLate, magicOf, neverSettles, PENDING_RESOLVE_MS, placeOrder, queryOrder } from './engine.js';
 
 /**
  * The service kinds' simulators (modules/vtu/kinds/simulator.ts), loaded from the kinds' list (each kind names its
@@ -20,7 +20,7 @@ import { arriveLate, magicOf, neverSettles, placeOrder, queryOrder } from './eng
  */
 export async function kindSimulators(): Promise<KindSimulator[]> {
   const out: KindSimulator[] = [];
-  for (const k of KINDS) if (k.simulator) out.push(await k.simulator());
+  for (const k of [...KINDS, ...INBOUND_KINDS]) if (k.simulator) out.push(await k.simulator());
   return out;
 }
 
@@ -37,6 +37,7 @@ export function simulatorEnv(app: FastifyInstance, services: Services): Simulato
     arriveLate: (recipient) => arriveLate(recipient, config.vtu.sandboxHoldMs),
     neverSettles,
     post: async (url, headers, payload) => (await app.inject({ method: 'POST', url, headers, payload })).statusCode,
+    pendingResolveMs: PENDING_RESOLVE_MS,
   };
 }
 

@@ -132,6 +132,29 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
   readonly simulator?: () => Promise<KindSimulator>;
 }
 
+/**
+ * An inbound kind (airtime-to-cash): money flows IN (the customer sends airtime, the wallet is credited), so there is
+ * no debit and no refund and it does not run through the purchase path. It is a module of its own in its folder
+ * (kinds/<kind>/index.ts: its table, service, operations, jobs, webhook; one line in modules/index.ts, see
+ * docs/decisions.md) and is listed in kinds/index.ts (INBOUND_KINDS) for what it shares with the kinds: its routing
+ * by VTU_ROUTING (checked at start), the providers' floats' service lists and its sandbox simulator. Declared in a
+ * file of its folder that imports no module code (the configuration reads it before anything is built).
+ */
+export interface InboundKind {
+  /** Its key in VTU_ROUTING, also the name its ledger postings and the floats' lists use; [a-z][a-z0-9_-]*. */
+  readonly name: string;
+  /** The providers with its adapter: VTU_ROUTING may name only these (any other stops the start). */
+  readonly providers: readonly ProviderId[];
+  /** Its routing when VTU_ROUTING does not name it. */
+  readonly defaultRouting: readonly ProviderId[];
+  /** Spellings of its key refused at start, naming the right one (its module's or folder's name). */
+  readonly aliases?: readonly string[];
+  /** Its words in the start's refusal: "airtime-to-cash". */
+  readonly label: string;
+  /** Its provider simulator for the sandbox, imported lazily (as ServiceKind.simulator). */
+  readonly simulator?: () => Promise<KindSimulator>;
+}
+
 export interface ReceiptLine {
   label: string;
   value: string;

@@ -1,4 +1,3 @@
-import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import type { Clock } from '../../../kernel/clock.js';
 import type { ProviderId } from '../../../providers/vtu/types.js';
@@ -87,7 +86,7 @@ export class SimPlaced {
 export interface SimulatorEnv {
   db: Db;
   clock: Clock;
-  config: Config;
+  config: SimulatorConfig;
   /** Places an order at `provider` (idempotent by request id; the float pays `charge` or the amount). */
   placeOrder(o: PlaceOrder): Promise<PlaceResult>;
   /** An order; a pending one whose time has come settles now. */
@@ -100,6 +99,17 @@ export interface SimulatorEnv {
   neverSettles(order: { recipient: string }): boolean;
   /** POSTs to one of the service's own routes in-process (a provider's webhook); its status. */
   post(url: string, headers: Record<string, string>, payload: string): Promise<number>;
+  /** How long an order resolves after it was pending ("2222"). */
+  pendingResolveMs: number;
+}
+
+/**
+ * The service's settings a simulator reads (a part of config.ts's Config, named here so the kinds' list, which the
+ * configuration reads, imports no configuration).
+ */
+export interface SimulatorConfig {
+  vtu: { sandboxHoldMs: number; providers: Record<ProviderId, { key: string; secret?: string }> };
+  airtimeCash: { expiresMs: number };
 }
 
 export type SimMagic =

@@ -10,7 +10,8 @@ import { createAirtimeCashService } from './service.js';
 
 /**
  * Airtime-to-cash (issue 32 item 2): its table (migration 0430), service, operations, provider adapters (C), webhook and
- * reconciliation job. Provider C's simulator for it is src/sandbox/vtu/airtime-cash.ts.
+ * reconciliation job. Listed among the inbound kinds (../index.ts, INBOUND_KINDS: its routing check, the floats' lists,
+ * its simulator, simulator.ts); its module line is in modules/index.ts (docs/decisions.md).
  */
 export const airtimeCashModule = defineModule({
   name: 'airtimeCash',

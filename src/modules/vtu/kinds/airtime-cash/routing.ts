@@ -3,8 +3,9 @@ import type { ProviderId } from '../../../../providers/vtu/types.js';
 /**
  * Airtime-to-cash's routing, read from VTU_ROUTING like the kinds' (its key is `airtime_cash`, the name its ledger
  * postings and wallet activity use; a kind's name is `[a-z][a-z0-9_-]*`). Only a provider with an airtime-to-cash
- * adapter (adapter.ts, AIRTIME_CASH_ADAPTERS) may be named: any other stops the start (config.ts). This file imports
- * no module code, so the configuration can check the setting before anything is built.
+ * adapter (adapter.ts, AIRTIME_CASH_ADAPTERS) may be named: any other stops the start (config.ts, through the
+ * inbound kinds' list in kinds/index.ts and its declaration, kind.ts). This file imports no module code, so the configuration can check the
+ * setting before anything is built.
  */
 export const AIRTIME_CASH_ROUTING_KEY = 'airtime_cash';
 
@@ -15,21 +16,12 @@ export type AirtimeCashProviderId = (typeof AIRTIME_CASH_PROVIDERS)[number];
 /** The routing when VTU_ROUTING does not name airtime_cash. */
 export const AIRTIME_CASH_DEFAULT_ROUTING: readonly AirtimeCashProviderId[] = ['c'];
 
-const hasAdapter = (p: string): p is AirtimeCashProviderId => (AIRTIME_CASH_PROVIDERS as readonly string[]).includes(p);
-
-/** Why VTU_ROUTING's airtime_cash entry cannot be used, or null (unnamed is fine: the default applies). */
-export function airtimeCashRoutingProblem(routing: Record<string, readonly string[]>): string | null {
-  for (const alias of ['airtimeCash', 'airtime-cash'])
-    if (alias in routing) return `VTU_ROUTING: airtime-to-cash's key is "${AIRTIME_CASH_ROUTING_KEY}", not "${alias}"`;
-  const list = routing[AIRTIME_CASH_ROUTING_KEY];
-  if (!list) return null;
-  const without = list.filter((p) => !hasAdapter(p));
-  if (without.length)
-    return `VTU_ROUTING: ${AIRTIME_CASH_ROUTING_KEY} names provider ${without.map((p) => p.toUpperCase()).join(', ')}, which has no airtime-to-cash adapter (only ${AIRTIME_CASH_PROVIDERS.map((p) => p.toUpperCase()).join(', ')})`;
-  return null;
-}
+/** Provider `p`'s webhook for airtime-to-cash (http/routes/airtime-cash-webhook.ts serves it; the simulator posts to it). */
+export const airtimeCashWebhookPath = (p: AirtimeCashProviderId) => `/api/public/vtu/airtime-cash/webhook/${p}`;
 
 /** Airtime-to-cash's providers in order: VTU_ROUTING's airtime_cash entry (checked at start), else the default. */
 export function airtimeCashRouting(routing: Record<string, readonly string[]>): AirtimeCashProviderId[] {
-  return [...(routing[AIRTIME_CASH_ROUTING_KEY] ?? AIRTIME_CASH_DEFAULT_ROUTING)].filter(hasAdapter);
+  return [...(routing[AIRTIME_CASH_ROUTING_KEY] ?? AIRTIME_CASH_DEFAULT_ROUTING)].filter((p): p is AirtimeCashProviderId =>
+    (AIRTIME_CASH_PROVIDERS as readonly string[]).includes(p),
+  );
 }
