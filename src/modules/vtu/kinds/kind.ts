@@ -18,18 +18,24 @@ import type { KindSimulator } from './simulator.js';
  *
  * Adding a kind:
  *  1. a folder kinds/<kind>/ with
- *     - inputs.ts: its input schemas, zod and src/kernel only (the app's forms import them through ../../inputs.ts);
- *     - index.ts: `export const <kind>Kind: ServiceKind<Input> = {...}` (below): name, label, feeOnTop, default
- *       routing, the purchase operation, the other operations (catalogues, quote, verify, look-ups) as data,
+ *     - inputs.ts: its input schemas and its names in the four notice languages (`names`), zod and src/kernel only
+ *       (the app's forms import it);
+ *     - index.ts: `export const <kind>Kind: ServiceKind<Input> = {...}` (below): name, label, names, feeOnTop,
+ *       default routing, the purchase operation, the other operations (catalogues, quote, verify, look-ups) as data,
  *       `prepare`, `request`, `wholesaleAt`, `view`, `repeat` and its per-provider adapters; split into more files
  *       of the folder as it grows (the file-size limit is 400 lines). It imports nothing from src/http (operations
  *       are data), so the VTU service can import the list;
+ *     - simulator.ts: how the sandbox's providers answer it (./simulator.ts KindSimulator: its part of a provider's
+ *       protocol routes, its own routes, its magic values), no Fastify and no sandbox import; `simulator` names it
+ *       lazily. A kind its providers' protocols already answer (airtime, data, the bills) needs none;
+ *     - app/: its tab, screen and strings for the app (web/src/app/kinds.ts describes them);
  *  2. ONE line in kinds/index.ts (the list, KINDS). The operations (the registry wraps each `operations` entry and
  *     builds the purchase operation with the PIN, Tier 1, money and rate-limit gates), the `service` filter and
  *     markup inputs, the default routing, the provider floats' service lists, `repeat.operation`, the OpenAPI
- *     document and the buyer's notifications (its `label`) all derive from it.
- *  Provider simulators stay in src/sandbox/vtu/ (Fastify is allowed only there and in src/http): a kind with new
- *  provider behaviour adds its routes to that provider's simulator.
+ *     document, the sandbox's simulators and the buyer's notifications (`label`, `names`) all derive from it.
+ *  Still outside the folder: its name in the app's inbox (src/kernel/notices.ts NOTICE_SERVICES and the notice texts'
+ *  noticeService, checked equal to `names`) and the README's VTU section and sandbox table.
+ *  An inbound kind (money flows in: airtime-to-cash) is an InboundKind in INBOUND_KINDS and a module of its own.
  *
  * What the core guarantees every kind: a purchase is validated and priced by `prepare` BEFORE any debit; the debit and
  * the `processing` row are one statement; the provider is called with a stable request id (`request_id`), through the
