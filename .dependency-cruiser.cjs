@@ -97,11 +97,11 @@ module.exports = {
       name: 'web-uses-the-service-only-through-shared-code',
       severity: 'error',
       comment:
-        "The app reaches the service's code only for what is written once for both sides: the kernel's pure helpers and the modules' input schemas (inputs.ts); everything else goes through the API.",
+        "The app reaches the service's code only for what is written once for both sides: the kernel's pure helpers, the modules' input schemas (inputs.ts) and the kinds' names (names.ts); everything else goes through the API.",
       from: { path: '^web/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/kernel/', '^src/modules/[^/]+/inputs\\.ts$', '^src/modules/vtu/kinds/[^/]+/(inputs\\.ts$|app/)'],
+        pathNot: ['^src/kernel/', '^src/modules/[^/]+/inputs\\.ts$', '^src/modules/vtu/kinds/[^/]+/((inputs|names)\\.ts$|app/)'],
       },
     },
     // A kind's app part (src/modules/vtu/kinds/<kind>/app, web/src/app/kinds.ts) is the web app's code in the kind's folder.
@@ -109,11 +109,11 @@ module.exports = {
       name: 'kind-app-parts-are-web-code',
       severity: 'error',
       comment:
-        "A kind's app/ folder imports the app's shared parts (web/src components/, api/, app/), the buy feature's purchase steps and shared forms (web/src/features/buy), its own files and its kind's inputs.ts: nothing else of the service, no other feature, no other kind.",
+        "A kind's app/ folder imports the app's shared parts (web/src components/, api/, app/), the buy feature's purchase steps and shared forms (web/src/features/buy), its own files and its kind's inputs.ts and names.ts: nothing else of the service, no other feature, no other kind.",
       from: { path: '^src/modules/vtu/kinds/([^/]+)/app/' },
       to: {
         path: '^(src|web)/',
-        pathNot: ['^web/src/(components|api|app|features/buy)/', '^src/modules/vtu/kinds/$1/(app/|inputs\\.ts$)', '^src/kernel/'],
+        pathNot: ['^web/src/(components|api|app|features/buy)/', '^src/modules/vtu/kinds/$1/(app/|(inputs|names)\\.ts$)', '^src/kernel/'],
       },
     },
     {

@@ -84,7 +84,7 @@ export const CREDENTIAL_CHANGES = [
 /** The languages notifications are worded in (any other preference reads English). */
 export type NoticeLanguage = 'en' | 'ha' | 'pcm' | 'yo';
 
-/** A service's name in each language (a service kind declares its own: modules/vtu/kinds/<kind>/inputs.ts). */
+/** A service's name in each language (a service kind declares its own: modules/vtu/kinds/<kind>/names.ts). */
 export type ServiceNames = Record<NoticeLanguage, string>;
 
 /**

@@ -129,7 +129,7 @@ describe('notification wordings', () => {
     expect(named('yo', 'lottery')).toBe(english.title);
   });
 
-  it("the app's inbox names the services as the kinds do (their names, kinds/<kind>/inputs.ts)", () => {
+  it("the app's inbox names the services as the kinds do (their names, kinds/<kind>/names.ts)", () => {
     for (const lang of ['en', 'ha', 'pcm', 'yo'] as const) {
       for (const service of NOTICE_SERVICES)
         expect(NOTICE_TEXTS[lang].noticeService[service], `${lang} ${service}`).toBe(serviceName(service, lang));

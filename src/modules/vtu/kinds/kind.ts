@@ -18,8 +18,9 @@ import type { KindSimulator } from './simulator.js';
  *
  * Adding a kind:
  *  1. a folder kinds/<kind>/ with
- *     - inputs.ts: its input schemas and its names in the four notice languages (`names`), zod and src/kernel only
- *       (the app's forms import it);
+ *     - inputs.ts: its input schemas, zod and src/kernel only (the app's forms import it);
+ *     - names.ts: `export const names: ServiceNames`, its name in the four notice languages (plain data: the app may
+ *       import it too);
  *     - index.ts: `export const <kind>Kind: ServiceKind<Input> = {...}` (below): name, label, names, feeOnTop,
  *       default routing, the purchase operation, the other operations (catalogues, quote, verify, look-ups) as data,
  *       `prepare`, `request`, `wholesaleAt`, `view`, `repeat` and its per-provider adapters; split into more files
@@ -53,7 +54,7 @@ export interface ServiceKind<I = any, A extends KindAdapter = KindAdapter> {
   readonly label: string;
   /**
    * Its name in the buyer's purchase notices in each language ("Travel eSIM", "eSIM na tafiya"...): declared in its
-   * inputs.ts (plain data, so the app may read it too); the notifications' wording gets it through serviceName.
+   * names.ts (plain data, so the app may import it too); the notifications' wording gets it through serviceName.
    */
   readonly names: ServiceNames;
   /**

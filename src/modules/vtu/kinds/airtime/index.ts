@@ -6,7 +6,8 @@ import { koboOf } from '../../../../providers/vtu/transport.js';
 import { assertRecipientNetwork, NETWORK_NAMES } from '../../model.js';
 import { amountIssues, catalogueLists } from '../helpers.js';
 import { kindOperation, type KindContext, type ServiceKind } from '../kind.js';
-import { AIRTIME_AMOUNT, buyAirtimeInput, type AirtimeInput, airtimeNames } from './inputs.js';
+import { AIRTIME_AMOUNT, buyAirtimeInput, type AirtimeInput } from './inputs.js';
+import { names } from './names.js';
 
 /** The networks airtime is sold on, with the amounts the provider accepts (50 to 50,000 naira unless it says). */
 export async function airtimeNetworks(ctx: KindContext) {
@@ -22,7 +23,7 @@ export async function airtimeNetworks(ctx: KindContext) {
 export const airtimeKind: ServiceKind<AirtimeInput> = {
   name: 'airtime',
   label: 'airtime',
-  names: airtimeNames,
+  names,
   feeOnTop: true,
   defaultRouting: ['c'],
   purchase: {

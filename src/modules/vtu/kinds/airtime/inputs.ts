@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { phoneInput, pinInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 import { networkInput, portedInput } from '../common-inputs.js';
 
 /** The amount a buyer chooses, naira. */
@@ -16,6 +15,3 @@ export const buyAirtimeInput = z.object({
 });
 
 export type AirtimeInput = Omit<z.infer<typeof buyAirtimeInput>, 'pin'>;
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const airtimeNames: ServiceNames = { en: 'Airtime', ha: 'Katin waya (airtime)', pcm: 'Airtime', yo: 'Káàdì ìpè (airtime)' };

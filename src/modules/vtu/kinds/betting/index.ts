@@ -4,13 +4,14 @@ import { toKobo, toNaira } from '../../../../kernel/money.js';
 import { orderCatalogue, orderVerify, placeOrder } from '../../../../providers/vtu/d.js';
 import { amountIssues, catalogueLists, unknownProduct, verifyAt } from '../helpers.js';
 import { kindOperation, type ServiceKind } from '../kind.js';
-import { BETTING_AMOUNT, companyInput, customerIdInput, fundBetInput, type BettingInput, bettingNames } from './inputs.js';
+import { BETTING_AMOUNT, companyInput, customerIdInput, fundBetInput, type BettingInput } from './inputs.js';
+import { names } from './names.js';
 
 /** Betting wallet funding: the amount the buyer chooses for a customer id at a bet company; the markup is a fee on top. */
 export const bettingKind: ServiceKind<BettingInput> = {
   name: 'betting',
   label: 'betting wallet funding',
-  names: bettingNames,
+  names,
   feeOnTop: true,
   defaultRouting: ['d'],
   purchase: {

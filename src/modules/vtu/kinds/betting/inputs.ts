@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { pinInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 
 export const customerIdInput = z
   .string({ error: 'customer_id is required' })
@@ -24,6 +23,3 @@ export const fundBetInput = z.object({
 });
 
 export type BettingInput = Omit<z.infer<typeof fundBetInput>, 'pin'>;
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const bettingNames: ServiceNames = { en: 'Betting', ha: 'Caca (betting)', pcm: 'Betting', yo: 'Tẹ́tẹ́ (betting)' };

@@ -6,7 +6,8 @@ import { vtpassPay, vtpassServices, vtpassVariations, vtpassVerify } from '../..
 import type { ProviderId } from '../../../../providers/vtu/types.js';
 import { catalogueLists, needIssues, unknownProduct, verifyAt } from '../helpers.js';
 import { kindOperation, type KindContext, type ServiceKind } from '../kind.js';
-import { cableInput, iucInput, subscribeCableInput, type CableInput, cableNames } from './inputs.js';
+import { cableInput, iucInput, subscribeCableInput, type CableInput } from './inputs.js';
+import { names } from './names.js';
 
 async function planAt(ctx: KindContext, provider: ProviderId, identifier: string, planId: string) {
   return (await ctx.catalogue(provider, 'cable_plans', identifier)).find((e) => e.code === planId);
@@ -16,7 +17,7 @@ async function planAt(ctx: KindContext, provider: ProviderId, identifier: string
 export const cableKind: ServiceKind<CableInput> = {
   name: 'cable',
   label: 'cable TV subscription',
-  names: cableNames,
+  names,
   feeOnTop: false,
   defaultRouting: ['c'],
   purchase: {

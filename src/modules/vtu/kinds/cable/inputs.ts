@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { phoneInput, pinInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 import { lower, planIdInput } from '../common-inputs.js';
 
 /** Cable providers sold (also the providers of saved smartcards). */
@@ -22,6 +21,3 @@ export const subscribeCableInput = z.object({
 });
 
 export type CableInput = Omit<z.infer<typeof subscribeCableInput>, 'pin'>;
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const cableNames: ServiceNames = { en: 'Cable TV', ha: 'Talabijin na kebul', pcm: 'Cable TV', yo: 'Tẹlifíṣọ̀n kébù' };

@@ -7,7 +7,8 @@ import { assertRecipientNetwork, NETWORK_NAMES } from '../../model.js';
 import { networkInput } from '../common-inputs.js';
 import { catalogueLists, needIssues, unknownProduct } from '../helpers.js';
 import { kindOperation, type KindAdapter, type KindContext, type ServiceKind } from '../kind.js';
-import { buyDataInput, type DataInput, dataNames } from './inputs.js';
+import { buyDataInput, type DataInput } from './inputs.js';
+import { names } from './names.js';
 
 /** Data plans priced at `provider` (keyed across providers: network-type-size-validity). */
 async function plansAt(ctx: KindContext, provider: ProviderId) {
@@ -55,7 +56,7 @@ const smeData = (p: VtuProvider): KindAdapter => ({
 export const dataKind: ServiceKind<DataInput> = {
   name: 'data',
   label: 'data',
-  names: dataNames,
+  names,
   feeOnTop: false,
   defaultRouting: ['a', 'b'],
   purchase: {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { phoneInput, pinInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 import { networkInput, planIdInput, portedInput } from '../common-inputs.js';
 
 export const buyDataInput = z.object({
@@ -14,6 +13,3 @@ export const buyDataInput = z.object({
 });
 
 export type DataInput = Omit<z.infer<typeof buyDataInput>, 'pin'>;
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const dataNames: ServiceNames = { en: 'Data', ha: 'Data', pcm: 'Data', yo: 'Dátà' };

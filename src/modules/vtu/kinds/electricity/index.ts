@@ -4,15 +4,8 @@ import { naira, toKobo, toNaira } from '../../../../kernel/money.js';
 import { vtpassPay, vtpassServices, vtpassVerify } from '../../../../providers/vtu/c.js';
 import { amountIssues, catalogueLists, verifyAt } from '../helpers.js';
 import { kindOperation, type ServiceKind } from '../kind.js';
-import {
-  buyElectricityInput,
-  discoInput,
-  ELECTRICITY_AMOUNT,
-  meterInput,
-  meterTypeInput,
-  type ElectricityInput,
-  electricityNames,
-} from './inputs.js';
+import { buyElectricityInput, discoInput, ELECTRICITY_AMOUNT, meterInput, meterTypeInput, type ElectricityInput } from './inputs.js';
+import { names } from './names.js';
 
 /**
  * Electricity: a token (prepaid) or a bill payment (postpaid) of the amount the buyer chooses, for a meter at a
@@ -21,7 +14,7 @@ import {
 export const electricityKind: ServiceKind<ElectricityInput> = {
   name: 'electricity',
   label: 'electricity token',
-  names: electricityNames,
+  names,
   feeOnTop: true,
   defaultRouting: ['c'],
   purchase: {

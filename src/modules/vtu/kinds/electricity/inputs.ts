@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { phoneInput, pinInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 import { lower } from '../common-inputs.js';
 
 /** Distribution companies sold (also the companies of saved meters). */
@@ -39,6 +38,3 @@ export const buyElectricityInput = z.object({
 });
 
 export type ElectricityInput = Omit<z.infer<typeof buyElectricityInput>, 'pin'>;
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const electricityNames: ServiceNames = { en: 'Electricity', ha: 'Wutar lantarki', pcm: 'Light (electricity)', yo: 'Iná mànàmáná' };

@@ -7,7 +7,8 @@ import { needIssues, unknownProduct } from '../helpers.js';
 import { kindOperation, type KindContext, type KindEnv, type ServiceKind } from '../kind.js';
 import type { VtuRow } from '../../repository.js';
 import { esimAdapterC, type EsimAdapter, type EsimDetails, type EsimPlanEntry } from './adapter.js';
-import { buyEsimInput, destinationInput, topUpEsimInput, type EsimInput, esimNames } from './inputs.js';
+import { buyEsimInput, destinationInput, topUpEsimInput, type EsimInput } from './inputs.js';
+import { names } from './names.js';
 
 /** The plans of every destination at `provider` (one cached list). */
 async function plansAt(ctx: KindContext, provider: ProviderId) {
@@ -93,7 +94,7 @@ const planOutput = z.object({
 export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
   name: 'esim',
   label: 'travel eSIM',
-  names: esimNames,
+  names,
   feeOnTop: false,
   defaultRouting: ['c'],
   purchase: {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { phoneInput, pinInput, uuidInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 
 /** Travel eSIMs' operation inputs (zod and the kernel only: the app's eSIM screen imports them). */
 export const destinationInput = z
@@ -45,6 +44,3 @@ export type TopUpEsimInput = Omit<z.infer<typeof topUpEsimInput>, 'pin'>;
  * caller's eSIM with its ICCID and destination.
  */
 export type EsimInput = BuyEsimInput & { topup?: { esimId: string; iccid: string; destination: string } };
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const esimNames: ServiceNames = { en: 'Travel eSIM', ha: 'eSIM na tafiya', pcm: 'Travel eSIM', yo: 'eSIM ìrìnàjò' };

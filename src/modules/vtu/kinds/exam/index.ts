@@ -5,7 +5,8 @@ import { orderCatalogue, placeOrder } from '../../../../providers/vtu/d.js';
 import type { ProviderId } from '../../../../providers/vtu/types.js';
 import { catalogueLists, needIssues, unknownProduct } from '../helpers.js';
 import { kindOperation, type KindContext, type ServiceKind } from '../kind.js';
-import { buyEducationPinInput, type ExamInput, examNames } from './inputs.js';
+import { buyEducationPinInput, type ExamInput } from './inputs.js';
+import { names } from './names.js';
 
 async function productAt(ctx: KindContext, provider: ProviderId, exam: string) {
   return (await ctx.catalogue(provider, 'exam_products')).find((e) => e.code === exam);
@@ -15,7 +16,7 @@ async function productAt(ctx: KindContext, provider: ProviderId, exam: string) {
 export const examKind: ServiceKind<ExamInput> = {
   name: 'exam',
   label: 'exam PIN',
-  names: examNames,
+  names,
   feeOnTop: false,
   defaultRouting: ['d'],
   purchase: {

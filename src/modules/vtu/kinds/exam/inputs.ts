@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { phoneInput, pinInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 
 export const examInput = z
   .string({ error: 'exam is required' })
@@ -28,6 +27,3 @@ export const buyEducationPinInput = z.object({
 });
 
 export type ExamInput = Omit<z.infer<typeof buyEducationPinInput>, 'pin'>;
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const examNames: ServiceNames = { en: 'Exam PINs', ha: 'PIN na jarrabawa', pcm: 'Exam PINs', yo: 'PIN ìdánwò' };

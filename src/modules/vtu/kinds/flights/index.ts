@@ -4,7 +4,8 @@ import { naira, toNaira } from '../../../../kernel/money.js';
 import type { VtuRow } from '../../repository.js';
 import { kindOperation, type ServiceKind } from '../kind.js';
 import { createFlightAdapterC, type FlightAdapter } from './adapter.js';
-import { bookFlightInput, cancelFlightInput, offerIdInput, searchFlightsInput, type BookFlightInput, flightsNames } from './inputs.js';
+import { bookFlightInput, cancelFlightInput, offerIdInput, searchFlightsInput, type BookFlightInput } from './inputs.js';
+import { names } from './names.js';
 import { airports, cancel, heldOffer, KIND, prepare, search, type StoredBooking } from './service.js';
 
 const offerOutput = z.object({
@@ -91,7 +92,7 @@ const flightViewField = z
 export const flightsKind: ServiceKind<BookFlightInput, FlightAdapter> = {
   name: KIND,
   label: 'flight booking',
-  names: flightsNames,
+  names,
   feeOnTop: false,
   defaultRouting: ['c'],
   purchase: {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { phoneInput, pinInput, uuidInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { lower } from '../common-inputs.js';
 
@@ -102,6 +101,3 @@ export const bookFlightInput = z.object({
 export type BookFlightInput = Omit<z.infer<typeof bookFlightInput>, 'pin'>;
 
 export const cancelFlightInput = z.object({ id: uuidInput('id'), pin: pinInput });
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const flightsNames: ServiceNames = { en: 'Flight', ha: 'Tikitin jirgin sama', pcm: 'Flight ticket', yo: 'Tíkẹ́ẹ̀tì ọkọ̀ òfurufú' };

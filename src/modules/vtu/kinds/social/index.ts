@@ -7,7 +7,8 @@ import { needIssues, unknownProduct } from '../helpers.js';
 import { kindOperation, type KindContext, type ServiceKind } from '../kind.js';
 import type { VtuRow } from '../../repository.js';
 import { socialAdapterD, type SocialAdapter, type SocialDetails, type SocialServiceEntry } from './adapter.js';
-import { orderSocialInput, platformInput, type SocialInput, socialNames } from './inputs.js';
+import { orderSocialInput, platformInput, type SocialInput } from './inputs.js';
+import { names } from './names.js';
 
 async function servicesAt(ctx: KindContext, provider: ProviderId) {
   return (await ctx.catalogue(provider, 'social_services')) as SocialServiceEntry[];
@@ -80,7 +81,7 @@ const serviceOutput = z.object({
 export const socialKind: ServiceKind<SocialInput, SocialAdapter> = {
   name: 'social',
   label: 'social media order',
-  names: socialNames,
+  names,
   feeOnTop: false,
   defaultRouting: ['d'],
   purchase: {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nairaAmount } from '../../../../kernel/money.js';
 import { pinInput } from '../../../../kernel/inputs.js';
-import type { ServiceNames } from '../../../../kernel/notices.js';
 
 /** Social services' operation inputs (zod and the kernel only: the app's social screen imports them). */
 export const SOCIAL_PLATFORMS = ['instagram', 'tiktok', 'x', 'youtube', 'facebook'] as const;
@@ -40,11 +39,3 @@ export const orderSocialInput = z.object({
 });
 
 export type SocialInput = Omit<z.infer<typeof orderSocialInput>, 'pin'>;
-
-/** Its name in the buyer's purchase notices (push, e-mail, SMS, the app's inbox), per language. */
-export const socialNames: ServiceNames = {
-  en: 'Social media boost',
-  ha: 'Tallata shafin sada zumunta',
-  pcm: 'Social media boost',
-  yo: 'Ìgbéga ojú-ìwé ìkànnì àjọlò',
-};

@@ -1,0 +1,9 @@
+import type { ServiceNames } from '../../../../kernel/notices.js';
+
+/** Its name in the buyer's purchase notices (push, e-mail, SMS; plain data the app may read too), per language. */
+export const names: ServiceNames = {
+  en: 'Social media boost',
+  ha: 'Tallata shafin sada zumunta',
+  pcm: 'Social media boost',
+  yo: 'Ìgbéga ojú-ìwé ìkànnì àjọlò',
+};
