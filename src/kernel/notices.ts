@@ -89,16 +89,10 @@ export type ServiceNames = Record<NoticeLanguage, string>;
 
 /**
  * The name a purchase notice gives a service (`service`) in a language, or undefined for a service nobody sells: the
- * service's wording gets it from the kinds' list (the VTU module's serviceName, wired in by the composition root).
+ * service's wording gets it from the kinds' list (the VTU module's serviceName, wired in by the composition root), the
+ * app's inbox from the kinds' names.ts files (web/src/features/notifications/wording.ts).
  */
 export type ServiceNameOf = (service: string, language: NoticeLanguage) => string | undefined;
-
-/**
- * The services the app's inbox names from its locale's `noticeService` (web/src/features/notifications/wording.ts),
- * the same names as the kinds' own (test/web/notice-wording.test.ts checks they agree). The service's channels name
- * services from the kinds' list instead (ServiceNameOf), so a kind added later needs nothing here for them.
- */
-export const NOTICE_SERVICES = ['airtime', 'data', 'cable', 'electricity', 'betting', 'exam', 'esim', 'social', 'flights'] as const;
 
 const CASE_BY_EVENT: Record<string, Record<string, NoticeCase>> = {
   login_alert: {
@@ -168,13 +162,9 @@ function caseOf(kind: string, p: NoticeParams): NoticeCase | null {
 /**
  * The wording case of a notification, or null when it is to be shown in the service's English text: a kind with no
  * case, or a parameter the case needs missing (`text` is the English body, always given by the caller), or a purchase
- * of a service `named` does not know (the service passes the kinds' list; the app's default is its NOTICE_SERVICES).
+ * of a service `named` does not know (the caller's names of the kinds: the service's list, the app's names.ts files).
  */
-export function noticeCase(
-  kind: string,
-  params: NoticeParams,
-  named: (service: unknown) => boolean = (s) => (NOTICE_SERVICES as readonly unknown[]).includes(s),
-): NoticeCase | null {
+export function noticeCase(kind: string, params: NoticeParams, named: (service: unknown) => boolean): NoticeCase | null {
   const c = caseOf(kind, params);
   if (!c) return null;
   if (c.startsWith('purchase_') && !named(params.service)) return null;

@@ -3,6 +3,7 @@ import { readyCustomer, TX_PIN } from './customer';
 import { ha } from '../src/locales/ha';
 import { pcm } from '../src/locales/pcm';
 import { yo } from '../src/locales/yo';
+import { names as airtime } from '../../src/modules/vtu/kinds/airtime/names';
 
 /**
  * The four languages on the main journey (issue 29): the language is chosen on the sign-in screen, the customer signs
@@ -38,9 +39,10 @@ for (const [code, m] of [
     await pin(page, m);
     await expect(page.getByTestId('purchase-status')).toContainText(m.result.success);
 
-    // The inbox words the delivered purchase in the reader's language, from its kind and params.
-    const title = fill(m.notice.purchase_delivered.title, { service: m.noticeService.airtime });
-    const body = fill(m.notice.purchase_delivered.body, { service: m.noticeService.airtime, amount: '₦200.00', recipient: '08031234567' });
+    // The inbox words the delivered purchase in the reader's language, from its kind and params (the service's name
+    // from its kind's folder, kinds/airtime/names.ts).
+    const title = fill(m.notice.purchase_delivered.title, { service: airtime[code] });
+    const body = fill(m.notice.purchase_delivered.body, { service: airtime[code], amount: '₦200.00', recipient: '08031234567' });
     await page.goto('/notifications');
     await expect(page.getByRole('heading', { name: m.notifications.title })).toBeVisible();
     await expect(page.getByText(title, { exact: true })).toBeVisible();

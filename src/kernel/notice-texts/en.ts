@@ -126,15 +126,4 @@ export const en = {
     passkey_added: 'A passkey was added to your operator account',
     passkey_removed: 'A passkey was removed from your operator account',
   },
-  noticeService: {
-    airtime: 'Airtime',
-    data: 'Data',
-    cable: 'Cable TV',
-    electricity: 'Electricity',
-    betting: 'Betting',
-    exam: 'Exam PINs',
-    esim: 'Travel eSIM',
-    social: 'Social media boost',
-    flights: 'Flight',
-  },
 } satisfies NoticeTexts;

@@ -126,15 +126,4 @@ export const ha = {
     passkey_added: 'An ƙara passkey a asusunka na mai gudanarwa',
     passkey_removed: 'An cire passkey daga asusunka na mai gudanarwa',
   },
-  noticeService: {
-    airtime: 'Katin waya (airtime)',
-    data: 'Data',
-    cable: 'Talabijin na kebul',
-    electricity: 'Wutar lantarki',
-    betting: 'Caca (betting)',
-    exam: 'PIN na jarrabawa',
-    esim: 'eSIM na tafiya',
-    social: 'Tallata shafin sada zumunta',
-    flights: 'Tikitin jirgin sama',
-  },
 } satisfies NoticeTexts;

@@ -126,15 +126,4 @@ export const pcm = {
     passkey_added: 'Dem add passkey to your operator account',
     passkey_removed: 'Dem remove passkey from your operator account',
   },
-  noticeService: {
-    airtime: 'Airtime',
-    data: 'Data',
-    cable: 'Cable TV',
-    electricity: 'Light (electricity)',
-    betting: 'Betting',
-    exam: 'Exam PINs',
-    esim: 'Travel eSIM',
-    social: 'Social media boost',
-    flights: 'Flight ticket',
-  },
 } satisfies NoticeTexts;

@@ -1,11 +1,11 @@
-import type { CREDENTIAL_CHANGES, NOTICE_SERVICES, NoticeCase } from '../notices.js';
+import type { CREDENTIAL_CHANGES, NoticeCase } from '../notices.js';
 
 /**
- * One language's notification wordings: a title and a body per wording case (src/kernel/notices.ts), the account
- * changes a security notice names and the services a purchase notice names. The app's locales carry the same keys.
+ * One language's notification wordings: a title and a body per wording case (src/kernel/notices.ts) and the account
+ * changes a security notice names. The app's locales carry the same keys. A purchase notice's service is named by its
+ * kind (src/modules/vtu/kinds/<kind>/names.ts), not here.
  */
 export interface NoticeTexts {
   notice: Record<NoticeCase, { title: string; body: string }>;
   noticeChange: Record<(typeof CREDENTIAL_CHANGES)[number], string>;
-  noticeService: Record<(typeof NOTICE_SERVICES)[number], string>;
 }

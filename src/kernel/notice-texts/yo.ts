@@ -126,15 +126,4 @@ export const yo = {
     passkey_added: 'A fi passkey kún àkáǹtì olùṣàkóso rẹ',
     passkey_removed: 'A yọ passkey kúrò nínú àkáǹtì olùṣàkóso rẹ',
   },
-  noticeService: {
-    airtime: 'Káàdì ìpè (airtime)',
-    data: 'Dátà',
-    cable: 'Tẹlifíṣọ̀n kébù',
-    electricity: 'Iná mànàmáná',
-    betting: 'Tẹ́tẹ́ (betting)',
-    exam: 'PIN ìdánwò',
-    esim: 'eSIM ìrìnàjò',
-    social: 'Ìgbéga ojú-ìwé ìkànnì àjọlò',
-    flights: 'Tíkẹ́ẹ̀tì ọkọ̀ òfurufú',
-  },
 } satisfies NoticeTexts;
