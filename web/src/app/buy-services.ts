@@ -1,14 +1,14 @@
+import { KIND_TABS } from './kind-tabs';
 import type { BuyService, KindTab } from './kinds';
 
 export type { BuyService };
 
 /**
- * The buy screen's tabs, in their order: each kind's src/modules/vtu/kinds/<kind>/app/tab.ts, found there (app/kinds.ts),
- * none listed here. Read by the buy screens, drafts and repeat links; the router types /buy's search with BuyService
- * alone (a type), so the first screens carry none of this.
+ * The buy screen's tabs, in their order: each kind's src/modules/vtu/kinds/<kind>/app/tab.ts, found there
+ * (app/kind-tabs.ts), none listed here. Read by the buy screens, drafts and repeat links; the router types /buy's
+ * search with BuyService alone (a type).
  */
-const tabs = import.meta.glob<KindTab>('../../../src/modules/vtu/kinds/*/app/tab.ts', { eager: true, import: 'tab' });
-export const BUY_TABS: readonly KindTab[] = Object.values(tabs).sort((a, b) => a.order - b.order);
+export const BUY_TABS: readonly KindTab[] = [...KIND_TABS.values()].sort((a, b) => a.order - b.order);
 export const BUY_SERVICES: readonly BuyService[] = BUY_TABS.map((t) => t.service);
 
 /** `service` when it is one of the tabs, else the first tab (an address typed by hand may name anything). */

@@ -1,11 +1,16 @@
 import type { ComponentType } from 'react';
+import type { z } from 'zod';
 import type { vtuQueries } from '../api/queries/vtu';
 
 /**
  * The app side of a service kind (issue 32): a kind that has a buy screen keeps it in its own folder,
  * src/modules/vtu/kinds/<kind>/app/, and the app finds it there (import.meta.glob), listed nowhere by hand:
- * - `tab.ts`: its tab on the buy screen, `export const tab: KindTab`, and its service key added to `BuyTabs` (below);
+ * - `tab.ts`: its tab on the buy screen, `export const tab: KindTab` (its service key, place and label in each
+ *   language), and its service key added to `BuyTabs` (below);
  * - `screen.tsx`: `Screen`, what its tab shows, and optionally `Result`, its part of the purchase's result screen;
+ * - `schemas.ts` (when its screen has forms of its own): its forms' rules, taken from its inputs.ts, and
+ *   `export const forms = (): KindForms => [...]`, the operation each form fills (test/web/form-schemas.test.ts finds
+ *   it and checks every field against that operation's input);
  * - `strings-<lang>.ts`, one per language of app/i18n.ts: `export const strings`, its keys added to `KindStrings` by
  *   the English file (the other languages are typed `Translation<typeof en>` against it); they load with the buy screen.
  * It may import its own kind's inputs.ts (the form rules) and the app's shared parts (web/src components/, api/, app/)
@@ -21,11 +26,22 @@ export interface KindTab {
   service: BuyService;
   /** Its place among the tabs, smallest first (the first one is the buy screen's default). */
   order: number;
+  /**
+   * Its tab's label in each language of app/i18n.ts: also how the app names the kind's purchases (the home screen's
+   * activity lines, the transactions list: app/kind-tabs.ts), so every kind's tab.ts is part of the first screens.
+   */
+  label: Record<'en' | 'ha' | 'pcm' | 'yo', string>;
 }
 
 /** The purchase the result screen shows: a kind's `Result` draws its own part (or nothing when it is not its). */
 export type KindResultProps = { tx: Awaited<ReturnType<NonNullable<ReturnType<typeof vtuQueries.transaction>['queryFn']>>> };
 export type KindScreen = { Screen: ComponentType; Result?: ComponentType<KindResultProps> };
+
+/**
+ * A kind's forms and the operation each fills: [operation, form schema]. A function, so the app's build drops it (only
+ * the test calls it).
+ */
+export type KindForms = [operation: string, form: z.ZodObject][];
 
 /** The kinds' strings (English, the typed keys of t()): each kind's strings-en.ts adds its own top-level keys. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

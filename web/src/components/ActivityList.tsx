@@ -2,6 +2,7 @@ import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNaira } from '../app/format';
+import { kindLabel } from '../app/kind-tabs';
 
 export interface Activity {
   id: string;
@@ -32,10 +33,8 @@ function useWording() {
     if (!a.kind || !i18n.exists(key)) return a.description;
     const params = a.params ?? {};
     if ((NEEDS[a.kind] ?? []).some((k) => params[k] === undefined || params[k] === '')) return a.description;
-    const service =
-      typeof params.service === 'string' && i18n.exists(`buy.${params.service}`)
-        ? t(`buy.${params.service}` as 'buy.airtime')
-        : params.service;
+    // A purchase is named by its kind's label (its folder's app/tab.ts).
+    const service = typeof params.service === 'string' ? kindLabel(params.service, i18n.language) : params.service;
     return t(key as 'activity.topup', { ...params, service });
   };
 }

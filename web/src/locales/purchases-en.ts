@@ -2,16 +2,6 @@
 export const enPurchases = {
   buy: {
     title: 'Buy',
-    airtime: 'Airtime',
-    data: 'Data',
-    cable: 'Cable TV',
-    electricity: 'Electricity',
-    betting: 'Betting',
-    exam: 'Exam PINs',
-    airtimeCash: 'Airtime to cash',
-    esim: 'Travel eSIM',
-    flights: 'Flights',
-    social: 'Social boost',
     phone: 'Phone number',
     network: 'Network',
     detected: 'Detected network: {{network}}',

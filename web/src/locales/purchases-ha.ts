@@ -4,16 +4,6 @@ import type { Messages } from './en';
 export const haPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 'tx' | 'activity'> = {
   buy: {
     title: 'Saya',
-    airtime: 'Katin waya (airtime)',
-    data: 'Data',
-    cable: 'Talabijin na kebul',
-    electricity: 'Wutar lantarki',
-    betting: 'Caca (betting)',
-    exam: 'PIN na jarrabawa',
-    airtimeCash: 'Kati zuwa kuɗi',
-    esim: 'eSIM na tafiya',
-    flights: 'Jiragen sama',
-    social: 'Tallan sada zumunta',
     phone: 'Lambar waya',
     network: 'Kamfanin sadarwa',
     detected: 'Kamfanin da muka gano: {{network}}',

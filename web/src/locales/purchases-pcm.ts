@@ -4,16 +4,6 @@ import type { Messages } from './en';
 export const pcmPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 'tx' | 'activity'> = {
   buy: {
     title: 'Buy',
-    airtime: 'Airtime',
-    data: 'Data',
-    cable: 'Cable TV',
-    electricity: 'Light (electricity)',
-    betting: 'Betting',
-    exam: 'Exam PINs',
-    airtimeCash: 'Airtime to cash',
-    esim: 'Travel eSIM',
-    flights: 'Flight',
-    social: 'Social media boost',
     phone: 'Phone number',
     network: 'Network',
     detected: 'Network wey we see: {{network}}',

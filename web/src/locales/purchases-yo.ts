@@ -4,16 +4,6 @@ import type { Messages } from './en';
 export const yoPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 'tx' | 'activity'> = {
   buy: {
     title: 'Rà',
-    airtime: 'Káàdì ìpè (airtime)',
-    data: 'Dátà',
-    cable: 'Tẹlifíṣọ̀n kébù',
-    electricity: 'Iná mànàmáná',
-    betting: 'Tẹ́tẹ́ (betting)',
-    exam: 'PIN ìdánwò',
-    airtimeCash: 'Káàdì ìpè sí owó',
-    esim: 'eSIM ìrìn àjò',
-    flights: 'Ọkọ̀ òfurufú',
-    social: 'Ìgbéga ìkànnì àjọlò',
     phone: 'Nọ́ńbà fóònù',
     network: 'Nẹ́tíwọ̀ọ̀kì',
     detected: 'Nẹ́tíwọ̀ọ̀kì tí a rí: {{network}}',

@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { settingsQueries } from '../../api/queries/settings';
-import { BUY_SERVICES, buyServiceOr, type BuyService } from '../../app/buy-services';
+import { BUY_TABS, buyServiceOr, type BuyService } from '../../app/buy-services';
+import { tabLabel } from '../../app/kind-tabs';
 import { KIND_SCREENS } from './kind-screens';
 
 /** The buy screen: a tab per kind (app/buy-services.ts), the chosen kind's screen under it. */
 export function Buy() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const search = useSearch({ from: '/app/buy' });
   const navigate = useNavigate();
   const service = buyServiceOr(search.service);
@@ -21,9 +22,8 @@ export function Buy() {
         aria-label={t('buy.title')}
         value={service}
         onChange={(v) => void navigate({ to: '/buy', search: { service: v as BuyService } })}
-        // A kind's tab label is its name among the first screens' strings (buy.<service>): the home screen's activity
-        // lines name purchases with it too.
-        data={BUY_SERVICES.map((s) => ({ value: s, label: t(`buy.${s}` as 'buy.airtime') }))}
+        // A kind's tab label is in its folder (app/tab.ts), in each language.
+        data={BUY_TABS.map((tab) => ({ value: tab.service, label: tabLabel(tab.label, i18n.language) }))}
         fullWidth
         orientation="horizontal"
         style={{ flexWrap: 'wrap' }}

@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { BUY_SERVICES, BUY_TABS, buyServiceOr } from '../../app/buy-services';
+import { LANGUAGES } from '../../app/i18n';
+import { kindLabel } from '../../app/kind-tabs';
 import { en } from '../../locales/en';
-import { ha } from '../../locales/ha';
-import { pcm } from '../../locales/pcm';
-import { yo } from '../../locales/yo';
 import { enKinds } from '../../locales/kinds-en';
 import { KIND_RESULTS, KIND_SCREENS } from './kind-screens';
 
@@ -18,11 +17,20 @@ describe("the kinds' app parts", () => {
     expect(BUY_SERVICES[0]).toBe('airtime');
     expect(new Set(BUY_TABS.map((t) => t.order)).size).toBe(BUY_TABS.length);
     expect(new Set(BUY_SERVICES).size, 'two folders declare the same service').toBe(BUY_SERVICES.length);
-    for (const s of BUY_SERVICES) {
-      expect(typeof KIND_SCREENS[s]?.Screen, s).toBe('function');
-      for (const lang of [en, ha, pcm, yo]) expect(typeof (lang.buy as Record<string, unknown>)[s], `buy.${s}`).toBe('string');
+    for (const { service, label } of BUY_TABS) {
+      expect(typeof KIND_SCREENS[service]?.Screen, service).toBe('function');
+      for (const { code } of LANGUAGES) expect(label[code]?.trim(), `${service} ${code}`).toBeTruthy();
     }
     expect(KIND_RESULTS.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a purchase is named by its kind's tab label, found by the kind's folder (its name, the purchase's service)", () => {
+    expect(kindLabel('esim', 'yo')).toBe('eSIM ìrìn àjò');
+    expect(kindLabel('electricity', 'pcm')).toBe('Light (electricity)');
+    expect(kindLabel('airtime', 'en')).toBe('Airtime');
+    expect(kindLabel('airtime', 'ig')).toBe('Airtime');
+    // A service with no app part (sold by API only) is named as written.
+    expect(kindLabel('lottery', 'ha')).toBe('lottery');
   });
 
   it('an address naming no tab opens the first one', () => {

@@ -1,14 +1,16 @@
-import type { BuyService, KindScreen, KindTab } from '../../app/kinds';
+import { KIND_TABS } from '../../app/kind-tabs';
+import type { BuyService, KindScreen } from '../../app/kinds';
 
 /**
  * Each kind's screen (its tab) and result part, from src/modules/vtu/kinds/<kind>/app/screen.tsx (app/kinds.ts), keyed
  * by the service of the tab.ts beside it, in the tabs' order. Part of the buy screens' code, so loaded with them.
  */
-const screens = import.meta.glob<KindScreen>('../../../../src/modules/vtu/kinds/*/app/screen.tsx', { eager: true });
-const tabs = import.meta.glob<KindTab>('../../../../src/modules/vtu/kinds/*/app/tab.ts', { eager: true, import: 'tab' });
+const screens = import.meta.glob<KindScreen>('./*/app/screen.tsx', { base: '../../../../src/modules/vtu/kinds', eager: true });
 const byOrder = Object.entries(screens)
-  .map(([path, screen]) => ({ tab: tabs[path.replace(/screen\.tsx$/, 'tab.ts')], screen }))
-  .filter((k) => k.tab !== undefined)
+  .flatMap(([path, screen]) => {
+    const tab = KIND_TABS.get(path.split('/')[1]);
+    return tab ? [{ tab, screen }] : [];
+  })
   .sort((a, b) => a.tab.order - b.tab.order);
 
 export const KIND_SCREENS: Partial<Record<BuyService, KindScreen>> = Object.fromEntries(byOrder.map((k) => [k.tab.service, k.screen]));

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
+import { useKindLabel } from '../../app/kind-tabs';
 import { Later } from '../../app/later';
 import { saveOffline } from '../../app/offline';
 import { ActivityList } from '../../components/ActivityList';
@@ -14,6 +15,7 @@ import { SetupPrompt } from '../../components/SetupPrompt';
 
 export function Home() {
   const { t } = useTranslation();
+  const kind = useKindLabel();
   const wallet = useQuery(walletQueries.state());
   // Issue 30: an operator froze the account; money operations answer ACCOUNT_FROZEN, so say it up front.
   const frozen = useQuery(settingsQueries.profile()).data?.profile.frozen;
@@ -47,10 +49,10 @@ export function Home() {
           </Title>
           <div className="quick-grid">
             <LinkButton to="/buy" search={{ service: 'airtime' }}>
-              {t('buy.airtime')}
+              {kind('airtime')}
             </LinkButton>
             <LinkButton to="/buy" search={{ service: 'data' }}>
-              {t('buy.data')}
+              {kind('data')}
             </LinkButton>
             <LinkButton to="/fund" variant="light">
               {t('nav.fund')}

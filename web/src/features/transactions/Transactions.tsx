@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime, formatNaira } from '../../app/format';
+import { useKindLabel } from '../../app/kind-tabs';
 import { ActivityList } from '../../components/ActivityList';
 import { walletQueries } from '../../api/queries/wallet';
 import { vtuQueries, type TransactionFilter } from '../../api/queries/vtu';
@@ -62,6 +63,7 @@ function WalletLines() {
 
 function Purchases() {
   const { t } = useTranslation();
+  const kind = useKindLabel();
   const navigate = useNavigate();
   const [status, setStatus] = useState('');
   const [service, setService] = useState('');
@@ -87,8 +89,8 @@ function Purchases() {
           onChange={(e) => setService(e.currentTarget.value)}
           data={[
             { value: '', label: t('tx.all') },
-            { value: 'airtime', label: t('buy.airtime') },
-            { value: 'data', label: t('buy.data') },
+            { value: 'airtime', label: kind('airtime') },
+            { value: 'data', label: kind('data') },
           ]}
         />
       </Group>
@@ -110,7 +112,7 @@ function Purchases() {
               <Group justify="space-between" gap="xs">
                 <div style={{ flex: '1 1 10rem', minWidth: 0, overflowWrap: 'anywhere' }}>
                   <Text>
-                    {t(`buy.${x.service}` as 'buy.airtime', { defaultValue: x.service })} · {x.recipient}
+                    {kind(x.service)} · {x.recipient}
                   </Text>
                   <Text size="xs" c="dimmed">
                     {formatDateTime(x.createdAt)}

@@ -1,7 +1,11 @@
 import type { KindTab } from '../../../../../../web/src/app/kinds';
 
-/** Its tab on the buy screen (web/src/app/kinds.ts): the service key and its place among the tabs. */
-export const tab: KindTab = { service: 'cable', order: 30 };
+/** Its tab on the buy screen (web/src/app/kinds.ts): the service key, its place among the tabs, its label. */
+export const tab: KindTab = {
+  service: 'cable',
+  order: 30,
+  label: { en: 'Cable TV', ha: 'Talabijin na kebul', pcm: 'Cable TV', yo: 'Tẹlifíṣọ̀n kébù' },
+};
 
 declare module '../../../../../../web/src/app/kinds' {
   interface BuyTabs {

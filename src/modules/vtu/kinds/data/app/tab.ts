@@ -1,7 +1,11 @@
 import type { KindTab } from '../../../../../../web/src/app/kinds';
 
-/** Its tab on the buy screen (web/src/app/kinds.ts): the service key and its place among the tabs. */
-export const tab: KindTab = { service: 'data', order: 20 };
+/** Its tab on the buy screen (web/src/app/kinds.ts): the service key, its place among the tabs, its label. */
+export const tab: KindTab = {
+  service: 'data',
+  order: 20,
+  label: { en: 'Data', ha: 'Data', pcm: 'Data', yo: 'Dátà' },
+};
 
 declare module '../../../../../../web/src/app/kinds' {
   interface BuyTabs {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bookFlightInput, FLIGHT_CABINS, PASSENGER_TITLES, searchFlightsInput } from '../inputs.js';
+import type { KindForms } from '../../../../../../web/src/app/kinds';
 
 /** searchFlights as the search form sends it; bookFlight's travellers and contact (the offer and price come from the
  * chosen offer, the PIN pad confirms). The service's own rules. */
@@ -9,3 +10,9 @@ export const flightSearchSchema = searchFlightsInput.safeExtend({
 });
 export const flightPassengersSchema = bookFlightInput.pick({ passengers: true, email: true, phone: true });
 export { FLIGHT_CABINS, PASSENGER_TITLES };
+
+/** The operation each form fills (web/src/app/kinds.ts KindForms). */
+export const forms = (): KindForms => [
+  ['searchFlights', flightSearchSchema],
+  ['bookFlight', flightPassengersSchema],
+];
