@@ -19,8 +19,8 @@ import type { KindSimulator } from './simulator.js';
  * Adding a kind:
  *  1. a folder kinds/<kind>/ with
  *     - inputs.ts: its input schemas, zod and src/kernel only (the app's forms import it);
- *     - names.ts: `export const names: ServiceNames`, its name in the four notice languages (plain data: the app may
- *       import it too);
+ *     - names.ts: `export const names: ServiceNames`, its name in the four notice languages (plain data: the app's
+ *       inbox reads it too, so the folder is named as the kind);
  *     - index.ts: `export const <kind>Kind: ServiceKind<Input> = {...}` (below): name, label, names, feeOnTop,
  *       default routing, the purchase operation, the other operations (catalogues, quote, verify, look-ups) as data,
  *       `prepare`, `request`, `wholesaleAt`, `view`, `repeat` and its per-provider adapters; split into more files
@@ -29,13 +29,17 @@ import type { KindSimulator } from './simulator.js';
  *     - simulator.ts: how the sandbox's providers answer it (./simulator.ts KindSimulator: its part of a provider's
  *       protocol routes, its own routes, its magic values), no Fastify and no sandbox import; `simulator` names it
  *       lazily. A kind its providers' protocols already answer (airtime, data, the bills) needs none;
- *     - app/: its tab, screen and strings for the app (web/src/app/kinds.ts describes them);
+ *     - app/ (when it has a buy screen): tab.ts (its tab: service key, place, label in each language, which the app
+ *       also names its purchases with), screen.tsx, schemas.ts (its forms, with `forms()` naming the operation each
+ *       fills), queries.ts and strings-<lang>.ts; the app finds them by their paths (web/src/app/kinds.ts describes
+ *       them), no line anywhere;
  *  2. ONE line in kinds/index.ts (the list, KINDS). The operations (the registry wraps each `operations` entry and
  *     builds the purchase operation with the PIN, Tier 1, money and rate-limit gates), the `service` filter and
  *     markup inputs, the default routing, the provider floats' service lists, `repeat.operation`, the OpenAPI
- *     document, the sandbox's simulators and the buyer's notifications (`label`, `names`) all derive from it.
- *  Still outside the folder: its name in the app's inbox (src/kernel/notices.ts NOTICE_SERVICES and the notice texts'
- *  noticeService, checked equal to `names`) and the README's VTU section and sandbox table.
+ *     document, the sandbox's simulators and the buyer's notifications (`label`, `names`) all derive from it; the
+ *     app's inbox reads every kinds/<kind>/names.ts (the folder is the kind's name).
+ *  Still outside the folder: the typed client's generated types (`npm run api:types`), a kind's own tables'
+ *  migration and its schema.ts line in src/db/schema.ts (flights), and the README's VTU section and sandbox table.
  *  An inbound kind (money flows in: airtime-to-cash) is an InboundKind in INBOUND_KINDS and a module of its own.
  *
  * What the core guarantees every kind: a purchase is validated and priced by `prepare` BEFORE any debit; the debit and
