@@ -107,23 +107,32 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     onUnauthenticated(refresh);
-    void (async () => {
-      if (!hasSessionHint()) {
-        setStatus('signedOut');
-        return;
-      }
-      const r = await refreshFromCookie();
-      if (r.ok) {
-        adopt(r.session);
-        await claim().catch(() => undefined);
-        setStatus('signedIn');
-      } else if (r.reason === 'offline') setStatus(hasOfflineSnapshot() ? 'offline' : 'signedOut');
-      else {
-        forgetSession();
-        setStatus(r.reason);
-      }
-    })();
-    return () => clearTimeout(timer.current);
+    // In a task of its own: Preact runs this effect in the task of the app's next stage (Mantine's CSS variables,
+    // App.tsx), and building and sending the refresh request was about half of that task on a slow phone (issue 29).
+    const start = setTimeout(
+      () =>
+        void (async () => {
+          if (!hasSessionHint()) {
+            setStatus('signedOut');
+            return;
+          }
+          const r = await refreshFromCookie();
+          if (r.ok) {
+            adopt(r.session);
+            await claim().catch(() => undefined);
+            setStatus('signedIn');
+          } else if (r.reason === 'offline') setStatus(hasOfflineSnapshot() ? 'offline' : 'signedOut');
+          else {
+            forgetSession();
+            setStatus(r.reason);
+          }
+        })(),
+      0,
+    );
+    return () => {
+      clearTimeout(start);
+      clearTimeout(timer.current);
+    };
   }, [adopt, refresh]);
 
   // The device keeps its claim on the session alive; another device's claim supersedes this one.
