@@ -7,6 +7,10 @@ import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, StatusBadge, when } from '../ui';
 
 const LIMIT = 25;
+/** The services to filter by: every kind's folder (its name), found by its names.ts, so a kind added later is listed. */
+const SERVICES = Object.keys(
+  import.meta.glob('./*/names.ts', { base: '../../../../src/modules/vtu/kinds', eager: true, import: 'names' }),
+).map((path) => path.split('/')[1]);
 const SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
 const FIELDS = ['reference', 'phone', 'email', 'status', 'service', 'from', 'to'] as const;
 type Field = (typeof FIELDS)[number];
@@ -69,7 +73,7 @@ export function TransactionSearch(p: {
           />
           <Select
             label="Service"
-            data={['', 'airtime', 'data', 'electricity', 'cable', 'betting', 'exam'].map((s) => ({ value: s, label: s || 'Any' }))}
+            data={['', ...SERVICES].map((s) => ({ value: s, label: s || 'Any' }))}
             value={draft.service}
             onChange={(v) => set('service')(v ?? '')}
             allowDeselect={false}
