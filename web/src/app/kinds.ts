@@ -13,8 +13,8 @@ import type { vtuQueries } from '../api/queries/vtu';
  *   it and checks every field against that operation's input);
  * - `strings-<lang>.ts`, one per language of app/i18n.ts: `export const strings`, its keys added to `KindStrings` by
  *   the English file (the other languages are typed `Translation<typeof en>` against it); they load with the buy screen.
- * It may import its own kind's inputs.ts (the form rules) and the app's shared parts (web/src components/, api/, app/)
- * and the buy feature's purchase steps, nothing else of the service (.dependency-cruiser.cjs).
+ * It may import its own kind's inputs.ts (the form rules) and names.ts, the app's shared parts (web/src components/,
+ * api/, app/) and the buy feature's purchase steps, nothing else of the service (.dependency-cruiser.cjs).
  */
 
 /** A kind's service key on the buy screen (the `service` of /buy's search, drafts, "buy again"): each tab.ts adds its own. */
@@ -38,8 +38,8 @@ export type KindResultProps = { tx: Awaited<ReturnType<NonNullable<ReturnType<ty
 export type KindScreen = { Screen: ComponentType; Result?: ComponentType<KindResultProps> };
 
 /**
- * A kind's forms and the operation each fills: [operation, form schema]. A function, so the app's build drops it (only
- * the test calls it).
+ * A kind's forms and the operation each fills, [operation, form schema]: what its schemas.ts `forms()` returns (a
+ * function, so the app's build drops it: only the test calls it).
  */
 export type KindForms = [operation: string, form: z.ZodObject][];
 
