@@ -15,6 +15,7 @@ import { oneStatementTransfers, setupSqlTransfer } from './sql-transfer.js';
 import { rawSqlTransfers, serviceTransfers } from './ledger-transfers.js';
 import { CORES, ceiling } from './cpu.js';
 import { webhookStage } from './webhooks.js';
+import { WAL_HEADER, walLine, walWindow } from './wal.js';
 import {
   DURATION,
   cannon,
@@ -56,6 +57,8 @@ let ledgerBreaches = 0;
 const reach: string[] = [];
 const perSecond = (n: number | null) => (n === null ? '?' : `${n.toLocaleString('en')}/s`);
 const rss: { name: string; mb: number }[] = [];
+/** Commits and WAL per request of the money runs (bench/wal.ts). */
+const walLines: string[] = [];
 const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
 const load = () =>
   os
@@ -198,12 +201,14 @@ if (want('wallet') || want('transfer')) {
         const transfers = new Map<number, Result>();
         for (const c of TRANSFER_CONNECTIONS) {
           const base = sqlAt.get(c)!;
+          const wal = await walWindow(db.url);
           const t = await measured(
             svc,
             `transferWalletFn, PIN + Idempotency-Key (${users.length} users)`,
             { url: svc.url, connections: c, requests: [{ setupRequest: transferRequest }] } as autocannon.Options,
             `transferWalletFn c=${c}`,
           );
+          walLines.push(walLine(`transferWalletFn c=${c}`, await wal(), t.total ?? 0));
           transfers.set(c, t);
           out.push({
             ...t,
@@ -331,6 +336,7 @@ if (reach.length)
 console.log(
   `\nservice peak RSS: ${peak} MB (${rss.map((r) => `${r.name} ${r.mb}`).join('; ')}); target < 200 MB: ${peak < 200 ? 'met' : 'NOT met'}`,
 );
+if (walLines.length) console.log(`\nCommits and WAL of the money runs (bench/wal.ts):\n${WAL_HEADER}\n${walLines.join('\n')}`);
 if (burstLines.length) console.log(`\n${burstLines.join('\n')}`);
 if (webhookLines.length) console.log(`\n${webhookLines.join('\n')}`);
 if (exportLines.length) console.log(`\n${exportLines.join('\n')}`);

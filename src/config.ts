@@ -150,6 +150,8 @@ export interface Config {
   webhookAdmission: { maxAgeMs: number; maxPending: number };
   /** Webhook credits one worker lane claims and posts in one transaction. */
   webhookCreditBatch: number;
+  /** Postings alone gathered for at most waitMs (0: one event-loop turn) or max of them, made by one statement (1: off). */
+  ledgerBatch: { max: number; waitMs: number };
   /** LISTEN connections' URL when DATABASE_URL is a transaction-mode pooler. */
   databaseListenUrl?: string;
   /** A streaming replica for reads that tolerate lag (src/db/replica.ts); the primary's pool size applies. */
@@ -325,6 +327,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     jobsRetentionHours: e.JOBS_RETENTION_HOURS,
     webhookAdmission: { maxAgeMs: e.WEBHOOK_BACKLOG_MAX_AGE_MS, maxPending: e.WEBHOOK_BACKLOG_MAX_PENDING },
     webhookCreditBatch: e.WEBHOOK_CREDIT_BATCH,
+    ledgerBatch: { max: e.LEDGER_BATCH_MAX, waitMs: e.LEDGER_BATCH_WAIT_MS },
     databaseListenUrl: e.DATABASE_LISTEN_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
     databaseReadMaxLagMs: e.DATABASE_READ_MAX_LAG_SECONDS * 1000,

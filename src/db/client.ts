@@ -311,6 +311,16 @@ export async function pipelined(exec: Executor, statements: readonly SQL[], opts
   return (await all(statements.map((s) => queryOn(client, s)))) as unknown[][];
 }
 
+/**
+ * True when `exec` is a pipelining pool used outside any ambient transaction: `pipelined` sends a transaction of
+ * statements on a connection of its own in one round trip (false on PGlite and inside transactions).
+ */
+export function pipelinesAlone(exec: Executor): boolean {
+  if (inAmbientTransaction(exec)) return false;
+  const client = pgClientOf(exec);
+  return client instanceof pg.Pool && isPipelined(client);
+}
+
 /** True when the pool or client writes statements without waiting for answers (openDatabase's pools do). */
 function isPipelined(client: pg.Pool | pg.Client): boolean {
   return client instanceof pg.Pool

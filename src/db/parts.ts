@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { pipelined, type Executor } from './client.js';
+import { pipelined, type Db, type Executor } from './client.js';
 
 /**
  * A module's share of a change another module decides (a ledger posting, a purchase settled): its writes, made in
@@ -48,7 +48,8 @@ const answersOf = (results: readonly unknown[][]): unknown[] =>
  * What the deciding statement hands its parts: the row it made, as a relation named `alias` with typed `columns`
  * (`id bigint, balances jsonb`). The deciding statement puts `mark` in its select list, evaluated exactly once (a
  * statement answering one row); the parts' statements, later in the same transaction, read the row back from a
- * transaction-local setting. The setting carries this change's token, so a part never sees another change's row.
+ * transaction-local setting: a JSON object from each change's token to its row (one change, or several decided by
+ * one statement: runChanges), so a part never sees another change's row.
  */
 export interface Made {
   alias: string;
@@ -72,16 +73,50 @@ export async function runChange<R>(
     return { rows: r as R[], answers: [] };
   }
   const token = randomUUID();
-  // The made row as JSON, tagged with the token; '' when nothing was made, so an earlier change's row is replaced.
+  // The made row as JSON under this change's token; '' when nothing was made, so an earlier change's row is replaced.
   const mark = (from: SQL) =>
-    sql`set_config('parts.made', COALESCE((SELECT json_build_object('token', ${token}::text, 'row', row_to_json(${sql.raw(made.alias)}))::text
+    sql`set_config('parts.made', COALESCE((SELECT json_build_object(${token}::text, row_to_json(${sql.raw(made.alias)}))::text
           FROM ${from} AS ${sql.raw(made.alias)} LIMIT 1), ''), true)`;
-  const when = sql`(SELECT r.* FROM (SELECT NULLIF(current_setting('parts.made', true), '')::jsonb AS m) s,
-        jsonb_to_record(s.m -> 'row') AS r(${made.columns}) WHERE s.m ->> 'token' = ${token}::text) AS ${sql.raw(made.alias)}`;
   const results = await serially(exec, () =>
-    pipelined(exec, [decide(mark), ...parts.map((p) => partStatement(p, when))], { transaction: true }),
+    pipelined(exec, [decide(mark), ...parts.map((p) => partStatement(p, madeFor(made, token)))], { transaction: true }),
   );
   return { rows: results[0] as R[], answers: answersOf(results.slice(1)) };
+}
+
+/** The row a change with `token` made, as its parts read it (`when`): none when it made nothing. */
+const madeFor = (made: Made, token: string) =>
+  sql`(SELECT r.* FROM (SELECT NULLIF(current_setting('parts.made', true), '')::jsonb -> ${token}::text AS m) s,
+        jsonb_to_record(s.m) AS r(${made.columns}) WHERE s.m IS NOT NULL) AS ${sql.raw(made.alias)}`;
+
+/**
+ * Several changes decided by ONE statement, with each change's parts, in one transaction and one round trip:
+ * BEGIN, `decide(mark, tokens)`, every change's parts (in the changes' order), COMMIT. The deciding statement gets a
+ * token per change (in the changes' order) and must select `mark(from)` exactly once (an uncorrelated scalar
+ * subquery) over the relation of the rows it made, which has a `token` column naming each row's change; a change
+ * that made nothing has no row there and its parts write nothing. On the database only (its own transaction). Any
+ * failure (a part's, the deciding statement's) rolls the whole transaction back and is thrown: the caller then runs
+ * the changes one by one. Answers the deciding statement's rows and each change's parts' answers.
+ */
+export async function runChanges<R>(
+  db: Db,
+  made: Made,
+  decide: (mark: (from: SQL) => SQL, tokens: readonly string[]) => SQL,
+  changes: readonly (readonly Part[])[],
+): Promise<{ rows: R[]; answers: unknown[][] }> {
+  const tokens = changes.map(() => randomUUID());
+  const mark = (from: SQL) =>
+    sql`set_config('parts.made', COALESCE((SELECT json_object_agg(${sql.raw(made.alias)}.token, row_to_json(${sql.raw(made.alias)}))::text
+          FROM ${from} AS ${sql.raw(made.alias)}), ''), true)`;
+  const statements = [decide(mark, tokens)];
+  changes.forEach((parts, k) => statements.push(...parts.map((p) => partStatement(p, madeFor(made, tokens[k])))));
+  const results = await pipelined(db, statements, { transaction: true });
+  const answers: unknown[][] = [];
+  let at = 1;
+  for (const parts of changes) {
+    answers.push(answersOf(results.slice(at, at + parts.length)));
+    at += parts.length;
+  }
+  return { rows: results[0] as R[], answers };
 }
 
 /**

@@ -1,9 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../kernel/errors.js';
-import { one, rows, type Db, type Executor, type Tx } from '../db/client.js';
+import { one, pipelinesAlone, rows, type Db, type Executor, type Tx } from '../db/client.js';
 import { runChange, runParts, type Part } from '../db/parts.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
 import { effectPart, markEffect } from '../lib/effect-marker.js';
+import { legsOf, outcomeOf, outflowSet, postingBatcher, usedOf, type DecidedRow, type FastOutcome, type Queued } from './batch.js';
 import {
   accountCode,
   isRetrySignal,
@@ -19,8 +20,19 @@ import {
 // The ledger's types live in types.ts; importers keep using this module.
 export * from './types.js';
 
-/** The double-entry ledger (docs/design.md §6): postings inside a caller's transaction, or alone in one statement. */
-export function createLedger({ clock }: { clock: Clock }): Ledger {
+/**
+ * The double-entry ledger (docs/design.md §6): postings inside a caller's transaction, or alone in one statement.
+ * `batch`: postings alone on a PostgreSQL pool are gathered for at most `waitMs` or `max` of them and made by one
+ * statement and one commit (src/ledger/batch.ts); `max` 1 (or no `batch`) posts each on its own.
+ */
+export function createLedger({ clock, batch }: { clock: Clock; batch?: { max: number; waitMs: number } }): Ledger {
+  const batchers = new WeakMap<object, (q: Queued) => Promise<FastOutcome>>();
+  const batcherOf = (db: Db) => {
+    if (!batch || batch.max < 2 || !pipelinesAlone(db)) return null;
+    let b = batchers.get(db);
+    if (!b) batchers.set(db, (b = postingBatcher(db, { ...batch, now: () => clock.now() })));
+    return b;
+  };
   // Account ids never change once created: cache them so a posting costs no look-up round trips.
   const ids = new Map<string, string>();
 
@@ -55,16 +67,6 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     if (!createdIn.get(tx)?.has(code)) ids.set(code, row.id);
     return row.id;
   }
-
-  /**
-   * The SET clause moving an account's outflow today by `outflow`: a new Lagos day starts from zero; a posting
-   * dated before the day already on the row (a writer whose clock is behind, around midnight) leaves it alone, so
-   * the row always equals the sum of its day's outflow entries (checked by ledger:verify).
-   */
-  const outflowSet = (outflow: SQL, today: string) =>
-    sql`outflow_day = CASE WHEN ${outflow} = 0 OR outflow_day > ${today}::date THEN outflow_day ELSE ${today}::date END,
-        outflow_today = CASE WHEN ${outflow} = 0 OR outflow_day > ${today}::date THEN outflow_today
-                             WHEN outflow_day = ${today}::date THEN outflow_today + ${outflow} ELSE ${outflow} END`;
 
   /** Moves a user account's materialised balance; the conditional UPDATE is the non-negative check and the row lock. */
   async function applyToUserAccount(
@@ -115,7 +117,14 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     if (new Set(userCodes).size === userCodes.length) {
       const system: { id: string; amount: bigint }[] = [];
       for (const e of input.entries) if (!('user' in e.account)) system.push({ id: await ensureAccount(tx, e.account), amount: e.amount });
-      let fast = await postOnce(tx, input, system, now, Boolean(alone));
+      const batched = alone && userCodes.length ? batcherOf(alone) : null;
+      let fast: FastOutcome;
+      if (batched) {
+        // Its parts and the claim's mark are taken here, in the caller's context: the batch runs outside it.
+        const mark = effectPart();
+        fast = await batched({ input, legs: legsOf(input), system, parts: [...(input.parts ?? []), ...(mark ? [mark] : [])] });
+        if (fast.outcome === 'alone') fast = await postOnce(tx, input, system, now, true);
+      } else fast = await postOnce(tx, input, system, now, Boolean(alone));
       if (fast.outcome === 'missing') {
         // First money on a user account: create the missing rows, then post.
         for (const e of input.entries) if ('user' in e.account) await ensureAccount(tx, e.account);
@@ -132,6 +141,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
         case 'insufficient':
           throw new AppError('INSUFFICIENT_FUNDS', 'Wallet balance is too low for this transaction');
         case 'missing':
+        case 'alone':
           throw new Error(`ledger: ${input.reference}: accounts ${userCodes.join(', ')} could not be created`);
       }
     }
@@ -166,9 +176,6 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     }
   }
 
-  type FastOutcome =
-    { outcome: 'posted'; posted: Posted } | { outcome: 'duplicate' | 'insufficient' | 'missing' } | { outcome: 'limit'; error: Error };
-
   /**
    * The whole posting in one statement (a transfer's money statements were five round trips). In order,
    * through the CTEs' dependencies: when every user account exists (accounts are never deleted, so the snapshot
@@ -186,13 +193,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
     now: Date,
   ): Promise<FastOutcome> {
     const today = lagosDate(now);
-    const limitOf = new Map((input.limits ?? []).map((l) => [accountCode({ user: l.user, kind: 'wallet' }), l]));
-    const user = input.entries
-      .filter((e) => 'user' in e.account)
-      .map((e) => {
-        const code = accountCode(e.account);
-        return { code, amount: e.amount, outflow: outflowOf(input.type, e), limit: limitOf.get(code) };
-      });
+    const user = legsOf(input);
     const userValues = user.length
       ? sql.join(
           user.map(
@@ -208,20 +209,11 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
           sql`, `,
         )}) AS s(id, amount)`
       : sql``;
-    // used = today's outflow on a row, clamped at zero (refunds of an earlier day net it below).
-    const usedOf = (row: SQL) => sql`GREATEST(CASE WHEN ${row}.outflow_day = ${today}::date THEN ${row}.outflow_today ELSE 0 END, 0)`;
-    const used = usedOf(sql`l`);
+    const used = usedOf(sql`l`, today);
     // The request's Idempotency-Key claim is marked with the money (lib/effect-marker.ts): a part like the others.
     const mark = effectPart();
     const parts: Part[] = [...(input.parts ?? []), ...(mark ? [mark] : [])];
-    const change = await runChange<{
-      n: number;
-      funds: boolean;
-      within: boolean;
-      tx_id: string | null;
-      balances: Record<string, string> | null;
-      seen: Record<string, [string, string]> | null;
-    }>(
+    const change = await runChange<DecidedRow>(
       tx,
       { alias: 'posted', columns: sql`id bigint, balances jsonb` },
       (made) => sql`WITH v(code, amount, outflow, max_outflow, max_balance) AS (VALUES ${userValues}),
@@ -239,7 +231,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
           u AS (UPDATE accounts a SET balance = a.balance + v.amount, ${outflowSet(sql`v.outflow`, today)}
                 FROM v, t WHERE a.code = v.code
                   AND (a.allow_negative OR a.balance + v.amount >= 0)
-                  AND (v.max_outflow IS NULL OR ${usedOf(sql`a`)} + v.outflow <= v.max_outflow)
+                  AND (v.max_outflow IS NULL OR ${usedOf(sql`a`, today)} + v.outflow <= v.max_outflow)
                   AND (v.max_balance IS NULL OR a.balance + v.amount <= v.max_balance)
                 RETURNING a.id, a.code, a.balance),
           g AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM t) AND (SELECT count(*) FROM u) <> ${user.length} THEN ledger_retry() END AS retry),
@@ -254,37 +246,7 @@ export function createLedger({ clock }: { clock: Clock }): Ledger {
           FROM chk`,
       parts,
     );
-    const r = change.rows[0];
-    if (r.tx_id) {
-      const balances: Record<string, bigint> = {};
-      for (const [code, b] of Object.entries(r.balances ?? {})) balances[code] = BigInt(b);
-      return {
-        outcome: 'posted',
-        posted: { transactionId: r.tx_id, balances, answers: change.answers.slice(0, input.parts?.length ?? 0) },
-      };
-    }
-    if (r.n !== user.length) return { outcome: 'missing' };
-    // The same arithmetic as the statement, on the values it saw, names the refusal. Order matters (
-    // finding 4): what the payer can know of itself (its daily outflow, its funds) answers before a balance cap, which
-    // is about the payee, so a payer without the money learns nothing of the payee's balance.
-    const seen = (code: string) => (r.seen?.[code] ?? ['0', '0']).map(BigInt);
-    if (!r.within) {
-      for (const u of user) {
-        const usedToday = seen(u.code)[1];
-        if (u.limit?.dailyOutflow && usedToday + u.outflow > u.limit.dailyOutflow.max)
-          return { outcome: 'limit', error: u.limit.dailyOutflow.refuse(usedToday) };
-      }
-    }
-    if (!r.funds) return { outcome: 'insufficient' };
-    if (!r.within) {
-      for (const u of user) {
-        const balance = seen(u.code)[0];
-        if (u.limit?.balance && balance + u.amount > u.limit.balance.max)
-          return { outcome: 'limit', error: u.limit.balance.refuse(balance) };
-      }
-      throw new Error(`ledger: ${input.reference}: a limit refused the posting but none matched`);
-    }
-    return { outcome: 'duplicate' };
+    return outcomeOf(input, user, change.rows[0], change.answers);
   }
 
   /** The posting statement by statement: kept for the rare posting that touches one user account twice. */

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Namer, Part } from '../../src/db/parts.js';
+import type { PostInput, Posted } from '../../src/ledger/ledger.js';
+import { withEffectMarker } from '../../src/lib/effect-marker.js';
+import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
+import { statementsOf } from '../helpers/statements.js';
+
+/**
+ * Postings in batches (src/ledger/batch.ts): concurrent postings alone are gathered (here for up to 25 ms, so the
+ * calls of one Promise.all meet) and made by one statement and one commit, each with its own outcome. On PGlite
+ * (one connection) each is posted on its own: the same outcomes, no batch statement.
+ */
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ env: { LEDGER_BATCH_WAIT_MS: '25', LEDGER_BATCH_MAX: '32' } });
+});
+afterAll(async () => h.close());
+
+const ledger = () => h.app.services.ledger;
+const db = () => h.app.services.db;
+const wallet = (user: string) => ({ user, kind: 'wallet' as const });
+const balance = (user: string) => ledger().balance(db(), wallet(user));
+
+async function funded(kobo: bigint): Promise<string> {
+  const u = await signIn(h);
+  await db().transaction((tx) =>
+    ledger().post(tx, {
+      reference: `fund_${randomUUID()}`,
+      type: 'topup',
+      description: 'test credit',
+      entries: [
+        { account: wallet(u.id), amount: kobo },
+        { account: { system: 'collections' }, amount: -kobo },
+      ],
+    }),
+  );
+  return u.id;
+}
+
+const transfer = (from: string, to: string, kobo: bigint, parts: Part[] = []): PostInput => ({
+  reference: `bt_${randomUUID()}`,
+  type: 'transfer_out',
+  description: 'batched transfer',
+  entries: [
+    { account: wallet(from), amount: -kobo },
+    { account: wallet(to), amount: kobo },
+  ],
+  parts,
+});
+
+/** The batch statements (one per batch of two or more) among `texts`. */
+const batches = (texts: string[]) => texts.filter((t) => t.includes('jsonb_to_recordset') && t.includes('INSERT INTO ledger_transactions'));
+
+/** A part answering the ledger transaction id its posting made (from `posted`, which a batch keys by change). */
+const idPart: Part<string> = {
+  ctes: (posted: SQL, name: Namer) => sql`${name('seen')} AS (SELECT posted.id::text AS id FROM ${posted})`,
+  output: (name: Namer) => sql`(SELECT id FROM ${name('seen')})`,
+};
+
+const settle = <T>(ps: Promise<T>[]) => Promise.allSettled(ps);
+const postedOf = (r: PromiseSettledResult<Posted>) => (r as PromiseFulfilledResult<Posted>).value;
+
+describe('postings in batches', () => {
+  it('one posting short of money fails alone; the others of its batch are made, each with its own parts', async () => {
+    const [a, b, c, x, y, z] = await Promise.all([funded(1_000n), funded(100n), funded(1_000n), funded(1n), funded(1n), funded(1n)]);
+    let results: PromiseSettledResult<Posted>[] = [];
+    const texts = await statementsOf(async () => {
+      results = await settle([
+        ledger().postAlone(db(), transfer(a, x, 600n, [idPart])),
+        ledger().postAlone(db(), transfer(b, y, 500n, [idPart])),
+        ledger().postAlone(db(), transfer(c, z, 1_000n, [idPart])),
+      ]);
+    });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    const [one, three] = [postedOf(results[0]), postedOf(results[2])];
+    expect(one.balances).toEqual({ [`user:${a}:wallet`]: 400n, [`user:${x}:wallet`]: 601n });
+    expect(three.balances).toEqual({ [`user:${c}:wallet`]: 0n, [`user:${z}:wallet`]: 1_001n });
+    // Each posting's part saw its own posting, not another of the batch.
+    expect(one.answers).toEqual([one.transactionId]);
+    expect(three.answers).toEqual([three.transactionId]);
+    expect(one.transactionId).not.toBe(three.transactionId);
+    expect(await Promise.all([a, b, c, x, y, z].map(balance))).toEqual([400n, 100n, 0n, 601n, 1n, 1_001n]);
+    if (usingPostgres) expect(batches(texts)).toHaveLength(1);
+    await expectLedgerOk(h);
+  });
+
+  it('two postings on one wallet go in different batches and are decided one after the other', async () => {
+    const [w, p, q, r, s] = await Promise.all([funded(1_000n), funded(1n), funded(1n), funded(500n), funded(1n)]);
+    let results: PromiseSettledResult<Posted>[] = [];
+    const texts = await statementsOf(async () => {
+      results = await settle([
+        ledger().postAlone(db(), transfer(w, p, 600n)),
+        ledger().postAlone(db(), transfer(r, s, 500n)),
+        // The same wallet again: 600 + 600 > 1,000, so exactly one of the two debits of w is made.
+        ledger().postAlone(db(), transfer(w, q, 600n)),
+        ledger().postAlone(db(), transfer(q, w, 1n)),
+      ]);
+    });
+    const okW = [results[0], results[2]].filter((x) => x.status === 'fulfilled');
+    expect(okW).toHaveLength(1);
+    expect([results[0], results[2]].find((x) => x.status === 'rejected')).toMatchObject({ reason: { code: 'INSUFFICIENT_FUNDS' } });
+    expect(results[1].status).toBe('fulfilled');
+    expect(results[3].status).toBe('fulfilled');
+    const wAfter = await balance(w);
+    expect(wAfter).toBe(401n);
+    expect((await balance(p)) + (await balance(q))).toBe(1n + 1n + 600n - 1n);
+    expect(await balance(s)).toBe(501n);
+    // w -> p and r -> s share nothing: a batch of two; w -> q and q -> w each wait for a batch without w.
+    if (usingPostgres) expect(batches(texts).length).toBeGreaterThanOrEqual(1);
+    await expectLedgerOk(h);
+  });
+
+  it('a part that fails undoes its batch; every posting is then made alone and only that one fails', async () => {
+    const [a, b, c, x, y, z] = await Promise.all([funded(1_000n), funded(1_000n), funded(1_000n), funded(1n), funded(1n), funded(1n)]);
+    // Division by zero when its posting is made: a failure of the batch's transaction after the money statement.
+    const boom: Part = {
+      ctes: (posted: SQL, name: Namer) =>
+        sql`${name('boom')} AS (SELECT 1 / (count(*) - count(*)) AS z FROM ${posted} HAVING count(*) > 0)`,
+      output: (name: Namer) => sql`(SELECT z FROM ${name('boom')})`,
+    };
+    const inputs = [transfer(a, x, 100n, [idPart]), transfer(b, y, 200n, [boom]), transfer(c, z, 300n, [idPart])];
+    let results: PromiseSettledResult<Posted>[] = [];
+    const texts = await statementsOf(async () => {
+      results = await settle(inputs.map((i) => ledger().postAlone(db(), i)));
+    });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const why = (results[1] as PromiseRejectedResult).reason as Error; // drizzle wraps it on PGlite
+    expect(`${String(why)} ${String(why.cause)}`).toMatch(/division by zero/);
+    expect(postedOf(results[0]).answers).toEqual([postedOf(results[0]).transactionId]);
+    expect(await Promise.all([a, b, c, x, y, z].map(balance))).toEqual([900n, 1_000n, 700n, 101n, 1n, 301n]);
+    const made = await db().execute(
+      sql`SELECT reference FROM ledger_transactions WHERE reference IN (${sql.join(
+        inputs.map((i) => sql`${i.reference}`),
+        sql`, `,
+      )})`,
+    );
+    expect((made.rows as { reference: string }[]).map((r) => r.reference).sort()).toEqual(
+      [inputs[0].reference, inputs[2].reference].sort(),
+    );
+    if (usingPostgres) expect(batches(texts)).toHaveLength(1);
+    await expectLedgerOk(h);
+  });
+
+  it("each posting marks its own request's Idempotency-Key claim, and a refused one marks nothing", async () => {
+    const table = `marks_${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+    await db().execute(sql.raw(`CREATE TABLE ${table} (k text PRIMARY KEY, marked boolean NOT NULL DEFAULT false)`));
+    const users = await Promise.all(Array.from({ length: 8 }, (_, i) => funded(i === 3 ? 10n : 1_000n)));
+    const sinks = await Promise.all(Array.from({ length: 8 }, () => funded(1n)));
+    await db().execute(sql.raw(`INSERT INTO ${table} (k) SELECT g::text FROM generate_series(0, 7) g`));
+    const results = await settle(
+      users.map((u, i) =>
+        withEffectMarker(
+          { statement: (guard) => sql`UPDATE ${sql.raw(table)} SET marked = true WHERE ${guard} AND k = ${String(i)}` },
+          () => ledger().postAlone(db(), transfer(u, sinks[i], 500n)),
+        ),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(users.map((_, i) => (i === 3 ? 'rejected' : 'fulfilled')));
+    const marks = (await db().execute(sql.raw(`SELECT k, marked FROM ${table} ORDER BY k`))).rows as { k: string; marked: boolean }[];
+    expect(marks.map((m) => m.marked)).toEqual(users.map((_, i) => i !== 3));
+    await expectLedgerOk(h);
+  });
+
+  it('a reused reference is refused as a duplicate in a batch, the rest is made', async () => {
+    const [a, b, x, y] = await Promise.all([funded(1_000n), funded(1_000n), funded(1n), funded(1n)]);
+    const first = transfer(a, x, 100n);
+    await ledger().postAlone(db(), first);
+    const results = await settle([ledger().postAlone(db(), { ...first }), ledger().postAlone(db(), transfer(b, y, 100n))]);
+    expect(results[0]).toMatchObject({ status: 'rejected', reason: { code: 'DUPLICATE_REFERENCE' } });
+    expect(results[1].status).toBe('fulfilled');
+    expect(await Promise.all([a, b, x, y].map(balance))).toEqual([900n, 900n, 101n, 101n]);
+    await expectLedgerOk(h);
+  });
+
+  it('hammered: random transfers among 12 wallets, many short of money, conserve every kobo and never overdraw', async () => {
+    const wallets = await Promise.all(Array.from({ length: 12 }, () => funded(5_000n)));
+    let made = 0;
+    let refused = 0;
+    for (let wave = 0; wave < 8; wave++) {
+      const results = await settle(
+        Array.from({ length: 40 }, () => {
+          const from = wallets[Math.floor(Math.random() * wallets.length)];
+          let to = wallets[Math.floor(Math.random() * wallets.length)];
+          if (to === from) to = wallets[(wallets.indexOf(from) + 1) % wallets.length];
+          return ledger().postAlone(db(), transfer(from, to, BigInt(1 + Math.floor(Math.random() * 3_000)), [idPart]));
+        }),
+      );
+      for (const r of results) {
+        if (r.status === 'fulfilled') {
+          made++;
+          expect(r.value.answers).toEqual([r.value.transactionId]);
+        } else {
+          refused++;
+          expect(r.reason).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+        }
+      }
+    }
+    expect(made).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
+    const balances = await Promise.all(wallets.map(balance));
+    expect(balances.every((b) => b >= 0n)).toBe(true);
+    expect(balances.reduce((s, b) => s + b, 0n)).toBe(12n * 5_000n);
+    await expectLedgerOk(h);
+  });
+});
