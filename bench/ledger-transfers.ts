@@ -109,3 +109,53 @@ export async function serviceTransfers(
   await database.close();
   return { ...r, name: `service ledger transfer (ledger.post, ${accounts} accounts)` };
 }
+
+/**
+ * The ledger's postAlone between user wallets (a transfer's posting without the HTTP request around it): `workers`
+ * loops over a pool of `poolSize`, with the ledger's batching as the service configures it (LEDGER_BATCH_MAX,
+ * LEDGER_BATCH_WAIT_MS; max 1 posts each on its own). Commits and WAL of the run from `wal` (bench/wal.ts).
+ */
+export async function aloneTransfers(
+  url: string,
+  opts: { workers: number; accounts: number; poolSize: number; batch: { max: number; waitMs: number } },
+  wal: (url: string) => Promise<() => Promise<unknown>>,
+): Promise<{ result: Result; wal: unknown }> {
+  const database = await openDatabase({ url, dataDir: '/tmp', poolSize: opts.poolSize });
+  await migrate(database);
+  const ledger = createLedger({ clock: systemClock, batch: opts.batch });
+  const users = Array.from({ length: opts.accounts }, () => randomUUID());
+  for (const u of users) {
+    await database.db.transaction((tx) =>
+      ledger.post(tx, {
+        reference: `seed_${u}`,
+        type: 'adjustment',
+        description: 'seed',
+        entries: [
+          { account: { user: u, kind: 'wallet' }, amount: 100_000_000n },
+          { account: { system: 'adjustments' }, amount: -100_000_000n },
+        ],
+      }),
+    );
+  }
+  const stop = await wal(url);
+  const r = await loop(async () => {
+    const a = Math.floor(Math.random() * opts.accounts);
+    let b = Math.floor(Math.random() * opts.accounts);
+    if (a === b) b = (a + 1) % opts.accounts;
+    await ledger.postAlone(database.db, {
+      reference: `ta_${randomUUID()}`,
+      type: 'transfer_out',
+      description: 'bench',
+      entries: [
+        { account: { user: users[a], kind: 'wallet' }, amount: -100n },
+        { account: { user: users[b], kind: 'wallet' }, amount: 100n },
+      ],
+    });
+  }, opts.workers);
+  const cost = await stop();
+  const report = await verifyLedger(database.db);
+  if (report.breaches.length) throw new Error(`ledger breaches after benchmark: ${JSON.stringify(report.breaches)}`);
+  await database.close();
+  const batch = opts.batch.max > 1 ? `batches of <= ${opts.batch.max}, ${opts.batch.waitMs} ms` : 'one by one';
+  return { result: { ...r, name: `ledger.postAlone (${opts.accounts} accounts, ${batch})` }, wal: cost };
+}

@@ -12,10 +12,10 @@ import { buyAirtimeBench, VTU_CONNECTIONS, vtuLedgerBreaches, vtuPeakRssMb } fro
 import { goalTable, p99Goal, percent, rate, rateGoal, times, type Goal } from './goals.js';
 import { purchaseBurst } from './purchase-burst.js';
 import { oneStatementTransfers, setupSqlTransfer } from './sql-transfer.js';
-import { rawSqlTransfers, serviceTransfers } from './ledger-transfers.js';
+import { aloneTransfers, rawSqlTransfers, serviceTransfers } from './ledger-transfers.js';
 import { CORES, ceiling } from './cpu.js';
 import { webhookStage } from './webhooks.js';
-import { WAL_HEADER, walLine, walWindow } from './wal.js';
+import { WAL_HEADER, walLine, walWindow, type WalCost } from './wal.js';
 import {
   DURATION,
   cannon,
@@ -175,6 +175,11 @@ if (want('wallet') || want('transfer')) {
         // The ledger core alone (ledger.post in a transaction), same concurrency and pool as the raw loop.
         const core = await serviceTransfers(db.url, { workers: 64, accounts: users.length, poolSize: 20 });
         out.push({ ...core, ratio: `${pct(core.rps, raw.rps)} of raw SQL (>= 50%)`, met: core.rps >= 0.5 * raw.rps && core.errors === 0 });
+        // The posting a transfer makes, postAlone as the service configures its batches (issue 31, "postings in batches").
+        const batch = { max: Number(process.env.LEDGER_BATCH_MAX ?? 32), waitMs: Number(process.env.LEDGER_BATCH_WAIT_MS ?? 0) };
+        const alone = await aloneTransfers(db.url, { workers: 64, accounts: users.length, poolSize: 20, batch }, walWindow);
+        out.push(alone.result);
+        walLines.push(walLine('ledger.postAlone, 64 loops', alone.wal as WalCost, alone.result.total ?? 0));
         // Random pairs, as in the raw-SQL loop: consecutive requests sharing a wallet would make a lock chain that
         // measures the bench, not the service.
         const transferRequest = (req: any) => {

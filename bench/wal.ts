@@ -16,6 +16,8 @@ export interface WalCost {
   xactCommits: number;
   walCommits: number | null;
   walBytes: number | null;
+  /** Of walBytes, the full-page images (the first change to a page after a checkpoint: they come and go with checkpoints). */
+  fpiBytes: number | null;
   /** Every database's WAL in the window (pg_current_wal_lsn difference), for comparison. */
   clusterBytes: number;
 }
@@ -48,18 +50,21 @@ export async function walWindow(url: string): Promise<() => Promise<WalCost>> {
     const cluster = await c.query<{ bytes: string }>(`SELECT pg_wal_lsn_diff($1, $2)::text AS bytes`, [after.lsn, before.lsn]);
     let walCommits: number | null = null;
     let walBytes: number | null = null;
+    let fpiBytes: number | null = null;
     if (inspect) {
       try {
-        const r = await c.query<{ commits: string; bytes: string }>(
-          `WITH r AS (SELECT xid, resource_manager, record_type, record_length, block_ref FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)),
+        const r = await c.query<{ commits: string; bytes: string; fpi: string }>(
+          `WITH r AS (SELECT xid, resource_manager, record_type, record_length, fpi_length, block_ref FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)),
                 mine AS (SELECT DISTINCT xid FROM r WHERE xid <> 0 AND block_ref LIKE '%/' || $3::text || '/%')
            SELECT count(*) FILTER (WHERE r.resource_manager = 'Transaction' AND r.record_type LIKE 'COMMIT%' AND r.xid IN (SELECT xid FROM mine))::text AS commits,
-                  COALESCE(sum(r.record_length) FILTER (WHERE r.xid IN (SELECT xid FROM mine) OR r.block_ref LIKE '%/' || $3::text || '/%'), 0)::text AS bytes
+                  COALESCE(sum(r.record_length) FILTER (WHERE r.xid IN (SELECT xid FROM mine) OR r.block_ref LIKE '%/' || $3::text || '/%'), 0)::text AS bytes,
+                  COALESCE(sum(r.fpi_length) FILTER (WHERE r.xid IN (SELECT xid FROM mine) OR r.block_ref LIKE '%/' || $3::text || '/%'), 0)::text AS fpi
            FROM r`,
           [before.lsn, after.lsn, String(before.oid)],
         );
         walCommits = Number(r.rows[0].commits);
         walBytes = Number(r.rows[0].bytes);
+        fpiBytes = Number(r.rows[0].fpi);
       } catch (err) {
         console.error(`pg_walinspect: ${(err as Error).message}`);
       }
@@ -70,6 +75,7 @@ export async function walWindow(url: string): Promise<() => Promise<WalCost>> {
       xactCommits: Number(after.commits) - Number(before.commits),
       walCommits,
       walBytes,
+      fpiBytes,
       clusterBytes: Number(cluster.rows[0].bytes),
     };
   };
@@ -78,8 +84,8 @@ export async function walWindow(url: string): Promise<() => Promise<WalCost>> {
 /** "commits/s (per request); WAL commits per request; WAL bytes per request" for a run of `requests`. */
 export function walLine(name: string, w: WalCost, requests: number): string {
   const per = (n: number | null) => (n === null || !requests ? '?' : (n / requests).toFixed(n / requests < 10 ? 2 : 0));
-  return `| ${name} | ${requests} | ${Math.round(w.xactCommits / w.seconds)} (${per(w.xactCommits)}) | ${w.walCommits === null ? '?' : Math.round(w.walCommits / w.seconds)} (${per(w.walCommits)}) | ${per(w.walBytes)} | ${per(w.clusterBytes)} |`;
+  return `| ${name} | ${requests} | ${Math.round(w.xactCommits / w.seconds)} (${per(w.xactCommits)}) | ${w.walCommits === null ? '?' : Math.round(w.walCommits / w.seconds)} (${per(w.walCommits)}) | ${per(w.walBytes)} (${per(w.fpiBytes)}) | ${per(w.clusterBytes)} |`;
 }
 
-export const WAL_HEADER = `| run | requests | commits/s, all (per request) | WAL-flushing commits/s (per request) | WAL bytes per request, this database | WAL bytes per request, whole server |
+export const WAL_HEADER = `| run | requests | commits/s, all (per request) | WAL-flushing commits/s (per request) | WAL bytes per request, this database (of which full-page images) | WAL bytes per request, whole server |
 |---|---|---|---|---|---|`;
