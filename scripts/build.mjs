@@ -10,11 +10,21 @@ const bench = process.env.BUILD_BENCH === '1';
 const project = bench ? 'tsconfig.bench.json' : 'tsconfig.build.json';
 const out = bench ? 'dist-bench/src' : 'dist';
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], { stdio: 'inherit' });
-const from = 'src/db/migrations';
-const to = path.join(out, 'db/migrations');
-fs.rmSync(to, { recursive: true, force: true });
-fs.mkdirSync(to, { recursive: true });
-for (const f of fs.readdirSync(from)) fs.copyFileSync(path.join(from, f), path.join(to, f));
+// The migrations: src/db/migrations and each service kind's own (src/modules/vtu/kinds/<kind>/migrations).
+const kinds = 'modules/vtu/kinds';
+const migrationDirs = [
+  'db/migrations',
+  ...fs
+    .readdirSync(path.join('src', kinds))
+    .map((k) => `${kinds}/${k}/migrations`)
+    .filter((d) => fs.existsSync(path.join('src', d))),
+];
+for (const dir of migrationDirs) {
+  const to = path.join(out, dir);
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of fs.readdirSync(path.join('src', dir))) fs.copyFileSync(path.join('src', dir, f), path.join(to, f));
+}
 
 // The customer web app: Vite builds web/ into dist/web, which the service serves at /.
 if (!bench && process.env.BUILD_WEB !== '0') {

@@ -5,14 +5,37 @@ import { sql } from 'drizzle-orm';
 import { rows, type Database } from './client.js';
 import { sha256 } from '../lib/crypto.js';
 
-export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const MIGRATIONS_DIR = path.join(HERE, 'migrations');
+/** Where a service kind keeps what is its own (src/modules/vtu/kinds/<kind>/), its tables' migrations among it. */
+const KINDS_DIR = path.join(HERE, '../modules/vtu/kinds');
 
+/**
+ * The directories holding migrations: src/db/migrations, and a service kind's own `kinds/<kind>/migrations/` (a kind
+ * that keeps tables of its own adds them in its folder: issue 32, a kind is one folder).
+ */
+export function migrationDirs(): string[] {
+  const kinds = fs.existsSync(KINDS_DIR) ? fs.readdirSync(KINDS_DIR, { withFileTypes: true }) : [];
+  const own = kinds
+    .filter((d) => d.isDirectory())
+    .map((d) => path.join(KINDS_DIR, d.name, 'migrations'))
+    .filter((d) => fs.existsSync(d));
+  return [MIGRATIONS_DIR, ...own];
+}
+
+/**
+ * Every migration, from every directory, in file-name order (the numbering ranges of docs/architecture.md keep
+ * the order meaningful across directories). Two files with one name are refused: `schema_migrations` is keyed by it.
+ */
 export function migrationFiles(): { name: string; text: string }[] {
-  return fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((f) => f.endsWith('.sql'))
-    .sort()
-    .map((name) => ({ name, text: fs.readFileSync(path.join(MIGRATIONS_DIR, name), 'utf8') }));
+  const where = new Map<string, string>();
+  for (const dir of migrationDirs())
+    for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.sql'))) {
+      const seen = where.get(name);
+      if (seen) throw new Error(`two migrations are named ${name}: ${seen} and ${dir}`);
+      where.set(name, dir);
+    }
+  return [...where.keys()].sort().map((name) => ({ name, text: fs.readFileSync(path.join(where.get(name)!, name), 'utf8') }));
 }
 
 /**

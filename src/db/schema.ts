@@ -1,5 +1,5 @@
 // Every table of the service, re-exported from the module that owns it (the sandbox's own are in sandbox/schema.ts).
-// A module adds one line here.
+// A module adds one line here; a service kind's own tables are in its folder (kinds/<kind>/schema.ts and migrations/).
 export * from '../modules/identity/schema.js';
 export * from '../ledger/schema.js';
 export * from '../jobs/schema.js';
@@ -20,8 +20,6 @@ export * from '../modules/growth/schema.js';
 export * from '../modules/savings/schema.js';
 export * from '../modules/loans/schema.js';
 export * from '../modules/vtu/schema.js';
-export * from '../modules/vtu/kinds/airtime-cash/schema.js';
 export * from '../modules/customers/schema.js';
 export * from '../modules/approvals/schema.js';
 export * from '../modules/console/schema.js';
-export * from '../modules/vtu/kinds/flights/schema.js';

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { is, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,15 @@ const SQL_TYPES: Record<string, string> = {
   'timestamp with time zone': 'timestamp with time zone',
   'timestamp without time zone': 'timestamp without time zone',
 };
-const schema = { ...serviceSchema, ...sandboxSchema };
+// A service kind that keeps tables of its own defines them in its folder (kinds/<kind>/schema.ts, beside its
+// migrations/): found here, not listed in src/db/schema.ts.
+const kindsDir = new URL('../../src/modules/vtu/kinds/', import.meta.url);
+const kindSchemas = await Promise.all(
+  readdirSync(kindsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/schema.ts`, kindsDir)))
+    .map((d) => import(new URL(`${d.name}/schema.ts`, kindsDir).href) as Promise<Record<string, unknown>>),
+);
+const schema = Object.assign({}, serviceSchema, sandboxSchema, ...kindSchemas);
 const normalise = (t: string) => SQL_TYPES[t] ?? t.replace(/\(\d+(,\s*\d+)?\)$/, '').replace(/^varchar$/, 'character varying');
 
 describe('Drizzle schema vs the migrated database', () => {

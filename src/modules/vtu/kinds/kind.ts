@@ -38,8 +38,11 @@ import type { KindSimulator } from './simulator.js';
  *     markup inputs, the default routing, the provider floats' service lists, `repeat.operation`, the OpenAPI
  *     document, the sandbox's simulators and the buyer's notifications (`label`, `names`) all derive from it; the
  *     app's inbox reads every kinds/<kind>/names.ts (the folder is the kind's name).
- *  Still outside the folder: the typed client's generated types (`npm run api:types`), a kind's own tables'
- *  migration and its schema.ts line in src/db/schema.ts (flights), and the README's VTU section and sandbox table.
+ *  A kind that keeps tables of its own (flights) has them in its folder too: their migrations in
+ *  kinds/<kind>/migrations/ (applied with src/db/migrations in file-name order: src/db/migrate.ts) and their Drizzle
+ *  definitions in kinds/<kind>/schema.ts (test/db/schema-drift.test.ts finds them).
+ *  Still outside the folder: the typed client's generated types (`npm run api:types`) and the README's VTU section
+ *  and sandbox table.
  *  An inbound kind (money flows in: airtime-to-cash) is an InboundKind in INBOUND_KINDS and a module of its own.
  *
  * What the core guarantees every kind: a purchase is validated and priced by `prepare` BEFORE any debit; the debit and
