@@ -61,7 +61,8 @@ test('a customer’s airtime-to-cash request is listed, requeried, and closed wi
   await page.getByRole('button', { name: `Requery ${reference}` }).click();
   const notice = page.getByRole('status').filter({ hasText: reference });
   await expect(notice).toContainText('the provider answered "awaiting"; the request is awaiting.');
-  await expect(row).toContainText('awaiting (1)');
+  // Counted: at least this requery (the reconciliation job may have asked the provider too on a busy machine).
+  await expect(row).toContainText(/awaiting \([1-9]\d*\)/);
 
   await page.getByRole('button', { name: `Resolve ${reference}` }).click();
   const dialog = page.getByRole('dialog', { name: `Resolve ${reference}` });
