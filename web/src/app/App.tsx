@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { SignIn } from '../features/auth/SignIn';
 import { AuthProvider, useAuth } from './auth';
 import { queryClient } from './query';
-import { useFirstScreenDrawn } from './later';
+import { Later, useFirstScreenDrawn } from './later';
 import { firstScreenNeedsRouter } from './session-hint';
 
 // The routes (the router and its tree, the shell): main.tsx starts loading them with the app when the first screen
@@ -37,11 +37,18 @@ const variables: CSSVariablesResolver = () => ({
 });
 
 export function App() {
-  const stage = useStages(2);
+  const stage = useStages(1);
+  // The screen draws in the task after the CSS variables' (`after` 2: Later's first wait ends before this stage's),
+  // and as Later's own state: drawing it re-draws neither Mantine's provider nor its CSS variables (computed again on
+  // each of the provider's draws).
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={variables} withCssVariables={stage >= 1}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>{stage >= 2 && <Screens />}</AuthProvider>
+        <AuthProvider>
+          <Later after={2}>
+            <Screens />
+          </Later>
+        </AuthProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

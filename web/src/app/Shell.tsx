@@ -44,16 +44,21 @@ export function Shell() {
     [auth],
   );
 
-  if (auth.status === 'starting')
-    return (
-      <Center h="100vh">
-        <Loader aria-label={t('app.loading')} />
-      </Center>
-    );
+  const loading = (
+    <Center h="100vh">
+      <Loader aria-label={t('app.loading')} />
+    </Center>
+  );
+  if (auth.status === 'starting') return loading;
   if (auth.status === 'superseded') return <Superseded />;
   if (auth.status === 'offline') return <OfflineHome />;
   if (auth.status === 'signedOut') return <SignIn />;
-  return <SignedInShell />;
+  // The signed-in shell draws one task after the router's first draw of this route (the loading state meanwhile).
+  return (
+    <Later fallback={loading}>
+      <SignedInShell />
+    </Later>
+  );
 }
 
 function Superseded() {
@@ -82,8 +87,6 @@ function SignedInShell() {
     const draft = peekDraft();
     if (draft && !window.location.pathname.startsWith('/buy')) void navigate({ to: '/buy', search: { service: draft.service } });
   }, [navigate]);
-  const unread = useQuery(notificationsQueries.unread());
-  const count = unread.data?.unread ?? 0;
   return (
     <>
       <a className="skip-link" href="#content">
@@ -107,28 +110,11 @@ function SignedInShell() {
             {t('app.name')}
           </Link>
         </div>
-        <Button
-          variant="subtle"
-          component={Link}
-          to="/notifications"
-          px="xs"
-          leftSection={<BellIcon />}
-          aria-label={
-            count > 0 ? `${t('nav.notifications')} ${unreadLabel(count)} ${t('notifications.unreadSuffix')}` : t('nav.notifications')
-          }
-          styles={{ inner: { overflow: 'visible' }, label: { overflow: 'visible' } }}
-        >
-          <Text span inherit visibleFrom="sm">
-            {t('nav.notifications')}
-          </Text>
-          {/* A space between the word and the count: the visible text reads as the accessible name begins. */}
-          {count > 0 && ' '}
-          {count > 0 && (
-            <Badge ml={6} color="red" data-testid="unread-badge" styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}>
-              {unreadLabel(count)}
-            </Badge>
-          )}
-        </Button>
+        {/* The notifications button (its unread count's query) draws in a task of its own: at the header's end, it
+            moves nothing. */}
+        <Later>
+          <NotificationsButton />
+        </Later>
       </header>
       {/* The menu (ten router links) draws after the screen's first part: fixed, it moves nothing. */}
       <Later after={2}>
@@ -153,6 +139,34 @@ function SignedInShell() {
         <TabBar path={path} onMenu={toggle} menuOpen={opened} />
       </Suspense>
     </>
+  );
+}
+
+function NotificationsButton() {
+  const { t } = useTranslation();
+  const unread = useQuery(notificationsQueries.unread());
+  const count = unread.data?.unread ?? 0;
+  return (
+    <Button
+      variant="subtle"
+      component={Link}
+      to="/notifications"
+      px="xs"
+      leftSection={<BellIcon />}
+      aria-label={count > 0 ? `${t('nav.notifications')} ${unreadLabel(count)} ${t('notifications.unreadSuffix')}` : t('nav.notifications')}
+      styles={{ inner: { overflow: 'visible' }, label: { overflow: 'visible' } }}
+    >
+      <Text span inherit visibleFrom="sm">
+        {t('nav.notifications')}
+      </Text>
+      {/* A space between the word and the count: the visible text reads as the accessible name begins. */}
+      {count > 0 && ' '}
+      {count > 0 && (
+        <Badge ml={6} color="red" data-testid="unread-badge" styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}>
+          {unreadLabel(count)}
+        </Badge>
+      )}
+    </Button>
   );
 }
 

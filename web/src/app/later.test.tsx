@@ -71,4 +71,20 @@ describe('Later', () => {
     expect(root.textContent).toBe('menu');
     expect(root.hidden).toBe(false);
   });
+
+  it('shows its fallback until the part draws, then the part in its place', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    document.body.innerHTML = '<div id="root"></div>';
+    const root = document.getElementById('root')!;
+    render(
+      <Later fallback={<p>loading</p>}>
+        <p>shell</p>
+      </Later>,
+      { container: root },
+    );
+    await act(async () => undefined);
+    expect(root.textContent).toBe('loading');
+    await nextTask();
+    expect(root.textContent).toBe('shell');
+  });
 });

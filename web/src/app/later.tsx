@@ -37,9 +37,10 @@ export function useFirstScreenDrawn() {
 
 /**
  * Draws its children one task after the draw that first shows it (nothing until then), or `after` tasks later (a part
- * that should come after the ones drawn before it on the screen although it is earlier in the page).
+ * that should come after the ones drawn before it on the screen although it is earlier in the page). `fallback` shows
+ * meanwhile (a loading state the part replaces whole).
  */
-export function Later({ children, after = 1 }: { children: ReactNode; after?: number }) {
+export function Later({ children, after = 1, fallback = null }: { children: ReactNode; after?: number; fallback?: ReactNode }) {
   const [left, setLeft] = useState(after);
   const drawn = left <= 0;
   useLayoutEffect(() => {
@@ -53,5 +54,5 @@ export function Later({ children, after = 1 }: { children: ReactNode; after?: nu
       reveal();
     };
   }, [left, drawn]);
-  return drawn ? children : null;
+  return drawn ? children : fallback;
 }
