@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
 import { MantineProvider } from '@mantine/core';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { en } from '../locales/en';
+import { setUpComponentTests } from '../testing/jsdom';
 
 /**
  * Issue 29, a broken path: with 2FA on and a session opened by an e-mailed code, the confirmation step e-mailed a code
@@ -17,24 +16,7 @@ const { useStepUp } = await import('./StepUp');
 const { ApiError } = await import('../api/client');
 const { forgetGrant } = await import('./grant');
 
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ resources: { en: { translation: en } }, lng: 'en', interpolation: { escapeValue: false } });
-  window.matchMedia ??= ((q: string) => ({
-    matches: false,
-    media: q,
-    addEventListener() {},
-    removeEventListener() {},
-    addListener() {},
-    removeListener() {},
-    onchange: null,
-    dispatchEvent: () => false,
-  })) as never;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as never;
-});
+beforeAll(() => setUpComponentTests(en));
 afterEach(() => {
   cleanup();
   post.mockReset();

@@ -1,9 +1,7 @@
 // @vitest-environment jsdom
 import { MantineProvider } from '@mantine/core';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
 import { useState } from 'react';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AmountInput } from '../../components/AmountInput';
 import { formatNaira } from '../../app/format';
@@ -11,27 +9,10 @@ import { en } from '../../locales/en';
 import { detectNetwork, parseNumbers } from '../../app/network';
 import { PinPad } from '../../components/PinPad';
 import { purchaseReducer, type PurchaseState } from './purchase-state';
+import { setUpComponentTests } from '../../testing/jsdom';
 
 /** Component tests: the PIN pad, the amount input, network detection and the purchase state machine. */
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ resources: { en: { translation: en } }, lng: 'en', interpolation: { escapeValue: false } });
-  // jsdom lacks matchMedia, which Mantine reads for the colour scheme.
-  window.matchMedia ??= ((q: string) => ({
-    matches: false,
-    media: q,
-    addEventListener() {},
-    removeEventListener() {},
-    addListener() {},
-    removeListener() {},
-    onchange: null,
-    dispatchEvent: () => false,
-  })) as never;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as never;
-});
+beforeAll(() => setUpComponentTests(en));
 afterEach(cleanup);
 
 const wrap = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);

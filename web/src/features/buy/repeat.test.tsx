@@ -2,8 +2,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Screen as EsimScreen } from '../../../../src/modules/vtu/kinds/esim/app/screen';
 import { esimQueries } from '../../../../src/modules/vtu/kinds/esim/app/queries';
@@ -12,28 +10,9 @@ import type { PurchaseRecord } from '../../components/receipt-details';
 import { en } from '../../locales/en';
 import { enKinds } from '../../locales/kinds-en';
 import { repeatDraft, startRepeat } from './repeat';
+import { setUpComponentTests } from '../../testing/jsdom';
 
-beforeAll(async () => {
-  await i18next
-    .use(initReactI18next)
-    .init({ resources: { en: { translation: { ...en, ...enKinds } } }, lng: 'en', interpolation: { escapeValue: false } });
-  // jsdom lacks matchMedia, which Mantine reads for the colour scheme.
-  window.matchMedia ??= ((q: string) => ({
-    matches: false,
-    media: q,
-    addEventListener() {},
-    removeEventListener() {},
-    addListener() {},
-    removeListener() {},
-    onchange: null,
-    dispatchEvent: () => false,
-  })) as never;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as never;
-});
+beforeAll(() => setUpComponentTests({ ...en, ...enKinds }));
 afterEach(() => {
   cleanup();
   sessionStorage.clear();

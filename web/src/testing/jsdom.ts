@@ -1,0 +1,25 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+/**
+ * Component tests' set-up (jsdom): i18next with the given English strings, and what jsdom lacks that Mantine reads
+ * (matchMedia for the colour scheme, ResizeObserver). Call it in `beforeAll`.
+ */
+export async function setUpComponentTests(translation: Record<string, unknown>) {
+  await i18next.use(initReactI18next).init({ resources: { en: { translation } }, lng: 'en', interpolation: { escapeValue: false } });
+  window.matchMedia ??= ((q: string) => ({
+    matches: false,
+    media: q,
+    addEventListener() {},
+    removeEventListener() {},
+    addListener() {},
+    removeListener() {},
+    onchange: null,
+    dispatchEvent: () => false,
+  })) as never;
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as never;
+}
