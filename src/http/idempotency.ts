@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { runReads, type Part } from '../db/parts.js';
-import { one, rows, type Db } from '../db/client.js';
+import { one, pipelinesAlone, rows, type Db } from '../db/client.js';
+import { answerBatcher, claimBatcher, storeAnswer, type ClaimOutcome } from './idempotency-batch.js';
 import { AppError } from '../kernel/errors.js';
 import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
 import { withEffectMarker, type EffectMarker } from '../lib/effect-marker.js';
@@ -32,6 +33,8 @@ export async function withIdempotency(
    * statement; thrown away when the claim loses.
    */
   reads: readonly Part[] = [],
+  /** `batchMax` > 1: claims and answers of concurrent requests share statements (src/http/idempotency-batch.ts). */
+  opts: { batchMax?: number } = {},
 ): Promise<StoredResponse & { replayed: boolean }> {
   const now = clock.now();
   const lockUntil = new Date(now.getTime() + IDEMPOTENCY_LOCK_MS);
@@ -46,7 +49,13 @@ export async function withIdempotency(
         RETURNING 1`;
   let answers: unknown[] | undefined;
   let won: unknown;
-  if (reads.length) {
+  const batch = batchersOf(db, opts.batchMax);
+  const batched: ClaimOutcome = batch ? await batch.claims({ ...claim, now, lockUntil, reads }) : { outcome: 'alone' };
+  if (batched.outcome === 'failed') throw batched.error;
+  if (batched.outcome !== 'alone') {
+    won = batched.outcome === 'won';
+    if (batched.outcome === 'won') answers = batched.answers;
+  } else if (reads.length) {
     // The claim and the reads in one round trip, each its own statement; the reads are thrown away when the claim loses.
     const r = await runReads(db, reads, insert);
     won = r.first.length > 0;
@@ -106,11 +115,20 @@ export async function withIdempotency(
   if (res.status >= 500) {
     await release();
   } else {
-    await rows(
-      db,
-      sql`UPDATE idempotency_keys SET status = 'done', response_status = ${res.status},
-                         response_body = ${JSON.stringify(res.body)}::json WHERE user_id = ${claim.userId} AND key = ${claim.key}`,
-    );
+    const answer = { userId: claim.userId, key: claim.key, status: res.status, body: JSON.stringify(res.body) };
+    // Stored with the answers of other requests finishing in the same turn, or alone.
+    const batch = batchersOf(db, opts.batchMax);
+    if (!batch || !(await batch.answers(answer))) await storeAnswer(db, answer);
   }
   return { ...res, replayed: false };
+}
+
+const batchers = new WeakMap<object, { claims: ReturnType<typeof claimBatcher>; answers: ReturnType<typeof answerBatcher> }>();
+
+/** The database's claim and answer batchers, or null where each is written alone (PGlite, a transaction, max 1). */
+function batchersOf(db: Db, max = 1) {
+  if (max < 2 || !pipelinesAlone(db)) return null;
+  let b = batchers.get(db);
+  if (!b) batchers.set(db, (b = { claims: claimBatcher(db, max, IDEMPOTENCY_TTL_MS), answers: answerBatcher(db, max) }));
+  return b;
 }

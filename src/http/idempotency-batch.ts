@@ -1,0 +1,129 @@
+import { sql } from 'drizzle-orm';
+import { pipelinedEach, rows, type Db } from '../db/client.js';
+import { gatherer } from '../db/gather.js';
+import { partStatement, type Part } from '../db/parts.js';
+
+/**
+ * The Idempotency-Key claims and stored answers of concurrent requests, each kind written by ONE statement (issue 31:
+ * a commit for many requests instead of one each). Claims and answers that arrive in the same event-loop turn are
+ * gathered (src/db/gather.ts), as postings are; two of one claim (user and key) never share a batch. Only on a
+ * pipelining PostgreSQL pool (src/db/client.ts pipelinesAlone); `IDEMPOTENCY_BATCH_MAX` 1 turns it off. A batch of
+ * one, or a batch whose statement fails, answers `alone`: each caller then writes its own as before, so a failure
+ * stays the caller's and nothing is claimed or stored twice.
+ */
+
+/** A claim to make (the columns of idempotency_keys) with the reads answered in its round trip. */
+export interface ClaimRequest {
+  userId: string;
+  key: string;
+  operation: string;
+  requestHash: string;
+  now: Date;
+  lockUntil: Date;
+  reads: readonly Part[];
+}
+
+/**
+ * `won`: the row is this request's (new, or an expired one taken over), with its reads' answers; `lost`: the row is
+ * another request's (read it); `failed`: the claim was made but one of its reads failed; `alone`: make it alone.
+ */
+export type ClaimOutcome =
+  { outcome: 'won'; answers: unknown[] } | { outcome: 'lost' } | { outcome: 'failed'; error: unknown } | { outcome: 'alone' };
+
+export interface StoredAnswer {
+  userId: string;
+  key: string;
+  status: number;
+  /** The answer's body as JSON text. */
+  body: string;
+}
+
+const claimKey = (userId: string, key: string) => `${userId.toLowerCase()}\n${key}`;
+
+export function claimBatcher(db: Db, max: number, ttlMs: number) {
+  return gatherer<ClaimRequest, ClaimOutcome>({
+    max,
+    waitMs: 0,
+    keys: (c) => [claimKey(c.userId, c.key)],
+    run: async (items) => {
+      if (items.length < 2) return items.map(() => ({ outcome: 'alone' as const }));
+      const claims = JSON.stringify(
+        items.map((c) => ({
+          user_id: c.userId,
+          key: c.key,
+          operation: c.operation,
+          request_hash: c.requestHash,
+          created_at: c.now.toISOString(),
+          locked_until: c.lockUntil.toISOString(),
+        })),
+      );
+      // The same statement as a single claim (src/http/idempotency.ts), for every row: rows in key order, so two
+      // batches lock shared rows in one order; a row older than the TTL, counted from each claim's own time, is
+      // taken over.
+      const insert = sql`INSERT INTO idempotency_keys (user_id, key, operation, request_hash, status, created_at, locked_until)
+          SELECT c.user_id, c.key, c.operation, c.request_hash, 'in_flight', c.created_at, c.locked_until
+          FROM jsonb_to_recordset(${claims}::jsonb)
+            AS c(user_id uuid, key text, operation text, request_hash text, created_at timestamptz, locked_until timestamptz)
+          ORDER BY c.user_id, c.key
+          ON CONFLICT (user_id, key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'in_flight',
+            response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, locked_until = EXCLUDED.locked_until
+          WHERE idempotency_keys.created_at < EXCLUDED.created_at - make_interval(secs => ${ttlMs / 1000}::double precision)
+          RETURNING user_id::text AS user_id, key`;
+      const reads = items.flatMap((c) => c.reads.map((p) => partStatement(p, sql`(SELECT 1) AS made`)));
+      let settled: PromiseSettledResult<unknown[]>[];
+      try {
+        settled = await pipelinedEach(db, [insert, ...reads]);
+      } catch {
+        return items.map(() => ({ outcome: 'alone' as const }));
+      }
+      const [claimed, ...answered] = settled;
+      // The claim statement failed: nothing of it was made.
+      if (claimed.status === 'rejected') return items.map(() => ({ outcome: 'alone' as const }));
+      const won = new Set((claimed.value as { user_id: string; key: string }[]).map((r) => claimKey(r.user_id, r.key)));
+      let at = 0;
+      return items.map((c): ClaimOutcome => {
+        const mine = answered.slice(at, at + c.reads.length);
+        at += c.reads.length;
+        if (!won.has(claimKey(c.userId, c.key))) return { outcome: 'lost' };
+        const failed = mine.find((r) => r.status === 'rejected');
+        if (failed) return { outcome: 'failed', error: (failed as PromiseRejectedResult).reason };
+        return {
+          outcome: 'won',
+          answers: mine.map((r) => ((r as PromiseFulfilledResult<unknown[]>).value[0] as { answer?: unknown } | undefined)?.answer ?? null),
+        };
+      });
+    },
+  });
+}
+
+/** The stored answer of one claim, alone. */
+export const storeAnswer = (db: Db, a: StoredAnswer) =>
+  rows(
+    db,
+    sql`UPDATE idempotency_keys SET status = 'done', response_status = ${a.status}, response_body = ${a.body}::json
+        WHERE user_id = ${a.userId} AND key = ${a.key}`,
+  );
+
+/** Answers `true` when the answer was stored with its batch, `false` when its caller must store it alone. */
+export function answerBatcher(db: Db, max: number) {
+  return gatherer<StoredAnswer, boolean>({
+    max,
+    waitMs: 0,
+    keys: (a) => [claimKey(a.userId, a.key)],
+    run: async (items) => {
+      if (items.length < 2) return items.map(() => false);
+      const answers = JSON.stringify(items.map((a) => ({ user_id: a.userId, key: a.key, status: a.status, body: a.body })));
+      try {
+        await rows(
+          db,
+          sql`UPDATE idempotency_keys k SET status = 'done', response_status = a.status, response_body = a.body::json
+              FROM jsonb_to_recordset(${answers}::jsonb) AS a(user_id uuid, key text, status int, body text)
+              WHERE k.user_id = a.user_id AND k.key = a.key`,
+        );
+        return items.map(() => true);
+      } catch {
+        return items.map(() => false);
+      }
+    },
+  });
+}
