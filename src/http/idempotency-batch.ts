@@ -40,7 +40,10 @@ export interface StoredAnswer {
 
 const claimKey = (userId: string, key: string) => `${userId.toLowerCase()}\n${key}`;
 
-export function claimBatcher(db: Db, max: number, ttlMs: number) {
+/** Told of a batch's statement that failed (its items are then written alone): for a log line. */
+export type BatchFailed = (what: 'claims' | 'answers', size: number, err: unknown) => void;
+
+export function claimBatcher(db: Db, max: number, ttlMs: number, failed: BatchFailed) {
   return gatherer<ClaimRequest, ClaimOutcome>({
     max,
     waitMs: 0,
@@ -73,12 +76,16 @@ export function claimBatcher(db: Db, max: number, ttlMs: number) {
       let settled: PromiseSettledResult<unknown[]>[];
       try {
         settled = await pipelinedEach(db, [insert, ...reads]);
-      } catch {
+      } catch (err) {
+        failed('claims', items.length, err);
         return items.map(() => ({ outcome: 'alone' as const }));
       }
       const [claimed, ...answered] = settled;
       // The claim statement failed: nothing of it was made.
-      if (claimed.status === 'rejected') return items.map(() => ({ outcome: 'alone' as const }));
+      if (claimed.status === 'rejected') {
+        failed('claims', items.length, claimed.reason);
+        return items.map(() => ({ outcome: 'alone' as const }));
+      }
       const won = new Set((claimed.value as { user_id: string; key: string }[]).map((r) => claimKey(r.user_id, r.key)));
       let at = 0;
       return items.map((c): ClaimOutcome => {
@@ -105,7 +112,7 @@ export const storeAnswer = (db: Db, a: StoredAnswer) =>
   );
 
 /** Answers `true` when the answer was stored with its batch, `false` when its caller must store it alone. */
-export function answerBatcher(db: Db, max: number) {
+export function answerBatcher(db: Db, max: number, failed: BatchFailed) {
   return gatherer<StoredAnswer, boolean>({
     max,
     waitMs: 0,
@@ -121,7 +128,8 @@ export function answerBatcher(db: Db, max: number) {
               WHERE k.user_id = a.user_id AND k.key = a.key`,
         );
         return items.map(() => true);
-      } catch {
+      } catch (err) {
+        failed('answers', items.length, err);
         return items.map(() => false);
       }
     },

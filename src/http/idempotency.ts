@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { runReads, type Part } from '../db/parts.js';
 import { one, pipelinesAlone, rows, type Db } from '../db/client.js';
-import { answerBatcher, claimBatcher, storeAnswer, type ClaimOutcome } from './idempotency-batch.js';
+import type { Logger } from '../lib/logger.js';
+import { answerBatcher, claimBatcher, storeAnswer, type BatchFailed, type ClaimOutcome } from './idempotency-batch.js';
 import { AppError } from '../kernel/errors.js';
 import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
 import { withEffectMarker, type EffectMarker } from '../lib/effect-marker.js';
@@ -33,8 +34,11 @@ export async function withIdempotency(
    * statement; thrown away when the claim loses.
    */
   reads: readonly Part[] = [],
-  /** `batchMax` > 1: claims and answers of concurrent requests share statements (src/http/idempotency-batch.ts). */
-  opts: { batchMax?: number } = {},
+  /**
+   * `batchMax` > 1: claims and answers of concurrent requests share statements (src/http/idempotency-batch.ts);
+   * `log` hears of a batch that failed and was written alone.
+   */
+  opts: { batchMax?: number; log?: Logger } = {},
 ): Promise<StoredResponse & { replayed: boolean }> {
   const now = clock.now();
   const lockUntil = new Date(now.getTime() + IDEMPOTENCY_LOCK_MS);
@@ -49,7 +53,7 @@ export async function withIdempotency(
         RETURNING 1`;
   let answers: unknown[] | undefined;
   let won: unknown;
-  const batch = batchersOf(db, opts.batchMax);
+  const batch = batchersOf(db, opts);
   const batched: ClaimOutcome = batch ? await batch.claims({ ...claim, now, lockUntil, reads }) : { outcome: 'alone' };
   if (batched.outcome === 'failed') throw batched.error;
   if (batched.outcome !== 'alone') {
@@ -117,18 +121,28 @@ export async function withIdempotency(
   } else {
     const answer = { userId: claim.userId, key: claim.key, status: res.status, body: JSON.stringify(res.body) };
     // Stored with the answers of other requests finishing in the same turn, or alone.
-    const batch = batchersOf(db, opts.batchMax);
+    const batch = batchersOf(db, opts);
     if (!batch || !(await batch.answers(answer))) await storeAnswer(db, answer);
   }
   return { ...res, replayed: false };
 }
 
-const batchers = new WeakMap<object, { claims: ReturnType<typeof claimBatcher>; answers: ReturnType<typeof answerBatcher> }>();
+const batchers = new WeakMap<
+  object,
+  { claims: ReturnType<typeof claimBatcher>; answers: ReturnType<typeof answerBatcher>; log?: Logger }
+>();
 
 /** The database's claim and answer batchers, or null where each is written alone (PGlite, a transaction, max 1). */
-function batchersOf(db: Db, max = 1) {
-  if (max < 2 || !pipelinesAlone(db)) return null;
+function batchersOf(db: Db, { batchMax = 1, log }: { batchMax?: number; log?: Logger }) {
+  if (batchMax < 2 || !pipelinesAlone(db)) return null;
   let b = batchers.get(db);
-  if (!b) batchers.set(db, (b = { claims: claimBatcher(db, max, IDEMPOTENCY_TTL_MS), answers: answerBatcher(db, max) }));
+  if (!b) {
+    const failed: BatchFailed = (what, size, err) =>
+      b?.log?.warn({ err, size }, `idempotency: a batch of ${size} ${what} failed; each is written alone`);
+    b = { claims: claimBatcher(db, batchMax, IDEMPOTENCY_TTL_MS, failed), answers: answerBatcher(db, batchMax, failed) };
+    batchers.set(db, b);
+  }
+  // The latest caller's logger (one per service) hears of failed batches.
+  if (log) b.log = log;
   return b;
 }

@@ -122,4 +122,25 @@ describe.skipIf(!usingPostgres)('Idempotency-Key claims and answers in batches',
       else expect((r.reason as { code: string }).code).toBe('IDEMPOTENCY_IN_PROGRESS');
     }
   });
+
+  it('a claim statement that fails is logged once and every claim is made alone: only the bad one fails', async () => {
+    const warned: unknown[] = [];
+    const log = { warn: (...args: unknown[]) => warned.push(args) } as unknown as NonNullable<Parameters<typeof withIdempotency>[5]>['log'];
+    const good = [claimOf('alone-1'), claimOf('alone-2')];
+    // Not a uuid: the batch's INSERT fails as a whole, then this claim alone.
+    const bad = { ...claimOf('alone-bad'), userId: 'not-a-uuid' };
+    const results = await Promise.allSettled(
+      [...good, bad].map((c, i) =>
+        withIdempotency(db(), h.clock, c, async () => ({ status: 200, body: { i } }), [], { batchMax: 32, log }),
+      ),
+    );
+    expect(results.slice(0, 2)).toEqual([
+      { status: 'fulfilled', value: { status: 200, body: { i: 0 }, replayed: false } },
+      { status: 'fulfilled', value: { status: 200, body: { i: 1 }, replayed: false } },
+    ]);
+    expect(results[2].status).toBe('rejected');
+    expect(warned).toHaveLength(1);
+    expect(String((warned[0] as unknown[])[1])).toMatch(/a batch of 3 claims failed/);
+    for (const c of good) expect((await row(c.userId, c.key))?.status).toBe('done');
+  });
 });
