@@ -240,7 +240,7 @@ export const envSchema = z.object({
   WEBHOOK_CREDIT_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
   LEDGER_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(32),
   LEDGER_BATCH_WAIT_MS: z.coerce.number().min(0).max(50).default(0),
-  IDEMPOTENCY_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(32),
+  REQUEST_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(32),
   DATABASE_LISTEN_URL: z.string().url().optional(),
   DATABASE_READ_URL: z.string().url().optional(),
   DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().positive().max(3600).default(5),

@@ -153,7 +153,7 @@ export interface Config {
   /** Postings alone gathered for at most waitMs (0: one event-loop turn) or max of them, made by one statement (1: off). */
   ledgerBatch: { max: number; waitMs: number };
   /** Idempotency-Key claims and answers of concurrent requests written together, at most this many (1: each alone). */
-  idempotencyBatchMax: number;
+  requestBatchMax: number;
   /** LISTEN connections' URL when DATABASE_URL is a transaction-mode pooler. */
   databaseListenUrl?: string;
   /** A streaming replica for reads that tolerate lag (src/db/replica.ts); the primary's pool size applies. */
@@ -330,7 +330,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     webhookAdmission: { maxAgeMs: e.WEBHOOK_BACKLOG_MAX_AGE_MS, maxPending: e.WEBHOOK_BACKLOG_MAX_PENDING },
     webhookCreditBatch: e.WEBHOOK_CREDIT_BATCH,
     ledgerBatch: { max: e.LEDGER_BATCH_MAX, waitMs: e.LEDGER_BATCH_WAIT_MS },
-    idempotencyBatchMax: e.IDEMPOTENCY_BATCH_MAX,
+    requestBatchMax: e.REQUEST_BATCH_MAX,
     databaseListenUrl: e.DATABASE_LISTEN_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
     databaseReadMaxLagMs: e.DATABASE_READ_MAX_LAG_SECONDS * 1000,

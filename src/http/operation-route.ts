@@ -272,7 +272,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
           }),
         // The read-ahead joins the claim statement.
         reads.map(([, r]) => r),
-        { batchMax: config.idempotencyBatchMax, log: services.log },
+        { batchMax: config.requestBatchMax, log: services.log },
       );
       if (res.replayed) reply.header('idempotent-replayed', 'true');
     } else {

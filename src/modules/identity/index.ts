@@ -16,7 +16,7 @@ export const identityModule = defineModule({
   async create({ config, database, db, clock, mailer, outbox, events }) {
     const tokens = await createTokenService(config, clock);
     const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper, attempts: createAttemptLimits({ db, clock }) });
-    const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper });
+    const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper, batchMax: config.requestBatchMax });
     const sessionCache = createSessionCache(clock);
     const authChanges = await database.subscribe('auth_changed', {
       message: (userId) => sessionCache.forgetUser(userId),

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { one, type Db } from '../../db/client.js';
+import { one, pipelinesAlone, type Db } from '../../db/client.js';
+import { pinCheckBatcher, type PinChecked } from './pin-batch.js';
 import { AppError } from '../../kernel/errors.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
@@ -59,7 +60,20 @@ export interface PinService {
   matches(userId: string, kind: PinKind, pin: string): Promise<boolean | null>;
 }
 
-export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; pepper: string }): PinService {
+export function createPinService({
+  db,
+  clock,
+  pepper,
+  batchMax = 1,
+}: {
+  db: Db;
+  clock: Clock;
+  pepper: string;
+  /** > 1: the checks of concurrent requests made by one statement on a PostgreSQL pool (pin-batch.ts). */
+  batchMax?: number;
+}): PinService {
+  const batcher =
+    batchMax > 1 ? pinCheckBatcher(db, { max: batchMax, maxAttempts: PIN_MAX_ATTEMPTS, lockSeconds: PIN_LOCK_MS / 1000 }) : null;
   // Asynchronous scrypt runs on libuv's thread pool, off the event loop; only set() and rows from before
   // the check MAC use it.
   const scryptAsync = promisify(scrypt) as (
@@ -127,15 +141,20 @@ export function createPinService({ db, clock, pepper }: { db: Db; clock: Clock; 
     const now = clock.now();
     // One statement: compare, count a failure or clear the count, and lock on the last try.
     const mac = checkMac(userId, kind, pin);
-    const r = await one<{ ok: boolean; locked_until: Date | null; failed_attempts: number }>(
-      db,
-      sql`UPDATE user_pins SET
+    // With the checks of other requests in the same turn (pin-batch.ts; not inside a request's own transaction), or alone.
+    const batched = batcher && pipelinesAlone(db) ? await batcher({ userId, kind, mac, now }) : 'alone';
+    const r =
+      batched !== 'alone'
+        ? (batched ?? undefined)
+        : await one<PinChecked>(
+            db,
+            sql`UPDATE user_pins SET
             failed_attempts = CASE WHEN check_mac = ${mac} OR failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN 0 ELSE failed_attempts + 1 END,
             lock_count = CASE WHEN check_mac <> ${mac} AND failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN lock_count + 1 ELSE lock_count END,
             locked_until = CASE WHEN check_mac <> ${mac} AND failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN ${lockSql(now)} ELSE NULL END
           WHERE ${where(userId, kind)} AND check_mac IS NOT NULL AND (locked_until IS NULL OR locked_until <= ${now})
           RETURNING check_mac = ${mac} AS ok, locked_until, failed_attempts`,
-    );
+          );
     if (!r) {
       const legacy = await one(db, sql`SELECT 1 FROM user_pins WHERE ${where(userId, kind)} AND check_mac IS NULL`);
       if (legacy) return verifyWithScrypt(userId, kind, pin, wrongCode, now);
