@@ -312,22 +312,16 @@ export async function pipelined(exec: Executor, statements: readonly SQL[], opts
 }
 
 /**
- * Statements in ONE round trip on a pipelining pool (pipelinesAlone), each committing on its own and each answered
- * or failed on its own: one failing statement does not fail the others (node-postgres's pipeline mode syncs after
- * each). For batches of independent requests' statements (src/http/idempotency-batch.ts).
+ * Statements in ONE round trip on a pipelining pool (pipelinesAlone), each committing, answered or failed on its own
+ * (the pipeline syncs after each): for batches of independent requests' statements (src/http/idempotency-batch.ts).
  */
 export async function pipelinedEach(db: Db, statements: readonly SQL[]): Promise<PromiseSettledResult<unknown[]>[]> {
   const client = inAmbientTransaction(db) ? null : pgClientOf(db);
   if (!(client instanceof pg.Pool) || !isPipelined(client)) throw new Error('pipelinedEach: a pipelining pool only');
   const c = await client.connect();
-  let sound = true;
-  try {
-    const settled = await Promise.allSettled(statements.map((s) => queryOn<unknown>(c, s)));
-    sound = settled.every((r) => r.status === 'fulfilled' || isSqlError(r.reason));
-    return settled;
-  } finally {
-    c.release(!sound);
-  }
+  const settled = await Promise.allSettled(statements.map((s) => queryOn<unknown>(c, s)));
+  c.release(!settled.every((r) => r.status === 'fulfilled' || isSqlError(r.reason)));
+  return settled;
 }
 
 /**
