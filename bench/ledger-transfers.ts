@@ -78,6 +78,7 @@ export async function serviceTransfers(
   for (const u of users) {
     await database.db.transaction((tx) =>
       ledger.post(tx, {
+        claim: null,
         reference: `seed_${u}`,
         type: 'adjustment',
         description: 'seed',
@@ -94,6 +95,7 @@ export async function serviceTransfers(
     if (a === b) b = users[(users.indexOf(a) + 1) % accounts];
     await database.db.transaction((tx) =>
       ledger.post(tx, {
+        claim: null,
         reference: `tr_${randomUUID()}`,
         type: 'transfer_out',
         description: 'bench',
@@ -127,6 +129,7 @@ export async function aloneTransfers(
   for (const u of users) {
     await database.db.transaction((tx) =>
       ledger.post(tx, {
+        claim: null,
         reference: `seed_${u}`,
         type: 'adjustment',
         description: 'seed',
@@ -143,6 +146,7 @@ export async function aloneTransfers(
     let b = Math.floor(Math.random() * opts.accounts);
     if (a === b) b = (a + 1) % opts.accounts;
     await ledger.postAlone(database.db, {
+      claim: null,
       reference: `ta_${randomUUID()}`,
       type: 'transfer_out',
       description: 'bench',

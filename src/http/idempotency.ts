@@ -5,14 +5,15 @@ import type { Logger } from '../lib/logger.js';
 import { answerBatcher, claimBatcher, storeAnswer, type BatchFailed, type ClaimOutcome } from './idempotency-batch.js';
 import { AppError } from '../kernel/errors.js';
 import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
-import { withEffectMarker, type EffectMarker } from '../lib/effect-marker.js';
+import type { RequestClaim } from '../ledger/types.js';
 
 /**
  * Idempotency-Key (docs/design.md §4): same user + key + same body within 24 h replays the stored answer; a different
  * body is 422; a request still in flight is 409. The row is claimed with INSERT ... ON CONFLICT, so among
  * concurrent requests with one key exactly one executes, on any instance. 5xx answers are not stored, so the
- * client may retry them. A ledger posting marks the claim 'committed' inside its own transaction
- * (lib/effect-marker.ts): a claim whose process died after moving money is never taken over and run again.
+ * client may retry them. `exec` gets the claim (a RequestClaim); the operation passes it down to its ledger postings
+ * (PostInput.claim), each of which marks it 'committed' inside its own transaction: a claim whose process died after
+ * moving money is never taken over and run again.
  */
 export const IDEMPOTENCY_TTL_MS = DAY;
 /** An in-flight claim older than this belongs to a crashed request and may be taken over. */
@@ -27,8 +28,11 @@ export async function withIdempotency(
   db: Db,
   clock: Clock,
   claim: { userId: string; key: string; operation: string; requestHash: string },
-  /** Runs the request once; `answers` holds the reads' answers, in their order, when the claim statement read them. */
-  exec: (answers?: unknown[]) => Promise<StoredResponse>,
+  /**
+   * Runs the request once, with the claim its postings mark (`requestClaim`); `answers` holds the reads' answers, in
+   * their order, when the claim statement read them.
+   */
+  exec: (requestClaim: RequestClaim, answers?: unknown[]) => Promise<StoredResponse>,
   /**
    * Reads answered in the claim's round trip (an operation's read-ahead: one round trip fewer), each its own
    * statement; thrown away when the claim loses.
@@ -99,19 +103,13 @@ export async function withIdempotency(
     );
     if (!won) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is being processed; retry shortly');
   }
-  // SKIP LOCKED: two money transactions of one request never wait on each other here (no deadlock with their
-  // wallet locks); the one holding the row marks it.
-  const markCommitted: EffectMarker = {
-    statement: (guard) =>
-      sql`UPDATE idempotency_keys SET status = 'committed' WHERE ${guard} AND (user_id, key) IN (
-            SELECT user_id, key FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' FOR UPDATE SKIP LOCKED)`,
-  };
+  const requestClaim = claimOf(claim);
   // A claim is released for a retry only when no money moved under it.
   const release = () =>
     rows(db, sql`DELETE FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight'`);
   let res: StoredResponse;
   try {
-    res = await withEffectMarker(markCommitted, () => exec(answers));
+    res = await exec(requestClaim, answers);
   } catch (err) {
     await release();
     throw err;
@@ -145,4 +143,20 @@ function batchersOf(db: Db, { batchMax = 1, log }: { batchMax?: number; log?: Lo
   // The latest caller's logger (one per service) hears of failed batches.
   if (log) b.log = log;
   return b;
+}
+
+/**
+ * The claim's mark as a part of a posting (PostInput.claim): marks the claim 'committed' in the posting's own
+ * transaction, only when the posting is made (`when` has its row). SKIP LOCKED: two money transactions of one request
+ * never wait on each other here (no deadlock with their wallet locks); the one holding the row marks it.
+ */
+export function claimOf(claim: { userId: string; key: string }): RequestClaim {
+  return {
+    mark: {
+      ctes: (when, name) =>
+        sql`${name('claim_mark')} AS (UPDATE idempotency_keys SET status = 'committed' WHERE EXISTS (SELECT 1 FROM ${when}) AND (user_id, key) IN (
+              SELECT user_id, key FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' FOR UPDATE SKIP LOCKED)
+            RETURNING 1)`,
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { sha256 } from '../lib/crypto.js';
 import type { Services } from '../container.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
+import type { RequestClaim } from '../ledger/types.js';
 import { authOf, serverFnPath, versionedPath, type AnyOperation, type OpContext, type RateClass } from './registry.js';
 import { mayRun, type AuthUser } from '../kernel/actor.js';
 import { createAdminAudit, noAudit } from './admin-audit.js';
@@ -185,6 +186,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       userAgent: req.headers['user-agent'],
       grantToken: typeof req.headers['x-grant-token'] === 'string' ? req.headers['x-grant-token'] : undefined,
       idempotencyKey: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined,
+      claim: null,
       setHeader: (name, value) => void reply.header(name, value),
       deviceTokens: deviceTokensFromCookie(req),
       rememberDevice: (tokens) => setDeviceCookie(config, reply, tokens),
@@ -195,12 +197,17 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
     return { input, ctx, reads };
   };
 
-  /** The gates and the handler; `answers` are the reads' when the Idempotency-Key claim already read them. */
+  /**
+   * The gates and the handler; `claim` is the request's Idempotency-Key claim (the handler's `ctx.claim`), `answers`
+   * the reads' when the claim already read them.
+   */
   const execute = async (
     { input, ctx, reads }: Prepared,
     reply: FastifyReply,
+    claim: RequestClaim | null,
     answers?: unknown[],
   ): Promise<{ status: number; body: unknown }> => {
+    (ctx as { claim: RequestClaim | null }).claim = claim;
     if (reads.length) {
       const read =
         answers ??
@@ -265,10 +272,10 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
         services.db,
         services.clock,
         { userId: req.authUser.id, key, operation: op.name, requestHash: sha256(`${op.name}\n${canonicalJson(req.body ?? null)}`) },
-        (answers) =>
+        (claim, answers) =>
           answer(reply, async () => {
             if (p instanceof AppError) throw p;
-            return execute(p, reply, answers);
+            return execute(p, reply, claim, answers);
           }),
         // The read-ahead joins the claim statement.
         reads.map(([, r]) => r),
@@ -276,7 +283,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       );
       if (res.replayed) reply.header('idempotent-replayed', 'true');
     } else {
-      res = await answer(reply, async () => execute(prepare(req, reply), reply));
+      res = await answer(reply, async () => execute(prepare(req, reply), reply, null));
     }
     if (adminAudit) await adminAudit.finish(req, (res.body as { ok: boolean; error?: { code: string } }).error?.code ?? 'ok');
     if (wantsCookieTransport(req)) {

@@ -84,7 +84,10 @@ export function outcomeOf(input: PostInput, legs: Leg[], r: DecidedRow, answers:
   return { outcome: 'duplicate' };
 }
 
-/** A posting waiting for its batch: everything taken from the caller's context (its parts, the claim's mark). */
+/**
+ * A posting waiting for its batch, with everything its statement writes: its parts and its own request's claim mark
+ * (PostInput.claim; the batch runs outside every caller's context, and its postings are several requests').
+ */
 export interface Queued {
   input: PostInput;
   legs: Leg[];

@@ -3,7 +3,6 @@ import { AppError } from '../kernel/errors.js';
 import { one, pipelinesAlone, rows, type Db, type Executor, type Tx } from '../db/client.js';
 import { runChange, runParts, type Part } from '../db/parts.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
-import { effectPart, markEffect } from '../lib/effect-marker.js';
 import { legsOf, outcomeOf, outflowSet, postingBatcher, usedOf, type DecidedRow, type FastOutcome, type Queued } from './batch.js';
 import {
   accountCode,
@@ -19,6 +18,13 @@ import {
 
 // The ledger's types live in types.ts; importers keep using this module.
 export * from './types.js';
+
+/**
+ * A posting's parts as its statement writes them: its own, then the request's Idempotency-Key claim's mark
+ * (PostInput.claim), so the claim is marked 'committed' exactly when the money moves. The parts' answers are
+ * read in this order (outcomeOf keeps the posting's own).
+ */
+const partsOf = (input: PostInput): Part[] => [...(input.parts ?? []), ...(input.claim ? [input.claim.mark] : [])];
 
 /**
  * The double-entry ledger (docs/design.md §6): postings inside a caller's transaction, or alone in one statement.
@@ -120,9 +126,8 @@ export function createLedger({ clock, batch }: { clock: Clock; batch?: { max: nu
       const batched = alone && userCodes.length ? batcherOf(alone) : null;
       let fast: FastOutcome;
       if (batched) {
-        // Its parts and the claim's mark are taken here, in the caller's context: the batch runs outside it.
-        const mark = effectPart();
-        fast = await batched({ input, legs: legsOf(input), system, parts: [...(input.parts ?? []), ...(mark ? [mark] : [])] });
+        // Each queued posting carries its own parts and its own claim's mark: a batch holds several requests' postings.
+        fast = await batched({ input, legs: legsOf(input), system, parts: partsOf(input) });
         if (fast.outcome === 'alone') fast = await postOnce(tx, input, system, now, true);
       } else fast = await postOnce(tx, input, system, now, Boolean(alone));
       if (fast.outcome === 'missing') {
@@ -210,9 +215,6 @@ export function createLedger({ clock, batch }: { clock: Clock; batch?: { max: nu
         )}) AS s(id, amount)`
       : sql``;
     const used = usedOf(sql`l`, today);
-    // The request's Idempotency-Key claim is marked with the money (lib/effect-marker.ts): a part like the others.
-    const mark = effectPart();
-    const parts: Part[] = [...(input.parts ?? []), ...(mark ? [mark] : [])];
     const change = await runChange<DecidedRow>(
       tx,
       { alias: 'posted', columns: sql`id bigint, balances jsonb` },
@@ -244,7 +246,7 @@ export function createLedger({ clock, batch }: { clock: Clock; batch?: { max: nu
                  (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
                  CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
           FROM chk`,
-      parts,
+      partsOf(input),
     );
     return outcomeOf(input, user, change.rows[0], change.answers);
   }
@@ -261,7 +263,8 @@ export function createLedger({ clock, batch }: { clock: Clock; batch?: { max: nu
       if (onDuplicate === 'null') return null;
       throw new AppError('DUPLICATE_REFERENCE', `Ledger reference ${input.reference} was already posted`);
     }
-    await markEffect(tx);
+    // The request's Idempotency-Key claim is marked with the money, in this transaction (PostInput.claim).
+    if (input.claim) await runParts(tx, [input.claim.mark]);
 
     // Lock user rows in a stable order (by code) so two transfers between the same wallets cannot deadlock.
     const ordered = [...input.entries].sort((a, b) => (accountCode(a.account) < accountCode(b.account) ? -1 : 1));

@@ -25,7 +25,24 @@ export interface Entry {
   amount: bigint;
 }
 
+/**
+ * The Idempotency-Key claim of the request a posting is made under (src/http/idempotency.ts gives it to the
+ * operation, which passes it down to its postings). Its mark sets the claim 'committed' inside the posting's own
+ * transaction, only if the posting is made: a process killed after the money moved and before the answer was stored
+ * leaves the claim committed, and a retry with the same key is refused instead of moving the money again.
+ */
+export interface RequestClaim {
+  /** The mark as a part of a posting: written in the posting's transaction, exactly when the posting is made. */
+  readonly mark: Part;
+}
+
 export interface PostInput {
+  /**
+   * The Idempotency-Key claim of the request this posting is made for (`ctx.claim`, passed down by the service), or
+   * null where no request is (jobs, webhooks, schedules, a request without a key). Required, so that every posting
+   * site says which: a request's posting that passed null would lose the crash guarantee above.
+   */
+  claim: RequestClaim | null;
   reference: string;
   type: string;
   description: string;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { IDEMPOTENCY_LOCK_MS, withIdempotency } from '../../src/http/idempotency.js';
+import type { RequestClaim } from '../../src/ledger/ledger.js';
 import { createHarness, expectLedgerOk, fundWallet, signIn, type Harness } from '../helpers/harness.js';
 
 /**
@@ -16,9 +17,11 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-async function moveMoney(userId: string, thenFail: 'after commit' | 'inside the transaction' | null) {
+/** A debit made for the request whose claim is `claim` (what an operation does with ctx.claim). */
+async function moveMoney(claim: RequestClaim | null, userId: string, thenFail: 'after commit' | 'inside the transaction' | null) {
   await h.app.services.db.transaction(async (tx) => {
     await h.app.services.ledger.post(tx, {
+      claim,
       reference: `idem_test_${randomUUID()}`,
       type: 'wallet_debit',
       description: 'idempotency test',
@@ -41,11 +44,13 @@ describe('Idempotency-Key claims that moved money', () => {
     const u = await signIn(h);
     await fundWallet(h, u.id, 1000);
     const claim = { userId: u.id, key: `k-${randomUUID()}`, operation: 'debitWalletFn', requestHash: 'h1' };
-    await expect(withIdempotency(h.app.services.db, h.clock, claim, () => moveMoney(u.id, 'after commit'))).rejects.toThrow('answer lost');
+    await expect(withIdempotency(h.app.services.db, h.clock, claim, (c) => moveMoney(c, u.id, 'after commit'))).rejects.toThrow(
+      'answer lost',
+    );
     expect(await claimOf(u.id, claim.key)).toEqual([{ status: 'committed' }]);
 
     let runs = 0;
-    const retry = () => withIdempotency(h.app.services.db, h.clock, claim, async () => (runs++, moveMoney(u.id, null)));
+    const retry = () => withIdempotency(h.app.services.db, h.clock, claim, async (c) => (runs++, moveMoney(c, u.id, null)));
     await expect(retry()).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
     h.clock.advance(IDEMPOTENCY_LOCK_MS + 1000);
     await expect(retry()).rejects.toMatchObject({ code: 'CONFLICT' });
@@ -58,17 +63,29 @@ describe('Idempotency-Key claims that moved money', () => {
     const u = await signIn(h);
     await fundWallet(h, u.id, 1000);
     const claim = { userId: u.id, key: `k-${randomUUID()}`, operation: 'debitWalletFn', requestHash: 'h2' };
-    await expect(withIdempotency(h.app.services.db, h.clock, claim, () => moveMoney(u.id, 'inside the transaction'))).rejects.toThrow(
+    await expect(withIdempotency(h.app.services.db, h.clock, claim, (c) => moveMoney(c, u.id, 'inside the transaction'))).rejects.toThrow(
       'before commit',
     );
     expect(await claimOf(u.id, claim.key)).toEqual([]);
-    const again = await withIdempotency(h.app.services.db, h.clock, claim, () => moveMoney(u.id, null));
+    const again = await withIdempotency(h.app.services.db, h.clock, claim, (c) => moveMoney(c, u.id, null));
     expect(again).toMatchObject({ status: 200, replayed: false });
     expect(await claimOf(u.id, claim.key)).toEqual([{ status: 'done' }]);
-    const replay = await withIdempotency(h.app.services.db, h.clock, claim, () => moveMoney(u.id, null));
+    const replay = await withIdempotency(h.app.services.db, h.clock, claim, (c) => moveMoney(c, u.id, null));
     expect(replay.replayed).toBe(true);
     expect((await h.app.services.ledger.userBalances(h.app.services.db, u.id)).wallet).toBe(90_000n);
     await expectLedgerOk(h);
+  });
+
+  it('the mark travels only with the posting: a posting not given the claim leaves it in flight (and the retry runs again)', async () => {
+    // What a posting site that passed null under a request would do: the crash guarantee is gone, which is why
+    // PostInput.claim is required and the registry walk (test/http/claim-walk.test.ts) checks every money operation.
+    const u = await signIn(h);
+    await fundWallet(h, u.id, 1000);
+    const claim = { userId: u.id, key: `k-${randomUUID()}`, operation: 'debitWalletFn', requestHash: 'h4' };
+    await expect(withIdempotency(h.app.services.db, h.clock, claim, () => moveMoney(null, u.id, 'after commit'))).rejects.toThrow(
+      'answer lost',
+    );
+    expect(await claimOf(u.id, claim.key)).toEqual([]);
   });
 
   it('a request that moved no money and failed releases its claim as before', async () => {

@@ -6,6 +6,7 @@ import { prefixedId } from '../../kernel/ids.js';
 import { toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
 import type { ApprovalSort } from './inputs.js';
+import type { RequestClaim } from '../../ledger/ledger.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
 
@@ -140,10 +141,15 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
     }
   }
 
-  /** Runs an action; `approval` (its request id, its checker and the claim) when a second operator approved it. */
+  /**
+   * Runs an action; `requestClaim`: the Idempotency-Key claim of the operator's request it runs in (the maker's or
+   * the checker's), marked by its posting; `approval` (its request id, its checker and the claim) when a second
+   * operator approved it.
+   */
   async function run(
     makerId: string,
     input: ApprovalRequestInput,
+    requestClaim: RequestClaim | null,
     approval?: { id: string; checkerId: string; claim: (tx: Tx) => Promise<void> },
   ): Promise<Record<string, unknown>> {
     const actor = { id: makerId, approvedBy: approval?.checkerId };
@@ -152,16 +158,18 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
         return payments.applyAdjustment(
           actor,
           { userId: input.userId, amount: input.amount, reason: input.reason, reference: approval && `adj_${approval.id}` },
+          requestClaim,
           approval?.claim,
         );
       case 'settlement_correction':
         return payments.applySettlementCorrection(
           actor,
           { settlementId: input.settlementId, amount: input.amount, reason: input.reason, reference: approval && `stc_${approval.id}` },
+          requestClaim,
           approval?.claim,
         );
       case 'vtu_resolution': {
-        const transaction = await vtu.adminResolve(makerId, input.transactionId, input, {
+        const transaction = await vtu.adminResolve(makerId, input.transactionId, input, requestClaim, {
           claim: approval?.claim,
           approvedBy: approval?.checkerId,
         });
@@ -212,10 +220,11 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
      * A maker's money action: below the action's threshold it runs now ({status: 'applied', result}); otherwise it
      * waits for a second operator ({status: 'pending', approval}). Its subject is checked either way.
      */
-    async submit(makerId: string, input: ApprovalRequestInput) {
+    async submit(makerId: string, input: ApprovalRequestInput, requestClaim: RequestClaim | null) {
       const t = await target(input);
       const limits = await thresholds();
-      if (t.size < limits[input.action]) return { status: 'applied' as const, approval: null, result: await run(makerId, input) };
+      if (t.size < limits[input.action])
+        return { status: 'applied' as const, approval: null, result: await run(makerId, input, requestClaim) };
       const now = clock.now();
       const r = await one<RequestRow>(
         db,
@@ -250,7 +259,7 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
      * A checker approves: the action runs in the transaction that claims the request (pending, unexpired, someone
      * else's), so nothing moves unless the claim holds and the claim holds only if the money moved.
      */
-    async approve(checkerId: string, id: string, reason: string | undefined) {
+    async approve(checkerId: string, id: string, reason: string | undefined, requestClaim: RequestClaim | null) {
       const r = await mustGet(id);
       decidable(r, checkerId);
       let claimed = false;
@@ -264,7 +273,7 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
         if (!won) throw new AppError('CONFLICT', 'This request was decided or expired meanwhile');
         claimed = true;
       };
-      const result = await run(r.maker_id, inputOf(r), { id, checkerId, claim });
+      const result = await run(r.maker_id, inputOf(r), requestClaim, { id, checkerId, claim });
       // The action found its subject already settled by someone else (a requery): the claim never ran, nothing moved.
       if (!claimed) throw new AppError('CONFLICT', 'The subject of this request changed meanwhile; nothing was done. Reject the request.');
       await db.execute(sql`UPDATE approval_requests SET result = ${JSON.stringify(result)}::jsonb WHERE id = ${id}`);

@@ -50,7 +50,7 @@ export const savingsOperations = [
       pin: pinInput,
     }),
     output: z.object({ lock: lockOutput }),
-    handler: async (input, ctx) => ctx.api.savings.create(ctx.user.id, { amount: input.amount, days: input.days }),
+    handler: async (input, ctx) => ctx.api.savings.create(ctx.user.id, { amount: input.amount, days: input.days }, ctx.claim),
   }),
   defineOperation({
     name: 'breakSavingsLock',
@@ -62,6 +62,6 @@ export const savingsOperations = [
     errors: ['NOT_FOUND', 'CONFLICT'],
     input: z.object({ lockId: uuidInput('lockId') }),
     output: z.object({ lock: lockOutput }),
-    handler: async (input, ctx) => ctx.api.savings.breakLock(ctx.user.id, input.lockId),
+    handler: async (input, ctx) => ctx.api.savings.breakLock(ctx.user.id, input.lockId, ctx.claim),
   }),
 ];

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import { prefixedId } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
@@ -27,12 +27,20 @@ export function createProviderFloat(deps: {
   const floatEstimate = new Map<ProviderId, bigint>();
   const refilling = new Map<ProviderId, Promise<void>>();
 
-  async function fundProvider(provider: ProviderId, amount: bigint, actorId: string | null, why: string): Promise<bigint> {
+  /** `claim`: the operator's request's Idempotency-Key claim (adminFundFloat), null for a just-in-time top-up. */
+  async function fundProvider(
+    provider: ProviderId,
+    amount: bigint,
+    actorId: string | null,
+    why: string,
+    claim: RequestClaim | null,
+  ): Promise<bigint> {
     const reference = prefixedId('vtf', clock.now().getTime());
     // Provider first, ledger second: a failed funding call moves nothing on our books.
     const balance = await providers[provider].fund(amount, reference);
     await db.transaction(async (tx) => {
       await ledger.tryPost(tx, {
+        claim,
         reference,
         type: 'vtu_float_funding',
         description: `${why}: provider ${provider.toUpperCase()} float funded from the collections pool`,
@@ -64,7 +72,9 @@ export function createProviderFloat(deps: {
         // another reason cannot pull the collections pool dry one purchase at a time.
         if (bal < need) {
           const topup = cfg.floatTopup > need * 2n ? cfg.floatTopup : need * 2n;
-          await fundProvider(provider, topup, null, 'Just-in-time top-up');
+          // The platform's money, shared by every purchase waiting on it: no request's claim (each purchase's own
+          // debit marked its claim before its attempt asks for float).
+          await fundProvider(provider, topup, null, 'Just-in-time top-up', null);
         }
       })().finally(() => refilling.delete(provider));
       refilling.set(provider, r);
@@ -96,9 +106,9 @@ export function createProviderFloat(deps: {
         }),
       );
     },
-    async fundFloat(actorId: string, provider: ProviderId, amount: bigint) {
+    async fundFloat(actorId: string, provider: ProviderId, amount: bigint, claim: RequestClaim | null) {
       try {
-        const balance = await fundProvider(provider, amount, actorId, 'Operator funding');
+        const balance = await fundProvider(provider, amount, actorId, 'Operator funding', claim);
         return { provider, amount: toNaira(amount), providerBalance: toNaira(balance) };
       } catch (err) {
         if (err instanceof ProviderError)

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/client.js';
-import type { Entry, Ledger } from '../../ledger/ledger.js';
+import type { Entry, Ledger, RequestClaim } from '../../ledger/ledger.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
@@ -38,9 +38,11 @@ export function createVtuSettlement(deps: {
   /**
    * Returns the settled row, or null when another settlement got there first. The settlement, the buyer's
    * notification and the 'vtu.succeeded' subscribers' writes are ONE statement (it was a transaction of six round
-   * trips); with onSettled (an operator's record) that statement and the record share a transaction.
+   * trips); with onSettled (an operator's record) that statement and the record share a transaction. `claim` (here
+   * and in the other settlements): the Idempotency-Key claim of the request settling it (the purchase itself, an
+   * operator's), marked by its posting; null from reconciliation.
    */
-  async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
+  async function settleSuccess(row: VtuRow, out: Outcome, claim: RequestClaim | null, onSettled?: OnSettled): Promise<VtuRow | null> {
     // The buyer's notification is a part of the settling statement (the fields it uses never change after creation).
     const kind = kindNamed(row.service);
     const note = kind.deliveredNote?.(row, out);
@@ -85,7 +87,7 @@ export function createVtuSettlement(deps: {
             const settled = await repo.settle(tx, row.id, row.provider, 'success', settling, parts);
             if (settled) {
               await onSettled?.(tx, settled.row);
-              if (refund) await refundPart(tx, settled.row, refund);
+              if (refund) await refundPart(tx, settled.row, refund, claim);
             }
             return settled;
           })
@@ -96,9 +98,10 @@ export function createVtuSettlement(deps: {
   }
 
   /** The undelivered part of a delivered purchase back to the wallet, from the float and revenue; once per purchase. */
-  async function refundPart(tx: Tx, done: VtuRow, part: { wholesale: bigint; markup: bigint }) {
+  async function refundPart(tx: Tx, done: VtuRow, part: { wholesale: bigint; markup: bigint }, claim: RequestClaim | null) {
     const amount = part.wholesale + part.markup;
     await ledger.post(tx, {
+      claim,
       reference: `vtu_partial_refund_${done.reference}`,
       type: 'vtu_refund',
       description: `Refund: the undelivered part of ${kindNamed(done.service).label} for ${done.recipient}`,
@@ -112,6 +115,7 @@ export function createVtuSettlement(deps: {
     row: VtuRow,
     reason: string | undefined,
     providerStatus: string,
+    claim: RequestClaim | null,
     onSettled?: OnSettled,
   ): Promise<VtuRow | null> {
     return db.transaction(async (tx) => {
@@ -125,6 +129,7 @@ export function createVtuSettlement(deps: {
       await onSettled?.(tx, done);
       // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
       await ledger.post(tx, {
+        claim,
         reference: `vtu_refund_${done.reference}`,
         type: 'vtu_refund',
         description: `Refund: ${kindNamed(done.service).label} for ${done.recipient} failed`,
@@ -154,7 +159,7 @@ export function createVtuSettlement(deps: {
     });
   }
 
-  async function reroute(row: VtuRow, to: ProviderId): Promise<VtuRow | null> {
+  async function reroute(row: VtuRow, to: ProviderId, claim: RequestClaim | null): Promise<VtuRow | null> {
     const w = await wholesaleAt(row, to);
     if (w === null) return null;
     const now = clock.now();
@@ -168,6 +173,7 @@ export function createVtuSettlement(deps: {
       ];
       if (from !== w) entries.push({ account: { system: 'revenue' }, amount: from - w });
       await ledger.post(tx, {
+        claim,
         reference: `vtu_reroute_${row.reference}_${to}`,
         type: 'vtu_reroute',
         description: `Fallback ${row.provider.toUpperCase()} -> ${to.toUpperCase()}`,
@@ -192,16 +198,16 @@ export function createVtuSettlement(deps: {
   }
 
   /** Applies a requery answer. A definite failure found by requery refunds; it does not fall back. */
-  async function applyRequery(row: VtuRow, out: Outcome) {
+  async function applyRequery(row: VtuRow, out: Outcome, claim: RequestClaim | null) {
     switch (out.status) {
       case 'delivered':
-        return settleSuccess(row, out);
+        return settleSuccess(row, out, claim);
       case 'failed':
-        return settleFailed(row, out.message, 'failed');
+        return settleFailed(row, out.message, 'failed', claim);
       case 'not_found': {
         // The provider has no record: trusted only after a grace period, so a request still in flight is not refunded.
         const age = clock.now().getTime() - new Date(row.sent_at).getTime();
-        if (age >= cfg.notFoundGraceMs) return settleFailed(row, 'The provider has no record of this purchase', 'not_found');
+        if (age >= cfg.notFoundGraceMs) return settleFailed(row, 'The provider has no record of this purchase', 'not_found', claim);
         return keepPending(row, 'not_found', row.requery_count);
       }
       default:

@@ -139,7 +139,7 @@ export const airtimeCashOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: requestOut,
     errors: ['NOT_FOUND'],
-    handler: async (i, ctx) => ({ request: await ctx.api.airtimeCash.checkMine(ctx.user.id, i.id) }),
+    handler: async (i, ctx) => ({ request: await ctx.api.airtimeCash.checkMine(ctx.user.id, i.id, ctx.claim) }),
   }),
 
   // ---------- operators ----------
@@ -173,7 +173,7 @@ export const airtimeCashOperations = [
     errors: ['NOT_FOUND'],
     handler: async (i, ctx) => {
       ctx.audit.target('airtime_cash_request', i.id);
-      return ctx.api.airtimeCash.adminRequery(i.id);
+      return ctx.api.airtimeCash.adminRequery(i.id, ctx.claim);
     },
   }),
   defineOperation({
