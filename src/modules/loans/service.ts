@@ -1,13 +1,12 @@
 import type { loans as loansTable } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
 import { repaymentJobPart } from './repayment-part.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
-import { DAY, HOUR, lagosDate, type Clock } from '../../kernel/clock.js';
+import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Notifier } from '../notifications/api.js';
@@ -398,12 +397,4 @@ export function createLoanService(deps: {
     },
   };
   return service;
-}
-
-export function registerLoanJobs(services: { jobs: JobQueue; loans: LoanService }) {
-  const loanId = z.object({ loanId: z.string().uuid() });
-  services.jobs.register({ name: 'loans.due', payload: loanId, handler: async (p) => services.loans.processDue(p.loanId) });
-  services.jobs.register({ name: 'loans.remind', payload: loanId, handler: async (p) => services.loans.remind(p.loanId) });
-  services.jobs.register({ name: 'loans.sweep', payload: z.object({}), handler: async () => services.loans.processAllDue() });
-  services.jobs.schedule({ job: 'loans.sweep', everyMs: HOUR });
 }
