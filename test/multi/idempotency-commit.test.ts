@@ -76,6 +76,32 @@ describe('Idempotency-Key claims that moved money', () => {
     await expectLedgerOk(h);
   });
 
+  it('a posting made step by step (one account twice) marks the claim in its transaction too', async () => {
+    const u = await signIn(h);
+    await fundWallet(h, u.id, 1000);
+    const claim = { userId: u.id, key: `k-${randomUUID()}`, operation: 'debitWalletFn', requestHash: 'h5' };
+    const stepByStep = async (c: RequestClaim) => {
+      await h.app.services.db.transaction((tx) =>
+        h.app.services.ledger.post(tx, {
+          claim: c,
+          reference: `idem_steps_${randomUUID()}`,
+          type: 'wallet_debit',
+          description: 'idempotency test, one wallet twice',
+          entries: [
+            { account: { user: u.id, kind: 'wallet' }, amount: -10_000n },
+            { account: { user: u.id, kind: 'wallet' }, amount: 4_000n },
+            { account: { system: 'revenue:wallet_debits' }, amount: 6_000n },
+          ],
+        }),
+      );
+      throw new Error('answer lost after commit');
+    };
+    await expect(withIdempotency(h.app.services.db, h.clock, claim, stepByStep)).rejects.toThrow('answer lost');
+    expect(await claimOf(u.id, claim.key)).toEqual([{ status: 'committed' }]);
+    expect((await h.app.services.ledger.userBalances(h.app.services.db, u.id)).wallet).toBe(94_000n);
+    await expectLedgerOk(h);
+  });
+
   it('the mark travels only with the posting: a posting not given the claim leaves it in flight (and the retry runs again)', async () => {
     // What a posting site that passed null under a request would do: the crash guarantee is gone, which is why
     // PostInput.claim is required and the registry walk (test/http/claim-walk.test.ts) checks every money operation.
