@@ -59,7 +59,7 @@ describe.skipIf(!usingPostgres)('Idempotency-Key claims and answers in batches',
   it('in one batch: a new key wins with its reads, a done key replays, a key in flight is 409, an expired key is taken over', async () => {
     const user = randomUUID();
     const run = (key: string, requestHash = `h:${key}`) =>
-      claimed({ ...claimOf(key, user), requestHash }, async (answers) => ({ status: 201, body: { key, answers } }), [
+      claimed({ ...claimOf(key, user), requestHash }, async (_claim, answers) => ({ status: 201, body: { key, answers } }), [
         readOf<number>(sql`SELECT 40 + 2`),
         readOf<string>(sql`SELECT ${key}::text`),
       ]);
@@ -97,7 +97,7 @@ describe.skipIf(!usingPostgres)('Idempotency-Key claims and answers in batches',
     const ok = claimOf('fine');
     const bad = claimOf('broken');
     const [a, b] = await Promise.allSettled([
-      claimed(ok, async (answers) => ({ status: 200, body: answers }), [readOf(sql`SELECT 7`)]),
+      claimed(ok, async (_claim, answers) => ({ status: 200, body: answers }), [readOf(sql`SELECT 7`)]),
       claimed(bad, async () => ({ status: 200, body: 'ran' }), [readOf(sql`SELECT 1 / 0`)]),
     ]);
     expect(a).toEqual({ status: 'fulfilled', value: { status: 200, body: [7], replayed: false } });
