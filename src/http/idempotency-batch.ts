@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { pipelinedEach, rows, type Db } from '../db/client.js';
 import { gatherer } from '../db/gather.js';
 import { partStatement, type Part } from '../db/parts.js';
@@ -38,6 +38,41 @@ export interface StoredAnswer {
   body: string;
 }
 
+/**
+ * The claim statement, for one claim or many (the same text whatever their number, so one prepared statement): a new
+ * row per claim, or an expired one (older than `ttlMs`, counted from each claim's own time) taken over; rows in key
+ * order, so two statements lock shared rows in one order. Answers the rows it claimed.
+ */
+export function claimStatement(items: readonly Omit<ClaimRequest, 'reads'>[], ttlMs: number): SQL {
+  const claims = JSON.stringify(
+    items.map((c) => ({
+      user_id: c.userId,
+      key: c.key,
+      operation: c.operation,
+      request_hash: c.requestHash,
+      created_at: c.now.toISOString(),
+      locked_until: c.lockUntil.toISOString(),
+    })),
+  );
+  return sql`INSERT INTO idempotency_keys (user_id, key, operation, request_hash, status, created_at, locked_until)
+      SELECT c.user_id, c.key, c.operation, c.request_hash, 'in_flight', c.created_at, c.locked_until
+      FROM jsonb_to_recordset(${claims}::jsonb)
+        AS c(user_id uuid, key text, operation text, request_hash text, created_at timestamptz, locked_until timestamptz)
+      ORDER BY c.user_id, c.key
+      ON CONFLICT (user_id, key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'in_flight',
+        response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, locked_until = EXCLUDED.locked_until
+      WHERE idempotency_keys.created_at < EXCLUDED.created_at - make_interval(secs => ${ttlMs / 1000}::double precision)
+      RETURNING user_id::text AS user_id, key`;
+}
+
+/** The answers statement, for one stored answer or many (one prepared statement). */
+export function answerStatement(items: readonly StoredAnswer[]): SQL {
+  const answers = JSON.stringify(items.map((a) => ({ user_id: a.userId, key: a.key, status: a.status, body: a.body })));
+  return sql`UPDATE idempotency_keys k SET status = 'done', response_status = a.status, response_body = a.body::json
+      FROM jsonb_to_recordset(${answers}::jsonb) AS a(user_id uuid, key text, status int, body text)
+      WHERE k.user_id = a.user_id AND k.key = a.key`;
+}
+
 const claimKey = (userId: string, key: string) => `${userId.toLowerCase()}\n${key}`;
 
 /** Told of a batch's statement that failed (its items are then written alone): for a log line. */
@@ -50,28 +85,7 @@ export function claimBatcher(db: Db, max: number, ttlMs: number, failed: BatchFa
     keys: (c) => [claimKey(c.userId, c.key)],
     run: async (items) => {
       if (items.length < 2) return items.map(() => ({ outcome: 'alone' as const }));
-      const claims = JSON.stringify(
-        items.map((c) => ({
-          user_id: c.userId,
-          key: c.key,
-          operation: c.operation,
-          request_hash: c.requestHash,
-          created_at: c.now.toISOString(),
-          locked_until: c.lockUntil.toISOString(),
-        })),
-      );
-      // The same statement as a single claim (src/http/idempotency.ts), for every row: rows in key order, so two
-      // batches lock shared rows in one order; a row older than the TTL, counted from each claim's own time, is
-      // taken over.
-      const insert = sql`INSERT INTO idempotency_keys (user_id, key, operation, request_hash, status, created_at, locked_until)
-          SELECT c.user_id, c.key, c.operation, c.request_hash, 'in_flight', c.created_at, c.locked_until
-          FROM jsonb_to_recordset(${claims}::jsonb)
-            AS c(user_id uuid, key text, operation text, request_hash text, created_at timestamptz, locked_until timestamptz)
-          ORDER BY c.user_id, c.key
-          ON CONFLICT (user_id, key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'in_flight',
-            response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, locked_until = EXCLUDED.locked_until
-          WHERE idempotency_keys.created_at < EXCLUDED.created_at - make_interval(secs => ${ttlMs / 1000}::double precision)
-          RETURNING user_id::text AS user_id, key`;
+      const insert = claimStatement(items, ttlMs);
       const reads = items.flatMap((c) => c.reads.map((p) => partStatement(p, sql`(SELECT 1) AS made`)));
       let settled: PromiseSettledResult<unknown[]>[];
       try {
@@ -104,12 +118,7 @@ export function claimBatcher(db: Db, max: number, ttlMs: number, failed: BatchFa
 }
 
 /** The stored answer of one claim, alone. */
-export const storeAnswer = (db: Db, a: StoredAnswer) =>
-  rows(
-    db,
-    sql`UPDATE idempotency_keys SET status = 'done', response_status = ${a.status}, response_body = ${a.body}::json
-        WHERE user_id = ${a.userId} AND key = ${a.key}`,
-  );
+export const storeAnswer = (db: Db, a: StoredAnswer) => rows(db, answerStatement([a]));
 
 /** Answers `true` when the answer was stored with its batch, `false` when its caller must store it alone. */
 export function answerBatcher(db: Db, max: number, failed: BatchFailed) {
@@ -119,14 +128,8 @@ export function answerBatcher(db: Db, max: number, failed: BatchFailed) {
     keys: (a) => [claimKey(a.userId, a.key)],
     run: async (items) => {
       if (items.length < 2) return items.map(() => false);
-      const answers = JSON.stringify(items.map((a) => ({ user_id: a.userId, key: a.key, status: a.status, body: a.body })));
       try {
-        await rows(
-          db,
-          sql`UPDATE idempotency_keys k SET status = 'done', response_status = a.status, response_body = a.body::json
-              FROM jsonb_to_recordset(${answers}::jsonb) AS a(user_id uuid, key text, status int, body text)
-              WHERE k.user_id = a.user_id AND k.key = a.key`,
-        );
+        await rows(db, answerStatement(items));
         return items.map(() => true);
       } catch (err) {
         failed('answers', items.length, err);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { runReads, type Part } from '../db/parts.js';
 import { one, pipelinesAlone, rows, type Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
-import { answerBatcher, claimBatcher, storeAnswer, type BatchFailed, type ClaimOutcome } from './idempotency-batch.js';
+import { answerBatcher, claimBatcher, claimStatement, storeAnswer, type BatchFailed, type ClaimOutcome } from './idempotency-batch.js';
 import { AppError } from '../kernel/errors.js';
 import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
 import type { RequestClaim } from '../ledger/types.js';
@@ -46,15 +46,9 @@ export async function withIdempotency(
 ): Promise<StoredResponse & { replayed: boolean }> {
   const now = clock.now();
   const lockUntil = new Date(now.getTime() + IDEMPOTENCY_LOCK_MS);
-  const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
   // Keys older than 24 h are forgotten: an expired row is taken over as a fresh claim in the same statement
   // (one round trip; a concurrent claimant re-checks the updated row, finds it fresh and loses).
-  const insert = sql`INSERT INTO idempotency_keys (user_id, key, operation, request_hash, status, created_at, locked_until)
-        VALUES (${claim.userId}, ${claim.key}, ${claim.operation}, ${claim.requestHash}, 'in_flight', ${now}, ${lockUntil})
-        ON CONFLICT (user_id, key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'in_flight',
-          response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, locked_until = EXCLUDED.locked_until
-        WHERE idempotency_keys.created_at < ${expiredBefore}
-        RETURNING 1`;
+  const insert = claimStatement([{ ...claim, now, lockUntil }], IDEMPOTENCY_TTL_MS);
   let answers: unknown[] | undefined;
   let won: unknown;
   const batch = batchersOf(db, opts);
@@ -69,7 +63,7 @@ export async function withIdempotency(
     won = r.first.length > 0;
     if (won) answers = r.answers;
   } else {
-    won = await one(db, insert);
+    won = (await rows(db, insert)).length > 0;
   }
   if (!won) {
     const row = await one<{

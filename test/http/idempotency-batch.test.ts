@@ -48,7 +48,6 @@ describe.skipIf(!usingPostgres)('Idempotency-Key claims and answers in batches',
     });
     expect(texts.filter((t) => /^INSERT INTO idempotency_keys/.test(t))).toHaveLength(1);
     expect(texts.filter((t) => /^UPDATE idempotency_keys k SET status = 'done'/.test(t))).toHaveLength(1);
-    expect(texts.filter((t) => /^UPDATE idempotency_keys SET status = 'done'/.test(t))).toHaveLength(0);
     for (const [i, c] of claims.entries()) {
       expect(await row(c.userId, c.key)).toEqual({ status: 'done', response_status: 200, response_body: { n: i } });
       const again = await claimed(c, async () => ({ status: 500, body: 'ran twice' }));

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Db } from '../../db/client.js';
 import { gatherer } from '../../db/gather.js';
 
@@ -18,6 +18,30 @@ export interface PinChecked {
 }
 
 /**
+ * The counting statement, for one check or many (one text, one prepared statement): compare, count a failure or clear
+ * the count, and lock on the last try, on each row under its row lock, the rows locked in key order first. Answers a
+ * row per check it counted, `i` its place in `items`; none for a check with no PIN, a locked PIN or a row without
+ * its MAC.
+ */
+export function pinCheckStatement(items: readonly PinCheck[], opts: { maxAttempts: number; lockSeconds: number }): SQL {
+  const checks = JSON.stringify(items.map((c, i) => ({ i, user_id: c.userId, kind: c.kind, mac: c.mac, now: c.now.toISOString() })));
+  const max = opts.maxAttempts;
+  return sql`WITH r AS (SELECT * FROM jsonb_to_recordset(${checks}::jsonb) AS r(i int, user_id uuid, kind text, mac text, now timestamptz)),
+      l AS (SELECT p.user_id FROM user_pins p JOIN r ON p.user_id = r.user_id AND p.kind = r.kind
+            WHERE p.enabled AND p.check_mac IS NOT NULL ORDER BY p.user_id, p.kind FOR UPDATE OF p)
+      UPDATE user_pins p SET
+        failed_attempts = CASE WHEN p.check_mac = r.mac OR p.failed_attempts + 1 >= ${max} THEN 0 ELSE p.failed_attempts + 1 END,
+        lock_count = CASE WHEN p.check_mac <> r.mac AND p.failed_attempts + 1 >= ${max} THEN p.lock_count + 1 ELSE p.lock_count END,
+        locked_until = CASE WHEN p.check_mac <> r.mac AND p.failed_attempts + 1 >= ${max}
+                            THEN r.now + make_interval(secs => ${opts.lockSeconds} * power(2, p.lock_count)) ELSE NULL END
+      FROM r
+      WHERE p.user_id = r.user_id AND p.kind = r.kind AND p.enabled AND p.check_mac IS NOT NULL
+        AND (p.locked_until IS NULL OR p.locked_until <= r.now)
+        AND (SELECT count(*) FROM l) >= 0
+      RETURNING r.i, p.check_mac = r.mac AS ok, p.locked_until, p.failed_attempts`;
+}
+
+/**
  * The PIN checks of concurrent requests made by ONE statement (issue 31: one commit for many money requests instead
  * of one each), gathered per event-loop turn (src/db/gather.ts). Each row is checked exactly as the single statement
  * in pins.ts checks it: compared, counted and locked under its row lock, one row at most once per statement (two
@@ -32,26 +56,9 @@ export function pinCheckBatcher(db: Db, opts: { max: number; maxAttempts: number
     keys: (c) => [`${c.userId.toLowerCase()}\n${c.kind}`],
     run: async (items) => {
       if (items.length < 2) return items.map(() => 'alone' as const);
-      const checks = JSON.stringify(items.map((c, i) => ({ i, user_id: c.userId, kind: c.kind, mac: c.mac, now: c.now.toISOString() })));
-      const max = opts.maxAttempts;
       let answered: (PinChecked & { i: number })[];
       try {
-        answered = await rows(
-          db,
-          sql`WITH r AS (SELECT * FROM jsonb_to_recordset(${checks}::jsonb) AS r(i int, user_id uuid, kind text, mac text, now timestamptz)),
-              l AS (SELECT p.user_id FROM user_pins p JOIN r ON p.user_id = r.user_id AND p.kind = r.kind
-                    WHERE p.enabled AND p.check_mac IS NOT NULL ORDER BY p.user_id, p.kind FOR UPDATE OF p)
-              UPDATE user_pins p SET
-                failed_attempts = CASE WHEN p.check_mac = r.mac OR p.failed_attempts + 1 >= ${max} THEN 0 ELSE p.failed_attempts + 1 END,
-                lock_count = CASE WHEN p.check_mac <> r.mac AND p.failed_attempts + 1 >= ${max} THEN p.lock_count + 1 ELSE p.lock_count END,
-                locked_until = CASE WHEN p.check_mac <> r.mac AND p.failed_attempts + 1 >= ${max}
-                                    THEN r.now + make_interval(secs => ${opts.lockSeconds} * power(2, p.lock_count)) ELSE NULL END
-              FROM r
-              WHERE p.user_id = r.user_id AND p.kind = r.kind AND p.enabled AND p.check_mac IS NOT NULL
-                AND (p.locked_until IS NULL OR p.locked_until <= r.now)
-                AND (SELECT count(*) FROM l) >= 0
-              RETURNING r.i, p.check_mac = r.mac AS ok, p.locked_until, p.failed_attempts`,
-        );
+        answered = await rows(db, pinCheckStatement(items, opts));
       } catch {
         return items.map(() => 'alone' as const);
       }

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { one, pipelinesAlone, type Db } from '../../db/client.js';
-import { pinCheckBatcher, type PinChecked } from './pin-batch.js';
+import { one, pipelinesAlone, rows, type Db } from '../../db/client.js';
+import { pinCheckBatcher, pinCheckStatement, type PinChecked } from './pin-batch.js';
 import { AppError } from '../../kernel/errors.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
@@ -72,8 +72,8 @@ export function createPinService({
   /** > 1: the checks of concurrent requests made by one statement on a PostgreSQL pool (pin-batch.ts). */
   batchMax?: number;
 }): PinService {
-  const batcher =
-    batchMax > 1 ? pinCheckBatcher(db, { max: batchMax, maxAttempts: PIN_MAX_ATTEMPTS, lockSeconds: PIN_LOCK_MS / 1000 }) : null;
+  const pinOpts = { maxAttempts: PIN_MAX_ATTEMPTS, lockSeconds: PIN_LOCK_MS / 1000 };
+  const batcher = batchMax > 1 ? pinCheckBatcher(db, { max: batchMax, ...pinOpts }) : null;
   // Asynchronous scrypt runs on libuv's thread pool, off the event loop; only set() and rows from before
   // the check MAC use it.
   const scryptAsync = promisify(scrypt) as (
@@ -139,22 +139,14 @@ export function createPinService({
     wrongCode: 'INVALID_PIN' | 'INVALID_CREDENTIALS' = 'INVALID_PIN',
   ): Promise<void> {
     const now = clock.now();
-    // One statement: compare, count a failure or clear the count, and lock on the last try.
+    // One statement (pin-batch.ts): compare, count a failure or clear the count, and lock on the last try; with the
+    // checks of other requests in the same turn (not inside a request's own transaction), or alone.
     const mac = checkMac(userId, kind, pin);
-    // With the checks of other requests in the same turn (pin-batch.ts; not inside a request's own transaction), or alone.
     const batched = batcher && pipelinesAlone(db) ? await batcher({ userId, kind, mac, now }) : 'alone';
     const r =
       batched !== 'alone'
         ? (batched ?? undefined)
-        : await one<PinChecked>(
-            db,
-            sql`UPDATE user_pins SET
-            failed_attempts = CASE WHEN check_mac = ${mac} OR failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN 0 ELSE failed_attempts + 1 END,
-            lock_count = CASE WHEN check_mac <> ${mac} AND failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN lock_count + 1 ELSE lock_count END,
-            locked_until = CASE WHEN check_mac <> ${mac} AND failed_attempts + 1 >= ${PIN_MAX_ATTEMPTS} THEN ${lockSql(now)} ELSE NULL END
-          WHERE ${where(userId, kind)} AND check_mac IS NOT NULL AND (locked_until IS NULL OR locked_until <= ${now})
-          RETURNING check_mac = ${mac} AS ok, locked_until, failed_attempts`,
-          );
+        : (await rows<PinChecked>(db, pinCheckStatement([{ userId, kind, mac, now }], pinOpts)))[0];
     if (!r) {
       const legacy = await one(db, sql`SELECT 1 FROM user_pins WHERE ${where(userId, kind)} AND check_mac IS NULL`);
       if (legacy) return verifyWithScrypt(userId, kind, pin, wrongCode, now);
