@@ -79,7 +79,7 @@ function createPlatform(base: { config: Config; database: Database; clock: Clock
     }),
     clock,
     log,
-    ledger: createLedger({ clock, batch: config.ledgerBatch }),
+    ledger: createLedger({ clock, batch: config.ledgerBatch, log }),
     jobs: new JobQueue(db, clock, log),
     events: new EventBus(),
     upstream,

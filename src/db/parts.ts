@@ -20,6 +20,11 @@ export interface Part<T = unknown> {
   ctes?(when: SQL, name: Namer): SQL;
   /** What the part answers: an SQL value over its own CTEs (omitted: null). */
   output?(name: Namer): SQL;
+  /**
+   * The same writes in a form that serves several changes at once (`mergeable`): in a batch (runChanges) the parts of
+   * one `key` from all its changes are ONE statement. A part with an `output` is never merged.
+   */
+  readonly merge?: Merge;
   /** Never set: carries the answer's type. */
   readonly answer?: T;
 }
@@ -33,6 +38,35 @@ const namer: Namer = (local) => {
   if (!LOCAL.test(local)) throw new Error(`parts: CTE name ${local} must be lower-case letters, digits and underscores`);
   return sql.raw(`part_${local}`);
 };
+
+/**
+ * A part's writes for any number of changes: `data` is this change's share (JSON), `ctes` the CTE definitions that
+ * write every change's share, reading FROM `each` (a relation, used as a FROM item: `FROM ${each}`, its alias
+ * `each`) with one row per change that was made: its `data` (jsonb) and the made row's columns. A change that made
+ * nothing has no row there, so it writes nothing. Parts of one `key` in a batch are written by the first one's
+ * `ctes`: the key names the builder, and everything the builder puts in the statement beside `each` must be the same
+ * for all parts of the key (what differs between changes goes in `data`).
+ */
+export interface Merge {
+  key: string;
+  data: unknown;
+  ctes(each: SQL, name: Namer): SQL;
+}
+
+/**
+ * A part written once per kind in a batch (runChanges): alone (runChange, runParts) it is the same statement over
+ * one row, its `data` and `when`'s columns. It answers nothing (null).
+ */
+export function mergeable(key: string, data: unknown, ctes: (each: SQL, name: Namer) => SQL): Part {
+  return {
+    ctes: (when, name) => sql`${EACH} AS (SELECT *, ${JSON.stringify(data)}::jsonb AS data FROM ${when}), ${ctes(EACH_ITEM, name)}`,
+    merge: { key, data, ctes },
+  };
+}
+
+/** The relation a mergeable part reads (`parts_each` cannot meet a Namer's `part_` names). */
+const EACH = sql.raw('parts_each');
+const EACH_ITEM = sql.raw('parts_each AS each');
 
 /** A part as a statement of its own over `when`, answering one row with one column, `answer`. */
 export function partStatement(part: Part, when: SQL): SQL {
@@ -90,12 +124,14 @@ const madeFor = (made: Made, token: string) =>
 
 /**
  * Several changes decided by ONE statement, with each change's parts, in one transaction and one round trip:
- * BEGIN, `decide(mark, tokens)`, every change's parts (in the changes' order), COMMIT. The deciding statement gets a
+ * BEGIN, `decide(mark, tokens)`, the parts, COMMIT: the mergeable parts (`Part.merge`) one statement per key for all
+ * the changes, then every other part its own statement (in the changes' order). The deciding statement gets a
  * token per change (in the changes' order) and must select `mark(from)` exactly once (an uncorrelated scalar
  * subquery) over the relation of the rows it made, which has a `token` column naming each row's change; a change
  * that made nothing has no row there and its parts write nothing. On the database only (its own transaction). Any
  * failure (a part's, the deciding statement's) rolls the whole transaction back and is thrown: the caller then runs
- * the changes one by one. Answers the deciding statement's rows and each change's parts' answers.
+ * the changes one by one. Answers the deciding statement's rows and each change's parts' answers (a merged part's:
+ * null, as alone).
  */
 export async function runChanges<R>(
   db: Db,
@@ -107,16 +143,35 @@ export async function runChanges<R>(
   const mark = (from: SQL) =>
     sql`set_config('parts.made', COALESCE((SELECT json_object_agg(${sql.raw(made.alias)}.token, row_to_json(${sql.raw(made.alias)}))::text
           FROM ${from} AS ${sql.raw(made.alias)}), ''), true)`;
-  const statements = [decide(mark, tokens)];
-  changes.forEach((parts, k) => statements.push(...parts.map((p) => partStatement(p, madeFor(made, tokens[k])))));
-  const results = await pipelined(db, statements, { transaction: true });
-  const answers: unknown[][] = [];
-  let at = 1;
-  for (const parts of changes) {
-    answers.push(answersOf(results.slice(at, at + parts.length)));
-    at += parts.length;
-  }
+  // Mergeable parts by key (one statement each, in the order the keys first appear), then the others one by one.
+  const merged = new Map<string, { ctes: Merge['ctes']; each: { token: string; data: unknown }[] }>();
+  const single: { k: number; j: number; statement: SQL }[] = [];
+  changes.forEach((parts, k) =>
+    parts.forEach((p, j) => {
+      if (p.merge && !p.output) {
+        const group = merged.get(p.merge.key) ?? { ctes: p.merge.ctes, each: [] };
+        group.each.push({ token: tokens[k], data: p.merge.data });
+        merged.set(p.merge.key, group);
+      } else single.push({ k, j, statement: partStatement(p, madeFor(made, tokens[k])) });
+    }),
+  );
+  const statements = [decide(mark, tokens), ...[...merged.values()].map((g) => mergedStatement(made, g.ctes, g.each))];
+  const results = await pipelined(db, [...statements, ...single.map((s) => s.statement)], { transaction: true });
+  const answers: unknown[][] = changes.map((parts) => parts.map(() => null));
+  const singles = answersOf(results.slice(statements.length));
+  single.forEach((s, i) => (answers[s.k][s.j] = singles[i]));
   return { rows: results[0] as R[], answers };
+}
+
+/**
+ * One statement writing a mergeable kind for the changes of a batch: `each` is every change's data with the row it
+ * made (read back by its token), none for a change that made nothing.
+ */
+function mergedStatement(made: Made, ctes: Merge['ctes'], each: { token: string; data: unknown }[]): SQL {
+  return sql`WITH ${EACH} AS (SELECT x.data, r.* FROM jsonb_to_recordset(${JSON.stringify(each)}::jsonb) AS x(token text, data jsonb)
+        CROSS JOIN (SELECT NULLIF(current_setting('parts.made', true), '')::jsonb AS all_made) s
+        CROSS JOIN LATERAL jsonb_to_record(s.all_made -> x.token) AS r(${made.columns}) WHERE s.all_made -> x.token IS NOT NULL),
+      ${ctes(EACH_ITEM, namer)} SELECT NULL AS answer`;
 }
 
 /**

@@ -137,12 +137,31 @@ export class JobQueue {
    * neither exist. The job row is exactly enqueue()'s (same payload validation, defaults, singleton key).
    */
   enqueueSql(name: string, payload: unknown, opts: EnqueueOptions = {}, from?: SQL): SQL {
+    return this.insertSql(name, sql`${JSON.stringify(this.payloadOf(name, payload))}::jsonb`, opts, from);
+  }
+
+  /** A job's payload as enqueue() stores it (checked by its queue's schema): what enqueueEachSql's rows carry. */
+  payloadOf(name: string, payload: unknown): unknown {
     const def = this.defs.get(name);
     if (!def) throw new Error(`jobs: unknown job ${name}`);
-    const parsed = def.payload.parse(payload);
+    return def.payload.parse(payload);
+  }
+
+  /**
+   * enqueueSql for jobs whose payloads travel in the rows of `from` (a mergeable part writing the jobs of several
+   * changes in one statement): one job per row, its payload the jsonb expression `payload` over the row, which must
+   * carry a payloadOf(name, ...).
+   */
+  enqueueEachSql(name: string, payload: SQL, from: SQL, opts: EnqueueOptions = {}): SQL {
+    if (!this.defs.has(name)) throw new Error(`jobs: unknown job ${name}`);
+    return this.insertSql(name, payload, opts, from);
+  }
+
+  private insertSql(name: string, payload: SQL, opts: EnqueueOptions, from?: SQL): SQL {
+    const def = this.defs.get(name)!;
     const now = this.clock.now();
     const runAt = opts.runAt ?? new Date(now.getTime() + (opts.delayMs ?? 0));
-    const values = sql`${name}, ${JSON.stringify(parsed)}::jsonb, 'queued', ${runAt}, ${opts.maxAttempts ?? def.maxAttempts ?? 5},
+    const values = sql`${name}, ${payload}, 'queued', ${runAt}, ${opts.maxAttempts ?? def.maxAttempts ?? 5},
                   ${def.priority ?? 0}::smallint, ${opts.singletonKey ?? null}, ${now}, ${now}`;
     return sql`INSERT INTO jobs (queue, payload, status, run_at, max_attempts, priority, singleton_key, created_at, updated_at)
           ${from ? sql`SELECT ${values} FROM ${from}` : sql`VALUES (${values})`}

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.js';
 import { gatherer } from '../db/gather.js';
 import { runChanges, type Part } from '../db/parts.js';
 import { lagosDate } from '../kernel/clock.js';
+import type { Logger } from '../lib/logger.js';
 import { accountCode, outflowOf, type PostInput, type Posted, type WalletLimit } from './types.js';
 
 /** A posting's user account entries as the one-statement posting checks them. */
@@ -104,9 +105,10 @@ export interface Queued {
  * posting is checked exactly as it would be alone; the batch locks all its rows in code order, like a single
  * posting, so batches and single postings cannot deadlock one another. If the transaction fails (a part's unique
  * violation, a balance that changed under the statement: ledger_retry), nothing of it was made and every posting of
- * the batch is answered `alone`: its caller posts it on its own, in its own context. A batch of one is posted alone.
+ * the batch is answered `alone`: its caller posts it on its own, in its own context; the failure is logged once
+ * (`log`, warn: the batch's size and the error's code and message). A batch of one is posted alone.
  */
-export function postingBatcher(db: Db, opts: { max: number; waitMs: number; now: () => Date }) {
+export function postingBatcher(db: Db, opts: { max: number; waitMs: number; now: () => Date; log?: Pick<Logger, 'warn'> }) {
   return gatherer<Queued, FastOutcome>({
     max: opts.max,
     waitMs: opts.waitMs,
@@ -115,11 +117,21 @@ export function postingBatcher(db: Db, opts: { max: number; waitMs: number; now:
       if (items.length < 2) return items.map(() => ({ outcome: 'alone' as const }));
       try {
         return await postBatch(db, items, opts.now());
-      } catch {
+      } catch (err) {
+        opts.log?.warn({ batch: items.length, ...failureOf(err) }, 'ledger: a batch of postings failed; each is posted alone');
         return items.map(() => ({ outcome: 'alone' as const }));
       }
     },
   });
+}
+
+/**
+ * What a failed batch logs of its error: the database's code and message (the error drizzle may wrap is the
+ * driver's, its `cause`), never the statement or its parameters (the postings' accounts and amounts).
+ */
+function failureOf(err: unknown): { code?: string; error: string } {
+  const e = (err instanceof Error && err.cause instanceof Error ? err.cause : err) as { code?: unknown; message?: unknown };
+  return { ...(typeof e?.code === 'string' ? { code: e.code } : {}), error: String(e?.message ?? e).slice(0, 200) };
 }
 
 async function postBatch(db: Db, items: Queued[], now: Date): Promise<FastOutcome[]> {

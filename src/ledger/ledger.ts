@@ -3,6 +3,7 @@ import { AppError } from '../kernel/errors.js';
 import { one, pipelinesAlone, rows, type Db, type Executor, type Tx } from '../db/client.js';
 import { runChange, runParts, type Part } from '../db/parts.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
+import type { Logger } from '../lib/logger.js';
 import { legsOf, outcomeOf, outflowSet, postingBatcher, usedOf, type DecidedRow, type FastOutcome, type Queued } from './batch.js';
 import {
   accountCode,
@@ -31,12 +32,21 @@ const partsOf = (input: PostInput): Part[] => [...(input.parts ?? []), ...(input
  * `batch`: postings alone on a PostgreSQL pool are gathered for at most `waitMs` or `max` of them and made by one
  * statement and one commit (src/ledger/batch.ts); `max` 1 (or no `batch`) posts each on its own.
  */
-export function createLedger({ clock, batch }: { clock: Clock; batch?: { max: number; waitMs: number } }): Ledger {
+export function createLedger({
+  clock,
+  batch,
+  log,
+}: {
+  clock: Clock;
+  batch?: { max: number; waitMs: number };
+  /** Where a failed batch is reported (its postings are then posted alone). */
+  log?: Pick<Logger, 'warn'>;
+}): Ledger {
   const batchers = new WeakMap<object, (q: Queued) => Promise<FastOutcome>>();
   const batcherOf = (db: Db) => {
     if (!batch || batch.max < 2 || !pipelinesAlone(db)) return null;
     let b = batchers.get(db);
-    if (!b) batchers.set(db, (b = postingBatcher(db, { ...batch, now: () => clock.now() })));
+    if (!b) batchers.set(db, (b = postingBatcher(db, { ...batch, now: () => clock.now(), log })));
     return b;
   };
   // Account ids never change once created: cache them so a posting costs no look-up round trips.

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Namer, Part } from '../../src/db/parts.js';
-import type { PostInput, Posted } from '../../src/ledger/ledger.js';
+import { createLedger, type PostInput, type Posted } from '../../src/ledger/ledger.js';
+import { GROWTH_EVENT_JOB } from '../../src/modules/growth/register.js';
+import { DELIVER_JOB } from '../../src/modules/notifications/notifier.js';
+import { insertOnPosting } from '../../src/modules/vtu/repository.js';
 import { claimOf } from '../../src/http/idempotency.js';
 import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 import { statementsOf } from '../helpers/statements.js';
@@ -217,6 +220,157 @@ describe('postings in batches', () => {
     const balances = await Promise.all(wallets.map(balance));
     expect(balances.every((b) => b >= 0n)).toBe(true);
     expect(balances.reduce((s, b) => s + b, 0n)).toBe(12n * 5_000n);
+    await expectLedgerOk(h);
+  });
+
+  it("a batch writes each kind of part in one statement: each made posting's notices and events exactly once, a refused one's none", async () => {
+    const payers = await Promise.all([funded(1_000n), funded(1_000n), funded(10n), funded(1_000n)]);
+    const payees = await Promise.all(payers.map(() => funded(1n)));
+    // Open loans for the payees: the credit's event part (loans' repayment job) writes only for them.
+    for (const u of payees)
+      await db().execute(sql`INSERT INTO loans (id, user_id, principal_kobo, fee_kobo, created_at, due_at)
+                             VALUES (${randomUUID()}::uuid, ${u}::uuid, 100, 10, now(), now() + interval '30 days')`);
+    const { notifier, events } = h.app.services;
+    const inputs = payers.map((from, i) => {
+      const t = transfer(from, payees[i], 500n);
+      const notes = notifier.notices([
+        { userId: from, kind: 'transfer_sent', title: 'Sent', body: `sent ${i}`, data: { reference: t.reference } },
+        { userId: payees[i], kind: 'transfer_received', title: 'Received', body: `received ${i}`, data: { reference: t.reference } },
+      ]);
+      const credited = events.parts('wallet.credited', { userId: payees[i], amount: 500n, source: 'transfer', reference: t.reference });
+      expect(credited).toHaveLength(1);
+      return { ...t, parts: [notes, ...credited, idPart] };
+    });
+    let results: PromiseSettledResult<Posted>[] = [];
+    const texts = await statementsOf(async () => {
+      results = await settle(inputs.map((i) => ledger().postAlone(db(), i)));
+    });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    // Each answers its own, exactly as alone: the merged parts answer null, the part with an answer its own posting.
+    for (const i of [0, 1, 3]) expect(postedOf(results[i]).answers).toEqual([null, null, postedOf(results[i]).transactionId]);
+    for (const [i, t] of inputs.entries()) {
+      const made = i !== 2;
+      const notes = (
+        await db().execute(
+          sql`SELECT id::text AS id, user_id::text AS user_id, kind, body FROM notifications WHERE data ->> 'reference' = ${t.reference} ORDER BY kind`,
+        )
+      ).rows as { id: string; user_id: string; kind: string; body: string }[];
+      expect(notes).toEqual(
+        made
+          ? [
+              { id: expect.any(String), user_id: payees[i], kind: 'transfer_received', body: `received ${i}` },
+              { id: expect.any(String), user_id: payers[i], kind: 'transfer_sent', body: `sent ${i}` },
+            ]
+          : [],
+      );
+      const deliver = (
+        await db().execute(
+          sql`SELECT payload FROM jobs WHERE queue = ${DELIVER_JOB} AND payload -> 'notificationIds' ?| ${`{${notes.map((n) => n.id).join(',') || 'none'}}`}::text[]`,
+        )
+      ).rows as { payload: { notificationIds: string[] } }[];
+      expect(deliver.map((d) => [...d.payload.notificationIds].sort())).toEqual(made ? [notes.map((n) => n.id).sort()] : []);
+      const repay = (
+        await db().execute(
+          sql`SELECT payload FROM jobs WHERE queue = ${GROWTH_EVENT_JOB} AND payload -> 'payload' ->> 'reference' = ${t.reference}`,
+        )
+      ).rows as { payload: unknown }[];
+      expect(repay.map((r) => r.payload)).toEqual(
+        made
+          ? [{ event: 'wallet.credited', payload: { userId: payees[i], amount: '500', source: 'transfer', reference: t.reference } }]
+          : [],
+      );
+    }
+    if (usingPostgres) {
+      const batch = texts.findIndex((t) => batches([t]).length > 0);
+      expect(batch).toBeGreaterThanOrEqual(0);
+      // The batch's parts: one notifications statement, one repayment-jobs statement, the answering part per posting.
+      const after = texts.slice(batch + 1, texts.indexOf('COMMIT', batch));
+      expect(after.filter((t) => t.includes('INSERT INTO notifications'))).toHaveLength(1);
+      expect(after.filter((t) => t.includes('FROM loans'))).toHaveLength(1);
+      expect(after).toHaveLength(2 + inputs.length);
+    }
+    await expectLedgerOk(h);
+  });
+
+  it("purchases' debits in a batch write their purchase rows in one statement, a refused one none", async () => {
+    const buyers = await Promise.all([funded(5_000n), funded(100n), funded(5_000n)]);
+    const now = new Date();
+    const rows = buyers.map((u, i) => ({
+      id: randomUUID(),
+      reference: `bp_${randomUUID()}`,
+      requestId: `req_${i}`,
+      userId: u,
+      service: 'airtime',
+      amount: 1_000n + BigInt(i),
+      wholesale: 970n,
+      markup: 30n + BigInt(i),
+      recipient: '08031234567',
+      network: 'mtn',
+      provider: 'primary',
+      ported: i === 2,
+      now,
+      nextCheckAt: new Date(now.getTime() + 60_000),
+    }));
+    const results = await settle(
+      rows.map((r) =>
+        ledger().postAlone(db(), {
+          reference: r.reference,
+          type: 'vtu_purchase',
+          description: 'batched purchase',
+          entries: [
+            { account: wallet(r.userId), amount: -r.amount },
+            { account: { system: 'revenue' }, amount: r.amount },
+          ],
+          parts: [insertOnPosting(r)],
+          claim: null,
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const found = (
+      await db().execute(
+        sql`SELECT id::text AS id, user_id::text AS user_id, amount::text AS amount, markup::text AS markup, ported, status, providers_tried, next_check_at
+            FROM vtu_transactions WHERE id IN (${sql.join(
+              rows.map((r) => sql`${r.id}::uuid`),
+              sql`, `,
+            )}) ORDER BY amount`,
+      )
+    ).rows as Record<string, unknown>[];
+    expect(found.map((f) => ({ ...f, next_check_at: new Date(f.next_check_at as string).getTime() }))).toEqual(
+      [rows[0], rows[2]].map((r) => ({
+        id: r.id,
+        user_id: r.userId,
+        amount: r.amount.toString(),
+        markup: r.markup.toString(),
+        ported: r.ported,
+        status: 'processing',
+        providers_tried: ['primary'],
+        next_check_at: r.nextCheckAt.getTime(),
+      })),
+    );
+    await expectLedgerOk(h);
+  });
+
+  it('a failed batch is logged once (its size and the error, no amounts) and each posting is then made alone', async () => {
+    const warned: { fields: Record<string, unknown>; msg: string }[] = [];
+    const log = { warn: (fields: Record<string, unknown>, msg: string) => void warned.push({ fields, msg }) } as never;
+    const own = createLedger({ clock: h.clock, batch: { max: 32, waitMs: 25 }, log });
+    const [a, b, c, x, y, z] = await Promise.all([funded(1_000n), funded(1_000n), funded(1_000n), funded(1n), funded(1n), funded(1n)]);
+    const boom: Part = {
+      ctes: (posted: SQL, name: Namer) =>
+        sql`${name('boom')} AS (SELECT 1 / (count(*) - count(*)) AS z FROM ${posted} HAVING count(*) > 0)`,
+      output: (name: Namer) => sql`(SELECT z FROM ${name('boom')})`,
+    };
+    const inputs = [transfer(a, x, 100n, [idPart]), transfer(b, y, 200n, [boom]), transfer(c, z, 300n, [idPart])];
+    const results = await settle(inputs.map((i) => own.postAlone(db(), i)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(postedOf(results[2]).answers).toEqual([postedOf(results[2]).transactionId]);
+    expect(await Promise.all([a, b, c, x, y, z].map(balance))).toEqual([900n, 1_000n, 700n, 101n, 1n, 301n]);
+    // PGlite makes no batches: nothing fails, nothing is logged.
+    expect(warned).toEqual(
+      usingPostgres ? [{ fields: { batch: 3, code: '22012', error: 'division by zero' }, msg: expect.stringMatching(/batch/) }] : [],
+    );
     await expectLedgerOk(h);
   });
 });

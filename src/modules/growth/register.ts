@@ -151,7 +151,13 @@ export function subscribeGrowth(deps: {
   // Every delivered purchase counts towards milestones and may qualify a referral: growth records it in its job.
   deps.events.on('vtu.succeeded', (e) => jobPart('vtu.succeeded', e));
   // A credit concerns loans only while the user has one open: otherwise the part writes nothing.
-  deps.events.on('wallet.credited', (e) => loans.repaymentJobPart(e.userId, jobOf('wallet.credited', e)));
+  deps.events.on('wallet.credited', (e) =>
+    loans.repaymentJobPart(e.userId, {
+      key: GROWTH_EVENT_JOB,
+      payload: jobs.payloadOf(GROWTH_EVENT_JOB, { event: 'wallet.credited', payload: payloadOf(e) }),
+      insertEach: (from, payload) => jobs.enqueueEachSql(GROWTH_EVENT_JOB, payload, from),
+    }),
+  );
   deps.events.on('account.closed', (e) =>
     jobPart('account.closed', e, (when) => sql`${when} WHERE ${growth.hasLockedBonusSql(sql`${e.userId}::uuid`)}`),
   );

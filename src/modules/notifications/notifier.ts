@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../../db/client.js';
-import { runParts, type Namer, type Part } from '../../db/parts.js';
+import { mergeable, runParts, type Namer, type Part } from '../../db/parts.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
@@ -78,21 +78,20 @@ export interface Notifier {
 
 export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }): Notifier {
   /**
-   * The notification rows (their ids `ids`, in list order) and their fan-out jobs as a part: CTE definitions (`n`,
-   * `j0`...) written FROM `from`.
-   * One fan-out job per statement (per FAN_OUT_BATCH rows), not per row: a transfer notifies both sides with one
+   * The notification rows (their ids `ids`, in list order) and their fan-out jobs as a part, mergeable: in a batch of
+   * postings, all the batch's notifications are ONE statement (each change's rows and jobs in its `data`).
+   * One fan-out job per change (per FAN_OUT_BATCH rows), not per row: a transfer notifies both sides with one
    * job row instead of two (the notifications were a quarter of a transfer's cost).
    */
-  const part = (list: readonly NotificationInput[], ids: readonly string[] = list.map(() => uuid())): Part => ({
-    ctes: (from, name) => ctes(list, ids, name, from),
-  });
-  const ctes = (list: readonly NotificationInput[], ids: readonly string[], name: Namer, from: SQL) => {
-    const now = clock.now();
-    const values = list.map(
-      (n, i) =>
-        sql`(${ids[i]}::uuid, ${n.userId}::uuid, ${n.kind}::text, ${n.title}::text, ${n.body}::text, ${n.data ? JSON.stringify(n.data) : null}::jsonb, ${now}::timestamptz)`,
-    );
-    const rowsSql = sql`SELECT v.* FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, user_id, kind, title, body, data, created_at), ${from}`;
+  const part = (list: readonly NotificationInput[], ids: readonly string[] = list.map(() => uuid())): Part => {
+    const rows = list.map((n, i) => ({
+      id: ids[i],
+      user_id: n.userId,
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      ...(n.data ? { data: n.data } : {}),
+    }));
     const batches: number[][] = [];
     for (let i = 0; i < ids.length; i += FAN_OUT_BATCH) batches.push(ids.slice(i, i + FAN_OUT_BATCH).map((_, k) => i + k));
     const payloadOf = (b: number[]) => {
@@ -103,9 +102,14 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
       const extras = Object.fromEntries(b.flatMap((i) => (extrasOf(list[i]) ? [[ids[i], extrasOf(list[i])]] : [])));
       return { notificationIds: b.map((i) => ids[i]), ...(Object.keys(extras).length ? { extras } : {}) };
     };
-    const jobs_ = batches.map((b, i) => sql`${name(`j${i}`)} AS (${jobs.enqueueSql(DELIVER_JOB, payloadOf(b), {}, from)})`);
-    return sql`${name('n')} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at) ${rowsSql}), ${sql.join(jobs_, sql`, `)}`;
+    return mergeable('notifications.notices', { rows, jobs: batches.map((b) => jobs.payloadOf(DELIVER_JOB, payloadOf(b))) }, ctes);
   };
+  /** Every change's rows and jobs, read from `each` (a change's `data`: `{rows, jobs}`). */
+  const ctes = (each: SQL, name: Namer) =>
+    sql`${name('n')} AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
+          SELECT r.id, r.user_id, r.kind, r.title, r.body, r.data, ${clock.now()}::timestamptz
+          FROM ${each}, jsonb_to_recordset(each.data -> 'rows') AS r(id uuid, user_id uuid, kind text, title text, body text, data jsonb)),
+        ${name('j')} AS (${jobs.enqueueEachSql(DELIVER_JOB, sql`j.payload`, sql`${each}, jsonb_array_elements(each.data -> 'jobs') AS j(payload)`)})`;
   const emitMany = async (exec: Executor, list: readonly NotificationInput[]) => {
     if (!list.length) return [];
     // The rows and their fan-out jobs commit or roll back together with the caller's transaction, so a rolled-back

@@ -2,7 +2,7 @@ import type { Narrowed, RowOf } from '../../db/rows.js';
 import type { vtuTransactions } from './schema.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor, type Tx } from '../../db/client.js';
-import { runChange, type Part } from '../../db/parts.js';
+import { mergeable, runChange, type Namer, type Part } from '../../db/parts.js';
 
 /** Queries of the VTU module. Functions that are part of a money movement take the caller's `tx`. */
 export type VtuRow = Narrowed<
@@ -95,21 +95,30 @@ export function newRowOf(r: NewVtuRow): VtuRow {
 
 /**
  * insertTransaction as a part of the debit's posting: the purchase's row and its debit are one statement, so the row
- * exists exactly when the money moved (reconciliation picks it up from there if the process dies).
+ * exists exactly when the money moved (reconciliation picks it up from there if the process dies). Mergeable: the
+ * purchases of one batch of postings insert their rows in one statement.
  */
 export function insertOnPosting(r: NewVtuRow): Part {
-  return {
-    ctes: (posted, name) =>
-      sql`${name('vtu_row')} AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
-            plan_id, product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
-          SELECT ${r.id}::uuid, ${r.reference}::text, ${r.requestId}::text, ${r.userId}::uuid, ${r.service}::text, 'processing', ${r.amount}::bigint,
-            ${r.wholesale}::bigint, ${r.markup}::bigint, ${r.recipient}::text, ${r.network ?? null}::text, ${r.planId ?? null}::text,
-            ${r.product ?? null}::text, ${r.meterType ?? null}::text, ${r.quantity ?? null}::int, ${r.phone ?? null}::text, ${r.profileId ?? null}::text,
-            ${r.inputs ? JSON.stringify(r.inputs) : null}::jsonb, ${r.provider}::text, ARRAY[${r.provider}::text], ${r.ported}::boolean, ${r.now}::timestamptz, ${r.nextCheckAt}::timestamptz,
-            ${r.now}::timestamptz, ${r.now}::timestamptz
-          FROM ${posted})`,
+  const data = {
+    ...r,
+    amount: r.amount.toString(),
+    wholesale: r.wholesale.toString(),
+    markup: r.markup.toString(),
+    now: r.now.toISOString(),
+    nextCheckAt: r.nextCheckAt.toISOString(),
   };
+  return mergeable('vtu.purchase_row', data, insertEach);
 }
+
+const insertEach = (each: SQL, name: Namer) =>
+  sql`${name('vtu_row')} AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
+        plan_id, product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
+      SELECT r.id, r.reference, r."requestId", r."userId", r.service, 'processing', r.amount, r.wholesale, r.markup, r.recipient, r.network,
+        r."planId", r.product, r."meterType", r.quantity, r.phone, r."profileId", r.inputs, r.provider, ARRAY[r.provider], r.ported, r.now,
+        r."nextCheckAt", r.now, r.now
+      FROM ${each}, jsonb_to_record(each.data) AS r(id uuid, reference text, "requestId" text, "userId" uuid, service text, amount bigint,
+        wholesale bigint, markup bigint, recipient text, network text, "planId" text, product text, "meterType" text, quantity int, phone text,
+        "profileId" text, inputs jsonb, provider text, ported boolean, now timestamptz, "nextCheckAt" timestamptz))`;
 
 export async function getTransaction(exec: Executor, id: string): Promise<VtuRow | undefined> {
   return one<VtuRow>(exec, sql`SELECT ${COLS} FROM vtu_transactions WHERE id = ${id}`);
