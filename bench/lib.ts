@@ -35,6 +35,8 @@ export interface Server {
   peakRssMb: () => number;
   /** Database round trips the server has made so far (exact: asks the child and waits for its answer). */
   queries: () => Promise<number>;
+  /** Statements the server had sent at the last answer of queries() (BEGIN and COMMIT included). */
+  statements: () => number;
   stop: () => Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startServer(script: string, env: Record<string, string>, n
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   let peak = 0;
   let queries = 0;
+  let statements = 0;
   let waiters: ((n: number) => void)[] = [];
   let buf = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -74,11 +77,12 @@ export async function startServer(script: string, env: Record<string, string>, n
           clearTimeout(timer);
           resolve(m[1]);
         }
-        const r = /RSS (\d+)(?: QUERIES (\d+))?/.exec(line);
+        const r = /RSS (\d+)(?: QUERIES (\d+))?(?: STATEMENTS (\d+))?/.exec(line);
         if (r) {
           peak = Math.max(peak, Number(r[1]));
           if (r[2]) {
             queries = Number(r[2]);
+            statements = Number(r[3] ?? 0);
             const w = waiters;
             waiters = [];
             for (const f of w) f(queries);
@@ -92,6 +96,7 @@ export async function startServer(script: string, env: Record<string, string>, n
     url,
     child,
     peakRssMb: () => peak,
+    statements: () => statements,
     queries: () =>
       new Promise<number>((resolve) => {
         waiters.push(resolve);
@@ -115,6 +120,8 @@ export interface Result {
   connections?: number;
   /** Database round trips per request, when measured. */
   roundTrips?: number;
+  /** Database statements per request (BEGIN and COMMIT included), when measured. */
+  statements?: number;
   ratio?: string;
   /** Whether the issue's target for this row is met (undefined: no target). */
   met?: boolean;
@@ -148,11 +155,13 @@ export async function cannon(name: string, opts: autocannon.Options, serverPid?:
  */
 export async function measured(server: Server, name: string, opts: autocannon.Options, profileLabel?: string): Promise<Result> {
   const before = await server.queries();
+  const statementsBefore = server.statements();
   const start = monotonicUs();
   const r = await cannon(name, opts, server.child.pid);
   if (profileLabel) recordWindow(profileLabel, server.child.pid!, start, monotonicUs());
   const after = await server.queries();
-  return { ...r, roundTrips: r.total ? Math.round(((after - before) / r.total) * 10) / 10 : undefined };
+  const per = (n: number) => (r.total ? Math.round((n / r.total) * 10) / 10 : undefined);
+  return { ...r, roundTrips: per(after - before), statements: per(server.statements() - statementsBefore) };
 }
 
 /** CPU profiles of the bench servers (BENCH_CPU_PROF=1): where they go, and the node flags that write them. */
@@ -186,7 +195,7 @@ export function table(rows: Result[]) {
   for (const r of rows) {
     const met = r.met === undefined ? '' : r.met ? 'yes' : 'NO';
     console.log(
-      `| ${r.name} | ${r.connections ?? ''} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.roundTrips ?? ''} | ${cpuCell(r)} | ${ceiling(r.cpu, r.cpuInBench) ?? ''} | ${r.ratio ?? ''} | ${met} |`,
+      `| ${r.name} | ${r.connections ?? ''} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.roundTrips ?? ''}${r.statements ? ` (${r.statements} statements)` : ''} | ${cpuCell(r)} | ${ceiling(r.cpu, r.cpuInBench) ?? ''} | ${r.ratio ?? ''} | ${met} |`,
     );
   }
 }
