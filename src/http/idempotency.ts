@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { runReads, type Part } from '../db/parts.js';
+import { mergeable, runReads, type Part } from '../db/parts.js';
 import { one, pipelinesAlone, rows, type Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import { answerBatcher, claimBatcher, claimStatement, storeAnswer, type BatchFailed, type ClaimOutcome } from './idempotency-batch.js';
@@ -145,12 +145,16 @@ function batchersOf(db: Db, { batchMax = 1, log }: { batchMax?: number; log?: Lo
  * never wait on each other here (no deadlock with their wallet locks); the one holding the row marks it.
  */
 export function claimOf(claim: { userId: string; key: string }): RequestClaim {
+  // Mergeable: in a batch of postings every made posting's claim is marked by one statement (db/parts.ts).
   return {
-    mark: {
-      ctes: (when, name) =>
-        sql`${name('claim_mark')} AS (UPDATE idempotency_keys SET status = 'committed' WHERE EXISTS (SELECT 1 FROM ${when}) AND (user_id, key) IN (
-              SELECT user_id, key FROM idempotency_keys WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' FOR UPDATE SKIP LOCKED)
+    mark: mergeable(
+      'idempotency.claim_mark',
+      { user_id: claim.userId, key: claim.key },
+      (each, name) =>
+        sql`${name('claim_mark')} AS (UPDATE idempotency_keys SET status = 'committed' WHERE (user_id, key) IN (
+              SELECT k.user_id, k.key FROM idempotency_keys k JOIN ${each} ON k.user_id = (each.data ->> 'user_id')::uuid AND k.key = each.data ->> 'key'
+              WHERE k.status = 'in_flight' ORDER BY k.user_id, k.key FOR UPDATE OF k SKIP LOCKED)
             RETURNING 1)`,
-    },
+    ),
   };
 }
