@@ -8,7 +8,6 @@ import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-depth.js';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import cors from '@fastify/cors';
-import { Redis } from 'ioredis';
 import { z } from 'zod';
 import client from 'prom-client';
 import { sql } from 'drizzle-orm';
@@ -178,8 +177,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(cors, { origin: config.corsOrigins.length ? config.corsOrigins : false });
 
+  // ioredis is loaded only when Redis is configured (about 2 MB of heap otherwise kept; docs/scaling.md, "Memory").
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
     : null;
   await app.register(rateLimit, {
     global: false,

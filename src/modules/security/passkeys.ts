@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { sql } from 'drizzle-orm';
 import { isUniqueViolation, one, rows, type Db } from '../../db/client.js';
 import type { AuthUser } from '../../kernel/actor.js';
@@ -18,6 +11,12 @@ import type { CredentialNotices } from './credential-notices.js';
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * MINUTE;
 /** Passkeys one operator may hold. */
 export const MAX_PASSKEYS = 10;
+
+/**
+ * The WebAuthn library, loaded at the first passkey operation: only operators use passkeys, and loaded at start it
+ * kept about 5 MB of heap in every process (docs/scaling.md, "Memory").
+ */
+const webauthnLib = () => import('@simplewebauthn/server');
 
 export interface PasskeyDeps {
   db: Db;
@@ -94,6 +93,7 @@ export function createPasskeyService({ db, clock, webauthn, notices }: PasskeyDe
     async registrationOptions(user: AuthUser) {
       const existing = await passkeysOf(user.id);
       if (existing.length >= MAX_PASSKEYS) throw new AppError('CONFLICT', `At most ${MAX_PASSKEYS} passkeys; delete one first`);
+      const { generateRegistrationOptions } = await webauthnLib();
       const options = await generateRegistrationOptions({
         rpName: webauthn.rpName,
         rpID: webauthn.rpId,
@@ -112,6 +112,7 @@ export function createPasskeyService({ db, clock, webauthn, notices }: PasskeyDe
       const expectedChallenge = await consumeChallenge(user, 'register', response.response.clientDataJSON);
       let info;
       try {
+        const { verifyRegistrationResponse } = await webauthnLib();
         const v = await verifyRegistrationResponse({
           response,
           expectedChallenge,
@@ -180,6 +181,7 @@ export function createPasskeyService({ db, clock, webauthn, notices }: PasskeyDe
     async stepUpOptions(user: AuthUser) {
       const existing = await passkeysOf(user.id);
       if (!existing.length) throw new AppError('CONFLICT', 'No passkey is registered; register one first (adminPasskeyRegisterOptions)');
+      const { generateAuthenticationOptions } = await webauthnLib();
       const options = await generateAuthenticationOptions({
         rpID: webauthn.rpId,
         allowCredentials: existing.map(toCredential),
@@ -206,6 +208,7 @@ export function createPasskeyService({ db, clock, webauthn, notices }: PasskeyDe
       if (!p) throw refused('This passkey is not registered to your account');
       let newCounter: number;
       try {
+        const { verifyAuthenticationResponse } = await webauthnLib();
         const v = await verifyAuthenticationResponse({
           response,
           expectedChallenge,

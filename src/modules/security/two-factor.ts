@@ -1,7 +1,6 @@
 import type { totpFactors } from './schema.js';
 import type { RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
@@ -165,7 +164,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       // Confirmed in another request meanwhile: never hand out a secret that was not stored.
       if (!stored) throw new AppError('CONFLICT', 'Two-factor authentication is already set up');
       const uri = totpUri(secret, user.email, issuer);
-      return { uri, secret, qrDataUrl: await QRCode.toDataURL(uri) };
+      return { uri, secret, qrDataUrl: await (await import('qrcode')).default.toDataURL(uri) };
     },
 
     async confirmEnrollment(user: AuthUser, code: string, meta: CodeSource = {}) {
