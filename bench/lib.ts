@@ -42,10 +42,13 @@ export interface Server {
 
 /**
  * The V8 flags the service starts with (package.json start:prod, scripts/start.mjs, the Dockerfile): young generation
- * capped at 16 MB a semi-space, as on Node 20 (Node 24 grows it to 64 MB; docs/scaling.md, "Memory"). BENCH_NODE_ARGS
- * replaces them (an empty value: V8's defaults).
+ * capped at 16 MB a semi-space, as on Node 20 (Node 24 grows it to 64 MB), and the old generation collected once it
+ * is 30 % over what the last full GC kept (docs/scaling.md, "Memory"). BENCH_NODE_ARGS replaces them (an empty
+ * value: V8's defaults).
  */
-export const SERVER_NODE_FLAGS = (process.env.BENCH_NODE_ARGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean);
+export const SERVER_NODE_FLAGS = (process.env.BENCH_NODE_ARGS ?? '--max-semi-space-size=16 --heap-growing-percent=30')
+  .split(' ')
+  .filter(Boolean);
 
 /**
  * Starts a server script in a child process and waits until it prints its port. The server runs as compiled
@@ -57,7 +60,11 @@ export async function startServer(script: string, env: Record<string, string>, n
   const useTsx = process.env.BENCH_TSX === '1' || !fs.existsSync(compiled);
   const flags = [...SERVER_NODE_FLAGS, ...nodeArgs];
   const args = useTsx ? [...flags, '--import', 'tsx', script] : [...flags, compiled];
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  // Two malloc arenas, as the service's start scripts and the Dockerfile set (docs/scaling.md, "Memory").
+  const child = spawn(process.execPath, args, {
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let peak = 0;
   let queries = 0;
   let statements = 0;

@@ -58,6 +58,7 @@ function productionEnv(port, databaseUrl) {
     LOG_LEVEL: 'warn',
     DATA_DIR: path.join(dir, 'data'),
     DATABASE_URL: databaseUrl,
+    MALLOC_ARENA_MAX: '2',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     PIN_PEPPER: secret(),
     DATA_ENCRYPTION_KEY: secret(),
@@ -88,7 +89,11 @@ function productionEnv(port, databaseUrl) {
 
 /** Starts the installed service; resolves with its exit code and output once it exits. */
 function start(env) {
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', 'dist/main.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', '--heap-growing-percent=30', 'dist/main.js'], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
