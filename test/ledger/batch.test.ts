@@ -67,6 +67,12 @@ const idPart: Part<string> = {
 const settle = <T>(ps: Promise<T>[]) => Promise.allSettled(ps);
 const postedOf = (r: PromiseSettledResult<Posted>) => (r as PromiseFulfilledResult<Posted>).value;
 
+/** Division by zero when its posting is made: a failure of the batch's transaction after the money statement. */
+const boom: Part = {
+  ctes: (posted: SQL, name: Namer) => sql`${name('boom')} AS (SELECT 1 / (count(*) - count(*)) AS z FROM ${posted} HAVING count(*) > 0)`,
+  output: (name: Namer) => sql`(SELECT z FROM ${name('boom')})`,
+};
+
 describe('postings in batches', () => {
   it('one posting short of money fails alone; the others of its batch are made, each with its own parts', async () => {
     const [a, b, c, x, y, z] = await Promise.all([funded(1_000n), funded(100n), funded(1_000n), funded(1n), funded(1n), funded(1n)]);
@@ -120,12 +126,6 @@ describe('postings in batches', () => {
 
   it('a part that fails undoes its batch; every posting is then made alone and only that one fails', async () => {
     const [a, b, c, x, y, z] = await Promise.all([funded(1_000n), funded(1_000n), funded(1_000n), funded(1n), funded(1n), funded(1n)]);
-    // Division by zero when its posting is made: a failure of the batch's transaction after the money statement.
-    const boom: Part = {
-      ctes: (posted: SQL, name: Namer) =>
-        sql`${name('boom')} AS (SELECT 1 / (count(*) - count(*)) AS z FROM ${posted} HAVING count(*) > 0)`,
-      output: (name: Namer) => sql`(SELECT z FROM ${name('boom')})`,
-    };
     const inputs = [transfer(a, x, 100n, [idPart]), transfer(b, y, 200n, [boom]), transfer(c, z, 300n, [idPart])];
     let results: PromiseSettledResult<Posted>[] = [];
     const texts = await statementsOf(async () => {
@@ -360,11 +360,6 @@ describe('postings in batches', () => {
     const log = { warn: (fields: Record<string, unknown>, msg: string) => void warned.push({ fields, msg }) } as never;
     const own = createLedger({ clock: h.clock, batch: { max: 32, waitMs: 25 }, log });
     const [a, b, c, x, y, z] = await Promise.all([funded(1_000n), funded(1_000n), funded(1_000n), funded(1n), funded(1n), funded(1n)]);
-    const boom: Part = {
-      ctes: (posted: SQL, name: Namer) =>
-        sql`${name('boom')} AS (SELECT 1 / (count(*) - count(*)) AS z FROM ${posted} HAVING count(*) > 0)`,
-      output: (name: Namer) => sql`(SELECT z FROM ${name('boom')})`,
-    };
     const inputs = [transfer(a, x, 100n, [idPart]), transfer(b, y, 200n, [boom]), transfer(c, z, 300n, [idPart])];
     const results = await settle(inputs.map((i) => own.postAlone(db(), i)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
