@@ -46,24 +46,21 @@ export async function withIdempotency(
 ): Promise<StoredResponse & { replayed: boolean }> {
   const now = clock.now();
   const lockUntil = new Date(now.getTime() + IDEMPOTENCY_LOCK_MS);
-  // Keys older than 24 h are forgotten: an expired row is taken over as a fresh claim in the same statement
-  // (one round trip; a concurrent claimant re-checks the updated row, finds it fresh and loses).
-  const insert = claimStatement([{ ...claim, now, lockUntil }], IDEMPOTENCY_TTL_MS);
   let answers: unknown[] | undefined;
-  let won: unknown;
+  let won: boolean;
   const batch = batchersOf(db, opts);
   const batched: ClaimOutcome = batch ? await batch.claims({ ...claim, now, lockUntil, reads }) : { outcome: 'alone' };
   if (batched.outcome === 'failed') throw batched.error;
   if (batched.outcome !== 'alone') {
     won = batched.outcome === 'won';
     if (batched.outcome === 'won') answers = batched.answers;
-  } else if (reads.length) {
-    // The claim and the reads in one round trip, each its own statement; the reads are thrown away when the claim loses.
-    const r = await runReads(db, reads, insert);
+  } else {
+    // Keys older than 24 h are forgotten: an expired row is taken over as a fresh claim in the same statement (a
+    // concurrent claimant re-checks the updated row, finds it fresh and loses). The claim and the reads in one round
+    // trip, each its own statement; the reads are thrown away when the claim loses.
+    const r = await runReads(db, reads, claimStatement([{ ...claim, now, lockUntil }], IDEMPOTENCY_TTL_MS));
     won = r.first.length > 0;
     if (won) answers = r.answers;
-  } else {
-    won = (await rows(db, insert)).length > 0;
   }
   if (!won) {
     const row = await one<{
@@ -90,12 +87,12 @@ export async function withIdempotency(
         'The request with this Idempotency-Key was carried out but its answer was lost; check your history instead of retrying',
       );
     }
-    won = await one(
+    const tookOver = await one(
       db,
       sql`UPDATE idempotency_keys SET locked_until = ${lockUntil}
           WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' AND locked_until < ${now} RETURNING 1`,
     );
-    if (!won) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is being processed; retry shortly');
+    if (!tookOver) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is being processed; retry shortly');
   }
   const requestClaim = claimOf(claim);
   // A claim is released for a retry only when no money moved under it.
