@@ -5,10 +5,12 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { SQL, StringChunk, entityKind, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { CHANNEL_NAME, pgSubscription, type Subscription } from './listen.js';
+import { PreparingClient } from './prepared.js';
+
+export { plannedPerCall } from './prepared.js';
 
 export type { Subscription } from './listen.js';
 import { ambientDatabase, ambientStatement, inAmbientTransaction } from './ambient.js';
@@ -37,51 +39,6 @@ export interface Database {
 
 // node-postgres: bigint (int8) and numeric come back as strings; we parse int8 to bigint in repositories.
 pg.types.setTypeParser(20, (v) => v);
-
-/**
- * A pg client that names parameterised statements after their text, so each connection parses and plans a
- * statement shape once and later runs only bind and execute (the one-statement posting is a large CTE
- * that PostgreSQL otherwise plans on every call). A name is a hash of the text, so one name never stands for two
- * texts. A text is named from its second use on, and at most MAX_NAMED texts per process: a text that never
- * repeats (a statement built with something per call in it) runs unnamed and leaves no prepared statement behind
- * on the server. Statements without parameters (BEGIN, COMMIT, scripts) stay unnamed. Turned off with
- * DATABASE_PREPARED_STATEMENTS=false for a pooler that cannot keep named statements (PgBouncer in transaction mode
- * before 1.21, docs/scaling.md).
- */
-const MAX_NAMED = 5_000;
-const MAX_SEEN_ONCE = 20_000;
-const statementNames = new Map<string, string>();
-let seenOnce = new Set<string>();
-function statementName(text: string): string | undefined {
-  const known = statementNames.get(text);
-  if (known) return known;
-  if (!seenOnce.has(text)) {
-    if (seenOnce.size >= MAX_SEEN_ONCE) seenOnce = new Set();
-    seenOnce.add(text);
-    return undefined;
-  }
-  if (statementNames.size >= MAX_NAMED) return undefined;
-  seenOnce.delete(text);
-  const name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-  statementNames.set(text, name);
-  return name;
-}
-class PreparingClient extends pg.Client {
-  query(config: any, values?: any, callback?: any): any {
-    if (
-      config &&
-      typeof config === 'object' &&
-      typeof config.text === 'string' &&
-      !config.name &&
-      Array.isArray(values) &&
-      values.length > 0
-    ) {
-      const name = statementName(config.text);
-      if (name) config = { ...config, name };
-    }
-    return super.query(config, values, callback);
-  }
-}
 
 /**
  * `listenUrl`: where LISTEN connections go when `url` is a transaction-mode pooler (which cannot hold a LISTEN):

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { one, rows, type Db, type Executor } from '../db/client.js';
+import { one, plannedPerCall, rows, type Db, type Executor } from '../db/client.js';
 import type { Clock } from '../kernel/clock.js';
 import { MINUTE, SECOND } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -263,34 +263,38 @@ export class JobQueue {
       : sql`AND queue <> ALL(${`{${this.batched()
           .map((d) => d.name)
           .join(',')}}`}::text[])`;
+    // A queue's jobs all have its priority, so a lane orders by due time alone, reading its own queue's index entries
+    // (by priority too it walked every queue's due jobs, the other lanes' backlog included).
+    const order = lane ? sql`run_at` : sql`priority DESC, run_at`;
     const lockUntil = new Date(now.getTime() + 5 * MINUTE);
     // A running job whose lock expired belongs to a crashed worker and is claimed again, first. Due jobs come off
-    // the partial index in claim order (priority, then due time) and the scan stops at the limit: under a backlog
-    // of thousands one OR'ed query sorted every due row on each claim.
+    // the partial index in claim order and the scan stops at the limit. Planned per call (docs/scaling.md "The job
+    // queue's claims planned per call"): a plan cached while the table was small seq-scanned it once it had grown.
     return rows<Claimed>(
       this.db,
-      sql`WITH stale AS (
+      plannedPerCall(sql`WITH stale AS (
             SELECT id FROM jobs WHERE status = 'running' AND locked_until < ${now} ${only}
             ORDER BY locked_until LIMIT ${n} FOR UPDATE SKIP LOCKED),
           due AS (
             SELECT id FROM jobs WHERE status = 'queued' AND run_at <= ${now} ${only}
-            ORDER BY priority DESC, run_at LIMIT ${n} - (SELECT count(*) FROM stale) FOR UPDATE SKIP LOCKED)
+            ORDER BY ${order} LIMIT ${n} - (SELECT count(*) FROM stale) FOR UPDATE SKIP LOCKED)
           UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${lockUntil}, updated_at = ${now}
           WHERE id IN (SELECT id FROM stale UNION ALL SELECT id FROM due)
-          RETURNING id::text AS id, queue, payload, attempts, max_attempts`,
+          RETURNING id::text AS id, queue, payload, attempts, max_attempts`),
     );
   }
 
   /**
-   * Marks the jobs whose handler succeeded done, in one statement per claimed batch. Until then they stay
-   * 'running' under their lease: a worker that dies in between only makes them run again after the lease, as a
-   * crash between handler and completion always could (handlers are at-least-once).
+   * Marks the jobs whose handler succeeded done, in one statement per claimed batch (planned per call, as claims).
+   * Until then they stay 'running' under their lease: a worker that dies in between runs them again after it.
    */
   async complete(ids: string[]) {
     if (!ids.length) return;
     await rows(
       this.db,
-      sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${this.clock.now()} WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[])`,
+      plannedPerCall(
+        sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${this.clock.now()} WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[])`,
+      ),
     );
   }
 

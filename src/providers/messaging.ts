@@ -70,7 +70,14 @@ export function capturingMailer(db: Db, clock: Clock, from: string): SandboxMail
     async sendMany(mails) {
       if (down) return mails.map(() => outage());
       // A mail nodemailer cannot build fails alone; the others are captured together.
-      const built = await Promise.all(mails.map((m) => build(m).then(() => null, (err: unknown) => err)));
+      const built = await Promise.all(
+        mails.map((m) =>
+          build(m).then(
+            () => null,
+            (err: unknown) => err,
+          ),
+        ),
+      );
       const ok = mails.filter((_, i) => built[i] === null);
       if (ok.length) await capture(ok);
       return built;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../../src/db/client.js';
+import { plannedPerCall, rows } from '../../src/db/client.js';
 import { createHarness, fundWallet, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 
 /** DATABASE_PREPARED_STATEMENTS: parameterised statements are named, so a connection plans each once. */
@@ -67,6 +67,34 @@ describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL
       pg.Client.prototype.query = original;
     }
     expect(texts.size).toBe(1);
+  });
+
+  it('a statement marked plannedPerCall is never named (the job queue claims and completions among them)', async () => {
+    const seen: { text: string; name?: string }[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as { text?: string; name?: string };
+      if (typeof q === 'object' && q?.text) seen.push({ text: q.text, name: q.name });
+      return (original as (...x: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    const { db, jobs } = h.app.services;
+    try {
+      await db.transaction(async (tx) => {
+        for (const n of [1, 2, 3]) await tx.execute(plannedPerCall(sql`SELECT ${n}::int + 42 AS answer`));
+        expect(await rows(tx, sql`SELECT name FROM pg_prepared_statements WHERE statement LIKE ${'%$1::int + 42 AS answer'}`)).toEqual([]);
+      });
+      for (let i = 0; i < 3; i++) {
+        await jobs.enqueue(db, 'outbox.email', { to: `planned${i}@example.com`, subject: 'planned', text: 'x' });
+        await jobs.drain();
+      }
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    const claims = seen.filter((s) => /UPDATE jobs SET status = 'running'|UPDATE jobs SET status = 'done'/.test(s.text));
+    expect(claims.length).toBeGreaterThanOrEqual(6);
+    expect(claims.filter((c) => c.name)).toEqual([]);
+    // The rest are still named from their second use.
+    expect(seen.some((s) => s.name)).toBe(true);
   });
 
   it('DATABASE_PREPARED_STATEMENTS=false leaves statements unnamed', async () => {

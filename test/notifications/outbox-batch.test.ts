@@ -58,13 +58,16 @@ describe('the outbox e-mail lane', () => {
     expect((await jobsOf('batch ')).map((j) => j.status)).toEqual(Array.from({ length: n }, () => 'done'));
   });
 
-  it.runIf(usingPostgres)('captures a batch in the sandbox with one INSERT, and claims and completes it with one statement each', async () => {
-    await enqueue(Array.from({ length: 10 }, (_, i) => ({ to: `one${i}@example.com`, subject: `one ${i}`, text: 'x' })));
-    const texts = await statementsOf(() => h.app.services.jobs.drain());
-    expect(texts.filter((t) => t.includes('INSERT INTO sandbox_messages'))).toHaveLength(1);
-    expect(texts.filter((t) => /UPDATE jobs SET status = 'done'/.test(t))).toHaveLength(1);
-    expect(await captured('one ')).toHaveLength(10);
-  });
+  it.runIf(usingPostgres)(
+    'captures a batch in the sandbox with one INSERT, and claims and completes it with one statement each',
+    async () => {
+      await enqueue(Array.from({ length: 10 }, (_, i) => ({ to: `one${i}@example.com`, subject: `one ${i}`, text: 'x' })));
+      const texts = await statementsOf(() => h.app.services.jobs.drain());
+      expect(texts.filter((t) => t.includes('INSERT INTO sandbox_messages'))).toHaveLength(1);
+      expect(texts.filter((t) => /UPDATE jobs SET status = 'done'/.test(t))).toHaveLength(1);
+      expect(await captured('one ')).toHaveLength(10);
+    },
+  );
 
   it('fails every job of a batch while the mail server is down, and sends them on the retry', async () => {
     const mailer = h.app.services.mailer;
@@ -108,7 +111,11 @@ describe('sendEach without a batch send (SMTP)', () => {
         sent.push(mail.to);
       },
     };
-    const mails = Array.from({ length: 20 }, (_, i) => ({ to: i === 7 ? 'bounce@example.com' : `m${i}@example.com`, subject: 's', text: 't' }));
+    const mails = Array.from({ length: 20 }, (_, i) => ({
+      to: i === 7 ? 'bounce@example.com' : `m${i}@example.com`,
+      subject: 's',
+      text: 't',
+    }));
     const answers = await sendEach(smtp, mails);
     expect(answers.map((a) => (a === null ? null : (a as Error).message))).toEqual(
       mails.map((m) => (m.to.startsWith('bounce') ? 'SMTP 550 no such user' : null)),

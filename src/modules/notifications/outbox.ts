@@ -77,7 +77,11 @@ export async function sendEach(mailer: Mailer, mails: readonly OutboundEmail[]):
   const answers: unknown[] = mails.map(() => null);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < mails.length; i = next++) answers[i] = await mailer.send(mails[i]).then(() => null, (err: unknown) => err);
+    for (let i = next++; i < mails.length; i = next++)
+      answers[i] = await mailer.send(mails[i]).then(
+        () => null,
+        (err: unknown) => err,
+      );
   };
   await Promise.all(Array.from({ length: Math.min(OUTBOX_SEND_CONCURRENCY, mails.length) }, worker));
   return answers;
