@@ -18,8 +18,9 @@ import { DURATION, cannon, freshDatabase, measured, startServer, type Result, ty
  * strict form: a worker that runs during the burst starts the drain with a smaller backlog.
  *
  * Runs: getWalletState for BENCH_SECONDS on the quiet API; buyAirtime for BENCH_BURST_SECONDS (15) at the VTU
- * concurrency; getWalletState again for BENCH_SECONDS right after, while the worker drains; then the wait until no
- * job is due.
+ * concurrency; getWalletState again for BENCH_SECONDS right after, while the worker drains; the wait until no job is
+ * due; getWalletState once more on the same data with no background work, the baseline of the reads during the
+ * drain (the burst's purchases fill each wallet's statement page, so the read before the burst does less work).
  */
 const BURST_SECONDS = Number(process.env.BENCH_BURST_SECONDS ?? 15);
 const USERS = Number(process.env.BENCH_BURST_USERS ?? 100);
@@ -27,8 +28,11 @@ const USERS = Number(process.env.BENCH_BURST_USERS ?? 100);
 export interface BurstResult {
   rows: Result[];
   lines: string[];
+  /** Before the burst, on the wallets' shorter history. */
   quiet: Result;
   during: Result;
+  /** After the drain: the same data as `during`, without the background work (the goal's baseline). */
+  after: Result;
   /** Purchases answered 2xx in the burst. */
   purchases: number;
   burstSeconds: number;
@@ -134,6 +138,9 @@ export async function purchaseBurst(): Promise<BurstResult> {
         database.db,
         sql`SELECT queue, count(*)::int AS n FROM jobs WHERE id > ${lastJob}::bigint AND status = 'dead' GROUP BY queue`,
       );
+      // The same reads once the backlog is done: the same wallets (each now holds the burst's purchases, which make
+      // its statement page fuller than before the burst), the same API process, no background work.
+      const after = await measured(api, `getWalletState, after the drain (same data, no background work)`, read);
       const report = await verifyLedger(database.db);
       if (report.breaches.length) throw new Error(`ledger breaches after the purchase burst: ${JSON.stringify(report.breaches)}`);
       const per = (x: number) => (x / purchases).toFixed(2);
@@ -142,10 +149,11 @@ export async function purchaseBurst(): Promise<BurstResult> {
         `  worker CPU ${cost?.server ?? '?'} ms per purchase (PostgreSQL ${cost?.postgres ?? '?'} ms, the reads measured meanwhile included); drained in ${drainSeconds ?? '> 120'} s after the burst (${dueAfterRead} jobs still due after the ${DURATION} s read run; due each second from the worker's start: ${series.join(' ')}); ${later[0].n} scheduled for later; dead: ${failed.length ? failed.map((f) => `${f.queue} ${f.n}`).join(', ') : 'none'}; ledger ok`,
       ];
       return {
-        rows: [burst, quiet, during],
+        rows: [burst, quiet, during, after],
         lines,
         quiet,
         during,
+        after,
         purchases,
         burstSeconds,
         drainSeconds,

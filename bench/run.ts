@@ -276,9 +276,10 @@ if (want('burst')) {
   goals.push({
     goal: "getWalletState no more than 20% lower while a 15 s purchase burst's background work runs",
     measured: rate(b.during),
-    baseline: `getWalletState quiet, same API process: ${rate(b.quiet)}`,
-    ratio: percent(b.during.rps, b.quiet.rps),
-    met: b.during.rps >= 0.8 * b.quiet.rps && b.during.errors === 0,
+    // The same reads on the same data with the backlog done; before the burst the wallets' pages were emptier.
+    baseline: `getWalletState after the drain, same data and API process: ${rate(b.after)} (before the burst, shorter statements: ${rate(b.quiet)})`,
+    ratio: percent(b.during.rps, b.after.rps),
+    met: b.during.rps >= 0.8 * b.after.rps && b.during.errors === 0,
   });
   goals.push({
     goal: "a burst's background work (notifications, growth, receipts, jobs) drains in less time than the burst took",
