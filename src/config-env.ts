@@ -229,6 +229,7 @@ export const envSchema = z.object({
     }),
   JOBS_ENABLED: bool.default(true),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  JOBS_BACKGROUND_LANES: z.coerce.number().int().min(1).max(16).default(1),
   JOBS_RETENTION_HOURS: z.coerce
     .number()
     .int()

@@ -141,6 +141,7 @@ export interface Config {
   jobsEnabled: boolean;
   /** Jobs one worker process runs side by side (each holds a pool connection while it works). */
   jobsConcurrency: number;
+  jobsBackgroundLanes: number; // batch lanes of background queues working at once (JOBS_BACKGROUND_LANES)
   /** Finished jobs are deleted this long after they finished; 0 keeps them. Dead letters are always kept. */
   jobsRetentionHours: number;
   /**
@@ -326,6 +327,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     topupCallbackOrigins: [...new Set([new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).origin, ...e.TOPUP_CALLBACK_ORIGINS])],
     jobsEnabled: e.JOBS_ENABLED,
     jobsConcurrency: e.JOBS_CONCURRENCY,
+    jobsBackgroundLanes: e.JOBS_BACKGROUND_LANES,
     jobsRetentionHours: e.JOBS_RETENTION_HOURS,
     webhookAdmission: { maxAgeMs: e.WEBHOOK_BACKLOG_MAX_AGE_MS, maxPending: e.WEBHOOK_BACKLOG_MAX_PENDING },
     webhookCreditBatch: e.WEBHOOK_CREDIT_BATCH,

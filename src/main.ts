@@ -18,7 +18,7 @@ async function main() {
   }
   const log = createLogger({ level: config.logLevel });
   const app = await buildApp({ config, log });
-  if (config.jobsEnabled) app.services.jobs.start(config.sandbox ? 1000 : 2000, config.jobsConcurrency);
+  if (config.jobsEnabled) app.services.jobs.start(config.sandbox ? 1000 : 2000, config.jobsConcurrency, config.jobsBackgroundLanes);
   await app.listen({ port: config.port, host: config.host });
   log.info({ sandbox: config.sandbox, database: config.databaseUrl ? 'postgresql' : 'pglite', url: config.publicUrl }, 'service ready');
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { one, type Db } from '../db/client.js';
+import { one, rows, type Db } from '../db/client.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { z } from 'zod';
@@ -58,11 +58,32 @@ export async function runLaneOnce(host: LaneHost, def: LaneDef): Promise<number>
   return jobs.length;
 }
 
+/** At most `n` holders at once, served in the order they asked: the background lanes' turns (JobQueue.start). */
+export class Turns {
+  private waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+
+  /** Waits for a turn; the answer ends it (once, however often it is called). */
+  async take(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}
+
 /**
  * A lane: runs batches back to back while there are due jobs, then sleeps until a waker (nudge) or `idleMs`.
- * Several lanes (and instances) share a queue through the claim's SKIP LOCKED.
+ * Several lanes (and instances) share a queue through the claim's SKIP LOCKED. With `turns`, each batch waits for a
+ * turn, so the lanes sharing them work one batch at a time between them (or as many as the turns allow).
  */
-export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[]): Promise<void> {
+export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[], turns?: Turns): Promise<void> {
   let wake: (() => void) | null = null;
   let woken = false;
   wakers.push(() => {
@@ -74,10 +95,13 @@ export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[]):
     while (!host.stopped()) {
       woken = false;
       let ran = 0;
+      const endTurn = turns ? await turns.take() : null;
       try {
         ran = await runLaneOnce(host, def);
       } catch (err) {
         host.log.error({ err, job: def.name }, 'job lane failed');
+      } finally {
+        endTurn?.();
       }
       host.busy?.(self, ran > 0);
       if (ran || woken || host.stopped()) continue;
@@ -171,4 +195,12 @@ export async function drainConcurrently(
   await Promise.all(running);
   while (flushing || finished.length) await (flushing ?? flush());
   return ran;
+}
+
+/** The latest dead jobs (operators' view and tests). */
+export function deadJobsOf(db: Db, limit: number) {
+  return rows<{ id: string; queue: string; last_error: string | null; attempts: number; updated_at: Date }>(
+    db,
+    sql`SELECT id::text AS id, queue, last_error, attempts, updated_at FROM jobs WHERE status = 'dead' ORDER BY id DESC LIMIT ${limit}`,
+  );
 }

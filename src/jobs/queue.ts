@@ -4,7 +4,7 @@ import { one, plannedPerCall, rows, type Db, type Executor } from '../db/client.
 import type { Clock } from '../kernel/clock.js';
 import { MINUTE, SECOND } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { drainConcurrently, queueBacklog, runLaneOnce, startLane, type Claimed, type LaneHost } from './lanes.js';
+import { deadJobsOf, drainConcurrently, queueBacklog, runLaneOnce, startLane, Turns, type Claimed, type LaneHost } from './lanes.js';
 
 export type { Claimed } from './lanes.js';
 
@@ -263,8 +263,7 @@ export class JobQueue {
       : sql`AND queue <> ALL(${`{${this.batched()
           .map((d) => d.name)
           .join(',')}}`}::text[])`;
-    // A queue's jobs all have its priority, so a lane orders by due time alone, reading its own queue's index entries
-    // (by priority too it walked every queue's due jobs, the other lanes' backlog included).
+    // A queue's jobs all have its priority: a lane orders by due time alone (by priority it walked every queue's).
     const order = lane ? sql`run_at` : sql`priority DESC, run_at`;
     const lockUntil = new Date(now.getTime() + 5 * MINUTE);
     // A running job whose lock expired belongs to a crashed worker and is claimed again, first. Due jobs come off
@@ -284,10 +283,7 @@ export class JobQueue {
     );
   }
 
-  /**
-   * Marks the jobs whose handler succeeded done, in one statement per claimed batch (planned per call, as claims).
-   * Until then they stay 'running' under their lease: a worker that dies in between runs them again after it.
-   */
+  /** The jobs whose handler succeeded done, one statement per batch; until then 'running' under their lease. */
   async complete(ids: string[]) {
     if (!ids.length) return;
     await rows(
@@ -329,8 +325,11 @@ export class JobQueue {
   private loop: (() => Promise<void>) | null = null;
   private nudged = false;
 
-  /** Starts polling (main and the sandbox); tests drive drain() themselves. */
-  start(pollMs = 1000, concurrency = WORKER_CONCURRENCY): void {
+  /**
+   * Starts polling (main and the sandbox); tests drive drain() themselves. Lanes of background queues (priority <= 0)
+   * share `backgroundLanes` turns, a batch a turn, so a backlog holds no more of the machine; credit lanes run freely.
+   */
+  start(pollMs = 1000, concurrency = WORKER_CONCURRENCY, backgroundLanes = 1): void {
     this.stopped = false;
     let cronsTickedAt = -Infinity;
     const loop = async () => {
@@ -361,10 +360,12 @@ export class JobQueue {
     };
     this.loop = loop;
     this.timer = setTimeout(loop, 0);
+    const turns = new Turns(backgroundLanes);
     for (const def of this.batched()) {
       const wakers: (() => void)[] = [];
       this.laneWakers.set(def.name, wakers);
-      for (let i = 0; i < (def.batch!.lanes ?? 1); i++) this.lanes.push(startLane(this.laneHost, def, wakers));
+      const shared = (def.priority ?? 0) > 0 ? undefined : turns;
+      for (let i = 0; i < (def.batch!.lanes ?? 1); i++) this.lanes.push(startLane(this.laneHost, def, wakers, shared));
     }
   }
 
@@ -391,10 +392,7 @@ export class JobQueue {
     this.laneWakers.clear();
   }
 
-  async deadJobs(limit = 50) {
-    return rows<{ id: string; queue: string; last_error: string | null; attempts: number; updated_at: Date }>(
-      this.db,
-      sql`SELECT id::text AS id, queue, last_error, attempts, updated_at FROM jobs WHERE status = 'dead' ORDER BY id DESC LIMIT ${limit}`,
-    );
+  deadJobs(limit = 50) {
+    return deadJobsOf(this.db, limit);
   }
 }
