@@ -236,7 +236,7 @@ export const envSchema = z.object({
     .min(0)
     .max(24 * 365)
     .default(72),
-  WEBHOOK_BACKLOG_MAX_AGE_MS: z.coerce.number().int().min(50).max(60_000).default(250),
+  WEBHOOK_BACKLOG_MAX_AGE_MS: z.coerce.number().int().min(50).max(60_000).default(150),
   WEBHOOK_BACKLOG_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   WEBHOOK_CREDIT_BATCH: z.coerce.number().int().min(1).max(1000).default(32),
   LEDGER_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(32),

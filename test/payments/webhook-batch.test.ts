@@ -100,7 +100,7 @@ describe('admission control', () => {
     const [a, b, c] = [await createIntent(h, u, 100), await createIntent(h, u, 100), await createIntent(h, u, 100)];
     freshReading();
     expect((await deliver(chargeSuccess(a.reference, 10000))).statusCode).toBe(200);
-    // Nobody credits: the event's job has waited past WEBHOOK_BACKLOG_MAX_AGE_MS (250 ms by default).
+    // Nobody credits: the event's job has waited past WEBHOOK_BACKLOG_MAX_AGE_MS (150 ms by default).
     clock.advance(501);
     const refused = await deliver(chargeSuccess(b.reference, 10000));
     expect(refused.statusCode).toBe(429);
