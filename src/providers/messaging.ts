@@ -27,9 +27,16 @@ export interface SmsSender {
   send(sms: OutboundSms): Promise<void>;
 }
 
+/**
+ * How long an SMTP send may wait for the server: seconds, not nodemailer's minutes (2 to connect, 10 on a silent
+ * socket), so a server that hangs fails the send, which the outbox retries, instead of holding its lane's batch (and
+ * the background turn) or a customer's login code. Query parameters of SMTP_URL override them.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
 /** Production: nodemailer over SMTP_URL. */
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+export function smtpMailer(smtpUrl: string, from: string, timeouts = SMTP_TIMEOUTS): Mailer {
+  const transport = nodemailer.createTransport({ url: smtpUrl, ...timeouts });
   return {
     async send(mail) {
       await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });

@@ -1,9 +1,10 @@
+import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, usingPostgres, type Harness } from '../helpers/harness.js';
 import { rows } from '../../src/db/client.js';
 import { MINUTE } from '../../src/kernel/clock.js';
-import { isSandboxMailer, type Mailer, type OutboundEmail } from '../../src/providers/messaging.js';
+import { isSandboxMailer, SMTP_TIMEOUTS, smtpMailer, type Mailer, type OutboundEmail } from '../../src/providers/messaging.js';
 import {
   OUTBOX_BACKOFF_MS,
   OUTBOX_EMAIL_BATCH,
@@ -122,5 +123,27 @@ describe('sendEach without a batch send (SMTP)', () => {
     );
     expect(sent).toHaveLength(19);
     expect(most).toBe(OUTBOX_SEND_CONCURRENCY);
+  });
+});
+
+describe('the SMTP mailer', () => {
+  it('gives up on a server that accepts the connection and never answers, within its timeouts', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, 'test@example.com', {
+        connectionTimeout: 300,
+        greetingTimeout: 300,
+        socketTimeout: 300,
+      });
+      const started = Date.now();
+      await expect(mailer.send({ to: 'someone@example.com', subject: 's', text: 't' })).rejects.toThrow(/greeting never received|timeout/i);
+      // nodemailer's own greeting timeout is 30 s: ours applied.
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      silent.close();
+    }
+    expect(SMTP_TIMEOUTS.socketTimeout).toBeLessThanOrEqual(60_000);
   });
 });
