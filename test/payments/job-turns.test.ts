@@ -23,9 +23,28 @@ const BACKGROUND = ['test.turns.a', 'test.turns.b', 'test.turns.c'];
 const URGENT = 'test.turns.urgent';
 const JOBS_EACH = 6;
 
-/** A worker with three background lanes and an urgent one; `busy` counts the background batches in progress. */
-function worker() {
+/** A signal that can be awaited (for at most `ms`) before or after it is given. */
+function signal() {
+  let give!: () => void;
+  const given = new Promise<void>((r) => (give = r));
+  return { give, wait: (ms: number) => Promise.race([given, new Promise<void>((r) => setTimeout(r, ms))]) };
+}
+
+/** How long a batch waits for the batch it must meet: long enough for a slow machine, short enough to fail fast. */
+const MEET_MS = 5_000;
+
+/**
+ * A worker with three background lanes and an urgent one; `busy` counts the background batches in progress. Batches
+ * meet instead of relying on timing: with `meet: 'urgent'` the first background batch waits until an urgent batch has
+ * started, and the urgent batch waits until a background batch is running, so the two overlap whenever the urgent
+ * lane may run beside a background turn (and only then: a lane waiting for the turn would never start, and both
+ * waits would time out). With `meet: 'background'` a batch waits until a second background batch is running.
+ */
+function worker(meet: 'urgent' | 'background') {
   const seen = { busy: 0, most: 0, urgentBesideBackground: false };
+  const backgroundStarted = signal();
+  const urgentStarted = signal();
+  const secondBackground = signal();
   const q = new JobQueue(h.app.services.db, h.clock, createLogger({ level: 'silent' }));
   const hold = () => new Promise((r) => setTimeout(r, 15));
   for (const name of BACKGROUND)
@@ -39,6 +58,9 @@ function worker() {
         handler: async (items) => {
           seen.busy++;
           seen.most = Math.max(seen.most, seen.busy);
+          backgroundStarted.give();
+          if (seen.busy > 1) secondBackground.give();
+          await (meet === 'urgent' ? urgentStarted : secondBackground).wait(MEET_MS);
           await hold();
           seen.busy--;
           return items.map(() => null);
@@ -54,7 +76,9 @@ function worker() {
       size: 1,
       idleMs: 5,
       handler: async (items) => {
+        if (meet === 'urgent') await backgroundStarted.wait(MEET_MS);
         if (seen.busy > 0) seen.urgentBesideBackground = true;
+        urgentStarted.give();
         await hold();
         return items.map(() => null);
       },
@@ -63,8 +87,8 @@ function worker() {
   return { q, seen };
 }
 
-async function runAll(backgroundLanes: number) {
-  const { q, seen } = worker();
+async function runAll(backgroundLanes: number, meet: 'urgent' | 'background') {
+  const { q, seen } = worker(meet);
   await h.app.services.db.execute(sql`DELETE FROM jobs WHERE queue LIKE 'test.turns.%'`);
   for (const name of [...BACKGROUND, URGENT]) for (let n = 0; n < JOBS_EACH; n++) await q.enqueue(h.app.services.db, name, { n });
   q.start(5, 2, backgroundLanes);
@@ -90,14 +114,14 @@ async function runAll(backgroundLanes: number) {
 
 describe('background lanes take turns', () => {
   it('one turn: one background batch at a time, every job done, the urgent lane working beside them', async () => {
-    const r = await runAll(1);
+    const r = await runAll(1, 'urgent');
     expect(r.done).toBe((BACKGROUND.length + 1) * JOBS_EACH);
     expect(r.most).toBe(1);
     expect(r.urgentBesideBackground).toBe(true);
   });
 
   it('more turns: as many background batches at once', async () => {
-    const r = await runAll(3);
+    const r = await runAll(3, 'background');
     expect(r.done).toBe((BACKGROUND.length + 1) * JOBS_EACH);
     expect(r.most).toBeGreaterThan(1);
     expect(r.most).toBeLessThanOrEqual(3);
