@@ -7,6 +7,19 @@ import type { z } from 'zod';
 /** A claimed job row. */
 export type Claimed = { id: string; queue: string; payload: unknown; attempts: number; max_attempts: number };
 
+/**
+ * What a batch handler may ask of the lane running it. `offTurn` runs a wait on a server elsewhere (an SMTP send)
+ * without the lane's background turn, and takes a turn again before the handler goes on: the turns share this
+ * machine's work (its CPU and the database), and a batch waiting on another machine holds none of it. Without turns
+ * (an urgent lane, drain()) it just runs `wait`.
+ */
+export interface BatchLane {
+  offTurn<T>(wait: () => Promise<T>): Promise<T>;
+}
+
+/** A lane with no turn to give back. */
+export const TURNLESS: BatchLane = { offTurn: (wait) => wait() };
+
 /** What a lane needs of a batched queue's JobDef (queue.ts). */
 export interface LaneDef {
   name: string;
@@ -15,7 +28,7 @@ export interface LaneDef {
     size: number;
     lanes?: number;
     idleMs?: number;
-    handler: (items: { payload: any; attempt: number; maxAttempts: number; jobId: string }[]) => Promise<unknown[]>;
+    handler: (items: { payload: any; attempt: number; maxAttempts: number; jobId: string }[], lane: BatchLane) => Promise<unknown[]>;
   };
 }
 
@@ -31,7 +44,7 @@ export interface LaneHost {
 }
 
 /** One batch of a batched queue: claimed, handled, failures recorded, successes completed. How many ran. */
-export async function runLaneOnce(host: LaneHost, def: LaneDef): Promise<number> {
+export async function runLaneOnce(host: LaneHost, def: LaneDef, lane: BatchLane = TURNLESS): Promise<number> {
   const jobs = await host.claim(def.batch!.size, def.name);
   if (!jobs.length) return 0;
   const items: { payload: unknown; attempt: number; maxAttempts: number; jobId: string }[] = [];
@@ -43,7 +56,7 @@ export async function runLaneOnce(host: LaneHost, def: LaneDef): Promise<number>
   }
   let answers: unknown[];
   try {
-    answers = items.length ? await def.batch!.handler(items) : [];
+    answers = items.length ? await def.batch!.handler(items, lane) : [];
   } catch (err) {
     answers = items.map(() => err);
   }
@@ -79,9 +92,49 @@ export class Turns {
 }
 
 /**
+ * The turn of one lane's batch, which the handler can give back while it waits on another machine (BatchLane). Waits
+ * of one batch that overlap share one absence: the turn is given back when the first starts and taken again when
+ * the last ends.
+ */
+export class LaneTurn implements BatchLane {
+  private end: (() => void) | null = null;
+  private away = 0;
+  private back: Promise<void> | null = null;
+  constructor(private turns: Turns) {}
+
+  async take(): Promise<void> {
+    this.end = await this.turns.take();
+  }
+
+  /** Ends the turn (the batch is over), once it is held again if a wait was taking it back. */
+  async release(): Promise<void> {
+    if (this.back) await this.back;
+    this.end?.();
+    this.end = null;
+  }
+
+  async offTurn<T>(wait: () => Promise<T>): Promise<T> {
+    if (this.back) await this.back;
+    if (this.away++ === 0) {
+      this.end?.();
+      this.end = null;
+    }
+    try {
+      return await wait();
+    } finally {
+      if (--this.away === 0) {
+        this.back = this.take().finally(() => (this.back = null));
+        await this.back;
+      }
+    }
+  }
+}
+
+/**
  * A lane: runs batches back to back while there are due jobs, then sleeps until a waker (nudge) or `idleMs`.
  * Several lanes (and instances) share a queue through the claim's SKIP LOCKED. With `turns`, each batch waits for a
- * turn, so the lanes sharing them work one batch at a time between them (or as many as the turns allow).
+ * turn, so the lanes sharing them work one batch at a time between them (or as many as the turns allow); a batch's
+ * wait on another machine (BatchLane.offTurn) holds no turn.
  */
 export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[], turns?: Turns): Promise<void> {
   let wake: (() => void) | null = null;
@@ -95,13 +148,14 @@ export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[], 
     while (!host.stopped()) {
       woken = false;
       let ran = 0;
-      const endTurn = turns ? await turns.take() : null;
+      const turn = turns ? new LaneTurn(turns) : null;
+      await turn?.take();
       try {
-        ran = await runLaneOnce(host, def);
+        ran = await runLaneOnce(host, def, turn ?? TURNLESS);
       } catch (err) {
         host.log.error({ err, job: def.name }, 'job lane failed');
       } finally {
-        endTurn?.();
+        await turn?.release();
       }
       host.busy?.(self, ran > 0);
       if (ran || woken || host.stopped()) continue;

@@ -5,6 +5,7 @@ import type { Clock } from '../kernel/clock.js';
 import { MINUTE, SECOND } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { deadJobsOf, drainConcurrently, queueBacklog, runLaneOnce, startLane, Turns, type Claimed, type LaneHost } from './lanes.js';
+import type { BatchLane } from './lanes.js';
 
 export type { Claimed } from './lanes.js';
 
@@ -38,7 +39,8 @@ export interface JobDef<P extends z.ZodType = z.ZodType> {
     size: number;
     lanes?: number;
     idleMs?: number;
-    handler: (items: { payload: z.infer<P>; attempt: number; maxAttempts: number; jobId: string }[]) => Promise<unknown[]>;
+    /** `lane.offTurn` runs a wait on another machine without the background turn (lanes.ts BatchLane). */
+    handler: (items: { payload: z.infer<P>; attempt: number; maxAttempts: number; jobId: string }[], lane: BatchLane) => Promise<unknown[]>;
   };
 }
 

@@ -21,6 +21,11 @@ export interface Mailer {
    * INSERT). Answers each mail's error, or null when it was sent. Without it the outbox sends them one by one.
    */
   sendMany?(mails: readonly OutboundEmail[]): Promise<unknown[]>;
+  /**
+   * Its sends wait on a server elsewhere (SMTP), not on this machine's database: the outbox's e-mail lane sends them
+   * off its background turn, so a slow mail server does not hold up the fan-out and growth work that share the turn.
+   */
+  waitsOnUpstream?: boolean;
 }
 
 export interface SmsSender {
@@ -29,8 +34,8 @@ export interface SmsSender {
 
 /**
  * How long an SMTP send may wait for the server: seconds, not nodemailer's minutes (2 to connect, 10 on a silent
- * socket), so a server that hangs fails the send, which the outbox retries, instead of holding its lane's batch (and
- * the background turn) or a customer's login code. Query parameters of SMTP_URL override them.
+ * socket), so a server that hangs fails the send, which the outbox retries, instead of holding its lane's batch or a
+ * customer's login code. Query parameters of SMTP_URL override them.
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
@@ -38,6 +43,7 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_00
 export function smtpMailer(smtpUrl: string, from: string, timeouts = SMTP_TIMEOUTS): Mailer {
   const transport = nodemailer.createTransport({ url: smtpUrl, ...timeouts });
   return {
+    waitsOnUpstream: true,
     async send(mail) {
       await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },

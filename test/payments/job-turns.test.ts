@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rows } from '../../src/db/client.js';
 import { JobQueue } from '../../src/jobs/queue.js';
-import { Turns } from '../../src/jobs/lanes.js';
+import { LaneTurn, Turns } from '../../src/jobs/lanes.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { OUTBOX_EMAIL_JOB, registerOutboxJobs } from '../../src/modules/notifications/outbox.js';
+import type { Mailer, SmsSender } from '../../src/providers/messaging.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 /**
@@ -128,6 +130,82 @@ describe('background lanes take turns', () => {
   });
 });
 
+/**
+ * A batch that waits on another machine (an SMTP send) holds no turn (BatchLane.offTurn): with one turn, another
+ * background lane's batch runs while the outbox's e-mail batch waits on a mail server elsewhere; the sandbox's capture,
+ * which is this database's work, keeps its turn.
+ */
+describe('a wait on another machine, off the turn', () => {
+  const OTHER = 'test.turns.other';
+
+  /**
+   * One turn; the outbox's e-mail lane and OTHER's. A mail is sent through a mailer whose send waits until OTHER's
+   * batch has run (or `boundMs`); OTHER's job goes in once the send is waiting. Whether OTHER ran during the send.
+   */
+  async function otherDuringSend(waitsOnUpstream: boolean, boundMs: number) {
+    const sending = signal();
+    const otherRan = signal();
+    const seen = { inSend: false, otherDuringSend: false, sent: 0 };
+    const mailer: Mailer = {
+      waitsOnUpstream,
+      async send() {
+        seen.inSend = true;
+        sending.give();
+        await otherRan.wait(boundMs);
+        seen.inSend = false;
+        seen.sent++;
+      },
+    };
+    const sms: SmsSender = { send: async () => undefined };
+    const q = new JobQueue(h.app.services.db, h.clock, createLogger({ level: 'silent' }));
+    registerOutboxJobs({ jobs: q, mailer, sms, clock: h.clock });
+    q.register({
+      name: OTHER,
+      payload: z.object({ n: z.number() }),
+      handler: async () => undefined,
+      batch: {
+        size: 1,
+        idleMs: 5,
+        handler: async (items) => {
+          if (seen.inSend) seen.otherDuringSend = true;
+          otherRan.give();
+          return items.map(() => null);
+        },
+      },
+    });
+    const queues = [OUTBOX_EMAIL_JOB, OTHER];
+    await h.app.services.db.execute(sql`DELETE FROM jobs WHERE queue = ANY(${`{${queues.join(',')}}`}::text[])`);
+    await q.enqueue(h.app.services.db, OUTBOX_EMAIL_JOB, { to: 'turns@example.com', subject: 'turns', text: 'hello' });
+    q.start(5, 2, 1);
+    try {
+      await sending.wait(MEET_MS);
+      await q.enqueue(h.app.services.db, OTHER, { n: 0 });
+      q.nudge(OTHER);
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const [{ left }] = await rows<{ left: number }>(
+          h.app.services.db,
+          sql`SELECT count(*)::int AS left FROM jobs WHERE queue = ANY(${`{${queues.join(',')}}`}::text[]) AND status <> 'done'`,
+        );
+        if (left === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await q.stop();
+    }
+    expect(seen.sent).toBe(1);
+    return seen.otherDuringSend;
+  }
+
+  it('a mail server elsewhere is waited on off the turn: another background batch runs meanwhile', async () => {
+    expect(await otherDuringSend(true, MEET_MS)).toBe(true);
+  });
+
+  it("a mailer that is this machine's work keeps the turn while it sends", async () => {
+    expect(await otherDuringSend(false, 1_000)).toBe(false);
+  });
+});
+
 describe('Turns', () => {
   it('serves waiting holders in the order they asked, and a turn ends once however often it is ended', async () => {
     const turns = new Turns(1);
@@ -144,5 +222,58 @@ describe('Turns', () => {
     endB();
     (await waiting[1])();
     expect(order).toEqual(['b', 'c']);
+  });
+
+  it("a lane's batch gives its turn back for a wait and holds one again before it goes on; overlapping waits give it back once", async () => {
+    const tick = () => new Promise((r) => setImmediate(r));
+    const turns = new Turns(1);
+    const lane = new LaneTurn(turns);
+    await lane.take();
+    // The wait can take the only turn: the batch gave it back.
+    let endOther!: () => void;
+    let returned = false;
+    const back = lane
+      .offTurn(async () => {
+        endOther = await turns.take();
+        return 7;
+      })
+      .then((v) => ((returned = true), v));
+    await tick();
+    expect(returned).toBe(false); // the other holder has the turn; the batch waits for it
+    endOther();
+    expect(await back).toBe(7);
+    // The batch holds the turn again: a newcomer waits until the batch ends.
+    let third = false;
+    const t3 = turns.take().then((end) => ((third = true), end));
+    await tick();
+    expect(third).toBe(false);
+    await lane.release();
+    (await t3)();
+    expect(third).toBe(true);
+
+    // Two waits at once: one absence, so one other holder gets the turn, not two.
+    const two = new Turns(1);
+    const batch = new LaneTurn(two);
+    await batch.take();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const waits = Promise.all([batch.offTurn(() => gate), batch.offTurn(() => gate)]);
+    await tick();
+    const taken: string[] = [];
+    const a = two.take().then((end) => (taken.push('a'), end));
+    const b = two.take().then((end) => (taken.push('b'), end));
+    await tick();
+    expect(taken).toEqual(['a']);
+    open();
+    (await a)(); // b asked before the batch came back for its turn: b goes first
+    let batchBack = false;
+    void waits.then(() => (batchBack = true));
+    const endB = await b;
+    await tick();
+    expect(batchBack).toBe(false);
+    endB();
+    await waits;
+    await batch.release();
+    expect(taken).toEqual(['a', 'b']);
   });
 });

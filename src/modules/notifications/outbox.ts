@@ -102,13 +102,16 @@ export function registerOutboxJobs(services: { jobs: JobQueue; mailer: Mailer; s
     // claimed and completed by one statement each, instead of a claim share and a completion per mail.
     batch: {
       size: OUTBOX_EMAIL_BATCH,
-      handler: async (items) => {
+      handler: async (items, lane) => {
         const answers: unknown[] = items.map(() => null);
         const due = items.flatMap((it, i) => (late(it.payload.notAfter) ? [] : [{ i, mail: it.payload }]));
-        const sent = await sendEach(
-          services.mailer,
-          due.map(({ mail: { notAfter: _, ...mail } }) => mail),
-        );
+        const send = () =>
+          sendEach(
+            services.mailer,
+            due.map(({ mail: { notAfter: _, ...mail } }) => mail),
+          );
+        // A mail server elsewhere is waited on without the background turn; the sandbox's capture is this database's work.
+        const sent = await (services.mailer.waitsOnUpstream ? lane.offTurn(send) : send());
         due.forEach(({ i }, k) => (answers[i] = sent[k] ?? null));
         return answers;
       },
