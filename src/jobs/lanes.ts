@@ -100,14 +100,16 @@ export class LaneTurn implements BatchLane {
   private end: (() => void) | null = null;
   private away = 0;
   private back: Promise<void> | null = null;
+  private over = false;
   constructor(private turns: Turns) {}
 
   async take(): Promise<void> {
     this.end = await this.turns.take();
   }
 
-  /** Ends the turn (the batch is over), once it is held again if a wait was taking it back. */
+  /** Ends the turn (the batch is over), once it is held again if a wait was taking it back; a wait still out takes none. */
   async release(): Promise<void> {
+    this.over = true;
     if (this.back) await this.back;
     this.end?.();
     this.end = null;
@@ -122,7 +124,7 @@ export class LaneTurn implements BatchLane {
     try {
       return await wait();
     } finally {
-      if (--this.away === 0) {
+      if (--this.away === 0 && !this.over) {
         this.back = this.take().finally(() => (this.back = null));
         await this.back;
       }

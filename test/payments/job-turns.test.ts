@@ -274,6 +274,20 @@ describe('Turns', () => {
     endB();
     await waits;
     await batch.release();
+
+    // A wait still out when its batch ends (a handler that did not await it) takes no turn when it comes back.
+    const three = new Turns(1);
+    const gone = new LaneTurn(three);
+    await gone.take();
+    let late!: () => void;
+    const stray = gone.offTurn(() => new Promise<void>((r) => (late = r)));
+    await gone.release();
+    late();
+    await stray;
+    let free = false;
+    void three.take().then(() => (free = true));
+    await tick();
+    expect(free).toBe(true);
     expect(taken).toEqual(['a', 'b']);
   });
 });
