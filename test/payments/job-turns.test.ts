@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rows } from '../../src/db/client.js';
@@ -89,21 +89,26 @@ function worker(meet: 'urgent' | 'background') {
   return { q, seen };
 }
 
+/** Waits, at most 30 s, until every job of the queues `which` selects is done. */
+async function untilDone(which: SQL) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const [{ left }] = await rows<{ left: number }>(
+      h.app.services.db,
+      sql`SELECT count(*)::int AS left FROM jobs WHERE ${which} AND status <> 'done'`,
+    );
+    if (left === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 async function runAll(backgroundLanes: number, meet: 'urgent' | 'background') {
   const { q, seen } = worker(meet);
   await h.app.services.db.execute(sql`DELETE FROM jobs WHERE queue LIKE 'test.turns.%'`);
   for (const name of [...BACKGROUND, URGENT]) for (let n = 0; n < JOBS_EACH; n++) await q.enqueue(h.app.services.db, name, { n });
   q.start(5, 2, backgroundLanes);
   try {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const [{ left }] = await rows<{ left: number }>(
-        h.app.services.db,
-        sql`SELECT count(*)::int AS left FROM jobs WHERE queue LIKE 'test.turns.%' AND status <> 'done'`,
-      );
-      if (left === 0) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilDone(sql`queue LIKE 'test.turns.%'`);
   } finally {
     await q.stop();
   }
@@ -181,15 +186,7 @@ describe('a wait on another machine, off the turn', () => {
       await sending.wait(MEET_MS);
       await q.enqueue(h.app.services.db, OTHER, { n: 0 });
       q.nudge(OTHER);
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
-        const [{ left }] = await rows<{ left: number }>(
-          h.app.services.db,
-          sql`SELECT count(*)::int AS left FROM jobs WHERE queue = ANY(${`{${queues.join(',')}}`}::text[]) AND status <> 'done'`,
-        );
-        if (left === 0) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await untilDone(sql`queue = ANY(${`{${queues.join(',')}}`}::text[])`);
     } finally {
       await q.stop();
     }
