@@ -97,31 +97,39 @@ module.exports = {
       name: 'web-uses-the-service-only-through-shared-code',
       severity: 'error',
       comment:
-        "The app reaches the service's code only for what is written once for both sides: the kernel's pure helpers, the modules' input schemas (inputs.ts) and the kinds' names (names.ts); everything else goes through the API.",
+        "The app reaches the service's code only for what is written once for both sides: the kernel's pure helpers, the modules' input schemas (inputs.ts) and the kinds' input schemas and names (kinds/<kind>/inputs.ts, names.ts); everything else goes through the API.",
       from: { path: '^web/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/kernel/', '^src/modules/[^/]+/inputs\\.ts$', '^src/modules/vtu/kinds/[^/]+/((inputs|names)\\.ts$|app/)'],
+        pathNot: ['^src/kernel/', '^src/modules/[^/]+/inputs\\.ts$', '^src/modules/vtu/kinds/[^/]+/(inputs|names)\\.ts$'],
       },
     },
-    // A kind's app part (src/modules/vtu/kinds/<kind>/app, web/src/app/kinds.ts) is the web app's code in the kind's folder.
+    // A kind's app part (web/src/features/buy/kinds/<kind>: web/src/app/kinds.ts) is the buy feature's code for that kind.
     {
-      name: 'kind-app-parts-are-web-code',
+      name: 'web-kind-parts-keep-to-their-kind',
       severity: 'error',
       comment:
-        "A kind's app/ folder imports the app's shared parts (web/src components/, api/, app/), the buy feature's purchase steps and shared forms (web/src/features/buy), its own files and its kind's inputs.ts and names.ts: nothing else of the service, no other feature, no other kind.",
-      from: { path: '^src/modules/vtu/kinds/([^/]+)/app/' },
+        "A kind's folder of the buy feature (features/buy/kinds/<kind>) uses its own kind's inputs.ts and names.ts of the service and no other kind's folder on either side.",
+      from: { path: '^web/src/features/buy/kinds/([^/]+)/' },
       to: {
-        path: '^(src|web)/',
-        pathNot: ['^web/src/(components|api|app|features/buy)/', '^src/modules/vtu/kinds/$1/(app/|(inputs|names)\\.ts$)', '^src/kernel/'],
+        path: '^src/modules/vtu/kinds/|^web/src/features/buy/kinds/',
+        pathNot: ['^src/modules/vtu/kinds/$1/(inputs|names)\\.ts$', '^web/src/features/buy/kinds/$1/'],
       },
+    },
+    {
+      name: 'web-kind-tabs-and-strings-are-plain-data',
+      severity: 'error',
+      comment:
+        "A kind's tab.ts and strings-<lang>.ts are read by app/kind-tabs.ts (the first screens) and locales/kinds-<lang>.ts: they import the contract's types (app/kinds.ts) and their English strings' type only.",
+      from: { path: '^web/src/features/buy/kinds/[^/]+/(tab|strings-[a-z]+)\\.ts$' },
+      to: { pathNot: ['^web/src/app/kinds\\.ts$', '^web/src/features/buy/kinds/[^/]+/strings-en\\.ts$'] },
     },
     {
       name: 'the-service-knows-no-app',
       severity: 'error',
-      comment: "The service's code never imports the app: not web/, not a kind's app/ folder (only the app's build reads them).",
-      from: { path: '^src/', pathNot: '^src/modules/vtu/kinds/[^/]+/app/' },
-      to: { path: '^web/|^src/modules/vtu/kinds/[^/]+/app/' },
+      comment: "The service's code (src/) never imports the app (web/): the web app's build alone reads web/.",
+      from: { path: '^src/' },
+      to: { path: '^web/' },
     },
   ],
   options: {

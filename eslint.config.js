@@ -19,12 +19,8 @@ export default tseslint.config(
     },
   },
   // The web app: the rules of hooks (and the React Compiler's checks of purity) and accessibility of JSX.
-  // The kinds' app parts (src/modules/vtu/kinds/<kind>/app: web/src/app/kinds.ts) are the web app's code.
-  {
-    files: ['web/src/**/*.{ts,tsx}', 'src/modules/vtu/kinds/*/app/**/*.{ts,tsx}'],
-    ...reactHooks.configs.flat['recommended-latest'],
-  },
-  { files: ['web/src/**/*.tsx', 'src/modules/vtu/kinds/*/app/**/*.tsx'], ...jsxA11y.flatConfigs.strict },
+  { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
+  { files: ['web/src/**/*.tsx'], ...jsxA11y.flatConfigs.strict },
   // Plain Node scripts (no TypeScript): Node's globals.
   { files: ['scripts/**/*.mjs'], languageOptions: { globals: globals.node } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node } },

@@ -33,7 +33,7 @@ import {
   transferSchema,
 } from '../../web/src/api/schemas.js';
 /**
- * The app's forms validate with the service's own input rules (web/src/api/schemas.ts, a kind's app/schemas.ts): each field of a form schema
+ * The app's forms validate with the service's own input rules (web/src/api/schemas.ts, a kind's schemas.ts in web/src/features/buy/kinds/<kind>/): each field of a form schema
  * has the same JSON Schema as the field of the operation it fills, so a rule changed on one side and not the other
  * fails here (the transfer minimum was 1 in the form and 50 on the service).
  */
@@ -90,23 +90,23 @@ describe('form schemas are the operations’ input rules', () => {
   for (const [operation, form] of forms)
     it(`${operation}: every field of the form has the operation's rule`, () => sameRules(operation, form));
 
-  // The forms of the kinds that keep their buy screen in their folder: each kinds/<kind>/app/schemas.ts, found here,
-  // says which operation each of its forms fills (`forms`, web/src/app/kinds.ts KindForms), so a new kind's forms are
-  // checked without a line in this file.
-  const kinds = new URL('../../src/modules/vtu/kinds/', import.meta.url);
+  // The forms of the kinds that keep their buy screen in their folder of the buy feature: each
+  // web/src/features/buy/kinds/<kind>/schemas.ts, found here, says which operation each of its forms fills (`forms`,
+  // web/src/app/kinds.ts KindForms), so a new kind's forms are checked without a line in this file.
+  const kinds = new URL('../../web/src/features/buy/kinds/', import.meta.url);
   const withSchemas = readdirSync(kinds, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && readdirSync(new URL(`${d.name}/`, kinds)).includes('app'))
+    .filter((d) => d.isDirectory())
     .map((d) => d.name)
-    .filter((kind) => readdirSync(new URL(`${kind}/app/`, kinds)).includes('schemas.ts'));
+    .filter((kind) => readdirSync(new URL(`${kind}/`, kinds)).includes('schemas.ts'));
   it("finds the kinds' form schemas in their folders (issue 32's kinds at least)", () => {
     expect(withSchemas).toEqual(expect.arrayContaining(['airtime-cash', 'esim', 'flights', 'social']));
   });
   for (const kind of withSchemas)
     it(`${kind}: every field of each of its forms has the rule of the operation it fills`, async () => {
-      const schemas = (await import(`../../src/modules/vtu/kinds/${kind}/app/schemas.ts`)) as Record<string, unknown> & {
+      const schemas = (await import(`../../web/src/features/buy/kinds/${kind}/schemas.ts`)) as Record<string, unknown> & {
         forms?: () => [string, z.ZodObject][];
       };
-      expect(typeof schemas.forms, `${kind}/app/schemas.ts exports forms`).toBe('function');
+      expect(typeof schemas.forms, `${kind}/schemas.ts exports forms`).toBe('function');
       const forms = schemas.forms!();
       expect(forms.length).toBeGreaterThan(0);
       for (const [operation, form] of forms) sameRules(operation, form);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 /**
  * The VTU operations' shared inputs and outputs (spec 4.5): this file and what it imports are zod and the kernel only.
  * Each kind's own schemas live in its folder (kinds/<kind>/inputs.ts), where the app's forms import them from too
- * (web/src/api/schemas.ts, a kind's app/ folder); the inputs that list the kinds are in view.ts.
+ * (web/src/api/schemas.ts, a kind's screen in web/src/features/buy/kinds/<kind>); the inputs that list the kinds are in view.ts.
  */
 export { lower, providerInput } from './kinds/common-inputs.js';
 // The lists of the cable providers and discos the module's api offers (modules/vtu/api.ts).

@@ -26,7 +26,7 @@ import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteI
  * The input rules of the operations the app's forms call, written once: these are the service's own zod schemas
  * (the modules' inputs.ts), so a limit changed on the service changes the form (test/web/form-schemas.test.ts checks
  * each against the operation's declared input). Forms validate with them before sending; the service checks again.
- * A kind's own buy screen keeps its forms' schemas in its folder (src/modules/vtu/kinds/<kind>/app/schemas.ts).
+ * A kind's own buy screen keeps its forms' schemas in its folder (web/src/features/buy/kinds/<kind>/schemas.ts).
  */
 export { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA };
 

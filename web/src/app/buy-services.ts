@@ -4,7 +4,7 @@ import type { BuyService, KindTab } from './kinds';
 export type { BuyService };
 
 /**
- * The buy screen's tabs, in their order: each kind's src/modules/vtu/kinds/<kind>/app/tab.ts, found there
+ * The buy screen's tabs, in their order: each kind's features/buy/kinds/<kind>/tab.ts, found there
  * (app/kind-tabs.ts), none listed here. Read by the buy screens, drafts and repeat links; the router types /buy's
  * search with BuyService alone (a type).
  */

@@ -25,7 +25,7 @@ const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
   yo: () => import('../locales/yo').then((m) => m.yo),
 };
 
-/** The kinds' buy screens' strings (each kind's app/strings-<lang>.ts): loaded with the buy screen, in the language being read. */
+/** The kinds' buy screens' strings (each kind's features/buy/kinds/<kind>/strings-<lang>.ts): loaded with the buy screen, in the language being read. */
 const kindLoaders: Record<Language, () => Promise<object>> = {
   en: () => import('../locales/kinds-en').then((m) => m.enKinds),
   pcm: () => import('../locales/kinds-pcm').then((m) => m.pcmKinds),

@@ -3,12 +3,12 @@ import type { Language } from './i18n';
 import type { KindTab } from './kinds';
 
 /**
- * Each kind's tab (src/modules/vtu/kinds/<kind>/app/tab.ts, found there: none is listed by hand) keyed by its folder,
+ * Each kind's tab (web/src/features/buy/kinds/<kind>/tab.ts, found there: none is listed by hand) keyed by its folder,
  * which is the kind's name: a purchase's `service`. The buy screen's tabs (buy-services.ts) and the kinds' screens
  * read it; the home screen's activity lines and quick actions, and the transactions list, name a purchase by its
  * tab's label, so the tabs are part of the first screens (every language's label, a few bytes each).
  */
-const tabs = import.meta.glob<KindTab>('./*/app/tab.ts', { base: '../../../src/modules/vtu/kinds', eager: true, import: 'tab' });
+const tabs = import.meta.glob<KindTab>('./*/tab.ts', { base: '../features/buy/kinds', eager: true, import: 'tab' });
 export const KIND_TABS: ReadonlyMap<string, KindTab> = new Map(Object.entries(tabs).map(([path, tab]) => [path.split('/')[1], tab]));
 
 /** A tab's label in `language` (English for a language it lacks). */

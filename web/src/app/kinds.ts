@@ -3,8 +3,9 @@ import type { z } from 'zod';
 import type { vtuQueries } from '../api/queries/vtu';
 
 /**
- * The app side of a service kind (issue 32): a kind that has a buy screen keeps it in its own folder,
- * src/modules/vtu/kinds/<kind>/app/, and the app finds it there (import.meta.glob), listed nowhere by hand:
+ * The app side of a service kind (issue 32): a kind that has a buy screen keeps it in its own folder of the buy feature,
+ * web/src/features/buy/kinds/<kind>/ (the folder named as the kind's folder in src/modules/vtu/kinds/), and the app finds
+ * it there (import.meta.glob), listed nowhere by hand:
  * - `tab.ts`: its tab on the buy screen, `export const tab: KindTab` (its service key, place and label in each
  *   language), and its service key added to `BuyTabs` (below);
  * - `screen.tsx`: `Screen`, what its tab shows, and optionally `Result`, its part of the purchase's result screen;
@@ -13,8 +14,11 @@ import type { vtuQueries } from '../api/queries/vtu';
  *   it and checks every field against that operation's input);
  * - `strings-<lang>.ts`, one per language of app/i18n.ts: `export const strings`, its keys added to `KindStrings` by
  *   the English file (the other languages are typed `Translation<typeof en>` against it); they load with the buy screen.
- * It may import its own kind's inputs.ts (the form rules) and names.ts, the app's shared parts (web/src components/,
- * api/, app/) and the buy feature's purchase steps, nothing else of the service (.dependency-cruiser.cjs).
+ * It may import its own kind's inputs.ts and names.ts (src/modules/vtu/kinds/<kind>/, written once for both sides), the
+ * kernel, the app's shared parts (web/src components/, api/, app/) and the buy feature's purchase steps and shared forms:
+ * nothing else of the service and no other kind's folder. Its tab.ts and strings-<lang>.ts are read by app/kind-tabs.ts
+ * and locales/kinds-<lang>.ts, so they import only this file's types and their English strings' type
+ * (.dependency-cruiser.cjs).
  */
 
 /** A kind's service key on the buy screen (the `service` of /buy's search, drafts, "buy again"): each tab.ts adds its own. */

@@ -1,7 +1,7 @@
 import type { KindStrings, Translation } from '../app/kinds';
 
-/** The kinds' strings in Naijá: each kind's app/strings-pcm.ts (kinds-en.ts tells how). */
-const parts = import.meta.glob<Record<string, unknown>>('../../../src/modules/vtu/kinds/*/app/strings-pcm.ts', {
+/** The kinds' strings in Naijá: each kind's features/buy/kinds/<kind>/strings-pcm.ts (kinds-en.ts tells how). */
+const parts = import.meta.glob<Record<string, unknown>>('../features/buy/kinds/*/strings-pcm.ts', {
   eager: true,
   import: 'strings',
 });

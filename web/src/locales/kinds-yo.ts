@@ -1,7 +1,7 @@
 import type { KindStrings, Translation } from '../app/kinds';
 
-/** The kinds' strings in Yorùbá: each kind's app/strings-yo.ts (kinds-en.ts tells how). */
-const parts = import.meta.glob<Record<string, unknown>>('../../../src/modules/vtu/kinds/*/app/strings-yo.ts', {
+/** The kinds' strings in Yorùbá: each kind's features/buy/kinds/<kind>/strings-yo.ts (kinds-en.ts tells how). */
+const parts = import.meta.glob<Record<string, unknown>>('../features/buy/kinds/*/strings-yo.ts', {
   eager: true,
   import: 'strings',
 });

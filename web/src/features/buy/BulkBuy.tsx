@@ -139,7 +139,7 @@ export function BulkBuy() {
   );
 }
 
-/** The airtime tab (src/modules/vtu/kinds/airtime/app): one number (PhoneBuy), or several at once. */
+/** The airtime tab (kinds/airtime): one number (PhoneBuy), or several at once. */
 export function AirtimeBuy() {
   const { t } = useTranslation();
   const [bulk, setBulk] = useState(false);

@@ -11,7 +11,7 @@ export type PurchaseRequest =
   | KindPurchase;
 
 /**
- * A purchase of a kind with its own screen (src/modules/vtu/kinds/<kind>/app): the operation it is sent to, its
+ * A purchase of a kind with its own screen (features/buy/kinds/<kind>): the operation it is sent to, its
  * fields without the PIN and the amount (the price confirmed), typed by the operation's input. `service` names it for
  * the screens (the kind's service key).
  */

@@ -7,7 +7,7 @@ import { en } from '../../locales/en';
 import { enKinds } from '../../locales/kinds-en';
 import { KIND_RESULTS, KIND_SCREENS } from './kind-screens';
 
-/** The buy screen's tabs, screens and strings are found in the kinds' folders (src/modules/vtu/kinds/<kind>/app). */
+/** The buy screen's tabs, screens and strings are found in the kinds' folders (features/buy/kinds/<kind>). */
 describe("the kinds' app parts", () => {
   it('every tab found has a screen, its own place in the order, and a label in every language', () => {
     // The first six kinds and those of issue 32 (a kind added later adds itself; these must not go missing).

@@ -2,13 +2,13 @@ import { KIND_TABS } from '../../app/kind-tabs';
 import type { BuyService, KindScreen } from '../../app/kinds';
 
 /**
- * Each kind's screen (its tab) and result part, from src/modules/vtu/kinds/<kind>/app/screen.tsx (app/kinds.ts), keyed
+ * Each kind's screen (its tab) and result part, from kinds/<kind>/screen.tsx (app/kinds.ts), keyed
  * by the service of the tab.ts beside it, in the tabs' order. Part of the buy screens' code, so loaded with them.
  */
-const screens = import.meta.glob<KindScreen>('./*/app/screen.tsx', { base: '../../../../src/modules/vtu/kinds', eager: true });
+const screens = import.meta.glob<KindScreen>('./kinds/*/screen.tsx', { eager: true });
 const byOrder = Object.entries(screens)
   .flatMap(([path, screen]) => {
-    const tab = KIND_TABS.get(path.split('/')[1]);
+    const tab = KIND_TABS.get(path.split('/')[2]);
     return tab ? [{ tab, screen }] : [];
   })
   .sort((a, b) => a.tab.order - b.tab.order);

@@ -1,8 +1,0 @@
-import { requestAirtimeCashInput } from '../inputs.js';
-import type { KindForms } from '../../../../../../web/src/app/kinds';
-
-/** requestAirtimeCash without its PIN (the PIN pad confirms it) and the ported flag: network, sending number, amount. */
-export const airtimeCashSchema = requestAirtimeCashInput.pick({ network: true, phone: true, amount: true });
-
-/** The operation each form fills (web/src/app/kinds.ts KindForms). */
-export const forms = (): KindForms => [['requestAirtimeCash', airtimeCashSchema]];

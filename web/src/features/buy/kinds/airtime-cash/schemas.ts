@@ -1,0 +1,8 @@
+import { requestAirtimeCashInput } from '../../../../../../src/modules/vtu/kinds/airtime-cash/inputs.js';
+import type { KindForms } from '../../../../app/kinds';
+
+/** requestAirtimeCash without its PIN (the PIN pad confirms it) and the ported flag: network, sending number, amount. */
+export const airtimeCashSchema = requestAirtimeCashInput.pick({ network: true, phone: true, amount: true });
+
+/** The operation each form fills (web/src/app/kinds.ts KindForms). */
+export const forms = (): KindForms => [['requestAirtimeCash', airtimeCashSchema]];

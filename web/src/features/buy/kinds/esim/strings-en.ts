@@ -1,0 +1,38 @@
+/** English: travel eSIMs: the eSIM tab (new or top-up) and the delivered eSIM on the result screen (issue 32). Its keys are the typed keys of t() (KindStrings, below). */
+export const strings = {
+  esim: {
+    mode: 'New eSIM or top-up',
+    new: 'New eSIM',
+    topUp: 'Top up my eSIM',
+    destination: 'Destination',
+    destinationRequired: 'Choose where you are travelling.',
+    plan: 'Data plan',
+    planRequired: 'Choose a data plan.',
+    esimRequired: 'Choose one of your eSIMs.',
+    phoneHelp: 'For the receipt. The eSIM works on your phone abroad; your Nigerian line stays as it is.',
+    days_one: '{{count}} day',
+    days_other: '{{count}} days',
+    which: 'Which eSIM',
+    noneYet: 'You have no eSIM to top up yet. Buy one first.',
+    iccid: 'ICCID',
+    scan: 'Scan this QR code on the phone that will use the eSIM (Settings → Mobile data → Add eSIM).',
+    qrAlt: 'QR code to install your eSIM',
+    manual: 'Or enter this activation code by hand:',
+    copyCode: 'Copy activation code',
+    checkUsage: 'Check data left',
+    status: {
+      not_installed: 'Not installed yet',
+      active: 'Active',
+      depleted: 'Data used up',
+      expired: 'Expired',
+    },
+    used: '{{used}} of {{total}} used',
+    expires: 'Valid until {{date}}',
+  },
+};
+
+declare module '../../../../app/kinds' {
+  interface KindStrings {
+    esim: (typeof strings)['esim'];
+  }
+}

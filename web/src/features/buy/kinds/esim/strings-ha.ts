@@ -1,0 +1,35 @@
+import type { Translation } from '../../../../app/kinds';
+import type { strings as en } from './strings-en';
+
+/** Hausa: travel eSIMs: the eSIM tab (new or top-up) and the delivered eSIM on the result screen (issue 32). */
+export const strings: Translation<typeof en> = {
+  esim: {
+    mode: 'Sabon eSIM ko ƙari',
+    new: 'Sabon eSIM',
+    topUp: 'Ƙara wa eSIM ɗina',
+    destination: 'Inda za ka je',
+    destinationRequired: 'Zaɓi inda za ka yi tafiya.',
+    plan: 'Tsarin data',
+    planRequired: 'Zaɓi tsarin data.',
+    esimRequired: 'Zaɓi ɗaya daga cikin eSIM ɗinka.',
+    phoneHelp: 'Don rasit. eSIM ɗin zai yi aiki a wayarka a ƙasar waje; layinka na Najeriya ba zai canza ba.',
+    days_one: 'Kwana {{count}}',
+    days_other: 'Kwanaki {{count}}',
+    which: 'Wane eSIM',
+    noneYet: 'Ba ka da eSIM da za a ƙara wa tukuna. Ka fara saya ɗaya.',
+    iccid: 'ICCID',
+    scan: 'Duba wannan lambar QR a wayar da za ta yi amfani da eSIM (Settings → Mobile data → Add eSIM).',
+    qrAlt: 'Lambar QR don saka eSIM ɗinka',
+    manual: 'Ko ka rubuta wannan lambar kunnawa da hannu:',
+    copyCode: 'Kwafi lambar kunnawa',
+    checkUsage: 'Duba sauran data',
+    status: {
+      not_installed: 'Ba a saka shi ba tukuna',
+      active: 'Yana aiki',
+      depleted: 'Data ya ƙare',
+      expired: 'Wa’adinsa ya ƙare',
+    },
+    used: 'An yi amfani da {{used}} cikin {{total}}',
+    expires: 'Yana aiki har {{date}}',
+  },
+};

@@ -1,0 +1,35 @@
+import type { Translation } from '../../../../app/kinds';
+import type { strings as en } from './strings-en';
+
+/** Naijá: travel eSIMs: the eSIM tab (new or top-up) and the delivered eSIM on the result screen (issue 32). */
+export const strings: Translation<typeof en> = {
+  esim: {
+    mode: 'New eSIM or top-up',
+    new: 'New eSIM',
+    topUp: 'Top up my eSIM',
+    destination: 'Where you dey go',
+    destinationRequired: 'Choose where you dey travel go.',
+    plan: 'Data plan',
+    planRequired: 'Choose data plan.',
+    esimRequired: 'Choose one of your eSIM.',
+    phoneHelp: 'For receipt. The eSIM go work for your phone for abroad; your Naija line no go change.',
+    days_one: '{{count}} day',
+    days_other: '{{count}} days',
+    which: 'Which eSIM',
+    noneYet: 'You never get eSIM wey you fit top up. Buy one first.',
+    iccid: 'ICCID',
+    scan: 'Scan this QR code for the phone wey go use the eSIM (Settings → Mobile data → Add eSIM).',
+    qrAlt: 'QR code to install your eSIM',
+    manual: 'Or type this activation code by hand:',
+    copyCode: 'Copy activation code',
+    checkUsage: 'Check data wey remain',
+    status: {
+      not_installed: 'You never install am',
+      active: 'E dey work',
+      depleted: 'Data don finish',
+      expired: 'E don expire',
+    },
+    used: '{{used}} of {{total}} don use',
+    expires: 'E go work reach {{date}}',
+  },
+};

@@ -1,0 +1,2 @@
+// The exam tab is the buy feature's bill form for it (the bill kinds' forms share their parts: web/src/features/buy/Bills.tsx).
+export { ExamBuy as Screen } from '../../Bills';

@@ -1,0 +1,13 @@
+import { queryOptions } from '@tanstack/react-query';
+import { get } from '../../../../api/client';
+
+/** Social services: their catalogue (five minutes before the screen asks again; a purchase re-reads the price). */
+export const socialQueries = {
+  all: () => ['vtu', 'social'] as const,
+  socialServices: () =>
+    queryOptions({
+      queryKey: [...socialQueries.all(), 'socialServices'],
+      queryFn: () => get('/_serverFn/listSocialServicesBearerVTU'),
+      staleTime: 5 * 60_000,
+    }),
+};
