@@ -9272,6 +9272,8 @@ export interface components {
             fullName: string | null;
             id: string;
             kycTier: number;
+            /** @description an operator's OPERATOR_IDLE_MINUTES (issue 41; null for a customer): the console signs out after this long without the person's input */
+            operatorIdleMinutes: number | null;
             /** @description an operator's roles (issue 30; empty for a customer): the console shows the screens they open */
             operatorRoles: ("admin" | "finance" | "support")[];
             phone: string | null;

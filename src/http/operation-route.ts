@@ -124,6 +124,10 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
   const paths = [serverFnPath(op), ...(op.versioned ? [versionedPath(op)] : [])];
   const perMinute = RATE_CLASSES[op.rateLimit ?? 'default'](config);
 
+  // Issue 41: only a person's requests move an operator's idle clock. The header is the client's word: enough for the
+  // honest operator's unattended tab, which is what the idle end protects (docs/security.md).
+  const activityOf = (req: FastifyRequest) => (op.background || req.headers['x-activity'] === 'background' ? 'background' : 'person');
+
   const authenticate = async (req: FastifyRequest) => {
     const token = bearerToken(req);
     if (!token) {
@@ -131,7 +135,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       throw new AppError('UNAUTHENTICATED', 'Authorization: Bearer <access token> is required');
     }
     try {
-      req.authUser = await services.identity.authenticate(token);
+      req.authUser = await services.identity.authenticate(token, activityOf(req));
     } catch (err) {
       if (auth === 'public') return; // a stale token on a public operation is ignored
       throw err;

@@ -116,6 +116,12 @@ export interface OperationDef<
   cacheSeconds?: number;
   /** Error codes this operation can answer beyond the common ones, for OpenAPI. */
   errors?: ErrorCode[];
+  /**
+   * A call clients make on a timer, never a person's action (the session heartbeat, the token refresh): like a request
+   * marked `X-Activity: background` it is refused on an idle operator session but does not move its idle clock
+   * (issue 41, identity's operator-idle.ts).
+   */
+  background?: boolean;
   /** Cookie transport: with `X-Session-Transport: cookie`, a missing refreshToken is read from the cookie. */
   refreshTokenFromCookie?: boolean;
   /** Cookie transport: this operation ends the session, so the refresh cookie is cleared. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { phoneInput } from '../../kernel/inputs.js';
+import { secret } from '../../kernel/redaction.js';
 
 /** The identity module's shared input and output shapes (other modules reach them through api.ts). */
 export const emailInput = z
@@ -25,7 +26,7 @@ export const fullNameInput = z
 /** The kernel's (the VTU inputs share it with the app); the identity module offers it through api.ts as before. */
 export { phoneInput };
 
-export const otpCodeInput = z.string({ error: 'code is required' }).regex(/^\d{6}$/, 'code must be 6 digits');
+export const otpCodeInput = secret(z.string({ error: 'code is required' }).regex(/^\d{6}$/, 'code must be 6 digits'));
 
 export const sessionOutput = z
   .object({
@@ -53,6 +54,10 @@ export const profileOutput = z
       .meta({ description: "an operator's roles (issue 30; empty for a customer): the console shows the screens they open" }),
     /** An operator froze the account (issue 30): the app says so; money operations answer ACCOUNT_FROZEN. */
     frozen: z.boolean(),
+    operatorIdleMinutes: z.number().int().nullable().meta({
+      description:
+        "an operator's OPERATOR_IDLE_MINUTES (issue 41; null for a customer): the console signs out after this long without the person's input",
+    }),
     createdAt: z.string(),
   })
   .meta({ id: 'Profile' });

@@ -72,6 +72,7 @@ export const identityOperations = [
     output: z.object({ session: sessionOutput }),
     errors: ['UNAUTHENTICATED', 'SESSION_SUPERSEDED'],
     refreshTokenFromCookie: true,
+    background: true,
     handler: async (input, ctx) => ({ session: await ctx.api.identity.refreshSession(input.refreshToken) }),
   }),
   defineOperation({
@@ -96,7 +97,14 @@ export const identityOperations = [
     output: z.object({ profile: profileOutput }),
     handler: async (_input, ctx) => {
       const u = (await ctx.api.identity.getUser(ctx.api.db, ctx.user.id))!;
-      return { profile: toProfile(u, ctx.user, ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id))) };
+      return {
+        profile: toProfile(
+          u,
+          ctx.user,
+          ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id)),
+          ctx.api.identity.operatorIdleMinutes,
+        ),
+      };
     },
   }),
   defineOperation({
@@ -124,7 +132,14 @@ export const identityOperations = [
       if (replacesVerifiedPhone || renames) await ctx.api.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
       const u = await ctx.api.identity.updateProfile(ctx.user.id, input);
       if (replacesVerifiedPhone) await ctx.api.db.transaction((tx) => ctx.api.security.notices.notify(tx, ctx.user.id, 'phone_changed'));
-      return { profile: toProfile(u, ctx.user, ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id))) };
+      return {
+        profile: toProfile(
+          u,
+          ctx.user,
+          ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id)),
+          ctx.api.identity.operatorIdleMinutes,
+        ),
+      };
     },
   }),
 ];
@@ -133,6 +148,7 @@ export function toProfile(
   u: Omit<UserRow, 'status'>,
   who: { role: 'user' | 'admin'; operatorRoles: readonly OperatorRole[] },
   frozen: boolean,
+  operatorIdleMinutes: number,
 ) {
   return {
     id: u.id,
@@ -145,6 +161,7 @@ export function toProfile(
     role: who.role,
     operatorRoles: [...who.operatorRoles],
     frozen,
+    operatorIdleMinutes: who.operatorRoles.length ? operatorIdleMinutes : null,
     createdAt: new Date(u.created_at).toISOString(),
   };
 }

@@ -11,7 +11,7 @@ import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
 import { OTP_TTL_MS, type OtpService } from './otp.js';
 import { createCodeMail } from './code-mail.js';
-import { createOperatorIdle } from './operator-idle.js';
+import { createOperatorIdle, type Activity } from './operator-idle.js';
 import type { Outbox } from '../notifications/api.js';
 import type { DeviceService } from './devices.js';
 import type { SessionCache } from './session-cache.js';
@@ -194,8 +194,9 @@ export function createIdentityService(deps: IdentityDeps) {
       if (sessionEnds.getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'The session has expired; sign in again');
       const user = (await getUser(db, row.user_id))!;
       if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
-      // An operator's session also ends after OPERATOR_IDLE_MINUTES without a request or refresh (operator-idle.ts).
-      if (operatorRolesOf(user.email, await grantedRolesOf(user.id)).length) await operatorIdle.touch(row.session_id, user.id);
+      // An operator's idle session ends here too, but a refresh is the app's own timer, not a person (operator-idle.ts).
+      if (operatorRolesOf(user.email, await grantedRolesOf(user.id)).length)
+        await operatorIdle.check(row.session_id, user.id, 'background');
       const refresh = randomToken(32);
       await db.execute(sql`INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at)
                            VALUES (${sha256(refresh)}, ${row.session_id}, ${now},
@@ -221,11 +222,16 @@ export function createIdentityService(deps: IdentityDeps) {
 
     /** This instance's own commit changed a user's sessions or account: drop the cached state now (session-cache.ts). */
     forgetUser: (userId: string) => sessionCache.forgetUser(userId),
+    /** OPERATOR_IDLE_MINUTES: the console signs itself out after this long without the person's input (issue 41). */
+    operatorIdleMinutes: operatorIdle.idleMinutes,
     /** Whether a session's state is held in memory now (tests and diagnostics). */
     isSessionCached: (sessionId: string) => sessionCache.get(sessionId) !== null,
 
-    /** Bearer token -> caller. One query checks session state, account state and tier. */
-    async authenticate(token: string): Promise<AuthUser> {
+    /**
+     * Bearer token -> caller. One query checks session state, account state and tier; an operator's session is also
+     * checked for idleness, and a person's request moves its idle clock (operator-idle.ts).
+     */
+    async authenticate(token: string, activity: Activity = 'person'): Promise<AuthUser> {
       const claims = await tokens.verifyAccess(token);
       if (!claims) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');
       if (claims.external) {
@@ -284,7 +290,7 @@ export function createIdentityService(deps: IdentityDeps) {
       if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
       if (row.userStatus !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
       const operatorRoles = operatorRolesOf(row.email, row.grantedRoles);
-      if (operatorRoles.length) await operatorIdle.touch(sid, claims.sub);
+      if (operatorRoles.length) await operatorIdle.check(sid, claims.sub, activity);
       return {
         id: claims.sub,
         email: row.email,

@@ -133,6 +133,7 @@ export const securityOperations = [
     suffix: 'BearerAuth',
     method: 'POST',
     purpose: 'refresh session heartbeat (a claim lapses after 2 minutes without one)',
+    background: true,
     input: z.object({ deviceId: deviceIdInput }),
     output: z.object({ claimed: z.boolean(), lapsed: z.boolean(), claimExpiresAt: z.string().optional() }),
     errors: ['CONFLICT'],
