@@ -56,8 +56,8 @@ const embedding: [string, number, (words: number[]) => number[]][] = [
   ['2002::', 16, (w) => w.slice(1, 3)], // 6to4
 ];
 
-/** The eight 16-bit words of an IPv6 address (with or without an embedded dotted quad). */
-function words(ip: string): number[] {
+/** The eight 16-bit words of an IPv6 address (with or without an embedded dotted quad or a zone id). */
+export function ipv6Words(ip: string): number[] {
   let s = ip.toLowerCase().replace(/%.*$/, '');
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
   if (quad) {
@@ -72,7 +72,7 @@ function words(ip: string): number[] {
 }
 
 const inPrefix = (w: number[], net: string, prefix: number) => {
-  const n = words(net);
+  const n = ipv6Words(net);
   for (let bit = 0; bit < prefix; bit += 16) {
     const take = Math.min(16, prefix - bit);
     const mask = (0xffff << (16 - take)) & 0xffff;
@@ -85,7 +85,7 @@ export function isPublicAddress(ip: string): boolean {
   const kind = isIP(ip.replace(/%.*$/, ''));
   if (kind === 4) return !v4.check(ip, 'ipv4');
   if (kind !== 6) return false;
-  const w = words(ip);
+  const w = ipv6Words(ip);
   for (const [net, prefix, pick] of embedding) {
     if (inPrefix(w, net, prefix)) {
       const [hi, lo] = pick(w);

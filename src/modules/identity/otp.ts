@@ -3,6 +3,7 @@ import { one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import { DAY, MINUTE, SECOND, type Clock } from '../../kernel/clock.js';
 import { hmac, randomDigits } from '../../lib/crypto.js';
+import { addressKey } from '../../lib/address-key.js';
 import type { AttemptLimit, AttemptLimits } from './attempt-limits.js';
 
 /**
@@ -11,9 +12,9 @@ import type { AttemptLimit, AttemptLimits } from './attempt-limits.js';
  * Nobody but the owner can spend the owner's ability to get and use a code.
  * - Sending: per identifier a cooldown of 60 s for the first OTP_FREE_SENDS codes of a day, then doubling with
  *   each further code up to OTP_MAX_COOLDOWN_MS: no per-identifier daily cap a stranger could use up, and every code
- *   a stranger asks for goes to the owner, whose newest code works. Per requester (IP) and identifier:
- *   OTP_REQUESTER_DAILY_CAP codes a day. (No per-IP cap across identifiers beyond the route's rate limit: carrier-
- *   grade NAT puts many customers behind one address.)
+ *   a stranger asks for goes to the owner, whose newest code works. Per requester (IP, an IPv6 address by its /64:
+ *   lib/address-key.ts) and identifier: OTP_REQUESTER_DAILY_CAP codes a day. (No per-IP cap across identifiers beyond
+ *   the route's rate limit: carrier-grade NAT puts many customers behind one address.)
  * - Guessing (issue #28): a known device of the account (devices.ts) has OTP_MAX_ATTEMPTS wrong tries at each code
  *   of its own, which no other source spends. Every other source is unrecognised: each requester (IP) has
  *   OTP_MAX_ATTEMPTS wrong tries at a code; together they have OTP_UNTRUSTED_LIMIT wrong login (or step-up) codes per
@@ -50,7 +51,7 @@ export interface GuessSource {
 export interface OtpService {
   /**
    * Creates a code and returns it for the caller to deliver; throws OTP_COOLDOWN or OTP_DAILY_LIMIT (this requester,
-   * this identifier). `requester`: the caller's IP.
+   * this identifier). `requester`: the caller's IP, counted by its address key (an IPv6 /64).
    */
   issue(purpose: OtpPurpose, identifier: string, requester?: string): Promise<string>;
   cooldownSeconds(purpose: OtpPurpose, identifier: string): Promise<number>;
@@ -113,8 +114,9 @@ export function createOtpService({
   return {
     cooldownSeconds: (purpose, identifier) => identifierCooldown(db, purpose, identifier, clock.now()),
 
-    async issue(purpose, identifier, requester) {
+    async issue(purpose, identifier, address) {
       const now = clock.now();
+      const requester = address && addressKey(address);
       return db.transaction(async (tx) => {
         // Serialise sends per identifier so parallel requests cannot pass a cooldown or a cap together.
         await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`otp:${purpose}:${identifier}`}))`);
@@ -144,9 +146,10 @@ export function createOtpService({
       if (!row) throw invalid();
       if (new Date(row.expires_at).getTime() <= now.getTime()) throw new AppError('OTP_EXPIRED', 'The code has expired; request a new one');
       // Reserve this source's try at this code before comparing: a source that used its tries is refused unchecked.
+      const guesser = from.device ? `device:${from.device}` : from.ip ? addressKey(from.ip) : NO_REQUESTER;
       const reserved = await one(
         db,
-        sql`INSERT INTO otp_guesses (code_id, requester, wrong) VALUES (${row.id}, ${from.device ? `device:${from.device}` : (from.ip ?? NO_REQUESTER)}, 1)
+        sql`INSERT INTO otp_guesses (code_id, requester, wrong) VALUES (${row.id}, ${guesser}, 1)
             ON CONFLICT (code_id, requester) DO UPDATE SET wrong = otp_guesses.wrong + 1 WHERE otp_guesses.wrong < ${OTP_MAX_ATTEMPTS}
             RETURNING wrong`,
       );

@@ -6,6 +6,7 @@ import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
+import { addressKey } from '../../lib/address-key.js';
 import { uuid } from '../../kernel/ids.js';
 import type { SmsSender } from '../../providers/messaging.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -130,6 +131,7 @@ export function createLoginService(deps: LoginDeps) {
 
   /** Per IP and identifier: failures from one address pause PIN login from there (reserved before the check). */
   const ipLimit: AttemptLimit = { max: IP_IDENTIFIER_MAX_FAILURES, lockMs: FAILURE_WINDOW_MS };
+  const ipKey = (idHash: string, ip: string) => `pin-login-ip:${idHash}:${addressKey(ip)}`;
   /**
    * Login-PIN tries: per known device, and per account for all unrecognised sources together; 5, then 15 minutes,
    * doubling up to a day. An unknown identifier (or one without a login PIN) locks the same way, so it does not
@@ -140,16 +142,13 @@ export function createLoginService(deps: LoginDeps) {
 
   async function reserveFromHere(idHash: string, ip: string | undefined): Promise<{ key: string; tries: number } | null> {
     if (!ip) return null;
-    const key = `pin-login-ip:${idHash}:${ip}`;
+    const key = ipKey(idHash, ip);
     const r = await attempts.reserve(key, ipLimit);
     if (!r.ok) {
-      throw new AppError(
-        'RATE_LIMITED',
-        `Too many failed sign-ins from here; retry in ${Math.ceil(r.retryAfter / 60)} minutes or use an e-mail code`,
-        {
-          retryAfter: r.retryAfter,
-        },
-      );
+      const minutes = Math.ceil(r.retryAfter / 60);
+      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from here; retry in ${minutes} minutes or use an e-mail code`, {
+        retryAfter: r.retryAfter,
+      });
     }
     return { key, tries: r.tries };
   }
@@ -366,7 +365,7 @@ export function createLoginService(deps: LoginDeps) {
         ${jobs.enqueueSql(LOGIN_FAILURE_ALERT_JOB, { eventId }, {}, sql`failure`)}`);
       // A reported failure counts toward the address's PIN-login pause for this identifier, as an observed one does.
       if (meta.ip) {
-        const key = `pin-login-ip:${idHash}:${meta.ip}`;
+        const key = ipKey(idHash, meta.ip);
         const r = await attempts.reserve(key, ipLimit);
         if (r.ok) await attempts.fail(key, r.tries, ipLimit);
       }
