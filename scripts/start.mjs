@@ -38,7 +38,8 @@ if (!built || SOURCES.some((s) => newest(s) > built)) {
 const child = spawn(
   process.execPath,
   ['--max-semi-space-size=16', '--heap-growing-percent=30', 'dist/main.js', '--sandbox', ...process.argv.slice(2)],
-  { stdio: 'inherit', env: { MALLOC_ARENA_MAX: '2', ...process.env } },
+  // LOG_FORMAT=pretty: one line of text a log line and, once it listens, the sandbox's banner (LOG_FORMAT=json for pino's).
+  { stdio: 'inherit', env: { MALLOC_ARENA_MAX: '2', LOG_FORMAT: 'pretty', ...process.env } },
 );
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

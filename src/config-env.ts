@@ -131,6 +131,8 @@ export const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   SANDBOX: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** pino's JSON lines, or one line of text each (the sandbox only: `npm start` sets pretty); production is always JSON. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   ADMIN_EMAILS: csv,
   AUTH_PRIVATE_KEY: z.string().optional(),
   RECEIPT_SIGNING_KEY: z.string().optional(),

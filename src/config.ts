@@ -34,6 +34,8 @@ export interface Config {
   production: boolean;
   sandbox: boolean;
   port: number;
+  /** LOG_FORMAT, honoured in the sandbox only: production and any other run log pino's JSON lines. */
+  logFormat: 'json' | 'pretty';
   host: string;
   dataDir: string;
   databaseUrl?: string;
@@ -233,6 +235,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     for (const p of ['A', 'B', 'C', 'D'] as const) {
       if (!e[`VTU_PROVIDER_${p}_URL`])
         problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
+    logFormat: sandbox ? e.LOG_FORMAT : 'json',
       if (!e[`VTU_PROVIDER_${p}_KEY`]) problems.push(`VTU_PROVIDER_${p}_KEY is required in production`);
     }
     if (e.FAULT_POINT) problems.push('FAULT_POINT is a test-only crash hook and must not be set in production');

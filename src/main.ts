@@ -1,5 +1,6 @@
-import { loadConfig, ConfigError } from './config.js';
+import { loadConfig, ConfigError, SANDBOX_OPERATOR_EMAIL } from './config.js';
 import { buildApp } from './http/app.js';
+import { sandboxBanner } from './lib/banner.js';
 import { createLogger } from './lib/logger.js';
 
 // start: config -> db -> migrations -> app -> workers (docs/design.md §3)
@@ -16,11 +17,13 @@ async function main() {
     }
     throw err;
   }
-  const log = createLogger({ level: config.logLevel });
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
   const app = await buildApp({ config, log });
   if (config.jobsEnabled) app.services.jobs.start(config.sandbox ? 1000 : 2000, config.jobsConcurrency, config.jobsBackgroundLanes);
   await app.listen({ port: config.port, host: config.host });
   log.info({ sandbox: config.sandbox, database: config.databaseUrl ? 'postgresql' : 'pglite', url: config.publicUrl }, 'service ready');
+  // `npm start` (LOG_FORMAT=pretty, the sandbox only): where to go next. JSON logs stay JSON lines only.
+  if (config.logFormat === 'pretty') process.stdout.write(sandboxBanner({ url: config.publicUrl, operatorEmail: SANDBOX_OPERATOR_EMAIL }));
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { prettyStream, type LogFormat } from './log-format.js';
 
 export type Logger = pino.Logger;
 
@@ -49,9 +50,12 @@ function serializeRequest(req: { method?: string; url?: string; hostname?: strin
   };
 }
 
-export function createLogger(opts: { level: string; stream?: pino.DestinationStream }): Logger {
-  return pino(
-    { level: opts.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { req: serializeRequest } },
-    opts.stream,
-  );
+/**
+ * The service's logger: JSON lines (to `stream`, stdout by default), or with `format: 'pretty'` (LOG_FORMAT, the
+ * sandbox only) the same lines, redacted the same way, as one line of text each (lib/log-format.ts).
+ */
+export function createLogger(opts: { level: string; stream?: pino.DestinationStream; format?: LogFormat }): Logger {
+  const stream =
+    opts.format === 'pretty' ? prettyStream(opts.stream ?? process.stdout, { color: !opts.stream && process.stdout.isTTY }) : opts.stream;
+  return pino({ level: opts.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { req: serializeRequest } }, stream);
 }
