@@ -26,6 +26,7 @@ import type { WalletLimits } from './modules/wallet/limits.js';
 import type { WalletMoney } from './modules/wallet/transfers.js';
 import type { Notifier } from './modules/notifications/notifier.js';
 import type { Outbox } from './modules/notifications/outbox.js';
+import type { OperatorsService } from './modules/operators/service.js';
 import type { NotificationsService } from './modules/notifications/service.js';
 import type { SecurityService } from './modules/security/service.js';
 import type { SettingsService } from './modules/settings/service.js';
@@ -123,6 +124,8 @@ export interface Services {
   operatorConsole: ConsoleService;
   /** Operators' customer look-ups, freeze and sign-out everywhere (issue 30). */
   customers: CustomerService;
+  /** Operators' roles, and the admins' announcements of authority changes (issue 41). */
+  operators: OperatorsService;
   /** Four-eyes on operators' money actions (issue 30). */
   approvals: ApprovalService;
 }

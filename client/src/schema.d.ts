@@ -189,6 +189,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminCreateProduct"];
@@ -216,6 +218,8 @@ export interface paths {
          *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -407,6 +411,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminFreezeCustomer"];
@@ -434,6 +440,8 @@ export interface paths {
          *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -478,8 +486,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Four-eyes thresholds per action (naira): amounts below take effect at once
-         * @description Four-eyes thresholds per action (naira): amounts below take effect at once.
+         * Four-eyes thresholds per action (naira): amounts below take effect at once; raised ones waiting for their time
+         * @description Four-eyes thresholds per action (naira): amounts below take effect at once; raised ones waiting for their time.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -644,6 +652,8 @@ export interface paths {
          *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -1421,6 +1431,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminResetTwoFactor"];
@@ -1593,6 +1605,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRevokeOperatorSession"];
@@ -1620,6 +1634,8 @@ export interface paths {
          *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -1781,6 +1797,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminSetMarkup"];
@@ -1808,6 +1826,8 @@ export interface paths {
          *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -1921,6 +1941,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminUnfreezeCustomer"];
@@ -1940,8 +1962,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change four-eyes thresholds per action (naira); omitted ones stay
-         * @description Change four-eyes thresholds per action (naira); omitted ones stay.
+         * Change four-eyes thresholds per action (naira); omitted ones stay. A lower threshold applies at once; a higher one waits
+         * @description Change four-eyes thresholds per action (naira); omitted ones stay. A lower threshold applies at once; a higher one waits for a second admin (an approval request), or with one admin takes effect after 24 hours; every admin is e-mailed.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -1979,6 +2001,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminUpdateGrowthSettings"];
@@ -2006,6 +2030,8 @@ export interface paths {
          *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -2035,6 +2061,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminUpdateProduct"];
@@ -2063,6 +2091,8 @@ export interface paths {
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminUpdateSubscriptionOrder"];
@@ -2090,6 +2120,8 @@ export interface paths {
          *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
          *
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
@@ -6866,6 +6898,12 @@ export interface components {
         AdminGetApprovalSettingsOutput: {
             /** @constant */
             ok: true;
+            scheduled: {
+                at: string;
+                /** @enum {string} */
+                setting: "walletAdjustment" | "vtuResolution" | "settlementCorrection";
+                value: number;
+            }[];
             settlementCorrection: number;
             vtuResolution: number;
             walletAdjustment: number;
@@ -7854,6 +7892,7 @@ export interface components {
             userId: string;
         };
         AdminUpdateApprovalSettingsInput: {
+            reason?: string;
             /** @description settlementCorrection: amounts below it take effect at once; 0 = every one waits for a second operator */
             settlementCorrection?: number;
             /** @description vtuResolution: amounts below it take effect at once; 0 = every one waits for a second operator */
@@ -7862,8 +7901,20 @@ export interface components {
             walletAdjustment?: number;
         };
         AdminUpdateApprovalSettingsOutput: {
+            change: {
+                approvalId: string | null;
+                effectiveAt: string | null;
+                /** @enum {string} */
+                status: "applied" | "pending" | "scheduled";
+            };
             /** @constant */
             ok: true;
+            scheduled: {
+                at: string;
+                /** @enum {string} */
+                setting: "walletAdjustment" | "vtuResolution" | "settlementCorrection";
+                value: number;
+            }[];
             settlementCorrection: number;
             vtuResolution: number;
             walletAdjustment: number;
@@ -8039,7 +8090,7 @@ export interface components {
         };
         ApprovalRequest: {
             /** @enum {string} */
-            action: "wallet_adjustment" | "vtu_resolution" | "settlement_correction";
+            action: "wallet_adjustment" | "vtu_resolution" | "settlement_correction" | "threshold_change";
             amount: components["schemas"]["Naira"];
             checkerId: string | null;
             createdAt: string;
@@ -11615,6 +11666,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -11665,7 +11721,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -11681,6 +11737,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -11731,7 +11792,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -12116,6 +12177,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -12156,7 +12222,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -12173,6 +12239,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -12213,7 +12284,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -12292,7 +12363,14 @@ export interface operations {
                      *       "ok": true,
                      *       "walletAdjustment": 1,
                      *       "vtuResolution": 1,
-                     *       "settlementCorrection": 1
+                     *       "settlementCorrection": 1,
+                     *       "scheduled": [
+                     *         {
+                     *           "setting": "walletAdjustment",
+                     *           "value": 1,
+                     *           "at": "text"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["AdminGetApprovalSettingsOutput"];
@@ -12667,6 +12745,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -12716,7 +12799,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -14571,6 +14654,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -14609,7 +14697,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -15053,6 +15141,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -15090,7 +15183,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -15107,6 +15200,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -15156,7 +15254,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -15517,6 +15615,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -15563,7 +15666,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -15579,6 +15682,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -15617,7 +15725,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -15795,6 +15903,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -15834,7 +15947,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -15868,7 +15981,8 @@ export interface operations {
                  *       "data": {
                  *         "walletAdjustment": 1,
                  *         "vtuResolution": 1,
-                 *         "settlementCorrection": 1
+                 *         "settlementCorrection": 1,
+                 *         "reason": "customer asked for it"
                  *       }
                  *     }
                  */
@@ -15889,7 +16003,19 @@ export interface operations {
                      *       "ok": true,
                      *       "walletAdjustment": 1,
                      *       "vtuResolution": 1,
-                     *       "settlementCorrection": 1
+                     *       "settlementCorrection": 1,
+                     *       "scheduled": [
+                     *         {
+                     *           "setting": "walletAdjustment",
+                     *           "value": 1,
+                     *           "at": "text"
+                     *         }
+                     *       ],
+                     *       "change": {
+                     *         "status": "applied",
+                     *         "approvalId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "effectiveAt": "2026-11-24T09:30:00.000Z"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["AdminUpdateApprovalSettingsOutput"];
@@ -15913,6 +16039,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -16010,7 +16141,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -16026,6 +16157,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -16087,7 +16223,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -16104,6 +16240,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -16155,7 +16296,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -16172,6 +16313,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -16225,7 +16371,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -16242,6 +16388,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
             };
             path?: never;
             cookie?: never;
@@ -16291,7 +16442,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
@@ -19526,6 +19677,7 @@ export interface operations {
                      *           "admin"
                      *         ],
                      *         "frozen": true,
+                     *         "operatorIdleMinutes": 1,
                      *         "createdAt": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }
@@ -24188,6 +24340,7 @@ export interface operations {
                      *           "admin"
                      *         ],
                      *         "frozen": true,
+                     *         "operatorIdleMinutes": 1,
                      *         "createdAt": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }

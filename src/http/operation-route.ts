@@ -7,7 +7,15 @@ import type { Services } from '../container.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
 import type { RequestClaim } from '../ledger/types.js';
-import { authOf, serverFnPath, versionedPath, type AnyOperation, type OpContext, type RateClass } from './registry.js';
+import {
+  adminDeclarationProblem,
+  authOf,
+  serverFnPath,
+  versionedPath,
+  type AnyOperation,
+  type OpContext,
+  type RateClass,
+} from './registry.js';
 import { mayRun, type AuthUser } from '../kernel/actor.js';
 import { createAdminAudit, noAudit } from './admin-audit.js';
 import {
@@ -101,11 +109,9 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
   // The services the operation's module declared, once: its handlers see these and nothing else of the container.
   const api = Object.fromEntries(op.needs.map((name) => [name, services[name]])) as OpContext['api'];
   const auth = authOf(op);
-  // Every admin operation says which roles may run it (docs/security.md "Operator roles"); none is open by omission.
-  if ((auth === 'admin') !== Boolean(op.roles))
-    throw new Error(
-      `${op.name}: ${auth === 'admin' ? 'a BearerAdmin operation must declare roles' : 'only BearerAdmin operations declare roles'}`,
-    );
+  // Every admin operation says which roles may run it, and every admin write its step-up (docs/security.md).
+  const declarationProblem = adminDeclarationProblem(op);
+  if (declarationProblem) throw new Error(declarationProblem);
   const adminRoles = op.roles ?? [];
   // One audit row per admin call, in the transaction of its effect (http/admin-audit.ts).
   const adminAudit =
@@ -233,7 +239,12 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       await services.stepUp.require(ctx.user, ctx.grantToken);
     }
     if (op.gates?.reauth) await services.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
-    const run = async () => op.output.parse(await op.handler(input, ctx));
+    const run = async () => {
+      const out = op.output.parse(await op.handler(input, ctx));
+      // Inside the call's transaction: the admins hear of exactly the changes that commit.
+      if (op.announce && adminAudit) await services.operators.announce(ctx.user, op.name, adminAudit.callOf(reply.request).record);
+      return out;
+    };
     const out = adminAudit ? await adminAudit.run(reply.request, run) : await run();
     if (op.cacheSeconds && op.method === 'GET') reply.header('cache-control', `private, max-age=${op.cacheSeconds}`);
     return { status: 200, body: { ok: true, ...out } };

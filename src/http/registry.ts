@@ -96,6 +96,17 @@ export interface OperationDef<
    * wait; the call's audit row is written first (outcome `pending`) and completed after (http/admin-audit.ts).
    */
   upstream?: boolean;
+  /**
+   * BearerAdmin writes only: why this operation needs no step-up grant. Every admin POST declares a step-up gate
+   * (`gates.stepUp` or `gates.reauth`) or this reason (at least 20 characters); the registry refuses to start
+   * otherwise (adminDeclarationProblem), so a stolen operator token alone changes no authority (issue 41).
+   */
+  stepUpExempt?: string;
+  /**
+   * Changes who may do what or how money is checked (roles, second factors, four-eyes thresholds): every admin is
+   * e-mailed at once, in the call's own transaction, with who did it and the before and after of its audit row.
+   */
+  announce?: boolean;
   input: I;
   output: O;
   /** Also served at /api/v1/<name>. */
@@ -197,6 +208,27 @@ export function defineModule<const N extends ServiceName = never, const P extend
 }
 
 export type AuthKind = 'public' | 'user' | 'admin';
+
+/** Shortest reason a step-up exemption may give: a word or two explains nothing. */
+export const STEP_UP_EXEMPT_MIN = 20;
+
+/**
+ * What is wrong with an operation's operator declarations, or null: an admin operation names its roles (none is open
+ * by omission), and an admin write declares a step-up gate or a reasoned exemption (issue 41).
+ */
+export function adminDeclarationProblem(op: AnyOperation): string | null {
+  const admin = authOf(op) === 'admin';
+  if (admin !== Boolean(op.roles))
+    return `${op.name}: ${admin ? 'a BearerAdmin operation must declare roles' : 'only BearerAdmin operations declare roles'}`;
+  if (!admin && (op.stepUpExempt !== undefined || op.announce))
+    return `${op.name}: only BearerAdmin operations declare stepUpExempt or announce`;
+  if (!admin || op.method !== 'POST') return null;
+  const gated = Boolean(op.gates?.stepUp || op.gates?.reauth);
+  if (gated && op.stepUpExempt !== undefined) return `${op.name}: declares a step-up gate and an exemption from it`;
+  if (!gated && (op.stepUpExempt?.trim().length ?? 0) < STEP_UP_EXEMPT_MIN)
+    return `${op.name}: an admin write must declare gates.stepUp (or reauth), or stepUpExempt with its reason (${STEP_UP_EXEMPT_MIN}+ characters)`;
+  return null;
+}
 
 export function authOf(op: { suffix: string }): AuthKind {
   if (op.suffix.startsWith('Public')) return 'public';

@@ -64,8 +64,9 @@ describe('four-eyes on wallet adjustments', () => {
     const u = await user(h);
     const small = await post('adminAdjustWallet', { userId: u.id, amount: 999.99, reason: 'small goodwill credit' }, maker);
     expect(small.json()).toMatchObject({ status: 'applied', approval: null, balance: 999.99 });
+    // Issue 41: what one operator applies at once adds up over 24 hours; past the threshold the next one waits.
     const big = (await post('adminAdjustWallet', { userId: u.id, amount: -900, reason: 'reverse a duplicate' }, maker)).json();
-    expect(big.status).toBe('applied'); // |-900| < 1,000
+    expect(big.status).toBe('pending'); // 999.99 + |-900| >= 1,000
     const wait = (await post('adminAdjustWallet', { userId: u.id, amount: 1000, reason: 'at the threshold waits' }, maker)).json();
     expect(wait.status).toBe('pending');
     expect((await post('adminRejectRequest', { id: wait.approval.id }, checker)).statusCode).toBe(400);
@@ -73,7 +74,7 @@ describe('four-eyes on wallet adjustments', () => {
     const no = await post('adminRejectRequest', { id: wait.approval.id, reason: 'no ticket' }, checker);
     expect(no.json().approval).toMatchObject({ status: 'rejected', decisionReason: 'no ticket', checkerId: checker.id });
     expect((await post('adminApproveRequest', { id: wait.approval.id }, checker)).statusCode).toBe(409);
-    expect(await walletBalance(h, u.id)).toBe(99.99);
+    expect(await walletBalance(h, u.id)).toBe(999.99);
     // A missing customer is refused before any request is made.
     expect(
       (await post('adminAdjustWallet', { userId: '00000000-0000-4000-8000-000000000000', amount: 5000, reason: 'ghost' }, maker))
@@ -202,9 +203,14 @@ describe('four-eyes settings and gates', () => {
     expect(before).toMatchObject({ walletAdjustment: 1000, vtuResolution: 0, settlementCorrection: 0 });
     expect((await post('adminUpdateApprovalSettings', {}, maker)).statusCode).toBe(400);
     expect((await post('adminUpdateApprovalSettings', { walletAdjustment: -1 }, maker)).statusCode).toBe(400);
+    // Raising a threshold weakens a control: with several admins it waits for another admin (issue 41).
     const after = await post('adminUpdateApprovalSettings', { settlementCorrection: 250.5 }, maker);
-    expect(after.json()).toMatchObject({ walletAdjustment: 1000, vtuResolution: 0, settlementCorrection: 250.5 });
-    await post('adminUpdateApprovalSettings', { settlementCorrection: 0 }, maker);
+    expect(after.json()).toMatchObject({ walletAdjustment: 1000, vtuResolution: 0, settlementCorrection: 0, change: { status: 'pending' } });
+    const approved = await post('adminApproveRequest', { id: after.json().change.approvalId }, checker);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect((await get('adminGetApprovalSettings', {}, checker)).json()).toMatchObject({ settlementCorrection: 250.5 });
+    const back = await post('adminUpdateApprovalSettings', { settlementCorrection: 0 }, maker);
+    expect(back.json()).toMatchObject({ settlementCorrection: 0, change: { status: 'applied' } });
   });
 
   it('a checker with an authenticator approves only with a step-up grant', async () => {

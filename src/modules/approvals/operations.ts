@@ -16,6 +16,16 @@ const threshold = (name: string) =>
     .optional()
     .meta({ description: `${name}: amounts below it take effect at once; 0 = every one waits for a second operator` });
 
+const settingsOutput = z.object({
+  walletAdjustment: z.number(),
+  vtuResolution: z.number(),
+  settlementCorrection: z.number(),
+  /** Raised thresholds waiting for their time (one admin: 24 hours after the change). */
+  scheduled: z.array(
+    z.object({ setting: z.enum(['walletAdjustment', 'vtuResolution', 'settlementCorrection']), value: z.number(), at: z.string() }),
+  ),
+});
+
 /** Issue 30, four-eyes: the checkers' side. Finance (and admin) decide; both the maker and the checker pass step-up. */
 export const approvalOperations = [
   defineOperation({
@@ -96,9 +106,9 @@ export const approvalOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance'],
     method: 'GET',
-    purpose: 'four-eyes thresholds per action (naira): amounts below take effect at once',
+    purpose: 'four-eyes thresholds per action (naira): amounts below take effect at once; raised ones waiting for their time',
     input: z.object({}),
-    output: z.object({ walletAdjustment: z.number(), vtuResolution: z.number(), settlementCorrection: z.number() }),
+    output: settingsOutput,
     handler: async (_input, ctx) => ctx.api.approvals.getSettings(),
   }),
   defineOperation({
@@ -106,23 +116,46 @@ export const approvalOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
-    purpose: 'change four-eyes thresholds per action (naira); omitted ones stay',
+    purpose:
+      'change four-eyes thresholds per action (naira); omitted ones stay. A lower threshold applies at once; a higher one waits for a second admin (an approval request), or with one admin takes effect after 24 hours; every admin is e-mailed',
     input: z
       .object({
         walletAdjustment: threshold('walletAdjustment'),
         vtuResolution: threshold('vtuResolution'),
         settlementCorrection: threshold('settlementCorrection'),
+        reason: z
+          .string()
+          .trim()
+          .min(3, 'reason must be at least 3 characters')
+          .max(500, 'reason must be at most 500 characters')
+          .optional(),
       })
-      .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'name at least one threshold', path: ['walletAdjustment'] }),
-    output: z.object({ walletAdjustment: z.number(), vtuResolution: z.number(), settlementCorrection: z.number() }),
+      .refine((v) => [v.walletAdjustment, v.vtuResolution, v.settlementCorrection].some((x) => x !== undefined), {
+        message: 'name at least one threshold',
+        path: ['walletAdjustment'],
+      }),
+    output: settingsOutput.extend({
+      change: z.object({
+        status: z.enum(['applied', 'pending', 'scheduled']),
+        approvalId: z.string().nullable(),
+        effectiveAt: z.string().nullable(),
+      }),
+    }),
     gates: { stepUp: true },
+    announce: true,
     handler: async (input, ctx) => {
       const before = await ctx.api.approvals.getSettings();
-      const after = await ctx.api.approvals.updateSettings(ctx.user.id, {
-        walletAdjustment: input.walletAdjustment === undefined ? undefined : toKobo(input.walletAdjustment),
-        vtuResolution: input.vtuResolution === undefined ? undefined : toKobo(input.vtuResolution),
-        settlementCorrection: input.settlementCorrection === undefined ? undefined : toKobo(input.settlementCorrection),
-      });
+      const kobo = (v: number | undefined) => (v === undefined ? undefined : toKobo(v));
+      const after = await ctx.api.approvals.updateSettings(
+        ctx.user.id,
+        {
+          walletAdjustment: kobo(input.walletAdjustment),
+          vtuResolution: kobo(input.vtuResolution),
+          settlementCorrection: kobo(input.settlementCorrection),
+        },
+        input.reason ?? 'Change of the four-eyes thresholds',
+      );
+      if (after.change.approvalId) ctx.audit.target('approval_request', after.change.approvalId);
       ctx.audit.change(before, after);
       return after;
     },

@@ -32,4 +32,21 @@ export const approvalSettings = pgTable('approval_settings', {
   threshold: bigint('threshold', { mode: 'bigint' }).notNull(),
   updatedBy: uuid('updated_by'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  /** A raised threshold with one admin (migration 1070): it replaces `threshold` at scheduled_at. */
+  scheduledThreshold: bigint('scheduled_threshold', { mode: 'bigint' }),
+  scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+  scheduledBy: uuid('scheduled_by'),
 });
+
+/** Money actions applied at once, per operator (migration 1070): the rolling 24-hour total under the threshold. */
+export const approvalDirect = pgTable(
+  'approval_direct',
+  {
+    id: text('id').primaryKey(),
+    makerId: uuid('maker_id').notNull(),
+    action: text('action').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('approval_direct_maker_idx').on(t.makerId, t.action, t.createdAt)],
+);

@@ -9,6 +9,22 @@ import type { ApprovalSort } from './inputs.js';
 import type { RequestClaim } from '../../ledger/ledger.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
+import type { OperatorsService } from '../operators/api.js';
+import { createApprovalActions, type ActionTarget } from './actions.js';
+import {
+  APPROVAL_ACTIONS,
+  THRESHOLD_KEYS,
+  WEAKENING_DELAY_MS,
+  readThresholds,
+  scheduleThresholds,
+  splitChange,
+  writeThresholds,
+  type ApprovalAction,
+  type ThresholdKey,
+  type Thresholds,
+} from './thresholds.js';
+
+export { APPROVAL_ACTIONS, DEFAULT_THRESHOLDS, THRESHOLD_KEYS, type ApprovalAction } from './thresholds.js';
 
 /** The stored amount by its table name: the selected `amount` is text and would sort as text. */
 const APPROVAL_ORDER: Record<ApprovalSort, SQL> = {
@@ -29,34 +45,27 @@ const APPROVAL_ORDER: Record<ApprovalSort, SQL> = {
  */
 export const APPROVAL_TTL_MS = DAY;
 
-export const APPROVAL_ACTIONS = ['wallet_adjustment', 'vtu_resolution', 'settlement_correction'] as const;
-export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
-
-/** Settings keys on the wire, by action. */
-export const THRESHOLD_KEYS = {
-  wallet_adjustment: 'walletAdjustment',
-  vtu_resolution: 'vtuResolution',
-  settlement_correction: 'settlementCorrection',
-} as const satisfies Record<ApprovalAction, string>;
-type ThresholdKey = (typeof THRESHOLD_KEYS)[ApprovalAction];
-
-/** Defaults (kobo): adjustments under ₦1,000 by one operator take effect at once; every resolution and correction waits. */
-export const DEFAULT_THRESHOLDS: Record<ApprovalAction, bigint> = {
-  wallet_adjustment: 100_000n,
-  vtu_resolution: 0n,
-  settlement_correction: 0n,
-};
+/** An operator whose deciding role is younger than this approves nothing (issue 41: a fresh grant is not a checker). */
+export const CHECKER_ROLE_AGE_MS = DAY;
+/** The window over which one operator's directly applied actions add up (issue 41). */
+export const DIRECT_WINDOW_MS = DAY;
 
 export type ApprovalRequestInput =
   | { action: 'wallet_adjustment'; userId: string; amount: bigint; reason: string }
   | { action: 'vtu_resolution'; transactionId: string; outcome: 'delivered' | 'failed'; note: string; remains?: number }
-  | { action: 'settlement_correction'; settlementId: string; amount: bigint; reason: string };
+  | { action: 'settlement_correction'; settlementId: string; amount: bigint; reason: string }
+  | { action: 'threshold_change'; thresholds: Partial<Thresholds>; reason: string };
 
 type Payload = Record<string, string>;
 
+type RequestAction = ApprovalRequestInput['action'];
+
+/** A directly applied action that would take its maker past the threshold over the window: it waits instead. */
+class OverDirectBudget extends Error {}
+
 interface RequestRow {
   id: string;
-  action: ApprovalAction;
+  action: RequestAction;
   status: 'pending' | 'approved' | 'rejected';
   maker_id: string;
   maker_reason: string;
@@ -76,10 +85,20 @@ const COLS =
   sql.raw(`id, action, status, maker_id::text AS maker_id, maker_reason, subject_type, subject_id, amount::text AS amount, payload,
   created_at, expires_at, checker_id::text AS checker_id, decision_reason, decided_at, result`);
 
+/** Details keys whose stored kobo are shown in naira. */
+const NAIRA_KEYS = new Set(['amount', ...Object.values(THRESHOLD_KEYS)]);
+
 export type ApprovalService = ReturnType<typeof createApprovalService>;
 
-export function createApprovalService(deps: { db: Db; clock: Clock; payments: PaymentsService; vtu: VtuServiceApi }) {
-  const { db, clock, payments, vtu } = deps;
+export function createApprovalService(deps: {
+  db: Db;
+  clock: Clock;
+  payments: PaymentsService;
+  vtu: VtuServiceApi;
+  operators: OperatorsService;
+}) {
+  const { db, clock, operators } = deps;
+  const actions = createApprovalActions(deps);
 
   const statusOf = (r: RequestRow): RequestRow['status'] | 'expired' =>
     r.status === 'pending' && new Date(r.expires_at) <= clock.now() ? 'expired' : r.status;
@@ -92,10 +111,9 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
     subjectType: r.subject_type,
     subjectId: r.subject_id,
     amount: toNaira(r.amount),
-    details: Object.fromEntries(Object.entries(r.payload).map(([k, v]) => [k, k === 'amount' ? toNaira(v) : v])) as Record<
-      string,
-      string | number
-    >,
+    details: Object.fromEntries(
+      Object.entries(r.payload).map(([k, v]) => [k, NAIRA_KEYS.has(k) && /^-?\d+$/.test(String(v)) ? toNaira(v) : v]),
+    ) as Record<string, string | number>,
     createdAt: new Date(r.created_at).toISOString(),
     expiresAt: new Date(r.expires_at).toISOString(),
     checkerId: r.checker_id,
@@ -104,97 +122,52 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
     result: r.result,
   });
 
-  async function thresholds(): Promise<Record<ApprovalAction, bigint>> {
-    const list = await rows<{ action: string; threshold: string }>(
-      db,
-      sql`SELECT action, threshold::text AS threshold FROM approval_settings`,
-    );
-    const out = { ...DEFAULT_THRESHOLDS };
-    for (const r of list)
-      if ((APPROVAL_ACTIONS as readonly string[]).includes(r.action)) out[r.action as ApprovalAction] = BigInt(r.threshold);
-    return out;
-  }
-
-  /** What a request is about and how big it is; throws when its subject is missing or no longer fits. */
-  async function target(input: ApprovalRequestInput) {
-    switch (input.action) {
-      case 'wallet_adjustment': {
-        const t = await payments.adjustmentTarget(input.userId);
-        const payload = { userId: input.userId, amount: String(input.amount), reason: input.reason };
-        return { ...t, size: input.amount < 0n ? -input.amount : input.amount, reason: input.reason, payload };
-      }
-      case 'vtu_resolution': {
-        const t = await vtu.resolutionTarget(input.transactionId, input);
-        const payload = {
-          transactionId: input.transactionId,
-          outcome: input.outcome,
-          note: input.note,
-          ...(input.remains !== undefined ? { remains: input.remains } : {}),
-        };
-        return { ...t, size: t.amount, reason: input.note, payload };
-      }
-      case 'settlement_correction': {
-        const t = await payments.settlementTarget(input.settlementId);
-        const payload = { settlementId: input.settlementId, userId: t.userId, amount: String(input.amount), reason: input.reason };
-        return { ...t, size: input.amount < 0n ? -input.amount : input.amount, reason: input.reason, payload };
-      }
-    }
+  /** Issue 41: nobody moves money into or out of their own account, as maker or as checker. */
+  function notOwnMoney(operatorId: string, customerId: string | null | undefined) {
+    if (customerId && customerId === operatorId)
+      throw new AppError('FORBIDDEN', 'An operator cannot move money into or out of their own account: another operator must do it');
   }
 
   /**
-   * Runs an action; `requestClaim`: the Idempotency-Key claim of the operator's request it runs in (the maker's or
-   * the checker's), marked by its posting; `approval` (its request id, its checker and the claim) when a second
-   * operator approved it.
+   * Issue 41: a checker holds a role that decides this action (admin alone for threshold changes) and has held it for
+   * CHECKER_ROLE_AGE_MS: an account granted a role a moment ago is no second person.
    */
-  async function run(
-    makerId: string,
-    input: ApprovalRequestInput,
-    requestClaim: RequestClaim | null,
-    approval?: { id: string; checkerId: string; claim: (tx: Tx) => Promise<void> },
-  ): Promise<Record<string, unknown>> {
-    const actor = { id: makerId, approvedBy: approval?.checkerId };
-    switch (input.action) {
-      case 'wallet_adjustment':
-        return payments.applyAdjustment(
-          actor,
-          { userId: input.userId, amount: input.amount, reason: input.reason, reference: approval && `adj_${approval.id}` },
-          requestClaim,
-          approval?.claim,
-        );
-      case 'settlement_correction':
-        return payments.applySettlementCorrection(
-          actor,
-          { settlementId: input.settlementId, amount: input.amount, reason: input.reason, reference: approval && `stc_${approval.id}` },
-          requestClaim,
-          approval?.claim,
-        );
-      case 'vtu_resolution': {
-        const transaction = await vtu.adminResolve(makerId, input.transactionId, input, requestClaim, {
-          claim: approval?.claim,
-          approvedBy: approval?.checkerId,
-        });
-        return { transaction };
-      }
-    }
+  async function mayDecide(checkerId: string, action: RequestAction) {
+    const since = await operators.mayDecideSince(checkerId, action === 'threshold_change' ? [] : ['finance']);
+    if (!since) throw new AppError('FORBIDDEN', 'Only an admin can decide a change of the four-eyes thresholds');
+    if (clock.now().getTime() - since.getTime() < CHECKER_ROLE_AGE_MS)
+      throw new AppError('FORBIDDEN', 'Your operator role is less than 24 hours old: a longer-standing operator must decide this request');
   }
 
-  const inputOf = (r: RequestRow): ApprovalRequestInput => {
-    const p = r.payload;
-    switch (r.action) {
-      case 'wallet_adjustment':
-        return { action: r.action, userId: p.userId, amount: BigInt(p.amount), reason: p.reason };
-      case 'settlement_correction':
-        return { action: r.action, settlementId: p.settlementId, amount: BigInt(p.amount), reason: p.reason };
-      case 'vtu_resolution':
-        return {
-          action: r.action,
-          transactionId: p.transactionId,
-          outcome: p.outcome as 'delivered' | 'failed',
-          note: p.note,
-          ...(typeof p.remains === 'number' ? { remains: p.remains } : {}),
-        };
-    }
+  /**
+   * The claim of an action applied at once, in the action's own transaction before any money moves: adds it to its
+   * maker's total of the last DIRECT_WINDOW_MS, or refuses (OverDirectBudget) when that would reach the threshold.
+   * Same-maker applications take turns on an advisory lock, so concurrent ones cannot both fit.
+   */
+  const directClaim = (makerId: string, action: ApprovalAction, size: bigint, limit: bigint) => async (tx: Tx) => {
+    const now = clock.now();
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`approval_direct:${makerId}:${action}`}))`);
+    const used = await one<{ total: string }>(
+      tx,
+      sql`SELECT COALESCE(sum(amount), 0)::text AS total FROM approval_direct
+          WHERE maker_id = ${makerId} AND action = ${action} AND created_at > ${new Date(now.getTime() - DIRECT_WINDOW_MS)}`,
+    );
+    if (BigInt(used!.total) + size >= limit) throw new OverDirectBudget();
+    await tx.execute(sql`INSERT INTO approval_direct (id, maker_id, action, amount, created_at)
+                         VALUES (${prefixedId('apd', now.getTime())}, ${makerId}, ${action}, ${size}, ${now})`);
   };
+
+  async function insertRequest(makerId: string, action: RequestAction, t: ActionTarget) {
+    const now = clock.now();
+    const r = await one<RequestRow>(
+      db,
+      sql`INSERT INTO approval_requests (id, action, status, maker_id, maker_reason, subject_type, subject_id, amount, payload, created_at, expires_at)
+          VALUES (${prefixedId('apr', now.getTime())}, ${action}, 'pending', ${makerId}, ${t.reason}, ${t.subjectType}, ${t.subjectId},
+                  ${t.size}, ${JSON.stringify(t.payload)}::jsonb, ${now}, ${new Date(now.getTime() + APPROVAL_TTL_MS)})
+          RETURNING ${COLS}`,
+    );
+    return view(r!);
+  }
 
   async function mustGet(id: string): Promise<RequestRow> {
     const r = await one<RequestRow>(db, sql`SELECT ${COLS} FROM approval_requests WHERE id = ${id}`);
@@ -211,29 +184,33 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
   }
 
   async function getSettings() {
-    const t = await thresholds();
-    return Object.fromEntries(APPROVAL_ACTIONS.map((a) => [THRESHOLD_KEYS[a], toNaira(t[a])])) as Record<ThresholdKey, number>;
+    const { now, scheduled } = await readThresholds(db, clock);
+    const values = Object.fromEntries(APPROVAL_ACTIONS.map((a) => [THRESHOLD_KEYS[a], toNaira(now[a])])) as Record<ThresholdKey, number>;
+    return {
+      ...values,
+      scheduled: scheduled.map((s) => ({ setting: THRESHOLD_KEYS[s.action], value: toNaira(s.threshold), at: s.at.toISOString() })),
+    };
   }
 
   return {
     /**
-     * A maker's money action: below the action's threshold it runs now ({status: 'applied', result}); otherwise it
-     * waits for a second operator ({status: 'pending', approval}). Its subject is checked either way.
+     * A maker's money action: below the action's threshold, counting what the maker applied at once in the last 24
+     * hours, it runs now ({status: 'applied', result}); otherwise it waits for a second operator ({status: 'pending',
+     * approval}). Its subject is checked either way.
      */
-    async submit(makerId: string, input: ApprovalRequestInput, requestClaim: RequestClaim | null) {
-      const t = await target(input);
-      const limits = await thresholds();
-      if (t.size < limits[input.action])
-        return { status: 'applied' as const, approval: null, result: await run(makerId, input, requestClaim) };
-      const now = clock.now();
-      const r = await one<RequestRow>(
-        db,
-        sql`INSERT INTO approval_requests (id, action, status, maker_id, maker_reason, subject_type, subject_id, amount, payload, created_at, expires_at)
-            VALUES (${prefixedId('apr', now.getTime())}, ${input.action}, 'pending', ${makerId}, ${t.reason}, ${t.subjectType}, ${t.subjectId},
-                    ${t.size}, ${JSON.stringify(t.payload)}::jsonb, ${now}, ${new Date(now.getTime() + APPROVAL_TTL_MS)})
-            RETURNING ${COLS}`,
-      );
-      return { status: 'pending' as const, approval: view(r!), result: null };
+    async submit(makerId: string, input: Exclude<ApprovalRequestInput, { action: 'threshold_change' }>, requestClaim: RequestClaim | null) {
+      const t = await actions.target(input, makerId);
+      notOwnMoney(makerId, t.userId);
+      const limit = (await readThresholds(db, clock)).now[input.action];
+      if (t.size < limit) {
+        try {
+          const claim = directClaim(makerId, input.action, t.size, limit);
+          return { status: 'applied' as const, approval: null, result: await actions.run(makerId, input, requestClaim, { claim }) };
+        } catch (err) {
+          if (!(err instanceof OverDirectBudget)) throw err;
+        }
+      }
+      return { status: 'pending' as const, approval: await insertRequest(makerId, input.action, t), result: null };
     },
 
     async list(input: { status?: 'pending' | 'approved' | 'rejected' | 'expired'; sort?: ApprovalSort; limit: number; offset: number }) {
@@ -262,6 +239,8 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
     async approve(checkerId: string, id: string, reason: string | undefined, requestClaim: RequestClaim | null) {
       const r = await mustGet(id);
       decidable(r, checkerId);
+      notOwnMoney(checkerId, r.payload.userId);
+      await mayDecide(checkerId, r.action);
       let claimed = false;
       const claim = async (tx: Tx) => {
         const now = clock.now();
@@ -273,7 +252,7 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
         if (!won) throw new AppError('CONFLICT', 'This request was decided or expired meanwhile');
         claimed = true;
       };
-      const result = await run(r.maker_id, inputOf(r), requestClaim, { id, checkerId, claim });
+      const result = await actions.run(r.maker_id, actions.inputOf(r.action, r.payload), requestClaim, { id, checkerId, claim });
       // The action found its subject already settled by someone else (a requery): the claim never ran, nothing moved.
       if (!claimed) throw new AppError('CONFLICT', 'The subject of this request changed meanwhile; nothing was done. Reject the request.');
       await db.execute(sql`UPDATE approval_requests SET result = ${JSON.stringify(result)}::jsonb WHERE id = ${id}`);
@@ -295,17 +274,35 @@ export function createApprovalService(deps: { db: Db; clock: Clock; payments: Pa
 
     getSettings,
 
-    async updateSettings(operatorId: string, patch: Partial<Record<ThresholdKey, bigint>>) {
-      const now = clock.now();
-      await db.transaction(async (tx) => {
-        for (const a of APPROVAL_ACTIONS) {
-          const v = patch[THRESHOLD_KEYS[a]];
-          if (v === undefined) continue;
-          await tx.execute(sql`INSERT INTO approval_settings (action, threshold, updated_by, updated_at) VALUES (${a}, ${v}, ${operatorId}, ${now})
-                               ON CONFLICT (action) DO UPDATE SET threshold = EXCLUDED.threshold, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`);
+    /**
+     * Issue 41: a lowered threshold (a stronger control) applies at once; a raised one weakens a control, so with two
+     * or more admins it waits as a request another admin approves, and with one admin it takes effect after
+     * WEAKENING_DELAY_MS (the registry announces the change to every admin by e-mail).
+     */
+    async updateSettings(operatorId: string, patch: Partial<Record<ThresholdKey, bigint>>, reason: string) {
+      const at = clock.now();
+      const values: Partial<Thresholds> = {};
+      for (const a of APPROVAL_ACTIONS) if (patch[THRESHOLD_KEYS[a]] !== undefined) values[a] = patch[THRESHOLD_KEYS[a]];
+      const current = (await readThresholds(db, clock)).now;
+      const { weaker, stronger } = splitChange(current, values);
+      await writeThresholds(db, operatorId, at, stronger);
+      let change: { status: 'applied' | 'pending' | 'scheduled'; approvalId: string | null; effectiveAt: string | null } = {
+        status: 'applied',
+        approvalId: null,
+        effectiveAt: null,
+      };
+      if (Object.keys(weaker).length) {
+        if ((await operators.adminAddresses()).length >= 2) {
+          const input = { action: 'threshold_change' as const, thresholds: weaker, reason };
+          const approval = await insertRequest(operatorId, 'threshold_change', await actions.target(input, operatorId));
+          change = { status: 'pending', approvalId: approval.id, effectiveAt: null };
+        } else {
+          const effectiveAt = new Date(at.getTime() + WEAKENING_DELAY_MS);
+          await scheduleThresholds(db, operatorId, at, effectiveAt, current, weaker);
+          change = { status: 'scheduled', approvalId: null, effectiveAt: effectiveAt.toISOString() };
         }
-      });
-      return getSettings();
+      }
+      return { ...(await getSettings()), change };
     },
   };
 }

@@ -149,6 +149,7 @@ export const consoleOperations = [
     name: 'adminStartReconciliation',
     suffix: 'BearerAdmin',
     method: 'POST',
+    stepUpExempt: 'starts a job that settles only what the processor itself reports as paid',
     roles: FINANCE,
     purpose:
       'start top-up reconciliation as a job (up to 10,000 open intents, with progress); answers the job id, or the open one if one is running',
@@ -160,6 +161,7 @@ export const consoleOperations = [
     name: 'adminStartBulkRequery',
     suffix: 'BearerAdmin',
     method: 'POST',
+    stepUpExempt: "starts a job that applies the providers' own answers; the operator chooses no outcome",
     roles: FINANCE,
     purpose: `requery purchases at their providers as a job: the given ids, or every stuck purchase (oldest ${BULK_REQUERY_MAX} at most)`,
     input: z.object({
@@ -176,6 +178,7 @@ export const consoleOperations = [
     name: 'adminStartExport',
     suffix: 'BearerAdmin',
     method: 'POST',
+    stepUpExempt: "builds a file of rows the finance role can already list; the download needs the maker's role",
     roles: FINANCE,
     purpose:
       'export VTU transactions, ledger entries, top-ups or (admins only) the audit log of a range of Lagos days (both included, at most 366) as CSV, as a job',

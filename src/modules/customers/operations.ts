@@ -135,6 +135,7 @@ export const customerOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'POST',
+    gates: { stepUp: true },
     purpose:
       'freeze a customer with a reason: they can sign in and read, every operation that moves money answers ACCOUNT_FROZEN and schedules pause',
     input: z.object({ userId: uuidInput('userId'), reason: reasonInput }),
@@ -152,6 +153,7 @@ export const customerOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'lift a freeze with a reason; money operations and scheduled purchases work again',
     input: z.object({ userId: uuidInput('userId'), reason: reasonInput }),
     output: z.object({ userId: z.string(), frozen: z.boolean() }),
@@ -168,6 +170,7 @@ export const customerOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'end every session of a customer (sign out everywhere); known devices stay',
     input: z.object({ userId: uuidInput('userId') }),
     output: z.object({ userId: z.string(), sessionsEnded: z.number() }),

@@ -113,6 +113,7 @@ export const growthOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'change referral, check-in, savings and loan rules (audited)',
     input: settingsPatchSchema,
     output: z.object({ settings: settingsSchema }),

@@ -252,6 +252,7 @@ export const kycOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'POST',
+    stepUpExempt: 'a decision on the documents a customer submitted, by the role that reviews them; audited and told to the customer',
     purpose: 'approve or reject a pending KYC submission (reason required on reject); audited and notified',
     input: z
       .object({

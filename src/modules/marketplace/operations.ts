@@ -140,6 +140,7 @@ export const marketplaceOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'add a marketplace product',
     input: z.object({
       name: text('name', 2, 120),
@@ -156,6 +157,7 @@ export const marketplaceOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'change a product (name, description, price, stock, active)',
     input: z.object({
       id: uuidInput('id'),
@@ -186,6 +188,7 @@ export const marketplaceOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance'],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'fulfil or cancel (refund) a processing order',
     input: z.object({
       id: uuidInput('id'),

@@ -228,6 +228,7 @@ export const notificationsOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'POST',
+    stepUpExempt: 'sends a message to customers; it moves no money and changes no authority',
     purpose: 'create (or schedule) a broadcast, optionally with a poll',
     input: z.object({
       title: text('title', 120),
@@ -255,6 +256,7 @@ export const notificationsOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'POST',
+    stepUpExempt: 'ends a message to customers; it moves no money and changes no authority',
     purpose: 'end a broadcast now (it disappears from listBroadcasts and its poll closes)',
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ broadcast: adminBroadcastOutput }),
@@ -323,6 +325,7 @@ export const notificationsOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    stepUpExempt: 'runs again a job whose effect was authorised when it was enqueued',
     purpose: 'send a dead-lettered delivery again (fresh attempts)',
     input: z.object({ id: z.string({ error: 'id is required' }).regex(/^\d{1,19}$/, 'id must be a dead letter id') }),
     output: z.object({ requeued: z.boolean() }),

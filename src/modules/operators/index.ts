@@ -1,8 +1,12 @@
 import { defineModule } from '../../http/registry.js';
 import { operatorOperations } from './operations.js';
+import { createOperators } from './service.js';
 
-/** The operators module: roles and the audit trail's search. Its operations build what they use from ctx.api. */
+/** The operators module: roles, the admins' announcements of authority changes, and the audit trail's search. */
 export const operatorsModule = defineModule({
   name: 'operators',
+  needs: ['db', 'clock', 'config', 'outbox'],
+  provides: ['operators'],
+  create: ({ db, clock, config, outbox }) => ({ operators: createOperators({ db, clock, adminEmails: config.adminEmails, outbox }) }),
   operations: operatorOperations,
 });

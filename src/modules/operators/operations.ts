@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { operationsOf, type OpContext } from '../../http/registry.js';
+import { operationsOf } from '../../http/registry.js';
 import { OPERATOR_ROLES } from '../../kernel/actor.js';
 import { uuidInput } from '../../kernel/inputs.js';
-import { createOperators } from './service.js';
 import { searchAudit } from './audit-search.js';
 
 /** What this module's handlers use (ctx.api). */
-const defineOperation = operationsOf(['db', 'clock', 'config', 'identity']);
+const defineOperation = operationsOf(['db', 'operators', 'identity']);
 
 const role = z.enum(OPERATOR_ROLES, { error: `role must be one of ${OPERATOR_ROLES.join(', ')}` });
 
@@ -48,9 +47,6 @@ const auditItem = z.object({
   ip: z.string().nullable(),
 });
 
-const operators = (api: OpContext<never, 'db' | 'clock' | 'config'>['api']) =>
-  createOperators({ db: api.db, clock: api.clock, adminEmails: api.config.adminEmails });
-
 /** Operators, their roles, and the audit trail the registry writes (issue 30). */
 export const operatorOperations = [
   defineOperation({
@@ -61,19 +57,21 @@ export const operatorOperations = [
     purpose: 'list the operators: their roles (granted, or admin through ADMIN_EMAILS) and second factors',
     input: z.object({}),
     output: z.object({ items: z.array(operatorOutput) }),
-    handler: async (_i, ctx) => ({ items: await operators(ctx.api).list() }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.operators.list() }),
   }),
   defineOperation({
     name: 'adminGrantRole',
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
+    announce: true,
     purpose: 'give an account (by e-mail; it must have signed in once) an operator role: admin, finance or support',
     input: z.object({ email: z.email('Give the e-mail of the account').max(254), role }),
     output: z.object({ operator: operatorOutput }),
     errors: ['NOT_FOUND'],
     handler: async (i, ctx) => {
-      const { before, after } = await operators(ctx.api).grant(ctx.user.id, i.email, i.role);
+      const { before, after } = await ctx.api.operators.grant(ctx.user.id, i.email, i.role);
       ctx.audit.target('user', after.userId);
       ctx.audit.change({ roles: before.roles }, { roles: after.roles });
       // This instance forgets the account's cached session now; the others hear the row's auth_changed notice.
@@ -86,13 +84,15 @@ export const operatorOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
+    announce: true,
     purpose: 'take a granted operator role back (never the last admin, nor an ADMIN_EMAILS admin)',
     input: z.object({ userId: uuidInput('userId'), role }),
     output: z.object({ operator: operatorOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async (i, ctx) => {
       ctx.audit.target('user', i.userId);
-      const { before, after } = await operators(ctx.api).revoke(i.userId, i.role);
+      const { before, after } = await ctx.api.operators.revoke(i.userId, i.role);
       ctx.audit.change({ roles: before.roles }, { roles: after.roles });
       // This instance forgets the account's cached session now; the others hear the row's auth_changed notice.
       ctx.api.identity.forgetUser(after.userId);

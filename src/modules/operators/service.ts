@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
-import { OPERATOR_ROLES, type OperatorRole } from '../../kernel/actor.js';
+import { OPERATOR_ROLES, type AuthUser, type OperatorRole } from '../../kernel/actor.js';
+import type { Outbox } from '../notifications/api.js';
 
 /**
  * Operators and their roles (issue 30, docs/security.md "Operator roles"): rows of operator_roles (migration
@@ -15,7 +16,18 @@ export interface OperatorsDeps {
   clock: Clock;
   /** ADMIN_EMAILS, lower-case. */
   adminEmails: readonly string[];
+  outbox: Outbox;
 }
+
+/** What an admin call changed, as its audit row has it: announced to every admin (registry `announce`). */
+export interface AnnouncedChange {
+  readonly targets: readonly { type: string; id: string }[];
+  readonly changes: readonly { before: unknown; after: unknown }[];
+}
+
+export type OperatorsService = ReturnType<typeof createOperators>;
+
+const lagosTime = (at: Date) => new Date(at.getTime() + 3_600_000).toISOString().replace('T', ' ').slice(0, 16);
 
 export interface OperatorView {
   userId: string;
@@ -55,8 +67,54 @@ export function createOperators(deps: OperatorsDeps) {
     return r ? view(r) : null;
   }
 
+  /** The e-mail of every active account holding admin (granted, or through ADMIN_EMAILS). */
+  async function adminAddresses(exec: Executor = db): Promise<string[]> {
+    const list = await rows<{ email: string }>(
+      exec,
+      sql`SELECT u.email FROM users u
+          WHERE u.status = 'active' AND (EXISTS (SELECT 1 FROM operator_roles r WHERE r.user_id = u.id AND r.role = 'admin')
+             OR u.email IN (SELECT jsonb_array_elements_text(${emailList}::jsonb)))
+          ORDER BY u.email`,
+    );
+    return list.map((r) => r.email);
+  }
+
   return {
     operatorOf,
+    adminAddresses,
+
+    /**
+     * Since when the operator may decide money requests: the oldest of its roles that allow it (`allowed` besides
+     * admin); an ADMIN_EMAILS admin always could (the epoch); null without such a role.
+     */
+    async mayDecideSince(userId: string, allowed: readonly OperatorRole[]): Promise<Date | null> {
+      const r = await one<{ email: string; since: Date | null }>(
+        db,
+        sql`SELECT u.email, (SELECT min(granted_at) FROM operator_roles r
+                             WHERE r.user_id = u.id AND r.role IN (SELECT jsonb_array_elements_text(${JSON.stringify(['admin', ...allowed])}::jsonb))) AS since
+            FROM users u WHERE u.id = ${userId}`,
+      );
+      if (!r) return null;
+      if (adminEmails.includes(r.email)) return new Date(0);
+      return r.since ? new Date(r.since) : null;
+    },
+
+    /** E-mails every admin about an authority change (registry `announce`), in the caller's transaction. */
+    async announce(actor: AuthUser, operation: string, change: AnnouncedChange): Promise<void> {
+      const to = await adminAddresses();
+      const lines = [
+        `${operation} was run by ${actor.email} on ${lagosTime(clock.now())} (Lagos time).`,
+        ...change.targets.map((t) => `Target: ${t.type} ${t.id}`),
+        ...change.changes.map((c) => `Before: ${JSON.stringify(c.before)}\nAfter: ${JSON.stringify(c.after)}`),
+        'If you did not expect this change, check the audit log in the console now and revoke what is wrong.',
+      ];
+      for (const address of to)
+        await deps.outbox.sendEmail(db, {
+          to: address,
+          subject: `Operator change: ${operation} by ${actor.email}`,
+          text: lines.join('\n'),
+        });
+    },
 
     /** Every account holding a role (granted or by ADMIN_EMAILS), by e-mail. */
     async list(): Promise<OperatorView[]> {

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
-import { notFound } from '../../kernel/errors.js';
+import { AppError, notFound } from '../../kernel/errors.js';
 import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
@@ -40,13 +40,46 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
     return { subjectType: 'user', subjectId: userId };
   }
 
-  /** The settlement a correction targets, with its customer. */
-  async function settlementTarget(settlementId: string) {
-    const s = await one<{ user_id: string; processor_reference: string }>(
+  /**
+   * Issue 41: what a correction may do to a settlement. The wallet holds what the processor reported for it
+   * (`amount`) plus every correction so far; a correction keeps that between nothing and the reported amount, and a
+   * second one names an earlier one (its reference) in its reason, so nobody corrects the same top-up twice by mistake.
+   */
+  async function correctionRoom(exec: Db | Tx, settlementId: string, reported: bigint, c: { amount: bigint; reason: string }) {
+    const earlier = await rows<{ reference: string; amount: string }>(
+      exec,
+      sql`SELECT t.reference, COALESCE(sum(e.amount) FILTER (WHERE a.kind = 'wallet'), 0)::text AS amount
+          FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id JOIN accounts a ON a.id = e.account_id
+          WHERE t.type = 'adjustment' AND t.metadata ->> 'settlementId' = ${settlementId}
+          GROUP BY t.reference ORDER BY t.reference`,
+    );
+    const net = earlier.reduce((sum, e) => sum + BigInt(e.amount), reported) + c.amount;
+    if (net > reported)
+      throw new AppError(
+        'CONFLICT',
+        `This correction would credit more than the processor reported for the top-up (${formatNaira(reported)}); at most ${formatNaira(reported - (net - c.amount))} more can be credited`,
+      );
+    if (net < 0n)
+      throw new AppError(
+        'CONFLICT',
+        `This correction would take back more than the top-up brought in; at most ${formatNaira(net - c.amount)} can be debited`,
+      );
+    if (earlier.length && !earlier.some((e) => c.reason.includes(e.reference)))
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `This top-up was corrected before (${earlier.map((e) => e.reference).join(', ')}): name that correction's reference in the reason`,
+        { issues: [{ path: 'reason', message: 'name the earlier correction' }] },
+      );
+  }
+
+  /** The settlement a correction targets, with its customer; with the correction, checked against correctionRoom. */
+  async function settlementTarget(settlementId: string, correction?: { amount: bigint; reason: string }) {
+    const s = await one<{ user_id: string; processor_reference: string; amount: string }>(
       db,
-      sql`SELECT user_id::text AS user_id, processor_reference FROM payment_settlements WHERE id = ${settlementId}`,
+      sql`SELECT user_id::text AS user_id, processor_reference, amount::text AS amount FROM payment_settlements WHERE id = ${settlementId}`,
     );
     if (!s) throw notFound('Settlement');
+    if (correction) await correctionRoom(db, settlementId, BigInt(s.amount), correction);
     return { subjectType: 'payment_settlement', subjectId: settlementId, userId: s.user_id, processorReference: s.processor_reference };
   }
 
@@ -207,6 +240,12 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
       const reference = input.reference ?? prefixedId('stc', clock.now().getTime());
       return db.transaction(async (tx) => {
         await claim?.(tx);
+        // The settlement's row lock orders corrections of one top-up, so two at once cannot both fit its room.
+        const locked = await one<{ amount: string }>(
+          tx,
+          sql`SELECT amount::text AS amount FROM payment_settlements WHERE id = ${input.settlementId} FOR UPDATE`,
+        );
+        await correctionRoom(tx, input.settlementId, BigInt(locked!.amount), input);
         const posted = await ledger.post(tx, {
           claim: requestClaim,
           reference,

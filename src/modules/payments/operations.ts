@@ -164,6 +164,7 @@ export const paymentsOperations = [
     roles: ['finance'],
     upstream: true,
     method: 'POST',
+    stepUpExempt: 'settles only what the processor itself reports as paid; the operator chooses no amount',
     purpose: 'verify every unsettled top-up with the processor now; settle paid ones, mark failed and abandoned ones',
     input: z.object({}),
     output: z.object({ checked: z.number(), settled: z.number(), failed: z.number(), abandoned: z.number(), errors: z.number() }),

@@ -67,6 +67,7 @@ export const reportOperations = [
     suffix: 'BearerAdmin',
     roles: ['support'],
     method: 'POST',
+    stepUpExempt: "closes a customer's report with a note; it moves no money and changes no authority",
     purpose: 'resolve a report with a note (the user is notified)',
     input: z.object({
       id: uuidInput('id'),

@@ -288,6 +288,8 @@ export const securityOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
+    announce: true,
     purpose: "operator: turn off a user's two-factor authentication after checking who they are (audited; the owner is told)",
     input: z.object({
       userId: z.string().uuid('userId must be a UUID'),

@@ -134,6 +134,7 @@ export const operatorAuthOperations = [
     name: 'adminPasskeyStepupOptions',
     suffix: 'BearerAdmin',
     method: 'POST',
+    stepUpExempt: 'issues the challenge a passkey step-up begins with',
     purpose:
       "operator: a passkey step-up challenge; pass the options to startAuthentication and its answer to verifyStepupChallenge as {method: 'passkey', assertion} within 5 minutes",
     roles: EVERY_OPERATOR,
@@ -171,6 +172,7 @@ export const operatorAuthOperations = [
     name: 'adminRevokeOperatorSession',
     suffix: 'BearerAdmin',
     method: 'POST',
+    gates: { stepUp: true },
     purpose: "admin: end an operator's session now (its tokens, refresh included, are refused from the next request)",
     roles: [],
     input: z.object({ sessionId: z.string({ error: 'sessionId is required' }).uuid('sessionId must be a UUID') }),

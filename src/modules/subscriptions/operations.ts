@@ -128,6 +128,7 @@ export const subscriptionOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'add a streaming or social plan',
     input: z.object({ service: serviceInput, category: categoryEnum, name: nameInput, price: planPrice, active: z.boolean().optional() }),
     output: z.object({ plan: planOutput }),
@@ -138,6 +139,7 @@ export const subscriptionOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'change a plan’s name, price or availability',
     input: z.object({ id: uuidInput('id'), name: nameInput.optional(), price: planPrice.optional(), active: z.boolean().optional() }),
     output: z.object({ plan: planOutput }),
@@ -161,6 +163,7 @@ export const subscriptionOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance'],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'move a subscription order: processing, fulfilled, or failed/cancelled (refund)',
     input: z.object({
       id: uuidInput('id'),

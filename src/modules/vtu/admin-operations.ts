@@ -18,6 +18,7 @@ export const vtuAdminOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: 'set the markup of a service (optionally for one provider): flat naira or percent',
     input: z
       .object({
@@ -74,6 +75,7 @@ export const vtuAdminOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance'],
     method: 'POST',
+    gates: { stepUp: true },
     purpose: "fund a provider's float from the collections pool",
     upstream: true,
     input: z.object({ provider: providerInput, amount: nairaAmount({ min: 1000, max: 100_000_000 }) }),
@@ -93,6 +95,7 @@ export const vtuAdminOperations = [
     roles: ['finance'],
     upstream: true,
     method: 'POST',
+    stepUpExempt: "applies the provider's own answer for a purchase; the operator chooses no outcome",
     purpose: 'requery one VTU transaction at its provider now and settle it',
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ transaction: transactionOutput, providerStatus: z.string() }),

@@ -18,6 +18,7 @@ const ACTIONS: Record<Approval['action'], string> = {
   wallet_adjustment: 'Wallet adjustment',
   vtu_resolution: 'Purchase resolution',
   settlement_correction: 'Settlement correction',
+  threshold_change: 'Threshold change',
 };
 
 /**
@@ -167,7 +168,14 @@ function Thresholds() {
   );
 }
 
-function ThresholdForm({ initial }: { initial: { walletAdjustment: number; vtuResolution: number; settlementCorrection: number } }) {
+type Settings = GetOutput<'/_serverFn/adminGetApprovalSettingsBearerAdmin'>;
+const SAVED = {
+  applied: 'Thresholds saved.',
+  pending: 'Lower thresholds are saved. A higher threshold weakens a control: it waits for another admin on this screen.',
+  scheduled: 'Lower thresholds are saved. A higher threshold weakens a control: it takes effect in 24 hours, and every admin was e-mailed.',
+} as const;
+
+function ThresholdForm({ initial }: { initial: Settings }) {
   const form = useSchemaForm(thresholdSchema, {
     walletAdjustment: initial.walletAdjustment,
     vtuResolution: initial.vtuResolution,
@@ -176,19 +184,19 @@ function ThresholdForm({ initial }: { initial: { walletAdjustment: number; vtuRe
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<keyof typeof SAVED | null>(null);
   return (
     <>
       <form
         aria-label="Approval thresholds"
         onSubmit={form.onSubmit(async (v) => {
           setError(null);
-          setSaved(false);
+          setSaved(null);
           try {
-            await stepUp.withGrant((grantToken) =>
+            const out = await stepUp.withGrant((grantToken) =>
               post('/_serverFn/adminUpdateApprovalSettingsBearerAdmin', v, grantToken ? { grantToken } : {}),
             );
-            setSaved(true);
+            setSaved(out.change.status);
             await qc.invalidateQueries({ queryKey: consoleQueries.approvalSettings().queryKey });
           } catch (err) {
             if (!showServerIssues(form, err)) setError(err);
@@ -222,9 +230,15 @@ function ThresholdForm({ initial }: { initial: { walletAdjustment: number; vtuRe
           <Failure error={error} />
           {saved && (
             <Alert color="green" role="status">
-              Thresholds saved.
+              {SAVED[saved]}
             </Alert>
           )}
+          {initial.scheduled.map((s) => (
+            <Text key={s.setting} size="sm">
+              {s.setting} rises to ₦{s.value.toLocaleString('en-NG')} at{' '}
+              {new Date(s.at).toLocaleString('en-NG', { timeZone: 'Africa/Lagos' })}.
+            </Text>
+          ))}
           <Group>
             <Button type="submit">Save thresholds</Button>
           </Group>

@@ -167,6 +167,7 @@ export const airtimeCashOperations = [
     roles: ['finance'],
     upstream: true,
     method: 'POST',
+    stepUpExempt: "applies the provider's own answer for a request; the operator chooses no outcome",
     purpose: 'ask the provider a request was sent to what arrived for it now, and apply its answer',
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ request: airtimeCashOutput, providerStatus: z.string() }),
