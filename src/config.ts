@@ -34,8 +34,6 @@ export interface Config {
   production: boolean;
   sandbox: boolean;
   port: number;
-  /** LOG_FORMAT, honoured in the sandbox only: production and any other run log pino's JSON lines. */
-  logFormat: 'json' | 'pretty';
   host: string;
   dataDir: string;
   databaseUrl?: string;
@@ -47,6 +45,8 @@ export interface Config {
   redisKeyPrefix: string;
   publicUrl: string;
   logLevel: string;
+  /** LOG_FORMAT, honoured in the sandbox only: production and any other run log pino's JSON lines. */
+  logFormat: 'json' | 'pretty';
   adminEmails: string[];
   auth: {
     privateKeyPem?: string;
@@ -235,7 +235,6 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     for (const p of ['A', 'B', 'C', 'D'] as const) {
       if (!e[`VTU_PROVIDER_${p}_URL`])
         problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
-    logFormat: sandbox ? e.LOG_FORMAT : 'json',
       if (!e[`VTU_PROVIDER_${p}_KEY`]) problems.push(`VTU_PROVIDER_${p}_KEY is required in production`);
     }
     if (e.FAULT_POINT) problems.push('FAULT_POINT is a test-only crash hook and must not be set in production');
@@ -258,6 +257,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     logLevel: e.LOG_LEVEL,
+    logFormat: sandbox ? e.LOG_FORMAT : 'json',
     adminEmails: sandbox && !e.ADMIN_EMAILS.includes(SANDBOX_OPERATOR_EMAIL) ? [...e.ADMIN_EMAILS, SANDBOX_OPERATOR_EMAIL] : e.ADMIN_EMAILS,
     auth: {
       privateKeyPem: e.AUTH_PRIVATE_KEY?.replace(/\\n/g, '\n'),
