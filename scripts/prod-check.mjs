@@ -3,7 +3,8 @@
 // (`npm ci --omit=dev`), then starts `node dist/main.js` with NODE_ENV=production and freshly generated secrets
 // against a new database on PROD_CHECK_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres).
 // It must answer /readyz 200, serve the app, keep the sandbox and /metrics closed, stop cleanly on SIGTERM, and
-// refuse to start (exit 78, naming the setting) when a required setting is missing. Exits 1 on any failure.
+// refuse to start (exit 78, naming the setting) when a required setting is missing or a secret has its public
+// sandbox value. Exits 1 on any failure.
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import pg from 'pg';
+import webpush from 'web-push';
 
 const root = process.cwd();
 const baseUrl = process.env.PROD_CHECK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -47,8 +49,7 @@ function freePort() {
 function productionEnv(port, databaseUrl) {
   const pem = () => crypto.generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' });
   const secret = () => crypto.randomBytes(32).toString('base64url');
-  const ecdh = crypto.createECDH('prime256v1');
-  ecdh.generateKeys();
+  const vapid = webpush.generateVAPIDKeys();
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME ?? os.homedir(),
@@ -66,8 +67,8 @@ function productionEnv(port, databaseUrl) {
     METRICS_TOKEN: secret(),
     AUTH_PRIVATE_KEY: pem(),
     RECEIPT_SIGNING_KEY: pem(),
-    VAPID_PUBLIC_KEY: ecdh.getPublicKey().toString('base64url'),
-    VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
     VAPID_SUBJECT: 'mailto:ops@example.com',
     PROCESSOR_SECRET_KEY: `sk_live_${secret()}`,
     PROCESSOR_BASE_URL: 'https://api.processor.example',
@@ -76,12 +77,14 @@ function productionEnv(port, databaseUrl) {
     SMS_API_KEY: secret(),
     SMS_SENDER_ID: 'VTUWallet',
     IDENTITY_BASE_URL: 'https://identity.example',
+    IDENTITY_API_KEY: secret(),
     VTU_PROVIDER_A_URL: 'https://a.vtu.example',
     VTU_PROVIDER_A_KEY: secret(),
     VTU_PROVIDER_B_URL: 'https://b.vtu.example',
     VTU_PROVIDER_B_KEY: secret(),
     VTU_PROVIDER_C_URL: 'https://c.vtu.example',
     VTU_PROVIDER_C_KEY: secret(),
+    VTU_PROVIDER_C_SECRET: secret(),
     VTU_PROVIDER_D_URL: 'https://d.vtu.example',
     VTU_PROVIDER_D_KEY: secret(),
   };
@@ -167,13 +170,17 @@ try {
   if (stop === null) svc.child.kill('SIGKILL');
   if (failures.length) console.log(svc.output().slice(-4000));
 
-  console.log('== refuses to start when a required setting is missing');
-  for (const missing of ['PIN_PEPPER', 'DATABASE_URL', 'SMS_API_KEY']) {
-    const { [missing]: _, ...partial } = env;
-    const r = start(partial);
+  console.log('== refuses to start when a required setting is missing or a secret has its public sandbox value');
+  const refusals = [
+    ...['PIN_PEPPER', 'DATABASE_URL', 'SMS_API_KEY'].map((name) => [name, undefined, `without ${name}`]),
+    ['VTU_PROVIDER_C_SECRET', 'sandbox-secret-c', 'with the sandbox VTU_PROVIDER_C_SECRET'],
+  ];
+  for (const [name, value, what] of refusals) {
+    const { [name]: _, ...partial } = env;
+    const r = start(value === undefined ? partial : { ...partial, [name]: value });
     const res = await Promise.race([r.exited, new Promise((res) => setTimeout(() => res(null), 30_000))]);
     if (res === null) r.child.kill('SIGKILL');
-    check(res !== null && res.code === 78 && res.output().includes(missing), `without ${missing}: exit 78 naming it`);
+    check(res !== null && res.code === 78 && res.output().includes(name), `${what}: exit 78 naming it`);
   }
 } catch (err) {
   failures.push(String(err));

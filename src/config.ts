@@ -1,27 +1,12 @@
-import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
 import { type FaultPoint } from './lib/faults.js';
 import { envSchema, type Env } from './config-env.js';
+import { ed25519KeyProblem, secretProblems, SECRETS } from './config-production.js';
 import { inboundRoutingProblem } from './modules/vtu/kinds/index.js';
 
 export type { Env };
-
-/**
- * Every setting the service reads. Parsed once at start-up (docs/style.md rule 5); nothing else reads process.env.
- * The README's configuration table mirrors this list.
- */
-export const SANDBOX_DEFAULTS = {
-  PIN_PEPPER: 'sandbox-pin-pepper-not-for-production',
-  DATA_ENCRYPTION_KEY: 'sandbox-data-encryption-key-not-for-production',
-  FILE_SIGNING_SECRET: 'sandbox-file-signing-secret-not-for-production',
-  PROCESSOR_SECRET_KEY: 'sk_sandbox_processor',
-} as const;
-
-/** The sandbox SMS gateway simulator's API key and report secret (not secrets: sandbox only). */
-export const SANDBOX_SMS_API_KEY = 'sandbox-sms-api-key';
-export const SANDBOX_SMS_WEBHOOK_SECRET = 'sandbox-sms-webhook-secret';
 
 /**
  * The sandbox's own operator address: an operator exists in every sandbox, so `npm run seed` (and a newcomer)
@@ -29,6 +14,10 @@ export const SANDBOX_SMS_WEBHOOK_SECRET = 'sandbox-sms-webhook-secret';
  */
 export const SANDBOX_OPERATOR_EMAIL = 'operator@demo.test';
 
+/**
+ * Every setting the service reads. Parsed once at start-up (docs/style.md rule 5); nothing else reads process.env.
+ * The README's configuration table mirrors this list; the secrets' sandbox fallbacks are in config-production.ts.
+ */
 export interface Config {
   env: 'development' | 'production' | 'test';
   production: boolean;
@@ -212,33 +201,22 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       problems.push(
         'TRUST_PROXY=true believes the left-most X-Forwarded-For entry, which any client writes: set the number of proxies in front (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.0/8)',
       );
-    for (const key of Object.keys(SANDBOX_DEFAULTS) as (keyof typeof SANDBOX_DEFAULTS)[]) {
-      const v = e[key];
-      if (!v) problems.push(`${key} is required in production`);
-      else if (v === SANDBOX_DEFAULTS[key]) problems.push(`${key} still has its sandbox default value`);
-      else if (key !== 'PROCESSOR_SECRET_KEY' && v.length < 32) problems.push(`${key} must be at least 32 characters`);
-    }
-    if (!e.AUTH_PRIVATE_KEY) problems.push('AUTH_PRIVATE_KEY (Ed25519 private key, PKCS#8 PEM) is required in production');
-    if (!e.RECEIPT_SIGNING_KEY) problems.push('RECEIPT_SIGNING_KEY (Ed25519 private key, PKCS#8 PEM) is required in production');
     if (!e.PROCESSOR_BASE_URL) problems.push('PROCESSOR_BASE_URL is required in production');
     if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
     if (!e.SMS_PROVIDER) problems.push('SMS_PROVIDER (termii or africastalking) is required in production: phone verification sends SMS');
-    if (!e.SMS_API_KEY) problems.push("SMS_API_KEY (the SMS gateway's API key) is required in production");
     if (e.SMS_PROVIDER === 'africastalking' && !e.SMS_USERNAME)
       problems.push("SMS_USERNAME (the Africa's Talking account name) is required with SMS_PROVIDER=africastalking");
-    if (!e.VAPID_PUBLIC_KEY || !e.VAPID_PRIVATE_KEY)
-      problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are required in production (npx web-push generate-vapid-keys)');
+    if (!e.VAPID_PUBLIC_KEY) problems.push('VAPID_PUBLIC_KEY is required in production (npx web-push generate-vapid-keys)');
     if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
-    if (!e.METRICS_TOKEN || e.METRICS_TOKEN.length < 24)
-      problems.push('METRICS_TOKEN (at least 24 characters; Prometheus sends it as a bearer token) is required in production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
     for (const p of ['A', 'B', 'C', 'D'] as const) {
       if (!e[`VTU_PROVIDER_${p}_URL`])
         problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
-      if (!e[`VTU_PROVIDER_${p}_KEY`]) problems.push(`VTU_PROVIDER_${p}_KEY is required in production`);
     }
     if (e.FAULT_POINT) problems.push('FAULT_POINT is a test-only crash hook and must not be set in production');
     if (!e.IDENTITY_BASE_URL) problems.push('IDENTITY_BASE_URL (NIN look-up and bank name enquiry upstream) is required in production');
+    // Unset, short, not a key, or a value published in the source (a sandbox fallback) or a store's docs (issue 41).
+    problems.push(...secretProblems(e));
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 
@@ -272,12 +250,12 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       refreshTtlSeconds: 30 * 24 * 3600,
     },
     secrets: {
-      pinPepper: e.PIN_PEPPER ?? SANDBOX_DEFAULTS.PIN_PEPPER,
-      dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? SANDBOX_DEFAULTS.DATA_ENCRYPTION_KEY,
-      fileSigningSecret: e.FILE_SIGNING_SECRET ?? SANDBOX_DEFAULTS.FILE_SIGNING_SECRET,
+      pinPepper: e.PIN_PEPPER ?? SECRETS.PIN_PEPPER.sandbox,
+      dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? SECRETS.DATA_ENCRYPTION_KEY.sandbox,
+      fileSigningSecret: e.FILE_SIGNING_SECRET ?? SECRETS.FILE_SIGNING_SECRET.sandbox,
     },
     processor: {
-      secretKey: e.PROCESSOR_SECRET_KEY ?? SANDBOX_DEFAULTS.PROCESSOR_SECRET_KEY,
+      secretKey: e.PROCESSOR_SECRET_KEY ?? SECRETS.PROCESSOR_SECRET_KEY.sandbox,
       baseUrl: e.PROCESSOR_BASE_URL,
       default: e.DEFAULT_PROCESSOR,
     },
@@ -285,11 +263,11 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     sms: {
       provider: e.SMS_PROVIDER ?? (sandbox ? 'termii' : undefined),
       baseUrl: e.SMS_BASE_URL,
-      apiKey: e.SMS_API_KEY ?? SANDBOX_SMS_API_KEY,
+      apiKey: e.SMS_API_KEY ?? SECRETS.SMS_API_KEY.sandbox,
       username: e.SMS_USERNAME ?? (sandbox ? 'sandbox' : undefined),
       senderId: e.SMS_SENDER_ID,
       channel: e.SMS_CHANNEL,
-      webhookSecret: e.SMS_WEBHOOK_SECRET ?? (sandbox ? SANDBOX_SMS_WEBHOOK_SECRET : undefined),
+      webhookSecret: e.SMS_WEBHOOK_SECRET ?? (sandbox ? SECRETS.SMS_WEBHOOK_SECRET.sandbox : undefined),
     },
     vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
     airtimeCash: {
@@ -360,19 +338,6 @@ function webauthnConfig(e: z.infer<typeof envSchema>): Config['webauthn'] {
   return { rpId, rpName: e.TOTP_ISSUER, origin };
 }
 
-/** Why a PKCS#8 PEM setting is not a usable Ed25519 private key, or null (unset is fine: generated outside production). */
-function ed25519KeyProblem(pem: string | undefined): string | null {
-  if (!pem) return null;
-  try {
-    const key = createPrivateKey(pem.replace(/\\n/g, '\n'));
-    return key.asymmetricKeyType === 'ed25519'
-      ? null
-      : `expected an Ed25519 private key, got ${key.asymmetricKeyType ?? 'another kind of key'}`;
-  } catch {
-    return 'not a readable private key (expected an Ed25519 private key as PKCS#8 PEM: openssl genpkey -algorithm ed25519)';
-  }
-}
-
 /** Airtime-to-cash rates when AIRTIME_CASH_RATES does not name a network (percent of the airtime received). */
 export const AIRTIME_CASH_DEFAULT_RATES = { mtn: 80, airtel: 78, glo: 75, '9mobile': 75 };
 
@@ -381,14 +346,14 @@ function vtuConfig(e: z.infer<typeof envSchema>, publicUrl: string): Config['vtu
   const timeoutMs = e.VTU_PROVIDER_TIMEOUT_MS;
   return {
     providers: {
-      a: { url: e.VTU_PROVIDER_A_URL ?? sandboxUrl('a'), key: e.VTU_PROVIDER_A_KEY ?? 'sandbox-key-a' },
-      b: { url: e.VTU_PROVIDER_B_URL ?? sandboxUrl('b'), key: e.VTU_PROVIDER_B_KEY ?? 'sandbox-key-b' },
+      a: { url: e.VTU_PROVIDER_A_URL ?? sandboxUrl('a'), key: e.VTU_PROVIDER_A_KEY ?? SECRETS.VTU_PROVIDER_A_KEY.sandbox },
+      b: { url: e.VTU_PROVIDER_B_URL ?? sandboxUrl('b'), key: e.VTU_PROVIDER_B_KEY ?? SECRETS.VTU_PROVIDER_B_KEY.sandbox },
       c: {
         url: e.VTU_PROVIDER_C_URL ?? sandboxUrl('c'),
-        key: e.VTU_PROVIDER_C_KEY ?? 'sandbox-key-c',
-        secret: e.VTU_PROVIDER_C_SECRET ?? 'sandbox-secret-c',
+        key: e.VTU_PROVIDER_C_KEY ?? SECRETS.VTU_PROVIDER_C_KEY.sandbox,
+        secret: e.VTU_PROVIDER_C_SECRET ?? SECRETS.VTU_PROVIDER_C_SECRET.sandbox,
       },
-      d: { url: e.VTU_PROVIDER_D_URL ?? sandboxUrl('d'), key: e.VTU_PROVIDER_D_KEY ?? 'sandbox-key-d' },
+      d: { url: e.VTU_PROVIDER_D_URL ?? sandboxUrl('d'), key: e.VTU_PROVIDER_D_KEY ?? SECRETS.VTU_PROVIDER_D_KEY.sandbox },
     },
     timeoutMs,
     routing: e.VTU_ROUTING ? JSON.parse(e.VTU_ROUTING) : {},
