@@ -9,6 +9,7 @@ import {
   type PostOutput,
   type PostPath,
 } from '@vtu-wallet/client';
+import { returnUnreportedActivity, takeUnreportedActivity } from './activity';
 
 export {
   ApiError,
@@ -35,12 +36,20 @@ let refresher: Refresher = async () => false;
 /** The auth module installs how an expired access token is renewed (the cookie refresh, single-flight). */
 export const onUnauthenticated = (fn: Refresher) => void (refresher = fn);
 
-/** Same-origin cookies, the current token, and one retry after a refresh when the token had expired. */
+/** The calls the app makes on its own timers: never a person's action, so they never report one. */
+const AUTOMATIC = /\/_serverFn\/(heartbeatSession|refreshSession)/;
+
+/**
+ * Same-origin cookies, the current token, and one retry after a refresh when the token had expired. Only the first
+ * request after a person's action goes without `X-Activity: background` (activity.ts).
+ */
 async function send(request: Request): Promise<Response> {
+  const person = !AUTOMATIC.test(request.url) && takeUnreportedActivity();
   const withAuth = (r: Request) => {
     const copy = new Request(r, { credentials: 'same-origin' });
     if (accessToken) copy.headers.set('authorization', `Bearer ${accessToken}`);
     copy.headers.set('x-session-transport', 'cookie');
+    if (!person) copy.headers.set('x-activity', 'background');
     return copy;
   };
   const retry = request.clone();
@@ -50,6 +59,7 @@ async function send(request: Request): Promise<Response> {
       return await fetch(withAuth(retry));
     return res;
   } catch (err) {
+    if (person) returnUnreportedActivity();
     throw new NetworkError(err instanceof Error ? err.message : 'network error');
   }
 }

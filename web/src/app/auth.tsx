@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { watchPersonActivity } from '../api/activity';
 import { ApiError, NetworkError, onUnauthenticated, post, setAccessToken } from '../api/client';
 import { clearOffline, hasOfflineSnapshot } from './offline';
 import { queryClient } from './query';
@@ -21,8 +22,10 @@ interface Session {
 interface AuthState {
   status: AuthStatus;
   user: Session['user'] | null;
+  /** Why the app signed itself out (the console's idle end, issue 41), for the sign-in screen to say; else null. */
+  notice: string | null;
   signedIn(session: Session, method: 'email_otp' | 'login_pin'): Promise<void>;
-  signOut(): Promise<void>;
+  signOut(notice?: string): Promise<void>;
   superseded(): void;
 }
 
@@ -66,6 +69,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // Without the session hint there is nothing to restore: signed out from the first draw.
   const [status, setStatus] = useState<AuthStatus>(() => (hasSessionHint() ? 'starting' : 'signedOut'));
   const [user, setUser] = useState<Session['user'] | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inflight = useRef<Promise<boolean> | null>(null);
   // adopt schedules the next refresh and refresh adopts the session it gets: the ref breaks that cycle.
@@ -106,6 +110,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
+    watchPersonActivity();
     onUnauthenticated(refresh);
     // In a task of its own: Preact runs this effect in the task of the app's next stage (Mantine's CSS variables,
     // App.tsx), and building and sending the refresh request was about half of that task on a slow phone (issue 29).
@@ -150,7 +155,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       status,
       user,
+      notice,
       async signedIn(session, method) {
+        setNotice(null);
         localStorage.setItem(SESSION_HINT, '1');
         adopt(session);
         await claim();
@@ -159,16 +166,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         syncLanguage().catch(() => undefined);
         setStatus('signedIn');
       },
-      async signOut() {
+      async signOut(why) {
         await post('/_serverFn/signOutBearerAuth', {}).catch(() => undefined);
         forgetSession();
         clearTimeout(timer.current);
         setUser(null);
+        setNotice(why ?? null);
         setStatus('signedOut');
       },
       superseded,
     }),
-    [status, user, adopt, superseded],
+    [status, user, notice, adopt, superseded],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -4,6 +4,7 @@ import { Component, Suspense, useEffect, type ReactNode } from 'react';
 import { adminQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
 import { Failure } from '../components/Failure';
+import { useIdleSignOut } from './idle';
 import { ConsoleLayout } from './Layout';
 import { useConsolePath } from './nav';
 import { SCREENS } from './screens';
@@ -34,6 +35,7 @@ const rolesOf = (p: Profile) => (p.operatorRoles?.length ? p.operatorRoles : p.r
 function OperatorOnly() {
   const me = useQuery(adminQueries.me());
   const auth = useAuth();
+  useIdleSignOut(me.data?.profile.operatorIdleMinutes);
   if (me.error)
     return (
       <main>

@@ -49,6 +49,11 @@ export function ConsoleSignIn({ superseded }: { superseded: boolean }) {
           <Stack>
             <Title order={1}>Operator console</Title>
             {superseded && <Alert color="yellow">This session was taken over on another device. Sign in again.</Alert>}
+            {auth.notice && (
+              <Alert color="yellow" role="status">
+                {auth.notice}
+              </Alert>
+            )}
             {!sentTo ? (
               <form onSubmit={send} noValidate>
                 <Stack>
