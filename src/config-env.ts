@@ -165,7 +165,7 @@ export const envSchema = z.object({
   TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   /** Operators need a confirmed second factor (TOTP or passkey): required by default outside the sandbox. */
   OPERATOR_2FA: z.enum(['required', 'optional'], { error: 'OPERATOR_2FA must be required or optional' }).optional(),
-  /** An operator's session ends after this many minutes without a request or refresh. */
+  /** An operator's session ends after this many minutes without a person's request (operator-idle.ts). */
   OPERATOR_IDLE_MINUTES: z.coerce
     .number()
     .int()

@@ -46,7 +46,7 @@ export const sessions = pgTable(
     revokedReason: text('revoked_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    /** The last request or refresh (migration 1010): an operator's session ends after OPERATOR_IDLE_MINUTES without one. */
+    /** A person's last request (migration 1010, issue 41): an operator's session ends after OPERATOR_IDLE_MINUTES without one. */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
