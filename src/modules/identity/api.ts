@@ -5,6 +5,7 @@
 export { createAttemptLimits } from './attempt-limits.js';
 export type { AttemptLimit, AttemptLimits } from './attempt-limits.js';
 export { forgetKnownDevices, registerKnownDevicesEnd } from './devices.js';
+export type { DeviceClient } from './devices.js';
 export { emailInput, otpCodeInput, phoneInput, sessionOutput, usernameInput } from './inputs.js';
 export type { OtpService } from './otp.js';
 export { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError } from './pins.js';

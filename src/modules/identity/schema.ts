@@ -114,7 +114,10 @@ export const attemptLimits = pgTable('attempt_limits', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 
-/** Devices that signed in to an account (migration 0910): the device cookie's token, stored as its SHA-256. */
+/**
+ * Devices that signed in to an account (migration 0910): the device cookie's token, stored as its SHA-256, and the
+ * client of its last sign-in (migration 0911): its address key and a hash of its User-Agent.
+ */
 export const knownDevices = pgTable(
   'known_devices',
   {
@@ -124,6 +127,8 @@ export const knownDevices = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    addressKey: text('address_key'),
+    clientHash: text('client_hash'),
   },
   (t) => [uniqueIndex('known_devices_token_key').on(t.tokenHash), index('known_devices_user_idx').on(t.userId)],
 );

@@ -141,7 +141,7 @@ export function createIdentityService(deps: IdentityDeps) {
     ): Promise<{ session: SessionView; deviceTokens: string[] }> {
       const email = input.email.toLowerCase();
       const known = await findUserByEmail(db, email);
-      const device = known && meta.deviceTokens?.length ? await devices.recognise(known.id, meta.deviceTokens) : null;
+      const device = known && meta.deviceTokens?.length ? await devices.recognise(known.id, meta) : null;
       await otp.verify('login', email, input.code, { ip: meta.ip, device });
       let user = known;
       if (user && user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
@@ -156,7 +156,7 @@ export function createIdentityService(deps: IdentityDeps) {
         });
       }
       const session = await openSession(user, 'email_otp', meta);
-      return { session, deviceTokens: await devices.remember(user.id, meta.deviceTokens ?? []) };
+      return { session, deviceTokens: await devices.remember(user.id, meta) };
     },
 
     async refreshSession(refreshToken: string) {

@@ -1,17 +1,14 @@
 import type { AuthUser } from '../../kernel/actor.js';
 import { MINUTE } from '../../kernel/clock.js';
 import { AppError } from '../../kernel/errors.js';
-import type { AttemptLimit, AttemptLimits } from '../identity/api.js';
+import type { AttemptLimit, AttemptLimits, DeviceClient } from '../identity/api.js';
 
 /** Wrong authenticator codes before code checks lock, like PINs: 15 minutes, doubling on each repeat lock. */
 export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_LOCK_MS = 15 * MINUTE;
 
-/** Where a code comes from: the caller's address and its device cookie's tokens. */
-export interface CodeSource {
-  ip?: string;
-  deviceTokens?: readonly string[];
-}
+/** Where a code comes from: the caller's address and User-Agent, and its device cookie's tokens. */
+export type CodeSource = DeviceClient;
 
 /**
  * Authenticator-code tries (issue #28): a known device of the account (its device cookie) has a budget of its own;
@@ -21,7 +18,7 @@ export interface CodeSource {
  */
 export function createCodeTries(deps: {
   attempts: AttemptLimits;
-  devices: { recognise(userId: string, tokens: readonly string[]): Promise<string | null> };
+  devices: { recognise(userId: string, from: DeviceClient): Promise<string | null> };
 }) {
   const { attempts, devices } = deps;
   const limit: AttemptLimit = { max: CODE_MAX_ATTEMPTS, lockMs: CODE_LOCK_MS, doubling: true };
@@ -31,7 +28,7 @@ export function createCodeTries(deps: {
   return {
     /** The caller's address and the account's known device it presented, if any. */
     async sourceOf(user: AuthUser, from: CodeSource): Promise<{ ip?: string; device: string | null }> {
-      return { ip: from.ip, device: from.deviceTokens?.length ? await devices.recognise(user.id, from.deviceTokens) : null };
+      return { ip: from.ip, device: from.deviceTokens?.length ? await devices.recognise(user.id, from) : null };
     },
 
     /** The budget a try spends: the known device's, or the one every other caller shares. */

@@ -235,7 +235,7 @@ export function createLoginService(deps: LoginDeps) {
     ): Promise<{ session: SessionView; deviceTokens: string[] }> {
       const idHash = identifierHash(id);
       const user = await findActive(id);
-      const device = user && meta.deviceTokens?.length ? await identity.devices.recognise(user.id, meta.deviceTokens) : null;
+      const device = user && meta.deviceTokens?.length ? await identity.devices.recognise(user.id, meta) : null;
       const here = device ? null : await reserveFromHere(idHash, meta.ip);
       try {
         if (!user || !(await pins.isSet(user.id, 'login'))) return await failUnknown(idHash, meta);
@@ -263,7 +263,7 @@ export function createLoginService(deps: LoginDeps) {
       }
       if (here) await attempts.succeed(here.key);
       const session = await identity.openSession(user, 'pin', meta);
-      return { session, deviceTokens: await identity.devices.remember(user.id, meta.deviceTokens ?? []) };
+      return { session, deviceTokens: await identity.devices.remember(user.id, meta) };
     },
 
     async loginPinStatus(userId: string) {

@@ -17,6 +17,12 @@ const deviceIdInput = z
   .max(128, 'deviceId must be 8-128 characters')
   .regex(/^[A-Za-z0-9._:-]+$/, 'deviceId may hold letters, digits and . _ : -');
 const grantTokenInput = z.string().min(1, 'grantToken is required').max(200, 'grantToken is not valid');
+/** Where a code comes from: a known device holds its own budget only from its own client (identity's devices). */
+const codeSource = (ctx: { ip: string; userAgent?: string; deviceTokens: readonly string[] }) => ({
+  ip: ctx.ip,
+  userAgent: ctx.userAgent,
+  deviceTokens: ctx.deviceTokens,
+});
 
 export const securityOperations = [
   // ---- 4.2 phone ----
@@ -200,7 +206,7 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ enrolled: z.boolean(), confirmed: z.boolean() }),
     errors: ['OTP_INVALID', 'CONFLICT'],
-    handler: async (input, ctx) => ctx.api.security.twoFactor.confirmEnrollment(ctx.user, input.code, { deviceTokens: ctx.deviceTokens }),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.confirmEnrollment(ctx.user, input.code, codeSource(ctx)),
   }),
   defineOperation({
     name: 'sendStepupEmailCode',
@@ -246,7 +252,7 @@ export const securityOperations = [
     handler: async (input, ctx) =>
       input.method === 'passkey'
         ? ctx.api.security.twoFactor.verifyPasskey(ctx.user, input.assertion as unknown as AuthenticationResponseJSON)
-        : ctx.api.security.twoFactor.verifyChallenge(ctx.user, input.totpCode!, { ip: ctx.ip, deviceTokens: ctx.deviceTokens }),
+        : ctx.api.security.twoFactor.verifyChallenge(ctx.user, input.totpCode!, codeSource(ctx)),
   }),
   defineOperation({
     name: 'disableTotp',
@@ -268,8 +274,7 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ resetAt: z.string() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'CONFLICT'],
-    handler: async (input, ctx) =>
-      ctx.api.security.twoFactor.requestReset(ctx.user, input.code, { ip: ctx.ip, deviceTokens: ctx.deviceTokens }),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.requestReset(ctx.user, input.code, codeSource(ctx)),
   }),
   defineOperation({
     name: 'cancelTwoFactorReset',
@@ -280,8 +285,7 @@ export const securityOperations = [
     input: z.object({ code: otpCodeInput }),
     output: z.object({ cancelled: z.boolean() }),
     errors: ['OTP_INVALID', 'OTP_EXPIRED', 'NOT_FOUND'],
-    handler: async (input, ctx) =>
-      ctx.api.security.twoFactor.cancelReset(ctx.user, input.code, { ip: ctx.ip, deviceTokens: ctx.deviceTokens }),
+    handler: async (input, ctx) => ctx.api.security.twoFactor.cancelReset(ctx.user, input.code, codeSource(ctx)),
   }),
   defineOperation({
     name: 'adminResetTwoFactor',

@@ -38,7 +38,7 @@ export interface TwoFactorDeps {
   notifier: Notifier;
   attempts: AttemptLimits;
   /** Known devices of an account (identity's devices): each has its own budget of code tries. */
-  devices: { recognise(userId: string, tokens: readonly string[]): Promise<string | null> };
+  devices: { recognise(userId: string, from: CodeSource): Promise<string | null> };
   /** Operators' passkeys (passkeys.ts): a second factor like the authenticator. */
   passkeys: PasskeyService;
 }
