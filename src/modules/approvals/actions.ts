@@ -4,8 +4,14 @@ import { toNaira } from '../../kernel/money.js';
 import type { RequestClaim } from '../../ledger/ledger.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
-import type { ApprovalRequestInput } from './service.js';
 import { APPROVAL_ACTIONS, THRESHOLD_KEYS, writeThresholds, type Thresholds } from './thresholds.js';
+
+/** A money action (or a weakening of four-eyes) an operator asks for. */
+export type ApprovalRequestInput =
+  | { action: 'wallet_adjustment'; userId: string; amount: bigint; reason: string }
+  | { action: 'vtu_resolution'; transactionId: string; outcome: 'delivered' | 'failed'; note: string; remains?: number }
+  | { action: 'settlement_correction'; settlementId: string; amount: bigint; reason: string }
+  | { action: 'threshold_change'; thresholds: Partial<Thresholds>; reason: string };
 
 /** What a request is about: its subject, the customer whose money it moves (null: none), its size and its facts. */
 export interface ActionTarget {

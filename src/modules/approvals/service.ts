@@ -10,7 +10,9 @@ import type { RequestClaim } from '../../ledger/ledger.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
 import type { OperatorsService } from '../operators/api.js';
-import { createApprovalActions, type ActionTarget } from './actions.js';
+import { createApprovalActions, type ActionTarget, type ApprovalRequestInput } from './actions.js';
+
+export type { ApprovalRequestInput } from './actions.js';
 import {
   APPROVAL_ACTIONS,
   THRESHOLD_KEYS,
@@ -49,12 +51,6 @@ export const APPROVAL_TTL_MS = DAY;
 export const CHECKER_ROLE_AGE_MS = DAY;
 /** The window over which one operator's directly applied actions add up (issue 41). */
 export const DIRECT_WINDOW_MS = DAY;
-
-export type ApprovalRequestInput =
-  | { action: 'wallet_adjustment'; userId: string; amount: bigint; reason: string }
-  | { action: 'vtu_resolution'; transactionId: string; outcome: 'delivered' | 'failed'; note: string; remains?: number }
-  | { action: 'settlement_correction'; settlementId: string; amount: bigint; reason: string }
-  | { action: 'threshold_change'; thresholds: Partial<Thresholds>; reason: string };
 
 type Payload = Record<string, string>;
 
