@@ -2,14 +2,19 @@ import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { withAmbientTransaction } from '../db/ambient.js';
 import type { Db, Executor } from '../db/client.js';
+import type { ZodType } from 'zod';
 import type { Clock } from '../kernel/clock.js';
 import { uuid } from '../kernel/ids.js';
+import { declaredInput, redactSecrets } from '../kernel/redaction.js';
+import { hmac } from '../lib/crypto.js';
 import type { AuditScope } from './registry.js';
 
 /**
  * Audit by the registry (issue 30, docs/security.md "Audit"): every BearerAdmin call leaves exactly one row in
- * audit_log (migration 1001): operator, roles, operation, targets, input with secrets removed, outcome (`ok` or the
- * error code), request id, address, and before/after where the handler gives them (`ctx.audit`).
+ * audit_log (migration 1001): operator, roles, operation, targets, input, outcome (`ok` or the error code), request
+ * id, address, and before/after where the handler gives them (`ctx.audit`).
+ * - The input is what its schema declares of an accepted one (kernel/redaction.ts: secret fields redacted), or a
+ *   refused one's size and digest; before/after are redacted by field names and links' parameters.
  * - A call that runs its handler does so inside one transaction that the handler's writes join (db/ambient.ts);
  *   the `ok` row is inserted in that transaction, so the effect and its row commit or roll back together.
  * - An error (refused input, a gate, the handler, even the audit insert itself) rolls the effect back; its row is
@@ -43,61 +48,22 @@ export function createAuditRecord(): AuditRecord {
   };
 }
 
-/** Words of a field name that mark it secret: its value is replaced by "[redacted]" in the audit row. */
-const SECRET_WORDS = new Set([
-  'pin',
-  'code',
-  'otp',
-  'password',
-  'passcode',
-  'passphrase',
-  'token',
-  'secret',
-  'key',
-  'cvv',
-  'credential',
-  'credentials',
-  'signature',
-  'authorization',
-  'cookie',
-]);
-
-/** True when a field name (camelCase, snake_case or kebab-case) has a secret word: `pin`, `newPin`, `grant_token`. */
-export function isSecretField(name: string): boolean {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .some((w) => SECRET_WORDS.has(w));
-}
-
 /**
- * Text PostgreSQL's jsonb can hold: a refused input may carry a lone UTF-16 surrogate or U+0000 (found by fuzzing),
- * which jsonb refuses, and the audit row of that refusal must still be written.
+ * What a refused input leaves (docs/security.md "Audit"): its size and a keyed digest, never its content, which
+ * failed validation and so may hold anything (a PIN under a field no schema declares). The digest is keyed so that
+ * a short secret cannot be found by hashing guesses; equal inputs still have equal digests.
  */
-// eslint-disable-next-line no-control-regex -- U+0000 is what must be replaced
-const LONE_SURROGATE_OR_NUL = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g;
-function storable(text: string): string {
-  return text.replace(LONE_SURROGATE_OR_NUL, '\uFFFD');
-}
-
-/** A copy of `value` with secret fields redacted, long strings cut and deep or wide structures bounded. */
-export function redactSecrets(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return storable(value.length > 500 ? `${value.slice(0, 500)}…` : value);
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Date) return value.toISOString();
-  if (value === null || typeof value !== 'object') return value ?? null;
-  if (depth >= 6) return '[…]';
-  if (Array.isArray(value)) return value.slice(0, 50).map((v) => redactSecrets(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value).slice(0, 100))
-    out[storable(k)] = isSecretField(k) ? '[redacted]' : redactSecrets(v, depth + 1);
-  return out;
+function refusedInput(req: FastifyRequest, key: string): unknown {
+  const received = req.method === 'GET' ? req.query : req.body;
+  if (received === undefined) return undefined;
+  const text = JSON.stringify(received) ?? '';
+  return { refused: true, bytes: Buffer.byteLength(text), hmacSha256: hmac(key, `audit-input\n${text}`) };
 }
 
 /** One admin call in progress: who, what, and whether its row is written yet. */
 export interface AuditCall {
   readonly record: AuditRecord;
+  /** The input once it passed validation (the parsed value); undefined while it has not. */
   input: unknown;
   rowId: string | null;
   written: boolean;
@@ -105,11 +71,26 @@ export interface AuditCall {
 
 type Outcome = string;
 
-export function createAdminAudit(deps: { db: Db; clock: Clock; operation: string; upstream: boolean; read: boolean }) {
+export function createAdminAudit(deps: {
+  db: Db;
+  clock: Clock;
+  operation: string;
+  upstream: boolean;
+  read: boolean;
+  /** The operation's input schema: what an accepted input may keep. */
+  input: ZodType;
+  /** Key of the refused inputs' digests. */
+  digestKey: string;
+}) {
   const { db, clock, operation } = deps;
   const calls = new WeakMap<FastifyRequest, AuditCall>();
 
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(redactSecrets(v)));
+  /** The row's input: the declared fields of an accepted input, else a refused one's size and digest (none unread). */
+  const inputOf = (req: FastifyRequest, call: AuditCall | null) => {
+    const stored = call?.input !== undefined ? declaredInput(deps.input, call.input) : refusedInput(req, deps.digestKey);
+    return stored === undefined ? null : JSON.stringify(stored);
+  };
   /** A text[] parameter, passed as JSON (one bound value, no array-literal quoting). */
   const textArray = (values: readonly string[]) => sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 
@@ -127,20 +108,20 @@ export function createAdminAudit(deps: { db: Db; clock: Clock; operation: string
     await exec.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at, roles, outcome,
                              request_id, ip, input, targets, target_ids, before_state, after_state)
       VALUES (${id}, ${user.id}, ${operation}, ${targets[0]?.type ?? null}, ${targets[0]?.id ?? null}, NULL, ${clock.now()},
-              ${textArray(user.operatorRoles)}, ${outcome}, ${req.id}, ${req.ip}, ${json(call?.input)}::jsonb,
+              ${textArray(user.operatorRoles)}, ${outcome}, ${req.id}, ${req.ip}, ${inputOf(req, call)}::jsonb,
               ${JSON.stringify(targets)}::jsonb, ${textArray(targets.map((t) => t.id))},
               ${json(before)}::jsonb, ${json(after)}::jsonb)`);
     return id;
   }
 
-  async function complete(rowId: string, call: AuditCall, outcome: Outcome) {
+  async function complete(req: FastifyRequest, rowId: string, call: AuditCall, outcome: Outcome) {
     const t = call.record.targets;
     const changes = call.record.changes;
     const before = changes.length === 1 ? changes[0].before : changes.length ? changes.map((c) => c.before) : undefined;
     const after = changes.length === 1 ? changes[0].after : changes.length ? changes.map((c) => c.after) : undefined;
     await db.execute(sql`UPDATE audit_log SET outcome = ${outcome}, subject_type = ${t[0]?.type ?? null}, subject_id = ${t[0]?.id ?? null},
         targets = ${JSON.stringify(t)}::jsonb, target_ids = ${textArray(t.map((x) => x.id))},
-        input = ${json(call.input)}::jsonb, before_state = ${json(before)}::jsonb, after_state = ${json(after)}::jsonb
+        input = ${inputOf(req, call)}::jsonb, before_state = ${json(before)}::jsonb, after_state = ${json(after)}::jsonb
       WHERE id = ${rowId}`);
   }
 
@@ -168,7 +149,7 @@ export function createAdminAudit(deps: { db: Db; clock: Clock; operation: string
       if (deps.upstream) {
         call.rowId = await insert(db, req, call, 'pending');
         const out = await fn();
-        await complete(call.rowId, call, 'ok');
+        await complete(req, call.rowId, call, 'ok');
         call.written = true;
         return out;
       }
@@ -186,7 +167,7 @@ export function createAdminAudit(deps: { db: Db; clock: Clock; operation: string
       const call = this.callOf(req);
       if (call.written) return;
       call.written = true;
-      if (call.rowId) await complete(call.rowId, call, outcome);
+      if (call.rowId) await complete(req, call.rowId, call, outcome);
       else await insert(db, req, call, outcome);
     },
 

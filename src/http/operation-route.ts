@@ -122,6 +122,8 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
           operation: op.name,
           upstream: Boolean(op.upstream),
           read: op.method === 'GET',
+          input: op.input,
+          digestKey: config.secrets.pinPepper,
         })
       : null;
   // OPERATOR_2FA=required: an operator without a confirmed authenticator or passkey runs only the enrolment operations.
@@ -178,10 +180,10 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, {
         issues: [{ path: nul, message: 'text must not contain NUL characters' }],
       });
-    if (adminAudit) adminAudit.callOf(req).input = raw;
     const parsed = strictInput.safeParse(raw);
     if (!parsed.success) throw validationError(parsed.error);
     const input = parsed.data;
+    if (adminAudit) adminAudit.callOf(req).input = input;
     const user = req.authUser;
     const ctx: OpContext = {
       get user(): AuthUser {

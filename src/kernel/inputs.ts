@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizePhone } from './phone.js';
+import { secret } from './redaction.js';
 
 /** Input schemas shared by every area (their messages name the field, as every validation error does). */
 /** Query-string booleans for GET inputs. */
@@ -7,8 +8,9 @@ export const queryBool = z.union([z.boolean(), z.enum(['true', 'false'])]).trans
 
 export const uuidInput = (name: string) => z.string().uuid(`${name} must be a UUID`);
 
-/** A 4-digit transaction PIN (spec 5.4) under the given field name. */
-export const fourDigitPin = (name = 'pin') => z.string({ error: `${name} is required` }).regex(/^\d{4}$/, `${name} must be 4 digits`);
+/** A 4-digit transaction PIN (spec 5.4) under the given field name; secret (kernel/redaction.ts): never stored. */
+export const fourDigitPin = (name = 'pin') =>
+  secret(z.string({ error: `${name} is required` }).regex(/^\d{4}$/, `${name} must be 4 digits`));
 export const pinInput = fourDigitPin();
 
 /**

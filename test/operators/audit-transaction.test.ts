@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import { isSecretField, redactSecrets } from '../../src/http/admin-audit.js';
+import { isSecretField, redactSecrets } from '../../src/kernel/redaction.js';
 import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
 /**
@@ -87,7 +87,7 @@ describe('effect and audit row in one transaction', () => {
     });
   });
 
-  it('a refused input is recorded with its secrets removed', async () => {
+  it('a refused input is recorded as its size and digest only', async () => {
     const res = await call(
       h,
       'POST',
@@ -98,8 +98,8 @@ describe('effect and audit row in one transaction', () => {
     expect(res.statusCode).toBe(400);
     const [row] = await rowsOf(String(res.headers['x-request-id']));
     expect(row.outcome).toBe('VALIDATION_FAILED');
-    expect(row.input).toMatchObject({ pin: '[redacted]', grantToken: '[redacted]', service: 'airtime' });
-    expect(JSON.stringify(row)).not.toContain('1234');
+    expect(row.input).toEqual({ refused: true, bytes: expect.any(Number), hmacSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.stringify(row.input)).not.toContain('1234');
   });
 });
 

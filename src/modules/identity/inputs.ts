@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { phoneInput } from '../../kernel/inputs.js';
+import { secret } from '../../kernel/redaction.js';
 
 /** The identity module's shared input and output shapes (other modules reach them through api.ts). */
 export const emailInput = z
@@ -25,7 +26,7 @@ export const fullNameInput = z
 /** The kernel's (the VTU inputs share it with the app); the identity module offers it through api.ts as before. */
 export { phoneInput };
 
-export const otpCodeInput = z.string({ error: 'code is required' }).regex(/^\d{6}$/, 'code must be 6 digits');
+export const otpCodeInput = secret(z.string({ error: 'code is required' }).regex(/^\d{6}$/, 'code must be 6 digits'));
 
 export const sessionOutput = z
   .object({

@@ -1,13 +1,17 @@
 import { z } from 'zod';
+import { secret } from '../../kernel/redaction.js';
 
 /**
  * The KYC operations' typed fields, shared with the app's KYC forms (web/src/api/schemas.ts): this file imports only
  * zod and the kernel.
  */
-export const ninInput = z
-  .string({ error: 'nin is required' })
-  .trim()
-  .regex(/^\d{11}$/, 'nin must be 11 digits');
+/** Secret (kernel/redaction.ts): no audit record keeps an identity number. */
+export const ninInput = secret(
+  z
+    .string({ error: 'nin is required' })
+    .trim()
+    .regex(/^\d{11}$/, 'nin must be 11 digits'),
+);
 
 /** The name to check the NIN record against when the profile has none (submitNinKyc). */
 export const kycFullNameInput = z.string().trim().min(3, 'fullName is too short').max(100, 'fullName is too long');

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { secret } from '../../kernel/redaction.js';
 
 /**
  * The sign-in by PIN fields (resolveLoginIdentifier, startPinLogin, setLoginPin), shared with the app's sign-in and
  * login-PIN forms (web/src/api/schemas.ts): this file imports only zod and the kernel.
  */
 
-/** The 6-digit login PIN (the transaction PIN is the kernel's 4-digit one). */
-export const loginPinInput = z.string({ error: 'pin is required' }).regex(/^\d{6}$/, 'pin must be 6 digits');
+/** The 6-digit login PIN (the transaction PIN is the kernel's 4-digit one); secret (kernel/redaction.ts). */
+export const loginPinInput = secret(z.string({ error: 'pin is required' }).regex(/^\d{6}$/, 'pin must be 6 digits'));
 
 /**
  * The identifier as typed, before it is read as an @username or an e-mail (the service's loginIdentifierInput in

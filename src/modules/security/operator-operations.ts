@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { operationsOf } from '../../http/registry.js';
+import { secret } from '../../kernel/redaction.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['security']);
@@ -24,14 +25,18 @@ const registrationResponseInput = z.object(
     id: b64url('response.id', 1400),
     rawId: b64url('response.rawId', 1400),
     type: z.literal('public-key', { error: 'response.type must be public-key' }),
-    response: z.object({
-      clientDataJSON: b64url('response.response.clientDataJSON', 8000),
-      attestationObject: b64url('response.response.attestationObject', 16000),
-      authenticatorData: b64url('response.response.authenticatorData', 8000).optional(),
-      publicKey: b64url('response.response.publicKey', 4000).optional(),
-      publicKeyAlgorithm: z.number().int().optional(),
-      transports: z.array(z.enum(TRANSPORTS)).max(10, 'at most 10 transports').optional(),
-    }),
+    // The authenticator's signed answer is proof material, not a record of what the operator did: the audit row keeps
+    // the credential id and the passkey it made (kernel/redaction.ts).
+    response: secret(
+      z.object({
+        clientDataJSON: b64url('response.response.clientDataJSON', 8000),
+        attestationObject: b64url('response.response.attestationObject', 16000),
+        authenticatorData: b64url('response.response.authenticatorData', 8000).optional(),
+        publicKey: b64url('response.response.publicKey', 4000).optional(),
+        publicKeyAlgorithm: z.number().int().optional(),
+        transports: z.array(z.enum(TRANSPORTS)).max(10, 'at most 10 transports').optional(),
+      }),
+    ),
     authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
     clientExtensionResults: extensionResults,
   },
@@ -44,13 +49,15 @@ export const passkeyAssertionInput = z.object(
     id: b64url('assertion.id', 1400),
     rawId: b64url('assertion.rawId', 1400),
     type: z.literal('public-key', { error: 'assertion.type must be public-key' }),
-    response: z.object({
-      clientDataJSON: b64url('assertion.response.clientDataJSON', 8000),
-      authenticatorData: b64url('assertion.response.authenticatorData', 8000),
-      // Post-quantum ML-DSA signatures (ML-DSA-87: 4,627 bytes) run to ~6,200 base64url characters; ECDSA is under 100.
-      signature: b64url('assertion.response.signature', 8000),
-      userHandle: b64url('assertion.response.userHandle', 200).optional(),
-    }),
+    response: secret(
+      z.object({
+        clientDataJSON: b64url('assertion.response.clientDataJSON', 8000),
+        authenticatorData: b64url('assertion.response.authenticatorData', 8000),
+        // Post-quantum ML-DSA signatures (ML-DSA-87: 4,627 bytes) run to ~6,200 base64url characters; ECDSA is under 100.
+        signature: b64url('assertion.response.signature', 8000),
+        userHandle: b64url('assertion.response.userHandle', 200).optional(),
+      }),
+    ),
     authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
     clientExtensionResults: extensionResults,
   },
