@@ -16,6 +16,7 @@ import {
   type OpContext,
   type RateClass,
 } from './registry.js';
+import { addressKey } from '../lib/address-key.js';
 import { mayRun, type AuthUser } from '../kernel/actor.js';
 import { createAdminAudit, noAudit } from './admin-audit.js';
 import {
@@ -95,11 +96,12 @@ const byName = (reads: readonly [string, Part][], answers: readonly unknown[]) =
   Object.fromEntries(reads.map(([k], i) => [k, answers[i] ?? null]));
 
 /**
- * Whose budget a request spends: the signed-in account's, else the client address's. A public operation always
- * spends the address's, token or not: otherwise each throw-away account's token would buy a fresh per-address budget.
+ * Whose budget a request spends: the signed-in account's, else the client address's (an IPv6 address by its /64,
+ * lib/address-key.ts). A public operation always spends the address's, token or not: otherwise each throw-away
+ * account's token would buy a fresh per-address budget.
  */
 export function rateLimitKey(req: FastifyRequest, opts: { public?: boolean } = {}): string {
-  return req.authUser && !opts.public ? `u:${req.authUser.id}` : `ip:${req.ip}`;
+  return req.authUser && !opts.public ? `u:${req.authUser.id}` : `ip:${addressKey(req.ip)}`;
 }
 
 /** Whether a limiter key (rateLimitKey's, perhaps after `<operation>|`) is a client address's budget. */

@@ -50,6 +50,19 @@ describe('addressKey', () => {
 });
 
 describe('per-address limits count an IPv6 /64 and a mapped IPv4 address as one client (issue 41)', () => {
+  it('the route limiter: every address of one /64 spends one budget; the next /64 has its own', async () => {
+    const report = (ip: string) =>
+      h.app.inject({ method: 'POST', url: '/api/public/login-failed', remoteAddress: ip, payload: { identifier: '@nobody_here' } });
+    const net = net64();
+    for (let i = 1; i <= 10; i++) expect((await report(`${net}::${i.toString(16)}`)).statusCode).toBe(200);
+    expect((await report(`${net}:dead:beef:1:2`)).statusCode).toBe(429);
+    expect((await report(`${net64()}::1`)).statusCode).toBe(200);
+
+    const v4 = ipv4();
+    for (let i = 0; i < 10; i++) expect((await report(v4)).statusCode).toBe(200);
+    expect((await report(`::ffff:${v4}`)).statusCode).toBe(429);
+  });
+
   it('sign-in code guesses: the /64 holds one requester’s tries, and so does an IPv4 address with its mapped form', async () => {
     const net = net64();
     const a = email();
