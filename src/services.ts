@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { configWarnings } from './config-production.js';
 import type { Services } from './container.js';
 import { armFaultPoint } from './lib/faults.js';
 import type { Database } from './db/client.js';
@@ -45,6 +46,8 @@ export async function createServices(
   base: { config: Config; database: Database; clock: Clock; log: Logger },
   overrides: ServiceOverrides = {},
 ): Promise<Services> {
+  // Allowed but weakening settings (OPERATOR_2FA=optional in production): said at every start; the console shows them too.
+  for (const w of configWarnings(base.config)) base.log.warn({ warning: w.code }, w.message);
   const platform = createPlatform(base, overrides);
   return composeModules(allModules, platform);
 }

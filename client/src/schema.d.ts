@@ -3270,8 +3270,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's profile
-         * @description The caller's profile.
+         * The caller's profile; for an operator also the settings that weaken the deployment (the console's banners)
+         * @description The caller's profile; for an operator also the settings that weaken the deployment (the console's banners).
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
@@ -8689,6 +8689,13 @@ export interface components {
             };
         };
         GetProfileOutput: {
+            /** @description operators only (issue 41): settings that weaken this deployment, each shown as a banner in the console */
+            consoleWarnings?: {
+                /** @enum {string} */
+                code: "OPERATOR_2FA_OPTIONAL";
+                /** @example OPERATOR_2FA=optional: operators without a second factor (authenticator or passkey) run admin operations, so an e-mailed sign-in code alone can move money. Set OPERATOR_2FA=required once every operator has enrolled one. */
+                message: string;
+            }[];
             /** @constant */
             ok: true;
             profile: components["schemas"]["Profile"];
@@ -19679,7 +19686,13 @@ export interface operations {
                      *         "frozen": true,
                      *         "operatorIdleMinutes": 1,
                      *         "createdAt": "2026-11-24T09:30:00.000Z"
-                     *       }
+                     *       },
+                     *       "consoleWarnings": [
+                     *         {
+                     *           "code": "OPERATOR_2FA_OPTIONAL",
+                     *           "message": "OPERATOR_2FA=optional: operators without a second factor (authenticator or passkey) run admin operations, so an e-mailed sign-in code alone can move money. Set OPERATOR_2FA=required once every operator has enrolled one."
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["GetProfileOutput"];

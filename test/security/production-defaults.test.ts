@@ -1,9 +1,19 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
 import webpush from 'web-push';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { PUBLIC_VALUES, SECRETS, type SecretName, type SecretRule } from '../../src/config-production.js';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { buildApp } from '../../src/http/app.js';
+import { TestClock } from '../../src/kernel/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
+import type { OutboundEmail } from '../../src/providers/messaging.js';
+import { testResolver } from '../helpers/harness.js';
 import { PRODUCTION } from '../helpers/production-env.js';
 
 // Issue 41: production refuses a secret that is unset, too short, not a key, or a value published in the source (the
@@ -143,6 +153,13 @@ describe('production refuses unset, short and public secrets (issue 41)', () => 
     for (const value of fallbacks) expect(PUBLIC_VALUES.has(value.toLowerCase()), value).toBe(true);
   });
 
+  it('docs/security.md "Secrets refused in production" lists every secret and every public value', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/security.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Secrets refused in production'), doc.indexOf('## OWASP'));
+    for (const name of NAMES) expect(section, name).toContain(`| \`${name}\` |`);
+    for (const value of PUBLIC_VALUES.keys()) expect(section.toLowerCase().replace(/\s+/g, ' '), value).toContain(`\`${value}\``);
+  });
+
   it('the real entry point exits 78 naming VTU_PROVIDER_C_SECRET set to its sandbox value', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
@@ -153,4 +170,77 @@ describe('production refuses unset, short and public secrets (issue 41)', () => 
     expect(run.status).toBe(78);
     expect(run.stderr).toContain('VTU_PROVIDER_C_SECRET still has its sandbox default value');
   }, 150_000);
+});
+
+describe('OPERATOR_2FA=optional in production warns (issue 41)', () => {
+  const opened: { app: FastifyInstance; database: Database; dir: string }[] = [];
+  afterAll(async () => {
+    for (const o of opened) {
+      await o.app.close();
+      await o.database.close();
+      fs.rmSync(o.dir, { recursive: true, force: true });
+    }
+  });
+
+  /** The real app on a production configuration (PGlite in place of PostgreSQL, e-mails captured), with its log. */
+  async function productionApp(env: Record<string, string>) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vtu-prod-defaults-'));
+    const config = loadConfig({ ...PRODUCTION, ADMIN_EMAILS: 'ops@example.com', DATA_DIR: dir, WEB_DIR: '', ...env });
+    // The run's migrated image (test/helpers/global-setup.ts), as the harness loads it.
+    const image = inject('pgliteImagePath');
+    const pgliteImage = image && fs.existsSync(image) ? new Blob([fs.readFileSync(image)]) : undefined;
+    const database = await openDatabase({ url: 'memory://', dataDir: dir, poolSize: 4, preparedStatements: true, pgliteImage });
+    const logs: string[] = [];
+    const mails: OutboundEmail[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(chunk.toString());
+        cb();
+      },
+    });
+    const app = await buildApp({
+      config,
+      database,
+      clock: new TestClock(),
+      log: createLogger({ level: 'info', stream }),
+      overrides: { resolver: testResolver, mailer: { send: async (m) => void mails.push(m) } },
+    });
+    await app.ready();
+    opened.push({ app, database, dir });
+    const signIn = async (email: string) => {
+      const post = (url: string, data: unknown) => app.inject({ method: 'POST', url, payload: { data } });
+      expect((await post('/_serverFn/sendLoginOtpPublicAuth', { email })).statusCode).toBe(200);
+      const code = /(\d{6})/.exec(mails.filter((m) => m.to === email).at(-1)!.text)![1];
+      const res = await post('/_serverFn/verifyLoginOtpPublicAuth', { email, code });
+      expect(res.statusCode).toBe(200);
+      return res.json().session.accessToken as string;
+    };
+    const profile = async (token: string) =>
+      (
+        await app.inject({ method: 'GET', url: '/_serverFn/getProfileBearerSettings', headers: { authorization: `Bearer ${token}` } })
+      ).json();
+    return { logs, signIn, profile };
+  }
+
+  const warnings = (logs: string[]) =>
+    logs.map((l) => JSON.parse(l)).filter((l) => l.level === 40 && l.warning === 'OPERATOR_2FA_OPTIONAL');
+
+  it('logged at start and answered to an operator by getProfile (the console banner), not to a customer', async () => {
+    const p = await productionApp({ OPERATOR_2FA: 'optional' });
+    expect(warnings(p.logs)).toHaveLength(1);
+    expect(warnings(p.logs)[0].msg).toMatch(/^OPERATOR_2FA=optional: operators without a second factor/);
+    const operator = await p.profile(await p.signIn('ops@example.com'));
+    expect(operator.consoleWarnings).toEqual([
+      { code: 'OPERATOR_2FA_OPTIONAL', message: expect.stringContaining('OPERATOR_2FA=required') },
+    ]);
+    const customer = await p.profile(await p.signIn('ada@example.com'));
+    expect(customer.profile.operatorRoles).toEqual([]);
+    expect(customer).not.toHaveProperty('consoleWarnings');
+  }, 120_000);
+
+  it('OPERATOR_2FA=required (the production default): no warning, no banner', async () => {
+    const p = await productionApp({});
+    expect(warnings(p.logs)).toEqual([]);
+    expect((await p.profile(await p.signIn('ops@example.com'))).consoleWarnings).toEqual([]);
+  }, 120_000);
 });

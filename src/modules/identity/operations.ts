@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { configWarnings } from '../../config-production.js';
 import { operationsOf } from '../../http/registry.js';
 import type { UserRow } from './service.js';
 import type { OperatorRole } from '../../kernel/actor.js';
@@ -7,7 +8,13 @@ import { emailInput, fullNameInput, otpCodeInput, phoneInput, profileOutput, ses
 export { emailInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput };
 
 /** What this module's handlers use (ctx.api). */
-const defineOperation = operationsOf(['db', 'identity', 'security', 'customers']);
+const defineOperation = operationsOf(['config', 'db', 'identity', 'security', 'customers']);
+
+/** Settings that weaken the deployment (OPERATOR_2FA=optional in production): the console shows each as a banner. */
+const [optional2fa] = configWarnings({ production: true, operators: { twoFactor: 'optional' } });
+const consoleWarningsOutput = z
+  .array(z.object({ code: z.enum(['OPERATOR_2FA_OPTIONAL']), message: z.string().meta({ examples: [optional2fa.message] }) }))
+  .meta({ description: 'operators only (issue 41): settings that weaken this deployment, each shown as a banner in the console' });
 
 export const identityOperations = [
   defineOperation({
@@ -92,19 +99,19 @@ export const identityOperations = [
     name: 'getProfile',
     suffix: 'BearerSettings',
     method: 'GET',
-    purpose: "the caller's profile",
+    purpose: "the caller's profile; for an operator also the settings that weaken the deployment (the console's banners)",
     input: z.object({}),
-    output: z.object({ profile: profileOutput }),
+    output: z.object({ profile: profileOutput, consoleWarnings: consoleWarningsOutput.optional() }),
     handler: async (_input, ctx) => {
       const u = (await ctx.api.identity.getUser(ctx.api.db, ctx.user.id))!;
-      return {
-        profile: toProfile(
-          u,
-          ctx.user,
-          ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id)),
-          ctx.api.identity.operatorIdleMinutes,
-        ),
-      };
+      const profile = toProfile(
+        u,
+        ctx.user,
+        ctx.user.frozen ?? (await ctx.api.customers.isFrozen(ctx.user.id)),
+        ctx.api.identity.operatorIdleMinutes,
+      );
+      // How the deployment is weakened is for its operators only, not for every customer to read.
+      return ctx.user.operatorRoles.length ? { profile, consoleWarnings: configWarnings(ctx.api.config) } : { profile };
     },
   }),
   defineOperation({

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useAuth } from '../app/auth';
 import { ConsoleLink, useConsolePath } from './nav';
 import { SCREENS, screenOpen } from './screens';
+import { ConsoleWarnings } from './Warnings';
 
 const GROUPS = ['Overview', 'Customers', 'Money', 'Catalogue', 'Engagement', 'System'] as const;
 
@@ -72,7 +73,10 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
           ))}
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main id="console-content">{children}</AppShell.Main>
+      <AppShell.Main id="console-content">
+        <ConsoleWarnings />
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }
