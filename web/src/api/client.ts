@@ -9,7 +9,6 @@ import {
   type PostOutput,
   type PostPath,
 } from '@vtu-wallet/client';
-import { returnUnreportedActivity, takeUnreportedActivity } from './activity';
 
 export {
   ApiError,
@@ -36,15 +35,22 @@ let refresher: Refresher = async () => false;
 /** The auth module installs how an expired access token is renewed (the cookie refresh, single-flight). */
 export const onUnauthenticated = (fn: Refresher) => void (refresher = fn);
 
-/** The calls the app makes on its own timers: never a person's action, so they never report one. */
-const AUTOMATIC = /\/_serverFn\/(heartbeatSession|refreshSession)/;
+/** Which requests follow a person's action (issue 41): the console installs it (console/activity.ts). */
+export interface ActivityMarker {
+  /** Whether this request reports a person's action; the others carry `X-Activity: background`. */
+  take(url: string): boolean;
+  /** The request that took the action never reached the service. */
+  giveBack(): void;
+}
+let marker: ActivityMarker | null = null;
+export const markActivity = (m: ActivityMarker) => void (marker = m);
 
 /**
- * Same-origin cookies, the current token, and one retry after a refresh when the token had expired. Only the first
- * request after a person's action goes without `X-Activity: background` (activity.ts).
+ * Same-origin cookies, the current token, and one retry after a refresh when the token had expired. With a marker
+ * installed, a request that does not follow a person's action says so.
  */
 async function send(request: Request): Promise<Response> {
-  const person = !AUTOMATIC.test(request.url) && takeUnreportedActivity();
+  const person = marker?.take(request.url) ?? true;
   const withAuth = (r: Request) => {
     const copy = new Request(r, { credentials: 'same-origin' });
     if (accessToken) copy.headers.set('authorization', `Bearer ${accessToken}`);
@@ -59,7 +65,7 @@ async function send(request: Request): Promise<Response> {
       return await fetch(withAuth(retry));
     return res;
   } catch (err) {
-    if (person) returnUnreportedActivity();
+    if (person) marker?.giveBack();
     throw new NetworkError(err instanceof Error ? err.message : 'network error');
   }
 }

@@ -1,5 +1,4 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { watchPersonActivity } from '../api/activity';
 import { ApiError, NetworkError, onUnauthenticated, post, setAccessToken } from '../api/client';
 import { clearOffline, hasOfflineSnapshot } from './offline';
 import { queryClient } from './query';
@@ -110,7 +109,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    watchPersonActivity();
     onUnauthenticated(refresh);
     // In a task of its own: Preact runs this effect in the task of the app's next stage (Mantine's CSS variables,
     // App.tsx), and building and sending the refresh request was about half of that task on a slow phone (issue 29).

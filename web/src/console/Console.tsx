@@ -4,6 +4,7 @@ import { Component, Suspense, useEffect, type ReactNode } from 'react';
 import { adminQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
 import { Failure } from '../components/Failure';
+import { watchPersonActivity } from './activity';
 import { useIdleSignOut } from './idle';
 import { ConsoleLayout } from './Layout';
 import { useConsolePath } from './nav';
@@ -16,6 +17,7 @@ import { ConsoleSignIn } from './SignIn';
  */
 export function Console() {
   const auth = useAuth();
+  useEffect(watchPersonActivity, []);
   if (auth.status === 'starting')
     return (
       <Center h="100vh">

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import { hasUnreportedActivity, lastPersonActivity } from '../api/activity';
 import { adminQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
 import { queryClient } from '../app/query';
+import { hasUnreportedActivity, lastPersonActivity } from './activity';
 
 /** How soon the service hears of an action that made no request of its own (typing a long note). */
 const REPORT_MS = 60_000;
@@ -11,7 +11,7 @@ export const idleNotice = (minutes: number) => `You were signed out after ${minu
 
 /**
  * Issue 41: the console signs itself out after the operator's OPERATOR_IDLE_MINUTES (the profile's
- * operatorIdleMinutes) without the person's own actions (api/activity.ts), whatever the tab's timers and background
+ * operatorIdleMinutes) without the person's own actions (activity.ts), whatever the tab's timers and background
  * fetches do, and the sign-in screen says why. An action that made no request is reported within a minute (the
  * profile read again, unmarked), so the service, whose idle clock moves only on a person's requests, does not end the
  * session before the console does.
