@@ -62,7 +62,7 @@ describe('CSV exports (issue 30)', () => {
     expect(job.createdBy).toBe(admin.id);
     expect(job.result.rows).toBe(4); // two postings in range, two entries each
     expect(job.progress).toEqual({ done: 4, total: 4 });
-    expect(job.downloadUrl).toMatch(/\/files\/exports\/opj_[0-9A-Z]+\.csv\?expires=\d+&sig=/);
+    expect(job.downloadUrl).toMatch(/\/files\/exports\/opj_[0-9A-Z]+\.csv\?expires=\d+&by=[0-9a-f-]{36}&session=[0-9a-f-]{36}&sig=/);
     const res = await download(job.downloadUrl);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
@@ -121,6 +121,49 @@ describe('CSV exports (issue 30)', () => {
     expect((await download(again.json().downloadUrl)).statusCode).toBe(200);
     expect((await call(h, 'GET', op('adminGetJob'), { jobId: 'opj_NOPE' }, { token: admin.token })).statusCode).toBe(404);
     expect((await h.app.inject({ method: 'GET', url: '/files/exports/../../etc/passwd' })).statusCode).toBeGreaterThanOrEqual(400);
+  });
+
+  it('a link opens the file only while its operator holds a role that exports: revoked within the 5 minutes, refused (issue 41)', async () => {
+    const finance = await signIn(h);
+    const granted = await call(h, 'POST', op('adminGrantRole'), { email: finance.email, role: 'finance' }, { token: admin.token });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const started = await call(
+      h,
+      'POST',
+      op('adminStartExport'),
+      { kind: 'ledger', from: '2026-03-10', to: '2026-03-10' },
+      { token: finance.token },
+    );
+    expect(started.statusCode, started.body).toBe(200);
+    await h.app.services.jobs.drain();
+    const { jobId } = started.json();
+    const link = (await call(h, 'GET', op('adminGetJob'), { jobId }, { token: finance.token })).json().downloadUrl as string;
+    const adminLink = (await call(h, 'GET', op('adminGetJob'), { jobId }, { token: admin.token })).json().downloadUrl as string;
+    expect((await download(link)).statusCode).toBe(200);
+    // Another operator's name on the link breaks its signature.
+    expect((await download(link.replace(`by=${finance.id}`, `by=${admin.id}`))).statusCode).toBe(403);
+    const revoked = await call(h, 'POST', op('adminRevokeRole'), { userId: finance.id, role: 'finance' }, { token: admin.token });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    h.clock.advance(MINUTE);
+    const refused = await download(link);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toContain('no longer holds a role');
+    // The file is still there for an operator who holds the role: the admin's own link opens it.
+    expect((await download(adminLink)).statusCode).toBe(200);
+  });
+
+  it('a link dies with the session it was made for', async () => {
+    const finance = await signIn(h);
+    const granted = await call(h, 'POST', op('adminGrantRole'), { email: finance.email, role: 'finance' }, { token: admin.token });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const job = await runExport('ledger', '2026-03-10', '2026-03-10');
+    const link = (await call(h, 'GET', op('adminGetJob'), { jobId: job.id }, { token: finance.token })).json().downloadUrl as string;
+    expect((await download(link)).statusCode).toBe(200);
+    expect((await call(h, 'POST', '/_serverFn/signOutBearerAuth', {}, { token: finance.token })).statusCode).toBe(200);
+    const refused = await download(link);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toContain('session');
+    expect((await download(job.downloadUrl)).statusCode).toBe(200);
   });
 
   it('validates ranges: real dates, from before to, at most 366 days', async () => {

@@ -4,8 +4,9 @@ import type { Services } from '../../container.js';
 import { statusOf } from '../../http/errors.js';
 
 /**
- * GET /files/exports/<jobId>.csv?expires=&sig= downloads an operator's CSV export behind a 5-minute signed URL
- * (adminGetJob signs it, as KYC files: docs/design.md §9). The file is streamed from storage (or the client is sent
+ * GET /files/exports/<jobId>.csv?expires=&by=&session=&sig= downloads an operator's CSV export behind a 5-minute
+ * signed URL made for one operator's session (adminGetJob signs it, as KYC files: docs/design.md §9), while that
+ * operator still holds a role that exports. The file is streamed from storage (or the client is sent
  * to a presigned S3 GET), never read whole. Not a spec 4.11 endpoint. Every answer, errors included, is uncacheable.
  */
 export function registerExportFileRoute(app: FastifyInstance, services: Pick<Services, 'operatorConsole'>) {
@@ -22,7 +23,7 @@ export function registerExportFileRoute(app: FastifyInstance, services: Pick<Ser
     try {
       const m = /^(opj_[0-9A-Za-z]{1,40})\.csv$/.exec(req.params.file);
       if (!m?.[1]) throw new AppError('NOT_FOUND', 'Export not found');
-      const { file, fileName } = await services.operatorConsole.jobs.openSignedExport(m[1], req.query.expires, req.query.sig);
+      const { file, fileName } = await services.operatorConsole.jobs.openSignedExport(m[1], req.query);
       if (file.kind === 'redirect') return reply.redirect(file.url, 302);
       return reply
         .type('text/csv; charset=utf-8')

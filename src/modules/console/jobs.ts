@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { one, rows, type Db } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import { mayRun, type OperatorRole } from '../../kernel/actor.js';
 import { DAY, MINUTE, type Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { prefixedId } from '../../kernel/ids.js';
@@ -33,6 +34,12 @@ export const DOWNLOAD_URL_TTL_MS = 5 * MINUTE;
 export type JobKind = 'reconciliation' | 'bulk_requery' | 'export';
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 export type ExportInput = { kind: ExportKind; from: string; to: string };
+/** Who reads a job: an admin (audit exports) or not, and the operator and session a download link is made for. */
+export interface JobViewer {
+  isAdmin: boolean;
+  userId: string;
+  sessionId: string | null;
+}
 
 interface JobRow {
   id: string;
@@ -85,24 +92,31 @@ export function createConsoleJobs(deps: {
   storage: FileStorage;
   payments: Reconciler;
   vtu: Requery;
+  /** The operator's roles as they are now, by session (identity's liveOperatorRoles). */
+  liveOperatorRoles(userId: string, sessionId: string | null): Promise<readonly OperatorRole[] | null>;
 }) {
   const { db, clock, log, config, jobs, storage, payments, vtu } = deps;
   const secret = config.secrets.fileSigningSecret;
-  const signature = (id: string, expires: number) => hmac(secret, `export-file\n${id}\n${expires}`);
+  const signature = (id: string, expires: number, userId: string, sessionId: string) =>
+    hmac(secret, `export-file\n${id}\n${expires}\n${userId}\n${sessionId}`);
 
-  function downloadUrl(id: string) {
+  /** A link for one operator's session (issue 41): it opens the file only while they still hold the role for it. */
+  function downloadUrl(id: string, viewer: JobViewer) {
     const expires = Math.floor((clock.now().getTime() + DOWNLOAD_URL_TTL_MS) / 1000);
+    const session = viewer.sessionId ?? '';
+    const sig = signature(id, expires, viewer.userId, session);
     return {
-      url: `${config.publicUrl}/files/exports/${id}.csv?expires=${expires}&sig=${signature(id, expires)}`,
+      url: `${config.publicUrl}/files/exports/${id}.csv?expires=${expires}&by=${viewer.userId}&session=${session}&sig=${sig}`,
       expiresAt: new Date(expires * 1000).toISOString(),
     };
   }
 
   /** The audit trail is exported and read by admins only (adminSearchAudit is admin only): others see no link. */
-  const mayDownload = (r: JobRow, viewerIsAdmin: boolean) => viewerIsAdmin || (r.input as { kind?: string } | null)?.kind !== 'audit';
+  const mayDownload = (input: unknown, isAdmin: boolean) => isAdmin || (input as { kind?: string } | null)?.kind !== 'audit';
 
-  function view(r: JobRow, viewerIsAdmin: boolean) {
-    const link = r.kind === 'export' && r.status === 'done' && r.file_key && mayDownload(r, viewerIsAdmin) ? downloadUrl(r.id) : null;
+  function view(r: JobRow, viewer: JobViewer) {
+    const link =
+      r.kind === 'export' && r.status === 'done' && r.file_key && mayDownload(r.input, viewer.isAdmin) ? downloadUrl(r.id, viewer) : null;
     return {
       id: r.id,
       kind: r.kind,
@@ -260,13 +274,13 @@ export function createConsoleJobs(deps: {
       return start(actorId, 'export', { kind: input.kind, from: range.from, to: range.to });
     },
 
-    async getJob(id: string, viewerIsAdmin: boolean) {
+    async getJob(id: string, viewer: JobViewer) {
       const r = await one<JobRow>(db, sql`SELECT ${COLS} FROM operator_jobs WHERE id = ${id}`);
       if (!r) throw notFound('Job');
-      return view(r, viewerIsAdmin);
+      return view(r, viewer);
     },
 
-    async listJobs(input: { kind?: JobKind; status?: JobStatus; limit: number; offset: number }, viewerIsAdmin: boolean) {
+    async listJobs(input: { kind?: JobKind; status?: JobStatus; limit: number; offset: number }, viewer: JobViewer) {
       const list = await rows<JobRow>(
         db,
         sql`SELECT ${COLS} FROM operator_jobs
@@ -274,7 +288,7 @@ export function createConsoleJobs(deps: {
             ORDER BY created_at DESC, id DESC LIMIT ${input.limit + 1} OFFSET ${input.offset}`,
       );
       return {
-        items: list.slice(0, input.limit).map((r) => view(r, viewerIsAdmin)),
+        items: list.slice(0, input.limit).map((r) => view(r, viewer)),
         limit: input.limit,
         offset: input.offset,
         hasMore: list.length > input.limit,
@@ -305,15 +319,27 @@ export function createConsoleJobs(deps: {
       return old.length;
     },
 
-    /** Checks a signed export link (constant time) and opens the file; tampered or expired links are FORBIDDEN. */
-    async openSignedExport(id: string, expiresRaw: unknown, sigRaw: unknown) {
-      const expires = typeof expiresRaw === 'string' && /^\d{1,12}$/.test(expiresRaw) ? Number(expiresRaw) : NaN;
-      const sig = typeof sigRaw === 'string' ? sigRaw : '';
-      if (!Number.isFinite(expires) || !safeEqual(sig, signature(id, expires)))
+    /**
+     * Checks a signed export link (constant time) and opens the file; tampered or expired links are FORBIDDEN, and so
+     * is a link whose operator no longer holds a role that exports (read live: a role revoked, the account closed or
+     * the session ended within the link's 5 minutes, issue 41).
+     */
+    async openSignedExport(id: string, q: { expires?: unknown; by?: unknown; session?: unknown; sig?: unknown }) {
+      const text = (v: unknown) => (typeof v === 'string' ? v : '');
+      const expires = /^\d{1,12}$/.test(text(q.expires)) ? Number(q.expires) : NaN;
+      const [by, session] = [text(q.by), text(q.session)];
+      if (!Number.isFinite(expires) || !safeEqual(text(q.sig), signature(id, expires, by, session)))
         throw new AppError('FORBIDDEN', 'This download link is not valid');
       if (clock.now().getTime() > expires * 1000)
         throw new AppError('FORBIDDEN', 'This download link has expired; open the job again for a new one');
+      const roles = await deps.liveOperatorRoles(by, session || null);
+      if (!roles) throw new AppError('FORBIDDEN', 'The session this download link was made for has ended; sign in and open the job again');
       const r = await one<JobRow>(db, sql`SELECT ${COLS} FROM operator_jobs WHERE id = ${id} AND kind = 'export' AND status = 'done'`);
+      if (!mayRun(roles, ['finance']) || (r && !mayDownload(r.input, mayRun(roles, []))))
+        throw new AppError(
+          'FORBIDDEN',
+          'This download link was made for an operator who no longer holds a role that may download this export',
+        );
       if (!r?.file_key) throw notFound('Export');
       const input = exportInput.parse(r.input);
       const file = await storage.download(r.file_key, 'text/csv; charset=utf-8', `${input.kind}-${input.from}-to-${input.to}.csv`);

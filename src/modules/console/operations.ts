@@ -14,6 +14,8 @@ const defineOperation = operationsOf(['operatorConsole']);
 const DASHBOARD_ROLES = ['finance', 'support'] as const;
 const FINANCE = ['finance'] as const;
 const isAdmin = (user: AuthUser) => mayRun(user.operatorRoles, []);
+/** The reader of a job: its download link is made for their session (jobs.ts). */
+const viewerOf = (user: AuthUser) => ({ isAdmin: isAdmin(user), userId: user.id, sessionId: user.sessionId });
 
 const range = z.object({
   from: lagosDay.optional().meta({ description: 'first Lagos day included (YYYY-MM-DD); default today' }),
@@ -196,7 +198,7 @@ export const consoleOperations = [
     output: jobView,
     handler: async (input, ctx) => {
       ctx.audit.target('operator_job', input.jobId);
-      return ctx.api.operatorConsole.jobs.getJob(input.jobId, isAdmin(ctx.user));
+      return ctx.api.operatorConsole.jobs.getJob(input.jobId, viewerOf(ctx.user));
     },
   }),
   defineOperation({
@@ -211,6 +213,6 @@ export const consoleOperations = [
       ...pageInput,
     }),
     output: pageOutput(jobView),
-    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.listJobs(input, isAdmin(ctx.user)),
+    handler: async (input, ctx) => ctx.api.operatorConsole.jobs.listJobs(input, viewerOf(ctx.user)),
   }),
 ];

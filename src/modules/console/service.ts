@@ -5,6 +5,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FileStorage } from '../../providers/storage.js';
+import type { IdentityService } from '../identity/api.js';
 import { HOUR, MINUTE } from '../../kernel/clock.js';
 import { createDashboard, snapshotStatement } from './dashboard.js';
 import { createConsoleJobs, RUN_JOB } from './jobs.js';
@@ -23,10 +24,12 @@ export function createConsoleService(deps: {
   storage: FileStorage;
   payments: Parameters<typeof createConsoleJobs>[0]['payments'];
   vtu: Parameters<typeof createConsoleJobs>[0]['vtu'];
+  /** An export's download checks its operator's roles as they are now. */
+  identity: Pick<IdentityService, 'liveOperatorRoles'>;
 }) {
   return {
     dashboard: createDashboard({ db: deps.replica.lagTolerant, clock: deps.clock, stuckAfterMs: deps.config.vtu.stuckAfterMs }),
-    jobs: createConsoleJobs(deps),
+    jobs: createConsoleJobs({ ...deps, liveOperatorRoles: deps.identity.liveOperatorRoles }),
     transactions: createTransactionSearch({ db: deps.replica.lagTolerant, clock: deps.clock }),
   };
 }

@@ -5,7 +5,7 @@ import { isUniqueViolation, one, rows, type Db, type Executor } from '../../db/c
 import { AppError } from '../../kernel/errors.js';
 import { OPERATOR_ROLES, type AuthUser, type OperatorRole } from '../../kernel/actor.js';
 import type { Config } from '../../config.js';
-import { DAY, type Clock } from '../../kernel/clock.js';
+import { DAY, MINUTE, type Clock } from '../../kernel/clock.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Mailer } from '../../providers/messaging.js';
@@ -302,6 +302,27 @@ export function createIdentityService(deps: IdentityDeps) {
         twoFactor: row.twoFactor,
         frozen: row.frozen,
       };
+    },
+
+    /**
+     * An operator's roles as the database holds them now (issue 41), not as the session cache last saw them: for a
+     * signed link used outside any request's token (an export's download). With a session (null: an external
+     * token's), null once it has ended, expired or idled out; null too when the account is closed.
+     */
+    async liveOperatorRoles(userId: string, sessionId: string | null): Promise<OperatorRole[] | null> {
+      const id = /^[0-9a-f-]{36}$/i;
+      if (!id.test(userId) || (sessionId !== null && !id.test(sessionId))) return null;
+      const now = clock.now();
+      const idleCutoff = new Date(now.getTime() - operatorIdle.idleMinutes * MINUTE);
+      const r = await one<{ email: string; granted_roles: string[] | null }>(
+        db,
+        sql`SELECT u.email, ARRAY(SELECT r.role FROM operator_roles r WHERE r.user_id = u.id) AS granted_roles
+            FROM users u WHERE u.id = ${userId} AND u.status = 'active'
+              AND (${sessionId}::uuid IS NULL OR EXISTS (
+                SELECT 1 FROM sessions s WHERE s.id = ${sessionId}::uuid AND s.user_id = u.id AND s.status = 'active'
+                  AND s.expires_at > ${now} AND COALESCE(s.last_seen_at, s.created_at) > ${idleCutoff}))`,
+      );
+      return r ? operatorRolesOf(r.email, r.granted_roles ?? []) : null;
     },
 
     async updateProfile(userId: string, patch: { username?: string; fullName?: string; phone?: string }) {
