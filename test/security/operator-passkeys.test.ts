@@ -281,7 +281,8 @@ describe('passkey step-up', () => {
       'POST',
       admin2('adminResetTwoFactor'),
       { userId: admin.id, reason: 'lost laptop; identity checked by video call' },
-      { token: boss.token },
+      // Issue 41: resetting another operator's second factor changes authority, so it needs the resetter's step-up.
+      { token: boss.token, headers: { 'x-grant-token': g.json().grantToken } },
     );
     expect(reset.statusCode, reset.body).toBe(200);
     expect((await call(h, 'GET', admin2('adminListPasskeys'), {}, { token: admin.token })).json().items).toEqual([]);
