@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { allOperations } from '../src/modules/index.js';
-import { serverFnPath } from '../src/http/registry.js';
+import { serverFnPath } from '../src/platform/operation.js';
 import { PUBLIC_ENDPOINTS } from '../src/http/public-endpoints.js';
 
 /**

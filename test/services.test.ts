@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeModules } from '../src/services.js';
-import { defineModule } from '../src/http/registry.js';
+import { defineModule } from '../src/platform/module.js';
 import { allModules } from '../src/modules/index.js';
 import type { Services } from '../src/container.js';
 

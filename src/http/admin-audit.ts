@@ -7,7 +7,7 @@ import type { Clock } from '../kernel/clock.js';
 import { uuid } from '../kernel/ids.js';
 import { declaredInput, redactSecrets } from '../kernel/redaction.js';
 import { hmac } from '../lib/crypto.js';
-import type { AuditScope } from './registry.js';
+import type { AuditScope } from '../platform/operation.js';
 
 /**
  * Audit by the registry (issue 30, docs/security.md "Audit"): every BearerAdmin call leaves exactly one row in

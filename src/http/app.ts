@@ -1,4 +1,4 @@
-import { moduleScope } from './registry.js';
+import { moduleScope } from '../platform/module.js';
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../kernel/errors.js';
 import { ERROR_SCHEMA, errorResponses } from './openapi-errors.js';
 import { sampleOf } from './openapi-examples.js';
 import { PUBLIC_DOCS, PUBLIC_TAGS } from './public-docs.js';
-import { authOf, serverFnPath, versionedPath, type AnyOperation } from './registry.js';
+import { authOf, serverFnPath, versionedPath, type AnyOperation } from '../platform/operation.js';
 
 type Schema = Record<string, any>;
 

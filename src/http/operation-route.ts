@@ -15,7 +15,7 @@ import {
   type AnyOperation,
   type OpContext,
   type RateClass,
-} from './registry.js';
+} from '../platform/operation.js';
 import { addressKey } from '../lib/address-key.js';
 import { mayRun, type AuthUser } from '../kernel/actor.js';
 import { createAdminAudit, noAudit } from './admin-audit.js';

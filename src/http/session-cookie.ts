@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { serverFnPath } from './registry.js';
+import { serverFnPath } from '../platform/operation.js';
 
 /**
  * Cookie transport for refresh tokens (docs/design.md §13): the web app sends `X-Session-Transport: cookie`,

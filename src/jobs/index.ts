@@ -1,4 +1,4 @@
-import { moduleScope } from '../http/registry.js';
+import { moduleScope } from '../platform/module.js';
 import { sql } from 'drizzle-orm';
 import { rows } from '../db/client.js';
 import { z } from 'zod';

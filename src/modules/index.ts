@@ -1,4 +1,5 @@
-import type { AnyModule, AnyOperation } from '../http/registry.js';
+import type { AnyModule } from '../platform/module.js';
+import type { AnyOperation } from '../platform/operation.js';
 import { kycModule } from './kyc/index.js';
 import { identityModule } from './identity/index.js';
 import { walletModule } from './wallet/index.js';

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { DAY } from '../../src/kernel/clock.js';
 import { allOperations } from '../../src/modules/index.js';
-import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
+import { authOf, serverFnPath, type AnyOperation } from '../../src/platform/operation.js';
 import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { PIN, tier2User, user } from '../helpers/factories.js';
 import { purchase, setSettings } from '../growth/helpers.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOperations } from '../../src/modules/index.js';
-import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
+import { authOf, serverFnPath, type AnyOperation } from '../../src/platform/operation.js';
 import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
 // Issue 29: every operation's 400 names each wrong field in `issues` ({path, message}), and the sentences read for a

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOperations } from '../../src/modules/index.js';
-import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
+import { authOf, serverFnPath, type AnyOperation } from '../../src/platform/operation.js';
 import { rows } from '../../src/db/client.js';
 import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { user } from '../helpers/factories.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOperations } from '../../src/modules/index.js';
-import { authOf, serverFnPath, versionedPath, type AnyOperation } from '../../src/http/registry.js';
+import { authOf, serverFnPath, versionedPath, type AnyOperation } from '../../src/platform/operation.js';
 import { createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
 // Walks the whole registry (docs/design.md §3): every protected operation refuses a missing, forged or expired token in

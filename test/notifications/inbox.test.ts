@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationsOperations } from '../../src/modules/notifications/operations.js';
-import { authOf, serverFnPath } from '../../src/http/registry.js';
+import { authOf, serverFnPath } from '../../src/platform/operation.js';
 import { call, createHarness, emailGrant, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { setKycTier } from '../helpers/factories.js';
 import { SECOND } from '../../src/kernel/clock.js';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import { authOf } from '../../src/http/registry.js';
+import { authOf } from '../../src/platform/operation.js';
 import { pinInput } from '../../src/kernel/inputs.js';
 import { declaredFields, declaredInput, isSecretField, redactLinks, secret } from '../../src/kernel/redaction.js';
 import { allOperations } from '../../src/modules/index.js';

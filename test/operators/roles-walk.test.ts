@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { one, rows } from '../../src/db/client.js';
-import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
+import { authOf, serverFnPath, type AnyOperation } from '../../src/platform/operation.js';
 import type { OperatorRole } from '../../src/kernel/actor.js';
 import { allOperations } from '../../src/modules/index.js';
 import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Harness } from '../helpers/harness.js';
 import { rows } from '../../src/db/client.js';
-import type { AnyOperation } from '../../src/http/registry.js';
-import { authOf } from '../../src/http/registry.js';
+import type { AnyOperation } from '../../src/platform/operation.js';
+import { authOf } from '../../src/platform/operation.js';
 import { ERROR_CODES } from '../../src/kernel/errors.js';
 import { statusOf } from '../../src/http/errors.js';
 

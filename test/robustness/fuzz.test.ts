@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOperations } from '../../src/modules/index.js';
-import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
+import { authOf, serverFnPath, type AnyOperation } from '../../src/platform/operation.js';
 import { createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { unrecorded } from '../helpers/secrets.js';
 import { anyInput, invalidInput, rawBodies, toQuery, validInput } from './arbitraries.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { allOperations } from '../../src/modules/index.js';
-import { authOf, serverFnPath, type AnyOperation } from '../../src/http/registry.js';
+import { authOf, serverFnPath, type AnyOperation } from '../../src/platform/operation.js';
 import { call, createHarness, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { setKycTier } from '../helpers/factories.js';
 import { kycUser, nuban, upload } from '../kyc/factories.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminDeclarationProblem, authOf, type AnyOperation } from '../../src/http/registry.js';
+import { adminDeclarationProblem, authOf, type AnyOperation } from '../../src/platform/operation.js';
 import { allOperations } from '../../src/modules/index.js';
 import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { user } from '../helpers/factories.js';

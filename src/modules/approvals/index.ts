@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createApprovalService } from './service.js';
 import { approvalOperations } from './operations.js';
 

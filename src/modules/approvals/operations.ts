@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { nairaAmount, toKobo } from '../../kernel/money.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { APPROVAL_SORTS, approvalOutput } from './inputs.js';

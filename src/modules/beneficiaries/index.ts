@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import type { EventBus } from '../../lib/events.js';
 import { createBeneficiaryService, type BeneficiaryService } from './service.js';
 import { beneficiaryOperations } from './operations.js';

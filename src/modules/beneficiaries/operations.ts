@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { NETWORKS, normalizePhone } from '../../kernel/phone.js';
 import { CABLE_PROVIDERS, DISCOS } from '../vtu/api.js';

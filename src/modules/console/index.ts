@@ -1,5 +1,4 @@
-import { defineModule } from '../../http/registry.js';
-import { registerExportFileRoute } from '../../http/routes/export-files.js';
+import { defineModule } from '../../platform/module.js';
 import { consoleOperations } from './operations.js';
 import { createConsoleService, registerConsoleJobs } from './service.js';
 
@@ -11,5 +10,4 @@ export const consoleModule = defineModule({
   create: (deps) => ({ operatorConsole: createConsoleService(deps) }),
   operations: consoleOperations,
   jobs: [registerConsoleJobs],
-  routes: [registerExportFileRoute],
 });

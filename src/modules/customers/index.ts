@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createCustomerService } from './service.js';
 import { customerOperations } from './operations.js';
 

@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createGrowthArea, subscribeGrowth } from './register.js';
 import { GROWTH_SETTINGS_CHANNEL } from './settings.js';
 import { growthOperations } from './operations.js';

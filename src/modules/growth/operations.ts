@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { naira } from '../../kernel/money.js';
 import { AppError } from '../../kernel/errors.js';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { settingsPatchSchema, settingsSchema } from './settings.js';
 
 /** What this module's handlers use (ctx.api). */

@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createTokenService } from './tokens.js';
 import { createOtpService } from './otp.js';
 import { createAttemptLimits } from './attempt-limits.js';

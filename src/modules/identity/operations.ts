@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { configWarnings } from '../../config-production.js';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import type { UserRow } from './service.js';
 import type { OperatorRole } from '../../kernel/actor.js';
 import { emailInput, fullNameInput, otpCodeInput, phoneInput, profileOutput, sessionOutput, usernameInput } from './inputs.js';

@@ -1,7 +1,6 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createKycService } from './service.js';
 import { kycOperations } from './operations.js';
-import { registerKycFileRoute } from '../../http/routes/kyc-files.js';
 
 /** The kyc module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const kycModule = defineModule({
@@ -12,5 +11,4 @@ export const kycModule = defineModule({
     kyc: createKycService({ ...deps, identity: identityLookups, forgetUser: identity.forgetUser }),
   }),
   operations: kycOperations,
-  routes: [registerKycFileRoute],
 });

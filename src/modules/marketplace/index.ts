@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createMarketplaceService } from './service.js';
 import { registerAccountClosedScrub } from './account-closed.js';
 import { marketplaceOperations } from './operations.js';

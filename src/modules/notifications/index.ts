@@ -1,9 +1,8 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createNotifier } from './notifier.js';
 import { createOutbox } from './outbox.js';
 import { createNotificationsService } from './service.js';
 import { notificationsOperations } from './operations.js';
-import { registerSmsReportRoute } from '../../http/routes/sms-reports.js';
 import { registerNotificationJobs, registerNotifications } from './delivery.js';
 
 /** The notifications module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -18,6 +17,5 @@ export const notificationsModule = defineModule({
   }),
   operations: notificationsOperations,
   jobs: [registerNotificationJobs],
-  routes: [registerSmsReportRoute],
   subscribers: [registerNotifications],
 });

@@ -1,6 +1,6 @@
 import { createECDH } from 'node:crypto';
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
 import { DEAD_LETTER_SORTS } from './dead-letters.js';

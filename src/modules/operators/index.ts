@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { operatorOperations } from './operations.js';
 import { createOperators } from './service.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { OPERATOR_ROLES } from '../../kernel/actor.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { searchAudit } from './audit-search.js';

@@ -1,7 +1,6 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createPaymentsService } from './service.js';
 import { paymentsOperations } from './operations.js';
-import { registerPaymentsWebhook } from '../../http/routes/payments-webhook.js';
 import { registerPaymentsJobs } from './jobs.js';
 
 /** The payments module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -14,5 +13,4 @@ export const paymentsModule = defineModule({
   // Tier 2 approval opens a dedicated account.
   subscribers: [(services) => services.payments.subscribe()],
   jobs: [registerPaymentsJobs],
-  routes: [registerPaymentsWebhook],
 });

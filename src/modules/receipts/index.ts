@@ -1,8 +1,7 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createReceiptService } from './service.js';
 import { loadReceiptKey } from './keys.js';
 import { receiptOperations } from './operations.js';
-import { receiptKeyRoute } from '../../http/routes/receipt-key.js';
 
 /** The receipts module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const receiptsModule = defineModule({
@@ -13,5 +12,4 @@ export const receiptsModule = defineModule({
     receipts: createReceiptService({ db, clock, key: loadReceiptKey(config), issuer: config.publicUrl }),
   }),
   operations: receiptOperations,
-  routes: [receiptKeyRoute],
 });

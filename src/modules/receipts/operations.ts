@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { NEEDLE_RE } from './service.js';
 
 /** What this module's handlers use (ctx.api). */

@@ -1,7 +1,6 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createReportsService } from './service.js';
 import { reportOperations } from './operations.js';
-import { reportIssueRoute } from '../../http/routes/report-issue.js';
 
 /** The reports module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const reportsModule = defineModule({
@@ -12,5 +11,4 @@ export const reportsModule = defineModule({
     reports: createReportsService({ db, replica, clock, notifier, ipSalt: config.secrets.fileSigningSecret }),
   }),
   operations: reportOperations,
-  routes: [reportIssueRoute],
 });

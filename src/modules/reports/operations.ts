@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { naira } from '../../kernel/money.js';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from './inputs.js';

@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createScheduleService } from './service.js';
 import { scheduleOperations } from './operations.js';
 import { registerScheduleJobs } from './jobs.js';

@@ -1,8 +1,7 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createSecurityService } from './service.js';
 import { securityOperations } from './operations.js';
 import { operatorAuthOperations } from './operator-operations.js';
-import { loginFailedRoute, notMeRoutes } from '../../http/routes/security.js';
 import { registerSecurityJobs } from './jobs.js';
 import { registerKnownDevicesEnd } from '../identity/api.js';
 
@@ -35,7 +34,6 @@ export const securityModule = defineModule({
   },
   operations: [...securityOperations, ...operatorAuthOperations],
   jobs: [registerSecurityJobs],
-  routes: [loginFailedRoute, notMeRoutes],
   // Known devices end with the account (identity's table; its module's entry file is registered here with the other
   // reactions that end sign-in state).
   subscribers: [registerKnownDevicesEnd],

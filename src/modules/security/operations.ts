@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { otpCodeInput, phoneInput, sessionOutput } from '../identity/api.js';
 import { loginIdentifierInput } from './login.js';
 import { loginPinInput } from './inputs.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { secret } from '../../kernel/redaction.js';
 
 /** What this module's handlers use (ctx.api). */

@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createSettingsService } from './service.js';
 import { settingsOperations } from './operations.js';
 

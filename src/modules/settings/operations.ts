@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { preferencesPatch, preferencesSchema } from './preferences.js';
 import { fourDigitPin } from '../../kernel/inputs.js';
 import { closeAccountInput } from './inputs.js';

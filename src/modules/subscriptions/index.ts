@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createSubscriptionService } from './service.js';
 import { subscriptionOperations } from './operations.js';
 

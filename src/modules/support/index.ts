@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createSupportService } from './service.js';
 import { supportOperations } from './operations.js';
 

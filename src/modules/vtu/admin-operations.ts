@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf } from '../../http/registry.js';
+import { operationsOf } from '../../platform/operation.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount, toKobo, toNaira, naira } from '../../kernel/money.js';

@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createVtuService } from './service.js';
 import { vtuOperations } from './operations.js';
 import { registerVtuJobs } from './jobs.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf, type AnyOperation } from '../../http/registry.js';
+import { operationsOf, type AnyOperation } from '../../platform/operation.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount } from '../../kernel/money.js';

@@ -1,4 +1,4 @@
-import { defineModule } from '../../http/registry.js';
+import { defineModule } from '../../platform/module.js';
 import { createWalletService } from './service.js';
 import { createWalletLimits, parseTierLimits } from './limits.js';
 import { createWalletMoney } from './transfers.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operationsOf, type OpContext } from '../../http/registry.js';
+import { operationsOf, type OpContext } from '../../platform/operation.js';
 import type { Reads } from '../../db/parts.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/api.js';

@@ -1,5 +1,4 @@
-import { defineModule } from '../../../../http/registry.js';
-import { registerAirtimeCashWebhook } from '../../../../http/routes/airtime-cash-webhook.js';
+import { defineModule } from '../../../../platform/module.js';
 import { VtuTransport } from '../../../../providers/vtu/transport.js';
 import { AIRTIME_CASH_ADAPTERS, type AirtimeCashProvider } from './adapter.js';
 import { registerAirtimeCashJobs } from './jobs.js';
@@ -39,7 +38,6 @@ export const airtimeCashModule = defineModule({
   },
   operations: airtimeCashOperations,
   jobs: [registerAirtimeCashJobs],
-  routes: [registerAirtimeCashWebhook],
   // account.closed: the verified sending numbers go; the requests stay (money records).
   subscribers: [({ events }) => events.on('account.closed', ({ userId }) => forgetNumbersOnClosure(userId))],
 });
