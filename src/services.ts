@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import { configWarnings } from './config-production.js';
-import type { Services } from './container.js';
+import type { ServiceName, Services } from './platform/services.js';
 import { armFaultPoint } from './lib/faults.js';
 import type { Database } from './db/client.js';
 import { openReadReplica } from './db/replica.js';
@@ -25,7 +25,6 @@ import { gatewaySms } from './modules/notifications/sms.js';
 import { allModules } from './modules/index.js';
 import { serviceName } from './modules/vtu/api.js';
 import type { AnyModule } from './platform/module.js';
-import type { ServiceName } from './platform/operation.js';
 import { createSimulatedIdentityProvider } from './sandbox/identity-simulator.js';
 import { SMS_SIMULATOR_PATH } from './sandbox/sms-simulator.js';
 import { registerSandboxRoutes } from './sandbox/routes.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { composeModules } from '../src/services.js';
 import { defineModule } from '../src/platform/module.js';
 import { allModules } from '../src/modules/index.js';
-import type { Services } from '../src/container.js';
+import type { Services } from '../src/platform/services.js';
 
 /** The composition root builds modules from their declared needs, whatever order they are listed in. */
 describe('composeModules', () => {

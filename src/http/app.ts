@@ -18,7 +18,7 @@ import { systemClock, type Clock } from '../kernel/clock.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { ulid } from '../kernel/ids.js';
 import { createServices, sandboxRoutes, type ServiceOverrides } from '../services.js';
-import type { Services } from '../container.js';
+import type { Services } from '../platform/services.js';
 import { allModules, allOperations } from '../modules/index.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { errorBody, isAddressBudget, rateLimitKey, registerOperation } from './operation-route.js';

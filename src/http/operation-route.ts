@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { runParts, type Part } from '../db/parts.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256 } from '../lib/crypto.js';
-import type { Services } from '../container.js';
+import type { Services } from '../platform/services.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
 import type { RequestClaim } from '../ledger/types.js';

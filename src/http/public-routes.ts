@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../container.js';
+import type { Services } from '../platform/services.js';
 import { registerKycFileRoute } from './routes/kyc-files.js';
 import { registerSmsReportRoute } from './routes/sms-reports.js';
 import { loginFailedRoute, notMeRoutes } from './routes/security.js';

@@ -2,7 +2,7 @@ import { moduleScope } from '../platform/module.js';
 import { sql } from 'drizzle-orm';
 import { rows } from '../db/client.js';
 import { z } from 'zod';
-import type { Services } from '../container.js';
+import type { Services } from '../platform/services.js';
 import { HOUR } from '../kernel/clock.js';
 import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
 import { allModules } from '../modules/index.js';

@@ -1,5 +1,5 @@
-import type { Services } from '../container.js';
-import type { AnyOperation, ServiceName } from './operation.js';
+import type { ServiceName, Services } from './services.js';
+import type { AnyOperation } from './operation.js';
 
 /** Registers a module's jobs and schedules on the queue, with what the module needs and provides. */
 export type JobRegistrar<S extends ServiceName = ServiceName> = (services: Pick<Services, S>) => void;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AuthUser, OperatorRole } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';
 import type { RequestClaim } from '../ledger/types.js';
-import type { Services } from '../container.js';
+import type { ServiceName, Services } from './services.js';
 
 /**
  * The operation registry (docs/design.md §3). One declaration per operation gives both path forms, validation,
@@ -11,9 +11,6 @@ import type { Services } from '../container.js';
  */
 export type HttpMethod = 'GET' | 'POST';
 export type RateClass = 'default' | 'auth' | 'money' | 'strict';
-
-/** The services a module may name among its needs (the composition root's members). */
-export type ServiceName = keyof Services;
 
 export interface OpContext<A extends Reads = Reads, N extends ServiceName = ServiceName> {
   /** The caller; throws UNAUTHENTICATED when read on a public operation without a token. */

@@ -9,7 +9,7 @@ import { prefixedId } from '../kernel/ids.js';
 import { formatNaira, nairaAmount, toKobo } from '../kernel/money.js';
 import { WEBHOOK_PATH } from '../http/routes/payments-webhook.js';
 import { signProcessorPayload } from '../providers/processor.js';
-import type { Services } from '../container.js';
+import type { Services } from '../platform/services.js';
 import { statusOf } from '../http/errors.js';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rows } from '../db/client.js';
-import type { Services } from '../container.js';
+import type { Services } from '../platform/services.js';
 import { parseInput } from '../kernel/errors.js';
 import { isSandboxMailer } from '../providers/messaging.js';
 import { registerIdentitySimulatorRoutes } from './identity-simulator.js';

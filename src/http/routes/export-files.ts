@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../kernel/errors.js';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 import { statusOf } from '../../http/errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../../lib/json-depth.js';
 import { AppError } from '../../kernel/errors.js';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 
 /**
  * POST /api/public/payments/webhook/processor (spec 4.11, 5.7, 6). Its own encapsulated plugin: the body is

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 
 export const RECEIPT_KEY_PATH = '/.well-known/receipt-key';
 

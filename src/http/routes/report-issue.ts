@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../kernel/errors.js';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 
 export const REPORT_ISSUE_PATH = '/api/public/report-issue';
 /** Large enough for a minified stack trace, small enough that the endpoint cannot be used to store junk. */

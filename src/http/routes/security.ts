@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../kernel/errors.js';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 import { NOT_ME_PATH } from '../../modules/security/credential-notices.js';
 import { loginIdentifierInput } from '../../modules/security/login.js';
 import { PAGE_CSP } from '../security-headers.js';

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createApprovalService } from './service.js';
+import { createApprovalService, type ApprovalService } from './service.js';
 import { approvalOperations } from './operations.js';
 
 /** The approvals module (issue 30): four-eyes on operators' money actions; it runs them through payments and VTU. */
@@ -10,3 +10,10 @@ export const approvalsModule = defineModule({
   create: (deps) => ({ approvals: createApprovalService(deps) }),
   operations: approvalOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    /** Four-eyes on operators' money actions (issue 30). */
+    approvals: ApprovalService;
+  }
+}

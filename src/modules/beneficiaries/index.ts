@@ -17,3 +17,10 @@ export const beneficiariesModule = defineModule({
   operations: beneficiaryOperations,
   subscribers: [registerAccountClosedForget],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    /** Saved beneficiaries and "my number" per customer. */
+    beneficiaries: BeneficiaryService;
+  }
+}

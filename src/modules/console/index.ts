@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module.js';
 import { consoleOperations } from './operations.js';
-import { createConsoleService, registerConsoleJobs } from './service.js';
+import { createConsoleService, registerConsoleJobs, type ConsoleService } from './service.js';
 
 /** The operator console (issue 30): dashboard panels, operator jobs with progress, CSV exports behind signed URLs. */
 export const consoleModule = defineModule({
@@ -11,3 +11,10 @@ export const consoleModule = defineModule({
   operations: consoleOperations,
   jobs: [registerConsoleJobs],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    /** The operator console (issue 30): dashboard panels and operator jobs (reconciliation, requery, exports). */
+    operatorConsole: ConsoleService;
+  }
+}

@@ -1,8 +1,9 @@
 import { defineModule } from '../../platform/module.js';
-import { createGrowthArea, subscribeGrowth } from './register.js';
+import { createGrowthArea, subscribeGrowth, type GrowthArea } from './register.js';
 import { GROWTH_SETTINGS_CHANNEL } from './settings.js';
 import { growthOperations } from './operations.js';
 import { registerGrowthJobs } from './jobs.js';
+import type { Subscription } from '../../db/client.js';
 
 /** The growth module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const growthModule = defineModule({
@@ -23,3 +24,15 @@ export const growthModule = defineModule({
   jobs: [registerGrowthJobs],
   subscribers: [subscribeGrowth],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    /** Referrals, check-ins, savings locks, loans and their operator settings. */
+    growthSettings: GrowthArea['growthSettings'];
+    growth: GrowthArea['growth'];
+    savings: GrowthArea['savings'];
+    loans: GrowthArea['loans'];
+    /** Drops the in-memory growth settings when any instance changes them (migration 0602). */
+    growthSettingsChanges: Subscription;
+  }
+}

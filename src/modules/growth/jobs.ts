@@ -1,4 +1,4 @@
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 import { registerLoanJobs } from '../loans/api.js';
 import { registerSavingsJobs } from '../savings/api.js';
 

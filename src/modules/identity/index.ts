@@ -1,12 +1,13 @@
 import { defineModule } from '../../platform/module.js';
-import { createTokenService } from './tokens.js';
-import { createOtpService } from './otp.js';
+import { createTokenService, type TokenService } from './tokens.js';
+import { createOtpService, type OtpService } from './otp.js';
 import { createAttemptLimits } from './attempt-limits.js';
 import { createDeviceService } from './devices.js';
-import { createPinService } from './pins.js';
-import { createIdentityService } from './service.js';
+import { createPinService, type PinService } from './pins.js';
+import { createIdentityService, type IdentityService } from './service.js';
 import { createSessionCache } from './session-cache.js';
 import { identityOperations } from './operations.js';
+import type { Subscription } from '../../db/client.js';
 
 /** The identity module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const identityModule = defineModule({
@@ -39,3 +40,14 @@ export const identityModule = defineModule({
   },
   operations: identityOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    tokens: TokenService;
+    otp: OtpService;
+    pins: PinService;
+    identity: IdentityService;
+    /** The auth_changed feed behind the session cache (closed with the app). */
+    authChanges: Subscription;
+  }
+}

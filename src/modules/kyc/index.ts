@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createKycService } from './service.js';
+import { createKycService, type KycService } from './service.js';
 import { kycOperations } from './operations.js';
 
 /** The kyc module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -12,3 +12,9 @@ export const kycModule = defineModule({
   }),
   operations: kycOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    kyc: KycService;
+  }
+}

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createMarketplaceService } from './service.js';
+import { createMarketplaceService, type MarketplaceService } from './service.js';
 import { registerAccountClosedScrub } from './account-closed.js';
 import { marketplaceOperations } from './operations.js';
 
@@ -12,3 +12,9 @@ export const marketplaceModule = defineModule({
   operations: marketplaceOperations,
   subscribers: [registerAccountClosedScrub],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    marketplace: MarketplaceService;
+  }
+}

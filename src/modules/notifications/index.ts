@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/module.js';
-import { createNotifier } from './notifier.js';
-import { createOutbox } from './outbox.js';
-import { createNotificationsService } from './service.js';
+import { createNotifier, type Notifier } from './notifier.js';
+import { createOutbox, type Outbox } from './outbox.js';
+import { createNotificationsService, type NotificationsService } from './service.js';
 import { notificationsOperations } from './operations.js';
 import { registerNotificationJobs, registerNotifications } from './delivery.js';
 
@@ -19,3 +19,12 @@ export const notificationsModule = defineModule({
   jobs: [registerNotificationJobs],
   subscribers: [registerNotifications],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    notifier: Notifier;
+    /** Reliable mail/SMS for everything but OTP codes: enqueue in the caller's tx (docs/architecture.md "Outbox"). */
+    outbox: Outbox;
+    notifications: NotificationsService;
+  }
+}

@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module.js';
 import { operatorOperations } from './operations.js';
-import { createOperators } from './service.js';
+import { createOperators, type OperatorsService } from './service.js';
 
 /** The operators module: roles, the admins' announcements of authority changes, and the audit trail's search. */
 export const operatorsModule = defineModule({
@@ -10,3 +10,10 @@ export const operatorsModule = defineModule({
   create: ({ db, clock, config, outbox }) => ({ operators: createOperators({ db, clock, adminEmails: config.adminEmails, outbox }) }),
   operations: operatorOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    /** Operators' roles, and the admins' announcements of authority changes (issue 41). */
+    operators: OperatorsService;
+  }
+}

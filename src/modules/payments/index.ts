@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createPaymentsService } from './service.js';
+import { createPaymentsService, type PaymentsService } from './service.js';
 import { paymentsOperations } from './operations.js';
 import { registerPaymentsJobs } from './jobs.js';
 
@@ -14,3 +14,10 @@ export const paymentsModule = defineModule({
   subscribers: [(services) => services.payments.subscribe()],
   jobs: [registerPaymentsJobs],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    /** Top-ups, webhook events, dedicated accounts, reconciliation. */
+    payments: PaymentsService;
+  }
+}

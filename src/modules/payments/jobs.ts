@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DAY, HOUR } from '../../kernel/clock.js';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 import { JOB_CREATE_DVA, JOB_PROCESS_EVENT, JOB_RECONCILE } from './service.js';
 
 const PROCESS_EVENT_ATTEMPTS = 8;

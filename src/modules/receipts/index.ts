@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createReceiptService } from './service.js';
+import { createReceiptService, type ReceiptService } from './service.js';
 import { loadReceiptKey } from './keys.js';
 import { receiptOperations } from './operations.js';
 
@@ -13,3 +13,9 @@ export const receiptsModule = defineModule({
   }),
   operations: receiptOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    receipts: ReceiptService;
+  }
+}

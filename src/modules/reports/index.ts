@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createReportsService } from './service.js';
+import { createReportsService, type ReportsService } from './service.js';
 import { reportOperations } from './operations.js';
 
 /** The reports module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -12,3 +12,9 @@ export const reportsModule = defineModule({
   }),
   operations: reportOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    reports: ReportsService;
+  }
+}

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createScheduleService } from './service.js';
+import { createScheduleService, type ScheduleService } from './service.js';
 import { scheduleOperations } from './operations.js';
 import { registerScheduleJobs } from './jobs.js';
 
@@ -13,3 +13,9 @@ export const schedulesModule = defineModule({
   operations: scheduleOperations,
   jobs: [registerScheduleJobs],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    schedules: ScheduleService;
+  }
+}

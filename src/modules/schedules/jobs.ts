@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MINUTE } from '../../kernel/clock.js';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 import { DISPATCH_JOB, RUN_JOB } from './service.js';
 
 /** The dispatcher runs every minute (one per minute slot across instances); each due slot becomes one run job. */

@@ -1,9 +1,10 @@
 import { defineModule } from '../../platform/module.js';
-import { createSecurityService } from './service.js';
+import { createSecurityService, type SecurityService } from './service.js';
 import { securityOperations } from './operations.js';
 import { operatorAuthOperations } from './operator-operations.js';
 import { registerSecurityJobs } from './jobs.js';
 import { registerKnownDevicesEnd } from '../identity/api.js';
+import type { AuthUser } from '../../kernel/actor.js';
 
 /** The security module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const securityModule = defineModule({
@@ -38,3 +39,11 @@ export const securityModule = defineModule({
   // reactions that end sign-in state).
   subscribers: [registerKnownDevicesEnd],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    security: SecurityService;
+    /** Step-up gate (docs/design.md §5), provided by the two-factor module. */
+    stepUp?: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
+  }
+}

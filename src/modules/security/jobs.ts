@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DAY, HOUR } from '../../kernel/clock.js';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 import { LOGIN_FAILURE_ALERT_JOB } from './login.js';
 
 /** Retention (docs/decisions.md): failure traces 30 days, sign-in history and phone checks a year, spent grants a day. */

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createSettingsService } from './service.js';
+import { createSettingsService, type SettingsService } from './service.js';
 import { settingsOperations } from './operations.js';
 
 /** The settings module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -23,3 +23,9 @@ export const settingsModule = defineModule({
   }),
   operations: settingsOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    settings: SettingsService;
+  }
+}

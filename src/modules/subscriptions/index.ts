@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createSubscriptionService } from './service.js';
+import { createSubscriptionService, type SubscriptionService } from './service.js';
 import { subscriptionOperations } from './operations.js';
 
 /** The subscriptions module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -10,3 +10,9 @@ export const subscriptionsModule = defineModule({
   create: (deps) => ({ subscriptions: createSubscriptionService(deps) }),
   operations: subscriptionOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    subscriptions: SubscriptionService;
+  }
+}

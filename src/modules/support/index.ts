@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createSupportService } from './service.js';
+import { createSupportService, type SupportService } from './service.js';
 import { supportOperations } from './operations.js';
 
 /** The support module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -10,3 +10,9 @@ export const supportModule = defineModule({
   create: (deps) => ({ support: createSupportService(deps) }),
   operations: supportOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    support: SupportService;
+  }
+}

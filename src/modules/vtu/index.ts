@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import { createVtuService } from './service.js';
+import { createVtuService, type VtuServiceApi } from './service.js';
 import { vtuOperations } from './operations.js';
 import { registerVtuJobs } from './jobs.js';
 
@@ -12,3 +12,10 @@ export const vtuModule = defineModule({
   operations: vtuOperations,
   jobs: [registerVtuJobs],
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    /** VTU purchases, catalogues, reconciliation; purchase() is reused by scheduled purchases. */
+    vtu: VtuServiceApi;
+  }
+}

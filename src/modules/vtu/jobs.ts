@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 
 /**
  * Reconciliation (docs/design.md §7): every VTU_RECONCILE_EVERY_MS (5 s in the sandbox) requery processing purchases

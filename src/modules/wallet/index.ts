@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/module.js';
-import { createWalletService } from './service.js';
-import { createWalletLimits, parseTierLimits } from './limits.js';
-import { createWalletMoney } from './transfers.js';
+import { createWalletService, type WalletService } from './service.js';
+import { createWalletLimits, parseTierLimits, type WalletLimits } from './limits.js';
+import { createWalletMoney, type WalletMoney } from './transfers.js';
 import { walletOperations } from './operations.js';
 
 /** The wallet module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -19,3 +19,12 @@ export const walletModule = defineModule({
   },
   operations: walletOperations,
 });
+
+declare module '../../platform/services.js' {
+  interface Services {
+    wallet: WalletService;
+    walletLimits: WalletLimits;
+    /** Wallet debits and transfers. */
+    walletMoney: WalletMoney;
+  }
+}

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../db/client.js';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 import { ensureFloatRows } from './engine.js';
 import { kindSimulators, mountKindControls, simulatorEnv } from './kinds.js';
 import { registerOrderQuerySimulator } from './order-query.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../container.js';
+import type { Services } from '../../platform/services.js';
 import {
   arriveLate,
   floatBalance,

@@ -5,7 +5,7 @@ import { registerAirtimeCashJobs } from './jobs.js';
 import { airtimeCashOperations } from './operations.js';
 import { forgetNumbersOnClosure } from './repository.js';
 import { AIRTIME_CASH_PROVIDERS, airtimeCashRouting, type AirtimeCashProviderId } from './routing.js';
-import { createAirtimeCashService } from './service.js';
+import { createAirtimeCashService, type AirtimeCashService } from './service.js';
 
 /**
  * Airtime-to-cash (issue 32 item 2): its table (migration 0430), service, operations, provider adapters (C), webhook and
@@ -41,3 +41,10 @@ export const airtimeCashModule = defineModule({
   // account.closed: the verified sending numbers go; the requests stay (money records).
   subscribers: [({ events }) => events.on('account.closed', ({ userId }) => forgetNumbersOnClosure(userId))],
 });
+
+declare module '../../../../platform/services.js' {
+  interface Services {
+    /** Airtime-to-cash (issue 32): inbound airtime credited on the provider's confirmation. */
+    airtimeCash: AirtimeCashService;
+  }
+}
