@@ -120,3 +120,17 @@ export function chargeSuccess(reference: string, amountKobo: number, extra: Reco
     },
   });
 }
+
+/**
+ * Four-eyes thresholds (naira) as a decision taken earlier: raising one through the API waits for a second admin, or
+ * 24 hours with one (issue 41), which tests of other areas need not go through. Lowering through the API applies at once.
+ */
+export async function approvalThresholds(
+  h: Harness,
+  naira: Partial<Record<'wallet_adjustment' | 'vtu_resolution' | 'settlement_correction', number>>,
+): Promise<void> {
+  for (const [action, value] of Object.entries(naira))
+    await h.app.services.db.execute(sql`INSERT INTO approval_settings (action, threshold, updated_at)
+      VALUES (${action}, ${Math.round(value * 100)}, ${h.clock.now()})
+      ON CONFLICT (action) DO UPDATE SET threshold = EXCLUDED.threshold, updated_at = EXCLUDED.updated_at, scheduled_threshold = NULL, scheduled_at = NULL`);
+}

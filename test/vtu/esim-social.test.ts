@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { setKycTier } from '../helpers/factories.js';
+import { approvalThresholds, setKycTier } from '../helpers/factories.js';
 import { buyer, getTx, mtn, PIN, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
 
 /**
@@ -315,7 +315,7 @@ describe('social services', () => {
         { token },
       );
     // One operator's resolution takes effect at once above this threshold (the default waits for a second: test/approvals).
-    await call(h, 'POST', '/_serverFn/adminUpdateApprovalSettingsBearerAdmin', { vtuResolution: 100_000 }, { token });
+    await approvalThresholds(h, { vtu_resolution: 100_000 });
     try {
       // 4040: the provider never answers about it; the operator learnt out of band that 250 of 1,000 never came.
       const stuck = await order('https://instagram.com/p/stuck4040');
@@ -350,7 +350,7 @@ describe('social services', () => {
       expect((await resolve(esim.tx.id, { outcome: 'delivered', remains: 1 })).statusCode).toBe(400);
       await expectLedgerOk(h);
     } finally {
-      await call(h, 'POST', '/_serverFn/adminUpdateApprovalSettingsBearerAdmin', { vtuResolution: 0 }, { token });
+      await approvalThresholds(h, { vtu_resolution: 0 });
     }
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { setKycTier } from '../helpers/factories.js';
+import { approvalThresholds, setKycTier } from '../helpers/factories.js';
 import { buyer, getTx, PIN, reconcile, refundCount, requestIdOf, simulatorOrders, VTU_ENV, walletBalance } from './helpers.js';
 
 /**
@@ -366,7 +366,7 @@ describe('operators', () => {
     const stuck = await call(h, 'GET', '/_serverFn/adminListStuckVtuTransactionsBearerAdmin', undefined, { token: admin.token });
     expect(stuck.json().items.map((t: any) => t.id)).toContain(never.id);
     const before = await walletBalance(h, u.id);
-    await call(h, 'POST', '/_serverFn/adminUpdateApprovalSettingsBearerAdmin', { vtuResolution: 10_000_000 }, { token: admin.token });
+    await approvalThresholds(h, { vtu_resolution: 10_000_000 });
     const resolved = await call(
       h,
       'POST',

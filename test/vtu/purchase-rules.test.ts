@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { setKycTier } from '../helpers/factories.js';
+import { approvalThresholds, setKycTier } from '../helpers/factories.js';
 import { buyer, getTx, mtn, PIN, reconcile, VTU_ENV, walletBalance } from './helpers.js';
 
 let h: Harness;
@@ -448,7 +448,7 @@ describe('operators', () => {
     const waits = await resolve('failed');
     expect(waits.json()).toMatchObject({ status: 'pending', transaction: { status: 'processing' } });
     expect(await walletBalance(h, u.id)).toBe(balance);
-    await call(h, 'POST', '/_serverFn/adminUpdateApprovalSettingsBearerAdmin', { vtuResolution: 1000 }, { token });
+    await approvalThresholds(h, { vtu_resolution: 1000 });
     const r1 = await resolve('failed');
     expect(r1.statusCode, r1.body).toBe(200);
     expect(r1.json().status).toBe('applied');
