@@ -7,6 +7,7 @@ import type { Services } from '../platform/services.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
 import type { RequestClaim } from '../ledger/types.js';
+import { inRequestScope } from '../platform/request-scope.js';
 import {
   adminDeclarationProblem,
   authOf,
@@ -294,7 +295,8 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
         (claim, answers) =>
           answer(reply, async () => {
             if (p instanceof AppError) throw p;
-            return execute(p, reply, claim, answers);
+            // The ledger finds the claim in the request's scope, which ends when the gates and the handler return.
+            return inRequestScope(claim, () => execute(p, reply, claim, answers));
           }),
         // The read-ahead joins the claim statement.
         reads.map(([, r]) => r),

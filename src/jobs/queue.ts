@@ -4,6 +4,7 @@ import { one, plannedPerCall, rows, type Db, type Executor } from '../db/client.
 import type { Clock } from '../kernel/clock.js';
 import { MINUTE, SECOND } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { apartFromRequests } from '../platform/request-scope.js';
 import { deadJobsOf, drainConcurrently, queueBacklog, runLaneOnce, startLane, Turns, type Claimed, type LaneHost } from './lanes.js';
 import type { BatchLane } from './lanes.js';
 
@@ -382,7 +383,9 @@ export class JobQueue {
     this.nudged = true;
     if (this.running) return; // the loop re-runs at once when it finishes
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(this.loop, 0);
+    // A request that wakes the loop must not lend it its scope: the jobs it runs are no request's (request-scope.ts).
+    const loop = this.loop;
+    this.timer = setTimeout(() => apartFromRequests(loop), 0);
   }
 
   async stop(): Promise<void> {

@@ -86,8 +86,9 @@ export function outcomeOf(input: PostInput, legs: Leg[], r: DecidedRow, answers:
 }
 
 /**
- * A posting waiting for its batch, with everything its statement writes: its parts and its own request's claim mark
- * (PostInput.claim; the batch runs outside every caller's context, and its postings are several requests').
+ * A posting waiting for its batch, with everything its statement writes: its parts and its own request's claim mark,
+ * taken in the caller's request scope when it was posted (the batch runs outside every caller's context, and its
+ * postings are several requests').
  */
 export interface Queued {
   input: PostInput;

@@ -4,6 +4,7 @@ import { one, pipelinesAlone, rows, type Db, type Executor, type Tx } from '../d
 import { runChange, runParts, type Part } from '../db/parts.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { requestClaim } from '../platform/request-scope.js';
 import { legsOf, outcomeOf, outflowSet, postingBatcher, usedOf, type DecidedRow, type FastOutcome, type Queued } from './batch.js';
 import {
   accountCode,
@@ -14,6 +15,7 @@ import {
   type Ledger,
   type PostInput,
   type Posted,
+  type RequestClaim,
   type UserAccountKind,
 } from './types.js';
 
@@ -21,11 +23,17 @@ import {
 export * from './types.js';
 
 /**
- * A posting's parts as its statement writes them: its own, then the request's Idempotency-Key claim's mark
- * (PostInput.claim), so the claim is marked 'committed' exactly when the money moves. The parts' answers are
- * read in this order (outcomeOf keeps the posting's own).
+ * A posting's parts as its statement writes them: its own, then the mark of the Idempotency-Key claim it was asked
+ * for under, so the claim is marked 'committed' exactly when the money moves. The parts' answers are read in this
+ * order (outcomeOf keeps the posting's own).
  */
-const partsOf = (input: PostInput): Part[] => [...(input.parts ?? []), ...(input.claim ? [input.claim.mark] : [])];
+const partsOf = (input: PostInput, claim: RequestClaim | null): Part[] => [...(input.parts ?? []), ...(claim ? [claim.mark] : [])];
+
+/**
+ * The claim a posting marks, taken when the posting is asked for: inside the request's scope, before any wait, so
+ * a posting queued for a batch carries its own request's claim however late the batch runs.
+ */
+const claimFor = (input: PostInput): RequestClaim | null => (input.claim !== undefined ? input.claim : requestClaim());
 
 /**
  * The double-entry ledger (docs/design.md §6): postings inside a caller's transaction, or alone in one statement.
@@ -112,7 +120,13 @@ export function createLedger({
   }
 
   /** `alone`: exec is the database itself (postAlone), and a posting that needs more than one statement opens a transaction. */
-  async function postInner(tx: Executor, input: PostInput, onDuplicate: 'throw' | 'null', alone?: Db): Promise<Posted | null> {
+  async function postInner(
+    tx: Executor,
+    input: PostInput,
+    onDuplicate: 'throw' | 'null',
+    claim: RequestClaim | null,
+    alone?: Db,
+  ): Promise<Posted | null> {
     if (input.entries.length < 2) throw new Error(`ledger: ${input.reference} needs at least two entries`);
     let sum = 0n;
     for (const e of input.entries) {
@@ -137,13 +151,13 @@ export function createLedger({
       let fast: FastOutcome;
       if (batched) {
         // Each queued posting carries its own parts and its own claim's mark: a batch holds several requests' postings.
-        fast = await batched({ input, legs: legsOf(input), system, parts: partsOf(input) });
-        if (fast.outcome === 'alone') fast = await postOnce(tx, input, system, now, true);
-      } else fast = await postOnce(tx, input, system, now, Boolean(alone));
+        fast = await batched({ input, legs: legsOf(input), system, parts: partsOf(input, claim) });
+        if (fast.outcome === 'alone') fast = await postOnce(tx, input, claim, system, now, true);
+      } else fast = await postOnce(tx, input, claim, system, now, Boolean(alone));
       if (fast.outcome === 'missing') {
         // First money on a user account: create the missing rows, then post.
         for (const e of input.entries) if ('user' in e.account) await ensureAccount(tx, e.account);
-        fast = await postOnce(tx, input, system, now, Boolean(alone));
+        fast = await postOnce(tx, input, claim, system, now, Boolean(alone));
       }
       switch (fast.outcome) {
         case 'posted':
@@ -161,8 +175,8 @@ export function createLedger({
       }
     }
     if (input.limits?.length) throw new Error(`ledger: ${input.reference}: limits need a posting that touches each user account once`);
-    if (alone) return alone.transaction((t) => postStepByStep(t, input, now, onDuplicate));
-    return postStepByStep(tx as Tx, input, now, onDuplicate);
+    if (alone) return alone.transaction((t) => postStepByStep(t, input, claim, now, onDuplicate));
+    return postStepByStep(tx as Tx, input, claim, now, onDuplicate);
   }
 
   /**
@@ -173,13 +187,14 @@ export function createLedger({
   async function postOnce(
     exec: Executor,
     input: PostInput,
+    claim: RequestClaim | null,
     system: { id: string; amount: bigint }[],
     now: Date,
     alone: boolean,
   ): Promise<FastOutcome> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await postInOneStatement(exec, input, system, now);
+        return await postInOneStatement(exec, input, claim, system, now);
       } catch (err) {
         if (!isRetrySignal(err)) throw err;
         if (!alone || attempt >= 5) {
@@ -204,6 +219,7 @@ export function createLedger({
   async function postInOneStatement(
     tx: Executor,
     input: PostInput,
+    claim: RequestClaim | null,
     system: { id: string; amount: bigint }[],
     now: Date,
   ): Promise<FastOutcome> {
@@ -256,13 +272,19 @@ export function createLedger({
                  (SELECT json_object_agg(u.code, u.balance::text) FROM u) AS balances,
                  CASE WHEN NOT chk.within THEN (SELECT json_object_agg(l.code, json_build_array(l.balance::text, (${used})::text)) FROM locked l) END AS seen
           FROM chk`,
-      partsOf(input),
+      partsOf(input, claim),
     );
     return outcomeOf(input, user, change.rows[0], change.answers);
   }
 
   /** The posting statement by statement: kept for the rare posting that touches one user account twice. */
-  async function postStepByStep(tx: Tx, input: PostInput, now: Date, onDuplicate: 'throw' | 'null'): Promise<Posted | null> {
+  async function postStepByStep(
+    tx: Tx,
+    input: PostInput,
+    claim: RequestClaim | null,
+    now: Date,
+    onDuplicate: 'throw' | 'null',
+  ): Promise<Posted | null> {
     const inserted = await one<{ id: string }>(
       tx,
       sql`INSERT INTO ledger_transactions (reference, type, description, metadata, created_at)
@@ -273,8 +295,8 @@ export function createLedger({
       if (onDuplicate === 'null') return null;
       throw new AppError('DUPLICATE_REFERENCE', `Ledger reference ${input.reference} was already posted`);
     }
-    // The request's Idempotency-Key claim is marked with the money, in this transaction (PostInput.claim).
-    if (input.claim) await runParts(tx, [input.claim.mark]);
+    // The request's Idempotency-Key claim is marked with the money, in this transaction.
+    if (claim) await runParts(tx, [claim.mark]);
 
     // Lock user rows in a stable order (by code) so two transfers between the same wallets cannot deadlock.
     const ordered = [...input.entries].sort((a, b) => (accountCode(a.account) < accountCode(b.account) ? -1 : 1));
@@ -305,9 +327,9 @@ export function createLedger({
   }
 
   return {
-    post: async (tx, input) => (await postInner(tx, input, 'throw'))!,
-    tryPost: (tx, input) => postInner(tx, input, 'null'),
-    postAlone: async (db, input) => (await postInner(db, input, 'throw', db))!,
+    post: async (tx, input) => (await postInner(tx, input, 'throw', claimFor(input)))!,
+    tryPost: (tx, input) => postInner(tx, input, 'null', claimFor(input)),
+    postAlone: async (db, input) => (await postInner(db, input, 'throw', claimFor(input), db))!,
     async balance(exec, ref) {
       const code = accountCode(ref);
       if ('user' in ref) {

@@ -38,11 +38,10 @@ export interface RequestClaim {
 
 export interface PostInput {
   /**
-   * The Idempotency-Key claim of the request this posting is made for (`ctx.claim`, passed down by the service), or
-   * null where no request is (jobs, webhooks, schedules, a request without a key). Required, so that every posting
-   * site says which: a request's posting that passed null would lose the crash guarantee above.
+   * The Idempotency-Key claim this posting marks, or null for none. Left out, the posting marks the claim of the
+   * request it is made for (src/platform/request-scope.ts), read when the posting is asked for.
    */
-  claim: RequestClaim | null;
+  claim?: RequestClaim | null;
   reference: string;
   type: string;
   description: string;

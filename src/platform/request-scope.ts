@@ -1,0 +1,43 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RequestClaim } from '../ledger/types.js';
+
+/**
+ * The request's own scope (issue 42): what the platform knows of the request an operation's handler runs for, found
+ * by the code that needs it instead of being passed through every handler and service. It holds the request's
+ * Idempotency-Key claim, which the ledger reads when a posting is asked for: the claim's mark then commits with the
+ * money (src/http/idempotency.ts), and no domain code can forget to pass it on. Only the operation route enters a
+ * scope, around the gates and the handler; jobs, webhooks and schedules run outside every scope and mark nothing.
+ *
+ * The scope is a holder that is emptied when the handler's call returns. AsyncLocalStorage follows every promise and
+ * timer started inside it, so work the handler leaves running (a promise nobody awaits, a timer) would otherwise mark
+ * the claim after the request is over; what it starts for others while it runs steps out with `apartFromRequests`.
+ */
+interface Scope {
+  claim: RequestClaim | null;
+}
+
+const scope = new AsyncLocalStorage<Scope>();
+
+/** Runs `fn` (the gates and the handler) as the work of the request whose claim is `claim`; null enters no scope. */
+export async function inRequestScope<T>(claim: RequestClaim | null, fn: () => Promise<T>): Promise<T> {
+  if (!claim) return fn();
+  const held: Scope = { claim };
+  try {
+    return await scope.run(held, fn);
+  } finally {
+    held.claim = null;
+  }
+}
+
+/** The claim of the request this code runs for while its handler runs, else null. */
+export function requestClaim(): RequestClaim | null {
+  return scope.getStore()?.claim ?? null;
+}
+
+/**
+ * Runs `fn` as no request's work: what a request starts that is not its own (a provider float top-up every waiting
+ * purchase shares, the job loop a request wakes) marks no request's claim, however long it runs.
+ */
+export function apartFromRequests<T>(fn: () => T): T {
+  return scope.exit(fn);
+}
