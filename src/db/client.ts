@@ -6,7 +6,6 @@ import { SQL, StringChunk, entityKind, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { PgDatabase, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import * as schema from './schema.js';
 import { CHANNEL_NAME, pgSubscription, type Subscription } from './listen.js';
 import { PreparingClient } from './prepared.js';
 
@@ -15,9 +14,10 @@ export { plannedPerCall } from './prepared.js';
 export type { Subscription } from './listen.js';
 import { ambientDatabase, ambientStatement, inAmbientTransaction } from './ambient.js';
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<any, Schema>;
-export type Tx = PgTransaction<any, Schema, any>;
+// No schema is handed to Drizzle: queries name their tables (or are raw SQL), and the relational query API
+// (`db.query.<table>`), the one use of a schema, is not used; the database layer names no module's tables.
+export type Db = PgDatabase<any>;
+export type Tx = PgTransaction<any, Record<string, never>, any>;
 /** Either the database or an open transaction: repository functions take this as their first argument. */
 export type Executor = Db | Tx;
 
@@ -68,7 +68,7 @@ export async function openDatabase(opts: {
     pool.on('error', () => {
       /* idle client errors are reported by the next query */
     });
-    const db = ambientDatabase(drizzlePg(pool, { schema }) as unknown as Db);
+    const db = ambientDatabase(drizzlePg(pool) as unknown as Db);
     return {
       kind: 'pg',
       db,
@@ -108,7 +108,7 @@ export async function openDatabase(opts: {
   // PGlite is one connection: it queues every query behind an open transaction, so transactions are serialised.
   const client: PGliteClient = opts.pgliteImage && !dir ? new PGlite({ loadDataDir: opts.pgliteImage }) : new PGlite(dir);
   await client.waitReady;
-  const db = ambientDatabase(drizzlePglite(client, { schema }) as unknown as Db);
+  const db = ambientDatabase(drizzlePglite(client) as unknown as Db);
   return {
     kind: 'pglite',
     db,

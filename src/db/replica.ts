@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import * as schema from './schema.js';
 import { one, type Database, type Db } from './client.js';
 
 /**
@@ -73,11 +72,11 @@ export function openReadReplica(opts: {
   pool.on('error', () => {
     /* idle client errors are reported by the next query; the probe moves reads to the primary */
   });
-  const replicaDb = drizzlePg(pool, { schema }) as unknown as Db;
+  const replicaDb = drizzlePg(pool) as unknown as Db;
   // The fallback of lagTolerant: the primary's pool itself. Like the replica it reads outside any request's ambient
   // transaction (db/ambient.ts), whose connection a database object picked per use must never take over.
   const primaryPool = (primaryDb as unknown as { $client: pg.Pool }).$client;
-  const primaryOutside = drizzlePg(primaryPool, { schema }) as unknown as Db;
+  const primaryOutside = drizzlePg(primaryPool) as unknown as Db;
 
   /** Primary positions sampled by the probes (start time, position), oldest first, kept for the lag bound. */
   const samples: { at: number; lsn: bigint }[] = [];

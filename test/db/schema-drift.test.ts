@@ -1,10 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { is, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import * as serviceSchema from '../../src/db/schema.js';
-import * as sandboxSchema from '../../src/sandbox/schema.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 /**
@@ -20,15 +18,12 @@ const SQL_TYPES: Record<string, string> = {
   'timestamp with time zone': 'timestamp with time zone',
   'timestamp without time zone': 'timestamp without time zone',
 };
-// A service kind that keeps tables of its own defines them in its folder (kinds/<kind>/schema.ts, beside its
-// migrations/): found here, not listed in src/db/schema.ts.
-const kindsDir = new URL('../../src/modules/vtu/kinds/', import.meta.url);
-const kindSchemas = await Promise.all(
-  readdirSync(kindsDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/schema.ts`, kindsDir)))
-    .map((d) => import(new URL(`${d.name}/schema.ts`, kindsDir).href) as Promise<Record<string, unknown>>),
-);
-const schema = Object.assign({}, serviceSchema, sandboxSchema, ...kindSchemas);
+// Every table is defined in the schema.ts of the folder that owns it (a module, a service kind, the platform, the
+// ledger, the job queue, the transport, the sandbox): all of them are found here, none is listed by hand.
+const srcDir = new URL('../../src/', import.meta.url);
+const schemaFiles = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => /(^|\/)schema\.ts$/.test(f));
+const schemas = await Promise.all(schemaFiles.map((f) => import(new URL(f, srcDir).href) as Promise<Record<string, unknown>>));
+const schema = Object.assign({}, ...schemas);
 const normalise = (t: string) => SQL_TYPES[t] ?? t.replace(/\(\d+(,\s*\d+)?\)$/, '').replace(/^varchar$/, 'character varying');
 
 describe('Drizzle schema vs the migrated database', () => {
