@@ -19,6 +19,7 @@ import type { Logger } from '../../lib/logger.js';
 import { normalizePhone } from '../../kernel/phone.js';
 
 import type { Notifier } from '../notifications/api.js';
+import { setTier } from '../identity/api.js';
 
 import { BANKS, bankByCode, type IdentityProvider } from '../../providers/identity.js';
 
@@ -382,7 +383,7 @@ export function createKycService(deps: KycDeps) {
         );
         if (!s) throw new AppError('CONFLICT', 'This submission was already decided');
         if (status === 'approved') {
-          await tx.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, ${tier}), updated_at = ${now} WHERE id = ${s.user_id}`);
+          await setTier(tx, s.user_id, tier, now);
           await events.emit(tx, 'kyc.approved', { userId: s.user_id, tier });
         }
         await notifyDecision(tx, s, status, reason);

@@ -12,6 +12,7 @@ import { encrypt } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 
 import type { Notifier } from '../notifications/api.js';
+import { fillFullName, setTier } from '../identity/api.js';
 
 import type { EventBus } from '../../lib/events.js';
 
@@ -148,10 +149,7 @@ export function createKycSubmissions(deps: {
       await assertCanSubmit(tx, n.tier, u);
       await ownFiles(tx, n.userId, n.files, n.tier === 1 ? IMAGE_TYPES : [...CONTENT_TYPES]);
       const now = clock.now();
-      if (n.profileName)
-        await tx.execute(
-          sql`UPDATE users SET full_name = ${n.profileName}, updated_at = ${now} WHERE id = ${n.userId} AND full_name IS NULL`,
-        );
+      if (n.profileName) await fillFullName(tx, n.userId, n.profileName, now);
       const status: KycStatus = n.rejectReason ? 'rejected' : n.approve ? 'approved' : 'pending';
       const s = await one<SubmissionRow>(
         tx,
@@ -170,7 +168,7 @@ export function createKycSubmissions(deps: {
         await notifyDecision(tx, s!, 'rejected', n.rejectReason);
       }
       if (status === 'approved') {
-        await tx.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, ${n.tier}), updated_at = ${now} WHERE id = ${n.userId}`);
+        await setTier(tx, n.userId, n.tier, now);
         await events.emit(tx, 'kyc.approved', { userId: n.userId, tier: n.tier });
         await audit(tx, null, 'kyc.auto_approve', s!);
         await notifyDecision(tx, s!, 'approved');

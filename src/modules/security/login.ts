@@ -14,6 +14,7 @@ import type { IdentityService, SessionView, UserRow } from '../identity/api.js';
 import type { OtpService } from '../identity/api.js';
 import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError, type PinService } from '../identity/api.js';
 import type { AttemptLimit, AttemptLimits } from '../identity/api.js';
+import { hasOtherVerifiedPhone, hasVerifiedPhone, setPhone } from '../identity/api.js';
 import type { CredentialNotices } from './credential-notices.js';
 import { stepUpRequired, type FirstCredential } from './first-credential.js';
 import { loginIdentifierText } from './inputs.js';
@@ -184,31 +185,21 @@ export function createLoginService(deps: LoginDeps) {
      */
     async verifyPhoneOtp(phone: string, code: string, user: AuthUser | null, meta: Meta & { grantToken?: string } = {}) {
       // Replacing a verified phone is a credential change: a recent proof first, before the code is spent.
-      const replaces = user
-        ? Boolean(
-            await one(
-              db,
-              sql`SELECT 1 FROM users WHERE id = ${user.id} AND phone_verified_at IS NOT NULL AND phone IS DISTINCT FROM ${phone}`,
-            ),
-          )
-        : false;
+      const replaces = user ? await hasOtherVerifiedPhone(db, user.id, phone) : false;
       if (user && replaces) await reauth.require(user, meta.grantToken);
       await otp.verify('phone', phone, code, { ip: meta.ip });
       const now = clock.now();
       await db.transaction(async (tx) => {
         await tx.execute(sql`INSERT INTO phone_verifications (phone, user_id, verified_at) VALUES (${phone}, ${user?.id ?? null}, ${now})`);
         if (!user) return;
-        await tx.execute(sql`UPDATE users SET phone_verified_at = NULL, updated_at = ${now}
-                             WHERE phone = ${phone} AND id <> ${user.id} AND phone_verified_at IS NOT NULL`);
-        await tx.execute(sql`UPDATE users SET phone = ${phone}, phone_verified_at = ${now}, updated_at = ${now} WHERE id = ${user.id}`);
+        await setPhone(tx, user.id, phone, now);
         if (replaces) await notices.notify(tx, user.id, 'phone_changed');
       });
       return { verified: true, attachedToProfile: Boolean(user) };
     },
 
     async isPhoneVerified(userId: string, phone: string) {
-      const r = await one(db, sql`SELECT 1 FROM users WHERE id = ${userId} AND phone = ${phone} AND phone_verified_at IS NOT NULL`);
-      return { verified: Boolean(r) };
+      return { verified: await hasVerifiedPhone(db, userId, phone) };
     },
 
     // ---- PIN login ----

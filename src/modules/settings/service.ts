@@ -5,7 +5,7 @@ import type { AuthUser } from '../../kernel/actor.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { PinService } from '../identity/api.js';
+import { lockUser, scrub, type PinService } from '../identity/api.js';
 import { stepUpRequired, type FirstCredential } from '../security/api.js';
 import type { Notifier } from '../notifications/api.js';
 import { applyPatch, normalisePreferences, readPreferences, type PreferencesPatch } from './preferences.js';
@@ -92,7 +92,7 @@ export function createSettingsService(deps: SettingsDeps) {
     async closeAccount(user: AuthUser) {
       const now = clock.now();
       await db.transaction(async (tx) => {
-        await tx.execute(sql`SELECT id FROM users WHERE id = ${user.id} FOR UPDATE`);
+        await lockUser(tx, user.id);
         // Lock the user's ledger accounts so a credit cannot land between the balance check and the close.
         await tx.execute(sql`SELECT id FROM accounts WHERE user_id = ${user.id} FOR UPDATE`);
         const b = await ledger.userBalances(tx, user.id);
@@ -100,9 +100,7 @@ export function createSettingsService(deps: SettingsDeps) {
           throw new AppError('ACCOUNT_HAS_FUNDS', 'Withdraw or spend your wallet and savings balance before closing the account');
         }
         if (b.loan !== 0n) throw new AppError('LOAN_OUTSTANDING', 'Repay your open loan before closing the account');
-        await tx.execute(sql`UPDATE users SET email = ${`closed+${user.id}@closed.invalid`}, username = NULL, full_name = NULL,
-                               phone = NULL, phone_verified_at = NULL, status = 'closed', updated_at = ${now}
-                             WHERE id = ${user.id}`);
+        await scrub(tx, user.id, now);
         await tx.execute(sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'account_closed'
                              WHERE user_id = ${user.id} AND status = 'active'`);
         await tx.execute(sql`UPDATE stepup_grants SET revoked_at = ${now} WHERE user_id = ${user.id} AND revoked_at IS NULL`);

@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { one, type Executor } from '../../db/client.js';
+
+/**
+ * The users table as other modules change and read it: identity is its one writer (docs/architecture.md, "Who owns
+ * each table"). Each function is the one statement its caller used to write itself, on the caller's executor, so a
+ * change that must commit with the caller's own (a KYC decision, an account closure) is made in its transaction.
+ */
+
+/** Locks the user's row for the caller's transaction (serialises changes to one customer's account). */
+export async function lockUser(exec: Executor, userId: string): Promise<void> {
+  await exec.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
+}
+
+/** An approved KYC tier: never lowers the tier the user holds. */
+export async function setTier(exec: Executor, userId: string, tier: number, now: Date): Promise<void> {
+  await exec.execute(sql`UPDATE users SET kyc_tier = GREATEST(kyc_tier, ${tier}), updated_at = ${now} WHERE id = ${userId}`);
+}
+
+/** The name a KYC submission gave, kept only while the profile has none. */
+export async function fillFullName(exec: Executor, userId: string, fullName: string, now: Date): Promise<void> {
+  await exec.execute(sql`UPDATE users SET full_name = ${fullName}, updated_at = ${now} WHERE id = ${userId} AND full_name IS NULL`);
+}
+
+/** A phone the user just proved: it becomes theirs, verified, and stops counting as verified on any other account. */
+export async function setPhone(exec: Executor, userId: string, phone: string, now: Date): Promise<void> {
+  await exec.execute(sql`UPDATE users SET phone_verified_at = NULL, updated_at = ${now}
+                         WHERE phone = ${phone} AND id <> ${userId} AND phone_verified_at IS NOT NULL`);
+  await exec.execute(sql`UPDATE users SET phone = ${phone}, phone_verified_at = ${now}, updated_at = ${now} WHERE id = ${userId}`);
+}
+
+/** Account closure: the profile's personal data goes, the row (and the money records pointing at it) stays. */
+export async function scrub(exec: Executor, userId: string, now: Date): Promise<void> {
+  await exec.execute(sql`UPDATE users SET email = ${`closed+${userId}@closed.invalid`}, username = NULL, full_name = NULL,
+                           phone = NULL, phone_verified_at = NULL, status = 'closed', updated_at = ${now}
+                         WHERE id = ${userId}`);
+}
+
+/** Whether the user holds a verified phone other than `phone` (replacing it is a credential change). */
+export async function hasOtherVerifiedPhone(exec: Executor, userId: string, phone: string): Promise<boolean> {
+  return Boolean(
+    await one(exec, sql`SELECT 1 FROM users WHERE id = ${userId} AND phone_verified_at IS NOT NULL AND phone IS DISTINCT FROM ${phone}`),
+  );
+}
+
+/** Whether `phone` is the user's verified phone. */
+export async function hasVerifiedPhone(exec: Executor, userId: string, phone: string): Promise<boolean> {
+  return Boolean(await one(exec, sql`SELECT 1 FROM users WHERE id = ${userId} AND phone = ${phone} AND phone_verified_at IS NOT NULL`));
+}
