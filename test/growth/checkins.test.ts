@@ -40,13 +40,13 @@ describe('check-ins', () => {
     const u = await signIn(h);
     const rewards: number[] = [];
     for (let d = 0; d < 8; d++) {
-      rewards.push((await h.app.services.growth.claimCheckin(u.id, null)).reward);
+      rewards.push((await h.app.services.growth.claimCheckin(u.id)).reward);
       h.clock.advance(DAY);
     }
     expect(rewards).toEqual([10, 15, 20, 25, 30, 35, 40, 40]);
     h.clock.advance(DAY); // a day without a claim
     expect((await h.app.services.growth.checkinStatus(u.id)).streak).toBe(0);
-    const after = await h.app.services.growth.claimCheckin(u.id, null);
+    const after = await h.app.services.growth.claimCheckin(u.id);
     expect(after).toMatchObject({ streak: 1, reward: 10, accrued: 225 });
     expect((await balances(h, u.id)).bonus_locked).toBe(225);
   });
@@ -55,7 +55,7 @@ describe('check-ins', () => {
     h.clock.set('2026-04-01T08:00:00Z');
     const u = await signIn(h);
     for (let d = 0; d < 3; d++) {
-      await h.app.services.growth.claimCheckin(u.id, null);
+      await h.app.services.growth.claimCheckin(u.id);
       h.clock.advance(DAY);
     }
     // 10 + 15 + 20 = 45 accrued; default minimum 500.

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
 
 import type { EventBus } from '../../lib/events.js';
@@ -46,11 +46,8 @@ export function createCheckins(deps: { db: Db; clock: Clock; ledger: Ledger; eve
       };
     },
 
-    /**
-     * Once per Lagos calendar day; the (user, day) key decides under races. `claim` (here and in withdrawCheckin):
-     * the request's Idempotency-Key claim, marked by the posting.
-     */
-    async claimCheckin(userId: string, claim: RequestClaim | null) {
+    /** Once per Lagos calendar day; the (user, day) key decides under races. */
+    async claimCheckin(userId: string) {
       const s = await settings.get();
       return db.transaction(async (tx) => {
         const now = clock.now();
@@ -72,7 +69,6 @@ export function createCheckins(deps: { db: Db; clock: Clock; ledger: Ledger; eve
         let posted: bigint;
         if (reward > 0n) {
           const p = await ledger.post(tx, {
-            claim,
             reference: `chk_${userId}_${today}`,
             type: 'checkin_bonus',
             description: `Daily check-in (day ${streak})`,
@@ -90,7 +86,7 @@ export function createCheckins(deps: { db: Db; clock: Clock; ledger: Ledger; eve
     },
 
     /** Moves the whole accrued check-in bonus to the wallet once it reaches the minimum. */
-    async withdrawCheckin(userId: string, claim: RequestClaim | null) {
+    async withdrawCheckin(userId: string) {
       const s = await settings.get();
       return db.transaction(async (tx) => {
         await lockedBalance(tx, userId, 'wallet');
@@ -104,7 +100,6 @@ export function createCheckins(deps: { db: Db; clock: Clock; ledger: Ledger; eve
         }
         const reference = prefixedId('chw');
         await ledger.post(tx, {
-          claim,
           reference,
           type: 'checkin_withdrawal',
           description: 'Check-in bonus withdrawn to wallet',

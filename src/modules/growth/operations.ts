@@ -84,7 +84,7 @@ export const growthOperations = [
     errors: ['CONFLICT'],
     input: z.object({}),
     output: z.object({ day: z.string(), streak: z.number(), reward: z.number(), accrued: z.number() }),
-    handler: async (_input, ctx) => ctx.api.growth.claimCheckin(ctx.user.id, ctx.claim),
+    handler: async (_input, ctx) => ctx.api.growth.claimCheckin(ctx.user.id),
   }),
   defineOperation({
     name: 'withdrawCheckin',
@@ -96,7 +96,7 @@ export const growthOperations = [
     errors: ['AMOUNT_OUT_OF_RANGE'],
     input: z.object({}),
     output: z.object({ amount: naira, reference: z.string(), balance: naira }),
-    handler: async (_input, ctx) => ctx.api.growth.withdrawCheckin(ctx.user.id, ctx.claim),
+    handler: async (_input, ctx) => ctx.api.growth.withdrawCheckin(ctx.user.id),
   }),
   defineOperation({
     name: 'adminGetGrowthSettings',

@@ -97,7 +97,6 @@ export function createGrowthService(deps: {
     if ((await totalSpent(tx, userId)) < toKobo(s.referralUnlockSpend)) return;
     const reference = prefixedId('rfu');
     await ledger.post(tx, {
-      claim: null, // growth's jobs (events' work after the commit): no request
       reference,
       type: 'referral_unlock',
       description: 'Referral bonus unlocked',
@@ -132,7 +131,6 @@ export function createGrowthService(deps: {
       );
       if (!ins) continue;
       await ledger.post(tx, {
-        claim: null, // growth's jobs (events' work after the commit): no request
         reference: `rfm_${referrerId}_${m.threshold}`,
         type: 'referral_milestone',
         description: `Referral milestone: ${m.threshold} invitees`,
@@ -203,7 +201,6 @@ export function createGrowthService(deps: {
         const locked = await lockedBalance(tx, e.userId, kind);
         if (locked <= 0n) continue;
         await ledger.post(tx, {
-          claim: null, // growth's jobs (events' work after the commit): no request
           reference: prefixedId('bfo'),
           type: 'bonus_forfeited',
           description: 'Locked bonus forfeited on account closure',
@@ -285,7 +282,6 @@ export function createGrowthService(deps: {
           if (upd && rewarded) {
             if (bonus > 0n) {
               await ledger.post(tx, {
-                claim: null, // growth's jobs (events' work after the commit): no request
                 reference: `rfb_${e.userId}`,
                 type: 'referral_bonus',
                 description: 'Referral bonus (locked)',

@@ -54,7 +54,7 @@ export const loanOperations = [
     errors: ['NOT_ELIGIBLE', 'AMOUNT_OUT_OF_RANGE', 'CONFLICT'],
     input: z.object({ amount: loanAmountInput }),
     output: z.object({ loan: loanOutput }),
-    handler: async (input, ctx) => ctx.api.loans.take(ctx.user, input.amount, ctx.claim),
+    handler: async (input, ctx) => ctx.api.loans.take(ctx.user, input.amount),
   }),
   defineOperation({
     name: 'repayLoan',
@@ -66,7 +66,7 @@ export const loanOperations = [
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS', 'AMOUNT_OUT_OF_RANGE'],
     input: z.object({ amount: loanAmountInput.optional() }),
     output: z.object({ loan: loanOutput, paid: z.number() }),
-    handler: async (input, ctx) => ctx.api.loans.repay(ctx.user.id, input.amount, ctx.claim),
+    handler: async (input, ctx) => ctx.api.loans.repay(ctx.user.id, input.amount),
   }),
   defineOperation({
     name: 'adminListLoans',

@@ -5,7 +5,7 @@ import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
 import { repaymentJobPart } from './repayment-part.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
@@ -137,20 +137,10 @@ export function createLoanService(deps: {
     return { eligible: reasons.length === 0, reasons, limit: reasons.length === 0 ? limit : 0n, open };
   }
 
-  /**
-   * Moves up to `amount` from the wallet to the loan; closes the loan (and earns its fees) when fully paid. `claim`:
-   * the repaying request's Idempotency-Key claim (repayLoan), null from jobs.
-   */
-  async function applyRepayment(
-    tx: Tx,
-    loan: LoanRow,
-    amount: bigint,
-    how: 'manual' | 'auto' | 'due',
-    claim: RequestClaim | null,
-  ): Promise<LoanRow> {
+  /** Moves up to `amount` from the wallet to the loan; closes the loan (and earns its fees) when fully paid. */
+  async function applyRepayment(tx: Tx, loan: LoanRow, amount: bigint, how: 'manual' | 'auto' | 'due'): Promise<LoanRow> {
     const now = clock.now();
     await ledger.post(tx, {
-      claim,
       reference: prefixedId('lnr'),
       type: 'loan_repayment',
       description: how === 'manual' ? 'Loan repayment' : 'Loan repayment (automatic)',
@@ -171,7 +161,6 @@ export function createLoanService(deps: {
       const fees = BigInt(r.fee_kobo) + BigInt(r.late_fee_kobo);
       if (fees > 0n) {
         await ledger.post(tx, {
-          claim,
           reference: `loan_fees_${r.id}`,
           type: 'loan_fee_earned',
           description: 'Loan fees earned',
@@ -210,8 +199,7 @@ export function createLoanService(deps: {
       };
     },
 
-    /** `claim` (here and in repay): the request's Idempotency-Key claim, marked by the postings. */
-    async take(user: { id: string; kycTier: number }, amountNaira: number, claim: RequestClaim | null) {
+    async take(user: { id: string; kycTier: number }, amountNaira: number) {
       const principal = toKobo(amountNaira);
       return db.transaction(async (tx) => {
         const s = await settings.get(tx);
@@ -242,7 +230,6 @@ export function createLoanService(deps: {
         );
         if (!r) throw new AppError('CONFLICT', 'You already have an open loan; repay it first');
         await ledger.post(tx, {
-          claim,
           reference: `loan_${id}`,
           type: 'loan_disbursement',
           description: `Loan of ${formatNaira(principal)} due ${lagosDate(dueAt)}`,
@@ -263,7 +250,7 @@ export function createLoanService(deps: {
     },
 
     /** repayLoan: the whole outstanding by default; a part payment when `amount` is given. */
-    async repay(userId: string, amountNaira: number | undefined, claim: RequestClaim | null) {
+    async repay(userId: string, amountNaira: number | undefined) {
       return db.transaction(async (tx) => {
         const wallet = await lockedBalance(tx, userId, 'wallet'); // wallet before loan: the order every path takes
         const loan = await openLoan(tx, userId, true);
@@ -273,7 +260,7 @@ export function createLoanService(deps: {
         if (amount > outstanding) throw new AppError('AMOUNT_OUT_OF_RANGE', `You owe ${formatNaira(outstanding)}; pay at most that`);
         if (amount > wallet)
           throw new AppError('INSUFFICIENT_FUNDS', `Wallet balance ${formatNaira(wallet)} is below ${formatNaira(amount)}`);
-        const r = await applyRepayment(tx, loan, amount, 'manual', claim);
+        const r = await applyRepayment(tx, loan, amount, 'manual');
         return { loan: present(r), paid: toNaira(amount) };
       });
     },
@@ -288,7 +275,7 @@ export function createLoanService(deps: {
       const loan = await openLoan(tx, e.userId, true);
       if (!loan || wallet <= 0n) return;
       const outstanding = outstandingOf(loan);
-      await applyRepayment(tx, loan, wallet < outstanding ? wallet : outstanding, 'auto', null);
+      await applyRepayment(tx, loan, wallet < outstanding ? wallet : outstanding, 'auto');
     },
 
     /** Due date: collect what the wallet holds; what is left becomes overdue with the late fee. */
@@ -302,13 +289,12 @@ export function createLoanService(deps: {
         if (!loan || loan.status !== 'open' || new Date(loan.due_at).getTime() > now.getTime()) return;
         const outstanding = outstandingOf(loan);
         const take = wallet < outstanding ? wallet : outstanding;
-        if (take > 0n) loan = await applyRepayment(tx, loan, take, 'due', null);
+        if (take > 0n) loan = await applyRepayment(tx, loan, take, 'due');
         if (loan.status === 'repaid') return;
         const s = await settings.get(tx);
         const lateFee = applyBps(BigInt(loan.principal_kobo), bps(s.loanLateFeePct));
         if (lateFee > 0n) {
           await ledger.post(tx, {
-            claim: null, // the due-date job
             reference: `loan_late_${loan.id}`,
             type: 'loan_late_fee',
             description: 'Late fee on overdue loan',

@@ -94,16 +94,12 @@ export const marketplaceOperations = [
       'CONFLICT',
     ],
     handler: async (input, ctx) => ({
-      order: await ctx.api.marketplace.createOrder(
-        ctx.user,
-        {
-          productId: input.productId,
-          quantity: input.quantity,
-          delivery: input.delivery,
-          amount: input.amount === undefined ? undefined : toKobo(input.amount),
-        },
-        ctx.claim,
-      ),
+      order: await ctx.api.marketplace.createOrder(ctx.user, {
+        productId: input.productId,
+        quantity: input.quantity,
+        delivery: input.delivery,
+        amount: input.amount === undefined ? undefined : toKobo(input.amount),
+      }),
     }),
   }),
   defineOperation({
@@ -199,7 +195,7 @@ export const marketplaceOperations = [
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async (input, ctx) => {
       ctx.audit.target('marketplace_order', input.id);
-      const order = await ctx.api.marketplace.adminUpdateOrder(ctx.user.id, input, ctx.claim);
+      const order = await ctx.api.marketplace.adminUpdateOrder(ctx.user.id, input);
       ctx.audit.target('user', order.userId);
       ctx.audit.change({ status: 'processing' }, { status: order.status, note: input.note ?? null });
       return { order };

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { page } from '../../kernel/paging.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
@@ -172,7 +172,6 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
     async createOrder(
       user: { id: string; kycTier: number },
       input: { productId: string; quantity: number; delivery: Delivery; amount?: bigint },
-      claim: RequestClaim | null,
     ) {
       return db.transaction(async (tx) => {
         const reserved = await one<ProductRow>(
@@ -204,7 +203,6 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
           reference,
           type: 'marketplace_order',
           description: `Marketplace order: ${input.quantity} x ${reserved.name}`,
-          claim,
         });
         return orderView((await getOrder(tx, id))!);
       });
@@ -221,12 +219,8 @@ export function createMarketplaceService(deps: { db: Db; clock: Clock; ledger: L
      * processing -> fulfilled (money to revenue) or cancelled (refund, stock returned), through the orders'
      * state machine (orders/transition.ts).
      */
-    async adminUpdateOrder(
-      actorId: string,
-      input: { id: string; status: 'fulfilled' | 'cancelled'; note?: string },
-      claim: RequestClaim | null,
-    ) {
-      const o = await transition(orders, actorId, input, claim);
+    async adminUpdateOrder(actorId: string, input: { id: string; status: 'fulfilled' | 'cancelled'; note?: string }) {
+      const o = await transition(orders, actorId, input);
       return { ...orderView(o), userId: o.user_id };
     },
   };

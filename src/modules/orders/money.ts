@@ -1,12 +1,11 @@
 import type { Tx } from '../../db/client.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import type { WalletLimits } from '../wallet/api.js';
 
 /**
  * Order money (marketplace and subscription orders): the wallet pays into the system account `orders`, which
  * holds it until an operator fulfils (-> revenue) or cancels/fails the order (-> back to the wallet). Each leg
- * has a reference derived from the order's, so the ledger's unique reference makes every leg happen once. Each leg
- * marks `claim`, the Idempotency-Key claim of the request that moves it (the buyer's, the operator's).
+ * has a reference derived from the order's, so the ledger's unique reference makes every leg happen once.
  */
 export type OrderLedgerType = 'marketplace_order' | 'subscription_order';
 
@@ -20,11 +19,9 @@ export async function holdOrderMoney(
     reference: string;
     type: OrderLedgerType;
     description: string;
-    claim: RequestClaim | null;
   },
 ) {
   await deps.ledger.post(tx, {
-    claim: o.claim,
     reference: o.reference,
     type: o.type,
     description: o.description,
@@ -40,10 +37,9 @@ export async function holdOrderMoney(
 export async function refundOrderMoney(
   ledger: Ledger,
   tx: Tx,
-  o: { userId: string; amount: bigint; reference: string; description: string; claim: RequestClaim | null },
+  o: { userId: string; amount: bigint; reference: string; description: string },
 ) {
   await ledger.post(tx, {
-    claim: o.claim,
     reference: `${o.reference}:refund`,
     type: 'order_refund',
     description: o.description,
@@ -54,13 +50,8 @@ export async function refundOrderMoney(
   });
 }
 
-export async function settleOrderMoney(
-  ledger: Ledger,
-  tx: Tx,
-  o: { amount: bigint; reference: string; description: string; claim: RequestClaim | null },
-) {
+export async function settleOrderMoney(ledger: Ledger, tx: Tx, o: { amount: bigint; reference: string; description: string }) {
   await ledger.post(tx, {
-    claim: o.claim,
     reference: `${o.reference}:settle`,
     type: 'order_settlement',
     description: o.description,

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import type { NotificationInput, Notifier } from '../notifications/api.js';
 import { refundOrderMoney, settleOrderMoney } from './money.js';
 
@@ -45,8 +45,6 @@ export function createOrderTransitions(deps: { db: Db; ledger: Ledger; notifier:
     kind: OrderKind<Status, Row>,
     actorId: string,
     input: { id: string; status: Status; note?: string },
-    /** The operator's request's Idempotency-Key claim, marked by the money leg. */
-    claim: RequestClaim | null,
   ): Promise<Row> {
     const { db, ledger, notifier, clock } = deps;
     const from = (Object.keys(kind.transitions) as Status[]).filter((s) => kind.transitions[s].includes(input.status));
@@ -72,11 +70,10 @@ export function createOrderTransitions(deps: { db: Db; ledger: Ledger; notifier:
           amount,
           reference: o.reference,
           description: kind.describe(o, input.status),
-          claim,
         });
         await kind.afterRefund?.(tx, o);
       } else if (leg === 'settle') {
-        await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: kind.describe(o, input.status), claim });
+        await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: kind.describe(o, input.status) });
       }
       const notice = kind.notice(o, input.status, input.note);
       if (notice) {

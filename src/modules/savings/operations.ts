@@ -50,7 +50,7 @@ export const savingsOperations = [
       pin: pinInput,
     }),
     output: z.object({ lock: lockOutput }),
-    handler: async (input, ctx) => ctx.api.savings.create(ctx.user.id, { amount: input.amount, days: input.days }, ctx.claim),
+    handler: async (input, ctx) => ctx.api.savings.create(ctx.user.id, { amount: input.amount, days: input.days }),
   }),
   defineOperation({
     name: 'breakSavingsLock',
@@ -62,6 +62,6 @@ export const savingsOperations = [
     errors: ['NOT_FOUND', 'CONFLICT'],
     input: z.object({ lockId: uuidInput('lockId') }),
     output: z.object({ lock: lockOutput }),
-    handler: async (input, ctx) => ctx.api.savings.breakLock(ctx.user.id, input.lockId, ctx.claim),
+    handler: async (input, ctx) => ctx.api.savings.breakLock(ctx.user.id, input.lockId),
   }),
 ];

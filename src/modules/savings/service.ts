@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import { DAY, HOUR, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { uuid } from '../../kernel/ids.js';
@@ -73,11 +73,8 @@ export function createSavingsService(deps: {
 }) {
   const { db, clock, ledger, events, notifier, jobs, settings } = deps;
 
-  /**
-   * Pays principal plus interest once; the status update is the "exactly once" guard. `claim`: the request's
-   * Idempotency-Key claim when a break past maturity matures it (breakSavingsLock), null from the jobs.
-   */
-  async function matureInTx(tx: Tx, lockId: string, claim: RequestClaim | null): Promise<boolean> {
+  /** Pays principal plus interest once; the status update is the "exactly once" guard. */
+  async function matureInTx(tx: Tx, lockId: string): Promise<boolean> {
     const now = clock.now();
     const r = await one<LockRow & { user_id: string }>(
       tx,
@@ -89,7 +86,6 @@ export function createSavingsService(deps: {
     const interest = BigInt(r.interest_kobo);
     const reference = `sav_mature_${r.id}`;
     await ledger.post(tx, {
-      claim,
       reference,
       type: 'savings_matured',
       description: `Savings lock matured (${r.days} days)`,
@@ -124,8 +120,7 @@ export function createSavingsService(deps: {
       return { ...page(list.map(present), q.limit, q.offset), totalLocked: toNaira(totals?.s ?? '0') };
     },
 
-    /** `claim` (here and in breakLock): the request's Idempotency-Key claim, marked by the posting. */
-    async create(userId: string, input: { amount: number; days: number }, claim: RequestClaim | null) {
+    async create(userId: string, input: { amount: number; days: number }) {
       const s = await settings.get();
       const principal = toKobo(input.amount);
       if (principal < toKobo(s.savingsMinAmount) || principal > toKobo(s.savingsMaxAmount)) {
@@ -148,7 +143,6 @@ export function createSavingsService(deps: {
               RETURNING ${LOCK_COLUMNS}`,
         );
         await ledger.post(tx, {
-          claim,
           reference: `sav_lock_${id}`,
           type: 'savings_lock',
           description: `Savings lock for ${input.days} days`,
@@ -163,7 +157,7 @@ export function createSavingsService(deps: {
     },
 
     /** Early break: principal back minus the fee fixed at creation, interest forfeited. Past maturity it simply matures. */
-    async breakLock(userId: string, lockId: string, claim: RequestClaim | null) {
+    async breakLock(userId: string, lockId: string) {
       return db.transaction(async (tx) => {
         const now = clock.now();
         const owned = await one<{ status: string; matures_at: Date }>(
@@ -172,7 +166,7 @@ export function createSavingsService(deps: {
         );
         if (!owned) throw notFound('Savings lock');
         if (owned.status === 'active' && new Date(owned.matures_at).getTime() <= now.getTime()) {
-          await matureInTx(tx, lockId, claim);
+          await matureInTx(tx, lockId);
         } else {
           const r = await one<LockRow>(
             tx,
@@ -184,7 +178,6 @@ export function createSavingsService(deps: {
           const principal = BigInt(r.principal_kobo);
           const fee = applyBps(principal, BigInt(r.break_fee_bps));
           await ledger.post(tx, {
-            claim,
             reference: `sav_break_${r.id}`,
             type: 'savings_break',
             description: 'Savings lock broken early',
@@ -201,7 +194,7 @@ export function createSavingsService(deps: {
       });
     },
 
-    mature: (lockId: string) => db.transaction((tx) => matureInTx(tx, lockId, null)),
+    mature: (lockId: string) => db.transaction((tx) => matureInTx(tx, lockId)),
 
     /** Safety net behind the per-lock jobs (a lost or dead job): matures whatever is due. */
     async matureDue(limit = 500): Promise<number> {

@@ -83,15 +83,11 @@ export const subscriptionOperations = [
     output: z.object({ order: orderOutput }),
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'PRICE_CHANGED', 'NOT_FOUND', 'CONFLICT'],
     handler: async (input, ctx) => ({
-      order: await ctx.api.subscriptions.submit(
-        ctx.user,
-        {
-          planId: input.planId,
-          account: input.account,
-          amount: input.amount === undefined ? undefined : toKobo(input.amount),
-        },
-        ctx.claim,
-      ),
+      order: await ctx.api.subscriptions.submit(ctx.user, {
+        planId: input.planId,
+        account: input.account,
+        amount: input.amount === undefined ? undefined : toKobo(input.amount),
+      }),
     }),
   }),
   defineOperation({
@@ -176,7 +172,7 @@ export const subscriptionOperations = [
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async (input, ctx) => {
       ctx.audit.target('subscription_order', input.id);
-      const order = await ctx.api.subscriptions.adminUpdate(ctx.user.id, input, ctx.claim);
+      const order = await ctx.api.subscriptions.adminUpdate(ctx.user.id, input);
       ctx.audit.target('user', order.userId);
       ctx.audit.change(null, { status: order.status, note: input.note ?? null });
       return { order };

@@ -4,7 +4,7 @@ import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
@@ -152,11 +152,7 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
     },
 
     /** Debits the wallet into the `orders` hold; an operator fulfils it or it is refunded (spec 5.4: PIN gate). */
-    async submit(
-      user: { id: string; kycTier: number },
-      input: { planId: string; account: string; amount?: bigint },
-      claim: RequestClaim | null,
-    ) {
+    async submit(user: { id: string; kycTier: number }, input: { planId: string; account: string; amount?: bigint }) {
       return db.transaction(async (tx) => {
         const plan = await getPlan(tx, input.planId);
         if (!plan) throw notFound('Plan');
@@ -177,7 +173,6 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
           reference,
           type: 'subscription_order',
           description: `Subscription order: ${plan.service} ${plan.name}`,
-          claim,
         });
         return subscriptionOrderView((await getOrder(tx, id))!);
       });
@@ -188,12 +183,8 @@ export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: 
     adminList: store.adminList,
 
     /** Through the orders' state machine (orders/transition.ts): races decided by the status, legs posted once. */
-    async adminUpdate(
-      actorId: string,
-      input: { id: string; status: 'processing' | 'fulfilled' | 'failed' | 'cancelled'; note?: string },
-      claim: RequestClaim | null,
-    ) {
-      const o = await transition(subscriptionOrders, actorId, input, claim);
+    async adminUpdate(actorId: string, input: { id: string; status: 'processing' | 'fulfilled' | 'failed' | 'cancelled'; note?: string }) {
+      const o = await transition(subscriptionOrders, actorId, input);
       return { ...subscriptionOrderView(o), userId: o.user_id };
     },
   };

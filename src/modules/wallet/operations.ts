@@ -86,7 +86,7 @@ export const walletOperations = [
     }),
     output: z.object({ reference: z.string(), amount: naira, note: z.string(), balance: naira }),
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED'],
-    handler: async (input, ctx) => ctx.api.walletMoney.debit(ctx.user, input, ctx.claim),
+    handler: async (input, ctx) => ctx.api.walletMoney.debit(ctx.user, input),
   }),
   defineOperation({
     name: 'transferWalletFn',
@@ -123,7 +123,7 @@ export const walletOperations = [
       'LIMIT_EXCEEDED',
       'NOT_FOUND',
     ],
-    handler: async (input, ctx) => ctx.api.walletMoney.transfer(ctx.user, input, ctx.claim, ctx.ahead.recipient),
+    handler: async (input, ctx) => ctx.api.walletMoney.transfer(ctx.user, input, ctx.ahead.recipient),
   }),
   defineOperation({
     name: 'lookupProfileByUsername',

@@ -5,7 +5,7 @@ import { readOf, type Part } from '../../db/parts.js';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
-import type { Ledger, PostInput, RequestClaim, WalletLimit } from '../../ledger/ledger.js';
+import type { Ledger, PostInput, WalletLimit } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../kernel/ids.js';
@@ -90,14 +90,12 @@ export function createWalletMoney({
       return { username: u.username, fullName: mayTransfer || !u.full_name ? u.full_name : maskName(u.full_name) };
     },
 
-    /** `claim`: the request's Idempotency-Key claim, marked by the posting (PostInput.claim); likewise for transfer. */
-    async debit(user: AuthUser, input: { amount: number; note: string }, claim: RequestClaim | null) {
+    async debit(user: AuthUser, input: { amount: number; note: string }) {
       const amount = toKobo(input.amount);
       const reference = prefixedId('wdb', clock.now().getTime());
       // One autocommit statement: it locks the wallet, checks the daily limit and the balance on the locked row,
       // and moves the money.
       const posted = await ledger.postAlone(db, {
-        claim,
         reference,
         type: 'wallet_debit',
         description: input.note,
@@ -110,12 +108,7 @@ export function createWalletMoney({
       return { reference, amount: input.amount, note: input.note, balance: toNaira(posted.balances[`user:${user.id}:wallet`]) };
     },
 
-    async transfer(
-      user: AuthUser,
-      input: { username: string; amount: number; note?: string },
-      claim: RequestClaim | null,
-      prefetchedRecipient?: RecipientRow | null,
-    ) {
+    async transfer(user: AuthUser, input: { username: string; amount: number; note?: string }, prefetchedRecipient?: RecipientRow | null) {
       const amount = toKobo(input.amount);
       const to = await activeUserByUsername(input.username, prefetchedRecipient);
       if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
@@ -133,7 +126,6 @@ export function createWalletMoney({
         limits.push({ user: to.id, balance: { max: cap, refuse: () => new AppError('LIMIT_EXCEEDED', RECIPIENT_CANNOT_RECEIVE) } });
       }
       const posting: PostInput = {
-        claim,
         reference,
         type: 'transfer_out',
         description: `Transfer from ${from} to @${to.username}${input.note ? `: ${input.note}` : ''}`,
