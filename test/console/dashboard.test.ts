@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import { purchaseStatements } from '../../src/modules/console/dashboard.js';
+import { dashboardStatements } from '../../src/modules/vtu/read-model.js';
 import { MINUTE, SECOND } from '../../src/kernel/clock.js';
 import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, PIN, user, walletBalance } from '../helpers/factories.js';
@@ -144,7 +144,7 @@ describe('operator dashboard (issue 30)', () => {
   it('the purchase statements are index-only scans of the range (no scan of the transactions table)', async () => {
     const start = new Date('2026-01-14T23:00:00Z');
     const end = new Date('2026-01-15T23:00:00Z');
-    for (const [name, statement] of Object.entries(purchaseStatements)) {
+    for (const [name, statement] of Object.entries(dashboardStatements)) {
       const plan = await h.app.services.db.transaction(async (tx) => {
         // A table this small is cheaper to read whole; the planner is told not to, to show the index answers alone.
         await tx.execute(sql`SET LOCAL enable_seqscan = off`);

@@ -3,6 +3,7 @@ import { one, rows, type Db } from '../../db/client.js';
 import { DAY, HOUR, type Clock } from '../../kernel/clock.js';
 import { toNaira } from '../../kernel/money.js';
 import { PROVIDER_IDS } from '../../providers/vtu/types.js';
+import { providerBurn, providerOutcomes, purchaseVolume, stuckPurchases } from '../vtu/api.js';
 import { lagosRange } from './range.js';
 
 /** The dashboard's ranges cover at most this many Lagos days (a quarter). */
@@ -38,27 +39,6 @@ export function snapshotStatement(settledBefore: Date, now: Date) {
     ON CONFLICT (account_id) DO UPDATE SET through_id = EXCLUDED.through_id, balance = EXCLUDED.balance, updated_at = EXCLUDED.updated_at`;
 }
 
-/** The purchase statements of the dashboard, by name: test/console/dashboard.test.ts reads their plans. */
-export const purchaseStatements = {
-  volume: (start: Date, end: Date) =>
-    sql`SELECT service, provider, status, GROUPING(service, provider, status)::int AS g, count(*)::int AS n, coalesce(sum(amount), 0)::text AS volume
-        FROM vtu_transactions WHERE created_at >= ${start} AND created_at < ${end}
-        GROUP BY GROUPING SETS ((service), (provider), (status), ())`,
-  // Latency: creation to the final status (the provider's answer, or the requery that settled it).
-  providers: (start: Date, end: Date) =>
-    sql`SELECT provider,
-               (count(*) FILTER (WHERE status = 'success'))::int AS succeeded,
-               (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
-               (count(*) FILTER (WHERE status = 'processing'))::int AS processing,
-               (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - created_at)) FILTER (WHERE status <> 'processing'))::float8 AS p50,
-               (percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - created_at)) FILTER (WHERE status <> 'processing'))::float8 AS p95
-        FROM vtu_transactions WHERE created_at >= ${start} AND created_at < ${end}
-        GROUP BY provider ORDER BY provider`,
-  // What each provider's float paid for (wholesale of delivered purchases) over the window.
-  burn: (start: Date, end: Date) =>
-    sql`SELECT provider, coalesce(sum(wholesale), 0)::text AS burn FROM vtu_transactions
-        WHERE created_at >= ${start} AND created_at < ${end} AND status = 'success' GROUP BY provider`,
-};
 const seconds = (from: string | null, now: Date) =>
   from === null ? null : Math.max(0, Math.round((now.getTime() - new Date(from).getTime()) / 1000));
 
@@ -74,14 +54,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
   return {
     async volume(input: { from?: string; to?: string }) {
       const r = lagosRange(input, clock.now(), DASHBOARD_MAX_DAYS);
-      const list = await rows<{
-        service: string | null;
-        provider: string | null;
-        status: string | null;
-        g: number;
-        n: number;
-        volume: string;
-      }>(db, purchaseStatements.volume(r.start, r.end));
+      const list = await purchaseVolume(db, r.start, r.end);
       // GROUPING(service, provider, status): a bit per column left out of the set (4 service, 2 provider, 1 status).
       const of = (g: number, pick: (x: (typeof list)[number]) => string | null): Group[] =>
         list
@@ -101,14 +74,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
 
     async providers(input: { from?: string; to?: string }) {
       const r = lagosRange(input, clock.now(), DASHBOARD_MAX_DAYS);
-      const list = await rows<{
-        provider: string;
-        succeeded: number;
-        failed: number;
-        processing: number;
-        p50: number | null;
-        p95: number | null;
-      }>(db, purchaseStatements.providers(r.start, r.end));
+      const list = await providerOutcomes(db, r.start, r.end);
       const round = (n: number | null) => (n === null ? null : Math.round(n * 1000) / 1000);
       return {
         from: r.from,
@@ -131,7 +97,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
       const [balances, burns] = await Promise.all([
         rows<{ code: string; balance: string }>(db, balancesStatement(codes)),
         // The window ends at this instant included (a purchase of this very millisecond counts).
-        rows<{ provider: string; burn: string }>(db, purchaseStatements.burn(since, new Date(now.getTime() + 1))),
+        providerBurn(db, since, new Date(now.getTime() + 1)),
       ]);
       const balanceOf = (code: string) => BigInt(balances.find((b) => b.code === code)?.balance ?? '0');
       const headroom = (balance: bigint, perDay: bigint) => (perDay > 0n ? Math.round((Number(balance) / Number(perDay)) * 10) / 10 : null);
@@ -157,10 +123,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
       const now = clock.now();
       const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
       const [stuck, webhook, waiting, due, dead, kyc] = await Promise.all([
-        one<{ n: number; oldest: string | null }>(
-          db,
-          sql`SELECT count(*)::int AS n, min(created_at) AS oldest FROM vtu_transactions WHERE status = 'processing' AND created_at < ${stuckBefore}`,
-        ),
+        stuckPurchases(db, stuckBefore),
         one<{ n: number; max: number | null; avg: number | null }>(
           db,
           sql`SELECT count(*)::int AS n, max(extract(epoch FROM processed_at - received_at))::float8 AS max,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, type Executor } from '../../db/client.js';
+import { receiptOf, type PurchaseReceipt } from '../vtu/api.js';
 
 /**
  * Finds one of the caller's transactions from what a client has in hand: a ledger reference (what
@@ -18,20 +19,8 @@ export interface CallerTransaction {
   vtu: VtuDetails | null;
 }
 
-export interface VtuDetails {
-  id: string;
-  reference: string;
-  service: string;
-  status: 'processing' | 'success' | 'failed';
-  amount: bigint;
-  recipient: string;
-  network: string | null;
-  planId: string | null;
-  product: string | null;
-  failureReason: string | null;
-  /** The service kind's own receipt lines, kept with the delivery (vtu_transactions.details.receiptLines). */
-  lines: { label: string; value: string; mask?: boolean }[];
-}
+/** The purchase's own details, read through the VTU module. */
+export type VtuDetails = PurchaseReceipt;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -45,44 +34,7 @@ async function hasVtuTable(exec: Executor): Promise<boolean> {
 
 async function vtuRow(exec: Executor, userId: string, by: { id?: string; reference?: string }): Promise<VtuDetails | null> {
   if (!(await hasVtuTable(exec))) return null;
-  const r = await one<{
-    id: string;
-    reference: string;
-    service: string;
-    status: VtuDetails['status'];
-    amount: string;
-    recipient: string;
-    network: string | null;
-    plan_id: string | null;
-    product: string | null;
-    failure_reason: string | null;
-    lines: unknown;
-  }>(
-    exec,
-    sql`SELECT id::text AS id, reference, service, status, amount::text AS amount, recipient, network, plan_id, product, failure_reason,
-          details->'receiptLines' AS lines
-        FROM vtu_transactions WHERE user_id = ${userId}
-          AND (${by.id ?? null}::uuid IS NULL OR id = ${by.id ?? null}::uuid)
-          AND (${by.reference ?? null}::text IS NULL OR reference = ${by.reference ?? null})`,
-  );
-  if (!r) return null;
-  return {
-    id: r.id,
-    reference: r.reference,
-    service: r.service,
-    status: r.status,
-    amount: BigInt(r.amount),
-    recipient: r.recipient,
-    network: r.network,
-    planId: r.plan_id,
-    product: r.product,
-    failureReason: r.failure_reason,
-    lines: Array.isArray(r.lines)
-      ? r.lines
-          .filter((l) => l && typeof l.label === 'string' && typeof l.value === 'string')
-          .map((l) => ({ label: l.label as string, value: l.value as string, ...(l.mask === true ? { mask: true } : {}) }))
-      : [],
-  };
+  return receiptOf(exec, userId, by);
 }
 
 export async function findCallerTransaction(exec: Executor, userId: string, given: string): Promise<CallerTransaction | null> {

@@ -10,7 +10,7 @@ import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Network } from '../../kernel/phone.js';
 import type { Notifier } from '../notifications/api.js';
-import { assertRecipientNetwork, NETWORK_NAMES, type VtuServiceApi } from '../vtu/api.js';
+import { assertRecipientNetwork, NETWORK_NAMES, outcomesOf, type VtuServiceApi } from '../vtu/api.js';
 import { nextSlot, type Frequency } from './slots.js';
 
 export const MAX_SCHEDULES_PER_USER = 20;
@@ -355,29 +355,23 @@ export function createScheduleService(deps: {
 
     async listRuns(userId: string, scheduleId: string, limit: number, offset: number) {
       await getOwn(db, userId, scheduleId);
-      const list = await rows<{
-        id: string;
-        slot: Date;
-        status: string;
-        vtu_transaction_id: string | null;
-        error_code: string | null;
-        error_message: string | null;
-        created_at: Date;
-      }>(
+      type Run = { id: string; slot: Date; status: string; vtu_transaction_id: string | null; created_at: Date };
+      const list = await rows<Run & { error_code: string | null; error_message: string | null }>(
         db,
-        sql`SELECT r.id::text AS id, r.slot, CASE WHEN r.status = 'processing' THEN COALESCE(v.status, r.status) ELSE r.status END AS status,
-                   r.vtu_transaction_id::text AS vtu_transaction_id, r.error_code, COALESCE(r.error_message, v.failure_reason) AS error_message, r.created_at
-            FROM schedule_runs r LEFT JOIN vtu_transactions v ON v.id = r.vtu_transaction_id
-            WHERE r.schedule_id = ${scheduleId} ORDER BY r.slot DESC LIMIT ${limit + 1} OFFSET ${offset}`,
+        sql`SELECT id::text AS id, slot, status, vtu_transaction_id::text AS vtu_transaction_id, error_code, error_message, created_at
+            FROM schedule_runs WHERE schedule_id = ${scheduleId} ORDER BY slot DESC LIMIT ${limit + 1} OFFSET ${offset}`,
       );
+      // A run's purchase, read only when the run still waits on it or it holds the reason: its status and failure.
+      const waiting = list.slice(0, limit).filter((r) => r.vtu_transaction_id && (r.status === 'processing' || r.error_message === null));
+      const v = await outcomesOf(db, [...new Set(waiting.map((r) => r.vtu_transaction_id!))]);
       return {
         items: list.slice(0, limit).map((r) => ({
           id: r.id,
           slot: new Date(r.slot).toISOString(),
-          status: r.status,
+          status: r.status === 'processing' ? (v.get(r.vtu_transaction_id!)?.status ?? r.status) : r.status,
           transactionId: r.vtu_transaction_id,
           errorCode: r.error_code,
-          errorMessage: r.error_message,
+          errorMessage: r.error_message ?? v.get(r.vtu_transaction_id!)?.failureReason ?? null,
           createdAt: new Date(r.created_at).toISOString(),
         })),
         limit,

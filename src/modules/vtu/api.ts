@@ -7,3 +7,6 @@ export { NETWORK_NAMES, assertRecipientNetwork } from './service.js';
 export { serviceName } from './kinds/index.js';
 export type { VtuServiceApi } from './service.js';
 export { CABLE_PROVIDERS, DISCOS } from './inputs.js';
+/** The purchases as other modules read them (vtu_transactions is read raw only inside vtu/). */
+export { outcomesOf, providerBurn, providerOutcomes, purchaseVolume, receiptOf, stuckPurchases } from './read-model.js';
+export type { PurchaseReceipt, PurchaseStatus } from './read-model.js';
