@@ -1,5 +1,5 @@
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/http/app.js';
+import { buildApp } from '../src/services.js';
 import { createLogger } from '../src/lib/logger.js';
 import { startStats } from './count-queries.js';
 

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/http/app.js';
+import { buildApp } from '../src/services.js';
 import { createLogger } from '../src/lib/logger.js';
 import { startStats } from './count-queries.js';
 

@@ -1,5 +1,5 @@
 import { loadConfig, ConfigError, SANDBOX_OPERATOR_EMAIL } from './config.js';
-import { buildApp } from './http/app.js';
+import { buildApp } from './services.js';
 import { sandboxBanner } from './lib/banner.js';
 import { createLogger } from './lib/logger.js';
 

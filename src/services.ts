@@ -2,12 +2,14 @@ import type { Config } from './config.js';
 import { configWarnings } from './config-production.js';
 import type { ServiceName, Services } from './platform/services.js';
 import { armFaultPoint } from './lib/faults.js';
-import type { Database } from './db/client.js';
+import { openDatabase, type Database } from './db/client.js';
+import { migrate } from './db/migrate.js';
 import { openReadReplica } from './db/replica.js';
-import type { Clock } from './kernel/clock.js';
-import type { Logger } from './lib/logger.js';
+import { systemClock, type Clock } from './kernel/clock.js';
+import { createLogger, type Logger } from './lib/logger.js';
 import { createLedger } from './ledger/ledger.js';
 import { JobQueue } from './jobs/queue.js';
+import { registerPlatformJobs } from './jobs/index.js';
 import { EventBus } from './lib/events.js';
 import { systemResolver, type Resolver } from './lib/public-address.js';
 import { countSmsSend } from './lib/metrics.js';
@@ -22,12 +24,24 @@ import { createSmsGateway, SMS_DEFAULT_BASE_URLS } from './providers/sms.js';
 import { createPaystackStyleAdapter, createProcessorRegistry } from './providers/processor.js';
 import { SANDBOX_LOOPBACK_NAMES } from './modules/notifications/service.js';
 import { gatewaySms } from './modules/notifications/sms.js';
-import { allModules } from './modules/index.js';
+import { allModules, allOperations } from './modules/index.js';
 import { serviceName } from './modules/vtu/api.js';
-import type { AnyModule } from './platform/module.js';
+import { moduleScope, type AnyModule } from './platform/module.js';
+import { buildHttpApp } from './http/app.js';
+import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
 import { createSimulatedIdentityProvider } from './sandbox/identity-simulator.js';
 import { SMS_SIMULATOR_PATH } from './sandbox/sms-simulator.js';
 import { registerSandboxRoutes } from './sandbox/routes.js';
+
+export interface BuildOptions {
+  config: Config;
+  database?: Database;
+  clock?: Clock;
+  log?: Logger;
+  overrides?: ServiceOverrides;
+  /** Skip applying migrations (the caller did). */
+  skipMigrations?: boolean;
+}
 
 export interface ServiceOverrides {
   mailer?: Mailer;
@@ -35,6 +49,35 @@ export interface ServiceOverrides {
   push?: PushSender;
   /** DNS for push endpoints (tests control it). */
   resolver?: Resolver;
+}
+
+/** Builds the whole service: database, migrations, services, then the HTTP app serving them. Tests call this directly. */
+export async function buildApp(opts: BuildOptions) {
+  const { config } = opts;
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? createLogger({ level: config.logLevel });
+  const database =
+    opts.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      listenUrl: config.databaseListenUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
+    }));
+  if (!opts.skipMigrations) await migrate(database);
+  const services = await createServices({ config, database, clock, log }, opts.overrides);
+  return buildHttpApp(services, {
+    operations: allOperations,
+    sandboxRoutes: config.sandbox ? registerSandboxRoutes : null,
+    close: async () => {
+      await services.jobs.stop();
+      await services.authChanges.close();
+      await services.growthSettingsChanges.close();
+      await services.replica.close();
+      if (!opts.database) await database.close();
+    },
+  });
 }
 
 /**
@@ -49,7 +92,12 @@ export async function createServices(
   // Allowed but weakening settings (OPERATOR_2FA=optional in production): said at every start; the console shows them too.
   for (const w of configWarnings(base.config)) base.log.warn({ warning: w.code }, w.message);
   const platform = createPlatform(base, overrides);
-  return composeModules(allModules, platform);
+  const services = await composeModules(allModules, platform);
+  // Each module's event subscriptions and jobs, as its entry file lists them, after the platform's own clean-ups.
+  for (const m of allModules) for (const subscribe of m.subscribers ?? []) subscribe(moduleScope(m, services));
+  registerPlatformJobs({ ...services, retentionHours: base.config.jobsRetentionHours }, IDEMPOTENCY_TTL_MS);
+  for (const m of allModules) for (const register of m.jobs ?? []) register(moduleScope(m, services));
+  return services;
 }
 
 function createPlatform(base: { config: Config; database: Database; clock: Clock; log: Logger }, overrides: ServiceOverrides) {
@@ -120,9 +168,6 @@ function createPlatform(base: { config: Config; database: Database; clock: Clock
     vtuProviders: createVtuProviders(config.vtu.providers, config.vtu.timeoutMs, new VtuTransport(upstream.send)),
   } satisfies Partial<Services>;
 }
-
-/** The sandbox's simulators and control routes, mounted by the app in sandbox mode only (none in production). */
-export const sandboxRoutes = (config: Config) => (config.sandbox ? registerSandboxRoutes : null);
 
 /**
  * Builds every module once all it needs exists, and adds what it provides to the container. A need nobody provides,

@@ -1,4 +1,3 @@
-import { moduleScope } from '../platform/module.js';
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
@@ -11,15 +10,11 @@ import cors from '@fastify/cors';
 import { z } from 'zod';
 import client from 'prom-client';
 import { sql } from 'drizzle-orm';
-import type { Config } from '../config.js';
-import { isDatabaseUnavailable, openDatabase, type Database } from '../db/client.js';
-import { migrate, pendingMigrations } from '../db/migrate.js';
-import { systemClock, type Clock } from '../kernel/clock.js';
-import { createLogger, type Logger } from '../lib/logger.js';
+import { isDatabaseUnavailable } from '../db/client.js';
+import { pendingMigrations } from '../db/migrate.js';
 import { ulid } from '../kernel/ids.js';
-import { createServices, sandboxRoutes, type ServiceOverrides } from '../services.js';
 import type { Services } from '../platform/services.js';
-import { allModules, allOperations } from '../modules/index.js';
+import type { AnyOperation } from '../platform/operation.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { errorBody, isAddressBudget, rateLimitKey, registerOperation } from './operation-route.js';
 import { DOCS_CSP, securityHeaders } from './security-headers.js';
@@ -27,7 +22,6 @@ import type { AuthUser } from '../kernel/actor.js';
 import { buildOpenApi } from './openapi.js';
 import { registerWebApp } from './web-app.js';
 import { registerPublicRoutes } from './public-routes.js';
-import { registerJobs } from '../jobs/index.js';
 import { statusOf } from './errors.js';
 
 declare module 'fastify' {
@@ -42,14 +36,13 @@ declare module 'fastify' {
   }
 }
 
-export interface BuildOptions {
-  config: Config;
-  database?: Database;
-  clock?: Clock;
-  log?: Logger;
-  overrides?: ServiceOverrides;
-  /** Skip applying migrations (the caller did). */
-  skipMigrations?: boolean;
+export interface HttpOptions {
+  /** Every module's operations (the module list's), each served at its path forms and described in OpenAPI. */
+  operations: readonly AnyOperation[];
+  /** The sandbox's simulators and control routes (the composition root's; null outside the sandbox). */
+  sandboxRoutes: ((app: FastifyInstance, services: Services) => Promise<void> | void) | null;
+  /** Stops what the built service runs (the job queue, its feeds, the database it opened) when the app closes. */
+  close: () => Promise<void>;
 }
 
 function isLoopback(ip: string): boolean {
@@ -58,25 +51,13 @@ function isLoopback(ip: string): boolean {
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
-/** Builds the whole service: database, migrations, services, routes. Tests call this directly. */
-export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
-  const { config } = opts;
-  const clock = opts.clock ?? systemClock;
-  const log = opts.log ?? createLogger({ level: config.logLevel });
-  const database =
-    opts.database ??
-    (await openDatabase({
-      url: config.databaseUrl,
-      listenUrl: config.databaseListenUrl,
-      dataDir: config.dataDir,
-      poolSize: config.databasePoolSize,
-      preparedStatements: config.databasePreparedStatements,
-    }));
-  if (!opts.skipMigrations) await migrate(database);
-  const services = await createServices({ config, database, clock, log }, opts.overrides);
-  // Each module's event subscriptions, as its entry file lists them.
-  for (const m of allModules) for (const subscribe of m.subscribers ?? []) subscribe(moduleScope(m, services));
-
+/**
+ * Turns the built service into the HTTP app: Fastify, error handler, auth hook, idempotency, rate limits, the
+ * operations' routes, the plain routes, OpenAPI, health and metrics. The composition root (services.ts, buildApp)
+ * builds what it serves.
+ */
+export async function buildHttpApp(services: Services, opts: HttpOptions): Promise<FastifyInstance> {
+  const { config, clock, log, database } = services;
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
@@ -198,13 +179,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (redis) redis.disconnect();
   });
 
-  const openapi = buildOpenApi(allOperations, config);
+  const openapi = buildOpenApi(opts.operations, config);
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openapi as any } });
   // Swagger UI under its own content security policy: its scripts and styles are files under /docs/static.
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/api/openapi.json', async () => openapi);
 
-  for (const op of allOperations) registerOperation(app, op, services, config);
+  for (const op of opts.operations) registerOperation(app, op, services, config);
 
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (_req, reply) => {
@@ -240,15 +221,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   services.upstream.attach(app);
   await registerPublicRoutes(app, services);
   if (registerWebApp(app, config.webDir)) app.log.debug({ dir: config.webDir }, 'serving the web app');
-  await sandboxRoutes(config)?.(app, services);
-  registerJobs(services);
+  await opts.sandboxRoutes?.(app, services);
 
-  app.addHook('onClose', async () => {
-    await services.jobs.stop();
-    await services.authChanges.close();
-    await services.growthSettingsChanges.close();
-    await services.replica.close();
-    if (!opts.database) await database.close();
-  });
+  app.addHook('onClose', opts.close);
   return app;
 }

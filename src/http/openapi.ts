@@ -114,7 +114,7 @@ function errorCodes(op: AnyOperation): Set<ErrorCode> {
 }
 
 /** OpenAPI 3.1 from the registry and the public endpoints: shared components by $ref, descriptions, examples. */
-export function buildOpenApi(ops: AnyOperation[], config: Config) {
+export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {
   const inputs = new Map<z.ZodType, string>();
   const outputs = new Map<z.ZodType, string>();
   const inputName = new Map<AnyOperation, string>();

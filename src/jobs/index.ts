@@ -1,29 +1,32 @@
-import { moduleScope } from '../platform/module.js';
 import { sql } from 'drizzle-orm';
-import { rows } from '../db/client.js';
+import { rows, type Db } from '../db/client.js';
 import { z } from 'zod';
-import type { Services } from '../platform/services.js';
-import { HOUR } from '../kernel/clock.js';
-import { IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
-import { allModules } from '../modules/index.js';
+import { HOUR, type Clock } from '../kernel/clock.js';
+import type { JobQueue } from './queue.js';
 
 /** Finished jobs deleted per statement by the retention clean-up. */
 export const JOB_CLEANUP_BATCH = 5000;
 
-/** Registers the platform's own jobs, then every module's (their entry files list them). */
-export function registerJobs(services: Services) {
-  const { jobs, db, clock } = services;
+/**
+ * Registers the platform's own clean-ups: the Idempotency-Key claims (kept `idempotencyTtlMs`, the transport's
+ * promise to clients) and OTP codes, and the queue's finished jobs. The modules' jobs are registered by the
+ * composition root from their entry files.
+ */
+export function registerPlatformJobs(
+  { jobs, db, clock, retentionHours }: { jobs: JobQueue; db: Db; clock: Clock; retentionHours: number },
+  idempotencyTtlMs: number,
+) {
   jobs.register({
     name: 'idempotency.cleanup',
     payload: z.object({}),
     handler: async () => {
-      await db.execute(sql`DELETE FROM idempotency_keys WHERE created_at < ${new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS)}`);
-      await db.execute(sql`DELETE FROM otp_codes WHERE created_at < ${new Date(clock.now().getTime() - 2 * IDEMPOTENCY_TTL_MS)}`);
+      await db.execute(sql`DELETE FROM idempotency_keys WHERE created_at < ${new Date(clock.now().getTime() - idempotencyTtlMs)}`);
+      await db.execute(sql`DELETE FROM otp_codes WHERE created_at < ${new Date(clock.now().getTime() - 2 * idempotencyTtlMs)}`);
     },
   });
   jobs.schedule({ job: 'idempotency.cleanup', everyMs: HOUR });
   // Finished jobs are kept JOBS_RETENTION_HOURS (for inspection), then deleted in batches; dead letters stay.
-  const retentionMs = services.config.jobsRetentionHours * HOUR;
+  const retentionMs = retentionHours * HOUR;
   jobs.register({
     name: 'jobs.cleanup',
     payload: z.object({}),
@@ -40,5 +43,4 @@ export function registerJobs(services: Services) {
     },
   });
   jobs.schedule({ job: 'jobs.cleanup', everyMs: HOUR });
-  for (const m of allModules) for (const r of m.jobs ?? []) r(moduleScope(m, services));
 }

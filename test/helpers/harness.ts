@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/services.js';
 import type { ServiceOverrides } from '../../src/services.js';
 import { checkCompiledSql, openDatabase, type Database } from '../../src/db/client.js';
 import { TestClock } from '../../src/kernel/clock.js';

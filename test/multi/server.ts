@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { checkCompiledSql } from '../../src/db/client.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/services.js';
 import { createLogger } from '../../src/lib/logger.js';
 
 const port = await new Promise<number>((resolve, reject) => {

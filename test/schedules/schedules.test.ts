@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { rows } from '../../src/db/client.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/services.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { nextSlot } from '../../src/modules/schedules/slots.js';
 import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';

@@ -9,7 +9,7 @@ import webpush from 'web-push';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { PUBLIC_VALUES, SECRETS, type SecretName, type SecretRule } from '../../src/config-production.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/services.js';
 import { TestClock } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { OutboundEmail } from '../../src/providers/messaging.js';

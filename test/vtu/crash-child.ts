@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/services.js';
 
 const [databaseUrl, userId, kycTier, kind, input] = process.argv.slice(2);
 const config = loadConfig({
