@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { type FaultPoint } from './lib/faults.js';
 import { envSchema, type Env } from './config-env.js';
 import { ed25519KeyProblem, secretProblems, SECRETS } from './config-production.js';
-import { inboundRoutingProblem } from './modules/vtu/kinds/index.js';
 
 export type { Env };
 
@@ -176,8 +175,6 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     throw new ConfigError(
       `Invalid configuration:\n  AIRTIME_CASH_MIN (${e.AIRTIME_CASH_MIN}) must not be above AIRTIME_CASH_MAX (${e.AIRTIME_CASH_MAX})`,
     );
-  const routingProblem = inboundRoutingProblem(e.VTU_ROUTING ? JSON.parse(e.VTU_ROUTING) : {});
-  if (routingProblem) throw new ConfigError(`Invalid configuration:\n  ${routingProblem}`);
   // The sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
   // (npm start and npm run dev pass --sandbox), or NODE_ENV=test. A deployment that forgets NODE_ENV gets no sandbox.
   const sandbox = e.SANDBOX ?? e.NODE_ENV === 'test';

@@ -11,14 +11,11 @@ async function main() {
     const env = process.argv.includes('--sandbox') && process.env.SANDBOX === undefined ? { ...process.env, SANDBOX: 'true' } : process.env;
     config = loadConfig(env);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(78);
-    }
-    throw err;
+    refuseOnConfigError(err);
   }
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
-  const app = await buildApp({ config, log });
+  // A module refuses a setting it alone understands (VTU_ROUTING) when the app is built, before anything is opened.
+  const app = await buildApp({ config, log }).catch(refuseOnConfigError);
   if (config.jobsEnabled) app.services.jobs.start(config.sandbox ? 1000 : 2000, config.jobsConcurrency, config.jobsBackgroundLanes);
   await app.listen({ port: config.port, host: config.host });
   log.info({ sandbox: config.sandbox, database: config.databaseUrl ? 'postgresql' : 'pglite', url: config.publicUrl }, 'service ready');
@@ -40,6 +37,15 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** A configuration the service refuses stops it with the setting named and exit code 78 (EX_CONFIG). */
+function refuseOnConfigError(err: unknown): never {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(78);
+  }
+  throw err;
 }
 
 main().catch((err) => {

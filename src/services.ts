@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { configWarnings } from './config-production.js';
 import type { ServiceName, Services } from './platform/services.js';
 import { armFaultPoint } from './lib/faults.js';
@@ -54,6 +54,8 @@ export interface ServiceOverrides {
 /** Builds the whole service: database, migrations, services, then the HTTP app serving them. Tests call this directly. */
 export async function buildApp(opts: BuildOptions) {
   const { config } = opts;
+  const refused = allModules.flatMap((m) => m.check?.(config) ?? []);
+  if (refused.length) throw new ConfigError(`Invalid configuration:\n  ${refused.join('\n  ')}`);
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? createLogger({ level: config.logLevel });
   const database =

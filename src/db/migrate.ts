@@ -1,9 +1,9 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { rows, type Database } from './client.js';
-import { sha256 } from '../lib/crypto.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const MIGRATIONS_DIR = path.join(HERE, 'migrations');
@@ -51,7 +51,7 @@ export async function migrate(database: Database): Promise<string[]> {
     const applied: string[] = [];
     for (const file of migrationFiles()) {
       if (done.has(file.name)) continue;
-      const checksum = sha256(file.text);
+      const checksum = createHash('sha256').update(file.text).digest('hex');
       try {
         await exec(
           `BEGIN;\n${file.text}\n;\nINSERT INTO schema_migrations (name, checksum) VALUES ('${file.name.replace(/'/g, "''")}', '${checksum}');\nCOMMIT;`,

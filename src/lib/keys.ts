@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { Config } from '../config.js';
 
 /**
  * An Ed25519 private key from its configured PKCS#8 PEM, else (outside production) one generated once and
  * kept under DATA_DIR/keys/<fileName> so signatures stay verifiable across restarts. Tests keep it in memory.
  */
-export function loadEd25519Key(config: Config, pem: string | undefined, fileName: string): KeyObject {
+export function loadEd25519Key(config: { dataDir: string; env: string }, pem: string | undefined, fileName: string): KeyObject {
   if (pem) return createPrivateKey(pem);
   const file = path.join(config.dataDir, 'keys', fileName);
   if (fs.existsSync(file)) return createPrivateKey(fs.readFileSync(file, 'utf8'));

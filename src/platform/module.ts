@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import type { ServiceName, Services } from './services.js';
 import type { AnyOperation } from './operation.js';
 
@@ -21,6 +22,11 @@ export interface ModuleDef<N extends ServiceName = ServiceName, P extends Servic
   needs: readonly N[];
   /** The container members its factory builds. */
   provides: readonly P[];
+  /**
+   * What the module refuses in the configuration (a setting only it understands), or null: checked before anything is
+   * opened or built, so a start it refuses stops like a missing setting does (exit 78, the setting named).
+   */
+  check?: (config: Config) => string | null;
   /** Builds what the module provides from exactly what it needs (the composition root passes nothing else). */
   create?: (deps: Pick<Services, N>) => Pick<Services, P> | Promise<Pick<Services, P>>;
   operations: AnyOperation[];
