@@ -7,7 +7,7 @@ import type { Services } from '../platform/services.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
 import type { RequestClaim } from '../ledger/types.js';
-import { inRequestScope } from '../platform/request-scope.js';
+import { inRequestScope } from '../db/request-scope.js';
 import {
   adminDeclarationProblem,
   authOf,

@@ -4,7 +4,7 @@ import { one, plannedPerCall, rows, type Db, type Executor } from '../db/client.
 import type { Clock } from '../kernel/clock.js';
 import { MINUTE, SECOND } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { apartFromRequests } from '../platform/request-scope.js';
+import { apartFromRequests } from '../db/request-scope.js';
 import { deadJobsOf, drainConcurrently, queueBacklog, runLaneOnce, startLane, Turns, type Claimed, type LaneHost } from './lanes.js';
 import type { BatchLane } from './lanes.js';
 

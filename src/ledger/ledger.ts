@@ -4,7 +4,7 @@ import { one, pipelinesAlone, rows, type Db, type Executor, type Tx } from '../d
 import { runChange, runParts, type Part } from '../db/parts.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { requestClaim } from '../platform/request-scope.js';
+import { requestClaim } from '../db/request-scope.js';
 import { legsOf, outcomeOf, outflowSet, postingBatcher, usedOf, type DecidedRow, type FastOutcome, type Queued } from './batch.js';
 import {
   accountCode,

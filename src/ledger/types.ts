@@ -1,5 +1,8 @@
 import type { Db, Executor, Tx } from '../db/client.js';
 import type { Part } from '../db/parts.js';
+import type { RequestClaim } from '../db/request-scope.js';
+
+export type { RequestClaim };
 
 /**
  * Account references. User accounts are materialised (balance updated under the user's row lock, never
@@ -25,21 +28,10 @@ export interface Entry {
   amount: bigint;
 }
 
-/**
- * The Idempotency-Key claim of the request a posting is made under (src/http/idempotency.ts gives it to the
- * operation, which passes it down to its postings). Its mark sets the claim 'committed' inside the posting's own
- * transaction, only if the posting is made: a process killed after the money moved and before the answer was stored
- * leaves the claim committed, and a retry with the same key is refused instead of moving the money again.
- */
-export interface RequestClaim {
-  /** The mark as a part of a posting: written in the posting's transaction, exactly when the posting is made. */
-  readonly mark: Part;
-}
-
 export interface PostInput {
   /**
    * The Idempotency-Key claim this posting marks, or null for none. Left out, the posting marks the claim of the
-   * request it is made for (src/platform/request-scope.ts), read when the posting is asked for.
+   * request it is made for (src/db/request-scope.ts), read when the posting is asked for.
    */
   claim?: RequestClaim | null;
   reference: string;

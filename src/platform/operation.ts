@@ -2,7 +2,7 @@ import type { ReadAnswers, Reads } from '../db/parts.js';
 import { z } from 'zod';
 import type { AuthUser, OperatorRole } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';
-import type { RequestClaim } from '../ledger/types.js';
+import type { RequestClaim } from '../db/request-scope.js';
 import type { ServiceName, Services } from './services.js';
 
 /**

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { IDEMPOTENCY_LOCK_MS, withIdempotency } from '../../src/http/idempotency.js';
-import { apartFromRequests, inRequestScope, requestClaim } from '../../src/platform/request-scope.js';
+import { apartFromRequests, inRequestScope, requestClaim } from '../../src/db/request-scope.js';
 import { createHarness, expectLedgerOk, fundWallet, signIn, type Harness } from '../helpers/harness.js';
 
 /**
- * The request's scope (src/platform/request-scope.ts) carries its Idempotency-Key claim to the ledger: every posting
+ * The request's scope (src/db/request-scope.ts) carries its Idempotency-Key claim to the ledger: every posting
  * asked for while the request's handler runs marks it, nothing else does. Each request here is run as the operation
  * route runs one: withIdempotency's claim, and the handler inside inRequestScope.
  */

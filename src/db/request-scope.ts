@@ -1,5 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RequestClaim } from '../ledger/types.js';
+import type { Part } from './parts.js';
+
+/**
+ * The Idempotency-Key claim of the request a posting is made under (src/http/idempotency.ts wins it; the request's
+ * scope below carries it to the ledger). Its mark sets the claim 'committed' inside the posting's own
+ * transaction, only if the posting is made: a process killed after the money moved and before the answer was stored
+ * leaves the claim committed, and a retry with the same key is refused instead of moving the money again.
+ */
+export interface RequestClaim {
+  /** The mark as a part of a posting: written in the posting's transaction, exactly when the posting is made. */
+  readonly mark: Part;
+}
 
 /**
  * The request's own scope (issue 42): what the platform knows of the request an operation's handler runs for, found
