@@ -99,8 +99,8 @@ describe('reconciliation', () => {
     expect(t.json().webhook.delivered).toBe(false);
     await h.app.services.jobs.drain();
     expect(await balance(h, u)).toBe(0);
-    const r1 = await h.app.services.payments.reconcile(null);
-    const r2 = await h.app.services.payments.reconcile(null);
+    const r1 = await h.app.services.payments.reconcile();
+    const r2 = await h.app.services.payments.reconcile();
     expect(r1.settled).toBe(1);
     expect(r2.settled).toBe(0);
     expect(await balance(h, u)).toBe(2750);
@@ -138,11 +138,11 @@ describe('reconciliation', () => {
     const u = await user(h);
     const young = await createIntent(h, u, 800);
     await sandboxPay(h, { reference: young.reference, outcome: 'success', webhook: false });
-    const s1 = await h.app.services.payments.reconcile(null);
+    const s1 = await h.app.services.payments.reconcile();
     expect(await balance(h, u)).toBe(0); // younger than 10 minutes: the webhook may still come
     h.clock.advance(11 * MINUTE);
-    const s2 = await h.app.services.payments.reconcile(null);
-    const s3 = await h.app.services.payments.reconcile(null);
+    const s2 = await h.app.services.payments.reconcile();
+    const s3 = await h.app.services.payments.reconcile();
     expect(s1.settled + s2.settled + s3.settled).toBe(1);
     const again = await signIn(h, u.email);
     expect(await balance(h, again)).toBe(800);

@@ -19,12 +19,7 @@ it("a delivered purchase's kind lines are on its signed receipt; masked lines ar
   const u = await signIn(h);
   await fundWallet(h, u.id, 5000);
   await setKycTier(h, u.id, 1);
-  let tx = await h.app.services.vtu.purchase(
-    { id: u.id, kycTier: 1 },
-    'airtime',
-    { network: 'mtn', phone: '08031234567', amount: 500 },
-    null,
-  );
+  let tx = await h.app.services.vtu.purchase({ id: u.id, kycTier: 1 }, 'airtime', { network: 'mtn', phone: '08031234567', amount: 500 });
   if (tx.status !== 'success') {
     h.clock.advance(60_000);
     await h.app.services.jobs.tickCrons();

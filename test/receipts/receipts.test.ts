@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 /** A delivered airtime purchase through the VTU purchase path (reconciled if the simulator answered slowly). */
 async function deliveredAirtime(u: TestUser, phone: string, amount: number) {
-  const tx = await h.app.services.vtu.purchase({ id: u.id, kycTier: 1 }, 'airtime', { network: 'mtn', phone, amount }, null);
+  const tx = await h.app.services.vtu.purchase({ id: u.id, kycTier: 1 }, 'airtime', { network: 'mtn', phone, amount });
   if (tx.status === 'success') return tx;
   h.clock.advance(60_000);
   await h.app.services.jobs.tickCrons();
@@ -110,16 +110,11 @@ describe('receipts', () => {
     expect((await sign(u, tx.reference)).json().needle).toBe(needle);
 
     // A pending purchase has no receipt yet.
-    const pending = await h.app.services.vtu.purchase(
-      { id: u.id, kycTier: 1 },
-      'airtime',
-      {
-        network: 'mtn',
-        phone: '08032222222',
-        amount: 100,
-      },
-      null,
-    );
+    const pending = await h.app.services.vtu.purchase({ id: u.id, kycTier: 1 }, 'airtime', {
+      network: 'mtn',
+      phone: '08032222222',
+      amount: 100,
+    });
     expect(pending.status).toBe('processing');
     const early = await sign(u, pending.id);
     expect(early.statusCode).toBe(409);

@@ -21,6 +21,6 @@ const config = loadConfig({
 const app = await buildApp({ config, skipMigrations: true });
 await app.ready();
 process.stdout.write('READY\n');
-await app.services.vtu.purchase({ id: userId, kycTier: Number(kycTier) }, kind, JSON.parse(input), null);
+await app.services.vtu.purchase({ id: userId, kycTier: Number(kycTier) }, kind, JSON.parse(input));
 process.stdout.write('FINISHED\n');
 await app.close();

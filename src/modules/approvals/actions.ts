@@ -1,7 +1,6 @@
 import type { Db, Tx } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 import { toNaira } from '../../kernel/money.js';
-import type { RequestClaim } from '../../ledger/ledger.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
 import { APPROVAL_ACTIONS, THRESHOLD_KEYS, writeThresholds, type Thresholds } from './thresholds.js';
@@ -68,26 +67,24 @@ export function createApprovalActions(deps: { db: Db; clock: Clock; payments: Pa
     }
   }
 
-  /** Runs an action; `requestClaim`: the Idempotency-Key claim of the operator's request it runs in, marked by its posting. */
-  async function run(makerId: string, input: ApprovalRequestInput, requestClaim: RequestClaim | null, opts: RunOptions = {}) {
+  /** Runs an action (its postings mark the Idempotency-Key claim of the operator's request it runs in). */
+  async function run(makerId: string, input: ApprovalRequestInput, opts: RunOptions = {}) {
     const actor = { id: makerId, approvedBy: opts.checkerId };
     switch (input.action) {
       case 'wallet_adjustment':
         return payments.applyAdjustment(
           actor,
           { userId: input.userId, amount: input.amount, reason: input.reason, reference: opts.id && `adj_${opts.id}` },
-          requestClaim,
           opts.claim,
         );
       case 'settlement_correction':
         return payments.applySettlementCorrection(
           actor,
           { settlementId: input.settlementId, amount: input.amount, reason: input.reason, reference: opts.id && `stc_${opts.id}` },
-          requestClaim,
           opts.claim,
         );
       case 'vtu_resolution': {
-        const transaction = await vtu.adminResolve(makerId, input.transactionId, input, requestClaim, {
+        const transaction = await vtu.adminResolve(makerId, input.transactionId, input, {
           claim: opts.claim,
           approvedBy: opts.checkerId,
         });

@@ -71,7 +71,7 @@ export const approvalOperations = [
     errors: ['NOT_FOUND', 'CONFLICT', 'INSUFFICIENT_FUNDS'],
     handler: async (input, ctx) => {
       ctx.audit.target('approval_request', input.id);
-      const done = await ctx.api.approvals.approve(ctx.user.id, input.id, input.reason, ctx.claim);
+      const done = await ctx.api.approvals.approve(ctx.user.id, input.id, input.reason);
       ctx.audit.target(done.approval.subjectType, done.approval.subjectId);
       ctx.audit.change({ status: 'pending' }, { status: done.approval.status, result: done.approval.result });
       return done;

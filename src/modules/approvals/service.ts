@@ -6,7 +6,6 @@ import { prefixedId } from '../../kernel/ids.js';
 import { toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
 import type { ApprovalSort } from './inputs.js';
-import type { RequestClaim } from '../../ledger/ledger.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
 import type { OperatorsService } from '../operators/api.js';
@@ -194,14 +193,14 @@ export function createApprovalService(deps: {
      * hours, it runs now ({status: 'applied', result}); otherwise it waits for a second operator ({status: 'pending',
      * approval}). Its subject is checked either way.
      */
-    async submit(makerId: string, input: Exclude<ApprovalRequestInput, { action: 'threshold_change' }>, requestClaim: RequestClaim | null) {
+    async submit(makerId: string, input: Exclude<ApprovalRequestInput, { action: 'threshold_change' }>) {
       const t = await actions.target(input, makerId);
       notOwnMoney(makerId, t.userId);
       const limit = (await readThresholds(db, clock)).now[input.action];
       if (t.size < limit) {
         try {
           const claim = directClaim(makerId, input.action, t.size, limit);
-          return { status: 'applied' as const, approval: null, result: await actions.run(makerId, input, requestClaim, { claim }) };
+          return { status: 'applied' as const, approval: null, result: await actions.run(makerId, input, { claim }) };
         } catch (err) {
           if (!(err instanceof OverDirectBudget)) throw err;
         }
@@ -232,7 +231,7 @@ export function createApprovalService(deps: {
      * A checker approves: the action runs in the transaction that claims the request (pending, unexpired, someone
      * else's), so nothing moves unless the claim holds and the claim holds only if the money moved.
      */
-    async approve(checkerId: string, id: string, reason: string | undefined, requestClaim: RequestClaim | null) {
+    async approve(checkerId: string, id: string, reason: string | undefined) {
       const r = await mustGet(id);
       decidable(r, checkerId);
       notOwnMoney(checkerId, r.payload.userId);
@@ -248,7 +247,7 @@ export function createApprovalService(deps: {
         if (!won) throw new AppError('CONFLICT', 'This request was decided or expired meanwhile');
         claimed = true;
       };
-      const result = await actions.run(r.maker_id, actions.inputOf(r.action, r.payload), requestClaim, { id, checkerId, claim });
+      const result = await actions.run(r.maker_id, actions.inputOf(r.action, r.payload), { id, checkerId, claim });
       // The action found its subject already settled by someone else (a requery): the claim never ran, nothing moved.
       if (!claimed) throw new AppError('CONFLICT', 'The subject of this request changed meanwhile; nothing was done. Reject the request.');
       await db.execute(sql`UPDATE approval_requests SET result = ${JSON.stringify(result)}::jsonb WHERE id = ${id}`);

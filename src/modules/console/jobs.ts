@@ -60,18 +60,15 @@ const COLS = sql`id, kind, status, input, progress_done, progress_total, result,
 const iso = (v: string | null) => (v === null ? null : new Date(v).toISOString());
 /** What the jobs use of the payments and VTU modules (their services, passed in by the module's entry). */
 interface Reconciler {
-  reconcile(
-    claim: null,
-    opts: {
-      minAgeMs?: number;
-      limit?: number;
-      onProgress?: (done: number, total: number) => Promise<void>;
-    },
-  ): Promise<Record<string, number>>;
+  reconcile(opts: {
+    minAgeMs?: number;
+    limit?: number;
+    onProgress?: (done: number, total: number) => Promise<void>;
+  }): Promise<Record<string, number>>;
 }
 interface Requery {
   adminListStuck(limit: number, offset: number): Promise<{ items: { id: string }[]; hasMore: boolean }>;
-  adminRequery(id: string, requestClaim: null): Promise<{ transaction: { status: string } }>;
+  adminRequery(id: string): Promise<{ transaction: { status: string } }>;
 }
 const exportInput = z.object({ kind: z.enum(EXPORT_KINDS), from: z.string(), to: z.string() });
 
@@ -204,7 +201,7 @@ export function createConsoleJobs(deps: {
     await progress(0, ids.length);
     for (const txId of ids) {
       try {
-        const { transaction } = await vtu.adminRequery(txId, null);
+        const { transaction } = await vtu.adminRequery(txId);
         summary.statuses[transaction.status] = (summary.statuses[transaction.status] ?? 0) + 1;
       } catch (err) {
         if (err instanceof AppError && err.code === 'NOT_FOUND') summary.notFound++;
@@ -235,7 +232,7 @@ export function createConsoleJobs(deps: {
           : job.kind === 'bulk_requery'
             ? await runBulkRequery(job.input as { ids?: string[] }, progress)
             : {
-                result: await payments.reconcile(null, { minAgeMs: 0, limit: RECONCILE_JOB_LIMIT, onProgress: progress }),
+                result: await payments.reconcile({ minAgeMs: 0, limit: RECONCILE_JOB_LIMIT, onProgress: progress }),
                 fileKey: null,
               };
       await db.execute(

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../kernel/ids.js';
@@ -184,14 +184,12 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
     adjustmentTarget,
 
     /**
-     * A signed correction against the adjustments account, audited in the same transaction. `requestClaim`: the
-     * operator's request's Idempotency-Key claim, marked by the posting. `claim` (four-eyes: the approval's
-     * conditional claim) runs first inside that transaction, so a refused claim moves nothing.
+     * A signed correction against the adjustments account, audited in the same transaction. `claim` (four-eyes: the
+     * approval's conditional claim) runs first inside that transaction, so a refused claim moves nothing.
      */
     async applyAdjustment(
       actor: { id: string; approvedBy?: string },
       input: { userId: string; amount: bigint; reason: string; reference?: string },
-      requestClaim: RequestClaim | null,
       claim?: (tx: Tx) => Promise<void>,
     ) {
       const { amount } = input;
@@ -200,7 +198,6 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
       return db.transaction(async (tx) => {
         await claim?.(tx);
         const posted = await ledger.post(tx, {
-          claim: requestClaim,
           reference,
           type: 'adjustment',
           description: `Operator adjustment: ${input.reason}`,
@@ -232,7 +229,6 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
     async applySettlementCorrection(
       actor: { id: string; approvedBy?: string },
       input: { settlementId: string; amount: bigint; reason: string; reference?: string },
-      requestClaim: RequestClaim | null,
       claim?: (tx: Tx) => Promise<void>,
     ) {
       const target = await settlementTarget(input.settlementId);
@@ -247,7 +243,6 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
         );
         await correctionRoom(tx, input.settlementId, BigInt(locked!.amount), input);
         const posted = await ledger.post(tx, {
-          claim: requestClaim,
           reference,
           type: 'adjustment',
           description: `Top-up correction: ${input.reason}`,

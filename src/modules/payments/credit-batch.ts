@@ -114,7 +114,6 @@ export function createCreditBatch(deps: {
         paidAt: p.paidAt,
         source: 'webhook',
       },
-      null, // the webhook's job: no request
       { id: p.eventId, outcome: p.outcome },
     );
     if (!credited)

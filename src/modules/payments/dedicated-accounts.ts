@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { RequestClaim } from '../../ledger/ledger.js';
 import type { ChargeEvent, ProcessorRegistry } from '../../providers/processor.js';
 import { iso, type SettleInput } from './model.js';
 
@@ -11,7 +10,7 @@ export function createDedicatedAccounts(deps: {
   db: Db;
   clock: Clock;
   processors: ProcessorRegistry;
-  settleCharge: (tx: Tx, s: SettleInput, claim: RequestClaim | null) => Promise<boolean>;
+  settleCharge: (tx: Tx, s: SettleInput) => Promise<boolean>;
 }) {
   const { db, clock, processors, settleCharge } = deps;
 
@@ -67,8 +66,6 @@ export function createDedicatedAccounts(deps: {
     processorId: string,
     c: ChargeEvent,
     source: SettleInput['source'],
-    /** The Idempotency-Key claim of the operator's request that found it (reconciliation run by hand), else null. */
-    claim: RequestClaim | null,
     alsoInTx?: (tx: Tx, credited: boolean) => Promise<void>,
   ): Promise<'credited' | 'duplicate' | 'unmatched'> {
     if (!c.reference || c.amount === null || c.amount <= 0n) return 'unmatched';
@@ -82,21 +79,17 @@ export function createDedicatedAccounts(deps: {
     const reference = c.reference;
     const amount = c.amount;
     return db.transaction(async (tx) => {
-      const credited = await settleCharge(
-        tx,
-        {
-          processor: processorId,
-          reference,
-          userId: dva.user_id,
-          intentId: null,
-          kind: 'dva',
-          amount,
-          channel: c.channel,
-          paidAt: c.paidAt,
-          source,
-        },
-        claim,
-      );
+      const credited = await settleCharge(tx, {
+        processor: processorId,
+        reference,
+        userId: dva.user_id,
+        intentId: null,
+        kind: 'dva',
+        amount,
+        channel: c.channel,
+        paidAt: c.paidAt,
+        source,
+      });
       if (alsoInTx) await alsoInTx(tx, credited);
       return credited ? 'credited' : 'duplicate';
     });

@@ -40,7 +40,7 @@ export function registerPaymentsJobs(services: Pick<Services, 'jobs' | 'payments
     payload: z.object({}),
     maxAttempts: 3,
     handler: async () => {
-      await payments.reconcile(null);
+      await payments.reconcile();
     },
   });
   // Daily at 00:00 Africa/Lagos (UTC+1): slots start at 23:00 UTC; the slot key makes it once per day across instances.

@@ -98,7 +98,7 @@ export const paymentsOperations = [
     input: z.object({ reference: referenceInput }),
     output: topupIntentOutput.extend({ credited: z.boolean() }),
     errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ctx.api.payments.verifyProcessorTopup(ctx.user.id, input.reference, ctx.claim),
+    handler: async (input, ctx) => ctx.api.payments.verifyProcessorTopup(ctx.user.id, input.reference),
   }),
   defineOperation({
     name: 'getTopupReceipt',
@@ -168,7 +168,7 @@ export const paymentsOperations = [
     purpose: 'verify every unsettled top-up with the processor now; settle paid ones, mark failed and abandoned ones',
     input: z.object({}),
     output: z.object({ checked: z.number(), settled: z.number(), failed: z.number(), abandoned: z.number(), errors: z.number() }),
-    handler: async (_input, ctx) => ctx.api.payments.reconcile(ctx.claim, { minAgeMs: 0 }),
+    handler: async (_input, ctx) => ctx.api.payments.reconcile({ minAgeMs: 0 }),
   }),
   defineOperation({
     name: 'adminAdjustWallet',
@@ -187,16 +187,12 @@ export const paymentsOperations = [
     output: z.object({ ...submissionFields, reference: z.string().nullable(), amount: naira, balance: naira.nullable() }),
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],
     handler: async (input, ctx) => {
-      const s = await ctx.api.approvals.submit(
-        ctx.user.id,
-        {
-          action: 'wallet_adjustment',
-          userId: input.userId,
-          amount: toKobo(input.amount),
-          reason: input.reason,
-        },
-        ctx.claim,
-      );
+      const s = await ctx.api.approvals.submit(ctx.user.id, {
+        action: 'wallet_adjustment',
+        userId: input.userId,
+        amount: toKobo(input.amount),
+        reason: input.reason,
+      });
       ctx.audit.target('user', input.userId);
       if (s.approval) ctx.audit.target('approval_request', s.approval.id);
       const r = s.result as { reference: string; balance: number } | null;
@@ -218,16 +214,12 @@ export const paymentsOperations = [
     output: z.object({ ...submissionFields, reference: z.string().nullable(), amount: naira, balance: naira.nullable() }),
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],
     handler: async (input, ctx) => {
-      const s = await ctx.api.approvals.submit(
-        ctx.user.id,
-        {
-          action: 'settlement_correction',
-          settlementId: input.settlementId,
-          amount: toKobo(input.amount),
-          reason: input.reason,
-        },
-        ctx.claim,
-      );
+      const s = await ctx.api.approvals.submit(ctx.user.id, {
+        action: 'settlement_correction',
+        settlementId: input.settlementId,
+        amount: toKobo(input.amount),
+        reason: input.reason,
+      });
       ctx.audit.target('payment_settlement', input.settlementId);
       if (s.approval) ctx.audit.target('approval_request', s.approval.id);
       const r = s.result as { reference: string; balance: number } | null;

@@ -5,7 +5,6 @@ import type { Logger } from '../../lib/logger.js';
 import type { ChargeEvent, ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
 import type { DedicatedAccounts } from './dedicated-accounts.js';
 import type { Settlement } from './settlement.js';
-import type { RequestClaim } from '../../ledger/ledger.js';
 import {
   ABANDON_AFTER_MS,
   DVA_RECONCILE_WINDOW_MS,
@@ -36,11 +35,7 @@ export function createPaymentsReconciliation(deps: {
    * job of the console asks for more); `onProgress` hears {done, total} as it goes (the job's progress bar). The
    * dedicated-account charges found afterwards add to the total.
    */
-  async function reconcile(
-    /** The Idempotency-Key claim of the operator's request that runs it (adminRunReconciliation), null in jobs. */
-    claim: RequestClaim | null,
-    opts: { minAgeMs?: number; limit?: number; onProgress?: (done: number, total: number) => Promise<void> } = {},
-  ) {
+  async function reconcile(opts: { minAgeMs?: number; limit?: number; onProgress?: (done: number, total: number) => Promise<void> } = {}) {
     const now = clock.now();
     const summary = { checked: 0, settled: 0, failed: 0, abandoned: 0, errors: 0 };
     const open = await rows<IntentRow>(
@@ -68,21 +63,17 @@ export function createPaymentsReconciliation(deps: {
       }
       if (v.status === 'success' && v.currency === 'NGN' && v.amount > 0n) {
         const credited = await db.transaction((tx) =>
-          settleCharge(
-            tx,
-            {
-              processor: intent.processor,
-              reference: intent.reference,
-              userId: intent.user_id,
-              intentId: intent.id,
-              kind: 'topup',
-              amount: v.amount,
-              channel: v.channel,
-              paidAt: v.paidAt,
-              source: 'reconciliation',
-            },
-            claim,
-          ),
+          settleCharge(tx, {
+            processor: intent.processor,
+            reference: intent.reference,
+            userId: intent.user_id,
+            intentId: intent.id,
+            kind: 'topup',
+            amount: v.amount,
+            channel: v.channel,
+            paidAt: v.paidAt,
+            source: 'reconciliation',
+          }),
         );
         if (credited) summary.settled++;
         continue;
@@ -116,7 +107,7 @@ export function createPaymentsReconciliation(deps: {
       total += transfers.length;
       for (const c of transfers) {
         summary.checked++;
-        if ((await creditDedicatedAccount(id, c, 'reconciliation', claim)) === 'credited') summary.settled++;
+        if ((await creditDedicatedAccount(id, c, 'reconciliation')) === 'credited') summary.settled++;
       }
     }
     await progress();

@@ -10,7 +10,7 @@ import type { AuthUser } from '../../kernel/actor.js';
 
 import type { JobQueue } from '../../jobs/queue.js';
 
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 
 import type { Clock } from '../../kernel/clock.js';
 
@@ -189,7 +189,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     /** verifyProcessorTopup (spec 6.5): asks the processor and settles at once when it reports success. */
-    async verifyProcessorTopup(userId: string, reference: string, claim: RequestClaim | null) {
+    async verifyProcessorTopup(userId: string, reference: string) {
       const intent = await ownIntent(db, userId, reference);
       if (intent.status === 'success') return { ...intentView(intent), credited: false };
       const v = await adapterOf(intent.processor).verify(reference);
@@ -197,21 +197,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
       let credited = false;
       if (v.status === 'success' && v.currency === 'NGN' && v.amount > 0n) {
         credited = await db.transaction((tx) =>
-          settleCharge(
-            tx,
-            {
-              processor: intent.processor,
-              reference,
-              userId,
-              intentId: intent.id,
-              kind: 'topup',
-              amount: v.amount,
-              channel: v.channel,
-              paidAt: v.paidAt,
-              source: 'verify',
-            },
-            claim,
-          ),
+          settleCharge(tx, {
+            processor: intent.processor,
+            reference,
+            userId,
+            intentId: intent.id,
+            kind: 'topup',
+            amount: v.amount,
+            channel: v.channel,
+            paidAt: v.paidAt,
+            source: 'verify',
+          }),
         );
       } else if (v.status === 'failed' || v.status === 'abandoned') {
         // A later charge.success still credits and turns the intent into success.

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
-import type { Ledger, PostInput, Posted, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger, PostInput, Posted } from '../../ledger/ledger.js';
 import type { Part } from '../../db/parts.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
@@ -49,7 +49,7 @@ export function createSettlement(deps: {
    * owner's KYC tier cap at that moment (docs/design.md §6: money that arrived is never dropped; passing the cap only flags
    * the wallet for an operator), and the owner's notification.
    */
-  function chargePosting(s: SettleInput, claim: RequestClaim | null, event?: { id: string; outcome: string }): PostInput {
+  function chargePosting(s: SettleInput, event?: { id: string; outcome: string }): PostInput {
     const now = clock.now();
     const ledgerRef = ledgerRefOf(s);
     const wallet = `user:${s.userId}:wallet`;
@@ -87,7 +87,6 @@ export function createSettlement(deps: {
     };
     const credited = events.parts('wallet.credited', creditedEvent(s));
     const posting: PostInput = {
-      claim,
       reference: ledgerRef,
       type: s.kind === 'dva' ? 'dva_credit' : 'topup',
       description: s.kind === 'dva' ? 'Transfer into your dedicated account' : 'Wallet top-up',
@@ -132,16 +131,10 @@ export function createSettlement(deps: {
   /**
    * Credits the wallet once per processor reference, inside the caller's transaction (a reused ledger reference
    * credits nothing). `event` (the webhook job) is marked credited with that outcome by the posting's statement;
-   * when nothing is credited the caller marks it. `claim`: the Idempotency-Key claim of the request that settles it
-   * (verifyProcessorTopup), null from webhooks and reconciliation. True when this call credited.
+   * when nothing is credited the caller marks it. True when this call credited.
    */
-  async function settleCharge(
-    tx: Tx,
-    s: SettleInput,
-    claim: RequestClaim | null,
-    event?: { id: string; outcome: string },
-  ): Promise<boolean> {
-    const posting = chargePosting(s, claim, event);
+  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<boolean> {
+    const posting = chargePosting(s, event);
     const posted = await ledger.tryPost(tx, posting);
     if (!posted) return false;
     await logIfFlagged(tx, s, posted);
@@ -155,7 +148,7 @@ export function createSettlement(deps: {
    */
   async function settleChargeAlone(s: SettleInput, event: { id: string; outcome: string }): Promise<boolean> {
     faultPoint('payments.credit.beforeCommit');
-    const posting = chargePosting(s, null, event); // a job: no request's claim
+    const posting = chargePosting(s, event);
     let posted: Posted;
     try {
       posted = await ledger.postAlone(db, posting);

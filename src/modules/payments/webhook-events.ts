@@ -175,7 +175,7 @@ export function createWebhookEvents(deps: {
           return;
         }
         if (c.channel === 'dedicated_nuban') {
-          const r = await creditDedicatedAccount(ev.processor, c, 'webhook', null, (tx, credited) =>
+          const r = await creditDedicatedAccount(ev.processor, c, 'webhook', (tx, credited) =>
             markEvent(
               tx,
               ev.id,

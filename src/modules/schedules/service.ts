@@ -325,13 +325,13 @@ export function createScheduleService(deps: {
       const amount = toNaira(s.amount);
       try {
         const purchaser = { id: s.user_id, kycTier: user.kyc_tier };
-        // A scheduled run is no request: no Idempotency-Key claim to mark (the run row guards it).
+        // A scheduled run is no request: it marks no Idempotency-Key claim (the run row guards it).
         const tx =
           s.service === 'airtime'
-            ? await deps.vtu().purchase(purchaser, 'airtime', { network: s.network, phone: s.phone, amount, ported: s.ported }, null)
+            ? await deps.vtu().purchase(purchaser, 'airtime', { network: s.network, phone: s.phone, amount, ported: s.ported })
             : await deps
                 .vtu()
-                .purchase(purchaser, 'data', { network: s.network, phone: s.phone, plan_id: s.plan_id!, amount, ported: s.ported }, null);
+                .purchase(purchaser, 'data', { network: s.network, phone: s.phone, plan_id: s.plan_id!, amount, ported: s.ported });
         const done = clock.now();
         await db.transaction(async (t) => {
           await t.execute(

@@ -83,7 +83,7 @@ export const vtuAdminOperations = [
     errors: ['UPSTREAM_ERROR'],
     handler: async (i, ctx) => {
       ctx.audit.target('provider', i.provider);
-      const out = await ctx.api.vtu.adminFundFloat(ctx.user.id, i.provider, toKobo(i.amount), ctx.claim);
+      const out = await ctx.api.vtu.adminFundFloat(ctx.user.id, i.provider, toKobo(i.amount));
       const after = toKobo(out.providerBalance);
       ctx.audit.change({ providerBalance: toNaira(after - toKobo(i.amount)) }, { providerBalance: out.providerBalance });
       return out;
@@ -100,7 +100,7 @@ export const vtuAdminOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ transaction: transactionOutput, providerStatus: z.string() }),
     errors: ['NOT_FOUND'],
-    handler: async (i, ctx) => ctx.api.vtu.adminRequery(i.id, ctx.claim),
+    handler: async (i, ctx) => ctx.api.vtu.adminRequery(i.id),
   }),
   defineOperation({
     name: 'adminResolveVtuTransaction',
@@ -131,17 +131,13 @@ export const vtuAdminOperations = [
     output: z.object({ ...submissionFields, transaction: transactionOutput }),
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async (i, ctx) => {
-      const s = await ctx.api.approvals.submit(
-        ctx.user.id,
-        {
-          action: 'vtu_resolution',
-          transactionId: i.id,
-          outcome: i.outcome,
-          note: i.note,
-          ...(i.remains !== undefined ? { remains: i.remains } : {}),
-        },
-        ctx.claim,
-      );
+      const s = await ctx.api.approvals.submit(ctx.user.id, {
+        action: 'vtu_resolution',
+        transactionId: i.id,
+        outcome: i.outcome,
+        note: i.note,
+        ...(i.remains !== undefined ? { remains: i.remains } : {}),
+      });
       ctx.audit.target('vtu_transaction', i.id);
       if (s.approval) ctx.audit.target('approval_request', s.approval.id);
       const transaction = s.result

@@ -15,7 +15,6 @@ import { kindNamed } from './kinds/index.js';
 import { toMarkupOut } from './model.js';
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';
-import type { RequestClaim } from '../../ledger/ledger.js';
 
 import { type createVtuSettlement, type OnSettled } from './settlement.js';
 import { toTransaction } from './view.js';
@@ -74,8 +73,7 @@ export function createVtuAdmin(deps: {
   }
 
   return {
-    /** `requestClaim`: the operator's request's Idempotency-Key claim (null from the bulk requery job). */
-    async adminRequery(id: string, requestClaim: RequestClaim | null) {
+    async adminRequery(id: string) {
       const row = await repo.getTransaction(db, id);
       if (!row) throw notFound('VTU transaction');
       if (row.status === 'processing') {
@@ -83,7 +81,7 @@ export function createVtuAdmin(deps: {
           sql`UPDATE vtu_transactions SET requery_count = requery_count + 1, last_checked_at = ${clock.now()} WHERE id = ${id}`,
         );
         const out = await requery(row);
-        await applyRequery({ ...row, requery_count: row.requery_count + 1 }, out, requestClaim);
+        await applyRequery({ ...row, requery_count: row.requery_count + 1 }, out);
         return { transaction: toTransaction(await mustGet(id)), providerStatus: out.status };
       }
       return { transaction: toTransaction(row), providerStatus: row.last_provider_status ?? row.status };
@@ -115,7 +113,6 @@ export function createVtuAdmin(deps: {
       actorId: string,
       id: string,
       resolution: Resolution,
-      requestClaim: RequestClaim | null,
       opts: { claim?: (tx: Tx) => Promise<void>; approvedBy?: string } = {},
     ) {
       const { outcome, note } = resolution;
@@ -127,8 +124,8 @@ export function createVtuAdmin(deps: {
       const record: OnSettled = async (tx) => {
         await opts.claim?.(tx);
       };
-      if (outcome === 'delivered') await settleSuccess(row, await deliveredByOperator(row, resolution), requestClaim, record);
-      else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', requestClaim, record);
+      if (outcome === 'delivered') await settleSuccess(row, await deliveredByOperator(row, resolution), record);
+      else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);
       const after = await mustGet(id);
       if (after.status === 'processing') throw new AppError('CONFLICT', 'The transaction changed while resolving it; look again');
       return toTransaction(after);

@@ -1,10 +1,11 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
 import { prefixedId } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
+import { apartFromRequests } from '../../db/request-scope.js';
 import { toNaira } from '../../kernel/money.js';
 import { PROVIDER_IDS, ProviderError, type ProviderId, type VtuProvider } from '../../providers/vtu/types.js';
 import { floatAccount } from './model.js';
@@ -27,20 +28,12 @@ export function createProviderFloat(deps: {
   const floatEstimate = new Map<ProviderId, bigint>();
   const refilling = new Map<ProviderId, Promise<void>>();
 
-  /** `claim`: the operator's request's Idempotency-Key claim (adminFundFloat), null for a just-in-time top-up. */
-  async function fundProvider(
-    provider: ProviderId,
-    amount: bigint,
-    actorId: string | null,
-    why: string,
-    claim: RequestClaim | null,
-  ): Promise<bigint> {
+  async function fundProvider(provider: ProviderId, amount: bigint, actorId: string | null, why: string): Promise<bigint> {
     const reference = prefixedId('vtf', clock.now().getTime());
     // Provider first, ledger second: a failed funding call moves nothing on our books.
     const balance = await providers[provider].fund(amount, reference);
     await db.transaction(async (tx) => {
       await ledger.tryPost(tx, {
-        claim,
         reference,
         type: 'vtu_float_funding',
         description: `${why}: provider ${provider.toUpperCase()} float funded from the collections pool`,
@@ -65,18 +58,18 @@ export function createProviderFloat(deps: {
     }
     let r = refilling.get(provider);
     if (!r) {
-      r = (async () => {
+      // The platform's money, shared by every purchase waiting on it: no request's work, so its posting marks no
+      // request's Idempotency-Key claim (each purchase's own debit marked its claim before its attempt asks for float).
+      r = apartFromRequests(async () => {
         const bal = await providers[provider].balance();
         floatEstimate.set(provider, bal);
         // Funded only when the provider's own balance confirms the shortfall, so a provider that refuses for
         // another reason cannot pull the collections pool dry one purchase at a time.
         if (bal < need) {
           const topup = cfg.floatTopup > need * 2n ? cfg.floatTopup : need * 2n;
-          // The platform's money, shared by every purchase waiting on it: no request's claim (each purchase's own
-          // debit marked its claim before its attempt asks for float).
-          await fundProvider(provider, topup, null, 'Just-in-time top-up', null);
+          await fundProvider(provider, topup, null, 'Just-in-time top-up');
         }
-      })().finally(() => refilling.delete(provider));
+      }).finally(() => refilling.delete(provider));
       refilling.set(provider, r);
     }
     await r;
@@ -106,9 +99,9 @@ export function createProviderFloat(deps: {
         }),
       );
     },
-    async fundFloat(actorId: string, provider: ProviderId, amount: bigint, claim: RequestClaim | null) {
+    async fundFloat(actorId: string, provider: ProviderId, amount: bigint) {
       try {
-        const balance = await fundProvider(provider, amount, actorId, 'Operator funding', claim);
+        const balance = await fundProvider(provider, amount, actorId, 'Operator funding');
         return { provider, amount: toNaira(amount), providerBalance: toNaira(balance) };
       } catch (err) {
         if (err instanceof ProviderError)

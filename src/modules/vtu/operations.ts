@@ -24,7 +24,7 @@ function kindOperation(kind: ServiceKind, op: KindOperation): AnyOperation {
     ...def,
     suffix: SUFFIX,
     ...(catalogue ? { cacheSeconds: CACHE_SECONDS } : {}),
-    handler: async (i, ctx) => handler(i, { kind: ctx.api.vtu.kind(kind.name), user: ctx.user, vtu: ctx.api.vtu.core, claim: ctx.claim }),
+    handler: async (i, ctx) => handler(i, { kind: ctx.api.vtu.kind(kind.name), user: ctx.user, vtu: ctx.api.vtu.core }),
   });
 }
 
@@ -44,7 +44,7 @@ function purchaseOperation(kind: ServiceKind): AnyOperation {
     output: txOut,
     errors: [...(p.errors ?? []), ...PURCHASE_ERRORS],
     handler: async (i, ctx) => ({
-      transaction: await ctx.api.vtu.purchase(ctx.user, kind.name, withoutPin(i as { pin: string }), ctx.claim),
+      transaction: await ctx.api.vtu.purchase(ctx.user, kind.name, withoutPin(i as { pin: string })),
     }),
   });
 }

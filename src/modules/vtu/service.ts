@@ -5,7 +5,7 @@ import type { ReadReplica } from '../../db/replica.js';
 
 import { AppError, notFound } from '../../kernel/errors.js';
 
-import type { Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
 
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 
@@ -163,11 +163,8 @@ export function createVtuService(deps: VtuDeps) {
     wholesaleAt,
   });
 
-  /**
-   * First attempt (and fallbacks) of a freshly debited purchase: the settled row, or null while it is pending.
-   * `claim`: the purchase request's Idempotency-Key claim, on its fallback and refund postings as on its debit.
-   */
-  async function attempt(initial: VtuRow, claim: RequestClaim | null): Promise<VtuRow | null> {
+  /** First attempt (and fallbacks) of a freshly debited purchase: the settled row, or null while it is pending. */
+  async function attempt(initial: VtuRow): Promise<VtuRow | null> {
     let row = initial;
     for (let hop = 0; hop < PROVIDER_IDS.length; hop++) {
       const provider = row.provider as ProviderId;
@@ -192,7 +189,7 @@ export function createVtuService(deps: VtuDeps) {
         // docs/design.md §7: fall back only on a definite failure.
         const next = nextProvider(row);
         if (next) {
-          const moved = await reroute(row, next, claim);
+          const moved = await reroute(row, next);
           if (moved) {
             row = moved;
             continue;
@@ -202,10 +199,9 @@ export function createVtuService(deps: VtuDeps) {
           row,
           out.status === 'low_float' ? 'The provider is temporarily unable to sell this product' : out.message,
           out.status,
-          claim,
         );
       }
-      if (out.status === 'delivered') return settleSuccess(row, out, claim);
+      if (out.status === 'delivered') return settleSuccess(row, out);
       await keepPending(row, out.status, 0);
       return null;
     }
@@ -216,10 +212,9 @@ export function createVtuService(deps: VtuDeps) {
 
   /**
    * The purchase path, shared by the HTTP operations and by scheduled purchases. The caller has checked the
-   * PIN (HTTP gate, or at schedule time); Tier 1 is re-checked here. `claim`: the request's Idempotency-Key claim
-   * (null for a scheduled purchase), marked by the debit.
+   * PIN (HTTP gate, or at schedule time); Tier 1 is re-checked here.
    */
-  async function purchase(user: Purchaser, kind: string, input: object, claim: RequestClaim | null) {
+  async function purchase(user: Purchaser, kind: string, input: object) {
     if (user.kycTier < 1) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 1 is required for purchases');
     const k = kindNamed(kind);
     const p = await k.prepare(context(k.name), input, user);
@@ -253,7 +248,6 @@ export function createVtuService(deps: VtuDeps) {
     // ONE autocommit statement: the posting locks the wallet, checks the daily limit and the balance on the locked
     // row, debits it and writes the purchase row with it (a part); refused, it writes nothing.
     await ledger.postAlone(db, {
-      claim,
       reference,
       type: 'vtu_purchase',
       description: `${capital(k.label)} for ${p.recipient}`,
@@ -265,7 +259,7 @@ export function createVtuService(deps: VtuDeps) {
     faultPoint('vtu.purchase.afterDebit');
     let settled: repo.VtuRow | null = null;
     try {
-      settled = await attempt(repo.newRowOf(row), claim);
+      settled = await attempt(repo.newRowOf(row));
     } catch (err) {
       // The money is safe: the row stays processing and reconciliation settles it.
       log.error({ err, transactionId: id }, 'vtu purchase attempt failed after the debit');
@@ -274,7 +268,7 @@ export function createVtuService(deps: VtuDeps) {
   }
 
   const core: VtuCore = {
-    purchase: (user, kind, input, claim) => purchase(user, kind, input, claim),
+    purchase: (user, kind, input) => purchase(user, kind, input),
     kind: (name) => context(name),
     ownRow: (userId, id) => repo.getOwnTransaction(deps.replica.forUser(userId), userId, id),
   };
@@ -320,7 +314,7 @@ export function createVtuService(deps: VtuDeps) {
         await Promise.all(
           batch.map(async (row) => {
             try {
-              await applyRequery(row, await requery(row), null);
+              await applyRequery(row, await requery(row));
             } catch (err) {
               log.error({ err, transactionId: row.id }, 'vtu requery failed');
             }

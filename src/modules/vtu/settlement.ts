@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/client.js';
-import type { Entry, Ledger, RequestClaim } from '../../ledger/ledger.js';
+import type { Entry, Ledger } from '../../ledger/ledger.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { faultPoint } from '../../lib/faults.js';
@@ -38,11 +38,9 @@ export function createVtuSettlement(deps: {
   /**
    * Returns the settled row, or null when another settlement got there first. The settlement, the buyer's
    * notification and the 'vtu.succeeded' subscribers' writes are ONE statement (it was a transaction of six round
-   * trips); with onSettled (an operator's record) that statement and the record share a transaction. `claim` (here
-   * and in the other settlements): the Idempotency-Key claim of the request settling it (the purchase itself, an
-   * operator's), marked by its posting; null from reconciliation.
+   * trips); with onSettled (an operator's record) that statement and the record share a transaction.
    */
-  async function settleSuccess(row: VtuRow, out: Outcome, claim: RequestClaim | null, onSettled?: OnSettled): Promise<VtuRow | null> {
+  async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
     // The buyer's notification is a part of the settling statement (the fields it uses never change after creation).
     const kind = kindNamed(row.service);
     const note = kind.deliveredNote?.(row, out);
@@ -87,7 +85,7 @@ export function createVtuSettlement(deps: {
             const settled = await repo.settle(tx, row.id, row.provider, 'success', settling, parts);
             if (settled) {
               await onSettled?.(tx, settled.row);
-              if (refund) await refundPart(tx, settled.row, refund, claim);
+              if (refund) await refundPart(tx, settled.row, refund);
             }
             return settled;
           })
@@ -98,10 +96,9 @@ export function createVtuSettlement(deps: {
   }
 
   /** The undelivered part of a delivered purchase back to the wallet, from the float and revenue; once per purchase. */
-  async function refundPart(tx: Tx, done: VtuRow, part: { wholesale: bigint; markup: bigint }, claim: RequestClaim | null) {
+  async function refundPart(tx: Tx, done: VtuRow, part: { wholesale: bigint; markup: bigint }) {
     const amount = part.wholesale + part.markup;
     await ledger.post(tx, {
-      claim,
       reference: `vtu_partial_refund_${done.reference}`,
       type: 'vtu_refund',
       description: `Refund: the undelivered part of ${kindNamed(done.service).label} for ${done.recipient}`,
@@ -115,7 +112,6 @@ export function createVtuSettlement(deps: {
     row: VtuRow,
     reason: string | undefined,
     providerStatus: string,
-    claim: RequestClaim | null,
     onSettled?: OnSettled,
   ): Promise<VtuRow | null> {
     return db.transaction(async (tx) => {
@@ -129,7 +125,6 @@ export function createVtuSettlement(deps: {
       await onSettled?.(tx, done);
       // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
       await ledger.post(tx, {
-        claim,
         reference: `vtu_refund_${done.reference}`,
         type: 'vtu_refund',
         description: `Refund: ${kindNamed(done.service).label} for ${done.recipient} failed`,
@@ -159,7 +154,7 @@ export function createVtuSettlement(deps: {
     });
   }
 
-  async function reroute(row: VtuRow, to: ProviderId, claim: RequestClaim | null): Promise<VtuRow | null> {
+  async function reroute(row: VtuRow, to: ProviderId): Promise<VtuRow | null> {
     const w = await wholesaleAt(row, to);
     if (w === null) return null;
     const now = clock.now();
@@ -173,7 +168,6 @@ export function createVtuSettlement(deps: {
       ];
       if (from !== w) entries.push({ account: { system: 'revenue' }, amount: from - w });
       await ledger.post(tx, {
-        claim,
         reference: `vtu_reroute_${row.reference}_${to}`,
         type: 'vtu_reroute',
         description: `Fallback ${row.provider.toUpperCase()} -> ${to.toUpperCase()}`,
@@ -198,16 +192,16 @@ export function createVtuSettlement(deps: {
   }
 
   /** Applies a requery answer. A definite failure found by requery refunds; it does not fall back. */
-  async function applyRequery(row: VtuRow, out: Outcome, claim: RequestClaim | null) {
+  async function applyRequery(row: VtuRow, out: Outcome) {
     switch (out.status) {
       case 'delivered':
-        return settleSuccess(row, out, claim);
+        return settleSuccess(row, out);
       case 'failed':
-        return settleFailed(row, out.message, 'failed', claim);
+        return settleFailed(row, out.message, 'failed');
       case 'not_found': {
         // The provider has no record: trusted only after a grace period, so a request still in flight is not refunded.
         const age = clock.now().getTime() - new Date(row.sent_at).getTime();
-        if (age >= cfg.notFoundGraceMs) return settleFailed(row, 'The provider has no record of this purchase', 'not_found', claim);
+        if (age >= cfg.notFoundGraceMs) return settleFailed(row, 'The provider has no record of this purchase', 'not_found');
         return keepPending(row, 'not_found', row.requery_count);
       }
       default:

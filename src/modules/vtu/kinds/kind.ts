@@ -4,7 +4,7 @@ import type { CatalogueEntry, Outcome, ProviderId, PurchaseRequest, VerifyResult
 import type { Db } from '../../../db/client.js';
 import type { Clock } from '../../../kernel/clock.js';
 import type { ServiceNames } from '../../../kernel/notices.js';
-import type { Ledger, RequestClaim } from '../../../ledger/ledger.js';
+import type { Ledger } from '../../../ledger/ledger.js';
 import type { Notifier } from '../../notifications/api.js';
 import type { VtuRow } from '../repository.js';
 import type { KindSimulator } from './simulator.js';
@@ -316,8 +316,6 @@ export interface KindEnv {
   kind: KindContext;
   user: Purchaser;
   vtu: VtuCore;
-  /** The request's Idempotency-Key claim (the registry's ctx.claim): pass it to whatever posts money. */
-  claim: RequestClaim | null;
 }
 
 export interface Purchaser {
@@ -327,11 +325,8 @@ export interface Purchaser {
 
 /** The VTU core's calls a kind's operations may make. */
 export interface VtuCore {
-  /**
-   * The shared purchase path (debit, attempt, fallback, pending, refund) for `kind` with its `prepare` input, under
-   * the request's Idempotency-Key claim (env.claim).
-   */
-  purchase(user: Purchaser, kind: string, input: object, claim: RequestClaim | null): Promise<Record<string, unknown>>;
+  /** The shared purchase path (debit, attempt, fallback, pending, refund) for `kind` with its `prepare` input. */
+  purchase(user: Purchaser, kind: string, input: object): Promise<Record<string, unknown>>;
   /** Another kind's context (a kind that sells through another's catalogue). */
   kind(name: string): KindContext;
   /** The caller's own purchase row by id (any kind: check `service`), or undefined (read where the caller's reads go). */

@@ -139,7 +139,7 @@ export const airtimeCashOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: requestOut,
     errors: ['NOT_FOUND'],
-    handler: async (i, ctx) => ({ request: await ctx.api.airtimeCash.checkMine(ctx.user.id, i.id, ctx.claim) }),
+    handler: async (i, ctx) => ({ request: await ctx.api.airtimeCash.checkMine(ctx.user.id, i.id) }),
   }),
 
   // ---------- operators ----------
@@ -174,7 +174,7 @@ export const airtimeCashOperations = [
     errors: ['NOT_FOUND'],
     handler: async (i, ctx) => {
       ctx.audit.target('airtime_cash_request', i.id);
-      return ctx.api.airtimeCash.adminRequery(i.id, ctx.claim);
+      return ctx.api.airtimeCash.adminRequery(i.id);
     },
   }),
   defineOperation({

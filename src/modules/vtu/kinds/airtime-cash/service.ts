@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../../../kernel/errors.js';
 import { prefixedId, uuid } from '../../../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../../../kernel/money.js';
 import { NETWORKS, type Network } from '../../../../kernel/phone.js';
-import type { Ledger, RequestClaim } from '../../../../ledger/ledger.js';
+import type { Ledger } from '../../../../ledger/ledger.js';
 import type { EventBus } from '../../../../lib/events.js';
 import type { Logger } from '../../../../lib/logger.js';
 import type { SmsSender } from '../../../../providers/messaging.js';
@@ -121,9 +121,8 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
     return adapter;
   }
 
-  /** `claim`: the Idempotency-Key claim of the request that asked (its credit marks it), null from reconciliation. */
-  async function requeryRow(row: AirtimeCashRow, claim: RequestClaim | null): Promise<string> {
-    return apply(row, await adapterOf(row.provider).requery(row.request_id), claim);
+  async function requeryRow(row: AirtimeCashRow): Promise<string> {
+    return apply(row, await adapterOf(row.provider).requery(row.request_id));
   }
 
   const mustGet = async (id: string) => (await repo.getRequest(db, id))!;
@@ -266,10 +265,10 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
     },
 
     /** "I have sent it": the provider is asked now; only its answer credits. */
-    async checkMine(userId: string, id: string, claim: RequestClaim | null) {
+    async checkMine(userId: string, id: string) {
       const row = await repo.getOwnRequest(db, userId, id);
       if (!row) throw notFound('Airtime-to-cash request');
-      if (row.status === 'awaiting') await requeryRow(row, claim);
+      if (row.status === 'awaiting') await requeryRow(row);
       return airtimeCashView(await mustGet(id));
     },
 
@@ -292,7 +291,7 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
         return { known: false };
       }
       // A webhook that does not credit or close (awaiting, unreadable) changes nothing: requeries carry on.
-      if (receipt.status === 'received' || receipt.status === 'expired' || receipt.status === 'failed') await apply(row, receipt, null);
+      if (receipt.status === 'received' || receipt.status === 'expired' || receipt.status === 'failed') await apply(row, receipt);
       return { known: true };
     },
 
@@ -306,7 +305,7 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
         await Promise.all(
           batch.map(async (row) => {
             try {
-              await requeryRow(row, null);
+              await requeryRow(row);
             } catch (err) {
               log.error({ err, requestId: row.id }, 'airtime-to-cash requery failed');
             }
@@ -340,10 +339,10 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
       };
     },
 
-    async adminRequery(id: string, claim: RequestClaim | null) {
+    async adminRequery(id: string) {
       const row = await repo.getRequest(db, id);
       if (!row) throw notFound('Airtime-to-cash request');
-      const providerStatus = row.status === 'awaiting' ? await requeryRow(row, claim) : (row.last_provider_status ?? row.status);
+      const providerStatus = row.status === 'awaiting' ? await requeryRow(row) : (row.last_provider_status ?? row.status);
       return { request: airtimeCashView(await mustGet(id)), providerStatus };
     },
 

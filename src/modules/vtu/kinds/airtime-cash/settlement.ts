@@ -5,7 +5,7 @@ import { MINUTE, type Clock } from '../../../../kernel/clock.js';
 import { AppError } from '../../../../kernel/errors.js';
 import { formatNaira, toNaira } from '../../../../kernel/money.js';
 import type { Network } from '../../../../kernel/phone.js';
-import type { Entry, Ledger, RequestClaim } from '../../../../ledger/ledger.js';
+import type { Entry, Ledger } from '../../../../ledger/ledger.js';
 import type { EventBus } from '../../../../lib/events.js';
 import type { Logger } from '../../../../lib/logger.js';
 import type { Notifier } from '../../../notifications/api.js';
@@ -41,13 +41,8 @@ export function createAirtimeCashSettlement(deps: {
    * The provider confirmed receipt: the wallet gets the rate's share of what arrived (at most the amount asked for:
    * more than that waits for an operator), in one statement with the request's new state, the notification and the
    * 'wallet.credited' subscribers' writes. True when this call credited; a second confirmation posts nothing.
-   * `claim`: the Idempotency-Key claim of the request that asked the provider (checkMine, adminRequery), else null.
    */
-  async function credit(
-    row: AirtimeCashRow,
-    r: Extract<ReceiptStatus, { status: 'received' }>,
-    claim: RequestClaim | null,
-  ): Promise<boolean> {
+  async function credit(row: AirtimeCashRow, r: Extract<ReceiptStatus, { status: 'received' }>): Promise<boolean> {
     if (row.status === 'credited') return false;
     const amount = BigInt(row.amount);
     const counted = r.amountReceived < amount ? r.amountReceived : amount;
@@ -80,7 +75,6 @@ export function createAirtimeCashSettlement(deps: {
     const network = NETWORK_NAMES[row.network as Network] ?? row.network;
     try {
       await ledger.postAlone(db, {
-        claim,
         reference,
         type: 'airtime_cash',
         description: `Airtime-to-cash: ${formatNaira(r.amountReceived)} ${network} airtime from ${row.sender}`,
@@ -145,11 +139,11 @@ export function createAirtimeCashSettlement(deps: {
    * nothing received once the request's time is up closes it with nothing credited; an answer we cannot read decides
    * nothing. Returns the provider's status as recorded.
    */
-  async function apply(row: AirtimeCashRow, r: ReceiptStatus, claim: RequestClaim | null): Promise<string> {
+  async function apply(row: AirtimeCashRow, r: ReceiptStatus): Promise<string> {
     const now = clock.now();
     switch (r.status) {
       case 'received':
-        await credit(row, r, claim);
+        await credit(row, r);
         return r.status;
       case 'expired':
         await close(row, 'expired', 'no airtime reached the provider before the request expired', 'expired');

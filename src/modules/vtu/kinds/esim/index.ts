@@ -176,17 +176,12 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
       ],
       handler: async (i, env) => {
         const { row, iccid } = await ownEsim(env, i.esim_id);
-        const transaction = (await env.vtu.purchase(
-          env.user,
-          'esim',
-          {
-            plan_id: i.plan_id,
-            amount: i.amount,
-            phone: row.phone ?? '',
-            topup: { esimId: row.id, iccid, destination: inputsOf(row).destination ?? '' },
-          },
-          env.claim,
-        )) as { id: string; reference: string; service: string; status: 'processing' | 'success' | 'failed'; amount: number };
+        const transaction = (await env.vtu.purchase(env.user, 'esim', {
+          plan_id: i.plan_id,
+          amount: i.amount,
+          phone: row.phone ?? '',
+          topup: { esimId: row.id, iccid, destination: inputsOf(row).destination ?? '' },
+        })) as { id: string; reference: string; service: string; status: 'processing' | 'success' | 'failed'; amount: number };
         return { transaction };
       },
     }),

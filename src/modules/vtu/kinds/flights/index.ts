@@ -144,7 +144,7 @@ export const flightsKind: ServiceKind<BookFlightInput, FlightAdapter> = {
       handler: async (i, env) => {
         const row = await env.vtu.ownRow(env.user.id, i.id);
         if (!row || row.service !== KIND) throw new AppError('NOT_FOUND', 'Flight booking not found');
-        const c = await cancel(env.kind, row, env.claim);
+        const c = await cancel(env.kind, row);
         return {
           id: row.id,
           reference: row.reference,

@@ -6,7 +6,6 @@ import { formatNaira, toNaira } from '../../../../kernel/money.js';
 import { floatAccount } from '../../model.js';
 import type { VtuRow } from '../../repository.js';
 import type { KindContext, Prepared } from '../kind.js';
-import type { RequestClaim } from '../../../../ledger/ledger.js';
 import type { BookingInputs, FlightAdapter, Passenger, ProviderOffer } from './adapter.js';
 import type { BookFlightInput, PassengerInput, SearchFlightsInput } from './inputs.js';
 import * as repo from './repository.js';
@@ -211,9 +210,9 @@ export async function prepare(ctx: KindContext, userId: string, i: BookFlightInp
  * Cancels a ticketed booking of the caller by its fare's rules. A non-refundable fare or a flight already gone is
  * refused before the provider is asked; the provider's refund is credited once (a repeated cancellation answers
  * the recorded one); an answer we cannot read leaves the booking as it was (try again: the provider answers a
- * repeated cancellation with the same refund). `claim`: the request's Idempotency-Key claim, marked by the refund.
+ * repeated cancellation with the same refund).
  */
-export async function cancel(ctx: KindContext, row: VtuRow, claim: RequestClaim | null) {
+export async function cancel(ctx: KindContext, row: VtuRow) {
   const { db, clock, ledger, notifier } = ctx.platform;
   if (row.service !== KIND) throw notFound('Flight booking');
   const done = await repo.getCancellation(db, row.id);
@@ -235,7 +234,6 @@ export async function cancel(ctx: KindContext, row: VtuRow, claim: RequestClaim 
   await db.transaction(async (tx) => {
     if (out.refund === 0n) return runParts(tx, [cancellation, onRow]);
     await ledger.tryPost(tx, {
-      claim,
       reference: `flight_cancel_${row.reference}`,
       type: 'vtu_refund',
       description: `Refund: flight ${b.route} cancelled (fee ${formatNaira(out.fee)})`,
