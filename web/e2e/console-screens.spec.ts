@@ -1,14 +1,17 @@
-import { expect, test } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { TOTP } from 'otpauth';
 import { consoleSignIn, readmeShot } from './console-support';
-import { api, apiSignIn, checkWidths, expectAccessible } from './support';
+import { adminToken, api, apiSignIn, checkWidths, expectAccessible, newestCode, typeCode } from './support';
 
 /**
  * Every console screen, reached through the side navigation: its heading, axe (no serious or critical finding),
  * and no sideways scrolling at 360 px, where the navigation is a menu behind a button. With CONSOLE_SCREENSHOTS=<dir>
- * the dashboard and the jobs are also saved there at 1280 px (the README's, under docs/images).
+ * the dashboard and the jobs are also saved there at 1280 px (the README's, under docs/images). An operator with an
+ * authenticator app confirms the authority and money actions (a role granted, a customer frozen) with its code (issue 41).
  */
 const OPERATOR = 'ops-console-screens@example.com';
-/** An admin (ADMIN_EMAILS) who grants the role, signed in through the API only. */
+/** An admin (ADMIN_EMAILS, no second factor) who grants the roles, signed in through the API only, once. */
 const GRANTER = 'ops-console-roles@example.com';
 const README_SHOTS: Record<string, string> = { Dashboard: 'console-dashboard', 'Exports and jobs': 'console-jobs' };
 
@@ -42,7 +45,7 @@ test('a support operator sees only the screens of the role; another screen by it
   await page.setViewportSize({ width: 1280, height: 860 });
   await consoleSignIn(page, request, email);
   await expect(page.getByRole('heading', { name: 'Not an operator', level: 1 })).toBeVisible();
-  await api(request, await apiSignIn(request, GRANTER), 'adminGrantRoleBearerAdmin', { email, role: 'support' });
+  await api(request, await adminToken(request, GRANTER), 'adminGrantRoleBearerAdmin', { email, role: 'support' });
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Console' });
@@ -53,4 +56,97 @@ test('a support operator sees only the screens of the role; another screen by it
   await page.goto('/console/audit');
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
   await expect(page.getByRole('alert').first()).toContainText(/not allowed/i);
+});
+
+/**
+ * An authenticator app enrolled through the API for the session of `token` (enrolling asks for a step-up first: an
+ * e-mailed code, as the account has no second factor yet). Returns the app: each call gives a code of a later time
+ * step than the last (the service accepts a step once), waiting for the clock when it must.
+ */
+async function enrolAuthenticator(request: APIRequestContext, email: string, token: string) {
+  const since = Date.now() - 1;
+  await api(request, token, 'sendStepupEmailCodeBearer2FA');
+  const { grantToken } = await api(request, token, 'verifyStepupChallengeBearer2FA', {
+    totpCode: await newestCode(request, email, 'mailbox', since),
+  });
+  async function withGrant(name: string, data: Record<string, unknown>) {
+    const res = await request.post(`/_serverFn/${name}`, {
+      data: { data },
+      headers: { authorization: `Bearer ${token}`, 'x-grant-token': grantToken },
+    });
+    const body = await res.json();
+    expect(body.ok, JSON.stringify(body)).toBe(true);
+    return body;
+  }
+  const totp = new TOTP({ secret: (await withGrant('beginTotpEnrollmentBearer2FA', {})).secret, digits: 6, period: 30 });
+  let last = -1;
+  async function nextCode(): Promise<string> {
+    // The current step or the next one: the service takes both (window ±1) for at least 30 s more.
+    for (;;) {
+      const now = Math.floor(Date.now() / 30_000);
+      const step = Math.max(last + 1, now);
+      if (step <= now + 1) {
+        last = step;
+        return totp.generate({ timestamp: step * 30_000 });
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  await withGrant('confirmTotpEnrollmentBearer2FA', { code: await nextCode() });
+  return nextCode;
+}
+
+test('an operator with an authenticator app confirms granting a role and freezing a customer with its code', async ({ page, request }) => {
+  const id = randomUUID().slice(0, 8);
+  const operator = `stepup-op-${id}@example.com`;
+  const colleague = `stepup-finance-${id}@example.com`;
+  const customer = `stepup-customer-${id}@example.com`;
+  // A role goes to an account that has signed in once.
+  await apiSignIn(request, colleague);
+  await apiSignIn(request, customer);
+  await page.setViewportSize({ width: 1280, height: 860 });
+
+  // The operator signs in in the browser (its session's token, from the sign-in answer, enrols the app), is made an
+  // admin, and enrols an authenticator app.
+  const signedIn = page.waitForResponse((r) => r.url().includes('/_serverFn/verifyLoginOtpPublicAuth') && r.ok());
+  await consoleSignIn(page, request, operator, '/console/operators');
+  const token = (await (await signedIn).json()).session.accessToken as string;
+  await expect(page.getByRole('heading', { name: 'Not an operator', level: 1 })).toBeVisible();
+  await api(request, await adminToken(request, GRANTER), 'adminGrantRoleBearerAdmin', { email: operator, role: 'admin' });
+  const authenticator = await enrolAuthenticator(request, operator, token);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Operators', level: 1 })).toBeVisible();
+
+  // Granting a role asks for step-up: this session was opened with an e-mailed code, so only the app's code confirms.
+  const form = page.getByRole('form', { name: 'Grant a role' });
+  await form.getByLabel('Account e-mail').fill(colleague);
+  await form.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: /^Finance/ }).click();
+  await form.getByRole('button', { name: 'Grant role' }).click();
+  const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(stepUp).toBeVisible();
+  await expect(stepUp.getByRole('status')).toContainText('authenticator app');
+  await expectAccessible(page, 'console-operators-step-up');
+  await typeCode(page, 'Confirmation code', await authenticator());
+  await expect(stepUp).toBeHidden();
+  const operators = page.getByRole('group', { name: 'Operators and the roles they hold' });
+  await expect(operators.getByRole('row').filter({ hasText: colleague })).toContainText('finance');
+  await expect(operators.getByRole('button', { name: `Revoke finance from ${colleague}` })).toBeVisible();
+
+  // Freezing a customer, in a new page load (the grant is gone with it): step-up again, with the app's next code.
+  await page.goto('/console/customers');
+  await page.getByLabel('E-mail, phone, username, reference or account number').fill(customer);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('link', { name: customer }).click();
+  await expect(page.getByRole('heading', { name: customer, level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Freeze' }).click();
+  const freeze = page.getByRole('dialog', { name: `Freeze ${customer}` });
+  await freeze.getByLabel('Reason').fill('Card disputed by the bank');
+  await freeze.getByRole('button', { name: 'Freeze' }).click();
+  await expect(stepUp).toBeVisible();
+  await typeCode(page, 'Confirmation code', await authenticator());
+  await expect(stepUp).toBeHidden();
+  await expect(freeze).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Frozen: the customer is told' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Unfreeze' })).toBeVisible();
 });

@@ -1,3 +1,5 @@
+import { getDefaultZIndex } from '@mantine/core';
+import { cloneElement } from 'react';
 import { post } from '../api/client';
 import { isCode } from '../app/errors';
 import { forgetGrant, rememberGrant, validGrant } from '../app/grant';
@@ -44,5 +46,9 @@ export function useOperatorStepUp() {
       return codes.withGrant(fn, { fresh: true });
     }
   }
-  return { withGrant, modal: codes.modal };
+  // A screen asks step-up from inside its own dialog (a reason first, then the code): the code's dialog stands above it.
+  return { withGrant, modal: cloneElement(codes.modal, { zIndex: getDefaultZIndex('modal') + 1 }) };
 }
+
+/** The hook's step-up, handed to a part of a screen that renders no dialog of its own. */
+export type OperatorStepUp = ReturnType<typeof useOperatorStepUp>;

@@ -6,6 +6,7 @@ import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
+import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
 
 // The providers adminSetMarkup accepts (its providerInput). The services are the service kinds the floats list (every
@@ -42,6 +43,7 @@ function Markups() {
   const list = useQuery(adminQueries.markups());
   const floats = useQuery(adminQueries.floats());
   const services = [...new Set((floats.data?.items ?? []).flatMap((f) => f.services))];
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -74,12 +76,18 @@ function Markups() {
             setError(null);
             setSaved(null);
             try {
-              const r = await post('/_serverFn/adminSetMarkupBearerAdmin', {
-                service: v.service,
-                kind: v.kind,
-                value: Number(v.value),
-                ...(v.provider ? { provider: v.provider } : {}),
-              });
+              const r = await stepUp.withGrant((grantToken) =>
+                post(
+                  '/_serverFn/adminSetMarkupBearerAdmin',
+                  {
+                    service: v.service,
+                    kind: v.kind,
+                    value: Number(v.value),
+                    ...(v.provider ? { provider: v.provider } : {}),
+                  },
+                  grantToken ? { grantToken } : {},
+                ),
+              );
               setSaved(`Saved: ${r.markup.service}${r.markup.provider ? ` at provider ${r.markup.provider}` : ''}.`);
               await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'markups'] });
             } catch (err) {
@@ -115,12 +123,14 @@ function Markups() {
           </Alert>
         )}
       </Stack>
+      {stepUp.modal}
     </Card>
   );
 }
 
 function Floats() {
   const list = useQuery(adminQueries.floats());
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -152,7 +162,13 @@ function Floats() {
             setError(null);
             setSaved(null);
             try {
-              const r = await post('/_serverFn/adminFundProviderFloatBearerAdmin', { provider: v.provider, amount: Number(v.amount) });
+              const r = await stepUp.withGrant((grantToken) =>
+                post(
+                  '/_serverFn/adminFundProviderFloatBearerAdmin',
+                  { provider: v.provider, amount: Number(v.amount) },
+                  grantToken ? { grantToken } : {},
+                ),
+              );
               setSaved(`Funded provider ${r.provider} with ${money(r.amount)}: its balance is ${money(r.providerBalance)}.`);
               await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'floats'] });
             } catch (err) {
@@ -180,6 +196,7 @@ function Floats() {
           </Alert>
         )}
       </Stack>
+      {stepUp.modal}
     </Card>
   );
 }

@@ -33,6 +33,7 @@ function Part({ id, title, children }: { id: string; title: string; children: Re
 /** One customer: profile, freeze state, KYC, wallet and ledger, sessions, purchases and top-ups; the actions on them. */
 export function CustomerPage({ userId }: { userId: string }) {
   const q = useQuery(consoleQueries.customer(userId));
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [dialog, setDialog] = useState<'freeze' | 'unfreeze' | 'signout' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -178,7 +179,7 @@ export function CustomerPage({ userId }: { userId: string }) {
             onClose={() => setDialog(null)}
             onConfirm={async (reason) => {
               const op = dialog === 'freeze' ? '/_serverFn/adminFreezeCustomerBearerAdmin' : '/_serverFn/adminUnfreezeCustomerBearerAdmin';
-              await post(op, { userId, reason: reason ?? '' });
+              await stepUp.withGrant((grantToken) => post(op, { userId, reason: reason ?? '' }, grantToken ? { grantToken } : {}));
               setNotice(dialog === 'freeze' ? 'Frozen: the customer is told, money operations stop.' : 'Unfrozen.');
               await refresh();
             }}
@@ -191,11 +192,14 @@ export function CustomerPage({ userId }: { userId: string }) {
             confirm="Sign out everywhere"
             onClose={() => setDialog(null)}
             onConfirm={async () => {
-              const r = await post('/_serverFn/adminSignOutCustomerBearerAdmin', { userId });
+              const r = await stepUp.withGrant((grantToken) =>
+                post('/_serverFn/adminSignOutCustomerBearerAdmin', { userId }, grantToken ? { grantToken } : {}),
+              );
               setNotice(`${r.sessionsEnded} session(s) ended.`);
               await refresh();
             }}
           />
+          {stepUp.modal}
         </Stack>
       )}
     </Loaded>

@@ -6,6 +6,7 @@ import { post, type GetOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
+import { useOperatorStepUp, type OperatorStepUp } from '../step-up';
 import { DataTable, Loaded, money, ScreenTitle } from '../ui';
 
 type Settings = GetOutput<'/_serverFn/adminGetGrowthSettingsBearerAdmin'>['settings'];
@@ -28,15 +29,17 @@ const label = (key: string) =>
 /** Growth rules as operator settings (referrals, check-in, savings, loans): change any, only changed ones are sent. */
 export function Growth() {
   const q = useQuery(adminQueries.growth());
+  const stepUp = useOperatorStepUp();
   return (
     <Stack>
       <ScreenTitle title="Growth settings" />
-      <Loaded query={q}>{(data) => <GrowthForm settings={data.settings} />}</Loaded>
+      <Loaded query={q}>{(data) => <GrowthForm settings={data.settings} stepUp={stepUp} />}</Loaded>
+      {stepUp.modal}
     </Stack>
   );
 }
 
-function GrowthForm({ settings }: { settings: Settings }) {
+function GrowthForm({ settings, stepUp }: { settings: Settings; stepUp: OperatorStepUp }) {
   const { milestones, ...initial } = settings;
   const schema = z.object(
     Object.fromEntries(Object.entries(initial).map(([k, v]) => [k, typeof v === 'boolean' ? z.boolean() : z.number().min(0)])),
@@ -55,7 +58,9 @@ function GrowthForm({ settings }: { settings: Settings }) {
         const changed = Object.fromEntries(keys.filter((k) => values[k] !== initial[k]).map((k) => [k, values[k]]));
         if (Object.keys(changed).length === 0) return setSaved('Nothing changed.');
         try {
-          const r = await post('/_serverFn/adminUpdateGrowthSettingsBearerAdmin', changed);
+          const r = await stepUp.withGrant((grantToken) =>
+            post('/_serverFn/adminUpdateGrowthSettingsBearerAdmin', changed, grantToken ? { grantToken } : {}),
+          );
           qc.setQueryData(adminQueries.growth().queryKey, (old) => (old ? { ...old, settings: r.settings } : old));
           form.resetDirty(r.settings);
           setSaved(`Saved ${Object.keys(changed).length} setting(s).`);

@@ -28,6 +28,7 @@ const ROLES: { value: Role; label: string }[] = [
 
 function Roles() {
   const q = useQuery(operatorQueries.operators());
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('support');
@@ -69,7 +70,17 @@ function Roles() {
                               <CloseButton
                                 size="xs"
                                 aria-label={`Revoke ${r} from ${o.email}`}
-                                onClick={() => void run(() => post('/_serverFn/adminRevokeRoleBearerAdmin', { userId: o.userId, role: r }))}
+                                onClick={() =>
+                                  void run(() =>
+                                    stepUp.withGrant((grantToken) =>
+                                      post(
+                                        '/_serverFn/adminRevokeRoleBearerAdmin',
+                                        { userId: o.userId, role: r },
+                                        grantToken ? { grantToken } : {},
+                                      ),
+                                    ),
+                                  )
+                                }
                               />
                             )
                           }
@@ -101,7 +112,9 @@ function Roles() {
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
-              await post('/_serverFn/adminGrantRoleBearerAdmin', { email: email.trim(), role });
+              await stepUp.withGrant((grantToken) =>
+                post('/_serverFn/adminGrantRoleBearerAdmin', { email: email.trim(), role }, grantToken ? { grantToken } : {}),
+              );
               setEmail('');
             });
           }}
@@ -130,18 +143,22 @@ function Roles() {
         </form>
         <Failure error={error} />
       </Stack>
+      {stepUp.modal}
     </Card>
   );
 }
 
 function Sessions() {
   const q = useQuery(consoleQueries.operatorSessions({}));
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   async function revoke(sessionId: string) {
     setError(null);
     try {
-      await post('/_serverFn/adminRevokeOperatorSessionBearerAdmin', { sessionId });
+      await stepUp.withGrant((grantToken) =>
+        post('/_serverFn/adminRevokeOperatorSessionBearerAdmin', { sessionId }, grantToken ? { grantToken } : {}),
+      );
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
     } catch (err) {
       setError(err);
@@ -184,6 +201,7 @@ function Sessions() {
           )}
         </Loaded>
       </Stack>
+      {stepUp.modal}
     </Card>
   );
 }

@@ -5,6 +5,7 @@ import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
+import { useOperatorStepUp } from '../step-up';
 import { NewPlan, NewProduct } from './ShopCreate';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
@@ -52,6 +53,7 @@ function MarketplaceOrders() {
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.marketplaceOrders({ status, limit: LIMIT, offset }));
   const [decision, setDecision] = useState<Decision>(null);
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   return (
     <Stack>
@@ -126,14 +128,21 @@ function MarketplaceOrders() {
         confirm={decision?.status === 'fulfilled' ? 'Mark fulfilled' : 'Cancel order'}
         onClose={() => setDecision(null)}
         onConfirm={async (note) => {
-          await post('/_serverFn/adminUpdateMarketplaceOrderBearerAdmin', {
-            id: decision!.id,
-            status: decision!.status as 'fulfilled' | 'cancelled',
-            ...(note ? { note } : {}),
-          });
+          await stepUp.withGrant((grantToken) =>
+            post(
+              '/_serverFn/adminUpdateMarketplaceOrderBearerAdmin',
+              {
+                id: decision!.id,
+                status: decision!.status as 'fulfilled' | 'cancelled',
+                ...(note ? { note } : {}),
+              },
+              grantToken ? { grantToken } : {},
+            ),
+          );
           await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'marketplaceOrders'] });
         }}
       />
+      {stepUp.modal}
     </Stack>
   );
 }
@@ -144,6 +153,7 @@ function SubscriptionOrders() {
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.subscriptionOrders({ status, limit: LIMIT, offset }));
   const [decision, setDecision] = useState<Decision>(null);
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const next = (s: string) =>
     s === 'pending' ? ['processing', 'fulfilled', 'failed', 'cancelled'] : s === 'processing' ? ['fulfilled', 'failed'] : [];
@@ -209,14 +219,21 @@ function SubscriptionOrders() {
         confirm="Save"
         onClose={() => setDecision(null)}
         onConfirm={async (note) => {
-          await post('/_serverFn/adminUpdateSubscriptionOrderBearerAdmin', {
-            id: decision!.id,
-            status: decision!.status as 'processing' | 'fulfilled' | 'failed' | 'cancelled',
-            ...(note ? { note } : {}),
-          });
+          await stepUp.withGrant((grantToken) =>
+            post(
+              '/_serverFn/adminUpdateSubscriptionOrderBearerAdmin',
+              {
+                id: decision!.id,
+                status: decision!.status as 'processing' | 'fulfilled' | 'failed' | 'cancelled',
+                ...(note ? { note } : {}),
+              },
+              grantToken ? { grantToken } : {},
+            ),
+          );
           await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'subscriptionOrders'] });
         }}
       />
+      {stepUp.modal}
     </Stack>
   );
 }
@@ -225,12 +242,15 @@ function Products() {
   const search = useScreenSearch();
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.products({ limit: LIMIT, offset }));
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const toggle = async (id: string, active: boolean) => {
     setError(null);
     try {
-      await post('/_serverFn/adminUpdateProductBearerAdmin', { id, active });
+      await stepUp.withGrant((grantToken) =>
+        post('/_serverFn/adminUpdateProductBearerAdmin', { id, active }, grantToken ? { grantToken } : {}),
+      );
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'products'] });
     } catch (err) {
       setError(err);
@@ -238,7 +258,7 @@ function Products() {
   };
   return (
     <Stack>
-      <NewProduct />
+      <NewProduct stepUp={stepUp} />
       <Failure error={error} />
       <Loaded query={list}>
         {(data) => (
@@ -274,18 +294,22 @@ function Products() {
           </Stack>
         )}
       </Loaded>
+      {stepUp.modal}
     </Stack>
   );
 }
 
 function Plans() {
   const list = useQuery(adminQueries.plans({}));
+  const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const toggle = async (id: string, active: boolean) => {
     setError(null);
     try {
-      await post('/_serverFn/adminUpdateSubscriptionPlanBearerAdmin', { id, active });
+      await stepUp.withGrant((grantToken) =>
+        post('/_serverFn/adminUpdateSubscriptionPlanBearerAdmin', { id, active }, grantToken ? { grantToken } : {}),
+      );
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'plans'] });
     } catch (err) {
       setError(err);
@@ -293,7 +317,7 @@ function Plans() {
   };
   return (
     <Stack>
-      <NewPlan />
+      <NewPlan stepUp={stepUp} />
       <Failure error={error} />
       <Loaded query={list}>
         {(data) => (
@@ -320,6 +344,7 @@ function Plans() {
           />
         )}
       </Loaded>
+      {stepUp.modal}
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
+import type { OperatorStepUp } from '../step-up';
 
 // adminCreateProduct: a name of 2-120, a description up to 2000, a price of ₦1-₦10,000,000, a stock of 0-1,000,000.
 const productSchema = z.object({
@@ -25,8 +26,8 @@ const planSchema = z.object({
   price: z.number().min(50).max(1_000_000),
 });
 
-/** A new marketplace product (on sale at once). */
-export function NewProduct() {
+/** A new marketplace product (on sale at once); the products tab renders the step-up dialog. */
+export function NewProduct({ stepUp }: { stepUp: OperatorStepUp }) {
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const form = useSchemaForm(productSchema, { name: '', description: '', price: '' as number | '', stock: 0 as number | '' });
@@ -39,12 +40,18 @@ export function NewProduct() {
         onSubmit={form.onSubmit(async (v) => {
           setError(null);
           try {
-            await post('/_serverFn/adminCreateProductBearerAdmin', {
-              name: v.name.trim(),
-              price: Number(v.price),
-              stock: Number(v.stock),
-              ...(v.description.trim() ? { description: v.description.trim() } : {}),
-            });
+            await stepUp.withGrant((grantToken) =>
+              post(
+                '/_serverFn/adminCreateProductBearerAdmin',
+                {
+                  name: v.name.trim(),
+                  price: Number(v.price),
+                  stock: Number(v.stock),
+                  ...(v.description.trim() ? { description: v.description.trim() } : {}),
+                },
+                grantToken ? { grantToken } : {},
+              ),
+            );
             form.reset();
             await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'products'] });
           } catch (err) {
@@ -69,8 +76,8 @@ export function NewProduct() {
   );
 }
 
-/** A new subscription plan (on sale at once). */
-export function NewPlan() {
+/** A new subscription plan (on sale at once); the plans tab renders the step-up dialog. */
+export function NewPlan({ stepUp }: { stepUp: OperatorStepUp }) {
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const form = useSchemaForm(planSchema, { service: '', category: 'streaming', name: '', price: '' as number | '' });
@@ -83,12 +90,18 @@ export function NewPlan() {
         onSubmit={form.onSubmit(async (v) => {
           setError(null);
           try {
-            await post('/_serverFn/adminCreateSubscriptionPlanBearerAdmin', {
-              service: v.service.trim(),
-              category: v.category as 'streaming' | 'social',
-              name: v.name.trim(),
-              price: Number(v.price),
-            });
+            await stepUp.withGrant((grantToken) =>
+              post(
+                '/_serverFn/adminCreateSubscriptionPlanBearerAdmin',
+                {
+                  service: v.service.trim(),
+                  category: v.category as 'streaming' | 'social',
+                  name: v.name.trim(),
+                  price: Number(v.price),
+                },
+                grantToken ? { grantToken } : {},
+              ),
+            );
             form.reset();
             await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'plans'] });
           } catch (err) {
