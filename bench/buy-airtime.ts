@@ -67,7 +67,6 @@ export async function prepareBuyers(svc: Server, dbUrl: string, n: number, prefi
   for (const u of users) {
     await database.db.transaction((tx) =>
       ledger.post(tx, {
-        claim: null,
         reference: `bench_fund_${u.userId}`,
         type: 'adjustment',
         description: 'benchmark funding',

@@ -78,7 +78,6 @@ export async function serviceTransfers(
   for (const u of users) {
     await database.db.transaction((tx) =>
       ledger.post(tx, {
-        claim: null,
         reference: `seed_${u}`,
         type: 'adjustment',
         description: 'seed',
@@ -95,7 +94,6 @@ export async function serviceTransfers(
     if (a === b) b = users[(users.indexOf(a) + 1) % accounts];
     await database.db.transaction((tx) =>
       ledger.post(tx, {
-        claim: null,
         reference: `tr_${randomUUID()}`,
         type: 'transfer_out',
         description: 'bench',
@@ -129,7 +127,6 @@ export async function aloneTransfers(
   for (const u of users) {
     await database.db.transaction((tx) =>
       ledger.post(tx, {
-        claim: null,
         reference: `seed_${u}`,
         type: 'adjustment',
         description: 'seed',
@@ -146,7 +143,6 @@ export async function aloneTransfers(
     let b = Math.floor(Math.random() * opts.accounts);
     if (a === b) b = (a + 1) % opts.accounts;
     await ledger.postAlone(database.db, {
-      claim: null,
       reference: `ta_${randomUUID()}`,
       type: 'transfer_out',
       description: 'bench',

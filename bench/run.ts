@@ -103,7 +103,6 @@ async function fund(dbUrl: string, userIds: string[]) {
   for (const id of userIds) {
     await database.db.transaction((tx) =>
       ledger.post(tx, {
-        claim: null,
         reference: `bench_fund_${id}`,
         type: 'adjustment',
         description: 'benchmark funding',

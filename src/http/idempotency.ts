@@ -5,15 +5,15 @@ import type { Logger } from '../lib/logger.js';
 import { answerBatcher, claimBatcher, claimStatement, storeAnswer, type BatchFailed, type ClaimOutcome } from './idempotency-batch.js';
 import { AppError } from '../kernel/errors.js';
 import { DAY, MINUTE, type Clock } from '../kernel/clock.js';
-import type { RequestClaim } from '../ledger/types.js';
+import type { RequestClaim } from '../db/request-scope.js';
 
 /**
  * Idempotency-Key (docs/design.md §4): same user + key + same body within 24 h replays the stored answer; a different
  * body is 422; a request still in flight is 409. The row is claimed with INSERT ... ON CONFLICT, so among
  * concurrent requests with one key exactly one executes, on any instance. 5xx answers are not stored, so the
- * client may retry them. `exec` gets the claim (a RequestClaim); the operation passes it down to its ledger postings
- * (PostInput.claim), each of which marks it 'committed' inside its own transaction: a claim whose process died after
- * moving money is never taken over and run again.
+ * client may retry them. `exec` gets the claim (a RequestClaim) and runs the operation in the request's scope with it
+ * (db/request-scope.ts): every ledger posting made there marks it 'committed' inside its own transaction, so a claim
+ * whose process died after moving money is never taken over and run again.
  */
 export const IDEMPOTENCY_TTL_MS = DAY;
 /** An in-flight claim older than this belongs to a crashed request and may be taken over. */
@@ -29,8 +29,8 @@ export async function withIdempotency(
   clock: Clock,
   claim: { userId: string; key: string; operation: string; requestHash: string },
   /**
-   * Runs the request once, with the claim its postings mark (`requestClaim`); `answers` holds the reads' answers, in
-   * their order, when the claim statement read them.
+   * Runs the request once, with the claim its postings mark (`requestClaim`, for the request's scope); `answers` holds
+   * the reads' answers, in their order, when the claim statement read them.
    */
   exec: (requestClaim: RequestClaim, answers?: unknown[]) => Promise<StoredResponse>,
   /**
@@ -137,7 +137,8 @@ function batchersOf(db: Db, { batchMax = 1, log }: { batchMax?: number; log?: Lo
 }
 
 /**
- * The claim's mark as a part of a posting (PostInput.claim): marks the claim 'committed' in the posting's own
+ * The claim's mark as a part of a posting (the ledger adds it to every posting made in the request's scope): marks the
+ * claim 'committed' in the posting's own
  * transaction, only when the posting is made (`when` has its row). SKIP LOCKED: two money transactions of one request
  * never wait on each other here (no deadlock with their wallet locks); the one holding the row marks it.
  */

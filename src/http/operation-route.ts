@@ -6,7 +6,6 @@ import { sha256 } from '../lib/crypto.js';
 import type { Services } from '../platform/services.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import { withIdempotency } from './idempotency.js';
-import type { RequestClaim } from '../ledger/types.js';
 import { inRequestScope } from '../db/request-scope.js';
 import {
   adminDeclarationProblem,
@@ -201,7 +200,6 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       userAgent: req.headers['user-agent'],
       grantToken: typeof req.headers['x-grant-token'] === 'string' ? req.headers['x-grant-token'] : undefined,
       idempotencyKey: typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined,
-      claim: null,
       setHeader: (name, value) => void reply.header(name, value),
       deviceTokens: deviceTokensFromCookie(req),
       rememberDevice: (tokens) => setDeviceCookie(config, reply, tokens),
@@ -212,17 +210,12 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
     return { input, ctx, reads };
   };
 
-  /**
-   * The gates and the handler; `claim` is the request's Idempotency-Key claim (the handler's `ctx.claim`), `answers`
-   * the reads' when the claim already read them.
-   */
+  /** The gates and the handler; `answers` are the reads' when the Idempotency-Key claim already read them. */
   const execute = async (
     { input, ctx, reads }: Prepared,
     reply: FastifyReply,
-    claim: RequestClaim | null,
     answers?: unknown[],
   ): Promise<{ status: number; body: unknown }> => {
-    (ctx as { claim: RequestClaim | null }).claim = claim;
     if (reads.length) {
       const read =
         answers ??
@@ -295,8 +288,9 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
         (claim, answers) =>
           answer(reply, async () => {
             if (p instanceof AppError) throw p;
-            // The ledger finds the claim in the request's scope, which ends when the gates and the handler return.
-            return inRequestScope(claim, () => execute(p, reply, claim, answers));
+            // The ledger finds the claim in the request's scope (db/request-scope.ts), which ends when the gates and the
+            // handler return: the handler and the services it calls never see it.
+            return inRequestScope(claim, () => execute(p, reply, answers));
           }),
         // The read-ahead joins the claim statement.
         reads.map(([, r]) => r),
@@ -304,7 +298,7 @@ export function registerOperation(app: FastifyInstance, op: AnyOperation, servic
       );
       if (res.replayed) reply.header('idempotent-replayed', 'true');
     } else {
-      res = await answer(reply, async () => execute(prepare(req, reply), reply, null));
+      res = await answer(reply, async () => execute(prepare(req, reply), reply));
     }
     if (adminAudit) await adminAudit.finish(req, (res.body as { ok: boolean; error?: { code: string } }).error?.code ?? 'ok');
     if (wantsCookieTransport(req)) {

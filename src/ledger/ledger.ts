@@ -4,7 +4,7 @@ import { one, pipelinesAlone, rows, type Db, type Executor, type Tx } from '../d
 import { runChange, runParts, type Part } from '../db/parts.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { requestClaim } from '../db/request-scope.js';
+import { requestClaim, type RequestClaim } from '../db/request-scope.js';
 import { legsOf, outcomeOf, outflowSet, postingBatcher, usedOf, type DecidedRow, type FastOutcome, type Queued } from './batch.js';
 import {
   accountCode,
@@ -15,7 +15,6 @@ import {
   type Ledger,
   type PostInput,
   type Posted,
-  type RequestClaim,
   type UserAccountKind,
 } from './types.js';
 
@@ -28,12 +27,6 @@ export * from './types.js';
  * order (outcomeOf keeps the posting's own).
  */
 const partsOf = (input: PostInput, claim: RequestClaim | null): Part[] => [...(input.parts ?? []), ...(claim ? [claim.mark] : [])];
-
-/**
- * The claim a posting marks, taken when the posting is asked for: inside the request's scope, before any wait, so
- * a posting queued for a batch carries its own request's claim however late the batch runs.
- */
-const claimFor = (input: PostInput): RequestClaim | null => (input.claim !== undefined ? input.claim : requestClaim());
 
 /**
  * The double-entry ledger (docs/design.md §6): postings inside a caller's transaction, or alone in one statement.
@@ -327,9 +320,12 @@ export function createLedger({
   }
 
   return {
-    post: async (tx, input) => (await postInner(tx, input, 'throw', claimFor(input)))!,
-    tryPost: (tx, input) => postInner(tx, input, 'null', claimFor(input)),
-    postAlone: async (db, input) => (await postInner(db, input, 'throw', claimFor(input), db))!,
+    // The claim a posting marks is its request's (db/request-scope.ts), taken when the posting is asked for: inside the
+    // request's scope, before any wait, so a posting queued for a batch carries its own request's claim however late
+    // the batch runs, and one asked for after the request's handler returned marks nothing.
+    post: async (tx, input) => (await postInner(tx, input, 'throw', requestClaim()))!,
+    tryPost: (tx, input) => postInner(tx, input, 'null', requestClaim()),
+    postAlone: async (db, input) => (await postInner(db, input, 'throw', requestClaim(), db))!,
     async balance(exec, ref) {
       const code = accountCode(ref);
       if ('user' in ref) {

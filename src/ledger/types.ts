@@ -1,8 +1,5 @@
 import type { Db, Executor, Tx } from '../db/client.js';
 import type { Part } from '../db/parts.js';
-import type { RequestClaim } from '../db/request-scope.js';
-
-export type { RequestClaim };
 
 /**
  * Account references. User accounts are materialised (balance updated under the user's row lock, never
@@ -29,11 +26,6 @@ export interface Entry {
 }
 
 export interface PostInput {
-  /**
-   * The Idempotency-Key claim this posting marks, or null for none. Left out, the posting marks the claim of the
-   * request it is made for (src/db/request-scope.ts), read when the posting is asked for.
-   */
-  claim?: RequestClaim | null;
   reference: string;
   type: string;
   description: string;

@@ -2,7 +2,6 @@ import type { ReadAnswers, Reads } from '../db/parts.js';
 import { z } from 'zod';
 import type { AuthUser, OperatorRole } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';
-import type { RequestClaim } from '../db/request-scope.js';
 import type { ServiceName, Services } from './services.js';
 
 /**
@@ -24,13 +23,6 @@ export interface OpContext<A extends Reads = Reads, N extends ServiceName = Serv
   readonly userAgent: string | undefined;
   readonly grantToken: string | undefined;
   readonly idempotencyKey: string | undefined;
-  /**
-   * The request's Idempotency-Key claim (http/idempotency.ts), null without one (no key, a GET, no signed-in user).
-   * A handler passes it to the service it calls, which puts it on every ledger posting it makes for the request
-   * (PostInput.claim): the posting marks the claim 'committed' with the money, so a crash before the answer is stored
-   * cannot run the request twice.
-   */
-  readonly claim: RequestClaim | null;
   /** Sets a response header (e.g. Cache-Control on catalogues). */
   setHeader(name: string, value: string): void;
   /** The tokens of the request's device cookie (issue #28, http/session-cookie.ts); empty without one. */

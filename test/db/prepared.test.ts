@@ -49,7 +49,6 @@ describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL
     try {
       for (let i = 0; i < 5; i++) {
         await ledger.postAlone(db, {
-          claim: null,
           reference: `same_text_${randomUUID()}`,
           type: 'transfer_out',
           description: `transfer ${i}`,

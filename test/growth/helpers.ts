@@ -34,7 +34,6 @@ export async function paidPurchase(h: Harness, userId: string, naira: number) {
   const transactionId = randomUUID();
   await db.transaction(async (tx) => {
     await ledger.post(tx, {
-      claim: null,
       reference: `test_vtu_${transactionId}`,
       type: 'vtu_purchase',
       description: 'test purchase',
@@ -54,7 +53,6 @@ export async function topUp(h: Harness, userId: string, naira: number) {
   const reference = `test_topup_${randomUUID()}`;
   await db.transaction(async (tx) => {
     await ledger.post(tx, {
-      claim: null,
       reference,
       type: 'topup',
       description: 'test top-up',

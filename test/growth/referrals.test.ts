@@ -211,7 +211,6 @@ describe('event isolation', () => {
       // A malformed user id makes the growth job's insert fail; the event's part only wrote the job.
       await events.emit(tx, 'vtu.succeeded', { userId: 'not-a-uuid', transactionId: randomUUID(), amount: 10_000n, service: 'data' });
       await ledger.post(tx, {
-        claim: null,
         reference: `iso_${randomUUID()}`,
         type: 'adjustment',
         description: 'emitter keeps working',

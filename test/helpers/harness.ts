@@ -243,7 +243,6 @@ export async function fundWallet(h: Harness, userId: string, naira: number) {
   const { ledger, db } = h.app.services;
   await db.transaction(async (tx) => {
     await ledger.post(tx, {
-      claim: null,
       reference: `test_fund_${randomUUID()}`,
       type: 'adjustment',
       description: 'test funding',

@@ -13,9 +13,10 @@ import { VTU_ENV } from '../vtu/helpers.js';
 /**
  * Registry walk (issue 31): every operation with the money gate that moves money under a request marks the request's
  * Idempotency-Key claim 'committed' in the transaction of its first posting, so a crash before the answer is stored
- * cannot run it twice. The mark travels explicitly (ctx.claim -> the service -> PostInput.claim); a handler or a
- * service that passed null instead would leave the claim in flight, which this walk catches. Triggers record every
- * status a claim takes and every ledger transaction made, each with its database transaction id.
+ * cannot run it twice. The mark travels in the request's scope (db/request-scope.ts) to every posting made while the
+ * handler runs; a posting made outside it (work set apart from the request, or left running after the handler
+ * returned) would leave the claim in flight, which this walk catches. Triggers record every status a claim takes and
+ * every ledger transaction made, each with its database transaction id.
  *
  * Every money operation is either walked here with an input that moves money in the sandbox, or listed among those
  * that move none while the request runs (with the reason): a new money operation fails the first test until it is

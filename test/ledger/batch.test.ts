@@ -7,6 +7,7 @@ import { GROWTH_EVENT_JOB } from '../../src/modules/growth/register.js';
 import { DELIVER_JOB } from '../../src/modules/notifications/notifier.js';
 import { insertOnPosting } from '../../src/modules/vtu/repository.js';
 import { claimOf } from '../../src/http/idempotency.js';
+import { inRequestScope } from '../../src/db/request-scope.js';
 import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 import { statementsOf } from '../helpers/statements.js';
 
@@ -30,7 +31,6 @@ async function funded(kobo: bigint): Promise<string> {
   const u = await signIn(h);
   await db().transaction((tx) =>
     ledger().post(tx, {
-      claim: null,
       reference: `fund_${randomUUID()}`,
       type: 'topup',
       description: 'test credit',
@@ -44,7 +44,6 @@ async function funded(kobo: bigint): Promise<string> {
 }
 
 const transfer = (from: string, to: string, kobo: bigint, parts: Part[] = []): PostInput => ({
-  claim: null,
   reference: `bt_${randomUUID()}`,
   type: 'transfer_out',
   description: 'batched transfer',
@@ -161,7 +160,8 @@ describe('postings in batches', () => {
     let results: PromiseSettledResult<Posted>[] = [];
     const texts = await statementsOf(async () => {
       results = await settle(
-        users.map((u, i) => ledger().postAlone(db(), { ...transfer(u, sinks[i], 500n), claim: claimOf({ userId: u, key }) })),
+        // Each posting is asked for in its own request's scope; the batch runs outside all of them.
+        users.map((u, i) => inRequestScope(claimOf({ userId: u, key }), () => ledger().postAlone(db(), transfer(u, sinks[i], 500n)))),
       );
     });
     expect(results.map((r) => r.status)).toEqual(users.map((_, i) => (i === 3 ? 'rejected' : 'fulfilled')));
@@ -326,7 +326,6 @@ describe('postings in batches', () => {
             { account: { system: 'revenue' }, amount: r.amount },
           ],
           parts: [insertOnPosting(r)],
-          claim: null,
         }),
       ),
     );

@@ -19,7 +19,6 @@ const db = () => h.app.services.db;
 async function credit(userId: string, kobo: bigint, ref = `cr_${randomUUID()}`) {
   await db().transaction((tx) =>
     ledger().post(tx, {
-      claim: null,
       reference: ref,
       type: 'topup',
       description: 'test credit',
@@ -34,7 +33,6 @@ async function credit(userId: string, kobo: bigint, ref = `cr_${randomUUID()}`) 
 async function debit(userId: string, kobo: bigint) {
   return db().transaction((tx) =>
     ledger().post(tx, {
-      claim: null,
       reference: `db_${randomUUID()}`,
       type: 'wallet_debit',
       description: 'test debit',
@@ -52,7 +50,6 @@ describe('ledger.post', () => {
     await expect(
       db().transaction((tx) =>
         ledger().post(tx, {
-          claim: null,
           reference: 'unbalanced',
           type: 'x',
           description: 'x',
@@ -80,7 +77,6 @@ describe('ledger.post', () => {
     await db().transaction(async (tx) => {
       await expect(
         ledger().post(tx, {
-          claim: null,
           reference: refused,
           type: 'wallet_debit',
           description: 'too much',
@@ -91,7 +87,6 @@ describe('ledger.post', () => {
         }),
       ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
       await ledger().post(tx, {
-        claim: null,
         reference: `ok_${randomUUID()}`,
         type: 'wallet_debit',
         description: 'fits',
@@ -112,7 +107,6 @@ describe('ledger.post', () => {
     await credit(u.id, 1000n);
     const posted = await db().transaction((tx) =>
       ledger().post(tx, {
-        claim: null,
         reference: `twice_${randomUUID()}`,
         type: 'x',
         description: 'fee and refund on one wallet',
@@ -134,7 +128,6 @@ describe('ledger.post', () => {
     await expect(credit(u.id, 100n, 'dup-ref')).rejects.toMatchObject({ code: 'DUPLICATE_REFERENCE' });
     const r = await db().transaction(async (tx) => {
       const first = await ledger().tryPost(tx, {
-        claim: null,
         reference: 'dup-ref',
         type: 'topup',
         description: 'again',
@@ -155,7 +148,6 @@ describe('ledger.post', () => {
     const post = (amount: bigint) =>
       db().transaction((tx) =>
         ledger().post(tx, {
-          claim: null,
           reference: `fresh_${randomUUID()}`,
           type: 'x',
           description: 'x',
@@ -213,7 +205,6 @@ describe('ledger.post', () => {
               if (to === from) continue;
               await db().transaction((tx) =>
                 ledger().post(tx, {
-                  claim: null,
                   reference: `tr_${randomUUID()}`,
                   type: 'transfer_out',
                   description: 'p2p',
@@ -259,7 +250,6 @@ describe('ledger.post', () => {
     const transfer = (from: string, to: string) =>
       db().transaction((tx) =>
         ledger().post(tx, {
-          claim: null,
           reference: `tr_${randomUUID()}`,
           type: 'transfer_out',
           description: 'p2p',
@@ -294,7 +284,6 @@ describe('wallet limits and the outflow counter', () => {
   const post = (userId: string, type: string, kobo: bigint, limits?: WalletLimit[]) =>
     db().transaction((tx) =>
       ledger().post(tx, {
-        claim: null,
         reference: `${type}_${randomUUID()}`,
         type,
         description: type,
@@ -350,7 +339,6 @@ describe('wallet limits and the outflow counter', () => {
     await credit(u.id, 1_000n);
     await db().transaction((tx) =>
       ledger().post(tx, {
-        claim: null,
         reference: `twice_${randomUUID()}`,
         type: 'vtu_purchase',
         description: 'price and fee',
@@ -372,7 +360,6 @@ describe('wallet limits and the outflow counter', () => {
     const transfer = (kobo: bigint, l: WalletLimit[]) =>
       db().transaction((tx) =>
         ledger().post(tx, {
-          claim: null,
           reference: `tr_${randomUUID()}`,
           type: 'transfer_out',
           description: 'p2p',
@@ -445,7 +432,6 @@ describe('postAlone and parts', () => {
     await credit(a.id, 1_000n);
     const transfer = (kobo: bigint) =>
       ledger().postAlone(db(), {
-        claim: null,
         reference: `tr_${randomUUID()}`,
         type: 'transfer_out',
         description: 'p2p',
@@ -473,7 +459,6 @@ describe('postAlone and parts', () => {
     await credit(u.id, 1_000n);
     const before = await notes(u.id);
     await ledger().postAlone(db(), {
-      claim: null,
       reference: `twice_${randomUUID()}`,
       type: 'vtu_purchase',
       description: 'price and fee',
@@ -514,7 +499,6 @@ describe('parts see the posting', () => {
     await credit(u.id, 1_000n);
     const once = await recorder();
     const one = await ledger().postAlone(db(), {
-      claim: null,
       reference: `seen1_${randomUUID()}`,
       type: 'wallet_debit',
       description: 'one statement',
@@ -531,7 +515,6 @@ describe('parts see the posting', () => {
 
     const stepwise = await recorder();
     const two = await ledger().postAlone(db(), {
-      claim: null,
       reference: `seen2_${randomUUID()}`,
       type: 'vtu_purchase',
       description: 'one wallet twice: step by step',
@@ -568,7 +551,6 @@ describe('a posting statement that finds a row changed under it', () => {
 
   /** A ₦3 debit of a ₦10 wallet carrying the flaky part. */
   const debitWith = (userId: string, part: Part): PostInput => ({
-    claim: null,
     reference: `retry_${randomUUID()}`,
     type: 'wallet_debit',
     description: 'debit with a flaky part',

@@ -87,7 +87,6 @@ describe('EventBus', () => {
     bus.on('wallet.credited', (e) => p.part(e.userId, 'credited'));
     const post = (kobo: bigint) =>
       ledger.postAlone(db, {
-        claim: null,
         reference: `ev_${randomUUID()}`,
         type: 'wallet_debit',
         description: 'probe',

@@ -27,7 +27,6 @@ async function spend(u: TestUser, naira: number) {
   const { db, ledger } = h.app.services;
   await db.transaction((tx) =>
     ledger.post(tx, {
-      claim: null,
       reference: `test_spend_${randomUUID()}`,
       type: 'wallet_debit',
       description: 'test spend',

@@ -26,7 +26,6 @@ it.each(['verify', 'webhook'] as const)('a top-up settled by %s repays the open 
   // Spend the loan, as a purchase would.
   await h.app.services.db.transaction((tx) =>
     h.app.services.ledger.post(tx, {
-      claim: null,
       reference: `spend_${randomUUID()}`,
       type: 'wallet_debit',
       description: 'spend',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { IDEMPOTENCY_LOCK_MS, withIdempotency } from '../../src/http/idempotency.js';
-import type { RequestClaim } from '../../src/ledger/ledger.js';
+import { inRequestScope, type RequestClaim } from '../../src/db/request-scope.js';
 import { createHarness, expectLedgerOk, fundWallet, signIn, type Harness } from '../helpers/harness.js';
 
 /**
@@ -17,11 +17,16 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-/** A debit made for the request whose claim is `claim` (what an operation does with ctx.claim). */
+/** A debit made in the scope of the request whose claim is `claim` (as the operation route runs a handler). */
 async function moveMoney(claim: RequestClaim | null, userId: string, thenFail: 'after commit' | 'inside the transaction' | null) {
+  await inRequestScope(claim, () => debitIn(userId, thenFail));
+  if (thenFail === 'after commit') throw new Error('answer lost after commit');
+  return { status: 200, body: { ok: true } };
+}
+
+async function debitIn(userId: string, thenFail: 'after commit' | 'inside the transaction' | null) {
   await h.app.services.db.transaction(async (tx) => {
     await h.app.services.ledger.post(tx, {
-      claim,
       reference: `idem_test_${randomUUID()}`,
       type: 'wallet_debit',
       description: 'idempotency test',
@@ -32,8 +37,6 @@ async function moveMoney(claim: RequestClaim | null, userId: string, thenFail: '
     });
     if (thenFail === 'inside the transaction') throw new Error('failed before commit');
   });
-  if (thenFail === 'after commit') throw new Error('answer lost after commit');
-  return { status: 200, body: { ok: true } };
 }
 
 const claimOf = async (userId: string, key: string) =>
@@ -81,18 +84,19 @@ describe('Idempotency-Key claims that moved money', () => {
     await fundWallet(h, u.id, 1000);
     const claim = { userId: u.id, key: `k-${randomUUID()}`, operation: 'debitWalletFn', requestHash: 'h5' };
     const stepByStep = async (c: RequestClaim) => {
-      await h.app.services.db.transaction((tx) =>
-        h.app.services.ledger.post(tx, {
-          claim: c,
-          reference: `idem_steps_${randomUUID()}`,
-          type: 'wallet_debit',
-          description: 'idempotency test, one wallet twice',
-          entries: [
-            { account: { user: u.id, kind: 'wallet' }, amount: -10_000n },
-            { account: { user: u.id, kind: 'wallet' }, amount: 4_000n },
-            { account: { system: 'revenue:wallet_debits' }, amount: 6_000n },
-          ],
-        }),
+      await inRequestScope(c, () =>
+        h.app.services.db.transaction((tx) =>
+          h.app.services.ledger.post(tx, {
+            reference: `idem_steps_${randomUUID()}`,
+            type: 'wallet_debit',
+            description: 'idempotency test, one wallet twice',
+            entries: [
+              { account: { user: u.id, kind: 'wallet' }, amount: -10_000n },
+              { account: { user: u.id, kind: 'wallet' }, amount: 4_000n },
+              { account: { system: 'revenue:wallet_debits' }, amount: 6_000n },
+            ],
+          }),
+        ),
       );
       throw new Error('answer lost after commit');
     };
@@ -102,9 +106,10 @@ describe('Idempotency-Key claims that moved money', () => {
     await expectLedgerOk(h);
   });
 
-  it('the mark travels only with the posting: a posting not given the claim leaves it in flight (and the retry runs again)', async () => {
-    // What a posting site that passed null under a request would do: the crash guarantee is gone, which is why
-    // PostInput.claim is required and the registry walk (test/http/claim-walk.test.ts) checks every money operation.
+  it("the mark travels only with the request's scope: a posting made outside it leaves the claim in flight (and the retry runs again)", async () => {
+    // What a posting outside the handler's scope would do: the crash guarantee is gone, which is why only work the
+    // request shares with others is set apart, and the registry walk (test/http/claim-walk.test.ts) checks every money
+    // operation.
     const u = await signIn(h);
     await fundWallet(h, u.id, 1000);
     const claim = { userId: u.id, key: `k-${randomUUID()}`, operation: 'debitWalletFn', requestHash: 'h4' };

@@ -203,7 +203,6 @@ describe('closeAccount', () => {
     const v = await signIn(h);
     await db.transaction((tx) =>
       ledger.post(tx, {
-        claim: null,
         reference: `test_savings_${randomUUID()}`,
         type: 'adjustment',
         description: 'test savings',
@@ -220,7 +219,6 @@ describe('closeAccount', () => {
     const w = await signIn(h);
     await db.transaction((tx) =>
       ledger.post(tx, {
-        claim: null,
         reference: `test_loan_${randomUUID()}`,
         type: 'adjustment',
         description: 'test loan',
@@ -263,7 +261,6 @@ describe('closeAccount', () => {
     // Spend it down to zero so the account may close; the ledger rows stay.
     await h.app.services.db.transaction((tx) =>
       h.app.services.ledger.post(tx, {
-        claim: null,
         reference: `test_out_${randomUUID()}`,
         type: 'adjustment',
         description: 'test withdrawal',
