@@ -13,7 +13,10 @@ test('a customer buys a travel eSIM and sees its QR code; a social order partly 
   await signInWithPin(page, c);
 
   await page.goto('/buy?service=esim');
-  await expect(page.getByRole('radio', { name: 'Travel eSIM' })).toBeChecked();
+  await expect(page.getByRole('navigation', { name: 'Services' }).getByRole('link', { name: 'Travel eSIM' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await page.getByLabel('Destination').selectOption({ label: 'United Kingdom' });
   const plan = page.getByLabel('Data plan');
   await expect(plan.locator('option')).toHaveCount(4);

@@ -14,7 +14,10 @@ test('a customer books a flight, sees its PNR and e-ticket, and cancels it for t
   await signInWithPin(page, c);
 
   await page.goto('/buy?service=flights');
-  await expect(page.getByRole('radio', { name: 'Flights' })).toBeChecked();
+  await expect(page.getByRole('navigation', { name: 'Services' }).getByRole('link', { name: 'Flights' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await page.getByRole('combobox', { name: /^From/ }).selectOption('LOS');
   await page.getByRole('combobox', { name: /^To/ }).selectOption('PHC');
   await page.getByLabel('Departure').fill(new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10));

@@ -71,6 +71,7 @@ export const en = {
     lockedBonus: 'Locked bonus',
     referralBonus: 'Referral bonus (locked)',
     quickActions: 'Quick actions',
+    services: 'Services',
     recent: 'Recent activity',
     noActivity: 'No money movements yet. Fund your wallet to start.',
     viewAll: 'View all transactions',

@@ -72,6 +72,7 @@ export const ha: Messages = {
     lockedBonus: 'Kyautar da aka kulle',
     referralBonus: 'Kyautar gayyata (a kulle)',
     quickActions: 'Ayyuka masu sauri',
+    services: 'Ayyuka',
     recent: 'Ayyukan baya-bayan nan',
     noActivity: 'Babu motsin kuɗi tukuna. Ƙara kuɗi a walat don farawa.',
     viewAll: "Duba dukkan ma'amaloli",

@@ -73,6 +73,7 @@ export const pcm: Messages = {
     lockedBonus: 'Bonus wey dem lock',
     referralBonus: 'Referral bonus (e still lock)',
     quickActions: 'Quick quick actions',
+    services: 'Services',
     recent: 'Wetin happen recently',
     noActivity: 'No money don move yet. Fund your wallet make you start.',
     viewAll: 'See all transactions',

@@ -73,6 +73,7 @@ export const yo: Messages = {
     lockedBonus: 'Ẹ̀bùn tí a tì pa',
     referralBonus: 'Ẹ̀bùn ìtọ́kasí (a tì í pa)',
     quickActions: 'Àwọn ìgbésẹ̀ kíákíá',
+    services: 'Àwọn iṣẹ́',
     recent: 'Ìṣẹ̀lẹ̀ àìpẹ́',
     noActivity: 'Kò sí ìṣípòpadà owó síbẹ̀. Fi owó sí wálẹ́ẹ̀tì rẹ láti bẹ̀rẹ̀.',
     viewAll: 'Wo gbogbo ìdúnàádúrà',

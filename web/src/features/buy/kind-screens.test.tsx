@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { BUY_SERVICES, BUY_TABS, buyServiceOr } from '../../app/buy-services';
 import { LANGUAGES } from '../../app/i18n';
-import { kindLabel } from '../../app/kind-tabs';
+import { KIND_TABS, kindLabel } from '../../app/kind-tabs';
+import { SERVICE_ICONS } from '../../app/service-icons';
 import { en } from '../../locales/en';
 import { enKinds } from '../../locales/kinds-en';
 import { KIND_RESULTS, KIND_SCREENS } from './kind-screens';
@@ -22,6 +23,11 @@ describe("the kinds' app parts", () => {
       for (const { code } of LANGUAGES) expect(label[code]?.trim(), `${service} ${code}`).toBeTruthy();
     }
     expect(KIND_RESULTS.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("every tab has its tile's icon on the service grid, from its own folder (icon.ts: a path's data)", () => {
+    for (const kind of KIND_TABS.keys()) expect(SERVICE_ICONS.get(kind), kind).toMatch(/^M[\d.]/);
+    expect([...SERVICE_ICONS.keys()].sort()).toEqual([...KIND_TABS.keys()].sort());
   });
 
   it("a purchase is named by its kind's tab label, found by the kind's folder (its name, the purchase's service)", () => {

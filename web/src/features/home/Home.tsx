@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
-import { useKindLabel } from '../../app/kind-tabs';
 import { Later } from '../../app/later';
+import { ServiceGrid } from '../../app/ServiceGrid';
 import { saveOffline } from '../../app/offline';
 import { ActivityList } from '../../components/ActivityList';
 import { settingsQueries } from '../../api/queries/settings';
@@ -13,9 +13,23 @@ import { Balances } from './Balances';
 import { LinkButton } from '../../components/LinkButton';
 import { SetupPrompt } from '../../components/SetupPrompt';
 
+/** Every service, a tile each (the buy screen's grid). */
+function Services() {
+  const { t } = useTranslation();
+  return (
+    <nav aria-labelledby="services">
+      <Title order={2} id="services" size="h4" mb="xs">
+        {t('home.services')}
+      </Title>
+      <ServiceGrid />
+    </nav>
+  );
+}
+
+export { ServiceGrid };
+
 export function Home() {
   const { t } = useTranslation();
-  const kind = useKindLabel();
   const wallet = useQuery(walletQueries.state());
   // Issue 30: an operator froze the account; money operations answer ACCOUNT_FROZEN, so say it up front.
   const frozen = useQuery(settingsQueries.profile()).data?.profile.frozen;
@@ -43,17 +57,14 @@ export function Home() {
       />
       {/* Below the balance, one task each (later.tsx): the screen draws top down in short tasks. */}
       <Later>
+        <Services />
+      </Later>
+      <Later>
         <section aria-labelledby="quick">
           <Title order={2} id="quick" size="h4" mb="xs">
             {t('home.quickActions')}
           </Title>
           <div className="quick-grid">
-            <LinkButton to="/buy" search={{ service: 'airtime' }}>
-              {kind('airtime')}
-            </LinkButton>
-            <LinkButton to="/buy" search={{ service: 'data' }}>
-              {kind('data')}
-            </LinkButton>
             <LinkButton to="/fund" variant="light">
               {t('nav.fund')}
             </LinkButton>
