@@ -5,6 +5,7 @@ import type { ReadReplica } from '../db/replica.js';
 import type { Clock } from '../kernel/clock.js';
 import { processMetrics } from '../lib/metrics.js';
 import { FLOAT_CODES, balancesStatement } from '../modules/console/api.js';
+import { processingPurchases, purchaseCounts } from '../modules/vtu/api.js';
 
 /** Business gauges are read from the database at most this often (service clock), whatever the scrape rate. */
 const SNAPSHOT_TTL_MS = 5_000;
@@ -55,14 +56,8 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
     const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
     const floatCodes = FLOAT_CODES;
     const [purchases, processing, floats, lag, backlog, dead, sms, otp] = await Promise.all([
-      rows<Snapshot['purchases'][number]>(
-        db,
-        sql`SELECT service, provider, status, count(*)::int AS n FROM vtu_transactions WHERE created_at > ${dayAgo} GROUP BY 1, 2, 3`,
-      ),
-      rows<{ processing: number; stuck: number }>(
-        db,
-        sql`SELECT count(*)::int AS processing, (count(*) FILTER (WHERE created_at < ${stuckBefore}))::int AS stuck FROM vtu_transactions WHERE status = 'processing'`,
-      ),
+      purchaseCounts(db, dayAgo),
+      processingPurchases(db, stuckBefore),
       // System accounts keep no balance column: the console's snapshot plus the entries after it (migration 1030).
       rows<Snapshot['floats'][number]>(db, balancesStatement(floatCodes)),
       rows<{ max: number | null; avg: number | null; n: number }>(
@@ -86,8 +81,8 @@ export function createMetrics(deps: { db: Db; clock: Clock; stuckAfterMs: number
     ]);
     return {
       purchases,
-      processing: processing[0]?.processing ?? 0,
-      stuck: processing[0]?.stuck ?? 0,
+      processing: processing.processing,
+      stuck: processing.stuck,
       floats,
       lag: lag[0] ?? { max: null, avg: null, n: 0 },
       backlog,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, PIN, tier2User } from '../helpers/factories.js';
+import { roundTripsOf } from '../helpers/statements.js';
 import { VTU_ENV } from '../vtu/helpers.js';
 
 // Issue 29: server texts as a kind and parameters, so the app words them in the reader's language. The English
@@ -47,6 +48,15 @@ describe('kind and params beside the English text', () => {
     ]);
     // A line without facts of its own still has its kind and an empty params.
     expect(lines.at(-1)).toMatchObject({ kind: 'adjustment', params: {} });
+  });
+
+  it.skipIf(!usingPostgres)("the wallet state with its purchases' facts (vtu's part) is one round trip", async () => {
+    const u = await buyer(h, 5_000);
+    await buyAirtime(u, '08031230002');
+    let state: Awaited<ReturnType<typeof h.app.services.wallet.state>> | undefined;
+    const trips = await roundTripsOf(async () => (state = await h.app.services.wallet.state(u.id)));
+    expect(trips).toHaveLength(1);
+    expect(state!.log[0]).toMatchObject({ kind: 'purchase', params: { service: 'airtime', recipient: '08031230002' } });
   });
 
   it('a transfer: each side names the other by username', async () => {

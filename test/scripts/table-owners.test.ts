@@ -53,11 +53,22 @@ describe('npm run lint:tables (scripts/table-owners.ts)', () => {
       ...schemas,
       'src/modules/console/a.ts': 'const q = sql`SELECT ${sql`o.id`} FROM ${x}, orders o JOIN users u ON u.id = o.user_id`;',
       'src/modules/console/b.ts': "const COLS = 'SELECT sum(balance) FROM accounts'; rows(db, sql.raw(COLS));",
+      // A constant interpolated in sql.raw's template is SQL text too.
+      'src/modules/console/d.ts': 'const LAST = `(SELECT o.id FROM orders o)`; const COLS = sql.raw(`id, ${LAST} AS last`);',
     };
     const fails = checkOwnership(files, none).failures;
-    expect(fails).toHaveLength(3);
-    expect(fails.join('\n')).toMatch(/console\/a\.ts reads orders.*\n.*console\/a\.ts reads users.*\n.*console\/b\.ts reads accounts/);
-    const listed = { reads: { 'src/modules/console/a.ts': ['orders', 'users'], 'src/modules/console/b.ts': ['accounts'] }, writes: {} };
+    expect(fails).toHaveLength(4);
+    expect(fails.join('\n')).toMatch(
+      /console\/a\.ts reads orders.*\n.*console\/a\.ts reads users.*\n.*console\/b\.ts reads accounts.*\n.*console\/d\.ts reads orders/,
+    );
+    const listed = {
+      reads: {
+        'src/modules/console/a.ts': ['orders', 'users'],
+        'src/modules/console/b.ts': ['accounts'],
+        'src/modules/console/d.ts': ['orders'],
+      },
+      writes: {},
+    };
     expect(checkOwnership(files, listed).failures).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../db/client.js';
+import { countPurchasesCreated, exportPurchasePage } from '../vtu/api.js';
 import { csvLine, koboText } from './csv.js';
 import type { Range } from './range.js';
 
@@ -30,7 +31,7 @@ interface ExportSource {
 }
 
 /** The plan of an export whose pages walk one table's created_at: its row count in the range, no bounds needed. */
-function countCreatedIn(table: 'vtu_transactions' | 'topup_intents' | 'audit_log'): ExportSource['plan'] {
+function countCreatedIn(table: 'topup_intents' | 'audit_log'): ExportSource['plan'] {
   return async (db, r) => {
     const c = await one<{ n: number }>(
       db,
@@ -60,22 +61,9 @@ const transactions: ExportSource = {
     'status',
     'failure_reason',
   ],
-  plan: countCreatedIn('vtu_transactions'),
+  plan: async (db, r) => ({ total: await countPurchasesCreated(db, r.start, r.end), bounds: [] }),
   async page(db, r, _bounds, after, limit) {
-    type Row = Record<
-      'id' | 'reference' | 'created_at' | 'at' | 'updated_at' | 'user_id' | 'service' | 'provider' | 'recipient' | 'status',
-      string
-    > &
-      Record<'network' | 'plan_id' | 'product' | 'failure_reason', string | null> &
-      Record<'amount' | 'wholesale' | 'markup', string>;
-    const list = await rows<Row>(
-      db,
-      sql`SELECT id, reference, created_at, created_at::text AS at, updated_at, user_id, service, provider, network, recipient, plan_id, product,
-                 amount::text AS amount, wholesale::text AS wholesale, markup::text AS markup, status, failure_reason
-          FROM vtu_transactions
-          WHERE created_at < ${r.end} AND ${after ? sql`(created_at, id) > (${after[0]}::timestamptz, ${after[1]}::uuid)` : sql`created_at >= ${r.start}`}
-          ORDER BY created_at, id LIMIT ${limit}`,
-    );
+    const list = await exportPurchasePage(db, r, after, limit);
     const last = list.at(-1);
     return {
       lines: list.map((t) => [

@@ -1,9 +1,10 @@
-import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { rows as query, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
 import { phoneInput } from '../../kernel/inputs.js';
 import { toNaira, naira } from '../../kernel/money.js';
+import { emailsOf, userIdByEmail } from '../identity/api.js';
+import { PURCHASE_SORTS, searchPurchases, type PurchaseSearch } from '../vtu/api.js';
 import { lagosDay, lagosRange } from './range.js';
 
 /** The widest date range of one search (issue 30 brief: at most 92 days). */
@@ -11,13 +12,7 @@ export const SEARCH_MAX_DAYS = 92;
 /** Without a reference, phone, user or e-mail the search covers these last Lagos days (docs/decisions.md). */
 export const SEARCH_DEFAULT_DAYS = 30;
 
-export const SEARCH_SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
-const ORDER: Record<(typeof SEARCH_SORTS)[number], SQL> = {
-  newest: sql`t.created_at DESC, t.id DESC`,
-  oldest: sql`t.created_at ASC, t.id ASC`,
-  amount_desc: sql`t.amount DESC, t.created_at DESC, t.id DESC`,
-  amount_asc: sql`t.amount ASC, t.created_at DESC, t.id DESC`,
-};
+export const SEARCH_SORTS = PURCHASE_SORTS;
 
 const optText = (name: string, max: number) =>
   z
@@ -82,20 +77,6 @@ export const searchTransactionsOutput = z.object({
   hasMore: z.boolean(),
 });
 
-interface Row {
-  id: string;
-  reference: string;
-  user_id: string;
-  email: string | null;
-  service: string;
-  provider: string;
-  recipient: string;
-  phone: string | null;
-  amount: string;
-  status: 'processing' | 'success' | 'failed';
-  created_at: string | Date;
-  updated_at: string | Date;
-}
 const iso = (v: string | Date) => new Date(v).toISOString();
 
 /** The date bounds of a search: the given days, or the last SEARCH_DEFAULT_DAYS when no key narrows it. */
@@ -110,53 +91,59 @@ export function searchRange(i: SearchTransactionsInput, now: Date) {
   return lagosRange({ from: i.from, to: i.to }, now, SEARCH_MAX_DAYS);
 }
 
-/** The search's one statement (test/console/transactions-search.test.ts reads its plans). */
-export function searchStatement(i: SearchTransactionsInput, range: { start: Date; end: Date } | null) {
-  const where: SQL[] = [];
-  if (i.reference !== undefined) where.push(sql`t.reference = ${i.reference}`);
-  if (i.phone !== undefined) where.push(sql`(t.recipient = ${i.phone} OR t.phone = ${i.phone})`);
-  if (i.userId !== undefined) where.push(sql`t.user_id = ${i.userId}`);
-  if (i.email !== undefined) where.push(sql`t.user_id = (SELECT id FROM users WHERE email = ${i.email})`);
-  if (i.status !== undefined) where.push(sql`t.status = ${i.status}`);
-  if (i.service !== undefined) where.push(sql`t.service = ${i.service.toLowerCase()}`);
-  if (range) where.push(sql`t.created_at >= ${range.start} AND t.created_at < ${range.end}`);
-  const cond = where.length ? sql.join(where, sql` AND `) : sql`TRUE`;
-  return sql`SELECT t.id, t.reference, t.user_id, u.email, t.service, t.provider, t.recipient, t.phone, t.amount::text AS amount,
-       t.status, t.created_at, t.updated_at
-    FROM vtu_transactions t LEFT JOIN users u ON u.id = t.user_id
-    WHERE ${cond} ORDER BY ${ORDER[i.sort]} LIMIT ${i.limit + 1} OFFSET ${i.offset}`;
+/**
+ * What vtu searches for (vtu/operator-reads.ts has the statement and its indexes): the input's keys, with `userId`
+ * the customer an e-mail names once identity has resolved it (`emailUser`).
+ */
+export function purchaseSearch(i: SearchTransactionsInput, range: { start: Date; end: Date } | null, emailUser?: string): PurchaseSearch {
+  return {
+    reference: i.reference,
+    phone: i.phone,
+    userId: i.userId ?? emailUser,
+    status: i.status,
+    service: i.service?.toLowerCase(),
+    range,
+    sort: i.sort,
+    limit: i.limit,
+    offset: i.offset,
+  };
 }
 
 /**
- * Operators' purchase search (issue 30). Each key has its index: reference (unique), phone (recipient and phone
- * indexes, migration 1050), user or e-mail (vtu_transactions_user_idx after users_email_key), otherwise the date
- * range on vtu_transactions_dashboard_idx (created_at first). Status and service filter what those indexes give.
+ * Operators' purchase search (issue 30): vtu's statement on the key's index. An e-mail is first resolved to its
+ * customer by identity (users_email_key); the page's e-mails come from identity after it, in one statement.
  */
 export function createTransactionSearch(deps: { db: Db; clock: Clock }) {
   return {
     async search(i: SearchTransactionsInput) {
       const range = searchRange(i, deps.clock.now());
-      const rows = await query<Row>(deps.db, searchStatement(i, range));
+      const page = { from: range?.from ?? null, to: range?.to ?? null, limit: i.limit, offset: i.offset };
+      const emailUser = i.email === undefined ? undefined : await userIdByEmail(deps.db, i.email);
+      // An e-mail nobody has, or another customer's than the userId given, matches no purchase.
+      if (emailUser === null || (emailUser !== undefined && i.userId !== undefined && i.userId !== emailUser))
+        return { items: [], ...page, hasMore: false };
+      const found = await searchPurchases(deps.db, purchaseSearch(i, range, emailUser));
+      const emails = await emailsOf(
+        deps.db,
+        found.items.map((t) => t.userId),
+      );
       return {
-        items: rows.slice(0, i.limit).map((r) => ({
-          id: r.id,
-          reference: r.reference,
-          userId: r.user_id,
-          email: r.email,
-          service: r.service,
-          provider: r.provider,
-          recipient: r.recipient,
-          phone: r.phone,
-          amount: toNaira(BigInt(r.amount)),
-          status: r.status,
-          createdAt: iso(r.created_at),
-          settledAt: r.status === 'processing' ? null : iso(r.updated_at),
+        items: found.items.map((t) => ({
+          id: t.id,
+          reference: t.reference,
+          userId: t.userId,
+          email: emails.get(t.userId) ?? null,
+          service: t.service,
+          provider: t.provider,
+          recipient: t.recipient,
+          phone: t.phone,
+          amount: toNaira(t.amount),
+          status: t.status,
+          createdAt: iso(t.createdAt),
+          settledAt: t.status === 'processing' ? null : iso(t.updatedAt),
         })),
-        from: range?.from ?? null,
-        to: range?.to ?? null,
-        limit: i.limit,
-        offset: i.offset,
-        hasMore: rows.length > i.limit,
+        ...page,
+        hasMore: found.hasMore,
       };
     },
   };

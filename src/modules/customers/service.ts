@@ -1,11 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../db/client.js';
+import { runReads } from '../../db/parts.js';
 import type { Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
 import { normalizePhone } from '../../kernel/phone.js';
 import type { Notifier } from '../notifications/api.js';
+import { purchaserOf, recentPurchasesRead, type RecentPurchase } from '../vtu/api.js';
 
 export type CustomerService = ReturnType<typeof createCustomerService>;
 
@@ -19,6 +21,12 @@ const CUSTOMER_ORDER: Record<CustomerSort, SQL> = {
   oldest: sql`u.created_at ASC, u.id`,
   email: sql`u.email ASC, u.id`,
 };
+
+/** The customer page's statement, with vtu's read of their last purchases in its round trip (db/parts.ts runReads). */
+async function withRecentPurchases<T>(db: Db, userId: string, statement: SQL): Promise<[T | undefined, RecentPurchase[] | null]> {
+  const { first, answers } = await runReads(db, [recentPurchasesRead(userId, 20)], statement);
+  return [first[0] as T | undefined, answers[0] as RecentPurchase[] | null];
+}
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,6 +57,8 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
       const id = UUID.test(text) ? lower : null;
       // LIKE's own characters are taken literally in the e-mail prefix.
       const prefix = `${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      // A purchase reference is vtu's to look up: its customer joins the hits as a value.
+      const purchaser = await purchaserOf(db, text);
       const list = await rows<{
         id: string;
         email: string;
@@ -69,7 +79,7 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
               UNION SELECT id, 'username' FROM users WHERE username = ${lower}
               UNION SELECT user_id, 'reference' FROM topup_intents WHERE reference = ${text}
               UNION SELECT user_id, 'reference' FROM payment_settlements WHERE processor_reference = ${text}
-              UNION SELECT user_id, 'reference' FROM vtu_transactions WHERE reference = ${text}
+              UNION SELECT ${purchaser}::uuid, 'reference' WHERE ${purchaser}::uuid IS NOT NULL
               UNION SELECT user_id, 'account_number' FROM dedicated_accounts WHERE account_number = ${text}
             ), firsts AS (SELECT DISTINCT ON (user_id) user_id, matched_by FROM hits ORDER BY user_id, matched_by)
             SELECT u.id::text AS id, u.email, u.username, u.full_name, u.phone, u.kyc_tier, u.status, u.created_at,
@@ -96,11 +106,12 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
     },
 
     /**
-     * One customer for an operator, in one statement: profile, KYC submissions, wallet balance and its last ledger
-     * lines, sessions and known devices, recent purchases and top-ups, and whether (why, since when) it is frozen.
+     * One customer for an operator, in one round trip: profile, KYC submissions, wallet balance and its last ledger
+     * lines, sessions and known devices, recent top-ups and whether (why, since when) it is frozen in one statement,
+     * and vtu's read of the recent purchases beside it.
      */
     async get(userId: string) {
-      const r = await one<{
+      const [r, purchases] = await withRecentPurchases<{
         profile: {
           id: string;
           email: string;
@@ -130,21 +141,10 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
             }[]
           | null;
         devices: { id: string; created_at: string; last_used_at: string; expires_at: string }[] | null;
-        purchases:
-          | {
-              id: string;
-              reference: string;
-              service: string;
-              provider: string;
-              recipient: string;
-              amount: string;
-              status: string;
-              created_at: string;
-            }[]
-          | null;
         topups: { reference: string; processor: string; amount: string; status: string; created_at: string }[] | null;
       }>(
         db,
+        userId,
         sql`SELECT
           (SELECT json_build_object('id', u.id, 'email', u.email, 'username', u.username, 'full_name', u.full_name, 'phone', u.phone,
                   'phone_verified', u.phone_verified_at IS NOT NULL, 'kyc_tier', u.kyc_tier, 'status', u.status, 'created_at', u.created_at)
@@ -162,9 +162,6 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
              ORDER BY created_at DESC LIMIT 20) s) AS sessions,
           (SELECT json_agg(d ORDER BY d.last_used_at DESC) FROM (
              SELECT id, created_at, last_used_at, expires_at FROM known_devices WHERE user_id = ${userId} ORDER BY last_used_at DESC LIMIT 20) d) AS devices,
-          (SELECT json_agg(v ORDER BY v.created_at DESC) FROM (
-             SELECT id, reference, service, provider, recipient, amount::text AS amount, status, created_at FROM vtu_transactions WHERE user_id = ${userId}
-             ORDER BY created_at DESC, id DESC LIMIT 20) v) AS purchases,
           (SELECT json_agg(i ORDER BY i.created_at DESC) FROM (
              SELECT reference, processor, amount::text AS amount, status, created_at FROM topup_intents WHERE user_id = ${userId}
              ORDER BY created_at DESC LIMIT 20) i) AS topups`,
@@ -223,7 +220,7 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
           lastUsedAt: iso(d.last_used_at)!,
           expiresAt: iso(d.expires_at)!,
         })),
-        purchases: (r.purchases ?? []).map((v) => ({
+        purchases: (purchases ?? []).map((v) => ({
           id: v.id,
           reference: v.reference,
           service: v.service,

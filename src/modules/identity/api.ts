@@ -11,6 +11,16 @@ export type { OtpService } from './otp.js';
 export { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError } from './pins.js';
 export type { PinService } from './pins.js';
 export type { IdentityService, SessionView, UserRow } from './service.js';
-export { fillFullName, hasOtherVerifiedPhone, hasVerifiedPhone, lockUser, scrub, setPhone, setTier } from './users.js';
+export {
+  emailsOf,
+  fillFullName,
+  hasOtherVerifiedPhone,
+  hasVerifiedPhone,
+  lockUser,
+  scrub,
+  setPhone,
+  setTier,
+  userIdByEmail,
+} from './users.js';
 /** The users table's definition, for row types of reads that join it (RowOf). */
 export type { users } from './schema.js';

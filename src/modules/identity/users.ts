@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { one, type Executor } from '../../db/client.js';
+import { one, rows, type Executor } from '../../db/client.js';
 
 /**
  * The users table as other modules change and read it: identity is its one writer (docs/architecture.md, "Who owns
@@ -46,4 +46,19 @@ export async function hasOtherVerifiedPhone(exec: Executor, userId: string, phon
 /** Whether `phone` is the user's verified phone. */
 export async function hasVerifiedPhone(exec: Executor, userId: string, phone: string): Promise<boolean> {
   return Boolean(await one(exec, sql`SELECT 1 FROM users WHERE id = ${userId} AND phone = ${phone} AND phone_verified_at IS NOT NULL`));
+}
+
+/** The user with this e-mail (as stored: lower-case), or null. On users_email_key. */
+export async function userIdByEmail(exec: Executor, email: string): Promise<string | null> {
+  return (await one<{ id: string }>(exec, sql`SELECT id::text AS id FROM users WHERE email = ${email}`))?.id ?? null;
+}
+
+/** The e-mails of users by id, in one statement (ids not found are absent). */
+export async function emailsOf(exec: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const list = await rows<{ id: string; email: string }>(
+    exec,
+    sql`SELECT id::text AS id, email FROM users WHERE id = ANY(${`{${[...new Set(ids)].join(',')}}`}::uuid[])`,
+  );
+  return new Map(list.map((u) => [u.id, u.email]));
 }

@@ -11,6 +11,7 @@ import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Network } from '../../kernel/phone.js';
 import type { Notifier } from '../notifications/api.js';
 import { assertRecipientNetwork, NETWORK_NAMES, outcomesOf, type VtuServiceApi } from '../vtu/api.js';
+import { withLastStatus } from './last-status.js';
 import { nextSlot, type Frequency } from './slots.js';
 
 export const MAX_SCHEDULES_PER_USER = 20;
@@ -45,7 +46,7 @@ type ScheduleRow = Narrowed<
     | 'updated_at'
   >,
   { service: 'airtime' | 'data'; network: Network; frequency: Frequency }
->;
+> & { last_purchase_id: string | null };
 
 export interface ScheduleInput {
   id?: string;
@@ -63,14 +64,13 @@ export interface ScheduleInput {
   active?: boolean;
 }
 
-// A run whose purchase was still processing shows the purchase's current status once VTU settles it (read time,
-// so no second writer has to keep it in step).
-const LAST_STATUS = `CASE WHEN last_status = 'processing' THEN COALESCE((SELECT v.status FROM schedule_runs r
-     JOIN vtu_transactions v ON v.id = r.vtu_transaction_id WHERE r.schedule_id = schedules.id ORDER BY r.slot DESC LIMIT 1), last_status)
-   ELSE last_status END`;
+// The purchase of the last run that made one, while the schedule's last status is processing (withLastStatus).
+const LAST_PURCHASE = `CASE WHEN last_status = 'processing' THEN (SELECT r.vtu_transaction_id::text FROM schedule_runs r
+     WHERE r.schedule_id = schedules.id AND r.vtu_transaction_id IS NOT NULL ORDER BY r.slot DESC LIMIT 1) END`;
 const COLS = sql.raw(
   `id::text AS id, user_id::text AS user_id, service, network, phone, plan_id, amount::text AS amount, ported, frequency, time_of_day,
-   day_of_week, day_of_month, label, active, next_run_at, last_run_at, ${LAST_STATUS} AS last_status, last_error, consecutive_failures, created_at, updated_at`,
+   day_of_week, day_of_month, label, active, next_run_at, last_run_at, last_status, ${LAST_PURCHASE} AS last_purchase_id, last_error,
+   consecutive_failures, created_at, updated_at`,
 );
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const recurrence = (s: Pick<ScheduleRow, 'frequency' | 'time_of_day' | 'day_of_week' | 'day_of_month'>) => ({
@@ -188,7 +188,7 @@ export function createScheduleService(deps: {
         db,
         sql`SELECT ${COLS} FROM schedules WHERE user_id = ${userId} ORDER BY seq DESC LIMIT ${MAX_SCHEDULES_PER_USER}`,
       );
-      return { items: list.map(scheduleView) };
+      return { items: (await withLastStatus(db, list)).map(scheduleView) };
     },
 
     async upsert(userId: string, input: ScheduleInput) {
@@ -214,7 +214,7 @@ export function createScheduleService(deps: {
                   next_run_at = ${next}, consecutive_failures = 0, updated_at = ${now}
                 WHERE id = ${input.id} RETURNING ${COLS}`,
           );
-          return { schedule: scheduleView(s!), created: false };
+          return { schedule: scheduleView((await withLastStatus(tx, [s!]))[0]!), created: false };
         }
         // Count under the user's row lock so concurrent creates cannot pass the cap.
         await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
@@ -245,7 +245,7 @@ export function createScheduleService(deps: {
               updated_at = ${now} WHERE id = ${id} AND user_id = ${userId} RETURNING ${COLS}`,
       );
       if (!r) throw notFound('Schedule');
-      return scheduleView(r);
+      return scheduleView((await withLastStatus(db, [r]))[0]!);
     },
 
     async remove(userId: string, id: string) {

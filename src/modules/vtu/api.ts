@@ -8,5 +8,26 @@ export { serviceName } from './kinds/index.js';
 export type { VtuServiceApi } from './service.js';
 export { CABLE_PROVIDERS, DISCOS } from './inputs.js';
 /** The purchases as other modules read them (vtu_transactions is read raw only inside vtu/). */
-export { outcomesOf, providerBurn, providerOutcomes, purchaseVolume, receiptOf, stuckPurchases } from './read-model.js';
-export type { PurchaseReceipt, PurchaseStatus } from './read-model.js';
+export {
+  outcomesOf,
+  processingPurchases,
+  providerBurn,
+  providerOutcomes,
+  purchaseCounts,
+  purchaseFactsPart,
+  purchaseVolume,
+  receiptOf,
+  stuckPurchases,
+} from './read-model.js';
+export type { PurchaseFacts, PurchaseReceipt, PurchaseStatus } from './read-model.js';
+/** What the operators' screens read of the purchases: the search, the CSV export, the customer page. */
+export {
+  PURCHASE_SORTS,
+  countPurchasesCreated,
+  exportPurchasePage,
+  purchaseSearchStatement,
+  purchaserOf,
+  recentPurchasesRead,
+  searchPurchases,
+} from './operator-reads.js';
+export type { ExportedPurchase, FoundPurchase, PurchaseSearch, PurchaseSort, RecentPurchase } from './operator-reads.js';
