@@ -120,7 +120,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The operator console (web/src/console) builds on components/, api/ and app/ and its own files: never on a customer feature.',
-      from: { path: '^web/src/console/' },
+      from: { path: '^web/src/console/', pathNot: '\\.test\\.tsx?$' },
       to: { path: '^web/src/', pathNot: ['^web/src/console/', '^web/src/(components|api|app)/'] },
     },
     {

@@ -1,14 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { one, plannedPerCall, rows, type Db, type Executor } from '../db/client.js';
-import type { Clock } from '../kernel/clock.js';
-import { MINUTE, SECOND } from '../kernel/clock.js';
+import { MINUTE, SECOND, type Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { apartFromRequests } from '../db/request-scope.js';
 import { deadJobsOf, drainConcurrently, queueBacklog, runLaneOnce, startLane, Turns, type Claimed, type LaneHost } from './lanes.js';
-import type { BatchLane } from './lanes.js';
 
 export type { Claimed } from './lanes.js';
+export type { CronDef, EnqueueOptions, JobDef, JobFailureHints, JobRequest } from './types.js';
+import type { CronDef, EnqueueOptions, JobDef, JobFailureHints, JobRequest } from './types.js';
 
 /**
  * Jobs are data (docs/style.md rule 9): a name, a payload schema and a handler. The queue is a table in the same
@@ -18,62 +18,6 @@ export type { Claimed } from './lanes.js';
  * deterministic singleton key, so several instances enqueue each slot once. See docs/decisions.md (why not
  * pg-boss).
  */
-export interface JobDef<P extends z.ZodType = z.ZodType> {
-  name: string;
-  payload: P;
-  maxAttempts?: number;
-  /** Base backoff; attempt n waits base * 2^(n-1). */
-  backoffMs?: number;
-  /**
-   * Due jobs are claimed highest priority first (default 0), then oldest due first: money that arrived (webhook
-   * credits) goes ahead of the notifications it produces. Strict, as in pg-boss: a lower priority waits while
-   * higher ones are due, which only lasts while the workers are short of capacity for the urgent work alone.
-   */
-  priority?: number;
-  handler: (payload: z.infer<P>, meta: { attempt: number; jobId: string }) => Promise<void>;
-  /**
-   * A queue worked in batches by lanes of its own (webhook credits): up to `size` due jobs claimed at once and given
-   * to `handler`, which answers each item's error (null: done), so one failing item fails only its own job. Lanes
-   * run beside the general loop, wake on nudge() and poll every `idleMs` otherwise.
-   */
-  batch?: {
-    size: number;
-    lanes?: number;
-    idleMs?: number;
-    /** `lane.offTurn` runs a wait on another machine without the background turn (lanes.ts BatchLane). */
-    handler: (items: { payload: z.infer<P>; attempt: number; maxAttempts: number; jobId: string }[], lane: BatchLane) => Promise<unknown[]>;
-  };
-}
-
-/** Optional properties of an error thrown by a handler: wait at least retryAfterMs; permanent goes to dead at once. */
-export interface JobFailureHints {
-  retryAfterMs?: number;
-  permanent?: boolean;
-}
-
-export interface CronDef {
-  job: string;
-  /** Slot length: the job is enqueued once per slot, keyed by slot start. */
-  everyMs: number;
-  /** Offset of the slot start from the epoch grid (e.g. 23 hours for 00:00 Lagos on a daily grid). */
-  offsetMs?: number;
-  payload?: unknown;
-}
-
-export interface EnqueueOptions {
-  runAt?: Date;
-  delayMs?: number;
-  singletonKey?: string;
-  maxAttempts?: number;
-}
-
-/** One job for enqueueMany: what enqueue() takes, as data. */
-export interface JobRequest {
-  name: string;
-  payload: unknown;
-  opts?: EnqueueOptions;
-}
-
 /** Jobs the polling loop runs side by side (each holds at most one pool connection at a time). */
 export const WORKER_CONCURRENCY = 8;
 
@@ -384,8 +328,7 @@ export class JobQueue {
     if (this.running) return; // the loop re-runs at once when it finishes
     if (this.timer) clearTimeout(this.timer);
     // A request that wakes the loop must not lend it its scope: the jobs it runs are no request's (request-scope.ts).
-    const loop = this.loop;
-    this.timer = setTimeout(() => apartFromRequests(loop), 0);
+    this.timer = setTimeout(apartFromRequests, 0, this.loop);
   }
 
   async stop(): Promise<void> {

@@ -205,7 +205,12 @@ describe('four-eyes settings and gates', () => {
     expect((await post('adminUpdateApprovalSettings', { walletAdjustment: -1 }, maker)).statusCode).toBe(400);
     // Raising a threshold weakens a control: with several admins it waits for another admin (issue 41).
     const after = await post('adminUpdateApprovalSettings', { settlementCorrection: 250.5 }, maker);
-    expect(after.json()).toMatchObject({ walletAdjustment: 1000, vtuResolution: 0, settlementCorrection: 0, change: { status: 'pending' } });
+    expect(after.json()).toMatchObject({
+      walletAdjustment: 1000,
+      vtuResolution: 0,
+      settlementCorrection: 0,
+      change: { status: 'pending' },
+    });
     const approved = await post('adminApproveRequest', { id: after.json().change.approvalId }, checker);
     expect(approved.statusCode, approved.body).toBe(200);
     expect((await get('adminGetApprovalSettings', {}, checker)).json()).toMatchObject({ settlementCorrection: 250.5 });
