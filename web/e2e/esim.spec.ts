@@ -41,7 +41,7 @@ test('a customer buys a travel eSIM and sees its QR code; a social order partly 
 
   // A social order whose link ends 6464: 600 of 1,000 delivered, the rest refunded.
   await page.goto('/buy?service=social');
-  await page.getByLabel('Service').selectOption({ value: 'ig-followers' });
+  await page.getByRole('combobox', { name: 'Service' }).selectOption({ value: 'ig-followers' });
   await page.getByLabel('Link').fill('https://instagram.com/p/shop6464');
   await page.getByLabel('Quantity').fill('1000');
   await page.getByRole('button', { name: 'Review' }).click();

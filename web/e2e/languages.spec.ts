@@ -60,6 +60,6 @@ for (const [code, m] of [
 }
 
 async function pin(page: Page, m: typeof ha) {
+  // The fourth digit submits.
   for (const d of TX_PIN) await page.getByRole('button', { name: fill(m.pin.digit, { digit: d }) }).click();
-  await page.getByRole('button', { name: m.pin.confirm }).click();
 }

@@ -82,10 +82,12 @@ function SignedInShell() {
   const [opened, { toggle, close }] = useDisclosure();
   const path = useRouterState({ select: (s) => s.location.pathname });
   const navigate = useNavigate();
-  // Signed in again after the session ended in the middle of a purchase: back to that form, filled in as it was.
+  // Signed in again after the session ended in the middle of a purchase: back to that form, filled in as it was (a
+  // form kept while the wallet is funded waits for the payment's confirmation: /fund/return leads back to it).
   useEffect(() => {
     const draft = peekDraft();
-    if (draft && !window.location.pathname.startsWith('/buy')) void navigate({ to: '/buy', search: { service: draft.service } });
+    if (draft && draft.funding === undefined && !window.location.pathname.startsWith('/buy'))
+      void navigate({ to: '/buy', search: { service: draft.service } });
   }, [navigate]);
   return (
     <>

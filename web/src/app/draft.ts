@@ -2,13 +2,16 @@ import type { BuyService } from './buy-services';
 
 /**
  * A purchase form's fields kept in this tab (sessionStorage): the form a session ended in the middle of, restored
- * after signing in again, and the fields of a recent purchase "Buy again" opens with. A form takes its draft once
+ * after signing in again, the form kept while the wallet is funded for it, and the fields of a recent purchase "Buy
+ * again" opens with. A form takes its draft once
  * (read and cleared) when it opens.
  */
 export type DraftFields = Record<string, string | number | boolean>;
 export interface BuyDraft {
   service: BuyService;
   fields: DraftFields;
+  /** Kept while the wallet is funded for it: what the purchase still needs (keepForFunding). */
+  funding?: number;
 }
 
 const KEY = 'vtu.buyDraft';
@@ -32,6 +35,16 @@ export function takeDraft(service: BuyService): DraftFields | null {
   if (!d || d.service !== service) return null;
   clearDraft();
   return d.fields;
+}
+
+/**
+ * The balance is too low for the purchase being reviewed: its form stays in the tab while the customer funds the
+ * wallet (closing the form keeps it, signing in again does not reopen it), the fund screen offers `shortfall`, and the
+ * screen that confirms the payment leads back to the form, which opens filled in.
+ */
+export function keepForFunding(service: BuyService, shortfall: number) {
+  const d = peekDraft();
+  saveDraft({ service, fields: d?.service === service ? d.fields : {}, funding: shortfall });
 }
 
 export function clearDraft() {

@@ -102,6 +102,8 @@ export const en = {
       'We have not heard from the payment processor yet. If you paid, your wallet is credited as soon as they confirm it: check again later.',
     checkAgain: 'Check again',
     tryAgain: 'Try another payment',
+    forPurchase: 'Your {{service}} purchase needs {{amount}} more. Once it is paid, you go back to it with your details.',
+    backToPurchase: 'Back to your {{service}} purchase',
   },
   ...enPurchases,
   ...enFields,

@@ -103,6 +103,8 @@ export const ha: Messages = {
       'Ba mu ji daga kamfanin biya ba tukuna. Idan ka biya, za a saka kuɗin a walat ɗinka da zarar sun tabbatar: sake dubawa daga baya.',
     checkAgain: 'Sake dubawa',
     tryAgain: 'Sake gwada biya',
+    forPurchase: 'Sayen {{service}} ɗinka yana bukatar ƙarin {{amount}}. Idan an biya, za ka koma gare shi da bayananka.',
+    backToPurchase: 'Koma ga sayen {{service}} ɗinka',
   },
   ...haPurchases,
   ...haFields,

@@ -104,6 +104,8 @@ export const pcm: Messages = {
       'We never hear from the payment company yet. If you don pay, we go credit your wallet once dem confirm am: check again later.',
     checkAgain: 'Check again',
     tryAgain: 'Try pay again',
+    forPurchase: 'Your {{service}} purchase need {{amount}} more. Once you pay, you go go back to am with your details.',
+    backToPurchase: 'Go back to your {{service}} purchase',
   },
   ...pcmPurchases,
   ...pcmFields,

@@ -104,6 +104,8 @@ export const yo: Messages = {
       'A kò tíì gbọ́ láti ọ̀dọ̀ ilé-iṣẹ́ ìsanwó. Tí o bá ti san, a ó fi owó náà sínú àpamọ́wọ́ rẹ ní kété tí wọ́n bá fìdí rẹ̀ múlẹ̀: tún ṣàyẹ̀wò lẹ́yìn náà.',
     checkAgain: 'Tún ṣàyẹ̀wò',
     tryAgain: 'Gbìyànjú ìsanwó mìíràn',
+    forPurchase: 'Rírà {{service}} rẹ nílò {{amount}} sí i. Tí o bá ti sanwó, wàá padà sí i pẹ̀lú àwọn àlàyé rẹ.',
+    backToPurchase: 'Padà sí rírà {{service}} rẹ',
   },
   ...yoPurchases,
   ...yoFields,

@@ -3,7 +3,8 @@ import { initReactI18next } from 'react-i18next';
 
 /**
  * Component tests' set-up (jsdom): i18next with the given English strings, and what jsdom lacks that Mantine reads
- * (matchMedia for the colour scheme, ResizeObserver). Call it in `beforeAll`.
+ * (matchMedia for the colour scheme, ResizeObserver) and the app calls (scrollIntoView: the PIN pad
+ * comes into view). Call it in `beforeAll`.
  */
 export async function setUpComponentTests(translation: Record<string, unknown>) {
   await i18next.use(initReactI18next).init({ resources: { en: { translation } }, lng: 'en', interpolation: { escapeValue: false } });
@@ -22,4 +23,5 @@ export async function setUpComponentTests(translation: Record<string, unknown>) 
     unobserve() {}
     disconnect() {}
   } as never;
+  Element.prototype.scrollIntoView ??= () => {};
 }

@@ -127,7 +127,7 @@ export function BulkBuy() {
               ))}
             </Table.Tbody>
           </Table>
-          {lines.some((l) => !l.result) && <PinPad value={pin} onChange={setPin} onConfirm={(p) => void run(p)} busy={busy} />}
+          {lines.some((l) => !l.result) && <PinPad value={pin} onChange={setPin} onConfirm={(p) => void run(p)} busy={busy} focus />}
           <Group>
             <Button variant="subtle" onClick={() => (setPrice(null), setLines([]))} disabled={busy}>
               {t('buy.another')}

@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, newIdempotencyKey } from '../../api/client';
 import { walletQueries } from '../../api/queries/wallet';
 import { useAuth } from '../../app/auth';
+import { buyServiceOr } from '../../app/buy-services';
+import { keepForFunding } from '../../app/draft';
 import { refusalMessage } from '../../app/pin-errors';
 import { LinkButton } from '../../components/LinkButton';
 import { formatNaira } from '../../app/format';
@@ -36,6 +38,8 @@ export function ConfirmPurchase(p: {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [pin, setPin] = useState('');
+  // The pad comes into view with the focus after Review, and again after each refusal (cleared for another try).
+  const [tries, setTries] = useState(1);
   const [state, dispatch] = useReducer(purchaseReducer, { phase: 'confirm', price: p.price });
   const key = useRef(newIdempotencyKey());
   const price = 'price' in state ? state.price : p.price;
@@ -43,6 +47,8 @@ export function ConfirmPurchase(p: {
   // The balance is checked before the PIN: a purchase the wallet cannot pay shows the way to fund it instead.
   const wallet = useQuery(walletQueries.state());
   const short = wallet.data !== undefined && wallet.data.balance < price;
+  // Off to fund the wallet: the form is kept, the fund screen offers what is missing, and its result leads back here.
+  const fund = () => keepForFunding(buyServiceOr(p.request.service), price - (wallet.data?.balance ?? 0));
 
   async function confirm(value: string) {
     dispatch({ type: 'submit' });
@@ -59,6 +65,7 @@ export function ConfirmPurchase(p: {
     } catch (err) {
       key.current = newIdempotencyKey();
       setPin('');
+      setTries((n) => n + 1);
       const code = err instanceof ApiError ? err.code : 'INTERNAL';
       // Another device took the session over: the form is kept for after signing in again (see draft.ts).
       if (code === 'SESSION_SUPERSEDED') return auth.superseded();
@@ -110,7 +117,7 @@ export function ConfirmPurchase(p: {
             </Anchor>
           )}
           {state.code === 'INSUFFICIENT_FUNDS' && (
-            <Anchor component={Link} to="/fund">
+            <Anchor component={Link} to="/fund" onClick={fund}>
               {t('buy.fundFirst')}
             </Anchor>
           )}
@@ -125,13 +132,13 @@ export function ConfirmPurchase(p: {
         <Alert color="yellow" role="alert" title={t('buy.notEnough')}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{t('buy.notEnoughBody', { balance: formatNaira(wallet.data!.balance), amount: formatNaira(price) })}</Text>
-            <LinkButton to="/fund" size="sm">
+            <LinkButton to="/fund" size="sm" onClick={fund}>
               {t('buy.fundFirst')}
             </LinkButton>
           </Stack>
         </Alert>
       ) : (
-        <PinPad value={pin} onChange={setPin} onConfirm={(v) => void confirm(v)} busy={busy} />
+        <PinPad value={pin} onChange={setPin} onConfirm={(v) => void confirm(v)} busy={busy} focus={tries} />
       )}
       <Button variant="subtle" onClick={p.onCancel} disabled={busy}>
         {t('app.cancel')}

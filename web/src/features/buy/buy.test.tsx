@@ -23,28 +23,53 @@ describe('PinPad', () => {
     return <PinPad value={v} onChange={setV} onConfirm={onConfirm} />;
   }
 
-  it('takes four digits from the buttons, deletes the last, and confirms only when four are in', () => {
+  it('takes digits from the buttons, deletes the last, and submits on the fourth digit (no Confirm tap)', () => {
     const onConfirm = vi.fn();
     wrap(<Harness onConfirm={onConfirm} />);
-    const confirm = screen.getByRole('button', { name: 'Confirm with PIN' });
+    expect(screen.queryByRole('button', { name: /confirm/i })).toBeNull();
     for (const d of ['1', '2', '9']) fireEvent.click(screen.getByRole('button', { name: `Digit ${d}` }));
     expect(screen.getByTestId('pin-dots').getAttribute('aria-label')).toBe('3 of 4 digits entered');
-    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    expect(onConfirm).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Delete last digit' }));
     fireEvent.click(screen.getByRole('button', { name: 'Digit 0' }));
+    expect(onConfirm).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Digit 7' }));
+    expect(onConfirm).toHaveBeenCalledExactlyOnceWith('1207');
     fireEvent.click(screen.getByRole('button', { name: 'Digit 5' })); // a fifth digit is ignored
-    fireEvent.click(confirm);
-    expect(onConfirm).toHaveBeenCalledWith('1207');
+    expect(onConfirm).toHaveBeenCalledTimes(1);
     expect(screen.getByTestId('pin-dots').textContent).toBe('●●●●');
   });
 
-  it('works from the keyboard: digits, Backspace and Enter', () => {
+  it('works from the keyboard: the fourth digit typed submits, Backspace deletes', () => {
     const onConfirm = vi.fn();
     wrap(<Harness onConfirm={onConfirm} />);
     const pad = screen.getByRole('group', { name: 'Transaction PIN' });
-    for (const key of ['4', '4', 'x', 'Backspace', '3', '2', '1', 'Enter']) fireEvent.keyDown(pad, { key });
-    expect(onConfirm).toHaveBeenCalledWith('4321');
+    for (const key of ['4', '4', 'x', 'Backspace', '3', '2']) fireEvent.keyDown(pad, { key });
+    expect(onConfirm).not.toHaveBeenCalled();
+    fireEvent.keyDown(pad, { key: '1' });
+    expect(onConfirm).toHaveBeenCalledExactlyOnceWith('4321');
+  });
+
+  it('a refused PIN, cleared by its caller, leaves the pad empty and in focus for another try', () => {
+    function Refusing() {
+      const [v, setV] = useState('');
+      const [tries, setTries] = useState(1);
+      return <PinPad value={v} onChange={setV} onConfirm={() => (setV(''), setTries((n) => n + 1))} focus={tries} />;
+    }
+    wrap(<Refusing />);
+    const pad = screen.getByRole('group', { name: 'Transaction PIN' });
+    expect(document.activeElement).toBe(pad);
+    for (const d of '1111') fireEvent.click(screen.getByRole('button', { name: `Digit ${d}` }));
+    expect(screen.getByTestId('pin-dots').getAttribute('aria-label')).toBe('0 of 4 digits entered');
+    expect(document.activeElement).toBe(pad);
+  });
+
+  it('takes no digit while the PIN is being checked', () => {
+    const onConfirm = vi.fn();
+    wrap(<PinPad value="" onChange={vi.fn()} onConfirm={onConfirm} busy />);
+    fireEvent.click(screen.getByRole('button', { name: 'Digit 1' }));
+    expect(onConfirm).not.toHaveBeenCalled();
+    expect(screen.getByRole('group', { name: 'Transaction PIN' }).getAttribute('aria-busy')).toBe('true');
   });
 });
 

@@ -237,7 +237,7 @@ function PinStep() {
         {t('onboarding.steps.pin')}
       </Title>
       <Text id="pin-step-hint">{first === null ? t('onboarding.pinFirst') : t('onboarding.pinAgain')}</Text>
-      <PinPad key={first === null ? 'first' : 'again'} value={pin} onChange={setPin} onConfirm={confirm} busy={save.isPending} />
+      <PinPad key={first === null ? 'first' : 'again'} value={pin} onChange={setPin} onConfirm={confirm} busy={save.isPending} focus />
       {mismatch && (
         <Alert color="red" role="alert">
           {t('onboarding.pinMismatch')}

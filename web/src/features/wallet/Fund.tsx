@@ -5,6 +5,9 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
 import { useAuth } from '../../app/auth';
+import { peekDraft } from '../../app/draft';
+import { formatNaira } from '../../app/format';
+import { useKindLabel } from '../../app/kind-tabs';
 import { errorMessage, isCode } from '../../app/errors';
 import { walletQueries } from '../../api/queries/wallet';
 import { TOPUP_BOUNDS, topupSchema } from '../../api/schemas';
@@ -14,8 +17,16 @@ import { amountProps, showServerIssues, useSchemaForm } from '../../components/f
 export function Fund() {
   const { t } = useTranslation();
   const auth = useAuth();
+  const kindLabel = useKindLabel();
+  // A purchase the balance was too low for (app/draft.ts, keepForFunding): what it still needs, offered (₦100 at least).
+  const [funding] = useState(() => {
+    const draft = peekDraft();
+    return draft?.funding === undefined ? null : { service: draft.service, amount: draft.funding };
+  });
   // startProcessorTopup's own amount rule (api/schemas.ts): ₦100 to ₦1,000,000, said under the field.
-  const form = useSchemaForm(topupSchema, { amount: '' as number | '' });
+  const form = useSchemaForm(topupSchema, {
+    amount: (funding ? Math.max(Math.ceil(funding.amount), TOPUP_BOUNDS[0]) : '') as number | '',
+  });
   const [underFields, setUnderFields] = useState(false);
   const key = useRef(newIdempotencyKey());
   const start = useMutation({
@@ -36,6 +47,11 @@ export function Fund() {
   return (
     <Stack maw={480}>
       <Title order={1}>{t('fund.title')}</Title>
+      {funding && (
+        <Alert color="blue" data-testid="fund-for-purchase">
+          {t('fund.forPurchase', { service: kindLabel(funding.service), amount: formatNaira(funding.amount) })}
+        </Alert>
+      )}
       <form onSubmit={submit} noValidate>
         <Stack>
           <AmountInput

@@ -3,8 +3,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get, post } from '../../api/client';
+import { peekDraft } from '../../app/draft';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
+import { useKindLabel } from '../../app/kind-tabs';
 import { LinkButton } from '../../components/LinkButton';
 import { walletQueries } from '../../api/queries/wallet';
 
@@ -23,6 +25,8 @@ export function FundReturn() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const reference = new URLSearchParams(window.location.search).get('reference') ?? '';
+  const [funding] = useState(() => peekDraft()?.funding !== undefined && peekDraft());
+  const kindLabel = useKindLabel();
   // A new round (Check again) starts the polling and its time limit afresh.
   const [round, setRound] = useState(0);
   const [expired, setExpired] = useState(false);
@@ -93,6 +97,12 @@ export function FundReturn() {
           </Button>
         )}
         {(gaveUp || status === 'failed' || status === 'abandoned') && <LinkButton to="/fund">{t('fund.tryAgain')}</LinkButton>}
+        {/* Funded for a purchase the balance was too low for: back to its form, filled in as it was (app/draft.ts). */}
+        {status === 'success' && funding && (
+          <LinkButton to="/buy" search={{ service: funding.service }}>
+            {t('fund.backToPurchase', { service: kindLabel(funding.service) })}
+          </LinkButton>
+        )}
         <LinkButton to="/" variant="light">
           {t('app.goHome')}
         </LinkButton>

@@ -229,7 +229,7 @@ function Confirm(p: {
           {refusalMessage(ask.error)}
         </Alert>
       )}
-      <PinPad value={pin} onChange={setPin} onConfirm={(v) => ask.mutate(v)} busy={ask.isPending} />
+      <PinPad value={pin} onChange={setPin} onConfirm={(v) => ask.mutate(v)} busy={ask.isPending} focus />
       <Button variant="subtle" onClick={p.onCancel} disabled={ask.isPending}>
         {t('app.cancel')}
       </Button>

@@ -310,7 +310,7 @@ function CancelFlight({ id }: { id: string }) {
           {refusalMessage(cancel.error)}
         </Alert>
       )}
-      <PinPad value={pin} onChange={setPin} onConfirm={(v) => cancel.mutate(v)} busy={cancel.isPending} />
+      <PinPad value={pin} onChange={setPin} onConfirm={(v) => cancel.mutate(v)} busy={cancel.isPending} focus />
       <Button variant="subtle" onClick={() => setOpen(false)} disabled={cancel.isPending}>
         {t('app.cancel')}
       </Button>
