@@ -1,0 +1,25 @@
+import { AppError } from '../kernel/errors.js';
+import type { OpContext } from '../platform/operation.js';
+import type { Prepared } from './operation-input.js';
+import type { OperationSetup } from './operation-setup.js';
+
+/**
+ * The operation's precheck, then its gates in the declared order (docs/architecture.md "Adding an operation"):
+ * the transaction PIN, the KYC tier, step-up and re-authentication. Each throws its AppError.
+ */
+export async function passGates({ op, services }: OperationSetup, input: Prepared['input'], ctx: OpContext): Promise<void> {
+  if (op.precheck) await op.precheck(input, ctx);
+  const gates = op.gates;
+  if (!gates) return;
+  if (gates.pin) {
+    await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN');
+  }
+  if (gates.kycTier && ctx.user.kycTier < gates.kycTier) {
+    throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${gates.kycTier} is required for this operation`);
+  }
+  if (gates.stepUp) {
+    if (!services.stepUp) throw new Error(`${op.name} declares a step-up gate but no step-up service is registered`);
+    await services.stepUp.require(ctx.user, ctx.grantToken);
+  }
+  if (gates.reauth) await services.security.twoFactor.reauth.require(ctx.user, ctx.grantToken);
+}
