@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
 import { networkOf } from '../../kernel/phone.js';
+import { lockUser, verifiedPhoneOf } from '../identity/api.js';
 
 /**
  * Saved beneficiaries (issue 29): per customer, the recipients they buy for or send to again, each with a label,
@@ -61,13 +62,7 @@ const view = (r: Row, ownPhone: string | null): BeneficiaryView => ({
 export type BeneficiaryService = ReturnType<typeof createBeneficiaryService>;
 
 export function createBeneficiaryService({ db, clock }: { db: Db; clock: Clock }) {
-  const verifiedPhone = async (exec: Executor, userId: string) =>
-    (
-      await one<{ phone: string }>(
-        exec,
-        sql`SELECT phone FROM users WHERE id = ${userId} AND phone IS NOT NULL AND phone_verified_at IS NOT NULL`,
-      )
-    )?.phone ?? null;
+  const verifiedPhone = (exec: Executor, userId: string) => verifiedPhoneOf(exec, userId);
 
   return {
     /**
@@ -106,7 +101,7 @@ export function createBeneficiaryService({ db, clock }: { db: Db; clock: Clock }
       const now = clock.now();
       return db.transaction(async (tx) => {
         // The cap is counted under the user's row lock so parallel saves cannot pass it.
-        await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
+        await lockUser(tx, userId);
         const updated = await one<Row>(
           tx,
           sql`UPDATE beneficiaries SET label = ${input.label}, meter_type = ${input.meterType}, updated_at = ${now}

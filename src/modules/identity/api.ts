@@ -12,15 +12,20 @@ export { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError } from './
 export type { PinService } from './pins.js';
 export type { IdentityService, SessionView, UserRow } from './service.js';
 export {
+  contactsOf,
   emailsOf,
   fillFullName,
   hasOtherVerifiedPhone,
   hasVerifiedPhone,
   lockUser,
+  profileOf,
   scrub,
   setPhone,
   setTier,
   userIdByEmail,
+  usernamesPart,
+  verifiedPhoneOf,
 } from './users.js';
+export type { UserProfile } from './users.js';
 /** The users table's definition, for row types of reads that join it (RowOf). */
 export type { users } from './schema.js';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Executor } from '../../db/client.js';
+import type { Part } from '../../db/parts.js';
 
 /**
  * The users table as other modules change and read it: identity is its one writer (docs/architecture.md, "Who owns
@@ -61,4 +62,63 @@ export async function emailsOf(exec: Executor, ids: readonly string[]): Promise<
     sql`SELECT id::text AS id, email FROM users WHERE id = ANY(${`{${[...new Set(ids)].join(',')}}`}::uuid[])`,
   );
   return new Map(list.map((u) => [u.id, u.email]));
+}
+
+/** The user's verified phone, or null. */
+export async function verifiedPhoneOf(exec: Executor, userId: string): Promise<string | null> {
+  const r = await one<{ phone: string }>(
+    exec,
+    sql`SELECT phone FROM users WHERE id = ${userId} AND phone IS NOT NULL AND phone_verified_at IS NOT NULL`,
+  );
+  return r?.phone ?? null;
+}
+
+/** A user's profile as other modules use it (null: no such user). */
+export interface UserProfile {
+  email: string;
+  username: string | null;
+  fullName: string | null;
+  phone: string | null;
+  status: string;
+  kycTier: number;
+  createdAt: Date;
+}
+
+export async function profileOf(exec: Executor, userId: string): Promise<UserProfile | null> {
+  const u = await one<{
+    email: string;
+    username: string | null;
+    full_name: string | null;
+    phone: string | null;
+    status: string;
+    kyc_tier: number;
+    created_at: Date | string;
+  }>(exec, sql`SELECT email, username, full_name, phone, status, kyc_tier, created_at FROM users WHERE id = ${userId}`);
+  if (!u) return null;
+  const { full_name: fullName, kyc_tier: kycTier, created_at: createdAt, ...rest } = u;
+  return { ...rest, fullName, kycTier, createdAt: new Date(createdAt) };
+}
+
+/** The e-mail and username of users by id, in one statement (ids not found are absent). */
+export async function contactsOf(exec: Executor, ids: readonly string[]): Promise<Map<string, { email: string; username: string | null }>> {
+  if (!ids.length) return new Map();
+  const list = await rows<{ id: string; email: string; username: string | null }>(
+    exec,
+    sql`SELECT id::text AS id, email, username FROM users WHERE id = ANY(${`{${[...new Set(ids)].join(',')}}`}::uuid[])`,
+  );
+  return new Map(list.map((u) => [u.id, { email: u.email, username: u.username }]));
+}
+
+/**
+ * The usernames of users by id (null for one without a username), as a part of the reader's own statement (db/parts.ts
+ * runChange): the reader's statement makes a row with a `user_ids uuid[]` column, and this part, sent in the same round
+ * trip, answers them by id (null when none is found). The wallet's activity log names the other side of a transfer so.
+ */
+export function usernamesPart(): Part<Record<string, string | null>> {
+  return {
+    ctes: (when, name) =>
+      sql`${name('usernames')} AS (SELECT json_object_agg(u.id, u.username) AS names
+            FROM users u WHERE u.id IN (SELECT unnest(user_ids) FROM ${when}))`,
+    output: (name) => sql`(SELECT names FROM ${name('usernames')})`,
+  };
 }

@@ -9,6 +9,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
+import { emailsOf, profileOf } from '../identity/api.js';
 import type { Notifier } from '../notifications/api.js';
 import { applyBps, asTx, iso, lockedBalance } from '../growth/api.js';
 import { bps, type GrowthSettings, type GrowthSettingsStore } from '../growth/api.js';
@@ -97,8 +98,8 @@ export function createLoanService(deps: {
     const reasons: { code: IneligibleCode; message: string }[] = [];
     if (!s.loansEnabled) reasons.push({ code: 'LOANS_DISABLED', message: 'Loans are paused at the moment' });
     if (tier < 1) reasons.push({ code: 'KYC_TIER', message: 'Complete KYC Tier 1 to borrow' });
-    const user = await one<{ created_at: Date }>(exec, sql`SELECT created_at FROM users WHERE id = ${userId}`);
-    const ageDays = user ? (now.getTime() - new Date(user.created_at).getTime()) / DAY : 0;
+    const user = await profileOf(exec, userId);
+    const ageDays = user ? (now.getTime() - user.createdAt.getTime()) / DAY : 0;
     if (ageDays < s.loanMinAccountAgeDays)
       reasons.push({ code: 'ACCOUNT_AGE', message: `Your account must be at least ${s.loanMinAccountAgeDays} days old` });
     const since = new Date(now.getTime() - LOAN_HISTORY_DAYS * DAY);
@@ -321,13 +322,17 @@ export function createLoanService(deps: {
 
     /** Operators' collection view: loans by status, newest first, with the borrower's e-mail. */
     async adminList(q: { status?: 'open' | 'overdue' | 'repaid'; limit: number; offset: number }) {
-      const list = await rows<LoanRow & { email: string }>(
+      const list = await rows<LoanRow>(
         db,
-        sql`SELECT ${LOAN_COLUMNS}, (SELECT email FROM users u WHERE u.id = loans.user_id) AS email FROM loans
+        sql`SELECT ${LOAN_COLUMNS} FROM loans
             ${q.status ? sql`WHERE status = ${q.status}` : sql``} ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
       );
+      const emails = await emailsOf(
+        db,
+        list.map((r) => r.user_id),
+      );
       return page(
-        list.map((r) => ({ ...present(r), userId: r.user_id, email: r.email })),
+        list.map((r) => ({ ...present(r), userId: r.user_id, email: emails.get(r.user_id)! })),
         q.limit,
         q.offset,
       );

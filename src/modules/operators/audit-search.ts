@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
+import { emailsOf } from '../identity/api.js';
 
 /**
  * adminSearchAudit (issue 30): the audit trail newest first, filtered by operator, operation, target and time,
@@ -21,7 +22,6 @@ type AuditRow = {
   id: string;
   created_at: string;
   actor_id: string | null;
-  actor_email: string | null;
   roles: string[] | null;
   action: string;
   outcome: string | null;
@@ -63,22 +63,26 @@ export async function searchAudit(db: Db, q: AuditQuery) {
   }
   const list = await rows<AuditRow>(
     db,
-    sql`SELECT a.id::text AS id, a.created_at, a.actor_id::text AS actor_id, u.email AS actor_email, a.roles, a.action, a.outcome,
+    sql`SELECT a.id::text AS id, a.created_at, a.actor_id::text AS actor_id, a.roles, a.action, a.outcome,
                coalesce(a.targets, CASE WHEN a.subject_id IS NULL THEN NULL
                                         ELSE jsonb_build_array(jsonb_build_object('type', a.subject_type, 'id', a.subject_id)) END) AS targets,
                a.input, a.before_state, a.after_state, a.details, a.request_id, a.ip
-        FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+        FROM audit_log a
         ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``}
         ORDER BY a.created_at DESC, a.id DESC LIMIT ${q.limit + 1}`,
   );
   const items = list.slice(0, q.limit);
+  const emails = await emailsOf(
+    db,
+    items.flatMap((r) => (r.actor_id ? [r.actor_id] : [])),
+  );
   const last = items[items.length - 1];
   return {
     items: items.map((r) => ({
       id: r.id,
       at: new Date(r.created_at).toISOString(),
       operatorId: r.actor_id,
-      operatorEmail: r.actor_email,
+      operatorEmail: r.actor_id ? (emails.get(r.actor_id) ?? null) : null,
       roles: r.roles ?? [],
       operation: r.action,
       outcome: r.outcome,

@@ -6,6 +6,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../lib/events.js';
 import { prefixedId } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
+import { emailsOf, profileOf, userIdByEmail } from '../identity/api.js';
 import type { Notifier } from '../notifications/api.js';
 import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
 
@@ -35,8 +36,7 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
 
   /** The customer an adjustment targets (checked before a request waits for a second operator). */
   async function adjustmentTarget(userId: string) {
-    const target = await one<{ id: string }>(db, sql`SELECT id FROM users WHERE id = ${userId}`);
-    if (!target) throw notFound('User');
+    if (!(await profileOf(db, userId))) throw notFound('User');
     return { subjectType: 'user', subjectId: userId };
   }
 
@@ -101,17 +101,26 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
       const email = input.email?.toLowerCase() ?? null;
       const status = input.status ?? null;
       const lim = input.limit + 1;
+      // An e-mail is identity's to resolve: intents and settlements are then filtered by its customer, and nobody
+      // with it matches none (events have no customer, and ignore it).
+      const byEmail = email === null || input.kind === 'events' ? null : await userIdByEmail(db, email);
+      if (email !== null && input.kind !== 'events' && byEmail === null)
+        return { items: [], limit: input.limit, offset: input.offset, hasMore: false };
       let items: AdminPaymentItem[];
       if (input.kind === 'intents') {
-        const list = await rows<IntentRow & { user_email: string }>(
+        const list = await rows<IntentRow>(
           db,
-          sql`SELECT ${sql.raw('i.id, i.user_id, i.reference, i.processor, i.amount::text AS amount, i.status, i.origin, i.email, i.checkout_url, i.access_code, i.amount_paid::text AS amount_paid, i.channel, i.paid_at, i.settled_at, i.failure_reason, i.created_at')}, u.email AS user_email
-              FROM topup_intents i JOIN users u ON u.id = i.user_id
+          sql`SELECT ${sql.raw('i.id, i.user_id, i.reference, i.processor, i.amount::text AS amount, i.status, i.origin, i.email, i.checkout_url, i.access_code, i.amount_paid::text AS amount_paid, i.channel, i.paid_at, i.settled_at, i.failure_reason, i.created_at')}
+              FROM topup_intents i
               WHERE (${ref}::text IS NULL OR i.reference = ${ref}) AND (${uid}::uuid IS NULL OR i.user_id = ${uid}::uuid)
-                AND (${email}::text IS NULL OR u.email = ${email}) AND (${status}::text IS NULL OR i.status = ${status})
+                AND (${byEmail}::uuid IS NULL OR i.user_id = ${byEmail}::uuid) AND (${status}::text IS NULL OR i.status = ${status})
               ORDER BY ${ORDER.intents[sort]} LIMIT ${lim} OFFSET ${input.offset}`,
         );
-        items = list.map((r) => ({ kind: 'intent' as const, ...intentView(r), userId: r.user_id, userEmail: r.user_email }));
+        const emails = await emailsOf(
+          db,
+          list.map((r) => r.user_id),
+        );
+        items = list.map((r) => ({ kind: 'intent' as const, ...intentView(r), userId: r.user_id, userEmail: emails.get(r.user_id)! }));
       } else if (input.kind === 'settlements') {
         const flagged = input.flagged ?? null;
         const list = await rows<{
@@ -119,7 +128,6 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           processor: string;
           processor_reference: string;
           user_id: string;
-          user_email: string;
           kind: string;
           amount: string;
           channel: string | null;
@@ -128,11 +136,15 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           created_at: Date;
         }>(
           db,
-          sql`SELECT s.id, s.processor, s.processor_reference, s.user_id, u.email AS user_email, s.kind, s.amount::text AS amount, s.channel, s.source, s.over_cap, s.created_at
-              FROM payment_settlements s JOIN users u ON u.id = s.user_id
+          sql`SELECT s.id, s.processor, s.processor_reference, s.user_id, s.kind, s.amount::text AS amount, s.channel, s.source, s.over_cap, s.created_at
+              FROM payment_settlements s
               WHERE (${ref}::text IS NULL OR s.processor_reference = ${ref}) AND (${uid}::uuid IS NULL OR s.user_id = ${uid}::uuid)
-                AND (${email}::text IS NULL OR u.email = ${email}) AND (${flagged}::boolean IS NULL OR s.over_cap = ${flagged})
+                AND (${byEmail}::uuid IS NULL OR s.user_id = ${byEmail}::uuid) AND (${flagged}::boolean IS NULL OR s.over_cap = ${flagged})
               ORDER BY ${ORDER.settlements[sort]} LIMIT ${lim} OFFSET ${input.offset}`,
+        );
+        const emails = await emailsOf(
+          db,
+          list.map((r) => r.user_id),
         );
         items = list.map((r) => ({
           kind: 'settlement' as const,
@@ -140,7 +152,7 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           reference: r.processor_reference,
           processor: r.processor,
           userId: r.user_id,
-          userEmail: r.user_email,
+          userEmail: emails.get(r.user_id)!,
           settlementKind: r.kind,
           amount: toNaira(r.amount),
           channel: r.channel,

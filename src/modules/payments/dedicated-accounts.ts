@@ -3,6 +3,7 @@ import { one, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { ChargeEvent, ProcessorRegistry } from '../../providers/processor.js';
+import { profileOf } from '../identity/api.js';
 import { iso, type SettleInput } from './model.js';
 
 /** Dedicated virtual accounts (Tier 2+): created at the processor once per user; transfers into them credit the owner. */
@@ -32,12 +33,9 @@ export function createDedicatedAccounts(deps: {
   async function ensureDedicatedAccount(userId: string) {
     const existing = await dedicatedAccountOf(db, userId);
     if (existing) return dvaView(existing);
-    const u = await one<{ email: string; full_name: string | null; username: string | null; phone: string | null; status: string }>(
-      db,
-      sql`SELECT email, full_name, username, phone, status FROM users WHERE id = ${userId}`,
-    );
+    const u = await profileOf(db, userId);
     if (!u || u.status !== 'active') throw notFound('User');
-    const names = (u.full_name ?? u.username ?? u.email.split('@')[0]).trim().split(/\s+/);
+    const names = (u.fullName ?? u.username ?? u.email.split('@')[0]).trim().split(/\s+/);
     const adapter = processors.default;
     // The processor answers the same customer's account again on a repeat call, so a retry or a race is safe:
     // the primary key on user_id keeps one row. No conflict target: two racing calls insert the same account

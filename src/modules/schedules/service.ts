@@ -9,6 +9,7 @@ import { uuid } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Network } from '../../kernel/phone.js';
+import { lockUser } from '../identity/api.js';
 import type { Notifier } from '../notifications/api.js';
 import { assertRecipientNetwork, NETWORK_NAMES, outcomesOf, type VtuServiceApi } from '../vtu/api.js';
 import { withLastStatus } from './last-status.js';
@@ -217,7 +218,7 @@ export function createScheduleService(deps: {
           return { schedule: scheduleView((await withLastStatus(tx, [s!]))[0]!), created: false };
         }
         // Count under the user's row lock so concurrent creates cannot pass the cap.
-        await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
+        await lockUser(tx, userId);
         const count = await one<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM schedules WHERE user_id = ${userId}`);
         if ((count?.n ?? 0) >= MAX_SCHEDULES_PER_USER)
           throw new AppError('CONFLICT', `You can keep at most ${MAX_SCHEDULES_PER_USER} schedules; delete one first`);

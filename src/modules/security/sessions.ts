@@ -3,6 +3,7 @@ import { one, rows, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
+import { lockUser } from '../identity/api.js';
 
 /** docs/design.md §5: a claim without a heartbeat for 2 minutes lapses. */
 export const CLAIM_LAPSE_MS = 2 * MINUTE;
@@ -34,7 +35,7 @@ export function createSessionClaimService({
       const sid = ownSession(user);
       const now = clock.now();
       const claimed = await db.transaction(async (tx) => {
-        await tx.execute(sql`SELECT id FROM users WHERE id = ${user.id} FOR UPDATE`);
+        await lockUser(tx, user.id);
         const me = await one<{ status: string }>(tx, sql`SELECT status FROM sessions WHERE id = ${sid} FOR UPDATE`);
         if (me?.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
         if (me?.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../kernel/errors.js';
 import { page } from '../../kernel/paging.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
+import { emailsOf } from '../identity/api.js';
 import type { Notifier } from '../notifications/api.js';
 import type { ThreadSort } from './inputs.js';
 
@@ -20,7 +21,7 @@ const THREAD_ORDER: Record<ThreadSort, SQL> = {
 type ThreadRow = Narrowed<
   Pick<RowOf<typeof supportThreads>, 'id' | 'user_id' | 'status' | 'last_message_at' | 'last_author' | 'closed_at' | 'created_at'>,
   { status: 'open' | 'closed'; last_author: 'user' | 'operator' | null }
-> & { email?: string };
+>;
 
 type MessageRow = Narrowed<
   Pick<RowOf<typeof supportMessages>, 'id' | 'thread_id' | 'author_role' | 'body' | 'created_at'>,
@@ -119,14 +120,18 @@ export function createSupportService({ db, clock, notifier }: { db: Db; clock: C
     }) {
       const list = await rows<ThreadRow>(
         db,
-        sql`SELECT ${THREAD_COLS}, u.email FROM support_threads t JOIN users u ON u.id = t.user_id
+        sql`SELECT ${THREAD_COLS} FROM support_threads t
             WHERE (${opts.status ?? null}::text IS NULL OR t.status = ${opts.status ?? null})
               AND (${opts.userId ?? null}::uuid IS NULL OR t.user_id = ${opts.userId ?? null}::uuid)
               AND (NOT ${opts.awaitingReply ?? false} OR t.last_author = 'user')
             ORDER BY ${THREAD_ORDER[opts.sort ?? 'recent']} LIMIT ${opts.limit + 1} OFFSET ${opts.offset}`,
       );
+      const emails = await emailsOf(
+        db,
+        list.map((t) => t.user_id),
+      );
       return page(
-        list.map((t) => ({ ...threadView(t), userId: t.user_id, userEmail: t.email! })),
+        list.map((t) => ({ ...threadView(t), userId: t.user_id, userEmail: emails.get(t.user_id)! })),
         opts.limit,
         opts.offset,
       );
