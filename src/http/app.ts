@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { drainUnreadBodies } from './body-drain.js';
 import { createMetrics } from './metrics.js';
+import type { Config } from '../config.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-depth.js';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -49,16 +50,13 @@ function isLoopback(ip: string): boolean {
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1' || ip.startsWith('127.');
 }
 
+type Metrics = ReturnType<typeof createMetrics>;
+
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
-/**
- * Turns the built service into the HTTP app: Fastify, error handler, auth hook, idempotency, rate limits, the
- * operations' routes, the plain routes, OpenAPI, health and metrics. The composition root (services.ts, buildApp)
- * builds what it serves.
- */
-export async function buildHttpApp(services: Services, opts: HttpOptions): Promise<FastifyInstance> {
-  const { config, clock, log, database } = services;
-  const app = Fastify({
+function createFastify(services: Services): FastifyInstance {
+  const { config, log } = services;
+  return Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     // A hop count trusts that many proxies nearest to us (the right-most X-Forwarded-For entries), as a function
@@ -69,9 +67,10 @@ export async function buildHttpApp(services: Services, opts: HttpOptions): Promi
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false } },
   });
-  app.decorate('services', services);
-  app.decorateRequest('authUser', null);
-  drainUnreadBodies(app);
+}
+
+/** The hooks every request passes: replica writes, security headers and ids, the JSON depth, the latency. */
+function addRequestHooks(app: FastifyInstance, services: Services, latency: Metrics['latency']) {
   // Read-your-own-writes with a replica (src/db/replica.ts): a signed-in user's request that may have written sends
   // their next reads to the primary until the replica has replayed it. Marked before the answer leaves.
   if (services.replica.configured)
@@ -79,13 +78,6 @@ export async function buildHttpApp(services: Services, opts: HttpOptions): Promi
       if (req.authUser && req.method !== 'GET' && req.method !== 'HEAD') services.replica.noteWrite(req.authUser.id);
       done(null, payload);
     });
-
-  const { registry, latency } = createMetrics({
-    db: services.db,
-    clock,
-    stuckAfterMs: config.vtu.stuckAfterMs,
-    replica: services.replica,
-  });
 
   // Security headers (helmet's and the permissions policy, worked out once) and the request id, in one hook. No
   // content security policy here: the API answers JSON, and each HTML page sets its own (the web app, /docs, not-me).
@@ -121,43 +113,41 @@ export async function buildHttpApp(services: Services, opts: HttpOptions): Promi
     observer.observe(reply.elapsedTime / 1000);
     done();
   });
+}
 
-  app.setErrorHandler((err: any, req, reply) => {
-    let appErr: AppError;
-    if (err instanceof AppError) appErr = err;
-    else if (err instanceof z.ZodError) appErr = validationError(err);
-    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413)
-      appErr = new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
-    else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415)
-      appErr = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-    else if (err.statusCode === 429)
-      appErr = new AppError('RATE_LIMITED', 'Too many requests; slow down and retry', {
-        retryAfter: Number(reply.getHeader('retry-after')) || 60,
-      });
-    else if (isDatabaseUnavailable(err)) {
-      // Capacity or an outage, not a bug: the failing statement never reached the database (earlier statements of
-      // the request may have; money requests are retried safely under their Idempotency-Key).
-      req.log.warn({ err, operation: req.routeOptions.config?.operation }, 'database unavailable');
-      appErr = new AppError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly', { retryAfter: 5 });
-    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
-      appErr = new AppError(
-        'BAD_REQUEST',
-        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Body is not valid JSON' : 'Request is not valid',
-      );
-    else {
-      const errorId = `err_${ulid()}`;
-      req.log.error({ err, errorId, operation: req.routeOptions.config?.operation }, 'unhandled error');
-      return reply.status(500).send({ ok: false, error: { code: 'INTERNAL', message: 'Something went wrong on our side', errorId } });
-    }
-    if (appErr.retryAfter) reply.header('retry-after', String(Math.ceil(appErr.retryAfter)));
-    return reply.status(statusOf(appErr.code)).send(errorBody(appErr));
-  });
-  app.setNotFoundHandler((req, reply) =>
-    reply.status(404).send({ ok: false, error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` } }),
-  );
+/** Every error a route throws, or Fastify raises before one, answered in the error envelope. */
+function handleError(err: any, req: FastifyRequest, reply: FastifyReply) {
+  let appErr: AppError;
+  if (err instanceof AppError) appErr = err;
+  else if (err instanceof z.ZodError) appErr = validationError(err);
+  else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413)
+    appErr = new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+  else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415)
+    appErr = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  else if (err.statusCode === 429)
+    appErr = new AppError('RATE_LIMITED', 'Too many requests; slow down and retry', {
+      retryAfter: Number(reply.getHeader('retry-after')) || 60,
+    });
+  else if (isDatabaseUnavailable(err)) {
+    // Capacity or an outage, not a bug: the failing statement never reached the database (earlier statements of
+    // the request may have; money requests are retried safely under their Idempotency-Key).
+    req.log.warn({ err, operation: req.routeOptions.config?.operation }, 'database unavailable');
+    appErr = new AppError('SERVICE_UNAVAILABLE', 'The service is busy; retry shortly', { retryAfter: 5 });
+  } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
+    appErr = new AppError(
+      'BAD_REQUEST',
+      err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'Body is not valid JSON' : 'Request is not valid',
+    );
+  else {
+    const errorId = `err_${ulid()}`;
+    req.log.error({ err, errorId, operation: req.routeOptions.config?.operation }, 'unhandled error');
+    return reply.status(500).send({ ok: false, error: { code: 'INTERNAL', message: 'Something went wrong on our side', errorId } });
+  }
+  if (appErr.retryAfter) reply.header('retry-after', String(Math.ceil(appErr.retryAfter)));
+  return reply.status(statusOf(appErr.code)).send(errorBody(appErr));
+}
 
-  await app.register(cors, { origin: config.corsOrigins.length ? config.corsOrigins : false });
-
+async function registerRateLimits(app: FastifyInstance, config: Config) {
   // ioredis is loaded only when Redis is configured (about 2 MB of heap otherwise kept; docs/scaling.md, "Memory").
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
@@ -178,15 +168,19 @@ export async function buildHttpApp(services: Services, opts: HttpOptions): Promi
   app.addHook('onClose', async () => {
     if (redis) redis.disconnect();
   });
+}
 
-  const openapi = buildOpenApi(opts.operations, config);
+async function registerOpenApi(app: FastifyInstance, operations: readonly AnyOperation[], config: Config) {
+  const openapi = buildOpenApi(operations, config);
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openapi as any } });
   // Swagger UI under its own content security policy: its scripts and styles are files under /docs/static.
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/api/openapi.json', async () => openapi);
+}
 
-  for (const op of opts.operations) registerOperation(app, op, services, config);
-
+/** /healthz, /readyz (the database and its migrations), /metrics and the token keys. */
+function registerProbes(app: FastifyInstance, services: Services, registry: Metrics['registry']) {
+  const { config, database } = services;
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (_req, reply) => {
     try {
@@ -216,6 +210,36 @@ export async function buildHttpApp(services: Services, opts: HttpOptions): Promi
     return reply.type(registry.contentType).send(await registry.metrics());
   });
   app.get('/.well-known/jwks.json', async () => services.tokens.jwks());
+}
+
+/**
+ * Turns the built service into the HTTP app: Fastify, error handler, auth hook, idempotency, rate limits, the
+ * operations' routes, the plain routes, OpenAPI, health and metrics. The composition root (services.ts, buildApp)
+ * builds what it serves.
+ */
+export async function buildHttpApp(services: Services, opts: HttpOptions): Promise<FastifyInstance> {
+  const { config, clock } = services;
+  const app = createFastify(services);
+  app.decorate('services', services);
+  app.decorateRequest('authUser', null);
+  drainUnreadBodies(app);
+  const { registry, latency } = createMetrics({
+    db: services.db,
+    clock,
+    stuckAfterMs: config.vtu.stuckAfterMs,
+    replica: services.replica,
+  });
+  addRequestHooks(app, services, latency);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((req, reply) =>
+    reply.status(404).send({ ok: false, error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` } }),
+  );
+
+  await app.register(cors, { origin: config.corsOrigins.length ? config.corsOrigins : false });
+  await registerRateLimits(app, config);
+  await registerOpenApi(app, opts.operations, config);
+  for (const op of opts.operations) registerOperation(app, op, services, config);
+  registerProbes(app, services, registry);
 
   // Adapters reach the simulators on this same app without a socket while it is not listening (http-transport.ts).
   services.upstream.attach(app);
