@@ -113,8 +113,19 @@ function errorCodes(op: AnyOperation): Set<ErrorCode> {
   return codes;
 }
 
-/** OpenAPI 3.1 from the registry and the public endpoints: shared components by $ref, descriptions, examples. */
-export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {
+/** The schemas the document's components hold, and each operation's input and output component names. */
+interface Components {
+  schemas: Record<string, Schema>;
+  inputSchemas: Record<string, Schema>;
+  inputName: Map<AnyOperation, string>;
+  outputName: Map<AnyOperation, string>;
+  /** The schema a `#/components/schemas/` reference names. */
+  resolve: (ref: string) => Schema;
+  parameters: Record<string, Schema>;
+  responses: Record<string, Schema>;
+}
+
+function componentsFor(ops: readonly AnyOperation[]): Components {
   const inputs = new Map<z.ZodType, string>();
   const outputs = new Map<z.ZodType, string>();
   const inputName = new Map<AnyOperation, string>();
@@ -146,8 +157,12 @@ export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {
   const schemas: Record<string, Schema> = { Error: ERROR_SCHEMA, ...outputSchemas, ...inputSchemas };
   for (const d of PUBLIC_DOCS) Object.assign(schemas, d.schemas ?? {});
   const resolve = (ref: string) => schemas[ref.slice(SCHEMAS.length)] ?? {};
+  return { schemas, inputSchemas, inputName, outputName, resolve, parameters: headerParameters(), responses: {} };
+}
 
-  const parameters: Record<string, Schema> = {
+/** The header parameters shared by reference; paging parameters join them as operations use them. */
+function headerParameters(): Record<string, Schema> {
+  return {
     IdempotencyKey: {
       name: 'Idempotency-Key',
       in: 'header',
@@ -165,70 +180,67 @@ export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {
       example: 'grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y',
     },
   };
+}
 
-  const responses: Record<string, Schema> = {};
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of ops) {
-    const auth = authOf(op);
-    const input = inputSchemas[inputName.get(op)!] as Schema;
-    const output = { $ref: `${SCHEMAS}${outputName.get(op)}` };
-    const outputExample = sampleOf(output, resolve);
-    const operation: Record<string, unknown> = {
-      operationId: op.name,
-      summary: pascal(op.purpose).slice(0, 120),
-      description: describe(op),
-      tags: [tagOf(op)],
-      security: auth === 'public' ? [] : [{ bearer: [] }],
-      responses: {
-        '200': {
-          description: 'Done',
-          content: {
-            'application/json': {
-              schema: output,
-              example: outputExample,
-            },
-          },
-        },
-        ...errorResponses(errorCodes(op), responses),
-      },
+/** A GET's input as query parameters; paging (limit, offset) is one shared parameter wherever it pages the usual way. */
+function queryParameters(input: Schema, c: Components): unknown[] {
+  return Object.entries((input.properties ?? {}) as Record<string, Schema>).map(([name, schema]) => {
+    const parameter = {
+      name,
+      in: 'query',
+      required: (input.required ?? []).includes(name),
+      schema,
+      example: sampleOf(schema, c.resolve, name),
     };
-    if (op.method === 'GET') {
-      operation.parameters = Object.entries((input.properties ?? {}) as Record<string, Schema>).map(([name, schema]) => {
-        const parameter = {
-          name,
-          in: 'query',
-          required: (input.required ?? []).includes(name),
-          schema,
-          example: sampleOf(schema, resolve, name),
-        };
-        // Paging (limit, offset) is one shared parameter wherever an operation pages the usual way.
-        const shared = PAGING[name];
-        if (!shared) return parameter;
-        parameters[shared] ??= { ...parameter, description: PAGING_DESCRIPTIONS[name] };
-        const { description: _d, ...common } = parameters[shared];
-        return JSON.stringify(common) === JSON.stringify(parameter) ? { $ref: `#/components/parameters/${shared}` } : parameter;
-      });
-    } else {
-      const params: unknown[] = [];
-      if (auth !== 'public') params.push({ $ref: '#/components/parameters/IdempotencyKey' });
-      if (op.gates?.stepUp || op.gates?.reauth) params.push({ $ref: '#/components/parameters/GrantToken' });
-      if (params.length) operation.parameters = params;
-      const ref = { $ref: `${SCHEMAS}${inputName.get(op)}` };
-      operation.requestBody = {
-        required: false,
-        description: 'The inputs inside `data` (docs/design.md §4); an empty body means no inputs.',
-        content: {
-          'application/json': {
-            schema: { type: 'object', properties: { data: ref }, additionalProperties: false },
-            example: { data: sampleOf(ref, resolve) },
-          },
-        },
-      };
-    }
-    paths[serverFnPath(op)] = { [op.method.toLowerCase()]: operation };
-    if (op.versioned) paths[versionedPath(op)] = { [op.method.toLowerCase()]: { ...operation, operationId: `${op.name}V1` } };
-  }
+    const shared = PAGING[name];
+    if (!shared) return parameter;
+    c.parameters[shared] ??= { ...parameter, description: PAGING_DESCRIPTIONS[name] };
+    const { description: _d, ...common } = c.parameters[shared];
+    return JSON.stringify(common) === JSON.stringify(parameter) ? { $ref: `#/components/parameters/${shared}` } : parameter;
+  });
+}
 
+/** A POST's headers by reference and its `{data}` body. */
+function postParts(op: AnyOperation, c: Components): Record<string, unknown> {
+  const parts: Record<string, unknown> = {};
+  const params: unknown[] = [];
+  if (authOf(op) !== 'public') params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (op.gates?.stepUp || op.gates?.reauth) params.push({ $ref: '#/components/parameters/GrantToken' });
+  if (params.length) parts.parameters = params;
+  const ref = { $ref: `${SCHEMAS}${c.inputName.get(op)}` };
+  parts.requestBody = {
+    required: false,
+    description: 'The inputs inside `data` (docs/design.md §4); an empty body means no inputs.',
+    content: {
+      'application/json': {
+        schema: { type: 'object', properties: { data: ref }, additionalProperties: false },
+        example: { data: sampleOf(ref, c.resolve) },
+      },
+    },
+  };
+  return parts;
+}
+
+function operationDoc(op: AnyOperation, c: Components): Record<string, unknown> {
+  const output = { $ref: `${SCHEMAS}${c.outputName.get(op)}` };
+  const operation: Record<string, unknown> = {
+    operationId: op.name,
+    summary: pascal(op.purpose).slice(0, 120),
+    description: describe(op),
+    tags: [tagOf(op)],
+    security: authOf(op) === 'public' ? [] : [{ bearer: [] }],
+    responses: {
+      '200': { description: 'Done', content: { 'application/json': { schema: output, example: sampleOf(output, c.resolve) } } },
+      ...errorResponses(errorCodes(op), c.responses),
+    },
+  };
+  if (op.method === 'GET') operation.parameters = queryParameters(c.inputSchemas[c.inputName.get(op)!] as Schema, c);
+  else Object.assign(operation, postParts(op, c));
+  return operation;
+}
+
+/** The public endpoints' paths; a webhook is also a `webhooks` entry over one shared path item. */
+function addPublicDocs(paths: Record<string, Record<string, unknown>>) {
   const pathItems: Record<string, Schema> = {};
   const webhooks: Record<string, Schema> = {};
   for (const d of PUBLIC_DOCS) {
@@ -241,8 +253,30 @@ export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {
       paths[d.path] = { ...(paths[d.path] ?? {}), [d.method.toLowerCase()]: d.operation };
     }
   }
+  return { pathItems, webhooks };
+}
 
-  pruneUnused(schemas, [paths, webhooks, pathItems]);
+const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The access token of verifyLoginOtp, startPinLogin or refreshSession.',
+  },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
+};
+
+/** OpenAPI 3.1 from the registry and the public endpoints: shared components by $ref, descriptions, examples. */
+export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {
+  const c = componentsFor(ops);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of ops) {
+    const operation = operationDoc(op, c);
+    paths[serverFnPath(op)] = { [op.method.toLowerCase()]: operation };
+    if (op.versioned) paths[versionedPath(op)] = { [op.method.toLowerCase()]: { ...operation, operationId: `${op.name}V1` } };
+  }
+  const { pathItems, webhooks } = addPublicDocs(paths);
+  pruneUnused(c.schemas, [paths, webhooks, pathItems]);
   const usedTags = new Set([...ops.map(tagOf), ...PUBLIC_DOCS.map((d) => (d.operation.tags as string[])[0])]);
   return {
     openapi: '3.1.0',
@@ -257,21 +291,7 @@ export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {
     tags: Object.entries(TAGS)
       .filter(([name]) => usedTags.has(name))
       .map(([name, description]) => ({ name, description })),
-    components: {
-      schemas,
-      responses,
-      parameters,
-      pathItems,
-      securitySchemes: {
-        bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'The access token of verifyLoginOtp, startPinLogin or refreshSession.',
-        },
-        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
-      },
-    },
+    components: { schemas: c.schemas, responses: c.responses, parameters: c.parameters, pathItems, securitySchemes: SECURITY_SCHEMES },
     paths,
     webhooks,
   };
