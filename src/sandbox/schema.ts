@@ -45,3 +45,48 @@ export const sandboxFlightCancellations = pgTable('sandbox_flight_cancellations'
   fee: bigint('fee', { mode: 'bigint' }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 });
+
+export const sandboxProcessorTransactions = pgTable('sandbox_processor_transactions', {
+  reference: text('reference').primaryKey(),
+  accessCode: text('access_code').notNull().unique(),
+  email: text('email').notNull(),
+  amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  amountPaid: bigint('amount_paid', { mode: 'bigint' }),
+  currency: text('currency').notNull().default('NGN'),
+  status: text('status').notNull(),
+  channel: text('channel').notNull().default('card'),
+  callbackUrl: text('callback_url'),
+  metadata: jsonb('metadata'),
+  customerCode: text('customer_code'),
+  receiverAccountNumber: text('receiver_account_number'),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const sandboxProcessorCustomers = pgTable('sandbox_processor_customers', {
+  customerCode: text('customer_code').primaryKey(),
+  email: text('email').notNull().unique(),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  phone: text('phone'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const sandboxProcessorAccounts = pgTable('sandbox_processor_accounts', {
+  accountNumber: text('account_number').primaryKey(),
+  customerCode: text('customer_code').notNull().unique(),
+  accountName: text('account_name').notNull(),
+  bankName: text('bank_name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/** Sandbox NIN simulator records (POST /sandbox/identity/nin); in the database so every instance sees them. */
+export const sandboxNinRecords = pgTable('sandbox_nin_records', {
+  nin: text('nin').primaryKey(),
+  firstName: text('first_name').notNull(),
+  middleName: text('middle_name'),
+  lastName: text('last_name').notNull(),
+  phone: text('phone').notNull(),
+  dateOfBirth: text('date_of_birth').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});

@@ -58,17 +58,6 @@ export const kycSubmissions = pgTable(
   ],
 );
 
-/** Sandbox NIN simulator records (POST /sandbox/identity/nin); in the database so every instance sees them. */
-export const sandboxNinRecords = pgTable('sandbox_nin_records', {
-  nin: text('nin').primaryKey(),
-  firstName: text('first_name').notNull(),
-  middleName: text('middle_name'),
-  lastName: text('last_name').notNull(),
-  phone: text('phone').notNull(),
-  dateOfBirth: text('date_of_birth').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-});
-
 /** Sandbox bank name-enquiry records (POST /sandbox/banks/accounts). */
 export const sandboxBankAccounts = pgTable(
   'sandbox_bank_accounts',

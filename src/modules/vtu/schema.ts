@@ -60,11 +60,6 @@ export const vtuCatalogueCache = pgTable('vtu_catalogue_cache', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
-export const sandboxVtuFloats = pgTable('sandbox_vtu_floats', {
-  provider: text('provider').primaryKey(),
-  balance: bigint('balance', { mode: 'bigint' }).notNull(),
-});
-
 export const sandboxVtuOrders = pgTable(
   'sandbox_vtu_orders',
   {
@@ -95,3 +90,8 @@ export const sandboxVtuFundings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.provider, t.reference] })],
 );
+
+export const sandboxVtuFloats = pgTable('sandbox_vtu_floats', {
+  provider: text('provider').primaryKey(),
+  balance: bigint('balance', { mode: 'bigint' }).notNull(),
+});
