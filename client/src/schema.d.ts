@@ -290,8 +290,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Dashboard: stuck purchases, webhook credit lag, job lag, dead letters and the KYC review queue, now
-         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters and the KYC review queue, now.
+         * Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open sup
+         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads and open transaction reports, now.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -6781,6 +6781,10 @@ export interface components {
             to: string;
         };
         AdminDashboardQueuesOutput: {
+            approvals: {
+                oldestAgeSeconds: number | null;
+                pending: number;
+            };
             deadLetters: {
                 byQueue: {
                     count: number;
@@ -6808,10 +6812,19 @@ export interface components {
             };
             /** @constant */
             ok: true;
+            reports: {
+                oldestAgeSeconds: number | null;
+                open: number;
+            };
             stuckPurchases: {
                 count: number;
                 oldestAgeSeconds: number | null;
                 stuckAfterSeconds: number;
+            };
+            support: {
+                awaitingReply: number;
+                oldestAwaitingSeconds: number | null;
+                open: number;
             };
             webhooks: {
                 creditedLastHour: number;
@@ -11961,6 +11974,19 @@ export interface operations {
                      *             "oldestAgeSeconds": 1
                      *           }
                      *         ]
+                     *       },
+                     *       "approvals": {
+                     *         "pending": 1,
+                     *         "oldestAgeSeconds": 1
+                     *       },
+                     *       "support": {
+                     *         "open": 1,
+                     *         "awaitingReply": 1,
+                     *         "oldestAwaitingSeconds": 1
+                     *       },
+                     *       "reports": {
+                     *         "open": 1,
+                     *         "oldestAgeSeconds": 1
                      *       }
                      *     }
                      */

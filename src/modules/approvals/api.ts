@@ -4,3 +4,5 @@
  */
 export { approvalOutput, submissionFields } from './inputs.js';
 export type { ApprovalService, ApprovalRequestInput } from './service.js';
+/** The console's waiting work: requests a second operator can still decide. */
+export { pendingApprovals } from './waiting.js';

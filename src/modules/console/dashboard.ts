@@ -5,6 +5,7 @@ import { toNaira } from '../../kernel/money.js';
 import { PROVIDER_IDS } from '../../providers/vtu/types.js';
 import { providerBurn, providerOutcomes, purchaseVolume, stuckPurchases } from '../vtu/api.js';
 import { lagosRange } from './range.js';
+import { ageSeconds as seconds, waitingWork } from './waiting.js';
 
 /** The dashboard's ranges cover at most this many Lagos days (a quarter). */
 export const DASHBOARD_MAX_DAYS = 92;
@@ -38,9 +39,6 @@ export function snapshotStatement(settledBefore: Date, now: Date) {
     WHERE a.code = ANY(${codeList(FLOAT_CODES)}) AND t.through > coalesce(s.through_id, 0)
     ON CONFLICT (account_id) DO UPDATE SET through_id = EXCLUDED.through_id, balance = EXCLUDED.balance, updated_at = EXCLUDED.updated_at`;
 }
-
-const seconds = (from: string | null, now: Date) =>
-  from === null ? null : Math.max(0, Math.round((now.getTime() - new Date(from).getTime()) / 1000));
 
 /**
  * The operator dashboard (issue 30), one read per panel. Every purchase figure is an index-only scan of the range
@@ -110,19 +108,20 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
       // Floats are funded just in time from the collections pool: the pool is the headroom behind every float.
       // A system account holds money as a negative balance (a top-up debits the pool, a funding credits it).
       const pool = -balanceOf('system:collections');
+      // A pool below zero owes the floats already: no days of headroom, a problem the dashboard shows (issue 44).
       const totalPerDay = items.reduce((s, i) => s + BigInt(Math.round(i.burnPerDay * 100)), 0n);
       const floatsTotal = items.reduce((s, i) => s + BigInt(Math.round(i.balance * 100)), 0n);
       return {
         burnDays: BURN_DAYS,
         items,
-        collections: { balance: toNaira(pool), daysOfHeadroom: headroom(pool + floatsTotal, totalPerDay) },
+        collections: { balance: toNaira(pool), daysOfHeadroom: pool < 0n ? null : headroom(pool + floatsTotal, totalPerDay) },
       };
     },
 
     async queues() {
       const now = clock.now();
       const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
-      const [stuck, webhook, waiting, due, dead, kyc] = await Promise.all([
+      const [stuck, webhook, waiting, due, dead, kyc, people] = await Promise.all([
         stuckPurchases(db, stuckBefore),
         one<{ n: number; max: number | null; avg: number | null }>(
           db,
@@ -146,6 +145,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
           db,
           sql`SELECT tier, count(*)::int AS n, min(created_at) AS oldest FROM kyc_submissions WHERE status = 'pending' GROUP BY tier ORDER BY tier`,
         ),
+        waitingWork(db, now),
       ]);
       const round = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 1000) / 1000);
       const oldestDue = due[0]?.oldest ?? null;
@@ -175,6 +175,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
           oldestAgeSeconds: seconds(oldestKyc, now),
           byTier: kyc.map((k) => ({ tier: k.tier, pending: k.n, oldestAgeSeconds: seconds(k.oldest, now) })),
         },
+        ...people,
       };
     },
   };

@@ -123,7 +123,8 @@ export const consoleOperations = [
     suffix: 'BearerAdmin',
     method: 'GET',
     roles: DASHBOARD_ROLES,
-    purpose: 'dashboard: stuck purchases, webhook credit lag, job lag, dead letters and the KYC review queue, now',
+    purpose:
+      'dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads and open transaction reports, now',
     input: z.object({}),
     output: z.object({
       stuckPurchases: z.object({ count: z.number(), oldestAgeSeconds: nullableSeconds, stuckAfterSeconds: z.number() }),
@@ -144,6 +145,9 @@ export const consoleOperations = [
         oldestAgeSeconds: nullableSeconds,
         byTier: z.array(z.object({ tier: z.number(), pending: z.number(), oldestAgeSeconds: nullableSeconds })),
       }),
+      approvals: z.object({ pending: z.number(), oldestAgeSeconds: nullableSeconds }),
+      support: z.object({ open: z.number(), awaitingReply: z.number(), oldestAwaitingSeconds: nullableSeconds }),
+      reports: z.object({ open: z.number(), oldestAgeSeconds: nullableSeconds }),
     }),
     handler: async (_input, ctx) => ctx.api.operatorConsole.dashboard.queues(),
   }),
