@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { reportIssueBody, REPORT_ISSUE_PATH } from './routes/report-issue.js';
 import { loginFailedBody, LOGIN_FAILED_PATH, notMeBody } from './routes/security.js';
 import { NOT_ME_PATH } from '../modules/security/credential-notices.js';
@@ -8,75 +7,15 @@ import { SMS_REPORTS_PATH } from '../modules/notifications/sms.js';
 import { RECEIPT_KEY_PATH } from './routes/receipt-key.js';
 import { errorResponses } from './openapi-errors.js';
 
+import { airtimeCashEvent, chargeEvent, json, okAnswer, plainBody, ref, type PublicDoc } from './public-docs-parts.js';
+
+export { PUBLIC_TAGS, type PublicDoc } from './public-docs-parts.js';
+
 /**
  * The HTTP endpoints that are not registry operations (spec 4.11 and the platform's own), as OpenAPI operations.
  * The processor's webhook is also an OpenAPI 3.1 `webhooks` entry (`webhook` names it); request bodies given as
  * zod schemas become components like the operations' inputs.
  */
-type Schema = Record<string, any>;
-export interface PublicDoc {
-  method: 'GET' | 'POST';
-  path: string;
-  webhook?: string;
-  body?: { name: string; schema: z.ZodType };
-  schemas?: Record<string, Schema>;
-  operation: Schema;
-}
-
-export const PUBLIC_TAGS: Record<string, string> = {
-  Public: 'Endpoints called without an access token: the processor webhook, client reports, links in e-mails.',
-  Platform: 'Health, readiness, metrics and the keys that verify tokens and receipts.',
-};
-
-const json = (schema: Schema, example?: unknown) => ({ 'application/json': { schema, ...(example !== undefined ? { example } : {}) } });
-const okAnswer = (description: string, extra: Schema = {}, example: Record<string, unknown> = {}) => ({
-  description,
-  content: json({ type: 'object', required: ['ok'], properties: { ok: { const: true }, ...extra } }, { ok: true, ...example }),
-});
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const plainBody = (name: string, example: unknown) => ({
-  required: true,
-  description: 'Plain JSON (the `{"data": {...}}` envelope is accepted too); unknown fields are refused.',
-  content: json(ref(name), example),
-});
-
-const chargeEvent: Schema = {
-  type: 'object',
-  description:
-    'A processor event (Paystack-compatible shape). Only `charge.success` credits a wallet; other events are stored and ignored.',
-  required: ['event', 'data'],
-  properties: {
-    event: { type: 'string', examples: ['charge.success'] },
-    data: {
-      type: 'object',
-      required: ['reference', 'amount', 'status'],
-      properties: {
-        reference: { type: 'string', description: 'the top-up intent reference, or the processor reference of a bank transfer' },
-        amount: { type: 'integer', description: 'kobo', minimum: 1 },
-        currency: { type: 'string', examples: ['NGN'] },
-        status: { type: 'string', examples: ['success'] },
-        channel: { type: 'string', description: '`dedicated_nuban` for a transfer into a dedicated virtual account', examples: ['card'] },
-        paid_at: { type: 'string', format: 'date-time' },
-        customer: { type: 'object', properties: { email: { type: 'string' }, customer_code: { type: 'string' } } },
-        authorization: { type: 'object', properties: { receiver_bank_account_number: { type: 'string' } } },
-      },
-    },
-  },
-};
-
-const airtimeCashEvent: Schema = {
-  type: 'object',
-  description: "Provider C's word on an airtime-to-cash request. Only `received` credits the wallet (once per request).",
-  required: ['request_id', 'status'],
-  properties: {
-    request_id: { type: 'string', description: 'our request id at the provider' },
-    status: { type: 'string', enum: ['awaiting', 'received', 'expired', 'failed'] },
-    amount_received: { type: 'string', description: 'naira of airtime received (with `received`)' },
-    amount_settled: { type: 'string', description: 'naira the provider credits our float with (with `received`)' },
-    transactionId: { type: 'string', description: "the provider's reference" },
-  },
-};
-
 export const PUBLIC_DOCS: PublicDoc[] = [
   {
     method: 'POST',
