@@ -106,6 +106,42 @@ function secretProblem(name: SecretName, rule: SecretRule, e: ParsedEnv): string
   return format ? `${name}: ${format}` : null;
 }
 
+/**
+ * Production refuses to start on any of these: the sandbox, a database that keeps nothing, an upstream left to the
+ * simulators, a test hook, and secrets unset, short or published (config-production.ts).
+ */
+export function productionProblems(e: ParsedEnv, sandbox: boolean): string[] {
+  const problems: string[] = [];
+  if (sandbox) problems.push('SANDBOX must be false in production (sandbox simulators are refused)');
+  if (!e.DATABASE_URL) problems.push('DATABASE_URL is required in production (PostgreSQL 15+)');
+  else if (!/^postgres(ql)?:\/\//i.test(e.DATABASE_URL))
+    problems.push(
+      'DATABASE_URL must be a PostgreSQL URL (postgres://...) in production: memory:// and pglite: keep no durable, shared data',
+    );
+  if (e.DATABASE_READ_URL && !/^postgres(ql)?:\/\//i.test(e.DATABASE_READ_URL))
+    problems.push('DATABASE_READ_URL must be a PostgreSQL URL (postgres://...) of a streaming replica of DATABASE_URL');
+  if (e.TRUST_PROXY === true)
+    problems.push(
+      'TRUST_PROXY=true believes the left-most X-Forwarded-For entry, which any client writes: set the number of proxies in front (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.0/8)',
+    );
+  if (!e.PROCESSOR_BASE_URL) problems.push('PROCESSOR_BASE_URL is required in production');
+  if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
+  if (!e.SMS_PROVIDER) problems.push('SMS_PROVIDER (termii or africastalking) is required in production: phone verification sends SMS');
+  if (e.SMS_PROVIDER === 'africastalking' && !e.SMS_USERNAME)
+    problems.push("SMS_USERNAME (the Africa's Talking account name) is required with SMS_PROVIDER=africastalking");
+  if (!e.VAPID_PUBLIC_KEY) problems.push('VAPID_PUBLIC_KEY is required in production (npx web-push generate-vapid-keys)');
+  if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
+  if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
+  for (const p of ['A', 'B', 'C', 'D'] as const) {
+    if (!e[`VTU_PROVIDER_${p}_URL`]) problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
+  }
+  if (e.FAULT_POINT) problems.push('FAULT_POINT is a test-only crash hook and must not be set in production');
+  if (!e.IDENTITY_BASE_URL) problems.push('IDENTITY_BASE_URL (NIN look-up and bank name enquiry upstream) is required in production');
+  // Unset, short, not a key, or a value published in the source (a sandbox fallback) or a store's docs (issue 41).
+  problems.push(...secretProblems(e));
+  return problems;
+}
+
 /** Why a PKCS#8 PEM setting is not a usable Ed25519 private key, or null (unset is fine: generated outside production). */
 export function ed25519KeyProblem(pem: string | undefined): string | null {
   if (!pem) return null;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { type FaultPoint } from './lib/faults.js';
 import { envSchema, type Env } from './config-env.js';
-import { ed25519KeyProblem, secretProblems, SECRETS } from './config-production.js';
+import { ed25519KeyProblem, productionProblems, SECRETS } from './config-production.js';
 
 export type { Env };
 
@@ -159,65 +159,47 @@ export interface Config {
   receiptSigningKeyPem?: string;
 }
 
+type ParsedEnv = z.infer<typeof envSchema>;
+
 export class ConfigError extends Error {}
 
 export function loadConfig(raw: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
+  const e = parseEnv(raw);
+  // The sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
+  // (npm start and npm run dev pass --sandbox), or NODE_ENV=test. A deployment that forgets NODE_ENV gets no sandbox.
+  const sandbox = e.SANDBOX ?? e.NODE_ENV === 'test';
+  if (e.NODE_ENV === 'production') {
+    const problems = productionProblems(e, sandbox);
+    if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+  return { ...configOf(e, sandbox), ...overrides };
+}
+
+/** The environment parsed and its settings checked against each other; a ConfigError names what is wrong. */
+function parseEnv(raw: Record<string, string | undefined>): ParsedEnv {
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const production = e.NODE_ENV === 'production';
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
   if (e.AIRTIME_CASH_MIN > e.AIRTIME_CASH_MAX)
     throw new ConfigError(
       `Invalid configuration:\n  AIRTIME_CASH_MIN (${e.AIRTIME_CASH_MIN}) must not be above AIRTIME_CASH_MAX (${e.AIRTIME_CASH_MAX})`,
     );
-  // The sandbox (simulators, /sandbox/mailbox with everyone's codes) only when asked for: SANDBOX=true
-  // (npm start and npm run dev pass --sandbox), or NODE_ENV=test. A deployment that forgets NODE_ENV gets no sandbox.
-  const sandbox = e.SANDBOX ?? e.NODE_ENV === 'test';
   // A key that does not parse stops the start here, named, instead of as a stack trace from the token service.
   for (const key of ['AUTH_PRIVATE_KEY', 'RECEIPT_SIGNING_KEY'] as const) {
     const problem = ed25519KeyProblem(e[key]);
     if (problem) throw new ConfigError(`Invalid configuration:\n  ${key}: ${problem}`);
   }
+  return e;
+}
 
-  if (production) {
-    const problems: string[] = [];
-    if (sandbox) problems.push('SANDBOX must be false in production (sandbox simulators are refused)');
-    if (!e.DATABASE_URL) problems.push('DATABASE_URL is required in production (PostgreSQL 15+)');
-    else if (!/^postgres(ql)?:\/\//i.test(e.DATABASE_URL))
-      problems.push(
-        'DATABASE_URL must be a PostgreSQL URL (postgres://...) in production: memory:// and pglite: keep no durable, shared data',
-      );
-    if (e.DATABASE_READ_URL && !/^postgres(ql)?:\/\//i.test(e.DATABASE_READ_URL))
-      problems.push('DATABASE_READ_URL must be a PostgreSQL URL (postgres://...) of a streaming replica of DATABASE_URL');
-    if (e.TRUST_PROXY === true)
-      problems.push(
-        'TRUST_PROXY=true believes the left-most X-Forwarded-For entry, which any client writes: set the number of proxies in front (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.0/8)',
-      );
-    if (!e.PROCESSOR_BASE_URL) problems.push('PROCESSOR_BASE_URL is required in production');
-    if (!e.SMTP_URL) problems.push('SMTP_URL is required in production');
-    if (!e.SMS_PROVIDER) problems.push('SMS_PROVIDER (termii or africastalking) is required in production: phone verification sends SMS');
-    if (e.SMS_PROVIDER === 'africastalking' && !e.SMS_USERNAME)
-      problems.push("SMS_USERNAME (the Africa's Talking account name) is required with SMS_PROVIDER=africastalking");
-    if (!e.VAPID_PUBLIC_KEY) problems.push('VAPID_PUBLIC_KEY is required in production (npx web-push generate-vapid-keys)');
-    if (!e.VAPID_SUBJECT) problems.push('VAPID_SUBJECT (mailto: or https: contact of the operator) is required in production');
-    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production');
-    for (const p of ['A', 'B', 'C', 'D'] as const) {
-      if (!e[`VTU_PROVIDER_${p}_URL`])
-        problems.push(`VTU_PROVIDER_${p}_URL is required in production (the sandbox simulators are refused)`);
-    }
-    if (e.FAULT_POINT) problems.push('FAULT_POINT is a test-only crash hook and must not be set in production');
-    if (!e.IDENTITY_BASE_URL) problems.push('IDENTITY_BASE_URL (NIN look-up and bank name enquiry upstream) is required in production');
-    // Unset, short, not a key, or a value published in the source (a sandbox fallback) or a store's docs (issue 41).
-    problems.push(...secretProblems(e));
-    if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-
-  const config: Config = {
+function configOf(e: ParsedEnv, sandbox: boolean): Config {
+  const production = e.NODE_ENV === 'production';
+  return {
     env: e.NODE_ENV,
     production,
     sandbox,
@@ -234,18 +216,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     logLevel: e.LOG_LEVEL,
     logFormat: sandbox ? e.LOG_FORMAT : 'json',
     adminEmails: sandbox && !e.ADMIN_EMAILS.includes(SANDBOX_OPERATOR_EMAIL) ? [...e.ADMIN_EMAILS, SANDBOX_OPERATOR_EMAIL] : e.ADMIN_EMAILS,
-    auth: {
-      privateKeyPem: e.AUTH_PRIVATE_KEY?.replace(/\\n/g, '\n'),
-      issuer: e.AUTH_ISSUER,
-      audience: e.AUTH_AUDIENCE,
-      jwksUrl: e.AUTH_JWKS_URL,
-      externalIssuer: e.AUTH_EXTERNAL_ISSUER,
-      externalAdmin: e.AUTH_EXTERNAL_ADMIN === 'true',
-      externalAudience: e.AUTH_EXTERNAL_AUDIENCE,
-      externalAlgorithms: e.AUTH_EXTERNAL_ALGORITHMS.map((a) => (a === 'EDDSA' ? 'EdDSA' : a)),
-      accessTtlSeconds: 15 * 60,
-      refreshTtlSeconds: 30 * 24 * 3600,
-    },
+    auth: authConfig(e),
     secrets: {
       pinPepper: e.PIN_PEPPER ?? SECRETS.PIN_PEPPER.sandbox,
       dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? SECRETS.DATA_ENCRYPTION_KEY.sandbox,
@@ -257,39 +228,13 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
       default: e.DEFAULT_PROCESSOR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
-    sms: {
-      provider: e.SMS_PROVIDER ?? (sandbox ? 'termii' : undefined),
-      baseUrl: e.SMS_BASE_URL,
-      apiKey: e.SMS_API_KEY ?? SECRETS.SMS_API_KEY.sandbox,
-      username: e.SMS_USERNAME ?? (sandbox ? 'sandbox' : undefined),
-      senderId: e.SMS_SENDER_ID,
-      channel: e.SMS_CHANNEL,
-      webhookSecret: e.SMS_WEBHOOK_SECRET ?? (sandbox ? SECRETS.SMS_WEBHOOK_SECRET.sandbox : undefined),
-    },
+    sms: smsConfig(e, sandbox),
     vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
-    airtimeCash: {
-      ratePercent: { ...AIRTIME_CASH_DEFAULT_RATES, ...(e.AIRTIME_CASH_RATES ? JSON.parse(e.AIRTIME_CASH_RATES) : {}) },
-      min: BigInt(e.AIRTIME_CASH_MIN) * 100n,
-      max: BigInt(e.AIRTIME_CASH_MAX) * 100n,
-      customerDailyCap: BigInt(e.AIRTIME_CASH_CUSTOMER_DAILY_CAP) * 100n,
-      numberDailyCap: BigInt(e.AIRTIME_CASH_NUMBER_DAILY_CAP) * 100n,
-      expiresMs: e.AIRTIME_CASH_EXPIRES_MINUTES * 60_000,
-    },
+    airtimeCash: airtimeCashConfig(e),
     totpIssuer: e.TOTP_ISSUER,
     operators: { twoFactor: e.OPERATOR_2FA ?? (sandbox ? 'optional' : 'required'), idleMinutes: e.OPERATOR_IDLE_MINUTES },
     webauthn: webauthnConfig(e),
-    storage: {
-      driver: e.STORAGE_DRIVER,
-      localDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'private')),
-      s3: {
-        bucket: e.S3_BUCKET,
-        region: e.S3_REGION,
-        endpoint: e.S3_ENDPOINT,
-        accessKeyId: e.S3_ACCESS_KEY_ID,
-        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-        forcePathStyle: e.S3_FORCE_PATH_STYLE,
-      },
-    },
+    storage: storageConfig(e),
     identity: { baseUrl: e.IDENTITY_BASE_URL, apiKey: e.IDENTITY_API_KEY },
     metricsToken: e.METRICS_TOKEN || undefined,
     webDir: e.WEB_DIR || undefined,
@@ -319,7 +264,59 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     tierLimitsJson: e.TIER_LIMITS,
     receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),
   };
-  return { ...config, ...overrides };
+}
+
+function authConfig(e: ParsedEnv): Config['auth'] {
+  return {
+    privateKeyPem: e.AUTH_PRIVATE_KEY?.replace(/\\n/g, '\n'),
+    issuer: e.AUTH_ISSUER,
+    audience: e.AUTH_AUDIENCE,
+    jwksUrl: e.AUTH_JWKS_URL,
+    externalIssuer: e.AUTH_EXTERNAL_ISSUER,
+    externalAdmin: e.AUTH_EXTERNAL_ADMIN === 'true',
+    externalAudience: e.AUTH_EXTERNAL_AUDIENCE,
+    externalAlgorithms: e.AUTH_EXTERNAL_ALGORITHMS.map((a) => (a === 'EDDSA' ? 'EdDSA' : a)),
+    accessTtlSeconds: 15 * 60,
+    refreshTtlSeconds: 30 * 24 * 3600,
+  };
+}
+
+function smsConfig(e: ParsedEnv, sandbox: boolean): Config['sms'] {
+  return {
+    provider: e.SMS_PROVIDER ?? (sandbox ? 'termii' : undefined),
+    baseUrl: e.SMS_BASE_URL,
+    apiKey: e.SMS_API_KEY ?? SECRETS.SMS_API_KEY.sandbox,
+    username: e.SMS_USERNAME ?? (sandbox ? 'sandbox' : undefined),
+    senderId: e.SMS_SENDER_ID,
+    channel: e.SMS_CHANNEL,
+    webhookSecret: e.SMS_WEBHOOK_SECRET ?? (sandbox ? SECRETS.SMS_WEBHOOK_SECRET.sandbox : undefined),
+  };
+}
+
+function airtimeCashConfig(e: ParsedEnv): Config['airtimeCash'] {
+  return {
+    ratePercent: { ...AIRTIME_CASH_DEFAULT_RATES, ...(e.AIRTIME_CASH_RATES ? JSON.parse(e.AIRTIME_CASH_RATES) : {}) },
+    min: BigInt(e.AIRTIME_CASH_MIN) * 100n,
+    max: BigInt(e.AIRTIME_CASH_MAX) * 100n,
+    customerDailyCap: BigInt(e.AIRTIME_CASH_CUSTOMER_DAILY_CAP) * 100n,
+    numberDailyCap: BigInt(e.AIRTIME_CASH_NUMBER_DAILY_CAP) * 100n,
+    expiresMs: e.AIRTIME_CASH_EXPIRES_MINUTES * 60_000,
+  };
+}
+
+function storageConfig(e: ParsedEnv): Config['storage'] {
+  return {
+    driver: e.STORAGE_DRIVER,
+    localDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'private')),
+    s3: {
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION,
+      endpoint: e.S3_ENDPOINT,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    },
+  };
 }
 
 /**
