@@ -131,6 +131,138 @@ export function parseChargeEvent(payload: unknown): ChargeEvent {
   };
 }
 
+/** Where and how one processor's API is reached (createPaystackStyleAdapter builds it once). */
+interface ProcessorApi {
+  id: string;
+  base: string;
+  headers: Record<string, string>;
+  transport: HttpTransport;
+  timeoutMs?: number;
+}
+
+type Answer = { status: number; json: z.infer<typeof envelope> | null };
+
+/** One call; an unreachable processor, a 5xx or an answer that is not its envelope is UPSTREAM_ERROR. */
+async function request(api: ProcessorApi, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
+  let res;
+  try {
+    res = await api.transport(`${api.base}${path}`, {
+      method,
+      headers: api.headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: api.timeoutMs,
+      upstream: `processor:${api.id}`,
+    });
+  } catch (err) {
+    throw new AppError('UPSTREAM_ERROR', 'The payment processor could not be reached; try again shortly', { cause: err });
+  }
+  let json: z.infer<typeof envelope> | null = null;
+  try {
+    const parsed = envelope.safeParse(JSON.parse(res.text));
+    if (parsed.success) json = parsed.data;
+  } catch {
+    json = null;
+  }
+  if (res.status >= 500 || (!json && res.status !== 404)) {
+    throw new AppError('UPSTREAM_ERROR', `The payment processor answered ${res.status}; try again shortly`);
+  }
+  return { status: res.status, json };
+}
+
+const refusal = (what: string, r: Answer) =>
+  new AppError('UPSTREAM_ERROR', `The payment processor ${what}: ${r.json?.message ?? `HTTP ${r.status}`}`);
+
+const initializeData = z.object({ authorization_url: z.string().url(), access_code: z.string(), reference: z.string() });
+
+async function initialize(api: ProcessorApi, input: InitializeInput) {
+  const r = await request(api, 'POST', '/transaction/initialize', {
+    email: input.email,
+    amount: input.amount.toString(),
+    reference: input.reference,
+    ...(input.callbackUrl ? { callback_url: input.callbackUrl } : {}),
+    ...(input.metadata ? { metadata: input.metadata } : {}),
+  });
+  const data = initializeData.safeParse(r.json?.data);
+  if (r.status !== 200 || !r.json?.status || !data.success) throw refusal('refused to start the payment', r);
+  return { authorizationUrl: data.data.authorization_url, accessCode: data.data.access_code, reference: data.data.reference };
+}
+
+async function verify(api: ProcessorApi, reference: string): Promise<VerifiedCharge> {
+  const r = await request(api, 'GET', `/transaction/verify/${encodeURIComponent(reference)}`);
+  // Paystack answers an unknown reference with 400/404 and status:false.
+  if (!r.json?.status) {
+    if (r.status === 400 || r.status === 404)
+      return { reference, status: 'not_found', amount: 0n, currency: 'NGN', channel: null, paidAt: null };
+    throw refusal(`could not verify ${reference}`, r);
+  }
+  const data = verifyData.safeParse(r.json.data);
+  if (!data.success) throw new AppError('UPSTREAM_ERROR', 'The payment processor answered verify with an unexpected shape');
+  const d = data.data;
+  // Anything we do not know (ongoing, processing, queued, reversed...) is treated as not yet settled.
+  const status: ChargeStatus = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as ChargeStatus) : 'pending';
+  return {
+    reference: d.reference,
+    status,
+    amount: d.amount,
+    currency: d.currency,
+    channel: d.channel ?? null,
+    paidAt: toDate(d.paid_at),
+  };
+}
+
+const customerData = z.object({ customer_code: z.string() });
+const accountData = z.object({
+  account_number: z.string(),
+  account_name: z.string(),
+  bank: z.object({ name: z.string() }),
+  id: z.union([z.string(), z.number()]).nullish(),
+});
+
+/** The customer first, then its account (Paystack's two calls). */
+async function createDedicatedAccount(
+  api: ProcessorApi,
+  input: Parameters<ProcessorAdapter['createDedicatedAccount']>[0],
+): Promise<DedicatedAccount> {
+  const c = await request(api, 'POST', '/customer', {
+    email: input.email,
+    first_name: input.firstName,
+    last_name: input.lastName,
+    ...(input.phone ? { phone: input.phone } : {}),
+  });
+  const customer = customerData.safeParse(c.json?.data);
+  if (!c.json?.status || !customer.success) throw refusal('refused the customer', c);
+  const a = await request(api, 'POST', '/dedicated_account', { customer: customer.data.customer_code, preferred_bank: 'wema-bank' });
+  const acc = accountData.safeParse(a.json?.data);
+  if (!a.json?.status || !acc.success) throw refusal('refused the dedicated account', a);
+  return {
+    customerCode: customer.data.customer_code,
+    accountNumber: acc.data.account_number,
+    accountName: acc.data.account_name,
+    bankName: acc.data.bank.name,
+    providerId: acc.data.id == null ? null : String(acc.data.id),
+  };
+}
+
+async function listSuccessfulCharges(api: ProcessorApi, from: Date, to: Date): Promise<ChargeEvent[]> {
+  const out: ChargeEvent[] = [];
+  for (let page = 1; page <= 100; page++) {
+    const q = new URLSearchParams({
+      status: 'success',
+      from: from.toISOString(),
+      to: to.toISOString(),
+      perPage: '100',
+      page: String(page),
+    });
+    const r = await request(api, 'GET', `/transaction?${q}`);
+    const list = z.array(z.unknown()).safeParse(r.json?.data);
+    if (!r.json?.status || !list.success) throw refusal('could not list transactions', r);
+    for (const t of list.data) out.push(parseChargeEvent({ event: 'charge.success', data: t }));
+    const meta = z.object({ pageCount: z.number() }).safeParse((r.json as { meta?: unknown }).meta);
+    if (!meta.success || page >= meta.data.pageCount || list.data.length === 0) break;
+  }
+  return out;
+}
+
 export function createPaystackStyleAdapter(opts: {
   id: string;
   baseUrl: string;
@@ -138,140 +270,19 @@ export function createPaystackStyleAdapter(opts: {
   transport: HttpTransport;
   timeoutMs?: number;
 }): ProcessorAdapter {
-  const base = opts.baseUrl.replace(/\/$/, '');
-  const headers = { authorization: `Bearer ${opts.secretKey}`, 'content-type': 'application/json', accept: 'application/json' };
-
-  async function request(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; json: z.infer<typeof envelope> | null }> {
-    let res;
-    try {
-      res = await opts.transport(`${base}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        timeoutMs: opts.timeoutMs,
-        upstream: `processor:${opts.id}`,
-      });
-    } catch (err) {
-      throw new AppError('UPSTREAM_ERROR', 'The payment processor could not be reached; try again shortly', { cause: err });
-    }
-    let json: z.infer<typeof envelope> | null = null;
-    try {
-      const parsed = envelope.safeParse(JSON.parse(res.text));
-      if (parsed.success) json = parsed.data;
-    } catch {
-      json = null;
-    }
-    if (res.status >= 500 || (!json && res.status !== 404)) {
-      throw new AppError('UPSTREAM_ERROR', `The payment processor answered ${res.status}; try again shortly`);
-    }
-    return { status: res.status, json };
-  }
-
+  const api: ProcessorApi = {
+    id: opts.id,
+    base: opts.baseUrl.replace(/\/$/, ''),
+    headers: { authorization: `Bearer ${opts.secretKey}`, 'content-type': 'application/json', accept: 'application/json' },
+    transport: opts.transport,
+    timeoutMs: opts.timeoutMs,
+  };
   return {
     id: opts.id,
-    async initialize(input) {
-      const r = await request('POST', '/transaction/initialize', {
-        email: input.email,
-        amount: input.amount.toString(),
-        reference: input.reference,
-        ...(input.callbackUrl ? { callback_url: input.callbackUrl } : {}),
-        ...(input.metadata ? { metadata: input.metadata } : {}),
-      });
-      const data = z
-        .object({ authorization_url: z.string().url(), access_code: z.string(), reference: z.string() })
-        .safeParse(r.json?.data);
-      if (r.status !== 200 || !r.json?.status || !data.success) {
-        throw new AppError(
-          'UPSTREAM_ERROR',
-          `The payment processor refused to start the payment: ${r.json?.message ?? `HTTP ${r.status}`}`,
-        );
-      }
-      return { authorizationUrl: data.data.authorization_url, accessCode: data.data.access_code, reference: data.data.reference };
-    },
-    async verify(reference) {
-      const r = await request('GET', `/transaction/verify/${encodeURIComponent(reference)}`);
-      // Paystack answers an unknown reference with 400/404 and status:false.
-      if (!r.json?.status) {
-        if (r.status === 400 || r.status === 404)
-          return { reference, status: 'not_found', amount: 0n, currency: 'NGN', channel: null, paidAt: null };
-        throw new AppError(
-          'UPSTREAM_ERROR',
-          `The payment processor could not verify ${reference}: ${r.json?.message ?? `HTTP ${r.status}`}`,
-        );
-      }
-      const data = verifyData.safeParse(r.json.data);
-      if (!data.success) throw new AppError('UPSTREAM_ERROR', 'The payment processor answered verify with an unexpected shape');
-      const d = data.data;
-      // Anything we do not know (ongoing, processing, queued, reversed...) is treated as not yet settled.
-      const status: ChargeStatus = (KNOWN_STATUSES as string[]).includes(d.status) ? (d.status as ChargeStatus) : 'pending';
-      return {
-        reference: d.reference,
-        status,
-        amount: d.amount,
-        currency: d.currency,
-        channel: d.channel ?? null,
-        paidAt: toDate(d.paid_at),
-      };
-    },
-    async createDedicatedAccount(input) {
-      const c = await request('POST', '/customer', {
-        email: input.email,
-        first_name: input.firstName,
-        last_name: input.lastName,
-        ...(input.phone ? { phone: input.phone } : {}),
-      });
-      const customer = z.object({ customer_code: z.string() }).safeParse(c.json?.data);
-      if (!c.json?.status || !customer.success)
-        throw new AppError('UPSTREAM_ERROR', `The payment processor refused the customer: ${c.json?.message ?? `HTTP ${c.status}`}`);
-      const a = await request('POST', '/dedicated_account', { customer: customer.data.customer_code, preferred_bank: 'wema-bank' });
-      const acc = z
-        .object({
-          account_number: z.string(),
-          account_name: z.string(),
-          bank: z.object({ name: z.string() }),
-          id: z.union([z.string(), z.number()]).nullish(),
-        })
-        .safeParse(a.json?.data);
-      if (!a.json?.status || !acc.success)
-        throw new AppError(
-          'UPSTREAM_ERROR',
-          `The payment processor refused the dedicated account: ${a.json?.message ?? `HTTP ${a.status}`}`,
-        );
-      return {
-        customerCode: customer.data.customer_code,
-        accountNumber: acc.data.account_number,
-        accountName: acc.data.account_name,
-        bankName: acc.data.bank.name,
-        providerId: acc.data.id == null ? null : String(acc.data.id),
-      };
-    },
-    async listSuccessfulCharges(from, to) {
-      const out: ChargeEvent[] = [];
-      for (let page = 1; page <= 100; page++) {
-        const q = new URLSearchParams({
-          status: 'success',
-          from: from.toISOString(),
-          to: to.toISOString(),
-          perPage: '100',
-          page: String(page),
-        });
-        const r = await request('GET', `/transaction?${q}`);
-        const list = z.array(z.unknown()).safeParse(r.json?.data);
-        if (!r.json?.status || !list.success)
-          throw new AppError(
-            'UPSTREAM_ERROR',
-            `The payment processor could not list transactions: ${r.json?.message ?? `HTTP ${r.status}`}`,
-          );
-        for (const t of list.data) out.push(parseChargeEvent({ event: 'charge.success', data: t }));
-        const meta = z.object({ pageCount: z.number() }).safeParse((r.json as { meta?: unknown }).meta);
-        if (!meta.success || page >= meta.data.pageCount || list.data.length === 0) break;
-      }
-      return out;
-    },
+    initialize: (input) => initialize(api, input),
+    verify: (reference) => verify(api, reference),
+    createDedicatedAccount: (input) => createDedicatedAccount(api, input),
+    listSuccessfulCharges: (from, to) => listSuccessfulCharges(api, from, to),
     verifySignature(rawBody, signature) {
       if (!signature) return false;
       return safeEqual(signProcessorPayload(opts.secretKey, rawBody), signature.trim().toLowerCase());
