@@ -48,143 +48,177 @@ const MAX_MARKS = 100_000;
 /** A probe that has not answered by then counts as failed (the replica is not used until one succeeds). */
 const PROBE_TIMEOUT_MS = 5_000;
 
+type Status = ReturnType<ReadReplica['status']>;
+
+/** One configured replica: its pools and what the probes learnt. Read on every lag-tolerant read, written by probes. */
+interface Replica {
+  readonly primaryDb: Db;
+  readonly replicaDb: Db;
+  readonly maxLagMs: number;
+  readonly intervalMs: number;
+  readonly onChange?: (status: Status) => void;
+  /** Primary positions sampled by the probes (start time, position), oldest first, kept for the lag bound. */
+  readonly samples: { at: number; lsn: bigint }[];
+  caughtUpTo: number;
+  lastOk: number;
+  reason: string;
+  last: Status['target'];
+  running: Promise<void> | null;
+  /** Users whose latest write may not be replayed yet, by the time of the mark, oldest first. */
+  readonly marks: Map<string, number>;
+}
+
+/** Everything before DATABASE_READ_URL, or on PGlite: every read is the primary's. */
+function primaryOnly(primaryDb: Db): ReadReplica {
+  return {
+    configured: false,
+    lagTolerant: primaryDb,
+    forUser: () => primaryDb,
+    noteWrite: () => undefined,
+    probe: async () => undefined,
+    status: () => ({ target: 'primary', reason: 'no DATABASE_READ_URL', lagMs: null }),
+    close: async () => undefined,
+  };
+}
+
+function usable(r: Replica): boolean {
+  const now = performance.now();
+  return now - r.lastOk <= r.maxLagMs + r.intervalMs && now - r.caughtUpTo <= r.maxLagMs;
+}
+
+function statusOf(r: Replica): Status {
+  const lagMs = Number.isFinite(r.caughtUpTo) ? Math.max(0, Math.round(performance.now() - r.caughtUpTo)) : null;
+  if (usable(r)) return { target: 'replica', reason: 'caught up within the bound', lagMs };
+  return { target: 'primary', reason: r.reason === 'ok' ? `behind by more than ${r.maxLagMs} ms` : r.reason, lagMs };
+}
+
+/** The primary's position, then the replica's replayed one: moves caughtUpTo to the newest probe it holds. */
+async function probe(r: Replica): Promise<void> {
+  const at = performance.now();
+  let side = 'primary';
+  try {
+    const p = await one<{ lsn: string }>(r.primaryDb, sql`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
+    side = 'replica';
+    const q = await one<{ standby: boolean; replayed: string | null }>(
+      r.replicaDb,
+      sql`SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed`,
+    );
+    if (!q?.standby || !q.replayed) {
+      r.reason = 'DATABASE_READ_URL is not a standby in recovery';
+    } else {
+      const { samples } = r;
+      samples.push({ at, lsn: lsnValue(p!.lsn) });
+      const replayed = lsnValue(q.replayed);
+      while (samples.length > 1 && samples[1].lsn <= replayed) samples.shift();
+      if (samples[0].lsn <= replayed) r.caughtUpTo = Math.max(r.caughtUpTo, samples[0].at);
+      // At most one sample a probe interval over the bound is needed to tell the lag.
+      if (samples.length > 4 + r.maxLagMs / r.intervalMs) samples.splice(1, 1);
+      r.lastOk = performance.now();
+      r.reason = 'ok';
+    }
+  } catch (err) {
+    r.reason = `${side} unreachable (${(err as Error).message})`;
+  }
+  const now = statusOf(r);
+  if (now.target !== r.last) r.onChange?.(now);
+  r.last = now.target;
+}
+
+/** One probe at a time, given up on after PROBE_TIMEOUT_MS; a call while one runs waits for that one. */
+function probeOnce(r: Replica): Promise<void> {
+  return (r.running ??= (async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        r.reason = 'replica probe timed out';
+        resolve();
+      }, PROBE_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      await Promise.race([probe(r), timeout]);
+    } finally {
+      clearTimeout(timer);
+      r.running = null;
+    }
+  })());
+}
+
+function forUser(r: Replica, userId: string): Db {
+  if (!usable(r)) return r.primaryDb;
+  const mark = r.marks.get(userId);
+  if (mark === undefined) return r.replicaDb;
+  if (r.caughtUpTo > mark) {
+    r.marks.delete(userId);
+    return r.replicaDb;
+  }
+  return r.primaryDb;
+}
+
+function noteWrite({ marks }: Replica, userId: string): void {
+  const now = performance.now();
+  marks.delete(userId);
+  marks.set(userId, now);
+  // Oldest first (insertion order): drop what the lag bound already covers, and never keep more than MAX_MARKS.
+  for (const [id, at] of marks) {
+    if (marks.size <= MAX_MARKS && now - at < MARK_TTL_MS) break;
+    marks.delete(id);
+  }
+}
+
 export function openReadReplica(opts: {
   primary: Database;
   url?: string;
   poolSize: number;
   maxLagMs: number;
-  onChange?: (status: ReturnType<ReadReplica['status']>) => void;
+  onChange?: (status: Status) => void;
 }): ReadReplica {
   const primaryDb = opts.primary.db;
-  if (!opts.url || opts.primary.kind !== 'pg') {
-    return {
-      configured: false,
-      lagTolerant: primaryDb,
-      forUser: () => primaryDb,
-      noteWrite: () => undefined,
-      probe: async () => undefined,
-      status: () => ({ target: 'primary', reason: 'no DATABASE_READ_URL', lagMs: null }),
-      close: async () => undefined,
-    };
-  }
+  if (!opts.url || opts.primary.kind !== 'pg') return primaryOnly(primaryDb);
   // A replica that does not answer at all must not hold a read (or the probe, or the shutdown) for long.
   const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize, connectionTimeoutMillis: PROBE_TIMEOUT_MS, keepAlive: true });
   pool.on('error', () => {
     /* idle client errors are reported by the next query; the probe moves reads to the primary */
   });
-  const replicaDb = drizzlePg(pool) as unknown as Db;
   // The fallback of lagTolerant: the primary's pool itself. Like the replica it reads outside any request's ambient
   // transaction (db/ambient.ts), whose connection a database object picked per use must never take over.
-  const primaryPool = (primaryDb as unknown as { $client: pg.Pool }).$client;
-  const primaryOutside = drizzlePg(primaryPool) as unknown as Db;
-
-  /** Primary positions sampled by the probes (start time, position), oldest first, kept for the lag bound. */
-  const samples: { at: number; lsn: bigint }[] = [];
-  let caughtUpTo = -Infinity;
-  let lastOk = -Infinity;
-  let reason = 'not probed yet';
-  const marks = new Map<string, number>();
-  const intervalMs = Math.max(100, Math.min(1000, opts.maxLagMs / 2));
-
-  const usable = () => {
-    const now = performance.now();
-    return now - lastOk <= opts.maxLagMs + intervalMs && now - caughtUpTo <= opts.maxLagMs;
+  const primaryOutside = drizzlePg((primaryDb as unknown as { $client: pg.Pool }).$client) as unknown as Db;
+  const r: Replica = {
+    primaryDb,
+    replicaDb: drizzlePg(pool) as unknown as Db,
+    maxLagMs: opts.maxLagMs,
+    intervalMs: Math.max(100, Math.min(1000, opts.maxLagMs / 2)),
+    onChange: opts.onChange,
+    samples: [],
+    caughtUpTo: -Infinity,
+    lastOk: -Infinity,
+    reason: 'not probed yet',
+    last: 'primary',
+    running: null,
+    marks: new Map(),
   };
-  const status = (): ReturnType<ReadReplica['status']> => {
-    const lagMs = Number.isFinite(caughtUpTo) ? Math.max(0, Math.round(performance.now() - caughtUpTo)) : null;
-    if (usable()) return { target: 'replica', reason: 'caught up within the bound', lagMs };
-    return { target: 'primary', reason: reason === 'ok' ? `behind by more than ${opts.maxLagMs} ms` : reason, lagMs };
-  };
-  let last = status().target;
-
-  async function probe() {
-    const at = performance.now();
-    let side = 'primary';
-    try {
-      const p = await one<{ lsn: string }>(primaryDb, sql`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
-      side = 'replica';
-      const r = await one<{ standby: boolean; replayed: string | null }>(
-        replicaDb,
-        sql`SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed`,
-      );
-      if (!r?.standby || !r.replayed) {
-        reason = 'DATABASE_READ_URL is not a standby in recovery';
-      } else {
-        samples.push({ at, lsn: lsnValue(p!.lsn) });
-        const replayed = lsnValue(r.replayed);
-        while (samples.length > 1 && samples[1].lsn <= replayed) samples.shift();
-        if (samples[0].lsn <= replayed) caughtUpTo = Math.max(caughtUpTo, samples[0].at);
-        // At most one sample a probe interval over the bound is needed to tell the lag.
-        if (samples.length > 4 + opts.maxLagMs / intervalMs) samples.splice(1, 1);
-        lastOk = performance.now();
-        reason = 'ok';
-      }
-    } catch (err) {
-      reason = `${side} unreachable (${(err as Error).message})`;
-    }
-    const now = status();
-    if (now.target !== last) opts.onChange?.(now);
-    last = now.target;
-  }
-
-  let running: Promise<void> | null = null;
-  const probeOnce = () =>
-    (running ??= (async () => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          reason = 'replica probe timed out';
-          resolve();
-        }, PROBE_TIMEOUT_MS);
-        timer.unref();
-      });
-      try {
-        await Promise.race([probe(), timeout]);
-      } finally {
-        clearTimeout(timer);
-        running = null;
-      }
-    })());
-  const timer = setInterval(() => void probeOnce(), intervalMs);
+  r.last = statusOf(r).target;
+  const timer = setInterval(() => void probeOnce(r), r.intervalMs);
   timer.unref();
-  void probeOnce();
+  void probeOnce(r);
 
   const lagTolerant = new Proxy(primaryDb, {
     get(_target, prop) {
-      const db = usable() ? replicaDb : primaryOutside;
+      const db = usable(r) ? r.replicaDb : primaryOutside;
       const value = Reflect.get(db, prop);
       return typeof value === 'function' ? value.bind(db) : value;
     },
   });
-
   return {
     configured: true,
     lagTolerant,
-    forUser(userId) {
-      if (!usable()) return primaryDb;
-      const mark = marks.get(userId);
-      if (mark === undefined) return replicaDb;
-      if (caughtUpTo > mark) {
-        marks.delete(userId);
-        return replicaDb;
-      }
-      return primaryDb;
-    },
-    noteWrite(userId) {
-      const now = performance.now();
-      marks.delete(userId);
-      marks.set(userId, now);
-      // Oldest first (insertion order): drop what the lag bound already covers, and never keep more than MAX_MARKS.
-      for (const [id, at] of marks) {
-        if (marks.size <= MAX_MARKS && now - at < MARK_TTL_MS) break;
-        marks.delete(id);
-      }
-    },
-    probe: probeOnce,
-    status,
+    forUser: (userId) => forUser(r, userId),
+    noteWrite: (userId) => noteWrite(r, userId),
+    probe: () => probeOnce(r),
+    status: () => statusOf(r),
     close: async () => {
       clearInterval(timer);
-      await running;
+      await r.running;
       await pool.end();
     },
   };
