@@ -9,8 +9,9 @@ import type { vtuQueries } from '../api/queries/vtu';
  * - `tab.ts`: its tab on the buy screen, `export const tab: KindTab` (its service key, place and label in each
  *   language), and its service key added to `BuyTabs` (below);
  * - `screen.tsx`: `Screen`, what its tab shows, and optionally `Result`, its part of the purchase's result screen;
- * - `icon.ts`: `export const icon: KindIcon`, its tile's icon on the service grid of the buy and home screens
- *   (app/ServiceGrid.tsx; read by app/service-icons.ts, a chunk of its own beside the first screens);
+ * - `icon.svg` and `icon.css`: its tile's icon on the service grid of the buy and home screens (app/ServiceGrid.tsx),
+ *   a 24 × 24 line drawing, and the rule that gives it to its tile (`.service-tile[data-kind='<kind>']`, the folder's
+ *   name, sets `--icon: url('./icon.svg')`): found by the grid, stylesheet only;
  * - `schemas.ts` (when its screen has forms of its own): its forms' rules, taken from its inputs.ts, and
  *   `export const forms = (): KindForms => [...]`, the operation each form fills (test/web/form-schemas.test.ts finds
  *   it and checks every field against that operation's input);
@@ -18,9 +19,9 @@ import type { vtuQueries } from '../api/queries/vtu';
  *   the English file (the other languages are typed `Translation<typeof en>` against it); they load with the buy screen.
  * It may import its own kind's inputs.ts and names.ts (src/modules/vtu/kinds/<kind>/, written once for both sides), the
  * kernel, the app's shared parts (web/src components/, api/, app/) and the buy feature's purchase steps and shared forms:
- * nothing else of the service and no other kind's folder. Its tab.ts, icon.ts and strings-<lang>.ts are read by
- * app/kind-tabs.ts, app/service-icons.ts and locales/kinds-<lang>.ts, so they import only this file's types and their
- * English strings' type (.dependency-cruiser.cjs).
+ * nothing else of the service and no other kind's folder. Its tab.ts and strings-<lang>.ts are read by app/kind-tabs.ts
+ * and locales/kinds-<lang>.ts, so they import only this file's types and their English strings' type
+ * (.dependency-cruiser.cjs).
  */
 
 /** A kind's service key on the buy screen (the `service` of /buy's search, drafts, "buy again"): each tab.ts adds its own. */
@@ -38,9 +39,6 @@ export interface KindTab {
    */
   label: Record<'en' | 'ha' | 'pcm' | 'yo', string>;
 }
-
-/** A kind's icon.ts: its 24 × 24 line icon as an SVG path's data (app/icons.tsx's Icon draws it). */
-export type KindIcon = string;
 
 /** The purchase the result screen shows: a kind's `Result` draws its own part (or nothing when it is not its). */
 export type KindResultProps = { tx: Awaited<ReturnType<NonNullable<ReturnType<typeof vtuQueries.transaction>['queryFn']>>> };

@@ -4,9 +4,7 @@ import { Link, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { settingsQueries } from '../../api/queries/settings';
 import { buyServiceOr } from '../../app/buy-services';
-// Through the home screen (which shows it too), so the grid is part of the home screen's chunk, not one more chunk
-// of the first screens.
-import { ServiceGrid } from '../home/Home';
+import { ServiceGrid } from '../../app/ServiceGrid';
 import { KIND_SCREENS } from './kind-screens';
 
 /** The buy screen: a tile per kind (app/ServiceGrid.tsx, in the tabs' order of app/buy-services.ts), the chosen kind's screen under it. */

@@ -26,8 +26,6 @@ function Services() {
   );
 }
 
-export { ServiceGrid };
-
 export function Home() {
   const { t } = useTranslation();
   const wallet = useQuery(walletQueries.state());
