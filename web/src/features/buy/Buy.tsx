@@ -7,7 +7,10 @@ import { buyServiceOr } from '../../app/buy-services';
 import { ServiceGrid } from '../../app/ServiceGrid';
 import { KIND_SCREENS } from './kind-screens';
 
-/** The buy screen: a tile per kind (app/ServiceGrid.tsx, in the tabs' order of app/buy-services.ts), the chosen kind's screen under it. */
+/**
+ * The buy screen: a tile per kind (app/ServiceGrid.tsx, in the tabs' order of app/buy-services.ts), the chosen kind's
+ * screen under it.
+ */
 export function Buy() {
   const { t } = useTranslation();
   const search = useSearch({ from: '/app/buy' });
