@@ -27,7 +27,7 @@ export interface Database {
   /** Runs a multi-statement script (migrations). */
   execScript(text: string): Promise<void>;
   /** Runs fn on one dedicated connection holding a PostgreSQL advisory lock (start-up work across instances). */
-  withLock<T>(key: number, fn: (exec: (text: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T>;
+  withLock<T>(key: number, fn: (exec: LockedExec) => Promise<T>): Promise<T>;
   /**
    * LISTEN on a channel. `message` gets each payload; `reset` runs whenever payloads may have been missed (before
    * the first LISTEN is in place, after a lost connection), so a cache built on these messages starts over.
@@ -40,11 +40,7 @@ export interface Database {
 // node-postgres: bigint (int8) and numeric come back as strings; we parse int8 to bigint in repositories.
 pg.types.setTypeParser(20, (v) => v);
 
-/**
- * `listenUrl`: where LISTEN connections go when `url` is a transaction-mode pooler (which cannot hold a LISTEN):
- * PostgreSQL itself or a session-mode pool (DATABASE_LISTEN_URL; docs/scaling.md).
- */
-export async function openDatabase(opts: {
+type OpenOptions = {
   url?: string;
   listenUrl?: string;
   dataDir: string;
@@ -55,49 +51,66 @@ export async function openDatabase(opts: {
    * The test harness passes one built and migrated once per run: PGlite's initdb costs ~2.5 s a database.
    */
   pgliteImage?: Blob;
-}): Promise<Database> {
-  if (opts.url && !opts.url.startsWith('pglite:') && opts.url !== 'memory://') {
-    const pool = new pg.Pool({
-      connectionString: opts.url,
-      max: opts.poolSize ?? 20,
-      // node-postgres's pipeline mode: a connection writes a statement without waiting for the one before it to be
-      // answered, so `pipelined` sends a whole change (BEGIN, its statements, COMMIT) in one round trip.
-      pipeline: true,
-      ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }),
-    });
-    pool.on('error', () => {
-      /* idle client errors are reported by the next query */
-    });
-    const db = ambientDatabase(drizzlePg(pool) as unknown as Db);
-    return {
-      kind: 'pg',
-      db,
-      execScript: async (text) => {
-        await pool.query(text);
-      },
-      withLock: async (key, fn) => {
-        const c = await pool.connect();
-        try {
-          await c.query('SELECT pg_advisory_lock($1)', [key]);
-          try {
-            return await fn(async (text) => {
-              const r = (await c.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
-              return Array.isArray(r) ? (r[r.length - 1]?.rows ?? []) : r.rows;
-            });
-          } finally {
-            await c.query('SELECT pg_advisory_unlock($1)', [key]);
-          }
-        } finally {
-          c.release();
-        }
-      },
-      subscribe: async (channel, handlers) => {
-        if (!CHANNEL_NAME.test(channel)) throw new Error(`bad channel name ${channel}`);
-        return pgSubscription(opts.listenUrl ?? opts.url!, channel, handlers);
-      },
-      close: () => pool.end(),
-    };
+};
+
+/**
+ * `listenUrl`: where LISTEN connections go when `url` is a transaction-mode pooler (which cannot hold a LISTEN):
+ * PostgreSQL itself or a session-mode pool (DATABASE_LISTEN_URL; docs/scaling.md).
+ */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.url && !opts.url.startsWith('pglite:') && opts.url !== 'memory://') return openPostgres({ ...opts, url: opts.url });
+  return openPglite(opts);
+}
+
+function openPostgres(opts: OpenOptions & { url: string }): Database {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.poolSize ?? 20,
+    // node-postgres's pipeline mode: a connection writes a statement without waiting for the one before it to be
+    // answered, so `pipelined` sends a whole change (BEGIN, its statements, COMMIT) in one round trip.
+    pipeline: true,
+    ...(opts.preparedStatements === false ? {} : { Client: PreparingClient }),
+  });
+  pool.on('error', () => {
+    /* idle client errors are reported by the next query */
+  });
+  const db = ambientDatabase(drizzlePg(pool) as unknown as Db);
+  return {
+    kind: 'pg',
+    db,
+    execScript: async (text) => {
+      await pool.query(text);
+    },
+    withLock: (key, fn) => withAdvisoryLock(pool, key, fn),
+    subscribe: async (channel, handlers) => {
+      if (!CHANNEL_NAME.test(channel)) throw new Error(`bad channel name ${channel}`);
+      return pgSubscription(opts.listenUrl ?? opts.url, channel, handlers);
+    },
+    close: () => pool.end(),
+  };
+}
+
+type LockedExec = (text: string) => Promise<Record<string, unknown>[]>;
+
+/** fn on one connection of the pool, holding the advisory lock `key` until it returns. */
+async function withAdvisoryLock<T>(pool: pg.Pool, key: number, fn: (exec: LockedExec) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query('SELECT pg_advisory_lock($1)', [key]);
+    try {
+      return await fn(async (text) => {
+        const r = (await c.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
+        return Array.isArray(r) ? (r[r.length - 1]?.rows ?? []) : r.rows;
+      });
+    } finally {
+      await c.query('SELECT pg_advisory_unlock($1)', [key]);
+    }
+  } finally {
+    c.release();
   }
+}
+
+async function openPglite(opts: OpenOptions): Promise<Database> {
   let dir: string | undefined;
   if (opts.url === 'memory://') dir = undefined;
   else if (opts.url?.startsWith('pglite:')) dir = opts.url.slice('pglite:'.length);
