@@ -130,19 +130,143 @@ export async function vtpassReply(
   return answer(placed.order);
 }
 
+/** What provider C's routes share: the services, the kinds' vtpass parts and the door their answers go through. */
+interface VtpassSim {
+  services: Services;
+  parts: VtpassPart[];
+  partOf: (serviceID: string) => VtpassPart | undefined;
+  env: SimulatorEnv;
+  door: ProtocolDoor;
+}
+
+const bodyOf = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, any>) : {});
+
+function listServices({ parts }: VtpassSim, req: FastifyRequest) {
+  const identifier = String((req.query as any)?.identifier ?? '');
+  if (identifier === 'airtime')
+    return { response_description: '000', content: AIRTIME.map((a) => ({ ...a, minimium_amount: '50', maximum_amount: 50000 })) };
+  if (identifier === 'tv-subscription')
+    return { response_description: '000', content: Object.entries(TV).map(([serviceID, t]) => ({ serviceID, name: t.name })) };
+  if (identifier === 'electricity-bill')
+    return { response_description: '000', content: DISCOS.map(([id, name]) => ({ serviceID: `${id}-electric`, name })) };
+  const kindList = parts.find((p) => p.services?.[identifier])?.services?.[identifier];
+  if (kindList) return { response_description: '000', content: kindList(objectOf(req.query)) };
+  return { response_description: '000', content: [] };
+}
+
+function serviceVariations({ parts }: VtpassSim, req: FastifyRequest, reply: FastifyReply) {
+  const serviceID = String((req.query as any)?.serviceID ?? '');
+  const kindVariations = parts.find((p) => p.variations?.[serviceID])?.variations?.[serviceID];
+  if (kindVariations) return { response_description: '000', content: kindVariations(objectOf(req.query)) };
+  const tv = TV[serviceID];
+  if (!tv) return reply.send({ response_description: '012', content: { errors: 'PRODUCT DOES NOT EXIST' } });
+  return {
+    response_description: '000',
+    content: {
+      ServiceName: tv.name,
+      serviceID,
+      convinience_fee: '0 %',
+      variations: tv.variations.map(([variation_code, name, amount]) => ({
+        variation_code,
+        name,
+        variation_amount: amount.toFixed(2),
+        fixedPrice: 'Yes',
+      })),
+    },
+  };
+}
+
+function merchantVerify(req: FastifyRequest) {
+  const b = bodyOf(req);
+  const account = String(b.billersCode ?? '');
+  const service = serviceOf(String(b.serviceID ?? ''));
+  if (!account || (service !== 'cable' && service !== 'electricity'))
+    return { code: '011', response_description: 'INVALID ARGUMENTS', content: { error: 'INVALID ARGUMENTS' } };
+  if (verifyNotFound(account)) {
+    return {
+      code: '000',
+      content: { error: service === 'cable' ? 'Invalid Smartcard Number' : 'Invalid Meter Number. Please check and try again' },
+    };
+  }
+  const name = `Sandbox Customer ${account.slice(-4)}`;
+  return service === 'cable'
+    ? {
+        code: '000',
+        content: { Customer_Name: name, Status: 'ACTIVE', Current_Bouquet: 'DStv Compact', Customer_Number: account.slice(-6) },
+      }
+    : {
+        code: '000',
+        content: {
+          Customer_Name: name,
+          Address: '12 Sandbox Close, Lagos',
+          Meter_Number: account,
+          Meter_Type: String(b.type ?? 'prepaid').toUpperCase(),
+        },
+      };
+}
+
+/** A purchase: a kind's part pays its own services; airtime, cable and electricity are placed here. */
+async function pay(sim: VtpassSim, req: FastifyRequest, reply: FastifyReply) {
+  const { db, clock, config } = sim.services;
+  const b = bodyOf(req);
+  const requestId = String(b.request_id ?? '');
+  const serviceID = String(b.serviceID ?? '');
+  const part = sim.partOf(serviceID);
+  if (part) return sendResult(await part.pay(b, sim.env), reply, sim.door);
+  const service = serviceOf(serviceID);
+  const account = String(b.billersCode ?? '');
+  let amount = toKoboNum(b.amount);
+  if (!/^\d{12}\S{1,60}$/.test(requestId) || !service || !account || !amount)
+    return { code: '011', response_description: 'INVALID ARGUMENTS' };
+  if (service === 'cable') {
+    const v = TV[serviceID].variations.find(([code]) => code === b.variation_code);
+    if (!v) return { code: '012', response_description: 'PRODUCT DOES NOT EXIST' };
+    amount = BigInt(v[2] * 100);
+  }
+  if (service === 'electricity' && b.variation_code !== 'prepaid' && b.variation_code !== 'postpaid')
+    return { code: '011', response_description: 'INVALID ARGUMENTS' };
+  await arriveLate(account, config.vtu.sandboxHoldMs);
+  const placed = await placeOrder(db, clock, {
+    provider: 'c',
+    requestId,
+    service,
+    recipient: account,
+    product: serviceID,
+    amount,
+    meterType: b.variation_code,
+  });
+  return vtpassReply(placed, reply, config, (order) => answer(order, serviceID, requestId));
+}
+
+async function requery(sim: VtpassSim, req: FastifyRequest, reply: FastifyReply) {
+  const { db, clock } = sim.services;
+  const requestId = String(bodyOf(req).request_id ?? '');
+  const o = requestId ? await queryOrder(db, clock, 'c', requestId) : null;
+  if (!o) return { code: '015', response_description: 'INVALID REQUEST ID' };
+  if (neverSettles(o)) return reply.status(503).type('text/html').send('<html><body>503 Service Unavailable</body></html>');
+  return answer(o, o.product ?? '', requestId, sim.partOf(o.product ?? ''));
+}
+
+async function fund({ services: { db, clock } }: VtpassSim, req: FastifyRequest, reply: FastifyReply) {
+  const b = bodyOf(req);
+  const amount = toKoboNum(b.amount);
+  if (!amount || typeof b.reference !== 'string' || !b.reference)
+    return reply.status(400).send({ code: '011', response_description: 'INVALID ARGUMENTS' });
+  return { code: 1, contents: { balance: Number(nairaStr(await fundFloat(db, clock, 'c', amount, b.reference))) } };
+}
+
 /**
  * Provider C's routes, with the kinds' parts (`kinds`: their vtpass parts and their own routes at C, see
  * modules/vtu/kinds/simulator.ts).
  */
 export function registerVtpassSimulator(app: FastifyInstance, services: Services, base: string, kinds: KindSimulator[], env: SimulatorEnv) {
-  const { db, clock, config } = services;
+  const { db, config } = services;
   const creds = config.vtu.providers.c;
   const auth = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.headers['api-key'] !== creds.key || req.headers['secret-key'] !== creds.secret) {
       return reply.status(401).send({ code: '087', response_description: 'INVALID CREDENTIALS' });
     }
   };
-  const body = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, any>) : {});
   const parts = kinds.flatMap((k) => (k.vtpass ? [k.vtpass] : []));
   const partOf = (serviceID: string) => parts.find((p) => p.serviceIds.includes(serviceID));
   const door: ProtocolDoor = (placed, reply, answerOf) =>
@@ -152,116 +276,18 @@ export function registerVtpassSimulator(app: FastifyInstance, services: Services
       config,
       answerOf ?? ((order) => answer(order, order.product ?? '', order.request_id, partOf(order.product ?? ''))),
     );
+  const sim: VtpassSim = { services, parts, partOf, env, door };
 
   app.register(
     async (r) => {
       r.addHook('onRequest', auth);
-      r.get('/api/services', async (req) => {
-        const identifier = String((req.query as any)?.identifier ?? '');
-        if (identifier === 'airtime')
-          return { response_description: '000', content: AIRTIME.map((a) => ({ ...a, minimium_amount: '50', maximum_amount: 50000 })) };
-        if (identifier === 'tv-subscription')
-          return { response_description: '000', content: Object.entries(TV).map(([serviceID, t]) => ({ serviceID, name: t.name })) };
-        if (identifier === 'electricity-bill')
-          return { response_description: '000', content: DISCOS.map(([id, name]) => ({ serviceID: `${id}-electric`, name })) };
-        const kindList = parts.find((p) => p.services?.[identifier])?.services?.[identifier];
-        if (kindList) return { response_description: '000', content: kindList(objectOf(req.query)) };
-        return { response_description: '000', content: [] };
-      });
-      r.get('/api/service-variations', async (req, reply) => {
-        const serviceID = String((req.query as any)?.serviceID ?? '');
-        const kindVariations = parts.find((p) => p.variations?.[serviceID])?.variations?.[serviceID];
-        if (kindVariations) return { response_description: '000', content: kindVariations(objectOf(req.query)) };
-        const tv = TV[serviceID];
-        if (!tv) return reply.send({ response_description: '012', content: { errors: 'PRODUCT DOES NOT EXIST' } });
-        return {
-          response_description: '000',
-          content: {
-            ServiceName: tv.name,
-            serviceID,
-            convinience_fee: '0 %',
-            variations: tv.variations.map(([variation_code, name, amount]) => ({
-              variation_code,
-              name,
-              variation_amount: amount.toFixed(2),
-              fixedPrice: 'Yes',
-            })),
-          },
-        };
-      });
-      r.post('/api/merchant-verify', async (req) => {
-        const b = body(req);
-        const account = String(b.billersCode ?? '');
-        const service = serviceOf(String(b.serviceID ?? ''));
-        if (!account || (service !== 'cable' && service !== 'electricity'))
-          return { code: '011', response_description: 'INVALID ARGUMENTS', content: { error: 'INVALID ARGUMENTS' } };
-        if (verifyNotFound(account)) {
-          return {
-            code: '000',
-            content: { error: service === 'cable' ? 'Invalid Smartcard Number' : 'Invalid Meter Number. Please check and try again' },
-          };
-        }
-        const name = `Sandbox Customer ${account.slice(-4)}`;
-        return service === 'cable'
-          ? {
-              code: '000',
-              content: { Customer_Name: name, Status: 'ACTIVE', Current_Bouquet: 'DStv Compact', Customer_Number: account.slice(-6) },
-            }
-          : {
-              code: '000',
-              content: {
-                Customer_Name: name,
-                Address: '12 Sandbox Close, Lagos',
-                Meter_Number: account,
-                Meter_Type: String(b.type ?? 'prepaid').toUpperCase(),
-              },
-            };
-      });
-      r.post('/api/pay', async (req, reply) => {
-        const b = body(req);
-        const requestId = String(b.request_id ?? '');
-        const serviceID = String(b.serviceID ?? '');
-        const part = partOf(serviceID);
-        if (part) return sendResult(await part.pay(b, env), reply, door);
-        const service = serviceOf(serviceID);
-        const account = String(b.billersCode ?? '');
-        let amount = toKoboNum(b.amount);
-        if (!/^\d{12}\S{1,60}$/.test(requestId) || !service || !account || !amount)
-          return { code: '011', response_description: 'INVALID ARGUMENTS' };
-        if (service === 'cable') {
-          const v = TV[serviceID].variations.find(([code]) => code === b.variation_code);
-          if (!v) return { code: '012', response_description: 'PRODUCT DOES NOT EXIST' };
-          amount = BigInt(v[2] * 100);
-        }
-        if (service === 'electricity' && b.variation_code !== 'prepaid' && b.variation_code !== 'postpaid')
-          return { code: '011', response_description: 'INVALID ARGUMENTS' };
-        await arriveLate(account, config.vtu.sandboxHoldMs);
-        const placed = await placeOrder(db, clock, {
-          provider: 'c',
-          requestId,
-          service,
-          recipient: account,
-          product: serviceID,
-          amount,
-          meterType: b.variation_code,
-        });
-        return vtpassReply(placed, reply, config, (order) => answer(order, serviceID, requestId));
-      });
-      r.post('/api/requery', async (req, reply) => {
-        const requestId = String(body(req).request_id ?? '');
-        const o = requestId ? await queryOrder(db, clock, 'c', requestId) : null;
-        if (!o) return { code: '015', response_description: 'INVALID REQUEST ID' };
-        if (neverSettles(o)) return reply.status(503).type('text/html').send('<html><body>503 Service Unavailable</body></html>');
-        return answer(o, o.product ?? '', requestId, partOf(o.product ?? ''));
-      });
+      r.get('/api/services', async (req) => listServices(sim, req));
+      r.get('/api/service-variations', async (req, reply) => serviceVariations(sim, req, reply));
+      r.post('/api/merchant-verify', async (req) => merchantVerify(req));
+      r.post('/api/pay', (req, reply) => pay(sim, req, reply));
+      r.post('/api/requery', (req, reply) => requery(sim, req, reply));
       r.get('/api/balance', async () => ({ code: 1, contents: { balance: Number(nairaStr(await floatBalance(db, 'c'))) } }));
-      r.post('/api/fund', async (req, reply) => {
-        const b = body(req);
-        const amount = toKoboNum(b.amount);
-        if (!amount || typeof b.reference !== 'string' || !b.reference)
-          return reply.status(400).send({ code: '011', response_description: 'INVALID ARGUMENTS' });
-        return { code: 1, contents: { balance: Number(nairaStr(await fundFloat(db, clock, 'c', amount, b.reference))) } };
-      });
+      r.post('/api/fund', (req, reply) => fund(sim, req, reply));
       mountKindRoutes(r, kinds, 'c', env, door);
     },
     { prefix: base },
