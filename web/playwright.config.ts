@@ -43,7 +43,7 @@ export default defineConfig({
       PUBLIC_URL: BASE_URL,
       DATA_DIR: path.join(os.tmpdir(), `vtu-e2e-${process.pid}-${Date.now()}`),
       ADMIN_EMAILS:
-        'ops@example.com,ops-bills@example.com,ops-second@example.com,ops-narrow@example.com,ops-everyday@example.com,ops-receipts@example.com,ops-console@example.com,ops-console-second@example.com,ops-console-screens@example.com,ops-console-api@example.com,ops-console-maker@example.com,ops-console-finance@example.com,ops-console-prep@example.com,ops-console-passkey@example.com,ops-saved@example.com,ops-languages@example.com,ops-console-roles@example.com,ops-console-idle@example.com,ops-esim@example.com,ops-a2c@example.com,ops-flights@example.com',
+        'ops@example.com,ops-bills@example.com,ops-second@example.com,ops-narrow@example.com,ops-everyday@example.com,ops-receipts@example.com,ops-console@example.com,ops-console-second@example.com,ops-console-screens@example.com,ops-console-api@example.com,ops-console-maker@example.com,ops-console-finance@example.com,ops-console-prep@example.com,ops-console-passkey@example.com,ops-saved@example.com,ops-languages@example.com,ops-console-roles@example.com,ops-console-idle@example.com,ops-esim@example.com,ops-a2c@example.com,ops-flights@example.com,ops-console-waiting@example.com,ops-console-waiting-maker@example.com,ops-console-waiting-decider@example.com',
       LOG_LEVEL: 'warn',
       // A purchase the provider never settles is listed for operators after 3 s (the console's four-eyes journey).
       VTU_STUCK_AFTER_MS: '3000',

@@ -1,12 +1,24 @@
-import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { consoleQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
 import { ConsoleLink, useConsolePath } from './nav';
+import { OperatorRoles, rolesOpen } from './roles';
 import { SCREENS, screenOpen } from './screens';
 import { ConsoleWarnings } from './Warnings';
 
 const GROUPS = ['Overview', 'Customers', 'Money', 'Catalogue', 'Engagement', 'System'] as const;
+
+/**
+ * How many wait behind a screen of the navigation (issue 44): the dashboard's waiting work, polled in the background,
+ * read only by an operator who opens that screen (the queues answer finance and support; admin opens all).
+ */
+function useWaiting(roles: readonly string[]): Record<string, number> {
+  const queues = useQuery({ ...consoleQueries.queues(), enabled: rolesOpen(roles, ['finance']) });
+  return { approvals: queues.data?.approvals.pending ?? 0 };
+}
 
 /**
  * The console's frame: a side navigation on a desktop, a menu behind a button on a phone. It lists the screens the
@@ -18,6 +30,7 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
   const current = useConsolePath()[0] ?? '';
   // Mantine slides a closed phone menu off screen; hidden, its links also leave the tab order and screen readers.
   const desktop = useMediaQuery('(min-width: 62em)', true);
+  const waiting = useWaiting(roles);
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="md">
       <a className="skip-link" href="#console-content">
@@ -63,7 +76,24 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
                     key={key}
                     component={ConsoleLink}
                     to={key}
-                    label={s.title}
+                    // Read as one name, "Approvals, 2 waiting"; the badge shows the count.
+                    label={
+                      waiting[key] ? (
+                        <>
+                          <span aria-hidden>{s.title}</span>
+                          <VisuallyHidden>{`${s.title}, ${waiting[key]} waiting`}</VisuallyHidden>
+                        </>
+                      ) : (
+                        s.title
+                      )
+                    }
+                    rightSection={
+                      waiting[key] ? (
+                        <Badge size="sm" aria-hidden>
+                          {waiting[key]}
+                        </Badge>
+                      ) : undefined
+                    }
                     active={key === current}
                     aria-current={key === current ? 'page' : undefined}
                     onClick={close}
@@ -75,7 +105,7 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
       </AppShell.Navbar>
       <AppShell.Main id="console-content">
         <ConsoleWarnings />
-        {children}
+        <OperatorRoles.Provider value={roles}>{children}</OperatorRoles.Provider>
       </AppShell.Main>
     </AppShell>
   );

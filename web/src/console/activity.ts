@@ -10,8 +10,12 @@ import { markActivity } from '../api/client';
  * session a person is using in another.
  */
 const SHARED_KEY = 'vtu.activity';
-/** The calls the app makes on its own timers: never a person's action, so they never report one. */
-const AUTOMATIC = /\/_serverFn\/(heartbeatSession|refreshSession)/;
+/**
+ * The calls the app makes on its own timers: never a person's action, so they never report one. The waiting work
+ * (adminDashboardQueues) is polled on every screen for the navigation's badges; the screen a person opens makes its
+ * own calls.
+ */
+const AUTOMATIC = /\/_serverFn\/(heartbeatSession|refreshSession|adminDashboardQueues)/;
 // Opening or reloading the console is a person's navigation.
 let last = Date.now();
 let unreported = true;

@@ -169,8 +169,13 @@ export const consoleQueries = {
     }),
   floats: () =>
     queryOptions({ queryKey: [...adminQueries.all(), 'dash', 'floats'], queryFn: () => get('/_serverFn/adminDashboardFloatsBearerAdmin') }),
+  /** What waits for an operator: the dashboard's tiles and the navigation's badges, polled (a background call, console/activity.ts). */
   queues: () =>
-    queryOptions({ queryKey: [...adminQueries.all(), 'dash', 'queues'], queryFn: () => get('/_serverFn/adminDashboardQueuesBearerAdmin') }),
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'dash', 'queues'],
+      queryFn: () => get('/_serverFn/adminDashboardQueuesBearerAdmin'),
+      refetchInterval: 30_000,
+    }),
   job: (jobId: string) =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'jobs', 'one', jobId],

@@ -1,8 +1,10 @@
-import { Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
+import type { GetOutput } from '../../api/client';
 import { consoleQueries } from '../../api/queries/admin';
-import { ConsoleLink, useScreenSearch } from '../nav';
+import { ConsoleLink, useScreenSearch, type Search } from '../nav';
+import { rolesOpen, useOperatorRoles } from '../roles';
 import { DataTable, Loaded, Loading, money, ScreenTitle } from '../ui';
 
 const BarPanel = lazy(() => import('./Charts').then((m) => ({ default: m.BarPanel })));
@@ -10,7 +12,95 @@ const BarPanel = lazy(() => import('./Charts').then((m) => ({ default: m.BarPane
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos' }).format(new Date());
 const age = (s: number | null) =>
   s === null ? 'none' : s < 120 ? `${Math.round(s)} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
+/** A float at or below zero is a problem now, not a number of days. */
+const daysLeft = (balance: number, days: number | null) =>
+  balance <= 0 ? (
+    <Badge variant="light" color="red">
+      Empty
+    </Badge>
+  ) : days === null ? (
+    '—'
+  ) : (
+    Math.floor(days)
+  );
 const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 1000) / 10}%`);
+
+type Queues = GetOutput<'/_serverFn/adminDashboardQueuesBearerAdmin'>;
+type Tile = { to: string; search?: Search; roles: readonly string[]; value: number; label: string; sub: string };
+
+/**
+ * What waits, one tile each, for the screens the operator's roles open (issue 44): each opens the exact list (the
+ * pending approvals, the open threads, the open reports, the stuck purchases themselves).
+ */
+function waitingTiles(q: Queues): Tile[] {
+  const support = ['support'];
+  const finance = ['finance'];
+  return [
+    { to: 'kyc', roles: support, value: q.kyc.pending, label: 'KYC submissions', sub: `oldest ${age(q.kyc.oldestAgeSeconds)}` },
+    {
+      to: 'approvals',
+      search: { status: 'pending' },
+      roles: finance,
+      value: q.approvals.pending,
+      label: 'Approvals waiting',
+      sub: `oldest ${age(q.approvals.oldestAgeSeconds)}`,
+    },
+    {
+      to: 'transactions',
+      search: { view: 'stuck' },
+      roles: ['finance', 'support'],
+      value: q.stuckPurchases.count,
+      label: 'Stuck purchases',
+      sub: `oldest ${age(q.stuckPurchases.oldestAgeSeconds)}`,
+    },
+    {
+      to: 'support',
+      search: { status: 'open', awaiting: 'false' },
+      roles: support,
+      value: q.support.open,
+      label: 'Open support threads',
+      sub: `${q.support.awaitingReply} awaiting a reply, oldest ${age(q.support.oldestAwaitingSeconds)}`,
+    },
+    {
+      to: 'reports',
+      search: { tab: 'transactions', status: 'open' },
+      roles: ['finance', 'support'],
+      value: q.reports.open,
+      label: 'Open transaction reports',
+      sub: `oldest ${age(q.reports.oldestAgeSeconds)}`,
+    },
+    {
+      to: 'topups',
+      roles: ['finance', 'support'],
+      value: q.webhooks.waiting,
+      label: 'Webhooks waiting',
+      sub: `lag max ${age(q.webhooks.lagSeconds.max)}`,
+    },
+    { to: 'exports', roles: finance, value: q.jobs.due, label: 'Jobs due', sub: `lag ${age(q.jobs.lagSeconds)}` },
+    { to: 'dead-letters', roles: [], value: q.deadLetters.total, label: 'Dead letters', sub: 'failed deliveries' },
+  ];
+}
+
+function Waiting({ queues }: { queues: Queues }) {
+  const roles = useOperatorRoles();
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+      {waitingTiles(queues)
+        .filter((t) => rolesOpen(roles, t.roles))
+        .map((t) => (
+          <Card key={t.to} withBorder component={ConsoleLink} to={t.to} search={t.search} padding="sm">
+            <Text size="xl" fw={700}>
+              {t.value}
+            </Text>
+            <Text size="sm">{t.label}</Text>
+            <Text size="xs" c="dimmed">
+              {t.sub}
+            </Text>
+          </Card>
+        ))}
+    </SimpleGrid>
+  );
+}
 
 function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -49,34 +139,7 @@ export function Dashboard() {
         <TextInput type="date" label="To" value={to} min={from} onChange={(e) => search.set({ to: e.currentTarget.value || undefined })} />
       </ScreenTitle>
       <Panel id="d-queues" title="Waiting for an operator">
-        <Loaded query={queues}>
-          {(q) => (
-            <SimpleGrid cols={{ base: 1, xs: 2, lg: 5 }}>
-              {[
-                { to: 'kyc', value: q.kyc.pending, label: 'KYC submissions', sub: `oldest ${age(q.kyc.oldestAgeSeconds)}` },
-                {
-                  to: 'transactions',
-                  value: q.stuckPurchases.count,
-                  label: 'Stuck purchases',
-                  sub: `oldest ${age(q.stuckPurchases.oldestAgeSeconds)}`,
-                },
-                { to: 'topups', value: q.webhooks.waiting, label: 'Webhooks waiting', sub: `lag max ${age(q.webhooks.lagSeconds.max)}` },
-                { to: 'exports', value: q.jobs.due, label: 'Jobs due', sub: `lag ${age(q.jobs.lagSeconds)}` },
-                { to: 'dead-letters', value: q.deadLetters.total, label: 'Dead letters', sub: 'failed deliveries' },
-              ].map((t) => (
-                <Card key={t.to} withBorder component={ConsoleLink} to={t.to} padding="sm">
-                  <Text size="xl" fw={700}>
-                    {t.value}
-                  </Text>
-                  <Text size="sm">{t.label}</Text>
-                  <Text size="xs" c="dimmed">
-                    {t.sub}
-                  </Text>
-                </Card>
-              ))}
-            </SimpleGrid>
-          )}
-        </Loaded>
+        <Loaded query={queues}>{(q) => <Waiting queues={q} />}</Loaded>
       </Panel>
       <Panel id="d-volume" title="Purchases">
         <Loaded query={volume}>
@@ -172,15 +235,22 @@ export function Dashboard() {
                     { header: 'Provider', cell: (i) => i.provider },
                     { header: 'Balance', cell: (i) => money(i.balance) },
                     { header: 'Burn per day', cell: (i) => money(i.burnPerDay) },
-                    { header: 'Days left', cell: (i) => (i.daysOfHeadroom === null ? '—' : Math.floor(i.daysOfHeadroom)) },
+                    { header: 'Days left', cell: (i) => daysLeft(i.balance, i.daysOfHeadroom) },
                   ]}
                 />
-                <Group gap="xs">
-                  <Text size="sm">
-                    Collections pool: {money(f.collections.balance)}
-                    {f.collections.daysOfHeadroom !== null && `, ${Math.floor(f.collections.daysOfHeadroom)} days of headroom`}
-                  </Text>
-                </Group>
+                {f.collections.balance < 0 ? (
+                  // A pool below zero has no headroom to show: the floats were funded with money it does not hold.
+                  <Alert color="red" variant="light" title="Collections pool below zero">
+                    The pool is at {money(f.collections.balance)}: top-ups have not covered the floats funded from it.
+                  </Alert>
+                ) : (
+                  <Group gap="xs">
+                    <Text size="sm">
+                      Collections pool: {money(f.collections.balance)}
+                      {f.collections.daysOfHeadroom !== null && `, ${Math.floor(f.collections.daysOfHeadroom)} days of headroom`}
+                    </Text>
+                  </Group>
+                )}
               </Stack>
             )}
           </Loaded>

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useOperatorStepUp } from '../step-up';
@@ -22,6 +22,12 @@ export function Transactions() {
   const search = useScreenSearch();
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.stuck({ limit: LIMIT, offset }));
+  // The dashboard's tile opens the stuck purchases themselves (view=stuck): first on the screen, the focus on them.
+  const stuckFirst = search.text('view') === 'stuck';
+  const stuckTitle = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (stuckFirst) stuckTitle.current?.focus();
+  }, [stuckFirst]);
   const qc = useQueryClient();
   const stepUp = useOperatorStepUp();
   const [resolving, setResolving] = useState<{ id: string; reference: string } | null>(null);
@@ -76,21 +82,9 @@ export function Transactions() {
     await refresh();
   }
 
-  return (
-    <Stack>
-      <ScreenTitle title="Transactions">
-        <Button variant="default" onClick={() => void bulkRequery()} disabled={!list.data?.items.length}>
-          Requery all stuck
-        </Button>
-      </ScreenTitle>
-      {notice && (
-        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
-          {notice}
-        </Alert>
-      )}
-      <Failure error={error} />
-      <TransactionSearch busy={busy} onRequery={(t) => void requery(t.id, t.reference)} onResolve={setResolving} />
-      <Title order={2} size="h3">
+  const stuck = (
+    <Stack component="section" aria-labelledby="stuck-purchases">
+      <Title order={2} size="h3" id="stuck-purchases" ref={stuckTitle} tabIndex={-1}>
         Stuck purchases
       </Title>
       {bulkJob && <JobProgress key={bulkJob} jobId={bulkJob} label="Bulk requery" />}
@@ -145,6 +139,24 @@ export function Transactions() {
           </Stack>
         )}
       </Loaded>
+    </Stack>
+  );
+  return (
+    <Stack>
+      <ScreenTitle title="Transactions">
+        <Button variant="default" onClick={() => void bulkRequery()} disabled={!list.data?.items.length}>
+          Requery all stuck
+        </Button>
+      </ScreenTitle>
+      {notice && (
+        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      )}
+      <Failure error={error} />
+      {stuckFirst && stuck}
+      <TransactionSearch busy={busy} onRequery={(t) => void requery(t.id, t.reference)} onResolve={setResolving} />
+      {!stuckFirst && stuck}
       <ReasonDialog
         opened={resolving !== null}
         title={`Resolve ${resolving?.reference ?? ''}`}
