@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../../src/kernel/clock.js';
 import { call, createHarness, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { user } from '../helpers/factories.js';
+import { buyer, PIN, user } from '../helpers/factories.js';
 
 // Issue 44: "Waiting for an operator" counts what people wait on, each from its owner module, and forgets it once decided.
 let h: Harness;
@@ -94,5 +95,36 @@ describe('waiting work on the dashboard (issue 44)', () => {
     h.clock.advance(25 * HOUR);
     checker = await signIn(h, 'checker@example.com');
     expect((await queues()).approvals).toEqual({ pending: 0, oldestAgeSeconds: null });
+  });
+
+  it('a collections pool below zero has no days of headroom', async () => {
+    const customer = await buyer(h);
+    const bought = await call(
+      h,
+      'POST',
+      '/api/v1/buyAirtime',
+      { network: 'mtn', phone: '08031231234', amount: 500, pin: PIN },
+      { token: customer.token },
+    );
+    expect(bought.statusCode, bought.body).toBe(200);
+    // A float funded with more than the pool holds: the pool owes the floats, and there is burn to divide by.
+    const { ledger, db } = h.app.services;
+    await db.transaction(async (tx) => {
+      await ledger.post(tx, {
+        reference: `test_float_${randomUUID()}`,
+        type: 'vtu_float_funding',
+        description: 'test: a float funded beyond the pool',
+        entries: [
+          { account: { system: 'provider_float:a' }, amount: -100_000_000n },
+          { account: { system: 'collections' }, amount: 100_000_000n },
+        ],
+      });
+    });
+    const res = await admin('GET', 'adminDashboardFloats', checker);
+    expect(res.statusCode, res.body).toBe(200);
+    const f = res.json();
+    expect(f.collections.balance).toBeLessThan(0);
+    expect(f.collections.daysOfHeadroom).toBeNull();
+    expect(f.items.some((i: { burnPerDay: number }) => i.burnPerDay > 0)).toBe(true);
   });
 });
