@@ -63,36 +63,8 @@ export async function withIdempotency(
     if (won) answers = r.answers;
   }
   if (!won) {
-    const row = await one<{
-      operation: string;
-      request_hash: string;
-      status: string;
-      response_status: number;
-      response_body: unknown;
-      locked_until: Date;
-    }>(
-      db,
-      sql`SELECT operation, request_hash, status, response_status, response_body, locked_until FROM idempotency_keys
-          WHERE user_id = ${claim.userId} AND key = ${claim.key}`,
-    );
-    if (!row) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is being processed; retry shortly');
-    if (row.operation !== claim.operation || row.request_hash !== claim.requestHash) {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
-    }
-    if (row.status === 'done') return { status: row.response_status, body: row.response_body, replayed: true };
-    if (row.status === 'committed' && new Date(row.locked_until) < now) {
-      // The money moved but the answer was lost (a crash): running it again would move it twice.
-      throw new AppError(
-        'CONFLICT',
-        'The request with this Idempotency-Key was carried out but its answer was lost; check your history instead of retrying',
-      );
-    }
-    const tookOver = await one(
-      db,
-      sql`UPDATE idempotency_keys SET locked_until = ${lockUntil}
-          WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' AND locked_until < ${now} RETURNING 1`,
-    );
-    if (!tookOver) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is being processed; retry shortly');
+    const replay = await afterLostClaim(db, claim, now, lockUntil);
+    if (replay) return replay;
   }
   const requestClaim = claimOf(claim);
   // A claim is released for a retry only when no money moved under it.
@@ -114,6 +86,49 @@ export async function withIdempotency(
     if (!batch || !(await batch.answers(answer))) await storeAnswer(db, answer);
   }
   return { ...res, replayed: false };
+}
+
+/**
+ * Another request holds or held the key: its stored answer (replayed), or null when its claim is taken over (a crashed
+ * request's, not in flight any more); otherwise the refusal (in progress, another body, money moved but no answer).
+ */
+async function afterLostClaim(
+  db: Db,
+  claim: { userId: string; key: string; operation: string; requestHash: string },
+  now: Date,
+  lockUntil: Date,
+): Promise<(StoredResponse & { replayed: true }) | null> {
+  const row = await one<{
+    operation: string;
+    request_hash: string;
+    status: string;
+    response_status: number;
+    response_body: unknown;
+    locked_until: Date;
+  }>(
+    db,
+    sql`SELECT operation, request_hash, status, response_status, response_body, locked_until FROM idempotency_keys
+        WHERE user_id = ${claim.userId} AND key = ${claim.key}`,
+  );
+  if (!row) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is being processed; retry shortly');
+  if (row.operation !== claim.operation || row.request_hash !== claim.requestHash) {
+    throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
+  }
+  if (row.status === 'done') return { status: row.response_status, body: row.response_body, replayed: true };
+  if (row.status === 'committed' && new Date(row.locked_until) < now) {
+    // The money moved but the answer was lost (a crash): running it again would move it twice.
+    throw new AppError(
+      'CONFLICT',
+      'The request with this Idempotency-Key was carried out but its answer was lost; check your history instead of retrying',
+    );
+  }
+  const tookOver = await one(
+    db,
+    sql`UPDATE idempotency_keys SET locked_until = ${lockUntil}
+        WHERE user_id = ${claim.userId} AND key = ${claim.key} AND status = 'in_flight' AND locked_until < ${now} RETURNING 1`,
+  );
+  if (!tookOver) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is being processed; retry shortly');
+  return null;
 }
 
 const batchers = new WeakMap<
