@@ -32,7 +32,7 @@ type Tile = { to: string; search?: Search; roles: readonly string[]; value: numb
  * What waits, one tile each, for the screens the operator's roles open (issue 44): each opens the exact list (the
  * pending approvals, the open threads, the open reports, the stuck purchases themselves).
  */
-function waitingTiles(q: Queues): Tile[] {
+export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
   const support = ['support'];
   const finance = ['finance'];
   return [
@@ -78,26 +78,24 @@ function waitingTiles(q: Queues): Tile[] {
     },
     { to: 'exports', roles: finance, value: q.jobs.due, label: 'Jobs due', sub: `lag ${age(q.jobs.lagSeconds)}` },
     { to: 'dead-letters', roles: [], value: q.deadLetters.total, label: 'Dead letters', sub: 'failed deliveries' },
-  ];
+  ].filter((t) => rolesOpen(roles, t.roles));
 }
 
 function Waiting({ queues }: { queues: Queues }) {
   const roles = useOperatorRoles();
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
-      {waitingTiles(queues)
-        .filter((t) => rolesOpen(roles, t.roles))
-        .map((t) => (
-          <Card key={t.to} withBorder component={ConsoleLink} to={t.to} search={t.search} padding="sm">
-            <Text size="xl" fw={700}>
-              {t.value}
-            </Text>
-            <Text size="sm">{t.label}</Text>
-            <Text size="xs" c="dimmed">
-              {t.sub}
-            </Text>
-          </Card>
-        ))}
+      {waitingTiles(queues, roles).map((t) => (
+        <Card key={t.to} withBorder component={ConsoleLink} to={t.to} search={t.search} padding="sm">
+          <Text size="xl" fw={700}>
+            {t.value}
+          </Text>
+          <Text size="sm">{t.label}</Text>
+          <Text size="xs" c="dimmed">
+            {t.sub}
+          </Text>
+        </Card>
+      ))}
     </SimpleGrid>
   );
 }
