@@ -1,6 +1,5 @@
 // The web app's JavaScript budget: what the sign-in and home screens load, gzip, at most 100 KB (issue 29's target;
-// 99.3 KB on 2026-11-26 with issue 32's screens in and the kinds' tab labels read from their folders, the sign-in
-// screen alone 57.6 KB: docs/scaling.md has the breakdown and what bounds it). Reads the build in dist/web: the entry
+// the current figure and what bounds it: docs/web-app.md and docs/scaling.md). Reads the build in dist/web: the entry
 // and the chunks index.html preloads, plus the app's start chunk, the routes' chunk, i18n, the English strings (each
 // language is its own chunk, loaded at start) and the Home screen's chunk, and every chunk they import (followed
 // transitively).
