@@ -71,7 +71,8 @@ export interface AuditCall {
 
 type Outcome = string;
 
-export function createAdminAudit(deps: {
+/** What one admin operation's audit is made with (createAdminAudit), and its calls in progress. */
+interface Audit {
   db: Db;
   clock: Clock;
   operation: string;
@@ -81,105 +82,115 @@ export function createAdminAudit(deps: {
   input: ZodType;
   /** Key of the refused inputs' digests. */
   digestKey: string;
-}) {
-  const { db, clock, operation } = deps;
-  const calls = new WeakMap<FastifyRequest, AuditCall>();
+  calls: WeakMap<FastifyRequest, AuditCall>;
+}
 
-  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(redactSecrets(v)));
-  /** The row's input: the declared fields of an accepted input, else a refused one's size and digest (none unread). */
-  const inputOf = (req: FastifyRequest, call: AuditCall | null) => {
-    const stored = call?.input !== undefined ? declaredInput(deps.input, call.input) : refusedInput(req, deps.digestKey);
-    return stored === undefined ? null : JSON.stringify(stored);
-  };
-  /** A text[] parameter, passed as JSON (one bound value, no array-literal quoting). */
-  const textArray = (values: readonly string[]) => sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+const json = (v: unknown) => (v === undefined ? null : JSON.stringify(redactSecrets(v)));
+/** A text[] parameter, passed as JSON (one bound value, no array-literal quoting). */
+const textArray = (values: readonly string[]) => sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 
-  async function insert(exec: Executor, req: FastifyRequest, call: AuditCall | null, outcome: Outcome): Promise<string> {
-    const user = req.authUser!;
-    const id = uuid();
-    const targets = call?.record.targets ?? [];
-    const changes = call?.record.changes ?? [];
-    const [before, after] =
-      changes.length === 0
-        ? [undefined, undefined]
-        : changes.length === 1
-          ? [changes[0].before, changes[0].after]
-          : [changes.map((c) => c.before), changes.map((c) => c.after)];
-    await exec.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at, roles, outcome,
-                             request_id, ip, input, targets, target_ids, before_state, after_state)
-      VALUES (${id}, ${user.id}, ${operation}, ${targets[0]?.type ?? null}, ${targets[0]?.id ?? null}, NULL, ${clock.now()},
-              ${textArray(user.operatorRoles)}, ${outcome}, ${req.id}, ${req.ip}, ${inputOf(req, call)}::jsonb,
-              ${JSON.stringify(targets)}::jsonb, ${textArray(targets.map((t) => t.id))},
-              ${json(before)}::jsonb, ${json(after)}::jsonb)`);
-    return id;
+/** The row's input: the declared fields of an accepted input, else a refused one's size and digest (none unread). */
+function inputOf(a: Audit, req: FastifyRequest, call: AuditCall | null) {
+  const stored = call?.input !== undefined ? declaredInput(a.input, call.input) : refusedInput(req, a.digestKey);
+  return stored === undefined ? null : JSON.stringify(stored);
+}
+
+async function insertRow(a: Audit, exec: Executor, req: FastifyRequest, call: AuditCall | null, outcome: Outcome): Promise<string> {
+  const user = req.authUser!;
+  const id = uuid();
+  const targets = call?.record.targets ?? [];
+  const changes = call?.record.changes ?? [];
+  const [before, after] =
+    changes.length === 0
+      ? [undefined, undefined]
+      : changes.length === 1
+        ? [changes[0].before, changes[0].after]
+        : [changes.map((c) => c.before), changes.map((c) => c.after)];
+  await exec.execute(sql`INSERT INTO audit_log (id, actor_id, action, subject_type, subject_id, details, created_at, roles, outcome,
+                           request_id, ip, input, targets, target_ids, before_state, after_state)
+    VALUES (${id}, ${user.id}, ${a.operation}, ${targets[0]?.type ?? null}, ${targets[0]?.id ?? null}, NULL, ${a.clock.now()},
+            ${textArray(user.operatorRoles)}, ${outcome}, ${req.id}, ${req.ip}, ${inputOf(a, req, call)}::jsonb,
+            ${JSON.stringify(targets)}::jsonb, ${textArray(targets.map((t) => t.id))},
+            ${json(before)}::jsonb, ${json(after)}::jsonb)`);
+  return id;
+}
+
+async function completeRow(a: Audit, req: FastifyRequest, rowId: string, call: AuditCall, outcome: Outcome) {
+  const t = call.record.targets;
+  const changes = call.record.changes;
+  const before = changes.length === 1 ? changes[0].before : changes.length ? changes.map((c) => c.before) : undefined;
+  const after = changes.length === 1 ? changes[0].after : changes.length ? changes.map((c) => c.after) : undefined;
+  await a.db.execute(sql`UPDATE audit_log SET outcome = ${outcome}, subject_type = ${t[0]?.type ?? null}, subject_id = ${t[0]?.id ?? null},
+      targets = ${JSON.stringify(t)}::jsonb, target_ids = ${textArray(t.map((x) => x.id))},
+      input = ${inputOf(a, req, call)}::jsonb, before_state = ${json(before)}::jsonb, after_state = ${json(after)}::jsonb
+    WHERE id = ${rowId}`);
+}
+
+function callOf({ calls }: Audit, req: FastifyRequest): AuditCall {
+  let call = calls.get(req);
+  if (!call) {
+    call = { record: createAuditRecord(), input: undefined, rowId: null, written: false };
+    calls.set(req, call);
   }
+  return call;
+}
 
-  async function complete(req: FastifyRequest, rowId: string, call: AuditCall, outcome: Outcome) {
-    const t = call.record.targets;
-    const changes = call.record.changes;
-    const before = changes.length === 1 ? changes[0].before : changes.length ? changes.map((c) => c.before) : undefined;
-    const after = changes.length === 1 ? changes[0].after : changes.length ? changes.map((c) => c.after) : undefined;
-    await db.execute(sql`UPDATE audit_log SET outcome = ${outcome}, subject_type = ${t[0]?.type ?? null}, subject_id = ${t[0]?.id ?? null},
-        targets = ${JSON.stringify(t)}::jsonb, target_ids = ${textArray(t.map((x) => x.id))},
-        input = ${inputOf(req, call)}::jsonb, before_state = ${json(before)}::jsonb, after_state = ${json(after)}::jsonb
-      WHERE id = ${rowId}`);
+async function runAudited<T>(a: Audit, req: FastifyRequest, fn: () => Promise<T>): Promise<T> {
+  const call = callOf(a, req);
+  if (a.read) {
+    // A read has no effect to pair its row with: no transaction is held over it, the row follows it.
+    const out = await fn();
+    await insertRow(a, a.db, req, call, 'ok');
+    call.written = true;
+    return out;
   }
+  if (a.upstream) {
+    call.rowId = await insertRow(a, a.db, req, call, 'pending');
+    const out = await fn();
+    await completeRow(a, req, call.rowId, call, 'ok');
+    call.written = true;
+    return out;
+  }
+  return withAmbientTransaction(a.db, async (tx) => {
+    const out = await fn();
+    await insertRow(a, tx, req, call, 'ok');
+    call.written = true;
+    return out;
+  });
+}
 
+async function finish(a: Audit, req: FastifyRequest, outcome: Outcome): Promise<void> {
+  if (!req.authUser) return;
+  const call = callOf(a, req);
+  if (call.written) return;
+  call.written = true;
+  if (call.rowId) await completeRow(a, req, call.rowId, call, outcome);
+  else await insertRow(a, a.db, req, call, outcome);
+}
+
+export interface AdminAudit {
+  /** The call's record for ctx.audit (created on first use for this request). */
+  callOf(req: FastifyRequest): AuditCall;
+  /** Runs the handler (and its output check): in one transaction with the `ok` row, or around a `pending` row. */
+  run<T>(req: FastifyRequest, fn: () => Promise<T>): Promise<T>;
+  /** After the answer: the row of a call that did not get one inside run (an error, a replayed answer). */
+  finish(req: FastifyRequest, outcome: Outcome): Promise<void>;
+  /** A refusal before the handler (roles, second factor): recorded when the caller is an operator. */
+  refused(req: FastifyRequest, outcome: Outcome): Promise<void>;
+}
+
+export function createAdminAudit(deps: Omit<Audit, 'calls'>): AdminAudit {
+  const a: Audit = { ...deps, calls: new WeakMap() };
   return {
-    /** The call's record for ctx.audit (created on first use for this request). */
-    callOf(req: FastifyRequest): AuditCall {
-      let call = calls.get(req);
-      if (!call) {
-        call = { record: createAuditRecord(), input: undefined, rowId: null, written: false };
-        calls.set(req, call);
-      }
-      return call;
-    },
-
-    /** Runs the handler (and its output check): in one transaction with the `ok` row, or around a `pending` row. */
-    async run<T>(req: FastifyRequest, fn: () => Promise<T>): Promise<T> {
-      const call = this.callOf(req);
-      if (deps.read) {
-        // A read has no effect to pair its row with: no transaction is held over it, the row follows it.
-        const out = await fn();
-        await insert(db, req, call, 'ok');
-        call.written = true;
-        return out;
-      }
-      if (deps.upstream) {
-        call.rowId = await insert(db, req, call, 'pending');
-        const out = await fn();
-        await complete(req, call.rowId, call, 'ok');
-        call.written = true;
-        return out;
-      }
-      return withAmbientTransaction(db, async (tx) => {
-        const out = await fn();
-        await insert(tx, req, call, 'ok');
-        call.written = true;
-        return out;
-      });
-    },
-
-    /** After the answer: the row of a call that did not get one inside run (an error, a replayed answer). */
-    async finish(req: FastifyRequest, outcome: Outcome): Promise<void> {
-      if (!req.authUser) return;
-      const call = this.callOf(req);
-      if (call.written) return;
-      call.written = true;
-      if (call.rowId) await complete(req, call.rowId, call, outcome);
-      else await insert(db, req, call, outcome);
-    },
-
-    /** A refusal before the handler (roles, second factor): recorded when the caller is an operator. */
-    async refused(req: FastifyRequest, outcome: Outcome): Promise<void> {
+    callOf: (req) => callOf(a, req),
+    run: (req, fn) => runAudited(a, req, fn),
+    finish: (req, outcome) => finish(a, req, outcome),
+    refused: async (req, outcome) => {
       if (!req.authUser?.operatorRoles.length) return;
-      await this.finish(req, outcome);
+      await finish(a, req, outcome);
     },
   };
 }
-
-export type AdminAudit = ReturnType<typeof createAdminAudit>;
 
 /** The no-op record of non-admin operations' ctx.audit. */
 export const noAudit: AuditScope = { target: () => undefined, change: () => undefined };
