@@ -95,15 +95,16 @@ export interface S3StorageOptions {
   presignSeconds?: number;
 }
 
-/** Any S3-compatible store (AWS S3, MinIO, Cloudflare R2, ...). Objects stay private; reads are presigned GETs. */
-export function createS3Storage(opts: S3StorageOptions): FileStorage {
-  // Loaded on first use: deployments on local storage never pay for the AWS SDK at start-up.
-  let ready: Promise<{
-    client: import('@aws-sdk/client-s3').S3Client;
-    sdk: typeof import('@aws-sdk/client-s3');
-    presign: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
-  }> | null = null;
-  const load = () =>
+type S3 = {
+  client: import('@aws-sdk/client-s3').S3Client;
+  sdk: typeof import('@aws-sdk/client-s3');
+  presign: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
+};
+
+/** The SDK and its client, loaded on first use: deployments on local storage never pay for the AWS SDK at start-up. */
+function s3Loader(opts: S3StorageOptions): () => Promise<S3> {
+  let ready: Promise<S3> | null = null;
+  return () =>
     (ready ??= (async () => {
       const sdk = await import('@aws-sdk/client-s3');
       const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
@@ -116,6 +117,33 @@ export function createS3Storage(opts: S3StorageOptions): FileStorage {
       });
       return { client, sdk, presign: getSignedUrl };
     })());
+}
+
+/** A short-lived presigned GET that answers with our cache, type and disposition headers. */
+async function presignedGet(
+  opts: S3StorageOptions,
+  { client, sdk, presign }: S3,
+  key: string,
+  contentType: string,
+  disposition: string,
+): Promise<{ kind: 'redirect'; url: string }> {
+  const url = await presign(
+    client,
+    new sdk.GetObjectCommand({
+      Bucket: opts.bucket,
+      Key: key,
+      ResponseCacheControl: 'private, no-store',
+      ResponseContentType: contentType,
+      ResponseContentDisposition: disposition,
+    }),
+    { expiresIn: opts.presignSeconds ?? 60 },
+  );
+  return { kind: 'redirect', url };
+}
+
+/** Any S3-compatible store (AWS S3, MinIO, Cloudflare R2, ...). Objects stay private; reads are presigned GETs. */
+export function createS3Storage(opts: S3StorageOptions): FileStorage {
+  const load = s3Loader(opts);
   return {
     driver: 's3',
     async put(key, bytes, contentType) {
@@ -125,19 +153,7 @@ export function createS3Storage(opts: S3StorageOptions): FileStorage {
     },
     async open(key, contentType) {
       assertKey(key);
-      const { client, sdk, presign } = await load();
-      const url = await presign(
-        client,
-        new sdk.GetObjectCommand({
-          Bucket: opts.bucket,
-          Key: key,
-          ResponseCacheControl: 'private, no-store',
-          ResponseContentType: contentType,
-          ResponseContentDisposition: 'inline',
-        }),
-        { expiresIn: opts.presignSeconds ?? 60 },
-      );
-      return { kind: 'redirect', url };
+      return presignedGet(opts, await load(), key, contentType, 'inline');
     },
     async putFile(key, filePath, contentType) {
       assertKey(key);
@@ -162,19 +178,7 @@ export function createS3Storage(opts: S3StorageOptions): FileStorage {
     },
     async download(key, contentType, fileName) {
       assertKey(key);
-      const { client, sdk, presign } = await load();
-      const url = await presign(
-        client,
-        new sdk.GetObjectCommand({
-          Bucket: opts.bucket,
-          Key: key,
-          ResponseCacheControl: 'private, no-store',
-          ResponseContentType: contentType,
-          ResponseContentDisposition: `attachment; filename="${fileName}"`,
-        }),
-        { expiresIn: opts.presignSeconds ?? 60 },
-      );
-      return { kind: 'redirect', url };
+      return presignedGet(opts, await load(), key, contentType, `attachment; filename="${fileName}"`);
     },
   };
 }
