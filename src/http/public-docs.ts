@@ -6,7 +6,6 @@ import { AIRTIME_CASH_WEBHOOK_PATH } from './routes/airtime-cash-webhook.js';
 import { SMS_REPORTS_PATH } from '../modules/notifications/sms.js';
 import { RECEIPT_KEY_PATH } from './routes/receipt-key.js';
 import { errorResponses } from './openapi-errors.js';
-
 import { airtimeCashEvent, chargeEvent, json, okAnswer, plainBody, ref, type PublicDoc } from './public-docs-parts.js';
 
 export { PUBLIC_TAGS, type PublicDoc } from './public-docs-parts.js';
