@@ -99,10 +99,13 @@ describe.skipIf(!run)('reads that tolerate lag go to the streaming replica', () 
     await caughtUp();
     const pool = (h.app.services.replica.forUser(randomUUID()) as unknown as { $client: pg.Pool }).$client;
     expect(pool).toBeInstanceOf(pg.Pool);
-    const original = pool.query.bind(pool) as (...a: unknown[]) => unknown;
-    (pool as unknown as { query: unknown }).query = (q: unknown, ...rest: unknown[]) => {
-      onReplica.push(typeof q === 'string' ? q : String((q as { text?: string }).text));
-      return original(q, ...rest);
+    // Every statement on a connection to the replica's port: the pool's own queries and the reads sent with others
+    // in one round trip (db/parts.ts runChange) on a connection the pool lends.
+    const replicaPort = Number(new URL(replicaUrl).port);
+    const clientQuery = pg.Client.prototype.query as (...a: unknown[]) => unknown;
+    (pg.Client.prototype as unknown as { query: unknown }).query = function (this: pg.Client, q: unknown, ...rest: unknown[]) {
+      if (this.port === replicaPort) onReplica.push(typeof q === 'string' ? q : String((q as { text?: string }).text));
+      return clientQuery.call(this, q, ...rest);
     };
   });
 
