@@ -2,6 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { lastCode, type Harness, type TestUser } from './harness.js';
 
+/** The sign-in routes the lock-out tests drive. */
+export const SEND = '/_serverFn/sendLoginOtpPublicAuth';
+export const VERIFY = '/_serverFn/verifyLoginOtpPublicAuth';
+export const PIN_LOGIN = '/_serverFn/startPinLoginPublicAuth';
+
 /** The device cookie an answer sets (issue #28), as a Cookie header value, or null. */
 export function deviceCookieOf(res: LightMyRequestResponse): string | null {
   const raw = res.headers['set-cookie'];

@@ -4,7 +4,7 @@ import { addressKey } from '../../src/lib/address-key.js';
 import { OTP_MAX_ATTEMPTS, OTP_REQUESTER_DAILY_CAP } from '../../src/modules/identity/otp.js';
 import { IP_IDENTIFIER_MAX_FAILURES } from '../../src/modules/security/login.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { postFrom, signInCode } from '../helpers/devices.js';
+import { PIN_LOGIN, SEND, VERIFY, postFrom, signInCode } from '../helpers/devices.js';
 
 /**
  * Issue 41: per-address limits count a client, not an address string. An IPv6 subscriber holds a whole /64 and picks
@@ -17,9 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const SEND = '/_serverFn/sendLoginOtpPublicAuth';
-const VERIFY = '/_serverFn/verifyLoginOtpPublicAuth';
-const PIN_LOGIN = '/_serverFn/startPinLoginPublicAuth';
 const errorOf = (r: { json(): { error?: { code: string } } }) => r.json().error?.code ?? 'OK';
 // Fresh prefixes and addresses per run: route limits may live in a shared Redis across runs.
 const word = () => Math.floor(Math.random() * 0xfffe + 1).toString(16);

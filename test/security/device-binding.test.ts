@@ -6,7 +6,7 @@ import { sha256 } from '../../src/lib/crypto.js';
 import { OTP_MAX_ATTEMPTS } from '../../src/modules/identity/otp.js';
 import { PIN_MAX_ATTEMPTS } from '../../src/modules/identity/pins.js';
 import { call, createHarness, emailGrant, type Harness } from '../helpers/harness.js';
-import { deviceCookieOf, signInCode } from '../helpers/devices.js';
+import { PIN_LOGIN, SEND, VERIFY, deviceCookieOf, signInCode } from '../helpers/devices.js';
 
 /**
  * Issue 41: a device cookie's privilege holds only for the client it was issued to. The owner signs in on a phone; a
@@ -21,9 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const SEND = '/_serverFn/sendLoginOtpPublicAuth';
-const VERIFY = '/_serverFn/verifyLoginOtpPublicAuth';
-const PIN_LOGIN = '/_serverFn/startPinLoginPublicAuth';
 const PIN = '582913';
 const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.122 Mobile Safari/537.36';
 const PHONE_UPDATED = PHONE.replace('Chrome/126.0.6478.122', 'Chrome/127.0.6533.64');

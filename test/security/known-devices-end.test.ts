@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
 import { OTP_MAX_ATTEMPTS } from '../../src/modules/identity/otp.js';
 import { call, createHarness, emailGrant, type Harness } from '../helpers/harness.js';
-import { deviceCookieOf, postFrom, signInCode, signInOnDevice } from '../helpers/devices.js';
+import { SEND, VERIFY, deviceCookieOf, postFrom, signInCode, signInOnDevice } from '../helpers/devices.js';
 
 /**
  * Issue #28: which events end an account's known devices (the vtu_device cookie's own attempt budget).
@@ -17,8 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const SEND = '/_serverFn/sendLoginOtpPublicAuth';
-const VERIFY = '/_serverFn/verifyLoginOtpPublicAuth';
 const P = (name: string, suffix: string) => `/_serverFn/${name}${suffix}`;
 const wrong = (code: string, i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
 const errorOf = (r: { json(): { error?: { code: string } } }) => r.json().error?.code ?? 'OK';

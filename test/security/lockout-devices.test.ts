@@ -5,7 +5,7 @@ import { sha256 } from '../../src/lib/crypto.js';
 import { OTP_MAX_ATTEMPTS, OTP_MAX_WRONG_PER_CODE } from '../../src/modules/identity/otp.js';
 import { DEVICE_COOKIE_PATHS } from '../../src/http/session-cookie.js';
 import { call, createHarness, emailGrant, type Harness, type TestUser } from '../helpers/harness.js';
-import { deviceCookieOf, postFrom, signInCode, signInOnDevice } from '../helpers/devices.js';
+import { PIN_LOGIN, SEND, VERIFY, deviceCookieOf, postFrom, signInCode, signInOnDevice } from '../helpers/devices.js';
 import { codeNow, enrollTotp } from './rfc6238.js';
 
 /**
@@ -21,9 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const SEND = '/_serverFn/sendLoginOtpPublicAuth';
-const VERIFY = '/_serverFn/verifyLoginOtpPublicAuth';
-const PIN_LOGIN = '/_serverFn/startPinLoginPublicAuth';
 const STEP_UP = '/_serverFn/verifyStepupChallengeBearer2FA';
 const PIN = '371946';
 const wrong = (code: string, i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
