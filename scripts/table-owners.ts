@@ -19,7 +19,7 @@ export const ALLOW_FILE = 'scripts/table-owners.allow.json';
 /** Tables whose owner publishes every change others need (identity's setTier, setPhone, scrub, ...; the ledger's post). */
 export const ONE_WRITER: ReadonlySet<string> = new Set(['users', 'vtu_transactions', 'accounts', 'ledger_transactions', 'ledger_entries']);
 /** Tables whose owner publishes every read others need: no stranger reads them, allow-list or not. */
-export const ONE_READER: ReadonlySet<string> = new Set(['vtu_transactions']);
+export const ONE_READER: ReadonlySet<string> = new Set([]);
 
 /** Known debts: stranger uses of tables that are still to move behind their owners' api.ts. */
 export interface AllowList {

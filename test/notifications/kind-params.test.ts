@@ -50,7 +50,7 @@ describe('kind and params beside the English text', () => {
     expect(lines.at(-1)).toMatchObject({ kind: 'adjustment', params: {} });
   });
 
-  it.skipIf(!usingPostgres)("the wallet state with its purchases' facts (vtu's part) is one round trip", async () => {
+  it.skipIf(!usingPostgres)("the wallet state with its purchases' facts and transfer usernames is one round trip", async () => {
     const u = await buyer(h, 5_000);
     await buyAirtime(u, '08031230002');
     let state: Awaited<ReturnType<typeof h.app.services.wallet.state>> | undefined;
