@@ -23,7 +23,6 @@ export {
   setPhone,
   setTier,
   userIdByEmail,
-  usernamesPart,
   verifiedPhoneOf,
 } from './users.js';
 export type { UserProfile } from './users.js';

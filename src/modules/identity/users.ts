@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Executor } from '../../db/client.js';
-import type { Part } from '../../db/parts.js';
 
 /**
  * The users table as other modules change and read it: identity is its one writer (docs/architecture.md, "Who owns
@@ -107,18 +106,4 @@ export async function contactsOf(exec: Executor, ids: readonly string[]): Promis
     sql`SELECT id::text AS id, email, username FROM users WHERE id = ANY(${`{${[...new Set(ids)].join(',')}}`}::uuid[])`,
   );
   return new Map(list.map((u) => [u.id, { email: u.email, username: u.username }]));
-}
-
-/**
- * The usernames of users by id (null for one without a username), as a part of the reader's own statement (db/parts.ts
- * runChange): the reader's statement makes a row with a `user_ids uuid[]` column, and this part, sent in the same round
- * trip, answers them by id (null when none is found). The wallet's activity log names the other side of a transfer so.
- */
-export function usernamesPart(): Part<Record<string, string | null>> {
-  return {
-    ctes: (when, name) =>
-      sql`${name('usernames')} AS (SELECT json_object_agg(u.id, u.username) AS names
-            FROM users u WHERE u.id IN (SELECT unnest(user_ids) FROM ${when}))`,
-    output: (name) => sql`(SELECT names FROM ${name('usernames')})`,
-  };
 }

@@ -14,12 +14,11 @@ export {
   providerBurn,
   providerOutcomes,
   purchaseCounts,
-  purchaseFactsPart,
   purchaseVolume,
   receiptOf,
   stuckPurchases,
 } from './read-model.js';
-export type { PurchaseFacts, PurchaseReceipt, PurchaseStatus } from './read-model.js';
+export type { PurchaseReceipt, PurchaseStatus } from './read-model.js';
 /** What the operators' screens read of the purchases: the search, the CSV export, the customer page. */
 export {
   PURCHASE_SORTS,

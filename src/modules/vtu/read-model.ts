@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Executor } from '../../db/client.js';
-import type { Part } from '../../db/parts.js';
 
 /**
  * What other modules read of the purchases (vtu_transactions), as typed queries the VTU module owns: the table is read
@@ -147,22 +146,4 @@ export async function processingPurchases(exec: Executor, stuckBefore: Date): Pr
     sql`SELECT count(*)::int AS processing, (count(*) FILTER (WHERE created_at < ${stuckBefore}))::int AS stuck FROM vtu_transactions WHERE status = 'processing'`,
   );
   return r ?? { processing: 0, stuck: 0 };
-}
-
-/** What an activity line says of its purchase. */
-export type PurchaseFacts = { service: string; recipient: string };
-
-/**
- * The service and recipient of purchases by id, as a part of the reader's own statement (db/parts.ts runChange): the
- * reader's statement makes a row with a `purchase_ids uuid[]` column, and this part, sent in the same round trip,
- * answers those purchases' facts by id (null when none is found). The wallet's activity log reads it so that its
- * state stays one round trip.
- */
-export function purchaseFactsPart(): Part<Record<string, PurchaseFacts>> {
-  return {
-    ctes: (when, name) =>
-      sql`${name('purchase_facts')} AS (SELECT json_object_agg(v.id, json_build_object('service', v.service, 'recipient', v.recipient)) AS facts
-            FROM vtu_transactions v WHERE v.id IN (SELECT unnest(purchase_ids) FROM ${when}))`,
-    output: (name) => sql`(SELECT facts FROM ${name('purchase_facts')})`,
-  };
 }
