@@ -99,6 +99,55 @@ test('the buy screen breaks no word at 360 px in four languages, nor at 320 px w
   expect(problems).toEqual([]);
 });
 
+/** A segmented control's segments (its radio inputs' labels) and those whose text is wider than their segment. */
+async function segments(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.mantine-SegmentedControl-label')]
+      .filter((l) => l.scrollWidth > l.clientWidth + 1)
+      .map((l) => `"${l.textContent}" (${l.scrollWidth} in ${l.clientWidth})`),
+  );
+}
+
+/**
+ * The segmented controls (eSIM: new or top-up; Transactions: wallet or purchases) wrap between words only, in the
+ * four languages at 360 px and at 320 px with 200 % text, with each segment's choice shown.
+ */
+test('the eSIM and Transactions segmented controls break no word at 360 px, nor at 320 px with 200 % text', async ({ page, request }) => {
+  test.setTimeout(300_000);
+  const c = await readyCustomer(request, null);
+  await signInWithPin(page, c);
+  const problems: string[] = [];
+  const measure = async (where: string) => {
+    await page.waitForTimeout(200);
+    problems.push(...(await brokenWords(page)).map((w) => `${where}: ${w}`));
+    problems.push(...(await segments(page)).map((s) => `${where}, a segment wider than its box: ${s}`));
+  };
+  const visit = async (where: string) => {
+    await openBuy(page, 'esim');
+    const esim = page.getByRole('radiogroup');
+    await expect(esim.getByRole('radio')).toHaveCount(2);
+    await measure(`${where}, eSIM`);
+    await esim.locator('label').nth(1).click();
+    await measure(`${where}, eSIM top-up`);
+    await page.goto('/transactions');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await measure(`${where}, transactions`);
+    await page.getByRole('radiogroup').locator('label').nth(1).click();
+    await measure(`${where}, purchases`);
+  };
+  for (const lang of LANGUAGES) {
+    await page.evaluate((l) => localStorage.setItem('vtu.language', l), lang);
+    await visit(`${lang}, 360 px`);
+    await expectAccessible(page, `purchases (${lang})`);
+  }
+  await page.evaluate(() => localStorage.setItem('vtu.language', 'en'));
+  await page.setViewportSize({ width: 320, height: 740 });
+  await page.addInitScript(() => document.addEventListener('DOMContentLoaded', () => (document.documentElement.style.fontSize = '200%')));
+  await visit('en, 320 px, 200 % text');
+  expect(problems).toEqual([]);
+});
+
 test('Airtime from the home grid: Review brings the PIN pad into view, and the fourth digit buys', async ({ page, request }) => {
   const c = await readyCustomer(request, null);
   await signInWithPin(page, c);

@@ -50,9 +50,10 @@ export function ActivityList({ items, linked = true }: { items?: Activity[]; lin
     <Stack gap={0} component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
       {items.map((a) => {
         const row = (
-          <Group justify="space-between" wrap="nowrap" py="xs" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-            <div style={{ minWidth: 0 }}>
-              <Text lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+          // The amount moves under the words when both do not fit (a narrow phone, large text): no word is broken.
+          <Group justify="space-between" py="xs" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+            <div style={{ flex: '1 1 9rem', minWidth: 0 }}>
+              <Text lineClamp={2} style={{ overflowWrap: 'break-word' }}>
                 {wording(a)}
               </Text>
               <Text size="xs" c="dimmed">
