@@ -1,8 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readyCustomer, TX_PIN } from './customer';
-import { ha } from '../src/locales/ha';
-import { pcm } from '../src/locales/pcm';
-import { yo } from '../src/locales/yo';
+import { ha as haFirst } from '../src/locales/ha';
+import { pcm as pcmFirst } from '../src/locales/pcm';
+import { yo as yoFirst } from '../src/locales/yo';
+import { haLater } from '../src/locales/later-ha';
+import { pcmLater } from '../src/locales/later-pcm';
+import { yoLater } from '../src/locales/later-yo';
 import { names as airtime } from '../../src/modules/vtu/kinds/airtime/names';
 
 /**
@@ -10,6 +13,10 @@ import { names as airtime } from '../../src/modules/vtu/kinds/airtime/names';
  * in and buys airtime, and reads the screens, the result and the inbox in that language; the account takes the
  * device's choice, so the purchase's e-mail is written in it too. English is the other journeys' language.
  */
+// Each language's strings: the first screens' and the later screens' (loaded with those screens).
+const ha = { ...haFirst, ...haLater };
+const yo = { ...yoFirst, ...yoLater };
+const pcm = { ...pcmFirst, ...pcmLater };
 const fill = (s: string, v: Record<string, string> = {}) => s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => v[k] ?? '');
 
 for (const [code, m] of [

@@ -6,6 +6,10 @@ import { en } from '../locales/en';
 import { ha } from '../locales/ha';
 import { pcm } from '../locales/pcm';
 import { yo } from '../locales/yo';
+import { enLater } from '../locales/later-en';
+import { haLater } from '../locales/later-ha';
+import { pcmLater } from '../locales/later-pcm';
+import { yoLater } from '../locales/later-yo';
 import { enKinds } from '../locales/kinds-en';
 import { haKinds } from '../locales/kinds-ha';
 import { pcmKinds } from '../locales/kinds-pcm';
@@ -17,7 +21,12 @@ import lite, { useTranslation } from './i18n-lite';
  * language, its placeholders filled, plural keys at several counts. The tests import i18next itself here.
  */
 // Each language with the kinds' strings the buy screen adds to it (app/i18n.ts loadKindStrings).
-const LANGS = { en: { ...en, ...enKinds }, pcm: { ...pcm, ...pcmKinds }, ha: { ...ha, ...haKinds }, yo: { ...yo, ...yoKinds } };
+const LANGS = {
+  en: { ...en, ...enLater, ...enKinds },
+  pcm: { ...pcm, ...pcmLater, ...pcmKinds },
+  ha: { ...ha, ...haLater, ...haKinds },
+  yo: { ...yo, ...yoLater, ...yoKinds },
+};
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v as object, `${prefix}${k}.`)));
 const placeholders = (o: object) => {

@@ -4,6 +4,10 @@ import { en } from '../locales/en';
 import { ha } from '../locales/ha';
 import { pcm } from '../locales/pcm';
 import { yo } from '../locales/yo';
+import { enLater } from '../locales/later-en';
+import { haLater } from '../locales/later-ha';
+import { pcmLater } from '../locales/later-pcm';
+import { yoLater } from '../locales/later-yo';
 import { enKinds } from '../locales/kinds-en';
 import { haKinds } from '../locales/kinds-ha';
 import { pcmKinds } from '../locales/kinds-pcm';
@@ -17,9 +21,13 @@ const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) =>
 
 describe('languages', () => {
   // The kinds' strings (loaded with the buy screen) are checked with the rest.
-  const all = { ...en, ...enKinds };
+  const all = { ...en, ...enLater, ...enKinds };
   const english = keys(all);
-  for (const [name, lang] of Object.entries({ pcm: { ...pcm, ...pcmKinds }, ha: { ...ha, ...haKinds }, yo: { ...yo, ...yoKinds } })) {
+  for (const [name, lang] of Object.entries({
+    pcm: { ...pcm, ...pcmLater, ...pcmKinds },
+    ha: { ...ha, ...haLater, ...haKinds },
+    yo: { ...yo, ...yoLater, ...yoKinds },
+  })) {
     it(`${name} has every English key, no others, with the same placeholders`, () => {
       expect(english.filter((k) => typeof at(lang, k) !== 'string' || at(lang, k)!.trim() === '')).toEqual([]);
       expect(keys(lang).filter((k) => !english.includes(k))).toEqual([]);

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { en } from '../locales/en';
+import type { enLater } from '../locales/later-en';
 import type { KindStrings } from './kinds';
 
 /**
@@ -35,6 +36,31 @@ const kindLoaders: Record<Language, () => Promise<object>> = {
 const kindsLoaded = new Set<Language>();
 let kindsWanted = false;
 
+/**
+ * The strings of every screen but sign-in and home (locales/later-<lang>.ts): loaded before such a screen draws
+ * (router.tsx), so the first screens download only their own.
+ */
+const laterLoaders: Record<Language, () => Promise<object>> = {
+  en: () => import('../locales/later-en').then((m) => m.enLater),
+  pcm: () => import('../locales/later-pcm').then((m) => m.pcmLater),
+  ha: () => import('../locales/later-ha').then((m) => m.haLater),
+  yo: () => import('../locales/later-yo').then((m) => m.yoLater),
+};
+const laterLoaded = new Set<Language>();
+let laterWanted = false;
+
+async function addLaterStrings(code: Language) {
+  if (laterLoaded.has(code)) return;
+  i18next.addResourceBundle(code, 'translation', await laterLoaders[code]());
+  laterLoaded.add(code);
+}
+
+/** Before a later screen draws: its strings in the current language (and in any language chosen after). */
+export async function loadLaterStrings() {
+  laterWanted = true;
+  await addLaterStrings((i18next.language as Language) ?? savedLanguage());
+}
+
 /** Adds the kinds' strings of `code` to its bundle (once); after the first call, every language switched to gets them. */
 async function addKindStrings(code: Language) {
   if (kindsLoaded.has(code)) return;
@@ -57,6 +83,7 @@ export function savedLanguage(): Language {
 
 export async function setLanguage(code: Language) {
   if (!i18next.hasResourceBundle(code, 'translation')) i18next.addResourceBundle(code, 'translation', await loaders[code]());
+  if (laterWanted) await addLaterStrings(code);
   if (kindsWanted) await addKindStrings(code);
   localStorage.setItem(LANGUAGE_KEY, code);
   document.documentElement.lang = code;
@@ -85,6 +112,6 @@ export async function initI18n() {
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & KindStrings };
+    resources: { translation: typeof en & typeof enLater & KindStrings };
   }
 }

@@ -13,13 +13,14 @@ const rootRoute = createRootRoute({ component: () => <Outlet />, errorComponent:
 const appRoute = createRoute({ getParentRoute: () => rootRoute, id: 'app', component: Shell });
 
 /**
- * A screen's chunk with Mantine's whole stylesheet (mantine-styles.ts): the first screens (home here, sign-in and the
- * shell in start.tsx) draw with the per-component sheets start.tsx imports, every other screen with the whole sheet.
+ * A screen's chunk with Mantine's whole stylesheet (mantine-styles.ts) and the later screens' strings (i18n.ts,
+ * loadLaterStrings): the first screens (home here, sign-in and the shell in start.tsx) draw with the per-component
+ * sheets start.tsx imports and the first screens' strings, every other screen with the whole sheet and all strings.
  */
 const withStyles =
   <M,>(load: () => Promise<M>) =>
   () =>
-    Promise.all([load(), import('./mantine-styles')]).then(([m]) => m);
+    Promise.all([load(), import('./mantine-styles'), import('./i18n').then((i) => i.loadLaterStrings())]).then(([m]) => m);
 
 function screen<const P extends string, M extends Record<string, unknown>>(path: P, load: () => Promise<M>, name: keyof M & string) {
   return createRoute({

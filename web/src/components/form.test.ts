@@ -6,12 +6,14 @@ import { ApiError } from '../api/client';
 import { airtimeSchema, transferSchema } from '../api/schemas';
 import { pcm } from '../locales/pcm';
 import { en } from '../locales/en';
+import { enLater } from '../locales/later-en';
+import { pcmLater } from '../locales/later-pcm';
 import { schemaErrors, showServerIssues, useSchemaForm } from './form';
 
 /** The form helper: the service's rules, the app's words (in the chosen language), the service's issues under their fields. */
 beforeAll(async () => {
   await i18next.init({
-    resources: { en: { translation: en }, pcm: { translation: pcm } },
+    resources: { en: { translation: { ...en, ...enLater } }, pcm: { translation: { ...pcm, ...pcmLater } } },
     lng: 'en',
     interpolation: { escapeValue: false },
   });

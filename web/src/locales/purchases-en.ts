@@ -1,4 +1,4 @@
-/** English: what buying, results, the PIN pad, transactions and activity lines say (split from en.ts by size). */
+/** English: what buying, results, the PIN pad, and transactions say (split from en.ts by size). */
 export const enPurchases = {
   buy: {
     title: 'Buy',
@@ -115,24 +115,5 @@ export const enPurchases = {
     units: 'Units',
     fee: 'Fee',
     total: 'Total paid',
-  },
-  activity: {
-    topup: 'Wallet funded',
-    dva_credit: 'Bank transfer to your account number',
-    purchase: '{{service}} for {{recipient}}',
-    purchase_refund: 'Refund: {{service}} for {{recipient}}',
-    transfer_sent: 'Sent to @{{username}}',
-    transfer_received: 'Received from @{{username}}',
-    wallet_debit: 'Wallet debit',
-    order: 'Order payment',
-    order_refund: 'Order refund',
-    savings_lock: 'Savings locked',
-    savings_release: 'Savings released',
-    loan_disbursement: 'Loan received',
-    loan_repayment: 'Loan repayment',
-    loan_fee: 'Loan late fee',
-    bonus: 'Bonus',
-    adjustment: 'Operator adjustment: {{reason}}',
-    airtime_cash: 'Airtime converted to cash',
   },
 };

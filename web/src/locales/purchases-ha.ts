@@ -1,7 +1,7 @@
-import type { Messages } from './en';
+import type { LaterMessages } from './later-en';
 
-/** Buying, results, the PIN pad, transactions and activity lines (split from ha.ts by size). */
-export const haPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 'tx' | 'activity'> = {
+/** Buying, results, the PIN pad, and transactions (split from ha.ts by size). */
+export const haPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin' | 'tx'> = {
   buy: {
     title: 'Saya',
     phone: 'Lambar waya',
@@ -118,24 +118,5 @@ export const haPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 't
     units: "Raka'o'i",
     fee: 'Kuɗin sabis',
     total: 'Jimillar da aka biya',
-  },
-  activity: {
-    topup: 'An saka kuɗi a walat',
-    dva_credit: 'Tura kuɗi zuwa lambar asusunka',
-    purchase: '{{service}} don {{recipient}}',
-    purchase_refund: 'Mayarwa: {{service}} don {{recipient}}',
-    transfer_sent: 'An tura zuwa @{{username}}',
-    transfer_received: 'An karɓa daga @{{username}}',
-    wallet_debit: 'Cire kuɗi daga walat',
-    order: 'Biyan oda',
-    order_refund: 'Mayar da kuɗin oda',
-    savings_lock: 'An kulle ajiya',
-    savings_release: 'An saki ajiya',
-    loan_disbursement: 'An karɓi bashi',
-    loan_repayment: 'Biyan bashi',
-    loan_fee: 'Tarar jinkirin bashi',
-    bonus: 'Kyauta',
-    adjustment: "Gyara daga ma'aikaci: {{reason}}",
-    airtime_cash: 'Kati da aka mayar kuɗi',
   },
 };

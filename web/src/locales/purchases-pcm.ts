@@ -1,7 +1,7 @@
-import type { Messages } from './en';
+import type { LaterMessages } from './later-en';
 
-/** Buying, results, the PIN pad, transactions and activity lines (split from pcm.ts by size). */
-export const pcmPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 'tx' | 'activity'> = {
+/** Buying, results, the PIN pad, and transactions (split from pcm.ts by size). */
+export const pcmPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin' | 'tx'> = {
   buy: {
     title: 'Buy',
     phone: 'Phone number',
@@ -117,24 +117,5 @@ export const pcmPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | '
     units: 'Units',
     fee: 'Charge',
     total: 'Total wey you pay',
-  },
-  activity: {
-    topup: 'Wallet don get money',
-    dva_credit: 'Bank transfer enter your account number',
-    purchase: '{{service}} for {{recipient}}',
-    purchase_refund: 'Refund: {{service}} for {{recipient}}',
-    transfer_sent: 'You send to @{{username}}',
-    transfer_received: 'You collect from @{{username}}',
-    wallet_debit: 'Money comot from wallet',
-    order: 'Order payment',
-    order_refund: 'Order refund',
-    savings_lock: 'Savings don lock',
-    savings_release: 'Savings don release',
-    loan_disbursement: 'Loan don enter',
-    loan_repayment: 'Loan payment',
-    loan_fee: 'Loan late charge',
-    bonus: 'Bonus',
-    adjustment: 'Adjustment by staff: {{reason}}',
-    airtime_cash: 'Airtime wey you change to money',
   },
 };

@@ -1,7 +1,7 @@
-import type { Messages } from './en';
+import type { LaterMessages } from './later-en';
 
-/** Buying, results, the PIN pad, transactions and activity lines (split from yo.ts by size). */
-export const yoPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 'tx' | 'activity'> = {
+/** Buying, results, the PIN pad, and transactions (split from yo.ts by size). */
+export const yoPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin' | 'tx'> = {
   buy: {
     title: 'Rà',
     phone: 'Nọ́ńbà fóònù',
@@ -117,24 +117,5 @@ export const yoPurchases: Pick<Messages, 'buy' | 'bills' | 'result' | 'pin' | 't
     units: 'Ẹyọ',
     fee: 'Owó iṣẹ́',
     total: 'Àpapọ̀ tí a san',
-  },
-  activity: {
-    topup: 'A fi owó sí àpamọ́wọ́',
-    dva_credit: 'Owó tí a fi ránṣẹ́ sí nọ́mbà àkáǹtì rẹ',
-    purchase: '{{service}} fún {{recipient}}',
-    purchase_refund: 'Ìdápadà: {{service}} fún {{recipient}}',
-    transfer_sent: 'A fi ránṣẹ́ sí @{{username}}',
-    transfer_received: 'A gbà láti ọ̀dọ̀ @{{username}}',
-    wallet_debit: 'Owó tí a yọ kúrò nínú àpamọ́wọ́',
-    order: 'Ìsanwó ọjà',
-    order_refund: 'Ìdápadà owó ọjà',
-    savings_lock: 'A ti tì owó ìpamọ́',
-    savings_release: 'A ti tú owó ìpamọ́ sílẹ̀',
-    loan_disbursement: 'A gba owó yá',
-    loan_repayment: 'Ìsanpadà owó yá',
-    loan_fee: 'Owó ìtanràn ìsanpadà tí ó pẹ́',
-    bonus: 'Ẹ̀bùn',
-    adjustment: 'Àtúnṣe láti ọ̀dọ̀ òṣìṣẹ́: {{reason}}',
-    airtime_cash: 'Káàdì ìpè tí a sọ di owó',
   },
 };

@@ -7,12 +7,21 @@ import { en } from '../../locales/en';
 import { ha } from '../../locales/ha';
 import { pcm } from '../../locales/pcm';
 import { yo } from '../../locales/yo';
+import { enLater } from '../../locales/later-en';
+import { haLater } from '../../locales/later-ha';
+import { pcmLater } from '../../locales/later-pcm';
+import { yoLater } from '../../locales/later-yo';
 import { SERVICE_NAMES, useNoticeWording } from './wording';
 
 /** The inbox names a purchase's service from its kind's folder (src/modules/vtu/kinds/<kind>/names.ts), in each language. */
 beforeAll(async () => {
   await i18next.use(initReactI18next).init({
-    resources: { en: { translation: en }, ha: { translation: ha }, pcm: { translation: pcm }, yo: { translation: yo } },
+    resources: {
+      en: { translation: { ...en, ...enLater } },
+      ha: { translation: { ...ha, ...haLater } },
+      pcm: { translation: { ...pcm, ...pcmLater } },
+      yo: { translation: { ...yo, ...yoLater } },
+    },
     lng: 'en',
     interpolation: { escapeValue: false },
   });
