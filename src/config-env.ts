@@ -248,6 +248,10 @@ export const envSchema = z.object({
   DATABASE_READ_URL: z.string().url().optional(),
   DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().positive().max(3600).default(5),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  API_KEY_BRAND: z
+    .string()
+    .regex(/^[a-z][a-z0-9]{1,15}$/, 'API_KEY_BRAND must be 2-16 lower-case letters and digits, starting with a letter')
+    .default('vtu'),
   FAULT_POINT: z.enum(FAULT_POINTS).optional(),
   TIER_LIMITS: z
     .string()

@@ -152,6 +152,8 @@ export interface Config {
   /** The replica is used while it holds everything older than this; beyond it, reads go to the primary. */
   databaseReadMaxLagMs: number;
   rateLimitPerMinute: number;
+  /** The first word of API keys (`<brand>_sk_live_...`, issue 45), so secret scanners can find a leaked one. */
+  apiKeyBrand: string;
   /** Test-only crash hook (src/lib/faults.ts); refused in production. */
   faultPoint?: FaultPoint;
   tierLimitsJson?: string;
@@ -260,6 +262,7 @@ function configOf(e: ParsedEnv, sandbox: boolean): Config {
     databaseReadUrl: e.DATABASE_READ_URL,
     databaseReadMaxLagMs: e.DATABASE_READ_MAX_LAG_SECONDS * 1000,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    apiKeyBrand: e.API_KEY_BRAND,
     faultPoint: e.FAULT_POINT,
     tierLimitsJson: e.TIER_LIMITS,
     receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../kernel/errors.js';
 import { ERROR_SCHEMA, errorResponses } from './openapi-errors.js';
 import { sampleOf } from './openapi-examples.js';
 import { PUBLIC_DOCS, PUBLIC_TAGS } from './public-docs.js';
-import { authOf, serverFnPath, versionedPath, type AnyOperation } from '../platform/operation.js';
+import { authOf, scopeOf, serverFnPath, versionedPath, type AnyOperation } from '../platform/operation.js';
 
 type Schema = Record<string, any>;
 
@@ -32,6 +32,7 @@ export const TAGS: Record<string, string> = {
   Support: 'Support threads with the operators.',
   Schedules: 'Scheduled (recurring) purchases.',
   Beneficiaries: 'Saved beneficiaries (numbers, smartcards, meters, betting accounts, wallet users) and "my number".',
+  Developers: 'API keys (issue 45): create, list, revoke and roll the keys a reseller calls the operations with.',
   Admin: "Operators only (an ADMIN_EMAILS account's token): reviews, adjustments, catalogue, floats and reconciliation.",
   ...PUBLIC_TAGS,
 };
@@ -228,7 +229,7 @@ function operationDoc(op: AnyOperation, c: Components): Record<string, unknown> 
     summary: pascal(op.purpose).slice(0, 120),
     description: describe(op),
     tags: [tagOf(op)],
-    security: authOf(op) === 'public' ? [] : [{ bearer: [] }],
+    ...securityOf(op),
     responses: {
       '200': { description: 'Done', content: { 'application/json': { schema: output, example: sampleOf(output, c.resolve) } } },
       ...errorResponses(errorCodes(op), c.responses),
@@ -263,8 +264,27 @@ const SECURITY_SCHEMES = {
     bearerFormat: 'JWT',
     description: 'The access token of verifyLoginOtp, startPinLogin or refreshSession.',
   },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: '<brand>_sk_live_... or <brand>_sk_test_...',
+    description:
+      'An API key (createApiKey): `Authorization: Bearer <key>` on the operations its scopes (read, purchase, transfer) cover, ' +
+      "listed as this scheme's roles on each operation. A write needs an Idempotency-Key; the transaction PIN is never asked. " +
+      'A test key runs against the simulators with a wallet of its own (docs/resellers.md).',
+  },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
 };
+
+/**
+ * Who may call an operation: a session's token, and an API key holding its scope (`x-api-key-scope`) when keys may
+ * (issue 45). The scope is an extension: OpenAPI lists scopes only for OAuth schemes.
+ */
+function securityOf(op: AnyOperation) {
+  if (authOf(op) === 'public') return { security: [] };
+  const scope = scopeOf(op);
+  return scope === 'session' ? { security: [{ bearer: [] }] } : { security: [{ bearer: [] }, { apiKey: [] }], 'x-api-key-scope': scope };
+}
 
 /** OpenAPI 3.1 from the registry and the public endpoints: shared components by $ref, descriptions, examples. */
 export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {

@@ -1,9 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { mayRun } from '../kernel/actor.js';
 import { AppError } from '../kernel/errors.js';
+import { KEY_TOKEN, keyCaller } from './operation-key.js';
 import type { OperationSetup } from './operation-setup.js';
 
-/** An operation's authentication (its route's onRequest): the bearer token, the frozen flag, roles and the second factor. */
+/**
+ * An operation's authentication (its route's onRequest): the bearer token (a session's, or an API key), the frozen flag,
+ * roles and the second factor.
+ */
 
 function bearerToken(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
@@ -27,7 +31,8 @@ async function authenticate(s: OperationSetup, req: FastifyRequest): Promise<voi
     throw new AppError('UNAUTHENTICATED', 'Authorization: Bearer <access token> is required');
   }
   try {
-    req.authUser = await services.identity.authenticate(token, activityOf(s, req));
+    // Issue 45: an API key stands for its customer, limited to its scopes (operation-key.ts).
+    req.authUser = KEY_TOKEN.test(token) ? await keyCaller(s, req, token) : await services.identity.authenticate(token, activityOf(s, req));
   } catch (err) {
     if (auth === 'public') return; // a stale token on a public operation is ignored
     throw err;

@@ -11,7 +11,8 @@ export async function passGates({ op, services }: OperationSetup, input: Prepare
   if (op.precheck) await op.precheck(input, ctx);
   const gates = op.gates;
   if (!gates) return;
-  if (gates.pin) {
+  // Issue 45: a key never needs the PIN; its scopes and spend limit stand in for it (operation-key.ts).
+  if (gates.pin && !ctx.user.apiKey) {
     await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN');
   }
   if (gates.kycTier && ctx.user.kycTier < gates.kycTier) {

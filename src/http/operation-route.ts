@@ -11,6 +11,7 @@ import type { Services } from '../platform/services.js';
 import { statusOf } from './errors.js';
 import { withIdempotency } from './idempotency.js';
 import { authenticationOf } from './operation-auth.js';
+import { requireIdempotencyKey, underSpendLimit } from './operation-key.js';
 import { passGates } from './operation-gates.js';
 import { prepare, preparedOrRefusal, type Prepared } from './operation-input.js';
 import { setupOf, type OperationSetup } from './operation-setup.js';
@@ -49,7 +50,9 @@ const byName = (reads: readonly [string, Part][], answers: readonly unknown[]) =
  * account's token would buy a fresh per-address budget.
  */
 export function rateLimitKey(req: FastifyRequest, opts: { public?: boolean } = {}): string {
-  return req.authUser && !opts.public ? `u:${req.authUser.id}` : `ip:${addressKey(req.ip)}`;
+  if (opts.public || !req.authUser) return `ip:${addressKey(req.ip)}`;
+  // Issue 45: each API key has a budget of its own, apart from its customer's sessions.
+  return req.authUser.apiKey ? `k:${req.authUser.apiKey.id}` : `u:${req.authUser.id}`;
 }
 
 /** Whether a limiter key (rateLimitKey's, perhaps after `<operation>|`) is a client address's budget. */
@@ -69,7 +72,9 @@ async function execute(s: OperationSetup, { input, ctx, reads }: Prepared, reply
   }
   if (op.precheck || op.gates) await passGates(s, input, ctx);
   const run = async () => {
-    const out = op.output.parse(await op.handler(input, ctx));
+    const out = op.output.parse(
+      ctx.optionalUser?.apiKey ? await underSpendLimit(s, ctx.user, input, () => op.handler(input, ctx)) : await op.handler(input, ctx),
+    );
     // Inside the call's transaction: the admins hear of exactly the changes that commit.
     if (op.announce && adminAudit) await services.operators.announce(ctx.user, op.name, adminAudit.callOf(reply.request).record);
     return out;
@@ -124,6 +129,7 @@ async function answerOnce(
 async function handle(s: OperationSetup, req: FastifyRequest, reply: FastifyReply) {
   const { op, config, adminAudit } = s;
   const key = req.headers['idempotency-key'];
+  requireIdempotencyKey(s, req);
   let res: Answer & { replayed?: boolean };
   if (op.method === 'POST' && req.authUser && typeof key === 'string' && key.length > 0) {
     res = await answerOnce(s, req, reply, key);

@@ -22,6 +22,21 @@ export interface AuthUser {
   twoFactor?: boolean;
   /** An operator froze the account (issue 30): money operations answer ACCOUNT_FROZEN; undefined when not known: ask the database. */
   frozen?: boolean;
+  /** Set when the request authenticated with an API key instead of a session (issue 45, modules/developers). */
+  apiKey?: ApiKeyActor;
+}
+
+/** The scopes an API key may hold (issue 45): reads, purchases, and money sent to someone else. */
+export const API_SCOPES = ['read', 'purchase', 'transfer'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+/** The API key a request runs under: its scopes stand in for the transaction PIN. */
+export interface ApiKeyActor {
+  id: string;
+  mode: 'test' | 'live';
+  scopes: readonly ApiScope[];
+  /** The key's daily spend limit in kobo, or null for none beyond the wallet's own limits. */
+  dailyLimit: bigint | null;
 }
 
 /** Whether an operator holding `held` may run an operation that allows `allowed` besides admin. */

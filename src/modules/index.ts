@@ -23,6 +23,7 @@ import { operatorsModule } from './operators/index.js';
 import { consoleModule } from './console/index.js';
 import { customersModule } from './customers/index.js';
 import { approvalsModule } from './approvals/index.js';
+import { developersModule } from './developers/index.js';
 
 /**
  * Every module of the service, by its entry file. A new module adds one line here; a new operation, job or route
@@ -52,6 +53,7 @@ export const allModules: AnyModule[] = [
   consoleModule,
   customersModule,
   approvalsModule,
+  developersModule,
 ];
 
 export const allOperations: AnyOperation[] = allModules.flatMap((m) => m.operations);

@@ -1,6 +1,6 @@
 import type { ReadAnswers, Reads } from '../db/parts.js';
 import { z } from 'zod';
-import type { AuthUser, OperatorRole } from '../kernel/actor.js';
+import type { ApiScope, AuthUser, OperatorRole } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';
 import type { ServiceName, Services } from './services.js';
 
@@ -121,6 +121,12 @@ export interface OperationDef<
    * (issue 41, identity's operator-idle.ts).
    */
   background?: boolean;
+  /**
+   * What an API key needs to call this operation (issue 45, modules/developers): `read`, `purchase` or `transfer`, or
+   * `session` for a person's session alone (credentials, keys, settings). Undeclared: a GET is `read`, anything else
+   * `session`, so a write is closed to keys until its module opens it (scopeOf).
+   */
+  scope?: OperationScope;
   /** Cookie transport: with `X-Session-Transport: cookie`, a missing refreshToken is read from the cookie. */
   refreshTokenFromCookie?: boolean;
   /** Cookie transport: this operation ends the session, so the refresh cookie is cleared. */
@@ -148,6 +154,17 @@ export function operationsOf<N extends ServiceName>(needs: readonly N[]) {
 }
 
 export type AuthKind = 'public' | 'user' | 'admin';
+
+export type OperationScope = ApiScope | 'session';
+
+/**
+ * The scope a key needs for an operation: its declaration, else `read` for a customer's GET and `session` for every
+ * other write; operator and public operations are never a key's (`session`).
+ */
+export function scopeOf(op: { suffix: string; method: HttpMethod; scope?: OperationScope }): OperationScope {
+  if (authOf(op) !== 'user') return 'session';
+  return op.scope ?? (op.method === 'GET' ? 'read' : 'session');
+}
 
 /** Shortest reason a step-up exemption may give: a word or two explains nothing. */
 export const STEP_UP_EXEMPT_MIN = 20;

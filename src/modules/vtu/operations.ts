@@ -23,6 +23,8 @@ function kindOperation(kind: ServiceKind, op: KindOperation): AnyOperation {
   return defineOperation({
     ...def,
     suffix: SUFFIX,
+    // Issue 45: an API key reads the look-ups with `read`; the kinds' own money operations (an eSIM top-up) need `purchase`.
+    scope: def.gates?.money ? 'purchase' : 'read',
     ...(catalogue ? { cacheSeconds: CACHE_SECONDS } : {}),
     handler: async (i, ctx) => handler(i, { kind: ctx.api.vtu.kind(kind.name), user: ctx.user, vtu: ctx.api.vtu.core }),
   });
@@ -37,6 +39,7 @@ function purchaseOperation(kind: ServiceKind): AnyOperation {
     method: 'POST',
     ...(p.versioned ? { versioned: true } : {}),
     purpose: p.purpose,
+    scope: 'purchase',
     rateLimit: 'money',
     gates: { money: true, pin: true, kycTier: 1 },
     ...(p.precheck ? { precheck: p.precheck } : {}),
@@ -61,6 +64,7 @@ export const vtuOperations = [
     name: 'quotePrice',
     suffix: SUFFIX,
     method: 'POST',
+    scope: 'read',
     versioned: true,
     purpose: 'retail price after markup',
     input: z.object({ service: serviceInput, provider: providerInput.optional(), wholesale: nairaAmount({ max: 10_000_000 }) }),
@@ -71,6 +75,7 @@ export const vtuOperations = [
     name: 'quotePurchase',
     suffix: SUFFIX,
     method: 'POST',
+    scope: 'read',
     purpose:
       'the price of a purchase before paying (extension): amount bought, fee and total the wallet pays; electricity units come with the token',
     input: quotePurchaseInput,
@@ -103,6 +108,7 @@ export const vtuOperations = [
     name: 'getMyVtuTransaction',
     suffix: SUFFIX,
     method: 'POST',
+    scope: 'read',
     versioned: true,
     purpose: 'fetch one VTU transaction',
     input: z.object({ id: uuidInput('id') }),

@@ -1,0 +1,6 @@
+/**
+ * What other modules and the transport may use of the developers module (issue 45). Everything else in the folder is
+ * the module's own.
+ */
+export type { ApiKeyView, DevelopersService } from './service.js';
+export { keyModeOf, looksLikeKey } from './keys.js';

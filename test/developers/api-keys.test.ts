@@ -1,0 +1,176 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../src/db/client.js';
+import { allOperations } from '../../src/modules/index.js';
+import { scopeOf, serverFnPath, versionedPath, type AnyOperation } from '../../src/platform/operation.js';
+import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { user, walletBalance } from '../helpers/factories.js';
+
+// Issue 45: API keys call the same operations as a session, limited to their scopes, without the PIN.
+let h: Harness;
+let owner: TestUser;
+
+const KEY = /^vtu_sk_live_[A-Za-z0-9_-]{43}$/;
+const customerOps = allOperations.filter((op) => op.suffix !== 'BearerAdmin' && !op.suffix.startsWith('Public'));
+const session = (path: string, input: Record<string, unknown>, method: 'GET' | 'POST' = 'POST') =>
+  call(h, method, path, input, { token: owner.token });
+const byKey = (secret: string, op: AnyOperation, input: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  call(h, op.method, serverFnPath(op), input, { token: secret, headers });
+const opNamed = (name: string) => allOperations.find((op) => op.name === name)!;
+const airtime = { network: 'mtn', phone: '08031234567', amount: 100 };
+
+async function newKey(input: Record<string, unknown>, by = owner): Promise<{ id: string; secret: string }> {
+  const res = await call(
+    h,
+    'POST',
+    '/_serverFn/createApiKeyBearerDevelopers',
+    { name: 'shop', mode: 'live', ...input },
+    { token: by.token },
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return { id: res.json().key.id, secret: res.json().secret };
+}
+
+beforeAll(async () => {
+  h = await createHarness({ env: { RATE_LIMIT_PER_MINUTE: '60' } });
+  owner = await user(h, { tier: 3, pin: '1234', naira: 5000 });
+});
+afterAll(async () => h.close());
+
+describe('API keys', () => {
+  it('a key is shown once, stored as its hash, and listed without its secret', async () => {
+    const { id, secret } = await newKey({ scopes: ['read'] });
+    expect(secret).toMatch(KEY);
+    const stored = await rows<{ secret_hash: string; prefix: string }>(
+      h.app.services.db,
+      sql`SELECT secret_hash, prefix FROM api_keys WHERE id = ${id}`,
+    );
+    expect(stored[0].secret_hash).not.toContain(secret.slice(12));
+    expect(secret.startsWith(stored[0].prefix)).toBe(true);
+    const list = await session('/_serverFn/listApiKeysBearerDevelopers', {}, 'GET');
+    expect(list.body).not.toContain(secret);
+    expect(list.json().keys[0]).toMatchObject({ id, mode: 'live', scopes: ['read'], lastUsedAt: null });
+  });
+
+  it('live keys need KYC Tier 2, and keys never create keys', async () => {
+    const low = await user(h, { tier: 1 });
+    const res = await call(
+      h,
+      'POST',
+      '/_serverFn/createApiKeyBearerDevelopers',
+      { name: 'x', mode: 'live', scopes: ['read'] },
+      { token: low.token },
+    );
+    expect(res.json().error.code).toBe('KYC_TIER_REQUIRED');
+    const { secret } = await newKey({ scopes: ['read', 'purchase', 'transfer'] });
+    const again = await byKey(secret, opNamed('createApiKey'), { name: 'y', mode: 'live', scopes: ['read'] }, { 'idempotency-key': 'k1' });
+    expect(again.statusCode).toBe(403);
+  });
+
+  it('a key reads in both path forms and records its last use', async () => {
+    const { id, secret } = await newKey({ scopes: ['read'] });
+    const op = opNamed('listMyVtuTransactions');
+    for (const url of [serverFnPath(op), versionedPath(op)]) {
+      const res = await call(h, 'GET', url, undefined, { token: secret });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const list = await session('/_serverFn/listApiKeysBearerDevelopers', {}, 'GET');
+    expect(list.json().keys.find((k: { id: string }) => k.id === id).lastUsedAt).not.toBeNull();
+  });
+
+  it('a purchase by key needs no PIN but an Idempotency-Key, and replays instead of paying twice', async () => {
+    const { secret } = await newKey({ scopes: ['purchase'] });
+    const buy = opNamed('buyAirtime');
+    const bare = await byKey(secret, buy, airtime);
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().error.issues[0].path).toBe('Idempotency-Key');
+    const before = await walletBalance(h, owner.id);
+    const first = await byKey(secret, buy, airtime, { 'idempotency-key': 'buy-1' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().transaction.status).not.toBe('failed');
+    const again = await call(h, 'POST', versionedPath(buy), airtime, { token: secret, headers: { 'idempotency-key': 'buy-1' } });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await walletBalance(h, owner.id)).toBe(before - 100);
+    await expectLedgerOk(h);
+  });
+
+  it('every operation is refused (403) to a key without the scope it needs, and only to such a key (registry walk)', async () => {
+    const read = await newKey({ scopes: ['read'] });
+    const all = await newKey({ scopes: ['read', 'purchase', 'transfer'] });
+    const entries = await rows<{ n: number }>(h.app.services.db, sql`SELECT count(*)::int AS n FROM ledger_entries`);
+    const needs = new Set(customerOps.map(scopeOf));
+    expect([...needs].sort()).toEqual(['purchase', 'read', 'session']);
+    for (const op of customerOps) {
+      const needed = scopeOf(op);
+      const headers = { 'idempotency-key': `walk-${op.name}` };
+      const asRead = await byKey(read.secret, op, {}, headers);
+      if (needed === 'read') expect(asRead.json().error?.code, op.name).not.toBe('FORBIDDEN');
+      else expect(asRead.statusCode, `${op.name} ${asRead.body}`).toBe(403);
+      const asAll = await byKey(all.secret, op, {}, { 'idempotency-key': `walk-all-${op.name}` });
+      if (needed === 'session') expect(asAll.statusCode, `${op.name} ${asAll.body}`).toBe(403);
+      else expect(asAll.json().error?.code, `${op.name} ${asAll.body}`).not.toBe('FORBIDDEN');
+    }
+    // Operator operations are never a key's.
+    const admin = allOperations.find((op) => op.suffix === 'BearerAdmin')!;
+    expect((await byKey(all.secret, admin, {}, { 'idempotency-key': 'walk-admin' })).statusCode).toBe(403);
+    expect(await rows(h.app.services.db, sql`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual(entries);
+  });
+
+  it('a revoked key is refused at once; a rolled key works for its overlap, then only its successor', async () => {
+    const op = opNamed('listMyVtuTransactions');
+    const gone = await newKey({ scopes: ['read'] });
+    expect((await session('/_serverFn/revokeApiKeyBearerDevelopers', { id: gone.id })).statusCode).toBe(200);
+    expect((await byKey(gone.secret, op)).statusCode).toBe(401);
+
+    const old = await newKey({ scopes: ['read'] });
+    const rolled = await session('/_serverFn/rollApiKeyBearerDevelopers', { id: old.id, overlapHours: 2 });
+    expect(rolled.statusCode, rolled.body).toBe(200);
+    const next = rolled.json().secret as string;
+    expect(rolled.json().key).toMatchObject({ rolledFrom: old.id, scopes: ['read'] });
+    expect((await byKey(old.secret, op)).statusCode).toBe(200);
+    h.clock.advance(2 * 3600_000 + 1000);
+    expect((await byKey(old.secret, op)).statusCode).toBe(401);
+    expect((await byKey(next, op)).statusCode).toBe(200);
+    owner = { ...(await signIn(h, owner.email)), id: owner.id }; // the session's access token ran out meanwhile
+    // Another customer's key is not found.
+    const other = await user(h, { tier: 3 });
+    const theirs = await call(h, 'POST', '/_serverFn/revokeApiKeyBearerDevelopers', { id: old.id }, { token: other.token });
+    expect(theirs.json().error.code).toBe('NOT_FOUND');
+  });
+
+  it('a key with allowed addresses is refused from any other', async () => {
+    const { secret } = await newKey({ scopes: ['read'], allowedIps: ['10.9.8.7'] });
+    const url = serverFnPath(opNamed('listMyVtuTransactions'));
+    const headers = { authorization: `Bearer ${secret}` };
+    expect((await h.app.inject({ method: 'GET', url, headers })).statusCode).toBe(403);
+    expect((await h.app.inject({ method: 'GET', url, headers, remoteAddress: '10.9.8.7' })).statusCode).toBe(200);
+  });
+
+  it("a key's daily spend limit refuses what would pass it and moves nothing then", async () => {
+    const { secret } = await newKey({ scopes: ['purchase'], dailyLimit: 150 });
+    const buy = opNamed('buyAirtime');
+    expect((await byKey(secret, buy, airtime, { 'idempotency-key': 'lim-1' })).statusCode).toBe(200);
+    const before = await walletBalance(h, owner.id);
+    const over = await byKey(secret, buy, airtime, { 'idempotency-key': 'lim-2' });
+    expect(over.json().error.code).toBe('LIMIT_EXCEEDED');
+    expect(await walletBalance(h, owner.id)).toBe(before);
+    // What is left of the limit is still spendable, and then nothing.
+    expect((await byKey(secret, buy, { ...airtime, amount: 50 }, { 'idempotency-key': 'lim-3' })).statusCode).toBe(200);
+    expect((await byKey(secret, buy, { ...airtime, amount: 50 }, { 'idempotency-key': 'lim-4' })).json().error.code).toBe('LIMIT_EXCEEDED');
+    const listed = await session('/_serverFn/listApiKeysBearerDevelopers', {}, 'GET');
+    expect(listed.json().keys[0]).toMatchObject({ dailyLimit: 150, spentToday: 150 });
+    await expectLedgerOk(h);
+  });
+
+  it('each key has a rate budget of its own', async () => {
+    const reseller = await user(h, { tier: 2 });
+    const one = await newKey({ scopes: ['read'] }, reseller);
+    const two = await newKey({ scopes: ['read'] }, reseller);
+    const op = opNamed('listDataNetworks');
+    const codes: number[] = [];
+    for (let i = 0; i < 61; i++) codes.push((await byKey(one.secret, op)).statusCode);
+    expect(codes.slice(0, 60).every((c) => c === 200)).toBe(true);
+    expect(codes[60]).toBe(429);
+    expect((await byKey(two.secret, op)).statusCode).toBe(200);
+  });
+});
