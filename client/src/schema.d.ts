@@ -291,7 +291,7 @@ export interface paths {
         };
         /**
          * Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open sup
-         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads and open transaction reports, now.
+         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), providers at a ₦0 float and a collections pool below zero, now.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -1735,7 +1735,7 @@ export interface paths {
         };
         /**
          * Operator search of top-up intents, settlements and processor events, newest first, oldest first or (intents and settleme
-         * @description Operator search of top-up intents, settlements and processor events, newest first, oldest first or (intents and settlements) by amount.
+         * @description Operator search of top-up intents, settlements and processor events, newest first, oldest first or (intents and settlements) by amount; paid=different keeps intents paid less or more than they asked.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -2126,6 +2126,34 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminUpdateSubscriptionPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminVerifyTopupBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the processor about one top-up now (a lost webhook): a paid one is credited once, as its webhook would have; a faile
+         * @description Ask the processor about one top-up now (a lost webhook): a paid one is credited once, as its webhook would have; a failed or abandoned one is closed; the customer's own verify, for an operator.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminVerifyTopup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2546,6 +2574,34 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["confirmTotpEnrollment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/createApiKeyBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key (the secret is in this answer only); live keys need KYC Tier 2
+         * @description Create an API key (the secret is in this answer only); live keys need KYC Tier 2.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs KYC tier 1 or higher.
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3524,6 +3580,28 @@ export interface paths {
          *     Also served at `/api/v1/listAirtimeNetworks` with the same input and answer.
          */
         get: operations["listAirtimeNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/listApiKeysBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's API keys, revoked and rolled ones included (never their secrets)
+         * @description List the caller's API keys, revoked and rolled ones included (never their secrets).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listApiKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4590,6 +4668,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/revokeApiKeyBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of the caller’s API keys at once
+         * @description Revoke one of the caller’s API keys at once.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["revokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/revokeGrantBearer2FA": {
         parameters: {
             query?: never;
@@ -4608,6 +4710,32 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["revokeGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/rollApiKeyBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace an API key by a new secret with the same settings; the old one works for overlapHours more (0-72)
+         * @description Replace an API key by a new secret with the same settings; the old one works for overlapHours more (0-72).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["rollApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6792,6 +6920,10 @@ export interface components {
                 }[];
                 total: number;
             };
+            floats: {
+                empty: string[];
+                poolBelowZero: boolean;
+            };
             jobs: {
                 byQueue: {
                     due: number;
@@ -6825,6 +6957,13 @@ export interface components {
                 awaitingReply: number;
                 oldestAwaitingSeconds: number | null;
                 open: number;
+            };
+            topups: {
+                oldestPendingSeconds: number | null;
+                overpaid: number;
+                pending: number;
+                pendingAfterSeconds: number;
+                underpaid: number;
             };
             webhooks: {
                 creditedLastHour: number;
@@ -8088,6 +8227,20 @@ export interface components {
             ok: true;
             plan: components["schemas"]["SubscriptionPlan"];
         };
+        AdminVerifyTopupInput: {
+            reference: string;
+        };
+        AdminVerifyTopupOutput: {
+            amount: components["schemas"]["Naira"];
+            amountPaid: components["schemas"]["Naira"] | null;
+            /** @description this call credited the wallet (false when it was credited before, or is not paid) */
+            credited: boolean;
+            /** @constant */
+            ok: true;
+            reference: string;
+            settledAt: string | null;
+            status: string;
+        };
         /** @description Provider C's word on an airtime-to-cash request. Only `received` credits the wallet (once per request). */
         AirtimeCashEvent: {
             /** @description naira of airtime received (with `received`) */
@@ -8100,6 +8253,26 @@ export interface components {
             status: "awaiting" | "received" | "expired" | "failed";
             /** @description the provider's reference */
             transactionId?: string;
+        };
+        ApiKey: {
+            /** @description null: any address */
+            allowedIps: string[] | null;
+            createdAt: string;
+            /** @description naira a day this key may spend; null: only the wallet’s own limits */
+            dailyLimit: components["schemas"]["Naira"] | null;
+            /** @description set when the key was rolled: it works until then */
+            expiresAt: string | null;
+            id: string;
+            lastUsedAt: string | null;
+            /** @enum {string} */
+            mode: "test" | "live";
+            name: string;
+            /** @description the start of the secret, to tell keys apart */
+            prefix: string;
+            revokedAt: string | null;
+            rolledFrom: string | null;
+            scopes: ("read" | "purchase" | "transfer")[];
+            spentToday: components["schemas"]["Naira"];
         };
         ApprovalRequest: {
             /** @enum {string} */
@@ -8297,6 +8470,22 @@ export interface components {
             enrolled: boolean;
             /** @constant */
             ok: true;
+        };
+        CreateApiKeyInput: {
+            allowedIps?: (string)[];
+            /** @description naira, at most 2 decimals */
+            dailyLimit?: number;
+            /** @enum {string} */
+            mode: "test" | "live";
+            name: string;
+            scopes: ("read" | "purchase" | "transfer")[];
+        };
+        CreateApiKeyOutput: {
+            key: components["schemas"]["ApiKey"];
+            /** @constant */
+            ok: true;
+            /** @description the key itself, shown this once: it is stored only as a hash */
+            secret: string;
         };
         CreateMarketplaceOrderInput: {
             /** @description naira, at most 2 decimals */
@@ -8828,6 +9017,11 @@ export interface components {
                 minAmount: components["schemas"]["Naira"];
                 name: string;
             }[];
+            /** @constant */
+            ok: true;
+        };
+        ListApiKeysOutput: {
+            keys: components["schemas"]["ApiKey"][];
             /** @constant */
             ok: true;
         };
@@ -9530,6 +9724,14 @@ export interface components {
             ok: true;
             pinLoginAvailable: boolean;
         };
+        RevokeApiKeyInput: {
+            id: string;
+        };
+        RevokeApiKeyOutput: {
+            key: components["schemas"]["ApiKey"];
+            /** @constant */
+            ok: true;
+        };
         RevokeGrantInput: {
             grantToken: string;
         };
@@ -9537,6 +9739,11 @@ export interface components {
             /** @constant */
             ok: true;
             revoked: boolean;
+        };
+        RollApiKeyInput: {
+            id: string;
+            /** @default 24 */
+            overlapHours: number;
         };
         SaveBeneficiaryInput: {
             /** @enum {string} */
@@ -10534,6 +10741,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Error: KYC_TIER_REQUIRED, STEP_UP_REQUIRED */
+        "KYC_TIER_REQUIRED.STEP_UP_REQUIRED": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "KYC_TIER_REQUIRED",
+                 *         "message": "A sentence for people about KYC_TIER_REQUIRED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Error: KYC_TIER_REQUIRED, STEP_UP_REQUIRED, ACCOUNT_FROZEN */
         "KYC_TIER_REQUIRED.STEP_UP_REQUIRED.ACCOUNT_FROZEN": {
             headers: {
@@ -11004,6 +11229,24 @@ export interface components {
         };
         /** @description Error: VALIDATION_FAILED, KYC_PREVIOUS_TIER_REQUIRED, KYC_PROFILE_INCOMPLETE */
         "VALIDATION_FAILED.KYC_PREVIOUS_TIER_REQUIRED.KYC_PROFILE_INCOMPLETE": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_FAILED",
+                 *         "message": "A sentence for people about VALIDATION_FAILED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: VALIDATION_FAILED, LIMIT_EXCEEDED */
+        "VALIDATION_FAILED.LIMIT_EXCEEDED": {
             headers: {
                 [name: string]: unknown;
             };
@@ -11987,6 +12230,19 @@ export interface operations {
                      *       "reports": {
                      *         "open": 1,
                      *         "oldestAgeSeconds": 1
+                     *       },
+                     *       "topups": {
+                     *         "pending": 1,
+                     *         "oldestPendingSeconds": 1,
+                     *         "pendingAfterSeconds": 1,
+                     *         "underpaid": 1,
+                     *         "overpaid": 1
+                     *       },
+                     *       "floats": {
+                     *         "empty": [
+                     *           "text"
+                     *         ],
+                     *         "poolBelowZero": true
                      *       }
                      *     }
                      */
@@ -15502,6 +15758,8 @@ export interface operations {
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /** @example different */
+                paid?: "different";
                 /** @example TTTTT */
                 reference?: string;
                 /** @example newest */
@@ -16481,6 +16739,66 @@ export interface operations {
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminVerifyTopup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminVerifyTopupInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "status": "text",
+                     *       "amount": 1500,
+                     *       "amountPaid": 1500,
+                     *       "settledAt": "2026-11-24T09:30:00.000Z",
+                     *       "credited": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminVerifyTopupOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
     beginTotpEnrollment: {
@@ -17885,6 +18203,91 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["STEP_UP_REQUIRED"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "name": "Ada Obi",
+                 *         "mode": "test",
+                 *         "scopes": [
+                 *           "read"
+                 *         ],
+                 *         "allowedIps": [
+                 *           "203.0.113.7"
+                 *         ],
+                 *         "dailyLimit": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["CreateApiKeyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "key": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "name": "Ada Obi",
+                     *         "mode": "test",
+                     *         "prefix": "text",
+                     *         "scopes": [
+                     *           "read"
+                     *         ],
+                     *         "allowedIps": [
+                     *           "text"
+                     *         ],
+                     *         "dailyLimit": 1500,
+                     *         "spentToday": 1500,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "lastUsedAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-24T09:30:00.000Z",
+                     *         "rolledFrom": "text"
+                     *       },
+                     *       "secret": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateApiKeyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.STEP_UP_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -20192,6 +20595,56 @@ export interface operations {
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
             502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "keys": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "mode": "test",
+                     *           "prefix": "text",
+                     *           "scopes": [
+                     *             "read"
+                     *           ],
+                     *           "allowedIps": [
+                     *             "text"
+                     *           ],
+                     *           "dailyLimit": 1500,
+                     *           "spentToday": 1500,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "lastUsedAt": "2026-11-24T09:30:00.000Z",
+                     *           "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *           "revokedAt": "2026-11-24T09:30:00.000Z",
+                     *           "rolledFrom": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListApiKeysOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
         };
     };
     listBanks: {
@@ -22694,6 +23147,76 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["RevokeApiKeyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "key": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "name": "Ada Obi",
+                     *         "mode": "test",
+                     *         "prefix": "text",
+                     *         "scopes": [
+                     *           "read"
+                     *         ],
+                     *         "allowedIps": [
+                     *           "text"
+                     *         ],
+                     *         "dailyLimit": 1500,
+                     *         "spentToday": 1500,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "lastUsedAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-24T09:30:00.000Z",
+                     *         "rolledFrom": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevokeApiKeyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     revokeGrant: {
         parameters: {
             query?: never;
@@ -22741,6 +23264,84 @@ export interface operations {
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                 *         "overlapHours": 24
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["RollApiKeyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "key": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "name": "Ada Obi",
+                     *         "mode": "test",
+                     *         "prefix": "text",
+                     *         "scopes": [
+                     *           "read"
+                     *         ],
+                     *         "allowedIps": [
+                     *           "text"
+                     *         ],
+                     *         "dailyLimit": 1500,
+                     *         "spentToday": 1500,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "lastUsedAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-24T09:30:00.000Z",
+                     *         "rolledFrom": "text"
+                     *       },
+                     *       "secret": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateApiKeyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["STEP_UP_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];

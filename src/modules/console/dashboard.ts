@@ -41,6 +41,18 @@ export function snapshotStatement(settledBefore: Date, now: Date) {
 }
 
 /**
+ * Providers whose float is at or below ₦0 (purchases through them wait for funding) and whether the collections pool
+ * is below zero (issue 44). A float account holds the provider's debt to us, a system account its money as negative.
+ */
+function emptyFloats(balances: { code: string; balance: string }[]) {
+  const held = (code: string) => -BigInt(balances.find((b) => b.code === code)?.balance ?? '0');
+  return {
+    empty: PROVIDER_IDS.filter((p) => held(`system:provider_float:${p}`) <= 0n),
+    poolBelowZero: held('system:collections') < 0n,
+  };
+}
+
+/**
  * The operator dashboard (issue 30), one read per panel. Every purchase figure is an index-only scan of the range
  * on vtu_transactions_dashboard_idx (created_at first, every column read included: migration 1030); queues come
  * from their partial or status indexes. No statement reads the transactions table outside its range
@@ -121,7 +133,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
     async queues() {
       const now = clock.now();
       const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
-      const [stuck, webhook, waiting, due, dead, kyc, people] = await Promise.all([
+      const [stuck, webhook, waiting, due, dead, kyc, people, balances] = await Promise.all([
         stuckPurchases(db, stuckBefore),
         one<{ n: number; max: number | null; avg: number | null }>(
           db,
@@ -146,6 +158,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
           sql`SELECT tier, count(*)::int AS n, min(created_at) AS oldest FROM kyc_submissions WHERE status = 'pending' GROUP BY tier ORDER BY tier`,
         ),
         waitingWork(db, now),
+        rows<{ code: string; balance: string }>(db, balancesStatement(FLOAT_CODES)),
       ]);
       const round = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 1000) / 1000);
       const oldestDue = due[0]?.oldest ?? null;
@@ -176,6 +189,7 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
           byTier: kyc.map((k) => ({ tier: k.tier, pending: k.n, oldestAgeSeconds: seconds(k.oldest, now) })),
         },
         ...people,
+        floats: emptyFloats(balances),
       };
     },
   };

@@ -124,7 +124,7 @@ export const consoleOperations = [
     method: 'GET',
     roles: DASHBOARD_ROLES,
     purpose:
-      'dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads and open transaction reports, now',
+      'dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), providers at a ₦0 float and a collections pool below zero, now',
     input: z.object({}),
     output: z.object({
       stuckPurchases: z.object({ count: z.number(), oldestAgeSeconds: nullableSeconds, stuckAfterSeconds: z.number() }),
@@ -148,6 +148,14 @@ export const consoleOperations = [
       approvals: z.object({ pending: z.number(), oldestAgeSeconds: nullableSeconds }),
       support: z.object({ open: z.number(), awaitingReply: z.number(), oldestAwaitingSeconds: nullableSeconds }),
       reports: z.object({ open: z.number(), oldestAgeSeconds: nullableSeconds }),
+      topups: z.object({
+        pending: z.number(),
+        oldestPendingSeconds: nullableSeconds,
+        pendingAfterSeconds: z.number(),
+        underpaid: z.number(),
+        overpaid: z.number(),
+      }),
+      floats: z.object({ empty: z.array(z.string()), poolBelowZero: z.boolean() }),
     }),
     handler: async (_input, ctx) => ctx.api.operatorConsole.dashboard.queues(),
   }),
@@ -162,6 +170,39 @@ export const consoleOperations = [
     input: z.object({}),
     output: jobId,
     handler: async (_input, ctx) => audited(ctx, await ctx.api.operatorConsole.jobs.startReconciliation(ctx.user.id)),
+  }),
+  defineOperation({
+    name: 'adminVerifyTopup',
+    suffix: 'BearerAdmin',
+    method: 'POST',
+    upstream: true,
+    stepUpExempt: 'settles only what the processor itself reports as paid, once; the operator chooses no amount',
+    roles: DASHBOARD_ROLES,
+    rateLimit: 'money',
+    purpose:
+      "ask the processor about one top-up now (a lost webhook): a paid one is credited once, as its webhook would have; a failed or abandoned one is closed; the customer's own verify, for an operator",
+    input: z.object({ reference: z.string().trim().min(1, 'reference is required').max(100) }),
+    output: z.object({
+      reference: z.string(),
+      status: z.string(),
+      amount: naira,
+      amountPaid: naira.nullable(),
+      settledAt: z.string().nullable(),
+      credited: z.boolean().meta({ description: 'this call credited the wallet (false when it was credited before, or is not paid)' }),
+    }),
+    errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
+    handler: async (input, ctx) => {
+      const r = await ctx.api.operatorConsole.verifyTopup(input.reference);
+      ctx.audit.target('user', r.userId);
+      return {
+        reference: r.reference,
+        status: r.status,
+        amount: r.amount,
+        amountPaid: r.amountPaid,
+        settledAt: r.settledAt,
+        credited: r.credited,
+      };
+    },
   }),
   defineOperation({
     name: 'adminStartBulkRequery',

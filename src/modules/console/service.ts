@@ -9,6 +9,7 @@ import type { IdentityService } from '../identity/api.js';
 import { HOUR, MINUTE } from '../../kernel/clock.js';
 import { createDashboard, snapshotStatement } from './dashboard.js';
 import { createConsoleJobs, RUN_JOB } from './jobs.js';
+import { createTopupVerify, type TopupVerifier } from './topups.js';
 import { createTransactionSearch } from './transactions.js';
 import { z } from 'zod';
 
@@ -22,7 +23,7 @@ export function createConsoleService(deps: {
   config: Config;
   jobs: JobQueue;
   storage: FileStorage;
-  payments: Parameters<typeof createConsoleJobs>[0]['payments'];
+  payments: Parameters<typeof createConsoleJobs>[0]['payments'] & TopupVerifier;
   vtu: Parameters<typeof createConsoleJobs>[0]['vtu'];
   /** An export's download checks its operator's roles as they are now. */
   identity: Pick<IdentityService, 'liveOperatorRoles'>;
@@ -31,6 +32,7 @@ export function createConsoleService(deps: {
     dashboard: createDashboard({ db: deps.replica.lagTolerant, clock: deps.clock, stuckAfterMs: deps.config.vtu.stuckAfterMs }),
     jobs: createConsoleJobs({ ...deps, liveOperatorRoles: deps.identity.liveOperatorRoles }),
     transactions: createTransactionSearch({ db: deps.replica.lagTolerant, clock: deps.clock }),
+    verifyTopup: createTopupVerify(deps.payments),
   };
 }
 

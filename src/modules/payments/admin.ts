@@ -91,6 +91,8 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
       email?: string;
       status?: string;
       flagged?: boolean;
+      /** Intents paid less or more than they asked (issue 44). */
+      paid?: 'different';
       sort?: PaymentSort;
       limit: number;
       offset: number;
@@ -114,6 +116,7 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
               FROM topup_intents i
               WHERE (${ref}::text IS NULL OR i.reference = ${ref}) AND (${uid}::uuid IS NULL OR i.user_id = ${uid}::uuid)
                 AND (${byEmail}::uuid IS NULL OR i.user_id = ${byEmail}::uuid) AND (${status}::text IS NULL OR i.status = ${status})
+                AND (${input.paid === 'different'}::boolean IS FALSE OR i.amount_paid <> i.amount)
               ORDER BY ${ORDER.intents[sort]} LIMIT ${lim} OFFSET ${input.offset}`,
         );
         const emails = await emailsOf(

@@ -139,7 +139,7 @@ export const paymentsOperations = [
     roles: ['finance', 'support'],
     method: 'GET',
     purpose:
-      'operator search of top-up intents, settlements and processor events, newest first, oldest first or (intents and settlements) by amount',
+      'operator search of top-up intents, settlements and processor events, newest first, oldest first or (intents and settlements) by amount; paid=different keeps intents paid less or more than they asked',
     input: z
       .object({
         kind: z.enum(['intents', 'settlements', 'events']).default('intents'),
@@ -148,6 +148,7 @@ export const paymentsOperations = [
         email: emailInput.optional(),
         status: z.string().trim().max(20).optional(),
         flagged: queryBool.optional(),
+        paid: z.enum(['different'], { error: 'paid must be different' }).optional(),
         sort: z.enum(PAYMENT_SORTS, { error: 'sort must be newest, oldest, amount_desc or amount_asc' }).default('newest'),
         ...pageInput,
       })

@@ -72,8 +72,15 @@ async function send(request: Request): Promise<Response> {
 
 const client = createServiceClient({ baseUrl: '', fetch: send });
 
-export const post = <P extends PostPath>(path: P, data: PostInput<P>, opts: CallOptions = {}): Promise<PostOutput<P>> =>
-  client.post(path, data, opts);
+let afterWrite: ((path: string) => void) | null = null;
+/** What runs after each write the service accepted: the console refreshes what it shows (issue 44, console/fresh.ts). */
+export const onWrite = (fn: ((path: string) => void) | null) => void (afterWrite = fn);
+
+export async function post<P extends PostPath>(path: P, data: PostInput<P>, opts: CallOptions = {}): Promise<PostOutput<P>> {
+  const answer = await client.post(path, data, opts);
+  afterWrite?.(path);
+  return answer;
+}
 export const get = <P extends GetPath>(path: P, query?: GetInput<P>): Promise<GetOutput<P>> => client.get(path, query);
 
 export const newIdempotencyKey = () => crypto.randomUUID();

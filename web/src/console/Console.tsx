@@ -5,6 +5,7 @@ import { adminQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
 import { Failure } from '../components/Failure';
 import { watchPersonActivity } from './activity';
+import { useFreshAfterWrites } from './fresh';
 import { useIdleSignOut } from './idle';
 import { ConsoleLayout } from './Layout';
 import { useConsolePath } from './nav';
@@ -38,6 +39,7 @@ function OperatorOnly() {
   const me = useQuery(adminQueries.me());
   const auth = useAuth();
   useIdleSignOut(me.data?.profile.operatorIdleMinutes);
+  useFreshAfterWrites();
   if (me.error)
     return (
       <main>

@@ -1,7 +1,9 @@
 import { Alert, Anchor, Group, Progress, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { consoleQueries } from '../api/queries/admin';
 import { errorMessage } from '../app/errors';
+import { refreshConsole } from './fresh';
 import { StatusBadge, when } from './ui';
 
 const summary = (result: Record<string, unknown> | undefined) =>
@@ -12,9 +14,18 @@ const summary = (result: Record<string, unknown> | undefined) =>
         .join(', ')
     : '';
 
-/** A long action's job: its progress (asked every second until it ends), then its result or its download. */
+/**
+ * A long action's job: its progress (asked every second until it ends), then its result or its download. When it
+ * ends, what it changed shows at once (reconciliation's settled top-ups, a requery's outcomes): the console's reads
+ * are asked again.
+ */
 export function JobProgress({ jobId, label }: { jobId: string; label: string }) {
   const q = useQuery(consoleQueries.job(jobId));
+  const qc = useQueryClient();
+  const ended = q.data?.status === 'done' || q.data?.status === 'failed';
+  useEffect(() => {
+    if (ended) void refreshConsole(qc);
+  }, [ended, qc]);
   if (q.error)
     return (
       <Alert color="red" role="alert">

@@ -12,12 +12,14 @@ import { ConsoleWarnings } from './Warnings';
 const GROUPS = ['Overview', 'Customers', 'Money', 'Catalogue', 'Engagement', 'System'] as const;
 
 /**
- * How many wait behind a screen of the navigation (issue 44): the dashboard's waiting work, polled in the background,
- * read only by an operator who opens that screen (the queues answer finance and support; admin opens all).
+ * How many wait behind a screen of the navigation (issue 44): approvals a second operator can decide, support threads
+ * awaiting a reply, open transaction reports. The dashboard's waiting work, polled in the background; the navigation
+ * lists only the screens the operator opens (the queues answer finance and support; admin opens all).
  */
 function useWaiting(roles: readonly string[]): Record<string, number> {
-  const queues = useQuery({ ...consoleQueries.queues(), enabled: rolesOpen(roles, ['finance']) });
-  return { approvals: queues.data?.approvals.pending ?? 0 };
+  const queues = useQuery({ ...consoleQueries.queues(), enabled: rolesOpen(roles, ['finance', 'support']) });
+  const q = queues.data;
+  return { approvals: q?.approvals.pending ?? 0, support: q?.support.awaitingReply ?? 0, reports: q?.reports.open ?? 0 };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { waitingTiles } from './screens/Dashboard';
+import { paidFlag } from './screens/TopUps';
 
 /** Issue 44: the dashboard's waiting tiles, each opening its exact list, for the screens the operator's roles open. */
 const queues = {
@@ -11,6 +12,8 @@ const queues = {
   approvals: { pending: 3, oldestAgeSeconds: 300 },
   support: { open: 4, awaitingReply: 1, oldestAwaitingSeconds: 60 },
   reports: { open: 5, oldestAgeSeconds: 7200 },
+  topups: { pending: 6, oldestPendingSeconds: 900, pendingAfterSeconds: 300, underpaid: 1, overpaid: 2 },
+  floats: { empty: ['c'], poolBelowZero: false },
 };
 const targets = (roles: string[]) => waitingTiles(queues, roles).map((t) => [t.to, t.search ?? {}, t.value]);
 
@@ -22,16 +25,42 @@ describe('waiting tiles', () => {
       ['transactions', { view: 'stuck' }, 2],
       ['support', { status: 'open', awaiting: 'false' }, 4],
       ['reports', { tab: 'transactions', status: 'open' }, 5],
-      ['topups', {}, 0],
+      ['topups', { kind: 'intents', status: 'pending', sort: 'oldest' }, 6],
+      ['topups', { kind: 'intents', status: 'success', paid: 'different' }, 3],
+      ['catalogue', {}, 1],
+      ['topups', { kind: 'events', status: 'received' }, 0],
       ['exports', {}, 0],
       ['dead-letters', {}, 1],
     ]);
     const support = waitingTiles(queues, ['admin']).find((t) => t.to === 'support');
     expect(support?.sub).toBe('1 awaiting a reply, oldest 60 s');
+    const tile = (key: string) => waitingTiles(queues, ['admin']).find((t) => t.key === key);
+    expect(tile('topups-pending')?.sub).toBe('pending over 5 min, oldest 15 min: verify them');
+    expect(tile('topups-amount')?.sub).toBe('1 underpaid, 2 overpaid (7 days)');
+    expect(tile('floats')?.sub).toBe('provider C');
+    expect(waitingTiles({ ...queues, floats: { empty: [], poolBelowZero: true } }, ['admin']).find((t) => t.key === 'floats')?.sub).toBe(
+      'collections pool below zero',
+    );
   });
 
   it('a role sees only the tiles of the screens it opens', () => {
-    expect(targets(['support']).map(([to]) => to)).toEqual(['kyc', 'transactions', 'support', 'reports', 'topups']);
-    expect(targets(['finance']).map(([to]) => to)).toEqual(['approvals', 'transactions', 'reports', 'topups', 'exports']);
+    expect(targets(['support']).map(([to]) => to)).toEqual(['kyc', 'transactions', 'support', 'reports', 'topups', 'topups', 'topups']);
+    expect(targets(['finance']).map(([to]) => to)).toEqual([
+      'approvals',
+      'transactions',
+      'reports',
+      'topups',
+      'topups',
+      'catalogue',
+      'topups',
+      'exports',
+    ]);
+  });
+
+  it('a top-up paid a different amount is flagged, with by how much', () => {
+    expect(paidFlag({ amount: 5000, amountPaid: 4000 })).toEqual({ label: 'underpaid', by: 1000 });
+    expect(paidFlag({ amount: 5000, amountPaid: 5200 })).toEqual({ label: 'overpaid', by: 200 });
+    expect(paidFlag({ amount: 5000, amountPaid: 5000 })).toBeNull();
+    expect(paidFlag({ amount: 5000, amountPaid: null })).toBeNull();
   });
 });

@@ -87,6 +87,8 @@ export const adminQueries = {
     queryOptions({
       queryKey: [...adminQueries.all(), 'poll', pollId],
       queryFn: () => get('/_serverFn/adminGetPollResultsBearerAdmin', { pollId }),
+      // Customers keep voting: the results on screen follow.
+      refetchInterval: 15_000,
     }),
   markups: () =>
     queryOptions({ queryKey: [...adminQueries.all(), 'markups'], queryFn: () => get('/_serverFn/adminListMarkupsBearerAdmin') }),

@@ -26,7 +26,7 @@ const daysLeft = (balance: number, days: number | null) =>
 const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 1000) / 10}%`);
 
 type Queues = GetOutput<'/_serverFn/adminDashboardQueuesBearerAdmin'>;
-type Tile = { to: string; search?: Search; roles: readonly string[]; value: number; label: string; sub: string };
+type Tile = { key?: string; to: string; search?: Search; roles: readonly string[]; value: number; label: string; sub: string };
 
 /**
  * What waits, one tile each, for the screens the operator's roles open (issue 44): each opens the exact list (the
@@ -70,7 +70,38 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       sub: `oldest ${age(q.reports.oldestAgeSeconds)}`,
     },
     {
+      key: 'topups-pending',
       to: 'topups',
+      search: { kind: 'intents', status: 'pending', sort: 'oldest' },
+      roles: ['finance', 'support'],
+      value: q.topups.pending,
+      label: 'Top-ups not confirmed',
+      sub: `pending over ${age(q.topups.pendingAfterSeconds)}, oldest ${age(q.topups.oldestPendingSeconds)}: verify them`,
+    },
+    {
+      key: 'topups-amount',
+      to: 'topups',
+      search: { kind: 'intents', status: 'success', paid: 'different' },
+      roles: ['finance', 'support'],
+      value: q.topups.underpaid + q.topups.overpaid,
+      label: 'Top-ups paid a different amount',
+      sub: `${q.topups.underpaid} underpaid, ${q.topups.overpaid} overpaid (7 days)`,
+    },
+    {
+      key: 'floats',
+      to: 'catalogue',
+      roles: finance,
+      value: q.floats.empty.length,
+      label: 'Providers at a ₦0 float',
+      sub: q.floats.poolBelowZero
+        ? 'collections pool below zero'
+        : q.floats.empty.length
+          ? `provider ${q.floats.empty.map((p) => p.toUpperCase()).join(', ')}`
+          : 'every float funded',
+    },
+    {
+      to: 'topups',
+      search: { kind: 'events', status: 'received' },
       roles: ['finance', 'support'],
       value: q.webhooks.waiting,
       label: 'Webhooks waiting',
@@ -86,7 +117,7 @@ function Waiting({ queues }: { queues: Queues }) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
       {waitingTiles(queues, roles).map((t) => (
-        <Card key={t.to} withBorder component={ConsoleLink} to={t.to} search={t.search} padding="sm">
+        <Card key={t.key ?? t.to} withBorder component={ConsoleLink} to={t.to} search={t.search} padding="sm">
           <Text size="xl" fw={700}>
             {t.value}
           </Text>

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, newIdempotencyKey, post } from '../../api/client';
@@ -6,12 +6,18 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { useOperatorStepUp } from '../step-up';
-import { useScreenSearch } from '../nav';
+import { ConsoleLink, useScreenSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 25;
 type Kind = 'intents' | 'settlements' | 'events';
+
+/** A settled intent paid less or more than it asked (issue 44): which, and by how much; null when it matches. */
+export function paidFlag(p: { amount?: unknown; amountPaid?: unknown; status?: unknown }) {
+  if (typeof p.amount !== 'number' || typeof p.amountPaid !== 'number' || p.amountPaid === p.amount) return null;
+  return { label: p.amountPaid < p.amount ? 'underpaid' : 'overpaid', by: Math.abs(p.amount - p.amountPaid) };
+}
 
 /**
  * Top-ups: the processor's payment intents, settlements and webhook events, searched on the service by reference,
@@ -26,6 +32,7 @@ export function TopUps() {
   const email = search.text('email');
   const status = search.text('status');
   const flagged = search.text('flagged');
+  const paid = search.text('paid');
   const sorted = useServerSort(['newest', 'oldest', 'amount_desc', 'amount_asc'] as const);
   const sort = kind === 'events' && sorted.sort.startsWith('amount') ? 'newest' : sorted.sort;
   const list = useQuery(
@@ -38,6 +45,7 @@ export function TopUps() {
       ...(email ? { email } : {}),
       ...(status ? { status } : {}),
       ...(flagged ? { flagged: flagged === 'true' } : {}),
+      ...(paid === 'different' && kind === 'intents' ? { paid } : {}),
     }),
   );
   const [draft, setDraft] = useState({ reference, email, status });
@@ -124,6 +132,17 @@ export function TopUps() {
             allowDeselect={false}
             w={150}
           />
+          <Select
+            label="Amount paid"
+            data={[
+              { value: '', label: 'Any' },
+              { value: 'different', label: 'Under- or overpaid' },
+            ]}
+            value={paid}
+            onChange={(v) => search.set({ paid: v || undefined, kind: 'intents' })}
+            allowDeselect={false}
+            w={170}
+          />
           <Button type="submit">Search</Button>
         </Group>
       </form>
@@ -137,10 +156,23 @@ export function TopUps() {
               empty="Nothing matches this search."
               columns={[
                 { header: 'Reference', cell: (p) => p.reference ?? p.event ?? '—' },
-                { header: 'Customer', cell: (p) => p.userEmail ?? '—' },
+                {
+                  header: 'Customer',
+                  cell: (p) =>
+                    p.userId ? (
+                      <Anchor component={ConsoleLink} to={`customers/${p.userId}`} size="sm">
+                        {p.userEmail ?? p.userId}
+                      </Anchor>
+                    ) : (
+                      '—'
+                    ),
+                },
                 {
                   header: 'Amount',
-                  cell: (p) => money(p.amountPaid ?? p.amount),
+                  cell: (p) =>
+                    p.amountPaid != null && p.amountPaid !== p.amount
+                      ? `${money(p.amountPaid)} of ${money(p.amount)}`
+                      : money(p.amount ?? p.amountPaid),
                   ...(kind === 'events' ? {} : { sort: sorted.column({ desc: 'amount_desc', asc: 'amount_asc' }) }),
                 },
                 { header: 'Channel', cell: (p) => p.channel ?? p.settlementKind ?? p.source ?? p.processor },
@@ -150,11 +182,25 @@ export function TopUps() {
                     <Group gap={4}>
                       <StatusBadge status={p.status ?? p.outcome ?? 'received'} />
                       {p.flagged && <StatusBadge status="flagged" />}
+                      {paidFlag(p) && (
+                        <Badge variant="light" color="red">
+                          {paidFlag(p)!.label} by {money(paidFlag(p)!.by)}
+                        </Badge>
+                      )}
                     </Group>
                   ),
                 },
                 { header: 'Created', cell: (p) => when(p.createdAt), sort: sorted.column({ desc: 'newest', asc: 'oldest' }) },
                 { header: 'Settled', cell: (p) => when(p.settledAt ?? p.processedAt) },
+                ...(kind === 'intents'
+                  ? [
+                      {
+                        header: 'Actions',
+                        cell: (p: (typeof data.items)[number]) =>
+                          p.status === 'success' || !p.reference ? null : <VerifyButton reference={p.reference} onDone={setNotice} />,
+                      },
+                    ]
+                  : []),
                 ...(kind === 'settlements'
                   ? [
                       {
@@ -201,6 +247,42 @@ export function TopUps() {
         />
       </ReasonDialog>
       {stepUp.modal}
+    </Stack>
+  );
+}
+
+/**
+ * One top-up asked of the processor now (a lost webhook): a paid one is credited once, and says so; the list shows
+ * its new status at once (every console read is asked again after a write, fresh.ts).
+ */
+function VerifyButton({ reference, onDone }: { reference: string; onDone: (notice: string) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  async function verify() {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await post('/_serverFn/adminVerifyTopupBearerAdmin', { reference }, { idempotencyKey: newIdempotencyKey() });
+      const paid = r.amountPaid !== null && r.amountPaid !== r.amount ? ` (${money(r.amountPaid)} paid of ${money(r.amount)})` : '';
+      onDone(
+        r.credited
+          ? `${reference} is paid: the wallet was credited${paid}.`
+          : r.status === 'success'
+            ? `${reference} was already credited${paid}; nothing more was credited.`
+            : `${reference}: the processor reports it ${r.status}; nothing was credited.`,
+      );
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Stack gap={4}>
+      <Button size="xs" variant="default" loading={busy} onClick={() => void verify()} aria-label={`Verify ${reference}`}>
+        Verify
+      </Button>
+      <Failure error={error} />
     </Stack>
   );
 }
