@@ -20,6 +20,7 @@ import { buyDataInput } from '../../../src/modules/vtu/kinds/data/inputs.js';
 import { buyElectricityInput, ELECTRICITY_AMOUNT } from '../../../src/modules/vtu/kinds/electricity/inputs.js';
 import { buyEducationPinInput } from '../../../src/modules/vtu/kinds/exam/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
+import { keyNameInput } from '../../../src/modules/developers/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
 
 /**
@@ -118,3 +119,6 @@ export const topupSchema = z.object({ amount: topupAmountInput });
 
 /** sendSupportMessage's message (the thread is the customer's own). */
 export const supportMessageSchema = z.object({ body: messageBodyInput });
+
+/** createApiKey's name (issue 45); scopes, mode and addresses are chosen from fixed lists on the developer page. */
+export const apiKeySchema = z.object({ name: keyNameInput });

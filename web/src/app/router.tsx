@@ -61,6 +61,7 @@ const routes = [
   screen('/rewards', () => import('../features/growth/Rewards'), 'Rewards'),
   screen('/orders', () => import('../features/orders/Orders'), 'Orders'),
   screen('/settings', () => import('../features/settings/Settings'), 'Settings'),
+  screen('/developers', () => import('../features/developers/Developers'), 'Developers'),
   screen('/welcome', () => import('../features/onboarding/Welcome'), 'Welcome'),
 ] as const;
 

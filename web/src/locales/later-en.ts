@@ -1,6 +1,7 @@
 import { enPurchases } from './purchases-en';
 import { enNotices } from './notices-en';
 import { enSaved } from './saved-en';
+import { enDevelopers } from './developers-en';
 
 /**
  * English: the strings of every screen but the first ones (sign-in and home), loaded with those screens
@@ -181,6 +182,7 @@ export const enLater = {
   ...enPurchases,
   ...enNotices,
   ...enSaved,
+  ...enDevelopers,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -2,6 +2,7 @@ import type { LaterMessages } from './later-en';
 import { haPurchases } from './purchases-ha';
 import { haNotices } from './notices-ha';
 import { haSaved } from './saved-ha';
+import { haDevelopers } from './developers-ha';
 
 /** Hausa: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const haLater: LaterMessages = {
@@ -180,4 +181,5 @@ export const haLater: LaterMessages = {
   ...haPurchases,
   ...haNotices,
   ...haSaved,
+  ...haDevelopers,
 };

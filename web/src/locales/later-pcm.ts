@@ -2,6 +2,7 @@ import type { LaterMessages } from './later-en';
 import { pcmPurchases } from './purchases-pcm';
 import { pcmNotices } from './notices-pcm';
 import { pcmSaved } from './saved-pcm';
+import { pcmDevelopers } from './developers-pcm';
 
 /** Nigerian Pidgin (Naijá): the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const pcmLater: LaterMessages = {
@@ -178,4 +179,5 @@ export const pcmLater: LaterMessages = {
   ...pcmPurchases,
   ...pcmNotices,
   ...pcmSaved,
+  ...pcmDevelopers,
 };

@@ -2,6 +2,7 @@ import type { LaterMessages } from './later-en';
 import { yoPurchases } from './purchases-yo';
 import { yoNotices } from './notices-yo';
 import { yoSaved } from './saved-yo';
+import { yoDevelopers } from './developers-yo';
 
 /** Yorùbá: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const yoLater: LaterMessages = {
@@ -178,4 +179,5 @@ export const yoLater: LaterMessages = {
   ...yoPurchases,
   ...yoNotices,
   ...yoSaved,
+  ...yoDevelopers,
 };

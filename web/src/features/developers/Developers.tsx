@@ -1,0 +1,185 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { newIdempotencyKey, post, type PostInput } from '../../api/client';
+import { developerQueries } from '../../api/queries/developers';
+import { apiKeySchema } from '../../api/schemas';
+import { formatDateTime, formatNaira } from '../../app/format';
+import { Failure } from '../../components/Failure';
+import { showServerIssues, useSchemaForm } from '../../components/form';
+import { Section } from '../../components/Section';
+
+/**
+ * The developer page (issue 45): the customer's API keys (create, revoke, roll; the secret shown once) and a curl line
+ * for the first purchase by key.
+ */
+type NewKey = PostInput<'/_serverFn/createApiKeyBearerDevelopers'>;
+type Scope = NewKey['scopes'][number];
+const SCOPES: Scope[] = ['read', 'purchase', 'transfer'];
+
+function firstPurchase(origin: string) {
+  return [
+    `curl -s ${origin}/api/v1/buyAirtime \\`,
+    `  -H "authorization: Bearer $KEY" -H "idempotency-key: $(date +%s%N)" \\`,
+    `  -H 'content-type: application/json' \\`,
+    `  -d '{"data":{"network":"mtn","phone":"08031234567","amount":100}}'`,
+  ].join('\n');
+}
+
+function Secret({ secret }: { secret: string }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="yellow" title={t('developers.secretOnce')}>
+      <Group gap="xs" wrap="nowrap">
+        <Code data-testid="api-key-secret" style={{ wordBreak: 'break-all' }}>
+          {secret}
+        </Code>
+        <CopyButton value={secret}>
+          {({ copied, copy }) => (
+            <Button size="xs" variant="light" onClick={copy}>
+              {copied ? t('developers.copied') : t('developers.copy')}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+    </Alert>
+  );
+}
+
+function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
+  const { t } = useTranslation();
+  const form = useSchemaForm(apiKeySchema, { name: '' });
+  const [mode, setMode] = useState<NewKey['mode']>('test');
+  const [scopes, setScopes] = useState<Scope[]>(['read', 'purchase']);
+  const [ips, setIps] = useState('');
+  const [limit, setLimit] = useState('');
+  const [underFields, setUnderFields] = useState(false);
+  const create = useMutation({
+    mutationFn: (input: NewKey) => post('/_serverFn/createApiKeyBearerDevelopers', input, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: (r) => (form.reset(), onMade(r.secret)),
+    onError: (err) => setUnderFields(showServerIssues(form, err)),
+  });
+  const submit = form.onSubmit((v) => {
+    const allowedIps = ips.split(/\s+/).filter(Boolean);
+    create.mutate({
+      name: v.name,
+      mode,
+      scopes,
+      ...(allowedIps.length ? { allowedIps } : {}),
+      ...(limit.trim() ? { dailyLimit: Number(limit) } : {}),
+    });
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="xs">
+        <Title order={3}>{t('developers.create')}</Title>
+        <Failure error={underFields ? null : create.error} />
+        <TextInput label={t('developers.name')} maxLength={60} {...form.getInputProps('name')} />
+        <SegmentedControl
+          aria-label={t('developers.mode')}
+          value={mode}
+          onChange={(m) => setMode(m as NewKey['mode'])}
+          data={[
+            { value: 'test', label: t('developers.test') },
+            { value: 'live', label: t('developers.live') },
+          ]}
+        />
+        <Checkbox.Group label={t('developers.scopes')} value={scopes} onChange={(v) => setScopes(v as Scope[])}>
+          <Stack gap={4} mt={4}>
+            {SCOPES.map((s) => (
+              <Checkbox key={s} value={s} label={t(`developers.scope_${s}`)} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+        <Textarea label={t('developers.allowedIps')} autosize minRows={1} value={ips} onChange={(e) => setIps(e.currentTarget.value)} />
+        <TextInput label={t('developers.dailyLimit')} inputMode="decimal" value={limit} onChange={(e) => setLimit(e.currentTarget.value)} />
+        <Button type="submit" loading={create.isPending}>
+          {t('developers.create')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+export function Developers() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const keys = useQuery(developerQueries.keys());
+  const [secret, setSecret] = useState<string | null>(null);
+  const refresh = () => void qc.invalidateQueries({ queryKey: developerQueries.all() });
+  const revoke = useMutation({
+    mutationFn: (id: string) => post('/_serverFn/revokeApiKeyBearerDevelopers', { id }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: refresh,
+  });
+  const roll = useMutation({
+    mutationFn: (id: string) =>
+      post('/_serverFn/rollApiKeyBearerDevelopers', { id, overlapHours: 24 }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: (r) => (setSecret(r.secret), refresh()),
+  });
+  return (
+    <Section id="developers" title={t('developers.title')}>
+      <Text>{t('developers.intro')}</Text>
+      {secret && <Secret secret={secret} />}
+      <Failure error={keys.error ?? revoke.error ?? roll.error} />
+      <Title order={3}>{t('developers.keys')}</Title>
+      {keys.data?.length === 0 && <Text c="dimmed">{t('developers.none')}</Text>}
+      {(keys.data ?? []).map((k) => {
+        const ended = k.revokedAt !== null;
+        return (
+          <Paper key={k.id} p="xs" withBorder data-testid="api-key">
+            <Group justify="space-between" wrap="wrap">
+              <Stack gap={2}>
+                <Group gap="xs">
+                  <Text fw={600}>{k.name}</Text>
+                  <Badge color={k.mode === 'live' ? 'green' : 'gray'}>{k.mode}</Badge>
+                  {ended && <Badge color="red">{t('developers.revoked')}</Badge>}
+                </Group>
+                <Code>{k.prefix}…</Code>
+                <Text size="xs" c="dimmed">
+                  {k.scopes.join(', ')} ·{' '}
+                  {k.lastUsedAt ? t('developers.lastUsed', { date: formatDateTime(k.lastUsedAt) }) : t('developers.neverUsed')}
+                  {k.expiresAt && !ended ? ` · ${t('developers.expires', { date: formatDateTime(k.expiresAt) })}` : ''}
+                  {k.dailyLimit !== null
+                    ? ` · ${t('developers.spent', { spent: formatNaira(k.spentToday), limit: formatNaira(k.dailyLimit) })}`
+                    : ''}
+                </Text>
+              </Stack>
+              {!ended && (
+                <Group gap="xs">
+                  <Button size="xs" variant="light" onClick={() => roll.mutate(k.id)} loading={roll.isPending && roll.variables === k.id}>
+                    {t('developers.roll')}
+                  </Button>
+                  <Button size="xs" color="red" variant="light" onClick={() => revoke.mutate(k.id)}>
+                    {t('developers.revoke')}
+                  </Button>
+                </Group>
+              )}
+            </Group>
+          </Paper>
+        );
+      })}
+      <CreateKey onMade={(s) => (setSecret(s), refresh())} />
+      <Title order={3}>{t('developers.firstPurchase')}</Title>
+      <Text size="sm">{t('developers.firstPurchaseHelp')}</Text>
+      <Code block data-testid="first-purchase">
+        {firstPurchase(window.location.origin)}
+      </Code>
+    </Section>
+  );
+}
