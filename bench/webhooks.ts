@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, rows } from '../src/db/client.js';
+import { openDatabase, rows, type Db } from '../src/db/client.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { signProcessorPayload } from '../src/providers/processor.js';
 import { DURATION, freshDatabase, startServer, type Result, type Server } from './lib.js';
@@ -31,6 +31,48 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
+/** A pending top-up intent of NGN 1,000 for each reference, the users taking turns (what a webhook credits). */
+export async function seedIntents(db: Db, refs: string[], users: { userId: string }[], processor: string) {
+  for (let i = 0; i < refs.length; i += 1000) {
+    await db.execute(sql`INSERT INTO topup_intents (id, user_id, reference, processor, amount, status, origin, email, created_at, updated_at)
+      SELECT gen_random_uuid(), (${JSON.stringify(users.map((u) => u.userId))}::jsonb ->> (ord % ${users.length})::int)::uuid, ref, ${processor}, 100000, 'pending', 'intent', 'bench@example.com', now(), now()
+      FROM jsonb_array_elements_text(${JSON.stringify(refs.slice(i, i + 1000))}::jsonb) WITH ORDINALITY AS t(ref, ord)`);
+  }
+}
+
+/** A signed charge.success body for a reference of NGN 1,000 (seedIntents'). */
+export const chargeSuccess = (reference: string) =>
+  JSON.stringify({
+    event: 'charge.success',
+    data: { reference, amount: 100000, status: 'success', currency: 'NGN', channel: 'card', paid_at: new Date().toISOString() },
+  });
+
+/** Posts signed webhook bodies to the service: the status, and for a refusal whether it says when to retry (Retry-After). */
+export function webhookPoster(svc: Server, secret: string) {
+  const target = new URL(svc.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+  const post = (body: string) =>
+    new Promise<{ code: number; retryAfter: boolean }>((resolve) => {
+      const req = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: '/api/public/payments/webhook/processor',
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'x-processor-signature': signProcessorPayload(secret, body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ code: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after']) > 0 }));
+        },
+      );
+      req.on('error', () => resolve({ code: 0, retryAfter: false }));
+      req.end(body);
+    });
+  return { post, agent };
+}
+
 export async function webhookStage(opts: {
   serviceEnv: (url: string, jobs: boolean) => Record<string, string>;
   signInMany: (svc: Server, n: number, prefix: string) => Promise<{ userId: string }[]>;
@@ -45,34 +87,8 @@ export async function webhookStage(opts: {
     const users = await opts.signInMany(svc, 32, 'hook');
     const total = RATES.reduce((a, r) => a + r * DURATION, 0);
     const refs = Array.from({ length: total }, () => `bench_topup_${randomUUID().replace(/-/g, '').slice(0, 16)}`);
-    for (let i = 0; i < refs.length; i += 1000) {
-      await database.db
-        .execute(sql`INSERT INTO topup_intents (id, user_id, reference, processor, amount, status, origin, email, created_at, updated_at)
-          SELECT gen_random_uuid(), (${JSON.stringify(users.map((u) => u.userId))}::jsonb ->> (ord % ${users.length})::int)::uuid, ref, ${processor}, 100000, 'pending', 'intent', 'bench@example.com', now(), now()
-          FROM jsonb_array_elements_text(${JSON.stringify(refs.slice(i, i + 1000))}::jsonb) WITH ORDINALITY AS t(ref, ord)`);
-    }
-    const target = new URL(svc.url);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
-    // The status, and for a 429 whether it says when to retry (Retry-After).
-    const post = (body: string) =>
-      new Promise<{ code: number; retryAfter: boolean }>((resolve) => {
-        const req = http.request(
-          {
-            host: target.hostname,
-            port: target.port,
-            path: '/api/public/payments/webhook/processor',
-            method: 'POST',
-            agent,
-            headers: { 'content-type': 'application/json', 'x-processor-signature': signProcessorPayload(secret, body) },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve({ code: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after']) > 0 }));
-          },
-        );
-        req.on('error', () => resolve({ code: 0, retryAfter: false }));
-        req.end(body);
-      });
+    await seedIntents(database.db, refs, users, processor);
+    const { post, agent } = webhookPoster(svc, secret);
 
     const out: Result[] = [];
     const lines: string[] = [];
@@ -115,10 +131,7 @@ export async function webhookStage(opts: {
         const due = Math.floor(((performance.now() - started) / 1000) * rate);
         for (; sent < due; sent++) {
           const reference = refs[next++];
-          const body = JSON.stringify({
-            event: 'charge.success',
-            data: { reference, amount: 100000, status: 'success', currency: 'NGN', channel: 'card', paid_at: new Date().toISOString() },
-          });
+          const body = chargeSuccess(reference);
           const t0 = performance.now();
           const sample = sent % SAMPLE_EVERY === 0;
           sends.push(

@@ -39,14 +39,23 @@ export interface LaneHost {
   complete(ids: string[]): Promise<void>;
   log: Logger;
   stopped(): boolean;
-  /** A lane reports whether its last batch found work (JobQueue lets the general loop yield meanwhile). */
-  busy?(lane: object, busy: boolean): void;
+  /**
+   * A lane reports whether its last batch found work, and whether it is urgent (a lane without turns): while an
+   * urgent lane has work, JobQueue holds the background turns and the general loop claims nothing.
+   */
+  busy?(lane: object, busy: boolean, urgent: boolean): void;
+  /** A started lane's batch of `jobs` took `ms` from its claim to its completion (JobQueue's pace of the queue). */
+  paced?(queue: string, jobs: number, ms: number): void;
 }
 
-/** One batch of a batched queue: claimed, handled, failures recorded, successes completed. How many ran. */
-export async function runLaneOnce(host: LaneHost, def: LaneDef, lane: BatchLane = TURNLESS): Promise<number> {
+/**
+ * One batch of a batched queue: claimed, handled, failures recorded, successes completed. How many ran. `claimed`
+ * hears of a claim that found jobs before they run (a lane reports its work as early as it knows of it).
+ */
+export async function runLaneOnce(host: LaneHost, def: LaneDef, lane: BatchLane = TURNLESS, claimed?: () => void): Promise<number> {
   const jobs = await host.claim(def.batch!.size, def.name);
   if (!jobs.length) return 0;
+  claimed?.();
   const items: { payload: unknown; attempt: number; maxAttempts: number; jobId: string }[] = [];
   const errors: unknown[] = jobs.map(() => null);
   for (const [i, job] of jobs.entries()) {
@@ -71,23 +80,38 @@ export async function runLaneOnce(host: LaneHost, def: LaneDef, lane: BatchLane 
   return jobs.length;
 }
 
-/** At most `n` holders at once, served in the order they asked: the background lanes' turns (JobQueue.start). */
+/**
+ * At most `n` holders at once, served in the order they asked: the background lanes' turns (JobQueue.start). While
+ * held (urgent work is due: webhook credits), no turn is given; turns already given run to their end.
+ */
 export class Turns {
   private waiting: (() => void)[] = [];
+  private held = false;
   constructor(private free: number) {}
+
+  hold(held: boolean): void {
+    this.held = held;
+    this.give();
+  }
 
   /** Waits for a turn; the answer ends it (once, however often it is called). */
   async take(): Promise<() => void> {
-    if (this.free > 0) this.free--;
+    if (this.free > 0 && !this.held && !this.waiting.length) this.free--;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
+      this.free++;
+      this.give();
     };
+  }
+
+  private give() {
+    while (!this.held && this.free > 0 && this.waiting.length) {
+      this.free--;
+      this.waiting.shift()!();
+    }
   }
 }
 
@@ -153,13 +177,15 @@ export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[], 
       const turn = turns ? new LaneTurn(turns) : null;
       await turn?.take();
       try {
-        ran = await runLaneOnce(host, def, turn ?? TURNLESS);
+        const start = performance.now();
+        ran = await runLaneOnce(host, def, turn ?? TURNLESS, () => host.busy?.(self, true, !turns));
+        if (ran) host.paced?.(def.name, ran, performance.now() - start);
       } catch (err) {
         host.log.error({ err, job: def.name }, 'job lane failed');
       } finally {
         await turn?.release();
       }
-      host.busy?.(self, ran > 0);
+      host.busy?.(self, ran > 0, !turns);
       if (ran || woken || host.stopped()) continue;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, def.batch!.idleMs ?? 250);
@@ -170,7 +196,7 @@ export function startLane(host: LaneHost, def: LaneDef, wakers: (() => void)[], 
       });
       wake = null;
     }
-    host.busy?.(self, false);
+    host.busy?.(self, false, !turns);
   })();
 }
 
@@ -221,8 +247,7 @@ export async function drainConcurrently(
     })());
   let drained = false;
   while (ran < max) {
-    // While a batch lane has work (webhook credits), the general work runs one job at a time: money that arrived
-    // goes ahead of the notifications it produces, as strict priority did when credits shared this loop.
+    // The concurrency allowed now (JobQueue: none while webhook credits are due, one while a background lane works).
     const concurrency = typeof concurrencyNow === 'number' ? concurrencyNow : concurrencyNow();
     const free = concurrency - running.size;
     // Claim again once half the slots are free, or, after a claim found fewer jobs than it asked for, once a job ends.
@@ -232,6 +257,7 @@ export async function drainConcurrently(
       continue;
     }
     const want = Math.min(free, max - ran);
+    if (want <= 0) break;
     const batch = await host.claim(want);
     drained = batch.length < want;
     if (!batch.length && !running.size) break;

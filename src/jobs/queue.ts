@@ -4,6 +4,7 @@ import { one, plannedPerCall, rows, type Db, type Executor } from '../db/client.
 import { MINUTE, SECOND, type Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { apartFromRequests } from '../db/request-scope.js';
+import { LoopLag } from './loop-lag.js';
 import { deadJobsOf, drainConcurrently, queueBacklog, runLaneOnce, startLane, Turns, type Claimed, type LaneHost } from './lanes.js';
 
 export type { Claimed } from './lanes.js';
@@ -20,6 +21,15 @@ import type { CronDef, EnqueueOptions, JobDef, JobFailureHints, JobRequest } fro
  */
 /** Jobs the polling loop runs side by side (each holds at most one pool connection at a time). */
 export const WORKER_CONCURRENCY = 8;
+
+/**
+ * enqueueEachSql's jobs whose own run time and singleton key travel in their rows: SQL over the row (NULL: the
+ * options' run time, no singleton key), so jobs with different times and keys are still one statement.
+ */
+export interface PerRow {
+  runAt?: SQL;
+  singletonKey?: SQL;
+}
 
 export class JobQueue {
   private defs = new Map<string, JobDef<any>>();
@@ -99,17 +109,19 @@ export class JobQueue {
    * changes in one statement): one job per row, its payload the jsonb expression `payload` over the row, which must
    * carry a payloadOf(name, ...).
    */
-  enqueueEachSql(name: string, payload: SQL, from: SQL, opts: EnqueueOptions = {}): SQL {
+  enqueueEachSql(name: string, payload: SQL, from: SQL, opts: EnqueueOptions = {}, perRow: PerRow = {}): SQL {
     if (!this.defs.has(name)) throw new Error(`jobs: unknown job ${name}`);
-    return this.insertSql(name, payload, opts, from);
+    return this.insertSql(name, payload, opts, from, perRow);
   }
 
-  private insertSql(name: string, payload: SQL, opts: EnqueueOptions, from?: SQL): SQL {
+  private insertSql(name: string, payload: SQL, opts: EnqueueOptions, from?: SQL, perRow: PerRow = {}): SQL {
     const def = this.defs.get(name)!;
     const now = this.clock.now();
     const runAt = opts.runAt ?? new Date(now.getTime() + (opts.delayMs ?? 0));
-    const values = sql`${name}, ${payload}, 'queued', ${runAt}, ${opts.maxAttempts ?? def.maxAttempts ?? 5},
-                  ${def.priority ?? 0}::smallint, ${opts.singletonKey ?? null}, ${now}, ${now}`;
+    const at = perRow.runAt ? sql`COALESCE(${perRow.runAt}, ${runAt}::timestamptz)` : sql`${runAt}`;
+    const key = perRow.singletonKey ?? sql`${opts.singletonKey ?? null}`;
+    const values = sql`${name}, ${payload}, 'queued', ${at}, ${opts.maxAttempts ?? def.maxAttempts ?? 5},
+                  ${def.priority ?? 0}::smallint, ${key}, ${now}, ${now}`;
     return sql`INSERT INTO jobs (queue, payload, status, run_at, max_attempts, priority, singleton_key, created_at, updated_at)
           ${from ? sql`SELECT ${values} FROM ${from}` : sql`VALUES (${values})`}
           ON CONFLICT (singleton_key) DO NOTHING RETURNING id::text AS id`;
@@ -179,18 +191,34 @@ export class JobQueue {
     return ran;
   }
 
+  /** The batched queues, urgent ones (priority > 0, webhook credits) first. */
   private batched(): JobDef<any>[] {
-    return [...this.defs.values()].filter((d) => d.batch);
+    return [...this.defs.values()].filter((d) => d.batch).sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0));
   }
 
-  /** Due jobs of a queue and the oldest one's due time (lanes.ts queueBacklog). */
-  backlog(queue: string, limit: number): Promise<{ pending: number; oldestDueAt: Date | null }> {
-    return queueBacklog(this.db, this.clock, queue, limit);
+  private lag = new LoopLag();
+  /** How late this worker's event loop runs now, in ms (loop-lag.ts); 0 while the worker is not started. */
+  loopLagMs(): number {
+    return this.lag.ms();
+  }
+
+  /** Milliseconds per job of the last batch this process's lane of a queue ran (null: none ran yet). */
+  private pace = new Map<string, number>();
+
+  /**
+   * Due jobs of a queue and the oldest one's due time (lanes.ts queueBacklog), with the pace of this process's lane of
+   * it: milliseconds per job of its last batch, null when it has run none (tests' drain(), an API-only process).
+   */
+  async backlog(queue: string, limit: number): Promise<{ pending: number; oldestDueAt: Date | null; msPerJob: number | null }> {
+    return { ...(await queueBacklog(this.db, this.clock, queue, limit)), msPerJob: this.pace.get(queue) ?? null };
   }
 
   private lanes: Promise<void>[] = [];
   private laneWakers = new Map<string, (() => void)[]>();
   private busyLanes = new Set<object>();
+  private urgentLanes = new Set<object>();
+  private turns: Turns | null = null;
+  private held = false;
   private get laneHost(): LaneHost {
     return {
       claim: (n, lane) => this.claim(n, lane),
@@ -198,8 +226,27 @@ export class JobQueue {
       complete: (ids) => this.complete(ids),
       log: this.log,
       stopped: () => this.stopped,
-      busy: (lane, busy) => (busy ? this.busyLanes.add(lane) : this.busyLanes.delete(lane)),
+      busy: (lane, busy, urgent) => this.laneBusy(lane, busy, urgent),
+      paced: (queue, jobs, ms) => this.pace.set(queue, ms / jobs),
     };
+  }
+
+  /**
+   * Money that arrived goes first: while an urgent lane (webhook credits) has work, no background lane starts a batch
+   * and the general loop claims nothing (what already runs ends); once it is idle, they carry on at once.
+   */
+  private laneBusy(lane: object, busy: boolean, urgent: boolean) {
+    for (const set of urgent ? [this.busyLanes, this.urgentLanes] : [this.busyLanes]) void (busy ? set.add(lane) : set.delete(lane));
+    const held = this.urgentLanes.size > 0 && !this.stopped;
+    if (!urgent || held === this.held) return;
+    this.held = held;
+    this.turns?.hold(held);
+    if (!held) this.nudge();
+  }
+
+  /** Jobs the general loop may run at once now: none while credits are due, one beside a background lane. */
+  private generalConcurrency(concurrency: number): number {
+    return this.urgentLanes.size ? 0 : this.busyLanes.size ? 1 : concurrency;
   }
 
   async claim(n: number, lane?: string): Promise<Claimed[]> {
@@ -278,6 +325,7 @@ export class JobQueue {
    */
   start(pollMs = 1000, concurrency = WORKER_CONCURRENCY, backgroundLanes = 1): void {
     this.stopped = false;
+    this.lag.start();
     let cronsTickedAt = -Infinity;
     const loop = async () => {
       if (this.stopped) return;
@@ -294,7 +342,7 @@ export class JobQueue {
             this.laneHost,
             (job) => this.runOne(job),
             1000,
-            () => (this.busyLanes.size ? 1 : concurrency),
+            () => this.generalConcurrency(concurrency),
           );
         })();
         await this.running;
@@ -307,7 +355,7 @@ export class JobQueue {
     };
     this.loop = loop;
     this.timer = setTimeout(loop, 0);
-    const turns = new Turns(backgroundLanes);
+    const turns = (this.turns = new Turns(backgroundLanes));
     for (const def of this.batched()) {
       const wakers: (() => void)[] = [];
       this.laneWakers.set(def.name, wakers);
@@ -333,8 +381,11 @@ export class JobQueue {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.lag.stop();
     if (this.timer) clearTimeout(this.timer);
     if (this.running) await this.running.catch(() => undefined);
+    this.held = false;
+    this.turns?.hold(false);
     for (const wakers of this.laneWakers.values()) wakers.forEach((w) => w());
     await Promise.all(this.lanes.splice(0));
     this.laneWakers.clear();

@@ -46,22 +46,29 @@ export function createWebhookEvents(deps: {
   const { db, clock, jobs, log, adapterOf, admission, settleChargeAlone, creditDedicatedAccount, ensureDedicatedAccount } = deps;
 
   // Admission control: the credit jobs due and the oldest one's wait, read at most every BACKLOG_CHECK_MS per
-  // instance (one bounded index read; concurrent webhooks share it).
-  let reading: { at: number; behind: boolean } = { at: -Infinity, behind: false };
-  let inFlight: Promise<boolean> | null = null;
-  function creditsBehind(): Promise<boolean> {
-    if (clock.now().getTime() - reading.at < BACKLOG_CHECK_MS) return Promise.resolve(reading.behind);
-    return (inFlight ??= (async () => {
-      try {
-        const b = await jobs.backlog(JOB_PROCESS_EVENT, admission.maxPending);
-        const now = clock.now().getTime();
-        const behind = b.pending >= admission.maxPending || (b.oldestDueAt !== null && now - b.oldestDueAt.getTime() > admission.maxAgeMs);
-        reading = { at: now, behind };
-        return behind;
-      } finally {
-        inFlight = null;
-      }
-    })());
+  // instance (one bounded index read; concurrent webhooks share it). Where this process credits too (its lane has a
+  // pace), the credits it can post within the age bound are the room: webhooks admitted since the reading count
+  // against it, so a reading that comes back late does not admit everyone who waited for it.
+  let reading = { at: -Infinity, behind: false, room: Infinity };
+  let inFlight: Promise<void> | null = null;
+  const read = async () => {
+    try {
+      const b = await jobs.backlog(JOB_PROCESS_EVENT, admission.maxPending);
+      const now = clock.now().getTime();
+      const room = b.msPerJob ? Math.min(admission.maxPending, Math.max(1, Math.floor(admission.maxAgeMs / b.msPerJob))) : Infinity;
+      const behind = b.pending >= admission.maxPending || (b.oldestDueAt !== null && now - b.oldestDueAt.getTime() > admission.maxAgeMs);
+      reading = { at: now, behind, room: room - b.pending };
+    } finally {
+      inFlight = null;
+    }
+  };
+  async function creditsBehind(): Promise<boolean> {
+    // A worker whose event loop runs late posts late credits, whatever the backlog: refused at once.
+    if (jobs.loopLagMs() > admission.maxAgeMs) return true;
+    if (clock.now().getTime() - reading.at >= BACKLOG_CHECK_MS) await (inFlight ??= read());
+    if (reading.behind || reading.room <= 0) return true;
+    reading.room--;
+    return false;
   }
 
   async function markEvent(exec: Executor, eventId: string, status: string, outcome: string) {
@@ -75,9 +82,10 @@ export function createWebhookEvents(deps: {
       const eventName = typeof ev?.event === 'string' ? ev.event.slice(0, 100) : '(none)';
       const reference = typeof ev?.data?.reference === 'string' ? ev.data.reference.slice(0, 200) : null;
       const hash = sha256(rawBody);
-      // While credits are behind, a new event is refused unstored (the processor retries after Retry-After) rather
-      // than queued to be credited late; a redelivery of a stored event is still answered 200 below.
-      if ((await creditsBehind()) && !(await one(db, sql`SELECT 1 AS x FROM processor_events WHERE payload_hash = ${hash}`))) {
+      // While credits are behind, a webhook is refused unstored (the processor retries after Retry-After) rather
+      // than queued to be credited late. Refusing asks nothing of the database, so a storm of refusals leaves its
+      // connections to the credits; a redelivery refused now is recognised as one when it comes back.
+      if (await creditsBehind()) {
         throw new AppError('RATE_LIMITED', 'Credits are behind; retry this webhook shortly', { retryAfter: WEBHOOK_RETRY_AFTER_S });
       }
       const now = clock.now();
