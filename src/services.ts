@@ -1,4 +1,5 @@
-import { ConfigError, type Config } from './config.js';
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { configWarnings } from './config-production.js';
 import type { ServiceName, Services } from './platform/services.js';
 import { armFaultPoint } from './lib/faults.js';
@@ -10,7 +11,7 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { createLedger } from './ledger/ledger.js';
 import { JobQueue } from './jobs/queue.js';
 import { registerPlatformJobs } from './jobs/index.js';
-import { EventBus } from './lib/events.js';
+import { createWork, EventBus } from './platform/change.js';
 import { systemResolver, type Resolver } from './lib/public-address.js';
 import { countSmsSend } from './lib/metrics.js';
 import { capturingMailer, capturingSms, smtpMailer, type Mailer, type SmsSender } from './providers/messaging.js';
@@ -26,6 +27,7 @@ import { SANDBOX_LOOPBACK_NAMES } from './modules/notifications/service.js';
 import { gatewaySms } from './modules/notifications/sms.js';
 import { allModules, allOperations } from './modules/index.js';
 import { serviceName } from './modules/vtu/api.js';
+import type { TestWorld } from './modules/developers/api.js';
 import { moduleScope, type AnyModule } from './platform/module.js';
 import { buildHttpApp } from './http/app.js';
 import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
@@ -41,6 +43,15 @@ export interface BuildOptions {
   overrides?: ServiceOverrides;
   /** Skip applying migrations (the caller did). */
   skipMigrations?: boolean;
+  /** Test mode's world (issue 45): how it is opened; null when this app is the test world. */
+  testWorld?: TestWorldOptions | null;
+}
+
+export interface TestWorldOptions {
+  /** Its database (tests: a fresh one); default PGlite under DATA_DIR/test-mode, migrated at its first use. */
+  database?: () => Promise<Database>;
+  /** Run its job worker (npm start and production do; tests drain it). */
+  jobs?: boolean;
 }
 
 export interface ServiceOverrides {
@@ -68,7 +79,8 @@ export async function buildApp(opts: BuildOptions) {
       preparedStatements: config.databasePreparedStatements,
     }));
   if (!opts.skipMigrations) await migrate(database);
-  const services = await createServices({ config, database, clock, log }, opts.overrides);
+  const testWorld = opts.testWorld === null ? null : testWorldOf(opts, clock, log);
+  const services = await createServices({ config, database, clock, log, testWorld }, opts.overrides);
   return buildHttpApp(services, {
     operations: allOperations,
     sandboxRoutes: config.sandbox ? registerSandboxRoutes : null,
@@ -77,6 +89,7 @@ export async function buildApp(opts: BuildOptions) {
       await services.authChanges.close();
       await services.growthSettingsChanges.close();
       await services.replica.close();
+      await testWorld?.close();
       if (!opts.database) await database.close();
     },
   });
@@ -88,7 +101,7 @@ export async function buildApp(opts: BuildOptions) {
  * then each module from exactly what its entry file says it needs, in an order where every need is built first.
  */
 export async function createServices(
-  base: { config: Config; database: Database; clock: Clock; log: Logger },
+  base: { config: Config; database: Database; clock: Clock; log: Logger; testWorld?: TestWorld | null },
   overrides: ServiceOverrides = {},
 ): Promise<Services> {
   // Allowed but weakening settings (OPERATOR_2FA=optional in production): said at every start; the console shows them too.
@@ -102,7 +115,10 @@ export async function createServices(
   return services;
 }
 
-function createPlatform(base: { config: Config; database: Database; clock: Clock; log: Logger }, overrides: ServiceOverrides) {
+function createPlatform(
+  base: { config: Config; database: Database; clock: Clock; log: Logger; testWorld?: TestWorld | null },
+  overrides: ServiceOverrides,
+) {
   const { config, database, clock, log } = base;
   armFaultPoint(config.faultPoint);
   const db = database.db;
@@ -117,6 +133,9 @@ function createPlatform(base: { config: Config; database: Database; clock: Clock
         timeoutMs: 10_000,
       })
     : null;
+  const ledger = createLedger({ clock, batch: config.ledgerBatch, log });
+  const jobs = new JobQueue(db, clock, log);
+  const events = new EventBus();
   // Push endpoints: resolved and checked public when saved and again at delivery.
   const resolver = overrides.resolver ?? systemResolver;
   return {
@@ -132,9 +151,11 @@ function createPlatform(base: { config: Config; database: Database; clock: Clock
     }),
     clock,
     log,
-    ledger: createLedger({ clock, batch: config.ledgerBatch, log }),
-    jobs: new JobQueue(db, clock, log),
-    events: new EventBus(),
+    testWorld: base.testWorld ?? null,
+    ledger,
+    jobs,
+    events,
+    work: createWork({ db, clock, ledger, jobs, events }),
     upstream,
     resolver,
     // The kinds' names in purchase notices: the VTU module's list, for the notifications' wording (which imports no VTU).
@@ -196,4 +217,53 @@ export async function composeModules(modules: readonly AnyModule[], platform: Pa
     }
   }
   return container as Services;
+}
+
+/**
+ * Test mode (issue 45, docs/decisions.md "Test mode is another world"): a second instance of the whole service, in
+ * the sandbox configuration (every upstream a simulator, whatever this instance's configuration says), on a database
+ * of its own, built on first use. The live app hands it every request made with a test key; it shares nothing with
+ * the live instance but the clock, the log and the key brand.
+ */
+function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger): TestWorld {
+  const { config } = opts;
+  let world: ReturnType<typeof buildApp> | null = null;
+  let database: Database | null = null;
+  const built = () =>
+    (world ??= (async () => {
+      database = opts.testWorld?.database ? await opts.testWorld.database() : null;
+      const app = await buildApp({
+        config: loadConfig({
+          SANDBOX: 'true',
+          NODE_ENV: 'development',
+          DATA_DIR: path.join(config.dataDir, 'test-mode'),
+          PUBLIC_URL: config.publicUrl,
+          API_KEY_BRAND: config.apiKeyBrand,
+          LOG_LEVEL: config.logLevel,
+          WEB_DIR: '',
+        }),
+        ...(database ? { database } : {}),
+        clock,
+        log: log.child({ world: 'test' }),
+        overrides: opts.overrides,
+        testWorld: null,
+      });
+      await app.ready();
+      if (opts.testWorld?.jobs) app.services.jobs.start(2000, 2, 1);
+      return app;
+    })());
+  return {
+    async forward(r) {
+      const res = await (
+        await built()
+      ).inject({ method: r.method as 'GET', url: r.url, headers: r.headers, payload: r.body, remoteAddress: r.ip });
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    },
+    developers: async () => (await built()).services.developers,
+    async close() {
+      if (!world) return;
+      await (await world).close();
+      await (database as Database | null)?.close();
+    },
+  };
 }

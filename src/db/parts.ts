@@ -25,6 +25,11 @@ export interface Part<T = unknown> {
    * one `key` from all its changes are ONE statement. A part with an `output` is never merged.
    */
   readonly merge?: Merge;
+  /**
+   * The part as one whole statement over `when` instead of CTEs (the unit of work's writes, src/platform/change.ts):
+   * it answers nothing. Used verbatim; `ctes` and `output` are then unused.
+   */
+  statement?(when: SQL): SQL;
   /** Never set: carries the answer's type. */
   readonly answer?: T;
 }
@@ -48,9 +53,12 @@ const namer: Namer = (local) => {
  * for all parts of the key (what differs between changes goes in `data`).
  */
 export interface Merge {
-  key: string;
+  /** What groups parts into one statement: a string, or the builder function itself (grouped by identity). */
+  key: unknown;
   data: unknown;
-  ctes(each: SQL, name: Namer): SQL;
+  ctes?(each: SQL, name: Namer): SQL;
+  /** The statement form: one whole statement over `each` (a relation, `... AS each`), instead of `ctes`. */
+  statement?(each: SQL): SQL;
 }
 
 /**
@@ -64,12 +72,26 @@ export function mergeable(key: string, data: unknown, ctes: (each: SQL, name: Na
   };
 }
 
+/**
+ * A statement over `each` written once per builder in a batch (runChanges): parts with the same `statement`
+ * function (by identity) are ONE statement, each change's `data` in its row of `each`. Alone, the same statement
+ * over the made row with its `data`. It answers nothing.
+ */
+export function mergeableStatement(data: unknown, statement: (each: SQL) => SQL): Part {
+  const json = JSON.stringify(data ?? null);
+  return {
+    statement: (when) => statement(sql`(SELECT *, ${json}::jsonb AS data FROM ${when}) AS each`),
+    merge: { key: statement, data, statement },
+  };
+}
+
 /** The relation a mergeable part reads (`parts_each` cannot meet a Namer's `part_` names). */
 const EACH = sql.raw('parts_each');
 const EACH_ITEM = sql.raw('parts_each AS each');
 
 /** A part as a statement of its own over `when`, answering one row with one column, `answer`. */
 export function partStatement(part: Part, when: SQL): SQL {
+  if (part.statement) return part.statement(when);
   const answer = part.output ? part.output(namer) : sql`NULL`;
   return part.ctes ? sql`WITH ${part.ctes(when, namer)} SELECT ${answer} AS answer` : sql`SELECT ${answer} AS answer`;
 }
@@ -144,18 +166,18 @@ export async function runChanges<R>(
     sql`set_config('parts.made', COALESCE((SELECT json_object_agg(${sql.raw(made.alias)}.token, row_to_json(${sql.raw(made.alias)}))::text
           FROM ${from} AS ${sql.raw(made.alias)}), ''), true)`;
   // Mergeable parts by key (one statement each, in the order the keys first appear), then the others one by one.
-  const merged = new Map<string, { ctes: Merge['ctes']; each: { token: string; data: unknown }[] }>();
+  const merged = new Map<unknown, { merge: Merge; each: { token: string; data: unknown }[] }>();
   const single: { k: number; j: number; statement: SQL }[] = [];
   changes.forEach((parts, k) =>
     parts.forEach((p, j) => {
       if (p.merge && !p.output) {
-        const group = merged.get(p.merge.key) ?? { ctes: p.merge.ctes, each: [] };
+        const group = merged.get(p.merge.key) ?? { merge: p.merge, each: [] };
         group.each.push({ token: tokens[k], data: p.merge.data });
         merged.set(p.merge.key, group);
       } else single.push({ k, j, statement: partStatement(p, madeFor(made, tokens[k])) });
     }),
   );
-  const statements = [decide(mark, tokens), ...[...merged.values()].map((g) => mergedStatement(made, g.ctes, g.each))];
+  const statements = [decide(mark, tokens), ...[...merged.values()].map((g) => mergedStatement(made, g.merge, g.each))];
   const results = await pipelined(db, [...statements, ...single.map((s) => s.statement)], { transaction: true });
   const answers: unknown[][] = changes.map((parts) => parts.map(() => null));
   const singles = answersOf(results.slice(statements.length));
@@ -167,11 +189,12 @@ export async function runChanges<R>(
  * One statement writing a mergeable kind for the changes of a batch: `each` is every change's data with the row it
  * made (read back by its token), none for a change that made nothing.
  */
-function mergedStatement(made: Made, ctes: Merge['ctes'], each: { token: string; data: unknown }[]): SQL {
-  return sql`WITH ${EACH} AS (SELECT x.data, r.* FROM jsonb_to_recordset(${JSON.stringify(each)}::jsonb) AS x(token text, data jsonb)
+function mergedStatement(made: Made, merge: Merge, each: { token: string; data: unknown }[]): SQL {
+  const rowsOf = sql`SELECT x.data, r.* FROM jsonb_to_recordset(${JSON.stringify(each)}::jsonb) AS x(token text, data jsonb)
         CROSS JOIN (SELECT NULLIF(current_setting('parts.made', true), '')::jsonb AS all_made) s
-        CROSS JOIN LATERAL jsonb_to_record(s.all_made -> x.token) AS r(${made.columns}) WHERE s.all_made -> x.token IS NOT NULL),
-      ${ctes(EACH_ITEM, namer)} SELECT NULL AS answer`;
+        CROSS JOIN LATERAL jsonb_to_record(s.all_made -> x.token) AS r(${made.columns}) WHERE s.all_made -> x.token IS NOT NULL`;
+  if (merge.statement) return merge.statement(sql`(${rowsOf}) AS each`);
+  return sql`WITH ${EACH} AS (${rowsOf}), ${merge.ctes!(EACH_ITEM, namer)} SELECT NULL AS answer`;
 }
 
 /**

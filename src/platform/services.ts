@@ -1,7 +1,8 @@
 import type { Clock } from '../kernel/clock.js';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/client.js';
-import type { EventBus } from '../lib/events.js';
+import type { EventBus, Work } from './change.js';
+
 import type { FileStorage } from '../providers/storage.js';
 import type { IdentityProvider } from '../providers/identity.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -35,6 +36,8 @@ export interface Services {
   mailer: Mailer;
   sms: SmsSender;
   events: EventBus;
+  /** The unit of work: every change a module makes (change.ts). */
+  work: Work;
   push: PushSender;
   processors: ProcessorRegistry;
   /** The one outbound transport (http-transport.ts): the processor, SMS and VTU adapters and the sandbox's callbacks. */

@@ -201,7 +201,7 @@ describe('beneficiaries', () => {
   it('closing the account forgets the saved beneficiaries', async () => {
     const u = await user(h);
     await save(u, { kind: 'wallet', label: 'Ada', recipient: 'ada_obi' });
-    await h.app.services.db.transaction((tx) => h.app.services.events.emit(tx, 'account.closed', { userId: u.id }));
+    await h.app.services.db.transaction((tx) => h.app.services.work.change(tx).emit('account.closed', { userId: u.id }).commit());
     const left = await one<{ n: number }>(h.app.services.db, sql`SELECT count(*)::int AS n FROM beneficiaries WHERE user_id = ${u.id}`);
     expect(left?.n).toBe(0);
   });

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 it("many delivered purchases' growth jobs are worked together: one statement records them, the rest runs only for the invitee's", async () => {
-  const { db, events, jobs } = h.app.services;
+  const { db, work, jobs } = h.app.services;
   const referrer = await signIn(h);
   const { code } = (await call(h, 'GET', '/_serverFn/getMyReferralStatusBearerGrowth', undefined, { token: referrer.token })).json();
   const invitee = await signUpWithCode(h, code);
@@ -27,7 +27,7 @@ it("many delivered purchases' growth jobs are worked together: one statement rec
     amount: toKobo(500),
     service: 'airtime',
   }));
-  for (const p of purchases) await db.transaction((tx) => events.emit(tx, 'vtu.succeeded', p));
+  for (const p of purchases) await db.transaction((tx) => work.change(tx).emit('vtu.succeeded', p).commit());
   const texts = await statementsOfEither(() => jobs.drain());
   const recorded = await count(
     h,

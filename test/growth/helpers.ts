@@ -22,15 +22,20 @@ export async function signUpWithCode(
 
 /** What the VTU engine does on delivery: emits 'vtu.succeeded' inside its transaction. */
 export async function purchase(h: Harness, userId: string, naira: number, transactionId: string = randomUUID()) {
-  const { db, events } = h.app.services;
-  await db.transaction((tx) => events.emit(tx, 'vtu.succeeded', { userId, transactionId, amount: toKobo(naira), service: 'airtime' }));
+  const { db, work } = h.app.services;
+  await db.transaction((tx) =>
+    work
+      .change(tx)
+      .emit('vtu.succeeded', { userId, transactionId, amount: toKobo(naira), service: 'airtime' })
+      .commit(),
+  );
   await h.app.services.jobs.drain(); // the growth job the event wrote
   return transactionId;
 }
 
 /** A purchase delivered at once: wallet debit and 'vtu.succeeded' in one transaction (the emitter holds the wallet lock). */
 export async function paidPurchase(h: Harness, userId: string, naira: number) {
-  const { db, events, ledger } = h.app.services;
+  const { db, work, ledger } = h.app.services;
   const transactionId = randomUUID();
   await db.transaction(async (tx) => {
     await ledger.post(tx, {
@@ -42,14 +47,17 @@ export async function paidPurchase(h: Harness, userId: string, naira: number) {
         { account: { system: 'provider_float' }, amount: toKobo(naira) },
       ],
     });
-    await events.emit(tx, 'vtu.succeeded', { userId, transactionId, amount: toKobo(naira), service: 'data' });
+    await work
+      .change(tx)
+      .emit('vtu.succeeded', { userId, transactionId, amount: toKobo(naira), service: 'data' })
+      .commit();
   });
   await h.app.services.jobs.drain(); // the growth job the event wrote
 }
 
 /** A top-up as the payments module does it: ledger credit plus 'wallet.credited' in one transaction. */
 export async function topUp(h: Harness, userId: string, naira: number) {
-  const { db, events, ledger } = h.app.services;
+  const { db, work, ledger } = h.app.services;
   const reference = `test_topup_${randomUUID()}`;
   await db.transaction(async (tx) => {
     await ledger.post(tx, {
@@ -61,7 +69,10 @@ export async function topUp(h: Harness, userId: string, naira: number) {
         { account: { system: 'collections' }, amount: -toKobo(naira) },
       ],
     });
-    await events.emit(tx, 'wallet.credited', { userId, amount: toKobo(naira), source: 'topup', reference });
+    await work
+      .change(tx)
+      .emit('wallet.credited', { userId, amount: toKobo(naira), source: 'topup', reference })
+      .commit();
   });
   await h.app.services.jobs.drain(); // a loan's repayment job, when the credit wrote one
 }

@@ -206,10 +206,13 @@ describe('milestones', () => {
 describe('event isolation', () => {
   it('failing growth work is logged and retried by its job, and never rolls back the change that emitted the event', async () => {
     const u = await signIn(h);
-    const { db, events, ledger, jobs } = h.app.services;
+    const { db, work, ledger, jobs } = h.app.services;
     await db.transaction(async (tx) => {
       // A malformed user id makes the growth job's insert fail; the event's part only wrote the job.
-      await events.emit(tx, 'vtu.succeeded', { userId: 'not-a-uuid', transactionId: randomUUID(), amount: 10_000n, service: 'data' });
+      await work
+        .change(tx)
+        .emit('vtu.succeeded', { userId: 'not-a-uuid', transactionId: randomUUID(), amount: 10_000n, service: 'data' })
+        .commit();
       await ledger.post(tx, {
         reference: `iso_${randomUUID()}`,
         type: 'adjustment',

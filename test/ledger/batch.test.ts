@@ -5,7 +5,7 @@ import type { Namer, Part } from '../../src/db/parts.js';
 import { createLedger, type PostInput, type Posted } from '../../src/ledger/ledger.js';
 import { GROWTH_EVENT_JOB } from '../../src/modules/growth/register.js';
 import { DELIVER_JOB } from '../../src/modules/notifications/notifier.js';
-import { insertOnPosting } from '../../src/modules/vtu/repository.js';
+import { recordPurchase } from '../../src/modules/vtu/repository.js';
 import { claimOf } from '../../src/http/idempotency.js';
 import { inRequestScope } from '../../src/db/request-scope.js';
 import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
@@ -233,25 +233,33 @@ describe('postings in batches', () => {
     for (const u of payees)
       await db().execute(sql`INSERT INTO loans (id, user_id, principal_kobo, fee_kobo, created_at, due_at)
                              VALUES (${randomUUID()}::uuid, ${u}::uuid, 100, 10, now(), now() + interval '30 days')`);
-    const { notifier, events } = h.app.services;
-    const inputs = payers.map((from, i) => {
-      const t = transfer(from, payees[i], 500n);
-      const notes = notifier.notices([
-        { userId: from, kind: 'transfer_sent', title: 'Sent', body: `sent ${i}`, data: { reference: t.reference } },
-        { userId: payees[i], kind: 'transfer_received', title: 'Received', body: `received ${i}`, data: { reference: t.reference } },
-      ]);
-      const credited = events.parts('wallet.credited', { userId: payees[i], amount: 500n, source: 'transfer', reference: t.reference });
-      expect(credited).toHaveLength(1);
-      return { ...t, parts: [notes, ...credited, idPart] };
-    });
-    let results: PromiseSettledResult<Posted>[] = [];
+    const { work } = h.app.services;
+    await db().execute(sql`CREATE TABLE IF NOT EXISTS batch_probe (reference text, tx_id bigint)`);
+    const ownRow = (reference: string) => (each: SQL) => sql`INSERT INTO batch_probe SELECT ${reference}, each.id FROM ${each}`;
+    const inputs = payers.map((from, i) => transfer(from, payees[i], 500n));
+    const changes = inputs.map((t, i) =>
+      work
+        .change()
+        .post(t)
+        .notify(
+          { userId: payers[i], kind: 'transfer_sent', title: 'Sent', body: `sent ${i}`, data: { reference: t.reference } },
+          { userId: payees[i], kind: 'transfer_received', title: 'Received', body: `received ${i}`, data: { reference: t.reference } },
+        )
+        .emit('wallet.credited', { userId: payees[i], amount: 500n, source: 'transfer', reference: t.reference })
+        .write(ownRow(t.reference)),
+    );
+    let results: PromiseSettledResult<{ posted: Posted | null }>[] = [];
     const texts = await statementsOf(async () => {
-      results = await settle(inputs.map((i) => ledger().postAlone(db(), i)));
+      results = await settle(changes.map((c) => c.commit()));
     });
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
-    // Each answers its own, exactly as alone: the merged parts answer null, the part with an answer its own posting.
-    for (const i of [0, 1, 3]) expect(postedOf(results[i]).answers).toEqual([null, null, postedOf(results[i]).transactionId]);
+    // A write of its own per change (a closure, never merged) sees its own posting's row.
+    for (const i of [0, 1, 3]) {
+      const own = await db().execute(sql`SELECT tx_id::text AS tx_id FROM batch_probe WHERE reference = ${inputs[i].reference}`);
+      expect(own.rows).toEqual([{ tx_id: (results[i] as PromiseFulfilledResult<{ posted: Posted }>).value.posted.transactionId }]);
+    }
+    expect((await db().execute(sql`SELECT 1 FROM batch_probe WHERE reference = ${inputs[2].reference}`)).rows).toEqual([]);
     for (const [i, t] of inputs.entries()) {
       const made = i !== 2;
       const notes = (
@@ -317,16 +325,18 @@ describe('postings in batches', () => {
     }));
     const results = await settle(
       rows.map((r) =>
-        ledger().postAlone(db(), {
-          reference: r.reference,
-          type: 'vtu_purchase',
-          description: 'batched purchase',
-          entries: [
-            { account: wallet(r.userId), amount: -r.amount },
-            { account: { system: 'revenue' }, amount: r.amount },
-          ],
-          parts: [insertOnPosting(r)],
-        }),
+        recordPurchase(
+          h.app.services.work.change().post({
+            reference: r.reference,
+            type: 'vtu_purchase',
+            description: 'batched purchase',
+            entries: [
+              { account: wallet(r.userId), amount: -r.amount },
+              { account: { system: 'revenue' }, amount: r.amount },
+            ],
+          }),
+          r,
+        ).commit(),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);

@@ -22,14 +22,14 @@ describe('dedicated virtual accounts', () => {
   it('is created by a job when Tier 2 is approved and shown in the wallet state', async () => {
     const u = await tier2User(h, { username: uname('dva'), fullName: 'Amaka Eze' });
     expect((await state(u)).dedicatedAccount).toBeNull();
-    await h.app.services.db.transaction((tx) => h.app.services.events.emit(tx, 'kyc.approved', { userId: u.id, tier: 2 }));
+    await h.app.services.db.transaction((tx) => h.app.services.work.change(tx).emit('kyc.approved', { userId: u.id, tier: 2 }).commit());
     await h.app.services.jobs.drain();
     const acc = (await state(u)).dedicatedAccount;
     expect(acc).toMatchObject({ bankName: 'Wema Bank', accountName: 'VTU/AMAKA EZE' });
     expect(acc.accountNumber).toMatch(/^\d{10}$/);
     // Tier 1 approvals create nothing.
     const t1 = await user(h, { tier: 1 });
-    await h.app.services.db.transaction((tx) => h.app.services.events.emit(tx, 'kyc.approved', { userId: t1.id, tier: 1 }));
+    await h.app.services.db.transaction((tx) => h.app.services.work.change(tx).emit('kyc.approved', { userId: t1.id, tier: 1 }).commit());
     await h.app.services.jobs.drain();
     expect((await state(t1)).dedicatedAccount).toBeNull();
   });

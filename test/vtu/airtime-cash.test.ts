@@ -233,7 +233,7 @@ describe('airtime-to-cash', () => {
     ]);
     expect((await request(u, other, 1000)).status).toBe('awaiting');
     // Closing the account forgets the numbers proved by code (personal data); the requests stay.
-    await h.app.services.db.transaction((tx) => h.app.services.events.emit(tx, 'account.closed', { userId: u.id }));
+    await h.app.services.db.transaction((tx) => h.app.services.work.change(tx).emit('account.closed', { userId: u.id }).commit());
     const left = await rows<{ n: number }>(
       h.app.services.db,
       sql`SELECT count(*)::int AS n FROM airtime_cash_numbers WHERE user_id = ${u.id}`,

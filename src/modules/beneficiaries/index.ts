@@ -1,11 +1,11 @@
 import { defineModule } from '../../platform/module.js';
-import type { EventBus } from '../../lib/events.js';
+import type { EventBus } from '../../platform/change.js';
 import { createBeneficiaryService, type BeneficiaryService } from './service.js';
 import { beneficiaryOperations } from './operations.js';
 
 /** account.closed: saved numbers are personal data with no money record to keep, so they go. */
 function registerAccountClosedForget({ events, beneficiaries }: { events: EventBus; beneficiaries: BeneficiaryService }) {
-  events.on('account.closed', ({ userId }) => beneficiaries.forgetPart(userId));
+  events.on('account.closed', ({ userId }, change) => beneficiaries.forgetOnClosure(change, userId));
 }
 
 /** The beneficiaries module: what it needs, what it provides and what the composition root (services.ts) registers for it. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { beneficiaries } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
-import type { Part } from '../../db/parts.js';
+import type { Change } from '../../platform/change.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
@@ -141,11 +141,8 @@ export function createBeneficiaryService({ db, clock }: { db: Db; clock: Clock }
 
     /** account.closed: saved numbers are personal data with no money record to keep. */
     /** account.closed: the user's saved numbers go with the closure's statement. */
-    forgetPart(userId: string): Part {
-      return {
-        ctes: (when, name) =>
-          sql`${name('gone')} AS (DELETE FROM beneficiaries WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${when}))`,
-      };
+    forgetOnClosure(change: Change, userId: string): void {
+      change.write((each) => sql`DELETE FROM beneficiaries WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${each})`);
     },
   };
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../kernel/errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
 
-import type { EventBus } from '../../lib/events.js';
+import type { Work } from '../../platform/change.js';
 
 import { prefixedId } from '../../kernel/ids.js';
 
@@ -20,8 +20,8 @@ export function checkinReward(s: GrowthSettings, streakDay: number): bigint {
 }
 
 /** Daily check-ins: the streak, its locked reward, and withdrawing the rewards once the spend unlocks them. */
-export function createCheckins(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; settings: GrowthSettingsStore }) {
-  const { db, clock, ledger, events, settings } = deps;
+export function createCheckins(deps: { db: Db; clock: Clock; ledger: Ledger; work: Work; settings: GrowthSettingsStore }) {
+  const { db, clock, ledger, work, settings } = deps;
   return {
     async checkinStatus(userId: string) {
       const s = await settings.get();
@@ -108,7 +108,7 @@ export function createCheckins(deps: { db: Db; clock: Clock; ledger: Ledger; eve
             { account: { user: userId, kind: 'wallet' }, amount: accrued },
           ],
         });
-        await events.emit(tx, 'wallet.credited', { userId, amount: accrued, source: 'other', reference });
+        await work.change(tx).emit('wallet.credited', { userId, amount: accrued, source: 'other', reference }).commit();
         // Read after the event: an open loan may have taken part of the credit.
         const balance = await ledger.balance(tx, { user: userId, kind: 'wallet' });
         return { amount: toNaira(accrued), reference, balance: toNaira(balance) };

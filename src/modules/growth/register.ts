@@ -2,8 +2,10 @@ import type { Db, Executor } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { DomainEvents, EventBus, EventName } from '../../lib/events.js';
-import { runParts, type Part } from '../../db/parts.js';
+import type { DomainEvents, EventName } from '../../platform/events.js';
+import type { EventBus } from '../../platform/change.js';
+import type { Change, Work } from '../../platform/change.js';
+import { asTx } from './accounts.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Notifier } from '../notifications/api.js';
 import type { WalletLimits } from '../wallet/api.js';
@@ -38,6 +40,7 @@ export function createGrowthArea(deps: {
   events: EventBus;
   notifier: Notifier;
   jobs: JobQueue;
+  work: Work;
   log: Logger;
   walletLimits: WalletLimits;
 }): GrowthArea {
@@ -61,6 +64,7 @@ export function subscribeGrowth(deps: {
   loans: LoanService;
   events: EventBus;
   jobs: JobQueue;
+  work: Work;
   db: Db;
   log: Logger;
 }): void {
@@ -68,11 +72,11 @@ export function subscribeGrowth(deps: {
   type Work = { [E in EventName]?: (exec: Executor, e: any) => Promise<void> };
   const work: Work = {
     // Only a retry queued before sign-ups recorded the referral in their own statement has this event.
-    'user.created': async (tx, e) =>
-      void (await runParts(
-        tx,
-        [growth.referralPart(e)].filter((p) => p !== null),
-      )),
+    'user.created': async (tx, e) => {
+      const change = deps.work.change(asTx(tx));
+      growth.recordReferral(change, e);
+      await change.commit();
+    },
     'vtu.succeeded': (tx, e) => growth.onVtuSucceeded(tx, e),
     'wallet.credited': (tx, e) => loans.onWalletCredited(tx, e),
     'account.closed': (tx, e) => growth.onAccountClosed(tx, e),
@@ -138,27 +142,19 @@ export function subscribeGrowth(deps: {
     batch: { size: GROWTH_EVENT_BATCH, handler: runBatch },
   };
   jobs.register({ name: GROWTH_EVENT_JOB, ...def });
-  /** The job of one event, as a part of the emitter's statement; `only` narrows it to the users it concerns. */
-  const jobOf =
-    <E extends EventName>(event: E, e: DomainEvents[E]) =>
-    (from: SQL) =>
-      jobs.enqueueSql(GROWTH_EVENT_JOB, { event, payload: payloadOf(e) }, {}, from);
-  const jobPart = <E extends EventName>(event: E, e: DomainEvents[E], only?: (when: SQL) => SQL): Part => ({
-    ctes: (when, name) => sql`${name('job')} AS (${jobOf(event, e)(only ? only(when) : when)})`,
-  });
+  /** The job of one event, in the emitter's change; `onlyIf` narrows it to the users it concerns. */
+  const enqueue = <E extends EventName>(change: Change, event: E, e: DomainEvents[E], onlyIf?: (each: SQL) => SQL) =>
+    change.enqueue(GROWTH_EVENT_JOB, { event, payload: payloadOf(e) }, { onlyIf });
 
-  deps.events.on('user.created', (e) => growth.referralPart(e));
+  deps.events.on('user.created', (e, change) => growth.recordReferral(change, e));
   // Every delivered purchase counts towards milestones and may qualify a referral: growth records it in its job.
-  deps.events.on('vtu.succeeded', (e) => jobPart('vtu.succeeded', e));
-  // A credit concerns loans only while the user has one open: otherwise the part writes nothing.
-  deps.events.on('wallet.credited', (e) =>
-    loans.repaymentJobPart(e.userId, {
-      key: GROWTH_EVENT_JOB,
-      payload: jobs.payloadOf(GROWTH_EVENT_JOB, { event: 'wallet.credited', payload: payloadOf(e) }),
-      insertEach: (from, payload) => jobs.enqueueEachSql(GROWTH_EVENT_JOB, payload, from),
-    }),
-  );
-  deps.events.on('account.closed', (e) =>
-    jobPart('account.closed', e, (when) => sql`${when} WHERE ${growth.hasLockedBonusSql(sql`${e.userId}::uuid`)}`),
-  );
+  deps.events.on('vtu.succeeded', (e, change) => enqueue(change, 'vtu.succeeded', e));
+  // A credit concerns loans only while the user has one open: otherwise nothing is written.
+  deps.events.on('wallet.credited', (e, change) => enqueue(change, 'wallet.credited', e, loans.hasOpenLoan));
+  deps.events.on('account.closed', (e, change) => enqueue(change, 'account.closed', e, hasLockedBonus));
 }
+
+/** Whether the job's user (its event's `userId`) holds a locked bonus that account.closed forfeits. */
+const hasLockedBonus = (job: SQL) =>
+  sql`EXISTS (SELECT 1 FROM accounts WHERE user_id = (${job} -> 'payload' ->> 'userId')::uuid
+        AND kind IN ('bonus_locked', 'referral_locked') AND balance > 0)`;

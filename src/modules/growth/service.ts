@@ -8,8 +8,8 @@ import { notFound } from '../../kernel/errors.js';
 import { accountCode, type Ledger } from '../../ledger/ledger.js';
 
 import { lagosDate, type Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
-import type { Part } from '../../db/parts.js';
+import type { Work } from '../../platform/change.js';
+import type { Change } from '../../platform/change.js';
 
 import { prefixedId } from '../../kernel/ids.js';
 
@@ -55,12 +55,12 @@ export function createGrowthService(deps: {
   db: Db;
   clock: Clock;
   ledger: Ledger;
-  events: EventBus;
+  work: Work;
   notifier: Notifier;
   settings: GrowthSettingsStore;
   log: Logger;
 }) {
-  const { db, clock, ledger, events, notifier, settings } = deps;
+  const { db, clock, ledger, work, notifier, settings } = deps;
 
   async function ensureCode(userId: string): Promise<string> {
     for (let attempt = 0; attempt < 6; attempt++) {
@@ -112,7 +112,7 @@ export function createGrowthService(deps: {
       body: `${formatNaira(locked)} of referral bonus is now in your wallet.`,
       data: { event: 'referral_unlocked', amount: toNaira(locked) },
     });
-    await events.emit(tx, 'wallet.credited', { userId, amount: locked, source: 'other', reference });
+    await work.change(tx).emit('wallet.credited', { userId, amount: locked, source: 'other', reference }).commit();
   }
 
   async function awardMilestones(tx: Tx, referrerId: string, s: GrowthSettings): Promise<void> {
@@ -176,22 +176,16 @@ export function createGrowthService(deps: {
      * 'user.created': who invited the new account, recorded by the sign-up's own statement. A code that is unknown,
      * the new account's own or a closed account's records nothing, so sign-up never fails on a typo.
      */
-    referralPart(e: { userId: string; referralCode?: string }): Part | null {
-      if (!e.referralCode) return null;
+    recordReferral(change: Change, e: { userId: string; referralCode?: string }): void {
+      if (!e.referralCode) return;
       const code = e.referralCode.trim().toUpperCase();
-      return {
-        ctes: (when, name) => sql`${name('referral')} AS (
-          INSERT INTO referrals (invitee_id, referrer_id, code, created_at)
+      change.write(
+        (each) => sql`INSERT INTO referrals (invitee_id, referrer_id, code, created_at)
           SELECT ${e.userId}::uuid, c.user_id, ${code}::text, ${clock.now()}::timestamptz
-          FROM ${when}, referral_codes c JOIN users u ON u.id = c.user_id
+          FROM ${each}, referral_codes c JOIN users u ON u.id = c.user_id
           WHERE c.code = ${code}::text AND u.status = 'active' AND c.user_id <> ${e.userId}::uuid
-          ON CONFLICT (invitee_id) DO NOTHING)`,
-      };
-    },
-
-    /** Whether the user holds a locked bonus that account.closed forfeits (an SQL boolean of the user's id). */
-    hasLockedBonusSql(userId: SQL): SQL {
-      return sql`EXISTS (SELECT 1 FROM accounts WHERE user_id = ${userId} AND kind IN ('bonus_locked', 'referral_locked') AND balance > 0)`;
+          ON CONFLICT (invitee_id) DO NOTHING`,
+      );
     },
 
     /** 'account.closed': locked bonuses the user can no longer earn out are forfeited back to bonus_expense. */
@@ -373,6 +367,6 @@ export function createGrowthService(deps: {
       if (!done) throw notFound('Milestone');
       return { threshold, acknowledgedAt: iso(done.acknowledged_at)! };
     },
-    ...createCheckins({ db, clock, ledger, events, settings }),
+    ...createCheckins({ db, clock, ledger, work, settings }),
   };
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rows, type Db, type Executor } from '../../db/client.js';
 import { DAY, type Clock } from '../../kernel/clock.js';
 import { prefixedId } from '../../kernel/ids.js';
-import type { EventBus } from '../../lib/events.js';
+import type { EventBus } from '../../platform/change.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { addressKey } from '../../lib/address-key.js';
 
@@ -36,10 +36,9 @@ export async function forgetKnownDevices(exec: Executor, userId: string): Promis
 
 /** A closed account's devices go with the rest of its sign-in data, in the closure's transaction. */
 export function registerKnownDevicesEnd({ events }: { events: EventBus }): void {
-  events.on('account.closed', ({ userId }) => ({
-    ctes: (when, name) =>
-      sql`${name('devices')} AS (DELETE FROM known_devices WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${when}))`,
-  }));
+  events.on('account.closed', ({ userId }, change) =>
+    change.write((each) => sql`DELETE FROM known_devices WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${each})`),
+  );
 }
 
 /** What a request shows of a device: its cookie's tokens and the client it comes from. */

@@ -12,9 +12,9 @@ import type { Subscription } from '../../db/client.js';
 /** The identity module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const identityModule = defineModule({
   name: 'identity',
-  needs: ['config', 'database', 'db', 'clock', 'mailer', 'outbox', 'events'],
+  needs: ['config', 'database', 'db', 'clock', 'mailer', 'outbox', 'work'],
   provides: ['tokens', 'otp', 'pins', 'identity', 'authChanges'],
-  async create({ config, database, db, clock, mailer, outbox, events }) {
+  async create({ config, database, db, clock, mailer, outbox, work }) {
     const tokens = await createTokenService(config, clock);
     const otp = createOtpService({ db, clock, pepper: config.secrets.pinPepper, attempts: createAttemptLimits({ db, clock }) });
     const pins = createPinService({ db, clock, pepper: config.secrets.pinPepper, batchMax: config.requestBatchMax });
@@ -34,7 +34,12 @@ export const identityModule = defineModule({
       devices: createDeviceService({ db, clock }),
       mailer,
       outbox,
-      onSignup: (tx, userId, referralCode) => events.emit(tx, 'user.created', { userId, referralCode }),
+      onSignup: (tx, userId, referralCode) =>
+        work
+          .change(tx)
+          .emit('user.created', { userId, referralCode })
+          .commit()
+          .then(() => undefined),
     });
     return { tokens, otp, pins, identity, authChanges };
   },

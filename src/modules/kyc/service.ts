@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 
-import { readOf, type Part } from '../../db/parts.js';
+import { answerOf, readOf, type Read } from '../../platform/reads.js';
 
 import type { Config } from '../../config.js';
 
@@ -12,7 +12,7 @@ import type { AuthUser } from '../../kernel/actor.js';
 
 import type { Clock } from '../../kernel/clock.js';
 
-import type { EventBus } from '../../lib/events.js';
+import type { Work } from '../../platform/change.js';
 
 import type { Logger } from '../../lib/logger.js';
 
@@ -61,7 +61,7 @@ export interface KycDeps {
   log: Logger;
   identity: IdentityProvider;
   storage: FileStorage;
-  events: EventBus;
+  work: Work;
   notifier: Notifier;
   /** Drops the cached session state of a user after this instance's own commit (identity/session-cache.ts). */
   forgetUser: (userId: string) => void;
@@ -83,8 +83,15 @@ const KYC_ORDER: Record<KycSort, SQL> = {
   tier: sql`s.tier ASC, s.created_at ASC, s.seq ASC`,
 };
 
+/** What assertTransferEligible reads (the tier, the profile name and the latest approved Tier 2 name). */
+function eligibilityRead(userId: string): Read<EligibilityRow> {
+  return readOf(`kyc.eligibility:${userId}`, sql`SELECT json_build_object('kyc_tier', u.kyc_tier, 'full_name', u.full_name, 'verified_name',
+                   (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1))
+                 FROM users u WHERE u.id = ${userId}`);
+}
+
 export function createKycService(deps: KycDeps) {
-  const { db, clock, config, log, identity, storage, events, notifier, forgetUser } = deps;
+  const { db, clock, config, log, identity, storage, work, notifier, forgetUser } = deps;
   const dataKey = config.secrets.dataEncryptionKey;
   const files = createKycFiles({ db, clock, config, storage });
   const { signUrl, fileRow, ownFiles } = files;
@@ -93,7 +100,7 @@ export function createKycService(deps: KycDeps) {
     db,
     clock,
     notifier,
-    events,
+    work,
     dataKey,
     files,
   });
@@ -277,30 +284,15 @@ export function createKycService(deps: KycDeps) {
       return { accountName: enquiry.accountName, bankCode: bank.code, bankName: bank.name };
     },
 
+    eligibilityRead,
+
     /**
      * Spec 5.8: transfers and the dedicated virtual account need Tier 2 and a Tier 2 record whose name matches the
-     * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise.
+     * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise. On eligibilityRead's answer: the request's
+     * read-ahead's when it read it (registry `readAhead`), else read now.
      */
-    /** What assertTransferEligible reads, as a scalar JSON subquery for a request's read-ahead. */
-    /** assertTransferEligible's read, for an operation's read-ahead. */
-    eligibilityRead(userId: string): Part<EligibilityRow> {
-      return readOf(sql`SELECT json_build_object('kyc_tier', u.kyc_tier, 'full_name', u.full_name, 'verified_name',
-                   (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1))
-                 FROM users u WHERE u.id = ${userId}`);
-    },
-
-    /** `prefetched`: eligibilityRead's answer from the request's read-ahead (null: no such user); omitted, it is read. */
-    async assertTransferEligible(userId: string, exec: Executor = db, prefetched?: EligibilityRow | null) {
-      // The tier, the profile name and the latest approved Tier 2 name.
-      const u =
-        prefetched !== undefined
-          ? prefetched
-          : await one<EligibilityRow>(
-              exec,
-              sql`SELECT u.kyc_tier, u.full_name,
-                         (SELECT s.verified_name FROM kyc_submissions s WHERE s.user_id = u.id AND s.tier = 2 AND s.status = 'approved' ORDER BY s.seq DESC LIMIT 1) AS verified_name
-                  FROM users u WHERE u.id = ${userId}`,
-            );
+    async assertTransferEligible(userId: string, exec: Executor = db) {
+      const u = await answerOf(exec, eligibilityRead(userId));
       if (!u) throw notFound('User');
       if (u.kyc_tier < 2)
         throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN and phone) is required for transfers and a dedicated account');
@@ -384,7 +376,7 @@ export function createKycService(deps: KycDeps) {
         if (!s) throw new AppError('CONFLICT', 'This submission was already decided');
         if (status === 'approved') {
           await setTier(tx, s.user_id, tier, now);
-          await events.emit(tx, 'kyc.approved', { userId: s.user_id, tier });
+          await work.change(tx).emit('kyc.approved', { userId: s.user_id, tier }).commit();
         }
         await notifyDecision(tx, s, status, reason);
         return { view: submissionView(s), userId: s.user_id, approved: status === 'approved' };

@@ -14,7 +14,7 @@ import { uuid } from '../../kernel/ids.js';
 import type { Notifier } from '../notifications/api.js';
 import { fillFullName, setTier } from '../identity/api.js';
 
-import type { EventBus } from '../../lib/events.js';
+import type { Work } from '../../platform/change.js';
 
 import type { KycFiles } from './files.js';
 
@@ -33,15 +33,8 @@ import {
  * one open submission per tier), recording a submission (with its files, under the user's row lock), the audit row
  * and the decision notice, and the submission as the API shows it.
  */
-export function createKycSubmissions(deps: {
-  db: Db;
-  clock: Clock;
-  notifier: Notifier;
-  events: EventBus;
-  dataKey: string;
-  files: KycFiles;
-}) {
-  const { db, clock, notifier, events, dataKey, files } = deps;
+export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Notifier; work: Work; dataKey: string; files: KycFiles }) {
+  const { db, clock, notifier, work, dataKey, files } = deps;
   const { ownFiles } = files;
 
   const iso = (d: Date | string) => new Date(d).toISOString();
@@ -169,7 +162,7 @@ export function createKycSubmissions(deps: {
       }
       if (status === 'approved') {
         await setTier(tx, n.userId, n.tier, now);
-        await events.emit(tx, 'kyc.approved', { userId: n.userId, tier: n.tier });
+        await work.change(tx).emit('kyc.approved', { userId: n.userId, tier: n.tier }).commit();
         await audit(tx, null, 'kyc.auto_approve', s!);
         await notifyDecision(tx, s!, 'approved');
       }

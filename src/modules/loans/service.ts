@@ -2,7 +2,7 @@ import type { loans as loansTable } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor, type Tx } from '../../db/client.js';
-import { repaymentJobPart } from './repayment-part.js';
+import { hasOpenLoan } from './open-loan.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -266,7 +266,7 @@ export function createLoanService(deps: {
       });
     },
 
-    repaymentJobPart,
+    hasOpenLoan,
 
     /** 'wallet.credited': money arriving while a loan is open repays it, as far as the wallet allows. */
     async onWalletCredited(exec: Executor, e: { userId: string }) {

@@ -1,6 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
+import type { EventBus } from '../../platform/change.js';
 
 /**
  * account.closed for every issue-9 table: personal data goes, money records stay. Schedules are deleted (no
@@ -11,21 +11,21 @@ import type { EventBus } from '../../lib/events.js';
 export const REMOVED = '[removed: account closed]';
 
 export function registerAccountClosedScrub({ events, clock }: { events: EventBus; clock: Clock }) {
-  // One part, five writes on different rows: each CTE sees the rows as they were before the closure's statement.
-  events.on('account.closed', ({ userId }) => {
+  // One statement, five writes on different rows: each sees the rows as they were before the closure's statement.
+  events.on('account.closed', ({ userId }, change) => {
     const now = clock.now();
-    const made = (when: SQL) => sql`EXISTS (SELECT 1 FROM ${when})`;
-    return {
-      ctes: (when, name) => sql`
-        ${name('schedules')} AS (DELETE FROM schedules WHERE user_id = ${userId}::uuid AND ${made(when)}),
-        ${name('threads')} AS (UPDATE support_threads SET status = 'closed', closed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-          WHERE user_id = ${userId}::uuid AND status = 'open' AND ${made(when)}),
-        ${name('messages')} AS (UPDATE support_messages SET body = ${REMOVED}::text
-          WHERE author_role = 'user' AND thread_id IN (SELECT id FROM support_threads WHERE user_id = ${userId}::uuid) AND ${made(when)}),
-        ${name('market')} AS (UPDATE marketplace_orders SET delivery = ${JSON.stringify({ removed: true })}::jsonb
-          WHERE user_id = ${userId}::uuid AND status <> 'processing' AND ${made(when)}),
-        ${name('subs')} AS (UPDATE subscription_orders SET account = ${REMOVED}::text
-          WHERE user_id = ${userId}::uuid AND status IN ('fulfilled', 'failed', 'cancelled') AND ${made(when)})`,
-    };
+    change.write((each) => {
+      const made = sql`EXISTS (SELECT 1 FROM ${each})`;
+      return sql`WITH
+        schedules AS (DELETE FROM schedules WHERE user_id = ${userId}::uuid AND ${made}),
+        threads AS (UPDATE support_threads SET status = 'closed', closed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+          WHERE user_id = ${userId}::uuid AND status = 'open' AND ${made}),
+        messages AS (UPDATE support_messages SET body = ${REMOVED}::text
+          WHERE author_role = 'user' AND thread_id IN (SELECT id FROM support_threads WHERE user_id = ${userId}::uuid) AND ${made}),
+        market AS (UPDATE marketplace_orders SET delivery = ${JSON.stringify({ removed: true })}::jsonb
+          WHERE user_id = ${userId}::uuid AND status <> 'processing' AND ${made})
+        UPDATE subscription_orders SET account = ${REMOVED}::text
+          WHERE user_id = ${userId}::uuid AND status IN ('fulfilled', 'failed', 'cancelled') AND ${made}`;
+    });
   });
 }

@@ -4,7 +4,7 @@ import { one, rows, type Db, type Executor } from '../../db/client.js';
 import type { JobQueue, JobRequest } from '../../jobs/queue.js';
 import { SECOND, type Clock } from '../../kernel/clock.js';
 import type { ServiceNameOf } from '../../kernel/notices.js';
-import type { EventBus } from '../../lib/events.js';
+import type { EventBus } from '../../platform/change.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 import { MAX_PUSH_PAYLOAD_BYTES, type PushSender } from '../../providers/push.js';
@@ -89,10 +89,9 @@ function languageOf(prefs: unknown): string | undefined {
 /** The module's subscriber (its entry file lists it). */
 export function registerNotifications(services: { events: EventBus }) {
   // A closed account's browsers must stop receiving pushes at once, in the closing transaction.
-  services.events.on('account.closed', ({ userId }) => ({
-    ctes: (when, name) =>
-      sql`${name('push')} AS (DELETE FROM push_subscriptions WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${when}))`,
-  }));
+  services.events.on('account.closed', ({ userId }, change) =>
+    change.write((each) => sql`DELETE FROM push_subscriptions WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${each})`),
+  );
 }
 
 /**

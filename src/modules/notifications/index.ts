@@ -8,10 +8,10 @@ import { registerNotificationJobs, registerNotifications } from './delivery.js';
 /** The notifications module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const notificationsModule = defineModule({
   name: 'notifications',
-  needs: ['config', 'db', 'clock', 'jobs', 'resolver', 'events', 'log', 'push', 'mailer', 'sms', 'smsGateway', 'serviceNames'],
+  needs: ['config', 'db', 'clock', 'jobs', 'work', 'resolver', 'events', 'log', 'push', 'mailer', 'sms', 'smsGateway', 'serviceNames'],
   provides: ['notifier', 'outbox', 'notifications'],
-  create: ({ config, db, clock, jobs, resolver }) => ({
-    notifier: createNotifier({ clock, jobs }),
+  create: ({ config, db, clock, jobs, work, resolver }) => ({
+    notifier: createNotifier({ clock, jobs, work }),
     outbox: createOutbox({ jobs }),
     notifications: createNotificationsService({ db, clock, config, resolver }),
   }),

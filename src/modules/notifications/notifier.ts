@@ -3,49 +3,17 @@ import { z } from 'zod';
 import type { Executor } from '../../db/client.js';
 import { mergeable, runParts, type Namer, type Part } from '../../db/parts.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { Work } from '../../platform/change.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
+import type { NotificationInput } from '../../kernel/notification.js';
 
 /**
  * "Notify" is owned by this module. Other modules call emit() inside the same database transaction
  * as the change they announce, so a rolled-back change never notifies (outbox). Delivery to push, e-mail and SMS
  * hangs off the inserted rows through one fan-out job (DELIVER_JOB), written in the same statement as the rows.
  */
-export type NotificationKind =
-  | 'topup_credited'
-  | 'purchase_delivered'
-  | 'purchase_failed'
-  | 'purchase_refunded'
-  | 'transfer_sent'
-  | 'transfer_received'
-  | 'kyc_decision'
-  | 'login_alert'
-  | 'support_reply'
-  | 'savings_matured'
-  | 'loan_due'
-  | 'schedule_failed'
-  | 'report_resolved'
-  | 'order_update'
-  | 'wallet_adjusted'
-  | 'account_frozen'
-  | 'account_unfrozen'
-  | 'broadcast'
-  | 'general';
-
-export interface NotificationInput {
-  userId: string;
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  data?: Record<string, unknown>;
-  /**
-   * Text for the e-mail only, after the body: never stored in the inbox row, pushed or sent by SMS. Recovery links
-   * ("this wasn't me") go only to the mailbox (issue 28): a push endpoint or an inbox can be another session's.
-   */
-  emailOnly?: string;
-  /** Sent on every channel the owner has (e-mail, push, a verified phone by SMS), whatever their preferences. */
-  everyChannel?: boolean;
-}
+export type { NotificationInput, NotificationKind } from '../../kernel/notification.js';
 
 /** What the fan-out job carries beside the notification's id (never in the inbox row). */
 export const channelExtras = z.object({ emailOnly: z.string().max(2000).optional(), everyChannel: z.boolean().optional() });
@@ -76,7 +44,7 @@ export interface Notifier {
   notices(list: readonly NotificationInput[]): Part;
 }
 
-export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }): Notifier {
+export function createNotifier({ clock, jobs, work }: { clock: Clock; jobs: JobQueue; work: Work }): Notifier {
   /**
    * The notification rows (their ids `ids`, in list order) and their fan-out jobs as a part, mergeable: in a batch of
    * postings, all the batch's notifications are ONE statement (each change's rows and jobs in its `data`).
@@ -118,6 +86,8 @@ export function createNotifier({ clock, jobs }: { clock: Clock; jobs: JobQueue }
     await runParts(exec, [part(list, ids)]);
     return ids;
   };
+  // Every change's notices are written as this module's rows and fan-out jobs.
+  work.provideNotices((list) => part(list));
   return {
     async emit(exec, n) {
       const [id] = await emitMany(exec, [n]);

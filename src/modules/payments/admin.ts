@@ -1,13 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
-import type { Ledger } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
+import type { Work } from '../../platform/change.js';
 import { prefixedId } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
 import { emailsOf, profileOf, userIdByEmail } from '../identity/api.js';
-import type { Notifier } from '../notifications/api.js';
 import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
 
 /** adminSearchPayments' orders; by amount only for intents and settlements (events carry none). */
@@ -31,8 +29,8 @@ const ORDER = {
 } satisfies Record<string, Partial<Record<PaymentSort, SQL>>>;
 
 /** The operators' payments operations: searching intents, settlements and webhook events; wallet adjustments. */
-export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger; events: EventBus; notifier: Notifier }) {
-  const { db, clock, ledger, events, notifier } = deps;
+export function createPaymentsAdmin(deps: { db: Db; clock: Clock; work: Work }) {
+  const { db, clock, work } = deps;
 
   /** The customer an adjustment targets (checked before a request waits for a second operator). */
   async function adjustmentTarget(userId: string) {
@@ -212,24 +210,27 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
       const reference = input.reference ?? prefixedId('adj', clock.now().getTime());
       return db.transaction(async (tx) => {
         await claim?.(tx);
-        const posted = await ledger.post(tx, {
-          reference,
-          type: 'adjustment',
-          description: `Operator adjustment: ${input.reason}`,
-          entries: [
-            { account: { user: input.userId, kind: 'wallet' }, amount },
-            { account: { system: 'adjustments' }, amount: -amount },
-          ],
-          metadata: { actorId: actor.id, reason: input.reason, ...(actor.approvedBy ? { approvedBy: actor.approvedBy } : {}) },
-        });
-        if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: input.userId, amount, source: 'adjustment', reference });
-        await notifier.emit(tx, {
-          userId: input.userId,
-          kind: 'wallet_adjusted',
-          title: 'Wallet adjusted',
-          body: `An operator ${amount > 0n ? 'credited' : 'debited'} ${formatNaira(amount > 0n ? amount : -amount)}: ${input.reason}`,
-          data: { reference, amount: toNaira(amount), reason: input.reason },
-        });
+        const change = work
+          .change(tx)
+          .post({
+            reference,
+            type: 'adjustment',
+            description: `Operator adjustment: ${input.reason}`,
+            entries: [
+              { account: { user: input.userId, kind: 'wallet' }, amount },
+              { account: { system: 'adjustments' }, amount: -amount },
+            ],
+            metadata: { actorId: actor.id, reason: input.reason, ...(actor.approvedBy ? { approvedBy: actor.approvedBy } : {}) },
+          })
+          .notify({
+            userId: input.userId,
+            kind: 'wallet_adjusted',
+            title: 'Wallet adjusted',
+            body: `An operator ${amount > 0n ? 'credited' : 'debited'} ${formatNaira(amount > 0n ? amount : -amount)}: ${input.reason}`,
+            data: { reference, amount: toNaira(amount), reason: input.reason },
+          });
+        if (amount > 0n) change.emit('wallet.credited', { userId: input.userId, amount, source: 'adjustment', reference });
+        const posted = (await change.commit()).posted!;
         return { reference, amount: toNaira(amount), balance: toNaira(posted.balances[`user:${input.userId}:wallet`]) };
       });
     },
@@ -257,30 +258,33 @@ export function createPaymentsAdmin(deps: { db: Db; clock: Clock; ledger: Ledger
           sql`SELECT amount::text AS amount FROM payment_settlements WHERE id = ${input.settlementId} FOR UPDATE`,
         );
         await correctionRoom(tx, input.settlementId, BigInt(locked!.amount), input);
-        const posted = await ledger.post(tx, {
-          reference,
-          type: 'adjustment',
-          description: `Top-up correction: ${input.reason}`,
-          entries: [
-            { account: { user: target.userId, kind: 'wallet' }, amount },
-            { account: { system: 'collections' }, amount: -amount },
-          ],
-          metadata: {
-            actorId: actor.id,
-            reason: input.reason,
-            settlementId: input.settlementId,
-            processorReference: target.processorReference,
-            ...(actor.approvedBy ? { approvedBy: actor.approvedBy } : {}),
-          },
-        });
-        if (amount > 0n) await events.emit(tx, 'wallet.credited', { userId: target.userId, amount, source: 'adjustment', reference });
-        await notifier.emit(tx, {
-          userId: target.userId,
-          kind: 'wallet_adjusted',
-          title: 'Top-up corrected',
-          body: `A top-up (${target.processorReference}) was corrected: ${amount > 0n ? 'credited' : 'debited'} ${formatNaira(amount > 0n ? amount : -amount)}. ${input.reason}`,
-          data: { reference, amount: toNaira(amount) },
-        });
+        const change = work
+          .change(tx)
+          .post({
+            reference,
+            type: 'adjustment',
+            description: `Top-up correction: ${input.reason}`,
+            entries: [
+              { account: { user: target.userId, kind: 'wallet' }, amount },
+              { account: { system: 'collections' }, amount: -amount },
+            ],
+            metadata: {
+              actorId: actor.id,
+              reason: input.reason,
+              settlementId: input.settlementId,
+              processorReference: target.processorReference,
+              ...(actor.approvedBy ? { approvedBy: actor.approvedBy } : {}),
+            },
+          })
+          .notify({
+            userId: target.userId,
+            kind: 'wallet_adjusted',
+            title: 'Top-up corrected',
+            body: `A top-up (${target.processorReference}) was corrected: ${amount > 0n ? 'credited' : 'debited'} ${formatNaira(amount > 0n ? amount : -amount)}. ${input.reason}`,
+            data: { reference, amount: toNaira(amount) },
+          });
+        if (amount > 0n) change.emit('wallet.credited', { userId: target.userId, amount, source: 'adjustment', reference });
+        const posted = (await change.commit()).posted!;
         return {
           reference,
           userId: target.userId,

@@ -14,7 +14,8 @@ import type { Ledger } from '../../ledger/ledger.js';
 
 import type { Clock } from '../../kernel/clock.js';
 
-import type { EventBus } from '../../lib/events.js';
+import type { EventBus } from '../../platform/change.js';
+import type { Work } from '../../platform/change.js';
 
 import { prefixedId, uuid } from '../../kernel/ids.js';
 
@@ -56,6 +57,7 @@ export interface PaymentsDeps {
   ledger: Ledger;
   jobs: JobQueue;
   events: EventBus;
+  work: Work;
   notifier: Notifier;
   walletLimits: WalletLimits;
   processors: ProcessorRegistry;
@@ -96,7 +98,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return (await one<IntentRow>(exec, sql`SELECT ${INTENT_COLUMNS} FROM topup_intents WHERE id = ${id}`))!;
   }
 
-  const { settleCharge, settleChargeAlone } = createSettlement({ db, clock, ledger, events, notifier, walletLimits, log });
+  const { settleCharge, settleChargeAlone } = createSettlement({ db, clock, work: deps.work, walletLimits, log });
   const { dedicatedAccountOf, dvaView, ensureDedicatedAccount, creditDedicatedAccount } = createDedicatedAccounts({
     db,
     clock,
@@ -107,6 +109,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     db,
     clock,
     jobs,
+    work: deps.work,
     log,
     adapterOf,
     admission: deps.config.webhookAdmission,
@@ -309,18 +312,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return r ? dvaView(r) : null;
     },
 
-    ...createPaymentsAdmin({ db, clock, ledger, events, notifier }),
+    ...createPaymentsAdmin({ db, clock, work: deps.work }),
 
     /** kyc.approved (tier >= 2) -> a job creates the dedicated account (enqueued in the approval's transaction). */
     subscribe() {
-      events.on('kyc.approved', (e) =>
-        e.tier >= 2
-          ? {
-              ctes: (when, name) =>
-                sql`${name('dva')} AS (${jobs.enqueueSql(JOB_CREATE_DVA, { userId: e.userId }, { singletonKey: `dva:${e.userId}` }, when)})`,
-            }
-          : null,
-      );
+      events.on('kyc.approved', (e, change) => {
+        if (e.tier >= 2) change.enqueue(JOB_CREATE_DVA, { userId: e.userId }, { singletonKey: `dva:${e.userId}` });
+      });
     },
   };
 }

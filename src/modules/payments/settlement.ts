@@ -1,15 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { one, type Db, type Executor, type Tx } from '../../db/client.js';
-import { AppError } from '../../kernel/errors.js';
-import type { Ledger, PostInput, Posted } from '../../ledger/ledger.js';
-import type { Part } from '../../db/parts.js';
+import { one, type Db, type Executor } from '../../db/client.js';
+import type { Posted } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
+import type { Change, Work } from '../../platform/change.js';
 import { faultPoint } from '../../lib/faults.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/api.js';
 import type { WalletLimits } from '../wallet/api.js';
 import type { SettleInput } from './model.js';
 
@@ -27,16 +24,8 @@ export function balanceCapSql(caps: ReturnType<WalletLimits['balanceCaps']>, tie
   return sql`(CASE ${tier} ${sql.join(when, sql` `)} ELSE ${caps.otherwise}::bigint END)`;
 }
 
-export function createSettlement(deps: {
-  db: Db;
-  clock: Clock;
-  ledger: Ledger;
-  events: EventBus;
-  notifier: Notifier;
-  walletLimits: WalletLimits;
-  log: Logger;
-}) {
-  const { db, clock, ledger, events, notifier, walletLimits, log } = deps;
+export function createSettlement(deps: { db: Db; clock: Clock; work: Work; walletLimits: WalletLimits; log: Logger }) {
+  const { db, clock, work, walletLimits, log } = deps;
 
   const capOf = (tier: SQL) => balanceCapSql(walletLimits.balanceCaps(), tier);
 
@@ -44,72 +33,71 @@ export function createSettlement(deps: {
   const ledgerRefOf = (s: SettleInput) => `payin:${s.processor}:${s.reference}`;
 
   /**
-   * The credit's posting: the money and, as parts of its statement (written exactly when the money moves), the
-   * settlement row, the intent's success, the event's outcome, a wallet flag when the balance after passes the
-   * owner's KYC tier cap at that moment (docs/design.md §6: money that arrived is never dropped; passing the cap only flags
-   * the wallet for an operator), and the owner's notification.
+   * The credit as one change: the money and, written exactly when it posts, the settlement row, the intent's success,
+   * the event's outcome, a wallet flag when the balance after passes the owner's KYC tier cap at that moment
+   * (docs/design.md §6: money that arrived is never dropped; passing the cap only flags the wallet for an operator),
+   * the owner's notification and the 'wallet.credited' event.
    */
-  function chargePosting(s: SettleInput, event?: { id: string; outcome: string }): PostInput {
+  function chargeChange(change: Change, s: SettleInput, event?: { id: string; outcome: string }): Change {
+    const ledgerRef = ledgerRefOf(s);
+    return change
+      .post(
+        {
+          reference: ledgerRef,
+          type: s.kind === 'dva' ? 'dva_credit' : 'topup',
+          description: s.kind === 'dva' ? 'Transfer into your dedicated account' : 'Wallet top-up',
+          entries: [
+            { account: { user: s.userId, kind: 'wallet' }, amount: s.amount },
+            { account: { system: 'collections' }, amount: -s.amount },
+          ],
+          metadata: { processor: s.processor, reference: s.reference, source: s.source, channel: s.channel },
+        },
+        { ifPosted: 'skip' },
+      )
+      .write((posted) => settlementRows(posted, s, event))
+      .notify({
+        userId: s.userId,
+        kind: 'topup_credited',
+        title: 'Wallet funded',
+        body: `${formatNaira(s.amount)} was added to your wallet.`,
+        data: { reference: s.reference, amount: toNaira(s.amount), source: s.kind },
+      })
+      .emit('wallet.credited', creditedEvent(s));
+  }
+
+  /** The settlement row, the cap flag, the intent's success and the event's outcome, over the posted row. */
+  function settlementRows(posted: SQL, s: SettleInput, event?: { id: string; outcome: string }): SQL {
     const now = clock.now();
     const ledgerRef = ledgerRefOf(s);
     const wallet = `user:${s.userId}:wallet`;
-    const settlement: Part = {
-      ctes: (posted, name) => {
-        const parts = [
-          sql`${name('c')} AS (
-            SELECT (posted.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier, ${capOf(sql`o.kyc_tier`)} AS cap
+    const writes = [
+      sql`c AS (
+            SELECT (each.balances ->> ${wallet}::text)::bigint AS balance_after, o.kyc_tier, ${capOf(sql`o.kyc_tier`)} AS cap
             FROM ${posted}, (SELECT COALESCE((SELECT kyc_tier FROM users WHERE id = ${s.userId}::uuid), 0) AS kyc_tier) o)`,
-          sql`${name('s')} AS (
+      sql`s AS (
             INSERT INTO payment_settlements (id, processor, processor_reference, user_id, intent_id, kind, amount, channel, source, ledger_reference, over_cap, paid_at, created_at)
             SELECT ${uuid()}::uuid, ${s.processor}::text, ${s.reference}::text, ${s.userId}::uuid, ${s.intentId}::uuid, ${s.kind}::text, ${s.amount}::bigint, ${s.channel}::text,
                    ${s.source}::text, ${ledgerRef}::text, COALESCE(c.balance_after > c.cap, false), ${s.paidAt}::timestamptz, ${now}::timestamptz
-            FROM ${name('c')} c)`,
-          sql`${name('f')} AS (
+            FROM c)`,
+      sql`f AS (
             INSERT INTO wallet_flags (id, user_id, kind, reference, details, created_at)
             SELECT ${uuid()}::uuid, ${s.userId}::uuid, 'balance_cap_exceeded', ${ledgerRef}::text,
                    jsonb_build_object('balanceAfter', round(c.balance_after / 100.0, 2), 'cap', round(c.cap / 100.0, 2), 'tier', c.kyc_tier), ${now}::timestamptz
-            FROM ${name('c')} c WHERE c.balance_after > c.cap
+            FROM c WHERE c.balance_after > c.cap
             ON CONFLICT (kind, reference) DO NOTHING)`,
-        ];
-        if (s.intentId) {
-          parts.push(sql`${name('i')} AS (
+    ];
+    if (s.intentId) {
+      writes.push(sql`i AS (
             UPDATE topup_intents SET status = 'success', amount_paid = ${s.amount}::bigint, channel = ${s.channel}::text, paid_at = ${s.paidAt ?? now}::timestamptz,
                    settled_at = ${now}::timestamptz, failure_reason = NULL, updated_at = ${now}::timestamptz
             FROM ${posted} WHERE topup_intents.id = ${s.intentId}::uuid)`);
-        }
-        if (event) {
-          parts.push(sql`${name('e')} AS (
+    }
+    if (event) {
+      writes.push(sql`e AS (
             UPDATE processor_events SET status = 'credited', outcome = ${event.outcome}::text, processed_at = ${now}::timestamptz
             FROM ${posted} WHERE processor_events.id = ${event.id}::uuid)`);
-        }
-        return sql.join(parts, sql`, `);
-      },
-    };
-    const credited = events.parts('wallet.credited', creditedEvent(s));
-    const posting: PostInput = {
-      reference: ledgerRef,
-      type: s.kind === 'dva' ? 'dva_credit' : 'topup',
-      description: s.kind === 'dva' ? 'Transfer into your dedicated account' : 'Wallet top-up',
-      entries: [
-        { account: { user: s.userId, kind: 'wallet' }, amount: s.amount },
-        { account: { system: 'collections' }, amount: -s.amount },
-      ],
-      metadata: { processor: s.processor, reference: s.reference, source: s.source, channel: s.channel },
-      parts: [
-        settlement,
-        notifier.notices([
-          {
-            userId: s.userId,
-            kind: 'topup_credited',
-            title: 'Wallet funded',
-            body: `${formatNaira(s.amount)} was added to your wallet.`,
-            data: { reference: s.reference, amount: toNaira(s.amount), source: s.kind },
-          },
-        ]),
-        ...credited,
-      ],
-    };
-    return posting;
+    }
+    return sql`WITH ${sql.join(writes, sql`, `)} SELECT 1`;
   }
 
   const creditedEvent = (s: SettleInput) =>
@@ -129,38 +117,20 @@ export function createSettlement(deps: {
   }
 
   /**
-   * Credits the wallet once per processor reference, inside the caller's transaction (a reused ledger reference
-   * credits nothing). `event` (the webhook job) is marked credited with that outcome by the posting's statement;
-   * when nothing is credited the caller marks it. True when this call credited.
+   * Credits the wallet once per processor reference (a posted ledger reference credits nothing): in the caller's
+   * transaction `exec`, or, given the database, as ONE autocommit statement with everything it writes (the webhook's
+   * credit job: credits must drain faster than webhooks arrive). `event` (the webhook job) is marked credited with that
+   * outcome when the money posts; when nothing is credited the caller marks it. True when this call credited.
    */
-  async function settleCharge(tx: Tx, s: SettleInput, event?: { id: string; outcome: string }): Promise<boolean> {
-    const posting = chargePosting(s, event);
-    const posted = await ledger.tryPost(tx, posting);
-    if (!posted) return false;
-    await logIfFlagged(tx, s, posted);
-    return true;
-  }
-
-  /**
-   * settleCharge as a transaction of its own (the webhook's credit job): the credit, its settlement, intent, event
-   * outcome, notification and the 'wallet.credited' subscribers' writes are ONE autocommit statement (credits must
-   * drain faster than webhooks arrive).
-   */
-  async function settleChargeAlone(s: SettleInput, event: { id: string; outcome: string }): Promise<boolean> {
+  async function settleCharge(exec: Executor, s: SettleInput, event?: { id: string; outcome: string }): Promise<boolean> {
     faultPoint('payments.credit.beforeCommit');
-    const posting = chargePosting(s, event);
-    let posted: Posted;
-    try {
-      posted = await ledger.postAlone(db, posting);
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return false;
-      throw err;
-    }
-    await logIfFlagged(db, s, posted);
+    const { posted } = await chargeChange(work.change(exec), s, event).commit();
+    if (!posted) return false;
+    await logIfFlagged(exec, s, posted);
     return true;
   }
 
-  return { settleCharge, settleChargeAlone };
+  return { settleCharge, settleChargeAlone: (s: SettleInput, event: { id: string; outcome: string }) => settleCharge(db, s, event) };
 }
 
 export type Settlement = ReturnType<typeof createSettlement>;

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { DAY, HOUR, type Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
+import type { Work } from '../../platform/change.js';
 import { uuid } from '../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
@@ -66,12 +66,12 @@ export function createSavingsService(deps: {
   db: Db;
   clock: Clock;
   ledger: Ledger;
-  events: EventBus;
+  work: Work;
   notifier: Notifier;
   jobs: JobQueue;
   settings: GrowthSettingsStore;
 }) {
-  const { db, clock, ledger, events, notifier, jobs, settings } = deps;
+  const { db, clock, ledger, work, notifier, jobs, settings } = deps;
 
   /** Pays principal plus interest once; the status update is the "exactly once" guard. */
   async function matureInTx(tx: Tx, lockId: string): Promise<boolean> {
@@ -102,7 +102,10 @@ export function createSavingsService(deps: {
       body: `${formatNaira(principal + interest)} (${formatNaira(interest)} interest) is back in your wallet.`,
       data: { lockId: r.id, total: toNaira(principal + interest), interest: toNaira(interest) },
     });
-    await events.emit(tx, 'wallet.credited', { userId: r.user_id, amount: principal + interest, source: 'savings', reference });
+    await work
+      .change(tx)
+      .emit('wallet.credited', { userId: r.user_id, amount: principal + interest, source: 'savings', reference })
+      .commit();
     return true;
   }
 
@@ -187,7 +190,10 @@ export function createSavingsService(deps: {
               ...(fee > 0n ? [{ account: { system: 'revenue' as const }, amount: fee }] : []),
             ],
           });
-          await events.emit(tx, 'wallet.credited', { userId, amount: principal - fee, source: 'savings', reference: `sav_break_${r.id}` });
+          await work
+            .change(tx)
+            .emit('wallet.credited', { userId, amount: principal - fee, source: 'savings', reference: `sav_break_${r.id}` })
+            .commit();
         }
         const final = await one<LockRow>(tx, sql`SELECT ${LOCK_COLUMNS} FROM savings_locks WHERE id = ${lockId}`);
         return { lock: present(final!) };

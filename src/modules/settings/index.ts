@@ -5,16 +5,16 @@ import { settingsOperations } from './operations.js';
 /** The settings module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const settingsModule = defineModule({
   name: 'settings',
-  needs: ['db', 'clock', 'pins', 'ledger', 'notifier', 'events', 'security', 'identity'],
+  needs: ['db', 'clock', 'pins', 'ledger', 'notifier', 'work', 'security', 'identity'],
   provides: ['settings'],
-  create: ({ db, clock, pins, ledger, notifier, events, security, identity }) => ({
+  create: ({ db, clock, pins, ledger, notifier, work, security, identity }) => ({
     settings: createSettingsService({
       db,
       clock,
       pins,
       ledger,
       notifier,
-      events,
+      work,
       reauth: security.twoFactor.reauth,
       firstCredential: security.firstCredential,
       notices: security.notices,

@@ -3,7 +3,7 @@ import { one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
+import type { Work } from '../../platform/change.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { lockUser, scrub, type PinService } from '../identity/api.js';
 import { stepUpRequired, type FirstCredential } from '../security/api.js';
@@ -17,7 +17,7 @@ export interface SettingsDeps {
   pins: PinService;
   ledger: Ledger;
   notifier: Notifier;
-  events: EventBus;
+  work: Work;
   /** A recent proof beyond the access token: the security module's reauth gate. */
   reauth: { require(user: AuthUser, grantToken: string | undefined): Promise<void> };
   /** The proof for a first PIN: a grant, or a session opened by an e-mailed code minutes ago (issue 29). */
@@ -30,7 +30,7 @@ export interface SettingsDeps {
 export type SettingsService = ReturnType<typeof createSettingsService>;
 
 export function createSettingsService(deps: SettingsDeps) {
-  const { db, clock, pins, ledger, events, reauth, notices, forgetUser } = deps;
+  const { db, clock, pins, ledger, work, reauth, notices, forgetUser } = deps;
 
   return {
     async hasTransactionPin(userId: string) {
@@ -118,7 +118,7 @@ export function createSettingsService(deps: SettingsDeps) {
           at: now,
         });
         // Other areas scrub what they hold (KYC files, push endpoints, ...) in this same transaction.
-        await events.emit(tx, 'account.closed', { userId: user.id });
+        await work.change(tx).emit('account.closed', { userId: user.id }).commit();
       });
       forgetUser(user.id);
       return { closed: true };

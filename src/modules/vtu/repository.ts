@@ -2,7 +2,9 @@ import type { Narrowed, RowOf } from '../../db/rows.js';
 import type { vtuTransactions } from './schema.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor, type Tx } from '../../db/client.js';
-import { mergeable, runChange, type Namer, type Part } from '../../db/parts.js';
+import type { Change } from '../../platform/change.js';
+
+export type PurchaseChannel = 'app' | 'ussd' | 'whatsapp';
 
 /** Queries of the VTU module. Functions that are part of a money movement take the caller's `tx`. */
 export type VtuRow = Narrowed<
@@ -12,7 +14,7 @@ export type VtuRow = Narrowed<
 
 const COLS = sql.raw(`id::text AS id, reference, request_id, user_id::text AS user_id, service, status, amount::text AS amount,
   wholesale::text AS wholesale, markup::text AS markup, recipient, network, plan_id, product, meter_type, quantity, phone, profile_id,
-  provider, providers_tried, ported, details, inputs, failure_reason, sent_at, requery_count, next_check_at, last_checked_at,
+  provider, providers_tried, ported, channel, details, inputs, failure_reason, sent_at, requery_count, next_check_at, last_checked_at,
   last_provider_status, stuck_at, created_at, updated_at`);
 
 /** The settled row as its parts read it (`when`, named `settled`). */
@@ -40,6 +42,8 @@ export interface NewVtuRow {
   inputs?: Record<string, unknown>;
   provider: string;
   ported: boolean;
+  /** Where the purchase is made: app (the default), ussd or whatsapp. */
+  channel?: PurchaseChannel;
   now: Date;
   nextCheckAt: Date;
 }
@@ -48,10 +52,10 @@ export async function insertTransaction(tx: Tx, r: NewVtuRow): Promise<VtuRow> {
   return (await one<VtuRow>(
     tx,
     sql`INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network, plan_id,
-          product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
+          product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, channel, sent_at, next_check_at, created_at, updated_at)
         VALUES (${r.id}, ${r.reference}, ${r.requestId}, ${r.userId}, ${r.service}, 'processing', ${r.amount}, ${r.wholesale}, ${r.markup}, ${r.recipient},
           ${r.network ?? null}, ${r.planId ?? null}, ${r.product ?? null}, ${r.meterType ?? null}, ${r.quantity ?? null}, ${r.phone ?? null},
-          ${r.profileId ?? null}, ${r.inputs ? JSON.stringify(r.inputs) : null}::jsonb, ${r.provider}, ARRAY[${r.provider}]::text[], ${r.ported}, ${r.now}, ${r.nextCheckAt}, ${r.now}, ${r.now})
+          ${r.profileId ?? null}, ${r.inputs ? JSON.stringify(r.inputs) : null}::jsonb, ${r.provider}, ARRAY[${r.provider}]::text[], ${r.ported}, ${r.channel ?? 'app'}, ${r.now}, ${r.nextCheckAt}, ${r.now}, ${r.now})
         RETURNING ${COLS}`,
   ))!;
 }
@@ -80,6 +84,7 @@ export function newRowOf(r: NewVtuRow): VtuRow {
     provider: r.provider,
     providers_tried: [r.provider],
     ported: r.ported,
+    channel: r.channel ?? 'app',
     details: null,
     failure_reason: null,
     sent_at: r.now,
@@ -94,31 +99,31 @@ export function newRowOf(r: NewVtuRow): VtuRow {
 }
 
 /**
- * insertTransaction as a part of the debit's posting: the purchase's row and its debit are one statement, so the row
- * exists exactly when the money moved (reconciliation picks it up from there if the process dies). Mergeable: the
- * purchases of one batch of postings insert their rows in one statement.
+ * The purchase's row, written by the debit's change: it exists exactly when the money moved (reconciliation picks it
+ * up from there if the process dies). The purchases of one batch of postings insert their rows in one statement.
  */
-export function insertOnPosting(r: NewVtuRow): Part {
+export function recordPurchase(change: Change, r: NewVtuRow): Change {
   const data = {
     ...r,
     amount: r.amount.toString(),
     wholesale: r.wholesale.toString(),
     markup: r.markup.toString(),
+    channel: r.channel ?? 'app',
     now: r.now.toISOString(),
     nextCheckAt: r.nextCheckAt.toISOString(),
   };
-  return mergeable('vtu.purchase_row', data, insertEach);
+  return change.write(insertEach, data);
 }
 
-const insertEach = (each: SQL, name: Namer) =>
-  sql`${name('vtu_row')} AS (INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
-        plan_id, product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, sent_at, next_check_at, created_at, updated_at)
+const insertEach = (each: SQL) =>
+  sql`INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
+        plan_id, product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, channel, sent_at, next_check_at, created_at, updated_at)
       SELECT r.id, r.reference, r."requestId", r."userId", r.service, 'processing', r.amount, r.wholesale, r.markup, r.recipient, r.network,
-        r."planId", r.product, r."meterType", r.quantity, r.phone, r."profileId", r.inputs, r.provider, ARRAY[r.provider], r.ported, r.now,
+        r."planId", r.product, r."meterType", r.quantity, r.phone, r."profileId", r.inputs, r.provider, ARRAY[r.provider], r.ported, r.channel, r.now,
         r."nextCheckAt", r.now, r.now
       FROM ${each}, jsonb_to_record(each.data) AS r(id uuid, reference text, "requestId" text, "userId" uuid, service text, amount bigint,
         wholesale bigint, markup bigint, recipient text, network text, "planId" text, product text, "meterType" text, quantity int, phone text,
-        "profileId" text, inputs jsonb, provider text, ported boolean, now timestamptz, "nextCheckAt" timestamptz))`;
+        "profileId" text, inputs jsonb, provider text, ported boolean, channel text, now timestamptz, "nextCheckAt" timestamptz)`;
 
 export async function getTransaction(exec: Executor, id: string): Promise<VtuRow | undefined> {
   return one<VtuRow>(exec, sql`SELECT ${COLS} FROM vtu_transactions WHERE id = ${id}`);
@@ -148,19 +153,14 @@ export async function listOwnTransactions(
  * or a success happens exactly once even when the purchase path and reconciliation race.
  */
 export async function settle(
-  exec: Executor,
+  /** The settlement's change: what else it writes (the buyer's notification, the event's writes) is made only if it settles the row. */
+  change: Change,
   id: string,
   provider: string,
   to: 'success' | 'failed',
   f: { details?: Record<string, unknown>; failureReason?: string; now: Date; providerStatus: string },
-  /**
-   * Other modules' writes, made by the same statement only if it settles the row (the buyer's notification, the
-   * event's writes): their answers come back in `answers`, in their order. `when` is named `settled`, the row.
-   */
-  parts: Part[] = [],
-): Promise<{ row: VtuRow; answers: unknown[] } | undefined> {
-  const { rows: settled, answers } = await runChange<VtuRow & { made: unknown }>(
-    exec,
+): Promise<VtuRow | undefined> {
+  const settled = await change.commitDeciding<VtuRow & { made: unknown }>(
     { alias: 'settled', columns: SETTLED_COLUMNS },
     (made) =>
       sql`WITH settled AS (
@@ -169,11 +169,10 @@ export async function settle(
           WHERE id = ${id} AND status = 'processing' AND provider = ${provider}
           RETURNING ${COLS})
         SELECT *, ${made(sql`settled`)} AS made FROM settled`,
-    parts,
   );
   if (!settled[0]) return undefined;
   const { made: _made, ...row } = settled[0];
-  return { row, answers };
+  return row;
 }
 
 /** Fallback to the next provider (data A -> B), only while processing and still on `from`. */

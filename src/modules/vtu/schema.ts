@@ -24,6 +24,8 @@ export const vtuTransactions = pgTable(
     provider: text('provider').notNull(),
     providersTried: text('providers_tried').array().notNull(),
     ported: boolean('ported').notNull().default(false),
+    /** Where the purchase was made (migration 1100): app (the web app and the API), ussd or whatsapp. */
+    channel: text('channel').notNull().default('app'),
     details: jsonb('details'),
     /** A kind's own inputs (kinds added after the first six; migration 0401): NULL for the first six. */
     inputs: jsonb('inputs'),

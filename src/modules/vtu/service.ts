@@ -9,7 +9,8 @@ import type { Ledger } from '../../ledger/ledger.js';
 
 import { MINUTE, type Clock } from '../../kernel/clock.js';
 
-import type { EventBus } from '../../lib/events.js';
+import type { EventBus } from '../../platform/change.js';
+import type { Work } from '../../platform/change.js';
 
 import { prefixedId, uuid } from '../../kernel/ids.js';
 
@@ -78,13 +79,14 @@ export interface VtuDeps {
   walletLimits: WalletLimits;
   notifier: Notifier;
   events: EventBus;
+  work: Work;
   jobs: JobQueue;
   /** The provider adapters, built by the composition root (providers/vtu). */
   providers: Record<ProviderId, VtuProvider>;
 }
 
 export function createVtuService(deps: VtuDeps) {
-  const { config, db, clock, log, ledger, walletLimits, notifier, events } = deps;
+  const { config, db, clock, log, ledger, walletLimits, notifier, work } = deps;
   const cfg = config.vtu;
   const { providers } = deps;
   const catalogue = createCatalogue({ db, readDb: deps.replica.lagTolerant, clock, log });
@@ -94,11 +96,11 @@ export function createVtuService(deps: VtuDeps) {
     catalogue,
     markups,
     providers,
-    platform: { db, clock, ledger, notifier },
+    platform: { db, clock, ledger, notifier, work },
   });
   // The floats list the inbound kinds (airtime-to-cash) with the kinds: routed by VTU_ROUTING too, though modules of their own.
   const floatRouting = { ...routing, ...Object.fromEntries(INBOUND_KINDS.map((k) => [k.name, inboundRouting(k, cfg.routing)])) };
-  const float = createProviderFloat({ db, clock, log, ledger, cfg, routing: floatRouting, providers });
+  const float = createProviderFloat({ db, clock, log, ledger, work, cfg, routing: floatRouting, providers });
   const { ensureFloat } = float;
 
   // ---------- provider requests ----------
@@ -156,9 +158,7 @@ export function createVtuService(deps: VtuDeps) {
     db,
     clock,
     log,
-    ledger,
-    notifier,
-    events,
+    work,
     cfg,
     wholesaleAt,
   });
@@ -212,9 +212,10 @@ export function createVtuService(deps: VtuDeps) {
 
   /**
    * The purchase path, shared by the HTTP operations and by scheduled purchases. The caller has checked the
-   * PIN (HTTP gate, or at schedule time); Tier 1 is re-checked here.
+   * PIN (HTTP gate, or at schedule time); Tier 1 is re-checked here. `channel`: where it is made (app by default;
+   * the USSD menu and the WhatsApp assistant name theirs).
    */
-  async function purchase(user: Purchaser, kind: string, input: object) {
+  async function purchase(user: Purchaser, kind: string, input: object, channel: repo.PurchaseChannel = 'app') {
     if (user.kycTier < 1) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 1 is required for purchases');
     const k = kindNamed(kind);
     const p = await k.prepare(context(k.name), input, user);
@@ -241,21 +242,22 @@ export function createVtuService(deps: VtuDeps) {
       inputs: p.inputs,
       provider: p.provider,
       ported: p.ported,
+      channel,
       now,
       // If this process dies before the provider answers, reconciliation picks the row up from here.
       nextCheckAt: new Date(now.getTime() + firstCheckDelay()),
     };
     // ONE autocommit statement: the posting locks the wallet, checks the daily limit and the balance on the locked
-    // row, debits it and writes the purchase row with it (a part); refused, it writes nothing.
-    await ledger.postAlone(db, {
+    // row, debits it and writes the purchase row with it; refused, it writes nothing.
+    const change = work.change().post({
       reference,
       type: 'vtu_purchase',
       description: `${capital(k.label)} for ${p.recipient}`,
       entries: purchaseEntries(user.id, p.retail, p.provider, p.wholesale, p.markup),
       metadata: { transactionId: id },
       limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
-      parts: [repo.insertOnPosting(row)],
     });
+    await repo.recordPurchase(change, row).commit();
     faultPoint('vtu.purchase.afterDebit');
     let settled: repo.VtuRow | null = null;
     try {

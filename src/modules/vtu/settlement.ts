@@ -1,13 +1,13 @@
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/client.js';
-import type { Entry, Ledger } from '../../ledger/ledger.js';
+import type { Entry } from '../../ledger/ledger.js';
 import { MINUTE, type Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
+import type { Change, Work } from '../../platform/change.js';
+import type { NotificationInput } from '../../kernel/notification.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
 import type { Outcome, ProviderId } from '../../providers/vtu/types.js';
-import type { Notifier } from '../notifications/api.js';
 import { kindNamed } from './kinds/index.js';
 import { capital, floatAccount, purchaseEntries } from './model.js';
 import * as repo from './repository.js';
@@ -24,14 +24,12 @@ export function createVtuSettlement(deps: {
   db: Db;
   clock: Clock;
   log: Logger;
-  ledger: Ledger;
-  notifier: Notifier;
-  events: EventBus;
+  work: Work;
   cfg: Config['vtu'];
   /** Wholesale at another provider for a fallback, or null when it does not sell the same product. */
   wholesaleAt: (row: VtuRow, provider: ProviderId) => Promise<bigint | null>;
 }) {
-  const { db, clock, log, ledger, notifier, events, cfg, wholesaleAt } = deps;
+  const { db, clock, log, work, cfg, wholesaleAt } = deps;
   const firstCheckDelay = () => Math.max(cfg.reconcileEveryMs, 2 * cfg.timeoutMs);
   const backoff = (requeries: number) => Math.min(cfg.reconcileEveryMs * 2 ** Math.max(0, requeries - 1), 10 * MINUTE);
 
@@ -41,70 +39,83 @@ export function createVtuSettlement(deps: {
    * trips); with onSettled (an operator's record) that statement and the record share a transaction.
    */
   async function settleSuccess(row: VtuRow, out: Outcome, onSettled?: OnSettled): Promise<VtuRow | null> {
-    // The buyer's notification is a part of the settling statement (the fields it uses never change after creation).
     const kind = kindNamed(row.service);
-    const note = kind.deliveredNote?.(row, out);
-    const notice = notifier.notices([
-      {
-        userId: row.user_id,
-        kind: 'purchase_delivered',
-        title: `${capital(kind.label)} delivered`,
-        body: `Your ${formatNaira(BigInt(row.amount))} ${kind.label} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}${note ? ` ${note}` : ''}`,
-        // The facts a client words this from in the reader's language (issue 29: kind + params).
-        data: {
-          transactionId: row.id,
-          reference: row.reference,
-          service: row.service,
-          amount: toNaira(row.amount),
-          recipient: row.recipient,
-          ...(out.details?.token ? { token: out.details.token } : {}),
-          ...(out.details?.units ? { units: out.details.units } : {}),
-        },
-      },
-    ]);
     const lines = kind.receiptLines?.(row, out) ?? [];
     const settling = {
       details: { ...(out.details ?? {}), ...(lines.length ? { receiptLines: lines } : {}) },
       now: clock.now(),
       providerStatus: 'delivered',
     };
-    // The event's fields are the row's as created: a settlement changes none of them.
-    const succeeded = events.parts('vtu.succeeded', {
-      userId: row.user_id,
-      transactionId: row.id,
-      amount: BigInt(row.amount),
-      service: row.service,
-    });
-    const parts = [notice, ...succeeded];
     // A partly delivered purchase (kinds' partialRefund): the undelivered part goes back with the settlement.
     const part = kind.partialRefund?.(row, out) ?? null;
     const refund = part && part.wholesale + part.markup > 0n ? part : null;
+    // The notice and the event's fields are the row's as created: a settlement changes none of them.
+    const settle = (change: Change) =>
+      repo.settle(
+        change.notify(deliveredNotice(row, out)).emit('vtu.succeeded', {
+          userId: row.user_id,
+          transactionId: row.id,
+          amount: BigInt(row.amount),
+          service: row.service,
+        }),
+        row.id,
+        row.provider,
+        'success',
+        settling,
+      );
     const done =
       onSettled || refund
         ? await db.transaction(async (tx) => {
-            const settled = await repo.settle(tx, row.id, row.provider, 'success', settling, parts);
+            const settled = await settle(work.change(tx));
             if (settled) {
-              await onSettled?.(tx, settled.row);
-              if (refund) await refundPart(tx, settled.row, refund);
+              await onSettled?.(tx, settled);
+              if (refund) await refundPart(tx, settled, refund);
             }
             return settled;
           })
-        : await repo.settle(db, row.id, row.provider, 'success', settling, parts);
+        : await settle(work.change());
     if (!done) return null;
     faultPoint('vtu.settle.afterCommit');
-    return done.row;
+    return done;
+  }
+
+  /** The buyer's notice of a delivered purchase, with the facts a client words it from in the reader's language. */
+  function deliveredNotice(row: VtuRow, out: Outcome): NotificationInput {
+    const kind = kindNamed(row.service);
+    const note = kind.deliveredNote?.(row, out);
+    return {
+      userId: row.user_id,
+      kind: 'purchase_delivered',
+      title: `${capital(kind.label)} delivered`,
+      body: `Your ${formatNaira(BigInt(row.amount))} ${kind.label} for ${row.recipient} was delivered.${out.details?.token ? ` Token: ${out.details.token}` : ''}${note ? ` ${note}` : ''}`,
+      data: {
+        transactionId: row.id,
+        reference: row.reference,
+        service: row.service,
+        amount: toNaira(row.amount),
+        recipient: row.recipient,
+        ...(out.details?.token ? { token: out.details.token } : {}),
+        ...(out.details?.units ? { units: out.details.units } : {}),
+      },
+    };
   }
 
   /** The undelivered part of a delivered purchase back to the wallet, from the float and revenue; once per purchase. */
   async function refundPart(tx: Tx, done: VtuRow, part: { wholesale: bigint; markup: bigint }) {
     const amount = part.wholesale + part.markup;
-    await ledger.post(tx, {
-      reference: `vtu_partial_refund_${done.reference}`,
-      type: 'vtu_refund',
-      description: `Refund: the undelivered part of ${kindNamed(done.service).label} for ${done.recipient}`,
-      entries: purchaseEntries(done.user_id, amount, done.provider, part.wholesale, part.markup).map((e) => ({ ...e, amount: -e.amount })),
-      metadata: { transactionId: done.id },
-    });
+    await work
+      .change(tx)
+      .post({
+        reference: `vtu_partial_refund_${done.reference}`,
+        type: 'vtu_refund',
+        description: `Refund: the undelivered part of ${kindNamed(done.service).label} for ${done.recipient}`,
+        entries: purchaseEntries(done.user_id, amount, done.provider, part.wholesale, part.markup).map((e) => ({
+          ...e,
+          amount: -e.amount,
+        })),
+        metadata: { transactionId: done.id },
+      })
+      .commit();
   }
 
   /** Returns the settled row, or null when another settlement got there first. */
@@ -115,41 +126,40 @@ export function createVtuSettlement(deps: {
     onSettled?: OnSettled,
   ): Promise<VtuRow | null> {
     return db.transaction(async (tx) => {
-      const settled = await repo.settle(tx, row.id, row.provider, 'failed', {
+      const done = await repo.settle(work.change(tx), row.id, row.provider, 'failed', {
         failureReason: reason ?? 'The provider could not complete this purchase',
         now: clock.now(),
         providerStatus,
       });
-      if (!settled) return null;
-      const done = settled.row;
+      if (!done) return null;
       await onSettled?.(tx, done);
       // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
-      await ledger.post(tx, {
-        reference: `vtu_refund_${done.reference}`,
-        type: 'vtu_refund',
-        description: `Refund: ${kindNamed(done.service).label} for ${done.recipient} failed`,
-        entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map(
-          (e) => ({ ...e, amount: -e.amount }),
-        ),
-        metadata: { transactionId: done.id },
-        parts: [
-          notifier.notices([
-            {
-              userId: done.user_id,
-              kind: 'purchase_refunded',
-              title: 'Purchase failed: refunded',
-              body: `Your ${formatNaira(BigInt(done.amount))} ${kindNamed(done.service).label} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
-              data: {
-                transactionId: done.id,
-                reference: done.reference,
-                service: done.service,
-                amount: toNaira(done.amount),
-                recipient: done.recipient,
-              },
-            },
-          ]),
-        ],
-      });
+      const label = kindNamed(done.service).label;
+      await work
+        .change(tx)
+        .post({
+          reference: `vtu_refund_${done.reference}`,
+          type: 'vtu_refund',
+          description: `Refund: ${label} for ${done.recipient} failed`,
+          entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map(
+            (e) => ({ ...e, amount: -e.amount }),
+          ),
+          metadata: { transactionId: done.id },
+        })
+        .notify({
+          userId: done.user_id,
+          kind: 'purchase_refunded',
+          title: 'Purchase failed: refunded',
+          body: `Your ${formatNaira(BigInt(done.amount))} ${label} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
+          data: {
+            transactionId: done.id,
+            reference: done.reference,
+            service: done.service,
+            amount: toNaira(done.amount),
+            recipient: done.recipient,
+          },
+        })
+        .commit();
       return done;
     });
   }
@@ -167,13 +177,16 @@ export function createVtuSettlement(deps: {
         { account: floatAccount(to), amount: w },
       ];
       if (from !== w) entries.push({ account: { system: 'revenue' }, amount: from - w });
-      await ledger.post(tx, {
-        reference: `vtu_reroute_${row.reference}_${to}`,
-        type: 'vtu_reroute',
-        description: `Fallback ${row.provider.toUpperCase()} -> ${to.toUpperCase()}`,
-        entries,
-        metadata: { transactionId: row.id },
-      });
+      await work
+        .change(tx)
+        .post({
+          reference: `vtu_reroute_${row.reference}_${to}`,
+          type: 'vtu_reroute',
+          description: `Fallback ${row.provider.toUpperCase()} -> ${to.toUpperCase()}`,
+          entries,
+          metadata: { transactionId: row.id },
+        })
+        .commit();
       return moved;
     });
   }

@@ -7,14 +7,14 @@ import { walletOperations } from './operations.js';
 /** The wallet module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const walletModule = defineModule({
   name: 'wallet',
-  needs: ['config', 'db', 'replica', 'clock', 'ledger', 'events', 'notifier'],
+  needs: ['config', 'db', 'replica', 'clock', 'ledger', 'work'],
   provides: ['wallet', 'walletLimits', 'walletMoney'],
-  create({ config, db, replica, clock, ledger, events, notifier }) {
+  create({ config, db, replica, clock, ledger, work }) {
     const walletLimits = createWalletLimits({ clock, limits: parseTierLimits(config.tierLimitsJson) });
     return {
       wallet: createWalletService({ replica, ledger }),
       walletLimits,
-      walletMoney: createWalletMoney({ db, clock, ledger, walletLimits, events, notifier }),
+      walletMoney: createWalletMoney({ db, clock, work, walletLimits }),
     };
   },
   operations: walletOperations,

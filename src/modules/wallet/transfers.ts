@@ -1,17 +1,16 @@
 import type { RowOf } from '../../db/rows.js';
 import type { users } from '../identity/api.js';
 import { sql } from 'drizzle-orm';
-import { readOf, type Part } from '../../db/parts.js';
+import { answerOf, readOf, type Read } from '../../platform/reads.js';
 import { one, type Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
-import type { Ledger, PostInput, WalletLimit } from '../../ledger/ledger.js';
+import type { WalletLimit } from '../../ledger/ledger.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { EventBus } from '../../lib/events.js';
+import type { Work } from '../../platform/change.js';
 import { prefixedId } from '../../kernel/ids.js';
 import { faultPoint } from '../../lib/faults.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/api.js';
 import type { WalletLimits } from './limits.js';
 
 /**
@@ -44,40 +43,24 @@ export type RecipientRow = Pick<RowOf<typeof users>, 'id' | 'full_name' | 'kyc_t
   username: string;
 };
 
-export function createWalletMoney({
-  db,
-  clock,
-  ledger,
-  walletLimits,
-  events,
-  notifier,
-}: {
-  db: Db;
-  clock: Clock;
-  ledger: Ledger;
-  walletLimits: WalletLimits;
-  events: EventBus;
-  notifier: Notifier;
-}) {
-  /** `prefetched`: recipientRead's answer from the request's read-ahead (null: nobody); omitted, it is read. */
-  async function activeUserByUsername(username: string, prefetched?: RecipientRow | null) {
-    const u =
-      prefetched !== undefined
-        ? prefetched
-        : await one<RecipientRow>(
-            db,
-            sql`SELECT id, username, full_name, kyc_tier FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`,
-          );
+export function createWalletMoney({ db, clock, work, walletLimits }: { db: Db; clock: Clock; work: Work; walletLimits: WalletLimits }) {
+  /** The recipient look-up of transfer(), as a read: an operation's read-ahead reads it in the claim's round trip. */
+  const recipientRead = (username: string): Read<RecipientRow> =>
+    readOf(
+      `wallet.recipient:${username.toLowerCase()}`,
+      sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier)
+            FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`,
+    );
+
+  /** recipientRead's answer: the request's read-ahead's when it read it, else read now. */
+  async function activeUserByUsername(username: string) {
+    const u = await answerOf(db, recipientRead(username));
     if (!u) throw new AppError('NOT_FOUND', `No active account has the username @${username.toLowerCase()}`);
     return u;
   }
 
   return {
-    /** The recipient look-up of transfer(), as a scalar JSON subquery for the request's read-ahead. */
-    recipientRead(username: string): Part<RecipientRow> {
-      return readOf(sql`SELECT json_build_object('id', id, 'username', username, 'full_name', full_name, 'kyc_tier', kyc_tier)
-                 FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`);
-    },
+    recipientRead,
 
     /**
      * lookupProfileByUsername: the minimal profile a sender needs to confirm the recipient. The full name only to a
@@ -95,29 +78,30 @@ export function createWalletMoney({
       const reference = prefixedId('wdb', clock.now().getTime());
       // One autocommit statement: it locks the wallet, checks the daily limit and the balance on the locked row,
       // and moves the money.
-      const posted = await ledger.postAlone(db, {
-        reference,
-        type: 'wallet_debit',
-        description: input.note,
-        entries: [
-          { account: { user: user.id, kind: 'wallet' }, amount: -amount },
-          { account: { system: WALLET_DEBIT_ACCOUNT }, amount },
-        ],
-        limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
-      });
-      return { reference, amount: input.amount, note: input.note, balance: toNaira(posted.balances[`user:${user.id}:wallet`]) };
+      const { posted } = await work
+        .change()
+        .post({
+          reference,
+          type: 'wallet_debit',
+          description: input.note,
+          entries: [
+            { account: { user: user.id, kind: 'wallet' }, amount: -amount },
+            { account: { system: WALLET_DEBIT_ACCOUNT }, amount },
+          ],
+          limits: [walletLimits.outflowLimit(user.id, user.kycTier)],
+        })
+        .commit();
+      return { reference, amount: input.amount, note: input.note, balance: toNaira(posted!.balances[`user:${user.id}:wallet`]) };
     },
 
-    async transfer(user: AuthUser, input: { username: string; amount: number; note?: string }, prefetchedRecipient?: RecipientRow | null) {
+    async transfer(user: AuthUser, input: { username: string; amount: number; note?: string }) {
       const amount = toKobo(input.amount);
-      const to = await activeUserByUsername(input.username, prefetchedRecipient);
+      const to = await activeUserByUsername(input.username);
       if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
       const reference = prefixedId('trf', clock.now().getTime());
       const from = user.username ? `@${user.username}` : 'a user';
-      // Whoever wants to hear of the credit (a loan to auto-repay) writes with the posting's statement.
-      const credited = events.parts('wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
       // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit, the
-      // sender's balance and only then the recipient's tier balance cap; the notifications are parts of its statement.
+      // sender's balance and only then the recipient's tier balance cap.
       const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
       const limits: WalletLimit[] = [walletLimits.outflowLimit(user.id, user.kycTier)];
       if (cap !== null) {
@@ -125,43 +109,44 @@ export function createWalletMoney({
         // the sender's own checks, so only a sender who has the money can meet it (and each success moves money).
         limits.push({ user: to.id, balance: { max: cap, refuse: () => new AppError('LIMIT_EXCEEDED', RECIPIENT_CANNOT_RECEIVE) } });
       }
-      const posting: PostInput = {
-        reference,
-        type: 'transfer_out',
-        description: `Transfer from ${from} to @${to.username}${input.note ? `: ${input.note}` : ''}`,
-        entries: [
-          { account: { user: user.id, kind: 'wallet' }, amount: -amount },
-          { account: { user: to.id, kind: 'wallet' }, amount },
-        ],
-        metadata: { from: user.id, to: to.id, note: input.note ?? null },
-        limits,
-        parts: [
-          notifier.notices([
-            {
-              userId: user.id,
-              kind: 'transfer_sent',
-              title: 'Transfer sent',
-              body: `You sent ${formatNaira(amount)} to @${to.username}.`,
-              data: { reference, amount: input.amount, to: to.username },
-            },
-            {
-              userId: to.id,
-              kind: 'transfer_received',
-              title: 'Money received',
-              body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
-              data: { reference, amount: input.amount, from: user.username, ...(input.note ? { note: input.note } : {}) },
-            },
-          ]),
-          ...credited,
-        ],
-      };
+      const change = work
+        .change()
+        .post({
+          reference,
+          type: 'transfer_out',
+          description: `Transfer from ${from} to @${to.username}${input.note ? `: ${input.note}` : ''}`,
+          entries: [
+            { account: { user: user.id, kind: 'wallet' }, amount: -amount },
+            { account: { user: to.id, kind: 'wallet' }, amount },
+          ],
+          metadata: { from: user.id, to: to.id, note: input.note ?? null },
+          limits,
+        })
+        .notify(
+          {
+            userId: user.id,
+            kind: 'transfer_sent',
+            title: 'Transfer sent',
+            body: `You sent ${formatNaira(amount)} to @${to.username}.`,
+            data: { reference, amount: input.amount, to: to.username },
+          },
+          {
+            userId: to.id,
+            kind: 'transfer_received',
+            title: 'Money received',
+            body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
+            data: { reference, amount: input.amount, from: user.username, ...(input.note ? { note: input.note } : {}) },
+          },
+        )
+        // Whoever wants to hear of the credit (a loan to auto-repay) adds its writes to the change.
+        .emit('wallet.credited', { userId: to.id, amount, source: 'transfer', reference });
       // The whole transfer is ONE autocommit statement: the wallet locks (the hot rows) are held for it only.
       faultPoint('wallet.transfer.beforeCommit');
-      const posted = await ledger.postAlone(db, posting);
+      const { posted } = await change.commit();
       const result = {
         reference,
         amount: input.amount,
-        balance: toNaira(posted.balances[`user:${user.id}:wallet`]),
+        balance: toNaira(posted!.balances[`user:${user.id}:wallet`]),
         recipient: { username: to.username, fullName: to.full_name },
       };
       faultPoint('wallet.transfer.afterCommit');

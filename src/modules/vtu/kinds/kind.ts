@@ -1,3 +1,4 @@
+import type { Work } from '../../../platform/change.js';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../kernel/errors.js';
 import type { CatalogueEntry, Outcome, ProviderId, PurchaseRequest, VerifyResult, VtuProvider } from '../../../providers/vtu/types.js';
@@ -227,6 +228,7 @@ export interface KindPlatform {
   clock: Clock;
   ledger: Ledger;
   notifier: Notifier;
+  work: Work;
 }
 
 export interface Priced {

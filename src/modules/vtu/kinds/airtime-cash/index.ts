@@ -14,7 +14,22 @@ import { createAirtimeCashService, type AirtimeCashService } from './service.js'
  */
 export const airtimeCashModule = defineModule({
   name: 'airtimeCash',
-  needs: ['config', 'db', 'replica', 'clock', 'log', 'ledger', 'notifier', 'events', 'jobs', 'otp', 'sms', 'upstream', 'walletLimits'],
+  needs: [
+    'config',
+    'db',
+    'replica',
+    'clock',
+    'log',
+    'ledger',
+    'notifier',
+    'events',
+    'work',
+    'jobs',
+    'otp',
+    'sms',
+    'upstream',
+    'walletLimits',
+  ],
   provides: ['airtimeCash'],
   create: ({ upstream, jobs: _jobs, ...deps }) => {
     const transport = new VtuTransport(upstream.send);
@@ -39,7 +54,7 @@ export const airtimeCashModule = defineModule({
   operations: airtimeCashOperations,
   jobs: [registerAirtimeCashJobs],
   // account.closed: the verified sending numbers go; the requests stay (money records).
-  subscribers: [({ events }) => events.on('account.closed', ({ userId }) => forgetNumbersOnClosure(userId))],
+  subscribers: [({ events }) => events.on('account.closed', ({ userId }, change) => forgetNumbersOnClosure(change, userId))],
 });
 
 declare module '../../../../platform/services.js' {

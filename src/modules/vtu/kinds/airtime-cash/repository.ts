@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor } from '../../../../db/client.js';
-import type { Part } from '../../../../db/parts.js';
+import type { Change } from '../../../../platform/change.js';
 import type { Narrowed, RowOf } from '../../../../db/rows.js';
 import type { airtimeCashRequests } from './schema.js';
 
@@ -97,21 +97,22 @@ export async function listRequests(
 }
 
 /**
- * The credit's part of its ledger posting: the request becomes credited exactly when the money moves (the posting's
- * unique reference makes a second confirmation post nothing, and so change nothing here either).
+ * The request credited, with the credit's change: exactly when the money moves (the posting's unique reference makes
+ * a second confirmation post nothing, and so change nothing here either).
  */
-export function creditOnPosting(
+export function markCredited(
+  change: Change,
   id: string,
   c: { amountReceived: bigint; credited: bigint; providerReference: string | null; providerStatus: string; now: Date },
-): Part {
-  return {
-    ctes: (posted, name) =>
-      sql`${name('a2c')} AS (UPDATE airtime_cash_requests SET status = 'credited', amount_received = ${c.amountReceived}::bigint,
+): Change {
+  return change.write(
+    (each) =>
+      sql`UPDATE airtime_cash_requests SET status = 'credited', amount_received = ${c.amountReceived}::bigint,
             credited = ${c.credited}::bigint, provider_reference = COALESCE(${c.providerReference}::text, provider_reference),
             failure_reason = NULL, next_check_at = NULL, last_provider_status = ${c.providerStatus}::text, settled_at = ${c.now}::timestamptz,
             updated_at = ${c.now}::timestamptz
-          FROM ${posted} WHERE airtime_cash_requests.id = ${id}::uuid)`,
-  };
+          FROM ${each} WHERE airtime_cash_requests.id = ${id}::uuid`,
+  );
 }
 
 /** Closes an awaiting request with nothing credited; the row when this call closed it. */
@@ -157,11 +158,8 @@ export const addNumber = (exec: Executor, userId: string, phone: string, now: Da
   );
 
 /** account.closed: the numbers a customer proved are personal data with no money record, so they go with the closure. */
-export function forgetNumbersOnClosure(userId: string): Part {
-  return {
-    ctes: (when, name) =>
-      sql`${name('a2c_numbers_gone')} AS (DELETE FROM airtime_cash_numbers WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${when}))`,
-  };
+export function forgetNumbersOnClosure(change: Change, userId: string): void {
+  change.write((each) => sql`DELETE FROM airtime_cash_numbers WHERE user_id = ${userId}::uuid AND EXISTS (SELECT 1 FROM ${each})`);
 }
 
 /** The caller's sending numbers: the profile's verified phone first, then the numbers verified by code. */

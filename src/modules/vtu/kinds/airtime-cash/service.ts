@@ -6,12 +6,10 @@ import { AppError, notFound } from '../../../../kernel/errors.js';
 import { prefixedId, uuid } from '../../../../kernel/ids.js';
 import { formatNaira, toKobo, toNaira } from '../../../../kernel/money.js';
 import { NETWORKS, type Network } from '../../../../kernel/phone.js';
-import type { Ledger } from '../../../../ledger/ledger.js';
-import type { EventBus } from '../../../../lib/events.js';
+import type { Work } from '../../../../platform/change.js';
 import type { Logger } from '../../../../lib/logger.js';
 import type { SmsSender } from '../../../../providers/messaging.js';
 import type { OtpService } from '../../../identity/api.js';
-import type { Notifier } from '../../../notifications/api.js';
 import type { WalletLimits } from '../../../wallet/api.js';
 import { assertRecipientNetwork, NETWORK_NAMES, requestIdFor } from '../../model.js';
 import type { AirtimeCashProvider, ReceiptStatus } from './adapter.js';
@@ -45,9 +43,7 @@ export interface AirtimeCashDeps {
   replica: ReadReplica;
   clock: Clock;
   log: Logger;
-  ledger: Ledger;
-  notifier: Notifier;
-  events: EventBus;
+  work: Work;
   otp: OtpService;
   sms: SmsSender;
   /** The adapter of each provider that has one. */
@@ -86,7 +82,7 @@ export function airtimeCashView(r: AirtimeCashRow) {
 }
 
 export function createAirtimeCashService(deps: AirtimeCashDeps) {
-  const { config, db, clock, log, ledger, notifier, events, otp, sms, providers, routing, walletLimits } = deps;
+  const { config, db, clock, log, otp, sms, providers, routing, walletLimits } = deps;
   const cfg = config.airtimeCash;
   const every = config.vtu.reconcileEveryMs;
   const rateBp = (n: Network) => Math.round(cfg.ratePercent[n] * 100);
@@ -112,7 +108,7 @@ export function createAirtimeCashService(deps: AirtimeCashDeps) {
       );
   }
 
-  const { apply, close } = createAirtimeCashSettlement({ config, db, clock, log, ledger, notifier, events });
+  const { apply, close } = createAirtimeCashSettlement({ config, db, clock, log, work: deps.work });
 
   /** The adapter of the provider a request was sent to (rows are written only for providers with one). */
   function adapterOf(provider: string): AirtimeCashProvider {

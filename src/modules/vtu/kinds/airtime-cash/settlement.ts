@@ -1,14 +1,11 @@
 import type { Config } from '../../../../config.js';
 import type { Db } from '../../../../db/client.js';
-import { runParts } from '../../../../db/parts.js';
 import { MINUTE, type Clock } from '../../../../kernel/clock.js';
-import { AppError } from '../../../../kernel/errors.js';
 import { formatNaira, toNaira } from '../../../../kernel/money.js';
 import type { Network } from '../../../../kernel/phone.js';
-import type { Entry, Ledger } from '../../../../ledger/ledger.js';
-import type { EventBus } from '../../../../lib/events.js';
+import type { Entry } from '../../../../ledger/ledger.js';
+import type { Work } from '../../../../platform/change.js';
 import type { Logger } from '../../../../lib/logger.js';
-import type { Notifier } from '../../../notifications/api.js';
 import { floatAccount, NETWORK_NAMES } from '../../model.js';
 import type { ReceiptStatus } from './adapter.js';
 import * as repo from './repository.js';
@@ -24,16 +21,8 @@ export const creditOf = (kobo: bigint, bp: number) => (kobo * BigInt(bp)) / 10_0
  * What the provider says of a request, applied: a confirmed receipt credits (once), an expiry or a closure closes
  * with nothing credited, anything else waits for the next check.
  */
-export function createAirtimeCashSettlement(deps: {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  log: Logger;
-  ledger: Ledger;
-  notifier: Notifier;
-  events: EventBus;
-}) {
-  const { config, db, clock, log, ledger, notifier, events } = deps;
+export function createAirtimeCashSettlement(deps: { config: Config; db: Db; clock: Clock; log: Logger; work: Work }) {
+  const { config, db, clock, log, work } = deps;
   const every = config.vtu.reconcileEveryMs;
   const backoff = (n: number) => Math.min(every * 2 ** Math.max(0, n - 1), 10 * MINUTE);
 
@@ -63,7 +52,7 @@ export function createAirtimeCashSettlement(deps: {
       );
     if (credited <= 0n) {
       // Too little arrived to be worth a kobo: the request is closed as credited with nothing to post.
-      await runParts(db, [repo.creditOnPosting(row.id, state)], { as: 'posted' });
+      await repo.markCredited(work.change(), row.id, state).commit();
       return false;
     }
     // The provider pays our float at its own rate (amount_settled); the difference to the customer's share is revenue.
@@ -73,42 +62,44 @@ export function createAirtimeCashSettlement(deps: {
     if (settled !== credited) entries.push({ account: { system: 'revenue' }, amount: settled - credited });
     const partial = r.amountReceived < amount;
     const network = NETWORK_NAMES[row.network as Network] ?? row.network;
-    try {
-      await ledger.postAlone(db, {
-        reference,
-        type: 'airtime_cash',
-        description: `Airtime-to-cash: ${formatNaira(r.amountReceived)} ${network} airtime from ${row.sender}`,
-        entries,
-        // reference and transactionId: a receipt is found by the request's reference or id (receipts' look-up).
-        metadata: { reference: row.reference, transactionId: row.id, provider: row.provider, amountReceived: r.amountReceived.toString() },
-        parts: [
-          repo.creditOnPosting(row.id, state),
-          notifier.notices([
-            {
-              userId: row.user_id,
-              kind: 'general',
-              title: 'Airtime converted',
-              body:
-                `${formatNaira(credited)} was added to your wallet for the ${formatNaira(r.amountReceived)} ${network} airtime received from ${row.sender}.` +
-                (partial ? ` Only ${formatNaira(r.amountReceived)} of the ${formatNaira(amount)} expected arrived.` : ''),
-              data: {
-                event: partial ? 'airtime_cash_partial' : 'airtime_cash_credited',
-                requestId: row.id,
-                reference: row.reference,
-                network: row.network,
-                amount: toNaira(credited),
-                received: toNaira(r.amountReceived),
-                expected: toNaira(amount),
-              },
-            },
-          ]),
-          ...events.parts('wallet.credited', { userId: row.user_id, amount: credited, source: 'other', reference }),
-        ],
-      });
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return false;
-      throw err;
-    }
+    const change = work
+      .change()
+      .post(
+        {
+          reference,
+          type: 'airtime_cash',
+          description: `Airtime-to-cash: ${formatNaira(r.amountReceived)} ${network} airtime from ${row.sender}`,
+          entries,
+          // reference and transactionId: a receipt is found by the request's reference or id (receipts' look-up).
+          metadata: {
+            reference: row.reference,
+            transactionId: row.id,
+            provider: row.provider,
+            amountReceived: r.amountReceived.toString(),
+          },
+        },
+        { ifPosted: 'skip' },
+      )
+      .notify({
+        userId: row.user_id,
+        kind: 'general',
+        title: 'Airtime converted',
+        body:
+          `${formatNaira(credited)} was added to your wallet for the ${formatNaira(r.amountReceived)} ${network} airtime received from ${row.sender}.` +
+          (partial ? ` Only ${formatNaira(r.amountReceived)} of the ${formatNaira(amount)} expected arrived.` : ''),
+        data: {
+          event: partial ? 'airtime_cash_partial' : 'airtime_cash_credited',
+          requestId: row.id,
+          reference: row.reference,
+          network: row.network,
+          amount: toNaira(credited),
+          received: toNaira(r.amountReceived),
+          expected: toNaira(amount),
+        },
+      })
+      .emit('wallet.credited', { userId: row.user_id, amount: credited, source: 'other', reference });
+    const { posted } = await repo.markCredited(change, row.id, state).commit();
+    if (!posted) return false;
     log.info({ requestId: row.id, reference: row.reference, credited: credited.toString() }, 'airtime-to-cash credited');
     return true;
   }
@@ -118,19 +109,22 @@ export function createAirtimeCashSettlement(deps: {
     await db.transaction(async (tx) => {
       const closed = await repo.closeAwaiting(tx, row.id, to, reason, providerStatus, clock.now());
       if (!closed) return;
-      await notifier.emit(tx, {
-        userId: row.user_id,
-        kind: 'general',
-        title: to === 'expired' ? 'Airtime-to-cash request expired' : 'Airtime-to-cash request closed',
-        body: `Your airtime-to-cash request ${row.reference} from ${row.sender} was closed with nothing credited: ${reason}`,
-        data: {
-          event: `airtime_cash_${to}`,
-          requestId: row.id,
-          reference: row.reference,
-          network: row.network,
-          amount: toNaira(row.amount),
-        },
-      });
+      await work
+        .change(tx)
+        .notify({
+          userId: row.user_id,
+          kind: 'general',
+          title: to === 'expired' ? 'Airtime-to-cash request expired' : 'Airtime-to-cash request closed',
+          body: `Your airtime-to-cash request ${row.reference} from ${row.sender} was closed with nothing credited: ${reason}`,
+          data: {
+            event: `airtime_cash_${to}`,
+            requestId: row.id,
+            reference: row.reference,
+            network: row.network,
+            amount: toNaira(row.amount),
+          },
+        })
+        .commit();
     });
   }
 

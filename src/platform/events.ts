@@ -1,0 +1,23 @@
+/**
+ * In-process domain events, emitted on a change (`change.emit`): each subscriber's writes join the emitter's change, so
+ * they commit or roll back with it (e.g. a purchase recorded for the referral it may qualify).
+ */
+export interface DomainEvents {
+  /** A user account was created (first login); referralCode as typed at sign-up. */
+  'user.created': { userId: string; referralCode?: string };
+  /** A KYC tier was approved. */
+  'kyc.approved': { userId: string; tier: number };
+  /** Money arrived in a user's wallet from outside it (top-up, DVA transfer, transfer received, refund excluded). */
+  'wallet.credited': {
+    userId: string;
+    amount: bigint;
+    source: 'topup' | 'dva' | 'transfer' | 'adjustment' | 'savings' | 'other';
+    reference: string;
+  };
+  /** A VTU purchase was delivered. */
+  'vtu.succeeded': { userId: string; transactionId: string; amount: bigint; service: string };
+  /** The account was closed (settings): scrub personal data you hold for this user, keep money records. */
+  'account.closed': { userId: string };
+}
+
+export type EventName = keyof DomainEvents;
