@@ -29,7 +29,8 @@ export function createSessionClaimService({
     /**
      * Last claim wins: every other active session of the user ends (SESSION_SUPERSEDED on its tokens,
      * refresh included). The user row lock orders concurrent claims, so exactly one of two racing
-     * devices keeps its session.
+     * devices keeps its session. An operator's claim ends none (issue 44): the owner's phone and the office laptop
+     * stay signed in side by side, each with its own idle limit and step-up grants, each listed and revocable.
      */
     async claim(user: AuthUser, deviceId: string, userAgent: string | undefined) {
       const sid = ownSession(user);
@@ -39,11 +40,14 @@ export function createSessionClaimService({
         const me = await one<{ status: string }>(tx, sql`SELECT status FROM sessions WHERE id = ${sid} FOR UPDATE`);
         if (me?.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
         if (me?.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
-        const ended = await rows(
-          tx,
-          sql`UPDATE sessions SET status = 'superseded', revoked_reason = ${`superseded_by:${sid}`}
-              WHERE user_id = ${user.id} AND id <> ${sid} AND status = 'active' RETURNING id`,
-        );
+        const ended =
+          user.operatorRoles.length > 0
+            ? []
+            : await rows(
+                tx,
+                sql`UPDATE sessions SET status = 'superseded', revoked_reason = ${`superseded_by:${sid}`}
+                    WHERE user_id = ${user.id} AND id <> ${sid} AND status = 'active' RETURNING id`,
+              );
         await tx.execute(sql`UPDATE sessions SET device_id = ${deviceId}, claimed_at = ${now}, heartbeat_at = ${now},
                                user_agent = COALESCE(${userAgent ?? null}, user_agent)
                              WHERE id = ${sid}`);
