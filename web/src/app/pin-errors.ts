@@ -27,3 +27,15 @@ export function refusalMessage(err: unknown): string {
     return i18next.t('pin.wrongTriesLeft', { count: triesLeft });
   return errorMessage(err);
 }
+
+/**
+ * The sign-in screen's words for a refused login PIN: how many tries are left before it locks, or until when it is
+ * locked (the e-mailed code still works meanwhile); null for any other refusal.
+ */
+export function loginPinMessage(err: unknown): string | null {
+  if (!(err instanceof ApiError)) return null;
+  const { triesLeft, lockedUntil } = pinDetails(err);
+  if (lockedUntil) return i18next.t('auth.pinLockedUntil', { time: formatDateTime(lockedUntil) });
+  if (err.code === 'INVALID_CREDENTIALS' && triesLeft !== undefined) return i18next.t('auth.pinTriesLeft', { count: triesLeft });
+  return null;
+}

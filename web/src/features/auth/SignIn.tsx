@@ -241,7 +241,7 @@ function PinSignIn() {
       reportLoginFailure(identifier, 'login_pin', err);
       const under = rules.serverErrors(err, ['identifier', 'pin']);
       setFieldErrors(under);
-      if (Object.keys(under).length === 0) setError(errorMessage(err));
+      if (Object.keys(under).length === 0) setError(rules.loginPinMessage(err) ?? errorMessage(err));
       setBusy(false);
     }
   }

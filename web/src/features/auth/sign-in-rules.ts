@@ -13,3 +13,5 @@ export const codeErrors = (values: { code: string }) => schemaErrors(codeSchema,
 export const pinLoginErrors = (values: { identifier: string; pin: string }) => schemaErrors(pinLoginSchema, values, HINTS);
 /** A 400 answer's issues on these fields, in the form's words. */
 export const serverErrors = (err: unknown, fields: string[]) => serverFieldErrors(err, fields, HINTS);
+/** A refused login PIN's tries left or lock end (app/pin-errors.ts), loaded with these rules. */
+export { loginPinMessage } from '../../app/pin-errors';

@@ -16,6 +16,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { Liveness } from '../../components/Liveness';
 import { PinPad } from '../../components/PinPad';
 import { onboardingSteps, type OnboardingStep } from '../../components/onboarding-steps';
+import { LoginPinForm } from '../settings/LoginPin';
 
 const STEPS: OnboardingStep[] = ['name', 'phone', 'pin', 'selfie'];
 
@@ -299,6 +300,24 @@ function Ready() {
       <Button variant="subtle" onClick={() => void navigate({ to: '/' })}>
         {t('app.goHome')}
       </Button>
+      <OfferLoginPin />
+    </Stack>
+  );
+}
+
+/** Sign-in by login PIN offered once onboarding is done (an account without one signs in by e-mail code only). */
+function OfferLoginPin() {
+  const { t } = useTranslation();
+  const status = useQuery(settingsQueries.loginPin());
+  const [saved, setSaved] = useState(false);
+  if (!status.data || (status.data.enrolled && !saved)) return null;
+  return (
+    <Stack gap="xs" mt="md">
+      <Title order={3} size="h4">
+        {t('onboarding.loginPinOffer')}
+      </Title>
+      <Text size="sm">{t('onboarding.loginPinOfferBody')}</Text>
+      <LoginPinForm onSaved={() => setSaved(true)} />
     </Stack>
   );
 }

@@ -1,16 +1,17 @@
-import { Alert, Button, Checkbox, Group, Image, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Image, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
-import { closeAccountSchema, codeSchema, loginPinSchema, profileSchema, transactionPinSchema } from '../../api/schemas';
+import { closeAccountSchema, codeSchema, profileSchema, transactionPinSchema } from '../../api/schemas';
 import { useAuth } from '../../app/auth';
-import { errorMessage } from '../../app/errors';
 import { LANGUAGES, setLanguage, type Language } from '../../app/i18n';
 import { useStepUp } from '../../app/StepUp';
 import { digitsProps, showServerIssues, useSchemaForm } from '../../components/form';
 import { settingsQueries } from '../../api/queries/settings';
+import { Result } from '../../components/Result';
 import { Section } from '../../components/Section';
+import { LoginPin } from './LoginPin';
 
 /** Profile, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
 export function Settings() {
@@ -26,22 +27,6 @@ export function Settings() {
       <CloseAccount />
     </Stack>
   );
-}
-
-function Result({ error, ok }: { error: unknown; ok?: string | false }) {
-  if (error && !(error instanceof Error && error.message === 'cancelled'))
-    return (
-      <Alert color="red" role="alert">
-        {errorMessage(error)}
-      </Alert>
-    );
-  if (ok)
-    return (
-      <Alert color="green" role="status">
-        {ok}
-      </Alert>
-    );
-  return null;
 }
 
 function Profile() {
@@ -131,46 +116,6 @@ function TransactionPin() {
           <Button type="submit" loading={save.isPending}>
             {isSet ? t('settings.changePin') : t('settings.setPin')}
           </Button>
-        </Stack>
-      </form>
-      {stepUp.modal}
-    </Section>
-  );
-}
-
-function LoginPin() {
-  const { t } = useTranslation();
-  const stepUp = useStepUp();
-  const status = useQuery(settingsQueries.loginPin());
-  // setLoginPin's own rule (api/schemas.ts): six digits.
-  const form = useSchemaForm(loginPinSchema, { pin: '' }, { pin: 'fields.loginPin' });
-  const [underFields, setUnderFields] = useState(false);
-  const qc = useQueryClient();
-  const save = useMutation({
-    mutationFn: (pin: string) => stepUp.withGrant((grantToken) => post('/_serverFn/setLoginPinBearerAuth', { pin }, { grantToken })),
-    onSuccess: () => (form.reset(), void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey })),
-    onError: (err) => setUnderFields(showServerIssues(form, err, { pin: 'fields.loginPin' })),
-  });
-  const off = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableLoginPinBearerAuth', {}, { grantToken })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey }),
-  });
-  return (
-    <Section id="loginpin" title={t('auth.loginPin')}>
-      <form onSubmit={form.onSubmit((v) => save.mutate(v.pin))} noValidate>
-        <Stack>
-          <PasswordInput label={t('settings.newPin')} inputMode="numeric" maxLength={6} {...digitsProps(form, 'pin')} required />
-          <Result error={(underFields ? null : save.error) ?? off.error} ok={save.isSuccess && t('settings.saved')} />
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              {t('app.save')}
-            </Button>
-            {status.data?.enrolled && (
-              <Button variant="subtle" color="red" onClick={() => off.mutate()} loading={off.isPending}>
-                {t('settings.disable')}
-              </Button>
-            )}
-          </Group>
         </Stack>
       </form>
       {stepUp.modal}
