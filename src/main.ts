@@ -15,7 +15,7 @@ async function main() {
   }
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
   // A module refuses a setting it alone understands (VTU_ROUTING) when the app is built, before anything is opened.
-  const app = await buildApp({ config, log }).catch(refuseOnConfigError);
+  const app = await buildApp({ config, log, testWorld: { jobs: config.jobsEnabled } }).catch(refuseOnConfigError);
   if (config.jobsEnabled) app.services.jobs.start(config.sandbox ? 1000 : 2000, config.jobsConcurrency, config.jobsBackgroundLanes);
   await app.listen({ port: config.port, host: config.host });
   log.info({ sandbox: config.sandbox, database: config.databaseUrl ? 'postgresql' : 'pglite', url: config.publicUrl }, 'service ready');

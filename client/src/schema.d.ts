@@ -2898,6 +2898,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/fundTestWalletBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add test money to the caller's test wallet (test mode only: nothing live is touched)
+         * @description Add test money to the caller's test wallet (test mode only: nothing live is touched).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["fundTestWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/getCheckinStatusBearerGrowth": {
         parameters: {
             query?: never;
@@ -3376,6 +3400,28 @@ export interface paths {
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
         get: operations["getSubscriptionOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getTestWalletBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The balance of the caller's test wallet (test mode: the simulators' world, never live money)
+         * @description The balance of the caller's test wallet (test mode: the simulators' world, never live money).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["getTestWallet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8657,6 +8703,15 @@ export interface components {
             customer_id: string;
             pin: string;
         };
+        FundTestWalletInput: {
+            /** @description naira, at most 2 decimals */
+            amount: number;
+        };
+        FundTestWalletOutput: {
+            balance: components["schemas"]["Naira"];
+            /** @constant */
+            ok: true;
+        };
         GetCheckinStatusOutput: {
             accrued: number;
             canWithdraw: boolean;
@@ -8911,6 +8966,11 @@ export interface components {
             /** @constant */
             ok: true;
             order: components["schemas"]["SubscriptionOrder"];
+        };
+        GetTestWalletOutput: {
+            balance: components["schemas"]["Naira"];
+            /** @constant */
+            ok: true;
         };
         GetTopupReceiptOutput: {
             /** @constant */
@@ -19051,6 +19111,58 @@ export interface operations {
             502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
+    fundTestWallet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "amount": 1000
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["FundTestWalletInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "balance": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FundTestWalletOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     getCheckinStatus: {
         parameters: {
             query?: never;
@@ -20205,6 +20317,36 @@ export interface operations {
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
             404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getTestWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "balance": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetTestWalletOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };

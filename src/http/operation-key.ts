@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../kernel/actor.js';
 import { AppError } from '../kernel/errors.js';
 import { toKobo } from '../kernel/money.js';
@@ -13,6 +13,42 @@ import type { OperationSetup } from './operation-setup.js';
 
 /** `<brand>_sk_test_...` or `<brand>_sk_live_...`: a key, not a session's access token. */
 export const KEY_TOKEN = /^[a-z][a-z0-9]{1,15}_sk_(test|live)_/;
+
+/** A test key (`<brand>_sk_test_`), answered by the test world while this app has one (the live app). */
+const TEST_KEY = /^[a-z][a-z0-9]{1,15}_sk_test_/;
+
+/** Requests this app hands to the test world (test mode, modules/developers/test-mode.ts) instead of answering. */
+const forwarded = new WeakSet<FastifyRequest>();
+
+/**
+ * Whether the request goes to the test world: a test key while this app is the live one. It is never authenticated
+ * here, so nothing live reads or writes for it; an operator operation is refused outright.
+ */
+export function forwardsToTestWorld({ services, auth }: OperationSetup, req: FastifyRequest, token: string): boolean {
+  if (!services.testWorld || !TEST_KEY.test(token)) return false;
+  if (auth === 'admin') throw new AppError('FORBIDDEN', 'Operator operations need a signed-in session, not an API key');
+  forwarded.add(req);
+  return true;
+}
+
+const PASSED_ON = ['authorization', 'idempotency-key', 'content-type', 'user-agent', 'accept-language'];
+const PASSED_BACK = ['content-type', 'retry-after', 'idempotent-replayed', 'cache-control', 'x-ratelimit-limit', 'x-ratelimit-remaining'];
+
+/** Answers a forwarded request with the test world's answer (true), or leaves the request to this app (false). */
+export async function testWorldAnswer({ services }: OperationSetup, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  if (!forwarded.has(req)) return false;
+  const headers = Object.fromEntries(PASSED_ON.flatMap((h) => (typeof req.headers[h] === 'string' ? [[h, req.headers[h] as string]] : [])));
+  const res = await services.testWorld!.forward({
+    method: req.method,
+    url: req.url,
+    headers,
+    body: req.body === undefined || req.body === null ? undefined : JSON.stringify(req.body),
+    ip: req.ip,
+  });
+  for (const h of PASSED_BACK) if (res.headers[h] !== undefined) reply.header(h, res.headers[h]);
+  await reply.status(res.status).send(res.body);
+  return true;
+}
 
 /** The key's caller, refused with 403 FORBIDDEN when its scopes do not cover the operation. */
 export async function keyCaller({ op, services }: OperationSetup, req: FastifyRequest, token: string): Promise<AuthUser> {

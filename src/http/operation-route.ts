@@ -11,7 +11,7 @@ import type { Services } from '../platform/services.js';
 import { statusOf } from './errors.js';
 import { withIdempotency } from './idempotency.js';
 import { authenticationOf } from './operation-auth.js';
-import { requireIdempotencyKey, underSpendLimit } from './operation-key.js';
+import { requireIdempotencyKey, testWorldAnswer, underSpendLimit } from './operation-key.js';
 import { passGates } from './operation-gates.js';
 import { prepare, preparedOrRefusal, type Prepared } from './operation-input.js';
 import { setupOf, type OperationSetup } from './operation-setup.js';
@@ -128,6 +128,7 @@ async function answerOnce(
 
 async function handle(s: OperationSetup, req: FastifyRequest, reply: FastifyReply) {
   const { op, config, adminAudit } = s;
+  if (await testWorldAnswer(s, req, reply)) return reply;
   const key = req.headers['idempotency-key'];
   requireIdempotencyKey(s, req);
   let res: Answer & { replayed?: boolean };

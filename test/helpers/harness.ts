@@ -135,6 +135,10 @@ export async function createHarness(
     clock,
     log: createLogger({ level: 'info', stream }),
     overrides: { resolver: testResolver, ...opts.overrides },
+    // Test mode's world (issue 45), built only when a test key is used: in memory, from the migrated image.
+    testWorld: {
+      database: () => openDatabase({ url: 'memory://', dataDir: `${config.dataDir}-test-mode`, pgliteImage: pgliteImage() }),
+    },
   });
   await app.ready();
   const secrets: SecretStore = new Map();

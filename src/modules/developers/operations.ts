@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { API_SCOPES } from '../../kernel/actor.js';
-import { naira } from '../../kernel/money.js';
+import { naira, nairaAmount } from '../../kernel/money.js';
 import { operationsOf } from '../../platform/operation.js';
 import { createApiKeyInput, KEY_MODES, overlapHoursInput } from './inputs.js';
+import { TEST_FUNDING_MAX_NAIRA } from './test-mode.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['developers']);
@@ -52,7 +53,7 @@ export const developersOperations = [
     scope: 'session',
     input: z.object({}),
     output: z.object({ keys: z.array(apiKeyOutput) }),
-    handler: async (_input, ctx) => ({ keys: await ctx.api.developers.listKeys(ctx.user.id) }),
+    handler: async (_input, ctx) => ({ keys: await ctx.api.developers.listKeys(ctx.user) }),
   }),
   defineOperation({
     name: 'revokeApiKey',
@@ -61,7 +62,7 @@ export const developersOperations = [
     purpose: 'revoke one of the caller’s API keys at once',
     input: keyIdInput,
     output: z.object({ key: apiKeyOutput }),
-    handler: async (input, ctx) => ({ key: await ctx.api.developers.revokeKey(ctx.user.id, input.id) }),
+    handler: async (input, ctx) => ({ key: await ctx.api.developers.revokeKey(ctx.user, input.id) }),
   }),
   defineOperation({
     name: 'rollApiKey',
@@ -72,6 +73,26 @@ export const developersOperations = [
     output: madeKeyOutput,
     gates: { stepUp: true },
     rateLimit: 'strict',
-    handler: async (input, ctx) => ctx.api.developers.rollKey(ctx.user.id, input.id, input.overlapHours),
+    handler: async (input, ctx) => ctx.api.developers.rollKey(ctx.user, input.id, input.overlapHours),
+  }),
+  defineOperation({
+    name: 'getTestWallet',
+    suffix: 'BearerDevelopers',
+    method: 'GET',
+    purpose: "the balance of the caller's test wallet (test mode: the simulators' world, never live money)",
+    scope: 'session',
+    input: z.object({}),
+    output: z.object({ balance: naira }),
+    handler: async (_input, ctx) => ctx.api.developers.testWallet(ctx.user),
+  }),
+  defineOperation({
+    name: 'fundTestWallet',
+    suffix: 'BearerDevelopers',
+    method: 'POST',
+    purpose: "add test money to the caller's test wallet (test mode only: nothing live is touched)",
+    input: z.object({ amount: nairaAmount({ min: 1, max: TEST_FUNDING_MAX_NAIRA }) }),
+    output: z.object({ balance: naira }),
+    rateLimit: 'strict',
+    handler: async (input, ctx) => ctx.api.developers.testWallet(ctx.user, input.amount),
   }),
 ];

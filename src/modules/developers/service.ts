@@ -7,10 +7,12 @@ import { HOUR, lagosDate, type Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { prefixedId } from '../../kernel/ids.js';
 import { toKobo, toNaira } from '../../kernel/money.js';
-import { profileOf } from '../identity/api.js';
+import type { Ledger } from '../../ledger/types.js';
+import { profileOf, type IdentityService } from '../identity/api.js';
 import { MAX_KEYS } from './inputs.js';
 import { hashOfSecret, newSecret, type KeyMode } from './keys.js';
 import type { apiKeys } from './schema.js';
+import { shadowAccounts, type ForwardedAnswer, type ForwardedRequest } from './test-mode.js';
 
 /**
  * API keys (issue 45): a customer's keys, each with scopes, allowed addresses and a daily spend limit; the secret is
@@ -65,15 +67,43 @@ function viewOf(r: KeyRow, today: string): ApiKeyView {
 const COLUMNS = sql`id, user_id, name, mode, prefix, secret_hash, scopes, allowed_ips, daily_limit::text AS daily_limit,
   spent_day::text AS spent_day, spent_today::text AS spent_today, created_at, last_used_at, expires_at, revoked_at, rolled_from`;
 
+/**
+ * The test world as the live one sees it (test-mode.ts; built by the composition root on first use). Inside the test
+ * world itself there is none.
+ */
+export interface TestWorld {
+  /** Answers a request made with a test key, in the test world. */
+  forward(request: ForwardedRequest): Promise<ForwardedAnswer>;
+  /** The test world's own developers service: its keys, shadow accounts and test wallets. */
+  developers(): Promise<DevelopersService>;
+  close(): Promise<void>;
+}
+
 /** `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket) is 1.2.3.4. */
 const plainAddress = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
 
 /** Last use is written at most once a minute per key: a busy key must not write its row on every request. */
 const TOUCH_EVERY_MS = 60_000;
 
-export function createDevelopersService(deps: { db: Db; clock: Clock; brand: string }) {
-  const { db, clock, brand } = deps;
+export interface DevelopersDeps {
+  db: Db;
+  clock: Clock;
+  brand: string;
+  ledger: Ledger;
+  identity: IdentityService;
+  /** Null inside the test world: its keys are test keys, and it has no test world of its own. */
+  testWorld: TestWorld | null;
+}
+
+export function createDevelopersService(deps: DevelopersDeps) {
+  const { db, clock, brand, testWorld } = deps;
+  /** The keys this world authenticates: live keys here, test keys in the test world. */
+  const world: KeyMode = testWorld ? 'live' : 'test';
   const today = () => lagosDate(clock.now());
+  const tested = async () => {
+    if (!testWorld) throw new AppError('NOT_FOUND', 'API key not found');
+    return testWorld.developers();
+  };
 
   async function insertKey(exec: Executor, userId: string, k: NewKey & { rolledFrom?: string }) {
     const made = newSecret(brand, k.mode);
@@ -92,7 +122,12 @@ export function createDevelopersService(deps: { db: Db; clock: Clock; brand: str
     brand,
 
     /** A new key; its secret is in this answer only. Live keys need KYC Tier 2 (test keys move no real money). */
-    async createKey(user: AuthUser, k: NewKey) {
+    async createKey(user: AuthUser, k: NewKey): Promise<{ key: ApiKeyView; secret: string }> {
+      if (k.mode !== world) {
+        // A test key is made in the test world, for the customer's shadow account there.
+        const tw = await tested();
+        return tw.createKey({ ...user, id: await tw.shadow.ensure(user) }, k);
+      }
       if (k.mode === 'live' && user.kycTier < 2)
         throw new AppError('KYC_TIER_REQUIRED', 'Live API keys need KYC Tier 2; test keys need Tier 1');
       const now = clock.now();
@@ -105,26 +140,42 @@ export function createDevelopersService(deps: { db: Db; clock: Clock; brand: str
       return insertKey(db, user.id, k);
     },
 
-    async listKeys(userId: string): Promise<ApiKeyView[]> {
-      const list = await rows<KeyRow>(db, sql`SELECT ${COLUMNS} FROM api_keys WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC`);
-      return list.map((r) => viewOf(r, today()));
+    /** The customer's keys, live and (from the test world) test, newest first. */
+    async listKeys(user: Pick<AuthUser, 'id' | 'email'>): Promise<ApiKeyView[]> {
+      const list = await rows<KeyRow>(
+        db,
+        sql`SELECT ${COLUMNS} FROM api_keys WHERE user_id = ${user.id} ORDER BY created_at DESC, id DESC`,
+      );
+      const own = list.map((r) => viewOf(r, today()));
+      if (!testWorld) return own;
+      const tw = await testWorld.developers();
+      const shadowId = await userIdByEmailOrNull(tw, user.email);
+      const tests = shadowId ? await tw.listKeys({ id: shadowId, email: user.email }) : [];
+      return [...own, ...tests].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
     },
 
-    async revokeKey(userId: string, id: string): Promise<ApiKeyView> {
+    async revokeKey(user: Pick<AuthUser, 'id' | 'email'>, id: string): Promise<ApiKeyView> {
       const r = await one<KeyRow>(
         db,
         sql`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${clock.now()})
-            WHERE id = ${id} AND user_id = ${userId} RETURNING ${COLUMNS}`,
+            WHERE id = ${id} AND user_id = ${user.id} RETURNING ${COLUMNS}`,
       );
-      if (!r) throw notFound('API key');
-      return viewOf(r, today());
+      if (r) return viewOf(r, today());
+      const tw = await tested();
+      return tw.revokeKey({ id: await tw.shadow.idOf(user.email), email: user.email }, id);
     },
 
     /**
      * A new secret with the same settings; the old one keeps working for `overlapHours` (0: ends now), so a
      * deployment can switch without an outage.
      */
-    async rollKey(userId: string, id: string, overlapHours: number) {
+    async rollKey(user: Pick<AuthUser, 'id' | 'email'>, id: string, overlapHours: number): Promise<{ key: ApiKeyView; secret: string }> {
+      const userId = user.id;
+      const mine = await one<{ id: string }>(db, sql`SELECT id FROM api_keys WHERE id = ${id} AND user_id = ${userId}`);
+      if (!mine) {
+        const tw = await tested();
+        return tw.rollKey({ id: await tw.shadow.idOf(user.email), email: user.email }, id, overlapHours);
+      }
       return db.transaction(async (tx) => {
         const now = clock.now();
         const old = await one<KeyRow>(
@@ -162,7 +213,7 @@ export function createDevelopersService(deps: { db: Db; clock: Clock; brand: str
                              AND (last_used_at IS NULL OR last_used_at < ${new Date(now.getTime() - TOUCH_EVERY_MS)}))
             SELECT * FROM k`,
       );
-      if (!k || k.revoked_at !== null || (k.expires_at !== null && new Date(k.expires_at) <= now))
+      if (!k || k.mode !== world || k.revoked_at !== null || (k.expires_at !== null && new Date(k.expires_at) <= now))
         throw new AppError('UNAUTHENTICATED', 'This API key is unknown, revoked or expired');
       if (k.allowed_ips && !k.allowed_ips.includes(plainAddress(ip)))
         throw new AppError('FORBIDDEN', 'This API key is not allowed from this address');
@@ -201,6 +252,17 @@ export function createDevelopersService(deps: { db: Db; clock: Clock; brand: str
       if (!r) throw new AppError('LIMIT_EXCEEDED', "This API key's daily spend limit would be passed");
     },
 
+    /** Test mode's shadow accounts and wallets (used in the test world, by the live world's developer page). */
+    shadow: shadowAccounts(deps),
+
+    /** The customer's test wallet: its balance in the test world, after adding `naira` when asked to. */
+    async testWallet(user: Pick<AuthUser, 'email' | 'kycTier'>, naira?: number): Promise<{ balance: number }> {
+      const tw = await tested();
+      if (naira === undefined) return { balance: await tw.shadow.balance(user.email) };
+      await tw.shadow.ensure(user);
+      return { balance: await tw.shadow.fund(user.email, naira) };
+    },
+
     async adjustSpend(keyId: string, deltaKobo: bigint): Promise<void> {
       if (deltaKobo === 0n) return;
       await rows(
@@ -213,3 +275,5 @@ export function createDevelopersService(deps: { db: Db; clock: Clock; brand: str
 }
 
 export type DevelopersService = ReturnType<typeof createDevelopersService>;
+
+const userIdByEmailOrNull = (tw: DevelopersService, email: string) => tw.shadow.idOf(email).catch(() => null);

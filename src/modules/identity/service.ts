@@ -114,6 +114,8 @@ export function createIdentityService(deps: IdentityDeps) {
     roleOf,
     getUser,
     findUserByEmail,
+    /** The account of an e-mail, made when there is none: a test key's shadow account in the test world (issue 45). */
+    ensureUser: async (email: string) => (await findUserByEmail(db, email)) ?? createUser(db, email),
     openSession,
     devices,
 

@@ -28,5 +28,8 @@ export const enDevelopers = {
     spent: '{{spent}} of {{limit}} spent today',
     firstPurchase: 'Your first purchase',
     firstPurchaseHelp: 'Run this in a terminal with your key in place of $KEY:',
+    testWallet: 'Test wallet: {{balance}}',
+    testWalletHelp: 'Test keys spend this simulated money only. Add some to try purchases.',
+    fund: 'Add {{amount}} test money',
   },
 };

@@ -31,5 +31,8 @@ export const haDevelopers: typeof enDevelopers = {
     spent: 'An kashe {{spent}} cikin {{limit}} yau',
     firstPurchase: 'Sayayyarka ta farko',
     firstPurchaseHelp: 'Gudanar da wannan a tashar umarni, da maɓallinka a madadin $KEY:',
+    testWallet: 'Walat na gwaji: {{balance}}',
+    testWalletHelp: 'Maɓallan gwaji suna kashe wannan kuɗin kwaikwayo kawai. Ƙara kaɗan don gwada sayayya.',
+    fund: 'Ƙara kuɗin gwaji {{amount}}',
   },
 };

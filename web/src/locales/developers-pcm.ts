@@ -30,5 +30,8 @@ export const pcmDevelopers: typeof enDevelopers = {
     spent: '{{spent}} from {{limit}} don go today',
     firstPurchase: 'Your first purchase',
     firstPurchaseHelp: 'Run this one for terminal, put your key for where $KEY dey:',
+    testWallet: 'Test wallet: {{balance}}',
+    testWalletHelp: 'Test key dey spend only this play money. Add small make you try buy.',
+    fund: 'Add {{amount}} test money',
   },
 };

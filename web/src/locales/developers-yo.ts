@@ -30,5 +30,8 @@ export const yoDevelopers: typeof enDevelopers = {
     spent: 'A ti ná {{spent}} nínú {{limit}} lónìí',
     firstPurchase: 'Rírà rẹ àkọ́kọ́',
     firstPurchaseHelp: 'Ṣiṣẹ́ èyí nínú terminal, pẹ̀lú kọ́kọ́rọ́ rẹ dípò $KEY:',
+    testWallet: 'Wálẹ́ẹ̀tì ìdánwò: {{balance}}',
+    testWalletHelp: 'Kọ́kọ́rọ́ ìdánwò ń ná owó àfarawé yìí nìkan. Fi díẹ̀ kún un láti gbìyànjú rírà.',
+    fund: 'Fi owó ìdánwò {{amount}} kún un',
   },
 };

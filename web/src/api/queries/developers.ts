@@ -9,4 +9,9 @@ export const developerQueries = {
       queryKey: [...developerQueries.all(), 'keys'],
       queryFn: () => get('/_serverFn/listApiKeysBearerDevelopers').then((r) => r.keys),
     }),
+  testWallet: () =>
+    queryOptions({
+      queryKey: [...developerQueries.all(), 'testWallet'],
+      queryFn: () => get('/_serverFn/getTestWalletBearerDevelopers').then((r) => r.balance),
+    }),
 };

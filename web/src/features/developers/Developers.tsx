@@ -117,6 +117,37 @@ function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
   );
 }
 
+const TEST_FUNDING = 5000;
+
+/** Test mode's wallet: its balance and a button adding test money (the test world's, never live money). */
+function TestWallet() {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const balance = useQuery(developerQueries.testWallet());
+  const fund = useMutation({
+    mutationFn: () => post('/_serverFn/fundTestWalletBearerDevelopers', { amount: TEST_FUNDING }, { idempotencyKey: newIdempotencyKey() }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: developerQueries.testWallet().queryKey }),
+  });
+  return (
+    <Paper p="xs" withBorder>
+      <Failure error={balance.error ?? fund.error} />
+      <Group justify="space-between">
+        <Stack gap={2}>
+          <Text fw={600} data-testid="test-wallet">
+            {t('developers.testWallet', { balance: formatNaira(balance.data ?? 0) })}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('developers.testWalletHelp')}
+          </Text>
+        </Stack>
+        <Button size="xs" variant="light" onClick={() => fund.mutate()} loading={fund.isPending}>
+          {t('developers.fund', { amount: formatNaira(TEST_FUNDING) })}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
 export function Developers() {
   const { t } = useTranslation();
   const qc = useQueryClient();
@@ -174,6 +205,7 @@ export function Developers() {
           </Paper>
         );
       })}
+      <TestWallet />
       <CreateKey onMade={(s) => (setSecret(s), refresh())} />
       <Title order={3}>{t('developers.firstPurchase')}</Title>
       <Text size="sm">{t('developers.firstPurchaseHelp')}</Text>
