@@ -161,6 +161,10 @@ export const envSchema = z.object({
     .default('VTUWallet'),
   SMS_CHANNEL: z.enum(['dnd', 'generic']).default('dnd'),
   SMS_WEBHOOK_SECRET: z.string().optional(),
+  /** The USSD gateway's addresses and CIDRs (issue 46); unset: any caller in the sandbox, none elsewhere. */
+  USSD_ALLOWED_IPS: z.string().optional(),
+  USSD_REPLY_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
+  USSD_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(30),
   ...vtuEnv,
   TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   /** Operators need a confirmed second factor (TOTP or passkey): required by default outside the sandbox. */

@@ -69,6 +69,11 @@ export interface Config {
     channel: 'dnd' | 'generic';
     webhookSecret?: string;
   };
+  /**
+   * The USSD menu (issue 46): the gateway's allowed addresses and CIDRs (null: any, the sandbox's default; empty: none),
+   * how long a purchase may take before the session ends with "we will SMS the result", requests per number a minute.
+   */
+  ussd: { allowedIps: string[] | null; replyMs: number; ratePerMinute: number };
   /** VTU providers, routing and reconciliation (docs/design.md §7, §8). */
   vtu: {
     providers: Record<'a' | 'b' | 'c' | 'd', { url: string; key: string; secret?: string }>;
@@ -231,6 +236,14 @@ function configOf(e: ParsedEnv, sandbox: boolean): Config {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     sms: smsConfig(e, sandbox),
+    ussd: {
+      allowedIps:
+        e.USSD_ALLOWED_IPS?.split(',')
+          .map((a) => a.trim())
+          .filter(Boolean) ?? (sandbox ? null : []),
+      replyMs: e.USSD_REPLY_MS,
+      ratePerMinute: e.USSD_RATE_PER_MINUTE,
+    },
     vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
     airtimeCash: airtimeCashConfig(e),
     totpIssuer: e.TOTP_ISSUER,

@@ -8,6 +8,7 @@ import { receiptKeyRoute } from './routes/receipt-key.js';
 import { registerPaymentsWebhook } from './routes/payments-webhook.js';
 import { registerAirtimeCashWebhook } from './routes/airtime-cash-webhook.js';
 import { registerExportFileRoute } from './routes/export-files.js';
+import { registerUssdRoute } from './routes/ussd.js';
 
 /** A plain HTTP route's registrar: what it uses of the built service is its parameter's type. */
 type RouteRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
@@ -28,6 +29,7 @@ const routes: RouteRegistrar[] = [
   registerPaymentsWebhook,
   registerAirtimeCashWebhook,
   registerExportFileRoute,
+  registerUssdRoute,
 ];
 
 export async function registerPublicRoutes(app: FastifyInstance, services: Services) {

@@ -24,6 +24,7 @@ import { consoleModule } from './console/index.js';
 import { customersModule } from './customers/index.js';
 import { approvalsModule } from './approvals/index.js';
 import { developersModule } from './developers/index.js';
+import { ussdModule } from './ussd/index.js';
 
 /**
  * Every module of the service, by its entry file. A new module adds one line here; a new operation, job or route
@@ -54,6 +55,7 @@ export const allModules: AnyModule[] = [
   customersModule,
   approvalsModule,
   developersModule,
+  ussdModule,
 ];
 
 export const allOperations: AnyOperation[] = allModules.flatMap((m) => m.operations);

@@ -18,6 +18,7 @@ export {
   hasOtherVerifiedPhone,
   hasVerifiedPhone,
   lockUser,
+  ownerOfVerifiedPhone,
   profileOf,
   scrub,
   setPhone,
@@ -25,6 +26,6 @@ export {
   userIdByEmail,
   verifiedPhoneOf,
 } from './users.js';
-export type { UserProfile } from './users.js';
+export type { PhoneOwner, UserProfile } from './users.js';
 /** The users table's definition, for row types of reads that join it (RowOf). */
 export type { users } from './schema.js';

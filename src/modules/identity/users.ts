@@ -72,6 +72,23 @@ export async function verifiedPhoneOf(exec: Executor, userId: string): Promise<s
   return r?.phone ?? null;
 }
 
+/** The account whose verified phone this is (USSD and WhatsApp callers), or null: active or not, tier, when verified. */
+export interface PhoneOwner {
+  id: string;
+  status: string;
+  kycTier: number;
+  phoneVerifiedAt: Date;
+}
+
+export async function ownerOfVerifiedPhone(exec: Executor, phone: string): Promise<PhoneOwner | null> {
+  const r = await one<{ id: string; status: string; kyc_tier: number; phone_verified_at: Date | string }>(
+    exec,
+    sql`SELECT id::text AS id, status, kyc_tier, phone_verified_at FROM users WHERE phone = ${phone} AND phone_verified_at IS NOT NULL
+        ORDER BY phone_verified_at DESC LIMIT 1`,
+  );
+  return r ? { id: r.id, status: r.status, kycTier: r.kyc_tier, phoneVerifiedAt: new Date(r.phone_verified_at) } : null;
+}
+
 /** A user's profile as other modules use it (null: no such user). */
 export interface UserProfile {
   email: string;
