@@ -5,6 +5,7 @@ import { WEBHOOK_PATH } from './routes/payments-webhook.js';
 import { AIRTIME_CASH_WEBHOOK_PATH } from './routes/airtime-cash-webhook.js';
 import { SMS_REPORTS_PATH } from '../modules/notifications/sms.js';
 import { RECEIPT_KEY_PATH } from './routes/receipt-key.js';
+import { USSD_CALLBACK_PATH } from '../modules/ussd/api.js';
 import { errorResponses } from './openapi-errors.js';
 import { airtimeCashEvent, chargeEvent, json, okAnswer, plainBody, ref, type PublicDoc } from './public-docs-parts.js';
 
@@ -176,6 +177,43 @@ export const PUBLIC_DOCS: PublicDoc[] = [
         },
       },
       responses: { '200': okAnswer('Recorded'), ...errorResponses(['BAD_REQUEST', 'UNAUTHENTICATED', 'INTERNAL']) },
+    },
+  },
+  {
+    method: 'POST',
+    path: USSD_CALLBACK_PATH,
+    operation: {
+      operationId: 'ussdCallback',
+      summary: "The USSD gateway's callback (Africa's Talking)",
+      description:
+        "One form post per answer of a USSD session: `text` holds the answers so far joined by `*`. The answer is plain text, `CON <screen>` to ask for the next answer or `END <screen>` to close the session; a screen fits 182 characters. Only the gateway's addresses (USSD_ALLOWED_IPS) may call it.",
+      tags: ['Public'],
+      security: [],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['sessionId', 'phoneNumber'],
+              properties: {
+                sessionId: { type: 'string' },
+                serviceCode: { type: 'string', examples: ['*384*46#'] },
+                phoneNumber: { type: 'string', examples: ['+2348031234567'] },
+                networkCode: { type: 'string' },
+                text: { type: 'string', examples: ['3*1*2'] },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'The next screen',
+          content: { 'text/plain': { schema: { type: 'string' }, example: 'CON 1 Balance\n2 Airtime' } },
+        },
+        ...errorResponses(['VALIDATION_FAILED', 'FORBIDDEN', 'INTERNAL']),
+      },
     },
   },
   {
