@@ -25,24 +25,41 @@ export interface RequestClaim {
  */
 interface Scope {
   claim: RequestClaim | null;
+  /** The answers of the operation's read-ahead (src/platform/reads.ts), by each read's key. */
+  ahead: ReadonlyMap<string, unknown>;
 }
 
 const scope = new AsyncLocalStorage<Scope>();
+const NOTHING_READ: ReadonlyMap<string, unknown> = new Map();
 
-/** Runs `fn` (the gates and the handler) as the work of the request whose claim is `claim`; null enters no scope. */
-export async function inRequestScope<T>(claim: RequestClaim | null, fn: () => Promise<T>): Promise<T> {
-  if (!claim) return fn();
-  const held: Scope = { claim };
+/**
+ * Runs `fn` (the gates and the handler) as the work of the request whose claim is `claim` and whose read-ahead
+ * answered `ahead` (by read key); with neither it enters no scope.
+ */
+export async function inRequestScope<T>(
+  claim: RequestClaim | null,
+  fn: () => Promise<T>,
+  ahead: ReadonlyMap<string, unknown> = NOTHING_READ,
+): Promise<T> {
+  if (!claim && !ahead.size) return fn();
+  const held: Scope = { claim, ahead };
   try {
     return await scope.run(held, fn);
   } finally {
     held.claim = null;
+    held.ahead = NOTHING_READ;
   }
 }
 
 /** The claim of the request this code runs for while its handler runs, else null. */
 export function requestClaim(): RequestClaim | null {
   return scope.getStore()?.claim ?? null;
+}
+
+/** The answer the request's read-ahead read under `key` while its handler runs; `found` false when it read none. */
+export function readAheadAnswer(key: string): { found: boolean; value: unknown } {
+  const ahead = scope.getStore()?.ahead;
+  return ahead?.has(key) ? { found: true, value: ahead.get(key) } : { found: false, value: undefined };
 }
 
 /**

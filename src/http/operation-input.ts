@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Part } from '../db/parts.js';
+import type { Read } from '../platform/reads.js';
 import type { AuthUser } from '../kernel/actor.js';
 import { AppError, validationError } from '../kernel/errors.js';
 import type { AnyOperation, OpContext } from '../platform/operation.js';
@@ -8,7 +8,7 @@ import type { OperationSetup } from './operation-setup.js';
 import { deviceTokensFromCookie, refreshTokenFromCookie, setDeviceCookie, wantsCookieTransport } from './session-cookie.js';
 
 /** A request's validated input, its handler's context and the read-ahead it declared (not yet run). */
-export type Prepared = { input: Parameters<AnyOperation['handler']>[0]; ctx: OpContext; reads: [string, Part][] };
+export type Prepared = { input: Parameters<AnyOperation['handler']>[0]; ctx: OpContext; reads: [string, Read][] };
 
 /**
  * Path of the first string (value or key) holding U+0000, or null. PostgreSQL text cannot store NUL, so such

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { runParts, type Part } from '../db/parts.js';
-import { inRequestScope } from '../db/request-scope.js';
+import { runParts } from '../db/parts.js';
+import { inRequestScope, type RequestClaim } from '../db/request-scope.js';
 import { AppError } from '../kernel/errors.js';
 import { addressKey } from '../lib/address-key.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256 } from '../lib/crypto.js';
-import { serverFnPath, versionedPath, type AnyOperation, type RateClass } from '../platform/operation.js';
+import { serverFnPath, versionedPath, type AnyOperation, type OpContext, type RateClass } from '../platform/operation.js';
+import type { Read } from '../platform/reads.js';
 import type { Services } from '../platform/services.js';
 import { statusOf } from './errors.js';
 import { withIdempotency } from './idempotency.js';
@@ -41,7 +42,7 @@ export function errorBody(e: AppError) {
 }
 
 /** The reads' answers under their names (the declaration's keys), from answers in the reads' order. */
-const byName = (reads: readonly [string, Part][], answers: readonly unknown[]) =>
+const byName = (reads: readonly [string, Read][], answers: readonly unknown[]) =>
   Object.fromEntries(reads.map(([k], i) => [k, answers[i] ?? null]));
 
 /**
@@ -58,18 +59,33 @@ export function rateLimitKey(req: FastifyRequest, opts: { public?: boolean } = {
 /** Whether a limiter key (rateLimitKey's, perhaps after `<operation>|`) is a client address's budget. */
 export const isAddressBudget = (key: string) => key.slice(key.indexOf('|') + 1).startsWith('ip:');
 
-/** The gates and the handler; `answers` are the reads' when the Idempotency-Key claim already read them. */
-async function execute(s: OperationSetup, { input, ctx, reads }: Prepared, reply: FastifyReply, answers?: unknown[]): Promise<Answer> {
-  const { op, services, adminAudit } = s;
+/**
+ * The gates and the handler, in the request's scope (db/request-scope.ts): its Idempotency-Key claim (`claim`) and
+ * its read-ahead's answers by read key; `answers` are the reads' when the claim already read them.
+ */
+async function execute(
+  s: OperationSetup,
+  { input, ctx, reads }: Prepared,
+  reply: FastifyReply,
+  claim: RequestClaim | null,
+  answers?: unknown[],
+): Promise<Answer> {
+  let ahead: Map<string, unknown> | undefined;
   if (reads.length) {
     const read =
       answers ??
       (await runParts(
-        services.db,
+        s.services.db,
         reads.map(([, r]) => r),
       ));
     (ctx as { ahead: Record<string, unknown> }).ahead = byName(reads, read);
+    ahead = new Map(reads.map(([, r], i) => [r.key, read[i] ?? null]));
   }
+  return inRequestScope(claim, () => gatesAndHandler(s, input, ctx, reply), ahead);
+}
+
+async function gatesAndHandler(s: OperationSetup, input: Prepared['input'], ctx: OpContext, reply: FastifyReply): Promise<Answer> {
+  const { op, services, adminAudit } = s;
   if (op.precheck || op.gates) await passGates(s, input, ctx);
   const run = async () => {
     const out = op.output.parse(
@@ -118,7 +134,7 @@ async function answerOnce(
         if (p instanceof AppError) throw p;
         // The ledger finds the claim in the request's scope (db/request-scope.ts), which ends when the gates and the
         // handler return: the handler and the services it calls never see it.
-        return inRequestScope(claim, () => execute(s, p, reply, answers));
+        return execute(s, p, reply, claim, answers);
       }),
     // The read-ahead joins the claim statement.
     reads.map(([, r]) => r),
@@ -136,7 +152,7 @@ async function handle(s: OperationSetup, req: FastifyRequest, reply: FastifyRepl
     res = await answerOnce(s, req, reply, key);
     if (res.replayed) reply.header('idempotent-replayed', 'true');
   } else {
-    res = await answer(reply, async () => execute(s, prepare(s, req, reply), reply));
+    res = await answer(reply, async () => execute(s, prepare(s, req, reply), reply, null));
   }
   if (adminAudit) await adminAudit.finish(req, (res.body as { ok: boolean; error?: { code: string } }).error?.code ?? 'ok');
   if (wantsCookieTransport(req)) {

@@ -1,4 +1,4 @@
-import type { ReadAnswers, Reads } from '../db/parts.js';
+import type { ReadAnswers, Reads } from './reads.js';
 import { z } from 'zod';
 import type { ApiScope, AuthUser, OperatorRole } from '../kernel/actor.js';
 import type { ErrorCode } from '../kernel/errors.js';
@@ -101,10 +101,9 @@ export interface OperationDef<
   versioned?: boolean;
   gates?: Gates;
   /**
-   * Reads the checks and the handler need, each a scalar SQL subquery (typically a json_build_object), run
-   * together with the PIN gate's row in ONE statement before the precheck (a transfer read its
-   * eligibility, PIN and recipient in three round trips). Results land in ctx.ahead; the checks still run in
-   * their usual order.
+   * Reads the checks and the handler make (src/platform/reads.ts), each its own statement in the round trip of
+   * the Idempotency-Key claim, before the precheck. The owners' read functions find the answers in the request's
+   * scope by the reads' keys (and ctx.ahead holds them by name); the checks still run in their usual order.
    */
   readAhead?: (input: z.infer<I>, ctx: OpContext<Reads, N>) => A;
   /** Checks that must run before the gates (spec rule 5: network prefix before PIN and debit). */

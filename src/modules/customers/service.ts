@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../db/client.js';
-import { runReads } from '../../db/parts.js';
+import { runReads } from '../../platform/reads.js';
 import type { Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { toNaira } from '../../kernel/money.js';
@@ -22,7 +22,7 @@ const CUSTOMER_ORDER: Record<CustomerSort, SQL> = {
   email: sql`u.email ASC, u.id`,
 };
 
-/** The customer page's statement, with vtu's read of their last purchases in its round trip (db/parts.ts runReads). */
+/** The customer page's statement, with vtu's read of their last purchases in its round trip (platform/reads.ts runReads). */
 async function withRecentPurchases<T>(db: Db, userId: string, statement: SQL): Promise<[T | undefined, RecentPurchase[] | null]> {
   const { first, answers } = await runReads(db, [recentPurchasesRead(userId, 20)], statement);
   return [first[0] as T | undefined, answers[0] as RecentPurchase[] | null];

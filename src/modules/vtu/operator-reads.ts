@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor } from '../../db/client.js';
-import { readOf, type Part } from '../../db/parts.js';
+import { readOf, type Read } from '../../platform/reads.js';
 import type { PurchaseStatus } from './read-model.js';
 
 /**
@@ -155,11 +155,12 @@ export interface RecentPurchase {
 }
 
 /**
- * The customer's last `limit` purchases, newest first, as a read (db/parts.ts): the customer page sends it in the
+ * The customer's last `limit` purchases, newest first, as a read (platform/reads.ts): the customer page sends it in the
  * round trip of its own statement (runReads). On vtu_transactions_user_idx.
  */
-export function recentPurchasesRead(userId: string, limit: number): Part<RecentPurchase[]> {
+export function recentPurchasesRead(userId: string, limit: number): Read<RecentPurchase[]> {
   return readOf<RecentPurchase[]>(
+    `vtu.recent-purchases:${userId}:${limit}`,
     sql`SELECT json_agg(v ORDER BY v.created_at DESC) FROM (
           SELECT id, reference, service, provider, recipient, amount::text AS amount, status, created_at FROM vtu_transactions
           WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT ${limit}) v`,

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { operationsOf, type OpContext } from '../../platform/operation.js';
-import type { Reads } from '../../db/parts.js';
+import type { Reads } from '../../platform/reads.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/api.js';
-import type { EligibilityRow } from '../kyc/api.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from '../payments/api.js';
 import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA } from './transfers.js';
 import { pinInput } from '../../kernel/inputs.js';
@@ -25,10 +24,8 @@ const defineOperation = operationsOf(['kyc', 'payments', 'wallet', 'walletMoney'
  * Spec 5.8: transfers and dedicated accounts need Tier 2 with a name matching the profile (the KYC module's check),
  * from the request's read-ahead when the operation declared it.
  */
-export async function assertTier2Eligible(
-  ctx: Pick<OpContext<Reads, 'kyc'>, 'user' | 'api'> & { ahead: { eligibility?: EligibilityRow | null } },
-) {
-  return ctx.api.kyc.assertTransferEligible(ctx.user.id, undefined, ctx.ahead.eligibility);
+export async function assertTier2Eligible(ctx: Pick<OpContext<Reads, 'kyc'>, 'user' | 'api'>) {
+  return ctx.api.kyc.assertTransferEligible(ctx.user.id);
 }
 
 export const walletOperations = [
@@ -123,7 +120,7 @@ export const walletOperations = [
       'LIMIT_EXCEEDED',
       'NOT_FOUND',
     ],
-    handler: async (input, ctx) => ctx.api.walletMoney.transfer(ctx.user, input, ctx.ahead.recipient),
+    handler: async (input, ctx) => ctx.api.walletMoney.transfer(ctx.user, input),
   }),
   defineOperation({
     name: 'lookupProfileByUsername',

@@ -2,7 +2,7 @@ import type { RowOf } from '../../db/rows.js';
 import type { users } from '../identity/api.js';
 import { sql } from 'drizzle-orm';
 import { answerOf, readOf, type Read } from '../../platform/reads.js';
-import { one, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import type { WalletLimit } from '../../ledger/ledger.js';
