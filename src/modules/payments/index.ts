@@ -6,7 +6,7 @@ import { registerPaymentsJobs } from './jobs.js';
 /** The payments module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const paymentsModule = defineModule({
   name: 'payments',
-  needs: ['config', 'db', 'clock', 'ledger', 'jobs', 'events', 'work', 'notifier', 'walletLimits', 'processors', 'log'],
+  needs: ['config', 'db', 'clock', 'jobs', 'events', 'work', 'walletLimits', 'processors', 'log'],
   provides: ['payments'],
   create: (deps) => ({ payments: createPaymentsService(deps) }),
   operations: paymentsOperations,

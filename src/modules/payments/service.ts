@@ -10,8 +10,6 @@ import type { AuthUser } from '../../kernel/actor.js';
 
 import type { JobQueue } from '../../jobs/queue.js';
 
-import type { Ledger } from '../../ledger/ledger.js';
-
 import type { Clock } from '../../kernel/clock.js';
 
 import type { EventBus } from '../../platform/change.js';
@@ -24,8 +22,6 @@ import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 
 import type { ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
-
-import type { Notifier } from '../notifications/api.js';
 
 import type { WalletLimits } from '../wallet/api.js';
 
@@ -54,11 +50,9 @@ export interface PaymentsDeps {
   db: Db;
   clock: Clock;
   config: Config;
-  ledger: Ledger;
   jobs: JobQueue;
   events: EventBus;
   work: Work;
-  notifier: Notifier;
   walletLimits: WalletLimits;
   processors: ProcessorRegistry;
   log: Logger;
@@ -67,7 +61,7 @@ export interface PaymentsDeps {
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
 export function createPaymentsService(deps: PaymentsDeps) {
-  const { db, clock, ledger, jobs, events, notifier, walletLimits, processors, log } = deps;
+  const { db, clock, jobs, events, walletLimits, processors, log } = deps;
 
   function processorFor(id: string | undefined): ProcessorAdapter {
     if (id === undefined) return processors.default;

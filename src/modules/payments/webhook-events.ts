@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { one, type Db, type Executor } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { Work } from '../../platform/change.js';
 
 import type { Clock } from '../../kernel/clock.js';
 
@@ -36,6 +37,7 @@ export function createWebhookEvents(deps: {
   db: Db;
   clock: Clock;
   jobs: JobQueue;
+  work: Work;
   log: Logger;
   adapterOf: (id: string) => ProcessorAdapter;
   admission: { maxAgeMs: number; maxPending: number };
@@ -43,7 +45,7 @@ export function createWebhookEvents(deps: {
   creditDedicatedAccount: DedicatedAccounts['creditDedicatedAccount'];
   ensureDedicatedAccount: DedicatedAccounts['ensureDedicatedAccount'];
 }) {
-  const { db, clock, jobs, log, adapterOf, admission, settleChargeAlone, creditDedicatedAccount, ensureDedicatedAccount } = deps;
+  const { db, clock, jobs, work, log, adapterOf, admission, settleChargeAlone, creditDedicatedAccount, ensureDedicatedAccount } = deps;
 
   // Admission control: the credit jobs due and the oldest one's wait, read at most every BACKLOG_CHECK_MS per
   // instance (one bounded index read; concurrent webhooks share it). Where this process credits too (its lane has a
@@ -90,15 +92,19 @@ export function createWebhookEvents(deps: {
       }
       const now = clock.now();
       const id = uuid();
-      const inserted = await one<{ id: string }>(
-        db,
-        sql`WITH ev AS (
+      // The event decides the change: its processing job is written only when the event row is new.
+      const [inserted] = await work
+        .change()
+        .enqueue(JOB_PROCESS_EVENT, { eventId: id }, { singletonKey: `processor-event:${id}` })
+        .commitDeciding<{ id: string }>(
+          { alias: 'ev', columns: sql`id uuid` },
+          (made) =>
+            sql`WITH ev AS (
               INSERT INTO processor_events (id, processor, payload_hash, event, reference, payload, status, received_at, last_received_at)
               VALUES (${id}, ${processorId}, ${hash}, ${eventName}, ${reference}, ${JSON.stringify(payload)}::jsonb, 'received', ${now}, ${now})
-              ON CONFLICT (payload_hash) DO NOTHING RETURNING id),
-            job AS (${jobs.enqueueSql(JOB_PROCESS_EVENT, { eventId: id }, { singletonKey: `processor-event:${id}` }, sql`ev`)})
-            SELECT id::text AS id FROM ev`,
-      );
+              ON CONFLICT (payload_hash) DO NOTHING RETURNING id)
+            SELECT id::text AS id, ${made(sql`ev`)} AS made FROM ev`,
+        );
       const stored = inserted
         ? { eventId: id, duplicate: false }
         : await db.transaction(async (tx) => {
@@ -109,12 +115,10 @@ export function createWebhookEvents(deps: {
             // A redelivery revives an event whose processing died, so the processor's retries are never wasted.
             if (prior.status === 'failed') {
               await tx.execute(sql`UPDATE processor_events SET status = 'received' WHERE id = ${prior.id}`);
-              await jobs.enqueue(
-                tx,
-                JOB_PROCESS_EVENT,
-                { eventId: prior.id },
-                { singletonKey: `processor-event:${prior.id}:${prior.deliveries}` },
-              );
+              await work
+                .change(tx)
+                .enqueue(JOB_PROCESS_EVENT, { eventId: prior.id }, { singletonKey: `processor-event:${prior.id}:${prior.deliveries}` })
+                .commit();
             }
             return { eventId: prior.id, duplicate: true };
           });

@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
+import type { Work } from '../../platform/change.js';
 import type { Clock } from '../../kernel/clock.js';
 import { prefixedId } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
@@ -19,12 +20,13 @@ export function createProviderFloat(deps: {
   clock: Clock;
   log: Logger;
   ledger: Ledger;
+  work: Work;
   cfg: Config['vtu'];
   /** Every kind's providers in order (pricing.ts: VTU_ROUTING over the kinds' defaults). */
   routing: Record<string, ProviderId[]>;
   providers: Record<ProviderId, VtuProvider>;
 }) {
-  const { db, clock, log, ledger, cfg, routing, providers } = deps;
+  const { db, clock, log, ledger, work, cfg, routing, providers } = deps;
   const floatEstimate = new Map<ProviderId, bigint>();
   const refilling = new Map<ProviderId, Promise<void>>();
 
@@ -32,18 +34,22 @@ export function createProviderFloat(deps: {
     const reference = prefixedId('vtf', clock.now().getTime());
     // Provider first, ledger second: a failed funding call moves nothing on our books.
     const balance = await providers[provider].fund(amount, reference);
-    await db.transaction(async (tx) => {
-      await ledger.tryPost(tx, {
-        reference,
-        type: 'vtu_float_funding',
-        description: `${why}: provider ${provider.toUpperCase()} float funded from the collections pool`,
-        entries: [
-          { account: floatAccount(provider), amount: -amount },
-          { account: { system: 'collections' }, amount },
-        ],
-        metadata: { provider, actorId },
-      });
-    });
+    await work
+      .change()
+      .post(
+        {
+          reference,
+          type: 'vtu_float_funding',
+          description: `${why}: provider ${provider.toUpperCase()} float funded from the collections pool`,
+          entries: [
+            { account: floatAccount(provider), amount: -amount },
+            { account: { system: 'collections' }, amount },
+          ],
+          metadata: { provider, actorId },
+        },
+        { ifPosted: 'skip' },
+      )
+      .commit();
     floatEstimate.set(provider, balance);
     log.info({ provider, amount: amount.toString(), reference }, 'provider float funded');
     return balance;

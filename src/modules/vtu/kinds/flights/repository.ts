@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, type Executor } from '../../../../db/client.js';
-import type { Part } from '../../../../db/parts.js';
+import type { Change } from '../../../../platform/change.js';
 import type { Narrowed, RowOf } from '../../../../db/rows.js';
 import type { Itinerary } from './adapter.js';
 import type { flightCancellations, flightOffers } from './schema.js';
@@ -69,26 +69,27 @@ export async function getCancellation(exec: Executor, transactionId: string): Pr
   );
 }
 
-/** The cancellation's row as a part of its refund's posting: written exactly when the refund posts, once. */
-export function cancellationOnPosting(c: { transactionId: string; userId: string; refund: bigint; fee: bigint; now: Date }): Part {
-  return {
-    ctes: (posted, name) =>
-      sql`${name('flight_cancel')} AS (INSERT INTO flight_cancellations (transaction_id, user_id, refund, fee, created_at)
-          SELECT ${c.transactionId}::uuid, ${c.userId}::uuid, ${c.refund}::bigint, ${c.fee}::bigint, ${c.now}::timestamptz FROM ${posted}
-          ON CONFLICT (transaction_id) DO NOTHING)`,
-  };
-}
-
 /**
- * The cancellation on the booking's own row (details.cancellation, what the transaction view shows), as a part of
- * the same posting: the view and the money never disagree.
+ * The cancellation on its change (the refund's posting, or alone for a refund of nothing): its row, written once,
+ * and the booking's own row (details.cancellation, what the transaction view shows), both written exactly when the
+ * change is made, so the view and the money never disagree.
  */
-export function cancellationOnRow(c: { transactionId: string; refund: bigint; fee: bigint; now: Date }): Part {
+export function writeCancellation(
+  change: Change,
+  c: { transactionId: string; userId: string; refund: bigint; fee: bigint; now: Date },
+): Change {
   const cancellation = JSON.stringify({ refund: c.refund.toString(), fee: c.fee.toString(), cancelledAt: c.now.toISOString() });
-  return {
-    ctes: (posted, name) =>
-      sql`${name('flight_row')} AS (UPDATE vtu_transactions SET details = COALESCE(details, '{}'::jsonb) || jsonb_build_object('cancellation', ${cancellation}::jsonb),
+  return change
+    .write(
+      (each) =>
+        sql`INSERT INTO flight_cancellations (transaction_id, user_id, refund, fee, created_at)
+          SELECT ${c.transactionId}::uuid, ${c.userId}::uuid, ${c.refund}::bigint, ${c.fee}::bigint, ${c.now}::timestamptz FROM ${each}
+          ON CONFLICT (transaction_id) DO NOTHING`,
+    )
+    .write(
+      (each) =>
+        sql`UPDATE vtu_transactions SET details = COALESCE(details, '{}'::jsonb) || jsonb_build_object('cancellation', ${cancellation}::jsonb),
             updated_at = ${c.now}::timestamptz
-          WHERE id = ${c.transactionId}::uuid AND EXISTS (SELECT 1 FROM ${posted}))`,
-  };
+          WHERE id = ${c.transactionId}::uuid AND EXISTS (SELECT 1 FROM ${each})`,
+    );
 }

@@ -1,4 +1,3 @@
-import { runParts } from '../../../../db/parts.js';
 import { AppError, notFound } from '../../../../kernel/errors.js';
 import { DAY } from '../../../../kernel/clock.js';
 import { prefixedId } from '../../../../kernel/ids.js';
@@ -213,7 +212,7 @@ export async function prepare(ctx: KindContext, userId: string, i: BookFlightInp
  * repeated cancellation with the same refund).
  */
 export async function cancel(ctx: KindContext, row: VtuRow) {
-  const { db, clock, ledger, notifier } = ctx.platform;
+  const { db, clock, work } = ctx.platform;
   if (row.service !== KIND) throw notFound('Flight booking');
   const done = await repo.getCancellation(db, row.id);
   if (done) return done;
@@ -228,42 +227,45 @@ export async function cancel(ctx: KindContext, row: VtuRow) {
     throw new AppError('UPSTREAM_ERROR', 'The airline did not confirm the cancellation; try again shortly (it will not be refunded twice)');
   if (out.status === 'refused') throw new AppError('CONFLICT', `The airline refused the cancellation: ${out.message}`);
   const now = clock.now();
-  const cancellation = repo.cancellationOnPosting({ transactionId: row.id, userId: row.user_id, refund: out.refund, fee: out.fee, now });
-  const onRow = repo.cancellationOnRow({ transactionId: row.id, refund: out.refund, fee: out.fee, now });
-  // A repeated or concurrent cancellation finds the reference taken: nothing is credited twice.
-  await db.transaction(async (tx) => {
-    if (out.refund === 0n) return runParts(tx, [cancellation, onRow]);
-    await ledger.tryPost(tx, {
-      reference: `flight_cancel_${row.reference}`,
-      type: 'vtu_refund',
-      description: `Refund: flight ${b.route} cancelled (fee ${formatNaira(out.fee)})`,
-      entries: [
-        { account: floatAccount(row.provider), amount: -out.refund },
-        { account: { user: row.user_id, kind: 'wallet' }, amount: out.refund },
-      ],
-      metadata: { transactionId: row.id },
-      parts: [
-        cancellation,
-        onRow,
-        notifier.notices([
-          {
-            userId: row.user_id,
-            kind: 'general',
-            title: 'Flight cancelled: refunded',
-            body: `Your flight ${b.route} was cancelled; ${formatNaira(out.refund)} is back in your wallet (the fare's cancellation fee was ${formatNaira(out.fee)}).`,
-            data: {
-              event: 'flight_cancelled',
-              transactionId: row.id,
-              reference: row.reference,
-              amount: toNaira(out.refund),
-              fee: toNaira(out.fee),
-              route: b.route,
-            },
-          },
-        ]),
-      ],
-    });
+  const change = repo.writeCancellation(work.change(), {
+    transactionId: row.id,
+    userId: row.user_id,
+    refund: out.refund,
+    fee: out.fee,
+    now,
   });
+  // A repeated or concurrent cancellation finds the reference taken: nothing is credited twice.
+  if (out.refund === 0n) await change.commit();
+  else
+    await change
+      .post(
+        {
+          reference: `flight_cancel_${row.reference}`,
+          type: 'vtu_refund',
+          description: `Refund: flight ${b.route} cancelled (fee ${formatNaira(out.fee)})`,
+          entries: [
+            { account: floatAccount(row.provider), amount: -out.refund },
+            { account: { user: row.user_id, kind: 'wallet' }, amount: out.refund },
+          ],
+          metadata: { transactionId: row.id },
+        },
+        { ifPosted: 'skip' },
+      )
+      .notify({
+        userId: row.user_id,
+        kind: 'general',
+        title: 'Flight cancelled: refunded',
+        body: `Your flight ${b.route} was cancelled; ${formatNaira(out.refund)} is back in your wallet (the fare's cancellation fee was ${formatNaira(out.fee)}).`,
+        data: {
+          event: 'flight_cancelled',
+          transactionId: row.id,
+          reference: row.reference,
+          amount: toNaira(out.refund),
+          fee: toNaira(out.fee),
+          route: b.route,
+        },
+      })
+      .commit();
   return (await repo.getCancellation(db, row.id))!;
 }
 
