@@ -63,91 +63,95 @@ export interface Work {
   provideNotices(write: (notices: readonly NotificationInput[]) => Part): void;
 }
 
-export function createWork({
-  db,
-  clock,
-  ledger,
-  jobs,
-  events,
-}: {
+interface WorkDeps {
   db: Db;
   clock: Clock;
   ledger: Ledger;
   jobs: JobQueue;
   events: EventBus;
-}): Work {
-  let noticesWrite: ((notices: readonly NotificationInput[]) => Part) | null = null;
-  const work: Work = {
-    change: (exec) => newChange(exec && 'rollback' in exec ? (exec as Tx) : undefined),
-    provideNotices: (write) => void (noticesWrite = write),
+}
+
+export function createWork(deps: WorkDeps): Work {
+  const ctx: ChangeContext = { ...deps, noticesWrite: null, enqueueEach: enqueueBuilders(deps.jobs) };
+  return {
+    change: (exec) => newChange(ctx, exec && 'rollback' in exec ? (exec as Tx) : undefined),
+    provideNotices: (write) => void (ctx.noticesWrite = write),
   };
+}
 
-  function newChange(tx: Tx | undefined): Change {
-    const parts: Part[] = [];
-    const notices: NotificationInput[] = [];
-    let posting: { input: PostInput; skip: boolean } | null = null;
-    const withNotices = () => {
-      if (!notices.length) return parts;
-      if (!noticesWrite) throw new Error('change: notices written before the notifications module was built');
-      return [noticesWrite(notices), ...parts];
-    };
-    const change: Change = {
-      post(input, opts) {
-        if (posting) throw new Error('change: one posting per change');
-        posting = { input, skip: opts?.ifPosted === 'skip' };
-        return change;
-      },
-      write(statement, data) {
-        parts.push(mergeableStatement(data ?? null, statement));
-        return change;
-      },
-      notify(...list) {
-        notices.push(...list);
-        return change;
-      },
-      emit(name, payload) {
-        events.subscribersOf(name).forEach((s) => s(payload, change));
-        return change;
-      },
-      enqueue(name, payload, opts = {}) {
-        const { onlyIf, ...options } = opts;
-        const runAt = options.runAt ?? (options.delayMs ? new Date(clock.now().getTime() + options.delayMs) : null);
-        const data = { payload: jobs.payloadOf(name, payload), runAt, singletonKey: options.singletonKey ?? null };
-        parts.push(mergeableStatement(data, enqueueEach(name, options.maxAttempts, onlyIf)));
-        return change;
-      },
-      async commit() {
-        const all = withNotices();
-        if (!posting) {
-          if (all.length) await runParts(tx ?? db, all);
-          return { posted: null };
-        }
-        const input = { ...posting.input, parts: [...(posting.input.parts ?? []), ...all] };
-        if (tx) return { posted: posting.skip ? await ledger.tryPost(tx, input) : await ledger.post(tx, input) };
-        try {
-          return { posted: await ledger.postAlone(db, input) };
-        } catch (err) {
-          if (posting.skip && err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return { posted: null };
-          throw err;
-        }
-      },
-      async commitDeciding<R>(made: Made, decide: (mark: (from: SQL) => SQL) => SQL) {
-        if (posting) throw new Error('change: a posting decides its own change; use commit()');
-        const { rows } = await runChange<R>(tx ?? db, made, decide, withNotices());
-        return rows;
-      },
-    };
-    return change;
-  }
+interface ChangeContext extends WorkDeps {
+  noticesWrite: ((notices: readonly NotificationInput[]) => Part) | null;
+  enqueueEach: ReturnType<typeof enqueueBuilders>;
+}
 
-  /**
-   * The enqueue statement of a job over `each`: its payload, run time and singleton key travel in each row's data. One
-   * builder per queue, attempts and condition, so a batch's jobs of one queue are one statement.
-   */
-  type Builder = (each: SQL) => SQL;
+function newChange(ctx: ChangeContext, tx: Tx | undefined): Change {
+  const { db, clock, ledger, jobs, events } = ctx;
+  const parts: Part[] = [];
+  const notices: NotificationInput[] = [];
+  let posting: { input: PostInput; skip: boolean } | null = null;
+  const withNotices = () => {
+    if (!notices.length) return parts;
+    if (!ctx.noticesWrite) throw new Error('change: notices written before the notifications module was built');
+    return [ctx.noticesWrite(notices), ...parts];
+  };
+  const change: Change = {
+    post(input, opts) {
+      if (posting) throw new Error('change: one posting per change');
+      posting = { input, skip: opts?.ifPosted === 'skip' };
+      return change;
+    },
+    write(statement, data) {
+      parts.push(mergeableStatement(data ?? null, statement));
+      return change;
+    },
+    notify(...list) {
+      notices.push(...list);
+      return change;
+    },
+    emit(name, payload) {
+      events.subscribersOf(name).forEach((s) => s(payload, change));
+      return change;
+    },
+    enqueue(name, payload, opts = {}) {
+      const { onlyIf, ...options } = opts;
+      const runAt = options.runAt ?? (options.delayMs ? new Date(clock.now().getTime() + options.delayMs) : null);
+      const data = { payload: jobs.payloadOf(name, payload), runAt, singletonKey: options.singletonKey ?? null };
+      parts.push(mergeableStatement(data, ctx.enqueueEach(name, options.maxAttempts, onlyIf)));
+      return change;
+    },
+    async commit() {
+      const all = withNotices();
+      if (!posting) {
+        if (all.length) await runParts(tx ?? db, all);
+        return { posted: null };
+      }
+      const input = { ...posting.input, parts: [...(posting.input.parts ?? []), ...all] };
+      if (tx) return { posted: posting.skip ? await ledger.tryPost(tx, input) : await ledger.post(tx, input) };
+      try {
+        return { posted: await ledger.postAlone(db, input) };
+      } catch (err) {
+        if (posting.skip && err instanceof AppError && err.code === 'DUPLICATE_REFERENCE') return { posted: null };
+        throw err;
+      }
+    },
+    async commitDeciding<R>(made: Made, decide: (mark: (from: SQL) => SQL) => SQL) {
+      if (posting) throw new Error('change: a posting decides its own change; use commit()');
+      const { rows } = await runChange<R>(tx ?? db, made, decide, withNotices());
+      return rows;
+    },
+  };
+  return change;
+}
+
+/**
+ * The enqueue statement of a job over `each`: its payload, run time and singleton key travel in each row's data. One
+ * builder per queue, attempts and condition, so a batch's jobs of one queue are one statement.
+ */
+type Builder = (each: SQL) => SQL;
+function enqueueBuilders(jobs: JobQueue) {
   const shared = new WeakMap<object, Map<string, Builder>>();
   const always = {};
-  function enqueueEach(name: string, maxAttempts: number | undefined, onlyIf?: Builder): Builder {
+  return (name: string, maxAttempts: number | undefined, onlyIf?: Builder): Builder => {
     const byKey = shared.get(onlyIf ?? always) ?? new Map<string, Builder>();
     shared.set(onlyIf ?? always, byKey);
     const key = `${name}:${maxAttempts ?? ''}`;
@@ -162,8 +166,7 @@ export function createWork({
         ),
       );
     return byKey.get(key)!;
-  }
-  return work;
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { vtpassOutcome } from '../../src/providers/vtu/c.js';
-import { orderOutcome } from '../../src/providers/vtu/d.js';
+import { vtpassOutcome } from '../../src/providers/vtu/vtpass.js';
+import { orderOutcome } from '../../src/providers/vtu/order-query.js';
 import { dataPlanKey, smeOutcome } from '../../src/providers/vtu/sme-data.js';
 import { applyMarkup } from '../../src/modules/vtu/markups.js';
 import { requestIdFor } from '../../src/modules/vtu/service.js';

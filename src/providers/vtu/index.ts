@@ -1,7 +1,7 @@
-import { createProviderA } from './a.js';
-import { createProviderB } from './b.js';
-import { createProviderC, type HttpProviderConfig } from './c.js';
-import { createProviderD } from './d.js';
+import { createOrderQueryProvider } from './order-query.js';
+import { createSmeDataProvider } from './sme-data.js';
+import type { HttpProviderConfig } from './transport.js';
+import { createVtpassProvider } from './vtpass.js';
 import type { ProviderId, VtuProvider } from './types.js';
 import type { VtuTransport } from './transport.js';
 
@@ -11,7 +11,11 @@ export interface ProviderEndpoint {
   secret?: string;
 }
 
-/** Builds the four adapters from configuration (base URL and credentials per provider). */
+/**
+ * Builds the four adapters from configuration (base URL and credentials per provider). The letters are the
+ * configuration's names (VTU_PROVIDER_<A-D>_*, VTU_ROUTING); each speaks a protocol: A and B SME data (data first at
+ * A, B its fallback), C the VTpass-style protocol, D order-and-query (betting, exam pins, social boosts).
+ */
 export function createVtuProviders(
   endpoints: Record<ProviderId, ProviderEndpoint>,
   timeoutMs: number,
@@ -24,5 +28,10 @@ export function createVtuProviders(
     timeoutMs,
     transport,
   });
-  return { a: createProviderA(cfg('a')), b: createProviderB(cfg('b')), c: createProviderC(cfg('c')), d: createProviderD(cfg('d')) };
+  return {
+    a: createSmeDataProvider('a', cfg('a')),
+    b: createSmeDataProvider('b', cfg('b')),
+    c: createVtpassProvider('c', cfg('c')),
+    d: createOrderQueryProvider('d', cfg('d')),
+  };
 }

@@ -1,5 +1,5 @@
 import { koboOf, providerClient } from './transport.js';
-import type { HttpProviderConfig } from './c.js';
+import type { HttpProviderConfig } from './transport.js';
 import {
   ProviderError,
   type CatalogueEntry,

@@ -102,3 +102,12 @@ export function providerClient(
   }
   return { call, read, outcome };
 }
+
+/** What an HTTP provider adapter is built from: its base URL, credentials, time-out and the transport. */
+export interface HttpProviderConfig {
+  baseUrl: string;
+  key: string;
+  secret?: string;
+  timeoutMs: number;
+  transport: VtuTransport;
+}

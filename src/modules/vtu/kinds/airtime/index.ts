@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { naira, toKobo, toNaira } from '../../../../kernel/money.js';
 import type { Network } from '../../../../kernel/phone.js';
-import { fromNetworkService, toNetworkService, vtpassPay, vtpassServices } from '../../../../providers/vtu/c.js';
+import { fromNetworkService, toNetworkService, vtpassPay, vtpassServices } from '../../../../providers/vtu/vtpass.js';
 import { koboOf } from '../../../../providers/vtu/transport.js';
 import { assertRecipientNetwork, NETWORK_NAMES } from '../../model.js';
 import { amountIssues, catalogueLists } from '../helpers.js';

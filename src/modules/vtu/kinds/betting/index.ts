@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../kernel/errors.js';
 import { toKobo, toNaira } from '../../../../kernel/money.js';
-import { orderCatalogue, orderVerify, placeOrder } from '../../../../providers/vtu/d.js';
+import { orderCatalogue, orderVerify, placeOrder } from '../../../../providers/vtu/order-query.js';
 import { amountIssues, catalogueLists, unknownProduct, verifyAt } from '../helpers.js';
 import { kindOperation, type ServiceKind } from '../kind.js';
 import { BETTING_AMOUNT, companyInput, customerIdInput, fundBetInput, type BettingInput } from './inputs.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { naira, toNaira } from '../../../../kernel/money.js';
 import { AppError } from '../../../../kernel/errors.js';
 import { koboOf } from '../../../../providers/vtu/transport.js';
-import { vtpassPay, vtpassServices, vtpassVariations, vtpassVerify } from '../../../../providers/vtu/c.js';
+import { vtpassPay, vtpassServices, vtpassVariations, vtpassVerify } from '../../../../providers/vtu/vtpass.js';
 import type { ProviderId } from '../../../../providers/vtu/types.js';
 import { catalogueLists, needIssues, unknownProduct, verifyAt } from '../helpers.js';
 import { kindOperation, type KindContext, type ServiceKind } from '../kind.js';

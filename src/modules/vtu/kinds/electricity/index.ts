@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../kernel/errors.js';
 import { naira, toKobo, toNaira } from '../../../../kernel/money.js';
-import { vtpassPay, vtpassServices, vtpassVerify } from '../../../../providers/vtu/c.js';
+import { vtpassPay, vtpassServices, vtpassVerify } from '../../../../providers/vtu/vtpass.js';
 import { amountIssues, catalogueLists, verifyAt } from '../helpers.js';
 import { kindOperation, type ServiceKind } from '../kind.js';
 import { buyElectricityInput, discoInput, ELECTRICITY_AMOUNT, meterInput, meterTypeInput, type ElectricityInput } from './inputs.js';

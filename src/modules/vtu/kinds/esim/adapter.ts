@@ -1,5 +1,5 @@
 import { koboOf } from '../../../../providers/vtu/transport.js';
-import { vtpassOutcome } from '../../../../providers/vtu/c.js';
+import { vtpassOutcome } from '../../../../providers/vtu/vtpass.js';
 import {
   ProviderError,
   type CatalogueEntry,

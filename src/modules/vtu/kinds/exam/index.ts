@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../kernel/errors.js';
 import { naira, toNaira } from '../../../../kernel/money.js';
-import { orderCatalogue, placeOrder } from '../../../../providers/vtu/d.js';
+import { orderCatalogue, placeOrder } from '../../../../providers/vtu/order-query.js';
 import type { ProviderId } from '../../../../providers/vtu/types.js';
 import { catalogueLists, needIssues, unknownProduct } from '../helpers.js';
 import { kindOperation, type KindContext, type ServiceKind } from '../kind.js';

@@ -1,4 +1,4 @@
-import { vtpassOutcome } from '../../../../providers/vtu/c.js';
+import { vtpassOutcome } from '../../../../providers/vtu/vtpass.js';
 import { koboOf } from '../../../../providers/vtu/transport.js';
 import { ProviderError, type Outcome, type Phase, type PurchaseRequest } from '../../../../providers/vtu/types.js';
 import type { KindAdapter } from '../kind.js';

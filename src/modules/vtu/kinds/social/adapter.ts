@@ -1,5 +1,5 @@
 import { koboOf } from '../../../../providers/vtu/transport.js';
-import { orderOutcome } from '../../../../providers/vtu/d.js';
+import { orderOutcome } from '../../../../providers/vtu/order-query.js';
 import {
   ProviderError,
   type CatalogueEntry,

@@ -1,18 +1,18 @@
-import { koboOf, providerClient } from './transport.js';
-import type { HttpProviderConfig } from './c.js';
+import { koboOf, providerClient, type HttpProviderConfig } from './transport.js';
 import {
   ProviderError,
   type CatalogueEntry,
   type DeliveryDetails,
   type Outcome,
   type Phase,
+  type ProviderId,
   type PurchaseRequest,
   type VerifyResult,
   type VtuProvider,
 } from './types.js';
 
 /**
- * Provider D speaks an order-and-query protocol (docs/design.md §11), used for betting and exam pins:
+ * The order-and-query protocol (docs/design.md §11), used for betting and exam pins:
  * POST /api/v1/orders {reference, product, service_code, customer_id, amount, quantity, phone, profile_id}
  * answers ORDER_RECEIVED; completion is only known from GET /api/v1/orders/:reference
  * (ORDER_COMPLETED / ORDER_CANCELLED / ORDER_ONHOLD / ORDER_PROCESSING). After a received order the adapter
@@ -59,22 +59,23 @@ export function orderOutcome(res: { status: number; body: any }, phase: Phase = 
 const queryOrder = (p: VtuProvider, reference: string) =>
   p.client.outcome(() => p.client.call('GET', `/api/v1/orders/${encodeURIComponent(reference)}`), orderOutcome, 'requery');
 
-export function createProviderD(cfg: HttpProviderConfig): VtuProvider {
-  const client = providerClient('d', cfg, () => ({ 'x-api-key': cfg.key }));
+/** An order-query provider under the configured id (d in the default routing). */
+export function createOrderQueryProvider(id: ProviderId, cfg: HttpProviderConfig): VtuProvider {
+  const client = providerClient(id, cfg, () => ({ 'x-api-key': cfg.key }));
   const provider: VtuProvider = {
-    id: 'd',
+    id,
     client,
     requery: (requestId) => queryOrder(provider, requestId),
     async balance() {
       const b = await client.read('GET', '/api/v1/balance');
       const v = koboOf(b.balance);
-      if (v === null) throw new ProviderError('d', 'provider d: balance missing', 'malformed');
+      if (v === null) throw new ProviderError(id, `provider ${id}: balance missing`, 'malformed');
       return v;
     },
     async fund(amount, reference) {
       const b = await client.read('POST', '/api/v1/fund', { amount: Number(amount) / 100, reference });
       const v = koboOf(b.balance);
-      if (v === null) throw new ProviderError('d', 'provider d: balance missing after funding', 'malformed');
+      if (v === null) throw new ProviderError(id, `provider ${id}: balance missing after funding`, 'malformed');
       return v;
     },
   };

@@ -1,16 +1,17 @@
-import { koboOf, providerClient, type VtuTransport } from './transport.js';
+import { koboOf, providerClient, type HttpProviderConfig } from './transport.js';
 import {
   ProviderError,
   type DeliveryDetails,
   type Outcome,
   type Phase,
+  type ProviderId,
   type PurchaseRequest,
   type VerifyResult,
   type VtuProvider,
 } from './types.js';
 
 /**
- * Provider C speaks the VTpass-style protocol (docs/design.md §11): POST /api/pay {request_id, serviceID, billersCode,
+ * The VTpass-style protocol (docs/design.md §11): POST /api/pay {request_id, serviceID, billersCode,
  * variation_code, amount, phone}, POST /api/requery {request_id}, GET /api/service-variations?serviceID=,
  * GET /api/services?identifier=, POST /api/merchant-verify. Code 000 + content.transactions.status
  * (initiated/pending/delivered), 099 processing, 016 failed, 040 reversed, 014 duplicate request_id,
@@ -18,13 +19,6 @@ import {
  * pending and requeried. What each kind sends (serviceID, variation_code) and which lists it reads is the kind's
  * (src/modules/vtu/kinds/<kind>), through the calls exported here.
  */
-export interface HttpProviderConfig {
-  baseUrl: string;
-  key: string;
-  secret?: string;
-  timeoutMs: number;
-  transport: VtuTransport;
-}
 
 /** VTpass names 9mobile by its old name. */
 export const toNetworkService = (network: string) => (network === '9mobile' ? 'etisalat' : network);
@@ -77,10 +71,11 @@ function vtpassDetails(b: any): DeliveryDetails {
   return d;
 }
 
-export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
-  const client = providerClient('c', cfg, () => ({ 'api-key': cfg.key, 'secret-key': cfg.secret ?? '' }));
+/** A VTpass-style provider under the configured id (c in the default routing). */
+export function createVtpassProvider(id: ProviderId, cfg: HttpProviderConfig): VtuProvider {
+  const client = providerClient(id, cfg, () => ({ 'api-key': cfg.key, 'secret-key': cfg.secret ?? '' }));
   return {
-    id: 'c',
+    id,
     client,
     async requery(requestId) {
       return client.outcome(() => client.call('POST', '/api/requery', { request_id: requestId }), vtpassOutcome, 'requery');
@@ -88,13 +83,13 @@ export function createProviderC(cfg: HttpProviderConfig): VtuProvider {
     async balance() {
       const b = await client.read('GET', '/api/balance');
       const v = koboOf(b.contents?.balance);
-      if (v === null) throw new ProviderError('c', 'provider c: balance missing', 'malformed');
+      if (v === null) throw new ProviderError(id, `provider ${id}: balance missing`, 'malformed');
       return v;
     },
     async fund(amount, reference) {
       const b = await client.read('POST', '/api/fund', { amount: naira(amount), reference });
       const v = koboOf(b.contents?.balance);
-      if (v === null) throw new ProviderError('c', 'provider c: balance missing after funding', 'malformed');
+      if (v === null) throw new ProviderError(id, `provider ${id}: balance missing after funding`, 'malformed');
       return v;
     },
   };
