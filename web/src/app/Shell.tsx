@@ -83,11 +83,11 @@ function SignedInShell() {
   const path = useRouterState({ select: (s) => s.location.pathname });
   const navigate = useNavigate();
   // Signed in again after the session ended in the middle of a purchase: back to that form, filled in as it was (a
-  // form kept while the wallet is funded waits for the payment's confirmation: /fund/return leads back to it).
+  // form kept while the wallet is funded waits for the payment's confirmation: /fund/return leads back to it). A
+  // draft a reload left behind is not marked to resume: the address opened is the screen shown.
   useEffect(() => {
     const draft = peekDraft();
-    if (draft && draft.funding === undefined && !window.location.pathname.startsWith('/buy'))
-      void navigate({ to: '/buy', search: { service: draft.service } });
+    if (draft?.resume && !window.location.pathname.startsWith('/buy')) void navigate({ to: '/buy', search: { service: draft.service } });
   }, [navigate]);
   return (
     <>

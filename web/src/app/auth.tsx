@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApiError, NetworkError, onUnauthenticated, post, setAccessToken } from '../api/client';
+import { markDraftForResume } from './draft';
 import { clearOffline, hasOfflineSnapshot } from './offline';
 import { queryClient } from './query';
 import { forgetGrant } from './grant';
@@ -41,7 +42,7 @@ export function deviceId(): string {
  * What a browser keeps of an ended session goes with it, however it ended (signed out, superseded by another device,
  * expired or refused on refresh): the access token and grant in memory, the cached answers, the session hint, and
  * the offline snapshot (a balance and recent activity in localStorage, which the next person at this browser must not
- * read).
+ * read). A purchase form open in the tab is kept, to be opened again after the next sign-in.
  */
 function forgetSession() {
   setAccessToken(null);
@@ -49,6 +50,7 @@ function forgetSession() {
   clearOffline();
   localStorage.removeItem(SESSION_HINT);
   queryClient.clear();
+  markDraftForResume();
 }
 
 type Refreshed = { ok: true; session: Session } | { ok: false; reason: 'signedOut' | 'superseded' | 'offline' };

@@ -12,6 +12,8 @@ export interface BuyDraft {
   fields: DraftFields;
   /** Kept while the wallet is funded for it: what the purchase still needs (keepForFunding). */
   funding?: number;
+  /** The session ended under the form (markDraftForResume): the next sign-in opens it again. */
+  resume?: boolean;
 }
 
 const KEY = 'vtu.buyDraft';
@@ -49,4 +51,13 @@ export function keepForFunding(service: BuyService, shortfall: number) {
 
 export function clearDraft() {
   sessionStorage.removeItem(KEY);
+}
+
+/**
+ * The session ended (auth.tsx): a form open at that moment is opened again after the next sign-in. A draft left
+ * by a reload or a typed address is not marked, so a deep link (/settings, /rewards, /orders) opens its own screen.
+ */
+export function markDraftForResume() {
+  const d = peekDraft();
+  if (d && d.funding === undefined) saveDraft({ ...d, resume: true });
 }

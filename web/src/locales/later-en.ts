@@ -13,6 +13,8 @@ export const enLater = {
     amount: 'Amount (₦)',
     amountHelp: 'Between ₦100 and ₦1,000,000.',
     pay: 'Continue to payment',
+    otherAddress:
+      'Card payment cannot start from this web address. Open the app at its usual address to pay by card, or send money to your bank transfer account below.',
     confirming: 'Confirming your payment…',
     confirmingBody: 'We credit your wallet as soon as the payment processor confirms it. This page updates by itself.',
     success: 'Your wallet was credited with {{amount}}.',

@@ -11,6 +11,8 @@ export const haLater: LaterMessages = {
     amount: 'Adadi (₦)',
     amountHelp: 'Tsakanin ₦100 da ₦1,000,000.',
     pay: 'Ci gaba zuwa biya',
+    otherAddress:
+      'Ba za a iya fara biya da kati daga wannan adireshin yanar gizo ba. Buɗe manhajar a adireshinta na yau da kullum don biya da kati, ko tura kuɗi zuwa asusunka na tura kuɗi ta banki da ke ƙasa.',
     confirming: 'Ana tabbatar da biyanka…',
     confirmingBody: 'Za mu saka kuɗin a walat ɗinka da zarar kamfanin biya ya tabbatar. Wannan shafin zai sabunta kansa.',
     success: 'An saka {{amount}} a walat ɗinka.',

@@ -11,6 +11,8 @@ export const pcmLater: LaterMessages = {
     amount: 'Amount (₦)',
     amountHelp: 'From ₦100 reach ₦1,000,000.',
     pay: 'Continue go payment',
+    otherAddress:
+      'Card payment no fit start from dis web address. Open di app for di address wey you dey use before to pay with card, or send money enter your bank transfer account wey dey below.',
     confirming: 'We dey confirm your payment…',
     confirmingBody: 'We go put the money for your wallet as soon as the payment company confirm am. This page go update by itself.',
     success: 'We don put {{amount}} for your wallet.',

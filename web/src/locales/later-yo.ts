@@ -11,6 +11,8 @@ export const yoLater: LaterMessages = {
     amount: 'Iye (₦)',
     amountHelp: 'Láàrin ₦100 àti ₦1,000,000.',
     pay: 'Tẹ̀síwájú sí ìsanwó',
+    otherAddress:
+      'Ìsanwó pẹ̀lú káàdì kò lè bẹ̀rẹ̀ láti àdírẹ́sì wẹ́ẹ̀bù yìí. Ṣí áàpù náà ní àdírẹ́sì rẹ̀ tó wọ́pọ̀ láti sanwó pẹ̀lú káàdì, tàbí fi owó ránṣẹ́ sí àkáǹtì ìfowóránṣẹ́ báǹkì rẹ ní ìsàlẹ̀.',
     confirming: 'À ń jẹ́rìísí ìsanwó rẹ…',
     confirmingBody: 'A ó fi owó náà sí wálẹ́ẹ̀tì rẹ ní kété tí ilé-iṣẹ́ ìsanwó bá jẹ́rìísí rẹ̀. Ojú-ìwé yìí yóò ṣe àtúnṣe ara rẹ̀.',
     success: 'A ti fi {{amount}} sí wálẹ́ẹ̀tì rẹ.',

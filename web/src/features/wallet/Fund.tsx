@@ -3,7 +3,8 @@ import { AmountInput } from '../../components/AmountInput';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import i18next from 'i18next';
+import { ApiError, newIdempotencyKey, post } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { peekDraft } from '../../app/draft';
 import { formatNaira } from '../../app/format';
@@ -12,6 +13,19 @@ import { errorMessage, isCode } from '../../app/errors';
 import { walletQueries } from '../../api/queries/wallet';
 import { TOPUP_BOUNDS, topupSchema } from '../../api/schemas';
 import { amountProps, showServerIssues, useSchemaForm } from '../../components/form';
+
+/**
+ * The refusal of a payment's start in the customer's words. The service refuses to send the payer back to an address
+ * that is not the app's own (PUBLIC_URL, or TOPUP_CALLBACK_ORIGINS): the app was opened at another address, which
+ * is the operator's matter; the customer reads what to do, the developer's detail goes to the browser's log.
+ */
+function fundingRefusal(err: unknown): string {
+  if (err instanceof ApiError && err.code === 'VALIDATION_FAILED' && err.issues.some((i) => i.path === 'callbackUrl')) {
+    console.warn(`startProcessorTopup refused this address (${window.location.origin}): ${err.message}`);
+    return i18next.t('fund.otherAddress');
+  }
+  return errorMessage(err);
+}
 
 /** Fund the wallet: the processor's checkout, then back to /fund/return, which waits for the service to confirm. */
 export function Fund() {
@@ -67,7 +81,7 @@ export function Fund() {
           />
           {start.error && !underFields && (
             <Alert color="red" role="alert">
-              {errorMessage(start.error)}
+              {fundingRefusal(start.error)}
             </Alert>
           )}
           <Button type="submit" loading={start.isPending}>
