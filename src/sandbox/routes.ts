@@ -9,6 +9,7 @@ import { registerIdentitySimulatorRoutes } from './identity-simulator.js';
 import { registerProcessorSimulator } from './processor-simulator.js';
 import { registerSmsSimulator } from './sms-simulator.js';
 import { registerVtuSimulators } from './vtu/index.js';
+import { registerUssdPhone } from './ussd-phone.js';
 
 /**
  * Sandbox control endpoints (docs/design.md §8): plain JSON, no envelope, no token; mounted only in sandbox mode.
@@ -20,6 +21,7 @@ sandboxModules.push(registerIdentitySimulatorRoutes);
 sandboxModules.push(registerProcessorSimulator);
 sandboxModules.push(registerVtuSimulators);
 sandboxModules.push(registerSmsSimulator);
+sandboxModules.push(registerUssdPhone);
 
 export async function registerSandboxRoutes(app: FastifyInstance, services: Services) {
   const inbox = (channel: 'email' | 'sms') => async (req: { query: unknown }) => {
