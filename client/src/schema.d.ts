@@ -29232,3 +29232,472 @@ export interface operations {
         };
     };
 }
+    "/_serverFn/createWebhookEndpointBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...)
+         * @description Add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/disableWebhookEndpointBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop sending events to one of the caller’s endpoints
+         * @description Stop sending events to one of the caller’s endpoints.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["disableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/listWebhookDeliveriesBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of the caller’s endpoints, newest first: status, attempts, response status and time
+         * @description The delivery log of the caller’s endpoints, newest first: status, attempts, response status and time.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/listWebhookEndpointsBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's webhook endpoints
+         * @description The caller's webhook endpoints.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/resendWebhookDeliveryBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery again now
+         * @description Send one delivery again now.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+        CreateWebhookEndpointInput: {
+            events: ("purchase.succeeded" | "wallet.credited")[];
+            url: string;
+        };
+        CreateWebhookEndpointOutput: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @constant */
+            ok: true;
+            secret: string;
+        };
+        DisableWebhookEndpointInput: {
+            id: string;
+        };
+        DisableWebhookEndpointOutput: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @constant */
+            ok: true;
+        };
+        ListWebhookDeliveriesOutput: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @constant */
+            ok: true;
+        };
+        ListWebhookEndpointsOutput: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+            /** @constant */
+            ok: true;
+        };
+        ResendWebhookDeliveryOutput: {
+            delivery: components["schemas"]["WebhookDelivery"];
+            /** @constant */
+            ok: true;
+        };
+        WebhookDelivery: {
+            attempts: number;
+            createdAt: string;
+            endpointId: string;
+            error: string | null;
+            eventId: string;
+            eventType: string;
+            id: string;
+            lastAttemptAt: string | null;
+            /** @description how long the endpoint took to answer the last attempt */
+            responseMs: number | null;
+            responseStatus: number | null;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+        };
+        WebhookEndpoint: {
+            createdAt: string;
+            disabledReason: string | null;
+            events: ("purchase.succeeded" | "wallet.credited")[];
+            id: string;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            url: string;
+        };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "url": "text",
+                 *         "events": [
+                 *           "purchase.succeeded"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["CreateWebhookEndpointInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoint": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "url": "text",
+                     *         "events": [
+                     *           "purchase.succeeded"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "secret": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateWebhookEndpointOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["STEP_UP_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    disableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["DisableWebhookEndpointInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoint": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "url": "text",
+                     *         "events": [
+                     *           "purchase.succeeded"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DisableWebhookEndpointOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @example 01JD8Z6Q4X9R2M5N7P3K1T0W8Y */
+                endpointId?: string;
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "endpointId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "eventId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "eventType": "text",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "responseStatus": 1,
+                     *           "responseMs": 1,
+                     *           "error": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "lastAttemptAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListWebhookDeliveriesOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoints": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "url": "text",
+                     *           "events": [
+                     *             "purchase.succeeded"
+                     *           ],
+                     *           "status": "active",
+                     *           "disabledReason": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListWebhookEndpointsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["DisableWebhookEndpointInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "delivery": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "endpointId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "eventId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "eventType": "text",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "responseStatus": 1,
+                     *         "responseMs": 1,
+                     *         "error": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "lastAttemptAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResendWebhookDeliveryOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };

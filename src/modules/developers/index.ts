@@ -1,21 +1,38 @@
 import { defineModule } from '../../platform/module.js';
 import { createDevelopersService, type DevelopersService, type TestWorld } from './service.js';
 import { developersOperations } from './operations.js';
+import { registerWebhookJobs, subscribeWebhooks } from './webhook-events.js';
+import { webhookOperations } from './webhook-operations.js';
+import { createWebhooks, type Webhooks } from './webhooks.js';
 
 /** The developers module (issue 45): API keys and test mode. What it needs, what it provides and what the composition root registers. */
 export const developersModule = defineModule({
   name: 'developers',
-  needs: ['db', 'clock', 'config', 'ledger', 'identity', 'testWorld'],
-  provides: ['developers'],
-  create: ({ db, clock, config, ledger, identity, testWorld }) => ({
+  needs: ['db', 'clock', 'config', 'ledger', 'identity', 'testWorld', 'jobs', 'events', 'outbox', 'log', 'resolver'],
+  provides: ['developers', 'webhooks'],
+  create: ({ db, clock, config, ledger, identity, testWorld, jobs, outbox, log, resolver }) => ({
     developers: createDevelopersService({ db, clock, brand: config.apiKeyBrand, ledger, identity, testWorld }),
+    webhooks: createWebhooks({
+      db,
+      clock,
+      jobs,
+      outbox,
+      log,
+      resolver,
+      secretKey: config.secrets.dataEncryptionKey,
+      sandbox: config.sandbox,
+    }),
   }),
-  operations: developersOperations,
+  operations: [...developersOperations, ...webhookOperations],
+  jobs: [registerWebhookJobs],
+  subscribers: [subscribeWebhooks],
 });
 
 declare module '../../platform/services.js' {
   interface Services {
     developers: DevelopersService;
+    /** Signed outbound webhooks (issue 45). */
+    webhooks: Webhooks;
     /** Test mode's second instance of the service (issue 45), built by the composition root; null inside it. */
     testWorld: TestWorld | null;
   }

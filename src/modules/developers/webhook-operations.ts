@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { pageInput } from '../../kernel/paging.js';
+import { operationsOf } from '../../platform/operation.js';
+import { WEBHOOK_EVENTS } from './webhooks.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['webhooks']);
+
+const endpointOutput = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    status: z.enum(['active', 'disabled']),
+    disabledReason: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+const deliveryOutput = z
+  .object({
+    id: z.string(),
+    endpointId: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.number(),
+    responseStatus: z.number().nullable(),
+    responseMs: z.number().nullable().meta({ description: 'how long the endpoint took to answer the last attempt' }),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    lastAttemptAt: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+const idInput = z.object({ id: z.string().min(1).max(80) });
+
+/** The developer page's webhook endpoints and delivery log (issue 45): a person's session only (scope `session`). */
+export const webhookOperations = [
+  defineOperation({
+    name: 'createWebhookEndpoint',
+    suffix: 'BearerDevelopers',
+    method: 'POST',
+    purpose: 'add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...)',
+    input: z.object({ url: z.string().min(1).max(2000), events: z.array(z.enum(WEBHOOK_EVENTS)).min(1) }),
+    output: z.object({ endpoint: endpointOutput, secret: z.string() }),
+    gates: { stepUp: true },
+    rateLimit: 'strict',
+    errors: ['LIMIT_EXCEEDED'],
+    handler: async (input, ctx) => ctx.api.webhooks.createEndpoint(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'listWebhookEndpoints',
+    suffix: 'BearerDevelopers',
+    method: 'GET',
+    purpose: "the caller's webhook endpoints",
+    scope: 'session',
+    input: z.object({}),
+    output: z.object({ endpoints: z.array(endpointOutput) }),
+    handler: async (_input, ctx) => ({ endpoints: await ctx.api.webhooks.listEndpoints(ctx.user.id) }),
+  }),
+  defineOperation({
+    name: 'disableWebhookEndpoint',
+    suffix: 'BearerDevelopers',
+    method: 'POST',
+    purpose: 'stop sending events to one of the caller’s endpoints',
+    input: idInput,
+    output: z.object({ endpoint: endpointOutput }),
+    handler: async (input, ctx) => ({ endpoint: await ctx.api.webhooks.disableEndpoint(ctx.user.id, input.id) }),
+  }),
+  defineOperation({
+    name: 'listWebhookDeliveries',
+    suffix: 'BearerDevelopers',
+    method: 'GET',
+    purpose: 'the delivery log of the caller’s endpoints, newest first: status, attempts, response status and time',
+    scope: 'session',
+    input: z.object({ endpointId: z.string().max(80).optional(), ...pageInput }),
+    output: z.object({ items: z.array(deliveryOutput) }),
+    handler: async (input, ctx) => ({ items: await ctx.api.webhooks.listDeliveries(ctx.user.id, input) }),
+  }),
+  defineOperation({
+    name: 'resendWebhookDelivery',
+    suffix: 'BearerDevelopers',
+    method: 'POST',
+    purpose: 'send one delivery again now',
+    input: idInput,
+    output: z.object({ delivery: deliveryOutput }),
+    handler: async (input, ctx) => ({ delivery: await ctx.api.webhooks.resend(ctx.user.id, input.id) }),
+  }),
+];
