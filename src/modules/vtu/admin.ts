@@ -4,19 +4,19 @@ import type { Config } from '../../config.js';
 
 import type { Db, Tx } from '../../db/client.js';
 
-import { AppError, notFound } from '../../kernel/errors.js';
+import { notFound } from '../../kernel/errors.js';
 
 import { type Clock } from '../../kernel/clock.js';
 import { toKobo } from '../../kernel/money.js';
 import type { Outcome, ProviderId } from '../../providers/vtu/types.js';
 import { createMarkups } from './markups.js';
 
-import { kindNamed } from './kinds/index.js';
 import { toMarkupOut } from './model.js';
 import * as repo from './repository.js';
 import type { VtuRow } from './repository.js';
 
-import { type createVtuSettlement, type OnSettled } from './settlement.js';
+import { type createVtuSettlement } from './settlement.js';
+import { adminResolve, resolutionTarget, type Resolution } from './resolve.js';
 import { toTransaction } from './view.js';
 
 /**
@@ -29,23 +29,6 @@ import { toTransaction } from './view.js';
  * unique ledger reference, so each happens at most once whoever gets there first.
  */
 type Settlement = ReturnType<typeof createVtuSettlement>;
-
-/** An operator's resolution: the outcome, how it was confirmed, and for a partly delivered order what was not delivered. */
-export interface Resolution {
-  outcome: 'delivered' | 'failed';
-  note: string;
-  /** The quantity the provider did not deliver (a kind with partialRefund: a social order); refunded with the settlement. */
-  remains?: number;
-}
-
-/** Refuses a resolution that cannot apply to the row (VALIDATION_FAILED), before any approval or settlement. */
-function checkResolution(row: VtuRow, r: Resolution) {
-  if (r.remains === undefined) return;
-  const issue = (message: string) => new AppError('VALIDATION_FAILED', message, { issues: [{ path: 'remains', message }] });
-  if (r.outcome !== 'delivered') throw issue('remains applies to a delivered outcome only');
-  if (!kindNamed(row.service).partialRefund) throw issue(`a ${kindNamed(row.service).label} is delivered whole or not at all`);
-  if (r.remains > (row.quantity ?? 0)) throw issue(`remains must be at most the quantity ordered (${row.quantity ?? 0})`);
-}
 
 /** What operators do with purchases and prices: requery, resolve by hand, list the stuck ones, set markups. */
 export function createVtuAdmin(deps: {
@@ -61,17 +44,6 @@ export function createVtuAdmin(deps: {
   mustGet: (id: string) => Promise<VtuRow>;
 }) {
   const { db, clock, cfg, requery, markups, applyRequery, settleSuccess, settleFailed, mustGet } = deps;
-  /** The delivery an operator confirms: the note, and for a kind with partialRefund what was not delivered. */
-  async function deliveredByOperator(row: VtuRow, r: Resolution): Promise<Outcome> {
-    const details = { note: `Confirmed by an operator: ${r.note}` };
-    if (!kindNamed(row.service).partialRefund) return { status: 'delivered', details };
-    if (r.remains !== undefined) return { status: 'delivered', details: { ...details, remains: r.remains } };
-    // The provider's own progress when it can tell now (a partly completed order's remains); unreachable: the word alone.
-    const out = await requery(row).catch(() => null);
-    if (out?.status === 'delivered') return { status: 'delivered', details: { ...(out.details ?? {}), ...details } };
-    return { status: 'delivered', details };
-  }
-
   return {
     async adminRequery(id: string) {
       const row = await repo.getTransaction(db, id);
@@ -95,41 +67,14 @@ export function createVtuAdmin(deps: {
       return toTransaction(await mustGet(id));
     },
     /** The purchase a resolution targets: it must exist and still be processing, and the resolution fit it. */
-    async resolutionTarget(id: string, resolution?: Resolution) {
-      const row = await repo.getTransaction(db, id);
-      if (!row) throw notFound('VTU transaction');
-      if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
-      if (resolution) checkResolution(row, resolution);
-      return { subjectType: 'vtu_transaction', subjectId: row.id, userId: row.user_id, amount: BigInt(row.amount) };
-    },
-    /**
-     * Settles a processing purchase by an operator's word. `opts.claim` (four-eyes: the approval's conditional claim)
-     * runs inside the settling transaction, after the conditional status change and before the refund, so a refused
-     * claim settles nothing; when another settlement got there first it is not called at all. A delivered resolution
-     * of a kind with partialRefund refunds the undelivered part once, in the settling transaction: the operator's
-     * `remains`, else what the provider's progress says now (a partly completed order), else nothing.
-     */
-    async adminResolve(
+    resolutionTarget: (id: string, resolution?: Resolution) => resolutionTarget(db, id, resolution),
+    /** Settles a processing purchase by an operator's word (resolve.ts). */
+    adminResolve: (
       actorId: string,
       id: string,
       resolution: Resolution,
       opts: { claim?: (tx: Tx) => Promise<void>; approvedBy?: string } = {},
-    ) {
-      const { outcome, note } = resolution;
-      const row = await repo.getTransaction(db, id);
-      if (!row) throw notFound('VTU transaction');
-      if (row.status !== 'processing') throw new AppError('CONFLICT', `This transaction is already ${row.status}`);
-      checkResolution(row, resolution);
-      // The registry writes the call's audit row (http/admin-audit.ts); the claim is four-eyes' (approvals).
-      const record: OnSettled = async (tx) => {
-        await opts.claim?.(tx);
-      };
-      if (outcome === 'delivered') await settleSuccess(row, await deliveredByOperator(row, resolution), record);
-      else await settleFailed(row, `Resolved by an operator: ${note}`, 'operator', record);
-      const after = await mustGet(id);
-      if (after.status === 'processing') throw new AppError('CONFLICT', 'The transaction changed while resolving it; look again');
-      return toTransaction(after);
-    },
+    ) => adminResolve({ db, requery, settleSuccess, settleFailed, mustGet }, actorId, id, resolution, opts),
     async adminListStuck(limit: number, offset: number) {
       const list = await repo.listStuck(db, new Date(clock.now().getTime() - cfg.stuckAfterMs), limit, offset);
       return {
