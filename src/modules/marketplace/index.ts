@@ -6,7 +6,7 @@ import { marketplaceOperations } from './operations.js';
 /** The marketplace module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const marketplaceModule = defineModule({
   name: 'marketplace',
-  needs: ['db', 'clock', 'ledger', 'walletLimits', 'notifier', 'events'],
+  needs: ['db', 'clock', 'work', 'walletLimits', 'events'],
   provides: ['marketplace'],
   create: (deps) => ({ marketplace: createMarketplaceService(deps) }),
   operations: marketplaceOperations,

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import type { PostInput } from '../../ledger/ledger.js';
+import type { Work } from '../../platform/change.js';
 import type { WalletLimits } from '../wallet/api.js';
 
 /**
@@ -10,7 +11,7 @@ import type { WalletLimits } from '../wallet/api.js';
 export type OrderLedgerType = 'marketplace_order' | 'subscription_order';
 
 export async function holdOrderMoney(
-  deps: { ledger: Ledger; walletLimits: WalletLimits },
+  deps: { work: Work; walletLimits: WalletLimits },
   tx: Tx,
   o: {
     userId: string;
@@ -21,25 +22,25 @@ export async function holdOrderMoney(
     description: string;
   },
 ) {
-  await deps.ledger.post(tx, {
-    reference: o.reference,
-    type: o.type,
-    description: o.description,
-    entries: [
-      { account: { user: o.userId, kind: 'wallet' }, amount: -o.amount },
-      { account: { system: 'orders' }, amount: o.amount },
-    ],
-    // Orders count toward the tier's daily outflow (docs/design.md §6), checked on the wallet row the posting locks.
-    limits: [deps.walletLimits.outflowLimit(o.userId, o.kycTier)],
-  });
+  await deps.work
+    .change(tx)
+    .post({
+      reference: o.reference,
+      type: o.type,
+      description: o.description,
+      entries: [
+        { account: { user: o.userId, kind: 'wallet' }, amount: -o.amount },
+        { account: { system: 'orders' }, amount: o.amount },
+      ],
+      // Orders count toward the tier's daily outflow (docs/design.md §6), checked on the wallet row the posting locks.
+      limits: [deps.walletLimits.outflowLimit(o.userId, o.kycTier)],
+    })
+    .commit();
 }
 
-export async function refundOrderMoney(
-  ledger: Ledger,
-  tx: Tx,
-  o: { userId: string; amount: bigint; reference: string; description: string },
-) {
-  await ledger.post(tx, {
+/** The refund leg: the held money back to the customer's wallet. */
+export function refundPosting(o: { userId: string; amount: bigint; reference: string; description: string }): PostInput {
+  return {
     reference: `${o.reference}:refund`,
     type: 'order_refund',
     description: o.description,
@@ -47,11 +48,12 @@ export async function refundOrderMoney(
       { account: { system: 'orders' }, amount: -o.amount },
       { account: { user: o.userId, kind: 'wallet' }, amount: o.amount },
     ],
-  });
+  };
 }
 
-export async function settleOrderMoney(ledger: Ledger, tx: Tx, o: { amount: bigint; reference: string; description: string }) {
-  await ledger.post(tx, {
+/** The settlement leg: the held money to revenue. */
+export function settlePosting(o: { amount: bigint; reference: string; description: string }): PostInput {
+  return {
     reference: `${o.reference}:settle`,
     type: 'order_settlement',
     description: o.description,
@@ -59,5 +61,5 @@ export async function settleOrderMoney(ledger: Ledger, tx: Tx, o: { amount: bigi
       { account: { system: 'orders' }, amount: -o.amount },
       { account: { system: 'revenue' }, amount: o.amount },
     ],
-  });
+  };
 }

@@ -2,9 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { one, type Db, type Executor, type Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Ledger } from '../../ledger/ledger.js';
-import type { NotificationInput, Notifier } from '../notifications/api.js';
-import { refundOrderMoney, settleOrderMoney } from './money.js';
+import type { Work } from '../../platform/change.js';
+import type { NotificationInput } from '../notifications/api.js';
+import { refundPosting, settlePosting } from './money.js';
 
 /**
  * The one order state machine of marketplace and subscription orders. An operator moves an order along the
@@ -40,13 +40,13 @@ export interface OrderKind<Status extends string, Row extends OrderRowBase> {
   notice: (row: Row, to: Status, note: string | undefined) => Omit<NotificationInput, 'userId' | 'kind' | 'data'> | null;
 }
 
-export function createOrderTransitions(deps: { db: Db; ledger: Ledger; notifier: Notifier; clock: Clock }) {
+export function createOrderTransitions(deps: { db: Db; work: Work; clock: Clock }) {
   return async function transition<Status extends string, Row extends OrderRowBase>(
     kind: OrderKind<Status, Row>,
     actorId: string,
     input: { id: string; status: Status; note?: string },
   ): Promise<Row> {
-    const { db, ledger, notifier, clock } = deps;
+    const { db, work, clock } = deps;
     const from = (Object.keys(kind.transitions) as Status[]).filter((s) => kind.transitions[s].includes(input.status));
     const table = sql.raw(kind.table);
     return db.transaction(async (tx: Tx) => {
@@ -62,28 +62,24 @@ export function createOrderTransitions(deps: { db: Db; ledger: Ledger; notifier:
         if (!existing) throw notFound(kind.label);
         throw new AppError('CONFLICT', kind.conflict(existing.status, input.status));
       }
+      // One change: the money leg the status implies and the customer's notice.
       const amount = BigInt(o.amount);
+      const description = kind.describe(o, input.status);
       const leg = kind.money(input.status);
-      if (leg === 'refund') {
-        await refundOrderMoney(ledger, tx, {
-          userId: o.user_id,
-          amount,
-          reference: o.reference,
-          description: kind.describe(o, input.status),
-        });
-        await kind.afterRefund?.(tx, o);
-      } else if (leg === 'settle') {
-        await settleOrderMoney(ledger, tx, { amount, reference: o.reference, description: kind.describe(o, input.status) });
-      }
+      const change = work.change(tx);
+      if (leg === 'refund') change.post(refundPosting({ userId: o.user_id, amount, reference: o.reference, description }));
+      else if (leg === 'settle') change.post(settlePosting({ amount, reference: o.reference, description }));
       const notice = kind.notice(o, input.status, input.note);
       if (notice) {
-        await notifier.emit(tx, {
+        change.notify({
           userId: o.user_id,
           kind: 'order_update',
           ...notice,
           data: { orderId: o.id, reference: o.reference, status: input.status },
         });
       }
+      await change.commit();
+      if (leg === 'refund') await kind.afterRefund?.(tx, o);
       return o;
     });
   };

@@ -4,11 +4,10 @@ import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import type { Work } from '../../platform/change.js';
 import type { Clock } from '../../kernel/clock.js';
 import { prefixedId, uuid } from '../../kernel/ids.js';
 import { formatNaira, toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/api.js';
 import type { WalletLimits } from '../wallet/api.js';
 import { holdOrderMoney } from '../orders/api.js';
 import { createOrderStore } from '../orders/api.js';
@@ -113,9 +112,9 @@ const subscriptionOrders: OrderKind<SubscriptionStatus, OrderRow> = {
   },
 };
 
-export function createSubscriptionService(deps: { db: Db; clock: Clock; ledger: Ledger; walletLimits: WalletLimits; notifier: Notifier }) {
-  const { db, clock, ledger, notifier } = deps;
-  const transition = createOrderTransitions({ db, ledger, notifier, clock });
+export function createSubscriptionService(deps: { db: Db; clock: Clock; work: Work; walletLimits: WalletLimits }) {
+  const { db, clock } = deps;
+  const transition = createOrderTransitions(deps);
   const getPlan = (exec: Executor, id: string) => one<PlanRow>(exec, sql`SELECT ${PLAN_COLS} FROM subscription_plans WHERE id = ${id}`);
   const store = createOrderStore(db, subscriptionOrders, subscriptionOrderView);
   const getOrder = store.get;
