@@ -1682,8 +1682,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search the audit trail (one row per operator call) by operator, operation, target and time, newest first
-         * @description Search the audit trail (one row per operator call) by operator, operation, target and time, newest first.
+         * Search the audit trail (one row per operator call) by operator, operation, target, plain words or a reference, and time,
+         * @description Search the audit trail (one row per operator call) by operator, operation, target, plain words or a reference, and time, newest first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -8326,6 +8326,9 @@ export interface components {
             amount: components["schemas"]["Naira"];
             checkerId: string | null;
             createdAt: string;
+            customerEmail?: string | null;
+            /** @description adminListApprovals: the customer whose money it moves; none for a threshold change */
+            customerId?: string | null;
             decidedAt: string | null;
             decisionReason: string | null;
             details: {
@@ -8333,6 +8336,8 @@ export interface components {
             };
             expiresAt: string;
             id: string;
+            /** @description adminListApprovals: who asked (issue 44) */
+            makerEmail?: string | null;
             makerId: string;
             reason: string;
             result: {
@@ -11651,7 +11656,10 @@ export interface operations {
                      *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "decisionReason": "text",
                      *         "decidedAt": "2026-11-24T09:30:00.000Z",
-                     *         "result": {}
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
                      *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
@@ -11730,7 +11738,10 @@ export interface operations {
                      *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "decisionReason": "text",
                      *         "decidedAt": "2026-11-24T09:30:00.000Z",
-                     *         "result": {}
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -11870,7 +11881,10 @@ export interface operations {
                      *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "decisionReason": "text",
                      *         "decidedAt": "2026-11-24T09:30:00.000Z",
-                     *         "result": {}
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
                      *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
@@ -12677,7 +12691,10 @@ export interface operations {
                      *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "decisionReason": "text",
                      *         "decidedAt": "2026-11-24T09:30:00.000Z",
-                     *         "result": {}
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -13279,7 +13296,10 @@ export interface operations {
                      *           "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "decisionReason": "text",
                      *           "decidedAt": "2026-11-24T09:30:00.000Z",
-                     *           "result": {}
+                     *           "result": {},
+                     *           "makerEmail": "text",
+                     *           "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "customerEmail": "text"
                      *         }
                      *       ],
                      *       "limit": 1,
@@ -14703,7 +14723,10 @@ export interface operations {
                      *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "decisionReason": "text",
                      *         "decidedAt": "2026-11-24T09:30:00.000Z",
-                     *         "result": {}
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -15261,7 +15284,10 @@ export interface operations {
                      *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "decisionReason": "text",
                      *         "decidedAt": "2026-11-24T09:30:00.000Z",
-                     *         "result": {}
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
                      *       },
                      *       "transaction": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
@@ -15683,6 +15709,8 @@ export interface operations {
                 targetId?: string;
                 /** @example 4444-44-44T44:44Z */
                 to?: string;
+                /** @example text */
+                words?: string;
             };
             header?: never;
             path?: never;

@@ -19,6 +19,13 @@ export const approvalOutput = z
     decisionReason: z.string().nullable(),
     decidedAt: z.string().nullable(),
     result: z.record(z.string(), z.unknown()).nullable(),
+    makerEmail: z.string().nullable().optional().meta({ description: 'adminListApprovals: who asked (issue 44)' }),
+    customerId: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'adminListApprovals: the customer whose money it moves; none for a threshold change' }),
+    customerEmail: z.string().nullable().optional(),
   })
   .meta({ id: 'ApprovalRequest' });
 

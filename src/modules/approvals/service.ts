@@ -6,6 +6,7 @@ import { prefixedId } from '../../kernel/ids.js';
 import { toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
 import type { ApprovalSort } from './inputs.js';
+import { emailsOf } from '../identity/api.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
 import type { OperatorsService } from '../operators/api.js';
@@ -117,6 +118,24 @@ export function createApprovalService(deps: {
     result: r.result,
   });
 
+  /**
+   * Issue 44: who asked and for which customer, in words: each request's maker and customer (the money's owner, none
+   * for a threshold change) with their e-mails, read in one statement for the page.
+   */
+  async function withPeople(list: ReturnType<typeof view>[]) {
+    const customerOf = (a: ReturnType<typeof view>) => (typeof a.details.userId === 'string' ? a.details.userId : null);
+    const emails = await emailsOf(db, [...list.map((a) => a.makerId), ...list.map(customerOf).filter((id) => id !== null)]);
+    return list.map((a) => {
+      const customerId = customerOf(a);
+      return {
+        ...a,
+        makerEmail: emails.get(a.makerId) ?? null,
+        customerId,
+        customerEmail: customerId === null ? null : (emails.get(customerId) ?? null),
+      };
+    });
+  }
+
   /** Issue 41: nobody moves money into or out of their own account, as maker or as checker. */
   function notOwnMoney(operatorId: string, customerId: string | null | undefined) {
     if (customerId && customerId === operatorId)
@@ -220,7 +239,7 @@ export function createApprovalService(deps: {
               AND (${status}::text IS DISTINCT FROM 'expired' OR expires_at <= ${now})
             ORDER BY ${APPROVAL_ORDER[input.sort ?? 'newest']} LIMIT ${input.limit + 1} OFFSET ${input.offset}`,
       );
-      return page(list.map(view), input.limit, input.offset);
+      return page(await withPeople(list.map(view)), input.limit, input.offset);
     },
 
     async get(id: string) {

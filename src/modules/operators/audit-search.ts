@@ -12,6 +12,8 @@ export interface AuditQuery {
   operatorId?: string;
   operation?: string;
   targetId?: string;
+  /** Plain words or a reference (issue 44): each must appear in the operation's name or in its input or outcome. */
+  words?: string;
   from?: Date;
   to?: Date;
   limit: number;
@@ -50,11 +52,24 @@ function decodeCursor(cursor: string): { at: string; id: string } {
   return { at, id };
 }
 
+/**
+ * The words of a plain search, at most five: "approve" finds adminApproveRequest, a purchase or top-up reference the
+ * calls that named it. No index serves it: the newest-first walk stops at a page of matches (a rare word with no day
+ * range reads further back).
+ */
+const wordsOf = (words: string | undefined) => (words ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 5);
+
 export async function searchAudit(db: Db, q: AuditQuery) {
   const where: SQL[] = [];
   if (q.operatorId) where.push(sql`a.actor_id = ${q.operatorId}`);
   if (q.operation) where.push(sql`a.action = ${q.operation}`);
   if (q.targetId) where.push(sql`a.target_ids @> ARRAY[${q.targetId}]::text[]`);
+  for (const word of wordsOf(q.words)) {
+    const like = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(
+      sql`(a.action ILIKE ${like} OR a.input::text ILIKE ${like} OR a.after_state::text ILIKE ${like} OR a.details::text ILIKE ${like})`,
+    );
+  }
   if (q.from) where.push(sql`a.created_at >= ${q.from}`);
   if (q.to) where.push(sql`a.created_at < ${q.to}`);
   if (q.cursor) {

@@ -104,11 +104,21 @@ export const operatorOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'GET',
-    purpose: 'search the audit trail (one row per operator call) by operator, operation, target and time, newest first',
+    purpose:
+      'search the audit trail (one row per operator call) by operator, operation, target, plain words or a reference, and time, newest first',
     input: z.object({
       operatorId: uuidInput('operatorId').optional(),
       operation: z.string().min(1).max(100).optional(),
       targetId: z.string().min(1).max(200).optional(),
+      words: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .optional()
+        .meta({
+          description: 'plain words or a reference, each found in the operation name, its input or its outcome ("approve", a reference)',
+        }),
       from: instant('from').optional(),
       to: instant('to').optional(),
       limit: z.coerce

@@ -1,4 +1,5 @@
-import { Badge, Button, Center, Group, Loader, Modal, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Badge, Box, Button, Card, Center, Group, Loader, Modal, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useId, useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { formatDateTime, formatNaira } from '../app/format';
@@ -94,7 +95,10 @@ export function DataTable<T>(p: {
   selected?: string;
   empty?: string;
 }) {
+  // On a phone every row is a card: each value under its column's name, the actions in reach (issue 44).
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   if (p.rows.length === 0) return <Text c="dimmed">{p.empty ?? 'Nothing here.'}</Text>;
+  if (phone) return <CardList {...p} />;
   return (
     // Native scrolling, focusable so a keyboard can scroll a wide table sideways (axe: scrollable-region-focusable).
     <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="group" aria-label={p.caption}>
@@ -130,6 +134,52 @@ export function DataTable<T>(p: {
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** A table's rows as a list of cards (a phone): the sortable columns as buttons above it. */
+function CardList<T>(p: Parameters<typeof DataTable<T>>[0]) {
+  const sortable = p.columns.filter((c) => c.sort);
+  return (
+    <Stack gap="xs">
+      {sortable.length > 0 && (
+        <Group gap="xs" role="group" aria-label={`Sort ${p.caption}`}>
+          {sortable.map((c) => (
+            <Button key={c.header} variant="default" size="compact-sm" onClick={c.sort!.onSort} aria-pressed={c.sort!.direction !== 'none'}>
+              {c.header} {c.sort!.direction === 'ascending' ? '↑' : c.sort!.direction === 'descending' ? '↓' : ''}
+            </Button>
+          ))}
+        </Group>
+      )}
+      <Stack component="ul" gap="xs" aria-label={p.caption} p={0} m={0} style={{ listStyle: 'none' }}>
+        {p.rows.map((row) => {
+          const key = p.rowKey(row);
+          return (
+            <Card
+              key={key}
+              component="li"
+              withBorder
+              padding="sm"
+              aria-current={key === p.selected || undefined}
+              bg={key === p.selected ? 'var(--mantine-color-brand-0)' : undefined}
+            >
+              <Stack gap={6}>
+                {p.columns.map((c) => (
+                  <Group key={c.header} justify="space-between" align="start" wrap="nowrap" gap="sm">
+                    <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+                      {c.header}
+                    </Text>
+                    <Box ta="right" miw={0} style={{ overflowWrap: 'anywhere' }}>
+                      {c.cell(row)}
+                    </Box>
+                  </Group>
+                ))}
+              </Stack>
+            </Card>
+          );
+        })}
+      </Stack>
+    </Stack>
   );
 }
 

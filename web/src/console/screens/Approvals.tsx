@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { z } from 'zod';
@@ -7,7 +7,7 @@ import { adminQueries, consoleQueries } from '../../api/queries/admin';
 import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
-import { useScreenSearch } from '../nav';
+import { ConsoleLink, useScreenSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
@@ -77,15 +77,18 @@ export function Approvals() {
                 { header: 'Action', cell: (a) => ACTIONS[a.action] },
                 { header: 'Amount', cell: (a) => money(a.amount), sort: column({ desc: 'amount_desc', asc: 'amount_asc' }) },
                 {
-                  header: 'Details',
-                  cell: (a) => (
-                    <Text size="xs">
-                      {Object.entries(a.details)
-                        .map(([k, v]) => `${k}: ${v}`)
-                        .join(', ')}
-                    </Text>
-                  ),
+                  header: 'Customer',
+                  cell: (a) =>
+                    a.customerId ? (
+                      <Anchor component={ConsoleLink} to={`customers/${a.customerId}`} size="sm">
+                        {a.customerEmail ?? a.customerId}
+                      </Anchor>
+                    ) : (
+                      '—'
+                    ),
                 },
+                { header: 'Asked by', cell: (a) => a.makerEmail ?? a.makerId },
+                { header: 'About', cell: (a) => <Subject a={a} /> },
                 { header: 'Reason', cell: (a) => a.reason },
                 { header: 'Requested', cell: (a) => when(a.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                 { header: 'Expires', cell: (a) => when(a.expiresAt) },
@@ -149,6 +152,29 @@ export function Approvals() {
       {stepUp.modal}
     </Stack>
   );
+}
+
+/**
+ * What a request is about, with a link where the console has a screen for it: the purchase (on its customer's page,
+ * which lists the purchases), the top-up settlement (Top-ups, by its customer), or the thresholds asked for.
+ */
+function Subject({ a }: { a: Approval }) {
+  const d = a.details;
+  if (a.action === 'vtu_resolution')
+    return (
+      <Text size="xs">
+        Purchase {String(d.transactionId ?? a.subjectId).slice(0, 8)}: mark {String(d.outcome)}
+        {d.note ? ` (${String(d.note)})` : ''}
+      </Text>
+    );
+  if (a.action === 'settlement_correction' && a.customerEmail)
+    return (
+      <Anchor component={ConsoleLink} to="topups" search={{ kind: 'settlements', email: a.customerEmail }} size="xs">
+        Top-up settlement of {a.customerEmail}
+      </Anchor>
+    );
+  const facts = Object.entries(d).filter(([k]) => !['userId', 'reason', 'amount'].includes(k));
+  return <Text size="xs">{facts.length ? facts.map(([k, v]) => `${k}: ${v}`).join(', ') : a.reason}</Text>;
 }
 
 // adminUpdateApprovalSettings: naira thresholds from 0 (every one waits) to ₦10,000,000.

@@ -25,10 +25,11 @@ export function Audit() {
   const operatorId = search.text('operator');
   const operation = search.text('operation');
   const targetId = search.text('target');
+  const words = search.text('words');
   const from = search.text('from');
   const to = search.text('to');
   const cursor = search.text('cursor');
-  const [draft, setDraft] = useState({ operation, targetId });
+  const [draft, setDraft] = useState({ operation, targetId, words });
   const [previous, setPrevious] = useState<string[]>([]);
   const operators = useQuery(operatorQueries.operators());
   const q = useQuery(
@@ -37,6 +38,7 @@ export function Audit() {
       ...(operatorId ? { operatorId } : {}),
       ...(operation ? { operation } : {}),
       ...(targetId ? { targetId } : {}),
+      ...(words ? { words } : {}),
       ...(from ? { from: lagos(from) } : {}),
       ...(to ? { to: lagos(to, true) } : {}),
       ...(cursor ? { cursor } : {}),
@@ -53,7 +55,11 @@ export function Audit() {
         aria-label="Search the audit log"
         onSubmit={(e) => {
           e.preventDefault();
-          filter({ operation: draft.operation.trim() || undefined, target: draft.targetId.trim() || undefined });
+          filter({
+            operation: draft.operation.trim() || undefined,
+            target: draft.targetId.trim() || undefined,
+            words: draft.words.trim() || undefined,
+          });
         }}
       >
         <Group align="end">
@@ -64,6 +70,12 @@ export function Audit() {
             onChange={(v) => filter({ operator: v || undefined })}
             allowDeselect={false}
             w={240}
+          />
+          <TextInput
+            label="Words or reference"
+            placeholder="approve"
+            value={draft.words}
+            onChange={(e) => setDraft({ ...draft, words: e.currentTarget.value })}
           />
           <TextInput
             label="Operation"
