@@ -9,6 +9,16 @@ export const developerQueries = {
       queryKey: [...developerQueries.all(), 'keys'],
       queryFn: () => get('/_serverFn/listApiKeysBearerDevelopers').then((r) => r.keys),
     }),
+  endpoints: () =>
+    queryOptions({
+      queryKey: [...developerQueries.all(), 'endpoints'],
+      queryFn: () => get('/_serverFn/listWebhookEndpointsBearerDevelopers').then((r) => r.endpoints),
+    }),
+  deliveries: () =>
+    queryOptions({
+      queryKey: [...developerQueries.all(), 'deliveries'],
+      queryFn: () => get('/_serverFn/listWebhookDeliveriesBearerDevelopers', { limit: 20 }).then((r) => r.items),
+    }),
   testWallet: () =>
     queryOptions({
       queryKey: [...developerQueries.all(), 'testWallet'],

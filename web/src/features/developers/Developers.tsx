@@ -24,6 +24,7 @@ import { formatDateTime, formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { Section } from '../../components/Section';
+import { Webhooks } from './Webhooks';
 
 /**
  * The developer page (issue 45): the customer's API keys (create, revoke, roll; the secret shown once) and a curl line
@@ -207,6 +208,7 @@ export function Developers() {
       })}
       <TestWallet />
       <CreateKey onMade={(s) => (setSecret(s), refresh())} />
+      <Webhooks onSecret={setSecret} />
       <Title order={3}>{t('developers.firstPurchase')}</Title>
       <Text size="sm">{t('developers.firstPurchaseHelp')}</Text>
       <Code block data-testid="first-purchase">
