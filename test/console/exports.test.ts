@@ -73,6 +73,11 @@ describe('CSV exports (issue 30)', () => {
     expect(wallet.sort()).toEqual(['22.00', '33.00']);
     expect(records.map((r) => r.amount_naira).sort()).toEqual(['-22.00', '-33.00', '22.00', '33.00']);
     expect(records.every((r) => r.type === 'adjustment' && r.created_at.startsWith('2026-03-'))).toBe(true);
+    // Lagos time (issue 44): the day's first and last instants as the business reads them.
+    expect([...new Set(records.map((r) => r.created_at))].sort()).toEqual([
+      '2026-03-10T00:00:00.000+01:00',
+      '2026-03-10T23:59:59.999+01:00',
+    ]);
     expect(parseCsv(res.body)[0]).toEqual([
       'entry_id',
       'created_at',

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db } from '../../db/client.js';
+import { HOUR } from '../../kernel/clock.js';
 import { emailsOf } from '../identity/api.js';
 import { countPurchasesCreated, exportPurchasePage } from '../vtu/api.js';
 import { csvLine, koboText } from './csv.js';
@@ -42,7 +43,8 @@ function countCreatedIn(table: 'topup_intents' | 'audit_log'): ExportSource['pla
   };
 }
 
-const ts = (v: string | null) => (v === null ? null : new Date(v).toISOString());
+/** An instant in Lagos time (UTC+01:00 all year, no daylight saving), as the business reads its day (issue 44). */
+const ts = (v: string | null) => (v === null ? null : new Date(new Date(v).getTime() + HOUR).toISOString().replace('Z', '+01:00'));
 
 const transactions: ExportSource = {
   header: [
