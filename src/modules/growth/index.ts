@@ -9,7 +9,7 @@ import type { Subscription } from '../../db/client.js';
 export const growthModule = defineModule({
   name: 'growth',
   // Savings locks and loans share growth's operator settings: the growth area builds all four.
-  needs: ['database', 'db', 'clock', 'ledger', 'events', 'notifier', 'jobs', 'work', 'log', 'walletLimits'],
+  needs: ['database', 'db', 'clock', 'ledger', 'events', 'jobs', 'work', 'log', 'walletLimits'],
   provides: ['growthSettings', 'growth', 'savings', 'loans', 'growthSettingsChanges'],
   async create({ database, ...deps }) {
     const area = createGrowthArea(deps);
