@@ -17,12 +17,12 @@ export function registerAccountClosedScrub({ events, clock }: { events: EventBus
     change.write((each) => {
       const made = sql`EXISTS (SELECT 1 FROM ${each})`;
       return sql`WITH
-        schedules AS (DELETE FROM schedules WHERE user_id = ${userId}::uuid AND ${made}),
-        threads AS (UPDATE support_threads SET status = 'closed', closed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+        gone_schedules AS (DELETE FROM schedules WHERE user_id = ${userId}::uuid AND ${made}),
+        closed_threads AS (UPDATE support_threads SET status = 'closed', closed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
           WHERE user_id = ${userId}::uuid AND status = 'open' AND ${made}),
-        messages AS (UPDATE support_messages SET body = ${REMOVED}::text
+        blanked_messages AS (UPDATE support_messages SET body = ${REMOVED}::text
           WHERE author_role = 'user' AND thread_id IN (SELECT id FROM support_threads WHERE user_id = ${userId}::uuid) AND ${made}),
-        market AS (UPDATE marketplace_orders SET delivery = ${JSON.stringify({ removed: true })}::jsonb
+        scrubbed_orders AS (UPDATE marketplace_orders SET delivery = ${JSON.stringify({ removed: true })}::jsonb
           WHERE user_id = ${userId}::uuid AND status <> 'processing' AND ${made})
         UPDATE subscription_orders SET account = ${REMOVED}::text
           WHERE user_id = ${userId}::uuid AND status IN ('fulfilled', 'failed', 'cancelled') AND ${made}`;
