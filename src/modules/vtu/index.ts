@@ -7,7 +7,7 @@ import { inboundRoutingProblem } from './kinds/index.js';
 /** The vtu module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const vtuModule = defineModule({
   name: 'vtu',
-  needs: ['config', 'db', 'replica', 'clock', 'log', 'ledger', 'walletLimits', 'notifier', 'events', 'work', 'jobs', 'vtuProviders'],
+  needs: ['config', 'db', 'replica', 'clock', 'log', 'ledger', 'walletLimits', 'events', 'work', 'jobs', 'vtuProviders'],
   provides: ['vtu'],
   // VTU_ROUTING: a provider an inbound kind has no adapter for, or its key misspelled, refuses the start.
   check: (config) => inboundRoutingProblem(config.vtu.routing),

@@ -31,8 +31,6 @@ import {
   type VtuProvider,
 } from '../../providers/vtu/types.js';
 
-import type { Notifier } from '../notifications/api.js';
-
 import type { WalletLimits } from '../wallet/api.js';
 
 import { createCatalogue } from './catalogue.js';
@@ -77,7 +75,6 @@ export interface VtuDeps {
   log: Logger;
   ledger: Ledger;
   walletLimits: WalletLimits;
-  notifier: Notifier;
   events: EventBus;
   work: Work;
   jobs: JobQueue;
@@ -86,7 +83,7 @@ export interface VtuDeps {
 }
 
 export function createVtuService(deps: VtuDeps) {
-  const { config, db, clock, log, ledger, walletLimits, notifier, work } = deps;
+  const { config, db, clock, log, ledger, walletLimits, work } = deps;
   const cfg = config.vtu;
   const { providers } = deps;
   const catalogue = createCatalogue({ db, readDb: deps.replica.lagTolerant, clock, log });
@@ -96,7 +93,7 @@ export function createVtuService(deps: VtuDeps) {
     catalogue,
     markups,
     providers,
-    platform: { db, clock, ledger, notifier, work },
+    platform: { db, clock, work },
   });
   // The floats list the inbound kinds (airtime-to-cash) with the kinds: routed by VTU_ROUTING too, though modules of their own.
   const floatRouting = { ...routing, ...Object.fromEntries(INBOUND_KINDS.map((k) => [k.name, inboundRouting(k, cfg.routing)])) };

@@ -5,8 +5,6 @@ import type { CatalogueEntry, Outcome, ProviderId, PurchaseRequest, VerifyResult
 import type { Db } from '../../../db/client.js';
 import type { Clock } from '../../../kernel/clock.js';
 import type { ServiceNames } from '../../../kernel/notices.js';
-import type { Ledger } from '../../../ledger/ledger.js';
-import type { Notifier } from '../../notifications/api.js';
 import type { VtuRow } from '../repository.js';
 import type { KindSimulator } from './simulator.js';
 
@@ -217,8 +215,8 @@ export interface KindContext {
   upstream<T>(fn: () => Promise<T>, what?: string): Promise<T>;
   /**
    * The platform, for a kind that keeps tables of its own (flights: the offers a search holds, cancellations): the
-   * database, the clock, the ledger (a kind's own money movement, such as a cancellation's refund, posts through it
-   * with a unique reference) and the notifier (its notices as parts of that posting).
+   * database, the clock and the unit of work (a kind's own money movement, such as a cancellation's refund, is a
+   * change: its posting with a unique reference, the kind's rows and its notices).
    */
   readonly platform: KindPlatform;
 }
@@ -226,8 +224,6 @@ export interface KindContext {
 export interface KindPlatform {
   db: Db;
   clock: Clock;
-  ledger: Ledger;
-  notifier: Notifier;
   work: Work;
 }
 
