@@ -4,7 +4,7 @@ import { AppError } from '../../kernel/errors.js';
 import { DAY, type Clock } from '../../kernel/clock.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
-import type { Notifier } from '../notifications/api.js';
+import type { Work } from '../../platform/change.js';
 import { writeAudit } from '../../db/audit.js';
 import { scheduleTotpRemoval } from './two-factor-removal.js';
 import { forgetKnownDevices } from '../identity/api.js';
@@ -58,18 +58,16 @@ export interface CredentialNotices {
 export function createCredentialNotices(deps: {
   db: Db;
   clock: Clock;
-  notifier: Notifier;
+  work: Work;
   publicUrl: string;
   forgetUser(userId: string): void;
 }): CredentialNotices {
-  const { db, clock, notifier, publicUrl } = deps;
+  const { db, clock, work, publicUrl } = deps;
 
   return {
     async notify(exec, userId, change, detail, opts) {
       const now = clock.now();
       const token = `nme_${randomToken(32)}`;
-      await exec.execute(sql`INSERT INTO credential_notices (id, user_id, token_hash, change, created_at, expires_at)
-                             VALUES (${uuid()}, ${userId}, ${sha256(token)}, ${change}, ${now}, ${new Date(now.getTime() + NOT_ME_TTL_MS)})`);
       const body = [
         `${WHAT[change]} on your account on ${lagosTime(now)} (Lagos time).`,
         ...(detail ? [detail] : []),
@@ -77,16 +75,25 @@ export function createCredentialNotices(deps: {
       ].join('\n');
       // Issue 28: the link goes to the mailbox only. The inbox and push can be reached by another session (a push
       // endpoint registered with a stolen token), and the link needs nothing else to sign the owner out everywhere.
-      await notifier.emit(exec, {
-        userId,
-        kind: 'login_alert',
-        title: `Security: ${WHAT[change]}`,
-        body,
-        // The facts the notice is worded from in the owner's language (issue 29).
-        data: { event: 'credential', change, when: lagosTime(now), ...(opts?.params ?? {}) },
-        emailOnly: `This wasn't me: ${publicUrl}${NOT_ME_PATH}?token=${token}`,
-        ...(opts?.everyChannel ? { everyChannel: true } : {}),
-      });
+      // The link's row and the notice are one change (the notice exists only if the caller's change commits).
+      await work
+        .change(exec)
+        .write(
+          (each) => sql`INSERT INTO credential_notices (id, user_id, token_hash, change, created_at, expires_at)
+                        SELECT ${uuid()}::uuid, ${userId}::uuid, ${sha256(token)}::text, ${change}::text, ${now}::timestamptz,
+                               ${new Date(now.getTime() + NOT_ME_TTL_MS)}::timestamptz FROM ${each}`,
+        )
+        .notify({
+          userId,
+          kind: 'login_alert',
+          title: `Security: ${WHAT[change]}`,
+          body,
+          // The facts the notice is worded from in the owner's language (issue 29).
+          data: { event: 'credential', change, when: lagosTime(now), ...(opts?.params ?? {}) },
+          emailOnly: `This wasn't me: ${publicUrl}${NOT_ME_PATH}?token=${token}`,
+          ...(opts?.everyChannel ? { everyChannel: true } : {}),
+        })
+        .commit();
     },
 
     async notMe(token) {
@@ -127,22 +134,25 @@ export function createCredentialNotices(deps: {
           details: { change: n.change },
           at: now,
         });
-        await notifier.emit(tx, {
-          userId: n.user_id,
-          kind: 'login_alert',
-          title: 'Security: you were signed out everywhere',
-          body: [
-            'You reported a change you did not make. Every session was signed out and PIN login was turned off. Sign in again with a code sent to this e-mail address, then review your PINs and two-factor settings.',
-            ...(removal
-              ? [
-                  `The authenticator app will be removed from your account on ${lagosTime(removal)} (Lagos time). If you set it up yourself, sign in and cancel the removal with a code from that app.`,
-                ]
-              : []),
-          ].join('\n'),
-          data: { event: 'signed_out', change: n.change, ...(removal ? { removalAt: lagosTime(removal) } : {}) },
-          // The owner must learn of a scheduled removal wherever they are (someone with the mailbox may have asked for it).
-          everyChannel: Boolean(removal),
-        });
+        await work
+          .change(tx)
+          .notify({
+            userId: n.user_id,
+            kind: 'login_alert',
+            title: 'Security: you were signed out everywhere',
+            body: [
+              'You reported a change you did not make. Every session was signed out and PIN login was turned off. Sign in again with a code sent to this e-mail address, then review your PINs and two-factor settings.',
+              ...(removal
+                ? [
+                    `The authenticator app will be removed from your account on ${lagosTime(removal)} (Lagos time). If you set it up yourself, sign in and cancel the removal with a code from that app.`,
+                  ]
+                : []),
+            ].join('\n'),
+            data: { event: 'signed_out', change: n.change, ...(removal ? { removalAt: lagosTime(removal) } : {}) },
+            // The owner must learn of a scheduled removal wherever they are (someone with the mailbox may have asked for it).
+            everyChannel: Boolean(removal),
+          })
+          .commit();
         return n.user_id;
       });
       if (!userId) throw new AppError('NOT_FOUND', 'This link is not valid, was already used or has expired');

@@ -9,9 +9,9 @@ import type { AuthUser } from '../../kernel/actor.js';
 /** The security module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const securityModule = defineModule({
   name: 'security',
-  needs: ['config', 'db', 'clock', 'log', 'jobs', 'otp', 'pins', 'identity', 'mailer', 'sms', 'notifier', 'events'],
+  needs: ['config', 'db', 'clock', 'log', 'jobs', 'otp', 'pins', 'identity', 'mailer', 'sms', 'work', 'events'],
   provides: ['security', 'stepUp'],
-  create({ config, db, clock, log, jobs, otp, pins, identity, mailer, sms, notifier }) {
+  create({ config, db, clock, log, otp, pins, identity, mailer, sms, work }) {
     const security = createSecurityService({
       db,
       clock,
@@ -24,9 +24,8 @@ export const securityModule = defineModule({
       mailer,
       sms,
       log,
-      notifier,
+      work,
       publicUrl: config.publicUrl,
-      jobs,
       webauthn: config.webauthn,
       adminEmails: config.adminEmails,
       operatorIdleMinutes: config.operators.idleMinutes,

@@ -1,13 +1,12 @@
 import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../../db/client.js';
-import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 import type { IdentityService } from '../identity/api.js';
 import type { OtpService } from '../identity/api.js';
 import type { PinService } from '../identity/api.js';
-import type { Notifier } from '../notifications/api.js';
+import type { Work } from '../../platform/change.js';
 import { createAttemptLimits } from '../identity/api.js';
 import { createCredentialNotices } from './credential-notices.js';
 import { createFirstCredentialProof } from './first-credential.js';
@@ -29,10 +28,9 @@ export interface SecurityDeps {
   mailer: Mailer;
   sms: SmsSender;
   log?: Logger;
-  notifier: Notifier;
+  work: Work;
   /** Links in credential-change notices. */
   publicUrl: string;
-  jobs: JobQueue;
   /** Operator passkeys' relying party (config.webauthn). */
   webauthn: { rpId: string; rpName: string; origin: string };
   /** Operators' sessions: who counts as an operator by address, and their idle time (config). */

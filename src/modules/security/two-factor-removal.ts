@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { one, type Executor } from '../../db/client.js';
 import { HOUR } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
-import type { Notifier } from '../notifications/api.js';
+import type { Work } from '../../platform/change.js';
 
 /** The owner's two-factor reset takes effect this long after it is asked for, unless cancelled. */
 export const TWO_FACTOR_RESET_WAIT_MS = 72 * HOUR;
@@ -36,19 +36,22 @@ export async function scheduleTotpRemoval(tx: Executor, userId: string, now: Dat
 }
 
 /** The owner proved the authenticator: a removal asked for through "this wasn't me" is cancelled, and the owner told. */
-export async function cancelNotMeRemoval(exec: Executor, notifier: Notifier, userId: string, now: Date): Promise<void> {
+export async function cancelNotMeRemoval(exec: Executor, work: Work, userId: string, now: Date): Promise<void> {
   const r = await one(
     exec,
     sql`UPDATE two_factor_resets SET cancelled_at = ${now}
         WHERE user_id = ${userId} AND origin = 'not_me' AND cancelled_at IS NULL AND completed_at IS NULL RETURNING 1`,
   );
   if (!r) return;
-  await notifier.emit(exec, {
-    userId,
-    kind: 'login_alert',
-    title: 'Security: your authenticator app stays',
-    body: 'A code from your authenticator app was entered, so its scheduled removal was cancelled. If this was not you, contact support.',
-    data: { event: 'removal_cancelled' },
-    everyChannel: true,
-  });
+  await work
+    .change(exec)
+    .notify({
+      userId,
+      kind: 'login_alert',
+      title: 'Security: your authenticator app stays',
+      body: 'A code from your authenticator app was entered, so its scheduled removal was cancelled. If this was not you, contact support.',
+      data: { event: 'removal_cancelled' },
+      everyChannel: true,
+    })
+    .commit();
 }
