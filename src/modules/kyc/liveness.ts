@@ -86,3 +86,5 @@ export function createLivenessCheck(deps: {
     return { decision: 'approve', details: { liveness }, payload: answer.payload };
   };
 }
+
+export type KycLivenessCheck = ReturnType<typeof createLivenessCheck>;

@@ -52,3 +52,5 @@ export function createNinChecks(deps: { db: Db; clock: Clock; dataKey: string })
 
   return { ninHash, takeNinLookup, ninLinkedElsewhere, latestVerifiedName };
 }
+
+export type NinChecks = ReturnType<typeof createNinChecks>;

@@ -11,7 +11,8 @@ import { encrypt } from '../../lib/crypto.js';
 
 import { uuid } from '../../kernel/ids.js';
 
-import type { Notifier } from '../notifications/api.js';
+import type { NotificationInput } from '../../kernel/notification.js';
+
 import { fillFullName, setTier } from '../identity/api.js';
 
 import type { Work } from '../../platform/change.js';
@@ -33,8 +34,8 @@ import {
  * one open submission per tier), recording a submission (with its files, under the user's row lock), the audit row
  * and the decision notice, and the submission as the API shows it.
  */
-export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Notifier; work: Work; dataKey: string; files: KycFiles }) {
-  const { db, clock, notifier, work, dataKey, files } = deps;
+export function createKycSubmissions(deps: { db: Db; clock: Clock; work: Work; dataKey: string; files: KycFiles }) {
+  const { db, clock, work, dataKey, files } = deps;
   const { ownFiles } = files;
 
   const iso = (d: Date | string) => new Date(d).toISOString();
@@ -95,14 +96,24 @@ export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Not
     });
   }
 
-  async function notifyDecision(
+  /**
+   * A decided submission, in the deciding transaction `exec`: its notice, and on approval the new tier (set by the
+   * caller before) announced as kyc.approved, one change.
+   */
+  async function decided(
     exec: Executor,
     s: { id: string; user_id: string; tier: number },
     status: 'approved' | 'rejected',
     reason?: string | null,
   ) {
+    const change = work.change(exec);
+    if (status === 'approved') change.emit('kyc.approved', { userId: s.user_id, tier: Number(s.tier) });
+    await change.notify(decisionNotice(s, status, reason)).commit();
+  }
+
+  function decisionNotice(s: { id: string; user_id: string; tier: number }, status: 'approved' | 'rejected', reason?: string | null) {
     const label = TIER_LABEL[Number(s.tier)];
-    await notifier.emit(exec, {
+    return {
       userId: s.user_id,
       kind: 'kyc_decision',
       title: status === 'approved' ? `KYC ${label} approved` : `KYC ${label} not approved`,
@@ -111,7 +122,7 @@ export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Not
           ? `Your ${label} verification was approved.`
           : `Your ${label} verification was not approved: ${reason}. You can submit again.`,
       data: { submissionId: s.id, tier: Number(s.tier), status, ...(status === 'rejected' && reason ? { reason } : {}) },
-    });
+    } satisfies NotificationInput;
   }
 
   interface NewSubmission {
@@ -158,17 +169,18 @@ export function createKycSubmissions(deps: { db: Db; clock: Clock; notifier: Not
           reason: n.rejectReason,
           ...(n.operatorReason ? { operatorReason: n.operatorReason } : {}),
         });
-        await notifyDecision(tx, s!, 'rejected', n.rejectReason);
+        await decided(tx, s!, 'rejected', n.rejectReason);
       }
       if (status === 'approved') {
         await setTier(tx, n.userId, n.tier, now);
-        await work.change(tx).emit('kyc.approved', { userId: n.userId, tier: n.tier }).commit();
         await audit(tx, null, 'kyc.auto_approve', s!);
-        await notifyDecision(tx, s!, 'approved');
+        await decided(tx, s!, 'approved');
       }
       return submissionView(s!);
     });
   }
 
-  return { iso, submissionView, userFacts, assertCanSubmit, audit, notifyDecision, record };
+  return { iso, submissionView, userFacts, assertCanSubmit, audit, decided, record };
 }
+
+export type KycSubmissions = ReturnType<typeof createKycSubmissions>;
