@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Db } from '../../db/client.js';
-import { gatherer } from '../../db/gather.js';
+import { batched } from '../../platform/batch.js';
 
 /** A PIN check to make: the MAC of the PIN given, and the check's time. */
 export interface PinCheck {
@@ -43,14 +43,14 @@ export function pinCheckStatement(items: readonly PinCheck[], opts: { maxAttempt
 
 /**
  * The PIN checks of concurrent requests made by ONE statement (issue 31: one commit for many money requests instead
- * of one each), gathered per event-loop turn (src/db/gather.ts). Each row is checked exactly as the single statement
+ * of one each), gathered per event-loop turn (src/platform/batch.ts). Each row is checked exactly as the single statement
  * in pins.ts checks it: compared, counted and locked under its row lock, one row at most once per statement (two
  * checks of one PIN never share a batch), so parallel guesses still meet the attempt limit one at a time. The rows
  * are locked in key order first, so two batches cannot deadlock. A batch of one, or a statement that fails, answers
  * `alone` and each check is made by the single statement.
  */
 export function pinCheckBatcher(db: Db, opts: { max: number; maxAttempts: number; lockSeconds: number }) {
-  return gatherer<PinCheck, PinChecked | null | 'alone'>({
+  return batched<PinCheck, PinChecked | null | 'alone'>({
     max: opts.max,
     waitMs: 0,
     keys: (c) => [`${c.userId.toLowerCase()}\n${c.kind}`],
