@@ -26,7 +26,7 @@ export async function stepUpMethodsOf(db: Db, user: AuthUser, authenticatorOn: b
   return s?.method === 'pin' ? [...strong, 'email'] : strong;
 }
 
-/** docs/design.md §5: a grant lives 10 minutes, bound to its user and session (GRANT_TTL_MS in two-factor.ts). */
+/** docs/design.md §5: a grant lives 10 minutes, bound to its user and session (GRANT_TTL_MS in two-factor-factor.ts). */
 export async function issueGrant(db: Db, clock: Clock, user: AuthUser, method: 'totp' | 'email' | 'passkey', ttlMs: number) {
   const token = `grt_${randomToken(32)}`;
   const now = clock.now();
