@@ -71,6 +71,10 @@ export const enPurchases = {
     success: 'Successful',
     processing: 'Processing',
     processingBody: 'The provider has not confirmed yet. This screen updates by itself; you will not be charged twice.',
+    stuckTitle: 'This is taking longer than usual',
+    stuckBody:
+      'The provider has not confirmed it yet. It is either delivered or refunded to your wallet by itself; you do not need to buy again. If it does not arrive, tell us and we look into it.',
+    getHelp: 'Get help',
     failed: 'Failed — refunded',
     failedBody: 'The purchase failed and {{amount}} is back in your wallet.',
     checking: 'Checking what happened…',

@@ -74,6 +74,10 @@ export const haPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     success: 'An yi nasara',
     processing: 'Ana aiki a kai',
     processingBody: 'Mai bayarwa bai tabbatar ba tukuna. Wannan shafin zai sabunta kansa; ba za a caje ka sau biyu ba.',
+    stuckTitle: 'Wannan yana ɗaukar lokaci fiye da yadda aka saba',
+    stuckBody:
+      'Mai bayarwa bai tabbatar da shi ba tukuna. Ko dai za a isar da shi ko a mayar da kuɗin a walat ɗinka da kansa; ba sai ka sake saya ba. Idan bai iso ba, gaya mana mu duba.',
+    getHelp: 'Nemi taimako',
     failed: 'Ya kasa — an mayar da kuɗi',
     failedBody: 'Sayen ya kasa kuma {{amount}} ya koma walat ɗinka.',
     checking: 'Ana duba abin da ya faru…',

@@ -73,6 +73,10 @@ export const pcmPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin
     success: 'E don work',
     processing: 'E still dey process',
     processingBody: 'The provider never confirm. This screen go update by itself; we no go charge you two times.',
+    stuckTitle: 'Dis one dey take time pass normal',
+    stuckBody:
+      'Di provider never confirm am. E go either enter or di money go return to your wallet by itself; you no need buy again. If e no reach, tell us make we check am.',
+    getHelp: 'Get help',
     failed: 'E fail — we don refund you',
     failedBody: 'The purchase fail and {{amount}} don return to your wallet.',
     checking: 'We dey check wetin happen…',

@@ -73,6 +73,10 @@ export const yoPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     success: 'Ó ṣàṣeyọrí',
     processing: 'Ó ń lọ lọ́wọ́',
     processingBody: 'Olùpèsè kò tíì jẹ́rìísí. Ojú-ìwé yìí yóò ṣe àtúnṣe ara rẹ̀; a kò ní gba owó lẹ́ẹ̀mejì.',
+    stuckTitle: 'Èyí ń gba àkókò ju bó ṣe máa ń ṣe lọ',
+    stuckBody:
+      'Olùpèsè kò tíì fìdí rẹ̀ múlẹ̀. Yálà yóò dé, tàbí kí owó padà sínú wálẹ́ẹ̀tì rẹ fúnra rẹ̀; o kò nílò láti tún rà. Tí kò bá dé, sọ fún wa kí a wò ó.',
+    getHelp: 'Wá ìrànlọ́wọ́',
     failed: 'Kò ṣàṣeyọrí — a ti dá owó padà',
     failedBody: 'Ríra náà kò ṣàṣeyọrí, {{amount}} sì ti padà sí wálẹ́ẹ̀tì rẹ.',
     checking: 'À ń ṣàyẹ̀wò ohun tó ṣẹlẹ̀…',

@@ -1,7 +1,7 @@
 import { Alert, Button, CopyButton, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { vtuQueries } from '../../api/queries/vtu';
 import { walletQueries } from '../../api/queries/wallet';
@@ -49,6 +49,7 @@ export function PurchaseResultScreen() {
                 {t('result.processingBody')}
               </Alert>
             )}
+            {status === 'processing' && <StuckHelp createdAt={tx.data.createdAt} reference={tx.data.reference} />}
             {status === 'failed' && (
               <Alert color="red" title={t('result.failed')}>
                 {t('result.failedBody', { amount: formatNaira(tx.data.amount) })}
@@ -98,17 +99,47 @@ export function PurchaseResultScreen() {
             <LinkButton to="/transactions/$reference" params={{ reference: tx.data.reference }} variant="light">
               {t('result.viewReceipt')}
             </LinkButton>
-            <Button
-              onClick={() => {
-                const service = startRepeat(tx.data);
-                void navigate({ to: '/buy', search: service ? { service } : {} });
-              }}
-            >
-              {t('buy.another')}
-            </Button>
+            {/* Not while it is processing: a second purchase beside one that may still deliver could pay twice. */}
+            {status !== 'processing' && (
+              <Button
+                onClick={() => {
+                  const service = startRepeat(tx.data);
+                  void navigate({ to: '/buy', search: service ? { service } : {} });
+                }}
+              >
+                {t('buy.another')}
+              </Button>
+            )}
           </Group>
         </Stack>
       )}
     </Stack>
+  );
+}
+
+/** How long a purchase may be processing before the screen offers help (providers settle most within a minute). */
+export const STUCK_AFTER_MS = 3 * 60_000;
+
+/**
+ * A purchase still processing after STUCK_AFTER_MS: what happens next (it settles or is refunded by itself) and a
+ * "Get help" link to a report of an issue, its reference filled in (Orders and help, /orders?report=<reference>).
+ */
+function StuckHelp({ createdAt, reference }: { createdAt: string; reference: string }) {
+  const { t } = useTranslation();
+  const [stuck, setStuck] = useState(false);
+  useEffect(() => {
+    const id = setTimeout(() => setStuck(true), Math.max(0, Date.parse(createdAt) + STUCK_AFTER_MS - Date.now()));
+    return () => clearTimeout(id);
+  }, [createdAt]);
+  if (!stuck) return null;
+  return (
+    <Alert color="yellow" title={t('result.stuckTitle')} mt="sm">
+      <Stack gap="xs">
+        <Text size="sm">{t('result.stuckBody')}</Text>
+        <LinkButton to="/orders" search={{ report: reference } as never} hash="report" variant="light">
+          {t('result.getHelp')}
+        </LinkButton>
+      </Stack>
+    </Alert>
   );
 }

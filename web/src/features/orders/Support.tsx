@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRouterState } from '@tanstack/react-router';
 
 import { newIdempotencyKey, post, type PostInput } from '../../api/client';
 
@@ -89,8 +90,11 @@ export function Report() {
   const qc = useQueryClient();
   const mine = useQuery(supportQueries.reports());
   const [category, setCategory] = useState<ReportCategory>('not_delivered');
+  // "Get help" on a purchase still processing opens this with its reference (/orders?report=<reference>#report).
+  const asked = useRouterState({ select: (s) => (s.location.search as { report?: unknown }).report });
+  const prefilled = typeof asked === 'string' ? asked : '';
   // createTransactionReport's own rules (api/schemas.ts).
-  const form = useSchemaForm(reportSchema, { reference: '', description: '' });
+  const form = useSchemaForm(reportSchema, { reference: prefilled, description: '' });
   const [underFields, setUnderFields] = useState(false);
   const create = useMutation({
     mutationFn: (fields: { reference: string; description: string }) =>
