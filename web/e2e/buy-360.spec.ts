@@ -215,3 +215,36 @@ async function expectClearOfTabBar(page: Page) {
   const bar = await page.getByRole('navigation', { name: 'Shortcuts' }).boundingBox();
   expect(pad && bar && pad.y + pad.height <= bar.y + 1, 'the PIN pad clear of the tab bar').toBe(true);
 }
+
+/** The electricity token at 320 px with 200 % text: it wraps between its groups, never inside one. */
+test('the electricity token never wraps inside a group', async ({ page, request }) => {
+  const c = await readyCustomer(request, null);
+  await signInWithPin(page, c);
+  await page.setViewportSize({ width: 320, height: 740 });
+  await page.goto('/buy?service=electricity');
+  await page.getByLabel('Electricity company').selectOption({ index: 1 });
+  await page.getByRole('textbox', { name: 'Meter number' }).fill('45012345678');
+  await page.getByLabel('Amount (₦)').fill('2000');
+  await page.getByRole('textbox', { name: 'Phone number' }).fill('08031234567');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await typePin(page);
+  await expect(page.getByTestId('purchase-status')).toContainText('Successful');
+  await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
+  const groups = await page
+    .getByTestId('token')
+    .evaluate((box) =>
+      [...box.querySelectorAll('.token-group')].map((g) => ({
+        text: g.textContent,
+        lines: new Set([...g.getClientRects()].map((r) => Math.round(r.top))).size,
+      })),
+    );
+  expect(groups.length, 'the token in groups').toBeGreaterThan(1);
+  expect(groups.filter((g) => g.lines > 1)).toEqual([]);
+  // The token wraps (its box is narrower than the token on one line), between groups.
+  const tops = new Set(
+    await page
+      .getByTestId('token')
+      .evaluate((box) => [...box.querySelectorAll('.token-group')].map((g) => Math.round(g.getBoundingClientRect().top))),
+  );
+  expect(tops.size, 'the token on more than one line at 320 px with 200 % text').toBeGreaterThan(1);
+});

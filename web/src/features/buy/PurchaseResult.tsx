@@ -60,7 +60,7 @@ export function PurchaseResultScreen() {
             <Stack gap={4}>
               <Text fw={600}>{t('result.token')}</Text>
               <Text className="token-box" data-testid="token">
-                {tx.data.token}
+                <TokenGroups token={tx.data.token} />
               </Text>
               {tx.data.units && (
                 <Text data-testid="units">
@@ -142,4 +142,18 @@ function StuckHelp({ createdAt, reference }: { createdAt: string; reference: str
       </Stack>
     </Alert>
   );
+}
+
+/**
+ * An electricity token as its groups ("1234-5678-…" or "1234 5678 …"), each kept on one line: a narrow phone or large
+ * text wraps the token between groups, never inside one. The text is the token as the service sent it.
+ */
+function TokenGroups({ token }: { token: string }) {
+  const groups = token.match(/[^\s-]+[\s-]*/g) ?? [token];
+  return groups.map((g, i) => (
+    <span key={i}>
+      {i > 0 && <wbr />}
+      <span className="token-group">{g}</span>
+    </span>
+  ));
 }
