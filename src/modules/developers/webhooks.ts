@@ -40,10 +40,24 @@ export interface WebhookEventJob {
   body: string;
 }
 
-/** The job is written only while the customer has an active endpoint for the event (module-level: one batch statement). */
-export const hasEndpointFor = (type: WebhookEvent) => (payload: SQL) =>
-  sql`EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.user_id = (${payload} ->> 'userId')::uuid
-        AND w.status = 'active' AND ${type} = ANY(w.events))`;
+/**
+ * The job is written only while the customer has an active endpoint for the event: one condition per event type
+ * (kept, so a batch's jobs stay one statement). Compared as text, so a malformed user id matches nothing instead of
+ * failing the emitter's change (an event's subscribers never undo the change that emitted it); the table holds only
+ * resellers' endpoints.
+ */
+const conditions = new Map<WebhookEvent, (payload: SQL) => SQL>();
+export const hasEndpointFor = (type: WebhookEvent) => {
+  if (!conditions.has(type))
+    conditions.set(
+      type,
+      (payload) =>
+        sql`EXISTS (SELECT 1 FROM webhook_endpoints w
+              WHERE w.user_id::text = (${payload} ->> 'userId')
+                AND w.status = 'active' AND ${type} = ANY(w.events))`,
+    );
+  return conditions.get(type)!;
+};
 
 export function signatureOf(secret: string, timestamp: number, body: string): string {
   return `t=${timestamp},v1=${hmac(secret, `${timestamp}.${body}`)}`;
