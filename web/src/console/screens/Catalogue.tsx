@@ -1,9 +1,9 @@
-import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { z } from 'zod';
 import { post } from '../../api/client';
-import { adminQueries } from '../../api/queries/admin';
+import { adminQueries, consoleQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useOperatorStepUp } from '../step-up';
@@ -135,6 +135,22 @@ function Floats() {
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const form = useSchemaForm(fundSchema, { provider: 'a', amount: '' as number | '' });
+  // Issue 44: a float move says what will happen (from the pool, to which float, the balances before and after) first.
+  const [move, setMove] = useState<{ provider: (typeof PROVIDERS)[number]; amount: number } | null>(null);
+  const pool = useQuery(consoleQueries.floats());
+  const floatOf = (p: string) => list.data?.items.find((f) => f.provider === p)?.ledgerFloat ?? null;
+  async function fund(m: { provider: (typeof PROVIDERS)[number]; amount: number }) {
+    setMove(null);
+    try {
+      const r = await stepUp.withGrant((grantToken) =>
+        post('/_serverFn/adminFundProviderFloatBearerAdmin', m, grantToken ? { grantToken } : {}),
+      );
+      setSaved(`Funded provider ${r.provider} with ${money(r.amount)}: its balance is ${money(r.providerBalance)}.`);
+      await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'floats'] });
+    } catch (err) {
+      if (!showServerIssues(form, err)) setError(err);
+    }
+  }
   return (
     <Card withBorder component="section" aria-labelledby="floats">
       <Stack>
@@ -158,22 +174,10 @@ function Floats() {
         </Loaded>
         <form
           aria-label="Fund a provider float"
-          onSubmit={form.onSubmit(async (v) => {
+          onSubmit={form.onSubmit((v) => {
             setError(null);
             setSaved(null);
-            try {
-              const r = await stepUp.withGrant((grantToken) =>
-                post(
-                  '/_serverFn/adminFundProviderFloatBearerAdmin',
-                  { provider: v.provider, amount: Number(v.amount) },
-                  grantToken ? { grantToken } : {},
-                ),
-              );
-              setSaved(`Funded provider ${r.provider} with ${money(r.amount)}: its balance is ${money(r.providerBalance)}.`);
-              await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'floats'] });
-            } catch (err) {
-              if (!showServerIssues(form, err)) setError(err);
-            }
+            setMove({ provider: v.provider as (typeof PROVIDERS)[number], amount: Number(v.amount) });
           })}
         >
           <SimpleGrid cols={{ base: 1, sm: 3 }} style={{ alignItems: 'end' }}>
@@ -196,6 +200,34 @@ function Floats() {
           </Alert>
         )}
       </Stack>
+      <Modal
+        opened={move !== null}
+        onClose={() => setMove(null)}
+        title="Confirm the float move"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        {move && (
+          <Stack>
+            <Text size="sm">
+              {money(move.amount)} moves from the collections pool
+              {pool.data
+                ? ` (${money(pool.data.collections.balance)} now, ${money(pool.data.collections.balance - move.amount)} after)`
+                : ''}{' '}
+              to provider {move.provider.toUpperCase()}
+              {floatOf(move.provider) !== null
+                ? `, whose float on our books goes from ${money(floatOf(move.provider))} to ${money(floatOf(move.provider)! + move.amount)}`
+                : ''}
+              .
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setMove(null)}>
+                Cancel
+              </Button>
+              <Button onClick={() => void fund(move)}>Move {money(move.amount)}</Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
       {stepUp.modal}
     </Card>
   );
