@@ -5,7 +5,7 @@ import { createConsoleService, registerConsoleJobs, type ConsoleService } from '
 /** The operator console (issue 30): dashboard panels, operator jobs with progress, CSV exports behind signed URLs. */
 export const consoleModule = defineModule({
   name: 'console',
-  needs: ['config', 'db', 'replica', 'clock', 'log', 'jobs', 'storage', 'payments', 'vtu', 'identity'],
+  needs: ['config', 'db', 'replica', 'clock', 'log', 'jobs', 'work', 'storage', 'payments', 'vtu', 'identity'],
   provides: ['operatorConsole'],
   create: (deps) => ({ operatorConsole: createConsoleService(deps) }),
   operations: consoleOperations,

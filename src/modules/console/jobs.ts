@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { one, rows, type Db } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { Work } from '../../platform/change.js';
 import { mayRun, type OperatorRole } from '../../kernel/actor.js';
 import { DAY, MINUTE, type Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -86,13 +87,14 @@ export function createConsoleJobs(deps: {
   log: Logger;
   config: Config;
   jobs: JobQueue;
+  work: Work;
   storage: FileStorage;
   payments: Reconciler;
   vtu: Requery;
   /** The operator's roles as they are now, by session (identity's liveOperatorRoles). */
   liveOperatorRoles(userId: string, sessionId: string | null): Promise<readonly OperatorRole[] | null>;
 }) {
-  const { db, clock, log, config, jobs, storage, payments, vtu } = deps;
+  const { db, clock, log, config, jobs, work, storage, payments, vtu } = deps;
   const secret = config.secrets.fileSigningSecret;
   const signature = (id: string, expires: number, userId: string, sessionId: string) =>
     hmac(secret, `export-file\n${id}\n${expires}\n${userId}\n${sessionId}`);
@@ -151,7 +153,7 @@ export function createConsoleJobs(deps: {
         if (!open) throw new AppError('CONFLICT', 'A job of this kind just finished; start it again');
         return open.id;
       }
-      await jobs.enqueue(tx, RUN_JOB, { id });
+      await work.change(tx).enqueue(RUN_JOB, { id }).commit();
       return id;
     });
     jobs.nudge();

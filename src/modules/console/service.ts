@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { ReadReplica } from '../../db/replica.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { Work } from '../../platform/change.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { FileStorage } from '../../providers/storage.js';
@@ -22,6 +23,7 @@ export function createConsoleService(deps: {
   log: Logger;
   config: Config;
   jobs: JobQueue;
+  work: Work;
   storage: FileStorage;
   payments: Parameters<typeof createConsoleJobs>[0]['payments'] & TopupVerifier;
   vtu: Parameters<typeof createConsoleJobs>[0]['vtu'];

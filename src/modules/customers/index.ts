@@ -5,7 +5,7 @@ import { customerOperations } from './operations.js';
 /** The customers module (issue 30): operators' look-ups, freeze and sign-out everywhere. */
 export const customersModule = defineModule({
   name: 'customers',
-  needs: ['db', 'clock', 'notifier', 'identity'],
+  needs: ['db', 'clock', 'work', 'identity'],
   provides: ['customers'],
   create: ({ identity, ...deps }) => ({ customers: createCustomerService({ ...deps, forgetUser: identity.forgetUser }) }),
   operations: customerOperations,

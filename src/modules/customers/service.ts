@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../kernel/errors.js';
 import { toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
 import { normalizePhone } from '../../kernel/phone.js';
-import type { Notifier } from '../notifications/api.js';
+import type { Work } from '../../platform/change.js';
 import { purchaserOf, recentPurchasesRead, type RecentPurchase } from '../vtu/api.js';
 
 export type CustomerService = ReturnType<typeof createCustomerService>;
@@ -36,8 +36,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * the registry refuses every operation declaring `gates.money` (ACCOUNT_FROZEN), and scheduled purchases skip
  * their slots. Freezing and unfreezing tell the customer in the app's inbox.
  */
-export function createCustomerService(deps: { db: Db; clock: Clock; notifier: Notifier; forgetUser: (userId: string) => void }) {
-  const { db, clock, notifier, forgetUser } = deps;
+export function createCustomerService(deps: { db: Db; clock: Clock; work: Work; forgetUser: (userId: string) => void }) {
+  const { db, clock, work, forgetUser } = deps;
 
   const mustExist = async (userId: string) => {
     const u = await one<{ id: string; status: string }>(db, sql`SELECT id::text AS id, status FROM users WHERE id = ${userId}`);
@@ -252,12 +252,15 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
               ON CONFLICT (user_id) DO NOTHING RETURNING 1 AS x`,
         );
         if (!done) throw new AppError('CONFLICT', 'This customer is already frozen');
-        await notifier.emit(tx, {
-          userId,
-          kind: 'account_frozen',
-          title: 'Your account is on hold',
-          body: 'Payments from your wallet are paused while we review your account. You can still sign in and see everything. Contact support to learn more.',
-        });
+        await work
+          .change(tx)
+          .notify({
+            userId,
+            kind: 'account_frozen',
+            title: 'Your account is on hold',
+            body: 'Payments from your wallet are paused while we review your account. You can still sign in and see everything. Contact support to learn more.',
+          })
+          .commit();
       });
       // This instance's cached sessions see it at once; the trigger tells the others at commit.
       forgetUser(userId);
@@ -269,12 +272,15 @@ export function createCustomerService(deps: { db: Db; clock: Clock; notifier: No
       await db.transaction(async (tx) => {
         const done = await one(tx, sql`DELETE FROM account_freezes WHERE user_id = ${userId} RETURNING 1 AS x`);
         if (!done) throw new AppError('CONFLICT', 'This customer is not frozen');
-        await notifier.emit(tx, {
-          userId,
-          kind: 'account_unfrozen',
-          title: 'Your account is active again',
-          body: 'The hold on your account was lifted: payments and scheduled purchases work again.',
-        });
+        await work
+          .change(tx)
+          .notify({
+            userId,
+            kind: 'account_unfrozen',
+            title: 'Your account is active again',
+            body: 'The hold on your account was lifted: payments and scheduled purchases work again.',
+          })
+          .commit();
       });
       forgetUser(userId);
       return { userId, frozen: false };

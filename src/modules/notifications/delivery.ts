@@ -4,7 +4,7 @@ import { one, rows, type Db, type Executor } from '../../db/client.js';
 import type { JobQueue, JobRequest } from '../../jobs/queue.js';
 import { SECOND, type Clock } from '../../kernel/clock.js';
 import type { ServiceNameOf } from '../../kernel/notices.js';
-import type { EventBus } from '../../platform/change.js';
+import type { EventBus, Work } from '../../platform/change.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Mailer, SmsSender } from '../../providers/messaging.js';
 import { MAX_PUSH_PAYLOAD_BYTES, type PushSender } from '../../providers/push.js';
@@ -102,11 +102,11 @@ export function registerNotifications(services: { events: EventBus }) {
  * retried fan-out never enqueues a channel twice.
  */
 async function fanOut(
-  services: { db: Db; jobs: JobQueue; outbox: Outbox; clock: Clock; serviceNames: ServiceNameOf },
+  services: { db: Db; work: Work; outbox: Outbox; clock: Clock; serviceNames: ServiceNameOf },
   notificationIds: readonly string[],
   extras: Readonly<Record<string, ChannelExtras>> = {},
 ): Promise<void> {
-  const { db, jobs, outbox, clock } = services;
+  const { db, work, outbox, clock } = services;
   const now = clock.now();
   const found = await rows<{
     id: string;
@@ -176,13 +176,16 @@ async function fanOut(
         outbox.smsJob({ to: sms, text: `${n.title}: ${n.body}`.slice(0, 320) }, { dedupeKey: `notification:${notificationId}` }),
       );
   }
-  await jobs.enqueueMany(db, channelJobs);
+  const change = work.change();
+  for (const job of channelJobs) change.enqueue(job.name, job.payload, job.opts);
+  await change.commit();
 }
 
 /** Job registrar (the notifications module entry): push delivery plus the outbox's mail and SMS jobs. */
 /** What push delivery and the outbox jobs need. */
 export interface NotificationJobDeps {
   jobs: JobQueue;
+  work: Work;
   db: Db;
   push: PushSender;
   clock: Clock;

@@ -12,7 +12,7 @@ export const notificationsModule = defineModule({
   provides: ['notifier', 'outbox', 'notifications'],
   create: ({ config, db, clock, jobs, work, resolver }) => ({
     notifier: createNotifier({ clock, jobs, work }),
-    outbox: createOutbox({ jobs }),
+    outbox: createOutbox({ work }),
     notifications: createNotificationsService({ db, clock, config, resolver }),
   }),
   operations: notificationsOperations,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Executor } from '../../db/client.js';
 import type { JobQueue, JobRequest } from '../../jobs/queue.js';
+import type { Work } from '../../platform/change.js';
 import { SECOND, type Clock } from '../../kernel/clock.js';
 import type { Mailer, OutboundEmail, SmsSender } from '../../providers/messaging.js';
 
@@ -39,13 +40,13 @@ export type OutboxSms = z.infer<typeof smsPayload>;
 export interface Outbox {
   sendEmail(exec: Executor, mail: OutboxEmail, opts?: { dedupeKey?: string }): Promise<void>;
   sendSms(exec: Executor, sms: OutboxSms, opts?: { dedupeKey?: string }): Promise<void>;
-  /** The job sendEmail enqueues, for a caller that enqueues several at once (JobQueue.enqueueMany). */
+  /** The job sendEmail enqueues, for a caller that enqueues several on one change. */
   emailJob(mail: OutboxEmail, opts?: { dedupeKey?: string }): JobRequest;
   /** The job sendSms enqueues, likewise. */
   smsJob(sms: OutboxSms, opts?: { dedupeKey?: string }): JobRequest;
 }
 
-export function createOutbox({ jobs }: { jobs: JobQueue }): Outbox {
+export function createOutbox({ work }: { work: Work }): Outbox {
   const emailJob = (mail: OutboxEmail, opts: { dedupeKey?: string } = {}): JobRequest => ({
     name: OUTBOX_EMAIL_JOB,
     payload: mail,
@@ -57,7 +58,7 @@ export function createOutbox({ jobs }: { jobs: JobQueue }): Outbox {
     opts: { singletonKey: opts.dedupeKey ? `sms:${opts.dedupeKey}` : undefined },
   });
   const enqueue = async (exec: Executor, job: JobRequest) => {
-    await jobs.enqueue(exec, job.name, job.payload, job.opts);
+    await work.change(exec).enqueue(job.name, job.payload, job.opts).commit();
   };
   return {
     sendEmail: (exec, mail, opts) => enqueue(exec, emailJob(mail, opts)),

@@ -5,10 +5,10 @@ import { reportOperations } from './operations.js';
 /** The reports module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
 export const reportsModule = defineModule({
   name: 'reports',
-  needs: ['config', 'db', 'replica', 'clock', 'notifier'],
+  needs: ['config', 'db', 'replica', 'clock', 'work'],
   provides: ['reports'],
-  create: ({ config, db, replica, clock, notifier }) => ({
-    reports: createReportsService({ db, replica, clock, notifier, ipSalt: config.secrets.fileSigningSecret }),
+  create: ({ config, db, replica, clock, work }) => ({
+    reports: createReportsService({ db, replica, clock, work, ipSalt: config.secrets.fileSigningSecret }),
   }),
   operations: reportOperations,
 });

@@ -9,7 +9,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import { toNaira } from '../../kernel/money.js';
-import type { Notifier } from '../notifications/api.js';
+import type { Work } from '../../platform/change.js';
 import { findCallerTransaction } from '../receipts/api.js';
 
 export const REPORT_CATEGORIES = [
@@ -75,14 +75,14 @@ export function createReportsService({
   db,
   replica,
   clock,
-  notifier,
+  work,
   ipSalt,
 }: {
   db: Db;
   /** The lists read from the replica when there is one (src/db/replica.ts). */
   replica: ReadReplica;
   clock: Clock;
-  notifier: Notifier;
+  work: Work;
   ipSalt: string;
 }) {
   const getReport = (exec: Executor, id: string) =>
@@ -144,13 +144,16 @@ export function createReportsService({
           if (!(await getReport(tx, input.id))) throw notFound('Report');
           throw new AppError('CONFLICT', 'This report is already resolved');
         }
-        await notifier.emit(tx, {
-          userId: r.user_id,
-          kind: 'report_resolved',
-          title: 'Your report was resolved',
-          body: input.note,
-          data: { reportId: r.id, reference: r.reference },
-        });
+        await work
+          .change(tx)
+          .notify({
+            userId: r.user_id,
+            kind: 'report_resolved',
+            title: 'Your report was resolved',
+            body: input.note,
+            data: { reportId: r.id, reference: r.reference },
+          })
+          .commit();
         return { ...reportView(r), userId: r.user_id };
       });
     },

@@ -7,7 +7,7 @@ import { registerScheduleJobs } from './jobs.js';
 export const schedulesModule = defineModule({
   name: 'schedules',
   // Scheduled runs buy through the VTU purchase path.
-  needs: ['db', 'clock', 'log', 'notifier', 'jobs', 'vtu'],
+  needs: ['db', 'clock', 'log', 'work', 'jobs', 'vtu'],
   provides: ['schedules'],
   create: ({ vtu, ...deps }) => ({ schedules: createScheduleService({ ...deps, vtu: () => vtu }) }),
   operations: scheduleOperations,

@@ -3,14 +3,13 @@ import type { Narrowed, RowOf } from '../../db/rows.js';
 import { sql } from 'drizzle-orm';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
-import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { Network } from '../../kernel/phone.js';
 import { lockUser } from '../identity/api.js';
-import type { Notifier } from '../notifications/api.js';
+import type { Work } from '../../platform/change.js';
 import { assertRecipientNetwork, NETWORK_NAMES, outcomesOf, type VtuServiceApi } from '../vtu/api.js';
 import { withLastStatus } from './last-status.js';
 import { nextSlot, type Frequency } from './slots.js';
@@ -113,15 +112,8 @@ export type ScheduleService = ReturnType<typeof createScheduleService>;
  * and enqueues the run with a deterministic singleton key (`schedule:<id>:<slot>`), and the run itself inserts
  * the (schedule, slot) row before buying; so with any number of workers a slot buys at most once.
  */
-export function createScheduleService(deps: {
-  db: Db;
-  clock: Clock;
-  log: Logger;
-  notifier: Notifier;
-  jobs: JobQueue;
-  vtu: () => VtuServiceApi;
-}) {
-  const { db, clock, log, notifier, jobs } = deps;
+export function createScheduleService(deps: { db: Db; clock: Clock; log: Logger; work: Work; vtu: () => VtuServiceApi }) {
+  const { db, clock, log, work } = deps;
 
   const getOwn = async (exec: Executor, userId: string, id: string) => {
     const s = await one<ScheduleRow>(exec, sql`SELECT ${COLS} FROM schedules WHERE id = ${id}`);
@@ -165,21 +157,24 @@ export function createScheduleService(deps: {
       );
       if (!s) return;
       const what = s.service === 'airtime' ? `${formatNaira(BigInt(s.amount))} airtime` : `data (${s.plan_id})`;
-      await notifier.emit(tx, {
-        userId: s.user_id,
-        kind: 'schedule_failed',
-        title: 'Scheduled purchase failed',
-        body: `Your scheduled ${what} for ${s.phone} did not go through: ${message}${s.active ? '' : ` The schedule is paused after ${PAUSE_AFTER_FAILURES} failures in a row; resume it when fixed.`}`,
-        data: {
-          scheduleId,
-          runId,
-          code,
-          paused: !s.active,
-          service: s.service,
-          phone: s.phone,
-          ...(s.active ? {} : { failures: PAUSE_AFTER_FAILURES }),
-        },
-      });
+      await work
+        .change(tx)
+        .notify({
+          userId: s.user_id,
+          kind: 'schedule_failed',
+          title: 'Scheduled purchase failed',
+          body: `Your scheduled ${what} for ${s.phone} did not go through: ${message}${s.active ? '' : ` The schedule is paused after ${PAUSE_AFTER_FAILURES} failures in a row; resume it when fixed.`}`,
+          data: {
+            scheduleId,
+            runId,
+            code,
+            paused: !s.active,
+            service: s.service,
+            phone: s.phone,
+            ...(s.active ? {} : { failures: PAUSE_AFTER_FAILURES }),
+          },
+        })
+        .commit();
     });
   }
 
@@ -258,7 +253,8 @@ export function createScheduleService(deps: {
     /**
      * Enqueues every due slot once. The conditional UPDATE moves next_run_at past now (several missed slots
      * collapse into one run, so a worker that was down does not buy a week of airtime at once) and only the
-     * dispatcher whose UPDATE matched enqueues; the singleton key covers any remaining overlap.
+     * dispatcher whose UPDATE matched enqueues; the singleton key covers any remaining overlap. Answers the slots this
+     * dispatcher moved (a slot whose job the singleton key found already there counts too).
      */
     async dispatchDue(limit = 500): Promise<number> {
       const now = clock.now();
@@ -277,15 +273,11 @@ export function createScheduleService(deps: {
           );
           if (!moved) return;
           const slotIso = slot.toISOString();
-          if (
-            await jobs.enqueue(
-              tx,
-              RUN_JOB,
-              { scheduleId: s.id, slot: slotIso },
-              { singletonKey: `schedule:${s.id}:${slotIso}`, maxAttempts: 1 },
-            )
-          )
-            enqueued++;
+          await work
+            .change(tx)
+            .enqueue(RUN_JOB, { scheduleId: s.id, slot: slotIso }, { singletonKey: `schedule:${s.id}:${slotIso}`, maxAttempts: 1 })
+            .commit();
+          enqueued++;
         });
       }
       return enqueued;

@@ -8,7 +8,7 @@ import { page } from '../../kernel/paging.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
 import { emailsOf } from '../identity/api.js';
-import type { Notifier } from '../notifications/api.js';
+import type { Work } from '../../platform/change.js';
 import type { ThreadSort } from './inputs.js';
 
 const THREAD_ORDER: Record<ThreadSort, SQL> = {
@@ -50,7 +50,7 @@ export function messageView(m: MessageRow) {
 
 export type SupportService = ReturnType<typeof createSupportService>;
 
-export function createSupportService({ db, clock, notifier }: { db: Db; clock: Clock; notifier: Notifier }) {
+export function createSupportService({ db, clock, work }: { db: Db; clock: Clock; work: Work }) {
   const getThread = (exec: Executor, id: string) =>
     one<ThreadRow>(exec, sql`SELECT ${THREAD_COLS} FROM support_threads t WHERE t.id = ${id}`);
 
@@ -149,13 +149,16 @@ export function createSupportService({ db, clock, notifier }: { db: Db; clock: C
         if (!t) throw notFound('Thread');
         if (t.status !== 'open') throw new AppError('CONFLICT', 'This conversation is closed');
         const message = await addMessage(tx, threadId, operatorId, 'operator', body);
-        await notifier.emit(tx, {
-          userId: t.user_id,
-          kind: 'support_reply',
-          title: 'Support replied',
-          body: body.length > 140 ? `${body.slice(0, 137)}...` : body,
-          data: { threadId, messageId: message.id },
-        });
+        await work
+          .change(tx)
+          .notify({
+            userId: t.user_id,
+            kind: 'support_reply',
+            title: 'Support replied',
+            body: body.length > 140 ? `${body.slice(0, 137)}...` : body,
+            data: { threadId, messageId: message.id },
+          })
+          .commit();
         return message;
       });
     },
