@@ -3,3 +3,6 @@
  * (checked by dependency-cruiser); everything else in the folder is the module's own.
  */
 export { FLOAT_CODES, balancesStatement } from './dashboard.js';
+/** Whether a channel an admin can turn off (USSD, WhatsApp) takes customers now (issue 46). */
+export { SWITCHABLE_CHANNELS, channelOpen } from './channels.js';
+export type { SwitchableChannel } from './channels.js';

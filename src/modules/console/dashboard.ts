@@ -65,20 +65,22 @@ export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: numb
     async volume(input: { from?: string; to?: string }) {
       const r = lagosRange(input, clock.now(), DASHBOARD_MAX_DAYS);
       const list = await purchaseVolume(db, r.start, r.end);
-      // GROUPING(service, provider, status): a bit per column left out of the set (4 service, 2 provider, 1 status).
+      // GROUPING(service, provider, status, channel): a bit per column left out of the set (8 service, 4 provider,
+      // 2 status, 1 channel).
       const of = (g: number, pick: (x: (typeof list)[number]) => string | null): Group[] =>
         list
           .filter((x) => x.g === g)
           .map((x) => ({ key: pick(x) ?? '', count: x.n, volume: toNaira(x.volume) }))
           .sort((a, b) => b.volume - a.volume || a.key.localeCompare(b.key));
-      const all = list.find((x) => x.g === 7);
+      const all = list.find((x) => x.g === 15);
       return {
         from: r.from,
         to: r.to,
         total: { count: all?.n ?? 0, volume: toNaira(all?.volume ?? '0') },
-        byService: of(3, (x) => x.service).map(({ key, ...g }) => ({ service: key, ...g })),
-        byProvider: of(5, (x) => x.provider).map(({ key, ...g }) => ({ provider: key, ...g })),
-        byStatus: of(6, (x) => x.status).map(({ key, ...g }) => ({ status: key, ...g })),
+        byService: of(7, (x) => x.service).map(({ key, ...g }) => ({ service: key, ...g })),
+        byProvider: of(11, (x) => x.provider).map(({ key, ...g }) => ({ provider: key, ...g })),
+        byStatus: of(13, (x) => x.status).map(({ key, ...g }) => ({ status: key, ...g })),
+        byChannel: of(14, (x) => x.channel).map(({ key, ...g }) => ({ channel: key, ...g })),
       };
     },
 

@@ -3,6 +3,7 @@ import { operationsOf } from '../../platform/operation.js';
 import { mayRun, type AuthUser } from '../../kernel/actor.js';
 import { naira } from '../../kernel/money.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { channelOperations } from './channel-operations.js';
 import { EXPORT_KINDS } from './exports.js';
 import { BULK_REQUERY_MAX } from './jobs.js';
 import { lagosDay } from './range.js';
@@ -53,7 +54,7 @@ export const consoleOperations = [
     method: 'GET',
     roles: DASHBOARD_ROLES,
     purpose:
-      'search VTU purchases by reference, phone, user or e-mail, status, service and a range of Lagos days (at most 92; without a reference, phone, user or e-mail the last 30 days), sorted newest, oldest or by amount',
+      'search VTU purchases by reference, phone, user or e-mail, status, service, channel (app, ussd, whatsapp) and a range of Lagos days (at most 92; without a reference, phone, user or e-mail the last 30 days), sorted newest, oldest or by amount',
     input: searchTransactionsInput,
     output: searchTransactionsOutput,
     handler: async (i, ctx) => {
@@ -68,7 +69,7 @@ export const consoleOperations = [
     suffix: 'BearerAdmin',
     method: 'GET',
     roles: DASHBOARD_ROLES,
-    purpose: 'dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider and status',
+    purpose: 'dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider, status and channel',
     input: range,
     output: z.object({
       from: z.string(),
@@ -77,6 +78,7 @@ export const consoleOperations = [
       byService: z.array(z.object({ service: z.string(), ...group })),
       byProvider: z.array(z.object({ provider: z.string(), ...group })),
       byStatus: z.array(z.object({ status: z.string(), ...group })),
+      byChannel: z.array(z.object({ channel: z.string(), ...group })),
     }),
     handler: async (input, ctx) => ctx.api.operatorConsole.dashboard.volume(input),
   }),
@@ -260,4 +262,5 @@ export const consoleOperations = [
     output: pageOutput(jobView),
     handler: async (input, ctx) => ctx.api.operatorConsole.jobs.listJobs(input, viewerOf(ctx.user)),
   }),
+  ...channelOperations,
 ];

@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Typed view of migration 1030_console.sql: long operator actions (issue 30) and their progress. */
 export const operatorJobs = pgTable(
@@ -27,5 +27,13 @@ export const accountBalanceSnapshots = pgTable('account_balance_snapshots', {
   accountId: bigint('account_id', { mode: 'bigint' }).primaryKey(),
   throughId: bigint('through_id', { mode: 'bigint' }).notNull(),
   balance: bigint('balance', { mode: 'bigint' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/** Migration 1102: whether a channel (ussd, whatsapp) is on; a missing row means on (issue 46). */
+export const channelSettings = pgTable('channel_settings', {
+  channel: text('channel').primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  updatedBy: uuid('updated_by').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });

@@ -4,7 +4,7 @@ import { DAY, lagosDate, type Clock } from '../../kernel/clock.js';
 import { phoneInput } from '../../kernel/inputs.js';
 import { toNaira, naira } from '../../kernel/money.js';
 import { emailsOf, userIdByEmail } from '../identity/api.js';
-import { PURCHASE_SORTS, searchPurchases, type PurchaseSearch } from '../vtu/api.js';
+import { PURCHASE_CHANNELS, PURCHASE_SORTS, searchPurchases, type PurchaseSearch } from '../vtu/api.js';
 import { lagosDay, lagosRange } from './range.js';
 
 /** The widest date range of one search (issue 30 brief: at most 92 days). */
@@ -35,6 +35,7 @@ export const searchTransactionsInput = z.object({
     .optional(),
   status: z.enum(['processing', 'success', 'failed'], { error: 'status must be processing, success or failed' }).optional(),
   service: optText('service', 40),
+  channel: z.enum(PURCHASE_CHANNELS, { error: 'channel must be app, ussd or whatsapp' }).optional(),
   from: lagosDay.optional().meta({ description: 'first Lagos day included (YYYY-MM-DD)' }),
   to: lagosDay.optional().meta({ description: 'last Lagos day included (YYYY-MM-DD)' }),
   sort: z.enum(SEARCH_SORTS, { error: 'sort must be newest, oldest, amount_desc or amount_asc' }).default('newest'),
@@ -66,6 +67,7 @@ export const searchTransactionsOutput = z.object({
       phone: z.string().nullable(),
       amount: naira,
       status: z.enum(['processing', 'success', 'failed']),
+      channel: z.enum(PURCHASE_CHANNELS).meta({ description: 'where it was made: app (and the API), ussd or whatsapp' }),
       createdAt: z.string(),
       settledAt: z.string().nullable().meta({ description: 'when it became success or failed; null while processing' }),
     }),
@@ -102,6 +104,7 @@ export function purchaseSearch(i: SearchTransactionsInput, range: { start: Date;
     userId: i.userId ?? emailUser,
     status: i.status,
     service: i.service?.toLowerCase(),
+    channel: i.channel,
     range,
     sort: i.sort,
     limit: i.limit,
@@ -139,6 +142,7 @@ export function createTransactionSearch(deps: { db: Db; clock: Clock }) {
           phone: t.phone,
           amount: toNaira(t.amount),
           status: t.status,
+          channel: t.channel,
           createdAt: iso(t.createdAt),
           settledAt: t.status === 'processing' ? null : iso(t.updatedAt),
         })),

@@ -3,6 +3,7 @@ import { one } from '../../db/client.js';
 import { DAY, MINUTE } from '../../kernel/clock.js';
 import { normalizePhone } from '../../kernel/phone.js';
 import type { Services } from '../../platform/services.js';
+import { channelOpen } from '../console/api.js';
 import { ownerOfVerifiedPhone, type PhoneOwner } from '../identity/api.js';
 import { readsFor } from './context.js';
 import { answer, startState, type MenuContext, type Moved, type UssdState } from './menu.js';
@@ -115,6 +116,8 @@ export function createUssdService(deps: UssdDeps) {
 
   /** One callback: the screen to answer with. */
   async function handle(req: UssdRequest): Promise<Screen> {
+    // An admin turned the channel off (adminSetChannels): every screen, a session's next answer too, ends here.
+    if (!(await channelOpen(db, 'ussd'))) return end(`${config.totpIssuer} by USSD is not available now`);
     const phone = normalizePhone(req.phoneNumber);
     if (!phone) return end(SIGN_UP);
     if (!(await withinRate(phone))) return end(TOO_MANY);

@@ -21,6 +21,7 @@ export {
 export type { PurchaseReceipt, PurchaseStatus } from './read-model.js';
 /** What the operators' screens read of the purchases: the search, the CSV export, the customer page. */
 export {
+  PURCHASE_CHANNELS,
   PURCHASE_SORTS,
   countPurchasesCreated,
   exportPurchasePage,
@@ -29,4 +30,5 @@ export {
   recentPurchasesRead,
   searchPurchases,
 } from './operator-reads.js';
+export type { PurchaseChannel } from './repository.js';
 export type { ExportedPurchase, FoundPurchase, PurchaseSearch, PurchaseSort, RecentPurchase } from './operator-reads.js';

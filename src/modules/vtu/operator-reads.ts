@@ -2,12 +2,16 @@ import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Executor } from '../../db/client.js';
 import { readOf, type Read } from '../../platform/reads.js';
 import type { PurchaseStatus } from './read-model.js';
+import type { PurchaseChannel } from './repository.js';
 
 /**
  * What the operators' screens read of the purchases (vtu_transactions): the transaction search, the CSV export and
  * the customer page. Each is the statement the console or the customer page sent before, moved here with its index
  * (docs/architecture.md, "Who owns each table").
  */
+
+/** The channels a purchase is made on (vtu_transactions.channel, migration 1100). */
+export const PURCHASE_CHANNELS = ['app', 'ussd', 'whatsapp'] as const satisfies readonly PurchaseChannel[];
 
 export const PURCHASE_SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
 export type PurchaseSort = (typeof PURCHASE_SORTS)[number];
@@ -25,6 +29,8 @@ export interface PurchaseSearch {
   userId?: string;
   status?: PurchaseStatus;
   service?: string;
+  /** Where it was made: the app (and the API), the USSD menu or the WhatsApp assistant (issue 46). */
+  channel?: PurchaseChannel;
   range: { start: Date; end: Date } | null;
   sort: PurchaseSort;
   limit: number;
@@ -35,7 +41,7 @@ export interface PurchaseSearch {
  * The search's one statement, reading one row past the page (test/console/transactions-search.test.ts reads its
  * plans). Each key has its index: reference (unique), phone (recipient and phone indexes, migration 1050), user
  * (vtu_transactions_user_idx), otherwise the date range on vtu_transactions_dashboard_idx (created_at first).
- * Status and service filter what those indexes give.
+ * Status, service and channel filter what those indexes give.
  */
 export function purchaseSearchStatement(f: PurchaseSearch): SQL {
   const where: SQL[] = [];
@@ -44,10 +50,11 @@ export function purchaseSearchStatement(f: PurchaseSearch): SQL {
   if (f.userId !== undefined) where.push(sql`t.user_id = ${f.userId}`);
   if (f.status !== undefined) where.push(sql`t.status = ${f.status}`);
   if (f.service !== undefined) where.push(sql`t.service = ${f.service}`);
+  if (f.channel !== undefined) where.push(sql`t.channel = ${f.channel}`);
   if (f.range) where.push(sql`t.created_at >= ${f.range.start} AND t.created_at < ${f.range.end}`);
   const cond = where.length ? sql.join(where, sql` AND `) : sql`TRUE`;
   return sql`SELECT t.id, t.reference, t.user_id, t.service, t.provider, t.recipient, t.phone, t.amount::text AS amount,
-       t.status, t.created_at, t.updated_at
+       t.status, t.channel, t.created_at, t.updated_at
     FROM vtu_transactions t
     WHERE ${cond} ORDER BY ${ORDER[f.sort]} LIMIT ${f.limit + 1} OFFSET ${f.offset}`;
 }
@@ -62,6 +69,7 @@ export interface FoundPurchase {
   phone: string | null;
   amount: bigint;
   status: PurchaseStatus;
+  channel: PurchaseChannel;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -78,6 +86,7 @@ export async function searchPurchases(exec: Executor, f: PurchaseSearch): Promis
     phone: string | null;
     amount: string;
     status: PurchaseStatus;
+    channel: PurchaseChannel;
     created_at: string | Date;
     updated_at: string | Date;
   }>(exec, purchaseSearchStatement(f));
@@ -92,6 +101,7 @@ export async function searchPurchases(exec: Executor, f: PurchaseSearch): Promis
       phone: r.phone,
       amount: BigInt(r.amount),
       status: r.status,
+      channel: r.channel,
       createdAt: new Date(r.created_at),
       updatedAt: new Date(r.updated_at),
     })),

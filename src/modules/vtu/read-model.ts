@@ -83,9 +83,10 @@ export async function outcomesOf(
 /** The operator dashboard's purchase statements, by name: test/console/dashboard.test.ts reads their plans. */
 export const dashboardStatements = {
   volume: (start: Date, end: Date) =>
-    sql`SELECT service, provider, status, GROUPING(service, provider, status)::int AS g, count(*)::int AS n, coalesce(sum(amount), 0)::text AS volume
+    sql`SELECT service, provider, status, channel, GROUPING(service, provider, status, channel)::int AS g, count(*)::int AS n,
+               coalesce(sum(amount), 0)::text AS volume
         FROM vtu_transactions WHERE created_at >= ${start} AND created_at < ${end}
-        GROUP BY GROUPING SETS ((service), (provider), (status), ())`,
+        GROUP BY GROUPING SETS ((service), (provider), (status), (channel), ())`,
   // Latency: creation to the final status (the provider's answer, or the requery that settled it).
   providers: (start: Date, end: Date) =>
     sql`SELECT provider,
@@ -102,12 +103,17 @@ export const dashboardStatements = {
         WHERE created_at >= ${start} AND created_at < ${end} AND status = 'success' GROUP BY provider`,
 };
 
-/** Purchases by service, provider and status over [start, end): GROUPING's bits say which set a row is of. */
+/** Purchases by service, provider, status and channel over [start, end): GROUPING's bits say which set a row is of. */
 export function purchaseVolume(exec: Executor, start: Date, end: Date) {
-  return rows<{ service: string | null; provider: string | null; status: string | null; g: number; n: number; volume: string }>(
-    exec,
-    dashboardStatements.volume(start, end),
-  );
+  return rows<{
+    service: string | null;
+    provider: string | null;
+    status: string | null;
+    channel: string | null;
+    g: number;
+    n: number;
+    volume: string;
+  }>(exec, dashboardStatements.volume(start, end));
 }
 
 /** Each provider's outcomes and latency (seconds) over [start, end). */
