@@ -133,10 +133,43 @@ export async function runChange<R>(
   const mark = (from: SQL) =>
     sql`set_config('parts.made', COALESCE((SELECT json_build_object(${token}::text, row_to_json(${sql.raw(made.alias)}))::text
           FROM ${from} AS ${sql.raw(made.alias)} LIMIT 1), ''), true)`;
-  const results = await serially(exec, () =>
-    pipelined(exec, [decide(mark), ...parts.map((p) => partStatement(p, madeFor(made, token)))], { transaction: true }),
-  );
-  return { rows: results[0] as R[], answers: answersOf(results.slice(1)) };
+  const { statements, answersOf: answers } = partStatements(parts, madeFor(made, token), made.alias);
+  const results = await serially(exec, () => pipelined(exec, [decide(mark), ...statements], { transaction: true }));
+  return { rows: results[0] as R[], answers: answers(results.slice(1)) };
+}
+
+/**
+ * One change's parts as statements over `when` (named `alias`): the statement-form mergeable parts of one key are ONE
+ * statement over all their data (a fan-out's jobs), every other part its own. `answersOf` maps the statements'
+ * results back to the parts' answers (a merged part's: null).
+ */
+function partStatements(parts: readonly Part[], when: SQL, alias: string) {
+  const groups = new Map<unknown, { merge: Merge; data: unknown[]; at: number }>();
+  const mergeableHere = (p: Part) => Boolean(p.merge?.statement && !p.output);
+  for (const p of parts) {
+    if (!mergeableHere(p)) continue;
+    const g = groups.get(p.merge!.key) ?? { merge: p.merge!, data: [], at: -1 };
+    g.data.push(p.merge!.data);
+    groups.set(p.merge!.key, g);
+  }
+  const statements: SQL[] = [];
+  const answerAt = parts.map((p) => {
+    const g = mergeableHere(p) ? groups.get(p.merge!.key)! : null;
+    if (!g || g.data.length < 2) return statements.push(partStatement(p, when)) - 1;
+    if (g.at < 0) {
+      g.at = statements.length;
+      const each = sql`(SELECT x.data, ${sql.raw(alias)}.* FROM jsonb_array_elements(${JSON.stringify(g.data)}::jsonb) AS x(data), ${when}) AS each`;
+      statements.push(g.merge.statement!(each));
+    }
+    return -1;
+  });
+  return {
+    statements,
+    answersOf: (results: readonly unknown[][]) => {
+      const answers = answersOf(results);
+      return answerAt.map((i) => (i < 0 ? null : answers[i]));
+    },
+  };
 }
 
 /** The row a change with `token` made, as its parts read it (`when`): none when it made nothing. */
@@ -224,14 +257,10 @@ export async function runParts(
 ): Promise<unknown[]> {
   if (!parts.length) return [];
   const cols = Object.entries(when.columns ?? {}).map(([k, v]) => sql`${v} AS ${sql.raw(k)}`);
-  const relation = sql`(SELECT ${cols.length ? sql.join(cols, sql`, `) : sql`1 AS made`}) AS ${sql.raw(when.as ?? 'made')}`;
-  return answersOf(
-    await pipelined(
-      exec,
-      parts.map((p) => partStatement(p, relation)),
-      { transaction: true },
-    ),
-  );
+  const alias = when.as ?? 'made';
+  const relation = sql`(SELECT ${cols.length ? sql.join(cols, sql`, `) : sql`1 AS made`}) AS ${sql.raw(alias)}`;
+  const { statements, answersOf: answers } = partStatements(parts, relation, alias);
+  return answers(await pipelined(exec, statements, { transaction: true }));
 }
 
 /**
@@ -243,17 +272,3 @@ export async function runReads(exec: Executor, reads: readonly Part[], first?: S
   const results = await pipelined(exec, statements, { transaction: false });
   return { first: first ? results[0] : [], answers: answersOf(first ? results.slice(1) : results) };
 }
-
-/**
- * A read as a part: a scalar subquery (typically a json_build_object) answered by a statement of its own, typed by
- * what it answers (null when it finds no row). The module that owns the data builds it (kyc.eligibilityRead,
- * walletMoney.recipientRead); an operation's reads go in the round trip of its Idempotency-Key claim (registry
- * `readAhead`).
- */
-export const readOf = <T>(query: SQL): Part<T> => ({ output: () => sql`(${query})` });
-
-/** An operation's reads, by the name its handler finds the answer under (ctx.ahead). */
-export type Reads = Record<string, Part<unknown>>;
-
-/** The answers of a set of reads, by name. */
-export type ReadAnswers<A extends Reads> = { readonly [K in keyof A]: A[K] extends Part<infer T> ? T | null : never };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withIdempotency, type StoredResponse } from '../../src/http/idempotency.js';
-import { readOf } from '../../src/db/parts.js';
+import { readOf } from '../../src/platform/reads.js';
 import { rows } from '../../src/db/client.js';
 import { createHarness, usingPostgres, type Harness } from '../helpers/harness.js';
 import { statementsOf } from '../helpers/statements.js';
@@ -59,8 +59,8 @@ describe.skipIf(!usingPostgres)('Idempotency-Key claims and answers in batches',
     const user = randomUUID();
     const run = (key: string, requestHash = `h:${key}`) =>
       claimed({ ...claimOf(key, user), requestHash }, async (_claim, answers) => ({ status: 201, body: { key, answers } }), [
-        readOf<number>(sql`SELECT 40 + 2`),
-        readOf<string>(sql`SELECT ${key}::text`),
+        readOf<number>('test.forty-two', sql`SELECT 40 + 2`),
+        readOf<string>(`test.key:${key}`, sql`SELECT ${key}::text`),
       ]);
     // Earlier: one done, one in flight (its process still running), one done 25 hours ago.
     await run('done');
@@ -96,8 +96,8 @@ describe.skipIf(!usingPostgres)('Idempotency-Key claims and answers in batches',
     const ok = claimOf('fine');
     const bad = claimOf('broken');
     const [a, b] = await Promise.allSettled([
-      claimed(ok, async (_claim, answers) => ({ status: 200, body: answers }), [readOf(sql`SELECT 7`)]),
-      claimed(bad, async () => ({ status: 200, body: 'ran' }), [readOf(sql`SELECT 1 / 0`)]),
+      claimed(ok, async (_claim, answers) => ({ status: 200, body: answers }), [readOf('test.seven', sql`SELECT 7`)]),
+      claimed(bad, async () => ({ status: 200, body: 'ran' }), [readOf('test.division-by-zero', sql`SELECT 1 / 0`)]),
     ]);
     expect(a).toEqual({ status: 'fulfilled', value: { status: 200, body: [7], replayed: false } });
     expect(b.status).toBe('rejected');
