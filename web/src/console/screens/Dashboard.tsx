@@ -6,6 +6,7 @@ import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink, useScreenSearch, type Search } from '../nav';
 import { rolesOpen, useOperatorRoles } from '../roles';
 import { DataTable, Loaded, Loading, money, ScreenTitle } from '../ui';
+import { CHANNEL_NAMES, ChannelSwitches } from './ChannelSwitches';
 
 const BarPanel = lazy(() => import('./Charts').then((m) => ({ default: m.BarPanel })));
 
@@ -214,6 +215,17 @@ export function Dashboard() {
                     { header: 'Volume', cell: (r) => money(r.volume) },
                   ]}
                 />
+                <DataTable
+                  caption="By channel"
+                  rows={v.byChannel}
+                  rowKey={(r) => r.channel}
+                  columns={[
+                    { header: 'Channel', cell: (r) => CHANNEL_NAMES[r.channel] ?? r.channel },
+                    { header: 'Count', cell: (r) => r.count },
+                    { header: 'Volume', cell: (r) => money(r.volume) },
+                  ]}
+                />
+                <ChannelSwitches />
               </SimpleGrid>
             </Stack>
           )}

@@ -12,7 +12,15 @@ const SERVICES = Object.keys(
   import.meta.glob('./*/names.ts', { base: '../../../../src/modules/vtu/kinds', eager: true, import: 'names' }),
 ).map((path) => path.split('/')[1]);
 const SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
-const FIELDS = ['reference', 'phone', 'email', 'status', 'service', 'from', 'to'] as const;
+const FIELDS = ['reference', 'phone', 'email', 'status', 'service', 'channel', 'from', 'to'] as const;
+/** Where a purchase was made (issue 46). */
+const CHANNELS = [
+  { value: '', label: 'Any' },
+  { value: 'app', label: 'App and API' },
+  { value: 'ussd', label: 'USSD' },
+  { value: 'whatsapp', label: 'WhatsApp' },
+];
+const channelName = (c: string) => CHANNELS.find((x) => x.value === c)?.label ?? c;
 type Field = (typeof FIELDS)[number];
 export interface FoundPurchase {
   id: string;
@@ -21,7 +29,7 @@ export interface FoundPurchase {
 }
 
 /**
- * Purchase search (adminSearchTransactions): reference, phone, e-mail, status, service and Lagos days; the service
+ * Purchase search (adminSearchTransactions): reference, phone, e-mail, status, service, channel and Lagos days; the service
  * sorts (newest, oldest, by amount) and pages. Filters live in the address (`t_` keys) so a link shows the same.
  * A processing purchase found here gets the stuck list's actions.
  */
@@ -79,6 +87,14 @@ export function TransactionSearch(p: {
             allowDeselect={false}
             w={140}
           />
+          <Select
+            label="Channel"
+            data={CHANNELS}
+            value={draft.channel}
+            onChange={(v) => set('channel')(v ?? '')}
+            allowDeselect={false}
+            w={140}
+          />
           <TextInput type="date" label="From" value={draft.from} onChange={(e) => set('from')(e.currentTarget.value)} />
           <TextInput type="date" label="To" value={draft.to} onChange={(e) => set('to')(e.currentTarget.value)} />
           <Button type="submit">Search</Button>
@@ -97,6 +113,7 @@ export function TransactionSearch(p: {
                 { header: 'Customer', cell: (t) => t.email ?? t.userId },
                 { header: 'Service', cell: (t) => `${t.service} (${t.provider})` },
                 { header: 'Recipient', cell: (t) => t.recipient },
+                { header: 'Channel', cell: (t) => channelName(t.channel) },
                 { header: 'Amount', cell: (t) => money(t.amount), sort: column({ desc: 'amount_desc', asc: 'amount_asc' }) },
                 { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
                 { header: 'Created', cell: (t) => when(t.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },

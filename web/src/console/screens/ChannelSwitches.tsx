@@ -1,0 +1,67 @@
+import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { get, post } from '../../api/client';
+import { adminQueries } from '../../api/queries/admin';
+import { Failure } from '../../components/Failure';
+import { useOperatorRoles } from '../roles';
+import { useOperatorStepUp } from '../step-up';
+import { Loaded } from '../ui';
+
+/** The channels' names as operators read them (vtu_transactions.channel). */
+export const CHANNEL_NAMES: Record<string, string> = { app: 'App and API', ussd: 'USSD', whatsapp: 'WhatsApp' };
+const SWITCHABLE = ['ussd', 'whatsapp'] as const;
+const channelsQuery = () => ({
+  queryKey: [...adminQueries.all(), 'channels'],
+  queryFn: () => get('/_serverFn/adminGetChannelsBearerAdmin'),
+});
+
+/**
+ * Whether the USSD menu and the WhatsApp assistant take customers (issue 46), and for an admin the switch of each
+ * (adminSetChannels, with step-up). The app and the API are never off.
+ */
+export function ChannelSwitches() {
+  const admin = useOperatorRoles().includes('admin');
+  const channels = useQuery(channelsQuery());
+  const qc = useQueryClient();
+  const stepUp = useOperatorStepUp();
+  const [error, setError] = useState<unknown>(null);
+  async function flip(channel: (typeof SWITCHABLE)[number], on: boolean) {
+    setError(null);
+    try {
+      const r = await stepUp.withGrant((grantToken) =>
+        post('/_serverFn/adminSetChannelsBearerAdmin', { [channel]: on }, grantToken ? { grantToken } : {}),
+      );
+      qc.setQueryData(channelsQuery().queryKey, r);
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <Card withBorder component="section" aria-labelledby="channel-switches">
+      <Title order={3} size="h5" id="channel-switches" mb="xs">
+        Channels
+      </Title>
+      <Failure error={error} />
+      <Loaded query={channels}>
+        {(c) => (
+          <Stack gap="xs">
+            {SWITCHABLE.map((ch) => (
+              <Group key={ch} justify="space-between">
+                <Text>
+                  {CHANNEL_NAMES[ch]}: {c[ch] ? 'on' : 'off'}
+                </Text>
+                {admin && (
+                  <Button size="xs" variant="default" onClick={() => void flip(ch, !c[ch])}>
+                    {c[ch] ? `Turn ${CHANNEL_NAMES[ch]} off` : `Turn ${CHANNEL_NAMES[ch]} on`}
+                  </Button>
+                )}
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Loaded>
+      {stepUp.modal}
+    </Card>
+  );
+}
