@@ -127,4 +127,37 @@ describe('change (the unit of work)', () => {
     const rows = (await db.execute(sql`SELECT user_id::text AS user_id FROM notifications WHERE body = ${tag}`)).rows;
     expect(rows).toEqual([{ user_id: u }]);
   });
+
+  it("a change's jobs of one queue are one statement, each with its own key and time; a singleton that exists is skipped", async () => {
+    const { db, clock } = h.app.services;
+    const p = await probe();
+    const queue = 'growth.eventRetry';
+    const tag = randomUUID();
+    const job = (i: number) => ({ event: 'wallet.credited', payload: { userId: randomUUID(), amount: String(i), reference: tag } });
+    await p.work
+      .change()
+      .enqueue(queue, job(0), { singletonKey: `${tag}:0` })
+      .commit();
+    const later = new Date(clock.now().getTime() + 60_000);
+    const texts = await statementsOfEither(() =>
+      p.work
+        .change()
+        .enqueue(queue, job(0), { singletonKey: `${tag}:0` })
+        .enqueue(queue, job(1), { singletonKey: `${tag}:1` })
+        .enqueue(queue, job(2), { runAt: later })
+        .commit(),
+    );
+    expect(texts.filter((t) => t.includes('INSERT INTO jobs'))).toHaveLength(1);
+    const found = (
+      await db.execute(
+        sql`SELECT payload -> 'payload' ->> 'amount' AS n, singleton_key, run_at FROM jobs WHERE payload -> 'payload' ->> 'reference' = ${tag} ORDER BY 1`,
+      )
+    ).rows as { n: string; singleton_key: string | null; run_at: Date | string }[];
+    expect(found.map((r) => [r.n, r.singleton_key])).toEqual([
+      ['0', `${tag}:0`],
+      ['1', `${tag}:1`],
+      ['2', null],
+    ]);
+    expect(new Date(found[2].run_at).getTime()).toBe(later.getTime());
+  });
 });
