@@ -16,7 +16,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { Liveness } from '../../components/Liveness';
 import { PinPad } from '../../components/PinPad';
 import { onboardingSteps, type OnboardingStep } from '../../components/onboarding-steps';
-import { LoginPinForm } from '../settings/LoginPin';
+import { LoginPinForm } from '../../components/LoginPinForm';
 
 const STEPS: OnboardingStep[] = ['name', 'phone', 'pin', 'selfie'];
 

@@ -11,7 +11,7 @@ import { digitsProps, showServerIssues, useSchemaForm } from '../../components/f
 import { settingsQueries } from '../../api/queries/settings';
 import { Result } from '../../components/Result';
 import { Section } from '../../components/Section';
-import { LoginPin } from './LoginPin';
+import { LoginPin } from '../../components/LoginPinForm';
 
 /** Profile, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
 export function Settings() {

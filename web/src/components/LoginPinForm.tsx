@@ -2,13 +2,13 @@ import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
-import { settingsQueries } from '../../api/queries/settings';
-import { loginPinSchema } from '../../api/schemas';
-import { useStepUp } from '../../app/StepUp';
-import { digitsProps, showServerIssues, useSchemaForm } from '../../components/form';
-import { Result } from '../../components/Result';
-import { Section } from '../../components/Section';
+import { post } from '../api/client';
+import { settingsQueries } from '../api/queries/settings';
+import { loginPinSchema } from '../api/schemas';
+import { useStepUp } from '../app/StepUp';
+import { digitsProps, showServerIssues, useSchemaForm } from './form';
+import { Result } from './Result';
+import { Section } from './Section';
 
 /**
  * The login PIN's form: six digits, setLoginPin's own rule (api/schemas.ts), said in the label and checked before
