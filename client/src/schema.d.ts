@@ -316,8 +316,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider and status
-         * @description Dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider and status.
+         * Dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider, status and cha
+         * @description Dashboard: VTU purchases of a range of Lagos days (default today), count and volume by service, provider, status and channel.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -496,6 +496,32 @@ export interface paths {
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetApprovalSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminGetChannelsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the USSD and WhatsApp channels take customers
+         * @description Whether the USSD and WhatsApp channels take customers.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminGetChannels"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1760,8 +1786,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search VTU purchases by reference, phone, user or e-mail, status, service and a range of Lagos days (at most 92; without
-         * @description Search VTU purchases by reference, phone, user or e-mail, status, service and a range of Lagos days (at most 92; without a reference, phone, user or e-mail the last 30 days), sorted newest, oldest or by amount.
+         * Search VTU purchases by reference, phone, user or e-mail, status, service, channel (app, ussd, whatsapp) and a range of
+         * @description Search VTU purchases by reference, phone, user or e-mail, status, service, channel (app, ussd, whatsapp) and a range of Lagos days (at most 92; without a reference, phone, user or e-mail the last 30 days), sorted newest, oldest or by amount.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -1772,6 +1798,36 @@ export interface paths {
         get: operations["adminSearchTransactions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminSetChannelsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the USSD or WhatsApp channel off or on (omitted ones stay); every admin is e-mailed
+         * @description Turn the USSD or WhatsApp channel off or on (omitted ones stay); every admin is e-mailed.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminSetChannels"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2714,6 +2770,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/createWebhookEndpointBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...)
+         * @description Add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/debitWalletFnBearerWallet": {
         parameters: {
             query?: never;
@@ -2860,6 +2942,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["disableTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/disableWebhookEndpointBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop sending events to one of the caller’s endpoints
+         * @description Stop sending events to one of the caller’s endpoints.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["disableWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4316,6 +4422,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listWebhookDeliveriesBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of the caller’s endpoints, newest first: status, attempts, response status and time
+         * @description The delivery log of the caller’s endpoints, newest first: status, attempts, response status and time.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/listWebhookEndpointsBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's webhook endpoints
+         * @description The caller's webhook endpoints.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/lookupNinBearerKYC": {
         parameters: {
             query?: never;
@@ -4686,6 +4836,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["requestTwoFactorReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/resendWebhookDeliveryBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery again now
+         * @description Send one delivery again now.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5924,6 +6098,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/ussd/africastalking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The USSD gateway's callback (Africa's Talking)
+         * @description One form post per answer of a USSD session: `text` holds the answers so far joined by `*`. The answer is plain text, `CON <screen>` to ask for the next answer or `END <screen>` to close the session; a screen fits 182 characters. Only the gateway's addresses (USSD_ALLOWED_IPS) may call it.
+         */
+        post: operations["ussdCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/vtu/airtime-cash/webhook/c": {
         parameters: {
             query?: never;
@@ -7022,6 +7216,11 @@ export interface components {
             };
         };
         AdminDashboardVolumeOutput: {
+            byChannel: {
+                channel: string;
+                count: number;
+                volume: components["schemas"]["Naira"];
+            }[];
             byProvider: {
                 count: number;
                 provider: string;
@@ -7105,6 +7304,14 @@ export interface components {
             settlementCorrection: number;
             vtuResolution: number;
             walletAdjustment: number;
+        };
+        AdminGetChannelsOutput: {
+            /** @constant */
+            ok: true;
+            /** @description the USSD menu takes callers */
+            ussd: boolean;
+            /** @description the WhatsApp assistant takes messages */
+            whatsapp: boolean;
         };
         AdminGetCustomerOutput: {
             devices: {
@@ -8015,6 +8222,11 @@ export interface components {
             hasMore: boolean;
             items: {
                 amount: components["schemas"]["Naira"];
+                /**
+                 * @description where it was made: app (and the API), ussd or whatsapp
+                 * @enum {string}
+                 */
+                channel: "app" | "ussd" | "whatsapp";
                 createdAt: string;
                 email: string | null;
                 id: string;
@@ -8034,6 +8246,10 @@ export interface components {
             /** @constant */
             ok: true;
             to: string | null;
+        };
+        AdminSetChannelsInput: {
+            ussd?: boolean;
+            whatsapp?: boolean;
         };
         AdminSetMarkupInput: {
             kind: string;
@@ -8603,6 +8819,16 @@ export interface components {
             ok: true;
             report: components["schemas"]["TransactionReport"];
         };
+        CreateWebhookEndpointInput: {
+            events: ("purchase.succeeded" | "wallet.credited")[];
+            url: string;
+        };
+        CreateWebhookEndpointOutput: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @constant */
+            ok: true;
+            secret: string;
+        };
         CustomerSearchItem: {
             createdAt: string;
             email: string;
@@ -8671,6 +8897,14 @@ export interface components {
         DisableTotpOutput: {
             confirmed: boolean;
             enrolled: boolean;
+            /** @constant */
+            ok: true;
+        };
+        DisableWebhookEndpointInput: {
+            id: string;
+        };
+        DisableWebhookEndpointOutput: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
             /** @constant */
             ok: true;
         };
@@ -9381,6 +9615,16 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        ListWebhookDeliveriesOutput: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @constant */
+            ok: true;
+        };
+        ListWebhookEndpointsOutput: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+            /** @constant */
+            ok: true;
+        };
         Loan: {
             createdAt: string;
             dueAt: string;
@@ -9778,6 +10022,11 @@ export interface components {
             /** @constant */
             ok: true;
             resetAt: string;
+        };
+        ResendWebhookDeliveryOutput: {
+            delivery: components["schemas"]["WebhookDelivery"];
+            /** @constant */
+            ok: true;
         };
         ResolveLoginIdentifierInput: {
             identifier: string;
@@ -10506,6 +10755,30 @@ export interface components {
             /** @constant */
             ok: true;
             poll: components["schemas"]["Poll"];
+        };
+        WebhookDelivery: {
+            attempts: number;
+            createdAt: string;
+            endpointId: string;
+            error: string | null;
+            eventId: string;
+            eventType: string;
+            id: string;
+            lastAttemptAt: string | null;
+            /** @description how long the endpoint took to answer the last attempt */
+            responseMs: number | null;
+            responseStatus: number | null;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+        };
+        WebhookEndpoint: {
+            createdAt: string;
+            disabledReason: string | null;
+            events: ("purchase.succeeded" | "wallet.credited")[];
+            id: string;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            url: string;
         };
         WithdrawCheckinInput: Record<string, never>;
         WithdrawCheckinOutput: {
@@ -12379,6 +12652,13 @@ export interface operations {
                      *           "count": 1,
                      *           "volume": 1500
                      *         }
+                     *       ],
+                     *       "byChannel": [
+                     *         {
+                     *           "channel": "text",
+                     *           "count": 1,
+                     *           "volume": 1500
+                     *         }
                      *       ]
                      *     }
                      */
@@ -12740,6 +13020,38 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminGetApprovalSettingsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminGetChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "ussd": true,
+                     *       "whatsapp": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGetChannelsOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -15914,6 +16226,8 @@ export interface operations {
     adminSearchTransactions: {
         parameters: {
             query?: {
+                /** @example app */
+                channel?: "app" | "ussd" | "whatsapp";
                 /** @example ada@example.com */
                 email?: string;
                 /** @example 4444-44-44 */
@@ -15964,6 +16278,7 @@ export interface operations {
                      *           "phone": "08031234567",
                      *           "amount": 1500,
                      *           "status": "processing",
+                     *           "channel": "app",
                      *           "createdAt": "2026-11-24T09:30:00.000Z",
                      *           "settledAt": "2026-11-24T09:30:00.000Z"
                      *         }
@@ -15981,6 +16296,66 @@ export interface operations {
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSetChannels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "ussd": true,
+                 *         "whatsapp": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminSetChannelsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "ussd": true,
+                     *       "whatsapp": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGetChannelsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -18667,6 +19042,77 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "url": "text",
+                 *         "events": [
+                 *           "purchase.succeeded"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["CreateWebhookEndpointInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoint": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "url": "text",
+                     *         "events": [
+                     *           "purchase.succeeded"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "secret": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateWebhookEndpointOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["STEP_UP_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     debitWalletFn: {
         parameters: {
             query?: never;
@@ -18991,6 +19437,67 @@ export interface operations {
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["STEP_UP_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    disableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["DisableWebhookEndpointInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoint": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "url": "text",
+                     *         "events": [
+                     *           "purchase.succeeded"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DisableWebhookEndpointOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -22311,6 +22818,104 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @example 01JD8Z6Q4X9R2M5N7P3K1T0W8Y */
+                endpointId?: string;
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "endpointId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "eventId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "eventType": "text",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "responseStatus": 1,
+                     *           "responseMs": 1,
+                     *           "error": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "lastAttemptAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListWebhookDeliveriesOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "endpoints": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "url": "text",
+                     *           "events": [
+                     *             "purchase.succeeded"
+                     *           ],
+                     *           "status": "active",
+                     *           "disabledReason": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListWebhookEndpointsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     lookupNin: {
         parameters: {
             query?: never;
@@ -23268,6 +23873,70 @@ export interface operations {
             400: components["responses"]["VALIDATION_FAILED.OTP_INVALID.OTP_EXPIRED"];
             401: components["responses"]["UNAUTHENTICATED"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["DisableWebhookEndpointInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "delivery": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "endpointId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "eventId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "eventType": "text",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "responseStatus": 1,
+                     *         "responseMs": 1,
+                     *         "error": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "lastAttemptAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResendWebhookDeliveryOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -26679,6 +27348,98 @@ export interface operations {
             };
         };
     };
+    ussdCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    networkCode?: string;
+                    /** @example +2348031234567 */
+                    phoneNumber: string;
+                    /** @example *384*46# */
+                    serviceCode?: string;
+                    sessionId: string;
+                    /** @example 3*1*2 */
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The next screen */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example CON 1 Balance
+                     *     2 Airtime
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_FAILED",
+                     *         "message": "A sentence for people about VALIDATION_FAILED"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "A sentence for people about FORBIDDEN"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "error": {
+                     *         "code": "INTERNAL",
+                     *         "message": "A sentence for people about INTERNAL",
+                     *         "errorId": "err_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     airtimeCashWebhook: {
         parameters: {
             query?: never;
@@ -29260,472 +30021,3 @@ export interface operations {
         };
     };
 }
-    "/_serverFn/createWebhookEndpointBearerDevelopers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...)
-         * @description Add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...).
-         *
-         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
-         *
-         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
-         *
-         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
-         */
-        post: operations["createWebhookEndpoint"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_serverFn/disableWebhookEndpointBearerDevelopers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Stop sending events to one of the caller’s endpoints
-         * @description Stop sending events to one of the caller’s endpoints.
-         *
-         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
-         *
-         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
-         */
-        post: operations["disableWebhookEndpoint"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_serverFn/listWebhookDeliveriesBearerDevelopers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The delivery log of the caller’s endpoints, newest first: status, attempts, response status and time
-         * @description The delivery log of the caller’s endpoints, newest first: status, attempts, response status and time.
-         *
-         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
-         */
-        get: operations["listWebhookDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_serverFn/listWebhookEndpointsBearerDevelopers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's webhook endpoints
-         * @description The caller's webhook endpoints.
-         *
-         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
-         */
-        get: operations["listWebhookEndpoints"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_serverFn/resendWebhookDeliveryBearerDevelopers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send one delivery again now
-         * @description Send one delivery again now.
-         *
-         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
-         *
-         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
-         */
-        post: operations["resendWebhookDelivery"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-        CreateWebhookEndpointInput: {
-            events: ("purchase.succeeded" | "wallet.credited")[];
-            url: string;
-        };
-        CreateWebhookEndpointOutput: {
-            endpoint: components["schemas"]["WebhookEndpoint"];
-            /** @constant */
-            ok: true;
-            secret: string;
-        };
-        DisableWebhookEndpointInput: {
-            id: string;
-        };
-        DisableWebhookEndpointOutput: {
-            endpoint: components["schemas"]["WebhookEndpoint"];
-            /** @constant */
-            ok: true;
-        };
-        ListWebhookDeliveriesOutput: {
-            items: components["schemas"]["WebhookDelivery"][];
-            /** @constant */
-            ok: true;
-        };
-        ListWebhookEndpointsOutput: {
-            endpoints: components["schemas"]["WebhookEndpoint"][];
-            /** @constant */
-            ok: true;
-        };
-        ResendWebhookDeliveryOutput: {
-            delivery: components["schemas"]["WebhookDelivery"];
-            /** @constant */
-            ok: true;
-        };
-        WebhookDelivery: {
-            attempts: number;
-            createdAt: string;
-            endpointId: string;
-            error: string | null;
-            eventId: string;
-            eventType: string;
-            id: string;
-            lastAttemptAt: string | null;
-            /** @description how long the endpoint took to answer the last attempt */
-            responseMs: number | null;
-            responseStatus: number | null;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed";
-        };
-        WebhookEndpoint: {
-            createdAt: string;
-            disabledReason: string | null;
-            events: ("purchase.succeeded" | "wallet.credited")[];
-            id: string;
-            /** @enum {string} */
-            status: "active" | "disabled";
-            url: string;
-        };
-    createWebhookEndpoint: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
-                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /**
-                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
-                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
-                 */
-                "X-Grant-Token"?: components["parameters"]["GrantToken"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "url": "text",
-                 *         "events": [
-                 *           "purchase.succeeded"
-                 *         ]
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    data?: components["schemas"]["CreateWebhookEndpointInput"];
-                };
-            };
-        };
-        responses: {
-            /** @description Done */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "endpoint": {
-                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "url": "text",
-                     *         "events": [
-                     *           "purchase.succeeded"
-                     *         ],
-                     *         "status": "active",
-                     *         "disabledReason": "text",
-                     *         "createdAt": "2026-11-24T09:30:00.000Z"
-                     *       },
-                     *       "secret": "text"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CreateWebhookEndpointOutput"];
-                };
-            };
-            400: components["responses"]["VALIDATION_FAILED.LIMIT_EXCEEDED"];
-            401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["STEP_UP_REQUIRED"];
-            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
-            429: components["responses"]["RATE_LIMITED"];
-            500: components["responses"]["INTERNAL"];
-        };
-    };
-    disableWebhookEndpoint: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
-                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    data?: components["schemas"]["DisableWebhookEndpointInput"];
-                };
-            };
-        };
-        responses: {
-            /** @description Done */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "endpoint": {
-                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "url": "text",
-                     *         "events": [
-                     *           "purchase.succeeded"
-                     *         ],
-                     *         "status": "active",
-                     *         "disabledReason": "text",
-                     *         "createdAt": "2026-11-24T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DisableWebhookEndpointOutput"];
-                };
-            };
-            400: components["responses"]["VALIDATION_FAILED"];
-            401: components["responses"]["UNAUTHENTICATED"];
-            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
-            429: components["responses"]["RATE_LIMITED"];
-            500: components["responses"]["INTERNAL"];
-        };
-    };
-    listWebhookDeliveries: {
-        parameters: {
-            query?: {
-                /** @example 01JD8Z6Q4X9R2M5N7P3K1T0W8Y */
-                endpointId?: string;
-                /**
-                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
-                 * @example 20
-                 */
-                limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
-                 * @example 0
-                 */
-                offset?: components["parameters"]["Offset"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "items": [
-                     *         {
-                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "endpointId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "eventId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "eventType": "text",
-                     *           "status": "pending",
-                     *           "attempts": 1,
-                     *           "responseStatus": 1,
-                     *           "responseMs": 1,
-                     *           "error": "text",
-                     *           "createdAt": "2026-11-24T09:30:00.000Z",
-                     *           "lastAttemptAt": "2026-11-24T09:30:00.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ListWebhookDeliveriesOutput"];
-                };
-            };
-            400: components["responses"]["VALIDATION_FAILED"];
-            401: components["responses"]["UNAUTHENTICATED"];
-            429: components["responses"]["RATE_LIMITED"];
-            500: components["responses"]["INTERNAL"];
-        };
-    };
-    listWebhookEndpoints: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "endpoints": [
-                     *         {
-                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "url": "text",
-                     *           "events": [
-                     *             "purchase.succeeded"
-                     *           ],
-                     *           "status": "active",
-                     *           "disabledReason": "text",
-                     *           "createdAt": "2026-11-24T09:30:00.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ListWebhookEndpointsOutput"];
-                };
-            };
-            400: components["responses"]["VALIDATION_FAILED"];
-            401: components["responses"]["UNAUTHENTICATED"];
-            429: components["responses"]["RATE_LIMITED"];
-            500: components["responses"]["INTERNAL"];
-        };
-    };
-    resendWebhookDelivery: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
-                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    data?: components["schemas"]["DisableWebhookEndpointInput"];
-                };
-            };
-        };
-        responses: {
-            /** @description Done */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "delivery": {
-                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "endpointId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "eventId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "eventType": "text",
-                     *         "status": "pending",
-                     *         "attempts": 1,
-                     *         "responseStatus": 1,
-                     *         "responseMs": 1,
-                     *         "error": "text",
-                     *         "createdAt": "2026-11-24T09:30:00.000Z",
-                     *         "lastAttemptAt": "2026-11-24T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ResendWebhookDeliveryOutput"];
-                };
-            };
-            400: components["responses"]["VALIDATION_FAILED"];
-            401: components["responses"]["UNAUTHENTICATED"];
-            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
-            429: components["responses"]["RATE_LIMITED"];
-            500: components["responses"]["INTERNAL"];
-        };
-    };
