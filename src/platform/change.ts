@@ -59,8 +59,8 @@ export interface Work {
    * when `tx` is the database itself.
    */
   change(tx?: Executor): Change;
-  /** The notifications module says how notices are written (its table and fan-out job). */
-  provideNotices(write: (notices: readonly NotificationInput[]) => Part): void;
+  /** The notifications module says how a change's notices are written (its rows and fan-out job, on the change). */
+  provideNotices(write: (change: Change, notices: readonly NotificationInput[]) => void): void;
 }
 
 interface WorkDeps {
@@ -80,7 +80,7 @@ export function createWork(deps: WorkDeps): Work {
 }
 
 interface ChangeContext extends WorkDeps {
-  noticesWrite: ((notices: readonly NotificationInput[]) => Part) | null;
+  noticesWrite: ((change: Change, notices: readonly NotificationInput[]) => void) | null;
   enqueueEach: ReturnType<typeof enqueueBuilders>;
 }
 
@@ -89,10 +89,13 @@ function newChange(ctx: ChangeContext, tx: Tx | undefined): Change {
   const parts: Part[] = [];
   const notices: NotificationInput[] = [];
   let posting: { input: PostInput; skip: boolean } | null = null;
+  /** The writes, the notices' among them (written once, when the change is made). */
   const withNotices = () => {
-    if (!notices.length) return parts;
-    if (!ctx.noticesWrite) throw new Error('change: notices written before the notifications module was built');
-    return [ctx.noticesWrite(notices), ...parts];
+    if (notices.length) {
+      if (!ctx.noticesWrite) throw new Error('change: notices written before the notifications module was built');
+      ctx.noticesWrite(change, notices.splice(0));
+    }
+    return parts;
   };
   const change: Change = {
     post(input, opts) {

@@ -1,3 +1,4 @@
+import { noticeRowsPart } from '../helpers/notices.js';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -38,7 +39,7 @@ describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL
   it('a posting with riders has the same text every time, so it is prepared once, not once per call', async () => {
     const [a, b] = await Promise.all([signIn(h), signIn(h)]);
     await fundWallet(h, a.id, 100);
-    const { ledger, notifier, db } = h.app.services;
+    const { ledger, db } = h.app.services;
     const texts = new Set<string>();
     const original = pg.Client.prototype.query;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -57,8 +58,8 @@ describe.skipIf(!usingPostgres)(`named statements (${usingPostgres ? 'PostgreSQL
             { account: { user: b.id, kind: 'wallet' }, amount: 100n },
           ],
           parts: [
-            notifier.notices([{ userId: a.id, kind: 'general', title: 'sent', body: `${i}` }]),
-            notifier.notices([{ userId: b.id, kind: 'general', title: 'got', body: `${i}` }]),
+            noticeRowsPart([{ userId: a.id, title: 'sent', body: `${i}` }]),
+            noticeRowsPart([{ userId: b.id, title: 'got', body: `${i}` }]),
           ],
         });
       }

@@ -1,3 +1,4 @@
+import { notify } from '../helpers/notices.js';
 import { createECDH, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
@@ -56,8 +57,9 @@ async function subscribeAtPeer() {
 }
 
 async function emit(userId: string, title: string, kind: 'general' | 'login_alert' = 'general') {
-  const { db, notifier } = h.app.services;
-  return db.transaction((tx) => notifier.emit(tx, { userId, kind, title, body: `body of ${title}`, data: { ref: 'abc' } }));
+  return h.app.services.db.transaction(
+    async (tx) => (await notify(h, tx, [{ userId, kind, title, body: `body of ${title}`, data: { ref: 'abc' } }]))[0],
+  );
 }
 
 async function mailbox(to: string) {
@@ -264,9 +266,9 @@ describe('channels and the outbox', () => {
   it('emitMany writes the rows and one fan-out job for them in one statement; a retried fan-out enqueues each channel once', async () => {
     const a = await signIn(h);
     const b = await signIn(h);
-    const { db, notifier } = h.app.services;
+    const { db } = h.app.services;
     const ids = await db.transaction((tx) =>
-      notifier.emitMany(tx, [
+      notify(h, tx, [
         { userId: a.id, kind: 'transfer_sent', title: 'Sent one', body: 'to b' },
         { userId: b.id, kind: 'transfer_received', title: 'Got one', body: 'from a' },
       ]),
@@ -290,10 +292,11 @@ describe('channels and the outbox', () => {
     'fans a batch out in two statements: one read of the notifications, one insert of every channel job',
     async () => {
       const users = await Promise.all(Array.from({ length: 3 }, () => signIn(h)));
-      const { db, notifier } = h.app.services;
+      const { db } = h.app.services;
       await drain();
       await db.transaction((tx) =>
-        notifier.emitMany(
+        notify(
+          h,
           tx,
           users.map((u, i) => ({ userId: u.id, kind: 'general' as const, title: `Counted ${i}`, body: 'b' })),
         ),
@@ -312,14 +315,14 @@ describe('channels and the outbox', () => {
 
   it('splits a long emitMany into fan-out jobs of at most FAN_OUT_BATCH notifications, and delivers every one', async () => {
     const users = await Promise.all(Array.from({ length: 3 }, () => signIn(h)));
-    const { db, notifier } = h.app.services;
+    const { db } = h.app.services;
     const list = Array.from({ length: FAN_OUT_BATCH + 2 }, (_, i) => ({
       userId: users[i % 3].id,
       kind: 'general' as const,
       title: `Batch ${i}`,
       body: 'b',
     }));
-    const ids = await db.transaction((tx) => notifier.emitMany(tx, list));
+    const ids = await db.transaction((tx) => notify(h, tx, list));
     const fanOuts = await rows<{ n: number }>(
       db,
       sql`SELECT COALESCE(jsonb_array_length(payload->'notificationIds'), 1)::int AS n FROM jobs
@@ -346,10 +349,10 @@ describe('channels and the outbox', () => {
     const sub = await subscribeAtPeer();
     const u = await signIn(h);
     await call(h, 'POST', '/_serverFn/savePushSubscriptionBearerPush', { endpoint: sub.endpoint, ...sub.keys }, { token: u.token });
-    const { db, notifier, outbox } = h.app.services;
+    const { db, outbox } = h.app.services;
     await expect(
       db.transaction(async (tx) => {
-        await notifier.emit(tx, { userId: u.id, kind: 'purchase_refunded', title: 'Ghost refund', body: 'never happened' });
+        await notify(h, tx, [{ userId: u.id, kind: 'purchase_refunded', title: 'Ghost refund', body: 'never happened' }]);
         await outbox.sendEmail(tx, { to: u.email, subject: 'Ghost receipt', text: 'never happened' });
         await outbox.sendSms(tx, { to: '08031234567', text: 'never happened' });
         throw new Error('the change failed');

@@ -1,3 +1,4 @@
+import { notify } from '../helpers/notices.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FAN_OUT_JOBS_PER_RUN } from '../../src/modules/notifications/delivery.js';
@@ -12,11 +13,11 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 it('the fan-outs of many separate changes are worked together: one read per claim of the delivery lane, every channel job once', async () => {
-  const { db, notifier, jobs } = h.app.services;
+  const { db, jobs } = h.app.services;
   const u = await signIn(h);
   // Thirty changes, each with its own notification and its own fan-out job.
   const changes = FAN_OUT_JOBS_PER_RUN + 10;
-  for (let i = 0; i < changes; i++) await notifier.emit(db, { userId: u.id, kind: 'general', title: `t${i}`, body: `b${i}` });
+  for (let i = 0; i < changes; i++) await notify(h, undefined, [{ userId: u.id, kind: 'general', title: `t${i}`, body: `b${i}` }]);
   const queued = async () =>
     (
       (await db.execute(sql`SELECT count(*)::int AS n FROM jobs WHERE queue = ${DELIVER_JOB} AND status = 'queued'`)).rows[0] as {

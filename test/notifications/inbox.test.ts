@@ -1,3 +1,4 @@
+import { notify } from '../helpers/notices.js';
 import { createECDH, randomBytes } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -20,8 +21,8 @@ const list = (u: TestUser, q: Record<string, unknown> = {}) =>
   call(h, 'GET', `${N}listNotificationsBearerNotifications`, q, { token: u.token });
 
 async function emit(userId: string, title: string) {
-  const { db, notifier } = h.app.services;
-  return db.transaction((tx) => notifier.emit(tx, { userId, kind: 'general', title, body: `body of ${title}` }));
+  const { db } = h.app.services;
+  return db.transaction(async (tx) => (await notify(h, tx, [{ userId, kind: 'general', title, body: `body of ${title}` }]))[0]);
 }
 
 function pushKeys() {

@@ -1,3 +1,4 @@
+import { notify } from '../helpers/notices.js';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,7 +102,7 @@ describe('notifications in the customer language', () => {
     expect(refund.mail?.text).toContain('₦150.00 ya dawo walat ɗinka.');
 
     await h.app.services.db.transaction((tx) =>
-      h.app.services.notifier.emit(tx, { userId: u.id, kind: 'general', title: 'Plain notice', body: 'Plain English body.' }),
+      notify(h, tx, [{ userId: u.id, kind: 'general', title: 'Plain notice', body: 'Plain English body.' }]),
     );
     const plain = await delivered(u, phone, /Plain notice/);
     expect(plain.mail?.text).toContain('Plain English body.');

@@ -1,3 +1,4 @@
+import { notify } from '../helpers/notices.js';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
@@ -69,7 +70,7 @@ const mails = async (to: string) =>
     text: string;
   }[];
 const emit = (userId: string, title: string) =>
-  h.app.services.db.transaction((tx) => h.app.services.notifier.emit(tx, { userId, kind: 'general', title, body: `body of ${title}` }));
+  h.app.services.db.transaction(async (tx) => (await notify(h, tx, [{ userId, kind: 'general', title, body: `body of ${title}` }]))[0]);
 
 beforeAll(async () => {
   pushPort = await freePort();

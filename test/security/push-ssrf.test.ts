@@ -1,3 +1,4 @@
+import { notify } from '../helpers/notices.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createECDH, randomBytes } from 'node:crypto';
 import net from 'node:net';
@@ -132,8 +133,8 @@ describe('push subscriptions', () => {
         { notifications: { email: false, push: true, sms: false } },
         { token: u.token },
       );
-      const { db, notifier, jobs } = h.app.services;
-      await db.transaction((tx) => notifier.emit(tx, { userId: u.id, kind: 'general', title: 'hello', body: 'rebinding' }));
+      const { db, jobs } = h.app.services;
+      await db.transaction((tx) => notify(h, tx, [{ userId: u.id, kind: 'general', title: 'hello', body: 'rebinding' }]));
       await jobs.drain();
       expect(connections).toBe(0);
       const job = (
