@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Part } from './parts.js';
+import type { Part } from './change-statements.js';
 
 /**
  * The Idempotency-Key claim of the request a posting is made under (src/http/idempotency.ts wins it; the request's

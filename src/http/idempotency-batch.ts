@@ -1,12 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { pipelinedEach, rows, type Db } from '../db/client.js';
-import { gatherer } from '../db/gather.js';
-import { partStatement, type Part } from '../db/parts.js';
+import { gatherer } from '../db/batches.js';
+import { partStatement, type Part } from '../db/change-statements.js';
 
 /**
  * The Idempotency-Key claims and stored answers of concurrent requests, each kind written by ONE statement (issue 31:
  * a commit for many requests instead of one each). Claims and answers that arrive in the same event-loop turn are
- * gathered (src/db/gather.ts), as postings are; two of one claim (user and key) never share a batch. Only on a
+ * gathered (src/db/batches.ts), as postings are; two of one claim (user and key) never share a batch. Only on a
  * pipelining PostgreSQL pool (src/db/client.ts pipelinesAlone); `REQUEST_BATCH_MAX` 1 turns it off. A batch of
  * one, or a batch whose statement fails, answers `alone`: each caller then writes its own as before, so a failure
  * stays the caller's and nothing is claimed or stored twice.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { mergeable, runReads, type Part } from '../db/parts.js';
+import { mergeable, runReads, type Part } from '../db/change-statements.js';
 import { one, pipelinesAlone, rows, type Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import { answerBatcher, claimBatcher, claimStatement, storeAnswer, type BatchFailed, type ClaimOutcome } from './idempotency-batch.js';
@@ -158,7 +158,7 @@ function batchersOf(db: Db, { batchMax = 1, log }: { batchMax?: number; log?: Lo
  * never wait on each other here (no deadlock with their wallet locks); the one holding the row marks it.
  */
 export function claimOf(claim: { userId: string; key: string }): RequestClaim {
-  // Mergeable: in a batch of postings every made posting's claim is marked by one statement (db/parts.ts).
+  // Mergeable: in a batch of postings every made posting's claim is marked by one statement (db/change-statements.ts).
   return {
     mark: mergeable(
       'idempotency.claim_mark',

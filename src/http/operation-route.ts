@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { runParts } from '../db/parts.js';
+import { runParts } from '../db/change-statements.js';
 import { inRequestScope, type RequestClaim } from '../db/request-scope.js';
 import { AppError } from '../kernel/errors.js';
 import { addressKey } from '../lib/address-key.js';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { gatherer } from '../db/gather.js';
-import { runChanges, type Part } from '../db/parts.js';
+import { gatherer } from '../db/batches.js';
+import { runChanges, type Part } from '../db/change-statements.js';
 import { lagosDate } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { accountCode, outflowOf, type PostInput, type Posted, type WalletLimit } from './types.js';

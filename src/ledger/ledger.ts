@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '../kernel/errors.js';
 import { one, pipelinesAlone, rows, type Db, type Executor, type Tx } from '../db/client.js';
-import { runChange, runParts, type Part } from '../db/parts.js';
+import { runChange, runParts, type Part } from '../db/change-statements.js';
 import { lagosDate, type Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { requestClaim, type RequestClaim } from '../db/request-scope.js';

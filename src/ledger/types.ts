@@ -1,5 +1,5 @@
 import type { Db, Executor, Tx } from '../db/client.js';
-import type { Part } from '../db/parts.js';
+import type { Part } from '../db/change-statements.js';
 
 /**
  * Account references. User accounts are materialised (balance updated under the user's row lock, never
@@ -39,7 +39,7 @@ export interface PostInput {
   limits?: WalletLimit[];
   /**
    * Other modules' writes that belong with the posting (its notifications, the purchase row, the events' writes): made
-   * by the posting's own statement, exactly when it posts (composeParts, src/db/parts.ts). `when` is named `posted`; its
+   * by the posting's own statement, exactly when it posts (composeParts, src/db/change-statements.ts). `when` is named `posted`; its
    * row has `id`, the ledger transaction's, and `balances` (jsonb: each user account's code to its balance after, in kobo).
    */
   parts?: Part[];
@@ -77,7 +77,7 @@ export interface Posted {
   transactionId: string;
   /** Balance after, per user account code touched. */
   balances: Record<string, bigint>;
-  /** The parts' answers, in the parts' order (src/db/parts.ts). */
+  /** The parts' answers, in the parts' order (src/db/change-statements.ts). */
   answers: unknown[];
 }
 

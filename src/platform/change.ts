@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../db/client.js';
-import { mergeableStatement, runChange, runParts, type Made, type Part } from '../db/parts.js';
+import { mergeableStatement, runChange, runParts, type Made, type Part } from '../db/change-statements.js';
 import type { EnqueueOptions, JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../kernel/clock.js';
 import { AppError } from '../kernel/errors.js';

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { runReads, type Part } from '../db/parts.js';
+import { runReads, type Part } from '../db/change-statements.js';
 import { readAheadAnswer } from '../db/request-scope.js';
 
 /**

@@ -125,8 +125,8 @@ describe('signed outbound webhooks', () => {
   });
 
   it('outside the sandbox an endpoint must be https on a public address', async () => {
-    const { db, clock, jobs, outbox, log } = h.app.services;
-    const live = createWebhooks({ db, clock, jobs, outbox, log, resolver: testResolver, secretKey: 'k'.repeat(32), sandbox: false });
+    const { db, clock, work, outbox, log } = h.app.services;
+    const live = createWebhooks({ db, clock, work, outbox, log, resolver: testResolver, secretKey: 'k'.repeat(32), sandbox: false });
     for (const bad of [
       'http://hooks.example.com/x',
       'https://127.0.0.1/x',

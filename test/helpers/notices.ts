@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../src/db/client.js';
-import type { Part } from '../../src/db/parts.js';
+import type { Part } from '../../src/db/change-statements.js';
 import type { NotificationInput } from '../../src/kernel/notification.js';
 import type { Harness } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Namer, Part } from '../../src/db/parts.js';
+import type { Namer, Part } from '../../src/db/change-statements.js';
 import { createLedger, type PostInput, type Posted } from '../../src/ledger/ledger.js';
 import { GROWTH_EVENT_JOB } from '../../src/modules/growth/register.js';
 import { DELIVER_JOB } from '../../src/modules/notifications/notifier.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostInput, WalletLimit } from '../../src/ledger/ledger.js';
-import type { Namer, Part } from '../../src/db/parts.js';
+import type { Namer, Part } from '../../src/db/change-statements.js';
 import { verifyLedger } from '../../src/ledger/verify.js';
 import { createHarness, expectLedgerOk, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
 import { sql, type SQL } from 'drizzle-orm';

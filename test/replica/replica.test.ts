@@ -100,7 +100,7 @@ describe.skipIf(!run)('reads that tolerate lag go to the streaming replica', () 
     const pool = (h.app.services.replica.forUser(randomUUID()) as unknown as { $client: pg.Pool }).$client;
     expect(pool).toBeInstanceOf(pg.Pool);
     // Every statement on a connection to the replica's port: the pool's own queries and the reads sent with others
-    // in one round trip (db/parts.ts runChange) on a connection the pool lends.
+    // in one round trip (db/change-statements.ts runChange) on a connection the pool lends.
     const replicaPort = Number(new URL(replicaUrl).port);
     const clientQuery = pg.Client.prototype.query as (...a: unknown[]) => unknown;
     (pg.Client.prototype as unknown as { query: unknown }).query = function (this: pg.Client, q: unknown, ...rest: unknown[]) {
