@@ -8,14 +8,14 @@ import { createWebhooks, type Webhooks } from './webhooks.js';
 /** The developers module (issue 45): API keys and test mode. What it needs, what it provides and what the composition root registers. */
 export const developersModule = defineModule({
   name: 'developers',
-  needs: ['db', 'clock', 'config', 'ledger', 'identity', 'testWorld', 'jobs', 'events', 'outbox', 'log', 'resolver'],
+  needs: ['db', 'clock', 'config', 'ledger', 'work', 'identity', 'testWorld', 'jobs', 'events', 'outbox', 'log', 'resolver'],
   provides: ['developers', 'webhooks'],
-  create: ({ db, clock, config, ledger, identity, testWorld, jobs, outbox, log, resolver }) => ({
-    developers: createDevelopersService({ db, clock, brand: config.apiKeyBrand, ledger, identity, testWorld }),
+  create: ({ db, clock, config, ledger, work, identity, testWorld, outbox, log, resolver }) => ({
+    developers: createDevelopersService({ db, clock, brand: config.apiKeyBrand, ledger, work, identity, testWorld }),
     webhooks: createWebhooks({
       db,
       clock,
-      jobs,
+      work,
       outbox,
       log,
       resolver,

@@ -1,3 +1,4 @@
+import type { Work } from '../../platform/change.js';
 import { sql } from 'drizzle-orm';
 import { isIP } from 'node:net';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
@@ -90,6 +91,7 @@ export interface DevelopersDeps {
   clock: Clock;
   brand: string;
   ledger: Ledger;
+  work: Work;
   identity: IdentityService;
   /** Null inside the test world: its keys are test keys, and it has no test world of its own. */
   testWorld: TestWorld | null;

@@ -5,6 +5,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { AppError } from '../../kernel/errors.js';
 import { toKobo, toNaira } from '../../kernel/money.js';
 import type { Ledger } from '../../ledger/types.js';
+import type { Work } from '../../platform/change.js';
 import { setTier, userIdByEmail, type IdentityService } from '../identity/api.js';
 
 /**
@@ -31,8 +32,8 @@ export interface ForwardedAnswer {
 export const TEST_FUNDING_MAX_NAIRA = 1_000_000;
 
 /** The test world's shadow accounts: made on first use from the live customer's e-mail and tier (at least 1). */
-export function shadowAccounts(deps: { db: Db; clock: Clock; ledger: Ledger; identity: IdentityService }) {
-  const { db, clock, ledger, identity } = deps;
+export function shadowAccounts(deps: { db: Db; clock: Clock; ledger: Ledger; work: Work; identity: IdentityService }) {
+  const { db, clock, ledger, work, identity } = deps;
   const idOf = async (email: string) => {
     const id = await userIdByEmail(db, email);
     if (!id) throw new AppError('NOT_FOUND', 'No test wallet yet: create a test key first');
@@ -54,16 +55,19 @@ export function shadowAccounts(deps: { db: Db; clock: Clock; ledger: Ledger; ide
     async fund(email: string, naira: number): Promise<number> {
       const userId = await idOf(email);
       const amount = toKobo(naira);
-      const posted = await ledger.postAlone(db, {
-        reference: `testfund:${randomUUID()}`,
-        type: 'adjustment',
-        description: 'Test wallet funding (test mode)',
-        entries: [
-          { account: { user: userId, kind: 'wallet' }, amount },
-          { account: { system: 'adjustments' }, amount: -amount },
-        ],
-      });
-      return toNaira(posted.balances[`user:${userId}:wallet`] ?? 0n);
+      const { posted } = await work
+        .change()
+        .post({
+          reference: `testfund:${randomUUID()}`,
+          type: 'adjustment',
+          description: 'Test wallet funding (test mode)',
+          entries: [
+            { account: { user: userId, kind: 'wallet' }, amount },
+            { account: { system: 'adjustments' }, amount: -amount },
+          ],
+        })
+        .commit();
+      return toNaira(posted!.balances[`user:${userId}:wallet`] ?? 0n);
     },
     async balance(email: string): Promise<number> {
       const id = await userIdByEmail(db, email);

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { one, rows, type Db } from '../../db/client.js';
 import type { RowOf } from '../../db/rows.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import type { Work } from '../../platform/change.js';
 import type { Clock } from '../../kernel/clock.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { prefixedId } from '../../kernel/ids.js';
@@ -89,7 +89,7 @@ const deliveryView = (r: DeliveryRow) => ({
 export interface WebhookDeps {
   db: Db;
   clock: Clock;
-  jobs: JobQueue;
+  work: Work;
   outbox: Outbox;
   log: Logger;
   resolver: Resolver;
@@ -99,7 +99,7 @@ export interface WebhookDeps {
 }
 
 export function createWebhooks(deps: WebhookDeps) {
-  const { db, clock, jobs, outbox, log, resolver, secretKey, sandbox } = deps;
+  const { db, clock, work, outbox, log, resolver, secretKey, sandbox } = deps;
 
   async function checkUrl(raw: string): Promise<URL> {
     let url: URL;
@@ -240,7 +240,7 @@ export function createWebhooks(deps: WebhookDeps) {
               WHERE d.id = ${id} AND e.id = d.endpoint_id AND e.user_id = ${userId} AND e.status = 'active' RETURNING d.*`,
         );
         if (!r) throw notFound('Webhook delivery (or its endpoint is disabled)');
-        await jobs.enqueue(tx, DELIVER_JOB, { deliveryId: id });
+        await work.change(tx).enqueue(DELIVER_JOB, { deliveryId: id }).commit();
         return deliveryView(r);
       });
     },
@@ -255,7 +255,9 @@ export function createWebhooks(deps: WebhookDeps) {
               FROM webhook_endpoints w WHERE w.user_id = ${e.userId} AND w.status = 'active' AND ${e.type} = ANY(w.events)
               ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
         );
-        for (const d of made) await jobs.enqueue(tx, DELIVER_JOB, { deliveryId: d.id });
+        const change = work.change(tx);
+        for (const d of made) change.enqueue(DELIVER_JOB, { deliveryId: d.id });
+        await change.commit();
       });
     },
 

@@ -25,7 +25,7 @@ function registerUssdJobs(services: Pick<Services, 'jobs' | 'ussd'>) {
 /** The USSD menu (issue 46): Africa's Talking's callback on the same wallet, PIN and purchase path as the app. */
 export const ussdModule = defineModule({
   name: 'ussd',
-  needs: ['db', 'clock', 'log', 'config', 'jobs', 'vtu', 'pins', 'wallet', 'beneficiaries', 'settings', 'customers', 'outbox'],
+  needs: ['db', 'clock', 'log', 'config', 'jobs', 'work', 'vtu', 'pins', 'wallet', 'beneficiaries', 'settings', 'customers', 'outbox'],
   provides: ['ussd'],
   create: (deps) => ({ ussd: createUssdService(deps) }),
   operations: [],

@@ -22,7 +22,7 @@ const FIRST_LOOK_MS = 30 * SECOND;
 const LONGEST_WAIT_MS = 30 * MINUTE;
 const MAX_LOOKS = 60;
 
-export type PurchaseDeps = Pick<Services, 'db' | 'clock' | 'log' | 'jobs' | 'vtu' | 'outbox' | 'customers' | 'config'>;
+export type PurchaseDeps = Pick<Services, 'db' | 'clock' | 'log' | 'work' | 'vtu' | 'outbox' | 'customers' | 'config'>;
 
 export interface Buyer {
   userId: string;
@@ -65,7 +65,7 @@ function withinBudget<T>(work: Promise<T>, ms: number): Promise<T | typeof late>
 }
 
 export function createUssdPurchases(deps: PurchaseDeps) {
-  const { db, clock, log, jobs, vtu, outbox, customers, config } = deps;
+  const { db, clock, log, vtu, outbox, customers, config } = deps;
 
   async function claim(sessionId: string, step: number, buyer: Buyer, lang: UssdLanguage, summary: string): Promise<boolean> {
     const r = await one(
@@ -87,7 +87,10 @@ export function createUssdPurchases(deps: PurchaseDeps) {
 
   async function lookLater(sessionId: string, step: number, looks: number) {
     const delayMs = Math.min(FIRST_LOOK_MS * 2 ** looks, LONGEST_WAIT_MS);
-    await jobs.enqueue(db, USSD_RESULT_JOB, { sessionId, step, looks }, { delayMs, singletonKey: `ussd:${sessionId}:${step}:${looks}` });
+    await deps.work
+      .change()
+      .enqueue(USSD_RESULT_JOB, { sessionId, step, looks }, { delayMs, singletonKey: `ussd:${sessionId}:${step}:${looks}` })
+      .commit();
   }
 
   /** The result by SMS to the caller, once (notified_at, and the outbox's dedupe key). */

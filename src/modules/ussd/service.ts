@@ -19,7 +19,7 @@ import { textsOf, ussdLanguage, type UssdLanguage } from './texts.js';
  */
 export type UssdDeps = Pick<
   Services,
-  'db' | 'clock' | 'log' | 'config' | 'jobs' | 'vtu' | 'pins' | 'wallet' | 'beneficiaries' | 'settings' | 'customers' | 'outbox'
+  'db' | 'clock' | 'log' | 'config' | 'jobs' | 'work' | 'vtu' | 'pins' | 'wallet' | 'beneficiaries' | 'settings' | 'customers' | 'outbox'
 >;
 
 export interface UssdRequest {
