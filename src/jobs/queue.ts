@@ -128,21 +128,6 @@ export class JobQueue {
   }
 
   /**
-   * Marks a queued job done without running it, inside the caller's transaction: the caller did its work (a job
-   * written as a safety net for work done inline). False when it is no longer queued (a worker has claimed it;
-   * the handlers are at-least-once anyway).
-   */
-  async markDone(exec: Executor, id: string): Promise<boolean> {
-    const now = this.clock.now();
-    return Boolean(
-      await one(
-        exec,
-        sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now} WHERE id = ${id}::bigint AND status = 'queued' RETURNING 1 AS x`,
-      ),
-    );
-  }
-
-  /**
    * A long handler (an operator's export or reconciliation) renews the lease of its running job as it makes progress,
    * so no other worker takes it for a crashed one while it works. False when the job is no longer running.
    */

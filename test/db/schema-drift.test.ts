@@ -21,7 +21,8 @@ const SQL_TYPES: Record<string, string> = {
 // Every table is defined in the schema.ts of the folder that owns it (a module, a service kind, the platform, the
 // ledger, the job queue, the transport, the sandbox): all of them are found here, none is listed by hand.
 const srcDir = new URL('../../src/', import.meta.url);
-const schemaFiles = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => /(^|\/)schema\.ts$/.test(f));
+// A folder's tables are in its schema.ts, or a file named for them (http/idempotency-schema.ts).
+const schemaFiles = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => /(^|\/)([a-z-]+-)?schema\.ts$/.test(f));
 const schemas = await Promise.all(schemaFiles.map((f) => import(new URL(f, srcDir).href) as Promise<Record<string, unknown>>));
 const schema = Object.assign({}, ...schemas);
 const normalise = (t: string) => SQL_TYPES[t] ?? t.replace(/\(\d+(,\s*\d+)?\)$/, '').replace(/^varchar$/, 'character varying');
@@ -39,7 +40,9 @@ describe('Drizzle schema vs the migrated database', () => {
     const columns = await rows<{ table_name: string; column_name: string; data_type: string; is_nullable: string; udt_name: string }>(
       h.app.services.db,
       sql`SELECT table_name, column_name, data_type, is_nullable, udt_name FROM information_schema.columns
-          WHERE table_schema = 'public' AND table_name <> 'schema_migrations' ORDER BY table_name, ordinal_position`,
+          WHERE table_schema = 'public' AND table_name <> 'schema_migrations'
+            AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE')
+          ORDER BY table_name, ordinal_position`,
     );
     const db = new Map<string, Map<string, { type: string; nullable: boolean }>>();
     for (const c of columns) {

@@ -48,6 +48,18 @@ describe('npm run lint:tables (scripts/table-owners.ts)', () => {
     expect(checkOwnership(files, { reads: { 'src/modules/console/c.ts': ['orders'] }, writes: {} }).failures).toHaveLength(2);
   });
 
+  it('lets anyone read a view its owner publishes, and still catches a stranger reading the table under it', () => {
+    const files = {
+      ...schemas,
+      'src/modules/shop/schema.ts': `export const orders = pgTable('orders', {});\nexport const facts = pgView('order_facts', {}).existing();`,
+      'src/modules/wallet/service.ts': 'await db.execute(sql`SELECT o.id FROM order_facts o WHERE o.id = ${id}`);',
+      'src/modules/console/c.ts': 'await db.execute(sql`SELECT id FROM orders WHERE id = ${id}`);',
+    };
+    const r = checkOwnership(files, none);
+    expect(r.strangers.map((u) => `${u.file} ${u.table}`)).toEqual(['src/modules/console/c.ts orders']);
+    expect(r.owners.get('order_facts')).toBe('src/modules/shop');
+  });
+
   it("catches a stranger's read in a nested fragment and in sql.raw, and lets a listed one pass", () => {
     const files = {
       ...schemas,

@@ -230,14 +230,12 @@ test('the electricity token never wraps inside a group', async ({ page, request 
   await typePin(page);
   await expect(page.getByTestId('purchase-status')).toContainText('Successful');
   await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
-  const groups = await page
-    .getByTestId('token')
-    .evaluate((box) =>
-      [...box.querySelectorAll('.token-group')].map((g) => ({
-        text: g.textContent,
-        lines: new Set([...g.getClientRects()].map((r) => Math.round(r.top))).size,
-      })),
-    );
+  const groups = await page.getByTestId('token').evaluate((box) =>
+    [...box.querySelectorAll('.token-group')].map((g) => ({
+      text: g.textContent,
+      lines: new Set([...g.getClientRects()].map((r) => Math.round(r.top))).size,
+    })),
+  );
   expect(groups.length, 'the token in groups').toBeGreaterThan(1);
   expect(groups.filter((g) => g.lines > 1)).toEqual([]);
   // The token wraps (its box is narrower than the token on one line), between groups.

@@ -10,8 +10,8 @@ export const notificationsModule = defineModule({
   name: 'notifications',
   needs: ['config', 'db', 'clock', 'jobs', 'work', 'resolver', 'events', 'log', 'push', 'mailer', 'sms', 'smsGateway', 'serviceNames'],
   provides: ['notifier', 'outbox', 'notifications'],
-  create: ({ config, db, clock, work, resolver }) => ({
-    notifier: createNotifier({ clock, work }),
+  create: ({ config, db, clock, jobs, work, resolver }) => ({
+    notifier: createNotifier({ clock, jobs, work }),
     outbox: createOutbox({ work }),
     notifications: createNotificationsService({ db, clock, config, resolver }),
   }),

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { Change, Work } from '../../platform/change.js';
 import type { Clock } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
@@ -33,18 +34,20 @@ export const FAN_OUT_BATCH = 50;
 export interface Notifier {
   /**
    * Writes `list` with `change`: the inbox rows (their ids `ids`, in list order) and one fan-out job per change (per
-   * FAN_OUT_BATCH rows), not per row: a transfer notifies both sides with one job row. The rows of a batch of changes
-   * are ONE statement (one builder), their jobs another.
+   * FAN_OUT_BATCH rows), not per row: a transfer notifies both sides with one job row. Rows and jobs are ONE statement
+   * (the notices are a quarter of a transfer's cost), and so are the rows and jobs of a whole batch of changes (one
+   * builder). The fan-out job is this module's own, written beside its rows; everyone else enqueues on the change.
    */
   write(change: Change, list: readonly NotificationInput[], ids?: readonly string[]): void;
 }
 
-export function createNotifier({ clock, work }: { clock: Clock; work: Work }): Notifier {
-  /** Every change's rows, read from `each` (a change's `data`: the rows). */
+export function createNotifier({ clock, jobs, work }: { clock: Clock; jobs: JobQueue; work: Work }): Notifier {
+  /** Every change's rows and fan-out jobs, read from `each` (a change's `data`: `{rows, jobs}`). */
   const insertRows = (each: SQL) =>
-    sql`INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
+    sql`WITH n AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
           SELECT r.id, r.user_id, r.kind, r.title, r.body, r.data, ${clock.now()}::timestamptz
-          FROM ${each}, jsonb_to_recordset(each.data) AS r(id uuid, user_id uuid, kind text, title text, body text, data jsonb)`;
+          FROM ${each}, jsonb_to_recordset(each.data -> 'rows') AS r(id uuid, user_id uuid, kind text, title text, body text, data jsonb))
+        ${jobs.enqueueEachSql(DELIVER_JOB, sql`j.payload`, sql`${each}, jsonb_array_elements(each.data -> 'jobs') AS j(payload)`)}`;
   const notifier: Notifier = {
     write(change, list, ids = list.map(() => uuid())) {
       if (!list.length) return;
@@ -56,8 +59,9 @@ export function createNotifier({ clock, work }: { clock: Clock; work: Work }): N
         body: n.body,
         ...(n.data ? { data: n.data } : {}),
       }));
-      change.write(insertRows, rows);
-      for (let i = 0; i < ids.length; i += FAN_OUT_BATCH) change.enqueue(DELIVER_JOB, fanOutPayload(list, ids, i));
+      const fanOuts = [];
+      for (let i = 0; i < ids.length; i += FAN_OUT_BATCH) fanOuts.push(jobs.payloadOf(DELIVER_JOB, fanOutPayload(list, ids, i)));
+      change.write(insertRows, { rows, jobs: fanOuts });
     },
   };
   // Every change's notices are written as this module's rows and fan-out jobs.

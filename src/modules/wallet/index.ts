@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/module.js';
 import { createWalletService, type WalletService } from './service.js';
 import { createWalletLimits, parseTierLimits, type WalletLimits } from './limits.js';
-import { createWalletMoney, type WalletMoney } from './transfers.js';
+import { createWalletMoney, type WalletMoney } from './money.js';
 import { walletOperations } from './operations.js';
 
 /** The wallet module: what it needs, what it provides and what the composition root (services.ts) registers for it. */

@@ -4,7 +4,7 @@ import type { Reads } from '../../platform/reads.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/api.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from '../payments/api.js';
-import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA } from './transfers.js';
+import { DEBIT_MIN_NAIRA, MONEY_MAX_NAIRA } from './money.js';
 import { pinInput } from '../../kernel/inputs.js';
 import {
   dedicatedAccountOutput,

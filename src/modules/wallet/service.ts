@@ -46,7 +46,7 @@ export function createWalletService({ replica }: { replica: ReadReplica; ledger:
                         floor(extract(epoch FROM e.created_at) * 1000)::bigint AS created_ms,
                         -- The facts an activity line is worded from (activity.ts), by the ledger type.
                         CASE WHEN t.type IN ('vtu_purchase', 'vtu_refund') THEN
-                               (SELECT json_build_object('service', v.service, 'recipient', v.recipient) FROM vtu_transactions v
+                               (SELECT json_build_object('service', v.service, 'recipient', v.recipient) FROM vtu_purchase_facts v
                                 WHERE v.id = (t.metadata->>'transactionId')::uuid)
                              WHEN t.type = 'transfer_out' THEN
                                (SELECT json_build_object('username', u.username) FROM users u
