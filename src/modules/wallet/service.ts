@@ -18,9 +18,9 @@ export function createWalletService({ replica }: { replica: ReadReplica; ledger:
       const db = replica.forUser(userId);
       // One statement (the most frequent read): balances, the wallet's last lines and the dedicated account, each as
       // JSON. One ledger transaction carries both sides of a transfer; the receiving side reads as transfer_in. The
-      // lines' purchase facts and the other sides' usernames are read here, from vtu's and identity's tables, as a
-      // listed debt (scripts/table-owners.allow.json): sending them as those modules' parts cost this read 40 % of its
-      // rate (five statements in a pipelined transaction instead of one; docs/decisions.md).
+      // lines' purchase facts come from the view vtu publishes (vtu_purchase_facts), the other sides' usernames from
+      // identity's table as a listed debt (scripts/table-owners.allow.json): read as those modules' own statements they
+      // cost this read 40 % of its rate (five statements in a pipelined transaction instead of one; docs/decisions.md).
       type Line = {
         id: string;
         seq: number;
