@@ -31,6 +31,7 @@ function idFields(op: AnyOperation): string[] {
 /** Id inputs that legitimately name public or not user-owned things, one reason each. */
 const ALLOWED: Record<string, string> = {
   'votePoll.pollId': 'polls belong to broadcasts every user sees',
+  'listWebhookDeliveries.endpointId': "a filter of the caller's own deliveries: another's endpoint id lists nothing",
   'votePoll.optionId': 'an option of a public poll',
   'verifyReceipt.needle': 'public receipt verification: anyone holding a receipt may check it',
   'createMarketplaceOrder.productId': 'products are a public catalogue',
@@ -130,9 +131,13 @@ const CASES: Case[] = [
   },
   { key: 'notifyLogin.sessionId', input: () => ({ sessionId: a.sessionId, device: 'test' }) },
   { key: 'renameBeneficiary.id', input: () => ({ id: ids.beneficiaryId, label: 'Not yours' }) },
+  { key: 'rollApiKey.id', input: () => ({ id: ids.apiKeyId }) },
+  { key: 'resendWebhookDelivery.id', input: () => ({ id: ids.deliveryId }) },
   // Last: the owner's check below deletes the schedule the cases above walk.
   { key: 'deleteSchedule.id', input: () => ({ id: ids.scheduleId }) },
   { key: 'deleteBeneficiary.id', input: () => ({ id: ids.beneficiaryId }) },
+  { key: 'revokeApiKey.id', input: () => ({ id: ids.apiKeyId }) },
+  { key: 'disableWebhookEndpoint.id', input: () => ({ id: ids.endpointId }) },
 ];
 
 beforeAll(async () => {
@@ -158,6 +163,12 @@ beforeAll(async () => {
     'startProcessorTopup',
   ).reference;
 
+  // The owner's API key and webhook endpoint (issue 45); the purchase below gives the endpoint a delivery.
+  ids.apiKeyId = must(await invoke('createApiKey', { name: 'shop', mode: 'live', scopes: ['read'] }, a), 'createApiKey').key.id;
+  ids.endpointId = must(
+    await invoke('createWebhookEndpoint', { url: 'http://127.0.0.1:9/hook', events: ['purchase.succeeded'] }, a),
+    'createWebhookEndpoint',
+  ).endpoint.id;
   const vtu = must(
     await invoke('buyAirtime', { network: 'mtn', phone: '08031234567', amount: 100, pin: PIN }, a),
     'buyAirtime',
@@ -246,6 +257,8 @@ beforeAll(async () => {
   if (!notes.length) throw new Error('the owner has no notification to walk');
   ids.notificationId = notes[0].id;
   await h.app.services.jobs.drain();
+  ids.deliveryId = must(await invoke('listWebhookDeliveries', {}, a), 'listWebhookDeliveries').items[0]?.id;
+  if (!ids.deliveryId) throw new Error('the owner has no webhook delivery to walk');
 }, 120_000);
 afterAll(async () => h?.close());
 
