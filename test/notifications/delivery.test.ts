@@ -305,9 +305,11 @@ describe('channels and the outbox', () => {
         await drain();
       });
       expect(texts.filter((t) => t.includes('FROM notifications n'))).toHaveLength(1);
+      // Every channel job of the fan-out is on one change: one insert per channel queue (here e-mail only), its jobs
+      // as rows of one parameter.
       const inserts = texts.filter((t) => t.includes('INSERT INTO jobs'));
       expect(inserts).toHaveLength(1);
-      expect(inserts[0]).toContain('jsonb_to_recordset');
+      expect(inserts[0]).toContain('jsonb_array_elements');
       for (const [i, u] of users.entries())
         expect((await mailbox(u.email)).map((m) => m.subject).filter((t) => t.startsWith('Counted '))).toEqual([`Counted ${i}`]);
     },
