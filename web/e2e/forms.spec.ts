@@ -138,7 +138,7 @@ test('KYC bank form: the account number the service refuses (its NUBAN check dig
   // Settings: the login PIN and the closing word say what they need under the field, before any step-up.
   await page.goto('/settings');
   const loginPinSection = page.getByRole('region', { name: 'Login PIN' });
-  const loginPin = loginPinSection.getByLabel(/New PIN/);
+  const loginPin = loginPinSection.getByLabel(/New login PIN/);
   await loginPin.fill('12');
   await loginPinSection.getByRole('button', { name: 'Save' }).click();
   expect(await messageOf(loginPin)).toContain('Enter a 6-digit login PIN.');
