@@ -16,6 +16,8 @@ const SHARED_KEY = 'vtu.activity';
  * own calls.
  */
 const AUTOMATIC = /\/_serverFn\/(heartbeatSession|refreshSession|adminDashboardQueues)/;
+/** Whether a call is one the app makes on its own timers (its writes change nothing an operator reads). */
+export const isAutomatic = (url: string) => AUTOMATIC.test(url);
 // Opening or reloading the console is a person's navigation.
 let last = Date.now();
 let unreported = true;
@@ -46,7 +48,7 @@ export function watchPersonActivity() {
   markActivity({
     // The first request after an action claims it and goes unmarked.
     take(url) {
-      if (AUTOMATIC.test(url) || !unreported) return false;
+      if (isAutomatic(url) || !unreported) return false;
       unreported = false;
       return true;
     },

@@ -2,6 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { onWrite } from '../api/client';
 import { adminQueries } from '../api/queries/admin';
+import { isAutomatic } from './activity';
 
 /**
  * Every console read shown again after a change (issue 44): who is signed in aside, every admin answer is marked
@@ -11,11 +12,17 @@ import { adminQueries } from '../api/queries/admin';
 export const refreshConsole = (qc: QueryClient) =>
   qc.invalidateQueries({ queryKey: adminQueries.all(), predicate: (q) => q.queryKey[1] !== 'me' });
 
-/** After each write the service accepts, and for as long as the console is open. */
+/**
+ * After each write the service accepts, for as long as the console is open; the session's own heartbeat and refresh
+ * are writes that change nothing shown, so they ask nothing again (else every minute would refetch every screen, and
+ * the first of those reads would report a person's action in the place of the console's own report, activity.ts).
+ */
 export function useFreshAfterWrites() {
   const qc = useQueryClient();
   useEffect(() => {
-    onWrite(() => void refreshConsole(qc));
+    onWrite((path) => {
+      if (!isAutomatic(path)) void refreshConsole(qc);
+    });
     return () => onWrite(null);
   }, [qc]);
 }
