@@ -3,16 +3,12 @@ import { one, rows, type Db } from '../../db/client.js';
 import { DAY, HOUR, type Clock } from '../../kernel/clock.js';
 import { toNaira } from '../../kernel/money.js';
 import { PROVIDER_IDS } from '../../providers/vtu/types.js';
-import { providerBurn, providerOutcomes, purchaseVolume, stuckPurchases } from '../vtu/api.js';
-import { lagosRange } from './range.js';
+import { providerBurn, stuckPurchases } from '../vtu/api.js';
+import { providers, volume } from './dashboard-purchases.js';
 import { ageSeconds as seconds, waitingWork } from './waiting.js';
 
-/** The dashboard's ranges cover at most this many Lagos days (a quarter). */
-export const DASHBOARD_MAX_DAYS = 92;
 /** Burn rate of a float: what its provider consumed over this many days, per day. */
 export const BURN_DAYS = 7;
-
-type Group = { key: string; count: number; volume: number };
 
 /** Float and pool accounts: the balance snapshot (console.balance-snapshots) plus the account's entries after it. */
 export const FLOAT_CODES = [...PROVIDER_IDS.map((p) => `system:provider_float:${p}`), 'system:collections'];
@@ -52,148 +48,116 @@ function emptyFloats(balances: { code: string; balance: string }[]) {
   };
 }
 
+type DashboardDeps = { db: Db; clock: Clock; stuckAfterMs: number };
+
+/** The float accounts' balances, their providers' burn per day and days of headroom, and the collections pool's. */
+async function floats({ db, clock }: DashboardDeps) {
+  const now = clock.now();
+  const since = new Date(now.getTime() - BURN_DAYS * DAY);
+  const codes = FLOAT_CODES;
+  const [balances, burns] = await Promise.all([
+    rows<{ code: string; balance: string }>(db, balancesStatement(codes)),
+    // The window ends at this instant included (a purchase of this very millisecond counts).
+    providerBurn(db, since, new Date(now.getTime() + 1)),
+  ]);
+  const balanceOf = (code: string) => BigInt(balances.find((b) => b.code === code)?.balance ?? '0');
+  const headroom = (balance: bigint, perDay: bigint) => (perDay > 0n ? Math.round((Number(balance) / Number(perDay)) * 10) / 10 : null);
+  const items = PROVIDER_IDS.map((p) => {
+    // The float account is the provider's debt to us in our books: funding debits it, purchases credit it.
+    const balance = -balanceOf(`system:provider_float:${p}`);
+    const perDay = BigInt(burns.find((b) => b.provider === p)?.burn ?? '0') / BigInt(BURN_DAYS);
+    return { provider: p, balance: toNaira(balance), burnPerDay: toNaira(perDay), daysOfHeadroom: headroom(balance, perDay) };
+  });
+  // Floats are funded just in time from the collections pool: the pool is the headroom behind every float.
+  // A system account holds money as a negative balance (a top-up debits the pool, a funding credits it).
+  const pool = -balanceOf('system:collections');
+  // A pool below zero owes the floats already: no days of headroom, a problem the dashboard shows (issue 44).
+  const totalPerDay = items.reduce((s, i) => s + BigInt(Math.round(i.burnPerDay * 100)), 0n);
+  const floatsTotal = items.reduce((s, i) => s + BigInt(Math.round(i.balance * 100)), 0n);
+  return {
+    burnDays: BURN_DAYS,
+    items,
+    collections: { balance: toNaira(pool), daysOfHeadroom: pool < 0n ? null : headroom(pool + floatsTotal, totalPerDay) },
+  };
+}
+
+/** The work waiting: stuck purchases, webhooks, due and dead jobs, KYC reviews, people's queues and empty floats. */
+async function queues(deps: DashboardDeps) {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
+  const [stuck, webhook, waiting, due, dead, kyc, people, balances] = await Promise.all([
+    stuckPurchases(db, stuckBefore),
+    one<{ n: number; max: number | null; avg: number | null }>(
+      db,
+      sql`SELECT count(*)::int AS n, max(extract(epoch FROM processed_at - received_at))::float8 AS max,
+                   avg(extract(epoch FROM processed_at - received_at))::float8 AS avg
+            FROM processor_events WHERE status = 'credited' AND received_at > ${new Date(now.getTime() - HOUR)}`,
+    ),
+    one<{ n: number; oldest: string | null }>(
+      db,
+      sql`SELECT count(*)::int AS n, min(received_at) AS oldest FROM processor_events WHERE status = 'received'`,
+    ),
+    rows<{ queue: string; n: number; oldest: string | null }>(
+      db,
+      sql`SELECT queue, count(*)::int AS n, min(run_at) AS oldest FROM jobs WHERE status = 'queued' AND run_at <= ${now} GROUP BY queue ORDER BY min(run_at)`,
+    ),
+    rows<{ queue: string; n: number }>(
+      db,
+      sql`SELECT queue, count(*)::int AS n FROM jobs WHERE status = 'dead' GROUP BY queue ORDER BY queue`,
+    ),
+    rows<{ tier: number; n: number; oldest: string | null }>(
+      db,
+      sql`SELECT tier, count(*)::int AS n, min(created_at) AS oldest FROM kyc_submissions WHERE status = 'pending' GROUP BY tier ORDER BY tier`,
+    ),
+    waitingWork(db, now),
+    rows<{ code: string; balance: string }>(db, balancesStatement(FLOAT_CODES)),
+  ]);
+  const round = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 1000) / 1000);
+  const oldestDue = due[0]?.oldest ?? null;
+  const oldestKyc = kyc
+    .map((k) => k.oldest)
+    .reduce<string | null>((a, b) => (a === null || (b !== null && new Date(b) < new Date(a)) ? b : a), null);
+  return {
+    stuckPurchases: {
+      count: stuck?.n ?? 0,
+      oldestAgeSeconds: seconds(stuck?.oldest ?? null, now),
+      stuckAfterSeconds: deps.stuckAfterMs / 1000,
+    },
+    webhooks: {
+      creditedLastHour: webhook?.n ?? 0,
+      lagSeconds: { max: round(webhook?.max), avg: round(webhook?.avg) },
+      waiting: waiting?.n ?? 0,
+      oldestWaitingSeconds: seconds(waiting?.oldest ?? null, now),
+    },
+    jobs: {
+      due: due.reduce((s, q) => s + q.n, 0),
+      lagSeconds: seconds(oldestDue, now),
+      byQueue: due.map((q) => ({ queue: q.queue, due: q.n, lagSeconds: seconds(q.oldest, now) })),
+    },
+    deadLetters: { total: dead.reduce((s, q) => s + q.n, 0), byQueue: dead.map((q) => ({ queue: q.queue, count: q.n })) },
+    kyc: {
+      pending: kyc.reduce((s, k) => s + k.n, 0),
+      oldestAgeSeconds: seconds(oldestKyc, now),
+      byTier: kyc.map((k) => ({ tier: k.tier, pending: k.n, oldestAgeSeconds: seconds(k.oldest, now) })),
+    },
+    ...people,
+    floats: emptyFloats(balances),
+  };
+}
+
 /**
  * The operator dashboard (issue 30), one read per panel. Every purchase figure is an index-only scan of the range
  * on vtu_transactions_dashboard_idx (created_at first, every column read included: migration 1030); queues come
  * from their partial or status indexes. No statement reads the transactions table outside its range
  * (test/console/dashboard.test.ts checks the plans; docs/scaling.md).
  */
-export function createDashboard(deps: { db: Db; clock: Clock; stuckAfterMs: number }) {
-  const { db, clock } = deps;
-
+export function createDashboard(deps: DashboardDeps) {
   return {
-    async volume(input: { from?: string; to?: string }) {
-      const r = lagosRange(input, clock.now(), DASHBOARD_MAX_DAYS);
-      const list = await purchaseVolume(db, r.start, r.end);
-      // GROUPING(service, provider, status, channel): a bit per column left out of the set (8 service, 4 provider,
-      // 2 status, 1 channel).
-      const of = (g: number, pick: (x: (typeof list)[number]) => string | null): Group[] =>
-        list
-          .filter((x) => x.g === g)
-          .map((x) => ({ key: pick(x) ?? '', count: x.n, volume: toNaira(x.volume) }))
-          .sort((a, b) => b.volume - a.volume || a.key.localeCompare(b.key));
-      const all = list.find((x) => x.g === 15);
-      return {
-        from: r.from,
-        to: r.to,
-        total: { count: all?.n ?? 0, volume: toNaira(all?.volume ?? '0') },
-        byService: of(7, (x) => x.service).map(({ key, ...g }) => ({ service: key, ...g })),
-        byProvider: of(11, (x) => x.provider).map(({ key, ...g }) => ({ provider: key, ...g })),
-        byStatus: of(13, (x) => x.status).map(({ key, ...g }) => ({ status: key, ...g })),
-        byChannel: of(14, (x) => x.channel).map(({ key, ...g }) => ({ channel: key, ...g })),
-      };
-    },
-
-    async providers(input: { from?: string; to?: string }) {
-      const r = lagosRange(input, clock.now(), DASHBOARD_MAX_DAYS);
-      const list = await providerOutcomes(db, r.start, r.end);
-      const round = (n: number | null) => (n === null ? null : Math.round(n * 1000) / 1000);
-      return {
-        from: r.from,
-        to: r.to,
-        items: list.map((p) => ({
-          provider: p.provider,
-          succeeded: p.succeeded,
-          failed: p.failed,
-          processing: p.processing,
-          successRate: p.succeeded + p.failed ? Math.round((p.succeeded / (p.succeeded + p.failed)) * 10000) / 10000 : null,
-          latencySeconds: { p50: round(p.p50), p95: round(p.p95) },
-        })),
-      };
-    },
-
-    async floats() {
-      const now = clock.now();
-      const since = new Date(now.getTime() - BURN_DAYS * DAY);
-      const codes = FLOAT_CODES;
-      const [balances, burns] = await Promise.all([
-        rows<{ code: string; balance: string }>(db, balancesStatement(codes)),
-        // The window ends at this instant included (a purchase of this very millisecond counts).
-        providerBurn(db, since, new Date(now.getTime() + 1)),
-      ]);
-      const balanceOf = (code: string) => BigInt(balances.find((b) => b.code === code)?.balance ?? '0');
-      const headroom = (balance: bigint, perDay: bigint) => (perDay > 0n ? Math.round((Number(balance) / Number(perDay)) * 10) / 10 : null);
-      const items = PROVIDER_IDS.map((p) => {
-        // The float account is the provider's debt to us in our books: funding debits it, purchases credit it.
-        const balance = -balanceOf(`system:provider_float:${p}`);
-        const perDay = BigInt(burns.find((b) => b.provider === p)?.burn ?? '0') / BigInt(BURN_DAYS);
-        return { provider: p, balance: toNaira(balance), burnPerDay: toNaira(perDay), daysOfHeadroom: headroom(balance, perDay) };
-      });
-      // Floats are funded just in time from the collections pool: the pool is the headroom behind every float.
-      // A system account holds money as a negative balance (a top-up debits the pool, a funding credits it).
-      const pool = -balanceOf('system:collections');
-      // A pool below zero owes the floats already: no days of headroom, a problem the dashboard shows (issue 44).
-      const totalPerDay = items.reduce((s, i) => s + BigInt(Math.round(i.burnPerDay * 100)), 0n);
-      const floatsTotal = items.reduce((s, i) => s + BigInt(Math.round(i.balance * 100)), 0n);
-      return {
-        burnDays: BURN_DAYS,
-        items,
-        collections: { balance: toNaira(pool), daysOfHeadroom: pool < 0n ? null : headroom(pool + floatsTotal, totalPerDay) },
-      };
-    },
-
-    async queues() {
-      const now = clock.now();
-      const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
-      const [stuck, webhook, waiting, due, dead, kyc, people, balances] = await Promise.all([
-        stuckPurchases(db, stuckBefore),
-        one<{ n: number; max: number | null; avg: number | null }>(
-          db,
-          sql`SELECT count(*)::int AS n, max(extract(epoch FROM processed_at - received_at))::float8 AS max,
-                     avg(extract(epoch FROM processed_at - received_at))::float8 AS avg
-              FROM processor_events WHERE status = 'credited' AND received_at > ${new Date(now.getTime() - HOUR)}`,
-        ),
-        one<{ n: number; oldest: string | null }>(
-          db,
-          sql`SELECT count(*)::int AS n, min(received_at) AS oldest FROM processor_events WHERE status = 'received'`,
-        ),
-        rows<{ queue: string; n: number; oldest: string | null }>(
-          db,
-          sql`SELECT queue, count(*)::int AS n, min(run_at) AS oldest FROM jobs WHERE status = 'queued' AND run_at <= ${now} GROUP BY queue ORDER BY min(run_at)`,
-        ),
-        rows<{ queue: string; n: number }>(
-          db,
-          sql`SELECT queue, count(*)::int AS n FROM jobs WHERE status = 'dead' GROUP BY queue ORDER BY queue`,
-        ),
-        rows<{ tier: number; n: number; oldest: string | null }>(
-          db,
-          sql`SELECT tier, count(*)::int AS n, min(created_at) AS oldest FROM kyc_submissions WHERE status = 'pending' GROUP BY tier ORDER BY tier`,
-        ),
-        waitingWork(db, now),
-        rows<{ code: string; balance: string }>(db, balancesStatement(FLOAT_CODES)),
-      ]);
-      const round = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 1000) / 1000);
-      const oldestDue = due[0]?.oldest ?? null;
-      const oldestKyc = kyc
-        .map((k) => k.oldest)
-        .reduce<string | null>((a, b) => (a === null || (b !== null && new Date(b) < new Date(a)) ? b : a), null);
-      return {
-        stuckPurchases: {
-          count: stuck?.n ?? 0,
-          oldestAgeSeconds: seconds(stuck?.oldest ?? null, now),
-          stuckAfterSeconds: deps.stuckAfterMs / 1000,
-        },
-        webhooks: {
-          creditedLastHour: webhook?.n ?? 0,
-          lagSeconds: { max: round(webhook?.max), avg: round(webhook?.avg) },
-          waiting: waiting?.n ?? 0,
-          oldestWaitingSeconds: seconds(waiting?.oldest ?? null, now),
-        },
-        jobs: {
-          due: due.reduce((s, q) => s + q.n, 0),
-          lagSeconds: seconds(oldestDue, now),
-          byQueue: due.map((q) => ({ queue: q.queue, due: q.n, lagSeconds: seconds(q.oldest, now) })),
-        },
-        deadLetters: { total: dead.reduce((s, q) => s + q.n, 0), byQueue: dead.map((q) => ({ queue: q.queue, count: q.n })) },
-        kyc: {
-          pending: kyc.reduce((s, k) => s + k.n, 0),
-          oldestAgeSeconds: seconds(oldestKyc, now),
-          byTier: kyc.map((k) => ({ tier: k.tier, pending: k.n, oldestAgeSeconds: seconds(k.oldest, now) })),
-        },
-        ...people,
-        floats: emptyFloats(balances),
-      };
-    },
+    volume: (input: { from?: string; to?: string }) => volume(deps, input),
+    providers: (input: { from?: string; to?: string }) => providers(deps, input),
+    floats: () => floats(deps),
+    queues: () => queues(deps),
   };
 }
 

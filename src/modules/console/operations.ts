@@ -5,7 +5,7 @@ import { naira } from '../../kernel/money.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { channelOperations } from './channel-operations.js';
 import { EXPORT_KINDS } from './exports.js';
-import { BULK_REQUERY_MAX } from './jobs.js';
+import { BULK_REQUERY_MAX } from './jobs-deps.js';
 import { lagosDay } from './range.js';
 import { searchTransactionsInput, searchTransactionsOutput } from './transactions.js';
 
