@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm';
+import { one } from '../../db/client.js';
+import { AppError } from '../../kernel/errors.js';
+import type { AuthUser } from '../../kernel/actor.js';
+import type { Activity } from './operator-idle.js';
+import type { AccessClaims } from './tokens.js';
+import type { SessionState } from './session-cache.js';
+import { createUser, findUserByEmail, grantedRolesOf, operatorRolesOf } from './accounts.js';
+import type { IdentityUseCaseDeps } from './deps.js';
+
+/**
+ * Bearer token -> caller. One query checks session state, account state and tier; an operator's session is also
+ * checked for idleness, and a person's request moves its idle clock (operator-idle.ts).
+ */
+export async function authenticate(deps: IdentityUseCaseDeps, token: string, activity: Activity = 'person'): Promise<AuthUser> {
+  const { tokens, config, operatorIdle } = deps;
+  const claims = await tokens.verifyAccess(token);
+  if (!claims) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');
+  if (claims.external) return externalCaller(deps, claims);
+  const sid = claims.sid;
+  if (!sid) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');
+  const row = await sessionState(deps, sid, claims.sub);
+  if (row.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
+  if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
+  if (row.userStatus !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+  const operatorRoles = operatorRolesOf(config, row.email, row.grantedRoles);
+  if (operatorRoles.length) await operatorIdle.check(sid, claims.sub, activity);
+  return {
+    id: claims.sub,
+    email: row.email,
+    username: row.username,
+    role: operatorRoles.length ? 'admin' : 'user',
+    operatorRoles,
+    sessionId: sid,
+    kycTier: row.kycTier,
+    twoFactor: row.twoFactor,
+    frozen: row.frozen,
+  };
+}
+
+/** The caller of an external token: its e-mail's account, made when there is none. */
+async function externalCaller(deps: IdentityUseCaseDeps, claims: AccessClaims): Promise<AuthUser> {
+  const { db, config } = deps;
+  let user = await findUserByEmail(db, claims.email!);
+  if (!user) user = await createUser(deps, db, claims.email!);
+  if (user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+  // An external token is an operator only when the operator chose so (AUTH_EXTERNAL_ADMIN).
+  const operatorRoles = config.auth.externalAdmin ? operatorRolesOf(config, user.email, await grantedRolesOf(db, user.id)) : [];
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    role: operatorRoles.length ? 'admin' : 'user',
+    operatorRoles,
+    sessionId: null,
+    kycTier: user.kyc_tier,
+  };
+}
+
+/** The session's and its account's state: from the session cache, else read (and cached while both are active). */
+async function sessionState({ db, sessionCache }: IdentityUseCaseDeps, sid: string, userId: string): Promise<SessionState> {
+  const cached = sessionCache.get(sid);
+  if (cached && cached.userId === userId) return cached;
+  const generation = sessionCache.generation();
+  const r = await one<{
+    status: string;
+    email: string;
+    username: string | null;
+    user_status: string;
+    kyc_tier: number;
+    two_factor: boolean;
+    frozen: boolean;
+    granted_roles: string[] | null;
+  }>(
+    db,
+    sql`SELECT s.status, u.email, u.username, u.status AS user_status, u.kyc_tier,
+               EXISTS (SELECT 1 FROM account_freezes z WHERE z.user_id = u.id) AS frozen,
+               EXISTS (SELECT 1 FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS two_factor,
+               ARRAY(SELECT r.role FROM operator_roles r WHERE r.user_id = u.id) AS granted_roles
+        FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ${sid} AND s.user_id = ${userId}`,
+  );
+  if (!r) throw new AppError('UNAUTHENTICATED', 'Session not found');
+  const row: SessionState = {
+    userId,
+    status: r.status,
+    email: r.email,
+    username: r.username,
+    userStatus: r.user_status,
+    kycTier: r.kyc_tier,
+    twoFactor: r.two_factor,
+    frozen: r.frozen,
+    grantedRoles: r.granted_roles ?? [],
+  };
+  if (row.status === 'active' && row.userStatus === 'active') sessionCache.put(sid, row, generation);
+  return row;
+}

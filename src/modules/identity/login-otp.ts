@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { AppError } from '../../kernel/errors.js';
+import { OTP_TTL_MS } from './otp.js';
+import { createUser, findUserByEmail } from './accounts.js';
+import { openSession } from './sessions.js';
+import type { IdentityUseCaseDeps, SessionView } from './deps.js';
+
+/** Issues a sign-in code for an e-mail address and mails it. */
+export async function sendLoginOtp({ otp, codeMail, clock }: IdentityUseCaseDeps, email: string, meta: { ip?: string } = {}) {
+  const code = await otp.issue('login', email.toLowerCase(), meta.ip);
+  await codeMail.send(
+    {
+      to: email,
+      subject: 'Your sign-in code',
+      text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
+    },
+    new Date(clock.now().getTime() + OTP_TTL_MS),
+  );
+}
+
+/**
+ * Opens a session for the code's owner. `deviceTokens`: the caller's device cookie; a known device of the account
+ * guesses on its own budget (otp.ts). Returns the tokens the device cookie holds from now on.
+ */
+export async function verifyLoginOtp(
+  deps: IdentityUseCaseDeps,
+  input: { email: string; code: string; referralCode?: string },
+  meta: { ip?: string; userAgent?: string; deviceTokens?: readonly string[] },
+): Promise<{ session: SessionView; deviceTokens: string[] }> {
+  const { db, otp, devices } = deps;
+  const email = input.email.toLowerCase();
+  const known = await findUserByEmail(db, email);
+  const device = known && meta.deviceTokens?.length ? await devices.recognise(known.id, meta) : null;
+  await otp.verify('login', email, input.code, { ip: meta.ip, device });
+  let user = known;
+  if (user && user.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
+  if (!user) {
+    user = await db.transaction(async (tx) => {
+      const created = await createUser(deps, tx, email);
+      if (input.referralCode) {
+        await tx.execute(sql`UPDATE users SET signup_referral_code = ${input.referralCode} WHERE id = ${created.id}`);
+      }
+      if (deps.onSignup) await deps.onSignup(tx, created.id, input.referralCode);
+      return created;
+    });
+  }
+  const session = await openSession(deps, user, 'email_otp', meta);
+  return { session, deviceTokens: await devices.remember(user.id, meta) };
+}
