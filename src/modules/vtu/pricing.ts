@@ -1,12 +1,15 @@
 import type { Config } from '../../config.js';
 import { AppError } from '../../kernel/errors.js';
-import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
-import { ProviderError, type CatalogueEntry, type ProviderId, type VtuProvider } from '../../providers/vtu/types.js';
+import { formatNaira, toKobo } from '../../kernel/money.js';
+import type { ProviderId, VtuProvider } from '../../providers/vtu/types.js';
 import type { Catalogue } from './catalogue.js';
+import { kindContext } from './kind-context.js';
 import { KINDS, kindNamed } from './kinds/index.js';
 import type { KindAdapter, KindContext, KindPlatform, QuoteRequest, ServiceKind } from './kinds/kind.js';
 import { applyMarkup, type Markups } from './markups.js';
-import { feeSplit } from './model.js';
+import { quotePurchase } from './quote.js';
+
+export type Pricing = ReturnType<typeof createPricing>;
 
 /**
  * Routing, prices and each kind's context (kinds/kind.ts KindContext): which providers sell a kind (VTU_ROUTING, else
@@ -53,41 +56,12 @@ export function createPricing(deps: {
   }
 
   const contexts = new Map<string, KindContext>();
+  const contextDeps = { route, priced, assertPrice, markups, catalogue, adapterOf, platform: deps.platform };
   function context(name: string): KindContext {
     const known = contexts.get(name);
     if (known) return known;
     const kind = kindNamed(name);
-    const ctx: KindContext = {
-      name,
-      route: () => route(name),
-      priced: (provider, wholesale) => priced(name, provider, wholesale),
-      async retailList(provider: ProviderId, entries: CatalogueEntry[]) {
-        const rule = await markups.ruleFor(name, provider);
-        return entries.map((e) => ({ e, retail: e.price === null ? null : e.price + applyMarkup(rule, e.price) }));
-      },
-      assertPrice,
-      catalogue: (provider, list, arg) =>
-        catalogue.get(provider, list, arg, () => {
-          const a = adapterOf(kind, provider);
-          if (!a?.catalogue) throw new ProviderError(provider, `provider ${provider} has no ${list} catalogue`, 'refused');
-          return a.catalogue(list, arg);
-        }),
-      adapter<A extends KindAdapter>(provider: ProviderId): A {
-        const a = adapterOf(kind, provider);
-        if (!a) throw new AppError('SERVICE_UNAVAILABLE', `Provider ${provider.toUpperCase()} does not sell ${kind.label}`);
-        return a as A;
-      },
-      async upstream<T>(fn: () => Promise<T>, what = 'verification'): Promise<T> {
-        try {
-          return await fn();
-        } catch (err) {
-          if (err instanceof ProviderError)
-            throw new AppError('UPSTREAM_ERROR', `The provider could not be reached for ${what}; try again shortly`, { cause: err });
-          throw err;
-        }
-      },
-      platform: deps.platform,
-    };
+    const ctx = kindContext(contextDeps, kind, name);
     contexts.set(name, ctx);
     return ctx;
   }
@@ -95,20 +69,5 @@ export function createPricing(deps: {
   /** The kind's adapter at `provider`, or null when that provider does not sell the kind. */
   const adapterAt = (service: string, provider: ProviderId) => adapterOf(kindNamed(service), provider);
 
-  /**
-   * quotePurchase (issue 29: the fee before paying): what the buyer gets, the fee and the total the wallet pays, by
-   * the same routing and prices as the purchase. Electricity units are known only once the provider vends the token:
-   * they come with the transaction.
-   */
-  async function quotePurchase(i: QuoteRequest) {
-    const kind = kindNamed(i.service);
-    const ctx = context(kind.name);
-    ctx.route();
-    if (!kind.quote) throw new AppError('VALIDATION_FAILED', `${kind.label} has no quote; see its catalogue`);
-    const p = await kind.quote(ctx, i);
-    const { value, fee } = feeSplit(kind.feeOnTop, p.retail, p.markup);
-    return { service: i.service, name: p.name, amount: toNaira(value), fee: toNaira(fee), total: toNaira(p.retail) };
-  }
-
-  return { routing, route, priced, context, adapterAt, quotePurchase };
+  return { routing, route, priced, context, adapterAt, quotePurchase: (i: QuoteRequest) => quotePurchase(context, i) };
 }

@@ -1,0 +1,21 @@
+import type { ReadReplica } from '../../db/replica.js';
+import { notFound } from '../../kernel/errors.js';
+import * as repo from './repository.js';
+import { toTransaction } from './view.js';
+
+/** The caller's own purchases, newest first, a page at a time (read where the caller's reads go). */
+export async function listMine(
+  replica: ReadReplica,
+  userId: string,
+  f: { status?: string; service?: string; limit: number; offset: number },
+) {
+  const list = await repo.listOwnTransactions(replica.forUser(userId), userId, f);
+  return { items: list.slice(0, f.limit).map(toTransaction), limit: f.limit, offset: f.offset, hasMore: list.length > f.limit };
+}
+
+/** One of the caller's own purchases (NOT_FOUND for another's). */
+export async function getMine(replica: ReadReplica, userId: string, id: string) {
+  const row = await repo.getOwnTransaction(replica.forUser(userId), userId, id);
+  if (!row) throw notFound('VTU transaction');
+  return toTransaction(row);
+}
