@@ -1,38 +1,23 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-
 import { one, rows, type Db } from '../../db/client.js';
-
-import { AppError } from '../../kernel/errors.js';
-
-import type { AuthUser } from '../../kernel/actor.js';
-
 import type { JobQueue } from '../../jobs/queue.js';
-
+import type { AuthUser } from '../../kernel/actor.js';
 import type { Clock } from '../../kernel/clock.js';
-
-import type { EventBus } from '../../platform/change.js';
-import type { Work } from '../../platform/change.js';
-
-import type { Logger } from '../../lib/logger.js';
-
-import type { ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
-
+import { AppError } from '../../kernel/errors.js';
 import { toNaira } from '../../kernel/money.js';
+import type { Logger } from '../../lib/logger.js';
+import type { EventBus, Work } from '../../platform/change.js';
+import type { ProcessorAdapter, ProcessorRegistry } from '../../providers/processor.js';
 import type { WalletLimits } from '../wallet/api.js';
-
 import { createPaymentsAdmin } from './admin.js';
-
-import { createDedicatedAccounts } from './dedicated-accounts.js';
-
+import { createCreditBatch } from './credit-batch.js';
+import { createDedicatedAccounts, dedicatedAccountOf, dvaView } from './dedicated-accounts.js';
 import { iso, JOB_CREATE_DVA } from './model.js';
 import { createPaymentsReconciliation } from './reconciliation.js';
-
 import { createSettlement } from './settlement.js';
-
-import { createWebhookEvents } from './webhook-events.js';
 import { createTopupIntent, getTopupIntent, ownIntent, startProcessorTopup, verifyProcessorTopup, type Topups } from './topups.js';
-import { createCreditBatch } from './credit-batch.js';
+import { createWebhookEvents } from './webhook-events.js';
 
 // The limits, job names and shapes live in model.ts; importers keep using this module.
 export * from './model.js';
@@ -58,54 +43,17 @@ export interface PaymentsDeps {
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
 export function createPaymentsService(deps: PaymentsDeps) {
-  const { db, clock, jobs, events, walletLimits, processors, log } = deps;
-
-  function processorFor(id: string | undefined): ProcessorAdapter {
-    if (id === undefined) return processors.default;
-    const p = processors.get(id);
-    if (!p)
-      throw new AppError('VALIDATION_FAILED', `processor must be one of: ${processors.ids().join(', ')}`, {
-        issues: [{ path: 'processor', message: 'unknown processor' }],
-      });
-    return p;
-  }
-
-  function adapterOf(id: string): ProcessorAdapter {
-    const p = processors.get(id);
-    if (!p) throw new Error(`payments: processor ${id} is no longer configured`);
-    return p;
-  }
-
-  const { settleCharge, settleChargeAlone } = createSettlement({ db, clock, work: deps.work, walletLimits, log });
-  const { dedicatedAccountOf, dvaView, ensureDedicatedAccount, creditDedicatedAccount } = createDedicatedAccounts({
-    db,
-    clock,
-    processors,
-    settleCharge,
-  });
-  const webhookEvents = createWebhookEvents({
-    db,
-    clock,
-    jobs,
-    work: deps.work,
-    log,
-    adapterOf,
-    admission: deps.config.webhookAdmission,
-    settleChargeAlone,
-    creditDedicatedAccount,
-    ensureDedicatedAccount,
-  });
+  const { db, clock, jobs, work, walletLimits, processors, log } = deps;
+  const adapterOf = (id: string) => configuredAdapter(processors, id);
+  const { settleCharge, settleChargeAlone } = createSettlement({ db, clock, work, walletLimits, log });
+  const { ensureDedicatedAccount, creditDedicatedAccount } = createDedicatedAccounts({ db, clock, processors, settleCharge });
+  const admission = deps.config.webhookAdmission;
+  const dva = { ensureDedicatedAccount, creditDedicatedAccount };
+  const webhookEvents = createWebhookEvents({ db, clock, jobs, work, log, adapterOf, admission, settleChargeAlone, ...dva });
   const reconcile = createPaymentsReconciliation({ db, clock, log, processors, adapterOf, settleCharge, creditDedicatedAccount });
-
-  const topups: Topups = {
-    db,
-    clock,
-    walletLimits,
-    processorFor,
-    adapterOf,
-    settleCharge,
-    callbackOrigins: deps.config.topupCallbackOrigins,
-  };
+  const processorFor = (id: string | undefined) => requestedProcessor(processors, id);
+  const callbackOrigins = deps.config.topupCallbackOrigins;
+  const topups: Topups = { db, clock, walletLimits, processorFor, adapterOf, settleCharge, callbackOrigins };
 
   return {
     settleCharge,
@@ -132,20 +80,43 @@ export function createPaymentsService(deps: PaymentsDeps) {
     /** The credit lanes' batch (credit-batch.ts): each event's error or null. */
     processEvents: createCreditBatch({ db, clock, log, adapterOf, settleCharge, processEvent: webhookEvents.processEvent }),
 
-    async dedicatedAccount(userId: string) {
-      const r = await dedicatedAccountOf(db, userId);
-      return r ? dvaView(r) : null;
-    },
+    dedicatedAccount: (userId: string) => dedicatedAccount(db, userId),
 
-    ...createPaymentsAdmin({ db, clock, work: deps.work }),
+    ...createPaymentsAdmin({ db, clock, work }),
 
     /** kyc.approved (tier >= 2) -> a job creates the dedicated account (enqueued in the approval's transaction). */
-    subscribe() {
-      events.on('kyc.approved', (e, change) => {
-        if (e.tier >= 2) change.enqueue(JOB_CREATE_DVA, { userId: e.userId }, { singletonKey: `dva:${e.userId}` });
-      });
-    },
+    subscribe: () => subscribe(deps.events),
   };
+}
+
+/** The processor a caller asked for (the default when none); an unknown one is a VALIDATION_FAILED. */
+function requestedProcessor(processors: ProcessorRegistry, id: string | undefined): ProcessorAdapter {
+  if (id === undefined) return processors.default;
+  const p = processors.get(id);
+  if (!p)
+    throw new AppError('VALIDATION_FAILED', `processor must be one of: ${processors.ids().join(', ')}`, {
+      issues: [{ path: 'processor', message: 'unknown processor' }],
+    });
+  return p;
+}
+
+/** The adapter of a processor a stored row names; one no longer configured is an internal error. */
+function configuredAdapter(processors: ProcessorRegistry, id: string): ProcessorAdapter {
+  const p = processors.get(id);
+  if (!p) throw new Error(`payments: processor ${id} is no longer configured`);
+  return p;
+}
+
+/** The user's dedicated account as the API shows it, or null. */
+async function dedicatedAccount(db: Db, userId: string) {
+  const r = await dedicatedAccountOf(db, userId);
+  return r ? dvaView(r) : null;
+}
+
+function subscribe(events: EventBus) {
+  events.on('kyc.approved', (e, change) => {
+    if (e.tier >= 2) change.enqueue(JOB_CREATE_DVA, { userId: e.userId }, { singletonKey: `dva:${e.userId}` });
+  });
 }
 
 /** getTopupReceipt: a paid top-up's (or dedicated account transfer's) receipt; an unpaid one is a CONFLICT. */
