@@ -1,168 +1,20 @@
-import type { Config } from '../../../../config.js';
-import type { Db } from '../../../../db/client.js';
-import { MINUTE, type Clock } from '../../../../kernel/clock.js';
-import { formatNaira, toNaira } from '../../../../kernel/money.js';
-import type { Network } from '../../../../kernel/phone.js';
-import type { Entry } from '../../../../ledger/ledger.js';
-import type { Work } from '../../../../platform/change.js';
-import type { Logger } from '../../../../lib/logger.js';
-import { floatAccount, NETWORK_NAMES } from '../../model.js';
 import type { ReceiptStatus } from './adapter.js';
-import * as repo from './repository.js';
+import { credit } from './credit.js';
+import type { AirtimeCashSettlementDeps } from './deps.js';
+import { apply, close } from './receipt.js';
 import type { AirtimeCashRow } from './repository.js';
 
-/** One credit per provider request: the ledger reference of a request's credit. */
-export const ledgerReferenceOf = (requestId: string) => `airtime_cash:${requestId}`;
-
-/** The wallet's share of `kobo` at `bp` basis points, rounded down to the kobo. */
-export const creditOf = (kobo: bigint, bp: number) => (kobo * BigInt(bp)) / 10_000n;
+export { creditOf, ledgerReferenceOf } from './credit.js';
 
 /**
- * What the provider says of a request, applied: a confirmed receipt credits (once), an expiry or a closure closes
- * with nothing credited, anything else waits for the next check.
+ * What the provider says of a request, applied: a confirmed receipt credits (once, credit.ts), an expiry or a closure
+ * closes with nothing credited, anything else waits for the next check (receipt.ts).
  */
-export function createAirtimeCashSettlement(deps: { config: Config; db: Db; clock: Clock; log: Logger; work: Work }) {
-  const { config, db, clock, log, work } = deps;
-  const every = config.vtu.reconcileEveryMs;
-  const backoff = (n: number) => Math.min(every * 2 ** Math.max(0, n - 1), 10 * MINUTE);
-
-  /**
-   * The provider confirmed receipt: the wallet gets the rate's share of what arrived (at most the amount asked for:
-   * more than that waits for an operator), in one statement with the request's new state, the notification and the
-   * 'wallet.credited' subscribers' writes. True when this call credited; a second confirmation posts nothing.
-   */
-  async function credit(row: AirtimeCashRow, r: Extract<ReceiptStatus, { status: 'received' }>): Promise<boolean> {
-    if (row.status === 'credited') return false;
-    const amount = BigInt(row.amount);
-    const counted = r.amountReceived < amount ? r.amountReceived : amount;
-    const credited = creditOf(counted, row.rate_bp);
-    const now = clock.now();
-    const state = {
-      amountReceived: r.amountReceived,
-      credited,
-      providerReference: r.providerReference ?? null,
-      providerStatus: 'received',
-      now,
-    };
-    const reference = ledgerReferenceOf(row.request_id);
-    if (r.amountReceived > amount)
-      log.warn(
-        { requestId: row.id, reference: row.reference, excess: (r.amountReceived - amount).toString() },
-        'airtime-to-cash: more airtime arrived than asked for; the excess needs an operator',
-      );
-    if (credited <= 0n) {
-      // Too little arrived to be worth a kobo: the request is closed as credited with nothing to post.
-      await repo.markCredited(work.change(), row.id, state).commit();
-      return false;
-    }
-    // The provider pays our float at its own rate (amount_settled); the difference to the customer's share is revenue.
-    const settled = r.settled ?? credited;
-    const entries: Entry[] = [{ account: { user: row.user_id, kind: 'wallet' }, amount: credited }];
-    if (settled > 0n) entries.push({ account: floatAccount(row.provider), amount: -settled });
-    if (settled !== credited) entries.push({ account: { system: 'revenue' }, amount: settled - credited });
-    const partial = r.amountReceived < amount;
-    const network = NETWORK_NAMES[row.network as Network] ?? row.network;
-    const change = work
-      .change()
-      .post(
-        {
-          reference,
-          type: 'airtime_cash',
-          description: `Airtime-to-cash: ${formatNaira(r.amountReceived)} ${network} airtime from ${row.sender}`,
-          entries,
-          // reference and transactionId: a receipt is found by the request's reference or id (receipts' look-up).
-          metadata: {
-            reference: row.reference,
-            transactionId: row.id,
-            provider: row.provider,
-            amountReceived: r.amountReceived.toString(),
-          },
-        },
-        { ifPosted: 'skip' },
-      )
-      .notify({
-        userId: row.user_id,
-        kind: 'general',
-        title: 'Airtime converted',
-        body:
-          `${formatNaira(credited)} was added to your wallet for the ${formatNaira(r.amountReceived)} ${network} airtime received from ${row.sender}.` +
-          (partial ? ` Only ${formatNaira(r.amountReceived)} of the ${formatNaira(amount)} expected arrived.` : ''),
-        data: {
-          event: partial ? 'airtime_cash_partial' : 'airtime_cash_credited',
-          requestId: row.id,
-          reference: row.reference,
-          network: row.network,
-          amount: toNaira(credited),
-          received: toNaira(r.amountReceived),
-          expected: toNaira(amount),
-        },
-      })
-      .emit('wallet.credited', { userId: row.user_id, amount: credited, source: 'other', reference });
-    const { posted } = await repo.markCredited(change, row.id, state).commit();
-    if (!posted) return false;
-    log.info({ requestId: row.id, reference: row.reference, credited: credited.toString() }, 'airtime-to-cash credited');
-    return true;
-  }
-
-  /** Closes an awaiting request with nothing credited, and tells the customer why. */
-  async function close(row: AirtimeCashRow, to: 'expired' | 'failed', reason: string, providerStatus: string) {
-    await db.transaction(async (tx) => {
-      const closed = await repo.closeAwaiting(tx, row.id, to, reason, providerStatus, clock.now());
-      if (!closed) return;
-      await work
-        .change(tx)
-        .notify({
-          userId: row.user_id,
-          kind: 'general',
-          title: to === 'expired' ? 'Airtime-to-cash request expired' : 'Airtime-to-cash request closed',
-          body: `Your airtime-to-cash request ${row.reference} from ${row.sender} was closed with nothing credited: ${reason}`,
-          data: {
-            event: `airtime_cash_${to}`,
-            requestId: row.id,
-            reference: row.reference,
-            network: row.network,
-            amount: toNaira(row.amount),
-          },
-        })
-        .commit();
-    });
-  }
-
-  /**
-   * Applies what the provider says of a request (webhook or requery). Only `received` credits; `expired`, `failed`, or
-   * nothing received once the request's time is up closes it with nothing credited; an answer we cannot read decides
-   * nothing. Returns the provider's status as recorded.
-   */
-  async function apply(row: AirtimeCashRow, r: ReceiptStatus): Promise<string> {
-    const now = clock.now();
-    switch (r.status) {
-      case 'received':
-        await credit(row, r);
-        return r.status;
-      case 'expired':
-        await close(row, 'expired', 'no airtime reached the provider before the request expired', 'expired');
-        return r.status;
-      case 'failed':
-        await close(row, 'failed', r.message, 'failed');
-        return r.status;
-      case 'awaiting':
-      case 'not_found':
-        if (now.getTime() >= new Date(row.expires_at).getTime()) {
-          await close(row, 'expired', 'no airtime reached the provider before the request expired', r.status);
-          return r.status;
-        }
-        break;
-      case 'unknown':
-        if (now.getTime() - new Date(row.expires_at).getTime() >= config.vtu.stuckAfterMs)
-          log.warn(
-            { requestId: row.id, reference: row.reference },
-            'airtime-to-cash request needs an operator: the provider cannot say what arrived',
-          );
-        break;
-    }
-    await repo.markChecked(db, row.id, r.status, new Date(now.getTime() + backoff(row.requery_count + 1)), now);
-    return r.status;
-  }
-
-  return { credit, close, apply };
+export function createAirtimeCashSettlement(deps: AirtimeCashSettlementDeps) {
+  return {
+    credit: (row: AirtimeCashRow, r: Extract<ReceiptStatus, { status: 'received' }>) => credit(deps, row, r),
+    close: (row: AirtimeCashRow, to: 'expired' | 'failed', reason: string, providerStatus: string) =>
+      close(deps, row, to, reason, providerStatus),
+    apply: (row: AirtimeCashRow, r: ReceiptStatus) => apply(deps, row, r),
+  };
 }
