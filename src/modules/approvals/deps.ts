@@ -1,0 +1,14 @@
+import type { Db } from '../../db/client.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { PaymentsService } from '../payments/api.js';
+import type { VtuServiceApi } from '../vtu/api.js';
+import type { OperatorsService } from '../operators/api.js';
+
+/** What four-eyes' use cases (submit.ts, decide.ts, read-requests.ts, settings.ts, actions.ts) use. */
+export interface ApprovalDeps {
+  db: Db;
+  clock: Clock;
+  payments: PaymentsService;
+  vtu: VtuServiceApi;
+  operators: OperatorsService;
+}
