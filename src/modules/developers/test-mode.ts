@@ -7,6 +7,8 @@ import { toKobo, toNaira } from '../../kernel/money.js';
 import type { Ledger } from '../../ledger/types.js';
 import type { Work } from '../../platform/change.js';
 import { setTier, userIdByEmail, type IdentityService } from '../identity/api.js';
+import { tested } from './key-rows.js';
+import type { DevelopersDeps } from './service.js';
 
 /**
  * Test mode (issue 45, docs/decisions.md "Test mode is another world"): a test key's requests are answered by a second
@@ -74,4 +76,16 @@ export function shadowAccounts(deps: { db: Db; clock: Clock; ledger: Ledger; wor
       return id ? toNaira(await ledger.balance(db, { user: id, kind: 'wallet' })) : 0;
     },
   };
+}
+
+/** The customer's test wallet: its balance in the test world, after adding `naira` when asked to. */
+export async function testWallet(
+  deps: DevelopersDeps,
+  user: Pick<AuthUser, 'email' | 'kycTier'>,
+  naira?: number,
+): Promise<{ balance: number }> {
+  const tw = await tested(deps);
+  if (naira === undefined) return { balance: await tw.shadow.balance(user.email) };
+  await tw.shadow.ensure(user);
+  return { balance: await tw.shadow.fund(user.email, naira) };
 }

@@ -1,0 +1,27 @@
+import { sql } from 'drizzle-orm';
+import { one } from '../../db/client.js';
+import type { AuthUser } from '../../kernel/actor.js';
+import { AppError } from '../../kernel/errors.js';
+import { MAX_KEYS } from './inputs.js';
+import { insertKey, tested, worldOf } from './key-rows.js';
+import type { ApiKeyView, DevelopersDeps, NewKey } from './service.js';
+
+/** A new key; its secret is in this answer only. Live keys need KYC Tier 2 (test keys move no real money). */
+export async function createKey(deps: DevelopersDeps, user: AuthUser, k: NewKey): Promise<{ key: ApiKeyView; secret: string }> {
+  const { db, clock } = deps;
+  if (k.mode !== worldOf(deps)) {
+    // A test key is made in the test world, for the customer's shadow account there.
+    const tw = await tested(deps);
+    return tw.createKey({ ...user, id: await tw.shadow.ensure(user) }, k);
+  }
+  if (k.mode === 'live' && user.kycTier < 2)
+    throw new AppError('KYC_TIER_REQUIRED', 'Live API keys need KYC Tier 2; test keys need Tier 1');
+  const now = clock.now();
+  const held = await one<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM api_keys
+        WHERE user_id = ${user.id} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now})`,
+  );
+  if (held!.n >= MAX_KEYS) throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_KEYS} API keys at once: revoke one first`);
+  return insertKey(deps, db, user.id, k);
+}

@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import { one, rows } from '../../db/client.js';
+import { AppError } from '../../kernel/errors.js';
+import { decrypt } from '../../lib/crypto.js';
+import { emailsOf } from '../identity/api.js';
+import { checkUrl, DELIVERY_ATTEMPTS, signatureOf, type DeliveryRow, type WebhookDeps } from './webhook-model.js';
+
+const TIMEOUT_MS = 10_000;
+
+/** One attempt; a failure throws (the job queue retries it) except on the last attempt, which disables the endpoint. */
+export async function deliver(deps: WebhookDeps, deliveryId: string, attempt: number): Promise<void> {
+  const { db, clock, secretKey } = deps;
+  const d = await one<DeliveryRow & { url: string; secret_encrypted: string; endpoint_status: string; user_id: string }>(
+    db,
+    sql`SELECT d.*, e.url, e.secret_encrypted, e.status AS endpoint_status, e.user_id::text AS user_id
+        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = ${deliveryId}`,
+  );
+  if (!d || d.status === 'succeeded') return;
+  if (d.endpoint_status !== 'active') {
+    await record(deps, deliveryId, 'failed', null, null, 'the endpoint is disabled');
+    return;
+  }
+  const t = Math.floor(clock.now().getTime() / 1000);
+  const started = performance.now();
+  let status: number | null = null;
+  let error: string | null = null;
+  try {
+    await checkUrl(deps, d.url);
+    const res = await fetch(d.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': d.event_id,
+        'webhook-signature': signatureOf(decrypt(secretKey, d.secret_encrypted), t, d.body),
+      },
+      body: d.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    status = res.status;
+    await res.body?.cancel().catch(() => undefined);
+    if (status < 200 || status >= 300) error = `answered ${status}`;
+  } catch (err) {
+    error = err instanceof AppError ? err.message : (err as Error).name === 'TimeoutError' ? 'no answer in 10 s' : 'could not connect';
+  }
+  const ms = Math.round(performance.now() - started);
+  if (!error) return void (await record(deps, deliveryId, 'succeeded', status, ms, null));
+  const last = attempt >= DELIVERY_ATTEMPTS;
+  await record(deps, deliveryId, last ? 'failed' : 'pending', status, ms, error);
+  if (last) return disable(deps, d.endpoint_id, d.user_id, d.url, `every attempt failed for about 3 days (last: ${error})`);
+  throw Object.assign(new Error(`webhook ${deliveryId}: ${error}`), { expected: true });
+}
+
+/** A delivery attempt's outcome. */
+async function record(
+  { db, clock }: WebhookDeps,
+  id: string,
+  status: string,
+  code: number | null,
+  ms: number | null,
+  error: string | null,
+) {
+  await rows(
+    db,
+    sql`UPDATE webhook_deliveries SET status = ${status}, attempts = attempts + 1, response_status = ${code},
+          response_ms = ${ms}, error = ${error}, last_attempt_at = ${clock.now()} WHERE id = ${id}`,
+  );
+}
+
+/** Disables an endpoint whose deliveries kept failing and e-mails its owner. */
+async function disable({ db, clock, outbox, log }: WebhookDeps, endpointId: string, userId: string, url: string, reason: string) {
+  await db.transaction(async (tx) => {
+    const r = await one<{ id: string }>(
+      tx,
+      sql`UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = ${reason}, disabled_at = ${clock.now()}
+          WHERE id = ${endpointId} AND status = 'active' RETURNING id`,
+    );
+    const to = (await emailsOf(tx, [userId])).get(userId);
+    if (!r || !to) return;
+    await outbox.sendEmail(tx, {
+      to,
+      subject: 'Your webhook endpoint was disabled',
+      text: `We could not deliver events to ${url}: ${reason}.\n\nIt is disabled now. Fix it, then add it again on the developer page; failed deliveries can be resent from the delivery log.`,
+    });
+  });
+  log.warn({ endpointId }, 'webhook endpoint disabled after its deliveries kept failing');
+}
