@@ -135,12 +135,17 @@ if (want('wallet') || want('transfer')) {
       const users = await signInMany(svc, TRANSFER_USERS, 'bench');
       if (want('wallet')) {
         let i = 0;
-        const wallet = await measured(svc, `getWalletState (${users.length} users)`, {
-          url: `${svc.url}/_serverFn/getWalletStateBearerWallet`,
-          setupClient: (client) => {
-            client.setHeaders({ authorization: `Bearer ${users[i++ % users.length].token}` });
+        const wallet = await measured(
+          svc,
+          `getWalletState (${users.length} users)`,
+          {
+            url: `${svc.url}/_serverFn/getWalletStateBearerWallet`,
+            setupClient: (client) => {
+              client.setHeaders({ authorization: `Bearer ${users[i++ % users.length].token}` });
+            },
           },
-        });
+          'wallet',
+        );
         out.push({
           ...wallet,
           ratio: `${pct(wallet.rps, bare.rps)} of bare (>= 15%)`,
