@@ -1,38 +1,21 @@
-import { sql } from 'drizzle-orm';
-
-import { answerOf, readOf, type Read } from '../../platform/reads.js';
-
 import type { Config } from '../../config.js';
-
-import { rows, type Db, type Executor } from '../../db/client.js';
-
+import { sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
-
+import { answerOf, readOf, type Read } from '../../platform/reads.js';
 import type { Clock } from '../../kernel/clock.js';
-
-import type { Work } from '../../platform/change.js';
-
 import type { Logger } from '../../lib/logger.js';
-
+import type { Work } from '../../platform/change.js';
 import { BANKS, type IdentityProvider } from '../../providers/identity.js';
-
 import type { FileStorage } from '../../providers/storage.js';
-
 import { createKycFiles } from './files.js';
-
-import { createNinChecks } from './nin-checks.js';
-
-import { createKycSubmissions } from './submissions.js';
-
-import { createKycSubmit } from './submit.js';
-
-import { createKycReview } from './review.js';
-
 import { createLivenessCheck } from './liveness.js';
-
-import { accessOf } from './access.js';
-
-import { namesMatch, type EligibilityRow, type KycStatus } from './rules.js';
+import { createNinChecks } from './nin-checks.js';
+import { createKycReview } from './review.js';
+import { status } from './status.js';
+import { createKycSubmissions } from './submissions.js';
+import { createKycSubmit } from './submit.js';
+import { namesMatch, type EligibilityRow } from './rules.js';
 
 // The rules and shapes live in rules.ts, the operators' sorts in review.ts; importers keep using this module.
 export * from './rules.js';
@@ -52,10 +35,26 @@ export interface KycDeps {
 
 export type KycService = ReturnType<typeof createKycService>;
 
-/** The customer-facing text of a KYC refusal; anything but a KYC_TIER_REQUIRED is a fault and is thrown on. */
-function refusalText(err: unknown): string {
-  if (err instanceof AppError && err.code === 'KYC_TIER_REQUIRED') return err.message;
-  throw err;
+export function createKycService(deps: KycDeps) {
+  const { db, clock, config, log, identity, storage, work, forgetUser } = deps;
+  const dataKey = config.secrets.dataEncryptionKey;
+  const files = createKycFiles({ db, clock, config, storage });
+  const submissions = createKycSubmissions({ db, clock, work, dataKey, files });
+  const checkLiveness = createLivenessCheck({ db, clock, log, identity, storage, files });
+  const nin = createNinChecks({ db, clock, dataKey });
+
+  return {
+    ...createKycSubmit({ db, identity, files, submissions, nin, checkLiveness, forgetUser }),
+    ...createKycReview({ db, clock, files, submissions, ninLinkedElsewhere: nin.ninLinkedElsewhere, forgetUser }),
+    listBanks: () => BANKS.map((b) => ({ code: b.code, name: b.name })),
+    uploadFile: files.uploadFile,
+    fileUrl: files.fileUrl,
+    openSignedFile: files.openSignedFile,
+
+    status: (userId: string) => status({ db, assertTransferEligible: (id) => assertTransferEligible(db, id) }, userId),
+    eligibilityRead,
+    assertTransferEligible: (userId: string, exec: Executor = db) => assertTransferEligible(db, userId, exec),
+  };
 }
 
 /** What assertTransferEligible reads (the tier, the profile name and the latest approved Tier 2 name). */
@@ -68,68 +67,23 @@ function eligibilityRead(userId: string): Read<EligibilityRow> {
   );
 }
 
-export function createKycService(deps: KycDeps) {
-  const { db, clock, config, log, identity, storage, work, forgetUser } = deps;
-  const dataKey = config.secrets.dataEncryptionKey;
-  const files = createKycFiles({ db, clock, config, storage });
-  const submissions = createKycSubmissions({ db, clock, work, dataKey, files });
-  const { userFacts } = submissions;
-  const checkLiveness = createLivenessCheck({ db, clock, log, identity, storage, files });
-  const nin = createNinChecks({ db, clock, dataKey });
-
-  return {
-    ...createKycSubmit({ db, identity, files, submissions, nin, checkLiveness, forgetUser }),
-    ...createKycReview({ db, clock, files, submissions, ninLinkedElsewhere: nin.ninLinkedElsewhere, forgetUser }),
-    listBanks: () => BANKS.map((b) => ({ code: b.code, name: b.name })),
-    uploadFile: files.uploadFile,
-    fileUrl: files.fileUrl,
-    openSignedFile: files.openSignedFile,
-
-    async status(userId: string) {
-      const u = await userFacts(db, userId);
-      const latest = await rows<{ tier: number; status: KycStatus; reason: string | null }>(
-        db,
-        sql`SELECT DISTINCT ON (tier) tier, status, reason FROM kyc_submissions WHERE user_id = ${userId} ORDER BY tier, seq DESC`,
-      );
-      const byTier = new Map(latest.map((r) => [Number(r.tier), r]));
-      const tier = Number(u.kyc_tier);
-      const tiers = [1, 2, 3].map((t) => {
-        const r = byTier.get(t);
-        // A tier raised outside a submission (operator tooling, migration of old users) still reads approved.
-        if (!r) return { tier: t, status: t <= tier ? ('approved' as const) : ('none' as const) };
-        return { tier: t, status: r.status, ...(r.status === 'rejected' && r.reason ? { reason: r.reason } : {}) };
-      });
-      const transferRefusal =
-        tier >= 2
-          ? await this.assertTransferEligible(userId).then(
-              () => undefined,
-              (err: unknown) => refusalText(err),
-            )
-          : undefined;
-      return { tier, tiers, access: accessOf(tier, tiers, transferRefusal) };
-    },
-
-    eligibilityRead,
-
-    /**
-     * Spec 5.8: transfers and the dedicated virtual account need Tier 2 and a Tier 2 record whose name matches the
-     * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise. On eligibilityRead's answer: the request's
-     * read-ahead's when it read it (registry `readAhead`), else read now.
-     */
-    async assertTransferEligible(userId: string, exec: Executor = db) {
-      const u = await answerOf(exec, eligibilityRead(userId));
-      if (!u) throw notFound('User');
-      if (u.kyc_tier < 2)
-        throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN and phone) is required for transfers and a dedicated account');
-      const verified = u.verified_name;
-      if (!verified)
-        throw new AppError('KYC_TIER_REQUIRED', 'An approved Tier 2 (NIN) record is required for transfers and a dedicated account');
-      if (!namesMatch(verified, u.full_name)) {
-        throw new AppError(
-          'KYC_TIER_REQUIRED',
-          'Your profile name no longer matches the name on your verified NIN record; change it back to use transfers',
-        );
-      }
-    },
-  };
+/**
+ * Spec 5.8: transfers and the dedicated virtual account need Tier 2 and a Tier 2 record whose name matches the
+ * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise. On eligibilityRead's answer: the request's
+ * read-ahead's when it read it (registry `readAhead`), else read now.
+ */
+async function assertTransferEligible(db: Db, userId: string, exec: Executor = db) {
+  const u = await answerOf(exec, eligibilityRead(userId));
+  if (!u) throw notFound('User');
+  if (u.kyc_tier < 2)
+    throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 2 (NIN and phone) is required for transfers and a dedicated account');
+  const verified = u.verified_name;
+  if (!verified)
+    throw new AppError('KYC_TIER_REQUIRED', 'An approved Tier 2 (NIN) record is required for transfers and a dedicated account');
+  if (!namesMatch(verified, u.full_name)) {
+    throw new AppError(
+      'KYC_TIER_REQUIRED',
+      'Your profile name no longer matches the name on your verified NIN record; change it back to use transfers',
+    );
+  }
 }
