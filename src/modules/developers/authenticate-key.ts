@@ -6,7 +6,7 @@ import { AppError } from '../../kernel/errors.js';
 import { profileOf } from '../identity/api.js';
 import { COLUMNS, worldOf, type KeyRow } from './key-rows.js';
 import { hashOfSecret, type KeyMode } from './keys.js';
-import type { DevelopersDeps } from './service.js';
+import type { DevelopersDeps } from './deps.js';
 
 /** `::ffff:1.2.3.4` (an IPv4 client on a dual-stack socket) is 1.2.3.4. */
 const plainAddress = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);

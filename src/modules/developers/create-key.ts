@@ -4,7 +4,7 @@ import type { AuthUser } from '../../kernel/actor.js';
 import { AppError } from '../../kernel/errors.js';
 import { MAX_KEYS } from './inputs.js';
 import { insertKey, tested, worldOf } from './key-rows.js';
-import type { ApiKeyView, DevelopersDeps, NewKey } from './service.js';
+import type { ApiKeyView, DevelopersDeps, NewKey } from './deps.js';
 
 /** A new key; its secret is in this answer only. Live keys need KYC Tier 2 (test keys move no real money). */
 export async function createKey(deps: DevelopersDeps, user: AuthUser, k: NewKey): Promise<{ key: ApiKeyView; secret: string }> {

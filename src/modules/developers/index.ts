@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/module.js';
-import { createDevelopersService, type DevelopersService, type TestWorld } from './service.js';
+import type { TestWorld } from './deps.js';
+import { createDevelopersService, type DevelopersService } from './service.js';
 import { developersOperations } from './operations.js';
 import { registerWebhookJobs, subscribeWebhooks } from './webhook-events.js';
 import { webhookOperations } from './webhook-operations.js';

@@ -8,7 +8,7 @@ import { prefixedId } from '../../kernel/ids.js';
 import { toKobo, toNaira } from '../../kernel/money.js';
 import { newSecret, type KeyMode } from './keys.js';
 import type { apiKeys } from './schema.js';
-import type { ApiKeyView, DevelopersDeps, NewKey } from './service.js';
+import type { ApiKeyView, DevelopersDeps, NewKey } from './deps.js';
 
 /** An api_keys row as COLUMNS reads it. */
 export type KeyRow = RowOf<typeof apiKeys>;

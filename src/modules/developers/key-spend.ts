@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
 import { AppError } from '../../kernel/errors.js';
 import { today } from './key-rows.js';
-import type { DevelopersDeps } from './service.js';
+import type { DevelopersDeps } from './deps.js';
 
 /**
  * Adds `kobo` to the key's spend today, refused (LIMIT_EXCEEDED) when it would pass the key's daily limit or the

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { COLUMNS, tested, today, viewOf, type KeyRow } from './key-rows.js';
-import type { ApiKeyView, DevelopersDeps, DevelopersService } from './service.js';
+import type { ApiKeyView, DevelopersDeps, TestDevelopers } from './deps.js';
 
 /** The customer's keys, live and (from the test world) test, newest first. */
 export async function listKeys(deps: DevelopersDeps, user: Pick<AuthUser, 'id' | 'email'>): Promise<ApiKeyView[]> {
@@ -29,4 +29,4 @@ export async function revokeKey(deps: DevelopersDeps, user: Pick<AuthUser, 'id' 
   return tw.revokeKey({ id: await tw.shadow.idOf(user.email), email: user.email }, id);
 }
 
-const userIdByEmailOrNull = (tw: DevelopersService, email: string) => tw.shadow.idOf(email).catch(() => null);
+const userIdByEmailOrNull = (tw: TestDevelopers, email: string) => tw.shadow.idOf(email).catch(() => null);

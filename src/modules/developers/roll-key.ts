@@ -6,7 +6,7 @@ import { notFound } from '../../kernel/errors.js';
 import { toNaira } from '../../kernel/money.js';
 import { COLUMNS, insertKey, tested, type KeyRow } from './key-rows.js';
 import type { KeyMode } from './keys.js';
-import type { ApiKeyView, DevelopersDeps } from './service.js';
+import type { ApiKeyView, DevelopersDeps } from './deps.js';
 
 /**
  * A new secret with the same settings; the old one keeps working for `overlapHours` (0: ends now), so a

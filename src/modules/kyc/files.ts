@@ -1,21 +1,12 @@
 import { sql } from 'drizzle-orm';
-import type { Config } from '../../config.js';
-import { one, type Db, type Executor } from '../../db/client.js';
+import { one, type Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
-import type { Clock } from '../../kernel/clock.js';
 import { hmac, safeEqual } from '../../lib/crypto.js';
-import type { FileStorage, StoredObject } from '../../providers/storage.js';
+import type { StoredObject } from '../../providers/storage.js';
 import { EXTENSION, FILE_PATH_RE, FILE_URL_TTL_MS, type FileRow, type KycContentType, type KycFileRef } from './rules.js';
+import type { KycFilesDeps } from './files-deps.js';
 import { uploadFile } from './upload-file.js';
-
-/** What the KYC files use. */
-export interface KycFilesDeps {
-  db: Db;
-  clock: Clock;
-  config: Config;
-  storage: FileStorage;
-}
 
 /**
  * KYC files (docs/design.md §9): uploads checked by their first bytes and stored privately, 5-minute signed URLs for

@@ -3,7 +3,7 @@ import { one } from '../../db/client.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { setTier } from '../identity/api.js';
-import type { KycReviewDeps } from './review.js';
+import type { KycReviewDeps } from './deps.js';
 import { TIER_LABEL, type KycStatus, type SubmissionRow } from './rules.js';
 
 /** Operator decision: audited, notified, and on approval raises users.kyc_tier and emits kyc.approved. */

@@ -1,12 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { one, rows, type Db } from '../../db/client.js';
+import { one, rows } from '../../db/client.js';
 import { notFound } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
-import type { Clock } from '../../kernel/clock.js';
+import type { KycReviewDeps } from './deps.js';
 import { adminReview } from './review-decision.js';
-import type { KycFiles } from './files.js';
-import type { NinChecks } from './nin-checks.js';
-import type { KycSubmissions } from './submissions.js';
 import type { KycStatus, SubmissionRow } from './rules.js';
 
 export const KYC_SORTS = ['newest', 'oldest', 'tier'] as const;
@@ -16,17 +13,6 @@ const KYC_ORDER: Record<KycSort, SQL> = {
   oldest: sql`s.created_at ASC, s.seq ASC`,
   tier: sql`s.tier ASC, s.created_at ASC, s.seq ASC`,
 };
-
-/** What the operators' side of KYC uses. */
-export interface KycReviewDeps {
-  db: Db;
-  clock: Clock;
-  files: KycFiles;
-  submissions: KycSubmissions;
-  ninLinkedElsewhere: NinChecks['ninLinkedElsewhere'];
-  /** Drops the cached session state of a user after this instance's own commit (identity/session-cache.ts). */
-  forgetUser: (userId: string) => void;
-}
 
 /**
  * The operators' side of KYC: the queue of submissions, one submission with its files, and the decision (audited by

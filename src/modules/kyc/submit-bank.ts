@@ -1,7 +1,7 @@
 import { AppError } from '../../kernel/errors.js';
 import { bankByCode } from '../../providers/identity.js';
 import { CONTENT_TYPES, mask, namesMatch, type DocumentType } from './rules.js';
-import type { KycSubmitDeps } from './submit.js';
+import type { KycSubmitDeps } from './deps.js';
 
 /** Tier 3: bank account (name enquiry must match the verified name) plus an ID document, operator-reviewed. */
 export async function submitBank(

@@ -1,5 +1,5 @@
 import { IMAGE_TYPES } from './rules.js';
-import type { KycSubmitDeps } from './submit.js';
+import type { KycSubmitDeps } from './deps.js';
 
 /**
  * Tier 1: liveness frames (submitTier3Kyc), checked by the identity provider at once (liveness.ts): approved,

@@ -1,7 +1,7 @@
 import { AppError } from '../../kernel/errors.js';
 import { normalizePhone } from '../../kernel/phone.js';
 import { CONTENT_TYPES, mask, namesMatch, NIN_CHECK_TEXT, NIN_MISMATCH_REASON, ninCheckFailures, nameTokens } from './rules.js';
-import type { KycSubmitDeps } from './submit.js';
+import type { KycSubmitDeps } from './deps.js';
 
 /**
  * Tier 2: NIN with phone (submitNinKyc). The NIN look-up's name must match the profile name and its phone the

@@ -1,25 +1,8 @@
-import type { Db } from '../../db/client.js';
-import type { IdentityProvider } from '../../providers/identity.js';
-import type { KycFiles } from './files.js';
-import type { KycLivenessCheck } from './liveness.js';
-import type { NinChecks } from './nin-checks.js';
+import type { KycSubmitDeps } from './deps.js';
 import { submitBank, verifyBankAccount } from './submit-bank.js';
 import { submitLiveness } from './submit-liveness.js';
 import { lookupNin, submitNin } from './submit-nin.js';
-import type { KycSubmissions } from './submissions.js';
 import type { DocumentType } from './rules.js';
-
-/** What the applicant's side of KYC uses. */
-export interface KycSubmitDeps {
-  db: Db;
-  identity: IdentityProvider;
-  files: KycFiles;
-  submissions: KycSubmissions;
-  nin: NinChecks;
-  checkLiveness: KycLivenessCheck;
-  /** Drops the cached session state of a user after this instance's own commit (identity/session-cache.ts). */
-  forgetUser: (userId: string) => void;
-}
 
 /**
  * The applicant's side of KYC: a submission for each tier (liveness, NIN with phone, bank account with a document),

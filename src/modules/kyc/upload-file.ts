@@ -3,7 +3,7 @@ import { one } from '../../db/client.js';
 import { DAY } from '../../kernel/clock.js';
 import { AppError } from '../../kernel/errors.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
-import type { KycFilesDeps } from './files.js';
+import type { KycFilesDeps } from './files-deps.js';
 import { EXTENSION, MAX_FILE_BYTES, MAX_UPLOADS_PER_DAY, sniffContentType, type KycContentType } from './rules.js';
 
 /** uploadFile: a KYC upload checked by its size, its base64 and its first bytes, within the daily count. */

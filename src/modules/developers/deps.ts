@@ -1,0 +1,91 @@
+import type { Db } from '../../db/client.js';
+import type { ApiScope, AuthUser } from '../../kernel/actor.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Ledger } from '../../ledger/types.js';
+import type { Work } from '../../platform/change.js';
+import type { IdentityService } from '../identity/api.js';
+import type { KeyMode } from './keys.js';
+import type { ShadowAccounts } from './shadow-accounts.js';
+
+/**
+ * Test mode (issue 45, docs/decisions.md "Test mode is another world"): a test key's requests are answered by a second
+ * instance of the whole service, the test world, built by the composition root on a database of its own with every
+ * upstream a simulator, even in production. There the key's customer is a shadow account of the same e-mail with a
+ * test wallet of its own; nothing there can reach the live database, ledger or providers, and nothing live is there.
+ */
+
+export interface ForwardedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  ip: string;
+}
+
+export interface ForwardedAnswer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
+/**
+ * API keys (issue 45): a customer's keys, each with scopes, allowed addresses and a daily spend limit; the secret is
+ * shown once and stored as its hash. A request with a key runs the same operations as a session (http/operation-key.ts).
+ */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  mode: KeyMode;
+  prefix: string;
+  scopes: ApiScope[];
+  allowedIps: string[] | null;
+  dailyLimit: number | null;
+  spentToday: number;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  rolledFrom: string | null;
+}
+
+export interface NewKey {
+  name: string;
+  mode: KeyMode;
+  scopes: ApiScope[];
+  allowedIps?: string[];
+  dailyLimit?: number;
+}
+
+/**
+ * The test world as the live one sees it (test-mode.ts; built by the composition root on first use). Inside the test
+ * world itself there is none.
+ */
+export interface TestWorld {
+  /** Answers a request made with a test key, in the test world. */
+  forward(request: ForwardedRequest): Promise<ForwardedAnswer>;
+  /** The test world's own developers service: its keys and shadow accounts. */
+  developers(): Promise<TestDevelopers>;
+  close(): Promise<void>;
+}
+
+export interface DevelopersDeps {
+  db: Db;
+  clock: Clock;
+  brand: string;
+  ledger: Ledger;
+  work: Work;
+  identity: IdentityService;
+  /** Null inside the test world: its keys are test keys, and it has no test world of its own. */
+  testWorld: TestWorld | null;
+}
+
+type KeyHolder = Pick<AuthUser, 'id' | 'email'>;
+
+/** What the live world asks of the test world's developers service: the customer's test keys and shadow account. */
+export interface TestDevelopers {
+  createKey(user: AuthUser, k: NewKey): Promise<{ key: ApiKeyView; secret: string }>;
+  listKeys(user: KeyHolder): Promise<ApiKeyView[]>;
+  revokeKey(user: KeyHolder, id: string): Promise<ApiKeyView>;
+  rollKey(user: KeyHolder, id: string, overlapHours: number): Promise<{ key: ApiKeyView; secret: string }>;
+  shadow: ShadowAccounts;
+}
