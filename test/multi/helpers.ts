@@ -59,6 +59,8 @@ export const CHILD_ENV = {
   VTU_SANDBOX_HOLD_MS: '2000',
   VTU_SANDBOX_SLOW_MS: '100',
   RATE_LIMIT_PER_MINUTE: '100000',
+  // Webhook admission control: a busy test machine's event-loop lag must not refuse the tests' webhooks.
+  WEBHOOK_BACKLOG_MAX_AGE_MS: '60000',
   // Two files run side by side (vitest maxWorkers 2): this file's instance and its children, plus another file's
   // pool of 30, stay well under PostgreSQL's default max_connections (100). Pools wait; they never fail a request.
   DATABASE_POOL_SIZE: '10',

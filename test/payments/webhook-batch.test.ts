@@ -14,7 +14,10 @@ let h: Harness;
 const clock = new TestClock();
 beforeAll(async () => {
   // Small batches, so concurrent drains split the work into several batches.
-  h = await createHarness({ clock, env: { WEBHOOK_CREDIT_BATCH: '4', WEBHOOK_BACKLOG_MAX_PENDING: '40' } });
+  h = await createHarness({
+    clock,
+    env: { WEBHOOK_CREDIT_BATCH: '4', WEBHOOK_BACKLOG_MAX_PENDING: '40', WEBHOOK_BACKLOG_MAX_AGE_MS: '150' },
+  });
 });
 afterAll(async () => h?.close());
 
@@ -100,7 +103,7 @@ describe('admission control', () => {
     const [a, b, c] = [await createIntent(h, u, 100), await createIntent(h, u, 100), await createIntent(h, u, 100)];
     freshReading();
     expect((await deliver(chargeSuccess(a.reference, 10000))).statusCode).toBe(200);
-    // Nobody credits: the event's job has waited past WEBHOOK_BACKLOG_MAX_AGE_MS (150 ms by default).
+    // Nobody credits: the event's job has waited past WEBHOOK_BACKLOG_MAX_AGE_MS (150 ms, the default).
     clock.advance(501);
     const refused = await deliver(chargeSuccess(b.reference, 10000));
     expect(refused.statusCode).toBe(429);
