@@ -5,6 +5,7 @@ import { MINUTE, SECOND, type Clock } from '../kernel/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { apartFromRequests } from '../db/request-scope.js';
 import { LoopLag } from './loop-lag.js';
+import type { JobRow } from './rows.js';
 import { deadJobsOf, drainConcurrently, queueBacklog, runLaneOnce, startLane, Turns, type Claimed, type LaneHost } from './lanes.js';
 
 export type { Claimed } from './lanes.js';
@@ -21,15 +22,6 @@ import type { CronDef, EnqueueOptions, JobDef, JobFailureHints, JobRequest } fro
  */
 /** Jobs the polling loop runs side by side (each holds at most one pool connection at a time). */
 export const WORKER_CONCURRENCY = 8;
-
-/**
- * enqueueEachSql's jobs whose own run time and singleton key travel in their rows: SQL over the row (NULL: the
- * options' run time, no singleton key), so jobs with different times and keys are still one statement.
- */
-export interface PerRow {
-  runAt?: SQL;
-  singletonKey?: SQL;
-}
 
 export class JobQueue {
   private defs = new Map<string, JobDef<any>>();
@@ -104,24 +96,37 @@ export class JobQueue {
     return def.payload.parse(payload);
   }
 
+  /** A job as data for insertJobRowsSql (rows.ts): enqueue()'s payload check, defaults and singleton key. */
+  jobRow(name: string, payload: unknown, opts: EnqueueOptions = {}): JobRow {
+    const def = this.defs.get(name);
+    const runAt = opts.runAt ?? (opts.delayMs ? new Date(this.clock.now().getTime() + opts.delayMs) : null);
+    const [maxAttempts, priority] = [opts.maxAttempts ?? def?.maxAttempts ?? 5, def?.priority ?? 0];
+    return {
+      queue: name,
+      payload: this.payloadOf(name, payload),
+      runAt: runAt?.toISOString() ?? null,
+      singletonKey: opts.singletonKey ?? null,
+      maxAttempts,
+      priority,
+    };
+  }
+
   /**
    * enqueueSql for jobs whose payloads travel in the rows of `from` (a mergeable part writing the jobs of several
    * changes in one statement): one job per row, its payload the jsonb expression `payload` over the row, which must
    * carry a payloadOf(name, ...).
    */
-  enqueueEachSql(name: string, payload: SQL, from: SQL, opts: EnqueueOptions = {}, perRow: PerRow = {}): SQL {
+  enqueueEachSql(name: string, payload: SQL, from: SQL, opts: EnqueueOptions = {}): SQL {
     if (!this.defs.has(name)) throw new Error(`jobs: unknown job ${name}`);
-    return this.insertSql(name, payload, opts, from, perRow);
+    return this.insertSql(name, payload, opts, from);
   }
 
-  private insertSql(name: string, payload: SQL, opts: EnqueueOptions, from?: SQL, perRow: PerRow = {}): SQL {
+  private insertSql(name: string, payload: SQL, opts: EnqueueOptions, from?: SQL): SQL {
     const def = this.defs.get(name)!;
     const now = this.clock.now();
     const runAt = opts.runAt ?? new Date(now.getTime() + (opts.delayMs ?? 0));
-    const at = perRow.runAt ? sql`COALESCE(${perRow.runAt}, ${runAt}::timestamptz)` : sql`${runAt}`;
-    const key = perRow.singletonKey ?? sql`${opts.singletonKey ?? null}`;
-    const values = sql`${name}, ${payload}, 'queued', ${at}, ${opts.maxAttempts ?? def.maxAttempts ?? 5},
-                  ${def.priority ?? 0}::smallint, ${key}, ${now}, ${now}`;
+    const values = sql`${name}, ${payload}, 'queued', ${runAt}, ${opts.maxAttempts ?? def.maxAttempts ?? 5},
+                  ${def.priority ?? 0}::smallint, ${opts.singletonKey ?? null}, ${now}, ${now}`;
     return sql`INSERT INTO jobs (queue, payload, status, run_at, max_attempts, priority, singleton_key, created_at, updated_at)
           ${from ? sql`SELECT ${values} FROM ${from}` : sql`VALUES (${values})`}
           ON CONFLICT (singleton_key) DO NOTHING RETURNING id::text AS id`;

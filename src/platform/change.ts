@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../db/client.js';
 import { mergeableStatement, runChange, runParts, type Made, type Part } from '../db/change-statements.js';
 import type { EnqueueOptions, JobQueue } from '../jobs/queue.js';
+import { insertJobRowsSql } from '../jobs/rows.js';
 import type { Clock } from '../kernel/clock.js';
 import { AppError } from '../kernel/errors.js';
 import type { NotificationInput } from '../kernel/notification.js';
@@ -36,7 +37,7 @@ export interface Change {
   /**
    * A job run after the commit. `onlyIf(payload)`: an SQL condition over the job's payload (jsonb) that must hold,
    * when the change is made, for the job to be written (a job only while a loan is open); keep it a module-level
-   * function so the jobs of a batch stay one statement.
+   * function (made once), so the jobs of a change and of a batch stay one statement.
    */
   enqueue(name: string, payload: unknown, opts?: EnqueueOptions & { onlyIf?: (payload: SQL) => SQL }): Change;
   /**
@@ -72,7 +73,7 @@ interface WorkDeps {
 }
 
 export function createWork(deps: WorkDeps): Work {
-  const ctx: ChangeContext = { ...deps, noticesWrite: null, enqueueEach: enqueueBuilders(deps.jobs) };
+  const ctx: ChangeContext = { ...deps, noticesWrite: null, enqueueEach: enqueueBuilders(deps.clock) };
   return {
     change: (exec) => newChange(ctx, exec && 'rollback' in exec ? (exec as Tx) : undefined),
     provideNotices: (write) => void (ctx.noticesWrite = write),
@@ -85,7 +86,7 @@ interface ChangeContext extends WorkDeps {
 }
 
 function newChange(ctx: ChangeContext, tx: Tx | undefined): Change {
-  const { db, clock, ledger, jobs, events } = ctx;
+  const { db, ledger, jobs, events } = ctx;
   const parts: Part[] = [];
   const notices: NotificationInput[] = [];
   let posting: { input: PostInput; skip: boolean } | null = null;
@@ -117,9 +118,8 @@ function newChange(ctx: ChangeContext, tx: Tx | undefined): Change {
     },
     enqueue(name, payload, opts = {}) {
       const { onlyIf, ...options } = opts;
-      const runAt = options.runAt ?? (options.delayMs ? new Date(clock.now().getTime() + options.delayMs) : null);
-      const data = { payload: jobs.payloadOf(name, payload), runAt, singletonKey: options.singletonKey ?? null };
-      parts.push(mergeableStatement(data, ctx.enqueueEach(name, options.maxAttempts, onlyIf)));
+      const { builder, condition } = ctx.enqueueEach(onlyIf);
+      parts.push(mergeableStatement({ ...jobs.jobRow(name, payload, options), condition }, builder));
       return change;
     },
     async commit() {
@@ -147,28 +147,31 @@ function newChange(ctx: ChangeContext, tx: Tx | undefined): Change {
 }
 
 /**
- * The enqueue statement of a job over `each`: its payload, run time and singleton key travel in each row's data. One
- * builder per queue, attempts and condition, so a batch's jobs of one queue are one statement.
+ * The enqueue statement of every job over `each`, whatever its queue: each row carries its job (jobs/rows.ts) and the
+ * number of its condition (`onlyIf`, over the job's payload), and is inserted where that condition holds. One builder
+ * for all jobs, so a change's jobs, and a batch's, are one statement; it is built again only when a condition is
+ * first seen (a job made before keeps the builder that knows its condition).
  */
 type Builder = (each: SQL) => SQL;
-function enqueueBuilders(jobs: JobQueue) {
-  const shared = new WeakMap<object, Map<string, Builder>>();
-  const always = {};
-  return (name: string, maxAttempts: number | undefined, onlyIf?: Builder): Builder => {
-    const byKey = shared.get(onlyIf ?? always) ?? new Map<string, Builder>();
-    shared.set(onlyIf ?? always, byKey);
-    const key = `${name}:${maxAttempts ?? ''}`;
-    if (!byKey.has(key))
-      byKey.set(key, (each) =>
-        jobs.enqueueEachSql(
-          name,
-          sql`each.data -> 'payload'`,
-          onlyIf ? sql`${each} WHERE ${onlyIf(sql`(each.data -> 'payload')`)}` : each,
-          { maxAttempts },
-          { runAt: sql`(each.data ->> 'runAt')::timestamptz`, singletonKey: sql`each.data ->> 'singletonKey'` },
-        ),
-      );
-    return byKey.get(key)!;
+const MAX_CONDITIONS = 64;
+function enqueueBuilders(clock: Clock) {
+  const conditions = new Map<Builder, number>();
+  const build = (): Builder => {
+    const cases = [...conditions].map(([onlyIf, n]) => sql`WHEN ${sql.raw(String(n))} THEN ${onlyIf(sql`(each.data -> 'payload')`)}`);
+    const where = cases.length ? sql`CASE (each.data ->> 'condition')::int ${sql.join(cases, sql` `)} ELSE true END` : sql`true`;
+    return (each) => insertJobRowsSql(clock.now(), each, where);
+  };
+  let builder = build();
+  return (onlyIf?: Builder): { builder: Builder; condition: number | null } => {
+    if (!onlyIf) return { builder, condition: null };
+    let n = conditions.get(onlyIf);
+    if (n === undefined) {
+      // A condition is a function made once (a module's constant); one made per call would grow this without end.
+      if (conditions.size >= MAX_CONDITIONS) throw new Error('change: more than 64 job conditions; make each onlyIf once');
+      conditions.set(onlyIf, (n = conditions.size));
+      builder = build();
+    }
+    return { builder, condition: n };
   };
 }
 
