@@ -45,6 +45,25 @@ export const walletOperations = [
     handler: async (_input, ctx) => ctx.api.wallet.state(ctx.user.id),
   }),
   defineOperation({
+    name: 'getWalletLimits',
+    suffix: 'BearerWallet',
+    method: 'GET',
+    purpose: "the caller's KYC tier limits (daily outflow, balance cap), what is left of today's, and the next tier's",
+    input: z.object({}),
+    output: z.object({
+      tier: z.number().int(),
+      dailyLimit: naira,
+      spentToday: naira,
+      leftToday: naira,
+      balanceCap: naira.nullable().meta({ description: 'null: no balance cap' }),
+      nextTier: z
+        .object({ tier: z.number().int(), dailyLimit: naira, balanceCap: naira.nullable() })
+        .nullable()
+        .meta({ description: 'the lowest tier above that raises the limits, and its limits; null when none does' }),
+    }),
+    handler: async (_input, ctx) => ctx.api.walletMoney.limitsToday(ctx.user),
+  }),
+  defineOperation({
     name: 'createTopupIntent',
     suffix: 'BearerWallet',
     method: 'POST',
