@@ -3580,6 +3580,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/getWalletLimitsBearerWallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's KYC tier limits (daily outflow, balance cap), what is left of today's, and the next tier's
+         * @description The caller's KYC tier limits (daily outflow, balance cap), what is left of today's, and the next tier's.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["getWalletLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/getWalletStateBearerWallet": {
         parameters: {
             query?: never;
@@ -9229,6 +9251,22 @@ export interface components {
                 /** @constant */
                 status: "success";
             };
+        };
+        GetWalletLimitsOutput: {
+            /** @description null: no balance cap */
+            balanceCap: components["schemas"]["Naira"] | null;
+            dailyLimit: components["schemas"]["Naira"];
+            leftToday: components["schemas"]["Naira"];
+            /** @description the lowest tier above that raises the limits, and its limits; null when none does */
+            nextTier: {
+                balanceCap: components["schemas"]["Naira"] | null;
+                dailyLimit: components["schemas"]["Naira"];
+                tier: number;
+            } | null;
+            /** @constant */
+            ok: true;
+            spentToday: components["schemas"]["Naira"];
+            tier: number;
         };
         GetWalletStateOutput: {
             balance: components["schemas"]["Naira"];
@@ -20973,6 +21011,45 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getWalletLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "tier": 1,
+                     *       "dailyLimit": 1500,
+                     *       "spentToday": 1500,
+                     *       "leftToday": 1500,
+                     *       "balanceCap": 1500,
+                     *       "nextTier": {
+                     *         "tier": 1,
+                     *         "dailyLimit": 1500,
+                     *         "balanceCap": 1500
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetWalletLimitsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
