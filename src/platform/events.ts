@@ -16,8 +16,26 @@ export interface DomainEvents {
   };
   /** A VTU purchase was delivered. */
   'vtu.succeeded': { userId: string; transactionId: string; amount: bigint; service: string };
+  /** A VTU purchase failed and the whole amount went back to the wallet; amount and refunded in kobo. */
+  'vtu.failed': PurchaseRefund;
+  /**
+   * Money of a delivered purchase went back to the wallet: the undelivered part of a partly delivered order, or a
+   * cancelled flight's refund; at most once per purchase. amount (what the wallet paid) and refunded in kobo.
+   */
+  'vtu.refunded': PurchaseRefund;
   /** The account was closed (settings): scrub personal data you hold for this user, keep money records. */
   'account.closed': { userId: string };
 }
 
 export type EventName = keyof DomainEvents;
+
+/** A purchase's money going back to its buyer ('vtu.failed', 'vtu.refunded'). */
+export interface PurchaseRefund {
+  userId: string;
+  transactionId: string;
+  /** The purchase's reference (vtu_transactions.reference). */
+  reference: string;
+  service: string;
+  amount: bigint;
+  refunded: bigint;
+}

@@ -21,24 +21,35 @@ export async function settleFailed(
     });
     if (!done) return null;
     await onSettled?.(tx, done);
-    // Refund in the same transaction that marks it failed; the reference makes a second refund impossible.
+    // Refund in the same transaction that marks it failed; the reference makes a second refund impossible, and the
+    // 'vtu.failed' subscribers' writes are made with the refund's posting.
     const label = kindNamed(done.service).label;
+    const amount = BigInt(done.amount);
     await work
       .change(tx)
       .post({
         reference: `vtu_refund_${done.reference}`,
         type: 'vtu_refund',
         description: `Refund: ${label} for ${done.recipient} failed`,
-        entries: purchaseEntries(done.user_id, BigInt(done.amount), done.provider, BigInt(done.wholesale), BigInt(done.markup)).map(
-          (e) => ({ ...e, amount: -e.amount }),
-        ),
+        entries: purchaseEntries(done.user_id, amount, done.provider, BigInt(done.wholesale), BigInt(done.markup)).map((e) => ({
+          ...e,
+          amount: -e.amount,
+        })),
         metadata: { transactionId: done.id },
+      })
+      .emit('vtu.failed', {
+        userId: done.user_id,
+        transactionId: done.id,
+        reference: done.reference,
+        service: done.service,
+        amount,
+        refunded: amount,
       })
       .notify({
         userId: done.user_id,
         kind: 'purchase_refunded',
         title: 'Purchase failed: refunded',
-        body: `Your ${formatNaira(BigInt(done.amount))} ${label} for ${done.recipient} failed; ${formatNaira(BigInt(done.amount))} is back in your wallet.`,
+        body: `Your ${formatNaira(amount)} ${label} for ${done.recipient} failed; ${formatNaira(amount)} is back in your wallet.`,
         data: {
           transactionId: done.id,
           reference: done.reference,

@@ -82,7 +82,10 @@ function deliveredNotice(row: VtuRow, out: Outcome): NotificationInput {
   };
 }
 
-/** The undelivered part of a delivered purchase back to the wallet, from the float and revenue; once per purchase. */
+/**
+ * The undelivered part of a delivered purchase back to the wallet, from the float and revenue, with its
+ * 'vtu.refunded'; once per purchase.
+ */
 async function refundPart(work: VtuSettlementDeps['work'], tx: Tx, done: VtuRow, part: { wholesale: bigint; markup: bigint }) {
   const amount = part.wholesale + part.markup;
   await work
@@ -96,6 +99,14 @@ async function refundPart(work: VtuSettlementDeps['work'], tx: Tx, done: VtuRow,
         amount: -e.amount,
       })),
       metadata: { transactionId: done.id },
+    })
+    .emit('vtu.refunded', {
+      userId: done.user_id,
+      transactionId: done.id,
+      reference: done.reference,
+      service: done.service,
+      amount: BigInt(done.amount),
+      refunded: amount,
     })
     .commit();
 }

@@ -208,8 +208,8 @@ export async function prepare(ctx: KindContext, userId: string, i: BookFlightInp
 /**
  * Cancels a ticketed booking of the caller by its fare's rules. A non-refundable fare or a flight already gone is
  * refused before the provider is asked; the provider's refund is credited once (a repeated cancellation answers
- * the recorded one); an answer we cannot read leaves the booking as it was (try again: the provider answers a
- * repeated cancellation with the same refund).
+ * the recorded one), with its 'vtu.refunded'; an answer we cannot read leaves the booking as it was (try again: the
+ * provider answers a repeated cancellation with the same refund).
  */
 export async function cancel(ctx: KindContext, row: VtuRow) {
   const { db, clock, work } = ctx.platform;
@@ -251,6 +251,14 @@ export async function cancel(ctx: KindContext, row: VtuRow) {
         },
         { ifPosted: 'skip' },
       )
+      .emit('vtu.refunded', {
+        userId: row.user_id,
+        transactionId: row.id,
+        reference: row.reference,
+        service: row.service,
+        amount: BigInt(row.amount),
+        refunded: out.refund,
+      })
       .notify({
         userId: row.user_id,
         kind: 'general',
