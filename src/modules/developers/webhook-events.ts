@@ -3,6 +3,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import { toNaira } from '../../kernel/money.js';
 import type { EventBus } from '../../platform/change.js';
+import type { PurchaseRefund } from '../../platform/events.js';
 import {
   DELIVER_JOB,
   DELIVERY_ATTEMPTS,
@@ -20,10 +21,22 @@ import {
  * delivery per endpoint, each delivered (and retried) by a job of its own.
  */
 const whenPurchase = hasEndpointFor('purchase.succeeded');
+const whenFailed = hasEndpointFor('purchase.failed');
+const whenRefunded = hasEndpointFor('purchase.refunded');
 const whenCredited = hasEndpointFor('wallet.credited');
 
 const bodyOf = (id: string, type: WebhookEvent, created: Date, data: Record<string, unknown>) =>
   JSON.stringify({ id, type, created: created.toISOString(), data });
+
+/** A purchase's refund as its event's data: the purchase as it stands (a failed one, or a delivered one). */
+const refundData = (e: PurchaseRefund, status: 'failed' | 'success') => ({
+  transactionId: e.transactionId,
+  reference: e.reference,
+  service: e.service,
+  amount: toNaira(e.amount),
+  refunded: toNaira(e.refunded),
+  status,
+});
 
 export function subscribeWebhooks({ events, clock }: { events: EventBus; clock: Clock }) {
   events.on('vtu.succeeded', (e, change) => {
@@ -34,6 +47,16 @@ export function subscribeWebhooks({ events, clock }: { events: EventBus; clock: 
       { type: 'purchase.succeeded', userId: e.userId, id, body: bodyOf(id, 'purchase.succeeded', clock.now(), data) },
       { onlyIf: whenPurchase },
     );
+  });
+  events.on('vtu.failed', (e, change) => {
+    const id = `evt_purchase_failed_${e.transactionId}`;
+    const body = bodyOf(id, 'purchase.failed', clock.now(), refundData(e, 'failed'));
+    change.enqueue(FANOUT_JOB, { type: 'purchase.failed', userId: e.userId, id, body }, { onlyIf: whenFailed });
+  });
+  events.on('vtu.refunded', (e, change) => {
+    const id = `evt_purchase_refunded_${e.transactionId}`;
+    const body = bodyOf(id, 'purchase.refunded', clock.now(), refundData(e, 'success'));
+    change.enqueue(FANOUT_JOB, { type: 'purchase.refunded', userId: e.userId, id, body }, { onlyIf: whenRefunded });
   });
   events.on('wallet.credited', (e, change) => {
     const id = `evt_wallet_credited_${e.reference}`;

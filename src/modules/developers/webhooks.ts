@@ -7,11 +7,12 @@ import { deliver } from './webhook-send.js';
 export * from './webhook-model.js';
 
 /**
- * Signed outbound webhooks (issue 45): a customer's endpoints receive its events (a purchase delivered, money into the
- * wallet), each delivery signed Stripe-style with the endpoint's own secret over the timestamp and the body
- * (`Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`), retried by the job queue with backoff
- * for about three days, logged with status and response time, resendable; an endpoint whose delivery fails every
- * attempt is disabled and its owner e-mailed. Outside the sandbox an endpoint must be https on a public address.
+ * Signed outbound webhooks (issue 45): a customer's endpoints receive its events (a purchase delivered, failed or
+ * refunded, money into the wallet), each delivery signed Stripe-style with the endpoint's own secret over the
+ * timestamp and the body (`Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`), retried by the
+ * job queue with backoff for about three days, logged with status and response time, resendable; an endpoint whose
+ * delivery fails every attempt is disabled and its owner e-mailed. Outside the sandbox an endpoint must be https on a
+ * public address.
  */
 export function createWebhooks(deps: WebhookDeps) {
   return {

@@ -7,7 +7,10 @@ import { developerQueries } from '../../api/queries/developers';
 import { formatDateTime } from '../../app/format';
 import { Failure } from '../../components/Failure';
 
-/** The developer page's webhooks (issue 45): endpoints (the signing secret shown once), the delivery log, resend. */
+/**
+ * The developer page's webhooks (issue 45): endpoints (each takes every event; the signing secret shown once), the
+ * delivery log, resend.
+ */
 export function Webhooks({ onSecret }: { onSecret: (secret: string) => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
@@ -18,7 +21,11 @@ export function Webhooks({ onSecret }: { onSecret: (secret: string) => void }) {
   const opts = () => ({ idempotencyKey: newIdempotencyKey() });
   const add = useMutation({
     mutationFn: () =>
-      post('/_serverFn/createWebhookEndpointBearerDevelopers', { url, events: ['purchase.succeeded', 'wallet.credited'] }, opts()),
+      post(
+        '/_serverFn/createWebhookEndpointBearerDevelopers',
+        { url, events: ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited'] },
+        opts(),
+      ),
     onSuccess: (r) => (setUrl(''), onSecret(r.secret), refresh()),
   });
   const disable = useMutation({
