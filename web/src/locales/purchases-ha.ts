@@ -36,6 +36,12 @@ export const haPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     notEnoughBody:
       'Kana da {{balance}}; wannan yana kashe {{amount}}. Saka kuɗi a walat ɗinka, sannan ka dawo: bayananka za su kasance a nan.',
     fundFirst: 'Saka kuɗi a walat',
+    overLimit: 'Ya wuce iyakar ka ta yau',
+    overLimitBody: 'Wannan yana kashe {{amount}}. Iyakar ka ta kullum a Mataki na {{tier}} ita ce {{limit}}, kuma saura {{left}} a yau.',
+    nextTierLimit: 'Tabbatarwar Mataki na {{tier}} tana ɗaga iyakar ka ta kullum zuwa {{limit}}.',
+    raiseLimit: 'Ɗaga iyakata',
+    limitAgain: 'Iyakar ka tana sake farawa da tsakar dare.',
+    leftToday: 'Saura {{amount}} daga iyakar yau',
     validity_daily: 'Na yau da kullum',
     validity_weekly: 'Na mako',
     validity_monthly: 'Na wata',

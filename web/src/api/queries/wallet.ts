@@ -5,6 +5,9 @@ import { get } from '../client';
 export const walletQueries = {
   all: () => ['wallet'] as const,
   state: () => queryOptions({ queryKey: [...walletQueries.all(), 'state'], queryFn: () => get('/_serverFn/getWalletStateBearerWallet') }),
+  /** The KYC tier's limits and what is left of today's: checked before a purchase asks for the PIN. */
+  limits: () =>
+    queryOptions({ queryKey: [...walletQueries.all(), 'limits'], queryFn: () => get('/_serverFn/getWalletLimitsBearerWallet') }),
   topup: (reference: string) =>
     queryOptions({
       queryKey: [...walletQueries.all(), 'topup', reference],

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Stack, Switch, Table, Text, Textarea } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { PinPad } from '../../components/PinPad';
 import type { PurchaseTx } from './purchase-state';
 import { walletQueries } from '../../api/queries/wallet';
 import { PhoneBuy } from './PhoneBuy';
+import { OverDailyLimit } from './DailyLimit';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
 
@@ -38,6 +39,10 @@ export function BulkBuy() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { valid, invalid } = parseNumbers(text);
+  // The numbers still to buy for, against what the KYC tier's daily limit leaves today: over it, no PIN pad.
+  const limits = useQuery(walletQueries.limits());
+  const due = price === null ? 0 : price * lines.filter((l) => !l.result).length;
+  const overLimit = limits.data !== undefined && due > limits.data.leftToday;
 
   const review = form.onSubmit(async () => {
     setError(null);
@@ -127,7 +132,12 @@ export function BulkBuy() {
               ))}
             </Table.Tbody>
           </Table>
-          {lines.some((l) => !l.result) && <PinPad value={pin} onChange={setPin} onConfirm={(p) => void run(p)} busy={busy} focus />}
+          {lines.some((l) => !l.result) &&
+            (overLimit && !busy ? (
+              <OverDailyLimit limits={limits.data!} price={due} />
+            ) : (
+              <PinPad value={pin} onChange={setPin} onConfirm={(p) => void run(p)} busy={busy} focus />
+            ))}
           <Group>
             <Button variant="subtle" onClick={() => (setPrice(null), setLines([]))} disabled={busy}>
               {t('buy.another')}

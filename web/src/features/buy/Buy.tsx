@@ -1,8 +1,9 @@
 import { Alert, Anchor, Stack, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { settingsQueries } from '../../api/queries/settings';
+import { walletQueries } from '../../api/queries/wallet';
 import { buyServiceOr } from '../../app/buy-services';
 import { ServiceGrid } from '../../app/ServiceGrid';
 import { KIND_SCREENS } from './kind-screens';
@@ -17,6 +18,8 @@ export function Buy() {
   const service = buyServiceOr(search.service);
   const Screen = KIND_SCREENS[service]?.Screen;
   const hasPin = useQuery(settingsQueries.hasPin());
+  // The review checks today's limit before the PIN (ConfirmPurchase): asked for while the form is filled in.
+  usePrefetchQuery(walletQueries.limits());
   return (
     <Stack maw={520}>
       <Title order={1}>{t('buy.title')}</Title>

@@ -14,6 +14,7 @@ import { formatNaira } from '../../app/format';
 import { buyOnce, type PurchaseRequest } from './buy-once';
 import { PinPad } from '../../components/PinPad';
 import { purchaseReducer } from './purchase-state';
+import { OverDailyLimit } from './DailyLimit';
 
 /** Services bought by the face value the buyer chose; the others (plans, PINs) send the price they confirmed. */
 const FACE_VALUE: ReadonlySet<PurchaseRequest['service']> = new Set(['airtime', 'electricity', 'betting']);
@@ -49,6 +50,11 @@ export function ConfirmPurchase(p: {
   const short = wallet.data !== undefined && wallet.data.balance < price;
   // Off to fund the wallet: the form is kept, the fund screen offers what is missing, and its result leads back here.
   const fund = () => keepForFunding(buyServiceOr(p.request.service), price - (wallet.data?.balance ?? 0));
+  // So is the KYC tier's daily limit: a price above what is left today says so, and how to raise it, instead of the
+  // pad. The pad waits for the first answer (not when it fails or the app is offline: the service still decides).
+  const limits = useQuery(walletQueries.limits());
+  const overLimit = limits.data !== undefined && price > limits.data.leftToday;
+  const limitsComing = limits.data === undefined && limits.fetchStatus === 'fetching';
 
   async function confirm(value: string) {
     dispatch({ type: 'submit' });
@@ -69,7 +75,7 @@ export function ConfirmPurchase(p: {
       const code = err instanceof ApiError ? err.code : 'INTERNAL';
       // Another device took the session over: the form is kept for after signing in again (see draft.ts).
       if (code === 'SESSION_SUPERSEDED') return auth.superseded();
-      if (code === 'INSUFFICIENT_FUNDS') void qc.invalidateQueries({ queryKey: walletQueries.all() });
+      if (code === 'INSUFFICIENT_FUNDS' || code === 'LIMIT_EXCEEDED') void qc.invalidateQueries({ queryKey: walletQueries.all() });
       dispatch({
         type: 'refused',
         code,
@@ -111,7 +117,7 @@ export function ConfirmPurchase(p: {
       {state.phase === 'refused' && (
         <Alert color="red" role="alert">
           {state.message}{' '}
-          {state.code === 'KYC_TIER_REQUIRED' && (
+          {(state.code === 'KYC_TIER_REQUIRED' || state.code === 'LIMIT_EXCEEDED') && (
             <Anchor component={Link} to="/kyc">
               {t('buy.verify')}
             </Anchor>
@@ -128,7 +134,9 @@ export function ConfirmPurchase(p: {
           {t('result.checkingBody')}
         </Alert>
       )}
-      {short && !busy ? (
+      {overLimit && !busy ? (
+        <OverDailyLimit limits={limits.data!} price={price} />
+      ) : short && !busy ? (
         <Alert color="yellow" role="alert" title={t('buy.notEnough')}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{t('buy.notEnoughBody', { balance: formatNaira(wallet.data!.balance), amount: formatNaira(price) })}</Text>
@@ -138,7 +146,16 @@ export function ConfirmPurchase(p: {
           </Stack>
         </Alert>
       ) : (
-        <PinPad value={pin} onChange={setPin} onConfirm={(v) => void confirm(v)} busy={busy} focus={tries} />
+        !limitsComing && (
+          <>
+            {limits.data && (
+              <Text size="sm" data-testid="left-today">
+                {t('buy.leftToday', { amount: formatNaira(limits.data.leftToday) })}
+              </Text>
+            )}
+            <PinPad value={pin} onChange={setPin} onConfirm={(v) => void confirm(v)} busy={busy} focus={tries} />
+          </>
+        )
       )}
       <Button variant="subtle" onClick={p.onCancel} disabled={busy}>
         {t('app.cancel')}

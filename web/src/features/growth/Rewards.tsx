@@ -13,7 +13,7 @@ import { Section } from '../../components/Section';
 import { growthQueries } from '../../api/queries/growth';
 import { walletQueries } from '../../api/queries/wallet';
 
-/** Growth: referral code and share link, daily check-in, milestones, savings locks, loans. */
+/** Growth: referral code, its link to copy or share (WhatsApp, the phone's share sheet), daily check-in, milestones, savings locks, loans. */
 export function Rewards() {
   const { t } = useTranslation();
   return (
@@ -38,6 +38,8 @@ function Referrals() {
   });
   const s = status.data;
   const link = s ? `${window.location.origin}/?ref=${s.code}` : '';
+  // WhatsApp's own share address opens a chat with the message typed in; the phone's share sheet where the browser has one.
+  const whatsapp = s ? `https://wa.me/?text=${encodeURIComponent(t('growth.whatsappText', { code: s.code, link }))}` : '';
   return (
     <Section id="referrals" title={t('growth.referrals')}>
       <Failure error={status.error} />
@@ -54,6 +56,17 @@ function Referrals() {
                 </Button>
               )}
             </CopyButton>
+            <Button
+              component="a"
+              href={whatsapp}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="compact-sm"
+              variant="light"
+              data-testid="share-whatsapp"
+            >
+              {t('growth.whatsapp')}
+            </Button>
             {'share' in navigator && (
               <Button
                 size="compact-sm"

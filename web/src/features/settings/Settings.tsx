@@ -12,14 +12,16 @@ import { settingsQueries } from '../../api/queries/settings';
 import { Result } from '../../components/Result';
 import { Section } from '../../components/Section';
 import { LoginPin } from '../../components/LoginPinForm';
+import { Limits } from './Limits';
 
-/** Profile, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
+/** Profile, the KYC tier's limits, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
 export function Settings() {
   const { t } = useTranslation();
   return (
     <Stack maw={640}>
       <Title order={1}>{t('settings.title')}</Title>
       <Profile />
+      <Limits />
       <TransactionPin />
       <LoginPin />
       <TwoFactor />
