@@ -8842,7 +8842,7 @@ export interface components {
             report: components["schemas"]["TransactionReport"];
         };
         CreateWebhookEndpointInput: {
-            events: ("purchase.succeeded" | "wallet.credited")[];
+            events: ("purchase.succeeded" | "purchase.failed" | "purchase.refunded" | "wallet.credited")[];
             url: string;
         };
         CreateWebhookEndpointOutput: {
@@ -10812,7 +10812,7 @@ export interface components {
         WebhookEndpoint: {
             createdAt: string;
             disabledReason: string | null;
-            events: ("purchase.succeeded" | "wallet.credited")[];
+            events: ("purchase.succeeded" | "purchase.failed" | "purchase.refunded" | "wallet.credited")[];
             id: string;
             /** @enum {string} */
             status: "active" | "disabled";
