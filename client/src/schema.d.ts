@@ -1734,8 +1734,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated ac
-         * @description Find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated account number, sorted newest, oldest or by e-mail.
+         * Find customers by user id, e-mail (or its beginning), phone, username, name (the profile name or the verified KYC name:
+         * @description Find customers by user id, e-mail (or its beginning), phone, username, name (the profile name or the verified KYC name: its beginning or whole words, any case), a top-up or purchase reference, or a dedicated account number, sorted newest, oldest or by e-mail.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -8858,7 +8858,7 @@ export interface components {
             fullName: string | null;
             kycTier: number;
             /** @enum {string} */
-            matchedBy: "id" | "email" | "phone" | "username" | "reference" | "account_number";
+            matchedBy: "id" | "email" | "phone" | "username" | "name" | "reference" | "account_number";
             phone: string | null;
             status: string;
             userId: string;

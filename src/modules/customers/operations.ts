@@ -24,7 +24,7 @@ const customerItem = z
     kycTier: z.number(),
     status: z.string(),
     frozen: z.boolean(),
-    matchedBy: z.enum(['id', 'email', 'phone', 'username', 'reference', 'account_number']),
+    matchedBy: z.enum(['id', 'email', 'phone', 'username', 'name', 'reference', 'account_number']),
     createdAt: z.string(),
   })
   .meta({ id: 'CustomerSearchItem' });
@@ -107,7 +107,7 @@ export const customerOperations = [
     roles: ['support'],
     method: 'GET',
     purpose:
-      'find customers by user id, e-mail (or its beginning), phone, username, a top-up or purchase reference, or a dedicated account number, sorted newest, oldest or by e-mail',
+      'find customers by user id, e-mail (or its beginning), phone, username, name (the profile name or the verified KYC name: its beginning or whole words, any case), a top-up or purchase reference, or a dedicated account number, sorted newest, oldest or by e-mail',
     input: z.object({
       q: z.string({ error: 'q is required' }).trim().min(3, 'q must be at least 3 characters').max(254, 'q must be at most 254 characters'),
       sort: z.enum(CUSTOMER_SORTS, { error: 'sort must be newest, oldest or email' }).default('newest'),

@@ -5,13 +5,15 @@ import { notFound } from '../../kernel/errors.js';
 import { toNaira } from '../../kernel/money.js';
 import { page } from '../../kernel/paging.js';
 import { normalizePhone } from '../../kernel/phone.js';
+import { userIdsNamed } from '../identity/api.js';
+import { userIdsWithVerifiedName } from '../kyc/api.js';
 import { purchaserOf, recentPurchasesRead, type RecentPurchase } from '../vtu/api.js';
 import type { CustomerDeps } from './deps.js';
 import { freeze, isFrozen, unfreeze } from './freeze.js';
 
 export type CustomerService = ReturnType<typeof createCustomerService>;
 
-type MatchedBy = 'id' | 'email' | 'phone' | 'username' | 'reference' | 'account_number';
+type MatchedBy = 'id' | 'email' | 'phone' | 'username' | 'name' | 'reference' | 'account_number';
 
 /** The search's orders, a fixed whitelist (the input names one; its text never reaches the statement). */
 export const CUSTOMER_SORTS = ['newest', 'oldest', 'email'] as const;
@@ -30,6 +32,19 @@ async function withRecentPurchases<T>(db: Db, userId: string, statement: SQL): P
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The most customers one name brings from each owner (a short name's many matches are narrowed by typing more). */
+const NAME_HITS = 200;
+
+/**
+ * The customers whose profile name or verified KYC name matches the text, as an array literal of their ids (identity's
+ * and kyc's look-ups: its beginning or whole words, any case); none for a text with a digit or an @.
+ */
+async function namedIds(db: Db, text: string): Promise<string> {
+  if (/[\d@]/.test(text)) return '{}';
+  const name = text.replace(/\s+/g, ' ');
+  const ids = new Set([...(await userIdsNamed(db, name, NAME_HITS)), ...(await userIdsWithVerifiedName(db, name, NAME_HITS))]);
+  return `{${[...ids].join(',')}}`;
+}
 
 /** The customer's row, or NOT_FOUND. */
 async function mustExist(db: Db, userId: string) {
@@ -39,8 +54,9 @@ async function mustExist(db: Db, userId: string) {
 }
 
 /**
- * Exact look-ups, each an index probe (migration 1020): a user id, an e-mail (or its beginning), a phone
- * number, a username, a top-up, settlement or purchase reference, or a dedicated account number.
+ * Look-ups, each on an index (migrations 1020 and 1021): a user id, an e-mail (or its beginning), a phone number, a
+ * username, a name (the profile's or the verified KYC name, see namedIds), a top-up, settlement or purchase
+ * reference, or a dedicated account number.
  */
 async function search({ db }: CustomerDeps, q: string, limit: number, offset: number, sort: CustomerSort = 'newest') {
   const text = q.trim();
@@ -51,6 +67,8 @@ async function search({ db }: CustomerDeps, q: string, limit: number, offset: nu
   const prefix = `${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   // A purchase reference is vtu's to look up: its customer joins the hits as a value.
   const purchaser = await purchaserOf(db, text);
+  // So are the names: identity's and kyc's, their customers joining the hits as values.
+  const named = await namedIds(db, text);
   const list = await rows<{
     id: string;
     email: string;
@@ -69,6 +87,7 @@ async function search({ db }: CustomerDeps, q: string, limit: number, offset: nu
           UNION SELECT id, 'email' FROM users WHERE email LIKE ${prefix}
           UNION SELECT id, 'phone' FROM users WHERE ${phone}::text IS NOT NULL AND phone = ${phone}
           UNION SELECT id, 'username' FROM users WHERE username = ${lower}
+          UNION SELECT unnest(${named}::uuid[]), 'name'
           UNION SELECT user_id, 'reference' FROM topup_intents WHERE reference = ${text}
           UNION SELECT user_id, 'reference' FROM payment_settlements WHERE processor_reference = ${text}
           UNION SELECT ${purchaser}::uuid, 'reference' WHERE ${purchaser}::uuid IS NOT NULL

@@ -27,5 +27,7 @@ export {
   verifiedPhoneOf,
 } from './users.js';
 export type { PhoneOwner, UserProfile } from './users.js';
+/** The customer search's look-up by profile name. */
+export { userIdsNamed } from './names.js';
 /** The users table's definition, for row types of reads that join it (RowOf). */
 export type { users } from './schema.js';

@@ -3,3 +3,5 @@
  * (checked by dependency-cruiser); everything else in the folder is the module's own.
  */
 export type { EligibilityRow } from './rules.js';
+/** The customer search's look-up by the name an approved KYC submission verified. */
+export { userIdsWithVerifiedName } from './names.js';
