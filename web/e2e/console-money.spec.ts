@@ -109,7 +109,7 @@ test('freeze shows in the customer app; reconciliation shows progress; a CSV exp
   await api(request, c.token, 'createTopupIntentBearerWallet', { amount: 500 });
 
   await consoleSignIn(page, request, 'ops-console-finance@example.com', '/console/customers');
-  await page.getByLabel('E-mail, phone, username, reference or account number').fill(c.email);
+  await page.getByLabel('E-mail, phone, username, name, reference or account number').fill(c.email);
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('link', { name: c.email }).click();
   await expect(page.getByRole('heading', { name: c.email, level: 1 })).toBeVisible();

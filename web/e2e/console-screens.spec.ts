@@ -137,7 +137,7 @@ test('an operator with an authenticator app confirms granting a role and freezin
 
   // Freezing a customer, in a new page load (the grant is gone with it): step-up again, with the app's next code.
   await page.goto('/console/customers');
-  await page.getByLabel('E-mail, phone, username, reference or account number').fill(customer);
+  await page.getByLabel('E-mail, phone, username, name, reference or account number').fill(customer);
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('link', { name: customer }).click();
   await expect(page.getByRole('heading', { name: customer, level: 1 })).toBeVisible();

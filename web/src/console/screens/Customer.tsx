@@ -8,6 +8,7 @@ import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { ConsoleLink } from '../nav';
+import { ReferenceLink } from '../references';
 import { DataTable, Loaded, money, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 // adminAdjustWallet: a signed naira amount (not 0, at most ₦10,000,000 either way, 2 decimals) and a reason.
@@ -109,7 +110,7 @@ export function CustomerPage({ userId }: { userId: string }) {
               rowKey={(p) => p.id}
               empty="No purchases."
               columns={[
-                { header: 'Reference', cell: (p) => p.reference },
+                { header: 'Reference', cell: (p) => <ReferenceLink reference={p.reference} /> },
                 { header: 'Service', cell: (p) => `${p.service} (provider ${p.provider})` },
                 { header: 'Recipient', cell: (p) => p.recipient },
                 { header: 'Amount', cell: (p) => money(p.amount) },
@@ -126,7 +127,7 @@ export function CustomerPage({ userId }: { userId: string }) {
                 rowKey={(t) => t.reference}
                 empty="No top-ups."
                 columns={[
-                  { header: 'Reference', cell: (t) => t.reference },
+                  { header: 'Reference', cell: (t) => <ReferenceLink reference={t.reference} /> },
                   { header: 'Amount', cell: (t) => money(t.amount) },
                   { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
                   { header: 'When', cell: (t) => when(t.createdAt) },

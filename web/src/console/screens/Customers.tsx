@@ -10,8 +10,8 @@ import { CustomerPage } from './Customer';
 const LIMIT = 20;
 
 /**
- * Customers: search by e-mail, phone, username, a reference or an account number, sorted by the service (joined,
- * e-mail); a customer's own page.
+ * Customers: search by e-mail, phone, username, name (the profile's or the verified KYC name: its beginning or whole
+ * words), a reference or an account number, sorted by the service (joined, e-mail); a customer's own page.
  */
 export function Customers({ rest }: ScreenProps) {
   if (rest[0]) return <CustomerPage userId={rest[0]} />;
@@ -38,7 +38,7 @@ function CustomerSearch() {
       >
         <Group align="end">
           <TextInput
-            label="E-mail, phone, username, reference or account number"
+            label="E-mail, phone, username, name, reference or account number"
             description="At least 3 characters"
             value={draft}
             onChange={(e) => setDraft(e.currentTarget.value)}

@@ -7,8 +7,10 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useScreenSearch } from '../nav';
+import { LinkedText } from '../references';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import { SupportCustomer } from './SupportCustomer';
 
 const LIMIT = 20;
 // adminReplySupportThread's body: 1 to 4000 characters.
@@ -16,7 +18,8 @@ const replySchema = z.object({ body: z.string().trim().min(1).max(4000) });
 
 /**
  * The support inbox: threads by status (and those awaiting a reply), sorted by the service (latest activity or
- * longest waiting, newest or oldest opened), the conversation, a reply, closing.
+ * longest waiting, newest or oldest opened); the chosen thread's customer (SupportCustomer), the conversation with
+ * its purchase and top-up references as links, a reply, closing. The thread and its customer live in the address.
  */
 export function Support() {
   const search = useScreenSearch();
@@ -28,6 +31,8 @@ export function Support() {
     adminQueries.supportThreads({ status, ...(status === 'open' && awaiting ? { awaitingReply: true } : {}), sort, limit: LIMIT, offset }),
   );
   const selected = search.text('thread');
+  // The thread's customer: kept in the address with the thread, so it stays when the thread leaves the list (answered).
+  const customer = search.text('customer') || threads.data?.items.find((t) => t.id === selected)?.userId;
   return (
     <Stack>
       <ScreenTitle title="Support inbox" />
@@ -36,7 +41,7 @@ export function Support() {
           label="Status"
           data={['open', 'closed']}
           value={status}
-          onChange={(v) => search.set({ status: v ?? undefined, thread: undefined })}
+          onChange={(v) => search.set({ status: v ?? undefined, thread: undefined, customer: undefined })}
           allowDeselect={false}
           w={140}
         />
@@ -48,7 +53,7 @@ export function Support() {
               { value: 'false', label: 'All open threads' },
             ]}
             value={String(awaiting)}
-            onChange={(v) => search.set({ awaiting: v ?? undefined, thread: undefined })}
+            onChange={(v) => search.set({ awaiting: v ?? undefined, thread: undefined, customer: undefined })}
             allowDeselect={false}
             w={200}
           />
@@ -69,7 +74,7 @@ export function Support() {
                     {
                       header: 'Customer',
                       cell: (t) => (
-                        <Anchor component="button" type="button" onClick={() => search.set({ thread: t.id, offset })}>
+                        <Anchor component="button" type="button" onClick={() => search.set({ thread: t.id, customer: t.userId, offset })}>
                           {t.userEmail}
                         </Anchor>
                       ),
@@ -95,7 +100,14 @@ export function Support() {
           </Loaded>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
-          {selected ? <Thread id={selected} open={status === 'open'} /> : <Text c="dimmed">Choose a thread.</Text>}
+          {selected ? (
+            <Stack>
+              {customer && <SupportCustomer userId={customer} />}
+              <Thread id={selected} open={status === 'open'} />
+            </Stack>
+          ) : (
+            <Text c="dimmed">Choose a thread.</Text>
+          )}
         </Grid.Col>
       </Grid>
     </Stack>
@@ -139,8 +151,8 @@ function Thread({ id, open }: { id: string; open: boolean }) {
                   <Text size="xs" c="dimmed">
                     {m.author === 'operator' ? 'Operator' : 'Customer'}, {when(m.createdAt)}
                   </Text>
-                  <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                    {m.body}
+                  <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                    <LinkedText text={m.body} />
                   </Text>
                 </Paper>
               ))}
