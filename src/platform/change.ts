@@ -149,19 +149,14 @@ function newChange(ctx: ChangeContext, tx: Tx | undefined): Change {
 /**
  * The enqueue statement of every job over `each`, whatever its queue: each row carries its job (jobs/rows.ts) and the
  * number of its condition (`onlyIf`, over the job's payload), and is inserted where that condition holds. One builder
- * for all jobs, so a change's jobs, and a batch's, are one statement; it is built again only when a condition is
- * first seen (a job made before keeps the builder that knows its condition).
+ * for all jobs, so a change's jobs, and a batch's, are one statement; it names every condition seen so far.
  */
 type Builder = (each: SQL) => SQL;
 const MAX_CONDITIONS = 64;
 function enqueueBuilders(clock: Clock) {
   const conditions = new Map<Builder, number>();
-  const build = (): Builder => {
-    const cases = [...conditions].map(([onlyIf, n]) => sql`WHEN ${sql.raw(String(n))} THEN ${onlyIf(sql`(each.data -> 'payload')`)}`);
-    const where = cases.length ? sql`CASE (each.data ->> 'condition')::int ${sql.join(cases, sql` `)} ELSE true END` : sql`true`;
-    return (each) => insertJobRowsSql(clock.now(), each, where);
-  };
-  let builder = build();
+  let where: SQL = sql`true`;
+  const builder: Builder = (each) => insertJobRowsSql(clock.now(), each, where);
   return (onlyIf?: Builder): { builder: Builder; condition: number | null } => {
     if (!onlyIf) return { builder, condition: null };
     let n = conditions.get(onlyIf);
@@ -169,7 +164,8 @@ function enqueueBuilders(clock: Clock) {
       // A condition is a function made once (a module's constant); one made per call would grow this without end.
       if (conditions.size >= MAX_CONDITIONS) throw new Error('change: more than 64 job conditions; make each onlyIf once');
       conditions.set(onlyIf, (n = conditions.size));
-      builder = build();
+      const cases = [...conditions].map(([c, i]) => sql`WHEN ${sql.raw(String(i))} THEN ${c(sql`(each.data -> 'payload')`)}`);
+      where = sql`CASE (each.data ->> 'condition')::int ${sql.join(cases, sql` `)} ELSE true END`;
     }
     return { builder, condition: n };
   };
