@@ -14,18 +14,18 @@ const THREAD_ORDER: Record<ThreadSort, SQL> = {
   oldest: sql`t.created_at ASC, t.id ASC`,
 };
 
+/** Which threads an operator lists: by status, customer and whether they await a reply, sorted and paged. */
+export interface ThreadQuery {
+  status?: 'open' | 'closed';
+  awaitingReply?: boolean;
+  userId?: string;
+  sort?: ThreadSort;
+  limit: number;
+  offset: number;
+}
+
 /** Threads for operators, by status, customer and whether they await a reply, with the customers' e-mails. */
-export async function adminListThreads(
-  { db }: SupportDeps,
-  opts: {
-    status?: 'open' | 'closed';
-    awaitingReply?: boolean;
-    userId?: string;
-    sort?: ThreadSort;
-    limit: number;
-    offset: number;
-  },
-) {
+export async function adminListThreads({ db }: SupportDeps, opts: ThreadQuery) {
   const list = await rows<ThreadRow>(
     db,
     sql`SELECT ${THREAD_COLS} FROM support_threads t

@@ -1,6 +1,5 @@
 import type { SupportDeps } from './deps.js';
-import type { ThreadSort } from './inputs.js';
-import { adminClose, adminListThreads, adminReply, adminThreadMessages } from './admin-threads.js';
+import { adminClose, adminListThreads, adminReply, adminThreadMessages, type ThreadQuery } from './admin-threads.js';
 import { getOrCreateThread, listMyThreadMessages, send } from './my-threads.js';
 
 export { messageView, threadView } from './threads.js';
@@ -14,14 +13,7 @@ export function createSupportService(deps: SupportDeps) {
     listMyThreadMessages: (userId: string, threadId: string, limit: number, offset: number) =>
       listMyThreadMessages(deps, userId, threadId, limit, offset),
     send: (userId: string, threadId: string, body: string) => send(deps, userId, threadId, body),
-    adminListThreads: (opts: {
-      status?: 'open' | 'closed';
-      awaitingReply?: boolean;
-      userId?: string;
-      sort?: ThreadSort;
-      limit: number;
-      offset: number;
-    }) => adminListThreads(deps, opts),
+    adminListThreads: (opts: ThreadQuery) => adminListThreads(deps, opts),
     adminThreadMessages: (threadId: string, limit: number, offset: number) => adminThreadMessages(deps, threadId, limit, offset),
     adminReply: (operatorId: string, threadId: string, body: string) => adminReply(deps, operatorId, threadId, body),
     adminClose: (operatorId: string, threadId: string) => adminClose(deps, operatorId, threadId),
