@@ -32,4 +32,6 @@ const longFns = files.filter((f) => f.startsWith('src/')).flatMap(longFunctions)
 for (const line of longFns) console.error(line);
 if (long.length || longFns.length) process.exit(1);
 const largest = Math.max(...sizes.map(([, n]) => n));
-console.log(`${files.length} source files, none over ${MAX} lines (the largest ${largest}); no function in src/ over ${FUNCTION_MAX} lines`);
+console.log(
+  `${files.length} source files, none over ${MAX} lines (the largest ${largest}); no function in src/ over ${FUNCTION_MAX} lines`,
+);
