@@ -100,7 +100,7 @@ describe('customer search by name', () => {
     expect(await found('ngozi bounded')).toHaveLength(3);
   });
 
-  it('reads each name from its indexes (migration 1021)', async () => {
+  it('reads each name from its indexes (migration 1202)', async () => {
     // Each condition the look-ups join with OR, alone: its range of the prefix index, or its words in the GIN index.
     const approved = sql`SELECT user_id FROM kyc_submissions WHERE status = 'approved' AND`;
     const [prefix, words, kycPrefix, kycWords] = await plans([

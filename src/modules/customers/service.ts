@@ -54,7 +54,7 @@ async function mustExist(db: Db, userId: string) {
 }
 
 /**
- * Look-ups, each on an index (migrations 1020 and 1021): a user id, an e-mail (or its beginning), a phone number, a
+ * Look-ups, each on an index (migrations 1020 and 1202): a user id, an e-mail (or its beginning), a phone number, a
  * username, a name (the profile's or the verified KYC name, see namedIds), a top-up, settlement or purchase
  * reference, or a dedicated account number.
  */

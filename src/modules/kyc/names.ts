@@ -5,7 +5,7 @@ import { plannedPerCall, rows, type Executor } from '../../db/client.js';
  * Users with an approved KYC submission whose verified name (the name the NIN or bank record gave) starts with
  * `name` or holds each of its words as a whole word, in any case; LIKE's own characters in `name` are taken
  * literally. At most `limit` ids, in name order. On kyc_submissions_verified_name_prefix_idx and
- * kyc_submissions_verified_name_words_idx (migration 1021), planned per call like identity's userIdsNamed.
+ * kyc_submissions_verified_name_words_idx (migration 1202), planned per call like identity's userIdsNamed.
  */
 export async function userIdsWithVerifiedName(exec: Executor, name: string, limit: number): Promise<string[]> {
   const prefix = `${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
