@@ -1,36 +1,26 @@
-import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { ReadReplica } from '../../db/replica.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { Work } from '../../platform/change.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Logger } from '../../lib/logger.js';
-import type { FileStorage } from '../../providers/storage.js';
 import type { IdentityService } from '../identity/api.js';
 import { HOUR, MINUTE } from '../../kernel/clock.js';
 import { createDashboard, snapshotStatement } from './dashboard.js';
 import { createConsoleJobs } from './jobs.js';
-import { RUN_JOB } from './jobs-deps.js';
+import { RUN_JOB, type ConsoleJobsDeps } from './jobs-deps.js';
 import { createTopupVerify, type TopupVerifier } from './topups.js';
 import { createTransactionSearch } from './transactions.js';
 import { z } from 'zod';
 
 /** The operator console's service side (issue 30): dashboard panels, and long actions as jobs (exports among them). */
-export function createConsoleService(deps: {
-  db: Db;
-  /** The dashboard, the search and the exports read from the replica when there is one (src/db/replica.ts). */
-  replica: ReadReplica;
-  clock: Clock;
-  log: Logger;
-  config: Config;
-  jobs: JobQueue;
-  work: Work;
-  storage: FileStorage;
-  payments: Parameters<typeof createConsoleJobs>[0]['payments'] & TopupVerifier;
-  vtu: Parameters<typeof createConsoleJobs>[0]['vtu'];
-  /** An export's download checks its operator's roles as they are now. */
-  identity: Pick<IdentityService, 'liveOperatorRoles'>;
-}) {
+export function createConsoleService(
+  deps: Omit<ConsoleJobsDeps, 'replica' | 'payments' | 'liveOperatorRoles'> & {
+    /** The dashboard, the search and the exports read from the replica when there is one (src/db/replica.ts). */
+    replica: ReadReplica;
+    payments: ConsoleJobsDeps['payments'] & TopupVerifier;
+    /** An export's download checks its operator's roles as they are now. */
+    identity: Pick<IdentityService, 'liveOperatorRoles'>;
+  },
+) {
   return {
     dashboard: createDashboard({ db: deps.replica.lagTolerant, clock: deps.clock, stuckAfterMs: deps.config.vtu.stuckAfterMs }),
     jobs: createConsoleJobs({ ...deps, liveOperatorRoles: deps.identity.liveOperatorRoles }),
