@@ -10,6 +10,8 @@ import { registerProcessorSimulator } from './processor-simulator.js';
 import { registerSmsSimulator } from './sms-simulator.js';
 import { registerVtuSimulators } from './vtu/index.js';
 import { registerUssdPhone } from './ussd-phone.js';
+import { registerWhatsappCloud } from './whatsapp-cloud.js';
+import { registerWhatsappChat } from './whatsapp-chat.js';
 
 /**
  * Sandbox control endpoints (docs/design.md §8): plain JSON, no envelope, no token; mounted only in sandbox mode.
@@ -22,6 +24,8 @@ sandboxModules.push(registerProcessorSimulator);
 sandboxModules.push(registerVtuSimulators);
 sandboxModules.push(registerSmsSimulator);
 sandboxModules.push(registerUssdPhone);
+sandboxModules.push(registerWhatsappCloud);
+sandboxModules.push(registerWhatsappChat);
 
 export async function registerSandboxRoutes(app: FastifyInstance, services: Services) {
   const inbox = (channel: 'email' | 'sms') => async (req: { query: unknown }) => {
