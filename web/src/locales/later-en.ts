@@ -2,6 +2,7 @@ import { enPurchases } from './purchases-en';
 import { enNotices } from './notices-en';
 import { enSaved } from './saved-en';
 import { enDevelopers } from './developers-en';
+import { enWhatsapp } from './whatsapp-en';
 
 /**
  * English: the strings of every screen but the first ones (sign-in and home), loaded with those screens
@@ -199,6 +200,7 @@ export const enLater = {
   ...enNotices,
   ...enSaved,
   ...enDevelopers,
+  ...enWhatsapp,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -3,6 +3,7 @@ import { haPurchases } from './purchases-ha';
 import { haNotices } from './notices-ha';
 import { haSaved } from './saved-ha';
 import { haDevelopers } from './developers-ha';
+import { haWhatsapp } from './whatsapp-ha';
 
 /** Hausa: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const haLater: LaterMessages = {
@@ -199,4 +200,5 @@ export const haLater: LaterMessages = {
   ...haNotices,
   ...haSaved,
   ...haDevelopers,
+  ...haWhatsapp,
 };

@@ -3,6 +3,7 @@ import { pcmPurchases } from './purchases-pcm';
 import { pcmNotices } from './notices-pcm';
 import { pcmSaved } from './saved-pcm';
 import { pcmDevelopers } from './developers-pcm';
+import { pcmWhatsapp } from './whatsapp-pcm';
 
 /** Nigerian Pidgin (Naijá): the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const pcmLater: LaterMessages = {
@@ -196,4 +197,5 @@ export const pcmLater: LaterMessages = {
   ...pcmNotices,
   ...pcmSaved,
   ...pcmDevelopers,
+  ...pcmWhatsapp,
 };

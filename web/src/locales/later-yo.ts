@@ -3,6 +3,7 @@ import { yoPurchases } from './purchases-yo';
 import { yoNotices } from './notices-yo';
 import { yoSaved } from './saved-yo';
 import { yoDevelopers } from './developers-yo';
+import { yoWhatsapp } from './whatsapp-yo';
 
 /** Yorùbá: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const yoLater: LaterMessages = {
@@ -196,4 +197,5 @@ export const yoLater: LaterMessages = {
   ...yoNotices,
   ...yoSaved,
   ...yoDevelopers,
+  ...yoWhatsapp,
 };
