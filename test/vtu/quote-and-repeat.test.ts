@@ -28,7 +28,15 @@ describe('the fee before paying', () => {
     );
     expect(set.statusCode, set.body).toBe(200);
     const q = await quote({ service: 'electricity', amount: 2000 });
-    expect(q.json()).toEqual({ ok: true, service: 'electricity', name: null, amount: 2000, fee: 100, total: 2100 });
+    expect(q.json()).toEqual({
+      ok: true,
+      service: 'electricity',
+      name: null,
+      amount: 2000,
+      fee: 100,
+      total: 2100,
+      level: { id: 'customer', name: 'Customer' },
+    });
 
     const before = await walletBalance(h, u.id);
     const res = await call(
@@ -58,6 +66,7 @@ describe('the fee before paying', () => {
       amount: plan.price,
       fee: 0,
       total: plan.price,
+      level: { id: 'customer', name: 'Customer' },
     });
     const waec = (await call(h, 'GET', V('listEducationPins'), undefined, { token: u.token }))
       .json()

@@ -11,10 +11,10 @@ import { COLS, getOwn, MAX_SCHEDULES_PER_USER, scheduleView, type ScheduleInput,
 import { nextSlot } from './slots.js';
 
 /** Save-time checks, so a schedule that can never run is refused up front (spec rule 5 for the network). */
-async function validate(vtu: ScheduleDeps['vtu'], input: ScheduleInput) {
+async function validate(vtu: ScheduleDeps['vtu'], userId: string, input: ScheduleInput) {
   assertRecipientNetwork(input.network, input.phone, input.ported);
   if (input.service === 'data') {
-    const plans = await vtu().dataPlans(input.network);
+    const plans = await vtu().dataPlans(input.network, undefined, userId);
     const plan = plans.find((p) => p.plan_id === input.planId);
     if (!plan) {
       throw new AppError(
@@ -32,7 +32,7 @@ async function validate(vtu: ScheduleDeps['vtu'], input: ScheduleInput) {
 
 /** Saves a schedule: a new one (at most MAX_SCHEDULES_PER_USER a customer) or, with `id`, the caller's own. */
 export async function upsert({ db, clock, vtu }: ScheduleDeps, userId: string, input: ScheduleInput) {
-  await validate(vtu, input);
+  await validate(vtu, userId, input);
   const now = clock.now();
   const active = input.active ?? true;
   const rec = {

@@ -38,8 +38,8 @@ async function history(wallet: WalletService, userId: string): Promise<string[]>
 }
 
 /** The retail cable plans of a provider, as the app lists them (listCablePlans). */
-async function cablePlans(vtu: VtuServiceApi, identifier: string): Promise<Plan[]> {
-  const kind = vtu.kind('cable');
+async function cablePlans(vtu: VtuServiceApi, userId: string, identifier: string): Promise<Plan[]> {
+  const kind = await vtu.kindFor('cable', userId);
   const provider = kind.route()[0]!;
   const priced = await kind.retailList(provider, await kind.catalogue(provider, 'cable_plans', identifier));
   return priced.flatMap(({ e, retail }) => (retail === null ? [] : [{ id: e.code, name: e.name, price: Number(retail) / 100 }]));
@@ -67,10 +67,14 @@ export function readsFor(
     balance: async () => (await wallet.state(userId, 1)).balance,
     history: () => history(wallet, userId),
     dataPlans: async (network: Network) =>
-      (await vtu.dataPlans(network)).map((p) => ({ id: p.plan_id, name: `${p.name} ${p.validity}`.trim(), price: p.price })),
-    cablePlans: (identifier) => cablePlans(vtu, identifier),
+      (await vtu.dataPlans(network, undefined, userId)).map((p) => ({
+        id: p.plan_id,
+        name: `${p.name} ${p.validity}`.trim(),
+        price: p.price,
+      })),
+    cablePlans: (identifier) => cablePlans(vtu, userId, identifier),
     saved: () => saved(beneficiaries, userId),
-    total: async (order) => (await vtu.quotePurchase(quoteOf(order) as Parameters<VtuServiceApi['quotePurchase']>[0])).total,
+    total: async (order) => (await vtu.quotePurchase(quoteOf(order) as Parameters<VtuServiceApi['quotePurchase']>[0], userId)).total,
     checkPin: (pin) => checkPin(pins, userId, pin),
   };
 }

@@ -28,6 +28,9 @@ export const quoteOutput = z.object({
   amount: naira,
   fee: naira,
   total: naira,
+  level: z
+    .object({ id: z.string(), name: z.string() })
+    .meta({ description: "the price level the caller buys at (issue 45): the total is that level's price" }),
 });
 
 export const withoutPin = <T extends { pin: string }>(i: T): Omit<T, 'pin'> => {

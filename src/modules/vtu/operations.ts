@@ -26,7 +26,8 @@ function kindOperation(kind: ServiceKind, op: KindOperation): AnyOperation {
     // Issue 45: an API key reads the look-ups with `read`; the kinds' own money operations (an eSIM top-up) need `purchase`.
     scope: def.gates?.money ? 'purchase' : 'read',
     ...(catalogue ? { cacheSeconds: CACHE_SECONDS } : {}),
-    handler: async (i, ctx) => handler(i, { kind: ctx.api.vtu.kind(kind.name), user: ctx.user, vtu: ctx.api.vtu.core }),
+    handler: async (i, ctx) =>
+      handler(i, { kind: await ctx.api.vtu.kindFor(kind.name, ctx.user.id), user: ctx.user, vtu: ctx.api.vtu.core }),
   });
 }
 
@@ -81,7 +82,7 @@ export const vtuOperations = [
     input: quotePurchaseInput,
     output: quoteOutput,
     errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
-    handler: async (i, ctx) => ctx.api.vtu.quotePurchase(i),
+    handler: async (i, ctx) => ctx.api.vtu.quotePurchase(i, ctx.user.id),
   }),
   // ---------- each kind's verification and look-ups ----------
   ...otherKindOps,

@@ -6,6 +6,7 @@ import type { Catalogue } from './catalogue.js';
 import { kindContext } from './kind-context.js';
 import { KINDS, kindNamed } from './kinds/index.js';
 import type { KindAdapter, KindContext, KindPlatform, QuoteRequest, ServiceKind } from './kinds/kind.js';
+import { DEFAULT_LEVEL, ruleRetail, type Levels } from './levels.js';
 import { applyMarkup, type Markups } from './markups.js';
 import { quotePurchase } from './quote.js';
 
@@ -19,11 +20,12 @@ export function createPricing(deps: {
   cfg: Config['vtu'];
   catalogue: Catalogue;
   markups: Markups;
+  levels: Levels;
   providers: Record<ProviderId, VtuProvider>;
   /** What a kind with tables of its own is lent (KindContext.platform). */
   platform: KindPlatform;
 }) {
-  const { cfg, catalogue, markups, providers } = deps;
+  const { cfg, catalogue, markups, levels, providers } = deps;
 
   /** Every kind's providers in order: the kind's default, unless VTU_ROUTING names the kind. */
   const routing: Record<string, ProviderId[]> = Object.fromEntries(
@@ -36,9 +38,18 @@ export function createPricing(deps: {
     return r;
   };
 
-  async function priced(service: string, provider: ProviderId, wholesale: bigint) {
-    const markup = applyMarkup(await markups.ruleFor(service, provider), wholesale);
-    return { wholesale, markup, retail: wholesale + markup };
+  /**
+   * Retail at a price level (issue 45): the level's rule for the plan or the service when there is one, else the
+   * service's markup at the provider. A plan an operator switched off is refused before any debit.
+   */
+  async function priced(service: string, provider: ProviderId, wholesale: bigint, level = DEFAULT_LEVEL, plan?: string) {
+    if (plan !== undefined && (await levels.isOff(service, plan)))
+      throw new AppError('VALIDATION_FAILED', 'This plan is not on sale at the moment; choose another', {
+        issues: [{ path: 'plan_id', message: 'this plan is switched off' }],
+      });
+    const rule = await levels.ruleFor(service, level, plan);
+    const retail = rule ? ruleRetail(rule, wholesale) : wholesale + applyMarkup(await markups.ruleFor(service, provider), wholesale);
+    return { wholesale, markup: retail - wholesale, retail };
   }
 
   function assertPrice(amountNaira: number, retail: bigint, what: string) {
@@ -56,18 +67,32 @@ export function createPricing(deps: {
   }
 
   const contexts = new Map<string, KindContext>();
-  const contextDeps = { route, priced, assertPrice, markups, catalogue, adapterOf, platform: deps.platform };
-  function context(name: string): KindContext {
-    const known = contexts.get(name);
+  const contextDeps = { route, priced, assertPrice, markups, levels, catalogue, adapterOf, platform: deps.platform };
+  /** The kind's context at a price level (the default level unless named). */
+  function context(name: string, level = DEFAULT_LEVEL): KindContext {
+    const key = `${name}:${level}`;
+    const known = contexts.get(key);
     if (known) return known;
     const kind = kindNamed(name);
-    const ctx = kindContext(contextDeps, kind, name);
-    contexts.set(name, ctx);
+    const ctx = kindContext(contextDeps, kind, name, level);
+    contexts.set(key, ctx);
     return ctx;
   }
+  /** The kind's context at the customer's level. */
+  const contextFor = async (name: string, userId: string) => context(name, await levels.levelOf(userId));
 
   /** The kind's adapter at `provider`, or null when that provider does not sell the kind. */
   const adapterAt = (service: string, provider: ProviderId) => adapterOf(kindNamed(service), provider);
 
-  return { routing, route, priced, context, adapterAt, quotePurchase: (i: QuoteRequest) => quotePurchase(context, i) };
+  return {
+    routing,
+    route,
+    priced,
+    context,
+    contextFor,
+    levels,
+    adapterAt,
+    quotePurchase: async (i: QuoteRequest, userId?: string) =>
+      quotePurchase(context, i, userId ? await levels.levelOf(userId) : DEFAULT_LEVEL, levels),
+  };
 }

@@ -69,7 +69,9 @@ export async function purchase(deps: VtuPurchaseDeps, user: Purchaser, kind: str
   const { db, clock, log, work, walletLimits, pricing, settlement } = deps;
   if (user.kycTier < 1) throw new AppError('KYC_TIER_REQUIRED', 'KYC Tier 1 is required for purchases');
   const k = kindNamed(kind);
-  const p = await k.prepare(pricing.context(k.name), input, user);
+  // Issue 45: priced at the buyer's level, which the row records with the price (amount) it is sold at.
+  const ctx = await pricing.contextFor(k.name, user.id);
+  const p = await k.prepare(ctx, input, user);
   const now = clock.now();
   const id = uuid();
   const reference = prefixedId('vtu', now.getTime());
@@ -94,6 +96,7 @@ export async function purchase(deps: VtuPurchaseDeps, user: Purchaser, kind: str
     provider: p.provider,
     ported: p.ported,
     channel,
+    priceLevel: ctx.level,
     now,
     // If this process dies before the provider answers, reconciliation picks the row up from here.
     nextCheckAt: new Date(now.getTime() + settlement.firstCheckDelay()),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Executor } from '../../db/client.js';
+import { DEFAULT_LEVEL } from './levels.js';
 
 /**
  * What other modules read of the purchases (vtu_transactions), as typed queries the VTU module owns: the table is read
@@ -39,12 +40,14 @@ export async function receiptOf(exec: Executor, userId: string, by: { id?: strin
     product: string | null;
     failure_reason: string | null;
     lines: unknown;
+    level: string | null;
+    level_id: string;
   }>(
     exec,
-    sql`SELECT id::text AS id, reference, service, status, amount::text AS amount, recipient, network, plan_id, product, failure_reason,
-          details->'receiptLines' AS lines
-        FROM vtu_transactions WHERE user_id = ${userId}
-          AND (${by.id ?? null}::uuid IS NULL OR id = ${by.id ?? null}::uuid)
+    sql`SELECT t.id::text AS id, reference, service, status, amount::text AS amount, recipient, network, plan_id, product, failure_reason,
+          details->'receiptLines' AS lines, l.name AS level, t.price_level AS level_id
+        FROM vtu_transactions t LEFT JOIN vtu_price_levels l ON l.id = t.price_level WHERE user_id = ${userId}
+          AND (${by.id ?? null}::uuid IS NULL OR t.id = ${by.id ?? null}::uuid)
           AND (${by.reference ?? null}::text IS NULL OR reference = ${by.reference ?? null})`,
   );
   if (!r) return null;
@@ -59,11 +62,15 @@ export async function receiptOf(exec: Executor, userId: string, by: { id?: strin
     planId: r.plan_id,
     product: r.product,
     failureReason: r.failure_reason,
-    lines: Array.isArray(r.lines)
-      ? r.lines
-          .filter((l) => l && typeof l.label === 'string' && typeof l.value === 'string')
-          .map((l) => ({ label: l.label as string, value: l.value as string, ...(l.mask === true ? { mask: true } : {}) }))
-      : [],
+    lines: [
+      ...(Array.isArray(r.lines)
+        ? r.lines
+            .filter((l) => l && typeof l.label === 'string' && typeof l.value === 'string')
+            .map((l) => ({ label: l.label as string, value: l.value as string, ...(l.mask === true ? { mask: true } : {}) }))
+        : []),
+      // Issue 45: a purchase sold at a level other than the default one says so (its price is that level's).
+      ...(r.level && r.level_id !== DEFAULT_LEVEL ? [{ label: 'Price level', value: r.level }] : []),
+    ],
   };
 }
 

@@ -26,6 +26,8 @@ export const vtuTransactions = pgTable(
     ported: boolean('ported').notNull().default(false),
     /** Where the purchase was made (migration 1100): app (the web app and the API), ussd or whatsapp. */
     channel: text('channel').notNull().default('app'),
+    /** The price level it was sold at (migration 1204); its price is `amount`. */
+    priceLevel: text('price_level').notNull().default('customer'),
     details: jsonb('details'),
     /** A kind's own inputs (kinds added after the first six; migration 0401): NULL for the first six. */
     inputs: jsonb('inputs'),
@@ -109,3 +111,53 @@ export const vtuPurchaseFacts = pgView('vtu_purchase_facts', {
   recipient: text('recipient'),
   status: text('status'),
 }).existing();
+
+/** Price levels (migration 1204, issue 45): named and ordered by the owner; rank 0 is everyone's default. */
+export const vtuPriceLevels = pgTable('vtu_price_levels', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  rank: integer('rank').notNull().unique(),
+  upgradeFee: bigint('upgrade_fee', { mode: 'bigint' }),
+  updatedBy: uuid('updated_by'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A level's price of a service (plan '') or of one plan: flat or percent markup over wholesale, or a fixed price. */
+export const vtuLevelPrices = pgTable(
+  'vtu_level_prices',
+  {
+    level: text('level')
+      .notNull()
+      .references(() => vtuPriceLevels.id),
+    service: text('service').notNull(),
+    plan: text('plan').notNull().default(''),
+    kind: text('kind').notNull(),
+    value: bigint('value', { mode: 'bigint' }).notNull(),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.service, t.plan] })],
+);
+
+/** Plans an operator switched off: not listed, quoted or sold. */
+export const vtuDisabledPlans = pgTable(
+  'vtu_disabled_plans',
+  {
+    service: text('service').notNull(),
+    plan: text('plan').notNull(),
+    disabledBy: uuid('disabled_by'),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.plan] })],
+);
+
+/** A customer's level (no row: the rank-0 level) and how it was reached. */
+export const vtuCustomerLevels = pgTable('vtu_customer_levels', {
+  userId: uuid('user_id').primaryKey(),
+  level: text('level')
+    .notNull()
+    .references(() => vtuPriceLevels.id),
+  source: text('source').notNull(),
+  reference: text('reference'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

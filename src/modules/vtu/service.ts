@@ -15,6 +15,7 @@ import { createProviderFloat } from './float.js';
 import { dataPlans } from './kinds/data/index.js';
 import { INBOUND_KINDS, inboundRouting } from './kinds/index.js';
 import type { KindContext, Purchaser, VtuCore } from './kinds/kind.js';
+import { createLevels } from './levels.js';
 import { createMarkups } from './markups.js';
 import { getMine, listMine } from './my-purchases.js';
 import { createPricing } from './pricing.js';
@@ -62,7 +63,8 @@ export function createVtuService(deps: VtuDeps) {
   const cfg = config.vtu;
   const catalogue = createCatalogue({ db, readDb: deps.replica.lagTolerant, clock, log });
   const markups = createMarkups({ db, clock });
-  const pricing = createPricing({ cfg, catalogue, markups, providers, platform: { db, clock, work } });
+  const levels = createLevels({ db, clock });
+  const pricing = createPricing({ cfg, catalogue, markups, levels, providers, platform: { db, clock, work } });
   const { context } = pricing;
   // The floats list the inbound kinds (airtime-to-cash) with the kinds: routed by VTU_ROUTING too, though modules of their own.
   const floatRouting = { ...pricing.routing, ...Object.fromEntries(INBOUND_KINDS.map((k) => [k.name, inboundRouting(k, cfg.routing)])) };
@@ -85,12 +87,17 @@ export function createVtuService(deps: VtuDeps) {
   return {
     providers,
     markups,
-    /** A kind's context (kinds/kind.ts): its routing, prices, cached catalogue and adapters. */
+    /** The price levels, their prices and switched-off plans (levels.ts). */
+    levels,
+    /** A kind's context (kinds/kind.ts): its routing, prices (the default level's), cached catalogue and adapters. */
     kind: (name: string): KindContext => context(name),
+    /** A kind's context at the customer's price level (issue 45): what the customer's lists and purchases are priced at. */
+    kindFor: (name: string, userId: string): Promise<KindContext> => pricing.contextFor(name, userId),
     /** The VTU core's calls lent to the kinds' operations. */
     core,
-    /** The retail data plans (schedules' data purchases choose from them). */
-    dataPlans: (network?: string, planType?: string) => dataPlans(context('data'), network, planType),
+    /** The retail data plans, at the customer's level when named (schedules' data purchases choose from them). */
+    dataPlans: async (network?: string, planType?: string, userId?: string) =>
+      dataPlans(userId ? await pricing.contextFor('data', userId) : context('data'), network, planType),
     quote: (input: { service: string; provider?: ProviderId; wholesale: number }) => quote(pricing, input),
     quotePurchase: pricing.quotePurchase,
     /** The purchase path (purchase.ts), shared by the HTTP operations, the USSD menu and scheduled purchases. */

@@ -196,11 +196,19 @@ export interface VerifyInput {
 /** What the core lends a kind: its routing, prices, cached catalogue and adapters, all for THIS kind. */
 export interface KindContext {
   readonly name: string;
+  /** The price level this context prices at (issue 45: the buyer's). */
+  readonly level: string;
   /** Providers in order (VTU_ROUTING or the kind's default); throws SERVICE_UNAVAILABLE when none. */
   route(): ProviderId[];
-  /** Wholesale -> markup (this kind's rule at `provider`) -> retail. */
-  priced(provider: ProviderId, wholesale: bigint): Promise<Priced>;
-  /** Retail prices of catalogue entries at `provider` (null when the entry's price is the buyer's choice). */
+  /**
+   * Wholesale -> retail at this context's level: the level's rule for `plan` (a catalogue entry: its key, else its
+   * code) or for the service, else this kind's markup at `provider`. A plan switched off is refused (400).
+   */
+  priced(provider: ProviderId, wholesale: bigint, plan?: Pick<CatalogueEntry, 'key' | 'code'>): Promise<Priced>;
+  /**
+   * Retail prices of catalogue entries at `provider` at this context's level (null when the entry's price is the
+   * buyer's choice); plans switched off are left out.
+   */
   retailList(provider: ProviderId, entries: CatalogueEntry[]): Promise<{ e: CatalogueEntry; retail: bigint | null }[]>;
   /** PRICE_CHANGED unless `amountNaira` (what the buyer confirmed) is `retail`; `what` names the product. */
   assertPrice(amountNaira: number, retail: bigint, what: string): void;

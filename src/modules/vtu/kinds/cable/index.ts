@@ -85,7 +85,7 @@ export const cableKind: ServiceKind<CableInput> = {
     const plan = await planAt(ctx, provider, i.identifier, i.plan_id);
     if (!plan || plan.price === null)
       throw unknownProduct('plan_id', `plan_id ${i.plan_id} is not a current ${i.identifier} plan; list the plans again`, 'unknown plan');
-    const p = await ctx.priced(provider, plan.price);
+    const p = await ctx.priced(provider, plan.price, plan);
     ctx.assertPrice(i.amount, p.retail, `${plan.name}`);
     return { service: 'cable', recipient: i.iuc, planId: i.plan_id, product: i.identifier, phone: i.phone, ported: false, provider, ...p };
   },
@@ -93,7 +93,7 @@ export const cableKind: ServiceKind<CableInput> = {
     const provider = ctx.route()[0];
     const plan = await planAt(ctx, provider, i.identifier!, i.plan_id!);
     if (!plan || plan.price === null) throw unknownProduct('plan_id', 'This TV plan is no longer offered; choose another');
-    return { name: plan.name, ...(await ctx.priced(provider, plan.price)) };
+    return { name: plan.name, ...(await ctx.priced(provider, plan.price, plan)) };
   },
   quoteIssues: (v) =>
     needIssues(v, [

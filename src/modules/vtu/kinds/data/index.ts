@@ -136,7 +136,7 @@ export const dataKind: ServiceKind<DataInput> = {
         `plan_id ${i.plan_id} is not a current ${NETWORK_NAMES[i.network]} data plan; list the plans again`,
         'unknown plan',
       );
-    const p = await ctx.priced(provider, plan.price!);
+    const p = await ctx.priced(provider, plan.price!, plan);
     ctx.assertPrice(i.amount, p.retail, `this plan`);
     return { service: 'data', recipient: i.phone, network: i.network, planId: i.plan_id, ported: Boolean(i.ported), provider, ...p };
   },
@@ -144,7 +144,7 @@ export const dataKind: ServiceKind<DataInput> = {
     const provider = ctx.route()[0];
     const plan = await planAt(ctx, provider, i.network!, i.plan_id!);
     if (!plan) throw unknownProduct('plan_id', 'This data plan is no longer offered; choose another');
-    return { name: plan.name, ...(await ctx.priced(provider, plan.price!)) };
+    return { name: plan.name, ...(await ctx.priced(provider, plan.price!, plan)) };
   },
   quoteIssues: (v) =>
     needIssues(v, [

@@ -226,7 +226,7 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
         `plan ${plan.code} is not for this eSIM's destination (${topup.destination})`,
         "not a plan of this eSIM's destination",
       );
-    const p = await ctx.priced(provider, plan.price!);
+    const p = await ctx.priced(provider, plan.price!, plan);
     ctx.assertPrice(i.amount, p.retail, plan.name);
     const inputs: EsimRowInputs = {
       plan_id: plan.code,
@@ -252,7 +252,7 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
     const provider = ctx.route()[0];
     const plan = await planAt(ctx, provider, i.plan_id!);
     if (!plan) throw unknownProduct('plan_id', 'This eSIM plan is no longer offered; choose another');
-    return { name: plan.name, ...(await ctx.priced(provider, plan.price!)) };
+    return { name: plan.name, ...(await ctx.priced(provider, plan.price!, plan)) };
   },
   quoteIssues: (v) => needIssues(v, [['plan_id', 'Choose an eSIM plan']]),
   request: async (_ctx, row, base) => {

@@ -63,7 +63,7 @@ export const examKind: ServiceKind<ExamInput> = {
       throw new AppError('VALIDATION_FAILED', 'profile_id (the JAMB profile code) is required for JAMB PINs', {
         issues: [{ path: 'profile_id', message: 'required for JAMB' }],
       });
-    const unit = await ctx.priced(provider, product.price);
+    const unit = await ctx.priced(provider, product.price, product);
     const q = BigInt(i.quantity);
     const retail = unit.retail * q;
     ctx.assertPrice(i.amount, retail, `${i.quantity} × ${product.name}`);
@@ -85,7 +85,7 @@ export const examKind: ServiceKind<ExamInput> = {
     const provider = ctx.route()[0];
     const product = await productAt(ctx, provider, i.exam!);
     if (!product || product.price === null) throw unknownProduct('exam', 'This exam PIN is not offered; choose another');
-    const unit = await ctx.priced(provider, product.price);
+    const unit = await ctx.priced(provider, product.price, product);
     const q = BigInt(i.quantity ?? 1);
     return { name: product.name, wholesale: unit.wholesale * q, markup: unit.markup * q, retail: unit.retail * q };
   },
