@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FAULT_POINTS } from './lib/faults.js';
+import { whatsappEnv } from './config-whatsapp.js';
 
 /** The environment variables the service reads, as a schema: defaults, types and the messages of bad values. */
 const bool = z
@@ -166,6 +167,7 @@ export const envSchema = z.object({
   USSD_REPLY_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
   USSD_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(30),
   ...vtuEnv,
+  ...whatsappEnv,
   TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   /** Operators need a confirmed second factor (TOTP or passkey): required by default outside the sandbox. */
   OPERATOR_2FA: z.enum(['required', 'optional'], { error: 'OPERATOR_2FA must be required or optional' }).optional(),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import { type FaultPoint } from './lib/faults.js';
 import { envSchema, type Env } from './config-env.js';
+import { whatsappConfig, type WhatsappConfig } from './config-whatsapp.js';
 import { ed25519KeyProblem, productionProblems, SECRETS } from './config-production.js';
 
 export type { Env };
@@ -74,6 +75,8 @@ export interface Config {
    * how long a purchase may take before the session ends with "we will SMS the result", requests per number a minute.
    */
   ussd: { allowedIps: string[] | null; replyMs: number; ratePerMinute: number };
+  /** The WhatsApp assistant (issue 46, config-whatsapp.ts). */
+  whatsapp: WhatsappConfig;
   /** VTU providers, routing and reconciliation (docs/design.md §7, §8). */
   vtu: {
     providers: Record<'a' | 'b' | 'c' | 'd', { url: string; key: string; secret?: string }>;
@@ -244,6 +247,7 @@ function configOf(e: ParsedEnv, sandbox: boolean): Config {
       replyMs: e.USSD_REPLY_MS,
       ratePerMinute: e.USSD_RATE_PER_MINUTE,
     },
+    whatsapp: whatsappConfig(e, sandbox, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
     vtu: vtuConfig(e, (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')),
     airtimeCash: airtimeCashConfig(e),
     totpIssuer: e.TOTP_ISSUER,

@@ -32,6 +32,7 @@ export const TAGS: Record<string, string> = {
   Support: 'Support threads with the operators.',
   Schedules: 'Scheduled (recurring) purchases.',
   Beneficiaries: 'Saved beneficiaries (numbers, smartcards, meters, betting accounts, wallet users) and "my number".',
+  Whatsapp: 'The WhatsApp assistant: linking a number with a one-time code, and the one-time PIN page of its purchases.',
   Developers: 'API keys (issue 45): create, list, revoke and roll the keys a reseller calls the operations with.',
   Admin: "Operators only (an ADMIN_EMAILS account's token): reviews, adjustments, catalogue, floats and reconciliation.",
   ...PUBLIC_TAGS,

@@ -9,6 +9,7 @@ import { registerPaymentsWebhook } from './routes/payments-webhook.js';
 import { registerAirtimeCashWebhook } from './routes/airtime-cash-webhook.js';
 import { registerExportFileRoute } from './routes/export-files.js';
 import { registerUssdRoute } from './routes/ussd.js';
+import { registerWhatsappRoute } from './routes/whatsapp.js';
 
 /** A plain HTTP route's registrar: what it uses of the built service is its parameter's type. */
 type RouteRegistrar = (app: FastifyInstance, services: Services) => Promise<void> | void;
@@ -30,6 +31,7 @@ const routes: RouteRegistrar[] = [
   registerAirtimeCashWebhook,
   registerExportFileRoute,
   registerUssdRoute,
+  registerWhatsappRoute,
 ];
 
 export async function registerPublicRoutes(app: FastifyInstance, services: Services) {

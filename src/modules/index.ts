@@ -25,6 +25,7 @@ import { customersModule } from './customers/index.js';
 import { approvalsModule } from './approvals/index.js';
 import { developersModule } from './developers/index.js';
 import { ussdModule } from './ussd/index.js';
+import { whatsappModule } from './whatsapp/index.js';
 
 /**
  * Every module of the service, by its entry file. A new module adds one line here; a new operation, job or route
@@ -56,6 +57,7 @@ export const allModules: AnyModule[] = [
   approvalsModule,
   developersModule,
   ussdModule,
+  whatsappModule,
 ];
 
 export const allOperations: AnyOperation[] = allModules.flatMap((m) => m.operations);
