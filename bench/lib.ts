@@ -55,13 +55,20 @@ export const SERVER_NODE_FLAGS = (process.env.BENCH_NODE_ARGS ?? '--max-semi-spa
  * JavaScript from dist-bench/ (`npm run bench` builds it first), as `npm start` runs dist/: no TypeScript loader in
  * the measured process. BENCH_TSX=1 runs the .ts source under tsx instead.
  */
-export async function startServer(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
-  const compiled = path.join('dist-bench', script.replace(/\.ts$/, '.js'));
+export async function startServer(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  /** Another checkout whose own build to run (bench/ab.ts); this one by default. */
+  cwd = process.cwd(),
+): Promise<Server> {
+  const compiled = path.join(cwd, 'dist-bench', script.replace(/\.ts$/, '.js'));
   const useTsx = process.env.BENCH_TSX === '1' || !fs.existsSync(compiled);
   const flags = [...SERVER_NODE_FLAGS, ...nodeArgs];
   const args = useTsx ? [...flags, '--import', 'tsx', script] : [...flags, compiled];
   // Two malloc arenas, as the service's start scripts and the Dockerfile set (docs/scaling.md, "Memory").
   const child = spawn(process.execPath, args, {
+    cwd,
     env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
