@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 // Ending the caller's session or account is not what this walk is about; their inputs are walked like the others'.
-const SESSION_ENDING = new Set(['signOut', 'closeAccount']);
+const SESSION_ENDING = new Set(['signOut', 'closeAccount', 'endWhatsappLink']);
 const fieldsOf = (op: AnyOperation) => Object.keys(op.input.shape as Record<string, unknown>);
 
 describe('field errors, registry-wide', () => {

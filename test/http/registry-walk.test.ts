@@ -13,7 +13,7 @@ let user: TestUser;
 let admin: TestUser;
 
 // Operations that end the caller's session or account get a fresh user each time, so the walk keeps a live token.
-const SESSION_ENDING = new Set(['signOut', 'closeAccount']);
+const SESSION_ENDING = new Set(['signOut', 'closeAccount', 'endWhatsappLink']);
 async function tokenFor(op: AnyOperation): Promise<string> {
   if (authOf(op) === 'admin') return admin.token;
   if (SESSION_ENDING.has(op.name)) return (await signIn(h)).token;

@@ -15,7 +15,7 @@ let h: Harness;
 const ADMINS = Array.from({ length: 8 }, (_, i) => `admin${i}@example.com`);
 
 // Operations that end the caller's session or account: each request gets its own fresh user.
-const SESSION_ENDING = new Set(['signOut', 'closeAccount']);
+const SESSION_ENDING = new Set(['signOut', 'closeAccount', 'endWhatsappLink']);
 // Per-user budgets under the fixed per-minute limits of the 'strict' (10) and 'auth' (20) classes, so the
 // fuzz reaches validation instead of the rate limiter.
 const BUDGET: Record<string, number> = { strict: 8, auth: 18 };
