@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type autocannon from 'autocannon';
-import { cannon, freshDatabase, setPinOver, signInOver, startServer, type Result, type Server } from './lib.js';
+import {
+  cannon,
+  freshDatabase,
+  monotonicUs,
+  profileArgs,
+  recordWindow,
+  setPinOver,
+  signInOver,
+  startServer,
+  type Result,
+  type Server,
+} from './lib.js';
 
 /**
  * `npm run bench:ab -- <other checkout>`: this checkout's transfers against another's (a commit to compare with, in
@@ -10,7 +21,9 @@ import { cannon, freshDatabase, setPinOver, signInOver, startServer, type Result
  * fresh databases of the same PostgreSQL, measured in interleaved windows: each round runs both at 16 and at 64 in
  * flight, one after the other, the order swapped every round. A machine whose speed drifts from minute to minute (a
  * shared VM) drifts for both alike, which whole `npm run bench` runs minutes apart do not give. AB_ROUNDS rounds (8),
- * BENCH_SECONDS a window (5). Prints each window, then each side's total and the ratio of the totals.
+ * BENCH_SECONDS a window (5). Prints each window, then each side's total and the ratio of the totals. BENCH_CPU_PROF=1:
+ * each side writes a CPU profile into its checkout's bench/profiles/, and windows.json here names each window
+ * (`<side> c=<in flight> r<round>`, for bench/profile-summary.ts --window).
  */
 const other = process.argv[2];
 if (!other) throw new Error('usage: npm run bench:ab -- <other checkout>');
@@ -31,7 +44,7 @@ interface Side {
 async function side(label: string, tree: string): Promise<Side> {
   const db = await freshDatabase('benchab');
   const env = { DATABASE_URL: db.url, SANDBOX: 'true', JOBS_ENABLED: 'false', NODE_ENV: 'development' };
-  const svc = await startServer('bench/service-server.ts', env, [], tree);
+  const svc = await startServer('bench/service-server.ts', env, profileArgs(), tree);
   const users: Side['users'] = [];
   for (let i = 0; i < USERS; i += 16)
     users.push(...(await Promise.all(Array.from({ length: 16 }, (_, j) => signInOver(svc.url, `ab${i + j}@example.com`)))));
@@ -92,11 +105,13 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of CONNECTIONS) {
       for (const s of round % 2 ? [...sides].reverse() : sides) {
+        const start = monotonicUs();
         const r = await cannon(
           s.label,
           { url: s.svc.url, connections: c, requests: [{ setupRequest: transferOf(s) }] } as autocannon.Options,
           s.svc.child.pid,
         );
+        recordWindow(`${s.label} c=${c} r${round + 1}`, s.svc.child.pid!, start, monotonicUs());
         if (r.errors) throw new Error(`${s.label}: ${r.errors} failed transfers at ${c} in flight`);
         runs.set(`${s.label} c=${c}`, [...(runs.get(`${s.label} c=${c}`) ?? []), r]);
         const cpu = r.cpu ? `${r.cpu.server?.toFixed(2)} + ${r.cpu.postgres?.toFixed(2)} ms` : '';
