@@ -2610,6 +2610,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/completeSignInBearerAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a sign-in that answered secondFactorRequired (a customer with two-factor on, on a device the account does not kno
+         * @description Finish a sign-in that answered secondFactorRequired (a customer with two-factor on, on a device the account does not know): the authenticator's code or one unused recovery code makes the session active and the device known; until then every other operation but signOut answers 403 SECOND_FACTOR_REQUIRED.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["completeSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/confirmTotpEnrollmentBearer2FA": {
         parameters: {
             query?: never;
@@ -4730,6 +4754,32 @@ export interface paths {
          *     Public: no access token.
          */
         post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/regenerateRecoveryCodesBearer2FA": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make 10 new two-factor recovery codes, shown this once; the old ones stop working (needs a step-up grant: X-Grant-Token;
+         * @description Make 10 new two-factor recovery codes, shown this once; the old ones stop working (needs a step-up grant: X-Grant-Token; the owner is told).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["regenerateRecoveryCodes"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8751,6 +8801,17 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        CompleteSignInInput: {
+            code: string;
+        };
+        CompleteSignInOutput: {
+            /** @constant */
+            ok: true;
+            recoveryCodesLeft: number;
+            /** @constant */
+            signedIn: true;
+            usedRecoveryCode: boolean;
+        };
         ConfirmTotpEnrollmentInput: {
             code: string;
         };
@@ -8759,6 +8820,7 @@ export interface components {
             enrolled: boolean;
             /** @constant */
             ok: true;
+            recoveryCodes: string[];
         };
         CreateApiKeyInput: {
             allowedIps?: (string)[];
@@ -8934,7 +8996,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "OPERATOR_2FA_REQUIRED" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "PASSKEY_INVALID" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "EMAIL_UNAVAILABLE" | "INTERNAL";
+                code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "OPERATOR_2FA_REQUIRED" | "SECOND_FACTOR_REQUIRED" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "PASSKEY_INVALID" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "EMAIL_UNAVAILABLE" | "INTERNAL";
                 /** @description machine-readable facts of some refusals: on INVALID_PIN, INVALID_CREDENTIALS and PIN_LOCKED the PIN tries left and the end of the lock */
                 details?: {
                     /**
@@ -9144,6 +9206,8 @@ export interface components {
             grantValid: boolean;
             /** @constant */
             ok: true;
+            /** @description unused two-factor recovery codes (issue 43); 0 while two-factor is off */
+            recoveryCodesLeft: number;
             stepUpMethods: ("authenticator" | "email" | "passkey")[];
         };
         GetMyVtuTransactionInput: {
@@ -9980,6 +10044,12 @@ export interface components {
             ok: true;
             session: components["schemas"]["Session"];
         };
+        RegenerateRecoveryCodesInput: Record<string, never>;
+        RegenerateRecoveryCodesOutput: {
+            /** @constant */
+            ok: true;
+            recoveryCodes: string[];
+        };
         ReleaseSessionInput: Record<string, never>;
         ReleaseSessionOutput: {
             /** @constant */
@@ -10233,6 +10303,11 @@ export interface components {
             expiresAt: string;
             expiresIn: number;
             refreshToken: string;
+            /**
+             * @description a customer with two-factor on, signing in on a device the account does not know: every operation but completeSignIn and signOut answers 403 SECOND_FACTOR_REQUIRED until completeSignIn accepts an authenticator or recovery code
+             * @constant
+             */
+            secondFactorRequired?: true;
             /** @constant */
             tokenType: "bearer";
             user: {
@@ -18650,6 +18725,60 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    completeSignIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "code": "444444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["CompleteSignInInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "signedIn": true,
+                     *       "usedRecoveryCode": true,
+                     *       "recoveryCodesLeft": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompleteSignInOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.OTP_INVALID"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     confirmTotpEnrollment: {
         parameters: {
             query?: never;
@@ -19466,7 +19595,10 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "enrolled": true,
-                     *       "confirmed": true
+                     *       "confirmed": true,
+                     *       "recoveryCodes": [
+                     *         "text"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["DisableTotpOutput"];
@@ -20374,7 +20506,8 @@ export interface operations {
                      *       "grantValid": true,
                      *       "stepUpMethods": [
                      *         "authenticator"
-                     *       ]
+                     *       ],
+                     *       "recoveryCodesLeft": 1
                      *     }
                      */
                     "application/json": components["schemas"]["GetMyTwoFactorOutput"];
@@ -23634,7 +23767,8 @@ export interface operations {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "email": "ada@example.com",
                      *           "username": "ada_obi"
-                     *         }
+                     *         },
+                     *         "secondFactorRequired": true
                      *       }
                      *     }
                      */
@@ -23643,6 +23777,64 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED.SESSION_SUPERSEDED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["RegenerateRecoveryCodesInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "recoveryCodes": [
+                     *         "text"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegenerateRecoveryCodesOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["STEP_UP_REQUIRED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -25015,7 +25207,8 @@ export interface operations {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "email": "ada@example.com",
                      *           "username": "ada_obi"
-                     *         }
+                     *         },
+                     *         "secondFactorRequired": true
                      *       }
                      *     }
                      */
@@ -26326,7 +26519,8 @@ export interface operations {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "email": "ada@example.com",
                      *           "username": "ada_obi"
-                     *         }
+                     *         },
+                     *         "secondFactorRequired": true
                      *       }
                      *     }
                      */

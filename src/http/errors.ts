@@ -28,6 +28,7 @@ export function statusOf(code: ErrorCode): number {
     case 'KYC_TIER_REQUIRED':
     case 'STEP_UP_REQUIRED':
     case 'OPERATOR_2FA_REQUIRED':
+    case 'SECOND_FACTOR_REQUIRED':
     case 'ACCOUNT_CLOSED':
     case 'ACCOUNT_FROZEN':
       return 403;

@@ -34,7 +34,9 @@ async function authenticate(s: OperationSetup, req: FastifyRequest): Promise<voi
   if (forwardsToTestWorld(s, req, token)) return;
   try {
     // Issue 45: an API key stands for its customer, limited to its scopes (operation-key.ts).
-    req.authUser = KEY_TOKEN.test(token) ? await keyCaller(s, req, token) : await services.identity.authenticate(token, activityOf(s, req));
+    req.authUser = KEY_TOKEN.test(token)
+      ? await keyCaller(s, req, token)
+      : await services.identity.authenticate(token, activityOf(s, req), op.pendingSignIn);
   } catch (err) {
     if (auth === 'public') return; // a stale token on a public operation is ignored
     throw err;

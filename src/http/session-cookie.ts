@@ -84,6 +84,7 @@ const DEVICE_COOKIE_MAX_AGE_S = 180 * 24 * 3600;
 export const DEVICE_COOKIE_PATHS = [
   serverFnPath({ name: 'verifyLoginOtp', suffix: 'PublicAuth' }),
   serverFnPath({ name: 'startPinLogin', suffix: 'PublicAuth' }),
+  serverFnPath({ name: 'completeSignIn', suffix: 'BearerAuth' }),
   serverFnPath({ name: 'verifyStepupChallenge', suffix: 'Bearer2FA' }),
   serverFnPath({ name: 'confirmTotpEnrollment', suffix: 'Bearer2FA' }),
   serverFnPath({ name: 'requestTwoFactorReset', suffix: 'Bearer2FA' }),

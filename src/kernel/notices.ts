@@ -79,6 +79,8 @@ export const CREDENTIAL_CHANGES = [
   'phone_changed',
   'passkey_added',
   'passkey_removed',
+  'recovery_code_used',
+  'recovery_codes_regenerated',
 ] as const;
 
 /** The languages notifications are worded in (any other preference reads English). */

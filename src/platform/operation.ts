@@ -135,6 +135,11 @@ export interface OperationDef<
    * an operator who has none yet (every other admin operation answers 403 OPERATOR_2FA_REQUIRED to them).
    */
   enrolsOperatorFactor?: boolean;
+  /**
+   * Issue 43: runs on a session still waiting for its second factor (completeSignIn, signOut); every other
+   * operation answers 403 SECOND_FACTOR_REQUIRED to such a session.
+   */
+  pendingSignIn?: boolean;
   handler: (input: z.infer<I>, ctx: OpContext<A, N>) => Promise<z.input<O>>;
 }
 

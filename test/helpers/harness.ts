@@ -195,15 +195,46 @@ export interface TestUser {
 }
 
 /** Signs a user in through the real e-mail OTP flow, reading the code from the sandbox mailbox. */
+/**
+ * The device cookie each account's last signIn was given, per harness: signIn signs in again from the same device
+ * (a known device, issue 28), so a customer with two-factor on is not asked for the second factor (issue 43).
+ */
+const deviceCookies = new WeakMap<Harness, Map<string, string>>();
+
 export async function signIn(h: Harness, email = `u${randomUUID().slice(0, 8)}@example.com`): Promise<TestUser> {
   const send = await call(h, 'POST', '/_serverFn/sendLoginOtpPublicAuth', { email });
   if (send.statusCode !== 200) throw new Error(`sendLoginOtp failed: ${send.body}`);
   const code = await lastCode(h, email);
-  const res = await call(h, 'POST', '/_serverFn/verifyLoginOtpPublicAuth', { email, code });
+  const cookies = deviceCookies.get(h) ?? new Map<string, string>();
+  deviceCookies.set(h, cookies);
+  const known = cookies.get(email);
+  const res = await call(h, 'POST', '/_serverFn/verifyLoginOtpPublicAuth', { email, code }, { headers: known ? { cookie: known } : {} });
   if (res.statusCode !== 200) throw new Error(`verifyLoginOtp failed: ${res.body}`);
+  const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('vtu_device='));
+  if (set) cookies.set(email, set.split(';')[0]);
   const s = res.json().session;
   const claims = JSON.parse(Buffer.from(s.accessToken.split('.')[1], 'base64url').toString());
   return { id: s.user.id, email, token: s.accessToken, refreshToken: s.refreshToken, sessionId: claims.sid };
+}
+
+/** The headers that present the device an account last signed in from with signIn (its device cookie), if any. */
+export function knownDevice(h: Harness, email: string): Record<string, string> {
+  const cookie = deviceCookies.get(h)?.get(email);
+  return cookie ? { cookie } : {};
+}
+
+/**
+ * Issue 43: the sign-in's second step for a session that answered secondFactorRequired; the device becomes the
+ * account's known device, which signIn presents from then on.
+ */
+export async function completeSignIn(h: Harness, u: TestUser, code: string) {
+  const res = await call(h, 'POST', '/_serverFn/completeSignInBearerAuth', { code }, { token: u.token, headers: knownDevice(h, u.email) });
+  if (res.statusCode !== 200) throw new Error(`completeSignIn failed: ${res.body}`);
+  const set = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('vtu_device='));
+  const cookies = deviceCookies.get(h) ?? new Map<string, string>();
+  deviceCookies.set(h, cookies);
+  if (set) cookies.set(u.email, set.split(';')[0]);
+  return res.json();
 }
 
 export async function lastCode(h: Harness, to: string, channel: 'mailbox' | 'sms' = 'mailbox'): Promise<string> {

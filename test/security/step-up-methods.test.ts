@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, lastCode, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, knownDevice, lastCode, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { PIN, tier2User } from '../helpers/factories.js';
 import { codeNow, enrollTotp } from './rfc6238.js';
 
@@ -61,7 +61,14 @@ describe('step-up methods offered are the methods accepted', () => {
     await call(h, 'POST', '/_serverFn/updateProfileBearerSettings', { username: name }, { token: u.token });
     expect((await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '605148' }, { token: u.token })).statusCode).toBe(200);
     await enrollTotp(h, u);
-    const login = await call(h, 'POST', '/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: '605148' });
+    // From the device the account signed in on (issue 43: a new device would first need the authenticator).
+    const login = await call(
+      h,
+      'POST',
+      '/_serverFn/startPinLoginPublicAuth',
+      { identifier: `@${name}`, pin: '605148' },
+      { headers: knownDevice(h, u.email) },
+    );
     const s = { ...u, token: login.json().session.accessToken as string };
     expect(await methods(s)).toEqual(['authenticator', 'email']);
     h.clock.advance(61_000);

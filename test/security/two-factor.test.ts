@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, emailGrant, lastCode, signIn, type Harness } from '../helpers/harness.js';
+import { call, createHarness, emailGrant, knownDevice, lastCode, signIn, type Harness } from '../helpers/harness.js';
 import { matchTotpStep, totpCode } from '../../src/modules/security/totp.js';
 import { base32Decode, codeNow, enrollTotp, grantFor, rfcTotp } from './rfc6238.js';
 
@@ -215,7 +215,14 @@ describe('two-factor step-up', () => {
       (await call(h, 'POST', '/_serverFn/setLoginPinBearerAuth', { pin: '605148' }, { token: u.token, headers: { 'x-grant-token': g } }))
         .statusCode,
     ).toBe(200);
-    const pinLogin = await call(h, 'POST', '/_serverFn/startPinLoginPublicAuth', { identifier: `@${name}`, pin: '605148' });
+    // From the device the account signed in on (issue 43: a new device would first need the authenticator).
+    const pinLogin = await call(
+      h,
+      'POST',
+      '/_serverFn/startPinLoginPublicAuth',
+      { identifier: `@${name}`, pin: '605148' },
+      { headers: knownDevice(h, u.email) },
+    );
     const pinToken = pinLogin.json().session.accessToken as string;
 
     h.clock.advance(61_000);

@@ -125,5 +125,7 @@ export const en = {
     phone_changed: 'Your phone number was changed',
     passkey_added: 'A passkey was added to your operator account',
     passkey_removed: 'A passkey was removed from your operator account',
+    recovery_code_used: 'A recovery code was used to sign in',
+    recovery_codes_regenerated: 'New recovery codes were made (the old ones no longer work)',
   },
 } satisfies NoticeTexts;

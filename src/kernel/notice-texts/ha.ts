@@ -125,5 +125,7 @@ export const ha = {
     phone_changed: 'An canza lambar wayarka',
     passkey_added: 'An ƙara passkey a asusunka na mai gudanarwa',
     passkey_removed: 'An cire passkey daga asusunka na mai gudanarwa',
+    recovery_code_used: 'An yi amfani da lambar dawo da shiga don shiga',
+    recovery_codes_regenerated: 'An yi sababbin lambobin dawo da shiga (tsofaffin ba sa aiki kuma)',
   },
 } satisfies NoticeTexts;

@@ -125,5 +125,7 @@ export const pcm = {
     phone_changed: 'Your phone number don change',
     passkey_added: 'Dem add passkey to your operator account',
     passkey_removed: 'Dem remove passkey from your operator account',
+    recovery_code_used: 'Person use recovery code take sign in',
+    recovery_codes_regenerated: 'New recovery codes don make (the old ones no dey work again)',
   },
 } satisfies NoticeTexts;

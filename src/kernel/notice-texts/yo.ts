@@ -125,5 +125,7 @@ export const yo = {
     phone_changed: 'A yí nọ́mbà fóònù rẹ padà',
     passkey_added: 'A fi passkey kún àkáǹtì olùṣàkóso rẹ',
     passkey_removed: 'A yọ passkey kúrò nínú àkáǹtì olùṣàkóso rẹ',
+    recovery_code_used: 'A lo kóòdù ìmúpadàbọ̀sípò láti wọlé',
+    recovery_codes_regenerated: 'A ṣe àwọn kóòdù ìmúpadàbọ̀sípò tuntun (àwọn àtijọ́ kò ṣiṣẹ́ mọ́)',
   },
 } satisfies NoticeTexts;

@@ -11,6 +11,8 @@ export type { OtpService } from './otp.js';
 export { PIN_LOCK_MS, PIN_MAX_ATTEMPTS, pinLockedError, wrongPinError } from './pins.js';
 export type { PinService } from './pins.js';
 export type { IdentityService, SessionView, UserRow } from './service.js';
+/** Issue 43: the sign-in's second step makes its pending session active, in the step's own transaction. */
+export { activatePendingSession, isSignInPending } from './sessions.js';
 export {
   contactsOf,
   emailsOf,

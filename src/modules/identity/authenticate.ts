@@ -5,14 +5,20 @@ import type { AuthUser } from '../../kernel/actor.js';
 import type { Activity } from './operator-idle.js';
 import type { AccessClaims } from './tokens.js';
 import type { SessionState } from './session-cache.js';
-import { createUser, findUserByEmail, grantedRolesOf, operatorRolesOf } from './accounts.js';
+import { createUser, findUserByEmail, grantedRolesOf, operatorRolesOf, roleOf } from './accounts.js';
 import type { IdentityUseCaseDeps } from './deps.js';
+import { PENDING_SECOND_FACTOR } from './sessions.js';
 
 /**
  * Bearer token -> caller. One query checks session state, account state and tier; an operator's session is also
  * checked for idleness, and a person's request moves its idle clock (operator-idle.ts).
  */
-export async function authenticate(deps: IdentityUseCaseDeps, token: string, activity: Activity = 'person'): Promise<AuthUser> {
+export async function authenticate(
+  deps: IdentityUseCaseDeps,
+  token: string,
+  activity: Activity = 'person',
+  pendingSignIn = false,
+): Promise<AuthUser> {
   const { tokens, config, operatorIdle } = deps;
   const claims = await tokens.verifyAccess(token);
   if (!claims) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');
@@ -21,7 +27,13 @@ export async function authenticate(deps: IdentityUseCaseDeps, token: string, act
   if (!sid) throw new AppError('UNAUTHENTICATED', 'Access token is missing, invalid or expired');
   const row = await sessionState(deps, sid, claims.sub);
   if (row.status === 'superseded') throw new AppError('SESSION_SUPERSEDED', 'This session was ended by a sign-in on another device');
-  if (row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
+  if (row.status === PENDING_SECOND_FACTOR && !pendingSignIn)
+    throw new AppError(
+      'SECOND_FACTOR_REQUIRED',
+      'This sign-in is not finished: enter the code from your authenticator app or a recovery code (completeSignIn) first',
+    );
+  if (row.status !== 'active' && !(pendingSignIn && row.status === PENDING_SECOND_FACTOR))
+    throw new AppError('UNAUTHENTICATED', 'This session has ended; sign in again');
   if (row.userStatus !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
   const operatorRoles = operatorRolesOf(config, row.email, row.grantedRoles);
   if (operatorRoles.length) await operatorIdle.check(sid, claims.sub, activity);
@@ -93,4 +105,22 @@ async function sessionState({ db, sessionCache }: IdentityUseCaseDeps, sid: stri
   };
   if (row.status === 'active' && row.userStatus === 'active') sessionCache.put(sid, row, generation);
   return row;
+}
+
+/**
+ * Issue 43: whether a sign-in from a device the account does not know waits for the second factor. A customer with a
+ * confirmed authenticator: yes, unless a reset's wait is over (it is removed at the next read: the owner who lost it
+ * signs in); an operator (by address or granted role) is held by OPERATOR_2FA and step-up instead.
+ */
+export async function signInNeedsSecondFactor(deps: IdentityUseCaseDeps, user: { id: string; email: string }) {
+  const { db, config } = deps;
+  if (roleOf(config, user.email) === 'admin') return false;
+  const r = await one<{ needs: boolean }>(
+    db,
+    sql`SELECT EXISTS (SELECT 1 FROM totp_factors f WHERE f.user_id = ${user.id} AND f.confirmed_at IS NOT NULL)
+               AND NOT EXISTS (SELECT 1 FROM two_factor_resets t WHERE t.user_id = ${user.id} AND t.cancelled_at IS NULL
+                                 AND t.completed_at IS NULL AND t.effective_at <= ${deps.clock.now()})
+               AND NOT EXISTS (SELECT 1 FROM operator_roles r WHERE r.user_id = ${user.id}) AS needs`,
+  );
+  return Boolean(r?.needs);
 }

@@ -19,6 +19,8 @@ export interface SessionView {
   expiresIn: number;
   expiresAt: string;
   user: { id: string; email: string; username: string | null };
+  /** Issue 43: the sign-in waits for the second factor (completeSignIn); until then the tokens do nothing else. */
+  secondFactorRequired?: true;
 }
 
 export type UserRow = Pick<

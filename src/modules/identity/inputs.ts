@@ -36,6 +36,10 @@ export const sessionOutput = z
     expiresIn: z.number(),
     expiresAt: z.string(),
     user: z.object({ id: z.string(), email: z.string(), username: z.string().nullable() }),
+    secondFactorRequired: z.literal(true).optional().meta({
+      description:
+        'a customer with two-factor on, signing in on a device the account does not know: every operation but completeSignIn and signOut answers 403 SECOND_FACTOR_REQUIRED until completeSignIn accepts an authenticator or recovery code',
+    }),
   })
   .meta({ id: 'Session' });
 

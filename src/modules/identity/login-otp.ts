@@ -3,6 +3,7 @@ import { AppError } from '../../kernel/errors.js';
 import { OTP_TTL_MS } from './otp.js';
 import { createUser, findUserByEmail } from './accounts.js';
 import { openSession } from './sessions.js';
+import { signInNeedsSecondFactor } from './authenticate.js';
 import type { IdentityUseCaseDeps, SessionView } from './deps.js';
 
 /** Issues a sign-in code for an e-mail address and mails it. */
@@ -44,6 +45,8 @@ export async function verifyLoginOtp(
       return created;
     });
   }
-  const session = await openSession(deps, user, 'email_otp', meta);
-  return { session, deviceTokens: await devices.remember(user.id, meta) };
+  // Issue 43: a device the account does not know waits for the second factor, and becomes known only after it.
+  const pending = !device && Boolean(known) && (await signInNeedsSecondFactor(deps, user));
+  const session = await openSession(deps, user, 'email_otp', meta, pending);
+  return { session, deviceTokens: pending ? [] : await devices.remember(user.id, meta) };
 }

@@ -86,10 +86,11 @@ export const identityOperations = [
     name: 'signOut',
     suffix: 'BearerAuth',
     method: 'POST',
-    purpose: "end the caller's session",
+    purpose: "end the caller's session (also one still waiting for its second factor)",
     input: z.object({}),
     output: z.object({}),
     endsSession: true,
+    pendingSignIn: true,
     handler: async (_input, ctx) => {
       await ctx.api.identity.signOut(ctx.user.sessionId, ctx.user.id);
       return {};

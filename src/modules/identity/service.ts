@@ -4,7 +4,7 @@ import { createUser, findUserByEmail, getUser, roleOf } from './accounts.js';
 import { openSession, signOut } from './sessions.js';
 import { sendLoginOtp, verifyLoginOtp } from './login-otp.js';
 import { refreshSession } from './refresh-session.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, signInNeedsSecondFactor } from './authenticate.js';
 import { liveOperatorRoles } from './live-operator-roles.js';
 import { updateProfile } from './update-profile.js';
 import type { IdentityDeps, IdentityUseCaseDeps } from './deps.js';
@@ -27,8 +27,10 @@ export function createIdentityService(deps: IdentityDeps) {
     findUserByEmail,
     /** The account of an e-mail, made when there is none: a test key's shadow account in the test world (issue 45). */
     ensureUser: async (email: string) => (await findUserByEmail(db, email)) ?? createUser(deps, db, email),
-    openSession: (user: Parameters<typeof openSession>[1], method: string, meta?: Parameters<typeof openSession>[3]) =>
-      openSession(deps, user, method, meta),
+    openSession: (user: Parameters<typeof openSession>[1], method: string, meta?: Parameters<typeof openSession>[3], pending = false) =>
+      openSession(deps, user, method, meta, pending),
+    /** Issue 43: whether a sign-in from a device the account does not know waits for the second factor. */
+    signInNeedsSecondFactor: (user: { id: string; email: string }) => signInNeedsSecondFactor(useCases, user),
     devices,
     sendLoginOtp: (email: string, meta: { ip?: string } = {}) => sendLoginOtp(useCases, email, meta),
     otpCooldown: (email: string) => otp.cooldownSeconds('login', email.toLowerCase()),
@@ -42,7 +44,9 @@ export function createIdentityService(deps: IdentityDeps) {
     operatorIdleMinutes: operatorIdle.idleMinutes,
     /** Whether a session's state is held in memory now (tests and diagnostics). */
     isSessionCached: (sessionId: string) => sessionCache.get(sessionId) !== null,
-    authenticate: (token: string, activity: Activity = 'person') => authenticate(useCases, token, activity),
+    /** `pendingSignIn`: the operation runs on a session still waiting for its second factor (completeSignIn, signOut). */
+    authenticate: (token: string, activity: Activity = 'person', pendingSignIn = false) =>
+      authenticate(useCases, token, activity, pendingSignIn),
     liveOperatorRoles: (userId: string, sessionId: string | null) => liveOperatorRoles(useCases, userId, sessionId),
     updateProfile: (userId: string, patch: Parameters<typeof updateProfile>[2]) => updateProfile(deps, userId, patch),
   };

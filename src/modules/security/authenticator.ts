@@ -4,6 +4,7 @@ import { decrypt } from '../../lib/crypto.js';
 import type { createCodeTries } from './code-tries.js';
 import type { RemovalOrigin } from './two-factor-removal.js';
 import { matchTotpStep } from './totp.js';
+import { deleteRecoveryCodes } from './recovery-codes.js';
 import type { FactorRow, TwoFactorDeps } from './two-factor-deps.js';
 
 /** The factor, after finishing a reset whose waiting period is over. */
@@ -30,6 +31,7 @@ async function completeDueReset({ db, clock, notices, identity }: TwoFactorDeps,
     );
     if (!r) return false;
     await tx.execute(sql`DELETE FROM totp_factors WHERE user_id = ${userId}`);
+    await deleteRecoveryCodes(tx, userId);
     const why = r.origin === 'not_me' ? 'removal that followed your "this wasn\'t me" report' : 'reset you asked for';
     const detail = `The waiting period of the ${why} is over; you can set up an authenticator again.`;
     await notices.notify(tx, userId, 'totp_reset_done', detail, { everyChannel: r.origin === 'not_me' });

@@ -32,6 +32,8 @@ const WHAT: Record<CredentialChange, string> = {
   phone_changed: 'Your phone number was changed',
   passkey_added: 'A passkey was added to your operator account',
   passkey_removed: 'A passkey was removed from your operator account',
+  recovery_code_used: 'A recovery code was used to sign in',
+  recovery_codes_regenerated: 'New recovery codes were made (the old ones no longer work)',
 };
 
 export interface CredentialNotices {

@@ -36,7 +36,8 @@ async function undoChange(
   now: Date,
 ) {
   await tx.execute(
-    sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'not_me' WHERE user_id = ${n.user_id} AND status = 'active'`,
+    sql`UPDATE sessions SET status = 'revoked', revoked_reason = 'not_me'
+        WHERE user_id = ${n.user_id} AND status IN ('active', 'pending_second_factor')`,
   );
   await tx.execute(sql`UPDATE stepup_grants SET revoked_at = ${now} WHERE user_id = ${n.user_id} AND revoked_at IS NULL`);
   await tx.execute(sql`UPDATE user_pins SET enabled = false, updated_at = ${now} WHERE user_id = ${n.user_id} AND kind = 'login'`);

@@ -88,6 +88,8 @@ export async function startPinLogin(
     throw err;
   }
   if (here) await attempts.succeed(here.key);
-  const session = await identity.openSession(user, 'pin', meta);
-  return { session, deviceTokens: await identity.devices.remember(user.id, meta) };
+  // Issue 43: a device the account does not know waits for the second factor, and becomes known only after it.
+  const pending = !device && (await identity.signInNeedsSecondFactor(user));
+  const session = await identity.openSession(user, 'pin', meta, pending);
+  return { session, deviceTokens: pending ? [] : await identity.devices.remember(user.id, meta) };
 }

@@ -124,3 +124,16 @@ export const webauthnChallenges = pgTable(
   },
   (t) => [index('webauthn_challenges_user_idx').on(t.userId, t.purpose), index('webauthn_challenges_expires_idx').on(t.expiresAt)],
 );
+
+/** Issue 43 (migration 1205): two-factor recovery codes, one use each, stored as keyed hashes. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('recovery_codes_code_hash_key').on(t.codeHash), index('recovery_codes_user_idx').on(t.userId)],
+);

@@ -23,8 +23,16 @@ export interface TwoFactorDeps {
   notices: CredentialNotices;
   work: Work;
   attempts: AttemptLimits;
-  /** Known devices of an account (identity's devices): each has its own budget of code tries. */
-  devices: { recognise(userId: string, from: CodeSource): Promise<string | null> };
+  /**
+   * Known devices of an account (identity's devices): each has its own budget of code tries; a device becomes known
+   * when a sign-in's second step passes (issue 43).
+   */
+  devices: {
+    recognise(userId: string, from: CodeSource): Promise<string | null>;
+    remember(userId: string, from: CodeSource): Promise<string[]>;
+  };
+  /** Keys the recovery codes' hashes (PIN_PEPPER). */
+  pepper: string;
   /** Operators' passkeys (passkeys.ts): a second factor like the authenticator. */
   passkeys: PasskeyService;
 }

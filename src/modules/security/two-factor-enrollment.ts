@@ -6,6 +6,7 @@ import { encrypt } from '../../lib/crypto.js';
 import type { CodeSource } from './code-tries.js';
 import { newTotpSecret, totpUri } from './totp.js';
 import { stepUpMethodsOf } from './step-up-methods.js';
+import { deleteRecoveryCodes, recoveryCodesLeft, regenerateRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.js';
 import type { TwoFactorDeps, TwoFactorFactor } from './two-factor-factor.js';
 
 /** The authenticator's setup: its state, a new secret, its confirmation with a first code, and turning it off. */
@@ -17,7 +18,14 @@ export function createTwoFactorEnrollment(deps: TwoFactorDeps, factor: TwoFactor
       const f = await factorOf(user.id);
       const confirmed = Boolean(f?.confirmed_at);
       const stepUpMethods = await stepUpMethodsOf(db, user, confirmed, await passkeyOn(user));
-      return { enrolled: Boolean(f), confirmed, grantValid: await grantValid(user, grantToken), stepUpMethods };
+      const recoveryCodes = confirmed ? await recoveryCodesLeft(db, user.id) : 0;
+      return {
+        enrolled: Boolean(f),
+        confirmed,
+        grantValid: await grantValid(user, grantToken),
+        stepUpMethods,
+        recoveryCodesLeft: recoveryCodes,
+      };
     },
 
     /** A new pending secret replaces an unconfirmed one; a confirmed factor is never silently replaced. */
@@ -51,9 +59,16 @@ export function createTwoFactorEnrollment(deps: TwoFactorDeps, factor: TwoFactor
       if (r === 'wrong') await codeTries.fail(key, tries);
       if (r === 'replay') await codeTries.release(key);
       if (r !== 'ok') throw new AppError('OTP_INVALID', 'The code is wrong or has already been used');
-      await db.transaction((tx) => deps.notices.notify(tx, user.id, 'totp_enrolled'));
-      return { enrolled: true, confirmed: true };
+      // Issue 43: the recovery codes are made with the confirmation and shown this once.
+      const recoveryCodes = await db.transaction(async (tx) => {
+        await deps.notices.notify(tx, user.id, 'totp_enrolled');
+        return replaceRecoveryCodes(deps, tx, user.id);
+      });
+      return { enrolled: true, confirmed: true, recoveryCodes };
     },
+
+    /** Issue 43: a new set of recovery codes replaces the old (the registry's reauth gate asks for a grant first). */
+    regenerateRecoveryCodes: (user: AuthUser) => regenerateRecoveryCodes(deps, factorOf, user),
 
     /** Turns the authenticator off (the registry's reauth gate asks for a grant first). */
     async disable(user: AuthUser) {
@@ -63,6 +78,7 @@ export function createTwoFactorEnrollment(deps: TwoFactorDeps, factor: TwoFactor
         await tx.execute(
           sql`UPDATE two_factor_resets SET cancelled_at = ${clock.now()} WHERE user_id = ${user.id} AND cancelled_at IS NULL AND completed_at IS NULL`,
         );
+        await deleteRecoveryCodes(tx, user.id);
         await deps.notices.notify(tx, user.id, 'totp_removed');
         return true;
       });

@@ -6,6 +6,7 @@ import { HOUR } from '../../kernel/clock.js';
 import { uuid } from '../../kernel/ids.js';
 import type { CodeSource } from './code-tries.js';
 import { TWO_FACTOR_RESET_WAIT_MS } from './two-factor-removal.js';
+import { deleteRecoveryCodes } from './recovery-codes.js';
 import type { TwoFactorDeps, TwoFactorFactor } from './two-factor-factor.js';
 
 /** The authenticator's reset: asked for and cancelled by the owner with e-mailed codes, or made by an operator. */
@@ -69,6 +70,7 @@ export function createTwoFactorResets(deps: TwoFactorDeps, factor: TwoFactorFact
         // An operator who lost their passkeys is recovered the same way (issue 30): all of them go too.
         const keys = await one(tx, sql`DELETE FROM operator_passkeys WHERE user_id = ${userId} RETURNING 1`);
         if (!r && !keys) return false;
+        await deleteRecoveryCodes(tx, userId);
         await tx.execute(
           sql`UPDATE two_factor_resets SET completed_at = ${now} WHERE user_id = ${userId} AND cancelled_at IS NULL AND completed_at IS NULL`,
         );

@@ -2,6 +2,9 @@ import { createTwoFactorFactor, type TwoFactorDeps } from './two-factor-factor.j
 import { createTwoFactorEnrollment } from './two-factor-enrollment.js';
 import { createStepUpChallenge } from './two-factor-challenge.js';
 import { createTwoFactorResets } from './two-factor-resets.js';
+import { completeSignIn } from './sign-in-second-step.js';
+import type { AuthUser } from '../../kernel/actor.js';
+import type { CodeSource } from './code-tries.js';
 
 export { GRANT_TTL_MS, type TwoFactorDeps } from './two-factor-factor.js';
 export { CODE_LOCK_MS, CODE_MAX_ATTEMPTS } from './code-tries.js';
@@ -22,5 +25,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     ...createTwoFactorEnrollment(deps, factor),
     ...createStepUpChallenge(deps, factor),
     ...createTwoFactorResets(deps, factor),
+    /** Issue 43: the sign-in's second step on a device the account does not know (sign-in-second-step.ts). */
+    completeSignIn: (user: AuthUser, code: string, meta: CodeSource) => completeSignIn(deps, factor, user, code, meta),
   };
 }

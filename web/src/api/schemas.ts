@@ -8,7 +8,7 @@ import { deliveryInput, orderQuantityInput } from '../../../src/modules/marketpl
 import { subscriptionAccountInput } from '../../../src/modules/subscriptions/inputs.js';
 import { scheduleAmountInput, scheduleTimeInput } from '../../../src/modules/schedules/inputs.js';
 import { messageBodyInput } from '../../../src/modules/support/inputs.js';
-import { loginIdentifierText, loginPinInput } from '../../../src/modules/security/inputs.js';
+import { loginIdentifierText, loginPinInput, secondFactorCodeInput } from '../../../src/modules/security/inputs.js';
 import { closeAccountInput } from '../../../src/modules/settings/inputs.js';
 import { pollVoteInput } from '../../../src/modules/notifications/inputs.js';
 import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, topupAmountInput } from '../../../src/modules/payments/inputs.js';
@@ -77,6 +77,8 @@ export const AMOUNT_BOUNDS = { airtime: AIRTIME_AMOUNT, electricity: ELECTRICITY
 /** Sign-in (sendLoginOtp, verifyLoginOtp, startPinLogin): the e-mail, the 6-digit code, the identifier and login PIN. */
 export const emailSchema = z.object({ email: emailInput });
 export const codeSchema = z.object({ code: otpCodeInput });
+/** completeSignIn (issue 43): the authenticator's 6-digit code or a recovery code. */
+export const secondFactorSchema = z.object({ code: secondFactorCodeInput });
 /** The login PIN (startPinLogin, setLoginPin): 6 digits. */
 export { loginPinInput };
 export const pinLoginSchema = z.object({

@@ -9,6 +9,7 @@ export const enErrors = {
   KYC_TIER_REQUIRED: 'Complete a higher verification tier to do this.',
   STEP_UP_REQUIRED: 'Confirm it is you first.',
   OPERATOR_2FA_REQUIRED: 'Operators need a second factor: set up an authenticator app or a passkey first.',
+  SECOND_FACTOR_REQUIRED: 'Finish signing in first: enter the code from your authenticator app or a recovery code.',
   ACCOUNT_CLOSED: 'This account is closed.',
   ACCOUNT_FROZEN: 'Your account is on hold: you can look around, but payments are paused. Contact support.',
   NOT_FOUND: 'We could not find that.',

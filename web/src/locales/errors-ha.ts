@@ -11,6 +11,7 @@ export const haErrors: Messages['errors'] = {
   KYC_TIER_REQUIRED: 'Kammala matakin tabbatarwa mafi girma don yin wannan.',
   STEP_UP_REQUIRED: 'Tabbatar kai ne tukuna.',
   OPERATOR_2FA_REQUIRED: 'Masu gudanarwa suna buƙatar mataki na biyu: saita manhajar authenticator ko passkey tukuna.',
+  SECOND_FACTOR_REQUIRED: 'Kammala shiga tukuna: shigar da lamba daga manhajar tabbatarwa ko lambar dawo da shiga.',
   ACCOUNT_CLOSED: 'An rufe wannan asusu.',
   ACCOUNT_FROZEN: 'An dakatar da asusunka: kana iya dubawa, amma an dakatar da biyan kuɗi. Tuntuɓi tallafi.',
   NOT_FOUND: 'Ba mu same shi ba.',

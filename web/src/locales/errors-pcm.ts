@@ -11,6 +11,7 @@ export const pcmErrors: Messages['errors'] = {
   KYC_TIER_REQUIRED: 'Finish higher verification tier to do this one.',
   STEP_UP_REQUIRED: 'Confirm say na you first.',
   OPERATOR_2FA_REQUIRED: 'Operators need second factor: set up authenticator app or passkey first.',
+  SECOND_FACTOR_REQUIRED: 'Finish your sign-in first: put the code from your authenticator app or one recovery code.',
   ACCOUNT_CLOSED: 'This account don close.',
   ACCOUNT_FROZEN: 'Dem don hold your account: you fit look am, but payment no go work now. Talk to support.',
   NOT_FOUND: 'We no see am.',

@@ -11,6 +11,7 @@ export const yoErrors: Messages['errors'] = {
   KYC_TIER_REQUIRED: 'Parí ìpele ìjẹ́rìísí tó ga jù láti ṣe èyí.',
   STEP_UP_REQUIRED: 'Jẹ́rìísí pé ìwọ ni ná.',
   OPERATOR_2FA_REQUIRED: 'Àwọn olùṣàkóso nílò ìjẹ́rìísí kejì: ṣètò áàpù authenticator tàbí passkey kọ́kọ́.',
+  SECOND_FACTOR_REQUIRED: 'Parí wíwọlé kọ́kọ́: tẹ kóòdù láti inú áàpù authenticator rẹ tàbí kóòdù ìmúpadàbọ̀sípò.',
   ACCOUNT_CLOSED: 'A ti pa àkáǹtì yìí dé.',
   ACCOUNT_FROZEN: 'A ti dá àkáǹtì rẹ dúró: o lè wò ó, ṣùgbọ́n a ti dá ìsanwó dúró. Kàn sí ìrànlọ́wọ́.',
   NOT_FOUND: 'A kò rí i.',

@@ -10,5 +10,6 @@ export const enFields = {
     accountNumber: 'Check the account number: the 10 digits of an account at this bank.',
     closeConfirm: 'Type DELETE in capital letters to close the account.',
     time: 'Enter a time like 07:30.',
+    secondFactorCode: 'Enter the 6-digit code from the app, or a recovery code like ABCDE-23456.',
   },
 };

@@ -12,5 +12,6 @@ export const haFields: typeof enFields = {
     accountNumber: 'Duba lambar asusun: lambobi 10 na asusu a wannan bankin.',
     closeConfirm: 'Rubuta DELETE da manyan haruffa don rufe asusun.',
     time: 'Shigar da lokaci kamar 07:30.',
+    secondFactorCode: 'Shigar da lambobi 6 daga manhajar, ko lambar dawo da shiga kamar ABCDE-23456.',
   },
 };

@@ -12,5 +12,6 @@ export const pcmFields: typeof enFields = {
     accountNumber: 'Check the account number: na the 10 digits of account for this bank.',
     closeConfirm: 'Type DELETE for capital letters to close the account.',
     time: 'Put time like 07:30.',
+    secondFactorCode: 'Put the 6-digit code from the app, or recovery code like ABCDE-23456.',
   },
 };

@@ -12,5 +12,6 @@ export const yoFields: typeof enFields = {
     accountNumber: 'Ṣàyẹ̀wò nọ́mbà àkántì: nọ́mbà 10 ti àkántì kan ní báǹkì yìí.',
     closeConfirm: 'Kọ DELETE ní lẹ́tà ńlá láti pa àkántì náà.',
     time: 'Tẹ àkókò bíi 07:30.',
+    secondFactorCode: 'Tẹ kóòdù oníǹọ́mbà 6 láti inú áàpù, tàbí kóòdù ìmúpadàbọ̀sípò bíi ABCDE-23456.',
   },
 };

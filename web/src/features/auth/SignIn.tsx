@@ -13,6 +13,19 @@ import './sign-in.css';
 // are not needed by the home screen's bundle, nor before the first interaction.
 const loadCodeInput = () => import('../../components/CodeInput');
 const CodeInput = lazy(() => loadCodeInput().then((m) => ({ default: m.CodeInput })));
+// Issue 43: the second step, only for a customer with two-factor on signing in on a new device.
+const SecondFactorStep = lazy(() => import('./SecondFactor').then((m) => ({ default: m.SecondFactorStep })));
+type Pending = Parameters<ReturnType<typeof useAuth>['signedIn']>[0] & { secondFactorRequired?: true };
+
+/** The second step while a sign-in waits for it (a lazily loaded screen). */
+function SecondStep({ session, method, onCancel }: { session: Pending; method: 'email_otp' | 'login_pin'; onCancel(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Suspense fallback={<Loader size="sm" aria-label={t('app.loading')} />}>
+      <SecondFactorStep session={session} method={method} onCancel={onCancel} />
+    </Suspense>
+  );
+}
 // The forms' rules (the operations' zod schemas and the form helper) load after the screen has drawn, the same way.
 const loadRules = () => import('./sign-in-rules');
 /**
@@ -86,6 +99,7 @@ function CodeSignIn() {
   const [fieldErrors, setFieldErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [cooldown, setCooldown] = useState(0);
+  const [pending, setPending] = useState<Pending | null>(null);
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -131,6 +145,7 @@ function CodeSignIn() {
     setError(null);
     try {
       const { session } = await post('/_serverFn/verifyLoginOtpPublicAuth', { email: sentTo, code: value });
+      if (session.secondFactorRequired) return setPending(session);
       await auth.signedIn(session, 'email_otp');
     } catch (err) {
       reportLoginFailure(sentTo, 'email_otp', err);
@@ -141,6 +156,8 @@ function CodeSignIn() {
     }
   }
 
+  if (pending)
+    return <SecondStep session={pending} method="email_otp" onCancel={() => (setPending(null), setSentTo(null), setBusy(false))} />;
   if (!sentTo)
     return (
       <form onSubmit={send} noValidate>
@@ -220,6 +237,7 @@ function PinSignIn() {
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<Pending | null>(null);
   /** Leaving a field says at once what is wrong with it (once something was typed). */
   async function check(field: 'identifier' | 'pin') {
     if ((field === 'pin' ? pin : identifier) === '') return;
@@ -236,6 +254,7 @@ function PinSignIn() {
     setError(null);
     try {
       const { session } = await post('/_serverFn/startPinLoginPublicAuth', { identifier, pin });
+      if (session.secondFactorRequired) return setPending(session);
       await auth.signedIn(session, 'login_pin');
     } catch (err) {
       reportLoginFailure(identifier, 'login_pin', err);
@@ -245,6 +264,7 @@ function PinSignIn() {
       setBusy(false);
     }
   }
+  if (pending) return <SecondStep session={pending} method="login_pin" onCancel={() => (setPending(null), setPin(''), setBusy(false))} />;
   return (
     <form onSubmit={submit} noValidate>
       <Stack>

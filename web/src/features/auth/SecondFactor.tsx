@@ -1,0 +1,87 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { post, setAccessToken } from '../../api/client';
+import { useAuth } from '../../app/auth';
+import { errorMessage } from '../../app/errors';
+
+type Session = Parameters<ReturnType<typeof useAuth>['signedIn']>[0];
+
+/**
+ * Issue 43: the sign-in's second step. A customer with two-factor on, signing in on a device the account does not
+ * know, gets a session that does nothing until this step: the authenticator app's 6-digit code, or one of the
+ * recovery codes instead (a link switches the field). Going back ends the pending sign-in.
+ */
+export function SecondFactorStep({ session, method, onCancel }: { session: Session; method: 'email_otp' | 'login_pin'; onCancel(): void }) {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const [recovery, setRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), [recovery]);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const rules = await import('./sign-in-rules');
+    const found = rules.secondFactorErrors({ code });
+    setFieldError(found.code);
+    if (found.code) return;
+    setBusy(true);
+    setError(null);
+    try {
+      setAccessToken(session.accessToken);
+      await post('/_serverFn/completeSignInBearerAuth', { code });
+      await auth.signedIn(session, method);
+    } catch (err) {
+      const under = rules.serverErrors(err, ['code']);
+      setFieldError(under.code);
+      if (!under.code) setError(errorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  async function cancel() {
+    setAccessToken(session.accessToken);
+    await post('/_serverFn/signOutBearerAuth', {}).catch(() => undefined);
+    setAccessToken(null);
+    onCancel();
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <Stack>
+        <h2 className="signin-title">{t('auth.secondFactorTitle')}</h2>
+        <Text role="status">{recovery ? t('auth.secondFactorRecoveryIntro') : t('auth.secondFactorIntro')}</Text>
+        <TextInput
+          ref={input}
+          label={recovery ? t('auth.recoveryCode') : t('auth.authenticatorCode')}
+          inputMode={recovery ? 'text' : 'numeric'}
+          autoComplete="one-time-code"
+          autoCapitalize={recovery ? 'characters' : undefined}
+          maxLength={recovery ? 11 : 6}
+          required
+          value={code}
+          onChange={(e) => (setCode(e.currentTarget.value.trim()), setFieldError(undefined))}
+          error={fieldError}
+        />
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Button type="submit" loading={busy}>
+          {t('auth.verify')}
+        </Button>
+        <Anchor component="button" type="button" onClick={() => (setRecovery(!recovery), setCode(''), setFieldError(undefined))}>
+          {recovery ? t('auth.useAuthenticator') : t('auth.useRecoveryCode')}
+        </Anchor>
+        <Anchor component="button" type="button" onClick={() => void cancel()}>
+          {t('auth.secondFactorCancel')}
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
