@@ -13,6 +13,7 @@ import { Result } from '../../components/Result';
 import { Section } from '../../components/Section';
 import { LoginPin } from '../../components/LoginPinForm';
 import { Limits } from './Limits';
+import { RecoveryCodes } from './RecoveryCodes';
 
 /** Profile, the KYC tier's limits, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
 export function Settings() {
@@ -165,6 +166,7 @@ function TwoFactor() {
         </form>
       )}
       <Result error={begin.error ?? (underFields ? null : confirm.error) ?? disable.error} />
+      {on && !begin.data && <RecoveryCodes fresh={confirm.data?.recoveryCodes} left={state.data?.recoveryCodesLeft} />}
       {!begin.data &&
         (on ? (
           <Button variant="subtle" color="red" onClick={() => disable.mutate()} loading={disable.isPending}>
