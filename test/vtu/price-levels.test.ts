@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import { call, createHarness, expectLedgerOk, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, mtn, PIN, VTU_ENV, walletBalance } from './helpers.js';
 
 // Issue 45, price levels: each level has its price of a plan or of a service; quotes, lists and purchases are priced
@@ -9,6 +9,11 @@ import { buyer, mtn, PIN, VTU_ENV, walletBalance } from './helpers.js';
 let h: Harness;
 let customer: TestUser;
 let agent: TestUser;
+let maker: TestUser;
+let checker: TestUser;
+const A = (name: string) => `/_serverFn/${name}BearerAdmin`;
+const admin = (method: 'GET' | 'POST', name: string, data: Record<string, unknown>, who: TestUser) =>
+  call(h, method, A(name), data, { token: who.token });
 
 const V = (name: string) => `/_serverFn/${name}BearerVTU`;
 const db = () => h.app.services.db;
@@ -23,7 +28,9 @@ const clearCaches = () => h.app.services.vtu.levels.clear();
 const plans = async (u: TestUser) => (await call(h, 'GET', V('listDataPlans'), { network: 'mtn' }, { token: u.token })).json().items;
 
 beforeAll(async () => {
-  h = await createHarness({ env: VTU_ENV });
+  h = await createHarness({ env: { ...VTU_ENV, ADMIN_EMAILS: 'admin@example.com,checker@example.com' } });
+  maker = await signIn(h, 'admin@example.com');
+  checker = await signIn(h, 'checker@example.com');
   customer = await buyer(h, 20_000);
   agent = await buyer(h, 20_000);
   await setLevel(agent, 'agent');
@@ -109,5 +116,141 @@ describe('prices per level', () => {
     expect(await walletBalance(h, customer.id)).toBe(before);
     await db().execute(sql`DELETE FROM vtu_disabled_plans WHERE plan = ${plan.plan_id}`);
     clearCaches();
+  });
+});
+
+describe('the console: catalogue, plan switches and four-eyes price settings', () => {
+  it("lists the plans with wholesale, each level's price and margin", async () => {
+    const res = await admin('GET', 'adminCatalogue', { service: 'data', network: 'mtn' }, maker);
+    expect(res.statusCode, res.body).toBe(200);
+    const cat = res.json();
+    expect(cat.levels.map((l: { id: string }) => l.id)).toEqual(['customer', 'agent', 'reseller', 'api_partner']);
+    const listed = await plans(customer);
+    const item = cat.items.find((i: { plan: string }) => i.plan === listed[3].plan_id);
+    expect(item.enabled).toBe(true);
+    for (const p of item.prices) expect(p.margin).toBeCloseTo(p.price - item.wholesale, 2);
+    expect(item.prices.find((p: { level: string }) => p.level === 'customer')).toMatchObject({
+      price: listed[3].price,
+      margin: 50,
+      rule: null,
+    });
+    expect((await admin('GET', 'adminCatalogue', { service: 'airtime' }, maker)).statusCode).toBe(400);
+  });
+
+  it('a price change is previewed, waits for a second admin, and applies once approved; audited', async () => {
+    const plan = (await plans(customer))[3];
+    const change = { level: 'reseller', service: 'data', plan: plan.plan_id, kind: 'fixed', value: plan.price - 30 };
+    const pre = await admin('POST', 'adminPreviewPriceChange', change, maker);
+    expect(pre.statusCode, pre.body).toBe(200);
+    expect(pre.json().changes).toEqual([
+      { plan: plan.plan_id, name: plan.name, wholesale: plan.price - 50, before: plan.price, after: plan.price - 30, margin: 20 },
+    ]);
+    const asked = await admin('POST', 'adminRequestPriceChange', { ...change, reason: 'reseller promo' }, maker);
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json()).toMatchObject({ status: 'pending', approval: { action: 'price_setting', status: 'pending' } });
+    const id = asked.json().approval.id;
+    const reseller = await buyer(h, 5_000);
+    await setLevel(reseller, 'reseller');
+    const priceOf = async () => (await plans(reseller)).find((p: { plan_id: string }) => p.plan_id === plan.plan_id).price;
+    expect(await priceOf()).toBe(plan.price);
+    expect((await admin('POST', 'adminApproveRequest', { id }, maker)).statusCode).toBe(403);
+    const ok = await admin('POST', 'adminApproveRequest', { id, reason: 'checked' }, checker);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await priceOf()).toBe(plan.price - 30);
+    const audits = await rows<{ action: string }>(
+      db(),
+      sql`SELECT action FROM audit_log WHERE action IN ('adminRequestPriceChange', 'adminApproveRequest') ORDER BY created_at`,
+    );
+    expect(audits.map((a) => a.action)).toEqual(expect.arrayContaining(['adminRequestPriceChange', 'adminApproveRequest']));
+    // Clear 400s: a fixed price for a whole service, a level that does not exist.
+    const bad = await admin(
+      'POST',
+      'adminRequestPriceChange',
+      { level: 'agent', service: 'data', kind: 'fixed', value: 10, reason: 'x y z' },
+      maker,
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('a fixed price is for one plan: name the plan');
+    const none = await admin(
+      'POST',
+      'adminRequestPriceChange',
+      { level: 'gold', service: 'data', kind: 'flat', value: 10, reason: 'x y z' },
+      maker,
+    );
+    expect(none.statusCode).toBe(400);
+  });
+
+  it("granting a level waits for a second admin; a customer's level shows in getMyPriceLevel", async () => {
+    const u = await buyer(h, 1_000);
+    const mine = async () => (await call(h, 'GET', V('getMyPriceLevel'), {}, { token: u.token })).json();
+    expect((await mine()).level).toEqual({ id: 'customer', name: 'Customer', rank: 0 });
+    const asked = await admin('POST', 'adminRequestLevelGrant', { userId: u.id, level: 'api_partner', reason: 'signed partner' }, maker);
+    expect(asked.json()).toMatchObject({ status: 'pending' });
+    expect((await mine()).level.id).toBe('customer');
+    expect((await admin('POST', 'adminApproveRequest', { id: asked.json().approval.id }, maker)).statusCode).toBe(403);
+    expect((await admin('POST', 'adminApproveRequest', { id: asked.json().approval.id }, checker)).statusCode).toBe(200);
+    expect(await mine()).toEqual({ ok: true, level: { id: 'api_partner', name: 'API partner', rank: 3 }, above: [] });
+    const nobody = await admin(
+      'POST',
+      'adminRequestLevelGrant',
+      { userId: '00000000-0000-4000-8000-000000000000', level: 'agent', reason: 'x y z' },
+      maker,
+    );
+    expect(nobody.statusCode).toBe(404);
+  });
+
+  it('a plan switched off in the console is not listed and not sold; on again, it is; audited', async () => {
+    const plan = (await plans(customer))[4];
+    const off = await admin('POST', 'adminSetPlanEnabled', { service: 'data', plan: plan.plan_id, enabled: false }, maker);
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await plans(customer)).map((p: { plan_id: string }) => p.plan_id)).not.toContain(plan.plan_id);
+    const q = await call(
+      h,
+      'POST',
+      V('quotePurchase'),
+      { service: 'data', network: 'mtn', plan_id: plan.plan_id },
+      { token: customer.token },
+    );
+    expect(q.statusCode).toBe(400);
+    const cat = (await admin('GET', 'adminCatalogue', { service: 'data', network: 'mtn' }, maker)).json();
+    expect(cat.items.find((i: { plan: string }) => i.plan === plan.plan_id).enabled).toBe(false);
+    await admin('POST', 'adminSetPlanEnabled', { service: 'data', plan: plan.plan_id, enabled: true }, maker);
+    expect((await plans(customer)).map((p: { plan_id: string }) => p.plan_id)).toContain(plan.plan_id);
+    const [a] = await rows<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'adminSetPlanEnabled'`);
+    expect(a.n).toBe(2);
+  });
+});
+
+describe('the customer: my level and its upgrade', () => {
+  it('pays the upgrade fee once from the wallet (a repeat pays nothing), the ledger balanced; a granted-only level is refused', async () => {
+    const u = await buyer(h, 3_000);
+    const mine = (await call(h, 'GET', V('getMyPriceLevel'), {}, { token: u.token })).json();
+    expect(mine.above).toEqual([
+      { id: 'agent', name: 'Agent', rank: 1, upgradeFee: 2000, how: 'upgrade' },
+      { id: 'reseller', name: 'Reseller', rank: 2, upgradeFee: 10000, how: 'upgrade' },
+      { id: 'api_partner', name: 'API partner', rank: 3, upgradeFee: null, how: 'granted' },
+    ]);
+    const up = (level: string, pin = PIN) => call(h, 'POST', V('upgradePriceLevel'), { level, pin }, { token: u.token });
+    expect((await up('reseller')).json().error.code).toBe('INSUFFICIENT_FUNDS');
+    expect((await up('agent', '000000')).json().error.code).toBe('INVALID_PIN');
+    expect(await walletBalance(h, u.id)).toBe(3000);
+    const [first, second] = await Promise.all([up('agent'), up('agent')]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.statusCode, second.body).toBe(200);
+    expect([first.json().paid, second.json().paid].sort()).toEqual([0, 2000]);
+    expect(first.json().level.id).toBe('agent');
+    expect(await walletBalance(h, u.id)).toBe(1000);
+    expect((await up('agent')).json()).toMatchObject({ paid: 0, level: { id: 'agent' } });
+    expect(await walletBalance(h, u.id)).toBe(1000);
+    const [n] = await rows<{ n: number }>(
+      db(),
+      sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE reference = ${`lvl_${u.id}_agent`}`,
+    );
+    expect(n.n).toBe(1);
+    const granted = await up('api_partner');
+    expect(granted.statusCode).toBe(400);
+    expect(granted.json().error.message).toBe('API partner is granted by the business, not bought; contact support');
+    expect((await up('customer')).statusCode).toBe(400);
+    await expectLedgerOk(h);
   });
 });

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client.js';
 import { toNaira } from '../../kernel/money.js';
+import { priceSettingOf, priceSettingPayload, type PriceSetting } from '../vtu/api.js';
 import type { ApprovalDeps } from './deps.js';
 import { APPROVAL_ACTIONS, THRESHOLD_KEYS, writeThresholds, type Thresholds } from './thresholds.js';
 
@@ -8,7 +9,8 @@ export type ApprovalRequestInput =
   | { action: 'wallet_adjustment'; userId: string; amount: bigint; reason: string }
   | { action: 'vtu_resolution'; transactionId: string; outcome: 'delivered' | 'failed'; note: string; remains?: number }
   | { action: 'settlement_correction'; settlementId: string; amount: bigint; reason: string }
-  | { action: 'threshold_change'; thresholds: Partial<Thresholds>; reason: string };
+  | { action: 'threshold_change'; thresholds: Partial<Thresholds>; reason: string }
+  | { action: 'price_setting'; setting: PriceSetting; reason: string };
 
 /** What a request is about: its subject, the customer whose money it moves (null: none), its size and its facts. */
 export interface ActionTarget {
@@ -65,6 +67,12 @@ export async function target(
       for (const a of APPROVAL_ACTIONS) if (input.thresholds[a] !== undefined) payload[THRESHOLD_KEYS[a]] = String(input.thresholds[a]);
       return { subjectType: 'approval_settings', subjectId: makerId, userId: null, size: 0n, reason: input.reason, payload };
     }
+    case 'price_setting': {
+      // Issue 45: a level's price, a level, or a customer's level; a grant names a customer who must exist.
+      if (input.setting.change === 'grant') await payments.adjustmentTarget(input.setting.userId);
+      const t = await vtu.adminPriceSettingTarget(input.setting);
+      return { ...t, size: 0n, reason: input.reason, payload: { ...priceSettingPayload(input.setting), reason: input.reason } };
+    }
   }
 }
 
@@ -102,6 +110,8 @@ export async function run(
         await writeThresholds(tx, makerId, clock.now(), input.thresholds);
         return Object.fromEntries(Object.entries(input.thresholds).map(([a, v]) => [THRESHOLD_KEYS[a as keyof Thresholds], toNaira(v)]));
       });
+    case 'price_setting':
+      return vtu.adminApplyPriceSetting(makerId, input.setting, opts.claim);
   }
 }
 
@@ -126,5 +136,7 @@ export function inputOf(action: ApprovalRequestInput['action'], p: Record<string
       for (const a of APPROVAL_ACTIONS) if (p[THRESHOLD_KEYS[a]] !== undefined) thresholds[a] = BigInt(p[THRESHOLD_KEYS[a]]);
       return { action, thresholds, reason: p.reason };
     }
+    case 'price_setting':
+      return { action, setting: priceSettingOf(p), reason: p.reason };
   }
 }

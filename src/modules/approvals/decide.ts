@@ -14,8 +14,15 @@ export const CHECKER_ROLE_AGE_MS = DAY;
  * CHECKER_ROLE_AGE_MS: an account granted a role a moment ago is no second person.
  */
 async function mayDecide({ clock, operators }: ApprovalDeps, checkerId: string, action: RequestAction) {
-  const since = await operators.mayDecideSince(checkerId, action === 'threshold_change' ? [] : ['finance']);
-  if (!since) throw new AppError('FORBIDDEN', 'Only an admin can decide a change of the four-eyes thresholds');
+  const adminOnly = action === 'threshold_change' || action === 'price_setting';
+  const since = await operators.mayDecideSince(checkerId, adminOnly ? [] : ['finance']);
+  if (!since)
+    throw new AppError(
+      'FORBIDDEN',
+      action === 'price_setting'
+        ? 'Only an admin can decide a change of prices or price levels'
+        : 'Only an admin can decide a change of the four-eyes thresholds',
+    );
   if (clock.now().getTime() - since.getTime() < CHECKER_ROLE_AGE_MS)
     throw new AppError('FORBIDDEN', 'Your operator role is less than 24 hours old: a longer-standing operator must decide this request');
 }

@@ -5,7 +5,7 @@ import { naira } from '../../kernel/money.js';
 export const approvalOutput = z
   .object({
     id: z.string(),
-    action: z.enum(['wallet_adjustment', 'vtu_resolution', 'settlement_correction', 'threshold_change']),
+    action: z.enum(['wallet_adjustment', 'vtu_resolution', 'settlement_correction', 'threshold_change', 'price_setting']),
     status: z.enum(['pending', 'approved', 'rejected', 'expired']),
     makerId: z.string(),
     reason: z.string(),

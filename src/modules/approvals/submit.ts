@@ -42,10 +42,11 @@ export async function submit(deps: ApprovalDeps, makerId: string, input: Exclude
   const { db, clock } = deps;
   const t = await target(deps, input, makerId);
   notOwnMoney(makerId, t.userId);
-  const limit = (await readThresholds(db, clock)).now[input.action];
+  // A price setting (issue 45) has no threshold: every one waits for a second admin.
+  const limit = input.action === 'price_setting' ? 0n : (await readThresholds(db, clock)).now[input.action];
   if (t.size < limit) {
     try {
-      const claim = directClaim(deps, makerId, input.action, t.size, limit);
+      const claim = directClaim(deps, makerId, input.action as ApprovalAction, t.size, limit);
       return { status: 'applied' as const, approval: null, result: await run(deps, makerId, input, { claim }) };
     } catch (err) {
       if (!(err instanceof OverDirectBudget)) throw err;

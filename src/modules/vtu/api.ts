@@ -6,6 +6,9 @@ export { NETWORK_NAMES, assertRecipientNetwork } from './service.js';
 /** The kinds' names in purchase notices, per language (the composition root hands it to the notifications' wording). */
 export { serviceName } from './kinds/index.js';
 export type { VtuServiceApi } from './service.js';
+/** A price level's price, a level, or a customer's level: what approvals' `price_setting` changes (issue 45). */
+export type { PriceSetting } from './level-admin.js';
+export { settingOf as priceSettingOf, settingPayload as priceSettingPayload } from './level-admin.js';
 export { CABLE_PROVIDERS, DISCOS } from './inputs.js';
 /** The purchases as other modules read them (vtu_transactions is read raw only inside vtu/). */
 export {

@@ -4,6 +4,7 @@ import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
 import { nairaAmount } from '../../kernel/money.js';
 import { vtuAdminOperations } from './admin-operations.js';
+import { levelOperations } from './level-operations.js';
 import { CATALOGUE_TTL_MS } from './catalogue.js';
 import { lower, providerInput, PURCHASE_ERRORS, quoteOutput, withoutPin } from './inputs.js';
 import { KINDS, serviceInput } from './kinds/index.js';
@@ -119,4 +120,5 @@ export const vtuOperations = [
   }),
 
   ...vtuAdminOperations,
+  ...levelOperations,
 ];

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import type { ReadReplica } from '../../db/replica.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -15,6 +15,8 @@ import { createProviderFloat } from './float.js';
 import { dataPlans } from './kinds/data/index.js';
 import { INBOUND_KINDS, inboundRouting } from './kinds/index.js';
 import type { KindContext, Purchaser, VtuCore } from './kinds/kind.js';
+import { applySetting, catalogue as levelCatalogue, preview, setPlanEnabled, settingTarget, type PriceSetting } from './level-admin.js';
+import { myLevel, upgrade } from './level-upgrade.js';
 import { createLevels } from './levels.js';
 import { createMarkups } from './markups.js';
 import { getMine, listMine } from './my-purchases.js';
@@ -109,8 +111,23 @@ export function createVtuService(deps: VtuDeps) {
     reconcileDue: (max?: number) => reconcileDue(money, max),
 
     ...createVtuAdmin({ db, clock, cfg, requery, markups, applyRequery, settleSuccess, settleFailed, mustGet }),
+    ...levelCalls({ db, clock, work, walletLimits, pricing, markups, levels }),
     adminListFloats: float.listFloats,
     adminFundFloat: float.fundFloat,
+  };
+}
+
+/** Issue 45: the customer's level and its upgrade; the console's catalogue and price settings (level-admin.ts). */
+function levelCalls(deps: Parameters<typeof upgrade>[0] & Parameters<typeof levelCatalogue>[0]) {
+  return {
+    myPriceLevel: (userId: string) => myLevel(deps, userId),
+    upgradePriceLevel: (user: Purchaser, level: string) => upgrade(deps, user, level),
+    adminCatalogue: (service: string, opts: { network?: string; identifier?: string }) => levelCatalogue(deps, service, opts),
+    adminSetPlanEnabled: (actorId: string, i: { service: string; plan: string; enabled: boolean }) => setPlanEnabled(deps, actorId, i),
+    adminPreviewPriceChange: (s: Extract<PriceSetting, { change: 'price' }>, identifier?: string) => preview(deps, s, identifier),
+    /** Approvals' `price_setting`: what it is about (checked when asked), and its run once approved. */
+    adminPriceSettingTarget: (s: PriceSetting) => settingTarget(deps, s),
+    adminApplyPriceSetting: (actorId: string, s: PriceSetting, claim?: (tx: Tx) => Promise<void>) => applySetting(deps, actorId, s, claim),
   };
 }
 

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { uuidInput } from '../../kernel/inputs.js';
+import { naira, nairaAmount, toKobo } from '../../kernel/money.js';
+import { operationsOf, type OpContext } from '../../platform/operation.js';
+import type { Reads } from '../../platform/reads.js';
+import { submissionFields } from '../approvals/api.js';
+import { lower } from './inputs.js';
+import { serviceInput } from './kinds/index.js';
+import { networkInput } from './kinds/common-inputs.js';
+import { storedValue, type PriceSetting } from './level-admin.js';
+
+/** What this module's handlers use (ctx.api). */
+const defineOperation = operationsOf(['vtu', 'approvals']);
+
+const levelInput = z
+  .string({ error: 'level is required' })
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z][a-z0-9_]{1,30}$/, 'level must be a level id (2-31 lowercase letters, digits or _)');
+const planInput = z.string().trim().min(1, 'plan must not be empty').max(120, 'plan is too long');
+const reasonInput = z
+  .string({ error: 'reason is required' })
+  .trim()
+  .min(3, 'reason must be at least 3 characters')
+  .max(500, 'reason must be at most 500 characters');
+const levelOut = z.object({ id: z.string(), name: z.string(), rank: z.number() });
+const myLevelOutput = z.object({
+  level: levelOut,
+  above: z.array(
+    levelOut.extend({
+      upgradeFee: naira.nullable().meta({ description: 'what an upgrade costs from the wallet; null: granted by the business only' }),
+      how: z.enum(['upgrade', 'granted']),
+    }),
+  ),
+});
+const ruleOut = z.object({ kind: z.enum(['flat', 'percent', 'fixed']), value: z.number() }).nullable();
+
+/** A price: a markup (flat naira, percent) or a fixed price (naira, one plan only); at most 2 decimals. */
+const priceFields = {
+  level: levelInput,
+  service: serviceInput,
+  plan: planInput.optional().meta({ description: "a plan's key (adminCatalogue's plan); omitted: the whole service" }),
+  kind: lower('kind', ['flat', 'percent', 'fixed']),
+  value: z.number({ error: 'value must be a number' }).finite().min(0, 'value must be 0 or more').max(10_000_000, 'value is too large'),
+};
+const priceInput = z
+  .object(priceFields)
+  .refine((v) => Math.abs(Math.round(v.value * 100) - v.value * 100) < 1e-6, {
+    message: 'value must have at most 2 decimals',
+    path: ['value'],
+  })
+  .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'a percent markup must be at most 100', path: ['value'] });
+const priceSetting = (i: z.infer<typeof priceInput>) => ({
+  change: 'price' as const,
+  level: i.level,
+  service: i.service,
+  plan: i.plan ?? '',
+  rule: i.kind,
+  value: storedValue(i.kind, i.value),
+});
+const changeOutput = z.object({
+  level: z.string(),
+  service: z.string(),
+  plan: z.string().nullable(),
+  changes: z.array(
+    z.object({ plan: z.string().nullable(), name: z.string(), wholesale: naira, before: naira, after: naira, margin: naira }),
+  ),
+});
+
+/** Issue 45: the customer's price level and its upgrade; the console's catalogue, plan switches and price settings. */
+export const levelOperations = [
+  defineOperation({
+    name: 'getMyPriceLevel',
+    suffix: 'BearerVTU',
+    method: 'GET',
+    scope: 'read',
+    purpose: 'my price level, and the levels above it with what an upgrade costs (or that the business grants it)',
+    input: z.object({}),
+    output: myLevelOutput,
+    handler: async (_i, ctx) => ctx.api.vtu.myPriceLevel(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'upgradePriceLevel',
+    suffix: 'BearerVTU',
+    method: 'POST',
+    scope: 'purchase',
+    rateLimit: 'money',
+    gates: { money: true, pin: true },
+    purpose: 'move up to a price level by paying its upgrade fee from the wallet (once: a repeat pays nothing)',
+    input: z.object({ level: levelInput, pin: z.string({ error: 'pin is required' }) }),
+    output: myLevelOutput.extend({ paid: naira }),
+    errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'CONFLICT'],
+    handler: async (i, ctx) => ctx.api.vtu.upgradePriceLevel(ctx.user, i.level),
+  }),
+  defineOperation({
+    name: 'adminCatalogue',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'GET',
+    purpose: "a service's plans at its first provider: wholesale, on sale or not, and each level's price and margin",
+    input: z.object({
+      service: lower('service', ['data', 'cable', 'exam']),
+      network: networkInput.optional(),
+      identifier: z.string().trim().toLowerCase().max(40, 'identifier is too long').optional(),
+    }),
+    output: z.object({
+      service: z.string(),
+      provider: z.string(),
+      levels: z.array(levelOut),
+      items: z.array(
+        z.object({
+          plan: z.string(),
+          name: z.string(),
+          network: z.string().nullable(),
+          wholesale: naira,
+          enabled: z.boolean(),
+          prices: z.array(z.object({ level: z.string(), name: z.string(), price: naira, margin: naira, rule: ruleOut })),
+        }),
+      ),
+    }),
+    errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
+    handler: async (i, ctx) => ctx.api.vtu.adminCatalogue(i.service, i),
+  }),
+  defineOperation({
+    name: 'adminSetPlanEnabled',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'POST',
+    gates: { stepUp: true },
+    purpose: 'switch a plan off (not listed, quoted or sold) or on again',
+    input: z.object({
+      service: lower('service', ['data', 'cable', 'exam']),
+      plan: planInput,
+      enabled: z.boolean({ error: 'enabled must be true or false' }),
+    }),
+    output: z.object({ service: z.string(), plan: z.string(), enabled: z.boolean() }),
+    handler: async (i, ctx) => {
+      const { was, ...out } = await ctx.api.vtu.adminSetPlanEnabled(ctx.user.id, i);
+      ctx.audit.target('vtu_plan', `${i.service}:${i.plan}`);
+      ctx.audit.change({ enabled: was }, { enabled: out.enabled });
+      return out;
+    },
+  }),
+  defineOperation({
+    name: 'adminPreviewPriceChange',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'POST',
+    stepUpExempt: 'a read: computes what a price change would change and changes nothing',
+    purpose:
+      "what a level's price change would change: each plan's price before and after, and the margin (a service sold by amount: ₦1,000)",
+    input: priceInput,
+    output: changeOutput,
+    errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
+    handler: async (i, ctx) => ctx.api.vtu.adminPreviewPriceChange(priceSetting(i)),
+  }),
+  defineOperation({
+    name: 'adminRequestPriceChange',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'POST',
+    gates: { stepUp: true },
+    purpose: "ask to change a level's price of a plan or a service: it waits for a second admin (four-eyes)",
+    input: z.object({ ...priceFields, reason: reasonInput }).refine((v) => v.kind !== 'percent' || v.value <= 100, {
+      message: 'a percent markup must be at most 100',
+      path: ['value'],
+    }),
+    output: z.object(submissionFields),
+    errors: ['CONFLICT'],
+    handler: async ({ reason, ...i }, ctx) => submitSetting(ctx, priceSetting(i), reason),
+  }),
+  defineOperation({
+    name: 'adminRequestPriceLevel',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'POST',
+    gates: { stepUp: true },
+    purpose: 'ask to add, rename or reorder a price level or change its upgrade fee: it waits for a second admin (four-eyes)',
+    input: z.object({
+      level: levelInput,
+      name: z.string({ error: 'name is required' }).trim().min(2, 'name must be at least 2 characters').max(40, 'name is too long'),
+      rank: z
+        .number({ error: 'rank must be a number' })
+        .int('rank must be a whole number')
+        .min(0, 'rank must be 0 or more')
+        .max(100, 'rank is too large'),
+      upgradeFee: nairaAmount({ min: 1, max: 10_000_000 }).nullable().meta({ description: 'naira; null: granted only' }),
+      reason: reasonInput,
+    }),
+    output: z.object(submissionFields),
+    errors: ['CONFLICT'],
+    handler: async ({ reason, upgradeFee, ...i }, ctx) =>
+      submitSetting(ctx, { change: 'level', ...i, upgradeFee: upgradeFee === null ? null : toKobo(upgradeFee) }, reason),
+  }),
+  defineOperation({
+    name: 'adminRequestLevelGrant',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    method: 'POST',
+    gates: { stepUp: true },
+    purpose: 'ask to move a customer to a price level (no fee): it waits for a second admin (four-eyes)',
+    input: z.object({ userId: uuidInput('userId'), level: levelInput, reason: reasonInput }),
+    output: z.object(submissionFields),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ reason, ...i }, ctx) => submitSetting(ctx, { change: 'grant', ...i }, reason),
+  }),
+];
+
+/** A price setting as a four-eyes request (approvals' `price_setting`), audited with its request. */
+async function submitSetting(ctx: OpContext<Reads, 'vtu' | 'approvals'>, setting: PriceSetting, reason: string) {
+  const s = await ctx.api.approvals.submit(ctx.user.id, { action: 'price_setting', setting, reason });
+  if (s.approval) {
+    ctx.audit.target('approval_request', s.approval.id);
+    ctx.audit.change(null, { ...s.approval.details });
+  }
+  return { status: s.status, approval: s.approval };
+}
