@@ -84,6 +84,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminCatalogueBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A service's plans at its first provider: wholesale, on sale or not, and each level's price and margin
+         * @description A service's plans at its first provider: wholesale, on sale or not, and each level's price and margin.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminCatalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminCloseSupportThreadBearerAdmin": {
         parameters: {
             query?: never;
@@ -1324,6 +1350,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminPreviewPriceChangeBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a level's price change would change: each plan's price before and after, and the margin (a service sold by amount:
+         * @description What a level's price change would change: each plan's price before and after, and the margin (a service sold by amount: ₦1,000).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminPreviewPriceChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminRejectRequestBearerAdmin": {
         parameters: {
             query?: never;
@@ -1432,6 +1486,96 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRequeryVtuTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminRequestLevelGrantBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to move a customer to a price level (no fee): it waits for a second admin (four-eyes)
+         * @description Ask to move a customer to a price level (no fee): it waits for a second admin (four-eyes).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRequestLevelGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminRequestPriceChangeBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to change a level's price of a plan or a service: it waits for a second admin (four-eyes)
+         * @description Ask to change a level's price of a plan or a service: it waits for a second admin (four-eyes).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRequestPriceChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminRequestPriceLevelBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to add, rename or reorder a price level or change its upgrade fee: it waits for a second admin (four-eyes)
+         * @description Ask to add, rename or reorder a price level or change its upgrade fee: it waits for a second admin (four-eyes).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRequestPriceLevel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1858,6 +2002,36 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminSetMarkup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminSetPlanEnabledBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a plan off (not listed, quoted or sold) or on again
+         * @description Switch a plan off (not listed, quoted or sold) or on again.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminSetPlanEnabled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2660,6 +2834,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/confirmWhatsappPinPublicWhatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a WhatsApp purchase (or balance) with the transaction PIN on its one-time link: carried out once, the app's PIN
+         * @description Confirm a WhatsApp purchase (or balance) with the transaction PIN on its one-time link: carried out once, the app's PIN tries and lock.
+         *
+         *     Public: no access token.
+         *
+         *     Also served at `/api/v1/confirmWhatsappPin` with the same input and answer.
+         */
+        post: operations["confirmWhatsappPin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/createApiKeyBearerDevelopers": {
         parameters: {
             query?: never;
@@ -2814,6 +3012,32 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/createWhatsappLinkCodeBearerWhatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time code (6 digits, 10 minutes) to send from WhatsApp as "LINK <code>" to link that number to the account
+         * @description A one-time code (6 digits, 10 minutes) to send from WhatsApp as "LINK <code>" to link that number to the account.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         *
+         *     Also served at `/api/v1/createWhatsappLinkCode` with the same input and answer.
+         */
+        post: operations["createWhatsappLinkCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2990,6 +3214,32 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["disableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/endWhatsappLinkBearerWhatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "this wasn't me": unlink the WhatsApp number and end every session of the account
+         * @description "this wasn't me": unlink the WhatsApp number and end every session of the account.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         *
+         *     Also served at `/api/v1/endWhatsappLink` with the same input and answer.
+         */
+        post: operations["endWhatsappLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3254,6 +3504,28 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["getMyEsimUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getMyPriceLevelBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My price level, and the levels above it with what an upgrade costs (or that the business grants it)
+         * @description My price level, and the levels above it with what an upgrade costs (or that the business grants it).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["getMyPriceLevel"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3640,6 +3912,54 @@ export interface paths {
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
         get: operations["getWalletState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getWhatsappLinkBearerWhatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a WhatsApp number is linked to the account, which and since when
+         * @description Whether a WhatsApp number is linked to the account, which and since when.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Also served at `/api/v1/getWhatsappLink` with the same input and answer.
+         */
+        get: operations["getWhatsappLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getWhatsappPinRequestPublicWhatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a WhatsApp PIN link confirms (the token is the credential): summary, total, expiry and state
+         * @description What a WhatsApp PIN link confirms (the token is the credential): summary, total, expiry and state.
+         *
+         *     Public: no access token.
+         *
+         *     Also served at `/api/v1/getWhatsappPinRequest` with the same input and answer.
+         */
+        get: operations["getWhatsappPinRequest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5280,8 +5600,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End the caller's session
-         * @description End the caller's session.
+         * End the caller's session (also one still waiting for its second factor)
+         * @description End the caller's session (also one still waiting for its second factor).
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -5614,6 +5934,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/unlinkWhatsappBearerWhatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlink the account's WhatsApp number
+         * @description Unlink the account's WhatsApp number.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         *
+         *     Also served at `/api/v1/unlinkWhatsapp` with the same input and answer.
+         */
+        post: operations["unlinkWhatsapp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/updatePreferencesBearerSettings": {
         parameters: {
             query?: never;
@@ -5656,6 +6002,34 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["updateProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/upgradePriceLevelBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move up to a price level by paying its upgrade fee from the wallet (once: a repeat pays nothing)
+         * @description Move up to a price level by paying its upgrade fee from the wallet (once: a repeat pays nothing).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["upgradePriceLevel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6338,6 +6712,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/confirmWhatsappPin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a WhatsApp purchase (or balance) with the transaction PIN on its one-time link: carried out once, the app's PIN
+         * @description Confirm a WhatsApp purchase (or balance) with the transaction PIN on its one-time link: carried out once, the app's PIN tries and lock.
+         *
+         *     Public: no access token.
+         *
+         *     Also served at `/api/v1/confirmWhatsappPin` with the same input and answer.
+         */
+        post: operations["confirmWhatsappPinV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/createWhatsappLinkCode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time code (6 digits, 10 minutes) to send from WhatsApp as "LINK <code>" to link that number to the account
+         * @description A one-time code (6 digits, 10 minutes) to send from WhatsApp as "LINK <code>" to link that number to the account.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         *
+         *     Also served at `/api/v1/createWhatsappLinkCode` with the same input and answer.
+         */
+        post: operations["createWhatsappLinkCodeV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/endWhatsappLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "this wasn't me": unlink the WhatsApp number and end every session of the account
+         * @description "this wasn't me": unlink the WhatsApp number and end every session of the account.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         *
+         *     Also served at `/api/v1/endWhatsappLink` with the same input and answer.
+         */
+        post: operations["endWhatsappLinkV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fundBet": {
         parameters: {
             query?: never;
@@ -6416,6 +6866,54 @@ export interface paths {
          *     Also served at `/api/v1/getMyVtuTransaction` with the same input and answer.
          */
         post: operations["getMyVtuTransactionV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/getWhatsappLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a WhatsApp number is linked to the account, which and since when
+         * @description Whether a WhatsApp number is linked to the account, which and since when.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Also served at `/api/v1/getWhatsappLink` with the same input and answer.
+         */
+        get: operations["getWhatsappLinkV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/getWhatsappPinRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a WhatsApp PIN link confirms (the token is the credential): summary, total, expiry and state
+         * @description What a WhatsApp PIN link confirms (the token is the credential): summary, total, expiry and state.
+         *
+         *     Public: no access token.
+         *
+         *     Also served at `/api/v1/getWhatsappPinRequest` with the same input and answer.
+         */
+        get: operations["getWhatsappPinRequestV1"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6846,6 +7344,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/unlinkWhatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlink the account's WhatsApp number
+         * @description Unlink the account's WhatsApp number.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         *
+         *     Also served at `/api/v1/unlinkWhatsapp` with the same input and answer.
+         */
+        post: operations["unlinkWhatsappV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/verifyBetAccount": {
         parameters: {
             query?: never;
@@ -7100,6 +7624,35 @@ export interface components {
             /** @enum {string} */
             status: "scheduled" | "active" | "ended";
             title: string;
+        };
+        AdminCatalogueOutput: {
+            items: {
+                enabled: boolean;
+                name: string;
+                network: string | null;
+                plan: string;
+                prices: {
+                    level: string;
+                    margin: components["schemas"]["Naira"];
+                    name: string;
+                    price: components["schemas"]["Naira"];
+                    rule: {
+                        /** @enum {string} */
+                        kind: "flat" | "percent" | "fixed";
+                        value: number;
+                    } | null;
+                }[];
+                wholesale: components["schemas"]["Naira"];
+            }[];
+            levels: {
+                id: string;
+                name: string;
+                rank: number;
+            }[];
+            /** @constant */
+            ok: true;
+            provider: string;
+            service: string;
         };
         AdminCloseSupportThreadInput: {
             /** Format: uuid */
@@ -7910,6 +8463,8 @@ export interface components {
                 }[];
                 planId?: string;
                 ported: boolean;
+                /** @description the price level it was sold at (issue 45): `amount` is that level's price */
+                priceLevel: string;
                 product?: string;
                 provider: string;
                 quantity?: number;
@@ -8069,6 +8624,29 @@ export interface components {
             ok: true;
         };
         AdminPasskeyStepupOptionsInput: Record<string, never>;
+        AdminPreviewPriceChangeInput: {
+            kind: string;
+            level: string;
+            /** @description a plan's key (adminCatalogue's plan); omitted: the whole service */
+            plan?: string;
+            service: string;
+            value: number;
+        };
+        AdminPreviewPriceChangeOutput: {
+            changes: {
+                after: components["schemas"]["Naira"];
+                before: components["schemas"]["Naira"];
+                margin: components["schemas"]["Naira"];
+                name: string;
+                plan: string | null;
+                wholesale: components["schemas"]["Naira"];
+            }[];
+            level: string;
+            /** @constant */
+            ok: true;
+            plan: string | null;
+            service: string;
+        };
         AdminRejectRequestInput: {
             id: string;
             reason: string;
@@ -8134,6 +8712,50 @@ export interface components {
             ok: true;
             providerStatus: string;
             transaction: components["schemas"]["Transaction"];
+        };
+        AdminRequestLevelGrantInput: {
+            level: string;
+            reason: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        AdminRequestLevelGrantOutput: {
+            approval: components["schemas"]["ApprovalRequest"] | null;
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            status: "applied" | "pending";
+        };
+        AdminRequestPriceChangeInput: {
+            kind: string;
+            level: string;
+            /** @description a plan's key (adminCatalogue's plan); omitted: the whole service */
+            plan?: string;
+            reason: string;
+            service: string;
+            value: number;
+        };
+        AdminRequestPriceChangeOutput: {
+            approval: components["schemas"]["ApprovalRequest"] | null;
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            status: "applied" | "pending";
+        };
+        AdminRequestPriceLevelInput: {
+            level: string;
+            name: string;
+            rank: number;
+            reason: string;
+            /** @description naira; null: granted only */
+            upgradeFee: number | null;
+        };
+        AdminRequestPriceLevelOutput: {
+            approval: components["schemas"]["ApprovalRequest"] | null;
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            status: "applied" | "pending";
         };
         AdminResetTwoFactorInput: {
             reason: string;
@@ -8340,6 +8962,18 @@ export interface components {
             };
             /** @constant */
             ok: true;
+        };
+        AdminSetPlanEnabledInput: {
+            enabled: boolean;
+            plan: string;
+            service: string;
+        };
+        AdminSetPlanEnabledOutput: {
+            enabled: boolean;
+            /** @constant */
+            ok: true;
+            plan: string;
+            service: string;
         };
         AdminSignOutCustomerInput: {
             /** Format: uuid */
@@ -8610,7 +9244,7 @@ export interface components {
         };
         ApprovalRequest: {
             /** @enum {string} */
-            action: "wallet_adjustment" | "vtu_resolution" | "settlement_correction" | "threshold_change";
+            action: "wallet_adjustment" | "vtu_resolution" | "settlement_correction" | "threshold_change" | "price_setting";
             amount: components["schemas"]["Naira"];
             checkerId: string | null;
             createdAt: string;
@@ -8820,7 +9454,19 @@ export interface components {
             enrolled: boolean;
             /** @constant */
             ok: true;
+            /** @description 10 one-use recovery codes (issue 43), shown this once */
             recoveryCodes: string[];
+        };
+        ConfirmWhatsappPinInput: {
+            pin: string;
+            token: string;
+        };
+        ConfirmWhatsappPinOutput: {
+            /** @constant */
+            ok: true;
+            result: string;
+            /** @constant */
+            state: "done";
         };
         CreateApiKeyInput: {
             allowedIps?: (string)[];
@@ -8913,6 +9559,14 @@ export interface components {
             ok: true;
             secret: string;
         };
+        CreateWhatsappLinkCodeInput: Record<string, never>;
+        CreateWhatsappLinkCodeOutput: {
+            code: string;
+            expiresAt: string;
+            /** @constant */
+            ok: true;
+            sendTo: string;
+        };
         CustomerSearchItem: {
             createdAt: string;
             email: string;
@@ -8991,6 +9645,15 @@ export interface components {
             endpoint: components["schemas"]["WebhookEndpoint"];
             /** @constant */
             ok: true;
+        };
+        EndWhatsappLinkInput: Record<string, never>;
+        EndWhatsappLinkOutput: {
+            /** @constant */
+            ended: true;
+            /** @constant */
+            ok: true;
+            sessionsEnded: number;
+            wasLinked: boolean;
         };
         /** @description Every refusal: `ok` false, a stable code (docs/errors.md) and a message for people. */
         Error: {
@@ -9159,6 +9822,24 @@ export interface components {
             ok: true;
             /** @enum {string} */
             status: "not_installed" | "active" | "depleted" | "expired";
+        };
+        GetMyPriceLevelOutput: {
+            above: {
+                /** @enum {string} */
+                how: "upgrade" | "granted";
+                id: string;
+                name: string;
+                rank: number;
+                /** @description what an upgrade costs from the wallet; null: granted by the business only */
+                upgradeFee: components["schemas"]["Naira"] | null;
+            }[];
+            level: {
+                id: string;
+                name: string;
+                rank: number;
+            };
+            /** @constant */
+            ok: true;
         };
         GetMyReferralStatusOutput: {
             bonusPerInvitee: number;
@@ -9340,6 +10021,22 @@ export interface components {
             /** @constant */
             ok: true;
             referralLockedBonus: number;
+        };
+        GetWhatsappLinkOutput: {
+            linked: boolean;
+            linkedAt?: string;
+            /** @constant */
+            ok: true;
+            phone?: string;
+        };
+        GetWhatsappPinRequestOutput: {
+            amountKobo: number;
+            expiresAt: string;
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            state: "waiting" | "done" | "expired";
+            summary: string;
         };
         HasTransactionPinOutput: {
             hasPin: boolean;
@@ -10000,6 +10697,11 @@ export interface components {
         QuotePurchaseOutput: {
             amount: components["schemas"]["Naira"];
             fee: components["schemas"]["Naira"];
+            /** @description the price level the caller buys at (issue 45): the total is that level's price */
+            level: {
+                id: string;
+                name: string;
+            };
             /** @description the plan or product priced, when there is one */
             name: string | null;
             /** @constant */
@@ -10579,6 +11281,8 @@ export interface components {
             }[];
             planId?: string;
             ported: boolean;
+            /** @description the price level it was sold at (issue 45): `amount` is that level's price */
+            priceLevel: string;
             product?: string;
             provider: string;
             quantity?: number;
@@ -10644,6 +11348,13 @@ export interface components {
             };
             reference: string;
         };
+        UnlinkWhatsappInput: Record<string, never>;
+        UnlinkWhatsappOutput: {
+            /** @constant */
+            ok: true;
+            /** @constant */
+            unlinked: true;
+        };
         UpdatePreferencesInput: {
             defaultNetwork?: ("mtn" | "airtel" | "glo" | "9mobile") | null;
             /** @enum {string} */
@@ -10683,6 +11394,29 @@ export interface components {
             /** @constant */
             ok: true;
             profile: components["schemas"]["Profile"];
+        };
+        UpgradePriceLevelInput: {
+            level: string;
+            pin: string;
+        };
+        UpgradePriceLevelOutput: {
+            above: {
+                /** @enum {string} */
+                how: "upgrade" | "granted";
+                id: string;
+                name: string;
+                rank: number;
+                /** @description what an upgrade costs from the wallet; null: granted by the business only */
+                upgradeFee: components["schemas"]["Naira"] | null;
+            }[];
+            level: {
+                id: string;
+                name: string;
+                rank: number;
+            };
+            /** @constant */
+            ok: true;
+            paid: components["schemas"]["Naira"];
         };
         UploadKycFileInput: {
             contentBase64: string;
@@ -11624,6 +12358,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Error: VALIDATION_FAILED, INVALID_PIN, PIN_NOT_SET */
+        "VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_FAILED",
+                 *         "message": "A sentence for people about VALIDATION_FAILED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Error: VALIDATION_FAILED, INVALID_PIN, PIN_NOT_SET, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED */
         "VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED": {
             headers: {
@@ -12142,6 +12894,75 @@ export interface operations {
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminCatalogue: {
+        parameters: {
+            query: {
+                /** @example text */
+                identifier?: string;
+                /** @example mtn */
+                network?: string;
+                /** @example airtime */
+                service: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "service": "airtime",
+                     *       "provider": "a",
+                     *       "levels": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "rank": 1
+                     *         }
+                     *       ],
+                     *       "items": [
+                     *         {
+                     *           "plan": "text",
+                     *           "name": "Ada Obi",
+                     *           "network": "mtn",
+                     *           "wholesale": 1500,
+                     *           "enabled": true,
+                     *           "prices": [
+                     *             {
+                     *               "level": "text",
+                     *               "name": "Ada Obi",
+                     *               "price": 1500,
+                     *               "margin": 1500,
+                     *               "rule": {
+                     *                 "kind": "flat",
+                     *                 "value": 1
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminCatalogueOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
     adminCloseSupportThread: {
@@ -14514,6 +15335,7 @@ export interface operations {
                      *           "phone": "08031234567",
                      *           "provider": "a",
                      *           "ported": true,
+                     *           "priceLevel": "text",
                      *           "createdAt": "2026-11-24T09:30:00.000Z",
                      *           "updatedAt": "2026-11-24T09:30:00.000Z",
                      *           "token": "1234-5678-9012-3456-7890",
@@ -15089,6 +15911,77 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminPreviewPriceChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "level": "mhhhhhhhhhhhhhhh",
+                 *         "service": "airtime",
+                 *         "plan": "text",
+                 *         "kind": "airtime_purchase",
+                 *         "value": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminPreviewPriceChangeInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "level": "text",
+                     *       "service": "airtime",
+                     *       "plan": "text",
+                     *       "changes": [
+                     *         {
+                     *           "plan": "text",
+                     *           "name": "Ada Obi",
+                     *           "wholesale": 1500,
+                     *           "before": 1500,
+                     *           "after": 1500,
+                     *           "margin": 1500
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPreviewPriceChangeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
     adminRejectRequest: {
         parameters: {
             query?: never;
@@ -15357,6 +16250,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -15437,6 +16331,252 @@ export interface operations {
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminRequestLevelGrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "userId": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "level": "mhhhhhhhhhhhhhhh",
+                 *         "reason": "customer asked for it"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRequestLevelGrantInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "status": "applied",
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRequestLevelGrantOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminRequestPriceChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "level": "mhhhhhhhhhhhhhhh",
+                 *         "service": "airtime",
+                 *         "plan": "text",
+                 *         "kind": "airtime_purchase",
+                 *         "value": 1,
+                 *         "reason": "customer asked for it"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRequestPriceChangeInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "status": "applied",
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRequestPriceChangeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminRequestPriceLevel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "level": "mhhhhhhhhhhhhhhh",
+                 *         "name": "Ada Obi",
+                 *         "rank": 1,
+                 *         "upgradeFee": 1,
+                 *         "reason": "customer asked for it"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRequestPriceLevelInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "status": "applied",
+                     *       "approval": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "action": "wallet_adjustment",
+                     *         "status": "pending",
+                     *         "makerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "reason": "customer asked for it",
+                     *         "subjectType": "text",
+                     *         "subjectId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "amount": 1500,
+                     *         "details": {},
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "checkerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "decisionReason": "text",
+                     *         "decidedAt": "2026-11-24T09:30:00.000Z",
+                     *         "result": {},
+                     *         "makerEmail": "text",
+                     *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "customerEmail": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRequestPriceLevelOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -15731,6 +16871,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -16529,6 +17670,68 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminSetMarkupOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSetPlanEnabled: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "service": "airtime",
+                 *         "plan": "text",
+                 *         "enabled": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminSetPlanEnabledInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "service": "airtime",
+                     *       "plan": "text",
+                     *       "enabled": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSetPlanEnabledOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -17503,6 +18706,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -17714,6 +18918,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -17858,6 +19063,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -18002,6 +19208,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -18146,6 +19353,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -18289,6 +19497,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -18823,7 +20032,10 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "enrolled": true,
-                     *       "confirmed": true
+                     *       "confirmed": true,
+                     *       "recoveryCodes": [
+                     *         "text"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["ConfirmTotpEnrollmentOutput"];
@@ -18835,6 +20047,54 @@ export interface operations {
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    confirmWhatsappPin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "token": "UUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUU",
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["ConfirmWhatsappPinInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "state": "done",
+                     *       "result": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConfirmWhatsappPinOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
             500: components["responses"]["INTERNAL"];
         };
     };
@@ -19280,6 +20540,58 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    createWhatsappLinkCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["CreateWhatsappLinkCodeInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "code": "text",
+                     *       "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *       "sendTo": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateWhatsappLinkCodeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     debitWalletFn: {
         parameters: {
             query?: never;
@@ -19595,10 +20907,7 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "enrolled": true,
-                     *       "confirmed": true,
-                     *       "recoveryCodes": [
-                     *         "text"
-                     *       ]
+                     *       "confirmed": true
                      *     }
                      */
                     "application/json": components["schemas"]["DisableTotpOutput"];
@@ -19674,6 +20983,58 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    endWhatsappLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["EndWhatsappLinkInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "ended": true,
+                     *       "wasLinked": true,
+                     *       "sessionsEnded": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EndWhatsappLinkOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     fundBet: {
         parameters: {
             query?: never;
@@ -19732,6 +21093,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -20356,6 +21718,49 @@ export interface operations {
             502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
+    getMyPriceLevel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "level": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "name": "Ada Obi",
+                     *         "rank": 1
+                     *       },
+                     *       "above": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "rank": 1,
+                     *           "upgradeFee": 1500,
+                     *           "how": "upgrade"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetMyPriceLevelOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     getMyReferralStatus: {
         parameters: {
             query?: never;
@@ -20576,6 +21981,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -21233,6 +22639,74 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED"];
             401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getWhatsappLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "linked": true,
+                     *       "phone": "08031234567",
+                     *       "linkedAt": "2026-11-24T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetWhatsappLinkOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getWhatsappPinRequest: {
+        parameters: {
+            query: {
+                /** @example UUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUU */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "summary": "text",
+                     *       "amountKobo": 1000,
+                     *       "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *       "state": "waiting"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetWhatsappPinRequestOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            404: components["responses"]["NOT_FOUND"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -22514,6 +23988,7 @@ export interface operations {
                      *           "phone": "08031234567",
                      *           "provider": "a",
                      *           "ported": true,
+                     *           "priceLevel": "text",
                      *           "createdAt": "2026-11-24T09:30:00.000Z",
                      *           "updatedAt": "2026-11-24T09:30:00.000Z",
                      *           "token": "1234-5678-9012-3456-7890",
@@ -23462,6 +24937,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -23709,7 +25185,11 @@ export interface operations {
                      *       "name": "Ada Obi",
                      *       "amount": 1500,
                      *       "fee": 1500,
-                     *       "total": 1500
+                     *       "total": 1500,
+                     *       "level": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "name": "Ada Obi"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["QuotePurchaseOutput"];
@@ -25611,6 +27091,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -25966,6 +27447,56 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    unlinkWhatsapp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["UnlinkWhatsappInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "unlinked": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnlinkWhatsappOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     updatePreferences: {
         parameters: {
             query?: never;
@@ -26103,6 +27634,74 @@ export interface operations {
             409: components["responses"]["USERNAME_TAKEN.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    upgradePriceLevel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "level": "mhhhhhhhhhhhhhhh",
+                 *         "pin": "text"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["UpgradePriceLevelInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "level": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "name": "Ada Obi",
+                     *         "rank": 1
+                     *       },
+                     *       "above": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "rank": 1,
+                     *           "upgradeFee": 1500,
+                     *           "how": "upgrade"
+                     *         }
+                     *       ],
+                     *       "paid": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpgradePriceLevelOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
             500: components["responses"]["INTERNAL"];
         };
     };
@@ -27889,6 +29488,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -28033,6 +29633,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -28177,6 +29778,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -28321,6 +29923,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -28405,6 +30008,158 @@ export interface operations {
             502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
+    confirmWhatsappPinV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "token": "UUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUU",
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["ConfirmWhatsappPinInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "state": "done",
+                     *       "result": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConfirmWhatsappPinOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET"];
+            403: components["responses"]["ACCOUNT_FROZEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    createWhatsappLinkCodeV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["CreateWhatsappLinkCodeInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "code": "text",
+                     *       "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *       "sendTo": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateWhatsappLinkCodeOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    endWhatsappLinkV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["EndWhatsappLinkInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "ended": true,
+                     *       "wasLinked": true,
+                     *       "sessionsEnded": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EndWhatsappLinkOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     fundBetV1: {
         parameters: {
             query?: never;
@@ -28463,6 +30218,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -28656,6 +30412,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -28735,6 +30492,74 @@ export interface operations {
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getWhatsappLinkV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "linked": true,
+                     *       "phone": "08031234567",
+                     *       "linkedAt": "2026-11-24T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetWhatsappLinkOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getWhatsappPinRequestV1: {
+        parameters: {
+            query: {
+                /** @example UUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUU */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "summary": "text",
+                     *       "amountKobo": 1000,
+                     *       "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *       "state": "waiting"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetWhatsappPinRequestOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            404: components["responses"]["NOT_FOUND"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -29180,6 +31005,7 @@ export interface operations {
                      *           "phone": "08031234567",
                      *           "provider": "a",
                      *           "ported": true,
+                     *           "priceLevel": "text",
                      *           "createdAt": "2026-11-24T09:30:00.000Z",
                      *           "updatedAt": "2026-11-24T09:30:00.000Z",
                      *           "token": "1234-5678-9012-3456-7890",
@@ -29631,6 +31457,7 @@ export interface operations {
                      *         "phone": "08031234567",
                      *         "provider": "a",
                      *         "ported": true,
+                     *         "priceLevel": "text",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "updatedAt": "2026-11-24T09:30:00.000Z",
                      *         "token": "1234-5678-9012-3456-7890",
@@ -29713,6 +31540,56 @@ export interface operations {
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
             500: components["responses"]["INTERNAL"];
             502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
+    unlinkWhatsappV1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["UnlinkWhatsappInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "unlinked": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnlinkWhatsappOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
         };
     };
     verifyBetAccountV1: {
