@@ -19,7 +19,8 @@ input{width:100%;padding:.55rem;font-size:1rem;border:1px solid #666;border-radi
 button{padding:.55rem 1rem;font-size:1rem;border-radius:.4rem;border:1px solid #075e54;background:#075e54;color:#fff;cursor:pointer}
 button.choice{background:#fff;color:#064d44;width:100%;text-align:left;margin:.25rem 0}
 .row{display:flex;gap:.5rem;align-items:flex-end}.row>div{flex:1}
-#chat{list-style:none;margin:0;padding:.5rem;background:#ece5dd;border-radius:.6rem;min-height:16rem;max-height:60vh;overflow-y:auto}
+#chat{padding:.5rem;background:#ece5dd;border-radius:.6rem;min-height:16rem;max-height:60vh;overflow-y:auto}#messages{list-style:none;margin:0;padding:0}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 #chat li{max-width:88%;margin:.35rem 0;padding:.45rem .6rem;border-radius:.5rem;white-space:pre-wrap;word-wrap:break-word;background:#fff}
 #chat li.mine{margin-left:auto;background:#d9fdd3}
 #chat img{max-width:100%;height:auto;display:block;margin:.25rem 0}
@@ -33,7 +34,7 @@ button.choice{background:#fff;color:#064d44;width:100%;text-align:left;margin:.2
 <p><button id="open" type="submit">Open chat</button></p></form>
 <section id="conversation" aria-labelledby="chat-title" hidden>
 <h2 id="chat-title">Chat</h2>
-<ol id="chat" role="log" aria-live="polite" aria-labelledby="chat-title" tabindex="0"></ol>
+<div id="chat" role="log" aria-labelledby="chat-title" tabindex="0"><ol id="messages"></ol></div>
 <form id="compose" class="row"><div><label for="message">Message</label><input id="message" name="message" autocomplete="off" maxlength="4096"></div>
 <button id="send" type="submit">Send</button></form>
 </section>
@@ -46,14 +47,14 @@ button.choice{background:#fff;color:#064d44;width:100%;text-align:left;margin:.2
 export const CHAT_SCRIPT = `'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
-  const who = $('who'), chat = $('chat'), status = $('status');
+  const who = $('who'), chat = $('chat'), list = $('messages'), status = $('status');
   const sendPath = who.dataset.send, messagesPath = who.dataset.messages;
   let waId = null, after = 0, timer = null, polling = false;
 
   const remembered = () => { try { return JSON.parse(localStorage.getItem('wa-numbers') || '[]'); } catch { return []; } };
   const showNumbers = () => {
-    const list = $('numbers'); list.textContent = '';
-    for (const n of remembered()) { const o = document.createElement('option'); o.value = n; list.append(o); }
+    const numbers = $('numbers'); numbers.textContent = '';
+    for (const n of remembered()) { const o = document.createElement('option'); o.value = n; numbers.append(o); }
   };
   const remember = (n) => { try { localStorage.setItem('wa-numbers', JSON.stringify([n, ...remembered().filter((x) => x !== n)].slice(0, 8))); } catch {} };
   const toWaId = (raw) => {
@@ -62,7 +63,11 @@ export const CHAT_SCRIPT = `'use strict';
     return /^\\d{8,15}$/.test(d) ? d : null;
   };
 
-  const bubble = (mine) => { const li = document.createElement('li'); if (mine) li.className = 'mine'; chat.append(li); return li; };
+  const bubble = (mine) => {
+    const li = document.createElement('li'); if (mine) li.className = 'mine';
+    const sr = document.createElement('span'); sr.className = 'sr'; sr.textContent = mine ? 'You: ' : 'Business: '; li.append(sr);
+    list.append(li); return li;
+  };
   const para = (li, text) => { if (!text) return; const p = document.createElement('div'); linkify(p, text); li.append(p); };
   function linkify(el, text) {
     const parts = String(text).split(/(https?:\\/\\/[^\\s]+)/g);
@@ -121,7 +126,7 @@ export const CHAT_SCRIPT = `'use strict';
   }
 
   async function send(content, shown) {
-    const li = bubble(true); li.textContent = shown; chat.scrollTop = chat.scrollHeight;
+    const li = bubble(true); li.append(document.createTextNode(shown)); chat.scrollTop = chat.scrollHeight;
     status.textContent = 'Sending…';
     try {
       const res = await fetch(sendPath, {
@@ -138,7 +143,7 @@ export const CHAT_SCRIPT = `'use strict';
     e.preventDefault();
     const id = toWaId($('phone').value);
     if (!id) { status.textContent = 'Enter a phone number: 080… or 234…'; $('phone').focus(); return; }
-    waId = id; after = 0; chat.textContent = ''; remember($('phone').value.trim()); showNumbers();
+    waId = id; after = 0; list.textContent = ''; remember($('phone').value.trim()); showNumbers();
     $('chat-title').textContent = 'Chat as +' + id;
     $('conversation').hidden = false; status.textContent = '';
     history.replaceState(null, '', '?phone=' + encodeURIComponent($('phone').value.trim()));

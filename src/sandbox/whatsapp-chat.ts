@@ -1,8 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { parseInput } from '../kernel/errors.js';
+import type { WhatsappConfig } from '../config-whatsapp.js';
+import { AppError, parseInput } from '../kernel/errors.js';
+import { WHATSAPP_WEBHOOK_PATH } from '../modules/whatsapp/api.js';
 import type { Services } from '../platform/services.js';
+import { WHATSAPP_SIMULATOR_PATH } from './whatsapp-cloud.js';
 import { CHAT_CSP, CHAT_SCRIPT, CHAT_SCRIPT_PATH, chatPage } from './whatsapp-chat-page.js';
 
 /**
@@ -14,8 +17,7 @@ import { CHAT_CSP, CHAT_SCRIPT, CHAT_SCRIPT_PATH, chatPage } from './whatsapp-ch
  */
 export const WHATSAPP_CHAT_PATH = '/sandbox/whatsapp';
 const SEND_PATH = '/sandbox/whatsapp/send';
-const MESSAGES_PATH = '/api/sandbox/whatsapp/messages';
-const WEBHOOK_PATH = '/api/public/whatsapp/webhook';
+const MESSAGES_PATH = `${WHATSAPP_SIMULATOR_PATH}/messages`;
 
 type ChatServices = Pick<Services, 'upstream' | 'config'>;
 
@@ -44,23 +46,8 @@ export const chatInput = z
   .refine((v) => (v.text === undefined) !== (v.reply === undefined), { message: 'send either text or reply', path: ['text'] });
 export type ChatInput = z.output<typeof chatInput>;
 
-/** Where the business number lives: the service's WhatsApp settings, the sandbox defaults until they exist. */
-interface ChatSettings {
-  appSecret: string;
-  phoneNumberId: string;
-  businessNumber: string;
-}
-function settingsOf(config: ChatServices['config']): ChatSettings {
-  const w = (config as unknown as { whatsapp?: Partial<ChatSettings> }).whatsapp ?? {};
-  return {
-    appSecret: w.appSecret ?? 'sandbox-whatsapp-secret',
-    phoneNumberId: w.phoneNumberId ?? 'sandbox-phone-id',
-    businessNumber: w.businessNumber ?? '+2348000000046',
-  };
-}
-
 /** One inbound message as the Cloud API's webhook carries it (a text, or the reply to a list or button message). */
-export function inboundWebhook(input: ChatInput, s: Pick<ChatSettings, 'phoneNumberId' | 'businessNumber'>, now: Date) {
+export function inboundWebhook(input: ChatInput, s: Pick<WhatsappConfig, 'phoneNumberId' | 'businessNumber'>, now: Date) {
   const message = {
     from: input.from,
     id: `wamid.sandbox_${randomBytes(12).toString('hex')}`,
@@ -98,10 +85,12 @@ export const hubSignature = (rawBody: string, appSecret: string) =>
   `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
 
 async function deliver(services: ChatServices, input: ChatInput) {
-  const s = settingsOf(services.config);
+  const s = services.config.whatsapp;
+  // The sandbox always has the app secret (config-whatsapp.ts); without one the webhook refuses every post anyway.
+  if (s.appSecret === null) throw new AppError('CONFLICT', 'WHATSAPP_APP_SECRET is not set: the webhook refuses every post');
   const body = inboundWebhook(input, s, new Date());
   const raw = JSON.stringify(body);
-  const res = await services.upstream.send(`${services.config.publicUrl}${WEBHOOK_PATH}`, {
+  const res = await services.upstream.send(`${services.config.publicUrl}${WHATSAPP_WEBHOOK_PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-hub-signature-256': hubSignature(raw, s.appSecret) },
     body: raw,

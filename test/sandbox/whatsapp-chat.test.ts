@@ -1,13 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, type Harness } from '../helpers/harness.js';
+import { caller } from '../ussd/helpers.js';
+import { VTU_ENV } from '../vtu/helpers.js';
 import { chatInput, hubSignature, inboundWebhook } from '../../src/sandbox/whatsapp-chat.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness();
+  h = await createHarness({ env: VTU_ENV });
 });
 afterAll(async () => {
+  await expectLedgerOk(h);
   await h.close();
 });
 
@@ -70,5 +73,31 @@ describe('the sandbox WhatsApp chat emulator', () => {
       `sha256=${createHmac('sha256', 'sandbox-whatsapp-secret').update(raw).digest('hex')}`,
     );
     expect(hubSignature(`${raw} `, 'sandbox-whatsapp-secret')).not.toBe(hubSignature(raw, 'sandbox-whatsapp-secret'));
+  });
+
+  it('drives the real webhook: the code from the app links the number, a tapped row is answered in the simulator', async () => {
+    const u = await caller(h, '08031230046', { naira: 5_000 });
+    const code = (await call(h, 'POST', '/_serverFn/createWhatsappLinkCodeBearerWhatsapp', {}, { token: u.token })).json().code as string;
+    const linked = await send({ from: '08031230046', name: 'Ada', text: `LINK ${code}` });
+    expect(linked.statusCode).toBe(200);
+    expect(linked.json()).toMatchObject({ ok: true, status: 200, messageId: expect.stringMatching(/^wamid\./) });
+    const replies = async (after: number) =>
+      (await h.app.inject({ method: 'GET', url: `/api/sandbox/whatsapp/messages?to=2348031230046&after=${after}` })).json().messages as {
+        seq: number;
+        type: string;
+        body: Record<string, any>;
+      }[];
+    const first = await replies(0);
+    expect(JSON.stringify(first)).toContain('now linked to your wallet');
+    const menu = first.find((m) => m.type === 'interactive')!;
+    expect(menu.body.interactive.type).toBe('list');
+    const balance = menu.body.interactive.action.sections[0].rows.find((r: { id: string }) => r.id === 'm:balance');
+    const tapped = await send({ from: '2348031230046', reply: { type: 'list_reply', id: balance.id, title: balance.title } });
+    expect(tapped.statusCode).toBe(200);
+    // A number linked today may be a recycled one: the balance waits for the PIN on its page.
+    const after = await replies(first[first.length - 1]!.seq);
+    expect(JSON.stringify(after)).toMatch(/\/whatsapp\/pin\/[A-Za-z0-9_-]{32}/);
+    // The same message id is never sent twice: each post is a new message.
+    expect(tapped.json().messageId).not.toBe(linked.json().messageId);
   });
 });
