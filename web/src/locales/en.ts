@@ -63,7 +63,7 @@ export const en = {
       'This device was signed out because your account was opened elsewhere. If that was not you, sign in and change your credentials.',
     signInHere: 'Sign in on this device',
     signedOut: 'You are signed out.',
-    secondFactorTitle: 'Confirm it is you',
+    secondFactorTitle: 'One more step to sign in',
     secondFactorIntro: 'Two-factor authentication is on and this device is new. Enter the 6-digit code from your authenticator app.',
     secondFactorRecoveryIntro: 'Enter one of your recovery codes. Each code works once.',
     authenticatorCode: 'Code from the authenticator app',
