@@ -94,6 +94,9 @@ export const adminQueries = {
     queryOptions({ queryKey: [...adminQueries.all(), 'markups'], queryFn: () => get('/_serverFn/adminListMarkupsBearerAdmin') }),
   floats: () =>
     queryOptions({ queryKey: [...adminQueries.all(), 'floats'], queryFn: () => get('/_serverFn/adminListProviderFloatsBearerAdmin') }),
+  /** Issue 45: a service's plans with wholesale and each price level's price and margin. */
+  planPrices: (q: In<'/_serverFn/adminCatalogueBearerAdmin'>) =>
+    queryOptions({ queryKey: [...adminQueries.all(), 'plan-prices', q], queryFn: () => get('/_serverFn/adminCatalogueBearerAdmin', q) }),
   growth: () =>
     queryOptions({ queryKey: [...adminQueries.all(), 'growth'], queryFn: () => get('/_serverFn/adminGetGrowthSettingsBearerAdmin') }),
   loans: (q: In<'/_serverFn/adminListLoansBearerAdmin'>) =>

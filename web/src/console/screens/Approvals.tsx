@@ -19,6 +19,7 @@ const ACTIONS: Record<Approval['action'], string> = {
   vtu_resolution: 'Purchase resolution',
   settlement_correction: 'Settlement correction',
   threshold_change: 'Threshold change',
+  price_setting: 'Price setting',
 };
 
 /**

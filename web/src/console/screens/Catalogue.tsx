@@ -7,6 +7,7 @@ import { adminQueries, consoleQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useOperatorStepUp } from '../step-up';
+import { PlanPrices } from './PlanPrices';
 import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
 
 // The providers adminSetMarkup accepts (its providerInput). The services are the service kinds the floats list (every
@@ -33,6 +34,7 @@ export function Catalogue() {
   return (
     <Stack>
       <ScreenTitle title="Catalogue and pricing" />
+      <PlanPrices />
       <Markups />
       <Floats />
     </Stack>
