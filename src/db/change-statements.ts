@@ -78,9 +78,9 @@ export function mergeable(key: string, data: unknown, ctes: (each: SQL, name: Na
  * over the made row with its `data`. It answers nothing.
  */
 export function mergeableStatement(data: unknown, statement: (each: SQL) => SQL): Part {
-  const json = JSON.stringify(data ?? null);
+  // The data as JSON only when the part is written alone: a batch writes its parts' data as one array.
   return {
-    statement: (when) => statement(sql`(SELECT *, ${json}::jsonb AS data FROM ${when}) AS each`),
+    statement: (when) => statement(sql`(SELECT *, ${JSON.stringify(data ?? null)}::jsonb AS data FROM ${when}) AS each`),
     merge: { key: statement, data, statement },
   };
 }
