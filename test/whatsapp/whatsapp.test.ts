@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
 import { walletBalance } from '../helpers/factories.js';
 import { call, createHarness, expectLedgerOk, type Harness } from '../helpers/harness.js';
-import { VTU_ENV } from '../vtu/helpers.js';
+import { inflateSync } from 'node:zlib';
+import { reconcile, VTU_ENV } from '../vtu/helpers.js';
 import { caller, PIN, saveMeter } from '../ussd/helpers.js';
 import {
   ageLink,
@@ -27,6 +28,23 @@ afterAll(async () => {
   await expectLedgerOk(h);
   await h.close();
 });
+
+/** A PNG's size and its inflated scanlines (the chunks' lengths and the IDAT stream must hold together). */
+function decodePng(buf: Buffer) {
+  let at = 8;
+  let width = 0;
+  let height = 0;
+  const idat: Buffer[] = [];
+  while (at < buf.length) {
+    const length = buf.readUInt32BE(at);
+    const type = buf.subarray(at + 4, at + 8).toString('ascii');
+    const data = buf.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR') [width, height] = [data.readUInt32BE(0), data.readUInt32BE(4)];
+    if (type === 'IDAT') idat.push(data);
+    at += 12 + length;
+  }
+  return { width, height, pixels: inflateSync(Buffer.concat(idat)) };
+}
 
 const pinRequests = async (userId: string) =>
   rows<{ state: string }>(h.app.services.db, sql`SELECT state FROM whatsapp_pin_requests WHERE user_id = ${userId}`);
@@ -100,6 +118,9 @@ describe('WhatsApp: a linked customer', () => {
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
     expect(png.rawPayload.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    const { width, height, pixels } = decodePng(png.rawPayload);
+    expect(width).toBe(480);
+    expect(pixels.length).toBe((width * 3 + 1) * height);
     const forged = path.replace(/[0-9a-f](\.png)$/, (d, ext) => `${d === '0' ? '1' : '0'}${ext}`);
     expect((await h.app.inject({ method: 'GET', url: forged })).statusCode).toBe(404);
 
@@ -198,6 +219,36 @@ describe('WhatsApp: a linked customer', () => {
     expect((await confirmPin(h, token, PIN)).json().error.code).toBe('PIN_LOCKED');
     expect(await whatsappPurchases(h, u.id)).toEqual([]);
     await expectLedgerOk(h);
+  });
+
+  it('a purchase the provider delivers later: "working on it", then the result and receipt in the chat once', async () => {
+    const u = await caller(h, '08035550013');
+    const { chat: c } = await linkNumber(h, u, '08035550013');
+    await c.tap('m:airtime');
+    await c.tap('w:other', 'button_reply');
+    await c.text('08031232222'); // 2222: the provider delivers later
+    await c.text('300');
+    const done = await confirmPin(h, pinToken(await c.tap('c:pay', 'button_reply')), PIN);
+    expect(done.json().result).toBe('We are working on it. The result comes here in WhatsApp.');
+    expect(texts(await c.replies())).toBe(done.json().result);
+    await reconcile(h, 6000);
+    await reconcile(h, 31_000);
+    const later = await c.replies();
+    expect(later.map((m) => m.type)).toEqual(['text', 'image']);
+    expect(texts(later)).toMatch(/^Done: Airtime N300 08031232222\. Ref vtu_/);
+    await reconcile(h, 120_000);
+    expect(await c.replies()).toEqual([]);
+    expect((await whatsappPurchases(h, u.id)).map((p) => p.status)).toEqual(['success']);
+    await expectLedgerOk(h);
+  });
+
+  it('speaks the chosen language, in the chat and the app', async () => {
+    const u = await caller(h, '08035550014');
+    const { chat: c } = await linkNumber(h, u, '08035550014');
+    expect(texts(await c.tap('m:language'))).toMatch(/l:ha=Hausa/);
+    expect(texts(await c.tap('l:ha'))).toMatch(/Me kake so ka yi\?[\s\S]*m:balance=Ragowar kudi/);
+    const prefs = await call(h, 'GET', '/_serverFn/getPreferencesBearerSettings', undefined, { token: u.token });
+    expect(prefs.json().preferences.language).toBe('ha');
   });
 
   it('a PIN link lives 10 minutes', async () => {
