@@ -3,6 +3,7 @@ import { enNotices } from './notices-en';
 import { enSaved } from './saved-en';
 import { enDevelopers } from './developers-en';
 import { enWhatsapp } from './whatsapp-en';
+import { enLevels } from './levels-en';
 
 /**
  * English: the strings of every screen but the first ones (sign-in and home), loaded with those screens
@@ -201,6 +202,7 @@ export const enLater = {
   ...enSaved,
   ...enDevelopers,
   ...enWhatsapp,
+  ...enLevels,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

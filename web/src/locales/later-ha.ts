@@ -4,6 +4,7 @@ import { haNotices } from './notices-ha';
 import { haSaved } from './saved-ha';
 import { haDevelopers } from './developers-ha';
 import { haWhatsapp } from './whatsapp-ha';
+import { haLevels } from './levels-ha';
 
 /** Hausa: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const haLater: LaterMessages = {
@@ -201,4 +202,5 @@ export const haLater: LaterMessages = {
   ...haSaved,
   ...haDevelopers,
   ...haWhatsapp,
+  ...haLevels,
 };

@@ -4,6 +4,7 @@ import { pcmNotices } from './notices-pcm';
 import { pcmSaved } from './saved-pcm';
 import { pcmDevelopers } from './developers-pcm';
 import { pcmWhatsapp } from './whatsapp-pcm';
+import { pcmLevels } from './levels-pcm';
 
 /** Nigerian Pidgin (Naijá): the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const pcmLater: LaterMessages = {
@@ -198,4 +199,5 @@ export const pcmLater: LaterMessages = {
   ...pcmSaved,
   ...pcmDevelopers,
   ...pcmWhatsapp,
+  ...pcmLevels,
 };

@@ -4,6 +4,7 @@ import { yoNotices } from './notices-yo';
 import { yoSaved } from './saved-yo';
 import { yoDevelopers } from './developers-yo';
 import { yoWhatsapp } from './whatsapp-yo';
+import { yoLevels } from './levels-yo';
 
 /** Yorùbá: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const yoLater: LaterMessages = {
@@ -198,4 +199,5 @@ export const yoLater: LaterMessages = {
   ...yoSaved,
   ...yoDevelopers,
   ...yoWhatsapp,
+  ...yoLevels,
 };

@@ -15,5 +15,7 @@ export const growthQueries = {
       queryKey: [...growthQueries.all(), 'savings'],
       queryFn: () => get('/_serverFn/listSavingsLocksBearerSavings', { limit: 50 }),
     }),
+  /** Issue 45: my price level and the levels above it. */
+  level: () => queryOptions({ queryKey: [...growthQueries.all(), 'level'], queryFn: () => get('/_serverFn/getMyPriceLevelBearerVTU') }),
   loans: () => queryOptions({ queryKey: [...growthQueries.all(), 'loans'], queryFn: () => get('/_serverFn/getLoanOverviewBearerLoans') }),
 };

@@ -12,6 +12,7 @@ import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
 import { growthQueries } from '../../api/queries/growth';
 import { walletQueries } from '../../api/queries/wallet';
+import { PriceLevel } from './PriceLevel';
 
 /** Growth: referral code, its link to copy or share (WhatsApp, the phone's share sheet), daily check-in, milestones, savings locks, loans. */
 export function Rewards() {
@@ -19,6 +20,7 @@ export function Rewards() {
   return (
     <Stack maw={720}>
       <Title order={1}>{t('growth.title')}</Title>
+      <PriceLevel />
       <Referrals />
       <Checkin />
       <Savings />
