@@ -76,6 +76,17 @@ const receiptRoute = createRoute({
   errorComponent: PageError,
 });
 
+// A WhatsApp chat's PIN link (issue 46): no sign-in, the link's token is the credential.
+const whatsappPinRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/whatsapp/pin/$token',
+  component: lazyRouteComponent(
+    withStyles(() => import('../features/whatsapp/PinPage')),
+    'WhatsappPinPage',
+  ),
+  errorComponent: PageError,
+});
+
 // The operator console (issue #30): one route whose screen, layout and sign-in load in their own chunks, only here.
 const consoleRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -87,7 +98,7 @@ const consoleRoute = createRoute({
   errorComponent: PageError,
 });
 
-const routeTree = rootRoute.addChildren([appRoute.addChildren(routes), receiptRoute, consoleRoute]);
+const routeTree = rootRoute.addChildren([appRoute.addChildren(routes), receiptRoute, whatsappPinRoute, consoleRoute]);
 
 /**
  * The app's router. Made once, by routed.tsx, in a task of its own after the routes' chunk has loaded: making it (the

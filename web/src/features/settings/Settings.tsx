@@ -13,9 +13,10 @@ import { Result } from '../../components/Result';
 import { Section } from '../../components/Section';
 import { LoginPin } from '../../components/LoginPinForm';
 import { Limits } from './Limits';
+import { WhatsappSettings } from './Whatsapp';
 import { RecoveryCodes } from './RecoveryCodes';
 
-/** Profile, the KYC tier's limits, transaction and login PINs, 2FA, notification preferences, language, closing the account. */
+/** Profile, the KYC tier's limits, transaction and login PINs, 2FA, WhatsApp, notification preferences, language, closing the account. */
 export function Settings() {
   const { t } = useTranslation();
   return (
@@ -26,6 +27,7 @@ export function Settings() {
       <TransactionPin />
       <LoginPin />
       <TwoFactor />
+      <WhatsappSettings />
       <Preferences />
       <CloseAccount />
     </Stack>
