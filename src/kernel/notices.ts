@@ -19,7 +19,7 @@ export const NOTICE_CASES = {
   transfer_received_note: ['amount', 'from', 'note'],
   kyc_approved: ['tier'],
   kyc_rejected: ['tier', 'reason'],
-  login_new_sign_in: ['when', 'device', 'method', 'ip'],
+  login_new_sign_in: ['when', 'browser', 'os'],
   login_failures: ['failures'],
   login_credential: ['change', 'when'],
   login_reset_requested: ['when', 'resetAt'],

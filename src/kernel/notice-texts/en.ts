@@ -24,7 +24,7 @@ export const en = {
     },
     login_new_sign_in: {
       title: 'New sign-in to your account',
-      body: 'New sign-in to your account on {{when}} (Lagos time). Device: {{device}}. Method: {{method}}. IP address: {{ip}}. If this was not you, sign in and change your PINs, and contact support.',
+      body: 'New sign-in on {{browser}} on {{os}}, {{when}} (Lagos time). If this was not you, sign in and change your PINs, and contact support.',
     },
     login_failures: {
       title: 'Failed sign-in attempts on your account',

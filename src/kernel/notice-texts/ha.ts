@@ -24,7 +24,7 @@ export const ha = {
     },
     login_new_sign_in: {
       title: 'Sabon shiga asusunka',
-      body: 'An shiga asusunka a {{when}} (lokacin Legas). Na’ura: {{device}}. Hanya: {{method}}. Adireshin IP: {{ip}}. Idan ba kai ba ne, shiga ka canza PIN ɗinka, ka kuma tuntuɓi tallafi.',
+      body: 'Sabon shiga ta {{browser}} a {{os}}, {{when}} (lokacin Legas). Idan ba kai ba ne, shiga ka canza PIN ɗinka, ka kuma tuntuɓi tallafi.',
     },
     login_failures: {
       title: 'Ƙoƙarin shiga da bai yi nasara ba',

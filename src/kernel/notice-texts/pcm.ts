@@ -24,7 +24,7 @@ export const pcm = {
     },
     login_new_sign_in: {
       title: 'Person just sign in to your account',
-      body: 'Person sign in to your account on {{when}} (Lagos time). Device: {{device}}. Method: {{method}}. IP address: {{ip}}. If no be you, sign in, change your PINs, and talk to support.',
+      body: 'Person sign in with {{browser}} for {{os}}, {{when}} (Lagos time). If no be you, sign in, change your PINs, and talk to support.',
     },
     login_failures: {
       title: 'Sign-in wey no work for your account',

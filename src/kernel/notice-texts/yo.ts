@@ -24,7 +24,7 @@ export const yo = {
     },
     login_new_sign_in: {
       title: 'Ẹnìkan wọlé sí àkáǹtì rẹ',
-      body: 'Ẹnìkan wọlé sí àkáǹtì rẹ ní {{when}} (àkókò Èkó). Ẹ̀rọ: {{device}}. Ọ̀nà: {{method}}. Àdírẹ́sì IP: {{ip}}. Tí kì í bá ṣe ìwọ, wọlé kí o yí àwọn PIN rẹ padà, kí o sì kàn sí ìrànlọ́wọ́.',
+      body: 'Ẹnìkan wọlé pẹ̀lú {{browser}} lórí {{os}}, {{when}} (àkókò Èkó). Tí kì í bá ṣe ìwọ, wọlé kí o yí àwọn PIN rẹ padà, kí o sì kàn sí ìrànlọ́wọ́.',
     },
     login_failures: {
       title: 'Ìgbìyànjú wíwọlé tí kò yọrí',

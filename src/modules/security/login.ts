@@ -6,6 +6,7 @@ import { AppError } from '../../kernel/errors.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { HOUR, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
+import { clientKeyOf, deviceName, UA_VERSION_PATTERN } from '../../lib/user-agent.js';
 import { uuid } from '../../kernel/ids.js';
 import type { SmsSender } from '../../providers/messaging.js';
 import type { Work } from '../../platform/change.js';
@@ -138,7 +139,11 @@ function createPhoneVerification(deps: LoginDeps) {
   };
 }
 
-/** spec 6.6: records the login and alerts the owner (inbox + e-mail), once per session. */
+/**
+ * spec 6.6: records the login (once per session) and, only for a device that has not signed in to the account before
+ * (issue 43: the same browser on the same device, version numbers aside, is known), alerts the owner (inbox + e-mail)
+ * in words people use: the browser and the system, never the User-Agent, the method or the address.
+ */
 function createLoginNotice({ db, clock, work }: LoginDeps) {
   return async (user: AuthUser, input: { device?: string; method?: string; sessionId?: string }, meta: Meta) => {
     const sessionId = input.sessionId ?? user.sessionId;
@@ -150,31 +155,34 @@ function createLoginNotice({ db, clock, work }: LoginDeps) {
     const method =
       input.method ??
       (sessionId ? (await one<{ method: string }>(db, sql`SELECT method FROM sessions WHERE id = ${sessionId}`))?.method : undefined);
-    const recorded = await db.transaction(async (tx) => {
+    const userAgent = meta.userAgent ?? input.device ?? null;
+    const parsed = deviceName(userAgent);
+    const { browser, os } = parsed.browser || parsed.os ? parsed : deviceName(input.device);
+    // A name the client gave its device ("Pixel 8"), when no User-Agent says more; never a User-Agent itself.
+    const named = !browser && !os && input.device && !input.device.includes('/') ? input.device.slice(0, 60) : null;
+    return db.transaction(async (tx) => {
+      const seen = await one(
+        tx,
+        sql`SELECT 1 FROM login_events WHERE user_id = ${user.id} AND kind = 'login'
+              AND regexp_replace(COALESCE(user_agent, device, ''), ${UA_VERSION_PATTERN}, '', 'g') = ${clientKeyOf(userAgent)} LIMIT 1`,
+      );
       const ins = await one(
         tx,
         sql`INSERT INTO login_events (id, user_id, kind, source, method, device, session_id, ip, user_agent, created_at)
             VALUES (${uuid()}, ${user.id}, 'login', 'client', ${method ?? null}, ${input.device ?? null}, ${sessionId ?? null},
-                    ${meta.ip ?? null}, ${meta.userAgent ?? null}, ${now})
+                    ${meta.ip ?? null}, ${userAgent}, ${now})
             ON CONFLICT (session_id) WHERE kind = 'login' DO NOTHING RETURNING 1`,
       );
-      if (!ins) return false;
+      if (!ins) return { recorded: false, alerted: false };
+      if (seen) return { recorded: true, alerted: false };
       const lagos = new Date(now.getTime() + HOUR).toISOString().replace('T', ' ').slice(0, 16);
-      const when = `${lagos} (Lagos time)`;
-      const device = input.device ?? meta.userAgent ?? 'unknown';
-      const body = [
-        `New sign-in to your account on ${when}.`,
-        `Device: ${device}`,
-        `Method: ${method ?? 'unknown'}`,
-        `IP address: ${meta.ip ?? 'unknown'}`,
-        'If this was not you, sign in and change your PINs, and contact support.',
-      ].join('\n');
+      const device = named ?? `${browser ?? 'a browser'} on ${os ?? 'an unknown device'}`;
+      const body = `New sign-in on ${device}, ${lagos} (Lagos time). If this was not you, sign in and change your PINs, and contact support.`;
       // login_alert is always e-mailed by the notifications module's outbox, from a job. The facts the notice is
       // worded from in the owner's language (issue 29) travel in its data.
-      const data = { event: 'new_sign_in', method: method ?? 'unknown', device, ip: meta.ip ?? 'unknown', when: lagos };
+      const data = { event: 'new_sign_in', browser: browser ?? '', os: os ?? '', when: lagos };
       await work.change(tx).notify({ userId: user.id, kind: 'login_alert', title: 'New sign-in to your account', body, data }).commit();
-      return true;
+      return { recorded: true, alerted: true };
     });
-    return { recorded, alerted: recorded };
   };
 }
