@@ -77,6 +77,22 @@ describe('WhatsApp: the webhook', () => {
     expect(texts(await c.replies())).toMatch(/not linked to an account\. Open the app > Settings > WhatsApp/);
   });
 
+  it("the sandbox's Cloud API: the access token is required, a number ending 0000 is undeliverable and the webhook goes on", async () => {
+    const send = (token: string, to: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/sandbox/whatsapp/sandbox-phone-id/messages',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { messaging_product: 'whatsapp', to, type: 'text', text: { body: 'hi' } },
+      });
+    expect((await send('guess', '2348035550020')).statusCode).toBe(401);
+    expect((await send('sandbox-whatsapp-token', '2348035550020')).json().messages[0].id).toMatch(/^wamid\./);
+    expect((await send('sandbox-whatsapp-token', '2348035550000')).json().error.code).toBe(131026);
+    const c = chat(h, '08035550000');
+    expect(await c.text('hi')).toEqual([]);
+    expect((await h.app.inject({ method: 'GET', url: '/api/sandbox/whatsapp/messages?to=abc' })).statusCode).toBe(400);
+  });
+
   it('refuses a signed body that is not the Cloud API webhook with 400', async () => {
     const raw = JSON.stringify({ object: 'page', entry: [] });
     expect((await postWebhook(h, raw)).statusCode).toBe(400);
