@@ -59,7 +59,7 @@ describe('kind and params beside the English text', () => {
     expect(state!.log[0]).toMatchObject({ kind: 'purchase', params: { service: 'airtime', recipient: '08031230002' } });
   });
 
-  it('a transfer: each side names the other by username', async () => {
+  it("a transfer: each side names the other (the recipient is told the sender's name, issue 43)", async () => {
     const stamp = Date.now().toString(36).slice(-6);
     const from = await tier2User(h, { username: `kp_s${stamp}`, fullName: 'Ngozi Okafor', pin: PIN, naira: 2_000 });
     const to = await tier2User(h, { username: `kp_r${stamp}`, fullName: 'Tunde Bello' });
@@ -73,6 +73,6 @@ describe('kind and params beside the English text', () => {
     expect(sent.statusCode, sent.body).toBe(200);
     expect((await log(from))[0]).toMatchObject({ kind: 'transfer_sent', params: { username: `kp_r${stamp}` } });
     expect((await log(to))[0]).toMatchObject({ kind: 'transfer_received', params: { username: `kp_s${stamp}` } });
-    expect((await inbox(to))[0]).toMatchObject({ kind: 'transfer_received', params: { amount: 300, from: `kp_s${stamp}` } });
+    expect((await inbox(to))[0]).toMatchObject({ kind: 'transfer_received', params: { amount: 300, from: 'Ngozi O' } });
   });
 });

@@ -15,8 +15,8 @@ export const en = {
       body: 'Your {{amount}} {{service}} for {{recipient}} failed; {{amount}} is back in your wallet.',
     },
     transfer_sent: { title: 'Transfer sent', body: 'You sent {{amount}} to @{{to}}.' },
-    transfer_received: { title: 'Money received', body: 'You received {{amount}} from @{{from}}.' },
-    transfer_received_note: { title: 'Money received', body: 'You received {{amount}} from @{{from}}. Note: {{note}}' },
+    transfer_received: { title: 'Money received', body: 'You received {{amount}} from {{from}}.' },
+    transfer_received_note: { title: 'Money received', body: 'You received {{amount}} from {{from}}. Note: {{note}}' },
     kyc_approved: { title: 'Verification approved', body: 'Your tier {{tier}} verification was approved.' },
     kyc_rejected: {
       title: 'Verification not approved',

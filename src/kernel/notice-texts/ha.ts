@@ -15,8 +15,8 @@ export const ha = {
       body: '{{service}} na {{amount}} don {{recipient}} bai yi nasara ba; {{amount}} ya dawo walat ɗinka.',
     },
     transfer_sent: { title: 'An tura kuɗi', body: 'Ka tura {{amount}} zuwa @{{to}}.' },
-    transfer_received: { title: 'Ka karɓi kuɗi', body: 'Ka karɓi {{amount}} daga @{{from}}.' },
-    transfer_received_note: { title: 'Ka karɓi kuɗi', body: 'Ka karɓi {{amount}} daga @{{from}}. Saƙo: {{note}}' },
+    transfer_received: { title: 'Ka karɓi kuɗi', body: 'Ka karɓi {{amount}} daga {{from}}.' },
+    transfer_received_note: { title: 'Ka karɓi kuɗi', body: 'Ka karɓi {{amount}} daga {{from}}. Saƙo: {{note}}' },
     kyc_approved: { title: 'An amince da tabbatarwa', body: 'An amince da tabbatarwarka ta mataki na {{tier}}.' },
     kyc_rejected: {
       title: 'Ba a amince da tabbatarwa ba',

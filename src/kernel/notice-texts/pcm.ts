@@ -15,8 +15,8 @@ export const pcm = {
       body: 'Your {{amount}} {{service}} for {{recipient}} no work; {{amount}} don return your wallet.',
     },
     transfer_sent: { title: 'Transfer don go', body: 'You send {{amount}} give @{{to}}.' },
-    transfer_received: { title: 'Money don enter', body: 'You collect {{amount}} from @{{from}}.' },
-    transfer_received_note: { title: 'Money don enter', body: 'You collect {{amount}} from @{{from}}. Note: {{note}}' },
+    transfer_received: { title: 'Money don enter', body: 'You collect {{amount}} from {{from}}.' },
+    transfer_received_note: { title: 'Money don enter', body: 'You collect {{amount}} from {{from}}. Note: {{note}}' },
     kyc_approved: { title: 'Verification don pass', body: 'Your tier {{tier}} verification don pass.' },
     kyc_rejected: {
       title: 'Verification no pass',

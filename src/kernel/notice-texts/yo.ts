@@ -15,8 +15,8 @@ export const yo = {
       body: '{{service}} {{amount}} rẹ fún {{recipient}} kò ṣeé ṣe; {{amount}} ti padà sínú àpamọ́wọ́ rẹ.',
     },
     transfer_sent: { title: 'A ti fi owó ránṣẹ́', body: 'O fi {{amount}} ránṣẹ́ sí @{{to}}.' },
-    transfer_received: { title: 'O gba owó', body: 'O gba {{amount}} láti ọ̀dọ̀ @{{from}}.' },
-    transfer_received_note: { title: 'O gba owó', body: 'O gba {{amount}} láti ọ̀dọ̀ @{{from}}. Àkọsílẹ̀: {{note}}' },
+    transfer_received: { title: 'O gba owó', body: 'O gba {{amount}} láti ọ̀dọ̀ {{from}}.' },
+    transfer_received_note: { title: 'O gba owó', body: 'O gba {{amount}} láti ọ̀dọ̀ {{from}}. Àkọsílẹ̀: {{note}}' },
     kyc_approved: { title: 'A fọwọ́ sí ìjẹ́rìísí', body: 'A ti fọwọ́ sí ìjẹ́rìísí ìpele {{tier}} rẹ.' },
     kyc_rejected: {
       title: 'A kò fọwọ́ sí ìjẹ́rìísí',

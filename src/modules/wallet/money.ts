@@ -2,7 +2,7 @@ import type { AuthUser } from '../../kernel/actor.js';
 import { debit } from './debit.js';
 import type { WalletMoneyDeps } from './deps.js';
 import { limitsToday } from './limits-today.js';
-import { lookupProfile, recipientRead } from './recipient.js';
+import { lookupProfile, recipientRead, senderRead } from './recipient.js';
 import { transfer } from './transfer.js';
 
 /**
@@ -23,6 +23,7 @@ export type WalletMoney = ReturnType<typeof createWalletMoney>;
 export function createWalletMoney(deps: WalletMoneyDeps) {
   return {
     recipientRead,
+    senderRead,
     lookupProfile: (caller: AuthUser, username: string) => lookupProfile(deps.db, caller, username),
     debit: (user: AuthUser, input: { amount: number; note: string }) => debit(deps, user, input),
     transfer: (user: AuthUser, input: { username: string; amount: number; note?: string }) => transfer(deps, user, input),

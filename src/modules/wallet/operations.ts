@@ -115,6 +115,7 @@ export const walletOperations = [
     readAhead: (input, ctx) => ({
       eligibility: ctx.api.kyc.eligibilityRead(ctx.user.id),
       recipient: ctx.api.walletMoney.recipientRead(input.username),
+      sender: ctx.api.walletMoney.senderRead(ctx.user.id),
     }),
     precheck: async (_input, ctx) => assertTier2Eligible(ctx),
     input: z.object({

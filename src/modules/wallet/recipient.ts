@@ -30,6 +30,21 @@ export const recipientRead = (username: string): Read<RecipientRow> =>
           FROM users WHERE username = ${username.toLowerCase()} AND status = 'active'`,
   );
 
+/** "Ada Grace Obi" -> "Ada O" (a sentence's full stop follows it): how a transfer's recipient is told who sent it (issue 43); else @username. */
+export const displayNameOf = (u: { full_name: string | null; username: string | null }): string | null => {
+  const words = (u.full_name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (words.length >= 2) return `${words[0]} ${[...words[words.length - 1]][0].toUpperCase()}`;
+  if (words.length === 1) return words[0];
+  return u.username ? `@${u.username}` : null;
+};
+
+/** A transfer's sender's name and username, as a read (the transfer's read-ahead reads it in the claim's round trip). */
+export const senderRead = (userId: string): Read<{ full_name: string | null; username: string | null }> =>
+  readOf(
+    `wallet.sender:${userId}`,
+    sql`SELECT json_build_object('full_name', full_name, 'username', username) FROM users WHERE id = ${userId}`,
+  );
+
 /** recipientRead's answer: the request's read-ahead's when it read it, else read now. */
 export async function activeUserByUsername(db: Db, username: string): Promise<RecipientRow> {
   const u = await answerOf(db, recipientRead(username));

@@ -5,7 +5,8 @@ import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { WalletLimit } from '../../ledger/ledger.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { WalletMoneyDeps } from './deps.js';
-import { activeUserByUsername } from './recipient.js';
+import { activeUserByUsername, displayNameOf, senderRead } from './recipient.js';
+import { answerOf } from '../../platform/reads.js';
 
 /** A transfer refused by the recipient's tier balance cap: the same words whatever the amount or their balance. */
 export const RECIPIENT_CANNOT_RECEIVE = "The recipient's wallet cannot receive this amount (their KYC tier's balance limit)";
@@ -25,7 +26,9 @@ export async function transfer(
   const to = await activeUserByUsername(db, input.username);
   if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
   const reference = prefixedId('trf', clock.now().getTime());
-  const from = user.username ? `@${user.username}` : 'a user';
+  // Issue 43: the recipient is told who sent it by name ("Ada O."), else by @username.
+  const sender = await answerOf(db, senderRead(user.id));
+  const from = (sender && displayNameOf(sender)) ?? (user.username ? `@${user.username}` : 'another customer');
   // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit, the
   // sender's balance and only then the recipient's tier balance cap.
   const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
@@ -61,7 +64,7 @@ export async function transfer(
         kind: 'transfer_received',
         title: 'Money received',
         body: `You received ${formatNaira(amount)} from ${from}.${input.note ? ` Note: ${input.note}` : ''}`,
-        data: { reference, amount: input.amount, from: user.username, ...(input.note ? { note: input.note } : {}) },
+        data: { reference, amount: input.amount, from, ...(input.note ? { note: input.note } : {}) },
       },
     )
     // Whoever wants to hear of the credit (a loan to auto-repay) adds its writes to the change.
