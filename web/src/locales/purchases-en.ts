@@ -41,6 +41,7 @@ export const enPurchases = {
     leftToday: '{{amount}} left of today’s limit',
     validity_daily: 'Daily',
     validity_weekly: 'Weekly',
+    validity_twoWeeks: '2 weeks',
     validity_monthly: 'Monthly',
     validity_longer: 'Longer',
     validity_other: 'Other plans',

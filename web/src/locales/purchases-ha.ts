@@ -44,6 +44,7 @@ export const haPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     leftToday: 'Saura {{amount}} daga iyakar yau',
     validity_daily: 'Na yau da kullum',
     validity_weekly: 'Na mako',
+    validity_twoWeeks: 'Na mako biyu',
     validity_monthly: 'Na wata',
     validity_longer: 'Mafi tsawo',
     validity_other: 'Sauran tsare-tsare',

@@ -43,6 +43,7 @@ export const pcmPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin
     leftToday: '{{amount}} remain for today limit',
     validity_daily: 'Daily',
     validity_weekly: 'Weekly',
+    validity_twoWeeks: 'Two weeks',
     validity_monthly: 'Monthly',
     validity_longer: 'Longer',
     validity_other: 'Other plans',

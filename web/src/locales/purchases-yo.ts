@@ -43,6 +43,7 @@ export const yoPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     leftToday: '{{amount}} ló kù nínú ààlà òní',
     validity_daily: 'Ojoojúmọ́',
     validity_weekly: 'Ọ̀sọ̀ọ̀sẹ̀',
+    validity_twoWeeks: 'Ọ̀sẹ̀ méjì',
     validity_monthly: 'Oṣooṣù',
     validity_longer: 'Tó gùn jù',
     validity_other: 'Àwọn ètò mìíràn',

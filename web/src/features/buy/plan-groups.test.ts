@@ -11,11 +11,12 @@ describe('data plans by validity', () => {
     expect(validityDays('7d')).toBe(7);
     expect(validityDays('till midnight')).toBeNull();
   });
-  it('groups daily, weekly, monthly, longer and the unknown last', () => {
-    expect(['1 day', '7 days', '14 days', '30 days', '90 days', 'night'].map(validityGroup)).toEqual([
+  it('groups daily, weekly, two weeks, monthly, longer and the unknown last', () => {
+    expect(['1 day', '7 days', '14 days', '2 weeks', '30 days', '90 days', 'night'].map(validityGroup)).toEqual([
       'daily',
       'weekly',
-      'weekly',
+      'twoWeeks',
+      'twoWeeks',
       'monthly',
       'longer',
       'other',

@@ -1,5 +1,8 @@
-/** Data plans grouped the way people shop for them: daily, weekly, monthly, longer. */
-export const VALIDITY_GROUPS = ['daily', 'weekly', 'monthly', 'longer', 'other'] as const;
+/**
+ * Data plans grouped the way people shop for them, by their real validity: daily, weekly (up to 8 days), two weeks
+ * (a 14-day plan is not weekly, issue 43), monthly, longer.
+ */
+export const VALIDITY_GROUPS = ['daily', 'weekly', 'twoWeeks', 'monthly', 'longer', 'other'] as const;
 export type ValidityGroup = (typeof VALIDITY_GROUPS)[number];
 
 const UNIT_DAYS: Record<string, number> = { hr: 1 / 24, hour: 1 / 24, day: 1, week: 7, month: 30, year: 365 };
@@ -18,7 +21,8 @@ export function validityGroup(text: string): ValidityGroup {
   const d = validityDays(text);
   if (d === null) return 'other';
   if (d <= 2) return 'daily';
-  if (d <= 14) return 'weekly';
+  if (d <= 8) return 'weekly';
+  if (d <= 20) return 'twoWeeks';
   if (d <= 31) return 'monthly';
   return 'longer';
 }
