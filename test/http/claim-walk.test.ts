@@ -75,6 +75,7 @@ const WALKED: Record<string, () => Promise<Record<string, unknown>>> = {
     const lock = await post('/_serverFn/createSavingsLockBearerSavings', { amount: 2000, days: 30, pin: PIN });
     return { lockId: lock.lock.id };
   },
+  upgradePriceLevel: async () => ({ level: 'agent', pin: PIN }),
   takeLoan: async () => ({ amount: 2000 }),
   repayLoan: async () => ({}),
   verifyProcessorTopup: async () => {
