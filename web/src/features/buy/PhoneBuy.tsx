@@ -18,6 +18,7 @@ import { amountProps, showServerIssues, useSchemaForm, type FieldHints } from '.
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
 import { groupPlans } from './plan-groups';
+import { planName } from './catalogue-labels';
 import { SavedNumbers, SaveNumber } from './SavedNumbers';
 import { useKeepDraft } from './use-keep-draft';
 
@@ -135,7 +136,9 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
         fields,
         lines: [
           ...who,
-          service === 'data' ? [t('buy.planLabel'), `${plan!.name} · ${plan!.validity}`] : [t('buy.amount'), formatNaira(q.amount)],
+          service === 'data'
+            ? [t('buy.planLabel'), `${planName(plan!.name)} · ${plan!.validity}`]
+            : [t('buy.amount'), formatNaira(q.amount)],
           [t('buy.fee'), formatNaira(q.fee)],
           [t('buy.total'), formatNaira(q.total)],
         ],
@@ -215,7 +218,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
                 { value: '', label: '—' },
                 ...groupPlans(plans.data?.items ?? []).map((g) => ({
                   group: t(`buy.validity_${g.group}`),
-                  items: g.items.map((p) => ({ value: p.plan_id, label: `${p.name} · ${p.validity} · ${formatNaira(p.price)}` })),
+                  items: g.items.map((p) => ({ value: p.plan_id, label: `${planName(p.name)} · ${p.validity} · ${formatNaira(p.price)}` })),
                 })),
               ]}
               disabled={busy || !network}

@@ -36,7 +36,7 @@ export function TransactionDetail() {
                 k={t('tx.amount')}
                 v={`${r.direction === 'credit' ? '+' : '−'}₦${Number(r.amount).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`}
               />
-              <Row k={t('tx.status')} v={r.status} />
+              <Row k={t('tx.status')} v={t(`result.${r.status}`, { defaultValue: r.status })} />
               <Row k={t('tx.date')} v={formatDateTime(r.transactionAt)} />
               <Row k={t('result.reference')} v={r.reference} />
             </Table.Tbody>
