@@ -14,6 +14,7 @@ import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
 import { SavedBills } from './SavedBills';
 import { useKeepDraft } from './use-keep-draft';
+import { capitalised, productName } from './catalogue-labels';
 
 /** A draft's field as text ('' when absent). */
 const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -155,7 +156,7 @@ export function CableBuy() {
         label={t('bills.provider')}
         {...form.getInputProps('identifier')}
         onChange={(e) => (form.setFieldValue('identifier', e.currentTarget.value), form.setFieldValue('plan_id', ''))}
-        data={[{ value: '', label: '—' }, ...(providers.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))]}
+        data={[{ value: '', label: '—' }, ...(providers.data?.items ?? []).map((p) => ({ value: p.id, label: productName(p.name) }))]}
         required
       />
       <TextInput label={t('bills.iuc')} inputMode="numeric" {...digitsProps(form, 'iuc')} required />
@@ -213,7 +214,7 @@ export function ElectricityBuy() {
           [t('buy.fee'), formatNaira(Math.max(0, Math.round((price - c.amount) * 100) / 100))],
           [t('buy.total'), formatNaira(price)],
         ],
-        summary: `${disco?.name ?? c.plan} · ${c.type} · ${t('bills.customer', { name: v.customerName })}${v.address ? ` · ${v.address}` : ''}`,
+        summary: `${disco?.name ?? c.plan} · ${capitalised(c.type)} · ${t('bills.customer', { name: v.customerName })}${v.address ? ` · ${v.address}` : ''}`,
       }),
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
