@@ -232,7 +232,7 @@ describe('the customer: my level and its upgrade', () => {
     ]);
     const up = (level: string, pin = PIN) => call(h, 'POST', V('upgradePriceLevel'), { level, pin }, { token: u.token });
     expect((await up('reseller')).json().error.code).toBe('INSUFFICIENT_FUNDS');
-    expect((await up('agent', '000000')).json().error.code).toBe('INVALID_PIN');
+    expect((await up('agent', '9999')).json().error.code).toBe('INVALID_PIN');
     expect(await walletBalance(h, u.id)).toBe(3000);
     const [first, second] = await Promise.all([up('agent'), up('agent')]);
     expect(first.statusCode, first.body).toBe(200);

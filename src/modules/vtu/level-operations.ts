@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidInput } from '../../kernel/inputs.js';
+import { pinInput, uuidInput } from '../../kernel/inputs.js';
 import { naira, nairaAmount, toKobo } from '../../kernel/money.js';
 import { operationsOf, type OpContext } from '../../platform/operation.js';
 import type { Reads } from '../../platform/reads.js';
@@ -87,7 +87,7 @@ export const levelOperations = [
     rateLimit: 'money',
     gates: { money: true, pin: true },
     purpose: 'move up to a price level by paying its upgrade fee from the wallet (once: a repeat pays nothing)',
-    input: z.object({ level: levelInput, pin: z.string({ error: 'pin is required' }) }),
+    input: z.object({ level: levelInput, pin: pinInput }),
     output: myLevelOutput.extend({ paid: naira }),
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'CONFLICT'],
     handler: async (i, ctx) => ctx.api.vtu.upgradePriceLevel(ctx.user, i.level),
