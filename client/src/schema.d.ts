@@ -27657,7 +27657,7 @@ export interface operations {
                  * @example {
                  *       "data": {
                  *         "level": "mhhhhhhhhhhhhhhh",
-                 *         "pin": "text"
+                 *         "pin": "4444"
                  *       }
                  *     }
                  */
