@@ -20,11 +20,10 @@ test('with two-factor on, a new device needs the authenticator or a recovery cod
   await expect(page.getByRole('heading', { name: /^(Home|Welcome)$/ })).toBeVisible();
   if (await page.getByRole('link', { name: 'Finish later' }).isVisible()) await page.getByRole('link', { name: 'Finish later' }).click();
   await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
-  let since = Date.now();
 
   // Settings: the authenticator (its setup is a credential change: an e-mailed code first), then the codes, once.
   await page.goto('/settings');
-  since = Date.now();
+  const since = Date.now();
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
   await expect(dialog).toBeVisible();
