@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
 import { walletBalance } from '../helpers/factories.js';
-import { call, createHarness, expectLedgerOk, type Harness } from '../helpers/harness.js';
+import { call, createHarness, expectLedgerOk, usingPostgres, type Harness } from '../helpers/harness.js';
 import { inflateSync } from 'node:zlib';
 import { reconcile, VTU_ENV } from '../vtu/helpers.js';
 import { caller, PIN, saveMeter } from '../ussd/helpers.js';
@@ -354,6 +354,23 @@ describe('WhatsApp: who may chat', () => {
       expect(texts(await c.text('hi'))).toMatch(/not linked/);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+// A second instance of the service on the same database stands for a restart (it needs a database server).
+describe.skipIf(!usingPostgres)('WhatsApp: a restart', () => {
+  it('the conversation goes on where it was, in a new instance of the service', async () => {
+    const u = await caller(h, '08035550020', { naira: 5_000 });
+    const { chat: before } = await linkNumber(h, u, '08035550020');
+    expect(texts(await before.tap('m:airtime'))).toMatch(/w:self=My number\nw:other=Another number/);
+    const restarted = await createHarness({ env: { ...VTU_ENV }, databaseUrl: h.config.databaseUrl! });
+    try {
+      const after = chat(restarted, '08035550020');
+      expect(texts(await after.tap('w:other', 'button_reply'))).toBe('Enter the phone number');
+      expect(texts(await after.text('0803 123 9876'))).toMatch(/Enter amount \(N50-N50000\)/);
+    } finally {
+      await restarted.close();
     }
   });
 });
