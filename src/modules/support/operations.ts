@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operationsOf } from '../../platform/operation.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { queryBool, uuidInput } from '../../kernel/inputs.js';
-import { messageBodyInput as bodyInput, THREAD_SORTS } from './inputs.js';
+import { cannedBodyInput, cannedTitleInput, messageBodyInput as bodyInput, THREAD_SORTS } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
 const defineOperation = operationsOf(['support']);
@@ -20,6 +20,9 @@ const threadOutput = z
 const messageOutput = z
   .object({ id: z.string(), threadId: z.string(), author: z.enum(['user', 'operator']), body: z.string(), createdAt: z.string() })
   .meta({ id: 'SupportMessage' });
+const cannedOutput = z
+  .object({ id: z.string(), title: z.string(), body: z.string(), updatedAt: z.string() })
+  .meta({ id: 'SupportCannedReply' });
 
 export const supportOperations = [
   defineOperation({
@@ -102,5 +105,49 @@ export const supportOperations = [
     output: z.object({ thread: threadOutput.extend({ userId: z.string() }) }),
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async (input, ctx) => ({ thread: await ctx.api.support.adminClose(ctx.user.id, input.threadId) }),
+  }),
+  defineOperation({
+    name: 'adminListCannedReplies',
+    suffix: 'BearerAdmin',
+    roles: ['support'],
+    method: 'GET',
+    purpose: 'saved replies, by title ({name} in a body is the customer’s first name, filled in by the console)',
+    input: z.object({}),
+    output: z.object({ items: z.array(cannedOutput) }),
+    handler: async (_input, ctx) => ctx.api.support.adminListCannedReplies(),
+  }),
+  defineOperation({
+    name: 'adminSaveCannedReply',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'POST',
+    stepUpExempt: 'a saved reply text; it moves no money and changes no authority',
+    purpose: 'create a saved reply, or edit one by id (titles are unique regardless of case)',
+    input: z.object({ id: uuidInput('id').optional(), title: cannedTitleInput, body: cannedBodyInput }),
+    output: z.object({ reply: cannedOutput }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async (input, ctx) => {
+      const { reply, before } = await ctx.api.support.adminSaveCannedReply(ctx.user.id, input);
+      ctx.audit.target('support_canned_reply', reply.id);
+      ctx.audit.change(before && { title: before.title, body: before.body }, { title: reply.title, body: reply.body });
+      return { reply };
+    },
+  }),
+  defineOperation({
+    name: 'adminDeleteCannedReply',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'POST',
+    stepUpExempt: 'removes a saved reply text; it moves no money and changes no authority',
+    purpose: 'delete a saved reply',
+    input: z.object({ id: uuidInput('id') }),
+    output: z.object({ deleted: z.literal(true) }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => {
+      ctx.audit.target('support_canned_reply', input.id);
+      const before = await ctx.api.support.adminDeleteCannedReply(input.id);
+      ctx.audit.change({ title: before.title, body: before.body }, null);
+      return { deleted: true as const };
+    },
   }),
 ];

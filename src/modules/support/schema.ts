@@ -37,3 +37,17 @@ export const supportMessages = pgTable(
   },
   (t) => [index('support_messages_thread_idx').on(t.threadId, t.seq)],
 );
+
+/** Typed view of migration 1206 (saved replies; titles unique regardless of case). */
+export const supportCannedReplies = pgTable(
+  'support_canned_replies',
+  {
+    id: uuid('id').primaryKey(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    updatedBy: uuid('updated_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('support_canned_replies_title').on(sql`lower(${t.title})`)],
+);
