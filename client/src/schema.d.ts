@@ -360,6 +360,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminDeleteCannedReplyBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a saved reply
+         * @description Delete a saved reply.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminDeleteCannedReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminDeletePasskeyBearerAdmin": {
         parameters: {
             query?: never;
@@ -786,6 +814,32 @@ export interface paths {
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListBroadcasts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminListCannedRepliesBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Saved replies, by title ({name} in a body is the customer’s first name, filled in by the console)
+         * @description Saved replies, by title ({name} in a body is the customer’s first name, filled in by the console).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListCannedReplies"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1838,6 +1892,34 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRunReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminSaveCannedReplyBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a saved reply, or edit one by id (titles are unique regardless of case)
+         * @description Create a saved reply, or edit one by id (titles are unique regardless of case).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminSaveCannedReply"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7870,6 +7952,16 @@ export interface components {
                 volume: components["schemas"]["Naira"];
             };
         };
+        AdminDeleteCannedReplyInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        AdminDeleteCannedReplyOutput: {
+            /** @constant */
+            deleted: true;
+            /** @constant */
+            ok: true;
+        };
         AdminDeletePasskeyInput: {
             /** Format: uuid */
             id: string;
@@ -8211,6 +8303,11 @@ export interface components {
             items: components["schemas"]["AdminBroadcast"][];
             limit: number;
             offset: number;
+            /** @constant */
+            ok: true;
+        };
+        AdminListCannedRepliesOutput: {
+            items: components["schemas"]["SupportCannedReply"][];
             /** @constant */
             ok: true;
         };
@@ -8870,6 +8967,17 @@ export interface components {
             /** @constant */
             ok: true;
             settled: number;
+        };
+        AdminSaveCannedReplyInput: {
+            body: string;
+            /** Format: uuid */
+            id?: string;
+            title: string;
+        };
+        AdminSaveCannedReplyOutput: {
+            /** @constant */
+            ok: true;
+            reply: components["schemas"]["SupportCannedReply"];
         };
         AdminSearchAuditOutput: {
             items: {
@@ -11162,6 +11270,12 @@ export interface components {
             name: string;
             price: components["schemas"]["Naira"];
             service: string;
+            updatedAt: string;
+        };
+        SupportCannedReply: {
+            body: string;
+            id: string;
+            title: string;
             updatedAt: string;
         };
         SupportMessage: {
@@ -13606,6 +13720,60 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminDeleteCannedReply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminDeleteCannedReplyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminDeleteCannedReplyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminDeletePasskey: {
         parameters: {
             query?: never;
@@ -14629,6 +14797,44 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminListBroadcastsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminListCannedReplies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "title": "Maintenance tonight",
+                     *           "body": "Purchases pause from 01:00 to 01:30.",
+                     *           "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListCannedRepliesOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -17253,6 +17459,67 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSaveCannedReply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e",
+                 *         "title": "Maintenance tonight",
+                 *         "body": "Purchases pause from 01:00 to 01:30."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminSaveCannedReplyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "reply": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "title": "Maintenance tonight",
+                     *         "body": "Purchases pause from 01:00 to 01:30.",
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSaveCannedReplyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];

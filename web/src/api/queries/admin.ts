@@ -65,6 +65,11 @@ export const adminQueries = {
       queryKey: [...adminQueries.all(), 'support', 'messages', q],
       queryFn: () => get('/_serverFn/adminListThreadMessagesBearerAdmin', q),
     }),
+  cannedReplies: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'support', 'canned'],
+      queryFn: () => get('/_serverFn/adminListCannedRepliesBearerAdmin'),
+    }),
   transactionReports: (q: In<'/_serverFn/adminListTransactionReportsBearerAdmin'>) =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'reports', 'transactions', q],

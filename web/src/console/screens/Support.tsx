@@ -11,6 +11,8 @@ import { LinkedText } from '../references';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
 import { SupportCustomer } from './SupportCustomer';
+import { CannedRepliesManager, SavedReplyPicker } from './CannedReplies';
+import { useOperatorRoles } from '../roles';
 
 const LIMIT = 20;
 // adminReplySupportThread's body: 1 to 4000 characters.
@@ -19,7 +21,8 @@ const replySchema = z.object({ body: z.string().trim().min(1).max(4000) });
 /**
  * The support inbox: threads by status (and those awaiting a reply), sorted by the service (latest activity or
  * longest waiting, newest or oldest opened); the chosen thread's customer (SupportCustomer), the conversation with
- * its purchase and top-up references as links, a reply, closing. The thread and its customer live in the address.
+ * its purchase and top-up references as links, a reply (a saved reply can start it), closing; admins manage the
+ * saved replies below. The thread and its customer live in the address.
  */
 export function Support() {
   const search = useScreenSearch();
@@ -33,6 +36,7 @@ export function Support() {
   const selected = search.text('thread');
   // The thread's customer: kept in the address with the thread, so it stays when the thread leaves the list (answered).
   const customer = search.text('customer') || threads.data?.items.find((t) => t.id === selected)?.userId;
+  const admin = useOperatorRoles().includes('admin');
   return (
     <Stack>
       <ScreenTitle title="Support inbox" />
@@ -103,18 +107,19 @@ export function Support() {
           {selected ? (
             <Stack>
               {customer && <SupportCustomer userId={customer} />}
-              <Thread id={selected} open={status === 'open'} />
+              <Thread id={selected} open={status === 'open'} customerId={customer} />
             </Stack>
           ) : (
             <Text c="dimmed">Choose a thread.</Text>
           )}
         </Grid.Col>
       </Grid>
+      {admin && <CannedRepliesManager />}
     </Stack>
   );
 }
 
-function Thread({ id, open }: { id: string; open: boolean }) {
+function Thread({ id, open, customerId }: { id: string; open: boolean; customerId?: string }) {
   const messages = useQuery(adminQueries.threadMessages({ threadId: id, limit: 100, offset: 0 }));
   const qc = useQueryClient();
   const form = useSchemaForm(replySchema, { body: '' });
@@ -175,6 +180,7 @@ function Thread({ id, open }: { id: string; open: boolean }) {
           })}
         >
           <Stack gap="xs">
+            <SavedReplyPicker customerId={customerId} onPick={(body) => form.setFieldValue('body', body)} />
             <Textarea label="Reply" autosize minRows={3} {...form.getInputProps('body')} />
             <Failure error={error} />
             <Group>
