@@ -724,8 +724,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Give an account (by e-mail; it must have signed in once) an operator role: admin, finance or support
-         * @description Give an account (by e-mail; it must have signed in once) an operator role: admin, finance or support.
+         * Give an operator role (admin, finance or support) by e-mail: to the account, or, with no account yet, a 7-day invitation
+         * @description Give an operator role (admin, finance or support) by e-mail: to the account, or, with no account yet, a 7-day invitation e-mailed to the address that its first sign-in accepts.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -866,6 +866,32 @@ export interface paths {
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminListDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminListInvitationsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pending operator invitations that have not expired (e-mail, role, who invited, when it expires)
+         * @description List the pending operator invitations that have not expired (e-mail, role, who invited, when it expires).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListInvitations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1804,6 +1830,36 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminReviewKyc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminRevokeInvitationBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a pending operator invitation: its e-mail signs in without the role
+         * @description Revoke a pending operator invitation: its e-mail signs in without the role.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRevokeInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8237,6 +8293,15 @@ export interface components {
             role: "admin" | "finance" | "support";
         };
         AdminGrantRoleOutput: {
+            invitation: {
+                createdAt: string;
+                email: string;
+                expiresAt: string;
+                id: string;
+                invitedBy: string;
+                /** @enum {string} */
+                role: "admin" | "finance" | "support";
+            } | null;
             /** @constant */
             ok: true;
             operator: {
@@ -8248,7 +8313,7 @@ export interface components {
                     totp: boolean;
                 };
                 userId: string;
-            };
+            } | null;
         };
         AdminListAirtimeCashRequestsOutput: {
             hasMore: boolean;
@@ -8326,6 +8391,19 @@ export interface components {
             }[];
             limit: number;
             offset: number;
+            /** @constant */
+            ok: true;
+        };
+        AdminListInvitationsOutput: {
+            items: {
+                createdAt: string;
+                email: string;
+                expiresAt: string;
+                id: string;
+                invitedBy: string;
+                /** @enum {string} */
+                role: "admin" | "finance" | "support";
+            }[];
             /** @constant */
             ok: true;
         };
@@ -8928,6 +9006,23 @@ export interface components {
             /** @constant */
             ok: true;
             submission: components["schemas"]["KycSubmission"];
+        };
+        AdminRevokeInvitationInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        AdminRevokeInvitationOutput: {
+            invitation: {
+                createdAt: string;
+                email: string;
+                expiresAt: string;
+                id: string;
+                invitedBy: string;
+                /** @enum {string} */
+                role: "admin" | "finance" | "support";
+            };
+            /** @constant */
+            ok: true;
         };
         AdminRevokeOperatorSessionInput: {
             /** Format: uuid */
@@ -14571,6 +14666,14 @@ export interface operations {
                      *           "totp": true,
                      *           "passkeys": 1
                      *         }
+                     *       },
+                     *       "invitation": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "email": "ada@example.com",
+                     *         "role": "admin",
+                     *         "invitedBy": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }
                      */
@@ -14581,7 +14684,7 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
@@ -14895,6 +14998,46 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminListDeadLettersOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminListInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "email": "ada@example.com",
+                     *           "role": "admin",
+                     *           "invitedBy": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "expiresAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListInvitationsOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -17274,6 +17417,72 @@ export interface operations {
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminRevokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRevokeInvitationInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "invitation": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "email": "ada@example.com",
+                     *         "role": "admin",
+                     *         "invitedBy": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRevokeInvitationOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];

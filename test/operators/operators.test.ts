@@ -43,7 +43,8 @@ describe('roles', () => {
     expect((await grant(admin, support.email, 'support')).json().operator).toMatchObject({ email: support.email, roles: ['support'] });
     expect((await grant(admin, support.email, 'support')).json().operator.roles).toEqual(['support']);
     expect((await grant(admin, support.email, 'finance')).json().operator.roles).toEqual(['finance', 'support']);
-    expect((await grant(admin, 'nobody@example.com', 'support')).statusCode).toBe(404);
+    // An e-mail with no account is invited (test/operators/invitations.test.ts).
+    expect((await grant(admin, 'nobody@example.com', 'support')).json().invitation).toMatchObject({ email: 'nobody@example.com' });
     expect((await grant(admin, support.email, 'owner')).statusCode).toBe(400);
     const list = await call(h, 'GET', op('adminListOperators'), undefined, { token: admin.token });
     expect(list.json().items).toContainEqual({

@@ -14,6 +14,8 @@ export interface OperatorsDeps {
   /** ADMIN_EMAILS, lower-case. */
   adminEmails: readonly string[];
   outbox: Outbox;
+  /** Where an invited operator signs in (PUBLIC_URL's /console). */
+  consoleUrl: string;
 }
 
 /** What the operators' use cases use: the dependencies, ADMIN_EMAILS lower-cased and as a JSON list for statements. */

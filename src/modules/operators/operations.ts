@@ -18,6 +18,16 @@ const operatorOutput = z.object({
   twoFactor: z.object({ totp: z.boolean(), passkeys: z.number() }),
 });
 
+const invitationOutput = z.object({
+  id: z.string(),
+  email: z.string(),
+  role,
+  /** The e-mail of the admin who invited. */
+  invitedBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
 /** An instant: ISO 8601 with a zone (`2026-11-26T09:00:00Z`, `2026-11-26T10:00:00+01:00`). */
 const instant = (field: string) =>
   z
@@ -66,17 +76,53 @@ export const operatorOperations = [
     method: 'POST',
     gates: { stepUp: true },
     announce: true,
-    purpose: 'give an account (by e-mail; it must have signed in once) an operator role: admin, finance or support',
-    input: z.object({ email: z.email('Give the e-mail of the account').max(254), role }),
-    output: z.object({ operator: operatorOutput }),
-    errors: ['NOT_FOUND'],
+    purpose:
+      'give an operator role (admin, finance or support) by e-mail: to the account, or, with no account yet, a 7-day invitation e-mailed to the address that its first sign-in accepts',
+    input: z.object({ email: z.email('Give a valid e-mail address').max(254), role }),
+    /** `operator` when the account exists (the role is granted), else `invitation`. */
+    output: z.object({ operator: operatorOutput.nullable(), invitation: invitationOutput.nullable() }),
+    errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async (i, ctx) => {
-      const { before, after } = await ctx.api.operators.grant(ctx.user.id, i.email, i.role);
+      const granted = await ctx.api.operators.grant(ctx.user, i.email, i.role);
+      if (granted.invitation) {
+        ctx.audit.target('invitation', granted.invitation.id);
+        ctx.audit.change(null, { invitation: granted.invitation });
+        return { operator: null, invitation: granted.invitation };
+      }
+      const { before, after } = granted;
       ctx.audit.target('user', after.userId);
       ctx.audit.change({ roles: before.roles }, { roles: after.roles });
       // This instance forgets the account's cached session now; the others hear the row's auth_changed notice.
       ctx.api.identity.forgetUser(after.userId);
-      return { operator: after };
+      return { operator: after, invitation: null };
+    },
+  }),
+  defineOperation({
+    name: 'adminListInvitations',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'GET',
+    purpose: 'list the pending operator invitations that have not expired (e-mail, role, who invited, when it expires)',
+    input: z.object({}),
+    output: z.object({ items: z.array(invitationOutput) }),
+    handler: async (_i, ctx) => ({ items: await ctx.api.operators.invitations() }),
+  }),
+  defineOperation({
+    name: 'adminRevokeInvitation',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'POST',
+    gates: { stepUp: true },
+    announce: true,
+    purpose: 'revoke a pending operator invitation: its e-mail signs in without the role',
+    input: z.object({ id: uuidInput('id') }),
+    output: z.object({ invitation: invitationOutput }),
+    errors: ['NOT_FOUND'],
+    handler: async (i, ctx) => {
+      ctx.audit.target('invitation', i.id);
+      const invitation = await ctx.api.operators.revokeInvitation(i.id);
+      ctx.audit.change({ invitation }, { invitation: null });
+      return { invitation };
     },
   }),
   defineOperation({

@@ -2,22 +2,54 @@ import { sql } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import type { OperatorRole } from '../../kernel/actor.js';
-import { operatorOf } from './operator-reads.js';
+import type { Change } from '../../platform/change.js';
+import { operatorOf, type OperatorView } from './operator-reads.js';
+import { inviteOperator, type InvitationView } from './invitations.js';
 import type { OperatorsUseCaseDeps } from './deps.js';
 
-/** Grants a role to the account with this e-mail (it must have signed in once); granting a held role changes nothing. */
-export async function grantRole(deps: OperatorsUseCaseDeps, actorId: string, email: string, role: OperatorRole) {
+export type Granted = { before: OperatorView; after: OperatorView; invitation?: never } | { invitation: InvitationView };
+
+/**
+ * Grants a role to the account with this e-mail; granting a held role changes nothing. An e-mail with no account yet
+ * is invited instead (invitations.ts): its first sign-in grants the role. A closed account is NOT_FOUND.
+ */
+export async function grantRole(
+  deps: OperatorsUseCaseDeps,
+  actor: { id: string; email: string },
+  email: string,
+  role: OperatorRole,
+): Promise<Granted> {
   const { db, clock } = deps;
   const user = await one<{ id: string; status: string }>(
     db,
     sql`SELECT id::text AS id, status FROM users WHERE email = ${email.toLowerCase()}`,
   );
-  if (!user || user.status !== 'active')
-    throw new AppError('NOT_FOUND', 'No account has that e-mail: the person signs in once, then can be given a role');
+  if (!user) return { invitation: await inviteOperator(deps, actor, email, role) };
+  if (user.status !== 'active') throw new AppError('NOT_FOUND', 'The account of that e-mail is closed');
   const before = (await operatorOf(deps, db, user.id))!;
   await db.execute(sql`INSERT INTO operator_roles (user_id, role, granted_by, granted_at)
-                       VALUES (${user.id}, ${role}, ${actorId}, ${clock.now()}) ON CONFLICT (user_id, role) DO NOTHING`);
+                       VALUES (${user.id}, ${role}, ${actor.id}, ${clock.now()}) ON CONFLICT (user_id, role) DO NOTHING`);
   return { before, after: (await operatorOf(deps, db, user.id))! };
+}
+
+/**
+ * 'user.created': the new account's pending, unexpired invitations become its roles and are marked accepted, in the
+ * sign-up's own transaction (an expired one grants nothing). The role rows' trigger announces auth_changed.
+ */
+export function acceptInvitations(deps: OperatorsUseCaseDeps, change: Change, userId: string): void {
+  const now = deps.clock.now();
+  change.write(
+    (each) => sql`INSERT INTO operator_roles (user_id, role, granted_by, granted_at)
+      SELECT u.id, i.role, i.invited_by, ${now}::timestamptz
+      FROM ${each}, operator_invitations i JOIN users u ON u.email = i.email
+      WHERE u.id = ${userId}::uuid AND i.status = 'pending' AND i.expires_at > ${now}::timestamptz
+      ON CONFLICT (user_id, role) DO NOTHING`,
+  );
+  change.write(
+    (each) => sql`UPDATE operator_invitations i SET status = 'accepted', accepted_user_id = u.id, ended_at = ${now}::timestamptz
+      FROM ${each}, users u
+      WHERE u.id = ${userId}::uuid AND u.email = i.email AND i.status = 'pending' AND i.expires_at > ${now}::timestamptz`,
+  );
 }
 
 /**

@@ -3,11 +3,14 @@ import type { AuthUser, OperatorRole } from '../../kernel/actor.js';
 import type { OperatorsDeps, OperatorsUseCaseDeps } from './deps.js';
 import { adminAddresses, listOperators, mayDecideSince, operatorOf } from './operator-reads.js';
 import { announce, type AnnouncedChange } from './announce.js';
-import { grantRole, revokeRole } from './role-changes.js';
+import { acceptInvitations, grantRole, revokeRole } from './role-changes.js';
+import { listInvitations, revokeInvitation } from './invitations.js';
+import type { Change } from '../../platform/change.js';
 
 export type { OperatorsDeps } from './deps.js';
 export type { AnnouncedChange } from './announce.js';
 export type { OperatorView } from './operator-reads.js';
+export type { InvitationView } from './invitations.js';
 
 export type OperatorsService = ReturnType<typeof createOperators>;
 
@@ -25,8 +28,14 @@ export function createOperators(deps: OperatorsDeps) {
     announce: (actor: AuthUser, operation: string, change: AnnouncedChange) => announce(useCases, actor, operation, change),
     /** Every account holding a role (granted or by ADMIN_EMAILS), by e-mail. */
     list: () => listOperators(useCases),
-    /** Grants a role to the account with this e-mail (it must have signed in once). */
-    grant: (actorId: string, email: string, role: OperatorRole) => grantRole(useCases, actorId, email, role),
+    /** Grants a role to the account with this e-mail, or invites an e-mail with no account yet (role-changes.ts). */
+    grant: (actor: { id: string; email: string }, email: string, role: OperatorRole) => grantRole(useCases, actor, email, role),
+    /** The pending invitations that have not expired. */
+    invitations: () => listInvitations(useCases),
+    /** Revokes a pending invitation. */
+    revokeInvitation: (id: string) => revokeInvitation(useCases, id),
+    /** 'user.created': the new account's pending invitations become its roles. */
+    acceptInvitations: (change: Change, userId: string) => acceptInvitations(useCases, change, userId),
     /** Revokes a granted role; never an ADMIN_EMAILS admin's, never the last admin's (role-changes.ts). */
     revoke: (userId: string, role: OperatorRole) => revokeRole(useCases, userId, role),
   };
