@@ -215,6 +215,12 @@ export const operatorQueries = {
       queryKey: [...adminQueries.all(), 'operators', 'list'],
       queryFn: () => get('/_serverFn/adminListOperatorsBearerAdmin'),
     }),
+  /** Pending operator invitations (issue 44); under 'operators', so a grant or revocation refreshes them too. */
+  invitations: () =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'operators', 'invitations'],
+      queryFn: () => get('/_serverFn/adminListInvitationsBearerAdmin'),
+    }),
   audit: (q: In<'/_serverFn/adminSearchAuditBearerAdmin'>) =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'audit', q],

@@ -13,6 +13,7 @@ export function Operators() {
     <Stack>
       <ScreenTitle title="Operators" />
       <Roles />
+      <Invitations />
       <Sessions />
       <Passkeys />
     </Stack>
@@ -33,9 +34,11 @@ function Roles() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('support');
   const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
   async function run(action: () => Promise<unknown>) {
     setError(null);
+    setNotice(null);
     try {
       await action();
       await refresh();
@@ -112,8 +115,14 @@ function Roles() {
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
-              await stepUp.withGrant((grantToken) =>
+              const r = await stepUp.withGrant((grantToken) =>
                 post('/_serverFn/adminGrantRoleBearerAdmin', { email: email.trim(), role }, grantToken ? { grantToken } : {}),
+              );
+              // An e-mail with no account yet is invited: the role is theirs at their first sign-in.
+              setNotice(
+                r.invitation
+                  ? `Invitation sent to ${r.invitation.email}: the ${r.invitation.role} role is theirs when they first sign in.`
+                  : `${r.operator?.email} now holds ${role}.`,
               );
               setEmail('');
             });
@@ -122,6 +131,7 @@ function Roles() {
           <Group align="end">
             <TextInput
               label="Account e-mail"
+              description="An e-mail with no account yet is invited"
               type="email"
               required
               value={email}
@@ -141,7 +151,64 @@ function Roles() {
             </Button>
           </Group>
         </form>
+        {notice && (
+          <Alert color="blue" role="status">
+            {notice}
+          </Alert>
+        )}
         <Failure error={error} />
+      </Stack>
+      {stepUp.modal}
+    </Card>
+  );
+}
+
+/** Pending invitations (issue 44): an e-mail with no account yet, given a role at its first sign-in; revocable. */
+function Invitations() {
+  const q = useQuery(operatorQueries.invitations());
+  const stepUp = useOperatorStepUp();
+  const qc = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  async function revoke(id: string) {
+    setError(null);
+    try {
+      await stepUp.withGrant((grantToken) => post('/_serverFn/adminRevokeInvitationBearerAdmin', { id }, grantToken ? { grantToken } : {}));
+      await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <Card withBorder component="section" aria-labelledby="op-invitations">
+      <Stack>
+        <Title order={2} size="h4" id="op-invitations">
+          Pending invitations
+        </Title>
+        <Failure error={error} />
+        <Loaded query={q}>
+          {(data) => (
+            <DataTable
+              caption="Invitations waiting for a first sign-in"
+              rows={data.items}
+              rowKey={(i) => i.id}
+              empty="No pending invitations."
+              columns={[
+                { header: 'E-mail', cell: (i) => i.email },
+                { header: 'Role', cell: (i) => i.role },
+                { header: 'Invited by', cell: (i) => i.invitedBy },
+                { header: 'Expires', cell: (i) => when(i.expiresAt) },
+                {
+                  header: 'Actions',
+                  cell: (i) => (
+                    <Button size="xs" variant="default" onClick={() => void revoke(i.id)} aria-label={`Revoke invitation of ${i.email}`}>
+                      Revoke
+                    </Button>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </Loaded>
       </Stack>
       {stepUp.modal}
     </Card>
