@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { z } from 'zod';
 import { post } from '../../api/client';
 import { consoleQueries, adminQueries } from '../../api/queries/admin';
+import { isCode } from '../../app/errors';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { fillName } from '../canned';
@@ -117,7 +118,9 @@ function ReplyForm({ reply, onClose, onSaved }: { reply: Saved | null; onClose: 
             await onSaved();
             onClose();
           } catch (err) {
-            if (!showServerIssues(form, err)) setError(err);
+            // 409: another reply has this title (regardless of case); said under the title.
+            if (isCode(err, 'CONFLICT')) form.setFieldError('title', 'A saved reply with this title already exists');
+            else if (!showServerIssues(form, err)) setError(err);
           } finally {
             setBusy(false);
           }
