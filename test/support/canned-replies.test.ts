@@ -20,10 +20,12 @@ afterAll(async () => h?.close());
 const save = (u: TestUser, input: Record<string, unknown>) => call(h, 'POST', op('adminSaveCannedReply'), input, { token: u.token });
 const list = (u: TestUser) => call(h, 'GET', op('adminListCannedReplies'), undefined, { token: u.token });
 const remove = (u: TestUser, id: string) => call(h, 'POST', op('adminDeleteCannedReply'), { id }, { token: u.token });
+// The test clock stands still: writes in one test share created_at, and a creation (nothing before it) sorts first.
 const auditOf = (action: string, id: string) =>
   rows<{ actor_id: string; outcome: string; before_state: any; after_state: any }>(
     h.app.services.db,
-    sql`SELECT actor_id::text AS actor_id, outcome, before_state, after_state FROM audit_log WHERE action = ${action} AND subject_id = ${id} ORDER BY created_at`,
+    sql`SELECT actor_id::text AS actor_id, outcome, before_state, after_state FROM audit_log WHERE action = ${action} AND subject_id = ${id}
+        ORDER BY created_at, before_state IS NOT NULL`,
   );
 
 describe('saved replies', () => {
