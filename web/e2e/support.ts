@@ -16,7 +16,8 @@ export async function newestCode(
     // The newest message since `after` that carries a code: notices (a PIN set, a sign-in alert) can arrive after it.
     const code = box.items
       .filter((m: { createdAt: string }) => Date.parse(m.createdAt) > after)
-      .map((m: { text: string }) => /code is (\d{6})\b/.exec(m.text)?.[1])
+      // A code's message in any of the customer's languages (src/kernel/code-texts.ts): "code is", "ita ce", "na", "ni".
+      .map((m: { text: string }) => /(?:code is|ita ce|code na|ni) (\d{6})\b/.exec(m.text)?.[1])
       .find(Boolean);
     if (code) return code;
     await new Promise((r) => setTimeout(r, 200));

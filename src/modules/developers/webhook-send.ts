@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
+import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
 import { decrypt } from '../../lib/crypto.js';
 import { emailsOf } from '../identity/api.js';
+import { savedLanguage } from '../notifications/api.js';
 import { checkUrl, DELIVERY_ATTEMPTS, signatureOf, type DeliveryRow, type WebhookDeps } from './webhook-model.js';
 
 const TIMEOUT_MS = 10_000;
@@ -77,11 +79,8 @@ async function disable({ db, clock, outbox, log }: WebhookDeps, endpointId: stri
     );
     const to = (await emailsOf(tx, [userId])).get(userId);
     if (!r || !to) return;
-    await outbox.sendEmail(tx, {
-      to,
-      subject: 'Your webhook endpoint was disabled',
-      text: `We could not deliver events to ${url}: ${reason}.\n\nIt is disabled now. Fix it, then add it again on the developer page; failed deliveries can be resent from the delivery log.`,
-    });
+    const t = codeTextsOf(await savedLanguage(tx, { userId })).webhookDisabled;
+    await outbox.sendEmail(tx, { to, subject: t.subject, text: codeText(t.text, { url, reason }) });
   });
   log.warn({ endpointId }, 'webhook endpoint disabled after its deliveries kept failing');
 }

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
+import { savedLanguage } from '../notifications/api.js';
 import { OTP_TTL_MS } from './otp.js';
 import { createUser, findUserByEmail } from './accounts.js';
 import { openSession } from './sessions.js';
@@ -7,16 +9,11 @@ import { signInNeedsSecondFactor } from './authenticate.js';
 import type { IdentityUseCaseDeps, SessionView } from './deps.js';
 
 /** Issues a sign-in code for an e-mail address and mails it. */
-export async function sendLoginOtp({ otp, codeMail, clock }: IdentityUseCaseDeps, email: string, meta: { ip?: string } = {}) {
+export async function sendLoginOtp({ db, otp, codeMail, clock }: IdentityUseCaseDeps, email: string, meta: { ip?: string } = {}) {
   const code = await otp.issue('login', email.toLowerCase(), meta.ip);
-  await codeMail.send(
-    {
-      to: email,
-      subject: 'Your sign-in code',
-      text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
-    },
-    new Date(clock.now().getTime() + OTP_TTL_MS),
-  );
+  // In the account's saved language; English for an address with no account yet (issue 43).
+  const t = codeTextsOf(await savedLanguage(db, { email })).signInCode;
+  await codeMail.send({ to: email, subject: t.subject, text: codeText(t.text, { code }) }, new Date(clock.now().getTime() + OTP_TTL_MS));
 }
 
 /**

@@ -4,3 +4,5 @@
  */
 export type { NotificationInput, Notifier } from './notifier.js';
 export type { Outbox, OutboxEmail } from './outbox.js';
+/** The saved language of an account, for the service's own e-mails and SMS (codes) (issue 43). */
+export { savedLanguage } from './delivery.js';

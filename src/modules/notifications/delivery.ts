@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { one, rows, type Db, type Executor } from '../../db/client.js';
 import type { JobQueue, JobRequest } from '../../jobs/queue.js';
 import { SECOND, type Clock } from '../../kernel/clock.js';
+import { CODE_TEXTS, codeTextsOf } from '../../kernel/code-texts.js';
 import type { ServiceNameOf } from '../../kernel/notices.js';
 import type { EventBus, Work } from '../../platform/change.js';
 import type { Logger } from '../../lib/logger.js';
@@ -61,6 +62,24 @@ export async function channelPrefs(exec: Executor, userId: string): Promise<Chan
   return prefsOf(row?.prefs);
 }
 
+/**
+ * The saved language (settings' `language`) of the account with this user id, e-mail or phone (its verified one), or
+ * undefined for an address with no account: the service's own e-mails and SMS (codes) are written in it (issue 43).
+ */
+export async function savedLanguage(exec: Executor, who: { userId: string } | { email: string } | { phone: string }) {
+  const match =
+    'userId' in who
+      ? sql`u.id = ${who.userId}`
+      : 'email' in who
+        ? sql`u.email = ${who.email.toLowerCase()}`
+        : sql`u.phone = ${who.phone} AND u.phone_verified_at IS NOT NULL`;
+  const row = await one<{ prefs: unknown }>(
+    exec,
+    sql`SELECT p.prefs FROM users u JOIN user_preferences p ON p.user_id = u.id WHERE ${match} AND u.status = 'active' LIMIT 1`,
+  );
+  return languageOf(row?.prefs);
+}
+
 function prefsOf(prefs: unknown): ChannelPrefs {
   const n = (prefs as { notifications?: Partial<Record<keyof ChannelPrefs, unknown>> } | null | undefined)?.notifications;
   const pick = (k: keyof ChannelPrefs) => (typeof n?.[k] === 'boolean' ? (n[k] as boolean) : DEFAULT_CHANNELS[k]);
@@ -77,7 +96,10 @@ export function pushPayload(notificationId: string, n: NotificationInput, create
 }
 
 function emailText(n: NotificationInput, emailOnly: string | undefined, language: string | undefined): string {
-  return `${n.body}${emailOnly ? `\n\n${emailOnly}` : ''}\n\n${emailFooter(language)}`;
+  // The "this wasn't me" link's label in the reader's language (issue 43).
+  const en = `${CODE_TEXTS.en.notMe}: `;
+  const extra = emailOnly?.startsWith(en) ? `${codeTextsOf(language).notMe}: ${emailOnly.slice(en.length)}` : emailOnly;
+  return `${n.body}${extra ? `\n\n${extra}` : ''}\n\n${emailFooter(language)}`;
 }
 
 /** The customer's language preference (settings' `language`), as stored; notifications read English for any other. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { DAY } from '../../kernel/clock.js';
+import { CODE_TEXTS } from '../../kernel/code-texts.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { uuid } from '../../kernel/ids.js';
 import { lagosTime, type CredentialChange, type CredentialNoticesDeps } from './credential-change.js';
@@ -85,7 +86,7 @@ async function notify(
       body,
       // The facts the notice is worded from in the owner's language (issue 29).
       data: { event: 'credential', change, when: lagosTime(now), ...(opts?.params ?? {}) },
-      emailOnly: `This wasn't me: ${publicUrl}${NOT_ME_PATH}?token=${token}`,
+      emailOnly: `${CODE_TEXTS.en.notMe}: ${publicUrl}${NOT_ME_PATH}?token=${token}`,
       ...(opts?.everyChannel ? { everyChannel: true } : {}),
     })
     .commit();

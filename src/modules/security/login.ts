@@ -2,7 +2,9 @@ import type { Logger } from '../../lib/logger.js';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, type Db } from '../../db/client.js';
+import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
+import { savedLanguage } from '../notifications/api.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { HOUR, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
@@ -103,10 +105,12 @@ export function createLoginService(deps: LoginDeps) {
 function createPhoneVerification(deps: LoginDeps) {
   const { db, clock, otp, sms, log, notices, reauth } = deps;
   return {
-    async sendPhoneOtp(phone: string, meta: Meta = {}) {
+    /** In the saved language of the signed-in caller, else of the number's owner; English for a number with none. */
+    async sendPhoneOtp(phone: string, meta: Meta & { userId?: string } = {}) {
       const code = await otp.issue('phone', phone, meta.ip);
+      const language = await savedLanguage(db, meta.userId ? { userId: meta.userId } : { phone });
       try {
-        await sms.send({ to: phone, text: `Your verification code is ${code}. It expires in 10 minutes. Do not share it.` });
+        await sms.send({ to: phone, text: codeText(codeTextsOf(language).phoneCode, { code }) });
       } catch (err) {
         log?.warn({ err: (err as Error).message }, 'phone verification SMS could not be sent');
         throw new AppError('UPSTREAM_ERROR', 'The SMS could not be sent just now; try again in a minute');

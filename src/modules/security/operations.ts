@@ -35,7 +35,7 @@ export const securityOperations = [
     input: z.object({ phone: phoneInput }),
     output: z.object({ sent: z.boolean(), expiresInSeconds: z.number() }),
     errors: ['OTP_COOLDOWN', 'OTP_DAILY_LIMIT', 'UPSTREAM_ERROR'],
-    handler: async (input, ctx) => ctx.api.security.login.sendPhoneOtp(input.phone, { ip: ctx.ip }),
+    handler: async (input, ctx) => ctx.api.security.login.sendPhoneOtp(input.phone, { ip: ctx.ip, userId: ctx.optionalUser?.id }),
   }),
   defineOperation({
     name: 'verifyPhoneOtp',

@@ -1,4 +1,6 @@
+import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
+import { savedLanguage } from '../notifications/api.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import type { CodeSource } from './code-tries.js';
 import { cancelNotMeRemoval } from './two-factor-removal.js';
@@ -17,11 +19,8 @@ export async function sendEmailCode(
   meta: { ip?: string } = {},
 ) {
   const code = await otp.issue('stepup', user.email, meta.ip);
-  await mailer.send({
-    to: user.email,
-    subject: 'Your security confirmation code',
-    text: `Your confirmation code is ${code}. It expires in 10 minutes. If you did not ask for it, secure your account now.`,
-  });
+  const t = codeTextsOf(await savedLanguage(db, { userId: user.id })).stepUpCode;
+  await mailer.send({ to: user.email, subject: t.subject, text: codeText(t.text, { code }) });
   // Sent even where it confirms nothing here (it asks for a reset); the answer says what this session may use.
   return {
     sent: true,

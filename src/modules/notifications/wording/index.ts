@@ -10,7 +10,7 @@ import { yo } from '../../../kernel/notice-texts/yo.js';
 export const NOTICE_TEXTS: Record<NoticeLanguage, NoticeTexts> = { en, ha, pcm, yo };
 
 /** What follows every notification e-mail, per language. */
-const EMAIL_FOOTER: Record<keyof typeof NOTICE_TEXTS, string> = {
+export const EMAIL_FOOTER: Record<keyof typeof NOTICE_TEXTS, string> = {
   en: 'You can see all your notifications in the app. To stop these e-mails, turn off e-mail notifications in Settings.',
   ha: 'Kuna iya ganin duk sanarwarku a cikin manhajar. Don dakatar da waɗannan imel-imel, kashe sanarwar imel a Saituna.',
   pcm: 'You fit see all your notifications for the app. To stop these e-mails, off e-mail notifications for Settings.',

@@ -1,4 +1,6 @@
+import { codeText, codeTextsOf } from '../../../../kernel/code-texts.js';
 import { AppError } from '../../../../kernel/errors.js';
+import { savedLanguage } from '../../../notifications/api.js';
 import type { AirtimeCashDeps } from './deps.js';
 import * as repo from './repository.js';
 
@@ -7,10 +9,8 @@ export async function sendNumberCode({ db, log, otp, sms }: AirtimeCashDeps, use
   if (await repo.isVerifiedSender(db, userId, phone)) return { sent: false, alreadyVerified: true, expiresInSeconds: 0 };
   const code = await otp.issue('sending_number', `${userId}:${phone}`, ip);
   try {
-    await sms.send({
-      to: phone,
-      text: `Your airtime-to-cash code is ${code}. It lets you sell airtime from ${phone} and expires in 10 minutes. Do not share it.`,
-    });
+    const t = codeTextsOf(await savedLanguage(db, { userId })).sendingNumberCode;
+    await sms.send({ to: phone, text: codeText(t, { code, phone }) });
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'sending-number SMS could not be sent');
     throw new AppError('UPSTREAM_ERROR', 'The SMS could not be sent just now; try again in a minute');
