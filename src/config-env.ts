@@ -258,6 +258,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9]{1,15}$/, 'API_KEY_BRAND must be 2-16 lower-case letters and digits, starting with a letter')
     .default('vtu'),
+  EPIN_PROVIDER_URL: z.string().url().optional(),
+  EPIN_PROVIDER_KEY: z.string().min(8, 'EPIN_PROVIDER_KEY must be at least 8 characters').optional(),
   FAULT_POINT: z.enum(FAULT_POINTS).optional(),
   TIER_LIMITS: z
     .string()

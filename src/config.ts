@@ -162,6 +162,11 @@ export interface Config {
   rateLimitPerMinute: number;
   /** The first word of API keys (`<brand>_sk_live_...`, issue 45), so secret scanners can find a leaked one. */
   apiKeyBrand: string;
+  /**
+   * The e-PIN (recharge card) seller (issue 45, modules/epins): EPIN_PROVIDER_URL and EPIN_PROVIDER_KEY, the sandbox's
+   * simulator by default in the sandbox; null outside it without both (e-PINs are then not on sale).
+   */
+  epins: { url: string; key: string } | null;
   /** Test-only crash hook (src/lib/faults.ts); refused in production. */
   faultPoint?: FaultPoint;
   tierLimitsJson?: string;
@@ -280,10 +285,18 @@ function configOf(e: ParsedEnv, sandbox: boolean): Config {
     databaseReadMaxLagMs: e.DATABASE_READ_MAX_LAG_SECONDS * 1000,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     apiKeyBrand: e.API_KEY_BRAND,
+    epins: epinsConfig(e, sandbox),
     faultPoint: e.FAULT_POINT,
     tierLimitsJson: e.TIER_LIMITS,
     receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),
   };
+}
+
+function epinsConfig(e: ParsedEnv, sandbox: boolean): Config['epins'] {
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const url = e.EPIN_PROVIDER_URL ?? (sandbox ? `${publicUrl}/sandbox/providers/epins` : undefined);
+  const key = e.EPIN_PROVIDER_KEY ?? (sandbox ? 'sandbox-key-epins' : undefined);
+  return url && key ? { url, key } : null;
 }
 
 function authConfig(e: ParsedEnv): Config['auth'] {

@@ -26,6 +26,7 @@ import { approvalsModule } from './approvals/index.js';
 import { developersModule } from './developers/index.js';
 import { ussdModule } from './ussd/index.js';
 import { whatsappModule } from './whatsapp/index.js';
+import { epinsModule } from './epins/index.js';
 
 /**
  * Every module of the service, by its entry file. A new module adds one line here; a new operation, job or route
@@ -58,6 +59,7 @@ export const allModules: AnyModule[] = [
   developersModule,
   ussdModule,
   whatsappModule,
+  epinsModule,
 ];
 
 export const allOperations: AnyOperation[] = allModules.flatMap((m) => m.operations);

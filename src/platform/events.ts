@@ -23,6 +23,11 @@ export interface DomainEvents {
    * cancelled flight's refund; at most once per purchase. amount (what the wallet paid) and refunded in kobo.
    */
   'vtu.refunded': PurchaseRefund;
+  /**
+   * A batch of recharge cards (e-PINs, issue 45) was settled: `delivered` of `quantity` cards are ready, and what was not
+   * delivered (`refunded`, kobo) went back to the wallet in the same change. Once per batch.
+   */
+  'epin.batch_ready': { userId: string; batchId: string; delivered: number; quantity: number; refunded: bigint };
   /** The account was closed (settings): scrub personal data you hold for this user, keep money records. */
   'account.closed': { userId: string };
 }

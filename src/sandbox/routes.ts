@@ -5,6 +5,7 @@ import { rows } from '../db/client.js';
 import type { Services } from '../platform/services.js';
 import { parseInput } from '../kernel/errors.js';
 import { isSandboxMailer } from '../providers/messaging.js';
+import { registerEpinSimulator } from './epin-simulator.js';
 import { registerIdentitySimulatorRoutes } from './identity-simulator.js';
 import { registerProcessorSimulator } from './processor-simulator.js';
 import { registerSmsSimulator } from './sms-simulator.js';
@@ -26,6 +27,7 @@ sandboxModules.push(registerSmsSimulator);
 sandboxModules.push(registerUssdPhone);
 sandboxModules.push(registerWhatsappCloud);
 sandboxModules.push(registerWhatsappChat);
+sandboxModules.push(registerEpinSimulator);
 
 export async function registerSandboxRoutes(app: FastifyInstance, services: Services) {
   const inbox = (channel: 'email' | 'sms') => async (req: { query: unknown }) => {

@@ -6,3 +6,5 @@ export { FLOAT_CODES, balancesStatement } from './dashboard.js';
 /** Whether a channel an admin can turn off (USSD, WhatsApp) takes customers now (issue 46). */
 export { SWITCHABLE_CHANNELS, channelOpen } from './channels.js';
 export type { SwitchableChannel } from './channels.js';
+/** CSV lines with formula-escaped cells (csv.ts), for every CSV a customer or operator downloads (e-PIN batches, issue 45). */
+export { csvLine } from './csv.js';

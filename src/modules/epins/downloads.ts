@@ -1,0 +1,26 @@
+import { AppError } from '../../kernel/errors.js';
+import { csvLine } from '../console/api.js';
+import { batchView, cardsOf, getBatch } from './batches.js';
+import { cardSheet } from './card-sheet.js';
+import type { EpinsDeps } from './deps.js';
+
+/**
+ * downloadEpinBatch (issue 45): the caller's batch as a print-ready PDF of cards or as CSV (cells formula-escaped like
+ * the console's exports), base64 in the answer so a key and the app fetch it the same way.
+ */
+export async function downloadBatch(deps: Pick<EpinsDeps, 'db' | 'secretKey'>, userId: string, id: string, format: 'pdf' | 'csv') {
+  const b = batchView(await getBatch(deps, userId, id));
+  const cards = await cardsOf(deps, id);
+  if (!cards.length) throw new AppError('CONFLICT', 'This batch has no cards to download (none were delivered yet)');
+  const name = `recharge-cards-${b.network}-${b.denomination}-${id}`;
+  if (format === 'pdf') {
+    const pdf = await cardSheet(
+      { businessName: b.businessName, network: b.network, denomination: b.denomination, loadCode: b.loadCode },
+      cards,
+    );
+    return { filename: `${name}.pdf`, contentType: 'application/pdf', base64: Buffer.from(pdf).toString('base64'), cards: cards.length };
+  }
+  let csv = csvLine(['serial', 'pin', 'network', 'denomination', 'load_code', 'business_name', 'sold_at']);
+  for (const c of cards) csv += csvLine([c.serial, c.pin, b.network, b.denomination.toFixed(2), b.loadCode, b.businessName, c.soldAt]);
+  return { filename: `${name}.csv`, contentType: 'text/csv', base64: Buffer.from(csv, 'utf8').toString('base64'), cards: cards.length };
+}

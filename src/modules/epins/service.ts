@@ -1,0 +1,27 @@
+import type { AuthUser } from '../../kernel/actor.js';
+import { cardsOf, getBatch, batchView, listBatches } from './batches.js';
+import { buyBatch, type BuyEpins } from './buy-batch.js';
+import type { EpinsDeps } from './deps.js';
+import { downloadBatch } from './downloads.js';
+import { markSold } from './mark-sold.js';
+import { createEpinPricing } from './pricing.js';
+import { requeryBatch } from './requery.js';
+
+/** The recharge cards' service (issue 45): each use case is its own file, handed the module's deps here. */
+export function createEpinsService(base: EpinsDeps) {
+  const deps = { ...base, pricing: createEpinPricing(base) };
+  return {
+    buy: (user: Pick<AuthUser, 'id' | 'kycTier'>, input: BuyEpins) => buyBatch(deps, user, input),
+    list: (userId: string, p: { limit: number; offset: number }) => listBatches(deps, userId, p),
+    /** The caller's batch with its cards (PINs decrypted); a batch still processing is asked about first. */
+    async get(userId: string, id: string) {
+      if ((await getBatch(deps, userId, id)).status === 'processing') await requeryBatch(deps, id);
+      return { batch: batchView(await getBatch(deps, userId, id)), cards: await cardsOf(deps, id) };
+    },
+    download: (userId: string, id: string, format: 'pdf' | 'csv') => downloadBatch(deps, userId, id, format),
+    markSold: (userId: string, i: { id: string; serials: string[]; sold: boolean }) => markSold(deps, userId, i),
+    requery: (id: string) => requeryBatch(deps, id),
+  };
+}
+
+export type EpinsService = ReturnType<typeof createEpinsService>;
