@@ -1,15 +1,17 @@
 import { defineModule } from '../../platform/module.js';
+import { registerDailySummary } from './daily-summary.js';
 import { consoleOperations } from './operations.js';
+import { profitOperations } from './profit-operations.js';
 import { createConsoleService, registerConsoleJobs, type ConsoleService } from './service.js';
 
 /** The operator console (issue 30): dashboard panels, operator jobs with progress, CSV exports behind signed URLs. */
 export const consoleModule = defineModule({
   name: 'console',
-  needs: ['config', 'db', 'replica', 'clock', 'log', 'jobs', 'work', 'storage', 'payments', 'vtu', 'identity'],
+  needs: ['config', 'db', 'replica', 'clock', 'log', 'jobs', 'work', 'storage', 'payments', 'vtu', 'identity', 'outbox', 'operators'],
   provides: ['operatorConsole'],
   create: (deps) => ({ operatorConsole: createConsoleService(deps) }),
-  operations: consoleOperations,
-  jobs: [registerConsoleJobs],
+  operations: [...consoleOperations, ...profitOperations],
+  jobs: [registerConsoleJobs, registerDailySummary],
 });
 
 declare module '../../platform/services.js' {

@@ -8,6 +8,7 @@ import { createDashboard, snapshotStatement } from './dashboard.js';
 import { createConsoleJobs } from './jobs.js';
 import { RUN_JOB, type ConsoleJobsDeps } from './jobs-deps.js';
 import { createTopupVerify, type TopupVerifier } from './topups.js';
+import { profit, type ProfitInput } from './profit.js';
 import { createTransactionSearch } from './transactions.js';
 import { z } from 'zod';
 
@@ -26,6 +27,8 @@ export function createConsoleService(
     jobs: createConsoleJobs({ ...deps, liveOperatorRoles: deps.identity.liveOperatorRoles }),
     transactions: createTransactionSearch({ db: deps.replica.lagTolerant, clock: deps.clock }),
     verifyTopup: createTopupVerify(deps.payments),
+    /** The profit view (issue 45): retail minus wholesale of successful purchases by day, service and level. */
+    profit: (input: ProfitInput) => profit({ db: deps.replica.lagTolerant, clock: deps.clock }, input),
   };
 }
 

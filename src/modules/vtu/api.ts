@@ -22,6 +22,9 @@ export {
   stuckPurchases,
 } from './read-model.js';
 export type { PurchaseReceipt, PurchaseStatus } from './read-model.js';
+/** Issue 45: profit by Lagos day, service and level; purchases by API key and day; the customers above the default level. */
+export { customersAboveBase, profitByDay, usageByKey } from './profit-reads.js';
+export type { KeyUsageRow, ProfitRow } from './profit-reads.js';
 /** What the operators' screens read of the purchases: the search, the CSV export, the customer page. */
 export {
   PURCHASE_CHANNELS,
