@@ -31,6 +31,7 @@ export function statusOf(code: ErrorCode): number {
     case 'SECOND_FACTOR_REQUIRED':
     case 'ACCOUNT_CLOSED':
     case 'ACCOUNT_FROZEN':
+    case 'KEY_SUSPENDED':
       return 403;
     case 'NOT_FOUND':
       return 404;

@@ -22,12 +22,13 @@ export async function authenticate(deps: DevelopersDeps, secret: string, ip: str
     db,
     sql`WITH k AS (SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = ${hashOfSecret(secret)}),
              touch AS (UPDATE api_keys SET last_used_at = ${now}
-                       WHERE id = (SELECT id FROM k) AND revoked_at IS NULL
+                       WHERE id = (SELECT id FROM k) AND revoked_at IS NULL AND suspended_at IS NULL
                          AND (last_used_at IS NULL OR last_used_at < ${new Date(now.getTime() - TOUCH_EVERY_MS)}))
         SELECT * FROM k`,
   );
   if (!k || k.mode !== worldOf(deps) || k.revoked_at !== null || (k.expires_at !== null && new Date(k.expires_at) <= now))
     throw new AppError('UNAUTHENTICATED', 'This API key is unknown, revoked or expired');
+  if (k.suspended_at !== null) throw new AppError('KEY_SUSPENDED', 'This API key is suspended by the business: contact support');
   if (k.allowed_ips && !k.allowed_ips.includes(plainAddress(ip)))
     throw new AppError('FORBIDDEN', 'This API key is not allowed from this address');
   const holder = await profileOf(db, k.user_id);

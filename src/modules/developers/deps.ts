@@ -46,6 +46,8 @@ export interface ApiKeyView {
   expiresAt: string | null;
   revokedAt: string | null;
   rolledFrom: string | null;
+  /** When an operator suspended it (refused with KEY_SUSPENDED until resumed); null when it is not suspended. */
+  suspendedAt: string | null;
 }
 
 export interface NewKey {
@@ -87,5 +89,7 @@ export interface TestDevelopers {
   listKeys(user: KeyHolder): Promise<ApiKeyView[]>;
   revokeKey(user: KeyHolder, id: string): Promise<ApiKeyView>;
   rollKey(user: KeyHolder, id: string, overlapHours: number): Promise<{ key: ApiKeyView; secret: string }>;
+  /** Purchases made with this world's keys of a customer (its shadow account there) by key and Lagos day. */
+  ownUsage(userId: string, days: number): Promise<{ key: string; day: string; purchases: number; succeeded: number; spend: number }[]>;
   shadow: ShadowAccounts;
 }

@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/module.js';
 import type { TestWorld } from './deps.js';
 import { createDevelopersService, type DevelopersService } from './service.js';
+import { developersAdminOperations } from './admin-operations.js';
 import { developersOperations } from './operations.js';
 import { registerWebhookJobs, subscribeWebhooks } from './webhook-events.js';
 import { webhookOperations } from './webhook-operations.js';
@@ -24,7 +25,7 @@ export const developersModule = defineModule({
       sandbox: config.sandbox,
     }),
   }),
-  operations: [...developersOperations, ...webhookOperations],
+  operations: [...developersOperations, ...webhookOperations, ...developersAdminOperations],
   jobs: [registerWebhookJobs],
   subscribers: [subscribeWebhooks],
 });

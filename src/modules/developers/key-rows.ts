@@ -31,12 +31,13 @@ export function viewOf(r: KeyRow, today: string): ApiKeyView {
     expiresAt: iso(r.expires_at),
     revokedAt: iso(r.revoked_at),
     rolledFrom: r.rolled_from,
+    suspendedAt: iso(r.suspended_at),
   };
 }
 
 /** The columns a key is read with (KeyRow). */
 export const COLUMNS = sql`id, user_id, name, mode, prefix, secret_hash, scopes, allowed_ips, daily_limit::text AS daily_limit,
-  spent_day::text AS spent_day, spent_today::text AS spent_today, created_at, last_used_at, expires_at, revoked_at, rolled_from`;
+  spent_day::text AS spent_day, spent_today::text AS spent_today, created_at, last_used_at, expires_at, revoked_at, rolled_from, suspended_at, suspended_by::text AS suspended_by`;
 
 /** The keys this world authenticates: live keys here, test keys in the test world. */
 export const worldOf = ({ testWorld }: Pick<DevelopersDeps, 'testWorld'>): KeyMode => (testWorld ? 'live' : 'test');

@@ -23,6 +23,7 @@ const apiKeyOutput = z
     expiresAt: z.string().nullable().meta({ description: 'set when the key was rolled: it works until then' }),
     revokedAt: z.string().nullable(),
     rolledFrom: z.string().nullable(),
+    suspendedAt: z.string().nullable().meta({ description: 'set while the business has suspended the key (refused with KEY_SUSPENDED)' }),
   })
   .meta({ id: 'ApiKey' });
 const keyIdInput = z.object({ id: z.string().min(1).max(64) });

@@ -21,6 +21,9 @@ export const apiKeys = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     rolledFrom: text('rolled_from'),
+    /** Suspended by an operator (migration 1250): refused with KEY_SUSPENDED until resumed. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    suspendedBy: uuid('suspended_by'),
   },
   (t) => [index('api_keys_user_idx').on(t.userId, t.createdAt)],
 );

@@ -6,7 +6,9 @@ import type { DevelopersDeps, NewKey } from './deps.js';
 import { listKeys, revokeKey } from './list-keys.js';
 import { rollKey } from './roll-key.js';
 import { shadowAccounts } from './shadow-accounts.js';
+import { listResellers, setKeySuspended } from './resellers.js';
 import { testWallet } from './test-mode.js';
+import { myUsage, ownUsage } from './usage.js';
 
 export function createDevelopersService(deps: DevelopersDeps) {
   type Holder = Pick<AuthUser, 'id' | 'email'>;
@@ -22,6 +24,12 @@ export function createDevelopersService(deps: DevelopersDeps) {
     shadow: shadowAccounts(deps),
     testWallet: (user: Pick<AuthUser, 'email' | 'kycTier'>, naira?: number) => testWallet(deps, user, naira),
     adjustSpend: (keyId: string, deltaKobo: bigint) => adjustSpend(deps, keyId, deltaKobo),
+    /** Issue 45: purchases by key and day, the developer page's (live and test keys) and this world's own. */
+    myUsage: (user: Holder, days: number) => myUsage(deps, user, days),
+    ownUsage: (userId: string, days: number) => ownUsage(deps, userId, days),
+    /** The console's resellers: customers above the default level with keys, usage and webhook health. */
+    listResellers: (page: { limit: number; offset: number }) => listResellers(deps, page),
+    setKeySuspended: (actorId: string, keyId: string, suspended: boolean) => setKeySuspended(deps, actorId, keyId, suspended),
   };
 }
 

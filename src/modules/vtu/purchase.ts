@@ -97,6 +97,7 @@ export async function purchase(deps: VtuPurchaseDeps, user: Purchaser, kind: str
     ported: p.ported,
     channel,
     priceLevel: ctx.level,
+    ...(user.apiKey ? { apiKey: user.apiKey.id } : {}),
     now,
     // If this process dies before the provider answers, reconciliation picks the row up from here.
     nextCheckAt: new Date(now.getTime() + settlement.firstCheckDelay()),

@@ -14,7 +14,7 @@ export type VtuRow = Narrowed<
 
 const COLS = sql.raw(`id::text AS id, reference, request_id, user_id::text AS user_id, service, status, amount::text AS amount,
   wholesale::text AS wholesale, markup::text AS markup, recipient, network, plan_id, product, meter_type, quantity, phone, profile_id,
-  provider, providers_tried, ported, channel, price_level, details, inputs, failure_reason, sent_at, requery_count, next_check_at, last_checked_at,
+  provider, providers_tried, ported, channel, price_level, api_key, details, inputs, failure_reason, sent_at, requery_count, next_check_at, last_checked_at,
   last_provider_status, stuck_at, created_at, updated_at`);
 
 /** The settled row as its parts read it (`when`, named `settled`). */
@@ -46,6 +46,8 @@ export interface NewVtuRow {
   channel?: PurchaseChannel;
   /** The price level it is sold at (issue 45); the default level when not named. */
   priceLevel?: string;
+  /** The API key it is made with (issue 45); none in a session, by USSD or by WhatsApp. */
+  apiKey?: string;
   now: Date;
   nextCheckAt: Date;
 }
@@ -54,10 +56,10 @@ export async function insertTransaction(tx: Tx, r: NewVtuRow): Promise<VtuRow> {
   return (await one<VtuRow>(
     tx,
     sql`INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network, plan_id,
-          product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, channel, price_level, sent_at, next_check_at, created_at, updated_at)
+          product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, channel, price_level, api_key, sent_at, next_check_at, created_at, updated_at)
         VALUES (${r.id}, ${r.reference}, ${r.requestId}, ${r.userId}, ${r.service}, 'processing', ${r.amount}, ${r.wholesale}, ${r.markup}, ${r.recipient},
           ${r.network ?? null}, ${r.planId ?? null}, ${r.product ?? null}, ${r.meterType ?? null}, ${r.quantity ?? null}, ${r.phone ?? null},
-          ${r.profileId ?? null}, ${r.inputs ? JSON.stringify(r.inputs) : null}::jsonb, ${r.provider}, ARRAY[${r.provider}]::text[], ${r.ported}, ${r.channel ?? 'app'}, ${r.priceLevel ?? 'customer'}, ${r.now}, ${r.nextCheckAt}, ${r.now}, ${r.now})
+          ${r.profileId ?? null}, ${r.inputs ? JSON.stringify(r.inputs) : null}::jsonb, ${r.provider}, ARRAY[${r.provider}]::text[], ${r.ported}, ${r.channel ?? 'app'}, ${r.priceLevel ?? 'customer'}, ${r.apiKey ?? null}, ${r.now}, ${r.nextCheckAt}, ${r.now}, ${r.now})
         RETURNING ${COLS}`,
   ))!;
 }
@@ -88,6 +90,7 @@ export function newRowOf(r: NewVtuRow): VtuRow {
     ported: r.ported,
     channel: r.channel ?? 'app',
     price_level: r.priceLevel ?? 'customer',
+    api_key: r.apiKey ?? null,
     details: null,
     failure_reason: null,
     sent_at: r.now,
@@ -113,6 +116,7 @@ export function recordPurchase(change: Change, r: NewVtuRow): Change {
     markup: r.markup.toString(),
     channel: r.channel ?? 'app',
     priceLevel: r.priceLevel ?? 'customer',
+    apiKey: r.apiKey ?? null,
     now: r.now.toISOString(),
     nextCheckAt: r.nextCheckAt.toISOString(),
   };
@@ -121,13 +125,13 @@ export function recordPurchase(change: Change, r: NewVtuRow): Change {
 
 const insertEach = (each: SQL) =>
   sql`INSERT INTO vtu_transactions (id, reference, request_id, user_id, service, status, amount, wholesale, markup, recipient, network,
-        plan_id, product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, channel, price_level, sent_at, next_check_at, created_at, updated_at)
+        plan_id, product, meter_type, quantity, phone, profile_id, inputs, provider, providers_tried, ported, channel, price_level, api_key, sent_at, next_check_at, created_at, updated_at)
       SELECT r.id, r.reference, r."requestId", r."userId", r.service, 'processing', r.amount, r.wholesale, r.markup, r.recipient, r.network,
-        r."planId", r.product, r."meterType", r.quantity, r.phone, r."profileId", r.inputs, r.provider, ARRAY[r.provider], r.ported, r.channel, r."priceLevel", r.now,
+        r."planId", r.product, r."meterType", r.quantity, r.phone, r."profileId", r.inputs, r.provider, ARRAY[r.provider], r.ported, r.channel, r."priceLevel", r."apiKey", r.now,
         r."nextCheckAt", r.now, r.now
       FROM ${each}, jsonb_to_record(each.data) AS r(id uuid, reference text, "requestId" text, "userId" uuid, service text, amount bigint,
         wholesale bigint, markup bigint, recipient text, network text, "planId" text, product text, "meterType" text, quantity int, phone text,
-        "profileId" text, inputs jsonb, provider text, ported boolean, channel text, "priceLevel" text, now timestamptz, "nextCheckAt" timestamptz)`;
+        "profileId" text, inputs jsonb, provider text, ported boolean, channel text, "priceLevel" text, "apiKey" text, now timestamptz, "nextCheckAt" timestamptz)`;
 
 export async function getTransaction(exec: Executor, id: string): Promise<VtuRow | undefined> {
   return one<VtuRow>(exec, sql`SELECT ${COLS} FROM vtu_transactions WHERE id = ${id}`);

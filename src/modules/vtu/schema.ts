@@ -28,6 +28,8 @@ export const vtuTransactions = pgTable(
     channel: text('channel').notNull().default('app'),
     /** The price level it was sold at (migration 1204); its price is `amount`. */
     priceLevel: text('price_level').notNull().default('customer'),
+    /** The API key it was made with (migration 1250); null in a session, by USSD or by WhatsApp. */
+    apiKey: text('api_key'),
     details: jsonb('details'),
     /** A kind's own inputs (kinds added after the first six; migration 0401): NULL for the first six. */
     inputs: jsonb('inputs'),

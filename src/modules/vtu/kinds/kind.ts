@@ -327,6 +327,8 @@ export interface KindEnv {
 export interface Purchaser {
   id: string;
   kycTier: number;
+  /** The API key the purchase is made with (issue 45), recorded on the purchase; none in a session. */
+  apiKey?: { id: string };
 }
 
 /** The VTU core's calls a kind's operations may make. */

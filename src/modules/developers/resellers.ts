@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import { one, rows } from '../../db/client.js';
+import { DAY, HOUR, lagosDate } from '../../kernel/clock.js';
+import { notFound } from '../../kernel/errors.js';
+import { toNaira } from '../../kernel/money.js';
+import { emailsOf } from '../identity/api.js';
+import { customersAboveBase, usageByKey } from '../vtu/api.js';
+import { COLUMNS, today, viewOf, type KeyRow } from './key-rows.js';
+import type { DevelopersDeps } from './deps.js';
+
+/**
+ * The console's resellers (issue 45): the customers above the default price level with their level, their live API keys
+ * (test keys live in the test world), purchases by key and Lagos day, and their webhook endpoints' health.
+ */
+
+/** How many days of usage the resellers list shows per key. */
+export const RESELLER_USAGE_DAYS = 14;
+/** The window of a webhook endpoint's failure count. */
+const FAILURE_DAYS = 7;
+
+type EndpointHealthRow = {
+  id: string;
+  user_id: string;
+  url: string;
+  events: string[];
+  status: string;
+  disabled_reason: string | null;
+  disabled_at: Date | string | null;
+  last_status: string | null;
+  last_response: number | null;
+  last_at: Date | string | null;
+  failed: number;
+  pending: number;
+};
+
+/** 00:00 in Lagos (UTC+1) of the Lagos day of `d`. */
+export const lagosMidnight = (d: Date) => new Date(Date.parse(`${lagosDate(d)}T00:00:00Z`) - HOUR);
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Each endpoint of these customers with its last delivery and its failed and pending deliveries of the window. */
+async function endpointHealth({ db, clock }: DevelopersDeps, userIds: string[]) {
+  if (!userIds.length) return [];
+  const since = new Date(clock.now().getTime() - FAILURE_DAYS * DAY);
+  return rows<EndpointHealthRow>(
+    db,
+    sql`SELECT e.id, e.user_id::text AS user_id, e.url, e.events, e.status, e.disabled_reason, e.disabled_at,
+               last.status AS last_status, last.response_status AS last_response, coalesce(last.last_attempt_at, last.created_at) AS last_at,
+               (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'failed' AND d.created_at >= ${since}) AS failed,
+               (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending') AS pending
+        FROM webhook_endpoints e
+        LEFT JOIN LATERAL (SELECT d.status, d.response_status, d.last_attempt_at, d.created_at FROM webhook_deliveries d
+                           WHERE d.endpoint_id = e.id ORDER BY d.created_at DESC, d.id DESC LIMIT 1) last ON true
+        WHERE e.user_id = ANY(${`{${userIds.join(',')}}`}::uuid[]) ORDER BY e.created_at, e.id`,
+  );
+}
+
+/** adminListResellers: a page of customers above the default level, each with keys, usage and webhook health. */
+export async function listResellers(deps: DevelopersDeps, page: { limit: number; offset: number }) {
+  const { db, clock } = deps;
+  const people = await customersAboveBase(db, page.limit, page.offset);
+  const ids = people.map((p) => p.user_id);
+  const idList = `{${ids.join(',')}}`;
+  const [emails, keys, hooks] = await Promise.all([
+    emailsOf(db, ids),
+    ids.length
+      ? rows<KeyRow>(db, sql`SELECT ${COLUMNS} FROM api_keys WHERE user_id = ANY(${idList}::uuid[]) ORDER BY created_at DESC, id DESC`)
+      : Promise.resolve([] as KeyRow[]),
+    endpointHealth(deps, ids),
+  ]);
+  const now = clock.now();
+  const start = lagosMidnight(new Date(now.getTime() - (RESELLER_USAGE_DAYS - 1) * DAY));
+  const usage = await usageByKey(db, start, new Date(lagosMidnight(now).getTime() + DAY), { keys: keys.map((k) => k.id) });
+  const day = today(deps);
+  return {
+    total: people[0]?.total ?? 0,
+    items: people.map((p) => ({
+      userId: p.user_id,
+      email: emails.get(p.user_id) ?? '',
+      level: { id: p.level, name: p.level_name, rank: p.rank, source: p.source },
+      keys: keys
+        .filter((k) => k.user_id === p.user_id)
+        .map((k) => ({
+          ...viewOf(k, day),
+          usage: usage
+            .filter((u) => u.key === k.id)
+            .map((u) => ({ day: u.day, purchases: u.purchases, succeeded: u.succeeded, spend: toNaira(u.spend) })),
+        })),
+      webhooks: hooks
+        .filter((h) => h.user_id === p.user_id)
+        .map((h) => ({
+          id: h.id,
+          url: h.url,
+          events: h.events,
+          status: h.status,
+          disabledReason: h.disabled_reason,
+          disabledAt: iso(h.disabled_at),
+          lastDelivery: h.last_status === null ? null : { status: h.last_status, responseStatus: h.last_response, at: iso(h.last_at) },
+          failedLast7Days: h.failed,
+          pending: h.pending,
+        })),
+    })),
+  };
+}
+
+/** adminSuspendApiKey: suspends (or resumes) any live key; answers the key before and after. */
+export async function setKeySuspended(deps: DevelopersDeps, actorId: string, keyId: string, suspended: boolean) {
+  const { db, clock } = deps;
+  const r = await one<KeyRow & { was: Date | string | null }>(
+    db,
+    sql`UPDATE api_keys k SET suspended_at = CASE WHEN ${suspended} THEN coalesce(k.suspended_at, ${clock.now()}) END,
+          suspended_by = CASE WHEN ${suspended} THEN coalesce(k.suspended_by, ${actorId}::uuid) END
+        FROM (SELECT id AS oid, suspended_at AS was FROM api_keys WHERE id = ${keyId} FOR UPDATE) o
+        WHERE k.id = o.oid RETURNING ${COLUMNS}, o.was`,
+  );
+  if (!r) throw notFound('API key');
+  return { key: viewOf(r, today(deps)), userId: r.user_id, wasSuspended: r.was !== null };
+}
