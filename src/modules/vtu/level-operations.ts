@@ -44,7 +44,16 @@ const priceFields = {
   value: z.number({ error: 'value must be a number' }).finite().min(0, 'value must be 0 or more').max(10_000_000, 'value is too large'),
 };
 const priceInput = z
-  .object(priceFields)
+  .object({
+    ...priceFields,
+    identifier: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(40, 'identifier is too long')
+      .optional()
+      .meta({ description: 'cable: the provider whose plans the preview lists (dstv, gotv, startimes); required for cable' }),
+  })
   .refine((v) => Math.abs(Math.round(v.value * 100) - v.value * 100) < 1e-6, {
     message: 'value must have at most 2 decimals',
     path: ['value'],
@@ -152,7 +161,7 @@ export const levelOperations = [
     input: priceInput,
     output: changeOutput,
     errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
-    handler: async (i, ctx) => ctx.api.vtu.adminPreviewPriceChange(priceSetting(i)),
+    handler: async (i, ctx) => ctx.api.vtu.adminPreviewPriceChange(priceSetting(i), i.identifier),
   }),
   defineOperation({
     name: 'adminRequestPriceChange',
