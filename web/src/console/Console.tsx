@@ -1,4 +1,4 @@
-import { Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Component, Suspense, useEffect, type ReactNode } from 'react';
 import { adminQueries } from '../api/queries/admin';
@@ -9,7 +9,9 @@ import { useFreshAfterWrites } from './fresh';
 import { useIdleSignOut } from './idle';
 import { ConsoleLayout } from './Layout';
 import { useConsolePath } from './nav';
-import { SCREENS } from './screens';
+import { operationRoles } from '../api/operation-roles';
+import { useOperatorRoles } from './roles';
+import { SCREENS, screenOpen } from './screens';
 import { ConsoleSignIn } from './SignIn';
 
 /**
@@ -86,6 +88,7 @@ function OperatorOnly() {
 function CurrentScreen() {
   const [name = '', ...rest] = useConsolePath();
   const screen = SCREENS[name];
+  const roles = useOperatorRoles();
   useEffect(() => {
     document.title = `${screen?.title ?? 'Not found'} · Operator console`;
   }, [screen]);
@@ -94,6 +97,15 @@ function CurrentScreen() {
       <Stack>
         <Title order={1}>Not found</Title>
         <Text>The console has no screen at this address.</Text>
+      </Stack>
+    );
+  if (!screenOpen(screen, roles))
+    return (
+      <Stack>
+        <Title order={1}>{screen.title}</Title>
+        <Alert color="red" role="alert" title="Not for your role">
+          Your role is not allowed to open this screen: it is for {operationRoles[screen.reads].join(', ')}.
+        </Alert>
       </Stack>
     );
   const Screen = screen.component;

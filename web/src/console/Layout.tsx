@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { consoleQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
 import { ConsoleLink, useConsolePath } from './nav';
-import { OperatorRoles, rolesOpen } from './roles';
+import { mayCall, OperatorRoles } from './roles';
 import { SCREENS, screenOpen } from './screens';
 import { ConsoleWarnings } from './Warnings';
 
@@ -14,10 +14,10 @@ const GROUPS = ['Overview', 'Customers', 'Money', 'Catalogue', 'Engagement', 'Sy
 /**
  * How many wait behind a screen of the navigation (issue 44): approvals a second operator can decide, support threads
  * awaiting a reply, open transaction reports. The dashboard's waiting work, polled in the background; the navigation
- * lists only the screens the operator opens (the queues answer finance and support; admin opens all).
+ * lists only the screens the operator opens (by the roles the service declares, roles.ts).
  */
 function useWaiting(roles: readonly string[]): Record<string, number> {
-  const queues = useQuery({ ...consoleQueries.queues(), enabled: rolesOpen(roles, ['finance', 'support']) });
+  const queues = useQuery({ ...consoleQueries.queues(), enabled: mayCall(roles, 'adminDashboardQueues') });
   const q = queues.data;
   return { approvals: q?.approvals.pending ?? 0, support: q?.support.awaitingReply ?? 0, reports: q?.reports.open ?? 0 };
 }

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { ScreenProps } from './nav';
+import { mayCall, type AdminOperation } from './roles';
 
 /**
  * The console's screens: the address's first part after /console/ names one, and each is its own chunk. `rest` is
@@ -9,68 +10,107 @@ interface Screen {
   title: string;
   group: 'Overview' | 'Customers' | 'Money' | 'Catalogue' | 'Engagement' | 'System';
   component: LazyExoticComponent<ComponentType<ScreenProps>>;
-  /** The operator roles besides admin whose operations the screen reads (the service's `roles`); admin sees all. */
-  roles: readonly ('finance' | 'support')[];
+  /** The operation whose answer the screen shows: the screen opens for an operator who may call it (the generated roles). */
+  reads: AdminOperation;
 }
 
-const BOTH = ['finance', 'support'] as const;
-const FINANCE = ['finance'] as const;
-const SUPPORT = ['support'] as const;
-const ADMIN = [] as const;
-
 /** Whether an operator with these roles opens the screen (the navigation hides the others; the service still refuses). */
-export const screenOpen = (screen: Screen, roles: readonly string[]) =>
-  roles.includes('admin') || screen.roles.some((r) => roles.includes(r));
+export const screenOpen = (screen: Screen, roles: readonly string[]) => mayCall(roles, screen.reads);
 
 const load = <M extends Record<string, unknown>>(imp: () => Promise<M>, name: keyof M) =>
   lazy(() => imp().then((m) => ({ default: m[name] as ComponentType<ScreenProps> })));
 
 export const SCREENS: Record<string, Screen> = {
-  '': { title: 'Dashboard', group: 'Overview', component: load(() => import('./screens/Dashboard'), 'Dashboard'), roles: BOTH },
-  customers: { title: 'Customers', group: 'Customers', component: load(() => import('./screens/Customers'), 'Customers'), roles: SUPPORT },
-  kyc: { title: 'KYC queue', group: 'Customers', component: load(() => import('./screens/KycQueue'), 'KycQueue'), roles: SUPPORT },
-  approvals: { title: 'Approvals', group: 'Money', component: load(() => import('./screens/Approvals'), 'Approvals'), roles: FINANCE },
+  '': {
+    title: 'Dashboard',
+    group: 'Overview',
+    component: load(() => import('./screens/Dashboard'), 'Dashboard'),
+    reads: 'adminDashboardQueues',
+  },
+  customers: {
+    title: 'Customers',
+    group: 'Customers',
+    component: load(() => import('./screens/Customers'), 'Customers'),
+    reads: 'adminSearchCustomers',
+  },
+  kyc: {
+    title: 'KYC queue',
+    group: 'Customers',
+    component: load(() => import('./screens/KycQueue'), 'KycQueue'),
+    reads: 'adminListKycSubmissions',
+  },
+  approvals: {
+    title: 'Approvals',
+    group: 'Money',
+    component: load(() => import('./screens/Approvals'), 'Approvals'),
+    reads: 'adminListApprovals',
+  },
   transactions: {
     title: 'Transactions',
     group: 'Money',
     component: load(() => import('./screens/Transactions'), 'Transactions'),
-    roles: BOTH,
+    reads: 'adminSearchTransactions',
   },
   'airtime-cash': {
     title: 'Airtime to cash',
     group: 'Money',
     component: load(() => import('./screens/AirtimeCash'), 'AirtimeCash'),
-    roles: BOTH,
+    reads: 'adminListAirtimeCashRequests',
   },
-  topups: { title: 'Top-ups', group: 'Money', component: load(() => import('./screens/TopUps'), 'TopUps'), roles: BOTH },
+  topups: { title: 'Top-ups', group: 'Money', component: load(() => import('./screens/TopUps'), 'TopUps'), reads: 'adminSearchPayments' },
   catalogue: {
     title: 'Catalogue and pricing',
     group: 'Catalogue',
     component: load(() => import('./screens/Catalogue'), 'Catalogue'),
-    roles: FINANCE,
+    reads: 'adminCatalogue',
   },
   shop: {
     title: 'Marketplace and subscriptions',
     group: 'Catalogue',
     component: load(() => import('./screens/Shop'), 'Shop'),
-    roles: BOTH,
+    reads: 'adminListMarketplaceOrders',
   },
-  growth: { title: 'Growth settings', group: 'Catalogue', component: load(() => import('./screens/Growth'), 'Growth'), roles: ADMIN },
+  growth: {
+    title: 'Growth settings',
+    group: 'Catalogue',
+    component: load(() => import('./screens/Growth'), 'Growth'),
+    reads: 'adminGetGrowthSettings',
+  },
   broadcasts: {
     title: 'Broadcasts and polls',
     group: 'Engagement',
     component: load(() => import('./screens/Broadcasts'), 'Broadcasts'),
-    roles: SUPPORT,
+    reads: 'adminListBroadcasts',
   },
-  support: { title: 'Support inbox', group: 'Engagement', component: load(() => import('./screens/Support'), 'Support'), roles: SUPPORT },
-  reports: { title: 'Reports', group: 'Engagement', component: load(() => import('./screens/Reports'), 'Reports'), roles: BOTH },
-  exports: { title: 'Exports and jobs', group: 'Money', component: load(() => import('./screens/Exports'), 'Exports'), roles: FINANCE },
-  operators: { title: 'Operators', group: 'System', component: load(() => import('./screens/Operators'), 'Operators'), roles: BOTH },
-  audit: { title: 'Audit log', group: 'System', component: load(() => import('./screens/Audit'), 'Audit'), roles: ADMIN },
+  support: {
+    title: 'Support inbox',
+    group: 'Engagement',
+    component: load(() => import('./screens/Support'), 'Support'),
+    reads: 'adminListSupportThreads',
+  },
+  reports: {
+    title: 'Reports',
+    group: 'Engagement',
+    component: load(() => import('./screens/Reports'), 'Reports'),
+    reads: 'adminListTransactionReports',
+  },
+  exports: {
+    title: 'Exports and jobs',
+    group: 'Money',
+    component: load(() => import('./screens/Exports'), 'Exports'),
+    reads: 'adminListJobs',
+  },
+  operators: {
+    title: 'Operators',
+    group: 'System',
+    component: load(() => import('./screens/Operators'), 'Operators'),
+    reads: 'adminListPasskeys',
+  },
+  audit: { title: 'Audit log', group: 'System', component: load(() => import('./screens/Audit'), 'Audit'), reads: 'adminSearchAudit' },
   'dead-letters': {
     title: 'Dead letters',
     group: 'System',
     component: load(() => import('./screens/DeadLetters'), 'DeadLetters'),
-    roles: ADMIN,
+    reads: 'adminListDeadLetters',
   },
 };

@@ -5,6 +5,7 @@ import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
+import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
@@ -36,6 +37,7 @@ export function AirtimeCash() {
     adminQueries.airtimeCash({ limit: LIMIT, offset, ...(status ? { status } : {}), ...(show === 'stuck' ? { stuck: true } : {}) }),
   );
   const qc = useQueryClient();
+  const can = useCan();
   const stepUp = useOperatorStepUp();
   const [resolving, setResolving] = useState<{ id: string; reference: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -130,17 +132,19 @@ export function AirtimeCash() {
                 {
                   header: 'Actions',
                   cell: (r) =>
-                    r.status === 'awaiting' ? (
+                    r.status === 'awaiting' && can('adminResolveAirtimeCashRequest') ? (
                       <Group gap={4} wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          loading={busy === r.id}
-                          onClick={() => void requery(r.id, r.reference)}
-                          aria-label={`Requery ${r.reference}`}
-                        >
-                          Requery
-                        </Button>
+                        {can('adminRequeryAirtimeCashRequest') && (
+                          <Button
+                            size="xs"
+                            variant="default"
+                            loading={busy === r.id}
+                            onClick={() => void requery(r.id, r.reference)}
+                            aria-label={`Requery ${r.reference}`}
+                          >
+                            Requery
+                          </Button>
+                        )}
                         <Button size="xs" variant="light" color="red" onClick={() => setResolving(r)} aria-label={`Resolve ${r.reference}`}>
                           Resolve
                         </Button>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { post, type GetOutput } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
+import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
@@ -35,6 +36,7 @@ export function Approvals() {
   const list = useQuery(consoleQueries.approvals({ status, sort, limit: LIMIT, offset }));
   const qc = useQueryClient();
   const stepUp = useOperatorStepUp();
+  const can = useCan();
   const [deciding, setDeciding] = useState<{ a: Approval; decision: 'approve' | 'reject' } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -96,7 +98,7 @@ export function Approvals() {
                 {
                   header: 'Decision',
                   cell: (a) =>
-                    a.status === 'pending' ? (
+                    a.status === 'pending' && can('adminApproveRequest') ? (
                       <Group gap={4} wrap="nowrap">
                         <Button
                           size="xs"
@@ -210,6 +212,7 @@ function ThresholdForm({ initial }: { initial: Settings }) {
   });
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
+  const can = useCan();
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<keyof typeof SAVED | null>(null);
   return (
@@ -266,9 +269,11 @@ function ThresholdForm({ initial }: { initial: Settings }) {
               {new Date(s.at).toLocaleString('en-NG', { timeZone: 'Africa/Lagos' })}.
             </Text>
           ))}
-          <Group>
-            <Button type="submit">Save thresholds</Button>
-          </Group>
+          {can('adminUpdateApprovalSettings') && (
+            <Group>
+              <Button type="submit">Save thresholds</Button>
+            </Group>
+          )}
         </Stack>
       </form>
       {stepUp.modal}

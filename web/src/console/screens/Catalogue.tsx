@@ -6,6 +6,7 @@ import { post } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
+import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { PlanPrices } from './PlanPrices';
 import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
@@ -31,11 +32,12 @@ const fundSchema = z.object({ provider: providerInput, amount: z.number().min(10
 
 /** Pricing and providers: markups per service (and per provider, which routes price), provider floats and funding. */
 export function Catalogue() {
+  const can = useCan();
   return (
     <Stack>
       <ScreenTitle title="Catalogue and pricing" />
       <PlanPrices />
-      <Markups />
+      {can('adminListMarkups') && <Markups />}
       <Floats />
     </Stack>
   );

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { get, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { useOperatorRoles } from '../roles';
+import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { Loaded } from '../ui';
 
@@ -17,11 +17,11 @@ const channelsQuery = () => ({
 });
 
 /**
- * Whether the USSD menu and the WhatsApp assistant take customers (issue 46), and for an admin the switch of each
+ * Whether the USSD menu and the WhatsApp assistant take customers (issue 46), and for an operator who may set them the switch of each
  * (adminSetChannels, with step-up). The app and the API are never off.
  */
 export function ChannelSwitches() {
-  const admin = useOperatorRoles().includes('admin');
+  const admin = useCan()('adminSetChannels');
   const channels = useQuery(channelsQuery());
   const qc = useQueryClient();
   const stepUp = useOperatorStepUp();

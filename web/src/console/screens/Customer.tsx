@@ -9,6 +9,7 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { ConsoleLink } from '../nav';
 import { ReferenceLink } from '../references';
+import { useCan } from '../roles';
 import { DataTable, Loaded, money, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 // adminAdjustWallet: a signed naira amount (not 0, at most ₦10,000,000 either way, 2 decimals) and a reason.
@@ -39,6 +40,7 @@ export function CustomerPage({ userId }: { userId: string }) {
   const [dialog, setDialog] = useState<'freeze' | 'unfreeze' | 'signout' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'customers'] });
+  const can = useCan();
   return (
     <Loaded query={q}>
       {(c) => (
@@ -47,7 +49,7 @@ export function CustomerPage({ userId }: { userId: string }) {
             Back to customers
           </Anchor>
           <ScreenTitle title={c.profile.email}>
-            {c.frozen ? (
+            {!can(c.frozen ? 'adminUnfreezeCustomer' : 'adminFreezeCustomer') ? null : c.frozen ? (
               <Button variant="light" onClick={() => setDialog('unfreeze')}>
                 Unfreeze
               </Button>
@@ -56,9 +58,11 @@ export function CustomerPage({ userId }: { userId: string }) {
                 Freeze
               </Button>
             )}
-            <Button variant="default" onClick={() => setDialog('signout')}>
-              Sign out everywhere
-            </Button>
+            {can('adminSignOutCustomer') && (
+              <Button variant="default" onClick={() => setDialog('signout')}>
+                Sign out everywhere
+              </Button>
+            )}
           </ScreenTitle>
           {c.frozen && c.freeze && (
             <Alert color="red" title="Frozen" role="status">
@@ -84,7 +88,7 @@ export function CustomerPage({ userId }: { userId: string }) {
               </Stack>
             </Part>
             <Part id="c-wallet" title={`Wallet: ${money(c.wallet.balance)}`}>
-              <Adjust userId={userId} onDone={(m) => (setNotice(m), void refresh())} />
+              {can('adminAdjustWallet') && <Adjust userId={userId} onDone={(m) => (setNotice(m), void refresh())} />}
             </Part>
           </SimpleGrid>
           <Part id="c-ledger" title="Recent ledger lines">

@@ -4,7 +4,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import type { GetOutput } from '../../api/client';
 import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink, useScreenSearch, type Search } from '../nav';
-import { rolesOpen, useOperatorRoles } from '../roles';
+import { mayCall, useOperatorRoles, type AdminOperation } from '../roles';
 import { DataTable, Loaded, Loading, money, ScreenTitle } from '../ui';
 import { CHANNEL_NAMES, ChannelSwitches } from './ChannelSwitches';
 
@@ -27,21 +27,26 @@ const daysLeft = (balance: number, days: number | null) =>
 const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 1000) / 10}%`);
 
 type Queues = GetOutput<'/_serverFn/adminDashboardQueuesBearerAdmin'>;
-type Tile = { key?: string; to: string; search?: Search; roles: readonly string[]; value: number; label: string; sub: string };
+/** A tile shows for an operator who may call `op`, the read of the list it opens (the generated role table). */
+type Tile = { key?: string; to: string; search?: Search; op: AdminOperation; value: number; label: string; sub: string };
 
 /**
  * What waits, one tile each, for the screens the operator's roles open (issue 44): each opens the exact list (the
  * pending approvals, the open threads, the open reports, the stuck purchases themselves).
  */
 export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
-  const support = ['support'];
-  const finance = ['finance'];
-  return [
-    { to: 'kyc', roles: support, value: q.kyc.pending, label: 'KYC submissions', sub: `oldest ${age(q.kyc.oldestAgeSeconds)}` },
+  const tiles: Tile[] = [
+    {
+      to: 'kyc',
+      op: 'adminListKycSubmissions',
+      value: q.kyc.pending,
+      label: 'KYC submissions',
+      sub: `oldest ${age(q.kyc.oldestAgeSeconds)}`,
+    },
     {
       to: 'approvals',
       search: { status: 'pending' },
-      roles: finance,
+      op: 'adminListApprovals',
       value: q.approvals.pending,
       label: 'Approvals waiting',
       sub: `oldest ${age(q.approvals.oldestAgeSeconds)}`,
@@ -49,7 +54,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     {
       to: 'transactions',
       search: { view: 'stuck' },
-      roles: ['finance', 'support'],
+      op: 'adminListStuckVtuTransactions',
       value: q.stuckPurchases.count,
       label: 'Stuck purchases',
       sub: `oldest ${age(q.stuckPurchases.oldestAgeSeconds)}`,
@@ -57,7 +62,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     {
       to: 'support',
       search: { status: 'open', awaiting: 'false' },
-      roles: support,
+      op: 'adminListSupportThreads',
       value: q.support.open,
       label: 'Open support threads',
       sub: `${q.support.awaitingReply} awaiting a reply, oldest ${age(q.support.oldestAwaitingSeconds)}`,
@@ -65,7 +70,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     {
       to: 'reports',
       search: { tab: 'transactions', status: 'open' },
-      roles: ['finance', 'support'],
+      op: 'adminListTransactionReports',
       value: q.reports.open,
       label: 'Open transaction reports',
       sub: `oldest ${age(q.reports.oldestAgeSeconds)}`,
@@ -74,7 +79,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       key: 'topups-pending',
       to: 'topups',
       search: { kind: 'intents', status: 'pending', sort: 'oldest' },
-      roles: ['finance', 'support'],
+      op: 'adminSearchPayments',
       value: q.topups.pending,
       label: 'Top-ups not confirmed',
       sub: `pending over ${age(q.topups.pendingAfterSeconds)}, oldest ${age(q.topups.oldestPendingSeconds)}: verify them`,
@@ -83,7 +88,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       key: 'topups-amount',
       to: 'topups',
       search: { kind: 'intents', status: 'success', paid: 'different' },
-      roles: ['finance', 'support'],
+      op: 'adminSearchPayments',
       value: q.topups.underpaid + q.topups.overpaid,
       label: 'Top-ups paid a different amount',
       sub: `${q.topups.underpaid} underpaid, ${q.topups.overpaid} overpaid (7 days)`,
@@ -91,7 +96,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     {
       key: 'floats',
       to: 'catalogue',
-      roles: finance,
+      op: 'adminListProviderFloats',
       value: q.floats.empty.length,
       label: 'Providers at a ₦0 float',
       sub: q.floats.poolBelowZero
@@ -103,14 +108,15 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     {
       to: 'topups',
       search: { kind: 'events', status: 'received' },
-      roles: ['finance', 'support'],
+      op: 'adminSearchPayments',
       value: q.webhooks.waiting,
       label: 'Webhooks waiting',
       sub: `lag max ${age(q.webhooks.lagSeconds.max)}`,
     },
-    { to: 'exports', roles: finance, value: q.jobs.due, label: 'Jobs due', sub: `lag ${age(q.jobs.lagSeconds)}` },
-    { to: 'dead-letters', roles: [], value: q.deadLetters.total, label: 'Dead letters', sub: 'failed deliveries' },
-  ].filter((t) => rolesOpen(roles, t.roles));
+    { to: 'exports', op: 'adminListJobs', value: q.jobs.due, label: 'Jobs due', sub: `lag ${age(q.jobs.lagSeconds)}` },
+    { to: 'dead-letters', op: 'adminListDeadLetters', value: q.deadLetters.total, label: 'Dead letters', sub: 'failed deliveries' },
+  ];
+  return tiles.filter((t) => mayCall(roles, t.op));
 }
 
 function Waiting({ queues }: { queues: Queues }) {

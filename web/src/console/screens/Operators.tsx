@@ -1,26 +1,33 @@
 import { Alert, Badge, Button, Card, CloseButton, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { OperatorRole } from '../../../../src/kernel/actor';
 import { ApiError, post } from '../../api/client';
 import { adminQueries, consoleQueries, operatorQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
+import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, ScreenTitle, when } from '../ui';
 
-/** Operators: who holds which role (granted and revoked by admins), their sessions (idle timeout, revocable), and this operator's passkeys. */
+/**
+ * Operators: who holds which role (granted and revoked by admins), their sessions (idle timeout, revocable), and this
+ * operator's passkeys; each part for an operator who may read it.
+ */
 export function Operators() {
+  const can = useCan();
   return (
     <Stack>
       <ScreenTitle title="Operators" />
-      <Roles />
-      <Invitations />
-      <Sessions />
+      {can('adminListOperators') && <Roles />}
+      {can('adminListInvitations') && <Invitations />}
+      {can('adminListOperatorSessions') && <Sessions />}
       <Passkeys />
     </Stack>
   );
 }
 
-type Role = 'admin' | 'finance' | 'support';
+type Role = OperatorRole;
+/** What each of the service's roles (OPERATOR_ROLES) covers, in words; the screens follow the generated role table. */
 const ROLES: { value: Role; label: string }[] = [
   { value: 'support', label: 'Support: look-ups, KYC, support, broadcasts' },
   { value: 'finance', label: 'Finance: money, reconciliation, floats, exports' },

@@ -6,6 +6,7 @@ import { post, type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
+import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, money } from '../ui';
 
@@ -37,6 +38,7 @@ export function PlanPrices() {
   const list = useQuery(adminQueries.planPrices(q));
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
+  const can = useCan();
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const toggle = async (plan: string, enabled: boolean) => {
@@ -96,28 +98,37 @@ export function PlanPrices() {
                   })),
                   {
                     header: 'On sale',
-                    cell: (p) => (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color={p.enabled ? 'red' : 'green'}
-                        aria-label={`${p.enabled ? 'Switch off' : 'Switch on'} ${p.name}`}
-                        onClick={() => void toggle(p.plan, !p.enabled)}
-                      >
-                        {p.enabled ? 'Switch off' : 'Switch on'}
-                      </Button>
-                    ),
+                    cell: (p) =>
+                      !can('adminSetPlanEnabled') ? (
+                        p.enabled ? (
+                          'yes'
+                        ) : (
+                          'no'
+                        )
+                      ) : (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color={p.enabled ? 'red' : 'green'}
+                          aria-label={`${p.enabled ? 'Switch off' : 'Switch on'} ${p.name}`}
+                          onClick={() => void toggle(p.plan, !p.enabled)}
+                        >
+                          {p.enabled ? 'Switch off' : 'Switch on'}
+                        </Button>
+                      ),
                   },
                 ]}
               />
-              <PriceChange
-                service={service}
-                identifier={service === 'cable' ? identifier : undefined}
-                levels={data.levels}
-                plans={data.items.map((p) => ({ value: p.plan, label: p.name }))}
-                onAsked={setNotice}
-                withGrant={stepUp.withGrant}
-              />
+              {can('adminRequestPriceChange') && (
+                <PriceChange
+                  service={service}
+                  identifier={service === 'cable' ? identifier : undefined}
+                  levels={data.levels}
+                  plans={data.items.map((p) => ({ value: p.plan, label: p.name }))}
+                  onAsked={setNotice}
+                  withGrant={stepUp.withGrant}
+                />
+              )}
             </>
           )}
         </Loaded>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
+import { useCan } from '../roles';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 20;
@@ -38,6 +39,7 @@ function TransactionReports() {
   const list = useQuery(adminQueries.transactionReports({ status, limit: LIMIT, offset }));
   const [resolving, setResolving] = useState<{ id: string; reference: string } | null>(null);
   const qc = useQueryClient();
+  const can = useCan();
   return (
     <Stack>
       <Select
@@ -66,7 +68,7 @@ function TransactionReports() {
                 {
                   header: 'Status',
                   cell: (r) =>
-                    r.status === 'open' ? (
+                    r.status === 'open' && can('adminResolveTransactionReport') ? (
                       <Button size="xs" variant="light" onClick={() => setResolving(r)} aria-label={`Resolve the report on ${r.reference}`}>
                         Resolve
                       </Button>

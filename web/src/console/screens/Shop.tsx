@@ -5,6 +5,7 @@ import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
+import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { NewPlan, NewProduct } from './ShopCreate';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
@@ -18,28 +19,33 @@ const LIMIT = 20;
 export function Shop() {
   const search = useScreenSearch();
   const tab = search.text('tab') || 'orders';
+  const can = useCan();
   return (
     <Stack>
       <ScreenTitle title="Marketplace and subscriptions" />
       <Tabs value={tab} onChange={(v) => search.set({ tab: v ?? undefined, status: undefined })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="orders">Marketplace orders</Tabs.Tab>
-          <Tabs.Tab value="products">Products</Tabs.Tab>
+          {can('adminListMarketplaceProducts') && <Tabs.Tab value="products">Products</Tabs.Tab>}
           <Tabs.Tab value="subscriptions">Subscription orders</Tabs.Tab>
-          <Tabs.Tab value="plans">Subscription plans</Tabs.Tab>
+          {can('adminListSubscriptionPlans') && <Tabs.Tab value="plans">Subscription plans</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="orders" pt="md">
           <MarketplaceOrders />
         </Tabs.Panel>
-        <Tabs.Panel value="products" pt="md">
-          <Products />
-        </Tabs.Panel>
+        {can('adminListMarketplaceProducts') && (
+          <Tabs.Panel value="products" pt="md">
+            <Products />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="subscriptions" pt="md">
           <SubscriptionOrders />
         </Tabs.Panel>
-        <Tabs.Panel value="plans" pt="md">
-          <Plans />
-        </Tabs.Panel>
+        {can('adminListSubscriptionPlans') && (
+          <Tabs.Panel value="plans" pt="md">
+            <Plans />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );
@@ -55,6 +61,7 @@ function MarketplaceOrders() {
   const [decision, setDecision] = useState<Decision>(null);
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
+  const can = useCan();
   return (
     <Stack>
       <Select
@@ -86,7 +93,7 @@ function MarketplaceOrders() {
                 {
                   header: 'Status',
                   cell: (o) =>
-                    o.status === 'processing' ? (
+                    o.status === 'processing' && can('adminUpdateMarketplaceOrder') ? (
                       <Group gap={4} wrap="nowrap">
                         <Button
                           size="xs"
@@ -155,6 +162,7 @@ function SubscriptionOrders() {
   const [decision, setDecision] = useState<Decision>(null);
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
+  const can = useCan();
   const next = (s: string) =>
     s === 'pending' ? ['processing', 'fulfilled', 'failed', 'cancelled'] : s === 'processing' ? ['fulfilled', 'failed'] : [];
   return (
@@ -186,7 +194,7 @@ function SubscriptionOrders() {
                   cell: (o) => (
                     <Group gap={4}>
                       <StatusBadge status={o.status} />
-                      {next(o.status).map((s) => (
+                      {(can('adminUpdateSubscriptionOrder') ? next(o.status) : []).map((s) => (
                         <Button
                           key={s}
                           size="compact-xs"

@@ -12,7 +12,7 @@ import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
 import { SupportCustomer } from './SupportCustomer';
 import { CannedRepliesManager, SavedReplyPicker } from './CannedReplies';
-import { useOperatorRoles } from '../roles';
+import { useCan } from '../roles';
 
 const LIMIT = 20;
 // adminReplySupportThread's body: 1 to 4000 characters.
@@ -36,7 +36,7 @@ export function Support() {
   const selected = search.text('thread');
   // The thread's customer: kept in the address with the thread, so it stays when the thread leaves the list (answered).
   const customer = search.text('customer') || threads.data?.items.find((t) => t.id === selected)?.userId;
-  const admin = useOperatorRoles().includes('admin');
+  const admin = useCan()('adminSaveCannedReply');
   return (
     <Stack>
       <ScreenTitle title="Support inbox" />

@@ -7,6 +7,7 @@ import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { useOperatorStepUp } from '../step-up';
 import { ConsoleLink, useScreenSearch } from '../nav';
+import { useCan } from '../roles';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
@@ -60,6 +61,7 @@ export function TopUps() {
         : null;
   const [notice, setNotice] = useState<string | null>(null);
   const stepUp = useOperatorStepUp();
+  const can = useCan();
   const qc = useQueryClient();
   // adminCorrectSettlement: a signed naira amount (not 0, at most ₦10,000,000 either way) and a reason.
   async function correct(reason: string | undefined) {
@@ -86,7 +88,7 @@ export function TopUps() {
   return (
     <Stack>
       <ScreenTitle title="Top-ups" />
-      <Reconciliation />
+      {can('adminStartReconciliation') && <Reconciliation />}
       {notice && (
         <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
           {notice}
@@ -192,7 +194,7 @@ export function TopUps() {
                 },
                 { header: 'Created', cell: (p) => when(p.createdAt), sort: sorted.column({ desc: 'newest', asc: 'oldest' }) },
                 { header: 'Settled', cell: (p) => when(p.settledAt ?? p.processedAt) },
-                ...(kind === 'intents'
+                ...(kind === 'intents' && can('adminVerifyTopup')
                   ? [
                       {
                         header: 'Actions',
@@ -201,7 +203,7 @@ export function TopUps() {
                       },
                     ]
                   : []),
-                ...(kind === 'settlements'
+                ...(kind === 'settlements' && can('adminCorrectSettlement')
                   ? [
                       {
                         header: 'Actions',

@@ -33,11 +33,14 @@ export interface FoundPurchase {
  * sorts (newest, oldest, by amount) and pages. Filters live in the address (`t_` keys) so a link shows the same.
  * A processing purchase found here gets the stuck list's actions.
  */
-export function TransactionSearch(p: {
+interface Props {
   busy: string | null;
-  onRequery: (t: FoundPurchase) => void;
-  onResolve: (t: FoundPurchase) => void;
-}) {
+  /** Absent for an operator who may not requery (or resolve): no button then. */
+  onRequery?: (t: FoundPurchase) => void;
+  onResolve?: (t: FoundPurchase) => void;
+}
+
+export function TransactionSearch(p: Props) {
   const search = useScreenSearch();
   const value = (f: Field) => search.text(`t_${f}`);
   const [draft, setDraft] = useState<Record<Field, string>>(
@@ -118,32 +121,14 @@ export function TransactionSearch(p: {
                 { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
                 { header: 'Created', cell: (t) => when(t.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                 { header: 'Settled', cell: (t) => when(t.settledAt) },
-                {
-                  header: 'Actions',
-                  cell: (t) => (
-                    <Group gap={4} wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        loading={p.busy === t.id}
-                        onClick={() => p.onRequery(t)}
-                        aria-label={`Requery found purchase ${t.reference}`}
-                      >
-                        Requery
-                      </Button>
-                      {t.status === 'processing' && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          onClick={() => p.onResolve(t)}
-                          aria-label={`Resolve found purchase ${t.reference}`}
-                        >
-                          Resolve
-                        </Button>
-                      )}
-                    </Group>
-                  ),
-                },
+                ...(p.onRequery || p.onResolve
+                  ? [
+                      {
+                        header: 'Actions',
+                        cell: (t: FoundPurchase) => <Actions t={t} busy={p.busy} onRequery={p.onRequery} onResolve={p.onResolve} />,
+                      },
+                    ]
+                  : []),
               ]}
             />
             <Pager
@@ -157,5 +142,29 @@ export function TransactionSearch(p: {
         )}
       </Loaded>
     </Stack>
+  );
+}
+
+/** A found purchase's requery and (while processing) resolve, as far as the operator may. */
+function Actions({ t, busy, onRequery, onResolve }: Props & { t: FoundPurchase }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      {onRequery && (
+        <Button
+          size="xs"
+          variant="default"
+          loading={busy === t.id}
+          onClick={() => onRequery(t)}
+          aria-label={`Requery found purchase ${t.reference}`}
+        >
+          Requery
+        </Button>
+      )}
+      {onResolve && t.status === 'processing' && (
+        <Button size="xs" variant="light" onClick={() => onResolve(t)} aria-label={`Resolve found purchase ${t.reference}`}>
+          Resolve
+        </Button>
+      )}
+    </Group>
   );
 }

@@ -1,17 +1,19 @@
 import { Alert, Button, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey, post, type GetOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { TransactionSearch } from './TransactionSearch';
 import { useScreenSearch } from '../nav';
+import { useCan } from '../roles';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
 const LIMIT = 20;
 type Outcome = 'delivered' | 'failed';
+type Stuck = GetOutput<'/_serverFn/adminListStuckVtuTransactionsBearerAdmin'>['items'][number];
 
 /**
  * A search over every purchase (sorted and paged by the service), and the purchases still processing after VTU_STUCK_AFTER_MS: requery the provider now, or request a resolution
@@ -29,6 +31,7 @@ export function Transactions() {
     if (stuckFirst) stuckTitle.current?.focus();
   }, [stuckFirst]);
   const qc = useQueryClient();
+  const can = useCan();
   const stepUp = useOperatorStepUp();
   const [resolving, setResolving] = useState<{ id: string; reference: string } | null>(null);
   const [outcome, setOutcome] = useState<Outcome>('failed');
@@ -108,25 +111,33 @@ export function Transactions() {
                 { header: 'Provider', cell: (t) => `${t.provider}: ${t.lastProviderStatus ?? 'not asked yet'} (${t.requeryCount})` },
                 { header: 'Started', cell: (t) => when(t.createdAt) },
                 { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
-                {
-                  header: 'Actions',
-                  cell: (t) => (
-                    <Group gap={4} wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        loading={busy === t.id}
-                        onClick={() => void requery(t.id, t.reference)}
-                        aria-label={`Requery ${t.reference}`}
-                      >
-                        Requery
-                      </Button>
-                      <Button size="xs" variant="light" onClick={() => setResolving(t)} aria-label={`Resolve ${t.reference}`}>
-                        Resolve
-                      </Button>
-                    </Group>
-                  ),
-                },
+                ...(can('adminRequeryVtuTransaction') || can('adminResolveVtuTransaction')
+                  ? [
+                      {
+                        header: 'Actions',
+                        cell: (t: Stuck) => (
+                          <Group gap={4} wrap="nowrap">
+                            {can('adminRequeryVtuTransaction') && (
+                              <Button
+                                size="xs"
+                                variant="default"
+                                loading={busy === t.id}
+                                onClick={() => void requery(t.id, t.reference)}
+                                aria-label={`Requery ${t.reference}`}
+                              >
+                                Requery
+                              </Button>
+                            )}
+                            {can('adminResolveVtuTransaction') && (
+                              <Button size="xs" variant="light" onClick={() => setResolving(t)} aria-label={`Resolve ${t.reference}`}>
+                                Resolve
+                              </Button>
+                            )}
+                          </Group>
+                        ),
+                      },
+                    ]
+                  : []),
               ]}
             />
             <Pager
@@ -144,9 +155,11 @@ export function Transactions() {
   return (
     <Stack>
       <ScreenTitle title="Transactions">
-        <Button variant="default" onClick={() => void bulkRequery()} disabled={!list.data?.items.length}>
-          Requery all stuck
-        </Button>
+        {can('adminStartBulkRequery') && (
+          <Button variant="default" onClick={() => void bulkRequery()} disabled={!list.data?.items.length}>
+            Requery all stuck
+          </Button>
+        )}
       </ScreenTitle>
       {notice && (
         <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
@@ -155,7 +168,11 @@ export function Transactions() {
       )}
       <Failure error={error} />
       {stuckFirst && stuck}
-      <TransactionSearch busy={busy} onRequery={(t) => void requery(t.id, t.reference)} onResolve={setResolving} />
+      <TransactionSearch
+        busy={busy}
+        onRequery={can('adminRequeryVtuTransaction') ? (t) => void requery(t.id, t.reference) : undefined}
+        onResolve={can('adminResolveVtuTransaction') ? setResolving : undefined}
+      />
       {!stuckFirst && stuck}
       <ReasonDialog
         opened={resolving !== null}
