@@ -136,8 +136,10 @@ function componentsFor(ops: readonly AnyOperation[]): Components {
     if (!TAGS[tagOf(op)]) throw new Error(`operation ${op.name}: tag ${tagOf(op)} is not described in openapi.ts TAGS`);
     // An input or output schema shared by several operations is one component under the first one's name.
     if (!inputs.has(op.input)) inputs.set(op.input, `${pascal(op.name)}Input`);
-    if (!outputs.has(op.output)) outputs.set(op.output, `${pascal(op.name)}Output`);
     inputName.set(op, inputs.get(op.input)!);
+    // A download's answer is its file (issue 43), not a JSON component.
+    if (op.download) continue;
+    if (!outputs.has(op.output)) outputs.set(op.output, `${pascal(op.name)}Output`);
     outputName.set(op, outputs.get(op.output)!);
   }
   for (const d of PUBLIC_DOCS) if (d.body && !inputs.has(d.body.schema)) inputs.set(d.body.schema, d.body.name);
@@ -223,8 +225,19 @@ function postParts(op: AnyOperation, c: Components): Record<string, unknown> {
   return parts;
 }
 
-function operationDoc(op: AnyOperation, c: Components): Record<string, unknown> {
+/** The 200 answer: the output as JSON, or a download's file in one of its content types (issue 43). */
+function doneResponse(op: AnyOperation, c: Components) {
+  if (op.download)
+    return {
+      description: 'The file, with `Content-Disposition: attachment; filename="…"`',
+      headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"' } },
+      content: Object.fromEntries(op.download.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    };
   const output = { $ref: `${SCHEMAS}${c.outputName.get(op)}` };
+  return { description: 'Done', content: { 'application/json': { schema: output, example: sampleOf(output, c.resolve) } } };
+}
+
+function operationDoc(op: AnyOperation, c: Components): Record<string, unknown> {
   const operation: Record<string, unknown> = {
     operationId: op.name,
     summary: pascal(op.purpose).slice(0, 120),
@@ -233,7 +246,7 @@ function operationDoc(op: AnyOperation, c: Components): Record<string, unknown> 
     ...securityOf(op),
     ...rolesOf(op),
     responses: {
-      '200': { description: 'Done', content: { 'application/json': { schema: output, example: sampleOf(output, c.resolve) } } },
+      '200': doneResponse(op, c),
       ...errorResponses(errorCodes(op), c.responses),
     },
   };

@@ -32,7 +32,8 @@ export const RATE_CLASSES: Record<RateClass, (config: Config) => number> = {
   strict: () => 10,
 };
 
-type Answer = { status: number; body: unknown };
+/** `file`: a download's answer (the operation's `download`), sent as its bytes rather than as JSON. */
+type Answer = { status: number; body: unknown; file?: { fileName: string; contentType: string; body: Uint8Array } };
 
 export function errorBody(e: AppError) {
   return {
@@ -97,6 +98,7 @@ async function gatesAndHandler(s: OperationSetup, input: Prepared['input'], ctx:
   };
   const out = adminAudit ? await adminAudit.run(reply.request, run) : await run();
   if (op.cacheSeconds && op.method === 'GET') reply.header('cache-control', `private, max-age=${op.cacheSeconds}`);
+  if (op.download) return { status: 200, body: { ok: true }, file: out as NonNullable<Answer['file']> };
   return { status: 200, body: { ok: true, ...out } };
 }
 
@@ -155,11 +157,23 @@ async function handle(s: OperationSetup, req: FastifyRequest, reply: FastifyRepl
     res = await answer(reply, async () => execute(s, prepare(s, req, reply), reply, null));
   }
   if (adminAudit) await adminAudit.finish(req, (res.body as { ok: boolean; error?: { code: string } }).error?.code ?? 'ok');
+  if (res.file) return sendFile(reply, res.file);
   if (wantsCookieTransport(req)) {
     if (op.endsSession) clearRefreshCookie(config, reply);
     else return reply.status(res.status).send(moveRefreshTokenToCookie(config, reply, res.body as never));
   }
   return reply.status(res.status).send(res.body);
+}
+
+/** A download's file (issue 43): its bytes, its type, an attachment under its name (quotes and line breaks left out), never cached. */
+function sendFile(reply: FastifyReply, file: NonNullable<Answer['file']>) {
+  const name = file.fileName.replace(/["\\\r\n]/g, '');
+  return reply
+    .status(200)
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${name}"`)
+    .header('cache-control', 'no-store')
+    .send(Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength));
 }
 
 /** The outcome an audit row records for an error: its code, or what the error handler answers for it. */

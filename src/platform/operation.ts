@@ -140,8 +140,21 @@ export interface OperationDef<
    * operation answers 403 SECOND_FACTOR_REQUIRED to such a session.
    */
   pendingSignIn?: boolean;
+  /**
+   * Issue 43: the answer is a file, in one of these content types, rather than JSON (a GET whose output is
+   * `fileOutput`): its bytes with its content type and `Content-Disposition: attachment`; a refusal stays the JSON
+   * error envelope.
+   */
+  download?: readonly string[];
   handler: (input: z.infer<I>, ctx: OpContext<A, N>) => Promise<z.input<O>>;
 }
+
+/** A download's output (`download`): the file's name, content type and bytes. */
+export const fileOutput = z.object({
+  fileName: z.string(),
+  contentType: z.string(),
+  body: z.custom<Uint8Array>((v) => v instanceof Uint8Array, "a file's bytes"),
+});
 
 export type AnyOperation = OperationDef<z.ZodObject<any>, z.ZodObject<any>>;
 

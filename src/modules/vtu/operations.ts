@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { operationsOf, type AnyOperation } from '../../platform/operation.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { uuidInput } from '../../kernel/inputs.js';
+import { historyFilterInput } from '../../kernel/days.js';
 import { nairaAmount } from '../../kernel/money.js';
 import { vtuAdminOperations } from './admin-operations.js';
 import { levelOperations } from './level-operations.js';
@@ -97,11 +98,12 @@ export const vtuOperations = [
     suffix: SUFFIX,
     method: 'GET',
     versioned: true,
-    purpose: 'recent VTU transactions of the caller',
+    purpose: 'recent VTU transactions of the caller; from..to (Lagos days, at most 366) and a search (q) narrow them',
     input: z.object({
       ...pageInput,
       status: lower('status', ['processing', 'success', 'failed']).optional(),
       service: serviceInput.optional(),
+      ...historyFilterInput,
     }),
     output: pageOutput(transactionOutput),
     handler: async (i, ctx) => ctx.api.vtu.listMine(ctx.user.id, i),

@@ -144,11 +144,17 @@ export async function getOwnTransaction(exec: Executor, userId: string, id: stri
 export async function listOwnTransactions(
   exec: Executor,
   userId: string,
-  f: { status?: string; service?: string; limit: number; offset: number },
+  f: { status?: string; service?: string; start?: Date; end?: Date; like?: string | null; limit: number; offset: number },
 ): Promise<VtuRow[]> {
   const conds: SQL[] = [sql`user_id = ${userId}`];
   if (f.status) conds.push(sql`status = ${f.status}`);
   if (f.service) conds.push(sql`service = ${f.service}`);
+  // Issue 43: a range of Lagos days and a search, within the caller's rows (vtu_transactions_user_idx: user, created_at).
+  if (f.start) conds.push(sql`created_at >= ${f.start}`);
+  if (f.end) conds.push(sql`created_at < ${f.end}`);
+  if (f.like)
+    conds.push(sql`(reference ILIKE ${f.like} OR recipient ILIKE ${f.like} OR service ILIKE ${f.like} OR product ILIKE ${f.like}
+                    OR network ILIKE ${f.like} OR plan_id ILIKE ${f.like} OR phone ILIKE ${f.like})`);
   return rows<VtuRow>(
     exec,
     sql`SELECT ${COLS} FROM vtu_transactions WHERE ${sql.join(conds, sql` AND `)}

@@ -104,8 +104,7 @@ export function createVtuService(deps: VtuDeps) {
     quotePurchase: pricing.quotePurchase,
     /** The purchase path (purchase.ts), shared by the HTTP operations, the USSD menu and scheduled purchases. */
     purchase,
-    listMine: (userId: string, f: { status?: string; service?: string; limit: number; offset: number }) =>
-      listMine(deps.replica, userId, f),
+    listMine: (userId: string, f: Parameters<typeof listMine>[2]) => listMine(deps, userId, f),
     getMine: (userId: string, id: string) => getMine(deps.replica, userId, id),
     /** Requeries every due processing transaction once (reconcile.ts); returns how many were checked. */
     reconcileDue: (max?: number) => reconcileDue(money, max),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { operationsOf, type OpContext } from '../../platform/operation.js';
+import { fileOutput, operationsOf, type OpContext } from '../../platform/operation.js';
+import { historyFilterInput, lagosDay } from '../../kernel/days.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
+import { STATEMENT_FORMATS } from './statement.js';
 import type { Reads } from '../../platform/reads.js';
 import { nairaAmount, naira } from '../../kernel/money.js';
 import { usernameInput } from '../identity/api.js';
@@ -18,7 +21,7 @@ import {
 export { dedicatedAccountOutput, ledgerRowOutput, referenceInput, topupIntentOutput };
 
 /** What this module's handlers use (ctx.api). */
-const defineOperation = operationsOf(['kyc', 'payments', 'wallet', 'walletMoney']);
+const defineOperation = operationsOf(['kyc', 'payments', 'settings', 'wallet', 'walletMoney', 'walletStatements']);
 
 /**
  * Spec 5.8: transfers and dedicated accounts need Tier 2 with a name matching the profile (the KYC module's check),
@@ -43,6 +46,34 @@ export const walletOperations = [
       dedicatedAccount: dedicatedAccountOutput.nullable().optional(),
     }),
     handler: async (_input, ctx) => ctx.api.wallet.state(ctx.user.id),
+  }),
+  defineOperation({
+    name: 'listWalletActivity',
+    suffix: 'BearerWallet',
+    method: 'GET',
+    purpose:
+      "the wallet's ledger lines, newest first, a page at a time; from..to (Lagos days, at most 366) and a search (q: reference, recipient, service words) narrow them",
+    input: z.object({ ...pageInput, ...historyFilterInput }),
+    output: pageOutput(ledgerRowOutput),
+    handler: async (input, ctx) => ctx.api.wallet.activity(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'getStatement',
+    suffix: 'BearerWallet',
+    method: 'GET',
+    purpose:
+      "the wallet's statement for from..to (Lagos days, at most 366) as a CSV or PDF file, in the customer's saved language: opening balance, the lines, closing balance",
+    download: ['text/csv', 'application/pdf'],
+    input: z.object({
+      format: z.enum(STATEMENT_FORMATS, { error: 'format must be csv or pdf' }),
+      from: lagosDay.meta({ description: 'first Lagos day included (YYYY-MM-DD)' }),
+      to: lagosDay.meta({ description: 'last Lagos day included (YYYY-MM-DD); at most 366 days from `from`' }),
+    }),
+    output: fileOutput,
+    handler: async (input, ctx) => {
+      const { preferences } = await ctx.api.settings.getPreferences(ctx.user.id);
+      return ctx.api.walletStatements.file(ctx.user.id, input, preferences.language);
+    },
   }),
   defineOperation({
     name: 'getWalletLimits',
