@@ -1186,6 +1186,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminListResellersBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last use
+         * @description Customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListResellers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminListStuckVtuTransactionsBearerAdmin": {
         parameters: {
             query?: never;
@@ -1452,6 +1478,32 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminPreviewPriceChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminProfitBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by d
+         * @description Profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminProfit"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2290,6 +2342,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminSuspendApiKeyBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend any live API key (every request with it is refused, 403 KEY_SUSPENDED) or resume it (suspended: false)
+         * @description Suspend any live API key (every request with it is refused, 403 KEY_SUSPENDED) or resume it (suspended: false).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminSuspendApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminUnfreezeCustomerBearerAdmin": {
         parameters: {
             query?: never;
@@ -2732,6 +2814,36 @@ export interface paths {
          *     Also served at `/api/v1/buyElectricity` with the same input and answer.
          */
         post: operations["buyElectricity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/buyEpinsBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy a batch of airtime e-PINs (1-1,000 cards of one network and face value) at the caller's price level, paid from the w
+         * @description Buy a batch of airtime e-PINs (1-1,000 cards of one network and face value) at the caller's price level, paid from the wallet in one posting; what the seller does not deliver is refunded once.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Needs KYC tier 1 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["buyEpins"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3358,6 +3470,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/downloadEpinBatchBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's batches as a print-ready PDF of cards (A4, 24 a page) or as CSV, base64-encoded
+         * @description One of the caller's batches as a print-ready PDF of cards (A4, 24 a page) or as CSV, base64-encoded.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["downloadEpinBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/endWhatsappLinkBearerWhatsapp": {
         parameters: {
             query?: never;
@@ -3454,6 +3588,28 @@ export interface paths {
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
         get: operations["getCheckinStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getEpinBatchBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's batches with its cards' PINs and serials (a batch still processing is asked about first)
+         * @description One of the caller's batches with its cards' PINs and serials (a batch still processing is asked about first).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["getEpinBatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3618,6 +3774,28 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["getMyAirtimeCashRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getMyApiUsageBearerDevelopers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Purchases and spend by API key and Lagos day over the last `days` days (1-90, default 14): the caller's live and test ke
+         * @description Purchases and spend by API key and Lagos day over the last `days` days (1-90, default 14): the caller's live and test keys.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["getMyApiUsage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3918,6 +4096,28 @@ export interface paths {
          *     Public: no access token.
          */
         get: operations["getPushPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getStatementBearerWallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wallet's statement for from..to (Lagos days, at most 366) as a CSV or PDF file, in the customer's saved language: op
+         * @description The wallet's statement for from..to (Lagos days, at most 366) as a CSV or PDF file, in the customer's saved language: opening balance, the lines, closing balance.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["getStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4548,6 +4748,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listEpinBatchesBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's batches of recharge cards, newest first
+         * @description The caller's batches of recharge cards, newest first.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listEpinBatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/listEsimDestinationsBearerVTU": {
         parameters: {
             query?: never;
@@ -4732,8 +4954,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Recent VTU transactions of the caller
-         * @description Recent VTU transactions of the caller.
+         * Recent VTU transactions of the caller; from..to (Lagos days, at most 366) and a search (q) narrow them
+         * @description Recent VTU transactions of the caller; from..to (Lagos days, at most 366) and a search (q) narrow them.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -4926,6 +5148,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listWalletActivityBearerWallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wallet's ledger lines, newest first, a page at a time; from..to (Lagos days, at most 366) and a search (q: reference
+         * @description The wallet's ledger lines, newest first, a page at a time; from..to (Lagos days, at most 366) and a search (q: reference, recipient, service words) narrow them.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listWalletActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/listWebhookDeliveriesBearerDevelopers": {
         parameters: {
             query?: never;
@@ -5038,6 +5282,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["markAllNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/markEpinsSoldBearerVTU": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark cards of one of the caller’s batches sold (or, with sold: false, not sold), by serial
+         * @description Mark cards of one of the caller’s batches sold (or, with sold: false, not sold), by serial.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["markEpinsSold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7306,8 +7574,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Recent VTU transactions of the caller
-         * @description Recent VTU transactions of the caller.
+         * Recent VTU transactions of the caller; from..to (Lagos days, at most 366) and a search (q) narrow them
+         * @description Recent VTU transactions of the caller; from..to (Lagos days, at most 366) and a search (q) narrow them.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -8575,6 +8843,58 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        AdminListResellersOutput: {
+            items: {
+                email: string;
+                keys: {
+                    dailyLimit: components["schemas"]["Naira"] | null;
+                    expiresAt: string | null;
+                    id: string;
+                    lastUsedAt: string | null;
+                    /** @enum {string} */
+                    mode: "test" | "live";
+                    name: string;
+                    prefix: string;
+                    revokedAt: string | null;
+                    scopes: ("read" | "purchase" | "transfer")[];
+                    spentToday: components["schemas"]["Naira"];
+                    suspendedAt: string | null;
+                    /** @description purchases by Lagos day over the last 14 days, newest first */
+                    usage: {
+                        day: string;
+                        purchases: number;
+                        spend: components["schemas"]["Naira"];
+                        succeeded: number;
+                    }[];
+                }[];
+                level: {
+                    id: string;
+                    name: string;
+                    rank: number;
+                    source: string;
+                };
+                userId: string;
+                webhooks: {
+                    disabledAt: string | null;
+                    disabledReason: string | null;
+                    events: string[];
+                    failedLast7Days: number;
+                    id: string;
+                    lastDelivery: {
+                        at: string | null;
+                        responseStatus: number | null;
+                        status: string;
+                    } | null;
+                    pending: number;
+                    /** @description active, or disabled (after failing too long, or by the customer) */
+                    status: string;
+                    url: string;
+                }[];
+            }[];
+            /** @constant */
+            ok: true;
+            total: number;
+        };
         AdminListStuckVtuTransactionsOutput: {
             hasMore: boolean;
             items: {
@@ -8800,6 +9120,8 @@ export interface components {
         };
         AdminPasskeyStepupOptionsInput: Record<string, never>;
         AdminPreviewPriceChangeInput: {
+            /** @description cable: the provider whose plans the preview lists (dstv, gotv, startimes); required for cable */
+            identifier?: string;
             kind: string;
             level: string;
             /** @description a plan's key (adminCatalogue's plan); omitted: the whole service */
@@ -8821,6 +9143,43 @@ export interface components {
             ok: true;
             plan: string | null;
             service: string;
+        };
+        AdminProfitOutput: {
+            byLevel: {
+                count: number;
+                level: string;
+                levelName: string;
+                profit: components["schemas"]["Naira"];
+                retail: components["schemas"]["Naira"];
+                wholesale: components["schemas"]["Naira"];
+            }[];
+            byService: {
+                count: number;
+                profit: components["schemas"]["Naira"];
+                retail: components["schemas"]["Naira"];
+                service: string;
+                wholesale: components["schemas"]["Naira"];
+            }[];
+            from: string;
+            items: {
+                count: number;
+                day: string;
+                level: string;
+                levelName: string;
+                profit: components["schemas"]["Naira"];
+                retail: components["schemas"]["Naira"];
+                service: string;
+                wholesale: components["schemas"]["Naira"];
+            }[];
+            /** @constant */
+            ok: true;
+            to: string;
+            total: {
+                count: number;
+                profit: components["schemas"]["Naira"];
+                retail: components["schemas"]["Naira"];
+                wholesale: components["schemas"]["Naira"];
+            };
         };
         AdminRejectRequestInput: {
             id: string;
@@ -9203,6 +9562,17 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        AdminSuspendApiKeyInput: {
+            keyId: string;
+            suspended: boolean;
+        };
+        AdminSuspendApiKeyOutput: {
+            keyId: string;
+            /** @constant */
+            ok: true;
+            suspended: boolean;
+            suspendedAt: string | null;
+        };
         AdminUnfreezeCustomerInput: {
             reason: string;
             /** Format: uuid */
@@ -9444,6 +9814,8 @@ export interface components {
             rolledFrom: string | null;
             scopes: ("read" | "purchase" | "transfer")[];
             spentToday: components["schemas"]["Naira"];
+            /** @description set while the business has suspended the key (refused with KEY_SUSPENDED) */
+            suspendedAt: string | null;
         };
         ApprovalRequest: {
             /** @enum {string} */
@@ -9571,6 +9943,20 @@ export interface components {
             pin: string;
             plan: string;
             type: string;
+        };
+        BuyEpinsInput: {
+            businessName?: string;
+            denomination: number;
+            network: string;
+            pin: string;
+            quantity: number;
+        };
+        BuyEpinsOutput: {
+            /** @description what the wallet paid, less any refund so far */
+            amount: components["schemas"]["Naira"];
+            batch: components["schemas"]["EpinBatch"];
+            /** @constant */
+            ok: true;
         };
         BuyEsimInput: {
             /** @description naira, at most 2 decimals */
@@ -9849,6 +10235,14 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        DownloadEpinBatchOutput: {
+            base64: string;
+            cards: number;
+            contentType: string;
+            filename: string;
+            /** @constant */
+            ok: true;
+        };
         EndWhatsappLinkInput: Record<string, never>;
         EndWhatsappLinkOutput: {
             /** @constant */
@@ -9858,11 +10252,46 @@ export interface components {
             sessionsEnded: number;
             wasLinked: boolean;
         };
+        EpinBatch: {
+            /** @description what the wallet paid for the whole batch */
+            amount: components["schemas"]["Naira"];
+            businessName: string;
+            createdAt: string;
+            /** @description cards the seller delivered */
+            delivered: number;
+            /** @description one card's face value */
+            denomination: components["schemas"]["Naira"];
+            failureReason: string | null;
+            id: string;
+            /** @description the network's load code printed on the cards, e.g. *555*PIN# */
+            loadCode: string;
+            /** @enum {string} */
+            network: "mtn" | "airtel" | "glo" | "9mobile";
+            /** @description amount less refunded */
+            paid: components["schemas"]["Naira"];
+            priceLevel: string;
+            quantity: number;
+            /** @description what came back for the cards not delivered */
+            refunded: components["schemas"]["Naira"];
+            settledAt: string | null;
+            /** @description cards marked sold */
+            sold: number;
+            /** @enum {string} */
+            status: "processing" | "delivered" | "partial" | "failed";
+            /** @description one card's price at the buyer's level */
+            unitPrice: components["schemas"]["Naira"];
+        };
+        EpinCard: {
+            pin: string;
+            seq: number;
+            serial: string;
+            soldAt: string | null;
+        };
         /** @description Every refusal: `ok` false, a stable code (docs/errors.md) and a message for people. */
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "OPERATOR_2FA_REQUIRED" | "SECOND_FACTOR_REQUIRED" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "PASSKEY_INVALID" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "EMAIL_UNAVAILABLE" | "INTERNAL";
+                code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "SESSION_SUPERSEDED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "KYC_TIER_REQUIRED" | "STEP_UP_REQUIRED" | "OPERATOR_2FA_REQUIRED" | "SECOND_FACTOR_REQUIRED" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN" | "KEY_SUSPENDED" | "NOT_FOUND" | "CONFLICT" | "PRICE_CHANGED" | "IDEMPOTENCY_IN_PROGRESS" | "DUPLICATE_REFERENCE" | "USERNAME_TAKEN" | "ALREADY_VOTED" | "OUT_OF_STOCK" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "PIN_LOCKED" | "OTP_COOLDOWN" | "OTP_DAILY_LIMIT" | "OTP_INVALID" | "OTP_EXPIRED" | "PASSKEY_INVALID" | "INVALID_PIN" | "PIN_NOT_SET" | "INSUFFICIENT_FUNDS" | "AMOUNT_OUT_OF_RANGE" | "LIMIT_EXCEEDED" | "NOT_ELIGIBLE" | "NETWORK_MISMATCH" | "KYC_PREVIOUS_TIER_REQUIRED" | "KYC_PROFILE_INCOMPLETE" | "ACCOUNT_HAS_FUNDS" | "LOAN_OUTSTANDING" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "EMAIL_UNAVAILABLE" | "INTERNAL";
                 /** @description machine-readable facts of some refusals: on INVALID_PIN, INVALID_CREDENTIALS and PIN_LOCKED the PIN tries left and the end of the lock */
                 details?: {
                     /**
@@ -9911,6 +10340,12 @@ export interface components {
             streak: number;
             today: string;
             todayClaimed: boolean;
+        };
+        GetEpinBatchOutput: {
+            batch: components["schemas"]["EpinBatch"];
+            cards: components["schemas"]["EpinCard"][];
+            /** @constant */
+            ok: true;
         };
         GetFlightOfferInput: {
             offer_id: string;
@@ -10011,6 +10446,21 @@ export interface components {
         GetMyAirtimeCashRequestInput: {
             /** Format: uuid */
             id: string;
+        };
+        GetMyApiUsageOutput: {
+            items: {
+                day: string;
+                keyId: string;
+                /** @enum {string} */
+                mode: "test" | "live";
+                name: string;
+                prefix: string;
+                purchases: number;
+                spend: components["schemas"]["Naira"];
+                succeeded: number;
+            }[];
+            /** @constant */
+            ok: true;
         };
         GetMyEsimUsageInput: {
             /** Format: uuid */
@@ -10436,6 +10886,14 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        ListEpinBatchesOutput: {
+            hasMore: boolean;
+            items: components["schemas"]["EpinBatch"][];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
+        };
         ListEsimDestinationsOutput: {
             items: {
                 id: string;
@@ -10617,6 +11075,14 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        ListWalletActivityOutput: {
+            hasMore: boolean;
+            items: components["schemas"]["LedgerRow"][];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
+        };
         ListWebhookDeliveriesOutput: {
             items: components["schemas"]["WebhookDelivery"][];
             /** @constant */
@@ -10669,6 +11135,18 @@ export interface components {
             /** @constant */
             ok: true;
             unread: number;
+        };
+        MarkEpinsSoldInput: {
+            id: string;
+            serials: string[];
+            /** @default true */
+            sold: boolean;
+        };
+        MarkEpinsSoldOutput: {
+            batch: components["schemas"]["EpinBatch"];
+            changed: number;
+            /** @constant */
+            ok: true;
         };
         MarketplaceOrder: {
             amount: components["schemas"]["Naira"];
@@ -11972,6 +12450,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Error: FORBIDDEN, KYC_TIER_REQUIRED, ACCOUNT_FROZEN */
+        "FORBIDDEN.KYC_TIER_REQUIRED.ACCOUNT_FROZEN": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "FORBIDDEN",
+                 *         "message": "A sentence for people about FORBIDDEN"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Error: FORBIDDEN, OPERATOR_2FA_REQUIRED */
         "FORBIDDEN.OPERATOR_2FA_REQUIRED": {
             headers: {
@@ -12533,6 +13029,24 @@ export interface components {
         };
         /** @description Error: VALIDATION_FAILED, INSUFFICIENT_FUNDS, AMOUNT_OUT_OF_RANGE, INVALID_PIN, PIN_NOT_SET */
         "VALIDATION_FAILED.INSUFFICIENT_FUNDS.AMOUNT_OUT_OF_RANGE.INVALID_PIN.PIN_NOT_SET": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_FAILED",
+                 *         "message": "A sentence for people about VALIDATION_FAILED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Error: VALIDATION_FAILED, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, INVALID_PIN, PIN_NOT_SET */
+        "VALIDATION_FAILED.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.INVALID_PIN.PIN_NOT_SET": {
             headers: {
                 [name: string]: unknown;
             };
@@ -15637,6 +16151,104 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminListResellers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "total": 1,
+                     *       "items": [
+                     *         {
+                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "email": "ada@example.com",
+                     *           "level": {
+                     *             "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "name": "Ada Obi",
+                     *             "rank": 1,
+                     *             "source": "text"
+                     *           },
+                     *           "keys": [
+                     *             {
+                     *               "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *               "name": "Ada Obi",
+                     *               "mode": "test",
+                     *               "prefix": "text",
+                     *               "scopes": [
+                     *                 "read"
+                     *               ],
+                     *               "lastUsedAt": "2026-11-24T09:30:00.000Z",
+                     *               "revokedAt": "2026-11-24T09:30:00.000Z",
+                     *               "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *               "suspendedAt": "2026-11-24T09:30:00.000Z",
+                     *               "spentToday": 1500,
+                     *               "dailyLimit": 1500,
+                     *               "usage": [
+                     *                 {
+                     *                   "day": "text",
+                     *                   "purchases": 1,
+                     *                   "succeeded": 1,
+                     *                   "spend": 1500
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "webhooks": [
+                     *             {
+                     *               "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *               "url": "text",
+                     *               "events": [
+                     *                 "text"
+                     *               ],
+                     *               "status": "text",
+                     *               "disabledReason": "text",
+                     *               "disabledAt": "2026-11-24T09:30:00.000Z",
+                     *               "lastDelivery": {
+                     *                 "status": "text",
+                     *                 "responseStatus": 1,
+                     *                 "at": "text"
+                     *               },
+                     *               "failedLast7Days": 1,
+                     *               "pending": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListResellersOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminListStuckVtuTransactions: {
         parameters: {
             query?: {
@@ -16283,7 +16895,8 @@ export interface operations {
                  *         "service": "airtime",
                  *         "plan": "text",
                  *         "kind": "airtime_purchase",
-                 *         "value": 1
+                 *         "value": 1,
+                 *         "identifier": "text"
                  *       }
                  *     }
                  */
@@ -16329,6 +16942,84 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
             502: components["responses"]["UPSTREAM_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    adminProfit: {
+        parameters: {
+            query?: {
+                /** @example 4444-44-44 */
+                from?: string;
+                /** @example text */
+                level?: string;
+                /** @example airtime */
+                service?: string;
+                /** @example 4444-44-44 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "from": "text",
+                     *       "to": "text",
+                     *       "total": {
+                     *         "count": 1,
+                     *         "retail": 1500,
+                     *         "wholesale": 1500,
+                     *         "profit": 1500
+                     *       },
+                     *       "byService": [
+                     *         {
+                     *           "service": "airtime",
+                     *           "count": 1,
+                     *           "retail": 1500,
+                     *           "wholesale": 1500,
+                     *           "profit": 1500
+                     *         }
+                     *       ],
+                     *       "byLevel": [
+                     *         {
+                     *           "level": "text",
+                     *           "levelName": "text",
+                     *           "count": 1,
+                     *           "retail": 1500,
+                     *           "wholesale": 1500,
+                     *           "profit": 1500
+                     *         }
+                     *       ],
+                     *       "items": [
+                     *         {
+                     *           "day": "text",
+                     *           "service": "airtime",
+                     *           "level": "text",
+                     *           "levelName": "text",
+                     *           "count": 1,
+                     *           "retail": 1500,
+                     *           "wholesale": 1500,
+                     *           "profit": 1500
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminProfitOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
         };
     };
     adminRejectRequest: {
@@ -18440,6 +19131,68 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminSuspendApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "keyId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                 *         "suspended": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminSuspendApiKeyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "keyId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "suspended": true,
+                     *       "suspendedAt": "2026-11-24T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSuspendApiKeyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminUnfreezeCustomer: {
         parameters: {
             query?: never;
@@ -19914,6 +20667,84 @@ export interface operations {
             502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
+    buyEpins: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "network": "mtn",
+                 *         "denomination": 1,
+                 *         "quantity": 1,
+                 *         "businessName": "OOOOO",
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["BuyEpinsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "batch": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "network": "mtn",
+                     *         "denomination": 1500,
+                     *         "quantity": 1,
+                     *         "delivered": 1,
+                     *         "sold": 1,
+                     *         "status": "processing",
+                     *         "unitPrice": 1500,
+                     *         "amount": 1500,
+                     *         "refunded": 1500,
+                     *         "paid": 1500,
+                     *         "priceLevel": "text",
+                     *         "businessName": "text",
+                     *         "loadCode": "text",
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "settledAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "amount": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BuyEpinsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.INVALID_PIN.PIN_NOT_SET"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
     buyEsim: {
         parameters: {
             query?: never;
@@ -20642,7 +21473,8 @@ export interface operations {
                      *         "lastUsedAt": "2026-11-24T09:30:00.000Z",
                      *         "expiresAt": "2026-11-24T09:30:00.000Z",
                      *         "revokedAt": "2026-11-24T09:30:00.000Z",
-                     *         "rolledFrom": "text"
+                     *         "rolledFrom": "text",
+                     *         "suspendedAt": "2026-11-24T09:30:00.000Z"
                      *       },
                      *       "secret": "text"
                      *     }
@@ -21459,6 +22291,45 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    downloadEpinBatch: {
+        parameters: {
+            query: {
+                /** @example pdf */
+                format?: "pdf" | "csv";
+                /** @example epb_HHHHHHHHHHHHHHHHHHHHHHHHHH */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "filename": "text",
+                     *       "contentType": "text",
+                     *       "base64": "text",
+                     *       "cards": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DownloadEpinBatchOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["CONFLICT"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     endWhatsappLink: {
         parameters: {
             query?: never;
@@ -21734,6 +22605,65 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["GetCheckinStatusOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getEpinBatch: {
+        parameters: {
+            query: {
+                /** @example epb_HHHHHHHHHHHHHHHHHHHHHHHHHH */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "batch": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "network": "mtn",
+                     *         "denomination": 1500,
+                     *         "quantity": 1,
+                     *         "delivered": 1,
+                     *         "sold": 1,
+                     *         "status": "processing",
+                     *         "unitPrice": 1500,
+                     *         "amount": 1500,
+                     *         "refunded": 1500,
+                     *         "paid": 1500,
+                     *         "priceLevel": "text",
+                     *         "businessName": "text",
+                     *         "loadCode": "text",
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "settledAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "cards": [
+                     *         {
+                     *           "seq": 1,
+                     *           "serial": "text",
+                     *           "pin": "text",
+                     *           "soldAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetEpinBatchOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -22132,6 +23062,50 @@ export interface operations {
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getMyApiUsage: {
+        parameters: {
+            query?: {
+                /** @example 14 */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "day": "text",
+                     *           "purchases": 1,
+                     *           "succeeded": 1,
+                     *           "spend": 1500,
+                     *           "keyId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "prefix": "text",
+                     *           "mode": "test"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetMyApiUsageOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -22862,6 +23836,40 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    getStatement: {
+        parameters: {
+            query: {
+                /** @example csv */
+                format: "csv" | "pdf";
+                /** @example 4444-44-44 */
+                from: string;
+                /** @example 4444-44-44 */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with `Content-Disposition: attachment; filename="…"` */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     getSubscriptionOrder: {
         parameters: {
             query: {
@@ -23470,7 +24478,8 @@ export interface operations {
                      *           "lastUsedAt": "2026-11-24T09:30:00.000Z",
                      *           "expiresAt": "2026-11-24T09:30:00.000Z",
                      *           "revokedAt": "2026-11-24T09:30:00.000Z",
-                     *           "rolledFrom": "text"
+                     *           "rolledFrom": "text",
+                     *           "suspendedAt": "2026-11-24T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -23985,6 +24994,70 @@ export interface operations {
             502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
+    listEpinBatches: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "network": "mtn",
+                     *           "denomination": 1500,
+                     *           "quantity": 1,
+                     *           "delivered": 1,
+                     *           "sold": 1,
+                     *           "status": "processing",
+                     *           "unitPrice": 1500,
+                     *           "amount": 1500,
+                     *           "refunded": 1500,
+                     *           "paid": 1500,
+                     *           "priceLevel": "text",
+                     *           "businessName": "text",
+                     *           "loadCode": "text",
+                     *           "failureReason": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "settledAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListEpinBatchesOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     listEsimDestinations: {
         parameters: {
             query?: never;
@@ -24416,6 +25489,8 @@ export interface operations {
     listMyVtuTransactions: {
         parameters: {
             query?: {
+                /** @example 4444-44-44 */
+                from?: string;
                 /**
                  * @description Rows per page (spec 4.12); larger values are cut to the cap.
                  * @example 20
@@ -24426,10 +25501,14 @@ export interface operations {
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /** @example text */
+                q?: string;
                 /** @example airtime */
                 service?: string;
                 /** @example text */
                 status?: string;
+                /** @example 4444-44-44 */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -24979,6 +26058,68 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    listWalletActivity: {
+        parameters: {
+            query?: {
+                /** @example 4444-44-44 */
+                from?: string;
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+                /** @example text */
+                q?: string;
+                /** @example 4444-44-44 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "type": "vtu_purchase",
+                     *           "kind": "topup",
+                     *           "params": {},
+                     *           "amount": 1500,
+                     *           "balanceAfter": 1000,
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "description": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListWalletActivityOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -25226,6 +26367,81 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MarkAllNotificationsReadOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    markEpinsSold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "epb_HHHHHHHHHHHHHHHHHHHHHHHHHH",
+                 *         "serials": [
+                 *           "text"
+                 *         ],
+                 *         "sold": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["MarkEpinsSoldInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "batch": {
+                     *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "network": "mtn",
+                     *         "denomination": 1500,
+                     *         "quantity": 1,
+                     *         "delivered": 1,
+                     *         "sold": 1,
+                     *         "status": "processing",
+                     *         "unitPrice": 1500,
+                     *         "amount": 1500,
+                     *         "refunded": 1500,
+                     *         "paid": 1500,
+                     *         "priceLevel": "text",
+                     *         "businessName": "text",
+                     *         "loadCode": "text",
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "settledAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "changed": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MarkEpinsSoldOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -26266,7 +27482,8 @@ export interface operations {
                      *         "lastUsedAt": "2026-11-24T09:30:00.000Z",
                      *         "expiresAt": "2026-11-24T09:30:00.000Z",
                      *         "revokedAt": "2026-11-24T09:30:00.000Z",
-                     *         "rolledFrom": "text"
+                     *         "rolledFrom": "text",
+                     *         "suspendedAt": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }
                      */
@@ -26395,7 +27612,8 @@ export interface operations {
                      *         "lastUsedAt": "2026-11-24T09:30:00.000Z",
                      *         "expiresAt": "2026-11-24T09:30:00.000Z",
                      *         "revokedAt": "2026-11-24T09:30:00.000Z",
-                     *         "rolledFrom": "text"
+                     *         "rolledFrom": "text",
+                     *         "suspendedAt": "2026-11-24T09:30:00.000Z"
                      *       },
                      *       "secret": "text"
                      *     }
@@ -31433,6 +32651,8 @@ export interface operations {
     listMyVtuTransactionsV1: {
         parameters: {
             query?: {
+                /** @example 4444-44-44 */
+                from?: string;
                 /**
                  * @description Rows per page (spec 4.12); larger values are cut to the cap.
                  * @example 20
@@ -31443,10 +32663,14 @@ export interface operations {
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /** @example text */
+                q?: string;
                 /** @example airtime */
                 service?: string;
                 /** @example text */
                 status?: string;
+                /** @example 4444-44-44 */
+                to?: string;
             };
             header?: never;
             path?: never;
