@@ -4306,6 +4306,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/getWithdrawalBearerWallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's withdrawals, by reference: its status
+         * @description One of the caller's withdrawals, by reference: its status.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["getWithdrawal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/getWithdrawalOptionsBearerWallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The banks a withdrawal can go to, its fee and its amount bounds; KYC Tier 2
+         * @description The banks a withdrawal can go to, its fee and its amount bounds; KYC Tier 2.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs KYC tier 2 or higher.
+         */
+        get: operations["getWithdrawalOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/hasTransactionPinBearerSettings": {
         parameters: {
             query?: never;
@@ -5686,6 +5732,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/resolveWithdrawalAccountBearerWallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Name enquiry at the processor: a bank account's name, before a withdrawal to it; KYC Tier 2
+         * @description Name enquiry at the processor: a bank account's name, before a withdrawal to it; KYC Tier 2.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs KYC tier 2 or higher.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["resolveWithdrawalAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/revokeApiKeyBearerDevelopers": {
         parameters: {
             query?: never;
@@ -6780,6 +6852,38 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["withdrawCheckin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/withdrawToBankBearerWallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw to a bank account: the wallet is debited amount + fee at once (daily limit), the transfer settles or is refunde
+         * @description Withdraw to a bank account: the wallet is debited amount + fee at once (daily limit), the transfer settles or is refunded; KYC Tier 2.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *
+         *     Needs KYC tier 2 or higher.
+         *
+         *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["withdrawToBank"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9120,8 +9224,6 @@ export interface components {
         };
         AdminPasskeyStepupOptionsInput: Record<string, never>;
         AdminPreviewPriceChangeInput: {
-            /** @description cable: the provider whose plans the preview lists (dstv, gotv, startimes); required for cable */
-            identifier?: string;
             kind: string;
             level: string;
             /** @description a plan's key (adminCatalogue's plan); omitted: the whole service */
@@ -10691,6 +10793,23 @@ export interface components {
             state: "waiting" | "done" | "expired";
             summary: string;
         };
+        GetWithdrawalOptionsOutput: {
+            banks: {
+                code: string;
+                name: string;
+            }[];
+            /** @description added to the amount: the wallet is debited amount + fee */
+            fee: components["schemas"]["Naira"];
+            maxAmount: components["schemas"]["Naira"];
+            minAmount: components["schemas"]["Naira"];
+            /** @constant */
+            ok: true;
+        };
+        GetWithdrawalOutput: {
+            /** @constant */
+            ok: true;
+            withdrawal: components["schemas"]["Withdrawal"];
+        };
         HasTransactionPinOutput: {
             hasPin: boolean;
             /** @constant */
@@ -11529,6 +11648,18 @@ export interface components {
             ok: true;
             pinLoginAvailable: boolean;
         };
+        ResolveWithdrawalAccountInput: {
+            accountNumber: string;
+            bankCode: string;
+        };
+        ResolveWithdrawalAccountOutput: {
+            accountName: string;
+            accountNumber: string;
+            bankCode: string;
+            bankName: string;
+            /** @constant */
+            ok: true;
+        };
         RevokeApiKeyInput: {
             id: string;
         };
@@ -12314,6 +12445,25 @@ export interface components {
             status: "active" | "disabled";
             url: string;
         };
+        Withdrawal: {
+            accountName: string;
+            accountNumber: string;
+            amount: components["schemas"]["Naira"];
+            bankCode: string;
+            bankName: string;
+            createdAt: string;
+            failureReason: string | null;
+            fee: components["schemas"]["Naira"];
+            reference: string;
+            settledAt: string | null;
+            /**
+             * @description pending: debited, the transfer is under way; success: paid; failed and reversed: refunded (amount and fee)
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed" | "reversed";
+            /** @description amount + fee: what left the wallet */
+            total: components["schemas"]["Naira"];
+        };
         WithdrawCheckinInput: Record<string, never>;
         WithdrawCheckinOutput: {
             amount: components["schemas"]["Naira"];
@@ -12321,6 +12471,19 @@ export interface components {
             /** @constant */
             ok: true;
             reference: string;
+        };
+        WithdrawToBankInput: {
+            accountNumber: string;
+            /** @description naira, at most 2 decimals */
+            amount: number;
+            bankCode: string;
+            pin: string;
+        };
+        WithdrawToBankOutput: {
+            balance: components["schemas"]["Naira"];
+            /** @constant */
+            ok: true;
+            withdrawal: components["schemas"]["Withdrawal"];
         };
     };
     responses: {
@@ -16895,8 +17058,7 @@ export interface operations {
                  *         "service": "airtime",
                  *         "plan": "text",
                  *         "kind": "airtime_purchase",
-                 *         "value": 1,
-                 *         "identifier": "text"
+                 *         "value": 1
                  *       }
                  *     }
                  */
@@ -24195,6 +24357,92 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    getWithdrawal: {
+        parameters: {
+            query: {
+                /** @example TTTTT */
+                reference: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "withdrawal": {
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "status": "pending",
+                     *         "amount": 1500,
+                     *         "fee": 1500,
+                     *         "total": 1500,
+                     *         "bankCode": "text",
+                     *         "bankName": "Guaranty Trust Bank",
+                     *         "accountNumber": "0123456789",
+                     *         "accountName": "OBI ADA",
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "settledAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetWithdrawalOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    getWithdrawalOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "fee": 1500,
+                     *       "minAmount": 1500,
+                     *       "maxAmount": 1500,
+                     *       "banks": [
+                     *         {
+                     *           "code": "text",
+                     *           "name": "Ada Obi"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetWithdrawalOptionsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     hasTransactionPin: {
         parameters: {
             query?: never;
@@ -27427,6 +27675,64 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    resolveWithdrawalAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "bankCode": "4444",
+                 *         "accountNumber": "4444444444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["ResolveWithdrawalAccountInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "bankCode": "text",
+                     *       "bankName": "Guaranty Trust Bank",
+                     *       "accountNumber": "0123456789",
+                     *       "accountName": "OBI ADA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResolveWithdrawalAccountOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
     revokeApiKey: {
         parameters: {
             query?: never;
@@ -30244,6 +30550,82 @@ export interface operations {
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    withdrawToBank: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "bankCode": "4444",
+                 *         "accountNumber": "4444444444",
+                 *         "amount": 1000,
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["WithdrawToBankInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "withdrawal": {
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "status": "pending",
+                     *         "amount": 1500,
+                     *         "fee": 1500,
+                     *         "total": 1500,
+                     *         "bankCode": "text",
+                     *         "bankName": "Guaranty Trust Bank",
+                     *         "accountNumber": "0123456789",
+                     *         "accountName": "OBI ADA",
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "settledAt": "2026-11-24T09:30:00.000Z"
+                     *       },
+                     *       "balance": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WithdrawToBankOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.STEP_UP_REQUIRED.ACCOUNT_FROZEN"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
     jwks: {

@@ -76,6 +76,8 @@ const WALKED: Record<string, () => Promise<Record<string, unknown>>> = {
     return { lockId: lock.lock.id };
   },
   upgradePriceLevel: async () => ({ level: 'agent', pin: PIN }),
+  // After upgradePriceLevel: an Agent may buy recharge cards (issue 45).
+  buyEpins: async () => ({ network: 'mtn', denomination: 100, quantity: 3, pin: PIN }),
   takeLoan: async () => ({ amount: 2000 }),
   repayLoan: async () => ({}),
   verifyProcessorTopup: async () => {

@@ -133,6 +133,9 @@ const CASES: Case[] = [
   { key: 'renameBeneficiary.id', input: () => ({ id: ids.beneficiaryId, label: 'Not yours' }) },
   { key: 'rollApiKey.id', input: () => ({ id: ids.apiKeyId }) },
   { key: 'resendWebhookDelivery.id', input: () => ({ id: ids.deliveryId }) },
+  { key: 'getEpinBatch.id', input: () => ({ id: ids.epinBatchId }) },
+  { key: 'downloadEpinBatch.id', input: () => ({ id: ids.epinBatchId, format: 'csv' }) },
+  { key: 'markEpinsSold.id', input: () => ({ id: ids.epinBatchId, serials: ['SN000000000000'] }) },
   // Last: the owner's check below deletes the schedule the cases above walk.
   { key: 'deleteSchedule.id', input: () => ({ id: ids.scheduleId }) },
   { key: 'deleteBeneficiary.id', input: () => ({ id: ids.beneficiaryId }) },
@@ -251,6 +254,11 @@ beforeAll(async () => {
     await invoke('saveBeneficiary', { kind: 'phone', label: 'Mum', recipient: '08031234567', provider: 'mtn' }, a),
     'saveBeneficiary',
   ).beneficiary.id;
+  // Recharge cards (issue 45): a batch of the owner's, bought at a level that may buy them.
+  await h.app.services.db.execute(
+    sql`INSERT INTO vtu_customer_levels (user_id, level, source, updated_at) VALUES (${a.id}, 'agent', 'grant', now())`,
+  );
+  ids.epinBatchId = must(await invoke('buyEpins', { network: 'mtn', denomination: 100, quantity: 2, pin: PIN }, a), 'buyEpins').batch.id;
 
   await h.app.services.jobs.drain();
   const notes = must(await invoke('listNotifications', {}, a), 'listNotifications').items;

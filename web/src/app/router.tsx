@@ -62,6 +62,7 @@ const routes = [
   screen('/orders', () => import('../features/orders/Orders'), 'Orders'),
   screen('/settings', () => import('../features/settings/Settings'), 'Settings'),
   screen('/developers', () => import('../features/developers/Developers'), 'Developers'),
+  screen('/recharge-cards', () => import('../features/epins/RechargeCards'), 'RechargeCards'),
   screen('/welcome', () => import('../features/onboarding/Welcome'), 'Welcome'),
 ] as const;
 

@@ -4,6 +4,7 @@ import { enSaved } from './saved-en';
 import { enDevelopers } from './developers-en';
 import { enWhatsapp } from './whatsapp-en';
 import { enLevels } from './levels-en';
+import { enEpins } from './epins-en';
 
 /**
  * English: the strings of every screen but the first ones (sign-in and home), loaded with those screens
@@ -203,6 +204,7 @@ export const enLater = {
   ...enDevelopers,
   ...enWhatsapp,
   ...enLevels,
+  ...enEpins,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -5,6 +5,7 @@ import { haSaved } from './saved-ha';
 import { haDevelopers } from './developers-ha';
 import { haWhatsapp } from './whatsapp-ha';
 import { haLevels } from './levels-ha';
+import { haEpins } from './epins-ha';
 
 /** Hausa: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const haLater: LaterMessages = {
@@ -203,4 +204,5 @@ export const haLater: LaterMessages = {
   ...haDevelopers,
   ...haWhatsapp,
   ...haLevels,
+  ...haEpins,
 };

@@ -1,0 +1,35 @@
+import type { enEpins } from './epins-en';
+
+/** Hausa: katunan caji (the keys of epins-en.ts). */
+export const haEpins: typeof enEpins = {
+  epins: {
+    title: 'Katunan caji',
+    intro: 'Saya PIN na kiredit da yawa ka buga su a matsayin katuna don sayarwa. Don wakilai, dillalai da abokan API.',
+    buy: 'Saya rukuni',
+    network: 'Kamfanin waya',
+    denomination: 'Darajar kati',
+    quantity: 'Yawan katuna (har zuwa 1,000)',
+    businessName: 'Sunan kasuwanci a kan katunan (ba dole ba)',
+    continue: 'Ci gaba',
+    pinFor: 'Shigar da PIN dinka don saya katunan {{network}} guda {{quantity}} na {{value}}',
+    batches: 'Rukunanka',
+    none: 'Babu rukuni tukuna.',
+    status_processing: 'Ana aiki',
+    status_delivered: 'A shirye',
+    status_partial: 'An kawo wani bangare',
+    status_failed: 'Ya kasa',
+    summary: 'Katuna {{delivered}} cikin {{quantity}} na {{value}} · {{sold}} an sayar',
+    paid: 'An biya {{paid}}',
+    refunded: 'An mayar da {{amount}} don katunan da ba a kawo ba',
+    pdf: 'Sauke PDF',
+    csv: 'Sauke CSV',
+    showCards: 'Nuna katuna',
+    hideCards: 'Boye katuna',
+    cardsOf: 'Katunan rukuni {{id}}',
+    sold: 'An sayar',
+    serial: 'Lambar jeri',
+    pin: 'PIN',
+    selectCard: 'Zabi kati {{serial}}',
+    markSold: 'Sanya wadanda aka zaba a matsayin an sayar ({{count}})',
+  },
+};

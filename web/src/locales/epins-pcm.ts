@@ -1,0 +1,35 @@
+import type { enEpins } from './epins-en';
+
+/** Naijá (Pidgin): recharge cards (the keys of epins-en.ts). */
+export const pcmEpins: typeof enEpins = {
+  epins: {
+    title: 'Recharge card',
+    intro: 'Buy airtime PIN for bulk, print am as card make you sell. Na for agent, reseller and API partner.',
+    buy: 'Buy one batch',
+    network: 'Network',
+    denomination: 'Card value',
+    quantity: 'How many card (reach 1,000)',
+    businessName: 'Business name wey go dey the card (no be must)',
+    continue: 'Continue',
+    pinFor: 'Put your PIN make you buy {{quantity}} {{network}} card of {{value}}',
+    batches: 'Your batch dem',
+    none: 'No batch yet.',
+    status_processing: 'E dey process',
+    status_delivered: 'E don ready',
+    status_partial: 'Only part don come',
+    status_failed: 'E fail',
+    summary: '{{delivered}} out of {{quantity}} card of {{value}} · {{sold}} don sell',
+    paid: 'You pay {{paid}}',
+    refunded: 'We don return {{amount}} for card wey no come',
+    pdf: 'Download PDF',
+    csv: 'Download CSV',
+    showCards: 'Show the card dem',
+    hideCards: 'Hide the card dem',
+    cardsOf: 'Card dem for batch {{id}}',
+    sold: 'Don sell',
+    serial: 'Serial',
+    pin: 'PIN',
+    selectCard: 'Pick card {{serial}}',
+    markSold: 'Mark the ones wey you pick as sold ({{count}})',
+  },
+};

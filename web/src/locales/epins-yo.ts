@@ -1,0 +1,35 @@
+import type { enEpins } from './epins-en';
+
+/** Yorùbá: káàdì ìgbówó (the keys of epins-en.ts). */
+export const yoEpins: typeof enEpins = {
+  epins: {
+    title: 'Káàdì ìgbówó',
+    intro: 'Ra PIN káàdì ìpè lọ́pọ̀lọpọ̀ kí o tẹ̀ wọ́n jáde bí káàdì láti tà. Fún àwọn aṣojú, olùtajà àti alábàáṣiṣẹ́ API.',
+    buy: 'Ra àkójọpọ̀ kan',
+    network: 'Nẹ́tíwọ̀ọ̀kì',
+    denomination: 'Iye káàdì',
+    quantity: 'Iye káàdì (títí dé 1,000)',
+    businessName: 'Orúkọ iṣẹ́ lórí káàdì (kò pọn dandan)',
+    continue: 'Tẹ̀síwájú',
+    pinFor: 'Tẹ PIN rẹ láti ra káàdì {{network}} {{quantity}} ti {{value}}',
+    batches: 'Àwọn àkójọpọ̀ rẹ',
+    none: 'Kò sí àkójọpọ̀ kankan síbẹ̀.',
+    status_processing: 'Ó ń lọ lọ́wọ́',
+    status_delivered: 'Ó ti ṣetán',
+    status_partial: 'Apá kan ló dé',
+    status_failed: 'Ó kùnà',
+    summary: 'Káàdì {{delivered}} nínú {{quantity}} ti {{value}} · {{sold}} ti tà',
+    paid: 'O san {{paid}}',
+    refunded: 'A dá {{amount}} padà fún káàdì tí kò dé',
+    pdf: 'Gba PDF sílẹ̀',
+    csv: 'Gba CSV sílẹ̀',
+    showCards: 'Fi àwọn káàdì hàn',
+    hideCards: 'Fi àwọn káàdì pamọ́',
+    cardsOf: 'Àwọn káàdì àkójọpọ̀ {{id}}',
+    sold: 'Ti tà',
+    serial: 'Nọ́mbà ìtẹ̀léra',
+    pin: 'PIN',
+    selectCard: 'Yan káàdì {{serial}}',
+    markSold: 'Sàmì sí àwọn tí o yàn pé wọ́n ti tà ({{count}})',
+  },
+};
