@@ -261,6 +261,13 @@ export const envSchema = z.object({
   EPIN_PROVIDER_URL: z.string().url().optional(),
   EPIN_PROVIDER_KEY: z.string().min(8, 'EPIN_PROVIDER_KEY must be at least 8 characters').optional(),
   FAULT_POINT: z.enum(FAULT_POINTS).optional(),
+  // Issue 43: the fee on a withdrawal to a bank account, naira (kobo precision), shown before the customer confirms.
+  WITHDRAWAL_FEE: z.coerce
+    .number()
+    .min(0)
+    .max(10_000)
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'WITHDRAWAL_FEE must have at most 2 decimals')
+    .default(50),
   TIER_LIMITS: z
     .string()
     .optional()

@@ -170,6 +170,8 @@ export interface Config {
   /** Test-only crash hook (src/lib/faults.ts); refused in production. */
   faultPoint?: FaultPoint;
   tierLimitsJson?: string;
+  /** The fee on a withdrawal to a bank account, in kobo (WITHDRAWAL_FEE, naira). */
+  withdrawalFee: bigint;
   /** Ed25519 PKCS#8 PEM signing receipts; generated under dataDir outside production. */
   receiptSigningKeyPem?: string;
 }
@@ -288,6 +290,7 @@ function configOf(e: ParsedEnv, sandbox: boolean): Config {
     epins: epinsConfig(e, sandbox),
     faultPoint: e.FAULT_POINT,
     tierLimitsJson: e.TIER_LIMITS,
+    withdrawalFee: BigInt(Math.round(e.WITHDRAWAL_FEE * 100)),
     receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),
   };
 }

@@ -15,6 +15,7 @@ export type SystemAccount =
   | 'interest_expense' // savings interest paid
   | 'loan_book' // money lent
   | 'orders' // marketplace/subscription money held until fulfilment
+  | 'payouts' // withdrawals to bank accounts in flight at the processor (issue 43)
   | 'unallocated'; // credits with no owner yet
 
 export type AccountRef = { user: string; kind: UserAccountKind } | { system: SystemAccount | `${SystemAccount}:${string}` };
@@ -62,8 +63,8 @@ export interface WalletLimit {
  * on a wallet; the credit side of the refund types nets it. The ledger keeps each wallet's outflow for the current
  * Lagos day on its account row (outflow_day, outflow_today), moved by the same statement as the balance.
  */
-export const OUTFLOW_TYPES = ['vtu_purchase', 'transfer_out', 'wallet_debit', 'marketplace_order', 'subscription_order'];
-export const OUTFLOW_REFUND_TYPES = ['vtu_refund', 'order_refund'];
+export const OUTFLOW_TYPES = ['vtu_purchase', 'transfer_out', 'wallet_debit', 'marketplace_order', 'subscription_order', 'withdrawal'];
+export const OUTFLOW_REFUND_TYPES = ['vtu_refund', 'order_refund', 'withdrawal_refund'];
 
 /** What an entry adds to its account's outflow today (kobo, signed). */
 export function outflowOf(type: string, e: Entry): bigint {

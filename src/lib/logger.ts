@@ -35,8 +35,11 @@ export const REDACT_PATHS = [
   'token',
 ];
 
-/** Query parameters that are credentials (signed file URLs, one-time links): their values never reach a log line. */
-const SECRET_QUERY = /([?&](?:sig|signature|token|access_token|code)=)[^&#]*/gi;
+/**
+ * Query parameters that are credentials (signed file URLs, one-time links) or personal (a bank account number in the
+ * processor's name enquiry): their values never reach a log line.
+ */
+const SECRET_QUERY = /([?&](?:sig|signature|token|access_token|code|account_number)=)[^&#]*/gi;
 export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
 /** Requests as a log line shows them (a signed URL's signature is a credential). */

@@ -3,6 +3,11 @@ import { z } from 'zod';
 import { AppError } from '../kernel/errors.js';
 import { safeEqual } from '../lib/crypto.js';
 import type { HttpTransport } from './http-transport.js';
+import { refusal, request, type ProcessorApi } from './processor-request.js';
+import { resolveAccount, startTransfer, verifyTransfer, type TransferAnswer, type TransferRequest } from './processor-transfers.js';
+
+export type { TransferAnswer, TransferRequest, TransferStatus } from './processor-transfers.js';
+export { transferStatusOf } from './processor-transfers.js';
 
 /**
  * Payment processor adapter, Paystack-style protocol (docs/design.md §11). Everything here is the real wire shape:
@@ -64,18 +69,16 @@ export interface ProcessorAdapter {
   /** Constant-time check of `x-processor-signature` over the exact raw bytes received. */
   verifySignature(rawBody: Buffer, signature: string | undefined): boolean;
   parseEvent(payload: unknown): ChargeEvent;
+  /** Name enquiry (issue 43): the account's name at the bank, or found false. */
+  resolveAccount(bankCode: string, accountNumber: string): Promise<{ found: boolean; accountName: string | null }>;
+  /** A transfer to a bank account from the processor balance, under our reference (processor-transfers.ts). */
+  startTransfer(t: TransferRequest): Promise<TransferAnswer>;
+  verifyTransfer(reference: string): Promise<TransferAnswer | { status: 'not_found' }>;
 }
 
 export function signProcessorPayload(secret: string, rawBody: Buffer | string): string {
   return createHmac('sha512', secret).update(rawBody).digest('hex');
 }
-
-const envelope = z.object({
-  status: z.boolean(),
-  message: z.string().optional(),
-  data: z.unknown().optional(),
-  meta: z.unknown().optional(),
-});
 
 const koboField = z.union([z.number(), z.string().regex(/^\d+$/)]).transform((v) => BigInt(v));
 
@@ -130,47 +133,6 @@ export function parseChargeEvent(payload: unknown): ChargeEvent {
     receiverAccountNumber: d.authorization?.receiver_bank_account_number ?? null,
   };
 }
-
-/** Where and how one processor's API is reached (createPaystackStyleAdapter builds it once). */
-interface ProcessorApi {
-  id: string;
-  base: string;
-  headers: Record<string, string>;
-  transport: HttpTransport;
-  timeoutMs?: number;
-}
-
-type Answer = { status: number; json: z.infer<typeof envelope> | null };
-
-/** One call; an unreachable processor, a 5xx or an answer that is not its envelope is UPSTREAM_ERROR. */
-async function request(api: ProcessorApi, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
-  let res;
-  try {
-    res = await api.transport(`${api.base}${path}`, {
-      method,
-      headers: api.headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      timeoutMs: api.timeoutMs,
-      upstream: `processor:${api.id}`,
-    });
-  } catch (err) {
-    throw new AppError('UPSTREAM_ERROR', 'The payment processor could not be reached; try again shortly', { cause: err });
-  }
-  let json: z.infer<typeof envelope> | null = null;
-  try {
-    const parsed = envelope.safeParse(JSON.parse(res.text));
-    if (parsed.success) json = parsed.data;
-  } catch {
-    json = null;
-  }
-  if (res.status >= 500 || (!json && res.status !== 404)) {
-    throw new AppError('UPSTREAM_ERROR', `The payment processor answered ${res.status}; try again shortly`);
-  }
-  return { status: res.status, json };
-}
-
-const refusal = (what: string, r: Answer) =>
-  new AppError('UPSTREAM_ERROR', `The payment processor ${what}: ${r.json?.message ?? `HTTP ${r.status}`}`);
 
 const initializeData = z.object({ authorization_url: z.string().url(), access_code: z.string(), reference: z.string() });
 
@@ -288,6 +250,9 @@ export function createPaystackStyleAdapter(opts: {
       return safeEqual(signProcessorPayload(opts.secretKey, rawBody), signature.trim().toLowerCase());
     },
     parseEvent: parseChargeEvent,
+    resolveAccount: (bankCode, accountNumber) => resolveAccount(api, bankCode, accountNumber),
+    startTransfer: (t) => startTransfer(api, t),
+    verifyTransfer: (reference) => verifyTransfer(api, reference),
   };
 }
 

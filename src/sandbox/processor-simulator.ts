@@ -10,6 +10,7 @@ import { WEBHOOK_PATH } from '../http/routes/payments-webhook.js';
 import type { Services } from '../platform/services.js';
 import { statusOf } from '../http/errors.js';
 import { registerProcessorApi } from './processor-simulator-api.js';
+import { registerProcessorTransfers } from './processor-simulator-transfers.js';
 import { TX_COLUMNS, act, deliverWebhook, esc, findTx, page, type ProcessorSim, type SimTx } from './processor-simulator-state.js';
 
 /**
@@ -134,6 +135,7 @@ export async function registerProcessorSimulator(app: FastifyInstance, services:
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
     registerProcessorApi(scope, sim);
+    registerProcessorTransfers(scope, sim);
     // The checkout page (a browser).
     scope.get('/sandbox/processor/checkout/:accessCode', (req, reply) => checkoutPage(sim, req, reply));
     scope.post('/sandbox/processor/checkout/:accessCode', (req, reply) => checkoutAction(sim, req, reply));

@@ -80,6 +80,20 @@ export const sandboxProcessorAccounts = pgTable('sandbox_processor_accounts', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 });
 
+/** The sandbox processor's transfers to bank accounts (migration 1210), one per reference. */
+export const sandboxProcessorTransfers = pgTable('sandbox_processor_transfers', {
+  reference: text('reference').primaryKey(),
+  transferCode: text('transfer_code').notNull().unique(),
+  recipientCode: text('recipient_code').notNull(),
+  bankCode: text('bank_code').notNull(),
+  accountNumber: text('account_number').notNull(),
+  accountName: text('account_name').notNull(),
+  amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  status: text('status').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
 /** Sandbox NIN simulator records (POST /sandbox/identity/nin); in the database so every instance sees them. */
 export const sandboxNinRecords = pgTable('sandbox_nin_records', {
   nin: text('nin').primaryKey(),

@@ -52,6 +52,7 @@ const phone = (last4: string) => `0803123${last4}`;
 const WALKED: Record<string, () => Promise<Record<string, unknown>>> = {
   debitWalletFn: async () => ({ amount: 50, note: 'claim walk', pin: PIN }),
   transferWalletFn: async () => ({ username: 'walkpayee', amount: 100, pin: PIN }),
+  withdrawToBank: async () => ({ bankCode: '058', accountNumber: '0123456789', amount: 100, pin: PIN }),
   createMarketplaceOrder: async () => {
     const p = await post('/_serverFn/adminCreateProductBearerAdmin', { name: `Walk ${randomUUID()}`, price: 1500, stock: 5 }, admin);
     const delivery = { fullName: 'Ada Obi', phone: '08031234567', address: '12 Allen Avenue', city: 'Ikeja', state: 'Lagos' };

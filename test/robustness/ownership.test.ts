@@ -87,6 +87,7 @@ const CASES: Case[] = [
   { key: 'getTopupIntent.reference', input: () => ({ reference: ids.topupRef }) },
   { key: 'getTopupReceipt.reference', input: () => ({ reference: ids.topupRef }) },
   { key: 'verifyProcessorTopup.reference', input: () => ({ reference: ids.processorRef }) },
+  { key: 'getWithdrawal.reference', input: () => ({ reference: ids.withdrawalRef }) },
   { key: 'getMyVtuTransaction.id', input: () => ({ id: ids.vtuId }) },
   { key: 'topUpEsim.esim_id', input: () => ({ esim_id: ids.esimId, plan_id: ids.esimPlan, amount: Number(ids.esimPrice), pin: PIN }) },
   { key: 'getMyEsimUsage.id', input: () => ({ id: ids.esimId }) },
@@ -165,6 +166,10 @@ beforeAll(async () => {
     await invoke('startProcessorTopup', { amount: 1000, email: a.email, callbackUrl: `${h.config.publicUrl}/paid` }, a),
     'startProcessorTopup',
   ).reference;
+  ids.withdrawalRef = must(
+    await invoke('withdrawToBank', { bankCode: '058', accountNumber: '0123456789', amount: 100, pin: PIN }, a),
+    'withdrawToBank',
+  ).withdrawal.reference;
 
   // The owner's API key and webhook endpoint (issue 45); the purchase below gives the endpoint a delivery.
   ids.apiKeyId = must(await invoke('createApiKey', { name: 'shop', mode: 'live', scopes: ['read'] }, a), 'createApiKey').key.id;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { nairaAmount } from '../../kernel/money.js';
 
 /**
@@ -8,3 +9,18 @@ export const TOPUP_MIN_NAIRA = 100;
 export const TOPUP_MAX_NAIRA = 1_000_000;
 
 export const topupAmountInput = nairaAmount({ min: TOPUP_MIN_NAIRA, max: TOPUP_MAX_NAIRA });
+
+/** A withdrawal to a bank account (issue 43): its amount, before the fee, and the account's fields. */
+export const WITHDRAWAL_MIN_NAIRA = 100;
+export const WITHDRAWAL_MAX_NAIRA = 5_000_000;
+export const withdrawalAmountInput = nairaAmount({ min: WITHDRAWAL_MIN_NAIRA, max: WITHDRAWAL_MAX_NAIRA });
+/** A 10-digit NUBAN. */
+export const withdrawalAccountNumberInput = z
+  .string({ error: 'accountNumber is required' })
+  .trim()
+  .regex(/^\d{10}$/, 'accountNumber must be 10 digits');
+/** A bank code (the service checks it against its bank list). */
+export const withdrawalBankCodeInput = z
+  .string({ error: 'bankCode is required' })
+  .trim()
+  .regex(/^\d{3,6}$/, 'bankCode must be a code from the bank list');

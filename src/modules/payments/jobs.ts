@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DAY, HOUR } from '../../kernel/clock.js';
 import type { Services } from '../../platform/services.js';
 import { JOB_CREATE_DVA, JOB_PROCESS_EVENT, JOB_RECONCILE } from './service.js';
+import { JOB_WITHDRAWAL_POLL, JOB_WITHDRAWAL_SEND, WITHDRAWAL_SEND_ATTEMPTS } from './withdrawal-model.js';
 
 const PROCESS_EVENT_ATTEMPTS = 8;
 
@@ -42,6 +43,21 @@ export function registerPaymentsJobs(services: Pick<Services, 'jobs' | 'payments
     handler: async () => {
       await payments.reconcile();
     },
+  });
+  // Issue 43: a withdrawal's transfer is started, and a pending one asked after, by these (withdrawal-jobs.ts).
+  jobs.register({
+    name: JOB_WITHDRAWAL_SEND,
+    payload: z.object({ id: z.string().uuid() }),
+    maxAttempts: WITHDRAWAL_SEND_ATTEMPTS,
+    backoffMs: 10_000,
+    handler: async (p, meta) => payments.sendWithdrawal(p.id, meta.attempt >= WITHDRAWAL_SEND_ATTEMPTS),
+  });
+  jobs.register({
+    name: JOB_WITHDRAWAL_POLL,
+    payload: z.object({ id: z.string().uuid() }),
+    maxAttempts: 10,
+    backoffMs: 30_000,
+    handler: async (p) => payments.pollWithdrawal(p.id),
   });
   // Daily at 00:00 Africa/Lagos (UTC+1): slots start at 23:00 UTC; the slot key makes it once per day across instances.
   jobs.schedule({ job: JOB_RECONCILE, everyMs: DAY, offsetMs: 23 * HOUR });

@@ -15,7 +15,12 @@ export interface ProcessEventDeps {
   adapterOf: (id: string) => ProcessorAdapter;
   settleChargeAlone: Settlement['settleChargeAlone'];
   creditDedicatedAccount: DedicatedAccounts['creditDedicatedAccount'];
+  /** A transfer event for a withdrawal (withdrawal-jobs.ts): what it did, or null when the reference is none. */
+  transferEvent: (processor: string, event: string, reference: string) => Promise<string | null>;
 }
+
+/** Money-out events (issue 43): a withdrawal's transfer ended at the processor. */
+const TRANSFER_EVENTS = ['transfer.success', 'transfer.failed', 'transfer.reversed'];
 
 /** The job behind the webhook: decides what a stored event means and credits at most once. */
 export async function processEvent(deps: ProcessEventDeps, eventId: string, isLastAttempt: boolean) {
@@ -41,6 +46,7 @@ export async function processEvent(deps: ProcessEventDeps, eventId: string, isLa
   try {
     const adapter = adapterOf(ev.processor);
     const c = adapter.parseEvent(typeof ev.payload === 'string' ? JSON.parse(ev.payload) : ev.payload);
+    if (TRANSFER_EVENTS.includes(c.event)) return transferOutcome(deps, ev, c.event, c.reference);
     if (c.event !== 'charge.success') return markEvent(clock, db, ev.id, 'ignored', `event ${c.event} needs no action`);
     if (c.status !== 'success') return markEvent(clock, db, ev.id, 'ignored', `charge status is ${c.status ?? 'missing'}`);
     if (!c.reference || c.amount === null || c.amount <= 0n)
@@ -95,6 +101,12 @@ export async function processEvent(deps: ProcessEventDeps, eventId: string, isLa
     if (isLastAttempt) await markEvent(clock, db, ev.id, 'failed', `processing failed: ${(err as Error).message}`.slice(0, 500));
     throw err;
   }
+}
+
+/** A withdrawal's transfer event (withdrawal-jobs.ts) and its record. */
+async function transferOutcome(deps: ProcessEventDeps, ev: { id: string; processor: string }, event: string, reference: string | null) {
+  const done = reference ? await deps.transferEvent(ev.processor, event, reference) : null;
+  await markEvent(deps.clock, deps.db, ev.id, done ? 'processed' : 'ignored', done ?? 'no withdrawal matches this transfer');
 }
 
 /** Records the event's outcome. */

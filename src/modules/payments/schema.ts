@@ -82,3 +82,28 @@ export const walletFlags = pgTable('wallet_flags', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   resolvedAt: timestamp('resolved_at', { withTimezone: true }),
 });
+
+/** Issue 43 (migration 1210): a withdrawal to a bank account; status pending | success | failed | reversed. */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    reference: text('reference').notNull().unique(),
+    processor: text('processor').notNull(),
+    bankCode: text('bank_code').notNull(),
+    bankName: text('bank_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    accountName: text('account_name').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    fee: bigint('fee', { mode: 'bigint' }).notNull(),
+    status: text('status').notNull().default('pending'),
+    transferCode: text('transfer_code'),
+    failureReason: text('failure_reason'),
+    polls: integer('polls').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [index('withdrawals_user_idx').on(t.userId, t.createdAt)],
+);

@@ -18,6 +18,7 @@ import { createPaymentsReconciliation } from './reconciliation.js';
 import { createSettlement } from './settlement.js';
 import { createTopupIntent, getTopupIntent, ownIntent, startProcessorTopup, verifyProcessorTopup, type Topups } from './topups.js';
 import { createWebhookEvents } from './webhook-events.js';
+import { createWithdrawals } from './withdrawals.js';
 
 // The limits, job names and shapes live in model.ts; importers keep using this module.
 export * from './model.js';
@@ -49,7 +50,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const { ensureDedicatedAccount, creditDedicatedAccount } = createDedicatedAccounts({ db, clock, processors, settleCharge });
   const admission = deps.config.webhookAdmission;
   const dva = { ensureDedicatedAccount, creditDedicatedAccount };
-  const webhookEvents = createWebhookEvents({ db, clock, jobs, work, log, adapterOf, admission, settleChargeAlone, ...dva });
+  const withdrawals = createWithdrawals({ db, clock, work, jobs, walletLimits, processors, fee: deps.config.withdrawalFee, log });
+  const { transferEvent } = withdrawals;
+  const webhookEvents = createWebhookEvents({ db, clock, jobs, work, log, adapterOf, admission, settleChargeAlone, transferEvent, ...dva });
   const reconcile = createPaymentsReconciliation({ db, clock, log, processors, adapterOf, settleCharge, creditDedicatedAccount });
   const processorFor = (id: string | undefined) => requestedProcessor(processors, id);
   const callbackOrigins = deps.config.topupCallbackOrigins;
@@ -81,6 +84,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     processEvents: createCreditBatch({ db, clock, log, adapterOf, settleCharge, processEvent: webhookEvents.processEvent }),
 
     dedicatedAccount: (userId: string) => dedicatedAccount(db, userId),
+
+    /** Withdrawals to a bank account (issue 43): options, name enquiry, the withdrawal, its status and its jobs. */
+    ...withdrawals,
 
     ...createPaymentsAdmin({ db, clock, work }),
 
