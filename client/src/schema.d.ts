@@ -9224,6 +9224,8 @@ export interface components {
         };
         AdminPasskeyStepupOptionsInput: Record<string, never>;
         AdminPreviewPriceChangeInput: {
+            /** @description cable: the provider whose plans the preview lists (dstv, gotv, startimes); required for cable */
+            identifier?: string;
             kind: string;
             level: string;
             /** @description a plan's key (adminCatalogue's plan); omitted: the whole service */
@@ -17058,7 +17060,8 @@ export interface operations {
                  *         "service": "airtime",
                  *         "plan": "text",
                  *         "kind": "airtime_purchase",
-                 *         "value": 1
+                 *         "value": 1,
+                 *         "identifier": "text"
                  *       }
                  *     }
                  */
