@@ -123,7 +123,7 @@ describe('notification wordings', () => {
       wordNotice(lang, { kind: 'purchase_delivered', ...english, params: { ...facts, service } }).title;
     expect(named('yo', 'esim')).toContain('eSIM ìrìnàjò');
     expect(named('ha', 'flights')).toContain('Tikitin jirgin sama');
-    expect(named('pcm', 'social')).toContain('Social media boost');
+    expect(named('pcm', 'social')).toContain('Boost for social media');
     for (const lang of ['en', 'ha', 'pcm', 'yo'])
       for (const { name } of KINDS) expect(named(lang, name), `${lang} ${name}`).not.toBe(english.title);
     // A service no kind sells keeps the English text.

@@ -31,7 +31,7 @@ export const pcm = {
       body: 'Dem try sign in to your account {{failures}} times and e no work for the last 15 minutes. If no be you, keep your PINs and codes secret; you fit change your login PIN for Settings.',
     },
     login_credential: {
-      title: 'Security: {{change}}',
+      title: 'Security matter: {{change}}',
       body: '{{change}} for your account on {{when}} (Lagos time). If no be you, use the "no be me" link for the e-mail wey we send you about this change, inside 7 days: e go sign you out everywhere and undo the sign-in settings wey dem change.',
     },
     login_reset_requested: {

@@ -43,7 +43,7 @@ const EN: Omit<ChatTexts, 'menu'> = {
 
 const HA: Omit<ChatTexts, 'menu'> = {
   choose: 'Me kake so ka yi?',
-  open: 'Menu',
+  open: 'Jerin zaɓi',
   notLinked: (url) =>
     `Ba a hada wannan lambar WhatsApp da asusu ba. Bude manhaja > Settings > WhatsApp, danna "Link WhatsApp" ka aiko lambar nan kamar LINK 123456. Ba ka da asusu? Yi rajista a ${url}`,
   linked: 'An hada wannan lamba da walat dinka.',

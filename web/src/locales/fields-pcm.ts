@@ -8,7 +8,7 @@ export const pcmFields: typeof enFields = {
     code: 'Put the 6-digit code.',
     loginPin: 'Put 6-digit login PIN.',
     nin: 'Put your 11-digit NIN.',
-    bank: 'Choose your bank.',
+    bank: 'Pick your bank.',
     accountNumber: 'Check the account number: na the 10 digits of account for this bank.',
     closeConfirm: 'Type DELETE for capital letters to close the account.',
     time: 'Put time like 07:30.',

@@ -4,6 +4,6 @@ import type { ServiceNames } from '../../../../kernel/notices.js';
 export const names: ServiceNames = {
   en: 'Social media boost',
   ha: 'Tallata shafin sada zumunta',
-  pcm: 'Social media boost',
+  pcm: 'Boost for social media',
   yo: 'Ìgbéga ojú-ìwé ìkànnì àjọlò',
 };

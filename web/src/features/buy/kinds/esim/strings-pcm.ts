@@ -4,9 +4,9 @@ import type { strings as en } from './strings-en';
 /** Naijá: travel eSIMs: the eSIM tab (new or top-up) and the delivered eSIM on the result screen (issue 32). */
 export const strings: Translation<typeof en> = {
   esim: {
-    mode: 'New eSIM or top-up',
-    new: 'New eSIM',
-    topUp: 'Top up my eSIM',
+    mode: 'New eSIM abi top-up',
+    new: 'Fresh eSIM',
+    topUp: 'Add data to my eSIM',
     destination: 'Where you dey go',
     destinationRequired: 'Choose where you dey travel go.',
     plan: 'Data plan',
@@ -15,13 +15,13 @@ export const strings: Translation<typeof en> = {
     phoneHelp: 'For receipt. The eSIM go work for your phone for abroad; your Naija line no go change.',
     days_one: '{{count}} day',
     days_other: '{{count}} days',
-    which: 'Which eSIM',
+    which: 'Which eSIM you mean',
     noneYet: 'You never get eSIM wey you fit top up. Buy one first.',
     iccid: 'ICCID',
     scan: 'Scan this QR code for the phone wey go use the eSIM (Settings → Mobile data → Add eSIM).',
-    qrAlt: 'QR code to install your eSIM',
+    qrAlt: 'QR code wey go install your eSIM',
     manual: 'Or type this activation code by hand:',
-    copyCode: 'Copy activation code',
+    copyCode: 'Copy the code wey go activate am',
     checkUsage: 'Check data wey remain',
     status: {
       not_installed: 'You never install am',

@@ -14,7 +14,12 @@ export const strings: Translation<typeof en> = {
     children: 'Yara (2-11)',
     infants: 'Jarirai (ƙasa da 2)',
     cabin: 'Aji',
-    cabins: { economy: 'Economy', premium_economy: 'Premium economy', business: 'Business', first: 'First' },
+    cabins: {
+      economy: 'Ajin tattalin arziki',
+      premium_economy: 'Ajin tattalin arziki na musamman',
+      business: 'Ajin kasuwanci',
+      first: 'Aji na farko',
+    },
     searchButton: 'Nema',
     airportRequired: 'Zaɓi filin jirgi.',
     dateRequired: 'Zaɓi rana.',

@@ -14,7 +14,12 @@ export const strings: Translation<typeof en> = {
     children: 'Ọmọdé (2-11)',
     infants: 'Ọmọ ọwọ́ (kò tó 2)',
     cabin: 'Ìpele',
-    cabins: { economy: 'Economy', premium_economy: 'Premium economy', business: 'Business', first: 'First' },
+    cabins: {
+      economy: 'Kíláàsì aláfowópamọ́',
+      premium_economy: 'Kíláàsì aláfowópamọ́ tó ga',
+      business: 'Kíláàsì oníṣòwò',
+      first: 'Kíláàsì àkọ́kọ́',
+    },
     searchButton: 'Wá',
     airportRequired: 'Yan pápákọ̀ òfurufú.',
     dateRequired: 'Yan ọjọ́.',
