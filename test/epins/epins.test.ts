@@ -217,3 +217,27 @@ describe('idempotency', () => {
     expect((await call(h, 'GET', E('listEpinBatches'), {}, { token: poor.token })).json().items).toEqual([]);
   });
 });
+
+describe('the webhook', () => {
+  it("sends epin.batch_ready to the buyer's endpoint once the batch settles", async () => {
+    const made = await call(
+      h,
+      'POST',
+      '/_serverFn/createWebhookEndpointBearerDevelopers',
+      { url: 'http://127.0.0.1:9/hook', events: ['epin.batch_ready'] },
+      { token: reseller.token },
+    );
+    expect(made.statusCode, made.body).toBe(200);
+    const { batch } = (await buy(reseller, { quantity: 22 })).json();
+    await h.app.services.jobs.drain();
+    const sent = await rows<{ event_type: string; body: string }>(
+      db(),
+      sql`SELECT event_type, body FROM webhook_deliveries WHERE event_id = ${`evt_epin_batch_ready_${batch.id}`}`,
+    );
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0].body)).toMatchObject({
+      type: 'epin.batch_ready',
+      data: { batchId: batch.id, quantity: 22, delivered: 11, refunded: 11 * 98, status: 'partial' },
+    });
+  });
+});

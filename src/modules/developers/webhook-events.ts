@@ -24,6 +24,7 @@ const whenPurchase = hasEndpointFor('purchase.succeeded');
 const whenFailed = hasEndpointFor('purchase.failed');
 const whenRefunded = hasEndpointFor('purchase.refunded');
 const whenCredited = hasEndpointFor('wallet.credited');
+const whenEpins = hasEndpointFor('epin.batch_ready');
 
 const bodyOf = (id: string, type: WebhookEvent, created: Date, data: Record<string, unknown>) =>
   JSON.stringify({ id, type, created: created.toISOString(), data });
@@ -66,6 +67,14 @@ export function subscribeWebhooks({ events, clock }: { events: EventBus; clock: 
       { type: 'wallet.credited', userId: e.userId, id, body: bodyOf(id, 'wallet.credited', clock.now(), data) },
       { onlyIf: whenCredited },
     );
+  });
+  // Recharge cards (issue 45): a batch settled, its cards ready and what was not delivered refunded, once per batch.
+  events.on('epin.batch_ready', (e, change) => {
+    const id = `evt_epin_batch_ready_${e.batchId}`;
+    const status = e.delivered === e.quantity ? 'delivered' : e.delivered === 0 ? 'failed' : 'partial';
+    const data = { batchId: e.batchId, quantity: e.quantity, delivered: e.delivered, refunded: toNaira(e.refunded), status };
+    const body = bodyOf(id, 'epin.batch_ready', clock.now(), data);
+    change.enqueue(FANOUT_JOB, { type: 'epin.batch_ready', userId: e.userId, id, body }, { onlyIf: whenEpins });
   });
 }
 

@@ -11,7 +11,13 @@ import type { Outbox } from '../notifications/api.js';
 import type { webhookDeliveries, webhookEndpoints } from './schema.js';
 
 /** The events an endpoint can take. */
-export const WEBHOOK_EVENTS = ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited'] as const;
+export const WEBHOOK_EVENTS = [
+  'purchase.succeeded',
+  'purchase.failed',
+  'purchase.refunded',
+  'wallet.credited',
+  'epin.batch_ready',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const FANOUT_JOB = 'webhooks.fanout';
 export const DELIVER_JOB = 'webhooks.deliver';
