@@ -10243,7 +10243,7 @@ export interface components {
             report: components["schemas"]["TransactionReport"];
         };
         CreateWebhookEndpointInput: {
-            events: ("purchase.succeeded" | "purchase.failed" | "purchase.refunded" | "wallet.credited")[];
+            events: ("purchase.succeeded" | "purchase.failed" | "purchase.refunded" | "wallet.credited" | "epin.batch_ready")[];
             url: string;
         };
         CreateWebhookEndpointOutput: {
@@ -12441,7 +12441,7 @@ export interface components {
         WebhookEndpoint: {
             createdAt: string;
             disabledReason: string | null;
-            events: ("purchase.succeeded" | "purchase.failed" | "purchase.refunded" | "wallet.credited")[];
+            events: ("purchase.succeeded" | "purchase.failed" | "purchase.refunded" | "wallet.credited" | "epin.batch_ready")[];
             id: string;
             /** @enum {string} */
             status: "active" | "disabled";

@@ -23,7 +23,7 @@ export function Webhooks({ onSecret }: { onSecret: (secret: string) => void }) {
     mutationFn: () =>
       post(
         '/_serverFn/createWebhookEndpointBearerDevelopers',
-        { url, events: ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited'] },
+        { url, events: ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited', 'epin.batch_ready'] },
         opts(),
       ),
     onSuccess: (r) => (setUrl(''), onSecret(r.secret), refresh()),
