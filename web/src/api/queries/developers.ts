@@ -19,6 +19,12 @@ export const developerQueries = {
       queryKey: [...developerQueries.all(), 'deliveries'],
       queryFn: () => get('/_serverFn/listWebhookDeliveriesBearerDevelopers', { limit: 20 }).then((r) => r.items),
     }),
+  /** Purchases and spend by key and Lagos day, the last 14 days (issue 45). */
+  usage: () =>
+    queryOptions({
+      queryKey: [...developerQueries.all(), 'usage'],
+      queryFn: () => get('/_serverFn/getMyApiUsageBearerDevelopers', { days: 14 }).then((r) => r.items),
+    }),
   testWallet: () =>
     queryOptions({
       queryKey: [...developerQueries.all(), 'testWallet'],

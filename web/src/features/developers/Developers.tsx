@@ -24,6 +24,7 @@ import { formatDateTime, formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { Section } from '../../components/Section';
+import { FirstPurchase, Usage } from './Usage';
 import { Webhooks } from './Webhooks';
 
 /**
@@ -33,15 +34,6 @@ import { Webhooks } from './Webhooks';
 type NewKey = PostInput<'/_serverFn/createApiKeyBearerDevelopers'>;
 type Scope = NewKey['scopes'][number];
 const SCOPES: Scope[] = ['read', 'purchase', 'transfer'];
-
-function firstPurchase(origin: string) {
-  return [
-    `curl -s ${origin}/api/v1/buyAirtime \\`,
-    `  -H "authorization: Bearer $KEY" -H "idempotency-key: $(date +%s%N)" \\`,
-    `  -H 'content-type: application/json' \\`,
-    `  -d '{"data":{"network":"mtn","phone":"08031234567","amount":100}}'`,
-  ].join('\n');
-}
 
 function Secret({ secret }: { secret: string }) {
   const { t } = useTranslation();
@@ -181,6 +173,7 @@ export function Developers() {
                   <Text fw={600}>{k.name}</Text>
                   <Badge color={k.mode === 'live' ? 'green' : 'gray'}>{k.mode}</Badge>
                   {ended && <Badge color="red">{t('developers.revoked')}</Badge>}
+                  {!ended && k.suspendedAt !== null && <Badge color="red">{t('developers.suspended')}</Badge>}
                 </Group>
                 <Code>{k.prefix}…</Code>
                 <Text size="xs" c="dimmed">
@@ -209,11 +202,8 @@ export function Developers() {
       <TestWallet />
       <CreateKey onMade={(s) => (setSecret(s), refresh())} />
       <Webhooks onSecret={setSecret} />
-      <Title order={3}>{t('developers.firstPurchase')}</Title>
-      <Text size="sm">{t('developers.firstPurchaseHelp')}</Text>
-      <Code block data-testid="first-purchase">
-        {firstPurchase(window.location.origin)}
-      </Code>
+      <Usage />
+      <FirstPurchase prefix={(keys.data ?? []).find((k) => k.revokedAt === null && k.suspendedAt === null)?.prefix ?? null} />
     </Section>
   );
 }
