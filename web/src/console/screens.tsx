@@ -57,12 +57,24 @@ export const SCREENS: Record<string, Screen> = {
     component: load(() => import('./screens/AirtimeCash'), 'AirtimeCash'),
     reads: 'adminListAirtimeCashRequests',
   },
+  profit: {
+    title: 'Profit',
+    group: 'Money',
+    component: load(() => import('./screens/Profit'), 'Profit'),
+    reads: 'adminProfit',
+  },
   topups: { title: 'Top-ups', group: 'Money', component: load(() => import('./screens/TopUps'), 'TopUps'), reads: 'adminSearchPayments' },
   catalogue: {
     title: 'Catalogue and pricing',
     group: 'Catalogue',
     component: load(() => import('./screens/Catalogue'), 'Catalogue'),
     reads: 'adminCatalogue',
+  },
+  resellers: {
+    title: 'Resellers',
+    group: 'Customers',
+    component: load(() => import('./screens/Resellers'), 'Resellers'),
+    reads: 'adminListResellers',
   },
   shop: {
     title: 'Marketplace and subscriptions',

@@ -67,6 +67,9 @@ const COLORS: Record<string, string> = {
   closed: 'gray',
   overdue: 'red',
   frozen: 'red',
+  suspended: 'red',
+  revoked: 'gray',
+  disabled: 'red',
 };
 export function StatusBadge({ status }: { status: string }) {
   return (

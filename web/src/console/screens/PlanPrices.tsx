@@ -211,7 +211,13 @@ function PriceChange(p: {
             onClick={async () => {
               setError(null);
               try {
-                setPreview(await post('/_serverFn/adminPreviewPriceChangeBearerAdmin', change()));
+                // A cable preview lists one cable provider's plans: the one shown above.
+                setPreview(
+                  await post('/_serverFn/adminPreviewPriceChangeBearerAdmin', {
+                    ...change(),
+                    ...(p.identifier ? { identifier: p.identifier } : {}),
+                  }),
+                );
               } catch (err) {
                 if (!showServerIssues(form, err)) setError(err);
               }
