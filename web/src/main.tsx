@@ -8,6 +8,18 @@ import { registerServiceWorker } from './app/sw-register';
  * separate tasks, not one long one (a phone's main thread answers a tap in between; Lighthouse's total blocking time
  * counts each task's time over 50 ms).
  */
+// The splash in the language saved on this device (issue 43): the page paints it in English before any script runs.
+const SPLASH: Record<string, string> = {
+  ha: 'Katin waya, data, talabijin na kebul, wutar lantarki da ƙari, ana biya daga walat ɗinka cikin daƙiƙu.',
+  pcm: 'Airtime, data, cable TV, light bill and more, pay from your wallet sharp sharp.',
+  yo: 'Káàdì ìpè, data, tẹlifíṣọ̀n kébù, iná mànàmáná àti bẹ́ẹ̀ bẹ́ẹ̀ lọ, tí o ń san láti inú àpamọ́wọ́ rẹ ní ìṣẹ́jú àáyá.',
+};
+const saved = localStorage.getItem('vtu.language') ?? '';
+const splashText = document.querySelector('#splash p');
+if (SPLASH[saved] && splashText) {
+  splashText.textContent = SPLASH[saved];
+  document.documentElement.lang = saved;
+}
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // The routes load with the app when the first screen needs them (App.tsx; not the sign-in screen at /).
 if (firstScreenNeedsRouter()) void import('./app/routed');

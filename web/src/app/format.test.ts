@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { formatDateTime, formatNaira } from './format';
 
@@ -37,5 +38,22 @@ describe('formatDateTime', () => {
     times.push(Date.UTC(1900, 5, 1), Date.UTC(12000, 0, 1));
     for (const t of times) expect(formatDateTime(t), String(t)).toBe(intlDate.format(new Date(t)));
     expect(formatDateTime('2026-09-05T13:07:00Z')).toBe('5 Sept 2026, 14:07');
+  });
+});
+
+describe('dates in the page language (issue 43)', () => {
+  it('writes a Hausa reader a Hausa month, and English readers the fast path', () => {
+    document.documentElement.lang = 'ha';
+    try {
+      expect(formatDateTime('2026-12-02T16:30:00Z')).toBe(
+        new Intl.DateTimeFormat('ha-NG', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' }).format(
+          new Date('2026-12-02T16:30:00Z'),
+        ),
+      );
+      expect(formatDateTime('2026-12-02T16:30:00Z')).toContain('Dis');
+    } finally {
+      document.documentElement.lang = 'en';
+    }
+    expect(formatDateTime('2026-12-02T16:30:00Z')).toBe('2 Dec 2026, 17:30');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Money and dates for en-NG whatever the language (docs/design.md §13): ₦1,234.50 and "5 Sept 2026, 14:07" (Lagos
- * time), never computed beyond display.
+ * Money for en-NG whatever the language (docs/design.md §13): ₦1,234.50; dates in Lagos time, "5 Sept 2026, 14:07" in
+ * English and Intl's medium date in the page's other languages (issue 43); never computed beyond display.
  *
  * The common cases are written out here rather than asked of Intl: making the first currency or time-zone formatter
  * loads ICU's data, 10-100 ms of one task on a phone, in the middle of drawing the home screen (Lighthouse's total
@@ -32,11 +32,39 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 
 const LAGOS_OFFSET_MS = 3_600_000; // West Africa Time, UTC+1 all year (no daylight saving) since 1919
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** The page's language (i18n.ts sets it): dates in another language than English are written by Intl in it. */
+const pageLanguage = () => (typeof document === 'undefined' ? 'en' : document.documentElement.lang || 'en');
+const localDateTimes = new Map<string, Intl.DateTimeFormat>();
+const localDateTime = (lang: string, date: Date) => {
+  let f = localDateTimes.get(lang);
+  if (!f)
+    localDateTimes.set(
+      lang,
+      (f = new Intl.DateTimeFormat(`${lang}-NG`, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' })),
+    );
+  return f.format(date);
+};
+
 export function formatDateTime(iso: string | number | Date): string {
   const date = new Date(iso);
+  // Issue 43: "2 Dis 2026, 17:30" in Hausa; English keeps the written-out fast path below.
+  const lang = pageLanguage();
+  if (lang !== 'en' && !Number.isNaN(date.getTime())) return localDateTime(lang, date);
   const t = date.getTime();
   // Years 1920-9999 in Lagos: the offset above holds and the year has four digits.
   if (!(t >= Date.UTC(1920, 0, 1) && t < Date.UTC(9999, 11, 31))) return intlDateTime(date);
   const lagos = new Date(t + LAGOS_OFFSET_MS);
   return `${lagos.getUTCDate()} ${MONTHS[lagos.getUTCMonth()]} ${lagos.getUTCFullYear()}, ${pad(lagos.getUTCHours())}:${pad(lagos.getUTCMinutes())}`;
+}
+
+/**
+ * A country's name in the page's language from its ISO code (Intl.DisplayNames), or `fallback` (the provider's
+ * English name) where the browser has no names in that language or the code is not a country's.
+ */
+export function countryName(code: string, fallback: string): string {
+  const lang = pageLanguage();
+  if (lang === 'en' || !/^[a-z]{2}$/i.test(code) || typeof Intl.DisplayNames !== 'function') return fallback;
+  const names = new Intl.DisplayNames([`${lang}-NG`], { type: 'region', fallback: 'none' });
+  if (!names.resolvedOptions().locale.startsWith(lang)) return fallback;
+  return names.of(code.toUpperCase()) ?? fallback;
 }

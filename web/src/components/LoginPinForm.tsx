@@ -34,6 +34,7 @@ export function LoginPinForm({ onSaved }: { onSaved?: () => void }) {
     <form onSubmit={form.onSubmit((v) => save.mutate(v.pin))} noValidate>
       <Stack>
         <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('app.togglePassword') }}
           label={t('settings.newLoginPin')}
           description={t('settings.loginPinHelp')}
           inputMode="numeric"

@@ -20,6 +20,7 @@ export const en = {
     goHome: 'Go to home',
     codeDigit: 'Code digit {{n}} of 6',
     amountRange: 'Enter an amount from {{min}} to {{max}}.',
+    togglePassword: 'Show or hide the PIN',
   },
   nav: {
     main: 'Main',

@@ -22,6 +22,7 @@ export const ha: Messages = {
     goHome: 'Je gida',
     codeDigit: 'Lambar lamba {{n}} cikin 6',
     amountRange: 'Saka adadi daga {{min}} zuwa {{max}}.',
+    togglePassword: 'Nuna ko ɓoye PIN',
   },
   nav: {
     main: 'Babban menu',

@@ -22,6 +22,7 @@ export const pcm: Messages = {
     goHome: 'Go Home',
     codeDigit: 'Code number {{n}} for 6',
     amountRange: 'Put amount from {{min}} reach {{max}}.',
+    togglePassword: 'Show or hide the PIN make you see am',
   },
   nav: {
     main: 'Main menu',

@@ -57,6 +57,8 @@ export const enPurchases = {
     customer: 'Customer: {{name}}',
     disco: 'Electricity company',
     meterType: 'Meter type',
+    meterPrepaid: 'Prepaid',
+    meterPostpaid: 'Postpaid',
     meter: 'Meter number',
     company: 'Betting company',
     customerId: 'Betting customer ID',

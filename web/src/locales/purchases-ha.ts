@@ -60,6 +60,8 @@ export const haPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     customer: 'Abokin ciniki: {{name}}',
     disco: 'Kamfanin wutar lantarki',
     meterType: "Nau'in mita",
+    meterPrepaid: 'Biya kafin amfani',
+    meterPostpaid: 'Biya bayan amfani',
     meter: 'Lambar mita',
     company: 'Kamfanin caca',
     customerId: 'Lambar abokin ciniki na caca',

@@ -59,6 +59,8 @@ export const pcmPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin
     customer: 'Person wey get am: {{name}}',
     disco: 'Light company',
     meterType: 'Which kind meter',
+    meterPrepaid: 'Pay before you use',
+    meterPostpaid: 'Pay after you use',
     meter: 'Number for your meter',
     company: 'Which betting company',
     customerId: 'Your betting customer ID',

@@ -59,6 +59,8 @@ export const yoPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     customer: 'Oníbàárà: {{name}}',
     disco: 'Ilé-iṣẹ́ iná mànàmáná',
     meterType: 'Irú mítà',
+    meterPrepaid: 'Sísan ṣáájú lílò',
+    meterPostpaid: 'Sísan lẹ́yìn lílò',
     meter: 'Nọ́ńbà mítà',
     company: 'Ilé-iṣẹ́ tẹ́tẹ́',
     customerId: 'Nọ́ńbà oníbàárà tẹ́tẹ́',

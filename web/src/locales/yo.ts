@@ -22,6 +22,7 @@ export const yo: Messages = {
     goHome: 'Lọ sí ilé',
     codeDigit: 'Nọ́ńbà kóòdù {{n}} nínú 6',
     amountRange: 'Tẹ iye láti {{min}} sí {{max}}.',
+    togglePassword: 'Fi PIN hàn tàbí fi pamọ́',
   },
   nav: {
     main: 'Àkójọ pàtàkì',

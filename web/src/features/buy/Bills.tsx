@@ -177,6 +177,9 @@ export function CableBuy() {
 
 export function ElectricityBuy() {
   const { t } = useTranslation();
+  // The catalogue's meter types in the reader's language; a type it does not know, capitalised (issue 43).
+  const meterTypeName = (x: string) =>
+    x === 'prepaid' ? t('bills.meterPrepaid') : x === 'postpaid' ? t('bills.meterPostpaid') : capitalised(x);
   const discos = useQuery(vtuQueries.discos());
   const [draft] = useState(() => takeDraft('electricity') ?? {});
   const form = useSchemaForm(
@@ -214,7 +217,7 @@ export function ElectricityBuy() {
           [t('buy.fee'), formatNaira(Math.max(0, Math.round((price - c.amount) * 100) / 100))],
           [t('buy.total'), formatNaira(price)],
         ],
-        summary: `${disco?.name ?? c.plan} · ${capitalised(c.type)} · ${t('bills.customer', { name: v.customerName })}${v.address ? ` · ${v.address}` : ''}`,
+        summary: `${disco?.name ?? c.plan} · ${meterTypeName(c.type)} · ${t('bills.customer', { name: v.customerName })}${v.address ? ` · ${v.address}` : ''}`,
       }),
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
@@ -246,7 +249,7 @@ export function ElectricityBuy() {
       <NativeSelect
         label={t('bills.meterType')}
         {...form.getInputProps('type')}
-        data={(disco?.types ?? ['prepaid', 'postpaid']).map((x) => ({ value: x, label: x }))}
+        data={(disco?.types ?? ['prepaid', 'postpaid']).map((x) => ({ value: x, label: meterTypeName(x) }))}
       />
       <TextInput label={t('bills.meter')} inputMode="numeric" {...digitsProps(form, 'meter')} required />
       <AmountInput label={t('buy.amount')} min={min} max={AMOUNT_BOUNDS.electricity[1]} {...amountProps(form, 'amount')} />

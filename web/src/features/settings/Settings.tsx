@@ -115,8 +115,22 @@ function TransactionPin() {
       <Text size="sm">{isSet ? t('settings.txPinSet') : t('settings.txPinNotSet')}</Text>
       <form onSubmit={submit} noValidate>
         <Stack>
-          {isSet && <PasswordInput label={t('settings.currentPin')} inputMode="numeric" maxLength={4} {...digits('currentPin')} />}
-          <PasswordInput label={t('settings.newPin')} inputMode="numeric" maxLength={4} {...digits('pin')} />
+          {isSet && (
+            <PasswordInput
+              visibilityToggleButtonProps={{ 'aria-label': t('app.togglePassword') }}
+              label={t('settings.currentPin')}
+              inputMode="numeric"
+              maxLength={4}
+              {...digits('currentPin')}
+            />
+          )}
+          <PasswordInput
+            visibilityToggleButtonProps={{ 'aria-label': t('app.togglePassword') }}
+            label={t('settings.newPin')}
+            inputMode="numeric"
+            maxLength={4}
+            {...digits('pin')}
+          />
           <Result error={underFields ? null : save.error} ok={save.isSuccess && t('settings.pinSaved')} />
           <Button type="submit" loading={save.isPending}>
             {isSet ? t('settings.changePin') : t('settings.setPin')}

@@ -6,7 +6,7 @@ import { esimQueries } from './queries';
 import { esimSchema, esimTopUpSchema } from './schemas';
 import { takeDraft } from '../../../../app/draft';
 import { errorMessage } from '../../../../app/errors';
-import { formatDateTime, formatNaira } from '../../../../app/format';
+import { countryName, formatDateTime, formatNaira } from '../../../../app/format';
 import type { KindResultProps } from '../../../../app/kinds';
 import { useSchemaForm, type FieldHints } from '../../../../components/form';
 import type { KindPurchase } from '../../buy-once';
@@ -77,9 +77,22 @@ function PlanSelect({ destination, form }: { destination: string; form: { getInp
   );
 }
 
+const REGIONS = { europe: 'esim.region_europe', africa: 'esim.region_africa', global: 'esim.region_global' } as const;
+
+/** A destination in the reader's language: a country by the browser's names, a region from the strings (issue 43). */
+function usePlaceName() {
+  const { t } = useTranslation();
+  return (d: { id: string; name: string }): string => {
+    const key = REGIONS[d.id as keyof typeof REGIONS] as (typeof REGIONS)[keyof typeof REGIONS] | undefined;
+    if (!key) return countryName(d.id, d.name);
+    return t(key, { count: Number(/\((\d+)/.exec(d.name)?.[1] ?? 0) });
+  };
+}
+
 function NewEsim({ draft }: { draft: Record<string, unknown> }) {
   const { t } = useTranslation();
   const destinations = useQuery(esimQueries.esimDestinations());
+  const placeName = usePlaceName();
   const form = useSchemaForm(
     esimSchema,
     { destination: text(draft.destination), plan_id: text(draft.plan_id), phone: text(draft.phone) },
@@ -94,7 +107,8 @@ function NewEsim({ draft }: { draft: Record<string, unknown> }) {
     if (!c.success) return;
     const plan = plans.data?.items.find((p) => p.plan_id === c.data.plan_id);
     if (!plan) return form.setFieldError('plan_id', t('esim.planRequired'));
-    const where = destinations.data?.items.find((d) => d.id === c.data.destination)?.name ?? c.data.destination;
+    const found = destinations.data?.items.find((d) => d.id === c.data.destination);
+    const where = found ? placeName(found) : c.data.destination;
     setReady({
       request: {
         service: 'esim',
@@ -125,7 +139,7 @@ function NewEsim({ draft }: { draft: Record<string, unknown> }) {
                   form.setFieldValue('destination', e.currentTarget.value);
                   form.setFieldValue('plan_id', '');
                 }}
-                data={[{ value: '', label: '—' }, ...(destinations.data?.items ?? []).map((d) => ({ value: d.id, label: d.name }))]}
+                data={[{ value: '', label: '—' }, ...(destinations.data?.items ?? []).map((d) => ({ value: d.id, label: placeName(d) }))]}
                 required
               />
               {values.destination && <PlanSelect destination={values.destination} form={form} />}
