@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { developerQueries } from '../../api/queries/developers';
 import { formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
+import { firstPurchase } from './first-purchase';
 
 /** Purchases and spend by key and Lagos day (issue 45): the caller's live and test keys over the last 14 days. */
 export function Usage() {
@@ -46,20 +47,6 @@ export function Usage() {
       )}
     </Stack>
   );
-}
-
-/**
- * The first purchase by key as a curl command to copy: the versioned path (/api/v1/buyAirtime), the {data} envelope,
- * an Idempotency-Key, and KEY set to a placeholder made of the newest key's prefix (the secret is never shown again).
- */
-export function firstPurchase(origin: string, prefix: string | null, keyLine: string) {
-  return [
-    `KEY='${prefix ?? 'vtu_sk_test_'}…'  # ${keyLine}`,
-    `curl -s ${origin}/api/v1/buyAirtime \\`,
-    `  -H "authorization: Bearer $KEY" -H "idempotency-key: $(date +%s%N)" \\`,
-    `  -H 'content-type: application/json' \\`,
-    `  -d '{"data":{"network":"mtn","phone":"08031234567","amount":100}}'`,
-  ].join('\n');
 }
 
 export function FirstPurchase({ prefix }: { prefix: string | null }) {
