@@ -6,7 +6,7 @@ import type { EpinsDeps } from './deps.js';
 
 /**
  * downloadEpinBatch (issue 45): the caller's batch as a print-ready PDF of cards or as CSV (cells formula-escaped like
- * the console's exports), base64 in the answer so a key and the app fetch it the same way.
+ * the console's exports), answered as the file itself (the registry's `download`).
  */
 export async function downloadBatch(deps: Pick<EpinsDeps, 'db' | 'secretKey'>, userId: string, id: string, format: 'pdf' | 'csv') {
   const b = batchView(await getBatch(deps, userId, id));
@@ -18,9 +18,9 @@ export async function downloadBatch(deps: Pick<EpinsDeps, 'db' | 'secretKey'>, u
       { businessName: b.businessName, network: b.network, denomination: b.denomination, loadCode: b.loadCode },
       cards,
     );
-    return { filename: `${name}.pdf`, contentType: 'application/pdf', base64: Buffer.from(pdf).toString('base64'), cards: cards.length };
+    return { fileName: `${name}.pdf`, contentType: 'application/pdf', body: pdf };
   }
   let csv = csvLine(['serial', 'pin', 'network', 'denomination', 'load_code', 'business_name', 'sold_at']);
   for (const c of cards) csv += csvLine([c.serial, c.pin, b.network, b.denomination.toFixed(2), b.loadCode, b.businessName, c.soldAt]);
-  return { filename: `${name}.csv`, contentType: 'text/csv', base64: Buffer.from(csv, 'utf8').toString('base64'), cards: cards.length };
+  return { fileName: `${name}.csv`, contentType: 'text/csv; charset=utf-8', body: new Uint8Array(Buffer.from(csv, 'utf8')) };
 }

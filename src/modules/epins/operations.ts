@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pinInput } from '../../kernel/inputs.js';
 import { naira } from '../../kernel/money.js';
 import { pageInput, pageOutput } from '../../kernel/paging.js';
-import { operationsOf } from '../../platform/operation.js';
+import { fileOutput, operationsOf } from '../../platform/operation.js';
 import { batchIdInput, buyEpinsFields, EPIN_NETWORKS, markSoldFields } from './inputs.js';
 
 /** What this module's handlers use (ctx.api). */
@@ -83,9 +83,10 @@ export const epinsOperations = [
     suffix: 'BearerVTU',
     method: 'GET',
     scope: 'read',
-    purpose: "one of the caller's batches as a print-ready PDF of cards (A4, 24 a page) or as CSV, base64-encoded",
+    purpose: "one of the caller's batches as a print-ready PDF of cards (A4, 24 a page) or as CSV",
+    download: ['application/pdf', 'text/csv'],
     input: z.object({ id: batchIdInput, format: z.enum(['pdf', 'csv'], { error: 'format must be pdf or csv' }).default('pdf') }),
-    output: z.object({ filename: z.string(), contentType: z.string(), base64: z.string(), cards: z.number() }),
+    output: fileOutput,
     errors: ['CONFLICT'],
     handler: async (i, ctx) => ctx.api.epins.download(ctx.user.id, i.id, i.format),
   }),
