@@ -3478,8 +3478,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One of the caller's batches as a print-ready PDF of cards (A4, 24 a page) or as CSV, base64-encoded
-         * @description One of the caller's batches as a print-ready PDF of cards (A4, 24 a page) or as CSV, base64-encoded.
+         * One of the caller's batches as a print-ready PDF of cards (A4, 24 a page) or as CSV
+         * @description One of the caller's batches as a print-ready PDF of cards (A4, 24 a page) or as CSV.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
@@ -10336,14 +10336,6 @@ export interface components {
         };
         DisableWebhookEndpointOutput: {
             endpoint: components["schemas"]["WebhookEndpoint"];
-            /** @constant */
-            ok: true;
-        };
-        DownloadEpinBatchOutput: {
-            base64: string;
-            cards: number;
-            contentType: string;
-            filename: string;
             /** @constant */
             ok: true;
         };
@@ -22470,22 +22462,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Done */
+            /** @description The file, with `Content-Disposition: attachment; filename="…"` */
             200: {
                 headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "filename": "text",
-                     *       "contentType": "text",
-                     *       "base64": "text",
-                     *       "cards": 1
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DownloadEpinBatchOutput"];
+                    "application/pdf": string;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];

@@ -17,7 +17,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EPIN_DENOMINATIONS, EPIN_MAX_QUANTITY, EPIN_NETWORKS } from '../../../../src/modules/epins/inputs.js';
-import { get, newIdempotencyKey, post, type GetOutput } from '../../api/client';
+import { download as fetchFile, newIdempotencyKey, post, type GetOutput } from '../../api/client';
 import { epinQueries } from '../../api/queries/epins';
 import { walletQueries } from '../../api/queries/wallet';
 import { formatDateTime, formatNaira } from '../../app/format';
@@ -32,13 +32,12 @@ import { Section } from '../../components/Section';
 type Batch = GetOutput<'/_serverFn/listEpinBatchesBearerVTU'>['items'][number];
 type Order = { network: (typeof EPIN_NETWORKS)[number]; denomination: number; quantity: number; businessName: string };
 
-/** Saves a downloaded file (the answer's base64) under its name. */
-function save(file: { filename: string; contentType: string; base64: string }) {
-  const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: file.contentType }));
+/** Saves a downloaded file under the service's name for it. */
+function save(file: { blob: Blob; fileName: string }) {
+  const url = URL.createObjectURL(file.blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = file.filename;
+  a.download = file.fileName;
   document.body.append(a);
   a.click();
   a.remove();
@@ -189,7 +188,7 @@ function BatchItem({ batch, onChanged }: { batch: Batch; onChanged(): void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const download = useMutation({
-    mutationFn: (format: 'pdf' | 'csv') => get('/_serverFn/downloadEpinBatchBearerVTU', { id: batch.id, format }),
+    mutationFn: (format: 'pdf' | 'csv') => fetchFile('/_serverFn/downloadEpinBatchBearerVTU', { id: batch.id, format }),
     onSuccess: save,
   });
   const title = `${batch.network.toUpperCase()} ${formatNaira(batch.denomination)} × ${batch.quantity}`;
