@@ -1,4 +1,5 @@
 import {
+  ApiError,
   createServiceClient,
   NetworkError,
   type CallOptions,
@@ -84,3 +85,22 @@ export async function post<P extends PostPath>(path: P, data: PostInput<P>, opts
 export const get = <P extends GetPath>(path: P, query?: GetInput<P>): Promise<GetOutput<P>> => client.get(path, query);
 
 export const newIdempotencyKey = () => crypto.randomUUID();
+
+/**
+ * A download operation's file (issue 43: getStatement), fetched with the session like any call (the token, the
+ * refresh on expiry); a refusal is the usual ApiError from the JSON envelope.
+ */
+export async function download<P extends GetPath>(path: P, query: GetInput<P>): Promise<{ blob: Blob; fileName: string }> {
+  const qs = new URLSearchParams(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)]));
+  const res = await send(new Request(`${path}?${qs}`, { method: 'GET' }));
+  if (!res.ok) {
+    const e = (
+      (await res.json().catch(() => null)) as {
+        error?: { code?: string; message?: string; issues?: { path: string; message: string }[] };
+      } | null
+    )?.error;
+    throw new ApiError(e?.code ?? 'INTERNAL', e?.message ?? `HTTP ${res.status}`, res.status, e?.issues ?? []);
+  }
+  const fileName = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
+  return { blob: await res.blob(), fileName };
+}
