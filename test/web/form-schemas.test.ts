@@ -31,6 +31,8 @@ import {
   reportSchema,
   transactionPinSchema,
   transferSchema,
+  withdrawAccountSchema,
+  withdrawSchema,
 } from '../../web/src/api/schemas.js';
 /**
  * The app's forms validate with the service's own input rules (web/src/api/schemas.ts, a kind's schemas.ts in web/src/features/buy/kinds/<kind>/): each field of a form schema
@@ -47,6 +49,8 @@ const json = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable:
 describe('form schemas are the operations’ input rules', () => {
   const forms: [string, z.ZodObject][] = [
     ['transferWalletFn', transferSchema],
+    ['withdrawToBank', withdrawSchema],
+    ['resolveWithdrawalAccount', withdrawAccountSchema],
     ['updateProfile', profileSchema],
     ['updateProfile', fullNameSchema],
     ['createTransactionReport', reportSchema],

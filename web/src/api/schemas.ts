@@ -11,7 +11,16 @@ import { messageBodyInput } from '../../../src/modules/support/inputs.js';
 import { loginIdentifierText, loginPinInput, secondFactorCodeInput } from '../../../src/modules/security/inputs.js';
 import { closeAccountInput } from '../../../src/modules/settings/inputs.js';
 import { pollVoteInput } from '../../../src/modules/notifications/inputs.js';
-import { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA, topupAmountInput } from '../../../src/modules/payments/inputs.js';
+import {
+  TOPUP_MAX_NAIRA,
+  TOPUP_MIN_NAIRA,
+  topupAmountInput,
+  WITHDRAWAL_MAX_NAIRA,
+  WITHDRAWAL_MIN_NAIRA,
+  withdrawalAccountNumberInput,
+  withdrawalAmountInput,
+  withdrawalBankCodeInput,
+} from '../../../src/modules/payments/inputs.js';
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
 import { AIRTIME_AMOUNT, buyAirtimeInput } from '../../../src/modules/vtu/kinds/airtime/inputs.js';
 import { BETTING_AMOUNT, fundBetInput } from '../../../src/modules/vtu/kinds/betting/inputs.js';
@@ -39,6 +48,16 @@ export const transferSchema = z.object({
   note: transferNoteInput,
 });
 export const transferRecipientSchema = transferSchema.pick({ username: true });
+
+export { WITHDRAWAL_MAX_NAIRA, WITHDRAWAL_MIN_NAIRA };
+/** withdrawToBank without its PIN (the PIN pad confirms it): the bank, the account number, the amount before the fee. */
+export const withdrawSchema = z.object({
+  bankCode: withdrawalBankCodeInput,
+  accountNumber: withdrawalAccountNumberInput,
+  amount: withdrawalAmountInput,
+});
+/** resolveWithdrawalAccount: the bank and the account number, checked before the amount is asked for. */
+export const withdrawAccountSchema = withdrawSchema.pick({ bankCode: true, accountNumber: true });
 
 /** Onboarding's name step: updateProfile's fullName, required there (the first name a new account gives). */
 export const fullNameSchema = z.object({ fullName: fullNameInput });

@@ -23,6 +23,7 @@ const NAV = [
   ['/buy', 'nav.buy'],
   ['/fund', 'nav.fund'],
   ['/transfer', 'nav.transfer'],
+  ['/withdraw', 'nav.withdraw'],
   ['/transactions', 'nav.transactions'],
   ['/kyc', 'nav.kyc'],
   ['/notifications', 'nav.notifications'],

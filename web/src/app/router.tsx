@@ -35,6 +35,7 @@ const routes = [
   screen('/fund', () => import('../features/wallet/Fund'), 'Fund'),
   screen('/fund/return', () => import('../features/wallet/FundReturn'), 'FundReturn'),
   screen('/transfer', () => import('../features/wallet/Transfer'), 'Transfer'),
+  screen('/withdraw', () => import('../features/wallet/Withdraw'), 'Withdraw'),
   createRoute({
     getParentRoute: () => appRoute,
     path: '/buy',

@@ -28,6 +28,7 @@ export const en = {
     buy: 'Buy',
     fund: 'Fund wallet',
     transfer: 'Send money',
+    withdraw: 'Withdraw to bank',
     transactions: 'Transactions',
     kyc: 'Verification',
     notifications: 'Notifications',

@@ -30,6 +30,7 @@ export const ha: Messages = {
     buy: 'Saya',
     fund: 'Ƙara kuɗi a walat',
     transfer: 'Aika kuɗi',
+    withdraw: 'Cire kuɗi zuwa banki',
     transactions: "Ma'amaloli",
     kyc: 'Tabbatarwa',
     notifications: 'Sanarwa',

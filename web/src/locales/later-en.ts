@@ -4,6 +4,7 @@ import { enSaved } from './saved-en';
 import { enDevelopers } from './developers-en';
 import { enWhatsapp } from './whatsapp-en';
 import { enLevels } from './levels-en';
+import { enWithdraw } from './withdraw-en';
 import { enEpins } from './epins-en';
 
 /**
@@ -204,6 +205,7 @@ export const enLater = {
   ...enDevelopers,
   ...enWhatsapp,
   ...enLevels,
+  ...enWithdraw,
   ...enEpins,
 };
 

@@ -5,6 +5,7 @@ import { haSaved } from './saved-ha';
 import { haDevelopers } from './developers-ha';
 import { haWhatsapp } from './whatsapp-ha';
 import { haLevels } from './levels-ha';
+import { haWithdraw } from './withdraw-ha';
 import { haEpins } from './epins-ha';
 
 /** Hausa: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
@@ -204,5 +205,6 @@ export const haLater: LaterMessages = {
   ...haDevelopers,
   ...haWhatsapp,
   ...haLevels,
+  ...haWithdraw,
   ...haEpins,
 };

@@ -5,6 +5,7 @@ import { pcmSaved } from './saved-pcm';
 import { pcmDevelopers } from './developers-pcm';
 import { pcmWhatsapp } from './whatsapp-pcm';
 import { pcmLevels } from './levels-pcm';
+import { pcmWithdraw } from './withdraw-pcm';
 import { pcmEpins } from './epins-pcm';
 
 /** Nigerian Pidgin (Naijá): the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
@@ -201,5 +202,6 @@ export const pcmLater: LaterMessages = {
   ...pcmDevelopers,
   ...pcmWhatsapp,
   ...pcmLevels,
+  ...pcmWithdraw,
   ...pcmEpins,
 };

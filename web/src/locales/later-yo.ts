@@ -5,6 +5,7 @@ import { yoSaved } from './saved-yo';
 import { yoDevelopers } from './developers-yo';
 import { yoWhatsapp } from './whatsapp-yo';
 import { yoLevels } from './levels-yo';
+import { yoWithdraw } from './withdraw-yo';
 import { yoEpins } from './epins-yo';
 
 /** Yorùbá: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
@@ -201,5 +202,6 @@ export const yoLater: LaterMessages = {
   ...yoDevelopers,
   ...yoWhatsapp,
   ...yoLevels,
+  ...yoWithdraw,
   ...yoEpins,
 };

@@ -30,6 +30,7 @@ export const pcm: Messages = {
     buy: 'Buy',
     fund: 'Put money for wallet',
     transfer: 'Send money give person',
+    withdraw: 'Comot money go bank',
     transactions: 'Transactions',
     kyc: 'Show say na you',
     notifications: 'Alert dem',

@@ -30,6 +30,7 @@ export const yo: Messages = {
     buy: 'Rà',
     fund: 'Fi owó sí wálẹ́ẹ̀tì',
     transfer: 'Fi owó ránṣẹ́',
+    withdraw: 'Gba owó sí báǹkì',
     transactions: 'Àwọn ìdúnàádúrà',
     kyc: 'Ìjẹ́rìísí',
     notifications: 'Àwọn ìfitónilétí',

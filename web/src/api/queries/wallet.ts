@@ -13,4 +13,16 @@ export const walletQueries = {
       queryKey: [...walletQueries.all(), 'topup', reference],
       queryFn: () => get('/_serverFn/getTopupIntentBearerWallet', { reference }),
     }),
+  /** Withdrawals to a bank account (Tier 2): the banks, the fee and the bounds. */
+  withdrawalOptions: () =>
+    queryOptions({
+      queryKey: [...walletQueries.all(), 'withdrawal-options'],
+      queryFn: () => get('/_serverFn/getWithdrawalOptionsBearerWallet'),
+      retry: false,
+    }),
+  withdrawal: (reference: string) =>
+    queryOptions({
+      queryKey: [...walletQueries.all(), 'withdrawal', reference],
+      queryFn: () => get('/_serverFn/getWithdrawalBearerWallet', { reference }),
+    }),
 };

@@ -69,6 +69,9 @@ export function Home() {
             <LinkButton to="/transfer" variant="light">
               {t('nav.transfer')}
             </LinkButton>
+            <LinkButton to="/withdraw" variant="light">
+              {t('nav.withdraw')}
+            </LinkButton>
           </div>
         </section>
       </Later>

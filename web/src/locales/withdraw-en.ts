@@ -1,0 +1,27 @@
+/** English: the withdraw screen (issue 43). */
+export const enWithdraw = {
+  withdraw: {
+    title: 'Withdraw to bank',
+    needsTier2Title: 'Tier 2 needed',
+    needsTier2: 'Withdrawals to a bank account need Tier 2 verification (your NIN and a verified phone number).',
+    raiseTier: 'Raise my tier',
+    bank: 'Bank',
+    accountNumber: 'Account number (10 digits)',
+    check: 'Check account',
+    accountName: 'Account name: {{name}} ({{bank}})',
+    amount: 'Amount (₦)',
+    summary: 'Fee and total',
+    fee: 'Fee',
+    total: 'Total from your wallet',
+    status_pending: 'Withdrawal on its way',
+    status_success: 'Withdrawal paid',
+    status_failed: 'Withdrawal failed',
+    status_reversed: 'Withdrawal returned',
+    body_pending: '{{amount}} is on its way to {{name}}, {{bank}}. This page updates by itself.',
+    body_success: '{{amount}} was sent to {{name}}, {{bank}}.',
+    body_failed: 'The bank did not accept the transfer. {{total}} is back in your wallet.',
+    body_reversed: 'The bank sent the transfer back. {{total}} is back in your wallet.',
+    balance: 'Wallet balance after the withdrawal: {{balance}}',
+    done: 'Back to home',
+  },
+};
