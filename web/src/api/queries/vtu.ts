@@ -1,7 +1,10 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { get, post, type GetInput } from '../client';
 
-export type TransactionFilter = Pick<NonNullable<GetInput<'/_serverFn/listMyVtuTransactionsBearerVTU'>>, 'status' | 'service'>;
+export type TransactionFilter = Pick<
+  NonNullable<GetInput<'/_serverFn/listMyVtuTransactionsBearerVTU'>>,
+  'status' | 'service' | 'from' | 'to' | 'q'
+>;
 
 type Network = 'mtn' | 'airtel' | 'glo' | '9mobile';
 /** Catalogues change rarely: five minutes before a screen asks again (a purchase re-reads the price with staleTime 0). */
@@ -63,6 +66,9 @@ export const vtuQueries = {
           offset: pageParam,
           ...(filter.status ? { status: filter.status } : {}),
           ...(filter.service ? { service: filter.service } : {}),
+          ...(filter.from ? { from: filter.from } : {}),
+          ...(filter.to ? { to: filter.to } : {}),
+          ...(filter.q?.trim() ? { q: filter.q.trim() } : {}),
         }),
       getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
     }),

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Group, NativeSelect, SegmentedControl, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,18 +8,27 @@ import { errorMessage } from '../../app/errors';
 import { formatDateTime, formatNaira } from '../../app/format';
 import { useKindLabel } from '../../app/kind-tabs';
 import { ActivityList } from '../../components/ActivityList';
-import { walletQueries } from '../../api/queries/wallet';
+import { historyQueries, type HistoryFilter } from '../../api/queries/history';
 import { vtuQueries, type TransactionFilter } from '../../api/queries/vtu';
+import { HistoryFilters, rangeProblem, StatementDownload } from './HistoryFilter';
 
 const PAGE = 20;
 
-/** Every money movement: the wallet's ledger lines (filter in/out), purchases (filter by status and service, loaded page by page as you scroll), top-ups. */
+/**
+ * Every money movement: the wallet's ledger lines (filter in/out) and purchases (filter by status and service), both
+ * within the chosen dates and search and loaded page by page as you scroll; the statement for the chosen dates.
+ */
 export function Transactions() {
   const { t } = useTranslation();
   const [tab, setTab] = useState<'wallet' | 'purchases'>('wallet');
+  const [typed, setTyped] = useState<HistoryFilter>({});
+  const [debounced] = useDebouncedValue(typed, 300);
+  // A range the service would refuse is not asked for: the field says what is wrong.
+  const filter = rangeProblem(debounced.from, debounced.to) ? { q: debounced.q } : debounced;
   return (
     <Stack maw={720}>
       <Title order={1}>{t('tx.title')}</Title>
+      <HistoryFilters value={typed} onChange={setTyped} />
       <SegmentedControl
         fullWidth
         aria-label={t('tx.filter')}
@@ -29,16 +39,38 @@ export function Transactions() {
           { value: 'purchases', label: t('tx.purchases') },
         ]}
       />
-      {tab === 'wallet' ? <WalletLines /> : <Purchases />}
+      {tab === 'wallet' ? <WalletLines filter={filter} /> : <Purchases filter={filter} />}
+      <StatementDownload from={typed.from} to={typed.to} />
     </Stack>
   );
 }
 
-function WalletLines() {
+/** Infinite scroll: the next page loads when this button scrolls into view (or is pressed). */
+function MoreButton({ list }: { list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown } }) {
+  const { t } = useTranslation();
+  if (!list.hasNextPage) return null;
+  return (
+    <Button
+      variant="light"
+      loading={list.isFetchingNextPage}
+      onClick={() => void list.fetchNextPage()}
+      ref={(el) => {
+        if (!el) return;
+        const io = new IntersectionObserver(([e]) => e.isIntersecting && void list.fetchNextPage());
+        io.observe(el);
+        return () => io.disconnect();
+      }}
+    >
+      {t('tx.more')}
+    </Button>
+  );
+}
+
+function WalletLines({ filter }: { filter: HistoryFilter }) {
   const { t } = useTranslation();
   const [dir, setDir] = useState<'all' | 'in' | 'out'>('all');
-  const wallet = useQuery(walletQueries.state());
-  const items = wallet.data?.log.filter((l) => dir === 'all' || (dir === 'in' ? l.amount > 0 : l.amount < 0));
+  const wallet = useInfiniteQuery(historyQueries.activity(filter, PAGE));
+  const items = wallet.data?.pages.flatMap((p) => p.items).filter((l) => dir === 'all' || (dir === 'in' ? l.amount > 0 : l.amount < 0));
   return (
     <Stack>
       <NativeSelect
@@ -57,17 +89,18 @@ function WalletLines() {
         </Alert>
       )}
       {items && items.length === 0 ? <Text c="dimmed">{t('tx.none')}</Text> : <ActivityList items={items} />}
+      <MoreButton list={wallet} />
     </Stack>
   );
 }
 
-function Purchases() {
+function Purchases({ filter }: { filter: HistoryFilter }) {
   const { t } = useTranslation();
   const kind = useKindLabel();
   const navigate = useNavigate();
   const [status, setStatus] = useState('');
   const [service, setService] = useState('');
-  const list = useInfiniteQuery(vtuQueries.transactions({ status, service } as TransactionFilter, PAGE));
+  const list = useInfiniteQuery(vtuQueries.transactions({ status, service, ...filter } as TransactionFilter, PAGE));
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Stack>
@@ -129,22 +162,7 @@ function Purchases() {
           </li>
         ))}
       </Stack>
-      {/* Infinite scroll: the next page loads when this button scrolls into view (or is pressed). */}
-      {list.hasNextPage && (
-        <Button
-          variant="light"
-          loading={list.isFetchingNextPage}
-          onClick={() => void list.fetchNextPage()}
-          ref={(el) => {
-            if (!el) return;
-            const io = new IntersectionObserver(([e]) => e.isIntersecting && void list.fetchNextPage());
-            io.observe(el);
-            return () => io.disconnect();
-          }}
-        >
-          {t('tx.more')}
-        </Button>
-      )}
+      <MoreButton list={list} />
     </Stack>
   );
 }
