@@ -33,7 +33,12 @@ const variables: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     ...Object.fromEntries(Object.entries(LIGHT_TEXT).map(([c, v]) => [`--mantine-color-${c}-light-color`, v])),
   },
-  dark: {},
+  // Dark (issue 43): dimmed text and the brand's text colour light enough for 4.5:1 on the dark body.
+  dark: {
+    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+    '--mantine-color-anchor': 'var(--mantine-color-brand-3)',
+    '--mantine-color-brand-light-color': 'var(--mantine-color-brand-2)',
+  },
 });
 
 export function App() {
@@ -42,7 +47,7 @@ export function App() {
   // and as Later's own state: drawing it re-draws neither Mantine's provider nor its CSS variables (computed again on
   // each of the provider's draws).
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={variables} withCssVariables={stage >= 1}>
+    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={variables} withCssVariables={stage >= 1}>
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
           <Later after={2}>

@@ -30,6 +30,8 @@ export const enPurchases = {
     fee: 'Fee',
     total: 'Total',
     quickAmounts: 'Quick amounts',
+    offlineTitle: 'You are offline',
+    offlineBody: 'Your purchase is kept: we check it again as soon as the connection is back, and it is never paid twice.',
     notEnough: 'Your balance is too low',
     notEnoughBody: 'You have {{balance}}; this costs {{amount}}. Fund your wallet, then come back: your details stay here.',
     fundFirst: 'Fund wallet',

@@ -32,6 +32,8 @@ export const haPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     fee: 'Kuɗin sabis',
     total: 'Jimilla',
     quickAmounts: 'Adadin kuɗi masu sauri',
+    offlineTitle: 'Ba ka da intanet',
+    offlineBody: 'An adana sayenka: za mu sake duba shi da zarar intanet ya dawo, kuma ba za a biya shi sau biyu ba.',
     notEnough: 'Ragowar kuɗinka bai isa ba',
     notEnoughBody:
       'Kana da {{balance}}; wannan yana kashe {{amount}}. Saka kuɗi a walat ɗinka, sannan ka dawo: bayananka za su kasance a nan.',

@@ -32,6 +32,8 @@ export const pcmPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin
     fee: 'Charge',
     total: 'Total',
     quickAmounts: 'Amount wey dey ready',
+    offlineTitle: 'Network don cut',
+    offlineBody: 'We still hold your purchase: we go check am again once network come back, and you no go pay two times.',
     notEnough: 'Your balance no reach',
     notEnoughBody: 'You get {{balance}}; this one cost {{amount}}. Fund your wallet, then come back: your details go still dey here.',
     fundFirst: 'Put money for wallet',

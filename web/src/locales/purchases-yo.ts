@@ -32,6 +32,8 @@ export const yoPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     fee: 'Owó iṣẹ́',
     total: 'Àpapọ̀',
     quickAmounts: 'Iye owó kíákíá',
+    offlineTitle: 'O kò sí lórí ayélujára',
+    offlineBody: 'A ti pa ríra rẹ mọ́: a ó tún ṣàyẹ̀wò rẹ̀ ní kété tí ìsopọ̀ bá padà, a kò sì ní gba owó rẹ̀ lẹ́ẹ̀mejì.',
     notEnough: 'Owó rẹ kò tó',
     notEnoughBody: 'O ní {{balance}}; èyí ń ná {{amount}}. Fi owó sí àpamọ́wọ́ rẹ, lẹ́yìn náà padà wá: àwọn àlàyé rẹ yóò wà níbí.',
     fundFirst: 'Fi owó sí àpamọ́wọ́',

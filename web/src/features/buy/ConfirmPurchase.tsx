@@ -11,6 +11,7 @@ import { keepForFunding } from '../../app/draft';
 import { refusalMessage } from '../../app/pin-errors';
 import { LinkButton } from '../../components/LinkButton';
 import { formatNaira } from '../../app/format';
+import { useOnline } from '../../app/online';
 import { buyOnce, type PurchaseRequest } from './buy-once';
 import { PinPad } from '../../components/PinPad';
 import { purchaseReducer } from './purchase-state';
@@ -45,6 +46,8 @@ export function ConfirmPurchase(p: {
   const key = useRef(newIdempotencyKey());
   const price = 'price' in state ? state.price : p.price;
   const auth = useAuth();
+  // Offline says so in words (issue 43): the purchase under way is kept and checked again, never sent twice.
+  const online = useOnline();
   // The balance is checked before the PIN: a purchase the wallet cannot pay shows the way to fund it instead.
   const wallet = useQuery(walletQueries.state());
   const short = wallet.data !== undefined && wallet.data.balance < price;
@@ -127,6 +130,11 @@ export function ConfirmPurchase(p: {
               {t('buy.fundFirst')}
             </Anchor>
           )}
+        </Alert>
+      )}
+      {!online && (
+        <Alert color="yellow" role="alert" title={t('buy.offlineTitle')} data-testid="offline-purchase">
+          {t('buy.offlineBody')}
         </Alert>
       )}
       {state.phase === 'checking' && (

@@ -1,4 +1,5 @@
 import { ApiError, NetworkError, post, type PostInput, type PostPath } from '../../api/client';
+import { waitOrOnline } from '../../app/online';
 import type { PurchaseTx } from './purchase-state';
 
 export type PurchaseRequest =
@@ -47,8 +48,6 @@ function send(req: PurchaseRequest, pin: string, key: string): Promise<{ transac
   }
 }
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Sends one purchase under its Idempotency-Key. When the answer is lost (no connection, or the service still
  * working on the key), it sends the same request with the same key again: the service either replays what it did
@@ -63,7 +62,8 @@ export async function buyOnce(req: PurchaseRequest, pin: string, key: string, on
         err instanceof NetworkError || (err instanceof ApiError && (err.code === 'IDEMPOTENCY_IN_PROGRESS' || err.status >= 500));
       if (!unknownOutcome) throw err;
       onChecking();
-      await wait(Math.min(2000 * (attempt + 1), 10_000));
+      // Sent again a moment later, or as soon as the connection is back.
+      await waitOrOnline(Math.min(2000 * (attempt + 1), 10_000));
     }
   }
 }

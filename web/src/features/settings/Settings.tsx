@@ -1,4 +1,17 @@
-import { Button, Checkbox, Group, Image, NativeSelect, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Group,
+  Image,
+  NativeSelect,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  useMantineColorScheme,
+  type MantineColorScheme,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -231,8 +244,27 @@ function Preferences() {
         }}
         data={LANGUAGES.map((l) => ({ value: l.code, label: l.name }))}
       />
+      <ThemeChoice />
       <Result error={update.error} />
     </Section>
+  );
+}
+
+/** Light, dark or the phone's own setting (prefers-color-scheme), kept on this device by Mantine (issue 43). */
+function ThemeChoice() {
+  const { t } = useTranslation();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  return (
+    <NativeSelect
+      label={t('settings.theme')}
+      value={colorScheme}
+      onChange={(e) => setColorScheme(e.currentTarget.value as MantineColorScheme)}
+      data={[
+        { value: 'auto', label: t('settings.themeSystem') },
+        { value: 'light', label: t('settings.themeLight') },
+        { value: 'dark', label: t('settings.themeDark') },
+      ]}
+    />
   );
 }
 
