@@ -1,6 +1,6 @@
 import type { broadcasts } from './schema.js';
 import type { Narrowed, RowOf } from '../../db/rows.js';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
 import { uuid } from '../../kernel/ids.js';
 import { AppError, notFound } from '../../kernel/errors.js';
@@ -51,21 +51,28 @@ async function adminGetBroadcast({ db, clock }: BroadcastDeps, id: string) {
   return adminBroadcastView(b, polls.get(id), clock.now());
 }
 
-/** Creates a broadcast (and its poll, when given) for an audience, from now or a later start. */
-export async function adminCreateBroadcast(
-  deps: BroadcastDeps,
-  adminId: string,
-  input: {
-    title: string;
-    body: string;
-    audience: Audience;
-    startsAt?: Date;
-    endsAt?: Date;
-    poll?: { question?: string; options: string[] };
-  },
-) {
-  const { db, clock } = deps;
-  const now = clock.now();
+/** What a broadcast's operator writes: the message, its audience, when it shows, and an optional poll. */
+export interface BroadcastDraft {
+  title: string;
+  body: string;
+  audience: Audience;
+  startsAt?: Date;
+  endsAt?: Date;
+  poll?: { question?: string; options: string[] };
+}
+
+/**
+ * SQL condition: user `u` is in the audience `audience` (a jsonb expression): every condition given holds. The inbox
+ * (visibleTo) and the preview's count use the same one.
+ */
+export function inAudience(audience: SQL): SQL {
+  return sql`u.kyc_tier >= COALESCE((${audience}->>'minKycTier')::int, 0)
+    AND (${audience}->>'joinedAfter' IS NULL OR u.created_at >= (${audience}->>'joinedAfter')::timestamptz)
+    AND (${audience}->>'joinedBefore' IS NULL OR u.created_at < (${audience}->>'joinedBefore')::timestamptz)`;
+}
+
+/** When a draft starts (now unless scheduled); an end before its start or in the past is refused. */
+function startOf(input: BroadcastDraft, now: Date): Date {
   const startsAt = input.startsAt ?? now;
   if (input.endsAt && input.endsAt <= startsAt)
     throw new AppError('VALIDATION_FAILED', 'endsAt must be after startsAt', {
@@ -75,6 +82,38 @@ export async function adminCreateBroadcast(
     throw new AppError('VALIDATION_FAILED', 'endsAt must be in the future', {
       issues: [{ path: 'endsAt', message: 'must be in the future' }],
     });
+  return startsAt;
+}
+
+/**
+ * What a broadcast would do, before it is created (issue 44): the message as customers will see it, how many accounts
+ * its audience holds now, and when it starts showing. Writes nothing.
+ */
+export async function adminPreviewBroadcast({ db, clock }: BroadcastDeps, input: BroadcastDraft) {
+  const now = clock.now();
+  const startsAt = startOf(input, now);
+  const n = await one<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM users u WHERE ${inAudience(sql`${JSON.stringify(input.audience)}::jsonb`)}`,
+  );
+  return {
+    message: {
+      title: input.title,
+      body: input.body,
+      poll: input.poll ? { question: input.poll.question ?? input.title, options: input.poll.options } : null,
+    },
+    audienceCount: Number(n?.n ?? 0),
+    startsAt: startsAt.toISOString(),
+    scheduled: startsAt > now,
+    endsAt: input.endsAt?.toISOString() ?? null,
+  };
+}
+
+/** Creates a broadcast (and its poll, when given) for an audience, from now or a later start. */
+export async function adminCreateBroadcast(deps: BroadcastDeps, adminId: string, input: BroadcastDraft) {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const startsAt = startOf(input, now);
   const id = uuid();
   await db.transaction(async (tx) => {
     await tx.execute(sql`INSERT INTO broadcasts (id, title, body, audience, starts_at, ends_at, created_by, created_at)

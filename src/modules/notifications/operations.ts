@@ -105,6 +105,26 @@ const text = (name: string, max: number) =>
 const dateTime = (name: string) =>
   z.iso.datetime({ offset: true, message: `${name} must be an ISO date-time like 2026-01-31T09:00:00Z` }).transform((s) => new Date(s));
 
+/** A broadcast as an operator writes it (adminCreateBroadcast, and its preview). */
+const broadcastInput = z.object({
+  title: text('title', 120),
+  body: text('body', 2000),
+  audience: audienceSchema.default({}),
+  startsAt: dateTime('startsAt').optional(),
+  endsAt: dateTime('endsAt').optional(),
+  poll: z
+    .object({
+      question: text('question', 200).optional(),
+      options: z
+        .array(text('option', 100), { error: 'options must be a list of labels' })
+        .min(2, 'a poll needs at least 2 options')
+        .max(10, 'a poll has at most 10 options')
+        .refine((o) => new Set(o.map((x) => x.toLowerCase())).size === o.length, 'poll options must be different'),
+    })
+    .strict()
+    .optional(),
+});
+
 function base64urlBytes(v: string): Buffer | null {
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(v)) return null;
   return Buffer.from(v.replace(/=+$/, ''), 'base64url');
@@ -230,26 +250,30 @@ export const notificationsOperations = [
     method: 'POST',
     stepUpExempt: 'sends a message to customers; it moves no money and changes no authority',
     purpose: 'create (or schedule) a broadcast, optionally with a poll',
-    input: z.object({
-      title: text('title', 120),
-      body: text('body', 2000),
-      audience: audienceSchema.default({}),
-      startsAt: dateTime('startsAt').optional(),
-      endsAt: dateTime('endsAt').optional(),
-      poll: z
-        .object({
-          question: text('question', 200).optional(),
-          options: z
-            .array(text('option', 100), { error: 'options must be a list of labels' })
-            .min(2, 'a poll needs at least 2 options')
-            .max(10, 'a poll has at most 10 options')
-            .refine((o) => new Set(o.map((x) => x.toLowerCase())).size === o.length, 'poll options must be different'),
-        })
-        .strict()
-        .optional(),
-    }),
+    input: broadcastInput,
     output: z.object({ broadcast: adminBroadcastOutput }),
     handler: async (input, ctx) => ctx.api.notifications.adminCreateBroadcast(ctx.user.id, input),
+  }),
+  defineOperation({
+    name: 'adminPreviewBroadcast',
+    suffix: 'BearerAdmin',
+    roles: ['support'],
+    method: 'POST',
+    stepUpExempt: 'a read: shows what a broadcast would send and to how many, and changes nothing',
+    purpose: 'what a broadcast would do before it is created: the message as customers see it, the audience count, when it starts',
+    input: broadcastInput,
+    output: z.object({
+      message: z.object({
+        title: z.string(),
+        body: z.string(),
+        poll: z.object({ question: z.string(), options: z.array(z.string()) }).nullable(),
+      }),
+      audienceCount: z.number().int().describe('accounts in the audience now (the same conditions as the inbox)'),
+      startsAt: z.string(),
+      scheduled: z.boolean().describe('true when it starts later than now'),
+      endsAt: z.string().nullable(),
+    }),
+    handler: async (input, ctx) => ctx.api.notifications.adminPreviewBroadcast(input),
   }),
   defineOperation({
     name: 'adminEndBroadcast',

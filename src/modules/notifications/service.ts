@@ -2,7 +2,15 @@ import { sql, type SQL } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { page } from '../../kernel/paging.js';
-import { adminCreateBroadcast, adminEndBroadcast, adminGetPollResults, adminListBroadcasts, type BroadcastRow } from './broadcasts.js';
+import {
+  adminCreateBroadcast,
+  adminEndBroadcast,
+  adminGetPollResults,
+  adminListBroadcasts,
+  adminPreviewBroadcast,
+  inAudience,
+  type BroadcastRow,
+} from './broadcasts.js';
 import { createDeadLetters } from './dead-letters.js';
 import type { NotificationsDeps } from './deps.js';
 import { list, markAllRead, markRead } from './inbox.js';
@@ -18,9 +26,7 @@ export type NotificationsService = ReturnType<typeof createNotificationsService>
 /** SQL condition: broadcast b is live and user u is in its audience. */
 function visibleTo(now: Date): SQL {
   return sql`b.ended_at IS NULL AND b.starts_at <= ${now} AND (b.ends_at IS NULL OR b.ends_at > ${now})
-    AND u.kyc_tier >= COALESCE((b.audience->>'minKycTier')::int, 0)
-    AND (b.audience->>'joinedAfter' IS NULL OR u.created_at >= (b.audience->>'joinedAfter')::timestamptz)
-    AND (b.audience->>'joinedBefore' IS NULL OR u.created_at < (b.audience->>'joinedBefore')::timestamptz)`;
+    AND ${inAudience(sql`b.audience`)}`;
 }
 
 /** The live broadcasts the user is in the audience of, newest first, with their polls. */
@@ -91,6 +97,7 @@ export function createNotificationsService(deps: NotificationsDeps) {
     votePoll: (userId: string, pollId: string, optionId: string) => votePoll(deps, userId, pollId, optionId),
     adminCreateBroadcast: (adminId: string, input: Parameters<typeof adminCreateBroadcast>[2]) =>
       adminCreateBroadcast(deps, adminId, input),
+    adminPreviewBroadcast: (input: Parameters<typeof adminPreviewBroadcast>[1]) => adminPreviewBroadcast(deps, input),
     adminEndBroadcast: (id: string) => adminEndBroadcast(deps, id),
     adminListBroadcasts: (q: Parameters<typeof adminListBroadcasts>[1]) => adminListBroadcasts(deps, q),
     adminGetPollResults: (pollId: string) => adminGetPollResults(deps, pollId),

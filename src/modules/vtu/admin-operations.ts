@@ -47,6 +47,57 @@ export const vtuAdminOperations = [
     },
   }),
   defineOperation({
+    name: 'adminPreviewMarkup',
+    suffix: 'BearerAdmin',
+    roles: [],
+    method: 'POST',
+    stepUpExempt: 'a read: computes which prices a markup would change and changes nothing',
+    purpose:
+      "which prices a markup change would change before it is set: each plan's price at the provider, before and after (a service sold by amount: ₦1,000)",
+    input: z
+      .object({
+        service: serviceInput,
+        provider: providerInput.optional(),
+        kind: lower('kind', ['flat', 'percent']),
+        value: z
+          .number({ error: 'value must be a number' })
+          .finite()
+          .min(0, 'value must be 0 or more')
+          .max(1_000_000, 'value is too large'),
+        network: z
+          .string()
+          .trim()
+          .toLowerCase()
+          .max(20, 'network is too long')
+          .optional()
+          .meta({ description: "data: one network's plans" }),
+        identifier: z
+          .string()
+          .trim()
+          .toLowerCase()
+          .max(40, 'identifier is too long')
+          .optional()
+          .meta({ description: 'cable: the provider whose plans to show (dstv, gotv, startimes); required for cable' }),
+      })
+      .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'a percent markup must be at most 100', path: ['value'] }),
+    output: z.object({
+      service: z.string(),
+      provider: z.string(),
+      changes: z.array(
+        z.object({
+          plan: z.string().nullable(),
+          name: z.string(),
+          network: z.string().nullable(),
+          wholesale: naira,
+          before: naira,
+          after: naira,
+        }),
+      ),
+    }),
+    errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
+    handler: async (i, ctx) => ctx.api.vtu.adminPreviewMarkup(i),
+  }),
+  defineOperation({
     name: 'adminListMarkups',
     suffix: 'BearerAdmin',
     roles: [],

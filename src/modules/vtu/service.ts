@@ -16,6 +16,7 @@ import { dataPlans } from './kinds/data/index.js';
 import { INBOUND_KINDS, inboundRouting } from './kinds/index.js';
 import type { KindContext, Purchaser, VtuCore } from './kinds/kind.js';
 import { applySetting, catalogue as levelCatalogue, preview, setPlanEnabled, settingTarget, type PriceSetting } from './level-admin.js';
+import { previewMarkup, type MarkupDraft } from './markup-preview.js';
 import { myLevel, upgrade } from './level-upgrade.js';
 import { createLevels } from './levels.js';
 import { createMarkups } from './markups.js';
@@ -124,6 +125,7 @@ function levelCalls(deps: Parameters<typeof upgrade>[0] & Parameters<typeof leve
     adminCatalogue: (service: string, opts: { network?: string; identifier?: string }) => levelCatalogue(deps, service, opts),
     adminSetPlanEnabled: (actorId: string, i: { service: string; plan: string; enabled: boolean }) => setPlanEnabled(deps, actorId, i),
     adminPreviewPriceChange: (s: Extract<PriceSetting, { change: 'price' }>, identifier?: string) => preview(deps, s, identifier),
+    adminPreviewMarkup: (m: MarkupDraft) => previewMarkup(deps, m),
     /** Approvals' `price_setting`: what it is about (checked when asked), and its run once approved. */
     adminPriceSettingTarget: (s: PriceSetting) => settingTarget(deps, s),
     adminApplyPriceSetting: (actorId: string, s: PriceSetting, claim?: (tx: Tx) => Promise<void>) => applySetting(deps, actorId, s, claim),

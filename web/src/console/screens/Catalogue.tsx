@@ -8,6 +8,7 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
+import { MarkupConfirm, type MarkupDraft, type MarkupPreview } from './MarkupPreview';
 import { PlanPrices } from './PlanPrices';
 import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
 
@@ -52,6 +53,21 @@ function Markups() {
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const form = useSchemaForm(markupSchema, { service: 'airtime', provider: '', kind: 'flat', value: 0 as number | '' });
+  // Issue 44: a markup says which prices it changes, old and new, before it is set.
+  const [review, setReview] = useState<{ draft: MarkupDraft; preview: MarkupPreview } | null>(null);
+  async function set(draft: MarkupDraft) {
+    setReview(null);
+    const { network: _n, identifier: _i, ...markup } = draft;
+    try {
+      const r = await stepUp.withGrant((grantToken) =>
+        post('/_serverFn/adminSetMarkupBearerAdmin', markup, grantToken ? { grantToken } : {}),
+      );
+      setSaved(`Saved: ${r.markup.service}${r.markup.provider ? ` at provider ${r.markup.provider}` : ''}.`);
+      await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'markups'] });
+    } catch (err) {
+      if (!showServerIssues(form, err)) setError(err);
+    }
+  }
   return (
     <Card withBorder component="section" aria-labelledby="markups">
       <Stack>
@@ -79,21 +95,15 @@ function Markups() {
           onSubmit={form.onSubmit(async (v) => {
             setError(null);
             setSaved(null);
+            const draft: MarkupDraft = {
+              service: v.service,
+              kind: v.kind,
+              value: Number(v.value),
+              ...(v.provider ? { provider: v.provider as NonNullable<MarkupDraft['provider']> } : {}),
+              ...(v.service === 'cable' ? { identifier: 'dstv' } : {}),
+            };
             try {
-              const r = await stepUp.withGrant((grantToken) =>
-                post(
-                  '/_serverFn/adminSetMarkupBearerAdmin',
-                  {
-                    service: v.service,
-                    kind: v.kind,
-                    value: Number(v.value),
-                    ...(v.provider ? { provider: v.provider } : {}),
-                  },
-                  grantToken ? { grantToken } : {},
-                ),
-              );
-              setSaved(`Saved: ${r.markup.service}${r.markup.provider ? ` at provider ${r.markup.provider}` : ''}.`);
-              await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'markups'] });
+              setReview({ draft, preview: await post('/_serverFn/adminPreviewMarkupBearerAdmin', draft) });
             } catch (err) {
               if (!showServerIssues(form, err)) setError(err);
             }
@@ -127,6 +137,7 @@ function Markups() {
           </Alert>
         )}
       </Stack>
+      <MarkupConfirm review={review} onCancel={() => setReview(null)} onConfirm={(d) => void set(d)} />
       {stepUp.modal}
     </Card>
   );
