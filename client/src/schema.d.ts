@@ -1456,6 +1456,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminPreviewBroadcastBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a broadcast would do before it is created: the message as customers see it, the audience count, when it starts
+         * @description What a broadcast would do before it is created: the message as customers see it, the audience count, when it starts.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminPreviewBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminPreviewMarkupBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which prices a markup change would change before it is set: each plan's price at the provider, before and after (a servi
+         * @description Which prices a markup change would change before it is set: each plan's price at the provider, before and after (a service sold by amount: ₦1,000).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminPreviewMarkup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminPreviewPriceChangeBearerAdmin": {
         parameters: {
             query?: never;
@@ -9223,6 +9279,48 @@ export interface components {
             ok: true;
         };
         AdminPasskeyStepupOptionsInput: Record<string, never>;
+        AdminPreviewBroadcastOutput: {
+            /** @description accounts in the audience now (the same conditions as the inbox) */
+            audienceCount: number;
+            endsAt: string | null;
+            message: {
+                body: string;
+                poll: {
+                    options: string[];
+                    question: string;
+                } | null;
+                title: string;
+            };
+            /** @constant */
+            ok: true;
+            /** @description true when it starts later than now */
+            scheduled: boolean;
+            startsAt: string;
+        };
+        AdminPreviewMarkupInput: {
+            /** @description cable: the provider whose plans to show (dstv, gotv, startimes); required for cable */
+            identifier?: string;
+            kind: string;
+            /** @description data: one network's plans */
+            network?: string;
+            provider?: string;
+            service: string;
+            value: number;
+        };
+        AdminPreviewMarkupOutput: {
+            changes: {
+                after: components["schemas"]["Naira"];
+                before: components["schemas"]["Naira"];
+                name: string;
+                network: string | null;
+                plan: string | null;
+                wholesale: components["schemas"]["Naira"];
+            }[];
+            /** @constant */
+            ok: true;
+            provider: string;
+            service: string;
+        };
         AdminPreviewPriceChangeInput: {
             /** @description cable: the provider whose plans the preview lists (dstv, gotv, startimes); required for cable */
             identifier?: string;
@@ -17027,6 +17125,154 @@ export interface operations {
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminPreviewBroadcast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "title": "Maintenance tonight",
+                 *         "body": "Purchases pause from 01:00 to 01:30.",
+                 *         "audience": {},
+                 *         "startsAt": "2026-11-24T09:30:00.000Z",
+                 *         "endsAt": "2026-11-24T09:30:00.000Z",
+                 *         "poll": {
+                 *           "question": "text",
+                 *           "options": [
+                 *             "text",
+                 *             "text"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminCreateBroadcastInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "message": {
+                     *         "title": "Maintenance tonight",
+                     *         "body": "Purchases pause from 01:00 to 01:30.",
+                     *         "poll": {
+                     *           "question": "text",
+                     *           "options": [
+                     *             "text"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "audienceCount": 1,
+                     *       "startsAt": "2026-11-24T09:30:00.000Z",
+                     *       "scheduled": true,
+                     *       "endsAt": "2026-11-24T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPreviewBroadcastOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminPreviewMarkup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "service": "airtime",
+                 *         "provider": "a",
+                 *         "kind": "airtime_purchase",
+                 *         "value": 1,
+                 *         "network": "mtn",
+                 *         "identifier": "text"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminPreviewMarkupInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "service": "airtime",
+                     *       "provider": "a",
+                     *       "changes": [
+                     *         {
+                     *           "plan": "text",
+                     *           "name": "Ada Obi",
+                     *           "network": "mtn",
+                     *           "wholesale": 1500,
+                     *           "before": 1500,
+                     *           "after": 1500
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPreviewMarkupOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
     adminPreviewPriceChange: {

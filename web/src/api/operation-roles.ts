@@ -54,6 +54,8 @@ export const operationRoles = {
   adminPasskeyRegister: ['admin', 'finance', 'support'],
   adminPasskeyRegisterOptions: ['admin', 'finance', 'support'],
   adminPasskeyStepupOptions: ['admin', 'finance', 'support'],
+  adminPreviewBroadcast: ['admin', 'support'],
+  adminPreviewMarkup: ['admin'],
   adminPreviewPriceChange: ['admin', 'finance'],
   adminProfit: ['admin', 'finance'],
   adminRejectRequest: ['admin', 'finance'],
