@@ -28,7 +28,9 @@ import {
 const other = process.argv[2];
 if (!other) throw new Error('usage: npm run bench:ab -- <other checkout>');
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 8);
-const USERS = 128;
+const CALLGRIND = Boolean(process.env.BENCH_CALLGRIND);
+/** Under callgrind, fewer users: each PIN is hashed at valgrind's pace. */
+const USERS = CALLGRIND ? 16 : 128;
 const PIN = '1234';
 const CONNECTIONS = [16, 64];
 
@@ -100,6 +102,14 @@ const transferOf = (s: Side) => (req: any) => {
 };
 
 const sides = [await side('this checkout', process.cwd()), await side(other, path.resolve(other))];
+if (CALLGRIND) {
+  await instructionRounds(sides);
+  for (const s of sides) {
+    await s.svc.stop();
+    await s.drop();
+  }
+  process.exit(0);
+}
 const runs = new Map<string, Result[]>();
 try {
   for (let round = 0; round < ROUNDS; round++) {
@@ -135,4 +145,46 @@ try {
     await s.svc.stop();
     await s.drop();
   }
+}
+
+/**
+ * BENCH_CALLGRIND=1: each round, each side runs AB_TRANSFERS transfers (400) at 4 in flight with callgrind counting,
+ * then dumps; the figure is the server's instructions per transfer (JIT, GC and all), which other work on the machine
+ * cannot move. What it leaves out: time in system calls and in PostgreSQL (the same statements on both sides here).
+ */
+async function instructionRounds(list: Side[]) {
+  const { execFileSync } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const n = Number(process.env.AB_TRANSFERS ?? 400);
+  const per = new Map<string, number[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const s of round % 2 ? [...list].reverse() : list) {
+      const pid = String(s.svc.child.pid);
+      execFileSync('callgrind_control', ['-z', pid]);
+      execFileSync('callgrind_control', ['-i', 'on', pid]);
+      const r = await cannon(s.label, {
+        url: s.svc.url,
+        connections: 4,
+        timeout: 300,
+        amount: n,
+        requests: [{ setupRequest: transferOf(s) }],
+      } as autocannon.Options);
+      execFileSync('callgrind_control', ['-i', 'off', pid]);
+      const before = new Set(fs.readdirSync('/tmp').filter((f) => f.startsWith(`callgrind.${pid}`)));
+      execFileSync('callgrind_control', ['-d', pid]);
+      const dump = fs.readdirSync('/tmp').find((f) => f.startsWith(`callgrind.${pid}`) && !before.has(f));
+      const text = dump ? fs.readFileSync(`/tmp/${dump}`, 'utf8') : '';
+      const total = Number(/^totals: (\d+)/m.exec(text)?.[1] ?? NaN);
+      if (r.errors) throw new Error(`${s.label}: ${r.errors} failed transfers`);
+      per.set(s.label, [...(per.get(s.label) ?? []), total / (r.total ?? n)]);
+      console.log(
+        `round ${round + 1} ${s.label}: ${(total / (r.total ?? n) / 1e6).toFixed(2)} M instructions per transfer (${r.total ?? n})`,
+      );
+    }
+  }
+  const [a, b] = list.map((s) => per.get(s.label)!);
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  console.log(
+    `\nmedian instructions per transfer: this ${(median(a) / 1e6).toFixed(2)} M, other ${(median(b) / 1e6).toFixed(2)} M (${Math.round((median(a) / median(b)) * 100)}%)`,
+  );
 }

@@ -67,7 +67,12 @@ export async function startServer(
   const flags = [...SERVER_NODE_FLAGS, ...nodeArgs];
   const args = useTsx ? [...flags, '--import', 'tsx', script] : [...flags, compiled];
   // Two malloc arenas, as the service's start scripts and the Dockerfile set (docs/scaling.md, "Memory").
-  const child = spawn(process.execPath, args, {
+  // BENCH_CALLGRIND=1 (bench/ab.ts): the server under valgrind's callgrind, counting nothing until told
+  // (callgrind_control -i on), so a window's instructions can be read: a figure the machine's other work cannot move.
+  const [command, argv] = process.env.BENCH_CALLGRIND
+    ? ['valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=/tmp/callgrind.%p`, process.execPath, ...args]]
+    : [process.execPath, args];
+  const child = spawn(command, argv, {
     cwd,
     env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -78,7 +83,7 @@ export async function startServer(
   let waiters: ((n: number) => void)[] = [];
   let buf = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), process.env.BENCH_CALLGRIND ? 900_000 : 120_000);
     child.stdout!.on('data', (d) => {
       buf += d.toString();
       const lines = buf.split('\n');
