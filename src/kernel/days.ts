@@ -45,8 +45,10 @@ export const HISTORY_MAX_DAYS = 366;
 
 /** The history's filter fields (GET query strings): a range of Lagos days and a search. */
 export const historyFilterInput = {
-  from: lagosDay.optional().meta({ description: 'first Lagos day included (YYYY-MM-DD)' }),
-  to: lagosDay.optional().meta({ description: 'last Lagos day included (YYYY-MM-DD); from..to covers at most 366 days' }),
+  from: lagosDay.optional().meta({ description: 'first Lagos day included (YYYY-MM-DD)', examples: ['2026-01-01'] }),
+  to: lagosDay
+    .optional()
+    .meta({ description: 'last Lagos day included (YYYY-MM-DD); from..to covers at most 366 days', examples: ['2026-01-31'] }),
   q: z
     .string()
     .trim()

@@ -66,8 +66,8 @@ export const walletOperations = [
     download: ['text/csv', 'application/pdf'],
     input: z.object({
       format: z.enum(STATEMENT_FORMATS, { error: 'format must be csv or pdf' }),
-      from: lagosDay.meta({ description: 'first Lagos day included (YYYY-MM-DD)' }),
-      to: lagosDay.meta({ description: 'last Lagos day included (YYYY-MM-DD); at most 366 days from `from`' }),
+      from: lagosDay.meta({ description: 'first Lagos day included (YYYY-MM-DD)', examples: ['2026-01-01'] }),
+      to: lagosDay.meta({ description: 'last Lagos day included (YYYY-MM-DD); at most 366 days from `from`', examples: ['2026-01-31'] }),
     }),
     output: fileOutput,
     handler: async (input, ctx) => {
