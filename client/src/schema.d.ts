@@ -24238,9 +24238,9 @@ export interface operations {
             query: {
                 /** @example csv */
                 format: "csv" | "pdf";
-                /** @example 4444-44-44 */
+                /** @example 2026-01-01 */
                 from: string;
-                /** @example 4444-44-44 */
+                /** @example 2026-01-31 */
                 to: string;
             };
             header?: never;
@@ -25972,7 +25972,7 @@ export interface operations {
     listMyVtuTransactions: {
         parameters: {
             query?: {
-                /** @example 4444-44-44 */
+                /** @example 2026-01-01 */
                 from?: string;
                 /**
                  * @description Rows per page (spec 4.12); larger values are cut to the cap.
@@ -25990,7 +25990,7 @@ export interface operations {
                 service?: string;
                 /** @example text */
                 status?: string;
-                /** @example 4444-44-44 */
+                /** @example 2026-01-31 */
                 to?: string;
             };
             header?: never;
@@ -26544,7 +26544,7 @@ export interface operations {
     listWalletActivity: {
         parameters: {
             query?: {
-                /** @example 4444-44-44 */
+                /** @example 2026-01-01 */
                 from?: string;
                 /**
                  * @description Rows per page (spec 4.12); larger values are cut to the cap.
@@ -26558,7 +26558,7 @@ export interface operations {
                 offset?: components["parameters"]["Offset"];
                 /** @example text */
                 q?: string;
-                /** @example 4444-44-44 */
+                /** @example 2026-01-31 */
                 to?: string;
             };
             header?: never;
@@ -33268,7 +33268,7 @@ export interface operations {
     listMyVtuTransactionsV1: {
         parameters: {
             query?: {
-                /** @example 4444-44-44 */
+                /** @example 2026-01-01 */
                 from?: string;
                 /**
                  * @description Rows per page (spec 4.12); larger values are cut to the cap.
@@ -33286,7 +33286,7 @@ export interface operations {
                 service?: string;
                 /** @example text */
                 status?: string;
-                /** @example 4444-44-44 */
+                /** @example 2026-01-31 */
                 to?: string;
             };
             header?: never;
