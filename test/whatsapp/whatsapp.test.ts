@@ -137,7 +137,8 @@ describe('WhatsApp: a linked customer', () => {
     const { width, height, pixels } = decodePng(png.rawPayload);
     expect(width).toBe(480);
     expect(pixels.length).toBe((width * 3 + 1) * height);
-    const forged = path.replace(/[0-9a-f](\.png)$/, (d, ext) => `${d === '0' ? '1' : '0'}${ext}`);
+    const forged = path.replace(/([0-9a-f])\.png$/, (_, d: string) => `${d === '0' ? '1' : '0'}.png`);
+    expect(forged).not.toBe(path);
     expect((await h.app.inject({ method: 'GET', url: forged })).statusCode).toBe(404);
 
     // The PIN page's confirm replayed: the same result, nothing bought again.
