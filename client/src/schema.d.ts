@@ -10944,7 +10944,7 @@ export interface components {
              * @description what the line is (a closed list), for a client that words it itself
              * @enum {string}
              */
-            kind: "topup" | "dva_credit" | "purchase" | "purchase_refund" | "transfer_sent" | "transfer_received" | "wallet_debit" | "order" | "order_refund" | "savings_lock" | "savings_release" | "loan_disbursement" | "loan_repayment" | "loan_fee" | "bonus" | "adjustment" | "airtime_cash" | "other";
+            kind: "topup" | "dva_credit" | "purchase" | "purchase_refund" | "transfer_sent" | "transfer_received" | "wallet_debit" | "order" | "order_refund" | "savings_lock" | "savings_release" | "loan_disbursement" | "loan_repayment" | "loan_fee" | "bonus" | "adjustment" | "airtime_cash" | "withdrawal" | "withdrawal_refund" | "other";
             /** @description the facts the kind is worded from (service, recipient, username, reason); description stays in English */
             params: {
                 [key: string]: string | number;

@@ -119,6 +119,11 @@ describe('withdrawToBank: the money', () => {
     expect(await status(u, reference)).toMatchObject({ status: 'failed', failureReason: expect.any(String) });
     expect(await balance(h, u)).toBe(10_000);
     expect(await ledgerCount(`${reference}:refund`)).toBe(1);
+    const { log } = (await call(h, 'GET', op('getWalletState'), undefined, { token: u.token })).json();
+    expect(log.slice(0, 2).map((l: { kind: string; amount: number }) => [l.kind, l.amount])).toEqual([
+      ['withdrawal_refund', 2050],
+      ['withdrawal', -2050],
+    ]);
     const limits = (await call(h, 'GET', op('getWalletLimits'), undefined, { token: u.token })).json();
     expect(limits.spentToday).toBe(0);
     await expectLedgerOk(h);

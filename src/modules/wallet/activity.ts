@@ -11,6 +11,7 @@
  * - bonus (checkin_withdrawal, referral_unlock, referral_bonus, referral_milestone, checkin_bonus)
  * - adjustment: reason
  * - airtime_cash (airtime_cash): airtime converted to wallet money on the provider's confirmation
+ * - withdrawal (withdrawal), withdrawal_refund (withdrawal_refund): money out to a bank account, and its refund
  * - other: any type not listed here
  */
 export const ACTIVITY_KINDS = [
@@ -31,6 +32,8 @@ export const ACTIVITY_KINDS = [
   'bonus',
   'adjustment',
   'airtime_cash',
+  'withdrawal',
+  'withdrawal_refund',
   'other',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -59,6 +62,8 @@ const BY_TYPE: Record<string, ActivityKind> = {
   referral_milestone: 'bonus',
   adjustment: 'adjustment',
   airtime_cash: 'airtime_cash',
+  withdrawal: 'withdrawal',
+  withdrawal_refund: 'withdrawal_refund',
 };
 
 export const activityKindOf = (type: string): ActivityKind => BY_TYPE[type] ?? 'other';

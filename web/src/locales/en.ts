@@ -106,6 +106,8 @@ export const en = {
     bonus: 'Bonus',
     adjustment: 'Operator adjustment: {{reason}}',
     airtime_cash: 'Airtime converted to cash',
+    withdrawal: 'Withdrawal to bank',
+    withdrawal_refund: 'Refund: withdrawal to bank',
   },
   ...enFields,
   notifications: {

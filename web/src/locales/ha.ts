@@ -107,6 +107,8 @@ export const ha: Messages = {
     bonus: 'Kyauta',
     adjustment: "Gyara daga ma'aikaci: {{reason}}",
     airtime_cash: 'Kati da aka mayar kuɗi',
+    withdrawal: 'Cire kuɗi zuwa banki',
+    withdrawal_refund: 'Mayar da kuɗin cirewa zuwa banki',
   },
   ...haFields,
   notifications: {

@@ -108,6 +108,8 @@ export const pcm: Messages = {
     bonus: 'Bonus',
     adjustment: 'Adjustment by staff: {{reason}}',
     airtime_cash: 'Airtime wey you change to money',
+    withdrawal: 'Money wey you comot go bank',
+    withdrawal_refund: 'Bank money wey come back',
   },
   ...pcmFields,
   notifications: {

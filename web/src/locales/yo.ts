@@ -108,6 +108,8 @@ export const yo: Messages = {
     bonus: 'Ẹ̀bùn',
     adjustment: 'Àtúnṣe láti ọ̀dọ̀ òṣìṣẹ́: {{reason}}',
     airtime_cash: 'Káàdì ìpè tí a sọ di owó',
+    withdrawal: 'Owó tí a gbà sí báǹkì',
+    withdrawal_refund: 'Ìdápadà owó tí a gbà sí báǹkì',
   },
   ...yoFields,
   notifications: {
