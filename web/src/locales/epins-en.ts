@@ -1,6 +1,7 @@
 /** English: recharge cards (issue 45): buy a batch of e-PINs, download it to print, mark cards sold. */
 export const enEpins = {
   epins: {
+    open: 'Print recharge cards',
     title: 'Recharge cards',
     intro: 'Buy airtime PINs in bulk and print them as cards to sell. For agents, resellers and API partners.',
     buy: 'Buy a batch',

@@ -3,6 +3,7 @@ import type { enEpins } from './epins-en';
 /** Hausa: katunan caji (the keys of epins-en.ts). */
 export const haEpins: typeof enEpins = {
   epins: {
+    open: 'Buga katunan caji',
     title: 'Katunan caji',
     intro: 'Saya PIN na kiredit da yawa ka buga su a matsayin katuna don sayarwa. Don wakilai, dillalai da abokan API.',
     buy: 'Saya rukuni',

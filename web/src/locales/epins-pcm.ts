@@ -3,6 +3,7 @@ import type { enEpins } from './epins-en';
 /** Naijá (Pidgin): recharge cards (the keys of epins-en.ts). */
 export const pcmEpins: typeof enEpins = {
   epins: {
+    open: 'Print recharge card',
     title: 'Recharge card',
     intro: 'Buy airtime PIN for bulk, print am as card make you sell. Na for agent, reseller and API partner.',
     buy: 'Buy one batch',

@@ -3,6 +3,7 @@ import type { enEpins } from './epins-en';
 /** Yorùbá: káàdì ìgbówó (the keys of epins-en.ts). */
 export const yoEpins: typeof enEpins = {
   epins: {
+    open: 'Tẹ káàdì ìgbówó jáde',
     title: 'Káàdì ìgbówó',
     intro: 'Ra PIN káàdì ìpè lọ́pọ̀lọpọ̀ kí o tẹ̀ wọ́n jáde bí káàdì láti tà. Fún àwọn aṣojú, olùtajà àti alábàáṣiṣẹ́ API.',
     buy: 'Ra àkójọpọ̀ kan',

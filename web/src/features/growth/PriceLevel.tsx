@@ -7,6 +7,7 @@ import { growthQueries } from '../../api/queries/growth';
 import { walletQueries } from '../../api/queries/wallet';
 import { formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
+import { LinkButton } from '../../components/LinkButton';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
 
@@ -43,6 +44,11 @@ export function PriceLevel() {
           <Text fw={600}>{t('levels.current', { name: d.level.name })}</Text>
           <Text size="sm">{t('levels.intro')}</Text>
           {!next && <Text size="sm">{t('levels.top')}</Text>}
+          {d.level.rank > 0 && (
+            <LinkButton to="/recharge-cards" variant="light">
+              {t('epins.open')}
+            </LinkButton>
+          )}
           {d.above.map((l) =>
             l.upgradeFee === null ? (
               <Text key={l.id} size="sm">
