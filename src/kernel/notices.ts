@@ -48,6 +48,8 @@ export const NOTICE_CASES = {
   airtime_cash_partial: ['amount', 'received', 'expected'],
   airtime_cash_closed: ['expected'],
   flight_cancelled: ['amount', 'fee', 'route'],
+  withdrawal_paid: ['amount', 'name', 'bank'],
+  withdrawal_refunded: ['amount', 'total', 'bank'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type NoticeCase = keyof typeof NOTICE_CASES;
@@ -113,6 +115,8 @@ const CASE_BY_EVENT: Record<string, Record<string, NoticeCase>> = {
     airtime_cash_expired: 'airtime_cash_closed',
     airtime_cash_failed: 'airtime_cash_closed',
     flight_cancelled: 'flight_cancelled',
+    withdrawal_paid: 'withdrawal_paid',
+    withdrawal_refunded: 'withdrawal_refunded',
   },
   loan_due: { soon: 'loan_due_soon', overdue: 'loan_overdue', still_overdue: 'loan_still_overdue' },
 };

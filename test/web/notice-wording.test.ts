@@ -54,6 +54,8 @@ const EMITTED: [string, Record<string, string | number>][] = [
   ['general', { event: 'airtime_cash_partial', amount: 400, received: 500, expected: 1000, network: 'mtn' }],
   ['general', { event: 'airtime_cash_expired', expected: 1000, network: 'mtn' }],
   ['general', { event: 'flight_cancelled', amount: 76_000, fee: 4000, route: 'LOS-PHC' }],
+  ['general', { event: 'withdrawal_paid', amount: 5000, name: 'CHINEDU NWOSU', bank: 'Guaranty Trust Bank' }],
+  ['general', { event: 'withdrawal_refunded', amount: 5000, total: 5050, bank: 'Guaranty Trust Bank' }],
 ];
 
 /** Kinds shown in the words of the person who wrote them (an operator's broadcast): no wording of their own. */

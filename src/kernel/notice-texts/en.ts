@@ -111,6 +111,14 @@ export const en = {
       title: 'Flight cancelled: refunded',
       body: "Your flight {{route}} was cancelled; {{amount}} is back in your wallet (the fare's cancellation fee was {{fee}}).",
     },
+    withdrawal_paid: {
+      title: 'Withdrawal paid',
+      body: '{{amount}} was sent to {{name}}, {{bank}}.',
+    },
+    withdrawal_refunded: {
+      title: 'Withdrawal failed: refunded',
+      body: 'Your withdrawal of {{amount}} to {{bank}} did not go through; {{total}} is back in your wallet.',
+    },
   },
   noticeChange: {
     login_pin_set: 'A login PIN was set up',

@@ -111,6 +111,14 @@ export const ha = {
       title: 'An soke tikitin jirgi: an mayar da kuɗi',
       body: 'An soke tikitin jirginka {{route}}; {{amount}} ya dawo cikin walat ɗinka (kuɗin soke tikitin shi ne {{fee}}).',
     },
+    withdrawal_paid: {
+      title: 'An biya kuɗin da aka cire',
+      body: 'An tura {{amount}} zuwa {{name}}, {{bank}}.',
+    },
+    withdrawal_refunded: {
+      title: 'Cire kuɗi bai yi nasara ba: an mayar',
+      body: 'Cire {{amount}} zuwa {{bank}} bai yi nasara ba; {{total}} ya dawo cikin walat ɗinka.',
+    },
   },
   noticeChange: {
     login_pin_set: 'An saita PIN na shiga',

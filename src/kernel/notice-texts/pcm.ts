@@ -111,6 +111,14 @@ export const pcm = {
       title: 'Flight don cancel: we don refund',
       body: 'Your flight {{route}} don cancel; {{amount}} don enter back your wallet (the fare cancellation fee na {{fee}}).',
     },
+    withdrawal_paid: {
+      title: 'The money don land for bank',
+      body: 'We don send {{amount}} go {{name}}, {{bank}}.',
+    },
+    withdrawal_refunded: {
+      title: 'Withdrawal no work: money don return',
+      body: 'The {{amount}} wey you wan comot go {{bank}} no go; {{total}} don return to your wallet.',
+    },
   },
   noticeChange: {
     login_pin_set: 'Login PIN don set',

@@ -111,6 +111,14 @@ export const yo = {
       title: 'A ti fagilé ọkọ̀ òfurufú: a ti dá owó padà',
       body: 'A ti fagilé ìrìn ọkọ̀ òfurufú rẹ {{route}}; {{amount}} ti padà sí àpamọ́wọ́ rẹ (owó ìfagilé tíkẹ́ẹ̀tì náà jẹ́ {{fee}}).',
     },
+    withdrawal_paid: {
+      title: 'A ti san owó tí o gbà',
+      body: 'A ti fi {{amount}} ránṣẹ́ sí {{name}}, {{bank}}.',
+    },
+    withdrawal_refunded: {
+      title: 'Gbígba owó kò yọrí: a ti dá a padà',
+      body: 'Gbígba {{amount}} sí {{bank}} kò yọrí; {{total}} ti padà sínú àpamọ́wọ́ rẹ.',
+    },
   },
   noticeChange: {
     login_pin_set: 'A ṣètò PIN wíwọlé',

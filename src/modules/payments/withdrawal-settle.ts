@@ -57,7 +57,13 @@ export function settleWithdrawal(deps: WithdrawalDeps, w: { id: string }, code?:
         kind: 'general',
         title: 'Withdrawal paid',
         body: `${formatNaira(BigInt(done.amount))} was sent to ${done.account_name}, ${done.bank_name} ${done.account_number}.`,
-        data: { reference: done.reference, amount: toNaira(done.amount), status: 'success' },
+        data: {
+          event: 'withdrawal_paid',
+          reference: done.reference,
+          amount: toNaira(done.amount),
+          name: done.account_name,
+          bank: done.bank_name,
+        },
       })
       .commit();
     return done;
@@ -99,7 +105,13 @@ export function refundWithdrawal(deps: WithdrawalDeps, w: { id: string }, reason
         kind: 'general',
         title: 'Withdrawal failed: refunded',
         body: `Your withdrawal of ${formatNaira(BigInt(done.amount))} to ${done.bank_name} ${done.account_number} did not go through; ${formatNaira(total)} is back in your wallet.`,
-        data: { reference: done.reference, amount: toNaira(done.amount), refunded: toNaira(total), status: done.status },
+        data: {
+          event: 'withdrawal_refunded',
+          reference: done.reference,
+          amount: toNaira(done.amount),
+          total: toNaira(total),
+          bank: done.bank_name,
+        },
       })
       .commit();
     return done;

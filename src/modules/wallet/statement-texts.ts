@@ -77,6 +77,10 @@ const en: StatementTexts = {
     bonus: 'Bonus',
     adjustment: 'Operator adjustment: {reason}',
     airtime_cash: 'Airtime converted to cash',
+    withdrawal: 'Withdrawal to bank',
+    withdrawal_refund: 'Refund: withdrawal to bank',
+    withdrawal: 'Withdrawal to bank',
+    withdrawal_refund: 'Refund: withdrawal to bank',
   },
 };
 
@@ -114,6 +118,10 @@ const ha: StatementTexts = {
     bonus: 'Kyauta',
     adjustment: "Gyara daga ma'aikaci: {reason}",
     airtime_cash: 'Kati da aka mayar kuɗi',
+    withdrawal: 'Cire kuɗi zuwa banki',
+    withdrawal_refund: 'Mayar da kuɗin cirewa zuwa banki',
+    withdrawal: 'Cire kuɗi zuwa banki',
+    withdrawal_refund: 'Mayar da kuɗin cirewa zuwa banki',
   },
 };
 
@@ -151,6 +159,10 @@ const pcm: StatementTexts = {
     bonus: 'Bonus',
     adjustment: 'Adjustment by staff: {reason}',
     airtime_cash: 'Airtime wey you change to money',
+    withdrawal: 'Money wey you comot go bank',
+    withdrawal_refund: 'Bank money wey come back',
+    withdrawal: 'Money wey you comot go bank',
+    withdrawal_refund: 'Bank money wey come back',
   },
 };
 
@@ -188,6 +200,10 @@ const yo: StatementTexts = {
     bonus: 'Ẹ̀bùn',
     adjustment: 'Àtúnṣe láti ọ̀dọ̀ òṣìṣẹ́: {reason}',
     airtime_cash: 'Káàdì ìpè tí a sọ di owó',
+    withdrawal: 'Owó tí a gbà sí báǹkì',
+    withdrawal_refund: 'Ìdápadà owó tí a gbà sí báǹkì',
+    withdrawal: 'Owó tí a gbà sí báǹkì',
+    withdrawal_refund: 'Ìdápadà owó tí a gbà sí báǹkì',
   },
 };
 
