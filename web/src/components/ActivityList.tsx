@@ -60,7 +60,11 @@ export function ActivityList({ items, linked = true }: { items?: Activity[]; lin
                 {formatDateTime(a.createdAt)}
               </Text>
             </div>
-            <Text fw={600} c={a.amount >= 0 ? 'brand.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+            <Text
+              fw={600}
+              c={a.amount >= 0 ? 'var(--brand-text, var(--mantine-color-brand-8))' : undefined}
+              style={{ whiteSpace: 'nowrap' }}
+            >
               {a.amount >= 0 ? '+' : '−'}
               {formatNaira(Math.abs(a.amount))}
             </Text>

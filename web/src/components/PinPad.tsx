@@ -67,7 +67,7 @@ export function PinPad({
         <Button variant="default" size="lg" onClick={() => press('0')} aria-label={t('pin.digit', { digit: '0' })}>
           0
         </Button>
-        {busy ? <Loader size="sm" m="auto" aria-label={t('app.loading')} /> : <span />}
+        {busy ? <Loader size="sm" m="auto" role="status" aria-label={t('app.loading')} /> : <span />}
       </SimpleGrid>
     </Stack>
   );

@@ -35,7 +35,7 @@ export function PurchaseResultScreen() {
           {errorMessage(tx.error)}
         </Alert>
       )}
-      {!tx.data && !tx.error && <Loader aria-label={t('app.loading')} />}
+      {!tx.data && !tx.error && <Loader role="status" aria-label={t('app.loading')} />}
       {tx.data && (
         <Stack>
           <div role="status" aria-live="polite" data-testid="purchase-status">
