@@ -79,8 +79,6 @@ const en: StatementTexts = {
     airtime_cash: 'Airtime converted to cash',
     withdrawal: 'Withdrawal to bank',
     withdrawal_refund: 'Refund: withdrawal to bank',
-    withdrawal: 'Withdrawal to bank',
-    withdrawal_refund: 'Refund: withdrawal to bank',
   },
 };
 
@@ -118,8 +116,6 @@ const ha: StatementTexts = {
     bonus: 'Kyauta',
     adjustment: "Gyara daga ma'aikaci: {reason}",
     airtime_cash: 'Kati da aka mayar kuɗi',
-    withdrawal: 'Cire kuɗi zuwa banki',
-    withdrawal_refund: 'Mayar da kuɗin cirewa zuwa banki',
     withdrawal: 'Cire kuɗi zuwa banki',
     withdrawal_refund: 'Mayar da kuɗin cirewa zuwa banki',
   },
@@ -161,8 +157,6 @@ const pcm: StatementTexts = {
     airtime_cash: 'Airtime wey you change to money',
     withdrawal: 'Money wey you comot go bank',
     withdrawal_refund: 'Bank money wey come back',
-    withdrawal: 'Money wey you comot go bank',
-    withdrawal_refund: 'Bank money wey come back',
   },
 };
 
@@ -200,8 +194,6 @@ const yo: StatementTexts = {
     bonus: 'Ẹ̀bùn',
     adjustment: 'Àtúnṣe láti ọ̀dọ̀ òṣìṣẹ́: {reason}',
     airtime_cash: 'Káàdì ìpè tí a sọ di owó',
-    withdrawal: 'Owó tí a gbà sí báǹkì',
-    withdrawal_refund: 'Ìdápadà owó tí a gbà sí báǹkì',
     withdrawal: 'Owó tí a gbà sí báǹkì',
     withdrawal_refund: 'Ìdápadà owó tí a gbà sí báǹkì',
   },
