@@ -33,7 +33,7 @@ export const SAME_IN: Partial<Record<string, ReadonlySet<string>>> = {
   pcm: new Set<string>([
     ...['Airtime', 'Amount', 'Balance after', 'Bank', 'Betting', 'Bonus', 'Business', 'Buy', 'Cabin', 'Cable TV', 'Cancel'],
     ...['City', 'Close', 'Confirm', 'Continue', 'Copy', 'Data plan', 'Date', 'Delete', 'Description', 'E-mail', 'Exam'],
-    ...['Filter', 'Flight', 'History', 'Home', 'Link', 'Menu', 'Mode', 'More', 'Network', 'NIN slip', 'National ID card'],
+    ...['Statement', 'Filter', 'Flight', 'History', 'Home', 'Link', 'Menu', 'Mode', 'More', 'Network', 'NIN slip', 'National ID card'],
     ...['International passport', 'Pay', 'Phone number', 'Plan', 'Product', 'Profile', 'Push', 'Receipt', 'Reference'],
     ...['Save', 'Send', 'Service', 'Settings', 'Share', 'State', 'Status', 'Support', 'Time', 'Title', 'Total'],
     ...['Transaction', 'Transactions', 'Type', 'Units', 'Username', 'Vote', 'You', '{{count}} day', '{{count}} days'],
