@@ -29,6 +29,9 @@ export {
   verifiedPhoneOf,
 } from './users.js';
 export type { PhoneOwner, UserProfile } from './users.js';
+/** A broadcast's audience counted (its preview). */
+export { countAccounts } from './audience.js';
+export type { AccountsFilter } from './audience.js';
 /** The customer search's look-up by profile name. */
 export { userIdsNamed } from './names.js';
 /** The users table's definition, for row types of reads that join it (RowOf). */

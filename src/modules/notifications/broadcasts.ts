@@ -8,6 +8,7 @@ import { page } from '../../kernel/paging.js';
 import type { NotificationsDeps } from './deps.js';
 import { pollsFor, type PollView } from './polls.js';
 import { iso } from './rows.js';
+import { countAccounts } from '../identity/api.js';
 
 type BroadcastDeps = Pick<NotificationsDeps, 'db' | 'clock'>;
 
@@ -92,17 +93,14 @@ function startOf(input: BroadcastDraft, now: Date): Date {
 export async function adminPreviewBroadcast({ db, clock }: BroadcastDeps, input: BroadcastDraft) {
   const now = clock.now();
   const startsAt = startOf(input, now);
-  const n = await one<{ n: number }>(
-    db,
-    sql`SELECT count(*)::int AS n FROM users u WHERE ${inAudience(sql`${JSON.stringify(input.audience)}::jsonb`)}`,
-  );
+  const n = await countAccounts(db, input.audience);
   return {
     message: {
       title: input.title,
       body: input.body,
       poll: input.poll ? { question: input.poll.question ?? input.title, options: input.poll.options } : null,
     },
-    audienceCount: Number(n?.n ?? 0),
+    audienceCount: n,
     startsAt: startsAt.toISOString(),
     scheduled: startsAt > now,
     endsAt: input.endsAt?.toISOString() ?? null,
