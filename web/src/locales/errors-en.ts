@@ -7,6 +7,7 @@ export const enErrors = {
   INVALID_CREDENTIALS: 'That e-mail or PIN is not right.',
   FORBIDDEN: 'You are not allowed to do that.',
   KYC_TIER_REQUIRED: 'Complete a higher verification tier to do this.',
+  KEY_SUSPENDED: 'This API key is suspended by the business. Contact support.',
   STEP_UP_REQUIRED: 'Confirm it is you first.',
   OPERATOR_2FA_REQUIRED: 'Operators need a second factor: set up an authenticator app or a passkey first.',
   SECOND_FACTOR_REQUIRED: 'Finish signing in first: enter the code from your authenticator app or a recovery code.',

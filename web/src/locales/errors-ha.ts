@@ -9,6 +9,7 @@ export const haErrors: Messages['errors'] = {
   INVALID_CREDENTIALS: 'Imel ko PIN ɗin bai yi daidai ba.',
   FORBIDDEN: 'Ba a yarda ka yi haka ba.',
   KYC_TIER_REQUIRED: 'Kammala matakin tabbatarwa mafi girma don yin wannan.',
+  KEY_SUSPENDED: 'Kasuwancin ya dakatar da wannan maɓallin API. Tuntuɓi tallafi.',
   STEP_UP_REQUIRED: 'Tabbatar kai ne tukuna.',
   OPERATOR_2FA_REQUIRED: 'Masu gudanarwa suna buƙatar mataki na biyu: saita manhajar authenticator ko passkey tukuna.',
   SECOND_FACTOR_REQUIRED: 'Kammala shiga tukuna: shigar da lamba daga manhajar tabbatarwa ko lambar dawo da shiga.',

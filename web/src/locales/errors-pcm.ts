@@ -9,6 +9,7 @@ export const pcmErrors: Messages['errors'] = {
   INVALID_CREDENTIALS: 'That e-mail or PIN no correct.',
   FORBIDDEN: 'You no get permission to do that.',
   KYC_TIER_REQUIRED: 'Finish higher verification tier to do this one.',
+  KEY_SUSPENDED: 'The business don hold this API key. Talk to support.',
   STEP_UP_REQUIRED: 'Confirm say na you first.',
   OPERATOR_2FA_REQUIRED: 'Operators need second factor: set up authenticator app or passkey first.',
   SECOND_FACTOR_REQUIRED: 'Finish your sign-in first: put the code from your authenticator app or one recovery code.',

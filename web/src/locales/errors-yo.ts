@@ -9,6 +9,7 @@ export const yoErrors: Messages['errors'] = {
   INVALID_CREDENTIALS: 'Í-meèlì tàbí PIN náà kò tọ̀nà.',
   FORBIDDEN: 'A kò gbà ọ́ láàyè láti ṣe ìyẹn.',
   KYC_TIER_REQUIRED: 'Parí ìpele ìjẹ́rìísí tó ga jù láti ṣe èyí.',
+  KEY_SUSPENDED: 'Iléeṣẹ́ ti dá kọ́kọ́rọ́ API yìí dúró. Kàn sí ìrànlọ́wọ́.',
   STEP_UP_REQUIRED: 'Jẹ́rìísí pé ìwọ ni ná.',
   OPERATOR_2FA_REQUIRED: 'Àwọn olùṣàkóso nílò ìjẹ́rìísí kejì: ṣètò áàpù authenticator tàbí passkey kọ́kọ́.',
   SECOND_FACTOR_REQUIRED: 'Parí wíwọlé kọ́kọ́: tẹ kóòdù láti inú áàpù authenticator rẹ tàbí kóòdù ìmúpadàbọ̀sípò.',
