@@ -1,4 +1,4 @@
-import { Alert, Button, FileInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, FileInput, Group, Stack } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../api/client';
@@ -6,8 +6,14 @@ import { errorMessage } from '../app/errors';
 import { uploadFile, uploadKycFile } from '../api/kyc-upload';
 
 const FRAMES = 3;
+/** The pause between the pictures of one capture, so they differ as a live face does. */
+const FRAME_GAP_MS = 400;
 
-/** Tier 1: three pictures of the face from the camera (getUserMedia), or uploaded photos when there is no camera. */
+/**
+ * Tier 1: three pictures of the face from the camera (getUserMedia) in one capture, shown before they are sent and
+ * retaken at will (also after a refusal: the camera stays on until they are accepted), or uploaded photos when there
+ * is no camera.
+ */
 export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
   const { t } = useTranslation();
   const video = useRef<HTMLVideoElement>(null);
@@ -16,6 +22,7 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
   const [frames, setFrames] = useState<string[]>([]);
   const [files, setFiles] = useState<File[]>([]);
   const [busy, setBusy] = useState(false);
+  const [capturing, setCapturing] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => () => stream?.getTracks().forEach((tr) => tr.stop()), [stream]);
@@ -33,13 +40,32 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
     }
   }
 
-  function capture() {
+  function frame(): string {
     const v = video.current!;
     const canvas = document.createElement('canvas');
     canvas.width = v.videoWidth || 640;
     canvas.height = v.videoHeight || 480;
     canvas.getContext('2d')!.drawImage(v, 0, 0, canvas.width, canvas.height);
-    setFrames((f) => [...f, canvas.toDataURL('image/jpeg', 0.85).replace(/^data:[^,]*,/, '')]);
+    return canvas.toDataURL('image/jpeg', 0.85).replace(/^data:[^,]*,/, '');
+  }
+
+  /** The three pictures in one go, a moment apart. */
+  async function capture() {
+    setCapturing(true);
+    setError(null);
+    const taken: string[] = [];
+    for (let i = 0; i < FRAMES; i++) {
+      if (i) await new Promise((r) => setTimeout(r, FRAME_GAP_MS));
+      taken.push(frame());
+    }
+    setFrames(taken);
+    setCapturing(false);
+  }
+
+  async function retake() {
+    setFrames([]);
+    setError(null);
+    if (!stream?.active) await startCamera();
   }
 
   async function submit() {
@@ -51,7 +77,10 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
           ? await Promise.all(frames.map((b64, i) => uploadKycFile(`frame-${i + 1}.jpg`, 'image/jpeg', b64)))
           : await Promise.all(files.map(uploadFile));
       await post('/_serverFn/submitTier3KycBearerKYC', { frames: paths });
+      // Sent: the camera goes off and the pictures go, so a refused selfie starts again from "Open the camera".
       stream?.getTracks().forEach((tr) => tr.stop());
+      setStream(null);
+      setFrames([]);
       onSubmitted();
     } catch (err) {
       setError(errorMessage(err));
@@ -74,8 +103,28 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
           />
           {!stream ? (
             <Button onClick={() => void startCamera()}>{t('kyc.start')}</Button>
+          ) : frames.length < FRAMES ? (
+            <Button onClick={() => void capture()} loading={capturing} aria-live="polite">
+              {capturing ? t('kyc.holdStill') : t('kyc.captureAll')}
+            </Button>
           ) : (
-            frames.length < FRAMES && <Button onClick={capture}>{t('kyc.capture', { n: frames.length + 1, total: FRAMES })}</Button>
+            <Stack gap="xs">
+              <Group gap="xs">
+                {frames.map((b64, i) => (
+                  <img
+                    key={i}
+                    src={`data:image/jpeg;base64,${b64}`}
+                    alt={t('kyc.picture', { n: i + 1, total: FRAMES })}
+                    width={96}
+                    height={72}
+                    style={{ objectFit: 'cover', borderRadius: 4 }}
+                  />
+                ))}
+              </Group>
+              <Button variant="default" onClick={() => void retake()}>
+                {t('kyc.retake')}
+              </Button>
+            </Stack>
           )}
         </>
       )}
@@ -88,7 +137,6 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
         onChange={(f) => setFiles(f.slice(0, 5))}
         clearable
       />
-      {frames.length > 0 && <Text size="sm">{t('kyc.capture', { n: frames.length, total: FRAMES })} ✓</Text>}
       {error && (
         <Alert color="red" role="alert">
           {error}
