@@ -22,6 +22,12 @@ test('a customer buys a travel eSIM and sees its QR code; a social order partly 
   await expect(plan.locator('option')).toHaveCount(4);
   await plan.selectOption({ index: 1 });
   await page.getByLabel('Phone number').fill('08031234567');
+  // Issue 43: the phone's eSIM support is confirmed before the price and the PIN.
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByText('Check that your phone supports eSIM first')).toBeVisible();
+  await expect(page.getByTestId('confirm-lines')).toHaveCount(0);
+  await expectAccessible(page, 'eSIM compatibility');
+  await page.getByRole('checkbox', { name: 'My phone supports eSIM and is not locked to one network' }).check();
   await page.getByRole('button', { name: 'Review' }).click();
   const lines = page.getByTestId('confirm-lines');
   await expect(lines).toContainText('United Kingdom');

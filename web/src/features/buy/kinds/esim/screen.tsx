@@ -1,4 +1,16 @@
-import { Alert, Button, CopyButton, Image, NativeSelect, Progress, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  CopyButton,
+  Image,
+  NativeSelect,
+  Progress,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -102,9 +114,13 @@ function NewEsim({ draft }: { draft: Record<string, unknown> }) {
   useKeepDraft('esim', values);
   const { plans, reprice } = usePlans(values.destination);
   const [ready, setReady] = useState<Ready | null>(null);
+  // Issue 43: an eSIM installs on one phone only, so the customer says the phone takes one before the price and PIN.
+  const [compatible, setCompatible] = useState(false);
+  const [compatibleMissing, setCompatibleMissing] = useState(false);
   const review = form.onSubmit((v) => {
     const c = esimSchema.safeParse(v);
     if (!c.success) return;
+    if (!compatible) return setCompatibleMissing(true);
     const plan = plans.data?.items.find((p) => p.plan_id === c.data.plan_id);
     if (!plan) return form.setFieldError('plan_id', t('esim.planRequired'));
     const found = destinations.data?.items.find((d) => d.id === c.data.destination);
@@ -144,6 +160,17 @@ function NewEsim({ draft }: { draft: Record<string, unknown> }) {
               />
               {values.destination && <PlanSelect destination={values.destination} form={form} />}
               <TextInput label={t('buy.phone')} description={t('esim.phoneHelp')} type="tel" {...form.getInputProps('phone')} required />
+              <Checkbox
+                label={t('esim.compatible')}
+                description={t('esim.compatibleHelp')}
+                checked={compatible}
+                onChange={(e) => (setCompatible(e.currentTarget.checked), setCompatibleMissing(false))}
+              />
+              {compatibleMissing && (
+                <Alert color="red" role="alert">
+                  {t('esim.compatibleRequired')}
+                </Alert>
+              )}
             </Stack>
           </fieldset>
           {destinations.error && (

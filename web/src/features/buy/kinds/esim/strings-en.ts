@@ -13,6 +13,10 @@ export const strings = {
     planRequired: 'Choose a data plan.',
     esimRequired: 'Choose one of your eSIMs.',
     phoneHelp: 'For the receipt. The eSIM works on your phone abroad; your Nigerian line stays as it is.',
+    compatible: 'My phone supports eSIM and is not locked to one network',
+    compatibleHelp:
+      'Not sure? Dial *#06#: if an EID (32 digits) shows, your phone supports eSIM. Most phones from before 2019 and many low-cost phones do not.',
+    compatibleRequired: 'Check that your phone supports eSIM first: an eSIM cannot be moved to another phone once it is installed.',
     days_one: '{{count}} day',
     days_other: '{{count}} days',
     which: 'Which eSIM',

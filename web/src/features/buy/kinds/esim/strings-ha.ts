@@ -16,6 +16,10 @@ export const strings: Translation<typeof en> = {
     planRequired: 'Zaɓi tsarin data.',
     esimRequired: 'Zaɓi ɗaya daga cikin eSIM ɗinka.',
     phoneHelp: 'Don rasit. eSIM ɗin zai yi aiki a wayarka a ƙasar waje; layinka na Najeriya ba zai canza ba.',
+    compatible: 'Wayata tana goyon bayan eSIM kuma ba a kulle ta a kan layi ɗaya ba',
+    compatibleHelp:
+      'Ba ka tabbata ba? Danna *#06#: idan EID (lambobi 32) ya bayyana, wayarka tana goyon bayan eSIM. Yawancin wayoyin kafin 2019 da wayoyi masu arha da yawa ba sa yi.',
+    compatibleRequired: 'Da farko ka tabbata wayarka tana goyon bayan eSIM: ba za a iya mayar da eSIM zuwa wata waya ba bayan an saka shi.',
     days_one: 'Kwana {{count}}',
     days_other: 'Kwanaki {{count}}',
     which: 'Wane eSIM',

@@ -16,6 +16,10 @@ export const strings: Translation<typeof en> = {
     planRequired: 'Choose data plan.',
     esimRequired: 'Choose one of your eSIM.',
     phoneHelp: 'For receipt. The eSIM go work for your phone for abroad; your Naija line no go change.',
+    compatible: 'My phone fit use eSIM and dem no lock am to one network',
+    compatibleHelp:
+      'You no sure? Dial *#06#: if EID (32 numbers) show, your phone fit use eSIM. Most phones wey dem make before 2019 and plenty cheap phones no fit.',
+    compatibleRequired: 'First check say your phone fit use eSIM: once you install eSIM, you no fit move am go another phone.',
     days_one: '{{count}} day',
     days_other: '{{count}} days',
     which: 'Which eSIM you mean',

@@ -16,6 +16,10 @@ export const strings: Translation<typeof en> = {
     planRequired: 'Yan ètò dátà kan.',
     esimRequired: 'Yan ọ̀kan nínú àwọn eSIM rẹ.',
     phoneHelp: 'Fún ìwé-ẹ̀rí. eSIM náà yóò ṣiṣẹ́ lórí fóònù rẹ ní òkè òkun; láìnì Nàìjíríà rẹ kò ní yí padà.',
+    compatible: 'Fóònù mi ń lo eSIM, a kò sì tì í mọ́ nẹ́tíwọ̀ọ̀kì kan',
+    compatibleHelp:
+      'Kò dá ọ lójú? Tẹ *#06#: bí EID (nọ́ńbà 32) bá hàn, fóònù rẹ ń lo eSIM. Ọ̀pọ̀ fóònù ṣáájú 2019 àti ọ̀pọ̀ fóònù olówó pọ́ọ́kú kò lè lò ó.',
+    compatibleRequired: 'Kọ́kọ́ rí i dájú pé fóònù rẹ ń lo eSIM: a kò lè gbé eSIM lọ sí fóònù míì lẹ́yìn tí a bá fi sí i.',
     days_one: 'Ọjọ́ {{count}}',
     days_other: 'Ọjọ́ {{count}}',
     which: 'eSIM wo',
