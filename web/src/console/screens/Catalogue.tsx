@@ -110,7 +110,14 @@ function Markups() {
           })}
         >
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} style={{ alignItems: 'end' }}>
-            <Select label="Service" data={services} allowDeselect={false} {...form.getInputProps('service')} />
+            {/* The services come with the floats: until they are read the list would open empty. */}
+            <Select
+              label="Service"
+              data={services}
+              disabled={services.length === 0}
+              allowDeselect={false}
+              {...form.getInputProps('service')}
+            />
             <Select
               label="Provider"
               data={[{ value: '', label: 'All providers' }, ...PROVIDERS.map((p) => ({ value: p, label: `Provider ${p.toUpperCase()}` }))]}
