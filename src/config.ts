@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type FaultPoint } from './lib/faults.js';
 import { envSchema, type Env } from './config-env.js';
 import { whatsappConfig, type WhatsappConfig } from './config-whatsapp.js';
+import { epinsConfig, storageConfig } from './config-upstreams.js';
 import { ed25519KeyProblem, productionProblems, SECRETS } from './config-production.js';
 
 export type { Env };
@@ -295,13 +296,6 @@ function configOf(e: ParsedEnv, sandbox: boolean): Config {
   };
 }
 
-function epinsConfig(e: ParsedEnv, sandbox: boolean): Config['epins'] {
-  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
-  const url = e.EPIN_PROVIDER_URL ?? (sandbox ? `${publicUrl}/sandbox/providers/epins` : undefined);
-  const key = e.EPIN_PROVIDER_KEY ?? (sandbox ? 'sandbox-key-epins' : undefined);
-  return url && key ? { url, key } : null;
-}
-
 function authConfig(e: ParsedEnv): Config['auth'] {
   return {
     privateKeyPem: e.AUTH_PRIVATE_KEY?.replace(/\\n/g, '\n'),
@@ -337,21 +331,6 @@ function airtimeCashConfig(e: ParsedEnv): Config['airtimeCash'] {
     customerDailyCap: BigInt(e.AIRTIME_CASH_CUSTOMER_DAILY_CAP) * 100n,
     numberDailyCap: BigInt(e.AIRTIME_CASH_NUMBER_DAILY_CAP) * 100n,
     expiresMs: e.AIRTIME_CASH_EXPIRES_MINUTES * 60_000,
-  };
-}
-
-function storageConfig(e: ParsedEnv): Config['storage'] {
-  return {
-    driver: e.STORAGE_DRIVER,
-    localDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'private')),
-    s3: {
-      bucket: e.S3_BUCKET,
-      region: e.S3_REGION,
-      endpoint: e.S3_ENDPOINT,
-      accessKeyId: e.S3_ACCESS_KEY_ID,
-      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-      forcePathStyle: e.S3_FORCE_PATH_STYLE,
-    },
   };
 }
 
