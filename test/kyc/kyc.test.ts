@@ -224,7 +224,7 @@ describe('tier ladder through operator review', () => {
       phoneVerified: true,
     });
     await review(t2.json().submission.id, 'approve');
-    await expect(h.app.services.kyc.assertTransferEligible(u.id)).resolves.toBeUndefined();
+    await expect(h.app.services.kyc.assertTransferEligible(u.id)).resolves.toEqual({ fullName: expect.any(String) });
 
     // Tier 3: bank name enquiry + ID document.
     const accountNumber = nuban('058');

@@ -69,10 +69,11 @@ function eligibilityRead(userId: string): Read<EligibilityRow> {
 
 /**
  * Spec 5.8: transfers and the dedicated virtual account need Tier 2 and a Tier 2 record whose name matches the
- * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise. On eligibilityRead's answer: the request's
- * read-ahead's when it read it (registry `readAhead`), else read now.
+ * current profile name. Throws KYC_TIER_REQUIRED (403) otherwise; answers that profile name (a transfer names its
+ * sender by it). On eligibilityRead's answer: the request's read-ahead's when it read it (registry `readAhead`),
+ * else read now.
  */
-async function assertTransferEligible(db: Db, userId: string, exec: Executor = db) {
+async function assertTransferEligible(db: Db, userId: string, exec: Executor = db): Promise<{ fullName: string | null }> {
   const u = await answerOf(exec, eligibilityRead(userId));
   if (!u) throw notFound('User');
   if (u.kyc_tier < 2)
@@ -86,4 +87,5 @@ async function assertTransferEligible(db: Db, userId: string, exec: Executor = d
       'Your profile name no longer matches the name on your verified NIN record; change it back to use transfers',
     );
   }
+  return { fullName: u.full_name };
 }

@@ -13,7 +13,7 @@ function refusalText(err: unknown): string {
 
 /** status: the caller's tier, each tier's latest submission and what the tier gives access to. */
 export async function status(
-  { db, assertTransferEligible }: { db: Db; assertTransferEligible: (userId: string) => Promise<void> },
+  { db, assertTransferEligible }: { db: Db; assertTransferEligible: (userId: string) => Promise<unknown> },
   userId: string,
 ) {
   const u = await userFacts(db, userId);

@@ -2,7 +2,7 @@ import type { AuthUser } from '../../kernel/actor.js';
 import { debit } from './debit.js';
 import type { WalletMoneyDeps } from './deps.js';
 import { limitsToday } from './limits-today.js';
-import { lookupProfile, recipientRead, senderRead } from './recipient.js';
+import { lookupProfile, recipientRead } from './recipient.js';
 import { transfer } from './transfer.js';
 
 /**
@@ -23,10 +23,10 @@ export type WalletMoney = ReturnType<typeof createWalletMoney>;
 export function createWalletMoney(deps: WalletMoneyDeps) {
   return {
     recipientRead,
-    senderRead,
     lookupProfile: (caller: AuthUser, username: string) => lookupProfile(deps.db, caller, username),
     debit: (user: AuthUser, input: { amount: number; note: string }) => debit(deps, user, input),
-    transfer: (user: AuthUser, input: { username: string; amount: number; note?: string }) => transfer(deps, user, input),
+    transfer: (user: AuthUser, input: { username: string; amount: number; note?: string }, sender: { fullName: string | null }) =>
+      transfer(deps, user, input, sender),
     /** The caller's tier limits and what is left of today's (limits-today.ts). */
     limitsToday: (user: AuthUser) => limitsToday(deps, user),
   };

@@ -146,9 +146,8 @@ export const walletOperations = [
     readAhead: (input, ctx) => ({
       eligibility: ctx.api.kyc.eligibilityRead(ctx.user.id),
       recipient: ctx.api.walletMoney.recipientRead(input.username),
-      sender: ctx.api.walletMoney.senderRead(ctx.user.id),
     }),
-    precheck: async (_input, ctx) => assertTier2Eligible(ctx),
+    precheck: async (_input, ctx) => void (await assertTier2Eligible(ctx)),
     input: z.object({
       username: usernameInput,
       amount: transferAmountInput,
@@ -171,7 +170,8 @@ export const walletOperations = [
       'LIMIT_EXCEEDED',
       'NOT_FOUND',
     ],
-    handler: async (input, ctx) => ctx.api.walletMoney.transfer(ctx.user, input),
+    // The eligibility checked again (on the read-ahead's answer) gives the sender's verified name for the notice.
+    handler: async (input, ctx) => ctx.api.walletMoney.transfer(ctx.user, input, await assertTier2Eligible(ctx)),
   }),
   defineOperation({
     name: 'lookupProfileByUsername',
@@ -195,7 +195,7 @@ export const walletOperations = [
     method: 'POST',
     purpose: "the caller's dedicated virtual account (created with the processor on first call); KYC Tier 2",
     gates: { kycTier: 2 },
-    precheck: async (_input, ctx) => assertTier2Eligible(ctx),
+    precheck: async (_input, ctx) => void (await assertTier2Eligible(ctx)),
     input: z.object({}),
     output: z.object({ dedicatedAccount: dedicatedAccountOutput.extend({ processor: z.string(), createdAt: z.string() }) }),
     errors: ['KYC_TIER_REQUIRED', 'UPSTREAM_ERROR'],

@@ -38,13 +38,6 @@ export const displayNameOf = (u: { full_name: string | null; username: string | 
   return u.username ? `@${u.username}` : null;
 };
 
-/** A transfer's sender's name and username, as a read (the transfer's read-ahead reads it in the claim's round trip). */
-export const senderRead = (userId: string): Read<{ full_name: string | null; username: string | null }> =>
-  readOf(
-    `wallet.sender:${userId}`,
-    sql`SELECT json_build_object('full_name', full_name, 'username', username) FROM users WHERE id = ${userId}`,
-  );
-
 /** recipientRead's answer: the request's read-ahead's when it read it, else read now. */
 export async function activeUserByUsername(db: Db, username: string): Promise<RecipientRow> {
   const u = await answerOf(db, recipientRead(username));

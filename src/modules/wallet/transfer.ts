@@ -5,8 +5,7 @@ import { formatNaira, toKobo, toNaira } from '../../kernel/money.js';
 import type { WalletLimit } from '../../ledger/ledger.js';
 import { faultPoint } from '../../lib/faults.js';
 import type { WalletMoneyDeps } from './deps.js';
-import { activeUserByUsername, displayNameOf, senderRead } from './recipient.js';
-import { answerOf } from '../../platform/reads.js';
+import { activeUserByUsername, displayNameOf } from './recipient.js';
 
 /** A transfer refused by the recipient's tier balance cap: the same words whatever the amount or their balance. */
 export const RECIPIENT_CANNOT_RECEIVE = "The recipient's wallet cannot receive this amount (their KYC tier's balance limit)";
@@ -21,14 +20,14 @@ export async function transfer(
   { db, clock, work, walletLimits }: WalletMoneyDeps,
   user: AuthUser,
   input: { username: string; amount: number; note?: string },
+  sender: { fullName: string | null },
 ) {
   const amount = toKobo(input.amount);
   const to = await activeUserByUsername(db, input.username);
   if (to.id === user.id) throw new AppError('BAD_REQUEST', 'You cannot transfer to your own wallet');
   const reference = prefixedId('trf', clock.now().getTime());
-  // Issue 43: the recipient is told who sent it by name ("Ada O."), else by @username.
-  const sender = await answerOf(db, senderRead(user.id));
-  const from = (sender && displayNameOf(sender)) ?? (user.username ? `@${user.username}` : 'another customer');
+  // The recipient is told who sent it by the sender's verified name ("Ada O."), else by @username.
+  const from = displayNameOf({ full_name: sender.fullName, username: user.username }) ?? 'another customer';
   // The posting locks both wallets (in code order) and, on the locked rows, checks the sender's daily limit, the
   // sender's balance and only then the recipient's tier balance cap.
   const cap = walletLimits.limitsFor(to.kyc_tier).balanceCap;
