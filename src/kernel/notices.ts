@@ -20,6 +20,7 @@ export const NOTICE_CASES = {
   kyc_approved: ['tier'],
   kyc_rejected: ['tier', 'reason'],
   login_new_sign_in: ['when', 'browser', 'os'],
+  login_new_sign_in_town: ['when', 'browser', 'os', 'town'],
   login_failures: ['failures'],
   login_credential: ['change', 'when'],
   login_reset_requested: ['when', 'resetAt'],
@@ -152,6 +153,7 @@ function caseOf(kind: string, p: NoticeParams): NoticeCase | null {
       if (c === 'login_credential' && p.change === 'totp_reset_requested' && has(p, 'resetAt')) return 'login_reset_requested';
       if (c === 'login_credential' && !(CREDENTIAL_CHANGES as readonly unknown[]).includes(p.change)) return null;
       if (c === 'login_signed_out' && has(p, 'removalAt')) return 'login_signed_out_removal';
+      if (c === 'login_new_sign_in' && has(p, 'town')) return 'login_new_sign_in_town';
       return c;
     }
     case 'loan_due': {

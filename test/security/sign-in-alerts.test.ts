@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/client.js';
+import { townOf } from '../../src/lib/town.js';
 import { deviceName } from '../../src/lib/user-agent.js';
 import { wordNotice } from '../../src/modules/notifications/wording/index.js';
 import { call, createHarness, signIn, usingPostgres, type Harness } from '../helpers/harness.js';
@@ -39,6 +40,25 @@ describe('device names from a User-Agent', () => {
     ],
     ['curl/8.5.0', null, null],
   ])('%s', (ua, browser, os) => expect(deviceName(ua)).toEqual({ browser, os }));
+});
+
+// The offline GeoLite2 data fast-geoip ships: 105.112.0.0/23 is a Nigerian mobile range placed in Ikeja, 81.2.69.142
+// is MaxMind's own test address in England.
+describe('the town of an address', () => {
+  it.each([
+    ['105.112.0.1', 'Ikeja'],
+    ['::ffff:105.112.0.1', 'Ikeja'],
+    ['81.2.69.142', 'Long Buckby, GB'],
+    ['8.8.8.8', null], // a country without a town
+    ['127.0.0.1', null],
+    ['10.1.2.3', null],
+    ['192.168.0.10', null],
+    ['100.64.0.1', null],
+    ['::1', null],
+    ['2c0f:f5c0::1', null], // IPv6: the data has IPv4 ranges only
+    ['not an address', null],
+    [undefined, null],
+  ])('%s', async (ip, town) => expect(await townOf(ip)).toBe(town));
 });
 
 let h: Harness;
@@ -88,5 +108,26 @@ describe(`sign-in alerts (${usingPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
     const all = await alerts();
     expect(all).toHaveLength(2);
     expect(all[1].body).toMatch(/^New sign-in on Safari on iPhone/);
+  });
+
+  it("names the town a public address is in, in the owner's language; the address itself stays out", async () => {
+    const u = await signIn(h);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/_serverFn/notifyLoginBearerAuth',
+      remoteAddress: '105.112.0.1',
+      headers: { authorization: `Bearer ${u.token}`, 'user-agent': ANDROID_CHROME },
+      payload: { data: { method: 'login_pin' } },
+    });
+    expect(res.json()).toMatchObject({ recorded: true, alerted: true });
+    const [alert] = await rows<{ body: string; data: Record<string, string> }>(
+      h.app.services.db,
+      sql`SELECT body, data FROM notifications WHERE user_id = ${u.id} AND kind = 'login_alert'`,
+    );
+    expect(alert.body).toMatch(/^New sign-in on Chrome on Android near Ikeja, \d{4}-/);
+    expect(alert.body).not.toContain('105.112');
+    expect(alert.data).toMatchObject({ event: 'new_sign_in', town: 'Ikeja' });
+    const yo = wordNotice('yo', { kind: 'login_alert', title: '', body: alert.body, params: alert.data }, () => undefined);
+    expect(yo.body).toContain('lórí Android nítòsí Ikeja');
   });
 });

@@ -26,6 +26,7 @@ const EMITTED: [string, Record<string, string | number>][] = [
   ['kyc_decision', { tier: 1, status: 'approved' }],
   ['kyc_decision', { tier: 2, status: 'rejected', reason: 'blurred photo' }],
   ['login_alert', { event: 'new_sign_in', when: '2026-11-26 09:00', browser: 'Chrome', os: 'Android' }],
+  ['login_alert', { event: 'new_sign_in', when: '2026-11-26 09:00', browser: 'Chrome', os: 'Android', town: 'Ikeja' }],
   ['login_alert', { event: 'failures', failures: 5 }],
   ...CREDENTIAL_CHANGES.map((change): [string, Record<string, string>] => ['login_alert', { event: 'credential', change, when: 'w' }]),
   ['login_alert', { event: 'credential', change: 'totp_reset_requested', when: 'w', resetAt: 'r' }],

@@ -26,6 +26,10 @@ export const en = {
       title: 'New sign-in to your account',
       body: 'New sign-in on {{browser}} on {{os}}, {{when}} (Lagos time). If this was not you, sign in and change your PINs, and contact support.',
     },
+    login_new_sign_in_town: {
+      title: 'New sign-in to your account',
+      body: 'New sign-in on {{browser}} on {{os}} near {{town}}, {{when}} (Lagos time). If this was not you, sign in and change your PINs, and contact support.',
+    },
     login_failures: {
       title: 'Failed sign-in attempts on your account',
       body: 'There were {{failures}} failed sign-in attempts on your account in the last 15 minutes. If this was not you, keep your PINs and codes private; you may change your login PIN in Settings.',

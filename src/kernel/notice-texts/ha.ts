@@ -26,6 +26,10 @@ export const ha = {
       title: 'Sabon shiga asusunka',
       body: 'Sabon shiga ta {{browser}} a {{os}}, {{when}} (lokacin Legas). Idan ba kai ba ne, shiga ka canza PIN ɗinka, ka kuma tuntuɓi tallafi.',
     },
+    login_new_sign_in_town: {
+      title: 'Sabon shiga asusunka',
+      body: 'Sabon shiga ta {{browser}} a {{os}} kusa da {{town}}, {{when}} (lokacin Legas). Idan ba kai ba ne, shiga ka canza PIN ɗinka, ka kuma tuntuɓi tallafi.',
+    },
     login_failures: {
       title: 'Ƙoƙarin shiga da bai yi nasara ba',
       body: 'An yi ƙoƙarin shiga asusunka sau {{failures}} ba tare da nasara ba cikin mintuna 15 da suka wuce. Idan ba kai ba ne, ka ɓoye PIN da lambobinka; kana iya canza PIN na shiga a Saituna.',

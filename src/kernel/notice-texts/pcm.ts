@@ -26,6 +26,10 @@ export const pcm = {
       title: 'Person just sign in to your account',
       body: 'Person sign in with {{browser}} for {{os}}, {{when}} (Lagos time). If no be you, sign in, change your PINs, and talk to support.',
     },
+    login_new_sign_in_town: {
+      title: 'Person just sign in to your account',
+      body: 'Person sign in with {{browser}} for {{os}} near {{town}}, {{when}} (Lagos time). If no be you, sign in, change your PINs, and talk to support.',
+    },
     login_failures: {
       title: 'Sign-in wey no work for your account',
       body: 'Dem try sign in to your account {{failures}} times and e no work for the last 15 minutes. If no be you, keep your PINs and codes secret; you fit change your login PIN for Settings.',

@@ -26,6 +26,10 @@ export const yo = {
       title: 'Ẹnìkan wọlé sí àkáǹtì rẹ',
       body: 'Ẹnìkan wọlé pẹ̀lú {{browser}} lórí {{os}}, {{when}} (àkókò Èkó). Tí kì í bá ṣe ìwọ, wọlé kí o yí àwọn PIN rẹ padà, kí o sì kàn sí ìrànlọ́wọ́.',
     },
+    login_new_sign_in_town: {
+      title: 'Ẹnìkan wọlé sí àkáǹtì rẹ',
+      body: 'Ẹnìkan wọlé pẹ̀lú {{browser}} lórí {{os}} nítòsí {{town}}, {{when}} (àkókò Èkó). Tí kì í bá ṣe ìwọ, wọlé kí o yí àwọn PIN rẹ padà, kí o sì kàn sí ìrànlọ́wọ́.',
+    },
     login_failures: {
       title: 'Ìgbìyànjú wíwọlé tí kò yọrí',
       body: 'Ìgbìyànjú wíwọlé {{failures}} tí kò yọrí ló wà lórí àkáǹtì rẹ ní ìṣẹ́jú 15 sẹ́yìn. Tí kì í bá ṣe ìwọ, pa àwọn PIN àti kóòdù rẹ mọ́; o lè yí PIN wíwọlé rẹ padà nínú Ètò.',

@@ -8,6 +8,7 @@ import { savedLanguage } from '../notifications/api.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { HOUR, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
+import { townOf } from '../../lib/town.js';
 import { clientKeyOf, deviceName, UA_VERSION_PATTERN } from '../../lib/user-agent.js';
 import { uuid } from '../../kernel/ids.js';
 import type { SmsSender } from '../../providers/messaging.js';
@@ -146,7 +147,8 @@ function createPhoneVerification(deps: LoginDeps) {
 /**
  * spec 6.6: records the login (once per session) and, only for a device that has not signed in to the account before
  * (issue 43: the same browser on the same device, version numbers aside, is known), alerts the owner (inbox + e-mail)
- * in words people use: the browser and the system, never the User-Agent, the method or the address.
+ * in words people use: the browser, the system and the town the address is in (lib/town.ts; none for a private or
+ * unknown address), never the User-Agent, the method or the address.
  */
 function createLoginNotice({ db, clock, work }: LoginDeps) {
   return async (user: AuthUser, input: { device?: string; method?: string; sessionId?: string }, meta: Meta) => {
@@ -164,6 +166,8 @@ function createLoginNotice({ db, clock, work }: LoginDeps) {
     const { browser, os } = parsed.browser || parsed.os ? parsed : deviceName(input.device);
     // A name the client gave its device ("Pixel 8"), when no User-Agent says more; never a User-Agent itself.
     const named = !browser && !os && input.device && !input.device.includes('/') ? input.device.slice(0, 60) : null;
+    // Read from local files, never an error; started before the transaction so that none is held open over it.
+    const town = townOf(meta.ip);
     return db.transaction(async (tx) => {
       const seen = await one(
         tx,
@@ -180,11 +184,12 @@ function createLoginNotice({ db, clock, work }: LoginDeps) {
       if (!ins) return { recorded: false, alerted: false };
       if (seen) return { recorded: true, alerted: false };
       const lagos = new Date(now.getTime() + HOUR).toISOString().replace('T', ' ').slice(0, 16);
-      const device = named ?? `${browser ?? 'a browser'} on ${os ?? 'an unknown device'}`;
+      const near = await town;
+      const device = (named ?? `${browser ?? 'a browser'} on ${os ?? 'an unknown device'}`) + (near ? ` near ${near}` : '');
       const body = `New sign-in on ${device}, ${lagos} (Lagos time). If this was not you, sign in and change your PINs, and contact support.`;
       // login_alert is always e-mailed by the notifications module's outbox, from a job. The facts the notice is
       // worded from in the owner's language (issue 29) travel in its data.
-      const data = { event: 'new_sign_in', browser: browser ?? '', os: os ?? '', when: lagos };
+      const data = { event: 'new_sign_in', browser: browser ?? '', os: os ?? '', when: lagos, ...(near ? { town: near } : {}) };
       await work.change(tx).notify({ userId: user.id, kind: 'login_alert', title: 'New sign-in to your account', body, data }).commit();
       return { recorded: true, alerted: true };
     });
