@@ -99,3 +99,6 @@ export const operationRoles = {
 } as const;
 /** An admin operation by name. */
 export type AdminOperation = keyof typeof operationRoles;
+/** Every operator role the operations name (admin first): the roles an admin can grant. */
+export const operatorRoles = ['admin', 'finance', 'support'] as const;
+export type OperatorRole = (typeof operatorRoles)[number];

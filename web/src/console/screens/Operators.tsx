@@ -1,10 +1,11 @@
 import { Alert, Badge, Button, Card, CloseButton, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { OperatorRole } from '../../../../src/kernel/actor';
+import type { OperatorRole } from '../../api/operation-roles';
 import { ApiError, post } from '../../api/client';
 import { adminQueries, consoleQueries, operatorQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
+import { roleOptions } from '../role-options';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, ScreenTitle, when } from '../ui';
@@ -27,12 +28,8 @@ export function Operators() {
 }
 
 type Role = OperatorRole;
-/** What each of the service's roles (OPERATOR_ROLES) covers, in words; the screens follow the generated role table. */
-const ROLES: { value: Role; label: string }[] = [
-  { value: 'support', label: 'Support: look-ups, KYC, support, broadcasts' },
-  { value: 'finance', label: 'Finance: money, reconciliation, floats, exports' },
-  { value: 'admin', label: 'Admin: everything' },
-];
+/** The roles to grant and what each opens, from the generated role table. */
+const ROLES = roleOptions();
 
 function Roles() {
   const q = useQuery(operatorQueries.operators());

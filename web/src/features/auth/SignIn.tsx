@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, post } from '../../api/client';
+import { reportLoginFailure as sendLoginFailure } from '../../api/public';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { Later } from '../../app/later';
@@ -45,11 +46,7 @@ type Errors = Record<string, string | undefined>;
  */
 function reportLoginFailure(identifier: string, method: 'email_otp' | 'login_pin', err: unknown) {
   if (!(err instanceof ApiError) || err.status >= 500) return;
-  void fetch('/api/public/login-failed', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier, method, reason: err.code }),
-  }).catch(() => undefined);
+  sendLoginFailure({ identifier, method, reason: err.code });
 }
 
 /**
