@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { one, rows } from '../../src/db/client.js';
 import { buyer, PIN, setKycTier, walletBalance } from '../helpers/factories.js';
 import { call, createHarness, expectLedgerOk, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
+import { pdfText } from '../helpers/statement-files.js';
 import { statementsOfEither } from '../helpers/statements.js';
 
 // Issue 45, recharge card printing: a reseller's batch of airtime e-PINs, paid in one posting at the level's price,
@@ -132,6 +133,17 @@ describe('cards marked sold', () => {
     const res = await buy(reseller, { quantity: 1, businessName: '=HYPERLINK("x")' });
     const csv = await call(h, 'GET', E('downloadEpinBatch'), { id: res.json().batch.id, format: 'csv' }, { token: reseller.token });
     expect(csv.body).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+
+  it('prints a business name in any letters on the card sheet (an embedded font)', async () => {
+    const name = 'Ọlá Ɗanƙwambo Ventures';
+    const res = await buy(reseller, { quantity: 2, businessName: name });
+    expect(res.statusCode, res.body).toBe(200);
+    const pdf = await call(h, 'GET', E('downloadEpinBatch'), { id: res.json().batch.id, format: 'pdf' }, { token: reseller.token });
+    expect(pdf.statusCode).toBe(200);
+    const text = await pdfText(pdf.rawPayload);
+    expect(text.split('\n').filter((l) => l === name.normalize('NFC'))).toHaveLength(2);
+    expect(text).toContain('MTN  NGN 100');
   });
 });
 

@@ -1,4 +1,4 @@
-import { inflateSync } from 'node:zlib';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, type PDFObject } from 'pdf-lib';
 
 /** A CSV file's rows (RFC 4180: quoted cells, doubled quotes, CRLF), the byte order mark dropped. */
 export function parseCsv(text: string): string[][] {
@@ -31,18 +31,59 @@ export function parseCsv(text: string): string[][] {
   return out;
 }
 
-/** The text a PDF made by pdf-lib shows: every content stream inflated, its hex strings (`<..> Tj`) decoded. */
-export function pdfText(bytes: Uint8Array): string {
-  const raw = Buffer.from(bytes).toString('latin1');
-  const parts: string[] = [];
-  for (const m of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content = m[1];
-    try {
-      content = inflateSync(Buffer.from(m[1], 'latin1')).toString('latin1');
-    } catch {
-      // not compressed
+/** A font's ToUnicode CMap: its codes (hex) to the text they draw (bfchar and bfrange entries). */
+function toUnicode(cmap: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const utf16 = (hex: string) => Buffer.from(hex, 'hex').swap16().toString('utf16le');
+  for (const block of cmap.matchAll(/beginbfchar([\s\S]*?)endbfchar/g))
+    for (const m of block[1].matchAll(/<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>/g)) out.set(m[1].toUpperCase(), utf16(m[2]));
+  for (const block of cmap.matchAll(/beginbfrange([\s\S]*?)endbfrange/g))
+    for (const m of block[1].matchAll(/<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>/g)) {
+      const [lo, hi, first] = [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
+      for (let c = lo; c <= hi; c++) out.set(c.toString(16).toUpperCase().padStart(m[1].length, '0'), String.fromCodePoint(first + c - lo));
     }
-    for (const t of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) parts.push(Buffer.from(t[1], 'hex').toString('latin1'));
+  return out;
+}
+
+const streamText = (s: PDFObject | undefined): string =>
+  s instanceof PDFRawStream ? Buffer.from(decodePDFRawStream(s).decode()).toString('latin1') : '';
+
+/**
+ * The text a PDF made by pdf-lib shows, read with pdf-lib: each page's content streams, their hex strings (`<..> Tj`)
+ * decoded through the current font's ToUnicode map (an embedded font's glyph codes), or as WinAnsi bytes for a
+ * standard font.
+ */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const doc = await PDFDocument.load(bytes);
+  const parts: string[] = [];
+  for (const page of doc.getPages()) {
+    const fonts = new Map<string, Map<string, string> | null>();
+    const dict = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
+    for (const [name, ref] of dict?.entries() ?? []) {
+      const font = doc.context.lookup(ref, PDFDict);
+      const map = font.lookup(PDFName.of('ToUnicode'));
+      fonts.set(name.asString(), map ? toUnicode(streamText(map)) : null);
+    }
+    const contents = page.node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
+    let map: Map<string, string> | null = null;
+    for (const content of streams.map(streamText))
+      for (const t of content.matchAll(/(\/[^\s/]+)\s+[\d.]+\s+Tf|<([0-9A-Fa-f]*)>\s*Tj/g)) {
+        if (t[1]) map = fonts.get(t[1]) ?? null;
+        else if (!map) parts.push(Buffer.from(t[2], 'hex').toString('latin1'));
+        else parts.push((t[2].toUpperCase().match(/.{4}/g) ?? []).map((code) => map!.get(code) ?? '\ufffd').join(''));
+      }
   }
   return parts.join('\n');
+}
+
+/** The names of the fonts a PDF's pages use ("DejaVuSans-6186" for an embedded one, "Helvetica" for a standard one). */
+export async function pdfFontNames(bytes: Uint8Array): Promise<string[]> {
+  const doc = await PDFDocument.load(bytes);
+  const names = new Set<string>();
+  for (const page of doc.getPages()) {
+    const dict = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
+    for (const [, ref] of dict?.entries() ?? []) names.add(String(doc.context.lookup(ref, PDFDict).get(PDFName.of('BaseFont'))).slice(1));
+  }
+  return [...names];
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { one } from '../../src/db/client.js';
 import { call, createHarness, expectLedgerOk, fundWallet, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, PIN, walletBalance } from '../helpers/factories.js';
-import { parseCsv, pdfText } from '../helpers/statement-files.js';
+import { parseCsv, pdfFontNames, pdfText } from '../helpers/statement-files.js';
 import { mtn, VTU_ENV } from '../vtu/helpers.js';
 
 /** Issue 43: the history's range and search (listWalletActivity, listMyVtuTransactions) and getStatement (CSV, PDF). */
@@ -145,8 +145,10 @@ describe('getStatement', () => {
     expect(ha.lines).toHaveLength(3);
   });
 
-  it('is a PDF with the same figures', async () => {
+  it('is a PDF with the same figures, in every letter of a Yoruba or Hausa name (an embedded Unicode font)', async () => {
     const { u } = await history();
+    const name = 'Ọláyínká Ṣẹ̀gun Ɗanƙwambo Ɓalarabe';
+    await h.app.services.db.execute(sql`UPDATE users SET full_name = ${name} WHERE id = ${u.id}`);
     expect((await call(h, 'POST', '/_serverFn/updatePreferencesBearerSettings', { language: 'yo' }, { token: u.token })).statusCode).toBe(
       200,
     );
@@ -159,9 +161,17 @@ describe('getStatement', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe('attachment; filename="statement-2026-01-01-to-2026-01-31.pdf"');
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    const text = pdfText(res.rawPayload);
-    // Yoruba in the standard fonts: the letters WinAnsi lacks keep their base letter and the accents it has.
-    expect(text).toContain('Àkosílè àpamówó');
+    // DejaVu Sans, regular and bold, embedded (pdf-lib tags each with a number); no standard font. Subsets: the two
+    // font files are 1.4 MB.
+    expect((await pdfFontNames(res.rawPayload)).sort()).toEqual([
+      expect.stringMatching(/^DejaVuSans-\d+$/),
+      expect.stringMatching(/^DejaVuSans-Bold-\d+$/),
+    ]);
+    expect(res.rawPayload.length).toBeLessThan(60_000);
+    const text = await pdfText(res.rawPayload);
+    // Every letter as written: Yoruba's dots below and tones, Hausa's hooked letters.
+    expect(text).toContain(name.normalize('NFC'));
+    expect(text).toContain('Àkọsílẹ̀ àpamọ́wọ́'.normalize('NFC'));
     expect(text).toContain('NGN 4,400.00');
     expect(text).toContain('-500.00');
     expect(text).toContain('Ojú ìwé 1 / 1');

@@ -1,4 +1,5 @@
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { embedPdfFont, pdfText } from '../../lib/pdf-fonts.js';
 import type { Card } from './batches.js';
 
 /** A4 in points; a sheet of 3 × 8 cards, each the size of a business card, with cut margins between them. */
@@ -17,13 +18,20 @@ export interface SheetBatch {
   loadCode: string;
 }
 
-/** The standard fonts speak WinAnsi only: anything else a business name holds is printed as '?'. */
-const printable = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+/** The business name as the embedded font draws it (any letter: "Ọlá Ɗanƙwambo Ventures"), at most 32 characters. */
+const businessName = (s: string) => [...pdfText(s)].slice(0, 32).join('');
 
 /** The PIN in groups of four, as printed cards show it (easier to dial). */
 const grouped = (pin: string) => pin.replace(/(\d{4})(?=\d)/g, '$1 ');
 
-function drawCard(page: PDFPage, fonts: { bold: PDFFont; regular: PDFFont; mono: PDFFont }, b: SheetBatch, c: Card, x: number, y: number) {
+function drawCard(
+  page: PDFPage,
+  fonts: { name: PDFFont; bold: PDFFont; regular: PDFFont; mono: PDFFont },
+  b: SheetBatch,
+  c: Card,
+  x: number,
+  y: number,
+) {
   page.drawRectangle({
     x,
     y,
@@ -35,7 +43,7 @@ function drawCard(page: PDFPage, fonts: { bold: PDFFont; regular: PDFFont; mono:
   });
   const left = x + 8;
   const top = y + CARD_H - 14;
-  page.drawText(printable(b.businessName).slice(0, 32), { x: left, y: top, size: 8.5, font: fonts.bold });
+  page.drawText(businessName(b.businessName), { x: left, y: top, size: 8.5, font: fonts.name });
   page.drawText(`${b.network.toUpperCase()}  NGN ${b.denomination.toLocaleString('en-NG')}`, {
     x: left,
     y: top - 15,
@@ -50,14 +58,16 @@ function drawCard(page: PDFPage, fonts: { bold: PDFFont; regular: PDFFont; mono:
 
 /**
  * The batch's print-ready card sheet (issue 45): A4 pages of 3 × 8 cards, each with the business name, network and
- * face value, the PIN, its serial and the network's load code, in the cards' order. Standard fonts only (nothing
- * embedded), so 1,000 cards stay a few hundred kilobytes.
+ * face value, the PIN, its serial and the network's load code, in the cards' order. The business name is drawn in
+ * DejaVu Sans Bold, embedded as a subset of its letters (lib/pdf-fonts.ts: any language's letters); the rest, digits
+ * and ASCII, in the standard fonts, so 1,000 cards stay a few hundred kilobytes.
  */
 export async function cardSheet(b: SheetBatch, cards: Card[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.setTitle(`${printable(b.businessName)} ${b.network.toUpperCase()} NGN ${b.denomination} recharge cards`);
+  doc.setTitle(`${pdfText(b.businessName)} ${b.network.toUpperCase()} NGN ${b.denomination} recharge cards`);
   doc.setCreator('recharge card printing');
   const fonts = {
+    name: await embedPdfFont(doc, 'bold'),
     bold: await doc.embedFont(StandardFonts.HelveticaBold),
     regular: await doc.embedFont(StandardFonts.Helvetica),
     mono: await doc.embedFont(StandardFonts.CourierBold),

@@ -1,27 +1,6 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { embedPdfFonts, pdfText, type PdfFonts as Fonts } from '../../lib/pdf-fonts.js';
 import type { Statement } from './statement-texts.js';
-
-/** WinAnsi's characters above Latin-1's first 256 (the standard PDF fonts' encoding). */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-const SPECIAL: Record<string, string> = { ɗ: 'd', Ɗ: 'D', ƙ: 'k', Ƙ: 'K', ƴ: 'y', Ƴ: 'Y', '₦': 'N' };
-
-/**
- * Text in the standard fonts' WinAnsi encoding (no font is embedded: docs/decisions.md): a letter it lacks keeps its
- * base letter and the accents WinAnsi has (Yoruba 'ọ́' -> 'ó', 'ṣ' -> 's'), Hausa's hooked letters their plain one.
- */
-export function winAnsi(s: string): string {
-  // Keep the accents Latin-1 composes (grave, acute, circumflex, tilde, diaeresis), drop the others (a dot below).
-  const composed = s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, (m) => ('\u0300\u0301\u0302\u0303\u0308'.includes(m) ? m : ''))
-    .normalize('NFC');
-  let out = '';
-  for (const ch of composed) {
-    if (ch.charCodeAt(0) < 0x100 || WIN_ANSI_EXTRA.has(ch)) out += ch;
-    else out += SPECIAL[ch] ?? ch.normalize('NFD')[0];
-  }
-  return out.replace(/[^\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/g, '?');
-}
 
 /** Naira with thousands separators and two decimals, exactly: -150050n -> "-1,500.50". */
 export function nairaText(kobo: bigint): string {
@@ -44,16 +23,11 @@ const COLS = [
   { x: MARGIN + 454, w: 61, right: true },
 ];
 
-interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
-}
-
 /** The text cut to fit `width` (an ellipsis where cut). */
 function fit(font: PDFFont, text: string, size: number, width: number): string {
-  let t = winAnsi(text);
+  let t = pdfText(text);
   if (font.widthOfTextAtSize(t, size) <= width) return t;
-  while (t.length > 1 && font.widthOfTextAtSize(`${t}…`, size) > width) t = t.slice(0, -1);
+  while (t.length > 1 && font.widthOfTextAtSize(`${t}…`, size) > width) t = [...t].slice(0, -1).join('');
   return `${t}…`;
 }
 
@@ -70,7 +44,7 @@ function row(page: PDFPage, font: PDFFont, y: number, cells: string[]) {
 function heading(page: PDFPage, f: Fonts, s: Statement): number {
   const t = s.texts;
   let y = A4[1] - MARGIN - 16;
-  page.drawText(winAnsi(t.title), { x: MARGIN, y, size: 16, font: f.bold });
+  page.drawText(pdfText(t.title), { x: MARGIN, y, size: 16, font: f.bold });
   y -= 24;
   const pairs: [string, string][] = [
     [t.account, s.accountName],
@@ -97,17 +71,17 @@ function tableHead(page: PDFPage, f: Fonts, s: Statement, y: number): number {
 }
 
 /**
- * The statement as an A4 PDF (issue 43, pdf-lib, the standard Helvetica fonts): the heading, then the lines in a
- * table over as many pages as they need, each page numbered.
+ * The statement as an A4 PDF (issue 43, pdf-lib, DejaVu Sans embedded as a subset so every customer's letters print):
+ * the heading, then the lines in a table over as many pages as they need, each page numbered.
  */
 export async function statementPdf(s: Statement): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.setTitle(winAnsi(`${s.texts.title} ${s.from} - ${s.to}`));
+  doc.setTitle(pdfText(`${s.texts.title} ${s.from} - ${s.to}`));
   doc.setLanguage(s.language);
-  const f: Fonts = { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  const f = await embedPdfFonts(doc);
   let page = doc.addPage(A4);
   let y = tableHead(page, f, s, heading(page, f, s));
-  if (s.lines.length === 0) page.drawText(winAnsi(s.texts.none), { x: MARGIN, y, size: 10, font: f.regular });
+  if (s.lines.length === 0) page.drawText(pdfText(s.texts.none), { x: MARGIN, y, size: 10, font: f.regular });
   for (const l of s.lines) {
     if (y < MARGIN + ROW) {
       page = doc.addPage(A4);
@@ -118,7 +92,7 @@ export async function statementPdf(s: Statement): Promise<Uint8Array> {
   }
   const pages = doc.getPages();
   pages.forEach((p, i) =>
-    p.drawText(winAnsi(`${s.texts.page} ${i + 1} / ${pages.length}`), { x: A4[0] - MARGIN - 60, y: MARGIN / 2, size: 8, font: f.regular }),
+    p.drawText(pdfText(`${s.texts.page} ${i + 1} / ${pages.length}`), { x: A4[0] - MARGIN - 60, y: MARGIN / 2, size: 8, font: f.regular }),
   );
   return doc.save();
 }
