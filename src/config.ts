@@ -23,6 +23,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   production: boolean;
   sandbox: boolean;
+  /** Webhook endpoints may be plain http on loopback or private addresses: the sandbox's (test mode keeps its live world's). */
+  webhooksPrivate: boolean;
   port: number;
   host: string;
   dataDir: string;
@@ -190,7 +192,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     const problems = productionProblems(e, sandbox);
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
-  return { ...configOf(e, sandbox), ...overrides };
+  return { ...configOf(e, sandbox), webhooksPrivate: sandbox, ...overrides };
 }
 
 /** The environment parsed and its settings checked against each other; a ConfigError names what is wrong. */
@@ -215,7 +217,7 @@ function parseEnv(raw: Record<string, string | undefined>): ParsedEnv {
   return e;
 }
 
-function configOf(e: ParsedEnv, sandbox: boolean): Config {
+function configOf(e: ParsedEnv, sandbox: boolean): Omit<Config, 'webhooksPrivate'> {
   const production = e.NODE_ENV === 'production';
   return {
     env: e.NODE_ENV,

@@ -223,7 +223,8 @@ export async function composeModules(modules: readonly AnyModule[], platform: Pa
  * Test mode (issue 45, docs/decisions.md "Test mode is another world"): a second instance of the whole service, in
  * the sandbox configuration (every upstream a simulator, whatever this instance's configuration says), on a database
  * of its own, built on first use. The live app hands it every request made with a test key; it shares nothing with
- * the live instance but the clock, the log and the key brand.
+ * the live instance but the clock, the log, the key brand and the webhooks' address rule (config.webhooksPrivate: a test
+ * endpoint outside the sandbox is https on a public address, as a live one).
  */
 function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger): TestWorld {
   const { config } = opts;
@@ -233,15 +234,18 @@ function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger): TestWorld {
     (world ??= (async () => {
       database = opts.testWorld?.database ? await opts.testWorld.database() : null;
       const app = await buildApp({
-        config: loadConfig({
-          SANDBOX: 'true',
-          NODE_ENV: 'development',
-          DATA_DIR: path.join(config.dataDir, 'test-mode'),
-          PUBLIC_URL: config.publicUrl,
-          API_KEY_BRAND: config.apiKeyBrand,
-          LOG_LEVEL: config.logLevel,
-          WEB_DIR: '',
-        }),
+        config: loadConfig(
+          {
+            SANDBOX: 'true',
+            NODE_ENV: 'development',
+            DATA_DIR: path.join(config.dataDir, 'test-mode'),
+            PUBLIC_URL: config.publicUrl,
+            API_KEY_BRAND: config.apiKeyBrand,
+            LOG_LEVEL: config.logLevel,
+            WEB_DIR: '',
+          },
+          { webhooksPrivate: config.webhooksPrivate },
+        ),
         ...(database ? { database } : {}),
         clock,
         log: log.child({ world: 'test' }),
@@ -260,6 +264,10 @@ function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger): TestWorld {
       return { status: res.statusCode, headers: res.headers, body: res.body };
     },
     developers: async () => (await built()).services.developers,
+    webhooks: async () => (await built()).services.webhooks,
+    async drain() {
+      if (world) await (await world).services.jobs.drain();
+    },
     async close() {
       if (!world) return;
       await (await world).close();

@@ -3308,8 +3308,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...)
-         * @description Add an endpoint for webhook events; its signing secret is in this answer only (Webhook-Signature: t=...,v1=...).
+         * Add an endpoint for webhook events of one mode (live, or test: test keys’ events only); its signing secret is in this an
+         * @description Add an endpoint for webhook events of one mode (live, or test: test keys’ events only); its signing secret is in this answer only (Webhook-Signature: t=...,v1=...).
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -5280,8 +5280,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The delivery log of the caller’s endpoints, newest first: status, attempts, response status and time
-         * @description The delivery log of the caller’s endpoints, newest first: status, attempts, response status and time.
+         * The delivery log of the caller’s endpoints of one mode (live by default), newest first: status, attempts, response statu
+         * @description The delivery log of the caller’s endpoints of one mode (live by default), newest first: status, attempts, response status and time.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
@@ -5302,8 +5302,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's webhook endpoints
-         * @description The caller's webhook endpoints.
+         * The caller's webhook endpoints, live and test
+         * @description The caller's webhook endpoints, live and test.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
@@ -10342,6 +10342,12 @@ export interface components {
         };
         CreateWebhookEndpointInput: {
             events: ("purchase.succeeded" | "purchase.failed" | "purchase.refunded" | "wallet.credited" | "epin.batch_ready")[];
+            /**
+             * @description live (default) or test
+             * @default live
+             * @enum {string}
+             */
+            mode: "test" | "live";
             url: string;
         };
         CreateWebhookEndpointOutput: {
@@ -12522,6 +12528,8 @@ export interface components {
             eventType: string;
             id: string;
             lastAttemptAt: string | null;
+            /** @enum {string} */
+            mode: "test" | "live";
             /** @description how long the endpoint took to answer the last attempt */
             responseMs: number | null;
             responseStatus: number | null;
@@ -12533,6 +12541,11 @@ export interface components {
             disabledReason: string | null;
             events: ("purchase.succeeded" | "purchase.failed" | "purchase.refunded" | "wallet.credited" | "epin.batch_ready")[];
             id: string;
+            /**
+             * @description live: takes the live service's events; test: only test keys' events, from test mode
+             * @enum {string}
+             */
+            mode: "test" | "live";
             /** @enum {string} */
             status: "active" | "disabled";
             url: string;
@@ -22207,7 +22220,8 @@ export interface operations {
                  *         "url": "text",
                  *         "events": [
                  *           "purchase.succeeded"
-                 *         ]
+                 *         ],
+                 *         "mode": "test"
                  *       }
                  *     }
                  */
@@ -22228,6 +22242,7 @@ export interface operations {
                      *       "ok": true,
                      *       "endpoint": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "mode": "test",
                      *         "url": "text",
                      *         "events": [
                      *           "purchase.succeeded"
@@ -22673,6 +22688,7 @@ export interface operations {
                      *       "ok": true,
                      *       "endpoint": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "mode": "test",
                      *         "url": "text",
                      *         "events": [
                      *           "purchase.succeeded"
@@ -26613,6 +26629,8 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @example test */
+                mode?: "test" | "live";
                 /**
                  * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
                  * @example 0
@@ -26637,6 +26655,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "mode": "test",
                      *           "endpointId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "eventId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "eventType": "text",
@@ -26681,6 +26700,7 @@ export interface operations {
                      *       "endpoints": [
                      *         {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "mode": "test",
                      *           "url": "text",
                      *           "events": [
                      *             "purchase.succeeded"
@@ -27842,6 +27862,7 @@ export interface operations {
                      *       "ok": true,
                      *       "delivery": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "mode": "test",
                      *         "endpointId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "eventId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "eventType": "text",

@@ -124,9 +124,21 @@ describe('signed outbound webhooks', () => {
     expect(got.length).toBe(count);
   });
 
-  it('outside the sandbox an endpoint must be https on a public address', async () => {
+  it('outside the sandbox an endpoint, live or test, must be https on a public address', async () => {
     const { db, clock, work, outbox, log } = h.app.services;
-    const live = createWebhooks({ db, clock, work, outbox, log, resolver: testResolver, secretKey: 'k'.repeat(32), sandbox: false });
+    const { testWorld } = h.app.services;
+    const live = createWebhooks({
+      db,
+      clock,
+      work,
+      outbox,
+      log,
+      resolver: testResolver,
+      secretKey: 'k'.repeat(32),
+      sandbox: false,
+      testWorld,
+    });
+    const holder = { id: owner.id, email: owner.email, kycTier: 2 };
     for (const bad of [
       'http://hooks.example.com/x',
       'https://127.0.0.1/x',
@@ -134,10 +146,14 @@ describe('signed outbound webhooks', () => {
       'https://[::1]/x',
       'https://nowhere.invalid/x',
     ])
-      await expect(live.createEndpoint(owner.id, { url: bad, events: ['purchase.succeeded'] }), bad).rejects.toMatchObject({
-        code: 'VALIDATION_FAILED',
-      });
-    const ok = await live.createEndpoint(owner.id, { url: 'https://hooks.example.com/x', events: ['purchase.succeeded'] });
+      for (const mode of ['live', 'test'] as const)
+        await expect(
+          live.createEndpoint(holder, { url: bad, events: ['purchase.succeeded'], mode }),
+          `${mode} ${bad}`,
+        ).rejects.toMatchObject({
+          code: 'VALIDATION_FAILED',
+        });
+    const ok = await live.createEndpoint(holder, { url: 'https://hooks.example.com/x', events: ['purchase.succeeded'], mode: 'live' });
     expect(ok.endpoint.status).toBe('active');
   });
 });

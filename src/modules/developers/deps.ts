@@ -4,6 +4,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Ledger } from '../../ledger/types.js';
 import type { Work } from '../../platform/change.js';
 import type { IdentityService } from '../identity/api.js';
+import type { WebhookEvent } from './inputs.js';
 import type { KeyMode } from './keys.js';
 import type { ShadowAccounts } from './shadow-accounts.js';
 
@@ -67,6 +68,10 @@ export interface TestWorld {
   forward(request: ForwardedRequest): Promise<ForwardedAnswer>;
   /** The test world's own developers service: its keys and shadow accounts. */
   developers(): Promise<TestDevelopers>;
+  /** The test world's own webhooks: its endpoints, deliveries and their log (test mode's events only). */
+  webhooks(): Promise<TestWebhooks>;
+  /** Runs the test world's due jobs now, when it is built (tests; npm start and production run its worker). */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -92,4 +97,57 @@ export interface TestDevelopers {
   /** Purchases made with this world's keys of a customer (its shadow account there) by key and Lagos day. */
   ownUsage(userId: string, days: number): Promise<{ key: string; day: string; purchases: number; succeeded: number; spend: number }[]>;
   shadow: ShadowAccounts;
+}
+
+/** Who a webhook endpoint belongs to: the caller, or in the test world the caller's shadow account. */
+export type WebhookHolder = Pick<AuthUser, 'id' | 'email' | 'kycTier'>;
+
+export interface NewEndpoint {
+  url: string;
+  events: WebhookEvent[];
+  /** The world whose events it takes: live (this service's) or test (the test world's). */
+  mode: KeyMode;
+}
+
+/** A webhook endpoint as the API shows it; `mode` is the world it lives in (issue 45). */
+export interface EndpointView {
+  id: string;
+  mode: KeyMode;
+  url: string;
+  events: WebhookEvent[];
+  status: 'active' | 'disabled';
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+/** One delivery of the delivery log, in its endpoint's world. */
+export interface DeliveryView {
+  id: string;
+  mode: KeyMode;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  responseStatus: number | null;
+  responseMs: number | null;
+  error: string | null;
+  createdAt: string;
+  lastAttemptAt: string | null;
+}
+
+/** What the live world asks of the test world's webhooks, for the caller's shadow account there. */
+export interface TestWebhooks {
+  createEndpoint(user: WebhookHolder, input: NewEndpoint): Promise<{ endpoint: EndpointView; secret: string }>;
+  listEndpoints(user: WebhookHolder): Promise<EndpointView[]>;
+  disableEndpoint(user: WebhookHolder, id: string): Promise<EndpointView>;
+  listDeliveries(user: WebhookHolder, page: DeliveryPage): Promise<DeliveryView[]>;
+  resend(user: WebhookHolder, id: string): Promise<DeliveryView>;
+}
+
+export interface DeliveryPage {
+  limit: number;
+  offset: number;
+  endpointId?: string;
+  mode: KeyMode;
 }

@@ -5,6 +5,15 @@ import { nairaAmount } from '../../kernel/money.js';
 /** The API keys' inputs (issue 45), shared with the app's developer page. */
 export { API_SCOPES };
 export const KEY_MODES = ['test', 'live'] as const;
+/** The events a webhook endpoint can take (issue 45). */
+export const WEBHOOK_EVENTS = [
+  'purchase.succeeded',
+  'purchase.failed',
+  'purchase.refunded',
+  'wallet.credited',
+  'epin.batch_ready',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Keys a customer may hold at once (revoked and expired ones not counted). */
 export const MAX_KEYS = 10;
 /** Longest overlap of a rolled key with its successor. */

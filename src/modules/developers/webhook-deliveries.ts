@@ -1,31 +1,34 @@
 import { sql } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
-import { notFound } from '../../kernel/errors.js';
 import { prefixedId } from '../../kernel/ids.js';
-import { DELIVER_JOB, deliveryView, type DeliveryRow, type WebhookDeps, type WebhookEventJob } from './webhook-model.js';
+import { DELIVER_JOB, deliveryView, modeOf, type DeliveryRow, type WebhookDeps, type WebhookEventJob } from './webhook-model.js';
 
-/** listDeliveries: the customer's delivery log, newest first, of one endpoint or all. */
-export async function listDeliveries({ db }: WebhookDeps, userId: string, page: { limit: number; offset: number; endpointId?: string }) {
+/** listDeliveries: the customer's delivery log in this world, newest first, of one endpoint or all. */
+export async function listDeliveries(deps: WebhookDeps, userId: string, page: { limit: number; offset: number; endpointId?: string }) {
   const list = await rows<DeliveryRow>(
-    db,
+    deps.db,
     sql`SELECT d.* FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE e.user_id = ${userId} AND (${page.endpointId ?? null}::text IS NULL OR d.endpoint_id = ${page.endpointId ?? null})
         ORDER BY d.created_at DESC, d.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
   );
-  return list.map(deliveryView);
+  return list.map((r) => deliveryView(r, modeOf(deps)));
 }
 
-/** Sends a delivery again now, whatever became of it (an endpoint fixed after its attempts ran out). */
-export async function resend({ db, work }: WebhookDeps, userId: string, id: string) {
+/**
+ * Sends a delivery again now, whatever became of it (an endpoint fixed after its attempts ran out); null when this world
+ * has no such delivery of the customer's on an active endpoint.
+ */
+export async function resend(deps: WebhookDeps, userId: string, id: string) {
+  const { db, work } = deps;
   return db.transaction(async (tx) => {
     const r = await one<DeliveryRow>(
       tx,
       sql`UPDATE webhook_deliveries d SET status = 'pending' FROM webhook_endpoints e
           WHERE d.id = ${id} AND e.id = d.endpoint_id AND e.user_id = ${userId} AND e.status = 'active' RETURNING d.*`,
     );
-    if (!r) throw notFound('Webhook delivery (or its endpoint is disabled)');
+    if (!r) return null;
     await work.change(tx).enqueue(DELIVER_JOB, { deliveryId: id }).commit();
-    return deliveryView(r);
+    return deliveryView(r, modeOf(deps));
   });
 }
 

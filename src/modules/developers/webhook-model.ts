@@ -10,15 +10,11 @@ import { resolvePublic, type Resolver } from '../../lib/public-address.js';
 import type { Outbox } from '../notifications/api.js';
 import type { webhookDeliveries, webhookEndpoints } from './schema.js';
 
-/** The events an endpoint can take. */
-export const WEBHOOK_EVENTS = [
-  'purchase.succeeded',
-  'purchase.failed',
-  'purchase.refunded',
-  'wallet.credited',
-  'epin.batch_ready',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import type { WebhookEvent } from './inputs.js';
+import type { KeyMode } from './keys.js';
+import type { DeliveryView, EndpointView, TestWorld } from './deps.js';
+
+export { WEBHOOK_EVENTS, type WebhookEvent } from './inputs.js';
 export const FANOUT_JOB = 'webhooks.fanout';
 export const DELIVER_JOB = 'webhooks.deliver';
 /** 13 attempts, 1 minute doubling: the last is about 2.8 days after the first. */
@@ -63,18 +59,20 @@ export function signatureOf(secret: string, timestamp: number, body: string): st
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-/** An endpoint as the API shows it. */
-export const endpointView = (r: EndpointRow) => ({
+/** An endpoint as the API shows it, in its world's mode. */
+export const endpointView = (r: EndpointRow, mode: KeyMode): EndpointView => ({
   id: r.id,
+  mode,
   url: r.url,
   events: r.events as WebhookEvent[],
   status: r.status as 'active' | 'disabled',
   disabledReason: r.disabled_reason,
   createdAt: iso(r.created_at)!,
 });
-/** A delivery as the API shows it (the delivery log). */
-export const deliveryView = (r: DeliveryRow) => ({
+/** A delivery as the API shows it (the delivery log), in its world's mode. */
+export const deliveryView = (r: DeliveryRow, mode: KeyMode): DeliveryView => ({
   id: r.id,
+  mode,
   endpointId: r.endpoint_id,
   eventId: r.event_id,
   eventType: r.event_type,
@@ -96,9 +94,17 @@ export interface WebhookDeps {
   log: Logger;
   resolver: Resolver;
   secretKey: string;
-  /** The sandbox: endpoints on loopback or private addresses, and plain http, are allowed. */
+  /**
+   * Endpoints on loopback or private addresses, and plain http, are allowed: the sandbox only (config.webhooksPrivate;
+   * the test world takes its live world's, so a test endpoint is held to the same rule as a live one).
+   */
   sandbox: boolean;
+  /** The test world, where test endpoints live; null inside it (its endpoints are the test ones). */
+  testWorld: TestWorld | null;
 }
+
+/** The mode of this world's endpoints: live here, test in the test world. */
+export const modeOf = ({ testWorld }: Pick<WebhookDeps, 'testWorld'>): KeyMode => (testWorld ? 'live' : 'test');
 
 /** An endpoint URL as allowed here: outside the sandbox https on a public address, else VALIDATION_FAILED. */
 export async function checkUrl({ sandbox, resolver }: WebhookDeps, raw: string): Promise<URL> {

@@ -1,6 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { get } from '../client';
 
+/** A webhook endpoint's mode: it takes test keys' events (test) or the live service's (live). */
+export type WebhookMode = 'test' | 'live';
+
 /** The developer page's API keys (issue 45). */
 export const developerQueries = {
   all: () => ['developers'] as const,
@@ -14,10 +17,11 @@ export const developerQueries = {
       queryKey: [...developerQueries.all(), 'endpoints'],
       queryFn: () => get('/_serverFn/listWebhookEndpointsBearerDevelopers').then((r) => r.endpoints),
     }),
-  deliveries: () =>
+  /** One mode's delivery log: test endpoints' (test keys' events) or live endpoints'. */
+  deliveries: (mode: WebhookMode) =>
     queryOptions({
-      queryKey: [...developerQueries.all(), 'deliveries'],
-      queryFn: () => get('/_serverFn/listWebhookDeliveriesBearerDevelopers', { limit: 20 }).then((r) => r.items),
+      queryKey: [...developerQueries.all(), 'deliveries', mode],
+      queryFn: () => get('/_serverFn/listWebhookDeliveriesBearerDevelopers', { limit: 20, mode }).then((r) => r.items),
     }),
   /** Purchases and spend by key and Lagos day, the last 14 days (issue 45). */
   usage: () =>

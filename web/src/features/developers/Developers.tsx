@@ -1,19 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Code,
-  CopyButton,
-  Group,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Checkbox, Code, Group, Paper, SegmentedControl, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +9,7 @@ import { formatDateTime, formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { Section } from '../../components/Section';
+import { Secret } from './Secret';
 import { FirstPurchase, Usage } from './Usage';
 import { Webhooks } from './Webhooks';
 
@@ -34,26 +20,6 @@ import { Webhooks } from './Webhooks';
 type NewKey = PostInput<'/_serverFn/createApiKeyBearerDevelopers'>;
 type Scope = NewKey['scopes'][number];
 const SCOPES: Scope[] = ['read', 'purchase', 'transfer'];
-
-function Secret({ secret }: { secret: string }) {
-  const { t } = useTranslation();
-  return (
-    <Alert color="yellow" title={t('developers.secretOnce')}>
-      <Group gap="xs" wrap="nowrap">
-        <Code data-testid="api-key-secret" style={{ wordBreak: 'break-all' }}>
-          {secret}
-        </Code>
-        <CopyButton value={secret}>
-          {({ copied, copy }) => (
-            <Button size="xs" variant="light" onClick={copy}>
-              {copied ? t('developers.copied') : t('developers.copy')}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
-    </Alert>
-  );
-}
 
 function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
   const { t } = useTranslation();
@@ -159,7 +125,7 @@ export function Developers() {
   return (
     <Section id="developers" title={t('developers.title')}>
       <Text>{t('developers.intro')}</Text>
-      {secret && <Secret secret={secret} />}
+      {secret && <Secret secret={secret} title={t('developers.secretOnce')} label={t('developers.newKey')} />}
       <Failure error={keys.error ?? revoke.error ?? roll.error} />
       <Title order={3}>{t('developers.keys')}</Title>
       {keys.data?.length === 0 && <Text c="dimmed">{t('developers.none')}</Text>}
@@ -201,7 +167,7 @@ export function Developers() {
       })}
       <TestWallet />
       <CreateKey onMade={(s) => (setSecret(s), refresh())} />
-      <Webhooks onSecret={setSecret} />
+      <Webhooks />
       <Usage />
       <FirstPurchase prefix={(keys.data ?? []).find((k) => k.revokedAt === null && k.suspendedAt === null)?.prefix ?? null} />
     </Section>

@@ -1,32 +1,61 @@
-import { Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
-import { developerQueries } from '../../api/queries/developers';
+import { developerQueries, type WebhookMode } from '../../api/queries/developers';
 import { formatDateTime } from '../../app/format';
 import { Failure } from '../../components/Failure';
+import { Secret } from './Secret';
+
+const EVENTS = ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited', 'epin.batch_ready'] as const;
+const MODES: WebhookMode[] = ['test', 'live'];
+
+function ModeBadge({ mode }: { mode: WebhookMode }) {
+  const { t } = useTranslation();
+  return <Badge color={mode === 'live' ? 'green' : 'gray'}>{mode === 'live' ? t('developers.modeLive') : t('developers.modeTest')}</Badge>;
+}
+
+/** One mode's delivery log: test endpoints get only test keys' events, live endpoints only live ones. */
+function Deliveries({ mode, onResend }: { mode: WebhookMode; onResend: (id: string) => void }) {
+  const { t } = useTranslation();
+  const deliveries = useQuery(developerQueries.deliveries(mode));
+  return (
+    <Stack gap={4} component="section" aria-label={mode === 'live' ? t('developers.deliveriesLive') : t('developers.deliveriesTest')}>
+      <Title order={4}>{mode === 'live' ? t('developers.deliveriesLive') : t('developers.deliveriesTest')}</Title>
+      <Failure error={deliveries.error} />
+      {deliveries.data?.length === 0 && <Text c="dimmed">{t('developers.noDeliveries')}</Text>}
+      {(deliveries.data ?? []).map((d) => (
+        <Group key={d.id} justify="space-between">
+          <Text size="sm">
+            {t('developers.deliveryLine', { event: d.eventType, status: d.status, attempts: d.attempts })}
+            {d.responseStatus !== null ? ` · ${d.responseStatus} (${d.responseMs} ms)` : ''} · {formatDateTime(d.createdAt)}
+          </Text>
+          <Button size="xs" variant="subtle" onClick={() => onResend(d.id)}>
+            {t('developers.resend')}
+          </Button>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
 
 /**
- * The developer page's webhooks (issue 45): endpoints (each takes every event; the signing secret shown once), the
- * delivery log, resend.
+ * The developer page's webhooks (issue 45): endpoints of either mode, labelled (each takes every event; the signing
+ * secret shown once), and each mode's delivery log with resend.
  */
-export function Webhooks({ onSecret }: { onSecret: (secret: string) => void }) {
+export function Webhooks() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const endpoints = useQuery(developerQueries.endpoints());
-  const deliveries = useQuery(developerQueries.deliveries());
   const [url, setUrl] = useState('');
+  const [mode, setMode] = useState<WebhookMode>('test');
+  const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: developerQueries.all() });
   const opts = () => ({ idempotencyKey: newIdempotencyKey() });
   const add = useMutation({
-    mutationFn: () =>
-      post(
-        '/_serverFn/createWebhookEndpointBearerDevelopers',
-        { url, events: ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited', 'epin.batch_ready'] },
-        opts(),
-      ),
-    onSuccess: (r) => (setUrl(''), onSecret(r.secret), refresh()),
+    mutationFn: () => post('/_serverFn/createWebhookEndpointBearerDevelopers', { url, events: [...EVENTS], mode }, opts()),
+    onSuccess: (r) => (setUrl(''), setSecret(r.secret), refresh()),
   });
   const disable = useMutation({
     mutationFn: (id: string) => post('/_serverFn/disableWebhookEndpointBearerDevelopers', { id }, opts()),
@@ -40,12 +69,17 @@ export function Webhooks({ onSecret }: { onSecret: (secret: string) => void }) {
     <Stack gap="xs">
       <Title order={3}>{t('developers.webhooks')}</Title>
       <Text size="sm">{t('developers.webhooksHelp')}</Text>
+      <Text size="sm">{t('developers.webhookModes')}</Text>
+      {secret && <Secret secret={secret} title={t('developers.webhookSecretOnce')} label={t('developers.webhookSecret')} />}
       <Failure error={endpoints.error ?? add.error ?? disable.error ?? resend.error} />
       {(endpoints.data ?? []).map((e) => (
         <Paper key={e.id} p="xs" withBorder>
           <Group justify="space-between">
             <Stack gap={2}>
-              <Text style={{ wordBreak: 'break-all' }}>{e.url}</Text>
+              <Group gap="xs">
+                <ModeBadge mode={e.mode} />
+                <Text style={{ wordBreak: 'break-all' }}>{e.url}</Text>
+              </Group>
               <Text size="xs" c="dimmed">
                 {e.events.join(', ')}
               </Text>
@@ -60,26 +94,30 @@ export function Webhooks({ onSecret }: { onSecret: (secret: string) => void }) {
           </Group>
         </Paper>
       ))}
-      <form onSubmit={(ev) => (ev.preventDefault(), add.mutate())} noValidate>
-        <Group align="end">
-          <TextInput label={t('developers.webhookUrl')} value={url} onChange={(ev) => setUrl(ev.currentTarget.value)} style={{ flex: 1 }} />
-          <Button type="submit" loading={add.isPending}>
-            {t('developers.addEndpoint')}
-          </Button>
-        </Group>
+      <form onSubmit={(ev) => (ev.preventDefault(), add.mutate())} noValidate aria-label={t('developers.addEndpoint')}>
+        <Stack gap="xs">
+          <SegmentedControl
+            aria-label={t('developers.endpointMode')}
+            value={mode}
+            onChange={(m) => setMode(m as WebhookMode)}
+            data={MODES.map((m) => ({ value: m, label: m === 'live' ? t('developers.live') : t('developers.test') }))}
+          />
+          <Group align="end">
+            <TextInput
+              label={t('developers.webhookUrl')}
+              value={url}
+              onChange={(ev) => setUrl(ev.currentTarget.value)}
+              style={{ flex: 1 }}
+            />
+            <Button type="submit" loading={add.isPending}>
+              {t('developers.addEndpoint')}
+            </Button>
+          </Group>
+        </Stack>
       </form>
-      <Title order={4}>{t('developers.deliveries')}</Title>
-      {deliveries.data?.length === 0 && <Text c="dimmed">{t('developers.noDeliveries')}</Text>}
-      {(deliveries.data ?? []).map((d) => (
-        <Group key={d.id} justify="space-between" data-testid="webhook-delivery">
-          <Text size="sm">
-            {t('developers.deliveryLine', { event: d.eventType, status: d.status, attempts: d.attempts })}
-            {d.responseStatus !== null ? ` · ${d.responseStatus} (${d.responseMs} ms)` : ''} · {formatDateTime(d.createdAt)}
-          </Text>
-          <Button size="xs" variant="subtle" onClick={() => resend.mutate(d.id)}>
-            {t('developers.resend')}
-          </Button>
-        </Group>
+      <Title order={3}>{t('developers.deliveries')}</Title>
+      {MODES.map((m) => (
+        <Deliveries key={m} mode={m} onResend={(id) => resend.mutate(id)} />
       ))}
     </Stack>
   );
