@@ -1,5 +1,4 @@
 import { loadConfig, ConfigError, SANDBOX_OPERATOR_EMAIL } from './config.js';
-import { buildApp } from './services.js';
 import { sandboxBanner } from './lib/banner.js';
 import { createLogger } from './lib/logger.js';
 
@@ -14,6 +13,8 @@ async function main() {
     refuseOnConfigError(err);
   }
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  // The service's code is loaded once the configuration is accepted: a refused one stops the start at once.
+  const { buildApp } = await import('./services.js');
   // A module refuses a setting it alone understands (VTU_ROUTING) when the app is built, before anything is opened.
   const app = await buildApp({ config, log, testWorld: { jobs: config.jobsEnabled } }).catch(refuseOnConfigError);
   if (config.jobsEnabled) app.services.jobs.start(config.sandbox ? 1000 : 2000, config.jobsConcurrency, config.jobsBackgroundLanes);
