@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { FAULT_POINTS } from './lib/faults.js';
 import { whatsappEnv } from './config-whatsapp.js';
+import { alertsEnv } from './config-alerts.js';
 
 /** The environment variables the service reads, as a schema: defaults, types and the messages of bad values. */
 const bool = z
@@ -168,6 +169,7 @@ export const envSchema = z.object({
   USSD_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(30),
   ...vtuEnv,
   ...whatsappEnv,
+  ...alertsEnv,
   TOTP_ISSUER: z.string().min(1).max(64).default('VTU Wallet'),
   /** Operators need a confirmed second factor (TOTP or passkey): required by default outside the sandbox. */
   OPERATOR_2FA: z.enum(['required', 'optional'], { error: 'OPERATOR_2FA must be required or optional' }).optional(),

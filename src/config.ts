@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type FaultPoint } from './lib/faults.js';
 import { envSchema, type Env } from './config-env.js';
 import { whatsappConfig, type WhatsappConfig } from './config-whatsapp.js';
+import { alertsConfig, type AlertsConfig } from './config-alerts.js';
 import { epinsConfig, storageConfig } from './config-upstreams.js';
 import { ed25519KeyProblem, productionProblems, SECRETS } from './config-production.js';
 
@@ -80,6 +81,8 @@ export interface Config {
   ussd: { allowedIps: string[] | null; replyMs: number; ratePerMinute: number };
   /** The WhatsApp assistant (issue 46, config-whatsapp.ts). */
   whatsapp: WhatsappConfig;
+  /** The operators' alerts on waiting work, floats and the pool (issue 44, config-alerts.ts). */
+  alerts: AlertsConfig;
   /** VTU providers, routing and reconciliation (docs/design.md §7, §8). */
   vtu: {
     providers: Record<'a' | 'b' | 'c' | 'd', { url: string; key: string; secret?: string }>;
@@ -192,7 +195,7 @@ export function loadConfig(raw: Record<string, string | undefined>, overrides: P
     const problems = productionProblems(e, sandbox);
     if (problems.length) throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
-  return { ...configOf(e, sandbox), webhooksPrivate: sandbox, ...overrides };
+  return { ...configOf(e, sandbox), alerts: alertsConfig(e), webhooksPrivate: sandbox, ...overrides };
 }
 
 /** The environment parsed and its settings checked against each other; a ConfigError names what is wrong. */
@@ -217,7 +220,7 @@ function parseEnv(raw: Record<string, string | undefined>): ParsedEnv {
   return e;
 }
 
-function configOf(e: ParsedEnv, sandbox: boolean): Omit<Config, 'webhooksPrivate'> {
+function configOf(e: ParsedEnv, sandbox: boolean): Omit<Config, 'webhooksPrivate' | 'alerts'> {
   const production = e.NODE_ENV === 'production';
   return {
     env: e.NODE_ENV,

@@ -95,6 +95,9 @@ export async function buildApp(opts: BuildOptions) {
   });
 }
 
+const rolesByOperation = new Map(allOperations.flatMap((op) => (op.roles ? [[op.name, ['admin' as const, ...op.roles]] as const] : [])));
+const operationRoles = (operation: string) => rolesByOperation.get(operation) ?? null;
+
 /**
  * The composition root: the only place that knows every module and adapter. It builds the platform (database,
  * ledger, job queue, event bus) and the adapters configuration asks for (simulators in the sandbox, docs/style.md rule 12),
@@ -160,6 +163,8 @@ function createPlatform(
     resolver,
     // The kinds' names in purchase notices: the VTU module's list, for the notifications' wording (which imports no VTU).
     serviceNames: serviceName,
+    // Who may call an admin operation, from the registry's declarations (the console's alerts name the operation).
+    operationRoles,
     mailer:
       overrides.mailer ??
       (config.mail.smtpUrl ? smtpMailer(config.mail.smtpUrl, config.mail.from) : capturingMailer(db, clock, config.mail.from)),

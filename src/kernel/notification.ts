@@ -18,6 +18,7 @@ export type NotificationKind =
   | 'account_frozen'
   | 'account_unfrozen'
   | 'broadcast'
+  | 'operator_alert'
   | 'general';
 
 export interface NotificationInput {

@@ -17,6 +17,7 @@ import type { ReadReplica } from '../db/replica.js';
 import type { Resolver } from '../lib/public-address.js';
 import type { ServiceNameOf } from '../kernel/notices.js';
 import type { SmsGateway } from '../providers/sms.js';
+import type { OperatorRole } from '../kernel/actor.js';
 
 /**
  * The dependency container (docs/style.md rule 7): the platform and the adapters the composition root (services.ts)
@@ -48,6 +49,11 @@ export interface Services {
   resolver: Resolver;
   /** The service kinds' names in purchase notices, per language (the VTU module's list), for the notifications' wording. */
   serviceNames: ServiceNameOf;
+  /**
+   * The operator roles that may call an admin operation, as the registry declares them (admin first), or null for an
+   * operation that is no admin one: who is told of the work that operation resolves (issue 44's alerts).
+   */
+  operationRoles: (operation: string) => readonly OperatorRole[] | null;
   /** The identity-number lookup (NIN/BVN): the sandbox's simulator or the configured HTTP provider. */
   identityLookups: IdentityProvider;
   /** Where KYC files are kept. */

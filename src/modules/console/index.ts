@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/module.js';
+import { registerAlerts } from './alerts.js';
 import { registerDailySummary } from './daily-summary.js';
 import { consoleOperations } from './operations.js';
 import { profitOperations } from './profit-operations.js';
@@ -7,11 +8,26 @@ import { createConsoleService, registerConsoleJobs, type ConsoleService } from '
 /** The operator console (issue 30): dashboard panels, operator jobs with progress, CSV exports behind signed URLs. */
 export const consoleModule = defineModule({
   name: 'console',
-  needs: ['config', 'db', 'replica', 'clock', 'log', 'jobs', 'work', 'storage', 'payments', 'vtu', 'identity', 'outbox', 'operators'],
+  needs: [
+    'config',
+    'db',
+    'replica',
+    'clock',
+    'log',
+    'jobs',
+    'work',
+    'storage',
+    'payments',
+    'vtu',
+    'identity',
+    'outbox',
+    'operators',
+    'operationRoles',
+  ],
   provides: ['operatorConsole'],
   create: (deps) => ({ operatorConsole: createConsoleService(deps) }),
   operations: [...consoleOperations, ...profitOperations],
-  jobs: [registerConsoleJobs, registerDailySummary],
+  jobs: [registerConsoleJobs, registerDailySummary, registerAlerts],
 });
 
 declare module '../../platform/services.js' {

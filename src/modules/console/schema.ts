@@ -37,3 +37,10 @@ export const channelSettings = pgTable('channel_settings', {
   updatedBy: uuid('updated_by').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/** Typed view of migration 1275: the operators' alerts that hold now (issue 44, alerts.ts). */
+export const operatorAlerts = pgTable('operator_alerts', {
+  key: text('key').primaryKey(),
+  raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
+  title: text('title').notNull(),
+});

@@ -54,8 +54,11 @@ export interface ChannelPrefs {
 /** Contract defaults (docs/architecture.md "Preferences"): a missing row or key means these. */
 export const DEFAULT_CHANNELS: ChannelPrefs = { email: true, push: true, sms: false };
 
-/** Security alerts reach the user by e-mail whatever their preference: the owner must learn of a stranger's login. */
-export const ALWAYS_EMAIL: ReadonlySet<NotificationKind> = new Set<NotificationKind>(['login_alert']);
+/**
+ * Security alerts reach the user by e-mail whatever their preference: the owner must learn of a stranger's login; so
+ * do operators' alerts on work that waits too long (issue 44).
+ */
+export const ALWAYS_EMAIL: ReadonlySet<NotificationKind> = new Set<NotificationKind>(['login_alert', 'operator_alert']);
 
 export async function channelPrefs(exec: Executor, userId: string): Promise<ChannelPrefs> {
   const row = await one<{ prefs: unknown }>(exec, sql`SELECT prefs FROM user_preferences WHERE user_id = ${userId}`);

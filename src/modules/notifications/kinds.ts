@@ -27,6 +27,7 @@ export const NOTIFICATION_KINDS = [
   'account_frozen',
   'account_unfrozen',
   'broadcast',
+  'operator_alert',
   'general',
 ] as const satisfies readonly NotificationKind[];
 

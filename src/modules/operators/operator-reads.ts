@@ -17,7 +17,7 @@ type OperatorRow = { id: string; email: string; granted: string[] | null; totp: 
 const operatorColumns = sql`u.id::text AS id, u.email,
   ARRAY(SELECT r.role FROM operator_roles r WHERE r.user_id = u.id) AS granted,
   EXISTS (SELECT 1 FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS totp,
-  (SELECT count(*)::int FROM operator_passkeys p WHERE p.user_id = u.id) AS passkeys`;
+  (SELECT count(*)::int FROM passkeys p WHERE p.user_id = u.id) AS passkeys`;
 
 function view({ adminEmails }: OperatorsUseCaseDeps, r: OperatorRow): OperatorView {
   const configAdmin = adminEmails.includes(r.email);
@@ -47,6 +47,25 @@ export async function adminAddresses({ db, emailList }: OperatorsUseCaseDeps, ex
         ORDER BY u.email`,
   );
   return list.map((r) => r.email);
+}
+
+/**
+ * The active accounts holding any of `roles` (granted, or admin through ADMIN_EMAILS when `roles` names admin): who
+ * is told of work one of those roles resolves (the console's alerts, issue 44).
+ */
+export async function holdersOf(
+  { db, emailList }: OperatorsUseCaseDeps,
+  roles: readonly OperatorRole[],
+): Promise<{ userId: string; email: string }[]> {
+  const list = await rows<{ id: string; email: string }>(
+    db,
+    sql`SELECT u.id::text AS id, u.email FROM users u
+        WHERE u.status = 'active'
+          AND (EXISTS (SELECT 1 FROM operator_roles r WHERE r.user_id = u.id AND r.role IN (SELECT jsonb_array_elements_text(${JSON.stringify(roles)}::jsonb)))
+           OR (${roles.includes('admin')} AND u.email IN (SELECT jsonb_array_elements_text(${emailList}::jsonb))))
+        ORDER BY u.email`,
+  );
+  return list.map((r) => ({ userId: r.id, email: r.email }));
 }
 
 /**

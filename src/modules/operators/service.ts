@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/client.js';
 import type { AuthUser, OperatorRole } from '../../kernel/actor.js';
 import type { OperatorsDeps, OperatorsUseCaseDeps } from './deps.js';
-import { adminAddresses, listOperators, mayDecideSince, operatorOf } from './operator-reads.js';
+import { adminAddresses, holdersOf, listOperators, mayDecideSince, operatorOf } from './operator-reads.js';
 import { announce, type AnnouncedChange } from './announce.js';
 import { acceptInvitations, grantRole, revokeRole } from './role-changes.js';
 import { listInvitations, revokeInvitation } from './invitations.js';
@@ -22,6 +22,8 @@ export function createOperators(deps: OperatorsDeps) {
     operatorOf: (exec: Executor, userId: string) => operatorOf(useCases, exec, userId),
     /** The e-mail of every active account holding admin (granted, or through ADMIN_EMAILS). */
     adminAddresses: (exec?: Executor) => adminAddresses(useCases, exec),
+    /** The active accounts holding any of these roles (ADMIN_EMAILS' admins for admin), by e-mail. */
+    holdersOf: (roles: readonly OperatorRole[]) => holdersOf(useCases, roles),
     /** Since when the operator may decide money requests (operator-reads.ts); null without such a role. */
     mayDecideSince: (userId: string, allowed: readonly OperatorRole[]) => mayDecideSince(useCases, userId, allowed),
     /** E-mails every admin about an authority change (registry `announce`), in the caller's transaction. */
