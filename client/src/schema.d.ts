@@ -2707,7 +2707,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -2763,7 +2763,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -2795,7 +2795,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -2827,7 +2827,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -2859,7 +2859,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -2891,7 +2891,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -2921,7 +2921,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -2951,7 +2951,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -3207,7 +3207,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
@@ -3235,7 +3235,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
@@ -3365,7 +3365,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
@@ -3396,6 +3396,30 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["deleteBeneficiary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/deletePasskeyBearerAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove one of the caller's passkeys (it no longer signs in or pays; without passkeys payments go back to the PIN); the o
+         * @description Remove one of the caller's passkeys (it no longer signs in or pays; without passkeys payments go back to the PIN); the owner is told.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["deletePasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3589,7 +3613,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -5096,6 +5120,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/listPasskeysBearerAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's passkeys (name, when added and last used) and whether payments are confirmed with them
+         * @description The caller's passkeys (name, when added and last used) and whether payments are confirmed with them.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         */
+        get: operations["listPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/listPaymentHistoryBearerPayments": {
         parameters: {
             query?: never;
@@ -5477,7 +5523,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -5486,6 +5532,76 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["orderSocial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/passkeyPaymentOptionsBearerAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A challenge confirming one payment with a passkey: name the operation and its input as it will be sent (without pin); pa
+         * @description A challenge confirming one payment with a passkey: name the operation and its input as it will be sent (without pin); pass the options to startAuthentication and send the operation with its answer, base64url JSON, in X-Passkey-Assertion instead of the pin, within 5 minutes, once.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["passkeyPaymentOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/passkeyRegisterOptionsBearerAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start registering a passkey on this phone (fingerprint, face or its lock); pass the options to startRegistration, then c
+         * @description Start registering a passkey on this phone (fingerprint, face or its lock); pass the options to startRegistration, then call registerPasskey within 5 minutes. Needs a step-up grant (X-Grant-Token), except for a first passkey within 10 minutes of signing in with an e-mailed code.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["passkeyRegisterOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/passkeySignInOptionsPublicAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A challenge for signing in with a passkey, no address asked: pass the options to startAuthentication, then call signInWi
+         * @description A challenge for signing in with a passkey, no address asked: pass the options to startAuthentication, then call signInWithPasskey within 5 minutes.
+         *
+         *     Public: no access token.
+         */
+        post: operations["passkeySignInOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5614,6 +5730,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/registerPasskeyBearerAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish registering a passkey with startRegistration's response (the same proof as passkeyRegisterOptions); with the tran
+         * @description Finish registering a passkey with startRegistration's response (the same proof as passkeyRegisterOptions); with the transaction PIN (pin), payments are confirmed with the passkey from now on; the owner is told.
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["registerPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/releaseSessionBearerAuth": {
         parameters: {
             query?: never;
@@ -5703,7 +5843,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -6100,6 +6240,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/setPasskeyPaymentsBearerAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm payments with a passkey instead of the transaction PIN (on: needs the PIN and a passkey), or with the PIN again
+         * @description Confirm payments with a passkey instead of the transaction PIN (on: needs the PIN and a passkey), or with the PIN again (off).
+         *
+         *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["setPasskeyPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/setTransactionPinFnBearerSettings": {
         parameters: {
             query?: never;
@@ -6118,6 +6282,28 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["setTransactionPinFn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/signInWithPasskeyPublicAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with startAuthentication's answer to passkeySignInOptions: the passkey's owner gets a session; a passkey verifie
+         * @description Sign in with startAuthentication's answer to passkeySignInOptions: the passkey's owner gets a session; a passkey verifies the person on the phone, so it is the second factor too (no completeSignIn).
+         *
+         *     Public: no access token.
+         */
+        post: operations["signInWithPasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6287,7 +6473,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
@@ -6341,7 +6527,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -6423,7 +6609,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -6453,7 +6639,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
@@ -6557,7 +6743,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
@@ -6609,7 +6795,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.
          *
@@ -6929,7 +7115,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 2 or higher.
          *
@@ -7165,7 +7351,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -7197,7 +7383,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -7229,7 +7415,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -7261,7 +7447,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -7369,7 +7555,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -7893,7 +8079,7 @@ export interface paths {
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
-         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).
+         *     Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).
          *
          *     Needs KYC tier 1 or higher.
          *
@@ -10405,6 +10591,15 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        DeletePasskeyInput: {
+            /** Format: uuid */
+            id: string;
+        };
+        DeletePasskeyOutput: {
+            deleted: boolean;
+            /** @constant */
+            ok: true;
+        };
         DeletePushSubscriptionInput: {
             endpoint: string;
         };
@@ -11227,6 +11422,18 @@ export interface components {
             ok: true;
             unread: number;
         };
+        ListPasskeysOutput: {
+            items: {
+                createdAt: string;
+                id: string;
+                lastUsedAt: string | null;
+                name: string;
+                transports: string[];
+            }[];
+            /** @constant */
+            ok: true;
+            payments: boolean;
+        };
         ListPaymentHistoryOutput: {
             hasMore: boolean;
             items: components["schemas"]["PaymentHistoryItem"][];
@@ -11429,7 +11636,7 @@ export interface components {
              * @description what happened (a closed list), for a client that words the notification itself
              * @enum {string}
              */
-            kind: "topup_credited" | "purchase_delivered" | "purchase_failed" | "purchase_refunded" | "transfer_sent" | "transfer_received" | "kyc_decision" | "login_alert" | "support_reply" | "savings_matured" | "loan_due" | "schedule_failed" | "report_resolved" | "order_update" | "wallet_adjusted" | "account_frozen" | "account_unfrozen" | "broadcast" | "general";
+            kind: "topup_credited" | "purchase_delivered" | "purchase_failed" | "purchase_refunded" | "transfer_sent" | "transfer_received" | "kyc_decision" | "login_alert" | "support_reply" | "savings_matured" | "loan_due" | "schedule_failed" | "report_resolved" | "order_update" | "wallet_adjusted" | "account_frozen" | "account_unfrozen" | "broadcast" | "operator_alert" | "general";
             /** @description the facts the kind is worded from (amount, recipient, service, …); title and body stay in English */
             params: {
                 [key: string]: string | number;
@@ -11460,6 +11667,14 @@ export interface components {
             quantity: number;
             service_id: string;
         };
+        PasskeyPaymentOptionsInput: {
+            input: {
+                [key: string]: unknown;
+            };
+            operation: string;
+        };
+        PasskeyRegisterOptionsInput: Record<string, never>;
+        PasskeySignInOptionsInput: Record<string, never>;
         PaymentHistoryItem: {
             amount: components["schemas"]["Naira"];
             amountPaid: number | null;
@@ -11649,6 +11864,38 @@ export interface components {
             /** @constant */
             ok: true;
             recoveryCodes: string[];
+        };
+        RegisterPasskeyInput: {
+            name?: string;
+            pin?: string;
+            response: {
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                /** @default {} */
+                clientExtensionResults: {
+                    [key: string]: unknown;
+                };
+                id: string;
+                rawId: string;
+                response: {
+                    attestationObject: string;
+                    authenticatorData?: string;
+                    clientDataJSON: string;
+                    publicKey?: string;
+                    publicKeyAlgorithm?: number;
+                    transports?: ("ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb")[];
+                };
+                /** @constant */
+                type: "public-key";
+            };
+        };
+        RegisterPasskeyOutput: {
+            createdAt: string;
+            id: string;
+            name: string;
+            /** @constant */
+            ok: true;
+            payments: boolean;
         };
         ReleaseSessionInput: Record<string, never>;
         ReleaseSessionOutput: {
@@ -11936,6 +12183,15 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        SetPasskeyPaymentsInput: {
+            on: boolean;
+            pin?: string;
+        };
+        SetPasskeyPaymentsOutput: {
+            /** @constant */
+            ok: true;
+            payments: boolean;
+        };
         SetTransactionPinFnInput: {
             currentPin?: string;
             pin: string;
@@ -11944,6 +12200,31 @@ export interface components {
             hasPin: boolean;
             /** @constant */
             ok: true;
+        };
+        SignInWithPasskeyInput: {
+            assertion: {
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                /** @default {} */
+                clientExtensionResults: {
+                    [key: string]: unknown;
+                };
+                id: string;
+                rawId: string;
+                response: {
+                    authenticatorData: string;
+                    clientDataJSON: string;
+                    signature: string;
+                    userHandle?: string;
+                };
+                /** @constant */
+                type: "public-key";
+            };
+        };
+        SignInWithPasskeyOutput: {
+            /** @constant */
+            ok: true;
+            session: components["schemas"]["Session"];
         };
         SignOutInput: Record<string, never>;
         SignOutOutput: {
@@ -13295,8 +13576,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: VALIDATION_FAILED, INSUFFICIENT_FUNDS, AMOUNT_OUT_OF_RANGE, INVALID_PIN, PIN_NOT_SET */
-        "VALIDATION_FAILED.INSUFFICIENT_FUNDS.AMOUNT_OUT_OF_RANGE.INVALID_PIN.PIN_NOT_SET": {
+        /** @description Error: VALIDATION_FAILED, INSUFFICIENT_FUNDS, AMOUNT_OUT_OF_RANGE, INVALID_PIN, PIN_NOT_SET, PASSKEY_INVALID */
+        "VALIDATION_FAILED.INSUFFICIENT_FUNDS.AMOUNT_OUT_OF_RANGE.INVALID_PIN.PIN_NOT_SET.PASSKEY_INVALID": {
             headers: {
                 [name: string]: unknown;
             };
@@ -13313,8 +13594,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: VALIDATION_FAILED, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, INVALID_PIN, PIN_NOT_SET */
-        "VALIDATION_FAILED.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.INVALID_PIN.PIN_NOT_SET": {
+        /** @description Error: VALIDATION_FAILED, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, INVALID_PIN, PIN_NOT_SET, PASSKEY_INVALID */
+        "VALIDATION_FAILED.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.INVALID_PIN.PIN_NOT_SET.PASSKEY_INVALID": {
             headers: {
                 [name: string]: unknown;
             };
@@ -13367,8 +13648,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: VALIDATION_FAILED, INVALID_PIN, PIN_NOT_SET, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED */
-        "VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED": {
+        /** @description Error: VALIDATION_FAILED, INVALID_PIN, PIN_NOT_SET, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, PASSKEY_INVALID */
+        "VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID": {
             headers: {
                 [name: string]: unknown;
             };
@@ -13385,8 +13666,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: VALIDATION_FAILED, INVALID_PIN, PIN_NOT_SET, NETWORK_MISMATCH */
-        "VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.NETWORK_MISMATCH": {
+        /** @description Error: VALIDATION_FAILED, INVALID_PIN, PIN_NOT_SET, NETWORK_MISMATCH, PASSKEY_INVALID */
+        "VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.NETWORK_MISMATCH.PASSKEY_INVALID": {
             headers: {
                 [name: string]: unknown;
             };
@@ -13457,8 +13738,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: VALIDATION_FAILED, NETWORK_MISMATCH, AMOUNT_OUT_OF_RANGE, LIMIT_EXCEEDED, NOT_ELIGIBLE, INVALID_PIN, PIN_NOT_SET */
-        "VALIDATION_FAILED.NETWORK_MISMATCH.AMOUNT_OUT_OF_RANGE.LIMIT_EXCEEDED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET": {
+        /** @description Error: VALIDATION_FAILED, NETWORK_MISMATCH, AMOUNT_OUT_OF_RANGE, LIMIT_EXCEEDED, NOT_ELIGIBLE, INVALID_PIN, PIN_NOT_SET, PASSKEY_INVALID */
+        "VALIDATION_FAILED.NETWORK_MISMATCH.AMOUNT_OUT_OF_RANGE.LIMIT_EXCEEDED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET.PASSKEY_INVALID": {
             headers: {
                 [name: string]: unknown;
             };
@@ -13475,8 +13756,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: VALIDATION_FAILED, NETWORK_MISMATCH, INVALID_PIN, PIN_NOT_SET, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED */
-        "VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED": {
+        /** @description Error: VALIDATION_FAILED, NETWORK_MISMATCH, INVALID_PIN, PIN_NOT_SET, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, PASSKEY_INVALID */
+        "VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID": {
             headers: {
                 [name: string]: unknown;
             };
@@ -13511,8 +13792,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: VALIDATION_FAILED, NOT_ELIGIBLE, INVALID_PIN, PIN_NOT_SET */
-        "VALIDATION_FAILED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET": {
+        /** @description Error: VALIDATION_FAILED, NOT_ELIGIBLE, INVALID_PIN, PIN_NOT_SET, PASSKEY_INVALID */
+        "VALIDATION_FAILED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET.PASSKEY_INVALID": {
             headers: {
                 [name: string]: unknown;
             };
@@ -13601,6 +13882,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Error: VALIDATION_FAILED, PASSKEY_INVALID, INVALID_PIN, PIN_NOT_SET */
+        "VALIDATION_FAILED.PASSKEY_INVALID.INVALID_PIN.PIN_NOT_SET": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "ok": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_FAILED",
+                 *         "message": "A sentence for people about VALIDATION_FAILED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -13623,6 +13922,11 @@ export interface components {
          * @example 0
          */
         Offset: number;
+        /**
+         * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+         * @example eyJpZCI6Ii4uLiJ9
+         */
+        PasskeyAssertion: string;
     };
     requestBodies: never;
     headers: never;
@@ -20292,6 +20596,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -20426,7 +20735,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
@@ -20513,6 +20822,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -20638,7 +20952,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -20657,6 +20971,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -20783,7 +21102,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
@@ -20802,6 +21121,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -20928,7 +21252,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
@@ -20947,6 +21271,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -21073,7 +21402,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -21092,6 +21421,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -21150,7 +21484,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyEpinsOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.INVALID_PIN.PIN_NOT_SET"];
+            400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.INVALID_PIN.PIN_NOT_SET.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["FORBIDDEN.KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -21170,6 +21504,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -21295,7 +21634,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
@@ -21314,6 +21653,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -21356,7 +21700,7 @@ export interface operations {
                     "application/json": components["schemas"]["CancelFlightBookingOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET"];
+            400: components["responses"]["VALIDATION_FAILED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
@@ -21916,6 +22260,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -21983,7 +22332,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateMarketplaceOrderOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
@@ -22002,6 +22351,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -22052,7 +22406,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateSavingsLockOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS.AMOUNT_OUT_OF_RANGE.INVALID_PIN.PIN_NOT_SET"];
+            400: components["responses"]["VALIDATION_FAILED.INSUFFICIENT_FUNDS.AMOUNT_OUT_OF_RANGE.INVALID_PIN.PIN_NOT_SET.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -22327,6 +22681,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -22367,7 +22726,7 @@ export interface operations {
                     "application/json": components["schemas"]["DebitWalletFnOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -22418,6 +22777,59 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DeleteBeneficiaryOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    deletePasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": "0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["DeletePasskeyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletePasskeyOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -22804,6 +23216,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -22928,7 +23345,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -26185,6 +26602,47 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "name": "Ada Obi",
+                     *           "transports": [
+                     *             "text"
+                     *           ],
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "lastUsedAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "payments": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListPasskeysOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     listPaymentHistory: {
         parameters: {
             query?: {
@@ -27082,6 +27540,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -27207,7 +27670,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
@@ -27215,6 +27678,160 @@ export interface operations {
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
             500: components["responses"]["INTERNAL"];
             502: components["responses"]["UPSTREAM_ERROR"];
+        };
+    };
+    passkeyPaymentOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "operation": "mUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUU",
+                 *         "input": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["PasskeyPaymentOptionsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "options": {
+                     *         "challenge": "text",
+                     *         "timeout": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPasskeyRegisterOptionsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    passkeyRegisterOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["PasskeyRegisterOptionsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "options": {
+                     *         "challenge": "text",
+                     *         "timeout": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPasskeyRegisterOptionsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["STEP_UP_REQUIRED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    passkeySignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["PasskeySignInOptionsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "options": {
+                     *         "challenge": "text",
+                     *         "timeout": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPasskeyRegisterOptionsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
         };
     };
     quoteAirtimeCash: {
@@ -27514,6 +28131,80 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    registerPasskey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "response": {
+                 *           "id": "UUUUU",
+                 *           "rawId": "UUUUU",
+                 *           "type": "public-key",
+                 *           "response": {
+                 *             "clientDataJSON": "UUUUU",
+                 *             "attestationObject": "UUUUU",
+                 *             "authenticatorData": "UUUUU",
+                 *             "publicKey": "UUUUU",
+                 *             "publicKeyAlgorithm": 1,
+                 *             "transports": [
+                 *               "ble"
+                 *             ]
+                 *           },
+                 *           "authenticatorAttachment": "platform",
+                 *           "clientExtensionResults": {}
+                 *         },
+                 *         "name": "Ada Obi",
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["RegisterPasskeyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "name": "Ada Obi",
+                     *       "createdAt": "2026-11-24T09:30:00.000Z",
+                     *       "payments": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegisterPasskeyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.PASSKEY_INVALID.INVALID_PIN.PIN_NOT_SET"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["STEP_UP_REQUIRED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     releaseSession: {
         parameters: {
             query?: never;
@@ -27704,6 +28395,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -27761,7 +28457,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequestAirtimeCashOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.AMOUNT_OUT_OF_RANGE.LIMIT_EXCEEDED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET"];
+            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.AMOUNT_OUT_OF_RANGE.LIMIT_EXCEEDED.NOT_ELIGIBLE.INVALID_PIN.PIN_NOT_SET.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -28716,6 +29412,59 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    setPasskeyPayments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "on": true,
+                 *         "pin": "4444"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["SetPasskeyPaymentsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "payments": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SetPasskeyPaymentsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     setTransactionPinFn: {
         parameters: {
             query?: never;
@@ -28767,6 +29516,74 @@ export interface operations {
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED.PIN_LOCKED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "assertion": {
+                 *           "id": "UUUUU",
+                 *           "rawId": "UUUUU",
+                 *           "type": "public-key",
+                 *           "response": {
+                 *             "clientDataJSON": "UUUUU",
+                 *             "authenticatorData": "UUUUU",
+                 *             "signature": "UUUUU",
+                 *             "userHandle": "UUUUU"
+                 *           },
+                 *           "authenticatorAttachment": "platform",
+                 *           "clientExtensionResults": {}
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["SignInWithPasskeyInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "session": {
+                     *         "accessToken": "text",
+                     *         "refreshToken": "text",
+                     *         "tokenType": "bearer",
+                     *         "expiresIn": 1,
+                     *         "expiresAt": "2026-11-24T09:30:00.000Z",
+                     *         "user": {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "email": "ada@example.com",
+                     *           "username": "ada_obi"
+                     *         },
+                     *         "secondFactorRequired": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInWithPasskeyOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED.PASSKEY_INVALID"];
+            401: components["responses"]["INVALID_CREDENTIALS"];
+            429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
     };
@@ -29162,6 +29979,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -29213,7 +30035,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubmitSubscriptionOrderOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
@@ -29296,6 +30118,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -29422,7 +30249,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
@@ -29580,6 +30407,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -29624,7 +30456,7 @@ export interface operations {
                     "application/json": components["schemas"]["TopUpEsimOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
@@ -29649,6 +30481,11 @@ export interface operations {
                  * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
                  */
                 "X-Grant-Token"?: components["parameters"]["GrantToken"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -29693,7 +30530,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferWalletFnOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.STEP_UP_REQUIRED.ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
@@ -29902,6 +30739,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -29952,7 +30794,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpgradePriceLevelOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["ACCOUNT_FROZEN"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
@@ -30027,6 +30869,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -30096,7 +30943,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpsertScheduleOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.NETWORK_MISMATCH"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.NETWORK_MISMATCH.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["ACCOUNT_FROZEN"];
             404: components["responses"]["NOT_FOUND"];
@@ -30822,6 +31669,11 @@ export interface operations {
                  * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
                  */
                 "X-Grant-Token"?: components["parameters"]["GrantToken"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -30874,7 +31726,7 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawToBankOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.STEP_UP_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -31770,6 +32622,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -31895,7 +32752,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -31914,6 +32771,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -32040,7 +32902,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.NETWORK_MISMATCH.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
@@ -32059,6 +32921,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -32185,7 +33052,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];
@@ -32204,6 +33071,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -32330,7 +33202,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -32501,6 +33373,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -32625,7 +33502,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
@@ -33744,6 +34621,11 @@ export interface operations {
                  * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).
+                 * @example eyJpZCI6Ii4uLiJ9
+                 */
+                "X-Passkey-Assertion"?: components["parameters"]["PasskeyAssertion"];
             };
             path?: never;
             cookie?: never;
@@ -33870,7 +34752,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyAirtimeOutput"];
                 };
             };
-            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED"];
+            400: components["responses"]["VALIDATION_FAILED.INVALID_PIN.PIN_NOT_SET.INSUFFICIENT_FUNDS.LIMIT_EXCEEDED.PASSKEY_INVALID"];
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["KYC_TIER_REQUIRED.ACCOUNT_FROZEN"];
             409: components["responses"]["PRICE_CHANGED.IDEMPOTENCY_IN_PROGRESS"];

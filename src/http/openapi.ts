@@ -89,7 +89,10 @@ function describe(op: AnyOperation): string {
         ? 'Runs for an operator without a second factor too (it enrols one).'
         : 'Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).',
     );
-  if (op.gates?.pin) lines.push('Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while).');
+  if (op.gates?.pin)
+    lines.push(
+      'Needs the 4-digit transaction PIN in `pin` (wrong PINs lock it for a while), or, where the customer chose it, a passkey assertion for this request in X-Passkey-Assertion (passkeyPaymentOptions).',
+    );
   if (op.gates?.kycTier) lines.push(`Needs KYC tier ${op.gates.kycTier} or higher.`);
   if (op.gates?.money) lines.push('Moves money: refused with ACCOUNT_FROZEN while an operator has frozen the account.');
   if (op.gates?.stepUp || op.gates?.reauth)
@@ -106,7 +109,7 @@ function errorCodes(op: AnyOperation): Set<ErrorCode> {
   if (auth !== 'public') codes.add('UNAUTHENTICATED');
   if (auth === 'admin') codes.add('FORBIDDEN');
   if (auth === 'admin' && !op.enrolsOperatorFactor) codes.add('OPERATOR_2FA_REQUIRED');
-  if (op.gates?.pin) ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED'].forEach((c) => codes.add(c as ErrorCode));
+  if (op.gates?.pin) ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'PASSKEY_INVALID'].forEach((c) => codes.add(c as ErrorCode));
   if (op.gates?.kycTier) codes.add('KYC_TIER_REQUIRED');
   if (op.gates?.money) codes.add('ACCOUNT_FROZEN');
   if (op.gates?.stepUp || op.gates?.reauth) codes.add('STEP_UP_REQUIRED');
@@ -183,6 +186,15 @@ function headerParameters(): Record<string, Schema> {
       schema: { type: 'string' },
       example: 'grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y',
     },
+    PasskeyAssertion: {
+      name: 'X-Passkey-Assertion',
+      in: 'header',
+      required: false,
+      description:
+        "Instead of the PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions for this operation and input, as base64url-encoded JSON (once).",
+      schema: { type: 'string', maxLength: 24000 },
+      example: 'eyJpZCI6Ii4uLiJ9',
+    },
   };
 }
 
@@ -210,6 +222,7 @@ function postParts(op: AnyOperation, c: Components): Record<string, unknown> {
   const params: unknown[] = [];
   if (authOf(op) !== 'public') params.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (op.gates?.stepUp || op.gates?.reauth) params.push({ $ref: '#/components/parameters/GrantToken' });
+  if (op.gates?.pin) params.push({ $ref: '#/components/parameters/PasskeyAssertion' });
   if (params.length) parts.parameters = params;
   const ref = { $ref: `${SCHEMAS}${c.inputName.get(op)}` };
   parts.requestBody = {

@@ -1,6 +1,6 @@
 import { AppError } from '../kernel/errors.js';
 import type { OpContext } from '../platform/operation.js';
-import type { Prepared } from './operation-input.js';
+import { passkeyPaymentOf, type Prepared } from './operation-input.js';
 import type { OperationSetup } from './operation-setup.js';
 
 /**
@@ -13,7 +13,10 @@ export async function passGates({ op, services }: OperationSetup, input: Prepare
   if (!gates) return;
   // Issue 45: a key never needs the PIN; its scopes and spend limit stand in for it (operation-key.ts).
   if (gates.pin && !ctx.user.apiKey) {
-    await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN');
+    // Issue 43: or a passkey assertion answering this very request's challenge, where the customer chose it.
+    const passkey = passkeyPaymentOf(ctx);
+    if (passkey) await services.security.customerPasskeys.verifyPayment(ctx.user, op.name, passkey.input, passkey.header);
+    else await services.pins.verify(ctx.user.id, 'transaction', String((input as { pin?: unknown }).pin ?? ''), 'INVALID_PIN');
   }
   if (gates.kycTier && ctx.user.kycTier < gates.kycTier) {
     throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${gates.kycTier} is required for this operation`);

@@ -87,6 +87,21 @@ function contextOf({ op, api, config, adminAudit }: OperationSetup, req: Fastify
  */
 const withoutKeyPin = (raw: unknown) => ({ ...(raw as object), pin: '0000' });
 
+/**
+ * Issue 43: a payment confirmed with a passkey (X-Passkey-Assertion) sends no PIN; the input's `pin` is filled with a
+ * placeholder the gate never reads, and the gate checks the assertion against the input as sent (passkeyPaymentOf).
+ */
+const PASSKEY_HEADER = 'x-passkey-assertion';
+const passkeyPayments = new WeakMap<OpContext, { header: string; input: Record<string, unknown> }>();
+
+/** The passkey assertion a request confirms its payment with, and its input as sent; undefined: the PIN confirms it. */
+export const passkeyPaymentOf = (ctx: OpContext) => passkeyPayments.get(ctx);
+
+function passkeyHeaderOf(s: OperationSetup, req: FastifyRequest): string | undefined {
+  const h = req.headers[PASSKEY_HEADER];
+  return s.op.gates?.pin && !req.authUser?.apiKey && typeof h === 'string' && h.length ? h : undefined;
+}
+
 /** Validates the input and builds the context and the read-ahead; throws AppError on bad input. */
 export function prepare(s: OperationSetup, req: FastifyRequest, reply: FastifyReply): Prepared {
   const raw = rawInput(s, req);
@@ -95,11 +110,13 @@ export function prepare(s: OperationSetup, req: FastifyRequest, reply: FastifyRe
     throw new AppError('VALIDATION_FAILED', `${nul}: text must not contain NUL characters`, {
       issues: [{ path: nul, message: 'text must not contain NUL characters' }],
     });
-  const parsed = s.strictInput.safeParse(req.authUser?.apiKey && s.op.gates?.pin ? withoutKeyPin(raw) : raw);
+  const passkey = passkeyHeaderOf(s, req);
+  const parsed = s.strictInput.safeParse((req.authUser?.apiKey && s.op.gates?.pin) || passkey ? withoutKeyPin(raw) : raw);
   if (!parsed.success) throw validationError(parsed.error);
   const input = parsed.data;
   if (s.adminAudit) s.adminAudit.callOf(req).input = input;
   const ctx = contextOf(s, req, reply);
+  if (passkey) passkeyPayments.set(ctx, { header: passkey, input: raw as Record<string, unknown> });
   const reads = Object.entries(s.op.readAhead?.(input, ctx) ?? {});
   return { input, ctx, reads };
 }

@@ -338,7 +338,7 @@ describe('notices', () => {
     const token = /\/api\/public\/not-me\?token=(nme_[A-Za-z0-9_-]+)/.exec(added!.text)![1];
     const done = await h.app.inject({ method: 'POST', url: '/api/public/not-me', payload: { token } });
     expect(done.statusCode, done.body).toBe(200);
-    const left = await one(h.app.services.db, sql`SELECT count(*)::int AS n FROM operator_passkeys WHERE user_id = ${me.id}`);
+    const left = await one(h.app.services.db, sql`SELECT count(*)::int AS n FROM passkeys WHERE user_id = ${me.id}`);
     expect(left).toEqual({ n: 0 });
     expect((await call(h, 'GET', admin2('adminListPasskeys'), {}, { token: me.token })).statusCode).toBe(401);
   });

@@ -31,8 +31,8 @@ const WHAT: Record<CredentialChange, string> = {
   totp_reset_requested: 'A reset of two-factor authentication was requested',
   totp_reset_done: 'Two-factor authentication was reset',
   phone_changed: 'Your phone number was changed',
-  passkey_added: 'A passkey was added to your operator account',
-  passkey_removed: 'A passkey was removed from your operator account',
+  passkey_added: 'A passkey was added to your account',
+  passkey_removed: 'A passkey was removed from your account',
   recovery_code_used: 'A recovery code was used to sign in',
   recovery_codes_regenerated: 'New recovery codes were made (the old ones no longer work)',
 };

@@ -3,6 +3,7 @@ import { createSecurityService, type SecurityService } from './service.js';
 import { securityOperations } from './operations.js';
 import { operatorAuthOperations } from './operator-operations.js';
 import { signInSecondFactorOperations } from './sign-in-operations.js';
+import { customerPasskeyOperations } from './customer-passkey-operations.js';
 import { registerSecurityJobs } from './jobs.js';
 import { registerKnownDevicesEnd } from '../identity/api.js';
 import type { AuthUser } from '../../kernel/actor.js';
@@ -33,7 +34,7 @@ export const securityModule = defineModule({
     });
     return { security, stepUp: security.twoFactor.stepUp };
   },
-  operations: [...securityOperations, ...signInSecondFactorOperations, ...operatorAuthOperations],
+  operations: [...securityOperations, ...signInSecondFactorOperations, ...operatorAuthOperations, ...customerPasskeyOperations],
   jobs: [registerSecurityJobs],
   // Known devices end with the account (identity's table; its module's entry file is registered here with the other
   // reactions that end sign-in state).

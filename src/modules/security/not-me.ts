@@ -49,7 +49,7 @@ async function undoChange(
   // An operator's passkey added with the change reported (issue 30) goes at once: it is only the new one(s), so
   // the owner loses nothing they had, and registers again after signing in.
   if (n.change === 'passkey_added')
-    await tx.execute(sql`DELETE FROM operator_passkeys WHERE user_id = ${n.user_id} AND created_at >= ${n.created_at}`);
+    await tx.execute(sql`DELETE FROM passkeys WHERE user_id = ${n.user_id} AND created_at >= ${n.created_at}`);
   if (n.change === 'totp_reset_requested') {
     await tx.execute(
       sql`UPDATE two_factor_resets SET cancelled_at = ${now} WHERE user_id = ${n.user_id} AND cancelled_at IS NULL AND completed_at IS NULL`,

@@ -4,7 +4,7 @@ import { otpCodeInput, phoneInput, sessionOutput } from '../identity/api.js';
 import { loginIdentifierInput } from './login.js';
 import { loginPinInput } from './inputs.js';
 import { STEP_UP_METHODS } from './step-up-methods.js';
-import { passkeyAssertionInput } from './operator-operations.js';
+import { passkeyAssertionInput } from './passkey-inputs.js';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 
 /** What this module's handlers use (ctx.api). */

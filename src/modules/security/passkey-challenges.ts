@@ -3,7 +3,14 @@ import { one } from '../../db/client.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { PASSKEY_CHALLENGE_TTL_MS, refused, type PasskeyDeps } from './passkey-deps.js';
 
-export type Purpose = 'register' | 'stepup';
+/**
+ * What a challenge is for: registering a passkey, an operator's step-up, a passwordless sign-in (nobody's yet), or
+ * one payment (bound to its request).
+ */
+export type Purpose = 'register' | 'stepup' | 'signin' | 'payment';
+
+/** Whose challenge it is: the signed-in user's session, or nobody yet (a sign-in). */
+type Holder = Pick<AuthUser, 'id' | 'sessionId'> | null;
 
 /** The challenge the browser signed, read from the response's clientDataJSON (verified again by the library). */
 function challengeOf(clientDataJSON: string): string {
@@ -16,30 +23,51 @@ function challengeOf(clientDataJSON: string): string {
   throw refused('clientDataJSON is not readable client data');
 }
 
-/** Keeps a challenge handed out to the user's session (and drops the user's expired ones). */
-export async function storeChallenge({ db, clock }: PasskeyDeps, user: AuthUser, purpose: Purpose, challenge: string) {
+/**
+ * Keeps a challenge handed out to the user's session, or to nobody yet for a sign-in (and drops expired ones: the
+ * user's, or the sign-in challenges nobody answered). `binding` ties a payment's challenge to its one request.
+ */
+export async function storeChallenge(
+  { db, clock }: PasskeyDeps,
+  user: Holder,
+  purpose: Purpose,
+  challenge: string,
+  binding: string | null = null,
+) {
   const now = clock.now();
-  await db.execute(sql`DELETE FROM webauthn_challenges WHERE user_id = ${user.id} AND expires_at <= ${now}`);
-  await db.execute(sql`INSERT INTO webauthn_challenges (challenge, user_id, session_id, purpose, created_at, expires_at)
-                       VALUES (${challenge}, ${user.id}, ${user.sessionId}, ${purpose}, ${now},
+  await db.execute(
+    user
+      ? sql`DELETE FROM webauthn_challenges WHERE user_id = ${user.id} AND expires_at <= ${now}`
+      : sql`DELETE FROM webauthn_challenges WHERE user_id IS NULL AND expires_at <= ${now}`,
+  );
+  await db.execute(sql`INSERT INTO webauthn_challenges (challenge, user_id, session_id, purpose, binding, created_at, expires_at)
+                       VALUES (${challenge}, ${user?.id ?? null}, ${user?.sessionId ?? null}, ${purpose}, ${binding}, ${now},
                                ${new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS)})`);
 }
 
-/** Takes the challenge the response answers (one use, whatever the outcome); refuses unknown and expired ones. */
+/**
+ * Takes the challenge the response answers (one use, whatever the outcome); refuses unknown and expired ones, one of
+ * another session, and a payment's whose binding is not this request's.
+ */
 export async function consumeChallenge(
   { db, clock }: PasskeyDeps,
-  user: AuthUser,
+  user: Holder,
   purpose: Purpose,
   clientDataJSON: string,
+  binding: string | null = null,
 ): Promise<string> {
   const challenge = challengeOf(clientDataJSON);
-  const row = await one<{ session_id: string | null; expires_at: Date }>(
+  const row = await one<{ session_id: string | null; binding: string | null; expires_at: Date }>(
     db,
-    sql`DELETE FROM webauthn_challenges WHERE challenge = ${challenge} AND user_id = ${user.id} AND purpose = ${purpose}
-        RETURNING session_id, expires_at`,
+    user
+      ? sql`DELETE FROM webauthn_challenges WHERE challenge = ${challenge} AND user_id = ${user.id} AND purpose = ${purpose}
+            RETURNING session_id, binding, expires_at`
+      : sql`DELETE FROM webauthn_challenges WHERE challenge = ${challenge} AND user_id IS NULL AND purpose = ${purpose}
+            RETURNING session_id, binding, expires_at`,
   );
-  if (!row || (row.session_id ?? null) !== (user.sessionId ?? null))
+  if (!row || (row.session_id ?? null) !== (user?.sessionId ?? null))
     throw refused('This passkey response answers no challenge of this session (or one already used); ask for new options');
+  if ((row.binding ?? null) !== binding) throw refused('This passkey confirmation was given for another request; confirm this one');
   if (new Date(row.expires_at).getTime() <= clock.now().getTime()) throw refused('The passkey challenge has expired; ask for new options');
   return challenge;
 }

@@ -12,11 +12,19 @@ import {
   toCredential,
   webauthnLib,
   type PasskeyDeps,
+  type PasskeyKind,
 } from './passkey-deps.js';
 import { consumeChallenge, storeChallenge } from './passkey-challenges.js';
+import { stepUpRequired } from './first-credential.js';
+
+/** What the authenticator is asked for, by whom the passkey is for (PasskeyKind). */
+const SELECTION = {
+  operator: { residentKey: 'preferred', userVerification: 'preferred' },
+  customer: { residentKey: 'required', userVerification: 'required', authenticatorAttachment: 'platform' },
+} as const;
 
 /** Options for navigator.credentials.create(): a fresh challenge, the caller's passkeys excluded. */
-export async function registrationOptions(deps: PasskeyDeps, user: AuthUser) {
+export async function registrationOptions(deps: PasskeyDeps, user: AuthUser, kind: PasskeyKind = 'operator') {
   const { db, webauthn } = deps;
   const existing = await passkeysOf(db, user.id);
   if (existing.length >= MAX_PASSKEYS) throw new AppError('CONFLICT', `At most ${MAX_PASSKEYS} passkeys; delete one first`);
@@ -28,15 +36,25 @@ export async function registrationOptions(deps: PasskeyDeps, user: AuthUser) {
     userID: Buffer.from(user.id.replace(/-/g, ''), 'hex'),
     attestationType: 'none',
     excludeCredentials: existing.map(toCredential),
-    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+    authenticatorSelection: SELECTION[kind],
     timeout: PASSKEY_CHALLENGE_TTL_MS,
   });
   await storeChallenge(deps, user, 'register', options.challenge);
   return options;
 }
 
-/** Registers the passkey a registration response carries (at most MAX_PASSKEYS), with its notice. */
-export async function registerPasskey(deps: PasskeyDeps, user: AuthUser, response: RegistrationResponseJSON, name: string | undefined) {
+/**
+ * Registers the passkey a registration response carries (at most MAX_PASSKEYS; with `onlyFirst`, only while the
+ * caller has none), with its notice. A customer's must have verified the person (fingerprint, face or the lock).
+ */
+export async function registerPasskey(
+  deps: PasskeyDeps,
+  user: AuthUser,
+  response: RegistrationResponseJSON,
+  name: string | undefined,
+  opts: { kind?: PasskeyKind; onlyFirst?: boolean } = {},
+) {
+  const limit = opts.onlyFirst ? 1 : MAX_PASSKEYS;
   const { db, clock, webauthn, notices } = deps;
   const expectedChallenge = await consumeChallenge(deps, user, 'register', response.response.clientDataJSON);
   let info;
@@ -47,7 +65,7 @@ export async function registerPasskey(deps: PasskeyDeps, user: AuthUser, respons
       expectedChallenge,
       expectedOrigin: webauthn.origin,
       expectedRPID: webauthn.rpId,
-      requireUserVerification: false,
+      requireUserVerification: opts.kind === 'customer',
     });
     if (!v.verified) throw new Error('the attestation did not verify');
     info = v.registrationInfo;
@@ -61,18 +79,18 @@ export async function registerPasskey(deps: PasskeyDeps, user: AuthUser, respons
     const created = await db.transaction(async (tx) => {
       const row = await one(
         tx,
-        sql`INSERT INTO operator_passkeys (id, user_id, credential_id, public_key, counter, transports, name, created_at)
+        sql`INSERT INTO passkeys (id, user_id, credential_id, public_key, counter, transports, name, created_at)
           SELECT ${id}, ${user.id}, ${info.credential.id}, ${Buffer.from(info.credential.publicKey).toString('base64url')},
                  ${info.credential.counter}, ${JSON.stringify(info.credential.transports ?? [])}::jsonb, ${label}, ${now}
-          WHERE (SELECT count(*) FROM operator_passkeys WHERE user_id = ${user.id}) < ${MAX_PASSKEYS}
+          WHERE (SELECT count(*) FROM passkeys WHERE user_id = ${user.id}) < ${limit}
           RETURNING 1`,
       );
       if (row) await notices.notify(tx, user.id, 'passkey_added', `Its name: ${label}.`);
       return row;
     });
-    if (!created) throw new AppError('CONFLICT', `At most ${MAX_PASSKEYS} passkeys; delete one first`);
+    if (!created) throw opts.onlyFirst ? stepUpRequired() : new AppError('CONFLICT', `At most ${MAX_PASSKEYS} passkeys; delete one first`);
   } catch (err) {
-    if (isUniqueViolation(err, 'operator_passkeys_credential_key')) throw new AppError('CONFLICT', 'This passkey is already registered');
+    if (isUniqueViolation(err, 'passkeys_credential_key')) throw new AppError('CONFLICT', 'This passkey is already registered');
     throw err;
   }
   return { id, name: label, createdAt: now.toISOString() };

@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
 /** Migration 0100_security.sql is the source of truth; this is the typed view. */
@@ -90,9 +90,12 @@ export const twoFactorResets = pgTable('two_factor_resets', {
   origin: text('origin').notNull().default('owner'),
 });
 
-/** Operators' passkeys (WebAuthn credentials, migration 1010): a second factor and a step-up method (passkeys.ts). */
-export const operatorPasskeys = pgTable(
-  'operator_passkeys',
+/**
+ * Passkeys (WebAuthn credentials, migration 1010; everyone's since 1265): an operator's second factor and step-up
+ * method, a customer's sign-in and, when chosen, payment confirmation (passkeys.ts).
+ */
+export const passkeys = pgTable(
+  'passkeys',
   {
     id: uuid('id').primaryKey(),
     userId: uuid('user_id').notNull(),
@@ -108,17 +111,21 @@ export const operatorPasskeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('operator_passkeys_credential_key').on(t.credentialId), index('operator_passkeys_user_idx').on(t.userId)],
+  (t) => [uniqueIndex('passkeys_credential_key').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
 );
 
-/** WebAuthn challenges kept server-side (migration 1010): one use each, bound to user and session, with an expiry. */
+/**
+ * WebAuthn challenges kept server-side (migration 1010): one use each, bound to user and session, with an expiry. A
+ * sign-in's has no user yet; a payment's is bound to its request (binding, migration 1265).
+ */
 export const webauthnChallenges = pgTable(
   'webauthn_challenges',
   {
     challenge: text('challenge').primaryKey(),
-    userId: uuid('user_id').notNull(),
+    userId: uuid('user_id'),
     sessionId: uuid('session_id'),
-    purpose: text('purpose').notNull(), // register | stepup
+    purpose: text('purpose').notNull(), // register | stepup | signin | payment
+    binding: text('binding'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
@@ -137,3 +144,10 @@ export const recoveryCodes = pgTable(
   },
   (t) => [uniqueIndex('recovery_codes_code_hash_key').on(t.codeHash), index('recovery_codes_user_idx').on(t.userId)],
 );
+
+/** Issue 43 (migration 1265): whether the customer confirms payments with a passkey instead of the transaction PIN. */
+export const passkeySettings = pgTable('passkey_settings', {
+  userId: uuid('user_id').primaryKey(),
+  payments: boolean('payments').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

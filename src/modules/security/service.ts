@@ -14,6 +14,7 @@ import { createLoginService } from './login.js';
 import { createSessionClaimService } from './sessions.js';
 import { createTwoFactorService } from './two-factor.js';
 import { createPasskeyService } from './passkeys.js';
+import { createCustomerPasskeys } from './passkey-customer.js';
 import { createOperatorSessions } from './operator-sessions.js';
 
 export interface SecurityDeps {
@@ -31,7 +32,7 @@ export interface SecurityDeps {
   work: Work;
   /** Links in credential-change notices. */
   publicUrl: string;
-  /** Operator passkeys' relying party (config.webauthn). */
+  /** Passkeys' relying party (config.webauthn). */
   webauthn: { rpId: string; rpName: string; origin: string };
   /** Operators' sessions: who counts as an operator by address, and their idle time (config). */
   adminEmails: readonly string[];
@@ -61,6 +62,8 @@ export function createSecurityService(deps: SecurityDeps) {
     sessions: createSessionClaimService(deps),
     twoFactor,
     passkeys,
+    /** Issue 43: a customer's passkeys, passwordless sign-in and payments confirmed with them (passkey-customer.ts). */
+    customerPasskeys: createCustomerPasskeys({ ...deps, notices, firstCredential }),
     operatorSessions: createOperatorSessions({ ...deps, forgetUser: deps.identity.forgetUser }),
     /** OPERATOR_2FA (issue 30): whether an operator holds a confirmed authenticator or a passkey. */
     async hasOperatorFactor(user: AuthUser): Promise<boolean> {

@@ -68,7 +68,7 @@ export function createTwoFactorResets(deps: TwoFactorDeps, factor: TwoFactorFact
       const removed = await db.transaction(async (tx) => {
         const r = await one(tx, sql`DELETE FROM totp_factors WHERE user_id = ${userId} RETURNING 1`);
         // An operator who lost their passkeys is recovered the same way (issue 30): all of them go too.
-        const keys = await one(tx, sql`DELETE FROM operator_passkeys WHERE user_id = ${userId} RETURNING 1`);
+        const keys = await one(tx, sql`DELETE FROM passkeys WHERE user_id = ${userId} RETURNING 1`);
         if (!r && !keys) return false;
         await deleteRecoveryCodes(tx, userId);
         await tx.execute(
