@@ -270,6 +270,8 @@ export const envSchema = z.object({
     .max(10_000)
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'WITHDRAWAL_FEE must have at most 2 decimals')
     .default(50),
+  // Issue 43: a withdrawal still pending with the processor this long is listed for an operator (the console's waiting work).
+  WITHDRAWAL_STUCK_AFTER_MINUTES: z.coerce.number().int().min(5).max(10_080).default(60),
   TIER_LIMITS: z
     .string()
     .optional()

@@ -27,3 +27,11 @@ export function storageConfig(e: ParsedEnv) {
     },
   };
 }
+
+/** Withdrawals to a bank account (issue 43): the fee in kobo, and the age at which a pending one waits for an operator. */
+export function withdrawalConfig(e: ParsedEnv) {
+  return {
+    withdrawalFee: BigInt(Math.round(e.WITHDRAWAL_FEE * 100)),
+    withdrawalStuckAfterMs: e.WITHDRAWAL_STUCK_AFTER_MINUTES * 60_000,
+  };
+}

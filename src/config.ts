@@ -5,7 +5,7 @@ import { type FaultPoint } from './lib/faults.js';
 import { envSchema, type Env } from './config-env.js';
 import { whatsappConfig, type WhatsappConfig } from './config-whatsapp.js';
 import { alertsConfig, type AlertsConfig } from './config-alerts.js';
-import { epinsConfig, storageConfig } from './config-upstreams.js';
+import { epinsConfig, storageConfig, withdrawalConfig } from './config-upstreams.js';
 import { ed25519KeyProblem, productionProblems, SECRETS } from './config-production.js';
 
 export type { Env };
@@ -178,6 +178,8 @@ export interface Config {
   tierLimitsJson?: string;
   /** The fee on a withdrawal to a bank account, in kobo (WITHDRAWAL_FEE, naira). */
   withdrawalFee: bigint;
+  /** A withdrawal still pending this long is waiting work for an operator (WITHDRAWAL_STUCK_AFTER_MINUTES). */
+  withdrawalStuckAfterMs: number;
   /** Ed25519 PKCS#8 PEM signing receipts; generated under dataDir outside production. */
   receiptSigningKeyPem?: string;
 }
@@ -296,7 +298,7 @@ function configOf(e: ParsedEnv, sandbox: boolean): Omit<Config, 'webhooksPrivate
     epins: epinsConfig(e, sandbox),
     faultPoint: e.FAULT_POINT,
     tierLimitsJson: e.TIER_LIMITS,
-    withdrawalFee: BigInt(Math.round(e.WITHDRAWAL_FEE * 100)),
+    ...withdrawalConfig(e),
     receiptSigningKeyPem: e.RECEIPT_SIGNING_KEY?.replace(/\\n/g, '\n'),
   };
 }

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import { HOUR } from '../../src/kernel/clock.js';
-import { call, createHarness, expectLedgerOk, fundWallet, type Harness, type TestUser } from '../helpers/harness.js';
+import { HOUR, MINUTE } from '../../src/kernel/clock.js';
+import { call, createHarness, expectLedgerOk, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { PIN, user, walletBalance } from '../helpers/factories.js';
 import { balance, count } from './helpers.js';
 
@@ -13,7 +13,8 @@ import { balance, count } from './helpers.js';
  */
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness();
+  // An operator for the console's stuck withdrawals; a withdrawal is stuck after 30 minutes here (60 by default).
+  h = await createHarness({ env: { ADMIN_EMAILS: 'ops@example.com', WITHDRAWAL_STUCK_AFTER_MINUTES: '30' } });
 });
 afterAll(async () => h?.close());
 
@@ -173,9 +174,10 @@ describe('withdrawToBank: the money', () => {
   });
 });
 
+const endTransfer = (reference: string, outcome: string, webhook = true) =>
+  h.app.inject({ method: 'POST', url: '/sandbox/processor/transfer', payload: { reference, outcome, webhook } });
+
 describe('withdrawals: pending, the webhook and the poll', () => {
-  const endTransfer = (reference: string, outcome: string, webhook = true) =>
-    h.app.inject({ method: 'POST', url: '/sandbox/processor/transfer', payload: { reference, outcome, webhook } });
   const eventOf = async (reference: string, event: string) => {
     const [e] = await rows<{ id: string }>(
       h.app.services.db,
@@ -240,6 +242,80 @@ describe('withdrawals: pending, the webhook and the poll', () => {
     const [w] = await rows<{ status: string }>(h.app.services.db, sql`SELECT status FROM withdrawals WHERE reference = ${reference}`);
     expect(w.status).toBe('success');
     expect(await walletBalance(h, u.id)).toBe(8950);
+    await expectLedgerOk(h);
+  });
+});
+
+describe('the console: stuck withdrawals and their requery', () => {
+  // Signed in again after each jump of the clock (an access token lives minutes).
+  let ops: TestUser;
+  const opsSignIn = async () => void (ops = await signIn(h, 'ops@example.com'));
+  const admin = (method: 'GET' | 'POST', name: string, data?: Record<string, unknown>) =>
+    call(h, method, `/_serverFn/${name}BearerAdmin`, data, { token: ops.token });
+  const stuckList = async (reference: string) => (await admin('GET', 'adminListWithdrawals', { stuck: true, reference })).json();
+  const polls = async (reference: string) =>
+    (await rows<{ polls: number }>(h.app.services.db, sql`SELECT polls FROM withdrawals WHERE reference = ${reference}`))[0].polls;
+
+  it("a withdrawal pending past WITHDRAWAL_STUCK_AFTER_MINUTES waits for an operator; a requery applies the processor's answer once", async () => {
+    const u = await customer();
+    const { reference } = (await withdraw(u, { accountNumber: '0123452222', amount: 2000 })).json().withdrawal;
+    await h.app.services.jobs.drain();
+    await opsSignIn();
+    expect((await stuckList(reference)).items).toEqual([]);
+
+    h.clock.advance(31 * MINUTE);
+    await opsSignIn();
+    const list = await stuckList(reference);
+    expect(list.stuckAfterSeconds).toBe(1800);
+    expect(list.items).toEqual([
+      expect.objectContaining({ reference, status: 'pending', userId: u.id, amount: 2000, fee: 50, processor: 'sandbox' }),
+    ]);
+    const queues = (await admin('GET', 'adminDashboardQueues')).json();
+    expect(queues.withdrawals.stuck).toBeGreaterThanOrEqual(1);
+    expect(queues.withdrawals.stuckAfterSeconds).toBe(1800);
+    expect(queues.withdrawals.oldestStuckSeconds).toBeGreaterThanOrEqual(31 * 60);
+
+    // Still pending at the processor: asked again, and one chain of polls goes on (the replaced one's job ends unasked).
+    const still = await admin('POST', 'adminRequeryWithdrawal', { reference });
+    expect(still.statusCode, still.body).toBe(200);
+    expect(still.json()).toMatchObject({ processorStatus: 'pending', withdrawal: { reference, status: 'pending' } });
+    const after = await polls(reference);
+    h.clock.advance(HOUR);
+    await h.app.services.jobs.drain();
+    expect(await polls(reference)).toBe(after + 1);
+    await opsSignIn();
+
+    // The processor paid it without a webhook: the requery settles it; asked again, nothing moves twice.
+    expect((await endTransfer(reference, 'success')).statusCode).toBe(200);
+    const [paid, again] = await Promise.all([
+      admin('POST', 'adminRequeryWithdrawal', { reference }),
+      admin('POST', 'adminRequeryWithdrawal', { reference }),
+    ]);
+    expect([paid.json().withdrawal.status, again.json().withdrawal.status]).toEqual(['success', 'success']);
+    expect((await admin('POST', 'adminRequeryWithdrawal', { reference })).json()).toMatchObject({
+      processorStatus: null,
+      withdrawal: { status: 'success' },
+    });
+    expect(await ledgerCount(`${reference}:settle`)).toBe(1);
+    expect(await walletBalance(h, u.id)).toBe(7950);
+    expect((await stuckList(reference)).items).toEqual([]);
+    expect((await admin('GET', 'adminListWithdrawals', { status: 'success', reference })).json().items).toHaveLength(1);
+    await expectLedgerOk(h);
+  });
+
+  it('a failed transfer found by the requery is refunded once; an unknown reference is NOT_FOUND', async () => {
+    const u = await customer();
+    const { reference } = (await withdraw(u, { accountNumber: '0123452222', amount: 1000 })).json().withdrawal;
+    await h.app.services.jobs.drain();
+    expect((await endTransfer(reference, 'failed', false)).statusCode).toBe(200);
+    h.clock.advance(2 * MINUTE);
+    await opsSignIn();
+    const r = await admin('POST', 'adminRequeryWithdrawal', { reference });
+    expect(r.json()).toMatchObject({ processorStatus: 'failed', withdrawal: { status: 'failed' } });
+    expect(await balance(h, u)).toBe(10_000);
+    expect(await ledgerCount(`${reference}:refund`)).toBe(1);
+    const missing = await admin('POST', 'adminRequeryWithdrawal', { reference: 'wdr_nope' });
+    expect(missing.statusCode).toBe(404);
     await expectLedgerOk(h);
   });
 });

@@ -48,7 +48,8 @@ function emptyFloats(balances: { code: string; balance: string }[]) {
   };
 }
 
-type DashboardDeps = { db: Db; clock: Clock; stuckAfterMs: number };
+/** withdrawalStuckAfterMs: WITHDRAWAL_STUCK_AFTER_MINUTES (console/waiting.ts's default without it). */
+type DashboardDeps = { db: Db; clock: Clock; stuckAfterMs: number; withdrawalStuckAfterMs?: number };
 
 /** The float accounts' balances, their providers' burn per day and days of headroom, and the collections pool's. */
 async function floats({ db, clock }: DashboardDeps) {
@@ -110,7 +111,7 @@ async function queues(deps: DashboardDeps) {
       db,
       sql`SELECT tier, count(*)::int AS n, min(created_at) AS oldest FROM kyc_submissions WHERE status = 'pending' GROUP BY tier ORDER BY tier`,
     ),
-    waitingWork(db, now),
+    waitingWork(db, now, deps.withdrawalStuckAfterMs),
     rows<{ code: string; balance: string }>(db, balancesStatement(FLOAT_CODES)),
   ]);
   const round = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 1000) / 1000);

@@ -126,7 +126,7 @@ export const consoleOperations = [
     method: 'GET',
     roles: DASHBOARD_ROLES,
     purpose:
-      'dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), providers at a ₦0 float and a collections pool below zero, now',
+      'dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), withdrawals pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, providers at a ₦0 float and a collections pool below zero, now',
     input: z.object({}),
     output: z.object({
       stuckPurchases: z.object({ count: z.number(), oldestAgeSeconds: nullableSeconds, stuckAfterSeconds: z.number() }),
@@ -157,6 +157,7 @@ export const consoleOperations = [
         underpaid: z.number(),
         overpaid: z.number(),
       }),
+      withdrawals: z.object({ stuck: z.number(), oldestStuckSeconds: nullableSeconds, stuckAfterSeconds: z.number() }),
       floats: z.object({ empty: z.array(z.string()), poolBelowZero: z.boolean() }),
     }),
     handler: async (_input, ctx) => ctx.api.operatorConsole.dashboard.queues(),

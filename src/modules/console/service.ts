@@ -23,7 +23,12 @@ export function createConsoleService(
   },
 ) {
   return {
-    dashboard: createDashboard({ db: deps.replica.lagTolerant, clock: deps.clock, stuckAfterMs: deps.config.vtu.stuckAfterMs }),
+    dashboard: createDashboard({
+      db: deps.replica.lagTolerant,
+      clock: deps.clock,
+      stuckAfterMs: deps.config.vtu.stuckAfterMs,
+      withdrawalStuckAfterMs: deps.config.withdrawalStuckAfterMs,
+    }),
     jobs: createConsoleJobs({ ...deps, liveOperatorRoles: deps.identity.liveOperatorRoles }),
     transactions: createTransactionSearch({ db: deps.replica.lagTolerant, clock: deps.clock }),
     verifyTopup: createTopupVerify(deps.payments),

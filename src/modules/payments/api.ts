@@ -4,5 +4,8 @@
  */
 export { TOPUP_MAX_NAIRA, TOPUP_MIN_NAIRA } from './service.js';
 export type { PaymentsService } from './service.js';
-/** The console's waiting work: top-ups still pending after a few minutes, and ones paid a different amount. */
-export { topupProblems } from './waiting.js';
+/**
+ * The console's waiting work: top-ups still pending after a few minutes, ones paid a different amount, and withdrawals
+ * still pending with the processor.
+ */
+export { stuckWithdrawals, topupProblems } from './waiting.js';

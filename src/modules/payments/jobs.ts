@@ -54,10 +54,10 @@ export function registerPaymentsJobs(services: Pick<Services, 'jobs' | 'payments
   });
   jobs.register({
     name: JOB_WITHDRAWAL_POLL,
-    payload: z.object({ id: z.string().uuid() }),
+    payload: z.object({ id: z.string().uuid(), polls: z.number().int().optional() }),
     maxAttempts: 10,
     backoffMs: 30_000,
-    handler: async (p) => payments.pollWithdrawal(p.id),
+    handler: async (p) => payments.pollWithdrawal(p.id, p.polls),
   });
   // Daily at 00:00 Africa/Lagos (UTC+1): slots start at 23:00 UTC; the slot key makes it once per day across instances.
   jobs.schedule({ job: JOB_RECONCILE, everyMs: DAY, offsetMs: 23 * HOUR });

@@ -50,7 +50,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const { ensureDedicatedAccount, creditDedicatedAccount } = createDedicatedAccounts({ db, clock, processors, settleCharge });
   const admission = deps.config.webhookAdmission;
   const dva = { ensureDedicatedAccount, creditDedicatedAccount };
-  const withdrawals = createWithdrawals({ db, clock, work, jobs, walletLimits, processors, fee: deps.config.withdrawalFee, log });
+  const withdrawals = createWithdrawals({
+    db,
+    clock,
+    work,
+    jobs,
+    walletLimits,
+    processors,
+    fee: deps.config.withdrawalFee,
+    stuckAfterMs: deps.config.withdrawalStuckAfterMs,
+    log,
+  });
   const { transferEvent } = withdrawals;
   const webhookEvents = createWebhookEvents({ db, clock, jobs, work, log, adapterOf, admission, settleChargeAlone, transferEvent, ...dva });
   const reconcile = createPaymentsReconciliation({ db, clock, log, processors, adapterOf, settleCharge, creditDedicatedAccount });

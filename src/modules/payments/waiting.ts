@@ -20,3 +20,16 @@ export async function topupProblems(exec: Executor, now: Date, lostAfterMs: numb
   );
   return { pending: r?.pending ?? 0, oldestPending: r?.oldest ?? null, underpaid: r?.under ?? 0, overpaid: r?.over ?? 0 };
 }
+
+/**
+ * Withdrawals to a bank still pending with the processor `stuckAfterMs` after they were requested (on
+ * withdrawals_pending_idx): the console's "Waiting for an operator" lists them for a requery.
+ */
+export async function stuckWithdrawals(exec: Executor, now: Date, stuckAfterMs: number) {
+  const r = await one<{ n: number; oldest: string | null }>(
+    exec,
+    sql`SELECT count(*)::int AS n, min(created_at) AS oldest FROM withdrawals
+        WHERE status = 'pending' AND created_at <= ${new Date(now.getTime() - stuckAfterMs)}`,
+  );
+  return { count: r?.n ?? 0, oldest: r?.oldest ?? null };
+}

@@ -24,6 +24,8 @@ export interface WithdrawalDeps {
   processors: ProcessorRegistry;
   /** WITHDRAWAL_FEE, kobo. */
   fee: bigint;
+  /** WITHDRAWAL_STUCK_AFTER_MINUTES: a withdrawal still pending this long is listed for an operator. */
+  stuckAfterMs: number;
   log: Logger;
 }
 

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
+import { one } from '../../db/client.js';
 import { MINUTE, SECOND } from '../../kernel/clock.js';
-import { AppError } from '../../kernel/errors.js';
+import { AppError, notFound } from '../../kernel/errors.js';
 import type { TransferAnswer } from '../../providers/processor.js';
 import type { WithdrawalDeps } from './withdraw.js';
-import { JOB_WITHDRAWAL_POLL, withdrawalById, withdrawalByReference, type WithdrawalRow } from './withdrawal-model.js';
+import { JOB_WITHDRAWAL_POLL, WITHDRAWAL_COLUMNS, withdrawalById, withdrawalByReference, type WithdrawalRow } from './withdrawal-model.js';
 import { refundWithdrawal, settleWithdrawal } from './withdrawal-settle.js';
 
 /**
@@ -18,11 +19,15 @@ const NOT_FOUND_GRACE_MS = 30 * MINUTE;
 
 const pollDelay = (polls: number) => Math.min(POLL_FIRST_MS * 2 ** Math.min(polls, 10), POLL_MAX_MS);
 
-async function enqueuePoll(deps: WithdrawalDeps, w: WithdrawalRow) {
+/**
+ * The next poll, carrying the poll count it follows: a poll whose count the row has moved past (an operator's requery
+ * polled meanwhile and scheduled its own) ends without polling, so a withdrawal has one chain of polls.
+ */
+async function enqueuePoll(deps: WithdrawalDeps, w: WithdrawalRow, polls = w.polls) {
   await deps.jobs.enqueue(
     deps.db,
     JOB_WITHDRAWAL_POLL,
-    { id: w.id },
+    { id: w.id, polls },
     { delayMs: pollDelay(w.polls), singletonKey: `withdrawal-poll:${w.id}:${w.polls}` },
   );
 }
@@ -32,11 +37,12 @@ async function apply(deps: WithdrawalDeps, w: WithdrawalRow, a: TransferAnswer) 
   if (a.status === 'success') return void (await settleWithdrawal(deps, w, a.transferCode));
   if (a.status === 'failed' || a.status === 'reversed')
     return void (await refundWithdrawal(deps, w, a.reason ?? 'The bank did not accept the transfer', a.status === 'reversed'));
-  await deps.db.execute(
+  const polled = await one<{ polls: number }>(
+    deps.db,
     sql`UPDATE withdrawals SET transfer_code = COALESCE(${a.transferCode}::text, transfer_code), polls = polls + 1, updated_at = ${deps.clock.now()}
-        WHERE id = ${w.id} AND status = 'pending'`,
+        WHERE id = ${w.id} AND status = 'pending' RETURNING polls`,
   );
-  await enqueuePoll(deps, w);
+  if (polled) await enqueuePoll(deps, w, polled.polls);
 }
 
 /** The send job: starts the transfer (the same reference on a retry answers the same transfer). */
@@ -63,19 +69,42 @@ export async function sendWithdrawal(deps: WithdrawalDeps, id: string, isLastAtt
   await apply(deps, w, answer);
 }
 
-/** The poll job: a withdrawal still pending asks the processor for its transfer. */
-export async function pollWithdrawal(deps: WithdrawalDeps, id: string) {
-  const w = await withdrawalById(deps.db, id);
-  if (!w || w.status !== 'pending') return;
+/** Asks the processor what became of a pending withdrawal and acts on its answer; answers the processor's status. */
+async function ask(deps: WithdrawalDeps, w: WithdrawalRow): Promise<TransferAnswer['status'] | 'not_found'> {
   const adapter = deps.processors.get(w.processor);
   if (!adapter) throw new Error(`payments: processor ${w.processor} is no longer configured`);
   const a = await adapter.verifyTransfer(w.reference);
   if (a.status === 'not_found') {
     const age = deps.clock.now().getTime() - new Date(w.created_at).getTime();
-    if (age >= NOT_FOUND_GRACE_MS) return void (await refundWithdrawal(deps, w, 'The transfer never reached the processor'));
-    return apply(deps, w, { status: 'pending', transferCode: null, reason: null });
+    if (age >= NOT_FOUND_GRACE_MS) await refundWithdrawal(deps, w, 'The transfer never reached the processor');
+    else await apply(deps, w, { status: 'pending', transferCode: null, reason: null });
+    return 'not_found';
   }
   await apply(deps, w, a);
+  return a.status;
+}
+
+/**
+ * The poll job: a withdrawal still pending asks the processor for its transfer. `polls`: the count the job was
+ * scheduled after; a job behind the row's count is a replaced chain's and ends (a job from before the count was
+ * carried has none).
+ */
+export async function pollWithdrawal(deps: WithdrawalDeps, id: string, polls?: number) {
+  const w = await withdrawalById(deps.db, id);
+  if (!w || w.status !== 'pending' || (polls !== undefined && polls !== w.polls)) return;
+  await ask(deps, w);
+}
+
+/**
+ * An operator's requery (adminRequeryWithdrawal): asks the processor now, as the poll does, and the processor's answer
+ * decides (settled, refunded through withdrawal-settle.ts's guarded ends, or polled again with a fresh chain of polls,
+ * which also restarts one whose jobs died). A withdrawal no longer pending is answered as it is, without asking.
+ */
+export async function requeryWithdrawal(deps: WithdrawalDeps, reference: string) {
+  const w = await one<WithdrawalRow>(deps.db, sql`SELECT ${WITHDRAWAL_COLUMNS} FROM withdrawals WHERE reference = ${reference}`);
+  if (!w) throw notFound('Withdrawal');
+  const processorStatus = w.status === 'pending' ? await ask(deps, w) : null;
+  return { row: (await withdrawalById(deps.db, w.id))!, processorStatus };
 }
 
 /**

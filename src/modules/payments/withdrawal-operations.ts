@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { AppError } from '../../kernel/errors.js';
-import { pinInput } from '../../kernel/inputs.js';
+import { pinInput, queryBool, uuidInput } from '../../kernel/inputs.js';
 import { naira } from '../../kernel/money.js';
+import { pageInput, pageOutput } from '../../kernel/paging.js';
 import { operationsOf } from '../../platform/operation.js';
 import { referenceInput } from '../wallet/api.js';
 import { withdrawalAccountNumberInput, withdrawalAmountInput, withdrawalBankCodeInput } from './inputs.js';
+import { adminWithdrawalOutput } from './withdrawal-admin.js';
 import { withdrawalOutput } from './withdrawal-model.js';
 
 /** What these handlers use (ctx.api). */
@@ -85,5 +87,47 @@ export const withdrawalOperations = [
     output: z.object({ withdrawal: withdrawalOutput }),
     errors: ['NOT_FOUND'],
     handler: async (input, ctx) => ctx.api.payments.getWithdrawal(ctx.user.id, input.reference),
+  }),
+  defineOperation({
+    name: 'adminListWithdrawals',
+    suffix: 'BearerAdmin',
+    roles: ['finance', 'support'],
+    method: 'GET',
+    purpose:
+      'operator list of withdrawals to a bank, newest first; stuck=true keeps those still pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, oldest first',
+    input: z.object({
+      status: z
+        .enum(['pending', 'success', 'failed', 'reversed'], { error: 'status must be pending, success, failed or reversed' })
+        .optional(),
+      stuck: queryBool.optional(),
+      reference: referenceInput.optional(),
+      userId: uuidInput('userId').optional(),
+      ...pageInput,
+    }),
+    output: pageOutput(adminWithdrawalOutput).extend({ stuckAfterSeconds: z.number() }),
+    handler: async (input, ctx) => ctx.api.payments.adminListWithdrawals(input),
+  }),
+  defineOperation({
+    name: 'adminRequeryWithdrawal',
+    suffix: 'BearerAdmin',
+    roles: ['finance'],
+    upstream: true,
+    method: 'POST',
+    stepUpExempt: "applies the processor's own answer for a withdrawal; the operator chooses no outcome",
+    purpose:
+      'ask the processor now about one pending withdrawal and apply its answer: paid is settled, failed or reversed is refunded once, pending is polled again',
+    input: z.object({ reference: referenceInput }),
+    output: z.object({
+      withdrawal: adminWithdrawalOutput,
+      processorStatus: z
+        .enum(['success', 'failed', 'reversed', 'pending', 'not_found'])
+        .nullable()
+        .meta({ description: 'what the processor answered; null when the withdrawal had already ended and it was not asked' }),
+    }),
+    errors: ['NOT_FOUND', 'UPSTREAM_ERROR'],
+    handler: async (input, ctx) => {
+      ctx.audit.target('withdrawal', input.reference);
+      return ctx.api.payments.adminRequeryWithdrawal(input.reference);
+    },
   }),
 ];

@@ -1,6 +1,7 @@
 import type { AuthUser } from '../../kernel/actor.js';
 import { WITHDRAWAL_MAX_NAIRA, WITHDRAWAL_MIN_NAIRA } from './inputs.js';
 import { resolveWithdrawalAccount, withdraw, withdrawalOptions, type WithdrawalDeps } from './withdraw.js';
+import { adminListWithdrawals, adminRequeryWithdrawal, type AdminWithdrawalSearch } from './withdrawal-admin.js';
 import { pollWithdrawal, sendWithdrawal, transferEvent } from './withdrawal-jobs.js';
 import { ownWithdrawal, withdrawalView } from './withdrawal-model.js';
 
@@ -17,7 +18,9 @@ export function createWithdrawals(deps: WithdrawalDeps) {
       withdrawal: withdrawalView(await ownWithdrawal(deps.db, userId, reference)),
     }),
     sendWithdrawal: (id: string, isLastAttempt: boolean) => sendWithdrawal(deps, id, isLastAttempt),
-    pollWithdrawal: (id: string) => pollWithdrawal(deps, id),
+    pollWithdrawal: (id: string, polls?: number) => pollWithdrawal(deps, id, polls),
+    adminListWithdrawals: (input: AdminWithdrawalSearch) => adminListWithdrawals(deps, input),
+    adminRequeryWithdrawal: (reference: string) => adminRequeryWithdrawal(deps, reference),
     transferEvent: (processor: string, event: string, reference: string) => transferEvent(deps, processor, event, reference),
   };
 }
