@@ -317,7 +317,7 @@ export interface paths {
         };
         /**
          * Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open sup
-         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), providers at a ₦0 float and a collections pool below zero, now.
+         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), withdrawals pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, providers at a ₦0 float and a collections pool below zero, now.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -1368,6 +1368,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminListWithdrawalsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operator list of withdrawals to a bank, newest first; stuck=true keeps those still pending with the processor past WITHD
+         * @description Operator list of withdrawals to a bank, newest first; stuck=true keeps those still pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, oldest first.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListWithdrawals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminPasskeyRegisterBearerAdmin": {
         parameters: {
             query?: never;
@@ -1674,6 +1700,34 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRequeryVtuTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminRequeryWithdrawalBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the processor now about one pending withdrawal and apply its answer: paid is settled, failed or reversed is refunded
+         * @description Ask the processor now about one pending withdrawal and apply its answer: paid is settled, failed or reversed is refunded once, pending is polled again.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminRequeryWithdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8591,6 +8645,11 @@ export interface components {
                 oldestWaitingSeconds: number | null;
                 waiting: number;
             };
+            withdrawals: {
+                oldestStuckSeconds: number | null;
+                stuck: number;
+                stuckAfterSeconds: number;
+            };
         };
         AdminDashboardVolumeOutput: {
             byChannel: {
@@ -9423,6 +9482,15 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        AdminListWithdrawalsOutput: {
+            hasMore: boolean;
+            items: components["schemas"]["AdminWithdrawal"][];
+            limit: number;
+            offset: number;
+            /** @constant */
+            ok: true;
+            stuckAfterSeconds: number;
+        };
         AdminPasskeyRegisterInput: {
             name?: string;
             response: {
@@ -9634,6 +9702,16 @@ export interface components {
             ok: true;
             providerStatus: string;
             transaction: components["schemas"]["Transaction"];
+        };
+        AdminRequeryWithdrawalInput: {
+            reference: string;
+        };
+        AdminRequeryWithdrawalOutput: {
+            /** @constant */
+            ok: true;
+            /** @description what the processor answered; null when the withdrawal had already ended and it was not asked */
+            processorStatus: ("success" | "failed" | "reversed" | "pending" | "not_found") | null;
+            withdrawal: components["schemas"]["AdminWithdrawal"];
         };
         AdminRequestLevelGrantInput: {
             level: string;
@@ -10169,6 +10247,30 @@ export interface components {
             reference: string;
             settledAt: string | null;
             status: string;
+        };
+        AdminWithdrawal: {
+            accountName: string;
+            accountNumber: string;
+            amount: components["schemas"]["Naira"];
+            bankCode: string;
+            bankName: string;
+            createdAt: string;
+            failureReason: string | null;
+            fee: components["schemas"]["Naira"];
+            /** @description how many times the processor was asked about the transfer */
+            polls: number;
+            processor: string;
+            reference: string;
+            settledAt: string | null;
+            /**
+             * @description pending: debited, the transfer is under way; success: paid; failed and reversed: refunded (amount and fee)
+             * @enum {string}
+             */
+            status: "pending" | "success" | "failed" | "reversed";
+            /** @description amount + fee: what left the wallet */
+            total: components["schemas"]["Naira"];
+            transferCode: string | null;
+            userId: string;
         };
         /** @description Provider C's word on an airtime-to-cash request. Only `received` credits the wallet (once per request). */
         AirtimeCashEvent: {
@@ -14814,6 +14916,11 @@ export interface operations {
                      *         "underpaid": 1,
                      *         "overpaid": 1
                      *       },
+                     *       "withdrawals": {
+                     *         "stuck": 1,
+                     *         "oldestStuckSeconds": 1,
+                     *         "stuckAfterSeconds": 1
+                     *       },
                      *       "floats": {
                      *         "empty": [
                      *           "text"
@@ -17254,6 +17361,79 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminListWithdrawals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page (spec 4.12); larger values are cut to the cap.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Rows to skip; newest first, so new rows shift the offsets: de-duplicate on the reference.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["Offset"];
+                /** @example TTTTT */
+                reference?: string;
+                /** @example pending */
+                status?: "pending" | "success" | "failed" | "reversed";
+                /** @example true */
+                stuck?: boolean | ("true" | "false");
+                /** @example 0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "status": "pending",
+                     *           "amount": 1500,
+                     *           "fee": 1500,
+                     *           "total": 1500,
+                     *           "bankCode": "text",
+                     *           "bankName": "Guaranty Trust Bank",
+                     *           "accountNumber": "0123456789",
+                     *           "accountName": "OBI ADA",
+                     *           "failureReason": "text",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "settledAt": "2026-11-24T09:30:00.000Z",
+                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "processor": "text",
+                     *           "transferCode": "text",
+                     *           "polls": 1
+                     *         }
+                     *       ],
+                     *       "limit": 1,
+                     *       "offset": 1,
+                     *       "hasMore": true,
+                     *       "stuckAfterSeconds": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListWithdrawalsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminPasskeyRegister: {
         parameters: {
             query?: never;
@@ -18094,6 +18274,79 @@ export interface operations {
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminRequeryWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "reference": "TTTTT"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminRequeryWithdrawalInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "withdrawal": {
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "status": "pending",
+                     *         "amount": 1500,
+                     *         "fee": 1500,
+                     *         "total": 1500,
+                     *         "bankCode": "text",
+                     *         "bankName": "Guaranty Trust Bank",
+                     *         "accountNumber": "0123456789",
+                     *         "accountName": "OBI ADA",
+                     *         "failureReason": "text",
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "settledAt": "2026-11-24T09:30:00.000Z",
+                     *         "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *         "processor": "text",
+                     *         "transferCode": "text",
+                     *         "polls": 1
+                     *       },
+                     *       "processorStatus": "success"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminRequeryWithdrawalOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+            502: components["responses"]["UPSTREAM_ERROR"];
         };
     };
     adminRequestLevelGrant: {
