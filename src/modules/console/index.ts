@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/module.js';
 import { registerAlerts } from './alerts.js';
+import { caseOperations } from './case-operations.js';
 import { registerDailySummary } from './daily-summary.js';
 import { consoleOperations } from './operations.js';
 import { profitOperations } from './profit-operations.js';
@@ -26,7 +27,7 @@ export const consoleModule = defineModule({
   ],
   provides: ['operatorConsole'],
   create: (deps) => ({ operatorConsole: createConsoleService(deps) }),
-  operations: [...consoleOperations, ...profitOperations],
+  operations: [...consoleOperations, ...profitOperations, ...caseOperations],
   jobs: [registerConsoleJobs, registerDailySummary, registerAlerts],
 });
 

@@ -59,7 +59,13 @@ export const reportOperations = [
     method: 'GET',
     purpose: 'transaction reports, optionally by status or user',
     input: z.object({ status: statusInput.optional(), userId: uuidInput('userId').optional(), ...pageInput }),
-    output: pageOutput(reportOutput.extend({ userId: z.string() })),
+    output: pageOutput(
+      reportOutput.extend({
+        userId: z.string(),
+        /** The support thread about the report's reference (its customer's newest naming it), or null (issue 44). */
+        thread: z.object({ id: z.string(), status: z.enum(['open', 'closed']) }).nullable(),
+      }),
+    ),
     handler: async (input, ctx) => ctx.api.reports.adminList(ctx.user.id, input),
   }),
   defineOperation({
@@ -68,7 +74,8 @@ export const reportOperations = [
     roles: ['support'],
     method: 'POST',
     stepUpExempt: "closes a customer's report with a note; it moves no money and changes no authority",
-    purpose: 'resolve a report with a note (the user is notified)',
+    purpose:
+      "resolve a report with a note (the user is notified); the customer's open support threads naming its reference close with it (closedThreadIds)",
     input: z.object({
       id: uuidInput('id'),
       note: z
@@ -77,9 +84,15 @@ export const reportOperations = [
         .min(3, 'note must be at least 3 characters')
         .max(1000, 'note must be at most 1000 characters'),
     }),
-    output: z.object({ report: reportOutput.extend({ userId: z.string() }) }),
+    output: z.object({ report: reportOutput.extend({ userId: z.string() }), closedThreadIds: z.array(z.string()) }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ report: await ctx.api.reports.adminResolve(ctx.user.id, input) }),
+    handler: async (input, ctx) => {
+      const done = await ctx.api.reports.adminResolve(ctx.user.id, input);
+      // One action, one audit row naming the report and each thread it closed.
+      ctx.audit.target('transaction_report', done.report.id);
+      for (const id of done.closedThreadIds) ctx.audit.target('support_thread', id);
+      return done;
+    },
   }),
   defineOperation({
     name: 'adminListIssueReports',

@@ -3,8 +3,10 @@ import { one, rows } from '../../db/client.js';
 import { AppError, notFound } from '../../kernel/errors.js';
 import { page } from '../../kernel/paging.js';
 import { emailsOf } from '../identity/api.js';
+import { reportsOf, resolveReports } from '../reports/api.js';
 import type { SupportDeps } from './deps.js';
 import type { ThreadSort } from './inputs.js';
+import { namedInThread } from './linked.js';
 import { addMessage, getThread, listMessages, THREAD_COLS, threadView, type ThreadRow } from './threads.js';
 
 const THREAD_ORDER: Record<ThreadSort, SQL> = {
@@ -73,18 +75,40 @@ export async function adminReply(deps: SupportDeps, operatorId: string, threadId
   });
 }
 
-/** Closes an open thread. */
-export async function adminClose({ db, clock }: SupportDeps, operatorId: string, threadId: string) {
-  const now = clock.now();
-  const t = await one<ThreadRow>(
-    db,
-    sql`UPDATE support_threads t SET status = 'closed', closed_at = ${now}, closed_by = ${operatorId}, updated_at = ${now}
-        WHERE t.id = ${threadId} AND t.status = 'open' RETURNING ${THREAD_COLS}`,
-  );
-  if (!t) {
-    const existing = await getThread(db, threadId);
-    if (!existing) throw notFound('Thread');
-    throw new AppError('CONFLICT', 'This conversation is already closed');
-  }
-  return { ...threadView(t), userId: t.user_id };
+/** What a thread's closing resolves its reports with (issue 44). */
+export const CLOSED_WITH_THREAD = 'Resolved with the support conversation about it.';
+
+/**
+ * Closes an open thread; the customer's open reports whose reference the thread names are resolved with it, in its
+ * transaction (issue 44), and their ids answered.
+ */
+export async function adminClose(deps: SupportDeps, operatorId: string, threadId: string) {
+  const { db, clock } = deps;
+  return db.transaction(async (tx) => {
+    const now = clock.now();
+    const t = await one<ThreadRow>(
+      tx,
+      sql`UPDATE support_threads t SET status = 'closed', closed_at = ${now}, closed_by = ${operatorId}, updated_at = ${now}
+          WHERE t.id = ${threadId} AND t.status = 'open' RETURNING ${THREAD_COLS}`,
+    );
+    if (!t) {
+      const existing = await getThread(tx, threadId);
+      if (!existing) throw notFound('Thread');
+      throw new AppError('CONFLICT', 'This conversation is already closed');
+    }
+    const open = (await reportsOf(tx, t.user_id)).filter((r) => r.status === 'open');
+    const named = new Set(await namedInThread(tx, threadId, [...new Set(open.map((r) => r.reference))]));
+    const ids = open.filter((r) => named.has(r.reference)).map((r) => r.id);
+    const resolvedReportIds = await resolveReports(tx, deps, operatorId, ids, CLOSED_WITH_THREAD);
+    return { thread: { ...threadView(t), userId: t.user_id }, resolvedReportIds };
+  });
+}
+
+/** The reports of the thread's customer whose reference the thread names (issue 44), newest first. */
+export async function adminThreadReports({ db }: SupportDeps, threadId: string) {
+  const t = await getThread(db, threadId);
+  if (!t) throw notFound('Thread');
+  const all = await reportsOf(db, t.user_id);
+  const named = new Set(await namedInThread(db, threadId, [...new Set(all.map((r) => r.reference))]));
+  return { items: all.filter((r) => named.has(r.reference)) };
 }

@@ -100,11 +100,30 @@ export const supportOperations = [
     roles: ['support'],
     method: 'POST',
     stepUpExempt: 'closes a support thread; it moves no money and changes no authority',
-    purpose: 'close a support thread',
+    purpose: "close a support thread; the customer's open reports whose reference it names are resolved with it (resolvedReportIds)",
     input: z.object({ threadId: uuidInput('threadId') }),
-    output: z.object({ thread: threadOutput.extend({ userId: z.string() }) }),
+    output: z.object({ thread: threadOutput.extend({ userId: z.string() }), resolvedReportIds: z.array(z.string()) }),
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async (input, ctx) => ({ thread: await ctx.api.support.adminClose(ctx.user.id, input.threadId) }),
+    handler: async (input, ctx) => {
+      const done = await ctx.api.support.adminClose(ctx.user.id, input.threadId);
+      // One action, one audit row naming the thread and each report it resolved.
+      ctx.audit.target('support_thread', done.thread.id);
+      for (const id of done.resolvedReportIds) ctx.audit.target('transaction_report', id);
+      return done;
+    },
+  }),
+  defineOperation({
+    name: 'adminListThreadReports',
+    suffix: 'BearerAdmin',
+    roles: ['support'],
+    method: 'GET',
+    purpose: "the transaction reports a support thread is about: its customer's whose reference a message names, newest first",
+    input: z.object({ threadId: uuidInput('threadId') }),
+    output: z.object({
+      items: z.array(z.object({ id: z.string(), reference: z.string(), status: z.enum(['open', 'resolved']), createdAt: z.string() })),
+    }),
+    errors: ['NOT_FOUND'],
+    handler: async (input, ctx) => ctx.api.support.adminThreadReports(input.threadId),
   }),
   defineOperation({
     name: 'adminListCannedReplies',

@@ -1,5 +1,5 @@
 import type { SupportDeps } from './deps.js';
-import { adminClose, adminListThreads, adminReply, adminThreadMessages, type ThreadQuery } from './admin-threads.js';
+import { adminClose, adminListThreads, adminReply, adminThreadMessages, adminThreadReports, type ThreadQuery } from './admin-threads.js';
 import { deleteCannedReply, listCannedReplies, saveCannedReply } from './canned.js';
 import { getOrCreateThread, listMyThreadMessages, send } from './my-threads.js';
 
@@ -18,6 +18,8 @@ export function createSupportService(deps: SupportDeps) {
     adminThreadMessages: (threadId: string, limit: number, offset: number) => adminThreadMessages(deps, threadId, limit, offset),
     adminReply: (operatorId: string, threadId: string, body: string) => adminReply(deps, operatorId, threadId, body),
     adminClose: (operatorId: string, threadId: string) => adminClose(deps, operatorId, threadId),
+    /** The reports of the thread's customer whose reference the thread names (issue 44). */
+    adminThreadReports: (threadId: string) => adminThreadReports(deps, threadId),
     adminListCannedReplies: () => listCannedReplies(deps),
     adminSaveCannedReply: (operatorId: string, input: { id?: string; title: string; body: string }) =>
       saveCannedReply(deps, operatorId, input),

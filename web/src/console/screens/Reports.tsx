@@ -1,9 +1,11 @@
-import { Button, Select, Stack, Tabs, Text } from '@mantine/core';
+import { Anchor, Button, Select, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
-import { useScreenSearch } from '../nav';
+import { threadLink } from '../cases/PurchaseCase';
+import { LinkedText } from '../references';
+import { ConsoleLink, useScreenSearch } from '../nav';
 import { useCan } from '../roles';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
 
@@ -59,7 +61,18 @@ function TransactionReports() {
               rowKey={(r) => r.id}
               empty="No reports."
               columns={[
-                { header: 'Reference', cell: (r) => r.reference },
+                { header: 'Reference', cell: (r) => <LinkedText text={r.reference} /> },
+                {
+                  header: 'Support',
+                  cell: (r) =>
+                    r.thread ? (
+                      <Anchor component={ConsoleLink} {...threadLink(r.thread.id, r.thread.status)}>
+                        Thread ({r.thread.status})
+                      </Anchor>
+                    ) : (
+                      '—'
+                    ),
+                },
                 { header: 'Kind', cell: (r) => r.transactionType },
                 { header: 'Amount', cell: (r) => money(r.amount) },
                 { header: 'Problem', cell: (r) => r.category.replace(/_/g, ' ') },

@@ -7,6 +7,7 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useScreenSearch } from '../nav';
+import { ThreadReports } from '../cases/PurchaseCase';
 import { LinkedText } from '../references';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
@@ -130,7 +131,8 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
     setError(null);
     try {
       await post('/_serverFn/adminCloseSupportThreadBearerAdmin', { threadId: id });
-      await refresh();
+      // Its reports are resolved with it (issue 44).
+      await Promise.all([refresh(), qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'reports'] })]);
     } catch (err) {
       setError(err);
     }
@@ -148,6 +150,7 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
             </Button>
           )}
         </Group>
+        <ThreadReports threadId={id} />
         <Loaded query={messages}>
           {(data) => (
             <Stack gap="xs">

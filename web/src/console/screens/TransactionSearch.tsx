@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
+import { PurchaseCase } from '../cases/PurchaseCase';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, StatusBadge, when } from '../ui';
 
@@ -103,6 +104,7 @@ export function TransactionSearch(p: Props) {
           <Button type="submit">Search</Button>
         </Group>
       </form>
+      {/^vtu_/i.test(value('reference')) && <PurchaseCase reference={value('reference')} />}
       <Loaded query={q}>
         {(data) => (
           <Stack>

@@ -1,0 +1,130 @@
+import { Anchor, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { post } from '../../api/client';
+import { adminQueries } from '../../api/queries/admin';
+import { caseQueries } from '../../api/queries/cases';
+import { Failure } from '../../components/Failure';
+import { ConsoleLink } from '../nav';
+import { useCan } from '../roles';
+import { Loaded, ReasonDialog, StatusBadge, when } from '../ui';
+
+/** Where a support thread opens: the inbox with that thread chosen (any status). */
+export const threadLink = (id: string, status: 'open' | 'closed') => ({ to: 'support', search: { thread: id, status } });
+/** Where a transaction report is listed: the reports of its status. */
+export const reportLink = (status: 'open' | 'resolved') => ({ to: 'reports', search: { tab: 'transactions', status } });
+
+/**
+ * A purchase's case on its page (issue 44): the customer's reports of it and the support threads that name it, each a
+ * link; resolving a report closes its threads, closing a thread resolves its reports (one action each).
+ */
+export function PurchaseCase({ reference }: { reference: string }) {
+  const kase = useQuery(caseQueries.purchase(reference));
+  const can = useCan();
+  const qc = useQueryClient();
+  const [resolving, setResolving] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'reports'] }),
+      qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'support'] }),
+    ]);
+  async function closeThread(threadId: string) {
+    setError(null);
+    try {
+      await post('/_serverFn/adminCloseSupportThreadBearerAdmin', { threadId });
+      await refresh();
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <Card withBorder component="section" aria-labelledby="case-title">
+      <Stack gap="xs">
+        <Title order={2} size="h4" id="case-title">
+          Reports and support about {reference}
+        </Title>
+        <Loaded query={kase}>
+          {(c) =>
+            c.reports.length === 0 && c.threads.length === 0 ? (
+              <Text size="sm">No report or support thread names this purchase.</Text>
+            ) : (
+              <Stack gap="xs">
+                <List size="sm" spacing={4} aria-label="Transaction reports">
+                  {c.reports.map((r) => (
+                    <List.Item key={r.id}>
+                      <Group gap="xs">
+                        <Anchor component={ConsoleLink} {...reportLink(r.status)}>
+                          Report of {when(r.createdAt)}
+                        </Anchor>
+                        <StatusBadge status={r.status} />
+                        {r.status === 'open' && can('adminResolveTransactionReport') && (
+                          <Button size="compact-xs" variant="light" onClick={() => setResolving(r.id)}>
+                            Resolve report and thread
+                          </Button>
+                        )}
+                      </Group>
+                    </List.Item>
+                  ))}
+                </List>
+                <List size="sm" spacing={4} aria-label="Support threads">
+                  {c.threads.map((t) => (
+                    <List.Item key={t.id}>
+                      <Group gap="xs">
+                        <Anchor component={ConsoleLink} {...threadLink(t.id, t.status)}>
+                          Support thread
+                        </Anchor>
+                        <StatusBadge status={t.status} />
+                        {t.status === 'open' && can('adminCloseSupportThread') && (
+                          <Button size="compact-xs" variant="default" onClick={() => void closeThread(t.id)}>
+                            Close thread and resolve its reports
+                          </Button>
+                        )}
+                      </Group>
+                    </List.Item>
+                  ))}
+                </List>
+              </Stack>
+            )
+          }
+        </Loaded>
+        <Failure error={error} />
+      </Stack>
+      <ReasonDialog
+        opened={resolving !== null}
+        title="Resolve the report"
+        label="Note to the customer"
+        confirm="Resolve report and thread"
+        onClose={() => setResolving(null)}
+        onConfirm={async (note) => {
+          await post('/_serverFn/adminResolveTransactionReportBearerAdmin', { id: resolving!, note: note ?? '' });
+          await refresh();
+        }}
+      >
+        <Text size="sm">The customer's open support threads about this purchase close with it.</Text>
+      </ReasonDialog>
+    </Card>
+  );
+}
+
+/** A support thread's reports (issue 44), beside the conversation: each a link with its status. */
+export function ThreadReports({ threadId }: { threadId: string }) {
+  const reports = useQuery(caseQueries.thread(threadId));
+  const items = reports.data?.items ?? [];
+  if (!items.length) return null;
+  return (
+    <Text size="sm" component="div">
+      About {items.length === 1 ? 'a report' : 'reports'}:{' '}
+      {items.map((r, i) => (
+        <span key={r.id}>
+          {i > 0 && ', '}
+          <Anchor component={ConsoleLink} {...reportLink(r.status)}>
+            {r.reference}
+          </Anchor>{' '}
+          ({r.status})
+        </span>
+      ))}
+      . Closing the thread resolves the open ones.
+    </Text>
+  );
+}
