@@ -120,8 +120,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Close a support thread
-         * @description Close a support thread.
+         * Close a support thread; the customer's open reports whose reference it names are resolved with it (resolvedReportIds)
+         * @description Close a support thread; the customer's open reports whose reference it names are resolved with it (resolvedReportIds).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -706,6 +706,32 @@ export interface paths {
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetPollResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminGetPurchaseCaseBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A purchase's transaction reports (its customer's, of its reference) and the support threads naming its reference; resolv
+         * @description A purchase's transaction reports (its customer's, of its reference) and the support threads naming its reference; resolving a report closes its threads and closing a thread resolves its reports.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminGetPurchaseCase"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1342,6 +1368,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminListThreadReportsBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transaction reports a support thread is about: its customer's whose reference a message names, newest first
+         * @description The transaction reports a support thread is about: its customer's whose reference a message names, newest first.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListThreadReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminListTransactionReportsBearerAdmin": {
         parameters: {
             query?: never;
@@ -1894,8 +1946,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Resolve a report with a note (the user is notified)
-         * @description Resolve a report with a note (the user is notified).
+         * Resolve a report with a note (the user is notified); the customer's open support threads naming its reference close with
+         * @description Resolve a report with a note (the user is notified); the customer's open support threads naming its reference close with it (closedThreadIds).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -8467,6 +8519,7 @@ export interface components {
         AdminCloseSupportThreadOutput: {
             /** @constant */
             ok: true;
+            resolvedReportIds: string[];
             thread: {
                 closedAt: string | null;
                 createdAt: string;
@@ -8958,6 +9011,23 @@ export interface components {
                 question: string;
                 totalVotes: number;
             };
+        };
+        AdminGetPurchaseCaseOutput: {
+            /** @constant */
+            ok: true;
+            reports: {
+                createdAt: string;
+                id: string;
+                reference: string;
+                /** @enum {string} */
+                status: "open" | "resolved";
+            }[];
+            threads: {
+                id: string;
+                /** @enum {string} */
+                status: "open" | "closed";
+            }[];
+            userId: string | null;
         };
         AdminGrantRoleInput: {
             /** Format: email */
@@ -9460,6 +9530,17 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        AdminListThreadReportsOutput: {
+            items: {
+                createdAt: string;
+                id: string;
+                reference: string;
+                /** @enum {string} */
+                status: "open" | "resolved";
+            }[];
+            /** @constant */
+            ok: true;
+        };
         AdminListTransactionReportsOutput: {
             hasMore: boolean;
             items: {
@@ -9474,6 +9555,11 @@ export interface components {
                 resolvedAt: string | null;
                 /** @enum {string} */
                 status: "open" | "resolved";
+                thread: {
+                    id: string;
+                    /** @enum {string} */
+                    status: "open" | "closed";
+                } | null;
                 transactionType: string;
                 userId: string;
             }[];
@@ -9778,6 +9864,7 @@ export interface components {
             note: string;
         };
         AdminResolveTransactionReportOutput: {
+            closedThreadIds: string[];
             /** @constant */
             ok: true;
             report: {
@@ -14408,7 +14495,10 @@ export interface operations {
                      *         "closedAt": "2026-11-24T09:30:00.000Z",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
-                     *       }
+                     *       },
+                     *       "resolvedReportIds": [
+                     *         "text"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["AdminCloseSupportThreadOutput"];
@@ -15800,6 +15890,54 @@ export interface operations {
             401: components["responses"]["UNAUTHENTICATED"];
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminGetPurchaseCase: {
+        parameters: {
+            query: {
+                /** @example vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y */
+                reference: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *       "reports": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "status": "open",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "threads": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "status": "open"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGetPurchaseCaseOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
         };
@@ -17298,6 +17436,48 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminListThreadReports: {
+        parameters: {
+            query: {
+                /** @example 0b6c5f3e-4a1d-4c3b-9f5e-2d7a8b9c0d1e */
+                threadId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "status": "open",
+                     *           "createdAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListThreadReportsOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminListTransactionReports: {
         parameters: {
             query?: {
@@ -17343,7 +17523,11 @@ export interface operations {
                      *           "resolutionNote": "text",
                      *           "resolvedAt": "2026-11-24T09:30:00.000Z",
                      *           "createdAt": "2026-11-24T09:30:00.000Z",
-                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *           "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *           "thread": {
+                     *             "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "status": "open"
+                     *           }
                      *         }
                      *       ],
                      *       "limit": 1,
@@ -18784,7 +18968,10 @@ export interface operations {
                      *         "resolvedAt": "2026-11-24T09:30:00.000Z",
                      *         "createdAt": "2026-11-24T09:30:00.000Z",
                      *         "userId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
-                     *       }
+                     *       },
+                     *       "closedThreadIds": [
+                     *         "text"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["AdminResolveTransactionReportOutput"];
