@@ -170,8 +170,18 @@ async function registerRateLimits(app: FastifyInstance, config: Config) {
   });
 }
 
+/** The document depends on the registry and the public URL alone: built once per process for each (tests build many apps). */
+const documents = new WeakMap<readonly AnyOperation[], Map<string, ReturnType<typeof buildOpenApi>>>();
+function openApiOf(operations: readonly AnyOperation[], config: Config) {
+  const byUrl = documents.get(operations) ?? new Map<string, ReturnType<typeof buildOpenApi>>();
+  documents.set(operations, byUrl);
+  const document = byUrl.get(config.publicUrl) ?? buildOpenApi(operations, config);
+  byUrl.set(config.publicUrl, document);
+  return document;
+}
+
 async function registerOpenApi(app: FastifyInstance, operations: readonly AnyOperation[], config: Config) {
-  const openapi = buildOpenApi(operations, config);
+  const openapi = openApiOf(operations, config);
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openapi as any } });
   // Swagger UI under its own content security policy: its scripts and styles are files under /docs/static.
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
