@@ -56,6 +56,11 @@ export interface CallOptions {
   idempotencyKey?: string;
   /** The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof. */
   grantToken?: string;
+  /**
+   * Instead of the transaction PIN, where the customer chose it: startAuthentication's answer to passkeyPaymentOptions
+   * for this operation and input, as base64url-encoded JSON (sent as X-Passkey-Assertion; the input then has no pin).
+   */
+  passkeyAssertion?: string;
 }
 
 type Raw = (path: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
@@ -99,6 +104,7 @@ export function createServiceClient(options: ClientOptions) {
       const headers: Record<string, string> = {};
       if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
       if (opts.grantToken) headers['x-grant-token'] = opts.grantToken;
+      if (opts.passkeyAssertion) headers['x-passkey-assertion'] = opts.passkeyAssertion;
       return unwrap<PostOutput<P>>(await (client.POST as Raw)(path, { body: { data }, headers }));
     },
     /** Calls a GET operation with its query inputs. */

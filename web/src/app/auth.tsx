@@ -24,7 +24,7 @@ interface AuthState {
   user: Session['user'] | null;
   /** Why the app signed itself out (the console's idle end, issue 41), for the sign-in screen to say; else null. */
   notice: string | null;
-  signedIn(session: Session, method: 'email_otp' | 'login_pin'): Promise<void>;
+  signedIn(session: Session, method: 'email_otp' | 'login_pin' | 'passkey'): Promise<void>;
   signOut(notice?: string): Promise<void>;
   superseded(): void;
 }

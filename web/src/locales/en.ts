@@ -56,6 +56,8 @@ export const en = {
     otherEmail: 'Use another e-mail',
     withPin: 'Sign in with login PIN',
     withCode: 'Sign in with an e-mail code',
+    withPasskey: 'Sign in with fingerprint or face',
+    passkeyFailed: 'Your fingerprint or face did not sign you in. Try again, or sign in with an e-mail code.',
     identifier: 'E-mail or username',
     loginPin: 'Login PIN',
     pinTriesLeft: 'That e-mail or PIN is not right. Tries left: {{count}}.',

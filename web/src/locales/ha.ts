@@ -58,6 +58,8 @@ export const ha: Messages = {
     otherEmail: 'Yi amfani da wani imel',
     withPin: 'Shiga da PIN na shiga',
     withCode: 'Shiga da lambar imel',
+    withPasskey: 'Shiga da hoton yatsa ko fuska',
+    passkeyFailed: 'Hoton yatsa ko fuskarka bai shigar da kai ba. Sake gwadawa, ko shiga da lambar imel.',
     identifier: 'Imel ko sunan mai amfani',
     loginPin: 'PIN na shiga',
     pinTriesLeft: 'Imel ko PIN ɗin ba daidai ba ne. Sauran gwaji: {{count}}.',

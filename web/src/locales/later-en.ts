@@ -6,6 +6,7 @@ import { enWhatsapp } from './whatsapp-en';
 import { enLevels } from './levels-en';
 import { enWithdraw } from './withdraw-en';
 import { enEpins } from './epins-en';
+import { enPasskeys } from './passkeys-en';
 
 /**
  * English: the strings of every screen but the first ones (sign-in and home), loaded with those screens
@@ -210,6 +211,7 @@ export const enLater = {
   ...enLevels,
   ...enWithdraw,
   ...enEpins,
+  ...enPasskeys,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

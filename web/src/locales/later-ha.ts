@@ -7,6 +7,7 @@ import { haWhatsapp } from './whatsapp-ha';
 import { haLevels } from './levels-ha';
 import { haWithdraw } from './withdraw-ha';
 import { haEpins } from './epins-ha';
+import { haPasskeys } from './passkeys-ha';
 
 /** Hausa: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const haLater: LaterMessages = {
@@ -210,4 +211,5 @@ export const haLater: LaterMessages = {
   ...haLevels,
   ...haWithdraw,
   ...haEpins,
+  ...haPasskeys,
 };

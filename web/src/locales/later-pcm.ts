@@ -7,6 +7,7 @@ import { pcmWhatsapp } from './whatsapp-pcm';
 import { pcmLevels } from './levels-pcm';
 import { pcmWithdraw } from './withdraw-pcm';
 import { pcmEpins } from './epins-pcm';
+import { pcmPasskeys } from './passkeys-pcm';
 
 /** Nigerian Pidgin (Naijá): the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const pcmLater: LaterMessages = {
@@ -207,4 +208,5 @@ export const pcmLater: LaterMessages = {
   ...pcmLevels,
   ...pcmWithdraw,
   ...pcmEpins,
+  ...pcmPasskeys,
 };

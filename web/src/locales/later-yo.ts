@@ -7,6 +7,7 @@ import { yoWhatsapp } from './whatsapp-yo';
 import { yoLevels } from './levels-yo';
 import { yoWithdraw } from './withdraw-yo';
 import { yoEpins } from './epins-yo';
+import { yoPasskeys } from './passkeys-yo';
 
 /** Yorùbá: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const yoLater: LaterMessages = {
@@ -207,4 +208,5 @@ export const yoLater: LaterMessages = {
   ...yoLevels,
   ...yoWithdraw,
   ...yoEpins,
+  ...yoPasskeys,
 };

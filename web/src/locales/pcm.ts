@@ -58,6 +58,8 @@ export const pcm: Messages = {
     otherEmail: 'Use different e-mail',
     withPin: 'Enter with your login PIN',
     withCode: 'Sign in with e-mail code',
+    withPasskey: 'Sign in with finger or face',
+    passkeyFailed: 'Your finger or face no sign you in. Try again, or sign in with e-mail code.',
     identifier: 'E-mail abi username',
     loginPin: 'Your login PIN',
     pinTriesLeft: 'Dat e-mail or PIN no correct. Tries wey remain: {{count}}.',

@@ -58,6 +58,8 @@ export const yo: Messages = {
     otherEmail: 'Lo í-meèlì mìíràn',
     withPin: 'Wọlé pẹ̀lú PIN ìwọlé',
     withCode: 'Wọlé pẹ̀lú kóòdù í-meèlì',
+    withPasskey: 'Wọlé pẹ̀lú ìka tàbí ojú',
+    passkeyFailed: 'Ìka tàbí ojú rẹ kò mú ọ wọlé. Tún gbìyànjú, tàbí wọlé pẹ̀lú kóòdù í-meèlì.',
     identifier: 'Í-meèlì tàbí orúkọ olùlò',
     loginPin: 'PIN ìwọlé',
     pinTriesLeft: 'Ímeèlì tàbí PIN yẹn kò tọ́. Ìgbìyànjú tó kù: {{count}}.',

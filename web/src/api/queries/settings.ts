@@ -10,6 +10,9 @@ export const settingsQueries = {
     queryOptions({ queryKey: [...settingsQueries.all(), 'hasPin'], queryFn: () => get('/_serverFn/hasTransactionPinBearerSettings') }),
   preferences: () =>
     queryOptions({ queryKey: [...settingsQueries.all(), 'preferences'], queryFn: () => get('/_serverFn/getPreferencesBearerSettings') }),
+  /** Issue 43: the customer's passkeys (fingerprint or face) and whether payments are confirmed with them. */
+  passkeys: () =>
+    queryOptions({ queryKey: [...settingsQueries.all(), 'passkeys'], queryFn: () => get('/_serverFn/listPasskeysBearerAuth') }),
   loginPin: () =>
     queryOptions({ queryKey: [...settingsQueries.all(), 'loginPin'], queryFn: () => get('/_serverFn/getLoginPinStatusBearerAuth') }),
   twoFactor: () =>

@@ -8,6 +8,7 @@ import { errorMessage } from '../../app/errors';
 import { Later } from '../../app/later';
 import { LanguagePicker } from '../../components/LanguagePicker';
 import { TextField } from '../../components/TextField';
+import { PasskeySignIn } from './PasskeySignIn';
 import './sign-in.css';
 
 // The code boxes load while the person types the e-mail (from the e-mail field's focus, like the rules below): they
@@ -70,6 +71,7 @@ export function SignIn() {
                 {mode === 'code' ? t('auth.withPin') : t('auth.withCode')}
               </TextButton>
             </Later>
+            <PasskeySignIn />
           </div>
         </div>
       </div>

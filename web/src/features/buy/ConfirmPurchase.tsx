@@ -12,7 +12,10 @@ import { refusalMessage } from '../../app/pin-errors';
 import { LinkButton } from '../../components/LinkButton';
 import { formatNaira } from '../../app/format';
 import { useOnline } from '../../app/online';
-import { buyOnce, type PurchaseRequest } from './buy-once';
+import { buyOnce, requestOf, type Proof, type PurchaseRequest } from './buy-once';
+import { settingsQueries } from '../../api/queries/settings';
+import { paymentAssertion } from '../../api/passkeys';
+import { usePlatformPasskey } from '../../components/usePlatformPasskey';
 import { PinPad } from '../../components/PinPad';
 import { purchaseReducer } from './purchase-state';
 import { OverDailyLimit } from './DailyLimit';
@@ -58,16 +61,27 @@ export function ConfirmPurchase(p: {
   const limits = useQuery(walletQueries.limits());
   const overLimit = limits.data !== undefined && price > limits.data.leftToday;
   const limitsComing = limits.data === undefined && limits.fetchStatus === 'fetching';
+  // Issue 43: where the customer chose it, fingerprint or face confirms instead of the PIN (the pad stays below).
+  const here = usePlatformPasskey();
+  const passkeys = useQuery({ ...settingsQueries.passkeys(), enabled: here });
+  const withPasskey = here && Boolean(passkeys.data?.payments && passkeys.data.items.length);
 
-  async function confirm(value: string) {
+  async function confirm(value: string | 'passkey') {
     dispatch({ type: 'submit' });
+    const request = { ...p.request, amount: FACE_VALUE.has(p.request.service) ? p.request.amount : price };
+    let proof: Proof = value;
+    if (value === 'passkey') {
+      try {
+        const { path, input } = requestOf(request);
+        proof = { passkeyAssertion: await paymentAssertion(path, input) };
+      } catch (err) {
+        setTries((n) => n + 1);
+        const message = err instanceof ApiError ? refusalMessage(err) : t('passkeys.payFailed');
+        return dispatch({ type: 'refused', code: err instanceof ApiError ? err.code : 'PASSKEY_INVALID', message });
+      }
+    }
     try {
-      const tx = await buyOnce(
-        { ...p.request, amount: FACE_VALUE.has(p.request.service) ? p.request.amount : price },
-        value,
-        key.current,
-        () => dispatch({ type: 'connectionLost' }),
-      );
+      const tx = await buyOnce(request, proof, key.current, () => dispatch({ type: 'connectionLost' }));
       dispatch({ type: 'answered', tx });
       void qc.invalidateQueries({ queryKey: walletQueries.all() });
       void navigate({ to: '/buy/result/$id', params: { id: tx.id } });
@@ -161,7 +175,15 @@ export function ConfirmPurchase(p: {
                 {t('buy.leftToday', { amount: formatNaira(limits.data.leftToday) })}
               </Text>
             )}
-            <PinPad value={pin} onChange={setPin} onConfirm={(v) => void confirm(v)} busy={busy} focus={tries} />
+            {withPasskey && (
+              <>
+                <Button onClick={() => void confirm('passkey')} loading={busy}>
+                  {t('passkeys.confirm')}
+                </Button>
+                <Text size="sm">{t('passkeys.orPin')}</Text>
+              </>
+            )}
+            <PinPad value={pin} onChange={setPin} onConfirm={(v) => void confirm(v)} busy={busy} focus={withPasskey ? undefined : tries} />
           </>
         )
       )}

@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, post, type PostInput, type PostPath } from '../../api/client';
+import { ApiError, NetworkError, post, type CallOptions, type PostInput, type PostPath } from '../../api/client';
 import { waitOrOnline } from '../../app/online';
 import type { PurchaseTx } from './purchase-state';
 
@@ -22,30 +22,31 @@ export type KindPurchase = {
     : never;
 }[PostPath];
 
-type Body<S extends PurchaseRequest['service']> = Omit<Extract<PurchaseRequest, { service: S }>, 'service'> & { pin: string };
+const PATHS = {
+  airtime: '/_serverFn/buyAirtimeBearerVTU',
+  data: '/_serverFn/buyDataBearerVTU',
+  cable: '/_serverFn/subscribeCableBearerVTU',
+  electricity: '/_serverFn/buyElectricityBearerVTU',
+  betting: '/_serverFn/fundBetBearerVTU',
+  exam: '/_serverFn/buyEducationPinBearerVTU',
+} as const satisfies Record<Exclude<PurchaseRequest, KindPurchase>['service'], PostPath>;
 
-function send(req: PurchaseRequest, pin: string, key: string): Promise<{ transaction: PurchaseTx }> {
-  const opts = { idempotencyKey: key };
-  if ('operation' in req)
-    return post(req.operation, { ...req.fields, amount: req.amount, pin } as PostInput<typeof req.operation>, opts) as Promise<{
-      transaction: PurchaseTx;
-    }>;
+/** The operation a purchase is sent to and its input without the PIN (what a passkey confirmation is bound to). */
+export function requestOf(req: PurchaseRequest): { path: PostPath; input: Record<string, unknown> } {
+  if ('operation' in req) return { path: req.operation, input: { ...req.fields, amount: req.amount } };
   const { service, ...rest } = req;
-  const body = { ...rest, pin };
-  switch (service) {
-    case 'airtime':
-      return post('/_serverFn/buyAirtimeBearerVTU', body as Body<'airtime'>, opts);
-    case 'data':
-      return post('/_serverFn/buyDataBearerVTU', body as Body<'data'>, opts);
-    case 'cable':
-      return post('/_serverFn/subscribeCableBearerVTU', body as Body<'cable'>, opts);
-    case 'electricity':
-      return post('/_serverFn/buyElectricityBearerVTU', body as Body<'electricity'>, opts);
-    case 'betting':
-      return post('/_serverFn/fundBetBearerVTU', body as Body<'betting'>, opts);
-    case 'exam':
-      return post('/_serverFn/buyEducationPinBearerVTU', body as Body<'exam'>, opts);
-  }
+  return { path: PATHS[service], input: rest };
+}
+
+/** How a purchase is confirmed: the transaction PIN, or a passkey's answer to its own challenge (issue 43). */
+export type Proof = string | { passkeyAssertion: string };
+
+function send(req: PurchaseRequest, proof: Proof, key: string): Promise<{ transaction: PurchaseTx }> {
+  const { path, input } = requestOf(req);
+  // The typed client knows each operation's input; here the operation is one of the purchases, chosen at run time.
+  const call = post as unknown as (path: PostPath, data: unknown, opts: CallOptions) => Promise<{ transaction: PurchaseTx }>;
+  if (typeof proof === 'string') return call(path, { ...input, pin: proof }, { idempotencyKey: key });
+  return call(path, input, { idempotencyKey: key, passkeyAssertion: proof.passkeyAssertion });
 }
 
 /**
@@ -53,10 +54,10 @@ function send(req: PurchaseRequest, pin: string, key: string): Promise<{ transac
  * working on the key), it sends the same request with the same key again: the service either replays what it did
  * or does it once. It never reports a lost answer as a failure. `onChecking` tells the screen it is re-checking.
  */
-export async function buyOnce(req: PurchaseRequest, pin: string, key: string, onChecking: () => void): Promise<PurchaseTx> {
+export async function buyOnce(req: PurchaseRequest, proof: Proof, key: string, onChecking: () => void): Promise<PurchaseTx> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await send(req, pin, key)).transaction;
+      return (await send(req, proof, key)).transaction;
     } catch (err) {
       const unknownOutcome =
         err instanceof NetworkError || (err instanceof ApiError && (err.code === 'IDEMPOTENCY_IN_PROGRESS' || err.status >= 500));

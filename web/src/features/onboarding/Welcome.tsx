@@ -17,6 +17,8 @@ import { Liveness } from '../../components/Liveness';
 import { PinPad } from '../../components/PinPad';
 import { onboardingSteps, type OnboardingStep } from '../../components/onboarding-steps';
 import { LoginPinForm } from '../../components/LoginPinForm';
+import { usePlatformPasskey } from '../../components/usePlatformPasskey';
+import { PasskeyOffer } from './PasskeyOffer';
 
 const STEPS: OnboardingStep[] = ['name', 'phone', 'pin', 'selfie'];
 
@@ -33,6 +35,10 @@ export function Welcome() {
     ...kycQueries.status(),
     refetchInterval: (q) => (q.state.data?.tiers.some((s) => s.tier === 1 && s.status === 'pending') ? 2000 : false),
   });
+  // Issue 43: right after the PIN, a phone that can is offered its fingerprint or face (the PIN kept for that screen).
+  const passkeyHere = usePlatformPasskey();
+  const [offer, setOffer] = useState<string | null>(null);
+  const refresh = useRefreshSteps();
   if (profile.isPending || hasPin.isPending || kyc.isPending) return <Loader aria-label={t('app.loading')} />;
   if (profile.isError || hasPin.isError || kyc.isError) {
     return (
@@ -55,10 +61,12 @@ export function Welcome() {
         ))}
       </Stepper>
       <Paper withBorder p="md" radius="md">
-        {step === 'name' && <NameStep />}
-        {step === 'phone' && <PhoneStep />}
-        {step === 'pin' && <PinStep />}
-        {step === 'selfie' &&
+        {offer !== null && <PasskeyOffer pin={offer} onDone={() => (setOffer(null), void refresh())} />}
+        {offer === null && step === 'name' && <NameStep />}
+        {offer === null && step === 'phone' && <PhoneStep />}
+        {offer === null && step === 'pin' && <PinStep onSaved={passkeyHere ? setOffer : undefined} />}
+        {offer === null &&
+          step === 'selfie' &&
           (tier1?.status === 'pending' ? (
             <Stack>
               <Loader size="sm" aria-hidden />
@@ -67,7 +75,7 @@ export function Welcome() {
           ) : (
             <SelfieStep rejected={tier1?.status === 'rejected' ? (tier1.reason ?? t('onboarding.selfieRetry')) : null} />
           ))}
-        {!step && <Ready />}
+        {offer === null && !step && <Ready />}
       </Paper>
       {step && (
         <Anchor href="/" size="sm">
@@ -203,7 +211,8 @@ function PhoneStep() {
   );
 }
 
-function PinStep() {
+/** `onSaved`: what follows the PIN instead of the next step (the passkey offer), handed the PIN. */
+function PinStep({ onSaved }: { onSaved?: (pin: string) => void }) {
   const { t } = useTranslation();
   const refresh = useRefreshSteps();
   const stepUp = useStepUp();
@@ -216,7 +225,7 @@ function PinStep() {
   const save = useMutation({
     mutationFn: (p: string) =>
       stepUp.withGrant((grantToken) => post('/_serverFn/setTransactionPinFnBearerSettings', { pin: p }, { grantToken })),
-    onSuccess: refresh,
+    onSuccess: (_r, p) => (onSaved ? onSaved(p) : void refresh()),
     onError: () => (setFirst(null), setPin('')),
   });
   function confirm(p: string) {

@@ -28,6 +28,7 @@ import { LoginPin } from '../../components/LoginPinForm';
 import { Limits } from './Limits';
 import { WhatsappSettings } from './Whatsapp';
 import { RecoveryCodes } from './RecoveryCodes';
+import { PasskeySettings } from './Passkeys';
 
 /** Profile, the KYC tier's limits, transaction and login PINs, 2FA, WhatsApp, notification preferences, language, closing the account. */
 export function Settings() {
@@ -40,6 +41,7 @@ export function Settings() {
       <TransactionPin />
       <LoginPin />
       <TwoFactor />
+      <PasskeySettings />
       <WhatsappSettings />
       <Preferences />
       <CloseAccount />

@@ -1,0 +1,25 @@
+/** English: passkeys (issue 43): the onboarding offer, Settings' section and the purchase's confirmation. */
+export const enPasskeys = {
+  passkeys: {
+    offerTitle: 'Use your fingerprint or face?',
+    offerBody: 'Sign in and confirm payments with your fingerprint or face instead of typing your PINs. Your PIN still works.',
+    use: 'Use fingerprint or face',
+    notNow: 'Not now',
+    failed: 'Your fingerprint or face could not be set up. You can try again in Settings.',
+    title: 'Fingerprint or face',
+    intro: 'Sign in with your fingerprint or face on this phone, and confirm payments with it if you choose.',
+    none: 'No fingerprint or face is set up.',
+    add: 'Add fingerprint or face',
+    added: 'Added {{time}}',
+    lastUsed: 'Last used {{time}}',
+    remove: 'Remove {{name}}',
+    removed: 'Removed. It no longer signs in or confirms payments.',
+    forPayments: 'Use for payments',
+    forPaymentsHelp: 'Confirm purchases and transfers with your fingerprint or face. Your PIN still works.',
+    pinToTurnOn: 'Enter your transaction PIN to turn this on.',
+    notOnThisPhone: 'This phone has no fingerprint or face sign-in.',
+    confirm: 'Confirm with fingerprint or face',
+    orPin: 'Or enter your PIN',
+    payFailed: 'Your fingerprint or face did not confirm the payment. Try again or enter your PIN.',
+  },
+};
