@@ -64,6 +64,12 @@ export const SCREENS: Record<string, Screen> = {
     reads: 'adminProfit',
   },
   topups: { title: 'Top-ups', group: 'Money', component: load(() => import('./screens/TopUps'), 'TopUps'), reads: 'adminSearchPayments' },
+  withdrawals: {
+    title: 'Withdrawals',
+    group: 'Money',
+    component: load(() => import('./screens/Withdrawals'), 'Withdrawals'),
+    reads: 'adminListWithdrawals',
+  },
   catalogue: {
     title: 'Catalogue and pricing',
     group: 'Catalogue',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { waitingTiles } from './screens/Dashboard';
 import { paidFlag } from './screens/TopUps';
+import { requeryNotice } from './screens/Withdrawals';
 
 /** Issue 44: the dashboard's waiting tiles, each opening its exact list, for the screens the operator's roles open. */
 const queues = {
@@ -13,6 +14,7 @@ const queues = {
   support: { open: 4, awaitingReply: 1, oldestAwaitingSeconds: 60 },
   reports: { open: 5, oldestAgeSeconds: 7200 },
   topups: { pending: 6, oldestPendingSeconds: 900, pendingAfterSeconds: 300, underpaid: 1, overpaid: 2 },
+  withdrawals: { stuck: 2, oldestStuckSeconds: 5400, stuckAfterSeconds: 3600 },
   floats: { empty: ['c'], poolBelowZero: false },
 };
 const targets = (roles: string[]) => waitingTiles(queues, roles).map((t) => [t.to, t.search ?? {}, t.value]);
@@ -27,6 +29,7 @@ describe('waiting tiles', () => {
       ['reports', { tab: 'transactions', status: 'open' }, 5],
       ['topups', { kind: 'intents', status: 'pending', sort: 'oldest' }, 6],
       ['topups', { kind: 'intents', status: 'success', paid: 'different' }, 3],
+      ['withdrawals', { show: 'stuck' }, 2],
       ['catalogue', {}, 1],
       ['topups', { kind: 'events', status: 'received' }, 0],
       ['exports', {}, 0],
@@ -37,6 +40,7 @@ describe('waiting tiles', () => {
     const tile = (key: string) => waitingTiles(queues, ['admin']).find((t) => t.key === key);
     expect(tile('topups-pending')?.sub).toBe('pending over 5 min, oldest 15 min: verify them');
     expect(tile('topups-amount')?.sub).toBe('1 underpaid, 2 overpaid (7 days)');
+    expect(tile('withdrawals-stuck')?.sub).toBe('pending over 60 min, oldest 90 min: requery them');
     expect(tile('floats')?.sub).toBe('provider C');
     expect(waitingTiles({ ...queues, floats: { empty: [], poolBelowZero: true } }, ['admin']).find((t) => t.key === 'floats')?.sub).toBe(
       'collections pool below zero',
@@ -44,13 +48,23 @@ describe('waiting tiles', () => {
   });
 
   it('a role sees only the tiles of the screens it opens', () => {
-    expect(targets(['support']).map(([to]) => to)).toEqual(['kyc', 'transactions', 'support', 'reports', 'topups', 'topups', 'topups']);
+    expect(targets(['support']).map(([to]) => to)).toEqual([
+      'kyc',
+      'transactions',
+      'support',
+      'reports',
+      'topups',
+      'topups',
+      'withdrawals',
+      'topups',
+    ]);
     expect(targets(['finance']).map(([to]) => to)).toEqual([
       'approvals',
       'transactions',
       'reports',
       'topups',
       'topups',
+      'withdrawals',
       'catalogue',
       'topups',
       'exports',
@@ -62,5 +76,14 @@ describe('waiting tiles', () => {
     expect(paidFlag({ amount: 5000, amountPaid: 5200 })).toEqual({ label: 'overpaid', by: 200 });
     expect(paidFlag({ amount: 5000, amountPaid: 5000 })).toBeNull();
     expect(paidFlag({ amount: 5000, amountPaid: null })).toBeNull();
+  });
+
+  it('a requery says what the processor answered and where the withdrawal stands', () => {
+    expect(requeryNotice('wdr_1', 'success', 'success')).toBe('wdr_1: the processor answered "success"; the withdrawal is paid.');
+    expect(requeryNotice('wdr_1', 'failed', 'failed')).toBe('wdr_1: the processor answered "failed"; the withdrawal is failed: refunded.');
+    expect(requeryNotice('wdr_1', 'pending', 'pending')).toBe(
+      'wdr_1: the processor answered "pending"; the withdrawal is still pending: it is polled again.',
+    );
+    expect(requeryNotice('wdr_1', null, 'success')).toBe('wdr_1: already success; the processor was not asked.');
   });
 });

@@ -36,6 +36,12 @@ export const adminQueries = {
       queryFn: () => get('/_serverFn/adminListAirtimeCashRequestsBearerAdmin', q),
       ...paged,
     }),
+  withdrawals: (q: In<'/_serverFn/adminListWithdrawalsBearerAdmin'>) =>
+    queryOptions({
+      queryKey: [...adminQueries.all(), 'withdrawals', q],
+      queryFn: () => get('/_serverFn/adminListWithdrawalsBearerAdmin', q),
+      ...paged,
+    }),
   transactions: (q: In<'/_serverFn/adminSearchTransactionsBearerAdmin'>) =>
     queryOptions({
       queryKey: [...adminQueries.all(), 'transactions', q],

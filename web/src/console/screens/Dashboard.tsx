@@ -94,6 +94,15 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       sub: `${q.topups.underpaid} underpaid, ${q.topups.overpaid} overpaid (7 days)`,
     },
     {
+      key: 'withdrawals-stuck',
+      to: 'withdrawals',
+      search: { show: 'stuck' },
+      op: 'adminListWithdrawals',
+      value: q.withdrawals.stuck,
+      label: 'Stuck withdrawals',
+      sub: `pending over ${age(q.withdrawals.stuckAfterSeconds)}, oldest ${age(q.withdrawals.oldestStuckSeconds)}: requery them`,
+    },
+    {
       key: 'floats',
       to: 'catalogue',
       op: 'adminListProviderFloats',
