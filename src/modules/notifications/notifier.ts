@@ -42,12 +42,16 @@ export interface Notifier {
 }
 
 export function createNotifier({ clock, jobs, work }: { clock: Clock; jobs: JobQueue; work: Work }): Notifier {
-  /** Every change's rows and fan-out jobs, read from `each` (a change's `data`: `{rows, jobs}`). */
+  /**
+   * Every change's rows and fan-out jobs, read from `each` (a change's `data`: `{rows, jobs}`), named once: its
+   * parameters are sent and parsed once for both.
+   */
   const insertRows = (each: SQL) =>
-    sql`WITH n AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
+    sql`WITH e AS (SELECT each.data FROM ${each}),
+        n AS (INSERT INTO notifications (id, user_id, kind, title, body, data, created_at)
           SELECT r.id, r.user_id, r.kind, r.title, r.body, r.data, ${clock.now()}::timestamptz
-          FROM ${each}, jsonb_to_recordset(each.data -> 'rows') AS r(id uuid, user_id uuid, kind text, title text, body text, data jsonb))
-        ${jobs.enqueueEachSql(DELIVER_JOB, sql`j.payload`, sql`${each}, jsonb_array_elements(each.data -> 'jobs') AS j(payload)`)}`;
+          FROM e, jsonb_to_recordset(e.data -> 'rows') AS r(id uuid, user_id uuid, kind text, title text, body text, data jsonb))
+        ${jobs.enqueueEachSql(DELIVER_JOB, sql`j.payload`, sql`e, jsonb_array_elements(e.data -> 'jobs') AS j(payload)`)}`;
   const notifier: Notifier = {
     write(change, list, ids = list.map(() => uuid())) {
       if (!list.length) return;
