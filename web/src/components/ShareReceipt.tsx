@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { receiptsQueries } from '../api/queries/vtu';
 import { errorMessage } from '../app/errors';
 import { formatDateTime, formatNaira } from '../app/format';
+import { statusWord } from '../app/catalogue-labels';
 import { purchaseDetails, type PurchaseRecord, type ReceiptDetails } from './receipt-details';
 import { canShareFiles, receiptPng, shareOrDownload } from './receipt-image';
 
@@ -37,7 +38,7 @@ export function ShareReceipt({ reference, purchase, ...p }: { reference: string;
         ...(details.fee !== undefined && details.fee > 0
           ? [[t('tx.fee'), formatNaira(details.fee)] as [string, string], [t('tx.total'), formatNaira(paid)] as [string, string]]
           : [[t('tx.amount'), `${r.direction === 'credit' ? '+' : '−'}${formatNaira(paid)}`] as [string, string]]),
-        [t('tx.status'), r.status],
+        [t('tx.status'), statusWord(r.status, (k) => t(k))],
         [t('tx.date'), formatDateTime(r.transactionAt)],
         [t('result.reference'), r.reference],
       ];

@@ -1,4 +1,5 @@
 import type { PostOutput } from '../api/client';
+import { productLabel } from '../app/catalogue-labels';
 
 /** What a purchase or a transfer adds to the signed receipt's lines (the service's own values, formatted here). */
 export interface ReceiptDetails {
@@ -17,7 +18,7 @@ export type PurchaseRecord = PostOutput<'/_serverFn/getMyVtuTransactionBearerVTU
 const FACE_VALUE = new Set(['airtime', 'electricity', 'betting']);
 
 /**
- * A purchase's receipt lines: recipient, network, plan, units, token, and the fee as the difference between what the
+ * A purchase's receipt lines: recipient, network, plan (as people write it: catalogue-labels.ts), units, token, and the fee as the difference between what the
  * wallet paid (`paid`, the signed receipt's amount) and the face value the customer bought.
  */
 export function purchaseDetails(tx: PurchaseRecord, paid: number): ReceiptDetails {
@@ -27,7 +28,7 @@ export function purchaseDetails(tx: PurchaseRecord, paid: number): ReceiptDetail
   return {
     recipient: tx.recipient,
     network: tx.network ? tx.network.toUpperCase() : undefined,
-    plan: tx.product ?? undefined,
+    plan: tx.product ? productLabel(tx.service, tx.product) : undefined,
     units: tx.units ?? undefined,
     token: tx.token ?? undefined,
     fee: fee > 0 ? fee : undefined,

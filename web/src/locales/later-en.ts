@@ -190,6 +190,12 @@ export const enLater = {
     cat_duplicate_charge: 'Charged twice',
     cat_unauthorised: 'I did not do this',
     cat_other: 'Something else',
+    status_processing: 'Processing',
+    status_fulfilled: 'Delivered',
+    status_failed: 'Failed, refunded',
+    status_cancelled: 'Cancelled, refunded',
+    report_open: 'Open',
+    report_resolved: 'Resolved',
   },
   limits: {
     title: 'Your limits',

@@ -189,6 +189,12 @@ export const haLater: LaterMessages = {
     cat_duplicate_charge: 'An caje ni sau biyu',
     cat_unauthorised: 'Ba ni na yi ba',
     cat_other: 'Wani abu daban',
+    status_processing: 'Ana aiwatarwa',
+    status_fulfilled: 'An kawo',
+    status_failed: 'Bai yi nasara ba, an mayar da kuɗi',
+    status_cancelled: 'An soke, an mayar da kuɗi',
+    report_open: 'A buɗe',
+    report_resolved: 'An warware',
   },
   limits: {
     title: 'Iyakokin ka',

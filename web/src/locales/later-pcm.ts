@@ -187,6 +187,12 @@ export const pcmLater: LaterMessages = {
     cat_duplicate_charge: 'Dem charge me two times',
     cat_unauthorised: 'No be me do am',
     cat_other: 'Another thing',
+    status_processing: 'E dey process',
+    status_fulfilled: 'E don reach',
+    status_failed: 'E no work, money don return',
+    status_cancelled: 'Dem cancel am, money don return',
+    report_open: 'E still dey open',
+    report_resolved: 'E don settle',
   },
   limits: {
     title: 'Your limit dem',

@@ -187,6 +187,12 @@ export const yoLater: LaterMessages = {
     cat_duplicate_charge: 'A gba owó lẹ́ẹ̀mejì',
     cat_unauthorised: 'Kì í ṣe èmi ni mo ṣe é',
     cat_other: 'Nǹkan mìíràn',
+    status_processing: 'Ó ń lọ lọ́wọ́',
+    status_fulfilled: 'Ó ti dé',
+    status_failed: 'Kò yọrí, a ti dá owó padà',
+    status_cancelled: 'A ti fagilé e, a ti dá owó padà',
+    report_open: 'Ó ṣì wà ní ṣíṣí',
+    report_resolved: 'A ti yanjú rẹ̀',
   },
   limits: {
     title: 'Àwọn ààlà rẹ',

@@ -80,6 +80,7 @@ export const enPurchases = {
   },
   result: {
     success: 'Successful',
+    completed: 'Completed',
     processing: 'Processing',
     processingBody: 'The provider has not confirmed yet. This screen updates by itself; you will not be charged twice.',
     stuckTitle: 'This is taking longer than usual',

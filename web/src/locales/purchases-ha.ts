@@ -83,6 +83,7 @@ export const haPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
   },
   result: {
     success: 'An yi nasara',
+    completed: 'An kammala',
     processing: 'Ana aiki a kai',
     processingBody: 'Mai bayarwa bai tabbatar ba tukuna. Wannan shafin zai sabunta kansa; ba za a caje ka sau biyu ba.',
     stuckTitle: 'Wannan yana ɗaukar lokaci fiye da yadda aka saba',

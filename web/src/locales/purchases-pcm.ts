@@ -82,6 +82,7 @@ export const pcmPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin
   },
   result: {
     success: 'E don work',
+    completed: 'E don finish',
     processing: 'E still dey process',
     processingBody: 'The provider never confirm. This screen go update by itself; we no go charge you two times.',
     stuckTitle: 'Dis one dey take time pass normal',

@@ -82,6 +82,7 @@ export const yoPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
   },
   result: {
     success: 'Ó ṣàṣeyọrí',
+    completed: 'Ó ti parí',
     processing: 'Ó ń lọ lọ́wọ́',
     processingBody: 'Olùpèsè kò tíì jẹ́rìísí. Ojú-ìwé yìí yóò ṣe àtúnṣe ara rẹ̀; a kò ní gba owó lẹ́ẹ̀mejì.',
     stuckTitle: 'Èyí ń gba àkókò ju bó ṣe máa ń ṣe lọ',

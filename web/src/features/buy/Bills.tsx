@@ -14,7 +14,7 @@ import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
 import { SavedBills } from './SavedBills';
 import { useKeepDraft } from './use-keep-draft';
-import { capitalised, productName } from './catalogue-labels';
+import { capitalised, productName } from '../../app/catalogue-labels';
 
 /** A draft's field as text ('' when absent). */
 const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');

@@ -18,7 +18,7 @@ import { amountProps, showServerIssues, useSchemaForm, type FieldHints } from '.
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
 import { groupPlans } from './plan-groups';
-import { planName } from './catalogue-labels';
+import { planName } from '../../app/catalogue-labels';
 import { SavedNumbers, SaveNumber } from './SavedNumbers';
 import { useKeepDraft } from './use-keep-draft';
 

@@ -21,6 +21,7 @@ import { Schedules } from './Schedules';
 import { Report, Support } from './Support';
 import { ordersQueries } from '../../api/queries/orders';
 import { walletQueries } from '../../api/queries/wallet';
+import { capitalised, productName } from '../../app/catalogue-labels';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Orders() {
@@ -181,7 +182,7 @@ function OrderTable({ rows }: { rows: { id: string; what: string; amount: number
             <Table.Td>{formatNaira(r.amount)}</Table.Td>
             <Table.Td>
               <Badge color={r.status === 'fulfilled' ? 'green' : r.status === 'cancelled' || r.status === 'failed' ? 'red' : 'blue'}>
-                {r.status}
+                {t(`orders.status_${r.status}` as 'orders.status_processing', { defaultValue: capitalised(r.status) })}
               </Badge>
             </Table.Td>
             <Table.Td>{formatDateTime(r.at)}</Table.Td>
@@ -232,7 +233,7 @@ function Subscriptions() {
           { value: '', label: '—' },
           ...(plans.data?.items ?? [])
             .filter((p) => p.active)
-            .map((p) => ({ value: p.id, label: `${p.service} · ${p.name} · ${formatNaira(p.price)}` })),
+            .map((p) => ({ value: p.id, label: `${productName(p.service)} · ${p.name} · ${formatNaira(p.price)}` })),
         ]}
       />
       {plan && (
@@ -244,7 +245,7 @@ function Subscriptions() {
       <OrderTable
         rows={(orders.data?.items ?? []).map((o) => ({
           id: o.id,
-          what: `${o.service} · ${o.planName}`,
+          what: `${productName(o.service)} · ${o.planName}`,
           amount: o.amount,
           status: o.status,
           at: o.createdAt,

@@ -13,6 +13,7 @@ import { Section } from '../../components/Section';
 import { supportQueries } from '../../api/queries/orders';
 import { reportSchema, supportMessageSchema } from '../../api/schemas';
 import { showServerIssues, useSchemaForm } from '../../components/form';
+import { capitalised } from '../../app/catalogue-labels';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Support() {
@@ -126,7 +127,10 @@ export function Report() {
       </form>
       {(mine.data?.items ?? []).map((r) => (
         <Text key={r.id} size="sm">
-          {r.reference} · {t(`orders.cat_${r.category}`)} · <Badge color={r.status === 'resolved' ? 'green' : 'blue'}>{r.status}</Badge>
+          {r.reference} · {t(`orders.cat_${r.category}`)} ·{' '}
+          <Badge color={r.status === 'resolved' ? 'green' : 'blue'}>
+            {t(`orders.report_${r.status}` as 'orders.report_open', { defaultValue: capitalised(r.status) })}
+          </Badge>
           {r.resolutionNote ? ` · ${r.resolutionNote}` : ''}
         </Text>
       ))}

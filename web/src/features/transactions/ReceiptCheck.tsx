@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
 import { receiptsQueries } from '../../api/queries/vtu';
+import { statusWord } from '../../app/catalogue-labels';
 
 /** The public receipt check behind the QR code: no sign-in; the service says whether the signature is valid. */
 export function ReceiptCheck() {
@@ -26,7 +27,7 @@ export function ReceiptCheck() {
           <Alert color={check.data.valid ? 'green' : 'red'} role="status" title={check.data.valid ? t('tx.valid') : t('tx.invalid')}>
             {r && (
               <Text>
-                {r.description} · ₦{r.amount} · {r.status} · {formatDateTime(r.transactionAt)} · {r.reference}
+                {r.description} · ₦{r.amount} · {statusWord(r.status, (k) => t(k))} · {formatDateTime(r.transactionAt)} · {r.reference}
               </Text>
             )}
           </Alert>

@@ -6,6 +6,7 @@ import { receiptsQueries } from '../../api/queries/vtu';
 import { ShareReceipt } from '../../components/ShareReceipt';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
+import { statusWord } from '../../app/catalogue-labels';
 import { usePurchase } from './purchase-details';
 
 /** One money movement with its signed receipt: download, share, and the public verification link as a QR code. */
@@ -36,7 +37,7 @@ export function TransactionDetail() {
                 k={t('tx.amount')}
                 v={`${r.direction === 'credit' ? '+' : '−'}₦${Number(r.amount).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`}
               />
-              <Row k={t('tx.status')} v={t(`result.${r.status}`, { defaultValue: r.status })} />
+              <Row k={t('tx.status')} v={statusWord(r.status, (k) => t(k))} />
               <Row k={t('tx.date')} v={formatDateTime(r.transactionAt)} />
               <Row k={t('result.reference')} v={r.reference} />
             </Table.Tbody>
