@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
 import { prefixedId } from '../../kernel/ids.js';
-import { DELIVER_JOB, deliveryView, modeOf, type DeliveryRow, type WebhookDeps, type WebhookEventJob } from './webhook-model.js';
+import {
+  DELIVER_JOB,
+  deliveryView,
+  modeOf,
+  webhookBodyOf,
+  type DeliveryRow,
+  type WebhookDeps,
+  type WebhookEventJob,
+} from './webhook-model.js';
 
 /** listDeliveries: the customer's delivery log in this world, newest first, of one endpoint or all. */
 export async function listDeliveries(deps: WebhookDeps, userId: string, page: { limit: number; offset: number; endpointId?: string }) {
@@ -38,7 +46,7 @@ export async function fanout({ db, clock, work }: WebhookDeps, e: WebhookEventJo
     const made = await rows<{ id: string }>(
       tx,
       sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, created_at)
-          SELECT ${prefixedId('whd')} || '_' || w.id, w.id, ${e.id}, ${e.type}, ${e.body}, 'pending', ${clock.now()}
+          SELECT ${prefixedId('whd')} || '_' || w.id, w.id, ${e.id}, ${e.type}, ${webhookBodyOf(e)}, 'pending', ${clock.now()}
           FROM webhook_endpoints w WHERE w.user_id = ${e.userId} AND w.status = 'active' AND ${e.type} = ANY(w.events)
           ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
     );

@@ -12,6 +12,7 @@ import {
   hasEndpointFor,
   WEBHOOK_EVENTS,
   type WebhookEvent,
+  type WebhookEventJob,
   type Webhooks,
 } from './webhooks.js';
 
@@ -26,9 +27,6 @@ const whenRefunded = hasEndpointFor('purchase.refunded');
 const whenCredited = hasEndpointFor('wallet.credited');
 const whenEpins = hasEndpointFor('epin.batch_ready');
 
-const bodyOf = (id: string, type: WebhookEvent, created: Date, data: Record<string, unknown>) =>
-  JSON.stringify({ id, type, created: created.toISOString(), data });
-
 /** A purchase's refund as its event's data: the purchase as it stands (a failed one, or a delivered one). */
 const refundData = (e: PurchaseRefund, status: 'failed' | 'success') => ({
   transactionId: e.transactionId,
@@ -40,48 +38,52 @@ const refundData = (e: PurchaseRefund, status: 'failed' | 'success') => ({
 });
 
 export function subscribeWebhooks({ events, clock }: { events: EventBus; clock: Clock }) {
+  /** The fan-out job of an event: its time and data (the job makes the body, webhookBodyOf). */
+  const job = (type: WebhookEvent, userId: string, id: string, data: Record<string, unknown>): WebhookEventJob => ({
+    type,
+    userId,
+    id,
+    created: clock.now().toISOString(),
+    data,
+  });
   events.on('vtu.succeeded', (e, change) => {
-    const id = `evt_purchase_succeeded_${e.transactionId}`;
     const data = { transactionId: e.transactionId, service: e.service, amount: toNaira(e.amount) };
-    change.enqueue(
-      FANOUT_JOB,
-      { type: 'purchase.succeeded', userId: e.userId, id, body: bodyOf(id, 'purchase.succeeded', clock.now(), data) },
-      { onlyIf: whenPurchase },
-    );
+    change.enqueue(FANOUT_JOB, job('purchase.succeeded', e.userId, `evt_purchase_succeeded_${e.transactionId}`, data), {
+      onlyIf: whenPurchase,
+    });
   });
   events.on('vtu.failed', (e, change) => {
     const id = `evt_purchase_failed_${e.transactionId}`;
-    const body = bodyOf(id, 'purchase.failed', clock.now(), refundData(e, 'failed'));
-    change.enqueue(FANOUT_JOB, { type: 'purchase.failed', userId: e.userId, id, body }, { onlyIf: whenFailed });
+    change.enqueue(FANOUT_JOB, job('purchase.failed', e.userId, id, refundData(e, 'failed')), { onlyIf: whenFailed });
   });
   events.on('vtu.refunded', (e, change) => {
     const id = `evt_purchase_refunded_${e.transactionId}`;
-    const body = bodyOf(id, 'purchase.refunded', clock.now(), refundData(e, 'success'));
-    change.enqueue(FANOUT_JOB, { type: 'purchase.refunded', userId: e.userId, id, body }, { onlyIf: whenRefunded });
+    change.enqueue(FANOUT_JOB, job('purchase.refunded', e.userId, id, refundData(e, 'success')), { onlyIf: whenRefunded });
   });
   events.on('wallet.credited', (e, change) => {
-    const id = `evt_wallet_credited_${e.reference}`;
     const data = { amount: toNaira(e.amount), source: e.source, reference: e.reference };
-    change.enqueue(
-      FANOUT_JOB,
-      { type: 'wallet.credited', userId: e.userId, id, body: bodyOf(id, 'wallet.credited', clock.now(), data) },
-      { onlyIf: whenCredited },
-    );
+    change.enqueue(FANOUT_JOB, job('wallet.credited', e.userId, `evt_wallet_credited_${e.reference}`, data), { onlyIf: whenCredited });
   });
   // Recharge cards (issue 45): a batch settled, its cards ready and what was not delivered refunded, once per batch.
   events.on('epin.batch_ready', (e, change) => {
     const id = `evt_epin_batch_ready_${e.batchId}`;
     const status = e.delivered === e.quantity ? 'delivered' : e.delivered === 0 ? 'failed' : 'partial';
     const data = { batchId: e.batchId, quantity: e.quantity, delivered: e.delivered, refunded: toNaira(e.refunded), status };
-    const body = bodyOf(id, 'epin.batch_ready', clock.now(), data);
-    change.enqueue(FANOUT_JOB, { type: 'epin.batch_ready', userId: e.userId, id, body }, { onlyIf: whenEpins });
+    change.enqueue(FANOUT_JOB, job('epin.batch_ready', e.userId, id, data), { onlyIf: whenEpins });
   });
 }
 
 export function registerWebhookJobs({ jobs, webhooks }: { jobs: JobQueue; webhooks: Webhooks }) {
   jobs.register({
     name: FANOUT_JOB,
-    payload: z.object({ type: z.enum(WEBHOOK_EVENTS), userId: z.string(), id: z.string(), body: z.string() }),
+    payload: z.object({
+      type: z.enum(WEBHOOK_EVENTS),
+      userId: z.string(),
+      id: z.string(),
+      created: z.string().optional(),
+      data: z.record(z.string(), z.unknown()).optional(),
+      body: z.string().optional(),
+    }),
     maxAttempts: 8,
     backoffMs: 30_000,
     handler: (p) => webhooks.fanout(p),

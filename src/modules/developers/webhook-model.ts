@@ -26,13 +26,21 @@ export type EndpointRow = RowOf<typeof webhookEndpoints>;
 /** A webhook_deliveries row. */
 export type DeliveryRow = RowOf<typeof webhookDeliveries>;
 
-/** What the fan-out job carries: one event of one customer, its body already made at the event. */
+/**
+ * What the fan-out job carries: one event of one customer, its time and data; the job makes the body every endpoint
+ * receives (`body`: a job written before the body was made there).
+ */
 export interface WebhookEventJob {
   type: WebhookEvent;
   userId: string;
   id: string;
-  body: string;
+  created?: string;
+  data?: Record<string, unknown>;
+  body?: string;
 }
+
+/** The body every endpoint receives for an event (signed as sent). */
+export const webhookBodyOf = (e: WebhookEventJob) => e.body ?? JSON.stringify({ id: e.id, type: e.type, created: e.created, data: e.data });
 
 /**
  * The job is written only while the customer has an active endpoint for the event: one condition per event type
