@@ -9,6 +9,7 @@ import { createLedger } from '../src/ledger/ledger.js';
 import { verifyLedger } from '../src/ledger/verify.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { buyAirtimeBench, VTU_CONNECTIONS, vtuLedgerBreaches, vtuPeakRssMb } from './buy-airtime.js';
+import { buyByKeyBench } from './buy-by-key.js';
 import { goalTable, p99Goal, percent, rate, rateGoal, times, type Goal } from './goals.js';
 import { purchaseBurst } from './purchase-burst.js';
 import { oneStatementTransfers, setupSqlTransfer } from './sql-transfer.js';
@@ -38,7 +39,7 @@ import {
  * default postgres://postgres@127.0.0.1:5432/postgres; a fresh database per run), BENCH_SECONDS per run (5).
  * One table, one machine, one run: each full-API figure next to its baseline, then issue 31's goals, each against
  * its baseline of the same run ("goal | measured | baseline | ratio | met?").
- * BENCH_ONLY=wallet,transfer,vtu,burst,webhook,storm,export runs a subset (the baselines always run: bare Fastify, and the
+ * BENCH_ONLY=wallet,transfer,vtu,key,burst,webhook,storm,export runs a subset (the baselines always run: bare Fastify, and the
  * one-statement SQL transfer when transfers or purchases are measured). BENCH_CPU_PROF=1 writes CPU profiles of the
  * wallet/transfer and VTU services into bench/profiles/ with the windows of their measured runs
  * (bench/profile-summary.ts).
@@ -268,6 +269,19 @@ if (want('vtu')) {
   reach.push(
     `VTU purchases: CPU ceiling ${perSecond(ceiling(spread.cpu))} spread, ${perSecond(ceiling(one.cpu))} on one provider (${process.env.BENCH_VTU_SIMULATOR === 'inline' ? "the simulators' share included" : "the simulators' process left out; their statements are in PostgreSQL's share"})`,
   );
+}
+
+// Issue 45: the same purchase by live API key and by session, in alternated windows (bench/buy-by-key.ts).
+if (want('key')) {
+  const k = await buyByKeyBench();
+  out.push(...k.rows);
+  goals.push({
+    goal: 'a purchase by API key costs no more than by session (alternated windows, within 10%)',
+    measured: k.summary,
+    baseline: k.rows[0].name,
+    ratio: k.rows[1].ratio ?? '',
+    met: k.met,
+  });
 }
 
 // Issue 31: the background work a burst of purchases leaves behind, and reads while it runs (bench/purchase-burst.ts).

@@ -19,6 +19,15 @@ const byKey = (secret: string, op: AnyOperation, input: Record<string, unknown> 
 const opNamed = (name: string) => allOperations.find((op) => op.name === name)!;
 const airtime = { network: 'mtn', phone: '08031234567', amount: 100 };
 
+/** Polls until the auth_changed trigger's message has landed (at once on PGlite; over LISTEN on PostgreSQL). */
+async function waitFor(what: string, fn: () => Promise<boolean>, ms = 5000) {
+  const until = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 async function newKey(input: Record<string, unknown>, by = owner): Promise<{ id: string; secret: string }> {
   const res = await call(
     h,
@@ -160,6 +169,26 @@ describe('API keys', () => {
     const listed = await session('/_serverFn/listApiKeysBearerDevelopers', {}, 'GET');
     expect(listed.json().keys[0]).toMatchObject({ dailyLimit: 150, spentToday: 150 });
     await expectLedgerOk(h);
+  });
+
+  it("a key's holder is held in memory like a session's state, and a freeze or a closure by another writer reaches the next request", async () => {
+    const holder = await user(h, { tier: 2, naira: 1000 });
+    const { secret } = await newKey({ scopes: ['read', 'purchase'] }, holder);
+    const cached = () => h.app.services.identity.isSessionCached(`holder:${holder.id}`);
+    const buy = (n: number) => byKey(secret, opNamed('buyAirtime'), airtime, { 'idempotency-key': `held-${n}` });
+    expect((await buy(1)).statusCode).toBe(200);
+    expect(cached()).toBe(true);
+    await h.app.services.db.execute(
+      sql`INSERT INTO account_freezes (user_id, reason, frozen_by, frozen_at) VALUES (${holder.id}, 'test', NULL, now())`,
+    );
+    await waitFor('the freeze to reach the cache', async () => !cached());
+    expect((await buy(2)).json().error.code).toBe('ACCOUNT_FROZEN');
+    await h.app.services.db.execute(sql`DELETE FROM account_freezes WHERE user_id = ${holder.id}`);
+    await waitFor('the unfreeze to reach the cache', async () => !cached());
+    expect((await buy(3)).statusCode).toBe(200);
+    await h.app.services.db.execute(sql`UPDATE users SET status = 'closed' WHERE id = ${holder.id}`);
+    await waitFor('the closure to reach the cache', async () => !cached());
+    expect((await byKey(secret, opNamed('listDataNetworks'))).json().error.code).toBe('ACCOUNT_CLOSED');
   });
 
   it('each key has a rate budget of its own', async () => {

@@ -3,7 +3,6 @@ import { isIP } from 'node:net';
 import { one } from '../../db/client.js';
 import type { ApiScope, AuthUser } from '../../kernel/actor.js';
 import { AppError } from '../../kernel/errors.js';
-import { profileOf } from '../identity/api.js';
 import { COLUMNS, worldOf, type KeyRow } from './key-rows.js';
 import { hashOfSecret, type KeyMode } from './keys.js';
 import type { DevelopersDeps } from './deps.js';
@@ -31,7 +30,7 @@ export async function authenticate(deps: DevelopersDeps, secret: string, ip: str
   if (k.suspended_at !== null) throw new AppError('KEY_SUSPENDED', 'This API key is suspended by the business: contact support');
   if (k.allowed_ips && !k.allowed_ips.includes(plainAddress(ip)))
     throw new AppError('FORBIDDEN', 'This API key is not allowed from this address');
-  const holder = await profileOf(db, k.user_id);
+  const holder = await deps.identity.keyHolder(k.user_id);
   if (!holder || holder.status !== 'active') throw new AppError('ACCOUNT_CLOSED', 'This account has been closed');
   return {
     id: k.user_id,
@@ -41,6 +40,8 @@ export async function authenticate(deps: DevelopersDeps, secret: string, ip: str
     operatorRoles: [],
     sessionId: null,
     kycTier: holder.kycTier,
+    // The freeze comes with the holder's account, so a money operation asks nothing more (operation-auth.ts).
+    frozen: holder.frozen,
     apiKey: {
       id: k.id,
       mode: k.mode as KeyMode,

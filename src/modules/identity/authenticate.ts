@@ -107,6 +107,54 @@ async function sessionState({ db, sessionCache }: IdentityUseCaseDeps, sid: stri
   return row;
 }
 
+/** An API key holder's account as a key's request needs it (issue 45): e-mail, username, status, tier, frozen. */
+export interface KeyHolder {
+  email: string;
+  username: string | null;
+  status: string;
+  kycTier: number;
+  frozen: boolean;
+}
+
+/**
+ * The holder of an API key: from the session cache (an entry `holder:<user id>`, dropped with the user's sessions by
+ * the same `auth_changed` messages: status, e-mail, username, tier, freezes), else read in one statement and cached
+ * while the account is active. A key's request then spends no round trip on its account, as a session's does not.
+ */
+export async function keyHolder({ db, sessionCache }: IdentityUseCaseDeps, userId: string): Promise<KeyHolder | null> {
+  const slot = `holder:${userId}`;
+  const cached = sessionCache.get(slot);
+  if (cached && cached.userId === userId) return holderOf(cached);
+  const generation = sessionCache.generation();
+  const r = await one<{ email: string; username: string | null; status: string; kyc_tier: number; frozen: boolean }>(
+    db,
+    sql`SELECT u.email, u.username, u.status, u.kyc_tier, EXISTS (SELECT 1 FROM account_freezes z WHERE z.user_id = u.id) AS frozen
+        FROM users u WHERE u.id = ${userId}`,
+  );
+  if (!r) return null;
+  const state: SessionState = {
+    userId,
+    status: 'active',
+    email: r.email,
+    username: r.username,
+    userStatus: r.status,
+    kycTier: r.kyc_tier,
+    twoFactor: false,
+    frozen: r.frozen,
+    grantedRoles: [],
+  };
+  if (r.status === 'active') sessionCache.put(slot, state, generation);
+  return holderOf(state);
+}
+
+const holderOf = (s: SessionState): KeyHolder => ({
+  email: s.email,
+  username: s.username,
+  status: s.userStatus,
+  kycTier: s.kycTier,
+  frozen: s.frozen,
+});
+
 /**
  * Issue 43: whether a sign-in from a device the account does not know waits for the second factor. A customer with a
  * confirmed authenticator: yes, unless a reset's wait is over (it is removed at the next read: the owner who lost it

@@ -4,7 +4,7 @@ import { createUser, findUserByEmail, getUser, roleOf } from './accounts.js';
 import { openSession, signOut } from './sessions.js';
 import { sendLoginOtp, verifyLoginOtp } from './login-otp.js';
 import { refreshSession } from './refresh-session.js';
-import { authenticate, signInNeedsSecondFactor } from './authenticate.js';
+import { authenticate, keyHolder, signInNeedsSecondFactor } from './authenticate.js';
 import { liveOperatorRoles } from './live-operator-roles.js';
 import { updateProfile } from './update-profile.js';
 import type { IdentityDeps, IdentityUseCaseDeps } from './deps.js';
@@ -47,6 +47,8 @@ export function createIdentityService(deps: IdentityDeps) {
     /** `pendingSignIn`: the operation runs on a session still waiting for its second factor (completeSignIn, signOut). */
     authenticate: (token: string, activity: Activity = 'person', pendingSignIn = false) =>
       authenticate(useCases, token, activity, pendingSignIn),
+    /** An API key holder's account (issue 45), cached like a session's state (session-cache.ts). */
+    keyHolder: (userId: string) => keyHolder(useCases, userId),
     liveOperatorRoles: (userId: string, sessionId: string | null) => liveOperatorRoles(useCases, userId, sessionId),
     updateProfile: (userId: string, patch: Parameters<typeof updateProfile>[2]) => updateProfile(deps, userId, patch),
   };
