@@ -8,7 +8,6 @@ import { errorMessage } from '../../app/errors';
 import { Later } from '../../app/later';
 import { LanguagePicker } from '../../components/LanguagePicker';
 import { TextField } from '../../components/TextField';
-import { PasskeySignIn } from './PasskeySignIn';
 import './sign-in.css';
 
 // The code boxes load while the person types the e-mail (from the e-mail field's focus, like the rules below): they
@@ -17,6 +16,8 @@ const loadCodeInput = () => import('../../components/CodeInput');
 const CodeInput = lazy(() => loadCodeInput().then((m) => ({ default: m.CodeInput })));
 // Issue 43: the second step, only for a customer with two-factor on signing in on a new device.
 const SecondFactorStep = lazy(() => import('./SecondFactor').then((m) => ({ default: m.SecondFactorStep })));
+// Issue 43: "Sign in with fingerprint or face", loaded beside the first screen rather than in its JavaScript.
+const PasskeySignIn = lazy(() => import('./PasskeySignIn').then((m) => ({ default: m.PasskeySignIn })));
 type Pending = Parameters<ReturnType<typeof useAuth>['signedIn']>[0] & { secondFactorRequired?: true };
 
 /** The second step while a sign-in waits for it (a lazily loaded screen). */
@@ -71,7 +72,9 @@ export function SignIn() {
                 {mode === 'code' ? t('auth.withPin') : t('auth.withCode')}
               </TextButton>
             </Later>
-            <PasskeySignIn />
+            <Suspense fallback={null}>
+              <PasskeySignIn />
+            </Suspense>
           </div>
         </div>
       </div>
