@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
+import { codeText } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
-import { savedLanguage } from '../notifications/api.js';
+import { codeTextsFor } from '../notifications/api.js';
 import { OTP_TTL_MS } from './otp.js';
 import { createUser, findUserByEmail } from './accounts.js';
 import { openSession } from './sessions.js';
@@ -11,8 +11,8 @@ import type { IdentityUseCaseDeps, SessionView } from './deps.js';
 /** Issues a sign-in code for an e-mail address and mails it. */
 export async function sendLoginOtp({ db, otp, codeMail, clock }: IdentityUseCaseDeps, email: string, meta: { ip?: string } = {}) {
   const code = await otp.issue('login', email.toLowerCase(), meta.ip);
-  // In the account's saved language; English for an address with no account yet (issue 43).
-  const t = codeTextsOf(await savedLanguage(db, { email })).signInCode;
+  // In the account's saved language, as admins worded it; English for an address with no account yet (issues 43, 44).
+  const t = (await codeTextsFor(db, { email })).signInCode;
   await codeMail.send({ to: email, subject: t.subject, text: codeText(t.text, { code }) }, new Date(clock.now().getTime() + OTP_TTL_MS));
 }
 

@@ -6,3 +6,5 @@ export type { NotificationInput, Notifier } from './notifier.js';
 export type { Outbox, OutboxEmail } from './outbox.js';
 /** The saved language of an account, for the service's own e-mails and SMS (codes) (issue 43). */
 export { savedLanguage } from './delivery.js';
+/** The service's code texts for an account in its saved language, with the admins' wording (issue 44). */
+export { codeTextsFor } from './templates.js';

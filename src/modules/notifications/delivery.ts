@@ -65,22 +65,39 @@ export async function channelPrefs(exec: Executor, userId: string): Promise<Chan
   return prefsOf(row?.prefs);
 }
 
+/** The account `u` by user id, e-mail or verified phone (savedLanguage's and the templates' code texts' condition). */
+export const accountMatch = (who: { userId: string } | { email: string } | { phone: string }) =>
+  'userId' in who
+    ? sql`u.id = ${who.userId}`
+    : 'email' in who
+      ? sql`u.email = ${who.email.toLowerCase()}`
+      : sql`u.phone = ${who.phone} AND u.phone_verified_at IS NOT NULL`;
+
 /**
  * The saved language (settings' `language`) of the account with this user id, e-mail or phone (its verified one), or
  * undefined for an address with no account: the service's own e-mails and SMS (codes) are written in it (issue 43).
  */
 export async function savedLanguage(exec: Executor, who: { userId: string } | { email: string } | { phone: string }) {
-  const match =
-    'userId' in who
-      ? sql`u.id = ${who.userId}`
-      : 'email' in who
-        ? sql`u.email = ${who.email.toLowerCase()}`
-        : sql`u.phone = ${who.phone} AND u.phone_verified_at IS NOT NULL`;
+  const match = accountMatch(who);
   const row = await one<{ prefs: unknown }>(
     exec,
     sql`SELECT p.prefs FROM users u JOIN user_preferences p ON p.user_id = u.id WHERE ${match} AND u.status = 'active' LIMIT 1`,
   );
   return languageOf(row?.prefs);
+}
+
+/**
+ * The saved language of an account (as savedLanguage) and the admins' wording of the code texts (templates.ts's
+ * codeTextsFor, issue 44), in one statement.
+ */
+export async function codeWording(exec: Executor, who: { userId: string } | { email: string } | { phone: string }) {
+  return one<{ language: string | null; overrides: { key: string; language: string; subject: string | null; body: string }[] | null }>(
+    exec,
+    sql`SELECT (SELECT p.prefs ->> 'language' FROM users u JOIN user_preferences p ON p.user_id = u.id
+                WHERE ${accountMatch(who)} AND u.status = 'active' LIMIT 1) AS language,
+               (SELECT jsonb_agg(jsonb_build_object('key', t.key, 'language', t.language, 'subject', t.subject, 'body', t.body))
+                FROM message_templates t WHERE t.key LIKE 'code.%') AS overrides`,
+  );
 }
 
 function prefsOf(prefs: unknown): ChannelPrefs {
@@ -119,6 +136,25 @@ export function registerNotifications(services: { events: EventBus }) {
   );
 }
 
+/** A notification as the fan-out reads it, with its user, preferences, admins' wording and push subscriptions. */
+type FanOutRow = {
+  id: string;
+  user_id: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  data: Record<string, unknown> | null;
+  created_at: Date;
+  email: string;
+  phone: string | null;
+  phone_verified_at: Date | null;
+  status: string;
+  prefs: unknown;
+  templates: Record<string, { subject: string | null; body: string }> | null;
+  subs: string[] | null;
+  ended_subs: string[] | null;
+};
+
 /**
  * The fan-out of the notifications one statement emitted (DELIVER_JOB, enqueued by emit in the emitter's
  * transaction): reads them with their users, channel preferences and push subscriptions as they are now (one
@@ -133,25 +169,14 @@ async function fanOut(
 ): Promise<void> {
   const { db, work, outbox, clock } = services;
   const now = clock.now();
-  const found = await rows<{
-    id: string;
-    user_id: string;
-    kind: NotificationKind;
-    title: string;
-    body: string;
-    data: Record<string, unknown> | null;
-    created_at: Date;
-    email: string;
-    phone: string | null;
-    phone_verified_at: Date | null;
-    status: string;
-    prefs: unknown;
-    subs: string[] | null;
-    ended_subs: string[] | null;
-  }>(
+  const found = await rows<FanOutRow>(
     db,
     sql`SELECT n.id::text AS id, n.user_id::text AS user_id, n.kind, n.title, n.body, n.data, n.created_at,
                u.email, u.phone, u.phone_verified_at, u.status, p.prefs,
+               -- The admins' wording of the notices in the reader's language (issue 44; any other language reads English).
+               (SELECT jsonb_object_agg(t.key, jsonb_build_object('subject', t.subject, 'body', t.body)) FROM message_templates t
+                 WHERE t.key LIKE 'notice.%'
+                   AND t.language = CASE WHEN p.prefs ->> 'language' IN ('ha', 'pcm', 'yo') THEN p.prefs ->> 'language' ELSE 'en' END) AS templates,
                (SELECT array_agg(ps.id::text ORDER BY ps.created_at) FROM push_subscriptions ps JOIN sessions s ON s.id = ps.session_id
                  WHERE ps.user_id = u.id AND ${liveSession(now)}) AS subs,
                (SELECT array_agg(ps.id::text) FROM push_subscriptions ps JOIN sessions s ON s.id = ps.session_id
@@ -172,7 +197,12 @@ async function fanOut(
     // Push, e-mail and SMS in the customer's language, worded from the kind and params (issue 29); the inbox row
     // keeps the English text, which a notification without a wording case is sent in.
     const language = languageOf(r.prefs);
-    const worded = wordNotice(language, { kind: r.kind, title: r.title, body: r.body, params: paramsOf(r.data) }, services.serviceNames);
+    const worded = wordNotice(
+      language,
+      { kind: r.kind, title: r.title, body: r.body, params: paramsOf(r.data) },
+      services.serviceNames,
+      r.templates ?? undefined,
+    );
     const n: NotificationInput = { userId: r.user_id, kind: r.kind, ...worded, ...(r.data ? { data: r.data } : {}) };
     const extra = extras[notificationId] ?? {};
     // A notice meant for every channel (extra.everyChannel) overrides the owner's channel preferences.

@@ -3,6 +3,7 @@ import { createNotifier, type Notifier } from './notifier.js';
 import { createOutbox, type Outbox } from './outbox.js';
 import { createNotificationsService, type NotificationsService } from './service.js';
 import { notificationsOperations } from './operations.js';
+import { templateOperations } from './template-operations.js';
 import { registerNotificationJobs, registerNotifications } from './delivery.js';
 
 /** The notifications module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -15,7 +16,7 @@ export const notificationsModule = defineModule({
     outbox: createOutbox({ work }),
     notifications: createNotificationsService({ db, clock, config, resolver }),
   }),
-  operations: notificationsOperations,
+  operations: [...notificationsOperations, ...templateOperations],
   jobs: [registerNotificationJobs],
   subscribers: [registerNotifications],
 });

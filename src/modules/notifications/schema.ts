@@ -78,3 +78,17 @@ export const smsMessages = pgTable(
   },
   (t) => [primaryKey({ columns: [t.provider, t.messageId] })],
 );
+
+/** Typed view of migration 1276: admins' wording of the customer e-mails and SMS per language (issue 44, templates.ts). */
+export const messageTemplates = pgTable(
+  'message_templates',
+  {
+    key: text('key').notNull(),
+    language: text('language').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    updatedBy: uuid('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.language] })],
+);

@@ -2,9 +2,9 @@ import type { Logger } from '../../lib/logger.js';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { one, type Db } from '../../db/client.js';
-import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
+import { codeText } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
-import { savedLanguage } from '../notifications/api.js';
+import { codeTextsFor } from '../notifications/api.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { HOUR, type Clock } from '../../kernel/clock.js';
 import { hmac } from '../../lib/crypto.js';
@@ -109,9 +109,9 @@ function createPhoneVerification(deps: LoginDeps) {
     /** In the saved language of the signed-in caller, else of the number's owner; English for a number with none. */
     async sendPhoneOtp(phone: string, meta: Meta & { userId?: string } = {}) {
       const code = await otp.issue('phone', phone, meta.ip);
-      const language = await savedLanguage(db, meta.userId ? { userId: meta.userId } : { phone });
+      const texts = await codeTextsFor(db, meta.userId ? { userId: meta.userId } : { phone });
       try {
-        await sms.send({ to: phone, text: codeText(codeTextsOf(language).phoneCode, { code }) });
+        await sms.send({ to: phone, text: codeText(texts.phoneCode, { code }) });
       } catch (err) {
         log?.warn({ err: (err as Error).message }, 'phone verification SMS could not be sent');
         throw new AppError('UPSTREAM_ERROR', 'The SMS could not be sent just now; try again in a minute');

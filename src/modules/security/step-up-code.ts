@@ -1,6 +1,6 @@
-import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
+import { codeText } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
-import { savedLanguage } from '../notifications/api.js';
+import { codeTextsFor } from '../notifications/api.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import type { CodeSource } from './code-tries.js';
 import { cancelNotMeRemoval } from './two-factor-removal.js';
@@ -19,7 +19,7 @@ export async function sendEmailCode(
   meta: { ip?: string } = {},
 ) {
   const code = await otp.issue('stepup', user.email, meta.ip);
-  const t = codeTextsOf(await savedLanguage(db, { userId: user.id })).stepUpCode;
+  const t = (await codeTextsFor(db, { userId: user.id })).stepUpCode;
   await mailer.send({ to: user.email, subject: t.subject, text: codeText(t.text, { code }) });
   // Sent even where it confirms nothing here (it asks for a reset); the answer says what this session may use.
   return {

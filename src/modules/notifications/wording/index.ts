@@ -36,6 +36,8 @@ export function wordNotice(
   language: string | undefined,
   n: { kind: string; title: string; body: string; params: NoticeParams },
   serviceName: ServiceNameOf,
+  /** The admins' wording of this language's cases, by `notice.<case>` (templates.ts, issue 44). */
+  overrides?: Readonly<Record<string, { subject: string | null; body: string }>>,
 ): { title: string; body: string } {
   const lang = languageOf(language);
   const c = noticeCase(n.kind, { ...n.params, text: n.body }, (s) => typeof s === 'string' && serviceName(s, lang) !== undefined);
@@ -49,6 +51,7 @@ export function wordNotice(
   if (service !== undefined) values.service = service;
   if (typeof n.params.change === 'string' && n.params.change in texts.noticeChange)
     values.change = texts.noticeChange[n.params.change as keyof NoticeTexts['noticeChange']];
-  const w = texts.notice[c];
+  const o = overrides?.[`notice.${c}`];
+  const w = o ? { title: o.subject ?? texts.notice[c].title, body: o.body } : texts.notice[c];
   return { title: fill(w.title, values), body: fill(w.body, values) };
 }

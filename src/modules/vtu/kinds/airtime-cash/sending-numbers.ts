@@ -1,6 +1,6 @@
-import { codeText, codeTextsOf } from '../../../../kernel/code-texts.js';
+import { codeText } from '../../../../kernel/code-texts.js';
 import { AppError } from '../../../../kernel/errors.js';
-import { savedLanguage } from '../../../notifications/api.js';
+import { codeTextsFor } from '../../../notifications/api.js';
 import type { AirtimeCashDeps } from './deps.js';
 import * as repo from './repository.js';
 
@@ -9,7 +9,7 @@ export async function sendNumberCode({ db, log, otp, sms }: AirtimeCashDeps, use
   if (await repo.isVerifiedSender(db, userId, phone)) return { sent: false, alreadyVerified: true, expiresInSeconds: 0 };
   const code = await otp.issue('sending_number', `${userId}:${phone}`, ip);
   try {
-    const t = codeTextsOf(await savedLanguage(db, { userId })).sendingNumberCode;
+    const t = (await codeTextsFor(db, { userId })).sendingNumberCode;
     await sms.send({ to: phone, text: codeText(t, { code, phone }) });
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'sending-number SMS could not be sent');
