@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, emailGrant, expectLedgerOk, type Harness, type TestUser } from '../helpers/harness.js';
-import { buyer, PIN, walletBalance } from '../helpers/factories.js';
+import { approveTier2, buyer, PIN, setUserFacts, walletBalance } from '../helpers/factories.js';
 import { enrollTotp } from './rfc6238.js';
 import { createSoftAuthenticator, type SoftAuthenticator } from '../helpers/webauthn.js';
 
@@ -152,6 +152,24 @@ describe('paying', () => {
     const res = await buy(bola, header(adaKey.assert(options)));
     expect(res.json().error.code).toBe('PASSKEY_INVALID');
     expect(await walletBalance(h, bola.id)).toBe(before);
+  });
+
+  it('sends money to another customer confirmed with a passkey, bound to the recipient and amount', async () => {
+    await approveTier2(h, ada.id, 'Ada Obi');
+    await setUserFacts(h, bola.id, { username: `bola${bola.id.slice(0, 6)}` });
+    const transfer = { username: `bola${bola.id.slice(0, 6)}`, amount: 250 };
+    const [adaBefore, bolaBefore] = [await walletBalance(h, ada.id), await walletBalance(h, bola.id)];
+    const send = (input: Record<string, unknown>, headers: Record<string, string>) =>
+      call(h, 'POST', fn('transferWalletFnBearerWallet'), input, { token: ada.token, headers });
+    const options = await paymentOptions(ada, transfer, 'transferWalletFn');
+    const confirm = header(adaKey.assert(options));
+    expect((await send({ ...transfer, amount: 2500 }, confirm)).json().error.code).toBe('PASSKEY_INVALID');
+    const again = header(adaKey.assert(await paymentOptions(ada, transfer, 'transferWalletFn')));
+    const res = await send(transfer, again);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await walletBalance(h, ada.id)).toBe(adaBefore - 250);
+    expect(await walletBalance(h, bola.id)).toBe(bolaBefore + 250);
+    expect((await send(transfer, again)).json().error.code).toBe('PASSKEY_INVALID');
   });
 
   it('still takes the PIN, and refuses the passkey once payments are off', async () => {
