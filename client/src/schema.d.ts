@@ -1108,6 +1108,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminListMessageTemplatesBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer e-mail and SMS templates in one language (codes and notifications): the text sent now, its default, the var
+         * @description The customer e-mail and SMS templates in one language (codes and notifications): the text sent now, its default, the variables it may use and those it must.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminListMessageTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminListOperatorsBearerAdmin": {
         parameters: {
             query?: never;
@@ -1590,6 +1616,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminPreviewMessageTemplateBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A template text rendered with sample values, checked as a save would be (400 for an unknown or missing variable)
+         * @description A template text rendered with sample values, checked as a save would be (400 for an unknown or missing variable).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminPreviewMessageTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminPreviewPriceChangeBearerAdmin": {
         parameters: {
             query?: never;
@@ -1870,6 +1924,34 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminRequestPriceLevel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminResetMessageTemplateBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Puts back the default text of a template in one language
+         * @description Puts back the default text of a template in one language.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminResetMessageTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2190,6 +2272,34 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminSaveCannedReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminSaveMessageTemplateBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rewords a template in one language (subject and body; an SMS has no subject); its variables are checked: an unknown one
+         * @description Rewords a template in one language (subject and body; an SMS has no subject); its variables are checked: an unknown one or a required one missing is 400.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminSaveMessageTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9267,6 +9377,11 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        AdminListMessageTemplatesOutput: {
+            items: components["schemas"]["MessageTemplate"][];
+            /** @constant */
+            ok: true;
+        };
         AdminListOperatorSessionsOutput: {
             items: {
                 createdAt: string;
@@ -9661,6 +9776,20 @@ export interface components {
             provider: string;
             service: string;
         };
+        AdminPreviewMessageTemplateInput: {
+            body: string;
+            key: string;
+            /** @enum {string} */
+            language: "en" | "ha" | "pcm" | "yo";
+            subject?: string | null;
+        };
+        AdminPreviewMessageTemplateOutput: {
+            body: string;
+            /** @constant */
+            ok: true;
+            sms: string | null;
+            subject: string | null;
+        };
         AdminPreviewPriceChangeInput: {
             /** @description cable: the provider whose plans the preview lists (dstv, gotv, startimes); required for cable */
             identifier?: string;
@@ -9843,6 +9972,16 @@ export interface components {
             /** @enum {string} */
             status: "applied" | "pending";
         };
+        AdminResetMessageTemplateInput: {
+            key: string;
+            /** @enum {string} */
+            language: "en" | "ha" | "pcm" | "yo";
+        };
+        AdminResetMessageTemplateOutput: {
+            /** @constant */
+            ok: true;
+            template: components["schemas"]["MessageTemplate"];
+        };
         AdminResetTwoFactorInput: {
             reason: string;
             /** Format: uuid */
@@ -9985,6 +10124,18 @@ export interface components {
             /** @constant */
             ok: true;
             reply: components["schemas"]["SupportCannedReply"];
+        };
+        AdminSaveMessageTemplateInput: {
+            body: string;
+            key: string;
+            /** @enum {string} */
+            language: "en" | "ha" | "pcm" | "yo";
+            subject?: string | null;
+        };
+        AdminSaveMessageTemplateOutput: {
+            /** @constant */
+            ok: true;
+            template: components["schemas"]["MessageTemplate"];
         };
         AdminSearchAuditOutput: {
             items: {
@@ -11803,6 +11954,22 @@ export interface components {
             /** @constant */
             ok: true;
             unread: number;
+        };
+        MessageTemplate: {
+            body: string;
+            /** @enum {string} */
+            channel: "email" | "sms" | "notice";
+            defaultBody: string;
+            defaultSubject: string | null;
+            key: string;
+            label: string;
+            /** @enum {string} */
+            language: "en" | "ha" | "pcm" | "yo";
+            overridden: boolean;
+            required: string[];
+            subject: string | null;
+            updatedAt: string | null;
+            variables: string[];
         };
         Milestone: {
             bonus: number;
@@ -16796,6 +16963,59 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminListMessageTemplates: {
+        parameters: {
+            query?: {
+                /** @example en */
+                language?: "en" | "ha" | "pcm" | "yo";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "key": "text",
+                     *           "channel": "email",
+                     *           "label": "text",
+                     *           "language": "en",
+                     *           "subject": "text",
+                     *           "body": "Purchases pause from 01:00 to 01:30.",
+                     *           "defaultSubject": "text",
+                     *           "defaultBody": "text",
+                     *           "variables": [
+                     *             "text"
+                     *           ],
+                     *           "required": [
+                     *             "text"
+                     *           ],
+                     *           "overridden": true,
+                     *           "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminListMessageTemplatesOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminListOperators: {
         parameters: {
             query?: never;
@@ -17956,6 +18176,65 @@ export interface operations {
             503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
+    adminPreviewMessageTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "key": "text",
+                 *         "language": "en",
+                 *         "subject": "text",
+                 *         "body": "Purchases pause from 01:00 to 01:30."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminPreviewMessageTemplateInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "subject": "text",
+                     *       "body": "Purchases pause from 01:00 to 01:30.",
+                     *       "sms": "text"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminPreviewMessageTemplateOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminPreviewPriceChange: {
         parameters: {
             query?: never;
@@ -18779,6 +19058,78 @@ export interface operations {
             500: components["responses"]["INTERNAL"];
         };
     };
+    adminResetMessageTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "key": "text",
+                 *         "language": "en"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminResetMessageTemplateInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "template": {
+                     *         "key": "text",
+                     *         "channel": "email",
+                     *         "label": "text",
+                     *         "language": "en",
+                     *         "subject": "text",
+                     *         "body": "Purchases pause from 01:00 to 01:30.",
+                     *         "defaultSubject": "text",
+                     *         "defaultBody": "text",
+                     *         "variables": [
+                     *           "text"
+                     *         ],
+                     *         "required": [
+                     *           "text"
+                     *         ],
+                     *         "overridden": true,
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminResetMessageTemplateOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminResetTwoFactor: {
         parameters: {
             query?: never;
@@ -19580,6 +19931,80 @@ export interface operations {
             403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
             404: components["responses"]["NOT_FOUND"];
             409: components["responses"]["CONFLICT.IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSaveMessageTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "key": "text",
+                 *         "language": "en",
+                 *         "subject": "text",
+                 *         "body": "Purchases pause from 01:00 to 01:30."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminSaveMessageTemplateInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "template": {
+                     *         "key": "text",
+                     *         "channel": "email",
+                     *         "label": "text",
+                     *         "language": "en",
+                     *         "subject": "text",
+                     *         "body": "Purchases pause from 01:00 to 01:30.",
+                     *         "defaultSubject": "text",
+                     *         "defaultBody": "text",
+                     *         "variables": [
+                     *           "text"
+                     *         ],
+                     *         "required": [
+                     *           "text"
+                     *         ],
+                     *         "overridden": true,
+                     *         "updatedAt": "2026-11-24T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSaveMessageTemplateOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL"];
