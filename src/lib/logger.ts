@@ -8,6 +8,7 @@ export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-grant-token"]',
+  'req.headers["x-passkey-assertion"]',
   'req.headers["x-processor-signature"]',
   'headers.authorization',
   'headers.cookie',
