@@ -56,15 +56,3 @@ export function formatDateTime(iso: string | number | Date): string {
   const lagos = new Date(t + LAGOS_OFFSET_MS);
   return `${lagos.getUTCDate()} ${MONTHS[lagos.getUTCMonth()]} ${lagos.getUTCFullYear()}, ${pad(lagos.getUTCHours())}:${pad(lagos.getUTCMinutes())}`;
 }
-
-/**
- * A country's name in the page's language from its ISO code (Intl.DisplayNames), or `fallback` (the provider's
- * English name) where the browser has no names in that language or the code is not a country's.
- */
-export function countryName(code: string, fallback: string): string {
-  const lang = pageLanguage();
-  if (lang === 'en' || !/^[a-z]{2}$/i.test(code) || typeof Intl.DisplayNames !== 'function') return fallback;
-  const names = new Intl.DisplayNames([`${lang}-NG`], { type: 'region', fallback: 'none' });
-  if (!names.resolvedOptions().locale.startsWith(lang)) return fallback;
-  return names.of(code.toUpperCase()) ?? fallback;
-}

@@ -18,7 +18,8 @@ import { esimQueries } from './queries';
 import { esimSchema, esimTopUpSchema } from './schemas';
 import { takeDraft } from '../../../../app/draft';
 import { errorMessage } from '../../../../app/errors';
-import { countryName, formatDateTime, formatNaira } from '../../../../app/format';
+import { countryName } from '../../../../app/country-names';
+import { formatDateTime, formatNaira } from '../../../../app/format';
 import type { KindResultProps } from '../../../../app/kinds';
 import { useSchemaForm, type FieldHints } from '../../../../components/form';
 import type { KindPurchase } from '../../buy-once';
@@ -91,7 +92,7 @@ function PlanSelect({ destination, form }: { destination: string; form: { getInp
 
 const REGIONS = { europe: 'esim.region_europe', africa: 'esim.region_africa', global: 'esim.region_global' } as const;
 
-/** A destination in the reader's language: a country by the browser's names, a region from the strings (issue 43). */
+/** A destination in the reader's language: a country by our names or the browser's, a region from the strings (issue 43). */
 function usePlaceName() {
   const { t } = useTranslation();
   return (d: { id: string; name: string }): string => {
