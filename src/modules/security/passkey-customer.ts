@@ -1,7 +1,6 @@
-import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AuthUser } from '../../kernel/actor.js';
 import { AppError } from '../../kernel/errors.js';
-import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { stepUpRequired } from './first-credential.js';
 import { paymentsOn, savePayments, type CustomerPasskeyDeps } from './passkey-settings.js';
 import { paymentOptions, verifyPayment } from './passkey-payments.js';
