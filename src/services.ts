@@ -88,6 +88,7 @@ export async function buildApp(opts: BuildOptions) {
       await services.jobs.stop();
       await services.authChanges.close();
       await services.growthSettingsChanges.close();
+      await services.vtuLevelChanges.close();
       await services.replica.close();
       await testWorld?.close();
       if (!opts.database) await database.close();

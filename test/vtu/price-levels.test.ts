@@ -117,6 +117,30 @@ describe('prices per level', () => {
     await db().execute(sql`DELETE FROM vtu_disabled_plans WHERE plan = ${plan.plan_id}`);
     clearCaches();
   });
+
+  it("each instance keeps a customer's level until their row changes, by whichever writer: the next quote follows", async () => {
+    const u = await buyer(h, 1_000);
+    const plan = (await plans(u))[0];
+    await setPrice('agent', 'data', plan.plan_id, 'fixed', BigInt(Math.round(plan.price * 100)) - 2000n);
+    clearCaches();
+    const quote = async () =>
+      (await call(h, 'POST', V('quotePurchase'), { service: 'data', network: 'mtn', plan_id: plan.plan_id }, { token: u.token })).json();
+    expect(await quote()).toMatchObject({ total: plan.price, level: { id: 'customer' } });
+    // Written by hand, as another instance or an operator's SQL would: the row's trigger announces the customer
+    // (vtu_levels_changed), and this instance drops its copy when the message lands (at once on PGlite).
+    await setLevel(u, 'agent');
+    const deadline = Date.now() + 10_000;
+    let q = await quote();
+    while (q.level?.id !== 'agent' && Date.now() < deadline) q = await quote();
+    expect(q).toMatchObject({ total: plan.price - 20, level: { id: 'agent' } });
+    await db().execute(sql`DELETE FROM vtu_customer_levels WHERE user_id = ${u.id}`);
+    q = await quote();
+    while (q.level?.id !== 'customer' && Date.now() < deadline + 10_000) q = await quote();
+    expect(q).toMatchObject({ total: plan.price, level: { id: 'customer' } });
+    // The agent's price of this plan as the first test set it.
+    await setPrice('agent', 'data', plan.plan_id, 'fixed', BigInt(Math.round(plan.price * 100)) - 1000n);
+    clearCaches();
+  });
 });
 
 describe('the console: catalogue, plan switches and four-eyes price settings', () => {

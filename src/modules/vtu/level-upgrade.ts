@@ -87,11 +87,13 @@ export async function upgrade(deps: LevelUpgradeDeps, user: { id: string; kycTie
     )
     .commit();
   // A concurrent twin that paid first leaves this one short of funds or skipped: the caller is at the level either way.
-  const { posted } = await paid.catch(async (err: unknown) => {
-    if ((await levels.levelOf(user.id)) === target.id) return { posted: null };
-    throw err;
-  });
-  if (!posted && (await levels.levelOf(user.id)) !== target.id)
+  const { posted } = await paid
+    .finally(() => levels.forgetCustomer(user.id))
+    .catch(async (err: unknown) => {
+      if ((await levels.levelNow(user.id)) === target.id) return { posted: null };
+      throw err;
+    });
+  if (!posted && (await levels.levelNow(user.id)) !== target.id)
     throw new AppError('CONFLICT', `The upgrade to ${target.name} was paid for before; contact support to be moved back to it`);
   return { ...(await myLevel(deps, user.id)), paid: posted ? toNaira(fee) : 0 };
 }

@@ -3,6 +3,7 @@ import { one, rows, type Db, type Executor } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 import { AppError } from '../../kernel/errors.js';
 import type { CatalogueEntry } from '../../providers/vtu/types.js';
+import { createCustomerLevels } from './customer-levels.js';
 import { applyMarkup, MARKUP_CACHE_MS } from './markups.js';
 
 /**
@@ -74,9 +75,11 @@ export async function levelIdOf(exec: Executor, userId: string): Promise<string>
 
 /**
  * The levels, their rules and the switched-off plans as purchases read them: kept MARKUP_CACHE_MS per instance like
- * the markups (a change made here clears it at once).
+ * the markups (a change made here clears it at once). Each customer's level is kept until their row changes
+ * (customer-levels.ts).
  */
 export function createLevels({ db, clock }: { db: Db; clock: Clock }) {
+  const customers = createCustomerLevels((userId) => levelIdOf(db, userId));
   let levels: { at: number; list: PriceLevel[] } | undefined;
   const rules = new Map<string, { at: number; list: LevelRule[]; off: Set<string> }>();
   const fresh = (at: number) => {
@@ -110,7 +113,13 @@ export function createLevels({ db, clock }: { db: Db; clock: Clock }) {
         });
       return l;
     },
-    levelOf: (userId: string) => levelIdOf(db, userId),
+    /** A customer's level id, as purchases price it. */
+    levelOf: (userId: string) => customers.of(userId),
+    /** A customer's level id read now (after a write that may have raced another). */
+    levelNow: (userId: string) => levelIdOf(db, userId),
+    /** The customers' copies' invalidation: the feed to attach, and one customer (or '' for all) to drop. */
+    attachCustomers: (live: () => boolean) => customers.attach(live),
+    forgetCustomer: (userId: string) => customers.forget(userId),
     /** The rule pricing `plan` (or the service) at `level`; undefined: the service's markup at the provider. */
     async ruleFor(service: string, level: string, plan?: string) {
       return ruleOf((await ofService(service)).list, level, plan);
@@ -122,6 +131,7 @@ export function createLevels({ db, clock }: { db: Db; clock: Clock }) {
     clear() {
       levels = undefined;
       rules.clear();
+      customers.forget('');
     },
   };
 }
