@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../src/db/client.js';
 import { DELIVERY_ATTEMPTS, DELIVERY_BACKOFF_MS, createWebhooks } from '../../src/modules/developers/webhooks.js';
 import { call, createHarness, expectLedgerOk, signIn, testResolver, type Harness, type TestUser } from '../helpers/harness.js';
 import { user } from '../helpers/factories.js';
@@ -15,6 +17,8 @@ let secret: string;
 let answer = 200;
 const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 let n = 0;
+/** TCP connections the receiver accepted (a refused delivery makes none). */
+let connections = 0;
 
 const session = (method: 'GET' | 'POST', name: string, input: Record<string, unknown> = {}) =>
   call(h, method, `/_serverFn/${name}BearerDevelopers`, input, { token: owner.token });
@@ -48,6 +52,7 @@ beforeAll(async () => {
       res.end('ok');
     });
   });
+  receiver.on('connection', () => connections++);
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   h = await createHarness();
@@ -155,5 +160,40 @@ describe('signed outbound webhooks', () => {
         });
     const ok = await live.createEndpoint(holder, { url: 'https://hooks.example.com/x', events: ['purchase.succeeded'], mode: 'live' });
     expect(ok.endpoint.status).toBe('active');
+  });
+
+  it('outside the sandbox a delivery resolves the host once and never connects to a private answer (DNS rebinding)', async () => {
+    const { db, clock, work, outbox, log, testWorld } = h.app.services;
+    const asked: string[] = [];
+    let rebound = false;
+    // Public when the endpoint is added, loopback (this test's receiver) by the time it is delivered to.
+    const resolver = async (host: string) => {
+      asked.push(host);
+      return [{ address: rebound ? '127.0.0.1' : '93.184.215.14', family: 4 }];
+    };
+    const live = createWebhooks({ db, clock, work, outbox, log, resolver, secretKey: 'k'.repeat(32), sandbox: false, testWorld });
+    const holder = await user(h, { tier: 2 });
+    const port = new URL(url).port;
+    const made = await live.createEndpoint(
+      { id: holder.id, email: holder.email, kycTier: 2 },
+      { url: `https://rebind.example.com:${port}/hooks`, events: ['purchase.succeeded'], mode: 'live' },
+    );
+    expect(asked).toEqual(['rebind.example.com']);
+    rebound = true;
+    await live.fanout({ type: 'purchase.succeeded', userId: holder.id, id: 'evt_rebind', body: '{}' });
+    const [d] = await rows<{ id: string }>(db, sql`SELECT id FROM webhook_deliveries WHERE endpoint_id = ${made.endpoint.id}`);
+    const before = connections;
+    await expect(live.deliver(d.id, 1)).rejects.toThrow(/resolves to a non-public address/);
+    expect(asked).toEqual(['rebind.example.com', 'rebind.example.com']);
+    // A literal private address written by another hand is refused the same way, without asking DNS.
+    await db.execute(sql`UPDATE webhook_endpoints SET url = ${`https://127.0.0.1:${port}/hooks`} WHERE id = ${made.endpoint.id}`);
+    await expect(live.deliver(d.id, 2)).rejects.toThrow(/non-public/);
+    expect(asked).toHaveLength(2);
+    expect(connections).toBe(before);
+    const [logged] = await rows<{ status: string; attempts: number; error: string }>(
+      db,
+      sql`SELECT status, attempts, error FROM webhook_deliveries WHERE id = ${d.id}`,
+    );
+    expect(logged).toMatchObject({ status: 'pending', attempts: 2, error: 'refused: 127.0.0.1 resolves to a non-public address' });
   });
 });

@@ -115,20 +115,29 @@ export interface WebhookDeps {
 export const modeOf = ({ testWorld }: Pick<WebhookDeps, 'testWorld'>): KeyMode => (testWorld ? 'live' : 'test');
 
 /** An endpoint URL as allowed here: outside the sandbox https on a public address, else VALIDATION_FAILED. */
-export async function checkUrl({ sandbox, resolver }: WebhookDeps, raw: string): Promise<URL> {
+export async function checkUrl(deps: WebhookDeps, raw: string): Promise<URL> {
+  const url = urlOf(deps, raw);
+  if (deps.sandbox) return url;
+  await resolvePublic(url.hostname, deps.resolver).catch(() => {
+    throw new AppError('VALIDATION_FAILED', 'The endpoint must be on a public address', {
+      issues: [{ path: 'url', message: 'not public' }],
+    });
+  });
+  return url;
+}
+
+/**
+ * An endpoint URL parsed, https outside the sandbox (VALIDATION_FAILED otherwise). Its address is checked where it is
+ * used: when the endpoint is added (checkUrl) and by every delivery's connection (lib/pinned-post.ts).
+ */
+export function urlOf({ sandbox }: Pick<WebhookDeps, 'sandbox'>, raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new AppError('VALIDATION_FAILED', 'The endpoint must be a URL', { issues: [{ path: 'url', message: 'not a URL' }] });
   }
-  if (sandbox) return url;
-  if (url.protocol !== 'https:')
+  if (!sandbox && url.protocol !== 'https:')
     throw new AppError('VALIDATION_FAILED', 'The endpoint must use https', { issues: [{ path: 'url', message: 'https only' }] });
-  await resolvePublic(url.hostname, resolver).catch(() => {
-    throw new AppError('VALIDATION_FAILED', 'The endpoint must be on a public address', {
-      issues: [{ path: 'url', message: 'not public' }],
-    });
-  });
   return url;
 }

@@ -5,7 +5,9 @@ import { AppError } from '../../kernel/errors.js';
 import { decrypt } from '../../lib/crypto.js';
 import { emailsOf } from '../identity/api.js';
 import { savedLanguage } from '../notifications/api.js';
-import { checkUrl, DELIVERY_ATTEMPTS, signatureOf, type DeliveryRow, type WebhookDeps } from './webhook-model.js';
+import { NotPublicError } from '../../lib/public-address.js';
+import { pinnedPost } from '../../lib/pinned-post.js';
+import { DELIVERY_ATTEMPTS, signatureOf, urlOf, type DeliveryRow, type WebhookDeps } from './webhook-model.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -27,23 +29,21 @@ export async function deliver(deps: WebhookDeps, deliveryId: string, attempt: nu
   let status: number | null = null;
   let error: string | null = null;
   try {
-    await checkUrl(deps, d.url);
-    const res = await fetch(d.url, {
-      method: 'POST',
+    // Resolved once and checked public outside the sandbox, and connected to that address only (no DNS rebinding).
+    const res = await pinnedPost(urlOf(deps, d.url), {
       headers: {
         'content-type': 'application/json',
         'webhook-id': d.event_id,
         'webhook-signature': signatureOf(decrypt(secretKey, d.secret_encrypted), t, d.body),
       },
       body: d.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      timeoutMs: TIMEOUT_MS,
+      resolver: deps.sandbox ? null : deps.resolver,
     });
     status = res.status;
-    await res.body?.cancel().catch(() => undefined);
     if (status < 200 || status >= 300) error = `answered ${status}`;
   } catch (err) {
-    error = err instanceof AppError ? err.message : (err as Error).name === 'TimeoutError' ? 'no answer in 10 s' : 'could not connect';
+    error = failureOf(err);
   }
   const ms = Math.round(performance.now() - started);
   if (!error) return void (await record(deps, deliveryId, 'succeeded', status, ms, null));
@@ -52,6 +52,16 @@ export async function deliver(deps: WebhookDeps, deliveryId: string, attempt: nu
   if (last) return disable(deps, d.endpoint_id, d.user_id, d.url, `every attempt failed for about 3 days (last: ${error})`);
   throw Object.assign(new Error(`webhook ${deliveryId}: ${error}`), { expected: true });
 }
+
+/** What the delivery log says of an attempt that got no answer. */
+const failureOf = (err: unknown) =>
+  err instanceof AppError
+    ? err.message
+    : err instanceof NotPublicError
+      ? `refused: ${err.message}`
+      : (err as Error).name === 'TimeoutError'
+        ? 'no answer in 10 s'
+        : 'could not connect';
 
 /** A delivery attempt's outcome. */
 async function record(

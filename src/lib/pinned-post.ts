@@ -1,0 +1,45 @@
+import http from 'node:http';
+import https from 'node:https';
+import { resolvePublic, type Resolver } from './public-address.js';
+
+/**
+ * One POST to an address resolved once (SSRF through outbound webhooks, issue 45). With `resolver`, the host is
+ * resolved before connecting, every address it gives is checked public (resolvePublic: NotPublicError otherwise, a
+ * literal address included), and the socket connects to that checked address and no other: the request's `lookup`
+ * answers it instead of asking DNS again, so a name that rebinds to a private address between the check and the
+ * connection (DNS rebinding) never reaches it. TLS still verifies the certificate against the URL's host name.
+ * Without a resolver (the sandbox: loopback receivers) the system's DNS is used unchecked. Redirects are never followed.
+ */
+export interface PinnedPost {
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  /** Null: no check, the system's lookup (the sandbox). */
+  resolver: Resolver | null;
+}
+
+type Lookup = NonNullable<http.RequestOptions['lookup']>;
+
+/** A lookup that answers one address whatever it is asked. */
+const pinnedTo = (a: { address: string; family: number }): Lookup =>
+  ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+    options?.all ? callback(null, [a]) : callback(null, a.address, a.family)) as Lookup;
+
+/** The answer's status; throws NotPublicError before connecting, or the connection's error (a timeout: TimeoutError). */
+export async function pinnedPost(url: URL, opts: PinnedPost): Promise<{ status: number }> {
+  const lookup = opts.resolver ? pinnedTo(await resolvePublic(url.hostname, opts.resolver)) : undefined;
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? https : http).request(
+      url,
+      { method: 'POST', headers: { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) }, lookup, signal },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', (err) => reject(signal.aborted ? Object.assign(new Error('timed out'), { name: 'TimeoutError' }) : err));
+    req.end(opts.body);
+  });
+}
