@@ -125,6 +125,12 @@ export const SCREENS: Record<string, Screen> = {
     reads: 'adminListPasskeys',
   },
   audit: { title: 'Audit log', group: 'System', component: load(() => import('./screens/Audit'), 'Audit'), reads: 'adminSearchAudit' },
+  templates: {
+    title: 'Message templates',
+    group: 'Engagement',
+    component: load(() => import('./screens/Templates'), 'Templates'),
+    reads: 'adminListMessageTemplates',
+  },
   'dead-letters': {
     title: 'Dead letters',
     group: 'System',
