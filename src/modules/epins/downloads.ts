@@ -1,7 +1,6 @@
 import { AppError } from '../../kernel/errors.js';
 import { csvLine } from '../console/api.js';
 import { batchView, cardsOf, getBatch } from './batches.js';
-import { cardSheet } from './card-sheet.js';
 import type { EpinsDeps } from './deps.js';
 
 /**
@@ -14,6 +13,8 @@ export async function downloadBatch(deps: Pick<EpinsDeps, 'db' | 'secretKey'>, u
   if (!cards.length) throw new AppError('CONFLICT', 'This batch has no cards to download (none were delivered yet)');
   const name = `recharge-cards-${b.network}-${b.denomination}-${id}`;
   if (format === 'pdf') {
+    // The PDF library and its fonts are loaded on the first PDF, not at start (about 20 MB a process never making one keeps).
+    const { cardSheet } = await import('./card-sheet.js');
     const pdf = await cardSheet(
       { businessName: b.businessName, network: b.network, denomination: b.denomination, loadCode: b.loadCode },
       cards,

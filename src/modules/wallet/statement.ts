@@ -7,7 +7,6 @@ import { profileOf } from '../identity/api.js';
 import { activityKindOf, activityParams } from './activity.js';
 import type { LineRow, WalletService } from './service.js';
 import { statementCsv } from './statement-csv.js';
-import { statementPdf } from './statement-pdf.js';
 import { STATEMENT_TEXTS, statementLanguage, type Statement, type StatementTexts } from './statement-texts.js';
 
 /** A statement past this many lines is refused: a shorter period is asked for. */
@@ -100,9 +99,10 @@ export async function statementFile(
     lines,
   };
   const fileName = `statement-${range.from}-to-${range.to}.${input.format}`;
-  return input.format === 'csv'
-    ? { fileName, contentType: 'text/csv; charset=utf-8', body: statementCsv(statement) }
-    : { fileName, contentType: 'application/pdf', body: await statementPdf(statement) };
+  if (input.format === 'csv') return { fileName, contentType: 'text/csv; charset=utf-8', body: statementCsv(statement) };
+  // The PDF library and its fonts are loaded on the first PDF, not at start (memory a process never making one keeps).
+  const { statementPdf } = await import('./statement-pdf.js');
+  return { fileName, contentType: 'application/pdf', body: await statementPdf(statement) };
 }
 
 /** The wallet's statements (the container's `walletStatements`). */
