@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { post } from '../api/client';
+import { sendLoginCode, verifyLoginCode } from '../api/sign-in';
 import { useAuth } from '../app/auth';
 import { errorMessage } from '../app/errors';
 import { CodeInput } from '../components/CodeInput';
@@ -19,7 +19,7 @@ export function ConsoleSignIn({ superseded }: { superseded: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      await post('/_serverFn/sendLoginOtpPublicAuth', { email });
+      await sendLoginCode(email);
       setSentTo(email);
       setCode('');
     } catch (err) {
@@ -34,7 +34,7 @@ export function ConsoleSignIn({ superseded }: { superseded: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      const { session } = await post('/_serverFn/verifyLoginOtpPublicAuth', { email: sentTo, code: value });
+      const { session } = await verifyLoginCode(sentTo, value);
       await auth.signedIn(session, 'email_otp');
     } catch (err) {
       setError(errorMessage(err));

@@ -110,7 +110,8 @@ export function Audit() {
                   header: 'Input and change',
                   cell: (r) => (
                     <Spoiler maxHeight={40} showLabel="Show all" hideLabel="Hide">
-                      <Code block fz="xs">
+                      {/* Wrapped, never a sideways-scrolling box: a card on a phone is narrow (axe scrollable-region-focusable). */}
+                      <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                         {[json(r.input), r.before || r.after ? `before ${json(r.before)} after ${json(r.after)}` : '', json(r.details)]
                           .filter(Boolean)
                           .join('\n') || '—'}

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } f
 import { useTranslation } from 'react-i18next';
 import { ApiError, post } from '../../api/client';
 import { reportLoginFailure as sendLoginFailure } from '../../api/public';
+import { sendLoginCode, verifyLoginCode } from '../../api/sign-in';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import { Later } from '../../app/later';
@@ -91,6 +92,23 @@ function TextButton({ onClick, children }: { onClick(): void; children: ReactNod
   );
 }
 
+const SLOT = '\u2063';
+
+/**
+ * A sentence with an e-mail address in it: the address moves to the next line whole instead of breaking at its
+ * hyphens or dots (it breaks only when it is wider than the line).
+ */
+function AddressInSentence({ sentence, address }: { sentence: string; address: string }) {
+  const [before, after = ''] = sentence.split(SLOT);
+  return (
+    <>
+      {before}
+      <span className="signin-address">{address}</span>
+      {after}
+    </>
+  );
+}
+
 function CodeSignIn() {
   const { t } = useTranslation();
   const auth = useAuth();
@@ -123,7 +141,7 @@ function CodeSignIn() {
     setBusy(true);
     setError(null);
     try {
-      await post('/_serverFn/sendLoginOtpPublicAuth', { email });
+      await sendLoginCode(email);
       setSentTo(email);
       setCode('');
       const { secondsRemaining } = await post('/_serverFn/getOtpCooldownPublicAuth', { email });
@@ -146,7 +164,7 @@ function CodeSignIn() {
     setBusy(true);
     setError(null);
     try {
-      const { session } = await post('/_serverFn/verifyLoginOtpPublicAuth', { email: sentTo, code: value });
+      const { session } = await verifyLoginCode(sentTo, value);
       if (session.secondFactorRequired) return setPending(session);
       await auth.signedIn(session, 'email_otp');
     } catch (err) {
@@ -195,7 +213,9 @@ function CodeSignIn() {
       }}
     >
       <Stack>
-        <Text role="status">{t('auth.codeSent', { email: sentTo })}</Text>
+        <Text role="status">
+          <AddressInSentence sentence={t('auth.codeSent', { email: SLOT })} address={sentTo} />
+        </Text>
         <Suspense fallback={<Loader size="sm" aria-label={t('app.loading')} />}>
           <CodeInput
             label={t('auth.code')}
