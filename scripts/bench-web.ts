@@ -1,8 +1,9 @@
 // `npm run bench:web`: Lighthouse (mobile emulation and throttling, its defaults) on the built app
 // served by the service (`node dist/main.js --sandbox` on a fresh data directory), with the machine's Chromium
 // (CHROMIUM_PATH, default /usr/bin/chromium). Prints performance, accessibility and best-practices scores, LCP and
-// total blocking time for the sign-in screen (the page every visitor loads first) and the signed-in home (a stored
-// session, see bench-web-session.ts), BENCH_WEB_RUNS times each (default 3) with the range, and the onboarding
+// total blocking time for the sign-in screen (the page every visitor loads first), the signed-in home and the signed-in
+// Buy screen (/buy?service=airtime; a stored session, see bench-web-session.ts), BENCH_WEB_RUNS times each (default 3)
+// with the range (BENCH_WEB_SCREENS=buy,home: only the screens whose names contain one of these), and the onboarding
 // journey's script time when web/e2e/onboarding.spec.ts has written it. Run `npm run build` first.
 // BENCH_WEB_TASKS=1 also prints, per run, the page's main-thread tasks after first paint from Lighthouse's own trace:
 // each task's wall time (what Lighthouse multiplies by 4 and counts over 50 ms) and the CPU time the thread got in it
@@ -120,10 +121,14 @@ try {
   const perf: Record<string, { score: number; tbt: number; cpuTbt: number }[]> = {};
   const repeated: Record<string, number> = {};
   const runs = Number(process.env.BENCH_WEB_RUNS ?? 3);
-  const screens: [string, string, boolean][] = [
+  const all: [string, string, boolean][] = [
     ['sign-in (/)', `${base}/`, false],
     ['signed-in home (/)', `${base}/`, true],
+    // The screen a purchase starts from (issue 43): the airtime form, the service grid above it.
+    ['signed-in buy (/buy?service=airtime)', `${base}/buy?service=airtime`, true],
   ];
+  const only = process.env.BENCH_WEB_SCREENS?.split(',');
+  const screens = all.filter(([name]) => !only || only.some((s) => name.includes(s)));
   for (const [i, [name, url, signedIn]] of [...screens.flatMap((s) => Array.from({ length: runs }, () => s))].entries()) {
     if (signedIn && i % runs === 0) await signInBrowser(base, chrome.port);
     const flags = {
@@ -158,7 +163,8 @@ try {
     const tbt = lhr.audits['total-blocking-time']?.numericValue ?? NaN;
     const cpuTbt = process.env.BENCH_WEB_TASKS && !lhr.runtimeError ? await cpuTimeBlocking(result!.artifacts, url, flags) : NaN;
     (perf[name] ??= []).push({ score: Math.round((lhr.categories.performance?.score ?? 0) * 100), tbt, cpuTbt });
-    if (signedIn && !lhr.finalDisplayedUrl.endsWith('/')) throw new Error(`signed-in run ended at ${lhr.finalDisplayedUrl}`);
+    // A session that did not hold would end on the sign-in screen at / (or send a new account to /welcome).
+    if (signedIn && lhr.finalDisplayedUrl !== url) throw new Error(`signed-in run ended at ${lhr.finalDisplayedUrl}`);
     const ms = (id: string) => `${((lhr.audits[id]?.numericValue ?? NaN) / 1000).toFixed(2)} s`;
     rows.push([
       name,

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readyCustomer, signInWithPin, TX_PIN, typePin } from './customer';
+import { brokenWords } from './narrow';
 import { expectAccessible } from './support';
 
 /**
@@ -12,34 +13,6 @@ import { expectAccessible } from './support';
 test.use({ viewport: { width: 360, height: 740 } });
 
 const LANGUAGES = ['en', 'ha', 'pcm', 'yo'] as const;
-
-/**
- * Every word on the screen that breaks across lines, measured in the page: for each visible text node, each word's
- * Range gives one rectangle per line box it is drawn on, so a word whose rectangles sit on two lines has been broken
- * inside (an ellipsis or a hyphen added by the browser shows up the same way).
- */
-async function brokenWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    const range = document.createRange();
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const el = node.parentElement;
-      const text = node.textContent ?? '';
-      if (!el || text.trim() === '' || el.closest('script, style, noscript')) continue;
-      for (const m of text.matchAll(/\S+/g)) {
-        range.setStart(node, m.index);
-        range.setEnd(node, m.index + m[0].length);
-        const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
-        if (rects.some((r) => Math.abs(r.top - rects[0].top) > r.height / 2)) {
-          const cls = typeof el.className === 'string' && el.className ? `.${el.className.split(' ')[0]}` : '';
-          broken.push(`"${m[0]}" in <${el.tagName.toLowerCase()}${cls}>`);
-        }
-      }
-    }
-    return broken;
-  });
-}
 
 /** The service tiles on the first row of the grid, and the labels wider than their tile. */
 async function grid(page: Page) {
@@ -197,13 +170,11 @@ test('a balance too low: the form is kept while the wallet is funded with what i
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await expect(page.locator('#amount')).toBeVisible();
   await page.getByRole('button', { name: 'Pay' }).click();
-  await expect(page.getByText('Your wallet was credited with ₦400.00.')).toBeVisible();
 
-  // Back to the form, filled in as it was.
-  await page.getByRole('link', { name: 'Back to your Airtime purchase' }).click();
+  // Paid: straight back to the form, filled in as it was, at its review with the PIN pad in view.
+  await expect(page.getByRole('group', { name: 'Transaction PIN' })).toBeInViewport();
   await expect(page.getByRole('textbox', { name: 'Phone number', exact: true })).toHaveValue('08031234567');
   await expect(page.getByLabel('Amount (₦)')).toHaveValue('₦500');
-  await page.getByRole('button', { name: 'Review' }).click();
   await expect(page.getByTestId('price')).toContainText('You pay ₦500.00');
   await typePin(page);
   await expect(page.getByTestId('purchase-status')).toContainText('Successful');

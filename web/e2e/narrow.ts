@@ -43,3 +43,31 @@ export async function checkFits(page: Page, url: string, screen: string, problem
   await page.waitForTimeout(200);
   problems.push(...(await layoutProblems(page)).map((p) => `${screen}: ${p}`));
 }
+
+/**
+ * Every word on the screen that breaks across lines, measured in the page: for each visible text node, each word's
+ * Range gives one rectangle per line box it is drawn on, so a word whose rectangles sit on two lines has been broken
+ * inside (an ellipsis or a hyphen added by the browser shows up the same way).
+ */
+export async function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const broken: string[] = [];
+    const range = document.createRange();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      const text = node.textContent ?? '';
+      if (!el || text.trim() === '' || el.closest('script, style, noscript')) continue;
+      for (const m of text.matchAll(/\S+/g)) {
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+        if (rects.some((r) => Math.abs(r.top - rects[0].top) > r.height / 2)) {
+          const cls = typeof el.className === 'string' && el.className ? `.${el.className.split(' ')[0]}` : '';
+          broken.push(`"${m[0]}" in <${el.tagName.toLowerCase()}${cls}>`);
+        }
+      }
+    }
+    return broken;
+  });
+}

@@ -14,7 +14,9 @@ const SPLASH: Record<string, string> = {
   pcm: 'Airtime, data, cable TV, light bill and more, pay from your wallet sharp sharp.',
   yo: 'Káàdì ìpè, data, tẹlifíṣọ̀n kébù, iná mànàmáná àti bẹ́ẹ̀ bẹ́ẹ̀ lọ, tí o ń san láti inú àpamọ́wọ́ rẹ ní ìṣẹ́jú àáyá.',
 };
-const saved = localStorage.getItem('vtu.language') ?? '';
+// Before any choice, the phone's own language (as app/i18n.ts savedLanguage).
+const saved =
+  localStorage.getItem('vtu.language') ?? navigator.languages.map((l) => l.split('-')[0].toLowerCase()).find((l) => l in SPLASH) ?? '';
 const splashText = document.querySelector('#splash p');
 if (SPLASH[saved] && splashText) {
   splashText.textContent = SPLASH[saved];

@@ -14,6 +14,8 @@ export interface BuyDraft {
   funding?: number;
   /** The session ended under the form (markDraftForResume): the next sign-in opens it again. */
   resume?: boolean;
+  /** Filled in for the customer (onboarding's airtime amounts): the form opens at its review. */
+  review?: boolean;
 }
 
 const KEY = 'vtu.buyDraft';

@@ -76,9 +76,16 @@ export async function loadKindStrings() {
 
 const LANGUAGE_KEY = 'vtu.language';
 
+/** The language chosen on this device; before any choice, the phone's own when the app has it (ha-NG: Hausa), else English. */
 export function savedLanguage(): Language {
-  const v = localStorage.getItem(LANGUAGE_KEY);
+  const v = localStorage.getItem(LANGUAGE_KEY) ?? phoneLanguage();
   return LANGUAGES.some((l) => l.code === v) ? (v as Language) : 'en';
+}
+
+/** The first of the phone's languages (navigator.languages, most preferred first) that the app speaks. */
+export function phoneLanguage(): Language | null {
+  const codes = navigator.languages.map((l) => l.split('-')[0].toLowerCase());
+  return (codes.find((c) => LANGUAGES.some((l) => l.code === c)) as Language | undefined) ?? null;
 }
 
 export async function setLanguage(code: Language) {

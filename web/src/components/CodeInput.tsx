@@ -2,7 +2,7 @@ import { PinInput, Text } from '@mantine/core';
 // The code boxes' styles (start.tsx has the first screens'; the whole sheet is not loaded on the sign-in screen).
 import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/PinInput.layer.css';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -21,8 +21,12 @@ export function CodeInput(p: {
   const { t } = useTranslation();
   const id = useId();
   const errorId = `${id}-error`;
+  // The code boxes appear after the person sent their e-mail or asked for a code: focus follows their action, in the
+  // first box (a call to focus(): the autofocus attribute is honoured once per page, not for boxes drawn later).
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => root.current?.querySelector('input')?.focus(), []);
   return (
-    <div role="group" aria-labelledby={id}>
+    <div role="group" aria-labelledby={id} ref={root}>
       <Text id={id} fw={500} size="sm" mb={4}>
         {p.label}
       </Text>
@@ -34,9 +38,6 @@ export function CodeInput(p: {
         onChange={p.onChange}
         onComplete={p.onComplete}
         disabled={p.disabled}
-        // The code boxes appear after the person sent their e-mail or asked for a code: focus follows their action.
-        // eslint-disable-next-line jsx-a11y/no-autofocus
-        autoFocus
         error={Boolean(p.error)}
         getInputProps={(index) => ({
           'aria-label': t('app.codeDigit', { n: index + 1 }),

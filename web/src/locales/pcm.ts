@@ -47,7 +47,7 @@ export const pcm: Messages = {
   },
   auth: {
     title: 'Enter your account',
-    intro: 'Put your e-mail. We go send you 6-digit code; if you be new customer, we go open account for you.',
+    intro: 'Put your e-mail. We go send you 6‑digit code; if you be new customer, we go open account for you.',
     email: 'Your e-mail',
     sendCode: 'Send me code',
     codeSent: 'We don send 6-digit code go {{email}}.',

@@ -47,10 +47,10 @@ export const yo: Messages = {
   },
   auth: {
     title: 'Wọlé',
-    intro: 'Tẹ í-meèlì rẹ. A ó fi kóòdù oní-nọ́ńbà 6 ránṣẹ́ sí ọ; àwọn oníbàárà tuntun yóò ní àkáǹtì.',
+    intro: 'Tẹ í-meèlì rẹ. A ó fi kóòdù oní‑nọ́ńbà 6 ránṣẹ́ sí ọ; àwọn oníbàárà tuntun yóò ní àkáǹtì.',
     email: 'Àdírẹ́sì í-meèlì',
     sendCode: 'Fi kóòdù ránṣẹ́',
-    codeSent: 'A ti fi kóòdù oní-nọ́ńbà 6 ránṣẹ́ sí {{email}}.',
+    codeSent: 'A ti fi kóòdù oní‑nọ́ńbà 6 ránṣẹ́ sí {{email}}.',
     code: 'Kóòdù oní-nọ́ńbà 6',
     verify: 'Wọlé',
     resendIn: 'O lè béèrè kóòdù tuntun lẹ́yìn {{seconds}} s.',

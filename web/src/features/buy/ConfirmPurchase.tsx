@@ -1,12 +1,14 @@
-import { Alert, Anchor, Button, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Anchor, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, newIdempotencyKey } from '../../api/client';
+import { ApiError, newIdempotencyKey, post } from '../../api/client';
+import { TOPUP_BOUNDS } from '../../api/schemas';
 import { walletQueries } from '../../api/queries/wallet';
 import { useAuth } from '../../app/auth';
 import { buyServiceOr } from '../../app/buy-services';
+import { useKindLabel } from '../../app/kind-tabs';
 import { keepForFunding } from '../../app/draft';
 import { refusalMessage } from '../../app/pin-errors';
 import { LinkButton } from '../../components/LinkButton';
@@ -56,6 +58,21 @@ export function ConfirmPurchase(p: {
   const short = wallet.data !== undefined && wallet.data.balance < price;
   // Off to fund the wallet: the form is kept, the fund screen offers what is missing, and its result leads back here.
   const fund = () => keepForFunding(buyServiceOr(p.request.service), price - (wallet.data?.balance ?? 0));
+  // What is missing, paid at the processor's checkout in one tap (its least top-up at least); the fund screen is the
+  // other way (another amount, a bank transfer), and says why when the checkout cannot start.
+  const missing = Math.min(Math.max(Math.ceil(price - (wallet.data?.balance ?? 0)), TOPUP_BOUNDS[0]), TOPUP_BOUNDS[1]);
+  const kindLabel = useKindLabel();
+  const fundKey = useRef(newIdempotencyKey());
+  const checkout = useMutation({
+    mutationFn: () =>
+      post(
+        '/_serverFn/startProcessorTopupBearerPayments',
+        { amount: missing, email: auth.user!.email, callbackUrl: `${window.location.origin}/fund/return` },
+        { idempotencyKey: fundKey.current },
+      ),
+    onSuccess: (r) => window.location.assign(r.authorizationUrl),
+    onError: () => void navigate({ to: '/fund' }),
+  });
   // So is the KYC tier's daily limit: a price above what is left today says so, and how to raise it, instead of the
   // pad. The pad waits for the first answer (not when it fails or the app is offline: the service still decides).
   const limits = useQuery(walletQueries.limits());
@@ -162,9 +179,15 @@ export function ConfirmPurchase(p: {
         <Alert color="yellow" role="alert" title={t('buy.notEnough')}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{t('buy.notEnoughBody', { balance: formatNaira(wallet.data!.balance), amount: formatNaira(price) })}</Text>
-            <LinkButton to="/fund" size="sm" onClick={fund}>
-              {t('buy.fundFirst')}
-            </LinkButton>
+            <Text size="sm">{t('fund.forPurchase', { service: kindLabel(p.request.service), amount: formatNaira(missing) })}</Text>
+            <Group gap="xs">
+              <Button size="sm" loading={checkout.isPending} onClick={() => (fund(), checkout.mutate())}>
+                {t('fund.pay')}
+              </Button>
+              <LinkButton to="/fund" size="sm" variant="light" onClick={fund}>
+                {t('buy.fundFirst')}
+              </LinkButton>
+            </Group>
           </Stack>
         </Alert>
       ) : (

@@ -1,6 +1,6 @@
 import { Alert, Button, Checkbox, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { vtuQueries } from '../../api/queries/vtu';
 import { AMOUNT_BOUNDS, airtimeSchema, dataSchema, saveNumberSchema } from '../../api/schemas';
 import { useAuth } from '../../app/auth';
-import { takeDraft } from '../../app/draft';
+import { peekDraft, takeDraft } from '../../app/draft';
 import { errorMessage, isCode } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { detectNetwork, NETWORK_NAMES, NETWORKS, normalizePhone, type Network } from '../../app/network';
@@ -60,6 +60,12 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const auth = useAuth();
+  // Back from funding the wallet for this purchase (app/draft.ts keepForFunding), or filled in for the customer
+  // (onboarding's airtime amounts): it opens at its review.
+  const [openAtReview] = useState(() => {
+    const d = peekDraft();
+    return d?.service === service && (d.funding !== undefined || d.review === true);
+  });
   // A form the session ended in, or the purchase "Buy again" repeats.
   const [draft] = useState(() => takeDraft(service) ?? {});
   const [schema] = useState(() => rules(service));
@@ -96,6 +102,15 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
     form.setFieldValue(field, value as never);
     form.clearFieldError(field);
   };
+
+  // Nothing filled in yet: the customer's own verified number, which most buy for (a saved number or typing changes it).
+  const own = useQuery(beneficiaryQueries.list('phone')).data?.items.find((b) => b.ownNumber)?.recipient;
+  const prefilled = useRef(draft.phone !== undefined);
+  useEffect(() => {
+    if (!own || prefilled.current) return;
+    prefilled.current = true;
+    if (form.getValues().phone === '') form.setFieldValue('phone', own);
+  }, [own, form]);
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
@@ -151,6 +166,13 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
       setQuoting(false);
     }
   });
+
+  const reviewNow = useRef(openAtReview);
+  useEffect(() => {
+    if (!reviewNow.current || (service === 'data' && !plan)) return;
+    reviewNow.current = false;
+    submit();
+  }, [submit, service, plan]);
 
   /** PRICE_CHANGED on a data plan: the plan's price now. */
   async function reprice() {

@@ -1,12 +1,15 @@
-import { Alert, Anchor, Button, Loader, Paper, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18next from 'i18next';
 import { post } from '../../api/client';
 import { codeSchema, fullNameSchema, phoneSchema, transactionPinSchema } from '../../api/schemas';
+import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { kycQueries } from '../../api/queries/kyc';
+import { saveDraft } from '../../app/draft';
+import { formatNaira } from '../../app/format';
 import { settingsQueries } from '../../api/queries/settings';
 import { errorMessage } from '../../app/errors';
 import { useStepUp } from '../../app/StepUp';
@@ -86,6 +89,16 @@ export function Welcome() {
   );
 }
 
+/**
+ * Each step opens with the focus in its field (issue 43: not on <body> after the step before). A call to focus(): the
+ * autofocus attribute is honoured once per page, not for a step drawn later.
+ */
+function useFocusOnOpen(shown: unknown = true) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => ref.current?.focus(), [shown]);
+  return ref;
+}
+
 function useRefreshSteps() {
   const qc = useQueryClient();
   return () =>
@@ -118,6 +131,7 @@ function NameStep() {
           label={t('onboarding.fullName')}
           description={t('onboarding.fullNameHint')}
           autoComplete="name"
+          ref={useFocusOnOpen()}
           {...form.getInputProps('fullName')}
         />
         {save.isError && (
@@ -138,6 +152,7 @@ function PhoneStep() {
   const refresh = useRefreshSteps();
   const stepUp = useStepUp();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const phoneField = useFocusOnOpen(sentTo);
   const form = useSchemaForm(phoneSchema, { phone: '' }, phoneHints);
   const codeForm = useSchemaForm(codeSchema, { code: '' });
   const send = useMutation({
@@ -196,6 +211,7 @@ function PhoneStep() {
           type="tel"
           inputMode="tel"
           autoComplete="tel-national"
+          ref={phoneField}
           {...form.getInputProps('phone')}
         />
         {send.isError && (
@@ -300,6 +316,7 @@ function Ready() {
         {t('onboarding.readyTitle')}
       </Title>
       <Text>{t('onboarding.ready')}</Text>
+      <OwnAirtime />
       <LinkButton to="/buy" search={{ service: 'airtime' }}>
         {t('onboarding.buyAirtime')}
       </LinkButton>
@@ -310,6 +327,34 @@ function Ready() {
         {t('app.goHome')}
       </Button>
       <OfferLoginPin />
+    </Stack>
+  );
+}
+
+/** The amounts people pick most, for the customer's own verified number: one tap opens the purchase at its review. */
+const OWN_AIRTIME = [100, 200, 500];
+
+function OwnAirtime() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const own = useQuery(beneficiaryQueries.list('phone')).data?.items.find((b) => b.ownNumber)?.recipient;
+  if (!own) return null;
+  const buy = (amount: number) => {
+    saveDraft({ service: 'airtime', fields: { phone: own, amount }, review: true });
+    void navigate({ to: '/buy', search: { service: 'airtime' } });
+  };
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id="own-airtime">
+        {t('onboarding.buyAirtime')} · {t('buy.myNumber')}: {own}
+      </Text>
+      <Group gap="xs" role="group" aria-labelledby="own-airtime">
+        {OWN_AIRTIME.map((a) => (
+          <Button key={a} variant="light" onClick={() => buy(a)}>
+            {formatNaira(a).replace(/\.00$/, '')}
+          </Button>
+        ))}
+      </Group>
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get, post } from '../../api/client';
@@ -47,9 +48,15 @@ export function FundReturn() {
   const status = intent.data?.status;
   const waiting = (!status || status === 'pending') && !intent.error;
   const gaveUp = waiting && expired;
+  const navigate = useNavigate();
   useEffect(() => {
-    if (status === 'success') void qc.invalidateQueries({ queryKey: walletQueries.all() });
-  }, [status, qc]);
+    if (status !== 'success') return;
+    // Funded for a purchase the balance was too low for: straight back to it (it opens at its review, the PIN pad in
+    // view) once the new balance is read, so the review does not show the old one.
+    void qc.invalidateQueries({ queryKey: walletQueries.all(), refetchType: 'all' }).then(() => {
+      if (funding) void navigate({ to: '/buy', search: { service: funding.service }, replace: true });
+    });
+  }, [status, qc, funding, navigate]);
   const checkAgain = () => {
     polls.current = VERIFY_EVERY - 1;
     setExpired(false);
