@@ -59,8 +59,11 @@ const EMITTED: [string, Record<string, string | number>][] = [
   ['general', { event: 'withdrawal_refunded', amount: 5000, total: 5050, bank: 'Guaranty Trust Bank' }],
 ];
 
-/** Kinds shown in the words of the person who wrote them (an operator's broadcast): no wording of their own. */
-const OWN_WORDS = new Set(['broadcast']);
+/**
+ * Kinds shown in the words they were written in, with no wording of their own: an operator's broadcast, and an alert
+ * written for operators (issue 44).
+ */
+const OWN_WORDS = new Set(['broadcast', 'operator_alert']);
 
 const WEB = { en, ha, pcm, yo } as const;
 /** The service's wording as the composition root wires it: the kinds' names from the VTU module. */
