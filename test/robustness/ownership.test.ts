@@ -140,6 +140,7 @@ const CASES: Case[] = [
   // Last: the owner's check below deletes the schedule the cases above walk.
   { key: 'deleteSchedule.id', input: () => ({ id: ids.scheduleId }) },
   { key: 'deleteBeneficiary.id', input: () => ({ id: ids.beneficiaryId }) },
+  { key: 'deletePasskey.id', input: () => ({ id: ids.passkeyId }) },
   { key: 'revokeApiKey.id', input: () => ({ id: ids.apiKeyId }) },
   { key: 'disableWebhookEndpoint.id', input: () => ({ id: ids.endpointId }) },
 ];
@@ -259,6 +260,12 @@ beforeAll(async () => {
     await invoke('saveBeneficiary', { kind: 'phone', label: 'Mum', recipient: '08031234567', provider: 'mtn' }, a),
     'saveBeneficiary',
   ).beneficiary.id;
+  // A passkey of the owner's (its credential as an authenticator would have given it; deletePasskey reads only the row).
+  ids.passkeyId = '6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b';
+  await h.app.services.db.execute(
+    sql`INSERT INTO passkeys (id, user_id, credential_id, public_key, name, created_at)
+        VALUES (${ids.passkeyId}, ${a.id}, 'owner-credential', 'owner-public-key', 'Phone', now())`,
+  );
   // Recharge cards (issue 45): a batch of the owner's, bought at a level that may buy them.
   await h.app.services.db.execute(
     sql`INSERT INTO vtu_customer_levels (user_id, level, source, updated_at) VALUES (${a.id}, 'agent', 'grant', now())`,
