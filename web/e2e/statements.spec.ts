@@ -62,7 +62,7 @@ test('history: filter by dates and search, download the statement as CSV and PDF
   await page.getByRole('button', { name: 'Download statement (PDF)' }).click();
   const pdf = fs.readFileSync((await (await pdfDownload).path())!);
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-  const text = pdfText(pdf);
+  const text = await pdfText(pdf);
   expect(text).toContain('Wallet statement');
   expect(text).toContain(`NGN ${balance.toLocaleString('en-NG', { minimumFractionDigits: 2 })}`);
   expect(text).toContain('Airtime for 08031234567');

@@ -131,7 +131,6 @@ function NameStep() {
           label={t('onboarding.fullName')}
           description={t('onboarding.fullNameHint')}
           autoComplete="name"
-          ref={useFocusOnOpen()}
           {...form.getInputProps('fullName')}
         />
         {save.isError && (
