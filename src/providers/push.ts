@@ -1,16 +1,16 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
 import path from 'node:path';
 import webpush from 'web-push';
 import type { Config } from '../config.js';
-import { hostAllowed, NotPublicError, resolvePublic, type Resolver } from '../lib/public-address.js';
+import { pinnedPost, type PinnedAnswer } from '../lib/pinned-post.js';
+import { hostAllowed, NotPublicError, systemResolver, type Resolver } from '../lib/public-address.js';
 
 /**
  * Web push adapter (RFC 8030 delivery, RFC 8291 payload encryption, RFC 8292 VAPID), built on the `web-push`
  * library. The library encrypts and signs (generateRequestDetails); we send the request ourselves so that the
  * answer's status and Retry-After reach the caller intact, redirects are never followed, the connection goes only
- * to an address checked to be public (pinnedLookup), and a loopback push service (sandbox) can be reached over http.
+ * to an address checked to be public (lib/pinned-post.ts, the webhooks' pinned lookup too), and a loopback push
+ * service (sandbox) can be reached over http.
  */
 export interface VapidKeys {
   publicKey: string;
@@ -91,40 +91,6 @@ export interface PushConnectPolicy {
   allowedHosts?: string[];
 }
 
-type Lookup = NonNullable<http.RequestOptions['lookup']>;
-
-/**
- * A DNS lookup for http.request that resolves, checks every address and hands the socket only the checked one:
- * a name that resolved to a public address when the subscription was saved and to a private one now (DNS
- * rebinding) never gets a connection.
- */
-function pinnedLookup(policy: PushConnectPolicy): Lookup {
-  return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    resolvePublic(hostname, policy.resolver).then(
-      (a) => (options?.all ? callback(null, [a]) : callback(null, a.address, a.family)),
-      (err) => callback(err),
-    );
-  }) as Lookup;
-}
-
-function post(url: URL, headers: Record<string, string>, body: Buffer | undefined, timeoutMs: number, lookup: Lookup | undefined) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    const req = (url.protocol === 'https:' ? https : http).request(url, { method: 'POST', headers, lookup, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size <= 4096) chunks.push(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 export function createPushSender(keys: VapidKeys, opts: { timeoutMs?: number; policy?: PushConnectPolicy } = {}): PushSender {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const policy = opts.policy ?? {};
@@ -149,17 +115,23 @@ export function createPushSender(keys: VapidKeys, opts: { timeoutMs?: number; po
       );
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
-      let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
+      let res: PinnedAnswer;
       try {
-        // Redirects are never followed (http.request does not), so a push service cannot bounce us elsewhere.
-        res = await post(url, headers, details.body ?? undefined, timeoutMs, loopback ? undefined : pinnedLookup(policy));
+        // Redirects are never followed, so a push service cannot bounce us elsewhere; outside the sandbox's loopback
+        // names the host is resolved once, checked public and connected to at that address only (no DNS rebinding).
+        res = await pinnedPost(url, {
+          headers,
+          body: details.body ?? '',
+          timeoutMs,
+          resolver: loopback ? null : (policy.resolver ?? systemResolver),
+        });
       } catch (err) {
         if (err instanceof NotPublicError)
           return { status: 'failed', httpStatus: 0, message: `push endpoint refused: ${err.message}`, permanent: true };
         return {
           status: 'failed',
           httpStatus: 0,
-          message: `push service unreachable: ${err instanceof Error ? err.message : String(err)}`,
+          message: `push service unreachable: ${(err as Error).name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : err instanceof Error ? err.message : String(err)}`,
           permanent: false,
         };
       }
