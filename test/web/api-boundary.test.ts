@@ -19,7 +19,7 @@ const web = code('web/src/');
 
 /**
  * What reaches the service by itself: fetch, XMLHttpRequest, a beacon, an event stream, a second typed client, an
- * address under /api/. The service worker (web/src/sw.ts) is left out: it fetches the app's own shell (the page and
+ * address under /api/ or an operation's /_serverFn/ path. The service worker (web/src/sw.ts) is left out: it fetches the app's own shell (the page and
  * its hashed assets) for offline use and lets every service path (/_serverFn, /api, ...) pass untouched.
  */
 const TRANSPORT = [
@@ -30,6 +30,8 @@ const TRANSPORT = [
   /\bEventSource\b/,
   /\bcreateServiceClient\b/,
   /['"`]\/api\//,
+  // An operation's path written out: the app names operations through web/src/api/operations.ts.
+  /\/_serverFn\//,
 ];
 const OUTSIDE_API = (path: string) => !path.startsWith('web/src/api/') && path !== 'web/src/sw.ts' && !/\.test\.tsx?$/.test(path);
 
@@ -55,6 +57,8 @@ describe('the web app calls the service only through web/src/api', () => {
     expect(seen("void fetch('/x')")).toBe(true);
     expect(seen('navigator.sendBeacon(url)')).toBe(true);
     expect(seen("const path = '/api/public/login-failed'")).toBe(true);
+    expect(seen("post('/_serverFn/buyAirtimeBearerVTU', input)")).toBe(true);
+    expect(seen('post(ops.buyAirtime, input)')).toBe(false);
     expect(seen('void usage.refetch()')).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { consoleSignIn } from './console-support';
 import { readyCustomer, TX_PIN } from './customer';
 import { api, checkWidths, expectAccessible, newestCode, typeCode } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * The console's airtime-to-cash screen (issue 32): a customer's request the provider has received nothing for is
@@ -31,7 +32,7 @@ test('a customer’s airtime-to-cash request is listed, requeried, and closed wi
   const since = Date.now() - 1;
   await api(request, c.token, 'sendAirtimeCashNumberCodeBearerVTU', { phone });
   await api(request, c.token, 'verifyAirtimeCashNumberBearerVTU', { phone, code: await newestCode(request, phone, 'sms', since) });
-  const res = await request.post('/_serverFn/requestAirtimeCashBearerVTU', {
+  const res = await request.post(ops.requestAirtimeCash, {
     data: { data: { network: 'mtn', phone, amount: 1000, pin: TX_PIN } },
     headers: { authorization: `Bearer ${c.token}`, 'idempotency-key': randomUUID() },
   });

@@ -3,6 +3,7 @@ import { SCREENS } from '../src/console/screens';
 import { consoleSignIn } from './console-support';
 import { readyCustomer, TX_PIN } from './customer';
 import { adminToken, api, expectAccessible } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * Issue 44: axe on every console screen, on a desktop (1280 px) and on a phone (390 px). The screens are the console's
@@ -43,7 +44,7 @@ test('every console screen is accessible on a desktop and on a 390-px phone', as
   }
   // The browser session's token rejects the adjustment at the end (a second e-mailed code so soon would wait for the
   // resend cooldown).
-  const signedIn = page.waitForResponse((r) => r.url().includes('/_serverFn/verifyLoginOtpPublicAuth') && r.ok());
+  const signedIn = page.waitForResponse((r) => r.url().includes(ops.verifyLoginOtp) && r.ok());
   await consoleSignIn(page, request, ADMIN);
   const token = (await (await signedIn).json()).session.accessToken as string;
   await drawn(page, 'Dashboard');

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { consoleSignIn } from './console-support';
 import { expectAccessible } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * Issue 41: an untouched console tab signs itself out after OPERATOR_IDLE_MINUTES (the e2e server's default, 15) and
@@ -43,7 +44,7 @@ test('an untouched console signs out after the idle limit and says why', async (
   expect(calls.filter((c) => c.activity !== 'background' && !c.operation.startsWith('getProfile'))).toEqual([]);
 
   // Past 15 minutes without the person: the console ends the session at the service and says why.
-  const signedOut = page.waitForResponse((r) => r.url().includes('/_serverFn/signOutBearerAuth'));
+  const signedOut = page.waitForResponse((r) => r.url().includes(ops.signOut));
   await page.clock.runFor('01:05');
   expect((await signedOut).ok()).toBe(true);
   await expect(page.getByRole('status').filter({ hasText: 'You were signed out after 15 minutes without activity.' })).toBeVisible();

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { consoleSignIn } from './console-support';
 import { api, expectAccessible } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * Issue 44: a markup change shows which prices change, old and new, before it is set; cancelled, nothing changes.
@@ -11,7 +12,7 @@ const naira = (text: string) => Number(text.replace(/[₦,]/g, ''));
 test('the markup preview shows the prices that change', async ({ page, request }) => {
   await page.setViewportSize({ width: 1280, height: 860 });
   // One e-mailed code per address in a while: the browser's sign-in gives the token the checks below use too.
-  const signedIn = page.waitForResponse((r) => r.url().includes('/_serverFn/verifyLoginOtpPublicAuth') && r.ok());
+  const signedIn = page.waitForResponse((r) => r.url().includes(ops.verifyLoginOtp) && r.ok());
   await consoleSignIn(page, request, OPERATOR, '/console/catalogue');
   const token = (await (await signedIn).json()).session.accessToken as string;
   const before = (await api(request, token, 'adminListMarkupsBearerAdmin', {}, 'GET')).items;

@@ -4,6 +4,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { consoleSignIn, readmeShot } from './console-support';
 import { readyCustomer, signInWithPin, TX_PIN } from './customer';
 import { api, expectAccessible, newestCode, typeCode } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * The console's money journeys (issue #30): a purchase the provider never settles is refunded by one operator and
@@ -36,7 +37,7 @@ test('a purchase the provider never settles: one operator requests the refund, a
 }) => {
   const c = await readyCustomer(request, PREP, 2_000);
   // A recipient ending 4040: the sandbox provider never settles it and every requery is "unknown".
-  const res = await request.post('/_serverFn/buyAirtimeBearerVTU', {
+  const res = await request.post(ops.buyAirtime, {
     data: { data: { network: 'mtn', phone: '08031234040', amount: 100, pin: TX_PIN } },
     headers: { authorization: `Bearer ${c.token}`, 'idempotency-key': randomUUID() },
   });
@@ -122,7 +123,7 @@ test('freeze shows in the customer app; reconciliation shows progress; a CSV exp
 
   // A purchase is refused; the customer's app shows the notice in the inbox.
   const refused = await (
-    await request.post('/_serverFn/buyAirtimeBearerVTU', {
+    await request.post(ops.buyAirtime, {
       data: { data: { network: 'mtn', phone: '08031234567', amount: 100, pin: TX_PIN } },
       headers: { authorization: `Bearer ${c.token}`, 'idempotency-key': randomUUID() },
     })

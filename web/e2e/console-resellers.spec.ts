@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { consoleSignIn } from './console-support';
 import { readyCustomer, tier2, TX_PIN } from './customer';
 import { api, expectAccessible, newestCode, typeCode } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * Issue 45, the console's side: an admin finds a reseller (a customer above the default level) with their API key and
@@ -26,7 +27,7 @@ async function stepUp(page: Page, request: APIRequestContext, since: number, don
 }
 
 const buyByKey = (request: APIRequestContext, secret: string) =>
-  request.post('/_serverFn/buyAirtimeBearerVTU', {
+  request.post(ops.buyAirtime, {
     data: { data: { network: 'mtn', phone: '08031234567', amount: 100 } },
     headers: { authorization: `Bearer ${secret}`, 'idempotency-key': randomUUID() },
   });

@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { consoleSignIn, readmeShot } from './console-support';
 import { adminToken, api, apiSignIn, checkWidths, expectAccessible, newestCode, typeCode } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * Every console screen, reached through the side navigation: its heading, axe (no serious or critical finding),
@@ -110,7 +111,7 @@ test('an operator with an authenticator app confirms granting a role and freezin
 
   // The operator signs in in the browser (its session's token, from the sign-in answer, enrols the app), is made an
   // admin, and enrols an authenticator app.
-  const signedIn = page.waitForResponse((r) => r.url().includes('/_serverFn/verifyLoginOtpPublicAuth') && r.ok());
+  const signedIn = page.waitForResponse((r) => r.url().includes(ops.verifyLoginOtp) && r.ok());
   await consoleSignIn(page, request, operator, '/console/operators');
   const token = (await (await signedIn).json()).session.accessToken as string;
   await expect(page.getByRole('heading', { name: 'Not an operator', level: 1 })).toBeVisible();

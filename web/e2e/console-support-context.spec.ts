@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { consoleSignIn } from './console-support';
 import { readyCustomer, TX_PIN } from './customer';
 import { api, expectAccessible } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * Issue 44: the support thread's customer. A customer who bought airtime writes to support quoting the purchase's
@@ -19,7 +20,7 @@ test('an operator reads a thread beside its customer, follows its references and
     .slice(0, 8)
     .replace(/\d/g, (d) => 'ghijklmnop'[Number(d)])}`;
   await api(request, c.token, 'updateProfileBearerSettings', { fullName: `Ifeoma ${surname}` });
-  const res = await request.post('/_serverFn/buyAirtimeBearerVTU', {
+  const res = await request.post(ops.buyAirtime, {
     data: { data: { network: 'mtn', phone: '08031234567', amount: 100, pin: TX_PIN } },
     headers: { authorization: `Bearer ${c.token}`, 'idempotency-key': randomUUID() },
   });

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { consoleSignIn } from './console-support';
 import { readyCustomer, tier2, TX_PIN } from './customer';
 import { api, expectAccessible } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * The console's withdrawals (issue 43): the dashboard's "Stuck withdrawals" tile opens the stuck list (pending with the
@@ -15,7 +16,7 @@ const ADMIN = 'ops-withdraw@example.com';
 test('a pending withdrawal is listed for a finance operator, requeried and found paid', async ({ page, request }) => {
   const c = await readyCustomer(request, ADMIN, 10_000);
   await tier2(request, c, 'Sade Bello');
-  const res = await request.post('/_serverFn/withdrawToBankBearerWallet', {
+  const res = await request.post(ops.withdrawToBank, {
     data: { data: { bankCode: '058', accountNumber: '0123452222', amount: 2000, pin: TX_PIN } },
     headers: { authorization: `Bearer ${c.token}`, 'idempotency-key': randomUUID() },
   });

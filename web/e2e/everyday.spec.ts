@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { readyCustomer, signInWithPin, tier2, TX_PIN, typePin } from './customer';
 import { api, apiSignIn, expectAccessible } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * What customers use every day, on a phone: the unread count in full, the hidden balance, the tab bar, amount
@@ -94,9 +95,8 @@ test('a phone customer buys with chips, a checked review, buys again, and keeps 
 
   // The session ends in the middle of the next purchase (a sign-in on another device takes it over).
   await page.getByRole('button', { name: '₦200' }).click();
-  const other = (
-    await (await request.post('/_serverFn/startPinLoginPublicAuth', { data: { data: { identifier: c.email, pin: '864209' } } })).json()
-  ).session.accessToken as string;
+  const other = (await (await request.post(ops.startPinLogin, { data: { data: { identifier: c.email, pin: '864209' } } })).json()).session
+    .accessToken as string;
   await api(request, other, 'claimSessionBearerAuth', { deviceId: randomUUID() });
   await page.getByRole('button', { name: 'Review' }).click();
   await expect(page.getByRole('heading', { name: 'You signed in on another device' })).toBeVisible();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { adminToken, api, apiSignIn, approveKyc, checkWidths, expectAccessible, newestCode, PNG, typeCode } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * A customer's journey through the app, in a real browser against a real server, found by labels and
@@ -176,7 +177,7 @@ test('a customer signs up, verifies, funds, buys, transfers and reads offline', 
   // navigates away, after which its body is gone (the server's balance either way).
   let body: { balance?: number; data?: { balance?: number } } | undefined;
   const freshWallet = page.waitForResponse(async (r) => {
-    if (!r.url().includes('/_serverFn/getWalletStateBearerWallet') || !r.ok()) return false;
+    if (!r.url().includes(ops.getWalletState) || !r.ok()) return false;
     body = await r.json().catch(() => undefined);
     return body !== undefined;
   });

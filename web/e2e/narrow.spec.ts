@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { readyCustomer, signInWithPin, TX_PIN, type Customer } from './customer';
 import { checkFits, layoutProblems } from './narrow';
+import * as ops from '../src/api/operations';
 
 /**
  * Every screen on a 360 px phone: nothing wider than the screen, no text cut, checked in the page. The main screens
@@ -12,7 +13,7 @@ test.use({ viewport: { width: 360, height: 780 } });
 const LANGUAGES = ['en', 'ha', 'pcm', 'yo'] as const;
 
 async function buyAirtime(request: APIRequestContext, c: Customer) {
-  const res = await request.post('/_serverFn/buyAirtimeBearerVTU', {
+  const res = await request.post(ops.buyAirtime, {
     data: { data: { network: 'mtn', phone: '08031234567', amount: 100, pin: TX_PIN } },
     headers: { authorization: `Bearer ${c.token}`, 'idempotency-key': randomUUID() },
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { api, apiSignIn, newestCode } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * Issue 28: the offline snapshot (the last balance and activity, in localStorage) must not outlive the session.
@@ -20,7 +21,7 @@ test('the offline snapshot goes when the session is superseded or refused', asyn
   const grant = (
     await api(request, token, 'verifyStepupChallengeBearer2FA', { totpCode: await newestCode(request, email, 'mailbox', since - 1) })
   ).grantToken as string;
-  const set = await request.post('/_serverFn/setLoginPinBearerAuth', {
+  const set = await request.post(ops.setLoginPin, {
     data: { data: { pin: LOGIN_PIN } },
     headers: { authorization: `Bearer ${token}`, 'x-grant-token': grant },
   });
@@ -34,7 +35,7 @@ test('the offline snapshot goes when the session is superseded or refused', asyn
     await page.getByRole('button', { name: 'Sign in with login PIN' }).click();
     await page.getByLabel('E-mail or username').fill(email);
     await page.getByLabel('Login PIN').fill(LOGIN_PIN);
-    const answer = page.waitForResponse((r) => r.url().includes('/_serverFn/startPinLoginPublicAuth') && r.ok());
+    const answer = page.waitForResponse((r) => r.url().includes(ops.startPinLogin) && r.ok());
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const body = await (await answer).json();
     await expect(page.getByTestId('balance')).toHaveText('₦0.00');
@@ -44,9 +45,7 @@ test('the offline snapshot goes when the session is superseded or refused', asyn
 
   /** Another device signs in with the PIN and claims the session: this browser's session is superseded. */
   async function anotherDeviceClaims() {
-    const other = await (
-      await request.post('/_serverFn/startPinLoginPublicAuth', { data: { data: { identifier: email, pin: LOGIN_PIN } } })
-    ).json();
+    const other = await (await request.post(ops.startPinLogin, { data: { data: { identifier: email, pin: LOGIN_PIN } } })).json();
     await api(request, other.session.accessToken, 'claimSessionBearerAuth', { deviceId: `other-${randomUUID()}` });
   }
 

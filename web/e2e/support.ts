@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import * as ops from '../src/api/operations';
 
 /** Helpers for the journeys: sandbox mailboxes, the operator's API calls, axe and screenshots at two widths. */
 export async function newestCode(
@@ -33,9 +34,9 @@ export async function typeCode(page: Page, groupLabel: string, code: string) {
 
 export async function apiSignIn(request: APIRequestContext, email: string): Promise<string> {
   const since = Date.now() - 1;
-  await request.post('/_serverFn/sendLoginOtpPublicAuth', { data: { data: { email } } });
+  await request.post(ops.sendLoginOtp, { data: { data: { email } } });
   const code = await newestCode(request, email, 'mailbox', since);
-  const r = await (await request.post('/_serverFn/verifyLoginOtpPublicAuth', { data: { data: { email, code } } })).json();
+  const r = await (await request.post(ops.verifyLoginOtp, { data: { data: { email, code } } })).json();
   return r.session.accessToken as string;
 }
 

@@ -5,6 +5,7 @@ import { post } from '../api/client';
 import { CodeInput } from '../components/CodeInput';
 import { forgetGrant, rememberGrant, validGrant } from './grant';
 import { errorMessage, isCode } from './errors';
+import * as ops from '../api/operations';
 
 /**
  * Step-up: an operation that answers STEP_UP_REQUIRED is run again with a grant. The hook asks the
@@ -29,7 +30,7 @@ export function useStepUp() {
   async function sendCode() {
     setNotice(null);
     try {
-      await post('/_serverFn/sendStepupEmailCodeBearer2FA', {});
+      await post(ops.sendStepupEmailCode, {});
       setNotice(t('stepup.body'));
     } catch (err) {
       // Too soon for another e-mail: the person can wait and resend, or use an authenticator code.
@@ -43,7 +44,7 @@ export function useStepUp() {
     setOpen(true);
     // Offer only what the service accepts here: with an authenticator on, a session opened by an e-mailed code
     // confirms with the app's code alone, so an e-mailed code would be refused (issue 29).
-    const methods = await post('/_serverFn/getMyTwoFactorBearer2FA', {}).then(
+    const methods = await post(ops.getMyTwoFactor, {}).then(
       (s) => s.stepUpMethods,
       () => null,
     );
@@ -63,9 +64,9 @@ export function useStepUp() {
     setError(null);
     try {
       const { startAuthentication } = await import('@simplewebauthn/browser');
-      const { options } = await post('/_serverFn/adminPasskeyStepupOptionsBearerAdmin', {});
+      const { options } = await post(ops.adminPasskeyStepupOptions, {});
       const assertion = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
-      const { grantToken, expiresAt } = await post('/_serverFn/verifyStepupChallengeBearer2FA', {
+      const { grantToken, expiresAt } = await post(ops.verifyStepupChallenge, {
         method: 'passkey',
         assertion: assertion as never,
       });
@@ -83,7 +84,7 @@ export function useStepUp() {
     setBusy(true);
     setError(null);
     try {
-      const { grantToken, expiresAt } = await post('/_serverFn/verifyStepupChallengeBearer2FA', { totpCode: value });
+      const { grantToken, expiresAt } = await post(ops.verifyStepupChallenge, { totpCode: value });
       rememberGrant(grantToken, expiresAt);
       setOpen(false);
       pending.current?.resolve(grantToken);

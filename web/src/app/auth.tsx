@@ -7,6 +7,7 @@ import { forgetGrant } from './grant';
 import { syncLanguage } from './language-sync';
 import { renewPush } from '../features/notifications/push';
 import { hasSessionHint, SESSION_HINT } from './session-hint';
+import * as ops from '../api/operations';
 
 /**
  * The session (docs/design.md §13): the access token in memory only, the refresh token in the service's HttpOnly cookie.
@@ -57,7 +58,7 @@ type Refreshed = { ok: true; session: Session } | { ok: false; reason: 'signedOu
 
 async function refreshFromCookie(): Promise<Refreshed> {
   try {
-    const { session } = await post('/_serverFn/refreshSessionPublicAuth', {} as never);
+    const { session } = await post(ops.refreshSession, {} as never);
     return { ok: true, session };
   } catch (err) {
     if (err instanceof NetworkError) return { ok: false, reason: 'offline' };
@@ -144,7 +145,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (status !== 'signedIn') return;
     const beat = setInterval(() => {
-      post('/_serverFn/heartbeatSessionBearerAuth', { deviceId: deviceId() }).catch((err) => {
+      post(ops.heartbeatSession, { deviceId: deviceId() }).catch((err) => {
         if (err instanceof ApiError && err.code === 'SESSION_SUPERSEDED') superseded();
       });
     }, 60_000);
@@ -161,13 +162,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         localStorage.setItem(SESSION_HINT, '1');
         adopt(session);
         await claim();
-        post('/_serverFn/notifyLoginBearerAuth', { device: navigator.userAgent.slice(0, 200), method }).catch(() => undefined);
+        post(ops.notifyLogin, { device: navigator.userAgent.slice(0, 200), method }).catch(() => undefined);
         renewPush().catch(() => undefined);
         syncLanguage().catch(() => undefined);
         setStatus('signedIn');
       },
       async signOut(why) {
-        await post('/_serverFn/signOutBearerAuth', {}).catch(() => undefined);
+        await post(ops.signOut, {}).catch(() => undefined);
         forgetSession();
         clearTimeout(timer.current);
         setUser(null);
@@ -182,7 +183,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 }
 
 async function claim() {
-  await post('/_serverFn/claimSessionBearerAuth', { deviceId: deviceId(), userAgent: navigator.userAgent.slice(0, 200) });
+  await post(ops.claimSession, { deviceId: deviceId(), userAgent: navigator.userAgent.slice(0, 200) });
 }
 
 export function useAuth(): AuthState {

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { en } from '../locales/en';
 import { setUpComponentTests } from '../testing/jsdom';
+import * as ops from '../api/operations';
 
 /**
  * Issue 29, a broken path: with 2FA on and a session opened by an e-mailed code, the confirmation step e-mailed a code
@@ -42,17 +43,15 @@ const called = (path: string) => post.mock.calls.some(([p]) => p === path);
 describe('step-up', () => {
   it('asks for the authenticator code only, and e-mails nothing, where the service accepts only that', async () => {
     post.mockImplementation(async (path: string) => {
-      if (path === '/_serverFn/getMyTwoFactorBearer2FA')
-        return { enrolled: true, confirmed: true, grantValid: false, stepUpMethods: ['authenticator'] };
-      if (path === '/_serverFn/verifyStepupChallengeBearer2FA')
-        return { grantToken: 'grt_x', expiresAt: new Date(Date.now() + 600_000).toISOString() };
+      if (path === ops.getMyTwoFactor) return { enrolled: true, confirmed: true, grantValid: false, stepUpMethods: ['authenticator'] };
+      if (path === ops.verifyStepupChallenge) return { grantToken: 'grt_x', expiresAt: new Date(Date.now() + 600_000).toISOString() };
       throw new Error(`unexpected ${path}`);
     });
     const run = vi.fn(needsGrant);
     render(<Transfer run={run} />);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(/code from your authenticator app\. You signed in with an e-mailed code/, undefined, slow)).toBeTruthy();
-    expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(false);
+    expect(called(ops.sendStepupEmailCode)).toBe(false);
     expect(screen.queryByRole('button', { name: 'E-mail me a new code' })).toBeNull();
     for (let n = 1; n <= 6; n++) fireEvent.change(screen.getByLabelText(`Code digit ${n} of 6`), { target: { value: String(n) } });
     await waitFor(() => expect(run).toHaveBeenLastCalledWith('grt_x'), slow);
@@ -60,15 +59,14 @@ describe('step-up', () => {
 
   it('e-mails a code where the service accepts one', async () => {
     post.mockImplementation(async (path: string) => {
-      if (path === '/_serverFn/getMyTwoFactorBearer2FA')
-        return { enrolled: false, confirmed: false, grantValid: false, stepUpMethods: ['email'] };
-      if (path === '/_serverFn/sendStepupEmailCodeBearer2FA') return { sent: true, expiresInSeconds: 600, stepUpMethods: ['email'] };
+      if (path === ops.getMyTwoFactor) return { enrolled: false, confirmed: false, grantValid: false, stepUpMethods: ['email'] };
+      if (path === ops.sendStepupEmailCode) return { sent: true, expiresInSeconds: 600, stepUpMethods: ['email'] };
       throw new Error(`unexpected ${path}`);
     });
     render(<Transfer run={needsGrant} />);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(/we sent a 6-digit code to your e-mail/, undefined, slow)).toBeTruthy();
-    expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(true);
+    expect(called(ops.sendStepupEmailCode)).toBe(true);
     expect(screen.getByRole('button', { name: 'E-mail me a new code' })).toBeTruthy();
   });
 
@@ -86,11 +84,10 @@ describe('step-up', () => {
     (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential = class {};
     Object.defineProperty(navigator, 'credentials', { configurable: true, value: { get } });
     post.mockImplementation(async (path: string, body: { method?: string; assertion?: { id: string } }) => {
-      if (path === '/_serverFn/getMyTwoFactorBearer2FA')
-        return { enrolled: false, confirmed: false, grantValid: false, stepUpMethods: ['passkey'] };
-      if (path === '/_serverFn/adminPasskeyStepupOptionsBearerAdmin')
+      if (path === ops.getMyTwoFactor) return { enrolled: false, confirmed: false, grantValid: false, stepUpMethods: ['passkey'] };
+      if (path === ops.adminPasskeyStepupOptions)
         return { options: { challenge: 'Y2hhbGxlbmdl', allowCredentials: [{ id: 'Y3JlZA', type: 'public-key' }], timeout: 300_000 } };
-      if (path === '/_serverFn/verifyStepupChallengeBearer2FA' && body.method === 'passkey' && body.assertion?.id === 'Y3JlZA')
+      if (path === ops.verifyStepupChallenge && body.method === 'passkey' && body.assertion?.id === 'Y3JlZA')
         return { grantToken: 'grt_p', expiresAt: new Date(Date.now() + 600_000).toISOString() };
       throw new Error(`unexpected ${path}`);
     });
@@ -98,7 +95,7 @@ describe('step-up', () => {
     render(<Transfer run={run} />);
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(/Confirm with your passkey/, undefined, slow)).toBeTruthy();
-    expect(called('/_serverFn/sendStepupEmailCodeBearer2FA')).toBe(false);
+    expect(called(ops.sendStepupEmailCode)).toBe(false);
     expect(screen.queryByLabelText('Code digit 1 of 6')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Use my passkey' }));
     await waitFor(() => expect(run).toHaveBeenLastCalledWith('grt_p'), slow);

@@ -9,6 +9,7 @@ import { useStepUp } from '../app/StepUp';
 import { digitsProps, showServerIssues, useSchemaForm } from './form';
 import { Result } from './Result';
 import { Section } from './Section';
+import * as ops from '../api/operations';
 
 /**
  * The login PIN's form: six digits, setLoginPin's own rule (api/schemas.ts), said in the label and checked before
@@ -22,7 +23,7 @@ export function LoginPinForm({ onSaved }: { onSaved?: () => void }) {
   const form = useSchemaForm(loginPinSchema, { pin: '' }, { pin: 'fields.loginPin' });
   const [underFields, setUnderFields] = useState(false);
   const save = useMutation({
-    mutationFn: (pin: string) => stepUp.withGrant((grantToken) => post('/_serverFn/setLoginPinBearerAuth', { pin }, { grantToken })),
+    mutationFn: (pin: string) => stepUp.withGrant((grantToken) => post(ops.setLoginPin, { pin }, { grantToken })),
     onSuccess: () => {
       form.reset();
       void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey });
@@ -60,7 +61,7 @@ export function LoginPin() {
   const qc = useQueryClient();
   const status = useQuery(settingsQueries.loginPin());
   const off = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableLoginPinBearerAuth', {}, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.disableLoginPin, {}, { grantToken })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey }),
   });
   const enrolled = status.data?.enrolled;

@@ -1,5 +1,6 @@
 import type { PostOutput } from '../api/client';
 import { productLabel } from '../app/catalogue-labels';
+import * as ops from '../api/operations';
 
 /** What a purchase or a transfer adds to the signed receipt's lines (the service's own values, formatted here). */
 export interface ReceiptDetails {
@@ -12,7 +13,7 @@ export interface ReceiptDetails {
   fee?: number;
 }
 
-export type PurchaseRecord = PostOutput<'/_serverFn/getMyVtuTransactionBearerVTU'>['transaction'];
+export type PurchaseRecord = PostOutput<typeof ops.getMyVtuTransaction>['transaction'];
 
 /** Services bought by face value: the wallet is charged the face value plus the service's fee. */
 const FACE_VALUE = new Set(['airtime', 'electricity', 'betting']);

@@ -1,4 +1,5 @@
 import { markActivity } from '../api/client';
+import * as ops from '../api/operations';
 
 /**
  * The operator's own actions in this browser (issue 41): pointer presses, keys, the wheel and history navigation,
@@ -15,9 +16,9 @@ const SHARED_KEY = 'vtu.activity';
  * (adminDashboardQueues) is polled on every screen for the navigation's badges; the screen a person opens makes its
  * own calls.
  */
-const AUTOMATIC = /\/_serverFn\/(heartbeatSession|refreshSession|adminDashboardQueues)/;
+const AUTOMATIC = [ops.heartbeatSession, ops.refreshSession, ops.adminDashboardQueues];
 /** Whether a call is one the app makes on its own timers (its writes change nothing an operator reads). */
-export const isAutomatic = (url: string) => AUTOMATIC.test(url);
+export const isAutomatic = (url: string) => AUTOMATIC.some((path) => new URL(url, 'http://x').pathname === path);
 // Opening or reloading the console is a person's navigation.
 let last = Date.now();
 let unreported = true;

@@ -4,13 +4,14 @@ import { post } from '../api/client';
 import { isCode } from '../app/errors';
 import { forgetGrant, rememberGrant, validGrant } from '../app/grant';
 import { useStepUp } from '../app/StepUp';
+import * as ops from '../api/operations';
 
 /** A passkey assertion traded for a step-up grant (WebAuthn through @simplewebauthn/browser, loaded on demand). */
 async function passkeyGrant(): Promise<string> {
   const { startAuthentication } = await import('@simplewebauthn/browser');
-  const { options } = await post('/_serverFn/adminPasskeyStepupOptionsBearerAdmin', {});
+  const { options } = await post(ops.adminPasskeyStepupOptions, {});
   const assertion = await startAuthentication({ optionsJSON: options as never });
-  const { grantToken, expiresAt } = await post('/_serverFn/verifyStepupChallengeBearer2FA', {
+  const { grantToken, expiresAt } = await post(ops.verifyStepupChallenge, {
     method: 'passkey',
     assertion: assertion as never,
   });
@@ -30,7 +31,7 @@ export function useOperatorStepUp() {
     } catch (err) {
       if (!isCode(err, 'STEP_UP_REQUIRED')) throw err;
       forgetGrant();
-      const methods = await post('/_serverFn/getMyTwoFactorBearer2FA', {}).then(
+      const methods = await post(ops.getMyTwoFactor, {}).then(
         (s) => s.stepUpMethods as readonly string[],
         () => [] as readonly string[],
       );

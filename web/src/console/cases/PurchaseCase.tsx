@@ -8,6 +8,7 @@ import { Failure } from '../../components/Failure';
 import { ConsoleLink } from '../nav';
 import { useCan } from '../roles';
 import { Loaded, ReasonDialog, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 /** Where a support thread opens: the inbox with that thread chosen (any status). */
 export const threadLink = (id: string, status: 'open' | 'closed') => ({ to: 'support', search: { thread: id, status } });
@@ -32,7 +33,7 @@ export function PurchaseCase({ reference }: { reference: string }) {
   async function closeThread(threadId: string) {
     setError(null);
     try {
-      await post('/_serverFn/adminCloseSupportThreadBearerAdmin', { threadId });
+      await post(ops.adminCloseSupportThread, { threadId });
       await refresh();
     } catch (err) {
       setError(err);
@@ -97,7 +98,7 @@ export function PurchaseCase({ reference }: { reference: string }) {
         confirm="Resolve report and thread"
         onClose={() => setResolving(null)}
         onConfirm={async (note) => {
-          await post('/_serverFn/adminResolveTransactionReportBearerAdmin', { id: resolving!, note: note ?? '' });
+          await post(ops.adminResolveTransactionReport, { id: resolving!, note: note ?? '' });
           await refresh();
         }}
       >

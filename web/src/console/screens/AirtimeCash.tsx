@@ -8,6 +8,7 @@ import { useScreenSearch } from '../nav';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 25;
 const STATUSES = ['awaiting', 'credited', 'expired', 'failed'] as const;
@@ -49,7 +50,7 @@ export function AirtimeCash() {
     setBusy(id);
     setError(null);
     try {
-      const r = await post('/_serverFn/adminRequeryAirtimeCashRequestBearerAdmin', { id });
+      const r = await post(ops.adminRequeryAirtimeCashRequest, { id });
       const credited = r.request.credited !== null ? ` ${money(r.request.credited)} was credited.` : '';
       setNotice(`${reference}: the provider answered "${r.providerStatus}"; the request is ${r.request.status}.${credited}`);
       await refresh();
@@ -65,7 +66,7 @@ export function AirtimeCash() {
     const key = newIdempotencyKey();
     const r = await stepUp.withGrant((grantToken) =>
       post(
-        '/_serverFn/adminResolveAirtimeCashRequestBearerAdmin',
+        ops.adminResolveAirtimeCashRequest,
         { id: resolving.id, note: note ?? '' },
         { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
       ),

@@ -11,9 +11,10 @@ import { showServerIssues, useSchemaForm } from '../../components/form';
 import { ConsoleLink, useScreenSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 20;
-type Approval = GetOutput<'/_serverFn/adminListApprovalsBearerAdmin'>['items'][number];
+type Approval = GetOutput<typeof ops.adminListApprovals>['items'][number];
 type Status = Approval['status'];
 const ACTIONS: Record<Approval['action'], string> = {
   wallet_adjustment: 'Wallet adjustment',
@@ -45,8 +46,8 @@ export function Approvals() {
     const { a, decision } = deciding;
     const r = await stepUp.withGrant((grantToken) =>
       decision === 'approve'
-        ? post('/_serverFn/adminApproveRequestBearerAdmin', { id: a.id, ...(reason ? { reason } : {}) }, grantToken ? { grantToken } : {})
-        : post('/_serverFn/adminRejectRequestBearerAdmin', { id: a.id, reason: reason ?? '' }, grantToken ? { grantToken } : {}),
+        ? post(ops.adminApproveRequest, { id: a.id, ...(reason ? { reason } : {}) }, grantToken ? { grantToken } : {})
+        : post(ops.adminRejectRequest, { id: a.id, reason: reason ?? '' }, grantToken ? { grantToken } : {}),
     );
     setNotice(`${ACTIONS[a.action]} of ${money(a.amount)}: ${r.approval.status}.`);
     await qc.invalidateQueries({ queryKey: [...adminQueries.all()] });
@@ -197,7 +198,7 @@ function Thresholds() {
   );
 }
 
-type Settings = GetOutput<'/_serverFn/adminGetApprovalSettingsBearerAdmin'>;
+type Settings = GetOutput<typeof ops.adminGetApprovalSettings>;
 const SAVED = {
   applied: 'Thresholds saved.',
   pending: 'Lower thresholds are saved. A higher threshold weakens a control: it waits for another admin on this screen.',
@@ -223,9 +224,7 @@ function ThresholdForm({ initial }: { initial: Settings }) {
           setError(null);
           setSaved(null);
           try {
-            const out = await stepUp.withGrant((grantToken) =>
-              post('/_serverFn/adminUpdateApprovalSettingsBearerAdmin', v, grantToken ? { grantToken } : {}),
-            );
+            const out = await stepUp.withGrant((grantToken) => post(ops.adminUpdateApprovalSettings, v, grantToken ? { grantToken } : {}));
             setSaved(out.change.status);
             await qc.invalidateQueries({ queryKey: consoleQueries.approvalSettings().queryKey });
           } catch (err) {

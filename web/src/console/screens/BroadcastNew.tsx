@@ -7,9 +7,10 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { when } from '../ui';
+import * as ops from '../../api/operations';
 
-type Draft = PostInput<'/_serverFn/adminPreviewBroadcastBearerAdmin'>;
-type Preview = PostOutput<'/_serverFn/adminPreviewBroadcastBearerAdmin'>;
+type Draft = PostInput<typeof ops.adminPreviewBroadcast>;
+type Preview = PostOutput<typeof ops.adminPreviewBroadcast>;
 
 // adminCreateBroadcast's rules: title up to 120, body up to 2000, a poll's question up to 200 and 2-10 options of up to 100.
 const broadcastSchema = z.object({
@@ -68,7 +69,7 @@ export function NewBroadcast() {
     setBusy(true);
     setError(null);
     try {
-      await post('/_serverFn/adminCreateBroadcastBearerAdmin', draft);
+      await post(ops.adminCreateBroadcast, draft);
       setReview(null);
       form.reset();
       setOpen(false);
@@ -95,7 +96,7 @@ export function NewBroadcast() {
           setError(null);
           try {
             const draft = draftOf(v);
-            setReview({ draft, preview: await post('/_serverFn/adminPreviewBroadcastBearerAdmin', draft) });
+            setReview({ draft, preview: await post(ops.adminPreviewBroadcast, draft) });
           } catch (err) {
             if (!showServerIssues(form, err)) setError(err);
           } finally {

@@ -7,9 +7,10 @@ import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
 import { Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
 import { NewBroadcast } from './BroadcastNew';
+import * as ops from '../../api/operations';
 
 const LIMIT = 10;
-type Broadcast = PostOutput<'/_serverFn/adminEndBroadcastBearerAdmin'>['broadcast'];
+type Broadcast = PostOutput<typeof ops.adminEndBroadcast>['broadcast'];
 
 /** Broadcasts to customers (optionally with a poll): create, see the live results, end one early. */
 export function Broadcasts() {
@@ -103,7 +104,7 @@ function BroadcastCard({ b }: { b: Broadcast }) {
               onClick={async () => {
                 setError(null);
                 try {
-                  await post('/_serverFn/adminEndBroadcastBearerAdmin', { id: b.id });
+                  await post(ops.adminEndBroadcast, { id: b.id });
                   await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'broadcasts'] });
                 } catch (err) {
                   setError(err);

@@ -9,6 +9,7 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { fillName } from '../canned';
 import { DataTable, Loaded, when } from '../ui';
+import * as ops from '../../api/operations';
 
 // adminSaveCannedReply's title (1 to 60 characters) and body (1 to 2000).
 const replySchema = z.object({ title: z.string().trim().min(1).max(60), body: z.string().trim().min(1).max(2000) });
@@ -110,7 +111,7 @@ function ReplyForm({ reply, onClose, onSaved }: { reply: Saved | null; onClose: 
           setBusy(true);
           setError(null);
           try {
-            await post('/_serverFn/adminSaveCannedReplyBearerAdmin', {
+            await post(ops.adminSaveCannedReply, {
               ...(reply ? { id: reply.id } : {}),
               title: title.trim(),
               body: body.trim(),
@@ -174,7 +175,7 @@ function DeleteDialog({ reply, onClose, onDeleted }: { reply: Saved | null; onCl
               setBusy(true);
               setError(null);
               try {
-                await post('/_serverFn/adminDeleteCannedReplyBearerAdmin', { id: reply!.id });
+                await post(ops.adminDeleteCannedReply, { id: reply!.id });
                 await onDeleted();
                 close();
               } catch (err) {

@@ -11,6 +11,7 @@ import { useOperatorStepUp } from '../step-up';
 import { MarkupConfirm, type MarkupDraft, type MarkupPreview } from './MarkupPreview';
 import { PlanPrices } from './PlanPrices';
 import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
+import * as ops from '../../api/operations';
 
 // The providers adminSetMarkup accepts (its providerInput). The services are the service kinds the floats list (every
 // kind sold is routed to a provider), so a kind added on the service shows here without a change to this screen;
@@ -59,9 +60,7 @@ function Markups() {
     setReview(null);
     const { network: _n, identifier: _i, ...markup } = draft;
     try {
-      const r = await stepUp.withGrant((grantToken) =>
-        post('/_serverFn/adminSetMarkupBearerAdmin', markup, grantToken ? { grantToken } : {}),
-      );
+      const r = await stepUp.withGrant((grantToken) => post(ops.adminSetMarkup, markup, grantToken ? { grantToken } : {}));
       setSaved(`Saved: ${r.markup.service}${r.markup.provider ? ` at provider ${r.markup.provider}` : ''}.`);
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'markups'] });
     } catch (err) {
@@ -103,7 +102,7 @@ function Markups() {
               ...(v.service === 'cable' ? { identifier: 'dstv' } : {}),
             };
             try {
-              setReview({ draft, preview: await post('/_serverFn/adminPreviewMarkupBearerAdmin', draft) });
+              setReview({ draft, preview: await post(ops.adminPreviewMarkup, draft) });
             } catch (err) {
               if (!showServerIssues(form, err)) setError(err);
             }
@@ -164,9 +163,7 @@ function Floats() {
   async function fund(m: { provider: (typeof PROVIDERS)[number]; amount: number }) {
     setMove(null);
     try {
-      const r = await stepUp.withGrant((grantToken) =>
-        post('/_serverFn/adminFundProviderFloatBearerAdmin', m, grantToken ? { grantToken } : {}),
-      );
+      const r = await stepUp.withGrant((grantToken) => post(ops.adminFundProviderFloat, m, grantToken ? { grantToken } : {}));
       setSaved(`Funded provider ${r.provider} with ${money(r.amount)}: its balance is ${money(r.providerBalance)}.`);
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'floats'] });
     } catch (err) {

@@ -7,13 +7,14 @@ import { Failure } from '../../components/Failure';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { Loaded } from '../ui';
+import * as ops from '../../api/operations';
 
 /** The channels' names as operators read them (vtu_transactions.channel). */
 export const CHANNEL_NAMES: Record<string, string> = { app: 'App and API', ussd: 'USSD', whatsapp: 'WhatsApp' };
 const SWITCHABLE = ['ussd', 'whatsapp'] as const;
 const channelsQuery = () => ({
   queryKey: [...adminQueries.all(), 'channels'],
-  queryFn: () => get('/_serverFn/adminGetChannelsBearerAdmin'),
+  queryFn: () => get(ops.adminGetChannels),
 });
 
 /**
@@ -29,9 +30,7 @@ export function ChannelSwitches() {
   async function flip(channel: (typeof SWITCHABLE)[number], on: boolean) {
     setError(null);
     try {
-      const r = await stepUp.withGrant((grantToken) =>
-        post('/_serverFn/adminSetChannelsBearerAdmin', { [channel]: on }, grantToken ? { grantToken } : {}),
-      );
+      const r = await stepUp.withGrant((grantToken) => post(ops.adminSetChannels, { [channel]: on }, grantToken ? { grantToken } : {}));
       qc.setQueryData(channelsQuery().queryKey, r);
     } catch (err) {
       setError(err);

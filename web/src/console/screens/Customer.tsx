@@ -11,6 +11,7 @@ import { ConsoleLink } from '../nav';
 import { ReferenceLink } from '../references';
 import { useCan } from '../roles';
 import { DataTable, Loaded, money, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 // adminAdjustWallet: a signed naira amount (not 0, at most ₦10,000,000 either way, 2 decimals) and a reason.
 const adjustSchema = z.object({
@@ -183,7 +184,7 @@ export function CustomerPage({ userId }: { userId: string }) {
             color={dialog === 'freeze' ? 'red' : undefined}
             onClose={() => setDialog(null)}
             onConfirm={async (reason) => {
-              const op = dialog === 'freeze' ? '/_serverFn/adminFreezeCustomerBearerAdmin' : '/_serverFn/adminUnfreezeCustomerBearerAdmin';
+              const op = dialog === 'freeze' ? ops.adminFreezeCustomer : ops.adminUnfreezeCustomer;
               await stepUp.withGrant((grantToken) => post(op, { userId, reason: reason ?? '' }, grantToken ? { grantToken } : {}));
               setNotice(dialog === 'freeze' ? 'Frozen: the customer is told, money operations stop.' : 'Unfrozen.');
               await refresh();
@@ -198,7 +199,7 @@ export function CustomerPage({ userId }: { userId: string }) {
             onClose={() => setDialog(null)}
             onConfirm={async () => {
               const r = await stepUp.withGrant((grantToken) =>
-                post('/_serverFn/adminSignOutCustomerBearerAdmin', { userId }, grantToken ? { grantToken } : {}),
+                post(ops.adminSignOutCustomer, { userId }, grantToken ? { grantToken } : {}),
               );
               setNotice(`${r.sessionsEnded} session(s) ended.`);
               await refresh();
@@ -228,7 +229,7 @@ function Adjust({ userId, onDone }: { userId: string; onDone: (message: string) 
           try {
             const r = await stepUp.withGrant((grantToken) =>
               post(
-                '/_serverFn/adminAdjustWalletBearerAdmin',
+                ops.adminAdjustWallet,
                 { userId, amount: Number(v.amount), reason: v.reason.trim() },
                 { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
               ),

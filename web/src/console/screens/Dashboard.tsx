@@ -7,6 +7,7 @@ import { ConsoleLink, useScreenSearch, type Search } from '../nav';
 import { mayCall, useOperatorRoles, type AdminOperation } from '../roles';
 import { DataTable, Loaded, Loading, money, ScreenTitle } from '../ui';
 import { CHANNEL_NAMES, ChannelSwitches } from './ChannelSwitches';
+import * as ops from '../../api/operations';
 
 const BarPanel = lazy(() => import('./Charts').then((m) => ({ default: m.BarPanel })));
 
@@ -26,7 +27,7 @@ const daysLeft = (balance: number, days: number | null) =>
   );
 const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 1000) / 10}%`);
 
-type Queues = GetOutput<'/_serverFn/adminDashboardQueuesBearerAdmin'>;
+type Queues = GetOutput<typeof ops.adminDashboardQueues>;
 /** A tile shows for an operator who may call `op`, the read of the list it opens (the generated role table). */
 type Tile = { key?: string; to: string; search?: Search; op: AdminOperation; value: number; label: string; sub: string };
 

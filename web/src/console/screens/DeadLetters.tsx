@@ -7,6 +7,7 @@ import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ScreenTitle, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 25;
 type Channel = 'email' | 'sms' | 'push';
@@ -30,7 +31,7 @@ export function DeadLetters() {
     setBusy(id);
     setError(null);
     try {
-      const r = await post('/_serverFn/adminRetryDeadLetterBearerAdmin', { id });
+      const r = await post(ops.adminRetryDeadLetter, { id });
       setNotice(r.requeued ? `The message to ${recipient} is queued again.` : `The message to ${recipient} was already retried.`);
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'deadLetters'] });
     } catch (err) {

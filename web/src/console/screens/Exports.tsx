@@ -9,6 +9,7 @@ import { showServerIssues, useSchemaForm } from '../../components/form';
 import { JobProgress } from '../JobProgress';
 import { useScreenSearch } from '../nav';
 import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 20;
 const KINDS = ['transactions', 'ledger', 'topups', 'audit'] as const;
@@ -36,7 +37,7 @@ export function Exports() {
           onSubmit={form.onSubmit(async (v) => {
             setError(null);
             try {
-              setJobId((await post('/_serverFn/adminStartExportBearerAdmin', { ...v, kind: v.kind as (typeof KINDS)[number] })).jobId);
+              setJobId((await post(ops.adminStartExport, { ...v, kind: v.kind as (typeof KINDS)[number] })).jobId);
             } catch (err) {
               if (!showServerIssues(form, err)) setError(err);
             }

@@ -8,8 +8,9 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useOperatorStepUp, type OperatorStepUp } from '../step-up';
 import { DataTable, Loaded, money, ScreenTitle } from '../ui';
+import * as ops from '../../api/operations';
 
-type Settings = GetOutput<'/_serverFn/adminGetGrowthSettingsBearerAdmin'>['settings'];
+type Settings = GetOutput<typeof ops.adminGetGrowthSettings>['settings'];
 type Editable = Omit<Settings, 'milestones'>;
 
 /** The rules' groups, by the setting's name: how the screen arranges them. */
@@ -58,9 +59,7 @@ function GrowthForm({ settings, stepUp }: { settings: Settings; stepUp: Operator
         const changed = Object.fromEntries(keys.filter((k) => values[k] !== initial[k]).map((k) => [k, values[k]]));
         if (Object.keys(changed).length === 0) return setSaved('Nothing changed.');
         try {
-          const r = await stepUp.withGrant((grantToken) =>
-            post('/_serverFn/adminUpdateGrowthSettingsBearerAdmin', changed, grantToken ? { grantToken } : {}),
-          );
+          const r = await stepUp.withGrant((grantToken) => post(ops.adminUpdateGrowthSettings, changed, grantToken ? { grantToken } : {}));
           qc.setQueryData(adminQueries.growth().queryKey, (old) => (old ? { ...old, settings: r.settings } : old));
           form.resetDirty(r.settings);
           setSaved(`Saved ${Object.keys(changed).length} setting(s).`);

@@ -6,6 +6,7 @@ import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 20;
 type Status = 'pending' | 'approved' | 'rejected';
@@ -52,7 +53,7 @@ export function KycQueue() {
   async function decide(reason: string | undefined) {
     if (!decision) return;
     const i = items.findIndex((s) => s.id === selected);
-    await post('/_serverFn/adminReviewKycBearerAdmin', { submissionId: selected, decision, ...(reason ? { reason } : {}) });
+    await post(ops.adminReviewKyc, { submissionId: selected, decision, ...(reason ? { reason } : {}) });
     // On to the next submission in the queue (the decided one leaves the pending list).
     const next = items[i + 1] ?? items[i - 1];
     search.set({ id: next && next.id !== selected ? next.id : undefined, offset });

@@ -8,6 +8,7 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useCan } from '../roles';
 import type { useOperatorStepUp } from '../step-up';
+import * as ops from '../../api/operations';
 
 type WithGrant = ReturnType<typeof useOperatorStepUp>['withGrant'];
 const reason = z.string().trim().min(3, 'Say why (at least 3 characters)').max(500);
@@ -71,9 +72,7 @@ function GrantForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
       onSubmit={form.onSubmit(async (v) => {
         setError(null);
         try {
-          const r = await withGrant((grantToken) =>
-            post('/_serverFn/adminRequestLevelGrantBearerAdmin', v, grantToken ? { grantToken } : {}),
-          );
+          const r = await withGrant((grantToken) => post(ops.adminRequestLevelGrant, v, grantToken ? { grantToken } : {}));
           onAsked(asked(r.status, 'The level grant'));
           form.reset();
         } catch (err) {
@@ -114,7 +113,7 @@ function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
         try {
           const r = await withGrant((grantToken) =>
             post(
-              '/_serverFn/adminRequestPriceLevelBearerAdmin',
+              ops.adminRequestPriceLevel,
               {
                 level: v.level,
                 name: v.name,

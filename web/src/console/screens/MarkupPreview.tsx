@@ -1,9 +1,10 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { PostInput, PostOutput } from '../../api/client';
 import { DataTable, money } from '../ui';
+import * as ops from '../../api/operations';
 
-export type MarkupDraft = PostInput<'/_serverFn/adminPreviewMarkupBearerAdmin'>;
-export type MarkupPreview = PostOutput<'/_serverFn/adminPreviewMarkupBearerAdmin'>;
+export type MarkupDraft = PostInput<typeof ops.adminPreviewMarkup>;
+export type MarkupPreview = PostOutput<typeof ops.adminPreviewMarkup>;
 
 /**
  * A markup change's confirmation (issue 44): which prices change, old and new (adminPreviewMarkup), before the markup

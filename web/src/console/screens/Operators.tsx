@@ -9,6 +9,7 @@ import { roleOptions } from '../role-options';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, ScreenTitle, when } from '../ui';
+import * as ops from '../../api/operations';
 
 /**
  * Operators: who holds which role (granted and revoked by admins), their sessions (idle timeout, revocable), and this
@@ -80,11 +81,7 @@ function Roles() {
                                 onClick={() =>
                                   void run(() =>
                                     stepUp.withGrant((grantToken) =>
-                                      post(
-                                        '/_serverFn/adminRevokeRoleBearerAdmin',
-                                        { userId: o.userId, role: r },
-                                        grantToken ? { grantToken } : {},
-                                      ),
+                                      post(ops.adminRevokeRole, { userId: o.userId, role: r }, grantToken ? { grantToken } : {}),
                                     ),
                                   )
                                 }
@@ -120,7 +117,7 @@ function Roles() {
             e.preventDefault();
             void run(async () => {
               const r = await stepUp.withGrant((grantToken) =>
-                post('/_serverFn/adminGrantRoleBearerAdmin', { email: email.trim(), role }, grantToken ? { grantToken } : {}),
+                post(ops.adminGrantRole, { email: email.trim(), role }, grantToken ? { grantToken } : {}),
               );
               // An e-mail with no account yet is invited: the role is theirs at their first sign-in.
               setNotice(
@@ -176,7 +173,7 @@ function Invitations() {
   async function revoke(id: string) {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) => post('/_serverFn/adminRevokeInvitationBearerAdmin', { id }, grantToken ? { grantToken } : {}));
+      await stepUp.withGrant((grantToken) => post(ops.adminRevokeInvitation, { id }, grantToken ? { grantToken } : {}));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
     } catch (err) {
       setError(err);
@@ -227,9 +224,7 @@ function Sessions() {
   async function revoke(sessionId: string) {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) =>
-        post('/_serverFn/adminRevokeOperatorSessionBearerAdmin', { sessionId }, grantToken ? { grantToken } : {}),
-      );
+      await stepUp.withGrant((grantToken) => post(ops.adminRevokeOperatorSession, { sessionId }, grantToken ? { grantToken } : {}));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
     } catch (err) {
       setError(err);
@@ -296,13 +291,9 @@ function Passkeys() {
       // Adding a second factor asks for a step-up first (a code, or a passkey the operator already has).
       const r = await stepUp.withGrant(async (grantToken) => {
         const opts = grantToken ? { grantToken } : {};
-        const { options } = await post('/_serverFn/adminPasskeyRegisterOptionsBearerAdmin', {}, opts);
+        const { options } = await post(ops.adminPasskeyRegisterOptions, {}, opts);
         const response = await startRegistration({ optionsJSON: options as never });
-        return post(
-          '/_serverFn/adminPasskeyRegisterBearerAdmin',
-          { response: response as never, ...(name.trim() ? { name: name.trim() } : {}) },
-          opts,
-        );
+        return post(ops.adminPasskeyRegister, { response: response as never, ...(name.trim() ? { name: name.trim() } : {}) }, opts);
       });
       setNotice(`Passkey "${r.name}" added.`);
       setName('');
@@ -318,7 +309,7 @@ function Passkeys() {
   async function remove(id: string) {
     setError(null);
     try {
-      await post('/_serverFn/adminDeletePasskeyBearerAdmin', { id });
+      await post(ops.adminDeletePasskey, { id });
       await refresh();
     } catch (err) {
       setError(err);

@@ -9,9 +9,10 @@ import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, money } from '../ui';
+import * as ops from '../../api/operations';
 
 type Service = 'data' | 'cable' | 'exam';
-type Preview = PostOutput<'/_serverFn/adminPreviewPriceChangeBearerAdmin'>;
+type Preview = PostOutput<typeof ops.adminPreviewPriceChange>;
 const NETWORKS = ['mtn', 'airtel', 'glo', '9mobile'] as const;
 
 // adminPreviewPriceChange / adminRequestPriceChange: a markup (flat naira, percent up to 100) or a plan's fixed price.
@@ -44,9 +45,7 @@ export function PlanPrices() {
   const toggle = async (plan: string, enabled: boolean) => {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) =>
-        post('/_serverFn/adminSetPlanEnabledBearerAdmin', { service, plan, enabled }, grantToken ? { grantToken } : {}),
-      );
+      await stepUp.withGrant((grantToken) => post(ops.adminSetPlanEnabled, { service, plan, enabled }, grantToken ? { grantToken } : {}));
       setNotice(`${plan} is ${enabled ? 'on sale again' : 'switched off'}.`);
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'plan-prices'] });
     } catch (err) {
@@ -166,7 +165,7 @@ function PriceChange(p: {
         setError(null);
         try {
           const r = await p.withGrant((grantToken) =>
-            post('/_serverFn/adminRequestPriceChangeBearerAdmin', { ...change(), reason: v.reason }, grantToken ? { grantToken } : {}),
+            post(ops.adminRequestPriceChange, { ...change(), reason: v.reason }, grantToken ? { grantToken } : {}),
           );
           setPreview(null);
           p.onAsked(r.status === 'pending' ? 'Price change asked for: it waits for a second admin in Approvals.' : 'Price changed.');
@@ -213,7 +212,7 @@ function PriceChange(p: {
               try {
                 // A cable preview lists one cable provider's plans: the one shown above.
                 setPreview(
-                  await post('/_serverFn/adminPreviewPriceChangeBearerAdmin', {
+                  await post(ops.adminPreviewPriceChange, {
                     ...change(),
                     ...(p.identifier ? { identifier: p.identifier } : {}),
                   }),

@@ -4,9 +4,10 @@ import { useState } from 'react';
 import { get } from '../../api/client';
 import { useScreenSearch } from '../nav';
 import { DataTable, Loaded, money, ScreenTitle } from '../ui';
+import * as ops from '../../api/operations';
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos' }).format(new Date());
-const PROFIT = '/_serverFn/adminProfitBearerAdmin';
+const PROFIT = ops.adminProfit;
 
 /**
  * Issue 45: profit of successful purchases (retail minus wholesale) by Lagos day, service and price level over a range

@@ -8,6 +8,7 @@ import { LinkedText } from '../references';
 import { ConsoleLink, useScreenSearch } from '../nav';
 import { useCan } from '../roles';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 20;
 
@@ -111,7 +112,7 @@ function TransactionReports() {
         confirm="Resolve"
         onClose={() => setResolving(null)}
         onConfirm={async (note) => {
-          await post('/_serverFn/adminResolveTransactionReportBearerAdmin', { id: resolving!.id, note: note ?? '' });
+          await post(ops.adminResolveTransactionReport, { id: resolving!.id, note: note ?? '' });
           await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'reports'] });
         }}
       />

@@ -8,8 +8,9 @@ import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Loaded, money, Pager, ScreenTitle, StatusBadge, when } from '../ui';
 import { LevelForms } from './LevelForms';
+import * as ops from '../../api/operations';
 
-const LIST = '/_serverFn/adminListResellersBearerAdmin';
+const LIST = ops.adminListResellers;
 const LIMIT = 20;
 type Reseller = GetOutput<typeof LIST>['items'][number];
 type Key = Reseller['keys'][number];
@@ -32,9 +33,7 @@ export function Resellers() {
     setError(null);
     setNotice(null);
     try {
-      await stepUp.withGrant((grantToken) =>
-        post('/_serverFn/adminSuspendApiKeyBearerAdmin', { keyId: k.id, suspended }, grantToken ? { grantToken } : {}),
-      );
+      await stepUp.withGrant((grantToken) => post(ops.adminSuspendApiKey, { keyId: k.id, suspended }, grantToken ? { grantToken } : {}));
       setNotice(`Key ${k.name} (${k.prefix}…) is ${suspended ? 'suspended: every request with it is refused' : 'working again'}.`);
       await qc.invalidateQueries({ queryKey: ['admin', 'resellers'] });
     } catch (err) {

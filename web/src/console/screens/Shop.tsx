@@ -9,6 +9,7 @@ import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { NewPlan, NewProduct } from './ShopCreate';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 20;
 
@@ -137,7 +138,7 @@ function MarketplaceOrders() {
         onConfirm={async (note) => {
           await stepUp.withGrant((grantToken) =>
             post(
-              '/_serverFn/adminUpdateMarketplaceOrderBearerAdmin',
+              ops.adminUpdateMarketplaceOrder,
               {
                 id: decision!.id,
                 status: decision!.status as 'fulfilled' | 'cancelled',
@@ -229,7 +230,7 @@ function SubscriptionOrders() {
         onConfirm={async (note) => {
           await stepUp.withGrant((grantToken) =>
             post(
-              '/_serverFn/adminUpdateSubscriptionOrderBearerAdmin',
+              ops.adminUpdateSubscriptionOrder,
               {
                 id: decision!.id,
                 status: decision!.status as 'processing' | 'fulfilled' | 'failed' | 'cancelled',
@@ -256,9 +257,7 @@ function Products() {
   const toggle = async (id: string, active: boolean) => {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) =>
-        post('/_serverFn/adminUpdateProductBearerAdmin', { id, active }, grantToken ? { grantToken } : {}),
-      );
+      await stepUp.withGrant((grantToken) => post(ops.adminUpdateProduct, { id, active }, grantToken ? { grantToken } : {}));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'products'] });
     } catch (err) {
       setError(err);
@@ -315,9 +314,7 @@ function Plans() {
   const toggle = async (id: string, active: boolean) => {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) =>
-        post('/_serverFn/adminUpdateSubscriptionPlanBearerAdmin', { id, active }, grantToken ? { grantToken } : {}),
-      );
+      await stepUp.withGrant((grantToken) => post(ops.adminUpdateSubscriptionPlan, { id, active }, grantToken ? { grantToken } : {}));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'plans'] });
     } catch (err) {
       setError(err);

@@ -7,6 +7,7 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import type { OperatorStepUp } from '../step-up';
+import * as ops from '../../api/operations';
 
 // adminCreateProduct: a name of 2-120, a description up to 2000, a price of ₦1-₦10,000,000, a stock of 0-1,000,000.
 const productSchema = z.object({
@@ -42,7 +43,7 @@ export function NewProduct({ stepUp }: { stepUp: OperatorStepUp }) {
           try {
             await stepUp.withGrant((grantToken) =>
               post(
-                '/_serverFn/adminCreateProductBearerAdmin',
+                ops.adminCreateProduct,
                 {
                   name: v.name.trim(),
                   price: Number(v.price),
@@ -92,7 +93,7 @@ export function NewPlan({ stepUp }: { stepUp: OperatorStepUp }) {
           try {
             await stepUp.withGrant((grantToken) =>
               post(
-                '/_serverFn/adminCreateSubscriptionPlanBearerAdmin',
+                ops.adminCreateSubscriptionPlan,
                 {
                   service: v.service.trim(),
                   category: v.category as 'streaming' | 'social',

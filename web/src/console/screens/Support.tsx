@@ -14,6 +14,7 @@ import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui'
 import { SupportCustomer } from './SupportCustomer';
 import { CannedRepliesManager, SavedReplyPicker } from './CannedReplies';
 import { useCan } from '../roles';
+import * as ops from '../../api/operations';
 
 const LIMIT = 20;
 // adminReplySupportThread's body: 1 to 4000 characters.
@@ -130,7 +131,7 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
   async function close() {
     setError(null);
     try {
-      await post('/_serverFn/adminCloseSupportThreadBearerAdmin', { threadId: id });
+      await post(ops.adminCloseSupportThread, { threadId: id });
       // Its reports are resolved with it (issue 44).
       await Promise.all([refresh(), qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'reports'] })]);
     } catch (err) {
@@ -172,7 +173,7 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
             setBusy(true);
             setError(null);
             try {
-              await post('/_serverFn/adminReplySupportThreadBearerAdmin', { threadId: id, body: body.trim() });
+              await post(ops.adminReplySupportThread, { threadId: id, body: body.trim() });
               form.reset();
               await refresh();
             } catch (err) {

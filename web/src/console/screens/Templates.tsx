@@ -6,8 +6,9 @@ import { templateQueries } from '../../api/queries/templates';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
 import { Loaded, ScreenTitle, when } from '../ui';
+import * as ops from '../../api/operations';
 
-type Template = GetOutput<'/_serverFn/adminListMessageTemplatesBearerAdmin'>['items'][number];
+type Template = GetOutput<typeof ops.adminListMessageTemplates>['items'][number];
 type Language = Template['language'];
 const LANGUAGES: { value: Language; label: string }[] = [
   { value: 'en', label: 'English' },
@@ -132,9 +133,7 @@ function Editor({ template: t }: { template: Template }) {
           <Button
             variant="default"
             loading={busy === 'preview'}
-            onClick={() =>
-              void run('preview', async () => setPreview(await post('/_serverFn/adminPreviewMessageTemplateBearerAdmin', text)))
-            }
+            onClick={() => void run('preview', async () => setPreview(await post(ops.adminPreviewMessageTemplate, text)))}
           >
             Preview
           </Button>
@@ -142,7 +141,7 @@ function Editor({ template: t }: { template: Template }) {
             loading={busy === 'save'}
             onClick={() =>
               void run('save', async () => {
-                await post('/_serverFn/adminSaveMessageTemplateBearerAdmin', text);
+                await post(ops.adminSaveMessageTemplate, text);
                 setDone('Saved: customers get this text from now on.');
                 await refresh();
               })
@@ -157,7 +156,7 @@ function Editor({ template: t }: { template: Template }) {
               loading={busy === 'reset'}
               onClick={() =>
                 void run('reset', async () => {
-                  await post('/_serverFn/adminResetMessageTemplateBearerAdmin', { key: t.key, language: t.language });
+                  await post(ops.adminResetMessageTemplate, { key: t.key, language: t.language });
                   await refresh();
                 })
               }

@@ -10,6 +10,7 @@ import { ConsoleLink, useScreenSearch } from '../nav';
 import { useCan } from '../roles';
 import { useServerSort } from '../sort';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 25;
 type Kind = 'intents' | 'settlements' | 'events';
@@ -70,7 +71,7 @@ export function TopUps() {
     const key = newIdempotencyKey();
     const r = await stepUp.withGrant((grantToken) =>
       post(
-        '/_serverFn/adminCorrectSettlementBearerAdmin',
+        ops.adminCorrectSettlement,
         { settlementId: correcting.id, amount, reason: reason ?? '' },
         { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
       ),
@@ -264,7 +265,7 @@ function VerifyButton({ reference, onDone }: { reference: string; onDone: (notic
     setBusy(true);
     setError(null);
     try {
-      const r = await post('/_serverFn/adminVerifyTopupBearerAdmin', { reference }, { idempotencyKey: newIdempotencyKey() });
+      const r = await post(ops.adminVerifyTopup, { reference }, { idempotencyKey: newIdempotencyKey() });
       const paid = r.amountPaid !== null && r.amountPaid !== r.amount ? ` (${money(r.amountPaid)} paid of ${money(r.amount)})` : '';
       onDone(
         r.credited
@@ -299,7 +300,7 @@ function Reconciliation() {
     setBusy(true);
     setError(null);
     try {
-      setJobId((await post('/_serverFn/adminStartReconciliationBearerAdmin', {})).jobId);
+      setJobId((await post(ops.adminStartReconciliation, {})).jobId);
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'payments'] });
     } catch (err) {
       setError(err);

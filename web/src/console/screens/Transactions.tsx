@@ -10,10 +10,11 @@ import { TransactionSearch } from './TransactionSearch';
 import { useScreenSearch } from '../nav';
 import { useCan } from '../roles';
 import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 20;
 type Outcome = 'delivered' | 'failed';
-type Stuck = GetOutput<'/_serverFn/adminListStuckVtuTransactionsBearerAdmin'>['items'][number];
+type Stuck = GetOutput<typeof ops.adminListStuckVtuTransactions>['items'][number];
 
 /**
  * A search over every purchase (sorted and paged by the service), and the purchases still processing after VTU_STUCK_AFTER_MS: requery the provider now, or request a resolution
@@ -42,7 +43,7 @@ export function Transactions() {
   async function bulkRequery() {
     setError(null);
     try {
-      setBulkJob((await post('/_serverFn/adminStartBulkRequeryBearerAdmin', {})).jobId);
+      setBulkJob((await post(ops.adminStartBulkRequery, {})).jobId);
     } catch (err) {
       setError(err);
     }
@@ -57,7 +58,7 @@ export function Transactions() {
     setBusy(id);
     setError(null);
     try {
-      const r = await post('/_serverFn/adminRequeryVtuTransactionBearerAdmin', { id });
+      const r = await post(ops.adminRequeryVtuTransaction, { id });
       setNotice(`${reference}: the provider answered "${r.providerStatus}"; the purchase is ${r.transaction.status}.`);
       await refresh();
     } catch (err) {
@@ -72,7 +73,7 @@ export function Transactions() {
     const key = newIdempotencyKey();
     const r = (await stepUp.withGrant((grantToken) =>
       post(
-        '/_serverFn/adminResolveVtuTransactionBearerAdmin',
+        ops.adminResolveVtuTransaction,
         { id: resolving.id, outcome, note: note ?? '' },
         { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
       ),

@@ -7,6 +7,7 @@ import { Failure } from '../../components/Failure';
 import { ConsoleLink, useScreenSearch } from '../nav';
 import { useCan } from '../roles';
 import { DataTable, Loaded, money, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import * as ops from '../../api/operations';
 
 const LIMIT = 25;
 const STATUSES = ['pending', 'success', 'failed', 'reversed'] as const;
@@ -53,7 +54,7 @@ export function Withdrawals() {
     setBusy(reference);
     setError(null);
     try {
-      const r = await post('/_serverFn/adminRequeryWithdrawalBearerAdmin', { reference });
+      const r = await post(ops.adminRequeryWithdrawal, { reference });
       setNotice(requeryNotice(reference, r.processorStatus, r.withdrawal.status));
       await qc.invalidateQueries({ queryKey: adminQueries.all() });
     } catch (err) {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { post, setAccessToken } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
+import * as ops from '../../api/operations';
 
 type Session = Parameters<ReturnType<typeof useAuth>['signedIn']>[0];
 
@@ -33,7 +34,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
     setError(null);
     try {
       setAccessToken(session.accessToken);
-      await post('/_serverFn/completeSignInBearerAuth', { code });
+      await post(ops.completeSignIn, { code });
       await auth.signedIn(session, method);
     } catch (err) {
       const under = rules.serverErrors(err, ['code']);
@@ -45,7 +46,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
 
   async function cancel() {
     setAccessToken(session.accessToken);
-    await post('/_serverFn/signOutBearerAuth', {}).catch(() => undefined);
+    await post(ops.signOut, {}).catch(() => undefined);
     setAccessToken(null);
     onCancel();
   }

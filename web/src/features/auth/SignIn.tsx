@@ -10,6 +10,7 @@ import { Later } from '../../app/later';
 import { LanguagePicker } from '../../components/LanguagePicker';
 import { TextField } from '../../components/TextField';
 import './sign-in.css';
+import * as ops from '../../api/operations';
 
 // The code boxes load while the person types the e-mail (from the e-mail field's focus, like the rules below): they
 // are not needed by the home screen's bundle, nor before the first interaction.
@@ -144,7 +145,7 @@ function CodeSignIn() {
       await sendLoginCode(email);
       setSentTo(email);
       setCode('');
-      const { secondsRemaining } = await post('/_serverFn/getOtpCooldownPublicAuth', { email });
+      const { secondsRemaining } = await post(ops.getOtpCooldown, { email });
       setCooldown(secondsRemaining);
     } catch (err) {
       const under = rules.serverErrors(err, ['email']);
@@ -275,7 +276,7 @@ function PinSignIn() {
     setBusy(true);
     setError(null);
     try {
-      const { session } = await post('/_serverFn/startPinLoginPublicAuth', { identifier, pin });
+      const { session } = await post(ops.startPinLogin, { identifier, pin });
       if (session.secondFactorRequired) return setPending(session);
       await auth.signedIn(session, 'login_pin');
     } catch (err) {

@@ -15,6 +15,7 @@ import { ConfirmPurchase } from './ConfirmPurchase';
 import { SavedBills } from './SavedBills';
 import { useKeepDraft } from './use-keep-draft';
 import { capitalised, productName } from '../../app/catalogue-labels';
+import * as ops from '../../api/operations';
 
 /** A draft's field as text ('' when absent). */
 const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -86,8 +87,7 @@ function BillForm({
   );
 }
 
-const quote = async (service: 'electricity' | 'betting', wholesale: number) =>
-  (await post('/_serverFn/quotePriceBearerVTU', { service, wholesale })).retail;
+const quote = async (service: 'electricity' | 'betting', wholesale: number) => (await post(ops.quotePrice, { service, wholesale })).retail;
 
 export function CableBuy() {
   const { t } = useTranslation();
@@ -107,7 +107,7 @@ export function CableBuy() {
   const verify = useMutation({
     mutationFn: async (c: { identifier: string; iuc: string; plan_id: string; phone: string }) => ({
       c,
-      v: await post('/_serverFn/verifyCableIUCBearerVTU', { iuc: c.iuc, identifier: c.identifier }),
+      v: await post(ops.verifyCableIUC, { iuc: c.iuc, identifier: c.identifier }),
     }),
     onSuccess: ({ c, v }) => {
       const plan = plans.data!.items.find((p) => p.plan_id === c.plan_id)!;
@@ -203,7 +203,7 @@ export function ElectricityBuy() {
   const verify = useMutation({
     mutationFn: async (c: { plan: string; meter: string; type: 'prepaid' | 'postpaid'; amount: number; phone: string }) => ({
       c,
-      v: await post('/_serverFn/verifyMeterBearerVTU', { meter: c.meter, plan: c.plan, type: c.type }),
+      v: await post(ops.verifyMeter, { meter: c.meter, plan: c.plan, type: c.type }),
       price: await quote('electricity', c.amount),
     }),
     onSuccess: ({ c, v, price }) =>
@@ -273,7 +273,7 @@ export function BettingBuy() {
   const verify = useMutation({
     mutationFn: async (c: { betting_company: string; customer_id: string; amount: number }) => ({
       c,
-      v: await post('/_serverFn/verifyBetAccountBearerVTU', { betting_company: c.betting_company, customer_id: c.customer_id }),
+      v: await post(ops.verifyBetAccount, { betting_company: c.betting_company, customer_id: c.customer_id }),
       price: await quote('betting', c.amount),
     }),
     onSuccess: ({ c, v, price }) =>

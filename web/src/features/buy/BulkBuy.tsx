@@ -17,6 +17,7 @@ import type { PurchaseTx } from './purchase-state';
 import { walletQueries } from '../../api/queries/wallet';
 import { PhoneBuy } from './PhoneBuy';
 import { OverDailyLimit } from './DailyLimit';
+import * as ops from '../../api/operations';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
 
@@ -47,7 +48,7 @@ export function BulkBuy() {
   const review = form.onSubmit(async () => {
     setError(null);
     try {
-      setPrice((await post('/_serverFn/quotePriceBearerVTU', { service: 'airtime', wholesale: amount as number })).retail);
+      setPrice((await post(ops.quotePrice, { service: 'airtime', wholesale: amount as number })).retail);
       setLines(valid.map((phone) => ({ phone, network: detectNetwork(phone) })));
     } catch (err) {
       if (!showServerIssues(form, err, HINTS)) setError(errorMessage(err));

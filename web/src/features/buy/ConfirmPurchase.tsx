@@ -21,6 +21,7 @@ import { usePlatformPasskey } from '../../components/usePlatformPasskey';
 import { PinPad } from '../../components/PinPad';
 import { purchaseReducer } from './purchase-state';
 import { OverDailyLimit } from './DailyLimit';
+import * as ops from '../../api/operations';
 
 /** Services bought by the face value the buyer chose; the others (plans, PINs) send the price they confirmed. */
 const FACE_VALUE: ReadonlySet<PurchaseRequest['service']> = new Set(['airtime', 'electricity', 'betting']);
@@ -66,7 +67,7 @@ export function ConfirmPurchase(p: {
   const checkout = useMutation({
     mutationFn: () =>
       post(
-        '/_serverFn/startProcessorTopupBearerPayments',
+        ops.startProcessorTopup,
         { amount: missing, email: auth.user!.email, callbackUrl: `${window.location.origin}/fund/return` },
         { idempotencyKey: fundKey.current },
       ),

@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { GetOutput } from '../../api/client';
 import { formatNaira } from '../../app/format';
 import { LinkButton } from '../../components/LinkButton';
+import * as ops from '../../api/operations';
 
-export type WalletLimits = GetOutput<'/_serverFn/getWalletLimitsBearerWallet'>;
+export type WalletLimits = GetOutput<typeof ops.getWalletLimits>;
 
 /**
  * A purchase above what the KYC tier's daily limit still allows today, said at the review instead of the PIN pad:

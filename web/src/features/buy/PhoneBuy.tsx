@@ -21,6 +21,7 @@ import { groupPlans } from './plan-groups';
 import { planName } from '../../app/catalogue-labels';
 import { SavedNumbers, SaveNumber } from './SavedNumbers';
 import { useKeepDraft } from './use-keep-draft';
+import * as ops from '../../api/operations';
 
 /** The amounts people pick most, one tap each. */
 const AMOUNT_CHIPS = [100, 200, 500, 1000, 2000, 5000];
@@ -126,7 +127,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
     setQuoting(true);
     try {
       if (values.save) {
-        await post('/_serverFn/saveBeneficiaryBearerBeneficiaries', {
+        await post(ops.saveBeneficiary, {
           kind: 'phone',
           label: values.label.trim(),
           recipient: local,
@@ -137,7 +138,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
       }
       // What the wallet is charged, quoted by the service before the PIN: the amount bought, the fee and the total.
       const q = await post(
-        '/_serverFn/quotePurchaseBearerVTU',
+        ops.quotePurchase,
         service === 'data'
           ? { service, network: network!, plan_id: plan!.plan_id }
           : { service, network: network!, amount: amount as number },

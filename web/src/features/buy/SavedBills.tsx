@@ -6,6 +6,7 @@ import { post } from '../../api/client';
 import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { errorMessage } from '../../app/errors';
 import type { PurchaseRecord } from '../../components/receipt-details';
+import * as ops from '../../api/operations';
 
 /** The saved recipients of the bill forms: a meter (electricity), a smartcard (cable TV), a betting account. */
 export type BillKind = 'meter' | 'smartcard' | 'betting';
@@ -73,7 +74,7 @@ export function SaveBill({ tx }: { tx: PurchaseRecord }) {
   const [missing, setMissing] = useState(false);
   const save = useMutation({
     mutationFn: (name: string) =>
-      post('/_serverFn/saveBeneficiaryBearerBeneficiaries', {
+      post(ops.saveBeneficiary, {
         kind: bill!.kind,
         label: name,
         recipient: bill!.recipient,

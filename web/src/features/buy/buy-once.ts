@@ -1,6 +1,7 @@
 import { ApiError, NetworkError, post, type CallOptions, type PostInput, type PostPath } from '../../api/client';
 import { waitOrOnline } from '../../app/online';
 import type { PurchaseTx } from './purchase-state';
+import * as ops from '../../api/operations';
 
 export type PurchaseRequest =
   | { service: 'airtime'; network: string; phone: string; amount: number; ported?: boolean }
@@ -23,12 +24,12 @@ export type KindPurchase = {
 }[PostPath];
 
 const PATHS = {
-  airtime: '/_serverFn/buyAirtimeBearerVTU',
-  data: '/_serverFn/buyDataBearerVTU',
-  cable: '/_serverFn/subscribeCableBearerVTU',
-  electricity: '/_serverFn/buyElectricityBearerVTU',
-  betting: '/_serverFn/fundBetBearerVTU',
-  exam: '/_serverFn/buyEducationPinBearerVTU',
+  airtime: ops.buyAirtime,
+  data: ops.buyData,
+  cable: ops.subscribeCable,
+  electricity: ops.buyElectricity,
+  betting: ops.fundBet,
+  exam: ops.buyEducationPin,
 } as const satisfies Record<Exclude<PurchaseRequest, KindPurchase>['service'], PostPath>;
 
 /** The operation a purchase is sent to and its input without the PIN (what a passkey confirmation is bound to). */

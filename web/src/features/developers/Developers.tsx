@@ -12,12 +12,13 @@ import { Section } from '../../components/Section';
 import { Secret } from './Secret';
 import { FirstPurchase, Usage } from './Usage';
 import { Webhooks } from './Webhooks';
+import * as ops from '../../api/operations';
 
 /**
  * The developer page (issue 45): the customer's API keys (create, revoke, roll; the secret shown once) and a curl line
  * for the first purchase by key.
  */
-type NewKey = PostInput<'/_serverFn/createApiKeyBearerDevelopers'>;
+type NewKey = PostInput<typeof ops.createApiKey>;
 type Scope = NewKey['scopes'][number];
 const SCOPES: Scope[] = ['read', 'purchase', 'transfer'];
 
@@ -30,7 +31,7 @@ function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
   const [limit, setLimit] = useState('');
   const [underFields, setUnderFields] = useState(false);
   const create = useMutation({
-    mutationFn: (input: NewKey) => post('/_serverFn/createApiKeyBearerDevelopers', input, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (input: NewKey) => post(ops.createApiKey, input, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: (r) => (form.reset(), onMade(r.secret)),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
@@ -84,7 +85,7 @@ function TestWallet() {
   const qc = useQueryClient();
   const balance = useQuery(developerQueries.testWallet());
   const fund = useMutation({
-    mutationFn: () => post('/_serverFn/fundTestWalletBearerDevelopers', { amount: TEST_FUNDING }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: () => post(ops.fundTestWallet, { amount: TEST_FUNDING }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: developerQueries.testWallet().queryKey }),
   });
   return (
@@ -114,12 +115,11 @@ export function Developers() {
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: developerQueries.all() });
   const revoke = useMutation({
-    mutationFn: (id: string) => post('/_serverFn/revokeApiKeyBearerDevelopers', { id }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (id: string) => post(ops.revokeApiKey, { id }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: refresh,
   });
   const roll = useMutation({
-    mutationFn: (id: string) =>
-      post('/_serverFn/rollApiKeyBearerDevelopers', { id, overlapHours: 24 }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (id: string) => post(ops.rollApiKey, { id, overlapHours: 24 }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: (r) => (setSecret(r.secret), refresh()),
   });
   return (

@@ -7,6 +7,7 @@ import { developerQueries, type WebhookMode } from '../../api/queries/developers
 import { formatDateTime } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { Secret } from './Secret';
+import * as ops from '../../api/operations';
 
 const EVENTS = ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited', 'epin.batch_ready'] as const;
 const MODES: WebhookMode[] = ['test', 'live'];
@@ -54,15 +55,15 @@ export function Webhooks() {
   const refresh = () => void qc.invalidateQueries({ queryKey: developerQueries.all() });
   const opts = () => ({ idempotencyKey: newIdempotencyKey() });
   const add = useMutation({
-    mutationFn: () => post('/_serverFn/createWebhookEndpointBearerDevelopers', { url, events: [...EVENTS], mode }, opts()),
+    mutationFn: () => post(ops.createWebhookEndpoint, { url, events: [...EVENTS], mode }, opts()),
     onSuccess: (r) => (setUrl(''), setSecret(r.secret), refresh()),
   });
   const disable = useMutation({
-    mutationFn: (id: string) => post('/_serverFn/disableWebhookEndpointBearerDevelopers', { id }, opts()),
+    mutationFn: (id: string) => post(ops.disableWebhookEndpoint, { id }, opts()),
     onSuccess: refresh,
   });
   const resend = useMutation({
-    mutationFn: (id: string) => post('/_serverFn/resendWebhookDeliveryBearerDevelopers', { id }, opts()),
+    mutationFn: (id: string) => post(ops.resendWebhookDelivery, { id }, opts()),
     onSuccess: refresh,
   });
   return (

@@ -24,12 +24,13 @@ import { formatDateTime, formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
+import * as ops from '../../api/operations';
 
 /**
  * Recharge cards (issue 45): a reseller buys a batch of airtime e-PINs with the transaction PIN, lists the batches,
  * downloads each as a print-ready PDF or as CSV, and marks cards sold.
  */
-type Batch = GetOutput<'/_serverFn/listEpinBatchesBearerVTU'>['items'][number];
+type Batch = GetOutput<typeof ops.listEpinBatches>['items'][number];
 type Order = { network: (typeof EPIN_NETWORKS)[number]; denomination: number; quantity: number; businessName: string };
 
 /** Saves a downloaded file under the service's name for it. */
@@ -53,7 +54,7 @@ function BuyBatch({ onBought }: { onBought(): void }) {
   const buy = useMutation({
     mutationFn: (p: string) =>
       post(
-        '/_serverFn/buyEpinsBearerVTU',
+        ops.buyEpins,
         {
           network: order.network,
           denomination: order.denomination,
@@ -139,7 +140,7 @@ function Cards({ batch, onChanged }: { batch: Batch; onChanged(): void }) {
   const [chosen, setChosen] = useState<string[]>([]);
   const mark = useMutation({
     mutationFn: (serials: string[]) =>
-      post('/_serverFn/markEpinsSoldBearerVTU', { id: batch.id, serials, sold: true }, { idempotencyKey: newIdempotencyKey() }),
+      post(ops.markEpinsSold, { id: batch.id, serials, sold: true }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (setChosen([]), void cards.refetch(), onChanged()),
   });
   const list = cards.data?.cards ?? [];
@@ -188,7 +189,7 @@ function BatchItem({ batch, onChanged }: { batch: Batch; onChanged(): void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const download = useMutation({
-    mutationFn: (format: 'pdf' | 'csv') => fetchFile('/_serverFn/downloadEpinBatchBearerVTU', { id: batch.id, format }),
+    mutationFn: (format: 'pdf' | 'csv') => fetchFile(ops.downloadEpinBatch, { id: batch.id, format }),
     onSuccess: save,
   });
   const title = `${batch.network.toUpperCase()} ${formatNaira(batch.denomination)} × ${batch.quantity}`;

@@ -10,6 +10,7 @@ import { Failure } from '../../components/Failure';
 import { LinkButton } from '../../components/LinkButton';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
+import * as ops from '../../api/operations';
 
 /**
  * Issue 45: my price level, the next one and how to reach it: "Upgrade for ₦X" pays the fee from the wallet with the
@@ -24,7 +25,7 @@ export function PriceLevel() {
   const [done, setDone] = useState<string | null>(null);
   const key = useRef(newIdempotencyKey());
   const upgrade = useMutation({
-    mutationFn: (v: { level: string; pin: string }) => post('/_serverFn/upgradePriceLevelBearerVTU', v, { idempotencyKey: key.current }),
+    mutationFn: (v: { level: string; pin: string }) => post(ops.upgradePriceLevel, v, { idempotencyKey: key.current }),
     onSuccess: (r) => {
       setDone(r.level.name);
       setChoosing(null);

@@ -13,6 +13,7 @@ import { Section } from '../../components/Section';
 import { growthQueries } from '../../api/queries/growth';
 import { walletQueries } from '../../api/queries/wallet';
 import { PriceLevel } from './PriceLevel';
+import * as ops from '../../api/operations';
 
 /** Growth: referral code, its link to copy or share (WhatsApp, the phone's share sheet), daily check-in, milestones, savings locks, loans. */
 export function Rewards() {
@@ -35,7 +36,7 @@ function Referrals() {
   const status = useQuery(growthQueries.referral());
   const milestones = useQuery(growthQueries.milestones());
   const ack = useMutation({
-    mutationFn: (threshold: number) => post('/_serverFn/ackMilestoneBearerGrowth', { threshold }),
+    mutationFn: (threshold: number) => post(ops.ackMilestone, { threshold }),
     onSuccess: () => qc.invalidateQueries({ queryKey: growthQueries.milestones().queryKey }),
   });
   const s = status.data;
@@ -117,11 +118,11 @@ function Checkin() {
   const status = useQuery(growthQueries.checkin());
   const done = () => void qc.invalidateQueries({ queryKey: growthQueries.checkin().queryKey });
   const claim = useMutation({
-    mutationFn: () => post('/_serverFn/claimCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: () => post(ops.claimCheckin, {}, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: done,
   });
   const withdraw = useMutation({
-    mutationFn: () => post('/_serverFn/withdrawCheckinBearerGrowth', {}, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: () => post(ops.withdrawCheckin, {}, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (done(), void qc.invalidateQueries({ queryKey: walletQueries.all() })),
   });
   const s = status.data;
@@ -159,8 +160,7 @@ function Savings() {
     void qc.invalidateQueries({ queryKey: walletQueries.all() })
   );
   const create = useMutation({
-    mutationFn: (v: { amount: number; days: number; pin: string }) =>
-      post('/_serverFn/createSavingsLockBearerSavings', v, { idempotencyKey: key.current }),
+    mutationFn: (v: { amount: number; days: number; pin: string }) => post(ops.createSavingsLock, v, { idempotencyKey: key.current }),
     onSuccess: () => (refresh(), form.reset()),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
     onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),
@@ -171,7 +171,7 @@ function Savings() {
     create.mutate({ ...checked.data, pin: p });
   }
   const brk = useMutation({
-    mutationFn: (lockId: string) => post('/_serverFn/breakSavingsLockBearerSavings', { lockId }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (lockId: string) => post(ops.breakSavingsLock, { lockId }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: refresh,
   });
   const amount = form.getValues().amount;
@@ -235,13 +235,12 @@ function Loans() {
     void qc.invalidateQueries({ queryKey: walletQueries.all() })
   );
   const take = useMutation({
-    mutationFn: (amount: number) => post('/_serverFn/takeLoanBearerLoans', { amount }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (amount: number) => post(ops.takeLoan, { amount }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (refresh(), takeForm.reset()),
     onError: (err) => setUnderFields(showServerIssues(takeForm, err)),
   });
   const repay = useMutation({
-    mutationFn: (amount?: number) =>
-      post('/_serverFn/repayLoanBearerLoans', amount === undefined ? {} : { amount }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (amount?: number) => post(ops.repayLoan, amount === undefined ? {} : { amount }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (refresh(), repayForm.reset()),
     onError: (err) => setUnderFields(showServerIssues(repayForm, err)),
   });

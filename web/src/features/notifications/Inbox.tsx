@@ -10,6 +10,7 @@ import { notificationsQueries } from '../../api/queries/notifications';
 import { pollVoteSchema } from '../../api/schemas';
 import { useSchemaForm } from '../../components/form';
 import { useNoticeWording } from './wording';
+import * as ops from '../../api/operations';
 
 /** The inbox (unread count, mark read), announcements with polls, and turning on push for this device. */
 export function Inbox() {
@@ -18,11 +19,11 @@ export function Inbox() {
   const list = useInfiniteQuery(notificationsQueries.list());
   const invalidate = () => qc.invalidateQueries({ queryKey: notificationsQueries.all() });
   const markRead = useMutation({
-    mutationFn: (id: string) => post('/_serverFn/markNotificationReadBearerNotifications', { id }),
+    mutationFn: (id: string) => post(ops.markNotificationRead, { id }),
     onSuccess: invalidate,
   });
   const markAll = useMutation({
-    mutationFn: () => post('/_serverFn/markAllNotificationsReadBearerNotifications', {}),
+    mutationFn: () => post(ops.markAllNotificationsRead, {}),
     onSuccess: invalidate,
   });
   const [push, setPush] = useState<string | null>(null);
@@ -105,7 +106,7 @@ function Broadcasts() {
   const qc = useQueryClient();
   const list = useQuery(notificationsQueries.broadcasts());
   const vote = useMutation({
-    mutationFn: (v: { pollId: string; optionId: string }) => post('/_serverFn/votePollBearerNotifications', v),
+    mutationFn: (v: { pollId: string; optionId: string }) => post(ops.votePoll, v),
     onSuccess: () => qc.invalidateQueries({ queryKey: notificationsQueries.broadcasts().queryKey }),
   });
   if (!list.data?.items.length) return null;

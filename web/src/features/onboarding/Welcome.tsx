@@ -22,6 +22,7 @@ import { onboardingSteps, type OnboardingStep } from '../../components/onboardin
 import { LoginPinForm } from '../../components/LoginPinForm';
 import { usePlatformPasskey } from '../../components/usePlatformPasskey';
 import { PasskeyOffer } from './PasskeyOffer';
+import * as ops from '../../api/operations';
 
 const STEPS: OnboardingStep[] = ['name', 'phone', 'pin', 'selfie'];
 
@@ -117,7 +118,7 @@ function NameStep() {
   const refresh = useRefreshSteps();
   const form = useSchemaForm(fullNameSchema, { fullName: '' }, nameHints);
   const save = useMutation({
-    mutationFn: (v: { fullName: string }) => post('/_serverFn/updateProfileBearerSettings', { fullName: v.fullName.trim() }),
+    mutationFn: (v: { fullName: string }) => post(ops.updateProfile, { fullName: v.fullName.trim() }),
     onSuccess: refresh,
     onError: (err) => showServerIssues(form, err, nameHints),
   });
@@ -155,13 +156,12 @@ function PhoneStep() {
   const form = useSchemaForm(phoneSchema, { phone: '' }, phoneHints);
   const codeForm = useSchemaForm(codeSchema, { code: '' });
   const send = useMutation({
-    mutationFn: (phone: string) => post('/_serverFn/sendPhoneOtpPublicAuth', { phone }),
+    mutationFn: (phone: string) => post(ops.sendPhoneOtp, { phone }),
     onSuccess: (_r, phone) => setSentTo(phone),
     onError: (err) => showServerIssues(form, err, phoneHints),
   });
   const verify = useMutation({
-    mutationFn: (c: string) =>
-      stepUp.withGrant((grantToken) => post('/_serverFn/verifyPhoneOtpPublicAuth', { phone: sentTo!, code: c }, { grantToken })),
+    mutationFn: (c: string) => stepUp.withGrant((grantToken) => post(ops.verifyPhoneOtp, { phone: sentTo!, code: c }, { grantToken })),
     onSuccess: refresh,
     onError: () => codeForm.setFieldValue('code', ''),
   });
@@ -238,8 +238,7 @@ function PinStep({ onSaved }: { onSaved?: (pin: string) => void }) {
   const pin = form.values.pin;
   const setPin = (p: string) => form.setFieldValue('pin', p);
   const save = useMutation({
-    mutationFn: (p: string) =>
-      stepUp.withGrant((grantToken) => post('/_serverFn/setTransactionPinFnBearerSettings', { pin: p }, { grantToken })),
+    mutationFn: (p: string) => stepUp.withGrant((grantToken) => post(ops.setTransactionPinFn, { pin: p }, { grantToken })),
     onSuccess: (_r, p) => (onSaved ? onSaved(p) : void refresh()),
     onError: () => (setFirst(null), setPin('')),
   });

@@ -22,6 +22,7 @@ import { Report, Support } from './Support';
 import { ordersQueries } from '../../api/queries/orders';
 import { walletQueries } from '../../api/queries/wallet';
 import { capitalised, productName } from '../../app/catalogue-labels';
+import * as ops from '../../api/operations';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Orders() {
@@ -99,7 +100,7 @@ function Marketplace() {
   const order = useMutation({
     mutationFn: (v: { quantity: number; delivery: Record<string, string>; amount: number; pin: string }) =>
       post(
-        '/_serverFn/createMarketplaceOrderBearerMarketplace',
+        ops.createMarketplaceOrder,
         { productId, ...v, delivery: v.delivery as { fullName: string; phone: string; address: string; city: string; state: string } },
         { idempotencyKey: key.current },
       ),
@@ -207,7 +208,7 @@ function Subscriptions() {
   const plan = plans.data?.items.find((p) => p.id === planId);
   const order = useMutation({
     mutationFn: (v: { account: string; pin: string }) =>
-      post('/_serverFn/submitSubscriptionOrderBearerSubscriptions', { planId, ...v, amount: plan!.price }, { idempotencyKey: key.current }),
+      post(ops.submitSubscriptionOrder, { planId, ...v, amount: plan!.price }, { idempotencyKey: key.current }),
     onSuccess: () => (
       void qc.invalidateQueries({ queryKey: ordersQueries.subscriptionOrders().queryKey }),
       void qc.invalidateQueries({ queryKey: walletQueries.all() }),

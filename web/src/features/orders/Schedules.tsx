@@ -19,6 +19,7 @@ import { PinPad } from '../../components/PinPad';
 import { Failure } from '../../components/Failure';
 import { Section } from '../../components/Section';
 import { ordersQueries } from '../../api/queries/orders';
+import * as ops from '../../api/operations';
 
 const HINTS: FieldHints = { phone: 'buy.phoneInvalid', time: 'fields.time' };
 
@@ -37,7 +38,7 @@ export function Schedules() {
   const save = useMutation({
     mutationFn: (v: { network: string; phone: string; amount: number; time: string; pin: string }) =>
       post(
-        '/_serverFn/upsertScheduleBearerSchedules',
+        ops.upsertSchedule,
         {
           service: 'airtime',
           ...v,
@@ -59,10 +60,10 @@ export function Schedules() {
     save.mutate({ ...checked.data, network, pin: p });
   }
   const toggle = useMutation({
-    mutationFn: (v: { id: string; active: boolean }) => post('/_serverFn/toggleScheduleBearerSchedules', v),
+    mutationFn: (v: { id: string; active: boolean }) => post(ops.toggleSchedule, v),
     onSuccess: refresh,
   });
-  const remove = useMutation({ mutationFn: (id: string) => post('/_serverFn/deleteScheduleBearerSchedules', { id }), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => post(ops.deleteSchedule, { id }), onSuccess: refresh });
   return (
     <Section id="schedules" title={t('orders.schedules')}>
       <Failure error={list.error ?? (underFields ? null : save.error) ?? toggle.error ?? remove.error} />

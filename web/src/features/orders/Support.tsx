@@ -14,6 +14,7 @@ import { supportQueries } from '../../api/queries/orders';
 import { reportSchema, supportMessageSchema } from '../../api/schemas';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { capitalised } from '../../app/catalogue-labels';
+import * as ops from '../../api/operations';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Support() {
@@ -29,8 +30,7 @@ export function Support() {
   const form = useSchemaForm(supportMessageSchema, { body: '' });
   const [underFields, setUnderFields] = useState(false);
   const send = useMutation({
-    mutationFn: (body: string) =>
-      post('/_serverFn/sendSupportMessageBearerSupport', { threadId: threadId!, body }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (body: string) => post(ops.sendSupportMessage, { threadId: threadId!, body }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (form.reset(), void qc.invalidateQueries({ queryKey: supportQueries.messages(threadId).queryKey })),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
@@ -72,7 +72,7 @@ export function Support() {
   );
 }
 
-type ReportCategory = NonNullable<PostInput<'/_serverFn/createTransactionReportBearerReports'>>['category'];
+type ReportCategory = NonNullable<PostInput<typeof ops.createTransactionReport>>['category'];
 // The categories the service accepts, in the form's order: a Record over the API's own type, so a category added to
 // or removed from the service fails the app's typecheck instead of drifting.
 const CATEGORY_SET: Record<ReportCategory, true> = {
@@ -99,7 +99,7 @@ export function Report() {
   const [underFields, setUnderFields] = useState(false);
   const create = useMutation({
     mutationFn: (fields: { reference: string; description: string }) =>
-      post('/_serverFn/createTransactionReportBearerReports', { ...fields, category }, { idempotencyKey: newIdempotencyKey() }),
+      post(ops.createTransactionReport, { ...fields, category }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (form.reset(), void qc.invalidateQueries({ queryKey: supportQueries.reports().queryKey })),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
   });

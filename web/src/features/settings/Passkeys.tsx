@@ -12,6 +12,7 @@ import { useStepUp } from '../../app/StepUp';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
 import { usePlatformPasskey } from '../../components/usePlatformPasskey';
+import * as ops from '../../api/operations';
 
 /**
  * Issue 43: fingerprint or face (passkeys): the ones added, each with Remove, Add on a phone that can (a step-up first,
@@ -32,11 +33,11 @@ export function PasskeySettings() {
     onSuccess: () => (setRemoved(false), void refresh()),
   });
   const remove = useMutation({
-    mutationFn: (id: string) => post('/_serverFn/deletePasskeyBearerAuth', { id }),
+    mutationFn: (id: string) => post(ops.deletePasskey, { id }),
     onSuccess: () => (setRemoved(true), void refresh()),
   });
   const payments = useMutation({
-    mutationFn: (v: { on: boolean; pin?: string }) => post('/_serverFn/setPasskeyPaymentsBearerAuth', v),
+    mutationFn: (v: { on: boolean; pin?: string }) => post(ops.setPasskeyPayments, v),
     onSuccess: () => (setAskPin(false), setPin(''), void refresh()),
     onError: () => setPin(''),
   });

@@ -6,6 +6,7 @@ import { post } from '../../api/client';
 import { settingsQueries } from '../../api/queries/settings';
 import { useStepUp } from '../../app/StepUp';
 import { Result } from '../../components/Result';
+import * as ops from '../../api/operations';
 
 /**
  * Issue 43: the two-factor recovery codes. They are shown once, when the authenticator is confirmed (`fresh`) or when
@@ -18,7 +19,7 @@ export function RecoveryCodes({ fresh, left }: { fresh?: string[]; left?: number
   const qc = useQueryClient();
   const [copied, setCopied] = useState(false);
   const regenerate = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/regenerateRecoveryCodesBearer2FA', {}, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.regenerateRecoveryCodes, {}, { grantToken })),
     onSuccess: () => (setCopied(false), void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey })),
   });
   const codes = regenerate.data?.recoveryCodes ?? fresh;

@@ -29,6 +29,7 @@ import { Limits } from './Limits';
 import { WhatsappSettings } from './Whatsapp';
 import { RecoveryCodes } from './RecoveryCodes';
 import { PasskeySettings } from './Passkeys';
+import * as ops from '../../api/operations';
 
 /** Profile, the KYC tier's limits, transaction and login PINs, 2FA, WhatsApp, notification preferences, language, closing the account. */
 export function Settings() {
@@ -65,7 +66,7 @@ function Profile() {
   const stepUp = useStepUp();
   const save = useMutation({
     mutationFn: (changes: { username?: string; fullName?: string }) =>
-      stepUp.withGrant((grantToken) => post('/_serverFn/updateProfileBearerSettings', changes, { grantToken })),
+      stepUp.withGrant((grantToken) => post(ops.updateProfile, changes, { grantToken })),
     onSuccess: () => {
       form.resetDirty();
       void qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey });
@@ -109,7 +110,7 @@ function TransactionPin() {
   const [underFields, setUnderFields] = useState(false);
   const save = useMutation({
     mutationFn: (v: { pin: string; currentPin?: string }) =>
-      stepUp.withGrant((grantToken) => post('/_serverFn/setTransactionPinFnBearerSettings', v, { grantToken })),
+      stepUp.withGrant((grantToken) => post(ops.setTransactionPinFn, v, { grantToken })),
     onSuccess: () => {
       form.reset();
       void qc.invalidateQueries({ queryKey: settingsQueries.hasPin().queryKey });
@@ -166,16 +167,15 @@ function TwoFactor() {
   const form = useSchemaForm(codeSchema, { code: '' }, { code: 'fields.code' });
   const [underFields, setUnderFields] = useState(false);
   const begin = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/beginTotpEnrollmentBearer2FA', {}, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.beginTotpEnrollment, {}, { grantToken })),
   });
   const confirm = useMutation({
-    mutationFn: (code: string) =>
-      stepUp.withGrant((grantToken) => post('/_serverFn/confirmTotpEnrollmentBearer2FA', { code }, { grantToken })),
+    mutationFn: (code: string) => stepUp.withGrant((grantToken) => post(ops.confirmTotpEnrollment, { code }, { grantToken })),
     onSuccess: () => (begin.reset(), form.reset(), void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey })),
     onError: (err) => setUnderFields(showServerIssues(form, err, { code: 'fields.code' })),
   });
   const disable = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post('/_serverFn/disableTotpBearer2FA', {}, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.disableTotp, {}, { grantToken })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey }),
   });
   const on = state.data?.confirmed;
@@ -219,7 +219,7 @@ function Preferences() {
   const prefs = useQuery(settingsQueries.preferences());
   const update = useMutation({
     mutationFn: (p: { notifications?: { email?: boolean; push?: boolean; sms?: boolean }; language?: 'en' | 'yo' | 'ha' | 'pcm' }) =>
-      post('/_serverFn/updatePreferencesBearerSettings', p),
+      post(ops.updatePreferences, p),
     onSuccess: (r) => qc.setQueryData(settingsQueries.preferences().queryKey, r),
   });
   const n = prefs.data?.preferences.notifications;
@@ -277,8 +277,7 @@ function CloseAccount() {
   // closeAccount's own rule: the word DELETE, typed.
   const form = useSchemaForm(closeAccountSchema, { confirm: '' }, { confirm: 'fields.closeConfirm' });
   const close = useMutation({
-    mutationFn: () =>
-      stepUp.withGrant((grantToken) => post('/_serverFn/closeAccountBearerSettings', { confirm: 'DELETE' as const }, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.closeAccount, { confirm: 'DELETE' as const }, { grantToken })),
     onSuccess: () => void auth.signOut(),
   });
   return (

@@ -8,6 +8,7 @@ import { useAuth } from '../../app/auth';
 import { formatDateTime } from '../../app/format';
 import { Result } from '../../components/Result';
 import { Section } from '../../components/Section';
+import * as ops from '../../api/operations';
 
 /** wa.me opens a chat with the business number, the message typed in (digits only, no +). */
 export const waMeLink = (sendTo: string, text: string) => `https://wa.me/${sendTo.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`;
@@ -21,17 +22,17 @@ export function WhatsappSettings() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const auth = useAuth();
-  const code = useMutation({ mutationFn: () => post('/_serverFn/createWhatsappLinkCodeBearerWhatsapp', {}) });
+  const code = useMutation({ mutationFn: () => post(ops.createWhatsappLinkCode, {}) });
   // While a code is out, the status is asked again every few seconds, so the section says "linked" once the message arrives.
   const link = useQuery({ ...whatsappQueries.link(), refetchInterval: code.data ? 3000 : false });
   const refresh = () => void qc.invalidateQueries({ queryKey: whatsappQueries.link().queryKey });
   const unlink = useMutation({
-    mutationFn: () => post('/_serverFn/unlinkWhatsappBearerWhatsapp', {}),
+    mutationFn: () => post(ops.unlinkWhatsapp, {}),
     onSuccess: () => (code.reset(), refresh()),
   });
   const [askNotMe, setAskNotMe] = useState(false);
   const notMe = useMutation({
-    mutationFn: () => post('/_serverFn/endWhatsappLinkBearerWhatsapp', {}),
+    mutationFn: () => post(ops.endWhatsappLink, {}),
     // Every session of the account has ended, this one too.
     onSuccess: () => void auth.signOut(),
   });

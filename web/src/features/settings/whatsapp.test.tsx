@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { en } from '../../locales/en';
 import { setUpComponentTests } from '../../testing/jsdom';
+import * as ops from '../../api/operations';
 
 /**
  * The WhatsApp section of the settings (issue 46), against the service's answers
@@ -44,13 +45,12 @@ describe('the WhatsApp settings section', () => {
   it('gives a one-time code to send from WhatsApp, with a wa.me link, and says "linked" once the message arrived', async () => {
     let linked = false;
     get.mockImplementation(async (path: string) => {
-      if (path === '/_serverFn/getWhatsappLinkBearerWhatsapp')
+      if (path === ops.getWhatsappLink)
         return linked ? { linked: true, phone: '+2348031230001', linkedAt: '2026-12-02T10:00:00.000Z' } : { linked: false };
       throw new Error(`unexpected ${path}`);
     });
     post.mockImplementation(async (path: string) => {
-      if (path === '/_serverFn/createWhatsappLinkCodeBearerWhatsapp')
-        return { code: '482913', expiresAt: '2026-12-02T10:10:00.000Z', sendTo: '+2348000000046' };
+      if (path === ops.createWhatsappLinkCode) return { code: '482913', expiresAt: '2026-12-02T10:10:00.000Z', sendTo: '+2348000000046' };
       throw new Error(`unexpected ${path}`);
     });
     show(<WhatsappSettings />);
@@ -69,7 +69,7 @@ describe('the WhatsApp settings section', () => {
   it('"this wasn\'t me" asks first, then ends the link and signs out (every session ended)', async () => {
     get.mockResolvedValue({ linked: true, phone: '+2348031230001', linkedAt: '2026-12-02T10:00:00.000Z' });
     post.mockImplementation(async (path: string) => {
-      if (path === '/_serverFn/endWhatsappLinkBearerWhatsapp') return { ended: true, wasLinked: true, sessionsEnded: 2 };
+      if (path === ops.endWhatsappLink) return { ended: true, wasLinked: true, sessionsEnded: 2 };
       throw new Error(`unexpected ${path}`);
     });
     show(<WhatsappSettings />);
@@ -77,7 +77,7 @@ describe('the WhatsApp settings section', () => {
     expect(post).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'End the link and sign out everywhere' }));
     await waitFor(() => expect(signOut).toHaveBeenCalled(), slow);
-    expect(post).toHaveBeenCalledWith('/_serverFn/endWhatsappLinkBearerWhatsapp', {});
+    expect(post).toHaveBeenCalledWith(ops.endWhatsappLink, {});
   });
 
   it('unlinks', async () => {
@@ -86,7 +86,7 @@ describe('the WhatsApp settings section', () => {
       linked ? { linked: true, phone: '+2348031230001', linkedAt: '2026-12-02T10:00:00.000Z' } : { linked: false },
     );
     post.mockImplementation(async (path: string) => {
-      if (path !== '/_serverFn/unlinkWhatsappBearerWhatsapp') throw new Error(`unexpected ${path}`);
+      if (path !== ops.unlinkWhatsapp) throw new Error(`unexpected ${path}`);
       linked = false;
       return { unlinked: true };
     });

@@ -13,6 +13,7 @@ import { errorMessage, isCode } from '../../app/errors';
 import { walletQueries } from '../../api/queries/wallet';
 import { TOPUP_BOUNDS, topupSchema } from '../../api/schemas';
 import { amountProps, showServerIssues, useSchemaForm } from '../../components/form';
+import * as ops from '../../api/operations';
 
 /**
  * The refusal of a payment's start in the customer's words. The service refuses to send the payer back to an address
@@ -46,7 +47,7 @@ export function Fund() {
   const start = useMutation({
     mutationFn: (naira: number) =>
       post(
-        '/_serverFn/startProcessorTopupBearerPayments',
+        ops.startProcessorTopup,
         { amount: naira, email: auth.user!.email, callbackUrl: `${window.location.origin}/fund/return` },
         { idempotencyKey: key.current },
       ),
@@ -99,7 +100,7 @@ function DedicatedAccount() {
   const qc = useQueryClient();
   const wallet = useQuery(walletQueries.state());
   const create = useMutation({
-    mutationFn: () => post('/_serverFn/getOrCreateDedicatedAccountBearerWallet', {}),
+    mutationFn: () => post(ops.getOrCreateDedicatedAccount, {}),
     onSuccess: () => qc.invalidateQueries({ queryKey: walletQueries.all() }),
   });
   const account = wallet.data?.dedicatedAccount ?? create.data?.dedicatedAccount;

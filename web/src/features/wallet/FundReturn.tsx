@@ -10,6 +10,7 @@ import { formatNaira } from '../../app/format';
 import { useKindLabel } from '../../app/kind-tabs';
 import { LinkButton } from '../../components/LinkButton';
 import { walletQueries } from '../../api/queries/wallet';
+import * as ops from '../../api/operations';
 
 /**
  * Back from the processor's checkout. The redirect itself credits nothing: this screen says "confirming" and asks
@@ -39,9 +40,7 @@ export function FundReturn() {
   const intent = useQuery({
     queryKey: [...walletQueries.topup(reference).queryKey, round],
     queryFn: () =>
-      ++polls.current % VERIFY_EVERY === 0
-        ? post('/_serverFn/verifyProcessorTopupBearerPayments', { reference })
-        : get('/_serverFn/getTopupIntentBearerWallet', { reference }),
+      ++polls.current % VERIFY_EVERY === 0 ? post(ops.verifyProcessorTopup, { reference }) : get(ops.getTopupIntent, { reference }),
     enabled: reference.length > 0,
     refetchInterval: (q) => ((q.state.data?.status === 'pending' || !q.state.data) && !expired ? POLL_MS : false),
   });

@@ -13,6 +13,7 @@ import { PinPad } from '../../components/PinPad';
 import { ShareReceipt } from '../../components/ShareReceipt';
 import { refusalMessage } from '../../app/pin-errors';
 import { walletQueries } from '../../api/queries/wallet';
+import * as ops from '../../api/operations';
 
 /** Send money to @username: the recipient's name is shown first; the PIN confirms; step-up when 2FA asks for it. */
 export function Transfer() {
@@ -25,14 +26,14 @@ export function Transfer() {
   // Whether the service's refusal named fields (shown under them) rather than the whole transfer.
   const [underFields, setUnderFields] = useState(false);
 
-  const lookup = useMutation({ mutationFn: (u: string) => post('/_serverFn/lookupProfileByUsernameBearerWallet', { username: u }) });
+  const lookup = useMutation({ mutationFn: (u: string) => post(ops.lookupProfileByUsername, { username: u }) });
   const send = useMutation({
     mutationFn: ({ p, amount, note }: { p: string; amount: number; note?: string }) =>
       stepUp.withGrant(
         // Each attempt its own key: a refusal (STEP_UP_REQUIRED, a wrong PIN) is stored under its key and replayed.
         (grantToken) =>
           post(
-            '/_serverFn/transferWalletFnBearerWallet',
+            ops.transferWalletFn,
             { username: lookup.data!.username, amount, pin: p, ...(note ? { note } : {}) },
             { idempotencyKey: newIdempotencyKey(), grantToken },
           ),

@@ -13,6 +13,7 @@ import { AmountInput } from '../../components/AmountInput';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { LinkButton } from '../../components/LinkButton';
 import { PinPad } from '../../components/PinPad';
+import * as ops from '../../api/operations';
 
 /**
  * Withdraw to a bank account (issue 43, Tier 2): the bank and the account number first, whose name the bank gives
@@ -52,7 +53,7 @@ function WithdrawForm({ fee, banks }: { fee: number; banks: { code: string; name
   const [pin, setPin] = useState('');
   const [underFields, setUnderFields] = useState(false);
   const resolve = useMutation({
-    mutationFn: (a: { bankCode: string; accountNumber: string }) => post('/_serverFn/resolveWithdrawalAccountBearerWallet', a),
+    mutationFn: (a: { bankCode: string; accountNumber: string }) => post(ops.resolveWithdrawalAccount, a),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
   const send = useMutation({
@@ -61,7 +62,7 @@ function WithdrawForm({ fee, banks }: { fee: number; banks: { code: string; name
         // Each attempt its own key: the service answers a repeated key with the same withdrawal, never a second debit.
         (grantToken) =>
           post(
-            '/_serverFn/withdrawToBankBearerWallet',
+            ops.withdrawToBank,
             { bankCode: resolve.data!.bankCode, accountNumber: resolve.data!.accountNumber, amount, pin: p },
             { idempotencyKey: newIdempotencyKey(), grantToken },
           ),

@@ -9,6 +9,7 @@ import { isCode } from '../../app/errors';
 import { formatDateTime, formatNaira } from '../../app/format';
 import { refusalMessage } from '../../app/pin-errors';
 import { PinPad } from '../../components/PinPad';
+import * as ops from '../../api/operations';
 
 /**
  * The PIN page of a WhatsApp chat's link (issue 46): no sign-in, the link's one-time token is the credential. It
@@ -27,7 +28,7 @@ export function PinRequest({ token }: { token: string }) {
   const [pin, setPin] = useState('');
   const [tries, setTries] = useState(0);
   const confirm = useMutation({
-    mutationFn: (p: string) => post('/_serverFn/confirmWhatsappPinPublicWhatsapp', { token, pin: p }),
+    mutationFn: (p: string) => post(ops.confirmWhatsappPin, { token, pin: p }),
     onError: (err) => {
       setPin('');
       setTries((n) => n + 1);

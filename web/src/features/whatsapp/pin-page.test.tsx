@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { en } from '../../locales/en';
 import { setUpComponentTests } from '../../testing/jsdom';
+import * as ops from '../../api/operations';
 
 /**
  * The PIN page of a WhatsApp chat's link (issue 46), against the service's answers
@@ -58,8 +59,8 @@ describe('the WhatsApp PIN page', () => {
     expect((await screen.findByRole('alert', undefined, slow)).textContent).toBe('That PIN is not right. Tries left: 4.');
     type('1357');
     expect(await screen.findByText(/Go back to WhatsApp: the result and your receipt are in the chat/, undefined, slow)).toBeTruthy();
-    expect(post).toHaveBeenLastCalledWith('/_serverFn/confirmWhatsappPinPublicWhatsapp', { token, pin: '1357' });
-    expect(get).toHaveBeenCalledWith('/_serverFn/getWhatsappPinRequestPublicWhatsapp', { token });
+    expect(post).toHaveBeenLastCalledWith(ops.confirmWhatsappPin, { token, pin: '1357' });
+    expect(get).toHaveBeenCalledWith(ops.getWhatsappPinRequest, { token });
   });
 
   it('an expired, used or unknown link takes no PIN', async () => {

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { get, post } from '../../../../api/client';
+import * as ops from '../../../../api/operations';
 
 /** Airtime-to-cash (issue 32): networks with their rates, the caller's sending numbers and requests. */
 export const airtimeCashQueries = {
@@ -7,22 +8,22 @@ export const airtimeCashQueries = {
   networks: () =>
     queryOptions({
       queryKey: [...airtimeCashQueries.all(), 'networks'],
-      queryFn: () => get('/_serverFn/listAirtimeCashNetworksBearerVTU'),
+      queryFn: () => get(ops.listAirtimeCashNetworks),
       staleTime: 5 * 60_000,
     }),
   numbers: () =>
     queryOptions({
       queryKey: [...airtimeCashQueries.all(), 'numbers'],
-      queryFn: () => get('/_serverFn/listAirtimeCashNumbersBearerVTU'),
+      queryFn: () => get(ops.listAirtimeCashNumbers),
     }),
   recent: () =>
     queryOptions({
       queryKey: [...airtimeCashQueries.all(), 'recent'],
-      queryFn: () => get('/_serverFn/listMyAirtimeCashRequestsBearerVTU', { limit: 5, offset: 0 }),
+      queryFn: () => get(ops.listMyAirtimeCashRequests, { limit: 5, offset: 0 }),
     }),
   one: (id: string) =>
     queryOptions({
       queryKey: [...airtimeCashQueries.all(), 'one', id],
-      queryFn: async () => (await post('/_serverFn/getMyAirtimeCashRequestBearerVTU', { id })).request,
+      queryFn: async () => (await post(ops.getMyAirtimeCashRequest, { id })).request,
     }),
 };

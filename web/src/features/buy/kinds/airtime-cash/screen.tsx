@@ -13,6 +13,7 @@ import { refusalMessage } from '../../../../app/pin-errors';
 import { AmountInput } from '../../../../components/AmountInput';
 import { amountProps, useSchemaForm } from '../../../../components/form';
 import { PinPad } from '../../../../components/PinPad';
+import * as ops from '../../../../api/operations';
 
 type Request = Awaited<ReturnType<ReturnType<typeof airtimeCashQueries.one>['queryFn'] & {}>>;
 const OTHER = 'other';
@@ -130,7 +131,7 @@ function VerifyNumber({ onVerified }: { onVerified(phone: string): void }) {
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
   const send = useMutation({
-    mutationFn: () => post('/_serverFn/sendAirtimeCashNumberCodeBearerVTU', { phone }),
+    mutationFn: () => post(ops.sendAirtimeCashNumberCode, { phone }),
     onSuccess: async (r) => {
       if (r.alreadyVerified) {
         await qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });
@@ -139,7 +140,7 @@ function VerifyNumber({ onVerified }: { onVerified(phone: string): void }) {
     },
   });
   const verify = useMutation({
-    mutationFn: () => post('/_serverFn/verifyAirtimeCashNumberBearerVTU', { phone, code }),
+    mutationFn: () => post(ops.verifyAirtimeCashNumber, { phone, code }),
     onSuccess: async (r) => {
       await qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });
       onVerified(r.phone);
@@ -191,8 +192,7 @@ function Confirm(p: {
   const [pin, setPin] = useState('');
   const key = useRef(newIdempotencyKey());
   const ask = useMutation({
-    mutationFn: (value: string) =>
-      post('/_serverFn/requestAirtimeCashBearerVTU', { ...p.input, pin: value }, { idempotencyKey: key.current }),
+    mutationFn: (value: string) => post(ops.requestAirtimeCash, { ...p.input, pin: value }, { idempotencyKey: key.current }),
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });
       p.onRequested(r.request);
@@ -246,7 +246,7 @@ function Instructions({ initial, onDone }: { initial: Request; onDone(): void })
   const current = useQuery({ ...airtimeCashQueries.one(initial.id), initialData: initial });
   const r = current.data;
   const check = useMutation({
-    mutationFn: () => post('/_serverFn/checkMyAirtimeCashRequestBearerVTU', { id: r.id }),
+    mutationFn: () => post(ops.checkMyAirtimeCashRequest, { id: r.id }),
     onSuccess: (out) => {
       qc.setQueryData(airtimeCashQueries.one(r.id).queryKey, out.request);
       void qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });

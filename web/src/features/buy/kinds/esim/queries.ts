@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { get, post } from '../../../../api/client';
+import * as ops from '../../../../api/operations';
 
 /** Catalogues change rarely: five minutes before a screen asks again (a purchase re-reads the price with staleTime 0). */
 const CATALOGUE_MS = 5 * 60_000;
@@ -10,13 +11,13 @@ export const esimQueries = {
   esimDestinations: () =>
     queryOptions({
       queryKey: [...esimQueries.all(), 'esimDestinations'],
-      queryFn: () => get('/_serverFn/listEsimDestinationsBearerVTU'),
+      queryFn: () => get(ops.listEsimDestinations),
       staleTime: CATALOGUE_MS,
     }),
   esimPlans: (destination: string) =>
     queryOptions({
       queryKey: [...esimQueries.all(), 'esimPlans', destination],
-      queryFn: () => get('/_serverFn/listEsimPlansBearerVTU', { destination }),
+      queryFn: () => get(ops.listEsimPlans, { destination }),
       enabled: destination !== '',
       staleTime: CATALOGUE_MS,
     }),
@@ -24,13 +25,13 @@ export const esimQueries = {
   myEsims: () =>
     queryOptions({
       queryKey: [...esimQueries.all(), 'myEsims'],
-      queryFn: () => get('/_serverFn/listMyVtuTransactionsBearerVTU', { service: 'esim', status: 'success', limit: 50, offset: 0 }),
+      queryFn: () => get(ops.listMyVtuTransactions, { service: 'esim', status: 'success', limit: 50, offset: 0 }),
     }),
   /** Usage of the eSIM the transaction `id` issued (asked for on demand). */
   esimUsage: (id: string) =>
     queryOptions({
       queryKey: [...esimQueries.all(), 'esimUsage', id],
-      queryFn: () => post('/_serverFn/getMyEsimUsageBearerVTU', { id }),
+      queryFn: () => post(ops.getMyEsimUsage, { id }),
       enabled: false,
     }),
   /** The activation code as a QR image (made in the browser; the library loads with it). */

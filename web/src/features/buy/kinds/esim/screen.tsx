@@ -25,6 +25,7 @@ import { useSchemaForm, type FieldHints } from '../../../../components/form';
 import type { KindPurchase } from '../../buy-once';
 import { ConfirmPurchase } from '../../ConfirmPurchase';
 import { useKeepDraft } from '../../use-keep-draft';
+import * as ops from '../../../../api/operations';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const HINTS: FieldHints = {
@@ -129,7 +130,7 @@ function NewEsim({ draft }: { draft: Record<string, unknown> }) {
     setReady({
       request: {
         service: 'esim',
-        operation: '/_serverFn/buyEsimBearerVTU',
+        operation: ops.buyEsim,
         fields: { destination: c.data.destination, plan_id: plan.plan_id, phone: c.data.phone },
         amount: plan.price,
       },
@@ -205,7 +206,7 @@ function TopUpEsim({ draft }: { draft: Record<string, unknown> }) {
     setReady({
       request: {
         service: 'esim',
-        operation: '/_serverFn/topUpEsimBearerVTU',
+        operation: ops.topUpEsim,
         fields: { esim_id: c.data.esim_id, plan_id: plan.plan_id },
         amount: plan.price,
       },

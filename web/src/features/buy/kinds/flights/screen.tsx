@@ -14,6 +14,7 @@ import { refusalMessage } from '../../../../app/pin-errors';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../../../components/form';
 import { PinPad } from '../../../../components/PinPad';
 import { ConfirmPurchase } from '../../ConfirmPurchase';
+import * as ops from '../../../../api/operations';
 
 const HINTS: FieldHints = {
   origin: 'flights.airportRequired',
@@ -70,7 +71,7 @@ function FlightSearch({ onOffers }: { onOffers(o: FlightOffer[]): void }) {
     HINTS,
   );
   const search = useMutation({
-    mutationFn: (v: ReturnType<typeof flightSearchSchema.parse>) => post('/_serverFn/searchFlightsBearerVTU', v),
+    mutationFn: (v: ReturnType<typeof flightSearchSchema.parse>) => post(ops.searchFlights, v),
     onSuccess: (r) => onOffers(r.items),
     onError: (err) => showServerIssues(form, err, HINTS),
   });
@@ -217,7 +218,7 @@ function Travellers({ offer, onBack }: { offer: FlightOffer; onBack(): void }) {
         <ConfirmPurchase
           request={{
             service: 'flights',
-            operation: '/_serverFn/bookFlightBearerVTU',
+            operation: ops.bookFlight,
             fields: { offer_id: offer.offer_id, ...ready },
             amount: offer.price,
           }}
@@ -289,7 +290,7 @@ function CancelFlight({ id }: { id: string }) {
   const [open, setOpen] = useState(false);
   const [pin, setPin] = useState('');
   const cancel = useMutation({
-    mutationFn: (p: string) => post('/_serverFn/cancelFlightBookingBearerVTU', { id, pin: p }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (p: string) => post(ops.cancelFlightBooking, { id, pin: p }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: vtuQueries.all() });
       void qc.invalidateQueries({ queryKey: walletQueries.all() });

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { get } from '../../../../api/client';
+import * as ops from '../../../../api/operations';
 
 /** Social services: their catalogue (five minutes before the screen asks again; a purchase re-reads the price). */
 export const socialQueries = {
@@ -7,7 +8,7 @@ export const socialQueries = {
   socialServices: () =>
     queryOptions({
       queryKey: [...socialQueries.all(), 'socialServices'],
-      queryFn: () => get('/_serverFn/listSocialServicesBearerVTU'),
+      queryFn: () => get(ops.listSocialServices),
       staleTime: 5 * 60_000,
     }),
 };

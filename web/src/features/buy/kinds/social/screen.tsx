@@ -13,6 +13,7 @@ import { showServerIssues, useSchemaForm, type FieldHints } from '../../../../co
 import type { KindPurchase } from '../../buy-once';
 import { ConfirmPurchase } from '../../ConfirmPurchase';
 import { useKeepDraft } from '../../use-keep-draft';
+import * as ops from '../../../../api/operations';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const HINTS: FieldHints = { service_id: 'social.serviceRequired', link: 'social.linkInvalid' };
@@ -21,7 +22,7 @@ type Ready = { request: KindPurchase; price: number; lines: [string, string][]; 
 
 /** The price of a quantity, as the service prices it (quotePurchase): what the PIN pad confirms. */
 const quoteOf = async (service_id: string, quantity: number) =>
-  (await post('/_serverFn/quotePurchaseBearerVTU', { service: 'social', plan_id: service_id, quantity })).total;
+  (await post(ops.quotePurchase, { service: 'social', plan_id: service_id, quantity })).total;
 
 /** Social services: a service (platform and kind, price per 1,000, bounds), the link and the quantity, then the PIN. */
 export function Screen() {
@@ -49,7 +50,7 @@ export function Screen() {
     }),
     onSuccess: ({ c, total }) =>
       setReady({
-        request: { service: 'social', operation: '/_serverFn/orderSocialBearerVTU', fields: c, amount: total },
+        request: { service: 'social', operation: ops.orderSocial, fields: c, amount: total },
         price: total,
         lines: [
           [t('social.service'), service?.name ?? c.service_id],
