@@ -11,7 +11,8 @@ import { SAME_EVERYWHERE, SAME_IN } from './translations-allowed.js';
  * X-yo.ts) and the service's (codes, e-mail footer, services' names, USSD and WhatsApp words), has every English key
  * in every language, no stray ones, and no English string left as it is: a value equal to the English one fails
  * unless it has nothing to translate (placeholders, numbers, punctuation) or is in the allow-list
- * (translations-allowed.ts: brand names, "OK"; Pidgin's own words that English shares).
+ * (translations-allowed.ts: brand names, "OK"; Pidgin's own words that English shares). The operator console's
+ * strings (web/src/locales/console/) are English only for now, so they are not here.
  */
 const LANGUAGES = ['ha', 'pcm', 'yo'] as const;
 type Language = 'en' | (typeof LANGUAGES)[number];

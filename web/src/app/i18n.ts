@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { en } from '../locales/en';
+import type { enConsole } from '../locales/console';
 import type { enLater } from '../locales/later-en';
 import type { KindStrings } from './kinds';
 
@@ -88,10 +89,20 @@ export function phoneLanguage(): Language | null {
   return (codes.find((c) => LANGUAGES.some((l) => l.code === c)) as Language | undefined) ?? null;
 }
 
+/** The console's strings (locales/console/), English for every language: loaded with the console's screens. */
+let consoleStrings: object | null = null;
+
+/** Before a console screen draws: its strings, added to the current language (and to any language chosen after). */
+export async function loadConsoleStrings() {
+  consoleStrings ??= (await import('../locales/console')).enConsole;
+  i18next.addResourceBundle(i18next.language ?? savedLanguage(), 'translation', consoleStrings);
+}
+
 export async function setLanguage(code: Language) {
   if (!i18next.hasResourceBundle(code, 'translation')) i18next.addResourceBundle(code, 'translation', await loaders[code]());
   if (laterWanted) await addLaterStrings(code);
   if (kindsWanted) await addKindStrings(code);
+  if (consoleStrings) i18next.addResourceBundle(code, 'translation', consoleStrings);
   localStorage.setItem(LANGUAGE_KEY, code);
   document.documentElement.lang = code;
   await i18next.changeLanguage(code);
@@ -119,6 +130,6 @@ export async function initI18n() {
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & typeof enLater & KindStrings };
+    resources: { translation: typeof en & typeof enLater & KindStrings & typeof enConsole };
   }
 }

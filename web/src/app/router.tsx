@@ -94,7 +94,7 @@ const consoleRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/console/$',
   component: lazyRouteComponent(
-    withStyles(() => import('../console/Console')),
+    withStyles(() => Promise.all([import('../console/Console'), import('./i18n').then((m) => m.loadConsoleStrings())]).then(([m]) => m)),
     'Console',
   ),
   errorComponent: PageError,
