@@ -27,7 +27,7 @@ import { SANDBOX_LOOPBACK_NAMES } from './modules/notifications/service.js';
 import { gatewaySms } from './modules/notifications/sms.js';
 import { allModules, allOperations } from './modules/index.js';
 import { serviceName } from './modules/vtu/api.js';
-import type { TestWorld } from './modules/developers/api.js';
+import type { LiveWorld, TestWorld } from './modules/developers/api.js';
 import { moduleScope, type AnyModule } from './platform/module.js';
 import { buildHttpApp } from './http/app.js';
 import { IDEMPOTENCY_TTL_MS } from './http/idempotency.js';
@@ -45,6 +45,8 @@ export interface BuildOptions {
   skipMigrations?: boolean;
   /** Test mode's world (issue 45): how it is opened; null when this app is the test world. */
   testWorld?: TestWorldOptions | null;
+  /** Inside the test world, the live world that built it (its disabled test endpoints' e-mails). */
+  liveWorld?: LiveWorld;
 }
 
 export interface TestWorldOptions {
@@ -79,8 +81,10 @@ export async function buildApp(opts: BuildOptions) {
       preparedStatements: config.databasePreparedStatements,
     }));
   if (!opts.skipMigrations) await migrate(database);
-  const testWorld = opts.testWorld === null ? null : testWorldOf(opts, clock, log);
-  const services = await createServices({ config, database, clock, log, testWorld }, opts.overrides);
+  // The test world is built on first use, after this world's services: it tells them of its disabled endpoints.
+  const testWorld = opts.testWorld === null ? null : testWorldOf(opts, clock, log, () => services);
+  const liveWorld = opts.liveWorld ?? null;
+  const services = await createServices({ config, database, clock, log, testWorld, liveWorld }, opts.overrides);
   return buildHttpApp(services, {
     operations: allOperations,
     sandboxRoutes: config.sandbox ? registerSandboxRoutes : null,
@@ -105,7 +109,7 @@ const operationRoles = (operation: string) => rolesByOperation.get(operation) ??
  * then each module from exactly what its entry file says it needs, in an order where every need is built first.
  */
 export async function createServices(
-  base: { config: Config; database: Database; clock: Clock; log: Logger; testWorld?: TestWorld | null },
+  base: { config: Config; database: Database; clock: Clock; log: Logger; testWorld?: TestWorld | null; liveWorld?: LiveWorld | null },
   overrides: ServiceOverrides = {},
 ): Promise<Services> {
   // Allowed but weakening settings (OPERATOR_2FA=optional in production): said at every start; the console shows them too.
@@ -120,7 +124,7 @@ export async function createServices(
 }
 
 function createPlatform(
-  base: { config: Config; database: Database; clock: Clock; log: Logger; testWorld?: TestWorld | null },
+  base: { config: Config; database: Database; clock: Clock; log: Logger; testWorld?: TestWorld | null; liveWorld?: LiveWorld | null },
   overrides: ServiceOverrides,
 ) {
   const { config, database, clock, log } = base;
@@ -156,6 +160,7 @@ function createPlatform(
     clock,
     log,
     testWorld: base.testWorld ?? null,
+    liveWorld: base.liveWorld ?? null,
     ledger,
     jobs,
     events,
@@ -232,7 +237,7 @@ export async function composeModules(modules: readonly AnyModule[], platform: Pa
  * the live instance but the clock, the log, the key brand and the webhooks' address rule (config.webhooksPrivate: a test
  * endpoint outside the sandbox is https on a public address, as a live one).
  */
-function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger): TestWorld {
+function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger, live: () => Services): TestWorld {
   const { config } = opts;
   let world: ReturnType<typeof buildApp> | null = null;
   let database: Database | null = null;
@@ -257,6 +262,7 @@ function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger): TestWorld {
         log: log.child({ world: 'test' }),
         overrides: opts.overrides,
         testWorld: null,
+        liveWorld: { testEndpointDisabled: (n) => live().webhooks.testEndpointDisabled(n) },
       });
       await app.ready();
       if (opts.testWorld?.jobs) app.services.jobs.start(2000, 2, 1);

@@ -10,7 +10,9 @@ export interface CodeTexts {
   stepUpCode: { subject: string; text: string };
   phoneCode: string;
   sendingNumberCode: string;
+  /** `{{mode}}` is webhookModes' word for the endpoint's mode: a test endpoint's owner is told it is the test one. */
   webhookDisabled: { subject: string; text: string };
+  webhookModes: { live: string; test: string };
   notMe: string;
 }
 
@@ -28,9 +30,10 @@ export const CODE_TEXTS: Record<NoticeLanguage, CodeTexts> = {
     sendingNumberCode:
       'Your airtime-to-cash code is {{code}}. It lets you sell airtime from {{phone}} and expires in 10 minutes. Do not share it.',
     webhookDisabled: {
-      subject: 'Your webhook endpoint was disabled',
-      text: 'We could not deliver events to {{url}}: {{reason}}.\n\nIt is disabled now. Fix it, then add it again on the developer page; failed deliveries can be resent from the delivery log.',
+      subject: 'Your {{mode}} webhook endpoint was disabled',
+      text: 'We could not deliver events to your {{mode}} endpoint {{url}}: {{reason}}.\n\nIt is disabled now. Fix it, then add it again on the developer page; failed deliveries can be resent from the delivery log.',
     },
+    webhookModes: { live: 'live', test: 'test' },
     notMe: "This wasn't me",
   },
   ha: {
@@ -46,9 +49,10 @@ export const CODE_TEXTS: Record<NoticeLanguage, CodeTexts> = {
     sendingNumberCode:
       'Lambarka ta canza katin waya zuwa kuɗi ita ce {{code}}. Tana ba ka damar sayar da katin waya daga {{phone}}, kuma za ta ƙare cikin mintuna 10. Kada ka ba kowa ita.',
     webhookDisabled: {
-      subject: 'An kashe adireshin webhook ɗinka',
-      text: 'Ba mu iya isar da abubuwan da suka faru zuwa {{url}} ba: {{reason}}.\n\nAn kashe shi yanzu. Gyara shi, sannan ka sake ƙara shi a shafin masu haɓakawa; ana iya sake tura isarwar da ba su yi nasara ba daga rajistar isarwa.',
+      subject: 'An kashe adireshin webhook ɗinka na {{mode}}',
+      text: 'Ba mu iya isar da abubuwan da suka faru zuwa adireshinka na {{mode}} {{url}} ba: {{reason}}.\n\nAn kashe shi yanzu. Gyara shi, sannan ka sake ƙara shi a shafin masu haɓakawa; ana iya sake tura isarwar da ba su yi nasara ba daga rajistar isarwa.',
     },
+    webhookModes: { live: 'gaske', test: 'gwaji' },
     notMe: 'Ba ni ba ne',
   },
   pcm: {
@@ -64,9 +68,10 @@ export const CODE_TEXTS: Record<NoticeLanguage, CodeTexts> = {
     sendingNumberCode:
       'Your airtime-to-cash code na {{code}}. E go make you fit sell airtime from {{phone}} and e go expire after 10 minutes. No show anybody.',
     webhookDisabled: {
-      subject: 'We don off your webhook endpoint',
-      text: 'We no fit send events go {{url}}: {{reason}}.\n\nWe don off am now. Fix am, then add am again for the developer page; you fit resend the ones wey fail from the delivery log.',
+      subject: 'We don off your webhook endpoint for {{mode}}',
+      text: 'We no fit send events go your endpoint for {{mode}}, {{url}}: {{reason}}.\n\nWe don off am now. Fix am, then add am again for the developer page; you fit resend the ones wey fail from the delivery log.',
     },
+    webhookModes: { live: 'real money', test: 'test money' },
     notMe: 'No be me',
   },
   yo: {
@@ -82,9 +87,10 @@ export const CODE_TEXTS: Record<NoticeLanguage, CodeTexts> = {
     sendingNumberCode:
       'Kóòdù rẹ fún pípààrọ̀ káàdì ìpè sí owó ni {{code}}. Ó jẹ́ kí o ta káàdì ìpè láti {{phone}}, yóò sì dópin ní ìṣẹ́jú mẹ́wàá. Má ṣe fi han ẹnikẹ́ni.',
     webhookDisabled: {
-      subject: 'A ti pa òpin webhook rẹ',
-      text: 'A kò lè fi àwọn ìṣẹ̀lẹ̀ ránṣẹ́ sí {{url}}: {{reason}}.\n\nA ti pa á báyìí. Tún un ṣe, lẹ́yìn náà fi kún un padà ní ojú-ewé àwọn olùgbéèlò; o lè tún àwọn tí kò dé fi ránṣẹ́ láti inú àkọsílẹ̀ ìfiránṣẹ́.',
+      subject: 'A ti pa òpin webhook {{mode}} rẹ',
+      text: 'A kò lè fi àwọn ìṣẹ̀lẹ̀ ránṣẹ́ sí òpin {{mode}} rẹ, {{url}}: {{reason}}.\n\nA ti pa á báyìí. Tún un ṣe, lẹ́yìn náà fi kún un padà ní ojú-ewé àwọn olùgbéèlò; o lè tún àwọn tí kò dé fi ránṣẹ́ láti inú àkọsílẹ̀ ìfiránṣẹ́.',
     },
+    webhookModes: { live: 'gidi', test: 'ìdánwò' },
     notMe: 'Kì í ṣe èmi',
   },
 };

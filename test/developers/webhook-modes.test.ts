@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
-import { call, createHarness, expectLedgerOk, type Harness, type TestUser } from '../helpers/harness.js';
+import { DELIVERY_ATTEMPTS, DELIVERY_BACKOFF_MS } from '../../src/modules/developers/webhooks.js';
+import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { user, walletBalance } from '../helpers/factories.js';
 
 // Issue 45: webhook endpoints have a mode, like keys. A test endpoint lives in the test world and takes only what test
@@ -41,6 +42,8 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
+      // The failing endpoint answers 503 to everything.
+      if (req.url === '/failing') return void res.writeHead(503).end('down');
       got[req.url === '/test' ? 'test' : 'live'].push({ headers: req.headers, body });
       res.end('ok');
     });
@@ -126,4 +129,28 @@ describe('webhook endpoints per mode', () => {
     const stranger = await call(h, 'POST', '/_serverFn/disableWebhookEndpointBearerDevelopers', { id: test.id }, { token: other.token });
     expect(stranger.statusCode).toBe(404);
   });
+  it('a test endpoint that fails every attempt is disabled and its owner e-mailed by the live world, saying it is the test one', async () => {
+    const made = await session('POST', 'createWebhookEndpoint', { url: `${base}/failing`, events: ['purchase.succeeded'], mode: 'test' });
+    expect(made.statusCode, made.body).toBe(200);
+    const key = (await session('POST', 'createApiKey', { name: 'failing', mode: 'test', scopes: ['purchase'] })).json().secret;
+    expect((await session('POST', 'fundTestWallet', { amount: 1000 })).statusCode).toBe(200);
+    expect((await byKey(key)).statusCode).toBe(200);
+    for (let attempt = 1; attempt <= DELIVERY_ATTEMPTS; attempt++) {
+      await drainBoth();
+      h.clock.advance(DELIVERY_BACKOFF_MS * 2 ** (attempt - 1) + 1000);
+    }
+    await drainBoth();
+    owner = { ...(await signIn(h, owner.email)), id: owner.id }; // the session's access token ran out meanwhile
+    const failing = (await session('GET', 'listWebhookEndpoints'))
+      .json()
+      .endpoints.find((e: { url: string }) => e.url.endsWith('/failing'));
+    expect(failing).toMatchObject({ mode: 'test', status: 'disabled' });
+    expect(failing.disabledReason).toMatch(/^every attempt failed for about 3 days \(last: answered 503\)$/);
+    // The e-mail is the live world's (the customer's real mailbox), in the customer's language, naming the test endpoint.
+    await h.app.services.jobs.drain();
+    const mail = await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(owner.email)}` });
+    const sent = (mail.json().items as { subject: string; text: string }[]).filter((m) => /webhook endpoint was disabled/.test(m.subject));
+    expect(sent.map((m) => m.subject)).toEqual(['Your test webhook endpoint was disabled']);
+    expect(sent[0].text).toContain(`your test endpoint ${base}/failing: every attempt failed for about 3 days (last: answered 503)`);
+  }, 60_000);
 });

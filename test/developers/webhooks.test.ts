@@ -120,7 +120,7 @@ describe('signed outbound webhooks', () => {
     const [endpoint] = (await session('GET', 'listWebhookEndpoints')).json().endpoints;
     expect(endpoint.status).toBe('disabled');
     const mail = await h.app.inject({ method: 'GET', url: `/sandbox/mailbox?to=${encodeURIComponent(owner.email)}` });
-    expect(mail.json().items.map((m: { subject: string }) => m.subject)).toContain('Your webhook endpoint was disabled');
+    expect(mail.json().items.map((m: { subject: string }) => m.subject)).toContain('Your live webhook endpoint was disabled');
     // A disabled endpoint gets nothing more.
     const count = got.length;
     answer = 200;
@@ -142,6 +142,7 @@ describe('signed outbound webhooks', () => {
       secretKey: 'k'.repeat(32),
       sandbox: false,
       testWorld,
+      liveWorld: null,
     });
     const holder = { id: owner.id, email: owner.email, kycTier: 2 };
     for (const bad of [
@@ -171,7 +172,18 @@ describe('signed outbound webhooks', () => {
       asked.push(host);
       return [{ address: rebound ? '127.0.0.1' : '93.184.215.14', family: 4 }];
     };
-    const live = createWebhooks({ db, clock, work, outbox, log, resolver, secretKey: 'k'.repeat(32), sandbox: false, testWorld });
+    const live = createWebhooks({
+      db,
+      clock,
+      work,
+      outbox,
+      log,
+      resolver,
+      secretKey: 'k'.repeat(32),
+      sandbox: false,
+      testWorld,
+      liveWorld: null,
+    });
     const holder = await user(h, { tier: 2 });
     const port = new URL(url).port;
     const made = await live.createEndpoint(

@@ -3,5 +3,5 @@
  * the module's own.
  */
 export type { DevelopersService } from './service.js';
-export type { ApiKeyView, ForwardedAnswer, ForwardedRequest, TestWorld } from './deps.js';
+export type { ApiKeyView, ForwardedAnswer, ForwardedRequest, LiveWorld, TestWorld } from './deps.js';
 export { keyModeOf, looksLikeKey } from './keys.js';

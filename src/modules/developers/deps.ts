@@ -75,6 +75,15 @@ export interface TestWorld {
   close(): Promise<void>;
 }
 
+/**
+ * The live world as the test world sees it (issue 45): only where the owner of a test endpoint that kept failing is
+ * told, by the live world's e-mail, in the live customer's language. Null in the live world.
+ */
+export interface LiveWorld {
+  /** E-mails the live customer of `email` that its test endpoint `url` was disabled, for `reason`. */
+  testEndpointDisabled(notice: { email: string; url: string; reason: string }): Promise<void>;
+}
+
 export interface DevelopersDeps {
   db: Db;
   clock: Clock;

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module.js';
-import type { TestWorld } from './deps.js';
+import type { LiveWorld, TestWorld } from './deps.js';
 import { createDevelopersService, type DevelopersService } from './service.js';
 import { developersAdminOperations } from './admin-operations.js';
 import { developersOperations } from './operations.js';
@@ -10,9 +10,9 @@ import { createWebhooks, type Webhooks } from './webhooks.js';
 /** The developers module (issue 45): API keys and test mode. What it needs, what it provides and what the composition root registers. */
 export const developersModule = defineModule({
   name: 'developers',
-  needs: ['db', 'clock', 'config', 'ledger', 'work', 'identity', 'testWorld', 'jobs', 'events', 'outbox', 'log', 'resolver'],
+  needs: ['db', 'clock', 'config', 'ledger', 'work', 'identity', 'testWorld', 'jobs', 'events', 'outbox', 'log', 'resolver', 'liveWorld'],
   provides: ['developers', 'webhooks'],
-  create: ({ db, clock, config, ledger, work, identity, testWorld, outbox, log, resolver }) => ({
+  create: ({ db, clock, config, ledger, work, identity, testWorld, outbox, log, resolver, liveWorld }) => ({
     developers: createDevelopersService({ db, clock, brand: config.apiKeyBrand, ledger, work, identity, testWorld }),
     webhooks: createWebhooks({
       db,
@@ -24,6 +24,7 @@ export const developersModule = defineModule({
       secretKey: config.secrets.dataEncryptionKey,
       sandbox: config.webhooksPrivate,
       testWorld,
+      liveWorld,
     }),
   }),
   operations: [...developersOperations, ...webhookOperations, ...developersAdminOperations],
@@ -38,5 +39,7 @@ declare module '../../platform/services.js' {
     webhooks: Webhooks;
     /** Test mode's second instance of the service (issue 45), built by the composition root; null inside it. */
     testWorld: TestWorld | null;
+    /** Inside the test world, the live world that built it (its disabled test endpoints' e-mails); null in the live world. */
+    liveWorld: LiveWorld | null;
   }
 }

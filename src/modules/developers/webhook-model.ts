@@ -12,7 +12,7 @@ import type { webhookDeliveries, webhookEndpoints } from './schema.js';
 
 import type { WebhookEvent } from './inputs.js';
 import type { KeyMode } from './keys.js';
-import type { DeliveryView, EndpointView, TestWorld } from './deps.js';
+import type { DeliveryView, EndpointView, LiveWorld, TestWorld } from './deps.js';
 
 export { WEBHOOK_EVENTS, type WebhookEvent } from './inputs.js';
 export const FANOUT_JOB = 'webhooks.fanout';
@@ -109,6 +109,8 @@ export interface WebhookDeps {
   sandbox: boolean;
   /** The test world, where test endpoints live; null inside it (its endpoints are the test ones). */
   testWorld: TestWorld | null;
+  /** Inside the test world, the live world that e-mails a disabled test endpoint's owner; null in the live world. */
+  liveWorld: LiveWorld | null;
 }
 
 /** The mode of this world's endpoints: live here, test in the test world. */

@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { one, rows } from '../../db/client.js';
+import { one, rows, type Executor } from '../../db/client.js';
 import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
 import { decrypt } from '../../lib/crypto.js';
-import { emailsOf } from '../identity/api.js';
+import { emailsOf, userIdByEmail } from '../identity/api.js';
 import { savedLanguage } from '../notifications/api.js';
 import { NotPublicError } from '../../lib/public-address.js';
 import { pinnedPost } from '../../lib/pinned-post.js';
+import type { KeyMode } from './keys.js';
 import { DELIVERY_ATTEMPTS, signatureOf, urlOf, type DeliveryRow, type WebhookDeps } from './webhook-model.js';
 
 const TIMEOUT_MS = 10_000;
@@ -79,8 +80,13 @@ async function record(
   );
 }
 
-/** Disables an endpoint whose deliveries kept failing and e-mails its owner. */
-async function disable({ db, clock, outbox, log }: WebhookDeps, endpointId: string, userId: string, url: string, reason: string) {
+/**
+ * Disables an endpoint whose deliveries kept failing and e-mails its owner. In the test world the owner is the live
+ * customer of the shadow account's e-mail: the live world writes that e-mail to its own outbox (liveWorld), inside this
+ * transaction, so a disabling that rolls back is disabled and mailed again when retried (at least once).
+ */
+async function disable(deps: WebhookDeps, endpointId: string, userId: string, url: string, reason: string) {
+  const { db, clock, log, liveWorld } = deps;
   await db.transaction(async (tx) => {
     const r = await one<{ id: string }>(
       tx,
@@ -89,8 +95,29 @@ async function disable({ db, clock, outbox, log }: WebhookDeps, endpointId: stri
     );
     const to = (await emailsOf(tx, [userId])).get(userId);
     if (!r || !to) return;
-    const t = codeTextsOf(await savedLanguage(tx, { userId })).webhookDisabled;
-    await outbox.sendEmail(tx, { to, subject: t.subject, text: codeText(t.text, { url, reason }) });
+    if (liveWorld) await liveWorld.testEndpointDisabled({ email: to, url, reason });
+    else await mailDisabled(deps, tx, { userId, email: to }, { url, reason, mode: 'live' });
   });
   log.warn({ endpointId }, 'webhook endpoint disabled after its deliveries kept failing');
+}
+
+/** The e-mail telling `owner` (of this world) that its endpoint of `mode` was disabled, in the owner's language. */
+export async function mailDisabled(
+  { outbox }: Pick<WebhookDeps, 'outbox'>,
+  tx: Executor,
+  owner: { userId: string; email: string },
+  n: { url: string; reason: string; mode: KeyMode },
+) {
+  const texts = codeTextsOf(await savedLanguage(tx, { userId: owner.userId }));
+  const values = { url: n.url, reason: n.reason, mode: texts.webhookModes[n.mode] };
+  const t = texts.webhookDisabled;
+  await outbox.sendEmail(tx, { to: owner.email, subject: codeText(t.subject, values), text: codeText(t.text, values) });
+}
+
+/** The live world's side of a test endpoint disabled in the test world: its customer of that e-mail is mailed. */
+export async function testEndpointDisabled(deps: WebhookDeps, n: { email: string; url: string; reason: string }) {
+  await deps.db.transaction(async (tx) => {
+    const userId = await userIdByEmail(tx, n.email);
+    if (userId) await mailDisabled(deps, tx, { userId, email: n.email }, { url: n.url, reason: n.reason, mode: 'test' });
+  });
 }

@@ -2,7 +2,7 @@ import { notFound } from '../../kernel/errors.js';
 import { createEndpoint, disableEndpoint, listEndpoints } from './webhook-endpoints.js';
 import { fanout, listDeliveries, resend } from './webhook-deliveries.js';
 import { checkUrl, modeOf, type WebhookDeps, type WebhookEventJob } from './webhook-model.js';
-import { deliver } from './webhook-send.js';
+import { deliver, testEndpointDisabled } from './webhook-send.js';
 import type { DeliveryPage, NewEndpoint, WebhookHolder } from './deps.js';
 
 // The events, jobs, rows and views live in webhook-model.ts; importers keep using this module.
@@ -67,6 +67,8 @@ export function createWebhooks(deps: WebhookDeps) {
     },
     fanout: (e: WebhookEventJob) => fanout(deps, e),
     deliver: (deliveryId: string, attempt: number) => deliver(deps, deliveryId, attempt),
+    /** Asked by the test world (LiveWorld): e-mails the customer of that e-mail that its test endpoint was disabled. */
+    testEndpointDisabled: (n: { email: string; url: string; reason: string }) => testEndpointDisabled(deps, n),
   };
 }
 
