@@ -56,3 +56,7 @@ export function formatDateTime(iso: string | number | Date): string {
   const lagos = new Date(t + LAGOS_OFFSET_MS);
   return `${lagos.getUTCDate()} ${MONTHS[lagos.getUTCMonth()]} ${lagos.getUTCFullYear()}, ${pad(lagos.getUTCHours())}:${pad(lagos.getUTCMinutes())}`;
 }
+
+/** An amount or a time that may be missing, as tables show them: the formatted value, or "—". */
+export const money = (n: number | null | undefined) => (n === null || n === undefined ? '—' : formatNaira(n));
+export const when = (iso: string | null | undefined) => (iso ? formatDateTime(iso) : '—');

@@ -4,7 +4,8 @@ import { useEffect } from 'react';
 import { consoleQueries } from '../api/queries/admin';
 import { errorMessage } from '../app/errors';
 import { refreshConsole } from './fresh';
-import { StatusBadge, when } from './ui';
+import { StatusBadge } from '../components/StatusBadge';
+import { when } from '../app/format';
 
 const summary = (result: Record<string, unknown> | undefined) =>
   result

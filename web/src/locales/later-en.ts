@@ -7,6 +7,7 @@ import { enLevels } from './levels-en';
 import { enWithdraw } from './withdraw-en';
 import { enEpins } from './epins-en';
 import { enPasskeys } from './passkeys-en';
+import { enKit } from './kit-en';
 
 /**
  * English: the strings of every screen but the first ones (sign-in and home), loaded with those screens
@@ -218,6 +219,7 @@ export const enLater = {
   ...enWithdraw,
   ...enEpins,
   ...enPasskeys,
+  ...enKit,
 };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };

@@ -8,6 +8,7 @@ import { haLevels } from './levels-ha';
 import { haWithdraw } from './withdraw-ha';
 import { haEpins } from './epins-ha';
 import { haPasskeys } from './passkeys-ha';
+import { haKit } from './kit-ha';
 
 /** Hausa: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const haLater: LaterMessages = {
@@ -218,4 +219,5 @@ export const haLater: LaterMessages = {
   ...haWithdraw,
   ...haEpins,
   ...haPasskeys,
+  ...haKit,
 };

@@ -8,6 +8,7 @@ import { pcmLevels } from './levels-pcm';
 import { pcmWithdraw } from './withdraw-pcm';
 import { pcmEpins } from './epins-pcm';
 import { pcmPasskeys } from './passkeys-pcm';
+import { pcmKit } from './kit-pcm';
 
 /** Nigerian Pidgin (Naijá): the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const pcmLater: LaterMessages = {
@@ -215,4 +216,5 @@ export const pcmLater: LaterMessages = {
   ...pcmWithdraw,
   ...pcmEpins,
   ...pcmPasskeys,
+  ...pcmKit,
 };

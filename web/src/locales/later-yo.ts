@@ -8,6 +8,7 @@ import { yoLevels } from './levels-yo';
 import { yoWithdraw } from './withdraw-yo';
 import { yoEpins } from './epins-yo';
 import { yoPasskeys } from './passkeys-yo';
+import { yoKit } from './kit-yo';
 
 /** Yorùbá: the later screens' strings, the keys and placeholders of later-en.ts (the LaterMessages type and app/i18n.test.ts). */
 export const yoLater: LaterMessages = {
@@ -215,4 +216,5 @@ export const yoLater: LaterMessages = {
   ...yoWithdraw,
   ...yoEpins,
   ...yoPasskeys,
+  ...yoKit,
 };

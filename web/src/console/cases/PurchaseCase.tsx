@@ -7,7 +7,10 @@ import { caseQueries } from '../../api/queries/cases';
 import { Failure } from '../../components/Failure';
 import { ConsoleLink } from '../nav';
 import { useCan } from '../roles';
-import { Loaded, ReasonDialog, StatusBadge, when } from '../ui';
+import { Loaded } from '../../components/Loaded';
+import { ReasonDialog } from '../../components/ReasonDialog';
+import { StatusBadge } from '../../components/StatusBadge';
+import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 /** Where a support thread opens: the inbox with that thread chosen (any status). */

@@ -10,7 +10,12 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { ConsoleLink, useScreenSearch } from '../nav';
 import { useServerSort } from '../sort';
-import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money, when } from '../../app/format';
+import { ReasonDialog } from '../../components/ReasonDialog';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
 import * as ops from '../../api/operations';
 
 const LIMIT = 20;

@@ -3,7 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { operatorQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
-import { DataTable, Loaded, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
+import { when } from '../../app/format';
 
 const LIMIT = 50;
 /** A Lagos calendar day's start (or, with `end`, the next day's start) as the instant the service asks for. */

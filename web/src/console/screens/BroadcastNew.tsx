@@ -6,7 +6,7 @@ import { post, type PostInput, type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
-import { when } from '../ui';
+import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 type Draft = PostInput<typeof ops.adminPreviewBroadcast>;

@@ -5,7 +5,11 @@ import { post, type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
-import { Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import { Loaded } from '../../components/Loaded';
+import { Pager } from '../../components/DataTable';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
+import { when } from '../../app/format';
 import { NewBroadcast } from './BroadcastNew';
 import * as ops from '../../api/operations';
 

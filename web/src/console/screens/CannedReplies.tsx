@@ -8,7 +8,9 @@ import { isCode } from '../../app/errors';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { fillName } from '../canned';
-import { DataTable, Loaded, when } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 // adminSaveCannedReply's title (1 to 60 characters) and body (1 to 2000).

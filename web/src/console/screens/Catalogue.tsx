@@ -10,7 +10,10 @@ import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { MarkupConfirm, type MarkupDraft, type MarkupPreview } from './MarkupPreview';
 import { PlanPrices } from './PlanPrices';
-import { DataTable, Loaded, money, ScreenTitle, when } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money, when } from '../../app/format';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import * as ops from '../../api/operations';
 
 // The providers adminSetMarkup accepts (its providerInput). The services are the service kinds the floats list (every

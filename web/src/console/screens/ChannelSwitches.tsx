@@ -6,7 +6,7 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
-import { Loaded } from '../ui';
+import { Loaded } from '../../components/Loaded';
 import * as ops from '../../api/operations';
 
 /** The channels' names as operators read them (vtu_transactions.channel). */

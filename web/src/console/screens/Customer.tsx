@@ -10,7 +10,12 @@ import { showServerIssues, useSchemaForm } from '../../components/form';
 import { ConsoleLink } from '../nav';
 import { ReferenceLink } from '../references';
 import { useCan } from '../roles';
-import { DataTable, Loaded, money, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money, when } from '../../app/format';
+import { ReasonDialog } from '../../components/ReasonDialog';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
 import * as ops from '../../api/operations';
 
 // adminAdjustWallet: a signed naira amount (not 0, at most ₦10,000,000 either way, 2 decimals) and a reason.

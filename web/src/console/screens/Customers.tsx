@@ -4,7 +4,11 @@ import { useState } from 'react';
 import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink, useScreenSearch, type ScreenProps } from '../nav';
 import { useServerSort } from '../sort';
-import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
+import { when } from '../../app/format';
 import { CustomerPage } from './Customer';
 
 const LIMIT = 20;

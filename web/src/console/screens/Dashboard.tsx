@@ -5,7 +5,10 @@ import type { GetOutput } from '../../api/client';
 import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink, useScreenSearch, type Search } from '../nav';
 import { mayCall, useOperatorRoles, type AdminOperation } from '../roles';
-import { DataTable, Loaded, Loading, money, ScreenTitle } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded, Loading } from '../../components/Loaded';
+import { money } from '../../app/format';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import { CHANNEL_NAMES, ChannelSwitches } from './ChannelSwitches';
 import * as ops from '../../api/operations';
 

@@ -6,7 +6,10 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
 import { useServerSort } from '../sort';
-import { DataTable, Loaded, Pager, ScreenTitle, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 const LIMIT = 25;

@@ -8,7 +8,11 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { JobProgress } from '../JobProgress';
 import { useScreenSearch } from '../nav';
-import { DataTable, Loaded, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
+import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 const LIMIT = 20;

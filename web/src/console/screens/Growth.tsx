@@ -7,7 +7,10 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useOperatorStepUp, type OperatorStepUp } from '../step-up';
-import { DataTable, Loaded, money, ScreenTitle } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money } from '../../app/format';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import * as ops from '../../api/operations';
 
 type Settings = GetOutput<typeof ops.adminGetGrowthSettings>['settings'];

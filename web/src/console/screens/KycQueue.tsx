@@ -5,7 +5,12 @@ import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
 import { useServerSort } from '../sort';
-import { DataTable, Loaded, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { ReasonDialog } from '../../components/ReasonDialog';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
+import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 const LIMIT = 20;

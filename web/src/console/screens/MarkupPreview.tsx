@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { PostInput, PostOutput } from '../../api/client';
-import { DataTable, money } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { money } from '../../app/format';
 import * as ops from '../../api/operations';
 
 export type MarkupDraft = PostInput<typeof ops.adminPreviewMarkup>;

@@ -8,7 +8,10 @@ import { Failure } from '../../components/Failure';
 import { roleOptions } from '../role-options';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
-import { DataTable, Loaded, ScreenTitle, when } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 /**

@@ -8,7 +8,9 @@ import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
-import { DataTable, Loaded, money } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money } from '../../app/format';
 import * as ops from '../../api/operations';
 
 type Service = 'data' | 'cable' | 'exam';

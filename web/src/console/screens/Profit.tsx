@@ -3,7 +3,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { get } from '../../api/client';
 import { useScreenSearch } from '../nav';
-import { DataTable, Loaded, money, ScreenTitle } from '../ui';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money } from '../../app/format';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import * as ops from '../../api/operations';
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos' }).format(new Date());

@@ -6,7 +6,11 @@ import { Failure } from '../../components/Failure';
 import { ConsoleLink, useScreenSearch } from '../nav';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
-import { DataTable, Loaded, money, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money, when } from '../../app/format';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
 import { LevelForms } from './LevelForms';
 import * as ops from '../../api/operations';
 

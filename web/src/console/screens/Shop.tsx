@@ -8,7 +8,12 @@ import { useScreenSearch } from '../nav';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { NewPlan, NewProduct } from './ShopCreate';
-import { DataTable, Loaded, money, Pager, ReasonDialog, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money, when } from '../../app/format';
+import { ReasonDialog } from '../../components/ReasonDialog';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
 import * as ops from '../../api/operations';
 
 const LIMIT = 20;

@@ -4,7 +4,9 @@ import type { ReactNode } from 'react';
 import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink } from '../nav';
 import { ReferenceLink } from '../references';
-import { Loaded, money, StatusBadge, when } from '../ui';
+import { Loaded } from '../../components/Loaded';
+import { money, when } from '../../app/format';
+import { StatusBadge } from '../../components/StatusBadge';
 
 /** How many of the customer's last purchases and top-ups the thread shows (the customer's page has the rest). */
 const LAST = 5;

@@ -5,7 +5,9 @@ import { ApiError, post, type GetOutput } from '../../api/client';
 import { templateQueries } from '../../api/queries/templates';
 import { Failure } from '../../components/Failure';
 import { useScreenSearch } from '../nav';
-import { Loaded, ScreenTitle, when } from '../ui';
+import { Loaded } from '../../components/Loaded';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 type Template = GetOutput<typeof ops.adminListMessageTemplates>['items'][number];

@@ -5,7 +5,10 @@ import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
 import { PurchaseCase } from '../cases/PurchaseCase';
 import { useServerSort } from '../sort';
-import { DataTable, Loaded, money, Pager, StatusBadge, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money, when } from '../../app/format';
+import { StatusBadge } from '../../components/StatusBadge';
 
 const LIMIT = 25;
 /** The services to filter by: every kind's folder (its name), found by its names.ts, so a kind added later is listed. */

@@ -6,7 +6,11 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { ConsoleLink, useScreenSearch } from '../nav';
 import { useCan } from '../roles';
-import { DataTable, Loaded, money, Pager, ScreenTitle, StatusBadge, when } from '../ui';
+import { DataTable, Pager } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
+import { money, when } from '../../app/format';
+import { ScreenTitle } from '../../components/ScreenTitle';
+import { StatusBadge } from '../../components/StatusBadge';
 import * as ops from '../../api/operations';
 
 const LIMIT = 25;
