@@ -138,4 +138,59 @@ describe('message templates (issue 44)', () => {
     const english = await resolveFor('en');
     expect(english.subject).not.toBe('Mun warware rahotonka');
   });
+  it("the webhook-disabled e-mail is a template: its variables are checked, and an admin's wording is what the reseller gets", async () => {
+    const list = (await op('GET', 'adminListMessageTemplates', { language: 'en' })).json().items as { key: string }[];
+    expect(list.find((t) => t.key === 'code.webhookDisabled')).toMatchObject({
+      channel: 'email',
+      label: 'Webhook endpoint disabled (e-mail)',
+      subject: 'Your {{mode}} webhook endpoint was disabled',
+      variables: ['url', 'reason', 'mode'],
+      required: ['mode', 'url', 'reason'],
+    });
+    const missing = await op('POST', 'adminSaveMessageTemplate', {
+      key: 'code.webhookDisabled',
+      language: 'en',
+      subject: 'Off',
+      body: '{{url}} is off.',
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toBe('The body must contain {{mode}}, {{reason}}: the message is useless without it');
+    const preview = await op('POST', 'adminPreviewMessageTemplate', {
+      key: 'code.webhookDisabled',
+      language: 'en',
+      subject: 'Your {{mode}} webhook endpoint was disabled',
+      body: '{{mode}}: {{url}} ({{reason}})',
+    });
+    expect(preview.json().body).toBe('test: https://example.com/webhooks (the picture is blurred)');
+    const saved = await op('POST', 'adminSaveMessageTemplate', {
+      key: 'code.webhookDisabled',
+      language: 'en',
+      subject: 'Webhook off ({{mode}})',
+      body: 'Your {{mode}} endpoint {{url}} is off: {{reason}}. Call us.',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // A reseller's test endpoint disabled in the test world: the live world mails the customer with the admin's wording.
+    const reseller = await signIn(h);
+    await h.app.services.webhooks.testEndpointDisabled({
+      email: reseller.email,
+      url: 'https://shop.example.com/hooks',
+      reason: 'answered 500',
+    });
+    await h.app.services.jobs.drain();
+    const [mail] = (await mailbox(reseller.email)).filter((m) => m.subject.startsWith('Webhook off'));
+    expect(mail).toMatchObject({ subject: 'Webhook off (test)' });
+    expect(mail.text).toMatch(/^Your test endpoint https:\/\/shop\.example\.com\/hooks is off: answered 500\. Call us\./);
+    // In Yoruba, the default (no override there), with the mode in Yoruba.
+    const yoruba = await signIn(h);
+    expect((await call(h, 'POST', `${P}updatePreferencesBearerSettings`, { language: 'yo' }, { token: yoruba.token })).statusCode).toBe(
+      200,
+    );
+    await h.app.services.webhooks.testEndpointDisabled({
+      email: yoruba.email,
+      url: 'https://shop.example.com/hooks',
+      reason: 'answered 500',
+    });
+    await h.app.services.jobs.drain();
+    expect((await mailbox(yoruba.email)).map((m) => m.subject)).toContain('A ti pa òpin webhook ìdánwò rẹ');
+  });
 });

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { one, rows, type Executor } from '../../db/client.js';
-import { codeText, codeTextsOf } from '../../kernel/code-texts.js';
+import { codeText } from '../../kernel/code-texts.js';
 import { AppError } from '../../kernel/errors.js';
 import { decrypt } from '../../lib/crypto.js';
 import { emailsOf, userIdByEmail } from '../identity/api.js';
-import { savedLanguage } from '../notifications/api.js';
+import { codeTextsFor } from '../notifications/api.js';
 import { NotPublicError } from '../../lib/public-address.js';
 import { pinnedPost } from '../../lib/pinned-post.js';
 import type { KeyMode } from './keys.js';
@@ -101,14 +101,17 @@ async function disable(deps: WebhookDeps, endpointId: string, userId: string, ur
   log.warn({ endpointId }, 'webhook endpoint disabled after its deliveries kept failing');
 }
 
-/** The e-mail telling `owner` (of this world) that its endpoint of `mode` was disabled, in the owner's language. */
+/**
+ * The e-mail telling `owner` (of this world) that its endpoint of `mode` was disabled: the message template
+ * code.webhookDisabled in the owner's language, as an admin worded it (issue 44) or its default.
+ */
 export async function mailDisabled(
   { outbox }: Pick<WebhookDeps, 'outbox'>,
   tx: Executor,
   owner: { userId: string; email: string },
   n: { url: string; reason: string; mode: KeyMode },
 ) {
-  const texts = codeTextsOf(await savedLanguage(tx, { userId: owner.userId }));
+  const texts = await codeTextsFor(tx, { userId: owner.userId });
   const values = { url: n.url, reason: n.reason, mode: texts.webhookModes[n.mode] };
   const t = texts.webhookDisabled;
   await outbox.sendEmail(tx, { to: owner.email, subject: codeText(t.subject, values), text: codeText(t.text, values) });

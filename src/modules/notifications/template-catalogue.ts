@@ -9,12 +9,18 @@ import { NOTICE_TEXTS } from './wording/index.js';
  */
 export const TEMPLATE_LANGUAGES = ['en', 'ha', 'pcm', 'yo'] as const satisfies readonly NoticeLanguage[];
 
-/** The code texts that can be reworded: the sign-in and security codes by e-mail, the phone codes by SMS. */
+/**
+ * The code texts that can be reworded: the sign-in and security codes by e-mail, the phone codes by SMS, and the
+ * e-mail of a webhook endpoint disabled after failing every attempt.
+ */
 export const CODE_TEMPLATES = {
   signInCode: { channel: 'email', label: 'Sign-in code (e-mail)', variables: ['code'] },
   stepUpCode: { channel: 'email', label: 'Security confirmation code (e-mail)', variables: ['code'] },
   phoneCode: { channel: 'sms', label: 'Phone verification code (SMS)', variables: ['code'] },
   sendingNumberCode: { channel: 'sms', label: 'Airtime-to-cash number code (SMS)', variables: ['code', 'phone'] },
+  // To a reseller whose webhook endpoint failed every attempt (issue 45); {{mode}} is the endpoint's mode in the
+  // customer's language (the code texts' webhookModes: live or test).
+  webhookDisabled: { channel: 'email', label: 'Webhook endpoint disabled (e-mail)', variables: ['url', 'reason', 'mode'] },
 } as const satisfies Partial<Record<keyof CodeTexts, { channel: 'email' | 'sms'; label: string; variables: readonly string[] }>>;
 export type CodeTemplate = keyof typeof CODE_TEMPLATES;
 
@@ -115,4 +121,5 @@ export const SAMPLE_VALUES: Record<string, string | number> = {
   name: 'Ada Obi',
   bank: 'GTBank',
   url: 'https://example.com/webhooks',
+  mode: 'test',
 };
