@@ -18,6 +18,9 @@ export const STATUS_COLORS: Record<string, string> = {
   settled: 'green',
   credited: 'green',
   repaid: 'green',
+  delivered: 'green',
+  matured: 'green',
+  partial: 'yellow',
   rejected: 'red',
   failed: 'red',
   cancelled: 'gray',
@@ -28,6 +31,7 @@ export const STATUS_COLORS: Record<string, string> = {
   frozen: 'red',
   suspended: 'red',
   revoked: 'gray',
+  broken: 'gray',
   disabled: 'red',
 };
 /** A status as a badge: its colour from STATUS_COLORS, its words `label` (the caller's translation) or the status itself. */

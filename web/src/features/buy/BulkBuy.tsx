@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Switch, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Stack, Switch, Table, Text, Textarea } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -18,6 +18,7 @@ import { walletQueries } from '../../api/queries/wallet';
 import { PhoneBuy } from './PhoneBuy';
 import { OverDailyLimit } from './DailyLimit';
 import * as ops from '../../api/operations';
+import { StatusBadge } from '../../components/StatusBadge';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
 
@@ -119,9 +120,7 @@ export function BulkBuy() {
                   <Table.Td>
                     {l.result ? (
                       <Link to="/buy/result/$id" params={{ id: l.result.id }}>
-                        <Badge color={l.result.status === 'success' ? 'green' : l.result.status === 'failed' ? 'red' : 'blue'}>
-                          {t(`result.${l.result.status}`)}
-                        </Badge>
+                        <StatusBadge status={l.result.status} label={t(`result.${l.result.status}`)} />
                       </Link>
                     ) : l.checking ? (
                       t('result.checking')

@@ -12,6 +12,7 @@ import { ShareReceipt } from '../../components/ShareReceipt';
 import { KIND_RESULTS } from './kind-screens';
 import { startRepeat } from './repeat';
 import { SaveBill } from './SavedBills';
+import { Loading } from '../../components/Loaded';
 
 /** A purchase's outcome, updated live while processing (polled until success or failed-and-refunded). */
 export function PurchaseResultScreen() {
@@ -35,7 +36,7 @@ export function PurchaseResultScreen() {
           {errorMessage(tx.error)}
         </Alert>
       )}
-      {!tx.data && !tx.error && <Loader role="status" aria-label={t('app.loading')} />}
+      {!tx.data && !tx.error && <Loading />}
       {tx.data && (
         <Stack>
           <div role="status" aria-live="polite" data-testid="purchase-status">

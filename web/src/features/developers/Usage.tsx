@@ -1,50 +1,44 @@
-import { Button, Code, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { developerQueries } from '../../api/queries/developers';
 import { formatNaira } from '../../app/format';
-import { Failure } from '../../components/Failure';
+import { DataTable } from '../../components/DataTable';
+import { Loaded } from '../../components/Loaded';
 import { firstPurchase } from './first-purchase';
 
 /** Purchases and spend by key and Lagos day (issue 45): the caller's live and test keys over the last 14 days. */
 export function Usage() {
   const { t } = useTranslation();
   const usage = useQuery(developerQueries.usage());
-  const items = usage.data ?? [];
   return (
     <Stack gap="xs">
       <Title order={3}>{t('developers.usage')}</Title>
       <Text size="sm">{t('developers.usageHelp')}</Text>
-      <Failure error={usage.error} />
-      {usage.data && items.length === 0 && <Text c="dimmed">{t('developers.usageNone')}</Text>}
-      {items.length > 0 && (
-        <Table.ScrollContainer minWidth={420} type="native" tabIndex={0} role="group" aria-label={t('developers.usage')}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('developers.usageDay')}</Table.Th>
-                <Table.Th scope="col">{t('developers.usageKey')}</Table.Th>
-                <Table.Th scope="col">{t('developers.usagePurchases')}</Table.Th>
-                <Table.Th scope="col">{t('developers.usageSucceeded')}</Table.Th>
-                <Table.Th scope="col">{t('developers.usageSpend')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((u) => (
-                <Table.Tr key={`${u.keyId}-${u.day}`}>
-                  <Table.Td>{u.day}</Table.Td>
-                  <Table.Td>
+      <Loaded query={usage}>
+        {(items) => (
+          <DataTable
+            caption={t('developers.usage')}
+            empty={t('developers.usageNone')}
+            rows={items}
+            rowKey={(u) => `${u.keyId}-${u.day}`}
+            columns={[
+              { header: t('developers.usageDay'), cell: (u) => u.day },
+              {
+                header: t('developers.usageKey'),
+                cell: (u) => (
+                  <>
                     {u.name} <Code>{u.prefix}…</Code>
-                  </Table.Td>
-                  <Table.Td>{u.purchases}</Table.Td>
-                  <Table.Td>{u.succeeded}</Table.Td>
-                  <Table.Td>{formatNaira(u.spend)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+                  </>
+                ),
+              },
+              { header: t('developers.usagePurchases'), cell: (u) => u.purchases },
+              { header: t('developers.usageSucceeded'), cell: (u) => u.succeeded },
+              { header: t('developers.usageSpend'), cell: (u) => formatNaira(u.spend) },
+            ]}
+          />
+        )}
+      </Loaded>
     </Stack>
   );
 }

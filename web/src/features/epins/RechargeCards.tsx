@@ -25,6 +25,7 @@ import { Failure } from '../../components/Failure';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
 import * as ops from '../../api/operations';
+import { StatusBadge } from '../../components/StatusBadge';
 
 /**
  * Recharge cards (issue 45): a reseller buys a batch of airtime e-PINs with the transaction PIN, lists the batches,
@@ -198,9 +199,7 @@ function BatchItem({ batch, onChanged }: { batch: Batch; onChanged(): void }) {
       <Stack gap={4}>
         <Group justify="space-between" wrap="wrap">
           <Text fw={600}>{title}</Text>
-          <Badge color={batch.status === 'delivered' ? 'green' : batch.status === 'failed' ? 'red' : 'yellow'}>
-            {t(`epins.status_${batch.status}`)}
-          </Badge>
+          <StatusBadge status={batch.status} label={t(`epins.status_${batch.status}`)} />
         </Group>
         <Text size="sm">{t('epins.summary', summaryOf(batch))}</Text>
         <Text size="xs" c="dimmed">

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, CopyButton, Group, NativeSelect, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, NativeSelect, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { growthQueries } from '../../api/queries/growth';
 import { walletQueries } from '../../api/queries/wallet';
 import { PriceLevel } from './PriceLevel';
 import * as ops from '../../api/operations';
+import { StatusBadge } from '../../components/StatusBadge';
 
 /** Growth: referral code, its link to copy or share (WhatsApp, the phone's share sheet), daily check-in, milestones, savings locks, loans. */
 export function Rewards() {
@@ -187,9 +188,7 @@ function Savings() {
                 <Table.Td>{formatNaira(l.amount)}</Table.Td>
                 <Table.Td>{t('growth.lockTerms', { days: l.days, rate: l.interestRatePct, date: formatDateTime(l.maturesAt) })}</Table.Td>
                 <Table.Td>
-                  <Badge color={l.status === 'active' ? 'blue' : l.status === 'matured' ? 'green' : 'gray'}>
-                    {t(`growth.lock_${l.status}`)}
-                  </Badge>
+                  <StatusBadge status={l.status} label={t(`growth.lock_${l.status}`)} />
                 </Table.Td>
                 <Table.Td>
                   {l.status === 'active' && (

@@ -23,6 +23,7 @@ import { LoginPinForm } from '../../components/LoginPinForm';
 import { usePlatformPasskey } from '../../components/usePlatformPasskey';
 import { PasskeyOffer } from './PasskeyOffer';
 import * as ops from '../../api/operations';
+import { Loading } from '../../components/Loaded';
 
 const STEPS: OnboardingStep[] = ['name', 'phone', 'pin', 'selfie'];
 
@@ -43,7 +44,7 @@ export function Welcome() {
   const passkeyHere = usePlatformPasskey();
   const [offer, setOffer] = useState<string | null>(null);
   const refresh = useRefreshSteps();
-  if (profile.isPending || hasPin.isPending || kyc.isPending) return <Loader aria-label={t('app.loading')} />;
+  if (profile.isPending || hasPin.isPending || kyc.isPending) return <Loading />;
   if (profile.isError || hasPin.isError || kyc.isError) {
     return (
       <Alert color="red" role="alert">

@@ -1,4 +1,4 @@
-import { Badge, Group, NativeSelect, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Group, NativeSelect, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { useRef, useState } from 'react';
@@ -23,6 +23,7 @@ import { ordersQueries } from '../../api/queries/orders';
 import { walletQueries } from '../../api/queries/wallet';
 import { capitalised, productName } from '../../app/catalogue-labels';
 import * as ops from '../../api/operations';
+import { StatusBadge } from '../../components/StatusBadge';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Orders() {
@@ -182,9 +183,10 @@ function OrderTable({ rows }: { rows: { id: string; what: string; amount: number
             <Table.Td>{r.what}</Table.Td>
             <Table.Td>{formatNaira(r.amount)}</Table.Td>
             <Table.Td>
-              <Badge color={r.status === 'fulfilled' ? 'green' : r.status === 'cancelled' || r.status === 'failed' ? 'red' : 'blue'}>
-                {t(`orders.status_${r.status}` as 'orders.status_processing', { defaultValue: capitalised(r.status) })}
-              </Badge>
+              <StatusBadge
+                status={r.status}
+                label={t(`orders.status_${r.status}` as 'orders.status_processing', { defaultValue: capitalised(r.status) })}
+              />
             </Table.Td>
             <Table.Td>{formatDateTime(r.at)}</Table.Td>
           </Table.Tr>

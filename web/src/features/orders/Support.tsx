@@ -1,4 +1,4 @@
-import { Badge, Button, NativeSelect, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, NativeSelect, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { reportSchema, supportMessageSchema } from '../../api/schemas';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { capitalised } from '../../app/catalogue-labels';
 import * as ops from '../../api/operations';
+import { StatusBadge } from '../../components/StatusBadge';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
 export function Support() {
@@ -128,9 +129,10 @@ export function Report() {
       {(mine.data?.items ?? []).map((r) => (
         <Text key={r.id} size="sm">
           {r.reference} · {t(`orders.cat_${r.category}`)} ·{' '}
-          <Badge color={r.status === 'resolved' ? 'green' : 'blue'}>
-            {t(`orders.report_${r.status}` as 'orders.report_open', { defaultValue: capitalised(r.status) })}
-          </Badge>
+          <StatusBadge
+            status={r.status}
+            label={t(`orders.report_${r.status}` as 'orders.report_open', { defaultValue: capitalised(r.status) })}
+          />
           {r.resolutionNote ? ` · ${r.resolutionNote}` : ''}
         </Text>
       ))}

@@ -1,4 +1,4 @@
-import { Alert, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Container, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
 import { receiptsQueries } from '../../api/queries/vtu';
 import { statusWord } from '../../app/catalogue-labels';
+import { Loading } from '../../components/Loaded';
 
 /** The public receipt check behind the QR code: no sign-in; the service says whether the signature is valid. */
 export function ReceiptCheck() {
@@ -17,7 +18,7 @@ export function ReceiptCheck() {
     <Container component="main" size="sm" py="md">
       <Stack>
         <Title order={1}>{t('tx.receipt')}</Title>
-        {check.isPending && <Loader aria-label={t('app.loading')} />}
+        {check.isPending && <Loading />}
         {check.error && (
           <Alert color="red" role="alert">
             {errorMessage(check.error)}

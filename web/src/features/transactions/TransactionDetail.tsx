@@ -1,4 +1,4 @@
-import { Alert, Image, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Image, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
 import { statusWord } from '../../app/catalogue-labels';
 import { usePurchase } from './purchase-details';
+import { Loading } from '../../components/Loaded';
 
 /** One money movement with its signed receipt: download, share, and the public verification link as a QR code. */
 export function TransactionDetail() {
@@ -27,7 +28,7 @@ export function TransactionDetail() {
           {errorMessage(signed.error)}
         </Alert>
       )}
-      {!r && !signed.error && <Loader aria-label={t('app.loading')} />}
+      {!r && !signed.error && <Loading />}
       {r && (
         <>
           <Table aria-label={t('tx.receipt')} layout="fixed" className="receipt-table">

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, NativeSelect, SegmentedControl, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, SegmentedControl, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -11,6 +11,7 @@ import { ActivityList } from '../../components/ActivityList';
 import { historyQueries, type HistoryFilter } from '../../api/queries/history';
 import { vtuQueries, type TransactionFilter } from '../../api/queries/vtu';
 import { HistoryFilters, rangeProblem, StatementDownload } from './HistoryFilter';
+import { StatusBadge } from '../../components/StatusBadge';
 
 const PAGE = 20;
 
@@ -152,7 +153,7 @@ function Purchases({ filter }: { filter: HistoryFilter }) {
                   </Text>
                 </div>
                 <Group gap="xs" wrap="nowrap">
-                  <Badge color={x.status === 'success' ? 'green' : x.status === 'failed' ? 'red' : 'blue'}>{t(`result.${x.status}`)}</Badge>
+                  <StatusBadge status={x.status} label={t(`result.${x.status}`)} />
                   <Text fw={600} style={{ whiteSpace: 'nowrap' }}>
                     {formatNaira(x.amount)}
                   </Text>

@@ -1,4 +1,4 @@
-import { Alert, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Container, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { formatDateTime, formatNaira } from '../../app/format';
 import { refusalMessage } from '../../app/pin-errors';
 import { PinPad } from '../../components/PinPad';
 import * as ops from '../../api/operations';
+import { Loading } from '../../components/Loaded';
 
 /**
  * The PIN page of a WhatsApp chat's link (issue 46): no sign-in, the link's one-time token is the credential. It
@@ -43,7 +44,7 @@ export function PinRequest({ token }: { token: string }) {
     <Container component="main" size="xs" py="md">
       <Stack>
         <Title order={1}>{t('whatsapp.pinTitle')}</Title>
-        {request.isPending && <Loader aria-label={t('app.loading')} />}
+        {request.isPending && <Loading />}
         {request.error && (
           <Alert color="red" role="alert">
             {unknown ? t('whatsapp.notFound') : refusalMessage(request.error)}
