@@ -29,7 +29,7 @@ import { buyDataInput } from '../../../src/modules/vtu/kinds/data/inputs.js';
 import { buyElectricityInput, ELECTRICITY_AMOUNT } from '../../../src/modules/vtu/kinds/electricity/inputs.js';
 import { buyEducationPinInput } from '../../../src/modules/vtu/kinds/exam/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
-import { keyNameInput } from '../../../src/modules/developers/inputs.js';
+import { allowedIpsInput, dailyLimitInput, KEY_MODES, keyNameInput, keyScopesInput } from '../../../src/modules/developers/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
 
 /**
@@ -141,5 +141,19 @@ export const topupSchema = z.object({ amount: topupAmountInput });
 /** sendSupportMessage's message (the thread is the customer's own). */
 export const supportMessageSchema = z.object({ body: messageBodyInput });
 
-/** createApiKey's name (issue 45); scopes, mode and addresses are chosen from fixed lists on the developer page. */
-export const apiKeySchema = z.object({ name: keyNameInput });
+/** The addresses typed on the developer page, one per line (or space-separated). */
+export const addressLines = (text: string) => text.split(/\s+/).filter(Boolean);
+/**
+ * createApiKey's input as the developer page holds it (issue 45): the allowed addresses as typed, the daily limit
+ * empty (no limit) or an amount.
+ */
+export const apiKeySchema = z.object({
+  name: keyNameInput,
+  mode: z.enum(KEY_MODES),
+  scopes: keyScopesInput,
+  ips: z.string().refine((text) => allowedIpsInput.safeParse(addressLines(text)).success),
+  dailyLimit: z.union([z.literal(''), dailyLimitInput]),
+});
+
+/** createWebhookEndpoint's address: a full web address (the service holds it to https on a public host outside the sandbox). */
+export const webhookEndpointSchema = z.object({ url: z.url().max(2000) });

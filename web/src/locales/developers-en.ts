@@ -60,5 +60,8 @@ export const enDevelopers = {
     webhookSecret: 'Signing secret',
     deliveriesTest: 'Test deliveries',
     deliveriesLive: 'Live deliveries',
+    allowedIpsHint: 'Enter up to 20 IP addresses, one per line, or leave it empty.',
+    scopesHint: 'Choose at least one thing the key may do.',
+    webhookUrlHint: 'Enter the full address of your endpoint, starting with https://',
   },
 };

@@ -63,5 +63,8 @@ export const haDevelopers: typeof enDevelopers = {
     webhookSecret: 'Sirrin sa hannu',
     deliveriesTest: 'Isarwar gwaji',
     deliveriesLive: 'Isarwar gaske',
+    allowedIpsHint: 'Shigar da adireshin IP har 20, ɗaya a kowane layi, ko ka bar shi babu komai.',
+    scopesHint: 'Zaɓi aƙalla abu ɗaya da maɓallin zai iya yi.',
+    webhookUrlHint: 'Shigar da cikakken adireshin wurin karɓarka, wanda ya fara da https://',
   },
 };

@@ -62,5 +62,8 @@ export const pcmDevelopers: typeof enDevelopers = {
     webhookSecret: 'Secret wey we take sign',
     deliveriesTest: 'Deliveries for test',
     deliveriesLive: 'Deliveries for live',
+    allowedIpsHint: 'Put reach 20 IP address, one for each line, or leave am empty.',
+    scopesHint: 'Choose at least one thing wey di key fit do.',
+    webhookUrlHint: 'Put di full address of your endpoint, wey start with https://',
   },
 };

@@ -62,5 +62,8 @@ export const yoDevelopers: typeof enDevelopers = {
     webhookSecret: 'Àṣírí ìbuwọ́lù',
     deliveriesTest: 'Àwọn ìfiránṣẹ́ ìdánwò',
     deliveriesLive: 'Àwọn ìfiránṣẹ́ gidi',
+    allowedIpsHint: 'Tẹ àdírẹ́sì IP tó tó 20, ọ̀kan ní ìlà kọ̀ọ̀kan, tàbí fi sílẹ̀ lófo.',
+    scopesHint: 'Yan ó kéré tán ohun kan tí kọ́kọ́rọ́ náà lè ṣe.',
+    webhookUrlHint: 'Tẹ àdírẹ́sì kíkún ibi tí a ó ti fi ránṣẹ́ sí ọ, tó bẹ̀rẹ̀ pẹ̀lú https://',
   },
 };

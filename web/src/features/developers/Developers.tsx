@@ -1,13 +1,28 @@
-import { Badge, Button, Checkbox, Code, Group, Paper, SegmentedControl, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post, type PostInput } from '../../api/client';
 import { developerQueries } from '../../api/queries/developers';
-import { apiKeySchema } from '../../api/schemas';
+import { addressLines, apiKeySchema } from '../../api/schemas';
 import { formatDateTime, formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
-import { showServerIssues, useSchemaForm } from '../../components/form';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { Section } from '../../components/Section';
 import { Secret } from './Secret';
 import { FirstPurchase, Usage } from './Usage';
@@ -22,27 +37,34 @@ type NewKey = PostInput<typeof ops.createApiKey>;
 type Scope = NewKey['scopes'][number];
 const SCOPES: Scope[] = ['read', 'purchase', 'transfer'];
 
+/** The rules' sentences for the fields whose kind-and-bounds words say too little. */
+const HINTS: FieldHints = {
+  ips: 'developers.allowedIpsHint',
+  dailyLimit: () => i18next.t('app.amountRange', { min: formatNaira(1), max: formatNaira(100_000_000) }),
+  scopes: 'developers.scopesHint',
+};
+
 function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
   const { t } = useTranslation();
-  const form = useSchemaForm(apiKeySchema, { name: '' });
-  const [mode, setMode] = useState<NewKey['mode']>('test');
-  const [scopes, setScopes] = useState<Scope[]>(['read', 'purchase']);
-  const [ips, setIps] = useState('');
-  const [limit, setLimit] = useState('');
+  const form = useSchemaForm(
+    apiKeySchema,
+    { name: '', mode: 'test' as NewKey['mode'], scopes: ['read', 'purchase'] as Scope[], ips: '', dailyLimit: '' as number | '' },
+    HINTS,
+  );
   const [underFields, setUnderFields] = useState(false);
   const create = useMutation({
     mutationFn: (input: NewKey) => post(ops.createApiKey, input, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: (r) => (form.reset(), onMade(r.secret)),
-    onError: (err) => setUnderFields(showServerIssues(form, err)),
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
   const submit = form.onSubmit((v) => {
-    const allowedIps = ips.split(/\s+/).filter(Boolean);
+    const allowedIps = addressLines(v.ips);
     create.mutate({
       name: v.name,
-      mode,
-      scopes,
+      mode: v.mode,
+      scopes: v.scopes,
       ...(allowedIps.length ? { allowedIps } : {}),
-      ...(limit.trim() ? { dailyLimit: Number(limit) } : {}),
+      ...(v.dailyLimit !== '' ? { dailyLimit: v.dailyLimit } : {}),
     });
   });
   return (
@@ -53,22 +75,29 @@ function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
         <TextInput label={t('developers.name')} maxLength={60} {...form.getInputProps('name')} />
         <SegmentedControl
           aria-label={t('developers.mode')}
-          value={mode}
-          onChange={(m) => setMode(m as NewKey['mode'])}
+          {...form.getInputProps('mode')}
           data={[
             { value: 'test', label: t('developers.test') },
             { value: 'live', label: t('developers.live') },
           ]}
         />
-        <Checkbox.Group label={t('developers.scopes')} value={scopes} onChange={(v) => setScopes(v as Scope[])}>
+        <Checkbox.Group label={t('developers.scopes')} {...form.getInputProps('scopes')}>
           <Stack gap={4} mt={4}>
             {SCOPES.map((s) => (
               <Checkbox key={s} value={s} label={t(`developers.scope_${s}`)} />
             ))}
           </Stack>
         </Checkbox.Group>
-        <Textarea label={t('developers.allowedIps')} autosize minRows={1} value={ips} onChange={(e) => setIps(e.currentTarget.value)} />
-        <TextInput label={t('developers.dailyLimit')} inputMode="decimal" value={limit} onChange={(e) => setLimit(e.currentTarget.value)} />
+        <Textarea label={t('developers.allowedIps')} autosize minRows={1} {...form.getInputProps('ips')} />
+        <NumberInput
+          label={t('developers.dailyLimit')}
+          inputMode="decimal"
+          hideControls
+          decimalScale={2}
+          allowNegative={false}
+          thousandSeparator=","
+          {...form.getInputProps('dailyLimit')}
+        />
         <Button type="submit" loading={create.isPending}>
           {t('developers.create')}
         </Button>

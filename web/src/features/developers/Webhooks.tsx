@@ -4,13 +4,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
 import { developerQueries, type WebhookMode } from '../../api/queries/developers';
+import { webhookEndpointSchema } from '../../api/schemas';
 import { formatDateTime } from '../../app/format';
 import { Failure } from '../../components/Failure';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { Secret } from './Secret';
 import * as ops from '../../api/operations';
 
 const EVENTS = ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited', 'epin.batch_ready'] as const;
 const MODES: WebhookMode[] = ['test', 'live'];
+const HINTS: FieldHints = { url: 'developers.webhookUrlHint' };
 
 function ModeBadge({ mode }: { mode: WebhookMode }) {
   const { t } = useTranslation();
@@ -49,14 +52,16 @@ export function Webhooks() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const endpoints = useQuery(developerQueries.endpoints());
-  const [url, setUrl] = useState('');
-  const [mode, setMode] = useState<WebhookMode>('test');
+  const form = useSchemaForm(webhookEndpointSchema, { url: '', mode: 'test' as WebhookMode }, HINTS);
+  const [underFields, setUnderFields] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: developerQueries.all() });
   const opts = () => ({ idempotencyKey: newIdempotencyKey() });
   const add = useMutation({
-    mutationFn: () => post(ops.createWebhookEndpoint, { url, events: [...EVENTS], mode }, opts()),
-    onSuccess: (r) => (setUrl(''), setSecret(r.secret), refresh()),
+    mutationFn: (v: { url: string; mode: WebhookMode }) =>
+      post(ops.createWebhookEndpoint, { url: v.url, events: [...EVENTS], mode: v.mode }, opts()),
+    onSuccess: (r) => (form.setFieldValue('url', ''), setSecret(r.secret), refresh()),
+    onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
   const disable = useMutation({
     mutationFn: (id: string) => post(ops.disableWebhookEndpoint, { id }, opts()),
@@ -72,7 +77,7 @@ export function Webhooks() {
       <Text size="sm">{t('developers.webhooksHelp')}</Text>
       <Text size="sm">{t('developers.webhookModes')}</Text>
       {secret && <Secret secret={secret} title={t('developers.webhookSecretOnce')} label={t('developers.webhookSecret')} />}
-      <Failure error={endpoints.error ?? add.error ?? disable.error ?? resend.error} />
+      <Failure error={endpoints.error ?? (underFields ? null : add.error) ?? disable.error ?? resend.error} />
       {(endpoints.data ?? []).map((e) => (
         <Paper key={e.id} p="xs" withBorder>
           <Group justify="space-between">
@@ -95,21 +100,15 @@ export function Webhooks() {
           </Group>
         </Paper>
       ))}
-      <form onSubmit={(ev) => (ev.preventDefault(), add.mutate())} noValidate aria-label={t('developers.addEndpoint')}>
+      <form onSubmit={form.onSubmit((v) => add.mutate(v))} noValidate aria-label={t('developers.addEndpoint')}>
         <Stack gap="xs">
           <SegmentedControl
             aria-label={t('developers.endpointMode')}
-            value={mode}
-            onChange={(m) => setMode(m as WebhookMode)}
+            {...form.getInputProps('mode')}
             data={MODES.map((m) => ({ value: m, label: m === 'live' ? t('developers.live') : t('developers.test') }))}
           />
           <Group align="end">
-            <TextInput
-              label={t('developers.webhookUrl')}
-              value={url}
-              onChange={(ev) => setUrl(ev.currentTarget.value)}
-              style={{ flex: 1 }}
-            />
+            <TextInput label={t('developers.webhookUrl')} type="url" {...form.getInputProps('url')} style={{ flex: 1 }} />
             <Button type="submit" loading={add.isPending}>
               {t('developers.addEndpoint')}
             </Button>
