@@ -1247,7 +1247,7 @@ export interface paths {
         };
         /**
          * Customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last use
-         * @description Customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health.
+         * @description Customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health, live and test (each with its mode, live first).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -9475,6 +9475,11 @@ export interface components {
                         responseStatus: number | null;
                         status: string;
                     } | null;
+                    /**
+                     * @description live: this service's endpoint; test: the test world's (test keys' events)
+                     * @enum {string}
+                     */
+                    mode: "test" | "live";
                     pending: number;
                     /** @description active, or disabled (after failing too long, or by the customer) */
                     status: string;
@@ -17256,6 +17261,7 @@ export interface operations {
                      *           "webhooks": [
                      *             {
                      *               "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *               "mode": "test",
                      *               "url": "text",
                      *               "events": [
                      *                 "text"

@@ -13,6 +13,7 @@ let support: TestUser;
 let reseller: TestUser;
 let plain: TestUser;
 let key: { id: string; secret: string };
+let testEndpoint: string;
 
 const A = (name: string) => `/_serverFn/${name}BearerAdmin`;
 const buyByKey = (secret: string, phone: string, amount: number, idem: string) =>
@@ -67,6 +68,16 @@ beforeAll(async () => {
   await db.execute(sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, attempts, response_status, created_at, last_attempt_at)
                        VALUES ('whd_1', 'whe_a', 'evt_1', 'purchase.succeeded', '{}', 'succeeded', 1, 200, ${new Date(now.getTime() - 60_000)}, ${new Date(now.getTime() - 60_000)}),
                               ('whd_2', 'whe_a', 'evt_2', 'purchase.succeeded', '{}', 'failed', 9, 500, ${now}, ${now})`);
+  // A test endpoint (the test world's) that no one answers: a purchase by test key leaves its delivery waiting.
+  const dev = (name: string, input: Record<string, unknown>) =>
+    call(h, 'POST', `/_serverFn/${name}BearerDevelopers`, input, { token: reseller.token });
+  const test = await dev('createWebhookEndpoint', { url: 'http://127.0.0.1:9/hooks', events: ['purchase.succeeded'], mode: 'test' });
+  expect(test.statusCode, test.body).toBe(200);
+  testEndpoint = test.json().endpoint.id;
+  const testKey = (await dev('createApiKey', { name: 'sandbox', mode: 'test', scopes: ['purchase'] })).json().secret;
+  expect((await dev('fundTestWallet', { amount: 1000 })).statusCode).toBe(200);
+  expect((await buyByKey(testKey, '08031234570', 100, 't-1')).statusCode).toBe(200);
+  await h.app.services.testWorld!.drain();
 }, 180_000);
 afterAll(async () => h?.close());
 
@@ -86,7 +97,12 @@ describe('resellers in the console', () => {
     expect(key.secret.startsWith(r.keys[0].prefix)).toBe(true);
     expect(res.body).not.toContain(key.secret);
     expect(r.keys[0].usage).toEqual([{ day: lagosDate(h.clock.now()), purchases: 2, succeeded: 1, spend: 100 }]);
-    const [a, b] = r.webhooks;
+    expect(r.webhooks.map((w: { id: string; mode: string }) => `${w.mode} ${w.id}`)).toEqual([
+      'live whe_a',
+      'live whe_b',
+      `test ${testEndpoint}`,
+    ]);
+    const [a, b, t] = r.webhooks;
     expect(a).toMatchObject({
       id: 'whe_a',
       status: 'active',
@@ -95,12 +111,23 @@ describe('resellers in the console', () => {
       lastDelivery: { status: 'failed', responseStatus: 500 },
     });
     expect(b).toMatchObject({ id: 'whe_b', status: 'disabled', disabledReason: 'HTTP 500 for 3 days', lastDelivery: null });
+    // The test endpoint's health, from the test world: its one delivery waits for a retry after a refused connection.
+    expect(t).toMatchObject({
+      mode: 'test',
+      url: 'http://127.0.0.1:9/hooks',
+      status: 'active',
+      failedLast7Days: 0,
+      pending: 1,
+      lastDelivery: { status: 'pending', responseStatus: null },
+    });
   });
 
   it('the developer page shows the same usage by key and day, named', async () => {
     const res = await call(h, 'GET', '/_serverFn/getMyApiUsageBearerDevelopers', { days: 7 }, { token: reseller.token });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().items).toEqual([
+    // The live key's, and the test key's (its purchase in the test world, made for the test endpoint above).
+    const items = (res.json().items as { mode: string }[]).sort((x, y) => x.mode.localeCompare(y.mode));
+    expect(items).toEqual([
       {
         day: lagosDate(h.clock.now()),
         keyId: key.id,
@@ -108,6 +135,16 @@ describe('resellers in the console', () => {
         prefix: expect.any(String),
         mode: 'live',
         purchases: 2,
+        succeeded: 1,
+        spend: 100,
+      },
+      {
+        day: lagosDate(h.clock.now()),
+        keyId: expect.any(String),
+        name: 'sandbox',
+        prefix: expect.any(String),
+        mode: 'test',
+        purchases: 1,
         succeeded: 1,
         spend: 100,
       },
@@ -134,7 +171,7 @@ describe('resellers in the console', () => {
     expect(await walletBalance(h, reseller.id)).toBe(before);
     // The customer sees it suspended on the developer page; the session is not affected.
     const mine = await call(h, 'GET', '/_serverFn/listApiKeysBearerDevelopers', {}, { token: reseller.token });
-    expect(mine.json().keys[0].suspendedAt).not.toBeNull();
+    expect(mine.json().keys.find((k: { id: string }) => k.id === key.id).suspendedAt).not.toBeNull();
     const audit = await rows<{ target_ids: string[]; before_state: unknown; after_state: unknown; outcome: string }>(
       h.app.services.db,
       sql`SELECT target_ids, before_state, after_state, outcome FROM audit_log WHERE action = 'adminSuspendApiKey' AND outcome = 'ok'`,

@@ -28,6 +28,7 @@ const consoleKey = z.object({
 });
 const webhookHealth = z.object({
   id: z.string(),
+  mode: z.enum(KEY_MODES).meta({ description: "live: this service's endpoint; test: the test world's (test keys' events)" }),
   url: z.string(),
   events: z.array(z.string()),
   status: z.string().meta({ description: 'active, or disabled (after failing too long, or by the customer)' }),
@@ -46,7 +47,7 @@ export const developersAdminOperations = [
     method: 'GET',
     roles: ['support', 'finance'],
     purpose:
-      "customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health",
+      "customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health, live and test (each with its mode, live first)",
     input: z.object(pageInput),
     output: z.object({
       total: z.number(),

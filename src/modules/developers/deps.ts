@@ -105,7 +105,23 @@ export interface TestDevelopers {
   rollKey(user: KeyHolder, id: string, overlapHours: number): Promise<{ key: ApiKeyView; secret: string }>;
   /** Purchases made with this world's keys of a customer (its shadow account there) by key and Lagos day. */
   ownUsage(userId: string, days: number): Promise<{ key: string; day: string; purchases: number; succeeded: number; spend: number }[]>;
+  /** The health of the test endpoints of these customers' shadow accounts (the console's resellers), with their e-mail. */
+  webhookHealth(emails: string[]): Promise<(WebhookHealth & { email: string })[]>;
   shadow: ShadowAccounts;
+}
+
+/** A webhook endpoint's health as the console's resellers show it (issue 45), in its world's mode. */
+export interface WebhookHealth {
+  id: string;
+  mode: KeyMode;
+  url: string;
+  events: string[];
+  status: string;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  lastDelivery: { status: string; responseStatus: number | null; at: string | null } | null;
+  failedLast7Days: number;
+  pending: number;
 }
 
 /** Who a webhook endpoint belongs to: the caller, or in the test world the caller's shadow account. */

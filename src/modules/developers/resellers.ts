@@ -3,14 +3,15 @@ import { one, rows } from '../../db/client.js';
 import { DAY, HOUR, lagosDate } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
 import { toNaira } from '../../kernel/money.js';
-import { emailsOf } from '../identity/api.js';
+import { emailsOf, userIdByEmail } from '../identity/api.js';
 import { customersAboveBase, usageByKey } from '../vtu/api.js';
 import { COLUMNS, today, viewOf, type KeyRow } from './key-rows.js';
-import type { DevelopersDeps } from './deps.js';
+import type { DevelopersDeps, WebhookHealth } from './deps.js';
 
 /**
  * The console's resellers (issue 45): the customers above the default price level with their level, their live API keys
- * (test keys live in the test world), purchases by key and Lagos day, and their webhook endpoints' health.
+ * (test keys live in the test world), purchases by key and Lagos day, and their webhook endpoints' health, live and test
+ * (the test ones asked of the test world by the customer's e-mail, its shadow account's).
  */
 
 /** How many days of usage the resellers list shows per key. */
@@ -55,6 +56,34 @@ async function endpointHealth({ db, clock }: DevelopersDeps, userIds: string[]) 
   );
 }
 
+/** An endpoint's health as the console shows it, in this world's mode. */
+const healthView = (h: EndpointHealthRow, mode: WebhookHealth['mode']): WebhookHealth => ({
+  id: h.id,
+  mode,
+  url: h.url,
+  events: h.events,
+  status: h.status,
+  disabledReason: h.disabled_reason,
+  disabledAt: iso(h.disabled_at),
+  lastDelivery: h.last_status === null ? null : { status: h.last_status, responseStatus: h.last_response, at: iso(h.last_at) },
+  failedLast7Days: h.failed,
+  pending: h.pending,
+});
+
+/**
+ * The test world's side (TestDevelopers.webhookHealth): the endpoints' health of the shadow accounts of these e-mails,
+ * each with its e-mail (an e-mail without a shadow account has none).
+ */
+export async function webhookHealthByEmail(deps: DevelopersDeps, emails: string[]): Promise<(WebhookHealth & { email: string })[]> {
+  const owners = new Map<string, string>();
+  for (const email of emails) {
+    const id = await userIdByEmail(deps.db, email);
+    if (id) owners.set(id, email);
+  }
+  const mode = deps.testWorld ? 'live' : 'test';
+  return (await endpointHealth(deps, [...owners.keys()])).map((h) => ({ ...healthView(h, mode), email: owners.get(h.user_id)! }));
+}
+
 /** adminListResellers: a page of customers above the default level, each with keys, usage and webhook health. */
 export async function listResellers(deps: DevelopersDeps, page: { limit: number; offset: number }) {
   const { db, clock } = deps;
@@ -72,6 +101,7 @@ export async function listResellers(deps: DevelopersDeps, page: { limit: number;
   const start = lagosMidnight(new Date(now.getTime() - (RESELLER_USAGE_DAYS - 1) * DAY));
   const usage = await usageByKey(db, start, new Date(lagosMidnight(now).getTime() + DAY), { keys: keys.map((k) => k.id) });
   const day = today(deps);
+  const tests = deps.testWorld ? await (await deps.testWorld.developers()).webhookHealth([...emails.values()]) : [];
   return {
     total: people[0]?.total ?? 0,
     items: people.map((p) => ({
@@ -86,19 +116,11 @@ export async function listResellers(deps: DevelopersDeps, page: { limit: number;
             .filter((u) => u.key === k.id)
             .map((u) => ({ day: u.day, purchases: u.purchases, succeeded: u.succeeded, spend: toNaira(u.spend) })),
         })),
-      webhooks: hooks
-        .filter((h) => h.user_id === p.user_id)
-        .map((h) => ({
-          id: h.id,
-          url: h.url,
-          events: h.events,
-          status: h.status,
-          disabledReason: h.disabled_reason,
-          disabledAt: iso(h.disabled_at),
-          lastDelivery: h.last_status === null ? null : { status: h.last_status, responseStatus: h.last_response, at: iso(h.last_at) },
-          failedLast7Days: h.failed,
-          pending: h.pending,
-        })),
+      // Live endpoints first, then the test world's.
+      webhooks: [
+        ...hooks.filter((h) => h.user_id === p.user_id).map((h) => healthView(h, 'live')),
+        ...tests.filter((t) => t.email === emails.get(p.user_id)).map(({ email: _, ...t }) => t),
+      ],
     })),
   };
 }

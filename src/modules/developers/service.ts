@@ -6,7 +6,7 @@ import type { DevelopersDeps, NewKey } from './deps.js';
 import { listKeys, revokeKey } from './list-keys.js';
 import { rollKey } from './roll-key.js';
 import { shadowAccounts } from './shadow-accounts.js';
-import { listResellers, setKeySuspended } from './resellers.js';
+import { listResellers, setKeySuspended, webhookHealthByEmail } from './resellers.js';
 import { testWallet } from './test-mode.js';
 import { myUsage, ownUsage } from './usage.js';
 
@@ -29,6 +29,8 @@ export function createDevelopersService(deps: DevelopersDeps) {
     ownUsage: (userId: string, days: number) => ownUsage(deps, userId, days),
     /** The console's resellers: customers above the default level with keys, usage and webhook health. */
     listResellers: (page: { limit: number; offset: number }) => listResellers(deps, page),
+    /** The test world's side of the resellers' webhook health: its shadow accounts' endpoints, by e-mail. */
+    webhookHealth: (emails: string[]) => webhookHealthByEmail(deps, emails),
     setKeySuspended: (actorId: string, keyId: string, suspended: boolean) => setKeySuspended(deps, actorId, keyId, suspended),
   };
 }

@@ -21,7 +21,8 @@ type Key = Reseller['keys'][number];
 
 /**
  * Issue 45: resellers (customers above the default price level) with their level, live API keys (suspend or resume any,
- * admins), purchases by key and day, and their webhook endpoints' health; and the price levels' four-eyes forms.
+ * admins), purchases by key and day, and their webhook endpoints' health, live and test (labelled); and the price
+ * levels' four-eyes forms.
  */
 export function Resellers() {
   const search = useScreenSearch();
@@ -147,6 +148,14 @@ function ResellerCard({
           rowKey={(w) => w.id}
           empty="No webhook endpoints."
           columns={[
+            {
+              header: 'Mode',
+              cell: (w) => (
+                <Badge variant="light" color={w.mode === 'test' ? 'gray' : 'blue'}>
+                  {w.mode === 'test' ? 'Test' : 'Live'}
+                </Badge>
+              ),
+            },
             { header: 'URL', cell: (w) => w.url },
             { header: 'State', cell: (w) => <StatusBadge status={w.status} /> },
             {
