@@ -22,6 +22,7 @@ import {
   withdrawalBankCodeInput,
 } from '../../../src/modules/payments/inputs.js';
 import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
+import { businessNameInput, buyEpinsFields } from '../../../src/modules/epins/inputs.js';
 import { AIRTIME_AMOUNT, buyAirtimeInput } from '../../../src/modules/vtu/kinds/airtime/inputs.js';
 import { BETTING_AMOUNT, fundBetInput } from '../../../src/modules/vtu/kinds/betting/inputs.js';
 import { subscribeCableInput } from '../../../src/modules/vtu/kinds/cable/inputs.js';
@@ -83,6 +84,18 @@ export const saveNumberSchema = z.discriminatedUnion('save', [
   z.object({ save: z.literal(false), label: z.string() }),
   z.object({ save: z.literal(true), label: beneficiaryLabelInput }),
 ]);
+/** buyEpins's order as the recharge-cards form holds it (issue 45): the business name empty (none) or 2 to 40 characters. */
+export const epinOrderSchema = z.object({
+  network: buyEpinsFields.network,
+  denomination: buyEpinsFields.denomination,
+  quantity: buyEpinsFields.quantity,
+  businessName: z
+    .string()
+    .trim()
+    .pipe(z.union([z.literal(''), businessNameInput])),
+});
+/** saveBeneficiary's name for a bill's meter, smartcard or account ("Save this meter" after a purchase). */
+export const beneficiaryLabelSchema = z.object({ label: beneficiaryLabelInput });
 export const cableSchema = subscribeCableInput.pick({ identifier: true, iuc: true, plan_id: true, phone: true });
 export const electricitySchema = buyElectricityInput.pick({ plan: true, type: true, meter: true, amount: true, phone: true });
 export const bettingSchema = fundBetInput.pick({ betting_company: true, customer_id: true, amount: true });

@@ -9,6 +9,7 @@ export const enEpins = {
     denomination: 'Card value',
     quantity: 'Number of cards (up to 1,000)',
     businessName: 'Business name on the cards (optional)',
+    businessNameHint: 'Use 2 to 40 letters, digits or spaces, or leave it empty.',
     continue: 'Continue',
     pinFor: 'Enter your PIN to buy {{quantity}} {{network}} cards of {{value}}',
     batches: 'Your batches',

@@ -11,6 +11,7 @@ export const haEpins: typeof enEpins = {
     denomination: 'Darajar kati',
     quantity: 'Yawan katuna (har zuwa 1,000)',
     businessName: 'Sunan kasuwanci a kan katunan (ba dole ba)',
+    businessNameHint: 'Yi amfani da haruffa, lambobi ko sarari 2 zuwa 40, ko ka bar shi babu komai.',
     continue: 'Ci gaba',
     pinFor: 'Shigar da PIN dinka don saya katunan {{network}} guda {{quantity}} na {{value}}',
     batches: 'Rukunanka',

@@ -11,6 +11,7 @@ export const pcmEpins: typeof enEpins = {
     denomination: 'How much the card be',
     quantity: 'How many card (reach 1,000)',
     businessName: 'Business name wey go dey the card (no be must)',
+    businessNameHint: 'Use 2 reach 40 letter, number or space, or leave am empty.',
     continue: 'Continue',
     pinFor: 'Put your PIN make you buy {{quantity}} {{network}} card of {{value}}',
     batches: 'Your batch dem',

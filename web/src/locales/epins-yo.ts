@@ -11,6 +11,7 @@ export const yoEpins: typeof enEpins = {
     denomination: 'Iye káàdì',
     quantity: 'Iye káàdì (títí dé 1,000)',
     businessName: 'Orúkọ iṣẹ́ lórí káàdì (kò pọn dandan)',
+    businessNameHint: 'Lo lẹ́tà, nọ́ńbà tàbí àlàfo 2 sí 40, tàbí fi sílẹ̀ lófo.',
     continue: 'Tẹ̀síwájú',
     pinFor: 'Tẹ PIN rẹ láti ra káàdì {{network}} {{quantity}} ti {{value}}',
     batches: 'Àwọn àkójọpọ̀ rẹ',

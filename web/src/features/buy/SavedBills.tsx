@@ -1,12 +1,15 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { errorMessage } from '../../app/errors';
 import type { PurchaseRecord } from '../../components/receipt-details';
 import * as ops from '../../api/operations';
+import { beneficiaryLabelSchema } from '../../api/schemas';
+import { useSchemaForm, type FieldHints } from '../../components/form';
 
 /** The saved recipients of the bill forms: a meter (electricity), a smartcard (cable TV), a betting account. */
 export type BillKind = 'meter' | 'smartcard' | 'betting';
@@ -61,6 +64,9 @@ function billOf(tx: PurchaseRecord): ({ kind: BillKind } & SavedBill) | null {
   return { kind, recipient: tx.recipient, provider, meterType };
 }
 
+/** An empty name is asked for in the form's own words; the other rules keep the generic ones. */
+const LABEL_HINTS: FieldHints = { label: (issue) => (issue.code === 'too_small' ? i18next.t('saved.nameRequired') : undefined) };
+
 /**
  * "Save this meter / smartcard / account" after a delivered bill purchase, under a name the customer gives; one
  * already saved says the name it has. Saving the same one again renames it (saveBeneficiary).
@@ -70,8 +76,7 @@ export function SaveBill({ tx }: { tx: PurchaseRecord }) {
   const qc = useQueryClient();
   const bill = billOf(tx);
   const saved = useQuery({ ...beneficiaryQueries.list(bill?.kind ?? 'meter'), enabled: bill !== null });
-  const [label, setLabel] = useState('');
-  const [missing, setMissing] = useState(false);
+  const form = useSchemaForm(beneficiaryLabelSchema, { label: '' }, LABEL_HINTS);
   const save = useMutation({
     mutationFn: (name: string) =>
       post(ops.saveBeneficiary, {
@@ -87,22 +92,14 @@ export function SaveBill({ tx }: { tx: PurchaseRecord }) {
   const existing = saved.data.items.find((b) => b.recipient === bill.recipient && b.provider === bill.provider);
   if (existing) return <Text size="sm">{t('saved.savedAs', { label: existing.label })}</Text>;
   return (
-    <form
-      noValidate
-      onSubmit={(e: FormEvent) => {
-        e.preventDefault();
-        setMissing(label.trim() === '');
-        if (label.trim() !== '') save.mutate(label.trim());
-      }}
-    >
+    <form noValidate onSubmit={form.onSubmit((v) => save.mutate(v.label.trim()))}>
       <Stack gap="xs">
         <TextInput
           label={t(`saved.save_${bill.kind}`)}
           description={t('saved.nameHelp')}
-          value={label}
           maxLength={40}
-          onChange={(e) => (setLabel(e.currentTarget.value), setMissing(false))}
-          error={missing ? t('saved.nameRequired') : save.error ? errorMessage(save.error) : undefined}
+          {...form.getInputProps('label')}
+          error={form.errors.label ?? (save.error ? errorMessage(save.error) : undefined)}
         />
         <Button type="submit" variant="light" loading={save.isPending}>
           {t('saved.save')}

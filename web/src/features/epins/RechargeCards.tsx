@@ -25,6 +25,8 @@ import { Failure } from '../../components/Failure';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
 import * as ops from '../../api/operations';
+import { epinOrderSchema } from '../../api/schemas';
+import { useSchemaForm, type FieldHints } from '../../components/form';
 import { StatusBadge } from '../../components/StatusBadge';
 
 /**
@@ -33,6 +35,8 @@ import { StatusBadge } from '../../components/StatusBadge';
  */
 type Batch = GetOutput<typeof ops.listEpinBatches>['items'][number];
 type Order = { network: (typeof EPIN_NETWORKS)[number]; denomination: number; quantity: number; businessName: string };
+
+const ORDER_HINTS: FieldHints = { businessName: 'epins.businessNameHint' };
 
 /** Saves a downloaded file under the service's name for it. */
 function save(file: { blob: Blob; fileName: string }) {
@@ -48,12 +52,23 @@ function save(file: { blob: Blob; fileName: string }) {
 
 function BuyBatch({ onBought }: { onBought(): void }) {
   const { t } = useTranslation();
-  const [order, setOrder] = useState<Order>({ network: 'mtn', denomination: 100, quantity: 10, businessName: '' });
-  const [reviewing, setReviewing] = useState(false);
+  const form = useSchemaForm(
+    epinOrderSchema,
+    { network: 'mtn' as Order['network'], denomination: '100', quantity: 10 as number | '', businessName: '' },
+    ORDER_HINTS,
+  );
+  // The order being confirmed with the PIN: the form's values when Continue was pressed (a change asks again).
+  const [order, setOrder] = useState<Order | null>(null);
+  const reviewing =
+    order !== null &&
+    order.network === form.values.network &&
+    String(order.denomination) === form.values.denomination &&
+    order.quantity === form.values.quantity &&
+    order.businessName === form.values.businessName.trim();
   const [pin, setPin] = useState('');
   const key = useRef(newIdempotencyKey());
   const buy = useMutation({
-    mutationFn: (p: string) =>
+    mutationFn: ({ order, pin: p }: { order: Order; pin: string }) =>
       post(
         ops.buyEpins,
         {
@@ -65,33 +80,34 @@ function BuyBatch({ onBought }: { onBought(): void }) {
         },
         { idempotencyKey: key.current },
       ),
-    onSuccess: () => (setReviewing(false), (key.current = newIdempotencyKey()), onBought()),
+    onSuccess: () => (setOrder(null), (key.current = newIdempotencyKey()), onBought()),
     onSettled: () => setPin(''),
   });
-  const set = (patch: Partial<Order>) => (setOrder((o) => ({ ...o, ...patch })), setReviewing(false));
   return (
     <Paper p="sm" withBorder>
       <form
         aria-label={t('epins.buy')}
         noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          setReviewing(true);
-        }}
+        onSubmit={form.onSubmit((v) =>
+          setOrder({
+            network: v.network,
+            denomination: Number(v.denomination),
+            quantity: Number(v.quantity),
+            businessName: v.businessName.trim(),
+          }),
+        )}
       >
         <Stack gap="xs">
           <Title order={3}>{t('epins.buy')}</Title>
           <Failure error={buy.error} />
           <NativeSelect
             label={t('epins.network')}
-            value={order.network}
-            onChange={(e) => set({ network: e.currentTarget.value as Order['network'] })}
+            {...form.getInputProps('network')}
             data={EPIN_NETWORKS.map((n) => ({ value: n, label: n.toUpperCase() }))}
           />
           <NativeSelect
             label={t('epins.denomination')}
-            value={String(order.denomination)}
-            onChange={(e) => set({ denomination: Number(e.currentTarget.value) })}
+            {...form.getInputProps('denomination')}
             data={EPIN_DENOMINATIONS.map((d) => ({ value: String(d), label: formatNaira(d) }))}
           />
           <NumberInput
@@ -99,24 +115,18 @@ function BuyBatch({ onBought }: { onBought(): void }) {
             min={1}
             max={EPIN_MAX_QUANTITY}
             allowDecimal={false}
-            value={order.quantity}
-            onChange={(v) => set({ quantity: Math.max(1, Math.min(EPIN_MAX_QUANTITY, Number(v) || 1)) })}
+            {...form.getInputProps('quantity')}
           />
-          <TextInput
-            label={t('epins.businessName')}
-            maxLength={40}
-            value={order.businessName}
-            onChange={(e) => set({ businessName: e.currentTarget.value })}
-          />
+          <TextInput label={t('epins.businessName')} maxLength={40} {...form.getInputProps('businessName')} />
           {!reviewing && <Button type="submit">{t('epins.continue')}</Button>}
         </Stack>
       </form>
-      {reviewing && (
+      {reviewing && order && (
         <Stack gap="xs" mt="xs">
           <Text size="sm">
             {t('epins.pinFor', { quantity: order.quantity, network: order.network.toUpperCase(), value: formatNaira(order.denomination) })}
           </Text>
-          <PinPad value={pin} onChange={setPin} onConfirm={(p) => buy.mutate(p)} busy={buy.isPending} focus />
+          <PinPad value={pin} onChange={setPin} onConfirm={(p) => buy.mutate({ order, pin: p })} busy={buy.isPending} focus />
         </Stack>
       )}
       {buy.data && (
