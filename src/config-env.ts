@@ -68,6 +68,11 @@ const vtuEnv = {
   VTU_PROVIDER_C_SECRET: z.string().optional(),
   VTU_PROVIDER_D_URL: z.string().url().optional(),
   VTU_PROVIDER_D_KEY: z.string().optional(),
+  // The name of the business behind each letter, as the console shows it (routing, floats).
+  VTU_PROVIDER_A_NAME: z.string().trim().min(1).max(60).optional(),
+  VTU_PROVIDER_B_NAME: z.string().trim().min(1).max(60).optional(),
+  VTU_PROVIDER_C_NAME: z.string().trim().min(1).max(60).optional(),
+  VTU_PROVIDER_D_NAME: z.string().trim().min(1).max(60).optional(),
   VTU_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   VTU_ROUTING: z
     .string()
@@ -287,3 +292,11 @@ export const envSchema = z.object({
 });
 
 export type Env = z.input<typeof envSchema>;
+
+/** The console's names of the providers (VTU_PROVIDER_<A-D>_NAME), by default their protocols' (providers/vtu). */
+export const providerNamesOf = (e: z.infer<typeof envSchema>) => ({
+  a: e.VTU_PROVIDER_A_NAME ?? 'SME data A',
+  b: e.VTU_PROVIDER_B_NAME ?? 'SME data B',
+  c: e.VTU_PROVIDER_C_NAME ?? 'VTpass',
+  d: e.VTU_PROVIDER_D_NAME ?? 'Order API',
+});

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 import { type FaultPoint } from './lib/faults.js';
-import { envSchema, type Env } from './config-env.js';
+import { envSchema, providerNamesOf, type Env } from './config-env.js';
 import { whatsappConfig, type WhatsappConfig } from './config-whatsapp.js';
 import { alertsConfig, type AlertsConfig } from './config-alerts.js';
 import { epinsConfig, storageConfig, withdrawalConfig } from './config-upstreams.js';
@@ -86,6 +86,8 @@ export interface Config {
   /** VTU providers, routing and reconciliation (docs/design.md §7, §8). */
   vtu: {
     providers: Record<'a' | 'b' | 'c' | 'd', { url: string; key: string; secret?: string }>;
+    /** VTU_PROVIDER_<A-D>_NAME: the business behind each letter, as the console names it (config-env.ts). */
+    providerNames: Record<'a' | 'b' | 'c' | 'd', string>;
     timeoutMs: number;
     /**
      * VTU_ROUTING: providers in order per service kind it names. A kind it does not name is routed by the kind's own
@@ -371,6 +373,7 @@ function vtuConfig(e: z.infer<typeof envSchema>, publicUrl: string): Config['vtu
       },
       d: { url: e.VTU_PROVIDER_D_URL ?? sandboxUrl('d'), key: e.VTU_PROVIDER_D_KEY ?? SECRETS.VTU_PROVIDER_D_KEY.sandbox },
     },
+    providerNames: providerNamesOf(e),
     timeoutMs,
     routing: e.VTU_ROUTING ? JSON.parse(e.VTU_ROUTING) : {},
     reconcileEveryMs: e.VTU_RECONCILE_EVERY_MS ?? (e.NODE_ENV === 'production' ? 30_000 : 5_000),

@@ -110,6 +110,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_serverFn/adminClearRoutingBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a console provider order: the network follows the service's, the service VTU_ROUTING or its default
+         * @description Remove a console provider order: the network follows the service's, the service VTU_ROUTING or its default.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminClearRouting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_serverFn/adminCloseSupportThreadBearerAdmin": {
         parameters: {
             query?: never;
@@ -732,6 +762,32 @@ export interface paths {
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
         get: operations["adminGetPurchaseCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminGetRoutingBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each service's provider order for the whole service and each network, by the providers' names, and where each comes from
+         * @description Each service's provider order for the whole service and each network, by the providers' names, and where each comes from (set in the console, VTU_ROUTING, or the default).
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin, finance (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         */
+        get: operations["adminGetRouting"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2494,6 +2550,36 @@ export interface paths {
          *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
          */
         post: operations["adminSetPlanEnabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_serverFn/adminSetRoutingBearerAdmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a service's provider order (for one network, or the whole service): the first is tried first, the rest are fallbacks
+         * @description Set a service's provider order (for one network, or the whole service): the first is tried first, the rest are fallbacks; it wins over VTU_ROUTING.
+         *
+         *     Operators only: an operator's access token (Authorization: Bearer).
+         *
+         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *
+         *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
+         *
+         *     Needs a recent step-up proof: the `grantToken` of verifyStepupChallenge in the X-Grant-Token header.
+         *
+         *     Send an Idempotency-Key header to make a retry safe: the same key and body replay the first answer.
+         */
+        post: operations["adminSetRouting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8622,6 +8708,51 @@ export interface components {
             provider: string;
             service: string;
         };
+        AdminClearRoutingInput: {
+            /** @description one network (services sold per network: airtime, data); omitted: the whole service */
+            network?: string;
+            service: string;
+        };
+        AdminClearRoutingOutput: {
+            cleared: boolean;
+            /** @constant */
+            ok: true;
+            routing: {
+                /** @description the order without a console row: VTU_ROUTING's, else the service's default */
+                configured: {
+                    providers: {
+                        id: string;
+                        /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                        name: string;
+                    }[];
+                    /** @enum {string} */
+                    source: "configuration" | "default";
+                };
+                label: string;
+                /** @description the providers with this service's adapter: the only ones a routing may name */
+                providers: {
+                    id: string;
+                    /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                    name: string;
+                }[];
+                routes: {
+                    /** @description null: the whole service */
+                    network: string | null;
+                    /** @description true when this order is a console row of its own (adminClearRouting removes it); a network without one follows the service's */
+                    own: boolean;
+                    providers: {
+                        id: string;
+                        /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                        name: string;
+                    }[];
+                    setAt: string | null;
+                    setBy: string | null;
+                    /** @enum {string} */
+                    source: "console" | "configuration" | "default";
+                }[];
+                service: string;
+            };
+        };
         AdminCloseSupportThreadInput: {
             /** Format: uuid */
             threadId: string;
@@ -9138,6 +9269,45 @@ export interface components {
                 status: "open" | "closed";
             }[];
             userId: string | null;
+        };
+        AdminGetRoutingOutput: {
+            items: {
+                /** @description the order without a console row: VTU_ROUTING's, else the service's default */
+                configured: {
+                    providers: {
+                        id: string;
+                        /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                        name: string;
+                    }[];
+                    /** @enum {string} */
+                    source: "configuration" | "default";
+                };
+                label: string;
+                /** @description the providers with this service's adapter: the only ones a routing may name */
+                providers: {
+                    id: string;
+                    /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                    name: string;
+                }[];
+                routes: {
+                    /** @description null: the whole service */
+                    network: string | null;
+                    /** @description true when this order is a console row of its own (adminClearRouting removes it); a network without one follows the service's */
+                    own: boolean;
+                    providers: {
+                        id: string;
+                        /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                        name: string;
+                    }[];
+                    setAt: string | null;
+                    setBy: string | null;
+                    /** @enum {string} */
+                    source: "console" | "configuration" | "default";
+                }[];
+                service: string;
+            }[];
+            /** @constant */
+            ok: true;
         };
         AdminGrantRoleInput: {
             /** Format: email */
@@ -10245,6 +10415,52 @@ export interface components {
             ok: true;
             plan: string;
             service: string;
+        };
+        AdminSetRoutingInput: {
+            /** @description one network (services sold per network: airtime, data); omitted: the whole service */
+            network?: string;
+            /** @description providers in order, each once, only providers with the service's adapter */
+            providers: string[];
+            service: string;
+        };
+        AdminSetRoutingOutput: {
+            /** @constant */
+            ok: true;
+            routing: {
+                /** @description the order without a console row: VTU_ROUTING's, else the service's default */
+                configured: {
+                    providers: {
+                        id: string;
+                        /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                        name: string;
+                    }[];
+                    /** @enum {string} */
+                    source: "configuration" | "default";
+                };
+                label: string;
+                /** @description the providers with this service's adapter: the only ones a routing may name */
+                providers: {
+                    id: string;
+                    /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                    name: string;
+                }[];
+                routes: {
+                    /** @description null: the whole service */
+                    network: string | null;
+                    /** @description true when this order is a console row of its own (adminClearRouting removes it); a network without one follows the service's */
+                    own: boolean;
+                    providers: {
+                        id: string;
+                        /** @description the business behind the letter (VTU_PROVIDER_<A-D>_NAME) */
+                        name: string;
+                    }[];
+                    setAt: string | null;
+                    setBy: string | null;
+                    /** @enum {string} */
+                    source: "console" | "configuration" | "default";
+                }[];
+                service: string;
+            };
         };
         AdminSignOutCustomerInput: {
             /** Format: uuid */
@@ -14621,6 +14837,99 @@ export interface operations {
             503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
+    adminClearRouting: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "service": "airtime",
+                 *         "network": "mtn"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminClearRoutingInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "cleared": true,
+                     *       "routing": {
+                     *         "service": "airtime",
+                     *         "label": "text",
+                     *         "providers": [
+                     *           {
+                     *             "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "name": "Ada Obi"
+                     *           }
+                     *         ],
+                     *         "configured": {
+                     *           "providers": [
+                     *             {
+                     *               "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *               "name": "Ada Obi"
+                     *             }
+                     *           ],
+                     *           "source": "configuration"
+                     *         },
+                     *         "routes": [
+                     *           {
+                     *             "network": "mtn",
+                     *             "providers": [
+                     *               {
+                     *                 "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *                 "name": "Ada Obi"
+                     *               }
+                     *             ],
+                     *             "source": "console",
+                     *             "own": true,
+                     *             "setBy": "text",
+                     *             "setAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminClearRoutingOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
     adminCloseSupportThread: {
         parameters: {
             query?: never;
@@ -16105,6 +16414,72 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminGetPurchaseCaseOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminGetRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "items": [
+                     *         {
+                     *           "service": "airtime",
+                     *           "label": "text",
+                     *           "providers": [
+                     *             {
+                     *               "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *               "name": "Ada Obi"
+                     *             }
+                     *           ],
+                     *           "configured": {
+                     *             "providers": [
+                     *               {
+                     *                 "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *                 "name": "Ada Obi"
+                     *               }
+                     *             ],
+                     *             "source": "configuration"
+                     *           },
+                     *           "routes": [
+                     *             {
+                     *               "network": "mtn",
+                     *               "providers": [
+                     *                 {
+                     *                   "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *                   "name": "Ada Obi"
+                     *                 }
+                     *               ],
+                     *               "source": "console",
+                     *               "own": true,
+                     *               "setBy": "text",
+                     *               "setAt": "2026-11-24T09:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminGetRoutingOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];
@@ -20490,6 +20865,101 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AdminSetPlanEnabledOutput"];
+                };
+            };
+            400: components["responses"]["VALIDATION_FAILED"];
+            401: components["responses"]["UNAUTHENTICATED"];
+            403: components["responses"]["FORBIDDEN.OPERATOR_2FA_REQUIRED.STEP_UP_REQUIRED"];
+            409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL"];
+        };
+    };
+    adminSetRouting: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One key per attempt of a change: a retry with the same key and body answers what the first did.
+                 * @example 6f1c2a9e-3b7d-4e0f-a5c8-1d2e3f4a5b6c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The grantToken of verifyStepupChallenge, for operations that need a recent step-up proof.
+                 * @example grt_01JD8Z6Q4X9R2M5N7P3K1T0W8Y
+                 */
+                "X-Grant-Token"?: components["parameters"]["GrantToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The inputs inside `data` (docs/design.md §4); an empty body means no inputs. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "service": "airtime",
+                 *         "network": "mtn",
+                 *         "providers": [
+                 *           "text"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data?: components["schemas"]["AdminSetRoutingInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "routing": {
+                     *         "service": "airtime",
+                     *         "label": "text",
+                     *         "providers": [
+                     *           {
+                     *             "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *             "name": "Ada Obi"
+                     *           }
+                     *         ],
+                     *         "configured": {
+                     *           "providers": [
+                     *             {
+                     *               "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *               "name": "Ada Obi"
+                     *             }
+                     *           ],
+                     *           "source": "configuration"
+                     *         },
+                     *         "routes": [
+                     *           {
+                     *             "network": "mtn",
+                     *             "providers": [
+                     *               {
+                     *                 "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
+                     *                 "name": "Ada Obi"
+                     *               }
+                     *             ],
+                     *             "source": "console",
+                     *             "own": true,
+                     *             "setBy": "text",
+                     *             "setAt": "2026-11-24T09:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSetRoutingOutput"];
                 };
             };
             400: components["responses"]["VALIDATION_FAILED"];

@@ -40,7 +40,7 @@ async function history(wallet: WalletService, userId: string): Promise<string[]>
 /** The retail cable plans of a provider, as the app lists them (listCablePlans). */
 async function cablePlans(vtu: VtuServiceApi, userId: string, identifier: string): Promise<Plan[]> {
   const kind = await vtu.kindFor('cable', userId);
-  const provider = kind.route()[0]!;
+  const provider = (await kind.route())[0]!;
   const priced = await kind.retailList(provider, await kind.catalogue(provider, 'cable_plans', identifier));
   return priced.flatMap(({ e, retail }) => (retail === null ? [] : [{ id: e.code, name: e.name, price: Number(retail) / 100 }]));
 }

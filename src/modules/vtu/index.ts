@@ -4,6 +4,7 @@ import { vtuOperations } from './operations.js';
 import { registerVtuJobs } from './jobs.js';
 import { inboundRoutingProblem } from './kinds/index.js';
 import { LEVELS_CHANNEL } from './customer-levels.js';
+import { ROUTING_PAYLOAD } from './routing.js';
 import type { Subscription } from '../../db/client.js';
 
 /** The vtu module: what it needs, what it provides and what the composition root (services.ts) registers for it. */
@@ -15,11 +16,16 @@ export const vtuModule = defineModule({
   check: (config) => inboundRoutingProblem(config.vtu.routing),
   async create({ vtuProviders, database, ...deps }) {
     const vtu = createVtuService({ ...deps, providers: vtuProviders });
+    // One channel for both copies: a customer's id drops their level, 'routing' the operators' routing (migration 1300).
     const vtuLevelChanges = await database.subscribe(LEVELS_CHANNEL, {
-      message: (userId) => vtu.levels.forgetCustomer(userId),
-      reset: () => vtu.levels.forgetCustomer(''),
+      message: (payload) => (payload === ROUTING_PAYLOAD ? vtu.routes.forget() : vtu.levels.forgetCustomer(payload)),
+      reset: () => {
+        vtu.levels.forgetCustomer('');
+        vtu.routes.forget();
+      },
     });
     vtu.levels.attachCustomers(vtuLevelChanges.live);
+    vtu.routes.attach(vtuLevelChanges.live);
     return { vtu, vtuLevelChanges };
   },
   operations: vtuOperations,
@@ -30,7 +36,7 @@ declare module '../../platform/services.js' {
   interface Services {
     /** VTU purchases, catalogues, reconciliation; purchase() is reused by scheduled purchases. */
     vtu: VtuServiceApi;
-    /** Drops an instance's copy of a customer's price level when any instance changes it (migration 1295). */
+    /** Drops an instance's copy of a customer's price level, or of the routing, when any instance changes it (migrations 1295, 1300). */
     vtuLevelChanges: Subscription;
   }
 }

@@ -7,7 +7,7 @@ import { applyMarkup, type Markups } from './markups.js';
 
 /** What a kind's context is built from (pricing.ts): its routing and prices, the catalogue and the kinds' adapters. */
 export interface KindContextDeps {
-  route: (service: string) => ProviderId[];
+  route: (service: string, network?: string) => Promise<ProviderId[]>;
   priced: (
     service: string,
     provider: ProviderId,
@@ -33,7 +33,7 @@ export function kindContext(deps: KindContextDeps, kind: ServiceKind, name: stri
   return {
     name,
     level,
-    route: () => route(name),
+    route: (network) => route(name, network),
     priced: (provider, wholesale, plan) => priced(name, provider, wholesale, level, plan === undefined ? undefined : planKey(plan)),
     // The level's price of each plan; plans an operator switched off are not listed.
     async retailList(provider: ProviderId, entries: CatalogueEntry[]) {

@@ -6,6 +6,7 @@ import { historyFilterInput } from '../../kernel/days.js';
 import { nairaAmount } from '../../kernel/money.js';
 import { vtuAdminOperations } from './admin-operations.js';
 import { levelOperations } from './level-operations.js';
+import { routingOperations } from './routing-operations.js';
 import { CATALOGUE_TTL_MS } from './catalogue.js';
 import { lower, providerInput, PURCHASE_ERRORS, quoteOutput, withoutPin } from './inputs.js';
 import { KINDS, serviceInput } from './kinds/index.js';
@@ -123,4 +124,5 @@ export const vtuOperations = [
 
   ...vtuAdminOperations,
   ...levelOperations,
+  ...routingOperations,
 ];

@@ -9,34 +9,32 @@ import type { KindAdapter, KindContext, KindPlatform, QuoteRequest, ServiceKind 
 import { DEFAULT_LEVEL, ruleRetail, type Levels } from './levels.js';
 import { applyMarkup, type Markups } from './markups.js';
 import { quotePurchase } from './quote.js';
+import type { Routing } from './routing.js';
 
 export type Pricing = ReturnType<typeof createPricing>;
 
 /**
- * Routing, prices and each kind's context (kinds/kind.ts KindContext): which providers sell a kind (VTU_ROUTING, else
- * the kind's default), retail = wholesale + markup, the cached catalogue and the kind's adapters at each provider.
+ * Routing, prices and each kind's context (kinds/kind.ts KindContext): which providers sell a kind (routing.ts: the
+ * console's order for the network, then for the kind, then VTU_ROUTING, then the kind's default), retail = wholesale +
+ * markup, the cached catalogue and the kind's adapters at each provider.
  */
 export function createPricing(deps: {
   cfg: Config['vtu'];
   catalogue: Catalogue;
   markups: Markups;
   levels: Levels;
+  routes: Routing;
   providers: Record<ProviderId, VtuProvider>;
   /** What a kind with tables of its own is lent (KindContext.platform). */
   platform: KindPlatform;
 }) {
-  const { cfg, catalogue, markups, levels, providers } = deps;
+  const { catalogue, markups, levels, routes, providers } = deps;
 
-  /** Every kind's providers in order: the kind's default, unless VTU_ROUTING names the kind. */
-  const routing: Record<string, ProviderId[]> = Object.fromEntries(
-    KINDS.map((k) => [k.name, [...(cfg.routing[k.name] ?? k.defaultRouting)]]),
-  );
+  /** Every kind's providers in order by the configuration: the kind's default, unless VTU_ROUTING names the kind. */
+  const routing: Record<string, ProviderId[]> = Object.fromEntries(KINDS.map((k) => [k.name, routes.fromConfiguration(k.name).providers]));
 
-  const route = (service: string): ProviderId[] => {
-    const r = routing[service];
-    if (!r?.length) throw new AppError('SERVICE_UNAVAILABLE', `No provider is configured for ${service}`);
-    return r;
-  };
+  /** A kind's providers in order for a purchase on `network` (routing.ts; no round trip while the copy is kept). */
+  const route = (service: string, network?: string): Promise<ProviderId[]> => routes.route(service, network);
 
   /**
    * Retail at a price level (issue 45): the level's rule for the plan or the service when there is one, else the
@@ -87,6 +85,7 @@ export function createPricing(deps: {
   return {
     routing,
     route,
+    routes,
     priced,
     context,
     contextFor,

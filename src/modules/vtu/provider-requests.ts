@@ -46,9 +46,9 @@ export async function requery({ pricing, providers }: VtuProviderDeps, row: VtuR
   return own ? own(row.request_id) : providers[provider].requery(row.request_id);
 }
 
-/** The next provider of the row's kind not tried yet, or null. */
-export function nextProvider({ pricing }: VtuProviderDeps, row: VtuRow): ProviderId | null {
-  const r = pricing.routing[row.service] ?? [];
+/** The next provider of the row's kind (routed on its network) not tried yet, or null. */
+export async function nextProvider({ pricing }: VtuProviderDeps, row: VtuRow): Promise<ProviderId | null> {
+  const r = await pricing.route(row.service, row.network ?? undefined).catch(() => [] as ProviderId[]);
   const i = r.indexOf(row.provider as ProviderId);
   const next = r.slice(i + 1).find((p) => !row.providers_tried.includes(p));
   return next ?? null;

@@ -39,7 +39,7 @@ async function attempt(deps: VtuPurchaseDeps, initial: VtuRow): Promise<VtuRow |
     faultPoint('vtu.purchase.afterProvider');
     if (out.status === 'failed' || out.status === 'low_float') {
       // docs/design.md §7: fall back only on a definite failure.
-      const next = nextProvider(deps, row);
+      const next = await nextProvider(deps, row);
       if (next) {
         const moved = await reroute(row, next);
         if (moved) {

@@ -12,12 +12,12 @@ export async function quote(
     route,
     priced,
   }: {
-    route: (service: string) => ProviderId[];
+    route: (service: string) => Promise<ProviderId[]>;
     priced: (service: string, provider: ProviderId, wholesale: bigint) => Promise<{ wholesale: bigint; markup: bigint; retail: bigint }>;
   },
   input: { service: string; provider?: ProviderId; wholesale: number },
 ) {
-  const provider = input.provider ?? route(input.service)[0];
+  const provider = input.provider ?? (await route(input.service))[0];
   const p = await priced(input.service, provider, toKobo(input.wholesale));
   return { service: input.service, provider, wholesale: toNaira(p.wholesale), markup: toNaira(p.markup), retail: toNaira(p.retail) };
 }
@@ -35,7 +35,7 @@ export async function quotePurchase(
 ) {
   const kind = kindNamed(i.service);
   const ctx = context(kind.name, level);
-  ctx.route();
+  await ctx.route(i.network);
   if (!kind.quote) throw new AppError('VALIDATION_FAILED', `${kind.label} has no quote; see its catalogue`);
   const p = await kind.quote(ctx, i);
   const { value, fee } = feeSplit(kind.feeOnTop, p.retail, p.markup);

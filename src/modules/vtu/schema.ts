@@ -163,3 +163,16 @@ export const vtuCustomerLevels = pgTable('vtu_customer_levels', {
   reference: text('reference'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/** Provider routing an operator set (migration 1300): a kind's providers in order, for the kind (network '') or one network. */
+export const vtuRouting = pgTable(
+  'vtu_routing',
+  {
+    service: text('service').notNull(),
+    network: text('network').notNull().default(''),
+    providers: text('providers').array().notNull(),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.network] })],
+);

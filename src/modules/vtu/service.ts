@@ -22,6 +22,8 @@ import { createLevels } from './levels.js';
 import { createMarkups } from './markups.js';
 import { getMine, listMine } from './my-purchases.js';
 import { createPricing } from './pricing.js';
+import { createRouting } from './routing.js';
+import { ownRow, routingOf } from './routing-admin.js';
 import { requery as requeryAt, wholesaleAt } from './provider-requests.js';
 import { mustGet as mustGetRow, purchase as purchaseVtu } from './purchase.js';
 import { quote } from './quote.js';
@@ -67,7 +69,8 @@ export function createVtuService(deps: VtuDeps) {
   const catalogue = createCatalogue({ db, readDb: deps.replica.lagTolerant, clock, log });
   const markups = createMarkups({ db, clock });
   const levels = createLevels({ db, clock });
-  const pricing = createPricing({ cfg, catalogue, markups, levels, providers, platform: { db, clock, work } });
+  const routes = createRouting({ db, clock, configured: cfg.routing });
+  const pricing = createPricing({ cfg, catalogue, markups, levels, routes, providers, platform: { db, clock, work } });
   const { context } = pricing;
   // The floats list the inbound kinds (airtime-to-cash) with the kinds: routed by VTU_ROUTING too, though modules of their own.
   const floatRouting = { ...pricing.routing, ...Object.fromEntries(INBOUND_KINDS.map((k) => [k.name, inboundRouting(k, cfg.routing)])) };
@@ -92,6 +95,8 @@ export function createVtuService(deps: VtuDeps) {
     markups,
     /** The price levels, their prices and switched-off plans (levels.ts). */
     levels,
+    /** Provider routing: the console's orders over VTU_ROUTING (routing.ts). */
+    routes,
     /** A kind's context (kinds/kind.ts): its routing, prices (the default level's), cached catalogue and adapters. */
     kind: (name: string): KindContext => context(name),
     /** A kind's context at the customer's price level (issue 45): what the customer's lists and purchases are priced at. */
@@ -114,6 +119,7 @@ export function createVtuService(deps: VtuDeps) {
     ...levelCalls({ db, clock, work, walletLimits, pricing, markups, levels }),
     adminListFloats: float.listFloats,
     adminFundFloat: float.fundFloat,
+    ...routingCalls({ routes, providerNames: cfg.providerNames }),
   };
 }
 
@@ -129,6 +135,23 @@ function levelCalls(deps: Parameters<typeof upgrade>[0] & Parameters<typeof leve
     /** Approvals' `price_setting`: what it is about (checked when asked), and its run once approved. */
     adminPriceSettingTarget: (s: PriceSetting) => settingTarget(deps, s),
     adminApplyPriceSetting: (actorId: string, s: PriceSetting, claim?: (tx: Tx) => Promise<void>) => applySetting(deps, actorId, s, claim),
+  };
+}
+
+/** Issue 45: the console's provider routing per service and network (routing-admin.ts). */
+function routingCalls(deps: Parameters<typeof routingOf>[0]) {
+  const one = async (service: string) => (await routingOf(deps, service))[0];
+  return {
+    adminRouting: () => routingOf(deps),
+    adminRoutingRow: (service: string, network?: string) => ownRow(deps, service, network ?? ''),
+    async adminSetRouting(actorId: string, i: { service: string; network?: string; providers: ProviderId[] }) {
+      await deps.routes.set(actorId, { service: i.service, network: i.network ?? '', providers: i.providers });
+      return one(i.service);
+    },
+    async adminClearRouting(i: { service: string; network?: string }) {
+      const cleared = await deps.routes.clear({ service: i.service, network: i.network ?? '' });
+      return { cleared, routing: await one(i.service) };
+    },
   };
 }
 

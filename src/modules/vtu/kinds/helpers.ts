@@ -37,7 +37,7 @@ export const unknownProduct = (path: string, message: string, issue = message) =
 
 /** A verification look-up at the kind's first provider (SERVICE_UNAVAILABLE without routing, UPSTREAM_ERROR if down). */
 export async function verifyAt(ctx: KindContext, input: VerifyInput): Promise<VerifyResult> {
-  const provider = ctx.route()[0];
+  const provider = (await ctx.route())[0];
   return ctx.upstream(async () => {
     const adapter = ctx.adapter(provider);
     if (!adapter.verify) throw new ProviderError(provider, `provider ${provider} verifies no ${ctx.name} accounts`, 'refused');

@@ -198,8 +198,11 @@ export interface KindContext {
   readonly name: string;
   /** The price level this context prices at (issue 45: the buyer's). */
   readonly level: string;
-  /** Providers in order (VTU_ROUTING or the kind's default); throws SERVICE_UNAVAILABLE when none. */
-  route(): ProviderId[];
+  /**
+   * Providers in order (../routing.ts: the console's order for `network`, else for the kind, else VTU_ROUTING, else the
+   * kind's default); a kind sold per network passes the purchase's. Throws SERVICE_UNAVAILABLE when none.
+   */
+  route(network?: string): Promise<ProviderId[]>;
   /**
    * Wholesale -> retail at this context's level: the level's rule for `plan` (a catalogue entry: its key, else its
    * code) or for the service, else this kind's markup at `provider`. A plan switched off is refused (400).

@@ -11,7 +11,7 @@ import { names } from './names.js';
 
 /** The networks airtime is sold on, with the amounts the provider accepts (50 to 50,000 naira unless it says). */
 export async function airtimeNetworks(ctx: KindContext) {
-  return (await ctx.catalogue(ctx.route()[0], 'airtime_networks')).map((n) => ({
+  return (await ctx.catalogue((await ctx.route())[0], 'airtime_networks')).map((n) => ({
     id: n.code,
     name: NETWORK_NAMES[n.code as Network] ?? n.name,
     minAmount: n.minAmount !== undefined ? toNaira(n.minAmount) : 50,
@@ -51,7 +51,7 @@ export const airtimeKind: ServiceKind<AirtimeInput> = {
 
   async prepare(ctx, i) {
     assertRecipientNetwork(i.network, i.phone, i.ported);
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route(i.network))[0];
     return {
       service: 'airtime',
       recipient: i.phone,
@@ -62,7 +62,7 @@ export const airtimeKind: ServiceKind<AirtimeInput> = {
     };
   },
   async quote(ctx, i) {
-    return { name: null, ...(await ctx.priced(ctx.route()[0], toKobo(i.amount!))) };
+    return { name: null, ...(await ctx.priced((await ctx.route(i.network))[0], toKobo(i.amount!))) };
   },
   quoteIssues: (v) => amountIssues(v, AIRTIME_AMOUNT),
   repeat: (r, value) => ({ network: r.network ?? '', phone: r.recipient, amount: toNaira(value), ...(r.ported ? { ported: true } : {}) }),

@@ -31,7 +31,7 @@ export const bettingKind: ServiceKind<BettingInput> = {
       output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async (_i, { kind }) => ({
-        items: (await kind.catalogue(kind.route()[0], 'bet_companies')).map((c) => ({ id: c.code, name: c.name })),
+        items: (await kind.catalogue((await kind.route())[0], 'bet_companies')).map((c) => ({ id: c.code, name: c.name })),
       }),
     }),
     kindOperation({
@@ -51,7 +51,7 @@ export const bettingKind: ServiceKind<BettingInput> = {
   ],
 
   async prepare(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const companies = await ctx.catalogue(provider, 'bet_companies');
     if (!companies.some((c) => c.code === i.betting_company))
       throw unknownProduct(
@@ -69,7 +69,7 @@ export const bettingKind: ServiceKind<BettingInput> = {
     };
   },
   async quote(ctx, i) {
-    return { name: null, ...(await ctx.priced(ctx.route()[0], toKobo(i.amount!))) };
+    return { name: null, ...(await ctx.priced((await ctx.route())[0], toKobo(i.amount!))) };
   },
   quoteIssues: (v) => amountIssues(v, BETTING_AMOUNT),
   repeat: (r, value) => ({ betting_company: r.product ?? '', customer_id: r.recipient, amount: toNaira(value) }),

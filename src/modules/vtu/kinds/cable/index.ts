@@ -38,7 +38,7 @@ export const cableKind: ServiceKind<CableInput> = {
       output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async (_i, { kind }) => ({
-        items: (await kind.catalogue(kind.route()[0], 'cable_providers')).map((c) => ({ id: c.code, name: c.name })),
+        items: (await kind.catalogue((await kind.route())[0], 'cable_providers')).map((c) => ({ id: c.code, name: c.name })),
       }),
     }),
     kindOperation({
@@ -51,7 +51,7 @@ export const cableKind: ServiceKind<CableInput> = {
       output: z.object({ items: z.array(z.object({ plan_id: z.string(), identifier: z.string(), name: z.string(), price: naira })) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async ({ identifier }, { kind }) => {
-        const provider = kind.route()[0];
+        const provider = (await kind.route())[0];
         const priced = await kind.retailList(provider, await kind.catalogue(provider, 'cable_plans', identifier));
         return {
           items: priced
@@ -81,7 +81,7 @@ export const cableKind: ServiceKind<CableInput> = {
   ],
 
   async prepare(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const plan = await planAt(ctx, provider, i.identifier, i.plan_id);
     if (!plan || plan.price === null)
       throw unknownProduct('plan_id', `plan_id ${i.plan_id} is not a current ${i.identifier} plan; list the plans again`, 'unknown plan');
@@ -90,7 +90,7 @@ export const cableKind: ServiceKind<CableInput> = {
     return { service: 'cable', recipient: i.iuc, planId: i.plan_id, product: i.identifier, phone: i.phone, ported: false, provider, ...p };
   },
   async quote(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const plan = await planAt(ctx, provider, i.identifier!, i.plan_id!);
     if (!plan || plan.price === null) throw unknownProduct('plan_id', 'This TV plan is no longer offered; choose another');
     return { name: plan.name, ...(await ctx.priced(provider, plan.price, plan)) };

@@ -18,13 +18,19 @@ async function planAt(ctx: KindContext, provider: ProviderId, network: string, p
   return (await plansAt(ctx, provider)).find((p) => p.key === planKey && p.network === network);
 }
 
-/** The retail plans (of a network, of a plan type) at the first provider: what buyData's plan_id and amount name. */
+/**
+ * The retail plans (of a network, of a plan type) at each network's first provider (its routing may differ per
+ * network): what buyData's plan_id and amount name.
+ */
 export async function dataPlans(ctx: KindContext, network?: string, planType?: string) {
-  const provider = ctx.route()[0];
-  const list = (await plansAt(ctx, provider)).filter(
-    (p) => (!network || p.network === network) && (!planType || p.planType === planType.toUpperCase()),
+  const lists = await Promise.all(
+    (network ? [network] : NETWORKS).map(async (n) => {
+      const provider = (await ctx.route(n))[0];
+      const list = (await plansAt(ctx, provider)).filter((p) => p.network === n && (!planType || p.planType === planType.toUpperCase()));
+      return ctx.retailList(provider, list);
+    }),
   );
-  return (await ctx.retailList(provider, list)).map(({ e, retail }) => ({
+  return lists.flat().map(({ e, retail }) => ({
     plan_id: e.key!,
     network: e.network!,
     planType: e.planType!,
@@ -78,7 +84,7 @@ export const dataKind: ServiceKind<DataInput> = {
       output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async (_i, { kind }) => {
-        const plans = await plansAt(kind, kind.route()[0]);
+        const plans = await plansAt(kind, (await kind.route())[0]);
         return { items: NETWORKS.filter((n) => plans.some((p) => p.network === n)).map((n) => ({ id: n, name: NETWORK_NAMES[n] })) };
       },
     }),
@@ -92,7 +98,7 @@ export const dataKind: ServiceKind<DataInput> = {
       output: z.object({ items: z.array(z.object({ planType: z.string(), network: z.string(), plans: z.number() })) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async ({ network }, { kind }) => {
-        const plans = await plansAt(kind, kind.route()[0]);
+        const plans = await plansAt(kind, (await kind.route(network))[0]);
         const types = [...new Set(plans.filter((p) => p.network === network).map((p) => p.planType!))];
         return {
           items: types.map((t) => ({ planType: t, network, plans: plans.filter((p) => p.network === network && p.planType === t).length })),
@@ -128,7 +134,7 @@ export const dataKind: ServiceKind<DataInput> = {
 
   async prepare(ctx, i) {
     assertRecipientNetwork(i.network, i.phone, i.ported);
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route(i.network))[0];
     const plan = await planAt(ctx, provider, i.network, i.plan_id);
     if (!plan)
       throw unknownProduct(
@@ -141,7 +147,7 @@ export const dataKind: ServiceKind<DataInput> = {
     return { service: 'data', recipient: i.phone, network: i.network, planId: i.plan_id, ported: Boolean(i.ported), provider, ...p };
   },
   async quote(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route(i.network))[0];
     const plan = await planAt(ctx, provider, i.network!, i.plan_id!);
     if (!plan) throw unknownProduct('plan_id', 'This data plan is no longer offered; choose another');
     return { name: plan.name, ...(await ctx.priced(provider, plan.price!, plan)) };

@@ -34,7 +34,7 @@ export const electricityKind: ServiceKind<ElectricityInput> = {
       output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), types: z.array(z.string()), minAmount: naira })) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async (_i, { kind }) => ({
-        items: (await kind.catalogue(kind.route()[0], 'electricity_discos')).map((d) => ({
+        items: (await kind.catalogue((await kind.route())[0], 'electricity_discos')).map((d) => ({
           id: d.code,
           name: d.name,
           types: ['prepaid', 'postpaid'],
@@ -60,7 +60,7 @@ export const electricityKind: ServiceKind<ElectricityInput> = {
   ],
 
   async prepare(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     return {
       service: 'electricity',
       recipient: i.meter,
@@ -73,7 +73,7 @@ export const electricityKind: ServiceKind<ElectricityInput> = {
     };
   },
   async quote(ctx, i) {
-    return { name: null, ...(await ctx.priced(ctx.route()[0], toKobo(i.amount!))) };
+    return { name: null, ...(await ctx.priced((await ctx.route())[0], toKobo(i.amount!))) };
   },
   quoteIssues: (v) => amountIssues(v, ELECTRICITY_AMOUNT),
   repeat: (r, value) => ({

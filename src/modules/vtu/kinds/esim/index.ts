@@ -113,7 +113,7 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
       output: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), kind: z.enum(['country', 'region']) })) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async (_i, { kind }) => ({
-        items: (await kind.catalogue(kind.route()[0], 'esim_regions')).map((r) => ({
+        items: (await kind.catalogue((await kind.route())[0], 'esim_regions')).map((r) => ({
           id: r.code,
           name: r.name,
           kind: r.planType === 'region' ? ('region' as const) : ('country' as const),
@@ -129,7 +129,7 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
       output: z.object({ items: z.array(planOutput) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async (i, { kind }) => {
-        const provider = kind.route()[0];
+        const provider = (await kind.route())[0];
         const plans = (await plansAt(kind, provider)).filter((p) => p.region === i.destination && p.price !== null);
         return {
           items: (await kind.retailList(provider, plans)).map(({ e, retail }) => {
@@ -210,7 +210,7 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
   ],
 
   async prepare(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const plan = await planAt(ctx, provider, i.plan_id);
     if (!plan) throw unknownProduct('plan_id', `eSIM plan ${i.plan_id} is not offered; see listEsimPlans`, 'unknown eSIM plan');
     if (i.destination && i.destination !== plan.region)
@@ -249,7 +249,7 @@ export const esimKind: ServiceKind<EsimInput, EsimAdapter> = {
     };
   },
   async quote(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const plan = await planAt(ctx, provider, i.plan_id!);
     if (!plan) throw unknownProduct('plan_id', 'This eSIM plan is no longer offered; choose another');
     return { name: plan.name, ...(await ctx.priced(provider, plan.price!, plan)) };

@@ -38,7 +38,7 @@ export const examKind: ServiceKind<ExamInput> = {
       }),
       errors: ['UPSTREAM_ERROR'],
       handler: async (_i, { kind }) => {
-        const provider = kind.route()[0];
+        const provider = (await kind.route())[0];
         const priced = await kind.retailList(provider, await kind.catalogue(provider, 'exam_products'));
         return {
           items: priced
@@ -55,7 +55,7 @@ export const examKind: ServiceKind<ExamInput> = {
   ],
 
   async prepare(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const product = await productAt(ctx, provider, i.exam);
     if (!product || product.price === null)
       throw unknownProduct('exam', `exam ${i.exam} is not offered; see listEducationPins`, 'unknown exam');
@@ -82,7 +82,7 @@ export const examKind: ServiceKind<ExamInput> = {
     };
   },
   async quote(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const product = await productAt(ctx, provider, i.exam!);
     if (!product || product.price === null) throw unknownProduct('exam', 'This exam PIN is not offered; choose another');
     const unit = await ctx.priced(provider, product.price, product);

@@ -90,13 +90,13 @@ function checkPassengers(passengers: PassengerInput[], offer: repo.OfferRow) {
 }
 
 export async function airports(ctx: KindContext) {
-  const provider = ctx.route()[0];
+  const provider = (await ctx.route())[0];
   return ctx.upstream(() => flightAdapter(ctx, provider).airports());
 }
 
 export async function search(ctx: KindContext, userId: string, input: SearchFlightsInput) {
   const { db, clock } = ctx.platform;
-  const provider = ctx.route()[0];
+  const provider = (await ctx.route())[0];
   const offers: ProviderOffer[] = await ctx.upstream(() =>
     flightAdapter(ctx, provider).search({
       origin: input.origin,
@@ -168,7 +168,7 @@ export async function prepare(ctx: KindContext, userId: string, i: BookFlightInp
   if (new Date(offer.expires_at) <= now)
     throw new AppError('CONFLICT', `This offer expired at ${new Date(offer.expires_at).toISOString()}; search again for current fares`);
   checkPassengers(i.passengers, offer);
-  const provider = offer.provider as ReturnType<KindContext['route']>[number];
+  const provider = offer.provider as Awaited<ReturnType<KindContext['route']>>[number];
   const check = await ctx.upstream(() => flightAdapter(ctx, provider).check(offer.provider_offer_id, i.phone));
   if (check.status === 'gone')
     throw new AppError('CONFLICT', 'This offer is no longer available at the airline; search again for current fares');
@@ -281,6 +281,6 @@ export async function cancel(ctx: KindContext, row: VtuRow) {
 export async function heldOffer(ctx: KindContext, userId: string, offerId: string) {
   const offer = await repo.getOwnOffer(ctx.platform.db, userId, offerId);
   if (!offer) throw notFound('Flight offer');
-  const { retail } = await ctx.priced(offer.provider as ReturnType<KindContext['route']>[number], BigInt(offer.wholesale));
+  const { retail } = await ctx.priced(offer.provider as Awaited<ReturnType<KindContext['route']>>[number], BigInt(offer.wholesale));
   return offerView(offer, retail);
 }

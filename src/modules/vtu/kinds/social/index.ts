@@ -100,7 +100,7 @@ export const socialKind: ServiceKind<SocialInput, SocialAdapter> = {
       output: z.object({ items: z.array(serviceOutput) }),
       errors: ['UPSTREAM_ERROR'],
       handler: async (i, { kind }) => {
-        const provider = kind.route()[0];
+        const provider = (await kind.route())[0];
         const list = (await servicesAt(kind, provider)).filter((s) => !i.platform || s.platform === i.platform);
         const items = [];
         for (const s of list) {
@@ -157,7 +157,7 @@ export const socialKind: ServiceKind<SocialInput, SocialAdapter> = {
   ],
 
   async prepare(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const s = await serviceAt(ctx, provider, i.service_id);
     if (!s)
       throw unknownProduct('service_id', `social service ${i.service_id} is not offered; see listSocialServices`, 'unknown social service');
@@ -179,7 +179,7 @@ export const socialKind: ServiceKind<SocialInput, SocialAdapter> = {
     };
   },
   async quote(ctx, i) {
-    const provider = ctx.route()[0];
+    const provider = (await ctx.route())[0];
     const s = await serviceAt(ctx, provider, i.plan_id!);
     if (!s) throw unknownProduct('plan_id', 'This social service is no longer offered; choose another');
     const q = i.quantity ?? s.min;
