@@ -1,8 +1,10 @@
 import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../api/client';
+import { codeSchema } from '../api/schemas';
 import { CodeInput } from '../components/CodeInput';
+import { useSchemaForm, type FieldHints } from '../components/form';
 import { forgetGrant, rememberGrant, validGrant } from './grant';
 import { errorMessage, isCode } from './errors';
 import * as ops from '../api/operations';
@@ -12,10 +14,12 @@ import * as ops from '../api/operations';
  * service to e-mail a code, lets the person type it (or an authenticator code), trades it for a grant and retries.
  */
 
+const HINTS: FieldHints = { code: 'fields.code' };
+
 export function useStepUp() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const [code, setCode] = useState('');
+  const form = useSchemaForm(codeSchema, { code: '' }, HINTS);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const pending = useRef<{ resolve: (grant: string) => void; reject: (e: unknown) => void } | null>(null);
@@ -39,7 +43,7 @@ export function useStepUp() {
   }
 
   const askGrant = async (): Promise<string> => {
-    setCode('');
+    form.reset();
     setError(null);
     setOpen(true);
     // Offer only what the service accepts here: with an authenticator on, a session opened by an e-mailed code
@@ -80,11 +84,11 @@ export function useStepUp() {
     }
   }
 
-  async function confirm(value: string) {
+  async function confirm(code: string) {
     setBusy(true);
     setError(null);
     try {
-      const { grantToken, expiresAt } = await post(ops.verifyStepupChallenge, { totpCode: value });
+      const { grantToken, expiresAt } = await post(ops.verifyStepupChallenge, { totpCode: code });
       rememberGrant(grantToken, expiresAt);
       setOpen(false);
       pending.current?.resolve(grantToken);
@@ -94,6 +98,8 @@ export function useStepUp() {
       setBusy(false);
     }
   }
+  /** The code's rules first (the form's words under the field), then the service. */
+  const submit = (e?: FormEvent) => form.onSubmit(({ code }) => void confirm(code))(e);
 
   /**
    * Runs `fn` (with the last grant while it is valid, unless `fresh`); when the service asks for a grant, gets one
@@ -119,12 +125,7 @@ export function useStepUp() {
       title={t('stepup.title')}
       closeButtonProps={{ 'aria-label': t('app.close') }}
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void confirm(code);
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack>
           <Text role="status">{notice ?? t('app.loading')}</Text>
           {passkey && (
@@ -133,7 +134,14 @@ export function useStepUp() {
             </Button>
           )}
           {authenticator && (
-            <CodeInput label={t('stepup.code')} value={code} onChange={setCode} onComplete={(v) => void confirm(v)} disabled={busy} />
+            <CodeInput
+              label={t('stepup.code')}
+              value={form.values.code}
+              onChange={(v) => form.setFieldValue('code', v)}
+              onComplete={(v) => (form.setFieldValue('code', v), submit())}
+              error={form.errors.code as string | undefined}
+              disabled={busy}
+            />
           )}
           {error && (
             <Alert color="red" role="alert">
@@ -141,7 +149,7 @@ export function useStepUp() {
             </Alert>
           )}
           {authenticator && (
-            <Button type="submit" loading={busy} disabled={code.length !== 6}>
+            <Button type="submit" loading={busy}>
               {t('stepup.confirm')}
             </Button>
           )}
