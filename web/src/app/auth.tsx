@@ -5,7 +5,7 @@ import { clearOffline, hasOfflineSnapshot } from './offline';
 import { queryClient } from './query';
 import { forgetGrant } from './grant';
 import { syncLanguage } from './language-sync';
-import { renewPush } from '../features/notifications/push';
+import { renewPush } from './push';
 import { hasSessionHint, SESSION_HINT } from './session-hint';
 import * as ops from '../api/operations';
 

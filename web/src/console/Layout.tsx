@@ -8,6 +8,7 @@ import { ConsoleLink, useConsolePath } from './nav';
 import { mayCall, OperatorRoles } from './roles';
 import { SCREENS, screenOpen } from './screens';
 import { ConsoleWarnings } from './Warnings';
+import { AlertsOnDevice } from './AlertsOnDevice';
 
 const GROUPS = ['Overview', 'Customers', 'Money', 'Catalogue', 'Engagement', 'System'] as const;
 
@@ -104,6 +105,7 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
             </div>
           ))}
         </ScrollArea>
+        <AlertsOnDevice />
       </AppShell.Navbar>
       <AppShell.Main id="console-content">
         <ConsoleWarnings />

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
-import { enablePush } from './push';
+import { enablePush } from '../../app/push';
 import { notificationsQueries } from '../../api/queries/notifications';
 import { pollVoteSchema } from '../../api/schemas';
 import { useSchemaForm } from '../../components/form';

@@ -1,7 +1,10 @@
-import { ApiError, get, post } from '../../api/client';
-import * as ops from '../../api/operations';
+import { ApiError, get, post } from '../api/client';
+import * as ops from '../api/operations';
 
-/** Web push on this device: subscribe with the service's VAPID key and hand the subscription to the service. */
+/**
+ * Web push on this device: subscribe with the service's VAPID key and hand the subscription to the service. Shared by
+ * the app's Notifications screen and the console's "Turn on alerts on this device" (console/AlertsOnDevice.tsx).
+ */
 export async function enablePush(): Promise<'on' | 'blocked' | 'unsupported'> {
   if (!('serviceWorker' in navigator) || !('PushManager' in window)) return 'unsupported';
   const permission = await Notification.requestPermission();
