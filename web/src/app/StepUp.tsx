@@ -99,7 +99,7 @@ export function useStepUp() {
     }
   }
   /** The code's rules first (the form's words under the field), then the service. */
-  const submit = (e?: FormEvent) => form.onSubmit(({ code }) => void confirm(code))(e);
+  const submit = (e?: FormEvent<HTMLFormElement>) => form.onSubmit(({ code }) => void confirm(code))(e);
 
   /**
    * Runs `fn` (with the last grant while it is valid, unless `fresh`); when the service asks for a grant, gets one
