@@ -4,14 +4,14 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, newIdempotencyKey, post } from '../../../../api/client';
 import { airtimeCashQueries } from './queries';
-import { airtimeCashSchema } from './schemas';
+import { airtimeCashSchema, sendingNumberCodeSchema, sendingNumberSchema } from './schemas';
 import { useAuth } from '../../../../app/auth';
 import { errorMessage } from '../../../../app/errors';
 import { formatDateTime, formatNaira } from '../../../../app/format';
 import { detectNetwork, NETWORK_NAMES, NETWORKS, type Network } from '../../../../app/network';
 import { refusalMessage } from '../../../../app/pin-errors';
 import { AmountInput } from '../../../../components/AmountInput';
-import { amountProps, useSchemaForm } from '../../../../components/form';
+import { amountProps, useSchemaForm, type FieldHints } from '../../../../components/form';
 import { PinPad } from '../../../../components/PinPad';
 import * as ops from '../../../../api/operations';
 
@@ -123,12 +123,15 @@ function SellForm({ onRequested }: { onRequested(r: Request): void }) {
   );
 }
 
-/** Another sending number, proved by the code sent to it by SMS. */
+const NUMBER_HINTS: FieldHints = { phone: 'buy.phoneInvalid', code: 'fields.code' };
+
+/** Another sending number, proved by the code sent to it by SMS (a part of the sell form, so its own two small forms are checked by their buttons). */
 function VerifyNumber({ onVerified }: { onVerified(phone: string): void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
+  const phoneForm = useSchemaForm(sendingNumberSchema, { phone: '' }, NUMBER_HINTS);
+  const codeForm = useSchemaForm(sendingNumberCodeSchema, { code: '' }, NUMBER_HINTS);
+  const phone = phoneForm.values.phone.trim();
   const [sent, setSent] = useState(false);
   const send = useMutation({
     mutationFn: () => post(ops.sendAirtimeCashNumberCode, { phone }),
@@ -140,7 +143,7 @@ function VerifyNumber({ onVerified }: { onVerified(phone: string): void }) {
     },
   });
   const verify = useMutation({
-    mutationFn: () => post(ops.verifyAirtimeCashNumber, { phone, code }),
+    mutationFn: (code: string) => post(ops.verifyAirtimeCashNumber, { phone, code }),
     onSuccess: async (r) => {
       await qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });
       onVerified(r.phone);
@@ -149,14 +152,19 @@ function VerifyNumber({ onVerified }: { onVerified(phone: string): void }) {
   const error = send.error ?? verify.error;
   return (
     <Stack gap="xs">
-      <TextInput label={t('buy.phone')} inputMode="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
+      <TextInput
+        label={t('buy.phone')}
+        inputMode="tel"
+        {...phoneForm.getInputProps('phone')}
+        onChange={(e) => (phoneForm.setFieldValue('phone', e.currentTarget.value), setSent(false))}
+      />
       {sent && (
         <TextInput
           label={t('airtimeCash.code')}
           inputMode="numeric"
           maxLength={6}
-          value={code}
-          onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+          {...codeForm.getInputProps('code')}
+          onChange={(e) => codeForm.setFieldValue('code', e.currentTarget.value.replace(/\D/g, ''))}
         />
       )}
       <Text size="xs" c="dimmed">
@@ -168,11 +176,11 @@ function VerifyNumber({ onVerified }: { onVerified(phone: string): void }) {
         </Alert>
       )}
       {sent ? (
-        <Button variant="light" onClick={() => verify.mutate()} loading={verify.isPending} disabled={code.length !== 6}>
+        <Button variant="light" onClick={() => codeForm.onSubmit((v) => verify.mutate(v.code))()} loading={verify.isPending}>
           {t('airtimeCash.verify')}
         </Button>
       ) : (
-        <Button variant="light" onClick={() => send.mutate()} loading={send.isPending} disabled={phone.trim() === ''}>
+        <Button variant="light" onClick={() => phoneForm.onSubmit(() => send.mutate())()} loading={send.isPending}>
           {t('airtimeCash.sendCode')}
         </Button>
       )}
