@@ -43,7 +43,7 @@ async function plansOf(deps: LevelAdminDeps, service: string, opts: { network?: 
   if (!spec) throw bad('service', `${service} is sold by amount, not as plans: its prices are the service's markup per level`);
   if (spec.arg && !opts.identifier) throw bad('identifier', `name the ${service} provider (identifier) whose plans to list`);
   const ctx = deps.pricing.context(service);
-  const provider = (await ctx.route())[0];
+  const provider = (await ctx.route(opts.network))[0];
   const entries = await ctx.upstream(() => ctx.catalogue(provider, spec.list, spec.arg ? opts.identifier : undefined), 'the catalogue');
   const list = entries.filter((e) => e.price !== null && (!opts.network || e.network === opts.network));
   return { provider, list, markup: await deps.markups.ruleFor(service, provider) };

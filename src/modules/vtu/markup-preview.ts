@@ -28,7 +28,7 @@ const bad = (path: string, message: string) => new AppError('VALIDATION_FAILED',
 export async function previewMarkup(deps: LevelAdminDeps, m: MarkupDraft) {
   kindNamed(m.service);
   const ctx = deps.pricing.context(m.service);
-  const provider = m.provider ?? (await ctx.route())[0];
+  const provider = m.provider ?? (await ctx.route(m.network))[0];
   const spec = CATALOGUE_LISTS[m.service];
   if (spec?.arg && !m.identifier) throw bad('identifier', `name the ${m.service} provider (identifier) whose plans to show`);
   const entries: CatalogueEntry[] = spec
