@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Card, CloseButton, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { z } from 'zod';
 import type { OperatorRole } from '../../api/operation-roles';
 import { ApiError, post } from '../../api/client';
 import { adminQueries, consoleQueries, operatorQueries } from '../../api/queries/admin';
@@ -13,6 +14,11 @@ import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { when } from '../../app/format';
 import * as ops from '../../api/operations';
+import { emailSchema } from '../../api/schemas';
+import { useSchemaForm } from '../../components/form';
+
+/** adminGrantRole's input: the account's e-mail (the service's rule) and a role from the list. */
+const grantSchema = emailSchema.extend({ role: z.string().min(1) });
 
 /**
  * Operators: who holds which role (granted and revoked by admins), their sessions (idle timeout, revocable), and this
@@ -39,8 +45,7 @@ function Roles() {
   const q = useQuery(operatorQueries.operators());
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('support');
+  const form = useSchemaForm(grantSchema, { email: '', role: 'support' as Role }, { email: 'fields.email' });
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
@@ -116,8 +121,8 @@ function Roles() {
         </Loaded>
         <form
           aria-label="Grant a role"
-          onSubmit={(e) => {
-            e.preventDefault();
+          noValidate
+          onSubmit={form.onSubmit(({ email, role }) => {
             void run(async () => {
               const r = await stepUp.withGrant((grantToken) =>
                 post(ops.adminGrantRole, { email: email.trim(), role }, grantToken ? { grantToken } : {}),
@@ -128,9 +133,9 @@ function Roles() {
                   ? `Invitation sent to ${r.invitation.email}: the ${r.invitation.role} role is theirs when they first sign in.`
                   : `${r.operator?.email} now holds ${role}.`,
               );
-              setEmail('');
+              form.reset();
             });
-          }}
+          })}
         >
           <Group align="end">
             <TextInput
@@ -138,21 +143,11 @@ function Roles() {
               description="An e-mail with no account yet is invited"
               type="email"
               required
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
+              {...form.getInputProps('email')}
               w={260}
             />
-            <Select
-              label="Role"
-              data={ROLES}
-              value={role}
-              onChange={(v) => setRole((v as Role) ?? 'support')}
-              allowDeselect={false}
-              w={320}
-            />
-            <Button type="submit" disabled={!email.includes('@')}>
-              Grant role
-            </Button>
+            <Select label="Role" data={ROLES} {...form.getInputProps('role')} allowDeselect={false} w={320} />
+            <Button type="submit">Grant role</Button>
           </Group>
         </form>
         {notice && (
