@@ -33,6 +33,7 @@ import {
   transferSchema,
   withdrawAccountSchema,
   withdrawSchema,
+  beneficiaryLabelSchema,
 } from '../../web/src/api/schemas.js';
 /**
  * The app's forms validate with the service's own input rules (web/src/api/schemas.ts, a kind's schemas.ts in web/src/features/buy/kinds/<kind>/): each field of a form schema
@@ -81,6 +82,7 @@ describe('form schemas are the operations’ input rules', () => {
     ['votePoll', pollVoteSchema],
     ['startProcessorTopup', topupSchema],
     ['sendSupportMessage', supportMessageSchema],
+    ['saveBeneficiary', beneficiaryLabelSchema],
   ];
   const sameRules = (operation: string, form: z.ZodObject) => {
     const input = inputOf(operation);

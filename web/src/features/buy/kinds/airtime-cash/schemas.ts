@@ -11,4 +11,8 @@ export const sendingNumberSchema = airtimeCashNumberInput;
 export const sendingNumberCodeSchema = z.object({ code: otpCodeInput });
 
 /** The operation each form fills (web/src/app/kinds.ts KindForms). */
-export const forms = (): KindForms => [['requestAirtimeCash', airtimeCashSchema]];
+export const forms = (): KindForms => [
+  ['requestAirtimeCash', airtimeCashSchema],
+  ['sendAirtimeCashNumberCode', sendingNumberSchema],
+  ['verifyAirtimeCashNumber', sendingNumberCodeSchema],
+];
