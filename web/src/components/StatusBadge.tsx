@@ -12,6 +12,7 @@ export const STATUS_COLORS: Record<string, string> = {
   active: 'green',
   approved: 'green',
   success: 'green',
+  succeeded: 'green',
   fulfilled: 'green',
   resolved: 'green',
   done: 'green',

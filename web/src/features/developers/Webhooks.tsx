@@ -6,7 +6,10 @@ import { newIdempotencyKey, post } from '../../api/client';
 import { developerQueries, type WebhookMode } from '../../api/queries/developers';
 import { webhookEndpointSchema } from '../../api/schemas';
 import { formatDateTime } from '../../app/format';
+import { DataTable } from '../../components/DataTable';
 import { Failure } from '../../components/Failure';
+import { Loaded } from '../../components/Loaded';
+import { StatusBadge } from '../../components/StatusBadge';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { Secret } from './Secret';
 import * as ops from '../../api/operations';
@@ -27,19 +30,34 @@ function Deliveries({ mode, onResend }: { mode: WebhookMode; onResend: (id: stri
   return (
     <Stack gap={4} component="section" aria-label={mode === 'live' ? t('developers.deliveriesLive') : t('developers.deliveriesTest')}>
       <Title order={4}>{mode === 'live' ? t('developers.deliveriesLive') : t('developers.deliveriesTest')}</Title>
-      <Failure error={deliveries.error} />
-      {deliveries.data?.length === 0 && <Text c="dimmed">{t('developers.noDeliveries')}</Text>}
-      {(deliveries.data ?? []).map((d) => (
-        <Group key={d.id} justify="space-between">
-          <Text size="sm">
-            {t('developers.deliveryLine', { event: d.eventType, status: d.status, attempts: d.attempts })}
-            {d.responseStatus !== null ? ` · ${d.responseStatus} (${d.responseMs} ms)` : ''} · {formatDateTime(d.createdAt)}
-          </Text>
-          <Button size="xs" variant="subtle" onClick={() => onResend(d.id)}>
-            {t('developers.resend')}
-          </Button>
-        </Group>
-      ))}
+      <Loaded query={deliveries}>
+        {(rows) => (
+          <DataTable
+            caption={mode === 'live' ? t('developers.deliveriesLive') : t('developers.deliveriesTest')}
+            empty={t('developers.noDeliveries')}
+            rows={rows}
+            rowKey={(d) => d.id}
+            columns={[
+              { header: t('developers.deliveryEvent'), cell: (d) => d.eventType },
+              { header: t('developers.deliveryStatus'), cell: (d) => <StatusBadge status={d.status} /> },
+              { header: t('developers.deliveryAttempts'), cell: (d) => d.attempts },
+              {
+                header: t('developers.deliveryAnswer'),
+                cell: (d) => (d.responseStatus !== null ? `${d.responseStatus} (${d.responseMs} ms)` : '—'),
+              },
+              { header: t('developers.deliveryWhen'), cell: (d) => formatDateTime(d.createdAt) },
+              {
+                header: t('developers.deliveryAction'),
+                cell: (d) => (
+                  <Button size="xs" variant="subtle" onClick={() => onResend(d.id)}>
+                    {t('developers.resend')}
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
     </Stack>
   );
 }
