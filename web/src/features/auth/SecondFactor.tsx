@@ -5,6 +5,10 @@ import { post, setAccessToken } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import * as ops from '../../api/operations';
+import { secondFactorSchema } from '../../api/schemas';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
+
+const HINTS: FieldHints = { code: 'fields.secondFactorCode' };
 
 type Session = Parameters<ReturnType<typeof useAuth>['signedIn']>[0];
 
@@ -17,19 +21,13 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
   const { t } = useTranslation();
   const auth = useAuth();
   const [recovery, setRecovery] = useState(false);
-  const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
+  const form = useSchemaForm(secondFactorSchema, { code: '' }, HINTS);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), [recovery]);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const rules = await import('./sign-in-rules');
-    const found = rules.secondFactorErrors({ code });
-    setFieldError(found.code);
-    if (found.code) return;
+  async function complete(code: string) {
     setBusy(true);
     setError(null);
     try {
@@ -37,12 +35,11 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
       await post(ops.completeSignIn, { code });
       await auth.signedIn(session, method);
     } catch (err) {
-      const under = rules.serverErrors(err, ['code']);
-      setFieldError(under.code);
-      if (!under.code) setError(errorMessage(err));
+      if (!showServerIssues(form, err, HINTS)) setError(errorMessage(err));
       setBusy(false);
     }
   }
+  const submit = (e?: FormEvent<HTMLFormElement>) => form.onSubmit(({ code }) => void complete(code))(e);
 
   async function cancel() {
     setAccessToken(session.accessToken);
@@ -52,7 +49,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack>
         <h2 className="signin-title">{t('auth.secondFactorTitle')}</h2>
         <Text role="status">{recovery ? t('auth.secondFactorRecoveryIntro') : t('auth.secondFactorIntro')}</Text>
@@ -64,9 +61,8 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
           autoCapitalize={recovery ? 'characters' : undefined}
           maxLength={recovery ? 11 : 6}
           required
-          value={code}
-          onChange={(e) => (setCode(e.currentTarget.value.trim()), setFieldError(undefined))}
-          error={fieldError}
+          {...form.getInputProps('code')}
+          onChange={(e) => form.setFieldValue('code', e.currentTarget.value.trim())}
         />
         {error && (
           <Alert color="red" role="alert">
@@ -76,7 +72,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
         <Button type="submit" loading={busy}>
           {t('auth.verify')}
         </Button>
-        <Anchor component="button" type="button" onClick={() => (setRecovery(!recovery), setCode(''), setFieldError(undefined))}>
+        <Anchor component="button" type="button" onClick={() => (setRecovery(!recovery), form.reset())}>
           {recovery ? t('auth.useAuthenticator') : t('auth.useRecoveryCode')}
         </Anchor>
         <Anchor component="button" type="button" onClick={() => void cancel()}>
