@@ -1,9 +1,9 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { schemaErrors } from '../components/form';
+import { schemaErrors } from './form';
 import { en } from '../locales/en';
 import { enLater } from '../locales/later-en';
-import { addressLines, apiKeySchema, beneficiaryLabelSchema, epinOrderSchema, webhookEndpointSchema } from './schemas';
+import { addressLines, apiKeySchema, beneficiaryLabelSchema, epinOrderSchema, webhookEndpointSchema } from '../api/schemas';
 
 /** The rules of the forms moved onto the form library (issue 44): what they let through and what they say. */
 beforeAll(async () => {
