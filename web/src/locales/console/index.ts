@@ -1,4 +1,26 @@
 import { common } from './common';
+import { planPrices } from './plan-prices';
+import { catalogue } from './catalogue';
+import { kycQueue } from './kyc-queue';
+import { templates } from './templates';
+import { transactions } from './transactions';
+import { transactionSearch } from './transaction-search';
+import { broadcastNew } from './broadcast-new';
+import { broadcasts } from './broadcasts';
+import { airtimeCash } from './airtime-cash';
+import { levelForms } from './level-forms';
+import { resellers } from './resellers';
+import { audit } from './audit';
+import { withdrawals } from './withdrawals';
+import { exportJobs } from './exports';
+import { profit } from './profit';
+import { growth } from './growth';
+import { purchaseCase } from './purchase-case';
+import { jobProgress } from './job-progress';
+import { warnings } from './warnings';
+import { signIn } from './sign-in';
+import { layout } from './layout';
+import { routing } from './routing';
 
 /**
  * The operator console's strings (issue 44), English first: one module per screen or area in this folder,
@@ -8,5 +30,27 @@ import { common } from './common';
 export const enConsole = {
   console: {
     common,
+    planPrices,
+    catalogue,
+    kycQueue,
+    templates,
+    transactions,
+    transactionSearch,
+    broadcastNew,
+    broadcasts,
+    airtimeCash,
+    levelForms,
+    resellers,
+    audit,
+    withdrawals,
+    exportJobs,
+    profit,
+    growth,
+    purchaseCase,
+    jobProgress,
+    warnings,
+    signIn,
+    layout,
+    routing,
   },
 };

@@ -1,0 +1,22 @@
+/** Exports and jobs: a CSV export started for a range of Lagos days, and every long job with its progress. */
+export const exportJobs = {
+  title: 'Exports and jobs',
+  newExport: 'New CSV export',
+  what: 'What',
+  kinds: { transactions: 'Purchases', ledger: 'Ledger', topups: 'Top-ups', audit: 'Audit log (admins)' },
+  from: 'From (Lagos day)',
+  to: 'To (included)',
+  toAfterFrom: 'Choose a day on or after the start.',
+  start: 'Start export',
+  job: 'Export',
+  jobs: 'Jobs',
+  kind: 'Kind',
+  jobKinds: { all: 'All', reconciliation: 'Reconciliation', bulk_requery: 'Bulk requery', export: 'Export' },
+  caption: 'Long actions, newest first',
+  empty: 'No jobs yet.',
+  status: 'Status',
+  progress: 'Progress',
+  started: 'Started',
+  finished: 'Finished',
+  error: 'Error',
+};

@@ -1,0 +1,23 @@
+/** Profit: successful purchases' retail minus wholesale by Lagos day, service and price level, with totals. */
+export const profit = {
+  title: 'Profit',
+  filters: 'Profit filters',
+  from: 'From (Lagos day)',
+  to: 'To (Lagos day)',
+  service: 'Service',
+  level: 'Level',
+  all: 'all',
+  show: 'Show',
+  range: '{{from}} to {{to}}',
+  total: 'Profit {{profit}} on {{purchases}} successful purchases (retail {{retail}}, wholesale {{wholesale}})',
+  byService: 'Profit by service',
+  byLevel: 'Profit by price level',
+  byDay: 'Profit by day, service and level',
+  none: 'No successful purchases.',
+  noneInRange: 'No successful purchases in this range.',
+  day: 'Day',
+  purchases: 'Purchases',
+  retail: 'Retail',
+  wholesale: 'Wholesale',
+  profit: 'Profit',
+};

@@ -1,0 +1,32 @@
+/** Provider routing: per service and network the providers in the order they are tried, changed or cleared. */
+export const routing = {
+  title: 'Provider routing',
+  intro:
+    "The providers each service is sent to, in order: the first is tried first, the rest are fallbacks. An order set here for a network wins over the service's, which wins over the configuration (VTU_ROUTING) and the service's default.",
+  wholeService: 'Whole service',
+  setHere: 'Set in console',
+  serviceOrder: "Service's console order",
+  configuration: 'From configuration',
+  default: 'Default',
+  caption: '{{service}}: providers with its adapter: {{providers}}',
+  where: 'Where',
+  inOrder: 'Providers in order',
+  source: 'Source',
+  change: 'Change',
+  changeOne: 'Change {{service}}, {{where}}',
+  clearOne: 'Clear {{service}}, {{where}}',
+  dialog: 'Provider order: {{service}}, {{where}}',
+  close: 'Close',
+  places: {
+    '0': 'First provider',
+    '1': 'Second provider (fallback)',
+    '2': 'Third provider (fallback)',
+    '3': 'Fourth provider (fallback)',
+  },
+  review: 'Before: {{before}}. After: {{after}}. The next purchase on any instance follows the new order.',
+  back: 'Back',
+  set: 'Set this order',
+  twice: 'Name each provider once.',
+  cancel: 'Cancel',
+  reviewButton: 'Review the change',
+};

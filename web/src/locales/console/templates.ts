@@ -1,0 +1,26 @@
+/** Message templates: the customer e-mails, SMS and notifications in each language, reworded, previewed, reset. */
+export const templates = {
+  title: 'Message templates',
+  intro:
+    'What customers receive by e-mail, SMS and push, in each language. A saved text is sent from then on; Reset to default puts the original back.',
+  languages: { en: 'English', ha: 'Hausa', pcm: 'Pidgin', yo: 'Yoruba' },
+  channels: { email: 'E-mail', sms: 'SMS', notice: 'Notification (push, e-mail, SMS)' },
+  none: 'none',
+  language: 'Language',
+  template: 'Template',
+  edited: '{{label}} (edited)',
+  choose: 'Choose a template.',
+  refused: 'This text cannot be used',
+  editedAt: 'Edited {{when}}',
+  variables: 'Variables: {{variables}}. The body must keep: {{required}}.',
+  noticeTitle: 'Title (e-mail subject and push title)',
+  subject: 'Subject',
+  body: 'Body',
+  preview: 'Preview',
+  save: 'Save',
+  saved: 'Saved: customers get this text from now on.',
+  reset: 'Reset to default',
+  sample: 'Preview with sample values',
+  asSms: 'As an SMS: {{sms}}',
+  default: 'The default text',
+};
