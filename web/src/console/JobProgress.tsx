@@ -1,6 +1,7 @@
 import { Alert, Anchor, Group, Progress, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { consoleQueries } from '../api/queries/admin';
 import { errorMessage } from '../app/errors';
 import { refreshConsole } from './fresh';
@@ -21,6 +22,7 @@ const summary = (result: Record<string, unknown> | undefined) =>
  * are asked again.
  */
 export function JobProgress({ jobId, label }: { jobId: string; label: string }) {
+  const { t } = useTranslation();
   const q = useQuery(consoleQueries.job(jobId));
   const qc = useQueryClient();
   const ended = q.data?.status === 'done' || q.data?.status === 'failed';
@@ -45,20 +47,24 @@ export function JobProgress({ jobId, label }: { jobId: string; label: string }) 
         </Text>
         {job && <StatusBadge status={job.status} />}
       </Group>
-      <Progress value={value} animated={job?.status === 'running' || job?.status === 'queued'} aria-label={`${label} progress`} />
+      <Progress
+        value={value}
+        animated={job?.status === 'running' || job?.status === 'queued'}
+        aria-label={t('console.jobProgress.progress', { label })}
+      />
       <Text size="sm" role="status" data-testid="job-progress">
-        {job ? `${done} of ${total} done` : 'Starting…'}
-        {job?.finishedAt ? `, finished ${when(job.finishedAt)}` : ''}
+        {job ? t('console.jobProgress.done', { done, total }) : t('console.jobProgress.starting')}
+        {job?.finishedAt ? t('console.jobProgress.finished', { when: when(job.finishedAt) }) : ''}
       </Text>
       {job?.status === 'done' && job.result && <Text size="sm">{summary(job.result as Record<string, unknown>)}</Text>}
       {job?.status === 'failed' && (
         <Alert color="red" role="alert">
-          {job.error ?? 'The job failed.'}
+          {job.error ?? t('console.jobProgress.failed')}
         </Alert>
       )}
       {job?.downloadUrl && (
         <Anchor href={job.downloadUrl} download>
-          Download CSV
+          {t('console.jobProgress.download')}
         </Anchor>
       )}
     </Stack>

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { codeSchema, emailSchema } from '../api/schemas';
 import { sendLoginCode, verifyLoginCode } from '../api/sign-in';
 import { useAuth } from '../app/auth';
@@ -11,6 +12,7 @@ const HINTS: FieldHints = { email: 'fields.email', code: 'fields.code' };
 
 /** Operators sign in as customers do: their e-mail, then the 6-digit code the service sends there. */
 export function ConsoleSignIn({ superseded }: { superseded: boolean }) {
+  const { t } = useTranslation();
   const auth = useAuth();
   const emailForm = useSchemaForm(emailSchema, { email: '' }, HINTS);
   const codeForm = useSchemaForm(codeSchema, { code: '' }, HINTS);
@@ -50,8 +52,8 @@ export function ConsoleSignIn({ superseded }: { superseded: boolean }) {
       <Center mih="100vh" p="md">
         <Paper withBorder p="lg" radius="md" w="100%" maw={420}>
           <Stack>
-            <Title order={1}>Operator console</Title>
-            {superseded && <Alert color="yellow">This session was taken over on another device. Sign in again.</Alert>}
+            <Title order={1}>{t('console.common.title')}</Title>
+            {superseded && <Alert color="yellow">{t('console.signIn.superseded')}</Alert>}
             {auth.notice && (
               <Alert color="yellow" role="status">
                 {auth.notice}
@@ -60,24 +62,30 @@ export function ConsoleSignIn({ superseded }: { superseded: boolean }) {
             {!sentTo ? (
               <form onSubmit={send} noValidate>
                 <Stack>
-                  <Text>Sign in with your operator e-mail. We send a 6-digit code to it.</Text>
-                  <TextInput label="E-mail" type="email" autoComplete="email" required {...emailForm.getInputProps('email')} />
+                  <Text>{t('console.signIn.intro')}</Text>
+                  <TextInput
+                    label={t('console.signIn.email')}
+                    type="email"
+                    autoComplete="email"
+                    required
+                    {...emailForm.getInputProps('email')}
+                  />
                   {error && (
                     <Alert color="red" role="alert">
                       {error}
                     </Alert>
                   )}
                   <Button type="submit" loading={busy}>
-                    Send code
+                    {t('console.signIn.send')}
                   </Button>
                 </Stack>
               </form>
             ) : (
               <form onSubmit={verify} noValidate>
                 <Stack>
-                  <Text role="status">We sent a code to {sentTo}.</Text>
+                  <Text role="status">{t('console.signIn.sent', { email: sentTo })}</Text>
                   <CodeInput
-                    label="Code"
+                    label={t('console.signIn.code')}
                     value={codeForm.values.code}
                     onChange={(v) => codeForm.setFieldValue('code', v)}
                     onComplete={(v) => (codeForm.setFieldValue('code', v), verify())}
@@ -90,10 +98,10 @@ export function ConsoleSignIn({ superseded }: { superseded: boolean }) {
                     </Alert>
                   )}
                   <Button type="submit" loading={busy}>
-                    Sign in
+                    {t('console.signIn.signIn')}
                   </Button>
                   <Anchor component="button" type="button" onClick={() => setSentTo(null)}>
-                    Use another e-mail
+                    {t('console.signIn.another')}
                   </Anchor>
                 </Stack>
               </form>

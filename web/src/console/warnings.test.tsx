@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminQueries } from '../api/queries/admin';
+import { enConsole } from '../locales/console';
 import { en } from '../locales/en';
 import { setUpComponentTests } from '../testing/jsdom';
 import { ConsoleWarnings } from './Warnings';
@@ -12,7 +13,7 @@ import { ConsoleWarnings } from './Warnings';
  * Issue 41: OPERATOR_2FA=optional in production is shown on every console screen, from getProfile's consoleWarnings
  * (test/security/production-defaults.test.ts proves the service answers them to operators only).
  */
-beforeAll(() => setUpComponentTests(en));
+beforeAll(() => setUpComponentTests({ ...en, ...enConsole }));
 afterEach(cleanup);
 
 const message = 'OPERATOR_2FA=optional: operators without a second factor run admin operations.';

@@ -1,11 +1,13 @@
 import { Button, Card, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post, type PostInput, type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { showServerIssues, useSchemaForm } from '../../components/form';
+import i18next from 'i18next';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
@@ -22,13 +24,23 @@ const broadcastSchema = z.object({
   question: z.string().trim().max(200),
   options: z
     .string()
-    .refine((v) => {
-      const n = v.split('\n').filter((o) => o.trim()).length;
-      return n === 0 || (n >= 2 && n <= 10);
-    }, 'A poll needs 2 to 10 options, one per line')
-    .refine((v) => v.split('\n').every((o) => o.trim().length <= 100), 'Each option is at most 100 characters'),
+    .refine(
+      (v) => {
+        const n = v.split('\n').filter((o) => o.trim()).length;
+        return n === 0 || (n >= 2 && n <= 10);
+      },
+      { params: { rule: 'count' } },
+    )
+    .refine((v) => v.split('\n').every((o) => o.trim().length <= 100), { params: { rule: 'length' } }),
 });
 type Values = z.infer<typeof broadcastSchema>;
+// The poll's options' two rules in words.
+const HINTS: FieldHints = {
+  options: (issue) =>
+    issue.code !== 'custom'
+      ? undefined
+      : i18next.t(issue.params?.rule === 'length' ? 'console.broadcastNew.optionLength' : 'console.broadcastNew.optionCount'),
+};
 
 /** A datetime-local value read as Lagos time (UTC+1, no daylight saving) as an ISO date-time. */
 export const lagosInstant = (local: string) => `${local.length === 16 ? `${local}:00` : local}+01:00`;
@@ -52,19 +64,24 @@ function draftOf(v: Values): Draft {
  * customers the audience holds and when it shows (now, or a Lagos time); only the confirmation creates it.
  */
 export function NewBroadcast() {
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [review, setReview] = useState<{ draft: Draft; preview: Preview } | null>(null);
-  const form = useSchemaForm(broadcastSchema, {
-    title: '',
-    body: '',
-    minKycTier: '' as number | '',
-    sendAt: '',
-    question: '',
-    options: '',
-  });
+  const form = useSchemaForm(
+    broadcastSchema,
+    {
+      title: '',
+      body: '',
+      minKycTier: '' as number | '',
+      sendAt: '',
+      question: '',
+      options: '',
+    },
+    HINTS,
+  );
   async function confirm(draft: Draft) {
     setBusy(true);
     setError(null);
@@ -76,7 +93,7 @@ export function NewBroadcast() {
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'broadcasts'] });
     } catch (err) {
       setReview(null);
-      if (!showServerIssues(form, err)) setError(err);
+      if (!showServerIssues(form, err, HINTS)) setError(err);
     } finally {
       setBusy(false);
     }
@@ -84,13 +101,13 @@ export function NewBroadcast() {
   if (!open)
     return (
       <Group>
-        <Button onClick={() => setOpen(true)}>New broadcast</Button>
+        <Button onClick={() => setOpen(true)}>{t('console.broadcastNew.open')}</Button>
       </Group>
     );
   return (
     <Card withBorder component="section" aria-labelledby="new-broadcast">
       <form
-        aria-label="New broadcast"
+        aria-label={t('console.broadcastNew.open')}
         onSubmit={form.onSubmit(async (v) => {
           setBusy(true);
           setError(null);
@@ -98,7 +115,7 @@ export function NewBroadcast() {
             const draft = draftOf(v);
             setReview({ draft, preview: await post(ops.adminPreviewBroadcast, draft) });
           } catch (err) {
-            if (!showServerIssues(form, err)) setError(err);
+            if (!showServerIssues(form, err, HINTS)) setError(err);
           } finally {
             setBusy(false);
           }
@@ -106,32 +123,26 @@ export function NewBroadcast() {
       >
         <Stack>
           <Title order={2} size="h4" id="new-broadcast">
-            New broadcast
+            {t('console.broadcastNew.open')}
           </Title>
-          <TextInput label="Title" required {...form.getInputProps('title')} />
-          <Textarea label="Message" required autosize minRows={3} {...form.getInputProps('body')} />
-          <NumberInput
-            label="Only customers of KYC tier (and up)"
-            min={0}
-            max={3}
-            allowDecimal={false}
-            {...form.getInputProps('minKycTier')}
-          />
+          <TextInput label={t('console.broadcastNew.title')} required {...form.getInputProps('title')} />
+          <Textarea label={t('console.broadcastNew.message')} required autosize minRows={3} {...form.getInputProps('body')} />
+          <NumberInput label={t('console.broadcastNew.tier')} min={0} max={3} allowDecimal={false} {...form.getInputProps('minKycTier')} />
           <TextInput
             type="datetime-local"
-            label="Send at (Lagos time; empty for now)"
-            description="A later time schedules it: customers see it from then."
+            label={t('console.broadcastNew.sendAt')}
+            description={t('console.broadcastNew.sendAtHint')}
             {...form.getInputProps('sendAt')}
           />
-          <TextInput label="Poll question (optional)" {...form.getInputProps('question')} />
-          <Textarea label="Poll options, one per line (none for no poll)" autosize minRows={2} {...form.getInputProps('options')} />
+          <TextInput label={t('console.broadcastNew.question')} {...form.getInputProps('question')} />
+          <Textarea label={t('console.broadcastNew.options')} autosize minRows={2} {...form.getInputProps('options')} />
           <Failure error={error} />
           <Group>
             <Button type="submit" loading={busy}>
-              Preview
+              {t('console.broadcastNew.preview')}
             </Button>
             <Button variant="default" onClick={() => setOpen(false)}>
-              Cancel
+              {t('console.broadcastNew.cancel')}
             </Button>
           </Group>
         </Stack>
@@ -139,8 +150,8 @@ export function NewBroadcast() {
       <Modal
         opened={review !== null}
         onClose={() => setReview(null)}
-        title="Confirm the broadcast"
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        title={t('console.broadcastNew.confirm')}
+        closeButtonProps={{ 'aria-label': t('console.broadcastNew.close') }}
       >
         {review && <Review {...review} busy={busy} onCancel={() => setReview(null)} onConfirm={() => void confirm(review.draft)} />}
       </Modal>
@@ -159,11 +170,12 @@ function Review({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
-  const who = `${p.audienceCount} customer${p.audienceCount === 1 ? '' : 's'}`;
+  const { t } = useTranslation();
+  const who = t('console.broadcastNew.customers', { count: p.audienceCount });
   return (
     <Stack>
-      <Text size="sm">As customers will see it:</Text>
-      <Card withBorder component="figure" aria-label="The message as customers see it" m={0}>
+      <Text size="sm">{t('console.broadcastNew.asSeen')}</Text>
+      <Card withBorder component="figure" aria-label={t('console.broadcastNew.figure')} m={0}>
         <Text fw={700}>{p.message.title}</Text>
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
           {p.message.body}
@@ -182,14 +194,17 @@ function Review({
         )}
       </Card>
       <Text size="sm" role="status">
-        Goes to {who} in the audience now; {p.scheduled ? `shows from ${when(p.startsAt)} (Lagos time).` : 'shows now.'}
+        {t('console.broadcastNew.goesTo', {
+          who,
+          shows: p.scheduled ? t('console.broadcastNew.showsFrom', { when: when(p.startsAt) }) : t('console.broadcastNew.showsNow'),
+        })}
       </Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
-          Back
+          {t('console.broadcastNew.back')}
         </Button>
         <Button onClick={onConfirm} loading={busy}>
-          {p.scheduled ? `Schedule for ${who}` : `Send to ${who}`}
+          {t(p.scheduled ? 'console.broadcastNew.schedule' : 'console.broadcastNew.send', { who })}
         </Button>
       </Group>
     </Stack>

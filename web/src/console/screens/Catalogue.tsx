@@ -1,11 +1,13 @@
 import { Alert, Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { showServerIssues, useSchemaForm } from '../../components/form';
+import i18next from 'i18next';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { MarkupConfirm, type MarkupDraft, type MarkupPreview } from './MarkupPreview';
@@ -20,7 +22,7 @@ import * as ops from '../../api/operations';
 // kind sold is routed to a provider), so a kind added on the service shows here without a change to this screen;
 // adminSetMarkup checks the name again.
 const PROVIDERS = ['a', 'b', 'c', 'd'] as const;
-const serviceInput = z.string().min(1, 'Choose a service');
+const serviceInput = z.string().min(1);
 const providerInput = z.enum(PROVIDERS);
 
 // adminSetMarkup's rules: flat naira or a percent up to 100.
@@ -31,16 +33,21 @@ const markupSchema = z
     kind: z.enum(['flat', 'percent']),
     value: z.number().min(0).max(1_000_000),
   })
-  .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'at most 100', path: ['value'] });
+  .refine((v) => v.kind !== 'percent' || v.value <= 100, { path: ['value'] });
+// A percent markup's bound in words.
+const MARKUP_HINTS: FieldHints = {
+  value: (issue) => (issue.code === 'custom' ? i18next.t('form.atMost', { maximum: '100' }) : undefined),
+};
 // adminFundProviderFloat: ₦1,000 to ₦100,000,000.
 const fundSchema = z.object({ provider: providerInput, amount: z.number().min(1000).max(100_000_000) });
 
 /** Pricing and providers: markups per service (and per provider, which routes price), provider floats and funding. */
 export function Catalogue() {
+  const { t } = useTranslation();
   const can = useCan();
   return (
     <Stack>
-      <ScreenTitle title="Catalogue and pricing" />
+      <ScreenTitle title={t('console.catalogue.title')} />
       <PlanPrices />
       {can('adminListMarkups') && <Markups />}
       <Floats />
@@ -49,6 +56,7 @@ export function Catalogue() {
 }
 
 function Markups() {
+  const { t } = useTranslation();
   const list = useQuery(adminQueries.markups());
   const floats = useQuery(adminQueries.floats());
   const services = [...new Set((floats.data?.items ?? []).flatMap((f) => f.services))];
@@ -56,7 +64,7 @@ function Markups() {
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const form = useSchemaForm(markupSchema, { service: 'airtime', provider: '', kind: 'flat', value: 0 as number | '' });
+  const form = useSchemaForm(markupSchema, { service: 'airtime', provider: '', kind: 'flat', value: 0 as number | '' }, MARKUP_HINTS);
   // Issue 44: a markup says which prices it changes, old and new, before it is set.
   const [review, setReview] = useState<{ draft: MarkupDraft; preview: MarkupPreview } | null>(null);
   async function set(draft: MarkupDraft) {
@@ -64,36 +72,40 @@ function Markups() {
     const { network: _n, identifier: _i, ...markup } = draft;
     try {
       const r = await stepUp.withGrant((grantToken) => post(ops.adminSetMarkup, markup, grantToken ? { grantToken } : {}));
-      setSaved(`Saved: ${r.markup.service}${r.markup.provider ? ` at provider ${r.markup.provider}` : ''}.`);
+      setSaved(
+        r.markup.provider
+          ? t('console.catalogue.savedAt', { service: r.markup.service, provider: r.markup.provider })
+          : t('console.catalogue.saved', { service: r.markup.service }),
+      );
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'markups'] });
     } catch (err) {
-      if (!showServerIssues(form, err)) setError(err);
+      if (!showServerIssues(form, err, MARKUP_HINTS)) setError(err);
     }
   }
   return (
     <Card withBorder component="section" aria-labelledby="markups">
       <Stack>
         <Title order={2} size="h4" id="markups">
-          Markups
+          {t('console.catalogue.markups')}
         </Title>
         <Loaded query={list}>
           {(data) => (
             <DataTable
-              caption="Markup per service and provider (a provider's own row wins over the service's)"
+              caption={t('console.catalogue.markupsCaption')}
               rows={data.items}
               rowKey={(m) => `${m.service}-${m.provider ?? '*'}`}
-              empty="No markups set: prices are the providers' own."
+              empty={t('console.catalogue.noMarkups')}
               columns={[
-                { header: 'Service', cell: (m) => m.service },
-                { header: 'Provider', cell: (m) => m.provider ?? 'all' },
-                { header: 'Markup', cell: (m) => (m.kind === 'flat' ? money(m.value) : `${m.value}%`) },
-                { header: 'Updated', cell: (m) => when(m.updatedAt) },
+                { header: t('console.catalogue.service'), cell: (m) => m.service },
+                { header: t('console.catalogue.provider'), cell: (m) => m.provider ?? t('console.catalogue.all') },
+                { header: t('console.catalogue.markup'), cell: (m) => (m.kind === 'flat' ? money(m.value) : `${m.value}%`) },
+                { header: t('console.catalogue.updated'), cell: (m) => when(m.updatedAt) },
               ]}
             />
           )}
         </Loaded>
         <form
-          aria-label="Set a markup"
+          aria-label={t('console.catalogue.setMarkup')}
           onSubmit={form.onSubmit(async (v) => {
             setError(null);
             setSaved(null);
@@ -107,36 +119,39 @@ function Markups() {
             try {
               setReview({ draft, preview: await post(ops.adminPreviewMarkup, draft) });
             } catch (err) {
-              if (!showServerIssues(form, err)) setError(err);
+              if (!showServerIssues(form, err, MARKUP_HINTS)) setError(err);
             }
           })}
         >
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} style={{ alignItems: 'end' }}>
             {/* The services come with the floats: until they are read the list would open empty. */}
             <Select
-              label="Service"
+              label={t('console.catalogue.service')}
               data={services}
               disabled={services.length === 0}
               allowDeselect={false}
               {...form.getInputProps('service')}
             />
             <Select
-              label="Provider"
-              data={[{ value: '', label: 'All providers' }, ...PROVIDERS.map((p) => ({ value: p, label: `Provider ${p.toUpperCase()}` }))]}
+              label={t('console.catalogue.provider')}
+              data={[
+                { value: '', label: t('console.catalogue.allProviders') },
+                ...PROVIDERS.map((p) => ({ value: p, label: t('console.catalogue.providerName', { name: p.toUpperCase() }) })),
+              ]}
               allowDeselect={false}
               {...form.getInputProps('provider')}
             />
             <Select
-              label="Kind"
+              label={t('console.catalogue.kind')}
               data={[
-                { value: 'flat', label: 'Flat (naira)' },
-                { value: 'percent', label: 'Percent' },
+                { value: 'flat', label: t('console.catalogue.flat') },
+                { value: 'percent', label: t('console.catalogue.percent') },
               ]}
               allowDeselect={false}
               {...form.getInputProps('kind')}
             />
-            <NumberInput label="Value" min={0} decimalScale={2} {...form.getInputProps('value')} />
-            <Button type="submit">Set markup</Button>
+            <NumberInput label={t('console.catalogue.value')} min={0} decimalScale={2} {...form.getInputProps('value')} />
+            <Button type="submit">{t('console.catalogue.setButton')}</Button>
           </SimpleGrid>
         </form>
         <Failure error={error} />
@@ -153,6 +168,7 @@ function Markups() {
 }
 
 function Floats() {
+  const { t } = useTranslation();
   const list = useQuery(adminQueries.floats());
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -167,7 +183,7 @@ function Floats() {
     setMove(null);
     try {
       const r = await stepUp.withGrant((grantToken) => post(ops.adminFundProviderFloat, m, grantToken ? { grantToken } : {}));
-      setSaved(`Funded provider ${r.provider} with ${money(r.amount)}: its balance is ${money(r.providerBalance)}.`);
+      setSaved(t('console.catalogue.funded', { provider: r.provider, amount: money(r.amount), balance: money(r.providerBalance) }));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'floats'] });
     } catch (err) {
       if (!showServerIssues(form, err)) setError(err);
@@ -177,25 +193,25 @@ function Floats() {
     <Card withBorder component="section" aria-labelledby="floats">
       <Stack>
         <Title order={2} size="h4" id="floats">
-          Provider floats
+          {t('console.catalogue.floats')}
         </Title>
         <Loaded query={list}>
           {(data) => (
             <DataTable
-              caption="Float per provider: our ledger and the provider's own balance"
+              caption={t('console.catalogue.floatsCaption')}
               rows={data.items}
               rowKey={(f) => f.provider}
               columns={[
-                { header: 'Provider', cell: (f) => f.provider },
-                { header: 'Services', cell: (f) => f.services.join(', ') },
-                { header: 'Ledger float', cell: (f) => money(f.ledgerFloat) },
-                { header: 'Provider balance', cell: (f) => money(f.providerBalance) },
+                { header: t('console.catalogue.provider'), cell: (f) => f.provider },
+                { header: t('console.catalogue.services'), cell: (f) => f.services.join(', ') },
+                { header: t('console.catalogue.ledgerFloat'), cell: (f) => money(f.ledgerFloat) },
+                { header: t('console.catalogue.providerBalance'), cell: (f) => money(f.providerBalance) },
               ]}
             />
           )}
         </Loaded>
         <form
-          aria-label="Fund a provider float"
+          aria-label={t('console.catalogue.fund')}
           onSubmit={form.onSubmit((v) => {
             setError(null);
             setSaved(null);
@@ -204,14 +220,14 @@ function Floats() {
         >
           <SimpleGrid cols={{ base: 1, sm: 3 }} style={{ alignItems: 'end' }}>
             <Select
-              label="Provider"
-              data={PROVIDERS.map((p) => ({ value: p, label: `Provider ${p.toUpperCase()}` }))}
+              label={t('console.catalogue.provider')}
+              data={PROVIDERS.map((p) => ({ value: p, label: t('console.catalogue.providerName', { name: p.toUpperCase() }) }))}
               allowDeselect={false}
               {...form.getInputProps('provider')}
             />
-            <NumberInput label="Amount (naira)" min={1000} thousandSeparator="," {...form.getInputProps('amount')} />
+            <NumberInput label={t('console.catalogue.amount')} min={1000} thousandSeparator="," {...form.getInputProps('amount')} />
             <Group>
-              <Button type="submit">Fund float</Button>
+              <Button type="submit">{t('console.catalogue.fundButton')}</Button>
             </Group>
           </SimpleGrid>
         </form>
@@ -225,27 +241,33 @@ function Floats() {
       <Modal
         opened={move !== null}
         onClose={() => setMove(null)}
-        title="Confirm the float move"
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        title={t('console.catalogue.confirmMove')}
+        closeButtonProps={{ 'aria-label': t('console.catalogue.close') }}
       >
         {move && (
           <Stack>
             <Text size="sm">
-              {money(move.amount)} moves from the collections pool
+              {t('console.catalogue.moves', { amount: money(move.amount) })}
               {pool.data
-                ? ` (${money(pool.data.collections.balance)} now, ${money(pool.data.collections.balance - move.amount)} after)`
+                ? t('console.catalogue.pool', {
+                    now: money(pool.data.collections.balance),
+                    after: money(pool.data.collections.balance - move.amount),
+                  })
                 : ''}{' '}
-              to provider {move.provider.toUpperCase()}
+              {t('console.catalogue.toProvider', { provider: move.provider.toUpperCase() })}
               {floatOf(move.provider) !== null
-                ? `, whose float on our books goes from ${money(floatOf(move.provider))} to ${money(floatOf(move.provider)! + move.amount)}`
+                ? t('console.catalogue.floatGoes', {
+                    before: money(floatOf(move.provider)),
+                    after: money(floatOf(move.provider)! + move.amount),
+                  })
                 : ''}
               .
             </Text>
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setMove(null)}>
-                Cancel
+                {t('console.catalogue.cancel')}
               </Button>
-              <Button onClick={() => void fund(move)}>Move {money(move.amount)}</Button>
+              <Button onClick={() => void fund(move)}>{t('console.catalogue.move', { amount: money(move.amount) })}</Button>
             </Group>
           </Stack>
         )}

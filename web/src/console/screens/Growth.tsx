@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post, type GetOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
@@ -16,27 +17,17 @@ import * as ops from '../../api/operations';
 type Settings = GetOutput<typeof ops.adminGetGrowthSettings>['settings'];
 type Editable = Omit<Settings, 'milestones'>;
 
-/** The rules' groups, by the setting's name: how the screen arranges them. */
-const GROUPS: [string, string][] = [
-  ['referral', 'Referrals'],
-  ['checkin', 'Daily check-in'],
-  ['savings', 'Savings'],
-  ['loan', 'Loans'],
-];
-const label = (key: string) =>
-  key
-    .replace(/([A-Z0-9]+)/g, ' $1')
-    .toLowerCase()
-    .replace(/\bpct\b/, '(%)')
-    .replace(/^./, (c) => c.toUpperCase());
+/** The rules' groups, by the setting's name's start: how the screen arranges them. */
+const GROUPS = ['referral', 'checkin', 'savings', 'loan'] as const;
 
 /** Growth rules as operator settings (referrals, check-in, savings, loans): change any, only changed ones are sent. */
 export function Growth() {
+  const { t } = useTranslation();
   const q = useQuery(adminQueries.growth());
   const stepUp = useOperatorStepUp();
   return (
     <Stack>
-      <ScreenTitle title="Growth settings" />
+      <ScreenTitle title={t('console.growth.title')} />
       <Loaded query={q}>{(data) => <GrowthForm settings={data.settings} stepUp={stepUp} />}</Loaded>
       {stepUp.modal}
     </Stack>
@@ -44,6 +35,7 @@ export function Growth() {
 }
 
 function GrowthForm({ settings, stepUp }: { settings: Settings; stepUp: OperatorStepUp }) {
+  const { t } = useTranslation();
   const { milestones, ...initial } = settings;
   const schema = z.object(
     Object.fromEntries(Object.entries(initial).map(([k, v]) => [k, typeof v === 'boolean' ? z.boolean() : z.number().min(0)])),
@@ -55,36 +47,36 @@ function GrowthForm({ settings, stepUp }: { settings: Settings; stepUp: Operator
   const keys = Object.keys(initial) as (keyof Editable)[];
   return (
     <form
-      aria-label="Growth settings"
+      aria-label={t('console.growth.title')}
       onSubmit={form.onSubmit(async (values) => {
         setError(null);
         setSaved(null);
         const changed = Object.fromEntries(keys.filter((k) => values[k] !== initial[k]).map((k) => [k, values[k]]));
-        if (Object.keys(changed).length === 0) return setSaved('Nothing changed.');
+        if (Object.keys(changed).length === 0) return setSaved(t('console.growth.nothing'));
         try {
           const r = await stepUp.withGrant((grantToken) => post(ops.adminUpdateGrowthSettings, changed, grantToken ? { grantToken } : {}));
           qc.setQueryData(adminQueries.growth().queryKey, (old) => (old ? { ...old, settings: r.settings } : old));
           form.resetDirty(r.settings);
-          setSaved(`Saved ${Object.keys(changed).length} setting(s).`);
+          setSaved(t('console.growth.saved', { count: Object.keys(changed).length }));
         } catch (err) {
           if (!showServerIssues(form, err)) setError(err);
         }
       })}
     >
       <Stack>
-        {GROUPS.map(([prefix, title]) => (
+        {GROUPS.map((prefix) => (
           <Card withBorder component="section" aria-labelledby={`growth-${prefix}`} key={prefix}>
             <Title order={2} size="h4" id={`growth-${prefix}`} mb="sm">
-              {title}
+              {t(`console.growth.groups.${prefix}`)}
             </Title>
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
               {keys
                 .filter((k) => k.startsWith(prefix))
                 .map((k) =>
                   typeof initial[k] === 'boolean' ? (
-                    <Switch key={k} label={label(k)} {...form.getInputProps(k, { type: 'checkbox' })} />
+                    <Switch key={k} label={t(`console.growth.settings.${k}`)} {...form.getInputProps(k, { type: 'checkbox' })} />
                   ) : (
-                    <NumberInput key={k} label={label(k)} min={0} decimalScale={2} {...form.getInputProps(k)} />
+                    <NumberInput key={k} label={t(`console.growth.settings.${k}`)} min={0} decimalScale={2} {...form.getInputProps(k)} />
                   ),
                 )}
             </SimpleGrid>
@@ -92,20 +84,20 @@ function GrowthForm({ settings, stepUp }: { settings: Settings; stepUp: Operator
         ))}
         <Card withBorder component="section" aria-labelledby="growth-milestones">
           <Title order={2} size="h4" id="growth-milestones" mb="sm">
-            Referral milestones
+            {t('console.growth.milestones')}
           </Title>
           <DataTable
-            caption="Bonus when a referrer reaches a number of qualified referrals"
+            caption={t('console.growth.milestonesCaption')}
             rows={milestones}
             rowKey={(m) => String(m.threshold)}
-            empty="No milestones."
+            empty={t('console.growth.noMilestones')}
             columns={[
-              { header: 'Referrals', cell: (m) => m.threshold },
-              { header: 'Bonus', cell: (m) => money(m.bonus) },
+              { header: t('console.growth.referrals'), cell: (m) => m.threshold },
+              { header: t('console.growth.bonus'), cell: (m) => money(m.bonus) },
             ]}
           />
           <Text size="xs" c="dimmed" mt="xs">
-            Milestones change through adminUpdateGrowthSettings (milestones) in the API.
+            {t('console.growth.milestonesApi')}
           </Text>
         </Card>
         <Failure error={error} />
@@ -115,7 +107,7 @@ function GrowthForm({ settings, stepUp }: { settings: Settings; stepUp: Operator
           </Alert>
         )}
         <Group>
-          <Button type="submit">Save changes</Button>
+          <Button type="submit">{t('console.growth.save')}</Button>
         </Group>
       </Stack>
     </form>

@@ -1,21 +1,23 @@
 import { Alert, Button, Card, NumberInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { showServerIssues, useSchemaForm } from '../../components/form';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { useCan } from '../roles';
 import type { useOperatorStepUp } from '../step-up';
 import * as ops from '../../api/operations';
 
 type WithGrant = ReturnType<typeof useOperatorStepUp>['withGrant'];
-const reason = z.string().trim().min(3, 'Say why (at least 3 characters)').max(500);
+const reason = z.string().trim().min(3).max(500);
 // adminRequestLevelGrant: a customer (their id, from the customer page) and a level.
 const grantSchema = z.object({
-  userId: z.string().trim().uuid('Paste the customer ID from their page'),
-  level: z.string().min(1, 'Choose a level'),
+  userId: z.string().trim().uuid(),
+  level: z.string().min(1),
   reason,
 });
 // adminRequestPriceLevel: a level id (new, or one to rename), its name, rank and upgrade fee (empty: granted only).
@@ -24,12 +26,16 @@ const levelSchema = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .regex(/^[a-z][a-z0-9_]{1,30}$/, '2-31 lowercase letters, digits or _, starting with a letter'),
-  name: z.string().trim().min(2, 'At least 2 characters').max(40),
+    .regex(/^[a-z][a-z0-9_]{1,30}$/),
+  name: z.string().trim().min(2).max(40),
   rank: z.number().int().min(0).max(100),
   upgradeFee: z.union([z.literal(''), z.number().min(1).max(10_000_000)]),
   reason,
 });
+
+// The fields whose rule the generic words cannot say: a customer's ID, a level's ID.
+const GRANT_HINTS: FieldHints = { userId: 'console.levelForms.userIdHint' };
+const LEVEL_HINTS: FieldHints = { level: 'console.levelForms.levelIdHint' };
 
 /** The levels as the catalogue lists them (every price list carries them). */
 const useLevels = () => useQuery(adminQueries.planPrices({ service: 'exam' })).data?.levels ?? [];
@@ -39,13 +45,14 @@ const useLevels = () => useQuery(adminQueries.planPrices({ service: 'exam' })).d
  * reorder or reprice an existing one. Each waits for a second admin in Approvals.
  */
 export function LevelForms({ withGrant }: { withGrant: WithGrant }) {
+  const { t } = useTranslation();
   const can = useCan();
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <Card withBorder component="section" aria-labelledby="price-levels">
       <Stack>
         <Title order={2} size="h4" id="price-levels">
-          Price levels
+          {t('console.levelForms.title')}
         </Title>
         {notice && (
           <Alert color="green" role="status">
@@ -59,41 +66,42 @@ export function LevelForms({ withGrant }: { withGrant: WithGrant }) {
   );
 }
 
-const asked = (status: string, what: string) =>
-  status === 'pending' ? `${what} asked for: it waits for a second admin in Approvals.` : `${what} done.`;
+const asked = (t: TFunction, status: string, what: string) =>
+  t(status === 'pending' ? 'console.levelForms.asked' : 'console.levelForms.done', { what });
 
 function GrantForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: string) => void }) {
+  const { t } = useTranslation();
   const levels = useLevels();
-  const form = useSchemaForm(grantSchema, { userId: '', level: '', reason: '' });
+  const form = useSchemaForm(grantSchema, { userId: '', level: '', reason: '' }, GRANT_HINTS);
   const [error, setError] = useState<unknown>(null);
   return (
     <form
-      aria-label="Grant a customer a level"
+      aria-label={t('console.levelForms.grant')}
       onSubmit={form.onSubmit(async (v) => {
         setError(null);
         try {
           const r = await withGrant((grantToken) => post(ops.adminRequestLevelGrant, v, grantToken ? { grantToken } : {}));
-          onAsked(asked(r.status, 'The level grant'));
+          onAsked(asked(t, r.status, t('console.levelForms.grantWhat')));
           form.reset();
         } catch (err) {
-          if (!showServerIssues(form, err)) setError(err);
+          if (!showServerIssues(form, err, GRANT_HINTS)) setError(err);
         }
       })}
     >
       <Stack>
         <Title order={3} size="h5">
-          Grant a customer a level
+          {t('console.levelForms.grant')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} style={{ alignItems: 'end' }}>
-          <TextInput label="Customer ID" {...form.getInputProps('userId')} />
+          <TextInput label={t('console.levelForms.customerId')} {...form.getInputProps('userId')} />
           <Select
-            label="Level"
+            label={t('console.levelForms.level')}
             data={levels.map((l) => ({ value: l.id, label: l.name }))}
             allowDeselect={false}
             {...form.getInputProps('level')}
           />
-          <TextInput label="Reason" {...form.getInputProps('reason')} />
-          <Button type="submit">Ask to grant</Button>
+          <TextInput label={t('console.levelForms.reason')} {...form.getInputProps('reason')} />
+          <Button type="submit">{t('console.levelForms.askGrant')}</Button>
         </SimpleGrid>
         <Failure error={error} />
       </Stack>
@@ -102,12 +110,17 @@ function GrantForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
 }
 
 function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: string) => void }) {
+  const { t } = useTranslation();
   const levels = useLevels();
-  const form = useSchemaForm(levelSchema, { level: '', name: '', rank: 1 as number | '', upgradeFee: '' as number | '', reason: '' });
+  const form = useSchemaForm(
+    levelSchema,
+    { level: '', name: '', rank: 1 as number | '', upgradeFee: '' as number | '', reason: '' },
+    LEVEL_HINTS,
+  );
   const [error, setError] = useState<unknown>(null);
   return (
     <form
-      aria-label="Add or rename a level"
+      aria-label={t('console.levelForms.add')}
       onSubmit={form.onSubmit(async (v) => {
         setError(null);
         try {
@@ -124,20 +137,23 @@ function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
               grantToken ? { grantToken } : {},
             ),
           );
-          onAsked(asked(r.status, `The level ${v.name}`));
+          onAsked(asked(t, r.status, t('console.levelForms.levelWhat', { name: v.name })));
           form.reset();
         } catch (err) {
-          if (!showServerIssues(form, err)) setError(err);
+          if (!showServerIssues(form, err, LEVEL_HINTS)) setError(err);
         }
       })}
     >
       <Stack>
         <Title order={3} size="h5">
-          Add or rename a level
+          {t('console.levelForms.add')}
         </Title>
         <Select
-          label="Start from a level (to rename it)"
-          data={[{ value: '', label: 'A new level' }, ...levels.map((l) => ({ value: l.id, label: `${l.name} (rank ${l.rank})` }))]}
+          label={t('console.levelForms.startFrom')}
+          data={[
+            { value: '', label: t('console.levelForms.newLevel') },
+            ...levels.map((l) => ({ value: l.id, label: t('console.levelForms.withRank', { name: l.name, rank: l.rank }) })),
+          ]}
           value=""
           allowDeselect={false}
           onChange={(id) => {
@@ -146,19 +162,14 @@ function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
           }}
         />
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} style={{ alignItems: 'end' }}>
-          <TextInput label="Level ID" {...form.getInputProps('level')} />
-          <TextInput label="Name" {...form.getInputProps('name')} />
-          <NumberInput label="Rank" min={0} max={100} {...form.getInputProps('rank')} />
-          <NumberInput
-            label="Upgrade fee (naira, empty: granted only)"
-            min={1}
-            thousandSeparator=","
-            {...form.getInputProps('upgradeFee')}
-          />
-          <TextInput label="Reason" {...form.getInputProps('reason')} />
+          <TextInput label={t('console.levelForms.levelId')} {...form.getInputProps('level')} />
+          <TextInput label={t('console.levelForms.name')} {...form.getInputProps('name')} />
+          <NumberInput label={t('console.levelForms.rank')} min={0} max={100} {...form.getInputProps('rank')} />
+          <NumberInput label={t('console.levelForms.fee')} min={1} thousandSeparator="," {...form.getInputProps('upgradeFee')} />
+          <TextInput label={t('console.levelForms.reason')} {...form.getInputProps('reason')} />
         </SimpleGrid>
         <Button type="submit" style={{ alignSelf: 'start' }}>
-          Ask to save the level
+          {t('console.levelForms.save')}
         </Button>
         <Failure error={error} />
       </Stack>

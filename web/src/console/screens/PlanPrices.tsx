@@ -1,11 +1,13 @@
 import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post, type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { showServerIssues, useSchemaForm } from '../../components/form';
+import i18next from 'i18next';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable } from '../../components/DataTable';
@@ -20,14 +22,19 @@ const NETWORKS = ['mtn', 'airtel', 'glo', '9mobile'] as const;
 // adminPreviewPriceChange / adminRequestPriceChange: a markup (flat naira, percent up to 100) or a plan's fixed price.
 const priceSchema = z
   .object({
-    level: z.string().min(1, 'Choose a level'),
+    level: z.string().min(1),
     plan: z.string(),
     kind: z.enum(['flat', 'percent', 'fixed']),
     value: z.number().min(0).max(10_000_000),
-    reason: z.string().trim().min(3, 'Say why (at least 3 characters)').max(500),
+    reason: z.string().trim().min(3).max(500),
   })
-  .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'at most 100', path: ['value'] })
-  .refine((v) => v.kind !== 'fixed' || v.plan !== '', { message: 'A fixed price is for one plan', path: ['plan'] });
+  .refine((v) => v.kind !== 'percent' || v.value <= 100, { path: ['value'] })
+  .refine((v) => v.kind !== 'fixed' || v.plan !== '', { path: ['plan'] });
+// The two rules across fields in words: a percent is at most 100, a fixed price names its plan.
+const PRICE_HINTS: FieldHints = {
+  value: (issue) => (issue.code === 'custom' ? i18next.t('form.atMost', { maximum: '100' }) : undefined),
+  plan: (issue) => (issue.code === 'custom' ? i18next.t('console.planPrices.fixedOnePlan') : undefined),
+};
 
 /**
  * Issue 45: the catalogue as plans: wholesale, each price level's price and margin, a plan switched off or on, and a
@@ -36,6 +43,7 @@ const priceSchema = z
 export function PlanPrices() {
   const [service, setService] = useState<Service>('data');
   const [network, setNetwork] = useState<string>('mtn');
+  const { t } = useTranslation();
   const [identifier, setIdentifier] = useState('dstv');
   const q = service === 'data' ? { service, network } : service === 'cable' ? { service, identifier } : { service };
   const list = useQuery(adminQueries.planPrices(q));
@@ -48,7 +56,7 @@ export function PlanPrices() {
     setError(null);
     try {
       await stepUp.withGrant((grantToken) => post(ops.adminSetPlanEnabled, { service, plan, enabled }, grantToken ? { grantToken } : {}));
-      setNotice(`${plan} is ${enabled ? 'on sale again' : 'switched off'}.`);
+      setNotice(t(enabled ? 'console.planPrices.onSaleAgain' : 'console.planPrices.switchedOff', { plan }));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'plan-prices'] });
     } catch (err) {
       setError(err);
@@ -58,38 +66,48 @@ export function PlanPrices() {
     <Card withBorder component="section" aria-labelledby="plan-prices">
       <Stack>
         <Title order={2} size="h4" id="plan-prices">
-          Plans and price levels
+          {t('console.planPrices.title')}
         </Title>
         <Group align="end">
           <Select
-            label="Plans of"
+            label={t('console.planPrices.plansOf')}
             data={[
-              { value: 'data', label: 'Data' },
-              { value: 'cable', label: 'Cable TV' },
-              { value: 'exam', label: 'Exam PINs' },
+              { value: 'data', label: t('console.planPrices.services.data') },
+              { value: 'cable', label: t('console.planPrices.services.cable') },
+              { value: 'exam', label: t('console.planPrices.services.exam') },
             ]}
             value={service}
             allowDeselect={false}
             onChange={(v) => v && setService(v as Service)}
           />
           {service === 'data' && (
-            <Select label="Network" data={[...NETWORKS]} value={network} allowDeselect={false} onChange={(v) => v && setNetwork(v)} />
+            <Select
+              label={t('console.planPrices.network')}
+              data={[...NETWORKS]}
+              value={network}
+              allowDeselect={false}
+              onChange={(v) => v && setNetwork(v)}
+            />
           )}
           {service === 'cable' && (
-            <TextInput label="Cable provider" value={identifier} onChange={(e) => setIdentifier(e.currentTarget.value)} />
+            <TextInput
+              label={t('console.planPrices.cableProvider')}
+              value={identifier}
+              onChange={(e) => setIdentifier(e.currentTarget.value)}
+            />
           )}
         </Group>
         <Loaded query={list}>
           {(data) => (
             <>
               <DataTable
-                caption={`${data.service} plans at provider ${data.provider.toUpperCase()}: wholesale, and each level's price (margin)`}
+                caption={t('console.planPrices.caption', { service: data.service, provider: data.provider.toUpperCase() })}
                 rows={data.items}
                 rowKey={(p) => p.plan}
-                empty="No plans listed."
+                empty={t('console.planPrices.empty')}
                 columns={[
-                  { header: 'Plan', cell: (p) => p.name },
-                  { header: 'Wholesale', cell: (p) => money(p.wholesale) },
+                  { header: t('console.planPrices.plan'), cell: (p) => p.name },
+                  { header: t('console.planPrices.wholesale'), cell: (p) => money(p.wholesale) },
                   ...data.levels.map((l) => ({
                     header: l.name,
                     cell: (p: (typeof data.items)[number]) => {
@@ -98,23 +116,25 @@ export function PlanPrices() {
                     },
                   })),
                   {
-                    header: 'On sale',
+                    header: t('console.planPrices.onSale'),
                     cell: (p) =>
                       !can('adminSetPlanEnabled') ? (
                         p.enabled ? (
-                          'yes'
+                          t('console.planPrices.yes')
                         ) : (
-                          'no'
+                          t('console.planPrices.no')
                         )
                       ) : (
                         <Button
                           size="xs"
                           variant="light"
                           color={p.enabled ? 'red' : 'green'}
-                          aria-label={`${p.enabled ? 'Switch off' : 'Switch on'} ${p.name}`}
+                          aria-label={t(p.enabled ? 'console.planPrices.switchOffPlan' : 'console.planPrices.switchOnPlan', {
+                            name: p.name,
+                          })}
                           onClick={() => void toggle(p.plan, !p.enabled)}
                         >
-                          {p.enabled ? 'Switch off' : 'Switch on'}
+                          {t(p.enabled ? 'console.planPrices.switchOff' : 'console.planPrices.switchOn')}
                         </Button>
                       ),
                   },
@@ -153,7 +173,8 @@ function PriceChange(p: {
   onAsked: (notice: string) => void;
   withGrant: ReturnType<typeof useOperatorStepUp>['withGrant'];
 }) {
-  const form = useSchemaForm(priceSchema, { level: 'agent', plan: '', kind: 'fixed', value: 0 as number | '', reason: '' });
+  const { t } = useTranslation();
+  const form = useSchemaForm(priceSchema, { level: 'agent', plan: '', kind: 'fixed', value: 0 as number | '', reason: '' }, PRICE_HINTS);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<unknown>(null);
   const change = () => {
@@ -162,7 +183,7 @@ function PriceChange(p: {
   };
   return (
     <form
-      aria-label="Change a level's price"
+      aria-label={t('console.planPrices.change')}
       onSubmit={form.onSubmit(async (v) => {
         setError(null);
         try {
@@ -170,41 +191,41 @@ function PriceChange(p: {
             post(ops.adminRequestPriceChange, { ...change(), reason: v.reason }, grantToken ? { grantToken } : {}),
           );
           setPreview(null);
-          p.onAsked(r.status === 'pending' ? 'Price change asked for: it waits for a second admin in Approvals.' : 'Price changed.');
+          p.onAsked(t(r.status === 'pending' ? 'console.planPrices.asked' : 'console.planPrices.changed'));
         } catch (err) {
-          if (!showServerIssues(form, err)) setError(err);
+          if (!showServerIssues(form, err, PRICE_HINTS)) setError(err);
         }
       })}
     >
       <Stack>
         <Title order={3} size="h5">
-          Change a level&apos;s price
+          {t('console.planPrices.change')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} style={{ alignItems: 'end' }}>
           <Select
-            label="Level"
+            label={t('console.planPrices.level')}
             data={p.levels.map((l) => ({ value: l.id, label: l.name }))}
             allowDeselect={false}
             {...form.getInputProps('level')}
           />
           <Select
-            label="Plan"
-            data={[{ value: '', label: 'Every plan' }, ...p.plans]}
+            label={t('console.planPrices.plan')}
+            data={[{ value: '', label: t('console.planPrices.everyPlan') }, ...p.plans]}
             allowDeselect={false}
             {...form.getInputProps('plan')}
           />
           <Select
-            label="Price"
+            label={t('console.planPrices.price')}
             data={[
-              { value: 'fixed', label: 'Fixed price (naira)' },
-              { value: 'flat', label: 'Markup (naira)' },
-              { value: 'percent', label: 'Markup (percent)' },
+              { value: 'fixed', label: t('console.planPrices.kinds.fixed') },
+              { value: 'flat', label: t('console.planPrices.kinds.flat') },
+              { value: 'percent', label: t('console.planPrices.kinds.percent') },
             ]}
             allowDeselect={false}
             {...form.getInputProps('kind')}
           />
-          <NumberInput label="Value" min={0} decimalScale={2} {...form.getInputProps('value')} />
-          <TextInput label="Reason" {...form.getInputProps('reason')} />
+          <NumberInput label={t('console.planPrices.value')} min={0} decimalScale={2} {...form.getInputProps('value')} />
+          <TextInput label={t('console.planPrices.reason')} {...form.getInputProps('reason')} />
         </SimpleGrid>
         <Group>
           <Button
@@ -220,13 +241,13 @@ function PriceChange(p: {
                   }),
                 );
               } catch (err) {
-                if (!showServerIssues(form, err)) setError(err);
+                if (!showServerIssues(form, err, PRICE_HINTS)) setError(err);
               }
             }}
           >
-            Preview
+            {t('console.planPrices.preview')}
           </Button>
-          <Button type="submit">Ask for approval</Button>
+          <Button type="submit">{t('console.planPrices.askApproval')}</Button>
         </Group>
         {preview && <PreviewTable preview={preview} />}
         <Failure error={error} />
@@ -236,16 +257,17 @@ function PriceChange(p: {
 }
 
 function PreviewTable({ preview }: { preview: Preview }) {
-  if (!preview.changes.length) return <Text size="sm">Nothing would change.</Text>;
+  const { t } = useTranslation();
+  if (!preview.changes.length) return <Text size="sm">{t('console.planPrices.nothing')}</Text>;
   return (
-    <Table aria-label="What the change would change">
+    <Table aria-label={t('console.planPrices.previewTable')}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Plan</Table.Th>
-          <Table.Th>Wholesale</Table.Th>
-          <Table.Th>Now</Table.Th>
-          <Table.Th>After</Table.Th>
-          <Table.Th>Margin after</Table.Th>
+          <Table.Th>{t('console.planPrices.plan')}</Table.Th>
+          <Table.Th>{t('console.planPrices.wholesale')}</Table.Th>
+          <Table.Th>{t('console.planPrices.now')}</Table.Th>
+          <Table.Th>{t('console.planPrices.after')}</Table.Th>
+          <Table.Th>{t('console.planPrices.marginAfter')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>

@@ -1,6 +1,8 @@
 import { Alert, Badge, Button, Card, Group, Modal, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { get, post, type GetOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import * as ops from '../../api/operations';
@@ -17,21 +19,22 @@ type Draft = { service: ServiceRouting; route: Route };
 
 const routingQuery = () => ({ queryKey: [...adminQueries.all(), 'routing'], queryFn: () => get(ops.adminGetRouting) });
 const NETWORK_NAMES: Record<string, string> = { mtn: 'MTN', airtel: 'Airtel', glo: 'Glo', '9mobile': '9mobile' };
-const where = (r: Route) => (r.network ? (NETWORK_NAMES[r.network] ?? r.network) : 'Whole service');
+const where = (t: TFunction, r: Route) => (r.network ? (NETWORK_NAMES[r.network] ?? r.network) : t('console.routing.wholeService'));
 const order = (providers: { name: string }[]) => providers.map((p) => p.name).join(' → ');
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Where an order comes from, in words: an operator's row here, the service's row, VTU_ROUTING, or the default. */
 function SourceBadge({ route }: { route: Route }) {
+  const { t } = useTranslation();
   if (route.source === 'console')
     return (
       <Badge color="blue" variant="light">
-        {route.own ? 'Set in console' : "Service's console order"}
+        {t(route.own ? 'console.routing.setHere' : 'console.routing.serviceOrder')}
       </Badge>
     );
   return (
     <Badge color="gray" variant="light">
-      {route.source === 'configuration' ? 'From configuration' : 'Default'}
+      {t(route.source === 'configuration' ? 'console.routing.configuration' : 'console.routing.default')}
     </Badge>
   );
 }
@@ -42,6 +45,7 @@ function SourceBadge({ route }: { route: Route }) {
  * set here wins over the configuration's (VTU_ROUTING) and the service's default.
  */
 export function Routing() {
+  const { t } = useTranslation();
   const can = useCan();
   const admin = can('adminSetRouting');
   const routing = useQuery(routingQuery());
@@ -74,10 +78,9 @@ export function Routing() {
 
   return (
     <Stack>
-      <ScreenTitle title="Provider routing" />
+      <ScreenTitle title={t('console.routing.title')} />
       <Text size="sm" c="dimmed">
-        The providers each service is sent to, in order: the first is tried first, the rest are fallbacks. An order set here for a network
-        wins over the service&apos;s, which wins over the configuration (VTU_ROUTING) and the service&apos;s default.
+        {t('console.routing.intro')}
       </Text>
       {!draft && <Failure error={error} />}
       <Loaded query={routing}>
@@ -88,21 +91,19 @@ export function Routing() {
                 {capital(s.label)}
               </Title>
               <Table>
-                <Table.Caption>
-                  {capital(s.label)}: providers with its adapter: {order(s.providers)}
-                </Table.Caption>
+                <Table.Caption>{t('console.routing.caption', { service: capital(s.label), providers: order(s.providers) })}</Table.Caption>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th scope="col">Where</Table.Th>
-                    <Table.Th scope="col">Providers in order</Table.Th>
-                    <Table.Th scope="col">Source</Table.Th>
-                    {admin && <Table.Th scope="col">Change</Table.Th>}
+                    <Table.Th scope="col">{t('console.routing.where')}</Table.Th>
+                    <Table.Th scope="col">{t('console.routing.inOrder')}</Table.Th>
+                    <Table.Th scope="col">{t('console.routing.source')}</Table.Th>
+                    {admin && <Table.Th scope="col">{t('console.routing.change')}</Table.Th>}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
                   {s.routes.map((r) => (
                     <Table.Tr key={r.network ?? ''}>
-                      <Table.Th scope="row">{where(r)}</Table.Th>
+                      <Table.Th scope="row">{where(t, r)}</Table.Th>
                       <Table.Td>{order(r.providers)}</Table.Td>
                       <Table.Td>
                         <SourceBadge route={r} />
@@ -116,11 +117,11 @@ export function Routing() {
                         <Table.Td>
                           <Group gap="xs">
                             <Button size="xs" variant="default" onClick={() => setDraft({ service: s, route: r })}>
-                              Change {s.label}, {where(r)}
+                              {t('console.routing.changeOne', { service: s.label, where: where(t, r) })}
                             </Button>
                             {r.own && (
                               <Button size="xs" variant="subtle" color="red" onClick={() => void clear(s, r)}>
-                                Clear {s.label}, {where(r)}
+                                {t('console.routing.clearOne', { service: s.label, where: where(t, r) })}
                               </Button>
                             )}
                           </Group>
@@ -142,13 +143,14 @@ export function Routing() {
 
 /** The order's change: a provider per place (the later ones optional), then the before and after to confirm. */
 function RouteDialog(p: { draft: Draft | null; error: unknown; onCancel: () => void; onConfirm: (d: Draft, providers: string[]) => void }) {
+  const { t } = useTranslation();
   const d = p.draft;
   return (
     <Modal
       opened={d !== null}
       onClose={p.onCancel}
-      title={d ? `Provider order: ${d.service.label}, ${where(d.route)}` : ''}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      title={d ? t('console.routing.dialog', { service: d.service.label, where: where(t, d.route) }) : ''}
+      closeButtonProps={{ 'aria-label': t('console.routing.close') }}
     >
       {d && (
         <RouteForm
@@ -163,9 +165,11 @@ function RouteDialog(p: { draft: Draft | null; error: unknown; onCancel: () => v
   );
 }
 
-const PLACES = ['First provider', 'Second provider (fallback)', 'Third provider (fallback)', 'Fourth provider (fallback)'];
+/** The places of an order (the service's adapters are at most four, providers A to D). */
+const PLACES = ['0', '1', '2', '3'] as const;
 
 function RouteForm(p: { draft: Draft; error: unknown; onCancel: () => void; onConfirm: (d: Draft, providers: string[]) => void }) {
+  const { t } = useTranslation();
   const { service, route } = p.draft;
   const [picks, setPicks] = useState<(string | null)[]>(() => service.providers.map((_, i) => route.providers[i]?.id ?? null));
   const [review, setReview] = useState(false);
@@ -176,15 +180,14 @@ function RouteForm(p: { draft: Draft; error: unknown; onCancel: () => void; onCo
     return (
       <Stack>
         <Text size="sm" role="status">
-          Before: {order(route.providers)}. After: {chosen.map(nameOf).join(' → ')}. The next purchase on any instance follows the new
-          order.
+          {t('console.routing.review', { before: order(route.providers), after: chosen.map(nameOf).join(' → ') })}
         </Text>
         <Failure error={p.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setReview(false)}>
-            Back
+            {t('console.routing.back')}
           </Button>
-          <Button onClick={() => p.onConfirm(p.draft, chosen)}>Set this order</Button>
+          <Button onClick={() => p.onConfirm(p.draft, chosen)}>{t('console.routing.set')}</Button>
         </Group>
       </Stack>
     );
@@ -192,8 +195,8 @@ function RouteForm(p: { draft: Draft; error: unknown; onCancel: () => void; onCo
     <Stack>
       {service.providers.map((_, i) => (
         <Select
-          key={PLACES[i]}
-          label={PLACES[i]}
+          key={i}
+          label={t(`console.routing.places.${PLACES[i]!}`)}
           data={service.providers.map((x) => ({ value: x.id, label: x.name }))}
           value={picks[i]}
           onChange={(v) => setPicks((old) => old.map((x, j) => (j === i ? v : x)))}
@@ -203,15 +206,15 @@ function RouteForm(p: { draft: Draft; error: unknown; onCancel: () => void; onCo
       ))}
       {twice && (
         <Alert color="red" role="alert">
-          Name each provider once.
+          {t('console.routing.twice')}
         </Alert>
       )}
       <Group justify="flex-end">
         <Button variant="default" onClick={p.onCancel}>
-          Cancel
+          {t('console.routing.cancel')}
         </Button>
         <Button disabled={!chosen.length || twice || !picks[0]} onClick={() => setReview(true)}>
-          Review the change
+          {t('console.routing.reviewButton')}
         </Button>
       </Group>
     </Stack>
