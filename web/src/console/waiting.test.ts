@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import i18next from 'i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { enConsole } from '../locales/console';
 import { waitingTiles } from './screens/Dashboard';
 import { paidFlag } from './screens/TopUps';
 import { requeryNotice } from './screens/Withdrawals';
@@ -17,6 +19,10 @@ const queues = {
   withdrawals: { stuck: 2, oldestStuckSeconds: 5400, stuckAfterSeconds: 3600 },
   floats: { empty: ['c'], poolBelowZero: false },
 };
+// The tiles' words are the console's English strings (locales/console).
+beforeAll(async () => {
+  await i18next.init({ resources: { en: { translation: enConsole } }, lng: 'en', interpolation: { escapeValue: false } });
+});
 const targets = (roles: string[]) => waitingTiles(queues, roles).map((t) => [t.to, t.search ?? {}, t.value]);
 
 describe('waiting tiles', () => {

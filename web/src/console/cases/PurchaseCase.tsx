@@ -1,6 +1,7 @@
 import { Anchor, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { caseQueries } from '../../api/queries/cases';
@@ -23,6 +24,7 @@ export const reportLink = (status: 'open' | 'resolved') => ({ to: 'reports', sea
  * link; resolving a report closes its threads, closing a thread resolves its reports (one action each).
  */
 export function PurchaseCase({ reference }: { reference: string }) {
+  const { t } = useTranslation();
   const kase = useQuery(caseQueries.purchase(reference));
   const can = useCan();
   const qc = useQueryClient();
@@ -46,42 +48,42 @@ export function PurchaseCase({ reference }: { reference: string }) {
     <Card withBorder component="section" aria-labelledby="case-title">
       <Stack gap="xs">
         <Title order={2} size="h4" id="case-title">
-          Reports and support about {reference}
+          {t('console.purchaseCase.title', { reference })}
         </Title>
         <Loaded query={kase}>
           {(c) =>
             c.reports.length === 0 && c.threads.length === 0 ? (
-              <Text size="sm">No report or support thread names this purchase.</Text>
+              <Text size="sm">{t('console.purchaseCase.none')}</Text>
             ) : (
               <Stack gap="xs">
-                <List size="sm" spacing={4} aria-label="Transaction reports">
+                <List size="sm" spacing={4} aria-label={t('console.purchaseCase.reports')}>
                   {c.reports.map((r) => (
                     <List.Item key={r.id}>
                       <Group gap="xs">
                         <Anchor component={ConsoleLink} {...reportLink(r.status)}>
-                          Report of {when(r.createdAt)}
+                          {t('console.purchaseCase.reportOf', { when: when(r.createdAt) })}
                         </Anchor>
                         <StatusBadge status={r.status} />
                         {r.status === 'open' && can('adminResolveTransactionReport') && (
                           <Button size="compact-xs" variant="light" onClick={() => setResolving(r.id)}>
-                            Resolve report and thread
+                            {t('console.purchaseCase.resolveBoth')}
                           </Button>
                         )}
                       </Group>
                     </List.Item>
                   ))}
                 </List>
-                <List size="sm" spacing={4} aria-label="Support threads">
-                  {c.threads.map((t) => (
-                    <List.Item key={t.id}>
+                <List size="sm" spacing={4} aria-label={t('console.purchaseCase.threads')}>
+                  {c.threads.map((th) => (
+                    <List.Item key={th.id}>
                       <Group gap="xs">
-                        <Anchor component={ConsoleLink} {...threadLink(t.id, t.status)}>
-                          Support thread
+                        <Anchor component={ConsoleLink} {...threadLink(th.id, th.status)}>
+                          {t('console.purchaseCase.thread')}
                         </Anchor>
-                        <StatusBadge status={t.status} />
-                        {t.status === 'open' && can('adminCloseSupportThread') && (
-                          <Button size="compact-xs" variant="default" onClick={() => void closeThread(t.id)}>
-                            Close thread and resolve its reports
+                        <StatusBadge status={th.status} />
+                        {th.status === 'open' && can('adminCloseSupportThread') && (
+                          <Button size="compact-xs" variant="default" onClick={() => void closeThread(th.id)}>
+                            {t('console.purchaseCase.closeBoth')}
                           </Button>
                         )}
                       </Group>
@@ -96,16 +98,16 @@ export function PurchaseCase({ reference }: { reference: string }) {
       </Stack>
       <ReasonDialog
         opened={resolving !== null}
-        title="Resolve the report"
-        label="Note to the customer"
-        confirm="Resolve report and thread"
+        title={t('console.purchaseCase.resolveTitle')}
+        label={t('console.purchaseCase.note')}
+        confirm={t('console.purchaseCase.resolveBoth')}
         onClose={() => setResolving(null)}
         onConfirm={async (note) => {
           await post(ops.adminResolveTransactionReport, { id: resolving!, note: note ?? '' });
           await refresh();
         }}
       >
-        <Text size="sm">The customer's open support threads about this purchase close with it.</Text>
+        <Text size="sm">{t('console.purchaseCase.threadsClose')}</Text>
       </ReasonDialog>
     </Card>
   );
@@ -113,12 +115,13 @@ export function PurchaseCase({ reference }: { reference: string }) {
 
 /** A support thread's reports (issue 44), beside the conversation: each a link with its status. */
 export function ThreadReports({ threadId }: { threadId: string }) {
+  const { t } = useTranslation();
   const reports = useQuery(caseQueries.thread(threadId));
   const items = reports.data?.items ?? [];
   if (!items.length) return null;
   return (
     <Text size="sm" component="div">
-      About {items.length === 1 ? 'a report' : 'reports'}:{' '}
+      {t('console.purchaseCase.about', { count: items.length })}{' '}
       {items.map((r, i) => (
         <span key={r.id}>
           {i > 0 && ', '}
@@ -128,7 +131,7 @@ export function ThreadReports({ threadId }: { threadId: string }) {
           ({r.status})
         </span>
       ))}
-      . Closing the thread resolves the open ones.
+      {t('console.purchaseCase.closing')}
     </Text>
   );
 }

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
@@ -20,14 +21,7 @@ const STATUSES = ['awaiting', 'credited', 'expired', 'failed'] as const;
 type Status = (typeof STATUSES)[number];
 
 /** The filter: every request, one status, or the stuck ones (awaiting past their expiry). */
-const SHOW = [
-  { value: '', label: 'All requests' },
-  { value: 'stuck', label: 'Stuck (awaiting past expiry)' },
-  { value: 'awaiting', label: 'Awaiting' },
-  { value: 'credited', label: 'Credited' },
-  { value: 'expired', label: 'Expired' },
-  { value: 'failed', label: 'Failed' },
-];
+const SHOW = ['all', 'stuck', ...STATUSES] as const;
 
 /**
  * Airtime to cash (issue 32): customers' requests, newest first, filtered by status or stuck. An awaiting request can
@@ -35,6 +29,7 @@ const SHOW = [
  * with nothing credited, with a note of how the provider confirmed that nothing arrived (step-up).
  */
 export function AirtimeCash() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const offset = search.num('offset', 0);
   const show = search.text('show');
@@ -56,8 +51,8 @@ export function AirtimeCash() {
     setError(null);
     try {
       const r = await post(ops.adminRequeryAirtimeCashRequest, { id });
-      const credited = r.request.credited !== null ? ` ${money(r.request.credited)} was credited.` : '';
-      setNotice(`${reference}: the provider answered "${r.providerStatus}"; the request is ${r.request.status}.${credited}`);
+      const credited = r.request.credited !== null ? t('console.airtimeCash.credited', { amount: money(r.request.credited) }) : '';
+      setNotice(t('console.airtimeCash.answered', { reference, status: r.providerStatus, outcome: r.request.status, credited }));
       await refresh();
     } catch (err) {
       setError(err);
@@ -76,28 +71,32 @@ export function AirtimeCash() {
         { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
       ),
     );
-    setNotice(`${resolving.reference}: closed with nothing credited; the request is ${r.request.status}.`);
+    setNotice(t('console.airtimeCash.closed', { reference: resolving.reference, status: r.request.status }));
     await refresh();
   }
 
   return (
     <Stack>
-      <ScreenTitle title="Airtime to cash" />
+      <ScreenTitle title={t('console.airtimeCash.title')} />
       {notice && (
-        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color="blue"
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('console.airtimeCash.dismiss')}
+          onClose={() => setNotice(null)}
+        >
           {notice}
         </Alert>
       )}
       <Failure error={error} />
       <Text size="sm" c="dimmed">
-        Customers&apos; requests to turn airtime into wallet money. Requery asks the provider now what arrived and applies its answer; only
-        the provider&apos;s confirmation credits a wallet. Close a request with nothing credited once the provider has confirmed that
-        nothing arrived.
+        {t('console.airtimeCash.intro')}
       </Text>
       <Group align="end">
         <Select
-          label="Show"
-          data={SHOW}
+          label={t('console.airtimeCash.show')}
+          data={SHOW.map((s) => ({ value: s === 'all' ? '' : s, label: t(`console.airtimeCash.shows.${s}`) }))}
           value={show === 'stuck' || status ? show : ''}
           onChange={(v) => search.set({ show: v || undefined })}
           allowDeselect={false}
@@ -108,23 +107,25 @@ export function AirtimeCash() {
         {(data) => (
           <Stack>
             <DataTable
-              caption="Airtime-to-cash requests, newest first"
+              caption={t('console.airtimeCash.caption')}
               rows={data.items}
               rowKey={(r) => r.id}
-              empty="No requests match this filter."
+              empty={t('console.airtimeCash.empty')}
               columns={[
-                { header: 'Reference', cell: (r) => r.reference },
-                { header: 'Sending number', cell: (r) => `${r.phone} (${r.network})` },
-                { header: 'Airtime', cell: (r) => money(r.amount) },
+                { header: t('console.airtimeCash.reference'), cell: (r) => r.reference },
+                { header: t('console.airtimeCash.sending'), cell: (r) => `${r.phone} (${r.network})` },
+                { header: t('console.airtimeCash.airtime'), cell: (r) => money(r.amount) },
                 {
-                  header: 'Credit',
+                  header: t('console.airtimeCash.credit'),
                   cell: (r) =>
-                    r.credited !== null
-                      ? `${money(r.credited)}${r.partial ? ` of ${money(r.expectedCredit)}` : ''}`
-                      : `${money(r.expectedCredit)} expected`,
+                    r.credited === null
+                      ? t('console.airtimeCash.expected', { amount: money(r.expectedCredit) })
+                      : r.partial
+                        ? t('console.airtimeCash.partOf', { credited: money(r.credited), expected: money(r.expectedCredit) })
+                        : money(r.credited),
                 },
                 {
-                  header: 'Status',
+                  header: t('console.airtimeCash.status'),
                   cell: (r) => (
                     <Group gap={4}>
                       <StatusBadge status={r.status} />
@@ -132,11 +133,14 @@ export function AirtimeCash() {
                     </Group>
                   ),
                 },
-                { header: 'Provider', cell: (r) => `${r.lastProviderStatus ?? 'not asked yet'} (${r.requeryCount})` },
-                { header: 'Created', cell: (r) => when(r.createdAt) },
-                { header: 'Expires', cell: (r) => when(r.expiresAt) },
                 {
-                  header: 'Actions',
+                  header: t('console.airtimeCash.provider'),
+                  cell: (r) => `${r.lastProviderStatus ?? t('console.airtimeCash.notAsked')} (${r.requeryCount})`,
+                },
+                { header: t('console.airtimeCash.created'), cell: (r) => when(r.createdAt) },
+                { header: t('console.airtimeCash.expires'), cell: (r) => when(r.expiresAt) },
+                {
+                  header: t('console.airtimeCash.actions'),
                   cell: (r) =>
                     r.status === 'awaiting' && can('adminResolveAirtimeCashRequest') ? (
                       <Group gap={4} wrap="nowrap">
@@ -146,13 +150,19 @@ export function AirtimeCash() {
                             variant="default"
                             loading={busy === r.id}
                             onClick={() => void requery(r.id, r.reference)}
-                            aria-label={`Requery ${r.reference}`}
+                            aria-label={t('console.airtimeCash.requeryOne', { reference: r.reference })}
                           >
-                            Requery
+                            {t('console.airtimeCash.requery')}
                           </Button>
                         )}
-                        <Button size="xs" variant="light" color="red" onClick={() => setResolving(r)} aria-label={`Resolve ${r.reference}`}>
-                          Resolve
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          onClick={() => setResolving(r)}
+                          aria-label={t('console.airtimeCash.resolveOne', { reference: r.reference })}
+                        >
+                          {t('console.airtimeCash.resolve')}
                         </Button>
                       </Group>
                     ) : (
@@ -173,17 +183,15 @@ export function AirtimeCash() {
       </Loaded>
       <ReasonDialog
         opened={resolving !== null}
-        title={`Resolve ${resolving?.reference ?? ''}`}
-        label="How the provider confirmed that nothing arrived"
-        confirm="Close with nothing credited"
+        title={t('console.airtimeCash.resolveOne', { reference: resolving?.reference ?? '' })}
+        label={t('console.airtimeCash.how')}
+        confirm={t('console.airtimeCash.confirm')}
         color="red"
         min={5}
         onClose={() => setResolving(null)}
         onConfirm={resolve}
       >
-        <Text size="sm">
-          The request is closed as expired with nothing credited to the customer&apos;s wallet, and the customer is told so.
-        </Text>
+        <Text size="sm">{t('console.airtimeCash.explain')}</Text>
       </ReasonDialog>
       {stepUp.modal}
     </Stack>

@@ -1,6 +1,7 @@
 import { Button, Code, Group, Select, Spoiler, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { operatorQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
 import { DataTable } from '../../components/DataTable';
@@ -25,6 +26,7 @@ const json = (v: unknown) =>
  * newest first, paged by the service's cursor.
  */
 export function Audit() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const operatorId = search.text('operator');
   const operation = search.text('operation');
@@ -54,9 +56,9 @@ export function Audit() {
   };
   return (
     <Stack>
-      <ScreenTitle title="Audit log" />
+      <ScreenTitle title={t('console.audit.title')} />
       <form
-        aria-label="Search the audit log"
+        aria-label={t('console.audit.search')}
         onSubmit={(e) => {
           e.preventDefault();
           filter({
@@ -68,65 +70,101 @@ export function Audit() {
       >
         <Group align="end">
           <Select
-            label="Operator"
-            data={[{ value: '', label: 'Anyone' }, ...(operators.data?.items ?? []).map((o) => ({ value: o.userId, label: o.email }))]}
+            label={t('console.audit.operator')}
+            data={[
+              { value: '', label: t('console.audit.anyone') },
+              ...(operators.data?.items ?? []).map((o) => ({ value: o.userId, label: o.email })),
+            ]}
             value={operatorId}
             onChange={(v) => filter({ operator: v || undefined })}
             allowDeselect={false}
             w={240}
           />
           <TextInput
-            label="Words or reference"
-            placeholder="approve"
+            label={t('console.audit.words')}
+            placeholder={t('console.audit.wordsExample')}
             value={draft.words}
             onChange={(e) => setDraft({ ...draft, words: e.currentTarget.value })}
           />
           <TextInput
-            label="Operation"
+            label={t('console.audit.operation')}
             placeholder="adminFreezeCustomer"
             value={draft.operation}
             onChange={(e) => setDraft({ ...draft, operation: e.currentTarget.value })}
           />
-          <TextInput label="Target id" value={draft.targetId} onChange={(e) => setDraft({ ...draft, targetId: e.currentTarget.value })} />
-          <TextInput type="date" label="From" value={from} onChange={(e) => filter({ from: e.currentTarget.value || undefined })} />
-          <TextInput type="date" label="To" value={to} onChange={(e) => filter({ to: e.currentTarget.value || undefined })} />
-          <Button type="submit">Search</Button>
+          <TextInput
+            label={t('console.audit.target')}
+            value={draft.targetId}
+            onChange={(e) => setDraft({ ...draft, targetId: e.currentTarget.value })}
+          />
+          <TextInput
+            type="date"
+            label={t('console.audit.from')}
+            value={from}
+            onChange={(e) => filter({ from: e.currentTarget.value || undefined })}
+          />
+          <TextInput
+            type="date"
+            label={t('console.audit.to')}
+            value={to}
+            onChange={(e) => filter({ to: e.currentTarget.value || undefined })}
+          />
+          <Button type="submit">{t('console.audit.searchButton')}</Button>
         </Group>
       </form>
       <Loaded query={q}>
         {(data) => (
           <Stack>
             <DataTable
-              caption="Operator actions, newest first"
+              caption={t('console.audit.caption')}
               rows={data.items}
               rowKey={(r) => r.id}
-              empty="No audit rows match."
+              empty={t('console.audit.empty')}
               columns={[
-                { header: 'When', cell: (r) => when(r.at) },
-                { header: 'Operator', cell: (r) => `${r.operatorEmail ?? '—'}${r.roles.length ? ` (${r.roles.join(', ')})` : ''}` },
-                { header: 'Operation', cell: (r) => r.operation },
-                { header: 'Outcome', cell: (r) => <StatusBadge status={r.outcome === 'ok' ? 'success' : (r.outcome ?? 'recorded')} /> },
+                { header: t('console.audit.when'), cell: (r) => when(r.at) },
                 {
-                  header: 'Targets',
-                  cell: (r) => <Text size="xs">{r.targets.map((t) => `${t.type ?? ''} ${t.id}`.trim()).join(', ') || '—'}</Text>,
+                  header: t('console.audit.operator'),
+                  cell: (r) => `${r.operatorEmail ?? '—'}${r.roles.length ? ` (${r.roles.join(', ')})` : ''}`,
+                },
+                { header: t('console.audit.operation'), cell: (r) => r.operation },
+                {
+                  header: t('console.audit.outcome'),
+                  cell: (r) => <StatusBadge status={r.outcome === 'ok' ? 'success' : (r.outcome ?? 'recorded')} />,
                 },
                 {
-                  header: 'Input and change',
+                  header: t('console.audit.targets'),
+                  cell: (r) => <Text size="xs">{r.targets.map((x) => `${x.type ?? ''} ${x.id}`.trim()).join(', ') || '—'}</Text>,
+                },
+                {
+                  header: t('console.audit.change'),
                   cell: (r) => (
-                    <Spoiler maxHeight={40} showLabel="Show all" hideLabel="Hide">
+                    <Spoiler maxHeight={40} showLabel={t('console.audit.showAll')} hideLabel={t('console.audit.hide')}>
                       {/* Wrapped, never a sideways-scrolling box: a card on a phone is narrow (axe scrollable-region-focusable). */}
                       <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                        {[json(r.input), r.before || r.after ? `before ${json(r.before)} after ${json(r.after)}` : '', json(r.details)]
+                        {[
+                          json(r.input),
+                          r.before || r.after ? t('console.audit.beforeAfter', { before: json(r.before), after: json(r.after) }) : '',
+                          json(r.details),
+                        ]
                           .filter(Boolean)
                           .join('\n') || '—'}
                       </Code>
                     </Spoiler>
                   ),
                 },
-                { header: 'Request', cell: (r) => <Text size="xs">{[r.requestId, r.ip].filter(Boolean).join(' from ') || '—'}</Text> },
+                {
+                  header: t('console.audit.request'),
+                  cell: (r) => (
+                    <Text size="xs">
+                      {r.requestId && r.ip
+                        ? t('console.audit.requestFrom', { request: r.requestId, ip: r.ip })
+                        : r.requestId || r.ip || '—'}
+                    </Text>
+                  ),
+                },
               ]}
             />
-            <Group justify="flex-end" component="nav" aria-label="Pages">
+            <Group justify="flex-end" component="nav" aria-label={t('console.audit.pages')}>
               <Button
                 variant="default"
                 size="xs"
@@ -137,7 +175,7 @@ export function Audit() {
                   search.set({ cursor: previous.at(-1) || undefined });
                 }}
               >
-                Newer
+                {t('console.audit.newer')}
               </Button>
               <Button
                 variant="default"
@@ -148,7 +186,7 @@ export function Audit() {
                   search.set({ cursor: data.nextCursor ?? undefined });
                 }}
               >
-                Older
+                {t('console.audit.older')}
               </Button>
             </Group>
           </Stack>

@@ -1,6 +1,7 @@
 import { Button, Card, Group, Progress, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { post, type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
@@ -18,21 +19,22 @@ type Broadcast = PostOutput<typeof ops.adminEndBroadcast>['broadcast'];
 
 /** Broadcasts to customers (optionally with a poll): create, see the live results, end one early. */
 export function Broadcasts() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const status = search.text('status') as '' | 'scheduled' | 'active' | 'ended';
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.broadcasts({ limit: LIMIT, offset, ...(status ? { status } : {}) }));
   return (
     <Stack>
-      <ScreenTitle title="Broadcasts and polls" />
+      <ScreenTitle title={t('console.broadcasts.title')} />
       <NewBroadcast />
       <Select
-        label="Status"
+        label={t('console.broadcasts.status')}
         data={[
-          { value: '', label: 'All' },
-          { value: 'scheduled', label: 'Scheduled' },
-          { value: 'active', label: 'Active' },
-          { value: 'ended', label: 'Ended' },
+          { value: '', label: t('console.broadcasts.statuses.all') },
+          { value: 'scheduled', label: t('console.broadcasts.statuses.scheduled') },
+          { value: 'active', label: t('console.broadcasts.statuses.active') },
+          { value: 'ended', label: t('console.broadcasts.statuses.ended') },
         ]}
         value={status}
         onChange={(v) => search.set({ status: v || undefined })}
@@ -42,7 +44,7 @@ export function Broadcasts() {
       <Loaded query={list}>
         {(data) => (
           <Stack>
-            {data.items.length === 0 && <Text c="dimmed">No broadcasts.</Text>}
+            {data.items.length === 0 && <Text c="dimmed">{t('console.broadcasts.none')}</Text>}
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               {data.items.map((b) => (
                 <BroadcastCard key={b.id} b={b} />
@@ -63,6 +65,7 @@ export function Broadcasts() {
 }
 
 function BroadcastCard({ b }: { b: Broadcast }) {
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const titleId = `broadcast-${b.id}`;
@@ -77,23 +80,23 @@ function BroadcastCard({ b }: { b: Broadcast }) {
         </Group>
         <Text size="sm">{b.body}</Text>
         <Text size="xs" c="dimmed">
-          From {when(b.startsAt)}
-          {b.endsAt ? ` to ${when(b.endsAt)}` : ''}
-          {b.audience.minKycTier !== undefined ? `, customers of tier ${b.audience.minKycTier} and up` : ', everyone'}
+          {t('console.broadcasts.from', { when: when(b.startsAt) })}
+          {b.endsAt ? t('console.broadcasts.to', { when: when(b.endsAt) }) : ''}
+          {b.audience.minKycTier !== undefined
+            ? t('console.broadcasts.tier', { tier: b.audience.minKycTier })
+            : t('console.broadcasts.everyone')}
         </Text>
         {b.poll && (
-          <Stack gap={4} aria-label={`Poll results: ${b.poll.question}`} role="group">
+          <Stack gap={4} aria-label={t('console.broadcasts.pollResults', { question: b.poll.question })} role="group">
             <Text size="sm" fw={600}>
-              {b.poll.question} ({b.poll.totalVotes} votes)
+              {t('console.broadcasts.votes', { question: b.poll.question, total: b.poll.totalVotes })}
             </Text>
             {b.poll.options.map((o) => {
               const pct = b.poll!.totalVotes ? Math.round((o.votes / b.poll!.totalVotes) * 100) : 0;
               return (
                 <div key={o.id}>
-                  <Text size="xs">
-                    {o.label}: {o.votes} ({pct}%)
-                  </Text>
-                  <Progress value={pct} aria-label={`${o.label}: ${pct}%`} />
+                  <Text size="xs">{t('console.broadcasts.option', { label: o.label, votes: o.votes, pct })}</Text>
+                  <Progress value={pct} aria-label={t('console.broadcasts.optionBar', { label: o.label, pct })} />
                 </div>
               );
             })}
@@ -115,7 +118,7 @@ function BroadcastCard({ b }: { b: Broadcast }) {
                 }
               }}
             >
-              End now
+              {t('console.broadcasts.end')}
             </Button>
           </Group>
         )}

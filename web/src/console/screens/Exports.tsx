@@ -1,11 +1,13 @@
 import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post } from '../../api/client';
 import { consoleQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { showServerIssues, useSchemaForm } from '../../components/form';
+import i18next from 'i18next';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { JobProgress } from '../JobProgress';
 import { useScreenSearch } from '../nav';
 import { DataTable, Pager } from '../../components/DataTable';
@@ -17,59 +19,55 @@ import * as ops from '../../api/operations';
 
 const LIMIT = 20;
 const KINDS = ['transactions', 'ledger', 'topups', 'audit'] as const;
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date');
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 // adminStartExport: a kind and a range of Lagos days (both included, at most 366 days).
-const exportSchema = z
-  .object({ kind: z.enum(KINDS), from: day, to: day })
-  .refine((v) => v.from <= v.to, { message: 'on or after the start', path: ['to'] });
+const exportSchema = z.object({ kind: z.enum(KINDS), from: day, to: day }).refine((v) => v.from <= v.to, { path: ['to'] });
+// The range's rule across its two days in words.
+const HINTS: FieldHints = { to: (issue) => (issue.code === 'custom' ? i18next.t('console.exportJobs.toAfterFrom') : undefined) };
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos' }).format(new Date());
 
 /** CSV exports for accountants (streamed by the service as a job), and every long job with its progress. */
 export function Exports() {
+  const { t } = useTranslation();
   const [jobId, setJobId] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const form = useSchemaForm(exportSchema, { kind: 'transactions', from: today(), to: today() });
+  const form = useSchemaForm(exportSchema, { kind: 'transactions', from: today(), to: today() }, HINTS);
   return (
     <Stack>
-      <ScreenTitle title="Exports and jobs" />
+      <ScreenTitle title={t('console.exportJobs.title')} />
       <Card withBorder component="section" aria-labelledby="new-export">
         <Title order={2} size="h4" id="new-export" mb="sm">
-          New CSV export
+          {t('console.exportJobs.newExport')}
         </Title>
         <form
-          aria-label="New CSV export"
+          aria-label={t('console.exportJobs.newExport')}
           onSubmit={form.onSubmit(async (v) => {
             setError(null);
             try {
               setJobId((await post(ops.adminStartExport, { ...v, kind: v.kind as (typeof KINDS)[number] })).jobId);
             } catch (err) {
-              if (!showServerIssues(form, err)) setError(err);
+              if (!showServerIssues(form, err, HINTS)) setError(err);
             }
           })}
         >
           <Group align="start">
             <Select
-              label="What"
-              data={[
-                { value: 'transactions', label: 'Purchases' },
-                { value: 'ledger', label: 'Ledger' },
-                { value: 'topups', label: 'Top-ups' },
-                { value: 'audit', label: 'Audit log (admins)' },
-              ]}
+              label={t('console.exportJobs.what')}
+              data={KINDS.map((k) => ({ value: k, label: t(`console.exportJobs.kinds.${k}`) }))}
               allowDeselect={false}
               w={160}
               {...form.getInputProps('kind')}
             />
-            <TextInput type="date" label="From (Lagos day)" {...form.getInputProps('from')} />
-            <TextInput type="date" label="To (included)" {...form.getInputProps('to')} />
+            <TextInput type="date" label={t('console.exportJobs.from')} {...form.getInputProps('from')} />
+            <TextInput type="date" label={t('console.exportJobs.to')} {...form.getInputProps('to')} />
             <Button type="submit" mt={25}>
-              Start export
+              {t('console.exportJobs.start')}
             </Button>
           </Group>
         </form>
         <Stack mt="sm">
           <Failure error={error} />
-          {jobId && <JobProgress jobId={jobId} label="Export" />}
+          {jobId && <JobProgress jobId={jobId} label={t('console.exportJobs.job')} />}
         </Stack>
       </Card>
       <Jobs />
@@ -78,6 +76,7 @@ export function Exports() {
 }
 
 function Jobs() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const kind = search.text('kind') as '' | 'reconciliation' | 'bulk_requery' | 'export';
   const offset = search.num('offset', 0);
@@ -86,15 +85,15 @@ function Jobs() {
     <Card withBorder component="section" aria-labelledby="jobs">
       <Stack>
         <Title order={2} size="h4" id="jobs">
-          Jobs
+          {t('console.exportJobs.jobs')}
         </Title>
         <Select
-          label="Kind"
+          label={t('console.exportJobs.kind')}
           data={[
-            { value: '', label: 'All' },
-            { value: 'reconciliation', label: 'Reconciliation' },
-            { value: 'bulk_requery', label: 'Bulk requery' },
-            { value: 'export', label: 'Export' },
+            { value: '', label: t('console.exportJobs.jobKinds.all') },
+            { value: 'reconciliation', label: t('console.exportJobs.jobKinds.reconciliation') },
+            { value: 'bulk_requery', label: t('console.exportJobs.jobKinds.bulk_requery') },
+            { value: 'export', label: t('console.exportJobs.jobKinds.export') },
           ]}
           value={kind}
           onChange={(v) => search.set({ kind: v || undefined })}
@@ -105,17 +104,17 @@ function Jobs() {
           {(data) => (
             <Stack>
               <DataTable
-                caption="Long actions, newest first"
+                caption={t('console.exportJobs.caption')}
                 rows={data.items}
                 rowKey={(j) => j.id}
-                empty="No jobs yet."
+                empty={t('console.exportJobs.empty')}
                 columns={[
-                  { header: 'Kind', cell: (j) => j.kind.replace(/_/g, ' ') },
-                  { header: 'Status', cell: (j) => <StatusBadge status={j.status} /> },
-                  { header: 'Progress', cell: (j) => `${j.progress.done} / ${j.progress.total}` },
-                  { header: 'Started', cell: (j) => when(j.startedAt ?? j.createdAt) },
-                  { header: 'Finished', cell: (j) => when(j.finishedAt) },
-                  { header: 'Error', cell: (j) => <Text size="xs">{j.error ?? '—'}</Text> },
+                  { header: t('console.exportJobs.kind'), cell: (j) => j.kind.replace(/_/g, ' ') },
+                  { header: t('console.exportJobs.status'), cell: (j) => <StatusBadge status={j.status} /> },
+                  { header: t('console.exportJobs.progress'), cell: (j) => `${j.progress.done} / ${j.progress.total}` },
+                  { header: t('console.exportJobs.started'), cell: (j) => when(j.startedAt ?? j.createdAt) },
+                  { header: t('console.exportJobs.finished'), cell: (j) => when(j.finishedAt) },
+                  { header: t('console.exportJobs.error'), cell: (j) => <Text size="xs">{j.error ?? '—'}</Text> },
                 ]}
               />
               <Pager

@@ -1,6 +1,8 @@
 import { Anchor, Badge, Button, Card, Grid, Group, Image, Kbd, List, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
@@ -22,6 +24,7 @@ type Status = 'pending' | 'approved' | 'rejected';
  * reject with a reason. Keys: j / k move through the list, a approves, r rejects (each asks for the reason first).
  */
 export function KycQueue() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const status = (search.text('status') || 'pending') as Status;
   const tier = search.text('tier');
@@ -67,27 +70,28 @@ export function KycQueue() {
 
   return (
     <Stack>
-      <ScreenTitle title="KYC queue">
+      <ScreenTitle title={t('console.kycQueue.title')}>
         <Text size="sm" c="dimmed">
-          Keys: <Kbd>j</Kbd> <Kbd>k</Kbd> move, <Kbd>a</Kbd> approve, <Kbd>r</Kbd> reject
+          {t('console.kycQueue.keys')} <Kbd>j</Kbd> <Kbd>k</Kbd> {t('console.kycQueue.keysMove')} <Kbd>a</Kbd>{' '}
+          {t('console.kycQueue.keysApprove')} <Kbd>r</Kbd> {t('console.kycQueue.keysReject')}
         </Text>
       </ScreenTitle>
       <Group align="end">
         <Select
-          label="Status"
-          data={['pending', 'approved', 'rejected']}
+          label={t('console.kycQueue.status')}
+          data={(['pending', 'approved', 'rejected'] as const).map((s) => ({ value: s, label: t(`console.kycQueue.statuses.${s}`) }))}
           value={status}
           onChange={(v) => search.set({ status: v ?? undefined, id: undefined })}
           allowDeselect={false}
           w={160}
         />
         <Select
-          label="Tier"
+          label={t('console.kycQueue.tier')}
           data={[
-            { value: '', label: 'All tiers' },
-            { value: '1', label: 'Tier 1 (face)' },
-            { value: '2', label: 'Tier 2 (NIN)' },
-            { value: '3', label: 'Tier 3 (bank and ID)' },
+            { value: '', label: t('console.kycQueue.tiers.all') },
+            { value: '1', label: t('console.kycQueue.tiers.1') },
+            { value: '2', label: t('console.kycQueue.tiers.2') },
+            { value: '3', label: t('console.kycQueue.tiers.3') },
           ]}
           value={tier}
           onChange={(v) => search.set({ tier: v || undefined, id: undefined })}
@@ -101,23 +105,27 @@ export function KycQueue() {
             {(data) => (
               <Stack>
                 <DataTable
-                  caption={`${status} submissions`}
+                  caption={t(`console.kycQueue.caption.${status}`)}
                   rows={data.items}
                   rowKey={(s) => s.id}
                   selected={selected}
-                  empty="No submissions with these filters."
+                  empty={t('console.kycQueue.empty')}
                   columns={[
                     {
-                      header: 'Customer',
+                      header: t('console.kycQueue.customer'),
                       cell: (s) => (
                         <Anchor component="button" type="button" onClick={() => search.set({ id: s.id, offset })}>
                           {s.email}
                         </Anchor>
                       ),
                     },
-                    { header: 'Tier', cell: (s) => s.tier, sort: column({ asc: 'tier' }) },
-                    { header: 'Submitted', cell: (s) => when(s.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
-                    { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+                    { header: t('console.kycQueue.tier'), cell: (s) => s.tier, sort: column({ asc: 'tier' }) },
+                    {
+                      header: t('console.kycQueue.submitted'),
+                      cell: (s) => when(s.createdAt),
+                      sort: column({ desc: 'newest', asc: 'oldest' }),
+                    },
+                    { header: t('console.kycQueue.status'), cell: (s) => <StatusBadge status={s.status} /> },
                   ]}
                 />
                 <Pager
@@ -132,15 +140,15 @@ export function KycQueue() {
           </Loaded>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
-          {selected ? <Submission id={selected} onDecide={setDecision} /> : <Text c="dimmed">Choose a submission.</Text>}
+          {selected ? <Submission id={selected} onDecide={setDecision} /> : <Text c="dimmed">{t('console.kycQueue.choose')}</Text>}
         </Grid.Col>
       </Grid>
       <ReasonDialog
         opened={decision !== null}
-        title={decision === 'approve' ? 'Approve this submission' : 'Reject this submission'}
-        label={decision === 'approve' ? 'Note (optional)' : 'Reason (the customer sees it)'}
+        title={t(decision === 'approve' ? 'console.kycQueue.approveTitle' : 'console.kycQueue.rejectTitle')}
+        label={t(decision === 'approve' ? 'console.kycQueue.note' : 'console.kycQueue.reason')}
         optional={decision === 'approve'}
-        confirm={decision === 'approve' ? 'Approve' : 'Reject'}
+        confirm={t(decision === 'approve' ? 'console.kycQueue.approve' : 'console.kycQueue.reject')}
         color={decision === 'approve' ? undefined : 'red'}
         onClose={() => setDecision(null)}
         onConfirm={decide}
@@ -149,9 +157,10 @@ export function KycQueue() {
   );
 }
 
-const yesNo = (v: boolean | undefined) => (v === undefined ? '—' : v ? 'yes' : 'no');
+const yesNo = (t: TFunction, v: boolean | undefined) => (v === undefined ? '—' : t(v ? 'console.kycQueue.yes' : 'console.kycQueue.no'));
 
 function Submission({ id, onDecide }: { id: string; onDecide: (d: 'approve' | 'reject') => void }) {
+  const { t } = useTranslation();
   const q = useQuery(adminQueries.kyc(id));
   return (
     <Loaded query={q}>
@@ -164,39 +173,42 @@ function Submission({ id, onDecide }: { id: string; onDecide: (d: 'approve' | 'r
             <Stack>
               <Group justify="space-between">
                 <Title order={2} size="h4" id="kyc-detail">
-                  {s.email}, tier {s.tier}
+                  {t('console.kycQueue.heading', { email: s.email, tier: s.tier })}
                 </Title>
                 <StatusBadge status={s.status} />
               </Group>
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-                <Text size="sm">Name on profile: {s.profileName ?? '—'}</Text>
-                <Text size="sm">Verified name: {s.verifiedName ?? '—'}</Text>
+                <Text size="sm">{t('console.kycQueue.profileName', { name: s.profileName ?? '—' })}</Text>
+                <Text size="sm">{t('console.kycQueue.verifiedName', { name: s.verifiedName ?? '—' })}</Text>
                 <Text size="sm">
-                  Phone: {s.phone ?? '—'} {s.phoneVerified && <Badge size="xs">verified</Badge>}
+                  {t('console.kycQueue.phone', { phone: s.phone ?? '—' })}{' '}
+                  {s.phoneVerified && <Badge size="xs">{t('console.kycQueue.verified')}</Badge>}
                 </Text>
-                <Text size="sm">Submitted: {when(s.createdAt)}</Text>
+                <Text size="sm">{t('console.kycQueue.submittedAt', { when: when(s.createdAt) })}</Text>
                 {d.liveness && (
                   <Text size="sm">
-                    Liveness: {d.liveness.outcome}
-                    {d.liveness.score !== undefined && `, score ${d.liveness.score}`}
+                    {t('console.kycQueue.liveness', { outcome: d.liveness.outcome })}
+                    {d.liveness.score !== undefined && t('console.kycQueue.score', { score: d.liveness.score })}
                     {d.liveness.reason && `, ${d.liveness.reason.replace(/_/g, ' ')}`}
-                    {d.liveness.review && ` (review: ${d.liveness.review.replace(/_/g, ' ')})`}
+                    {d.liveness.review && t('console.kycQueue.review', { review: d.liveness.review.replace(/_/g, ' ') })}
                   </Text>
                 )}
-                {d.nameMatched !== undefined && <Text size="sm">Name matched: {yesNo(d.nameMatched)}</Text>}
-                {d.phoneMatched !== undefined && <Text size="sm">Phone matched: {yesNo(d.phoneMatched)}</Text>}
-                {d.ninMasked && <Text size="sm">NIN: {d.ninMasked}</Text>}
+                {d.nameMatched !== undefined && (
+                  <Text size="sm">{t('console.kycQueue.nameMatched', { answer: yesNo(t, d.nameMatched) })}</Text>
+                )}
+                {d.phoneMatched !== undefined && (
+                  <Text size="sm">{t('console.kycQueue.phoneMatched', { answer: yesNo(t, d.phoneMatched) })}</Text>
+                )}
+                {d.ninMasked && <Text size="sm">{t('console.kycQueue.nin', { nin: d.ninMasked })}</Text>}
                 {d.bankName && (
-                  <Text size="sm">
-                    Bank: {d.bankName} {d.accountNumberMasked}
-                  </Text>
+                  <Text size="sm">{t('console.kycQueue.bank', { bank: d.bankName, account: d.accountNumberMasked ?? '' })}</Text>
                 )}
-                {d.documentType && <Text size="sm">Document: {d.documentType.replace(/_/g, ' ')}</Text>}
-                {s.reason && <Text size="sm">Reason: {s.reason}</Text>}
-                {s.reviewedAt && <Text size="sm">Reviewed: {when(s.reviewedAt)}</Text>}
+                {d.documentType && <Text size="sm">{t('console.kycQueue.document', { document: d.documentType.replace(/_/g, ' ') })}</Text>}
+                {s.reason && <Text size="sm">{t('console.kycQueue.reasonIs', { reason: s.reason })}</Text>}
+                {s.reviewedAt && <Text size="sm">{t('console.kycQueue.reviewed', { when: when(s.reviewedAt) })}</Text>}
               </SimpleGrid>
               {d.failedChecks && d.failedChecks.length > 0 && (
-                <List size="sm" aria-label="Failed checks">
+                <List size="sm" aria-label={t('console.kycQueue.failedChecks')}>
                   {d.failedChecks.map((c) => (
                     <List.Item key={c}>{c.replace(/_/g, ' ')}</List.Item>
                   ))}
@@ -213,19 +225,23 @@ function Submission({ id, onDecide }: { id: string; onDecide: (d: 'approve' | 'r
               )}
               {documents.map((f) => (
                 <Anchor key={f.path} href={f.url} target="_blank" rel="noreferrer">
-                  Open {f.role.replace(/_/g, ' ')} ({f.contentType}, {Math.ceil(f.sizeBytes / 1024)} KB)
+                  {t('console.kycQueue.open', {
+                    role: f.role.replace(/_/g, ' '),
+                    type: f.contentType,
+                    size: Math.ceil(f.sizeBytes / 1024),
+                  })}
                 </Anchor>
               ))}
               {s.files.length > 0 && (
                 <Text size="xs" c="dimmed">
-                  File links expire at {when(s.files[0]!.expiresAt)}; the screen asks for new ones when it reloads.
+                  {t('console.kycQueue.expire', { when: when(s.files[0]!.expiresAt) })}
                 </Text>
               )}
               {s.status === 'pending' && (
                 <Group>
-                  <Button onClick={() => onDecide('approve')}>Approve</Button>
+                  <Button onClick={() => onDecide('approve')}>{t('console.kycQueue.approve')}</Button>
                   <Button color="red" variant="light" onClick={() => onDecide('reject')}>
-                    Reject
+                    {t('console.kycQueue.reject')}
                   </Button>
                 </Group>
               )}

@@ -1,6 +1,7 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { get } from '../../api/client';
 import { useScreenSearch } from '../nav';
 import { DataTable } from '../../components/DataTable';
@@ -17,6 +18,7 @@ const PROFIT = ops.adminProfit;
  * of Lagos days, with totals by service, by level and overall; filters live in the address.
  */
 export function Profit() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const from = search.text('from') || today();
   const to = search.text('to') || from;
@@ -27,9 +29,9 @@ export function Profit() {
   const profit = useQuery({ queryKey: ['admin', 'profit', q], queryFn: () => get(PROFIT, q), placeholderData: keepPreviousData });
   return (
     <Stack>
-      <ScreenTitle title="Profit" />
+      <ScreenTitle title={t('console.profit.title')} />
       <form
-        aria-label="Profit filters"
+        aria-label={t('console.profit.filters')}
         onSubmit={(e) => {
           e.preventDefault();
           search.set({
@@ -43,30 +45,30 @@ export function Profit() {
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} style={{ alignItems: 'end' }}>
           <TextInput
             type="date"
-            label="From (Lagos day)"
+            label={t('console.profit.from')}
             value={draft.from}
             onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
           />
           <TextInput
             type="date"
-            label="To (Lagos day)"
+            label={t('console.profit.to')}
             value={draft.to}
             onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
           />
           <TextInput
-            label="Service"
-            placeholder="all"
+            label={t('console.profit.service')}
+            placeholder={t('console.profit.all')}
             value={draft.service}
             onChange={(e) => setDraft({ ...draft, service: e.currentTarget.value })}
           />
           <TextInput
-            label="Level"
-            placeholder="all"
+            label={t('console.profit.level')}
+            placeholder={t('console.profit.all')}
             value={draft.level}
             onChange={(e) => setDraft({ ...draft, level: e.currentTarget.value })}
           />
           <Group>
-            <Button type="submit">Show</Button>
+            <Button type="submit">{t('console.profit.show')}</Button>
           </Group>
         </SimpleGrid>
       </form>
@@ -75,52 +77,56 @@ export function Profit() {
           <Stack>
             <Card withBorder component="section" aria-labelledby="profit-total">
               <Title order={2} size="h4" id="profit-total">
-                {p.from === p.to ? p.from : `${p.from} to ${p.to}`}
+                {p.from === p.to ? p.from : t('console.profit.range', { from: p.from, to: p.to })}
               </Title>
               <Text>
-                Profit {money(p.total.profit)} on {p.total.count} successful purchases (retail {money(p.total.retail)}, wholesale{' '}
-                {money(p.total.wholesale)})
+                {t('console.profit.total', {
+                  profit: money(p.total.profit),
+                  purchases: p.total.count,
+                  retail: money(p.total.retail),
+                  wholesale: money(p.total.wholesale),
+                })}
               </Text>
             </Card>
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               <DataTable
-                caption="Profit by service"
+                caption={t('console.profit.byService')}
                 rows={p.byService}
                 rowKey={(s) => s.service}
-                empty="No successful purchases."
+                empty={t('console.profit.none')}
                 columns={[
-                  { header: 'Service', cell: (s) => s.service },
-                  { header: 'Purchases', cell: (s) => s.count },
-                  { header: 'Retail', cell: (s) => money(s.retail) },
-                  { header: 'Profit', cell: (s) => money(s.profit) },
+                  { header: t('console.profit.service'), cell: (s) => s.service },
+                  { header: t('console.profit.purchases'), cell: (s) => s.count },
+                  { header: t('console.profit.retail'), cell: (s) => money(s.retail) },
+                  { header: t('console.profit.profit'), cell: (s) => money(s.profit) },
                 ]}
               />
               <DataTable
-                caption="Profit by price level"
+                caption={t('console.profit.byLevel')}
                 rows={p.byLevel}
                 rowKey={(s) => s.level}
-                empty="No successful purchases."
+                empty={t('console.profit.none')}
                 columns={[
-                  { header: 'Level', cell: (s) => s.levelName },
-                  { header: 'Purchases', cell: (s) => s.count },
-                  { header: 'Retail', cell: (s) => money(s.retail) },
-                  { header: 'Profit', cell: (s) => money(s.profit) },
+                  { header: t('console.profit.level'), cell: (s) => s.levelName },
+                  { header: t('console.profit.purchases'), cell: (s) => s.count },
+                  { header: t('console.profit.retail'), cell: (s) => money(s.retail) },
+                  { header: t('console.profit.profit'), cell: (s) => money(s.profit) },
                 ]}
               />
             </SimpleGrid>
             <DataTable
-              caption="Profit by day, service and level"
+              caption={t('console.profit.byDay')}
               rows={p.items}
               rowKey={(s) => `${s.day}-${s.service}-${s.level}`}
-              empty="No successful purchases in this range."
+              empty={t('console.profit.noneInRange')}
               columns={[
-                { header: 'Day', cell: (s) => s.day },
-                { header: 'Service', cell: (s) => s.service },
-                { header: 'Level', cell: (s) => s.levelName },
-                { header: 'Purchases', cell: (s) => s.count },
-                { header: 'Retail', cell: (s) => money(s.retail) },
-                { header: 'Wholesale', cell: (s) => money(s.wholesale) },
-                { header: 'Profit', cell: (s) => money(s.profit) },
+                { header: t('console.profit.day'), cell: (s) => s.day },
+                { header: t('console.profit.service'), cell: (s) => s.service },
+                { header: t('console.profit.level'), cell: (s) => s.levelName },
+                { header: t('console.profit.purchases'), cell: (s) => s.count },
+                { header: t('console.profit.retail'), cell: (s) => money(s.retail) },
+                { header: t('console.profit.wholesale'), cell: (s) => money(s.wholesale) },
+                { header: t('console.profit.profit'), cell: (s) => money(s.profit) },
               ]}
             />
           </Stack>

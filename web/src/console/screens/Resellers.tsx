@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { get, post, type GetOutput } from '../../api/client';
 import { Failure } from '../../components/Failure';
 import { ConsoleLink, useScreenSearch } from '../nav';
@@ -25,6 +26,7 @@ type Key = Reseller['keys'][number];
  * levels' four-eyes forms.
  */
 export function Resellers() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const offset = search.num('offset', 0);
   const q = { limit: LIMIT, offset };
@@ -39,7 +41,7 @@ export function Resellers() {
     setNotice(null);
     try {
       await stepUp.withGrant((grantToken) => post(ops.adminSuspendApiKey, { keyId: k.id, suspended }, grantToken ? { grantToken } : {}));
-      setNotice(`Key ${k.name} (${k.prefix}…) is ${suspended ? 'suspended: every request with it is refused' : 'working again'}.`);
+      setNotice(t(suspended ? 'console.resellers.suspended' : 'console.resellers.resumed', { name: k.name, prefix: k.prefix }));
       await qc.invalidateQueries({ queryKey: ['admin', 'resellers'] });
     } catch (err) {
       setError(err);
@@ -47,7 +49,7 @@ export function Resellers() {
   };
   return (
     <Stack>
-      <ScreenTitle title="Resellers" />
+      <ScreenTitle title={t('console.resellers.title')} />
       <Failure error={error} />
       {notice && (
         <Alert color="green" role="status">
@@ -57,7 +59,7 @@ export function Resellers() {
       <Loaded query={list}>
         {(data) => (
           <Stack>
-            {data.items.length === 0 && <Text c="dimmed">No customer is above the default level.</Text>}
+            {data.items.length === 0 && <Text c="dimmed">{t('console.resellers.none')}</Text>}
             {data.items.map((r) => (
               <ResellerCard key={r.userId} r={r} mayUseKeys={can('adminSuspendApiKey')} onSuspend={suspend} />
             ))}
@@ -86,6 +88,7 @@ function ResellerCard({
   mayUseKeys: boolean;
   onSuspend: (k: Key, s: boolean) => Promise<void>;
 }) {
+  const { t } = useTranslation();
   const id = `reseller-${r.userId}`;
   const usage = r.keys.flatMap((k) => k.usage.map((u) => ({ ...u, key: k })));
   return (
@@ -96,22 +99,25 @@ function ResellerCard({
             <ConsoleLink to={`customers/${r.userId}`}>{r.email || r.userId}</ConsoleLink>
           </Title>
           <Badge variant="light">
-            {r.level.name} ({r.level.source === 'grant' ? 'granted' : 'upgraded'})
+            {t(r.level.source === 'grant' ? 'console.resellers.granted' : 'console.resellers.upgraded', { level: r.level.name })}
           </Badge>
         </Group>
         <DataTable
-          caption={`API keys of ${r.email}`}
+          caption={t('console.resellers.keysCaption', { email: r.email })}
           rows={r.keys}
           rowKey={(k) => k.id}
-          empty="No live API keys."
+          empty={t('console.resellers.noKeys')}
           columns={[
-            { header: 'Name', cell: (k) => k.name },
-            { header: 'Prefix', cell: (k) => <code>{k.prefix}…</code> },
-            { header: 'Scopes', cell: (k) => k.scopes.join(', ') },
-            { header: 'Last used', cell: (k) => when(k.lastUsedAt) },
-            { header: 'State', cell: (k) => <StatusBadge status={k.revokedAt ? 'revoked' : k.suspendedAt ? 'suspended' : 'active'} /> },
+            { header: t('console.resellers.name'), cell: (k) => k.name },
+            { header: t('console.resellers.prefix'), cell: (k) => <code>{k.prefix}…</code> },
+            { header: t('console.resellers.scopes'), cell: (k) => k.scopes.join(', ') },
+            { header: t('console.resellers.lastUsed'), cell: (k) => when(k.lastUsedAt) },
             {
-              header: 'Action',
+              header: t('console.resellers.state'),
+              cell: (k) => <StatusBadge status={k.revokedAt ? 'revoked' : k.suspendedAt ? 'suspended' : 'active'} />,
+            },
+            {
+              header: t('console.resellers.action'),
               cell: (k) =>
                 !mayUseKeys || k.revokedAt ? (
                   '—'
@@ -120,54 +126,54 @@ function ResellerCard({
                     size="xs"
                     variant="light"
                     color={k.suspendedAt ? 'green' : 'red'}
-                    aria-label={`${k.suspendedAt ? 'Resume' : 'Suspend'} key ${k.name}`}
+                    aria-label={t(k.suspendedAt ? 'console.resellers.resumeKey' : 'console.resellers.suspendKey', { name: k.name })}
                     onClick={() => void onSuspend(k, !k.suspendedAt)}
                   >
-                    {k.suspendedAt ? 'Resume' : 'Suspend'}
+                    {t(k.suspendedAt ? 'console.resellers.resume' : 'console.resellers.suspend')}
                   </Button>
                 ),
             },
           ]}
         />
         <DataTable
-          caption={`Purchases by key and day of ${r.email} (last 14 days)`}
+          caption={t('console.resellers.usageCaption', { email: r.email })}
           rows={usage}
           rowKey={(u) => `${u.key.id}-${u.day}`}
-          empty="No purchases by key in the last 14 days."
+          empty={t('console.resellers.noUsage')}
           columns={[
-            { header: 'Day', cell: (u) => u.day },
-            { header: 'Key', cell: (u) => u.key.name },
-            { header: 'Purchases', cell: (u) => u.purchases },
-            { header: 'Succeeded', cell: (u) => u.succeeded },
-            { header: 'Spend', cell: (u) => money(u.spend) },
+            { header: t('console.resellers.day'), cell: (u) => u.day },
+            { header: t('console.resellers.key'), cell: (u) => u.key.name },
+            { header: t('console.resellers.purchases'), cell: (u) => u.purchases },
+            { header: t('console.resellers.succeeded'), cell: (u) => u.succeeded },
+            { header: t('console.resellers.spend'), cell: (u) => money(u.spend) },
           ]}
         />
         <DataTable
-          caption={`Webhook endpoints of ${r.email}`}
+          caption={t('console.resellers.webhooksCaption', { email: r.email })}
           rows={r.webhooks}
           rowKey={(w) => w.id}
-          empty="No webhook endpoints."
+          empty={t('console.resellers.noWebhooks')}
           columns={[
             {
-              header: 'Mode',
+              header: t('console.resellers.mode'),
               cell: (w) => (
                 <Badge variant="light" color={w.mode === 'test' ? 'gray' : 'blue'}>
-                  {w.mode === 'test' ? 'Test' : 'Live'}
+                  {t(w.mode === 'test' ? 'console.resellers.test' : 'console.resellers.live')}
                 </Badge>
               ),
             },
-            { header: 'URL', cell: (w) => w.url },
-            { header: 'State', cell: (w) => <StatusBadge status={w.status} /> },
+            { header: t('console.resellers.url'), cell: (w) => w.url },
+            { header: t('console.resellers.state'), cell: (w) => <StatusBadge status={w.status} /> },
             {
-              header: 'Last delivery',
+              header: t('console.resellers.lastDelivery'),
               cell: (w) =>
                 w.lastDelivery
-                  ? `${w.lastDelivery.status}${w.lastDelivery.responseStatus ? ` (HTTP ${w.lastDelivery.responseStatus})` : ''}, ${when(w.lastDelivery.at)}`
-                  : 'none yet',
+                  ? `${w.lastDelivery.status}${w.lastDelivery.responseStatus ? t('console.resellers.http', { status: w.lastDelivery.responseStatus }) : ''}, ${when(w.lastDelivery.at)}`
+                  : t('console.resellers.noneYet'),
             },
-            { header: 'Failed (7 days)', cell: (w) => w.failedLast7Days },
-            { header: 'Waiting', cell: (w) => w.pending },
-            { header: 'Disabled because', cell: (w) => w.disabledReason ?? '—' },
+            { header: t('console.resellers.failed7'), cell: (w) => w.failedLast7Days },
+            { header: t('console.resellers.waiting'), cell: (w) => w.pending },
+            { header: t('console.resellers.disabledBecause'), cell: (w) => w.disabledReason ?? '—' },
           ]}
         />
       </Stack>

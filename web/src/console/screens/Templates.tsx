@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Card, Group, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, post, type GetOutput } from '../../api/client';
 import { templateQueries } from '../../api/queries/templates';
 import { Failure } from '../../components/Failure';
@@ -12,14 +13,8 @@ import * as ops from '../../api/operations';
 
 type Template = GetOutput<typeof ops.adminListMessageTemplates>['items'][number];
 type Language = Template['language'];
-const LANGUAGES: { value: Language; label: string }[] = [
-  { value: 'en', label: 'English' },
-  { value: 'ha', label: 'Hausa' },
-  { value: 'pcm', label: 'Pidgin' },
-  { value: 'yo', label: 'Yoruba' },
-];
-const CHANNELS: Record<Template['channel'], string> = { email: 'E-mail', sms: 'SMS', notice: 'Notification (push, e-mail, SMS)' };
-const vars = (names: readonly string[]) => names.map((v) => `{{${v}}}`).join(', ') || 'none';
+const LANGUAGES: readonly Language[] = ['en', 'ha', 'pcm', 'yo'];
+const vars = (names: readonly string[], none: string) => names.map((v) => `{{${v}}}`).join(', ') || none;
 
 /**
  * The customer e-mails and SMS in each language (issue 44): choose a template, reword its subject and body, preview it
@@ -27,29 +22,32 @@ const vars = (names: readonly string[]) => names.map((v) => `{{${v}}}`).join(', 
  * required one missing, is refused with a message saying which).
  */
 export function Templates() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
-  const language = (LANGUAGES.find((l) => l.value === search.text('lang'))?.value ?? 'en') as Language;
+  const language = LANGUAGES.find((l) => l === search.text('lang')) ?? 'en';
   const list = useQuery(templateQueries.list(language));
   const key = search.text('key') || 'code.signInCode';
   return (
     <Stack>
-      <ScreenTitle title="Message templates" />
+      <ScreenTitle title={t('console.templates.title')} />
       <Text size="sm" c="dimmed">
-        What customers receive by e-mail, SMS and push, in each language. A saved text is sent from then on; Reset to default puts the
-        original back.
+        {t('console.templates.intro')}
       </Text>
       <Group align="end">
         <Select
-          label="Language"
-          data={LANGUAGES}
+          label={t('console.templates.language')}
+          data={LANGUAGES.map((l) => ({ value: l, label: t(`console.templates.languages.${l}`) }))}
           value={language}
           onChange={(v) => search.set({ lang: v ?? undefined })}
           allowDeselect={false}
           w={160}
         />
         <Select
-          label="Template"
-          data={(list.data?.items ?? []).map((t) => ({ value: t.key, label: `${t.label}${t.overridden ? ' (edited)' : ''}` }))}
+          label={t('console.templates.template')}
+          data={(list.data?.items ?? []).map((x) => ({
+            value: x.key,
+            label: x.overridden ? t('console.templates.edited', { label: x.label }) : x.label,
+          }))}
           value={key}
           onChange={(v) => search.set({ key: v ?? undefined })}
           allowDeselect={false}
@@ -60,8 +58,12 @@ export function Templates() {
       </Group>
       <Loaded query={list}>
         {(data) => {
-          const t = data.items.find((x) => x.key === key);
-          return t ? <Editor key={`${t.key}:${t.language}:${t.updatedAt ?? 'default'}`} template={t} /> : <Text>Choose a template.</Text>;
+          const x = data.items.find((y) => y.key === key);
+          return x ? (
+            <Editor key={`${x.key}:${x.language}:${x.updatedAt ?? 'default'}`} template={x} />
+          ) : (
+            <Text>{t('console.templates.choose')}</Text>
+          );
         }}
       </Loaded>
     </Stack>
@@ -70,9 +72,10 @@ export function Templates() {
 
 /** The service's refusal of a text (an unknown or missing variable) in its own words, else the general message. */
 function Refusal({ error }: { error: unknown }) {
+  const { t } = useTranslation();
   if (error instanceof ApiError && error.code === 'VALIDATION_FAILED')
     return (
-      <Alert color="red" role="alert" title="This text cannot be used">
+      <Alert color="red" role="alert" title={t('console.templates.refused')}>
         {error.message}
       </Alert>
     );
@@ -80,6 +83,7 @@ function Refusal({ error }: { error: unknown }) {
 }
 
 function Editor({ template: t }: { template: Template }) {
+  const { t: tr } = useTranslation();
   const qc = useQueryClient();
   const [subject, setSubject] = useState(t.subject ?? '');
   const [body, setBody] = useState(t.body);
@@ -109,22 +113,32 @@ function Editor({ template: t }: { template: Template }) {
             {t.label}
           </Title>
           <Group gap="xs">
-            <Badge variant="light">{CHANNELS[t.channel]}</Badge>
-            {t.overridden && <Badge color="yellow">Edited {when(t.updatedAt)}</Badge>}
+            <Badge variant="light">{tr(`console.templates.channels.${t.channel}`)}</Badge>
+            {t.overridden && <Badge color="yellow">{tr('console.templates.editedAt', { when: when(t.updatedAt) })}</Badge>}
           </Group>
         </Group>
         <Text size="sm">
-          Variables: {vars(t.variables)}. The body must keep: {vars(t.required)}.
+          {tr('console.templates.variables', {
+            variables: vars(t.variables, tr('console.templates.none')),
+            required: vars(t.required, tr('console.templates.none')),
+          })}
         </Text>
         {t.channel !== 'sms' && (
           <TextInput
-            label={t.channel === 'notice' ? 'Title (e-mail subject and push title)' : 'Subject'}
+            label={tr(t.channel === 'notice' ? 'console.templates.noticeTitle' : 'console.templates.subject')}
             value={subject}
             onChange={(e) => setSubject(e.currentTarget.value)}
             maxLength={200}
           />
         )}
-        <Textarea label="Body" autosize minRows={3} value={body} onChange={(e) => setBody(e.currentTarget.value)} maxLength={2000} />
+        <Textarea
+          label={tr('console.templates.body')}
+          autosize
+          minRows={3}
+          value={body}
+          onChange={(e) => setBody(e.currentTarget.value)}
+          maxLength={2000}
+        />
         <Refusal error={error} />
         {done && (
           <Alert color="green" role="status">
@@ -137,19 +151,19 @@ function Editor({ template: t }: { template: Template }) {
             loading={busy === 'preview'}
             onClick={() => void run('preview', async () => setPreview(await post(ops.adminPreviewMessageTemplate, text)))}
           >
-            Preview
+            {tr('console.templates.preview')}
           </Button>
           <Button
             loading={busy === 'save'}
             onClick={() =>
               void run('save', async () => {
                 await post(ops.adminSaveMessageTemplate, text);
-                setDone('Saved: customers get this text from now on.');
+                setDone(tr('console.templates.saved'));
                 await refresh();
               })
             }
           >
-            Save
+            {tr('console.templates.save')}
           </Button>
           {t.overridden && (
             <Button
@@ -163,15 +177,15 @@ function Editor({ template: t }: { template: Template }) {
                 })
               }
             >
-              Reset to default
+              {tr('console.templates.reset')}
             </Button>
           )}
         </Group>
         {preview && (
-          <Card withBorder component="section" aria-label="Preview" bg="var(--mantine-color-gray-0)">
+          <Card withBorder component="section" aria-label={tr('console.templates.preview')} bg="var(--mantine-color-gray-0)">
             <Stack gap={4}>
               <Text size="xs" c="dimmed">
-                Preview with sample values
+                {tr('console.templates.sample')}
               </Text>
               {preview.subject !== null && <Text fw={600}>{preview.subject}</Text>}
               <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
@@ -179,7 +193,7 @@ function Editor({ template: t }: { template: Template }) {
               </Text>
               {preview.sms !== null && t.channel === 'notice' && (
                 <Text size="xs" c="dimmed">
-                  As an SMS: {preview.sms}
+                  {tr('console.templates.asSms', { sms: preview.sms })}
                 </Text>
               )}
             </Stack>
@@ -188,7 +202,7 @@ function Editor({ template: t }: { template: Template }) {
         <details>
           <summary>
             <Text span size="sm">
-              The default text
+              {tr('console.templates.default')}
             </Text>
           </summary>
           {t.defaultSubject !== null && (

@@ -1,6 +1,8 @@
 import { Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { adminQueries } from '../../api/queries/admin';
 import { useScreenSearch } from '../nav';
 import { PurchaseCase } from '../cases/PurchaseCase';
@@ -18,13 +20,9 @@ const SERVICES = Object.keys(
 const SORTS = ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const;
 const FIELDS = ['reference', 'phone', 'email', 'status', 'service', 'channel', 'from', 'to'] as const;
 /** Where a purchase was made (issue 46). */
-const CHANNELS = [
-  { value: '', label: 'Any' },
-  { value: 'app', label: 'App and API' },
-  { value: 'ussd', label: 'USSD' },
-  { value: 'whatsapp', label: 'WhatsApp' },
-];
-const channelName = (c: string) => CHANNELS.find((x) => x.value === c)?.label ?? c;
+const CHANNELS = ['app', 'ussd', 'whatsapp'] as const;
+const channelName = (t: TFunction, c: string) =>
+  CHANNELS.includes(c as never) ? t(`console.transactionSearch.channels.${c as (typeof CHANNELS)[number]}`) : c;
 type Field = (typeof FIELDS)[number];
 export interface FoundPurchase {
   id: string;
@@ -45,6 +43,7 @@ interface Props {
 }
 
 export function TransactionSearch(p: Props) {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const value = (f: Field) => search.text(`t_${f}`);
   const [draft, setDraft] = useState<Record<Field, string>>(
@@ -66,20 +65,33 @@ export function TransactionSearch(p: Props) {
   return (
     <Stack>
       <Title order={2} size="h3">
-        Search purchases
+        {t('console.transactionSearch.title')}
       </Title>
-      <form onSubmit={submit} aria-label="Search purchases">
+      <form onSubmit={submit} aria-label={t('console.transactionSearch.title')}>
         <Group align="end">
-          <TextInput label="Reference" value={draft.reference} onChange={(e) => set('reference')(e.currentTarget.value)} />
-          <TextInput label="Phone" value={draft.phone} onChange={(e) => set('phone')(e.currentTarget.value)} />
-          <TextInput label="E-mail" type="email" value={draft.email} onChange={(e) => set('email')(e.currentTarget.value)} />
+          <TextInput
+            label={t('console.transactionSearch.reference')}
+            value={draft.reference}
+            onChange={(e) => set('reference')(e.currentTarget.value)}
+          />
+          <TextInput
+            label={t('console.transactionSearch.phone')}
+            value={draft.phone}
+            onChange={(e) => set('phone')(e.currentTarget.value)}
+          />
+          <TextInput
+            label={t('console.transactionSearch.email')}
+            type="email"
+            value={draft.email}
+            onChange={(e) => set('email')(e.currentTarget.value)}
+          />
           <Select
-            label="Status"
+            label={t('console.transactionSearch.status')}
             data={[
-              { value: '', label: 'Any' },
-              { value: 'processing', label: 'Processing' },
-              { value: 'success', label: 'Success' },
-              { value: 'failed', label: 'Failed' },
+              { value: '', label: t('console.transactionSearch.any') },
+              { value: 'processing', label: t('console.transactionSearch.statuses.processing') },
+              { value: 'success', label: t('console.transactionSearch.statuses.success') },
+              { value: 'failed', label: t('console.transactionSearch.statuses.failed') },
             ]}
             value={draft.status}
             onChange={(v) => set('status')(v ?? '')}
@@ -87,24 +99,37 @@ export function TransactionSearch(p: Props) {
             w={140}
           />
           <Select
-            label="Service"
-            data={['', ...SERVICES].map((s) => ({ value: s, label: s || 'Any' }))}
+            label={t('console.transactionSearch.service')}
+            data={['', ...SERVICES].map((s) => ({ value: s, label: s || t('console.transactionSearch.any') }))}
             value={draft.service}
             onChange={(v) => set('service')(v ?? '')}
             allowDeselect={false}
             w={140}
           />
           <Select
-            label="Channel"
-            data={CHANNELS}
+            label={t('console.transactionSearch.channel')}
+            data={[
+              { value: '', label: t('console.transactionSearch.any') },
+              ...CHANNELS.map((c) => ({ value: c, label: channelName(t, c) })),
+            ]}
             value={draft.channel}
             onChange={(v) => set('channel')(v ?? '')}
             allowDeselect={false}
             w={140}
           />
-          <TextInput type="date" label="From" value={draft.from} onChange={(e) => set('from')(e.currentTarget.value)} />
-          <TextInput type="date" label="To" value={draft.to} onChange={(e) => set('to')(e.currentTarget.value)} />
-          <Button type="submit">Search</Button>
+          <TextInput
+            type="date"
+            label={t('console.transactionSearch.from')}
+            value={draft.from}
+            onChange={(e) => set('from')(e.currentTarget.value)}
+          />
+          <TextInput
+            type="date"
+            label={t('console.transactionSearch.to')}
+            value={draft.to}
+            onChange={(e) => set('to')(e.currentTarget.value)}
+          />
+          <Button type="submit">{t('console.transactionSearch.search')}</Button>
         </Group>
       </form>
       {/^vtu_/i.test(value('reference')) && <PurchaseCase reference={value('reference')} />}
@@ -112,25 +137,37 @@ export function TransactionSearch(p: Props) {
         {(data) => (
           <Stack>
             <DataTable
-              caption={`Purchases found${data.from ? ` from ${data.from} to ${data.to}` : ''}`}
+              caption={
+                data.from
+                  ? t('console.transactionSearch.captionDays', { from: data.from, to: data.to })
+                  : t('console.transactionSearch.caption')
+              }
               rows={data.items}
               rowKey={(t) => t.id}
-              empty="No purchase matches."
+              empty={t('console.transactionSearch.empty')}
               columns={[
-                { header: 'Reference', cell: (t) => t.reference },
-                { header: 'Customer', cell: (t) => t.email ?? t.userId },
-                { header: 'Service', cell: (t) => `${t.service} (${t.provider})` },
-                { header: 'Recipient', cell: (t) => t.recipient },
-                { header: 'Channel', cell: (t) => channelName(t.channel) },
-                { header: 'Amount', cell: (t) => money(t.amount), sort: column({ desc: 'amount_desc', asc: 'amount_asc' }) },
-                { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
-                { header: 'Created', cell: (t) => when(t.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
-                { header: 'Settled', cell: (t) => when(t.settledAt) },
+                { header: t('console.transactionSearch.reference'), cell: (t) => t.reference },
+                { header: t('console.transactionSearch.customer'), cell: (t) => t.email ?? t.userId },
+                { header: t('console.transactionSearch.service'), cell: (t) => `${t.service} (${t.provider})` },
+                { header: t('console.transactionSearch.recipient'), cell: (t) => t.recipient },
+                { header: t('console.transactionSearch.channel'), cell: (x) => channelName(t, x.channel) },
+                {
+                  header: t('console.transactionSearch.amount'),
+                  cell: (t) => money(t.amount),
+                  sort: column({ desc: 'amount_desc', asc: 'amount_asc' }),
+                },
+                { header: t('console.transactionSearch.status'), cell: (t) => <StatusBadge status={t.status} /> },
+                {
+                  header: t('console.transactionSearch.created'),
+                  cell: (t) => when(t.createdAt),
+                  sort: column({ desc: 'newest', asc: 'oldest' }),
+                },
+                { header: t('console.transactionSearch.settled'), cell: (t) => when(t.settledAt) },
                 ...(p.onRequery || p.onResolve
                   ? [
                       {
-                        header: 'Actions',
-                        cell: (t: FoundPurchase) => <Actions t={t} busy={p.busy} onRequery={p.onRequery} onResolve={p.onResolve} />,
+                        header: t('console.transactionSearch.actions'),
+                        cell: (x: FoundPurchase) => <Actions t={x} busy={p.busy} onRequery={p.onRequery} onResolve={p.onResolve} />,
                       },
                     ]
                   : []),
@@ -152,6 +189,7 @@ export function TransactionSearch(p: Props) {
 
 /** A found purchase's requery and (while processing) resolve, as far as the operator may. */
 function Actions({ t, busy, onRequery, onResolve }: Props & { t: FoundPurchase }) {
+  const { t: tr } = useTranslation();
   return (
     <Group gap={4} wrap="nowrap">
       {onRequery && (
@@ -160,14 +198,19 @@ function Actions({ t, busy, onRequery, onResolve }: Props & { t: FoundPurchase }
           variant="default"
           loading={busy === t.id}
           onClick={() => onRequery(t)}
-          aria-label={`Requery found purchase ${t.reference}`}
+          aria-label={tr('console.transactionSearch.requeryOne', { reference: t.reference })}
         >
-          Requery
+          {tr('console.transactionSearch.requery')}
         </Button>
       )}
       {onResolve && t.status === 'processing' && (
-        <Button size="xs" variant="light" onClick={() => onResolve(t)} aria-label={`Resolve found purchase ${t.reference}`}>
-          Resolve
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => onResolve(t)}
+          aria-label={tr('console.transactionSearch.resolveOne', { reference: t.reference })}
+        >
+          {tr('console.transactionSearch.resolve')}
         </Button>
       )}
     </Group>

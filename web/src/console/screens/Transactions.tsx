@@ -1,6 +1,7 @@
 import { Alert, Button, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post, type GetOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useOperatorStepUp } from '../step-up';
@@ -27,6 +28,7 @@ type Stuck = GetOutput<typeof ops.adminListStuckVtuTransactions>['items'][number
  * threshold waits for a second operator in the approvals inbox; both steps ask for step-up.
  */
 export function Transactions() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.stuck({ limit: LIMIT, offset }));
@@ -64,7 +66,7 @@ export function Transactions() {
     setError(null);
     try {
       const r = await post(ops.adminRequeryVtuTransaction, { id });
-      setNotice(`${reference}: the provider answered "${r.providerStatus}"; the purchase is ${r.transaction.status}.`);
+      setNotice(t('console.transactions.answered', { reference, status: r.providerStatus, outcome: r.transaction.status }));
       await refresh();
     } catch (err) {
       setError(err);
@@ -85,8 +87,8 @@ export function Transactions() {
     )) as { status?: string; transaction: { status: string } };
     setNotice(
       r.status === 'pending'
-        ? `${resolving.reference}: resolution requested. It waits for a second operator in Approvals.`
-        : `${resolving.reference}: resolved, the purchase is ${r.transaction.status}.`,
+        ? t('console.transactions.requested', { reference: resolving.reference })
+        : t('console.transactions.resolved', { reference: resolving.reference, status: r.transaction.status }),
     );
     await refresh();
   }
@@ -94,49 +96,56 @@ export function Transactions() {
   const stuck = (
     <Stack component="section" aria-labelledby="stuck-purchases">
       <Title order={2} size="h3" id="stuck-purchases" ref={stuckTitle} tabIndex={-1}>
-        Stuck purchases
+        {t('console.transactions.stuck')}
       </Title>
-      {bulkJob && <JobProgress key={bulkJob} jobId={bulkJob} label="Bulk requery" />}
+      {bulkJob && <JobProgress key={bulkJob} jobId={bulkJob} label={t('console.transactions.bulk')} />}
       <Text size="sm" c="dimmed">
-        Purchases the provider has not settled in time. Requery asks the provider now; a resolution settles the purchase by hand once you
-        have confirmed the outcome with the provider.
+        {t('console.transactions.stuckIntro')}
       </Text>
       <Loaded query={list}>
         {(data) => (
           <Stack>
             <DataTable
-              caption="Stuck purchases, oldest first"
+              caption={t('console.transactions.stuckCaption')}
               rows={data.items}
               rowKey={(t) => t.id}
-              empty="No stuck purchases."
+              empty={t('console.transactions.noStuck')}
               columns={[
-                { header: 'Reference', cell: (t) => t.reference },
-                { header: 'Service', cell: (t) => `${t.service}${t.network ? ` (${t.network})` : ''}` },
-                { header: 'Recipient', cell: (t) => t.recipient },
-                { header: 'Amount', cell: (t) => money(t.amount) },
-                { header: 'Provider', cell: (t) => `${t.provider}: ${t.lastProviderStatus ?? 'not asked yet'} (${t.requeryCount})` },
-                { header: 'Started', cell: (t) => when(t.createdAt) },
-                { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
+                { header: t('console.transactions.reference'), cell: (t) => t.reference },
+                { header: t('console.transactions.service'), cell: (t) => `${t.service}${t.network ? ` (${t.network})` : ''}` },
+                { header: t('console.transactions.recipient'), cell: (t) => t.recipient },
+                { header: t('console.transactions.amount'), cell: (t) => money(t.amount) },
+                {
+                  header: t('console.transactions.provider'),
+                  cell: (x) => `${x.provider}: ${x.lastProviderStatus ?? t('console.transactions.notAsked')} (${x.requeryCount})`,
+                },
+                { header: t('console.transactions.started'), cell: (t) => when(t.createdAt) },
+                { header: t('console.transactions.status'), cell: (t) => <StatusBadge status={t.status} /> },
                 ...(can('adminRequeryVtuTransaction') || can('adminResolveVtuTransaction')
                   ? [
                       {
-                        header: 'Actions',
-                        cell: (t: Stuck) => (
+                        header: t('console.transactions.actions'),
+                        cell: (row: Stuck) => (
                           <Group gap={4} wrap="nowrap">
                             {can('adminRequeryVtuTransaction') && (
                               <Button
                                 size="xs"
                                 variant="default"
-                                loading={busy === t.id}
-                                onClick={() => void requery(t.id, t.reference)}
-                                aria-label={`Requery ${t.reference}`}
+                                loading={busy === row.id}
+                                onClick={() => void requery(row.id, row.reference)}
+                                aria-label={t('console.transactions.requeryOne', { reference: row.reference })}
                               >
-                                Requery
+                                {t('console.transactions.requery')}
                               </Button>
                             )}
                             {can('adminResolveVtuTransaction') && (
-                              <Button size="xs" variant="light" onClick={() => setResolving(t)} aria-label={`Resolve ${t.reference}`}>
-                                Resolve
+                              <Button
+                                size="xs"
+                                variant="light"
+                                onClick={() => setResolving(row)}
+                                aria-label={t('console.transactions.resolveOne', { reference: row.reference })}
+                              >
+                                {t('console.transactions.resolve')}
                               </Button>
                             )}
                           </Group>
@@ -160,15 +169,21 @@ export function Transactions() {
   );
   return (
     <Stack>
-      <ScreenTitle title="Transactions">
+      <ScreenTitle title={t('console.transactions.title')}>
         {can('adminStartBulkRequery') && (
           <Button variant="default" onClick={() => void bulkRequery()} disabled={!list.data?.items.length}>
-            Requery all stuck
+            {t('console.transactions.requeryAll')}
           </Button>
         )}
       </ScreenTitle>
       {notice && (
-        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color="blue"
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('console.transactions.dismiss')}
+          onClose={() => setNotice(null)}
+        >
           {notice}
         </Alert>
       )}
@@ -182,20 +197,20 @@ export function Transactions() {
       {!stuckFirst && stuck}
       <ReasonDialog
         opened={resolving !== null}
-        title={`Resolve ${resolving?.reference ?? ''}`}
-        label="How you confirmed the outcome with the provider"
-        confirm="Request resolution"
+        title={t('console.transactions.resolveOne', { reference: resolving?.reference ?? '' })}
+        label={t('console.transactions.how')}
+        confirm={t('console.transactions.request')}
         min={5}
         onClose={() => setResolving(null)}
         onConfirm={resolve}
       >
         <SegmentedControl
-          aria-label="Outcome"
+          aria-label={t('console.transactions.outcome')}
           value={outcome}
           onChange={(v) => setOutcome(v as Outcome)}
           data={[
-            { value: 'failed', label: 'Failed: refund the customer' },
-            { value: 'delivered', label: 'Delivered' },
+            { value: 'failed', label: t('console.transactions.failed') },
+            { value: 'delivered', label: t('console.transactions.delivered') },
           ]}
         />
       </ReasonDialog>

@@ -1,6 +1,8 @@
 import { Alert, Anchor, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import i18next from 'i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
@@ -18,20 +20,19 @@ const STATUSES = ['pending', 'success', 'failed', 'reversed'] as const;
 type Status = (typeof STATUSES)[number];
 
 /** The filter: every withdrawal, one status, or the stuck ones (still pending with the processor past the setting). */
-const SHOW = [
-  { value: '', label: 'All withdrawals' },
-  { value: 'stuck', label: 'Stuck (pending too long)' },
-  { value: 'pending', label: 'Pending' },
-  { value: 'success', label: 'Paid' },
-  { value: 'failed', label: 'Failed (refunded)' },
-  { value: 'reversed', label: 'Reversed (refunded)' },
-];
+const SHOW = ['all', 'stuck', ...STATUSES] as const;
 
 /** What an operator reads after a requery: the processor's answer and where the withdrawal now stands. */
 export function requeryNotice(reference: string, processorStatus: string | null, status: string): string {
-  if (processorStatus === null) return `${reference}: already ${status}; the processor was not asked.`;
-  const ended = status === 'success' ? 'paid' : status === 'pending' ? 'still pending: it is polled again' : `${status}: refunded`;
-  return `${reference}: the processor answered "${processorStatus}"; the withdrawal is ${ended}.`;
+  const t = i18next.t;
+  if (processorStatus === null) return t('console.withdrawals.notAsked', { reference, status });
+  const ended =
+    status === 'success'
+      ? t('console.withdrawals.paid')
+      : status === 'pending'
+        ? t('console.withdrawals.stillPending')
+        : t('console.withdrawals.refunded', { status });
+  return t('console.withdrawals.answered', { reference, answer: processorStatus, ended });
 }
 
 /**
@@ -40,6 +41,7 @@ export function requeryNotice(reference: string, processorStatus: string | null,
  * (paid, refunded once, or polled again): only the processor's word moves money, so no second operator is asked.
  */
 export function Withdrawals() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const offset = search.num('offset', 0);
   const show = search.text('show');
@@ -70,21 +72,26 @@ export function Withdrawals() {
 
   return (
     <Stack>
-      <ScreenTitle title="Withdrawals" />
+      <ScreenTitle title={t('console.withdrawals.title')} />
       {notice && (
-        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color="blue"
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('console.withdrawals.dismiss')}
+          onClose={() => setNotice(null)}
+        >
           {notice}
         </Alert>
       )}
       <Failure error={error} />
       <Text size="sm" c="dimmed">
-        Customers&apos; withdrawals to a bank account. Requery asks the processor now what became of a pending transfer and applies its
-        answer: paid, refunded once, or asked again later.
+        {t('console.withdrawals.intro')}
       </Text>
       <Group align="end">
         <Select
-          label="Show"
-          data={SHOW}
+          label={t('console.withdrawals.show')}
+          data={SHOW.map((s) => ({ value: s === 'all' ? '' : s, label: t(`console.withdrawals.shows.${s}`) }))}
           value={stuck || status ? show : ''}
           onChange={(v) => search.set({ show: v || undefined, offset: undefined })}
           allowDeselect={false}
@@ -94,33 +101,35 @@ export function Withdrawals() {
       <Loaded query={list}>
         {(data) => (
           <Stack>
-            {stuck && (
-              <Text size="sm">
-                Pending with the processor for more than {Math.round(data.stuckAfterSeconds / 60)} minutes, oldest first.
-              </Text>
-            )}
+            {stuck && <Text size="sm">{t('console.withdrawals.stuckFor', { minutes: Math.round(data.stuckAfterSeconds / 60) })}</Text>}
             <DataTable
-              caption={stuck ? 'Stuck withdrawals, oldest first' : 'Withdrawals, newest first'}
+              caption={t(stuck ? 'console.withdrawals.stuckCaption' : 'console.withdrawals.caption')}
               rows={data.items}
               rowKey={(w) => w.reference}
-              empty="No withdrawals match this filter."
+              empty={t('console.withdrawals.empty')}
               columns={[
-                { header: 'Reference', cell: (w) => w.reference },
+                { header: t('console.withdrawals.reference'), cell: (w) => w.reference },
                 {
-                  header: 'Customer',
+                  header: t('console.withdrawals.customer'),
                   cell: (w) => (
                     <Anchor component={ConsoleLink} to={`customers/${w.userId}`} size="sm">
                       {w.userId.slice(0, 8)}
                     </Anchor>
                   ),
                 },
-                { header: 'To', cell: (w) => `${w.accountName}, ${w.bankName} ${w.accountNumber}` },
-                { header: 'Amount', cell: (w) => `${money(w.amount)} + ${money(w.fee)} fee` },
-                { header: 'Status', cell: (w) => <StatusBadge status={w.status} /> },
-                { header: 'Processor', cell: (w) => `${w.transferCode ?? 'no transfer code'} (asked ${w.polls})` },
-                { header: 'Requested', cell: (w) => when(w.createdAt) },
+                { header: t('console.withdrawals.to'), cell: (w) => `${w.accountName}, ${w.bankName} ${w.accountNumber}` },
                 {
-                  header: 'Actions',
+                  header: t('console.withdrawals.amount'),
+                  cell: (w) => t('console.withdrawals.withFee', { amount: money(w.amount), fee: money(w.fee) }),
+                },
+                { header: t('console.withdrawals.status'), cell: (w) => <StatusBadge status={w.status} /> },
+                {
+                  header: t('console.withdrawals.processor'),
+                  cell: (w) => t('console.withdrawals.asked', { code: w.transferCode ?? t('console.withdrawals.noCode'), polls: w.polls }),
+                },
+                { header: t('console.withdrawals.requested'), cell: (w) => when(w.createdAt) },
+                {
+                  header: t('console.withdrawals.actions'),
                   cell: (w) =>
                     w.status === 'pending' && can('adminRequeryWithdrawal') ? (
                       <Button
@@ -128,9 +137,9 @@ export function Withdrawals() {
                         variant="default"
                         loading={busy === w.reference}
                         onClick={() => void requery(w.reference)}
-                        aria-label={`Requery ${w.reference}`}
+                        aria-label={t('console.withdrawals.requeryOne', { reference: w.reference })}
                       >
-                        Requery
+                        {t('console.withdrawals.requery')}
                       </Button>
                     ) : (
                       (w.failureReason ?? '—')
