@@ -2,6 +2,7 @@ import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Text, Visu
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { consoleQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
 import { ConsoleLink, useConsolePath } from './nav';
@@ -28,6 +29,7 @@ function useWaiting(roles: readonly string[]): Record<string, number> {
  * operator's roles open (a screen reached by its address still answers the service's refusal in words).
  */
 export function ConsoleLayout({ email, roles, children }: { email: string; roles: readonly string[]; children: ReactNode }) {
+  const { t } = useTranslation();
   const auth = useAuth();
   const [opened, { toggle, close }] = useDisclosure();
   const current = useConsolePath()[0] ?? '';
@@ -37,7 +39,7 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="md">
       <a className="skip-link" href="#console-content">
-        Skip to content
+        {t('console.layout.skip')}
       </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -47,12 +49,12 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
               onClick={toggle}
               hiddenFrom="md"
               size="sm"
-              aria-label="Console menu"
+              aria-label={t('console.layout.menu')}
               aria-expanded={opened}
               aria-controls="console-nav"
             />
             <Text fw={700} c="brand.9" td="none" component={ConsoleLink} to="">
-              Operator console
+              {t('console.common.title')}
             </Text>
           </Group>
           <Group gap="sm" wrap="nowrap">
@@ -60,12 +62,17 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
               {email}
             </Text>
             <Button variant="default" size="xs" onClick={() => void auth.signOut()}>
-              Sign out
+              {t('console.common.signOut')}
             </Button>
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar id="console-nav" p="xs" aria-label="Console" style={!desktop && !opened ? { display: 'none' } : undefined}>
+      <AppShell.Navbar
+        id="console-nav"
+        p="xs"
+        aria-label={t('console.layout.navigation')}
+        style={!desktop && !opened ? { display: 'none' } : undefined}
+      >
         <ScrollArea type="auto">
           {GROUPS.filter((group) => Object.values(SCREENS).some((s) => s.group === group && screenOpen(s, roles))).map((group) => (
             <div key={group}>
