@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post, type GetOutput } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
@@ -21,13 +22,14 @@ import * as ops from '../../api/operations';
 const LIMIT = 20;
 type Approval = GetOutput<typeof ops.adminListApprovals>['items'][number];
 type Status = Approval['status'];
-const ACTIONS: Record<Approval['action'], string> = {
-  wallet_adjustment: 'Wallet adjustment',
-  vtu_resolution: 'Purchase resolution',
-  settlement_correction: 'Settlement correction',
-  threshold_change: 'Threshold change',
-  price_setting: 'Price setting',
-};
+const ACTIONS = {
+  wallet_adjustment: 'console.approvals.walletAdjustment',
+  vtu_resolution: 'console.approvals.vtuResolution',
+  settlement_correction: 'console.approvals.settlementCorrection',
+  threshold_change: 'console.approvals.thresholdChange',
+  price_setting: 'console.approvals.priceSetting',
+} as const satisfies Record<Approval['action'], string>;
+const STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const satisfies Status[];
 
 /**
  * Four-eyes: money actions another operator requested wait here. A different operator approves (the action runs
@@ -35,6 +37,7 @@ const ACTIONS: Record<Approval['action'], string> = {
  * (requested, amount) from the column headers.
  */
 export function Approvals() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const status = (search.text('status') || 'pending') as Status;
   const offset = search.num('offset', 0);
@@ -54,23 +57,29 @@ export function Approvals() {
         ? post(ops.adminApproveRequest, { id: a.id, ...(reason ? { reason } : {}) }, grantToken ? { grantToken } : {})
         : post(ops.adminRejectRequest, { id: a.id, reason: reason ?? '' }, grantToken ? { grantToken } : {}),
     );
-    setNotice(`${ACTIONS[a.action]} of ${money(a.amount)}: ${r.approval.status}.`);
+    setNotice(
+      t('console.approvals.decided', {
+        action: t(ACTIONS[a.action]),
+        amount: money(a.amount),
+        status: t(`console.approvals.${r.approval.status}`),
+      }),
+    );
     await qc.invalidateQueries({ queryKey: [...adminQueries.all()] });
   }
 
   return (
     <Stack>
-      <ScreenTitle title="Approvals" />
+      <ScreenTitle title={t('console.approvals.title')} />
       <Select
-        label="Status"
-        data={['pending', 'approved', 'rejected', 'expired']}
+        label={t('console.approvals.status')}
+        data={STATUSES.map((s) => ({ value: s, label: t(`console.approvals.${s}`) }))}
         value={status}
         onChange={(v) => search.set({ status: v ?? undefined })}
         allowDeselect={false}
         w={160}
       />
       {notice && (
-        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert color="blue" role="status" withCloseButton closeButtonLabel={t('console.approvals.dismiss')} onClose={() => setNotice(null)}>
           {notice}
         </Alert>
       )}
@@ -78,15 +87,19 @@ export function Approvals() {
         {(data) => (
           <Stack>
             <DataTable
-              caption={`${status} approval requests, newest first`}
+              caption={t('console.approvals.caption', { status: t(`console.approvals.${status}`) })}
               rows={data.items}
               rowKey={(a) => a.id}
-              empty="No requests."
+              empty={t('console.approvals.empty')}
               columns={[
-                { header: 'Action', cell: (a) => ACTIONS[a.action] },
-                { header: 'Amount', cell: (a) => money(a.amount), sort: column({ desc: 'amount_desc', asc: 'amount_asc' }) },
+                { header: t('console.approvals.action'), cell: (a) => t(ACTIONS[a.action]) },
                 {
-                  header: 'Customer',
+                  header: t('console.approvals.amount'),
+                  cell: (a) => money(a.amount),
+                  sort: column({ desc: 'amount_desc', asc: 'amount_asc' }),
+                },
+                {
+                  header: t('console.approvals.customer'),
                   cell: (a) =>
                     a.customerId ? (
                       <Anchor component={ConsoleLink} to={`customers/${a.customerId}`} size="sm">
@@ -96,31 +109,35 @@ export function Approvals() {
                       '—'
                     ),
                 },
-                { header: 'Asked by', cell: (a) => a.makerEmail ?? a.makerId },
-                { header: 'About', cell: (a) => <Subject a={a} /> },
-                { header: 'Reason', cell: (a) => a.reason },
-                { header: 'Requested', cell: (a) => when(a.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
-                { header: 'Expires', cell: (a) => when(a.expiresAt) },
+                { header: t('console.approvals.askedBy'), cell: (a) => a.makerEmail ?? a.makerId },
+                { header: t('console.approvals.about'), cell: (a) => <Subject a={a} /> },
+                { header: t('console.approvals.reason'), cell: (a) => a.reason },
                 {
-                  header: 'Decision',
+                  header: t('console.approvals.requested'),
+                  cell: (a) => when(a.createdAt),
+                  sort: column({ desc: 'newest', asc: 'oldest' }),
+                },
+                { header: t('console.approvals.expires'), cell: (a) => when(a.expiresAt) },
+                {
+                  header: t('console.approvals.decision'),
                   cell: (a) =>
                     a.status === 'pending' && can('adminApproveRequest') ? (
                       <Group gap={4} wrap="nowrap">
                         <Button
                           size="xs"
                           onClick={() => setDeciding({ a, decision: 'approve' })}
-                          aria-label={`Approve ${ACTIONS[a.action]} of ${money(a.amount)}`}
+                          aria-label={t('console.approvals.approveLabel', { action: t(ACTIONS[a.action]), amount: money(a.amount) })}
                         >
-                          Approve
+                          {t('console.approvals.approve')}
                         </Button>
                         <Button
                           size="xs"
                           color="red"
                           variant="light"
                           onClick={() => setDeciding({ a, decision: 'reject' })}
-                          aria-label={`Reject ${ACTIONS[a.action]} of ${money(a.amount)}`}
+                          aria-label={t('console.approvals.rejectLabel', { action: t(ACTIONS[a.action]), amount: money(a.amount) })}
                         >
-                          Reject
+                          {t('console.approvals.reject')}
                         </Button>
                       </Group>
                     ) : (
@@ -148,15 +165,19 @@ export function Approvals() {
         optional={deciding?.decision === 'approve'}
         title={
           deciding
-            ? `${deciding.decision === 'approve' ? 'Approve' : 'Reject'}: ${ACTIONS[deciding.a.action]} of ${money(deciding.a.amount)}`
+            ? t('console.approvals.dialogTitle', {
+                decision: t(deciding.decision === 'approve' ? 'console.approvals.approve' : 'console.approvals.reject'),
+                action: t(ACTIONS[deciding.a.action]),
+                amount: money(deciding.a.amount),
+              })
             : ''
         }
-        confirm={deciding?.decision === 'approve' ? 'Approve' : 'Reject'}
+        confirm={t(deciding?.decision === 'approve' ? 'console.approvals.approve' : 'console.approvals.reject')}
         color={deciding?.decision === 'reject' ? 'red' : undefined}
         onClose={() => setDeciding(null)}
         onConfirm={decide}
       >
-        {deciding && <Text size="sm">Requested: {deciding.a.reason}</Text>}
+        {deciding && <Text size="sm">{t('console.approvals.requestedReason', { reason: deciding.a.reason })}</Text>}
       </ReasonDialog>
       {stepUp.modal}
     </Stack>
@@ -168,18 +189,19 @@ export function Approvals() {
  * which lists the purchases), the top-up settlement (Top-ups, by its customer), or the thresholds asked for.
  */
 function Subject({ a }: { a: Approval }) {
+  const { t } = useTranslation();
   const d = a.details;
   if (a.action === 'vtu_resolution')
     return (
       <Text size="xs">
-        Purchase {String(d.transactionId ?? a.subjectId).slice(0, 8)}: mark {String(d.outcome)}
+        {t('console.approvals.purchaseSubject', { id: String(d.transactionId ?? a.subjectId).slice(0, 8), outcome: String(d.outcome) })}
         {d.note ? ` (${String(d.note)})` : ''}
       </Text>
     );
   if (a.action === 'settlement_correction' && a.customerEmail)
     return (
       <Anchor component={ConsoleLink} to="topups" search={{ kind: 'settlements', email: a.customerEmail }} size="xs">
-        Top-up settlement of {a.customerEmail}
+        {t('console.approvals.settlementSubject', { email: a.customerEmail })}
       </Anchor>
     );
   const facts = Object.entries(d).filter(([k]) => !['userId', 'reason', 'amount'].includes(k));
@@ -192,11 +214,12 @@ const thresholdSchema = z.object({ walletAdjustment: threshold, vtuResolution: t
 
 /** The thresholds per action: amounts below take effect at once, the rest wait for a second operator. */
 function Thresholds() {
+  const { t } = useTranslation();
   const q = useQuery(consoleQueries.approvalSettings());
   return (
     <Card withBorder component="section" aria-labelledby="thresholds">
       <Title order={2} size="h4" id="thresholds" mb="sm">
-        Thresholds
+        {t('console.approvals.thresholds')}
       </Title>
       <Loaded query={q}>{(s) => <ThresholdForm initial={s} />}</Loaded>
     </Card>
@@ -205,12 +228,13 @@ function Thresholds() {
 
 type Settings = GetOutput<typeof ops.adminGetApprovalSettings>;
 const SAVED = {
-  applied: 'Thresholds saved.',
-  pending: 'Lower thresholds are saved. A higher threshold weakens a control: it waits for another admin on this screen.',
-  scheduled: 'Lower thresholds are saved. A higher threshold weakens a control: it takes effect in 24 hours, and every admin was e-mailed.',
+  applied: 'console.approvals.saved',
+  pending: 'console.approvals.savedPending',
+  scheduled: 'console.approvals.savedScheduled',
 } as const;
 
 function ThresholdForm({ initial }: { initial: Settings }) {
+  const { t } = useTranslation();
   const form = useSchemaForm(thresholdSchema, {
     walletAdjustment: initial.walletAdjustment,
     vtuResolution: initial.vtuResolution,
@@ -224,7 +248,7 @@ function ThresholdForm({ initial }: { initial: Settings }) {
   return (
     <>
       <form
-        aria-label="Approval thresholds"
+        aria-label={t('console.approvals.formLabel')}
         onSubmit={form.onSubmit(async (v) => {
           setError(null);
           setSaved(null);
@@ -240,42 +264,40 @@ function ThresholdForm({ initial }: { initial: Settings }) {
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <NumberInput
-              label="Wallet adjustments under (naira)"
+              label={t('console.approvals.walletUnder')}
               min={0}
               thousandSeparator=","
               {...form.getInputProps('walletAdjustment')}
             />
+            <NumberInput label={t('console.approvals.vtuUnder')} min={0} thousandSeparator="," {...form.getInputProps('vtuResolution')} />
             <NumberInput
-              label="Purchase resolutions under (naira)"
-              min={0}
-              thousandSeparator=","
-              {...form.getInputProps('vtuResolution')}
-            />
-            <NumberInput
-              label="Settlement corrections under (naira)"
+              label={t('console.approvals.settlementUnder')}
               min={0}
               thousandSeparator=","
               {...form.getInputProps('settlementCorrection')}
             />
           </SimpleGrid>
           <Text size="xs" c="dimmed">
-            0 means every request waits for a second operator.
+            {t('console.approvals.zeroHint')}
           </Text>
           <Failure error={error} />
           {saved && (
             <Alert color="green" role="status">
-              {SAVED[saved]}
+              {t(SAVED[saved])}
             </Alert>
           )}
           {initial.scheduled.map((s) => (
             <Text key={s.setting} size="sm">
-              {s.setting} rises to ₦{s.value.toLocaleString('en-NG')} at{' '}
-              {new Date(s.at).toLocaleString('en-NG', { timeZone: 'Africa/Lagos' })}.
+              {t('console.approvals.rises', {
+                setting: s.setting,
+                value: s.value.toLocaleString('en-NG'),
+                at: new Date(s.at).toLocaleString('en-NG', { timeZone: 'Africa/Lagos' }),
+              })}
             </Text>
           ))}
           {can('adminUpdateApprovalSettings') && (
             <Group>
-              <Button type="submit">Save thresholds</Button>
+              <Button type="submit">{t('console.approvals.save')}</Button>
             </Group>
           )}
         </Stack>

@@ -1,6 +1,7 @@
 import { Button, Card, Group, Modal, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post } from '../../api/client';
 import { consoleQueries, adminQueries } from '../../api/queries/admin';
@@ -19,13 +20,14 @@ type Saved = { id: string; title: string; body: string; updatedAt: string };
 
 /** The "Saved replies" picker beside a thread's reply box: the chosen reply, {name} filled, goes into the box. */
 export function SavedReplyPicker({ customerId, onPick }: { customerId?: string; onPick: (body: string) => void }) {
+  const { t } = useTranslation();
   const replies = useQuery(adminQueries.cannedReplies());
   const customer = useQuery({ ...consoleQueries.customer(customerId ?? ''), enabled: Boolean(customerId) });
   const items = replies.data?.items ?? [];
   return (
     <Select
-      label="Saved replies"
-      placeholder={items.length ? 'Choose a saved reply' : 'No saved replies'}
+      label={t('console.cannedReplies.savedReplies')}
+      placeholder={items.length ? t('console.cannedReplies.choose') : t('console.cannedReplies.none')}
       data={items.map((r) => ({ value: r.id, label: r.title }))}
       value={null}
       disabled={items.length === 0}
@@ -40,6 +42,7 @@ export function SavedReplyPicker({ customerId, onPick }: { customerId?: string; 
 
 /** Admins' list of saved replies: add, edit, delete (support operators only use them). */
 export function CannedRepliesManager() {
+  const { t } = useTranslation();
   const replies = useQuery(adminQueries.cannedReplies());
   const qc = useQueryClient();
   const [editing, setEditing] = useState<Saved | 'new' | null>(null);
@@ -50,41 +53,46 @@ export function CannedRepliesManager() {
       <Stack>
         <Group justify="space-between">
           <Title order={2} size="h4" id="canned-title">
-            Manage saved replies
+            {t('console.cannedReplies.manage')}
           </Title>
           <Button size="xs" onClick={() => setEditing('new')}>
-            Add saved reply
+            {t('console.cannedReplies.add')}
           </Button>
         </Group>
         <Text size="sm" c="dimmed">
-          {'{name}'} in a reply becomes the customer’s first name when it is put in the reply box.
+          {t('console.cannedReplies.nameHint')}
         </Text>
         <Loaded query={replies}>
           {(data) => (
             <DataTable
-              caption="Saved replies"
+              caption={t('console.cannedReplies.savedReplies')}
               rows={data.items}
               rowKey={(r) => r.id}
-              empty="No saved replies yet."
+              empty={t('console.cannedReplies.empty')}
               columns={[
-                { header: 'Title', cell: (r) => r.title },
-                { header: 'Reply', cell: (r) => (r.body.length > 80 ? `${r.body.slice(0, 77)}...` : r.body) },
-                { header: 'Updated', cell: (r) => when(r.updatedAt) },
+                { header: t('console.cannedReplies.title'), cell: (r) => r.title },
+                { header: t('console.cannedReplies.reply'), cell: (r) => (r.body.length > 80 ? `${r.body.slice(0, 77)}...` : r.body) },
+                { header: t('console.cannedReplies.updated'), cell: (r) => when(r.updatedAt) },
                 {
-                  header: 'Actions',
+                  header: t('console.cannedReplies.actions'),
                   cell: (r) => (
                     <Group gap="xs" wrap="nowrap">
-                      <Button size="compact-xs" variant="default" aria-label={`Edit ${r.title}`} onClick={() => setEditing(r)}>
-                        Edit
+                      <Button
+                        size="compact-xs"
+                        variant="default"
+                        aria-label={t('console.cannedReplies.editLabel', { title: r.title })}
+                        onClick={() => setEditing(r)}
+                      >
+                        {t('console.cannedReplies.edit')}
                       </Button>
                       <Button
                         size="compact-xs"
                         variant="default"
                         color="red"
-                        aria-label={`Delete ${r.title}`}
+                        aria-label={t('console.cannedReplies.deleteLabel', { title: r.title })}
                         onClick={() => setDeleting(r)}
                       >
-                        Delete
+                        {t('console.cannedReplies.delete')}
                       </Button>
                     </Group>
                   ),
@@ -101,12 +109,18 @@ export function CannedRepliesManager() {
 }
 
 function ReplyForm({ reply, onClose, onSaved }: { reply: Saved | null; onClose: () => void; onSaved: () => Promise<unknown> }) {
+  const { t } = useTranslation();
   const form = useSchemaForm(replySchema, { title: reply?.title ?? '', body: reply?.body ?? '' });
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
   return (
-    <Modal opened onClose={onClose} title={reply ? `Edit ${reply.title}` : 'Add saved reply'} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={reply ? t('console.cannedReplies.editLabel', { title: reply.title }) : t('console.cannedReplies.add')}
+      closeButtonProps={{ 'aria-label': t('console.cannedReplies.close') }}
+    >
       <form
         id={id}
         onSubmit={form.onSubmit(async ({ title, body }) => {
@@ -122,7 +136,7 @@ function ReplyForm({ reply, onClose, onSaved }: { reply: Saved | null; onClose: 
             onClose();
           } catch (err) {
             // 409: another reply has this title (regardless of case); said under the title.
-            if (isCode(err, 'CONFLICT')) form.setFieldError('title', 'A saved reply with this title already exists');
+            if (isCode(err, 'CONFLICT')) form.setFieldError('title', t('console.cannedReplies.titleTaken'));
             else if (!showServerIssues(form, err)) setError(err);
           } finally {
             setBusy(false);
@@ -130,22 +144,22 @@ function ReplyForm({ reply, onClose, onSaved }: { reply: Saved | null; onClose: 
         })}
       >
         <Stack>
-          <TextInput label="Title" required maxLength={60} data-autofocus {...form.getInputProps('title')} />
+          <TextInput label={t('console.cannedReplies.title')} required maxLength={60} data-autofocus {...form.getInputProps('title')} />
           <Textarea
-            label="Reply text"
+            label={t('console.cannedReplies.replyText')}
             required
             autosize
             minRows={4}
-            description="{name}: the customer’s first name"
+            description={t('console.cannedReplies.replyTextHint')}
             {...form.getInputProps('body')}
           />
           <Failure error={error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t('console.cannedReplies.cancel')}
             </Button>
             <Button type="submit" loading={busy}>
-              Save reply
+              {t('console.cannedReplies.save')}
             </Button>
           </Group>
         </Stack>
@@ -155,6 +169,7 @@ function ReplyForm({ reply, onClose, onSaved }: { reply: Saved | null; onClose: 
 }
 
 function DeleteDialog({ reply, onClose, onDeleted }: { reply: Saved | null; onClose: () => void; onDeleted: () => Promise<unknown> }) {
+  const { t } = useTranslation();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const close = () => {
@@ -162,13 +177,18 @@ function DeleteDialog({ reply, onClose, onDeleted }: { reply: Saved | null; onCl
     onClose();
   };
   return (
-    <Modal opened={reply !== null} onClose={close} title={`Delete ${reply?.title ?? ''}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={reply !== null}
+      onClose={close}
+      title={t('console.cannedReplies.deleteLabel', { title: reply?.title ?? '' })}
+      closeButtonProps={{ 'aria-label': t('console.cannedReplies.close') }}
+    >
       <Stack>
-        <Text size="sm">Operators will no longer be able to pick this reply.</Text>
+        <Text size="sm">{t('console.cannedReplies.deleteBody')}</Text>
         <Failure error={error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
-            Cancel
+            {t('console.cannedReplies.cancel')}
           </Button>
           <Button
             color="red"
@@ -187,7 +207,7 @@ function DeleteDialog({ reply, onClose, onDeleted }: { reply: Saved | null; onCl
               }
             }}
           >
-            Delete reply
+            {t('console.cannedReplies.deleteReply')}
           </Button>
         </Group>
       </Stack>

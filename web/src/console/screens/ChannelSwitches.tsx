@@ -1,6 +1,8 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import i18next from 'i18next';
 import { get, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
@@ -9,8 +11,11 @@ import { useOperatorStepUp } from '../step-up';
 import { Loaded } from '../../components/Loaded';
 import * as ops from '../../api/operations';
 
-/** The channels' names as operators read them (vtu_transactions.channel). */
-export const CHANNEL_NAMES: Record<string, string> = { app: 'App and API', ussd: 'USSD', whatsapp: 'WhatsApp' };
+/** A channel's name as operators read it (vtu_transactions.channel), or the channel itself when it has none. */
+export function channelName(channel: string): string {
+  const names: Record<string, string> = { app: i18next.t('console.channelSwitches.app'), ussd: 'USSD', whatsapp: 'WhatsApp' };
+  return names[channel] ?? channel;
+}
 const SWITCHABLE = ['ussd', 'whatsapp'] as const;
 const channelsQuery = () => ({
   queryKey: [...adminQueries.all(), 'channels'],
@@ -22,6 +27,7 @@ const channelsQuery = () => ({
  * (adminSetChannels, with step-up). The app and the API are never off.
  */
 export function ChannelSwitches() {
+  const { t } = useTranslation();
   const admin = useCan()('adminSetChannels');
   const channels = useQuery(channelsQuery());
   const qc = useQueryClient();
@@ -39,7 +45,7 @@ export function ChannelSwitches() {
   return (
     <Card withBorder component="section" aria-labelledby="channel-switches">
       <Title order={3} size="h5" id="channel-switches" mb="xs">
-        Channels
+        {t('console.channelSwitches.title')}
       </Title>
       <Failure error={error} />
       <Loaded query={channels}>
@@ -48,11 +54,14 @@ export function ChannelSwitches() {
             {SWITCHABLE.map((ch) => (
               <Group key={ch} justify="space-between">
                 <Text>
-                  {CHANNEL_NAMES[ch]}: {c[ch] ? 'on' : 'off'}
+                  {t('console.channelSwitches.state', {
+                    channel: channelName(ch),
+                    state: c[ch] ? t('console.channelSwitches.on') : t('console.channelSwitches.off'),
+                  })}
                 </Text>
                 {admin && (
                   <Button size="xs" variant="default" onClick={() => void flip(ch, !c[ch])}>
-                    {c[ch] ? `Turn ${CHANNEL_NAMES[ch]} off` : `Turn ${CHANNEL_NAMES[ch]} on`}
+                    {t(c[ch] ? 'console.channelSwitches.turnOff' : 'console.channelSwitches.turnOn', { channel: channelName(ch) })}
                   </Button>
                 )}
               </Group>

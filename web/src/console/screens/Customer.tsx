@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
@@ -40,6 +41,7 @@ function Part({ id, title, children }: { id: string; title: string; children: Re
 
 /** One customer: profile, freeze state, KYC, wallet and ledger, sessions, purchases and top-ups; the actions on them. */
 export function CustomerPage({ userId }: { userId: string }) {
+  const { t } = useTranslation();
   const q = useQuery(consoleQueries.customer(userId));
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -52,161 +54,171 @@ export function CustomerPage({ userId }: { userId: string }) {
       {(c) => (
         <Stack>
           <Anchor component={ConsoleLink} to="customers" size="sm">
-            Back to customers
+            {t('console.customer.back')}
           </Anchor>
           <ScreenTitle title={c.profile.email}>
             {!can(c.frozen ? 'adminUnfreezeCustomer' : 'adminFreezeCustomer') ? null : c.frozen ? (
               <Button variant="light" onClick={() => setDialog('unfreeze')}>
-                Unfreeze
+                {t('console.customer.unfreeze')}
               </Button>
             ) : (
               <Button color="red" variant="light" onClick={() => setDialog('freeze')}>
-                Freeze
+                {t('console.customer.freeze')}
               </Button>
             )}
             {can('adminSignOutCustomer') && (
               <Button variant="default" onClick={() => setDialog('signout')}>
-                Sign out everywhere
+                {t('console.customer.signOutEverywhere')}
               </Button>
             )}
           </ScreenTitle>
           {c.frozen && c.freeze && (
-            <Alert color="red" title="Frozen" role="status">
-              Since {when(c.freeze.frozenAt)}: {c.freeze.reason}. The customer can sign in and read; money operations are refused.
+            <Alert color="red" title={t('console.customer.frozen')} role="status">
+              {t('console.customer.frozenBody', { when: when(c.freeze.frozenAt), reason: c.freeze.reason })}
             </Alert>
           )}
           {notice && (
-            <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+            <Alert
+              color="blue"
+              role="status"
+              withCloseButton
+              closeButtonLabel={t('console.customer.dismiss')}
+              onClose={() => setNotice(null)}
+            >
               {notice}
             </Alert>
           )}
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Part id="c-profile" title="Profile">
+            <Part id="c-profile" title={t('console.customer.profile')}>
               <Stack gap={4}>
-                <Text size="sm">Username: {c.profile.username ? `@${c.profile.username}` : '—'}</Text>
-                <Text size="sm">Name: {c.profile.fullName ?? '—'}</Text>
+                <Text size="sm">{t('console.customer.username', { value: c.profile.username ? `@${c.profile.username}` : '—' })}</Text>
+                <Text size="sm">{t('console.customer.name', { value: c.profile.fullName ?? '—' })}</Text>
                 <Text size="sm">
-                  Phone: {c.profile.phone ?? '—'} {c.profile.phoneVerified && <Badge size="xs">verified</Badge>}
+                  {t('console.customer.phone', { value: c.profile.phone ?? '—' })}{' '}
+                  {c.profile.phoneVerified && <Badge size="xs">{t('console.customer.verified')}</Badge>}
                 </Text>
-                <Text size="sm">KYC tier: {c.kyc.tier}</Text>
-                <Text size="sm">Status: {c.frozen ? 'frozen' : c.profile.status}</Text>
-                <Text size="sm">Joined: {when(c.profile.createdAt)}</Text>
+                <Text size="sm">{t('console.customer.kycTier', { value: c.kyc.tier })}</Text>
+                <Text size="sm">{t('console.customer.status', { value: c.frozen ? 'frozen' : c.profile.status })}</Text>
+                <Text size="sm">{t('console.customer.joined', { value: when(c.profile.createdAt) })}</Text>
               </Stack>
             </Part>
-            <Part id="c-wallet" title={`Wallet: ${money(c.wallet.balance)}`}>
+            <Part id="c-wallet" title={t('console.customer.wallet', { balance: money(c.wallet.balance) })}>
               {can('adminAdjustWallet') && <Adjust userId={userId} onDone={(m) => (setNotice(m), void refresh())} />}
             </Part>
           </SimpleGrid>
-          <Part id="c-ledger" title="Recent ledger lines">
+          <Part id="c-ledger" title={t('console.customer.ledger')}>
             <DataTable
-              caption="Newest first"
+              caption={t('console.customer.newestFirst')}
               rows={c.wallet.recent}
               rowKey={(l) => `${l.reference}-${l.createdAt}-${l.amount}`}
-              empty="No ledger lines."
+              empty={t('console.customer.noLedger')}
               columns={[
-                { header: 'Reference', cell: (l) => l.reference },
-                { header: 'Type', cell: (l) => l.type.replace(/_/g, ' ') },
-                { header: 'Amount', cell: (l) => money(l.amount) },
-                { header: 'Balance after', cell: (l) => money(l.balanceAfter) },
-                { header: 'Description', cell: (l) => l.description },
-                { header: 'When', cell: (l) => when(l.createdAt) },
+                { header: t('console.customer.reference'), cell: (l) => l.reference },
+                { header: t('console.customer.type'), cell: (l) => l.type.replace(/_/g, ' ') },
+                { header: t('console.customer.amount'), cell: (l) => money(l.amount) },
+                { header: t('console.customer.balanceAfter'), cell: (l) => money(l.balanceAfter) },
+                { header: t('console.customer.description'), cell: (l) => l.description },
+                { header: t('console.customer.when'), cell: (l) => when(l.createdAt) },
               ]}
             />
           </Part>
-          <Part id="c-purchases" title="Recent purchases">
+          <Part id="c-purchases" title={t('console.customer.purchases')}>
             <DataTable
-              caption="Newest first"
+              caption={t('console.customer.newestFirst')}
               rows={c.purchases}
               rowKey={(p) => p.id}
-              empty="No purchases."
+              empty={t('console.customer.noPurchases')}
               columns={[
-                { header: 'Reference', cell: (p) => <ReferenceLink reference={p.reference} /> },
-                { header: 'Service', cell: (p) => `${p.service} (provider ${p.provider})` },
-                { header: 'Recipient', cell: (p) => p.recipient },
-                { header: 'Amount', cell: (p) => money(p.amount) },
-                { header: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
-                { header: 'When', cell: (p) => when(p.createdAt) },
+                { header: t('console.customer.reference'), cell: (p) => <ReferenceLink reference={p.reference} /> },
+                {
+                  header: t('console.customer.service'),
+                  cell: (p) => t('console.customer.serviceAt', { service: p.service, provider: p.provider }),
+                },
+                { header: t('console.customer.recipient'), cell: (p) => p.recipient },
+                { header: t('console.customer.amount'), cell: (p) => money(p.amount) },
+                { header: t('console.customer.statusHeader'), cell: (p) => <StatusBadge status={p.status} /> },
+                { header: t('console.customer.when'), cell: (p) => when(p.createdAt) },
               ]}
             />
           </Part>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Part id="c-topups" title="Recent top-ups">
+            <Part id="c-topups" title={t('console.customer.topUps')}>
               <DataTable
-                caption="Newest first"
+                caption={t('console.customer.newestFirst')}
                 rows={c.topups}
-                rowKey={(t) => t.reference}
-                empty="No top-ups."
+                rowKey={(u) => u.reference}
+                empty={t('console.customer.noTopUps')}
                 columns={[
-                  { header: 'Reference', cell: (t) => <ReferenceLink reference={t.reference} /> },
-                  { header: 'Amount', cell: (t) => money(t.amount) },
-                  { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
-                  { header: 'When', cell: (t) => when(t.createdAt) },
+                  { header: t('console.customer.reference'), cell: (u) => <ReferenceLink reference={u.reference} /> },
+                  { header: t('console.customer.amount'), cell: (u) => money(u.amount) },
+                  { header: t('console.customer.statusHeader'), cell: (u) => <StatusBadge status={u.status} /> },
+                  { header: t('console.customer.when'), cell: (u) => when(u.createdAt) },
                 ]}
               />
             </Part>
-            <Part id="c-kyc" title="KYC submissions">
+            <Part id="c-kyc" title={t('console.customer.kyc')}>
               <DataTable
-                caption="Every tier submitted"
+                caption={t('console.customer.kycCaption')}
                 rows={c.kyc.submissions}
                 rowKey={(s) => s.id}
-                empty="Nothing submitted."
+                empty={t('console.customer.noKyc')}
                 columns={[
                   {
-                    header: 'Tier',
+                    header: t('console.customer.tier'),
                     cell: (s) => (
                       <Anchor component={ConsoleLink} to="kyc" search={{ status: s.status, id: s.id }}>
-                        Tier {s.tier}
+                        {t('console.customer.tierN', { tier: s.tier })}
                       </Anchor>
                     ),
                   },
-                  { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-                  { header: 'Reason', cell: (s) => s.reason ?? '—' },
-                  { header: 'Submitted', cell: (s) => when(s.createdAt) },
+                  { header: t('console.customer.statusHeader'), cell: (s) => <StatusBadge status={s.status} /> },
+                  { header: t('console.customer.reason'), cell: (s) => s.reason ?? '—' },
+                  { header: t('console.customer.submitted'), cell: (s) => when(s.createdAt) },
                 ]}
               />
             </Part>
           </SimpleGrid>
-          <Part id="c-sessions" title={`Sessions (${c.devices.length} known devices)`}>
+          <Part id="c-sessions" title={t('console.customer.sessions', { count: c.devices.length })}>
             <DataTable
-              caption="Sign-ins, newest first"
+              caption={t('console.customer.sessionsCaption')}
               rows={c.sessions}
               rowKey={(s) => s.id}
-              empty="No sessions."
+              empty={t('console.customer.noSessions')}
               columns={[
-                { header: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-                { header: 'Method', cell: (s) => s.method.replace(/_/g, ' ') },
-                { header: 'Device', cell: (s) => <Text size="xs">{s.userAgent ?? '—'}</Text> },
-                { header: 'Address', cell: (s) => s.ip ?? '—' },
-                { header: 'Started', cell: (s) => when(s.createdAt) },
-                { header: 'Ended', cell: (s) => s.endedReason?.replace(/_/g, ' ') ?? '—' },
+                { header: t('console.customer.statusHeader'), cell: (s) => <StatusBadge status={s.status} /> },
+                { header: t('console.customer.method'), cell: (s) => s.method.replace(/_/g, ' ') },
+                { header: t('console.customer.device'), cell: (s) => <Text size="xs">{s.userAgent ?? '—'}</Text> },
+                { header: t('console.customer.address'), cell: (s) => s.ip ?? '—' },
+                { header: t('console.customer.started'), cell: (s) => when(s.createdAt) },
+                { header: t('console.customer.ended'), cell: (s) => s.endedReason?.replace(/_/g, ' ') ?? '—' },
               ]}
             />
           </Part>
           <ReasonDialog
             opened={dialog === 'freeze' || dialog === 'unfreeze'}
-            title={dialog === 'freeze' ? `Freeze ${c.profile.email}` : `Unfreeze ${c.profile.email}`}
-            confirm={dialog === 'freeze' ? 'Freeze' : 'Unfreeze'}
+            title={t(dialog === 'freeze' ? 'console.customer.freezeTitle' : 'console.customer.unfreezeTitle', { email: c.profile.email })}
+            confirm={t(dialog === 'freeze' ? 'console.customer.freeze' : 'console.customer.unfreeze')}
             color={dialog === 'freeze' ? 'red' : undefined}
             onClose={() => setDialog(null)}
             onConfirm={async (reason) => {
               const op = dialog === 'freeze' ? ops.adminFreezeCustomer : ops.adminUnfreezeCustomer;
               await stepUp.withGrant((grantToken) => post(op, { userId, reason: reason ?? '' }, grantToken ? { grantToken } : {}));
-              setNotice(dialog === 'freeze' ? 'Frozen: the customer is told, money operations stop.' : 'Unfrozen.');
+              setNotice(t(dialog === 'freeze' ? 'console.customer.frozenNotice' : 'console.customer.unfrozenNotice'));
               await refresh();
             }}
           />
           <ReasonDialog
             opened={dialog === 'signout'}
             optional
-            label="Note (optional, not sent)"
-            title={`Sign ${c.profile.email} out everywhere`}
-            confirm="Sign out everywhere"
+            label={t('console.customer.note')}
+            title={t('console.customer.signOutTitle', { email: c.profile.email })}
+            confirm={t('console.customer.signOutEverywhere')}
             onClose={() => setDialog(null)}
             onConfirm={async () => {
               const r = await stepUp.withGrant((grantToken) =>
                 post(ops.adminSignOutCustomer, { userId }, grantToken ? { grantToken } : {}),
               );
-              setNotice(`${r.sessionsEnded} session(s) ended.`);
+              setNotice(t('console.customer.sessionsEnded', { count: r.sessionsEnded }));
               await refresh();
             }}
           />
@@ -219,6 +231,7 @@ export function CustomerPage({ userId }: { userId: string }) {
 
 /** A manual adjustment: credit (positive) or debit (negative); at or above its threshold it waits for a second operator. */
 function Adjust({ userId, onDone }: { userId: string; onDone: (message: string) => void }) {
+  const { t } = useTranslation();
   const form = useSchemaForm(adjustSchema, { amount: '' as number | '', reason: '' });
   const stepUp = useOperatorStepUp();
   const [error, setError] = useState<unknown>(null);
@@ -226,7 +239,7 @@ function Adjust({ userId, onDone }: { userId: string; onDone: (message: string) 
   return (
     <>
       <form
-        aria-label="Adjust the wallet"
+        aria-label={t('console.customer.adjustLabel')}
         onSubmit={form.onSubmit(async (v) => {
           setBusy(true);
           setError(null);
@@ -242,8 +255,8 @@ function Adjust({ userId, onDone }: { userId: string; onDone: (message: string) 
             form.reset();
             onDone(
               r.status === 'pending'
-                ? `Adjustment of ${money(r.amount)} requested: it waits for a second operator in Approvals.`
-                : `Adjusted by ${money(r.amount)}: the balance is ${money(r.balance)}.`,
+                ? t('console.customer.adjustPending', { amount: money(r.amount) })
+                : t('console.customer.adjusted', { amount: money(r.amount), balance: money(r.balance) }),
             );
           } catch (err) {
             if (!showServerIssues(form, err)) setError(err);
@@ -253,12 +266,12 @@ function Adjust({ userId, onDone }: { userId: string; onDone: (message: string) 
         })}
       >
         <Stack gap="xs">
-          <NumberInput label="Amount (naira; negative to debit)" decimalScale={2} {...form.getInputProps('amount')} />
-          <Textarea label="Reason" autosize minRows={2} {...form.getInputProps('reason')} />
+          <NumberInput label={t('console.customer.adjustAmount')} decimalScale={2} {...form.getInputProps('amount')} />
+          <Textarea label={t('console.customer.reason')} autosize minRows={2} {...form.getInputProps('reason')} />
           <Failure error={error} />
           <Group>
             <Button type="submit" loading={busy}>
-              Adjust wallet
+              {t('console.customer.adjust')}
             </Button>
           </Group>
         </Stack>

@@ -1,6 +1,7 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink, useScreenSearch, type ScreenProps } from '../nav';
 import { useServerSort } from '../sort';
@@ -23,6 +24,7 @@ export function Customers({ rest }: ScreenProps) {
 }
 
 function CustomerSearch() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const q = search.text('q');
   const offset = search.num('offset', 0);
@@ -31,10 +33,10 @@ function CustomerSearch() {
   const list = useQuery(consoleQueries.customers({ q, sort, limit: LIMIT, offset }));
   return (
     <Stack>
-      <ScreenTitle title="Customers" />
+      <ScreenTitle title={t('console.customers.title')} />
       <form
         role="search"
-        aria-label="Find a customer"
+        aria-label={t('console.customers.find')}
         onSubmit={(e) => {
           e.preventDefault();
           search.set({ q: draft.trim() });
@@ -42,14 +44,14 @@ function CustomerSearch() {
       >
         <Group align="end">
           <TextInput
-            label="E-mail, phone, username, name, reference or account number"
-            description="At least 3 characters"
+            label={t('console.customers.query')}
+            description={t('console.customers.queryHint')}
             value={draft}
             onChange={(e) => setDraft(e.currentTarget.value)}
             w={{ base: '100%', sm: 420 }}
           />
           <Button type="submit" disabled={draft.trim().length < 3}>
-            Search
+            {t('console.customers.search')}
           </Button>
         </Group>
       </form>
@@ -58,13 +60,13 @@ function CustomerSearch() {
           {(data) => (
             <Stack>
               <DataTable
-                caption={`Customers matching "${q}"`}
+                caption={t('console.customers.caption', { q })}
                 rows={data.items}
                 rowKey={(c) => c.userId}
-                empty="No customer matches."
+                empty={t('console.customers.empty')}
                 columns={[
                   {
-                    header: 'Customer',
+                    header: t('console.customers.customer'),
                     sort: column({ asc: 'email' }),
                     cell: (c) => (
                       <Anchor component={ConsoleLink} to={`customers/${c.userId}`}>
@@ -72,13 +74,17 @@ function CustomerSearch() {
                       </Anchor>
                     ),
                   },
-                  { header: 'Username', cell: (c) => (c.username ? `@${c.username}` : '—') },
-                  { header: 'Name', cell: (c) => c.fullName ?? '—' },
-                  { header: 'Phone', cell: (c) => c.phone ?? '—' },
-                  { header: 'Tier', cell: (c) => c.kycTier },
-                  { header: 'Found by', cell: (c) => c.matchedBy.replace(/_/g, ' ') },
-                  { header: 'Status', cell: (c) => <StatusBadge status={c.frozen ? 'frozen' : c.status} /> },
-                  { header: 'Joined', cell: (c) => when(c.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
+                  { header: t('console.customers.username'), cell: (c) => (c.username ? `@${c.username}` : '—') },
+                  { header: t('console.customers.name'), cell: (c) => c.fullName ?? '—' },
+                  { header: t('console.customers.phone'), cell: (c) => c.phone ?? '—' },
+                  { header: t('console.customers.tier'), cell: (c) => c.kycTier },
+                  { header: t('console.customers.foundBy'), cell: (c) => c.matchedBy.replace(/_/g, ' ') },
+                  { header: t('console.customers.status'), cell: (c) => <StatusBadge status={c.frozen ? 'frozen' : c.status} /> },
+                  {
+                    header: t('console.customers.joined'),
+                    cell: (c) => when(c.createdAt),
+                    sort: column({ desc: 'newest', asc: 'oldest' }),
+                  },
                 ]}
               />
               <Pager

@@ -1,6 +1,8 @@
 import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { lazy, Suspense, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { GetOutput } from '../../api/client';
 import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink, useScreenSearch, type Search } from '../nav';
@@ -9,19 +11,26 @@ import { DataTable } from '../../components/DataTable';
 import { Loaded, Loading } from '../../components/Loaded';
 import { money } from '../../app/format';
 import { ScreenTitle } from '../../components/ScreenTitle';
-import { CHANNEL_NAMES, ChannelSwitches } from './ChannelSwitches';
+import { channelName, ChannelSwitches } from './ChannelSwitches';
 import * as ops from '../../api/operations';
 
 const BarPanel = lazy(() => import('./Charts').then((m) => ({ default: m.BarPanel })));
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos' }).format(new Date());
 const age = (s: number | null) =>
-  s === null ? 'none' : s < 120 ? `${Math.round(s)} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
+  s === null
+    ? i18next.t('console.dashboard.none')
+    : s < 120
+      ? i18next.t('console.dashboard.seconds', { n: Math.round(s) })
+      : s < 7200
+        ? i18next.t('console.dashboard.minutes', { n: Math.round(s / 60) })
+        : i18next.t('console.dashboard.hours', { n: Math.round(s / 3600) });
+const oldest = (s: number | null) => i18next.t('console.dashboard.oldest', { age: age(s) });
 /** A float at or below zero is a problem now, not a number of days. */
 const daysLeft = (balance: number, days: number | null) =>
   balance <= 0 ? (
     <Badge variant="light" color="red">
-      Empty
+      {i18next.t('console.dashboard.empty')}
     </Badge>
   ) : days === null ? (
     '—'
@@ -39,45 +48,46 @@ type Tile = { key?: string; to: string; search?: Search; op: AdminOperation; val
  * pending approvals, the open threads, the open reports, the stuck purchases themselves).
  */
 export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
+  const t = i18next.t;
   const tiles: Tile[] = [
     {
       to: 'kyc',
       op: 'adminListKycSubmissions',
       value: q.kyc.pending,
-      label: 'KYC submissions',
-      sub: `oldest ${age(q.kyc.oldestAgeSeconds)}`,
+      label: t('console.dashboard.kyc'),
+      sub: oldest(q.kyc.oldestAgeSeconds),
     },
     {
       to: 'approvals',
       search: { status: 'pending' },
       op: 'adminListApprovals',
       value: q.approvals.pending,
-      label: 'Approvals waiting',
-      sub: `oldest ${age(q.approvals.oldestAgeSeconds)}`,
+      label: t('console.dashboard.approvals'),
+      sub: oldest(q.approvals.oldestAgeSeconds),
     },
     {
       to: 'transactions',
       search: { view: 'stuck' },
       op: 'adminListStuckVtuTransactions',
       value: q.stuckPurchases.count,
-      label: 'Stuck purchases',
-      sub: `oldest ${age(q.stuckPurchases.oldestAgeSeconds)}`,
+      label: t('console.dashboard.stuckPurchases'),
+      sub: oldest(q.stuckPurchases.oldestAgeSeconds),
     },
     {
       to: 'support',
       search: { status: 'open', awaiting: 'false' },
       op: 'adminListSupportThreads',
       value: q.support.open,
-      label: 'Open support threads',
-      sub: `${q.support.awaitingReply} awaiting a reply, oldest ${age(q.support.oldestAwaitingSeconds)}`,
+      label: t('console.dashboard.support'),
+      sub: t('console.dashboard.supportSub', { awaiting: q.support.awaitingReply, age: age(q.support.oldestAwaitingSeconds) }),
     },
     {
       to: 'reports',
       search: { tab: 'transactions', status: 'open' },
       op: 'adminListTransactionReports',
       value: q.reports.open,
-      label: 'Open transaction reports',
-      sub: `oldest ${age(q.reports.oldestAgeSeconds)}`,
+      label: t('console.dashboard.reports'),
+      sub: oldest(q.reports.oldestAgeSeconds),
     },
     {
       key: 'topups-pending',
@@ -85,8 +95,8 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       search: { kind: 'intents', status: 'pending', sort: 'oldest' },
       op: 'adminSearchPayments',
       value: q.topups.pending,
-      label: 'Top-ups not confirmed',
-      sub: `pending over ${age(q.topups.pendingAfterSeconds)}, oldest ${age(q.topups.oldestPendingSeconds)}: verify them`,
+      label: t('console.dashboard.topupsPending'),
+      sub: t('console.dashboard.topupsPendingSub', { after: age(q.topups.pendingAfterSeconds), age: age(q.topups.oldestPendingSeconds) }),
     },
     {
       key: 'topups-amount',
@@ -94,8 +104,8 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       search: { kind: 'intents', status: 'success', paid: 'different' },
       op: 'adminSearchPayments',
       value: q.topups.underpaid + q.topups.overpaid,
-      label: 'Top-ups paid a different amount',
-      sub: `${q.topups.underpaid} underpaid, ${q.topups.overpaid} overpaid (7 days)`,
+      label: t('console.dashboard.topupsAmount'),
+      sub: t('console.dashboard.topupsAmountSub', { underpaid: q.topups.underpaid, overpaid: q.topups.overpaid }),
     },
     {
       key: 'withdrawals-stuck',
@@ -103,47 +113,62 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       search: { show: 'stuck' },
       op: 'adminListWithdrawals',
       value: q.withdrawals.stuck,
-      label: 'Stuck withdrawals',
-      sub: `pending over ${age(q.withdrawals.stuckAfterSeconds)}, oldest ${age(q.withdrawals.oldestStuckSeconds)}: requery them`,
+      label: t('console.dashboard.withdrawals'),
+      sub: t('console.dashboard.withdrawalsSub', {
+        after: age(q.withdrawals.stuckAfterSeconds),
+        age: age(q.withdrawals.oldestStuckSeconds),
+      }),
     },
     {
       key: 'floats',
       to: 'catalogue',
       op: 'adminListProviderFloats',
       value: q.floats.empty.length,
-      label: 'Providers at a ₦0 float',
+      label: t('console.dashboard.floats'),
       sub: q.floats.poolBelowZero
-        ? 'collections pool below zero'
+        ? t('console.dashboard.poolBelowZero')
         : q.floats.empty.length
-          ? `provider ${q.floats.empty.map((p) => p.toUpperCase()).join(', ')}`
-          : 'every float funded',
+          ? t('console.dashboard.providersEmpty', { providers: q.floats.empty.map((p) => p.toUpperCase()).join(', ') })
+          : t('console.dashboard.floatsFunded'),
     },
     {
       to: 'topups',
       search: { kind: 'events', status: 'received' },
       op: 'adminSearchPayments',
       value: q.webhooks.waiting,
-      label: 'Webhooks waiting',
-      sub: `lag max ${age(q.webhooks.lagSeconds.max)}`,
+      label: t('console.dashboard.webhooks'),
+      sub: t('console.dashboard.webhooksSub', { age: age(q.webhooks.lagSeconds.max) }),
     },
-    { to: 'exports', op: 'adminListJobs', value: q.jobs.due, label: 'Jobs due', sub: `lag ${age(q.jobs.lagSeconds)}` },
-    { to: 'dead-letters', op: 'adminListDeadLetters', value: q.deadLetters.total, label: 'Dead letters', sub: 'failed deliveries' },
+    {
+      to: 'exports',
+      op: 'adminListJobs',
+      value: q.jobs.due,
+      label: t('console.dashboard.jobs'),
+      sub: t('console.dashboard.jobsSub', { age: age(q.jobs.lagSeconds) }),
+    },
+    {
+      to: 'dead-letters',
+      op: 'adminListDeadLetters',
+      value: q.deadLetters.total,
+      label: t('console.dashboard.deadLetters'),
+      sub: t('console.dashboard.deadLettersSub'),
+    },
   ];
-  return tiles.filter((t) => mayCall(roles, t.op));
+  return tiles.filter((tile) => mayCall(roles, tile.op));
 }
 
 function Waiting({ queues }: { queues: Queues }) {
   const roles = useOperatorRoles();
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
-      {waitingTiles(queues, roles).map((t) => (
-        <Card key={t.key ?? t.to} withBorder component={ConsoleLink} to={t.to} search={t.search} padding="sm">
+      {waitingTiles(queues, roles).map((tile) => (
+        <Card key={tile.key ?? tile.to} withBorder component={ConsoleLink} to={tile.to} search={tile.search} padding="sm">
           <Text size="xl" fw={700}>
-            {t.value}
+            {tile.value}
           </Text>
-          <Text size="sm">{t.label}</Text>
+          <Text size="sm">{tile.label}</Text>
           <Text size="xs" c="dimmed">
-            {t.sub}
+            {tile.sub}
           </Text>
         </Card>
       ))}
@@ -167,6 +192,7 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
  * status, provider success and latency, floats and their days of headroom. A range of Lagos days, today by default.
  */
 export function Dashboard() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const from = search.text('from') || today();
   const to = search.text('to') || from;
@@ -177,71 +203,75 @@ export function Dashboard() {
   const floats = useQuery(consoleQueries.floats());
   return (
     <Stack>
-      <ScreenTitle title="Dashboard">
+      <ScreenTitle title={t('console.dashboard.title')}>
         <TextInput
           type="date"
-          label="From"
+          label={t('console.dashboard.from')}
           value={from}
           max={to}
           onChange={(e) => search.set({ from: e.currentTarget.value || undefined })}
         />
-        <TextInput type="date" label="To" value={to} min={from} onChange={(e) => search.set({ to: e.currentTarget.value || undefined })} />
+        <TextInput
+          type="date"
+          label={t('console.dashboard.to')}
+          value={to}
+          min={from}
+          onChange={(e) => search.set({ to: e.currentTarget.value || undefined })}
+        />
       </ScreenTitle>
-      <Panel id="d-queues" title="Waiting for an operator">
+      <Panel id="d-queues" title={t('console.dashboard.waiting')}>
         <Loaded query={queues}>{(q) => <Waiting queues={q} />}</Loaded>
       </Panel>
-      <Panel id="d-volume" title="Purchases">
+      <Panel id="d-volume" title={t('console.dashboard.purchases')}>
         <Loaded query={volume}>
           {(v) => (
             <Stack>
-              <Text>
-                {v.total.count} purchases, {money(v.total.volume)}
-              </Text>
+              <Text>{t('console.dashboard.purchasesTotal', { count: v.total.count, volume: money(v.total.volume) })}</Text>
               <SimpleGrid cols={{ base: 1, md: 2 }}>
-                <Suspense fallback={<Loading label="Loading chart" />}>
+                <Suspense fallback={<Loading label={t('console.dashboard.loadingChart')} />}>
                   <BarPanel data={v.byService} x="service" y="volume" format={money} />
                 </Suspense>
                 <DataTable
-                  caption="By service"
+                  caption={t('console.dashboard.byService')}
                   rows={v.byService}
                   rowKey={(r) => r.service}
-                  empty="No purchases in this range."
+                  empty={t('console.dashboard.noPurchases')}
                   columns={[
-                    { header: 'Service', cell: (r) => r.service },
-                    { header: 'Count', cell: (r) => r.count },
-                    { header: 'Volume', cell: (r) => money(r.volume) },
+                    { header: t('console.dashboard.service'), cell: (r) => r.service },
+                    { header: t('console.dashboard.count'), cell: (r) => r.count },
+                    { header: t('console.dashboard.volume'), cell: (r) => money(r.volume) },
                   ]}
                 />
               </SimpleGrid>
               <SimpleGrid cols={{ base: 1, md: 2 }}>
                 <DataTable
-                  caption="By provider"
+                  caption={t('console.dashboard.byProvider')}
                   rows={v.byProvider}
                   rowKey={(r) => r.provider}
                   columns={[
-                    { header: 'Provider', cell: (r) => r.provider },
-                    { header: 'Count', cell: (r) => r.count },
-                    { header: 'Volume', cell: (r) => money(r.volume) },
+                    { header: t('console.dashboard.provider'), cell: (r) => r.provider },
+                    { header: t('console.dashboard.count'), cell: (r) => r.count },
+                    { header: t('console.dashboard.volume'), cell: (r) => money(r.volume) },
                   ]}
                 />
                 <DataTable
-                  caption="By status"
+                  caption={t('console.dashboard.byStatus')}
                   rows={v.byStatus}
                   rowKey={(r) => r.status}
                   columns={[
-                    { header: 'Status', cell: (r) => r.status },
-                    { header: 'Count', cell: (r) => r.count },
-                    { header: 'Volume', cell: (r) => money(r.volume) },
+                    { header: t('console.dashboard.status'), cell: (r) => r.status },
+                    { header: t('console.dashboard.count'), cell: (r) => r.count },
+                    { header: t('console.dashboard.volume'), cell: (r) => money(r.volume) },
                   ]}
                 />
                 <DataTable
-                  caption="By channel"
+                  caption={t('console.dashboard.byChannel')}
                   rows={v.byChannel}
                   rowKey={(r) => r.channel}
                   columns={[
-                    { header: 'Channel', cell: (r) => CHANNEL_NAMES[r.channel] ?? r.channel },
-                    { header: 'Count', cell: (r) => r.count },
-                    { header: 'Volume', cell: (r) => money(r.volume) },
+                    { header: t('console.dashboard.channel'), cell: (r) => channelName(r.channel) },
+                    { header: t('console.dashboard.count'), cell: (r) => r.count },
+                    { header: t('console.dashboard.volume'), cell: (r) => money(r.volume) },
                   ]}
                 />
                 <ChannelSwitches />
@@ -251,11 +281,11 @@ export function Dashboard() {
         </Loaded>
       </Panel>
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
-        <Panel id="d-providers" title="Providers">
+        <Panel id="d-providers" title={t('console.dashboard.providers')}>
           <Loaded query={providers}>
             {(p) => (
               <Stack>
-                <Suspense fallback={<Loading label="Loading chart" />}>
+                <Suspense fallback={<Loading label={t('console.dashboard.loadingChart')} />}>
                   <BarPanel
                     data={p.items.map((i) => ({
                       provider: i.provider,
@@ -267,14 +297,14 @@ export function Dashboard() {
                   />
                 </Suspense>
                 <DataTable
-                  caption="Success rate and latency per provider"
+                  caption={t('console.dashboard.successCaption')}
                   rows={p.items}
                   rowKey={(i) => i.provider}
-                  empty="No purchases in this range."
+                  empty={t('console.dashboard.noPurchases')}
                   columns={[
-                    { header: 'Provider', cell: (i) => i.provider },
-                    { header: 'Success', cell: (i) => pct(i.successRate) },
-                    { header: 'Done / failed / open', cell: (i) => `${i.succeeded} / ${i.failed} / ${i.processing}` },
+                    { header: t('console.dashboard.provider'), cell: (i) => i.provider },
+                    { header: t('console.dashboard.success'), cell: (i) => pct(i.successRate) },
+                    { header: t('console.dashboard.outcomes'), cell: (i) => `${i.succeeded} / ${i.failed} / ${i.processing}` },
                     { header: 'p50', cell: (i) => age(i.latencySeconds.p50) },
                     { header: 'p95', cell: (i) => age(i.latencySeconds.p95) },
                   ]}
@@ -283,31 +313,32 @@ export function Dashboard() {
             )}
           </Loaded>
         </Panel>
-        <Panel id="d-floats" title="Floats">
+        <Panel id="d-floats" title={t('console.dashboard.floatsTitle')}>
           <Loaded query={floats}>
             {(f) => (
               <Stack>
                 <DataTable
-                  caption={`Balances, burn per day over ${f.burnDays} days and days of headroom`}
+                  caption={t('console.dashboard.floatsCaption', { days: f.burnDays })}
                   rows={f.items}
                   rowKey={(i) => i.provider}
                   columns={[
-                    { header: 'Provider', cell: (i) => i.provider },
-                    { header: 'Balance', cell: (i) => money(i.balance) },
-                    { header: 'Burn per day', cell: (i) => money(i.burnPerDay) },
-                    { header: 'Days left', cell: (i) => daysLeft(i.balance, i.daysOfHeadroom) },
+                    { header: t('console.dashboard.provider'), cell: (i) => i.provider },
+                    { header: t('console.dashboard.balance'), cell: (i) => money(i.balance) },
+                    { header: t('console.dashboard.burn'), cell: (i) => money(i.burnPerDay) },
+                    { header: t('console.dashboard.daysLeft'), cell: (i) => daysLeft(i.balance, i.daysOfHeadroom) },
                   ]}
                 />
                 {f.collections.balance < 0 ? (
                   // A pool below zero has no headroom to show: the floats were funded with money it does not hold.
-                  <Alert color="red" variant="light" title="Collections pool below zero">
-                    The pool is at {money(f.collections.balance)}: top-ups have not covered the floats funded from it.
+                  <Alert color="red" variant="light" title={t('console.dashboard.poolBelowZeroTitle')}>
+                    {t('console.dashboard.poolBelowZeroBody', { balance: money(f.collections.balance) })}
                   </Alert>
                 ) : (
                   <Group gap="xs">
                     <Text size="sm">
-                      Collections pool: {money(f.collections.balance)}
-                      {f.collections.daysOfHeadroom !== null && `, ${Math.floor(f.collections.daysOfHeadroom)} days of headroom`}
+                      {t('console.dashboard.pool', { balance: money(f.collections.balance) })}
+                      {f.collections.daysOfHeadroom !== null &&
+                        t('console.dashboard.poolHeadroom', { days: Math.floor(f.collections.daysOfHeadroom) })}
                     </Text>
                   </Group>
                 )}

@@ -1,6 +1,7 @@
 import { Alert, Button, Select, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
@@ -20,6 +21,7 @@ type Channel = 'email' | 'sms' | 'push';
  * retry that queues one again.
  */
 export function DeadLetters() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const channel = search.text('channel') as Channel | '';
   const offset = search.num('offset', 0);
@@ -35,7 +37,7 @@ export function DeadLetters() {
     setError(null);
     try {
       const r = await post(ops.adminRetryDeadLetter, { id });
-      setNotice(r.requeued ? `The message to ${recipient} is queued again.` : `The message to ${recipient} was already retried.`);
+      setNotice(t(r.requeued ? 'console.deadLetters.queued' : 'console.deadLetters.alreadyRetried', { recipient }));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'deadLetters'] });
     } catch (err) {
       setError(err);
@@ -46,14 +48,14 @@ export function DeadLetters() {
 
   return (
     <Stack>
-      <ScreenTitle title="Dead letters" />
+      <ScreenTitle title={t('console.deadLetters.title')} />
       <Select
-        label="Channel"
+        label={t('console.deadLetters.channel')}
         data={[
-          { value: '', label: 'All channels' },
-          { value: 'email', label: 'E-mail' },
+          { value: '', label: t('console.deadLetters.allChannels') },
+          { value: 'email', label: t('console.deadLetters.email') },
           { value: 'sms', label: 'SMS' },
-          { value: 'push', label: 'Push' },
+          { value: 'push', label: t('console.deadLetters.push') },
         ]}
         value={channel}
         onChange={(v) => search.set({ channel: v || undefined })}
@@ -61,7 +63,13 @@ export function DeadLetters() {
         w={180}
       />
       {notice && (
-        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color="blue"
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('console.deadLetters.dismiss')}
+          onClose={() => setNotice(null)}
+        >
           {notice}
         </Alert>
       )}
@@ -70,28 +78,28 @@ export function DeadLetters() {
         {(data) => (
           <Stack>
             <DataTable
-              caption="Messages that could not be delivered"
+              caption={t('console.deadLetters.caption')}
               rows={data.items}
               rowKey={(d) => d.id}
-              empty="No dead letters."
+              empty={t('console.deadLetters.empty')}
               columns={[
-                { header: 'Channel', cell: (d) => d.channel },
-                { header: 'Recipient', cell: (d) => d.recipient },
-                { header: 'Subject', cell: (d) => d.subject ?? '—' },
-                { header: 'Attempts', cell: (d) => d.attempts, sort: column({ desc: 'attempts' }) },
-                { header: 'Last error', cell: (d) => d.lastError ?? '—' },
-                { header: 'Failed', cell: (d) => when(d.failedAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
+                { header: t('console.deadLetters.channel'), cell: (d) => d.channel },
+                { header: t('console.deadLetters.recipient'), cell: (d) => d.recipient },
+                { header: t('console.deadLetters.subject'), cell: (d) => d.subject ?? '—' },
+                { header: t('console.deadLetters.attempts'), cell: (d) => d.attempts, sort: column({ desc: 'attempts' }) },
+                { header: t('console.deadLetters.lastError'), cell: (d) => d.lastError ?? '—' },
+                { header: t('console.deadLetters.failed'), cell: (d) => when(d.failedAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                 {
-                  header: 'Actions',
+                  header: t('console.deadLetters.actions'),
                   cell: (d) => (
                     <Button
                       size="xs"
                       variant="default"
                       loading={busy === d.id}
                       onClick={() => void retry(d.id, d.recipient)}
-                      aria-label={`Retry the message to ${d.recipient}`}
+                      aria-label={t('console.deadLetters.retryLabel', { recipient: d.recipient })}
                     >
-                      Retry
+                      {t('console.deadLetters.retry')}
                     </Button>
                   ),
                 },

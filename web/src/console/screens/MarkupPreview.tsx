@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { PostInput, PostOutput } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { money } from '../../app/format';
@@ -16,35 +17,42 @@ export function MarkupConfirm(p: {
   onCancel: () => void;
   onConfirm: (draft: MarkupDraft) => void;
 }) {
+  const { t } = useTranslation();
   const r = p.review;
   const n = r?.preview.changes.length ?? 0;
   return (
-    <Modal opened={r !== null} onClose={p.onCancel} title="Confirm the markup" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={r !== null}
+      onClose={p.onCancel}
+      title={t('console.markupPreview.title')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('console.markupPreview.close') }}
+    >
       {r && (
         <Stack>
           <Text size="sm" role="status">
             {n === 0
-              ? `No price changes at provider ${r.preview.provider.toUpperCase()}.`
-              : `${n} price${n === 1 ? '' : 's'} change at provider ${r.preview.provider.toUpperCase()} (what customers pay):`}
+              ? t('console.markupPreview.noChanges', { provider: r.preview.provider.toUpperCase() })
+              : t('console.markupPreview.changes', { count: n, provider: r.preview.provider.toUpperCase() })}
           </Text>
           {n > 0 && (
             <DataTable
-              caption="The prices that change, old and new"
+              caption={t('console.markupPreview.caption')}
               rows={r.preview.changes}
               rowKey={(c) => `${c.plan ?? ''}-${c.network ?? ''}-${c.name}`}
               columns={[
-                { header: 'Plan', cell: (c) => (c.network ? `${c.network.toUpperCase()} ${c.name}` : c.name) },
-                { header: 'Wholesale', cell: (c) => money(c.wholesale) },
-                { header: 'Old price', cell: (c) => money(c.before) },
-                { header: 'New price', cell: (c) => money(c.after) },
+                { header: t('console.markupPreview.plan'), cell: (c) => (c.network ? `${c.network.toUpperCase()} ${c.name}` : c.name) },
+                { header: t('console.markupPreview.wholesale'), cell: (c) => money(c.wholesale) },
+                { header: t('console.markupPreview.oldPrice'), cell: (c) => money(c.before) },
+                { header: t('console.markupPreview.newPrice'), cell: (c) => money(c.after) },
               ]}
             />
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={p.onCancel}>
-              Cancel
+              {t('console.markupPreview.cancel')}
             </Button>
-            <Button onClick={() => p.onConfirm(r.draft)}>Set markup</Button>
+            <Button onClick={() => p.onConfirm(r.draft)}>{t('console.markupPreview.setMarkup')}</Button>
           </Group>
         </Stack>
       )}

@@ -2,13 +2,15 @@ import { Alert, Badge, Button, Card, CloseButton, Group, Select, Stack, Text, Te
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { z } from 'zod';
+import { useTranslation } from 'react-i18next';
 import type { OperatorRole } from '../../api/operation-roles';
-import { ApiError, post } from '../../api/client';
+import { post } from '../../api/client';
 import { adminQueries, consoleQueries, operatorQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { roleOptions } from '../role-options';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
+import { Passkeys } from './OperatorPasskeys';
 import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
@@ -25,10 +27,11 @@ const grantSchema = emailSchema.extend({ role: z.string().min(1) });
  * operator's passkeys; each part for an operator who may read it.
  */
 export function Operators() {
+  const { t } = useTranslation();
   const can = useCan();
   return (
     <Stack>
-      <ScreenTitle title="Operators" />
+      <ScreenTitle title={t('console.operators.title')} />
       {can('adminListOperators') && <Roles />}
       {can('adminListInvitations') && <Invitations />}
       {can('adminListOperatorSessions') && <Sessions />}
@@ -42,6 +45,7 @@ type Role = OperatorRole;
 const ROLES = roleOptions();
 
 function Roles() {
+  const { t } = useTranslation();
   const q = useQuery(operatorQueries.operators());
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -63,18 +67,18 @@ function Roles() {
     <Card withBorder component="section" aria-labelledby="op-roles">
       <Stack>
         <Title order={2} size="h4" id="op-roles">
-          Operators and roles
+          {t('console.operators.roles')}
         </Title>
         <Loaded query={q}>
           {(data) => (
             <DataTable
-              caption="Operators and the roles they hold"
+              caption={t('console.operators.rolesCaption')}
               rows={data.items}
               rowKey={(o) => o.userId}
               columns={[
-                { header: 'Operator', cell: (o) => o.email },
+                { header: t('console.operators.operator'), cell: (o) => o.email },
                 {
-                  header: 'Roles',
+                  header: t('console.operators.rolesHeader'),
                   cell: (o) => (
                     <Group gap={4}>
                       {o.roles.map((r) => (
@@ -85,7 +89,7 @@ function Roles() {
                             o.configAdmin && r === 'admin' ? undefined : (
                               <CloseButton
                                 size="xs"
-                                aria-label={`Revoke ${r} from ${o.email}`}
+                                aria-label={t('console.operators.revokeLabel', { role: r, email: o.email })}
                                 onClick={() =>
                                   void run(() =>
                                     stepUp.withGrant((grantToken) =>
@@ -102,25 +106,28 @@ function Roles() {
                       ))}
                       {o.configAdmin && (
                         <Text size="xs" c="dimmed">
-                          (admin by ADMIN_EMAILS)
+                          {t('console.operators.configAdmin')}
                         </Text>
                       )}
                     </Group>
                   ),
                 },
                 {
-                  header: 'Second factor',
+                  header: t('console.operators.secondFactor'),
                   cell: (o) =>
-                    [o.twoFactor.totp && 'authenticator', o.twoFactor.passkeys > 0 && `${o.twoFactor.passkeys} passkey(s)`]
+                    [
+                      o.twoFactor.totp && t('console.operators.authenticator'),
+                      o.twoFactor.passkeys > 0 && t('console.operators.passkeys', { count: o.twoFactor.passkeys }),
+                    ]
                       .filter(Boolean)
-                      .join(', ') || 'none',
+                      .join(', ') || t('console.operators.none'),
                 },
               ]}
             />
           )}
         </Loaded>
         <form
-          aria-label="Grant a role"
+          aria-label={t('console.operators.grantLabel')}
           noValidate
           onSubmit={form.onSubmit(({ email, role }) => {
             void run(async () => {
@@ -130,8 +137,8 @@ function Roles() {
               // An e-mail with no account yet is invited: the role is theirs at their first sign-in.
               setNotice(
                 r.invitation
-                  ? `Invitation sent to ${r.invitation.email}: the ${r.invitation.role} role is theirs when they first sign in.`
-                  : `${r.operator?.email} now holds ${role}.`,
+                  ? t('console.operators.invited', { email: r.invitation.email, role: r.invitation.role })
+                  : t('console.operators.granted', { email: r.operator?.email, role }),
               );
               form.reset();
             });
@@ -139,15 +146,15 @@ function Roles() {
         >
           <Group align="end">
             <TextInput
-              label="Account e-mail"
-              description="An e-mail with no account yet is invited"
+              label={t('console.operators.accountEmail')}
+              description={t('console.operators.accountEmailHint')}
               type="email"
               required
               {...form.getInputProps('email')}
               w={260}
             />
-            <Select label="Role" data={ROLES} {...form.getInputProps('role')} allowDeselect={false} w={320} />
-            <Button type="submit">Grant role</Button>
+            <Select label={t('console.operators.role')} data={ROLES} {...form.getInputProps('role')} allowDeselect={false} w={320} />
+            <Button type="submit">{t('console.operators.grant')}</Button>
           </Group>
         </form>
         {notice && (
@@ -164,6 +171,7 @@ function Roles() {
 
 /** Pending invitations (issue 44): an e-mail with no account yet, given a role at its first sign-in; revocable. */
 function Invitations() {
+  const { t } = useTranslation();
   const q = useQuery(operatorQueries.invitations());
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -181,26 +189,31 @@ function Invitations() {
     <Card withBorder component="section" aria-labelledby="op-invitations">
       <Stack>
         <Title order={2} size="h4" id="op-invitations">
-          Pending invitations
+          {t('console.operators.invitations')}
         </Title>
         <Failure error={error} />
         <Loaded query={q}>
           {(data) => (
             <DataTable
-              caption="Invitations waiting for a first sign-in"
+              caption={t('console.operators.invitationsCaption')}
               rows={data.items}
               rowKey={(i) => i.id}
-              empty="No pending invitations."
+              empty={t('console.operators.noInvitations')}
               columns={[
-                { header: 'E-mail', cell: (i) => i.email },
-                { header: 'Role', cell: (i) => i.role },
-                { header: 'Invited by', cell: (i) => i.invitedBy },
-                { header: 'Expires', cell: (i) => when(i.expiresAt) },
+                { header: t('console.operators.email'), cell: (i) => i.email },
+                { header: t('console.operators.role'), cell: (i) => i.role },
+                { header: t('console.operators.invitedBy'), cell: (i) => i.invitedBy },
+                { header: t('console.operators.expires'), cell: (i) => when(i.expiresAt) },
                 {
-                  header: 'Actions',
+                  header: t('console.operators.actions'),
                   cell: (i) => (
-                    <Button size="xs" variant="default" onClick={() => void revoke(i.id)} aria-label={`Revoke invitation of ${i.email}`}>
-                      Revoke
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => void revoke(i.id)}
+                      aria-label={t('console.operators.revokeInvitationLabel', { email: i.email })}
+                    >
+                      {t('console.operators.revoke')}
                     </Button>
                   ),
                 },
@@ -215,6 +228,7 @@ function Invitations() {
 }
 
 function Sessions() {
+  const { t } = useTranslation();
   const q = useQuery(consoleQueries.operatorSessions({}));
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -232,31 +246,39 @@ function Sessions() {
     <Card withBorder component="section" aria-labelledby="op-sessions">
       <Stack>
         <Title order={2} size="h4" id="op-sessions">
-          Operator sessions
+          {t('console.operators.sessions')}
         </Title>
         <Failure error={error} />
         <Loaded query={q}>
           {(data) => (
             <DataTable
-              caption="Open operator sessions; each ends after its idle time"
+              caption={t('console.operators.sessionsCaption')}
               rows={data.items}
               rowKey={(s) => s.sessionId}
-              empty="No open sessions."
+              empty={t('console.operators.noSessions')}
               columns={[
-                { header: 'Operator', cell: (s) => `${s.email}${s.current ? ' (this session)' : ''}` },
-                { header: 'Signed in with', cell: (s) => s.method.replace(/_/g, ' ') },
-                { header: 'Address', cell: (s) => s.ip ?? '—' },
-                { header: 'Device', cell: (s) => <Text size="xs">{s.userAgent ?? '—'}</Text> },
-                { header: 'Last seen', cell: (s) => when(s.lastSeenAt) },
-                { header: 'Idle end', cell: (s) => when(s.idleEndsAt) },
                 {
-                  header: 'Actions',
+                  header: t('console.operators.operator'),
+                  cell: (s) => (s.current ? t('console.operators.thisSession', { email: s.email }) : s.email),
+                },
+                { header: t('console.operators.signedInWith'), cell: (s) => s.method.replace(/_/g, ' ') },
+                { header: t('console.operators.address'), cell: (s) => s.ip ?? '—' },
+                { header: t('console.operators.device'), cell: (s) => <Text size="xs">{s.userAgent ?? '—'}</Text> },
+                { header: t('console.operators.lastSeen'), cell: (s) => when(s.lastSeenAt) },
+                { header: t('console.operators.idleEnd'), cell: (s) => when(s.idleEndsAt) },
+                {
+                  header: t('console.operators.actions'),
                   cell: (s) =>
                     s.current ? (
                       '—'
                     ) : (
-                      <Button size="xs" variant="default" onClick={() => void revoke(s.sessionId)} aria-label={`End session of ${s.email}`}>
-                        End session
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() => void revoke(s.sessionId)}
+                        aria-label={t('console.operators.endSessionLabel', { email: s.email })}
+                      >
+                        {t('console.operators.endSession')}
                       </Button>
                     ),
                 },
@@ -264,97 +286,6 @@ function Sessions() {
             />
           )}
         </Loaded>
-      </Stack>
-      {stepUp.modal}
-    </Card>
-  );
-}
-
-/** This operator's passkeys (WebAuthn): a second factor and a step-up method. */
-function Passkeys() {
-  const q = useQuery(consoleQueries.passkeys());
-  const stepUp = useOperatorStepUp();
-  const qc = useQueryClient();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const refresh = () => qc.invalidateQueries({ queryKey: consoleQueries.passkeys().queryKey });
-  async function add() {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      const { startRegistration } = await import('@simplewebauthn/browser');
-      // Adding a second factor asks for a step-up first (a code, or a passkey the operator already has).
-      const r = await stepUp.withGrant(async (grantToken) => {
-        const opts = grantToken ? { grantToken } : {};
-        const { options } = await post(ops.adminPasskeyRegisterOptions, {}, opts);
-        const response = await startRegistration({ optionsJSON: options as never });
-        return post(ops.adminPasskeyRegister, { response: response as never, ...(name.trim() ? { name: name.trim() } : {}) }, opts);
-      });
-      setNotice(`Passkey "${r.name}" added.`);
-      setName('');
-      await refresh();
-    } catch (err) {
-      // The browser's own refusal (no authenticator, cancelled) is not the service's: say what it said.
-      if (err instanceof Error && !(err instanceof ApiError)) setNotice(`The browser did not add a passkey: ${err.message}`);
-      else setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
-  async function remove(id: string) {
-    setError(null);
-    try {
-      await post(ops.adminDeletePasskey, { id });
-      await refresh();
-    } catch (err) {
-      setError(err);
-    }
-  }
-  return (
-    <Card withBorder component="section" aria-labelledby="op-passkeys">
-      <Stack>
-        <Title order={2} size="h4" id="op-passkeys">
-          My passkeys
-        </Title>
-        <Loaded query={q}>
-          {(data) => (
-            <DataTable
-              caption="Passkeys of this operator"
-              rows={data.items}
-              rowKey={(p) => p.id}
-              empty="No passkeys yet."
-              columns={[
-                { header: 'Name', cell: (p) => p.name },
-                { header: 'Kind', cell: (p) => p.transports.join(', ') || '—' },
-                { header: 'Added', cell: (p) => when(p.createdAt) },
-                { header: 'Last used', cell: (p) => when(p.lastUsedAt) },
-                {
-                  header: 'Actions',
-                  cell: (p) => (
-                    <Button size="xs" variant="default" onClick={() => void remove(p.id)} aria-label={`Remove passkey ${p.name}`}>
-                      Remove
-                    </Button>
-                  ),
-                },
-              ]}
-            />
-          )}
-        </Loaded>
-        <Group align="end">
-          <TextInput label="New passkey's name (optional)" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={60} />
-          <Button onClick={() => void add()} loading={busy}>
-            Add a passkey
-          </Button>
-        </Group>
-        {notice && (
-          <Alert color="blue" role="status">
-            {notice}
-          </Alert>
-        )}
-        <Failure error={error} />
       </Stack>
       {stepUp.modal}
     </Card>

@@ -1,6 +1,7 @@
 import { Anchor, Button, Select, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { threadLink } from '../cases/PurchaseCase';
@@ -19,15 +20,16 @@ const LIMIT = 20;
 
 /** What customers reported: problems with a transaction (resolved with a note they receive) and app crashes. */
 export function Reports() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const tab = search.text('tab') || 'transactions';
   return (
     <Stack>
-      <ScreenTitle title="Reports" />
+      <ScreenTitle title={t('console.reports.title')} />
       <Tabs value={tab} onChange={(v) => search.set({ tab: v ?? undefined, status: undefined })} keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="transactions">Transaction reports</Tabs.Tab>
-          <Tabs.Tab value="issues">App issue reports</Tabs.Tab>
+          <Tabs.Tab value="transactions">{t('console.reports.transactionsTab')}</Tabs.Tab>
+          <Tabs.Tab value="issues">{t('console.reports.issuesTab')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="transactions" pt="md">
           <TransactionReports />
@@ -41,6 +43,7 @@ export function Reports() {
 }
 
 function TransactionReports() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const status = (search.text('status') || 'open') as 'open' | 'resolved';
   const offset = search.num('offset', 0);
@@ -51,8 +54,11 @@ function TransactionReports() {
   return (
     <Stack>
       <Select
-        label="Status"
-        data={['open', 'resolved']}
+        label={t('console.reports.status')}
+        data={[
+          { value: 'open', label: t('console.reports.open') },
+          { value: 'resolved', label: t('console.reports.resolved') },
+        ]}
         value={status}
         onChange={(v) => search.set({ status: v ?? undefined })}
         allowDeselect={false}
@@ -62,34 +68,39 @@ function TransactionReports() {
         {(data) => (
           <Stack>
             <DataTable
-              caption={`${status} transaction reports`}
+              caption={t(status === 'open' ? 'console.reports.captionOpen' : 'console.reports.captionResolved')}
               rows={data.items}
               rowKey={(r) => r.id}
-              empty="No reports."
+              empty={t('console.reports.empty')}
               columns={[
-                { header: 'Reference', cell: (r) => <LinkedText text={r.reference} /> },
+                { header: t('console.reports.reference'), cell: (r) => <LinkedText text={r.reference} /> },
                 {
-                  header: 'Support',
+                  header: t('console.reports.support'),
                   cell: (r) =>
                     r.thread ? (
                       <Anchor component={ConsoleLink} {...threadLink(r.thread.id, r.thread.status)}>
-                        Thread ({r.thread.status})
+                        {t('console.reports.thread', { status: r.thread.status })}
                       </Anchor>
                     ) : (
                       '—'
                     ),
                 },
-                { header: 'Kind', cell: (r) => r.transactionType },
-                { header: 'Amount', cell: (r) => money(r.amount) },
-                { header: 'Problem', cell: (r) => r.category.replace(/_/g, ' ') },
-                { header: 'Description', cell: (r) => <Text size="sm">{r.description}</Text> },
-                { header: 'Reported', cell: (r) => when(r.createdAt) },
+                { header: t('console.reports.kind'), cell: (r) => r.transactionType },
+                { header: t('console.reports.amount'), cell: (r) => money(r.amount) },
+                { header: t('console.reports.problem'), cell: (r) => r.category.replace(/_/g, ' ') },
+                { header: t('console.reports.description'), cell: (r) => <Text size="sm">{r.description}</Text> },
+                { header: t('console.reports.reported'), cell: (r) => when(r.createdAt) },
                 {
-                  header: 'Status',
+                  header: t('console.reports.status'),
                   cell: (r) =>
                     r.status === 'open' && can('adminResolveTransactionReport') ? (
-                      <Button size="xs" variant="light" onClick={() => setResolving(r)} aria-label={`Resolve the report on ${r.reference}`}>
-                        Resolve
+                      <Button
+                        size="xs"
+                        variant="light"
+                        onClick={() => setResolving(r)}
+                        aria-label={t('console.reports.resolveLabel', { reference: r.reference })}
+                      >
+                        {t('console.reports.resolve')}
                       </Button>
                     ) : (
                       <Stack gap={2}>
@@ -112,9 +123,9 @@ function TransactionReports() {
       </Loaded>
       <ReasonDialog
         opened={resolving !== null}
-        title={`Resolve the report on ${resolving?.reference ?? ''}`}
-        label="Note to the customer"
-        confirm="Resolve"
+        title={t('console.reports.resolveLabel', { reference: resolving?.reference ?? '' })}
+        label={t('console.reports.note')}
+        confirm={t('console.reports.resolve')}
         onClose={() => setResolving(null)}
         onConfirm={async (note) => {
           await post(ops.adminResolveTransactionReport, { id: resolving!.id, note: note ?? '' });
@@ -126,6 +137,7 @@ function TransactionReports() {
 }
 
 function IssueReports() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.issueReports({ limit: LIMIT, offset }));
@@ -134,17 +146,17 @@ function IssueReports() {
       {(data) => (
         <Stack>
           <DataTable
-            caption="Errors the app reported, newest first"
+            caption={t('console.reports.issuesCaption')}
             rows={data.items}
             rowKey={(r) => r.id}
-            empty="No issue reports."
+            empty={t('console.reports.noIssues')}
             columns={[
-              { header: 'Message', cell: (r) => <Text size="sm">{r.message}</Text> },
-              { header: 'Address', cell: (r) => r.url ?? '—' },
-              { header: 'Version', cell: (r) => r.appVersion ?? '—' },
-              { header: 'Reporter', cell: (r) => r.reporter ?? '—' },
-              { header: 'Browser', cell: (r) => <Text size="xs">{r.userAgent ?? '—'}</Text> },
-              { header: 'When', cell: (r) => when(r.createdAt) },
+              { header: t('console.reports.message'), cell: (r) => <Text size="sm">{r.message}</Text> },
+              { header: t('console.reports.address'), cell: (r) => r.url ?? '—' },
+              { header: t('console.reports.version'), cell: (r) => r.appVersion ?? '—' },
+              { header: t('console.reports.reporter'), cell: (r) => r.reporter ?? '—' },
+              { header: t('console.reports.browser'), cell: (r) => <Text size="xs">{r.userAgent ?? '—'}</Text> },
+              { header: t('console.reports.when'), cell: (r) => when(r.createdAt) },
             ]}
           />
           <Pager

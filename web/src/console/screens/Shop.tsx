@@ -1,6 +1,7 @@
 import { Button, Group, Select, Stack, Switch, Tabs } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
@@ -17,24 +18,28 @@ import { StatusBadge } from '../../components/StatusBadge';
 import * as ops from '../../api/operations';
 
 const LIMIT = 20;
+const MARKET_STATUSES = ['processing', 'fulfilled', 'cancelled'] as const;
+const SUB_STATUSES = ['pending', 'processing', 'fulfilled', 'failed', 'cancelled'] as const;
+type SubStatus = (typeof SUB_STATUSES)[number];
 
 /**
  * The marketplace and subscription catalogue and their orders: products and plans switched on and off, orders
  * fulfilled or cancelled (cancelling refunds the customer) with a note.
  */
 export function Shop() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const tab = search.text('tab') || 'orders';
   const can = useCan();
   return (
     <Stack>
-      <ScreenTitle title="Marketplace and subscriptions" />
+      <ScreenTitle title={t('console.shop.title')} />
       <Tabs value={tab} onChange={(v) => search.set({ tab: v ?? undefined, status: undefined })} keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="orders">Marketplace orders</Tabs.Tab>
-          {can('adminListMarketplaceProducts') && <Tabs.Tab value="products">Products</Tabs.Tab>}
-          <Tabs.Tab value="subscriptions">Subscription orders</Tabs.Tab>
-          {can('adminListSubscriptionPlans') && <Tabs.Tab value="plans">Subscription plans</Tabs.Tab>}
+          <Tabs.Tab value="orders">{t('console.shop.marketOrders')}</Tabs.Tab>
+          {can('adminListMarketplaceProducts') && <Tabs.Tab value="products">{t('console.shop.products')}</Tabs.Tab>}
+          <Tabs.Tab value="subscriptions">{t('console.shop.subscriptionOrders')}</Tabs.Tab>
+          {can('adminListSubscriptionPlans') && <Tabs.Tab value="plans">{t('console.shop.plans')}</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="orders" pt="md">
           <MarketplaceOrders />
@@ -60,6 +65,7 @@ export function Shop() {
 type Decision = { id: string; reference: string; status: string } | null;
 
 function MarketplaceOrders() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const status = (search.text('status') || 'processing') as 'processing' | 'fulfilled' | 'cancelled';
   const offset = search.num('offset', 0);
@@ -71,8 +77,8 @@ function MarketplaceOrders() {
   return (
     <Stack>
       <Select
-        label="Status"
-        data={['processing', 'fulfilled', 'cancelled']}
+        label={t('console.shop.status')}
+        data={MARKET_STATUSES.map((s) => ({ value: s, label: t(`console.shop.${s}`) }))}
         value={status}
         onChange={(v) => search.set({ status: v ?? undefined })}
         allowDeselect={false}
@@ -82,22 +88,24 @@ function MarketplaceOrders() {
         {(data) => (
           <Stack>
             <DataTable
-              caption={`${status} marketplace orders`}
+              caption={t('console.shop.marketCaption', { status: t(`console.shop.${status}`) })}
               rows={data.items}
               rowKey={(o) => o.id}
-              empty="No orders."
+              empty={t('console.shop.noOrders')}
               columns={[
-                { header: 'Reference', cell: (o) => o.reference },
-                { header: 'Product', cell: (o) => `${o.productName} × ${o.quantity}` },
-                { header: 'Amount', cell: (o) => money(o.amount) },
+                { header: t('console.shop.reference'), cell: (o) => o.reference },
+                { header: t('console.shop.product'), cell: (o) => `${o.productName} × ${o.quantity}` },
+                { header: t('console.shop.amount'), cell: (o) => money(o.amount) },
                 {
-                  header: 'Deliver to',
+                  header: t('console.shop.deliverTo'),
                   cell: (o) =>
-                    o.delivery.removed ? 'removed' : [o.delivery.fullName, o.delivery.city, o.delivery.state].filter(Boolean).join(', '),
+                    o.delivery.removed
+                      ? t('console.shop.removed')
+                      : [o.delivery.fullName, o.delivery.city, o.delivery.state].filter(Boolean).join(', '),
                 },
-                { header: 'Ordered', cell: (o) => when(o.createdAt) },
+                { header: t('console.shop.ordered'), cell: (o) => when(o.createdAt) },
                 {
-                  header: 'Status',
+                  header: t('console.shop.status'),
                   cell: (o) =>
                     o.status === 'processing' && can('adminUpdateMarketplaceOrder') ? (
                       <Group gap={4} wrap="nowrap">
@@ -105,17 +113,17 @@ function MarketplaceOrders() {
                           size="xs"
                           variant="light"
                           onClick={() => setDecision({ ...o, status: 'fulfilled' })}
-                          aria-label={`Fulfil ${o.reference}`}
+                          aria-label={t('console.shop.fulfilLabel', { reference: o.reference })}
                         >
-                          Fulfil
+                          {t('console.shop.fulfil')}
                         </Button>
                         <Button
                           size="xs"
                           variant="default"
                           onClick={() => setDecision({ ...o, status: 'cancelled' })}
-                          aria-label={`Cancel ${o.reference}`}
+                          aria-label={t('console.shop.cancelLabel', { reference: o.reference })}
                         >
-                          Cancel
+                          {t('console.shop.cancel')}
                         </Button>
                       </Group>
                     ) : (
@@ -137,8 +145,10 @@ function MarketplaceOrders() {
       <ReasonDialog
         opened={decision !== null}
         optional
-        title={`${decision?.status === 'fulfilled' ? 'Fulfil' : 'Cancel and refund'} ${decision?.reference ?? ''}`}
-        confirm={decision?.status === 'fulfilled' ? 'Mark fulfilled' : 'Cancel order'}
+        title={t(decision?.status === 'fulfilled' ? 'console.shop.fulfilTitle' : 'console.shop.cancelTitle', {
+          reference: decision?.reference ?? '',
+        })}
+        confirm={t(decision?.status === 'fulfilled' ? 'console.shop.markFulfilled' : 'console.shop.cancelOrder')}
         onClose={() => setDecision(null)}
         onConfirm={async (note) => {
           await stepUp.withGrant((grantToken) =>
@@ -161,21 +171,22 @@ function MarketplaceOrders() {
 }
 
 function SubscriptionOrders() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
-  const status = (search.text('status') || 'pending') as 'pending' | 'processing' | 'fulfilled' | 'failed' | 'cancelled';
+  const status = (search.text('status') || 'pending') as SubStatus;
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.subscriptionOrders({ status, limit: LIMIT, offset }));
   const [decision, setDecision] = useState<Decision>(null);
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
   const can = useCan();
-  const next = (s: string) =>
+  const next = (s: string): SubStatus[] =>
     s === 'pending' ? ['processing', 'fulfilled', 'failed', 'cancelled'] : s === 'processing' ? ['fulfilled', 'failed'] : [];
   return (
     <Stack>
       <Select
-        label="Status"
-        data={['pending', 'processing', 'fulfilled', 'failed', 'cancelled']}
+        label={t('console.shop.status')}
+        data={SUB_STATUSES.map((s) => ({ value: s, label: t(`console.shop.${s}`) }))}
         value={status}
         onChange={(v) => search.set({ status: v ?? undefined })}
         allowDeselect={false}
@@ -185,18 +196,18 @@ function SubscriptionOrders() {
         {(data) => (
           <Stack>
             <DataTable
-              caption={`${status} subscription orders`}
+              caption={t('console.shop.subscriptionCaption', { status: t(`console.shop.${status}`) })}
               rows={data.items}
               rowKey={(o) => o.id}
-              empty="No orders."
+              empty={t('console.shop.noOrders')}
               columns={[
-                { header: 'Reference', cell: (o) => o.reference },
-                { header: 'Plan', cell: (o) => `${o.service}: ${o.planName}` },
-                { header: 'Account', cell: (o) => o.account },
-                { header: 'Amount', cell: (o) => money(o.amount) },
-                { header: 'Ordered', cell: (o) => when(o.createdAt) },
+                { header: t('console.shop.reference'), cell: (o) => o.reference },
+                { header: t('console.shop.plan'), cell: (o) => `${o.service}: ${o.planName}` },
+                { header: t('console.shop.account'), cell: (o) => o.account },
+                { header: t('console.shop.amount'), cell: (o) => money(o.amount) },
+                { header: t('console.shop.ordered'), cell: (o) => when(o.createdAt) },
                 {
-                  header: 'Status',
+                  header: t('console.shop.status'),
                   cell: (o) => (
                     <Group gap={4}>
                       <StatusBadge status={o.status} />
@@ -206,9 +217,9 @@ function SubscriptionOrders() {
                           size="compact-xs"
                           variant="default"
                           onClick={() => setDecision({ ...o, status: s })}
-                          aria-label={`Mark ${o.reference} ${s}`}
+                          aria-label={t('console.shop.markLabel', { reference: o.reference, status: t(`console.shop.${s}`) })}
                         >
-                          {s}
+                          {t(`console.shop.${s}`)}
                         </Button>
                       ))}
                     </Group>
@@ -229,8 +240,12 @@ function SubscriptionOrders() {
       <ReasonDialog
         opened={decision !== null}
         optional
-        title={`Mark ${decision?.reference ?? ''} ${decision?.status ?? ''}`}
-        confirm="Save"
+        title={
+          decision
+            ? t('console.shop.markLabel', { reference: decision.reference, status: t(`console.shop.${decision.status as SubStatus}`) })
+            : ''
+        }
+        confirm={t('console.shop.save')}
         onClose={() => setDecision(null)}
         onConfirm={async (note) => {
           await stepUp.withGrant((grantToken) =>
@@ -253,6 +268,7 @@ function SubscriptionOrders() {
 }
 
 function Products() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const offset = search.num('offset', 0);
   const list = useQuery(adminQueries.products({ limit: LIMIT, offset }));
@@ -276,21 +292,21 @@ function Products() {
         {(data) => (
           <Stack>
             <DataTable
-              caption="Marketplace products"
+              caption={t('console.shop.productsCaption')}
               rows={data.items}
               rowKey={(p) => p.id}
-              empty="No products yet."
+              empty={t('console.shop.noProducts')}
               columns={[
-                { header: 'Product', cell: (p) => p.name },
-                { header: 'Price', cell: (p) => money(p.price) },
-                { header: 'Stock', cell: (p) => p.stock },
+                { header: t('console.shop.product'), cell: (p) => p.name },
+                { header: t('console.shop.price'), cell: (p) => money(p.price) },
+                { header: t('console.shop.stock'), cell: (p) => p.stock },
                 {
-                  header: 'On sale',
+                  header: t('console.shop.onSale'),
                   cell: (p) => (
                     <Switch
                       checked={p.active}
                       onChange={(e) => void toggle(p.id, e.currentTarget.checked)}
-                      aria-label={`${p.name} on sale`}
+                      aria-label={t('console.shop.onSaleLabel', { name: p.name })}
                     />
                   ),
                 },
@@ -312,6 +328,7 @@ function Products() {
 }
 
 function Plans() {
+  const { t } = useTranslation();
   const list = useQuery(adminQueries.plans({}));
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -332,21 +349,21 @@ function Plans() {
       <Loaded query={list}>
         {(data) => (
           <DataTable
-            caption="Subscription plans"
+            caption={t('console.shop.plans')}
             rows={data.items}
             rowKey={(p) => p.id}
-            empty="No plans yet."
+            empty={t('console.shop.noPlans')}
             columns={[
-              { header: 'Service', cell: (p) => `${p.service} (${p.category})` },
-              { header: 'Plan', cell: (p) => p.name },
-              { header: 'Price', cell: (p) => money(p.price) },
+              { header: t('console.shop.service'), cell: (p) => `${p.service} (${p.category})` },
+              { header: t('console.shop.plan'), cell: (p) => p.name },
+              { header: t('console.shop.price'), cell: (p) => money(p.price) },
               {
-                header: 'On sale',
+                header: t('console.shop.onSale'),
                 cell: (p) => (
                   <Switch
                     checked={p.active}
                     onChange={(e) => void toggle(p.id, e.currentTarget.checked)}
-                    aria-label={`${p.service} ${p.name} on sale`}
+                    aria-label={t('console.shop.onSaleLabel', { name: `${p.service} ${p.name}` })}
                   />
                 ),
               },

@@ -1,6 +1,7 @@
 import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
@@ -29,13 +30,14 @@ const planSchema = z.object({
 
 /** A new marketplace product (on sale at once); the products tab renders the step-up dialog. */
 export function NewProduct({ stepUp }: { stepUp: OperatorStepUp }) {
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const form = useSchemaForm(productSchema, { name: '', description: '', price: '' as number | '', stock: 0 as number | '' });
   return (
     <Card withBorder component="section" aria-labelledby="new-product">
       <Title order={2} size="h5" id="new-product" mb="xs">
-        New product
+        {t('console.shopCreate.newProduct')}
       </Title>
       <form
         onSubmit={form.onSubmit(async (v) => {
@@ -62,14 +64,20 @@ export function NewProduct({ stepUp }: { stepUp: OperatorStepUp }) {
       >
         <Stack gap="xs">
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label="Name" required {...form.getInputProps('name')} />
-            <NumberInput label="Price (naira)" required min={1} thousandSeparator="," {...form.getInputProps('price')} />
-            <NumberInput label="Stock" required min={0} allowDecimal={false} {...form.getInputProps('stock')} />
+            <TextInput label={t('console.shopCreate.name')} required {...form.getInputProps('name')} />
+            <NumberInput
+              label={t('console.shopCreate.priceNaira')}
+              required
+              min={1}
+              thousandSeparator=","
+              {...form.getInputProps('price')}
+            />
+            <NumberInput label={t('console.shopCreate.stock')} required min={0} allowDecimal={false} {...form.getInputProps('stock')} />
           </SimpleGrid>
-          <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+          <Textarea label={t('console.shopCreate.description')} autosize minRows={2} {...form.getInputProps('description')} />
           <Failure error={error} />
           <Group>
-            <Button type="submit">Add product</Button>
+            <Button type="submit">{t('console.shopCreate.addProduct')}</Button>
           </Group>
         </Stack>
       </form>
@@ -79,13 +87,14 @@ export function NewProduct({ stepUp }: { stepUp: OperatorStepUp }) {
 
 /** A new subscription plan (on sale at once); the plans tab renders the step-up dialog. */
 export function NewPlan({ stepUp }: { stepUp: OperatorStepUp }) {
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const [error, setError] = useState<unknown>(null);
   const form = useSchemaForm(planSchema, { service: '', category: 'streaming', name: '', price: '' as number | '' });
   return (
     <Card withBorder component="section" aria-labelledby="new-plan">
       <Title order={2} size="h5" id="new-plan" mb="xs">
-        New plan
+        {t('console.shopCreate.newPlan')}
       </Title>
       <form
         onSubmit={form.onSubmit(async (v) => {
@@ -112,22 +121,33 @@ export function NewPlan({ stepUp }: { stepUp: OperatorStepUp }) {
       >
         <Stack gap="xs">
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-            <TextInput label="Service id" description="e.g. netflix, spotify" required {...form.getInputProps('service')} />
+            <TextInput
+              label={t('console.shopCreate.serviceId')}
+              description={t('console.shopCreate.serviceIdHint')}
+              required
+              {...form.getInputProps('service')}
+            />
             <Select
-              label="Category"
+              label={t('console.shopCreate.category')}
               data={[
-                { value: 'streaming', label: 'Streaming' },
-                { value: 'social', label: 'Social' },
+                { value: 'streaming', label: t('console.shopCreate.streaming') },
+                { value: 'social', label: t('console.shopCreate.social') },
               ]}
               allowDeselect={false}
               {...form.getInputProps('category')}
             />
-            <TextInput label="Plan name" required {...form.getInputProps('name')} />
-            <NumberInput label="Price (naira)" required min={50} thousandSeparator="," {...form.getInputProps('price')} />
+            <TextInput label={t('console.shopCreate.planName')} required {...form.getInputProps('name')} />
+            <NumberInput
+              label={t('console.shopCreate.priceNaira')}
+              required
+              min={50}
+              thousandSeparator=","
+              {...form.getInputProps('price')}
+            />
           </SimpleGrid>
           <Failure error={error} />
           <Group>
-            <Button type="submit">Add plan</Button>
+            <Button type="submit">{t('console.shopCreate.addPlan')}</Button>
           </Group>
         </Stack>
       </form>

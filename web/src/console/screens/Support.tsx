@@ -1,6 +1,7 @@
 import { Anchor, Button, Card, Grid, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
@@ -31,6 +32,7 @@ const replySchema = z.object({ body: z.string().trim().min(1).max(4000) });
  * saved replies below. The thread and its customer live in the address.
  */
 export function Support() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const status = (search.text('status') || 'open') as 'open' | 'closed';
   const awaiting = search.text('awaiting') !== 'false';
@@ -41,15 +43,18 @@ export function Support() {
   );
   const selected = search.text('thread');
   // The thread's customer: kept in the address with the thread, so it stays when the thread leaves the list (answered).
-  const customer = search.text('customer') || threads.data?.items.find((t) => t.id === selected)?.userId;
+  const customer = search.text('customer') || threads.data?.items.find((th) => th.id === selected)?.userId;
   const admin = useCan()('adminSaveCannedReply');
   return (
     <Stack>
-      <ScreenTitle title="Support inbox" />
+      <ScreenTitle title={t('console.support.title')} />
       <Group align="end">
         <Select
-          label="Status"
-          data={['open', 'closed']}
+          label={t('console.support.status')}
+          data={[
+            { value: 'open', label: t('console.support.open') },
+            { value: 'closed', label: t('console.support.closed') },
+          ]}
           value={status}
           onChange={(v) => search.set({ status: v ?? undefined, thread: undefined, customer: undefined })}
           allowDeselect={false}
@@ -57,10 +62,10 @@ export function Support() {
         />
         {status === 'open' && (
           <Select
-            label="Show"
+            label={t('console.support.show')}
             data={[
-              { value: 'true', label: 'Awaiting our reply' },
-              { value: 'false', label: 'All open threads' },
+              { value: 'true', label: t('console.support.awaiting') },
+              { value: 'false', label: t('console.support.allOpen') },
             ]}
             value={String(awaiting)}
             onChange={(v) => search.set({ awaiting: v ?? undefined, thread: undefined, customer: undefined })}
@@ -75,27 +80,31 @@ export function Support() {
             {(data) => (
               <Stack>
                 <DataTable
-                  caption="Support threads"
+                  caption={t('console.support.caption')}
                   rows={data.items}
-                  rowKey={(t) => t.id}
+                  rowKey={(th) => th.id}
                   selected={selected}
-                  empty="No threads here."
+                  empty={t('console.support.empty')}
                   columns={[
                     {
-                      header: 'Customer',
-                      cell: (t) => (
-                        <Anchor component="button" type="button" onClick={() => search.set({ thread: t.id, customer: t.userId, offset })}>
-                          {t.userEmail}
+                      header: t('console.support.customer'),
+                      cell: (th) => (
+                        <Anchor component="button" type="button" onClick={() => search.set({ thread: th.id, customer: th.userId, offset })}>
+                          {th.userEmail}
                         </Anchor>
                       ),
                     },
                     {
-                      header: 'Last message',
-                      cell: (t) => `${when(t.lastMessageAt)}${t.lastAuthor ? ` (${t.lastAuthor})` : ''}`,
+                      header: t('console.support.lastMessage'),
+                      cell: (th) => `${when(th.lastMessageAt)}${th.lastAuthor ? ` (${th.lastAuthor})` : ''}`,
                       sort: column({ desc: 'recent', asc: 'waiting' }),
                     },
-                    { header: 'Opened', cell: (t) => when(t.createdAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
-                    { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
+                    {
+                      header: t('console.support.opened'),
+                      cell: (th) => when(th.createdAt),
+                      sort: column({ desc: 'newest', asc: 'oldest' }),
+                    },
+                    { header: t('console.support.status'), cell: (th) => <StatusBadge status={th.status} /> },
                   ]}
                 />
                 <Pager
@@ -116,7 +125,7 @@ export function Support() {
               <Thread id={selected} open={status === 'open'} customerId={customer} />
             </Stack>
           ) : (
-            <Text c="dimmed">Choose a thread.</Text>
+            <Text c="dimmed">{t('console.support.choose')}</Text>
           )}
         </Grid.Col>
       </Grid>
@@ -126,6 +135,7 @@ export function Support() {
 }
 
 function Thread({ id, open, customerId }: { id: string; open: boolean; customerId?: string }) {
+  const { t } = useTranslation();
   const messages = useQuery(adminQueries.threadMessages({ threadId: id, limit: 100, offset: 0 }));
   const qc = useQueryClient();
   const form = useSchemaForm(replySchema, { body: '' });
@@ -147,11 +157,11 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
       <Stack>
         <Group justify="space-between">
           <Title order={2} size="h4" id="thread-title">
-            Conversation
+            {t('console.support.conversation')}
           </Title>
           {open && (
             <Button size="xs" variant="default" onClick={() => void close()}>
-              Close thread
+              {t('console.support.closeThread')}
             </Button>
           )}
         </Group>
@@ -162,7 +172,7 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
               {data.items.map((m) => (
                 <Paper key={m.id} p="xs" withBorder bg={m.author === 'operator' ? 'var(--mantine-color-brand-0)' : undefined}>
                   <Text size="xs" c="dimmed">
-                    {m.author === 'operator' ? 'Operator' : 'Customer'}, {when(m.createdAt)}
+                    {t(m.author === 'operator' ? 'console.support.byOperator' : 'console.support.byCustomer', { when: when(m.createdAt) })}
                   </Text>
                   <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                     <LinkedText text={m.body} />
@@ -189,11 +199,11 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
         >
           <Stack gap="xs">
             <SavedReplyPicker customerId={customerId} onPick={(body) => form.setFieldValue('body', body)} />
-            <Textarea label="Reply" autosize minRows={3} {...form.getInputProps('body')} />
+            <Textarea label={t('console.support.reply')} autosize minRows={3} {...form.getInputProps('body')} />
             <Failure error={error} />
             <Group>
               <Button type="submit" loading={busy}>
-                Send reply
+                {t('console.support.send')}
               </Button>
             </Group>
           </Stack>

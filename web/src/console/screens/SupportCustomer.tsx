@@ -1,6 +1,7 @@
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { consoleQueries } from '../../api/queries/admin';
 import { ConsoleLink } from '../nav';
 import { ReferenceLink } from '../references';
@@ -72,11 +73,12 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
  * KYC tier, frozen or not, and their last purchases and top-ups with each reference a link to its screen.
  */
 export function SupportCustomer({ userId }: { userId: string }) {
+  const { t } = useTranslation();
   const q = useQuery(consoleQueries.customer(userId));
   return (
     <Card withBorder component="section" aria-labelledby="thread-customer">
       <Title order={2} size="h4" id="thread-customer" mb="xs">
-        Customer
+        {t('console.supportCustomer.title')}
       </Title>
       <Loaded query={q}>
         {(c) => (
@@ -88,29 +90,31 @@ export function SupportCustomer({ userId }: { userId: string }) {
               </Anchor>
             </Stack>
             <Group gap="lg" wrap="wrap">
-              <Fact label="Balance">{money(c.wallet.balance)}</Fact>
-              <Fact label="KYC tier">{c.kyc.tier}</Fact>
-              <Fact label="Account">
+              <Fact label={t('console.supportCustomer.balance')}>{money(c.wallet.balance)}</Fact>
+              <Fact label={t('console.supportCustomer.kycTier')}>{c.kyc.tier}</Fact>
+              <Fact label={t('console.supportCustomer.account')}>
                 <StatusBadge status={c.frozen ? 'frozen' : c.profile.status} />
               </Fact>
             </Group>
             {c.frozen && c.freeze && (
               <Text size="sm" c="red.8">
-                Frozen since {when(c.freeze.frozenAt)}: {c.freeze.reason}
+                {t('console.supportCustomer.frozenSince', { when: when(c.freeze.frozenAt), reason: c.freeze.reason })}
               </Text>
             )}
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
               <Lines
                 id="thread-customer-purchases"
-                title="Last purchases"
-                empty="No purchases."
-                lines={c.purchases.slice(0, LAST).map((p) => ({ ...p, what: `${p.service} to ${p.recipient}` }))}
+                title={t('console.supportCustomer.lastPurchases')}
+                empty={t('console.supportCustomer.noPurchases')}
+                lines={c.purchases
+                  .slice(0, LAST)
+                  .map((p) => ({ ...p, what: t('console.supportCustomer.purchase', { service: p.service, recipient: p.recipient }) }))}
               />
               <Lines
                 id="thread-customer-topups"
-                title="Last top-ups"
-                empty="No top-ups."
-                lines={c.topups.slice(0, LAST).map((t) => ({ ...t, what: `top-up (${t.processor})` }))}
+                title={t('console.supportCustomer.lastTopUps')}
+                empty={t('console.supportCustomer.noTopUps')}
+                lines={c.topups.slice(0, LAST).map((u) => ({ ...u, what: t('console.supportCustomer.topUp', { processor: u.processor }) }))}
               />
             </SimpleGrid>
           </Stack>

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
@@ -23,7 +24,7 @@ type Kind = 'intents' | 'settlements' | 'events';
 /** A settled intent paid less or more than it asked (issue 44): which, and by how much; null when it matches. */
 export function paidFlag(p: { amount?: unknown; amountPaid?: unknown; status?: unknown }) {
   if (typeof p.amount !== 'number' || typeof p.amountPaid !== 'number' || p.amountPaid === p.amount) return null;
-  return { label: p.amountPaid < p.amount ? 'underpaid' : 'overpaid', by: Math.abs(p.amount - p.amountPaid) };
+  return { label: p.amountPaid < p.amount ? ('underpaid' as const) : ('overpaid' as const), by: Math.abs(p.amount - p.amountPaid) };
 }
 
 /**
@@ -32,6 +33,7 @@ export function paidFlag(p: { amount?: unknown; amountPaid?: unknown; status?: u
  * confirms.
  */
 export function TopUps() {
+  const { t } = useTranslation();
   const search = useScreenSearch();
   const kind = (search.text('kind') || 'intents') as Kind;
   const offset = search.num('offset', 0);
@@ -61,9 +63,9 @@ export function TopUps() {
   const [amountChecked, setAmountChecked] = useState(false);
   const amountError =
     amount === '' || amount === 0
-      ? 'Enter an amount other than 0'
+      ? t('console.topUps.amountNotZero')
       : Math.abs(amount) > 10_000_000
-        ? 'At most ₦10,000,000 either way'
+        ? t('console.topUps.amountAtMost')
         : null;
   const [notice, setNotice] = useState<string | null>(null);
   const stepUp = useOperatorStepUp();
@@ -83,8 +85,8 @@ export function TopUps() {
     );
     setNotice(
       r.status === 'pending'
-        ? `Correction of ${money(r.amount)} requested: it waits for a second operator in Approvals.`
-        : `Corrected by ${money(r.amount)}: the wallet balance is ${money(r.balance)}.`,
+        ? t('console.topUps.correctionPending', { amount: money(r.amount) })
+        : t('console.topUps.corrected', { amount: money(r.amount), balance: money(r.balance) }),
     );
     setAmount('');
     setAmountChecked(false);
@@ -93,10 +95,10 @@ export function TopUps() {
 
   return (
     <Stack>
-      <ScreenTitle title="Top-ups" />
+      <ScreenTitle title={t('console.topUps.title')} />
       {can('adminStartReconciliation') && <Reconciliation />}
       {notice && (
-        <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert color="blue" role="status" withCloseButton closeButtonLabel={t('console.topUps.dismiss')} onClose={() => setNotice(null)}>
           {notice}
         </Alert>
       )}
@@ -105,35 +107,44 @@ export function TopUps() {
           e.preventDefault();
           search.set({ reference: draft.reference.trim(), email: draft.email.trim(), status: draft.status.trim() });
         }}
-        aria-label="Search top-ups"
+        aria-label={t('console.topUps.searchLabel')}
       >
         <Group align="end">
           <Select
-            label="Kind"
+            label={t('console.topUps.kind')}
             data={[
-              { value: 'intents', label: 'Payment intents' },
-              { value: 'settlements', label: 'Settlements' },
-              { value: 'events', label: 'Webhook events' },
+              { value: 'intents', label: t('console.topUps.intents') },
+              { value: 'settlements', label: t('console.topUps.settlements') },
+              { value: 'events', label: t('console.topUps.events') },
             ]}
             value={kind}
             onChange={(v) => search.set({ kind: v ?? undefined })}
             allowDeselect={false}
             w={180}
           />
-          <TextInput label="Reference" value={draft.reference} onChange={(e) => setDraft({ ...draft, reference: e.currentTarget.value })} />
           <TextInput
-            label="Customer e-mail"
+            label={t('console.topUps.reference')}
+            value={draft.reference}
+            onChange={(e) => setDraft({ ...draft, reference: e.currentTarget.value })}
+          />
+          <TextInput
+            label={t('console.topUps.customerEmail')}
             type="email"
             value={draft.email}
             onChange={(e) => setDraft({ ...draft, email: e.currentTarget.value })}
           />
-          <TextInput label="Status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })} w={140} />
+          <TextInput
+            label={t('console.topUps.status')}
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}
+            w={140}
+          />
           <Select
-            label="Flagged"
+            label={t('console.topUps.flagged')}
             data={[
-              { value: '', label: 'Any' },
-              { value: 'true', label: 'Flagged only' },
-              { value: 'false', label: 'Not flagged' },
+              { value: '', label: t('console.topUps.any') },
+              { value: 'true', label: t('console.topUps.flaggedOnly') },
+              { value: 'false', label: t('console.topUps.notFlagged') },
             ]}
             value={flagged}
             onChange={(v) => search.set({ flagged: v || undefined })}
@@ -141,31 +152,37 @@ export function TopUps() {
             w={150}
           />
           <Select
-            label="Amount paid"
+            label={t('console.topUps.amountPaid')}
             data={[
-              { value: '', label: 'Any' },
-              { value: 'different', label: 'Under- or overpaid' },
+              { value: '', label: t('console.topUps.any') },
+              { value: 'different', label: t('console.topUps.different') },
             ]}
             value={paid}
             onChange={(v) => search.set({ paid: v || undefined, kind: 'intents' })}
             allowDeselect={false}
             w={170}
           />
-          <Button type="submit">Search</Button>
+          <Button type="submit">{t('console.topUps.search')}</Button>
         </Group>
       </form>
       <Loaded query={list}>
         {(data) => (
           <Stack>
             <DataTable
-              caption={`Top-up ${kind}`}
+              caption={t(
+                kind === 'intents'
+                  ? 'console.topUps.captionIntents'
+                  : kind === 'settlements'
+                    ? 'console.topUps.captionSettlements'
+                    : 'console.topUps.captionEvents',
+              )}
               rows={data.items}
               rowKey={(p) => `${p.kind}-${p.id}`}
-              empty="Nothing matches this search."
+              empty={t('console.topUps.empty')}
               columns={[
-                { header: 'Reference', cell: (p) => p.reference ?? p.event ?? '—' },
+                { header: t('console.topUps.reference'), cell: (p) => p.reference ?? p.event ?? '—' },
                 {
-                  header: 'Customer',
+                  header: t('console.topUps.customer'),
                   cell: (p) =>
                     p.userId ? (
                       <Anchor component={ConsoleLink} to={`customers/${p.userId}`} size="sm">
@@ -176,34 +193,38 @@ export function TopUps() {
                     ),
                 },
                 {
-                  header: 'Amount',
+                  header: t('console.topUps.amount'),
                   cell: (p) =>
                     p.amountPaid != null && p.amountPaid !== p.amount
-                      ? `${money(p.amountPaid)} of ${money(p.amount)}`
+                      ? t('console.topUps.paidOf', { paid: money(p.amountPaid), amount: money(p.amount) })
                       : money(p.amount ?? p.amountPaid),
                   ...(kind === 'events' ? {} : { sort: sorted.column({ desc: 'amount_desc', asc: 'amount_asc' }) }),
                 },
-                { header: 'Channel', cell: (p) => p.channel ?? p.settlementKind ?? p.source ?? p.processor },
+                { header: t('console.topUps.channel'), cell: (p) => p.channel ?? p.settlementKind ?? p.source ?? p.processor },
                 {
-                  header: 'Status',
+                  header: t('console.topUps.status'),
                   cell: (p) => (
                     <Group gap={4}>
                       <StatusBadge status={p.status ?? p.outcome ?? 'received'} />
                       {p.flagged && <StatusBadge status="flagged" />}
                       {paidFlag(p) && (
                         <Badge variant="light" color="red">
-                          {paidFlag(p)!.label} by {money(paidFlag(p)!.by)}
+                          {t('console.topUps.flagBy', { flag: t(`console.topUps.${paidFlag(p)!.label}`), amount: money(paidFlag(p)!.by) })}
                         </Badge>
                       )}
                     </Group>
                   ),
                 },
-                { header: 'Created', cell: (p) => when(p.createdAt), sort: sorted.column({ desc: 'newest', asc: 'oldest' }) },
-                { header: 'Settled', cell: (p) => when(p.settledAt ?? p.processedAt) },
+                {
+                  header: t('console.topUps.created'),
+                  cell: (p) => when(p.createdAt),
+                  sort: sorted.column({ desc: 'newest', asc: 'oldest' }),
+                },
+                { header: t('console.topUps.settled'), cell: (p) => when(p.settledAt ?? p.processedAt) },
                 ...(kind === 'intents' && can('adminVerifyTopup')
                   ? [
                       {
-                        header: 'Actions',
+                        header: t('console.topUps.actions'),
                         cell: (p: (typeof data.items)[number]) =>
                           p.status === 'success' || !p.reference ? null : <VerifyButton reference={p.reference} onDone={setNotice} />,
                       },
@@ -212,15 +233,15 @@ export function TopUps() {
                 ...(kind === 'settlements' && can('adminCorrectSettlement')
                   ? [
                       {
-                        header: 'Actions',
+                        header: t('console.topUps.actions'),
                         cell: (p: (typeof data.items)[number]) => (
                           <Button
                             size="xs"
                             variant="default"
                             onClick={() => setCorrecting(p)}
-                            aria-label={`Correct ${p.reference ?? p.id}`}
+                            aria-label={t('console.topUps.correctLabel', { reference: p.reference ?? p.id })}
                           >
-                            Correct
+                            {t('console.topUps.correct')}
                           </Button>
                         ),
                       },
@@ -240,13 +261,13 @@ export function TopUps() {
       </Loaded>
       <ReasonDialog
         opened={correcting !== null}
-        title={`Correct settlement ${correcting?.reference ?? ''}`}
-        confirm="Request correction"
+        title={t('console.topUps.correctTitle', { reference: correcting?.reference ?? '' })}
+        confirm={t('console.topUps.requestCorrection')}
         onClose={() => setCorrecting(null)}
         onConfirm={correct}
       >
         <NumberInput
-          label="Amount (naira; negative to debit the wallet)"
+          label={t('console.topUps.correctionAmount')}
           decimalScale={2}
           required
           value={amount}
@@ -264,6 +285,7 @@ export function TopUps() {
  * its new status at once (every console read is asked again after a write, fresh.ts).
  */
 function VerifyButton({ reference, onDone }: { reference: string; onDone: (notice: string) => void }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   async function verify() {
@@ -271,13 +293,16 @@ function VerifyButton({ reference, onDone }: { reference: string; onDone: (notic
     setError(null);
     try {
       const r = await post(ops.adminVerifyTopup, { reference }, { idempotencyKey: newIdempotencyKey() });
-      const paid = r.amountPaid !== null && r.amountPaid !== r.amount ? ` (${money(r.amountPaid)} paid of ${money(r.amount)})` : '';
+      const paid =
+        r.amountPaid !== null && r.amountPaid !== r.amount
+          ? t('console.topUps.paidPart', { paid: money(r.amountPaid), amount: money(r.amount) })
+          : '';
       onDone(
         r.credited
-          ? `${reference} is paid: the wallet was credited${paid}.`
+          ? t('console.topUps.credited', { reference, paid })
           : r.status === 'success'
-            ? `${reference} was already credited${paid}; nothing more was credited.`
-            : `${reference}: the processor reports it ${r.status}; nothing was credited.`,
+            ? t('console.topUps.alreadyCredited', { reference, paid })
+            : t('console.topUps.notPaid', { reference, status: r.status }),
       );
     } catch (err) {
       setError(err);
@@ -287,8 +312,14 @@ function VerifyButton({ reference, onDone }: { reference: string; onDone: (notic
   }
   return (
     <Stack gap={4}>
-      <Button size="xs" variant="default" loading={busy} onClick={() => void verify()} aria-label={`Verify ${reference}`}>
-        Verify
+      <Button
+        size="xs"
+        variant="default"
+        loading={busy}
+        onClick={() => void verify()}
+        aria-label={t('console.topUps.verifyLabel', { reference })}
+      >
+        {t('console.topUps.verify')}
       </Button>
       <Failure error={error} />
     </Stack>
@@ -297,6 +328,7 @@ function VerifyButton({ reference, onDone }: { reference: string; onDone: (notic
 
 /** Reconciliation as a job: the processor is asked about every open intent; progress shows while it runs. */
 function Reconciliation() {
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -317,14 +349,14 @@ function Reconciliation() {
     <Stack gap="xs">
       <Group>
         <Button onClick={() => void run()} loading={busy}>
-          Run reconciliation
+          {t('console.topUps.runReconciliation')}
         </Button>
         <Text size="sm" c="dimmed">
-          Asks the processor about every open payment intent and settles what it confirms.
+          {t('console.topUps.reconciliationHint')}
         </Text>
       </Group>
       <Failure error={error} />
-      {jobId && <JobProgress key={jobId} jobId={jobId} label="Reconciliation" />}
+      {jobId && <JobProgress key={jobId} jobId={jobId} label={t('console.topUps.reconciliation')} />}
     </Stack>
   );
 }

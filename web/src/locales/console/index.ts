@@ -1,4 +1,19 @@
+import { channelSwitches } from './channel-switches';
 import { common } from './common';
+import { customers } from './customers';
+import { deadLetters } from './dead-letters';
+import { markupPreview } from './markup-preview';
+import { supportCustomer } from './support-customer';
+import { cannedReplies } from './canned-replies';
+import { reports } from './reports';
+import { shopCreate } from './shop-create';
+import { support } from './support';
+import { approvals } from './approvals';
+import { customer } from './customer';
+import { dashboard } from './dashboard';
+import { topUps } from './top-ups';
+import { shop } from './shop';
+import { operators } from './operators';
 import { planPrices } from './plan-prices';
 import { catalogue } from './catalogue';
 import { kycQueue } from './kyc-queue';
@@ -30,6 +45,21 @@ import { routing } from './routing';
 export const enConsole = {
   console: {
     common,
+    channelSwitches,
+    customers,
+    deadLetters,
+    markupPreview,
+    supportCustomer,
+    cannedReplies,
+    reports,
+    shopCreate,
+    support,
+    approvals,
+    customer,
+    dashboard,
+    topUps,
+    shop,
+    operators,
     planPrices,
     catalogue,
     kycQueue,

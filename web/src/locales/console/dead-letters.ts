@@ -1,0 +1,21 @@
+/** Dead letters: messages that failed every delivery attempt (DeadLetters.tsx). */
+export const deadLetters = {
+  title: 'Dead letters',
+  channel: 'Channel',
+  allChannels: 'All channels',
+  email: 'E-mail',
+  push: 'Push',
+  queued: 'The message to {{recipient}} is queued again.',
+  alreadyRetried: 'The message to {{recipient}} was already retried.',
+  dismiss: 'Dismiss',
+  caption: 'Messages that could not be delivered',
+  empty: 'No dead letters.',
+  recipient: 'Recipient',
+  subject: 'Subject',
+  attempts: 'Attempts',
+  lastError: 'Last error',
+  failed: 'Failed',
+  actions: 'Actions',
+  retryLabel: 'Retry the message to {{recipient}}',
+  retry: 'Retry',
+};

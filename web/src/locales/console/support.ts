@@ -1,0 +1,22 @@
+/** The support inbox and a thread's conversation (Support.tsx). */
+export const support = {
+  title: 'Support inbox',
+  status: 'Status',
+  open: 'open',
+  closed: 'closed',
+  show: 'Show',
+  awaiting: 'Awaiting our reply',
+  allOpen: 'All open threads',
+  caption: 'Support threads',
+  empty: 'No threads here.',
+  customer: 'Customer',
+  lastMessage: 'Last message',
+  opened: 'Opened',
+  choose: 'Choose a thread.',
+  conversation: 'Conversation',
+  closeThread: 'Close thread',
+  byOperator: 'Operator, {{when}}',
+  byCustomer: 'Customer, {{when}}',
+  reply: 'Reply',
+  send: 'Send reply',
+};
