@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { SCREENS } from '../src/console/screens';
+import { screens as screenTexts } from '../src/locales/console/screens';
 import { consoleSignIn } from './console-support';
 import { readyCustomer, TX_PIN } from './customer';
 import { adminToken, api, expectAccessible } from './support';
@@ -50,7 +51,7 @@ test('every console screen is accessible on a desktop and on a 390-px phone', as
   await drawn(page, 'Dashboard');
 
   const screens = [
-    ...Object.entries(SCREENS).map(([path, s]) => ({ path, title: s.title })),
+    ...Object.entries(SCREENS).map(([path, s]) => ({ path: path.slice('/console/'.length), title: screenTexts.titles[s.title] })),
     { path: `customers/${customer.id}`, title: customer.email },
   ];
   expect(screens.length).toBeGreaterThanOrEqual(20);

@@ -1,26 +1,17 @@
-import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { consoleTree } from '../console/routes';
 import type { BuyService } from './kinds';
 import { NotFound } from './NotFound';
+import { rootRoute, withStyles } from './root-route';
 import { PageError, RouteError } from './RouteError';
 import { Shell } from './Shell';
 
 /**
  * Typed routes, code-split per area (each screen is its own chunk). Every route has an errorComponent: RouteError
- * (the router's default) inside the signed-in shell, PageError (with its own main landmark) outside it. Unknown
- * addresses get one not-found page.
+ * (the router's default) inside the signed-in shell and the console's frame, PageError (with its own main landmark)
+ * outside them. Unknown addresses get one not-found page (the console's own under /console).
  */
-const rootRoute = createRootRoute({ component: () => <Outlet />, errorComponent: PageError });
 const appRoute = createRoute({ getParentRoute: () => rootRoute, id: 'app', component: Shell });
-
-/**
- * A screen's chunk with Mantine's whole stylesheet (mantine-styles.ts) and the later screens' strings (i18n.ts,
- * loadLaterStrings): the first screens (home here, sign-in and the shell in start.tsx) draw with the per-component
- * sheets start.tsx imports and the first screens' strings, every other screen with the whole sheet and all strings.
- */
-const withStyles =
-  <M,>(load: () => Promise<M>) =>
-  () =>
-    Promise.all([load(), import('./mantine-styles'), import('./i18n').then((i) => i.loadLaterStrings())]).then(([m]) => m);
 
 function screen<const P extends string, M extends Record<string, unknown>>(path: P, load: () => Promise<M>, name: keyof M & string) {
   return createRoute({
@@ -89,18 +80,7 @@ const whatsappPinRoute = createRoute({
   errorComponent: PageError,
 });
 
-// The operator console (issue #30): one route whose screen, layout and sign-in load in their own chunks, only here.
-const consoleRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/console/$',
-  component: lazyRouteComponent(
-    withStyles(() => Promise.all([import('../console/Console'), import('./i18n').then((m) => m.loadConsoleStrings())]).then(([m]) => m)),
-    'Console',
-  ),
-  errorComponent: PageError,
-});
-
-const routeTree = rootRoute.addChildren([appRoute.addChildren(routes), receiptRoute, whatsappPinRoute, consoleRoute]);
+const routeTree = rootRoute.addChildren([appRoute.addChildren(routes), receiptRoute, whatsappPinRoute, consoleTree]);
 
 /**
  * The app's router. Made once, by routed.tsx, in a task of its own after the routes' chunk has loaded: making it (the

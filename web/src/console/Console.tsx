@@ -1,6 +1,8 @@
 import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Component, Suspense, useEffect, type ReactNode } from 'react';
+import { Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { adminQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
 import { Failure } from '../components/Failure';
@@ -8,23 +10,23 @@ import { watchPersonActivity } from './activity';
 import { useFreshAfterWrites } from './fresh';
 import { useIdleSignOut } from './idle';
 import { ConsoleLayout } from './Layout';
-import { useConsolePath } from './nav';
 import { operationRoles } from '../api/operation-roles';
 import { useOperatorRoles } from './roles';
-import { SCREENS, screenOpen } from './screens';
+import { screenOf, screenOpen } from './screens';
 import { ConsoleSignIn } from './SignIn';
 
 /**
  * The operator console (issue #30) at /console: operators sign in as customers do (e-mail code); a signed-in person
  * who is not an operator is told so. Everything here loads only under /console.
  */
-export function Console() {
+export function Console(): ReactNode {
+  const { t } = useTranslation();
   const auth = useAuth();
   useEffect(watchPersonActivity, []);
   if (auth.status === 'starting')
     return (
       <Center h="100vh">
-        <Loader role="status" aria-label="Loading" />
+        <Loader role="status" aria-label={t('console.common.loading')} />
       </Center>
     );
   if (auth.status !== 'signedIn') return <ConsoleSignIn superseded={auth.status === 'superseded'} />;
@@ -38,6 +40,7 @@ export const isOperator = (p: Profile) => p.role === 'admin' || (p.operatorRoles
 const rolesOf = (p: Profile) => (p.operatorRoles?.length ? p.operatorRoles : p.role === 'admin' ? ['admin'] : []);
 
 function OperatorOnly() {
+  const { t } = useTranslation();
   const me = useQuery(adminQueries.me());
   const auth = useAuth();
   useIdleSignOut(me.data?.profile.operatorIdleMinutes);
@@ -53,7 +56,7 @@ function OperatorOnly() {
   if (!me.data)
     return (
       <Center h="100vh">
-        <Loader role="status" aria-label="Loading" />
+        <Loader role="status" aria-label={t('console.common.loading')} />
       </Center>
     );
   const profile = me.data.profile as Profile;
@@ -62,16 +65,14 @@ function OperatorOnly() {
       <main>
         <Center mih="80vh" p="md">
           <Stack maw={460}>
-            <Title order={1}>Not an operator</Title>
-            <Text>
-              {profile.email} is signed in, but this account is not an operator. The console is for the business&apos;s operators only.
-            </Text>
+            <Title order={1}>{t('console.common.notOperator')}</Title>
+            <Text>{t('console.common.notOperatorBody', { email: profile.email })}</Text>
             <Group>
               <Button component="a" href="/">
-                Go to the app
+                {t('console.common.goToApp')}
               </Button>
               <Button variant="default" onClick={() => void auth.signOut()}>
-                Sign out
+                {t('console.common.signOut')}
               </Button>
             </Group>
           </Stack>
@@ -85,63 +86,37 @@ function OperatorOnly() {
   );
 }
 
+/**
+ * The screen the address names (its route, in the frame's Outlet) once the operator's roles open it; its document
+ * title either way. A screen that fails shows the router's RouteError in its place, with a retry.
+ */
 function CurrentScreen() {
-  const [name = '', ...rest] = useConsolePath();
-  const screen = SCREENS[name];
+  const { t } = useTranslation();
+  const screen = screenOf(useRouterState({ select: (s) => s.matches.at(-1)?.fullPath }));
   const roles = useOperatorRoles();
+  const title = screen ? t(`console.screens.titles.${screen.title}`) : t('console.common.notFound');
   useEffect(() => {
-    document.title = `${screen?.title ?? 'Not found'} · Operator console`;
-  }, [screen]);
-  if (!screen)
+    document.title = t('console.screens.documentTitle', { title });
+  }, [t, title]);
+  if (screen && !screenOpen(screen, roles))
     return (
       <Stack>
-        <Title order={1}>Not found</Title>
-        <Text>The console has no screen at this address.</Text>
-      </Stack>
-    );
-  if (!screenOpen(screen, roles))
-    return (
-      <Stack>
-        <Title order={1}>{screen.title}</Title>
-        <Alert color="red" role="alert" title="Not for your role">
-          Your role is not allowed to open this screen: it is for {operationRoles[screen.reads].join(', ')}.
+        <Title order={1}>{title}</Title>
+        <Alert color="red" role="alert" title={t('console.common.notForRole')}>
+          {t('console.common.notForRoleBody', { roles: operationRoles[screen.reads].join(', ') })}
         </Alert>
       </Stack>
     );
-  const Screen = screen.component;
-  return (
-    <ScreenBoundary key={name}>
-      <Suspense
-        fallback={
-          <Center p="lg">
-            <Loader role="status" aria-label="Loading" />
-          </Center>
-        }
-      >
-        <Screen rest={rest} />
-      </Suspense>
-    </ScreenBoundary>
-  );
+  return <Outlet />;
 }
 
-/** A screen that fails shows the failure with a retry; the navigation keeps working. */
-class ScreenBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
-  state = { error: null as unknown };
-  static getDerivedStateFromError(error: unknown) {
-    return { error };
-  }
-  render() {
-    if (!this.state.error) return this.props.children;
-    return (
-      <Stack maw={520}>
-        <Title order={1} size="h3">
-          This screen failed
-        </Title>
-        <Failure error={this.state.error} />
-        <Group>
-          <Button onClick={() => this.setState({ error: null })}>Try again</Button>
-        </Group>
-      </Stack>
-    );
-  }
+/** An address under /console the console does not have: said inside the frame, the navigation still there. */
+export function ConsoleNotFound(): ReactNode {
+  const { t } = useTranslation();
+  return (
+    <Stack>
+      <Title order={1}>{t('console.common.notFound')}</Title>
+      <Text>{t('console.common.notFoundBody')}</Text>
+    </Stack>
+  );
 }

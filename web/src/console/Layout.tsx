@@ -1,27 +1,32 @@
 import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { useRouterState } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { consoleQueries } from '../api/queries/admin';
 import { useAuth } from '../app/auth';
-import { ConsoleLink, useConsolePath } from './nav';
+import { ConsoleLink, type ScreenPath } from './nav';
 import { mayCall, OperatorRoles } from './roles';
-import { SCREENS, screenOpen } from './screens';
+import { SCREENS, screenOf, screenOpen } from './screens';
 import { ConsoleWarnings } from './Warnings';
 import { AlertsOnDevice } from './AlertsOnDevice';
 
-const GROUPS = ['Overview', 'Customers', 'Money', 'Catalogue', 'Engagement', 'System'] as const;
+const GROUPS = ['overview', 'customers', 'money', 'catalogue', 'engagement', 'system'] as const;
 
 /**
  * How many wait behind a screen of the navigation (issue 44): approvals a second operator can decide, support threads
  * awaiting a reply, open transaction reports. The dashboard's waiting work, polled in the background; the navigation
  * lists only the screens the operator opens (by the roles the service declares, roles.ts).
  */
-function useWaiting(roles: readonly string[]): Record<string, number> {
+function useWaiting(roles: readonly string[]): Partial<Record<ScreenPath, number>> {
   const queues = useQuery({ ...consoleQueries.queues(), enabled: mayCall(roles, 'adminDashboardQueues') });
   const q = queues.data;
-  return { approvals: q?.approvals.pending ?? 0, support: q?.support.awaitingReply ?? 0, reports: q?.reports.open ?? 0 };
+  return {
+    '/console/approvals': q?.approvals.pending ?? 0,
+    '/console/support': q?.support.awaitingReply ?? 0,
+    '/console/reports': q?.reports.open ?? 0,
+  };
 }
 
 /**
@@ -32,7 +37,8 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
   const { t } = useTranslation();
   const auth = useAuth();
   const [opened, { toggle, close }] = useDisclosure();
-  const current = useConsolePath()[0] ?? '';
+  const current = screenOf(useRouterState({ select: (s) => s.matches.at(-1)?.fullPath }));
+  const screens = Object.entries(SCREENS) as [ScreenPath, (typeof SCREENS)[ScreenPath]][];
   // Mantine slides a closed phone menu off screen; hidden, its links also leave the tab order and screen readers.
   const desktop = useMediaQuery('(min-width: 62em)', true);
   const waiting = useWaiting(roles);
@@ -53,7 +59,7 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
               aria-expanded={opened}
               aria-controls="console-nav"
             />
-            <Text fw={700} c="brand.9" td="none" component={ConsoleLink} to="">
+            <Text fw={700} c="brand.9" td="none" component={ConsoleLink} link={{ to: '/console/' }}>
               {t('console.common.title')}
             </Text>
           </Group>
@@ -74,41 +80,44 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
         style={!desktop && !opened ? { display: 'none' } : undefined}
       >
         <ScrollArea type="auto">
-          {GROUPS.filter((group) => Object.values(SCREENS).some((s) => s.group === group && screenOpen(s, roles))).map((group) => (
+          {GROUPS.filter((group) => screens.some(([, s]) => s.group === group && screenOpen(s, roles))).map((group) => (
             <div key={group}>
               <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4}>
-                {group}
+                {t(`console.screens.groups.${group}`)}
               </Text>
-              {Object.entries(SCREENS)
+              {screens
                 .filter(([, s]) => s.group === group && screenOpen(s, roles))
-                .map(([key, s]) => (
-                  <NavLink
-                    key={key}
-                    component={ConsoleLink}
-                    to={key}
-                    // Read as one name, "Approvals, 2 waiting"; the badge shows the count.
-                    label={
-                      waiting[key] ? (
-                        <>
-                          <span aria-hidden>{s.title}</span>
-                          <VisuallyHidden>{`${s.title}, ${waiting[key]} waiting`}</VisuallyHidden>
-                        </>
-                      ) : (
-                        s.title
-                      )
-                    }
-                    rightSection={
-                      waiting[key] ? (
-                        <Badge size="sm" aria-hidden>
-                          {waiting[key]}
-                        </Badge>
-                      ) : undefined
-                    }
-                    active={key === current}
-                    aria-current={key === current ? 'page' : undefined}
-                    onClick={close}
-                  />
-                ))}
+                .map(([key, s]) => {
+                  const title = t(`console.screens.titles.${s.title}`);
+                  return (
+                    <NavLink
+                      key={key}
+                      component={ConsoleLink}
+                      link={{ to: key }}
+                      // Read as one name, "Approvals, 2 waiting"; the badge shows the count.
+                      label={
+                        waiting[key] ? (
+                          <>
+                            <span aria-hidden>{title}</span>
+                            <VisuallyHidden>{t('console.screens.waiting', { title, n: waiting[key] })}</VisuallyHidden>
+                          </>
+                        ) : (
+                          title
+                        )
+                      }
+                      rightSection={
+                        waiting[key] ? (
+                          <Badge size="sm" aria-hidden>
+                            {waiting[key]}
+                          </Badge>
+                        ) : undefined
+                      }
+                      active={SCREENS[key] === current}
+                      aria-current={SCREENS[key] === current ? 'page' : undefined}
+                      onClick={close}
+                    />
+                  );
+                })}
             </div>
           ))}
         </ScrollArea>

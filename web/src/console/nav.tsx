@@ -1,63 +1,52 @@
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { forwardRef, type ReactNode } from 'react';
+import { Link, useNavigate, type RegisteredRouter, type RouteById, type RouteIds } from '@tanstack/react-router';
+import { forwardRef, type AnchorHTMLAttributes } from 'react';
 
 /**
- * The console is one route, /console/$: the first part of the rest names the screen, what follows is that screen's
- * own (an id). Filters, page and selection live in the address's query, so a reload or a shared link shows the same.
+ * Typed navigation inside the console: each screen is a route of its own (console/routes.tsx) with a typed query
+ * (filters, page, selection), so a reload or a shared link shows the same. Screens read their query with the router's
+ * `useSearch({ from: '/console/<screen>' })`; these helpers take a route's address and check the query against it.
  */
-/** What a screen gets: the address's parts after its name (an id). */
-export interface ScreenProps {
-  rest: string[];
-}
+type Tree = RegisteredRouter['routeTree'];
+/** Every console address (its routes' ids, which are their full paths: the console has no pathless route). */
+export type ConsolePath = Extract<RouteIds<Tree>, `/console/${string}`>;
+/** The screens' addresses: those without a part taken from the address (an id), and not the not-found catch-all. */
+export type ScreenPath = Exclude<ConsolePath, `${string}$${string}`>;
+/** A console route's query, as its `validateSearch` gives it. */
+export type SearchOf<P extends ConsolePath> = RouteById<Tree, P>['types']['searchSchema'];
 
-export type SearchValue = string | number | boolean | undefined;
-export type Search = Record<string, SearchValue>;
+/** Where a console link goes: a screen with its query, or a customer's page. */
+export type ConsoleTarget =
+  { [P in ScreenPath]: { to: P; search?: SearchOf<P> } }[ScreenPath] | { to: '/console/customers/$userId'; params: { userId: string } };
 
-export function useConsolePath(): string[] {
-  const { _splat } = useParams({ from: '/console/$' });
-  return (_splat ?? '').split('/').filter(Boolean);
-}
+const clean = (s: Record<string, unknown>) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined && v !== ''));
 
-const clean = (s: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined && v !== '' && v !== null)) as Search;
-
-/** The current screen's query: text and numbers read safely (the router parses "20" as a number), and a setter. */
-export function useScreenSearch() {
-  const search = useSearch({ from: '/console/$' }) as Record<string, unknown>;
+/**
+ * The setter of a screen's query: changes some keys, typed by the screen's route; a changed filter goes back to the
+ * first page unless the patch names the offset. Replaces the history entry, as typing in a filter should.
+ */
+export function useSetSearch<P extends ScreenPath>(to: P) {
   const navigate = useNavigate();
-  const text = (key: string) => (search[key] === undefined || search[key] === null ? '' : String(search[key]));
-  const num = (key: string, fallback: number) => {
-    const n = Number(search[key]);
-    return Number.isFinite(n) && search[key] !== '' && search[key] !== undefined ? n : fallback;
-  };
-  /** Changes some keys; a changed filter goes back to the first page unless the patch names the offset. */
-  const set = (patch: Search) =>
+  return (patch: SearchOf<P>) =>
     void navigate({
-      to: '/console/$',
-      params: (p) => p,
-      search: (prev) => clean({ ...(prev as Search), ...('offset' in patch ? {} : { offset: undefined }), ...patch }),
+      to,
+      search: (prev: Record<string, unknown>) => clean({ ...prev, ...('offset' in patch ? {} : { offset: undefined }), ...patch }),
       replace: true,
-    });
-  return { text, num, set };
+    } as never);
 }
 
-export function useGo() {
-  const navigate = useNavigate();
-  return (to: string, search: Search = {}) => void navigate({ to: '/console/$', params: { _splat: to }, search: clean(search) });
-}
-
-/** A link to a console screen (`to` without the /console/ prefix). Works as Mantine's `component`. */
-export const ConsoleLink = forwardRef<HTMLAnchorElement, { to: string; search?: Search; children?: ReactNode; className?: string }>(
-  function ConsoleLink({ to, search, ...rest }, ref) {
+/**
+ * A link to a console route, `link` typed by the route (its address, its query or id). Works as Mantine's
+ * `component`: `<Anchor component={ConsoleLink} link={{ to: '/console/kyc', search: { status: 'pending' } }}>`.
+ */
+export const ConsoleLink = forwardRef<HTMLAnchorElement, { link: ConsoleTarget } & AnchorHTMLAttributes<HTMLAnchorElement>>(
+  function ConsoleLink({ link, ...rest }, ref) {
     // Active only on its own screen: every console address starts with /console/, the dashboard's.
     return (
       <Link
         ref={ref}
-        to="/console/$"
-        params={{ _splat: to }}
-        search={search ? clean(search) : {}}
+        {...(rest as object)}
+        {...(link as object as { to: '/console' })}
         activeOptions={{ exact: true, includeSearch: false }}
-        {...rest}
       />
     );
   },

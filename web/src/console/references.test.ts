@@ -25,7 +25,7 @@ describe('references in a text', () => {
   });
 
   it('opens a purchase in the Transactions search and a top-up in Top-ups, filtered to it', () => {
-    expect(referenceTarget(PURCHASE)).toEqual({ to: 'transactions', search: { t_reference: PURCHASE } });
-    expect(referenceTarget(TOPUP)).toEqual({ to: 'topups', search: { kind: 'intents', reference: TOPUP } });
+    expect(referenceTarget(PURCHASE)).toEqual({ to: '/console/transactions', search: { t_reference: PURCHASE } });
+    expect(referenceTarget(TOPUP)).toEqual({ to: '/console/topups', search: { kind: 'intents', reference: TOPUP } });
   });
 });

@@ -1,6 +1,6 @@
 import { Anchor } from '@mantine/core';
 import { Fragment } from 'react';
-import { ConsoleLink, type Search } from './nav';
+import { ConsoleLink, type ConsoleTarget } from './nav';
 
 /** A purchase (`vtu_`) or top-up (`top_`) reference: its prefix and 26 ULID characters, found in any case. */
 const REFERENCE = /\b(vtu|top)_([0-9a-z]{26})\b/gi;
@@ -22,17 +22,16 @@ export function splitReferences(text: string): TextPart[] {
 }
 
 /** Where a reference is looked up: a purchase in the Transactions screen's search, a top-up in Top-ups, each filtered to it. */
-export function referenceTarget(reference: string): { to: string; search: Search } {
+export function referenceTarget(reference: string): ConsoleTarget {
   return reference.startsWith('top_')
-    ? { to: 'topups', search: { kind: 'intents', reference } }
-    : { to: 'transactions', search: { t_reference: reference } };
+    ? { to: '/console/topups', search: { kind: 'intents', reference } }
+    : { to: '/console/transactions', search: { t_reference: reference } };
 }
 
 /** A reference as a link to the screen that shows it. */
 export function ReferenceLink({ reference }: { reference: string }) {
-  const { to, search } = referenceTarget(reference);
   return (
-    <Anchor component={ConsoleLink} to={to} search={search} style={{ overflowWrap: 'anywhere' }}>
+    <Anchor component={ConsoleLink} link={referenceTarget(reference)} style={{ overflowWrap: 'anywhere' }}>
       {reference}
     </Anchor>
   );

@@ -1,140 +1,185 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { ScreenProps } from './nav';
+import { useParams } from '@tanstack/react-router';
+import type { ComponentType } from 'react';
+import type { CustomTypeOptions } from 'i18next';
+import type { ConsolePath, ScreenPath } from './nav';
 import { mayCall, type AdminOperation } from './roles';
 
+/** The screens' strings (locales/console/screens.ts), as the typed i18n has them. */
+type Strings = CustomTypeOptions['resources']['translation']['console']['screens'];
+
 /**
- * The console's screens: the address's first part after /console/ names one, and each is its own chunk. `rest` is
- * what follows the screen's name in the address (an id).
+ * The console's screens, one per route under /console (console/routes.tsx, where each has its typed query): the
+ * navigation's title and group, and the operation whose answer the screen shows. Each screen is its own chunk.
  */
 interface Screen {
-  title: string;
-  group: 'Overview' | 'Customers' | 'Money' | 'Catalogue' | 'Engagement' | 'System';
-  component: LazyExoticComponent<ComponentType<ScreenProps>>;
+  /** Its title under console.screens.titles (the navigation's label, the heading, the document's title). */
+  title: keyof Strings['titles'];
+  group: keyof Strings['groups'];
   /** The operation whose answer the screen shows: the screen opens for an operator who may call it (the generated roles). */
   reads: AdminOperation;
+  load: () => Promise<ComponentType>;
 }
 
 /** Whether an operator with these roles opens the screen (the navigation hides the others; the service still refuses). */
 export const screenOpen = (screen: Screen, roles: readonly string[]) => mayCall(roles, screen.reads);
 
-const load = <M extends Record<string, unknown>>(imp: () => Promise<M>, name: keyof M) =>
-  lazy(() => imp().then((m) => ({ default: m[name] as ComponentType<ScreenProps> })));
-
-export const SCREENS: Record<string, Screen> = {
-  '': {
-    title: 'Dashboard',
-    group: 'Overview',
-    component: load(() => import('./screens/Dashboard'), 'Dashboard'),
+/** Every route of the console has its entry (the type checks it), in the navigation's order within each group. */
+export const SCREENS = {
+  '/console/': {
+    title: 'dashboard',
+    group: 'overview',
     reads: 'adminDashboardQueues',
+    load: () => import('./screens/Dashboard').then((m) => m.Dashboard),
   },
-  customers: {
-    title: 'Customers',
-    group: 'Customers',
-    component: load(() => import('./screens/Customers'), 'Customers'),
+  '/console/customers': {
+    title: 'customers',
+    group: 'customers',
     reads: 'adminSearchCustomers',
+    load: () => import('./screens/Customers').then((m) => m.Customers),
   },
-  kyc: {
-    title: 'KYC queue',
-    group: 'Customers',
-    component: load(() => import('./screens/KycQueue'), 'KycQueue'),
+  '/console/kyc': {
+    title: 'kyc',
+    group: 'customers',
     reads: 'adminListKycSubmissions',
+    load: () => import('./screens/KycQueue').then((m) => m.KycQueue),
   },
-  approvals: {
-    title: 'Approvals',
-    group: 'Money',
-    component: load(() => import('./screens/Approvals'), 'Approvals'),
+  '/console/approvals': {
+    title: 'approvals',
+    group: 'money',
     reads: 'adminListApprovals',
+    load: () => import('./screens/Approvals').then((m) => m.Approvals),
   },
-  transactions: {
-    title: 'Transactions',
-    group: 'Money',
-    component: load(() => import('./screens/Transactions'), 'Transactions'),
+  '/console/transactions': {
+    title: 'transactions',
+    group: 'money',
     reads: 'adminSearchTransactions',
+    load: () => import('./screens/Transactions').then((m) => m.Transactions),
   },
-  'airtime-cash': {
-    title: 'Airtime to cash',
-    group: 'Money',
-    component: load(() => import('./screens/AirtimeCash'), 'AirtimeCash'),
+  '/console/airtime-cash': {
+    title: 'airtimeCash',
+    group: 'money',
     reads: 'adminListAirtimeCashRequests',
+    load: () => import('./screens/AirtimeCash').then((m) => m.AirtimeCash),
   },
-  profit: {
-    title: 'Profit',
-    group: 'Money',
-    component: load(() => import('./screens/Profit'), 'Profit'),
+  '/console/profit': {
+    title: 'profit',
+    group: 'money',
     reads: 'adminProfit',
+    load: () => import('./screens/Profit').then((m) => m.Profit),
   },
-  topups: { title: 'Top-ups', group: 'Money', component: load(() => import('./screens/TopUps'), 'TopUps'), reads: 'adminSearchPayments' },
-  withdrawals: {
-    title: 'Withdrawals',
-    group: 'Money',
-    component: load(() => import('./screens/Withdrawals'), 'Withdrawals'),
+  '/console/topups': {
+    title: 'topups',
+    group: 'money',
+    reads: 'adminSearchPayments',
+    load: () => import('./screens/TopUps').then((m) => m.TopUps),
+  },
+  '/console/withdrawals': {
+    title: 'withdrawals',
+    group: 'money',
     reads: 'adminListWithdrawals',
+    load: () => import('./screens/Withdrawals').then((m) => m.Withdrawals),
   },
-  catalogue: {
-    title: 'Catalogue and pricing',
-    group: 'Catalogue',
-    component: load(() => import('./screens/Catalogue'), 'Catalogue'),
+  '/console/catalogue': {
+    title: 'catalogue',
+    group: 'catalogue',
     reads: 'adminCatalogue',
+    load: () => import('./screens/Catalogue').then((m) => m.Catalogue),
   },
-  resellers: {
-    title: 'Resellers',
-    group: 'Customers',
-    component: load(() => import('./screens/Resellers'), 'Resellers'),
+  '/console/routing': {
+    title: 'routing',
+    group: 'catalogue',
+    reads: 'adminGetRouting',
+    load: () => import('./screens/Routing').then((m) => m.Routing),
+  },
+  '/console/resellers': {
+    title: 'resellers',
+    group: 'customers',
     reads: 'adminListResellers',
+    load: () => import('./screens/Resellers').then((m) => m.Resellers),
   },
-  shop: {
-    title: 'Marketplace and subscriptions',
-    group: 'Catalogue',
-    component: load(() => import('./screens/Shop'), 'Shop'),
+  '/console/shop': {
+    title: 'shop',
+    group: 'catalogue',
     reads: 'adminListMarketplaceOrders',
+    load: () => import('./screens/Shop').then((m) => m.Shop),
   },
-  growth: {
-    title: 'Growth settings',
-    group: 'Catalogue',
-    component: load(() => import('./screens/Growth'), 'Growth'),
+  '/console/growth': {
+    title: 'growth',
+    group: 'catalogue',
     reads: 'adminGetGrowthSettings',
+    load: () => import('./screens/Growth').then((m) => m.Growth),
   },
-  broadcasts: {
-    title: 'Broadcasts and polls',
-    group: 'Engagement',
-    component: load(() => import('./screens/Broadcasts'), 'Broadcasts'),
+  '/console/broadcasts': {
+    title: 'broadcasts',
+    group: 'engagement',
     reads: 'adminListBroadcasts',
+    load: () => import('./screens/Broadcasts').then((m) => m.Broadcasts),
   },
-  support: {
-    title: 'Support inbox',
-    group: 'Engagement',
-    component: load(() => import('./screens/Support'), 'Support'),
+  '/console/support': {
+    title: 'support',
+    group: 'engagement',
     reads: 'adminListSupportThreads',
+    load: () => import('./screens/Support').then((m) => m.Support),
   },
-  reports: {
-    title: 'Reports',
-    group: 'Engagement',
-    component: load(() => import('./screens/Reports'), 'Reports'),
+  '/console/reports': {
+    title: 'reports',
+    group: 'engagement',
     reads: 'adminListTransactionReports',
+    load: () => import('./screens/Reports').then((m) => m.Reports),
   },
-  exports: {
-    title: 'Exports and jobs',
-    group: 'Money',
-    component: load(() => import('./screens/Exports'), 'Exports'),
+  '/console/exports': {
+    title: 'exports',
+    group: 'money',
     reads: 'adminListJobs',
+    load: () => import('./screens/Exports').then((m) => m.Exports),
   },
-  operators: {
-    title: 'Operators',
-    group: 'System',
-    component: load(() => import('./screens/Operators'), 'Operators'),
+  '/console/operators': {
+    title: 'operators',
+    group: 'system',
     reads: 'adminListPasskeys',
+    load: () => import('./screens/Operators').then((m) => m.Operators),
   },
-  audit: { title: 'Audit log', group: 'System', component: load(() => import('./screens/Audit'), 'Audit'), reads: 'adminSearchAudit' },
-  templates: {
-    title: 'Message templates',
-    group: 'Engagement',
-    component: load(() => import('./screens/Templates'), 'Templates'),
+  '/console/audit': {
+    title: 'audit',
+    group: 'system',
+    reads: 'adminSearchAudit',
+    load: () => import('./screens/Audit').then((m) => m.Audit),
+  },
+  '/console/templates': {
+    title: 'templates',
+    group: 'engagement',
     reads: 'adminListMessageTemplates',
+    load: () => import('./screens/Templates').then((m) => m.Templates),
   },
-  'dead-letters': {
-    title: 'Dead letters',
-    group: 'System',
-    component: load(() => import('./screens/DeadLetters'), 'DeadLetters'),
+  '/console/dead-letters': {
+    title: 'deadLetters',
+    group: 'system',
     reads: 'adminListDeadLetters',
+    load: () => import('./screens/DeadLetters').then((m) => m.DeadLetters),
   },
+} satisfies Record<ScreenPath, Screen>;
+
+/** The screen an address belongs to: its own, or the screen it is a page of (a customer's page, Customers). */
+export function screenOf(path: string | undefined): Screen | undefined {
+  if (!path) return undefined;
+  const all: Record<string, Screen> = SCREENS;
+  return all[path] ?? all[path.slice(0, path.lastIndexOf('/'))];
+}
+
+/** A customer's page, its id from the address. */
+const withUserId = (Page: ComponentType<{ userId: string }>) =>
+  function CustomerById() {
+    const { userId } = useParams({ from: '/console/customers/$userId' });
+    return <Page userId={userId} />;
+  };
+
+/** The pages below a screen (an id in the address). */
+const PAGES: Record<Exclude<ConsolePath, ScreenPath>, () => Promise<ComponentType>> = {
+  '/console/customers/$userId': () => import('./screens/Customer').then((m) => withUserId(m.CustomerPage)),
 };
+
+/** A console route's component (routes.tsx loads it with its route). */
+export function loadScreen(path: string): Promise<{ default: ComponentType }> {
+  const load = (SCREENS as Record<string, Screen>)[path]?.load ?? (PAGES as Record<string, () => Promise<ComponentType>>)[path]!;
+  return load().then((c) => ({ default: c }));
+}

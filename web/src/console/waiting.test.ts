@@ -23,7 +23,8 @@ const queues = {
 beforeAll(async () => {
   await i18next.init({ resources: { en: { translation: enConsole } }, lng: 'en', interpolation: { escapeValue: false } });
 });
-const targets = (roles: string[]) => waitingTiles(queues, roles).map((t) => [t.to, t.search ?? {}, t.value]);
+const targets = (roles: string[]) =>
+  waitingTiles(queues, roles).map((t) => [t.link.to.replace('/console/', ''), 'search' in t.link ? t.link.search : {}, t.value]);
 
 describe('waiting tiles', () => {
   it('an admin sees every tile, each with the filter of its list', () => {
@@ -41,7 +42,7 @@ describe('waiting tiles', () => {
       ['exports', {}, 0],
       ['dead-letters', {}, 1],
     ]);
-    const support = waitingTiles(queues, ['admin']).find((t) => t.to === 'support');
+    const support = waitingTiles(queues, ['admin']).find((t) => t.link.to === '/console/support');
     expect(support?.sub).toBe('1 awaiting a reply, oldest 60 s');
     const tile = (key: string) => waitingTiles(queues, ['admin']).find((t) => t.key === key);
     expect(tile('topups-pending')?.sub).toBe('pending over 5 min, oldest 15 min: verify them');

@@ -6,7 +6,7 @@ import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { caseQueries } from '../../api/queries/cases';
 import { Failure } from '../../components/Failure';
-import { ConsoleLink } from '../nav';
+import { ConsoleLink, type ConsoleTarget } from '../nav';
 import { useCan } from '../roles';
 import { Loaded } from '../../components/Loaded';
 import { ReasonDialog } from '../../components/ReasonDialog';
@@ -15,9 +15,15 @@ import { when } from '../../app/format';
 import * as ops from '../../api/operations';
 
 /** Where a support thread opens: the inbox with that thread chosen (any status). */
-export const threadLink = (id: string, status: 'open' | 'closed') => ({ to: 'support', search: { thread: id, status } });
+export const threadLink = (id: string, status: 'open' | 'closed'): ConsoleTarget => ({
+  to: '/console/support',
+  search: { thread: id, status },
+});
 /** Where a transaction report is listed: the reports of its status. */
-export const reportLink = (status: 'open' | 'resolved') => ({ to: 'reports', search: { tab: 'transactions', status } });
+export const reportLink = (status: 'open' | 'resolved'): ConsoleTarget => ({
+  to: '/console/reports',
+  search: { tab: 'transactions', status },
+});
 
 /**
  * A purchase's case on its page (issue 44): the customer's reports of it and the support threads that name it, each a
@@ -60,7 +66,7 @@ export function PurchaseCase({ reference }: { reference: string }) {
                   {c.reports.map((r) => (
                     <List.Item key={r.id}>
                       <Group gap="xs">
-                        <Anchor component={ConsoleLink} {...reportLink(r.status)}>
+                        <Anchor component={ConsoleLink} link={reportLink(r.status)}>
                           {t('console.purchaseCase.reportOf', { when: when(r.createdAt) })}
                         </Anchor>
                         <StatusBadge status={r.status} />
@@ -77,7 +83,7 @@ export function PurchaseCase({ reference }: { reference: string }) {
                   {c.threads.map((th) => (
                     <List.Item key={th.id}>
                       <Group gap="xs">
-                        <Anchor component={ConsoleLink} {...threadLink(th.id, th.status)}>
+                        <Anchor component={ConsoleLink} link={threadLink(th.id, th.status)}>
                           {t('console.purchaseCase.thread')}
                         </Anchor>
                         <StatusBadge status={th.status} />
@@ -125,7 +131,7 @@ export function ThreadReports({ threadId }: { threadId: string }) {
       {items.map((r, i) => (
         <span key={r.id}>
           {i > 0 && ', '}
-          <Anchor component={ConsoleLink} {...reportLink(r.status)}>
+          <Anchor component={ConsoleLink} link={reportLink(r.status)}>
             {r.reference}
           </Anchor>{' '}
           ({r.status})

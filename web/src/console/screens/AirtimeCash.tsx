@@ -1,11 +1,12 @@
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Pager } from '../../components/DataTable';
@@ -30,9 +31,10 @@ const SHOW = ['all', 'stuck', ...STATUSES] as const;
  */
 export function AirtimeCash() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const offset = search.num('offset', 0);
-  const show = search.text('show');
+  const search = useSearch({ from: '/console/airtime-cash' });
+  const setSearch = useSetSearch('/console/airtime-cash');
+  const offset = search.offset ?? 0;
+  const show = search.show ?? '';
   const status = (STATUSES as readonly string[]).includes(show) ? (show as Status) : undefined;
   const list = useQuery(
     adminQueries.airtimeCash({ limit: LIMIT, offset, ...(status ? { status } : {}), ...(show === 'stuck' ? { stuck: true } : {}) }),
@@ -98,7 +100,7 @@ export function AirtimeCash() {
           label={t('console.airtimeCash.show')}
           data={SHOW.map((s) => ({ value: s === 'all' ? '' : s, label: t(`console.airtimeCash.shows.${s}`) }))}
           value={show === 'stuck' || status ? show : ''}
-          onChange={(v) => search.set({ show: v || undefined })}
+          onChange={(v) => setSearch({ show: (v || undefined) as typeof search.show })}
           allowDeselect={false}
           w={260}
         />
@@ -176,7 +178,7 @@ export function AirtimeCash() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}

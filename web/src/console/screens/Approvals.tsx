@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
-import { ConsoleLink, useScreenSearch } from '../nav';
+import { ConsoleLink, useSetSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
@@ -38,10 +39,11 @@ const STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const satisfi
  */
 export function Approvals() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const status = (search.text('status') || 'pending') as Status;
-  const offset = search.num('offset', 0);
-  const { sort, column } = useServerSort(['newest', 'oldest', 'amount_desc', 'amount_asc'] as const);
+  const search = useSearch({ from: '/console/approvals' });
+  const setSearch = useSetSearch('/console/approvals');
+  const status = (search.status ?? 'pending') as Status;
+  const offset = search.offset ?? 0;
+  const { sort, column } = useServerSort('/console/approvals', ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const);
   const list = useQuery(consoleQueries.approvals({ status, sort, limit: LIMIT, offset }));
   const qc = useQueryClient();
   const stepUp = useOperatorStepUp();
@@ -74,7 +76,7 @@ export function Approvals() {
         label={t('console.approvals.status')}
         data={STATUSES.map((s) => ({ value: s, label: t(`console.approvals.${s}`) }))}
         value={status}
-        onChange={(v) => search.set({ status: v ?? undefined })}
+        onChange={(v) => setSearch({ status: v ?? undefined })}
         allowDeselect={false}
         w={160}
       />
@@ -102,7 +104,11 @@ export function Approvals() {
                   header: t('console.approvals.customer'),
                   cell: (a) =>
                     a.customerId ? (
-                      <Anchor component={ConsoleLink} to={`customers/${a.customerId}`} size="sm">
+                      <Anchor
+                        component={ConsoleLink}
+                        link={{ to: '/console/customers/$userId', params: { userId: a.customerId } }}
+                        size="sm"
+                      >
                         {a.customerEmail ?? a.customerId}
                       </Anchor>
                     ) : (
@@ -154,7 +160,7 @@ export function Approvals() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}
@@ -200,7 +206,7 @@ function Subject({ a }: { a: Approval }) {
     );
   if (a.action === 'settlement_correction' && a.customerEmail)
     return (
-      <Anchor component={ConsoleLink} to="topups" search={{ kind: 'settlements', email: a.customerEmail }} size="xs">
+      <Anchor component={ConsoleLink} link={{ to: '/console/topups', search: { kind: 'settlements', email: a.customerEmail } }} size="xs">
         {t('console.approvals.settlementSubject', { email: a.customerEmail })}
       </Anchor>
     );

@@ -1,9 +1,10 @@
 import { Button, Code, Group, Select, Spoiler, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { operatorQueries } from '../../api/queries/admin';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
@@ -27,14 +28,15 @@ const json = (v: unknown) =>
  */
 export function Audit() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const operatorId = search.text('operator');
-  const operation = search.text('operation');
-  const targetId = search.text('target');
-  const words = search.text('words');
-  const from = search.text('from');
-  const to = search.text('to');
-  const cursor = search.text('cursor');
+  const search = useSearch({ from: '/console/audit' });
+  const setSearch = useSetSearch('/console/audit');
+  const operatorId = search.operator ?? '';
+  const operation = search.operation ?? '';
+  const targetId = search.target ?? '';
+  const words = search.words ?? '';
+  const from = search.from ?? '';
+  const to = search.to ?? '';
+  const cursor = search.cursor ?? '';
   const [draft, setDraft] = useState({ operation, targetId, words });
   const [previous, setPrevious] = useState<string[]>([]);
   const operators = useQuery(operatorQueries.operators());
@@ -52,7 +54,7 @@ export function Audit() {
   );
   const filter = (patch: Record<string, string | undefined>) => {
     setPrevious([]);
-    search.set({ ...patch, cursor: undefined });
+    setSearch({ ...patch, cursor: undefined });
   };
   return (
     <Stack>
@@ -172,7 +174,7 @@ export function Audit() {
                 onClick={() => {
                   const back = previous.slice(0, -1);
                   setPrevious(back);
-                  search.set({ cursor: previous.at(-1) || undefined });
+                  setSearch({ cursor: previous.at(-1) || undefined });
                 }}
               >
                 {t('console.audit.newer')}
@@ -183,7 +185,7 @@ export function Audit() {
                 disabled={!data.nextCursor}
                 onClick={() => {
                   setPrevious([...previous, cursor]);
-                  search.set({ cursor: data.nextCursor ?? undefined });
+                  setSearch({ cursor: data.nextCursor ?? undefined });
                 }}
               >
                 {t('console.audit.older')}

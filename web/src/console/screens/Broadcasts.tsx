@@ -1,11 +1,12 @@
 import { Button, Card, Group, Progress, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post, type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { Loaded } from '../../components/Loaded';
 import { Pager } from '../../components/DataTable';
 import { ScreenTitle } from '../../components/ScreenTitle';
@@ -20,9 +21,10 @@ type Broadcast = PostOutput<typeof ops.adminEndBroadcast>['broadcast'];
 /** Broadcasts to customers (optionally with a poll): create, see the live results, end one early. */
 export function Broadcasts() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const status = search.text('status') as '' | 'scheduled' | 'active' | 'ended';
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/broadcasts' });
+  const setSearch = useSetSearch('/console/broadcasts');
+  const status = (search.status ?? '') as '' | 'scheduled' | 'active' | 'ended';
+  const offset = search.offset ?? 0;
   const list = useQuery(adminQueries.broadcasts({ limit: LIMIT, offset, ...(status ? { status } : {}) }));
   return (
     <Stack>
@@ -37,7 +39,7 @@ export function Broadcasts() {
           { value: 'ended', label: t('console.broadcasts.statuses.ended') },
         ]}
         value={status}
-        onChange={(v) => search.set({ status: v || undefined })}
+        onChange={(v) => setSearch({ status: v || undefined })}
         allowDeselect={false}
         w={160}
       />
@@ -55,7 +57,7 @@ export function Broadcasts() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}

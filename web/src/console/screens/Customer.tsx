@@ -53,7 +53,7 @@ export function CustomerPage({ userId }: { userId: string }) {
     <Loaded query={q}>
       {(c) => (
         <Stack>
-          <Anchor component={ConsoleLink} to="customers" size="sm">
+          <Anchor component={ConsoleLink} link={{ to: '/console/customers' }} size="sm">
             {t('console.customer.back')}
           </Anchor>
           <ScreenTitle title={c.profile.email}>
@@ -166,7 +166,10 @@ export function CustomerPage({ userId }: { userId: string }) {
                   {
                     header: t('console.customer.tier'),
                     cell: (s) => (
-                      <Anchor component={ConsoleLink} to="kyc" search={{ status: s.status, id: s.id }}>
+                      <Anchor
+                        component={ConsoleLink}
+                        link={{ to: '/console/kyc', search: { status: s.status as 'pending' | 'approved' | 'rejected', id: s.id } }}
+                      >
                         {t('console.customer.tierN', { tier: s.tier })}
                       </Anchor>
                     ),

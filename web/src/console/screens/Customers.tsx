@@ -1,35 +1,32 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { consoleQueries } from '../../api/queries/admin';
-import { ConsoleLink, useScreenSearch, type ScreenProps } from '../nav';
+import { ConsoleLink, useSetSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
 import { when } from '../../app/format';
-import { CustomerPage } from './Customer';
 
 const LIMIT = 20;
 
 /**
  * Customers: search by e-mail, phone, username, name (the profile's or the verified KYC name: its beginning or whole
- * words), a reference or an account number, sorted by the service (joined, e-mail); a customer's own page.
+ * words), a reference or an account number, sorted by the service (joined, e-mail); each opens the customer's own
+ * page (/console/customers/$userId, Customer.tsx).
  */
-export function Customers({ rest }: ScreenProps) {
-  if (rest[0]) return <CustomerPage userId={rest[0]} />;
-  return <CustomerSearch />;
-}
-
-function CustomerSearch() {
+export function Customers() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const q = search.text('q');
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/customers' });
+  const setSearch = useSetSearch('/console/customers');
+  const q = search.q ?? '';
+  const offset = search.offset ?? 0;
   const [draft, setDraft] = useState(q);
-  const { sort, column } = useServerSort(['newest', 'oldest', 'email'] as const);
+  const { sort, column } = useServerSort('/console/customers', ['newest', 'oldest', 'email'] as const);
   const list = useQuery(consoleQueries.customers({ q, sort, limit: LIMIT, offset }));
   return (
     <Stack>
@@ -39,7 +36,7 @@ function CustomerSearch() {
         aria-label={t('console.customers.find')}
         onSubmit={(e) => {
           e.preventDefault();
-          search.set({ q: draft.trim() });
+          setSearch({ q: draft.trim() });
         }}
       >
         <Group align="end">
@@ -69,7 +66,7 @@ function CustomerSearch() {
                     header: t('console.customers.customer'),
                     sort: column({ asc: 'email' }),
                     cell: (c) => (
-                      <Anchor component={ConsoleLink} to={`customers/${c.userId}`}>
+                      <Anchor component={ConsoleLink} link={{ to: '/console/customers/$userId', params: { userId: c.userId } }}>
                         {c.email}
                       </Anchor>
                     ),
@@ -92,7 +89,7 @@ function CustomerSearch() {
                 limit={LIMIT}
                 count={data.items.length}
                 hasMore={data.hasMore}
-                onChange={(o) => search.set({ offset: o })}
+                onChange={(o) => setSearch({ offset: o })}
               />
             </Stack>
           )}

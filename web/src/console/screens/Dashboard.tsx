@@ -1,11 +1,12 @@
 import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import i18next from 'i18next';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GetOutput } from '../../api/client';
 import { consoleQueries } from '../../api/queries/admin';
-import { ConsoleLink, useScreenSearch, type Search } from '../nav';
+import { ConsoleLink, useSetSearch, type ConsoleTarget } from '../nav';
 import { mayCall, useOperatorRoles, type AdminOperation } from '../roles';
 import { DataTable } from '../../components/DataTable';
 import { Loaded, Loading } from '../../components/Loaded';
@@ -41,7 +42,7 @@ const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 1000) 
 
 type Queues = GetOutput<typeof ops.adminDashboardQueues>;
 /** A tile shows for an operator who may call `op`, the read of the list it opens (the generated role table). */
-type Tile = { key?: string; to: string; search?: Search; op: AdminOperation; value: number; label: string; sub: string };
+type Tile = { key?: string; link: ConsoleTarget; op: AdminOperation; value: number; label: string; sub: string };
 
 /**
  * What waits, one tile each, for the screens the operator's roles open (issue 44): each opens the exact list (the
@@ -51,39 +52,35 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
   const t = i18next.t;
   const tiles: Tile[] = [
     {
-      to: 'kyc',
+      link: { to: '/console/kyc' },
       op: 'adminListKycSubmissions',
       value: q.kyc.pending,
       label: t('console.dashboard.kyc'),
       sub: oldest(q.kyc.oldestAgeSeconds),
     },
     {
-      to: 'approvals',
-      search: { status: 'pending' },
+      link: { to: '/console/approvals', search: { status: 'pending' } },
       op: 'adminListApprovals',
       value: q.approvals.pending,
       label: t('console.dashboard.approvals'),
       sub: oldest(q.approvals.oldestAgeSeconds),
     },
     {
-      to: 'transactions',
-      search: { view: 'stuck' },
+      link: { to: '/console/transactions', search: { view: 'stuck' } },
       op: 'adminListStuckVtuTransactions',
       value: q.stuckPurchases.count,
       label: t('console.dashboard.stuckPurchases'),
       sub: oldest(q.stuckPurchases.oldestAgeSeconds),
     },
     {
-      to: 'support',
-      search: { status: 'open', awaiting: 'false' },
+      link: { to: '/console/support', search: { status: 'open', awaiting: 'false' } },
       op: 'adminListSupportThreads',
       value: q.support.open,
       label: t('console.dashboard.support'),
       sub: t('console.dashboard.supportSub', { awaiting: q.support.awaitingReply, age: age(q.support.oldestAwaitingSeconds) }),
     },
     {
-      to: 'reports',
-      search: { tab: 'transactions', status: 'open' },
+      link: { to: '/console/reports', search: { tab: 'transactions', status: 'open' } },
       op: 'adminListTransactionReports',
       value: q.reports.open,
       label: t('console.dashboard.reports'),
@@ -91,8 +88,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     },
     {
       key: 'topups-pending',
-      to: 'topups',
-      search: { kind: 'intents', status: 'pending', sort: 'oldest' },
+      link: { to: '/console/topups', search: { kind: 'intents', status: 'pending', sort: 'oldest' } },
       op: 'adminSearchPayments',
       value: q.topups.pending,
       label: t('console.dashboard.topupsPending'),
@@ -100,8 +96,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     },
     {
       key: 'topups-amount',
-      to: 'topups',
-      search: { kind: 'intents', status: 'success', paid: 'different' },
+      link: { to: '/console/topups', search: { kind: 'intents', status: 'success', paid: 'different' } },
       op: 'adminSearchPayments',
       value: q.topups.underpaid + q.topups.overpaid,
       label: t('console.dashboard.topupsAmount'),
@@ -109,8 +104,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     },
     {
       key: 'withdrawals-stuck',
-      to: 'withdrawals',
-      search: { show: 'stuck' },
+      link: { to: '/console/withdrawals', search: { show: 'stuck' } },
       op: 'adminListWithdrawals',
       value: q.withdrawals.stuck,
       label: t('console.dashboard.withdrawals'),
@@ -121,7 +115,7 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
     },
     {
       key: 'floats',
-      to: 'catalogue',
+      link: { to: '/console/catalogue' },
       op: 'adminListProviderFloats',
       value: q.floats.empty.length,
       label: t('console.dashboard.floats'),
@@ -132,22 +126,21 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
           : t('console.dashboard.floatsFunded'),
     },
     {
-      to: 'topups',
-      search: { kind: 'events', status: 'received' },
+      link: { to: '/console/topups', search: { kind: 'events', status: 'received' } },
       op: 'adminSearchPayments',
       value: q.webhooks.waiting,
       label: t('console.dashboard.webhooks'),
       sub: t('console.dashboard.webhooksSub', { age: age(q.webhooks.lagSeconds.max) }),
     },
     {
-      to: 'exports',
+      link: { to: '/console/exports' },
       op: 'adminListJobs',
       value: q.jobs.due,
       label: t('console.dashboard.jobs'),
       sub: t('console.dashboard.jobsSub', { age: age(q.jobs.lagSeconds) }),
     },
     {
-      to: 'dead-letters',
+      link: { to: '/console/dead-letters' },
       op: 'adminListDeadLetters',
       value: q.deadLetters.total,
       label: t('console.dashboard.deadLetters'),
@@ -162,7 +155,7 @@ function Waiting({ queues }: { queues: Queues }) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
       {waitingTiles(queues, roles).map((tile) => (
-        <Card key={tile.key ?? tile.to} withBorder component={ConsoleLink} to={tile.to} search={tile.search} padding="sm">
+        <Card key={tile.key ?? tile.link.to} withBorder component={ConsoleLink} link={tile.link} padding="sm">
           <Text size="xl" fw={700}>
             {tile.value}
           </Text>
@@ -193,9 +186,10 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
  */
 export function Dashboard() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const from = search.text('from') || today();
-  const to = search.text('to') || from;
+  const search = useSearch({ from: '/console/' });
+  const setSearch = useSetSearch('/console/');
+  const from = (search.from ?? '') || today();
+  const to = (search.to ?? '') || from;
   const range = { from, to };
   const queues = useQuery(consoleQueries.queues());
   const volume = useQuery(consoleQueries.volume(range));
@@ -209,14 +203,14 @@ export function Dashboard() {
           label={t('console.dashboard.from')}
           value={from}
           max={to}
-          onChange={(e) => search.set({ from: e.currentTarget.value || undefined })}
+          onChange={(e) => setSearch({ from: e.currentTarget.value || undefined })}
         />
         <TextInput
           type="date"
           label={t('console.dashboard.to')}
           value={to}
           min={from}
-          onChange={(e) => search.set({ to: e.currentTarget.value || undefined })}
+          onChange={(e) => setSearch({ to: e.currentTarget.value || undefined })}
         />
       </ScreenTitle>
       <Panel id="d-queues" title={t('console.dashboard.waiting')}>

@@ -1,11 +1,12 @@
 import { Alert, Button, Select, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
@@ -22,10 +23,11 @@ type Channel = 'email' | 'sms' | 'push';
  */
 export function DeadLetters() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const channel = search.text('channel') as Channel | '';
-  const offset = search.num('offset', 0);
-  const { sort, column } = useServerSort(['newest', 'oldest', 'attempts'] as const);
+  const search = useSearch({ from: '/console/dead-letters' });
+  const setSearch = useSetSearch('/console/dead-letters');
+  const channel = (search.channel ?? '') as Channel | '';
+  const offset = search.offset ?? 0;
+  const { sort, column } = useServerSort('/console/dead-letters', ['newest', 'oldest', 'attempts'] as const);
   const list = useQuery(adminQueries.deadLetters({ sort, limit: LIMIT, offset, ...(channel ? { channel } : {}) }));
   const qc = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
@@ -58,7 +60,7 @@ export function DeadLetters() {
           { value: 'push', label: t('console.deadLetters.push') },
         ]}
         value={channel}
-        onChange={(v) => search.set({ channel: v || undefined })}
+        onChange={(v) => setSearch({ channel: v || undefined })}
         allowDeselect={false}
         w={180}
       />
@@ -110,7 +112,7 @@ export function DeadLetters() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}

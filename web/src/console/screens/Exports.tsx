@@ -1,5 +1,6 @@
 import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { Failure } from '../../components/Failure';
 import i18next from 'i18next';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { JobProgress } from '../JobProgress';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
@@ -77,9 +78,10 @@ export function Exports() {
 
 function Jobs() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const kind = search.text('kind') as '' | 'reconciliation' | 'bulk_requery' | 'export';
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/exports' });
+  const setSearch = useSetSearch('/console/exports');
+  const kind = (search.kind ?? '') as '' | 'reconciliation' | 'bulk_requery' | 'export';
+  const offset = search.offset ?? 0;
   const list = useQuery({ ...consoleQueries.jobs({ limit: LIMIT, offset, ...(kind ? { kind } : {}) }), refetchInterval: 5000 });
   return (
     <Card withBorder component="section" aria-labelledby="jobs">
@@ -96,7 +98,7 @@ function Jobs() {
             { value: 'export', label: t('console.exportJobs.jobKinds.export') },
           ]}
           value={kind}
-          onChange={(v) => search.set({ kind: v || undefined })}
+          onChange={(v) => setSearch({ kind: v || undefined })}
           allowDeselect={false}
           w={180}
         />
@@ -122,7 +124,7 @@ function Jobs() {
                 limit={LIMIT}
                 count={data.items.length}
                 hasMore={data.hasMore}
-                onChange={(o) => search.set({ offset: o })}
+                onChange={(o) => setSearch({ offset: o })}
               />
             </Stack>
           )}

@@ -1,11 +1,12 @@
 import { Anchor, Badge, Button, Card, Grid, Group, Image, Kbd, List, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
@@ -25,21 +26,22 @@ type Status = 'pending' | 'approved' | 'rejected';
  */
 export function KycQueue() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const status = (search.text('status') || 'pending') as Status;
-  const tier = search.text('tier');
-  const offset = search.num('offset', 0);
-  const { sort, column } = useServerSort(['newest', 'oldest', 'tier'] as const);
+  const search = useSearch({ from: '/console/kyc' });
+  const setSearch = useSetSearch('/console/kyc');
+  const status = (search.status ?? 'pending') as Status;
+  const tier = search.tier ?? '';
+  const offset = search.offset ?? 0;
+  const { sort, column } = useServerSort('/console/kyc', ['newest', 'oldest', 'tier'] as const);
   const list = useQuery(adminQueries.kycList({ status, ...(tier ? { tier: Number(tier) } : {}), sort, limit: LIMIT, offset }));
   const items = list.data?.items ?? [];
-  const selected = search.text('id') || items[0]?.id || '';
+  const selected = (search.id ?? '') || items[0]?.id || '';
   const [decision, setDecision] = useState<'approve' | 'reject' | null>(null);
   const qc = useQueryClient();
 
   const move = (step: number) => {
     const i = items.findIndex((s) => s.id === selected);
     const next = items[Math.min(items.length - 1, Math.max(0, i + step))];
-    if (next) search.set({ id: next.id, offset });
+    if (next) setSearch({ id: next.id, offset });
   };
 
   useEffect(() => {
@@ -64,7 +66,7 @@ export function KycQueue() {
     await post(ops.adminReviewKyc, { submissionId: selected, decision, ...(reason ? { reason } : {}) });
     // On to the next submission in the queue (the decided one leaves the pending list).
     const next = items[i + 1] ?? items[i - 1];
-    search.set({ id: next && next.id !== selected ? next.id : undefined, offset });
+    setSearch({ id: next && next.id !== selected ? next.id : undefined, offset });
     await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'kyc'] });
   }
 
@@ -81,7 +83,7 @@ export function KycQueue() {
           label={t('console.kycQueue.status')}
           data={(['pending', 'approved', 'rejected'] as const).map((s) => ({ value: s, label: t(`console.kycQueue.statuses.${s}`) }))}
           value={status}
-          onChange={(v) => search.set({ status: v ?? undefined, id: undefined })}
+          onChange={(v) => setSearch({ status: v ?? undefined, id: undefined })}
           allowDeselect={false}
           w={160}
         />
@@ -94,7 +96,7 @@ export function KycQueue() {
             { value: '3', label: t('console.kycQueue.tiers.3') },
           ]}
           value={tier}
-          onChange={(v) => search.set({ tier: v || undefined, id: undefined })}
+          onChange={(v) => setSearch({ tier: v || undefined, id: undefined })}
           allowDeselect={false}
           w={200}
         />
@@ -114,7 +116,7 @@ export function KycQueue() {
                     {
                       header: t('console.kycQueue.customer'),
                       cell: (s) => (
-                        <Anchor component="button" type="button" onClick={() => search.set({ id: s.id, offset })}>
+                        <Anchor component="button" type="button" onClick={() => setSearch({ id: s.id, offset })}>
                           {s.email}
                         </Anchor>
                       ),
@@ -133,7 +135,7 @@ export function KycQueue() {
                   limit={LIMIT}
                   count={data.items.length}
                   hasMore={data.hasMore}
-                  onChange={(o) => search.set({ offset: o })}
+                  onChange={(o) => setSearch({ offset: o })}
                 />
               </Stack>
             )}

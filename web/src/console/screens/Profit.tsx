@@ -1,9 +1,10 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get } from '../../api/client';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { money } from '../../app/format';
@@ -19,11 +20,12 @@ const PROFIT = ops.adminProfit;
  */
 export function Profit() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const from = search.text('from') || today();
-  const to = search.text('to') || from;
-  const service = search.text('service');
-  const level = search.text('level');
+  const search = useSearch({ from: '/console/profit' });
+  const setSearch = useSetSearch('/console/profit');
+  const from = (search.from ?? '') || today();
+  const to = (search.to ?? '') || from;
+  const service = search.service ?? '';
+  const level = search.level ?? '';
   const [draft, setDraft] = useState({ from, to, service, level });
   const q = { from, to, ...(service ? { service } : {}), ...(level ? { level } : {}) };
   const profit = useQuery({ queryKey: ['admin', 'profit', q], queryFn: () => get(PROFIT, q), placeholderData: keepPreviousData });
@@ -34,7 +36,7 @@ export function Profit() {
         aria-label={t('console.profit.filters')}
         onSubmit={(e) => {
           e.preventDefault();
-          search.set({
+          setSearch({
             from: draft.from || undefined,
             to: draft.to || undefined,
             service: draft.service || undefined,

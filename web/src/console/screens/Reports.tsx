@@ -1,12 +1,13 @@
 import { Anchor, Button, Select, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { threadLink } from '../cases/PurchaseCase';
 import { LinkedText } from '../references';
-import { ConsoleLink, useScreenSearch } from '../nav';
+import { ConsoleLink, useSetSearch } from '../nav';
 import { useCan } from '../roles';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
@@ -21,12 +22,13 @@ const LIMIT = 20;
 /** What customers reported: problems with a transaction (resolved with a note they receive) and app crashes. */
 export function Reports() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const tab = search.text('tab') || 'transactions';
+  const search = useSearch({ from: '/console/reports' });
+  const setSearch = useSetSearch('/console/reports');
+  const tab = search.tab ?? 'transactions';
   return (
     <Stack>
       <ScreenTitle title={t('console.reports.title')} />
-      <Tabs value={tab} onChange={(v) => search.set({ tab: v ?? undefined, status: undefined })} keepMounted={false}>
+      <Tabs value={tab} onChange={(v) => setSearch({ tab: (v ?? undefined) as typeof search.tab, status: undefined })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="transactions">{t('console.reports.transactionsTab')}</Tabs.Tab>
           <Tabs.Tab value="issues">{t('console.reports.issuesTab')}</Tabs.Tab>
@@ -44,9 +46,10 @@ export function Reports() {
 
 function TransactionReports() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const status = (search.text('status') || 'open') as 'open' | 'resolved';
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/reports' });
+  const setSearch = useSetSearch('/console/reports');
+  const status = (search.status ?? 'open') as 'open' | 'resolved';
+  const offset = search.offset ?? 0;
   const list = useQuery(adminQueries.transactionReports({ status, limit: LIMIT, offset }));
   const [resolving, setResolving] = useState<{ id: string; reference: string } | null>(null);
   const qc = useQueryClient();
@@ -60,7 +63,7 @@ function TransactionReports() {
           { value: 'resolved', label: t('console.reports.resolved') },
         ]}
         value={status}
-        onChange={(v) => search.set({ status: v ?? undefined })}
+        onChange={(v) => setSearch({ status: v ?? undefined })}
         allowDeselect={false}
         w={160}
       />
@@ -78,7 +81,7 @@ function TransactionReports() {
                   header: t('console.reports.support'),
                   cell: (r) =>
                     r.thread ? (
-                      <Anchor component={ConsoleLink} {...threadLink(r.thread.id, r.thread.status)}>
+                      <Anchor component={ConsoleLink} link={threadLink(r.thread.id, r.thread.status)}>
                         {t('console.reports.thread', { status: r.thread.status })}
                       </Anchor>
                     ) : (
@@ -116,7 +119,7 @@ function TransactionReports() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}
@@ -138,8 +141,9 @@ function TransactionReports() {
 
 function IssueReports() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/reports' });
+  const setSearch = useSetSearch('/console/reports');
+  const offset = search.offset ?? 0;
   const list = useQuery(adminQueries.issueReports({ limit: LIMIT, offset }));
   return (
     <Loaded query={list}>
@@ -164,7 +168,7 @@ function IssueReports() {
             limit={LIMIT}
             count={data.items.length}
             hasMore={data.hasMore}
-            onChange={(o) => search.set({ offset: o })}
+            onChange={(o) => setSearch({ offset: o })}
           />
         </Stack>
       )}

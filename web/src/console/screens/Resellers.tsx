@@ -1,10 +1,11 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { get, post, type GetOutput } from '../../api/client';
 import { Failure } from '../../components/Failure';
-import { ConsoleLink, useScreenSearch } from '../nav';
+import { ConsoleLink, useSetSearch } from '../nav';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable, Pager } from '../../components/DataTable';
@@ -27,8 +28,9 @@ type Key = Reseller['keys'][number];
  */
 export function Resellers() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/resellers' });
+  const setSearch = useSetSearch('/console/resellers');
+  const offset = search.offset ?? 0;
   const q = { limit: LIMIT, offset };
   const list = useQuery({ queryKey: ['admin', 'resellers', q], queryFn: () => get(LIST, q), placeholderData: keepPreviousData });
   const can = useCan();
@@ -68,7 +70,7 @@ export function Resellers() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={offset + data.items.length < data.total}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}
@@ -96,7 +98,7 @@ function ResellerCard({
       <Stack>
         <Group justify="space-between">
           <Title order={2} size="h4" id={id}>
-            <ConsoleLink to={`customers/${r.userId}`}>{r.email || r.userId}</ConsoleLink>
+            <ConsoleLink link={{ to: '/console/customers/$userId', params: { userId: r.userId } }}>{r.email || r.userId}</ConsoleLink>
           </Title>
           <Badge variant="light">
             {t(r.level.source === 'grant' ? 'console.resellers.granted' : 'console.resellers.upgraded', { level: r.level.name })}

@@ -1,11 +1,12 @@
 import { Button, Group, Select, Stack, Switch, Tabs } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { NewPlan, NewProduct } from './ShopCreate';
@@ -28,13 +29,14 @@ type SubStatus = (typeof SUB_STATUSES)[number];
  */
 export function Shop() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const tab = search.text('tab') || 'orders';
+  const search = useSearch({ from: '/console/shop' });
+  const setSearch = useSetSearch('/console/shop');
+  const tab = search.tab ?? 'orders';
   const can = useCan();
   return (
     <Stack>
       <ScreenTitle title={t('console.shop.title')} />
-      <Tabs value={tab} onChange={(v) => search.set({ tab: v ?? undefined, status: undefined })} keepMounted={false}>
+      <Tabs value={tab} onChange={(v) => setSearch({ tab: (v ?? undefined) as typeof search.tab, status: undefined })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="orders">{t('console.shop.marketOrders')}</Tabs.Tab>
           {can('adminListMarketplaceProducts') && <Tabs.Tab value="products">{t('console.shop.products')}</Tabs.Tab>}
@@ -66,9 +68,10 @@ type Decision = { id: string; reference: string; status: string } | null;
 
 function MarketplaceOrders() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const status = (search.text('status') || 'processing') as 'processing' | 'fulfilled' | 'cancelled';
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/shop' });
+  const setSearch = useSetSearch('/console/shop');
+  const status = (search.status ?? 'processing') as 'processing' | 'fulfilled' | 'cancelled';
+  const offset = search.offset ?? 0;
   const list = useQuery(adminQueries.marketplaceOrders({ status, limit: LIMIT, offset }));
   const [decision, setDecision] = useState<Decision>(null);
   const stepUp = useOperatorStepUp();
@@ -80,7 +83,7 @@ function MarketplaceOrders() {
         label={t('console.shop.status')}
         data={MARKET_STATUSES.map((s) => ({ value: s, label: t(`console.shop.${s}`) }))}
         value={status}
-        onChange={(v) => search.set({ status: v ?? undefined })}
+        onChange={(v) => setSearch({ status: v ?? undefined })}
         allowDeselect={false}
         w={180}
       />
@@ -137,7 +140,7 @@ function MarketplaceOrders() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}
@@ -172,9 +175,10 @@ function MarketplaceOrders() {
 
 function SubscriptionOrders() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const status = (search.text('status') || 'pending') as SubStatus;
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/shop' });
+  const setSearch = useSetSearch('/console/shop');
+  const status = (search.status ?? 'pending') as SubStatus;
+  const offset = search.offset ?? 0;
   const list = useQuery(adminQueries.subscriptionOrders({ status, limit: LIMIT, offset }));
   const [decision, setDecision] = useState<Decision>(null);
   const stepUp = useOperatorStepUp();
@@ -188,7 +192,7 @@ function SubscriptionOrders() {
         label={t('console.shop.status')}
         data={SUB_STATUSES.map((s) => ({ value: s, label: t(`console.shop.${s}`) }))}
         value={status}
-        onChange={(v) => search.set({ status: v ?? undefined })}
+        onChange={(v) => setSearch({ status: v ?? undefined })}
         allowDeselect={false}
         w={180}
       />
@@ -232,7 +236,7 @@ function SubscriptionOrders() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}
@@ -269,8 +273,9 @@ function SubscriptionOrders() {
 
 function Products() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/shop' });
+  const setSearch = useSetSearch('/console/shop');
+  const offset = search.offset ?? 0;
   const list = useQuery(adminQueries.products({ limit: LIMIT, offset }));
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -317,7 +322,7 @@ function Products() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}

@@ -1,5 +1,6 @@
 import { Anchor, Button, Card, Grid, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -7,7 +8,7 @@ import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { ThreadReports } from '../cases/PurchaseCase';
 import { LinkedText } from '../references';
 import { useServerSort } from '../sort';
@@ -33,17 +34,18 @@ const replySchema = z.object({ body: z.string().trim().min(1).max(4000) });
  */
 export function Support() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const status = (search.text('status') || 'open') as 'open' | 'closed';
-  const awaiting = search.text('awaiting') !== 'false';
-  const offset = search.num('offset', 0);
-  const { sort, column } = useServerSort(['recent', 'waiting', 'newest', 'oldest'] as const);
+  const search = useSearch({ from: '/console/support' });
+  const setSearch = useSetSearch('/console/support');
+  const status = (search.status ?? 'open') as 'open' | 'closed';
+  const awaiting = search.awaiting !== 'false';
+  const offset = search.offset ?? 0;
+  const { sort, column } = useServerSort('/console/support', ['recent', 'waiting', 'newest', 'oldest'] as const);
   const threads = useQuery(
     adminQueries.supportThreads({ status, ...(status === 'open' && awaiting ? { awaitingReply: true } : {}), sort, limit: LIMIT, offset }),
   );
-  const selected = search.text('thread');
+  const selected = search.thread ?? '';
   // The thread's customer: kept in the address with the thread, so it stays when the thread leaves the list (answered).
-  const customer = search.text('customer') || threads.data?.items.find((th) => th.id === selected)?.userId;
+  const customer = search.customer || threads.data?.items.find((th) => th.id === selected)?.userId;
   const admin = useCan()('adminSaveCannedReply');
   return (
     <Stack>
@@ -56,7 +58,7 @@ export function Support() {
             { value: 'closed', label: t('console.support.closed') },
           ]}
           value={status}
-          onChange={(v) => search.set({ status: v ?? undefined, thread: undefined, customer: undefined })}
+          onChange={(v) => setSearch({ status: v ?? undefined, thread: undefined, customer: undefined })}
           allowDeselect={false}
           w={140}
         />
@@ -68,7 +70,7 @@ export function Support() {
               { value: 'false', label: t('console.support.allOpen') },
             ]}
             value={String(awaiting)}
-            onChange={(v) => search.set({ awaiting: v ?? undefined, thread: undefined, customer: undefined })}
+            onChange={(v) => setSearch({ awaiting: (v ?? undefined) as typeof search.awaiting, thread: undefined, customer: undefined })}
             allowDeselect={false}
             w={200}
           />
@@ -89,7 +91,7 @@ export function Support() {
                     {
                       header: t('console.support.customer'),
                       cell: (th) => (
-                        <Anchor component="button" type="button" onClick={() => search.set({ thread: th.id, customer: th.userId, offset })}>
+                        <Anchor component="button" type="button" onClick={() => setSearch({ thread: th.id, customer: th.userId, offset })}>
                           {th.userEmail}
                         </Anchor>
                       ),
@@ -112,7 +114,7 @@ export function Support() {
                   limit={LIMIT}
                   count={data.items.length}
                   hasMore={data.hasMore}
-                  onChange={(o) => search.set({ offset: o })}
+                  onChange={(o) => setSearch({ offset: o })}
                 />
               </Stack>
             )}

@@ -85,7 +85,11 @@ export function SupportCustomer({ userId }: { userId: string }) {
           <Stack gap="sm">
             <Stack gap={2}>
               {c.profile.fullName && <Text fw={600}>{c.profile.fullName}</Text>}
-              <Anchor component={ConsoleLink} to={`customers/${userId}`} style={{ overflowWrap: 'anywhere' }}>
+              <Anchor
+                component={ConsoleLink}
+                link={{ to: '/console/customers/$userId', params: { userId } }}
+                style={{ overflowWrap: 'anywhere' }}
+              >
                 {c.profile.email}
               </Anchor>
             </Stack>

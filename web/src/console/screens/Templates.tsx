@@ -1,11 +1,12 @@
 import { Alert, Badge, Button, Card, Group, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, post, type GetOutput } from '../../api/client';
 import { templateQueries } from '../../api/queries/templates';
 import { Failure } from '../../components/Failure';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { when } from '../../app/format';
@@ -23,10 +24,11 @@ const vars = (names: readonly string[], none: string) => names.map((v) => `{{${v
  */
 export function Templates() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const language = LANGUAGES.find((l) => l === search.text('lang')) ?? 'en';
+  const search = useSearch({ from: '/console/templates' });
+  const setSearch = useSetSearch('/console/templates');
+  const language = LANGUAGES.find((l) => l === search.lang) ?? 'en';
   const list = useQuery(templateQueries.list(language));
-  const key = search.text('key') || 'code.signInCode';
+  const key = search.key ?? 'code.signInCode';
   return (
     <Stack>
       <ScreenTitle title={t('console.templates.title')} />
@@ -38,7 +40,7 @@ export function Templates() {
           label={t('console.templates.language')}
           data={LANGUAGES.map((l) => ({ value: l, label: t(`console.templates.languages.${l}`) }))}
           value={language}
-          onChange={(v) => search.set({ lang: v ?? undefined })}
+          onChange={(v) => setSearch({ lang: v ?? undefined })}
           allowDeselect={false}
           w={160}
         />
@@ -49,7 +51,7 @@ export function Templates() {
             label: x.overridden ? t('console.templates.edited', { label: x.label }) : x.label,
           }))}
           value={key}
-          onChange={(v) => search.set({ key: v ?? undefined })}
+          onChange={(v) => setSearch({ key: v ?? undefined })}
           allowDeselect={false}
           searchable
           disabled={!list.data}

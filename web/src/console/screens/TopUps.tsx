@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Button, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, newIdempotencyKey, post } from '../../api/client';
@@ -7,7 +8,7 @@ import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { useOperatorStepUp } from '../step-up';
-import { ConsoleLink, useScreenSearch } from '../nav';
+import { ConsoleLink, useSetSearch } from '../nav';
 import { useCan } from '../roles';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
@@ -34,15 +35,16 @@ export function paidFlag(p: { amount?: unknown; amountPaid?: unknown; status?: u
  */
 export function TopUps() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const kind = (search.text('kind') || 'intents') as Kind;
-  const offset = search.num('offset', 0);
-  const reference = search.text('reference');
-  const email = search.text('email');
-  const status = search.text('status');
-  const flagged = search.text('flagged');
-  const paid = search.text('paid');
-  const sorted = useServerSort(['newest', 'oldest', 'amount_desc', 'amount_asc'] as const);
+  const search = useSearch({ from: '/console/topups' });
+  const setSearch = useSetSearch('/console/topups');
+  const kind = (search.kind ?? 'intents') as Kind;
+  const offset = search.offset ?? 0;
+  const reference = search.reference ?? '';
+  const email = search.email ?? '';
+  const status = search.status ?? '';
+  const flagged = search.flagged ?? '';
+  const paid = search.paid ?? '';
+  const sorted = useServerSort('/console/topups', ['newest', 'oldest', 'amount_desc', 'amount_asc'] as const);
   const sort = kind === 'events' && sorted.sort.startsWith('amount') ? 'newest' : sorted.sort;
   const list = useQuery(
     adminQueries.payments({
@@ -105,7 +107,7 @@ export function TopUps() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          search.set({ reference: draft.reference.trim(), email: draft.email.trim(), status: draft.status.trim() });
+          setSearch({ reference: draft.reference.trim(), email: draft.email.trim(), status: draft.status.trim() });
         }}
         aria-label={t('console.topUps.searchLabel')}
       >
@@ -118,7 +120,7 @@ export function TopUps() {
               { value: 'events', label: t('console.topUps.events') },
             ]}
             value={kind}
-            onChange={(v) => search.set({ kind: v ?? undefined })}
+            onChange={(v) => setSearch({ kind: v ?? undefined })}
             allowDeselect={false}
             w={180}
           />
@@ -147,7 +149,7 @@ export function TopUps() {
               { value: 'false', label: t('console.topUps.notFlagged') },
             ]}
             value={flagged}
-            onChange={(v) => search.set({ flagged: v || undefined })}
+            onChange={(v) => setSearch({ flagged: v || undefined })}
             allowDeselect={false}
             w={150}
           />
@@ -158,7 +160,7 @@ export function TopUps() {
               { value: 'different', label: t('console.topUps.different') },
             ]}
             value={paid}
-            onChange={(v) => search.set({ paid: v || undefined, kind: 'intents' })}
+            onChange={(v) => setSearch({ paid: v || undefined, kind: 'intents' })}
             allowDeselect={false}
             w={170}
           />
@@ -185,7 +187,7 @@ export function TopUps() {
                   header: t('console.topUps.customer'),
                   cell: (p) =>
                     p.userId ? (
-                      <Anchor component={ConsoleLink} to={`customers/${p.userId}`} size="sm">
+                      <Anchor component={ConsoleLink} link={{ to: '/console/customers/$userId', params: { userId: p.userId } }} size="sm">
                         {p.userEmail ?? p.userId}
                       </Anchor>
                     ) : (
@@ -254,7 +256,7 @@ export function TopUps() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}

@@ -1,10 +1,11 @@
 import { Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { adminQueries } from '../../api/queries/admin';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { PurchaseCase } from '../cases/PurchaseCase';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
@@ -44,21 +45,22 @@ interface Props {
 
 export function TransactionSearch(p: Props) {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const value = (f: Field) => search.text(`t_${f}`);
+  const search = useSearch({ from: '/console/transactions' });
+  const setSearch = useSetSearch('/console/transactions');
+  const value = (f: Field) => search[`t_${f}` as const] ?? '';
   const [draft, setDraft] = useState<Record<Field, string>>(
     () => Object.fromEntries(FIELDS.map((f) => [f, value(f)])) as Record<Field, string>,
   );
-  const { sort, column } = useServerSort(SORTS, { key: 't_sort', pageKey: 't_offset' });
-  const offset = search.num('t_offset', 0);
+  const { sort, column } = useServerSort('/console/transactions', SORTS, { key: 't_sort', pageKey: 't_offset' });
+  const offset = search.t_offset ?? 0;
   const asked = Object.fromEntries(FIELDS.map((f) => [f, value(f) || undefined]).filter(([, v]) => v !== undefined));
   const q = useQuery(adminQueries.transactions({ ...asked, sort, limit: LIMIT, offset }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    search.set({
+    setSearch({
       ...Object.fromEntries(FIELDS.map((f) => [`t_${f}`, draft[f].trim() || undefined])),
       t_offset: undefined,
-      offset: search.num('offset', 0),
+      offset: search.offset ?? 0,
     });
   };
   const set = (f: Field) => (v: string) => setDraft((d) => ({ ...d, [f]: v }));
@@ -178,7 +180,7 @@ export function TransactionSearch(p: Props) {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ t_offset: o, offset: search.num('offset', 0) })}
+              onChange={(o) => setSearch({ t_offset: o, offset: search.offset ?? 0 })}
             />
           </Stack>
         )}

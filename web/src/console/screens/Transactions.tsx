@@ -1,5 +1,6 @@
 import { Alert, Button, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post, type GetOutput } from '../../api/client';
@@ -8,7 +9,7 @@ import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { TransactionSearch } from './TransactionSearch';
-import { useScreenSearch } from '../nav';
+import { useSetSearch } from '../nav';
 import { useCan } from '../roles';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
@@ -29,11 +30,12 @@ type Stuck = GetOutput<typeof ops.adminListStuckVtuTransactions>['items'][number
  */
 export function Transactions() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const offset = search.num('offset', 0);
+  const search = useSearch({ from: '/console/transactions' });
+  const setSearch = useSetSearch('/console/transactions');
+  const offset = search.offset ?? 0;
   const list = useQuery(adminQueries.stuck({ limit: LIMIT, offset }));
   // The dashboard's tile opens the stuck purchases themselves (view=stuck): first on the screen, the focus on them.
-  const stuckFirst = search.text('view') === 'stuck';
+  const stuckFirst = search.view === 'stuck';
   const stuckTitle = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (stuckFirst) stuckTitle.current?.focus();
@@ -160,7 +162,7 @@ export function Transactions() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}

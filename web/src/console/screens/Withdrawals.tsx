@@ -1,12 +1,13 @@
 import { Alert, Anchor, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18next from 'i18next';
 import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
-import { ConsoleLink, useScreenSearch } from '../nav';
+import { ConsoleLink, useSetSearch } from '../nav';
 import { useCan } from '../roles';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
@@ -42,9 +43,10 @@ export function requeryNotice(reference: string, processorStatus: string | null,
  */
 export function Withdrawals() {
   const { t } = useTranslation();
-  const search = useScreenSearch();
-  const offset = search.num('offset', 0);
-  const show = search.text('show');
+  const search = useSearch({ from: '/console/withdrawals' });
+  const setSearch = useSetSearch('/console/withdrawals');
+  const offset = search.offset ?? 0;
+  const show = search.show ?? '';
   const status = (STATUSES as readonly string[]).includes(show) ? (show as Status) : undefined;
   const stuck = show === 'stuck';
   const list = useQuery(
@@ -93,7 +95,7 @@ export function Withdrawals() {
           label={t('console.withdrawals.show')}
           data={SHOW.map((s) => ({ value: s === 'all' ? '' : s, label: t(`console.withdrawals.shows.${s}`) }))}
           value={stuck || status ? show : ''}
-          onChange={(v) => search.set({ show: v || undefined, offset: undefined })}
+          onChange={(v) => setSearch({ show: (v || undefined) as typeof search.show, offset: undefined })}
           allowDeselect={false}
           w={260}
         />
@@ -112,7 +114,7 @@ export function Withdrawals() {
                 {
                   header: t('console.withdrawals.customer'),
                   cell: (w) => (
-                    <Anchor component={ConsoleLink} to={`customers/${w.userId}`} size="sm">
+                    <Anchor component={ConsoleLink} link={{ to: '/console/customers/$userId', params: { userId: w.userId } }} size="sm">
                       {w.userId.slice(0, 8)}
                     </Anchor>
                   ),
@@ -152,7 +154,7 @@ export function Withdrawals() {
               limit={LIMIT}
               count={data.items.length}
               hasMore={data.hasMore}
-              onChange={(o) => search.set({ offset: o })}
+              onChange={(o) => setSearch({ offset: o })}
             />
           </Stack>
         )}

@@ -1,5 +1,6 @@
 import { channelSwitches } from './channel-switches';
 import { common } from './common';
+import { screens } from './screens';
 import { customers } from './customers';
 import { deadLetters } from './dead-letters';
 import { markupPreview } from './markup-preview';
@@ -45,6 +46,7 @@ import { routing } from './routing';
 export const enConsole = {
   console: {
     common,
+    screens,
     channelSwitches,
     customers,
     deadLetters,
