@@ -34,6 +34,7 @@ import {
   withdrawAccountSchema,
   withdrawSchema,
   beneficiaryLabelSchema,
+  settlementCorrectionSchema,
 } from '../../web/src/api/schemas.js';
 /**
  * The app's forms validate with the service's own input rules (web/src/api/schemas.ts, a kind's schemas.ts in web/src/features/buy/kinds/<kind>/): each field of a form schema
@@ -83,6 +84,7 @@ describe('form schemas are the operations’ input rules', () => {
     ['startProcessorTopup', topupSchema],
     ['sendSupportMessage', supportMessageSchema],
     ['saveBeneficiary', beneficiaryLabelSchema],
+    ['adminCorrectSettlement', settlementCorrectionSchema],
   ];
   const sameRules = (operation: string, form: z.ZodObject) => {
     const input = inputOf(operation);

@@ -10,6 +10,14 @@ export const TOPUP_MAX_NAIRA = 1_000_000;
 
 export const topupAmountInput = nairaAmount({ min: TOPUP_MIN_NAIRA, max: TOPUP_MAX_NAIRA });
 
+/** A correction's signed naira amount (adminAdjustWallet, adminCorrectSettlement): not 0, at most ₦10,000,000 either way, kobo precision. */
+export const correctionAmountInput = z
+  .number({ error: 'amount must be a number (naira, signed)' })
+  .finite()
+  .refine((n) => n !== 0, 'amount must not be 0')
+  .refine((n) => Math.abs(n) <= 10_000_000, 'amount must be at most 10,000,000 naira either way')
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most 2 decimals');
+
 /** A withdrawal to a bank account (issue 43): its amount, before the fee, and the account's fields. */
 export const WITHDRAWAL_MIN_NAIRA = 100;
 export const WITHDRAWAL_MAX_NAIRA = 5_000_000;

@@ -7,15 +7,8 @@ import { submissionFields } from '../approvals/api.js';
 import { emailInput } from '../identity/api.js';
 import { referenceInput, topupIntentOutput } from '../wallet/api.js';
 import { PAYMENT_SORTS } from './admin.js';
-import { topupAmountInput } from './inputs.js';
+import { correctionAmountInput, topupAmountInput } from './inputs.js';
 
-/** A signed naira amount for corrections: not 0, at most ₦10,000,000 either way, kobo precision. */
-const signedAmount = z
-  .number({ error: 'amount must be a number (naira, signed)' })
-  .finite()
-  .refine((n) => n !== 0, 'amount must not be 0')
-  .refine((n) => Math.abs(n) <= 10_000_000, 'amount must be at most 10,000,000 naira either way')
-  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most 2 decimals');
 const reasonInput = z
   .string({ error: 'reason is required' })
   .trim()
@@ -182,7 +175,7 @@ export const paymentsOperations = [
     gates: { stepUp: true },
     input: z.object({
       userId: z.string().uuid('userId must be a UUID'),
-      amount: signedAmount,
+      amount: correctionAmountInput,
       reason: reasonInput,
     }),
     output: z.object({ ...submissionFields, reference: z.string().nullable(), amount: naira, balance: naira.nullable() }),
@@ -211,7 +204,7 @@ export const paymentsOperations = [
       'correct a top-up settlement whose processor amount differs from what the wallet got: credit (positive) or debit (negative) the wallet against collections, with a reason; at or above the settlementCorrection threshold it waits for a second operator',
     rateLimit: 'money',
     gates: { stepUp: true },
-    input: z.object({ settlementId: z.string().uuid('settlementId must be a UUID'), amount: signedAmount, reason: reasonInput }),
+    input: z.object({ settlementId: z.string().uuid('settlementId must be a UUID'), amount: correctionAmountInput, reason: reasonInput }),
     output: z.object({ ...submissionFields, reference: z.string().nullable(), amount: naira, balance: naira.nullable() }),
     errors: ['NOT_FOUND', 'INSUFFICIENT_FUNDS'],
     handler: async (input, ctx) => {

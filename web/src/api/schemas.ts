@@ -14,6 +14,7 @@ import { pollVoteInput } from '../../../src/modules/notifications/inputs.js';
 import {
   TOPUP_MAX_NAIRA,
   TOPUP_MIN_NAIRA,
+  correctionAmountInput,
   topupAmountInput,
   WITHDRAWAL_MAX_NAIRA,
   WITHDRAWAL_MIN_NAIRA,
@@ -150,6 +151,8 @@ export const pollVoteSchema = pollVoteInput.pick({ optionId: true });
 /** startProcessorTopup's amount (the e-mail and return address are the app's): ₦100 to ₦1,000,000. */
 export const TOPUP_BOUNDS = [TOPUP_MIN_NAIRA, TOPUP_MAX_NAIRA] as const;
 export const topupSchema = z.object({ amount: topupAmountInput });
+/** adminCorrectSettlement's signed amount (the console's correction dialog; its reason is the dialog's own). */
+export const settlementCorrectionSchema = z.object({ amount: correctionAmountInput });
 
 /** sendSupportMessage's message (the thread is the customer's own). */
 export const supportMessageSchema = z.object({ body: messageBodyInput });

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
@@ -18,6 +18,17 @@ import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
 import * as ops from '../../api/operations';
+import { settlementCorrectionSchema } from '../../api/schemas';
+import type { FieldHints } from '../../components/form';
+import i18next from 'i18next';
+
+/** The correction amount's rules in the console's words: not 0, at most ₦10,000,000 either way. */
+const CORRECTION_HINTS: FieldHints = {
+  amount: (issue) =>
+    issue.message?.includes('decimals')
+      ? undefined
+      : i18next.t(issue.message?.includes('at most 10,000,000') ? 'console.topUps.amountAtMost' : 'console.topUps.amountNotZero'),
+};
 
 const LIMIT = 25;
 type Kind = 'intents' | 'settlements' | 'events';
@@ -61,22 +72,14 @@ export function TopUps() {
   );
   const [draft, setDraft] = useState({ reference, email, status });
   const [correcting, setCorrecting] = useState<{ id: string; reference: string | null } | null>(null);
-  const [amount, setAmount] = useState<number | ''>('');
-  const [amountChecked, setAmountChecked] = useState(false);
-  const amountError =
-    amount === '' || amount === 0
-      ? t('console.topUps.amountNotZero')
-      : Math.abs(amount) > 10_000_000
-        ? t('console.topUps.amountAtMost')
-        : null;
   const [notice, setNotice] = useState<string | null>(null);
   const stepUp = useOperatorStepUp();
   const can = useCan();
   const qc = useQueryClient();
-  // adminCorrectSettlement: a signed naira amount (not 0, at most ₦10,000,000 either way) and a reason.
-  async function correct(reason: string | undefined) {
-    setAmountChecked(true);
-    if (!correcting || amountError !== null || amount === '') throw new ApiError('VALIDATION_FAILED', amountError ?? 'amount', 400);
+  // adminCorrectSettlement: a signed naira amount (not 0, at most ₦10,000,000 either way; the dialog's form checks it
+  // by the operation's own rule) and a reason.
+  async function correct(reason: string | undefined, { amount }: { amount: number | '' }) {
+    if (!correcting || amount === '') return;
     const key = newIdempotencyKey();
     const r = await stepUp.withGrant((grantToken) =>
       post(
@@ -90,8 +93,6 @@ export function TopUps() {
         ? t('console.topUps.correctionPending', { amount: money(r.amount) })
         : t('console.topUps.corrected', { amount: money(r.amount), balance: money(r.balance) }),
     );
-    setAmount('');
-    setAmountChecked(false);
     await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'payments'] });
   }
 
@@ -267,16 +268,13 @@ export function TopUps() {
         confirm={t('console.topUps.requestCorrection')}
         onClose={() => setCorrecting(null)}
         onConfirm={correct}
-      >
-        <NumberInput
-          label={t('console.topUps.correctionAmount')}
-          decimalScale={2}
-          required
-          value={amount}
-          error={amountChecked ? amountError : null}
-          onChange={(v) => setAmount(typeof v === 'number' ? v : '')}
-        />
-      </ReasonDialog>
+        fields={{
+          schema: settlementCorrectionSchema,
+          initial: { amount: '' as number | '' },
+          hints: CORRECTION_HINTS,
+          render: (input) => <NumberInput label={t('console.topUps.correctionAmount')} decimalScale={2} required {...input('amount')} />,
+        }}
+      />
       {stepUp.modal}
     </Stack>
   );
