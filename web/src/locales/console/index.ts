@@ -1,5 +1,27 @@
 import { channelSwitches } from './channel-switches';
 import { common } from './common';
+import { routing } from './routing';
+import { catalogue } from './catalogue';
+import { layout } from './layout';
+import { jobProgress } from './job-progress';
+import { warnings } from './warnings';
+import { signIn } from './sign-in';
+import { purchaseCase } from './purchase-case';
+import { profit } from './profit';
+import { growth } from './growth';
+import { withdrawals } from './withdrawals';
+import { exportJobs } from './exports';
+import { resellers } from './resellers';
+import { audit } from './audit';
+import { airtimeCash } from './airtime-cash';
+import { levelForms } from './level-forms';
+import { broadcastNew } from './broadcast-new';
+import { broadcasts } from './broadcasts';
+import { transactions } from './transactions';
+import { transactionSearch } from './transaction-search';
+import { kycQueue } from './kyc-queue';
+import { templates } from './templates';
+import { planPrices } from './plan-prices';
 import { screens } from './screens';
 import { customers } from './customers';
 import { deadLetters } from './dead-letters';
@@ -15,28 +37,6 @@ import { dashboard } from './dashboard';
 import { topUps } from './top-ups';
 import { shop } from './shop';
 import { operators } from './operators';
-import { planPrices } from './plan-prices';
-import { catalogue } from './catalogue';
-import { kycQueue } from './kyc-queue';
-import { templates } from './templates';
-import { transactions } from './transactions';
-import { transactionSearch } from './transaction-search';
-import { broadcastNew } from './broadcast-new';
-import { broadcasts } from './broadcasts';
-import { airtimeCash } from './airtime-cash';
-import { levelForms } from './level-forms';
-import { resellers } from './resellers';
-import { audit } from './audit';
-import { withdrawals } from './withdrawals';
-import { exportJobs } from './exports';
-import { profit } from './profit';
-import { growth } from './growth';
-import { purchaseCase } from './purchase-case';
-import { jobProgress } from './job-progress';
-import { warnings } from './warnings';
-import { signIn } from './sign-in';
-import { layout } from './layout';
-import { routing } from './routing';
 
 /**
  * The operator console's strings (issue 44), English first: one module per screen or area in this folder,
@@ -46,6 +46,28 @@ import { routing } from './routing';
 export const enConsole = {
   console: {
     common,
+    routing,
+    catalogue,
+    layout,
+    jobProgress,
+    warnings,
+    signIn,
+    purchaseCase,
+    profit,
+    growth,
+    withdrawals,
+    exportJobs,
+    resellers,
+    audit,
+    airtimeCash,
+    levelForms,
+    broadcastNew,
+    broadcasts,
+    transactions,
+    transactionSearch,
+    kycQueue,
+    templates,
+    planPrices,
     screens,
     channelSwitches,
     customers,
@@ -62,27 +84,5 @@ export const enConsole = {
     topUps,
     shop,
     operators,
-    planPrices,
-    catalogue,
-    kycQueue,
-    templates,
-    transactions,
-    transactionSearch,
-    broadcastNew,
-    broadcasts,
-    airtimeCash,
-    levelForms,
-    resellers,
-    audit,
-    withdrawals,
-    exportJobs,
-    profit,
-    growth,
-    purchaseCase,
-    jobProgress,
-    warnings,
-    signIn,
-    layout,
-    routing,
   },
 };
