@@ -1,16 +1,11 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../app/errors';
 import { enablePush } from '../app/push';
 
 const supported = () =>
   typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
-
-const SAID = {
-  on: 'Alerts are on for this device: work that waits too long is pushed here as well as e-mailed.',
-  blocked: 'This browser blocks notifications from this site: allow them in its site settings, then try again.',
-  unsupported: 'This browser cannot receive push notifications; the alerts still come by e-mail.',
-} as const;
 
 /**
  * "Turn on alerts on this device" (issue 44): the operators' alerts are pushed to every browser the operator's account
@@ -19,6 +14,7 @@ const SAID = {
  * in a status line; a browser without web push shows nothing.
  */
 export function AlertsOnDevice() {
+  const { t } = useTranslation();
   const [said, setSaid] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   if (!supported()) return null;
@@ -26,14 +22,14 @@ export function AlertsOnDevice() {
     setBusy(true);
     setSaid(null);
     enablePush()
-      .then((r) => setSaid(SAID[r]))
-      .catch((err: unknown) => setSaid(`Alerts could not be turned on: ${errorMessage(err)}`))
+      .then((r) => setSaid(t(`console.alertsOnDevice.${r}`)))
+      .catch((err: unknown) => setSaid(t('console.alertsOnDevice.failed', { error: errorMessage(err) })))
       .finally(() => setBusy(false));
   };
   return (
     <Stack gap={4} p="xs">
       <Button variant="light" size="xs" loading={busy} onClick={turnOn}>
-        Turn on alerts on this device
+        {t('console.alertsOnDevice.turnOn')}
       </Button>
       <Text size="xs" c="dimmed" role="status">
         {said}

@@ -37,6 +37,7 @@ import { dashboard } from './dashboard';
 import { topUps } from './top-ups';
 import { shop } from './shop';
 import { operators } from './operators';
+import { alertsOnDevice } from './alerts-on-device';
 
 /**
  * The operator console's strings (issue 44), English first: one module per screen or area in this folder,
@@ -84,5 +85,6 @@ export const enConsole = {
     topUps,
     shop,
     operators,
+    alertsOnDevice,
   },
 };
