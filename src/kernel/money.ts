@@ -9,9 +9,18 @@ export function toNaira(kobo: bigint | number | string): number {
   return Number(BigInt(kobo)) / 100;
 }
 
-const WHOLE_NAIRA = new Intl.NumberFormat('en-NG', { maximumFractionDigits: 2 });
-/** A bound as people write it: ₦50, ₦1,000, ₦2.50. */
-const wholeNaira = (n: number) => `₦${WHOLE_NAIRA.format(n)}`;
+let wholeNairaFormat: Intl.NumberFormat | undefined;
+/**
+ * A bound as people write it: ₦50, ₦1,000, ₦2.5. The schemas write their bounds into their messages when they are made,
+ * and the app makes them when a screen's code loads: the common cases (up to 15 digits and 2 decimals) are written out
+ * here, as Intl's en-NG writes them (test/web/money-format.test.ts), because making the first Intl formatter loads ICU's
+ * data, most of the buy screen's longest task on a phone (docs/benchmarks.md); anything else goes to Intl.
+ */
+export const wholeNaira = (n: number): string => {
+  const m = Object.is(n, -0) ? null : /^(\d{1,15})(\.\d{1,2})?$/.exec(String(n));
+  if (m) return `₦${m[1].replace(/\B(?=(\d{3})+$)/g, ',')}${m[2] ?? ''}`;
+  return `₦${(wholeNairaFormat ??= new Intl.NumberFormat('en-NG', { maximumFractionDigits: 2 })).format(n)}`;
+};
 
 /** A naira amount: positive, finite, at most 2 decimals. */
 export const nairaAmount = (opts: { min?: number; max?: number } = {}) => {
@@ -31,9 +40,10 @@ export const naira = z.number().meta({ id: 'Naira', description: 'naira, at most
 
 // One formatter for the process: toLocaleString with options builds a new Intl.NumberFormat on every call, which
 // showed up in the transfer profile. Same output.
-const NAIRA_FORMAT = new Intl.NumberFormat('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// Made on its first use, not when the module loads (the app loads this module with the schemas, above).
+let nairaFormat: Intl.NumberFormat | undefined;
 
 export function formatNaira(kobo: bigint): string {
   const n = toNaira(kobo);
-  return `₦${NAIRA_FORMAT.format(n)}`;
+  return `₦${(nairaFormat ??= new Intl.NumberFormat('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(n)}`;
 }

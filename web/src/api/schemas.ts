@@ -12,8 +12,6 @@ import { loginIdentifierText, loginPinInput, secondFactorCodeInput } from '../..
 import { closeAccountInput } from '../../../src/modules/settings/inputs.js';
 import { pollVoteInput } from '../../../src/modules/notifications/inputs.js';
 import {
-  TOPUP_MAX_NAIRA,
-  TOPUP_MIN_NAIRA,
   correctionAmountInput,
   topupAmountInput,
   WITHDRAWAL_MAX_NAIRA,
@@ -22,23 +20,18 @@ import {
   withdrawalAmountInput,
   withdrawalBankCodeInput,
 } from '../../../src/modules/payments/inputs.js';
-import { beneficiaryLabelInput } from '../../../src/modules/beneficiaries/inputs.js';
 import { businessNameInput, buyEpinsFields } from '../../../src/modules/epins/inputs.js';
-import { AIRTIME_AMOUNT, buyAirtimeInput } from '../../../src/modules/vtu/kinds/airtime/inputs.js';
-import { BETTING_AMOUNT, fundBetInput } from '../../../src/modules/vtu/kinds/betting/inputs.js';
-import { subscribeCableInput } from '../../../src/modules/vtu/kinds/cable/inputs.js';
-import { buyDataInput } from '../../../src/modules/vtu/kinds/data/inputs.js';
-import { buyElectricityInput, ELECTRICITY_AMOUNT } from '../../../src/modules/vtu/kinds/electricity/inputs.js';
-import { buyEducationPinInput } from '../../../src/modules/vtu/kinds/exam/inputs.js';
 import { reportDescriptionInput, reportReferenceInput } from '../../../src/modules/reports/inputs.js';
 import { allowedIpsInput, dailyLimitInput, KEY_MODES, keyNameInput, keyScopesInput } from '../../../src/modules/developers/inputs.js';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferAmountInput, transferNoteInput } from '../../../src/modules/wallet/inputs.js';
+import { blankIsUnset } from './buy-schemas.js';
 
 /**
  * The input rules of the operations the app's forms call, written once: these are the service's own zod schemas
  * (the modules' inputs.ts), so a limit changed on the service changes the form (test/web/form-schemas.test.ts checks
  * each against the operation's declared input). Forms validate with them before sending; the service checks again.
- * A kind's own buy screen keeps its forms' schemas in its folder (web/src/features/buy/kinds/<kind>/schemas.ts).
+ * A kind's own buy screen keeps its forms' schemas in its folder (web/src/features/buy/kinds/<kind>/schemas.ts); the
+ * buy feature's shared forms keep theirs in buy-schemas.ts (re-exported here).
  */
 export { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA };
 
@@ -64,10 +57,6 @@ export const withdrawAccountSchema = withdrawSchema.pick({ bankCode: true, accou
 /** Onboarding's name step: updateProfile's fullName, required there (the first name a new account gives). */
 export const fullNameSchema = z.object({ fullName: fullNameInput });
 
-/** A text field left empty means "no change": the operation gets no such field. */
-const blankIsUnset = <T extends z.ZodType>(rule: T) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), rule.optional());
-
 /** updateProfile's name fields (the phone is verified in its own flow). */
 export const profileSchema = z.object({ username: blankIsUnset(usernameInput), fullName: blankIsUnset(fullNameInput) });
 
@@ -77,14 +66,19 @@ export const reportSchema = z.object({ reference: reportReferenceInput, descript
 /** setTransactionPinFn: the new PIN, and the current one when a PIN is already set. */
 export const transactionPinSchema = z.object({ pin: fourDigitPin('pin'), currentPin: blankIsUnset(fourDigitPin('currentPin')) });
 
-/** The bill forms: each purchase operation's fields without the PIN and the amount the service prices. */
-export const airtimeSchema = buyAirtimeInput.pick({ network: true, phone: true, amount: true });
-export const dataSchema = buyDataInput.pick({ network: true, phone: true, plan_id: true });
-/** "Save this number": the beneficiary's label, asked for only when the box is ticked. */
-export const saveNumberSchema = z.discriminatedUnion('save', [
-  z.object({ save: z.literal(false), label: z.string() }),
-  z.object({ save: z.literal(true), label: beneficiaryLabelInput }),
-]);
+/** The buy screens' forms (buy-schemas.ts: only their rules load with them). */
+export {
+  AMOUNT_BOUNDS,
+  airtimeSchema,
+  beneficiaryLabelSchema,
+  bettingSchema,
+  cableSchema,
+  dataSchema,
+  electricitySchema,
+  examSchema,
+  saveNumberSchema,
+  TOPUP_BOUNDS,
+} from './buy-schemas.js';
 /** buyEpins's order as the recharge-cards form holds it (issue 45): the business name empty (none) or 2 to 40 characters. */
 export const epinOrderSchema = z.object({
   network: buyEpinsFields.network,
@@ -95,17 +89,6 @@ export const epinOrderSchema = z.object({
     .trim()
     .pipe(z.union([z.literal(''), businessNameInput])),
 });
-/** saveBeneficiary's name for a bill's meter, smartcard or account ("Save this meter" after a purchase). */
-export const beneficiaryLabelSchema = z.object({ label: beneficiaryLabelInput });
-export const cableSchema = subscribeCableInput.pick({ identifier: true, iuc: true, plan_id: true, phone: true });
-export const electricitySchema = buyElectricityInput.pick({ plan: true, type: true, meter: true, amount: true, phone: true });
-export const bettingSchema = fundBetInput.pick({ betting_company: true, customer_id: true, amount: true });
-// The profile code is asked for only by the exams that need one: a blank field means none.
-export const examSchema = buyEducationPinInput
-  .pick({ exam: true, quantity: true, phone: true })
-  .extend({ profile_id: blankIsUnset(buyEducationPinInput.shape.profile_id.unwrap()) });
-/** Bounds of the amount a buyer chooses, naira (the purchase operations' inputs). */
-export const AMOUNT_BOUNDS = { airtime: AIRTIME_AMOUNT, electricity: ELECTRICITY_AMOUNT, betting: BETTING_AMOUNT } as const;
 
 /** Sign-in (sendLoginOtp, verifyLoginOtp, startPinLogin): the e-mail, the 6-digit code, the identifier and login PIN. */
 export const emailSchema = z.object({ email: emailInput });
@@ -148,8 +131,7 @@ export const scheduleSchema = z.object({ phone: phoneInput, amount: scheduleAmou
 /** votePoll's choice (the poll is the card's). */
 export const pollVoteSchema = pollVoteInput.pick({ optionId: true });
 
-/** startProcessorTopup's amount (the e-mail and return address are the app's): ₦100 to ₦1,000,000. */
-export const TOPUP_BOUNDS = [TOPUP_MIN_NAIRA, TOPUP_MAX_NAIRA] as const;
+/** startProcessorTopup's amount (the e-mail and return address are the app's): ₦100 to ₦1,000,000 (TOPUP_BOUNDS). */
 export const topupSchema = z.object({ amount: topupAmountInput });
 /** adminCorrectSettlement's signed amount (the console's correction dialog; its reason is the dialog's own). */
 export const settlementCorrectionSchema = z.object({ amount: correctionAmountInput });

@@ -4,7 +4,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post } from '../../api/client';
 import { vtuQueries } from '../../api/queries/vtu';
-import { AMOUNT_BOUNDS, bettingSchema, cableSchema, electricitySchema, examSchema } from '../../api/schemas';
+import { AMOUNT_BOUNDS, bettingSchema, cableSchema, electricitySchema, examSchema } from '../../api/buy-schemas';
 import { takeDraft } from '../../app/draft';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';

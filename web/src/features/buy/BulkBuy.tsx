@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, post } from '../../api/client';
 import { z } from 'zod';
-import { AMOUNT_BOUNDS, airtimeSchema } from '../../api/schemas';
+import { AMOUNT_BOUNDS, airtimeSchema } from '../../api/buy-schemas';
 import { AmountInput } from '../../components/AmountInput';
 import { amountProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { errorMessage } from '../../app/errors';

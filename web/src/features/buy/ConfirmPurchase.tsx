@@ -4,7 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, newIdempotencyKey, post } from '../../api/client';
-import { TOPUP_BOUNDS } from '../../api/schemas';
+import { TOPUP_BOUNDS } from '../../api/buy-schemas';
 import { walletQueries } from '../../api/queries/wallet';
 import { useAuth } from '../../app/auth';
 import { buyServiceOr } from '../../app/buy-services';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { post } from '../../api/client';
 import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { vtuQueries } from '../../api/queries/vtu';
-import { AMOUNT_BOUNDS, airtimeSchema, dataSchema, saveNumberSchema } from '../../api/schemas';
+import { AMOUNT_BOUNDS, airtimeSchema, dataSchema, saveNumberSchema } from '../../api/buy-schemas';
 import { useAuth } from '../../app/auth';
 import { peekDraft, takeDraft } from '../../app/draft';
 import { errorMessage, isCode } from '../../app/errors';

@@ -1,7 +1,7 @@
 import { Alert, Button, CopyButton, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { vtuQueries } from '../../api/queries/vtu';
 import { walletQueries } from '../../api/queries/wallet';
@@ -9,7 +9,7 @@ import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { LinkButton } from '../../components/LinkButton';
 import { ShareReceipt } from '../../components/ShareReceipt';
-import { KIND_RESULTS } from './kind-screens';
+import { KIND_RESULTS } from './kind-results';
 import { startRepeat } from './repeat';
 import { SaveBill } from './SavedBills';
 import { Loading } from '../../components/Loaded';
@@ -88,9 +88,12 @@ export function PurchaseResultScreen() {
               ))}
             </Stack>
           )}
-          {KIND_RESULTS.map((Result, i) => (
-            <Result key={i} tx={tx.data} />
-          ))}
+          {/* The kinds' parts come with their kinds' code (kind-results.ts). */}
+          <Suspense fallback={null}>
+            {KIND_RESULTS.map((Result, i) => (
+              <Result key={i} tx={tx.data} />
+            ))}
+          </Suspense>
           <Text size="sm">
             {t('result.reference')}: {tx.data.reference}
           </Text>

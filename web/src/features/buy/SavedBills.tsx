@@ -8,7 +8,7 @@ import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { errorMessage } from '../../app/errors';
 import type { PurchaseRecord } from '../../components/receipt-details';
 import * as ops from '../../api/operations';
-import { beneficiaryLabelSchema } from '../../api/schemas';
+import { beneficiaryLabelSchema } from '../../api/buy-schemas';
 import { useSchemaForm, type FieldHints } from '../../components/form';
 
 /** The saved recipients of the bill forms: a meter (electricity), a smartcard (cable TV), a betting account. */

@@ -8,11 +8,12 @@ import { LANGUAGES } from '../../app/i18n';
 import { KIND_TABS, kindLabel } from '../../app/kind-tabs';
 import { en } from '../../locales/en';
 import { enKinds } from '../../locales/kinds-en';
-import { KIND_RESULTS, KIND_SCREENS } from './kind-screens';
+import { KIND_RESULTS } from './kind-results';
+import { KIND_SCREEN_LOADERS, KIND_SCREENS } from './kind-screens';
 
 /** The buy screen's tabs, screens and strings are found in the kinds' folders (features/buy/kinds/<kind>). */
 describe("the kinds' app parts", () => {
-  it('every tab found has a screen, its own place in the order, and a label in every language', () => {
+  it('every tab found has a screen, its own place in the order, and a label in every language', async () => {
     // The first six kinds and those of issue 32 (a kind added later adds itself; these must not go missing).
     expect([...BUY_SERVICES].sort()).toEqual(
       expect.arrayContaining(['airtime', 'airtimeCash', 'betting', 'cable', 'data', 'electricity', 'esim', 'exam', 'flights', 'social']),
@@ -20,11 +21,18 @@ describe("the kinds' app parts", () => {
     expect(BUY_SERVICES[0]).toBe('airtime');
     expect(new Set(BUY_TABS.map((t) => t.order)).size).toBe(BUY_TABS.length);
     expect(new Set(BUY_SERVICES).size, 'two folders declare the same service').toBe(BUY_SERVICES.length);
+    let results = 0;
     for (const { service, label } of BUY_TABS) {
-      expect(typeof KIND_SCREENS[service]?.Screen, service).toBe('function');
+      expect(KIND_SCREENS[service], service).toBeDefined();
+      // Each kind's code loads when its tab is shown: the module has the tab's screen (and maybe its result part).
+      const screen = await KIND_SCREEN_LOADERS[service]?.();
+      expect(typeof screen?.Screen, service).toBe('function');
+      if (screen?.Result) results++;
       for (const { code } of LANGUAGES) expect(label[code]?.trim(), `${service} ${code}`).toBeTruthy();
     }
-    expect(KIND_RESULTS.length).toBeGreaterThanOrEqual(3);
+    expect(results).toBeGreaterThanOrEqual(3);
+    // The result screen asks every kind's module for its part (none for a kind without one).
+    expect(KIND_RESULTS).toHaveLength(BUY_TABS.length);
   });
 
   it("every tab has its tile's icon on the service grid, in its own folder (icon.svg, given to its tile by icon.css)", () => {
