@@ -5,10 +5,6 @@ import { post, setAccessToken } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import * as ops from '../../api/operations';
-import { secondFactorSchema } from '../../api/schemas';
-import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
-
-const HINTS: FieldHints = { code: 'fields.secondFactorCode' };
 
 type Session = Parameters<ReturnType<typeof useAuth>['signedIn']>[0];
 
@@ -21,13 +17,19 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
   const { t } = useTranslation();
   const auth = useAuth();
   const [recovery, setRecovery] = useState(false);
-  const form = useSchemaForm(secondFactorSchema, { code: '' }, HINTS);
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), [recovery]);
 
-  async function complete(code: string) {
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const rules = await import('./sign-in-rules');
+    const found = rules.secondFactorErrors({ code });
+    setFieldError(found.code);
+    if (found.code) return;
     setBusy(true);
     setError(null);
     try {
@@ -35,11 +37,12 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
       await post(ops.completeSignIn, { code });
       await auth.signedIn(session, method);
     } catch (err) {
-      if (!showServerIssues(form, err, HINTS)) setError(errorMessage(err));
+      const under = rules.serverErrors(err, ['code']);
+      setFieldError(under.code);
+      if (!under.code) setError(errorMessage(err));
       setBusy(false);
     }
   }
-  const submit = (e?: FormEvent<HTMLFormElement>) => form.onSubmit(({ code }) => void complete(code))(e);
 
   async function cancel() {
     setAccessToken(session.accessToken);
@@ -49,7 +52,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={(e) => void submit(e)} noValidate>
       <Stack>
         <h2 className="signin-title">{t('auth.secondFactorTitle')}</h2>
         <Text role="status">{recovery ? t('auth.secondFactorRecoveryIntro') : t('auth.secondFactorIntro')}</Text>
@@ -61,8 +64,9 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
           autoCapitalize={recovery ? 'characters' : undefined}
           maxLength={recovery ? 11 : 6}
           required
-          {...form.getInputProps('code')}
-          onChange={(e) => form.setFieldValue('code', e.currentTarget.value.trim())}
+          value={code}
+          onChange={(e) => (setCode(e.currentTarget.value.trim()), setFieldError(undefined))}
+          error={fieldError}
         />
         {error && (
           <Alert color="red" role="alert">
@@ -72,7 +76,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
         <Button type="submit" loading={busy}>
           {t('auth.verify')}
         </Button>
-        <Anchor component="button" type="button" onClick={() => (setRecovery(!recovery), form.reset())}>
+        <Anchor component="button" type="button" onClick={() => (setRecovery(!recovery), setCode(''), setFieldError(undefined))}>
           {recovery ? t('auth.useAuthenticator') : t('auth.useRecoveryCode')}
         </Anchor>
         <Anchor component="button" type="button" onClick={() => void cancel()}>
