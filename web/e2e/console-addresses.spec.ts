@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { consoleSignIn } from './console-support';
+import { apiSignIn } from './support';
 
 /**
  * Issue 44: every console screen is a route of its own with a typed query. A deep link with a filter opens the
@@ -9,42 +11,50 @@ import { consoleSignIn } from './console-support';
  */
 const OPERATOR = 'ops-console-addresses@example.com';
 
-const status = (page: Page) => page.getByRole('combobox', { name: 'Status' });
+const found = (page: Page, q: string) => page.getByRole('row').filter({ hasText: q });
 
 test('a console address keeps its filter through a reload; a bad value falls back; an unknown one is not found', async ({
   page,
   request,
 }) => {
+  const email = `addresses-${randomUUID().slice(0, 8)}@example.com`;
+  await apiSignIn(request, email);
   await page.setViewportSize({ width: 1280, height: 860 });
-  await consoleSignIn(page, request, OPERATOR, '/console/approvals?status=approved&offset=abc');
-  await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
-  await expect(status(page)).toHaveValue('approved');
-  await expect(page.getByRole('table', { name: 'approved approval requests, newest first' })).toBeVisible();
-  await expect(page).toHaveTitle('Approvals · Operator console');
-  await expect(page.getByRole('link', { name: 'Approvals' })).toHaveAttribute('aria-current', 'page');
 
+  // A deep link to a filtered list, its offset not a number: the first page of that list.
+  await consoleSignIn(page, request, OPERATOR, `/console/customers?q=${encodeURIComponent(email)}&offset=abc`);
+  await expect(page.getByRole('heading', { name: 'Customers', level: 1 })).toBeVisible();
+  await expect(page.getByLabel('E-mail, phone, username, name, reference or account number')).toHaveValue(email);
+  await expect(found(page, email).getByRole('link', { name: email })).toBeVisible();
+  await expect(page).toHaveTitle('Customers · Operator console');
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Customers' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await page.reload();
-  await expect(status(page)).toHaveValue('approved');
-  await expect(page.getByRole('table', { name: 'approved approval requests, newest first' })).toBeVisible();
+  await expect(found(page, email).getByRole('link', { name: email })).toBeVisible();
 
-  // A filter chosen on the screen goes into the address, and a reload shows it.
-  await status(page).click();
+  // A filter chosen on a screen goes into the address, and a reload shows it; an unknown value shows the default.
+  const status = page.getByRole('combobox', { name: 'Status' });
+  await page.goto('/console/approvals?status=approved');
+  await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
+  await expect(status).toHaveValue('approved');
+  await status.click();
   await page.getByRole('option', { name: 'rejected', exact: true }).click();
   await expect(page).toHaveURL(/[?&]status=rejected(&|$)/);
   await page.reload();
-  await expect(status(page)).toHaveValue('rejected');
-
-  // An unknown status: the screen's default (pending).
-  await page.goto('/console/approvals?status=deleted');
-  await expect(status(page)).toHaveValue('pending');
+  await expect(status).toHaveValue('rejected');
+  await page.goto('/console/approvals?status=deleted&offset=-5');
+  await expect(status).toHaveValue('pending');
 
   await page.goto('/console');
   await expect(page).toHaveTitle('Dashboard · Operator console');
 
-  await page.goto('/console/no-such-screen');
-  await expect(page.getByRole('heading', { name: 'Not found', level: 1 })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
-  await expect(page).toHaveTitle('Not found · Operator console');
-  await page.goto('/console/customers/some-id/extra');
-  await expect(page.getByRole('heading', { name: 'Not found', level: 1 })).toBeVisible();
+  // An address the console does not have: its not-found page, in the frame.
+  for (const path of ['/console/no-such-screen', '/console/customers/some-id/more']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Not found', level: 1 })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+    await expect(page).toHaveTitle('Not found · Operator console');
+  }
 });

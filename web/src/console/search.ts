@@ -24,14 +24,14 @@ export const oneOf =
   (v) =>
     values.find((x) => x === text(v));
 
-/** A screen's query: each key read by its parser, the keys it does not know and the values it drops left out. */
+/**
+ * A screen's query: each key read by its parser. A value the parser drops is set to undefined, not left out: the
+ * router lays the validated query over the address's raw one, so a key left out would keep its raw value ("abc").
+ */
 export const searchOf =
   <S extends Shape>(shape: S) =>
   (raw: Record<string, unknown>): { [K in keyof S]?: Exclude<ReturnType<S[K]>, undefined> } => {
     const out: Record<string, unknown> = {};
-    for (const k in shape) {
-      const v = shape[k]!(raw[k]);
-      if (v !== undefined) out[k] = v;
-    }
+    for (const k in shape) out[k] = shape[k]!(raw[k]);
     return out as never;
   };
