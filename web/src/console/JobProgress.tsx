@@ -1,6 +1,7 @@
 import { Alert, Anchor, Group, Progress, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { consoleQueries } from '../api/queries/admin';
 import { errorMessage } from '../app/errors';
@@ -8,11 +9,15 @@ import { refreshConsole } from './fresh';
 import { StatusBadge } from '../components/StatusBadge';
 import { when } from '../app/format';
 
-const summary = (result: Record<string, unknown> | undefined) =>
+/** A job's result in words: each number or text by its translated name (a name the console does not know, as written). */
+const summary = ({ t, i18n }: { t: TFunction; i18n: { exists: (key: string) => boolean } }, result: Record<string, unknown> | undefined) =>
   result
     ? Object.entries(result)
         .filter(([, v]) => typeof v === 'number' || typeof v === 'string')
-        .map(([k, v]) => `${k.replace(/([A-Z])/g, ' $1').toLowerCase()}: ${v}`)
+        .map(([k, v]) => {
+          const word = `console.jobProgress.result.${k}`;
+          return `${i18n.exists(word) ? t(word as never) : k}: ${v}`;
+        })
         .join(', ')
     : '';
 
@@ -22,7 +27,8 @@ const summary = (result: Record<string, unknown> | undefined) =>
  * are asked again.
  */
 export function JobProgress({ jobId, label }: { jobId: string; label: string }) {
-  const { t } = useTranslation();
+  const words = useTranslation();
+  const { t } = words;
   const q = useQuery(consoleQueries.job(jobId));
   const qc = useQueryClient();
   const ended = q.data?.status === 'done' || q.data?.status === 'failed';
@@ -56,7 +62,7 @@ export function JobProgress({ jobId, label }: { jobId: string; label: string }) 
         {job ? t('console.jobProgress.done', { done, total }) : t('console.jobProgress.starting')}
         {job?.finishedAt ? t('console.jobProgress.finished', { when: when(job.finishedAt) }) : ''}
       </Text>
-      {job?.status === 'done' && job.result && <Text size="sm">{summary(job.result as Record<string, unknown>)}</Text>}
+      {job?.status === 'done' && job.result && <Text size="sm">{summary(words, job.result as Record<string, unknown>)}</Text>}
       {job?.status === 'failed' && (
         <Alert color="red" role="alert">
           {job.error ?? t('console.jobProgress.failed')}

@@ -42,7 +42,6 @@ export function Operators() {
 
 type Role = OperatorRole;
 /** The roles to grant and what each opens, from the generated role table. */
-const ROLES = roleOptions();
 
 function Roles() {
   const { t } = useTranslation();
@@ -153,7 +152,13 @@ function Roles() {
               {...form.getInputProps('email')}
               w={260}
             />
-            <Select label={t('console.operators.role')} data={ROLES} {...form.getInputProps('role')} allowDeselect={false} w={320} />
+            <Select
+              label={t('console.operators.role')}
+              data={roleOptions(t)}
+              {...form.getInputProps('role')}
+              allowDeselect={false}
+              w={320}
+            />
             <Button type="submit">{t('console.operators.grant')}</Button>
           </Group>
         </form>

@@ -6,4 +6,18 @@ export const jobProgress = {
   finished: ', finished {{when}}',
   failed: 'The job failed.',
   download: 'Download CSV',
+  /** The words of a job's result (its numbers' names): reconciliation, a bulk requery, an export. */
+  result: {
+    checked: 'checked',
+    settled: 'settled',
+    failed: 'failed',
+    abandoned: 'abandoned',
+    errors: 'errors',
+    notFound: 'not found',
+    rows: 'rows',
+    bytes: 'bytes',
+    kind: 'kind',
+    from: 'from',
+    to: 'to',
+  },
 };

@@ -1,3 +1,5 @@
+import type { OperatorRole } from '../../api/operation-roles';
+
 /** Operators: roles, invitations, sessions and this operator's passkeys (Operators.tsx). */
 export const operators = {
   title: 'Operators',
@@ -52,4 +54,10 @@ export const operators = {
   remove: 'Remove',
   newPasskeyName: "New passkey's name (optional)",
   addPasskey: 'Add a passkey',
+  /** Each role an admin can grant and what it covers (a role the service adds fails the typecheck until it is here). */
+  roleCovers: {
+    admin: 'Admin: everything',
+    finance: 'Finance: money, reconciliation, floats, exports',
+    support: 'Support: look-ups, KYC, support, broadcasts',
+  } satisfies Record<OperatorRole, string>,
 };
