@@ -73,7 +73,12 @@ const groupFiles = await Promise.all(
   [...groups].map(async ([group, entries]): Promise<[string, string]> => [
     `web/src/api/operations/${group}.ts`,
     await prettier.format(
-      [generated, `/** The ${group} group's operations: each one's server-function path under its name. */`, ...entries.map(([n, p]) => `export const ${n} = '${p}';`), ''].join('\n'),
+      [
+        generated,
+        `/** The ${group} group's operations: each one's server-function path under its name. */`,
+        ...entries.map(([n, p]) => `export const ${n} = '${p}';`),
+        '',
+      ].join('\n'),
       pathsConfig,
     ),
   ]),
