@@ -35,6 +35,7 @@ import {
   withdrawSchema,
   beneficiaryLabelSchema,
   settlementCorrectionSchema,
+  templateTextSchema,
 } from '../../web/src/api/schemas.js';
 /**
  * The app's forms validate with the service's own input rules (web/src/api/schemas.ts, a kind's schemas.ts in web/src/features/buy/kinds/<kind>/): each field of a form schema
@@ -85,6 +86,8 @@ describe('form schemas are the operations’ input rules', () => {
     ['sendSupportMessage', supportMessageSchema],
     ['saveBeneficiary', beneficiaryLabelSchema],
     ['adminCorrectSettlement', settlementCorrectionSchema],
+    ['adminSaveMessageTemplate', templateTextSchema],
+    ['adminPreviewMessageTemplate', templateTextSchema],
   ];
   const sameRules = (operation: string, form: z.ZodObject) => {
     const input = inputOf(operation);
@@ -133,6 +136,13 @@ describe('form schemas are the operations’ input rules', () => {
     expect(transferSchema.safeParse({ ...ok, amount: 50.001 }).success).toBe(false);
     expect(transferSchema.safeParse({ ...ok, username: 'a b' }).success).toBe(false);
     expect(transferSchema.safeParse({ ...ok, note: 'x'.repeat(141) }).success).toBe(false);
+  });
+
+  it('the template editor refuses what the service refuses: an empty or blank body, a subject over 200 characters', () => {
+    expect(templateTextSchema.safeParse({ subject: 'Your code', body: 'Your code is {{code}}' }).success).toBe(true);
+    expect(templateTextSchema.safeParse({ subject: '', body: ' ' }).success).toBe(false);
+    expect(templateTextSchema.safeParse({ subject: 'x'.repeat(201), body: 'x' }).success).toBe(false);
+    expect(templateTextSchema.safeParse({ body: 'x'.repeat(2001) }).success).toBe(false);
   });
 
   it('the bill forms refuse what the purchases refuse: a short number, a short IUC or meter, an amount under the floor', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operationsOf } from '../../platform/operation.js';
+import { templateBodyInput as bodyInput, templateSubjectInput as subjectInput } from './inputs.js';
 import { TEMPLATE_LANGUAGES, TEMPLATES } from './template-catalogue.js';
 import { listTemplates, previewTemplate, resetTemplate, saveTemplate } from './templates.js';
 
@@ -9,12 +10,6 @@ const keyInput = z
   .string({ error: 'key is required' })
   .refine((k) => TEMPLATES.has(k), 'key must be one of the templates adminListMessageTemplates lists');
 const languageInput = z.enum(TEMPLATE_LANGUAGES, { error: 'language must be en, ha, pcm or yo' });
-const subjectInput = z.string().trim().max(200, 'subject must be at most 200 characters').nullable().optional();
-const bodyInput = z
-  .string({ error: 'body is required' })
-  .trim()
-  .min(1, 'body must not be empty')
-  .max(2000, 'body must be at most 2000 characters');
 
 const templateOutput = z
   .object({

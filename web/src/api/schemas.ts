@@ -10,7 +10,7 @@ import { scheduleAmountInput, scheduleTimeInput } from '../../../src/modules/sch
 import { messageBodyInput } from '../../../src/modules/support/inputs.js';
 import { loginIdentifierText, loginPinInput, secondFactorCodeInput } from '../../../src/modules/security/inputs.js';
 import { closeAccountInput } from '../../../src/modules/settings/inputs.js';
-import { pollVoteInput } from '../../../src/modules/notifications/inputs.js';
+import { pollVoteInput, templateBodyInput, templateSubjectInput } from '../../../src/modules/notifications/inputs.js';
 import {
   correctionAmountInput,
   topupAmountInput,
@@ -138,6 +138,9 @@ export const settlementCorrectionSchema = z.object({ amount: correctionAmountInp
 
 /** sendSupportMessage's message (the thread is the customer's own). */
 export const supportMessageSchema = z.object({ body: messageBodyInput });
+
+/** adminSaveMessageTemplate's and adminPreviewMessageTemplate's text (the console's template editor; the key and language are the screen's). */
+export const templateTextSchema = z.object({ subject: templateSubjectInput, body: templateBodyInput });
 
 /** The addresses typed on the developer page, one per line (or space-separated). */
 export const addressLines = (text: string) => text.split(/\s+/).filter(Boolean);

@@ -11,6 +11,8 @@ import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { when } from '../../app/format';
 import * as ops from '../../api/operations';
+import { templateTextSchema } from '../../api/schemas';
+import { useSchemaForm } from '../../components/form';
 
 type Template = GetOutput<typeof ops.adminListMessageTemplates>['items'][number];
 type Language = Template['language'];
@@ -87,13 +89,17 @@ function Refusal({ error }: { error: unknown }) {
 function Editor({ template: t }: { template: Template }) {
   const { t: tr } = useTranslation();
   const qc = useQueryClient();
-  const [subject, setSubject] = useState(t.subject ?? '');
-  const [body, setBody] = useState(t.body);
+  const form = useSchemaForm(templateTextSchema, { subject: t.subject ?? '', body: t.body });
   const [preview, setPreview] = useState<{ subject: string | null; body: string; sms: string | null } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const text = { key: t.key, language: t.language, ...(t.channel === 'sms' ? {} : { subject }), body };
+  // The text as the operations take it (an SMS has no subject); undefined while the form's rules refuse it.
+  const text = () => {
+    if (form.validate().hasErrors) return undefined;
+    const { subject, body } = form.getValues();
+    return { key: t.key, language: t.language, ...(t.channel === 'sms' ? {} : { subject }), body };
+  };
   async function run(what: string, fn: () => Promise<unknown>) {
     setBusy(what);
     setError(null);
@@ -128,19 +134,11 @@ function Editor({ template: t }: { template: Template }) {
         {t.channel !== 'sms' && (
           <TextInput
             label={tr(t.channel === 'notice' ? 'console.templates.noticeTitle' : 'console.templates.subject')}
-            value={subject}
-            onChange={(e) => setSubject(e.currentTarget.value)}
+            {...form.getInputProps('subject')}
             maxLength={200}
           />
         )}
-        <Textarea
-          label={tr('console.templates.body')}
-          autosize
-          minRows={3}
-          value={body}
-          onChange={(e) => setBody(e.currentTarget.value)}
-          maxLength={2000}
-        />
+        <Textarea label={tr('console.templates.body')} autosize minRows={3} {...form.getInputProps('body')} maxLength={2000} />
         <Refusal error={error} />
         {done && (
           <Alert color="green" role="status">
@@ -151,19 +149,24 @@ function Editor({ template: t }: { template: Template }) {
           <Button
             variant="default"
             loading={busy === 'preview'}
-            onClick={() => void run('preview', async () => setPreview(await post(ops.adminPreviewMessageTemplate, text)))}
+            onClick={() => {
+              const input = text();
+              if (input) void run('preview', async () => setPreview(await post(ops.adminPreviewMessageTemplate, input)));
+            }}
           >
             {tr('console.templates.preview')}
           </Button>
           <Button
             loading={busy === 'save'}
-            onClick={() =>
-              void run('save', async () => {
-                await post(ops.adminSaveMessageTemplate, text);
-                setDone(tr('console.templates.saved'));
-                await refresh();
-              })
-            }
+            onClick={() => {
+              const input = text();
+              if (input)
+                void run('save', async () => {
+                  await post(ops.adminSaveMessageTemplate, input);
+                  setDone(tr('console.templates.saved'));
+                  await refresh();
+                });
+            }}
           >
             {tr('console.templates.save')}
           </Button>
