@@ -1,10 +1,14 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { post, setAccessToken } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
 import * as ops from '../../api/operations';
+import { secondFactorSchema } from '../../api/schemas';
+import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
+
+const HINTS: FieldHints = { code: 'fields.secondFactorCode' };
 
 type Session = Parameters<ReturnType<typeof useAuth>['signedIn']>[0];
 
@@ -17,19 +21,15 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
   const { t } = useTranslation();
   const auth = useAuth();
   const [recovery, setRecovery] = useState(false);
-  const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
+  const form = useSchemaForm(secondFactorSchema, { code: '' }, HINTS);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), [recovery]);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const rules = await import('./sign-in-rules');
-    const found = rules.secondFactorErrors({ code });
-    setFieldError(found.code);
-    if (found.code) return;
+  async function complete(code: string) {
+    // One completeSignIn at a time: Enter in the field while one is answered sends nothing more.
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -37,9 +37,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
       await post(ops.completeSignIn, { code });
       await auth.signedIn(session, method);
     } catch (err) {
-      const under = rules.serverErrors(err, ['code']);
-      setFieldError(under.code);
-      if (!under.code) setError(errorMessage(err));
+      if (!showServerIssues(form, err, HINTS)) setError(errorMessage(err));
       setBusy(false);
     }
   }
@@ -52,7 +50,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form onSubmit={form.onSubmit(({ code }) => void complete(code))} noValidate>
       <Stack>
         <h2 className="signin-title">{t('auth.secondFactorTitle')}</h2>
         <Text role="status">{recovery ? t('auth.secondFactorRecoveryIntro') : t('auth.secondFactorIntro')}</Text>
@@ -64,9 +62,12 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
           autoCapitalize={recovery ? 'characters' : undefined}
           maxLength={recovery ? 11 : 6}
           required
-          value={code}
-          onChange={(e) => (setCode(e.currentTarget.value.trim()), setFieldError(undefined))}
-          error={fieldError}
+          {...form.getInputProps('code')}
+          onChange={(e) => form.setFieldValue('code', e.currentTarget.value.trim())}
+          // Checked on submit only: the field has the focus when the step opens, and a check on leaving it put its
+          // sentence under it on the press of "Use a recovery code instead", moving that link down before the press
+          // ended, so the click missed it (and the same for "Sign in" after a short code).
+          onBlur={undefined}
         />
         {error && (
           <Alert color="red" role="alert">
@@ -76,7 +77,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
         <Button type="submit" loading={busy}>
           {t('auth.verify')}
         </Button>
-        <Anchor component="button" type="button" onClick={() => (setRecovery(!recovery), setCode(''), setFieldError(undefined))}>
+        <Anchor component="button" type="button" onClick={() => (setRecovery(!recovery), form.reset())}>
           {recovery ? t('auth.useAuthenticator') : t('auth.useRecoveryCode')}
         </Anchor>
         <Anchor component="button" type="button" onClick={() => void cancel()}>

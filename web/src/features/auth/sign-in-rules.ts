@@ -1,4 +1,4 @@
-import { codeSchema, emailSchema, pinLoginSchema, secondFactorSchema } from '../../api/schemas';
+import { codeSchema, emailSchema, pinLoginSchema } from '../../api/schemas';
 import { schemaErrors, serverFieldErrors, type FieldHints } from '../../components/form';
 
 /**
@@ -10,8 +10,6 @@ const HINTS: FieldHints = { email: 'fields.email', code: 'fields.code', identifi
 
 export const emailErrors = (values: { email: string }) => schemaErrors(emailSchema, values, HINTS);
 export const codeErrors = (values: { code: string }) => schemaErrors(codeSchema, values, HINTS);
-export const secondFactorErrors = (values: { code: string }) =>
-  schemaErrors(secondFactorSchema, values, { code: 'fields.secondFactorCode' });
 export const pinLoginErrors = (values: { identifier: string; pin: string }) => schemaErrors(pinLoginSchema, values, HINTS);
 /** A 400 answer's issues on these fields, in the form's words. */
 export const serverErrors = (err: unknown, fields: string[]) => serverFieldErrors(err, fields, HINTS);
