@@ -1,5 +1,5 @@
 import { Button, Center, Group, Stack, Title } from '@mantine/core';
-import { Link, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
+import { Link, useRouter, useRouterState, type ErrorComponentProps } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from './errors';
 
@@ -8,11 +8,13 @@ const CHUNK_FAILED = /dynamically imported module|Importing a module script fail
 
 /**
  * What a route shows when its screen fails (every route has it as its errorComponent): the failure in words, a way
- * to try the same screen again and a way home. The rest of the app (header, navigation) keeps working.
+ * to try the same screen again and a way home (the console's dashboard inside the console). The rest of the app (header, navigation) keeps working.
  */
 export function RouteError({ error, reset }: ErrorComponentProps) {
   const { t } = useTranslation();
   const router = useRouter();
+  // Home is the console's dashboard for a console screen, the app's home for the others.
+  const inConsole = useRouterState({ select: (s) => s.location.pathname.startsWith('/console') });
   const chunkFailed = error instanceof Error && CHUNK_FAILED.test(error.message);
   const message = chunkFailed ? t('errors.NETWORK') : errorMessage(error);
   return (
@@ -31,7 +33,7 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
         >
           {t('app.retry')}
         </Button>
-        <Button variant="default" component={Link} to="/">
+        <Button variant="default" component={Link} to={inConsole ? '/console' : '/'}>
           {t('app.goHome')}
         </Button>
       </Group>
