@@ -13,6 +13,9 @@ import * as ops from '../api/operations';
  */
 const post = vi.fn();
 vi.mock('../api/client', async (importOriginal) => ({ ...(await importOriginal<object>()), post: (...a: unknown[]) => post(...a) }));
+// A worker runs file after file with the modules it imported (isolate: false): another file's screens may hold the
+// client with that file's double. This file's screens are imported afresh, so they call this file's double.
+vi.resetModules();
 const { useStepUp } = await import('./StepUp');
 const { ApiError } = await import('../api/client');
 const { forgetGrant } = await import('./grant');

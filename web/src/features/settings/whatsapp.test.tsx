@@ -21,6 +21,9 @@ vi.mock('../../api/client', async (importOriginal) => ({
   get: (...a: unknown[]) => get(...a),
 }));
 vi.mock('../../app/auth', () => ({ useAuth: () => ({ signOut }) }));
+// A worker runs file after file with the modules it imported (isolate: false): another file's screens may hold the
+// client with that file's double. This file's screens are imported afresh, so they call this file's double.
+vi.resetModules();
 const { WhatsappSettings, waMeLink } = await import('./Whatsapp');
 
 beforeAll(() => setUpComponentTests(en));

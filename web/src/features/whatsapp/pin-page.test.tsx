@@ -19,6 +19,9 @@ vi.mock('../../api/client', async (importOriginal) => ({
   post: (...a: unknown[]) => post(...a),
   get: (...a: unknown[]) => get(...a),
 }));
+// A worker runs file after file with the modules it imported (isolate: false): another file's screens may hold the
+// client with that file's double. This file's screens are imported afresh, so they call this file's double.
+vi.resetModules();
 const { PinRequest } = await import('./PinPage');
 const { ApiError } = await import('../../api/client');
 
