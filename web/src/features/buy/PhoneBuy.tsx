@@ -104,9 +104,11 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
     form.clearFieldError(field);
   };
 
-  // Nothing filled in yet: the customer's own verified number, which most buy for (a saved number or typing changes it).
+  // Nothing filled in yet: the customer's own verified number, which most buy for (a saved number or typing changes it),
+  // unless the field took the focus first (then it would be appended to what the customer types).
   const own = useQuery(beneficiaryQueries.list('phone')).data?.items.find((b) => b.ownNumber)?.recipient;
   const prefilled = useRef(draft.phone !== undefined);
+  const phoneProps = form.getInputProps('phone');
   useEffect(() => {
     if (!own || prefilled.current) return;
     prefilled.current = true;
@@ -198,7 +200,12 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
             type="tel"
             inputMode="tel"
             autoComplete="tel-national"
-            {...form.getInputProps('phone')}
+            {...phoneProps}
+            onFocus={(e) => {
+              // The customer is about to type: their own number must not arrive under their fingers.
+              prefilled.current = true;
+              phoneProps.onFocus?.(e);
+            }}
             description={
               phone.length >= 4 ? (detected ? t('buy.detected', { network: NETWORK_NAMES[detected] }) : t('buy.notDetected')) : undefined
             }
