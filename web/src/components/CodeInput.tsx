@@ -22,15 +22,24 @@ export function CodeInput(p: {
   const id = useId();
   const errorId = `${id}-error`;
   // The code boxes appear after the person sent their e-mail or asked for a code: focus follows their action, in the
-  // first box (a call to focus(): the autofocus attribute is honoured once per page, not for boxes drawn later).
+  // first box (a call to focus(): the autofocus attribute is honoured once per page, not for boxes drawn later). Boxes
+  // drawn disabled (the screen still finishing the send) cannot take it then: they take it once enabled, when the
+  // focus has gone nowhere else meanwhile.
   const root = useRef<HTMLDivElement>(null);
-  useEffect(() => root.current?.querySelector('input')?.focus(), []);
+  const focusFirst = () => root.current?.querySelector('input')?.focus();
+  useEffect(focusFirst, []);
+  useEffect(() => {
+    if (!p.disabled && (document.activeElement ?? document.body) === document.body) focusFirst();
+  }, [p.disabled]);
   return (
     <div role="group" aria-labelledby={id} ref={root}>
       <Text id={id} fw={500} size="sm" mb={4}>
         {p.label}
       </Text>
       <PinInput
+        // A fixed id: without one, the boxes take a new random id (and key) just after they are drawn, and the box
+        // that had the focus is replaced by one that has not.
+        id={`${id}-box`}
         length={6}
         type="number"
         oneTimeCode
