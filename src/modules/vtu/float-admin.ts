@@ -7,6 +7,7 @@ import { floatAccount } from './model.js';
 
 /** Each provider's float on our books and by its own word (null when it cannot be reached), with the kinds it sells. */
 export async function listFloats({ db, log, ledger, routing, providers }: FloatDeps) {
+  const named = await routing();
   return Promise.all(
     PROVIDER_IDS.map(async (p) => {
       const ledgerFloat = -(await ledger.balance(db, floatAccount(p)));
@@ -18,7 +19,7 @@ export async function listFloats({ db, log, ledger, routing, providers }: FloatD
       }
       return {
         provider: p,
-        services: Object.entries(routing)
+        services: Object.entries(named)
           .filter(([, list]) => list.includes(p))
           .map(([s]) => s),
         ledgerFloat: toNaira(ledgerFloat),

@@ -14,8 +14,8 @@ export interface FloatDeps {
   ledger: Ledger;
   work: Work;
   cfg: Config['vtu'];
-  /** Every kind's providers in order (pricing.ts: VTU_ROUTING over the kinds' defaults). */
-  routing: Record<string, ProviderId[]>;
+  /** Every service's providers its routing names, read when called (the floats' service lists only, no money decision). */
+  routing: () => Promise<Record<string, ProviderId[]>>;
   providers: Record<ProviderId, VtuProvider>;
   /** The per-process estimate of each provider's balance. */
   floatEstimate: Map<ProviderId, bigint>;

@@ -4,7 +4,7 @@ import { formatNaira, toKobo } from '../../kernel/money.js';
 import type { ProviderId, VtuProvider } from '../../providers/vtu/types.js';
 import type { Catalogue } from './catalogue.js';
 import { kindContext } from './kind-context.js';
-import { KINDS, kindNamed } from './kinds/index.js';
+import { kindNamed } from './kinds/index.js';
 import type { KindAdapter, KindContext, KindPlatform, QuoteRequest, ServiceKind } from './kinds/kind.js';
 import { DEFAULT_LEVEL, ruleRetail, type Levels } from './levels.js';
 import { applyMarkup, type Markups } from './markups.js';
@@ -29,9 +29,6 @@ export function createPricing(deps: {
   platform: KindPlatform;
 }) {
   const { catalogue, markups, levels, routes, providers } = deps;
-
-  /** Every kind's providers in order by the configuration: the kind's default, unless VTU_ROUTING names the kind. */
-  const routing: Record<string, ProviderId[]> = Object.fromEntries(KINDS.map((k) => [k.name, routes.fromConfiguration(k.name).providers]));
 
   /** A kind's providers in order for a purchase on `network` (routing.ts; no round trip while the copy is kept). */
   const route = (service: string, network?: string): Promise<ProviderId[]> => routes.route(service, network);
@@ -83,7 +80,6 @@ export function createPricing(deps: {
   const adapterAt = (service: string, provider: ProviderId) => adapterOf(kindNamed(service), provider);
 
   return {
-    routing,
     route,
     routes,
     priced,

@@ -61,3 +61,19 @@ export async function routingOf(deps: RoutingAdminDeps, service?: string) {
 export async function ownRow(deps: RoutingAdminDeps, service: string, network: string): Promise<ProviderId[] | null> {
   return (await deps.routes.rows()).find((r) => r.service === service && r.network === network)?.providers ?? null;
 }
+
+/**
+ * Every kind's providers that its routing names now (the floats' service lists): its console row for the whole kind,
+ * else VTU_ROUTING or its default, with every network's row. Read at each call, not from the purchases' copy, so the
+ * list follows another instance's change at once.
+ */
+export async function namedProviders(routes: Routing): Promise<Record<string, ProviderId[]>> {
+  const rows = await routes.rows();
+  return Object.fromEntries(
+    KINDS.map((k) => {
+      const own = rows.filter((r) => r.service === k.name);
+      const whole = own.find((r) => r.network === '')?.providers ?? routes.fromConfiguration(k.name).providers;
+      return [k.name, [...new Set([...whole, ...own.flatMap((r) => r.providers)])]];
+    }),
+  );
+}

@@ -23,7 +23,7 @@ import { createMarkups } from './markups.js';
 import { getMine, listMine } from './my-purchases.js';
 import { createPricing } from './pricing.js';
 import { createRouting } from './routing.js';
-import { ownRow, routingOf } from './routing-admin.js';
+import { namedProviders, ownRow, routingOf } from './routing-admin.js';
 import { requery as requeryAt, wholesaleAt } from './provider-requests.js';
 import { mustGet as mustGetRow, purchase as purchaseVtu } from './purchase.js';
 import { quote } from './quote.js';
@@ -72,8 +72,10 @@ export function createVtuService(deps: VtuDeps) {
   const routes = createRouting({ db, clock, configured: cfg.routing });
   const pricing = createPricing({ cfg, catalogue, markups, levels, routes, providers, platform: { db, clock, work } });
   const { context } = pricing;
-  // The floats list the inbound kinds (airtime-to-cash) with the kinds: routed by VTU_ROUTING too, though modules of their own.
-  const floatRouting = { ...pricing.routing, ...Object.fromEntries(INBOUND_KINDS.map((k) => [k.name, inboundRouting(k, cfg.routing)])) };
+  // The floats list each kind under the providers its console rows and VTU_ROUTING name, read when listed; the inbound
+  // kinds (airtime-to-cash), modules of their own without console rows, by VTU_ROUTING alone.
+  const inbound = Object.fromEntries(INBOUND_KINDS.map((k) => [k.name, inboundRouting(k, cfg.routing)]));
+  const floatRouting = async () => ({ ...(await namedProviders(routes)), ...inbound });
   const float = createProviderFloat({ db, clock, log, ledger, work, cfg, routing: floatRouting, providers });
   const requests = { pricing, providers };
   const settlement = createVtuSettlement({ db, clock, log, work, cfg, wholesaleAt: (row, to) => wholesaleAt(requests, row, to) });
