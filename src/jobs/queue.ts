@@ -26,6 +26,8 @@ export const WORKER_CONCURRENCY = 8;
 export class JobQueue {
   private defs = new Map<string, JobDef<any>>();
   private crons: CronDef[] = [];
+  /** Each schedule's slot this instance last enqueued (tickCrons). */
+  private cronSlots = new Map<CronDef, number>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopped = true;
@@ -146,16 +148,22 @@ export class JobQueue {
     );
   }
 
-  /** Enqueue the current slot of every cron schedule (idempotent per slot). */
+  /**
+   * Enqueue the current slot of every cron schedule (idempotent per slot). A slot this instance has enqueued already
+   * is not sent again: the polling loop ticks every second, and a statement per schedule per tick was most of an idle
+   * instance's work.
+   */
   async tickCrons(): Promise<void> {
     const now = this.clock.now().getTime();
     for (const c of this.crons) {
       const off = c.offsetMs ?? 0;
       const slot = Math.floor((now - off) / c.everyMs) * c.everyMs + off;
+      if (this.cronSlots.get(c) === slot) continue;
       await this.enqueue(this.db, c.job, c.payload ?? {}, {
         singletonKey: `cron:${c.job}:${new Date(slot).toISOString()}`,
         runAt: new Date(slot),
       });
+      this.cronSlots.set(c, slot);
     }
   }
 
