@@ -130,7 +130,7 @@ try {
   const only = process.env.BENCH_WEB_SCREENS?.split(',');
   const screens = all.filter(([name]) => !only || only.some((s) => name.includes(s)));
   for (const [i, [name, url, signedIn]] of [...screens.flatMap((s) => Array.from({ length: runs }, () => s))].entries()) {
-    if (signedIn && i % runs === 0) await signInBrowser(base, chrome.port);
+    if (signedIn && i % runs === 0) await signInBrowser(base, chrome.port, url);
     const flags = {
       port: chrome.port,
       output: 'json' as const,

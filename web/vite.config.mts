@@ -9,8 +9,7 @@ const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
 /**
  * index.html preloads the JavaScript every first screen needs (the app's start chunk, the i18n chunk with Preact, the
  * English strings, and the chunks they import): the browser fetches it while it parses the page, alongside the
- * entry, and the entry's run-time preloading (Vite's helper, one <link> added per chunk from script) finds the links
- * there and adds none, which took most of the entry's task (issue 29, docs/scaling.md).
+ * entry, instead of discovering them level by level as it runs the entry (build.modulePreload below).
  */
 function firstScreenPreloads(): Plugin {
   const first = /^assets\/(start|i18n|en)-[\w-]+\.js$/;
@@ -64,6 +63,12 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: false,
+    // No run-time preloading of a lazily loaded screen's chunks: Vite's helper adds one <link rel=modulepreload> per
+    // chunk the screen imports, from script, in the task that loads it, and for the Buy screen's form (about 40 chunks)
+    // that was its longest part (20-35 ms on this machine, Lighthouse's blocking time). The browser fetches the
+    // imports as it reads each chunk instead: a screen opened the first time waits for them level by level, and
+    // after that they come from the service worker's cache (sw.ts). Stylesheets are still added by the helper.
+    modulePreload: false,
     rollupOptions: {
       input: {
         app: fileURLToPath(new URL('./index.html', import.meta.url)),
