@@ -55,11 +55,42 @@ export function schemaErrors(schema: z.ZodType, values: unknown, hints: FieldHin
 }
 
 /**
- * @mantine/form validated by a schema: on submit, and each field again once it has been left (the submit button
- * stays enabled; a submit says under each field what is wrong). `hints` words the rules of particular fields.
+ * A press in progress (a finger or a mouse button down): a field left because of it is checked once the press has
+ * ended. Its sentence appears under the field and moves what is below it; checked at once, it moved the button or link
+ * being pressed from under the press, and the click missed it.
+ */
+let pressing = false;
+let afterPress: (() => void)[] = [];
+if (typeof document !== 'undefined') {
+  document.addEventListener('pointerdown', () => void (pressing = true), true);
+  // A touch's click (and the focus change it makes) comes after pointerup: the press ends a task later.
+  const released = () =>
+    setTimeout(() => {
+      pressing = false;
+      const run = afterPress;
+      afterPress = [];
+      run.forEach((f) => f());
+    }, 0);
+  document.addEventListener('pointerup', released, true);
+  document.addEventListener('pointercancel', released, true);
+}
+const whenReleased = (f: () => void) => (pressing ? afterPress.push(f) : f());
+
+/**
+ * @mantine/form validated by a schema: on submit, and a field that holds something again once it has been left (an
+ * empty field is named on submit only: leaving it is not a mistake). The submit button stays enabled; a submit says
+ * under each field what is wrong. `hints` words the rules of particular fields.
  */
 export function useSchemaForm<V extends Values>(schema: z.ZodType, initialValues: V, hints?: FieldHints): UseFormReturnType<V> {
-  return useForm<V>({ mode: 'controlled', initialValues, validate: (v) => schemaErrors(schema, v, hints), validateInputOnBlur: true });
+  return useForm<V>({
+    mode: 'controlled',
+    initialValues,
+    validate: (v) => schemaErrors(schema, v, hints),
+    enhanceGetInputProps: ({ inputProps, field, form }) =>
+      inputProps.onBlur
+        ? { onBlur: () => whenReleased(() => void (isEmpty(valueAt(form.getValues(), field.split('.'))) || form.validateField(field))) }
+        : {},
+  });
 }
 
 /**

@@ -64,10 +64,6 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
           required
           {...form.getInputProps('code')}
           onChange={(e) => form.setFieldValue('code', e.currentTarget.value.trim())}
-          // Checked on submit only: the field has the focus when the step opens, and a check on leaving it put its
-          // sentence under it on the press of "Use a recovery code instead", moving that link down before the press
-          // ended, so the click missed it (and the same for "Sign in" after a short code).
-          onBlur={undefined}
         />
         {error && (
           <Alert color="red" role="alert">

@@ -118,6 +118,7 @@ function NameStep() {
   const { t } = useTranslation();
   const refresh = useRefreshSteps();
   const form = useSchemaForm(fullNameSchema, { fullName: '' }, nameHints);
+  const field = useFocusOnOpen();
   const save = useMutation({
     mutationFn: (v: { fullName: string }) => post(ops.updateProfile, { fullName: v.fullName.trim() }),
     onSuccess: refresh,
@@ -130,6 +131,7 @@ function NameStep() {
           {t('onboarding.steps.name')}
         </Title>
         <TextInput
+          ref={field}
           label={t('onboarding.fullName')}
           description={t('onboarding.fullNameHint')}
           autoComplete="name"
