@@ -2,12 +2,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeExport } from '../../src/modules/console/exports.js';
 import { lagosRange } from '../../src/modules/console/range.js';
 import { MINUTE } from '../../src/kernel/clock.js';
-import { call, createHarness, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, grantRoles, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { user } from '../helpers/factories.js';
 import { createIntent } from '../payments/helpers.js';
 import { csvRecords, parseCsv } from './helpers.js';
@@ -194,14 +193,14 @@ describe('CSV exports (issue 30)', () => {
   it('the audit log: admins export it, a finance operator neither starts one nor sees its link; support exports nothing', async () => {
     const finance = await signIn(h);
     const support = await signIn(h);
-    // Granted as adminGrantRole does (operator_roles; the auth_changed trigger drops their cached sessions).
-    for (const [who, role] of [
-      [finance, 'finance'],
-      [support, 'support'],
-    ] as const)
-      await h.app.services.db.execute(
-        sql`INSERT INTO operator_roles (user_id, role, granted_by, granted_at) VALUES (${who.id}, ${role}, ${admin.id}, ${h.clock.now()})`,
-      );
+    await grantRoles(
+      h,
+      [
+        [finance, 'finance'],
+        [support, 'support'],
+      ],
+      admin,
+    );
     const job = await runExport('audit', '2026-03-12', '2026-03-12');
     expect(job.status).toBe('done');
     const records = csvRecords((await download(job.downloadUrl)).body);

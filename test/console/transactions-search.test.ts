@@ -4,7 +4,7 @@ import { rows } from '../../src/db/client.js';
 import { DAY } from '../../src/kernel/clock.js';
 import { purchaseSearch, searchRange, searchTransactionsInput } from '../../src/modules/console/transactions.js';
 import { purchaseSearchStatement } from '../../src/modules/vtu/api.js';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, grantRoles, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, PIN } from '../helpers/factories.js';
 
 let h: Harness;
@@ -48,13 +48,14 @@ beforeAll(async () => {
   admin = await signIn(h, 'admin@example.com');
   finance = await signIn(h);
   support = await signIn(h);
-  for (const [who, role] of [
-    [finance, 'finance'],
-    [support, 'support'],
-  ] as const)
-    await h.app.services.db.execute(
-      sql`INSERT INTO operator_roles (user_id, role, granted_by, granted_at) VALUES (${who.id}, ${role}, ${admin.id}, ${h.clock.now()})`,
-    );
+  await grantRoles(
+    h,
+    [
+      [finance, 'finance'],
+      [support, 'support'],
+    ],
+    admin,
+  );
   alice = await buyer(h);
   bob = await buyer(h);
   // Day 1 (2026-02-01 Lagos): alice 500 and 700; day 3: bob 300 to alice's first number; day 5: alice 900.

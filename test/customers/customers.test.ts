@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, grantRoles, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, PIN, user } from '../helpers/factories.js';
 import { createIntent } from '../payments/helpers.js';
 
@@ -17,8 +17,7 @@ const search = (q: string, who = admin, extra: Record<string, unknown> = {}) =>
 
 async function operator(role: 'support' | 'finance') {
   const u = await signIn(h);
-  await h.app.services.db.execute(sql`INSERT INTO operator_roles (user_id, role, granted_at) VALUES (${u.id}, ${role}, ${h.clock.now()})`);
-  h.app.services.identity.forgetUser(u.id);
+  await grantRoles(h, [[u, role]]);
   return u;
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
 import { lagosDate } from '../../src/kernel/clock.js';
-import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, grantRoles, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { user, walletBalance } from '../helpers/factories.js';
 
 // Issue 45, the console's side of resellers: customers above the default level with their keys, purchases by key and
@@ -33,7 +33,7 @@ beforeAll(async () => {
   admin = await signIn(h, 'admin@example.com');
   support = await signIn(h, 'support@example.com');
   const db = h.app.services.db;
-  await db.execute(sql`INSERT INTO operator_roles (user_id, role, granted_at) VALUES (${support.id}, 'support', now())`);
+  await grantRoles(h, [[support, 'support']]);
   reseller = await user(h, { tier: 3, pin: '1234', naira: 5000 });
   plain = await user(h, { tier: 3, pin: '1234', naira: 5000 });
   await db.execute(

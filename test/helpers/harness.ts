@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fs from 'node:fs';
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/services.js';
@@ -215,6 +216,19 @@ export async function signIn(h: Harness, email = `u${randomUUID().slice(0, 8)}@e
   const s = res.json().session;
   const claims = JSON.parse(Buffer.from(s.accessToken.split('.')[1], 'base64url').toString());
   return { id: s.user.id, email, token: s.accessToken, refreshToken: s.refreshToken, sessionId: claims.sid };
+}
+
+/**
+ * Gives operators their roles as adminGrantRole records them (an operator_roles row each, granted by `by` when named),
+ * without its step-up and audit, for tests about what a role may do; their cached sessions are dropped.
+ */
+export async function grantRoles(h: Harness, grants: [TestUser, string][], by?: TestUser): Promise<void> {
+  for (const [who, role] of grants) {
+    await h.app.services.db.execute(
+      sql`INSERT INTO operator_roles (user_id, role, granted_by, granted_at) VALUES (${who.id}, ${role}, ${by?.id ?? null}, ${h.clock.now()})`,
+    );
+    h.app.services.identity.forgetUser(who.id);
+  }
 }
 
 /** The headers that present the device an account last signed in from with signIn (its device cookie), if any. */

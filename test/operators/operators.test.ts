@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, grantRoles, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
 /** Issue 30: granting and revoking operator roles, and searching the audit trail. */
 let h: Harness;
@@ -22,7 +22,7 @@ describe('roles', () => {
   it('never takes admin from the last admin, and two admins cannot revoke each other to none', async () => {
     // No ADMIN_EMAILS account has signed in here: the one granted admin is the only admin.
     first = await signIn(h);
-    await h.app.services.db.execute(sql`INSERT INTO operator_roles (user_id, role, granted_at) VALUES (${first.id}, 'admin', now())`);
+    await grantRoles(h, [[first, 'admin']]);
     const last = await revoke(first, first.id, 'admin');
     expect(last.statusCode, last.body).toBe(409);
     expect(last.json().error.message).toMatch(/last admin/);

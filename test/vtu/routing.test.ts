@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
 import { statementsOfEither } from '../helpers/statements.js';
-import { call, createHarness, expectLedgerOk, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, grantRoles, expectLedgerOk, signIn, usingPostgres, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, getTx, mtn, PIN, refundCount, VTU_ENV, walletBalance } from './helpers.js';
 
 // Issue 45: provider routing set in the console per service and network, over VTU_ROUTING and the kinds' defaults.
@@ -69,13 +69,14 @@ beforeAll(async () => {
   admin = await signIn(h, 'admin@example.com');
   finance = await signIn(h);
   support = await signIn(h);
-  for (const [who, role] of [
-    [finance, 'finance'],
-    [support, 'support'],
-  ] as const)
-    await db().execute(
-      sql`INSERT INTO operator_roles (user_id, role, granted_by, granted_at) VALUES (${who.id}, ${role}, ${admin.id}, ${h.clock.now()})`,
-    );
+  await grantRoles(
+    h,
+    [
+      [finance, 'finance'],
+      [support, 'support'],
+    ],
+    admin,
+  );
   customer = await buyer(h, 50_000);
 }, 180_000);
 afterAll(async () => h?.close());
