@@ -60,6 +60,7 @@ export function ReasonDialog<F extends Record<string, unknown> = Record<string, 
   return (
     <Modal opened={p.opened} onClose={close} title={p.title} closeButtonProps={{ 'aria-label': t('app.close') }}>
       <form
+        noValidate
         id={id}
         onSubmit={form.onSubmit(async ({ reason, ...values }) => {
           setBusy(true);

@@ -254,6 +254,7 @@ function ThresholdForm({ initial }: { initial: Settings }) {
   return (
     <>
       <form
+        noValidate
         aria-label={t('console.approvals.formLabel')}
         onSubmit={form.onSubmit(async (v) => {
           setError(null);

@@ -60,6 +60,7 @@ export function Audit() {
     <Stack>
       <ScreenTitle title={t('console.audit.title')} />
       <form
+        noValidate
         aria-label={t('console.audit.search')}
         onSubmit={(e) => {
           e.preventDefault();

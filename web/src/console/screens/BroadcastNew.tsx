@@ -107,6 +107,7 @@ export function NewBroadcast() {
   return (
     <Card withBorder component="section" aria-labelledby="new-broadcast">
       <form
+        noValidate
         aria-label={t('console.broadcastNew.open')}
         onSubmit={form.onSubmit(async (v) => {
           setBusy(true);

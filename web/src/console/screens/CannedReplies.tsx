@@ -122,6 +122,7 @@ function ReplyForm({ reply, onClose, onSaved }: { reply: Saved | null; onClose: 
       closeButtonProps={{ 'aria-label': t('console.cannedReplies.close') }}
     >
       <form
+        noValidate
         id={id}
         onSubmit={form.onSubmit(async ({ title, body }) => {
           setBusy(true);

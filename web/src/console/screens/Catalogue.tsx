@@ -105,6 +105,7 @@ function Markups() {
           )}
         </Loaded>
         <form
+          noValidate
           aria-label={t('console.catalogue.setMarkup')}
           onSubmit={form.onSubmit(async (v) => {
             setError(null);
@@ -211,6 +212,7 @@ function Floats() {
           )}
         </Loaded>
         <form
+          noValidate
           aria-label={t('console.catalogue.fund')}
           onSubmit={form.onSubmit((v) => {
             setError(null);

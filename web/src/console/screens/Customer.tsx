@@ -242,6 +242,7 @@ function Adjust({ userId, onDone }: { userId: string; onDone: (message: string) 
   return (
     <>
       <form
+        noValidate
         aria-label={t('console.customer.adjustLabel')}
         onSubmit={form.onSubmit(async (v) => {
           setBusy(true);

@@ -32,6 +32,7 @@ export function Customers() {
     <Stack>
       <ScreenTitle title={t('console.customers.title')} />
       <form
+        noValidate
         role="search"
         aria-label={t('console.customers.find')}
         onSubmit={(e) => {

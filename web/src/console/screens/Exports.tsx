@@ -41,6 +41,7 @@ export function Exports() {
           {t('console.exportJobs.newExport')}
         </Title>
         <form
+          noValidate
           aria-label={t('console.exportJobs.newExport')}
           onSubmit={form.onSubmit(async (v) => {
             setError(null);

@@ -47,6 +47,7 @@ function GrowthForm({ settings, stepUp }: { settings: Settings; stepUp: Operator
   const keys = Object.keys(initial) as (keyof Editable)[];
   return (
     <form
+      noValidate
       aria-label={t('console.growth.title')}
       onSubmit={form.onSubmit(async (values) => {
         setError(null);

@@ -76,6 +76,7 @@ function GrantForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
   const [error, setError] = useState<unknown>(null);
   return (
     <form
+      noValidate
       aria-label={t('console.levelForms.grant')}
       onSubmit={form.onSubmit(async (v) => {
         setError(null);
@@ -120,6 +121,7 @@ function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
   const [error, setError] = useState<unknown>(null);
   return (
     <form
+      noValidate
       aria-label={t('console.levelForms.add')}
       onSubmit={form.onSubmit(async (v) => {
         setError(null);

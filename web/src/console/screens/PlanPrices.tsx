@@ -183,6 +183,7 @@ function PriceChange(p: {
   };
   return (
     <form
+      noValidate
       aria-label={t('console.planPrices.change')}
       onSubmit={form.onSubmit(async (v) => {
         setError(null);

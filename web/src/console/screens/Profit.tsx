@@ -33,6 +33,7 @@ export function Profit() {
     <Stack>
       <ScreenTitle title={t('console.profit.title')} />
       <form
+        noValidate
         aria-label={t('console.profit.filters')}
         onSubmit={(e) => {
           e.preventDefault();

@@ -40,6 +40,7 @@ export function NewProduct({ stepUp }: { stepUp: OperatorStepUp }) {
         {t('console.shopCreate.newProduct')}
       </Title>
       <form
+        noValidate
         onSubmit={form.onSubmit(async (v) => {
           setError(null);
           try {
@@ -97,6 +98,7 @@ export function NewPlan({ stepUp }: { stepUp: OperatorStepUp }) {
         {t('console.shopCreate.newPlan')}
       </Title>
       <form
+        noValidate
         onSubmit={form.onSubmit(async (v) => {
           setError(null);
           try {

@@ -185,6 +185,7 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
           )}
         </Loaded>
         <form
+          noValidate
           onSubmit={form.onSubmit(async ({ body }) => {
             setBusy(true);
             setError(null);

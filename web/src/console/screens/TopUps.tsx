@@ -106,6 +106,7 @@ export function TopUps() {
         </Alert>
       )}
       <form
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           setSearch({ reference: draft.reference.trim(), email: draft.email.trim(), status: draft.status.trim() });

@@ -69,7 +69,7 @@ export function TransactionSearch(p: Props) {
       <Title order={2} size="h3">
         {t('console.transactionSearch.title')}
       </Title>
-      <form onSubmit={submit} aria-label={t('console.transactionSearch.title')}>
+      <form noValidate onSubmit={submit} aria-label={t('console.transactionSearch.title')}>
         <Group align="end">
           <TextInput
             label={t('console.transactionSearch.reference')}

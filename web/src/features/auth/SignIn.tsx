@@ -208,6 +208,7 @@ function CodeSignIn() {
     );
   return (
     <form
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void verify(code);

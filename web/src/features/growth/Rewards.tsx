@@ -266,6 +266,7 @@ function Loans() {
         </form>
       ) : o?.eligible ? (
         <form
+          noValidate
           onSubmit={takeForm.onSubmit((v) => {
             const c = loanSchema.safeParse(v);
             if (!c.success) return;

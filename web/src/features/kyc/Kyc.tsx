@@ -173,6 +173,7 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
         <PhoneCheck />
       )}
       <form
+        noValidate
         onSubmit={form.onSubmit((v) => {
           const c = ninSchema.safeParse(v);
           if (!c.success) return;
@@ -247,6 +248,7 @@ function BankForm({ onSubmitted }: { onSubmitted(): void }) {
   const error = check.error ?? submit.error;
   return (
     <form
+      noValidate
       onSubmit={form.onSubmit((v) => {
         const c = checked(v);
         if (!c) return;
