@@ -276,7 +276,6 @@ function Loans() {
             if (c.data.amount > o.limit) return takeForm.setFieldError('amount', t('form.atMost', { maximum: formatNaira(o.limit) }));
             take.mutate(c.data.amount);
           })}
-          noValidate
         >
           <Stack>
             <Text size="sm">{t('growth.loanTerms', { limit: formatNaira(o.limit), fee: o.feePct, days: o.termDays })}</Text>

@@ -180,7 +180,6 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
           if (!v.slip) return form.setFieldError('slip', t('form.required'));
           submit.mutate({ ...c.data, slip: v.slip });
         })}
-        noValidate
       >
         <Stack>
           <TextInput label={t('kyc.fullName')} {...form.getInputProps('fullName')} value={name || profile.data?.profile.fullName || ''} />
@@ -256,7 +255,6 @@ function BankForm({ onSubmitted }: { onSubmitted(): void }) {
         if (!v.document) return form.setFieldError('document', t('form.required'));
         submit.mutate({ ...c, documentType: v.documentType, document: v.document });
       })}
-      noValidate
     >
       <Stack>
         <NativeSelect
