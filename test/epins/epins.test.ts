@@ -142,8 +142,17 @@ describe('cards marked sold', () => {
     const pdf = await call(h, 'GET', E('downloadEpinBatch'), { id: res.json().batch.id, format: 'pdf' }, { token: reseller.token });
     expect(pdf.statusCode).toBe(200);
     const text = await pdfText(pdf.rawPayload);
-    expect(text.split('\n').filter((l) => l === name.normalize('NFC'))).toHaveLength(2);
-    expect(text).toContain('MTN  NGN 100');
+    const lines = text.split('\n');
+    expect(lines.filter((l) => l === name.normalize('NFC'))).toHaveLength(2);
+    expect(lines.filter((l) => l === 'MTN  NGN 100')).toHaveLength(2);
+    // Each card's PIN (in groups of four, as dialled), its serial and the network's load code, as the buyer reads them.
+    const { cards } = (await call(h, 'GET', E('getEpinBatch'), { id: res.json().batch.id }, { token: reseller.token })).json();
+    expect(cards).toHaveLength(2);
+    for (const c of cards as { pin: string; serial: string }[]) {
+      expect(lines).toContain(c.pin.replace(/(\d{4})(?=\d)/g, '$1 '));
+      expect(lines).toContain(`Serial ${c.serial}`);
+    }
+    expect(lines.filter((l) => l === 'Load: *555*PIN#')).toHaveLength(2);
   });
 });
 
@@ -195,6 +204,61 @@ describe('refunds of what was not delivered', () => {
     expect(before - (await walletBalance(h, reseller.id))).toBe(16 * 980);
     await expectLedgerOk(h);
   });
+});
+
+describe('refunds of a large batch', () => {
+  // The seller's magic endings are quantity % 100 (docs/sandbox.md), so 1,000 itself is never magic: 922 (half
+  // delivered) and 911 (none) are the largest refunding batches under the 1,000-card ceiling.
+  let big: TestUser;
+  beforeAll(async () => {
+    big = await buyer(h, 250_000);
+    await setLevel(big, 'reseller');
+    await setKycTier(h, big.id, 3);
+  });
+
+  it('a partial batch of 922 refunds its 461 undelivered cards once, whoever asks again', async () => {
+    const before = await walletBalance(h, big.id);
+    const res = await buy(big, { quantity: 922 });
+    expect(res.statusCode, res.body).toBe(200);
+    const { batch, amount } = res.json();
+    // Reseller: ₦98 a card; 461 delivered, 461 refunded.
+    expect(batch).toMatchObject({ status: 'partial', quantity: 922, delivered: 461, amount: 90_356, refunded: 45_178, paid: 45_178 });
+    expect(amount).toBe(45_178);
+    expect(before - (await walletBalance(h, big.id))).toBe(45_178);
+    expect(await refunds(batch.id)).toBe(1);
+    // Concurrent requeries, reads and the job settle nothing twice.
+    await Promise.all([
+      ...[1, 2, 3, 4].map(() => h.app.services.epins.requery(batch.id)),
+      ...[1, 2].map(() => call(h, 'GET', E('getEpinBatch'), { id: batch.id }, { token: big.token })),
+    ]);
+    h.clock.advance(120_000);
+    await h.app.services.jobs.drain();
+    expect(await refunds(batch.id)).toBe(1);
+    expect(before - (await walletBalance(h, big.id))).toBe(45_178);
+    const [refund] = await rows<{ amount: string }>(
+      db(),
+      sql`SELECT e.amount::text AS amount FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
+          JOIN accounts a ON a.id = e.account_id
+          WHERE t.reference = ${`epin_refund:${batch.id}`} AND a.user_id = ${big.id}::uuid`,
+    );
+    expect(BigInt(refund.amount)).toBe(4_517_800n);
+    const stored = await one<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM epin_cards WHERE batch_id = ${batch.id}`);
+    expect(stored!.n).toBe(461);
+    await expectLedgerOk(h);
+  }, 120_000);
+
+  it('a failed batch of 911 refunds everything once', async () => {
+    const before = await walletBalance(h, big.id);
+    const res = await buy(big, { quantity: 911, network: 'glo', denomination: 200 });
+    expect(res.statusCode, res.body).toBe(200);
+    // Reseller: ₦200 less 2 % = ₦196 a card.
+    expect(res.json().batch).toMatchObject({ status: 'failed', delivered: 0, amount: 178_556, refunded: 178_556, paid: 0 });
+    expect(await walletBalance(h, big.id)).toBe(before);
+    await Promise.all([1, 2, 3].map(() => h.app.services.epins.requery(res.json().batch.id)));
+    expect(await refunds(res.json().batch.id)).toBe(1);
+    expect(await walletBalance(h, big.id)).toBe(before);
+    await expectLedgerOk(h);
+  }, 120_000);
 });
 
 describe('idempotency', () => {
