@@ -89,11 +89,12 @@ const vtuEnv = {
       }
     }, 'VTU_ROUTING must be JSON like {"data":["a","b"],"airtime":["c"]} with providers a-d'),
   VTU_RECONCILE_EVERY_MS: z.coerce.number().int().min(1000).optional(),
+  // A processing purchase this old is waiting work for an operator (the dashboard's tile, the stuck list); issue 44.
   VTU_STUCK_AFTER_MS: z.coerce
     .number()
     .int()
     .min(1000)
-    .default(30 * 60_000),
+    .default(10 * 60_000),
   VTU_NOT_FOUND_GRACE_MS: z.coerce.number().int().min(0).default(120_000),
   VTU_FLOAT_TOPUP: z.coerce.number().int().min(1000).default(500_000),
   VTU_SANDBOX_HOLD_MS: z.coerce.number().int().min(0).max(120_000).optional(),
