@@ -74,6 +74,9 @@ export default defineConfig({
         app: fileURLToPath(new URL('./index.html', import.meta.url)),
         sw: fileURLToPath(new URL('./src/sw.ts', import.meta.url)),
       },
+      // The generated operation paths and calls (web/src/api/operations, web/src/api/calls) only declare: a chunk takes
+      // the groups whose calls it makes, not every group the barrels re-export.
+      treeshake: { moduleSideEffects: (id: string) => !/\/web\/src\/api\/(calls|operations)\//.test(id) },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
       },

@@ -30,8 +30,12 @@ const TRANSPORT = [
   /\bEventSource\b/,
   /\bcreateServiceClient\b/,
   /['"`]\/api\//,
-  // An operation's path written out: the app names operations through web/src/api/operations.ts.
+  // An operation's path written out: the app names operations through web/src/api/operations.
   /\/_serverFn\//,
+  // An operation's path handed to the transport: screens call the generated function (web/src/api/calls) instead.
+  /(?<![\w.])(get|post|download)\(\s*ops\./,
+  // The transport itself imported: only web/src/api chooses a method and a path.
+  /import\s*\{[^}]*(?<![\w.])(get|post|download)\b[^}]*\}\s*from\s*['"][^'"]*api\/client['"]/,
 ];
 const OUTSIDE_API = (path: string) => !path.startsWith('web/src/api/') && path !== 'web/src/sw.ts' && !/\.test\.tsx?$/.test(path);
 
@@ -52,13 +56,18 @@ describe('the web app calls the service only through web/src/api', () => {
     expect(found).toEqual([]);
   });
 
-  it('the check sees a call: fetch, a beacon and an /api/ address are found, refetch is not', () => {
+  it('the check sees a call: fetch, a beacon, an /api/ address and the transport are found; refetch and api.x are not', () => {
     const seen = (text: string) => TRANSPORT.some((re) => re.test(text));
     expect(seen("void fetch('/x')")).toBe(true);
     expect(seen('navigator.sendBeacon(url)')).toBe(true);
     expect(seen("const path = '/api/public/login-failed'")).toBe(true);
     expect(seen("post('/_serverFn/buyAirtimeBearerVTU', input)")).toBe(true);
-    expect(seen('post(ops.buyAirtime, input)')).toBe(false);
+    expect(seen('post(ops.buyAirtime, input)')).toBe(true);
+    expect(seen('await get(\n  ops.listApiKeys)')).toBe(true);
+    expect(seen("import { ApiError, post, type PostInput } from '../../api/client';")).toBe(true);
+    expect(seen("import { download as fetchFile } from '../api/client';")).toBe(true);
+    expect(seen('api.buyAirtime(input, { idempotencyKey })')).toBe(false);
+    expect(seen("import { ApiError, type GetOutput } from '../../api/client';")).toBe(false);
     expect(seen('void usage.refetch()')).toBe(false);
   });
 });

@@ -1,10 +1,10 @@
-import { post } from './client';
+import * as api from './calls';
 
 type KycType = 'image/jpeg' | 'image/png' | 'application/pdf';
 
 /** Uploads one KYC file (base64 in JSON, as the operation takes it) and returns its private path. */
 export async function uploadKycFile(fileName: string, contentType: KycType, contentBase64: string): Promise<string> {
-  return (await post('/_serverFn/uploadKycFileBearerKYC', { fileName, contentType, contentBase64 })).path;
+  return (await api.uploadKycFile({ fileName, contentType, contentBase64 })).path;
 }
 
 export function fileToBase64(file: File): Promise<string> {

@@ -1,4 +1,5 @@
-import { post, type PostPath } from './client';
+import { type PostPath } from './client';
+import * as api from './calls';
 
 /**
  * Passkeys on this phone (issue 43): its own authenticator (fingerprint, face or the screen lock) through WebAuthn,
@@ -24,21 +25,17 @@ type Options<F extends (a: { optionsJSON: never }) => unknown> = Parameters<F>[0
  */
 export async function addPasskey(opts: { pin?: string; grantToken?: string } = {}) {
   const { startRegistration } = await webauthn();
-  const { options } = await post('/_serverFn/passkeyRegisterOptionsBearerAuth', {}, { grantToken: opts.grantToken });
+  const { options } = await api.passkeyRegisterOptions({}, { grantToken: opts.grantToken });
   const response = await startRegistration({ optionsJSON: options as unknown as Options<typeof startRegistration> });
-  return post(
-    '/_serverFn/registerPasskeyBearerAuth',
-    { response: response as never, ...(opts.pin ? { pin: opts.pin } : {}) },
-    { grantToken: opts.grantToken },
-  );
+  return api.registerPasskey({ response: response as never, ...(opts.pin ? { pin: opts.pin } : {}) }, { grantToken: opts.grantToken });
 }
 
 /** Signs in with a passkey this phone holds for the site (no address asked): the new session. */
 export async function passkeySession() {
   const { startAuthentication } = await webauthn();
-  const { options } = await post('/_serverFn/passkeySignInOptionsPublicAuth', {});
+  const { options } = await api.passkeySignInOptions({});
   const assertion = await startAuthentication({ optionsJSON: options as unknown as Options<typeof startAuthentication> });
-  return (await post('/_serverFn/signInWithPasskeyPublicAuth', { assertion: assertion as never })).session;
+  return (await api.signInWithPasskey({ assertion: assertion as never })).session;
 }
 
 /** The operation's name in the registry, from its path (/_serverFn/buyAirtimeBearerVTU is buyAirtime). */
@@ -52,7 +49,7 @@ const base64url = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g
  */
 export async function paymentAssertion(path: PostPath, input: Record<string, unknown>): Promise<string> {
   const { startAuthentication } = await webauthn();
-  const { options } = await post('/_serverFn/passkeyPaymentOptionsBearerAuth', { operation: operationOf(path), input });
+  const { options } = await api.passkeyPaymentOptions({ operation: operationOf(path), input });
   const assertion = await startAuthentication({ optionsJSON: options as unknown as Options<typeof startAuthentication> });
   return base64url(JSON.stringify(assertion));
 }

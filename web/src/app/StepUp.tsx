@@ -1,13 +1,12 @@
 import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../api/client';
 import { codeSchema } from '../api/schemas';
 import { CodeInput } from '../components/CodeInput';
 import { useSchemaForm, type FieldHints } from '../components/form';
 import { forgetGrant, rememberGrant, validGrant } from './grant';
 import { errorMessage, isCode } from './errors';
-import * as ops from '../api/operations';
+import * as api from '../api/calls';
 
 /**
  * Step-up: an operation that answers STEP_UP_REQUIRED is run again with a grant. The hook asks the
@@ -34,7 +33,7 @@ export function useStepUp() {
   async function sendCode() {
     setNotice(null);
     try {
-      await post(ops.sendStepupEmailCode, {});
+      await api.sendStepupEmailCode({});
       setNotice(t('stepup.body'));
     } catch (err) {
       // Too soon for another e-mail: the person can wait and resend, or use an authenticator code.
@@ -48,7 +47,7 @@ export function useStepUp() {
     setOpen(true);
     // Offer only what the service accepts here: with an authenticator on, a session opened by an e-mailed code
     // confirms with the app's code alone, so an e-mailed code would be refused (issue 29).
-    const methods = await post(ops.getMyTwoFactor, {}).then(
+    const methods = await api.getMyTwoFactor({}).then(
       (s) => s.stepUpMethods,
       () => null,
     );
@@ -68,9 +67,9 @@ export function useStepUp() {
     setError(null);
     try {
       const { startAuthentication } = await import('@simplewebauthn/browser');
-      const { options } = await post(ops.adminPasskeyStepupOptions, {});
+      const { options } = await api.adminPasskeyStepupOptions({});
       const assertion = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
-      const { grantToken, expiresAt } = await post(ops.verifyStepupChallenge, {
+      const { grantToken, expiresAt } = await api.verifyStepupChallenge({
         method: 'passkey',
         assertion: assertion as never,
       });
@@ -88,7 +87,7 @@ export function useStepUp() {
     setBusy(true);
     setError(null);
     try {
-      const { grantToken, expiresAt } = await post(ops.verifyStepupChallenge, { totpCode: code });
+      const { grantToken, expiresAt } = await api.verifyStepupChallenge({ totpCode: code });
       rememberGrant(grantToken, expiresAt);
       setOpen(false);
       pending.current?.resolve(grantToken);

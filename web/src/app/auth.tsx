@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ApiError, NetworkError, onUnauthenticated, post, setAccessToken } from '../api/client';
+import { ApiError, NetworkError, onUnauthenticated, setAccessToken } from '../api/client';
 import { markDraftForResume } from './draft';
 import { clearOffline, hasOfflineSnapshot } from './offline';
 import { queryClient } from './query';
@@ -7,7 +7,7 @@ import { forgetGrant } from './grant';
 import { syncLanguage } from './language-sync';
 import { renewPush } from './push';
 import { hasSessionHint, SESSION_HINT } from './session-hint';
-import * as ops from '../api/operations';
+import * as api from '../api/calls';
 
 /**
  * The session (docs/design.md §13): the access token in memory only, the refresh token in the service's HttpOnly cookie.
@@ -58,7 +58,7 @@ type Refreshed = { ok: true; session: Session } | { ok: false; reason: 'signedOu
 
 async function refreshFromCookie(): Promise<Refreshed> {
   try {
-    const { session } = await post(ops.refreshSession, {} as never);
+    const { session } = await api.refreshSession({} as never);
     return { ok: true, session };
   } catch (err) {
     if (err instanceof NetworkError) return { ok: false, reason: 'offline' };
@@ -145,7 +145,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (status !== 'signedIn') return;
     const beat = setInterval(() => {
-      post(ops.heartbeatSession, { deviceId: deviceId() }).catch((err) => {
+      api.heartbeatSession({ deviceId: deviceId() }).catch((err) => {
         if (err instanceof ApiError && err.code === 'SESSION_SUPERSEDED') superseded();
       });
     }, 60_000);
@@ -162,13 +162,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         localStorage.setItem(SESSION_HINT, '1');
         adopt(session);
         await claim();
-        post(ops.notifyLogin, { device: navigator.userAgent.slice(0, 200), method }).catch(() => undefined);
+        api.notifyLogin({ device: navigator.userAgent.slice(0, 200), method }).catch(() => undefined);
         renewPush().catch(() => undefined);
         syncLanguage().catch(() => undefined);
         setStatus('signedIn');
       },
       async signOut(why) {
-        await post(ops.signOut, {}).catch(() => undefined);
+        await api.signOut({}).catch(() => undefined);
         forgetSession();
         clearTimeout(timer.current);
         setUser(null);
@@ -183,7 +183,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 }
 
 async function claim() {
-  await post(ops.claimSession, { deviceId: deviceId(), userAgent: navigator.userAgent.slice(0, 200) });
+  await api.claimSession({ deviceId: deviceId(), userAgent: navigator.userAgent.slice(0, 200) });
 }
 
 export function useAuth(): AuthState {

@@ -1,6 +1,5 @@
-import { get, post } from '../api/client';
 import { LANGUAGES, phoneLanguage, setLanguage, type Language } from './i18n';
-import * as ops from '../api/operations';
+import * as api from '../api/calls';
 
 /** Where i18n.ts remembers the language picked on this device (on the sign-in screen or in Settings). */
 const LANGUAGE_KEY = 'vtu.language';
@@ -13,15 +12,15 @@ const LANGUAGE_KEY = 'vtu.language';
 export async function syncLanguage(): Promise<void> {
   const picked = localStorage.getItem(LANGUAGE_KEY);
   if (LANGUAGES.some((l) => l.code === picked)) {
-    await post(ops.updatePreferences, { language: picked as Language });
+    await api.updatePreferences({ language: picked as Language });
     return;
   }
-  const account = (await get(ops.getPreferences)).preferences.language;
+  const account = (await api.getPreferences()).preferences.language;
   if (account !== 'en' && LANGUAGES.some((l) => l.code === account)) await setLanguage(account as Language);
   // An account still in English (the default) on a phone set to another of the app's languages, the one it shows:
   // the account takes it, so its e-mails and SMS are written in it too.
   else {
     const phone = phoneLanguage();
-    if (phone && phone !== 'en') await post(ops.updatePreferences, { language: phone });
+    if (phone && phone !== 'en') await api.updatePreferences({ language: phone });
   }
 }

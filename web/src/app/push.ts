@@ -1,5 +1,5 @@
-import { ApiError, get, post } from '../api/client';
-import * as ops from '../api/operations';
+import { ApiError } from '../api/client';
+import * as api from '../api/calls';
 
 /**
  * Web push on this device: subscribe with the service's VAPID key and hand the subscription to the service. Shared by
@@ -10,11 +10,11 @@ export async function enablePush(): Promise<'on' | 'blocked' | 'unsupported'> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return 'blocked';
   const registration = await navigator.serviceWorker.ready;
-  const { publicKey } = await get(ops.getPushPublicKey);
+  const { publicKey } = await api.getPushPublicKey();
   const subscribe = () => registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) });
   const save = (subscription: PushSubscription) => {
     const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
-    return post(ops.savePushSubscription, { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth });
+    return api.savePushSubscription({ endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth });
   };
   const existing = await registration.pushManager.getSubscription();
   try {

@@ -1,10 +1,9 @@
 import { Alert, Button, FileInput, Group, Stack } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../api/client';
 import { errorMessage } from '../app/errors';
 import { uploadFile, uploadKycFile } from '../api/kyc-upload';
-import * as ops from '../api/operations';
+import * as api from '../api/calls';
 
 const FRAMES = 3;
 /** The pause between the pictures of one capture, so they differ as a live face does. */
@@ -77,7 +76,7 @@ export function Liveness({ onSubmitted }: { onSubmitted(): void }) {
         frames.length >= FRAMES
           ? await Promise.all(frames.map((b64, i) => uploadKycFile(`frame-${i + 1}.jpg`, 'image/jpeg', b64)))
           : await Promise.all(files.map(uploadFile));
-      await post(ops.submitTier3Kyc, { frames: paths });
+      await api.submitTier3Kyc({ frames: paths });
       // Sent: the camera goes off and the pictures go, so a refused selfie starts again from "Open the camera".
       stream?.getTracks().forEach((tr) => tr.stop());
       setStream(null);

@@ -2,14 +2,13 @@ import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../api/client';
 import { settingsQueries } from '../api/queries/settings';
 import { loginPinSchema } from '../api/schemas';
 import { useStepUp } from '../app/StepUp';
 import { digitsProps, showServerIssues, useSchemaForm } from './form';
 import { Result } from './Result';
 import { Section } from './Section';
-import * as ops from '../api/operations';
+import * as api from '../api/calls';
 
 /**
  * The login PIN's form: six digits, setLoginPin's own rule (api/schemas.ts), said in the label and checked before
@@ -23,7 +22,7 @@ export function LoginPinForm({ onSaved }: { onSaved?: () => void }) {
   const form = useSchemaForm(loginPinSchema, { pin: '' }, { pin: 'fields.loginPin' });
   const [underFields, setUnderFields] = useState(false);
   const save = useMutation({
-    mutationFn: (pin: string) => stepUp.withGrant((grantToken) => post(ops.setLoginPin, { pin }, { grantToken })),
+    mutationFn: (pin: string) => stepUp.withGrant((grantToken) => api.setLoginPin({ pin }, { grantToken })),
     onSuccess: () => {
       form.reset();
       void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey });
@@ -61,7 +60,7 @@ export function LoginPin() {
   const qc = useQueryClient();
   const status = useQuery(settingsQueries.loginPin());
   const off = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.disableLoginPin, {}, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => api.disableLoginPin({}, { grantToken })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: settingsQueries.loginPin().queryKey }),
   });
   const enrolled = status.data?.enrolled;

@@ -1,17 +1,16 @@
 import { getDefaultZIndex } from '@mantine/core';
 import { cloneElement } from 'react';
-import { post } from '../api/client';
 import { isCode } from '../app/errors';
 import { forgetGrant, rememberGrant, validGrant } from '../app/grant';
 import { useStepUp } from '../app/StepUp';
-import * as ops from '../api/operations';
+import * as api from '../api/calls';
 
 /** A passkey assertion traded for a step-up grant (WebAuthn through @simplewebauthn/browser, loaded on demand). */
 async function passkeyGrant(): Promise<string> {
   const { startAuthentication } = await import('@simplewebauthn/browser');
-  const { options } = await post(ops.adminPasskeyStepupOptions, {});
+  const { options } = await api.adminPasskeyStepupOptions({});
   const assertion = await startAuthentication({ optionsJSON: options as never });
-  const { grantToken, expiresAt } = await post(ops.verifyStepupChallenge, {
+  const { grantToken, expiresAt } = await api.verifyStepupChallenge({
     method: 'passkey',
     assertion: assertion as never,
   });
@@ -31,7 +30,7 @@ export function useOperatorStepUp() {
     } catch (err) {
       if (!isCode(err, 'STEP_UP_REQUIRED')) throw err;
       forgetGrant();
-      const methods = await post(ops.getMyTwoFactor, {}).then(
+      const methods = await api.getMyTwoFactor({}).then(
         (s) => s.stepUpMethods as readonly string[],
         () => [] as readonly string[],
       );

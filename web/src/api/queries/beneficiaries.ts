@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get, type GetInput } from '../client';
+import { type GetInput } from '../client';
+import * as api from '../calls';
 
 type Kind = NonNullable<NonNullable<GetInput<'/_serverFn/listBeneficiariesBearerBeneficiaries'>>['kind']>;
 
@@ -9,7 +10,7 @@ export const beneficiaryQueries = {
   list: (kind: Kind) =>
     queryOptions({
       queryKey: [...beneficiaryQueries.all(), kind],
-      queryFn: () => get('/_serverFn/listBeneficiariesBearerBeneficiaries', { kind }),
+      queryFn: () => api.listBeneficiaries({ kind }),
       staleTime: 60_000,
     }),
 };

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get } from '../client';
 import { adminQueries } from './admin';
+import * as api from '../calls';
 
 /**
  * Report, purchase and thread linked (issue 44): a purchase's reports and threads, a thread's reports. Keyed under
@@ -11,11 +11,11 @@ export const caseQueries = {
   purchase: (reference: string) =>
     queryOptions({
       queryKey: [...caseQueries.all(), 'purchase', reference],
-      queryFn: () => get('/_serverFn/adminGetPurchaseCaseBearerAdmin', { reference }),
+      queryFn: () => api.adminGetPurchaseCase({ reference }),
     }),
   thread: (threadId: string) =>
     queryOptions({
       queryKey: [...caseQueries.all(), 'thread', threadId],
-      queryFn: () => get('/_serverFn/adminListThreadReportsBearerAdmin', { threadId }),
+      queryFn: () => api.adminListThreadReports({ threadId }),
     }),
 };

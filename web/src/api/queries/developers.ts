@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get } from '../client';
+import * as api from '../calls';
 
 /** A webhook endpoint's mode: it takes test keys' events (test) or the live service's (live). */
 export type WebhookMode = 'test' | 'live';
@@ -10,28 +10,28 @@ export const developerQueries = {
   keys: () =>
     queryOptions({
       queryKey: [...developerQueries.all(), 'keys'],
-      queryFn: () => get('/_serverFn/listApiKeysBearerDevelopers').then((r) => r.keys),
+      queryFn: () => api.listApiKeys().then((r) => r.keys),
     }),
   endpoints: () =>
     queryOptions({
       queryKey: [...developerQueries.all(), 'endpoints'],
-      queryFn: () => get('/_serverFn/listWebhookEndpointsBearerDevelopers').then((r) => r.endpoints),
+      queryFn: () => api.listWebhookEndpoints().then((r) => r.endpoints),
     }),
   /** One mode's delivery log: test endpoints' (test keys' events) or live endpoints'. */
   deliveries: (mode: WebhookMode) =>
     queryOptions({
       queryKey: [...developerQueries.all(), 'deliveries', mode],
-      queryFn: () => get('/_serverFn/listWebhookDeliveriesBearerDevelopers', { limit: 20, mode }).then((r) => r.items),
+      queryFn: () => api.listWebhookDeliveries({ limit: 20, mode }).then((r) => r.items),
     }),
   /** Purchases and spend by key and Lagos day, the last 14 days (issue 45). */
   usage: () =>
     queryOptions({
       queryKey: [...developerQueries.all(), 'usage'],
-      queryFn: () => get('/_serverFn/getMyApiUsageBearerDevelopers', { days: 14 }).then((r) => r.items),
+      queryFn: () => api.getMyApiUsage({ days: 14 }).then((r) => r.items),
     }),
   testWallet: () =>
     queryOptions({
       queryKey: [...developerQueries.all(), 'testWallet'],
-      queryFn: () => get('/_serverFn/getTestWalletBearerDevelopers').then((r) => r.balance),
+      queryFn: () => api.getTestWallet().then((r) => r.balance),
     }),
 };

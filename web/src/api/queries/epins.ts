@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get } from '../client';
+import * as api from '../calls';
 
 /** Recharge cards (issue 45): the caller's e-PIN batches and one batch's cards. */
 export const epinQueries = {
@@ -7,11 +7,11 @@ export const epinQueries = {
   batches: () =>
     queryOptions({
       queryKey: [...epinQueries.all(), 'batches'],
-      queryFn: () => get('/_serverFn/listEpinBatchesBearerVTU', { limit: 50 }).then((r) => r.items),
+      queryFn: () => api.listEpinBatches({ limit: 50 }).then((r) => r.items),
     }),
   batch: (id: string) =>
     queryOptions({
       queryKey: [...epinQueries.all(), 'batch', id],
-      queryFn: () => get('/_serverFn/getEpinBatchBearerVTU', { id }),
+      queryFn: () => api.getEpinBatch({ id }),
     }),
 };

@@ -1,21 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get } from '../client';
+import * as api from '../calls';
 
 /** Referrals, milestones, check-ins, savings locks and loans. */
 export const growthQueries = {
   all: () => ['growth'] as const,
-  referral: () =>
-    queryOptions({ queryKey: [...growthQueries.all(), 'referral'], queryFn: () => get('/_serverFn/getMyReferralStatusBearerGrowth') }),
-  milestones: () =>
-    queryOptions({ queryKey: [...growthQueries.all(), 'milestones'], queryFn: () => get('/_serverFn/getPendingMilestonesBearerGrowth') }),
-  checkin: () =>
-    queryOptions({ queryKey: [...growthQueries.all(), 'checkin'], queryFn: () => get('/_serverFn/getCheckinStatusBearerGrowth') }),
+  referral: () => queryOptions({ queryKey: [...growthQueries.all(), 'referral'], queryFn: () => api.getMyReferralStatus() }),
+  milestones: () => queryOptions({ queryKey: [...growthQueries.all(), 'milestones'], queryFn: () => api.getPendingMilestones() }),
+  checkin: () => queryOptions({ queryKey: [...growthQueries.all(), 'checkin'], queryFn: () => api.getCheckinStatus() }),
   savings: () =>
     queryOptions({
       queryKey: [...growthQueries.all(), 'savings'],
-      queryFn: () => get('/_serverFn/listSavingsLocksBearerSavings', { limit: 50 }),
+      queryFn: () => api.listSavingsLocks({ limit: 50 }),
     }),
   /** Issue 45: my price level and the levels above it. */
-  level: () => queryOptions({ queryKey: [...growthQueries.all(), 'level'], queryFn: () => get('/_serverFn/getMyPriceLevelBearerVTU') }),
-  loans: () => queryOptions({ queryKey: [...growthQueries.all(), 'loans'], queryFn: () => get('/_serverFn/getLoanOverviewBearerLoans') }),
+  level: () => queryOptions({ queryKey: [...growthQueries.all(), 'level'], queryFn: () => api.getMyPriceLevel() }),
+  loans: () => queryOptions({ queryKey: [...growthQueries.all(), 'loans'], queryFn: () => api.getLoanOverview() }),
 };

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { get, type GetInput } from '../client';
+import { type GetInput } from '../client';
+import * as api from '../calls';
 
 /** The history's filter (issue 43): a range of Lagos days (YYYY-MM-DD) and a search, both optional. */
 export type HistoryFilter = Pick<NonNullable<GetInput<'/_serverFn/listWalletActivityBearerWallet'>>, 'from' | 'to' | 'q'>;
@@ -18,8 +19,7 @@ export const historyQueries = {
     infiniteQueryOptions({
       queryKey: [...historyQueries.all(), 'activity', filter, pageSize],
       initialPageParam: 0,
-      queryFn: ({ pageParam }) =>
-        get('/_serverFn/listWalletActivityBearerWallet', { limit: pageSize, offset: pageParam, ...historyQuery(filter) }),
+      queryFn: ({ pageParam }) => api.listWalletActivity({ limit: pageSize, offset: pageParam, ...historyQuery(filter) }),
       getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
     }),
 };

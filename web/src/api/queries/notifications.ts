@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { get } from '../client';
+import * as api from '../calls';
 
 /** The inbox (pages and the unread count the header shows) and announcements. */
 export const notificationsQueries = {
@@ -7,19 +7,19 @@ export const notificationsQueries = {
   unread: () =>
     queryOptions({
       queryKey: [...notificationsQueries.all(), 'unread'],
-      queryFn: () => get('/_serverFn/listNotificationsBearerNotifications', { limit: 1 }),
+      queryFn: () => api.listNotifications({ limit: 1 }),
       refetchInterval: 60_000,
     }),
   list: () =>
     infiniteQueryOptions({
       queryKey: [...notificationsQueries.all(), 'list'],
       initialPageParam: 0,
-      queryFn: ({ pageParam }) => get('/_serverFn/listNotificationsBearerNotifications', { limit: 20, offset: pageParam }),
+      queryFn: ({ pageParam }) => api.listNotifications({ limit: 20, offset: pageParam }),
       getNextPageParam: (last) => (last.hasMore ? last.offset + last.limit : undefined),
     }),
   broadcasts: () =>
     queryOptions({
       queryKey: [...notificationsQueries.all(), 'broadcasts'],
-      queryFn: () => get('/_serverFn/listBroadcastsBearerNotifications', { limit: 20 }),
+      queryFn: () => api.listBroadcasts({ limit: 20 }),
     }),
 };

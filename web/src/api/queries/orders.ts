@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get, post } from '../client';
+import * as api from '../calls';
 
 /** Marketplace and subscription orders, scheduled purchases, support messages and reports. */
 export const ordersQueries = {
@@ -7,25 +7,24 @@ export const ordersQueries = {
   products: () =>
     queryOptions({
       queryKey: [...ordersQueries.all(), 'products'],
-      queryFn: () => get('/_serverFn/listMarketplaceProductsBearerMarketplace', { limit: 50 }),
+      queryFn: () => api.listMarketplaceProducts({ limit: 50 }),
     }),
   marketOrders: () =>
     queryOptions({
       queryKey: [...ordersQueries.all(), 'market'],
-      queryFn: () => get('/_serverFn/listMyMarketplaceOrdersBearerMarketplace', { limit: 20 }),
+      queryFn: () => api.listMyMarketplaceOrders({ limit: 20 }),
     }),
   subscriptionPlans: () =>
     queryOptions({
       queryKey: [...ordersQueries.all(), 'subscriptionPlans'],
-      queryFn: () => get('/_serverFn/listSubscriptionPlansBearerSubscriptions', {}),
+      queryFn: () => api.listSubscriptionPlans({}),
     }),
   subscriptionOrders: () =>
     queryOptions({
       queryKey: [...ordersQueries.all(), 'subscriptions'],
-      queryFn: () => get('/_serverFn/listMySubscriptionOrdersBearerSubscriptions', { limit: 20 }),
+      queryFn: () => api.listMySubscriptionOrders({ limit: 20 }),
     }),
-  schedules: () =>
-    queryOptions({ queryKey: [...ordersQueries.all(), 'schedules'], queryFn: () => get('/_serverFn/listSchedulesBearerSchedules') }),
+  schedules: () => queryOptions({ queryKey: [...ordersQueries.all(), 'schedules'], queryFn: () => api.listSchedules() }),
 };
 
 export const supportQueries = {
@@ -33,18 +32,18 @@ export const supportQueries = {
   thread: () =>
     queryOptions({
       queryKey: [...supportQueries.all(), 'thread'],
-      queryFn: () => post('/_serverFn/getOrCreateThreadBearerSupport', {}).then((r) => r.thread),
+      queryFn: () => api.getOrCreateThread({}).then((r) => r.thread),
       staleTime: Infinity,
     }),
   messages: (threadId: string | undefined) =>
     queryOptions({
       queryKey: [...supportQueries.all(), 'thread', threadId, 'messages'],
-      queryFn: () => get('/_serverFn/listThreadMessagesBearerSupport', { threadId: threadId!, limit: 100 }),
+      queryFn: () => api.listThreadMessages({ threadId: threadId!, limit: 100 }),
       enabled: Boolean(threadId),
     }),
   reports: () =>
     queryOptions({
       queryKey: [...supportQueries.all(), 'reports'],
-      queryFn: () => get('/_serverFn/listMyReportsBearerReports', { limit: 20 }),
+      queryFn: () => api.listMyReports({ limit: 20 }),
     }),
 };

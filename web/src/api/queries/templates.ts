@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get } from '../client';
 import { adminQueries } from './admin';
+import * as api from '../calls';
 
 /** The customer e-mail and SMS templates of one language (issue 44), for the console's Message templates screen. */
 export const templateQueries = {
@@ -8,6 +8,6 @@ export const templateQueries = {
   list: (language: 'en' | 'ha' | 'pcm' | 'yo') =>
     queryOptions({
       queryKey: [...templateQueries.all(), language],
-      queryFn: () => get('/_serverFn/adminListMessageTemplatesBearerAdmin', { language }),
+      queryFn: () => api.adminListMessageTemplates({ language }),
     }),
 };

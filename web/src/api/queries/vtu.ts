@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { get, post, type GetInput } from '../client';
+import { type GetInput } from '../client';
+import * as api from '../calls';
 
 export type TransactionFilter = Pick<
   NonNullable<GetInput<'/_serverFn/listMyVtuTransactionsBearerVTU'>>,
@@ -16,52 +17,52 @@ export const vtuQueries = {
   dataPlans: (network: Network | null) =>
     queryOptions({
       queryKey: [...vtuQueries.all(), 'dataPlans', network],
-      queryFn: () => get('/_serverFn/listDataPlansBearerVTU', { network: network! }),
+      queryFn: () => api.listDataPlans({ network: network! }),
       enabled: network !== null,
       staleTime: CATALOGUE_MS,
     }),
   cableProviders: () =>
     queryOptions({
       queryKey: [...vtuQueries.all(), 'cableProviders'],
-      queryFn: () => get('/_serverFn/listCableProvidersBearerVTU'),
+      queryFn: () => api.listCableProviders(),
       staleTime: CATALOGUE_MS,
     }),
   cablePlans: (identifier: string) =>
     queryOptions({
       queryKey: [...vtuQueries.all(), 'cablePlans', identifier],
-      queryFn: () => get('/_serverFn/listCablePlansBearerVTU', { identifier }),
+      queryFn: () => api.listCablePlans({ identifier }),
       enabled: identifier !== '',
       staleTime: CATALOGUE_MS,
     }),
   discos: () =>
     queryOptions({
       queryKey: [...vtuQueries.all(), 'discos'],
-      queryFn: () => get('/_serverFn/listElectricityPlansBearerVTU'),
+      queryFn: () => api.listElectricityPlans(),
       staleTime: CATALOGUE_MS,
     }),
   betCompanies: () =>
     queryOptions({
       queryKey: [...vtuQueries.all(), 'betCompanies'],
-      queryFn: () => get('/_serverFn/listBetCompaniesBearerVTU'),
+      queryFn: () => api.listBetCompanies(),
       staleTime: CATALOGUE_MS,
     }),
   examPins: () =>
     queryOptions({
       queryKey: [...vtuQueries.all(), 'examPins'],
-      queryFn: () => get('/_serverFn/listEducationPinsBearerVTU'),
+      queryFn: () => api.listEducationPins(),
       staleTime: CATALOGUE_MS,
     }),
   transaction: (id: string) =>
     queryOptions({
       queryKey: [...vtuQueries.all(), 'transaction', id],
-      queryFn: () => post('/_serverFn/getMyVtuTransactionBearerVTU', { id }).then((r) => r.transaction),
+      queryFn: () => api.getMyVtuTransaction({ id }).then((r) => r.transaction),
     }),
   transactions: (filter: TransactionFilter, pageSize: number) =>
     infiniteQueryOptions({
       queryKey: [...vtuQueries.all(), 'transactions', filter, pageSize],
       initialPageParam: 0,
       queryFn: ({ pageParam }) =>
-        get('/_serverFn/listMyVtuTransactionsBearerVTU', {
+        api.listMyVtuTransactions({
           limit: pageSize,
           offset: pageParam,
           ...(filter.status ? { status: filter.status } : {}),
@@ -79,13 +80,13 @@ export const receiptsQueries = {
   signed: (reference: string) =>
     queryOptions({
       queryKey: [...receiptsQueries.all(), 'signed', reference],
-      queryFn: () => post('/_serverFn/signReceiptBearerReceipts', { reference }),
+      queryFn: () => api.signReceipt({ reference }),
       staleTime: Infinity,
     }),
   verify: (needle: string) =>
     queryOptions({
       queryKey: [...receiptsQueries.all(), 'verify', needle],
-      queryFn: () => get('/_serverFn/verifyReceiptPublicReceipts', { needle }),
+      queryFn: () => api.verifyReceipt({ needle }),
       retry: false,
     }),
   /** The receipt's public verification link as a QR image (made in the browser; the library loads with it). */

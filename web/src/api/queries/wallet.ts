@@ -1,28 +1,27 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get } from '../client';
+import * as api from '../calls';
 
 /** The wallet's reads. Every money screen invalidates `walletQueries.all()` after moving money. */
 export const walletQueries = {
   all: () => ['wallet'] as const,
-  state: () => queryOptions({ queryKey: [...walletQueries.all(), 'state'], queryFn: () => get('/_serverFn/getWalletStateBearerWallet') }),
+  state: () => queryOptions({ queryKey: [...walletQueries.all(), 'state'], queryFn: () => api.getWalletState() }),
   /** The KYC tier's limits and what is left of today's: checked before a purchase asks for the PIN. */
-  limits: () =>
-    queryOptions({ queryKey: [...walletQueries.all(), 'limits'], queryFn: () => get('/_serverFn/getWalletLimitsBearerWallet') }),
+  limits: () => queryOptions({ queryKey: [...walletQueries.all(), 'limits'], queryFn: () => api.getWalletLimits() }),
   topup: (reference: string) =>
     queryOptions({
       queryKey: [...walletQueries.all(), 'topup', reference],
-      queryFn: () => get('/_serverFn/getTopupIntentBearerWallet', { reference }),
+      queryFn: () => api.getTopupIntent({ reference }),
     }),
   /** Withdrawals to a bank account (Tier 2): the banks, the fee and the bounds. */
   withdrawalOptions: () =>
     queryOptions({
       queryKey: [...walletQueries.all(), 'withdrawal-options'],
-      queryFn: () => get('/_serverFn/getWithdrawalOptionsBearerWallet'),
+      queryFn: () => api.getWithdrawalOptions(),
       retry: false,
     }),
   withdrawal: (reference: string) =>
     queryOptions({
       queryKey: [...walletQueries.all(), 'withdrawal', reference],
-      queryFn: () => get('/_serverFn/getWithdrawalBearerWallet', { reference }),
+      queryFn: () => api.getWithdrawal({ reference }),
     }),
 };

@@ -2,7 +2,6 @@ import { Anchor, Button, Card, Group, List, Stack, Text, Title } from '@mantine/
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { caseQueries } from '../../api/queries/cases';
 import { Failure } from '../../components/Failure';
@@ -12,7 +11,7 @@ import { Loaded } from '../../components/Loaded';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { StatusBadge } from '../../components/StatusBadge';
 import { when } from '../../app/format';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** Where a support thread opens: the inbox with that thread chosen (any status). */
 export const threadLink = (id: string, status: 'open' | 'closed'): ConsoleTarget => ({
@@ -44,7 +43,7 @@ export function PurchaseCase({ reference }: { reference: string }) {
   async function closeThread(threadId: string) {
     setError(null);
     try {
-      await post(ops.adminCloseSupportThread, { threadId });
+      await api.adminCloseSupportThread({ threadId });
       await refresh();
     } catch (err) {
       setError(err);
@@ -109,7 +108,7 @@ export function PurchaseCase({ reference }: { reference: string }) {
         confirm={t('console.purchaseCase.resolveBoth')}
         onClose={() => setResolving(null)}
         onConfirm={async (note) => {
-          await post(ops.adminResolveTransactionReport, { id: resolving!, note: note ?? '' });
+          await api.adminResolveTransactionReport({ id: resolving!, note: note ?? '' });
           await refresh();
         }}
       >

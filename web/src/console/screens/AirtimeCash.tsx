@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useSetSearch } from '../nav';
@@ -15,7 +15,7 @@ import { money, when } from '../../app/format';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 25;
 const STATUSES = ['awaiting', 'credited', 'expired', 'failed'] as const;
@@ -52,7 +52,7 @@ export function AirtimeCash() {
     setBusy(id);
     setError(null);
     try {
-      const r = await post(ops.adminRequeryAirtimeCashRequest, { id });
+      const r = await api.adminRequeryAirtimeCashRequest({ id });
       const credited = r.request.credited !== null ? t('console.airtimeCash.credited', { amount: money(r.request.credited) }) : '';
       setNotice(t('console.airtimeCash.answered', { reference, status: r.providerStatus, outcome: r.request.status, credited }));
       await refresh();
@@ -67,8 +67,7 @@ export function AirtimeCash() {
     if (!resolving) return;
     const key = newIdempotencyKey();
     const r = await stepUp.withGrant((grantToken) =>
-      post(
-        ops.adminResolveAirtimeCashRequest,
+      api.adminResolveAirtimeCashRequest(
         { id: resolving.id, note: note ?? '' },
         { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
       ),

@@ -4,7 +4,7 @@ import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post, type GetOutput } from '../../api/client';
+import { type GetOutput } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
@@ -19,6 +19,7 @@ import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 20;
 type Approval = GetOutput<typeof ops.adminListApprovals>['items'][number];
@@ -56,8 +57,8 @@ export function Approvals() {
     const { a, decision } = deciding;
     const r = await stepUp.withGrant((grantToken) =>
       decision === 'approve'
-        ? post(ops.adminApproveRequest, { id: a.id, ...(reason ? { reason } : {}) }, grantToken ? { grantToken } : {})
-        : post(ops.adminRejectRequest, { id: a.id, reason: reason ?? '' }, grantToken ? { grantToken } : {}),
+        ? api.adminApproveRequest({ id: a.id, ...(reason ? { reason } : {}) }, grantToken ? { grantToken } : {})
+        : api.adminRejectRequest({ id: a.id, reason: reason ?? '' }, grantToken ? { grantToken } : {}),
     );
     setNotice(
       t('console.approvals.decided', {
@@ -260,7 +261,7 @@ function ThresholdForm({ initial }: { initial: Settings }) {
           setError(null);
           setSaved(null);
           try {
-            const out = await stepUp.withGrant((grantToken) => post(ops.adminUpdateApprovalSettings, v, grantToken ? { grantToken } : {}));
+            const out = await stepUp.withGrant((grantToken) => api.adminUpdateApprovalSettings(v, grantToken ? { grantToken } : {}));
             setSaved(out.change.status);
             await qc.invalidateQueries({ queryKey: consoleQueries.approvalSettings().queryKey });
           } catch (err) {

@@ -3,13 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post, type PostInput, type PostOutput } from '../../api/client';
+import { type PostInput, type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import i18next from 'i18next';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { when } from '../../app/format';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 type Draft = PostInput<typeof ops.adminPreviewBroadcast>;
 type Preview = PostOutput<typeof ops.adminPreviewBroadcast>;
@@ -86,7 +87,7 @@ export function NewBroadcast() {
     setBusy(true);
     setError(null);
     try {
-      await post(ops.adminCreateBroadcast, draft);
+      await api.adminCreateBroadcast(draft);
       setReview(null);
       form.reset();
       setOpen(false);
@@ -114,7 +115,7 @@ export function NewBroadcast() {
           setError(null);
           try {
             const draft = draftOf(v);
-            setReview({ draft, preview: await post(ops.adminPreviewBroadcast, draft) });
+            setReview({ draft, preview: await api.adminPreviewBroadcast(draft) });
           } catch (err) {
             if (!showServerIssues(form, err, HINTS)) setError(err);
           } finally {

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post, type PostOutput } from '../../api/client';
+import { type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useSetSearch } from '../nav';
@@ -14,6 +14,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { when } from '../../app/format';
 import { NewBroadcast } from './BroadcastNew';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 10;
 type Broadcast = PostOutput<typeof ops.adminEndBroadcast>['broadcast'];
@@ -113,7 +114,7 @@ function BroadcastCard({ b }: { b: Broadcast }) {
               onClick={async () => {
                 setError(null);
                 try {
-                  await post(ops.adminEndBroadcast, { id: b.id });
+                  await api.adminEndBroadcast({ id: b.id });
                   await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'broadcasts'] });
                 } catch (err) {
                   setError(err);

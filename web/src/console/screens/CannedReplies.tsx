@@ -3,7 +3,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post } from '../../api/client';
 import { consoleQueries, adminQueries } from '../../api/queries/admin';
 import { isCode } from '../../app/errors';
 import { Failure } from '../../components/Failure';
@@ -12,7 +11,7 @@ import { fillName } from '../canned';
 import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { when } from '../../app/format';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 // adminSaveCannedReply's title (1 to 60 characters) and body (1 to 2000).
 const replySchema = z.object({ title: z.string().trim().min(1).max(60), body: z.string().trim().min(1).max(2000) });
@@ -128,7 +127,7 @@ function ReplyForm({ reply, onClose, onSaved }: { reply: Saved | null; onClose: 
           setBusy(true);
           setError(null);
           try {
-            await post(ops.adminSaveCannedReply, {
+            await api.adminSaveCannedReply({
               ...(reply ? { id: reply.id } : {}),
               title: title.trim(),
               body: body.trim(),
@@ -198,7 +197,7 @@ function DeleteDialog({ reply, onClose, onDeleted }: { reply: Saved | null; onCl
               setBusy(true);
               setError(null);
               try {
-                await post(ops.adminDeleteCannedReply, { id: reply!.id });
+                await api.adminDeleteCannedReply({ id: reply!.id });
                 await onDeleted();
                 close();
               } catch (err) {

@@ -3,7 +3,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import i18next from 'i18next';
@@ -16,7 +15,7 @@ import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { money, when } from '../../app/format';
 import { ScreenTitle } from '../../components/ScreenTitle';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 // The providers adminSetMarkup accepts (its providerInput). The services are the service kinds the floats list (every
 // kind sold is routed to a provider), so a kind added on the service shows here without a change to this screen;
@@ -71,7 +70,7 @@ function Markups() {
     setReview(null);
     const { network: _n, identifier: _i, ...markup } = draft;
     try {
-      const r = await stepUp.withGrant((grantToken) => post(ops.adminSetMarkup, markup, grantToken ? { grantToken } : {}));
+      const r = await stepUp.withGrant((grantToken) => api.adminSetMarkup(markup, grantToken ? { grantToken } : {}));
       setSaved(
         r.markup.provider
           ? t('console.catalogue.savedAt', { service: r.markup.service, provider: r.markup.provider })
@@ -118,7 +117,7 @@ function Markups() {
               ...(v.service === 'cable' ? { identifier: 'dstv' } : {}),
             };
             try {
-              setReview({ draft, preview: await post(ops.adminPreviewMarkup, draft) });
+              setReview({ draft, preview: await api.adminPreviewMarkup(draft) });
             } catch (err) {
               if (!showServerIssues(form, err, MARKUP_HINTS)) setError(err);
             }
@@ -183,7 +182,7 @@ function Floats() {
   async function fund(m: { provider: (typeof PROVIDERS)[number]; amount: number }) {
     setMove(null);
     try {
-      const r = await stepUp.withGrant((grantToken) => post(ops.adminFundProviderFloat, m, grantToken ? { grantToken } : {}));
+      const r = await stepUp.withGrant((grantToken) => api.adminFundProviderFloat(m, grantToken ? { grantToken } : {}));
       setSaved(t('console.catalogue.funded', { provider: r.provider, amount: money(r.amount), balance: money(r.providerBalance) }));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'floats'] });
     } catch (err) {

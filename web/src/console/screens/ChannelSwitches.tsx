@@ -3,13 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18next from 'i18next';
-import { get, post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useCan } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { Loaded } from '../../components/Loaded';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** A channel's name as operators read it (vtu_transactions.channel), or the channel itself when it has none. */
 export function channelName(channel: string): string {
@@ -19,7 +18,7 @@ export function channelName(channel: string): string {
 const SWITCHABLE = ['ussd', 'whatsapp'] as const;
 const channelsQuery = () => ({
   queryKey: [...adminQueries.all(), 'channels'],
-  queryFn: () => get(ops.adminGetChannels),
+  queryFn: () => api.adminGetChannels(),
 });
 
 /**
@@ -36,7 +35,7 @@ export function ChannelSwitches() {
   async function flip(channel: (typeof SWITCHABLE)[number], on: boolean) {
     setError(null);
     try {
-      const r = await stepUp.withGrant((grantToken) => post(ops.adminSetChannels, { [channel]: on }, grantToken ? { grantToken } : {}));
+      const r = await stepUp.withGrant((grantToken) => api.adminSetChannels({ [channel]: on }, grantToken ? { grantToken } : {}));
       qc.setQueryData(channelsQuery().queryKey, r);
     } catch (err) {
       setError(err);

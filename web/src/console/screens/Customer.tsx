@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
 import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
@@ -17,7 +17,7 @@ import { money, when } from '../../app/format';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 // adminAdjustWallet: a signed naira amount (not 0, at most ₦10,000,000 either way, 2 decimals) and a reason.
 const adjustSchema = z.object({
@@ -204,8 +204,8 @@ export function CustomerPage({ userId }: { userId: string }) {
             color={dialog === 'freeze' ? 'red' : undefined}
             onClose={() => setDialog(null)}
             onConfirm={async (reason) => {
-              const op = dialog === 'freeze' ? ops.adminFreezeCustomer : ops.adminUnfreezeCustomer;
-              await stepUp.withGrant((grantToken) => post(op, { userId, reason: reason ?? '' }, grantToken ? { grantToken } : {}));
+              const call = dialog === 'freeze' ? api.adminFreezeCustomer : api.adminUnfreezeCustomer;
+              await stepUp.withGrant((grantToken) => call({ userId, reason: reason ?? '' }, grantToken ? { grantToken } : {}));
               setNotice(t(dialog === 'freeze' ? 'console.customer.frozenNotice' : 'console.customer.unfrozenNotice'));
               await refresh();
             }}
@@ -218,9 +218,7 @@ export function CustomerPage({ userId }: { userId: string }) {
             confirm={t('console.customer.signOutEverywhere')}
             onClose={() => setDialog(null)}
             onConfirm={async () => {
-              const r = await stepUp.withGrant((grantToken) =>
-                post(ops.adminSignOutCustomer, { userId }, grantToken ? { grantToken } : {}),
-              );
+              const r = await stepUp.withGrant((grantToken) => api.adminSignOutCustomer({ userId }, grantToken ? { grantToken } : {}));
               setNotice(t('console.customer.sessionsEnded', { count: r.sessionsEnded }));
               await refresh();
             }}
@@ -250,8 +248,7 @@ function Adjust({ userId, onDone }: { userId: string; onDone: (message: string) 
           const key = newIdempotencyKey();
           try {
             const r = await stepUp.withGrant((grantToken) =>
-              post(
-                ops.adminAdjustWallet,
+              api.adminAdjustWallet(
                 { userId, amount: Number(v.amount), reason: v.reason.trim() },
                 { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
               ),

@@ -3,7 +3,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useSetSearch } from '../nav';
@@ -12,7 +11,7 @@ import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { when } from '../../app/format';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 25;
 type Channel = 'email' | 'sms' | 'push';
@@ -38,7 +37,7 @@ export function DeadLetters() {
     setBusy(id);
     setError(null);
     try {
-      const r = await post(ops.adminRetryDeadLetter, { id });
+      const r = await api.adminRetryDeadLetter({ id });
       setNotice(t(r.requeued ? 'console.deadLetters.queued' : 'console.deadLetters.alreadyRetried', { recipient }));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'deadLetters'] });
     } catch (err) {

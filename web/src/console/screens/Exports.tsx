@@ -4,7 +4,6 @@ import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post } from '../../api/client';
 import { consoleQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import i18next from 'i18next';
@@ -16,7 +15,7 @@ import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
 import { when } from '../../app/format';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 20;
 const KINDS = ['transactions', 'ledger', 'topups', 'audit'] as const;
@@ -46,7 +45,7 @@ export function Exports() {
           onSubmit={form.onSubmit(async (v) => {
             setError(null);
             try {
-              setJobId((await post(ops.adminStartExport, { ...v, kind: v.kind as (typeof KINDS)[number] })).jobId);
+              setJobId((await api.adminStartExport({ ...v, kind: v.kind as (typeof KINDS)[number] })).jobId);
             } catch (err) {
               if (!showServerIssues(form, err, HINTS)) setError(err);
             }

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post, type GetOutput } from '../../api/client';
+import { type GetOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
@@ -13,6 +13,7 @@ import { Loaded } from '../../components/Loaded';
 import { money } from '../../app/format';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 type Settings = GetOutput<typeof ops.adminGetGrowthSettings>['settings'];
 type Editable = Omit<Settings, 'milestones'>;
@@ -55,7 +56,7 @@ function GrowthForm({ settings, stepUp }: { settings: Settings; stepUp: Operator
         const changed = Object.fromEntries(keys.filter((k) => values[k] !== initial[k]).map((k) => [k, values[k]]));
         if (Object.keys(changed).length === 0) return setSaved(t('console.growth.nothing'));
         try {
-          const r = await stepUp.withGrant((grantToken) => post(ops.adminUpdateGrowthSettings, changed, grantToken ? { grantToken } : {}));
+          const r = await stepUp.withGrant((grantToken) => api.adminUpdateGrowthSettings(changed, grantToken ? { grantToken } : {}));
           qc.setQueryData(adminQueries.growth().queryKey, (old) => (old ? { ...old, settings: r.settings } : old));
           form.resetDirty(r.settings);
           setSaved(t('console.growth.saved', { count: Object.keys(changed).length }));

@@ -4,7 +4,6 @@ import { useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useSetSearch } from '../nav';
 import { useServerSort } from '../sort';
@@ -14,7 +13,7 @@ import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
 import { when } from '../../app/format';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 20;
 type Status = 'pending' | 'approved' | 'rejected';
@@ -63,7 +62,7 @@ export function KycQueue() {
   async function decide(reason: string | undefined) {
     if (!decision) return;
     const i = items.findIndex((s) => s.id === selected);
-    await post(ops.adminReviewKyc, { submissionId: selected, decision, ...(reason ? { reason } : {}) });
+    await api.adminReviewKyc({ submissionId: selected, decision, ...(reason ? { reason } : {}) });
     // On to the next submission in the queue (the decided one leaves the pending list).
     const next = items[i + 1] ?? items[i - 1];
     setSearch({ id: next && next.id !== selected ? next.id : undefined, offset });

@@ -4,13 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { useCan } from '../roles';
 import type { useOperatorStepUp } from '../step-up';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 type WithGrant = ReturnType<typeof useOperatorStepUp>['withGrant'];
 const reason = z.string().trim().min(3).max(500);
@@ -81,7 +80,7 @@ function GrantForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
       onSubmit={form.onSubmit(async (v) => {
         setError(null);
         try {
-          const r = await withGrant((grantToken) => post(ops.adminRequestLevelGrant, v, grantToken ? { grantToken } : {}));
+          const r = await withGrant((grantToken) => api.adminRequestLevelGrant(v, grantToken ? { grantToken } : {}));
           onAsked(asked(t, r.status, t('console.levelForms.grantWhat')));
           form.reset();
         } catch (err) {
@@ -127,8 +126,7 @@ function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
         setError(null);
         try {
           const r = await withGrant((grantToken) =>
-            post(
-              ops.adminRequestPriceLevel,
+            api.adminRequestPriceLevel(
               {
                 level: v.level,
                 name: v.name,

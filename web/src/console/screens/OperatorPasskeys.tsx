@@ -2,14 +2,14 @@ import { Alert, Button, Card, Group, Stack, TextInput, Title } from '@mantine/co
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, post } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { consoleQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useOperatorStepUp } from '../step-up';
 import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { when } from '../../app/format';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** This operator's passkeys (WebAuthn): a second factor and a step-up method. */
 export function Passkeys() {
@@ -31,9 +31,9 @@ export function Passkeys() {
       // Adding a second factor asks for a step-up first (a code, or a passkey the operator already has).
       const r = await stepUp.withGrant(async (grantToken) => {
         const opts = grantToken ? { grantToken } : {};
-        const { options } = await post(ops.adminPasskeyRegisterOptions, {}, opts);
+        const { options } = await api.adminPasskeyRegisterOptions({}, opts);
         const response = await startRegistration({ optionsJSON: options as never });
-        return post(ops.adminPasskeyRegister, { response: response as never, ...(name.trim() ? { name: name.trim() } : {}) }, opts);
+        return api.adminPasskeyRegister({ response: response as never, ...(name.trim() ? { name: name.trim() } : {}) }, opts);
       });
       setNotice(t('console.operators.passkeyAdded', { name: r.name }));
       setName('');
@@ -49,7 +49,7 @@ export function Passkeys() {
   async function remove(id: string) {
     setError(null);
     try {
-      await post(ops.adminDeletePasskey, { id });
+      await api.adminDeletePasskey({ id });
       await refresh();
     } catch (err) {
       setError(err);

@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import type { OperatorRole } from '../../api/operation-roles';
-import { post } from '../../api/client';
 import { adminQueries, consoleQueries, operatorQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { roleOptions } from '../role-options';
@@ -15,7 +14,7 @@ import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { when } from '../../app/format';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { emailSchema } from '../../api/schemas';
 import { useSchemaForm } from '../../components/form';
 
@@ -92,7 +91,7 @@ function Roles() {
                                 onClick={() =>
                                   void run(() =>
                                     stepUp.withGrant((grantToken) =>
-                                      post(ops.adminRevokeRole, { userId: o.userId, role: r }, grantToken ? { grantToken } : {}),
+                                      api.adminRevokeRole({ userId: o.userId, role: r }, grantToken ? { grantToken } : {}),
                                     ),
                                   )
                                 }
@@ -131,7 +130,7 @@ function Roles() {
           onSubmit={form.onSubmit(({ email, role }) => {
             void run(async () => {
               const r = await stepUp.withGrant((grantToken) =>
-                post(ops.adminGrantRole, { email: email.trim(), role }, grantToken ? { grantToken } : {}),
+                api.adminGrantRole({ email: email.trim(), role }, grantToken ? { grantToken } : {}),
               );
               // An e-mail with no account yet is invited: the role is theirs at their first sign-in.
               setNotice(
@@ -184,7 +183,7 @@ function Invitations() {
   async function revoke(id: string) {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) => post(ops.adminRevokeInvitation, { id }, grantToken ? { grantToken } : {}));
+      await stepUp.withGrant((grantToken) => api.adminRevokeInvitation({ id }, grantToken ? { grantToken } : {}));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
     } catch (err) {
       setError(err);
@@ -241,7 +240,7 @@ function Sessions() {
   async function revoke(sessionId: string) {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) => post(ops.adminRevokeOperatorSession, { sessionId }, grantToken ? { grantToken } : {}));
+      await stepUp.withGrant((grantToken) => api.adminRevokeOperatorSession({ sessionId }, grantToken ? { grantToken } : {}));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'operators'] });
     } catch (err) {
       setError(err);

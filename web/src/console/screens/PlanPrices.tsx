@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post, type PostOutput } from '../../api/client';
+import { type PostOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import i18next from 'i18next';
@@ -14,6 +14,7 @@ import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { money } from '../../app/format';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 type Service = 'data' | 'cable' | 'exam';
 type Preview = PostOutput<typeof ops.adminPreviewPriceChange>;
@@ -55,7 +56,7 @@ export function PlanPrices() {
   const toggle = async (plan: string, enabled: boolean) => {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) => post(ops.adminSetPlanEnabled, { service, plan, enabled }, grantToken ? { grantToken } : {}));
+      await stepUp.withGrant((grantToken) => api.adminSetPlanEnabled({ service, plan, enabled }, grantToken ? { grantToken } : {}));
       setNotice(t(enabled ? 'console.planPrices.onSaleAgain' : 'console.planPrices.switchedOff', { plan }));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'plan-prices'] });
     } catch (err) {
@@ -189,7 +190,7 @@ function PriceChange(p: {
         setError(null);
         try {
           const r = await p.withGrant((grantToken) =>
-            post(ops.adminRequestPriceChange, { ...change(), reason: v.reason }, grantToken ? { grantToken } : {}),
+            api.adminRequestPriceChange({ ...change(), reason: v.reason }, grantToken ? { grantToken } : {}),
           );
           setPreview(null);
           p.onAsked(t(r.status === 'pending' ? 'console.planPrices.asked' : 'console.planPrices.changed'));
@@ -236,7 +237,7 @@ function PriceChange(p: {
               try {
                 // A cable preview lists one cable provider's plans: the one shown above.
                 setPreview(
-                  await post(ops.adminPreviewPriceChange, {
+                  await api.adminPreviewPriceChange({
                     ...change(),
                     ...(p.identifier ? { identifier: p.identifier } : {}),
                   }),

@@ -3,16 +3,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get } from '../../api/client';
 import { useSetSearch } from '../nav';
 import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { money } from '../../app/format';
 import { ScreenTitle } from '../../components/ScreenTitle';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Lagos' }).format(new Date());
-const PROFIT = ops.adminProfit;
 
 /**
  * Issue 45: profit of successful purchases (retail minus wholesale) by Lagos day, service and price level over a range
@@ -28,7 +26,7 @@ export function Profit() {
   const level = search.level ?? '';
   const [draft, setDraft] = useState({ from, to, service, level });
   const q = { from, to, ...(service ? { service } : {}), ...(level ? { level } : {}) };
-  const profit = useQuery({ queryKey: ['admin', 'profit', q], queryFn: () => get(PROFIT, q), placeholderData: keepPreviousData });
+  const profit = useQuery({ queryKey: ['admin', 'profit', q], queryFn: () => api.adminProfit(q), placeholderData: keepPreviousData });
   return (
     <Stack>
       <ScreenTitle title={t('console.profit.title')} />

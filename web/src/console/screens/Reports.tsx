@@ -3,7 +3,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { threadLink } from '../cases/PurchaseCase';
 import { LinkedText } from '../references';
@@ -15,7 +14,7 @@ import { money, when } from '../../app/format';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 20;
 
@@ -131,7 +130,7 @@ function TransactionReports() {
         confirm={t('console.reports.resolve')}
         onClose={() => setResolving(null)}
         onConfirm={async (note) => {
-          await post(ops.adminResolveTransactionReport, { id: resolving!.id, note: note ?? '' });
+          await api.adminResolveTransactionReport({ id: resolving!.id, note: note ?? '' });
           await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'reports'] });
         }}
       />

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get, post, type GetOutput } from '../../api/client';
+import { type GetOutput } from '../../api/client';
 import { Failure } from '../../components/Failure';
 import { ConsoleLink, useSetSearch } from '../nav';
 import { useCan } from '../roles';
@@ -15,10 +15,10 @@ import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
 import { LevelForms } from './LevelForms';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
-const LIST = ops.adminListResellers;
 const LIMIT = 20;
-type Reseller = GetOutput<typeof LIST>['items'][number];
+type Reseller = GetOutput<typeof ops.adminListResellers>['items'][number];
 type Key = Reseller['keys'][number];
 
 /**
@@ -32,7 +32,11 @@ export function Resellers() {
   const setSearch = useSetSearch('/console/resellers');
   const offset = search.offset ?? 0;
   const q = { limit: LIMIT, offset };
-  const list = useQuery({ queryKey: ['admin', 'resellers', q], queryFn: () => get(LIST, q), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: ['admin', 'resellers', q],
+    queryFn: () => api.adminListResellers(q),
+    placeholderData: keepPreviousData,
+  });
   const can = useCan();
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -42,7 +46,7 @@ export function Resellers() {
     setError(null);
     setNotice(null);
     try {
-      await stepUp.withGrant((grantToken) => post(ops.adminSuspendApiKey, { keyId: k.id, suspended }, grantToken ? { grantToken } : {}));
+      await stepUp.withGrant((grantToken) => api.adminSuspendApiKey({ keyId: k.id, suspended }, grantToken ? { grantToken } : {}));
       setNotice(t(suspended ? 'console.resellers.suspended' : 'console.resellers.resumed', { name: k.name, prefix: k.prefix }));
       await qc.invalidateQueries({ queryKey: ['admin', 'resellers'] });
     } catch (err) {

@@ -3,9 +3,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { get, post, type GetOutput } from '../../api/client';
+import { type GetOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { when } from '../../app/format';
 import { Failure } from '../../components/Failure';
 import { Loaded } from '../../components/Loaded';
@@ -17,7 +18,7 @@ type ServiceRouting = GetOutput<typeof ops.adminGetRouting>['items'][number];
 type Route = ServiceRouting['routes'][number];
 type Draft = { service: ServiceRouting; route: Route };
 
-const routingQuery = () => ({ queryKey: [...adminQueries.all(), 'routing'], queryFn: () => get(ops.adminGetRouting) });
+const routingQuery = () => ({ queryKey: [...adminQueries.all(), 'routing'], queryFn: () => api.adminGetRouting() });
 const NETWORK_NAMES: Record<string, string> = { mtn: 'MTN', airtel: 'Airtel', glo: 'Glo', '9mobile': '9mobile' };
 const where = (t: TFunction, r: Route) => (r.network ? (NETWORK_NAMES[r.network] ?? r.network) : t('console.routing.wholeService'));
 const order = (providers: { name: string }[]) => providers.map((p) => p.name).join(' → ');
@@ -67,14 +68,10 @@ export function Routing() {
   const grant = (grantToken?: string) => (grantToken ? { grantToken } : {});
   const set = (d: Draft, providers: string[]) =>
     write((g) =>
-      post(
-        ops.adminSetRouting,
-        { service: d.service.service, ...(d.route.network ? { network: d.route.network } : {}), providers },
-        grant(g),
-      ),
+      api.adminSetRouting({ service: d.service.service, ...(d.route.network ? { network: d.route.network } : {}), providers }, grant(g)),
     );
   const clear = (s: ServiceRouting, r: Route) =>
-    write((g) => post(ops.adminClearRouting, { service: s.service, ...(r.network ? { network: r.network } : {}) }, grant(g)));
+    write((g) => api.adminClearRouting({ service: s.service, ...(r.network ? { network: r.network } : {}) }, grant(g)));
 
   return (
     <Stack>

@@ -3,7 +3,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { useSetSearch } from '../nav';
@@ -16,7 +15,7 @@ import { money, when } from '../../app/format';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 20;
 const MARKET_STATUSES = ['processing', 'fulfilled', 'cancelled'] as const;
@@ -155,8 +154,7 @@ function MarketplaceOrders() {
         onClose={() => setDecision(null)}
         onConfirm={async (note) => {
           await stepUp.withGrant((grantToken) =>
-            post(
-              ops.adminUpdateMarketplaceOrder,
+            api.adminUpdateMarketplaceOrder(
               {
                 id: decision!.id,
                 status: decision!.status as 'fulfilled' | 'cancelled',
@@ -253,8 +251,7 @@ function SubscriptionOrders() {
         onClose={() => setDecision(null)}
         onConfirm={async (note) => {
           await stepUp.withGrant((grantToken) =>
-            post(
-              ops.adminUpdateSubscriptionOrder,
+            api.adminUpdateSubscriptionOrder(
               {
                 id: decision!.id,
                 status: decision!.status as 'processing' | 'fulfilled' | 'failed' | 'cancelled',
@@ -283,7 +280,7 @@ function Products() {
   const toggle = async (id: string, active: boolean) => {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) => post(ops.adminUpdateProduct, { id, active }, grantToken ? { grantToken } : {}));
+      await stepUp.withGrant((grantToken) => api.adminUpdateProduct({ id, active }, grantToken ? { grantToken } : {}));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'products'] });
     } catch (err) {
       setError(err);
@@ -341,7 +338,7 @@ function Plans() {
   const toggle = async (id: string, active: boolean) => {
     setError(null);
     try {
-      await stepUp.withGrant((grantToken) => post(ops.adminUpdateSubscriptionPlan, { id, active }, grantToken ? { grantToken } : {}));
+      await stepUp.withGrant((grantToken) => api.adminUpdateSubscriptionPlan({ id, active }, grantToken ? { grantToken } : {}));
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'plans'] });
     } catch (err) {
       setError(err);

@@ -3,12 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import type { OperatorStepUp } from '../step-up';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 // adminCreateProduct: a name of 2-120, a description up to 2000, a price of ₦1-₦10,000,000, a stock of 0-1,000,000.
 const productSchema = z.object({
@@ -45,8 +44,7 @@ export function NewProduct({ stepUp }: { stepUp: OperatorStepUp }) {
           setError(null);
           try {
             await stepUp.withGrant((grantToken) =>
-              post(
-                ops.adminCreateProduct,
+              api.adminCreateProduct(
                 {
                   name: v.name.trim(),
                   price: Number(v.price),
@@ -103,8 +101,7 @@ export function NewPlan({ stepUp }: { stepUp: OperatorStepUp }) {
           setError(null);
           try {
             await stepUp.withGrant((grantToken) =>
-              post(
-                ops.adminCreateSubscriptionPlan,
+              api.adminCreateSubscriptionPlan(
                 {
                   service: v.service.trim(),
                   category: v.category as 'streaming' | 'social',

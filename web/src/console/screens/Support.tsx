@@ -4,7 +4,6 @@ import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
@@ -20,7 +19,7 @@ import { when } from '../../app/format';
 import { SupportCustomer } from './SupportCustomer';
 import { CannedRepliesManager, SavedReplyPicker } from './CannedReplies';
 import { useCan } from '../roles';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 20;
 // adminReplySupportThread's body: 1 to 4000 characters.
@@ -147,7 +146,7 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
   async function close() {
     setError(null);
     try {
-      await post(ops.adminCloseSupportThread, { threadId: id });
+      await api.adminCloseSupportThread({ threadId: id });
       // Its reports are resolved with it (issue 44).
       await Promise.all([refresh(), qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'reports'] })]);
     } catch (err) {
@@ -190,7 +189,7 @@ function Thread({ id, open, customerId }: { id: string; open: boolean; customerI
             setBusy(true);
             setError(null);
             try {
-              await post(ops.adminReplySupportThread, { threadId: id, body: body.trim() });
+              await api.adminReplySupportThread({ threadId: id, body: body.trim() });
               form.reset();
               await refresh();
             } catch (err) {

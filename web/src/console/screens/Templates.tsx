@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, post, type GetOutput } from '../../api/client';
+import { ApiError, type GetOutput } from '../../api/client';
 import { templateQueries } from '../../api/queries/templates';
 import { Failure } from '../../components/Failure';
 import { useSetSearch } from '../nav';
@@ -11,6 +11,7 @@ import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { when } from '../../app/format';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { templateTextSchema } from '../../api/schemas';
 import { useSchemaForm } from '../../components/form';
 
@@ -151,7 +152,7 @@ function Editor({ template: t }: { template: Template }) {
             loading={busy === 'preview'}
             onClick={() => {
               const input = text();
-              if (input) void run('preview', async () => setPreview(await post(ops.adminPreviewMessageTemplate, input)));
+              if (input) void run('preview', async () => setPreview(await api.adminPreviewMessageTemplate(input)));
             }}
           >
             {tr('console.templates.preview')}
@@ -162,7 +163,7 @@ function Editor({ template: t }: { template: Template }) {
               const input = text();
               if (input)
                 void run('save', async () => {
-                  await post(ops.adminSaveMessageTemplate, input);
+                  await api.adminSaveMessageTemplate(input);
                   setDone(tr('console.templates.saved'));
                   await refresh();
                 });
@@ -177,7 +178,7 @@ function Editor({ template: t }: { template: Template }) {
               loading={busy === 'reset'}
               onClick={() =>
                 void run('reset', async () => {
-                  await post(ops.adminResetMessageTemplate, { key: t.key, language: t.language });
+                  await api.adminResetMessageTemplate({ key: t.key, language: t.language });
                   await refresh();
                 })
               }

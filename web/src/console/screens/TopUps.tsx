@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
@@ -17,7 +17,7 @@ import { money, when } from '../../app/format';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { settlementCorrectionSchema } from '../../api/schemas';
 import type { FieldHints } from '../../components/form';
 import i18next from 'i18next';
@@ -82,8 +82,7 @@ export function TopUps() {
     if (!correcting || amount === '') return;
     const key = newIdempotencyKey();
     const r = await stepUp.withGrant((grantToken) =>
-      post(
-        ops.adminCorrectSettlement,
+      api.adminCorrectSettlement(
         { settlementId: correcting.id, amount, reason: reason ?? '' },
         { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
       ),
@@ -293,7 +292,7 @@ function VerifyButton({ reference, onDone }: { reference: string; onDone: (notic
     setBusy(true);
     setError(null);
     try {
-      const r = await post(ops.adminVerifyTopup, { reference }, { idempotencyKey: newIdempotencyKey() });
+      const r = await api.adminVerifyTopup({ reference }, { idempotencyKey: newIdempotencyKey() });
       const paid =
         r.amountPaid !== null && r.amountPaid !== r.amount
           ? t('console.topUps.paidPart', { paid: money(r.amountPaid), amount: money(r.amount) })
@@ -338,7 +337,7 @@ function Reconciliation() {
     setBusy(true);
     setError(null);
     try {
-      setJobId((await post(ops.adminStartReconciliation, {})).jobId);
+      setJobId((await api.adminStartReconciliation({})).jobId);
       await qc.invalidateQueries({ queryKey: [...adminQueries.all(), 'payments'] });
     } catch (err) {
       setError(err);

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post, type GetOutput } from '../../api/client';
+import { newIdempotencyKey, type GetOutput } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
@@ -18,6 +18,7 @@ import { ReasonDialog } from '../../components/ReasonDialog';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 20;
 type Outcome = 'delivered' | 'failed';
@@ -52,7 +53,7 @@ export function Transactions() {
   async function bulkRequery() {
     setError(null);
     try {
-      setBulkJob((await post(ops.adminStartBulkRequery, {})).jobId);
+      setBulkJob((await api.adminStartBulkRequery({})).jobId);
     } catch (err) {
       setError(err);
     }
@@ -67,7 +68,7 @@ export function Transactions() {
     setBusy(id);
     setError(null);
     try {
-      const r = await post(ops.adminRequeryVtuTransaction, { id });
+      const r = await api.adminRequeryVtuTransaction({ id });
       setNotice(t('console.transactions.answered', { reference, status: r.providerStatus, outcome: r.transaction.status }));
       await refresh();
     } catch (err) {
@@ -81,8 +82,7 @@ export function Transactions() {
     if (!resolving) return;
     const key = newIdempotencyKey();
     const r = (await stepUp.withGrant((grantToken) =>
-      post(
-        ops.adminResolveVtuTransaction,
+      api.adminResolveVtuTransaction(
         { id: resolving.id, outcome, note: note ?? '' },
         { idempotencyKey: key, ...(grantToken ? { grantToken } : {}) },
       ),

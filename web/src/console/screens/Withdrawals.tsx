@@ -4,7 +4,6 @@ import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18next from 'i18next';
-import { post } from '../../api/client';
 import { adminQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { ConsoleLink, useSetSearch } from '../nav';
@@ -14,7 +13,7 @@ import { Loaded } from '../../components/Loaded';
 import { money, when } from '../../app/format';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { StatusBadge } from '../../components/StatusBadge';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const LIMIT = 25;
 const STATUSES = ['pending', 'success', 'failed', 'reversed'] as const;
@@ -62,7 +61,7 @@ export function Withdrawals() {
     setBusy(reference);
     setError(null);
     try {
-      const r = await post(ops.adminRequeryWithdrawal, { reference });
+      const r = await api.adminRequeryWithdrawal({ reference });
       setNotice(requeryNotice(reference, r.processorStatus, r.withdrawal.status));
       await qc.invalidateQueries({ queryKey: adminQueries.all() });
     } catch (err) {

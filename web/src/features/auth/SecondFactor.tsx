@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post, setAccessToken } from '../../api/client';
+import { setAccessToken } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { errorMessage } from '../../app/errors';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { secondFactorSchema } from '../../api/schemas';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 
@@ -34,7 +34,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
     setError(null);
     try {
       setAccessToken(session.accessToken);
-      await post(ops.completeSignIn, { code });
+      await api.completeSignIn({ code });
       await auth.signedIn(session, method);
     } catch (err) {
       if (!showServerIssues(form, err, HINTS)) setError(errorMessage(err));
@@ -44,7 +44,7 @@ export function SecondFactorStep({ session, method, onCancel }: { session: Sessi
 
   async function cancel() {
     setAccessToken(session.accessToken);
-    await post(ops.signOut, {}).catch(() => undefined);
+    await api.signOut({}).catch(() => undefined);
     setAccessToken(null);
     onCancel();
   }

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, post } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { reportLoginFailure as sendLoginFailure } from '../../api/public';
 import { sendLoginCode, verifyLoginCode } from '../../api/sign-in';
 import { useAuth } from '../../app/auth';
@@ -10,7 +10,7 @@ import { Later } from '../../app/later';
 import { LanguagePicker } from '../../components/LanguagePicker';
 import { TextField } from '../../components/TextField';
 import './sign-in.css';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 // The code boxes load while the person types the e-mail (from the e-mail field's focus, like the rules below): they
 // are not needed by the home screen's bundle, nor before the first interaction.
@@ -145,7 +145,7 @@ function CodeSignIn() {
       await sendLoginCode(email);
       setSentTo(email);
       setCode('');
-      const { secondsRemaining } = await post(ops.getOtpCooldown, { email });
+      const { secondsRemaining } = await api.getOtpCooldown({ email });
       setCooldown(secondsRemaining);
     } catch (err) {
       const under = rules.serverErrors(err, ['email']);
@@ -277,7 +277,7 @@ function PinSignIn() {
     setBusy(true);
     setError(null);
     try {
-      const { session } = await post(ops.startPinLogin, { identifier, pin });
+      const { session } = await api.startPinLogin({ identifier, pin });
       if (session.secondFactorRequired) return setPending(session);
       await auth.signedIn(session, 'login_pin');
     } catch (err) {

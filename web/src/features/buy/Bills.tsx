@@ -2,7 +2,6 @@ import { Alert, Button, NativeSelect, NumberInput, Stack, Text, TextInput } from
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { vtuQueries } from '../../api/queries/vtu';
 import { AMOUNT_BOUNDS, bettingSchema, cableSchema, electricitySchema, examSchema } from '../../api/buy-schemas';
 import { takeDraft } from '../../app/draft';
@@ -15,7 +14,7 @@ import { ConfirmPurchase } from './ConfirmPurchase';
 import { SavedBills } from './SavedBills';
 import { useKeepDraft } from './use-keep-draft';
 import { capitalised, productName } from '../../app/catalogue-labels';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** A draft's field as text ('' when absent). */
 const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -87,7 +86,7 @@ function BillForm({
   );
 }
 
-const quote = async (service: 'electricity' | 'betting', wholesale: number) => (await post(ops.quotePrice, { service, wholesale })).retail;
+const quote = async (service: 'electricity' | 'betting', wholesale: number) => (await api.quotePrice({ service, wholesale })).retail;
 
 export function CableBuy() {
   const { t } = useTranslation();
@@ -107,7 +106,7 @@ export function CableBuy() {
   const verify = useMutation({
     mutationFn: async (c: { identifier: string; iuc: string; plan_id: string; phone: string }) => ({
       c,
-      v: await post(ops.verifyCableIUC, { iuc: c.iuc, identifier: c.identifier }),
+      v: await api.verifyCableIUC({ iuc: c.iuc, identifier: c.identifier }),
     }),
     onSuccess: ({ c, v }) => {
       const plan = plans.data!.items.find((p) => p.plan_id === c.plan_id)!;
@@ -203,7 +202,7 @@ export function ElectricityBuy() {
   const verify = useMutation({
     mutationFn: async (c: { plan: string; meter: string; type: 'prepaid' | 'postpaid'; amount: number; phone: string }) => ({
       c,
-      v: await post(ops.verifyMeter, { meter: c.meter, plan: c.plan, type: c.type }),
+      v: await api.verifyMeter({ meter: c.meter, plan: c.plan, type: c.type }),
       price: await quote('electricity', c.amount),
     }),
     onSuccess: ({ c, v, price }) =>
@@ -273,7 +272,7 @@ export function BettingBuy() {
   const verify = useMutation({
     mutationFn: async (c: { betting_company: string; customer_id: string; amount: number }) => ({
       c,
-      v: await post(ops.verifyBetAccount, { betting_company: c.betting_company, customer_id: c.customer_id }),
+      v: await api.verifyBetAccount({ betting_company: c.betting_company, customer_id: c.customer_id }),
       price: await quote('betting', c.amount),
     }),
     onSuccess: ({ c, v, price }) =>

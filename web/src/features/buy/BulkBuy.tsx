@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { z } from 'zod';
 import { AMOUNT_BOUNDS, airtimeSchema } from '../../api/buy-schemas';
 import { AmountInput } from '../../components/AmountInput';
@@ -17,7 +17,7 @@ import type { PurchaseTx } from './purchase-state';
 import { walletQueries } from '../../api/queries/wallet';
 import { PhoneBuy } from './PhoneBuy';
 import { OverDailyLimit } from './DailyLimit';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { StatusBadge } from '../../components/StatusBadge';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
@@ -49,7 +49,7 @@ export function BulkBuy() {
   const review = form.onSubmit(async () => {
     setError(null);
     try {
-      setPrice((await post(ops.quotePrice, { service: 'airtime', wholesale: amount as number })).retail);
+      setPrice((await api.quotePrice({ service: 'airtime', wholesale: amount as number })).retail);
       setLines(valid.map((phone) => ({ phone, network: detectNetwork(phone) })));
     } catch (err) {
       if (!showServerIssues(form, err, HINTS)) setError(errorMessage(err));

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, newIdempotencyKey, post } from '../../api/client';
+import { ApiError, newIdempotencyKey } from '../../api/client';
 import { TOPUP_BOUNDS } from '../../api/buy-schemas';
 import { walletQueries } from '../../api/queries/wallet';
 import { useAuth } from '../../app/auth';
@@ -21,7 +21,7 @@ import { usePlatformPasskey } from '../../components/usePlatformPasskey';
 import { PinPad } from '../../components/PinPad';
 import { purchaseReducer } from './purchase-state';
 import { OverDailyLimit } from './DailyLimit';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** Services bought by the face value the buyer chose; the others (plans, PINs) send the price they confirmed. */
 const FACE_VALUE: ReadonlySet<PurchaseRequest['service']> = new Set(['airtime', 'electricity', 'betting']);
@@ -66,8 +66,7 @@ export function ConfirmPurchase(p: {
   const fundKey = useRef(newIdempotencyKey());
   const checkout = useMutation({
     mutationFn: () =>
-      post(
-        ops.startProcessorTopup,
+      api.startProcessorTopup(
         { amount: missing, email: auth.user!.email, callbackUrl: `${window.location.origin}/fund/return` },
         { idempotencyKey: fundKey.current },
       ),

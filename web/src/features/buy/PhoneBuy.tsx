@@ -4,7 +4,6 @@ import { useEffect, useRef, useState } from 'react';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { post } from '../../api/client';
 import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { vtuQueries } from '../../api/queries/vtu';
 import { AMOUNT_BOUNDS, airtimeSchema, dataSchema, saveNumberSchema } from '../../api/buy-schemas';
@@ -21,7 +20,7 @@ import { groupPlans } from './plan-groups';
 import { planName } from '../../app/catalogue-labels';
 import { SavedNumbers, SaveNumber } from './SavedNumbers';
 import { useKeepDraft } from './use-keep-draft';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** The amounts people pick most, one tap each. */
 const AMOUNT_CHIPS = [100, 200, 500, 1000, 2000, 5000];
@@ -129,7 +128,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
     setQuoting(true);
     try {
       if (values.save) {
-        await post(ops.saveBeneficiary, {
+        await api.saveBeneficiary({
           kind: 'phone',
           label: values.label.trim(),
           recipient: local,
@@ -139,8 +138,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
         void qc.invalidateQueries({ queryKey: beneficiaryQueries.all() });
       }
       // What the wallet is charged, quoted by the service before the PIN: the amount bought, the fee and the total.
-      const q = await post(
-        ops.quotePurchase,
+      const q = await api.quotePurchase(
         service === 'data'
           ? { service, network: network!, plan_id: plan!.plan_id }
           : { service, network: network!, amount: amount as number },

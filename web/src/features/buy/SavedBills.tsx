@@ -3,11 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { errorMessage } from '../../app/errors';
 import type { PurchaseRecord } from '../../components/receipt-details';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { beneficiaryLabelSchema } from '../../api/buy-schemas';
 import { useSchemaForm, type FieldHints } from '../../components/form';
 
@@ -79,7 +78,7 @@ export function SaveBill({ tx }: { tx: PurchaseRecord }) {
   const form = useSchemaForm(beneficiaryLabelSchema, { label: '' }, LABEL_HINTS);
   const save = useMutation({
     mutationFn: (name: string) =>
-      post(ops.saveBeneficiary, {
+      api.saveBeneficiary({
         kind: bill!.kind,
         label: name,
         recipient: bill!.recipient,

@@ -1,4 +1,5 @@
-import { ApiError, NetworkError, post, type CallOptions, type PostInput, type PostPath } from '../../api/client';
+import { ApiError, NetworkError, type PostInput, type PostPath } from '../../api/client';
+import { sendPurchase } from '../../api/purchase';
 import { waitOrOnline } from '../../app/online';
 import type { PurchaseTx } from './purchase-state';
 import * as ops from '../../api/operations';
@@ -44,8 +45,7 @@ export type Proof = string | { passkeyAssertion: string };
 
 function send(req: PurchaseRequest, proof: Proof, key: string): Promise<{ transaction: PurchaseTx }> {
   const { path, input } = requestOf(req);
-  // The typed client knows each operation's input; here the operation is one of the purchases, chosen at run time.
-  const call = post as unknown as (path: PostPath, data: unknown, opts: CallOptions) => Promise<{ transaction: PurchaseTx }>;
+  const call = sendPurchase<{ transaction: PurchaseTx }>;
   if (typeof proof === 'string') return call(path, { ...input, pin: proof }, { idempotencyKey: key });
   return call(path, input, { idempotencyKey: key, passkeyAssertion: proof.passkeyAssertion });
 }

@@ -17,7 +17,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post, type PostInput } from '../../api/client';
+import { newIdempotencyKey, type PostInput } from '../../api/client';
 import { developerQueries } from '../../api/queries/developers';
 import { addressLines, apiKeySchema } from '../../api/schemas';
 import { formatDateTime, formatNaira } from '../../app/format';
@@ -28,6 +28,7 @@ import { Secret } from './Secret';
 import { FirstPurchase, Usage } from './Usage';
 import { Webhooks } from './Webhooks';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /**
  * The developer page (issue 45): the customer's API keys (create, revoke, roll; the secret shown once) and a curl line
@@ -53,7 +54,7 @@ function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
   );
   const [underFields, setUnderFields] = useState(false);
   const create = useMutation({
-    mutationFn: (input: NewKey) => post(ops.createApiKey, input, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (input: NewKey) => api.createApiKey(input, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: (r) => (form.reset(), onMade(r.secret)),
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
@@ -114,7 +115,7 @@ function TestWallet() {
   const qc = useQueryClient();
   const balance = useQuery(developerQueries.testWallet());
   const fund = useMutation({
-    mutationFn: () => post(ops.fundTestWallet, { amount: TEST_FUNDING }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: () => api.fundTestWallet({ amount: TEST_FUNDING }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: developerQueries.testWallet().queryKey }),
   });
   return (
@@ -144,11 +145,11 @@ export function Developers() {
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: developerQueries.all() });
   const revoke = useMutation({
-    mutationFn: (id: string) => post(ops.revokeApiKey, { id }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (id: string) => api.revokeApiKey({ id }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: refresh,
   });
   const roll = useMutation({
-    mutationFn: (id: string) => post(ops.rollApiKey, { id, overlapHours: 24 }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (id: string) => api.rollApiKey({ id, overlapHours: 24 }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: (r) => (setSecret(r.secret), refresh()),
   });
   return (

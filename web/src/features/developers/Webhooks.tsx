@@ -2,7 +2,7 @@ import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { developerQueries, type WebhookMode } from '../../api/queries/developers';
 import { webhookEndpointSchema } from '../../api/schemas';
 import { formatDateTime } from '../../app/format';
@@ -12,7 +12,7 @@ import { Loaded } from '../../components/Loaded';
 import { StatusBadge } from '../../components/StatusBadge';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import { Secret } from './Secret';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const EVENTS = ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited', 'epin.batch_ready'] as const;
 const MODES: WebhookMode[] = ['test', 'live'];
@@ -77,16 +77,16 @@ export function Webhooks() {
   const opts = () => ({ idempotencyKey: newIdempotencyKey() });
   const add = useMutation({
     mutationFn: (v: { url: string; mode: WebhookMode }) =>
-      post(ops.createWebhookEndpoint, { url: v.url, events: [...EVENTS], mode: v.mode }, opts()),
+      api.createWebhookEndpoint({ url: v.url, events: [...EVENTS], mode: v.mode }, opts()),
     onSuccess: (r) => (form.setFieldValue('url', ''), setSecret(r.secret), refresh()),
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
   const disable = useMutation({
-    mutationFn: (id: string) => post(ops.disableWebhookEndpoint, { id }, opts()),
+    mutationFn: (id: string) => api.disableWebhookEndpoint({ id }, opts()),
     onSuccess: refresh,
   });
   const resend = useMutation({
-    mutationFn: (id: string) => post(ops.resendWebhookDelivery, { id }, opts()),
+    mutationFn: (id: string) => api.resendWebhookDelivery({ id }, opts()),
     onSuccess: refresh,
   });
   return (

@@ -17,7 +17,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EPIN_DENOMINATIONS, EPIN_MAX_QUANTITY, EPIN_NETWORKS } from '../../../../src/modules/epins/inputs.js';
-import { download as fetchFile, newIdempotencyKey, post, type GetOutput } from '../../api/client';
+import { newIdempotencyKey, type GetOutput } from '../../api/client';
 import { epinQueries } from '../../api/queries/epins';
 import { walletQueries } from '../../api/queries/wallet';
 import { formatDateTime, formatNaira } from '../../app/format';
@@ -25,6 +25,7 @@ import { Failure } from '../../components/Failure';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { epinOrderSchema } from '../../api/schemas';
 import { useSchemaForm, type FieldHints } from '../../components/form';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -69,8 +70,7 @@ function BuyBatch({ onBought }: { onBought(): void }) {
   const key = useRef(newIdempotencyKey());
   const buy = useMutation({
     mutationFn: ({ order, pin: p }: { order: Order; pin: string }) =>
-      post(
-        ops.buyEpins,
+      api.buyEpins(
         {
           network: order.network,
           denomination: order.denomination,
@@ -150,8 +150,7 @@ function Cards({ batch, onChanged }: { batch: Batch; onChanged(): void }) {
   const cards = useQuery(epinQueries.batch(batch.id));
   const [chosen, setChosen] = useState<string[]>([]);
   const mark = useMutation({
-    mutationFn: (serials: string[]) =>
-      post(ops.markEpinsSold, { id: batch.id, serials, sold: true }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (serials: string[]) => api.markEpinsSold({ id: batch.id, serials, sold: true }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (setChosen([]), void cards.refetch(), onChanged()),
   });
   const list = cards.data?.cards ?? [];
@@ -200,7 +199,7 @@ function BatchItem({ batch, onChanged }: { batch: Batch; onChanged(): void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const download = useMutation({
-    mutationFn: (format: 'pdf' | 'csv') => fetchFile(ops.downloadEpinBatch, { id: batch.id, format }),
+    mutationFn: (format: 'pdf' | 'csv') => api.downloadEpinBatch({ id: batch.id, format }),
     onSuccess: save,
   });
   const title = `${batch.network.toUpperCase()} ${formatNaira(batch.denomination)} × ${batch.quantity}`;

@@ -2,7 +2,7 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { growthQueries } from '../../api/queries/growth';
 import { walletQueries } from '../../api/queries/wallet';
 import { formatNaira } from '../../app/format';
@@ -10,7 +10,7 @@ import { Failure } from '../../components/Failure';
 import { LinkButton } from '../../components/LinkButton';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /**
  * Issue 45: my price level, the next one and how to reach it: "Upgrade for ₦X" pays the fee from the wallet with the
@@ -25,7 +25,7 @@ export function PriceLevel() {
   const [done, setDone] = useState<string | null>(null);
   const key = useRef(newIdempotencyKey());
   const upgrade = useMutation({
-    mutationFn: (v: { level: string; pin: string }) => post(ops.upgradePriceLevel, v, { idempotencyKey: key.current }),
+    mutationFn: (v: { level: string; pin: string }) => api.upgradePriceLevel(v, { idempotencyKey: key.current }),
     onSuccess: (r) => {
       setDone(r.level.name);
       setChoosing(null);

@@ -2,7 +2,7 @@ import { Alert, Button, CopyButton, Group, NativeSelect, Progress, Stack, Table,
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { loanSchema, repaySchema, savingsLockSchema } from '../../api/schemas';
 import { AmountInput } from '../../components/AmountInput';
 import { amountProps, showServerIssues, useSchemaForm } from '../../components/form';
@@ -13,7 +13,7 @@ import { Section } from '../../components/Section';
 import { growthQueries } from '../../api/queries/growth';
 import { walletQueries } from '../../api/queries/wallet';
 import { PriceLevel } from './PriceLevel';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { StatusBadge } from '../../components/StatusBadge';
 
 /** Growth: referral code, its link to copy or share (WhatsApp, the phone's share sheet), daily check-in, milestones, savings locks, loans. */
@@ -37,7 +37,7 @@ function Referrals() {
   const status = useQuery(growthQueries.referral());
   const milestones = useQuery(growthQueries.milestones());
   const ack = useMutation({
-    mutationFn: (threshold: number) => post(ops.ackMilestone, { threshold }),
+    mutationFn: (threshold: number) => api.ackMilestone({ threshold }),
     onSuccess: () => qc.invalidateQueries({ queryKey: growthQueries.milestones().queryKey }),
   });
   const s = status.data;
@@ -119,11 +119,11 @@ function Checkin() {
   const status = useQuery(growthQueries.checkin());
   const done = () => void qc.invalidateQueries({ queryKey: growthQueries.checkin().queryKey });
   const claim = useMutation({
-    mutationFn: () => post(ops.claimCheckin, {}, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: () => api.claimCheckin({}, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: done,
   });
   const withdraw = useMutation({
-    mutationFn: () => post(ops.withdrawCheckin, {}, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: () => api.withdrawCheckin({}, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (done(), void qc.invalidateQueries({ queryKey: walletQueries.all() })),
   });
   const s = status.data;
@@ -161,7 +161,7 @@ function Savings() {
     void qc.invalidateQueries({ queryKey: walletQueries.all() })
   );
   const create = useMutation({
-    mutationFn: (v: { amount: number; days: number; pin: string }) => post(ops.createSavingsLock, v, { idempotencyKey: key.current }),
+    mutationFn: (v: { amount: number; days: number; pin: string }) => api.createSavingsLock(v, { idempotencyKey: key.current }),
     onSuccess: () => (refresh(), form.reset()),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
     onSettled: () => ((key.current = newIdempotencyKey()), setPin('')),
@@ -172,7 +172,7 @@ function Savings() {
     create.mutate({ ...checked.data, pin: p });
   }
   const brk = useMutation({
-    mutationFn: (lockId: string) => post(ops.breakSavingsLock, { lockId }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (lockId: string) => api.breakSavingsLock({ lockId }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: refresh,
   });
   const amount = form.getValues().amount;
@@ -234,12 +234,12 @@ function Loans() {
     void qc.invalidateQueries({ queryKey: walletQueries.all() })
   );
   const take = useMutation({
-    mutationFn: (amount: number) => post(ops.takeLoan, { amount }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (amount: number) => api.takeLoan({ amount }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (refresh(), takeForm.reset()),
     onError: (err) => setUnderFields(showServerIssues(takeForm, err)),
   });
   const repay = useMutation({
-    mutationFn: (amount?: number) => post(ops.repayLoan, amount === undefined ? {} : { amount }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (amount?: number) => api.repayLoan(amount === undefined ? {} : { amount }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (refresh(), repayForm.reset()),
     onError: (err) => setUnderFields(showServerIssues(repayForm, err)),
   });

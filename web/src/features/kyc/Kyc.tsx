@@ -2,7 +2,6 @@ import { Accordion, Alert, Badge, Button, FileInput, Group, NativeSelect, Stack,
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { bankAccountSchema, codeSchema, ninSchema, phoneSchema } from '../../api/schemas';
 import { errorMessage, isCode } from '../../app/errors';
 import { useStepUp } from '../../app/StepUp';
@@ -11,7 +10,7 @@ import { Liveness } from '../../components/Liveness';
 import { uploadFile } from '../../api/kyc-upload';
 import { kycQueries } from '../../api/queries/kyc';
 import { settingsQueries } from '../../api/queries/settings';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** The tier ladder: each tier's state (with the rejection reason) and the form to submit the next one. */
 export function Kyc() {
@@ -98,12 +97,12 @@ function PhoneCheck() {
   const codeForm = useSchemaForm(codeSchema, { code: '' }, HINTS);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const sendCode = useMutation({
-    mutationFn: (phone: string) => post(ops.sendPhoneOtp, { phone }).then(() => phone),
+    mutationFn: (phone: string) => api.sendPhoneOtp({ phone }).then(() => phone),
     onSuccess: setSentTo,
     onError: (err) => showServerIssues(phoneForm, err, HINTS),
   });
   const verify = useMutation({
-    mutationFn: (code: string) => stepUp.withGrant((grantToken) => post(ops.verifyPhoneOtp, { phone: sentTo!, code }, { grantToken })),
+    mutationFn: (code: string) => stepUp.withGrant((grantToken) => api.verifyPhoneOtp({ phone: sentTo!, code }, { grantToken })),
     onSuccess: () => qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey }),
     onError: (err) => showServerIssues(codeForm, err, HINTS),
   });
@@ -154,9 +153,9 @@ function NinForm({ onSubmitted }: { onSubmitted(): void }) {
     mutationFn: async (v: { nin: string; fullName?: string; slip: File }) => {
       // Replacing a name already set asks for a step-up grant (a credential change); filling an empty one does not.
       if (v.fullName && v.fullName !== profile.data?.profile.fullName)
-        await stepUp.withGrant((grantToken) => post(ops.updateProfile, { fullName: v.fullName }, { grantToken }));
+        await stepUp.withGrant((grantToken) => api.updateProfile({ fullName: v.fullName }, { grantToken }));
       const slipPath = await uploadFile(v.slip);
-      return post(ops.submitNinKyc, { nin: v.nin, slipPath, ...(v.fullName ? { fullName: v.fullName } : {}) });
+      return api.submitNinKyc({ nin: v.nin, slipPath, ...(v.fullName ? { fullName: v.fullName } : {}) });
     },
     onSuccess: onSubmitted,
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
@@ -219,12 +218,12 @@ function BankForm({ onSubmitted }: { onSubmitted(): void }) {
   );
   const [underFields, setUnderFields] = useState(false);
   const check = useMutation({
-    mutationFn: (v: { bankCode: string; accountNumber: string }) => post(ops.verifyBankAccount, v),
+    mutationFn: (v: { bankCode: string; accountNumber: string }) => api.verifyBankAccount(v),
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
   const submit = useMutation({
     mutationFn: async (v: { bankCode: string; accountNumber: string; documentType: (typeof DOCUMENTS)[number]; document: File }) =>
-      post(ops.submitBankKyc, {
+      api.submitBankKyc({
         bankCode: v.bankCode,
         accountNumber: v.accountNumber,
         documentType: v.documentType,

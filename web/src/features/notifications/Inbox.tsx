@@ -2,7 +2,6 @@ import { Alert, Badge, Button, Card, Group, Radio, Stack, Text, Title } from '@m
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { errorMessage } from '../../app/errors';
 import { formatDateTime } from '../../app/format';
 import { enablePush } from '../../app/push';
@@ -10,7 +9,7 @@ import { notificationsQueries } from '../../api/queries/notifications';
 import { pollVoteSchema } from '../../api/schemas';
 import { useSchemaForm } from '../../components/form';
 import { useNoticeWording } from './wording';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** The inbox (unread count, mark read), announcements with polls, and turning on push for this device. */
 export function Inbox() {
@@ -19,11 +18,11 @@ export function Inbox() {
   const list = useInfiniteQuery(notificationsQueries.list());
   const invalidate = () => qc.invalidateQueries({ queryKey: notificationsQueries.all() });
   const markRead = useMutation({
-    mutationFn: (id: string) => post(ops.markNotificationRead, { id }),
+    mutationFn: (id: string) => api.markNotificationRead({ id }),
     onSuccess: invalidate,
   });
   const markAll = useMutation({
-    mutationFn: () => post(ops.markAllNotificationsRead, {}),
+    mutationFn: () => api.markAllNotificationsRead({}),
     onSuccess: invalidate,
   });
   const [push, setPush] = useState<string | null>(null);
@@ -106,7 +105,7 @@ function Broadcasts() {
   const qc = useQueryClient();
   const list = useQuery(notificationsQueries.broadcasts());
   const vote = useMutation({
-    mutationFn: (v: { pollId: string; optionId: string }) => post(ops.votePoll, v),
+    mutationFn: (v: { pollId: string; optionId: string }) => api.votePoll(v),
     onSuccess: () => qc.invalidateQueries({ queryKey: notificationsQueries.broadcasts().queryKey }),
   });
   if (!list.data?.items.length) return null;

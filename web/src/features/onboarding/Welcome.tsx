@@ -4,7 +4,6 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18next from 'i18next';
-import { post } from '../../api/client';
 import { codeSchema, fullNameSchema, phoneSchema, transactionPinSchema } from '../../api/schemas';
 import { beneficiaryQueries } from '../../api/queries/beneficiaries';
 import { kycQueries } from '../../api/queries/kyc';
@@ -22,7 +21,7 @@ import { onboardingSteps, type OnboardingStep } from '../../components/onboardin
 import { LoginPinForm } from '../../components/LoginPinForm';
 import { usePlatformPasskey } from '../../components/usePlatformPasskey';
 import { PasskeyOffer } from './PasskeyOffer';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { Loading } from '../../components/Loaded';
 
 const STEPS: OnboardingStep[] = ['name', 'phone', 'pin', 'selfie'];
@@ -120,7 +119,7 @@ function NameStep() {
   const form = useSchemaForm(fullNameSchema, { fullName: '' }, nameHints);
   const field = useFocusOnOpen();
   const save = useMutation({
-    mutationFn: (v: { fullName: string }) => post(ops.updateProfile, { fullName: v.fullName.trim() }),
+    mutationFn: (v: { fullName: string }) => api.updateProfile({ fullName: v.fullName.trim() }),
     onSuccess: refresh,
     onError: (err) => showServerIssues(form, err, nameHints),
   });
@@ -159,12 +158,12 @@ function PhoneStep() {
   const form = useSchemaForm(phoneSchema, { phone: '' }, phoneHints);
   const codeForm = useSchemaForm(codeSchema, { code: '' });
   const send = useMutation({
-    mutationFn: (phone: string) => post(ops.sendPhoneOtp, { phone }),
+    mutationFn: (phone: string) => api.sendPhoneOtp({ phone }),
     onSuccess: (_r, phone) => setSentTo(phone),
     onError: (err) => showServerIssues(form, err, phoneHints),
   });
   const verify = useMutation({
-    mutationFn: (c: string) => stepUp.withGrant((grantToken) => post(ops.verifyPhoneOtp, { phone: sentTo!, code: c }, { grantToken })),
+    mutationFn: (c: string) => stepUp.withGrant((grantToken) => api.verifyPhoneOtp({ phone: sentTo!, code: c }, { grantToken })),
     onSuccess: refresh,
     onError: () => codeForm.setFieldValue('code', ''),
   });
@@ -241,7 +240,7 @@ function PinStep({ onSaved }: { onSaved?: (pin: string) => void }) {
   const pin = form.values.pin;
   const setPin = (p: string) => form.setFieldValue('pin', p);
   const save = useMutation({
-    mutationFn: (p: string) => stepUp.withGrant((grantToken) => post(ops.setTransactionPinFn, { pin: p }, { grantToken })),
+    mutationFn: (p: string) => stepUp.withGrant((grantToken) => api.setTransactionPinFn({ pin: p }, { grantToken })),
     onSuccess: (_r, p) => (onSaved ? onSaved(p) : void refresh()),
     onError: () => (setFirst(null), setPin('')),
   });

@@ -5,7 +5,7 @@ import { useRef, useState } from 'react';
 
 import { useTranslation } from 'react-i18next';
 
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 
 import { formatDateTime, formatNaira } from '../../app/format';
 
@@ -22,7 +22,7 @@ import { Report, Support } from './Support';
 import { ordersQueries } from '../../api/queries/orders';
 import { walletQueries } from '../../api/queries/wallet';
 import { capitalised, productName } from '../../app/catalogue-labels';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { StatusBadge } from '../../components/StatusBadge';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
@@ -100,8 +100,7 @@ function Marketplace() {
   const product = products.data?.items.find((p) => p.id === productId);
   const order = useMutation({
     mutationFn: (v: { quantity: number; delivery: Record<string, string>; amount: number; pin: string }) =>
-      post(
-        ops.createMarketplaceOrder,
+      api.createMarketplaceOrder(
         { productId, ...v, delivery: v.delivery as { fullName: string; phone: string; address: string; city: string; state: string } },
         { idempotencyKey: key.current },
       ),
@@ -210,7 +209,7 @@ function Subscriptions() {
   const plan = plans.data?.items.find((p) => p.id === planId);
   const order = useMutation({
     mutationFn: (v: { account: string; pin: string }) =>
-      post(ops.submitSubscriptionOrder, { planId, ...v, amount: plan!.price }, { idempotencyKey: key.current }),
+      api.submitSubscriptionOrder({ planId, ...v, amount: plan!.price }, { idempotencyKey: key.current }),
     onSuccess: () => (
       void qc.invalidateQueries({ queryKey: ordersQueries.subscriptionOrders().queryKey }),
       void qc.invalidateQueries({ queryKey: walletQueries.all() }),

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 
 import { AmountInput } from '../../components/AmountInput';
 
@@ -19,7 +19,7 @@ import { PinPad } from '../../components/PinPad';
 import { Failure } from '../../components/Failure';
 import { Section } from '../../components/Section';
 import { ordersQueries } from '../../api/queries/orders';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 const HINTS: FieldHints = { phone: 'buy.phoneInvalid', time: 'fields.time' };
 
@@ -37,8 +37,7 @@ export function Schedules() {
   const { phone, amount } = form.getValues();
   const save = useMutation({
     mutationFn: (v: { network: string; phone: string; amount: number; time: string; pin: string }) =>
-      post(
-        ops.upsertSchedule,
+      api.upsertSchedule(
         {
           service: 'airtime',
           ...v,
@@ -60,10 +59,10 @@ export function Schedules() {
     save.mutate({ ...checked.data, network, pin: p });
   }
   const toggle = useMutation({
-    mutationFn: (v: { id: string; active: boolean }) => post(ops.toggleSchedule, v),
+    mutationFn: (v: { id: string; active: boolean }) => api.toggleSchedule(v),
     onSuccess: refresh,
   });
-  const remove = useMutation({ mutationFn: (id: string) => post(ops.deleteSchedule, { id }), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => api.deleteSchedule({ id }), onSuccess: refresh });
   return (
     <Section id="schedules" title={t('orders.schedules')}>
       <Failure error={list.error ?? (underFields ? null : save.error) ?? toggle.error ?? remove.error} />

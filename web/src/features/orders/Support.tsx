@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouterState } from '@tanstack/react-router';
 
-import { newIdempotencyKey, post, type PostInput } from '../../api/client';
+import { newIdempotencyKey, type PostInput } from '../../api/client';
 
 import { formatDateTime } from '../../app/format';
 import { Failure } from '../../components/Failure';
@@ -15,6 +15,7 @@ import { reportSchema, supportMessageSchema } from '../../api/schemas';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { capitalised } from '../../app/catalogue-labels';
 import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { StatusBadge } from '../../components/StatusBadge';
 
 /** Orders and help: marketplace and subscription orders, scheduled purchases, support chat, reporting an issue. */
@@ -31,7 +32,7 @@ export function Support() {
   const form = useSchemaForm(supportMessageSchema, { body: '' });
   const [underFields, setUnderFields] = useState(false);
   const send = useMutation({
-    mutationFn: (body: string) => post(ops.sendSupportMessage, { threadId: threadId!, body }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (body: string) => api.sendSupportMessage({ threadId: threadId!, body }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (form.reset(), void qc.invalidateQueries({ queryKey: supportQueries.messages(threadId).queryKey })),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
@@ -100,7 +101,7 @@ export function Report() {
   const [underFields, setUnderFields] = useState(false);
   const create = useMutation({
     mutationFn: (fields: { reference: string; description: string }) =>
-      post(ops.createTransactionReport, { ...fields, category }, { idempotencyKey: newIdempotencyKey() }),
+      api.createTransactionReport({ ...fields, category }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => (form.reset(), void qc.invalidateQueries({ queryKey: supportQueries.reports().queryKey })),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
   });

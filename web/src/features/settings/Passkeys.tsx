@@ -2,7 +2,6 @@ import { Alert, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { addPasskey } from '../../api/passkeys';
 import { settingsQueries } from '../../api/queries/settings';
 import { errorMessage } from '../../app/errors';
@@ -12,7 +11,7 @@ import { useStepUp } from '../../app/StepUp';
 import { PinPad } from '../../components/PinPad';
 import { Section } from '../../components/Section';
 import { usePlatformPasskey } from '../../components/usePlatformPasskey';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /**
  * Issue 43: fingerprint or face (passkeys): the ones added, each with Remove, Add on a phone that can (a step-up first,
@@ -33,11 +32,11 @@ export function PasskeySettings() {
     onSuccess: () => (setRemoved(false), void refresh()),
   });
   const remove = useMutation({
-    mutationFn: (id: string) => post(ops.deletePasskey, { id }),
+    mutationFn: (id: string) => api.deletePasskey({ id }),
     onSuccess: () => (setRemoved(true), void refresh()),
   });
   const payments = useMutation({
-    mutationFn: (v: { on: boolean; pin?: string }) => post(ops.setPasskeyPayments, v),
+    mutationFn: (v: { on: boolean; pin?: string }) => api.setPasskeyPayments(v),
     onSuccess: () => (setAskPin(false), setPin(''), void refresh()),
     onError: () => setPin(''),
   });

@@ -2,11 +2,10 @@ import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { settingsQueries } from '../../api/queries/settings';
 import { useStepUp } from '../../app/StepUp';
 import { Result } from '../../components/Result';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /**
  * Issue 43: the two-factor recovery codes. They are shown once, when the authenticator is confirmed (`fresh`) or when
@@ -19,7 +18,7 @@ export function RecoveryCodes({ fresh, left }: { fresh?: string[]; left?: number
   const qc = useQueryClient();
   const [copied, setCopied] = useState(false);
   const regenerate = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.regenerateRecoveryCodes, {}, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => api.regenerateRecoveryCodes({}, { grantToken })),
     onSuccess: () => (setCopied(false), void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey })),
   });
   const codes = regenerate.data?.recoveryCodes ?? fresh;

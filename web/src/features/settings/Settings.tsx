@@ -15,7 +15,6 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { closeAccountSchema, codeSchema, profileSchema, transactionPinSchema } from '../../api/schemas';
 import { useAuth } from '../../app/auth';
 import { LANGUAGES, setLanguage, type Language } from '../../app/i18n';
@@ -29,7 +28,7 @@ import { Limits } from './Limits';
 import { WhatsappSettings } from './Whatsapp';
 import { RecoveryCodes } from './RecoveryCodes';
 import { PasskeySettings } from './Passkeys';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** Profile, the KYC tier's limits, transaction and login PINs, 2FA, WhatsApp, notification preferences, language, closing the account. */
 export function Settings() {
@@ -66,7 +65,7 @@ function Profile() {
   const stepUp = useStepUp();
   const save = useMutation({
     mutationFn: (changes: { username?: string; fullName?: string }) =>
-      stepUp.withGrant((grantToken) => post(ops.updateProfile, changes, { grantToken })),
+      stepUp.withGrant((grantToken) => api.updateProfile(changes, { grantToken })),
     onSuccess: () => {
       form.resetDirty();
       void qc.invalidateQueries({ queryKey: settingsQueries.profile().queryKey });
@@ -109,8 +108,7 @@ function TransactionPin() {
   const form = useSchemaForm(transactionPinSchema, { pin: '', currentPin: '' });
   const [underFields, setUnderFields] = useState(false);
   const save = useMutation({
-    mutationFn: (v: { pin: string; currentPin?: string }) =>
-      stepUp.withGrant((grantToken) => post(ops.setTransactionPinFn, v, { grantToken })),
+    mutationFn: (v: { pin: string; currentPin?: string }) => stepUp.withGrant((grantToken) => api.setTransactionPinFn(v, { grantToken })),
     onSuccess: () => {
       form.reset();
       void qc.invalidateQueries({ queryKey: settingsQueries.hasPin().queryKey });
@@ -167,15 +165,15 @@ function TwoFactor() {
   const form = useSchemaForm(codeSchema, { code: '' }, { code: 'fields.code' });
   const [underFields, setUnderFields] = useState(false);
   const begin = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.beginTotpEnrollment, {}, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => api.beginTotpEnrollment({}, { grantToken })),
   });
   const confirm = useMutation({
-    mutationFn: (code: string) => stepUp.withGrant((grantToken) => post(ops.confirmTotpEnrollment, { code }, { grantToken })),
+    mutationFn: (code: string) => stepUp.withGrant((grantToken) => api.confirmTotpEnrollment({ code }, { grantToken })),
     onSuccess: () => (begin.reset(), form.reset(), void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey })),
     onError: (err) => setUnderFields(showServerIssues(form, err, { code: 'fields.code' })),
   });
   const disable = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.disableTotp, {}, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => api.disableTotp({}, { grantToken })),
     onSuccess: () => void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor().queryKey }),
   });
   const on = state.data?.confirmed;
@@ -219,7 +217,7 @@ function Preferences() {
   const prefs = useQuery(settingsQueries.preferences());
   const update = useMutation({
     mutationFn: (p: { notifications?: { email?: boolean; push?: boolean; sms?: boolean }; language?: 'en' | 'yo' | 'ha' | 'pcm' }) =>
-      post(ops.updatePreferences, p),
+      api.updatePreferences(p),
     onSuccess: (r) => qc.setQueryData(settingsQueries.preferences().queryKey, r),
   });
   const n = prefs.data?.preferences.notifications;
@@ -277,7 +275,7 @@ function CloseAccount() {
   // closeAccount's own rule: the word DELETE, typed.
   const form = useSchemaForm(closeAccountSchema, { confirm: '' }, { confirm: 'fields.closeConfirm' });
   const close = useMutation({
-    mutationFn: () => stepUp.withGrant((grantToken) => post(ops.closeAccount, { confirm: 'DELETE' as const }, { grantToken })),
+    mutationFn: () => stepUp.withGrant((grantToken) => api.closeAccount({ confirm: 'DELETE' as const }, { grantToken })),
     onSuccess: () => void auth.signOut(),
   });
   return (

@@ -2,13 +2,12 @@ import { Alert, Anchor, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { whatsappQueries } from '../../api/queries/whatsapp';
 import { useAuth } from '../../app/auth';
 import { formatDateTime } from '../../app/format';
 import { Result } from '../../components/Result';
 import { Section } from '../../components/Section';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** wa.me opens a chat with the business number, the message typed in (digits only, no +). */
 export const waMeLink = (sendTo: string, text: string) => `https://wa.me/${sendTo.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`;
@@ -22,17 +21,17 @@ export function WhatsappSettings() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const auth = useAuth();
-  const code = useMutation({ mutationFn: () => post(ops.createWhatsappLinkCode, {}) });
+  const code = useMutation({ mutationFn: () => api.createWhatsappLinkCode({}) });
   // While a code is out, the status is asked again every few seconds, so the section says "linked" once the message arrives.
   const link = useQuery({ ...whatsappQueries.link(), refetchInterval: code.data ? 3000 : false });
   const refresh = () => void qc.invalidateQueries({ queryKey: whatsappQueries.link().queryKey });
   const unlink = useMutation({
-    mutationFn: () => post(ops.unlinkWhatsapp, {}),
+    mutationFn: () => api.unlinkWhatsapp({}),
     onSuccess: () => (code.reset(), refresh()),
   });
   const [askNotMe, setAskNotMe] = useState(false);
   const notMe = useMutation({
-    mutationFn: () => post(ops.endWhatsappLink, {}),
+    mutationFn: () => api.endWhatsappLink({}),
     // Every session of the account has ended, this one too.
     onSuccess: () => void auth.signOut(),
   });

@@ -80,7 +80,7 @@ describe('the WhatsApp settings section', () => {
     expect(post).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'End the link and sign out everywhere' }));
     await waitFor(() => expect(signOut).toHaveBeenCalled(), slow);
-    expect(post).toHaveBeenCalledWith(ops.endWhatsappLink, {});
+    expect(post).toHaveBeenCalledWith(ops.endWhatsappLink, {}, undefined);
   });
 
   it('unlinks', async () => {

@@ -1,10 +1,9 @@
 import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { download } from '../../api/client';
 import type { HistoryFilter } from '../../api/queries/history';
 import { errorMessage } from '../../app/errors';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** The service's limit on a history range and a statement (issue 43). */
 const MAX_DAYS = 366;
@@ -65,7 +64,7 @@ export function StatementDownload({ from, to }: { from?: string; to?: string }) 
     if (problem) return setError(t(`tx.${problem}`));
     setBusy(format);
     try {
-      const file = await download(ops.getStatement, { format, from, to });
+      const file = await api.getStatement({ format, from, to });
       const url = URL.createObjectURL(file.blob);
       const a = document.createElement('a');
       a.href = url;

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18next from 'i18next';
-import { ApiError, newIdempotencyKey, post } from '../../api/client';
+import { ApiError, newIdempotencyKey } from '../../api/client';
 import { useAuth } from '../../app/auth';
 import { peekDraft } from '../../app/draft';
 import { formatNaira } from '../../app/format';
@@ -13,7 +13,7 @@ import { errorMessage, isCode } from '../../app/errors';
 import { walletQueries } from '../../api/queries/wallet';
 import { TOPUP_BOUNDS, topupSchema } from '../../api/schemas';
 import { amountProps, showServerIssues, useSchemaForm } from '../../components/form';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /**
  * The refusal of a payment's start in the customer's words. The service refuses to send the payer back to an address
@@ -46,8 +46,7 @@ export function Fund() {
   const key = useRef(newIdempotencyKey());
   const start = useMutation({
     mutationFn: (naira: number) =>
-      post(
-        ops.startProcessorTopup,
+      api.startProcessorTopup(
         { amount: naira, email: auth.user!.email, callbackUrl: `${window.location.origin}/fund/return` },
         { idempotencyKey: key.current },
       ),
@@ -100,7 +99,7 @@ function DedicatedAccount() {
   const qc = useQueryClient();
   const wallet = useQuery(walletQueries.state());
   const create = useMutation({
-    mutationFn: () => post(ops.getOrCreateDedicatedAccount, {}),
+    mutationFn: () => api.getOrCreateDedicatedAccount({}),
     onSuccess: () => qc.invalidateQueries({ queryKey: walletQueries.all() }),
   });
   const account = wallet.data?.dedicatedAccount ?? create.data?.dedicatedAccount;

@@ -3,14 +3,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { get, post } from '../../api/client';
 import { peekDraft } from '../../app/draft';
 import { errorMessage } from '../../app/errors';
 import { formatNaira } from '../../app/format';
 import { useKindLabel } from '../../app/kind-tabs';
 import { LinkButton } from '../../components/LinkButton';
 import { walletQueries } from '../../api/queries/wallet';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /**
  * Back from the processor's checkout. The redirect itself credits nothing: this screen says "confirming" and asks
@@ -39,8 +38,7 @@ export function FundReturn() {
   const polls = useRef(0);
   const intent = useQuery({
     queryKey: [...walletQueries.topup(reference).queryKey, round],
-    queryFn: () =>
-      ++polls.current % VERIFY_EVERY === 0 ? post(ops.verifyProcessorTopup, { reference }) : get(ops.getTopupIntent, { reference }),
+    queryFn: () => (++polls.current % VERIFY_EVERY === 0 ? api.verifyProcessorTopup({ reference }) : api.getTopupIntent({ reference })),
     enabled: reference.length > 0,
     refetchInterval: (q) => ((q.state.data?.status === 'pending' || !q.state.data) && !expired ? POLL_MS : false),
   });

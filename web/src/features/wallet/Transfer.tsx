@@ -3,7 +3,7 @@ import { AmountInput } from '../../components/AmountInput';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { MONEY_MAX_NAIRA, TRANSFER_MIN_NAIRA, transferRecipientSchema, transferSchema } from '../../api/schemas';
 import { errorMessage, isCode } from '../../app/errors';
 import { formatNaira } from '../../app/format';
@@ -13,7 +13,7 @@ import { PinPad } from '../../components/PinPad';
 import { ShareReceipt } from '../../components/ShareReceipt';
 import { refusalMessage } from '../../app/pin-errors';
 import { walletQueries } from '../../api/queries/wallet';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /** Send money to @username: the recipient's name is shown first; the PIN confirms; step-up when 2FA asks for it. */
 export function Transfer() {
@@ -26,14 +26,13 @@ export function Transfer() {
   // Whether the service's refusal named fields (shown under them) rather than the whole transfer.
   const [underFields, setUnderFields] = useState(false);
 
-  const lookup = useMutation({ mutationFn: (u: string) => post(ops.lookupProfileByUsername, { username: u }) });
+  const lookup = useMutation({ mutationFn: (u: string) => api.lookupProfileByUsername({ username: u }) });
   const send = useMutation({
     mutationFn: ({ p, amount, note }: { p: string; amount: number; note?: string }) =>
       stepUp.withGrant(
         // Each attempt its own key: a refusal (STEP_UP_REQUIRED, a wrong PIN) is stored under its key and replayed.
         (grantToken) =>
-          post(
-            ops.transferWalletFn,
+          api.transferWalletFn(
             { username: lookup.data!.username, amount, pin: p, ...(note ? { note } : {}) },
             { idempotencyKey: newIdempotencyKey(), grantToken },
           ),

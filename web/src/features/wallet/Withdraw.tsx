@@ -2,7 +2,7 @@ import { Alert, Button, NativeSelect, Stack, Table, Text, TextInput, Title } fro
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey, post } from '../../api/client';
+import { newIdempotencyKey } from '../../api/client';
 import { walletQueries } from '../../api/queries/wallet';
 import { WITHDRAWAL_MAX_NAIRA, WITHDRAWAL_MIN_NAIRA, withdrawAccountSchema, withdrawSchema } from '../../api/schemas';
 import { errorMessage, isCode } from '../../app/errors';
@@ -13,7 +13,7 @@ import { AmountInput } from '../../components/AmountInput';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { LinkButton } from '../../components/LinkButton';
 import { PinPad } from '../../components/PinPad';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 
 /**
  * Withdraw to a bank account (issue 43, Tier 2): the bank and the account number first, whose name the bank gives
@@ -53,7 +53,7 @@ function WithdrawForm({ fee, banks }: { fee: number; banks: { code: string; name
   const [pin, setPin] = useState('');
   const [underFields, setUnderFields] = useState(false);
   const resolve = useMutation({
-    mutationFn: (a: { bankCode: string; accountNumber: string }) => post(ops.resolveWithdrawalAccount, a),
+    mutationFn: (a: { bankCode: string; accountNumber: string }) => api.resolveWithdrawalAccount(a),
     onError: (err) => setUnderFields(showServerIssues(form, err)),
   });
   const send = useMutation({
@@ -61,8 +61,7 @@ function WithdrawForm({ fee, banks }: { fee: number; banks: { code: string; name
       stepUp.withGrant(
         // Each attempt its own key: the service answers a repeated key with the same withdrawal, never a second debit.
         (grantToken) =>
-          post(
-            ops.withdrawToBank,
+          api.withdrawToBank(
             { bankCode: resolve.data!.bankCode, accountNumber: resolve.data!.accountNumber, amount, pin: p },
             { idempotencyKey: newIdempotencyKey(), grantToken },
           ),

@@ -3,13 +3,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../api/client';
 import { whatsappQueries } from '../../api/queries/whatsapp';
 import { isCode } from '../../app/errors';
 import { formatDateTime, formatNaira } from '../../app/format';
 import { refusalMessage } from '../../app/pin-errors';
 import { PinPad } from '../../components/PinPad';
-import * as ops from '../../api/operations';
+import * as api from '../../api/calls';
 import { Loading } from '../../components/Loaded';
 
 /**
@@ -29,7 +28,7 @@ export function PinRequest({ token }: { token: string }) {
   const [pin, setPin] = useState('');
   const [tries, setTries] = useState(0);
   const confirm = useMutation({
-    mutationFn: (p: string) => post(ops.confirmWhatsappPin, { token, pin: p }),
+    mutationFn: (p: string) => api.confirmWhatsappPin({ token, pin: p }),
     onError: (err) => {
       setPin('');
       setTries((n) => n + 1);

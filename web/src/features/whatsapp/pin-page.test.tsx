@@ -62,7 +62,7 @@ describe('the WhatsApp PIN page', () => {
     expect((await screen.findByRole('alert', undefined, slow)).textContent).toBe('That PIN is not right. Tries left: 4.');
     type('1357');
     expect(await screen.findByText(/Go back to WhatsApp: the result and your receipt are in the chat/, undefined, slow)).toBeTruthy();
-    expect(post).toHaveBeenLastCalledWith(ops.confirmWhatsappPin, { token, pin: '1357' });
+    expect(post).toHaveBeenLastCalledWith(ops.confirmWhatsappPin, { token, pin: '1357' }, undefined);
     expect(get).toHaveBeenCalledWith(ops.getWhatsappPinRequest, { token });
   });
 

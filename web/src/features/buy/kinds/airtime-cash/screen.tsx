@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Code, CopyButton, Group, NativeSelect, Stack, Tab
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, newIdempotencyKey, post } from '../../../../api/client';
+import { ApiError, newIdempotencyKey } from '../../../../api/client';
 import { airtimeCashQueries } from './queries';
 import { airtimeCashSchema, sendingNumberCodeSchema, sendingNumberSchema } from './schemas';
 import { useAuth } from '../../../../app/auth';
@@ -13,7 +13,7 @@ import { refusalMessage } from '../../../../app/pin-errors';
 import { AmountInput } from '../../../../components/AmountInput';
 import { amountProps, useSchemaForm, type FieldHints } from '../../../../components/form';
 import { PinPad } from '../../../../components/PinPad';
-import * as ops from '../../../../api/operations';
+import * as api from '../../../../api/calls';
 
 type Request = Awaited<ReturnType<ReturnType<typeof airtimeCashQueries.one>['queryFn'] & {}>>;
 const OTHER = 'other';
@@ -134,7 +134,7 @@ function VerifyNumber({ onVerified }: { onVerified(phone: string): void }) {
   const phone = phoneForm.values.phone.trim();
   const [sent, setSent] = useState(false);
   const send = useMutation({
-    mutationFn: () => post(ops.sendAirtimeCashNumberCode, { phone }),
+    mutationFn: () => api.sendAirtimeCashNumberCode({ phone }),
     onSuccess: async (r) => {
       if (r.alreadyVerified) {
         await qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });
@@ -143,7 +143,7 @@ function VerifyNumber({ onVerified }: { onVerified(phone: string): void }) {
     },
   });
   const verify = useMutation({
-    mutationFn: (code: string) => post(ops.verifyAirtimeCashNumber, { phone, code }),
+    mutationFn: (code: string) => api.verifyAirtimeCashNumber({ phone, code }),
     onSuccess: async (r) => {
       await qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });
       onVerified(r.phone);
@@ -200,7 +200,7 @@ function Confirm(p: {
   const [pin, setPin] = useState('');
   const key = useRef(newIdempotencyKey());
   const ask = useMutation({
-    mutationFn: (value: string) => post(ops.requestAirtimeCash, { ...p.input, pin: value }, { idempotencyKey: key.current }),
+    mutationFn: (value: string) => api.requestAirtimeCash({ ...p.input, pin: value }, { idempotencyKey: key.current }),
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });
       p.onRequested(r.request);
@@ -254,7 +254,7 @@ function Instructions({ initial, onDone }: { initial: Request; onDone(): void })
   const current = useQuery({ ...airtimeCashQueries.one(initial.id), initialData: initial });
   const r = current.data;
   const check = useMutation({
-    mutationFn: () => post(ops.checkMyAirtimeCashRequest, { id: r.id }),
+    mutationFn: () => api.checkMyAirtimeCashRequest({ id: r.id }),
     onSuccess: (out) => {
       qc.setQueryData(airtimeCashQueries.one(r.id).queryKey, out.request);
       void qc.invalidateQueries({ queryKey: airtimeCashQueries.all() });

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get, post } from '../../../../api/client';
-import * as ops from '../../../../api/operations';
+import * as api from '../../../../api/calls';
 
 /** Catalogues change rarely: five minutes before a screen asks again (a purchase re-reads the price with staleTime 0). */
 const CATALOGUE_MS = 5 * 60_000;
@@ -11,13 +10,13 @@ export const esimQueries = {
   esimDestinations: () =>
     queryOptions({
       queryKey: [...esimQueries.all(), 'esimDestinations'],
-      queryFn: () => get(ops.listEsimDestinations),
+      queryFn: () => api.listEsimDestinations(),
       staleTime: CATALOGUE_MS,
     }),
   esimPlans: (destination: string) =>
     queryOptions({
       queryKey: [...esimQueries.all(), 'esimPlans', destination],
-      queryFn: () => get(ops.listEsimPlans, { destination }),
+      queryFn: () => api.listEsimPlans({ destination }),
       enabled: destination !== '',
       staleTime: CATALOGUE_MS,
     }),
@@ -25,13 +24,13 @@ export const esimQueries = {
   myEsims: () =>
     queryOptions({
       queryKey: [...esimQueries.all(), 'myEsims'],
-      queryFn: () => get(ops.listMyVtuTransactions, { service: 'esim', status: 'success', limit: 50, offset: 0 }),
+      queryFn: () => api.listMyVtuTransactions({ service: 'esim', status: 'success', limit: 50, offset: 0 }),
     }),
   /** Usage of the eSIM the transaction `id` issued (asked for on demand). */
   esimUsage: (id: string) =>
     queryOptions({
       queryKey: [...esimQueries.all(), 'esimUsage', id],
-      queryFn: () => post(ops.getMyEsimUsage, { id }),
+      queryFn: () => api.getMyEsimUsage({ id }),
       enabled: false,
     }),
   /** The activation code as a QR image (made in the browser; the library loads with it). */

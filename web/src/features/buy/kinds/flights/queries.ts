@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get, post, type PostOutput } from '../../../../api/client';
+import { type PostOutput } from '../../../../api/client';
 import * as ops from '../../../../api/operations';
+import * as api from '../../../../api/calls';
 
 /** Flights: the airports, one held offer (its current price after a fare change), and the shapes the screens show. */
 export type FlightOffer = PostOutput<typeof ops.searchFlights>['items'][number];
@@ -11,12 +12,12 @@ export const flightQueries = {
   airports: () =>
     queryOptions({
       queryKey: [...flightQueries.all(), 'airports'],
-      queryFn: () => get(ops.listFlightAirports),
+      queryFn: () => api.listFlightAirports(),
       staleTime: 30 * 60_000,
     }),
   offer: (offerId: string) =>
     queryOptions({
       queryKey: [...flightQueries.all(), 'offer', offerId],
-      queryFn: () => post(ops.getFlightOffer, { offer_id: offerId }),
+      queryFn: () => api.getFlightOffer({ offer_id: offerId }),
     }),
 };

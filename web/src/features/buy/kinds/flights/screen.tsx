@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, NativeSelect, NumberInput, Paper, Stack, T
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, newIdempotencyKey, post } from '../../../../api/client';
+import { ApiError, newIdempotencyKey } from '../../../../api/client';
 import { flightQueries, type FlightOffer, type FlightView } from './queries';
 import { vtuQueries } from '../../../../api/queries/vtu';
 import { walletQueries } from '../../../../api/queries/wallet';
@@ -15,6 +15,7 @@ import { showServerIssues, useSchemaForm, type FieldHints } from '../../../../co
 import { PinPad } from '../../../../components/PinPad';
 import { ConfirmPurchase } from '../../ConfirmPurchase';
 import * as ops from '../../../../api/operations';
+import * as api from '../../../../api/calls';
 
 const HINTS: FieldHints = {
   origin: 'flights.airportRequired',
@@ -71,7 +72,7 @@ function FlightSearch({ onOffers }: { onOffers(o: FlightOffer[]): void }) {
     HINTS,
   );
   const search = useMutation({
-    mutationFn: (v: ReturnType<typeof flightSearchSchema.parse>) => post(ops.searchFlights, v),
+    mutationFn: (v: ReturnType<typeof flightSearchSchema.parse>) => api.searchFlights(v),
     onSuccess: (r) => onOffers(r.items),
     onError: (err) => showServerIssues(form, err, HINTS),
   });
@@ -290,7 +291,7 @@ function CancelFlight({ id }: { id: string }) {
   const [open, setOpen] = useState(false);
   const [pin, setPin] = useState('');
   const cancel = useMutation({
-    mutationFn: (p: string) => post(ops.cancelFlightBooking, { id, pin: p }, { idempotencyKey: newIdempotencyKey() }),
+    mutationFn: (p: string) => api.cancelFlightBooking({ id, pin: p }, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: vtuQueries.all() });
       void qc.invalidateQueries({ queryKey: walletQueries.all() });

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { get } from '../../../../api/client';
-import * as ops from '../../../../api/operations';
+import * as api from '../../../../api/calls';
 
 /** Social services: their catalogue (five minutes before the screen asks again; a purchase re-reads the price). */
 export const socialQueries = {
@@ -8,7 +7,7 @@ export const socialQueries = {
   socialServices: () =>
     queryOptions({
       queryKey: [...socialQueries.all(), 'socialServices'],
-      queryFn: () => get(ops.listSocialServices),
+      queryFn: () => api.listSocialServices(),
       staleTime: 5 * 60_000,
     }),
 };

@@ -2,7 +2,6 @@ import { Alert, Button, NativeSelect, NumberInput, Progress, Stack, Text, TextIn
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { post } from '../../../../api/client';
 import { socialQueries } from './queries';
 import { socialSchema } from './schemas';
 import { takeDraft } from '../../../../app/draft';
@@ -14,6 +13,7 @@ import type { KindPurchase } from '../../buy-once';
 import { ConfirmPurchase } from '../../ConfirmPurchase';
 import { useKeepDraft } from '../../use-keep-draft';
 import * as ops from '../../../../api/operations';
+import * as api from '../../../../api/calls';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const HINTS: FieldHints = { service_id: 'social.serviceRequired', link: 'social.linkInvalid' };
@@ -22,7 +22,7 @@ type Ready = { request: KindPurchase; price: number; lines: [string, string][]; 
 
 /** The price of a quantity, as the service prices it (quotePurchase): what the PIN pad confirms. */
 const quoteOf = async (service_id: string, quantity: number) =>
-  (await post(ops.quotePurchase, { service: 'social', plan_id: service_id, quantity })).total;
+  (await api.quotePurchase({ service: 'social', plan_id: service_id, quantity })).total;
 
 /** Social services: a service (platform and kind, price per 1,000, bounds), the link and the quantity, then the PIN. */
 export function Screen() {
