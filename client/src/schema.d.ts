@@ -92,8 +92,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A service's plans at its first provider: wholesale, on sale or not, and each level's price and margin
-         * @description A service's plans at its first provider: wholesale, on sale or not, and each level's price and margin.
+         * A service's plans at its first provider, or the recharge cards (epin) at their seller: wholesale, on sale or not, and ea
+         * @description A service's plans at its first provider, or the recharge cards (epin) at their seller: wholesale, on sale or not, and each level's price and margin (epin: the levels that buy cards).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -8692,7 +8692,8 @@ export interface components {
                     price: components["schemas"]["Naira"];
                     rule: {
                         /** @enum {string} */
-                        kind: "flat" | "percent" | "fixed";
+                        kind: "flat" | "percent" | "fixed" | "discount";
+                        /** @description naira (flat, fixed) or percent (percent: over wholesale; discount: off the face value) */
                         value: number;
                     } | null;
                 }[];
@@ -9970,7 +9971,7 @@ export interface components {
             identifier?: string;
             kind: string;
             level: string;
-            /** @description a plan's key (adminCatalogue's plan); omitted: the whole service */
+            /** @description a plan's key (adminCatalogue's plan); omitted: the whole service (always for epin: every card) */
             plan?: string;
             service: string;
             value: number;
@@ -9978,7 +9979,8 @@ export interface components {
         AdminPreviewPriceChangeOutput: {
             changes: {
                 after: components["schemas"]["Naira"];
-                before: components["schemas"]["Naira"];
+                /** @description null: the level does not buy this now (epin: a level without an e-PIN price) */
+                before: components["schemas"]["Naira"] | null;
                 margin: components["schemas"]["Naira"];
                 name: string;
                 plan: string | null;
@@ -10119,7 +10121,7 @@ export interface components {
         AdminRequestPriceChangeInput: {
             kind: string;
             level: string;
-            /** @description a plan's key (adminCatalogue's plan); omitted: the whole service */
+            /** @description a plan's key (adminCatalogue's plan); omitted: the whole service (always for epin: every card) */
             plan?: string;
             reason: string;
             service: string;

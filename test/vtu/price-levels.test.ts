@@ -278,3 +278,166 @@ describe('the customer: my level and its upgrade', () => {
     await expectLedgerOk(h);
   });
 });
+
+describe('the console: levels through four-eyes (adminRequestPriceLevel)', () => {
+  const levels = async () =>
+    (
+      (await admin('GET', 'adminCatalogue', { service: 'data', network: 'mtn' }, maker)).json().levels as {
+        id: string;
+        name: string;
+        rank: number;
+      }[]
+    ).map((l) => `${l.rank}:${l.id}:${l.name}`);
+  const ask = (data: Record<string, unknown>) =>
+    admin('POST', 'adminRequestPriceLevel', { upgradeFee: null, reason: 'level work', ...data }, maker);
+  const approve = async (res: Awaited<ReturnType<typeof ask>>) => {
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'pending', approval: { action: 'price_setting', status: 'pending' } });
+    const id = res.json().approval.id;
+    // The admin who asked cannot approve their own request.
+    expect((await admin('POST', 'adminApproveRequest', { id, reason: 'mine' }, maker)).statusCode).toBe(403);
+    const ok = await admin('POST', 'adminApproveRequest', { id, reason: 'checked' }, checker);
+    expect(ok.statusCode, ok.body).toBe(200);
+  };
+
+  it('adds a level at a held rank (the levels from it move down one), renames it, and moves another up in one approval', async () => {
+    expect(await levels()).toEqual(['0:customer:Customer', '1:agent:Agent', '2:reseller:Reseller', '3:api_partner:API partner']);
+    const add = await ask({ level: 'gold', name: 'Gold', rank: 2, upgradeFee: 5000 });
+    // Nothing changes until a second admin approves.
+    expect(await levels()).toEqual(['0:customer:Customer', '1:agent:Agent', '2:reseller:Reseller', '3:api_partner:API partner']);
+    await approve(add);
+    expect(await levels()).toEqual([
+      '0:customer:Customer',
+      '1:agent:Agent',
+      '2:gold:Gold',
+      '3:reseller:Reseller',
+      '4:api_partner:API partner',
+    ]);
+
+    await approve(await ask({ level: 'gold', name: 'Gold partner', rank: 2, upgradeFee: 5000 }));
+    expect(await levels()).toContain('2:gold:Gold partner');
+
+    // Up: API partner to rank 1, the levels from 1 to its old rank one step down the list.
+    await approve(await ask({ level: 'api_partner', name: 'API partner', rank: 1 }));
+    expect(await levels()).toEqual([
+      '0:customer:Customer',
+      '1:api_partner:API partner',
+      '2:agent:Agent',
+      '3:gold:Gold partner',
+      '4:reseller:Reseller',
+    ]);
+    // Down: API partner back to the top, the levels after its old rank one step up.
+    await approve(await ask({ level: 'api_partner', name: 'API partner', rank: 4 }));
+    expect(await levels()).toEqual([
+      '0:customer:Customer',
+      '1:agent:Agent',
+      '2:gold:Gold partner',
+      '3:reseller:Reseller',
+      '4:api_partner:API partner',
+    ]);
+    // A customer at the new level sees the levels above theirs in the new order.
+    const u = await buyer(h, 1_000);
+    await setLevel(u, 'gold');
+    clearCaches();
+    const mine = (await call(h, 'GET', V('getMyPriceLevel'), {}, { token: u.token })).json();
+    expect(mine.level).toMatchObject({ id: 'gold', name: 'Gold partner', rank: 2 });
+    expect(mine.above.map((l: { id: string }) => l.id)).toEqual(['reseller', 'api_partner']);
+
+    // Rank 0 stays the default level's.
+    expect((await ask({ level: 'gold', name: 'Gold partner', rank: 0 })).statusCode).toBe(400);
+    expect((await ask({ level: 'customer', name: 'Customer', rank: 2 })).statusCode).toBe(400);
+  });
+});
+
+describe('the console: e-PIN prices in the catalogue and through four-eyes', () => {
+  const E = (name: string) => `/_serverFn/${name}BearerVTU`;
+  const epinPrice = (level: string, value: number, extra: Record<string, unknown> = {}) => ({
+    level,
+    service: 'epin',
+    kind: 'discount',
+    value,
+    ...extra,
+  });
+
+  it("lists every card with the seller's price and each level's price and margin (only the levels that buy cards)", async () => {
+    const res = await admin('GET', 'adminCatalogue', { service: 'epin' }, maker);
+    expect(res.statusCode, res.body).toBe(200);
+    const cat = res.json();
+    expect(cat).toMatchObject({ service: 'epin', provider: 'epins' });
+    expect(cat.items).toHaveLength(16);
+    const mtn100 = cat.items.find((i: { plan: string }) => i.plan === 'mtn:100');
+    // The seller's mtn ₦100 card is ₦97; Agent 1 %, Reseller 2 %, API partner 2.5 % off the face value (migration 1240).
+    expect(mtn100).toMatchObject({ network: 'mtn', wholesale: 97, enabled: true });
+    expect(mtn100.prices).toEqual([
+      { level: 'agent', name: 'Agent', price: 99, margin: 2, rule: { kind: 'discount', value: 1 } },
+      { level: 'reseller', name: 'Reseller', price: 98, margin: 1, rule: { kind: 'discount', value: 2 } },
+      { level: 'api_partner', name: 'API partner', price: 97.5, margin: 0.5, rule: { kind: 'discount', value: 2.5 } },
+    ]);
+  });
+
+  it('a level the owner added buys no cards until its e-PIN price is approved; never below the seller’s price', async () => {
+    const u = await buyer(h, 20_000);
+    await setLevel(u, 'gold');
+    clearCaches();
+    const buy = () => call(h, 'POST', E('buyEpins'), { network: 'mtn', denomination: 100, quantity: 10, pin: PIN }, { token: u.token });
+    expect((await buy()).statusCode).toBe(403);
+
+    // 10 % off ₦100 would be ₦90: every card sells at the seller's price instead (mtn ₦97, the others ₦96).
+    const pre = await admin('POST', 'adminPreviewPriceChange', epinPrice('gold', 10), maker);
+    expect(pre.statusCode, pre.body).toBe(200);
+    expect(pre.json()).toMatchObject({ level: 'gold', service: 'epin', plan: null });
+    expect(pre.json().changes).toHaveLength(16);
+    expect(pre.json().changes[0]).toEqual({ plan: 'mtn:100', name: 'MTN ₦100', wholesale: 97, before: null, after: 97, margin: 0 });
+    for (const c of pre.json().changes) expect(c.margin).toBe(0);
+
+    const asked = await admin('POST', 'adminRequestPriceChange', { ...epinPrice('gold', 10), reason: 'gold cards at cost' }, maker);
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json()).toMatchObject({ status: 'pending', approval: { action: 'price_setting' } });
+    expect((await buy()).statusCode).toBe(403);
+    const id = asked.json().approval.id;
+    expect((await admin('POST', 'adminApproveRequest', { id }, maker)).statusCode).toBe(403);
+    const approved = await admin('POST', 'adminApproveRequest', { id, reason: 'checked' }, checker);
+    expect(approved.statusCode, approved.body).toBe(200);
+
+    const before = await walletBalance(h, u.id);
+    const res = await buy();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().batch).toMatchObject({ status: 'delivered', unitPrice: 97, amount: 970, priceLevel: 'gold' });
+    expect(before - (await walletBalance(h, u.id))).toBe(970);
+    // Sold at the seller's price: the posting has no margin for us.
+    const entries = await rows<{ code: string; amount: string }>(
+      db(),
+      sql`SELECT a.code, e.amount::text AS amount FROM ledger_entries e JOIN accounts a ON a.id = e.account_id
+          JOIN ledger_transactions t ON t.id = e.transaction_id WHERE t.reference = ${`epin:${res.json().batch.id}`}`,
+    );
+    expect(entries.some((e) => e.code === 'revenue')).toBe(false);
+    await expectLedgerOk(h);
+
+    // A second change: 1.5 % off, ₦98.50 a card, the preview showing the price before.
+    const next = await admin('POST', 'adminPreviewPriceChange', epinPrice('gold', 1.5), maker);
+    expect(next.json().changes[0]).toMatchObject({ plan: 'mtn:100', before: 97, after: 98.5, margin: 1.5 });
+    const again = await admin('POST', 'adminRequestPriceChange', { ...epinPrice('gold', 1.5), reason: 'gold margin' }, maker);
+    expect((await admin('POST', 'adminApproveRequest', { id: again.json().approval.id, reason: 'checked' }, checker)).statusCode).toBe(200);
+    const cat = (await admin('GET', 'adminCatalogue', { service: 'epin' }, maker)).json();
+    expect(cat.items[0].prices.find((p: { level: string }) => p.level === 'gold')).toMatchObject({ price: 98.5, margin: 1.5 });
+    expect((await buy()).json().batch).toMatchObject({ unitPrice: 98.5, amount: 985 });
+    await expectLedgerOk(h);
+  });
+
+  it('refuses with clear 400s: a discount for a plan service, a markup or a plan for cards, more than 50 %, an unknown level', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ level: 'agent', service: 'data', kind: 'discount', value: 5 }, 'kind'],
+      [{ level: 'agent', service: 'epin', kind: 'percent', value: 5 }, 'kind'],
+      [epinPrice('agent', 5, { plan: 'mtn:100' }), 'plan'],
+      [epinPrice('agent', 60), 'value'],
+    ];
+    for (const [data, path] of cases) {
+      const res = await admin('POST', 'adminRequestPriceChange', { ...data, reason: 'x y z' }, maker);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(JSON.stringify(res.json().error)).toContain(path);
+      expect((await admin('POST', 'adminPreviewPriceChange', data, maker)).statusCode).toBe(400);
+    }
+    const none = await admin('POST', 'adminRequestPriceChange', { ...epinPrice('platinum', 5), reason: 'x y z' }, maker);
+    expect(none.statusCode).toBe(400);
+  });
+});

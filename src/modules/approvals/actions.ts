@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client.js';
 import { toNaira } from '../../kernel/money.js';
+import { epinSettingOf, epinSettingPayload, type EpinPriceSetting } from '../epins/api.js';
 import { priceSettingOf, priceSettingPayload, type PriceSetting } from '../vtu/api.js';
 import type { ApprovalDeps } from './deps.js';
 import { APPROVAL_ACTIONS, THRESHOLD_KEYS, writeThresholds, type Thresholds } from './thresholds.js';
@@ -10,7 +11,7 @@ export type ApprovalRequestInput =
   | { action: 'vtu_resolution'; transactionId: string; outcome: 'delivered' | 'failed'; note: string; remains?: number }
   | { action: 'settlement_correction'; settlementId: string; amount: bigint; reason: string }
   | { action: 'threshold_change'; thresholds: Partial<Thresholds>; reason: string }
-  | { action: 'price_setting'; setting: PriceSetting; reason: string };
+  | { action: 'price_setting'; setting: PriceSetting | EpinPriceSetting; reason: string };
 
 /** What a request is about: its subject, the customer whose money it moves (null: none), its size and its facts. */
 export interface ActionTarget {
@@ -36,7 +37,7 @@ const abs = (n: bigint) => (n < 0n ? -n : n);
 
 /** What a request is about and how big it is; throws when its subject is missing or no longer fits. */
 export async function target(
-  { payments, vtu }: Pick<ApprovalDeps, 'payments' | 'vtu'>,
+  { payments, vtu, epins }: Pick<ApprovalDeps, 'payments' | 'vtu' | 'epins'>,
   input: ApprovalRequestInput,
   makerId: string,
 ): Promise<ActionTarget> {
@@ -68,17 +69,23 @@ export async function target(
       return { subjectType: 'approval_settings', subjectId: makerId, userId: null, size: 0n, reason: input.reason, payload };
     }
     case 'price_setting': {
-      // Issue 45: a level's price, a level, or a customer's level; a grant names a customer who must exist.
-      if (input.setting.change === 'grant') await payments.adjustmentTarget(input.setting.userId);
-      const t = await vtu.adminPriceSettingTarget(input.setting);
-      return { ...t, size: 0n, reason: input.reason, payload: { ...priceSettingPayload(input.setting), reason: input.reason } };
+      // Issue 45: a level's price, a level, or a customer's level; a grant names a customer who must exist. A level's
+      // e-PIN price is the epins module's (its table): asked of it, not of vtu.
+      const s = input.setting;
+      if (s.change === 'epin') {
+        const t = await epins.adminPriceSettingTarget(s);
+        return { ...t, size: 0n, reason: input.reason, payload: { ...epinSettingPayload(s), reason: input.reason } };
+      }
+      if (s.change === 'grant') await payments.adjustmentTarget(s.userId);
+      const t = await vtu.adminPriceSettingTarget(s);
+      return { ...t, size: 0n, reason: input.reason, payload: { ...priceSettingPayload(s), reason: input.reason } };
     }
   }
 }
 
 /** Runs an action (its postings mark the Idempotency-Key claim of the operator's request it runs in). */
 export async function run(
-  { db, clock, payments, vtu }: Pick<ApprovalDeps, 'db' | 'clock' | 'payments' | 'vtu'>,
+  { db, clock, payments, vtu, epins }: Pick<ApprovalDeps, 'db' | 'clock' | 'payments' | 'vtu' | 'epins'>,
   makerId: string,
   input: ApprovalRequestInput,
   opts: RunOptions = {},
@@ -111,6 +118,7 @@ export async function run(
         return Object.fromEntries(Object.entries(input.thresholds).map(([a, v]) => [THRESHOLD_KEYS[a as keyof Thresholds], toNaira(v)]));
       });
     case 'price_setting':
+      if (input.setting.change === 'epin') return epins.adminApplyPriceSetting(input.setting, opts.claim);
       return vtu.adminApplyPriceSetting(makerId, input.setting, opts.claim);
   }
 }
@@ -137,6 +145,6 @@ export function inputOf(action: ApprovalRequestInput['action'], p: Record<string
       return { action, thresholds, reason: p.reason };
     }
     case 'price_setting':
-      return { action, setting: priceSettingOf(p), reason: p.reason };
+      return { action, setting: p.change === 'epin' ? epinSettingOf(p) : priceSettingOf(p), reason: p.reason };
   }
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
+import type { EpinPriceApprovals } from '../epins/api.js';
 import type { PaymentsService } from '../payments/api.js';
 import type { VtuServiceApi } from '../vtu/api.js';
 import type { OperatorsService } from '../operators/api.js';
@@ -10,5 +11,7 @@ export interface ApprovalDeps {
   clock: Clock;
   payments: PaymentsService;
   vtu: VtuServiceApi;
+  /** Issue 45: a level's e-PIN price is the epins module's to check and write. */
+  epins: EpinPriceApprovals;
   operators: OperatorsService;
 }

@@ -5,7 +5,7 @@ import { approvalOperations } from './operations.js';
 /** The approvals module (issue 30): four-eyes on operators' money actions; it runs them through payments and VTU. */
 export const approvalsModule = defineModule({
   name: 'approvals',
-  needs: ['db', 'clock', 'payments', 'vtu', 'operators'],
+  needs: ['db', 'clock', 'payments', 'vtu', 'operators', 'epins'],
   provides: ['approvals'],
   create: (deps) => ({ approvals: createApprovalService(deps) }),
   operations: approvalOperations,

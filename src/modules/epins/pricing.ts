@@ -23,7 +23,8 @@ export interface Priced {
 
 export function createEpinPricing(deps: Pick<EpinsDeps, 'db' | 'clock' | 'levels' | 'provider'>) {
   let prices: { at: number; map: Map<string, bigint> } | null = null;
-  async function wholesaleOf(network: string, denomination: number): Promise<bigint> {
+  /** The seller's price of each card (kobo) by `${network}:${denomination}`, kept PRICES_MS. */
+  async function wholesale(): Promise<Map<string, bigint>> {
     if (!deps.provider) throw new AppError('SERVICE_UNAVAILABLE', 'Recharge cards are not on sale at the moment');
     const now = deps.clock.now().getTime();
     if (!prices || now - prices.at >= PRICES_MS || now < prices.at) {
@@ -35,14 +36,18 @@ export function createEpinPricing(deps: Pick<EpinsDeps, 'db' | 'clock' | 'levels
         throw err;
       }
     }
-    const w = prices.map.get(`${network}:${denomination}`);
+    return prices.map;
+  }
+  async function wholesaleOf(network: string, denomination: number): Promise<bigint> {
+    const w = (await wholesale()).get(`${network}:${denomination}`);
     if (w === undefined) throw new AppError('SERVICE_UNAVAILABLE', `₦${denomination} ${network} cards are not on sale at the moment`);
     return w;
   }
 
   /**
    * The buyer's price of one card (issue 45, docs/decisions.md): the buyer's price level must have an e-PIN price
-   * (epin_level_prices); Customer, as seeded, has none and is refused (403 FORBIDDEN) before any money moves.
+   * (epin_level_prices, set in the console through four-eyes: price-admin.ts); Customer, as seeded, has none and is
+   * refused (403 FORBIDDEN) before any money moves.
    */
   async function price(userId: string, network: string, denomination: number): Promise<Priced> {
     const levelId = await deps.levels.levelOf(userId);
@@ -58,7 +63,7 @@ export function createEpinPricing(deps: Pick<EpinsDeps, 'db' | 'clock' | 'levels
     };
   }
 
-  return { price };
+  return { price, wholesale };
 }
 
 export type EpinPricing = ReturnType<typeof createEpinPricing>;

@@ -1,3 +1,4 @@
+import type { Tx } from '../../db/client.js';
 import type { AuthUser } from '../../kernel/actor.js';
 import { cardsOf, getBatch, batchView, listBatches } from './batches.js';
 import { buyBatch, type BuyEpins } from './buy-batch.js';
@@ -5,6 +6,7 @@ import type { EpinsDeps } from './deps.js';
 import { downloadBatch } from './downloads.js';
 import { markSold } from './mark-sold.js';
 import { createEpinPricing } from './pricing.js';
+import { applyEpinSetting, epinCatalogue, epinPreview, epinSettingTarget, type EpinPriceSetting } from './price-admin.js';
 import { requeryBatch } from './requery.js';
 
 /** The recharge cards' service (issue 45): each use case is its own file, handed the module's deps here. */
@@ -21,6 +23,11 @@ export function createEpinsService(base: EpinsDeps) {
     download: (userId: string, id: string, format: 'pdf' | 'csv') => downloadBatch(deps, userId, id, format),
     markSold: (userId: string, i: { id: string; serials: string[]; sold: boolean }) => markSold(deps, userId, i),
     requery: (id: string) => requeryBatch(deps, id),
+    /** The console's e-PIN prices (price-admin.ts): the catalogue, a change's preview, and approvals' `price_setting`. */
+    adminCatalogue: () => epinCatalogue(deps),
+    adminPreviewPrice: (s: EpinPriceSetting) => epinPreview(deps, s),
+    adminPriceSettingTarget: (s: EpinPriceSetting) => epinSettingTarget(deps, s),
+    adminApplyPriceSetting: (s: EpinPriceSetting, claim?: (tx: Tx) => Promise<void>) => applyEpinSetting(deps, s, claim),
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.js';
+import { rows, type Db, type Tx } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 import { AppError } from '../../kernel/errors.js';
 import { toKobo, toNaira } from '../../kernel/money.js';
@@ -136,9 +136,9 @@ export async function settingTarget(deps: LevelAdminDeps, s: PriceSetting) {
     await deps.levels.named(s.level);
     return { subjectType: 'user', subjectId: s.userId, userId: s.userId };
   }
-  const other = (await deps.levels.list()).find((l) => l.rank === s.rank && l.id !== s.level);
-  if (other) throw bad('rank', `rank ${s.rank} is ${other.name}'s; choose another`);
+  // A rank another level holds is a move: that level and those between make room when it runs (makeRoom).
   if (s.rank === 0 && s.level !== DEFAULT_LEVEL) throw bad('rank', 'rank 0 is the default level');
+  if (s.rank !== 0 && s.level === DEFAULT_LEVEL) throw bad('rank', 'the default level keeps rank 0');
   const known = (await deps.levels.list()).some((l) => l.id === s.level);
   if (!known && !/^[a-z][a-z0-9_]{1,30}$/.test(s.level)) throw bad('level', 'a new level id is 2-31 lowercase letters, digits or _');
   return { subjectType: 'vtu_price_level', subjectId: s.level, userId: null };
@@ -149,6 +149,7 @@ export async function applySetting(deps: LevelAdminDeps, actorId: string, s: Pri
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     await claim?.(tx);
+    if (s.change === 'level') await makeRoom(tx, s);
     if (s.change === 'price')
       await tx.execute(sql`INSERT INTO vtu_level_prices (level, service, plan, kind, value, updated_by, updated_at)
                            VALUES (${s.level}, ${s.service}, ${s.plan}, ${s.rule}, ${s.value}, ${actorId}, ${now})
@@ -167,6 +168,24 @@ export async function applySetting(deps: LevelAdminDeps, actorId: string, s: Pri
   });
   deps.levels.clear();
   return settingPayload(s);
+}
+
+/**
+ * Makes room for a level at its rank (ranks are unique): when another level holds it, the level moves there in one
+ * approval and the levels between shift by one, in the approving transaction, the rows locked first. Moving up (or a
+ * new level) pushes the levels from the rank up to the old one down the list (+1); moving down pulls those after the
+ * old rank up to the new one (-1). A free rank moves nothing else. The rows to move go through negative ranks first,
+ * so the unique index never sees two at one rank.
+ */
+async function makeRoom(tx: Tx, s: Extract<PriceSetting, { change: 'level' }>) {
+  const list = await rows<{ id: string; rank: number }>(tx, sql`SELECT id, rank FROM vtu_price_levels ORDER BY rank FOR UPDATE`);
+  if (!list.some((l) => l.id !== s.level && Number(l.rank) === s.rank)) return;
+  const was = list.find((l) => l.id === s.level);
+  const [lo, hi, by] =
+    !was || s.rank < Number(was.rank) ? [s.rank, was ? Number(was.rank) - 1 : 2 ** 30, 1] : [Number(was.rank) + 1, s.rank, -1];
+  await tx.execute(sql`UPDATE vtu_price_levels SET rank = -rank - 1 WHERE id = ${s.level} OR rank BETWEEN ${lo} AND ${hi}`);
+  // The level itself takes its rank in the upsert that follows; the others land one step over.
+  await tx.execute(sql`UPDATE vtu_price_levels SET rank = -rank - 1 + ${by}::int WHERE rank < 0 AND id <> ${s.level}`);
 }
 
 /** A setting as an approval request stores it (text values), and back. */

@@ -4,13 +4,14 @@ import { naira, nairaAmount, toKobo } from '../../kernel/money.js';
 import { operationsOf, type OpContext } from '../../platform/operation.js';
 import type { Reads } from '../../platform/reads.js';
 import { submissionFields } from '../approvals/api.js';
+import type { EpinPriceSetting } from '../epins/api.js';
 import { lower } from './inputs.js';
-import { serviceInput } from './kinds/index.js';
+import { KIND_NAMES } from './kinds/index.js';
 import { networkInput } from './kinds/common-inputs.js';
 import { storedValue, type PriceSetting } from './level-admin.js';
 
 /** What this module's handlers use (ctx.api). */
-const defineOperation = operationsOf(['vtu', 'approvals']);
+const defineOperation = operationsOf(['vtu', 'approvals', 'epins']);
 
 const levelInput = z
   .string({ error: 'level is required' })
@@ -33,18 +34,48 @@ const myLevelOutput = z.object({
     }),
   ),
 });
-const ruleOut = z.object({ kind: z.enum(['flat', 'percent', 'fixed']), value: z.number() }).nullable();
+const ruleOut = z
+  .object({
+    kind: z.enum(['flat', 'percent', 'fixed', 'discount']),
+    value: z.number().meta({ description: 'naira (flat, fixed) or percent (percent: over wholesale; discount: off the face value)' }),
+  })
+  .nullable();
+/** What a level's price is set for: a service kind, or `epin` (recharge cards, the epins module's prices). */
+const priceService = z
+  .string({ error: 'service is required' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum([...KIND_NAMES, 'epin'], { error: `service must be one of ${[...KIND_NAMES, 'epin'].join(', ')}` }));
+/** The catalogue's services: those sold as plans, and recharge cards. */
+const catalogueService = lower('service', ['data', 'cable', 'exam', 'epin']);
 
-/** A price: a markup (flat naira, percent) or a fixed price (naira, one plan only); at most 2 decimals. */
+/**
+ * A price: a markup (flat naira, percent) or a fixed price (naira, one plan only); at most 2 decimals. Recharge cards
+ * (service `epin`) are priced as a level's discount off the face value (kind `discount`, percent, at most 50), for
+ * every card at once; a card never sells below the seller's price.
+ */
 const priceFields = {
   level: levelInput,
-  service: serviceInput,
-  plan: planInput.optional().meta({ description: "a plan's key (adminCatalogue's plan); omitted: the whole service" }),
-  kind: lower('kind', ['flat', 'percent', 'fixed']),
+  service: priceService,
+  plan: planInput
+    .optional()
+    .meta({ description: "a plan's key (adminCatalogue's plan); omitted: the whole service (always for epin: every card)" }),
+  kind: lower('kind', ['flat', 'percent', 'fixed', 'discount']),
   value: z.number({ error: 'value must be a number' }).finite().min(0, 'value must be 0 or more').max(10_000_000, 'value is too large'),
 };
-const priceInput = z
-  .object({
+type PriceFields = { service: string; kind: string; plan?: string; value: number };
+/** The rules across a price's fields, for the preview and the request alike. */
+const priceRules = <T extends z.ZodType<PriceFields>>(schema: T) =>
+  schema
+    .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'a percent markup must be at most 100', path: ['value'] })
+    .refine((v) => (v.kind === 'discount') === (v.service === 'epin'), {
+      message: 'recharge cards (epin), and only they, are priced as a discount off the face value (kind discount)',
+      path: ['kind'],
+    })
+    .refine((v) => v.service !== 'epin' || !v.plan, { message: "an e-PIN price is the level's for every card: omit plan", path: ['plan'] })
+    .refine((v) => v.kind !== 'discount' || v.value <= 50, { message: 'an e-PIN discount must be at most 50', path: ['value'] });
+const priceInput = priceRules(
+  z.object({
     ...priceFields,
     identifier: z
       .string()
@@ -53,26 +84,30 @@ const priceInput = z
       .max(40, 'identifier is too long')
       .optional()
       .meta({ description: 'cable: the provider whose plans the preview lists (dstv, gotv, startimes); required for cable' }),
-  })
-  .refine((v) => Math.abs(Math.round(v.value * 100) - v.value * 100) < 1e-6, {
-    message: 'value must have at most 2 decimals',
-    path: ['value'],
-  })
-  .refine((v) => v.kind !== 'percent' || v.value <= 100, { message: 'a percent markup must be at most 100', path: ['value'] });
-const priceSetting = (i: z.infer<typeof priceInput>) => ({
-  change: 'price' as const,
-  level: i.level,
-  service: i.service,
-  plan: i.plan ?? '',
-  rule: i.kind,
-  value: storedValue(i.kind, i.value),
+  }),
+).refine((v) => Math.abs(Math.round(v.value * 100) - v.value * 100) < 1e-6, {
+  message: 'value must have at most 2 decimals',
+  path: ['value'],
 });
+type PriceInput = Omit<z.infer<typeof priceInput>, 'identifier'>;
+/** The setting a price asks for: vtu's (a plan's or a service's markup or fixed price) or epins' (a discount in basis points). */
+function priceSetting(i: PriceInput): Extract<PriceSetting, { change: 'price' }> | EpinPriceSetting {
+  if (i.kind === 'discount') return { change: 'epin', level: i.level, discount: Math.round(i.value * 100) };
+  return { change: 'price', level: i.level, service: i.service, plan: i.plan ?? '', rule: i.kind, value: storedValue(i.kind, i.value) };
+}
 const changeOutput = z.object({
   level: z.string(),
   service: z.string(),
   plan: z.string().nullable(),
   changes: z.array(
-    z.object({ plan: z.string().nullable(), name: z.string(), wholesale: naira, before: naira, after: naira, margin: naira }),
+    z.object({
+      plan: z.string().nullable(),
+      name: z.string(),
+      wholesale: naira,
+      before: naira.nullable().meta({ description: 'null: the level does not buy this now (epin: a level without an e-PIN price)' }),
+      after: naira,
+      margin: naira,
+    }),
   ),
 });
 
@@ -106,9 +141,10 @@ export const levelOperations = [
     suffix: 'BearerAdmin',
     roles: ['finance'],
     method: 'GET',
-    purpose: "a service's plans at its first provider: wholesale, on sale or not, and each level's price and margin",
+    purpose:
+      "a service's plans at its first provider, or the recharge cards (epin) at their seller: wholesale, on sale or not, and each level's price and margin (epin: the levels that buy cards)",
     input: z.object({
-      service: lower('service', ['data', 'cable', 'exam']),
+      service: catalogueService,
       network: networkInput.optional(),
       identifier: z.string().trim().toLowerCase().max(40, 'identifier is too long').optional(),
     }),
@@ -128,7 +164,7 @@ export const levelOperations = [
       ),
     }),
     errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
-    handler: async (i, ctx) => ctx.api.vtu.adminCatalogue(i.service, i),
+    handler: async (i, ctx) => (i.service === 'epin' ? ctx.api.epins.adminCatalogue() : ctx.api.vtu.adminCatalogue(i.service, i)),
   }),
   defineOperation({
     name: 'adminSetPlanEnabled',
@@ -161,7 +197,10 @@ export const levelOperations = [
     input: priceInput,
     output: changeOutput,
     errors: ['UPSTREAM_ERROR', 'SERVICE_UNAVAILABLE'],
-    handler: async (i, ctx) => ctx.api.vtu.adminPreviewPriceChange(priceSetting(i), i.identifier),
+    handler: async ({ identifier, ...i }, ctx) => {
+      const s = priceSetting(i);
+      return s.change === 'epin' ? ctx.api.epins.adminPreviewPrice(s) : ctx.api.vtu.adminPreviewPriceChange(s, identifier);
+    },
   }),
   defineOperation({
     name: 'adminRequestPriceChange',
@@ -170,10 +209,7 @@ export const levelOperations = [
     method: 'POST',
     gates: { stepUp: true },
     purpose: "ask to change a level's price of a plan or a service: it waits for a second admin (four-eyes)",
-    input: z.object({ ...priceFields, reason: reasonInput }).refine((v) => v.kind !== 'percent' || v.value <= 100, {
-      message: 'a percent markup must be at most 100',
-      path: ['value'],
-    }),
+    input: priceRules(z.object({ ...priceFields, reason: reasonInput })),
     output: z.object(submissionFields),
     errors: ['CONFLICT'],
     handler: async ({ reason, ...i }, ctx) => submitSetting(ctx, priceSetting(i), reason),
@@ -216,7 +252,11 @@ export const levelOperations = [
 ];
 
 /** A price setting as a four-eyes request (approvals' `price_setting`), audited with its request. */
-async function submitSetting(ctx: OpContext<Reads, 'vtu' | 'approvals'>, setting: PriceSetting, reason: string) {
+async function submitSetting(
+  ctx: OpContext<Reads, 'vtu' | 'approvals' | 'epins'>,
+  setting: PriceSetting | EpinPriceSetting,
+  reason: string,
+) {
   const s = await ctx.api.approvals.submit(ctx.user.id, { action: 'price_setting', setting, reason });
   if (s.approval) {
     ctx.audit.target('approval_request', s.approval.id);
