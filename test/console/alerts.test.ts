@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../src/db/client.js';
 import { MINUTE } from '../../src/kernel/clock.js';
 import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { user } from '../helpers/factories.js';
@@ -149,5 +151,31 @@ describe('operators are alerted by the roles that can act (issue 44)', () => {
     expect(after).toContain('Low collections pool: ₦-5,000.00');
     // Provider A's float is funded: its alert cleared, and it is not sent again while funded.
     expect(after.filter((s) => s.startsWith('Low float: provider A'))).toHaveLength(1);
+  });
+
+  it("the dashboard's floats tile counts what the alerts do, by ALERT_FLOAT_BELOW and ALERT_POOL_BELOW, and for how long", async () => {
+    const { ledger, db } = h.app.services;
+    // Provider B's float funded with ₦500: above ₦0, still below ALERT_FLOAT_BELOW (₦1,000).
+    await db.transaction(async (tx) => {
+      await ledger.post(tx, {
+        reference: `test_float_${randomUUID()}`,
+        type: 'vtu_float_funding',
+        description: 'test: a float funded below its threshold',
+        entries: [
+          { account: { system: 'provider_float:b' }, amount: -50_000n },
+          { account: { system: 'collections' }, amount: 50_000n },
+        ],
+      });
+    });
+    await run(5);
+    await renew(admin);
+    const q = await adminCall('GET', 'adminDashboardQueues', admin);
+    expect(q.statusCode, q.body).toBe(200);
+    const floats = q.json().floats;
+    expect(floats).toMatchObject({ low: ['b', 'c', 'd'], floatBelow: 1000, poolLow: true, poolBelow: 0 });
+    const held = await rows<{ key: string }>(db, sql`SELECT key FROM operator_alerts ORDER BY key`);
+    expect(held.map((r) => r.key).filter((k) => k.startsWith('float:') || k === 'pool')).toEqual(['float:b', 'float:c', 'float:d', 'pool']);
+    // C and D were first found low at the first run, 2 hours and 32 minutes of runs ago (the alerts kept no earlier time).
+    expect(floats.lowForSeconds).toBe(152 * 60);
   });
 });

@@ -115,8 +115,10 @@ describe('operator dashboard (issue 30)', () => {
       { to: 'x@example.com', subject: 's', text: 't' },
       { delayMs: -30 * SECOND },
     );
+    // It died (its last attempt failed) 5 minutes ago.
     await h.app.services.db.execute(
-      sql`UPDATE jobs SET status = 'dead' WHERE id = (SELECT max(id) FROM jobs WHERE queue = 'outbox.email')`,
+      sql`UPDATE jobs SET status = 'dead', updated_at = ${new Date(h.clock.now().getTime() - 5 * MINUTE)}
+          WHERE id = (SELECT max(id) FROM jobs WHERE queue = 'outbox.email')`,
     );
     await h.app.services.jobs.enqueue(
       h.app.services.db,
@@ -127,7 +129,8 @@ describe('operator dashboard (issue 30)', () => {
     const q = await get('adminDashboardQueues');
     expect(q.stuckPurchases.count).toBe(1);
     expect(q.stuckPurchases.oldestAgeSeconds).toBeGreaterThanOrEqual(660);
-    expect(q.deadLetters.byQueue).toContainEqual({ queue: 'outbox.email', count: 1 });
+    expect(q.deadLetters.byQueue).toContainEqual({ queue: 'outbox.email', count: 1, oldestAgeSeconds: 300 });
+    expect(q.deadLetters.oldestAgeSeconds).toBeGreaterThanOrEqual(300);
     expect(q.jobs.due).toBeGreaterThanOrEqual(1);
     expect(q.jobs.lagSeconds).toBeGreaterThanOrEqual(30);
     expect(q.kyc).toEqual({ pending: 0, oldestAgeSeconds: null, byTier: [] });

@@ -86,9 +86,9 @@ describe('top-ups that wait (issue 44)', () => {
     );
   });
 
-  it('a provider with no float on our books is listed as empty', async () => {
+  it('a provider with no float on our books is listed as low', async () => {
     const q = await queues();
-    expect(q.floats.empty.length).toBeGreaterThan(0);
-    expect(q.floats.poolBelowZero).toBe(false);
+    expect(q.floats.low.length).toBeGreaterThan(0);
+    expect(q.floats.poolLow).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { formatNaira, toKobo } from '../../kernel/money.js';
 import type { Work } from '../../platform/change.js';
 import type { OperatorsService } from '../operators/api.js';
-import { createDashboard } from './dashboard.js';
+import { createDashboard, floatAlertKey, lowFunds, POOL_ALERT_KEY } from './dashboard.js';
 
 /**
  * The operators' alerts (issue 44): every few minutes, what waits beyond its kind's threshold (ALERT_AFTER_MINUTES),
@@ -38,6 +38,9 @@ export interface Alert {
   /** Where in the console the exact list is. */
   path: string;
 }
+
+/** The floats and the pool on Catalogue and pricing, with the focus on them. */
+const FLOATS_PATH = 'catalogue?section=floats';
 
 const minutes = (seconds: number) => (seconds < 5400 ? `${Math.round(seconds / 60)} minutes` : `${Math.round(seconds / 360) / 10} hours`);
 
@@ -104,11 +107,11 @@ function waitingOf(q: Queues): Waiting[] {
       what: 'top-ups have no outcome from the processor',
       path: 'topups?kind=intents&status=pending&sort=oldest',
     },
-    // A dead letter's age is not kept: its count alone raises the alert (its threshold 0, the default, or any).
+    // A dead letter's age counts from when it died (its last failed attempt).
     {
       kind: 'deadLetters',
       count: q.deadLetters.total,
-      age: q.deadLetters.total ? Number.MAX_SAFE_INTEGER : null,
+      age: q.deadLetters.oldestAgeSeconds,
       operation: 'adminRetryDeadLetter',
       what: 'deliveries failed for good (dead letters)',
       path: 'dead-letters',
@@ -121,7 +124,7 @@ export function dueAlerts(config: AlertsConfig, q: Queues, f: Floats): Alert[] {
   const out: Alert[] = [];
   for (const w of waitingOf(q)) {
     if (w.count === 0 || w.age === null || w.age * 1000 < config.afterMs[w.kind]) continue;
-    const oldest = w.age === Number.MAX_SAFE_INTEGER ? '' : `; the oldest for ${minutes(w.age)}`;
+    const oldest = `; the oldest for ${minutes(w.age)}`;
     out.push({
       key: w.kind,
       operation: w.operation,
@@ -130,23 +133,29 @@ export function dueAlerts(config: AlertsConfig, q: Queues, f: Floats): Alert[] {
       path: w.path,
     });
   }
+  // The dashboard's tile counts the same floats and pool (lowFunds: one rule).
+  const { low, poolLow } = lowFunds(
+    config,
+    f.items.map((i) => ({ provider: i.provider, balance: toKobo(i.balance) })),
+    toKobo(f.collections.balance),
+  );
   for (const i of f.items) {
-    if (toKobo(i.balance) >= config.floatBelow) continue;
+    if (!low.includes(i.provider)) continue;
     out.push({
-      key: `float:${i.provider}`,
+      key: floatAlertKey(i.provider),
       operation: 'adminFundProviderFloat',
       title: `Low float: provider ${i.provider.toUpperCase()} at ${formatNaira(toKobo(i.balance))}`,
       body: `Provider ${i.provider.toUpperCase()}'s float is ${formatNaira(toKobo(i.balance))}, below ${formatNaira(config.floatBelow)}; purchases through it wait for funding.`,
-      path: 'catalogue',
+      path: FLOATS_PATH,
     });
   }
-  if (toKobo(f.collections.balance) < config.poolBelow)
+  if (poolLow)
     out.push({
-      key: 'pool',
+      key: POOL_ALERT_KEY,
       operation: 'adminFundProviderFloat',
       title: `Low collections pool: ${formatNaira(toKobo(f.collections.balance))}`,
       body: `The collections pool is ${formatNaira(toKobo(f.collections.balance))}, below ${formatNaira(config.poolBelow)}: the floats cannot be funded from it.`,
-      path: 'catalogue',
+      path: FLOATS_PATH,
     });
   return out;
 }
@@ -157,7 +166,7 @@ export function dueAlerts(config: AlertsConfig, q: Queues, f: Floats): Alert[] {
  */
 export async function runAlerts(deps: AlertsDeps): Promise<string[]> {
   const { db, clock, work, config } = deps;
-  const dashboard = createDashboard({ db, clock, stuckAfterMs: config.vtu.stuckAfterMs });
+  const dashboard = createDashboard({ db, clock, stuckAfterMs: config.vtu.stuckAfterMs, thresholds: config.alerts });
   const [q, f] = await Promise.all([dashboard.queues(), dashboard.floats()]);
   const due = dueAlerts(config.alerts, q, f);
   const keys = `{${due.map((a) => `"${a.key}"`).join(',')}}`;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { AlertsConfig } from '../../config-alerts.js';
 import { one, rows, type Db } from '../../db/client.js';
 import { DAY, HOUR, type Clock } from '../../kernel/clock.js';
 import { toNaira } from '../../kernel/money.js';
@@ -36,20 +37,60 @@ export function snapshotStatement(settledBefore: Date, now: Date) {
     ON CONFLICT (account_id) DO UPDATE SET through_id = EXCLUDED.through_id, balance = EXCLUDED.balance, updated_at = EXCLUDED.updated_at`;
 }
 
+/** The levels below which a float or the pool is low (ALERT_FLOAT_BELOW, ALERT_POOL_BELOW; kobo). */
+export type FundsThresholds = Pick<AlertsConfig, 'floatBelow' | 'poolBelow'>;
+
 /**
- * Providers whose float is at or below ₦0 (purchases through them wait for funding) and whether the collections pool
- * is below zero (issue 44). A float account holds the provider's debt to us, a system account its money as negative.
+ * Issue 44: which floats and whether the pool are low, one rule for the dashboard's tile and the alerts: a provider's
+ * float below ALERT_FLOAT_BELOW (one at or below ₦0 always: purchases through it wait for funding), the collections
+ * pool below ALERT_POOL_BELOW. Balances as held (kobo): a float is the provider's debt to us, the pool our money.
  */
-function emptyFloats(balances: { code: string; balance: string }[]) {
-  const held = (code: string) => -BigInt(balances.find((b) => b.code === code)?.balance ?? '0');
+export function lowFunds(t: FundsThresholds, floats: readonly { provider: string; balance: bigint }[], pool: bigint) {
   return {
-    empty: PROVIDER_IDS.filter((p) => held(`system:provider_float:${p}`) <= 0n),
-    poolBelowZero: held('system:collections') < 0n,
+    low: floats.filter((f) => f.balance < t.floatBelow || f.balance <= 0n).map((f) => f.provider),
+    poolLow: pool < t.poolBelow,
+  };
+}
+
+/** The alerts' keys of a low float and of a low pool (operator_alerts). */
+export const floatAlertKey = (provider: string) => `float:${provider}`;
+export const POOL_ALERT_KEY = 'pool';
+
+/**
+ * The tile's floats: the low ones by the shared rule and the thresholds, and how long the oldest of them has been low
+ * as far as is kept. No balance history is kept; the alerts' row of a low float or pool (operator_alerts.raised_at)
+ * holds when their check, every ALERT_EVERY_MS, first found it low, and stays while it holds: the float has been low
+ * at least that long. Null while no check has seen it yet.
+ */
+function lowFloats(
+  t: FundsThresholds,
+  balances: { code: string; balance: string }[],
+  raised: { key: string; raised_at: string }[],
+  now: Date,
+) {
+  // A system account holds money as a negative balance.
+  const held = (code: string) => -BigInt(balances.find((b) => b.code === code)?.balance ?? '0');
+  const { low, poolLow } = lowFunds(
+    t,
+    PROVIDER_IDS.map((p) => ({ provider: p, balance: held(`system:provider_float:${p}`) })),
+    held('system:collections'),
+  );
+  const keys = new Set([...low.map(floatAlertKey), ...(poolLow ? [POOL_ALERT_KEY] : [])]);
+  const since = raised
+    .filter((r) => keys.has(r.key))
+    .map((r) => r.raised_at)
+    .reduce<string | null>((a, b) => (a === null || new Date(b) < new Date(a) ? b : a), null);
+  return {
+    low,
+    floatBelow: toNaira(t.floatBelow),
+    poolLow,
+    poolBelow: toNaira(t.poolBelow),
+    lowForSeconds: seconds(since, now),
   };
 }
 
 /** withdrawalStuckAfterMs: WITHDRAWAL_STUCK_AFTER_MINUTES (console/waiting.ts's default without it). */
-type DashboardDeps = { db: Db; clock: Clock; stuckAfterMs: number; withdrawalStuckAfterMs?: number };
+type DashboardDeps = { db: Db; clock: Clock; stuckAfterMs: number; withdrawalStuckAfterMs?: number; thresholds: FundsThresholds };
 
 /** The float accounts' balances, their providers' burn per day and days of headroom, and the collections pool's. */
 async function floats({ db, clock }: DashboardDeps) {
@@ -87,7 +128,7 @@ async function queues(deps: DashboardDeps) {
   const { db, clock } = deps;
   const now = clock.now();
   const stuckBefore = new Date(now.getTime() - deps.stuckAfterMs);
-  const [stuck, webhook, waiting, due, dead, kyc, people, balances] = await Promise.all([
+  const [stuck, webhook, waiting, due, dead, kyc, people, balances, raised] = await Promise.all([
     stuckPurchases(db, stuckBefore),
     one<{ n: number; max: number | null; avg: number | null }>(
       db,
@@ -103,9 +144,10 @@ async function queues(deps: DashboardDeps) {
       db,
       sql`SELECT queue, count(*)::int AS n, min(run_at) AS oldest FROM jobs WHERE status = 'queued' AND run_at <= ${now} GROUP BY queue ORDER BY min(run_at)`,
     ),
-    rows<{ queue: string; n: number }>(
+    // A dead job's updated_at is when its last attempt failed (jobs/queue.ts recordFailure): when it died.
+    rows<{ queue: string; n: number; oldest: string | null }>(
       db,
-      sql`SELECT queue, count(*)::int AS n FROM jobs WHERE status = 'dead' GROUP BY queue ORDER BY queue`,
+      sql`SELECT queue, count(*)::int AS n, min(updated_at) AS oldest FROM jobs WHERE status = 'dead' GROUP BY queue ORDER BY queue`,
     ),
     rows<{ tier: number; n: number; oldest: string | null }>(
       db,
@@ -113,12 +155,16 @@ async function queues(deps: DashboardDeps) {
     ),
     waitingWork(db, now, deps.withdrawalStuckAfterMs),
     rows<{ code: string; balance: string }>(db, balancesStatement(FLOAT_CODES)),
+    rows<{ key: string; raised_at: string }>(
+      db,
+      sql`SELECT key, raised_at FROM operator_alerts WHERE key = ${POOL_ALERT_KEY} OR key LIKE ${floatAlertKey('%')}`,
+    ),
   ]);
   const round = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 1000) / 1000);
   const oldestDue = due[0]?.oldest ?? null;
-  const oldestKyc = kyc
-    .map((k) => k.oldest)
-    .reduce<string | null>((a, b) => (a === null || (b !== null && new Date(b) < new Date(a)) ? b : a), null);
+  const earliest = (list: (string | null)[]) =>
+    list.reduce<string | null>((a, b) => (a === null || (b !== null && new Date(b) < new Date(a)) ? b : a), null);
+  const oldestKyc = earliest(kyc.map((k) => k.oldest));
   return {
     stuckPurchases: {
       count: stuck?.n ?? 0,
@@ -136,14 +182,18 @@ async function queues(deps: DashboardDeps) {
       lagSeconds: seconds(oldestDue, now),
       byQueue: due.map((q) => ({ queue: q.queue, due: q.n, lagSeconds: seconds(q.oldest, now) })),
     },
-    deadLetters: { total: dead.reduce((s, q) => s + q.n, 0), byQueue: dead.map((q) => ({ queue: q.queue, count: q.n })) },
+    deadLetters: {
+      total: dead.reduce((s, q) => s + q.n, 0),
+      oldestAgeSeconds: seconds(earliest(dead.map((q) => q.oldest)), now),
+      byQueue: dead.map((q) => ({ queue: q.queue, count: q.n, oldestAgeSeconds: seconds(q.oldest, now) })),
+    },
     kyc: {
       pending: kyc.reduce((s, k) => s + k.n, 0),
       oldestAgeSeconds: seconds(oldestKyc, now),
       byTier: kyc.map((k) => ({ tier: k.tier, pending: k.n, oldestAgeSeconds: seconds(k.oldest, now) })),
     },
     ...people,
-    floats: emptyFloats(balances),
+    floats: lowFloats(deps.thresholds, balances, raised, now),
   };
 }
 

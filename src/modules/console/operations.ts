@@ -126,7 +126,7 @@ export const consoleOperations = [
     method: 'GET',
     roles: DASHBOARD_ROLES,
     purpose:
-      'dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), withdrawals pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, providers at a ₦0 float and a collections pool below zero, now',
+      'dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), withdrawals pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, provider floats below ALERT_FLOAT_BELOW and a collections pool below ALERT_POOL_BELOW, now',
     input: z.object({}),
     output: z.object({
       stuckPurchases: z.object({ count: z.number(), oldestAgeSeconds: nullableSeconds, stuckAfterSeconds: z.number() }),
@@ -141,7 +141,11 @@ export const consoleOperations = [
         lagSeconds: nullableSeconds,
         byQueue: z.array(z.object({ queue: z.string(), due: z.number(), lagSeconds: nullableSeconds })),
       }),
-      deadLetters: z.object({ total: z.number(), byQueue: z.array(z.object({ queue: z.string(), count: z.number() })) }),
+      deadLetters: z.object({
+        total: z.number(),
+        oldestAgeSeconds: nullableSeconds.meta({ description: 'since the oldest dead letter died (its last failed attempt)' }),
+        byQueue: z.array(z.object({ queue: z.string(), count: z.number(), oldestAgeSeconds: nullableSeconds })),
+      }),
       kyc: z.object({
         pending: z.number(),
         oldestAgeSeconds: nullableSeconds,
@@ -158,7 +162,16 @@ export const consoleOperations = [
         overpaid: z.number(),
       }),
       withdrawals: z.object({ stuck: z.number(), oldestStuckSeconds: nullableSeconds, stuckAfterSeconds: z.number() }),
-      floats: z.object({ empty: z.array(z.string()), poolBelowZero: z.boolean() }),
+      floats: z.object({
+        low: z.array(z.string()).meta({ description: 'providers whose float is below ALERT_FLOAT_BELOW (or at or below ₦0)' }),
+        floatBelow: naira.meta({ description: 'ALERT_FLOAT_BELOW' }),
+        poolLow: z.boolean().meta({ description: 'the collections pool is below ALERT_POOL_BELOW' }),
+        poolBelow: naira.meta({ description: 'ALERT_POOL_BELOW' }),
+        lowForSeconds: nullableSeconds.meta({
+          description:
+            "how long the oldest low float or low pool has been low at least: since the alerts' check (every ALERT_EVERY_MS) first found it; null before it has",
+        }),
+      }),
     }),
     handler: async (_input, ctx) => ctx.api.operatorConsole.dashboard.queues(),
   }),

@@ -28,6 +28,7 @@ export function createConsoleService(
       clock: deps.clock,
       stuckAfterMs: deps.config.vtu.stuckAfterMs,
       withdrawalStuckAfterMs: deps.config.withdrawalStuckAfterMs,
+      thresholds: deps.config.alerts,
     }),
     jobs: createConsoleJobs({ ...deps, liveOperatorRoles: deps.identity.liveOperatorRoles }),
     transactions: createTransactionSearch({ db: deps.replica.lagTolerant, clock: deps.clock }),

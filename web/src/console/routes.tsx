@@ -67,7 +67,7 @@ export const consoleTree = consoleRoute.addChildren([
     ...page,
   }),
   screen('/withdrawals', { show: oneOf('stuck', 'pending', 'success', 'failed', 'reversed'), ...page }),
-  screen('/catalogue'),
+  screen('/catalogue', { section: oneOf('floats') }),
   screen('/routing'),
   screen('/resellers', page),
   screen('/shop', {

@@ -10,14 +10,14 @@ const queues = {
   stuckPurchases: { count: 2, oldestAgeSeconds: 900, stuckAfterSeconds: 600 },
   webhooks: { creditedLastHour: 0, lagSeconds: { max: null, avg: null }, waiting: 0, oldestWaitingSeconds: null },
   jobs: { due: 0, lagSeconds: null, byQueue: [] },
-  deadLetters: { total: 1, byQueue: [] },
+  deadLetters: { total: 1, oldestAgeSeconds: 3 * 3600, byQueue: [] },
   kyc: { pending: 0, oldestAgeSeconds: null, byTier: [] },
   approvals: { pending: 3, oldestAgeSeconds: 300 },
   support: { open: 4, awaitingReply: 1, oldestAwaitingSeconds: 60 },
   reports: { open: 5, oldestAgeSeconds: 7200 },
   topups: { pending: 6, oldestPendingSeconds: 900, pendingAfterSeconds: 300, underpaid: 1, overpaid: 2 },
   withdrawals: { stuck: 2, oldestStuckSeconds: 5400, stuckAfterSeconds: 3600 },
-  floats: { empty: ['c'], poolBelowZero: false },
+  floats: { low: ['c'], floatBelow: 50_000, poolLow: false, poolBelow: 0, lowForSeconds: 1500 as number | null },
 };
 // The tiles' words are the console's English strings (locales/console).
 beforeAll(async () => {
@@ -37,10 +37,10 @@ describe('waiting tiles', () => {
       ['topups', { kind: 'intents', status: 'pending', sort: 'oldest' }, 6],
       ['topups', { kind: 'intents', status: 'success', paid: 'different' }, 3],
       ['withdrawals', { show: 'stuck' }, 2],
-      ['catalogue', {}, 1],
+      ['catalogue', { section: 'floats' }, 1],
       ['topups', { kind: 'events', status: 'received' }, 0],
       ['exports', {}, 0],
-      ['dead-letters', {}, 1],
+      ['dead-letters', { sort: 'oldest' }, 1],
     ]);
     const support = waitingTiles(queues, ['admin']).find((t) => t.link.to === '/console/support');
     expect(support?.sub).toBe('1 awaiting a reply, oldest 60 s');
@@ -48,10 +48,22 @@ describe('waiting tiles', () => {
     expect(tile('topups-pending')?.sub).toBe('pending over 5 min, oldest 15 min: verify them');
     expect(tile('topups-amount')?.sub).toBe('1 underpaid, 2 overpaid (7 days)');
     expect(tile('withdrawals-stuck')?.sub).toBe('pending over 60 min, oldest 90 min: requery them');
-    expect(tile('floats')?.sub).toBe('provider C');
-    expect(waitingTiles({ ...queues, floats: { empty: [], poolBelowZero: true } }, ['admin']).find((t) => t.key === 'floats')?.sub).toBe(
-      'collections pool below zero',
+    // Floats and the pool below the alerts' thresholds, with how long they have been low as far as the alerts kept.
+    expect(tile('floats')?.label).toBe('Floats below ₦50,000.00');
+    expect(tile('floats')?.sub).toBe('provider C, low at least 25 min');
+    const floats = (f: Partial<(typeof queues)['floats']>) =>
+      waitingTiles({ ...queues, floats: { ...queues.floats, ...f } }, ['admin']).find((t) => t.key === 'floats');
+    expect(floats({ low: [], poolLow: true, lowForSeconds: null })).toMatchObject({ value: 1, sub: 'collections pool below ₦0.00' });
+    expect(floats({ low: ['a', 'b'], poolLow: true })).toMatchObject({
+      value: 3,
+      sub: 'collections pool below ₦0.00; provider A, B, low at least 25 min',
+    });
+    expect(floats({ low: [], lowForSeconds: null })?.sub).toBe('every float funded');
+    // Stuck purchases say the age they count from; dead letters how long the oldest has been dead.
+    expect(waitingTiles(queues, ['admin']).find((t) => t.link.to === '/console/transactions')?.sub).toBe(
+      'processing over 10 min, oldest 15 min',
     );
+    expect(waitingTiles(queues, ['admin']).find((t) => t.link.to === '/console/dead-letters')?.sub).toBe('failed for good, oldest 3 h');
   });
 
   it('a role sees only the tiles of the screens it opens', () => {

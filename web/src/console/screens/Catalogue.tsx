@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useSearch } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { adminQueries, consoleQueries } from '../../api/queries/admin';
@@ -44,12 +45,15 @@ const fundSchema = z.object({ provider: providerInput, amount: z.number().min(10
 export function Catalogue() {
   const { t } = useTranslation();
   const can = useCan();
+  // The dashboard's floats tile opens the floats themselves (section=floats): first on the screen, the focus on them.
+  const floatsFirst = useSearch({ from: '/console/catalogue' }).section === 'floats';
   return (
     <Stack>
       <ScreenTitle title={t('console.catalogue.title')} />
+      {floatsFirst && <Floats focus />}
       <PlanPrices />
       {can('adminListMarkups') && <Markups />}
-      <Floats />
+      {!floatsFirst && <Floats />}
     </Stack>
   );
 }
@@ -167,8 +171,12 @@ function Markups() {
   );
 }
 
-function Floats() {
+function Floats({ focus = false }: { focus?: boolean }) {
   const { t } = useTranslation();
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focus) title.current?.focus();
+  }, [focus]);
   const list = useQuery(adminQueries.floats());
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -192,7 +200,7 @@ function Floats() {
   return (
     <Card withBorder component="section" aria-labelledby="floats">
       <Stack>
-        <Title order={2} size="h4" id="floats">
+        <Title order={2} size="h4" id="floats" ref={title} tabIndex={-1}>
           {t('console.catalogue.floats')}
         </Title>
         <Loaded query={list}>

@@ -41,6 +41,17 @@ const daysLeft = (balance: number, days: number | null) =>
 const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 1000) / 10}%`);
 
 type Queues = GetOutput<typeof ops.adminDashboardQueues>;
+
+/** Which floats are low and whether the pool is, and how long the oldest has been low (as far as the alerts kept). */
+function floatsSub(f: Queues['floats']) {
+  const t = i18next.t;
+  const what = [
+    ...(f.poolLow ? [t('console.dashboard.poolLow', { below: money(f.poolBelow) })] : []),
+    ...(f.low.length ? [t('console.dashboard.providersLow', { providers: f.low.map((p) => p.toUpperCase()).join(', ') })] : []),
+  ];
+  if (!what.length) return t('console.dashboard.floatsFunded');
+  return f.lowForSeconds === null ? what.join('; ') : t('console.dashboard.lowFor', { what: what.join('; '), age: age(f.lowForSeconds) });
+}
 /** A tile shows for an operator who may call `op`, the read of the list it opens (the generated role table). */
 type Tile = { key?: string; link: ConsoleTarget; op: AdminOperation; value: number; label: string; sub: string };
 
@@ -70,7 +81,8 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       op: 'adminListStuckVtuTransactions',
       value: q.stuckPurchases.count,
       label: t('console.dashboard.stuckPurchases'),
-      sub: oldest(q.stuckPurchases.oldestAgeSeconds),
+      // The age it counts from (VTU_STUCK_AFTER_MS), as the top-up and withdrawal tiles say theirs.
+      sub: t('console.dashboard.stuckSub', { after: age(q.stuckPurchases.stuckAfterSeconds), age: age(q.stuckPurchases.oldestAgeSeconds) }),
     },
     {
       link: { to: '/console/support', search: { status: 'open', awaiting: 'false' } },
@@ -114,16 +126,13 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       }),
     },
     {
+      // The floats and the pool below the alerts' thresholds (one rule in the service), on Catalogue's floats section.
       key: 'floats',
-      link: { to: '/console/catalogue' },
+      link: { to: '/console/catalogue', search: { section: 'floats' } },
       op: 'adminListProviderFloats',
-      value: q.floats.empty.length,
-      label: t('console.dashboard.floats'),
-      sub: q.floats.poolBelowZero
-        ? t('console.dashboard.poolBelowZero')
-        : q.floats.empty.length
-          ? t('console.dashboard.providersEmpty', { providers: q.floats.empty.map((p) => p.toUpperCase()).join(', ') })
-          : t('console.dashboard.floatsFunded'),
+      value: q.floats.low.length + (q.floats.poolLow ? 1 : 0),
+      label: t('console.dashboard.floats', { below: money(q.floats.floatBelow) }),
+      sub: floatsSub(q.floats),
     },
     {
       link: { to: '/console/topups', search: { kind: 'events', status: 'received' } },
@@ -140,11 +149,11 @@ export function waitingTiles(q: Queues, roles: readonly string[]): Tile[] {
       sub: t('console.dashboard.jobsSub', { age: age(q.jobs.lagSeconds) }),
     },
     {
-      link: { to: '/console/dead-letters' },
+      link: { to: '/console/dead-letters', search: { sort: 'oldest' } },
       op: 'adminListDeadLetters',
       value: q.deadLetters.total,
       label: t('console.dashboard.deadLetters'),
-      sub: t('console.dashboard.deadLettersSub'),
+      sub: t('console.dashboard.deadLettersSub', { age: age(q.deadLetters.oldestAgeSeconds) }),
     },
   ];
   return tiles.filter((tile) => mayCall(roles, tile.op));
