@@ -1,11 +1,16 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { consoleSignIn } from './console-support';
-import { readyCustomer, signInWithPin, typePin } from './customer';
+import { readyCustomer, signInWithPin, TX_PIN, typePin } from './customer';
+import { brokenWords } from './narrow';
 import { expectAccessible, newestCode, typeCode } from './support';
+import * as ops from '../src/api/operations';
 
 /**
  * Issue 45, price levels: the console's catalogue shows each level's price and margin and previews a price change
- * before asking a second admin for it; the app's Rewards shows my level and upgrades it with the PIN.
+ * before asking a second admin for it; the app's Rewards shows my level and upgrades it with the PIN; an Agent's
+ * purchase names its level on the review and on its receipts.
  */
 // Its own admin: another spec signing ops@example.com in at the same time would meet the code's resend wait.
 const OPERATOR = 'ops-price-levels@example.com';
@@ -53,3 +58,71 @@ test('Rewards shows my level and upgrades it for the fee with the PIN', async ({
   await expect(section.getByRole('status')).toHaveText('You are now Agent.');
   await expect(section.getByText('Your level: Agent')).toBeVisible();
 });
+
+/**
+ * An Agent's purchase names its level where the price is shown and where the sale is proven: the review before the
+ * PIN, the transaction's receipt, the shared receipt image and the public receipt check. On a 360 px phone, axe clean,
+ * no word broken across lines.
+ */
+test('an Agent sees its level on the review, the receipt, the receipt image and the receipt check', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 360, height: 780 });
+  const c = await readyCustomer(request, null, 10_000);
+  const up = await request.post(ops.upgradePriceLevel, {
+    data: { data: { level: 'agent', pin: TX_PIN } },
+    headers: { authorization: `Bearer ${c.token}`, 'idempotency-key': randomUUID() },
+  });
+  expect((await up.json()).ok, await up.text()).toBe(true);
+  await signInWithPin(page, c);
+  const words: string[] = [];
+  const check = async (screen: string) => {
+    await expectAccessible(page, screen);
+    // The verification link and the reference are codes, not words: the receipt breaks them anywhere on purpose
+    // (TransactionDetail's link, the receipt table's overflow-wrap), a 29-character reference being wider than its cell.
+    const code = (w: string) => w.includes('/receipt/') || /"vtu_[0-9A-Z]{26}"/.test(w);
+    words.push(...(await brokenWords(page)).filter((w) => !code(w)).map((w) => `${screen}: ${w}`));
+  };
+
+  await page.goto('/buy?service=data');
+  const phone = page.getByRole('textbox', { name: 'Phone number', exact: true });
+  await expect(async () => {
+    await phone.fill('08031234567');
+    await expect(phone).toHaveValue('08031234567', { timeout: 1000 });
+  }).toPass();
+  const plan = page.getByRole('combobox', { name: 'Data plan' });
+  await expect(plan.locator('option').nth(1)).toBeAttached();
+  await plan.selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByTestId('confirm-lines').getByRole('row', { name: /Price level/ })).toContainText('Agent');
+  await check('review-agent');
+  await typePin(page);
+  await expect(page.getByTestId('purchase-status')).toContainText('Successful');
+
+  await page.getByRole('link', { name: 'View receipt' }).click();
+  const receipt = page.getByRole('table', { name: 'Receipt' });
+  await expect(receipt.getByRole('row', { name: /Price level/ })).toContainText('Agent');
+  await expect(page.getByRole('img', { name: 'QR code of the receipt verification link' })).toBeVisible();
+  await check('receipt-agent');
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download receipt' }).click()]);
+  expect(pngText(fs.readFileSync((await file.path())!))).toContain('Price level: Agent');
+
+  await page.goto((await page.getByTestId('verify-link').textContent())!);
+  const status = page.getByRole('status').filter({ hasText: 'This receipt is genuine.' });
+  await expect(status).toContainText('This receipt is genuine.');
+  await expect(status).toContainText('Price level: Agent');
+  await check('receipt-check-agent');
+  expect(words, 'words broken across lines').toEqual([]);
+});
+
+/** The text a receipt image carries (its iTXt chunk: one "label: value" line per row). */
+function pngText(buf: Buffer) {
+  for (let o = 8; o + 8 <= buf.length;) {
+    const len = buf.readUInt32BE(o);
+    if (buf.toString('latin1', o + 4, o + 8) === 'iTXt') {
+      const data = buf.subarray(o + 8, o + 8 + len);
+      return data.subarray(data.indexOf(0) + 5).toString('utf8');
+    }
+    o += 12 + len;
+  }
+  return '';
+}

@@ -8,10 +8,12 @@ import { formatDateTime, formatNaira } from '../app/format';
 import { statusWord } from '../app/catalogue-labels';
 import { purchaseDetails, type PurchaseRecord, type ReceiptDetails } from './receipt-details';
 import { canShareFiles, receiptPng, shareOrDownload } from './receipt-image';
+import { receiptLines } from './receipt-lines';
 
 /**
  * "Share receipt" (phones: the system share sheet with a PNG) or "Download receipt" (desktops): the signed receipt
- * with token, units and fee, its verification link and QR code, drawn as an image.
+ * with token, units and fee and the service's own lines (the price level it was sold at), its verification link and
+ * QR code, drawn as an image.
  */
 export function ShareReceipt({ reference, purchase, ...p }: { reference: string; purchase?: PurchaseRecord; details?: ReceiptDetails }) {
   const { t } = useTranslation();
@@ -35,6 +37,7 @@ export function ShareReceipt({ reference, purchase, ...p }: { reference: string;
         ...(details.network ? [[t('buy.network'), details.network] as [string, string]] : []),
         ...(details.plan ? [[t('buy.planLabel'), details.plan] as [string, string]] : []),
         ...(details.units ? [[t('tx.units'), details.units] as [string, string]] : []),
+        ...receiptLines(r.lines, t),
         ...(details.fee !== undefined && details.fee > 0
           ? [[t('tx.fee'), formatNaira(details.fee)] as [string, string], [t('tx.total'), formatNaira(paid)] as [string, string]]
           : [[t('tx.amount'), `${r.direction === 'credit' ? '+' : '−'}${formatNaira(paid)}`] as [string, string]]),

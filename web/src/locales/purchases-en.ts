@@ -29,6 +29,7 @@ export const enPurchases = {
     planLabel: 'Plan',
     fee: 'Fee',
     total: 'Total',
+    priceLevel: 'Price level',
     quickAmounts: 'Quick amounts',
     offlineTitle: 'You are offline',
     offlineBody: 'Your purchase is kept: we check it again as soon as the connection is back, and it is never paid twice.',

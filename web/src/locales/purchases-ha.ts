@@ -31,6 +31,7 @@ export const haPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     planLabel: 'Tsari',
     fee: 'Kuɗin sabis',
     total: 'Jimilla',
+    priceLevel: 'Matakin farashi',
     quickAmounts: 'Adadin kuɗi masu sauri',
     offlineTitle: 'Ba ka da intanet',
     offlineBody: 'An adana sayenka: za mu sake duba shi da zarar intanet ya dawo, kuma ba za a biya shi sau biyu ba.',

@@ -31,6 +31,7 @@ export const pcmPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin
     planLabel: 'Plan',
     fee: 'Charge',
     total: 'Total',
+    priceLevel: 'Level for price',
     quickAmounts: 'Amount wey dey ready',
     offlineTitle: 'Network don cut',
     offlineBody: 'We still hold your purchase: we go check am again once network come back, and you no go pay two times.',

@@ -31,6 +31,7 @@ export const yoPurchases: Pick<LaterMessages, 'buy' | 'bills' | 'result' | 'pin'
     planLabel: 'Ètò',
     fee: 'Owó iṣẹ́',
     total: 'Àpapọ̀',
+    priceLevel: 'Ìpele iye owó',
     quickAmounts: 'Iye owó kíákíá',
     offlineTitle: 'O kò sí lórí ayélujára',
     offlineBody: 'A ti pa ríra rẹ mọ́: a ó tún ṣàyẹ̀wò rẹ̀ ní kété tí ìsopọ̀ bá padà, a kò sì ní gba owó rẹ̀ lẹ́ẹ̀mejì.',

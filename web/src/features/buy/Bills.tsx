@@ -11,6 +11,7 @@ import { AmountInput } from '../../components/AmountInput';
 import { amountProps, digitsProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
+import type { PricedAt } from './price-level';
 import { SavedBills } from './SavedBills';
 import { useKeepDraft } from './use-keep-draft';
 import { capitalised, productName } from '../../app/catalogue-labels';
@@ -25,6 +26,8 @@ type Ready = {
   price: number;
   summary: string;
   lines?: [string, string][];
+  /** The price level a quote named (issue 45); the reviews priced from a list leave it to ConfirmPurchase. */
+  level?: PricedAt;
   reprice?: () => Promise<number | undefined>;
 };
 
@@ -86,7 +89,8 @@ function BillForm({
   );
 }
 
-const quote = async (service: 'electricity' | 'betting', wholesale: number) => (await api.quotePrice({ service, wholesale })).retail;
+/** A face value's fee and total at the buyer's price level (quotePurchase), as the purchase charges them. */
+const quote = (service: 'electricity' | 'betting', amount: number) => api.quotePurchase({ service, amount });
 
 export function CableBuy() {
   const { t } = useTranslation();
@@ -203,19 +207,20 @@ export function ElectricityBuy() {
     mutationFn: async (c: { plan: string; meter: string; type: 'prepaid' | 'postpaid'; amount: number; phone: string }) => ({
       c,
       v: await api.verifyMeter({ meter: c.meter, plan: c.plan, type: c.type }),
-      price: await quote('electricity', c.amount),
+      q: await quote('electricity', c.amount),
     }),
-    onSuccess: ({ c, v, price }) =>
+    onSuccess: ({ c, v, q }) =>
       setReady({
         request: { service: 'electricity', ...c },
-        price,
+        price: q.total,
         lines: [
           [t('bills.meter'), c.meter],
           [t('bills.disco'), disco?.name ?? c.plan],
-          [t('buy.amount'), formatNaira(c.amount)],
-          [t('buy.fee'), formatNaira(Math.max(0, Math.round((price - c.amount) * 100) / 100))],
-          [t('buy.total'), formatNaira(price)],
+          [t('buy.amount'), formatNaira(q.amount)],
+          [t('buy.fee'), formatNaira(q.fee)],
+          [t('buy.total'), formatNaira(q.total)],
         ],
+        level: q.level,
         summary: `${disco?.name ?? c.plan} · ${meterTypeName(c.type)} · ${t('bills.customer', { name: v.customerName })}${v.address ? ` · ${v.address}` : ''}`,
       }),
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
@@ -273,10 +278,15 @@ export function BettingBuy() {
     mutationFn: async (c: { betting_company: string; customer_id: string; amount: number }) => ({
       c,
       v: await api.verifyBetAccount({ betting_company: c.betting_company, customer_id: c.customer_id }),
-      price: await quote('betting', c.amount),
+      q: await quote('betting', c.amount),
     }),
-    onSuccess: ({ c, v, price }) =>
-      setReady({ request: { service: 'betting', ...c }, price, summary: t('bills.customer', { name: v.customerName }) }),
+    onSuccess: ({ c, v, q }) =>
+      setReady({
+        request: { service: 'betting', ...c },
+        price: q.total,
+        summary: t('bills.customer', { name: v.customerName }),
+        level: q.level,
+      }),
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
   const review = form.onSubmit((v) => {

@@ -19,6 +19,7 @@ import { PhoneBuy } from './PhoneBuy';
 import { OverDailyLimit } from './DailyLimit';
 import * as api from '../../api/calls';
 import { StatusBadge } from '../../components/StatusBadge';
+import { levelLines, type PricedAt } from './price-level';
 
 type Line = { phone: string; network: string | null; result?: PurchaseTx; error?: string; checking?: boolean };
 
@@ -36,6 +37,8 @@ export function BulkBuy() {
   const form = useSchemaForm(bulkSchema, { numbers: '', amount: '' as number | '' }, HINTS);
   const { numbers: text, amount } = form.getValues();
   const [price, setPrice] = useState<number | null>(null);
+  // The price level the quote named (issue 45): other than the default one, said under the price.
+  const [level, setLevel] = useState<PricedAt | null>(null);
   const [pin, setPin] = useState('');
   const [lines, setLines] = useState<Line[]>([]);
   const [busy, setBusy] = useState(false);
@@ -49,7 +52,10 @@ export function BulkBuy() {
   const review = form.onSubmit(async () => {
     setError(null);
     try {
-      setPrice((await api.quotePrice({ service: 'airtime', wholesale: amount as number })).retail);
+      // Each number's total at the buyer's price level, as each purchase charges it.
+      const q = await api.quotePurchase({ service: 'airtime', amount: amount as number });
+      setPrice(q.total);
+      setLevel(q.level);
       setLines(valid.map((phone) => ({ phone, network: detectNetwork(phone) })));
     } catch (err) {
       if (!showServerIssues(form, err, HINTS)) setError(errorMessage(err));
@@ -104,6 +110,11 @@ export function BulkBuy() {
           <Text fw={600}>
             {t('buy.price', { amount: `${valid.length} × ${formatNaira(price)} = ${formatNaira(valid.length * price)}` })}
           </Text>
+          {levelLines(level, t).map(([k, v]) => (
+            <Text key={k} size="sm" data-testid="price-level">
+              {k}: {v}
+            </Text>
+          ))}
           <Table aria-label={t('buy.summary')}>
             <Table.Thead>
               <Table.Tr>

@@ -21,6 +21,8 @@ import { usePlatformPasskey } from '../../components/usePlatformPasskey';
 import { PinPad } from '../../components/PinPad';
 import { purchaseReducer } from './purchase-state';
 import { OverDailyLimit } from './DailyLimit';
+import { growthQueries } from '../../api/queries/growth';
+import { levelLines, type PricedAt } from './price-level';
 import * as api from '../../api/calls';
 
 /** Services bought by the face value the buyer chose; the others (plans, PINs) send the price they confirmed. */
@@ -38,6 +40,11 @@ export function ConfirmPurchase(p: {
   summary?: string;
   /** What is being bought, named before the PIN: number, network, plan, fee, total. */
   lines?: [string, string][];
+  /**
+   * The price level the quote named (issue 45); a review priced from a list rather than a quote reads the customer's
+   * level. Other than the default level, it is named under the lines.
+   */
+  level?: PricedAt;
   reprice?: () => Promise<number | undefined>;
   onCancel(): void;
   onBusyChange?: (busy: boolean) => void;
@@ -82,6 +89,8 @@ export function ConfirmPurchase(p: {
   const here = usePlatformPasskey();
   const passkeys = useQuery({ ...settingsQueries.passkeys(), enabled: here });
   const withPasskey = here && Boolean(passkeys.data?.payments && passkeys.data.items.length);
+  const mine = useQuery({ ...growthQueries.level(), enabled: p.level === undefined });
+  const lines = [...(p.lines ?? []), ...levelLines(p.level ?? mine.data?.level, t)];
 
   async function confirm(value: string | 'passkey') {
     dispatch({ type: 'submit' });
@@ -128,10 +137,10 @@ export function ConfirmPurchase(p: {
         {t('buy.confirmTitle')}
       </Title>
       {p.summary && <Text>{p.summary}</Text>}
-      {p.lines && (
+      {lines.length > 0 && (
         <Table layout="fixed" className="receipt-table" data-testid="confirm-lines">
           <Table.Tbody>
-            {p.lines.map(([k, v]) => (
+            {lines.map(([k, v]) => (
               <Table.Tr key={k}>
                 <Table.Th scope="row">{k}</Table.Th>
                 <Table.Td>{v}</Table.Td>

@@ -16,6 +16,7 @@ import { AmountInput } from '../../components/AmountInput';
 import { amountProps, showServerIssues, useSchemaForm, type FieldHints } from '../../components/form';
 import type { PurchaseRequest } from './buy-once';
 import { ConfirmPurchase } from './ConfirmPurchase';
+import type { PricedAt } from './price-level';
 import { groupPlans } from './plan-groups';
 import { planName } from '../../app/catalogue-labels';
 import { SavedNumbers, SaveNumber } from './SavedNumbers';
@@ -51,6 +52,8 @@ interface Review {
   request: PurchaseRequest;
   total: number;
   lines: [string, string][];
+  /** The price level the quote named (issue 45). */
+  level: PricedAt;
   /** The fields it was made for: any change sends the buyer back to review the purchase. */
   fields: string;
 }
@@ -149,6 +152,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
             ? { service, ...common, plan_id: plan!.plan_id, amount: q.total }
             : { service, ...common, amount: amount as number },
         total: q.total,
+        level: q.level,
         fields,
         lines: [
           ...who,
@@ -277,6 +281,7 @@ export function PhoneBuy({ service }: { service: 'airtime' | 'data' }) {
           request={review.request}
           price={review.total}
           lines={review.lines}
+          level={review.level}
           reprice={reprice}
           onCancel={() => setReview(null)}
           onBusyChange={setBusy}

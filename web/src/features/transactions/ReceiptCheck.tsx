@@ -7,8 +7,12 @@ import { formatDateTime } from '../../app/format';
 import { receiptsQueries } from '../../api/queries/vtu';
 import { statusWord } from '../../app/catalogue-labels';
 import { Loading } from '../../components/Loaded';
+import { receiptLines } from '../../components/receipt-lines';
 
-/** The public receipt check behind the QR code: no sign-in; the service says whether the signature is valid. */
+/**
+ * The public receipt check behind the QR code: no sign-in; the service says whether the signature is valid, and the
+ * receipt's own lines (the price level it was sold at; a flight's PNR masked) follow its summary.
+ */
 export function ReceiptCheck() {
   const { t } = useTranslation();
   const { needle } = useParams({ from: '/receipt/$needle' });
@@ -31,6 +35,11 @@ export function ReceiptCheck() {
                 {r.description} · ₦{r.amount} · {statusWord(r.status, (k) => t(k))} · {formatDateTime(r.transactionAt)} · {r.reference}
               </Text>
             )}
+            {receiptLines(r?.lines, t).map(([k, v]) => (
+              <Text key={k}>
+                {k}: {v}
+              </Text>
+            ))}
           </Alert>
         )}
       </Stack>

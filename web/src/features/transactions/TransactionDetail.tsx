@@ -9,8 +9,12 @@ import { formatDateTime } from '../../app/format';
 import { statusWord } from '../../app/catalogue-labels';
 import { usePurchase } from './purchase-details';
 import { Loading } from '../../components/Loaded';
+import { receiptLines } from '../../components/receipt-lines';
 
-/** One money movement with its signed receipt: download, share, and the public verification link as a QR code. */
+/**
+ * One money movement with its signed receipt (with the service's own lines: a flight's booking, the price level it was
+ * sold at): download, share, and the public verification link as a QR code.
+ */
 export function TransactionDetail() {
   const { t } = useTranslation();
   const { reference } = useParams({ from: '/app/transactions/$reference' });
@@ -34,6 +38,9 @@ export function TransactionDetail() {
           <Table aria-label={t('tx.receipt')} layout="fixed" className="receipt-table">
             <Table.Tbody>
               <Row k={t('tx.description')} v={r.description} />
+              {receiptLines(r.lines, t).map(([k, v]) => (
+                <Row key={k} k={k} v={v} />
+              ))}
               <Row
                 k={t('tx.amount')}
                 v={`${r.direction === 'credit' ? '+' : '−'}₦${Number(r.amount).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`}

@@ -11,6 +11,7 @@ import type { KindResultProps } from '../../../../app/kinds';
 import { showServerIssues, useSchemaForm, type FieldHints } from '../../../../components/form';
 import type { KindPurchase } from '../../buy-once';
 import { ConfirmPurchase } from '../../ConfirmPurchase';
+import type { PricedAt } from '../../price-level';
 import { useKeepDraft } from '../../use-keep-draft';
 import * as ops from '../../../../api/operations';
 import * as api from '../../../../api/calls';
@@ -18,11 +19,16 @@ import * as api from '../../../../api/calls';
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const HINTS: FieldHints = { service_id: 'social.serviceRequired', link: 'social.linkInvalid' };
 
-type Ready = { request: KindPurchase; price: number; lines: [string, string][]; reprice: () => Promise<number | undefined> };
+type Ready = {
+  request: KindPurchase;
+  price: number;
+  lines: [string, string][];
+  level: PricedAt;
+  reprice: () => Promise<number | undefined>;
+};
 
-/** The price of a quantity, as the service prices it (quotePurchase): what the PIN pad confirms. */
-const quoteOf = async (service_id: string, quantity: number) =>
-  (await api.quotePurchase({ service: 'social', plan_id: service_id, quantity })).total;
+/** The price of a quantity, as the service prices it (quotePurchase) at the buyer's level: what the PIN pad confirms. */
+const quoteOf = (service_id: string, quantity: number) => api.quotePurchase({ service: 'social', plan_id: service_id, quantity });
 
 /** Social services: a service (platform and kind, price per 1,000, bounds), the link and the quantity, then the PIN. */
 export function Screen() {
@@ -46,9 +52,9 @@ export function Screen() {
   const priced = useMutation({
     mutationFn: async (c: { service_id: string; link: string; quantity: number }) => ({
       c,
-      total: await quoteOf(c.service_id, c.quantity),
+      quote: await quoteOf(c.service_id, c.quantity),
     }),
-    onSuccess: ({ c, total }) =>
+    onSuccess: ({ c, quote: { total, level } }) =>
       setReady({
         request: { service: 'social', operation: ops.orderSocial, fields: c, amount: total },
         price: total,
@@ -58,7 +64,8 @@ export function Screen() {
           [t('social.quantity'), c.quantity.toLocaleString('en-NG')],
           [t('buy.total'), formatNaira(total)],
         ],
-        reprice: () => quoteOf(c.service_id, c.quantity),
+        level,
+        reprice: async () => (await quoteOf(c.service_id, c.quantity)).total,
       }),
     onError: (err) => setUnderFields(showServerIssues(form, err, HINTS)),
   });
