@@ -347,7 +347,7 @@ export interface paths {
         };
         /**
          * Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open sup
-         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), withdrawals pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, provider floats below ALERT_FLOAT_BELOW and a collections pool below ALERT_POOL_BELOW, now.
+         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), withdrawals pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, providers at a ₦0 float and a collections pool below zero, now.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -1736,8 +1736,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by d
-         * @description Profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level.
+         * Profit of successful VTU purchases and delivered recharge cards (service epin; retail minus wholesale) over a range of L
+         * @description Profit of successful VTU purchases and delivered recharge cards (service epin; retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -8882,24 +8882,13 @@ export interface components {
             deadLetters: {
                 byQueue: {
                     count: number;
-                    oldestAgeSeconds: number | null;
                     queue: string;
                 }[];
-                /** @description since the oldest dead letter died (its last failed attempt) */
-                oldestAgeSeconds: number | null;
                 total: number;
             };
             floats: {
-                /** @description ALERT_FLOAT_BELOW */
-                floatBelow: components["schemas"]["Naira"];
-                /** @description providers whose float is below ALERT_FLOAT_BELOW (or at or below ₦0) */
-                low: string[];
-                /** @description how long the oldest low float or low pool has been low at least: since the alerts' check (every ALERT_EVERY_MS) first found it; null before it has */
-                lowForSeconds: number | null;
-                /** @description ALERT_POOL_BELOW */
-                poolBelow: components["schemas"]["Naira"];
-                /** @description the collections pool is below ALERT_POOL_BELOW */
-                poolLow: boolean;
+                empty: string[];
+                poolBelowZero: boolean;
             };
             jobs: {
                 byQueue: {
@@ -15462,12 +15451,10 @@ export interface operations {
                      *       },
                      *       "deadLetters": {
                      *         "total": 1,
-                     *         "oldestAgeSeconds": 1,
                      *         "byQueue": [
                      *           {
                      *             "queue": "text",
-                     *             "count": 1,
-                     *             "oldestAgeSeconds": 1
+                     *             "count": 1
                      *           }
                      *         ]
                      *       },
@@ -15508,13 +15495,10 @@ export interface operations {
                      *         "stuckAfterSeconds": 1
                      *       },
                      *       "floats": {
-                     *         "low": [
+                     *         "empty": [
                      *           "text"
                      *         ],
-                     *         "floatBelow": 1500,
-                     *         "poolLow": true,
-                     *         "poolBelow": 1500,
-                     *         "lowForSeconds": 1
+                     *         "poolBelowZero": true
                      *       }
                      *     }
                      */

@@ -5,15 +5,15 @@ import { DAY, HOUR, lagosDate, type Clock } from '../../kernel/clock.js';
 import { formatNaira, toKobo } from '../../kernel/money.js';
 import type { Outbox } from '../notifications/api.js';
 import type { OperatorsService } from '../operators/api.js';
-import { profitByDay, purchaseVolume } from '../vtu/api.js';
-import { profitSummary } from './profit.js';
+import { purchaseVolume } from '../vtu/api.js';
+import { profitRows, profitSummary } from './profit.js';
 import { lagosRange } from './range.js';
 import { waitingWork } from './waiting.js';
 
 /**
  * The daily summary e-mail to admins (issue 45): yesterday's (a Lagos day's) purchase volume, profit by service and
- * by price level, and the work people wait on now. Sent at 06:00 Lagos, once per day and admin (the slot's key and
- * each e-mail's dedupe key).
+ * by price level (recharge cards' delivered batches among them, service `epin`), and the work people wait on now. Sent
+ * at 06:00 Lagos, once per day and admin (the slot's key and each e-mail's dedupe key).
  */
 export const DAILY_SUMMARY_JOB = 'console.daily-summary';
 
@@ -35,7 +35,7 @@ export async function summaryText(deps: Pick<DailySummaryDeps, 'db' | 'clock'>, 
   const r = lagosRange({ from: day, to: day }, now, 1);
   const [volume, profits, waiting] = await Promise.all([
     purchaseVolume(deps.db, r.start, r.end),
-    profitByDay(deps.db, r.start, r.end),
+    profitRows(deps.db, r.start, r.end),
     waitingWork(deps.db, now),
   ]);
   const all = volume.find((v) => v.g === 15);
@@ -47,7 +47,7 @@ export async function summaryText(deps: Pick<DailySummaryDeps, 'db' | 'clock'>, 
     `Purchases: ${all?.n ?? 0}, volume ${formatNaira(BigInt(all?.volume ?? '0'))}`,
     ...volume.filter((v) => v.g === 7).map((v) => line(v.service ?? '', v.n, BigInt(v.volume))),
     '',
-    `Profit (successful purchases, retail minus wholesale): ${n(p.total.profit)} on ${p.total.count} purchases`,
+    `Profit (successful purchases and delivered recharge cards, retail minus wholesale): ${n(p.total.profit)} on ${p.total.count} purchases`,
     'By service:',
     ...(p.byService.length ? p.byService.map((s) => line(s.service, s.count, s.retail, s.profit)) : ['  none']),
     'By price level:',

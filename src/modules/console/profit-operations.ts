@@ -15,7 +15,7 @@ export const profitOperations = [
     method: 'GET',
     roles: ['finance'],
     purpose:
-      'profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level',
+      'profit of successful VTU purchases and delivered recharge cards (service epin; retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level',
     input: z.object({
       from: lagosDay.optional().meta({ description: 'first Lagos day included (YYYY-MM-DD); default today' }),
       to: lagosDay.optional().meta({ description: 'last Lagos day included (YYYY-MM-DD); default `from`' }),

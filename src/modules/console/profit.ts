@@ -1,14 +1,22 @@
 import type { Executor } from '../../db/client.js';
 import type { Clock } from '../../kernel/clock.js';
 import { toNaira } from '../../kernel/money.js';
+import { epinProfitByDay } from '../epins/api.js';
 import { profitByDay, type ProfitRow } from '../vtu/api.js';
 import { DASHBOARD_MAX_DAYS } from './dashboard-purchases.js';
 import { lagosRange } from './range.js';
 
 /**
  * The profit view (issue 45): retail minus wholesale of successful purchases, by Lagos day, service and price level,
- * with totals by service, by level and overall. vtu publishes the sums (profitByDay); the console only adds them up.
+ * with totals by service, by level and overall. vtu publishes its purchases' sums (profitByDay) and epins its delivered
+ * recharge cards' (epinProfitByDay, service `epin`); the console only adds them up.
  */
+
+/** Both modules' profit rows of [start, end), by Lagos day and service (each module's level order kept). */
+export async function profitRows(exec: Executor, start: Date, end: Date, only: { service?: string; level?: string } = {}) {
+  const [vtu, epins] = await Promise.all([profitByDay(exec, start, end, only), epinProfitByDay(exec, start, end, only)]);
+  return [...vtu, ...epins].sort((a, b) => a.day.localeCompare(b.day) || a.service.localeCompare(b.service));
+}
 
 interface Sums {
   count: number;
@@ -70,6 +78,6 @@ export interface ProfitInput {
 /** adminProfit: the profit of a range of Lagos days (default today), optionally of one service or level. */
 export async function profit({ db, clock }: { db: Executor; clock: Clock }, input: ProfitInput) {
   const r = lagosRange(input, clock.now(), DASHBOARD_MAX_DAYS);
-  const list = await profitByDay(db, r.start, r.end, { service: input.service, level: input.level });
+  const list = await profitRows(db, r.start, r.end, { service: input.service, level: input.level });
   return { from: r.from, to: r.to, ...profitSummary(list) };
 }
