@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { percent } from './goals.js';
 import { prepareBuyers } from './buy-airtime.js';
 import { freshDatabase, json, measured, startServer, table, type Result, type Server } from './lib.js';
@@ -68,6 +69,9 @@ export async function buyByKeyBench(): Promise<{ rows: Result[]; met: boolean; s
     );
     svc = await startServer('bench/vtu-server.ts', { ...env, ...providers });
     const { users, database } = await prepareBuyers(svc, db.url, USERS, 'key');
+    // Live keys need a price level that allows them (issue 45): the bench's buyers are API partners, as an operator grants.
+    await database.db.execute(sql`INSERT INTO vtu_customer_levels (user_id, level, source, updated_at)
+                                  SELECT id, 'api_partner', 'grant', now() FROM users ON CONFLICT (user_id) DO NOTHING`);
     await database.close();
     const bearers: Record<Way, string[]> = { session: users.map((u) => u.token), key: await liveKeys(svc, users) };
     let n = 0;

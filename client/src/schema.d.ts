@@ -1736,8 +1736,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Profit of successful VTU purchases and delivered recharge cards (service epin; retail minus wholesale) over a range of L
-         * @description Profit of successful VTU purchases and delivered recharge cards (service epin; retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level.
+         * Profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by d
+         * @description Profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -3476,8 +3476,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an API key (the secret is in this answer only); live keys need KYC Tier 2
-         * @description Create an API key (the secret is in this answer only); live keys need KYC Tier 2.
+         * Create an API key (the secret is in this answer only); test keys need KYC Tier 1, live keys Tier 2 and a price level tha
+         * @description Create an API key (the secret is in this answer only); test keys need KYC Tier 1, live keys Tier 2 and a price level that allows them (getMyPriceLevel).
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          *
@@ -4216,8 +4216,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My price level, and the levels above it with what an upgrade costs (or that the business grants it)
-         * @description My price level, and the levels above it with what an upgrade costs (or that the business grants it).
+         * My price level, and the levels above it with what an upgrade costs (or that the business grants it); each says whether i
+         * @description My price level, and the levels above it with what an upgrade costs (or that the business grants it); each says whether it allows live API keys.
          *
          *     The signed-in customer's access token (Authorization: Bearer); acts on the caller's own data only.
          */
@@ -10135,6 +10135,8 @@ export interface components {
             status: "applied" | "pending";
         };
         AdminRequestPriceLevelInput: {
+            /** @description whether the level's customers may create live API keys; omitted: unchanged (a new level: no) */
+            apiKeys?: boolean;
             level: string;
             name: string;
             rank: number;
@@ -11436,6 +11438,8 @@ export interface components {
         };
         GetMyPriceLevelOutput: {
             above: {
+                /** @description whether the level's customers may create live API keys (test keys need none) */
+                apiKeys: boolean;
                 /** @enum {string} */
                 how: "upgrade" | "granted";
                 id: string;
@@ -11445,6 +11449,8 @@ export interface components {
                 upgradeFee: components["schemas"]["Naira"] | null;
             }[];
             level: {
+                /** @description whether the level's customers may create live API keys (test keys need none) */
+                apiKeys: boolean;
                 id: string;
                 name: string;
                 rank: number;
@@ -13177,6 +13183,8 @@ export interface components {
         };
         UpgradePriceLevelOutput: {
             above: {
+                /** @description whether the level's customers may create live API keys (test keys need none) */
+                apiKeys: boolean;
                 /** @enum {string} */
                 how: "upgrade" | "granted";
                 id: string;
@@ -13186,6 +13194,8 @@ export interface components {
                 upgradeFee: components["schemas"]["Naira"] | null;
             }[];
             level: {
+                /** @description whether the level's customers may create live API keys (test keys need none) */
+                apiKeys: boolean;
                 id: string;
                 name: string;
                 rank: number;
@@ -13759,8 +13769,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Error: KYC_TIER_REQUIRED, STEP_UP_REQUIRED */
-        "KYC_TIER_REQUIRED.STEP_UP_REQUIRED": {
+        /** @description Error: KYC_TIER_REQUIRED, FORBIDDEN, STEP_UP_REQUIRED */
+        "KYC_TIER_REQUIRED.FORBIDDEN.STEP_UP_REQUIRED": {
             headers: {
                 [name: string]: unknown;
             };
@@ -19387,6 +19397,7 @@ export interface operations {
                  *         "name": "Ada Obi",
                  *         "rank": 1,
                  *         "upgradeFee": 1,
+                 *         "apiKeys": true,
                  *         "reason": "customer asked for it"
                  *       }
                  *     }
@@ -23587,7 +23598,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_FAILED.LIMIT_EXCEEDED"];
             401: components["responses"]["UNAUTHENTICATED"];
-            403: components["responses"]["KYC_TIER_REQUIRED.STEP_UP_REQUIRED"];
+            403: components["responses"]["KYC_TIER_REQUIRED.FORBIDDEN.STEP_UP_REQUIRED"];
             409: components["responses"]["IDEMPOTENCY_IN_PROGRESS"];
             422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
@@ -25362,13 +25373,15 @@ export interface operations {
                      *       "level": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "name": "Ada Obi",
-                     *         "rank": 1
+                     *         "rank": 1,
+                     *         "apiKeys": true
                      *       },
                      *       "above": [
                      *         {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "name": "Ada Obi",
                      *           "rank": 1,
+                     *           "apiKeys": true,
                      *           "upgradeFee": 1500,
                      *           "how": "upgrade"
                      *         }
@@ -32120,13 +32133,15 @@ export interface operations {
                      *       "level": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *         "name": "Ada Obi",
-                     *         "rank": 1
+                     *         "rank": 1,
+                     *         "apiKeys": true
                      *       },
                      *       "above": [
                      *         {
                      *           "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *           "name": "Ada Obi",
                      *           "rank": 1,
+                     *           "apiKeys": true,
                      *           "upgradeFee": 1500,
                      *           "how": "upgrade"
                      *         }

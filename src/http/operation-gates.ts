@@ -21,7 +21,8 @@ export async function passGates({ op, services }: OperationSetup, input: Prepare
   if (gates.kycTier && ctx.user.kycTier < gates.kycTier) {
     throw new AppError('KYC_TIER_REQUIRED', `KYC Tier ${gates.kycTier} is required for this operation`);
   }
-  if (gates.stepUp) {
+  // Issue 45: nor a step-up: no one stands at a screen to confirm, and the key's scope is the confirmation.
+  if (gates.stepUp && !ctx.user.apiKey) {
     if (!services.stepUp) throw new Error(`${op.name} declares a step-up gate but no step-up service is registered`);
     await services.stepUp.require(ctx.user, ctx.grantToken);
   }

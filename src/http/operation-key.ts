@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../kernel/actor.js';
 import { AppError } from '../kernel/errors.js';
 import { toKobo } from '../kernel/money.js';
-import { scopeOf } from '../platform/operation.js';
+import { scopeOf, type OpContext } from '../platform/operation.js';
 import type { OperationSetup } from './operation-setup.js';
 
 /**
@@ -89,15 +89,16 @@ function chargedOf(out: unknown, reserved: bigint): bigint {
 }
 
 /**
- * Runs a money operation's handler under the key's daily spend limit: the input's `amount` is reserved first (refused
- * when it would pass the limit, or when the limit is reached), then corrected to what the answer says was charged. A
- * purchase priced by its plan has no amount in its input: it is counted once made, so it may take the key past its
- * limit once; the next is refused. A refusal (an AppError) releases the reservation.
+ * Runs a money operation's handler under the key's daily spend limit: what the request will pay is reserved first
+ * (refused when it would pass the limit, or when the limit is reached), then corrected to what the answer says was
+ * charged. What it will pay is the input's `amount`, else the operation's `spend` (a plan's quoted price, a batch of
+ * cards' price: one read, by the handler's own prices); an operation with neither is counted once made. A refusal (an
+ * AppError) releases the reservation.
  */
-export async function underSpendLimit<T>(s: OperationSetup, user: AuthUser, input: unknown, run: () => Promise<T>): Promise<T> {
-  const key = user.apiKey;
+export async function underSpendLimit<T>(s: OperationSetup, ctx: OpContext, input: unknown, run: () => Promise<T>): Promise<T> {
+  const key = ctx.user.apiKey;
   if (!key?.dailyLimit || !s.op.gates?.money) return run();
-  const asked = nairaField(input, 'amount');
+  const asked = nairaField(input, 'amount') ?? (s.op.spend ? await s.op.spend(input as never, ctx) : null);
   const reserved = asked === null ? 0n : toKobo(asked);
   const developers = s.services.developers;
   await developers.reserveSpend(key.id, reserved);

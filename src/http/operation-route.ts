@@ -90,7 +90,7 @@ async function gatesAndHandler(s: OperationSetup, input: Prepared['input'], ctx:
   if (op.precheck || op.gates) await passGates(s, input, ctx);
   const run = async () => {
     const out = op.output.parse(
-      ctx.optionalUser?.apiKey ? await underSpendLimit(s, ctx.user, input, () => op.handler(input, ctx)) : await op.handler(input, ctx),
+      ctx.optionalUser?.apiKey ? await underSpendLimit(s, ctx, input, () => op.handler(input, ctx)) : await op.handler(input, ctx),
     );
     // Inside the call's transaction: the admins hear of exactly the changes that commit.
     if (op.announce && adminAudit) await services.operators.announce(ctx.user, op.name, adminAudit.callOf(reply.request).record);

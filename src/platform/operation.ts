@@ -126,6 +126,12 @@ export interface OperationDef<
    * `session`, so a write is closed to keys until its module opens it (scopeOf).
    */
   scope?: OperationScope;
+  /**
+   * A money operation whose input carries no `amount` (a plan's price, a batch of cards): what it will take from the
+   * wallet, in naira, by the same prices as the handler. Asked only for an API key with a daily spend limit, which
+   * reserves it before the money moves (issue 45, http/operation-key.ts); null: not known before (counted once made).
+   */
+  spend?: (input: z.infer<I>, ctx: OpContext<A, N>) => Promise<number | null>;
   /** Cookie transport: with `X-Session-Transport: cookie`, a missing refreshToken is read from the cookie. */
   refreshTokenFromCookie?: boolean;
   /** Cookie transport: this operation ends the session, so the refresh cookie is cleared. */

@@ -4,7 +4,8 @@ import { rows } from '../../src/db/client.js';
 import { allOperations } from '../../src/modules/index.js';
 import { scopeOf, serverFnPath, versionedPath, type AnyOperation } from '../../src/platform/operation.js';
 import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { user, walletBalance } from '../helpers/factories.js';
+import { grantLevel, tier2User, user, walletBalance } from '../helpers/factories.js';
+import { enrollTotp } from '../security/rfc6238.js';
 
 // Issue 45: API keys call the same operations as a session, limited to their scopes, without the PIN.
 let h: Harness;
@@ -42,7 +43,7 @@ async function newKey(input: Record<string, unknown>, by = owner): Promise<{ id:
 
 beforeAll(async () => {
   h = await createHarness({ env: { RATE_LIMIT_PER_MINUTE: '60' } });
-  owner = await user(h, { tier: 3, pin: '1234', naira: 5000 });
+  owner = await user(h, { tier: 3, pin: '1234', naira: 5000, level: 'reseller' });
 });
 afterAll(async () => h.close());
 
@@ -59,6 +60,31 @@ describe('API keys', () => {
     const list = await session('/_serverFn/listApiKeysBearerDevelopers', {}, 'GET');
     expect(list.body).not.toContain(secret);
     expect(list.json().keys[0]).toMatchObject({ id, mode: 'live', scopes: ['read'], lastUsedAt: null });
+  });
+
+  it('live keys need a price level that allows them (403 naming the levels); test keys are open to any level at Tier 1', async () => {
+    const plain = await user(h, { tier: 3 });
+    const make = (by: TestUser, mode: 'live' | 'test') =>
+      call(h, 'POST', '/_serverFn/createApiKeyBearerDevelopers', { name: 'x', mode, scopes: ['read'] }, { token: by.token });
+    const refused = await make(plain, 'live');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('(Agent, Reseller, API partner); you are at Customer'),
+    });
+    expect(await rows(h.app.services.db, sql`SELECT id FROM api_keys WHERE user_id = ${plain.id}`)).toEqual([]);
+    const trying = await user(h, { tier: 1 });
+    expect((await make(trying, 'test')).statusCode).toBe(200);
+    // The level says so, and a level granted opens live keys.
+    const mine = await call(h, 'GET', '/_serverFn/getMyPriceLevelBearerVTU', {}, { token: plain.token });
+    expect(mine.json().level).toMatchObject({ id: 'customer', apiKeys: false });
+    expect(mine.json().above.map((l: { id: string; apiKeys: boolean }) => [l.id, l.apiKeys])).toEqual([
+      ['agent', true],
+      ['reseller', true],
+      ['api_partner', true],
+    ]);
+    await grantLevel(h, plain.id, 'agent');
+    expect((await make(plain, 'live')).statusCode).toBe(200);
   });
 
   it('live keys need KYC Tier 2, and keys never create keys', async () => {
@@ -108,7 +134,8 @@ describe('API keys', () => {
     const all = await newKey({ scopes: ['read', 'purchase', 'transfer'] });
     const entries = await rows<{ n: number }>(h.app.services.db, sql`SELECT count(*)::int AS n FROM ledger_entries`);
     const needs = new Set(customerOps.map(scopeOf));
-    expect([...needs].sort()).toEqual(['purchase', 'read', 'session']);
+    expect([...needs].sort()).toEqual(['purchase', 'read', 'session', 'transfer']);
+    expect(customerOps.filter((op) => scopeOf(op) === 'transfer').map((op) => op.name)).toEqual(['transferWalletFn']);
     for (const op of customerOps) {
       const needed = scopeOf(op);
       const headers = { 'idempotency-key': `walk-${op.name}` };
@@ -123,6 +150,35 @@ describe('API keys', () => {
     const admin = allOperations.find((op) => op.suffix === 'BearerAdmin')!;
     expect((await byKey(all.secret, admin, {}, { 'idempotency-key': 'walk-admin' })).statusCode).toBe(403);
     expect(await rows(h.app.services.db, sql`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual(entries);
+  });
+
+  it('a key with the transfer scope sends money without the PIN or a step-up, with an Idempotency-Key, under its daily limit', async () => {
+    const sender = await tier2User(h, { fullName: 'Ada Obi', naira: 1000, level: 'reseller', pin: '1234' });
+    await user(h, { username: 'keyfriend' });
+    const op = opNamed('transferWalletFn');
+    const send = (secret: string, idem: string | null, amount = 100) =>
+      byKey(secret, op, { username: 'keyfriend', amount }, idem ? { 'idempotency-key': idem } : {});
+    const buyOnly = await newKey({ scopes: ['read', 'purchase'] }, sender);
+    const { secret } = await newKey({ scopes: ['transfer'], dailyLimit: 150 }, sender);
+    // Two-factor on after the keys were made: a session's transfer needs a step-up now, a key's does not.
+    await enrollTotp(h, sender);
+    const bySession = await call(h, 'POST', serverFnPath(op), { username: 'keyfriend', amount: 100, pin: '1234' }, { token: sender.token });
+    expect(bySession.json().error.code).toBe('STEP_UP_REQUIRED');
+    const refused = await send(buyOnly.secret, 'tr-0');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toContain('transfer scope');
+    expect((await send(secret, null)).json().error.issues[0].path).toBe('Idempotency-Key');
+    const first = await send(secret, 'tr-1');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ amount: 100, balance: 900, recipient: { username: 'keyfriend' } });
+    expect((await send(secret, 'tr-1')).headers['idempotent-replayed']).toBe('true');
+    // ₦100 of the ₦150 limit spent: another ₦100 is refused and moves nothing.
+    const over = await send(secret, 'tr-2');
+    expect(over.json().error.code).toBe('LIMIT_EXCEEDED');
+    expect(await walletBalance(h, sender.id)).toBe(900);
+    expect((await send(secret, 'tr-3', 50)).statusCode).toBe(200);
+    expect(await walletBalance(h, sender.id)).toBe(850);
+    await expectLedgerOk(h);
   });
 
   it('a revoked key is refused at once; a rolled key works for its overlap, then only its successor', async () => {
@@ -171,8 +227,52 @@ describe('API keys', () => {
     await expectLedgerOk(h);
   });
 
+  it("a key's daily spend limit reserves a plan's price (its amount, checked against the quote) and a batch of cards' price (no amount)", async () => {
+    const holder = await user(h, { tier: 2, naira: 5000, level: 'reseller' });
+    const { secret } = await newKey({ scopes: ['read', 'purchase'], dailyLimit: 150 }, holder);
+    const plans = await byKey(secret, opNamed('listDataPlans'), { network: 'mtn' });
+    expect(plans.statusCode, plans.body).toBe(200);
+    const dear = (plans.json().items as { plan_id: string; price: number }[]).find((p) => p.price > 150)!;
+    const cheap = (plans.json().items as { plan_id: string; price: number }[]).find((p) => p.price <= 150);
+    expect(dear).toBeDefined();
+    const entries = await rows(h.app.services.db, sql`SELECT count(*)::int AS n FROM ledger_entries`);
+    const before = await walletBalance(h, holder.id);
+    const data = await byKey(
+      secret,
+      opNamed('buyData'),
+      { network: 'mtn', phone: '08031234567', plan_id: dear.plan_id, amount: dear.price },
+      { 'idempotency-key': 'plan-1' },
+    );
+    expect(data.json().error?.code, data.body).toBe('LIMIT_EXCEEDED');
+    // Two ₦100 cards cost more than ₦150 at any level's discount; one costs less.
+    const epins = (quantity: number, idem: string) =>
+      byKey(secret, opNamed('buyEpins'), { network: 'mtn', denomination: 100, quantity }, { 'idempotency-key': idem });
+    expect((await epins(2, 'cards-1')).json().error?.code).toBe('LIMIT_EXCEEDED');
+    expect((await epins(1000, 'cards-2')).json().error?.code).toBe('LIMIT_EXCEEDED');
+    expect(await walletBalance(h, holder.id)).toBe(before);
+    expect(await rows(h.app.services.db, sql`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual(entries);
+    // What fits is reserved and then counted at what was paid: a card, then nothing more once the limit is near.
+    const card = await epins(1, 'cards-3');
+    expect(card.statusCode, card.body).toBe(200);
+    const paid = card.json().amount as number;
+    expect(paid).toBeLessThanOrEqual(100);
+    const listed = await call(h, 'GET', '/_serverFn/listApiKeysBearerDevelopers', {}, { token: holder.token });
+    expect(listed.json().keys[0]).toMatchObject({ dailyLimit: 150, spentToday: paid });
+    if (cheap && cheap.price > 150 - paid) {
+      const next = await byKey(
+        secret,
+        opNamed('buyData'),
+        { network: 'mtn', phone: '08031234567', plan_id: cheap.plan_id, amount: cheap.price },
+        { 'idempotency-key': 'plan-2' },
+      );
+      expect(next.json().error?.code).toBe('LIMIT_EXCEEDED');
+    }
+    expect(await walletBalance(h, holder.id)).toBe(before - paid);
+    await expectLedgerOk(h);
+  });
+
   it("a key's holder is held in memory like a session's state, and a freeze or a closure by another writer reaches the next request", async () => {
-    const holder = await user(h, { tier: 2, naira: 1000 });
+    const holder = await user(h, { tier: 2, naira: 1000, level: 'agent' });
     const { secret } = await newKey({ scopes: ['read', 'purchase'] }, holder);
     const cached = () => h.app.services.identity.isSessionCached(`holder:${holder.id}`);
     const buy = (n: number) => byKey(secret, opNamed('buyAirtime'), airtime, { 'idempotency-key': `held-${n}` });
@@ -192,7 +292,7 @@ describe('API keys', () => {
   });
 
   it('each key has a rate budget of its own', async () => {
-    const reseller = await user(h, { tier: 2 });
+    const reseller = await user(h, { tier: 2, level: 'reseller' });
     const one = await newKey({ scopes: ['read'] }, reseller);
     const two = await newKey({ scopes: ['read'] }, reseller);
     const op = opNamed('listDataNetworks');

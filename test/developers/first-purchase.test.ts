@@ -15,7 +15,7 @@ afterAll(async () => h?.close());
 
 describe("the developer page's first purchase", () => {
   it('buys airtime through the versioned path with the key, once', async () => {
-    const owner = await user(h, { tier: 3, naira: 1000 });
+    const owner = await user(h, { tier: 3, naira: 1000, level: 'api_partner' });
     const made = await call(
       h,
       'POST',

@@ -27,7 +27,7 @@ const liveMoney = async () => {
 
 beforeAll(async () => {
   h = await createHarness();
-  owner = await user(h, { tier: 2, pin: '1234', naira: 5000 });
+  owner = await user(h, { tier: 2, pin: '1234', naira: 5000, level: 'agent' });
   const made = await session('POST', 'createApiKey', { name: 'sandbox', mode: 'test', scopes: ['read', 'purchase', 'transfer'] });
   expect(made.statusCode, made.body).toBe(200);
   testKey = made.json().secret;
@@ -83,6 +83,42 @@ describe('test mode', () => {
     await h.app.services.jobs.drain();
     expect(await liveMoney()).toEqual(before);
     await expectLedgerOk(h);
+  });
+
+  it('a transfer by test key (the transfer scope) moves test money between shadow accounts, and no live money', async () => {
+    // The recipient: another customer's shadow account, named in the test world; the sender's shadow verified there.
+    const friend = await user(h, { tier: 2, username: 'twfriend' });
+    const made = await call(
+      h,
+      'POST',
+      '/_serverFn/createApiKeyBearerDevelopers',
+      { name: 'f', mode: 'test', scopes: ['read'] },
+      { token: friend.token },
+    );
+    expect(made.statusCode, made.body).toBe(200);
+    const tw = h.testWorldDatabase()!.db;
+    await tw.execute(sql`UPDATE users SET username = 'twfriend' WHERE email = ${friend.email}`);
+    await tw.execute(sql`UPDATE users SET full_name = 'Ada Obi' WHERE email = ${owner.email}`);
+    await tw.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, created_at, updated_at, reviewed_at)
+      SELECT gen_random_uuid(), id, 2, 'approved', '[]'::jsonb, 'Ada Obi', '{}'::jsonb, now(), now(), now() FROM users WHERE email = ${owner.email}`);
+    const before = await liveMoney();
+    const wallet = (await session('GET', 'getTestWallet')).json().balance as number;
+    const sent = await call(
+      h,
+      'POST',
+      '/_serverFn/transferWalletFnBearerWallet',
+      { username: 'twfriend', amount: 100 },
+      {
+        token: testKey,
+        headers: { 'idempotency-key': 't-transfer' },
+      },
+    );
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ amount: 100, balance: wallet - 100, recipient: { username: 'twfriend' } });
+    expect((await session('GET', 'getTestWallet')).json().balance).toBe(wallet - 100);
+    expect((await call(h, 'GET', '/_serverFn/getTestWalletBearerDevelopers', {}, { token: friend.token })).json().balance).toBe(100);
+    expect(await liveMoney()).toEqual(before);
+    expect(await walletBalance(h, friend.id)).toBe(0);
   });
 
   it('nothing live appears in test, nor test in live', async () => {

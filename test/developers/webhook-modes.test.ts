@@ -51,7 +51,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   h = await createHarness();
-  owner = await user(h, { tier: 2, pin: '1234', naira: 5000 });
+  owner = await user(h, { tier: 2, pin: '1234', naira: 5000, level: 'agent' });
   for (const mode of ['live', 'test'] as const) {
     const made = await session('POST', 'createWebhookEndpoint', { url: `${base}/${mode}`, events: ['purchase.succeeded'], mode });
     expect(made.statusCode, made.body).toBe(200);

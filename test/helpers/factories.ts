@@ -21,6 +21,8 @@ export interface UserOptions {
   pin?: string;
   /** Naira credited to the wallet (a ledger posting from the adjustments account). */
   naira?: number;
+  /** A price level granted by an operator (issue 45: `agent` and above allow live API keys). */
+  level?: string;
 }
 
 export async function user(h: Harness, opts: UserOptions = {}): Promise<TestUser> {
@@ -37,7 +39,19 @@ export async function user(h: Harness, opts: UserOptions = {}): Promise<TestUser
   if (opts.tier) await setKycTier(h, u.id, opts.tier);
   if (opts.pin) await h.app.services.pins.set(u.id, 'transaction', opts.pin);
   if (opts.naira) await fundWallet(h, u.id, opts.naira);
+  if (opts.level) await grantLevel(h, u.id, opts.level);
   return u;
+}
+
+/**
+ * Moves a customer to a price level as an approved grant leaves it (vtu_customer_levels; its trigger tells every
+ * instance to drop the customer's cached level).
+ */
+export async function grantLevel(h: Harness, userId: string, level: string) {
+  await h.app.services.db.execute(
+    sql`INSERT INTO vtu_customer_levels (user_id, level, source, updated_at) VALUES (${userId}, ${level}, 'grant', ${h.clock.now()})
+        ON CONFLICT (user_id) DO UPDATE SET level = EXCLUDED.level, source = 'grant', updated_at = EXCLUDED.updated_at`,
+  );
 }
 
 /**

@@ -27,6 +27,8 @@ export interface Harness {
   clock: TestClock;
   config: Config;
   database: Database;
+  /** Test mode's world's own database (issue 45), once a test key built it; null before. */
+  testWorldDatabase(): Database | null;
   logs: string[];
   /** Secrets this harness saw (test/helpers/secrets.ts); close() fails the file if any reached the logs. */
   secrets: SecretStore;
@@ -133,6 +135,7 @@ export async function createHarness(
     preparedStatements: config.databasePreparedStatements,
     ...(url === 'memory://' ? { pgliteImage: pgliteImage() } : {}),
   });
+  let testWorldDatabase: Database | null = null;
   const app = await buildApp({
     config,
     database,
@@ -141,7 +144,8 @@ export async function createHarness(
     overrides: { resolver: testResolver, ...opts.overrides },
     // Test mode's world (issue 45), built only when a test key is used: in memory, from the migrated image.
     testWorld: {
-      database: () => openDatabase({ url: 'memory://', dataDir: `${config.dataDir}-test-mode`, pgliteImage: pgliteImage() }),
+      database: async () =>
+        (testWorldDatabase = await openDatabase({ url: 'memory://', dataDir: `${config.dataDir}-test-mode`, pgliteImage: pgliteImage() })),
     },
   });
   await app.ready();
@@ -152,6 +156,7 @@ export async function createHarness(
     clock,
     config,
     database,
+    testWorldDatabase: () => testWorldDatabase,
     logs,
     secrets,
     close: async () => {

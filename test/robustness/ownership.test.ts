@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { allOperations } from '../../src/modules/index.js';
 import { authOf, serverFnPath, type AnyOperation } from '../../src/platform/operation.js';
 import { call, createHarness, fundWallet, signIn, type Harness, type TestUser } from '../helpers/harness.js';
-import { setKycTier } from '../helpers/factories.js';
+import { grantLevel, setKycTier } from '../helpers/factories.js';
 import { kycUser, nuban, upload } from '../kyc/factories.js';
 import { diff, fingerprint } from './fingerprint.js';
 
@@ -154,6 +154,7 @@ beforeAll(async () => {
     await h.app.services.pins.set(u.id, 'transaction', PIN);
     await setKycTier(h, u.id, 2);
     await fundWallet(h, u.id, 50_000);
+    await grantLevel(h, u.id, 'agent'); // live API keys and recharge cards (issue 45)
   }
 
   // The owner's real objects, created through the API.
@@ -266,10 +267,7 @@ beforeAll(async () => {
     sql`INSERT INTO passkeys (id, user_id, credential_id, public_key, name, created_at)
         VALUES (${ids.passkeyId}, ${a.id}, 'owner-credential', 'owner-public-key', 'Phone', now())`,
   );
-  // Recharge cards (issue 45): a batch of the owner's, bought at a level that may buy them.
-  await h.app.services.db.execute(
-    sql`INSERT INTO vtu_customer_levels (user_id, level, source, updated_at) VALUES (${a.id}, 'agent', 'grant', now())`,
-  );
+  // Recharge cards (issue 45): a batch of the owner's, bought at a level that may buy them (Agent, granted above).
   ids.epinBatchId = must(await invoke('buyEpins', { network: 'mtn', denomination: 100, quantity: 2, pin: PIN }, a), 'buyEpins').batch.id;
 
   await h.app.services.jobs.drain();

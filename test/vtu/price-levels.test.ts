@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
 import { call, createHarness, expectLedgerOk, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 import { buyer, mtn, PIN, VTU_ENV, walletBalance } from './helpers.js';
+import { setKycTier } from '../helpers/factories.js';
 
 // Issue 45, price levels: each level has its price of a plan or of a service; quotes, lists and purchases are priced
 // at the buyer's level and every purchase records the level it was sold at.
@@ -207,13 +208,13 @@ describe('the console: catalogue, plan switches and four-eyes price settings', (
   it("granting a level waits for a second admin; a customer's level shows in getMyPriceLevel", async () => {
     const u = await buyer(h, 1_000);
     const mine = async () => (await call(h, 'GET', V('getMyPriceLevel'), {}, { token: u.token })).json();
-    expect((await mine()).level).toEqual({ id: 'customer', name: 'Customer', rank: 0 });
+    expect((await mine()).level).toEqual({ id: 'customer', name: 'Customer', rank: 0, apiKeys: false });
     const asked = await admin('POST', 'adminRequestLevelGrant', { userId: u.id, level: 'api_partner', reason: 'signed partner' }, maker);
     expect(asked.json()).toMatchObject({ status: 'pending' });
     expect((await mine()).level.id).toBe('customer');
     expect((await admin('POST', 'adminApproveRequest', { id: asked.json().approval.id }, maker)).statusCode).toBe(403);
     expect((await admin('POST', 'adminApproveRequest', { id: asked.json().approval.id }, checker)).statusCode).toBe(200);
-    expect(await mine()).toEqual({ ok: true, level: { id: 'api_partner', name: 'API partner', rank: 3 }, above: [] });
+    expect(await mine()).toEqual({ ok: true, level: { id: 'api_partner', name: 'API partner', rank: 3, apiKeys: true }, above: [] });
     const nobody = await admin(
       'POST',
       'adminRequestLevelGrant',
@@ -250,9 +251,9 @@ describe('the customer: my level and its upgrade', () => {
     const u = await buyer(h, 3_000);
     const mine = (await call(h, 'GET', V('getMyPriceLevel'), {}, { token: u.token })).json();
     expect(mine.above).toEqual([
-      { id: 'agent', name: 'Agent', rank: 1, upgradeFee: 2000, how: 'upgrade' },
-      { id: 'reseller', name: 'Reseller', rank: 2, upgradeFee: 10000, how: 'upgrade' },
-      { id: 'api_partner', name: 'API partner', rank: 3, upgradeFee: null, how: 'granted' },
+      { id: 'agent', name: 'Agent', rank: 1, apiKeys: true, upgradeFee: 2000, how: 'upgrade' },
+      { id: 'reseller', name: 'Reseller', rank: 2, apiKeys: true, upgradeFee: 10000, how: 'upgrade' },
+      { id: 'api_partner', name: 'API partner', rank: 3, apiKeys: true, upgradeFee: null, how: 'granted' },
     ]);
     const up = (level: string, pin = PIN) => call(h, 'POST', V('upgradePriceLevel'), { level, pin }, { token: u.token });
     expect((await up('reseller')).json().error.code).toBe('INSUFFICIENT_FUNDS');
@@ -439,5 +440,56 @@ describe('the console: e-PIN prices in the catalogue and through four-eyes', () 
     }
     const none = await admin('POST', 'adminRequestPriceChange', { ...epinPrice('platinum', 5), reason: 'x y z' }, maker);
     expect(none.statusCode).toBe(400);
+  });
+});
+
+describe('the console: whether a level allows live API keys (adminRequestPriceLevel)', () => {
+  const ask = (data: Record<string, unknown>) =>
+    admin(
+      'POST',
+      'adminRequestPriceLevel',
+      { level: 'silver', name: 'Silver', rank: 7, upgradeFee: null, reason: 'keys work', ...data },
+      maker,
+    );
+  const approve = async (res: Awaited<ReturnType<typeof ask>>) => {
+    expect(res.statusCode, res.body).toBe(200);
+    const ok = await admin('POST', 'adminApproveRequest', { id: res.json().approval.id, reason: 'checked' }, checker);
+    expect(ok.statusCode, ok.body).toBe(200);
+  };
+  const keys = async () =>
+    Object.fromEntries(
+      (await rows<{ id: string; api_keys: boolean }>(db(), sql`SELECT id, api_keys FROM vtu_price_levels`)).map((r) => [r.id, r.api_keys]),
+    );
+
+  it('is set with the level through four-eyes; a change that does not say keeps it; live keys follow it', async () => {
+    // As seeded: every level but the default one.
+    expect(await keys()).toMatchObject({ customer: false, agent: true, reseller: true, api_partner: true });
+    await approve(await ask({}));
+    expect((await keys()).silver).toBe(false);
+    const u = await buyer(h, 1_000);
+    await setKycTier(h, u.id, 2);
+    await setLevel(u, 'silver');
+    clearCaches();
+    const live = () =>
+      call(h, 'POST', '/_serverFn/createApiKeyBearerDevelopers', { name: 'shop', mode: 'live', scopes: ['read'] }, { token: u.token });
+    const refused = await live();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toContain('you are at Silver');
+    const asked = await ask({ apiKeys: true });
+    expect((await keys()).silver).toBe(false);
+    await approve(asked);
+    expect((await keys()).silver).toBe(true);
+    clearCaches();
+    expect((await call(h, 'GET', V('getMyPriceLevel'), {}, { token: u.token })).json().level).toMatchObject({
+      id: 'silver',
+      apiKeys: true,
+    });
+    expect((await live()).statusCode).toBe(200);
+    // A rename that does not say keeps the setting; switching it off is one more request.
+    await approve(await ask({ name: 'Silver partner' }));
+    expect((await keys()).silver).toBe(true);
+    await approve(await ask({ apiKeys: false }));
+    expect((await keys()).silver).toBe(false);
+    expect((await ask({ apiKeys: 'yes' })).statusCode).toBe(400);
   });
 });

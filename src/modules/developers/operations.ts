@@ -38,12 +38,13 @@ export const developersOperations = [
     name: 'createApiKey',
     suffix: 'BearerDevelopers',
     method: 'POST',
-    purpose: 'create an API key (the secret is in this answer only); live keys need KYC Tier 2',
+    purpose:
+      'create an API key (the secret is in this answer only); test keys need KYC Tier 1, live keys Tier 2 and a price level that allows them (getMyPriceLevel)',
     input: createApiKeyInput,
     output: madeKeyOutput,
     gates: { kycTier: 1, stepUp: true },
     rateLimit: 'strict',
-    errors: ['KYC_TIER_REQUIRED', 'LIMIT_EXCEEDED'],
+    errors: ['KYC_TIER_REQUIRED', 'FORBIDDEN', 'LIMIT_EXCEEDED'],
     handler: async (input, ctx) => ctx.api.developers.createKey(ctx.user, input),
   }),
   defineOperation({

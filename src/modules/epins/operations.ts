@@ -45,6 +45,8 @@ export const epinsOperations = [
     purpose:
       "buy a batch of airtime e-PINs (1-1,000 cards of one network and face value) at the caller's price level, paid from the wallet in one posting; what the seller does not deliver is refunded once",
     input: z.object({ ...buyEpinsFields, pin: pinInput }),
+    // Issue 45: a key's daily spend limit reserves the batch's price (no amount in the input).
+    spend: async (i, ctx) => ctx.api.epins.cost(ctx.user.id, i),
     output: z.object({ batch: batchOutput, amount: naira.meta({ description: 'what the wallet paid, less any refund so far' }) }),
     errors: [
       'FORBIDDEN',

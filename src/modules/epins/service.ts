@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client.js';
 import type { AuthUser } from '../../kernel/actor.js';
+import { toNaira } from '../../kernel/money.js';
 import { cardsOf, getBatch, batchView, listBatches } from './batches.js';
 import { buyBatch, type BuyEpins } from './buy-batch.js';
 import type { EpinsDeps } from './deps.js';
@@ -23,6 +24,10 @@ export function createEpinsService(base: EpinsDeps) {
     download: (userId: string, id: string, format: 'pdf' | 'csv') => downloadBatch(deps, userId, id, format),
     markSold: (userId: string, i: { id: string; serials: string[]; sold: boolean }) => markSold(deps, userId, i),
     requery: (id: string) => requeryBatch(deps, id),
+    /** What a batch will cost the buyer in naira (quantity x the level's card price): an API key's spend limit reserves it. */
+    async cost(userId: string, i: Pick<BuyEpins, 'network' | 'denomination' | 'quantity'>) {
+      return toNaira((await deps.pricing.price(userId, i.network, i.denomination)).unitPrice * BigInt(i.quantity));
+    },
     /** The console's e-PIN prices (price-admin.ts): the catalogue, a change's preview, and approvals' `price_setting`. */
     adminCatalogue: () => epinCatalogue(deps),
     adminPreviewPrice: (s: EpinPriceSetting) => epinPreview(deps, s),

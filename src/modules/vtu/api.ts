@@ -24,9 +24,9 @@ export {
 export type { PurchaseReceipt, PurchaseStatus } from './read-model.js';
 /** Issue 45: profit by Lagos day, service and level; purchases by API key and day; the customers above the default level. */
 export { customersAboveBase, profitByDay, usageByKey } from './profit-reads.js';
+/** Whether a customer's price level allows live API keys (developers' createKey). */
+export { apiKeyLevel } from './levels.js';
 export type { KeyUsageRow, ProfitRow } from './profit-reads.js';
-/** The price levels as stored now, lowest rank first (for a module naming the levels its own rows record). */
-export { readLevels as readPriceLevels } from './levels.js';
 /** What the operators' screens read of the purchases: the search, the CSV export, the customer page. */
 export {
   PURCHASE_CHANNELS,

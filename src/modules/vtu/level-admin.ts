@@ -32,7 +32,7 @@ export const CATALOGUE_LISTS: Record<string, { list: string; arg?: 'identifier' 
 /** A price setting waiting for (or approved by) a second operator. Values: kobo (flat, fixed) or basis points (percent). */
 export type PriceSetting =
   | { change: 'price'; level: string; service: string; plan: string; rule: LevelRule['kind']; value: bigint }
-  | { change: 'level'; level: string; name: string; rank: number; upgradeFee: bigint | null }
+  | { change: 'level'; level: string; name: string; rank: number; upgradeFee: bigint | null; apiKeys: boolean | null }
   | { change: 'grant'; level: string; userId: string };
 
 const bad = (path: string, message: string) => new AppError('VALIDATION_FAILED', message, { issues: [{ path, message }] });
@@ -156,9 +156,11 @@ export async function applySetting(deps: LevelAdminDeps, actorId: string, s: Pri
                            ON CONFLICT (level, service, plan) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value,
                              updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`);
     else if (s.change === 'level')
-      await tx.execute(sql`INSERT INTO vtu_price_levels (id, name, rank, upgrade_fee, updated_by, updated_at)
-                           VALUES (${s.level}, ${s.name}, ${s.rank}, ${s.upgradeFee}, ${actorId}, ${now})
+      // apiKeys null (not asked): a level keeps whether it allows live API keys; a new one does not.
+      await tx.execute(sql`INSERT INTO vtu_price_levels (id, name, rank, upgrade_fee, api_keys, updated_by, updated_at)
+                           VALUES (${s.level}, ${s.name}, ${s.rank}, ${s.upgradeFee}, coalesce(${s.apiKeys}::boolean, false), ${actorId}, ${now})
                            ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, rank = EXCLUDED.rank, upgrade_fee = EXCLUDED.upgrade_fee,
+                             api_keys = coalesce(${s.apiKeys}::boolean, vtu_price_levels.api_keys),
                              updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`);
     else
       await tx.execute(sql`INSERT INTO vtu_customer_levels (user_id, level, source, reference, updated_at)
@@ -199,6 +201,7 @@ export function settingPayload(s: PriceSetting): Record<string, string> {
       name: s.name,
       rank: String(s.rank),
       upgradeFee: s.upgradeFee === null ? '' : String(s.upgradeFee),
+      apiKeys: s.apiKeys === null ? '' : String(s.apiKeys),
     };
   return { change: s.change, level: s.level, userId: s.userId };
 }
@@ -206,7 +209,15 @@ export function settingOf(p: Record<string, string>): PriceSetting {
   if (p.change === 'price')
     return { change: 'price', level: p.level, service: p.service, plan: p.plan, rule: p.rule as LevelRule['kind'], value: BigInt(p.value) };
   if (p.change === 'level')
-    return { change: 'level', level: p.level, name: p.name, rank: Number(p.rank), upgradeFee: p.upgradeFee ? BigInt(p.upgradeFee) : null };
+    return {
+      change: 'level',
+      level: p.level,
+      name: p.name,
+      rank: Number(p.rank),
+      upgradeFee: p.upgradeFee ? BigInt(p.upgradeFee) : null,
+      // Requests made before api_keys (migration 1251) keep the level's setting.
+      apiKeys: p.apiKeys === 'true' ? true : p.apiKeys === 'false' ? false : null,
+    };
   return { change: 'grant', level: p.level, userId: p.userId };
 }
 

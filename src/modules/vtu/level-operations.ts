@@ -25,10 +25,13 @@ const reasonInput = z
   .min(3, 'reason must be at least 3 characters')
   .max(500, 'reason must be at most 500 characters');
 const levelOut = z.object({ id: z.string(), name: z.string(), rank: z.number() });
+const withKeys = levelOut.extend({
+  apiKeys: z.boolean().meta({ description: "whether the level's customers may create live API keys (test keys need none)" }),
+});
 const myLevelOutput = z.object({
-  level: levelOut,
+  level: withKeys,
   above: z.array(
-    levelOut.extend({
+    withKeys.extend({
       upgradeFee: naira.nullable().meta({ description: 'what an upgrade costs from the wallet; null: granted by the business only' }),
       how: z.enum(['upgrade', 'granted']),
     }),
@@ -118,7 +121,8 @@ export const levelOperations = [
     suffix: 'BearerVTU',
     method: 'GET',
     scope: 'read',
-    purpose: 'my price level, and the levels above it with what an upgrade costs (or that the business grants it)',
+    purpose:
+      'my price level, and the levels above it with what an upgrade costs (or that the business grants it); each says whether it allows live API keys',
     input: z.object({}),
     output: myLevelOutput,
     handler: async (_i, ctx) => ctx.api.vtu.myPriceLevel(ctx.user.id),
@@ -230,12 +234,20 @@ export const levelOperations = [
         .min(0, 'rank must be 0 or more')
         .max(100, 'rank is too large'),
       upgradeFee: nairaAmount({ min: 1, max: 10_000_000 }).nullable().meta({ description: 'naira; null: granted only' }),
+      apiKeys: z
+        .boolean({ error: 'apiKeys must be true or false' })
+        .optional()
+        .meta({ description: "whether the level's customers may create live API keys; omitted: unchanged (a new level: no)" }),
       reason: reasonInput,
     }),
     output: z.object(submissionFields),
     errors: ['CONFLICT'],
-    handler: async ({ reason, upgradeFee, ...i }, ctx) =>
-      submitSetting(ctx, { change: 'level', ...i, upgradeFee: upgradeFee === null ? null : toKobo(upgradeFee) }, reason),
+    handler: async ({ reason, upgradeFee, apiKeys, ...i }, ctx) =>
+      submitSetting(
+        ctx,
+        { change: 'level', ...i, upgradeFee: upgradeFee === null ? null : toKobo(upgradeFee), apiKeys: apiKeys ?? null },
+        reason,
+      ),
   }),
   defineOperation({
     name: 'adminRequestLevelGrant',

@@ -25,13 +25,14 @@ export async function myLevel({ levels }: Pick<LevelUpgradeDeps, 'levels'>, user
   const id = await levels.levelOf(userId);
   const mine = all.find((l) => l.id === id) ?? all[0];
   return {
-    level: { id: mine.id, name: mine.name, rank: mine.rank },
+    level: { id: mine.id, name: mine.name, rank: mine.rank, apiKeys: mine.apiKeys },
     above: all
       .filter((l) => l.rank > mine.rank)
       .map((l) => ({
         id: l.id,
         name: l.name,
         rank: l.rank,
+        apiKeys: l.apiKeys,
         upgradeFee: l.upgradeFee === null ? null : toNaira(l.upgradeFee),
         how: l.upgradeFee === null ? ('granted' as const) : ('upgrade' as const),
       })),

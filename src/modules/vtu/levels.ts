@@ -20,6 +20,8 @@ export interface PriceLevel {
   rank: number;
   /** kobo; null: reached only by an operator's grant. */
   upgradeFee: bigint | null;
+  /** Whether its customers may create live API keys (test keys need none). */
+  apiKeys: boolean;
 }
 
 export interface LevelRule {
@@ -53,24 +55,39 @@ export function ruleOf(rules: LevelRule[], level: string, plan: string | undefin
 
 type RuleRow = { level: string; service: string; plan: string; kind: LevelRule['kind']; value: string };
 const toRule = (r: RuleRow): LevelRule => ({ ...r, value: BigInt(r.value) });
-type LevelRow = { id: string; name: string; rank: number; upgrade_fee: string | null };
+type LevelRow = { id: string; name: string; rank: number; upgrade_fee: string | null; api_keys: boolean };
 const toLevel = (r: LevelRow): PriceLevel => ({
   id: r.id,
   name: r.name,
   rank: Number(r.rank),
   upgradeFee: r.upgrade_fee === null ? null : BigInt(r.upgrade_fee),
+  apiKeys: r.api_keys,
 });
 
 export async function readLevels(exec: Executor): Promise<PriceLevel[]> {
-  return (await rows<LevelRow>(exec, sql`SELECT id, name, rank, upgrade_fee::text AS upgrade_fee FROM vtu_price_levels ORDER BY rank`)).map(
-    toLevel,
-  );
+  return (
+    await rows<LevelRow>(exec, sql`SELECT id, name, rank, upgrade_fee::text AS upgrade_fee, api_keys FROM vtu_price_levels ORDER BY rank`)
+  ).map(toLevel);
 }
 
 /** A customer's level id (the default level without a row). */
 export async function levelIdOf(exec: Executor, userId: string): Promise<string> {
   const r = await one<{ level: string }>(exec, sql`SELECT level FROM vtu_customer_levels WHERE user_id = ${userId}`);
   return r?.level ?? DEFAULT_LEVEL;
+}
+
+/**
+ * Whether a customer's level allows live API keys (issue 45, developers' createKey), with the level's name and the
+ * names of the levels that do, lowest first: one statement.
+ */
+export async function apiKeyLevel(exec: Executor, userId: string): Promise<{ level: string; allowed: boolean; allowing: string[] }> {
+  const r = await one<{ level: string; allowed: boolean; allowing: string[] }>(
+    exec,
+    sql`SELECT l.name AS level, l.api_keys AS allowed, ARRAY(SELECT a.name FROM vtu_price_levels a WHERE a.api_keys ORDER BY a.rank) AS allowing
+        FROM vtu_price_levels l
+        WHERE l.id = coalesce((SELECT c.level FROM vtu_customer_levels c WHERE c.user_id = ${userId}), ${DEFAULT_LEVEL})`,
+  );
+  return r ?? { level: DEFAULT_LEVEL, allowed: false, allowing: [] };
 }
 
 /**

@@ -120,6 +120,8 @@ export const vtuPriceLevels = pgTable('vtu_price_levels', {
   name: text('name').notNull(),
   rank: integer('rank').notNull().unique(),
   upgradeFee: bigint('upgrade_fee', { mode: 'bigint' }),
+  /** Whether the level's customers may create live API keys (migration 1251). */
+  apiKeys: boolean('api_keys').notNull().default(false),
   updatedBy: uuid('updated_by'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

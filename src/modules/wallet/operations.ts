@@ -140,6 +140,8 @@ export const walletOperations = [
     suffix: 'BearerWallet',
     method: 'POST',
     purpose: 'send funds to another user; KYC Tier 2 required',
+    // Issue 45: an API key sends money with the transfer scope (no PIN, no step-up; its daily spend limit holds).
+    scope: 'transfer',
     rateLimit: 'money',
     gates: { money: true, pin: true, stepUp: true },
     // Eligibility, PIN row and recipient in one statement; the checks below still run in their order.
