@@ -10790,6 +10790,8 @@ export interface components {
             makerEmail?: string | null;
             makerId: string;
             reason: string;
+            /** @description issue 44: what it is about by its reference: a resolution's purchase (vtu_…), a settlement correction's settled top-up (top_…, or a dedicated account transfer's processor reference); none for other actions */
+            reference?: string | null;
             result: {
                 [key: string]: unknown;
             } | null;
@@ -14681,7 +14683,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
@@ -14763,7 +14766,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -15071,7 +15075,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
@@ -15947,7 +15952,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -16706,7 +16712,8 @@ export interface operations {
                      *           "result": {},
                      *           "makerEmail": "text",
                      *           "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "customerEmail": "text"
+                     *           "customerEmail": "text",
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *         }
                      *       ],
                      *       "limit": 1,
@@ -18840,7 +18847,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -19269,7 +19277,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -19353,7 +19362,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -19436,7 +19446,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -19797,7 +19808,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       },
                      *       "transaction": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",

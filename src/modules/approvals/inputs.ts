@@ -26,6 +26,10 @@ export const approvalOutput = z
       .optional()
       .meta({ description: 'adminListApprovals: the customer whose money it moves; none for a threshold change' }),
     customerEmail: z.string().nullable().optional(),
+    reference: z.string().nullable().optional().meta({
+      description:
+        "issue 44: what it is about by its reference: a resolution's purchase (vtu_…), a settlement correction's settled top-up (top_…, or a dedicated account transfer's processor reference); none for other actions",
+    }),
   })
   .meta({ id: 'ApprovalRequest' });
 

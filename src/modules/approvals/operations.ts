@@ -73,6 +73,8 @@ export const approvalOperations = [
       ctx.audit.target('approval_request', input.id);
       const done = await ctx.api.approvals.approve(ctx.user.id, input.id, input.reason);
       ctx.audit.target(done.approval.subjectType, done.approval.subjectId);
+      // The purchase or top-up by its reference too: the audit log is searched by it (issue 44).
+      if (done.approval.reference) ctx.audit.target(done.approval.subjectType, done.approval.reference);
       ctx.audit.change({ status: 'pending' }, { status: done.approval.status, result: done.approval.result });
       return done;
     },
@@ -97,6 +99,8 @@ export const approvalOperations = [
     handler: async (input, ctx) => {
       ctx.audit.target('approval_request', input.id);
       const done = await ctx.api.approvals.reject(ctx.user.id, input.id, input.reason);
+      ctx.audit.target(done.approval.subjectType, done.approval.subjectId);
+      if (done.approval.reference) ctx.audit.target(done.approval.subjectType, done.approval.reference);
       ctx.audit.change({ status: 'pending' }, { status: done.approval.status });
       return done;
     },

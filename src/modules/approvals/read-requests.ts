@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../db/client.js';
 import { page } from '../../kernel/paging.js';
 import { emailsOf } from '../identity/api.js';
+import { settlementReferences } from '../payments/api.js';
+import { purchaseReferences } from '../vtu/api.js';
 import type { ApprovalDeps } from './deps.js';
 import type { ApprovalSort } from './inputs.js';
 import { COLS, mustGet, view, type RequestRow } from './requests.js';
@@ -16,20 +18,39 @@ const APPROVAL_ORDER: Record<ApprovalSort, SQL> = {
 
 type RequestView = ReturnType<typeof view>;
 
+/** The purchase a request is about (a resolution), or the settlement (a correction): its id in the request's facts. */
+const purchaseOf = (a: RequestView) => (a.action === 'vtu_resolution' ? String(a.details.transactionId ?? a.subjectId) : null);
+const settlementOf = (a: RequestView) => (a.action === 'settlement_correction' ? String(a.details.settlementId ?? a.subjectId) : null);
+
 /**
- * Issue 44: who asked and for which customer, in words: each request's maker and customer (the money's owner, none
- * for a threshold change) with their e-mails, read in one statement for the page.
+ * Issue 44: who asked, for which customer and which purchase or top-up, in words: each request's maker and customer
+ * (the money's owner, none for a threshold change) with their e-mails, and the reference of what it is about (a
+ * resolution's purchase, `vtu_…`; a correction's settled top-up), each read from its owner in one statement for the
+ * page.
  */
 async function withPeople({ db }: Pick<ApprovalDeps, 'db'>, list: RequestView[]) {
   const customerOf = (a: RequestView) => (typeof a.details.userId === 'string' ? a.details.userId : null);
-  const emails = await emailsOf(db, [...list.map((a) => a.makerId), ...list.map(customerOf).filter((id) => id !== null)]);
+  const [emails, purchases, settlements] = await Promise.all([
+    emailsOf(db, [...list.map((a) => a.makerId), ...list.map(customerOf).filter((id) => id !== null)]),
+    purchaseReferences(
+      db,
+      list.map(purchaseOf).filter((id) => id !== null),
+    ),
+    settlementReferences(
+      db,
+      list.map(settlementOf).filter((id) => id !== null),
+    ),
+  ]);
   return list.map((a) => {
     const customerId = customerOf(a);
+    const purchase = purchaseOf(a);
+    const settlement = settlementOf(a);
     return {
       ...a,
       makerEmail: emails.get(a.makerId) ?? null,
       customerId,
       customerEmail: customerId === null ? null : (emails.get(customerId) ?? null),
+      reference: (purchase && purchases.get(purchase)) ?? (settlement && settlements.get(settlement)) ?? null,
     };
   });
 }
@@ -61,7 +82,14 @@ export async function list(
   );
 }
 
-/** One request. */
-export async function get({ db, clock }: ApprovalDeps, id: string) {
-  return { approval: view(clock, await mustGet(db, id)) };
+/** One request, with its maker, customer and reference. */
+export async function get(deps: ApprovalDeps, id: string) {
+  const [approval] = await withPeople(deps, [view(deps.clock, await mustGet(deps.db, id))]);
+  return { approval };
+}
+
+/** A decided request's answer with its maker, customer and reference (the audit row names the reference too). */
+export async function withContext(deps: ApprovalDeps, done: { approval: RequestView }) {
+  const [approval] = await withPeople(deps, [done.approval]);
+  return { ...done, approval };
 }

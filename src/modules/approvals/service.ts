@@ -2,7 +2,7 @@ import type { ApprovalRequestInput } from './actions.js';
 import { approve, reject } from './decide.js';
 import type { ApprovalDeps } from './deps.js';
 import type { ApprovalSort } from './inputs.js';
-import { get, list } from './read-requests.js';
+import { get, list, withContext } from './read-requests.js';
 import { getSettings, updateSettings } from './settings.js';
 import { submit } from './submit.js';
 import type { ThresholdKey } from './thresholds.js';
@@ -22,8 +22,9 @@ export function createApprovalService(deps: ApprovalDeps) {
     list: (input: { status?: 'pending' | 'approved' | 'rejected' | 'expired'; sort?: ApprovalSort; limit: number; offset: number }) =>
       list(deps, input),
     get: (id: string) => get(deps, id),
-    approve: (checkerId: string, id: string, reason: string | undefined) => approve(deps, checkerId, id, reason),
-    reject: (checkerId: string, id: string, reason: string) => reject(deps, checkerId, id, reason),
+    approve: async (checkerId: string, id: string, reason: string | undefined) =>
+      withContext(deps, await approve(deps, checkerId, id, reason)),
+    reject: async (checkerId: string, id: string, reason: string) => withContext(deps, await reject(deps, checkerId, id, reason)),
     getSettings: () => getSettings(deps),
     updateSettings: (operatorId: string, patch: Partial<Record<ThresholdKey, bigint>>, reason: string) =>
       updateSettings(deps, operatorId, patch, reason),

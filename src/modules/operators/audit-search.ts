@@ -12,7 +12,7 @@ export interface AuditQuery {
   operatorId?: string;
   operation?: string;
   targetId?: string;
-  /** Plain words or a reference (issue 44): each must appear in the operation's name or in its input or outcome. */
+  /** Plain words or a reference (issue 44): each must appear in the operation's name, its targets, or its input or outcome. */
   words?: string;
   from?: Date;
   to?: Date;
@@ -67,7 +67,8 @@ export async function searchAudit(db: Db, q: AuditQuery) {
   for (const word of wordsOf(q.words)) {
     const like = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(
-      sql`(a.action ILIKE ${like} OR a.input::text ILIKE ${like} OR a.after_state::text ILIKE ${like} OR a.details::text ILIKE ${like})`,
+      sql`(a.action ILIKE ${like} OR a.input::text ILIKE ${like} OR a.after_state::text ILIKE ${like} OR a.details::text ILIKE ${like}
+           OR a.target_ids::text ILIKE ${like})`,
     );
   }
   if (q.from) where.push(sql`a.created_at >= ${q.from}`);

@@ -157,7 +157,8 @@ export const operatorOperations = [
       operation: z.string().min(1).max(100).optional(),
       targetId: z.string().min(1).max(200).optional(),
       words: z.string().trim().min(1).max(200).optional().meta({
-        description: 'plain words or a reference, each found in the operation name, its input or its outcome ("approve", a reference)',
+        description:
+          'plain words or a reference, each found in the operation name, its targets, its input or its outcome ("approve", a reference)',
       }),
       from: instant('from').optional(),
       to: instant('to').optional(),

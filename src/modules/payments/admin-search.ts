@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rows, type Db } from '../../db/client.js';
+import { rows, type Db, type Executor } from '../../db/client.js';
 import { toNaira } from '../../kernel/money.js';
 import { emailsOf, userIdByEmail } from '../identity/api.js';
 import { intentView, iso, type AdminPaymentItem, type IntentRow } from './model.js';
@@ -161,4 +161,20 @@ async function searchEvents(db: Db, input: PaymentSearch, { sort, ref, status, l
     createdAt: iso(r.received_at)!,
     processedAt: iso(r.processed_at),
   }));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The settlements' references by their ids (one statement): what the processor settled, the top-up's `top_…` for a
+ * card or transfer top-up, the processor's own for a dedicated account's transfer (Top-ups' settlements search by it).
+ */
+export async function settlementReferences(exec: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  const valid = [...new Set(ids.filter((id) => UUID.test(id)))];
+  if (!valid.length) return new Map();
+  const list = await rows<{ id: string; reference: string }>(
+    exec,
+    sql`SELECT id::text AS id, processor_reference AS reference FROM payment_settlements WHERE id = ANY(${`{${valid.join(',')}}`}::uuid[])`,
+  );
+  return new Map(list.map((r) => [r.id, r.reference]));
 }

@@ -9,3 +9,5 @@ export type { PaymentsService } from './service.js';
  * still pending with the processor.
  */
 export { stuckWithdrawals, topupProblems } from './waiting.js';
+/** The settlements' references by id: the approvals' settlement corrections name the top-up they correct (issue 44). */
+export { settlementReferences } from './admin-search.js';

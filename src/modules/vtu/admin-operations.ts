@@ -151,7 +151,13 @@ export const vtuAdminOperations = [
     input: z.object({ id: uuidInput('id') }),
     output: z.object({ transaction: transactionOutput, providerStatus: z.string() }),
     errors: ['NOT_FOUND'],
-    handler: async (i, ctx) => ctx.api.vtu.adminRequery(i.id),
+    handler: async (i, ctx) => {
+      ctx.audit.target('vtu_transaction', i.id);
+      const out = await ctx.api.vtu.adminRequery(i.id);
+      // Its reference too: the audit log is searched by a purchase's reference (issue 44).
+      ctx.audit.target('vtu_transaction', out.transaction.reference);
+      return out;
+    },
   }),
   defineOperation({
     name: 'adminResolveVtuTransaction',
@@ -194,6 +200,7 @@ export const vtuAdminOperations = [
       const transaction = s.result
         ? (s.result as { transaction: z.input<typeof transactionOutput> }).transaction
         : await ctx.api.vtu.adminGetTransaction(i.id);
+      ctx.audit.target('vtu_transaction', transaction.reference);
       return { status: s.status, approval: s.approval, transaction };
     },
   }),

@@ -34,6 +34,7 @@ export {
   countPurchasesCreated,
   exportPurchasePage,
   purchaseSearchStatement,
+  purchaseReferences,
   purchaserOf,
   recentPurchasesRead,
   searchPurchases,

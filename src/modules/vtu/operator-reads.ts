@@ -146,6 +146,19 @@ export function exportPurchasePage(
   );
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The purchases' references (`vtu_…`) by their ids, for a page of rows that name purchases by id (one statement). */
+export async function purchaseReferences(exec: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  const valid = [...new Set(ids.filter((id) => UUID.test(id)))];
+  if (!valid.length) return new Map();
+  const list = await rows<{ id: string; reference: string }>(
+    exec,
+    sql`SELECT id::text AS id, reference FROM vtu_transactions WHERE id = ANY(${`{${valid.join(',')}}`}::uuid[])`,
+  );
+  return new Map(list.map((r) => [r.id, r.reference]));
+}
+
 /** Who made the purchase with this reference (null: no such purchase). */
 export async function purchaserOf(exec: Executor, reference: string): Promise<string | null> {
   const r = await one<{ user_id: string }>(exec, sql`SELECT user_id::text AS user_id FROM vtu_transactions WHERE reference = ${reference}`);

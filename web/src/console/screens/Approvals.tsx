@@ -11,6 +11,7 @@ import { useOperatorStepUp } from '../step-up';
 import { Failure } from '../../components/Failure';
 import { showServerIssues, useSchemaForm } from '../../components/form';
 import { ConsoleLink, useSetSearch } from '../nav';
+import { ReferenceLink } from '../references';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
@@ -192,8 +193,9 @@ export function Approvals() {
 }
 
 /**
- * What a request is about, with a link where the console has a screen for it: the purchase (on its customer's page,
- * which lists the purchases), the top-up settlement (Top-ups, by its customer), or the thresholds asked for.
+ * What a request is about, with a link where the console has a screen for it: the purchase by its reference (its page,
+ * with its reports and threads), the top-up settlement by its reference (the top-up, or a transfer's settlement) and
+ * its customer's settlements, or the thresholds asked for.
  */
 function Subject({ a }: { a: Approval }) {
   const { t } = useTranslation();
@@ -201,15 +203,33 @@ function Subject({ a }: { a: Approval }) {
   if (a.action === 'vtu_resolution')
     return (
       <Text size="xs">
-        {t('console.approvals.purchaseSubject', { id: String(d.transactionId ?? a.subjectId).slice(0, 8), outcome: String(d.outcome) })}
+        {t('console.approvals.purchase')}{' '}
+        {a.reference ? <ReferenceLink reference={a.reference} /> : String(d.transactionId ?? a.subjectId).slice(0, 8)}
+        {t('console.approvals.markOutcome', { outcome: String(d.outcome) })}
         {d.note ? ` (${String(d.note)})` : ''}
       </Text>
     );
-  if (a.action === 'settlement_correction' && a.customerEmail)
+  if (a.action === 'settlement_correction')
     return (
-      <Anchor component={ConsoleLink} link={{ to: '/console/topups', search: { kind: 'settlements', email: a.customerEmail } }} size="xs">
-        {t('console.approvals.settlementSubject', { email: a.customerEmail })}
-      </Anchor>
+      <Text size="xs">
+        {t('console.approvals.settlement')}{' '}
+        {a.reference?.startsWith('top_') ? (
+          <ReferenceLink reference={a.reference} />
+        ) : a.reference ? (
+          <Anchor component={ConsoleLink} link={{ to: '/console/topups', search: { kind: 'settlements', reference: a.reference } }}>
+            {a.reference}
+          </Anchor>
+        ) : null}
+        {a.customerEmail && (
+          <>
+            {' '}
+            {t('console.approvals.of')}{' '}
+            <Anchor component={ConsoleLink} link={{ to: '/console/topups', search: { kind: 'settlements', email: a.customerEmail } }}>
+              {a.customerEmail}
+            </Anchor>
+          </>
+        )}
+      </Text>
     );
   const facts = Object.entries(d).filter(([k]) => !['userId', 'reason', 'amount'].includes(k));
   return <Text size="xs">{facts.length ? facts.map(([k, v]) => `${k}: ${v}`).join(', ') : a.reason}</Text>;
