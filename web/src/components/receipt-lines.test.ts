@@ -38,6 +38,10 @@ describe('price level', () => {
       ['PNR', 'AB****YZ'],
       ['Matakin farashi', 'Agent'],
     ]);
+    // A flight's departure, written by the service as an ISO instant, as the app writes dates (Lagos time).
+    expect(receiptLines([{ label: 'Departure', value: '2026-12-10T07:30:00.000Z' }], await translate('en'))).toEqual([
+      ['Departure', '10 Dec 2026, 08:30'],
+    ]);
     // A receipt without lines (a wallet line, a default-level purchase) adds none; a label named like a built-in stays.
     expect(receiptLines(undefined, await translate('en'))).toEqual([]);
     expect(receiptLines([{ label: 'constructor', value: 'x' }], await translate('en'))).toEqual([['constructor', 'x']]);
