@@ -347,7 +347,7 @@ export interface paths {
         };
         /**
          * Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open sup
-         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), withdrawals pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, providers at a ₦0 float and a collections pool below zero, now.
+         * @description Dashboard: stuck purchases, webhook credit lag, job lag, dead letters, the KYC review queue, pending approvals, open support threads, open transaction reports, top-ups pending past 5 minutes or paid a different amount (last 7 days), withdrawals pending with the processor past WITHDRAWAL_STUCK_AFTER_MINUTES, provider floats below ALERT_FLOAT_BELOW and a collections pool below ALERT_POOL_BELOW, now.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -1736,8 +1736,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by d
-         * @description Profit of successful VTU purchases (retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level.
+         * Profit of successful VTU purchases and delivered recharge cards (service epin; retail minus wholesale) over a range of L
+         * @description Profit of successful VTU purchases and delivered recharge cards (service epin; retail minus wholesale) over a range of Lagos days (default today, at most 92), by day, service and price level, with totals by service, by level and overall; optionally one service or level.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -8882,13 +8882,24 @@ export interface components {
             deadLetters: {
                 byQueue: {
                     count: number;
+                    oldestAgeSeconds: number | null;
                     queue: string;
                 }[];
+                /** @description since the oldest dead letter died (its last failed attempt) */
+                oldestAgeSeconds: number | null;
                 total: number;
             };
             floats: {
-                empty: string[];
-                poolBelowZero: boolean;
+                /** @description ALERT_FLOAT_BELOW */
+                floatBelow: components["schemas"]["Naira"];
+                /** @description providers whose float is below ALERT_FLOAT_BELOW (or at or below ₦0) */
+                low: string[];
+                /** @description how long the oldest low float or low pool has been low at least: since the alerts' check (every ALERT_EVERY_MS) first found it; null before it has */
+                lowForSeconds: number | null;
+                /** @description ALERT_POOL_BELOW */
+                poolBelow: components["schemas"]["Naira"];
+                /** @description the collections pool is below ALERT_POOL_BELOW */
+                poolLow: boolean;
             };
             jobs: {
                 byQueue: {
@@ -10790,8 +10801,6 @@ export interface components {
             makerEmail?: string | null;
             makerId: string;
             reason: string;
-            /** @description issue 44: what it is about by its reference: a resolution's purchase (vtu_…), a settlement correction's settled top-up (top_…, or a dedicated account transfer's processor reference); none for other actions */
-            reference?: string | null;
             result: {
                 [key: string]: unknown;
             } | null;
@@ -14683,8 +14692,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
@@ -14766,8 +14774,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -15075,8 +15082,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
@@ -15466,10 +15472,12 @@ export interface operations {
                      *       },
                      *       "deadLetters": {
                      *         "total": 1,
+                     *         "oldestAgeSeconds": 1,
                      *         "byQueue": [
                      *           {
                      *             "queue": "text",
-                     *             "count": 1
+                     *             "count": 1,
+                     *             "oldestAgeSeconds": 1
                      *           }
                      *         ]
                      *       },
@@ -15510,10 +15518,13 @@ export interface operations {
                      *         "stuckAfterSeconds": 1
                      *       },
                      *       "floats": {
-                     *         "empty": [
+                     *         "low": [
                      *           "text"
                      *         ],
-                     *         "poolBelowZero": true
+                     *         "floatBelow": 1500,
+                     *         "poolLow": true,
+                     *         "poolBelow": 1500,
+                     *         "lowForSeconds": 1
                      *       }
                      *     }
                      */
@@ -15952,8 +15963,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -16712,8 +16722,7 @@ export interface operations {
                      *           "result": {},
                      *           "makerEmail": "text",
                      *           "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "customerEmail": "text",
-                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *           "customerEmail": "text"
                      *         }
                      *       ],
                      *       "limit": 1,
@@ -18847,8 +18856,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -19277,8 +19285,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -19362,8 +19369,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -19446,8 +19452,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       }
                      *     }
                      */
@@ -19808,8 +19813,7 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text",
-                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
+                     *         "customerEmail": "text"
                      *       },
                      *       "transaction": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",

@@ -27,6 +27,8 @@ export { customersAboveBase, profitByDay, usageByKey } from './profit-reads.js';
 /** Whether a customer's price level allows live API keys (developers' createKey). */
 export { apiKeyLevel } from './levels.js';
 export type { KeyUsageRow, ProfitRow } from './profit-reads.js';
+/** The price levels as stored now, lowest rank first (for a module naming the levels its own rows record). */
+export { readLevels as readPriceLevels } from './levels.js';
 /** What the operators' screens read of the purchases: the search, the CSV export, the customer page. */
 export {
   PURCHASE_CHANNELS,
@@ -34,7 +36,6 @@ export {
   countPurchasesCreated,
   exportPurchasePage,
   purchaseSearchStatement,
-  purchaseReferences,
   purchaserOf,
   recentPurchasesRead,
   searchPurchases,
