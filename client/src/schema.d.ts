@@ -10801,6 +10801,8 @@ export interface components {
             makerEmail?: string | null;
             makerId: string;
             reason: string;
+            /** @description issue 44: what it is about by its reference: a resolution's purchase (vtu_…), a settlement correction's settled top-up (top_…, or a dedicated account transfer's processor reference); none for other actions */
+            reference?: string | null;
             result: {
                 [key: string]: unknown;
             } | null;
@@ -14692,7 +14694,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
@@ -14774,7 +14777,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -15082,7 +15086,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       },
                      *       "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
                      *       "amount": 1500,
@@ -15963,7 +15968,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -16722,7 +16728,8 @@ export interface operations {
                      *           "result": {},
                      *           "makerEmail": "text",
                      *           "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *           "customerEmail": "text"
+                     *           "customerEmail": "text",
+                     *           "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *         }
                      *       ],
                      *       "limit": 1,
@@ -18856,7 +18863,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -19285,7 +19293,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -19369,7 +19378,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -19452,7 +19462,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       }
                      *     }
                      */
@@ -19813,7 +19824,8 @@ export interface operations {
                      *         "result": {},
                      *         "makerEmail": "text",
                      *         "customerId": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",
-                     *         "customerEmail": "text"
+                     *         "customerEmail": "text",
+                     *         "reference": "vtu_01JD8Z6Q4X9R2M5N7P3K1T0W8Y"
                      *       },
                      *       "transaction": {
                      *         "id": "01JD8Z6Q4X9R2M5N7P3K1T0W8Y",

@@ -36,6 +36,7 @@ export {
   countPurchasesCreated,
   exportPurchasePage,
   purchaseSearchStatement,
+  purchaseReferences,
   purchaserOf,
   recentPurchasesRead,
   searchPurchases,
