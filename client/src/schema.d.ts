@@ -1224,12 +1224,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Admin: operators' live sessions (all operators, or one by userId), newest activity first, with when each ends idle
-         * @description Admin: operators' live sessions (all operators, or one by userId), newest activity first, with when each ends idle.
+         * Operators' live sessions, newest activity first, with when each ends idle: an admin's list holds every operator's (or on
+         * @description Operators' live sessions, newest activity first, with when each ends idle: an admin's list holds every operator's (or one's, by userId), any other operator's their own (a lost phone is ended from the laptop).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
-         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          */
@@ -2228,12 +2228,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Admin: end an operator's session now (its tokens, refresh included, are refused from the next request)
-         * @description Admin: end an operator's session now (its tokens, refresh included, are refused from the next request).
+         * End an operator's session now (its tokens, refresh included, are refused from the next request): an admin any operator's
+         * @description End an operator's session now (its tokens, refresh included, are refused from the next request): an admin any operator's, any other operator only their own.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
-         *     Operator roles: admin only (other operators get 403 FORBIDDEN). Every call leaves one audit row.
+         *     Operator roles: admin, finance, support (other operators get 403 FORBIDDEN). Every call leaves one audit row.
          *
          *     Under OPERATOR_2FA=required the operator needs a confirmed authenticator (TOTP) or passkey (403 OPERATOR_2FA_REQUIRED).
          *

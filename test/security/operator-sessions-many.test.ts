@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE } from '../../src/kernel/clock.js';
-import { call, createHarness, signIn, type Harness, type TestUser } from '../helpers/harness.js';
+import { call, createHarness, grantRoles, signIn, type Harness, type TestUser } from '../helpers/harness.js';
 
 // Issue 44: an operator keeps the phone and the laptop signed in side by side; each session has its own idle limit
 // and is listed and revocable. A customer's device claim still ends the customer's other sessions.
@@ -58,6 +58,42 @@ describe('several console sessions per operator (issue 44)', () => {
     expect(revoked.json(), revoked.body).toMatchObject({ revoked: true });
     expect((await profile(tablet)).statusCode).toBe(401);
     expect((await profile(laptop)).statusCode).toBe(200);
+  });
+
+  it("an operator who is no admin lists and ends their own sessions (a lost phone), never another operator's", async () => {
+    const list = (who: TestUser, input?: Record<string, unknown>) =>
+      call(h, 'GET', '/_serverFn/adminListOperatorSessionsBearerAdmin', input, { token: who.token });
+    const revoke = (who: TestUser, sessionId: string) =>
+      call(h, 'POST', '/_serverFn/adminRevokeOperatorSessionBearerAdmin', { sessionId }, { token: who.token });
+    const admin = await again('admin@example.com');
+    const laptop = await signIn(h, 'support-desk@example.com');
+    await grantRoles(h, [[laptop, 'support']], admin);
+    expect((await claim(laptop, 'desk-laptop')).statusCode).toBe(200);
+    const phone = await again('support-desk@example.com');
+    expect((await claim(phone, 'desk-phone')).statusCode).toBe(200);
+
+    // Their own sessions only, without naming themselves; another operator's list is refused.
+    const own = await list(laptop);
+    expect(own.statusCode, own.body).toBe(200);
+    const items = own.json().items as { sessionId: string; userId: string; current: boolean }[];
+    expect(items.map((s) => s.sessionId).sort()).toEqual([laptop.sessionId, phone.sessionId].sort());
+    expect(items.find((s) => s.current)?.sessionId).toBe(laptop.sessionId);
+    expect((await list(laptop, { userId: laptop.id })).json().items).toHaveLength(2);
+    expect((await list(laptop, { userId: admin.id })).statusCode).toBe(403);
+
+    // Another operator's session is not theirs to end: not found, and it stays signed in.
+    expect((await revoke(laptop, admin.sessionId!)).statusCode).toBe(404);
+    expect((await profile(admin)).statusCode).toBe(200);
+
+    // The lost phone, ended from the laptop.
+    const ended = await revoke(laptop, phone.sessionId!);
+    expect(ended.json(), ended.body).toMatchObject({ revoked: true });
+    expect((await profile(phone)).statusCode).toBe(401);
+    expect((await profile(laptop)).statusCode).toBe(200);
+
+    // An admin still sees every operator's sessions.
+    const all = (await list(admin)).json().items as { userId: string }[];
+    expect(all.map((s) => s.userId)).toEqual(expect.arrayContaining([admin.id, laptop.id]));
   });
 
   it("a customer's claim on a new device still ends the customer's other session", async () => {

@@ -60,10 +60,14 @@ test('a support-only operator sees no button it cannot use', async ({ page, requ
   await expect(page.getByRole('tab', { name: 'Products' })).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'Subscription plans' })).toHaveCount(0);
 
-  // Operators: their own passkeys only; roles, invitations and sessions are admin's.
+  // Operators: their own passkeys and their own console sessions (this one, which the sign-out button ends); roles,
+  // invitations and other operators' sessions are admin's.
   await screen(page, '/console/operators', 'Operators');
   await expect(page.getByRole('button', { name: 'Add a passkey' })).toBeVisible();
   await expect(page.getByRole('form', { name: 'Grant a role' })).toHaveCount(0);
+  const sessions = page.getByRole('region', { name: 'My console sessions' });
+  await expect(sessions).toContainText(`${support} (this session)`);
+  await expect(sessions).not.toContainText(GRANTER);
   await expect(page.getByRole('button', { name: /^(Revoke|End session)/ })).toHaveCount(0);
   await expectAccessible(page, 'console-roles operators (support)');
 

@@ -88,9 +88,11 @@ export const operatorAuthOperations = [
     name: 'adminListOperatorSessions',
     suffix: 'BearerAdmin',
     method: 'GET',
-    purpose: "admin: operators' live sessions (all operators, or one by userId), newest activity first, with when each ends idle",
-    roles: [],
+    purpose:
+      "operators' live sessions, newest activity first, with when each ends idle: an admin's list holds every operator's (or one's, by userId), any other operator's their own (a lost phone is ended from the laptop)",
+    roles: EVERY_OPERATOR,
     input: z.object({ userId: z.string().uuid('userId must be a UUID').optional() }),
+    errors: ['FORBIDDEN'],
     output: z.object({
       items: z.array(
         z.object({
@@ -114,8 +116,9 @@ export const operatorAuthOperations = [
     suffix: 'BearerAdmin',
     method: 'POST',
     gates: { stepUp: true },
-    purpose: "admin: end an operator's session now (its tokens, refresh included, are refused from the next request)",
-    roles: [],
+    purpose:
+      "end an operator's session now (its tokens, refresh included, are refused from the next request): an admin any operator's, any other operator only their own",
+    roles: EVERY_OPERATOR,
     input: z.object({ sessionId: z.string({ error: 'sessionId is required' }).uuid('sessionId must be a UUID') }),
     output: z.object({ revoked: z.boolean() }),
     errors: ['NOT_FOUND'],

@@ -19,8 +19,11 @@ type SessionRow = {
   expires_at: Date;
 };
 
+/** An admin sees and ends every operator's sessions; any other operator only their own (issue 44). */
+const isAdmin = (caller: AuthUser) => caller.operatorRoles.includes('admin');
+
 /**
- * Operators' live sessions, for an admin to see and end (issue 30). An operator is an account holding an operator
+ * Operators' live sessions, for an admin to see and end (issue 30), and for each operator their own (issue 44). An operator is an account holding an operator
  * role (operator_roles) or an ADMIN_EMAILS address. A live session is active, unexpired and not idle longer than
  * OPERATOR_IDLE_MINUTES (an idle one ends at its next use: identity's operator-idle.ts).
  */
@@ -39,6 +42,9 @@ export function createOperatorSessions(deps: {
 
   return {
     async list(caller: AuthUser, userId: string | undefined) {
+      if (!isAdmin(caller) && userId !== undefined && userId !== caller.id)
+        throw new AppError('FORBIDDEN', "Only an admin lists another operator's sessions");
+      const whose = isAdmin(caller) ? userId : caller.id;
       const now = clock.now();
       const items = await rows<SessionRow>(
         db,
@@ -47,7 +53,7 @@ export function createOperatorSessions(deps: {
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.status = 'active' AND s.expires_at > ${now}
               AND COALESCE(s.last_seen_at, s.created_at) > ${new Date(now.getTime() - idleMs)}
-              AND ${isOperator} ${userId ? sql`AND s.user_id = ${userId}` : sql``}
+              AND ${isOperator} ${whose ? sql`AND s.user_id = ${whose}` : sql``}
             ORDER BY COALESCE(s.last_seen_at, s.created_at) DESC, s.id LIMIT ${OPERATOR_SESSIONS_MAX}`,
       );
       return {
@@ -66,12 +72,16 @@ export function createOperatorSessions(deps: {
       };
     },
 
-    /** Ends an operator's session at once (its access and refresh tokens are refused from the next request). */
-    async revoke(admin: AuthUser, sessionId: string) {
+    /**
+     * Ends an operator's session at once (its access and refresh tokens are refused from the next request). A caller
+     * who is no admin ends only their own: another's is not found, as if it were not there.
+     */
+    async revoke(caller: AuthUser, sessionId: string) {
       const r = await one<{ user_id: string }>(
         db,
-        sql`UPDATE sessions s SET status = 'revoked', revoked_reason = ${`operator_revoked:${admin.id}`}
+        sql`UPDATE sessions s SET status = 'revoked', revoked_reason = ${`operator_revoked:${caller.id}`}
             FROM users u WHERE u.id = s.user_id AND s.id = ${sessionId} AND s.status = 'active' AND ${isOperator}
+              ${isAdmin(caller) ? sql`` : sql`AND s.user_id = ${caller.id}`}
             RETURNING s.user_id`,
       );
       if (!r) throw new AppError('NOT_FOUND', 'No active operator session with that id');

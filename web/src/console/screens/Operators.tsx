@@ -7,7 +7,7 @@ import type { OperatorRole } from '../../api/operation-roles';
 import { adminQueries, consoleQueries, operatorQueries } from '../../api/queries/admin';
 import { Failure } from '../../components/Failure';
 import { roleOptions } from '../role-options';
-import { useCan } from '../roles';
+import { useCan, useOperatorRoles } from '../roles';
 import { useOperatorStepUp } from '../step-up';
 import { Passkeys } from './OperatorPasskeys';
 import { DataTable } from '../../components/DataTable';
@@ -231,8 +231,13 @@ function Invitations() {
   );
 }
 
+/**
+ * Console sessions: an admin sees and ends every operator's; any other operator their own (issue 44: the phone lost,
+ * ended from the laptop). The service narrows the list and the revoke to the caller; the words say which it is.
+ */
 function Sessions() {
   const { t } = useTranslation();
+  const mine = !useOperatorRoles().includes('admin');
   const q = useQuery(consoleQueries.operatorSessions({}));
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -250,13 +255,14 @@ function Sessions() {
     <Card withBorder component="section" aria-labelledby="op-sessions">
       <Stack>
         <Title order={2} size="h4" id="op-sessions">
-          {t('console.operators.sessions')}
+          {t(mine ? 'console.operators.mySessions' : 'console.operators.sessions')}
         </Title>
+        {mine && <Text size="sm">{t('console.operators.mySessionsIntro')}</Text>}
         <Failure error={error} />
         <Loaded query={q}>
           {(data) => (
             <DataTable
-              caption={t('console.operators.sessionsCaption')}
+              caption={t(mine ? 'console.operators.mySessionsCaption' : 'console.operators.sessionsCaption')}
               rows={data.items}
               rowKey={(s) => s.sessionId}
               empty={t('console.operators.noSessions')}
@@ -280,7 +286,7 @@ function Sessions() {
                         size="xs"
                         variant="default"
                         onClick={() => void revoke(s.sessionId)}
-                        aria-label={t('console.operators.endSessionLabel', { email: s.email })}
+                        aria-label={t('console.operators.endSessionLabel', { email: s.email, when: when(s.lastSeenAt) })}
                       >
                         {t('console.operators.endSession')}
                       </Button>
