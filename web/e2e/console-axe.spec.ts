@@ -53,6 +53,8 @@ test('every console screen is accessible on a desktop and on a 390-px phone', as
   const screens = [
     ...Object.entries(SCREENS).map(([path, s]) => ({ path: path.slice('/console/'.length), title: screenTexts.titles[s.title] })),
     { path: `customers/${customer.id}`, title: customer.email },
+    // The floats first, the focus on their heading (the dashboard's floats tile).
+    { path: 'catalogue?section=floats', title: screenTexts.titles.catalogue },
   ];
   expect(screens.length).toBeGreaterThanOrEqual(20);
   for (const { path, title } of screens) {

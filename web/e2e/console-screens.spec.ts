@@ -152,4 +152,13 @@ test('an operator with an authenticator app confirms granting a role and freezin
   await expect(freeze).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: 'Frozen: the customer is told' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Unfreeze' })).toBeVisible();
+
+  // The audit log's row names the customer it acted on as a link to their page (issue 44).
+  const userId = new URL(page.url()).pathname.split('/').pop()!;
+  await page.goto(`/console/audit?operation=adminFreezeCustomer&target=${userId}`);
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
+  const target = page.getByRole('link', { name: userId, exact: true }).first();
+  await expect(target).toHaveAttribute('href', `/console/customers/${userId}`);
+  await target.click();
+  await expect(page.getByRole('heading', { name: customer, level: 1 })).toBeVisible();
 });

@@ -46,12 +46,28 @@ test('a waiting approval shows on the dashboard and in the navigation, and its t
   const left = pending - 1;
   await expect(nav.getByRole('link', { name: left ? `Approvals, ${left} waiting` : 'Approvals', exact: true })).toBeVisible();
 
-  // The stuck tile opens the stuck purchases themselves, first on the Transactions screen with the focus on them.
+  // The stuck tile says the age it counts from (VTU_STUCK_AFTER_MS, 3 s in playwright.config.ts) and opens the stuck
+  // purchases themselves, first on the Transactions screen with the focus on them.
   await nav.getByRole('link', { name: 'Dashboard', exact: true }).click();
-  await page
-    .getByRole('region', { name: 'Waiting for an operator' })
-    .getByRole('link', { name: /Stuck purchases/ })
-    .click();
+  const tiles = page.getByRole('region', { name: 'Waiting for an operator' });
+  const stuck = tiles.getByRole('link', { name: /Stuck purchases/ });
+  await expect(stuck).toContainText('processing over 3 s');
+  await stuck.click();
   await expect(page).toHaveURL(/\/console\/transactions\?view=stuck/);
   await expect(page.getByRole('heading', { name: 'Stuck purchases', level: 2 })).toBeFocused();
+
+  // The floats tile counts the floats below ALERT_FLOAT_BELOW (₦50,000 by default) and opens the floats themselves,
+  // first on Catalogue and pricing with the focus on them.
+  await nav.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  const floats = tiles.getByRole('link', { name: /Floats below ₦50,000\.00/ });
+  await expect(floats).toBeVisible();
+  await floats.click();
+  await expect(page).toHaveURL(/\/console\/catalogue\?section=floats/);
+  await expect(page.getByRole('heading', { name: 'Provider floats', level: 2 })).toBeFocused();
+
+  // Dead letters say how long the oldest has been dead and open the oldest first.
+  await nav.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  const dead = tiles.getByRole('link', { name: /Dead letters/ });
+  await expect(dead).toContainText(/failed for good, oldest/);
+  await expect(dead).toHaveAttribute('href', '/console/dead-letters?sort=oldest');
 });

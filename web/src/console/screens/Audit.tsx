@@ -1,10 +1,12 @@
-import { Button, Code, Group, Select, Spoiler, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Code, Group, Select, Spoiler, Stack, Text, TextInput } from '@mantine/core';
+import { Fragment } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { operatorQueries } from '../../api/queries/admin';
-import { useSetSearch } from '../nav';
+import { ConsoleLink, useSetSearch } from '../nav';
+import { LinkedText } from '../references';
 import { DataTable } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
 import { ScreenTitle } from '../../components/ScreenTitle';
@@ -136,7 +138,7 @@ export function Audit() {
                 },
                 {
                   header: t('console.audit.targets'),
-                  cell: (r) => <Text size="xs">{r.targets.map((x) => `${x.type ?? ''} ${x.id}`.trim()).join(', ') || '—'}</Text>,
+                  cell: (r) => <Targets targets={r.targets} />,
                 },
                 {
                   header: t('console.audit.change'),
@@ -144,13 +146,18 @@ export function Audit() {
                     <Spoiler maxHeight={40} showLabel={t('console.audit.showAll')} hideLabel={t('console.audit.hide')}>
                       {/* Wrapped, never a sideways-scrolling box: a card on a phone is narrow (axe scrollable-region-focusable). */}
                       <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                        {[
-                          json(r.input),
-                          r.before || r.after ? t('console.audit.beforeAfter', { before: json(r.before), after: json(r.after) }) : '',
-                          json(r.details),
-                        ]
-                          .filter(Boolean)
-                          .join('\n') || '—'}
+                        {/* Purchase and top-up references in the input and the change are links. */}
+                        <LinkedText
+                          text={
+                            [
+                              json(r.input),
+                              r.before || r.after ? t('console.audit.beforeAfter', { before: json(r.before), after: json(r.after) }) : '',
+                              json(r.details),
+                            ]
+                              .filter(Boolean)
+                              .join('\n') || '—'
+                          }
+                        />
                       </Code>
                     </Spoiler>
                   ),
@@ -196,5 +203,30 @@ export function Audit() {
         )}
       </Loaded>
     </Stack>
+  );
+}
+
+/**
+ * A call's targets: a customer (`user`) links to their page, a purchase or top-up reference to its page; other ids
+ * (approval requests, sessions, settings) have no page of their own and stay text.
+ */
+function Targets({ targets }: { targets: readonly { type?: string | null; id: string }[] }) {
+  if (!targets.length) return <Text size="xs">—</Text>;
+  return (
+    <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+      {targets.map((x, i) => (
+        <Fragment key={`${x.type}:${x.id}`}>
+          {i > 0 && ', '}
+          {x.type ? `${x.type} ` : ''}
+          {x.type === 'user' ? (
+            <Anchor component={ConsoleLink} link={{ to: '/console/customers/$userId', params: { userId: x.id } }} size="xs">
+              {x.id}
+            </Anchor>
+          ) : (
+            <LinkedText text={x.id} />
+          )}
+        </Fragment>
+      ))}
+    </Text>
   );
 }

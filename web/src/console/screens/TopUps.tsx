@@ -9,6 +9,7 @@ import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { useOperatorStepUp } from '../step-up';
 import { ConsoleLink, useSetSearch } from '../nav';
+import { ReferenceLink } from '../references';
 import { useCan } from '../roles';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
@@ -183,7 +184,16 @@ export function TopUps() {
               rowKey={(p) => `${p.kind}-${p.id}`}
               empty={t('console.topUps.empty')}
               columns={[
-                { header: t('console.topUps.reference'), cell: (p) => p.reference ?? p.event ?? '—' },
+                {
+                  header: t('console.topUps.reference'),
+                  // A settlement's or event's top-up reference opens the top-up; an intent's own row links nowhere new.
+                  cell: (p) =>
+                    p.reference && p.reference.startsWith('top_') && !(kind === 'intents' && search.reference === p.reference) ? (
+                      <ReferenceLink reference={p.reference} />
+                    ) : (
+                      (p.reference ?? p.event ?? '—')
+                    ),
+                },
                 {
                   header: t('console.topUps.customer'),
                   cell: (p) =>

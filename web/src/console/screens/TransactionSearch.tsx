@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { adminQueries } from '../../api/queries/admin';
 import { useSetSearch } from '../nav';
+import { ReferenceLink } from '../references';
 import { PurchaseCase } from '../cases/PurchaseCase';
 import { useServerSort } from '../sort';
 import { DataTable, Pager } from '../../components/DataTable';
@@ -148,7 +149,11 @@ export function TransactionSearch(p: Props) {
               rowKey={(t) => t.id}
               empty={t('console.transactionSearch.empty')}
               columns={[
-                { header: t('console.transactionSearch.reference'), cell: (t) => t.reference },
+                {
+                  header: t('console.transactionSearch.reference'),
+                  // A link to the purchase's page (the search filtered to it), except on that page itself.
+                  cell: (x) => (search.t_reference === x.reference ? x.reference : <ReferenceLink reference={x.reference} />),
+                },
                 { header: t('console.transactionSearch.customer'), cell: (t) => t.email ?? t.userId },
                 { header: t('console.transactionSearch.service'), cell: (t) => `${t.service} (${t.provider})` },
                 { header: t('console.transactionSearch.recipient'), cell: (t) => t.recipient },

@@ -10,6 +10,7 @@ import { Failure } from '../../components/Failure';
 import { JobProgress } from '../JobProgress';
 import { TransactionSearch } from './TransactionSearch';
 import { useSetSearch } from '../nav';
+import { ReferenceLink } from '../references';
 import { useCan } from '../roles';
 import { DataTable, Pager } from '../../components/DataTable';
 import { Loaded } from '../../components/Loaded';
@@ -113,7 +114,8 @@ export function Transactions() {
               rowKey={(t) => t.id}
               empty={t('console.transactions.noStuck')}
               columns={[
-                { header: t('console.transactions.reference'), cell: (t) => t.reference },
+                // The purchase's page: the search filtered to it, with its reports and threads.
+                { header: t('console.transactions.reference'), cell: (t) => <ReferenceLink reference={t.reference} /> },
                 { header: t('console.transactions.service'), cell: (t) => `${t.service}${t.network ? ` (${t.network})` : ''}` },
                 { header: t('console.transactions.recipient'), cell: (t) => t.recipient },
                 { header: t('console.transactions.amount'), cell: (t) => money(t.amount) },
