@@ -1302,8 +1302,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last use
-         * @description Customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health, live and test (each with its mode, live first).
+         * Customers above the default price level and every customer holding an API key (any level), highest level first: their le
+         * @description Customers above the default price level and every customer holding an API key (any level), highest level first: their level, their API keys, live and test (each with its mode, live first: name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health, live and test (each with its mode, live first).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -2710,8 +2710,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Suspend any live API key (every request with it is refused, 403 KEY_SUSPENDED) or resume it (suspended: false)
-         * @description Suspend any live API key (every request with it is refused, 403 KEY_SUSPENDED) or resume it (suspended: false).
+         * Suspend any API key, live or test (every request with it is refused, 403 KEY_SUSPENDED) or resume it (suspended: false)
+         * @description Suspend any API key, live or test (every request with it is refused, 403 KEY_SUSPENDED) or resume it (suspended: false).
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *

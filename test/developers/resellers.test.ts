@@ -14,6 +14,8 @@ let reseller: TestUser;
 let plain: TestUser;
 let key: { id: string; secret: string };
 let testEndpoint: string;
+let tryer: TestUser;
+let tryerKey: { id: string; secret: string };
 
 const A = (name: string) => `/_serverFn/${name}BearerAdmin`;
 const buyByKey = (secret: string, phone: string, amount: number, idem: string) =>
@@ -78,11 +80,22 @@ beforeAll(async () => {
   expect((await dev('fundTestWallet', { amount: 1000 })).statusCode).toBe(200);
   expect((await buyByKey(testKey, '08031234570', 100, 't-1')).statusCode).toBe(200);
   await h.app.services.testWorld!.drain();
+  // A customer at the default level trying the API with a test key only (open at Tier 1).
+  tryer = await user(h, { tier: 1 });
+  const tried = await call(
+    h,
+    'POST',
+    '/_serverFn/createApiKeyBearerDevelopers',
+    { name: 'trying', mode: 'test', scopes: ['read'] },
+    { token: tryer.token },
+  );
+  expect(tried.statusCode, tried.body).toBe(200);
+  tryerKey = { id: tried.json().key.id, secret: tried.json().secret };
 }, 180_000);
 afterAll(async () => h?.close());
 
 describe('resellers in the console', () => {
-  it('lists customers above the default level with their level, keys, usage by key and day, and webhook health', async () => {
+  it('lists customers above the default level or holding a key, with their level, keys (live and test), usage by key and day, and webhook health', async () => {
     const res = await listResellers(support);
     expect(res.statusCode, res.body).toBe(200);
     const items = res.json().items as { userId: string }[];
@@ -91,7 +104,9 @@ describe('resellers in the console', () => {
     const r = res.json().items.find((i: { userId: string }) => i.userId === reseller.id);
     expect(r.level).toMatchObject({ id: 'reseller', name: 'Reseller', source: 'grant' });
     expect(r.email).toBe(reseller.email);
-    expect(r.keys).toHaveLength(1);
+    // Live keys first, then the test world's, each with its mode.
+    expect(r.keys.map((k: { mode: string; name: string }) => `${k.mode} ${k.name}`)).toEqual(['live shop site', 'test sandbox']);
+    expect(r.keys[1].usage).toEqual([{ day: lagosDate(h.clock.now()), purchases: 1, succeeded: 1, spend: 100 }]);
     expect(r.keys[0]).toMatchObject({ id: key.id, name: 'shop site', mode: 'live', scopes: ['read', 'purchase'], suspendedAt: null });
     expect(r.keys[0].lastUsedAt).not.toBeNull();
     expect(key.secret.startsWith(r.keys[0].prefix)).toBe(true);
@@ -102,6 +117,11 @@ describe('resellers in the console', () => {
       'live whe_b',
       `test ${testEndpoint}`,
     ]);
+    // A customer at the default level holding a test key only is listed too, with the key labelled test.
+    const t1 = res.json().items.find((i: { userId: string }) => i.userId === tryer.id);
+    expect(t1).toMatchObject({ email: tryer.email, level: { id: 'customer', source: 'default' } });
+    expect(t1.keys).toMatchObject([{ id: tryerKey.id, name: 'trying', mode: 'test', suspendedAt: null }]);
+    expect(res.json().total).toBe(2);
     const [a, b, t] = r.webhooks;
     expect(a).toMatchObject({
       id: 'whe_a',
@@ -183,5 +203,25 @@ describe('resellers in the console', () => {
     const again = await buyByKey(key.secret, '08031234569', 100, 'u-4');
     expect(again.statusCode, again.body).toBe(200);
     await expectLedgerOk(h);
+  });
+
+  it('an admin suspends a test key too (the test world refuses it, 403 KEY_SUSPENDED), audited under the live customer, and resumes it', async () => {
+    const read = () => call(h, 'GET', '/api/v1/listMyVtuTransactions', undefined, { token: tryerKey.secret });
+    expect((await read()).statusCode).toBe(200);
+    const done = await suspend(admin, tryerKey.id, true);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ keyId: tryerKey.id, suspended: true });
+    expect((await read()).json().error.code).toBe('KEY_SUSPENDED');
+    const listed = (await listResellers(admin)).json().items.find((i: { userId: string }) => i.userId === tryer.id);
+    expect(listed.keys[0]).toMatchObject({ id: tryerKey.id, mode: 'test', suspendedAt: expect.any(String) });
+    const mine = await call(h, 'GET', '/_serverFn/listApiKeysBearerDevelopers', {}, { token: tryer.token });
+    expect(mine.json().keys[0]).toMatchObject({ id: tryerKey.id, suspendedAt: expect.any(String) });
+    const audit = await rows<{ before_state: unknown; after_state: unknown }>(
+      h.app.services.db,
+      sql`SELECT before_state, after_state FROM audit_log WHERE action = 'adminSuspendApiKey' AND outcome = 'ok' AND ${tryerKey.id} = ANY(target_ids)`,
+    );
+    expect(audit).toEqual([{ before_state: { suspended: false, userId: tryer.id }, after_state: { suspended: true, userId: tryer.id } }]);
+    expect((await suspend(admin, tryerKey.id, false)).json()).toMatchObject({ suspended: false, suspendedAt: null });
+    expect((await read()).statusCode).toBe(200);
   });
 });

@@ -47,7 +47,7 @@ export const developersAdminOperations = [
     method: 'GET',
     roles: ['support', 'finance'],
     purpose:
-      "customers above the default price level, highest level first: their level, live API keys (name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health, live and test (each with its mode, live first)",
+      "customers above the default price level and every customer holding an API key (any level), highest level first: their level, their API keys, live and test (each with its mode, live first: name, prefix, scopes, last used, suspended) with purchases by key and day, and their webhook endpoints' health, live and test (each with its mode, live first)",
     input: z.object(pageInput),
     output: z.object({
       total: z.number(),
@@ -69,7 +69,7 @@ export const developersAdminOperations = [
     method: 'POST',
     roles: [],
     gates: { stepUp: true },
-    purpose: 'suspend any live API key (every request with it is refused, 403 KEY_SUSPENDED) or resume it (suspended: false)',
+    purpose: 'suspend any API key, live or test (every request with it is refused, 403 KEY_SUSPENDED) or resume it (suspended: false)',
     input: z.object({
       keyId: z.string({ error: 'keyId is required' }).min(1, 'keyId is required').max(64, 'keyId is too long'),
       suspended: z.boolean({ error: 'suspended must be true or false' }),

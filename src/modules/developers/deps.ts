@@ -51,6 +51,9 @@ export interface ApiKeyView {
   suspendedAt: string | null;
 }
 
+/** A key as the console's resellers show it (issue 45): its view and its purchases by Lagos day. */
+export type ConsoleKey = ApiKeyView & { usage: { day: string; purchases: number; succeeded: number; spend: number }[] };
+
 export interface NewKey {
   name: string;
   mode: KeyMode;
@@ -107,6 +110,12 @@ export interface TestDevelopers {
   ownUsage(userId: string, days: number): Promise<{ key: string; day: string; purchases: number; succeeded: number; spend: number }[]>;
   /** The health of the test endpoints of these customers' shadow accounts (the console's resellers), with their e-mail. */
   webhookHealth(emails: string[]): Promise<(WebhookHealth & { email: string })[]>;
+  /** The e-mails of the shadow accounts holding a key (the console's resellers list every customer holding one). */
+  keyHolders(): Promise<string[]>;
+  /** The keys of these customers' shadow accounts with their usage (the console's resellers), with their e-mail. */
+  consoleKeys(emails: string[]): Promise<(ConsoleKey & { email: string })[]>;
+  /** An operator suspends (or resumes) one of its keys (adminSuspendApiKey); NOT_FOUND when it has none of that id. */
+  suspendKey(actorId: string, keyId: string, suspended: boolean): Promise<{ key: ApiKeyView; email: string; wasSuspended: boolean }>;
   shadow: ShadowAccounts;
 }
 

@@ -1,17 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { one, rows } from '../../db/client.js';
 import { DAY, HOUR, lagosDate } from '../../kernel/clock.js';
-import { notFound } from '../../kernel/errors.js';
+import { AppError, notFound } from '../../kernel/errors.js';
 import { toNaira } from '../../kernel/money.js';
 import { emailsOf, userIdByEmail } from '../identity/api.js';
 import { customersAboveBase, usageByKey } from '../vtu/api.js';
 import { COLUMNS, today, viewOf, type KeyRow } from './key-rows.js';
-import type { DevelopersDeps, WebhookHealth } from './deps.js';
+import type { ConsoleKey, DevelopersDeps, WebhookHealth } from './deps.js';
 
 /**
- * The console's resellers (issue 45): the customers above the default price level with their level, their live API keys
- * (test keys live in the test world), purchases by key and Lagos day, and their webhook endpoints' health, live and test
- * (the test ones asked of the test world by the customer's e-mail, its shadow account's).
+ * The console's resellers (issue 45): the customers above the default price level and every customer holding an API
+ * key (at any level, live or test), with their level, their keys, each with its mode and purchases by Lagos day, and
+ * their webhook endpoints' health, live and test. Test keys and endpoints live in the test world: it answers for its
+ * shadow accounts by e-mail (which of them hold keys, their keys and usage, their endpoints' health).
  */
 
 /** How many days of usage the resellers list shows per key. */
@@ -75,58 +76,122 @@ const healthView = (h: EndpointHealthRow, mode: WebhookHealth['mode']): WebhookH
  * each with its e-mail (an e-mail without a shadow account has none).
  */
 export async function webhookHealthByEmail(deps: DevelopersDeps, emails: string[]): Promise<(WebhookHealth & { email: string })[]> {
+  const owners = await idsByEmail(deps, emails);
+  const mode = deps.testWorld ? 'live' : 'test';
+  return (await endpointHealth(deps, [...owners.keys()])).map((h) => ({ ...healthView(h, mode), email: owners.get(h.user_id)! }));
+}
+
+/** These customers' keys in this world (newest first), each with its usage, and whose it is. */
+async function keysOf(deps: DevelopersDeps, userIds: string[]): Promise<(ConsoleKey & { userId: string })[]> {
+  if (!userIds.length) return [];
+  const { db, clock } = deps;
+  const keys = await rows<KeyRow>(
+    db,
+    sql`SELECT ${COLUMNS} FROM api_keys WHERE user_id = ANY(${`{${userIds.join(',')}}`}::uuid[]) ORDER BY created_at DESC, id DESC`,
+  );
+  if (!keys.length) return [];
+  const now = clock.now();
+  const start = lagosMidnight(new Date(now.getTime() - (RESELLER_USAGE_DAYS - 1) * DAY));
+  const usage = await usageByKey(db, start, new Date(lagosMidnight(now).getTime() + DAY), { keys: keys.map((k) => k.id) });
+  const day = today(deps);
+  return keys.map((k) => ({
+    ...viewOf(k, day),
+    userId: k.user_id,
+    usage: usage
+      .filter((u) => u.key === k.id)
+      .map((u) => ({ day: u.day, purchases: u.purchases, succeeded: u.succeeded, spend: toNaira(u.spend) })),
+  }));
+}
+
+/** This world's ids of these e-mails' accounts, by e-mail (an e-mail without an account has none). */
+async function idsByEmail(deps: DevelopersDeps, emails: string[]): Promise<Map<string, string>> {
   const owners = new Map<string, string>();
   for (const email of emails) {
     const id = await userIdByEmail(deps.db, email);
     if (id) owners.set(id, email);
   }
-  const mode = deps.testWorld ? 'live' : 'test';
-  return (await endpointHealth(deps, [...owners.keys()])).map((h) => ({ ...healthView(h, mode), email: owners.get(h.user_id)! }));
+  return owners;
 }
 
-/** adminListResellers: a page of customers above the default level, each with keys, usage and webhook health. */
+/** The test world's side (TestDevelopers.keyHolders): the e-mails of its shadow accounts that hold a key. */
+export async function keyHolderEmails(deps: DevelopersDeps): Promise<string[]> {
+  const ids = await rows<{ user_id: string }>(deps.db, sql`SELECT DISTINCT user_id::text AS user_id FROM api_keys`);
+  return [
+    ...(
+      await emailsOf(
+        deps.db,
+        ids.map((r) => r.user_id),
+      )
+    ).values(),
+  ];
+}
+
+/** The test world's side (TestDevelopers.consoleKeys): the keys of the shadow accounts of these e-mails, with their e-mail. */
+export async function consoleKeysByEmail(deps: DevelopersDeps, emails: string[]): Promise<(ConsoleKey & { email: string })[]> {
+  const owners = await idsByEmail(deps, emails);
+  return (await keysOf(deps, [...owners.keys()])).map(({ userId, ...k }) => ({ ...k, email: owners.get(userId)! }));
+}
+
+/** adminListResellers: a page of customers above the default level or holding a key, each with keys, usage and webhook health. */
 export async function listResellers(deps: DevelopersDeps, page: { limit: number; offset: number }) {
-  const { db, clock } = deps;
-  const people = await customersAboveBase(db, page.limit, page.offset);
-  const ids = people.map((p) => p.user_id);
-  const idList = `{${ids.join(',')}}`;
-  const [emails, keys, hooks] = await Promise.all([
-    emailsOf(db, ids),
-    ids.length
-      ? rows<KeyRow>(db, sql`SELECT ${COLUMNS} FROM api_keys WHERE user_id = ANY(${idList}::uuid[]) ORDER BY created_at DESC, id DESC`)
-      : Promise.resolve([] as KeyRow[]),
-    endpointHealth(deps, ids),
+  const { db } = deps;
+  const tw = deps.testWorld ? await deps.testWorld.developers() : null;
+  // Who holds a key: live keys here; test keys in the test world, by the e-mail of their shadow account.
+  const [live, test] = await Promise.all([
+    rows<{ user_id: string }>(db, sql`SELECT DISTINCT user_id::text AS user_id FROM api_keys`),
+    tw ? tw.keyHolders().then((emails) => idsByEmail(deps, emails)) : Promise.resolve(new Map<string, string>()),
   ]);
-  const now = clock.now();
-  const start = lagosMidnight(new Date(now.getTime() - (RESELLER_USAGE_DAYS - 1) * DAY));
-  const usage = await usageByKey(db, start, new Date(lagosMidnight(now).getTime() + DAY), { keys: keys.map((k) => k.id) });
-  const day = today(deps);
-  const tests = deps.testWorld ? await (await deps.testWorld.developers()).webhookHealth([...emails.values()]) : [];
+  const people = await customersAboveBase(db, page.limit, page.offset, [...new Set([...live.map((r) => r.user_id), ...test.keys()])]);
+  const ids = people.map((p) => p.user_id);
+  const [emails, keys, hooks] = await Promise.all([emailsOf(db, ids), keysOf(deps, ids), endpointHealth(deps, ids)]);
+  const pageEmails = [...emails.values()];
+  const [testKeys, testHooks] = tw ? await Promise.all([tw.consoleKeys(pageEmails), tw.webhookHealth(pageEmails)]) : [[], []];
   return {
     total: people[0]?.total ?? 0,
-    items: people.map((p) => ({
-      userId: p.user_id,
-      email: emails.get(p.user_id) ?? '',
-      level: { id: p.level, name: p.level_name, rank: p.rank, source: p.source },
-      keys: keys
-        .filter((k) => k.user_id === p.user_id)
-        .map((k) => ({
-          ...viewOf(k, day),
-          usage: usage
-            .filter((u) => u.key === k.id)
-            .map((u) => ({ day: u.day, purchases: u.purchases, succeeded: u.succeeded, spend: toNaira(u.spend) })),
-        })),
-      // Live endpoints first, then the test world's.
-      webhooks: [
-        ...hooks.filter((h) => h.user_id === p.user_id).map((h) => healthView(h, 'live')),
-        ...tests.filter((t) => t.email === emails.get(p.user_id)).map(({ email: _, ...t }) => t),
-      ],
-    })),
+    items: people.map((p) => {
+      const email = emails.get(p.user_id) ?? '';
+      return {
+        userId: p.user_id,
+        email,
+        level: { id: p.level, name: p.level_name, rank: p.rank, source: p.source },
+        // Live keys first, then the test world's; each says its mode.
+        keys: [
+          ...keys.filter((k) => k.userId === p.user_id).map(({ userId: _, ...k }) => k),
+          ...testKeys.filter((k) => k.email === email).map(({ email: _, ...k }) => k),
+        ],
+        // Live endpoints first, then the test world's.
+        webhooks: [
+          ...hooks.filter((h) => h.user_id === p.user_id).map((h) => healthView(h, 'live')),
+          ...testHooks.filter((t) => t.email === email).map(({ email: _, ...t }) => t),
+        ],
+      };
+    }),
   };
 }
 
-/** adminSuspendApiKey: suspends (or resumes) any live key; answers the key before and after. */
+/**
+ * adminSuspendApiKey: suspends (or resumes) any key, live here or test in the test world (a key id not found here is
+ * asked of it); answers the key before and after, and whose it is (the live customer's id).
+ */
 export async function setKeySuspended(deps: DevelopersDeps, actorId: string, keyId: string, suspended: boolean) {
+  try {
+    return await suspendHere(deps, actorId, keyId, suspended);
+  } catch (err) {
+    if (!deps.testWorld || !(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;
+    const r = await (await deps.testWorld.developers()).suspendKey(actorId, keyId, suspended);
+    const userId = await userIdByEmail(deps.db, r.email);
+    return { key: r.key, userId: userId ?? '', wasSuspended: r.wasSuspended };
+  }
+}
+
+/** The test world's side (TestDevelopers.suspendKey): one of its keys suspended or resumed, with its shadow's e-mail. */
+export async function suspendTestKey(deps: DevelopersDeps, actorId: string, keyId: string, suspended: boolean) {
+  const r = await suspendHere(deps, actorId, keyId, suspended);
+  const email = (await emailsOf(deps.db, [r.userId])).get(r.userId) ?? '';
+  return { key: r.key, email, wasSuspended: r.wasSuspended };
+}
+
+async function suspendHere(deps: DevelopersDeps, actorId: string, keyId: string, suspended: boolean) {
   const { db, clock } = deps;
   const r = await one<KeyRow & { was: Date | string | null }>(
     db,

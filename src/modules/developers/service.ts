@@ -6,7 +6,7 @@ import type { DevelopersDeps, NewKey } from './deps.js';
 import { listKeys, revokeKey } from './list-keys.js';
 import { rollKey } from './roll-key.js';
 import { shadowAccounts } from './shadow-accounts.js';
-import { listResellers, setKeySuspended, webhookHealthByEmail } from './resellers.js';
+import { consoleKeysByEmail, keyHolderEmails, listResellers, setKeySuspended, suspendTestKey, webhookHealthByEmail } from './resellers.js';
 import { testWallet } from './test-mode.js';
 import { myUsage, ownUsage } from './usage.js';
 
@@ -27,10 +27,14 @@ export function createDevelopersService(deps: DevelopersDeps) {
     /** Issue 45: purchases by key and day, the developer page's (live and test keys) and this world's own. */
     myUsage: (user: Holder, days: number) => myUsage(deps, user, days),
     ownUsage: (userId: string, days: number) => ownUsage(deps, userId, days),
-    /** The console's resellers: customers above the default level with keys, usage and webhook health. */
+    /** The console's resellers: customers above the default level or holding a key, with keys, usage and webhook health. */
     listResellers: (page: { limit: number; offset: number }) => listResellers(deps, page),
     /** The test world's side of the resellers' webhook health: its shadow accounts' endpoints, by e-mail. */
     webhookHealth: (emails: string[]) => webhookHealthByEmail(deps, emails),
+    /** The test world's side of the resellers' keys: who holds one, their keys and usage, and an operator's suspension. */
+    keyHolders: () => keyHolderEmails(deps),
+    consoleKeys: (emails: string[]) => consoleKeysByEmail(deps, emails),
+    suspendKey: (actorId: string, keyId: string, suspended: boolean) => suspendTestKey(deps, actorId, keyId, suspended),
     setKeySuspended: (actorId: string, keyId: string, suspended: boolean) => setKeySuspended(deps, actorId, keyId, suspended),
   };
 }

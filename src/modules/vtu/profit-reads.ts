@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
+import { DEFAULT_LEVEL } from './levels.js';
 
 /**
  * Issue 45's reads of the purchases for the console and the developer page, published by vtu (vtu_transactions is read
@@ -95,13 +96,21 @@ export async function usageByKey(
   return list.map((r) => ({ key: r.key, day: r.day, purchases: r.n, succeeded: r.ok, spend: BigInt(r.spend) }));
 }
 
-/** The customers at a level above the default one, with their level (highest level first, then newest). */
-export async function customersAboveBase(exec: Executor, limit: number, offset: number) {
-  return rows<{ user_id: string; level: string; level_name: string; rank: number; source: string; since: string; total: number }>(
+/**
+ * The console's resellers: the customers at a level above the default one and the customers `also` names (those who
+ * hold an API key, at any level), each with their level (source `default` without a row), highest level first, then
+ * newest, a page at a time.
+ */
+export async function customersAboveBase(exec: Executor, limit: number, offset: number, also: string[] = []) {
+  return rows<{ user_id: string; level: string; level_name: string; rank: number; source: string; since: string | null; total: number }>(
     exec,
-    sql`SELECT c.user_id::text AS user_id, c.level, l.name AS level_name, l.rank, c.source, c.updated_at::text AS since,
-               (count(*) OVER ())::int AS total
-        FROM vtu_customer_levels c JOIN vtu_price_levels l ON l.id = c.level
-        WHERE l.rank > 0 ORDER BY l.rank DESC, c.updated_at DESC, c.user_id LIMIT ${limit} OFFSET ${offset}`,
+    sql`WITH who AS (
+          SELECT c.user_id FROM vtu_customer_levels c JOIN vtu_price_levels l ON l.id = c.level WHERE l.rank > 0
+          UNION SELECT unnest(${`{${also.join(',')}}`}::uuid[]))
+        SELECT w.user_id::text AS user_id, l.id AS level, l.name AS level_name, l.rank, coalesce(c.source, 'default') AS source,
+               c.updated_at::text AS since, (count(*) OVER ())::int AS total
+        FROM who w LEFT JOIN vtu_customer_levels c ON c.user_id = w.user_id
+        JOIN vtu_price_levels l ON l.id = coalesce(c.level, ${DEFAULT_LEVEL})
+        ORDER BY l.rank DESC, c.updated_at DESC NULLS LAST, w.user_id LIMIT ${limit} OFFSET ${offset}`,
   );
 }
