@@ -4,6 +4,7 @@ import type { ErrorCode } from '../kernel/errors.js';
 import { ERROR_SCHEMA, errorResponses } from './openapi-errors.js';
 import { sampleOf } from './openapi-examples.js';
 import { PUBLIC_DOCS, PUBLIC_TAGS } from './public-docs.js';
+import { OUTBOUND_WEBHOOKS, WEBHOOK_DELIVERY_TEXT, webhookBodySchema } from '../modules/developers/api.js';
 import { authOf, scopeOf, serverFnPath, versionedPath, type AnyOperation } from '../platform/operation.js';
 
 type Schema = Record<string, any>;
@@ -33,7 +34,10 @@ export const TAGS: Record<string, string> = {
   Schedules: 'Scheduled (recurring) purchases.',
   Beneficiaries: 'Saved beneficiaries (numbers, smartcards, meters, betting accounts, wallet users) and "my number".',
   Whatsapp: 'The WhatsApp assistant: linking a number with a one-time code, and the one-time PIN page of its purchases.',
-  Developers: 'API keys (issue 45): create, list, revoke and roll the keys a reseller calls the operations with.',
+  Developers:
+    'API keys (issue 45): create, list, revoke and roll the keys a reseller calls the operations with (the apiKey scheme: a test key runs against the simulators); ' +
+    "webhook endpoints, their delivery log and resends; the signed events sent to a reseller's endpoints are this document's `webhooks` " +
+    '(purchase.succeeded, purchase.failed, purchase.refunded, wallet.credited, epin.batch_ready), each verified with its Webhook-Signature.',
   Admin: "Operators only (an ADMIN_EMAILS account's token): reviews, adjustments, catalogue, floats and reconciliation.",
   ...PUBLIC_TAGS,
 };
@@ -285,6 +289,47 @@ function addPublicDocs(paths: Record<string, Record<string, unknown>>) {
   return { pathItems, webhooks };
 }
 
+/**
+ * The signed events sent to a reseller's endpoints (issue 45, modules/developers webhook-docs.ts): one `webhooks` entry
+ * per event, its body a component (`Webhook<Event>`), with the Webhook-Id and Webhook-Signature headers.
+ */
+function addOutboundWebhooks(schemas: Record<string, Schema>, webhooks: Record<string, Schema>) {
+  for (const w of OUTBOUND_WEBHOOKS) {
+    const name = `Webhook${w.event.split(/[._]/).map(pascal).join('')}`;
+    const { $schema: _, ...schema } = z.toJSONSchema(webhookBodySchema(w), { io: 'output' }) as Schema;
+    schemas[name] = schema;
+    webhooks[w.event] = {
+      post: {
+        operationId: `${w.event.replace(/[._](\w)/g, (_m: string, c: string) => c.toUpperCase())}Webhook`,
+        summary: `${pascal(w.event)}: ${w.when}`.slice(0, 120),
+        description: `Sent when ${w.when}. ${WEBHOOK_DELIVERY_TEXT}`,
+        tags: ['Developers'],
+        security: [],
+        parameters: [
+          {
+            name: 'Webhook-Id',
+            in: 'header',
+            required: true,
+            description: "The event's id, the same on every retry and resend: skip one you have handled.",
+            schema: { type: 'string' },
+          },
+          {
+            name: 'Webhook-Signature',
+            in: 'header',
+            required: true,
+            description: "`t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of `<t>.<raw body>` with the endpoint's secret.",
+            schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+          },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `${SCHEMAS}${name}` } } } },
+        responses: {
+          '200': { description: 'Received (any 2xx within 10 seconds); anything else is retried with backoff for about 3 days.' },
+        },
+      },
+    };
+  }
+}
+
 const SECURITY_SCHEMES = {
   bearer: {
     type: 'http',
@@ -330,6 +375,7 @@ export function buildOpenApi(ops: readonly AnyOperation[], config: Config) {
     if (op.versioned) paths[versionedPath(op)] = { [op.method.toLowerCase()]: { ...operation, operationId: `${op.name}V1` } };
   }
   const { pathItems, webhooks } = addPublicDocs(paths);
+  addOutboundWebhooks(c.schemas, webhooks);
   pruneUnused(c.schemas, [paths, webhooks, pathItems]);
   const usedTags = new Set([...ops.map(tagOf), ...PUBLIC_DOCS.map((d) => (d.operation.tags as string[])[0])]);
   return {

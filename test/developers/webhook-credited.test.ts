@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTBOUND_WEBHOOKS, webhookBodySchema } from '../../src/modules/developers/api.js';
 import { call, createHarness, expectLedgerOk, type Harness, type TestUser } from '../helpers/harness.js';
 import { tier2User, user, walletBalance } from '../helpers/factories.js';
 
@@ -28,7 +29,15 @@ const opensslSignature = (t: string, body: string, key: string) =>
     .split(' ')
     .pop();
 
+/** The body as the API reference describes it (webhook-docs.ts), nothing more: the reference and the sender agree. */
+const asDocumented = (body: string) =>
+  webhookBodySchema(OUTBOUND_WEBHOOKS.find((w) => w.event === 'wallet.credited')!)
+    .extend({ data: OUTBOUND_WEBHOOKS.find((w) => w.event === 'wallet.credited')!.data.strict() })
+    .strict()
+    .parse(JSON.parse(body));
+
 function expectSigned(d: { headers: http.IncomingHttpHeaders; body: string }) {
+  asDocumented(d.body);
   const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(d.headers['webhook-signature']))!;
   expect(Number(t)).toBe(Math.floor(h.clock.now().getTime() / 1000));
   expect(createHmac('sha256', secret).update(`${t}.${d.body}`).digest('hex')).toBe(v1);

@@ -127,6 +127,18 @@ describe('platform endpoints', () => {
       }
     }
     expect(doc.webhooks.chargeSuccess).toEqual({ $ref: '#/components/pathItems/chargeSuccess' });
+    // Issue 45: the signed events sent to a reseller's endpoints, each with its body and the signature header.
+    for (const event of ['purchase.succeeded', 'purchase.failed', 'purchase.refunded', 'wallet.credited', 'epin.batch_ready']) {
+      const post = doc.webhooks[event]?.post;
+      expect(post, event).toBeDefined();
+      expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(['Webhook-Id', 'Webhook-Signature']);
+      const ref = post.requestBody.content['application/json'].schema.$ref as string;
+      const body = doc.components.schemas[ref.split('/').pop()!];
+      expect(body.properties.type.const, event).toBe(event);
+      expect(body.required).toEqual(['id', 'type', 'created', 'data']);
+      expect(post.description).toContain('HMAC-SHA256');
+    }
+    expect(doc.components.schemas.WebhookWalletCredited.properties.data.required).toEqual(['amount', 'source', 'reference']);
     for (const p of [
       '/api/public/payments/webhook/processor',
       '/api/public/report-issue',
