@@ -123,7 +123,7 @@ async function floats({ db, clock }: DashboardDeps) {
   };
 }
 
-/** The work waiting: stuck purchases, webhooks, due and dead jobs, KYC reviews, people's queues and empty floats. */
+/** The work waiting: stuck purchases, webhooks, due and dead jobs, KYC reviews, people's queues and low floats. */
 async function queues(deps: DashboardDeps) {
   const { db, clock } = deps;
   const now = clock.now();
