@@ -14,6 +14,7 @@ import * as ops from '../src/api/operations';
  */
 // Its own admin: another spec signing ops@example.com in at the same time would meet the code's resend wait.
 const OPERATOR = 'ops-price-levels@example.com';
+const EPIN_OPERATOR = 'ops-epin-prices@example.com';
 
 test("the console lists plans with each level's price, previews a change and asks for its approval", async ({ page, request }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -41,6 +42,48 @@ test("the console lists plans with each level's price, previews a change and ask
   const asked = page.getByRole('status').filter({ hasText: 'waits for a second admin' });
   await expect(stepUp.or(asked).first()).toBeVisible();
   if (await stepUp.isVisible()) await typeCode(page, 'Confirmation code', await newestCode(request, OPERATOR, 'mailbox', since));
+  await expect(asked).toBeVisible();
+});
+
+test("the console lists recharge cards with each level's price and asks for a level's discount through four-eyes", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await consoleSignIn(page, request, EPIN_OPERATOR, '/console/catalogue');
+  const section = page.getByRole('region', { name: 'Plans and price levels' });
+  await section.getByLabel('Plans of').click();
+  await page.getByRole('option', { name: 'Recharge cards (e-PINs)' }).click();
+  const table = section.getByRole('table', { name: /^Recharge cards: the seller's price/ });
+  await expect(table.getByRole('row', { name: /MTN ₦100/ })).toContainText('₦97.00');
+  await expect(table.getByRole('row', { name: /MTN ₦100/ })).toContainText('₦98.00 (₦1.00)');
+  // Cards are on sale while the seller prices them: no switch; the default level buys none.
+  await expect(table.getByRole('button', { name: /^Switch off / })).toHaveCount(0);
+
+  const form = section.getByRole('form', { name: "Change a level's price" });
+  await expect(form.getByLabel('Plan', { exact: true })).toHaveCount(0);
+  await form.getByLabel('Level', { exact: true }).click();
+  await page.getByRole('option', { name: 'Customer' }).click();
+  await form.getByLabel('Value').fill('1');
+  await form.getByRole('button', { name: 'Preview' }).click();
+  const preview = form.getByRole('table', { name: 'What the change would change' });
+  await expect(preview.getByRole('row', { name: /MTN ₦100/ })).toContainText('not sold');
+  await expect(preview.getByRole('row', { name: /MTN ₦100/ })).toContainText('₦99.00');
+  await expect(page.getByLabel('Loading')).toHaveCount(0);
+  await expectAccessible(page, 'console-epin-prices');
+  // A discount over 50 % is refused in words; the cards would sell at the seller's price anyway.
+  await form.getByLabel('Value').fill('60');
+  await form.getByRole('button', { name: 'Preview' }).click();
+  await expect(form.getByText(/at most 50/)).toBeVisible();
+  await form.getByLabel('Value').fill('1');
+
+  await form.getByLabel('Reason').fill('customers may buy cards');
+  const since = Date.now() - 1;
+  await form.getByRole('button', { name: 'Ask for approval' }).click();
+  const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+  const asked = page.getByRole('status').filter({ hasText: 'waits for a second admin' });
+  await expect(stepUp.or(asked).first()).toBeVisible();
+  if (await stepUp.isVisible()) await typeCode(page, 'Confirmation code', await newestCode(request, EPIN_OPERATOR, 'mailbox', since));
   await expect(asked).toBeVisible();
 });
 

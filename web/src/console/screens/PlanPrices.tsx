@@ -16,30 +16,34 @@ import { money } from '../../app/format';
 import * as ops from '../../api/operations';
 import * as api from '../../api/calls';
 
-type Service = 'data' | 'cable' | 'exam';
+type Service = 'data' | 'cable' | 'exam' | 'epin';
 type Preview = PostOutput<typeof ops.adminPreviewPriceChange>;
 const NETWORKS = ['mtn', 'airtel', 'glo', '9mobile'] as const;
 
-// adminPreviewPriceChange / adminRequestPriceChange: a markup (flat naira, percent up to 100) or a plan's fixed price.
+// adminPreviewPriceChange / adminRequestPriceChange: a markup (flat naira, percent up to 100) or a plan's fixed price;
+// recharge cards (epin): a level's discount off the face value, at most 50 %, for every card.
 const priceSchema = z
   .object({
     level: z.string().min(1),
     plan: z.string(),
-    kind: z.enum(['flat', 'percent', 'fixed']),
+    kind: z.enum(['flat', 'percent', 'fixed', 'discount']),
     value: z.number().min(0).max(10_000_000),
     reason: z.string().trim().min(3).max(500),
   })
   .refine((v) => v.kind !== 'percent' || v.value <= 100, { path: ['value'] })
+  .refine((v) => v.kind !== 'discount' || v.value <= 50, { path: ['value'] })
   .refine((v) => v.kind !== 'fixed' || v.plan !== '', { path: ['plan'] });
-// The two rules across fields in words: a percent is at most 100, a fixed price names its plan.
-const PRICE_HINTS: FieldHints = {
-  value: (issue) => (issue.code === 'custom' ? i18next.t('form.atMost', { maximum: '100' }) : undefined),
+// The rules across fields in words: a percent is at most 100 (a card's discount 50), a fixed price names its plan.
+const priceHints = (service: Service): FieldHints => ({
+  value: (issue) => (issue.code === 'custom' ? i18next.t('form.atMost', { maximum: service === 'epin' ? '50' : '100' }) : undefined),
   plan: (issue) => (issue.code === 'custom' ? i18next.t('console.planPrices.fixedOnePlan') : undefined),
-};
+});
 
 /**
  * Issue 45: the catalogue as plans: wholesale, each price level's price and margin, a plan switched off or on, and a
- * level's price changed with a preview first; a price change waits for a second admin (Approvals).
+ * level's price changed with a preview first; a price change waits for a second admin (Approvals). Recharge cards
+ * (e-PINs) are listed the same way: each card at the seller's price, the levels that buy cards with their price, and a
+ * level's discount off the face value changed like a price (never below the seller's price).
  */
 export function PlanPrices() {
   const [service, setService] = useState<Service>('data');
@@ -47,6 +51,7 @@ export function PlanPrices() {
   const { t } = useTranslation();
   const [identifier, setIdentifier] = useState('dstv');
   const q = service === 'data' ? { service, network } : service === 'cable' ? { service, identifier } : { service };
+  const cards = service === 'epin';
   const list = useQuery(adminQueries.planPrices(q));
   const stepUp = useOperatorStepUp();
   const qc = useQueryClient();
@@ -76,6 +81,7 @@ export function PlanPrices() {
               { value: 'data', label: t('console.planPrices.services.data') },
               { value: 'cable', label: t('console.planPrices.services.cable') },
               { value: 'exam', label: t('console.planPrices.services.exam') },
+              { value: 'epin', label: t('console.planPrices.services.epin') },
             ]}
             value={service}
             allowDeselect={false}
@@ -102,7 +108,11 @@ export function PlanPrices() {
           {(data) => (
             <>
               <DataTable
-                caption={t('console.planPrices.caption', { service: data.service, provider: data.provider.toUpperCase() })}
+                caption={
+                  cards
+                    ? t('console.planPrices.captionEpin')
+                    : t('console.planPrices.caption', { service: data.service, provider: data.provider.toUpperCase() })
+                }
                 rows={data.items}
                 rowKey={(p) => p.plan}
                 empty={t('console.planPrices.empty')}
@@ -116,33 +126,39 @@ export function PlanPrices() {
                       return x ? `${money(x.price)} (${money(x.margin)})` : '—';
                     },
                   })),
-                  {
-                    header: t('console.planPrices.onSale'),
-                    cell: (p) =>
-                      !can('adminSetPlanEnabled') ? (
-                        p.enabled ? (
-                          t('console.planPrices.yes')
-                        ) : (
-                          t('console.planPrices.no')
-                        )
-                      ) : (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color={p.enabled ? 'red' : 'green'}
-                          aria-label={t(p.enabled ? 'console.planPrices.switchOffPlan' : 'console.planPrices.switchOnPlan', {
-                            name: p.name,
-                          })}
-                          onClick={() => void toggle(p.plan, !p.enabled)}
-                        >
-                          {t(p.enabled ? 'console.planPrices.switchOff' : 'console.planPrices.switchOn')}
-                        </Button>
-                      ),
-                  },
+                  // Recharge cards are on sale while the seller prices them: nothing to switch.
+                  ...(cards
+                    ? []
+                    : [
+                        {
+                          header: t('console.planPrices.onSale'),
+                          cell: (p: (typeof data.items)[number]) =>
+                            !can('adminSetPlanEnabled') ? (
+                              p.enabled ? (
+                                t('console.planPrices.yes')
+                              ) : (
+                                t('console.planPrices.no')
+                              )
+                            ) : (
+                              <Button
+                                size="xs"
+                                variant="light"
+                                color={p.enabled ? 'red' : 'green'}
+                                aria-label={t(p.enabled ? 'console.planPrices.switchOffPlan' : 'console.planPrices.switchOnPlan', {
+                                  name: p.name,
+                                })}
+                                onClick={() => void toggle(p.plan, !p.enabled)}
+                              >
+                                {t(p.enabled ? 'console.planPrices.switchOff' : 'console.planPrices.switchOn')}
+                              </Button>
+                            ),
+                        },
+                      ]),
                 ]}
               />
               {can('adminRequestPriceChange') && (
                 <PriceChange
+                  key={service}
                   service={service}
                   identifier={service === 'cable' ? identifier : undefined}
                   levels={data.levels}
@@ -175,7 +191,13 @@ function PriceChange(p: {
   withGrant: ReturnType<typeof useOperatorStepUp>['withGrant'];
 }) {
   const { t } = useTranslation();
-  const form = useSchemaForm(priceSchema, { level: 'agent', plan: '', kind: 'fixed', value: 0 as number | '', reason: '' }, PRICE_HINTS);
+  const cards = p.service === 'epin';
+  const hints = priceHints(p.service);
+  const form = useSchemaForm(
+    priceSchema,
+    { level: 'agent', plan: '', kind: cards ? 'discount' : 'fixed', value: 0 as number | '', reason: '' },
+    hints,
+  );
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<unknown>(null);
   const change = () => {
@@ -195,7 +217,7 @@ function PriceChange(p: {
           setPreview(null);
           p.onAsked(t(r.status === 'pending' ? 'console.planPrices.asked' : 'console.planPrices.changed'));
         } catch (err) {
-          if (!showServerIssues(form, err, PRICE_HINTS)) setError(err);
+          if (!showServerIssues(form, err, hints)) setError(err);
         }
       })}
     >
@@ -210,19 +232,25 @@ function PriceChange(p: {
             allowDeselect={false}
             {...form.getInputProps('level')}
           />
-          <Select
-            label={t('console.planPrices.plan')}
-            data={[{ value: '', label: t('console.planPrices.everyPlan') }, ...p.plans]}
-            allowDeselect={false}
-            {...form.getInputProps('plan')}
-          />
+          {!cards && (
+            <Select
+              label={t('console.planPrices.plan')}
+              data={[{ value: '', label: t('console.planPrices.everyPlan') }, ...p.plans]}
+              allowDeselect={false}
+              {...form.getInputProps('plan')}
+            />
+          )}
           <Select
             label={t('console.planPrices.price')}
-            data={[
-              { value: 'fixed', label: t('console.planPrices.kinds.fixed') },
-              { value: 'flat', label: t('console.planPrices.kinds.flat') },
-              { value: 'percent', label: t('console.planPrices.kinds.percent') },
-            ]}
+            data={
+              cards
+                ? [{ value: 'discount', label: t('console.planPrices.kinds.discount') }]
+                : [
+                    { value: 'fixed', label: t('console.planPrices.kinds.fixed') },
+                    { value: 'flat', label: t('console.planPrices.kinds.flat') },
+                    { value: 'percent', label: t('console.planPrices.kinds.percent') },
+                  ]
+            }
             allowDeselect={false}
             {...form.getInputProps('kind')}
           />
@@ -243,7 +271,7 @@ function PriceChange(p: {
                   }),
                 );
               } catch (err) {
-                if (!showServerIssues(form, err, PRICE_HINTS)) setError(err);
+                if (!showServerIssues(form, err, hints)) setError(err);
               }
             }}
           >
@@ -277,7 +305,7 @@ function PreviewTable({ preview }: { preview: Preview }) {
           <Table.Tr key={c.plan ?? c.name}>
             <Table.Td>{c.name}</Table.Td>
             <Table.Td>{money(c.wholesale)}</Table.Td>
-            <Table.Td>{money(c.before)}</Table.Td>
+            <Table.Td>{c.before === null ? t('console.planPrices.notSold') : money(c.before)}</Table.Td>
             <Table.Td>{money(c.after)}</Table.Td>
             <Table.Td>{money(c.margin)}</Table.Td>
           </Table.Tr>

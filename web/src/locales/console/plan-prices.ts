@@ -2,10 +2,11 @@
 export const planPrices = {
   title: 'Plans and price levels',
   plansOf: 'Plans of',
-  services: { data: 'Data', cable: 'Cable TV', exam: 'Exam PINs' },
+  services: { data: 'Data', cable: 'Cable TV', exam: 'Exam PINs', epin: 'Recharge cards (e-PINs)' },
   network: 'Network',
   cableProvider: 'Cable provider',
   caption: "{{service}} plans at provider {{provider}}: wholesale, and each level's price (margin)",
+  captionEpin: "Recharge cards: the seller's price, and the price (margin) of each level that buys them",
   empty: 'No plans listed.',
   plan: 'Plan',
   wholesale: 'Wholesale',
@@ -22,7 +23,12 @@ export const planPrices = {
   level: 'Level',
   everyPlan: 'Every plan',
   price: 'Price',
-  kinds: { fixed: 'Fixed price (naira)', flat: 'Markup (naira)', percent: 'Markup (percent)' },
+  kinds: {
+    fixed: 'Fixed price (naira)',
+    flat: 'Markup (naira)',
+    percent: 'Markup (percent)',
+    discount: 'Discount off the face value (percent)',
+  },
   value: 'Value',
   reason: 'Reason',
   preview: 'Preview',
@@ -35,4 +41,5 @@ export const planPrices = {
   now: 'Now',
   after: 'After',
   marginAfter: 'Margin after',
+  notSold: 'not sold',
 };
