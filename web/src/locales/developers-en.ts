@@ -67,6 +67,7 @@ export const enDevelopers = {
     deliveriesLive: 'Live deliveries',
     allowedIpsHint: 'Enter up to 20 IP addresses, one per line, or leave it empty.',
     scopesHint: 'Choose at least one thing the key may do.',
+    liveNeedsLevel: 'Live keys need a price level that allows them ({{levels}}); you are at {{level}}. Test keys work for you now.',
     webhookUrlHint: 'Enter the full address of your endpoint, starting with https://',
   },
 };

@@ -70,6 +70,8 @@ export const haDevelopers: typeof enDevelopers = {
     deliveriesLive: 'Isarwar gaske',
     allowedIpsHint: 'Shigar da adireshin IP har 20, ɗaya a kowane layi, ko ka bar shi babu komai.',
     scopesHint: 'Zaɓi aƙalla abu ɗaya da maɓallin zai iya yi.',
+    liveNeedsLevel:
+      'Maɓallan live suna buƙatar matakin farashi da ya ba da damar su ({{levels}}); kana a {{level}}. Maɓallan gwaji suna aiki a gare ka yanzu.',
     webhookUrlHint: 'Shigar da cikakken adireshin wurin karɓarka, wanda ya fara da https://',
   },
 };

@@ -69,6 +69,7 @@ export const pcmDevelopers: typeof enDevelopers = {
     deliveriesLive: 'Deliveries for live',
     allowedIpsHint: 'Put reach 20 IP address, one for each line, or leave am empty.',
     scopesHint: 'Choose at least one thing wey di key fit do.',
+    liveNeedsLevel: 'Live keys need price level wey allow dem ({{levels}}); you dey for {{level}}. Test keys dey work for you now.',
     webhookUrlHint: 'Put di full address of your endpoint, wey start with https://',
   },
 };

@@ -69,6 +69,8 @@ export const yoDevelopers: typeof enDevelopers = {
     deliveriesLive: 'Àwọn ìfiránṣẹ́ gidi',
     allowedIpsHint: 'Tẹ àdírẹ́sì IP tó tó 20, ọ̀kan ní ìlà kọ̀ọ̀kan, tàbí fi sílẹ̀ lófo.',
     scopesHint: 'Yan ó kéré tán ohun kan tí kọ́kọ́rọ́ náà lè ṣe.',
+    liveNeedsLevel:
+      'Àwọn kọ́kọ́rọ́ live nílò ìpele owó tí ó gbà wọ́n láàyè ({{levels}}); o wà ní {{level}}. Àwọn kọ́kọ́rọ́ ìdánwò ń ṣiṣẹ́ fún ọ báyìí.',
     webhookUrlHint: 'Tẹ àdírẹ́sì kíkún ibi tí a ó ti fi ránṣẹ́ sí ọ, tó bẹ̀rẹ̀ pẹ̀lú https://',
   },
 };

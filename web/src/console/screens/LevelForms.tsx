@@ -19,7 +19,8 @@ const grantSchema = z.object({
   level: z.string().min(1),
   reason,
 });
-// adminRequestPriceLevel: a level id (new, or one to rename), its name, rank and upgrade fee (empty: granted only).
+// adminRequestPriceLevel: a level id (new, or one to rename), its name, rank and upgrade fee (empty: granted only), and
+// whether its customers may create live API keys (empty: unchanged; a new level: no).
 const levelSchema = z.object({
   level: z
     .string()
@@ -29,6 +30,7 @@ const levelSchema = z.object({
   name: z.string().trim().min(2).max(40),
   rank: z.number().int().min(0).max(100),
   upgradeFee: z.union([z.literal(''), z.number().min(1).max(10_000_000)]),
+  apiKeys: z.enum(['', 'yes', 'no']),
   reason,
 });
 
@@ -114,7 +116,7 @@ function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
   const levels = useLevels();
   const form = useSchemaForm(
     levelSchema,
-    { level: '', name: '', rank: 1 as number | '', upgradeFee: '' as number | '', reason: '' },
+    { level: '', name: '', rank: 1 as number | '', upgradeFee: '' as number | '', apiKeys: '' as '' | 'yes' | 'no', reason: '' },
     LEVEL_HINTS,
   );
   const [error, setError] = useState<unknown>(null);
@@ -132,6 +134,7 @@ function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
                 name: v.name,
                 rank: Number(v.rank),
                 upgradeFee: v.upgradeFee === '' ? null : Number(v.upgradeFee),
+                ...(v.apiKeys ? { apiKeys: v.apiKeys === 'yes' } : {}),
                 reason: v.reason,
               },
               grantToken ? { grantToken } : {},
@@ -161,11 +164,21 @@ function LevelForm({ withGrant, onAsked }: { withGrant: WithGrant; onAsked: (s: 
             if (l) form.setValues({ level: l.id, name: l.name, rank: l.rank });
           }}
         />
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} style={{ alignItems: 'end' }}>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} style={{ alignItems: 'end' }}>
           <TextInput label={t('console.levelForms.levelId')} {...form.getInputProps('level')} />
           <TextInput label={t('console.levelForms.name')} {...form.getInputProps('name')} />
           <NumberInput label={t('console.levelForms.rank')} min={0} max={100} {...form.getInputProps('rank')} />
           <NumberInput label={t('console.levelForms.fee')} min={1} thousandSeparator="," {...form.getInputProps('upgradeFee')} />
+          <Select
+            label={t('console.levelForms.apiKeys')}
+            data={[
+              { value: '', label: t('console.levelForms.apiKeysKeep') },
+              { value: 'yes', label: t('console.levelForms.apiKeysYes') },
+              { value: 'no', label: t('console.levelForms.apiKeysNo') },
+            ]}
+            allowDeselect={false}
+            {...form.getInputProps('apiKeys')}
+          />
           <TextInput label={t('console.levelForms.reason')} {...form.getInputProps('reason')} />
         </SimpleGrid>
         <Button type="submit" style={{ alignSelf: 'start' }}>

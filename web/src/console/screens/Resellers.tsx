@@ -22,9 +22,9 @@ type Reseller = GetOutput<typeof ops.adminListResellers>['items'][number];
 type Key = Reseller['keys'][number];
 
 /**
- * Issue 45: resellers (customers above the default price level) with their level, live API keys (suspend or resume any,
- * admins), purchases by key and day, and their webhook endpoints' health, live and test (labelled); and the price
- * levels' four-eyes forms.
+ * Issue 45: resellers (customers above the default price level, and every customer holding an API key) with their level,
+ * their API keys, live and test (labelled; suspend or resume any, admins), purchases by key and day, and their webhook
+ * endpoints' health, live and test (labelled); and the price levels' four-eyes forms.
  */
 export function Resellers() {
   const { t } = useTranslation();
@@ -105,7 +105,14 @@ function ResellerCard({
             <ConsoleLink link={{ to: '/console/customers/$userId', params: { userId: r.userId } }}>{r.email || r.userId}</ConsoleLink>
           </Title>
           <Badge variant="light">
-            {t(r.level.source === 'grant' ? 'console.resellers.granted' : 'console.resellers.upgraded', { level: r.level.name })}
+            {t(
+              r.level.source === 'grant'
+                ? 'console.resellers.granted'
+                : r.level.source === 'default'
+                  ? 'console.resellers.atDefault'
+                  : 'console.resellers.upgraded',
+              { level: r.level.name },
+            )}
           </Badge>
         </Group>
         <DataTable
@@ -114,6 +121,14 @@ function ResellerCard({
           rowKey={(k) => k.id}
           empty={t('console.resellers.noKeys')}
           columns={[
+            {
+              header: t('console.resellers.mode'),
+              cell: (k) => (
+                <Badge variant="light" color={k.mode === 'test' ? 'gray' : 'blue'}>
+                  {t(k.mode === 'test' ? 'console.resellers.test' : 'console.resellers.live')}
+                </Badge>
+              ),
+            },
             { header: t('console.resellers.name'), cell: (k) => k.name },
             { header: t('console.resellers.prefix'), cell: (k) => <code>{k.prefix}…</code> },
             { header: t('console.resellers.scopes'), cell: (k) => k.scopes.join(', ') },

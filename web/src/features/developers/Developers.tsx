@@ -19,6 +19,7 @@ import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey, type PostInput } from '../../api/client';
 import { developerQueries } from '../../api/queries/developers';
+import { growthQueries } from '../../api/queries/growth';
 import { addressLines, apiKeySchema } from '../../api/schemas';
 import { formatDateTime, formatNaira } from '../../app/format';
 import { Failure } from '../../components/Failure';
@@ -53,6 +54,9 @@ function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
     HINTS,
   );
   const [underFields, setUnderFields] = useState(false);
+  // Live keys need a price level that allows them (test keys any level): say which before the customer asks.
+  const level = useQuery(growthQueries.level()).data;
+  const allowing = level ? [level.level, ...level.above].filter((l) => l.apiKeys).map((l) => l.name) : [];
   const create = useMutation({
     mutationFn: (input: NewKey) => api.createApiKey(input, { idempotencyKey: newIdempotencyKey() }),
     onSuccess: (r) => (form.reset(), onMade(r.secret)),
@@ -82,6 +86,11 @@ function CreateKey({ onMade }: { onMade: (secret: string) => void }) {
             { value: 'live', label: t('developers.live') },
           ]}
         />
+        {form.values.mode === 'live' && level && !level.level.apiKeys && (
+          <Text size="sm" role="note">
+            {t('developers.liveNeedsLevel', { levels: allowing.join(', '), level: level.level.name })}
+          </Text>
+        )}
         <Checkbox.Group label={t('developers.scopes')} {...form.getInputProps('scopes')}>
           <Stack gap={4} mt={4}>
             {SCOPES.map((s) => (

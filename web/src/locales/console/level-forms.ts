@@ -20,5 +20,9 @@ export const levelForms = {
   name: 'Name',
   rank: 'Rank',
   fee: 'Upgrade fee (naira, empty: granted only)',
+  apiKeys: 'Live API keys',
+  apiKeysKeep: 'Keep as it is (a new level: not allowed)',
+  apiKeysYes: 'Allowed at this level',
+  apiKeysNo: 'Not allowed at this level',
   save: 'Ask to save the level',
 };

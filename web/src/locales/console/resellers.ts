@@ -1,13 +1,14 @@
-/** Resellers: customers above the default level, their API keys, purchases by key and day, webhook endpoints. */
+/** Resellers: customers above the default level or holding an API key, their keys, purchases by key and day, webhook endpoints. */
 export const resellers = {
   title: 'Resellers',
   suspended: 'Key {{name}} ({{prefix}}…) is suspended: every request with it is refused.',
   resumed: 'Key {{name}} ({{prefix}}…) is working again.',
-  none: 'No customer is above the default level.',
+  none: 'No customer is above the default level or holds an API key.',
   granted: '{{level}} (granted)',
   upgraded: '{{level}} (upgraded)',
+  atDefault: '{{level}} (the default level)',
   keysCaption: 'API keys of {{email}}',
-  noKeys: 'No live API keys.',
+  noKeys: 'No API keys.',
   name: 'Name',
   prefix: 'Prefix',
   scopes: 'Scopes',
