@@ -80,11 +80,14 @@ const nairaField = (o: unknown, field: string): number | null => {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 };
 
-/** What a money operation's answer says the wallet paid: a purchase's `transaction` (nothing once it failed), else `amount`. */
+/**
+ * What a money operation's answer says the wallet paid: a purchase's `transaction` (nothing once it failed), else
+ * `amount`, else `paid` (a level's upgrade: nothing on a repeat).
+ */
 function chargedOf(out: unknown, reserved: bigint): bigint {
   const tx = (out as { transaction?: { amount?: unknown; status?: unknown } } | null)?.transaction;
   if (tx && typeof tx === 'object') return tx.status === 'failed' ? 0n : toKobo(nairaField(tx, 'amount') ?? 0);
-  const amount = nairaField(out, 'amount');
+  const amount = nairaField(out, 'amount') ?? nairaField(out, 'paid');
   return amount === null ? reserved : toKobo(amount);
 }
 

@@ -271,6 +271,32 @@ describe('API keys', () => {
     await expectLedgerOk(h);
   });
 
+  it("a key's daily spend limit reserves a level's upgrade fee, and counts what was paid", async () => {
+    const holder = await user(h, { tier: 2, naira: 15_000, level: 'agent' });
+    const up = (secret: string, level: string, idem: string) =>
+      byKey(secret, opNamed('upgradePriceLevel'), { level }, { 'idempotency-key': idem });
+    const small = await newKey({ scopes: ['purchase'], dailyLimit: 150 }, holder);
+    const before = await walletBalance(h, holder.id);
+    expect((await up(small.secret, 'reseller', 'up-1')).json().error?.code).toBe('LIMIT_EXCEEDED');
+    expect(await walletBalance(h, holder.id)).toBe(before);
+    // At or above the level, nothing is paid and nothing counted.
+    expect((await up(small.secret, 'agent', 'up-2')).json()).toMatchObject({ paid: 0 });
+    const big = await newKey({ scopes: ['purchase'], dailyLimit: 12_000 }, holder);
+    const paid = await up(big.secret, 'reseller', 'up-3');
+    expect(paid.statusCode, paid.body).toBe(200);
+    const fee = paid.json().paid as number;
+    expect(fee).toBeGreaterThan(150);
+    const keys = (await call(h, 'GET', '/_serverFn/listApiKeysBearerDevelopers', {}, { token: holder.token })).json().keys;
+    expect(keys.map((k: { id: string; spentToday: number }) => [k.id, k.spentToday])).toEqual(
+      expect.arrayContaining([
+        [small.id, 0],
+        [big.id, fee],
+      ]),
+    );
+    expect(await walletBalance(h, holder.id)).toBe(before - fee);
+    await expectLedgerOk(h);
+  });
+
   it("a key's holder is held in memory like a session's state, and a freeze or a closure by another writer reaches the next request", async () => {
     const holder = await user(h, { tier: 2, naira: 1000, level: 'agent' });
     const { secret } = await newKey({ scopes: ['read', 'purchase'] }, holder);

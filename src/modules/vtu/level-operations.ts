@@ -136,6 +136,8 @@ export const levelOperations = [
     gates: { money: true, pin: true },
     purpose: 'move up to a price level by paying its upgrade fee from the wallet (once: a repeat pays nothing)',
     input: z.object({ level: levelInput, pin: pinInput }),
+    // Issue 45: a key's daily spend limit reserves the level's fee (none when the caller is at or above it).
+    spend: async (i, ctx) => (await ctx.api.vtu.myPriceLevel(ctx.user.id)).above.find((l) => l.id === i.level)?.upgradeFee ?? null,
     output: myLevelOutput.extend({ paid: naira }),
     errors: ['INVALID_PIN', 'PIN_NOT_SET', 'PIN_LOCKED', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'CONFLICT'],
     handler: async (i, ctx) => ctx.api.vtu.upgradePriceLevel(ctx.user, i.level),
