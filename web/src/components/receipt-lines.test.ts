@@ -2,7 +2,6 @@ import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { enLater } from '../locales/later-en';
 import { haLater } from '../locales/later-ha';
-import { levelLines } from '../features/buy/price-level';
 import { receiptLines } from './receipt-lines';
 
 /**
@@ -16,15 +15,7 @@ const translate = async (lng: 'en' | 'ha') => {
   return (key: 'buy.priceLevel') => i.t(key);
 };
 
-describe('price level', () => {
-  it("the review names an Agent's level, not the default customer's", async () => {
-    const t = await translate('en');
-    expect(levelLines({ id: 'agent', name: 'Agent' }, t)).toEqual([['Price level', 'Agent']]);
-    expect(levelLines({ id: 'customer', name: 'Customer' }, t)).toEqual([]);
-    expect(levelLines(undefined, t)).toEqual([]);
-    expect(levelLines({ id: 'reseller', name: 'Dealer' }, await translate('ha'))).toEqual([['Matakin farashi', 'Dealer']]);
-  });
-
+describe('price level on receipts', () => {
   it("a receipt's lines: the price level's label translated, a flight's as the service wrote them, in order", async () => {
     const lines = [
       { label: 'PNR', value: 'AB****YZ', mask: true },
