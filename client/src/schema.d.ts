@@ -8616,6 +8616,106 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "epin.batch_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Epin.batch_ready: a batch of recharge cards settled: its cards are ready, and what was not delivered is back in the wall
+         * @description Sent when a batch of recharge cards settled: its cards are ready, and what was not delivered is back in the wallet. A POST of one JSON event to each of your endpoints that takes it (createWebhookEndpoint), signed with that endpoint's own secret (whsec_..., shown once): `Webhook-Signature: t=<unix seconds>,v1=<hex>`, where <hex> is the HMAC-SHA256 of `<t>.<raw body>`. Verify it over the raw body in constant time and refuse a timestamp older than 5 minutes (a replay); skip an event whose Webhook-Id you have handled. Answer 2xx within 10 seconds; anything else is retried with backoff (1 minute, doubling; 13 attempts, about 3 days), logged (listWebhookDeliveries) and can be resent (resendWebhookDelivery). Test endpoints get the events of test keys only. Verification in Node, PHP and Python: docs/resellers.md, "Verifying a signature".
+         */
+        post: operations["epinBatchReadyWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "purchase.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Purchase.failed: a purchase failed and the whole amount is back in the wallet (at once, after a requery, or by an operat
+         * @description Sent when a purchase failed and the whole amount is back in the wallet (at once, after a requery, or by an operator). A POST of one JSON event to each of your endpoints that takes it (createWebhookEndpoint), signed with that endpoint's own secret (whsec_..., shown once): `Webhook-Signature: t=<unix seconds>,v1=<hex>`, where <hex> is the HMAC-SHA256 of `<t>.<raw body>`. Verify it over the raw body in constant time and refuse a timestamp older than 5 minutes (a replay); skip an event whose Webhook-Id you have handled. Answer 2xx within 10 seconds; anything else is retried with backoff (1 minute, doubling; 13 attempts, about 3 days), logged (listWebhookDeliveries) and can be resent (resendWebhookDelivery). Test endpoints get the events of test keys only. Verification in Node, PHP and Python: docs/resellers.md, "Verifying a signature".
+         */
+        post: operations["purchaseFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "purchase.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Purchase.refunded: part of a delivered purchase came back to the wallet (a social order's undelivered part, a cancelled
+         * @description Sent when part of a delivered purchase came back to the wallet (a social order's undelivered part, a cancelled flight's refund). A POST of one JSON event to each of your endpoints that takes it (createWebhookEndpoint), signed with that endpoint's own secret (whsec_..., shown once): `Webhook-Signature: t=<unix seconds>,v1=<hex>`, where <hex> is the HMAC-SHA256 of `<t>.<raw body>`. Verify it over the raw body in constant time and refuse a timestamp older than 5 minutes (a replay); skip an event whose Webhook-Id you have handled. Answer 2xx within 10 seconds; anything else is retried with backoff (1 minute, doubling; 13 attempts, about 3 days), logged (listWebhookDeliveries) and can be resent (resendWebhookDelivery). Test endpoints get the events of test keys only. Verification in Node, PHP and Python: docs/resellers.md, "Verifying a signature".
+         */
+        post: operations["purchaseRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "purchase.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Purchase.succeeded: a purchase was delivered
+         * @description Sent when a purchase was delivered. A POST of one JSON event to each of your endpoints that takes it (createWebhookEndpoint), signed with that endpoint's own secret (whsec_..., shown once): `Webhook-Signature: t=<unix seconds>,v1=<hex>`, where <hex> is the HMAC-SHA256 of `<t>.<raw body>`. Verify it over the raw body in constant time and refuse a timestamp older than 5 minutes (a replay); skip an event whose Webhook-Id you have handled. Answer 2xx within 10 seconds; anything else is retried with backoff (1 minute, doubling; 13 attempts, about 3 days), logged (listWebhookDeliveries) and can be resent (resendWebhookDelivery). Test endpoints get the events of test keys only. Verification in Node, PHP and Python: docs/resellers.md, "Verifying a signature".
+         */
+        post: operations["purchaseSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.credited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Wallet.credited: money arrived in the wallet from outside it: a top-up, a bank transfer to the dedicated account, a tran
+         * @description Sent when money arrived in the wallet from outside it: a top-up, a bank transfer to the dedicated account, a transfer received. A POST of one JSON event to each of your endpoints that takes it (createWebhookEndpoint), signed with that endpoint's own secret (whsec_..., shown once): `Webhook-Signature: t=<unix seconds>,v1=<hex>`, where <hex> is the HMAC-SHA256 of `<t>.<raw body>`. Verify it over the raw body in constant time and refuse a timestamp older than 5 minutes (a replay); skip an event whose Webhook-Id you have handled. Answer 2xx within 10 seconds; anything else is retried with backoff (1 minute, doubling; 13 attempts, about 3 days), logged (listWebhookDeliveries) and can be resent (resendWebhookDelivery). Test endpoints get the events of test keys only. Verification in Node, PHP and Python: docs/resellers.md, "Verifying a signature".
+         */
+        post: operations["walletCreditedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -13432,6 +13532,101 @@ export interface components {
             /** @enum {string} */
             status: "active" | "disabled";
             url: string;
+        };
+        WebhookEpinBatchReady: {
+            /** @description when the event happened (ISO 8601) */
+            created: string;
+            data: {
+                batchId: string;
+                /** @description cards the seller delivered */
+                delivered: number;
+                /** @description cards bought */
+                quantity: number;
+                /** @description naira, at most 2 decimals: back in the wallet for the cards not delivered */
+                refunded: number;
+                /** @enum {string} */
+                status: "delivered" | "partial" | "failed";
+            };
+            /** @description the event's id (also the Webhook-Id header), e.g. evt_epin_batch_ready_... */
+            id: string;
+            /** @constant */
+            type: "epin.batch_ready";
+        };
+        WebhookPurchaseFailed: {
+            /** @description when the event happened (ISO 8601) */
+            created: string;
+            data: {
+                /** @description naira, at most 2 decimals: what the wallet paid for the purchase */
+                amount: number;
+                /** @description the purchase's reference (vtu_...) */
+                reference: string;
+                /** @description naira, at most 2 decimals: back in the wallet: equal to amount */
+                refunded: number;
+                /** @description the purchase kind (airtime, data, cable, electricity, ...) */
+                service: string;
+                /** @constant */
+                status: "failed";
+                /** @description the purchase's id, as its purchase operation answered it */
+                transactionId: string;
+            };
+            /** @description the event's id (also the Webhook-Id header), e.g. evt_purchase_failed_... */
+            id: string;
+            /** @constant */
+            type: "purchase.failed";
+        };
+        WebhookPurchaseRefunded: {
+            /** @description when the event happened (ISO 8601) */
+            created: string;
+            data: {
+                /** @description naira, at most 2 decimals: what the wallet paid for the purchase */
+                amount: number;
+                /** @description the purchase's reference (vtu_...) */
+                reference: string;
+                /** @description naira, at most 2 decimals: back in the wallet; the purchase stays delivered */
+                refunded: number;
+                /** @description the purchase kind (airtime, data, cable, electricity, ...) */
+                service: string;
+                /** @constant */
+                status: "success";
+                /** @description the purchase's id, as its purchase operation answered it */
+                transactionId: string;
+            };
+            /** @description the event's id (also the Webhook-Id header), e.g. evt_purchase_refunded_... */
+            id: string;
+            /** @constant */
+            type: "purchase.refunded";
+        };
+        WebhookPurchaseSucceeded: {
+            /** @description when the event happened (ISO 8601) */
+            created: string;
+            data: {
+                /** @description naira, at most 2 decimals: what the wallet paid */
+                amount: number;
+                /** @description the purchase kind (airtime, data, cable, electricity, ...) */
+                service: string;
+                /** @description the purchase's id, as its purchase operation answered it */
+                transactionId: string;
+            };
+            /** @description the event's id (also the Webhook-Id header), e.g. evt_purchase_succeeded_... */
+            id: string;
+            /** @constant */
+            type: "purchase.succeeded";
+        };
+        WebhookWalletCredited: {
+            /** @description when the event happened (ISO 8601) */
+            created: string;
+            data: {
+                /** @description naira, at most 2 decimals: what was credited */
+                amount: number;
+                /** @description the credit's reference (a top-up's, a transfer's) */
+                reference: string;
+                /** @enum {string} */
+                source: "topup" | "dva" | "transfer" | "adjustment" | "savings" | "other";
+            };
+            /** @description the event's id (also the Webhook-Id header), e.g. evt_wallet_credited_... */
+            id: string;
+            /** @constant */
+            type: "wallet.credited";
         };
         Withdrawal: {
             accountName: string;
@@ -36528,6 +36723,141 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    epinBatchReadyWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry and resend: skip one you have handled. */
+                "Webhook-Id": string;
+                /** @description `t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of `<t>.<raw body>` with the endpoint's secret. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEpinBatchReady"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 seconds); anything else is retried with backoff for about 3 days. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    purchaseFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry and resend: skip one you have handled. */
+                "Webhook-Id": string;
+                /** @description `t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of `<t>.<raw body>` with the endpoint's secret. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPurchaseFailed"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 seconds); anything else is retried with backoff for about 3 days. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    purchaseRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry and resend: skip one you have handled. */
+                "Webhook-Id": string;
+                /** @description `t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of `<t>.<raw body>` with the endpoint's secret. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPurchaseRefunded"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 seconds); anything else is retried with backoff for about 3 days. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    purchaseSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry and resend: skip one you have handled. */
+                "Webhook-Id": string;
+                /** @description `t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of `<t>.<raw body>` with the endpoint's secret. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPurchaseSucceeded"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 seconds); anything else is retried with backoff for about 3 days. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    walletCreditedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every retry and resend: skip one you have handled. */
+                "Webhook-Id": string;
+                /** @description `t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of `<t>.<raw body>` with the endpoint's secret. */
+                "Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookWalletCredited"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 seconds); anything else is retried with backoff for about 3 days. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
