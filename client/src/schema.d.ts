@@ -938,8 +938,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * E-mail, SMS and push deliveries that failed every retry, last failed first, first failed first or most attempts first
-         * @description E-mail, SMS and push deliveries that failed every retry, last failed first, first failed first or most attempts first.
+         * Jobs that failed every retry: e-mail, SMS and push deliveries, any other queue's as channel job; last failed first, firs
+         * @description Jobs that failed every retry: e-mail, SMS and push deliveries, any other queue's as channel job; last failed first, first failed first or most attempts first.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -2142,8 +2142,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a dead-lettered delivery again (fresh attempts)
-         * @description Send a dead-lettered delivery again (fresh attempts).
+         * Send a dead-lettered e-mail, SMS or push delivery again (fresh attempts); another queue's dead job is not found
+         * @description Send a dead-lettered e-mail, SMS or push delivery again (fresh attempts); another queue's dead job is not found.
          *
          *     Operators only: an operator's access token (Authorization: Bearer).
          *
@@ -9516,7 +9516,7 @@ export interface components {
             items: {
                 attempts: number;
                 /** @enum {string} */
-                channel: "email" | "sms" | "push";
+                channel: "email" | "sms" | "push" | "job";
                 createdAt: string;
                 failedAt: string;
                 id: string;
@@ -17059,7 +17059,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @example email */
-                channel?: "email" | "sms" | "push";
+                channel?: "email" | "sms" | "push" | "job";
                 /**
                  * @description Rows per page (spec 4.12); larger values are cut to the cap.
                  * @example 20

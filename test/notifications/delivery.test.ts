@@ -463,6 +463,51 @@ describe('dead letters order', () => {
   });
 });
 
+describe('dead letters of other queues', () => {
+  it("lists every dead job the dashboard counts, another queue's as channel job, and never retries it", async () => {
+    const db = h.app.services.db;
+    const op = (name: string) => `/_serverFn/${name}BearerAdmin`;
+    const [job] = await rows<{ id: string }>(
+      db,
+      sql`INSERT INTO jobs (queue, payload, status, run_at, attempts, max_attempts, last_error, created_at, updated_at)
+          VALUES ('vtu.reconcile', ${JSON.stringify({ reference: 'vtu_dead_case', to: 'not a recipient' })}::jsonb, 'dead',
+                  ${h.clock.now()}, 6, 6, 'provider timeout', ${h.clock.now()}, ${h.clock.now()})
+          RETURNING id::text AS id`,
+    );
+    try {
+      const all: { id: string; channel: string }[] = [];
+      for (let offset = 0; ; offset += 100) {
+        const r = (await call(h, 'GET', op('adminListDeadLetters'), { limit: 100, offset }, { token: admin.token })).json();
+        all.push(...r.items);
+        if (!r.hasMore) break;
+      }
+      const queues = (await call(h, 'GET', op('adminDashboardQueues'), undefined, { token: admin.token })).json();
+      expect(all.length).toBe(queues.deadLetters.total);
+      expect(all.find((d) => d.id === job.id)).toMatchObject({
+        channel: 'job',
+        recipient: 'vtu.reconcile',
+        subject: null,
+        attempts: 6,
+        lastError: 'provider timeout',
+      });
+
+      // The job channel holds only other queues' jobs; a delivery channel none of them.
+      const jobs = (await call(h, 'GET', op('adminListDeadLetters'), { channel: 'job', limit: 100 }, { token: admin.token })).json();
+      expect(jobs.items.map((d: { id: string }) => d.id)).toContain(job.id);
+      expect(jobs.items.every((d: { channel: string }) => d.channel === 'job')).toBe(true);
+      const sms = (await call(h, 'GET', op('adminListDeadLetters'), { channel: 'sms', limit: 100 }, { token: admin.token })).json();
+      expect(sms.items.map((d: { id: string }) => d.id)).not.toContain(job.id);
+
+      // A money job is not run again by hand: refused, and the row stays as it was.
+      const retry = await call(h, 'POST', op('adminRetryDeadLetter'), { id: job.id }, { token: admin.token });
+      expect(retry.statusCode).toBe(404);
+      expect(await rows(db, sql`SELECT status, attempts FROM jobs WHERE id::text = ${job.id}`)).toEqual([{ status: 'dead', attempts: 6 }]);
+    } finally {
+      await db.execute(sql`DELETE FROM jobs WHERE id::text = ${job.id}`);
+    }
+  });
+});
+
 describe('VAPID keys', () => {
   it('are generated once and kept under DATA_DIR outside production, and refused missing in production', () => {
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: `${h.config.dataDir}-vapid` });

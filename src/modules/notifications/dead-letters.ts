@@ -20,19 +20,29 @@ const ORDER: Record<DeadLetterSort, SQL> = {
   attempts: sql`j.attempts DESC, j.updated_at DESC, j.id DESC`,
 };
 
-/** Deliveries that failed every retry, for operators: listed by channel and retried one at a time. */
+/** The delivery queues: their dead jobs are e-mail, SMS and push messages an operator may send again. */
+const DELIVERY_QUEUES: string[] = [OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB];
+
+function channelOf(queue: string): 'email' | 'sms' | 'push' | 'job' {
+  return queue === OUTBOX_EMAIL_JOB ? 'email' : queue === OUTBOX_SMS_JOB ? 'sms' : queue === PUSH_JOB ? 'push' : 'job';
+}
+
+/** Jobs that failed every retry, for operators: listed by channel (deliveries, or any other queue's as 'job'); deliveries retried one at a time. */
 export function createDeadLetters({ db, clock }: { db: Db; clock: Clock }) {
   return {
     // ---- dead letters (operators) ----
-    async adminListDeadLetters(q: { limit: number; offset: number; channel?: 'email' | 'sms' | 'push'; sort?: DeadLetterSort }) {
-      const queues =
+    async adminListDeadLetters(q: { limit: number; offset: number; channel?: 'email' | 'sms' | 'push' | 'job'; sort?: DeadLetterSort }) {
+      // No channel: every dead job, the dashboard's Dead letters count; 'job': any queue but the three deliveries.
+      const queue =
         q.channel === 'email'
-          ? [OUTBOX_EMAIL_JOB]
+          ? sql`j.queue = ${OUTBOX_EMAIL_JOB}`
           : q.channel === 'sms'
-            ? [OUTBOX_SMS_JOB]
+            ? sql`j.queue = ${OUTBOX_SMS_JOB}`
             : q.channel === 'push'
-              ? [PUSH_JOB]
-              : [OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB];
+              ? sql`j.queue = ${PUSH_JOB}`
+              : q.channel === 'job'
+                ? sql`j.queue NOT IN (${inList(DELIVERY_QUEUES)})`
+                : sql`TRUE`;
       const r = await rows<{
         id: string;
         queue: string;
@@ -46,7 +56,7 @@ export function createDeadLetters({ db, clock }: { db: Db; clock: Clock }) {
         db,
         sql`SELECT j.id::text AS id, j.queue, j.payload, j.attempts, j.last_error, j.created_at, j.updated_at, s.user_id::text AS user_id
             FROM jobs j LEFT JOIN push_subscriptions s ON j.queue = ${PUSH_JOB} AND s.id::text = j.payload->>'subscriptionId'
-            WHERE j.status = 'dead' AND j.queue IN (${inList(queues)})
+            WHERE j.status = 'dead' AND ${queue}
             ORDER BY ${ORDER[q.sort ?? 'newest']} LIMIT ${q.limit + 1} OFFSET ${q.offset}`,
       );
       const p = page(r, q.limit, q.offset);
@@ -54,9 +64,17 @@ export function createDeadLetters({ db, clock }: { db: Db; clock: Clock }) {
         ...p,
         items: p.items.map((j) => ({
           id: j.id,
-          channel: j.queue === OUTBOX_EMAIL_JOB ? ('email' as const) : j.queue === OUTBOX_SMS_JOB ? ('sms' as const) : ('push' as const),
-          recipient: j.queue === PUSH_JOB ? (j.user_id ? `user:${j.user_id}` : 'subscription removed') : String(j.payload.to ?? ''),
-          subject: typeof j.payload.subject === 'string' ? j.payload.subject : null,
+          channel: channelOf(j.queue),
+          // Another queue's job: its queue names it; its payload (amounts, references) is not a message to show.
+          recipient:
+            j.queue === PUSH_JOB
+              ? j.user_id
+                ? `user:${j.user_id}`
+                : 'subscription removed'
+              : DELIVERY_QUEUES.includes(j.queue)
+                ? String(j.payload.to ?? '')
+                : j.queue,
+          subject: DELIVERY_QUEUES.includes(j.queue) && typeof j.payload.subject === 'string' ? j.payload.subject : null,
           attempts: j.attempts,
           lastError: j.last_error,
           createdAt: iso(j.created_at)!,
@@ -65,12 +83,15 @@ export function createDeadLetters({ db, clock }: { db: Db; clock: Clock }) {
       };
     },
 
-    /** Puts a dead delivery job back in the queue with a fresh set of attempts. */
+    /**
+     * Puts a dead delivery job back in the queue with a fresh set of attempts. Another queue's dead job (a purchase's,
+     * a refund's) is not found here: it is never run again by hand.
+     */
     async adminRetryDeadLetter(id: string) {
       const r = await one<{ id: string }>(
         db,
         sql`UPDATE jobs SET status = 'queued', attempts = 0, run_at = ${clock.now()}, updated_at = ${clock.now()}
-            WHERE id::text = ${id} AND status = 'dead' AND queue IN (${inList([OUTBOX_EMAIL_JOB, OUTBOX_SMS_JOB, PUSH_JOB])})
+            WHERE id::text = ${id} AND status = 'dead' AND queue IN (${inList(DELIVERY_QUEUES)})
             RETURNING id::text AS id`,
       );
       if (!r) throw notFound('Dead letter');

@@ -324,16 +324,17 @@ export const notificationsOperations = [
     suffix: 'BearerAdmin',
     roles: [],
     method: 'GET',
-    purpose: 'e-mail, SMS and push deliveries that failed every retry, last failed first, first failed first or most attempts first',
+    purpose:
+      "jobs that failed every retry: e-mail, SMS and push deliveries, any other queue's as channel job; last failed first, first failed first or most attempts first",
     input: z.object({
       ...pageInput,
-      channel: z.enum(['email', 'sms', 'push'], { error: 'channel must be email, sms or push' }).optional(),
+      channel: z.enum(['email', 'sms', 'push', 'job'], { error: 'channel must be email, sms, push or job' }).optional(),
       sort: z.enum(DEAD_LETTER_SORTS, { error: 'sort must be newest, oldest or attempts' }).default('newest'),
     }),
     output: pageOutput(
       z.object({
         id: z.string(),
-        channel: z.enum(['email', 'sms', 'push']),
+        channel: z.enum(['email', 'sms', 'push', 'job']),
         recipient: z.string(),
         subject: z.string().nullable(),
         attempts: z.number(),
@@ -350,7 +351,7 @@ export const notificationsOperations = [
     roles: [],
     method: 'POST',
     stepUpExempt: 'runs again a job whose effect was authorised when it was enqueued',
-    purpose: 'send a dead-lettered delivery again (fresh attempts)',
+    purpose: "send a dead-lettered e-mail, SMS or push delivery again (fresh attempts); another queue's dead job is not found",
     input: z.object({ id: z.string({ error: 'id is required' }).regex(/^\d{1,19}$/, 'id must be a dead letter id') }),
     output: z.object({ requeued: z.boolean() }),
     errors: ['NOT_FOUND'],

@@ -90,7 +90,7 @@ export const consoleTree = consoleRoute.addChildren([
   screen('/operators'),
   screen('/audit', { operator: text, operation: text, target: text, words: text, from: text, to: text, cursor: text }),
   screen('/templates', { lang: oneOf('en', 'ha', 'pcm', 'yo'), key: text }),
-  screen('/dead-letters', { channel: oneOf('email', 'sms', 'push'), sort: text, ...page }),
+  screen('/dead-letters', { channel: oneOf('email', 'sms', 'push', 'job'), sort: text, ...page }),
   // Any other address under /console: the console's not-found page, in the frame. Not a link's target, and kept out
   // of the route types (`never`): a splat here turns the registered routes' types to `any` under TypeScript 7.
   createRoute({

@@ -1,4 +1,4 @@
-import { Alert, Button, Select, Stack } from '@mantine/core';
+import { Alert, Button, Select, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -14,11 +14,12 @@ import { when } from '../../app/format';
 import * as api from '../../api/calls';
 
 const LIMIT = 25;
-type Channel = 'email' | 'sms' | 'push';
+type Channel = 'email' | 'sms' | 'push' | 'job';
 
 /**
- * Messages that failed every delivery attempt (e-mail, SMS, push), sorted by the service (failed, attempts), with a
- * retry that queues one again.
+ * Messages that failed every delivery attempt (e-mail, SMS, push), with a retry that queues one again, and every other
+ * queue's dead job (its queue and error, no retry: background jobs such as a purchase's are not run again by hand), sorted by
+ * the service (failed, attempts). With no channel it lists what the dashboard's Dead letters tile counts.
  */
 export function DeadLetters() {
   const { t } = useTranslation();
@@ -57,6 +58,7 @@ export function DeadLetters() {
           { value: 'email', label: t('console.deadLetters.email') },
           { value: 'sms', label: 'SMS' },
           { value: 'push', label: t('console.deadLetters.push') },
+          { value: 'job', label: t('console.deadLetters.job') },
         ]}
         value={channel}
         onChange={(v) => setSearch({ channel: v || undefined })}
@@ -84,7 +86,10 @@ export function DeadLetters() {
               rowKey={(d) => d.id}
               empty={t('console.deadLetters.empty')}
               columns={[
-                { header: t('console.deadLetters.channel'), cell: (d) => d.channel },
+                {
+                  header: t('console.deadLetters.channel'),
+                  cell: (d) => (d.channel === 'job' ? t('console.deadLetters.jobRow') : d.channel),
+                },
                 { header: t('console.deadLetters.recipient'), cell: (d) => d.recipient },
                 { header: t('console.deadLetters.subject'), cell: (d) => d.subject ?? '—' },
                 { header: t('console.deadLetters.attempts'), cell: (d) => d.attempts, sort: column({ desc: 'attempts' }) },
@@ -92,17 +97,22 @@ export function DeadLetters() {
                 { header: t('console.deadLetters.failed'), cell: (d) => when(d.failedAt), sort: column({ desc: 'newest', asc: 'oldest' }) },
                 {
                   header: t('console.deadLetters.actions'),
-                  cell: (d) => (
-                    <Button
-                      size="xs"
-                      variant="default"
-                      loading={busy === d.id}
-                      onClick={() => void retry(d.id, d.recipient)}
-                      aria-label={t('console.deadLetters.retryLabel', { recipient: d.recipient })}
-                    >
-                      {t('console.deadLetters.retry')}
-                    </Button>
-                  ),
+                  cell: (d) =>
+                    d.channel === 'job' ? (
+                      <Text size="xs" c="dimmed">
+                        {t('console.deadLetters.jobNote')}
+                      </Text>
+                    ) : (
+                      <Button
+                        size="xs"
+                        variant="default"
+                        loading={busy === d.id}
+                        onClick={() => void retry(d.id, d.recipient)}
+                        aria-label={t('console.deadLetters.retryLabel', { recipient: d.recipient })}
+                      >
+                        {t('console.deadLetters.retry')}
+                      </Button>
+                    ),
                 },
               ]}
             />

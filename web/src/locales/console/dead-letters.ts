@@ -1,16 +1,19 @@
-/** Dead letters: messages that failed every delivery attempt (DeadLetters.tsx). */
+/** Dead letters: messages that failed every delivery attempt, and other background jobs that failed every retry (DeadLetters.tsx). */
 export const deadLetters = {
   title: 'Dead letters',
   channel: 'Channel',
   allChannels: 'All channels',
   email: 'E-mail',
   push: 'Push',
+  job: 'Background jobs',
+  jobRow: 'Background job',
+  jobNote: 'Background jobs are not run again from here.',
   queued: 'The message to {{recipient}} is queued again.',
   alreadyRetried: 'The message to {{recipient}} was already retried.',
   dismiss: 'Dismiss',
-  caption: 'Messages that could not be delivered',
+  caption: 'Messages that could not be delivered and background jobs that failed',
   empty: 'No dead letters.',
-  recipient: 'Recipient',
+  recipient: 'Recipient or queue',
   subject: 'Subject',
   attempts: 'Attempts',
   lastError: 'Last error',
