@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/client.js';
+import { verifyLedger } from '../../src/ledger/verify.js';
 import { allOperations } from '../../src/modules/index.js';
 import { authOf, serverFnPath, versionedPath } from '../../src/platform/operation.js';
 import { call, createHarness, expectLedgerOk, type Harness, type TestUser } from '../helpers/harness.js';
-import { user, walletBalance } from '../helpers/factories.js';
+import { setUserFacts, tier2User, user, walletBalance } from '../helpers/factories.js';
 
 // Issue 45: a test key is answered by the test world (its own database, simulators, a shadow account with a test
 // wallet): nothing it does touches live money, and nothing live appears in test.
@@ -17,12 +18,26 @@ const airtime = { network: 'mtn', phone: '08031234567', amount: 100 };
 const moneyOps = allOperations.filter((op) => authOf(op) === 'user' && op.gates?.money);
 const session = (method: 'GET' | 'POST', name: string, input: Record<string, unknown> = {}) =>
   call(h, method, `/_serverFn/${name}BearerDevelopers`, input, { token: owner.token });
-const liveMoney = async () => {
+const liveMoney = async (...customers: TestUser[]) => {
   const [r] = await rows<{ n: number; total: string }>(
     h.app.services.db,
     sql`SELECT count(*)::int AS n, COALESCE(sum(abs(amount)), 0)::text AS total FROM ledger_entries`,
   );
-  return { ...r, balance: await walletBalance(h, owner.id) };
+  const who = customers.length ? customers : [owner];
+  return { ...r, balances: await Promise.all(who.map((c) => walletBalance(h, c.id))) };
+};
+const developers = (who: TestUser, method: 'GET' | 'POST', name: string, input: Record<string, unknown> = {}) =>
+  call(h, method, `/_serverFn/${name}BearerDevelopers`, input, { token: who.token });
+/** A new test key of `who`, made from the developer page (its shadow account ensured); its secret. */
+const testKeyOf = async (who: TestUser, scopes: string[]) => {
+  const made = await developers(who, 'POST', 'createApiKey', { name: 'sandbox', mode: 'test', scopes });
+  expect(made.statusCode, made.body).toBe(200);
+  return made.json().secret as string;
+};
+/** The test world's ledger invariants (its own database). */
+const expectTestLedgerOk = async () => {
+  const report = await verifyLedger(h.testWorldDatabase()!.db);
+  expect(report.breaches).toEqual([]);
 };
 
 beforeAll(async () => {
@@ -86,39 +101,58 @@ describe('test mode', () => {
   });
 
   it('a transfer by test key (the transfer scope) moves test money between shadow accounts, and no live money', async () => {
-    // The recipient: another customer's shadow account, named in the test world; the sender's shadow verified there.
-    const friend = await user(h, { tier: 2, username: 'twfriend' });
-    const made = await call(
-      h,
-      'POST',
-      '/_serverFn/createApiKeyBearerDevelopers',
-      { name: 'f', mode: 'test', scopes: ['read'] },
-      { token: friend.token },
-    );
-    expect(made.statusCode, made.body).toBe(200);
-    const tw = h.testWorldDatabase()!.db;
-    await tw.execute(sql`UPDATE users SET username = 'twfriend' WHERE email = ${friend.email}`);
-    await tw.execute(sql`UPDATE users SET full_name = 'Ada Obi' WHERE email = ${owner.email}`);
-    await tw.execute(sql`INSERT INTO kyc_submissions (id, user_id, tier, status, files, verified_name, details, created_at, updated_at, reviewed_at)
-      SELECT gen_random_uuid(), id, 2, 'approved', '[]'::jsonb, 'Ada Obi', '{}'::jsonb, now(), now(), now() FROM users WHERE email = ${owner.email}`);
-    const before = await liveMoney();
-    const wallet = (await session('GET', 'getTestWallet')).json().balance as number;
-    const sent = await call(
-      h,
-      'POST',
-      '/_serverFn/transferWalletFnBearerWallet',
-      { username: 'twfriend', amount: 100 },
-      {
-        token: testKey,
-        headers: { 'idempotency-key': 't-transfer' },
-      },
-    );
+    // Two live Tier 2 customers with verified names; each key's shadow account mirrors its username and verified name.
+    const ada = await tier2User(h, { username: 'twada', fullName: 'Ada Obi', pin: '1234', naira: 3000, level: 'agent' });
+    const bola = await tier2User(h, { username: 'twbola', fullName: 'Bola Ade', naira: 1000 });
+    const adaKey = await testKeyOf(ada, ['read', 'transfer']);
+    await testKeyOf(bola, ['read']);
+    expect((await developers(ada, 'POST', 'fundTestWallet', { amount: 500 })).json().balance).toBe(500);
+    // Ensuring again (another key, another funding) changes nothing but the wallet.
+    await testKeyOf(ada, ['read']);
+    expect((await developers(ada, 'POST', 'fundTestWallet', { amount: 500 })).json().balance).toBe(1000);
+    const before = await liveMoney(ada, bola);
+    const send = (username: string, key: string) =>
+      call(
+        h,
+        'POST',
+        '/_serverFn/transferWalletFnBearerWallet',
+        { username, amount: 100 },
+        { token: adaKey, headers: { 'idempotency-key': key } },
+      );
+    const sent = await send('twbola', 'tw-transfer');
     expect(sent.statusCode, sent.body).toBe(200);
-    expect(sent.json()).toMatchObject({ amount: 100, balance: wallet - 100, recipient: { username: 'twfriend' } });
-    expect((await session('GET', 'getTestWallet')).json().balance).toBe(wallet - 100);
-    expect((await call(h, 'GET', '/_serverFn/getTestWalletBearerDevelopers', {}, { token: friend.token })).json().balance).toBe(100);
-    expect(await liveMoney()).toEqual(before);
-    expect(await walletBalance(h, friend.id)).toBe(0);
+    expect(sent.json()).toMatchObject({ amount: 100, balance: 900, recipient: { username: 'twbola', fullName: 'Bola Ade' } });
+    expect((await send('twbola', 'tw-transfer')).headers['idempotent-replayed']).toBe('true');
+    expect((await developers(ada, 'GET', 'getTestWallet')).json().balance).toBe(900);
+    expect((await developers(bola, 'GET', 'getTestWallet')).json().balance).toBe(100);
+    expect(await liveMoney(ada, bola)).toEqual(before);
+    await expectLedgerOk(h);
+    await expectTestLedgerOk();
+  });
+
+  it("a shadow account follows its customer's username: a renamed customer's old name goes to whoever holds it live now", async () => {
+    const ada = await tier2User(h, { username: 'twsender', fullName: 'Ada Obi' });
+    const bola = await tier2User(h, { username: 'twname', fullName: 'Bola Ade' });
+    const adaKey = await testKeyOf(ada, ['read', 'transfer']);
+    await testKeyOf(bola, ['read']);
+    await developers(ada, 'POST', 'fundTestWallet', { amount: 300 });
+    await setUserFacts(h, bola.id, { username: 'twrenamed' });
+    const cara = await tier2User(h, { username: 'twname', fullName: 'Cara Eze' });
+    await testKeyOf(cara, ['read']);
+    await testKeyOf(bola, ['read']);
+    const to = async (username: string, key: string) =>
+      call(
+        h,
+        'POST',
+        '/_serverFn/transferWalletFnBearerWallet',
+        { username, amount: 100 },
+        { token: adaKey, headers: { 'idempotency-key': key } },
+      );
+    expect((await to('twname', 'tw-name-1')).json().recipient).toEqual({ username: 'twname', fullName: 'Cara Eze' });
+    expect((await to('twrenamed', 'tw-name-2')).json().recipient).toEqual({ username: 'twrenamed', fullName: 'Bola Ade' });
+    expect((await developers(cara, 'GET', 'getTestWallet')).json().balance).toBe(100);
+    expect((await developers(bola, 'GET', 'getTestWallet')).json().balance).toBe(100);
+    await expectTestLedgerOk();
   });
 
   it('nothing live appears in test, nor test in live', async () => {

@@ -5,6 +5,7 @@ import { AppError } from '../../kernel/errors.js';
 import { apiKeyLevel } from '../vtu/api.js';
 import { MAX_KEYS } from './inputs.js';
 import { insertKey, tested, worldOf } from './key-rows.js';
+import { shadowOwner } from './test-mode.js';
 import type { ApiKeyView, DevelopersDeps, NewKey } from './deps.js';
 
 /**
@@ -16,7 +17,7 @@ export async function createKey(deps: DevelopersDeps, user: AuthUser, k: NewKey)
   if (k.mode !== worldOf(deps)) {
     // A test key is made in the test world, for the customer's shadow account there.
     const tw = await tested(deps);
-    return tw.createKey({ ...user, id: await tw.shadow.ensure(user) }, k);
+    return tw.createKey({ ...user, id: await tw.shadow.ensure(await shadowOwner(db, user)) }, k);
   }
   if (k.mode === 'live' && user.kycTier < 2)
     throw new AppError('KYC_TIER_REQUIRED', 'Live API keys need KYC Tier 2; test keys need Tier 1');

@@ -133,8 +133,11 @@ export interface WebhookHealth {
   pending: number;
 }
 
-/** Who a webhook endpoint belongs to: the caller, or in the test world the caller's shadow account. */
-export type WebhookHolder = Pick<AuthUser, 'id' | 'email' | 'kycTier'>;
+/**
+ * Who a webhook endpoint belongs to: the caller, or in the test world the caller's shadow account (the username, when
+ * given, is mirrored to a shadow account made for it).
+ */
+export type WebhookHolder = Pick<AuthUser, 'id' | 'email' | 'kycTier'> & Partial<Pick<AuthUser, 'username'>>;
 
 export interface NewEndpoint {
   url: string;

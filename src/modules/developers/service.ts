@@ -7,7 +7,7 @@ import { listKeys, revokeKey } from './list-keys.js';
 import { rollKey } from './roll-key.js';
 import { shadowAccounts } from './shadow-accounts.js';
 import { consoleKeysByEmail, keyHolderEmails, listResellers, setKeySuspended, suspendTestKey, webhookHealthByEmail } from './resellers.js';
-import { testWallet } from './test-mode.js';
+import { testWallet, type ShadowHolder } from './test-mode.js';
 import { myUsage, ownUsage } from './usage.js';
 
 export function createDevelopersService(deps: DevelopersDeps) {
@@ -22,7 +22,7 @@ export function createDevelopersService(deps: DevelopersDeps) {
     reserveSpend: (keyId: string, kobo: bigint) => reserveSpend(deps, keyId, kobo),
     /** Test mode's shadow accounts and wallets (used in the test world, by the live world's developer page). */
     shadow: shadowAccounts(deps),
-    testWallet: (user: Pick<AuthUser, 'email' | 'kycTier'>, naira?: number) => testWallet(deps, user, naira),
+    testWallet: (user: ShadowHolder, naira?: number) => testWallet(deps, user, naira),
     adjustSpend: (keyId: string, deltaKobo: bigint) => adjustSpend(deps, keyId, deltaKobo),
     /** Issue 45: purchases by key and day, the developer page's (live and test keys) and this world's own. */
     myUsage: (user: Holder, days: number) => myUsage(deps, user, days),

@@ -4,6 +4,7 @@ import { fanout, listDeliveries, resend } from './webhook-deliveries.js';
 import { checkUrl, modeOf, type WebhookDeps, type WebhookEventJob } from './webhook-model.js';
 import { deliver, testEndpointDisabled } from './webhook-send.js';
 import type { DeliveryPage, NewEndpoint, WebhookHolder } from './deps.js';
+import { shadowOwner } from './test-mode.js';
 
 // The events, jobs, rows and views live in webhook-model.ts; importers keep using this module.
 export * from './webhook-model.js';
@@ -26,7 +27,9 @@ export function createWebhooks(deps: WebhookDeps) {
   const there = async (user: WebhookHolder, make: boolean) => {
     if (!deps.testWorld) return null;
     const [webhooks, developers] = await Promise.all([deps.testWorld.webhooks(), deps.testWorld.developers()]);
-    const id = make ? await developers.shadow.ensure(user) : await developers.shadow.idOf(user.email).catch(() => null);
+    const id = make
+      ? await developers.shadow.ensure(await shadowOwner(deps.db, user))
+      : await developers.shadow.idOf(user.email).catch(() => null);
     return id ? { webhooks, shadow: { ...user, id } } : null;
   };
   return {

@@ -25,6 +25,7 @@ export {
   scrub,
   setPhone,
   setTier,
+  takeUsername,
   userIdByEmail,
   verifiedPhoneOf,
 } from './users.js';

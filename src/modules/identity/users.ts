@@ -29,6 +29,20 @@ export async function setPhone(exec: Executor, userId: string, phone: string, no
   await exec.execute(sql`UPDATE users SET phone = ${phone}, phone_verified_at = ${now}, updated_at = ${now} WHERE id = ${userId}`);
 }
 
+/**
+ * Test mode's shadow account takes its live customer's username (issue 45): the live world keeps usernames unique, so
+ * an account here still holding it (a customer who has since renamed) gives it up first. Run in one transaction;
+ * answers the accounts that gave it up (their cached state is stale).
+ */
+export async function takeUsername(exec: Executor, userId: string, username: string, now: Date): Promise<string[]> {
+  const gave = await rows<{ id: string }>(
+    exec,
+    sql`UPDATE users SET username = NULL, updated_at = ${now} WHERE username = ${username} AND id <> ${userId} RETURNING id::text AS id`,
+  );
+  await exec.execute(sql`UPDATE users SET username = ${username}, updated_at = ${now} WHERE id = ${userId}`);
+  return gave.map((r) => r.id);
+}
+
 /** Account closure: the profile's personal data goes, the row (and the money records pointing at it) stays. */
 export async function scrub(exec: Executor, userId: string, now: Date): Promise<void> {
   await exec.execute(sql`UPDATE users SET email = ${`closed+${userId}@closed.invalid`}, username = NULL, full_name = NULL,
