@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { consoleSignIn, readmeShot } from './console-support';
+import { consoleSignIn } from './console-support';
 import { readyCustomer, signInWithPin, TX_PIN } from './customer';
 import { api, expectAccessible, newestCode, typeCode } from './support';
 import * as ops from '../src/api/operations';
@@ -89,7 +89,6 @@ test('a purchase the provider never settles: one operator requests the refund, a
   await consoleSignIn(checker, request, CHECKER, '/console/approvals');
   await expect(checker.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
   await expectAccessible(checker, 'console-approvals');
-  await readmeShot(checker, 'console-approvals');
   await checker.getByRole('button', { name: approveLabel }).first().click();
   const approve = checker.getByRole('dialog', { name: /^Approve: Purchase resolution/ });
   await approve.getByLabel('Note (optional)').fill('Checked with the provider too');

@@ -35,7 +35,9 @@ test('a waiting approval shows on the dashboard and in the navigation, and its t
   await tile.click();
   await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
   await expect(page).toHaveURL(/\/console\/approvals\?status=pending/);
-  await expect(page.getByRole('button', { name: /^Reject .* of ₦5,123\.00$/ }).first()).toBeVisible();
+  // Both decisions in view on a laptop, not beyond a sideways-scrolling table.
+  await expect(page.getByRole('button', { name: /^Approve .* of ₦5,123\.00$/ }).first()).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole('button', { name: /^Reject .* of ₦5,123\.00$/ }).first()).toBeInViewport({ ratio: 1 });
 
   // Decided, it no longer waits: the badge follows on the next poll or load.
   await api(request, await adminToken(request, DECIDER), 'adminRejectRequestBearerAdmin', {

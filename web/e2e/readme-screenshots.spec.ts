@@ -3,12 +3,12 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { consoleSignIn } from './console-support';
 import { readyCustomer, signInWithPin, TX_PIN } from './customer';
-import { api } from './support';
+import { adminToken, api } from './support';
 
 /**
  * The README's screenshots (docs/screenshots), on demand only: `npm run screenshots` (README_SCREENSHOTS=<dir>);
- * skipped otherwise, so CI never writes them. The app's Home and Buy at 360 px, the console's dashboard at 1280 and
- * 390 px, each the size of one screen (not the whole page), with a customer who has bought something.
+ * skipped otherwise, so CI never writes them. The app's Home and Buy at 360 px, the console's dashboard and a waiting
+ * approval at 1280 and 390 px, each the size of one screen (not the whole page), with a customer who has bought something.
  */
 const DIR = process.env.README_SCREENSHOTS;
 const OPERATOR = 'ops-console-axe@example.com';
@@ -48,4 +48,17 @@ test('the README screenshots', async ({ page, request }) => {
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await shot(page, 'console-dashboard-390', 390, 844);
+
+  // docs/console.md's Approvals: a wallet adjustment another operator asked for, waiting for this one.
+  await api(request, await adminToken(request, KYC_OPERATOR), 'adminAdjustWalletBearerAdmin', {
+    userId: customer.id,
+    amount: 2500,
+    reason: 'goodwill credit for a delayed data bundle, ticket 1043',
+  });
+  await page.goto('/console/approvals?status=pending');
+  await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
+  await shot(page, 'console-approvals-1280', 1280, 820);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
+  await shot(page, 'console-approvals-390', 390, 844);
 });

@@ -121,16 +121,24 @@ export function Approvals() {
                 { header: t('console.approvals.about'), cell: (a) => <Subject a={a} /> },
                 { header: t('console.approvals.reason'), cell: (a) => a.reason },
                 {
+                  // When it was asked and, under it, when it lapses: one column, so the decisions stay in view on a laptop.
                   header: t('console.approvals.requested'),
-                  cell: (a) => when(a.createdAt),
+                  cell: (a) => (
+                    <Stack gap={0}>
+                      <span>{when(a.createdAt)}</span>
+                      <Text size="xs" c="dimmed">
+                        {t('console.approvals.expiresAt', { when: when(a.expiresAt) })}
+                      </Text>
+                    </Stack>
+                  ),
                   sort: column({ desc: 'newest', asc: 'oldest' }),
                 },
-                { header: t('console.approvals.expires'), cell: (a) => when(a.expiresAt) },
                 {
                   header: t('console.approvals.decision'),
                   cell: (a) =>
                     a.status === 'pending' && can('adminApproveRequest') ? (
-                      <Group gap={4} wrap="nowrap">
+                      // One above the other: the column stays narrow enough that both are in view on a laptop too.
+                      <Stack gap={4} align="stretch">
                         <Button
                           size="xs"
                           onClick={() => setDeciding({ a, decision: 'approve' })}
@@ -147,7 +155,7 @@ export function Approvals() {
                         >
                           {t('console.approvals.reject')}
                         </Button>
-                      </Group>
+                      </Stack>
                     ) : (
                       <Stack gap={2}>
                         <StatusBadge status={a.status} />
@@ -232,7 +240,8 @@ function Subject({ a }: { a: Approval }) {
       </Text>
     );
   const facts = Object.entries(d).filter(([k]) => !['userId', 'reason', 'amount'].includes(k));
-  return <Text size="xs">{facts.length ? facts.map(([k, v]) => `${k}: ${v}`).join(', ') : a.reason}</Text>;
+  // A wallet adjustment is about its customer and its reason, both in their own columns.
+  return <Text size="xs">{facts.length ? facts.map(([k, v]) => `${k}: ${v}`).join(', ') : '—'}</Text>;
 }
 
 // adminUpdateApprovalSettings: naira thresholds from 0 (every one waits) to ₦10,000,000.

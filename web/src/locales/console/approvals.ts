@@ -22,7 +22,7 @@ export const approvals = {
   about: 'About',
   reason: 'Reason',
   requested: 'Requested',
-  expires: 'Expires',
+  expiresAt: 'expires {{when}}',
   decision: 'Decision',
   approveLabel: 'Approve {{action}} of {{amount}}',
   rejectLabel: 'Reject {{action}} of {{amount}}',
