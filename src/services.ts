@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { configWarnings } from './config-production.js';
@@ -249,7 +250,7 @@ function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger, live: () => 
           {
             SANDBOX: 'true',
             NODE_ENV: 'development',
-            DATA_DIR: path.join(config.dataDir, 'test-mode'),
+            DATA_DIR: dataDir,
             PUBLIC_URL: config.publicUrl,
             API_KEY_BRAND: config.apiKeyBrand,
             LOG_LEVEL: config.logLevel,
@@ -268,7 +269,10 @@ function testWorldOf(opts: BuildOptions, clock: Clock, log: Logger, live: () => 
       if (opts.testWorld?.jobs) app.services.jobs.start(2000, 2, 1);
       return app;
     })());
+  const dataDir = path.join(config.dataDir, 'test-mode');
   return {
+    // Built here, or holding data from an earlier run (a test world given its database is only ever the built one).
+    started: () => world !== null || (!opts.testWorld?.database && fs.existsSync(dataDir)),
     async forward(r) {
       const res = await (
         await built()

@@ -67,6 +67,11 @@ export interface NewKey {
  * world itself there is none.
  */
 export interface TestWorld {
+  /**
+   * Whether the test world exists yet (built in this process, or its data kept from an earlier one): a list that only
+   * reads it, such as the console's resellers, does not build it (a migration of its own database) for nothing.
+   */
+  started(): boolean;
   /** Answers a request made with a test key, in the test world. */
   forward(request: ForwardedRequest): Promise<ForwardedAnswer>;
   /** The test world's own developers service: its keys and shadow accounts. */

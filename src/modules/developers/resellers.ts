@@ -135,7 +135,8 @@ export async function consoleKeysByEmail(deps: DevelopersDeps, emails: string[])
 /** adminListResellers: a page of customers above the default level or holding a key, each with keys, usage and webhook health. */
 export async function listResellers(deps: DevelopersDeps, page: { limit: number; offset: number }) {
   const { db } = deps;
-  const tw = deps.testWorld ? await deps.testWorld.developers() : null;
+  // A test world not yet built holds no test key: the list does not build it.
+  const tw = deps.testWorld?.started() ? await deps.testWorld.developers() : null;
   // Who holds a key: live keys here; test keys in the test world, by the e-mail of their shadow account.
   const [live, test] = await Promise.all([
     rows<{ user_id: string }>(db, sql`SELECT DISTINCT user_id::text AS user_id FROM api_keys`),
