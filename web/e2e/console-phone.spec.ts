@@ -64,8 +64,11 @@ test('a waiting approval shows on the dashboard and as the menu badge, and is ap
   const tile = page.getByRole('region', { name: 'Waiting for an operator' }).getByRole('link', { name: /Approvals waiting/ });
   await expect(tile).toHaveAccessibleName(new RegExp(`^${pending}\\s*Approvals waiting`));
   await expectInReach(tile);
-  // The menu's badge: behind the menu button, the Approvals link carries the count.
-  await page.getByRole('button', { name: 'Console menu' }).click();
+  // The menu button says something waits behind it; inside, the Approvals link carries the count.
+  const menu = page.getByRole('button', { name: /^Console menu, \d+ waiting$/ });
+  await expect(menu).toBeVisible();
+  await expectInReach(menu);
+  await menu.click();
   const nav = page.getByRole('navigation', { name: 'Console' });
   const approvals = nav.getByRole('link', { name: `Approvals, ${pending} waiting`, exact: true });
   await expect(approvals).toBeVisible();

@@ -1,4 +1,4 @@
-import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Text, VisuallyHidden } from '@mantine/core';
+import { AppShell, Badge, Box, Burger, Button, Group, NavLink, ScrollArea, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
@@ -42,6 +42,8 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
   // Mantine slides a closed phone menu off screen; hidden, its links also leave the tab order and screen readers.
   const desktop = useMediaQuery('(min-width: 62em)', true);
   const waiting = useWaiting(roles);
+  // On a phone the badges sit behind the menu button: the button carries their sum (the screens this operator opens).
+  const waitingInMenu = screens.filter(([, s]) => screenOpen(s, roles)).reduce((n, [key]) => n + (waiting[key] ?? 0), 0);
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="md">
       <a className="skip-link" href="#console-content">
@@ -50,15 +52,21 @@ export function ConsoleLayout({ email, roles, children }: { email: string; roles
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger
-              opened={opened}
-              onClick={toggle}
-              hiddenFrom="md"
-              size="sm"
-              aria-label={t('console.layout.menu')}
-              aria-expanded={opened}
-              aria-controls="console-nav"
-            />
+            <Box pos="relative" hiddenFrom="md">
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                size="sm"
+                aria-label={waitingInMenu ? t('console.layout.menuWaiting', { n: waitingInMenu }) : t('console.layout.menu')}
+                aria-expanded={opened}
+                aria-controls="console-nav"
+              />
+              {waitingInMenu > 0 && !opened && (
+                <Badge size="xs" circle pos="absolute" top={-4} right={-8} aria-hidden style={{ pointerEvents: 'none' }}>
+                  {waitingInMenu}
+                </Badge>
+              )}
+            </Box>
             <Text fw={700} c="brand.9" td="none" component={ConsoleLink} link={{ to: '/console/' }}>
               {t('console.common.title')}
             </Text>

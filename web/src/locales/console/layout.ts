@@ -2,5 +2,6 @@
 export const layout = {
   skip: 'Skip to content',
   menu: 'Console menu',
+  menuWaiting: 'Console menu, {{n}} waiting',
   navigation: 'Console',
 };
