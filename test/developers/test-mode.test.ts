@@ -183,4 +183,10 @@ describe('test mode', () => {
     const gone = await call(h, 'GET', versionedPath({ name: 'listMyVtuTransactions' }), undefined, { token: testKey });
     expect(gone.statusCode).toBe(401);
   });
+
+  it('the live world makes no shadow account (one is verified by mirror only in the test world)', async () => {
+    await expect(
+      h.app.services.developers.shadow.ensure({ email: 'mirror@example.com', kycTier: 2, username: 'mirror', verifiedName: 'Mirror Name' }),
+    ).rejects.toThrow(/test world only/);
+  });
 });

@@ -16,7 +16,15 @@ import { recordVerifiedTier2 } from '../kyc/api.js';
 export type ShadowOwner = Pick<AuthUser, 'email' | 'kycTier' | 'username'> & { verifiedName: string | null };
 
 /** The test world's shadow accounts: made on first use from the live customer's e-mail and tier (at least 1). */
-export function shadowAccounts(deps: { db: Db; clock: Clock; ledger: Ledger; work: Work; identity: IdentityService }) {
+export function shadowAccounts(deps: {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  work: Work;
+  identity: IdentityService;
+  /** Set in the live world (it has a test world): there no account is ever made a shadow, nor verified by mirror. */
+  testWorld: unknown;
+}) {
   const { db, clock, ledger, work, identity } = deps;
   const idOf = async (email: string) => {
     const id = await userIdByEmail(db, email);
@@ -31,6 +39,8 @@ export function shadowAccounts(deps: { db: Db; clock: Clock; ledger: Ledger; wor
      * every key creation and funding: a read and, at Tier 2, one statement when nothing changed.
      */
     async ensure(owner: ShadowOwner): Promise<string> {
+      // A shadow is verified by the live world's word: only ever in the test world's own database.
+      if (deps.testWorld) throw new Error('shadow accounts are made in the test world only');
       const user = await identity.ensureUser(owner.email);
       const tier = Math.max(1, owner.kycTier);
       const name = tier >= 2 ? owner.verifiedName : null;
